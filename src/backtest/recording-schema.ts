@@ -1,0 +1,34 @@
+/**
+ * The recording format (docs/recording-format.md): JSON Lines, one loan request per line, as the
+ * daemon saw it or the sandbox generated it, with what was bought about it and, when known, what
+ * became of it. Version 1. Unknown fields are kept.
+ */
+import { z } from 'zod';
+import { bankingDataSchema, loanRequestSchema, providerResultSchema } from '../service/index.js';
+
+export const RECORDING_VERSION = 1;
+
+export const OUTCOME_STATUSES = ['completed', 'current', 'collection', 'default', 'unfunded'] as const;
+export type OutcomeStatus = (typeof OUTCOME_STATUSES)[number];
+
+export const outcomeSchema = z.looseObject({
+  status: z.enum(OUTCOME_STATUSES),
+  /** The rate the loan was funded at, by anyone. */
+  funded_rate: z.number().min(0).optional(),
+  /** The lowest rate offered by other lenders; null when nobody else offered. */
+  best_competing_rate: z.number().min(0).nullable().optional(),
+  /** Share of the total due that was repaid, 0 to 1. */
+  repaid_fraction: z.number().min(0).max(1).optional(),
+  resolved_at: z.iso.datetime({ offset: true }).optional(),
+});
+export type Outcome = z.infer<typeof outcomeSchema>;
+
+export const recordingLineSchema = z.looseObject({
+  v: z.literal(RECORDING_VERSION),
+  seen_at: z.iso.datetime({ offset: true }),
+  loan_request: loanRequestSchema,
+  data_aggs: bankingDataSchema.optional(),
+  scores: z.record(z.string(), providerResultSchema).optional(),
+  outcome: outcomeSchema.optional(),
+});
+export type RecordingLine = z.infer<typeof recordingLineSchema>;

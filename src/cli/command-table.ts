@@ -1,0 +1,11 @@
+/**
+ * Every lendbot command, in the order `--help` lists them. Each command lives in its own file
+ * under commands/ and exports a `register` function that adds itself to the program.
+ */
+import type { Command } from 'commander';
+import type { CliIo } from './cli-io.js';
+import { registerApiCommand } from './commands/api/index.js';
+
+export type RegisterCommand = (program: Command, io: CliIo) => void;
+
+export const COMMAND_TABLE: readonly RegisterCommand[] = [registerApiCommand];

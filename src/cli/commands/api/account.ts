@@ -1,0 +1,94 @@
+/**
+ * `lendbot api transfers|loans|payments|history|balance`: reading the account (spec 4.6 to 4.9).
+ */
+import type { Command } from 'commander';
+import { balanceFromTransfers, collectPages, formatCents, LOAN_STATUSES, type LoanListStatus } from '../../../service/index.js';
+import { printJson, warn, type CliIo } from '../../cli-io.js';
+import { UserError } from '../../user-error.js';
+import { positiveInt, printList, reportIssues, withClient, withPaging } from './api-context.js';
+
+export function registerAccount(api: Command, io: CliIo): void {
+  withPaging(api.command('transfers').description('transfer history, grouped by date (spec 4.6)')).action(
+    async (options: { all?: boolean; page?: number }) => {
+      await withClient(io, (client) =>
+        printList(io, options, (page) => client.listTransfers(page), () => client.transferPages()),
+      );
+    },
+  );
+
+  withPaging(
+    api
+      .command('loans')
+      .description("the investor's loans by status (spec 4.7)")
+      .requiredOption('--status <status>', `one of ${LOAN_STATUSES.join(', ')}`, parseStatus),
+  ).action(async (options: { status: LoanListStatus; all?: boolean; page?: number }) => {
+    await withClient(io, (client) =>
+      printList(io, options, (page) => client.listLoans(options.status, page), () => client.loanPages(options.status)),
+    );
+  });
+
+  api
+    .command('payments')
+    .description('the payments of a loan, as a plain array (spec 4.8)')
+    .argument('<loan-id>', 'loan id', positiveInt('loan id'))
+    .action(async (loanId: number) => {
+      await withClient(io, async (client) => {
+        const { items, issues } = await client.listLoanPayments(loanId);
+        reportIssues(io, issues);
+        printJson(io, items);
+      });
+    });
+
+  withPaging(
+    api
+      .command('history')
+      .description("the borrower's completed loans for a loan request (spec 4.9)")
+      .argument('<loan-request-id>', 'loan request id', positiveInt('loan request id')),
+  ).action(async (loanRequestId: number, options: { all?: boolean; page?: number }) => {
+    await withClient(io, (client) =>
+      printList(
+        io,
+        options,
+        (page) => client.listBorrowerLoanHistory(loanRequestId, page),
+        () => client.borrowerLoanHistoryPages(loanRequestId),
+      ),
+    );
+  });
+
+  api
+    .command('balance')
+    .description('the balance, derived from the whole transfer history (the service has no balance endpoint)')
+    .addHelpText(
+      'after',
+      `
+How it is computed:
+  balance    the sum of processed transfers (signed; outgoing amounts are negative)
+  pending    pending outgoing transfers are committed money: they reduce "available";
+             pending incoming transfers are shown but not counted until processed
+  failed     failed transfers moved nothing and are ignored
+  available  balance + pending outgoing`,
+    )
+    .action(async () => {
+      await withClient(io, async (client) => {
+        const { items, issues } = await collectPages(client.transferPages());
+        reportIssues(io, issues);
+        if (issues.length > 0) warn(io, `${issues.length} transfer group(s) left out: the balance below may be wrong`);
+        const summary = balanceFromTransfers(items);
+        for (const status of summary.unknownStatuses) warn(io, `unknown transfer status "${status}" counted as pending`);
+        printJson(io, {
+          balance: formatCents(summary.balanceCents),
+          available: formatCents(summary.availableCents),
+          pending_out: formatCents(summary.pendingOutCents),
+          pending_in: formatCents(summary.pendingInCents),
+          transfers: summary.transfers,
+        });
+      });
+    });
+}
+
+function parseStatus(text: string): LoanListStatus {
+  if (!(LOAN_STATUSES as readonly string[]).includes(text)) {
+    throw new UserError(`--status must be one of ${LOAN_STATUSES.join(', ')} (got "${text}")`, 2);
+  }
+  return text as LoanListStatus;
+}

@@ -1,0 +1,30 @@
+/** `lendbot api aggs` and `lendbot api score`: data bought about a loan request (spec 4.4, 4.5). */
+import type { Command } from 'commander';
+import { printJson, type CliIo } from '../../cli-io.js';
+import { positiveInt, withClient } from './api-context.js';
+
+export function registerData(api: Command, io: CliIo): void {
+  api
+    .command('aggs')
+    .description("fetch a loan request's banking data aggregation (spec 4.4)")
+    .argument('<loan-request-id>', 'loan request id', positiveInt('loan request id'))
+    .addHelpText('after', '\nThe output holds raw bank transactions, whose memo text may contain personal data.')
+    .action(async (loanRequestId: number) => {
+      await withClient(io, async (client) => printJson(io, await client.fetchBankingData(loanRequestId)));
+    });
+
+  api
+    .command('score')
+    .description("fetch a third-party provider's score for a loan request (spec 4.5)")
+    .argument('<loan-request-id>', 'loan request id', positiveInt('loan request id'))
+    .requiredOption('--provider <name>', 'provider name as given by the service operator')
+    .addHelpText(
+      'after',
+      '\nCost: provider A is a flat monthly fee; provider B is billed 1.50 USD per call.\nThe call is not retried unless LENDBOT_PROVIDER_RETRIES is set.',
+    )
+    .action(async (loanRequestId: number, options: { provider: string }) => {
+      await withClient(io, async (client) =>
+        printJson(io, await client.fetchProviderResult(loanRequestId, options.provider)),
+      );
+    });
+}

@@ -1,0 +1,42 @@
+/** `lendbot api offer` and `lendbot api fund`: the two calls that move money (spec 4.2, 4.3). */
+import type { Command } from 'commander';
+import { printJson, type CliIo } from '../../cli-io.js';
+import { UserError } from '../../user-error.js';
+import { positiveInt, withClient } from './api-context.js';
+
+export function registerOffers(api: Command, io: CliIo): void {
+  api
+    .command('offer')
+    .description('offer an interest rate on a loan request (spec 4.2); never retried automatically')
+    .argument('<loan-request-id>', 'loan request id', positiveInt('loan request id'))
+    .requiredOption('--rate <rate>', 'offered interest, 0.03 to 2.0', parseRate)
+    .option('--automate-fund', 'fund automatically once the borrower accepts (default: off)')
+    .addHelpText(
+      'after',
+      '\nIf the call fails after it was sent (timeout, reset), the outcome is unknown [AMBIGUOUS_OUTCOME]:\ncheck the account before offering again; a second offer on the same request is refused by the service.',
+    )
+    .action(async (loanRequestId: number, options: { rate: number; automateFund?: boolean }) => {
+      await withClient(io, async (client) => {
+        const offer = await client.makeOffer(loanRequestId, {
+          offeredInterest: options.rate,
+          automateFund: options.automateFund === true,
+        });
+        printJson(io, offer);
+      });
+    });
+
+  api
+    .command('fund')
+    .description("fund an accepted offer from the investor's balance (spec 4.3); never retried automatically")
+    .argument('<offer-id>', 'accepted offer id', positiveInt('offer id'))
+    .action(async (offerId: number) => {
+      await withClient(io, async (client) => printJson(io, await client.fundAcceptedOffer(offerId)));
+    });
+}
+
+function parseRate(text: string): number {
+  const rate = Number(text);
+  if (text.trim() === '' || !Number.isFinite(rate)) throw new UserError(`--rate must be a number such as 0.25 (got "${text}")`, 2);
+  if (rate < 0.03 || rate > 2) throw new UserError(`--rate must be between 0.03 and 2.0 (got ${text})`, 2);
+  return rate;
+}

@@ -1,0 +1,36 @@
+/**
+ * The CLI's one error boundary. Expected failures (bad input, configuration, the service saying
+ * no, an outage) print one line on stderr and exit non-zero; anything else is a bug: print the
+ * stack and say so.
+ */
+import { ConfigurationError, InvalidArgumentError, OPERATOR_HINTS, ServiceError } from '../service/index.js';
+import { UserError } from './user-error.js';
+
+export interface ErrorReport {
+  exitCode: number;
+  text: string;
+}
+
+/** Exit codes: 1 for expected failures, 2 for usage errors, 70 (EX_SOFTWARE) for bugs. */
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_BUG = 70;
+
+/** Turns a thrown value into what the user sees and the exit code. */
+export function reportError(error: unknown): ErrorReport {
+  if (error instanceof UserError) return { exitCode: error.exitCode, text: `lendbot: ${error.message}` };
+  if (error instanceof ConfigurationError) return { exitCode: EXIT_FAILURE, text: `lendbot: ${error.message}` };
+  if (error instanceof InvalidArgumentError) return { exitCode: EXIT_USAGE, text: `lendbot: ${error.message}` };
+  if (error instanceof ServiceError) {
+    const hint = OPERATOR_HINTS[error.code];
+    return {
+      exitCode: EXIT_FAILURE,
+      text: `lendbot: ${error.message} [${error.code}]${hint ? ` (${hint})` : ''}`,
+    };
+  }
+  const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return {
+    exitCode: EXIT_BUG,
+    text: `lendbot: unexpected error; this is a bug, please report it with the lines below.\n${stack}`,
+  };
+}

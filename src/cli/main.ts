@@ -1,0 +1,26 @@
+/**
+ * The `lendbot` entry point: parse the command line, run the command, and turn any failure
+ * into a one-line message (or, for a bug, a stack trace) and an exit code.
+ */
+import { CommanderError } from 'commander';
+import { processIo } from './cli-io.js';
+import { reportError } from './error-boundary.js';
+import { buildProgram } from './program.js';
+
+async function main(): Promise<void> {
+  const program = buildProgram(processIo);
+  try {
+    await program.parseAsync(process.argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander has already printed help, the version or its usage error.
+      process.exitCode = error.exitCode;
+      return;
+    }
+    const report = reportError(error);
+    process.stderr.write(`${report.text}\n`);
+    process.exitCode = report.exitCode;
+  }
+}
+
+await main();

@@ -1,0 +1,102 @@
+/**
+ * Errors of the marketplace client. Every error carries a stable `code` for programs, the
+ * request's method and path (never credentials or signatures), the HTTP status when there was
+ * one, the service's own `detail`/`message` text, and the underlying `cause`.
+ */
+
+export type ServiceErrorCode =
+  /** 403 "Authentication credentials were not provided." */
+  | 'AUTH_MISSING_CREDENTIALS'
+  /** 403 "Invalid HMAC": signature wrong or expired. */
+  | 'AUTH_INVALID_HMAC'
+  /** 403 "Invalid API Key": key not found or revoked. */
+  | 'AUTH_INVALID_API_KEY'
+  /** 403 "Timestamp out of range": check the machine's clock. */
+  | 'AUTH_TIMESTAMP_OUT_OF_RANGE'
+  /** 401/403 with any other text. */
+  | 'AUTH_FORBIDDEN'
+  /** 400: the service refused by one of its rules (offer rules, fund preconditions, bad id). */
+  | 'RULE_REFUSED'
+  /** 404: no such loan request, aggregation or score. */
+  | 'NOT_FOUND'
+  /** 429: too many requests; `retryAfterMs` says when to come back if the service said. */
+  | 'RATE_LIMITED'
+  /** 5xx on a request that is safe to repeat. */
+  | 'SERVER_ERROR'
+  /** Connection refused, DNS failure, reset or timeout on a request that is safe to repeat. */
+  | 'NETWORK_ERROR'
+  /** An offer or fund call whose outcome is unknown: it may have been applied. Reconcile; never resend blindly. */
+  | 'AMBIGUOUS_OUTCOME'
+  /** The answer was not what the spec says (bad JSON, wrong shape, a `next` to another host). */
+  | 'MALFORMED_RESPONSE'
+  /** Any other HTTP status. */
+  | 'HTTP_ERROR';
+
+export interface ServiceErrorDetails {
+  method: string;
+  /** Path and query of the request, without host or credentials. */
+  path: string;
+  status?: number | undefined;
+  /** The service's `detail` or `message` text, when it sent one. */
+  serviceText?: string | undefined;
+  retryAfterMs?: number | undefined;
+  cause?: unknown;
+}
+
+/** A failed call to the marketplace. */
+export class ServiceError extends Error {
+  override readonly name = 'ServiceError';
+  readonly code: ServiceErrorCode;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number | undefined;
+  readonly serviceText: string | undefined;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(code: ServiceErrorCode, summary: string, details: ServiceErrorDetails) {
+    const where = `${details.method} ${details.path}`;
+    const status = details.status === undefined ? '' : ` ${details.status}`;
+    const text = details.serviceText === undefined ? '' : `: ${details.serviceText}`;
+    super(`${where}${status} ${summary}${text}`, details.cause === undefined ? {} : { cause: details.cause });
+    this.code = code;
+    this.method = details.method;
+    this.path = details.path;
+    this.status = details.status;
+    this.serviceText = details.serviceText;
+    this.retryAfterMs = details.retryAfterMs;
+  }
+
+  /** Whether repeating the same request later could succeed. */
+  get transient(): boolean {
+    return this.code === 'RATE_LIMITED' || this.code === 'SERVER_ERROR' || this.code === 'NETWORK_ERROR';
+  }
+}
+
+/** A bad argument caught before anything was sent (a rate outside 0.03 to 2.0, a bad filter). */
+export class InvalidArgumentError extends Error {
+  override readonly name = 'InvalidArgumentError';
+  readonly code = 'INVALID_ARGUMENT';
+}
+
+/** A required setting is missing or wrong; the message names the environment variable to fix. */
+export class ConfigurationError extends Error {
+  override readonly name = 'ConfigurationError';
+  readonly code = 'CONFIGURATION';
+}
+
+/** The four authentication texts of spec part 7, and the code each maps to. */
+export const AUTH_TEXTS: ReadonlyArray<readonly [string, ServiceErrorCode]> = [
+  ['Authentication credentials were not provided.', 'AUTH_MISSING_CREDENTIALS'],
+  ['Invalid HMAC', 'AUTH_INVALID_HMAC'],
+  ['Invalid API Key', 'AUTH_INVALID_API_KEY'],
+  ['Timestamp out of range', 'AUTH_TIMESTAMP_OUT_OF_RANGE'],
+];
+
+/** Hints an operator can act on, by code. */
+export const OPERATOR_HINTS: Partial<Record<ServiceErrorCode, string>> = {
+  AUTH_MISSING_CREDENTIALS: 'set LENDBOT_API_KEY and LENDBOT_SECRET_KEY',
+  AUTH_INVALID_HMAC: 'check LENDBOT_SECRET_KEY and LENDBOT_SIGNATURE_MODE',
+  AUTH_INVALID_API_KEY: 'check LENDBOT_API_KEY; the key may have been revoked',
+  AUTH_TIMESTAMP_OUT_OF_RANGE: "check the machine's clock (signatures are valid for 5 minutes)",
+  AMBIGUOUS_OUTCOME: 'the request may have been applied; check the account before repeating it',
+};

@@ -1,0 +1,14 @@
+// The marketplace client's public face.
+export * from './errors.js';
+export * from './money.js';
+export * from './hmac-signer.js';
+export * from './numeric-filters.js';
+export * from './loan-request-filters.js';
+export * from './marketplace-api.js';
+export * from './marketplace-client.js';
+export * from './service-config.js';
+export * from './create-client.js';
+export * from './balance.js';
+export * from './validation.js';
+export * from './schemas/index.js';
+export { HttpTransport, parseRetryAfter, type RetrySettings, type RetryClass } from './http-transport.js';

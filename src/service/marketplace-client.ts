@@ -1,0 +1,220 @@
+/**
+ * The HTTP implementation of MarketplaceApi: endpoint paths, argument checks made before
+ * sending, response validation and pagination.
+ */
+import type { z } from 'zod';
+import { InvalidArgumentError, ServiceError } from './errors.js';
+import type { CallSpec, HttpTransport, RetryClass } from './http-transport.js';
+import { encodeLoanRequestFilters, type LoanRequestFilters } from './loan-request-filters.js';
+import type { MakeOfferInput, MarketplaceApi, Page, PageIterator } from './marketplace-api.js';
+import type { NumericRangeFormat } from './numeric-filters.js';
+import {
+  bankingDataSchema,
+  borrowerLoanHistoryItemSchema,
+  fundStartedSchema,
+  LOAN_STATUSES,
+  loanPaymentSchema,
+  loanRequestSchema,
+  loanSchema,
+  offerSchema,
+  pageEnvelopeSchema,
+  providerResultSchema,
+  transferDayGroupSchema,
+  type LoanListStatus,
+} from './schemas/index.js';
+import { validateItems, validateOne } from './validation.js';
+import type {
+  BankingData,
+  BorrowerLoanHistoryItem,
+  FundStarted,
+  Loan,
+  LoanPayment,
+  LoanRequest,
+  Offer,
+  ProviderResult,
+  TransferDayGroup,
+} from './schemas/index.js';
+import type { ValidatedItems } from './validation.js';
+
+/** The bounds of `offered_interest` (spec 4.2 and part 8). */
+export const MIN_RATE = 0.03;
+export const MAX_RATE = 2.0;
+
+/** Loans-by-status paths of spec 4.7. */
+export const LOAN_LIST_PATHS: Record<LoanListStatus, string> = {
+  current: '/api/v3/loans/current_loan/',
+  completed: '/api/v3/loans/completed_loan/',
+  collection: '/api/v3/loans/collection_loan/',
+  default: '/api/v3/loans/default_loan/',
+};
+
+// A runaway `next` chain (a service bug linking pages in a loop) must not spin forever.
+const MAX_PAGES = 100_000;
+
+export class MarketplaceClient implements MarketplaceApi {
+  constructor(
+    private readonly transport: HttpTransport,
+    private readonly rangeFormat: NumericRangeFormat = 'min-max-params',
+  ) {}
+
+  /** Closes kept-alive connections. */
+  close(): void {
+    this.transport.close();
+  }
+
+  listLoanRequests(filters: LoanRequestFilters = {}, page?: number): Promise<Page<LoanRequest>> {
+    return this.firstPage(loanRequestSchema, this.loanRequestsCall(filters, page));
+  }
+
+  loanRequestPages(filters: LoanRequestFilters = {}): PageIterator<LoanRequest> {
+    return this.pages(loanRequestSchema, this.loanRequestsCall(filters));
+  }
+
+  async makeOffer(loanRequestId: number, input: MakeOfferInput): Promise<Offer> {
+    checkId(loanRequestId, 'loan request id');
+    checkRate(input.offeredInterest);
+    const result = await this.transport.call({
+      method: 'POST',
+      target: `/api/v3/loan_requests/${loanRequestId}/make_offer/`,
+      body: { offered_interest: input.offeredInterest, automate_fund: input.automateFund ?? false },
+      retryClass: 'unsafe',
+    });
+    return validateOne(offerSchema, result);
+  }
+
+  async fundAcceptedOffer(offerId: number): Promise<FundStarted> {
+    checkId(offerId, 'offer id');
+    const result = await this.transport.call({
+      method: 'POST',
+      target: `/api/v3/accepted_offers/${offerId}/fund/`,
+      body: {},
+      retryClass: 'unsafe',
+      withBearer: true,
+    });
+    return validateOne(fundStartedSchema, result);
+  }
+
+  async fetchBankingData(loanRequestId: number): Promise<BankingData> {
+    checkId(loanRequestId, 'loan request id');
+    const result = await this.transport.call({
+      method: 'POST',
+      target: '/api/v3/data_marketplace/data_aggregation/fetch_loan_request_data_aggs/',
+      body: { loan_request_id: loanRequestId },
+      // A read in effect: fetching the same aggregation twice changes nothing.
+      retryClass: 'read',
+    });
+    return validateOne(bankingDataSchema, result);
+  }
+
+  async fetchProviderResult(loanRequestId: number, providerName: string): Promise<ProviderResult> {
+    checkId(loanRequestId, 'loan request id');
+    if (providerName.trim() === '') throw new InvalidArgumentError('provider name is empty');
+    const result = await this.transport.call({
+      method: 'POST',
+      target: '/api/v3/data_marketplace/data_integration/',
+      body: { loan_request_id: loanRequestId, provider_name: providerName },
+      retryClass: 'paid',
+    });
+    return validateOne(providerResultSchema, result);
+  }
+
+  listTransfers(page?: number): Promise<Page<TransferDayGroup>> {
+    return this.firstPage(transferDayGroupSchema, getCall('/api/v3/transfer_history/', page));
+  }
+
+  transferPages(): PageIterator<TransferDayGroup> {
+    return this.pages(transferDayGroupSchema, getCall('/api/v3/transfer_history/'));
+  }
+
+  listLoans(status: LoanListStatus, page?: number): Promise<Page<Loan>> {
+    return this.firstPage(loanSchema, getCall(loanListPath(status), page));
+  }
+
+  loanPages(status: LoanListStatus): PageIterator<Loan> {
+    return this.pages(loanSchema, getCall(loanListPath(status)));
+  }
+
+  async listLoanPayments(loanId: number): Promise<ValidatedItems<LoanPayment>> {
+    checkId(loanId, 'loan id');
+    const result = await this.transport.call(getCall(`/api/v3/loans/${loanId}/payments/`));
+    if (!Array.isArray(result.body)) {
+      throw new ServiceError('MALFORMED_RESPONSE', 'expected a plain array of payments', {
+        method: result.method,
+        path: result.path,
+        status: result.status,
+      });
+    }
+    return validateItems(loanPaymentSchema, result.body, `${result.method} ${result.path}`);
+  }
+
+  listBorrowerLoanHistory(loanRequestId: number, page?: number): Promise<Page<BorrowerLoanHistoryItem>> {
+    checkId(loanRequestId, 'loan request id');
+    return this.firstPage(borrowerLoanHistoryItemSchema, getCall(historyPath(loanRequestId), page));
+  }
+
+  borrowerLoanHistoryPages(loanRequestId: number): PageIterator<BorrowerLoanHistoryItem> {
+    checkId(loanRequestId, 'loan request id');
+    return this.pages(borrowerLoanHistoryItemSchema, getCall(historyPath(loanRequestId)));
+  }
+
+  private loanRequestsCall(filters: LoanRequestFilters, page?: number): CallSpec {
+    const query = encodeLoanRequestFilters(filters, this.rangeFormat);
+    return getCall('/api/v3/loan_requests/', page, query);
+  }
+
+  private async firstPage<S extends z.ZodType>(schema: S, call: CallSpec): Promise<Page<z.infer<S>>> {
+    const result = await this.transport.call(call);
+    const envelope = validateOne(pageEnvelopeSchema, result);
+    const { items, issues } = validateItems(schema, envelope.results, `${result.method} ${result.path}`);
+    return { count: envelope.count, next: envelope.next, previous: envelope.previous, items, issues };
+  }
+
+  private async *pages<S extends z.ZodType>(schema: S, first: CallSpec): PageIterator<z.infer<S>> {
+    const seen = new Set<string>();
+    let call: CallSpec | undefined = first;
+    for (let count = 0; call && count < MAX_PAGES; count++) {
+      const page: Page<z.infer<S>> = await this.firstPage(schema, call);
+      yield page;
+      if (page.next === null) return;
+      if (seen.has(page.next)) {
+        throw new ServiceError('MALFORMED_RESPONSE', `page link loops back to ${page.next}`, {
+          method: 'GET',
+          path: page.next,
+        });
+      }
+      seen.add(page.next);
+      call = { method: 'GET', target: page.next, retryClass: 'read' };
+    }
+  }
+}
+
+function getCall(path: string, page?: number, query: Array<[string, string]> = []): CallSpec {
+  if (page !== undefined) {
+    if (!Number.isInteger(page) || page < 1) throw new InvalidArgumentError(`page must be a whole number from 1 (got ${page})`);
+    query = [...query, ['page', String(page)]];
+  }
+  const retryClass: RetryClass = 'read';
+  return { method: 'GET', target: path, query, retryClass };
+}
+
+function loanListPath(status: LoanListStatus): string {
+  if (!LOAN_STATUSES.includes(status)) {
+    throw new InvalidArgumentError(`loan status must be one of ${LOAN_STATUSES.join(', ')} (got ${String(status)})`);
+  }
+  return LOAN_LIST_PATHS[status];
+}
+
+function historyPath(loanRequestId: number): string {
+  return `/api/v3/loan_requests/${loanRequestId}/borrower_loan_history/`;
+}
+
+function checkId(value: number, what: string): void {
+  if (!Number.isSafeInteger(value) || value <= 0) throw new InvalidArgumentError(`${what} must be a positive integer (got ${value})`);
+}
+
+/** Refuses a rate outside 0.03 to 2.0 before anything is sent. */
+export function checkRate(rate: number): void {
+  if (!Number.isFinite(rate) || rate < MIN_RATE || rate > MAX_RATE) {
+    throw new InvalidArgumentError(`offered interest must be between ${MIN_RATE} and ${MAX_RATE} (got ${rate})`);
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Money inside lendbot is integer cents. The service sends USD amounts as decimal strings
+ * ("1250.00", "-35.5") on most resources and as floats on loans; this module is the one place
+ * that turns either into cents and back.
+ */
+
+/** Integer number of US cents. */
+export type Cents = number;
+
+const DECIMAL = /^([+-])?(\d+)(?:\.(\d+))?$/;
+
+/** Whether `text` is a plain decimal number the service could send ("12", "-3.50"). */
+export function isDecimalText(text: string): boolean {
+  return DECIMAL.test(text.trim());
+}
+
+/**
+ * Parses a decimal string into cents, rounding half away from zero past the second place.
+ * Throws a RangeError on anything that is not a plain decimal (no exponents, no commas).
+ */
+export function parseCents(text: string): Cents {
+  const match = DECIMAL.exec(text.trim());
+  if (!match) throw new RangeError(`not a decimal amount: ${JSON.stringify(text)}`);
+  const [, sign, whole = '0', fraction = ''] = match;
+  const padded = (fraction + '000').slice(0, 3);
+  const thousandths = Number(whole) * 1000 + Number(padded);
+  let cents = Math.floor(thousandths / 10);
+  if (thousandths % 10 >= 5) cents += 1;
+  if (!Number.isSafeInteger(cents)) throw new RangeError(`amount out of range: ${text}`);
+  return sign === '-' ? -cents : cents;
+}
+
+/** Converts a float dollar amount (as loans carry them) to cents, rounding to the nearest cent. */
+export function dollarsToCents(dollars: number): Cents {
+  if (!Number.isFinite(dollars)) throw new RangeError(`not a finite amount: ${dollars}`);
+  // toFixed(2) rounds the binary value, which avoids 0.1 + 0.2 style drift turning 12.30 into 1229.
+  return parseCents(dollars.toFixed(2));
+}
+
+/** Parses either form the service uses for an amount: decimal text or a float. */
+export function amountToCents(amount: string | number): Cents {
+  return typeof amount === 'number' ? dollarsToCents(amount) : parseCents(amount);
+}
+
+/** Formats cents as a decimal string with two places ("-0.05", "1250.00"). */
+export function formatCents(cents: Cents): string {
+  if (!Number.isInteger(cents)) throw new RangeError(`cents must be an integer: ${cents}`);
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  const whole = Math.floor(abs / 100);
+  const rest = String(abs % 100).padStart(2, '0');
+  return `${sign}${whole}.${rest}`;
+}
+
+/** Cents as a float dollar amount, for arithmetic that is not bookkeeping (pricing formulas). */
+export function centsToDollars(cents: Cents): number {
+  return cents / 100;
+}

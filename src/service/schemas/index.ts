@@ -1,0 +1,9 @@
+// The resource schemas of spec part 2.
+export * from './common.js';
+export * from './pagination.js';
+export * from './loan-request.js';
+export * from './offer.js';
+export * from './loan.js';
+export * from './transfer.js';
+export * from './banking-data.js';
+export * from './provider-results.js';

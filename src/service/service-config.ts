@@ -1,0 +1,92 @@
+/**
+ * Where the marketplace is and how to talk to it, read from the environment (LENDBOT_*).
+ * Secrets only ever come from the environment, never from files in the repo.
+ */
+import { ConfigurationError } from './errors.js';
+import { SIGNATURE_MODES, type SignatureMode } from './hmac-signer.js';
+import type { RetrySettings } from './http-transport.js';
+import { NUMERIC_RANGE_FORMATS, type NumericRangeFormat } from './numeric-filters.js';
+
+export interface ServiceConfig {
+  baseUrl: string;
+  apiKey: string;
+  secretKey: string;
+  bearerToken?: string | undefined;
+  signatureMode: SignatureMode;
+  numericRangeFormat: NumericRangeFormat;
+  timeoutMs: number;
+  retry: RetrySettings;
+}
+
+export const DEFAULT_RETRY: RetrySettings = {
+  readRetries: 4,
+  paidRetries: 0,
+  baseDelayMs: 500,
+  maxDelayMs: 30_000,
+  maxRetryAfterMs: 120_000,
+};
+
+export const DEFAULT_TIMEOUT_MS = 20_000;
+
+/** The environment variables the client reads, with what each is for (shown in --help). */
+export const SERVICE_ENV_HELP: ReadonlyArray<readonly [string, string]> = [
+  ['LENDBOT_BASE_URL', 'marketplace base address, e.g. https://api.example.com'],
+  ['LENDBOT_API_KEY', 'API key issued on registration'],
+  ['LENDBOT_SECRET_KEY', 'secret key issued on registration (signs every request)'],
+  ['LENDBOT_BEARER_TOKEN', 'optional; sent as Authorization: Bearer on the fund endpoint only'],
+  ['LENDBOT_SIGNATURE_MODE', 'timestamp-secret (default, the documented rule) or timestamp-url'],
+  ['LENDBOT_NUMERIC_RANGE_FORMAT', 'min-max-params (default), comma or dash: how range filters are written'],
+  ['LENDBOT_HTTP_TIMEOUT_MS', `per-attempt timeout (default ${DEFAULT_TIMEOUT_MS})`],
+  ['LENDBOT_READ_RETRIES', `extra attempts for reads (default ${DEFAULT_RETRY.readRetries})`],
+  ['LENDBOT_PROVIDER_RETRIES', 'extra attempts for the paid provider endpoint (default 0)'],
+];
+
+type Env = Record<string, string | undefined>;
+
+/** Reads the service settings; a missing or bad value is a ConfigurationError naming its variable. */
+export function serviceConfigFromEnv(env: Env = process.env): ServiceConfig {
+  const baseUrl = required(env, 'LENDBOT_BASE_URL');
+  try {
+    const url = new URL(baseUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+  } catch {
+    throw new ConfigurationError(`LENDBOT_BASE_URL is not an http(s) URL: ${baseUrl}`);
+  }
+  const bearerToken = env.LENDBOT_BEARER_TOKEN?.trim();
+  return {
+    baseUrl,
+    apiKey: required(env, 'LENDBOT_API_KEY'),
+    secretKey: required(env, 'LENDBOT_SECRET_KEY'),
+    bearerToken: bearerToken === '' ? undefined : bearerToken,
+    signatureMode: oneOf(env, 'LENDBOT_SIGNATURE_MODE', SIGNATURE_MODES, 'timestamp-secret'),
+    numericRangeFormat: oneOf(env, 'LENDBOT_NUMERIC_RANGE_FORMAT', NUMERIC_RANGE_FORMATS, 'min-max-params'),
+    timeoutMs: wholeNumber(env, 'LENDBOT_HTTP_TIMEOUT_MS', DEFAULT_TIMEOUT_MS),
+    retry: {
+      ...DEFAULT_RETRY,
+      readRetries: wholeNumber(env, 'LENDBOT_READ_RETRIES', DEFAULT_RETRY.readRetries),
+      paidRetries: wholeNumber(env, 'LENDBOT_PROVIDER_RETRIES', DEFAULT_RETRY.paidRetries),
+    },
+  };
+}
+
+function required(env: Env, name: string): string {
+  const value = env[name]?.trim();
+  if (!value) throw new ConfigurationError(`${name} is not set; export it (see README, "Credentials")`);
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const value = env[name]?.trim();
+  if (!value) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new ConfigurationError(`${name} must be one of ${allowed.join(', ')} (got "${value}")`);
+  }
+  return value as T;
+}
+
+function wholeNumber(env: Env, name: string, fallback: number): number {
+  const value = env[name]?.trim();
+  if (!value) return fallback;
+  if (!/^\d+$/.test(value)) throw new ConfigurationError(`${name} must be a whole number (got "${value}")`);
+  return Number(value);
+}
