@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { LENDBOT_VERSION } from '../../src/version.js';
+import { runCli } from './run-cli.js';
+
+describe('lendbot entry point', () => {
+  it('prints help listing the commands', async () => {
+    const result = await runCli(['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Usage: lendbot [options] [command]');
+    expect(result.stdout).toContain('api');
+  });
+
+  it('prints the version', async () => {
+    const result = await runCli(['--version']);
+    expect(result).toEqual({ code: 0, stdout: `${LENDBOT_VERSION}\n`, stderr: '' });
+  });
+
+  it('prints help for a command with `help CMD`', async () => {
+    const result = await runCli(['help', 'api']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Usage: lendbot api [options] [command]');
+    expect(result.stdout).toContain('loan-requests');
+  });
+
+  it('fails an unknown command with a usage error', async () => {
+    const result = await runCli(['frobnicate']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("error: unknown command 'frobnicate'");
+  });
+
+  it('names the missing variable in one line, without a stack trace', async () => {
+    const result = await runCli(['api', 'transfers']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('lendbot: LENDBOT_BASE_URL is not set; export it (see README, "Credentials")\n');
+  });
+});

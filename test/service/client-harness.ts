@@ -1,0 +1,58 @@
+/** A client wired to a fixture server, recording the waits it asks for instead of sleeping. */
+import { ManualClock } from '../../src/clock/clock.js';
+import { createMarketplaceClient, DEFAULT_RETRY, type MarketplaceClient, type ServiceConfig } from '../../src/service/index.js';
+import { startFixtureServer, type FixtureServer } from './fixture-server.js';
+
+export const API_KEY = 'test-key';
+export const SECRET_KEY = 'test-secret';
+
+export interface Harness {
+  server: FixtureServer;
+  client: MarketplaceClient;
+  clock: ManualClock;
+  sleeps: number[];
+  close(): Promise<void>;
+}
+
+/** `serverSkewSeconds` puts the fixture's clock ahead of the client's. */
+export async function startHarness(overrides: Partial<ServiceConfig> = {}, serverSkewSeconds = 0): Promise<Harness> {
+  const clock = new ManualClock('2026-11-20T14:00:00Z');
+  const server = await startFixtureServer({
+    apiKey: API_KEY,
+    secretKey: SECRET_KEY,
+    nowSeconds: () => Math.floor(clock.now() / 1000) + serverSkewSeconds,
+  });
+  const sleeps: number[] = [];
+  const client = createMarketplaceClient(
+    {
+      baseUrl: server.url,
+      apiKey: API_KEY,
+      secretKey: SECRET_KEY,
+      signatureMode: 'timestamp-secret',
+      numericRangeFormat: 'min-max-params',
+      timeoutMs: 2000,
+      retry: { ...DEFAULT_RETRY },
+      ...overrides,
+    },
+    {
+      clock,
+      // Each wait moves the simulated clock, so a retry after Retry-After carries a later timestamp.
+      sleep: (ms) => {
+        sleeps.push(ms);
+        clock.advance(ms);
+        return Promise.resolve();
+      },
+      random: () => 0.5,
+    },
+  );
+  return {
+    server,
+    client,
+    clock,
+    sleeps,
+    close: async () => {
+      client.close();
+      await server.close();
+    },
+  };
+}
