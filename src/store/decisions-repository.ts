@@ -1,0 +1,171 @@
+/**
+ * One decision per loan request seen, offer or skip, with everything needed to answer "why did
+ * it (not) offer?" and to check that a backtest of the same strategy reproduces it.
+ */
+import type { Database } from 'better-sqlite3';
+import { flag, isoFromMs, parseJsonColumn } from './sql-values.js';
+
+export type DecisionAction = 'offer' | 'skip';
+
+export interface DecisionInput {
+  loanRequestId: number;
+  /** The strategy that decided; null when no strategy got to decide (a pre-filter or an error). */
+  strategy?: string | null | undefined;
+  /** Hash of the strategy file's content, so a changed file is never mistaken for the same one. */
+  contentHash?: string | null | undefined;
+  params?: unknown;
+  features?: unknown;
+  probability?: number | null | undefined;
+  rate?: number | null | undefined;
+  action: DecisionAction;
+  /** Machine-readable reasons, e.g. "filter credit_score < 600", "guard balance 41.00 < total 520.00". */
+  reasons: readonly string[];
+  dryRun: boolean;
+  decidedAtMs: number;
+  /** Milliseconds spent per step (enrich, decide, guard, act). */
+  timings?: Record<string, number> | undefined;
+}
+
+export interface Decision {
+  id: number;
+  loanRequestId: number;
+  strategy: string | null;
+  contentHash: string | null;
+  params: unknown;
+  features: unknown;
+  probability: number | null;
+  rate: number | null;
+  action: DecisionAction;
+  reasons: string[];
+  dryRun: boolean;
+  decidedAt: string;
+  timings: Record<string, number>;
+}
+
+interface DecisionRow {
+  id: number;
+  loan_request_id: number;
+  strategy: string | null;
+  content_hash: string | null;
+  params_json: string;
+  features_json: string;
+  probability: number | null;
+  rate: number | null;
+  action: DecisionAction;
+  reasons_json: string;
+  dry_run: 0 | 1;
+  decided_at: string;
+  timings_json: string;
+}
+
+export interface DecisionQuery {
+  sinceMs?: number | undefined;
+  untilMs?: number | undefined;
+  action?: DecisionAction | undefined;
+  limit?: number | undefined;
+  /** Oldest first by default; 'desc' gives the latest first (with `limit`, the latest N). */
+  order?: 'asc' | 'desc' | undefined;
+}
+
+export interface DecisionsRepository {
+  /** Stores a decision; a second one for the same request is refused ('duplicate'), never overwritten. */
+  record(decision: DecisionInput): 'inserted' | 'duplicate';
+  has(loanRequestId: number): boolean;
+  get(loanRequestId: number): Decision | undefined;
+  /** Decisions by time, using the (action, decided_at) or (decided_at) index. */
+  list(query?: DecisionQuery): Decision[];
+  /** Like list, one row at a time, for exports too large to hold in memory. */
+  iterate(query?: DecisionQuery): IterableIterator<Decision>;
+}
+
+function fromRow(row: DecisionRow): Decision {
+  return {
+    id: row.id,
+    loanRequestId: row.loan_request_id,
+    strategy: row.strategy,
+    contentHash: row.content_hash,
+    params: parseJsonColumn(row.params_json),
+    features: parseJsonColumn(row.features_json),
+    probability: row.probability,
+    rate: row.rate,
+    action: row.action,
+    reasons: parseJsonColumn<string[]>(row.reasons_json),
+    dryRun: row.dry_run === 1,
+    decidedAt: row.decided_at,
+    timings: parseJsonColumn<Record<string, number>>(row.timings_json),
+  };
+}
+
+export function createDecisionsRepository(db: Database): DecisionsRepository {
+  const insert = db.prepare(
+    `INSERT INTO decisions (loan_request_id, strategy, content_hash, params_json, features_json, probability,
+       rate, action, reasons_json, dry_run, decided_at, timings_json)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (loan_request_id) DO NOTHING`,
+  );
+  const exists = db.prepare<[number], { one: number }>('SELECT 1 AS one FROM decisions WHERE loan_request_id = ?');
+  const byRequest = db.prepare<[number], DecisionRow>('SELECT * FROM decisions WHERE loan_request_id = ?');
+
+  // Four fixed statements (with/without action, asc/desc) so each uses its index; LIMIT -1 is "all".
+  type ListParams = (string | number)[];
+  const listStatements = new Map<string, ReturnType<typeof db.prepare<ListParams, DecisionRow>>>();
+  for (const withAction of [false, true]) {
+    for (const order of ['ASC', 'DESC']) {
+      const where = withAction ? 'action = ? AND ' : '';
+      listStatements.set(
+        `${withAction}:${order}`,
+        db.prepare<ListParams, DecisionRow>(
+          `SELECT * FROM decisions WHERE ${where}decided_at >= ? AND decided_at < ?
+           ORDER BY decided_at ${order}, id ${order} LIMIT ?`,
+        ),
+      );
+    }
+  }
+
+  function select(query: DecisionQuery) {
+    const order = query.order === 'desc' ? 'DESC' : 'ASC';
+    const statement = listStatements.get(`${query.action !== undefined}:${order}`);
+    if (statement === undefined) throw new Error('unreachable: every list statement is prepared');
+    const since = query.sinceMs === undefined ? '' : isoFromMs(query.sinceMs);
+    const until = query.untilMs === undefined ? '~' : isoFromMs(query.untilMs);
+    const limit = query.limit ?? -1;
+    const params: ListParams =
+      query.action === undefined ? [since, until, limit] : [query.action, since, until, limit];
+    return { statement, params };
+  }
+
+  return {
+    record(decision) {
+      const result = insert.run(
+        decision.loanRequestId,
+        decision.strategy ?? null,
+        decision.contentHash ?? null,
+        JSON.stringify(decision.params ?? {}),
+        JSON.stringify(decision.features ?? {}),
+        decision.probability ?? null,
+        decision.rate ?? null,
+        decision.action,
+        JSON.stringify(decision.reasons),
+        flag(decision.dryRun),
+        isoFromMs(decision.decidedAtMs),
+        JSON.stringify(decision.timings ?? {}),
+      );
+      return result.changes === 1 ? 'inserted' : 'duplicate';
+    },
+    has(loanRequestId) {
+      return exists.get(loanRequestId) !== undefined;
+    },
+    get(loanRequestId) {
+      const row = byRequest.get(loanRequestId);
+      return row === undefined ? undefined : fromRow(row);
+    },
+    list(query = {}) {
+      const { statement, params } = select(query);
+      return statement.all(...params).map(fromRow);
+    },
+    *iterate(query = {}) {
+      const { statement, params } = select(query);
+      for (const row of statement.iterate(...params)) yield fromRow(row);
+    },
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * The webhook inbox: every verified event is written here before the listener answers 200, so
+ * an event is never lost, and its uuid is unique, so a redelivered event is never handled twice.
+ * Events still unprocessed when the daemon stops are picked up after it restarts.
+ */
+import type { Database } from 'better-sqlite3';
+import { isoFromMs, parseJsonColumn } from './sql-values.js';
+
+export interface InboxEventInput {
+  webhookUuid: string;
+  topic: string;
+  data: Record<string, unknown>;
+  receivedAtMs: number;
+  /** Store the event as already handled with this outcome (e.g. 'ignored' for unknown topics). */
+  settledOutcome?: string | undefined;
+}
+
+export interface InboxEvent {
+  webhookUuid: string;
+  topic: string;
+  data: Record<string, unknown>;
+  receivedAt: string;
+  processedAt: string | null;
+  outcome: string | null;
+}
+
+interface InboxRow {
+  webhook_uuid: string;
+  topic: string;
+  data_json: string;
+  received_at: string;
+  processed_at: string | null;
+  outcome: string | null;
+}
+
+export interface InboxRepository {
+  /** Stores an event durably; 'duplicate' when its uuid is already there (nothing changes). */
+  insert(event: InboxEventInput): 'inserted' | 'duplicate';
+  get(webhookUuid: string): InboxEvent | undefined;
+  /** Events not yet processed, oldest first. */
+  unprocessed(limit: number): InboxEvent[];
+  /** Marks an event handled; false when it was unknown or already processed. */
+  markProcessed(webhookUuid: string, outcome: string, atMs: number): boolean;
+  /** How many events wait to be processed. */
+  depth(): number;
+}
+
+function fromRow(row: InboxRow): InboxEvent {
+  return {
+    webhookUuid: row.webhook_uuid,
+    topic: row.topic,
+    data: parseJsonColumn<Record<string, unknown>>(row.data_json),
+    receivedAt: row.received_at,
+    processedAt: row.processed_at,
+    outcome: row.outcome,
+  };
+}
+
+export function createInboxRepository(db: Database): InboxRepository {
+  const insert = db.prepare(
+    `INSERT INTO webhook_inbox (webhook_uuid, topic, data_json, received_at, processed_at, outcome)
+     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (webhook_uuid) DO NOTHING`,
+  );
+  const byUuid = db.prepare<[string], InboxRow>('SELECT * FROM webhook_inbox WHERE webhook_uuid = ?');
+  const pending = db.prepare<[number], InboxRow>(
+    'SELECT * FROM webhook_inbox WHERE processed_at IS NULL ORDER BY received_at, rowid LIMIT ?',
+  );
+  const processed = db.prepare(
+    'UPDATE webhook_inbox SET processed_at = ?, outcome = ? WHERE webhook_uuid = ? AND processed_at IS NULL',
+  );
+  const count = db.prepare<[], { depth: number }>('SELECT COUNT(*) AS depth FROM webhook_inbox WHERE processed_at IS NULL');
+
+  return {
+    insert(event) {
+      const receivedAt = isoFromMs(event.receivedAtMs);
+      const settled = event.settledOutcome;
+      const result = insert.run(
+        event.webhookUuid,
+        event.topic,
+        JSON.stringify(event.data),
+        receivedAt,
+        settled === undefined ? null : receivedAt,
+        settled ?? null,
+      );
+      return result.changes === 1 ? 'inserted' : 'duplicate';
+    },
+    get(webhookUuid) {
+      const row = byUuid.get(webhookUuid);
+      return row === undefined ? undefined : fromRow(row);
+    },
+    unprocessed(limit) {
+      return pending.all(limit).map(fromRow);
+    },
+    markProcessed(webhookUuid, outcome, atMs) {
+      return processed.run(isoFromMs(atMs), outcome, webhookUuid).changes === 1;
+    },
+    depth() {
+      return count.get()?.depth ?? 0;
+    },
+  };
+}

@@ -1,0 +1,56 @@
+// The store's public face: open one SQLite file and get a repository per table group.
+import { openDatabase, type Database } from './database.js';
+import { createAccountRepository, type AccountRepository } from './account-repository.js';
+import { createDecisionsRepository, type DecisionsRepository } from './decisions-repository.js';
+import { createExposureRepository, type ExposureRepository } from './exposure-repository.js';
+import { createInboxRepository, type InboxRepository } from './inbox-repository.js';
+import { createOffersRepository, type OffersRepository } from './offers-repository.js';
+import { createPurchasesRepository, type PurchasesRepository } from './purchases-repository.js';
+import { createRequestsRepository, type RequestsRepository } from './requests-repository.js';
+import { createStateRepository, type StateRepository } from './state-repository.js';
+
+export * from './database.js';
+export * from './migrations.js';
+export * from './account-repository.js';
+export * from './decisions-repository.js';
+export * from './exposure-repository.js';
+export * from './inbox-repository.js';
+export * from './offers-repository.js';
+export * from './purchases-repository.js';
+export * from './requests-repository.js';
+export * from './state-repository.js';
+export { isoFromMs, msFromIso, utcDayBounds } from './sql-values.js';
+
+/** Everything lendbot remembers, in one SQLite file. */
+export interface Store {
+  db: Database;
+  requests: RequestsRepository;
+  purchases: PurchasesRepository;
+  decisions: DecisionsRepository;
+  offers: OffersRepository;
+  exposure: ExposureRepository;
+  inbox: InboxRepository;
+  account: AccountRepository;
+  state: StateRepository;
+  /** Closes the file; idempotent. */
+  close(): void;
+}
+
+/** Opens (creating the file and its parent directory if needed) and migrates a store; ':memory:' works. */
+export function openStore(path: string): Store {
+  const db = openDatabase(path);
+  return {
+    db,
+    requests: createRequestsRepository(db),
+    purchases: createPurchasesRepository(db),
+    decisions: createDecisionsRepository(db),
+    offers: createOffersRepository(db),
+    exposure: createExposureRepository(db),
+    inbox: createInboxRepository(db),
+    account: createAccountRepository(db),
+    state: createStateRepository(db),
+    close() {
+      if (db.open) db.close();
+    },
+  };
+}

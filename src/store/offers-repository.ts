@@ -1,0 +1,195 @@
+/**
+ * Offers, from intent to outcome. The intent row is written BEFORE the make_offer POST and is
+ * unique per loan request: after a crash the row is still there, so the request can never be
+ * offered twice, and an ambiguous POST leaves an 'unknown' row to settle, not to resend.
+ *
+ *   intent ──POST ok──> placed ──> accepted ──> funded
+ *      │ 400 ─> refused     └──────> rejected / expired
+ *      └ timeout/reset ─> unknown ──(poll or "already made an offer")──> placed / refused / ...
+ */
+import type { Database } from 'better-sqlite3';
+import { parseCents, type Cents, type LoanRequest, type Offer } from '../service/index.js';
+import { flag, isoFromMs, utcDayBounds } from './sql-values.js';
+
+export const OFFER_STATES = ['intent', 'placed', 'refused', 'unknown', 'accepted', 'funded', 'rejected', 'expired'] as const;
+export type OfferState = (typeof OFFER_STATES)[number];
+
+export interface OfferRecord {
+  id: number;
+  loanRequestId: number;
+  rate: number;
+  automateFund: boolean;
+  totalAmountCents: Cents;
+  riskLevel: number;
+  borrowerId: number;
+  state: OfferState;
+  serviceOfferId: number | null;
+  /** The service's refusal text, or the error of an ambiguous attempt. */
+  serviceText: string | null;
+  offerJson: string | null;
+  createdAt: string;
+  updatedAt: string;
+  dryRun: boolean;
+}
+
+interface OfferRow {
+  id: number;
+  loan_request_id: number;
+  rate: number;
+  automate_fund: 0 | 1;
+  total_amount_cents: number;
+  risk_level: number;
+  borrower_id: number;
+  state: OfferState;
+  service_offer_id: number | null;
+  service_text: string | null;
+  offer_json: string | null;
+  created_at: string;
+  updated_at: string;
+  dry_run: 0 | 1;
+}
+
+export interface IntentInput {
+  request: LoanRequest;
+  rate: number;
+  automateFund: boolean;
+  dryRun: boolean;
+  atMs: number;
+}
+
+export type IntentResult = { created: true; offer: OfferRecord } | { created: false; existing: OfferRecord };
+
+/** Which offers to count: the live ones (default) or, for a dry run, the simulated ones. */
+export interface OfferScope {
+  dryRun?: boolean | undefined;
+}
+
+export interface OffersRepository {
+  /** Writes the intent to offer; refuses (created: false) when the request already has an offer row. */
+  createIntent(input: IntentInput): IntentResult;
+  get(id: number): OfferRecord | undefined;
+  getByRequest(loanRequestId: number): OfferRecord | undefined;
+  /** The POST succeeded: keep the service's offer. An offer already 'accepted' is stored as such. */
+  markPlaced(id: number, offer: Offer, atMs: number): boolean;
+  /** The service refused (400) with this text. */
+  markRefused(id: number, serviceText: string, atMs: number): boolean;
+  /** The POST may or may not have been applied: never resend; reconcile later. */
+  markUnknown(id: number, errorText: string, atMs: number): boolean;
+  /** Any other move (accepted, funded, rejected, expired), as reconciliation learns it. */
+  setState(id: number, state: OfferState, atMs: number): boolean;
+  listByState(states: readonly OfferState[]): OfferRecord[];
+  /**
+   * Money held back by pending offers: total_amount of automate_fund offers that are placed,
+   * unknown or accepted, created no longer than `expiryMs` ago, and with no synced loan yet.
+   */
+  reserved(query: { nowMs: number; expiryMs: number } & OfferScope): Cents;
+  /** Offers made (every state but refused) and their total amount on the UTC day holding `nowMs`. */
+  dailyTotals(query: { nowMs: number } & OfferScope): { offers: number; amountCents: Cents };
+}
+
+function fromRow(row: OfferRow): OfferRecord {
+  return {
+    id: row.id,
+    loanRequestId: row.loan_request_id,
+    rate: row.rate,
+    automateFund: row.automate_fund === 1,
+    totalAmountCents: row.total_amount_cents,
+    riskLevel: row.risk_level,
+    borrowerId: row.borrower_id,
+    state: row.state,
+    serviceOfferId: row.service_offer_id,
+    serviceText: row.service_text,
+    offerJson: row.offer_json,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    dryRun: row.dry_run === 1,
+  };
+}
+
+export function createOffersRepository(db: Database): OffersRepository {
+  const insert = db.prepare(
+    `INSERT INTO offers (loan_request_id, rate, automate_fund, total_amount_cents, risk_level, borrower_id,
+       state, created_at, updated_at, dry_run)
+     VALUES (?, ?, ?, ?, ?, ?, 'intent', ?, ?, ?)
+     ON CONFLICT (loan_request_id) DO NOTHING`,
+  );
+  const byId = db.prepare<[number], OfferRow>('SELECT * FROM offers WHERE id = ?');
+  const byRequest = db.prepare<[number], OfferRow>('SELECT * FROM offers WHERE loan_request_id = ?');
+  const placed = db.prepare(
+    'UPDATE offers SET state = ?, service_offer_id = ?, offer_json = ?, service_text = NULL, updated_at = ? WHERE id = ?',
+  );
+  const withText = db.prepare('UPDATE offers SET state = ?, service_text = ?, updated_at = ? WHERE id = ?');
+  const stateOnly = db.prepare('UPDATE offers SET state = ?, updated_at = ? WHERE id = ?');
+  const reservedSum = db.prepare<[number, string], { total: number }>(
+    `SELECT COALESCE(SUM(o.total_amount_cents), 0) AS total FROM offers o
+     WHERE o.dry_run = ? AND o.automate_fund = 1 AND o.state IN ('placed', 'unknown', 'accepted')
+       AND o.created_at >= ?
+       AND NOT EXISTS (SELECT 1 FROM loans l WHERE l.loan_request_id = o.loan_request_id)`,
+  );
+  const daily = db.prepare<[number, string, string], { offers: number; total: number }>(
+    `SELECT COUNT(*) AS offers, COALESCE(SUM(total_amount_cents), 0) AS total FROM offers
+     WHERE dry_run = ? AND state <> 'refused' AND created_at >= ? AND created_at < ?`,
+  );
+
+  const createIntent = db.transaction((input: IntentInput): IntentResult => {
+    const at = isoFromMs(input.atMs);
+    const { request } = input;
+    const result = insert.run(
+      request.id,
+      input.rate,
+      flag(input.automateFund),
+      parseCents(request.total_amount),
+      request.borrower_card_color,
+      request.borrower.id,
+      at,
+      at,
+      flag(input.dryRun),
+    );
+    const row = byRequest.get(request.id);
+    if (row === undefined) throw new Error(`offer row for request ${request.id} vanished inside its transaction`);
+    return result.changes === 1 ? { created: true, offer: fromRow(row) } : { created: false, existing: fromRow(row) };
+  });
+
+  return {
+    createIntent: (input) => createIntent.immediate(input),
+    get(id) {
+      const row = byId.get(id);
+      return row === undefined ? undefined : fromRow(row);
+    },
+    getByRequest(loanRequestId) {
+      const row = byRequest.get(loanRequestId);
+      return row === undefined ? undefined : fromRow(row);
+    },
+    markPlaced(id, offer, atMs) {
+      const state: OfferState = offer.offer_status.toLowerCase() === 'accepted' ? 'accepted' : 'placed';
+      return placed.run(state, offer.id, JSON.stringify(offer), isoFromMs(atMs), id).changes === 1;
+    },
+    markRefused(id, serviceText, atMs) {
+      return withText.run('refused', serviceText, isoFromMs(atMs), id).changes === 1;
+    },
+    markUnknown(id, errorText, atMs) {
+      return withText.run('unknown', errorText, isoFromMs(atMs), id).changes === 1;
+    },
+    setState(id, state, atMs) {
+      if (!OFFER_STATES.includes(state)) throw new RangeError(`not an offer state: ${String(state)}`);
+      return stateOnly.run(state, isoFromMs(atMs), id).changes === 1;
+    },
+    listByState(states) {
+      if (states.length === 0) return [];
+      const marks = states.map(() => '?').join(', ');
+      const rows = db
+        .prepare<OfferState[], OfferRow>(`SELECT * FROM offers WHERE state IN (${marks}) ORDER BY created_at, id`)
+        .all(...states);
+      return rows.map(fromRow);
+    },
+    reserved(query) {
+      const cutoff = isoFromMs(query.nowMs - query.expiryMs);
+      return reservedSum.get(flag(query.dryRun ?? false), cutoff)?.total ?? 0;
+    },
+    dailyTotals(query) {
+      const { startMs, endMs } = utcDayBounds(query.nowMs);
+      const row = daily.get(flag(query.dryRun ?? false), isoFromMs(startMs), isoFromMs(endMs));
+      return { offers: row?.offers ?? 0, amountCents: row?.total ?? 0 };
+    },
+  };
+}
