@@ -1,0 +1,85 @@
+/**
+ * Loading a YAML file in three steps: parse keeping node positions, validate with zod, then run
+ * cross-field rules on the typed value. Every problem of every step that can run is reported at
+ * once as `file:line:col path: message` in one ConfigFileError.
+ */
+import { readFile } from 'node:fs/promises';
+import type { z } from 'zod';
+import { ConfigFileError, dottedPath, type ConfigProblem } from './config-file-error.js';
+import { parseWithPositions, positionOf, type PositionedDocument } from './yaml-positions.js';
+import { issueMessage, knownKeysAt, unknownKeyMessage } from './zod-issue-text.js';
+
+/** A problem found by a cross-field rule, located by its path in the document. */
+export interface RuleProblem {
+  path: ReadonlyArray<PropertyKey>;
+  message: string;
+}
+
+/** A check over the whole validated value, for rules a schema cannot state (references, order). */
+export type CrossFieldRule<T> = (value: T) => RuleProblem[];
+
+/** Parses and validates YAML text; `file` is only used in messages. Throws ConfigFileError. */
+export function parseYamlText<S extends z.ZodType>(
+  text: string,
+  file: string,
+  schema: S,
+  rules: ReadonlyArray<CrossFieldRule<z.infer<S>>> = [],
+): z.infer<S> {
+  const positioned = parseWithPositions(text);
+  const syntax = positioned.document.errors.map((error): ConfigProblem => {
+    const position = error.linePos?.[0] ?? { line: 1, col: 1 };
+    return { file, line: position.line, col: position.col, path: '', message: `YAML ${error.message.split('\n')[0] ?? ''}` };
+  });
+  if (syntax.length > 0) throw new ConfigFileError(file, syntax);
+
+  const data: unknown = positioned.document.toJS();
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) throw new ConfigFileError(file, sortProblems(zodProblems(parsed.error, schema, positioned, file)));
+
+  const problems = rules.flatMap((rule) =>
+    rule(parsed.data).map((problem) => locate(positioned, file, problem.path, problem.message)),
+  );
+  if (problems.length > 0) throw new ConfigFileError(file, sortProblems(problems));
+  return parsed.data;
+}
+
+/** Reads, parses and validates a YAML file. A missing or unreadable file is a ConfigFileError too. */
+export async function loadYamlFile<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  rules: ReadonlyArray<CrossFieldRule<z.infer<S>>> = [],
+): Promise<z.infer<S>> {
+  return parseYamlText(await readConfigText(path), path, schema, rules);
+}
+
+/** The text of a config file, or a ConfigFileError saying why it cannot be read. */
+export async function readConfigText(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'file not found' : `cannot read file (${code ?? String(error)})`;
+    throw new ConfigFileError(path, [{ file: path, line: 1, col: 1, path: '', message: why }]);
+  }
+}
+
+function zodProblems(error: z.ZodError, schema: z.ZodType, positioned: PositionedDocument, file: string): ConfigProblem[] {
+  return error.issues.flatMap((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      const known = knownKeysAt(schema, issue.path);
+      return issue.keys.map((key) => {
+        const position = positionOf(positioned, issue.path, key);
+        return { file, ...position, path: dottedPath([...issue.path, key]), message: unknownKeyMessage(key, known) };
+      });
+    }
+    return [locate(positioned, file, issue.path, issueMessage(issue))];
+  });
+}
+
+function locate(positioned: PositionedDocument, file: string, path: ReadonlyArray<PropertyKey>, message: string): ConfigProblem {
+  return { file, ...positionOf(positioned, path), path: dottedPath(path), message };
+}
+
+function sortProblems(problems: ConfigProblem[]): ConfigProblem[] {
+  return problems.sort((a, b) => a.line - b.line || a.col - b.col);
+}

@@ -1,0 +1,122 @@
+/**
+ * Evaluating a compiled YAML strategy on one request, in the order that spends least:
+ *   1. banking data first when the policy is `always`;
+ *   2. free filters (request, borrower, affordability, history);
+ *   3. banking data when the policy is `after_filters`, then the banking filters;
+ *   4. the score with what is known; each paid provider (flat-priced first) is asked for only
+ *      when that probability is inside its band, i.e. where it could change the decision;
+ *   5. provider filters, min_probability, pricing.
+ * Data the caller could not get (Enrichment.unavailable) counts as absent, so the filters' and
+ * terms' `missing` rules decide instead of asking again.
+ */
+import type { LoanRequest } from '../../service/index.js';
+import type { DataPolicy, ProviderPolicy } from '../compiled-strategy.js';
+import { formatRatio, type Contribution, type Decision, type StrategyIdentity } from '../decision.js';
+import type { DataNeed, Enrichment } from '../enrichment.js';
+import type { FeatureValue } from '../features/feature-definition.js';
+import { featureSource, type FeatureSource } from '../features/feature-source.js';
+import type { CompiledFilter } from './compile-filters.js';
+import type { CompiledPricing } from './compile-pricing.js';
+import { probabilityOf, type CompiledScore } from './compile-score.js';
+import type { FeatureTable } from './feature-table.js';
+
+/** Everything evaluation needs, built once per strategy and param set. */
+export interface EvaluationPlan {
+  identity: StrategyIdentity;
+  params: Record<string, number>;
+  automateFund: boolean;
+  dataPolicy: DataPolicy;
+  table: FeatureTable;
+  freeFilters: CompiledFilter[];
+  bankingFilters: CompiledFilter[];
+  providerFilters: CompiledFilter[];
+  score: CompiledScore;
+  pricing: CompiledPricing;
+}
+
+function failures(filters: readonly CompiledFilter[], values: readonly FeatureValue[]): string[] {
+  const reasons: string[] = [];
+  for (const filter of filters) {
+    const reason = filter.test(values);
+    if (reason !== null) reasons.push(reason);
+  }
+  return reasons;
+}
+
+function providerPresent(source: FeatureSource, provider: ProviderPolicy): boolean {
+  return provider.slot === 'provider_a' ? source.providerA !== undefined : source.providerB !== undefined;
+}
+
+function providerNeed(provider: ProviderPolicy): DataNeed {
+  return { kind: 'provider', provider: provider.provider, pricing: provider.pricing, costCents: provider.costCents };
+}
+
+export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichment: Enrichment): Decision {
+  const source = featureSource(request, enrichment);
+  const values = plan.table.compute(source);
+  const decide = (action: Decision['action'], reasons: string[], extra: Partial<Decision> = {}): Decision => ({
+    action,
+    automateFund: plan.automateFund,
+    reasons,
+    contributions: [],
+    features: plan.table.record(values),
+    strategy: plan.identity,
+    params: plan.params,
+    ...extra,
+  });
+
+  const policy = plan.dataPolicy.bankingData;
+  const bankingPending = enrichment.bankingData === undefined && policy !== 'never' && enrichment.unavailable?.bankingData !== true;
+  if (bankingPending && policy === 'always') {
+    return decide('needs_data', ['data banking_data needed (policy always)'], { needs: [{ kind: 'banking_data' }] });
+  }
+  const free = failures(plan.freeFilters, values);
+  if (free.length > 0) return decide('skip', free);
+  if (bankingPending) {
+    return decide('needs_data', ['data banking_data needed (free filters passed)'], { needs: [{ kind: 'banking_data' }] });
+  }
+  const banking = failures(plan.bankingFilters, values);
+  if (banking.length > 0) return decide('skip', banking);
+
+  const contributions: Contribution[] = plan.score.contributions(values);
+  const probability = probabilityOf(contributions);
+  const dataReasons: string[] = [];
+  const unavailable = enrichment.unavailable?.providers ?? [];
+  for (const provider of plan.dataPolicy.providers) {
+    if (providerPresent(source, provider)) continue;
+    const { min, max } = provider.whenProbability;
+    const band = `[${formatRatio(min)}, ${formatRatio(max)}]`;
+    if (unavailable.includes(provider.provider)) {
+      dataReasons.push(`data ${provider.slot} ${provider.provider} unavailable`);
+    } else if (probability >= min && probability <= max) {
+      return decide('needs_data', [`data ${provider.slot} ${provider.provider} needed: probability ${formatRatio(probability)} in ${band}`], {
+        needs: [providerNeed(provider)],
+        probability,
+        contributions,
+      });
+    } else {
+      dataReasons.push(`data ${provider.slot} ${provider.provider} not bought: probability ${formatRatio(probability)} outside ${band}`);
+    }
+  }
+  const providerFailures = failures(plan.providerFilters, values);
+  if (providerFailures.length > 0) return decide('skip', [...dataReasons, ...providerFailures], { probability, contributions });
+
+  const scoreReason = `score probability ${formatRatio(probability)}`;
+  if (probability < plan.score.minProbability) {
+    return decide('skip', [...dataReasons, `${scoreReason} < min_probability ${formatRatio(plan.score.minProbability)}`], {
+      probability,
+      contributions,
+    });
+  }
+  const price = plan.pricing(source, probability);
+  const reasons = [...dataReasons, scoreReason, ...price.reasons];
+  const requiredRate = price.requiredRate === undefined ? {} : { requiredRate: price.requiredRate };
+  if (!price.ok) return decide('skip', reasons, { probability, contributions, ...requiredRate });
+  return decide('offer', reasons, {
+    probability,
+    contributions,
+    rate: price.rate,
+    expectedReturn: price.expectedReturn,
+    requiredRate: price.requiredRate,
+  });
+}

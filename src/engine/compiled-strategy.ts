@@ -1,0 +1,63 @@
+/** A strategy ready to evaluate: YAML compiled to plain functions, or a checked plugin module. */
+import type { LoanRequest } from '../service/index.js';
+import type { Decision } from './decision.js';
+import type { ParamSpec } from './definition/strategy-schema.js';
+import type { Enrichment } from './enrichment.js';
+
+/** One paid provider a strategy may buy, and when. */
+export interface ProviderPolicy {
+  slot: 'provider_a' | 'provider_b';
+  /** The provider's name as the service knows it (spec 4.5 provider_name). */
+  provider: string;
+  pricing: 'flat' | 'per_request';
+  /** USD cents a month (flat) or per request. */
+  costCents: number;
+  /** Bought only when the probability estimated without it is within this band. */
+  whenProbability: { min: number; max: number };
+}
+
+/** What a strategy may buy; the caller's spend ledger enforces the budget. */
+export interface DataPolicy {
+  monthlyBudgetCents: number;
+  bankingData: 'always' | 'after_filters' | 'never';
+  /** Flat-priced providers first: they are asked for before per-request ones. */
+  providers: ProviderPolicy[];
+}
+
+export interface CompiledStrategy {
+  name: string;
+  version: string;
+  /** sha256 (16 hex digits) of the file the strategy came from. */
+  contentHash: string;
+  description: string;
+  /** The file it was loaded from. */
+  file: string;
+  kind: 'yaml' | 'plugin';
+  params: Readonly<Record<string, number>>;
+  paramSpecs: Readonly<Record<string, ParamSpec>>;
+  dataPolicy: DataPolicy;
+  automateFund: boolean;
+  /** Lower runs first in evaluateAll; absent runs after every strategy that has one. */
+  priority?: number;
+  /** Names of the features the strategy reads. */
+  features: readonly string[];
+  evaluate(request: LoanRequest, enrichment: Enrichment): Decision;
+  /** The same strategy with some params changed; no file or YAML work. Throws RangeError on an unknown name. */
+  withParams(overrides: Readonly<Record<string, number>>): CompiledStrategy;
+}
+
+/** Checks overrides against the specs and merges them over the current values. */
+export function mergeParams(
+  current: Readonly<Record<string, number>>,
+  specs: Readonly<Record<string, ParamSpec>>,
+  overrides: Readonly<Record<string, number>>,
+): Record<string, number> {
+  const merged = { ...current };
+  for (const [name, value] of Object.entries(overrides)) {
+    const spec = specs[name];
+    if (!spec) throw new RangeError(`unknown param "${name}"; this strategy has ${Object.keys(specs).join(', ') || 'no params'}`);
+    if (!Number.isFinite(value)) throw new RangeError(`param "${name}" must be a finite number (got ${value})`);
+    merged[name] = value;
+  }
+  return merged;
+}

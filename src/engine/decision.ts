@@ -1,0 +1,53 @@
+/** What a strategy decides about one loan request, with everything needed to explain it. */
+import type { DataNeed } from './enrichment.js';
+import type { FeatureValue } from './features/feature-definition.js';
+
+/** One line of the score: a term's input, its points and what it adds to the log-odds. */
+export interface Contribution {
+  /** The feature, or `scorecard.base` / `logistic.intercept` for the constant lines. */
+  feature: string;
+  value: FeatureValue;
+  /** Scorecard points, or for a logistic term its log-odds contribution. */
+  points: number;
+  /** What the line adds to the log-odds of repayment; all lines sum to the total. */
+  logOdds: number;
+  model: 'scorecard' | 'logistic';
+  /** True when the feature was absent and the term's `missing` value was used. */
+  missing?: boolean;
+}
+
+/** Identity of the strategy that decided, recorded with every decision. */
+export interface StrategyIdentity {
+  name: string;
+  version: string;
+  contentHash: string;
+}
+
+export interface Decision {
+  action: 'offer' | 'skip' | 'needs_data';
+  /** Offered annual rate, API unit, within [0.03, max_interest_rate]; only on offers. */
+  rate?: number;
+  /** Estimated probability of full repayment. */
+  probability?: number;
+  /** Expected annual return at the offered rate. */
+  expectedReturn?: number;
+  /** The rate that exactly reaches the target return (before margin and caps). */
+  requiredRate?: number;
+  automateFund: boolean;
+  /** What to buy before deciding; only on needs_data. */
+  needs?: DataNeed[];
+  /** Machine-readable reasons, e.g. "filter credit_score_low < 600". */
+  reasons: string[];
+  contributions: Contribution[];
+  /** The features the strategy uses, as computed for this request (null = absent). */
+  features: Record<string, FeatureValue>;
+  strategy: StrategyIdentity;
+  params: Record<string, number>;
+}
+
+/** Formats a rate or probability for a reason: at least two decimals, at most four. */
+export function formatRatio(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  const fixed = value.toFixed(4).replace(/0{1,2}$/, '');
+  return fixed;
+}

@@ -1,0 +1,169 @@
+/**
+ * The strategy file (YAML), as a zod schema. The JSON Schema editors use
+ * (schema/strategy.schema.json) is generated from it, so descriptions here are what a user sees
+ * on hover. Numbers that tuning may change can be written as a param reference, "$name".
+ */
+import { z } from 'zod';
+import { didYouMean } from '../../config/index.js';
+import { FEATURE_NAMES } from '../features/feature-catalogue.js';
+
+export const PARAM_NAME = /^[a-z][a-z0-9_]*$/;
+export const PARAM_REF = /^\$([a-z][a-z0-9_]*)$/;
+
+/** A number, or "$name" for the value of a param. */
+export const numberOrParam = z.union([z.number(), z.string().regex(PARAM_REF)], {
+  error: 'expected a number or a param reference such as "$min_credit_score"',
+});
+export type NumberOrParam = z.infer<typeof numberOrParam>;
+
+export const featureName = z.enum(FEATURE_NAMES, {
+  error: (issue) =>
+    typeof issue.input === 'string'
+      ? `unknown feature "${issue.input}"${didYouMean(issue.input, FEATURE_NAMES)} (lendbot strategy features lists them)`
+      : 'expected a feature name such as "credit_score_low"',
+});
+
+const comparable = z.union([z.number(), z.string(), z.boolean()]);
+
+export const paramSpecSchema = z
+  .strictObject({
+    value: z.number().describe('the value used unless tuning overrides it'),
+    min: z.number().describe('lowest value tuning may try'),
+    max: z.number().describe('highest value tuning may try'),
+    step: z.number().positive().optional().describe('grid step for tuning (linear scale)'),
+    scale: z.enum(['linear', 'log']).default('linear').describe('log: tuning moves by factors (min must be > 0)'),
+    description: z.string().optional(),
+  })
+  .describe('a tunable number, e.g. { value: 620, min: 560, max: 700, step: 10 }');
+
+export const filterSchema = z
+  .strictObject({
+    feature: featureName,
+    min: numberOrParam.optional().describe('fail when the feature is below this'),
+    max: numberOrParam.optional().describe('fail when the feature is above this'),
+    in: z.array(comparable).min(1).optional().describe('fail unless the feature is one of these'),
+    not_in: z.array(comparable).min(1).optional().describe('fail when the feature is one of these'),
+    required: z.literal(true).optional().describe('fail when the feature is absent'),
+    missing: z.enum(['fail', 'pass']).default('fail').describe('what an absent feature does to this filter'),
+    description: z.string().optional(),
+  })
+  .describe('a hard rule: a request that fails it is skipped');
+
+const probabilityBand = z
+  .strictObject({ min: numberOrParam, max: numberOrParam })
+  .describe('buy only when the probability estimated without this provider is within [min, max]');
+
+export const dataSchema = z
+  .strictObject({
+    monthly_budget: numberOrParam.default(0).describe('USD a month for paid data; the caller enforces it'),
+    banking_data: z
+      .enum(['always', 'after_filters', 'never'])
+      .default('after_filters')
+      .describe('fetch banking data for every request, only for those passing the free filters, or never'),
+    provider_a: z
+      .strictObject({
+        provider: z.string().min(1).describe("the provider's name as the service operator gives it"),
+        monthly_price: z.number().min(0).default(200).describe('flat USD a month (spec 4.5)'),
+        when_probability: probabilityBand,
+      })
+      .optional(),
+    provider_b: z
+      .strictObject({
+        provider: z.string().min(1).describe("the provider's name as the service operator gives it"),
+        price_per_request: z.number().min(0).default(1.5).describe('USD per request (spec 4.5)'),
+        when_probability: probabilityBand,
+      })
+      .optional(),
+  })
+  .describe('what to buy about a request, and when');
+
+export const scorecardTermSchema = z
+  .strictObject({
+    feature: featureName,
+    bins: z
+      .array(z.strictObject({ below: numberOrParam.optional(), points: numberOrParam }))
+      .min(1)
+      .optional()
+      .describe('points of the first bin whose `below` exceeds the value; the last bin has no `below`'),
+    levels: z.record(z.string(), numberOrParam).optional().describe('points per value, e.g. { excellent: 30, poor: -40 }'),
+    per_unit: numberOrParam.optional().describe('points per unit of (value - center)'),
+    center: numberOrParam.default(0),
+    missing: numberOrParam.default(0).describe('points when the feature is absent'),
+    description: z.string().optional(),
+  })
+  .describe('one scorecard line: bins, levels or per_unit');
+
+export const scorecardSchema = z.strictObject({
+  base_points: numberOrParam.default(600).describe('points at which the odds of repayment are base_odds'),
+  base_odds: numberOrParam.default(20).describe('odds of repayment (repaid : defaulted) at base_points'),
+  points_to_double_odds: numberOrParam.default(40).describe('points that double the odds'),
+  terms: z.array(scorecardTermSchema).min(1),
+});
+
+export const logisticTermSchema = z.strictObject({
+  feature: featureName,
+  weight: numberOrParam.describe('log-odds per unit of (value - center)'),
+  center: numberOrParam.default(0),
+  clamp: z.tuple([numberOrParam, numberOrParam]).optional().describe('[low, high]: the value is clipped first'),
+  transform: z.enum(['none', 'log1p']).default('none').describe('log1p: use ln(1 + value), for amounts'),
+  missing: numberOrParam.default(0).describe('log-odds contribution when the feature is absent'),
+  description: z.string().optional(),
+});
+
+export const logisticSchema = z.strictObject({
+  intercept: numberOrParam.describe('log-odds of repayment when every term contributes 0'),
+  terms: z.array(logisticTermSchema).min(1),
+});
+
+export const scoreSchema = z
+  .strictObject({
+    scorecard: scorecardSchema.optional(),
+    logistic: logisticSchema.optional(),
+    min_probability: numberOrParam.default(0).describe('skip below this estimated repayment probability'),
+  })
+  .describe('estimated repayment probability; with both models their log-odds add up');
+
+export const pricingSchema = z
+  .strictObject({
+    target_return: numberOrParam.describe('expected annual return to reach, e.g. 0.08'),
+    recovery: numberOrParam.default(0.2).describe('share of the total due still collected from a defaulting borrower'),
+    servicing_cost: numberOrParam.default(0).describe('share of collected payments lost to servicing and collection'),
+    funded_amount: z
+      .enum(['total_amount', 'loan_amount'])
+      .default('total_amount')
+      .describe('what the lender pays out; the borrower always repays total_amount with interest'),
+    margin: numberOrParam.default(0).describe('added to the required rate'),
+    ceiling: numberOrParam.optional().describe('never offer above this rate'),
+    ceiling_share_of_max: numberOrParam.optional().describe('never offer above this share of max_interest_rate'),
+    max_payment_to_income: numberOrParam
+      .optional()
+      .describe('skip when the monthly payment at the offered rate exceeds this share of stated monthly income'),
+  })
+  .describe('the offered rate: the lowest that reaches target_return, plus margin, within the caps');
+
+export const strategyFileSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    name: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'expected a lowercase name such as "balanced"'),
+    description: z.string().min(1),
+    version: z.string({ error: 'expected a version text such as "1.2.0" (quote it in YAML)' }).min(1),
+    priority: z.number().int().optional().describe('lower runs first when several strategies are active'),
+    automate_fund: z.boolean().default(true).describe('ask the service to fund the loan once the offer is accepted'),
+    plugin: z.string().min(1).optional().describe('a JavaScript/TypeScript module implementing the strategy instead'),
+    params: z
+      .record(z.string().regex(PARAM_NAME, 'param names are lowercase words joined by _'), paramSpecSchema)
+      .default({}),
+    filters: z.array(filterSchema).default([]),
+    data: dataSchema.default({ monthly_budget: 0, banking_data: 'after_filters' }),
+    score: scoreSchema.optional(),
+    pricing: pricingSchema.optional(),
+  })
+  .describe('a lendbot strategy: filters, data to buy, score and pricing of loan requests');
+
+/** A validated strategy file. */
+export type StrategyDefinition = z.infer<typeof strategyFileSchema>;
+export type FilterDefinition = z.infer<typeof filterSchema>;
+export type ScoreDefinition = z.infer<typeof scoreSchema>;
+export type PricingDefinition = z.infer<typeof pricingSchema>;
+export type DataDefinition = z.infer<typeof dataSchema>;
+export type ParamSpec = z.infer<typeof paramSpecSchema>;

@@ -1,0 +1,25 @@
+/** What the caller bought or fetched about a loan request, handed to evaluate with the request. */
+import type { BankingData, BorrowerLoanHistoryItem, ProviderResult } from '../service/index.js';
+
+export interface Enrichment {
+  /** Spec 2.9, from fetch_loan_request_data_aggs. */
+  bankingData?: BankingData;
+  /** Spec 2.10, keyed by provider name (the brand name the operator gives). */
+  providerResults?: Record<string, ProviderResult>;
+  /** Spec 2.8: the borrower's completed loans. */
+  borrowerHistory?: BorrowerLoanHistoryItem[];
+  /**
+   * Data the caller asked for and could not get (404, budget spent, outage). The strategy then
+   * treats it as absent and decides without it instead of asking again.
+   */
+  unavailable?: {
+    bankingData?: boolean;
+    /** Provider names. */
+    providers?: readonly string[];
+  };
+}
+
+/** A piece of data a strategy wants before it can decide; the caller buys it and evaluates again. */
+export type DataNeed =
+  | { kind: 'banking_data' }
+  | { kind: 'provider'; provider: string; pricing: 'flat' | 'per_request'; costCents: number };

@@ -1,0 +1,62 @@
+/**
+ * The entry points the daemon and the backtester call. Both are pure: the same request,
+ * enrichment, strategy and params always give the same decision.
+ */
+import type { LoanRequest } from '../service/index.js';
+import type { CompiledStrategy } from './compiled-strategy.js';
+import type { Decision } from './decision.js';
+import type { Enrichment } from './enrichment.js';
+
+// Tuning calls evaluate with the same params object many times; compile once per object.
+const withParamsCache = new WeakMap<CompiledStrategy, WeakMap<object, CompiledStrategy>>();
+
+function strategyWith(strategy: CompiledStrategy, params: Readonly<Record<string, number>>): CompiledStrategy {
+  let cache = withParamsCache.get(strategy);
+  if (!cache) {
+    cache = new WeakMap();
+    withParamsCache.set(strategy, cache);
+  }
+  let compiled = cache.get(params);
+  if (!compiled) {
+    compiled = strategy.withParams(params);
+    cache.set(params, compiled);
+  }
+  return compiled;
+}
+
+/**
+ * Decides about one request. `params` overrides some of the strategy's params (tuning); pass
+ * the same object across calls to reuse the compiled result.
+ */
+export function evaluate(
+  request: LoanRequest,
+  enrichment: Enrichment,
+  strategy: CompiledStrategy,
+  params?: Readonly<Record<string, number>>,
+): Decision {
+  const effective = params === undefined ? strategy : strategyWith(strategy, params);
+  return effective.evaluate(request, enrichment);
+}
+
+/** Strategies in priority order: lower `priority` first, those without one last, ties as given. */
+export function byPriority(strategies: readonly CompiledStrategy[]): CompiledStrategy[] {
+  return strategies
+    .map((strategy, index) => ({ strategy, index }))
+    .sort((a, b) => (a.strategy.priority ?? Infinity) - (b.strategy.priority ?? Infinity) || a.index - b.index)
+    .map((entry) => entry.strategy);
+}
+
+/**
+ * Evaluates several active strategies in priority order: the first that offers or needs data
+ * wins; when all skip, the first skip is returned. Throws RangeError on an empty list.
+ */
+export function evaluateAll(request: LoanRequest, enrichment: Enrichment, strategies: readonly CompiledStrategy[]): Decision {
+  let firstSkip: Decision | undefined;
+  for (const strategy of byPriority(strategies)) {
+    const decision = strategy.evaluate(request, enrichment);
+    if (decision.action !== 'skip') return decision;
+    firstSkip ??= decision;
+  }
+  if (!firstSkip) throw new RangeError('evaluateAll needs at least one strategy');
+  return firstSkip;
+}

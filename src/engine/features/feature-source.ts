@@ -1,0 +1,56 @@
+/**
+ * The inputs features are computed from: the request and what was bought about it. Provider
+ * results are told apart by shape (provider A carries `a_score`, provider B `p2p_score`), since
+ * the providers' names are brand names only the operator knows.
+ */
+import {
+  parseCents,
+  type Agg90,
+  type BankingData,
+  type Borrower,
+  type BorrowerLoanHistoryItem,
+  type LoanRequest,
+  type ProviderAResult,
+  type ProviderBResult,
+} from '../../service/index.js';
+import type { Enrichment } from '../enrichment.js';
+
+export interface FeatureSource {
+  request: LoanRequest;
+  borrower: Borrower;
+  loanAmountCents: number;
+  totalAmountCents: number;
+  bankingData: BankingData | undefined;
+  agg90: Agg90 | undefined;
+  history: readonly BorrowerLoanHistoryItem[] | undefined;
+  providerA: ProviderAResult | undefined;
+  providerB: ProviderBResult | undefined;
+}
+
+export function isProviderA(result: unknown): result is ProviderAResult {
+  return typeof result === 'object' && result !== null && 'a_score' in result;
+}
+
+export function isProviderB(result: unknown): result is ProviderBResult {
+  return typeof result === 'object' && result !== null && 'p2p_score' in result;
+}
+
+export function featureSource(request: LoanRequest, enrichment: Enrichment): FeatureSource {
+  let providerA: ProviderAResult | undefined;
+  let providerB: ProviderBResult | undefined;
+  for (const result of Object.values(enrichment.providerResults ?? {})) {
+    if (isProviderA(result)) providerA ??= result;
+    else if (isProviderB(result)) providerB ??= result;
+  }
+  return {
+    request,
+    borrower: request.borrower,
+    loanAmountCents: parseCents(request.loan_amount),
+    totalAmountCents: parseCents(request.total_amount),
+    bankingData: enrichment.bankingData,
+    agg90: enrichment.bankingData?.agg_90,
+    history: enrichment.borrowerHistory,
+    providerA,
+    providerB,
+  };
+}

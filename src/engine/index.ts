@@ -1,0 +1,32 @@
+// The strategy engine's public face: features, strategy loading, evaluation, loan arithmetic.
+export type { Enrichment, DataNeed } from './enrichment.js';
+export { formatRatio, type Contribution, type Decision, type StrategyIdentity } from './decision.js';
+export type { CompiledStrategy, DataPolicy, ProviderPolicy } from './compiled-strategy.js';
+export { evaluate, evaluateAll, byPriority } from './evaluate.js';
+export { compileStrategy, contentHashOf } from './compile/compile-strategy.js';
+export { loadStrategyFile, parseStrategyText } from './load/load-strategy-file.js';
+export type { StrategyPlugin, PluginDecision } from './load/plugin-contract.js';
+export {
+  strategyFileSchema,
+  type StrategyDefinition,
+  type ParamSpec,
+  type FilterDefinition,
+  type ScoreDefinition,
+  type PricingDefinition,
+  type DataDefinition,
+} from './definition/strategy-schema.js';
+export { FEATURES, FEATURE_NAMES, featureByName } from './features/feature-catalogue.js';
+export type { FeatureDefinition, FeatureGroup, FeatureValue } from './features/feature-definition.js';
+export { parseCreditScoreRange, type CreditScoreRange } from './features/credit-score-range.js';
+export {
+  MIN_OFFER_RATE,
+  MAX_OFFER_RATE,
+  MONTHS_PER_YEAR,
+  paymentFactor,
+  monthlyPayment,
+  totalRepayment,
+  rateForPaymentFactor,
+  expectedAnnualReturn,
+  requiredRate,
+  type LoanEconomics,
+} from './loan-math.js';

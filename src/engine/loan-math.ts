@@ -1,0 +1,93 @@
+/**
+ * The loan arithmetic pricing rests on, exported so the backtester's market model uses the same
+ * numbers. Rates are annual, in the API's unit (0.03 = 3% a year); `terms` is the number of
+ * monthly payments (`loan_terms`); a loan is repaid by equal monthly payments (amortization).
+ */
+
+/** Months in a year: the monthly rate is the annual rate divided by this. */
+export const MONTHS_PER_YEAR = 12;
+
+/** The lowest rate the service accepts on an offer (spec 4.2, part 8). */
+export const MIN_OFFER_RATE = 0.03;
+/** The highest rate the service accepts on an offer. */
+export const MAX_OFFER_RATE = 2.0;
+
+/** The monthly payment per unit of principal: i / (1 - (1 + i)^-n), with i = rate / 12. */
+export function paymentFactor(annualRate: number, terms: number): number {
+  const monthly = annualRate / MONTHS_PER_YEAR;
+  if (monthly === 0) return 1 / terms;
+  return monthly / (1 - Math.pow(1 + monthly, -terms));
+}
+
+/** The monthly payment on `principalCents` at `annualRate` over `terms` months, in whole cents. */
+export function monthlyPayment(principalCents: number, annualRate: number, terms: number): number {
+  return Math.round(principalCents * paymentFactor(annualRate, terms));
+}
+
+/** What the borrower pays in all, in whole cents: the monthly payment times the terms. */
+export function totalRepayment(principalCents: number, annualRate: number, terms: number): number {
+  return monthlyPayment(principalCents, annualRate, terms) * terms;
+}
+
+/**
+ * The annual rate whose payment factor is `factor` (the inverse of paymentFactor). The factor
+ * grows with the rate, so bisection always converges; 64 halvings of [0, 50] reach far below
+ * the 0.0001 a rate is rounded to.
+ */
+export function rateForPaymentFactor(factor: number, terms: number): number {
+  if (factor <= 1 / terms) return 0;
+  let low = 0;
+  let high = 50;
+  if (paymentFactor(high, terms) < factor) return Number.POSITIVE_INFINITY;
+  for (let step = 0; step < 64; step += 1) {
+    const middle = (low + high) / 2;
+    if (paymentFactor(middle, terms) < factor) low = middle;
+    else high = middle;
+  }
+  return high;
+}
+
+/** What the lender expects to collect and what it costs, for one loan. */
+export interface LoanEconomics {
+  /** Estimated probability that the borrower repays in full. */
+  probability: number;
+  /** Share of the total due that is still collected from a borrower who defaults (0 to 1). */
+  recovery: number;
+  /** Share of every collected payment lost to servicing and collection costs (0 to 1). */
+  servicingCost: number;
+  /** The amount the lender funds, in cents. */
+  fundedCents: number;
+  /** The amount the borrower repays with interest (the loan plus its fees), in cents. */
+  repaidPrincipalCents: number;
+  terms: number;
+}
+
+/** Expected share of the total due that is collected: p + (1 - p) * recovery, less servicing. */
+function collectedShare(economics: LoanEconomics): number {
+  const { probability, recovery, servicingCost } = economics;
+  return (probability + (1 - probability) * recovery) * (1 - servicingCost);
+}
+
+/**
+ * Expected annual return at `annualRate`: (expected collected - funded) / funded, spread over
+ * the loan's life in years (simple annualization: times 12 / terms).
+ */
+export function expectedAnnualReturn(annualRate: number, economics: LoanEconomics): number {
+  const { fundedCents, repaidPrincipalCents, terms } = economics;
+  const totalDue = repaidPrincipalCents * paymentFactor(annualRate, terms) * terms;
+  const collected = totalDue * collectedShare(economics);
+  return ((collected - fundedCents) / fundedCents) * (MONTHS_PER_YEAR / terms);
+}
+
+/**
+ * The lowest annual rate at which expectedAnnualReturn reaches `targetReturn`; 0 when even a
+ * zero rate does, +Infinity when no rate can (for instance when nothing is expected back).
+ */
+export function requiredRate(targetReturn: number, economics: LoanEconomics): number {
+  const { fundedCents, repaidPrincipalCents, terms } = economics;
+  const share = collectedShare(economics);
+  if (share <= 0 || repaidPrincipalCents <= 0) return Number.POSITIVE_INFINITY;
+  const neededTotal = fundedCents * (1 + (targetReturn * terms) / MONTHS_PER_YEAR);
+  const factor = neededTotal / (share * repaidPrincipalCents * terms);
+  return rateForPaymentFactor(factor, terms);
+}
