@@ -1,0 +1,4 @@
+// The webhook listener's public face: verify, dedupe, durable inbox.
+export * from './event-schema.js';
+export * from './verify-token.js';
+export * from './webhook-server.js';

@@ -1,0 +1,170 @@
+/**
+ * The webhook listener (spec 6.4). The marketplace deactivates a subscription after 24 hours
+ * without a 200, so the listener answers fast, stores every genuine event durably BEFORE it says
+ * 200, and says 503 (retry later) rather than 200 when it cannot store.
+ *
+ * Only the signed claims count. A bad delivery leaves one log line and one `onOutcome` call:
+ * forged 401, malformed 400, oversized 413, topic header mismatch 400.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type RawServerDefault } from 'fastify';
+import type { Clock } from '../clock/clock.js';
+import type { Logger } from '../log/logger.js';
+import { ConfigurationError } from '../service/index.js';
+import type { InboxRepository } from '../store/index.js';
+import type { WebhookEvent, WebhookOutcome } from './event-schema.js';
+import { verifyWebhookToken } from './verify-token.js';
+
+export const DEFAULT_WEBHOOK_PATH = '/webhooks';
+export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
+/** The outcome stored for events of topics lendbot does not act on. */
+export const IGNORED_OUTCOME = 'ignored';
+
+export interface WebhookListenerOptions {
+  /** The webhook secret the marketplace gave at subscription (LENDBOT_WEBHOOK_SECRET). */
+  secret: string;
+  path?: string;
+  bodyLimitBytes?: number;
+  inbox: InboxRepository;
+  clock: Clock;
+  log: Logger;
+  /** Called once per newly stored event of a known topic, to wake the pipeline; keep it cheap. */
+  onStored?: (event: WebhookEvent) => void;
+  /** Called once per delivery, for metrics. */
+  onOutcome?: (outcome: WebhookOutcome) => void;
+}
+
+export type WebhookServer = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger> & {
+  /** false: answer 503 so the marketplace retries later (during shutdown). */
+  setAccepting(on: boolean): void;
+};
+
+type Answer = { status: 200; outcome: 'accepted' | 'duplicate' | 'unknown_topic' } | { status: 400 | 401 | 413 | 503; outcome: WebhookOutcome; code: string; message: string };
+
+const STATUS_TEXT: Record<'accepted' | 'duplicate' | 'unknown_topic', string> = {
+  accepted: 'accepted',
+  duplicate: 'duplicate',
+  unknown_topic: 'ignored',
+};
+
+/** Reads `token` from a JSON body; any other field is ignored. */
+function tokenFromBody(body: unknown): string | Answer {
+  const malformed = (message: string): Answer => ({ status: 400, outcome: 'malformed', code: 'bad_body', message });
+  if (!Buffer.isBuffer(body) || body.length === 0) return malformed('body is empty');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return malformed('body is not JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return malformed('body is not a JSON object');
+  const token = (parsed as Record<string, unknown>)['token'];
+  if (typeof token !== 'string' || token.length === 0) return malformed('body has no token');
+  return token;
+}
+
+/** Builds the listener; the daemon adds /healthz and /metrics to the same instance, then listens. */
+export function buildWebhookServer(options: WebhookListenerOptions): WebhookServer {
+  if (options.secret.length === 0) throw new ConfigurationError('the webhook secret is empty: set LENDBOT_WEBHOOK_SECRET');
+  const path = options.path ?? DEFAULT_WEBHOOK_PATH;
+  const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const log = options.log.child({ component: 'webhook' });
+  const { inbox, clock } = options;
+  let accepting = true;
+
+  const app = fastify<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger>({
+    loggerInstance: log,
+    // One line per delivery is ours to write; fastify's request lines would double it.
+    disableRequestLogging: true,
+  });
+
+  function report(outcome: WebhookOutcome): void {
+    try {
+      options.onOutcome?.(outcome);
+    } catch (error) {
+      log.error({ err: error }, 'onOutcome callback failed');
+    }
+  }
+
+  function answer(reply: FastifyReply, result: Answer, remoteAddress: string): FastifyReply {
+    report(result.outcome);
+    if (result.status === 200) return reply.code(200).send({ status: STATUS_TEXT[result.outcome] });
+    const line = { outcome: result.outcome, code: result.code, reason: result.message, remoteAddress };
+    if (result.outcome === 'unavailable') log.error(line, 'webhook not stored');
+    else log.warn(line, 'webhook refused');
+    if (result.status === 503) void reply.header('retry-after', '60');
+    return reply.code(result.status).send({ error: result.outcome, code: result.code, message: result.message });
+  }
+
+  async function receive(body: unknown, topicHeader: string | string[] | undefined): Promise<Answer & { event?: WebhookEvent }> {
+    const token = tokenFromBody(body);
+    if (typeof token !== 'string') return token;
+    const verified = await verifyWebhookToken(token, options.secret, { clock });
+    if (!verified.ok) {
+      const status = verified.outcome === 'forged' ? 401 : 400;
+      return { status, outcome: verified.outcome, code: verified.code, message: verified.message };
+    }
+    const { event } = verified;
+    if (topicHeader !== event.topic) {
+      return { status: 400, outcome: 'topic_mismatch', code: 'topic_mismatch', message: 'X-Svc-Topic header does not match the signed topic' };
+    }
+    try {
+      const stored = inbox.insert({
+        webhookUuid: event.webhookUuid,
+        topic: event.topic,
+        data: event.data,
+        receivedAtMs: clock.now(),
+        settledOutcome: event.known ? undefined : IGNORED_OUTCOME,
+      });
+      if (stored === 'duplicate') return { status: 200, outcome: 'duplicate', event };
+    } catch (error) {
+      log.error({ err: error, webhookUuid: event.webhookUuid }, 'webhook inbox write failed');
+      return { status: 503, outcome: 'unavailable', code: 'store_failed', message: 'event could not be stored; retry later' };
+    }
+    return { status: 200, outcome: event.known ? 'accepted' : 'unknown_topic', event };
+  }
+
+  void app.register((scope, _opts, done) => {
+    // The body is read raw and parsed here, whatever its content type, so every failure maps to
+    // one of our outcomes instead of fastify's own 400/415 answers.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, parsed) => parsed(null, body));
+
+    scope.addHook('onRequest', (request, reply, next) => {
+      if (accepting) return next();
+      void answer(reply, { status: 503, outcome: 'unavailable', code: 'shutting_down', message: 'not accepting webhooks now; retry later' }, request.ip);
+    });
+
+    scope.setErrorHandler((error: FastifyError, request, reply) => {
+      if (error.statusCode === 413) {
+        return answer(reply, { status: 413, outcome: 'oversized', code: 'too_large', message: `body exceeds ${bodyLimit} bytes` }, request.ip);
+      }
+      if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+        return answer(reply, { status: 400, outcome: 'malformed', code: 'bad_request', message: error.message }, request.ip);
+      }
+      log.error({ err: error }, 'webhook handler failed');
+      return answer(reply, { status: 503, outcome: 'unavailable', code: 'internal', message: 'internal error; retry later' }, request.ip);
+    });
+
+    scope.post(path, { bodyLimit }, async (request, reply) => {
+      const result = await receive(request.body, request.headers['x-svc-topic']);
+      if (result.status === 200) log.info({ outcome: result.outcome, webhookUuid: result.event?.webhookUuid }, 'webhook received');
+      answer(reply, result, request.ip);
+      if (result.outcome === 'accepted' && result.event !== undefined) {
+        try {
+          options.onStored?.(result.event);
+        } catch (error) {
+          log.error({ err: error, webhookUuid: result.event.webhookUuid }, 'onStored callback failed');
+        }
+      }
+      return reply;
+    });
+    done();
+  });
+
+  return Object.assign(app, {
+    setAccepting(on: boolean) {
+      accepting = on;
+    },
+  });
+}
