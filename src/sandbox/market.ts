@@ -1,0 +1,311 @@
+/**
+ * The simulated marketplace, independent of HTTP: loan requests arrive over simulated time,
+ * competitors offer, borrowers accept the lowest rate after a delay (or cancel), accepted offers
+ * are funded, loans are serviced. The investor acts through makeOffer and fund; the control API
+ * through the rest. Everything happens in `advanceTo`, in time order, so a run is reproducible:
+ * the same seed and the same actions at the same simulated times give the same market.
+ */
+import { generateLoanRequest, type LoanRequestFields } from './borrower-generator.js';
+import { planCompetition } from './competitor-model.js';
+import { EventQueue } from './event-queue.js';
+import { Ledger } from './ledger.js';
+import { INVESTOR, LoanBook } from './loan-servicing.js';
+import {
+  ACCEPTANCE_TTL_MS,
+  HOUR_MS,
+  LIST_WINDOW_MS,
+  REDECIDE_MS,
+  type MarketContext,
+  type MarketEvent,
+} from './market-events.js';
+import type { InvestorAccount, LoanRequestRecord, OfferRecord } from './market-types.js';
+import { checkFund, checkOffer, totalCents, type Refusal } from './offer-rules.js';
+import { forkRandom, type Random } from './random.js';
+
+export interface MarketOptions {
+  seed: number;
+  startMs: number;
+  /** New loan requests per simulated hour (0: only on demand). */
+  arrivalsPerHour: number;
+  /** Stop arriving after this many requests (a headless export). */
+  maxArrivals?: number;
+  initialBalanceCents?: number;
+}
+
+export type Outcome<T> = { ok: true; value: T } | { ok: false; refusal: Refusal };
+
+const NOT_FOUND: Refusal = { rule: 'not found', status: 404, key: 'detail', text: 'Not found.' };
+
+export class Market {
+  readonly seed: number;
+  readonly requests = new Map<number, LoanRequestRecord>();
+  readonly offers = new Map<number, OfferRecord>();
+  readonly ledger = new Ledger();
+  readonly loanBook: LoanBook;
+  readonly account: InvestorAccount = { borrowing: false, bankVerified: true, zipCodes: ['94103', '10001'] };
+  /** Provider B calls billed, by loan request id (spec 4.5: 1.50 USD each). */
+  readonly providerBCalls: number[] = [];
+  /** Months (YYYY-MM) in which provider A was used (200 USD each, flat). */
+  readonly providerAMonths = new Set<string>();
+  private readonly queue = new EventQueue<MarketEvent>();
+  private readonly arrivals: Random;
+  private readonly listeners: Array<(request: LoanRequestRecord) => void> = [];
+  private current: number;
+  private nextRequestId = 1001;
+  private nextOfferId = 70_001;
+  private arrived = 0;
+
+  constructor(private readonly options: MarketOptions) {
+    this.seed = options.seed;
+    this.current = options.startMs;
+    this.arrivals = forkRandom(options.seed, 'arrivals');
+    const context: MarketContext = { now: () => this.current, schedule: (at, event) => this.queue.push(at, event) };
+    this.loanBook = new LoanBook(context, this.ledger);
+    if (options.initialBalanceCents) this.setBalance(options.initialBalanceCents);
+    this.scheduleArrival();
+  }
+
+  /** Simulated now, epoch milliseconds. */
+  now(): number {
+    return this.current;
+  }
+
+  /** Requests created by arrivals so far (not counting those made on demand). */
+  get arrivedCount(): number {
+    return this.arrived;
+  }
+
+  /** The time of the next scheduled event, if any. */
+  nextEventTime(): number | undefined {
+    return this.queue.peekTime();
+  }
+
+  /** Hears about every new loan request, as it is created. */
+  onNewLoanRequest(listener: (request: LoanRequestRecord) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Runs every event up to `targetMs` in order; the clock then reads `targetMs`. */
+  advanceTo(targetMs: number): void {
+    for (let at = this.queue.peekTime(); at !== undefined && at <= targetMs; at = this.queue.peekTime()) {
+      const next = this.queue.pop();
+      if (!next) break;
+      this.current = Math.max(this.current, next.at);
+      this.handle(next.event);
+    }
+    this.current = Math.max(this.current, targetMs);
+  }
+
+  /** Creates a loan request now, with the given fields fixed. */
+  createLoanRequest(fields: LoanRequestFields = {}): LoanRequestRecord {
+    const id = this.nextRequestId++;
+    const request = generateLoanRequest(this.seed, id, this.current, fields);
+    const plan = planCompetition(request, forkRandom(this.seed, 'competition', id), fields);
+    request.plannedCompetitorOffers = plan.offers.length;
+    this.requests.set(id, request);
+    for (const offer of plan.offers) {
+      this.queue.push(this.current + offer.afterMs, { kind: 'competitor-offer', requestId: id, lender: offer.lender, rate: offer.rate });
+    }
+    const decideAt = this.current + plan.decisionAfterMs;
+    this.queue.push(decideAt, plan.cancel ? { kind: 'cancel', requestId: id } : { kind: 'decision', requestId: id });
+    this.queue.push(this.current + LIST_WINDOW_MS, { kind: 'window-end', requestId: id });
+    for (const listener of this.listeners) listener(request);
+    return request;
+  }
+
+  /** The sandbox investor's offers, oldest first. */
+  investorOffers(): OfferRecord[] {
+    return [...this.offers.values()].filter((offer) => offer.lender === INVESTOR);
+  }
+
+  /** Spec 4.2: the investor offers on a request. */
+  makeOffer(requestId: number, rate: number, automateFund: boolean): Outcome<OfferRecord> {
+    const request = this.requests.get(requestId);
+    if (!request) return { ok: false, refusal: NOT_FOUND };
+    const refusal = checkOffer({
+      account: this.account,
+      request,
+      investorOffers: this.investorOffers(),
+      rate,
+      automateFund,
+      availableCents: this.ledger.availableCents(),
+    });
+    if (refusal) return { ok: false, refusal };
+    return { ok: true, value: this.addOffer(request, INVESTOR, rate, automateFund) };
+  }
+
+  /** Spec 4.3: the investor funds its accepted offer. */
+  fund(offerId: number): Outcome<OfferRecord> {
+    const offer = this.offers.get(offerId);
+    const request = offer ? this.requests.get(offer.loanRequestId) : undefined;
+    if (!offer || !request || offer.lender !== INVESTOR) return { ok: false, refusal: NOT_FOUND };
+    const refusal = checkFund({ offer, request, availableCents: this.ledger.availableCents() });
+    if (refusal) return { ok: false, refusal };
+    this.startFunding(request, offer);
+    return { ok: true, value: offer };
+  }
+
+  /** Control: the borrower accepts this pending offer now. */
+  acceptOffer(offerId: number): Outcome<OfferRecord> {
+    const offer = this.offers.get(offerId);
+    const request = offer ? this.requests.get(offer.loanRequestId) : undefined;
+    if (!offer || !request) return { ok: false, refusal: NOT_FOUND };
+    if (offer.status !== 'pending' || request.status !== 'open') {
+      return { ok: false, refusal: { rule: 'control', status: 400, key: 'detail', text: 'Only a pending offer on an open loan request can be accepted.' } };
+    }
+    this.accept(request, offer);
+    return { ok: true, value: offer };
+  }
+
+  /** Control: the borrower rejects this pending offer. */
+  rejectOffer(offerId: number): Outcome<OfferRecord> {
+    const offer = this.offers.get(offerId);
+    if (!offer) return { ok: false, refusal: NOT_FOUND };
+    if (offer.status !== 'pending') {
+      return { ok: false, refusal: { rule: 'control', status: 400, key: 'detail', text: 'Only a pending offer can be rejected.' } };
+    }
+    this.setOfferStatus(offer, 'rejected');
+    return { ok: true, value: offer };
+  }
+
+  /** Control: sets the processed balance by an `Add Money` or `Withdrawal` transfer. */
+  setBalance(cents: number): void {
+    const difference = cents - this.ledger.balanceCents();
+    if (difference === 0) return;
+    this.ledger.add(this.current, 'processed', {
+      type: difference > 0 ? 'Add Money' : 'Withdrawal',
+      amountCents: difference,
+      sourceDest: difference > 0 ? 'from bank account' : 'to bank account',
+      loanRequestId: null,
+      loanId: null,
+      borrowerId: null,
+    });
+  }
+
+  private scheduleArrival(): void {
+    if (this.options.arrivalsPerHour <= 0) return;
+    if (this.options.maxArrivals !== undefined && this.arrived >= this.options.maxArrivals) return;
+    const gap = Math.max(1000, Math.round(this.arrivals.exponential(HOUR_MS / this.options.arrivalsPerHour)));
+    this.queue.push(this.current + gap, { kind: 'arrival' });
+  }
+
+  private handle(event: MarketEvent): void {
+    if (this.loanBook.handle(event)) return;
+    switch (event.kind) {
+      case 'arrival':
+        this.arrived += 1;
+        this.createLoanRequest();
+        this.scheduleArrival();
+        return;
+      case 'competitor-offer': {
+        const request = this.requests.get(event.requestId);
+        if (request?.status !== 'open') return;
+        this.addOffer(request, event.lender, event.rate, true);
+        return;
+      }
+      case 'decision':
+        this.decide(event.requestId);
+        return;
+      case 'cancel':
+        this.close(event.requestId, 'canceled');
+        return;
+      case 'window-end':
+        this.close(event.requestId, 'expired');
+        return;
+      case 'acceptance-expiry':
+        this.expireAcceptance(event.requestId, event.offerId);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private addOffer(request: LoanRequestRecord, lender: string, rate: number, automateFund: boolean): OfferRecord {
+    const offer: OfferRecord = {
+      id: this.nextOfferId++,
+      loanRequestId: request.id,
+      lender,
+      rate,
+      automateFund,
+      status: 'pending',
+      createdMs: this.current,
+      statusChangedMs: this.current,
+      processed: false,
+    };
+    this.offers.set(offer.id, offer);
+    request.offerIds.push(offer.id);
+    if (lender !== INVESTOR && (request.bestCompetingRate === null || rate < request.bestCompetingRate)) {
+      request.bestCompetingRate = rate;
+    }
+    return offer;
+  }
+
+  private pendingOffers(request: LoanRequestRecord): OfferRecord[] {
+    return request.offerIds
+      .map((id) => this.offers.get(id))
+      .filter((offer): offer is OfferRecord => offer?.status === 'pending')
+      .sort((a, b) => a.rate - b.rate || a.createdMs - b.createdMs || a.id - b.id);
+  }
+
+  private decide(requestId: number): void {
+    const request = this.requests.get(requestId);
+    if (request?.status !== 'open') return;
+    const best = this.pendingOffers(request)[0];
+    if (best) {
+      this.accept(request, best);
+      return;
+    }
+    if (this.current + REDECIDE_MS < request.createdMs + LIST_WINDOW_MS) {
+      this.queue.push(this.current + REDECIDE_MS, { kind: 'decision', requestId });
+    }
+  }
+
+  private accept(request: LoanRequestRecord, offer: OfferRecord): void {
+    this.setOfferStatus(offer, 'accepted');
+    request.status = 'offered';
+    request.statusChangedMs = this.current;
+    request.acceptedOfferId = offer.id;
+    const canFund = request.borrower.hasFundingResource;
+    const automatic = offer.lender !== INVESTOR || (offer.automateFund && this.ledger.availableCents() > totalCents(request));
+    if (canFund && automatic) {
+      this.startFunding(request, offer);
+      return;
+    }
+    this.queue.push(this.current + ACCEPTANCE_TTL_MS, { kind: 'acceptance-expiry', requestId: request.id, offerId: offer.id });
+  }
+
+  private startFunding(request: LoanRequestRecord, offer: OfferRecord): void {
+    offer.processed = true;
+    const loan = this.loanBook.startFunding(request, offer);
+    request.loanId = loan.id;
+    // Other offers lose as soon as the agreement is signed, which the funding makes final.
+    request.status = 'signed';
+    request.statusChangedMs = this.current;
+    for (const other of this.pendingOffers(request)) this.setOfferStatus(other, 'rejected');
+  }
+
+  private expireAcceptance(requestId: number, offerId: number): void {
+    const request = this.requests.get(requestId);
+    const offer = this.offers.get(offerId);
+    if (!request || !offer || offer.status !== 'accepted' || offer.processed) return;
+    this.setOfferStatus(offer, 'expired');
+    request.status = 'open';
+    request.statusChangedMs = this.current;
+    request.acceptedOfferId = null;
+    if (this.current >= request.createdMs + LIST_WINDOW_MS) this.close(requestId, 'expired');
+    else this.decide(requestId);
+  }
+
+  private close(requestId: number, status: 'canceled' | 'expired'): void {
+    const request = this.requests.get(requestId);
+    if (request?.status !== 'open') return;
+    request.status = status;
+    request.statusChangedMs = this.current;
+    for (const offer of this.pendingOffers(request)) this.setOfferStatus(offer, 'expired');
+  }
+
+  private setOfferStatus(offer: OfferRecord, status: OfferRecord['status']): void {
+    offer.status = status;
+    offer.statusChangedMs = this.current;
+  }
+}

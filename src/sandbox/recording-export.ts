@@ -1,0 +1,102 @@
+/**
+ * `lendbot sandbox export`: runs the market headless (no HTTP, no timer) until the requested
+ * number of loan requests has arrived and the market has settled, then writes one recording line
+ * per request (docs/recording-format.md) with its banking data, both providers' results as they
+ * would have been bought when the request was seen, and the ground-truth outcome.
+ */
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { formatRecordingLine } from '../backtest/recording-io.js';
+import { RECORDING_VERSION, type RecordingLine } from '../backtest/recording-schema.js';
+import { bankingDataSchema, loanRequestSchema, providerResultSchema } from '../service/index.js';
+import { outcomeOf } from './ground-truth.js';
+import { DAY_MS } from './market-events.js';
+import { Market } from './market.js';
+import type { LoanRequestRecord } from './market-types.js';
+import { providerAResult, providerBResult } from './provider-scores.js';
+import { bankingDataView, bankingSummaryView, isoTime, loanRequestView } from './resource-views.js';
+import type { ProviderNames } from './runtime.js';
+import { DEFAULT_PROVIDER_NAMES, DEFAULT_START_TIME } from './start-sandbox.js';
+
+export interface ExportOptions {
+  seed: number;
+  /** How many loan requests to write. */
+  requests: number;
+  arrivalsPerHour?: number;
+  startTime?: string;
+  providerNames?: ProviderNames;
+  /** Include the raw bank transactions (`data_aggregation`); large, so off by default. */
+  includeTransactions?: boolean;
+  /** Called now and then with the simulated progress. */
+  onProgress?: (phase: 'arrivals' | 'settling' | 'writing', done: number, total: number) => void;
+}
+
+export interface ExportSummary {
+  lines: number;
+  byStatus: Record<string, number>;
+  simulatedFrom: string;
+  simulatedUntil: string;
+}
+
+// Long enough for every loan to run its course: the 30-day window, 24 monthly payments,
+// collection and default, with room to spare. Loans still running after it are `current`.
+const SETTLE_LIMIT_MS = 800 * DAY_MS;
+
+/** Runs the market and writes the recording to `file`. */
+export async function exportRecording(file: string, options: ExportOptions): Promise<ExportSummary> {
+  if (!Number.isSafeInteger(options.requests) || options.requests < 1) throw new RangeError('requests must be a whole number from 1');
+  const startMs = Date.parse(options.startTime ?? DEFAULT_START_TIME);
+  const market = new Market({
+    seed: options.seed,
+    startMs,
+    arrivalsPerHour: options.arrivalsPerHour ?? 30,
+    maxArrivals: options.requests,
+  });
+  const progress = options.onProgress ?? ((): void => undefined);
+  for (let t = startMs; market.arrivedCount < options.requests; t += DAY_MS) {
+    market.advanceTo(t);
+    progress('arrivals', market.arrivedCount, options.requests);
+  }
+  const lastArrival = market.now();
+  for (let next = market.nextEventTime(); next !== undefined && next < lastArrival + SETTLE_LIMIT_MS; next = market.nextEventTime()) {
+    market.advanceTo(Math.min(next + 30 * DAY_MS, lastArrival + SETTLE_LIMIT_MS));
+    progress('settling', market.now() - lastArrival, SETTLE_LIMIT_MS);
+  }
+  const byStatus: Record<string, number> = {};
+  const stream = createWriteStream(file, { encoding: 'utf8' });
+  let lines = 0;
+  try {
+    for (const request of market.requests.values()) {
+      const line = recordingLine(market, request, options);
+      byStatus[line.outcome?.status ?? 'none'] = (byStatus[line.outcome?.status ?? 'none'] ?? 0) + 1;
+      if (!stream.write(`${formatRecordingLine(line)}\n`)) await once(stream, 'drain');
+      lines += 1;
+      if (lines % 1000 === 0) progress('writing', lines, market.requests.size);
+    }
+  } finally {
+    stream.end();
+    await once(stream, 'finish');
+  }
+  return { lines, byStatus, simulatedFrom: isoTime(startMs), simulatedUntil: isoTime(market.now()) };
+}
+
+/** One request as a recording line, seen when it was created. */
+function recordingLine(market: Market, request: LoanRequestRecord, options: ExportOptions): RecordingLine {
+  const names = options.providerNames ?? DEFAULT_PROVIDER_NAMES;
+  const bank = options.includeTransactions ? bankingDataView(request) : bankingSummaryView(request);
+  // Parsing with the client's own schemas types the line and proves it is what the API would send.
+  const line: RecordingLine = {
+    v: RECORDING_VERSION,
+    seen_at: isoTime(request.createdMs),
+    loan_request: loanRequestSchema.parse(loanRequestView(request)),
+    outcome: outcomeOf(market, request.id),
+  };
+  if (bank) {
+    line.data_aggs = bankingDataSchema.parse(bank);
+    line.scores = {
+      [names.a]: providerResultSchema.parse(providerAResult(market.seed, request, request.createdMs)),
+      [names.b]: providerResultSchema.parse(providerBResult(market.seed, request, request.createdMs)),
+    };
+  }
+  return line;
+}

@@ -1,0 +1,202 @@
+/**
+ * Webhook delivery (spec part 6, our reading in docs/sandbox.md): each event is POSTed to every
+ * active subscription with `X-Svc-Topic` and a body `{"token": JWT}`, the JWT HS256-signed with
+ * the webhook secret and carrying `{webhook_uuid, topic, data}` plus `iat`. An answer other than
+ * 200 (or none within the timeout) is retried every simulated hour; after 24 simulated hours
+ * without a 200 the subscription is deactivated until reactivated. Retries run on `tick`, which
+ * the sandbox calls whenever simulated time moves.
+ */
+import { SignJWT } from 'jose';
+import type { Clock } from '../clock/clock.js';
+import type { Logger } from '../log/logger.js';
+import { HOUR_MS } from './market-events.js';
+import type { Random } from './random.js';
+
+export const NEW_LOAN_REQUEST_TOPIC = 'new_loan_request_created';
+export const RETRY_EVERY_MS = HOUR_MS;
+export const GIVE_UP_AFTER_MS = 24 * HOUR_MS;
+
+export interface WebhookSubscription {
+  id: number;
+  url: string;
+  email: string;
+  active: boolean;
+  createdMs: number;
+  deactivatedMs: number | null;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'dropped';
+
+export interface WebhookDelivery {
+  webhookUuid: string;
+  subscriptionId: number;
+  topic: string;
+  data: Record<string, unknown>;
+  status: DeliveryStatus;
+  attempts: number;
+  firstAttemptMs: number;
+  nextAttemptMs: number;
+  lastError: string | null;
+}
+
+export interface WebhookSenderOptions {
+  clock: Clock;
+  /** The account's webhook secret; every subscription is signed with it. */
+  secret: string;
+  /** Draws event UUIDs (deterministic for a seed). */
+  random: Random;
+  /** Real milliseconds to wait for an answer (spec: 60 s). */
+  timeoutMs: number;
+  /** Fault injection: whether this delivery is silently lost. */
+  drop: () => boolean;
+  log: Logger;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export class WebhookSender {
+  private readonly subscriptions: WebhookSubscription[] = [];
+  private readonly deliveryLog: WebhookDelivery[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly key: Uint8Array;
+  private closed = false;
+
+  constructor(private readonly options: WebhookSenderOptions) {
+    this.key = new TextEncoder().encode(options.secret);
+  }
+
+  /** Subscribes a URL; throws a RangeError with a user-facing text on a bad URL or e-mail. */
+  subscribe(url: string, email: string): WebhookSubscription {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new RangeError(`Enter a valid URL (got "${url}").`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new RangeError(`Enter a valid URL (got "${url}").`);
+    if (!EMAIL.test(email)) throw new RangeError(`Enter a valid e-mail address (got "${email}").`);
+    const subscription: WebhookSubscription = {
+      id: this.subscriptions.length + 1,
+      url,
+      email,
+      active: true,
+      createdMs: this.options.clock.now(),
+      deactivatedMs: null,
+    };
+    this.subscriptions.push(subscription);
+    return subscription;
+  }
+
+  /** Reactivates a deactivated subscription; false when there is no such id. */
+  reactivate(id: number): boolean {
+    const subscription = this.subscriptions.find((s) => s.id === id);
+    if (!subscription) return false;
+    subscription.active = true;
+    subscription.deactivatedMs = null;
+    return true;
+  }
+
+  list(): readonly WebhookSubscription[] {
+    return this.subscriptions;
+  }
+
+  deliveries(): readonly WebhookDelivery[] {
+    return this.deliveryLog;
+  }
+
+  /** Sends an event to every active subscription, now. */
+  emit(topic: string, data: Record<string, unknown>): void {
+    const now = this.options.clock.now();
+    for (const subscription of this.subscriptions) {
+      if (!subscription.active) continue;
+      const delivery: WebhookDelivery = {
+        webhookUuid: this.options.random.uuid(),
+        subscriptionId: subscription.id,
+        topic,
+        data,
+        status: 'pending',
+        attempts: 0,
+        firstAttemptMs: now,
+        nextAttemptMs: now,
+        lastError: null,
+      };
+      this.deliveryLog.push(delivery);
+      if (this.options.drop()) {
+        delivery.status = 'dropped';
+        continue;
+      }
+      this.attempt(delivery, subscription);
+    }
+  }
+
+  /** Retries the deliveries that are due at the current simulated time. */
+  tick(): void {
+    const now = this.options.clock.now();
+    for (const delivery of this.deliveryLog) {
+      if (delivery.status !== 'pending' || delivery.nextAttemptMs > now || delivery.attempts === 0) continue;
+      const subscription = this.subscriptions.find((s) => s.id === delivery.subscriptionId);
+      if (subscription?.active) this.attempt(delivery, subscription);
+    }
+  }
+
+  /** Resolves once every delivery attempt under way has finished. */
+  async flush(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  /** Stops sending; attempts under way finish or time out on their own. */
+  close(): void {
+    this.closed = true;
+  }
+
+  private attempt(delivery: WebhookDelivery, subscription: WebhookSubscription): void {
+    if (this.closed) return;
+    const attemptMs = this.options.clock.now();
+    delivery.attempts += 1;
+    // Mark the next slot before sending, so a tick during the request does not send it twice.
+    delivery.nextAttemptMs = delivery.firstAttemptMs + delivery.attempts * RETRY_EVERY_MS;
+    const work = this.send(delivery, subscription).then(
+      () => {
+        delivery.status = 'delivered';
+        delivery.lastError = null;
+      },
+      (error: unknown) => this.failed(delivery, subscription, attemptMs, error),
+    );
+    const tracked = work.finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
+  }
+
+  private async send(delivery: WebhookDelivery, subscription: WebhookSubscription): Promise<void> {
+    const token = await new SignJWT({ webhook_uuid: delivery.webhookUuid, topic: delivery.topic, data: delivery.data })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt(Math.floor(this.options.clock.now() / 1000))
+      .sign(this.key);
+    const response = await fetch(subscription.url, {
+      method: 'POST',
+      headers: { 'X-Svc-Topic': delivery.topic, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token }),
+      signal: AbortSignal.timeout(this.options.timeoutMs),
+    });
+    // Drain the body so the connection is released.
+    await response.arrayBuffer().catch(() => undefined);
+    if (response.status !== 200) throw new Error(`answered ${response.status}`);
+  }
+
+  private failed(delivery: WebhookDelivery, subscription: WebhookSubscription, attemptMs: number, error: unknown): void {
+    delivery.lastError = error instanceof Error ? error.message : String(error);
+    this.options.log.warn(
+      { subscription: subscription.id, webhookUuid: delivery.webhookUuid, attempts: delivery.attempts, error: delivery.lastError },
+      'webhook delivery failed',
+    );
+    if (attemptMs - delivery.firstAttemptMs < GIVE_UP_AFTER_MS) return;
+    delivery.status = 'failed';
+    if (subscription.active) {
+      subscription.active = false;
+      subscription.deactivatedMs = attemptMs;
+      this.options.log.warn({ subscription: subscription.id }, 'webhook subscription deactivated after 24 hours without a 200');
+    }
+    for (const other of this.deliveryLog) {
+      if (other.subscriptionId === subscription.id && other.status === 'pending') other.status = 'failed';
+    }
+  }
+}
