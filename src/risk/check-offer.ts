@@ -1,0 +1,126 @@
+/**
+ * The risk guard: a pure function of (offer, snapshot, limits), so the live daemon and the
+ * backtester (with a simulated ledger) refuse exactly the same offers. A refusal is a value with
+ * a machine-readable code and a reason that names the figures, never an exception.
+ *
+ * Checks run in a fixed order and the first failure is reported: kill switch, rate bounds, the
+ * request's max rate, risk level, balance, open exposure, per borrower, share per risk level,
+ * offers per day, amount per day.
+ */
+import { MAX_RATE, MIN_RATE, RISK_LEVEL_NAMES, formatCents, parseCents, type Cents, type LoanRequest } from '../service/index.js';
+import type { RiskLimits } from './risk-limits.js';
+
+/** What the guard knows about the world when it checks an offer. */
+export interface GuardSnapshot {
+  /** Money usable now (see docs/risk-guard.md for how transfers count). */
+  balanceCents: Cents;
+  /** Held back by pending automate_fund offers. */
+  reservedCents: Cents;
+  exposureCents: Cents;
+  exposureByBorrowerCents: (borrowerId: number) => Cents;
+  exposureByRiskLevelCents: Record<number, Cents>;
+  offersToday: number;
+  amountTodayCents: Cents;
+  /** The kill switch file exists (the config flag is read from the limits). */
+  killSwitchOn: boolean;
+}
+
+export type GuardRefusalCode =
+  | 'kill_switch'
+  | 'rate_out_of_bounds'
+  | 'rate_above_max'
+  | 'risk_level_not_allowed'
+  | 'insufficient_balance'
+  | 'max_open_exposure'
+  | 'max_per_borrower'
+  | 'max_share_by_risk_level'
+  | 'max_offers_per_day'
+  | 'max_amount_per_day';
+
+export type GuardResult = { allowed: true } | { allowed: false; reason: string; code: GuardRefusalCode };
+
+export interface OfferToCheck {
+  request: LoanRequest;
+  rate: number;
+  automateFund: boolean;
+}
+
+const usd = formatCents;
+
+function refuse(code: GuardRefusalCode, reason: string): GuardResult {
+  return { allowed: false, code, reason: `guard ${reason}` };
+}
+
+function percent(share: number): string {
+  return `${(share * 100).toFixed(1)}%`;
+}
+
+/** Whether lendbot may make this offer now; the first rule broken is the reason. */
+export function checkOffer(input: OfferToCheck, snapshot: GuardSnapshot, limits: RiskLimits): GuardResult {
+  const { request, rate } = input;
+  const total = parseCents(request.total_amount);
+  const level = request.borrower_card_color;
+
+  if (limits.killSwitch) return refuse('kill_switch', 'kill switch on (config)');
+  if (snapshot.killSwitchOn) return refuse('kill_switch', `kill switch on (file ${limits.killSwitchFile ?? '?'})`);
+
+  if (!Number.isFinite(rate) || rate < MIN_RATE || rate > MAX_RATE) {
+    return refuse('rate_out_of_bounds', `rate ${rate} outside ${MIN_RATE} to ${MAX_RATE.toFixed(1)}`);
+  }
+  if (rate > request.max_interest_rate) {
+    return refuse('rate_above_max', `rate ${rate} > max_interest_rate ${request.max_interest_rate}`);
+  }
+  if (!limits.allowedRiskLevels.includes(level)) {
+    return refuse(
+      'risk_level_not_allowed',
+      `risk level ${level} (${RISK_LEVEL_NAMES[level] ?? 'unknown'}) not allowed (allowed ${limits.allowedRiskLevels.join(', ') || 'none'})`,
+    );
+  }
+
+  // Spec 4.2 rule 4 and 4.3: with automate_fund the service funds from the balance, which must
+  // EXCEED the total; without it the offer commits no money yet (funding is a later, separate step).
+  if (input.automateFund) {
+    const free = snapshot.balanceCents - snapshot.reservedCents - limits.minCashReserveCents;
+    if (free <= total) {
+      const figures = `balance ${usd(snapshot.balanceCents)} - reserved ${usd(snapshot.reservedCents)} - reserve ${usd(limits.minCashReserveCents)}`;
+      return refuse('insufficient_balance', free < total ? `${figures} < total ${usd(total)}` : `${figures} = total ${usd(total)}, must exceed`);
+    }
+  }
+
+  const exposureAfter = snapshot.exposureCents + total;
+  if (limits.maxOpenExposureCents !== undefined && exposureAfter > limits.maxOpenExposureCents) {
+    return refuse('max_open_exposure', `exposure ${usd(snapshot.exposureCents)} + total ${usd(total)} > max ${usd(limits.maxOpenExposureCents)}`);
+  }
+  if (limits.maxPerBorrowerCents !== undefined) {
+    const borrower = snapshot.exposureByBorrowerCents(request.borrower.id);
+    if (borrower + total > limits.maxPerBorrowerCents) {
+      return refuse(
+        'max_per_borrower',
+        `borrower ${request.borrower.id} exposure ${usd(borrower)} + total ${usd(total)} > max ${usd(limits.maxPerBorrowerCents)}`,
+      );
+    }
+  }
+  const maxShare = limits.maxShareByRiskLevel?.[level];
+  if (maxShare !== undefined) {
+    // Shares are of the exposure budget, so the first offers of a level are not refused for
+    // being 100% of a still-small book; without a budget, of the exposure after this offer.
+    const base = Math.max(limits.maxOpenExposureCents ?? 0, exposureAfter);
+    const levelAfter = (snapshot.exposureByRiskLevelCents[level] ?? 0) + total;
+    if (levelAfter > maxShare * base) {
+      return refuse(
+        'max_share_by_risk_level',
+        `risk level ${level} exposure ${usd(levelAfter - total)} + total ${usd(total)} = ${percent(levelAfter / base)} of ${usd(base)} > max ${percent(maxShare)}`,
+      );
+    }
+  }
+  if (limits.maxOffersPerDay !== undefined && snapshot.offersToday >= limits.maxOffersPerDay) {
+    return refuse('max_offers_per_day', `offers today ${snapshot.offersToday} >= max ${limits.maxOffersPerDay}`);
+  }
+  if (limits.maxAmountPerDayCents !== undefined && snapshot.amountTodayCents + total > limits.maxAmountPerDayCents) {
+    return refuse(
+      'max_amount_per_day',
+      `amount today ${usd(snapshot.amountTodayCents)} + total ${usd(total)} > max ${usd(limits.maxAmountPerDayCents)}`,
+    );
+  }
+  return { allowed: true };
+}

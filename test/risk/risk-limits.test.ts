@@ -1,0 +1,95 @@
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RISK_LIMITS, riskLimitsSchema } from '../../src/risk/index.js';
+
+describe('riskLimitsSchema', () => {
+  it('fills conservative defaults', () => {
+    expect(DEFAULT_RISK_LIMITS).toEqual({
+      minCashReserveCents: 0,
+      allowedRiskLevels: [0, 1, 2],
+      maxOpenExposureCents: undefined,
+      maxPerBorrowerCents: undefined,
+      maxShareByRiskLevel: undefined,
+      maxOffersPerDay: undefined,
+      maxAmountPerDayCents: undefined,
+      killSwitch: false,
+      killSwitchFile: undefined,
+      offerExpiryMs: 72 * 3_600_000,
+    });
+  });
+
+  it('reads a full YAML section into cents and milliseconds', () => {
+    const yaml = `
+min_cash_reserve: "250.50"
+allowed_risk_levels: [2, 0, 1, 0]
+max_open_exposure: 10000
+max_per_borrower: 750.25
+max_share_by_risk_level:
+  2: 0.3
+  0: 1
+max_offers_per_day: 40
+max_amount_per_day: "5000.00"
+kill_switch: true
+kill_switch_file: data/STOP
+offer_expiry_hours: 1.5
+`;
+    expect(riskLimitsSchema.parse(parseYaml(yaml))).toEqual({
+      minCashReserveCents: 25050,
+      allowedRiskLevels: [0, 1, 2],
+      maxOpenExposureCents: 1_000_000,
+      maxPerBorrowerCents: 75025,
+      maxShareByRiskLevel: { 0: 1, 2: 0.3 },
+      maxOffersPerDay: 40,
+      maxAmountPerDayCents: 500_000,
+      killSwitch: true,
+      killSwitchFile: 'data/STOP',
+      offerExpiryMs: 5_400_000,
+    });
+  });
+
+  it('reports every problem with its path', () => {
+    const result = riskLimitsSchema.safeParse({
+      min_cash_reserve: '-5.00',
+      allowed_risk_levels: [5],
+      max_share_by_risk_level: { 7: 0.5 },
+      kill_swich: true,
+      offer_expiry_hours: 0,
+    });
+    expect(result.success).toBe(false);
+    const issues = result.error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        'min_cash_reserve: must not be negative',
+        'allowed_risk_levels.0: Too big: expected number to be <=4',
+        'offer_expiry_hours: Too small: expected number to be >0',
+        ': Unrecognized key: "kill_swich"',
+      ]),
+    );
+    expect(issues?.some((issue) => issue.startsWith('max_share_by_risk_level'))).toBe(true);
+  });
+
+  it('needs max_open_exposure when shares per risk level are set', () => {
+    const result = riskLimitsSchema.safeParse({ max_share_by_risk_level: { 2: 0.3 } });
+    expect(result.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['max_share_by_risk_level', 'needs max_open_exposure: shares are of the exposure budget'],
+    ]);
+  });
+
+  it('produces a JSON Schema of the YAML shape for editors', () => {
+    const schema = z.toJSONSchema(riskLimitsSchema, { io: 'input' }) as { properties: Record<string, unknown>; additionalProperties: unknown };
+    expect(Object.keys(schema.properties)).toEqual([
+      'min_cash_reserve',
+      'allowed_risk_levels',
+      'max_open_exposure',
+      'max_per_borrower',
+      'max_share_by_risk_level',
+      'max_offers_per_day',
+      'max_amount_per_day',
+      'kill_switch',
+      'kill_switch_file',
+      'offer_expiry_hours',
+    ]);
+    expect(schema.additionalProperties).toBe(false);
+  });
+});
