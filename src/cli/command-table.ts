@@ -5,7 +5,9 @@
 import type { Command } from 'commander';
 import type { CliIo } from './cli-io.js';
 import { registerApiCommand } from './commands/api/index.js';
+import { registerStrategyCommand } from './commands/strategy/index.js';
+import { registerSandboxCommand } from './commands/sandbox/index.js';
 
 export type RegisterCommand = (program: Command, io: CliIo) => void;
 
-export const COMMAND_TABLE: readonly RegisterCommand[] = [registerApiCommand];
+export const COMMAND_TABLE: readonly RegisterCommand[] = [registerApiCommand, registerStrategyCommand, registerSandboxCommand];

@@ -27,7 +27,7 @@ export function parseYamlText<S extends z.ZodType>(
 ): z.infer<S> {
   const positioned = parseWithPositions(text);
   const syntax = positioned.document.errors.map((error): ConfigProblem => {
-    const position = error.linePos?.[0] ?? { line: 1, col: 1 };
+    const position = positioned.lineCounter.linePos(error.pos[0]);
     return { file, line: position.line, col: position.col, path: '', message: `YAML ${error.message.split('\n')[0] ?? ''}` };
   });
   if (syntax.length > 0) throw new ConfigFileError(file, syntax);

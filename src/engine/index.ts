@@ -3,6 +3,7 @@ export type { Enrichment, DataNeed } from './enrichment.js';
 export { formatRatio, type Contribution, type Decision, type StrategyIdentity } from './decision.js';
 export type { CompiledStrategy, DataPolicy, ProviderPolicy } from './compiled-strategy.js';
 export { evaluate, evaluateAll, byPriority } from './evaluate.js';
+export { evaluateOffline, type OfflineEvaluation } from './evaluate-offline.js';
 export { compileStrategy, contentHashOf } from './compile/compile-strategy.js';
 export { loadStrategyFile, parseStrategyText } from './load/load-strategy-file.js';
 export type { StrategyPlugin, PluginDecision } from './load/plugin-contract.js';

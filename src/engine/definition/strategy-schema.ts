@@ -11,9 +11,8 @@ export const PARAM_NAME = /^[a-z][a-z0-9_]*$/;
 export const PARAM_REF = /^\$([a-z][a-z0-9_]*)$/;
 
 /** A number, or "$name" for the value of a param. */
-export const numberOrParam = z.union([z.number(), z.string().regex(PARAM_REF)], {
-  error: 'expected a number or a param reference such as "$min_credit_score"',
-});
+const NUMBER_OR_PARAM = 'expected a number or a param reference such as "$min_credit_score"';
+export const numberOrParam = z.union([z.number(), z.string().regex(PARAM_REF, NUMBER_OR_PARAM)], { error: NUMBER_OR_PARAM });
 export type NumberOrParam = z.infer<typeof numberOrParam>;
 
 export const featureName = z.enum(FEATURE_NAMES, {
@@ -104,7 +103,7 @@ export const logisticTermSchema = z.strictObject({
   feature: featureName,
   weight: numberOrParam.describe('log-odds per unit of (value - center)'),
   center: numberOrParam.default(0),
-  clamp: z.tuple([numberOrParam, numberOrParam]).optional().describe('[low, high]: the value is clipped first'),
+  clamp: z.tuple([numberOrParam, numberOrParam]).optional().describe('[low, high]: the (transformed) value is clipped to this range'),
   transform: z.enum(['none', 'log1p']).default('none').describe('log1p: use ln(1 + value), for amounts'),
   missing: numberOrParam.default(0).describe('log-odds contribution when the feature is absent'),
   description: z.string().optional(),

@@ -1,0 +1,29 @@
+/** `lendbot strategy check FILE...`: validate and compile strategy files, reporting every problem. */
+import type { Command } from 'commander';
+import { ConfigFileError } from '../../../config/index.js';
+import { loadStrategyFile } from '../../../engine/index.js';
+import type { CliIo } from '../../cli-io.js';
+import { UserError } from '../../user-error.js';
+
+export function registerCheck(strategy: Command, io: CliIo): void {
+  strategy
+    .command('check')
+    .description('validate strategy files (YAML or plugin modules); every problem is listed as file:line:col path: message')
+    .argument('<files...>', 'strategy files to check')
+    .addHelpText('after', '\nExit code 0 when every file is valid, 1 otherwise.\nExample: lendbot strategy check strategies/*.yaml')
+    .action(async (files: string[]) => {
+      let failed = 0;
+      for (const file of files) {
+        try {
+          const loaded = await loadStrategyFile(file);
+          const params = Object.keys(loaded.params).length;
+          io.stdout.write(`ok ${file}: ${loaded.name} ${loaded.version} (${loaded.kind}, ${params} params, hash ${loaded.contentHash})\n`);
+        } catch (error) {
+          if (!(error instanceof ConfigFileError)) throw error;
+          failed += 1;
+          io.stderr.write(`${error.message}\n`);
+        }
+      }
+      if (failed > 0) throw new UserError(`${failed} of ${files.length} strategy files have problems`);
+    });
+}

@@ -1,0 +1,18 @@
+/** Compiling strategy YAML written inline in a test. */
+import { compileStrategy, parseStrategyText, type CompiledStrategy } from '../../src/engine/index.js';
+
+/** A minimal valid strategy; tests append or replace sections. */
+export const MINIMAL_SCORE = `
+score:
+  logistic:
+    intercept: 3
+    terms:
+      - { feature: credit_score_mid, weight: 0, missing: 0 }
+pricing:
+  target_return: 0.08
+`;
+
+export function compileText(body: string, file = 'inline.yaml'): CompiledStrategy {
+  const text = `name: inline\ndescription: test strategy\nversion: "1"\n${body}`;
+  return compileStrategy(parseStrategyText(text, file), { file, text });
+}

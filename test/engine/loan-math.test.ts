@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import {
+  expectedAnnualReturn,
+  monthlyPayment,
+  paymentFactor,
+  rateForPaymentFactor,
+  requiredRate,
+  totalRepayment,
+  type LoanEconomics,
+} from '../../src/engine/index.js';
+
+describe('loan arithmetic', () => {
+  it('amortizes monthly: 1000.00 at 12% a year over 12 months is 88.85 a month', () => {
+    // i = 0.01; 1000 * 0.01 / (1 - 1.01^-12) = 88.8488
+    expect(paymentFactor(0.12, 12)).toBeCloseTo(0.0888488, 7);
+    expect(monthlyPayment(100_000, 0.12, 12)).toBe(8885);
+    expect(totalRepayment(100_000, 0.12, 12)).toBe(106_620);
+  });
+
+  it('divides evenly at a zero rate', () => {
+    expect(paymentFactor(0, 10)).toBe(0.1);
+    expect(monthlyPayment(100_000, 0, 10)).toBe(10_000);
+  });
+
+  it('inverts the payment factor', () => {
+    for (const rate of [0.03, 0.12, 0.6, 1.5, 2]) {
+      expect(rateForPaymentFactor(paymentFactor(rate, 18), 18)).toBeCloseTo(rate, 10);
+    }
+    expect(rateForPaymentFactor(1 / 12, 12)).toBe(0);
+  });
+
+  const economics: LoanEconomics = {
+    probability: 0.95,
+    recovery: 0.2,
+    servicingCost: 0,
+    fundedCents: 100_000,
+    repaidPrincipalCents: 100_000,
+    terms: 12,
+  };
+
+  it('computes the expected annual return by hand', () => {
+    // total due per unit 12 * 0.0888488 = 1.0661856; collected share 0.95 + 0.05 * 0.2 = 0.96
+    // (1.0661856 * 0.96 - 1) * 12 / 12 = 0.0235382
+    expect(expectedAnnualReturn(0.12, economics)).toBeCloseTo(0.0235382, 6);
+  });
+
+  it('finds the rate that exactly reaches the target', () => {
+    const rate = requiredRate(0.08, economics);
+    expect(expectedAnnualReturn(rate, economics)).toBeCloseTo(0.08, 9);
+    expect(rate).toBeGreaterThan(0.12);
+  });
+
+  it('needs no interest when the target is already met, and no rate can help when nothing comes back', () => {
+    expect(requiredRate(-0.5, economics)).toBe(0);
+    expect(requiredRate(0.08, { ...economics, probability: 0, recovery: 0 })).toBe(Number.POSITIVE_INFINITY);
+  });
+});
