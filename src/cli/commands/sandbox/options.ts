@@ -1,0 +1,39 @@
+/** Argument parsers shared by the `lendbot sandbox` subcommands. */
+import { UserError } from '../../user-error.js';
+
+/** A whole number within bounds, or a usage error naming the flag. */
+export function wholeNumber(flag: string, min: number, max = Number.MAX_SAFE_INTEGER): (text: string) => number {
+  return (text: string) => {
+    const value = Number(text.trim());
+    if (!/^\d+$/.test(text.trim()) || value < min || value > max) {
+      throw new UserError(`${flag} must be a whole number from ${min} to ${max} (got "${text}")`, 2);
+    }
+    return value;
+  };
+}
+
+/** A positive number (decimals allowed). */
+export function positiveNumber(flag: string): (text: string) => number {
+  return (text: string) => {
+    const value = Number(text.trim());
+    if (text.trim() === '' || !Number.isFinite(value) || value <= 0) throw new UserError(`${flag} must be a number above 0 (got "${text}")`, 2);
+    return value;
+  };
+}
+
+/** A number from 0 (decimals allowed). */
+export function nonNegativeNumber(flag: string): (text: string) => number {
+  return (text: string) => {
+    const value = Number(text.trim());
+    if (text.trim() === '' || !Number.isFinite(value) || value < 0) throw new UserError(`${flag} must be a number from 0 (got "${text}")`, 2);
+    return value;
+  };
+}
+
+/** An ISO 8601 time. */
+export function isoTimeText(flag: string): (text: string) => string {
+  return (text: string) => {
+    if (Number.isNaN(Date.parse(text))) throw new UserError(`${flag} must be an ISO 8601 time such as 2026-01-01T00:00:00Z (got "${text}")`, 2);
+    return text;
+  };
+}

@@ -1,0 +1,40 @@
+// A sandbox on a free port with a manual clock, and the project's own client pointed at it.
+import { createMarketplaceClient, DEFAULT_RETRY, type MarketplaceClient, type NumericRangeFormat } from '../../src/service/index.js';
+import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';
+
+export interface Fixture {
+  sandbox: SandboxHandle;
+  client: MarketplaceClient;
+  close(): Promise<void>;
+}
+
+export function clientFor(sandbox: SandboxHandle, rangeFormat: NumericRangeFormat = 'min-max-params'): MarketplaceClient {
+  return createMarketplaceClient(
+    {
+      baseUrl: sandbox.url,
+      apiKey: sandbox.credentials.apiKey,
+      secretKey: sandbox.credentials.secretKey,
+      signatureMode: 'timestamp-secret',
+      numericRangeFormat: rangeFormat,
+      timeoutMs: 5000,
+      retry: { ...DEFAULT_RETRY, readRetries: 0 },
+    },
+    { clock: sandbox.clock },
+  );
+}
+
+export async function startFixture(options: SandboxOptions = {}): Promise<Fixture> {
+  const sandbox = await startSandbox({ manualClock: true, arrivalsPerHour: 0, wallClock: null, ...options });
+  const client = clientFor(sandbox);
+  return {
+    sandbox,
+    client,
+    async close() {
+      client.close();
+      await sandbox.close();
+    },
+  };
+}
+
+export const HOUR = 3_600_000;
+export const DAY = 24 * HOUR;
