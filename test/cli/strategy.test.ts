@@ -1,0 +1,76 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FEATURES } from '../../src/engine/index.js';
+import { bankingData, loanRequest } from '../engine/fixtures.js';
+import { runCli } from './run-cli.js';
+
+const strategies = (name: string): string => fileURLToPath(new URL(`../../strategies/${name}.yaml`, import.meta.url));
+
+let dir: string;
+let recording: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'lendbot-strategy-cli-'));
+  recording = join(dir, 'day.jsonl');
+  const line = (request: object, extra: object = {}): string => JSON.stringify({ v: 1, seen_at: '2026-11-20T14:03:07Z', loan_request: request, ...extra });
+  await writeFile(
+    recording,
+    [line(loanRequest({ id: 7 }), { data_aggs: bankingData() }), '{"broken": true}', line(loanRequest({ id: 8, borrower: { credit_score: '560-599' } }))].join('\n') + '\n',
+  );
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('lendbot strategy', () => {
+  it('check passes the examples and lists every problem of a broken file', async () => {
+    const broken = join(dir, 'broken.yaml');
+    await writeFile(broken, 'name: broken\ndescription: x\nversion: "1"\nfilters:\n  - feature: credit_scor\n    min: 1\n');
+    const result = await runCli(['strategy', 'check', strategies('balanced'), strategies('cashflow'), broken]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^ok .*balanced\.yaml: balanced 1\.0\.0 \(yaml, 5 params, hash [0-9a-f]{16}\)\nok .*cashflow\.yaml: cashflow/);
+    expect(result.stderr).toBe(
+      [
+        // Cross-field rules (such as "missing score") run once the schema passes.
+        `${broken}: 1 problem`,
+        `${broken}:5:14 filters[0].feature: unknown feature "credit_scor"; did you mean "credit_score_low"? (lendbot strategy features lists them)`,
+        'lendbot: 1 of 3 strategy files have problems',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('features lists the catalogue as JSON', async () => {
+    const result = await runCli(['strategy', 'features', '--json']);
+    expect(result.code).toBe(0);
+    const listed = JSON.parse(result.stdout) as Array<{ name: string }>;
+    expect(listed.map((feature) => feature.name)).toEqual(FEATURES.map((feature) => feature.name));
+  });
+
+  it('explain shows features, score, price and reasons for a recorded request', async () => {
+    const result = await runCli(['strategy', 'explain', strategies('balanced'), '--recording', recording, '--id', '7']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`warning: ${recording}:2: $.v: Invalid input: expected 1 (and 2 more)\n`);
+    expect(result.stdout).toContain('request   7: 1000.00 USD over 12 months, max rate 0.60, risk medium');
+    expect(result.stdout).toMatch(/scorecard {2}credit_score_mid +675 +10\.00 +0\.1733/);
+    expect(result.stdout).toMatch(/decision {2}OFFER at 0\.\d+, required 0\.\d+, expected annual return 0\.\d+, automate_fund true/);
+    expect(result.stdout).toContain('  - score probability 0.9584');
+  });
+
+  it('explain --json gives the decision and the passes that asked for data', async () => {
+    const result = await runCli(['strategy', 'explain', strategies('cashflow'), '--recording', recording, '--id', '8', '--json']);
+    expect(result.code).toBe(0);
+    const output = JSON.parse(result.stdout) as { decision: { action: string; reasons: string[] }; needs_passes: Array<{ needs: unknown[] }> };
+    expect(output.needs_passes.map((pass) => pass.needs)).toEqual([[{ kind: 'banking_data' }]]);
+    expect(output.decision.action).toBe('skip');
+    expect(output.decision.reasons).toEqual(['filter negative_balance_count missing', 'filter bank_spending_to_income missing']);
+  });
+
+  it('explain says when the id is not in the recording', async () => {
+    const result = await runCli(['strategy', 'explain', strategies('balanced'), '--recording', recording, '--id', '99']);
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n').slice(-2)).toEqual([`lendbot: loan request 99 is not in ${recording}`, '']);
+  });
+});
