@@ -1,13 +1,21 @@
 /**
- * Writes schema/strategy.schema.json from the zod schema of strategy files. Run it after
- * changing src/engine/definition/strategy-schema.ts or the feature catalogue:
+ * Writes the files generated from code: schema/strategy.schema.json (from the zod schema of
+ * strategy files) and docs/features.md (from the feature catalogue). Run it after changing
+ * either:
  *   node --import tsx scripts/generate-schema.ts
- * test/engine/strategy-json-schema.test.ts fails when the committed file is stale.
+ * test/engine/generated-files.test.ts fails when a committed file is stale.
  */
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { strategyJsonSchemaText } from '../src/engine/definition/strategy-json-schema.js';
+import { featuresMarkdown } from '../src/engine/features/feature-docs.js';
 
-const target = fileURLToPath(new URL('../schema/strategy.schema.json', import.meta.url));
-await writeFile(target, strategyJsonSchemaText());
-console.log(`wrote ${target}`);
+const outputs: Array<[string, string]> = [
+  ['../schema/strategy.schema.json', strategyJsonSchemaText()],
+  ['../docs/features.md', featuresMarkdown()],
+];
+for (const [relative, text] of outputs) {
+  const target = fileURLToPath(new URL(relative, import.meta.url));
+  await writeFile(target, text);
+  console.log(`wrote ${target}`);
+}

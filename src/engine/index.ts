@@ -31,3 +31,4 @@ export {
   requiredRate,
   type LoanEconomics,
 } from './loan-math.js';
+export { decideWithData, decideWithDataSync, budgetOfDecision, MAX_DATA_ROUNDS, type DecisionWithData, type SyncBuyer, type AsyncBuyer } from './decide-with-data.js';

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { strategyJsonSchemaText } from '../../src/engine/definition/strategy-json-schema.js';
+import { featuresMarkdown } from '../../src/engine/features/feature-docs.js';
 import { FEATURE_NAMES } from '../../src/engine/index.js';
 
 const committed = new URL('../../schema/strategy.schema.json', import.meta.url);
@@ -13,6 +14,10 @@ describe('schema/strategy.schema.json', () => {
   it('lists the feature names so editors complete them', async () => {
     const text = await readFile(committed, 'utf8');
     for (const name of FEATURE_NAMES) expect(text).toContain(`"${name}"`);
+  });
+
+  it('has docs/features.md in step with the catalogue', async () => {
+    expect(await readFile(new URL('../../docs/features.md', import.meta.url), 'utf8')).toBe(featuresMarkdown());
   });
 
   it('is named by the example strategies', async () => {

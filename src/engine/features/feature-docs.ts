@@ -1,0 +1,35 @@
+/** docs/features.md, generated from the catalogue so the documentation cannot fall behind the code. */
+import { FEATURES } from './feature-catalogue.js';
+import type { FeatureGroup } from './feature-definition.js';
+
+const GROUPS: ReadonlyArray<[FeatureGroup, string]> = [
+  ['request', 'The loan request (spec 2.2). Always present.'],
+  ['borrower', 'The borrower inside the request (spec 2.3). Present when the service sent the field.'],
+  ['affordability', 'The monthly payment at the max rate against stated income. Free.'],
+  ['history', "The borrower's completed loans (spec 2.8). Absent unless the caller fetched the history."],
+  ['banking', 'The 90-day banking aggregates (spec 2.9 agg_90). Absent until banking data is bought.'],
+  ['provider_a', 'Provider A (spec 2.10; flat monthly price). Absent until bought.'],
+  ['provider_b', 'Provider B (spec 2.10; priced per request). Absent until bought.'],
+];
+
+export function featuresMarkdown(): string {
+  const lines = [
+    '# Strategy features',
+    '',
+    '<!-- Generated from src/engine/features by `node --import tsx scripts/generate-schema.ts`; do not edit by hand. -->',
+    '',
+    'Every name below can be used in a strategy\'s `filters` and `score` terms. A feature is',
+    '*absent* (null) when its data is missing; absent is never zero, and each filter and term says',
+    'what absence means (`missing:`). `lendbot strategy features` prints the same list.',
+    '',
+    'Amounts are USD (decimal, not cents) for readability in YAML; rates are annual rates in the',
+    "API's unit (0.03 = 3% a year); agg_90 window 30 is the most recent month.",
+  ];
+  for (const [group, intro] of GROUPS) {
+    lines.push('', `## ${group}`, '', intro, '', '| feature | kind | unit | meaning |', '|---|---|---|---|');
+    for (const feature of FEATURES.filter((candidate) => candidate.group === group)) {
+      lines.push(`| \`${feature.name}\` | ${feature.kind} | ${feature.unit} | ${feature.description} |`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
