@@ -3,11 +3,10 @@ import {
   bankingDataSchema,
   providerAResultSchema,
   providerBResultSchema,
-  ServiceError,
   type BankingData,
 } from '../../src/service/index.js';
 import { aggregate90, type BankTransactionData } from '../../src/sandbox/bank-history.js';
-import { HOUR, startFixture, type Fixture } from './sandbox-fixture.js';
+import { HOUR, serviceFailure, startFixture, type Fixture } from './sandbox-fixture.js';
 import { signedHeaders } from './signed-headers.js';
 
 let fx: Fixture;
@@ -17,11 +16,7 @@ beforeAll(async () => {
 afterAll(async () => fx.close());
 
 async function failure(promise: Promise<unknown>): Promise<[number | undefined, string | undefined]> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof ServiceError)) throw new Error('expected a ServiceError');
+  const error = await serviceFailure(promise);
   return [error.status, error.serviceText];
 }
 

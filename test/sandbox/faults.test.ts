@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ServiceError } from '../../src/service/index.js';
-import { startFixture, type Fixture } from './sandbox-fixture.js';
+import { serviceFailure, startFixture, type Fixture } from './sandbox-fixture.js';
 
 let fx: Fixture;
 beforeEach(async () => {
@@ -9,28 +8,19 @@ beforeEach(async () => {
 });
 afterEach(async () => fx.close());
 
-const failureOf = async (promise: Promise<unknown>): Promise<ServiceError> => {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof ServiceError)) throw new Error('expected a ServiceError');
-  return error;
-};
-
 describe('fault injection', () => {
   it('answers a burst of 429s with Retry-After, then recovers', async () => {
     fx.sandbox.control.setFaults({ rateLimitBurst: 2, retryAfterSeconds: 7 });
-    const first = await failureOf(fx.client.listLoanRequests());
+    const first = await serviceFailure(fx.client.listLoanRequests());
     expect(first.code).toBe('RATE_LIMITED');
     expect(first.retryAfterMs).toBe(7000);
-    expect((await failureOf(fx.client.listLoanRequests())).code).toBe('RATE_LIMITED');
+    expect((await serviceFailure(fx.client.listLoanRequests())).code).toBe('RATE_LIMITED');
     expect((await fx.client.listLoanRequests()).count).toBe(10);
   });
 
   it('answers 500 at the error rate', async () => {
     fx.sandbox.control.setFaults({ errorRate: 1 });
-    const error = await failureOf(fx.client.listLoanRequests());
+    const error = await serviceFailure(fx.client.listLoanRequests());
     expect(error.code).toBe('SERVER_ERROR');
     expect(error.serviceText).toBe('A server error occurred.');
   });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { offerSchema, ServiceError } from '../../src/service/index.js';
-import { DAY, HOUR, startFixture, type Fixture } from './sandbox-fixture.js';
+import { offerSchema } from '../../src/service/index.js';
+import { DAY, HOUR, serviceFailure, startFixture, type Fixture } from './sandbox-fixture.js';
 import { signedHeaders } from './signed-headers.js';
 
 let fx: Fixture;
@@ -12,11 +12,7 @@ afterEach(async () => fx.close());
 const quiet = { competitorOffers: 0, decisionDelayMs: 10 * DAY } as const;
 
 async function refusal(promise: Promise<unknown>): Promise<{ code: string; status: number | undefined; text: string | undefined }> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof ServiceError)) throw new Error(`expected a ServiceError, got ${String(error)}`);
+  const error = await serviceFailure(promise);
   return { code: error.code, status: error.status, text: error.serviceText };
 }
 

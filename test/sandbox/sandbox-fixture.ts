@@ -1,5 +1,11 @@
 // A sandbox on a free port with a manual clock, and the project's own client pointed at it.
-import { createMarketplaceClient, DEFAULT_RETRY, type MarketplaceClient, type NumericRangeFormat } from '../../src/service/index.js';
+import {
+  createMarketplaceClient,
+  DEFAULT_RETRY,
+  ServiceError,
+  type MarketplaceClient,
+  type NumericRangeFormat,
+} from '../../src/service/index.js';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';
 
 export interface Fixture {
@@ -38,3 +44,13 @@ export async function startFixture(options: SandboxOptions = {}): Promise<Fixtur
 
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
+
+/** The ServiceError a call failed with (fails the test if it did not fail that way). */
+export async function serviceFailure(promise: Promise<unknown>): Promise<ServiceError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof ServiceError)) throw new Error(`expected a ServiceError, got ${String(error)}`);
+  return error;
+}
