@@ -26,7 +26,8 @@ function strategyWith(strategy: CompiledStrategy, params: Readonly<Record<string
 
 /**
  * Decides about one request. `params` overrides some of the strategy's params (tuning); pass
- * the same object across calls to reuse the compiled result.
+ * the same object across calls to reuse the compiled result (so do not mutate it in between:
+ * the compiled strategy is cached per object).
  */
 export function evaluate(
   request: LoanRequest,

@@ -16,6 +16,7 @@ import {
   type ProviderAResult,
   type ProviderBResult,
 } from '../../src/service/index.js';
+import { bankingDataJson } from '../service/fixtures/resources.js';
 
 export interface LoanRequestOverrides extends Partial<Omit<LoanRequest, 'borrower'>> {
   borrower?: Partial<Borrower>;
@@ -71,25 +72,8 @@ export function bankingData(agg90: Agg90Overrides = {}, balance = '812.40'): Ban
     created: '2026-11-20T14:00:05Z',
     borrower_bank_name_at_loan_request: 'First Example Bank',
     borrower_bank_balance: balance,
-    data_aggregation: {
-      Status: { Severity: 'Info', StatusCode: 0, StatusDesc: 'Success' },
-      DepAcctTrns: {
-        FIAcctId: { AcctId: 123456, AcctType: 'DDA', ExtAcctType: 'Checking' },
-        BankAcctTrnRec: [
-          {
-            Memo: 'PAYROLL ACME',
-            TrnID: 1,
-            CurAmt: { Amt: 2250, CurCode: 'USD' },
-            TrnType: 'Credit',
-            Category: 'Income',
-            SubCategory: 'Paycheck',
-            PostedDt: '2026-11-15',
-            CreatedOnDt: '2026-11-15T08:00:00-05:00',
-          },
-        ],
-        SelectionCriterion: { SelRangeDt: { StartDt: '2026-08-22', EndDt: '2026-11-20' } },
-      },
-    },
+    // The raw bank response is not read by any feature; share the service tests' sample of it.
+    data_aggregation: bankingDataJson().data_aggregation,
     agg_90: {
       avg_credit: 1500,
       avg_debit: 1300,
