@@ -1,0 +1,27 @@
+/** `lendbot record export`: the daemon's history as a recording for backtests. */
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { exportRecording } from '../../../backtest/export-from-store.js';
+import { openStore } from '../../../store/index.js';
+import { warn, type CliIo } from '../../cli-io.js';
+import { UserError } from '../../user-error.js';
+
+export function registerRecordCommand(program: Command, io: CliIo): void {
+  const record = program.command('record').description('recordings of what the daemon saw, for backtests');
+  record
+    .command('export')
+    .description('write every request the daemon saw, with the data bought and known outcomes, as JSON lines')
+    .option('--db <path>', 'SQLite file', io.env.LENDBOT_DB ?? 'data/lendbot.db')
+    .requiredOption('--out <file>', 'recording to write (JSON lines, see docs/recording-format.md)')
+    .action(async (options: { db: string; out: string }) => {
+      if (!existsSync(options.db)) throw new UserError(`no database at ${options.db} (set --db or LENDBOT_DB)`);
+      const store = openStore(options.db);
+      try {
+        const summary = await exportRecording(store, options.out);
+        for (const bad of summary.invalid) warn(io, `request ${bad.loanRequestId} left out: ${bad.message}`);
+        io.stderr.write(`wrote ${summary.written} request${summary.written === 1 ? '' : 's'} to ${options.out}\n`);
+      } finally {
+        store.close();
+      }
+    });
+}

@@ -1,0 +1,45 @@
+/** `lendbot run`: the daemon. */
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { createDaemon } from '../../../daemon/daemon.js';
+import { loadDaemonConfig, RUN_ENV_HELP } from '../../../daemon/daemon-config.js';
+import { installShutdown } from '../../../daemon/shutdown.js';
+import type { CliIo } from '../../cli-io.js';
+
+interface RunOptions {
+  config?: string;
+  strategy?: string[];
+  dryRun?: boolean;
+  db?: string;
+}
+
+export const DEFAULT_CONFIG_FILE = 'config/lendbot.yaml';
+
+export function registerRunCommand(program: Command, io: CliIo): void {
+  program
+    .command('run')
+    .description('run the daemon: hear loan requests, decide, guard, offer, record (sandbox when no credentials are set)')
+    .option('--config <file>', `configuration file (default ${DEFAULT_CONFIG_FILE} when it exists)`)
+    .option('--strategy <file>', 'strategy file; repeat for several, in priority order (overrides the config)', collect)
+    .option('--dry-run', 'do everything but POST offers; decisions are marked dry-run')
+    .option('--db <path>', 'SQLite file (overrides LENDBOT_DB and the config)')
+    .addHelpText(
+      'after',
+      `\nEnvironment (overrides the config file; flags override both):\n${RUN_ENV_HELP.map(([name, text]) => `  ${name.padEnd(38)} ${text}`).join('\n')}\n\nStop with Ctrl-C or SIGTERM: intake stops, work in flight finishes, the database closes.`,
+    )
+    .action(async (options: RunOptions) => {
+      const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
+      const config = await loadDaemonConfig(file, io.env);
+      if (options.strategy && options.strategy.length > 0) config.strategies = options.strategy;
+      if (options.dryRun) config.dry_run = true;
+      if (options.db) config.db = options.db;
+      const daemon = await createDaemon(config, io.env);
+      const stopped = installShutdown(daemon, { graceMs: 10_000, log: (line) => io.stderr.write(`${line}\n`) });
+      await daemon.start();
+      await stopped;
+    });
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}

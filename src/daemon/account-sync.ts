@@ -1,0 +1,59 @@
+/**
+ * Reconciliation with the service's loan lists (spec 4.7): loans are stored for reports,
+ * exposure and outcomes, and what they reveal settles our offers. The spec has no way to read an
+ * offer's status, so acceptance is detected here: a loan in the investor's lists whose
+ * `loan_request_id` is one we offered on means our offer was accepted; `funded` (or any list but
+ * current with a pending status) means it was funded.
+ */
+import type { Clock } from '../clock/clock.js';
+import type { Logger } from '../log/logger.js';
+import { collectPages, LOAN_STATUSES, type Loan, type MarketplaceApi } from '../service/index.js';
+import type { OfferState, Store } from '../store/index.js';
+
+export class AccountSync {
+  constructor(private readonly deps: { client: MarketplaceApi; store: Store; clock: Clock; log: Logger }) {}
+
+  /** Reads the four loan lists, stores them, and moves our offers to accepted or funded. */
+  async sync(): Promise<{ loans: number; offersSettled: number }> {
+    const { client, store, clock, log } = this.deps;
+    let loans = 0;
+    let offersSettled = 0;
+    for (const status of LOAN_STATUSES) {
+      const { items, issues } = await collectPages(client.loanPages(status));
+      for (const issue of issues) log.warn({ issue }, 'loan left out');
+      this.logLoanChanges(items, status);
+      store.account.upsertLoans(items, status, clock.now());
+      loans += items.length;
+      for (const loan of items) if (this.settleOffer(loan)) offersSettled += 1;
+    }
+    return { loans, offersSettled };
+  }
+
+  /** Logs loans that moved to another list since the last sync (completed, collection, default). */
+  private logLoanChanges(loans: readonly Loan[], status: (typeof LOAN_STATUSES)[number]): void {
+    if (status === 'current') return;
+    const known = new Map(this.deps.store.account.loans().map((loan) => [loan.id, loan.listStatus]));
+    for (const loan of loans) {
+      const before = known.get(loan.id);
+      if (before !== undefined && before !== status) {
+        this.deps.log.info({ loanId: loan.id, loanRequestId: loan.loan_request_id, from: before, to: status }, `loan ${status}`);
+      }
+    }
+  }
+
+  private settleOffer(loan: Loan): boolean {
+    const { store, clock } = this.deps;
+    if (loan.loan_request_id === undefined) return false;
+    const offer = store.offers.getByRequest(loan.loan_request_id);
+    if (!offer || offer.dryRun) return false;
+    const next: OfferState = loan.status.toLowerCase() === 'pending' ? 'accepted' : 'funded';
+    if (offer.state === next || offer.state === 'funded') return false;
+    if (offer.state === 'accepted' && next === 'accepted') return false;
+    store.offers.setState(offer.id, next, clock.now());
+    this.deps.log.info(
+      { loanRequestId: loan.loan_request_id, loanId: loan.id, rate: loan.interest_rate, amount: loan.loan_amount },
+      next === 'accepted' ? 'offer accepted by the borrower' : 'offer funded: loan is running',
+    );
+    return true;
+  }
+}

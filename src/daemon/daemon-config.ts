@@ -1,0 +1,103 @@
+/**
+ * The daemon's configuration: `config/lendbot.yaml` (every key documented inline there),
+ * validated with zod and reported as `file:line:col path: message`, then overridden by the
+ * environment (LENDBOT_*), which always wins. Secrets only ever come from the environment.
+ */
+import { z } from 'zod';
+import cron from 'node-cron';
+import { loadYamlFile, type CrossFieldRule } from '../config/index.js';
+import { riskLimitsSchema } from '../risk/index.js';
+import { ConfigurationError } from '../service/index.js';
+
+const cronExpression = z.string().refine((text) => cron.validate(text), {
+  message: 'not a cron expression (e.g. "* * * * *" every minute, "*/5 * * * * *" every 5 seconds)',
+});
+
+export const daemonConfigSchema = z.strictObject({
+  db: z.string().min(1).default('data/lendbot.db').describe('SQLite file (LENDBOT_DB)'),
+  dry_run: z.boolean().default(false).describe('decide and record, but never POST an offer (LENDBOT_DRY_RUN)'),
+  log_level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  strategies: z.array(z.string().min(1)).min(1).default(['strategies/balanced.yaml']),
+  webhook: z
+    .strictObject({
+      host: z.string().default('0.0.0.0'),
+      port: z.number().int().min(0).max(65535).default(8080),
+      path: z.string().regex(/^\//, 'must start with /').default('/webhooks'),
+      body_limit_bytes: z.number().int().positive().default(65_536),
+    })
+    .prefault({}),
+  poll: z
+    .strictObject({
+      schedule: cronExpression.default('* * * * *'),
+      at_start: z.boolean().default(true),
+    })
+    .prefault({}),
+  jobs: z
+    .strictObject({
+      balance_refresh: cronExpression.default('*/5 * * * *'),
+      reconcile: cronExpression.default('*/2 * * * *'),
+      fund_accepted: cronExpression.default('* * * * *'),
+    })
+    .prefault({}),
+  risk: riskLimitsSchema.prefault({}),
+  sandbox: z
+    .strictObject({
+      seed: z.number().int().default(42),
+      speed: z.number().positive().default(86_400),
+      arrivals_per_hour: z.number().positive().default(1),
+      initial_balance: z.number().min(0).default(5000),
+    })
+    .prefault({}),
+});
+export type DaemonConfigFile = z.infer<typeof daemonConfigSchema>;
+
+/** The environment variables `lendbot run` reads (shown in its --help). */
+export const RUN_ENV_HELP: ReadonlyArray<readonly [string, string]> = [
+  ['LENDBOT_BASE_URL', 'the marketplace; unset: run against the embedded sandbox'],
+  ['LENDBOT_API_KEY, LENDBOT_SECRET_KEY', 'credentials (required with LENDBOT_BASE_URL)'],
+  ['LENDBOT_WEBHOOK_SECRET', 'verifies webhook tokens (required with LENDBOT_BASE_URL)'],
+  ['LENDBOT_WEBHOOK_PORT', 'listener port (default 8080)'],
+  ['LENDBOT_DB', 'SQLite file (default data/lendbot.db)'],
+  ['LENDBOT_POLL', 'poll schedule, a cron expression (default every minute)'],
+  ['LENDBOT_DRY_RUN', 'true: never POST offers'],
+  ['LENDBOT_LOG_LEVEL', 'trace, debug, info, warn, error'],
+];
+
+type Env = Record<string, string | undefined>;
+
+const rules: ReadonlyArray<CrossFieldRule<DaemonConfigFile>> = [];
+
+/** Loads the config file (defaults when `path` is undefined) and applies the environment. */
+export async function loadDaemonConfig(path: string | undefined, env: Env): Promise<DaemonConfigFile> {
+  const file = path === undefined ? daemonConfigSchema.parse({}) : await loadYamlFile(path, daemonConfigSchema, rules);
+  return applyEnv(file, env);
+}
+
+/** The environment overrides the file. */
+export function applyEnv(config: DaemonConfigFile, env: Env): DaemonConfigFile {
+  const result = structuredClone(config);
+  if (env.LENDBOT_DB?.trim()) result.db = env.LENDBOT_DB.trim();
+  if (env.LENDBOT_DRY_RUN?.trim()) result.dry_run = parseBoolean(env.LENDBOT_DRY_RUN, 'LENDBOT_DRY_RUN');
+  if (env.LENDBOT_LOG_LEVEL?.trim()) {
+    const level = daemonConfigSchema.shape.log_level.safeParse(env.LENDBOT_LOG_LEVEL.trim());
+    if (!level.success) throw new ConfigurationError(`LENDBOT_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent (got "${env.LENDBOT_LOG_LEVEL}")`);
+    result.log_level = level.data;
+  }
+  if (env.LENDBOT_WEBHOOK_PORT?.trim()) {
+    const port = Number(env.LENDBOT_WEBHOOK_PORT);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigurationError(`LENDBOT_WEBHOOK_PORT must be a port number (got "${env.LENDBOT_WEBHOOK_PORT}")`);
+    result.webhook.port = port;
+  }
+  if (env.LENDBOT_POLL?.trim()) {
+    if (!cron.validate(env.LENDBOT_POLL.trim())) throw new ConfigurationError(`LENDBOT_POLL is not a cron expression (got "${env.LENDBOT_POLL}")`);
+    result.poll.schedule = env.LENDBOT_POLL.trim();
+  }
+  return result;
+}
+
+function parseBoolean(text: string, name: string): boolean {
+  const value = text.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['0', 'false', 'no', 'off'].includes(value)) return false;
+  throw new ConfigurationError(`${name} must be true or false (got "${text}")`);
+}

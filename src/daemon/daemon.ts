@@ -1,0 +1,183 @@
+/**
+ * The composition root: builds the daemon from its configuration. Tests and the sandbox mode
+ * pass overrides ({ clock, client, store, log, strategies, webhookSecret }) instead of mocking
+ * modules.
+ */
+import { systemClock, type Clock } from '../clock/clock.js';
+import { loadStrategyFile, type CompiledStrategy } from '../engine/index.js';
+import { createLogger, type Logger } from '../log/logger.js';
+import { ConfigurationError, createMarketplaceClient, serviceConfigFromEnv, type MarketplaceApi } from '../service/index.js';
+import { openStore, type Store } from '../store/index.js';
+import { buildWebhookServer } from '../webhook/index.js';
+import { AccountSync } from './account-sync.js';
+import { BalanceTracker } from './balance-tracker.js';
+import { daemonConfigSchema, type DaemonConfigFile } from './daemon-config.js';
+import { Enricher } from './enricher.js';
+import { FundingJob } from './funding-job.js';
+import { InboxWorker, type EventPrefilter } from './inbox-worker.js';
+import { IntentReconciler } from './intent-reconciler.js';
+import { OfferPlacer } from './offer-placer.js';
+import { Pipeline } from './pipeline.js';
+import { Poller } from './poller.js';
+import { startEmbeddedSandbox, type EmbeddedSandbox } from './sandbox-mode.js';
+import { Scheduler } from './scheduler.js';
+
+export interface DaemonOverrides {
+  clock?: Clock;
+  client?: MarketplaceApi & { close?: () => void };
+  store?: Store;
+  log?: Logger;
+  strategies?: CompiledStrategy[];
+  webhookSecret?: string;
+}
+
+export interface Daemon {
+  mode: 'live' | 'sandbox';
+  store: Store;
+  pipeline: Pipeline;
+  poller: Poller;
+  inbox: InboxWorker;
+  /** The webhook URL on this machine (for the sandbox's subscription and for tests). */
+  webhookUrl: string;
+  sandbox: EmbeddedSandbox | undefined;
+  start(): Promise<void>;
+  /** Stops intake, finishes work in flight, closes everything. */
+  stop(): Promise<void>;
+}
+
+type Env = Record<string, string | undefined>;
+
+export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrides: DaemonOverrides = {}): Promise<Daemon> {
+  let config = configIn;
+  const log = overrides.log ?? createLogger({ level: config.log_level });
+  const strategies = overrides.strategies ?? (await Promise.all(config.strategies.map((file) => loadStrategyFile(file))));
+  const useSandbox = overrides.client === undefined && !env.LENDBOT_BASE_URL?.trim();
+
+  let sandbox: EmbeddedSandbox | undefined;
+  let client: MarketplaceApi & { close?: () => void };
+  let clock: Clock;
+  let webhookSecret: string;
+  let port = config.webhook.port;
+  if (useSandbox) {
+    sandbox = await startEmbeddedSandbox(config, log);
+    client = sandbox.client;
+    clock = overrides.clock ?? sandbox.clock;
+    port = sandbox.webhookPort;
+    webhookSecret = sandbox.webhookSecret;
+  } else {
+    clock = overrides.clock ?? systemClock;
+    client = overrides.client ?? createMarketplaceClient(serviceConfigFromEnv(env), { clock, log });
+    const secret = overrides.webhookSecret ?? env.LENDBOT_WEBHOOK_SECRET?.trim();
+    if (!secret) throw new ConfigurationError('LENDBOT_WEBHOOK_SECRET is not set; export the webhook secret the marketplace gave you');
+    webhookSecret = secret;
+  }
+
+  if (useSandbox) config = withSandboxCadence(config);
+  const store = overrides.store ?? openStore(config.db);
+  const dryRun = config.dry_run;
+  const limits = () => config.risk;
+  const component = (name: string): Logger => log.child({ component: name });
+  const balance = new BalanceTracker({ client, store, clock, log: component('balance') });
+  const placer = new OfferPlacer({ client, store, clock, log: component('act'), dryRun });
+  const enricher = new Enricher({ client, store, clock, log: component('enrich') });
+  const pipeline = new Pipeline({ store, clock, log: component('pipeline'), strategies: () => strategies, limits, balance, enricher, placer, dryRun });
+  const poller = new Poller({ client, store, pipeline, clock, log: component('poll') });
+  const inbox = new InboxWorker({ client, store, pipeline, clock, log: component('inbox'), prefilter: prefilterFor(limits) });
+  const reconciler = new IntentReconciler({ client, store, clock, log: component('reconcile'), offerExpiryMs: () => config.risk.offerExpiryMs });
+  const accountSync = new AccountSync({ client, store, clock, log: component('sync') });
+  const funding = new FundingJob({ client, store, clock, log: component('fund'), dryRun });
+  const scheduler = new Scheduler(component('scheduler'));
+
+  const webhook = buildWebhookServer({
+    secret: webhookSecret,
+    path: config.webhook.path,
+    bodyLimitBytes: config.webhook.body_limit_bytes,
+    inbox: store.inbox,
+    clock,
+    log,
+    onStored: () => {
+      inbox.drain().catch((error: unknown) => log.error({ error: String(error) }, 'inbox drain failed'));
+    },
+  });
+  const host = useSandbox ? '127.0.0.1' : config.webhook.host;
+  const webhookUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}${config.webhook.path}`;
+
+  let lastListed = new Set<number>();
+  const pollJob = {
+    name: 'poll',
+    schedule: config.poll.schedule,
+    run: async () => {
+      const summary = await poller.poll();
+      lastListed = summary.listedIds;
+      await pipeline.exclusive(() => reconciler.reconcile(lastListed));
+    },
+  };
+  const jobs = [
+    pollJob,
+    { name: 'balance', schedule: config.jobs.balance_refresh, run: () => balance.refresh() },
+    { name: 'sync', schedule: config.jobs.reconcile, run: () => accountSync.sync() },
+    { name: 'fund', schedule: config.jobs.fund_accepted, run: () => funding.run() },
+    { name: 'inbox', schedule: config.poll.schedule, run: () => inbox.drain() },
+  ];
+
+  let stopped = false;
+  return {
+    mode: useSandbox ? 'sandbox' : 'live',
+    store,
+    pipeline,
+    poller,
+    inbox,
+    webhookUrl,
+    sandbox,
+    async start() {
+      await webhook.listen({ host, port });
+      log.info({ webhookUrl, mode: useSandbox ? 'sandbox' : 'live', dryRun, strategies: strategies.map((s) => s.name) }, 'lendbot started');
+      // Events stored before a stop or crash come first, then a full poll.
+      await scheduler.runOnce(jobs[4]!);
+      if (config.poll.at_start) await scheduler.runOnce(pollJob);
+      scheduler.start(jobs);
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      webhook.setAccepting(false);
+      await scheduler.stop();
+      await inbox.drain();
+      await pipeline.idle();
+      await webhook.close();
+      await sandbox?.close();
+      client.close?.();
+      if (!overrides.store) store.close();
+      log.info('lendbot stopped');
+    },
+  };
+}
+
+/**
+ * The sandbox runs an hour of market in seconds; jobs left at their live defaults (minutes) would
+ * show nothing happening, so in sandbox mode they run every few seconds unless configured otherwise.
+ */
+function withSandboxCadence(config: DaemonConfigFile): DaemonConfigFile {
+  const defaults = daemonConfigSchema.parse({});
+  const fast = '*/5 * * * * *';
+  const pick = (value: string, fallback: string): string => (value === fallback ? fast : value);
+  return {
+    ...config,
+    poll: { ...config.poll, schedule: pick(config.poll.schedule, defaults.poll.schedule) },
+    jobs: {
+      balance_refresh: pick(config.jobs.balance_refresh, defaults.jobs.balance_refresh),
+      reconcile: pick(config.jobs.reconcile, defaults.jobs.reconcile),
+      fund_accepted: pick(config.jobs.fund_accepted, defaults.jobs.fund_accepted),
+    },
+  };
+}
+
+/** Drops webhook events that no configuration could offer on, before fetching their request. */
+function prefilterFor(limits: () => { allowedRiskLevels: readonly number[] }): EventPrefilter {
+  return (data) => {
+    if (data.loan_request_type === 'crypto' && !limits().allowedRiskLevels.includes(4)) {
+      return { pass: false, reason: 'crypto-backed requests are not allowed by risk.allowed_risk_levels' };
+    }
+    return { pass: true };
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * Acting on an offer decision, idempotently across crashes:
+ *   1. write the intent (unique per loan request) BEFORE the POST;
+ *   2. POST make_offer once;
+ *   3. store the outcome: placed, refused (with the service's text) or unknown (ambiguous).
+ * A request whose intent already exists is never posted again from here: an 'unknown' or a stale
+ * 'intent' row is settled by the IntentReconciler, never resent blindly.
+ */
+import type { Clock } from '../clock/clock.js';
+import type { Logger } from '../log/logger.js';
+import { ServiceError, type LoanRequest, type MarketplaceApi } from '../service/index.js';
+import type { Store } from '../store/index.js';
+
+export type PlaceOutcome =
+  | { kind: 'placed'; serviceOfferId: number | null }
+  | { kind: 'refused'; text: string }
+  | { kind: 'unknown'; text: string }
+  | { kind: 'exists'; state: string };
+
+/** The service's answer when an offer on this request already exists (spec 4.2, rule 7). */
+export function isAlreadyOfferedText(text: string | undefined): boolean {
+  return text !== undefined && /already made an offer/i.test(text);
+}
+
+export class OfferPlacer {
+  constructor(
+    private readonly deps: { client: MarketplaceApi; store: Store; clock: Clock; log: Logger; dryRun: boolean },
+  ) {}
+
+  async place(request: LoanRequest, rate: number, automateFund: boolean): Promise<PlaceOutcome> {
+    const { store, clock, log, dryRun } = this.deps;
+    const intent = store.offers.createIntent({ request, rate, automateFund, dryRun, atMs: clock.now() });
+    if (!intent.created) return { kind: 'exists', state: intent.existing.state };
+    const id = intent.offer.id;
+    if (dryRun) {
+      // A dry run stops before the POST; the simulated offer still reserves money in its own scope.
+      store.offers.setState(id, 'placed', clock.now());
+      return { kind: 'placed', serviceOfferId: null };
+    }
+    try {
+      const offer = await this.deps.client.makeOffer(request.id, { offeredInterest: rate, automateFund });
+      store.offers.markPlaced(id, offer, clock.now());
+      log.info({ loanRequestId: request.id, offerId: offer.id, rate, automateFund }, 'offer placed');
+      return { kind: 'placed', serviceOfferId: offer.id };
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      return this.settleFailure(id, request.id, error);
+    }
+  }
+
+  private settleFailure(id: number, loanRequestId: number, error: ServiceError): PlaceOutcome {
+    const { store, clock, log } = this.deps;
+    const text = error.serviceText ?? error.message;
+    if (error.code === 'AMBIGUOUS_OUTCOME') {
+      store.offers.markUnknown(id, error.message, clock.now());
+      log.warn({ loanRequestId, code: error.code }, 'offer outcome unknown; it will be reconciled, not resent');
+      return { kind: 'unknown', text: error.message };
+    }
+    if (error.code === 'RULE_REFUSED' && isAlreadyOfferedText(error.serviceText)) {
+      // Our own earlier offer (made before a crash, or by hand): it exists, so it is placed.
+      store.offers.setState(id, 'placed', clock.now());
+      log.info({ loanRequestId }, 'offer already existed at the service; recorded as placed');
+      return { kind: 'placed', serviceOfferId: null };
+    }
+    // A refusal, or a failure before anything was sent: no offer exists. The row stays, so the
+    // request is not offered again by a later poll.
+    store.offers.markRefused(id, `${error.code}: ${text}`, clock.now());
+    log.warn({ loanRequestId, code: error.code, text }, 'offer refused');
+    return { kind: 'refused', text: `${error.code}: ${text}` };
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The scheduled poll: list every page of loan requests and send each one not yet decided
+ * through the pipeline, so nothing a lost webhook missed is lost. Items that fail validation are
+ * logged and skipped; the good ones still go through.
+ */
+import type { Clock } from '../clock/clock.js';
+import type { Logger } from '../log/logger.js';
+import { formatItemIssue, type MarketplaceApi } from '../service/index.js';
+import type { Store } from '../store/index.js';
+import type { Pipeline } from './pipeline.js';
+
+export const LAST_POLL_KEY = 'last_poll_at';
+
+export interface PollSummary {
+  listed: number;
+  processed: number;
+  invalid: number;
+  /** Ids listed in this poll, for the reconciler. */
+  listedIds: Set<number>;
+}
+
+export class Poller {
+  private running: Promise<PollSummary> | undefined;
+
+  constructor(private readonly deps: { client: MarketplaceApi; store: Store; pipeline: Pipeline; clock: Clock; log: Logger }) {}
+
+  /** Polls once; a poll already under way is joined rather than doubled. */
+  poll(): Promise<PollSummary> {
+    this.running ??= this.run().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async run(): Promise<PollSummary> {
+    const { client, store, pipeline, clock, log } = this.deps;
+    const summary: PollSummary = { listed: 0, processed: 0, invalid: 0, listedIds: new Set() };
+    for await (const page of client.loanRequestPages()) {
+      for (const issue of page.issues) log.warn({ issue: formatItemIssue(issue) }, 'loan request left out');
+      summary.invalid += page.issues.length;
+      for (const request of page.items) {
+        summary.listed += 1;
+        summary.listedIds.add(request.id);
+        if (store.decisions.has(request.id)) continue;
+        await pipeline.process(request, 'poll');
+        summary.processed += 1;
+      }
+    }
+    store.state.set(LAST_POLL_KEY, new Date(clock.now()).toISOString(), clock.now());
+    log.info({ listed: summary.listed, processed: summary.processed, invalid: summary.invalid }, 'poll done');
+    return summary;
+  }
+}
