@@ -1,0 +1,79 @@
+/** What a backtest returns: the report's figures, the series for charts, and each decision. */
+import type { GuardRefusalCode } from '../risk/index.js';
+import type { MarketAssumptions } from './market-model.js';
+import type { SegmentDimension, SegmentRow } from './segment-stats.js';
+
+/** One request's decision, comparable with the daemon's decision rows (parity). */
+export interface BacktestDecision {
+  loan_request_id: number;
+  seen_at: string;
+  action: 'offer' | 'skip';
+  /** The decided rate (also on a guard refusal, as the daemon records it); null when none. */
+  rate: number | null;
+  strategy: string;
+  reasons: string[];
+  guard?: GuardRefusalCode;
+  /** What the market model did with an offer. */
+  market?: 'won' | 'outbid' | 'unfunded' | 'no_outcome' | 'funding_failed' | 'expired';
+}
+
+export interface StrategyRun {
+  name: string;
+  version: string;
+  contentHash: string;
+  file: string;
+  params: Record<string, number>;
+}
+
+export interface BacktestSummary {
+  requests: number;
+  offers: number;
+  funded: number;
+  deployedCents: number;
+  interestCents: number;
+  lossCents: number;
+  dataSpendCents: number;
+  /** interest − losses − data spend. */
+  netCents: number;
+  defaultRate: number;
+  /** Guard refusals by code. */
+  guardRefusals: Partial<Record<GuardRefusalCode, number>>;
+  /** Won offers the balance could not fund when accepted. */
+  fundingFailures: number;
+  /** Average share of the money that was lent out (deployed / (deployed + cash)). */
+  capitalUtilization: number;
+  /** Time-average cash balance. */
+  averageIdleCents: number;
+  /** net / starting balance, per year of the simulated period. */
+  netAnnualizedReturn: number;
+  /** net / capital-years: the yearly return on the money actually lent. */
+  returnOnDeployed: number;
+  /** Largest fall of equity from a peak, as a share of the peak. */
+  maxDrawdown: number;
+  largestExposureCents: number;
+  largestBorrowerExposureCents: number;
+  finalBalanceCents: number;
+  /** Principal of loans still running when the recording ends (`current`). */
+  openCents: number;
+}
+
+/** One point of the daily series behind the charts. */
+export interface SeriesPoint {
+  at: string;
+  netCents: number;
+  deployedCents: number;
+  idleCents: number;
+}
+
+export interface BacktestResult {
+  strategies: StrategyRun[];
+  period: { from: string | null; to: string | null; end: string | null; requests: number; years: number };
+  settings: { startingBalanceCents: number; market: MarketAssumptions };
+  summary: BacktestSummary;
+  segments: Record<SegmentDimension, SegmentRow[]>;
+  series: SeriesPoint[];
+  /** Every offered rate (guard passed), for the distribution chart. */
+  offeredRates: number[];
+  /** Per request, in replay order; empty unless asked for. */
+  decisions: BacktestDecision[];
+}

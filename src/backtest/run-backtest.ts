@@ -1,0 +1,289 @@
+/**
+ * The backtest: replays recorded requests in `seen_at` order on simulated time through the same
+ * code the daemon runs (decideWithDataSync, the engine's enrich ⇄ decide loop, then checkOffer,
+ * the risk guard) with a simulated ledger instead of the service, and lets the market model
+ * (market-model.ts) decide what became of each offer. Cash flows of won loans are scheduled
+ * events, so repaid money is back in the balance for later offers.
+ */
+import { decideWithDataSync, type CompiledStrategy } from '../engine/index.js';
+import { checkOffer, DEFAULT_RISK_LIMITS, type GuardRefusalCode, type RiskLimits } from '../risk/index.js';
+import type { BacktestDecision, BacktestResult, SeriesPoint } from './backtest-result.js';
+import { EventQueue } from './event-queue.js';
+import { addMonthsUtc, DEFAULT_MARKET, judgeOffer, loanCashFlows, type Instalment, type MarketAssumptions, type MarketVerdict } from './market-model.js';
+import { isPrepared, prepareRecording, type PreparedRecording, type ReplayEntry } from './prepared-recording.js';
+import { recordingBuyer } from './recording-buyer.js';
+import type { RecordingLine } from './recording-schema.js';
+import { SegmentTable, segmentRow, emptyCounts, type SegmentCounts } from './segment-stats.js';
+import { SimLedger, type ExposureKey } from './sim-ledger.js';
+
+export interface BacktestOptions {
+  /** Cash at the start, in cents. */
+  startingBalanceCents: number;
+  limits?: RiskLimits | undefined;
+  market?: Partial<MarketAssumptions> | undefined;
+  /** Keep every request's decision in the result (for parity checks and `--json`). */
+  recordDecisions?: boolean | undefined;
+}
+
+const DAY_MS = 86_400_000;
+const YEAR_MS = 365.25 * DAY_MS;
+
+interface PendingOffer {
+  entry: ReplayEntry;
+  rate: number;
+  automateFund: boolean;
+  key: ExposureKey;
+  segments: SegmentCounts[];
+  decision: BacktestDecision | undefined;
+}
+
+interface OpenLoan {
+  key: ExposureKey;
+  segments: SegmentCounts[];
+}
+
+type SimEvent =
+  | { kind: 'decide'; offer: PendingOffer; verdict: MarketVerdict }
+  | { kind: 'expire'; offer: PendingOffer }
+  | { kind: 'instalment'; loan: OpenLoan; instalment: Instalment }
+  | { kind: 'loss'; loan: OpenLoan; lossCents: number };
+
+/** Replays `recording` with `strategies` (evaluated together, by priority, as the daemon does). */
+export function runBacktest(
+  recording: readonly RecordingLine[] | PreparedRecording,
+  strategies: readonly CompiledStrategy[],
+  options: BacktestOptions,
+): BacktestResult {
+  return new Replay(strategies, options).run(isPrepared(recording) ? recording : prepareRecording(recording));
+}
+
+class Replay {
+  private readonly limits: RiskLimits;
+  private readonly market: MarketAssumptions;
+  private readonly ledger: SimLedger;
+  private readonly events = new EventQueue<SimEvent>();
+  private readonly segments = new SegmentTable();
+  private readonly total = emptyCounts();
+  private readonly refusals: Partial<Record<GuardRefusalCode, number>> = {};
+  private readonly decisions: BacktestDecision[] = [];
+  private readonly offeredRates: number[] = [];
+  private readonly series: SeriesPoint[] = [];
+  private fundingFailures = 0;
+  private openCents = 0;
+  private nowMs = Number.NaN;
+  private startMs = Number.NaN;
+  private idleIntegral = 0;
+  private deployedIntegral = 0;
+  private peakEquity: number;
+  private maxDrawdown = 0;
+
+  constructor(
+    private readonly strategies: readonly CompiledStrategy[],
+    private readonly options: BacktestOptions,
+  ) {
+    this.limits = options.limits ?? DEFAULT_RISK_LIMITS;
+    this.market = { ...DEFAULT_MARKET, ...options.market };
+    this.ledger = new SimLedger(options.startingBalanceCents);
+    this.peakEquity = options.startingBalanceCents;
+  }
+
+  run(recording: PreparedRecording): BacktestResult {
+    const first = recording.entries[0];
+    if (first) this.startMs = this.nowMs = first.seenMs;
+    for (const entry of recording.entries) {
+      this.advanceTo(entry.seenMs);
+      this.decide(entry);
+      this.afterChange();
+    }
+    this.advanceTo(Number.POSITIVE_INFINITY);
+    return this.result(recording);
+  }
+
+  /** Runs every scheduled event up to `ms`, moving the clock (and the time integrals) along. */
+  private advanceTo(ms: number): void {
+    while (this.events.peekTime() <= ms) {
+      const next = this.events.pop();
+      if (!next) break;
+      this.moveClock(next.atMs);
+      this.handle(next.event);
+      this.afterChange();
+    }
+    if (Number.isFinite(ms)) this.moveClock(ms);
+  }
+
+  private moveClock(ms: number): void {
+    if (!(ms > this.nowMs)) return;
+    const dt = ms - this.nowMs;
+    this.idleIntegral += this.ledger.balanceCents * dt;
+    this.deployedIntegral += this.ledger.deployedCents * dt;
+    this.nowMs = ms;
+  }
+
+  private decide(entry: ReplayEntry): void {
+    const request = entry.line.loan_request;
+    const now = this.nowMs;
+    const buy = recordingBuyer(entry.line, now, this.ledger, this.strategies);
+    const { decision, dataReasons } = decideWithDataSync(request, this.strategies, buy);
+    const reasons = [...decision.reasons, ...dataReasons];
+    if (decision.action === 'needs_data') reasons.push('data still missing after buying; skipped');
+    const segments = this.segments.refs({
+      risk_level: String(request.borrower_card_color),
+      score_band: entry.scoreBand,
+      term: String(request.loan_terms),
+      strategy: decision.strategy.name,
+    });
+    for (const counts of [...segments, this.total]) counts.requests += 1;
+    let action: 'offer' | 'skip' = decision.action === 'offer' ? 'offer' : 'skip';
+    let guard: GuardRefusalCode | undefined;
+    const rate = decision.rate;
+    if (action === 'offer' && rate !== undefined) {
+      const checked = checkOffer({ request, rate, automateFund: decision.automateFund }, this.ledger.snapshot(now), this.limits);
+      if (!checked.allowed) {
+        action = 'skip';
+        guard = checked.code;
+        reasons.push(checked.reason);
+        this.refusals[checked.code] = (this.refusals[checked.code] ?? 0) + 1;
+      }
+    } else action = 'skip';
+    let record: BacktestDecision | undefined;
+    if (this.options.recordDecisions) {
+      record = { loan_request_id: request.id, seen_at: entry.seenAt, action, rate: rate ?? null, strategy: decision.strategy.name, reasons };
+      if (guard) record.guard = guard;
+      this.decisions.push(record);
+    }
+    if (action === 'offer' && rate !== undefined) {
+      this.placeOffer({ entry, rate, automateFund: decision.automateFund, key: { borrowerId: request.borrower.id, riskLevel: request.borrower_card_color }, segments, decision: record });
+    }
+  }
+
+  private placeOffer(offer: PendingOffer): void {
+    this.ledger.offerPlaced(this.nowMs, offer.entry.totalCents, offer.automateFund, offer.key);
+    this.offeredRates.push(offer.rate);
+    for (const counts of [...offer.segments, this.total]) {
+      counts.offers += 1;
+      counts.offeredRateSum += offer.rate;
+    }
+    // A pending offer holds (reservation, exposure) as long as the daemon's store counts it:
+    // created within the expiry window, inclusive.
+    const expiryAt = this.nowMs + this.limits.offerExpiryMs + 1;
+    if (!this.market.settle) {
+      this.events.add(expiryAt, { kind: 'expire', offer });
+      return;
+    }
+    const verdict = judgeOffer(offer.entry.line, offer.rate, this.market);
+    if (this.market.decisionDelayMs > this.limits.offerExpiryMs) this.events.add(expiryAt, { kind: 'expire', offer });
+    else this.events.add(this.nowMs + this.market.decisionDelayMs, { kind: 'decide', offer, verdict });
+  }
+
+  private handle(event: SimEvent): void {
+    switch (event.kind) {
+      case 'expire':
+        this.ledger.offerClosed(event.offer.entry.totalCents, event.offer.automateFund, event.offer.key);
+        if (event.offer.decision) event.offer.decision.market = 'expired';
+        return;
+      case 'decide':
+        this.settle(event.offer, event.verdict);
+        return;
+      case 'instalment': {
+        const { instalment, loan } = event;
+        this.ledger.instalmentReceived(instalment.amountCents, instalment.principalCents, loan.key);
+        for (const counts of [...loan.segments, this.total]) counts.interestCents += instalment.interestCents;
+        return;
+      }
+      case 'loss':
+        this.ledger.principalLost(event.lossCents, event.loan.key);
+        for (const counts of [...event.loan.segments, this.total]) {
+          counts.lossCents += event.lossCents;
+          counts.defaults += 1;
+        }
+        return;
+    }
+  }
+
+  private settle(offer: PendingOffer, verdict: MarketVerdict): void {
+    const { entry, key } = offer;
+    this.ledger.offerClosed(entry.totalCents, offer.automateFund, key);
+    if (!verdict.won) {
+      if (offer.decision) offer.decision.market = verdict.reason;
+      return;
+    }
+    // Spec 4.3: funding needs a balance that EXCEEDS the total.
+    if (this.ledger.balanceCents <= entry.totalCents) {
+      this.fundingFailures += 1;
+      if (offer.decision) offer.decision.market = 'funding_failed';
+      return;
+    }
+    if (offer.decision) offer.decision.market = 'won';
+    const flows = loanCashFlows(entry.totalCents, offer.rate, entry.line.loan_request.loan_terms, verdict.repaidFraction, verdict.final);
+    this.ledger.loanFunded(entry.totalCents, key);
+    for (const counts of [...offer.segments, this.total]) {
+      counts.funded += 1;
+      counts.deployedCents += entry.totalCents;
+      counts.capitalCentMonths += flows.capitalCentMonths;
+    }
+    const loan: OpenLoan = { key, segments: offer.segments };
+    const fundedMs = this.nowMs;
+    for (const instalment of flows.instalments) this.events.add(addMonthsUtc(fundedMs, instalment.month), { kind: 'instalment', loan, instalment });
+    if (flows.lossMonth !== null) this.events.add(addMonthsUtc(fundedMs, flows.lossMonth), { kind: 'loss', loan, lossCents: flows.lossCents });
+    this.openCents += flows.openCents;
+  }
+
+  /** Tracks the equity peak and drawdown, and the daily series, after anything changed. */
+  private afterChange(): void {
+    const net = this.total.interestCents - this.total.lossCents - this.ledger.dataSpendCents;
+    const equity = this.options.startingBalanceCents + net;
+    if (equity > this.peakEquity) this.peakEquity = equity;
+    else if (this.peakEquity > 0) this.maxDrawdown = Math.max(this.maxDrawdown, (this.peakEquity - equity) / this.peakEquity);
+    const at = new Date(this.nowMs - (this.nowMs % DAY_MS)).toISOString();
+    const point: SeriesPoint = { at, netCents: net, deployedCents: this.ledger.deployedCents, idleCents: this.ledger.balanceCents };
+    if (this.series.at(-1)?.at === at) this.series[this.series.length - 1] = point;
+    else this.series.push(point);
+  }
+
+  private result(recording: PreparedRecording): BacktestResult {
+    const { ledger, total } = this;
+    const spanMs = Number.isFinite(this.startMs) ? this.nowMs - this.startMs : 0;
+    const years = spanMs / YEAR_MS;
+    const net = total.interestCents - total.lossCents - ledger.dataSpendCents;
+    const first = recording.entries[0];
+    const last = recording.entries.at(-1);
+    const start = this.options.startingBalanceCents;
+    return {
+      strategies: this.strategies.map((s) => ({ name: s.name, version: s.version, contentHash: s.contentHash, file: s.file, params: { ...s.params } })),
+      period: {
+        from: first?.seenAt ?? null,
+        to: last?.seenAt ?? null,
+        end: Number.isFinite(this.nowMs) ? new Date(this.nowMs).toISOString() : null,
+        requests: recording.entries.length,
+        years,
+      },
+      settings: { startingBalanceCents: start, market: this.market },
+      summary: {
+        requests: total.requests,
+        offers: total.offers,
+        funded: total.funded,
+        deployedCents: total.deployedCents,
+        interestCents: total.interestCents,
+        lossCents: total.lossCents,
+        dataSpendCents: ledger.dataSpendCents,
+        netCents: net,
+        defaultRate: total.funded === 0 ? 0 : total.defaults / total.funded,
+        guardRefusals: { ...this.refusals },
+        fundingFailures: this.fundingFailures,
+        capitalUtilization: this.idleIntegral + this.deployedIntegral > 0 ? this.deployedIntegral / (this.idleIntegral + this.deployedIntegral) : 0,
+        averageIdleCents: spanMs > 0 ? Math.round(this.idleIntegral / spanMs) : ledger.balanceCents,
+        netAnnualizedReturn: years > 0 && start > 0 ? net / start / years : 0,
+        returnOnDeployed: segmentRow('all', { ...total, lossCents: total.lossCents + ledger.dataSpendCents }).annualizedReturn,
+        maxDrawdown: this.maxDrawdown,
+        largestExposureCents: ledger.largestExposureCents,
+        largestBorrowerExposureCents: ledger.largestBorrowerExposureCents,
+        finalBalanceCents: ledger.balanceCents,
+        openCents: this.openCents,
+      },
+      segments: this.segments.rows(),
+      series: this.series,
+      offeredRates: this.offeredRates,
+      decisions: this.decisions,
+    };
+  }
+}

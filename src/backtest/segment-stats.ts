@@ -1,0 +1,106 @@
+/**
+ * Figures per segment of a backtest (risk level, score band, term, strategy), in the spirit of
+ * freqtrade's backtest tables. Accumulated as the replay runs; ratios are derived at the end.
+ */
+import { providerBResultSchema, type ProviderResult } from '../service/index.js';
+
+export const SEGMENT_DIMENSIONS = ['risk_level', 'score_band', 'term', 'strategy'] as const;
+export type SegmentDimension = (typeof SEGMENT_DIMENSIONS)[number];
+
+/** Raw counts and sums of one segment. */
+export interface SegmentCounts {
+  requests: number;
+  offers: number;
+  funded: number;
+  offeredRateSum: number;
+  deployedCents: number;
+  interestCents: number;
+  lossCents: number;
+  /** Funded loans with principal written off. */
+  defaults: number;
+  /** Principal × months outstanding (capital-time), for the annualized return. */
+  capitalCentMonths: number;
+}
+
+/** A segment's row in a report. */
+export interface SegmentRow extends SegmentCounts {
+  key: string;
+  /** funded / offers (0 when no offers). */
+  acceptance: number;
+  averageRate: number | null;
+  netCents: number;
+  /** defaults / funded. */
+  defaultRate: number;
+  /** net / capital-years: the yearly return on the money actually lent. */
+  annualizedReturn: number;
+}
+
+export function emptyCounts(): SegmentCounts {
+  return { requests: 0, offers: 0, funded: 0, offeredRateSum: 0, deployedCents: 0, interestCents: 0, lossCents: 0, defaults: 0, capitalCentMonths: 0 };
+}
+
+/** Provider B's band when the recording holds its score, else "unscored". */
+export function scoreBandOf(scores: Record<string, ProviderResult> | undefined): string {
+  if (scores) {
+    for (const result of Object.values(scores)) {
+      const b = providerBResultSchema.safeParse(result);
+      if (b.success) return b.data.p2p_score.score_band;
+    }
+  }
+  return 'unscored';
+}
+
+/** Per dimension, per key, the counts; `refs` hands out the four a request belongs to. */
+export class SegmentTable {
+  private readonly table = new Map<SegmentDimension, Map<string, SegmentCounts>>(SEGMENT_DIMENSIONS.map((d) => [d, new Map()]));
+
+  /** The counts of the request's segments, in SEGMENT_DIMENSIONS order. */
+  refs(keys: Readonly<Record<SegmentDimension, string>>): SegmentCounts[] {
+    return SEGMENT_DIMENSIONS.map((dimension) => {
+      const byKey = this.table.get(dimension) ?? new Map<string, SegmentCounts>();
+      let counts = byKey.get(keys[dimension]);
+      if (!counts) {
+        counts = emptyCounts();
+        byKey.set(keys[dimension], counts);
+        this.table.set(dimension, byKey);
+      }
+      return counts;
+    });
+  }
+
+  rows(): Record<SegmentDimension, SegmentRow[]> {
+    const out = {} as Record<SegmentDimension, SegmentRow[]>;
+    for (const dimension of SEGMENT_DIMENSIONS) {
+      const byKey = this.table.get(dimension) ?? new Map<string, SegmentCounts>();
+      out[dimension] = [...byKey.entries()]
+        .sort(([a], [b]) => compareKeys(a, b))
+        .map(([key, counts]) => segmentRow(key, counts));
+    }
+    return out;
+  }
+}
+
+/** Derived ratios of a set of counts. */
+export function segmentRow(key: string, counts: SegmentCounts): SegmentRow {
+  const net = counts.interestCents - counts.lossCents;
+  const capitalYears = counts.capitalCentMonths / 12;
+  return {
+    key,
+    ...counts,
+    acceptance: counts.offers === 0 ? 0 : counts.funded / counts.offers,
+    averageRate: counts.offers === 0 ? null : counts.offeredRateSum / counts.offers,
+    netCents: net,
+    defaultRate: counts.funded === 0 ? 0 : counts.defaults / counts.funded,
+    annualizedReturn: capitalYears === 0 ? 0 : net / capitalYears,
+  };
+}
+
+// Numbers in numeric order (terms 6, 12, 24), then text; bands best first.
+const BAND_ORDER = ['excellent', 'good', 'average', 'poor', 'unscored'];
+function compareKeys(a: string, b: string): number {
+  const [na, nb] = [Number(a), Number(b)];
+  if (Number.isFinite(na) && Number.isFinite(nb)) return na - nb;
+  const [ba, bb] = [BAND_ORDER.indexOf(a), BAND_ORDER.indexOf(b)];
+  if (ba >= 0 && bb >= 0) return ba - bb;
+  return a.localeCompare(b);
+}

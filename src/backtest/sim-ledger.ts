@@ -1,0 +1,137 @@
+/**
+ * The simulated account of a backtest: balance, pending offers (reservations), open loans
+ * (exposure in total, per borrower and per risk level), today's offers, and the month's data
+ * spend. It answers the guard with the same GuardSnapshot the daemon builds from its store, so
+ * `checkOffer` refuses in a backtest exactly what it would refuse live.
+ */
+import type { GuardSnapshot } from '../risk/index.js';
+
+const DAY_MS = 86_400_000;
+
+/** Start of the UTC calendar month holding `ms` (data budgets are monthly, as in the daemon). */
+export function monthStartMs(ms: number): number {
+  const date = new Date(ms);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+}
+
+/** What the ledger needs to know about an offer or loan to count its exposure. */
+export interface ExposureKey {
+  borrowerId: number;
+  riskLevel: number;
+}
+
+export class SimLedger {
+  balanceCents: number;
+  reservedCents = 0;
+  exposureCents = 0;
+  /** Principal of funded loans not yet repaid or written off. */
+  deployedCents = 0;
+  readonly byBorrower = new Map<number, number>();
+  readonly byRiskLevel: Record<number, number> = {};
+  largestExposureCents = 0;
+  largestBorrowerExposureCents = 0;
+  dataSpendCents = 0;
+  private dayStartMs = Number.NEGATIVE_INFINITY;
+  private offersToday = 0;
+  private amountTodayCents = 0;
+  private spendMonthMs = Number.NEGATIVE_INFINITY;
+  private spendThisMonthCents = 0;
+
+  constructor(startingBalanceCents: number) {
+    this.balanceCents = startingBalanceCents;
+  }
+
+  /** The guard's view at `nowMs` (the kill switch file does not exist in a backtest). */
+  snapshot(nowMs: number): GuardSnapshot {
+    this.rollDay(nowMs);
+    return {
+      balanceCents: this.balanceCents,
+      reservedCents: this.reservedCents,
+      exposureCents: this.exposureCents,
+      exposureByBorrowerCents: (borrowerId) => this.byBorrower.get(borrowerId) ?? 0,
+      exposureByRiskLevelCents: { ...this.byRiskLevel },
+      offersToday: this.offersToday,
+      amountTodayCents: this.amountTodayCents,
+      killSwitchOn: false,
+    };
+  }
+
+  /** An offer was made: it counts towards today's caps, exposure and (automate_fund) reservations. */
+  offerPlaced(nowMs: number, totalCents: number, automateFund: boolean, key: ExposureKey): void {
+    this.rollDay(nowMs);
+    this.offersToday += 1;
+    this.amountTodayCents += totalCents;
+    if (automateFund) this.reservedCents += totalCents;
+    this.addExposure(key, totalCents);
+  }
+
+  /** An offer stopped pending (lost, expired or funded): its reservation and exposure go. */
+  offerClosed(totalCents: number, automateFund: boolean, key: ExposureKey): void {
+    if (automateFund) this.reservedCents -= totalCents;
+    this.addExposure(key, -totalCents);
+  }
+
+  /** A won offer is funded: the money leaves the balance and becomes open principal. */
+  loanFunded(principalCents: number, key: ExposureKey): void {
+    this.balanceCents -= principalCents;
+    this.deployedCents += principalCents;
+    this.addExposure(key, principalCents);
+  }
+
+  /** An instalment arrived: cash back, principal no longer at risk. */
+  instalmentReceived(amountCents: number, principalCents: number, key: ExposureKey): void {
+    this.balanceCents += amountCents;
+    this.principalGone(principalCents, key);
+  }
+
+  /** Principal that will never come back. */
+  principalLost(principalCents: number, key: ExposureKey): void {
+    this.principalGone(principalCents, key);
+  }
+
+  /** Month-to-date per-request data spend at `nowMs`. */
+  spendThisMonth(nowMs: number): number {
+    this.rollMonth(nowMs);
+    return this.spendThisMonthCents;
+  }
+
+  /** A paid data purchase (billed monthly, so it is counted against the return, not the balance). */
+  dataBought(nowMs: number, costCents: number): void {
+    this.rollMonth(nowMs);
+    this.spendThisMonthCents += costCents;
+    this.dataSpendCents += costCents;
+  }
+
+  private principalGone(principalCents: number, key: ExposureKey): void {
+    this.deployedCents -= principalCents;
+    this.addExposure(key, -principalCents);
+  }
+
+  private addExposure(key: ExposureKey, cents: number): void {
+    this.exposureCents += cents;
+    const borrower = (this.byBorrower.get(key.borrowerId) ?? 0) + cents;
+    if (borrower === 0) this.byBorrower.delete(key.borrowerId);
+    else this.byBorrower.set(key.borrowerId, borrower);
+    this.byRiskLevel[key.riskLevel] = (this.byRiskLevel[key.riskLevel] ?? 0) + cents;
+    if (cents > 0) {
+      this.largestExposureCents = Math.max(this.largestExposureCents, this.exposureCents);
+      this.largestBorrowerExposureCents = Math.max(this.largestBorrowerExposureCents, borrower);
+    }
+  }
+
+  private rollDay(nowMs: number): void {
+    if (nowMs >= this.dayStartMs + DAY_MS) {
+      this.dayStartMs = nowMs - (nowMs % DAY_MS);
+      this.offersToday = 0;
+      this.amountTodayCents = 0;
+    }
+  }
+
+  private rollMonth(nowMs: number): void {
+    const month = monthStartMs(nowMs);
+    if (month !== this.spendMonthMs) {
+      this.spendMonthMs = month;
+      this.spendThisMonthCents = 0;
+    }
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Synthetic recordings for backtest and tuning tests. Every line is parsed through
+ * recordingLineSchema, so fixtures cannot drift from the format.
+ */
+import { writeFile } from 'node:fs/promises';
+import { formatRecordingLine } from '../../src/backtest/recording-io.js';
+import { recordingLineSchema, type Outcome, type RecordingLine } from '../../src/backtest/recording-schema.js';
+import type { LoanRequest } from '../../src/service/index.js';
+import { loanRequest, type LoanRequestOverrides } from '../engine/fixtures.js';
+
+export interface LineOverrides {
+  id: number;
+  seenAt: string;
+  request?: LoanRequestOverrides;
+  outcome?: Outcome;
+  scores?: Record<string, unknown>;
+  dataAggs?: unknown;
+}
+
+/** One recording line: a request (test/engine fixtures) seen at `seenAt`, with its outcome. */
+export function recordingLine(overrides: LineOverrides): RecordingLine {
+  const request: LoanRequest = loanRequest({ id: overrides.id, created: overrides.seenAt, ...overrides.request });
+  return recordingLineSchema.parse({
+    v: 1,
+    seen_at: overrides.seenAt,
+    loan_request: request,
+    ...(overrides.outcome ? { outcome: overrides.outcome } : {}),
+    ...(overrides.scores ? { scores: overrides.scores } : {}),
+    ...(overrides.dataAggs ? { data_aggs: overrides.dataAggs } : {}),
+  });
+}
+
+/** Writes lines (and raw text lines, for bad-line tests) as a JSONL file. */
+export async function writeRecording(file: string, lines: ReadonlyArray<RecordingLine | string>): Promise<void> {
+  await writeFile(file, lines.map((line) => (typeof line === 'string' ? line : formatRecordingLine(line))).join('\n') + '\n');
+}
+
+/** A small seeded generator (mulberry32), so synthetic data is the same on every run. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * `count` requests an hour apart from 2026-01-01, borrowers' credit score ranges from "540-590"
+ * to "760-810" in steps of 20. `repaid(low, random)` says what share of the total due each repays
+ * (1 = completed, less = default). Nobody else offers, so every offer wins.
+ */
+export function syntheticRecording(count: number, seed: number, repaid: (creditLow: number, random: () => number) => number): RecordingLine[] {
+  const random = seededRandom(seed);
+  const start = Date.parse('2026-01-01T00:00:00Z');
+  const lines: RecordingLine[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const low = 540 + 20 * Math.floor(random() * 12);
+    const fraction = repaid(low, random);
+    lines.push(
+      recordingLine({
+        id: 10_000 + i,
+        seenAt: new Date(start + i * HOUR_MS).toISOString().replace('.000Z', 'Z'),
+        request: {
+          borrower: { id: 50_000 + i, credit_score: `${low}-${low + 50}` },
+          loan_amount: '500.00',
+          total_amount: '500.00',
+          total_fees: '0.00',
+          fee_legislative: '0.00',
+          fee_svc: '0.00',
+          max_interest_rate: 0.3,
+        },
+        outcome: { status: fraction >= 1 ? 'completed' : 'default', best_competing_rate: null, repaid_fraction: fraction },
+      }),
+    );
+  }
+  return lines;
+}
