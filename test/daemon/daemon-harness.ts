@@ -1,0 +1,117 @@
+/**
+ * A daemon wired to an in-process sandbox on a manual clock, with a real SQLite file in a temp
+ * dir, the real webhook listener on a free port, and log lines captured in memory.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { SignJWT } from 'jose';
+import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
+import { daemonConfigSchema } from '../../src/daemon/daemon-config.js';
+import { freePort } from '../../src/daemon/free-port.js';
+import { loadStrategyFile } from '../../src/engine/index.js';
+import { createLogger } from '../../src/log/logger.js';
+import type { RiskLimitsInput } from '../../src/risk/index.js';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { createMarketplaceClient, DEFAULT_RETRY } from '../../src/service/index.js';
+import { openStore, type Store } from '../../src/store/index.js';
+
+export const OFFER_ALL = fileURLToPath(new URL('./fixtures/offer-all.yaml', import.meta.url));
+// Never fires during a test: jobs run only when a test calls them.
+const NEVER = '0 0 1 1 *';
+
+export interface DaemonHarness {
+  sandbox: SandboxHandle;
+  daemon: Daemon;
+  store: Store;
+  dir: string;
+  logs: Array<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  dryRun?: boolean;
+  risk?: RiskLimitsInput;
+  balanceCents?: number;
+}
+
+export async function startDaemonHarness(options: HarnessOptions = {}): Promise<DaemonHarness> {
+  const sandbox = await startSandbox({ manualClock: true, seed: 7 });
+  sandbox.control.setBalance(options.balanceCents ?? 1_000_000);
+  const dir = mkdtempSync(join(tmpdir(), 'lendbot-daemon-'));
+  const store = openStore(join(dir, 'lendbot.db'));
+  const port = await freePort();
+  const config = daemonConfigSchema.parse({
+    db: join(dir, 'lendbot.db'),
+    dry_run: options.dryRun ?? false,
+    webhook: { host: '127.0.0.1', port },
+    poll: { schedule: NEVER, at_start: false },
+    jobs: { balance_refresh: NEVER, reconcile: NEVER, fund_accepted: NEVER },
+    risk: options.risk ?? {},
+  });
+  const logs: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') logs.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const client = createMarketplaceClient(
+    {
+      baseUrl: sandbox.url,
+      apiKey: sandbox.credentials.apiKey,
+      secretKey: sandbox.credentials.secretKey,
+      signatureMode: 'timestamp-secret',
+      numericRangeFormat: 'min-max-params',
+      timeoutMs: 5000,
+      retry: DEFAULT_RETRY,
+    },
+    { clock: sandbox.clock },
+  );
+  const daemon = await createDaemon(config, {}, {
+    client,
+    clock: sandbox.clock,
+    store,
+    log: createLogger({ level: 'info', destination: sink }),
+    strategies: [await loadStrategyFile(OFFER_ALL)],
+    webhookSecret: sandbox.credentials.webhookSecret,
+  });
+  await daemon.start();
+  sandbox.control.subscribe(daemon.webhookUrl, 'investor@example.com');
+  return {
+    sandbox,
+    daemon,
+    store,
+    dir,
+    logs,
+    async close() {
+      await daemon.stop();
+      await sandbox.close();
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Waits until `check` holds, polling every 20 ms, up to `timeoutMs`. */
+export async function waitFor(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A webhook token as the marketplace signs it (our reading of spec part 6; docs/webhooks.md). */
+export function signEvent(secret: string, claims: Record<string, unknown>): Promise<string> {
+  return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt().sign(new TextEncoder().encode(secret));
+}
+
+/** POSTs a webhook body to the daemon's listener. */
+export async function postWebhook(url: string, body: string, topic = 'new_loan_request_created'): Promise<number> {
+  const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Svc-Topic': topic }, body });
+  await response.arrayBuffer();
+  return response.status;
+}
