@@ -5,19 +5,23 @@
 import type { Command } from 'commander';
 import type { CliIo } from './cli-io.js';
 import { registerApiCommand } from './commands/api/index.js';
+import { registerBacktestCommand } from './commands/backtest/index.js';
 import { registerDecisionsCommand } from './commands/decisions/index.js';
 import { registerRecordCommand } from './commands/record/index.js';
 import { registerRunCommand } from './commands/run/index.js';
 import { registerStrategyCommand } from './commands/strategy/index.js';
 import { registerSandboxCommand } from './commands/sandbox/index.js';
+import { registerStatusCommand } from './commands/status/index.js';
 
 export type RegisterCommand = (program: Command, io: CliIo) => void;
 
 export const COMMAND_TABLE: readonly RegisterCommand[] = [
   registerRunCommand,
+  registerStatusCommand,
   registerDecisionsCommand,
   registerRecordCommand,
   registerApiCommand,
   registerStrategyCommand,
   registerSandboxCommand,
+  registerBacktestCommand,
 ];

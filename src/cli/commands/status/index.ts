@@ -1,0 +1,57 @@
+/** `lendbot status`: the investor's dashboard, read from the database (the daemon may be running). */
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { systemClock } from '../../../clock/clock.js';
+import { loadDaemonConfig } from '../../../daemon/daemon-config.js';
+import { loadStrategyFile } from '../../../engine/index.js';
+import { buildStatusReport, type StrategyBudget } from '../../../ops/status-report.js';
+import { formatStatusText, statusJson } from '../../../ops/status-text.js';
+import { openStore } from '../../../store/index.js';
+import { printJson, warn, type CliIo } from '../../cli-io.js';
+import { UserError } from '../../user-error.js';
+import { DEFAULT_CONFIG_FILE } from '../run/index.js';
+
+interface StatusOptions {
+  db?: string;
+  config?: string;
+  json?: boolean;
+}
+
+export function registerStatusCommand(program: Command, io: CliIo): void {
+  program
+    .command('status')
+    .description('balance, reserved and free cash, exposure, offers today against the caps, loans, data spend, last poll, inbox, kill switch')
+    .option('--db <path>', 'SQLite file (default: LENDBOT_DB, then the config, then data/lendbot.db)')
+    .option('--config <file>', `configuration file for the caps and strategies (default ${DEFAULT_CONFIG_FILE} when it exists)`)
+    .option('--json', 'one JSON document, amounts in integer cents')
+    .action(async (options: StatusOptions) => {
+      const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
+      const config = await loadDaemonConfig(file, io.env);
+      const db = options.db ?? config.db;
+      // Reading must never create an empty database where the user mistyped a path.
+      if (!existsSync(db)) throw new UserError(`no database at ${db} (set --db or LENDBOT_DB)`);
+      const budgets = await strategyBudgets(config.strategies, io);
+      const store = openStore(db);
+      try {
+        const report = buildStatusReport({ store, nowMs: systemClock.now(), limits: config.risk, budgets, dryRun: config.dry_run });
+        if (options.json) printJson(io, statusJson(report));
+        else io.stdout.write(formatStatusText(report));
+      } finally {
+        store.close();
+      }
+    });
+}
+
+/** Each strategy's monthly data budget; a strategy that does not load is left out with a warning. */
+async function strategyBudgets(files: readonly string[], io: CliIo): Promise<StrategyBudget[]> {
+  const budgets: StrategyBudget[] = [];
+  for (const file of files) {
+    try {
+      const strategy = await loadStrategyFile(file);
+      budgets.push({ strategy: strategy.name, monthlyBudgetCents: strategy.dataPolicy.monthlyBudgetCents });
+    } catch (error) {
+      warn(io, `strategy ${file} not loaded, its data budget is left out: ${error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)}`);
+    }
+  }
+  return budgets;
+}

@@ -1,0 +1,119 @@
+/**
+ * The investor's dashboard in one value: balance, reserved and free cash, exposure by risk level,
+ * today's offers against the caps, loans by status, this month's data spend against the strategy
+ * budgets, the last poll, the webhook inbox depth and the kill switch. `lendbot status` prints it
+ * and the metrics gauges are set from it, so both always agree.
+ *
+ * Every figure comes from an indexed query or a small table (offers, loans, transfers), never
+ * from a scan of the decisions table, so it stays fast with millions of decisions.
+ */
+import { existsSync } from 'node:fs';
+import { monthStartMs } from '../daemon/enricher.js';
+import { LAST_POLL_KEY } from '../daemon/poller.js';
+import type { Cents } from '../service/index.js';
+import { balanceFromStore, type RiskLimits } from '../risk/index.js';
+import { isoFromMs, msFromIso, utcDayBounds, type Store } from '../store/index.js';
+
+export interface StrategyBudget {
+  strategy: string;
+  monthlyBudgetCents: Cents;
+}
+
+export interface StatusInput {
+  store: Store;
+  nowMs: number;
+  limits: RiskLimits;
+  /** The monthly data budget of each configured strategy. */
+  budgets: readonly StrategyBudget[];
+  /** Report the dry run's simulated offers instead of the live ones. */
+  dryRun: boolean;
+}
+
+export interface StatusReport {
+  at: string;
+  scope: 'live' | 'dry_run';
+  balanceCents: Cents;
+  reservedCents: Cents;
+  /** balance − reserved − min cash reserve: what the next offer may use. */
+  freeCents: Cents;
+  minCashReserveCents: Cents;
+  exposure: { totalCents: Cents; byRiskLevelCents: Record<string, Cents>; maxCents: Cents | null };
+  offersToday: { offers: number; amountCents: Cents; maxOffers: number | null; maxAmountCents: Cents | null };
+  decisionsToday: { offer: number; skip: number };
+  /** Synced loans by the list they are in (current, completed, collection, default). */
+  loansByStatus: Record<string, number>;
+  dataSpend: { monthStart: string; spentCents: Cents; budgets: StrategyBudget[] };
+  lastPoll: { at: string | null; ageSeconds: number | null };
+  inboxDepth: number;
+  killSwitch: { on: boolean; why: string | null };
+}
+
+/** Builds the report from the store as of `nowMs`. */
+export function buildStatusReport(input: StatusInput): StatusReport {
+  const { store, nowMs, limits } = input;
+  const scope = { nowMs, expiryMs: limits.offerExpiryMs, dryRun: input.dryRun };
+  const balanceCents = balanceFromStore(store);
+  const reservedCents = store.offers.reserved(scope);
+  const exposure = store.exposure.summary(scope);
+  const today = store.offers.dailyTotals(scope);
+  const monthStart = monthStartMs(nowMs);
+  const lastPollIso = store.state.get(LAST_POLL_KEY) ?? null;
+  const lastPollMs = lastPollIso === null ? Number.NaN : msFromIso(lastPollIso);
+  return {
+    at: isoFromMs(nowMs),
+    scope: input.dryRun ? 'dry_run' : 'live',
+    balanceCents,
+    reservedCents,
+    freeCents: balanceCents - reservedCents - limits.minCashReserveCents,
+    minCashReserveCents: limits.minCashReserveCents,
+    exposure: {
+      totalCents: exposure.totalCents,
+      byRiskLevelCents: Object.fromEntries(Object.entries(exposure.byRiskLevelCents).map(([level, cents]) => [level, cents])),
+      maxCents: limits.maxOpenExposureCents ?? null,
+    },
+    offersToday: {
+      offers: today.offers,
+      amountCents: today.amountCents,
+      maxOffers: limits.maxOffersPerDay ?? null,
+      maxAmountCents: limits.maxAmountPerDayCents ?? null,
+    },
+    decisionsToday: decisionsToday(store, nowMs),
+    loansByStatus: loansByStatus(store),
+    dataSpend: {
+      monthStart: isoFromMs(monthStart),
+      spentCents: store.purchases.spendCents({ fromMs: monthStart, toMs: nowMs + 1 }),
+      budgets: [...input.budgets],
+    },
+    lastPoll: {
+      at: lastPollIso,
+      ageSeconds: Number.isNaN(lastPollMs) ? null : Math.max(0, Math.round((nowMs - lastPollMs) / 1000)),
+    },
+    inboxDepth: store.inbox.depth(),
+    killSwitch: killSwitchState(limits),
+  };
+}
+
+function killSwitchState(limits: RiskLimits): StatusReport['killSwitch'] {
+  if (limits.killSwitch) return { on: true, why: 'risk.kill_switch is true' };
+  if (limits.killSwitchFile !== undefined && existsSync(limits.killSwitchFile)) {
+    return { on: true, why: `file ${limits.killSwitchFile} exists` };
+  }
+  return { on: false, why: null };
+}
+
+// Two range counts on the (action, decided_at) index: a day's rows, never the whole table.
+function decisionsToday(store: Store, nowMs: number): StatusReport['decisionsToday'] {
+  const { startMs, endMs } = utcDayBounds(nowMs);
+  const count = store.db.prepare<[string, string, string], { n: number }>(
+    'SELECT COUNT(*) AS n FROM decisions WHERE action = ? AND decided_at >= ? AND decided_at < ?',
+  );
+  const range = [isoFromMs(startMs), isoFromMs(endMs)] as const;
+  return { offer: count.get('offer', ...range)?.n ?? 0, skip: count.get('skip', ...range)?.n ?? 0 };
+}
+
+function loansByStatus(store: Store): Record<string, number> {
+  const rows = store.db
+    .prepare<[], { list_status: string; n: number }>('SELECT list_status, COUNT(*) AS n FROM loans GROUP BY list_status ORDER BY list_status')
+    .all();
+  return Object.fromEntries(rows.map((row) => [row.list_status, row.n]));
+}

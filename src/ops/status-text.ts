@@ -1,0 +1,81 @@
+/** The status report as people read it (`lendbot status`) and as scripts read it (`--json`). */
+import { formatCents } from '../service/index.js';
+import type { StatusReport } from './status-report.js';
+
+const RISK_LEVEL_NAMES: Record<string, string> = { '0': 'low', '1': 'medium', '2': 'high', '3': 'friends', '4': 'crypto' };
+
+const usd = formatCents;
+
+function against(value: string, cap: string | null): string {
+  return cap === null ? `${value} (no cap)` : `${value} of ${cap}`;
+}
+
+function age(seconds: number): string {
+  if (seconds < 120) return `${seconds} s ago`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min ago`;
+  return `${Math.round(seconds / 3600)} h ago`;
+}
+
+/** Aligned `label  value` lines. */
+export function formatStatusText(report: StatusReport): string {
+  const lines: Array<[string, string]> = [];
+  const add = (label: string, value: string): void => {
+    lines.push([label, value]);
+  };
+  add('as of', `${report.at}${report.scope === 'dry_run' ? ' (dry-run offers)' : ''}`);
+  add('balance', usd(report.balanceCents));
+  add('reserved', usd(report.reservedCents));
+  add('free cash', `${usd(report.freeCents)} (after a reserve of ${usd(report.minCashReserveCents)})`);
+  add('exposure', against(usd(report.exposure.totalCents), report.exposure.maxCents === null ? null : usd(report.exposure.maxCents)));
+  for (const [level, cents] of Object.entries(report.exposure.byRiskLevelCents)) {
+    add(`  risk ${level} ${RISK_LEVEL_NAMES[level] ?? ''}`.trimEnd(), usd(cents));
+  }
+  const today = report.offersToday;
+  add('offers today', against(String(today.offers), today.maxOffers === null ? null : String(today.maxOffers)));
+  add('offered today', against(usd(today.amountCents), today.maxAmountCents === null ? null : usd(today.maxAmountCents)));
+  add('decisions today', `${report.decisionsToday.offer} offer, ${report.decisionsToday.skip} skip`);
+  const loans = Object.entries(report.loansByStatus);
+  add('loans', loans.length === 0 ? 'none synced' : loans.map(([status, count]) => `${count} ${status}`).join(', '));
+  add('data spend', `${usd(report.dataSpend.spentCents)} since ${report.dataSpend.monthStart.slice(0, 10)}`);
+  for (const budget of report.dataSpend.budgets) {
+    add(`  budget ${budget.strategy}`, `${usd(budget.monthlyBudgetCents)} (${usd(budget.monthlyBudgetCents - report.dataSpend.spentCents)} left)`);
+  }
+  add('last poll', report.lastPoll.at === null || report.lastPoll.ageSeconds === null ? 'never' : `${report.lastPoll.at} (${age(report.lastPoll.ageSeconds)})`);
+  add('webhook inbox', `${report.inboxDepth} waiting`);
+  add('kill switch', report.killSwitch.on ? `ON: ${report.killSwitch.why ?? ''}` : 'off');
+  const width = Math.max(...lines.map(([label]) => label.length));
+  return `${lines.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n')}\n`;
+}
+
+/** snake_case JSON, amounts as integer cents. */
+export function statusJson(report: StatusReport): Record<string, unknown> {
+  return {
+    at: report.at,
+    scope: report.scope,
+    balance_cents: report.balanceCents,
+    reserved_cents: report.reservedCents,
+    free_cents: report.freeCents,
+    min_cash_reserve_cents: report.minCashReserveCents,
+    exposure: {
+      total_cents: report.exposure.totalCents,
+      by_risk_level_cents: report.exposure.byRiskLevelCents,
+      max_cents: report.exposure.maxCents,
+    },
+    offers_today: {
+      offers: report.offersToday.offers,
+      amount_cents: report.offersToday.amountCents,
+      max_offers: report.offersToday.maxOffers,
+      max_amount_cents: report.offersToday.maxAmountCents,
+    },
+    decisions_today: report.decisionsToday,
+    loans_by_status: report.loansByStatus,
+    data_spend: {
+      month_start: report.dataSpend.monthStart,
+      spent_cents: report.dataSpend.spentCents,
+      budgets: report.dataSpend.budgets.map((budget) => ({ strategy: budget.strategy, monthly_budget_cents: budget.monthlyBudgetCents })),
+    },
+    last_poll: { at: report.lastPoll.at, age_seconds: report.lastPoll.ageSeconds },
+    inbox_depth: report.inboxDepth,
+    kill_switch: report.killSwitch,
+  };
+}

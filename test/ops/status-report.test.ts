@@ -1,0 +1,73 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildStatusReport } from '../../src/ops/status-report.js';
+import { formatStatusText, statusJson } from '../../src/ops/status-text.js';
+import { riskLimitsSchema } from '../../src/risk/index.js';
+import { tempStore } from '../store/fixtures.js';
+import { seedStatusData } from './status-fixtures.js';
+
+const NOW = Date.parse('2026-03-10T12:00:00.000Z');
+let h: ReturnType<typeof tempStore>;
+beforeEach(() => {
+  h = tempStore();
+  seedStatusData(h.store, { decisions: 30, nowMs: NOW });
+});
+afterEach(() => h.cleanup());
+
+const limits = riskLimitsSchema.parse({ min_cash_reserve: 100, max_open_exposure: 5000, max_offers_per_day: 10, kill_switch: true });
+
+describe('status report', () => {
+  it('adds up every figure from the store', () => {
+    const report = buildStatusReport({ store: h.store, nowMs: NOW, limits, budgets: [{ strategy: 'balanced', monthlyBudgetCents: 1000 }], dryRun: false });
+    expect(statusJson(report)).toEqual({
+      at: '2026-03-10T12:00:00.000Z',
+      scope: 'live',
+      balance_cents: 330_000,
+      reserved_cents: 83_000,
+      free_cents: 237_000,
+      min_cash_reserve_cents: 10_000,
+      exposure: { total_cents: 193_000, by_risk_level_cents: { '0': 40_000, '1': 77_000, '2': 76_000 }, max_cents: 500_000 },
+      offers_today: { offers: 2, amount_cents: 83_000, max_offers: 10, max_amount_cents: null },
+      decisions_today: { offer: 2, skip: 4 },
+      loans_by_status: { collection: 1, completed: 1, current: 2 },
+      data_spend: { month_start: '2026-03-01T00:00:00.000Z', spent_cents: 400, budgets: [{ strategy: 'balanced', monthly_budget_cents: 1000 }] },
+      last_poll: { at: '2026-03-10T11:58:30.000Z', age_seconds: 90 },
+      inbox_depth: 2,
+      kill_switch: { on: true, why: 'risk.kill_switch is true' },
+    });
+  });
+
+  it('prints aligned lines for people', () => {
+    const report = buildStatusReport({ store: h.store, nowMs: NOW, limits, budgets: [{ strategy: 'balanced', monthlyBudgetCents: 1000 }], dryRun: false });
+    expect(formatStatusText(report)).toBe(
+      [
+        'as of              2026-03-10T12:00:00.000Z',
+        'balance            3300.00',
+        'reserved           830.00',
+        'free cash          2370.00 (after a reserve of 100.00)',
+        'exposure           1930.00 of 5000.00',
+        '  risk 0 low       400.00',
+        '  risk 1 medium    770.00',
+        '  risk 2 high      760.00',
+        'offers today       2 of 10',
+        'offered today      830.00 (no cap)',
+        'decisions today    2 offer, 4 skip',
+        'loans              1 collection, 1 completed, 2 current',
+        'data spend         4.00 since 2026-03-01',
+        '  budget balanced  10.00 (6.00 left)',
+        'last poll          2026-03-10T11:58:30.000Z (90 s ago)',
+        'webhook inbox      2 waiting',
+        'kill switch        ON: risk.kill_switch is true',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('counts the dry run offers in their own scope, and says so', () => {
+    const report = buildStatusReport({ store: h.store, nowMs: NOW, limits: riskLimitsSchema.parse({}), budgets: [], dryRun: true });
+    expect(report.scope).toBe('dry_run');
+    expect(report.reservedCents).toBe(0);
+    expect(report.offersToday).toEqual({ offers: 0, amountCents: 0, maxOffers: null, maxAmountCents: null });
+    expect(report.killSwitch).toEqual({ on: false, why: null });
+    expect(formatStatusText(report).split('\n')[0]).toBe('as of            2026-03-10T12:00:00.000Z (dry-run offers)');
+  });
+});
