@@ -1,0 +1,132 @@
+/**
+ * What `lendbot backtest` and `lendbot tune` share: loading the recording (a file or the daemon's
+ * database), the strategies, the risk limits from the daemon's config, and the market options.
+ * Expected failures become UserErrors with one line that says how to fix them.
+ */
+import { existsSync } from 'node:fs';
+import { InvalidArgumentError, type Command } from 'commander';
+import { z } from 'zod';
+import { recordingLinesFromStore } from '../../../backtest/export-from-store.js';
+import { loadRecording, prepareRecording, type PeriodFilter, type PreparedRecording } from '../../../backtest/prepared-recording.js';
+import type { MarketAssumptions } from '../../../backtest/market-model.js';
+import { ConfigFileError, loadYamlFile } from '../../../config/index.js';
+import { loadStrategyFile, type CompiledStrategy } from '../../../engine/index.js';
+import { DEFAULT_RISK_LIMITS, riskLimitsSchema, type RiskLimits } from '../../../risk/index.js';
+import { amountToCents } from '../../../service/index.js';
+import { warn, type CliIo } from '../../cli-io.js';
+import { UserError } from '../../user-error.js';
+
+export interface RecordingSource {
+  data?: string | undefined;
+  db?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+export interface MarketOptions {
+  balance?: number | undefined;
+  config?: string | undefined;
+  unknownCompetition?: MarketAssumptions['unknownCompetition'] | undefined;
+  decisionDelayHours?: number | undefined;
+}
+
+/** A point in time for --from/--to. */
+export function isoTime(text: string): string {
+  if (!Number.isFinite(Date.parse(text))) throw new InvalidArgumentError('expected an ISO-8601 time such as 2026-11-01T00:00:00Z');
+  return text;
+}
+
+/** A non-negative USD amount for --balance. */
+export function usdAmount(text: string): number {
+  if (!/^\d+(\.\d{1,2})?$/.test(text)) throw new InvalidArgumentError('expected a USD amount such as 5000 or 2500.50');
+  return amountToCents(text);
+}
+
+function competition(text: string): MarketAssumptions['unknownCompetition'] {
+  if (text === 'win' || text === 'lose') return text;
+  const rate = Number(text);
+  if (!Number.isFinite(rate) || rate < 0) throw new InvalidArgumentError('expected win, lose or a rate such as 0.25');
+  return rate;
+}
+
+function hours(text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0) throw new InvalidArgumentError('expected a number of hours');
+  return value;
+}
+
+/** Adds the options every replaying command takes. */
+export function addReplayOptions(command: Command, withDb: boolean): Command {
+  command.option('--data <file>', 'recording (JSON lines, docs/recording-format.md)');
+  if (withDb) command.option('--db <path>', "the daemon's SQLite file, instead of --data");
+  return command
+    .option('--from <iso>', 'replay requests seen from this time (inclusive)', isoTime)
+    .option('--to <iso>', 'replay requests seen before this time', isoTime)
+    .option('--balance <usd>', 'starting balance in USD (default 5000)', usdAmount)
+    .option('--config <file>', "take the risk limits from this config's risk: section (default: built-in limits)")
+    .option('--unknown-competition <win|lose|rate>', 'when the recording does not tell the competing rate', competition)
+    .option('--decision-delay-hours <h>', 'hours from an offer to the borrower accepting or rejecting it (default 24)', hours);
+}
+
+/** The recording, ordered and trimmed; bad lines are warned about and skipped. */
+export async function loadSource(io: CliIo, source: RecordingSource): Promise<PreparedRecording> {
+  const period: PeriodFilter = { from: source.from, to: source.to };
+  if ((source.data === undefined) === (source.db === undefined)) throw new UserError('give the recording as --data FILE or the database as --db PATH (one of them)');
+  let recording: PreparedRecording;
+  if (source.db !== undefined) {
+    if (!existsSync(source.db)) throw new UserError(`no database at ${source.db}`);
+    const { openStore } = await import('../../../store/index.js');
+    const store = openStore(source.db);
+    try {
+      const invalid: Array<{ loanRequestId: number; message: string }> = [];
+      recording = prepareRecording([...recordingLinesFromStore(store, invalid)], period);
+      for (const bad of invalid) warn(io, `request ${bad.loanRequestId} left out: ${bad.message}`);
+    } finally {
+      store.close();
+    }
+  } else {
+    const file = source.data ?? '';
+    if (!existsSync(file)) throw new UserError(`recording not found: ${file}`);
+    let bad = 0;
+    recording = await loadRecording(file, period, (issue) => {
+      bad += 1;
+      // A file of garbage should not flood the terminal: the first ten, then a count.
+      if (bad <= 10) warn(io, `${issue.file}:${issue.line}: ${issue.message}`);
+    });
+    if (bad > 10) warn(io, `${bad - 10} more bad lines skipped`);
+  }
+  if (recording.entries.length === 0) throw new UserError('the recording holds no requests in the period');
+  return recording;
+}
+
+/** Strategy files, comma-separated or repeated. */
+export async function loadStrategies(list: string): Promise<CompiledStrategy[]> {
+  const files = list.split(',').map((f) => f.trim()).filter((f) => f !== '');
+  if (files.length === 0) throw new UserError('--strategy needs at least one file');
+  try {
+    return await Promise.all(files.map((file) => loadStrategyFile(file)));
+  } catch (error) {
+    if (error instanceof ConfigFileError) throw new UserError(error.message);
+    throw error;
+  }
+}
+
+/** The risk limits of the daemon's config file, or the built-in defaults. */
+export async function loadLimits(config: string | undefined): Promise<RiskLimits> {
+  if (config === undefined) return DEFAULT_RISK_LIMITS;
+  try {
+    const parsed = await loadYamlFile(config, z.looseObject({ risk: riskLimitsSchema.prefault({}) }));
+    return parsed.risk;
+  } catch (error) {
+    if (error instanceof ConfigFileError) throw new UserError(error.message);
+    throw error;
+  }
+}
+
+/** The market assumptions the options override. */
+export function marketOf(options: MarketOptions): Partial<MarketAssumptions> {
+  const market: Partial<MarketAssumptions> = {};
+  if (options.unknownCompetition !== undefined) market.unknownCompetition = options.unknownCompetition;
+  if (options.decisionDelayHours !== undefined) market.decisionDelayMs = Math.round(options.decisionDelayHours * 3_600_000);
+  return market;
+}
