@@ -1,0 +1,49 @@
+/**
+ * The one call the composition root makes to add health and metrics to the daemon: instruments
+ * the pipeline and registers `GET /healthz` and `GET /metrics` on the listener (before it listens).
+ * The metrics are created first by the caller, so the client and the webhook listener's
+ * `onOutcome` can feed them too (see docs/operations.md, "Wiring").
+ */
+import type { Clock } from '../clock/clock.js';
+import type { Pipeline } from '../daemon/pipeline.js';
+import type { RiskLimits } from '../risk/index.js';
+import type { Store } from '../store/index.js';
+import { checkHealth } from './health.js';
+import { instrumentPipeline } from './instrument.js';
+import type { LendbotMetrics } from './metrics.js';
+import { registerHealthRoute, registerMetricsRoute, type OpsApp } from './ops-routes.js';
+import { buildStatusReport, type StrategyBudget } from './status-report.js';
+
+export interface OpsDeps {
+  app: OpsApp;
+  metrics: LendbotMetrics;
+  store: Store;
+  clock: Clock;
+  pipeline: Pipeline;
+  limits: () => RiskLimits;
+  budgets: () => readonly StrategyBudget[];
+  dryRun: boolean;
+  /** Oldest acceptable last poll in the clock's milliseconds (scale it by the sandbox speed). */
+  maxPollAgeMs?: number;
+  maxInboxDepth?: number;
+}
+
+export function attachOps(deps: OpsDeps): void {
+  const { app, metrics, store, clock } = deps;
+  const startedAtMs = clock.now();
+  instrumentPipeline(deps.pipeline, { metrics, store, clock });
+  registerHealthRoute(app, () =>
+    checkHealth({
+      store,
+      clock,
+      startedAtMs,
+      ...(deps.maxPollAgeMs === undefined ? {} : { maxPollAgeMs: deps.maxPollAgeMs }),
+      ...(deps.maxInboxDepth === undefined ? {} : { maxInboxDepth: deps.maxInboxDepth }),
+    }),
+  );
+  registerMetricsRoute(app, metrics.registry, () =>
+    metrics.observeStatus(
+      buildStatusReport({ store, nowMs: clock.now(), limits: deps.limits(), budgets: deps.budgets(), dryRun: deps.dryRun }),
+    ),
+  );
+}

@@ -1,0 +1,90 @@
+/**
+ * The daemon's Prometheus metrics (prom-client), in one registry per daemon so tests and several
+ * daemons in one process never share counters. Counters are fed by the instrumentation in
+ * instrument.ts; the money gauges are set from the status report at each scrape, so /metrics and
+ * `lendbot status` always agree.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { StatusReport } from './status-report.js';
+
+export type OfferOutcome = 'placed' | 'refused' | 'ambiguous';
+
+export interface LendbotMetrics {
+  registry: Registry;
+  requestsSeen: Counter<'source'>;
+  decisions: Counter<'action' | 'reason'>;
+  offers: Counter<'outcome'>;
+  apiCalls: Counter<'endpoint' | 'code'>;
+  apiErrors: Counter<'endpoint' | 'code'>;
+  webhookEvents: Counter<'outcome'>;
+  webhookToOfferSeconds: Histogram;
+  /** Sets the balance, reserved, exposure, data spend, inbox and poll gauges. */
+  observeStatus(report: StatusReport): void;
+}
+
+export interface MetricsOptions {
+  /** Also export Node's process metrics (CPU, memory, event loop lag); default true. */
+  processMetrics?: boolean;
+}
+
+export function createMetrics(options: MetricsOptions = {}): LendbotMetrics {
+  const registry = new Registry();
+  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> =>
+    new Counter({ name, help, labelNames, registers });
+  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[] = []): Gauge<L> =>
+    new Gauge({ name, help, labelNames, registers });
+
+  const balance = gauge('lendbot_balance_cents', 'available balance from the transfer history, in cents');
+  const reserved = gauge('lendbot_reserved_cents', 'money held back by pending automate_fund offers, in cents');
+  const free = gauge('lendbot_free_cash_cents', 'balance - reserved - min cash reserve, in cents');
+  const exposure = gauge('lendbot_exposure_cents', 'open exposure by risk level, in cents', ['risk_level']);
+  const dataSpend = gauge('lendbot_data_spend_cents', 'paid data bought this UTC month, in cents');
+  const inboxDepth = gauge('lendbot_webhook_inbox_depth', 'webhook events stored and not yet processed');
+  const lastPoll = gauge('lendbot_last_poll_timestamp_seconds', 'time of the last complete poll (0: none yet)');
+  const offersToday = gauge('lendbot_offers_today', 'offers made today (UTC), refused ones excluded');
+
+  return {
+    registry,
+    requestsSeen: counter('lendbot_requests_seen_total', 'loan requests sent through the pipeline, by source', ['source']),
+    decisions: counter('lendbot_decisions_total', 'decisions recorded, by action and decisive reason', ['action', 'reason']),
+    offers: counter('lendbot_offers_total', 'offers sent to the service, by outcome (placed, refused, ambiguous)', ['outcome']),
+    apiCalls: counter('lendbot_api_calls_total', 'marketplace API calls, by endpoint and code (ok or the error code)', ['endpoint', 'code']),
+    apiErrors: counter('lendbot_api_errors_total', 'marketplace API calls that failed, by endpoint and error code', ['endpoint', 'code']),
+    webhookEvents: counter('lendbot_webhook_events_total', 'webhook deliveries, by outcome', ['outcome']),
+    webhookToOfferSeconds: new Histogram({
+      name: 'lendbot_webhook_to_offer_seconds',
+      help: 'time from storing a webhook event to its offer being placed',
+      buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60],
+      registers,
+    }),
+    observeStatus(report) {
+      balance.set(report.balanceCents);
+      reserved.set(report.reservedCents);
+      free.set(report.freeCents);
+      exposure.reset();
+      for (const [level, cents] of Object.entries(report.exposure.byRiskLevelCents)) exposure.set({ risk_level: level }, cents);
+      dataSpend.set(report.dataSpend.spentCents);
+      inboxDepth.set(report.inboxDepth);
+      lastPoll.set(report.lastPoll.at === null ? 0 : Date.parse(report.lastPoll.at) / 1000);
+      offersToday.set(report.offersToday.offers);
+    },
+  };
+}
+
+/**
+ * A decision's reason as a label of bounded cardinality: its leading words, up to the first
+ * number, operator or colon ("guard balance 41.00 < total 520.00" → "guard balance").
+ */
+export function reasonLabel(reason: string | undefined): string {
+  if (reason === undefined || reason.trim() === '') return 'none';
+  const words: string[] = [];
+  for (const word of reason.trim().split(/\s+/)) {
+    if (/\d/.test(word) || /^[^A-Za-z_]+$/.test(word)) break;
+    const bare = word.replace(/[:;,]+$/, '');
+    if (bare !== '') words.push(bare);
+    if (bare !== word || words.length === 3) break;
+  }
+  return words.length === 0 ? 'other' : words.join(' ');
+}
