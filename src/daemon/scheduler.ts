@@ -15,6 +15,7 @@ export interface Job {
 export class Scheduler {
   private readonly tasks: ScheduledTask[] = [];
   private readonly running = new Map<string, Promise<void>>();
+  private stopped = false;
 
   constructor(private readonly log: Logger) {}
 
@@ -27,6 +28,7 @@ export class Scheduler {
 
   /** Runs a job now (also used for the poll at start); joins a run already under way. */
   runOnce(job: Job): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     const existing = this.running.get(job.name);
     if (existing) return existing;
     const run = job
@@ -42,7 +44,10 @@ export class Scheduler {
 
   /** Stops the schedules and waits for jobs under way to finish. */
   async stop(): Promise<void> {
-    for (const task of this.tasks) await task.stop();
+    this.stopped = true;
+    // destroy, not only stop: a stopped node-cron task keeps its timer and the process alive.
+    for (const task of this.tasks) await task.destroy();
+    this.tasks.length = 0;
     await Promise.all(this.running.values());
   }
 }

@@ -30,8 +30,9 @@ export function installShutdown(
         .stop()
         .then(() => {
           clearTimeout(timer);
-          process.exitCode = exitCode;
           resolve();
+          // Everything is closed; exit now rather than wait on a library's stray timer.
+          process.exit(exitCode);
         })
         .catch((error: unknown) => {
           options.log(`lendbot: error while stopping: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,0 +1,62 @@
+/**
+ * What a new user sees: `npm start` (lendbot run with no credentials) trades against the
+ * embedded sandbox and reaches its first offer; SIGTERM stops it cleanly; the decisions and the
+ * recording can be read back with the CLI.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseRecordingLine } from '../../src/backtest/recording-io.js';
+import { freePort } from '../../src/daemon/free-port.js';
+import { BIN, runCli } from '../cli/run-cli.js';
+import { waitFor } from './daemon-harness.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'lendbot-start-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('npm start on a fresh machine', () => {
+  it('reaches its first offer in sandbox mode and stops on SIGTERM', { timeout: 120_000 }, async () => {
+    const db = join(dir, 'lendbot.db');
+    const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('LENDBOT_'))) as Record<string, string>;
+    const env = { ...baseEnv, LENDBOT_DB: db, LENDBOT_WEBHOOK_PORT: String(await freePort()) };
+    const child = spawn(process.execPath, [BIN, 'run'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+
+    await waitFor(() => stdout.includes('"msg":"offer placed"'), `the first offer\n${stdout.slice(-2000)}\n${stderr}`, 90_000);
+    expect(stdout).toContain('SANDBOX MODE: no LENDBOT_BASE_URL set');
+    child.kill('SIGTERM');
+    // The daemon must exit within its 10 s grace period; 'hung' means it did not.
+    const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('hung'), 20_000))]);
+    expect(code, stdout.slice(-2000) + stderr).toBe(0);
+    expect(stdout).toContain('"msg":"lendbot stopped"');
+    expect(stderr).toContain('lendbot: SIGTERM; stopping');
+
+    const decisions = await runCli(['decisions', '--db', db, '--action', 'offer', '--json'], {});
+    expect(decisions.code).toBe(0);
+    const offers = decisions.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(offers.length).toBeGreaterThan(0);
+    expect(Object.keys(offers[0]!)).toEqual(expect.arrayContaining(['loan_request_id', 'action', 'rate', 'strategy', 'reasons']));
+    expect(offers.every((offer) => offer.action === 'offer' && typeof offer.rate === 'number')).toBe(true);
+
+    const out = join(dir, 'recording.jsonl');
+    const exported = await runCli(['record', 'export', '--db', db, '--out', out], {});
+    expect(exported.code).toBe(0);
+    expect(exported.stderr).toMatch(/^wrote \d+ requests to /);
+    const lines = readFileSync(out, 'utf8').trim().split('\n');
+    expect(lines.length).toBeGreaterThan(offers.length);
+    expect(lines.every((line) => parseRecordingLine(line).ok)).toBe(true);
+  });
+
+  it('refuses to read a database that does not exist', async () => {
+    const result = await runCli(['decisions', '--db', join(dir, 'nope.db')], {});
+    expect(result).toMatchObject({ code: 1, stderr: `lendbot: no database at ${join(dir, 'nope.db')} (set --db or LENDBOT_DB)\n` });
+  });
+});
