@@ -1,0 +1,106 @@
+/**
+ * Finds what is worth telling the investor by reading the store the daemon writes, so no part of
+ * the daemon has to know notifications exist: offers placed and funded, loans moved to the
+ * collection (late) or default list, this month's data spend crossing a share of a budget, and
+ * one summary per UTC day. A cursor in the state table (offers' updated_at) means a restart
+ * neither repeats nor skips offer notifications; loan moves and budget warnings are compared
+ * with what this process saw last, so the first check after a start only takes a baseline.
+ */
+import type { Clock } from '../clock/clock.js';
+import { isoFromMs, utcDayBounds, type Store } from '../store/index.js';
+import type { NotificationEvent, SendResult } from './notifier.js';
+import type { StatusReport } from './status-report.js';
+
+export const NOTIFY_CURSOR_KEY = 'notify_offers_cursor';
+export const NOTIFY_SUMMARY_KEY = 'notify_summary_day';
+
+export interface NotificationSink {
+  notify(event: NotificationEvent, data: Record<string, unknown>): Promise<SendResult>;
+}
+
+export interface WatcherDeps {
+  store: Store;
+  clock: Clock;
+  notifier: NotificationSink;
+  /** The status report now (for the daily summary and budgets). */
+  status: () => StatusReport;
+  /** Share of a monthly data budget that triggers budget_nearly_spent (default 0.8). */
+  budgetWarningShare?: number;
+}
+
+interface OfferRow {
+  loan_request_id: number;
+  rate: number;
+  total_amount_cents: number;
+  risk_level: number;
+  state: string;
+  updated_at: string;
+}
+
+export class NotificationWatcher {
+  private loanLists: Map<number, string> | undefined;
+  private readonly budgetsWarned = new Set<string>();
+
+  constructor(private readonly deps: WatcherDeps) {}
+
+  /** Sends every notification due now; returns how many were sent. */
+  async check(): Promise<number> {
+    const { store, clock, notifier } = this.deps;
+    let sent = 0;
+    const send = async (event: NotificationEvent, data: Record<string, unknown>): Promise<void> => {
+      if ((await notifier.notify(event, data)) === 'sent') sent += 1;
+    };
+
+    const cursor = store.state.get(NOTIFY_CURSOR_KEY) ?? isoFromMs(clock.now());
+    const offers = store.db
+      .prepare<[string], OfferRow>(
+        `SELECT loan_request_id, rate, total_amount_cents, risk_level, state, updated_at FROM offers
+         WHERE dry_run = 0 AND state IN ('placed', 'funded') AND updated_at > ? ORDER BY updated_at, id LIMIT 500`,
+      )
+      .all(cursor);
+    for (const offer of offers) {
+      const data = { loan_request_id: offer.loan_request_id, rate: offer.rate, total_amount_cents: offer.total_amount_cents, risk_level: offer.risk_level };
+      await send(offer.state === 'funded' ? 'offer_funded' : 'offer_placed', data);
+    }
+    store.state.set(NOTIFY_CURSOR_KEY, offers.at(-1)?.updated_at ?? cursor, clock.now());
+
+    const lists = new Map(
+      store.db.prepare<[], { id: number; list_status: string }>('SELECT id, list_status FROM loans').all().map((row) => [row.id, row.list_status]),
+    );
+    if (this.loanLists !== undefined) {
+      for (const [id, list] of lists) {
+        if (list === this.loanLists.get(id)) continue;
+        if (list === 'collection') await send('loan_late', { loan_id: id });
+        if (list === 'default') await send('loan_defaulted', { loan_id: id });
+      }
+    }
+    this.loanLists = lists;
+
+    const status = this.deps.status();
+    const share = this.deps.budgetWarningShare ?? 0.8;
+    for (const budget of status.dataSpend.budgets) {
+      const key = `${status.dataSpend.monthStart}:${budget.strategy}`;
+      if (budget.monthlyBudgetCents <= 0 || this.budgetsWarned.has(key)) continue;
+      if (status.dataSpend.spentCents >= share * budget.monthlyBudgetCents) {
+        this.budgetsWarned.add(key);
+        await send('budget_nearly_spent', { strategy: budget.strategy, spent_cents: status.dataSpend.spentCents, monthly_budget_cents: budget.monthlyBudgetCents });
+      }
+    }
+
+    const today = isoFromMs(utcDayBounds(clock.now()).startMs).slice(0, 10);
+    const lastSummary = store.state.get(NOTIFY_SUMMARY_KEY);
+    if (lastSummary === undefined) store.state.set(NOTIFY_SUMMARY_KEY, today, clock.now());
+    else if (lastSummary !== today) {
+      store.state.set(NOTIFY_SUMMARY_KEY, today, clock.now());
+      await send('daily_summary', {
+        balance_cents: status.balanceCents,
+        reserved_cents: status.reservedCents,
+        free_cents: status.freeCents,
+        exposure_cents: status.exposure.totalCents,
+        loans_by_status: status.loansByStatus,
+        data_spend_cents: status.dataSpend.spentCents,
+      });
+    }
+    return sent;
+  }
+}
