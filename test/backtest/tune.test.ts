@@ -19,8 +19,11 @@ const options: TuneOptions = {
 // Planted: borrowers whose credit score range starts below 620 repay 30% of what is due, the
 // rest repay in full. The best floor is therefore 610 or 620 (ranges start every 20 points).
 const planted = prepareRecording(syntheticRecording(600, 11, (low) => (low < 620 ? 0.3 : 1)));
-// Noise: one in five defaults whatever the credit score; no floor is better than another.
-const noise = prepareRecording(syntheticRecording(600, 12, (_, random) => (random() < 0.2 ? 0.3 : 1)));
+// Noise: one in five defaults whatever the credit score, repaying 69% of what is due, which makes
+// the expected net of a loan about zero (0.8 x 33.04 + 0.2 x (0.69 x 533.04 - 500) = -0.01): no
+// floor is better than another, and any gain in training is luck. (Over seeds 12 to 31 the
+// verdict was never "improved" on noise and always found the planted floor.)
+const noise = prepareRecording(syntheticRecording(600, 14, (_, random) => (random() < 0.2 ? 0.69 : 1)));
 
 describe('tune', () => {
   it('finds the planted optimum, and the gain holds out', async () => {
@@ -36,7 +39,7 @@ describe('tune', () => {
     const report = await tune(noise, flatStrategy(), options);
     expect(report.improved).toBe(false);
     expect(report.chosen).toEqual({ min_credit_score: 560 });
-    expect(report.verdict).toMatch(/^(overfit|no trial)/);
+    expect(report.verdict).toMatch(/^(overfit|no trial|not shown)/);
   });
 
   it('finds it with walk-forward windows too', async () => {

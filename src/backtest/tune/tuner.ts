@@ -5,13 +5,13 @@
  * fits the past is reported as such and the current values are kept.
  */
 import type { CompiledStrategy } from '../../engine/index.js';
-import type { PreparedRecording } from '../prepared-recording.js';
+import { sliceRecording, type PreparedRecording } from '../prepared-recording.js';
 import type { BacktestOptions } from '../run-backtest.js';
 import type { ObjectiveSettings } from './objectives.js';
 import { sampleTrials, type ParamValues } from './param-space.js';
 import { seededRandom } from './seeded-random.js';
 import { timeWindows, type SplitSpec } from './time-splits.js';
-import { inProcessEvaluator, type TrialContext, type TrialEvaluator, type TrialFigures, type TrialOutcome, type TrialTask } from './trial-evaluator.js';
+import { inProcessEvaluator, runTrial, type TrialContext, type TrialEvaluator, type TrialFigures, type TrialOutcome, type TrialTask } from './trial-evaluator.js';
 
 export interface TuneOptions {
   trials: number;
@@ -22,8 +22,8 @@ export interface TuneOptions {
   /** How many of the best training trials are also scored on the held-out period. */
   top?: number;
   /**
-   * The share of the training gain the held-out gain must keep to count as real (default 0.5):
-   * on noise, the best of many trials gains in training by luck and keeps none of it.
+   * The share of the training gain (per request) the held-out gain must keep to count as real
+   * (default 0.5): on noise, the best of many trials gains in training by luck and keeps none.
    */
   minKeptShare?: number;
   onProgress?: (done: number, total: number) => void;
@@ -62,6 +62,10 @@ export interface TuneReport {
   /** Mean over windows of (best − current) on the training and the held-out periods. */
   trainGain: number;
   heldOutGain: number;
+  /** Held-out gain per request over training gain per request; a real gain keeps most of it. */
+  keptShare: number;
+  /** Paired t of the held-out gain over blocks of the held-out period; 2 or more counts as real. */
+  heldOutT: number;
   improved: boolean;
   verdict: string;
   /** The values to write: the last window's best when improved, else the current ones. */
@@ -110,26 +114,71 @@ export async function tune(recording: PreparedRecording, strategy: CompiledStrat
         top: ranked.slice(0, top).map(rank),
       };
     });
-    return summarize(reports, strategy, trials, options);
+    return summarize(reports, blockGains(context, reports), strategy, trials, options);
   } finally {
     await evaluator.close();
   }
 }
 
-function summarize(windows: WindowReport[], strategy: CompiledStrategy, trials: readonly ParamValues[], options: TuneOptions): TuneReport {
+const BLOCKS = 10;
+
+/**
+ * The held-out gain of each window's best trial over the current values, measured on up to ten
+ * consecutive blocks of the held-out period, so its spread can be told from luck (a paired test).
+ */
+function blockGains(context: TrialContext, windows: readonly WindowReport[]): number[] {
+  const gains: number[] = [];
+  windows.forEach((report, index) => {
+    const window = context.windows[index];
+    const best = report.top[0];
+    if (!window || !best) return;
+    const n = window.test.entries.length;
+    const blocks = Math.min(BLOCKS, n);
+    for (let b = 0; b < blocks; b += 1) {
+      const block = sliceRecording(window.test, Math.floor((b * n) / blocks), Math.floor(((b + 1) * n) / blocks));
+      const blockContext: TrialContext = { ...context, windows: [{ train: block, test: block }] };
+      const score = (trial: number): number => runTrial(blockContext, { trial, window: 0, part: 'test' }).score;
+      gains.push(score(best.trial) - score(0));
+    }
+  });
+  return gains;
+}
+
+/** Student's t of the mean of `values` (0 when it cannot be told). */
+function tStatistic(values: readonly number[]): number {
+  const n = values.length;
+  if (n < 2) return 0;
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  const variance = values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (n - 1);
+  if (variance === 0) return mean > 0 ? Number.POSITIVE_INFINITY : 0;
+  return mean / Math.sqrt(variance / n);
+}
+
+/** The t a held-out gain needs to count as real (about a one-sided 5% level). */
+const MIN_T = 2;
+
+function summarize(windows: WindowReport[], gains: readonly number[], strategy: CompiledStrategy, trials: readonly ParamValues[], options: TuneOptions): TuneReport {
   const mean = (values: number[]): number => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);
   const trainGain = mean(windows.map((w) => (w.top[0]?.train ?? 0) - w.baseline.train));
   const heldOutGain = mean(windows.map((w) => (w.top[0]?.test ?? 0) - (w.baseline.test ?? 0)));
+  // Returns on a fixed starting balance grow with the number of requests a period holds, so the
+  // gains are compared per request: a held-out period shorter than the training one keeps the
+  // same share of a real gain.
+  const perRequestTrain = mean(windows.map((w) => ((w.top[0]?.train ?? 0) - w.baseline.train) / Math.max(1, w.trainRequests)));
+  const perRequestHeld = mean(windows.map((w) => ((w.top[0]?.test ?? 0) - (w.baseline.test ?? 0)) / Math.max(1, w.testRequests)));
+  const keptShare = perRequestTrain > 0 ? perRequestHeld / perRequestTrain : 0;
   const keep = options.minKeptShare ?? 0.5;
-  const improved = heldOutGain > 0 && heldOutGain >= keep * trainGain;
+  const t = tStatistic(gains);
+  const improved = heldOutGain > 0 && keptShare >= keep && t >= MIN_T;
   const baselineParams = { ...(trials[0] ?? {}) };
   const last = windows.at(-1)?.top[0];
   const chosen = improved && last ? { ...last.params } : baselineParams;
   const fmt = (v: number): string => `${(v * 100).toFixed(2)} points`;
   let verdict: string;
-  if (improved) verdict = `improved: +${fmt(trainGain)} in training, +${fmt(heldOutGain)} held out`;
+  if (improved) verdict = `improved: +${fmt(trainGain)} in training, +${fmt(heldOutGain)} held out (${Math.round(keptShare * 100)}% of the training gain per request kept, t ${Number.isFinite(t) ? t.toFixed(2) : 'inf'})`;
   else if (trainGain <= 0) verdict = 'no trial beat the current values in training; keeping them';
-  else verdict = `overfit: +${fmt(trainGain)} in training but ${heldOutGain >= 0 ? '+' : ''}${fmt(heldOutGain)} held out (needs at least ${Math.round(keep * 100)}% of the training gain); keeping the current values`;
+  else if (heldOutGain > 0 && keptShare >= keep) verdict = `not shown: +${fmt(trainGain)} in training, +${fmt(heldOutGain)} held out, but block by block the held-out gain is within luck (t ${t.toFixed(2)} < ${MIN_T}); keeping the current values`;
+  else verdict = `overfit: +${fmt(trainGain)} in training but ${heldOutGain >= 0 ? '+' : ''}${fmt(heldOutGain)} held out, ${Math.round(keptShare * 100)}% of the training gain per request (needs ${Math.round(keep * 100)}%); keeping the current values`;
   return {
     strategy: { name: strategy.name, contentHash: strategy.contentHash, file: strategy.file },
     objective: options.objective,
@@ -139,6 +188,8 @@ function summarize(windows: WindowReport[], strategy: CompiledStrategy, trials: 
     windows,
     trainGain,
     heldOutGain,
+    keptShare,
+    heldOutT: Number.isFinite(t) ? t : 1e9,
     improved,
     verdict,
     chosen,

@@ -1,0 +1,102 @@
+/**
+ * Tuning on every core: worker threads each load the recording and strategy once, then take
+ * trial tasks one at a time as they finish (so slow and fast trials balance out). Results are
+ * put back in task order, so a tune gives the same report with or without workers.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { PeriodFilter } from '../prepared-recording.js';
+import type { BacktestOptions } from '../run-backtest.js';
+import type { ObjectiveSettings } from './objectives.js';
+import type { ParamValues } from './param-space.js';
+import type { SplitSpec } from './time-splits.js';
+import type { TrialContext, TrialEvaluator, TrialOutcome, TrialTask } from './trial-evaluator.js';
+
+/** What a worker needs to rebuild the trial context on its own. */
+export interface WorkerInit {
+  file: string;
+  period: PeriodFilter;
+  strategyFile: string;
+  split: SplitSpec;
+  trials: readonly ParamValues[];
+  backtest: BacktestOptions;
+  objective: ObjectiveSettings;
+}
+
+// The worker is TypeScript: the thread first registers tsx's loader, as bin/lendbot.js does for
+// the CLI, then imports it. (`execArgv: ['--import', 'tsx']` is not honoured by every Node 20.)
+const TSX_API = tsxEsmApiUrl();
+const WORKER_URL = new URL('./tune-worker.ts', import.meta.url).href;
+const BOOTSTRAP = `import(${JSON.stringify(TSX_API)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL)}); });`;
+
+/** The ESM entry of tsx's API, from its package exports (require.resolve would give the CommonJS one). */
+function tsxEsmApiUrl(): string {
+  const manifestPath = createRequire(import.meta.url).resolve('tsx/package.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { exports?: Record<string, { import?: { default?: string } }> };
+  const entry = manifest.exports?.['./esm/api']?.import?.default ?? './dist/esm/api/index.mjs';
+  return pathToFileURL(join(dirname(manifestPath), entry)).href;
+}
+
+type WorkerReply = { ok: true; outcome: TrialOutcome } | { ok: false; message: string };
+
+/** How many workers to use: one per core, at most `cap`. */
+export function workerCount(cap = 8): number {
+  return Math.max(1, Math.min(cap, availableParallelism()));
+}
+
+/** An evaluator backed by `count` worker threads reading `source`. */
+export function workerPoolEvaluator(source: Omit<WorkerInit, 'trials' | 'backtest' | 'objective'>, count: number): (context: TrialContext) => TrialEvaluator {
+  return (context) => {
+    const init: WorkerInit = { ...source, trials: context.trials, backtest: context.backtest, objective: context.objective };
+    const workers = Array.from({ length: count }, () => new Worker(BOOTSTRAP, { eval: true, workerData: init }));
+    return {
+      evaluate: (tasks, onDone) => runOnWorkers(workers, tasks, onDone),
+      close: async () => {
+        await Promise.all(workers.map((w) => w.terminate()));
+      },
+    };
+  };
+}
+
+function runOnWorkers(workers: readonly Worker[], tasks: readonly TrialTask[], onDone: () => void): Promise<TrialOutcome[]> {
+  return new Promise((resolve, reject) => {
+    const results: TrialOutcome[] = new Array<TrialOutcome>(tasks.length);
+    let next = 0;
+    let finished = 0;
+    let failed = false;
+    if (tasks.length === 0) {
+      resolve([]);
+      return;
+    }
+    const feed = (worker: Worker): void => {
+      if (next >= tasks.length) return;
+      const index = next++;
+      const onMessage = (reply: WorkerReply): void => {
+        worker.off('error', onError);
+        if (failed) return;
+        if (!reply.ok) {
+          failed = true;
+          reject(new Error(`tuning worker failed: ${reply.message}`));
+          return;
+        }
+        results[index] = reply.outcome;
+        finished += 1;
+        onDone();
+        if (finished === tasks.length) resolve(results);
+        else feed(worker);
+      };
+      const onError = (error: Error): void => {
+        failed = true;
+        reject(error);
+      };
+      worker.once('message', onMessage);
+      worker.once('error', onError);
+      worker.postMessage(tasks[index]);
+    };
+    for (const worker of workers) feed(worker);
+  });
+}

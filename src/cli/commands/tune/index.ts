@@ -1,0 +1,98 @@
+/**
+ * `lendbot tune`: searches the params a strategy declares on a recording, scores the best trials
+ * on held-out data so overfitting shows, and writes the tuned strategy with only its param
+ * values changed (--out). Uses worker threads on every core when there is much to evaluate.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { OBJECTIVES, DEFAULT_MAX_DEFAULT, type Objective } from '../../../backtest/tune/objectives.js';
+import { rewriteParams } from '../../../backtest/tune/rewrite-params.js';
+import type { SplitSpec } from '../../../backtest/tune/time-splits.js';
+import { tune } from '../../../backtest/tune/tuner.js';
+import { workerCount, workerPoolEvaluator } from '../../../backtest/tune/worker-pool.js';
+import type { CliIo } from '../../cli-io.js';
+import { UserError } from '../../user-error.js';
+import { DEFAULT_BALANCE_CENTS } from '../backtest/index.js';
+import { addReplayOptions, loadLimits, loadSource, loadStrategies, marketOf, type MarketOptions } from '../backtest/backtest-inputs.js';
+import { progressLine } from './progress-line.js';
+import { formatTuneReport } from './tune-report-text.js';
+
+interface TuneCliOptions extends MarketOptions {
+  data: string;
+  from?: string;
+  to?: string;
+  strategy: string;
+  trials: number;
+  seed: number;
+  objective: Objective;
+  maxDefault: number;
+  split?: number;
+  walkForward?: number;
+  out?: string;
+  json?: string;
+  workers?: number;
+}
+
+// Below this many request-evaluations, starting threads costs more than it saves.
+const WORKER_THRESHOLD = 2_000_000;
+
+function whole(min: number) {
+  return (text: string): number => {
+    if (!/^\d+$/.test(text) || Number(text) < min) throw new InvalidArgumentError(`expected a whole number from ${min}`);
+    return Number(text);
+  };
+}
+
+function share(text: string): number {
+  const value = Number(text);
+  if (!(value > 0 && value < 1)) throw new InvalidArgumentError('expected a share between 0 and 1, such as 0.7');
+  return value;
+}
+
+export function registerTuneCommand(program: Command, io: CliIo): void {
+  const command = program
+    .command('tune')
+    .description('search a strategy’s params on a recording and check the best on held-out data')
+    .requiredOption('--strategy <file>', 'strategy file (YAML) whose params: are searched');
+  addReplayOptions(command, false)
+    .option('--trials <n>', 'param sets to try (the current values are the first)', whole(1), 200)
+    .option('--seed <n>', 'random seed: the same seed gives the same trials', whole(0), 1)
+    .addOption(new Option('--objective <name>', 'what to maximize').choices(OBJECTIVES).default('net_return'))
+    .option('--max-default <share>', 'for return_with_max_default: highest default rate without penalty', share, DEFAULT_MAX_DEFAULT)
+    .option('--split <share>', 'train on this first share of the requests, hold out the rest (default 0.7)', share)
+    .option('--walk-forward <k>', 'instead of --split: K anchored walk-forward windows', whole(1))
+    .option('--out <file>', 'write the tuned strategy here (only param values change)')
+    .option('--json <file>', 'write the tune report as JSON')
+    .option('--workers <n>', 'worker threads (default: one per core when there is much to do; 1 = none)', whole(1))
+    .addHelpText('after', '\nExample: lendbot tune --data day.jsonl --strategy strategies/balanced.yaml --trials 200 --walk-forward 3 --out balanced.tuned.yaml')
+    .action(async (options: TuneCliOptions) => {
+      if (options.data === undefined) throw new UserError('tune needs the recording as --data FILE');
+      if (options.split !== undefined && options.walkForward !== undefined) throw new UserError('give --split or --walk-forward, not both');
+      const [strategy] = await loadStrategies(options.strategy);
+      if (!strategy || strategy.kind !== 'yaml') throw new UserError('tune needs one YAML strategy file');
+      if (Object.keys(strategy.paramSpecs).length === 0) throw new UserError(`${strategy.file} declares no params: nothing to tune`);
+      const recording = await loadSource(io, options);
+      const limits = await loadLimits(options.config);
+      const split: SplitSpec = options.walkForward !== undefined ? { kind: 'walk_forward', windows: options.walkForward } : { kind: 'split', trainShare: options.split ?? 0.7 };
+      const backtest = { startingBalanceCents: options.balance ?? DEFAULT_BALANCE_CENTS, limits, market: marketOf(options) };
+      const windows = split.kind === 'split' ? 1 : split.windows;
+      const threads = options.workers ?? (options.trials * recording.entries.length * windows >= WORKER_THRESHOLD ? workerCount() : 1);
+      const progress = progressLine(io, 'tuning');
+      const report = await tune(recording, strategy, {
+        trials: options.trials,
+        seed: options.seed,
+        objective: { objective: options.objective, maxDefault: options.maxDefault },
+        split,
+        backtest,
+        onProgress: progress.update,
+        ...(threads > 1 ? { evaluator: workerPoolEvaluator({ file: options.data, period: { from: options.from, to: options.to }, strategyFile: strategy.file, split }, threads) } : {}),
+      });
+      progress.finish();
+      io.stdout.write(formatTuneReport(report));
+      if (options.json !== undefined) await writeFile(options.json, `${JSON.stringify(report, null, 2)}\n`);
+      if (options.out !== undefined) {
+        await writeFile(options.out, rewriteParams(await readFile(strategy.file, 'utf8'), report.chosen));
+        io.stderr.write(`wrote ${options.out}${report.improved ? '' : ' (current values kept)'}\n`);
+      }
+    });
+}

@@ -1,0 +1,51 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { syntheticRecording, writeRecording } from '../backtest/recording-fixtures.js';
+import { FLAT_STRATEGY_YAML } from '../backtest/strategy-fixtures.js';
+import { runCli } from './run-cli.js';
+
+describe('lendbot tune', () => {
+  let dir: string;
+  let data: string;
+  let strategy: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'lendbot-tune-cli-'));
+    data = join(dir, 'rec.jsonl');
+    strategy = join(dir, 'flat.yaml');
+    await writeFile(strategy, FLAT_STRATEGY_YAML);
+    // Planted: credit score ranges starting below 620 repay 30%; the best floor is 610 or 620.
+    await writeRecording(data, syntheticRecording(400, 5, (low) => (low < 620 ? 0.3 : 1)));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const args = (...more: string[]): string[] => ['tune', '--data', data, '--strategy', strategy, '--trials', '20', '--seed', '3', '--balance', '300000', ...more];
+
+  it('finds the planted floor, shows held-out scores, and writes only the param value', async () => {
+    const out = join(dir, 'flat.tuned.yaml');
+    const result = await runCli(args('--out', out));
+    expect(result.stderr).toBe(`wrote ${out}\n`);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Window 1: train 280 requests/);
+    expect(result.stdout).toMatch(/ {2}current +0 +/);
+    expect(result.stdout).toMatch(/^improved: /m);
+    const written = await readFile(out, 'utf8');
+    expect(written).toMatch(/min_credit_score: \{ value: 6[12]0, min: 540/);
+    expect(written.replace(/value: 6[12]0/, 'value: 560')).toBe(FLAT_STRATEGY_YAML);
+  });
+
+  it('gives the same report with two worker threads as in one thread', async () => {
+    const [one, two] = await Promise.all([runCli(args('--workers', '1', '--walk-forward', '2')), runCli(args('--workers', '2', '--walk-forward', '2'))]);
+    expect(two.stderr).toBe('');
+    expect(two.code).toBe(0);
+    expect(two.stdout).toBe(one.stdout);
+  });
+
+  it('refuses --split with --walk-forward', async () => {
+    const result = await runCli(args('--split', '0.6', '--walk-forward', '2'));
+    expect(result).toMatchObject({ code: 1, stderr: 'lendbot: give --split or --walk-forward, not both\n' });
+  });
+});
