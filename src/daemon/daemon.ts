@@ -21,6 +21,10 @@ import { Pipeline } from './pipeline.js';
 import { Poller } from './poller.js';
 import { startEmbeddedSandbox, type EmbeddedSandbox } from './sandbox-mode.js';
 import { Scheduler } from './scheduler.js';
+// Operations (src/ops): metrics, health, hot reload, notifications.
+import { instrumentClient } from '../ops/instrument.js';
+import { createMetrics } from '../ops/metrics.js';
+import { wireOperations } from '../ops/wire-operations.js';
 
 export interface DaemonOverrides {
   clock?: Clock;
@@ -29,6 +33,8 @@ export interface DaemonOverrides {
   log?: Logger;
   strategies?: CompiledStrategy[];
   webhookSecret?: string;
+  /** The config file the daemon was loaded from; its `risk:` section is hot-reloaded. */
+  configFile?: string | undefined;
 }
 
 export interface Daemon {
@@ -73,6 +79,8 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
   }
 
   if (useSandbox) config = withSandboxCadence(config);
+  const metrics = createMetrics();
+  client = instrumentClient(client, metrics);
   const store = overrides.store ?? openStore(config.db);
   const dryRun = config.dry_run;
   const limits = () => config.risk;
@@ -98,6 +106,7 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
     onStored: () => {
       inbox.drain().catch((error: unknown) => log.error({ error: String(error) }, 'inbox drain failed'));
     },
+    onOutcome: (outcome) => metrics.webhookEvents.inc({ outcome }),
   });
   const host = useSandbox ? '127.0.0.1' : config.webhook.host;
   const webhookUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}${config.webhook.path}`;
@@ -119,6 +128,34 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
     { name: 'fund', schedule: config.jobs.fund_accepted, run: () => funding.run() },
     { name: 'inbox', schedule: config.poll.schedule, run: () => inbox.drain() },
   ];
+  const ops = wireOperations({
+    app: webhook,
+    metrics,
+    store,
+    clock,
+    pipeline,
+    log: component('ops'),
+    env,
+    dryRun,
+    strategies: () => strategies,
+    limits,
+    clockSpeed: useSandbox ? config.sandbox.speed : 1,
+    // Hot reload only when the strategies came from files (tests pass compiled ones).
+    ...(overrides.strategies === undefined
+      ? {
+          reload: {
+            strategyFiles: config.strategies,
+            configFile: overrides.configFile,
+            // Swapped between two requests, never during one.
+            apply: (next) =>
+              pipeline.exclusive(async () => {
+                strategies.splice(0, strategies.length, ...next.strategies);
+                config = { ...config, risk: next.limits };
+              }),
+          },
+        }
+      : {}),
+  });
 
   let stopped = false;
   return {
@@ -131,16 +168,19 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
     sandbox,
     async start() {
       await webhook.listen({ host, port });
+      await ops.start();
       log.info({ webhookUrl, mode: useSandbox ? 'sandbox' : 'live', dryRun, strategies: strategies.map((s) => s.name) }, 'lendbot started');
       // Events stored before a stop or crash come first, then a full poll.
       await scheduler.runOnce(jobs[4]!);
       if (config.poll.at_start) await scheduler.runOnce(pollJob);
       scheduler.start(jobs);
+      scheduler.start(ops.jobs);
     },
     async stop() {
       if (stopped) return;
       stopped = true;
       webhook.setAccepting(false);
+      ops.stop();
       await scheduler.stop();
       await inbox.drain();
       await pipeline.idle();

@@ -1,0 +1,115 @@
+/**
+ * Everything operational, attached to a daemon the composition root has built: health and
+ * metrics on the listener, hot reload of the strategies and the `risk:` section, and outbound
+ * notifications. createDaemon calls it once, before the listener listens, and calls `start`,
+ * `stop` and schedules `jobs` with its own.
+ */
+import type { Clock } from '../clock/clock.js';
+import type { Job } from '../daemon/scheduler.js';
+import type { Pipeline } from '../daemon/pipeline.js';
+import type { CompiledStrategy } from '../engine/index.js';
+import type { Logger } from '../log/logger.js';
+import type { RiskLimits } from '../risk/index.js';
+import type { Store } from '../store/index.js';
+import { attachOps } from './attach-ops.js';
+import { DEFAULT_MAX_POLL_AGE_MS } from './health.js';
+import { HotReloader, type ActiveConfig } from './hot-reload.js';
+import type { LendbotMetrics } from './metrics.js';
+import { NotificationWatcher } from './notification-watcher.js';
+import { notifierFromConfig, type NotificationsConfig } from './notifier.js';
+import type { OpsApp } from './ops-routes.js';
+import { buildStatusReport, type StrategyBudget } from './status-report.js';
+
+export interface OperationsDeps {
+  app: OpsApp;
+  metrics: LendbotMetrics;
+  store: Store;
+  clock: Clock;
+  pipeline: Pipeline;
+  log: Logger;
+  env: Record<string, string | undefined>;
+  dryRun: boolean;
+  strategies: () => readonly CompiledStrategy[];
+  limits: () => RiskLimits;
+  /** Simulated seconds per real second (the sandbox's speed); 1 for live. Scales the poll-age limit. */
+  clockSpeed: number;
+  /** Hot reload: the files to watch and how to swap a validated change in. Omit to turn it off. */
+  reload?: {
+    strategyFiles: readonly string[];
+    configFile?: string | undefined;
+    apply: (next: ActiveConfig) => Promise<void>;
+  };
+  notifications?: NotificationsConfig | undefined;
+  /** Cron schedule of the notification check (default every minute). */
+  notifySchedule?: string;
+}
+
+export interface Operations {
+  /** Extra scheduled jobs (the notification check), to run with the daemon's. */
+  jobs: Job[];
+  start(): Promise<void>;
+  stop(): void;
+}
+
+export function wireOperations(deps: OperationsDeps): Operations {
+  const { store, clock, log } = deps;
+  const budgets = (): StrategyBudget[] =>
+    deps.strategies().map((strategy) => ({ strategy: strategy.name, monthlyBudgetCents: strategy.dataPolicy.monthlyBudgetCents }));
+  attachOps({
+    app: deps.app,
+    metrics: deps.metrics,
+    store,
+    clock,
+    pipeline: deps.pipeline,
+    limits: deps.limits,
+    budgets,
+    dryRun: deps.dryRun,
+    maxPollAgeMs: DEFAULT_MAX_POLL_AGE_MS * deps.clockSpeed,
+  });
+
+  const reloader =
+    deps.reload === undefined
+      ? undefined
+      : new HotReloader({
+          strategyFiles: deps.reload.strategyFiles,
+          configFile: deps.reload.configFile,
+          initial: { strategies: deps.strategies(), limits: deps.limits() },
+          log: log.child({ component: 'reload' }),
+          onChange: deps.reload.apply,
+        });
+
+  const notifier = notifierFromConfig(deps.notifications, deps.env, { clock, log: log.child({ component: 'notify' }) });
+  const jobs: Job[] = [];
+  let onCrash: ((error: unknown) => void) | undefined;
+  if (notifier !== undefined) {
+    const watcher = new NotificationWatcher({
+      store,
+      clock,
+      notifier,
+      status: () => buildStatusReport({ store, nowMs: clock.now(), limits: deps.limits(), budgets: budgets(), dryRun: deps.dryRun }),
+      ...(deps.notifications === undefined ? {} : { budgetWarningShare: deps.notifications.budget_warning_share }),
+    });
+    jobs.push({ name: 'notify', schedule: deps.notifySchedule ?? '* * * * *', run: () => watcher.check() });
+    onCrash = (error) => {
+      void notifier.notify('daemon_error', { message: error instanceof Error ? error.message : String(error) });
+    };
+  }
+
+  return {
+    jobs,
+    async start() {
+      await reloader?.start();
+      if (onCrash) {
+        process.on('uncaughtException', onCrash);
+        process.on('unhandledRejection', onCrash);
+      }
+    },
+    stop() {
+      reloader?.stop();
+      if (onCrash) {
+        process.off('uncaughtException', onCrash);
+        process.off('unhandledRejection', onCrash);
+      }
+    },
+  };
+}
