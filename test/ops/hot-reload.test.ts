@@ -1,13 +1,12 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadStrategyFile } from '../../src/engine/index.js';
-import { createLogger } from '../../src/log/logger.js';
 import { HotReloader, type ActiveConfig } from '../../src/ops/hot-reload.js';
 import { riskLimitsSchema } from '../../src/risk/index.js';
 import { OFFER_ALL, waitFor } from '../daemon/daemon-harness.js';
+import { captureLog } from './log-capture.js';
 
 let dir: string;
 let strategyFile: string;
@@ -22,19 +21,14 @@ beforeEach(async () => {
   copyFileSync(OFFER_ALL, strategyFile);
   configFile = join(dir, 'lendbot.yaml');
   writeFileSync(configFile, 'risk:\n  max_offers_per_day: 5\n');
-  logs = [];
+  const captured = captureLog();
+  logs = captured.lines;
   applied = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') logs.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
   reloader = new HotReloader({
     strategyFiles: [strategyFile],
     configFile,
     initial: { strategies: [await loadStrategyFile(strategyFile)], limits: riskLimitsSchema.parse({ max_offers_per_day: 5 }) },
-    log: createLogger({ level: 'info', destination: sink }),
+    log: captured.log,
     onChange: (next) => {
       applied.push(next);
     },

@@ -1,14 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock/clock.js';
-import { createLogger } from '../../src/log/logger.js';
 import { NotificationWatcher } from '../../src/ops/notification-watcher.js';
 import { notifierFromConfig, notificationsSchema, WebhookNotifier } from '../../src/ops/notifier.js';
 import { buildStatusReport } from '../../src/ops/status-report.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
 import { tempStore } from '../store/fixtures.js';
+import { captureLog } from './log-capture.js';
 import { seedStatusData } from './status-fixtures.js';
 
 /** A receiver that answers with the next status of `answers` (then 200) and keeps every body. */
@@ -18,18 +17,14 @@ let bodies: Array<Record<string, unknown>>;
 let answers: number[];
 let logs: Array<Record<string, unknown>>;
 const clock = new ManualClock('2026-03-10T12:00:00.000Z');
-const sink = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') logs.push(JSON.parse(line) as Record<string, unknown>);
-    done();
-  },
-});
-const log = createLogger({ level: 'debug', destination: sink });
+const captured = captureLog('debug');
+const log = captured.log;
 
 beforeEach(async () => {
   bodies = [];
   answers = [];
-  logs = [];
+  captured.lines.length = 0;
+  logs = captured.lines;
   server = createServer((request, response) => {
     let text = '';
     request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
