@@ -5,6 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { formatRecordingLine } from '../../src/backtest/recording-io.js';
 import { recordingLineSchema, type Outcome, type RecordingLine } from '../../src/backtest/recording-schema.js';
+import { seededRandom } from '../../src/backtest/tune/seeded-random.js';
 import type { LoanRequest } from '../../src/service/index.js';
 import { loanRequest, type LoanRequestOverrides } from '../engine/fixtures.js';
 
@@ -33,18 +34,6 @@ export function recordingLine(overrides: LineOverrides): RecordingLine {
 /** Writes lines (and raw text lines, for bad-line tests) as a JSONL file. */
 export async function writeRecording(file: string, lines: ReadonlyArray<RecordingLine | string>): Promise<void> {
   await writeFile(file, lines.map((line) => (typeof line === 'string' ? line : formatRecordingLine(line))).join('\n') + '\n');
-}
-
-/** A small seeded generator (mulberry32), so synthetic data is the same on every run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 const HOUR_MS = 3_600_000;
