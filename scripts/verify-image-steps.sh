@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Proves the Dockerfile without a Docker engine: performs its steps in a temp directory.
+#
+#   build stage   its COPY lines and its `npm ...` RUN lines (apt-get needs a real image: skipped)
+#   runtime stage its COPY lines (also --from=build), honouring .dockerignore for directories
+#   start         its ENTRYPOINT + CMD with its ENV, LENDBOT_DB pointed at a temp "volume" and a
+#                 free port; waits for its HEALTHCHECK command to pass; then SIGTERM, expecting
+#                 exit 0 and the database file left behind.
+#
+# Usage: scripts/verify-image-steps.sh        (needs node and npm; npm ci uses the registry or cache)
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/lendbot-image-XXXXXX")"
+pid=""
+cleanup() {
+  if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+step() { printf '\n== %s\n' "$*"; }
+fail() { printf 'FAIL: %s\n' "$*" >&2; [[ -f "$work/run.log" ]] && tail -n 40 "$work/run.log" >&2; exit 1; }
+
+cd "$root"
+mkdir -p "$work/stage0" "$work/stage1" "$work/data"
+
+# Each Dockerfile instruction on one line (continuations joined), comments dropped.
+mapfile -t lines < <(sed -e 's/#.*$//' Dockerfile | awk '{ if (sub(/\\[ \t]*$/, "")) { buf = buf $0 " " } else { print buf $0; buf = "" } }' | grep -v '^[[:space:]]*$')
+
+ignored() { # is this top-level path excluded by .dockerignore?
+  grep -qxF "$1" <(sed -e 's/#.*$//' -e 's#/$##' .dockerignore | grep -v '^[[:space:]]*$')
+}
+
+stage=-1
+env_args=()
+entrypoint="" cmd="" healthcheck=""
+for line in "${lines[@]}"; do
+  read -r instruction rest <<<"$line"
+  case "$instruction" in
+    FROM) stage=$((stage + 1)); step "stage $stage: $rest" ;;
+    WORKDIR) ;; # every stage works in /app, mapped to $work/stage<N>
+    COPY)
+      read -r -a args <<<"$rest"
+      from_dir="$root"
+      if [[ "${args[0]}" == --from=* ]]; then from_dir="$work/stage0"; args=("${args[@]:1}"); fi
+      dest="${args[-1]}"; unset 'args[-1]'
+      for source in "${args[@]}"; do
+        source="${source#/app/}"
+        if [[ "$from_dir" == "$root" ]] && ignored "$source"; then fail "COPY $source, but .dockerignore excludes it"; fi
+        echo "COPY $source -> $dest"
+        mkdir -p "$work/stage$stage/$(dirname "$dest")"
+        cp -R "$from_dir/$source" "$work/stage$stage/${dest%/}$([[ "$dest" == */ ]] && echo "/$(basename "$source")")"
+      done
+      ;;
+    RUN)
+      if [[ "$rest" == npm\ * ]]; then
+        echo "RUN $rest"
+        (cd "$work/stage$stage" && eval "$rest") || fail "RUN $rest"
+      else
+        echo "skipped (needs the image): RUN $rest"
+      fi
+      ;;
+    ENV)
+      # KEY=VALUE pairs; values in the Dockerfile have no spaces.
+      for pair in $rest; do env_args+=("$pair"); done
+      ;;
+    HEALTHCHECK) healthcheck="${rest#*CMD }" ;;
+    ENTRYPOINT) entrypoint="$rest" ;;
+    CMD) cmd="$rest" ;;
+  esac
+done
+
+[[ -d "$work/stage1/node_modules/better-sqlite3" ]] || fail "better-sqlite3 missing from the runtime stage"
+[[ ! -d "$work/stage1/node_modules/typescript" ]] || fail "dev dependencies (typescript) reached the runtime stage"
+
+step "start: $entrypoint $cmd"
+port="$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
+json_args() { node -e 'for (const a of JSON.parse(process.argv[1])) console.log(a)' "$1"; }
+mapfile -t command < <(json_args "$entrypoint"; json_args "$cmd")
+run_env=(env -i "PATH=$PATH" "HOME=$work" "${env_args[@]}" "LENDBOT_DB=$work/data/lendbot.db" "LENDBOT_WEBHOOK_PORT=$port")
+(cd "$work/stage1" && exec "${run_env[@]}" "${command[@]}") >"$work/run.log" 2>&1 &
+pid=$!
+
+step "healthcheck: $healthcheck"
+mapfile -t probe < <(json_args "$healthcheck")
+healthy=""
+for _ in $(seq 1 120); do
+  kill -0 "$pid" 2>/dev/null || fail "lendbot exited before it was healthy"
+  if (cd "$work/stage1" && "${run_env[@]}" "${probe[@]}"); then healthy=yes; break; fi
+  sleep 0.5
+done
+[[ -n "$healthy" ]] || fail "/healthz did not answer 200 within 60 s"
+echo "healthy: $(node -e "fetch('http://127.0.0.1:$port/healthz').then(r=>r.text()).then(t=>console.log(t))")"
+
+step "SIGTERM"
+kill -TERM "$pid"
+set +e
+wait "$pid"
+code=$?
+set -e
+pid=""
+[[ "$code" == 0 ]] || fail "exit code $code after SIGTERM (expected 0)"
+[[ -s "$work/data/lendbot.db" ]] || fail "no database in the /data volume"
+echo "exit code 0; database $(du -h "$work/data/lendbot.db" | cut -f1) in the volume"
+printf '\nverify-image-steps: OK\n'
