@@ -4,12 +4,10 @@
  * the investor's own loan lists tell, what became of it. Outcomes of requests the investor did
  * not fund are unknown to the daemon and left out.
  */
-import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
 import type { BankingData, ProviderResult } from '../service/index.js';
 import type { StoredLoan, Store } from '../store/index.js';
 import { RECORDING_VERSION, type Outcome, type RecordingLine } from './recording-schema.js';
-import { formatRecordingLine, parseRecordingLine } from './recording-io.js';
+import { openRecordingWriter, parseRecordingLine } from './recording-io.js';
 
 export interface ExportSummary {
   written: number;
@@ -59,12 +57,11 @@ export function outcomeOf(loan: StoredLoan): Outcome {
 /** Writes the recording to `path`. */
 export async function exportRecording(store: Store, path: string): Promise<ExportSummary> {
   const summary: ExportSummary = { written: 0, invalid: [] };
-  const out = createWriteStream(path, 'utf8');
+  const writer = await openRecordingWriter(path);
   for (const line of recordingLinesFromStore(store, summary.invalid)) {
-    if (!out.write(`${formatRecordingLine(line)}\n`)) await once(out, 'drain');
+    await writer.write(line);
     summary.written += 1;
   }
-  out.end();
-  await once(out, 'finish');
+  await writer.close();
   return summary;
 }

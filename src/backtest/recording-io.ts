@@ -2,7 +2,10 @@
  * Reading and writing recordings. A reader reports each bad line by number and goes on, so one
  * damaged line never costs a whole backtest.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { once } from 'node:events';
+import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { jsonPath } from '../service/index.js';
 import { recordingLineSchema, type RecordingLine } from './recording-schema.js';
@@ -48,4 +51,42 @@ export async function* readRecording(
 /** One recording line as text (no trailing newline). */
 export function formatRecordingLine(line: RecordingLine): string {
   return JSON.stringify(line);
+}
+
+/** Writes recording lines to a file, one at a time, creating its folder. */
+export interface RecordingWriter {
+  write(line: RecordingLine): Promise<void>;
+  /** Flushes and closes the file. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens `file` for writing a recording. A folder that does not exist is created; a file that
+ * cannot be opened is an error here, with its path, rather than a stream error nobody hears.
+ */
+export async function openRecordingWriter(file: string): Promise<RecordingWriter> {
+  await mkdir(dirname(file), { recursive: true });
+  const stream = createWriteStream(file, { encoding: 'utf8' });
+  // events.once rejects when the stream emits 'error' while we wait; this listener keeps an error
+  // that happens between waits, so the next write reports it instead of crashing the process.
+  let failure: Error | undefined;
+  stream.on('error', (error) => {
+    failure = error;
+  });
+  const fail = (error: unknown): never => {
+    const cause = failure ?? (error instanceof Error ? error : new Error(String(error)));
+    throw new Error(`cannot write ${file}: ${cause.message}`, { cause });
+  };
+  await once(stream, 'open').catch(fail);
+  return {
+    async write(line) {
+      if (failure) fail(failure);
+      if (!stream.write(`${formatRecordingLine(line)}\n`)) await once(stream, 'drain').catch(fail);
+    },
+    async close() {
+      if (failure) fail(failure);
+      stream.end();
+      await once(stream, 'finish').catch(fail);
+    },
+  };
 }

@@ -28,9 +28,22 @@ export function reportError(error: unknown): ErrorReport {
       text: `lendbot: ${error.message} [${error.code}]${hint ? ` (${hint})` : ''}`,
     };
   }
+  const system = systemErrorText(error);
+  if (system !== undefined) return { exitCode: EXIT_FAILURE, text: `lendbot: ${system}` };
   const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
   return {
     exitCode: EXIT_BUG,
     text: `lendbot: unexpected error; this is a bug, please report it with the lines below.\n${stack}`,
   };
+}
+
+/**
+ * An error from the operating system (a file that cannot be written, a port in use) is a
+ * problem with the machine or the arguments, not a bug: say what and where in one line.
+ */
+function systemErrorText(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { code, syscall, path } = error as NodeJS.ErrnoException;
+  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code) || typeof syscall !== 'string') return undefined;
+  return path === undefined ? error.message : `cannot ${syscall} ${path}: ${code}`;
 }

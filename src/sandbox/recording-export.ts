@@ -4,9 +4,7 @@
  * per request (docs/recording-format.md) with its banking data, both providers' results as they
  * would have been bought when the request was seen, and the ground-truth outcome.
  */
-import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
-import { formatRecordingLine } from '../backtest/recording-io.js';
+import { openRecordingWriter } from '../backtest/recording-io.js';
 import { RECORDING_VERSION, type RecordingLine } from '../backtest/recording-schema.js';
 import { bankingDataSchema, loanRequestSchema, providerResultSchema } from '../service/index.js';
 import { outcomeOf } from './ground-truth.js';
@@ -63,20 +61,16 @@ export async function exportRecording(file: string, options: ExportOptions): Pro
     progress('settling', market.now() - lastArrival, SETTLE_LIMIT_MS);
   }
   const byStatus: Record<string, number> = {};
-  const stream = createWriteStream(file, { encoding: 'utf8' });
+  const writer = await openRecordingWriter(file);
   let lines = 0;
-  try {
-    for (const request of market.requests.values()) {
-      const line = recordingLine(market, request, options);
-      byStatus[line.outcome?.status ?? 'none'] = (byStatus[line.outcome?.status ?? 'none'] ?? 0) + 1;
-      if (!stream.write(`${formatRecordingLine(line)}\n`)) await once(stream, 'drain');
-      lines += 1;
-      if (lines % 1000 === 0) progress('writing', lines, market.requests.size);
-    }
-  } finally {
-    stream.end();
-    await once(stream, 'finish');
+  for (const request of market.requests.values()) {
+    const line = recordingLine(market, request, options);
+    byStatus[line.outcome?.status ?? 'none'] = (byStatus[line.outcome?.status ?? 'none'] ?? 0) + 1;
+    await writer.write(line);
+    lines += 1;
+    if (lines % 1000 === 0) progress('writing', lines, market.requests.size);
   }
+  await writer.close();
   return { lines, byStatus, simulatedFrom: isoTime(startMs), simulatedUntil: isoTime(market.now()) };
 }
 

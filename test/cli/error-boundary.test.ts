@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { reportError } from '../../src/cli/error-boundary.js';
+import { UserError } from '../../src/cli/user-error.js';
+import { ConfigurationError, InvalidArgumentError, ServiceError } from '../../src/service/index.js';
+
+describe('the CLI error boundary', () => {
+  it('prints expected failures on one line with their exit code', () => {
+    expect(reportError(new UserError('bad flag', 2))).toEqual({ exitCode: 2, text: 'lendbot: bad flag' });
+    expect(reportError(new ConfigurationError('LENDBOT_API_KEY is not set'))).toEqual({ exitCode: 1, text: 'lendbot: LENDBOT_API_KEY is not set' });
+    expect(reportError(new InvalidArgumentError('rate too high'))).toEqual({ exitCode: 2, text: 'lendbot: rate too high' });
+    const service = new ServiceError('AMBIGUOUS_OUTCOME', 'failed after the request was sent (ETIMEDOUT); it may have been applied', {
+      method: 'POST',
+      path: '/api/v3/loan_requests/1/make_offer/',
+    });
+    expect(reportError(service).text).toBe(
+      'lendbot: POST /api/v3/loan_requests/1/make_offer/ failed after the request was sent (ETIMEDOUT); it may have been applied [AMBIGUOUS_OUTCOME] (the request may have been applied; check the account before repeating it)',
+    );
+  });
+
+  it('treats an operating-system error as the machine’s problem, not a bug', () => {
+    const error = Object.assign(new Error("EACCES: permission denied, open '/data/x.jsonl'"), { code: 'EACCES', syscall: 'open', path: '/data/x.jsonl' });
+    expect(reportError(error)).toEqual({ exitCode: 1, text: 'lendbot: cannot open /data/x.jsonl: EACCES' });
+  });
+
+  it('says an unexpected error is a bug and shows its stack', () => {
+    const report = reportError(new TypeError('x is undefined'));
+    expect(report.exitCode).toBe(70);
+    expect(report.text).toMatch(/^lendbot: unexpected error; this is a bug, please report it with the lines below\.\nTypeError: x is undefined\n\s+at /);
+  });
+});
