@@ -21,6 +21,11 @@ export class BalanceTracker {
     return this.availableCents ?? (await this.refresh());
   }
 
+  /** Resolves when no refresh is under way (the daemon waits for it before closing the store). */
+  async idle(): Promise<void> {
+    await this.refreshing?.catch(() => undefined);
+  }
+
   /** Reads the whole transfer history again; concurrent callers share one refresh. */
   refresh(): Promise<Cents> {
     this.refreshing ??= this.load().finally(() => {

@@ -184,6 +184,7 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
       await scheduler.stop();
       await inbox.drain();
       await pipeline.idle();
+      await balance.idle();
       await webhook.close();
       await sandbox?.close();
       client.close?.();

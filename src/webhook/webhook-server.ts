@@ -76,6 +76,9 @@ export function buildWebhookServer(options: WebhookListenerOptions): WebhookServ
     loggerInstance: log,
     // One line per delivery is ours to write; fastify's request lines would double it.
     disableRequestLogging: true,
+    // On close, drop every connection instead of waiting for keep-alive peers. Nothing is lost:
+    // a delivery cut before its 200 was either stored (a retry is a duplicate) or not (retried).
+    forceCloseConnections: true,
   });
 
   function report(outcome: WebhookOutcome): void {

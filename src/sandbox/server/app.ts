@@ -21,7 +21,8 @@ export interface ServerCredentials {
 }
 
 export function buildServer(runtime: SandboxRuntime, control: SandboxControl, credentials: ServerCredentials, wallClock: Clock | undefined): FastifyInstance {
-  const app = Fastify({ logger: false });
+  // A test or demo server: closing must never wait on a client's open connection.
+  const app = Fastify({ logger: false, forceCloseConnections: true });
   const log = runtime.log.child({ component: 'sandbox-http' });
 
   // An empty body counts as `{}` (the fund call may send none); bad JSON is a 400 like the service's.
