@@ -8,6 +8,7 @@ import cron from 'node-cron';
 import { loadYamlFile, type CrossFieldRule } from '../config/index.js';
 import { riskLimitsSchema } from '../risk/index.js';
 import { ConfigurationError } from '../service/index.js';
+import { notificationsSchema } from '../ops/notifier.js';
 
 const cronExpression = z.string().refine((text) => cron.validate(text), {
   message: 'not a cron expression (e.g. "* * * * *" every minute, "*/5 * * * * *" every 5 seconds)',
@@ -40,6 +41,7 @@ export const daemonConfigSchema = z.strictObject({
     })
     .prefault({}),
   risk: riskLimitsSchema.prefault({}),
+  notifications: notificationsSchema.optional(),
   sandbox: z
     .strictObject({
       seed: z.number().int().default(42),

@@ -140,6 +140,7 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
     strategies: () => strategies,
     limits,
     clockSpeed: useSandbox ? config.sandbox.speed : 1,
+    notifications: config.notifications,
     // Hot reload only when the strategies came from files (tests pass compiled ones).
     ...(overrides.strategies === undefined
       ? {

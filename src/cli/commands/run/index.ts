@@ -33,7 +33,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
       if (options.strategy && options.strategy.length > 0) config.strategies = options.strategy;
       if (options.dryRun) config.dry_run = true;
       if (options.db) config.db = options.db;
-      const daemon = await createDaemon(config, io.env);
+      const daemon = await createDaemon(config, io.env, { configFile: file });
       const stopped = installShutdown(daemon, { graceMs: 10_000, log: (line) => io.stderr.write(`${line}\n`) });
       await daemon.start();
       await stopped;

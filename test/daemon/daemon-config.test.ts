@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigFileError } from '../../src/config/index.js';
+import { applyEnv, daemonConfigSchema, loadDaemonConfig } from '../../src/daemon/daemon-config.js';
+import { ConfigurationError } from '../../src/service/index.js';
+
+const SHIPPED = fileURLToPath(new URL('../../config/lendbot.yaml', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'lendbot-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('the daemon configuration', () => {
+  it('ships a config/lendbot.yaml that is valid and equals the defaults', async () => {
+    const shipped = await loadDaemonConfig(SHIPPED, {});
+    expect(shipped).toEqual(daemonConfigSchema.parse({}));
+    expect(shipped.risk.allowedRiskLevels).toEqual([0, 1, 2]);
+    expect(shipped.webhook).toEqual({ host: '0.0.0.0', port: 8080, path: '/webhooks', body_limit_bytes: 65_536 });
+  });
+
+  it('lets the environment override the file', async () => {
+    const config = await loadDaemonConfig(SHIPPED, {
+      LENDBOT_DB: '/data/x.db',
+      LENDBOT_DRY_RUN: 'yes',
+      LENDBOT_LOG_LEVEL: 'debug',
+      LENDBOT_WEBHOOK_PORT: '9000',
+      LENDBOT_POLL: '*/5 * * * * *',
+    });
+    expect(config).toMatchObject({ db: '/data/x.db', dry_run: true, log_level: 'debug', webhook: { port: 9000 }, poll: { schedule: '*/5 * * * * *' } });
+  });
+
+  it('names the variable when the environment is wrong', () => {
+    const defaults = daemonConfigSchema.parse({});
+    expect(() => applyEnv(defaults, { LENDBOT_POLL: 'every minute' })).toThrow(new ConfigurationError('LENDBOT_POLL is not a cron expression (got "every minute")'));
+    expect(() => applyEnv(defaults, { LENDBOT_DRY_RUN: 'maybe' })).toThrow('LENDBOT_DRY_RUN must be true or false (got "maybe")');
+    expect(() => applyEnv(defaults, { LENDBOT_WEBHOOK_PORT: '70000' })).toThrow('LENDBOT_WEBHOOK_PORT must be a port number (got "70000")');
+  });
+
+  it('reports every problem of a bad file with its line and column', async () => {
+    const path = file('bad.yaml', ['db: data/x.db', 'poll:', '  schedule: "every minute"', 'risk:', '  min_cash_reserve: -5', 'webhok:', '  port: 1', ''].join('\n'));
+    const error = await loadDaemonConfig(path, {}).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigFileError);
+    const lines = (error as ConfigFileError).message.split('\n').slice(1);
+    expect(lines).toEqual([
+      `${path}:3:13 poll.schedule: not a cron expression (e.g. "* * * * *" every minute, "*/5 * * * * *" every 5 seconds)`,
+      `${path}:5:21 risk.min_cash_reserve: must not be negative`,
+      `${path}:6:1 webhok: unknown key "webhok"; did you mean "webhook"?`,
+    ]);
+  });
+});
