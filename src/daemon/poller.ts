@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
-import { formatItemIssue, type MarketplaceApi } from '../service/index.js';
+import { formatItemIssue, type LoanRequest, type MarketplaceApi } from '../service/index.js';
 import type { Store } from '../store/index.js';
 import type { Pipeline } from './pipeline.js';
 
@@ -35,16 +35,22 @@ export class Poller {
   private async run(): Promise<PollSummary> {
     const { client, store, pipeline, clock, log } = this.deps;
     const summary: PollSummary = { listed: 0, processed: 0, invalid: 0, listedIds: new Set() };
+    const fresh: LoanRequest[] = [];
     for await (const page of client.loanRequestPages()) {
       for (const issue of page.issues) log.warn({ issue: formatItemIssue(issue) }, 'loan request left out');
       summary.invalid += page.issues.length;
       for (const request of page.items) {
         summary.listed += 1;
         summary.listedIds.add(request.id);
-        if (store.decisions.has(request.id)) continue;
-        await pipeline.process(request, 'poll');
-        summary.processed += 1;
+        if (!store.decisions.has(request.id)) fresh.push(request);
       }
+    }
+    // Oldest first (ids grow with time), whatever order the service lists in: first come, first
+    // served for the balance, and the order a backtest replays requests seen at the same moment.
+    fresh.sort((a, b) => a.id - b.id);
+    for (const request of fresh) {
+      await pipeline.process(request, 'poll');
+      summary.processed += 1;
     }
     store.state.set(LAST_POLL_KEY, new Date(clock.now()).toISOString(), clock.now());
     log.info({ listed: summary.listed, processed: summary.processed, invalid: summary.invalid }, 'poll done');

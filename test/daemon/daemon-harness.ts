@@ -35,6 +35,8 @@ export interface HarnessOptions {
   dryRun?: boolean;
   risk?: RiskLimitsInput;
   balanceCents?: number;
+  /** Strategy files in priority order (default: the offer-all test strategy). */
+  strategyFiles?: string[];
 }
 
 export async function startDaemonHarness(options: HarnessOptions = {}): Promise<DaemonHarness> {
@@ -75,7 +77,7 @@ export async function startDaemonHarness(options: HarnessOptions = {}): Promise<
     clock: sandbox.clock,
     store,
     log: createLogger({ level: 'info', destination: sink }),
-    strategies: [await loadStrategyFile(OFFER_ALL)],
+    strategies: await Promise.all((options.strategyFiles ?? [OFFER_ALL]).map((path) => loadStrategyFile(path))),
     webhookSecret: sandbox.credentials.webhookSecret,
   });
   await daemon.start();

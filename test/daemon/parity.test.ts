@@ -1,0 +1,77 @@
+/**
+ * Parity: a dry-run daemon session against the sandbox, exported as a recording and backtested
+ * with the same strategies and starting state, reproduces the live decisions request by request.
+ */
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { recordingLinesFromStore } from '../../src/backtest/export-from-store.js';
+import { runBacktest } from '../../src/backtest/index.js';
+import { loadStrategyFile } from '../../src/engine/index.js';
+import { riskLimitsSchema } from '../../src/risk/index.js';
+import { startDaemonHarness, type DaemonHarness } from './daemon-harness.js';
+
+const strategy = (name: string): string => fileURLToPath(new URL(`../../strategies/${name}.yaml`, import.meta.url));
+const HOUR_MS = 3_600_000;
+
+let harness: DaemonHarness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+describe('live and backtest parity', () => {
+  it('a dry-run session backtested with the same strategies makes the same decisions', { timeout: 120_000 }, async () => {
+    const files = [strategy('cashflow'), strategy('balanced')];
+    const risk = { min_cash_reserve: 100, max_offers_per_day: 12, max_per_borrower: 2000 };
+    const startingBalanceCents = 600_000;
+    harness = await startDaemonHarness({ dryRun: true, strategyFiles: files, balanceCents: startingBalanceCents, risk });
+    const h = harness;
+    h.sandbox.control.setFaults({ dropWebhookRate: 1 });
+
+    // Half a day of the market (its own arrivals plus sixty of ours), polled as it goes.
+    for (let i = 0; i < 60; i++) {
+      h.sandbox.control.createLoanRequest({ competitorOffers: 0 });
+      h.sandbox.control.advance(0.2 * HOUR_MS);
+      if (i % 5 === 4) await h.daemon.poller.poll();
+    }
+    await h.daemon.poller.poll();
+    await h.daemon.pipeline.idle();
+
+    const live = h.store.decisions.list();
+    expect(live.length).toBeGreaterThanOrEqual(60);
+    const offers = live.filter((decision) => decision.action === 'offer').length;
+    // A meaningful session: some offers, some skips, some guard refusals.
+    expect(offers).toBeGreaterThan(0);
+    expect(offers).toBeLessThan(live.length);
+    expect(live.some((decision) => decision.reasons.some((reason) => reason.startsWith('guard ')))).toBe(true);
+    // ...and paid data bought on the way, so the data loop and its budget are compared too.
+    const bought = h.store.db.prepare("SELECT count(*) AS n FROM purchases WHERE kind = 'provider' AND ok = 1").get() as { n: number };
+    expect(bought.n).toBeGreaterThan(0);
+
+    const invalid: Array<{ loanRequestId: number; message: string }> = [];
+    const recording = [...recordingLinesFromStore(h.store, invalid)];
+    expect(invalid).toEqual([]);
+    const strategies = await Promise.all(files.map((file) => loadStrategyFile(file)));
+    const result = runBacktest(recording, strategies, {
+      startingBalanceCents,
+      limits: riskLimitsSchema.parse(risk),
+      market: { settle: false },
+      recordDecisions: true,
+    });
+
+    const replayed = new Map(result.decisions.map((decision) => [decision.loan_request_id, decision]));
+    const mismatches = live
+      .map((decision) => {
+        const other = replayed.get(decision.loanRequestId);
+        const same =
+          other !== undefined &&
+          other.action === decision.action &&
+          other.rate === decision.rate &&
+          other.strategy === decision.strategy &&
+          JSON.stringify(other.reasons) === JSON.stringify(decision.reasons);
+        return same ? undefined : { id: decision.loanRequestId, live: [decision.action, decision.rate, decision.strategy, decision.reasons], backtest: other && [other.action, other.rate, other.strategy, other.reasons] };
+      })
+      .filter((mismatch) => mismatch !== undefined);
+    expect(mismatches).toEqual([]);
+  });
+});
