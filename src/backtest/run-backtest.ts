@@ -8,7 +8,7 @@
 import { decideWithDataSync, type CompiledStrategy } from '../engine/index.js';
 import { checkOffer, DEFAULT_RISK_LIMITS, type GuardRefusalCode, type RiskLimits } from '../risk/index.js';
 import type { BacktestDecision, BacktestResult, SeriesPoint } from './backtest-result.js';
-import { EventQueue } from './event-queue.js';
+import { EventQueue } from '../clock/event-queue.js';
 import { addMonthsUtc, DEFAULT_MARKET, judgeOffer, loanCashFlows, type Instalment, type MarketAssumptions, type MarketVerdict } from './market-model.js';
 import { isPrepared, prepareRecording, type PreparedRecording, type ReplayEntry } from './prepared-recording.js';
 import { recordingBuyer } from './recording-buyer.js';

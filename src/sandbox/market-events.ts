@@ -1,4 +1,4 @@
-/** Everything the market schedules on its agenda (event-queue.ts), by kind. */
+/** Everything the market schedules on its agenda (src/clock/event-queue.ts), by kind. */
 export type MarketEvent =
   | { kind: 'arrival' }
   | { kind: 'competitor-offer'; requestId: number; lender: string; rate: number }

@@ -7,7 +7,7 @@
  */
 import { generateLoanRequest, type LoanRequestFields } from './borrower-generator.js';
 import { planCompetition } from './competitor-model.js';
-import { EventQueue } from './event-queue.js';
+import { EventQueue } from '../clock/event-queue.js';
 import { Ledger } from './ledger.js';
 import { INVESTOR, LoanBook } from './loan-servicing.js';
 import {
@@ -59,7 +59,7 @@ export class Market {
     this.seed = options.seed;
     this.current = options.startMs;
     this.arrivals = forkRandom(options.seed, 'arrivals');
-    const context: MarketContext = { now: () => this.current, schedule: (at, event) => this.queue.push(at, event) };
+    const context: MarketContext = { now: () => this.current, schedule: (at, event) => this.queue.add(at, event) };
     this.loanBook = new LoanBook(context, this.ledger);
     if (options.initialBalanceCents) this.setBalance(options.initialBalanceCents);
     this.scheduleArrival();
@@ -77,7 +77,7 @@ export class Market {
 
   /** The time of the next scheduled event, if any. */
   nextEventTime(): number | undefined {
-    return this.queue.peekTime();
+    return this.queue.size > 0 ? this.queue.peekTime() : undefined;
   }
 
   /** Hears about every new loan request, as it is created. */
@@ -87,10 +87,10 @@ export class Market {
 
   /** Runs every event up to `targetMs` in order; the clock then reads `targetMs`. */
   advanceTo(targetMs: number): void {
-    for (let at = this.queue.peekTime(); at !== undefined && at <= targetMs; at = this.queue.peekTime()) {
+    for (let at = this.queue.peekTime(); at <= targetMs; at = this.queue.peekTime()) {
       const next = this.queue.pop();
       if (!next) break;
-      this.current = Math.max(this.current, next.at);
+      this.current = Math.max(this.current, next.atMs);
       this.handle(next.event);
     }
     this.current = Math.max(this.current, targetMs);
@@ -104,11 +104,11 @@ export class Market {
     request.plannedCompetitorOffers = plan.offers.length;
     this.requests.set(id, request);
     for (const offer of plan.offers) {
-      this.queue.push(this.current + offer.afterMs, { kind: 'competitor-offer', requestId: id, lender: offer.lender, rate: offer.rate });
+      this.queue.add(this.current + offer.afterMs, { kind: 'competitor-offer', requestId: id, lender: offer.lender, rate: offer.rate });
     }
     const decideAt = this.current + plan.decisionAfterMs;
-    this.queue.push(decideAt, plan.cancel ? { kind: 'cancel', requestId: id } : { kind: 'decision', requestId: id });
-    this.queue.push(this.current + LIST_WINDOW_MS, { kind: 'window-end', requestId: id });
+    this.queue.add(decideAt, plan.cancel ? { kind: 'cancel', requestId: id } : { kind: 'decision', requestId: id });
+    this.queue.add(this.current + LIST_WINDOW_MS, { kind: 'window-end', requestId: id });
     for (const listener of this.listeners) listener(request);
     return request;
   }
@@ -186,7 +186,7 @@ export class Market {
     if (this.options.arrivalsPerHour <= 0) return;
     if (this.options.maxArrivals !== undefined && this.arrived >= this.options.maxArrivals) return;
     const gap = Math.max(1000, Math.round(this.arrivals.exponential(HOUR_MS / this.options.arrivalsPerHour)));
-    this.queue.push(this.current + gap, { kind: 'arrival' });
+    this.queue.add(this.current + gap, { kind: 'arrival' });
   }
 
   private handle(event: MarketEvent): void {
@@ -256,7 +256,7 @@ export class Market {
       return;
     }
     if (this.current + REDECIDE_MS < request.createdMs + LIST_WINDOW_MS) {
-      this.queue.push(this.current + REDECIDE_MS, { kind: 'decision', requestId });
+      this.queue.add(this.current + REDECIDE_MS, { kind: 'decision', requestId });
     }
   }
 
@@ -271,7 +271,7 @@ export class Market {
       this.startFunding(request, offer);
       return;
     }
-    this.queue.push(this.current + ACCEPTANCE_TTL_MS, { kind: 'acceptance-expiry', requestId: request.id, offerId: offer.id });
+    this.queue.add(this.current + ACCEPTANCE_TTL_MS, { kind: 'acceptance-expiry', requestId: request.id, offerId: offer.id });
   }
 
   private startFunding(request: LoanRequestRecord, offer: OfferRecord): void {

@@ -1,7 +1,8 @@
 /**
- * Scheduled cash-flow events of a backtest (decisions, instalments, losses, expiries) in time
- * order; events at the same time come out in the order they were added, so a replay is
- * deterministic. A binary heap: a 100,000-request replay schedules over a million events.
+ * Events at simulated times, taken in time order and, at equal times, in the order they were
+ * added, so a run is reproducible. The sandbox's market agenda and the backtest's cash flows
+ * (decisions, instalments, losses, expiries) both use it. A binary heap: a 100,000-request
+ * replay schedules over a million events.
  */
 export interface Scheduled<T> {
   atMs: number;
