@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseRecordingLine } from '../../src/backtest/recording-io.js';
 import { freePort } from '../../src/daemon/free-port.js';
@@ -38,6 +39,16 @@ describe('npm start on a fresh machine', () => {
     expect(code, stdout.slice(-2000) + stderr).toBe(0);
     expect(stdout).toContain('"msg":"lendbot stopped"');
     expect(stderr).toContain('lendbot: SIGTERM; stopping');
+    // Stopped while busy (webhooks arrive many a second), yet nothing is lost: every stored event
+    // was processed and every request seen has its decision.
+    const file = new Database(db, { readonly: true });
+    try {
+      expect(file.prepare('SELECT count(*) AS n FROM webhook_inbox WHERE processed_at IS NULL').get()).toEqual({ n: 0 });
+      expect(file.prepare('SELECT count(*) AS n FROM requests_seen WHERE loan_request_id NOT IN (SELECT loan_request_id FROM decisions)').get()).toEqual({ n: 0 });
+      expect((file.prepare('SELECT count(*) AS n FROM webhook_inbox').get() as { n: number }).n).toBeGreaterThan(0);
+    } finally {
+      file.close();
+    }
 
     const decisions = await runCli(['decisions', '--db', db, '--action', 'offer', '--json'], {});
     expect(decisions.code).toBe(0);
