@@ -35,20 +35,20 @@ export class Poller {
   private async run(): Promise<PollSummary> {
     const { client, store, pipeline, clock, log } = this.deps;
     const summary: PollSummary = { listed: 0, processed: 0, invalid: 0, listedIds: new Set() };
-    const fresh: LoanRequest[] = [];
+    // By id: a list that shifts while it is read can show a request on two pages.
+    const fresh = new Map<number, LoanRequest>();
     for await (const page of client.loanRequestPages()) {
       for (const issue of page.issues) log.warn({ issue: formatItemIssue(issue) }, 'loan request left out');
       summary.invalid += page.issues.length;
       for (const request of page.items) {
-        summary.listed += 1;
+        if (!summary.listedIds.has(request.id)) summary.listed += 1;
         summary.listedIds.add(request.id);
-        if (!store.decisions.has(request.id)) fresh.push(request);
+        if (!store.decisions.has(request.id) && !fresh.has(request.id)) fresh.set(request.id, request);
       }
     }
     // Oldest first (ids grow with time), whatever order the service lists in: first come, first
     // served for the balance, and the order a backtest replays requests seen at the same moment.
-    fresh.sort((a, b) => a.id - b.id);
-    for (const request of fresh) {
+    for (const request of [...fresh.values()].sort((a, b) => a.id - b.id)) {
       await pipeline.process(request, 'poll');
       summary.processed += 1;
     }

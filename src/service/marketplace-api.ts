@@ -62,12 +62,24 @@ export interface MarketplaceApi {
   borrowerLoanHistoryPages(loanRequestId: number): PageIterator<BorrowerLoanHistoryItem>;
 }
 
-/** Every item of every page, and every issue, of a page iterator. */
+/**
+ * Every item of every page, and every issue, of a page iterator. A list that changes while it
+ * is read (a new request pushes the others one place down) can show an item on two pages: items
+ * with an `id` are kept once, at their first sighting.
+ */
 export async function collectPages<T>(pages: PageIterator<T>): Promise<{ items: T[]; issues: ItemIssue[] }> {
   const items: T[] = [];
   const issues: ItemIssue[] = [];
+  const seen = new Set<unknown>();
   for await (const page of pages) {
-    items.push(...page.items);
+    for (const item of page.items) {
+      const id = typeof item === 'object' && item !== null ? (item as { id?: unknown }).id : undefined;
+      if (id !== undefined) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+      }
+      items.push(item);
+    }
     issues.push(...page.issues);
   }
   return { items, issues };

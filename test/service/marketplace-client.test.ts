@@ -50,6 +50,21 @@ describe('listing loan requests', () => {
     expect(items.map((item) => item.id)).toEqual(all.map((item) => item.id));
   });
 
+  it('keeps an item once when the list shifts between pages', async () => {
+    harness = await startHarness();
+    // A new request arrived between the two reads: item 10 moved from page 1 to page 2.
+    const pages: Record<string, unknown[]> = {
+      '1': Array.from({ length: 10 }, (_, i) => loanRequestJson(20 - i)),
+      '2': Array.from({ length: 10 }, (_, i) => loanRequestJson(11 - i)),
+    };
+    harness.server.route(LIST, (request, server) => {
+      const page = request.query.get('page') ?? '1';
+      return { status: 200, body: { count: 21, next: page === '1' ? `${server.url}/api/v3/loan_requests/?page=2` : null, previous: null, results: pages[page] } };
+    });
+    const { items } = await collectPages(harness.client.loanRequestPages());
+    expect(items.map((item) => item.id)).toEqual(Array.from({ length: 19 }, (_, i) => 20 - i));
+  });
+
   it('returns the good items of a page and reports the bad one by path', async () => {
     harness = await startHarness();
     harness.server.route(LIST, () => ({
