@@ -90,7 +90,7 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
   const enricher = new Enricher({ client, store, clock, log: component('enrich') });
   const pipeline = new Pipeline({ store, clock, log: component('pipeline'), strategies: () => strategies, limits, balance, enricher, placer, dryRun });
   const poller = new Poller({ client, store, pipeline, clock, log: component('poll') });
-  const inbox = new InboxWorker({ client, store, pipeline, clock, log: component('inbox'), prefilter: prefilterFor(limits) });
+  const inbox = new InboxWorker({ client, store, pipeline, clock, log: component('inbox'), prefilter: prefilterFor(limits, () => strategies) });
   const reconciler = new IntentReconciler({ client, store, clock, log: component('reconcile'), offerExpiryMs: () => config.risk.offerExpiryMs });
   const accountSync = new AccountSync({ client, store, clock, log: component('sync') });
   const funding = new FundingJob({ client, store, clock, log: component('fund'), dryRun });
@@ -214,12 +214,27 @@ function withSandboxCadence(config: DaemonConfigFile): DaemonConfigFile {
   };
 }
 
-/** Drops webhook events that no configuration could offer on, before fetching their request. */
-function prefilterFor(limits: () => { allowedRiskLevels: readonly number[] }): EventPrefilter {
+/**
+ * Drops webhook events that no active strategy or risk setting could offer on, before fetching
+ * their request: crypto-backed when risk level 4 is not allowed, or an amount (or type) that
+ * every strategy's filters refuse. What the event does not say never drops it.
+ */
+function prefilterFor(
+  limits: () => { allowedRiskLevels: readonly number[] },
+  strategies: () => readonly CompiledStrategy[],
+): EventPrefilter {
   return (data) => {
-    if (data.loan_request_type === 'crypto' && !limits().allowedRiskLevels.includes(4)) {
+    const cryptoBacked = data.loan_request_type === 'crypto' ? true : data.loan_request_type === 'cash' ? false : undefined;
+    if (cryptoBacked === true && !limits().allowedRiskLevels.includes(4)) {
       return { pass: false, reason: 'crypto-backed requests are not allowed by risk.allowed_risk_levels' };
     }
-    return { pass: true };
+    const loanAmount = typeof data.loan_request_amount === 'number' ? data.loan_request_amount : undefined;
+    const reasons: string[] = [];
+    for (const strategy of strategies()) {
+      const reason = strategy.prefilterEvent?.({ loanAmount, cryptoBacked }) ?? null;
+      if (reason === null) return { pass: true };
+      reasons.push(`${strategy.name}: ${reason}`);
+    }
+    return { pass: false, reason: reasons.join('; ') };
   };
 }

@@ -3,6 +3,7 @@ import type { LoanRequest } from '../service/index.js';
 import type { Decision } from './decision.js';
 import type { ParamSpec } from './definition/strategy-schema.js';
 import type { Enrichment } from './enrichment.js';
+import type { EventFacts } from './compile/event-prefilter.js';
 
 /** One paid provider a strategy may buy, and when. */
 export interface ProviderPolicy {
@@ -42,6 +43,11 @@ export interface CompiledStrategy {
   /** Names of the features the strategy reads. */
   features: readonly string[];
   evaluate(request: LoanRequest, enrichment: Enrichment): Decision;
+  /**
+   * The reason a webhook event's request cannot pass this strategy's filters, or null when it
+   * may; absent for plugins, whose rules are not known.
+   */
+  prefilterEvent?: (facts: EventFacts) => string | null;
   /** The same strategy with some params changed; no file or YAML work. Throws RangeError on an unknown name. */
   withParams(overrides: Readonly<Record<string, number>>): CompiledStrategy;
 }

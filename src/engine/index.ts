@@ -32,3 +32,4 @@ export {
   type LoanEconomics,
 } from './loan-math.js';
 export { decideWithData, decideWithDataSync, budgetOfDecision, MAX_DATA_ROUNDS, type DecisionWithData, type SyncBuyer, type AsyncBuyer } from './decide-with-data.js';
+export type { EventFacts, EventPrefilter as StrategyEventPrefilter } from './compile/event-prefilter.js';

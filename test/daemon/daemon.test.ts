@@ -127,4 +127,21 @@ describe('the daemon against the sandbox', () => {
     expect(h.store.decisions.list()).toHaveLength(1);
     expect(offersAt(h, request.id)).toHaveLength(1);
   });
+
+  it('drops a webhook event every strategy refuses on its data, without fetching the request', async () => {
+    harness = await startDaemonHarness({ risk: { allowed_risk_levels: [0, 1, 2, 4] } });
+    const h = harness;
+    const post = async (type: string): Promise<string> => {
+      const uuid = randomUUID();
+      const data = { loan_request_id: 987_654, loan_request_amount: 500, loan_request_type: type, has_banking_data: false, automated_loan_request: false };
+      const token = await signEvent(h.sandbox.credentials.webhookSecret, { webhook_uuid: uuid, topic: 'new_loan_request_created', data });
+      expect(await postWebhook(h.daemon.webhookUrl, JSON.stringify({ token }))).toBe(200);
+      await waitFor(() => h.store.inbox.get(uuid)?.processedAt != null, 'the event to be processed');
+      return h.store.inbox.get(uuid)!.outcome!;
+    };
+    // offer-all refuses crypto-backed requests: no list call is made for it.
+    expect(await post('crypto')).toBe('prefiltered: offer-all: filter crypto_backed not in [false]');
+    // A cash request passes the prefilter; this id is not listed, so it ends as 'not listed'.
+    expect(await post('cash')).toBe('not listed');
+  });
 });

@@ -9,6 +9,7 @@ import { mergeParams } from '../compiled-strategy.js';
 import type { StrategyDefinition } from '../definition/strategy-schema.js';
 import { compileDataPolicy } from './compile-data-policy.js';
 import { compileFilter, type CompiledFilter } from './compile-filters.js';
+import { compileEventPrefilter } from './event-prefilter.js';
 import { compilePricing } from './compile-pricing.js';
 import { compileScore } from './compile-score.js';
 import { FeatureTable } from './feature-table.js';
@@ -70,6 +71,7 @@ export function compileStrategy(
       ...(definition.priority === undefined ? {} : { priority: definition.priority }),
       features: plan.table.names,
       evaluate: (request, enrichment) => evaluatePlan(plan, request, enrichment),
+      prefilterEvent: compileEventPrefilter(definition.filters, params),
       withParams: (overrides) => build(mergeParams(params, definition.params, overrides)),
     };
   };

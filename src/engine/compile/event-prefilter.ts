@@ -1,0 +1,41 @@
+/**
+ * A strategy's filters read against what a webhook event tells before the request is fetched
+ * (spec 6.2: the amount and whether it is crypto-backed). Only filters on those features are
+ * checked, and a fact the event does not carry never fails: the prefilter may only save a fetch
+ * the full evaluation would have wasted, never drop a request the strategy might take.
+ */
+import type { FilterDefinition } from '../definition/strategy-schema.js';
+import type { FeatureValue } from '../features/feature-definition.js';
+import { compileFilter } from './compile-filters.js';
+import { FeatureTable } from './feature-table.js';
+
+/** What a `new_loan_request_created` event says about its request. */
+export interface EventFacts {
+  /** `loan_request_amount`, USD. */
+  loanAmount?: number | undefined;
+  /** `loan_request_type` is `crypto`. */
+  cryptoBacked?: boolean | undefined;
+}
+
+const EVENT_FEATURES: Record<string, (facts: EventFacts) => FeatureValue> = {
+  loan_amount: (facts) => facts.loanAmount ?? null,
+  crypto_backed: (facts) => facts.cryptoBacked ?? null,
+};
+
+/** Returns the reason the event's request cannot pass the filters, or null when it may. */
+export type EventPrefilter = (facts: EventFacts) => string | null;
+
+export function compileEventPrefilter(filters: readonly FilterDefinition[], params: Record<string, number>): EventPrefilter {
+  const table = new FeatureTable();
+  const checks = filters.filter((filter) => filter.feature in EVENT_FEATURES).map((filter) => compileFilter(filter, params, table));
+  const readers = table.names.map((name) => EVENT_FEATURES[name] as (facts: EventFacts) => FeatureValue);
+  return (facts) => {
+    const values = readers.map((read) => read(facts));
+    for (const check of checks) {
+      if (values[check.slot] === null) continue;
+      const reason = check.test(values);
+      if (reason !== null) return reason;
+    }
+    return null;
+  };
+}

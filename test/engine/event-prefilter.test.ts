@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { parseStrategyText, compileStrategy } from '../../src/engine/index.js';
+
+const text = `
+name: small-cash
+description: Small cash loans only (test).
+version: "1"
+params:
+  max_amount: { value: 1500, min: 500, max: 5000 }
+filters:
+  - feature: loan_amount
+    min: 200
+    max: $max_amount
+  - feature: crypto_backed
+    in: [false]
+  - feature: credit_score_low
+    min: 600
+score:
+  logistic:
+    intercept: 3
+    terms:
+      - feature: completed_loans
+        weight: 0.1
+        missing: 0
+pricing:
+  target_return: 0.05
+`;
+
+describe('the webhook prefilter of a strategy', () => {
+  const strategy = compileStrategy(parseStrategyText(text, 'small-cash.yaml'), { file: 'small-cash.yaml', text });
+
+  it('refuses what the event already shows the filters refuse', () => {
+    expect(strategy.prefilterEvent?.({ loanAmount: 2500, cryptoBacked: false })).toBe('filter loan_amount > 1500');
+    expect(strategy.prefilterEvent?.({ loanAmount: 100, cryptoBacked: false })).toBe('filter loan_amount < 200');
+    expect(strategy.prefilterEvent?.({ loanAmount: 800, cryptoBacked: true })).toBe('filter crypto_backed not in [false]');
+  });
+
+  it('lets through what may pass, and never drops on a fact the event lacks', () => {
+    expect(strategy.prefilterEvent?.({ loanAmount: 800, cryptoBacked: false })).toBeNull();
+    expect(strategy.prefilterEvent?.({})).toBeNull();
+    expect(strategy.prefilterEvent?.({ cryptoBacked: false })).toBeNull();
+  });
+
+  it('follows param overrides (tuning, hot reload)', () => {
+    expect(strategy.withParams({ max_amount: 3000 }).prefilterEvent?.({ loanAmount: 2500, cryptoBacked: false })).toBeNull();
+  });
+});
