@@ -136,7 +136,7 @@ describe('the daemon against the sandbox', () => {
       const data = { loan_request_id: 987_654, loan_request_amount: 500, loan_request_type: type, has_banking_data: false, automated_loan_request: false };
       const token = await signEvent(h.sandbox.credentials.webhookSecret, { webhook_uuid: uuid, topic: 'new_loan_request_created', data });
       expect(await postWebhook(h.daemon.webhookUrl, JSON.stringify({ token }))).toBe(200);
-      await waitFor(() => h.store.inbox.get(uuid)?.processedAt != null, 'the event to be processed');
+      await waitFor(() => (h.store.inbox.get(uuid)?.processedAt ?? null) !== null, 'the event to be processed');
       return h.store.inbox.get(uuid)!.outcome!;
     };
     // offer-all refuses crypto-backed requests: no list call is made for it.
