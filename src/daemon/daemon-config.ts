@@ -46,7 +46,7 @@ export const daemonConfigSchema = z.strictObject({
     .strictObject({
       seed: z.number().int().default(42),
       speed: z.number().positive().default(86_400),
-      arrivals_per_hour: z.number().positive().default(1),
+      arrivals_per_hour: z.number().positive().default(0.25),
       initial_balance: z.number().min(0).default(5000),
     })
     .prefault({}),
