@@ -19,7 +19,9 @@ async function main(): Promise<void> {
     }
     const report = reportError(error);
     process.stderr.write(`${report.text}\n`);
-    process.exitCode = report.exitCode;
+    // Exit now: a failure half-way through starting (a sandbox or listener already up) must not
+    // leave a process running with nothing to stop it.
+    process.exit(report.exitCode);
   }
 }
 

@@ -12,6 +12,7 @@ import { buildWebhookServer } from '../webhook/index.js';
 import { AccountSync } from './account-sync.js';
 import { BalanceTracker } from './balance-tracker.js';
 import { daemonConfigSchema, type DaemonConfigFile } from './daemon-config.js';
+import { sandboxDatabase } from './sandbox-database.js';
 import { Enricher } from './enricher.js';
 import { FundingJob } from './funding-job.js';
 import { InboxWorker, type EventPrefilter } from './inbox-worker.js';
@@ -59,6 +60,8 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
   const strategies = overrides.strategies ?? (await Promise.all(config.strategies.map((file) => loadStrategyFile(file))));
   const useSandbox = overrides.client === undefined && !env.LENDBOT_BASE_URL?.trim();
 
+  // Decided before the sandbox starts, so a refusal leaves nothing running.
+  if (useSandbox && !overrides.store) config = { ...config, db: sandboxDatabase(config.db, daemonConfigSchema.parse({}).db, log) };
   let sandbox: EmbeddedSandbox | undefined;
   let client: MarketplaceApi & { close?: () => void };
   let clock: Clock;

@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseRecordingLine } from '../../src/backtest/recording-io.js';
 import { freePort } from '../../src/daemon/free-port.js';
+import { openStore } from '../../src/store/index.js';
 import { BIN, runCli } from '../cli/run-cli.js';
 import { waitFor } from './daemon-harness.js';
 
@@ -31,7 +32,11 @@ describe('npm start on a fresh machine', () => {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 
-    await waitFor(() => stdout.includes('"msg":"offer placed"'), `the first offer\n${stdout.slice(-2000)}\n${stderr}`, 90_000);
+    await waitFor(
+      () => stdout.includes('"msg":"offer placed"') && stdout.includes('"msg":"webhook received"'),
+      `the first offer and webhook\n${stdout.slice(-2000)}\n${stderr}`,
+      90_000,
+    );
     expect(stdout).toContain('SANDBOX MODE: no LENDBOT_BASE_URL set');
     child.kill('SIGTERM');
     // The daemon must exit within its 10 s grace period; 'hung' means it did not.
@@ -69,5 +74,17 @@ describe('npm start on a fresh machine', () => {
   it('refuses to read a database that does not exist', async () => {
     const result = await runCli(['decisions', '--db', join(dir, 'nope.db')], {});
     expect(result).toMatchObject({ code: 1, stderr: `lendbot: no database at ${join(dir, 'nope.db')} (set --db or LENDBOT_DB)\n` });
+  });
+
+  it('will not run the sandbox on a database that holds an earlier run', async () => {
+    const used = join(dir, 'used.db');
+    const store = openStore(used);
+    store.decisions.record({ loanRequestId: 1001, action: 'skip', reasons: ['earlier run'], dryRun: false, decidedAtMs: 0 });
+    store.close();
+    const result = await runCli(['run'], { LENDBOT_DB: used, LENDBOT_WEBHOOK_PORT: String(await freePort()) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `lendbot: ${used} holds decisions from another run, but the sandbox market starts afresh each time and its request ids would collide; point LENDBOT_DB (or --db) at a new file, or set LENDBOT_BASE_URL to trade for real\n`,
+    );
   });
 });

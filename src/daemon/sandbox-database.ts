@@ -1,0 +1,39 @@
+/**
+ * Which database a sandbox run writes. The embedded sandbox is a new market at every start, and
+ * its loan request ids (1001, 1002, ...) would collide with an earlier run's, or with the real
+ * marketplace's in a live database, where a sandbox decision would make the daemon skip a real
+ * request as "already decided". So sandbox runs never share a file with anything:
+ * - with the default path, the sandbox uses `sandbox.db` beside it, emptied at every start;
+ * - with a path the user chose, it must be new or hold no decisions yet, or the run stops.
+ */
+import { existsSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Logger } from '../log/logger.js';
+import { ConfigurationError } from '../service/index.js';
+
+export function sandboxDatabase(configured: string, defaultPath: string, log: Logger): string {
+  if (configured === defaultPath) {
+    const path = join(dirname(defaultPath), 'sandbox.db');
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+    log.info({ db: path }, 'sandbox run: starting from an empty sandbox database');
+    return path;
+  }
+  if (configured !== ':memory:' && existsSync(configured) && holdsDecisions(configured)) {
+    throw new ConfigurationError(
+      `${configured} holds decisions from another run, but the sandbox market starts afresh each time and its request ids would collide; point LENDBOT_DB (or --db) at a new file, or set LENDBOT_BASE_URL to trade for real`,
+    );
+  }
+  return configured;
+}
+
+function holdsDecisions(path: string): boolean {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const table = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'decisions'").get();
+    if (table === undefined) return false;
+    return db.prepare('SELECT 1 FROM decisions LIMIT 1').get() !== undefined;
+  } finally {
+    db.close();
+  }
+}
