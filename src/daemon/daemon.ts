@@ -137,7 +137,7 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
     store,
     clock,
     pipeline,
-    log: component('ops'),
+    log,
     env,
     dryRun,
     strategies: () => strategies,
