@@ -48,6 +48,8 @@ export interface Daemon {
   webhookUrl: string;
   sandbox: EmbeddedSandbox | undefined;
   start(): Promise<void>;
+  /** Runs one of the scheduled jobs now (poll, balance, sync, fund, inbox); joins a run under way. */
+  runJob(name: string): Promise<void>;
   /** Stops intake, finishes work in flight, closes everything. */
   stop(): Promise<void>;
 }
@@ -127,7 +129,16 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
   const jobs = [
     pollJob,
     { name: 'balance', schedule: config.jobs.balance_refresh, run: () => balance.refresh() },
-    { name: 'sync', schedule: config.jobs.reconcile, run: () => accountSync.sync() },
+    {
+      name: 'sync',
+      schedule: config.jobs.reconcile,
+      run: async () => {
+        const { offersSettled } = await accountSync.sync();
+        // A funded offer stops reserving money once its loan is synced; read the balance it was
+        // paid from at once, so the guard never sees the money as both free and unspent.
+        if (offersSettled > 0) await balance.refresh();
+      },
+    },
     { name: 'fund', schedule: config.jobs.fund_accepted, run: () => funding.run() },
     { name: 'inbox', schedule: config.poll.schedule, run: () => inbox.drain() },
   ];
@@ -179,6 +190,11 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
       if (config.poll.at_start) await scheduler.runOnce(pollJob);
       scheduler.start(jobs);
       scheduler.start(ops.jobs);
+    },
+    runJob(name: string) {
+      const job = jobs.find((candidate) => candidate.name === name);
+      if (!job) return Promise.reject(new RangeError(`no job "${name}"; jobs: ${jobs.map((j) => j.name).join(', ')}`));
+      return scheduler.runOnce(job);
     },
     async stop() {
       if (stopped) return;

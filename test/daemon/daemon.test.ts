@@ -144,4 +144,36 @@ describe('the daemon against the sandbox', () => {
     // A cash request passes the prefilter; this id is not listed, so it ends as 'not listed'.
     expect(await post('cash')).toBe('not listed');
   });
+
+  it('sees an accepted automate_fund offer funded, releases its reservation and re-reads the balance', async () => {
+    harness = await startDaemonHarness({ balanceCents: 1_000_000 });
+    const h = harness;
+    // Only this request: the market's own arrivals while time moves are not heard.
+    h.sandbox.control.setFaults({ dropWebhookRate: 1 });
+    const request = h.sandbox.control.createLoanRequest({ svcColor: 1, competitorOffers: 0 });
+    await h.daemon.poller.poll();
+    const offer = h.store.offers.getByRequest(request.id)!;
+    expect(offer.state).toBe('placed');
+    const total = Math.round(Number(request.total_amount) * 100);
+    const reserved = (): number => h.store.offers.reserved({ nowMs: h.sandbox.clock.now(), expiryMs: 72 * 3_600_000 });
+    expect(reserved()).toBe(total);
+
+    h.sandbox.control.acceptOffer(offer.serviceOfferId!);
+    await h.daemon.runJob('sync');
+    // Accepted: the loan is listed as pending while the service funds it (asynchronously).
+    expect(h.store.offers.getByRequest(request.id)!.state).toBe('accepted');
+    h.sandbox.control.advance(3_600_000);
+    await h.daemon.runJob('sync');
+    expect(h.store.offers.getByRequest(request.id)!.state).toBe('funded');
+    expect(reserved()).toBe(0);
+    // The balance the guard uses now shows the money paid out for the loan.
+    const transfers = h.store.account.transferGroups().flatMap((group) => group.transactions);
+    expect(transfers.some((transfer) => transfer.transfer_type === 'Fund Loans' && transfer.loan_request_id === request.id)).toBe(true);
+    expect(h.logs.some((line) => line.msg === 'offer funded: loan is running' && line.loanRequestId === request.id)).toBe(true);
+  });
+
+  it('names the jobs it has when asked for one it does not', async () => {
+    harness = await startDaemonHarness();
+    await expect(harness.daemon.runJob('nope')).rejects.toThrow('no job "nope"; jobs: poll, balance, sync, fund, inbox');
+  });
 });
