@@ -158,6 +158,12 @@ describe('the daemon against the sandbox', () => {
     const reserved = (): number => h.store.offers.reserved({ nowMs: h.sandbox.clock.now(), expiryMs: 72 * 3_600_000 });
     expect(reserved()).toBe(total);
 
+    // The balance as read before the borrower accepts: no loan paid out yet.
+    await h.daemon.runJob('balance');
+    const paidOut = (): boolean =>
+      h.store.account.transferGroups().flatMap((group) => group.transactions).some((transfer) => transfer.transfer_type === 'Fund Loans' && transfer.loan_request_id === request.id);
+    expect(paidOut()).toBe(false);
+
     h.sandbox.control.acceptOffer(offer.serviceOfferId!);
     await h.daemon.runJob('sync');
     // Accepted: the loan is listed as pending while the service funds it (asynchronously).
@@ -166,9 +172,8 @@ describe('the daemon against the sandbox', () => {
     await h.daemon.runJob('sync');
     expect(h.store.offers.getByRequest(request.id)!.state).toBe('funded');
     expect(reserved()).toBe(0);
-    // The balance the guard uses now shows the money paid out for the loan.
-    const transfers = h.store.account.transferGroups().flatMap((group) => group.transactions);
-    expect(transfers.some((transfer) => transfer.transfer_type === 'Fund Loans' && transfer.loan_request_id === request.id)).toBe(true);
+    // The sync re-read the balance: it now shows the money paid out for the loan.
+    expect(paidOut()).toBe(true);
     expect(h.logs.some((line) => line.msg === 'offer funded: loan is running' && line.loanRequestId === request.id)).toBe(true);
   });
 
