@@ -80,41 +80,19 @@ export class Pipeline {
     };
 
     const strategies = this.deps.strategies();
-    const { decision, dataReasons } = await decideWithData(request, strategies, (need, enrichment, asking) =>
-      timed('enrich', () => this.deps.enricher.buy(request, need, enrichment, budgetOfDecision(strategies, asking))),
+    const { decision, dataReasons } = await timed('decide', () =>
+      decideWithData(request, strategies, (need, enrichment, asking) =>
+        timed('enrich', () => this.deps.enricher.buy(request, need, enrichment, budgetOfDecision(strategies, asking))),
+      ),
     );
-    let action: DecisionAction = decision.action === 'offer' ? 'offer' : 'skip';
+    // 'decide' includes the purchases it waited for; keep only the engine's own time.
+    timings.decide = Math.round(((timings.decide ?? 0) - (timings.enrich ?? 0)) * 100) / 100;
     const reasons = [...decision.reasons, ...dataReasons];
     if (decision.action === 'needs_data') reasons.push('data still missing after buying; skipped');
-
-    if (action === 'offer' && decision.rate !== undefined) {
-      const rate = decision.rate;
-      const refusal = await timed('guard', async () => {
-        const limits = this.deps.limits();
-        const balanceCents = await this.deps.balance.current();
-        const snapshot = snapshotFromStore(store, balanceCents, clock.now(), limits, { dryRun: this.deps.dryRun });
-        const result = checkOffer({ request, rate, automateFund: decision.automateFund }, snapshot, limits);
-        return result.allowed ? undefined : result.reason;
-      });
-      if (refusal !== undefined) {
-        action = 'skip';
-        reasons.push(refusal);
-      } else {
-        const outcome = await timed('act', () => this.deps.placer.place(request, rate, decision.automateFund));
-        if (outcome.kind === 'refused') {
-          action = 'skip';
-          reasons.push(`service refused: ${outcome.text}`);
-        } else if (outcome.kind === 'unknown') {
-          reasons.push(`offer outcome unknown: ${outcome.text}`);
-        } else if (outcome.kind === 'exists') {
-          reasons.push(`offer already recorded (${outcome.state}); not sent again`);
-        }
-        if (outcome.kind === 'placed' && !this.deps.dryRun) {
-          // The offer may have moved money (automate_fund): refresh in the background.
-          this.deps.balance.refresh().catch((error: unknown) => log.warn({ error: String(error) }, 'balance refresh failed'));
-        }
-      }
-    }
+    const action: DecisionAction =
+      decision.action === 'offer' && decision.rate !== undefined
+        ? await this.guardAndAct(request, decision.rate, decision.automateFund, reasons, timed)
+        : 'skip';
 
     store.decisions.record({
       loanRequestId: request.id,
@@ -123,7 +101,8 @@ export class Pipeline {
       params: decision.params,
       features: { ...decision.features, contributions: decision.contributions },
       probability: decision.probability ?? null,
-      rate: action === 'offer' ? (decision.rate ?? null) : (decision.rate ?? null),
+      // Kept on a refusal too: what the strategy would have offered.
+      rate: decision.rate ?? null,
       action,
       reasons,
       dryRun: this.deps.dryRun,
@@ -135,5 +114,48 @@ export class Pipeline {
       action === 'offer' ? 'decided: offer' : 'decided: skip',
     );
     return { loanRequestId: request.id, action, rate: decision.rate, reasons };
+  }
+
+  /**
+   * Guards an offer decision and, when the guard allows it, places the offer. Returns the final
+   * action; refusals and outcomes are appended to `reasons`.
+   */
+  private async guardAndAct(
+    request: LoanRequest,
+    rate: number,
+    automateFund: boolean,
+    reasons: string[],
+    timed: <T>(step: string, work: () => Promise<T> | T) => Promise<T>,
+  ): Promise<DecisionAction> {
+    const { store, clock, log, dryRun } = this.deps;
+    const refusal = await timed('guard', async () => {
+      const limits = this.deps.limits();
+      const balanceCents = await this.deps.balance.current();
+      const snapshot = snapshotFromStore(store, balanceCents, clock.now(), limits, { dryRun });
+      const result = checkOffer({ request, rate, automateFund }, snapshot, limits);
+      return result.allowed ? undefined : result.reason;
+    });
+    if (refusal !== undefined) {
+      reasons.push(refusal);
+      return 'skip';
+    }
+    const outcome = await timed('act', () => this.deps.placer.place(request, rate, automateFund));
+    switch (outcome.kind) {
+      case 'refused':
+        reasons.push(`service refused: ${outcome.text}`);
+        return 'skip';
+      case 'unknown':
+        reasons.push(`offer outcome unknown: ${outcome.text}`);
+        return 'offer';
+      case 'exists':
+        reasons.push(`offer already recorded (${outcome.state}); not sent again`);
+        return 'offer';
+      case 'placed':
+        if (!dryRun) {
+          // The offer may have moved money (automate_fund): refresh in the background.
+          this.deps.balance.refresh().catch((error: unknown) => log.warn({ error: String(error) }, 'balance refresh failed'));
+        }
+        return 'offer';
+    }
   }
 }
