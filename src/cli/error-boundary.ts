@@ -4,6 +4,7 @@
  * stack and say so.
  */
 import { ConfigurationError, InvalidArgumentError, OPERATOR_HINTS, ServiceError } from '../service/index.js';
+import { ConfigFileError } from '../config/index.js';
 import { UserError } from './user-error.js';
 
 export interface ErrorReport {
@@ -20,6 +21,8 @@ export const EXIT_BUG = 70;
 export function reportError(error: unknown): ErrorReport {
   if (error instanceof UserError) return { exitCode: error.exitCode, text: `lendbot: ${error.message}` };
   if (error instanceof ConfigurationError) return { exitCode: EXIT_FAILURE, text: `lendbot: ${error.message}` };
+  // A config or strategy file with problems: every problem, one a line, as file:line:col path: message.
+  if (error instanceof ConfigFileError) return { exitCode: EXIT_FAILURE, text: `lendbot: ${error.message}` };
   if (error instanceof InvalidArgumentError) return { exitCode: EXIT_USAGE, text: `lendbot: ${error.message}` };
   if (error instanceof ServiceError) {
     const hint = OPERATOR_HINTS[error.code];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reportError } from '../../src/cli/error-boundary.js';
+import { ConfigFileError } from '../../src/config/index.js';
 import { UserError } from '../../src/cli/user-error.js';
 import { ConfigurationError, InvalidArgumentError, ServiceError } from '../../src/service/index.js';
 
@@ -15,6 +16,17 @@ describe('the CLI error boundary', () => {
     expect(reportError(service).text).toBe(
       'lendbot: POST /api/v3/loan_requests/1/make_offer/ failed after the request was sent (ETIMEDOUT); it may have been applied [AMBIGUOUS_OUTCOME] (the request may have been applied; check the account before repeating it)',
     );
+  });
+
+  it('lists every problem of a config or strategy file, without a stack', () => {
+    const error = new ConfigFileError('lendbot.yaml', [
+      { file: 'lendbot.yaml', line: 3, col: 13, path: 'poll.schedule', message: 'not a cron expression' },
+      { file: 'lendbot.yaml', line: 6, col: 1, path: 'webhok', message: 'unknown key "webhok"; did you mean "webhook"?' },
+    ]);
+    expect(reportError(error)).toEqual({
+      exitCode: 1,
+      text: 'lendbot: lendbot.yaml: 2 problems\nlendbot.yaml:3:13 poll.schedule: not a cron expression\nlendbot.yaml:6:1 webhok: unknown key "webhok"; did you mean "webhook"?',
+    });
   });
 
   it('treats an operating-system error as the machine’s problem, not a bug', () => {

@@ -33,4 +33,19 @@ describe('lendbot entry point', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toBe('lendbot: LENDBOT_BASE_URL is not set; export it (see README, "Credentials")\n');
   });
+
+  it('refuses a bad config file with its line-numbered problems before starting anything', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'lendbot-main-'));
+    const file = join(dir, 'lendbot.yaml');
+    writeFileSync(file, 'poll:\n  schedule: "often"\nstrategies: [nope.yaml]\n');
+    const result = await runCli(['run', '--config', file], { LENDBOT_DB: join(dir, 'x.db') });
+    rmSync(dir, { recursive: true, force: true });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `lendbot: ${file}: 1 problem\n${file}:2:13 poll.schedule: not a cron expression (e.g. "* * * * *" every minute, "*/5 * * * * *" every 5 seconds)\n`,
+    );
+  });
 });
