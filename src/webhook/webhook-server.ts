@@ -7,7 +7,7 @@
  * forged 401, malformed 400, oversized 413, topic header mismatch 400.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type RawServerDefault } from 'fastify';
+import fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type RawServerDefault } from 'fastify';
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import { ConfigurationError } from '../service/index.js';
@@ -75,7 +75,7 @@ export function buildWebhookServer(options: WebhookListenerOptions): WebhookServ
   const app = fastify<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger>({
     loggerInstance: log,
     // One line per delivery is ours to write; fastify's request lines would double it.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // On close, drop every connection instead of waiting for keep-alive peers. Nothing is lost:
     // a delivery cut before its 200 was either stored (a retry is a duplicate) or not (retried).
     forceCloseConnections: true,
