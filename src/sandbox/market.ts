@@ -65,6 +65,25 @@ export class Market {
     this.scheduleArrival();
   }
 
+  /**
+   * Forgets requests that closed without a loan (expired or canceled) before `beforeMs`, with
+   * their competitors' offers, so a server left running keeps a bounded market. A request the
+   * sandbox investor offered on is kept (its offers stay readable), and so is every signed one.
+   * Returns how many requests were forgotten. The headless export never calls it.
+   */
+  pruneClosed(beforeMs: number): number {
+    let pruned = 0;
+    for (const [id, request] of this.requests) {
+      if ((request.status !== 'expired' && request.status !== 'canceled') || request.statusChangedMs >= beforeMs) continue;
+      const offers = request.offerIds.map((offerId) => this.offers.get(offerId));
+      if (offers.some((offer) => offer?.lender === 'investor')) continue;
+      for (const offerId of request.offerIds) this.offers.delete(offerId);
+      this.requests.delete(id);
+      pruned += 1;
+    }
+    return pruned;
+  }
+
   /** Simulated now, epoch milliseconds. */
   now(): number {
     return this.current;

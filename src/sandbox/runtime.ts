@@ -3,6 +3,7 @@
  * the webhook sender and the fault injector. `sync` brings the market up to the clock; the server
  * calls it before every request and a timer calls it between requests.
  */
+import { DAY_MS } from './market-events.js';
 import type { Logger } from '../log/logger.js';
 import { formatCents } from '../service/index.js';
 import { FaultInjector } from './faults.js';
@@ -68,6 +69,22 @@ export class SandboxRuntime {
   sync(): void {
     this.market.advanceTo(this.clock.now());
     this.webhooks.tick();
+    this.pruneDaily();
+  }
+
+  private lastPruneMs = Number.NEGATIVE_INFINITY;
+
+  /**
+   * Once a simulated day, forgets what nobody can ask about any more: requests closed without a
+   * loan over 35 days ago (the list shows 30 days) and webhook deliveries settled over two days
+   * ago (retries stop after 24 hours). Without it a long-running server grows without bound.
+   */
+  private pruneDaily(): void {
+    const now = this.clock.now();
+    if (now - this.lastPruneMs < DAY_MS) return;
+    this.lastPruneMs = now;
+    this.market.pruneClosed(now - 35 * DAY_MS);
+    this.webhooks.prune(now - 2 * DAY_MS);
   }
 
   /** Moves simulated time forward by `ms` and runs the market to it. */

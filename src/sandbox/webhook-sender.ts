@@ -129,6 +129,12 @@ export class WebhookSender {
     }
   }
 
+  /** Forgets settled deliveries (delivered, failed, dropped) first tried before `beforeMs`. */
+  prune(beforeMs: number): void {
+    const keep = this.deliveryLog.filter((delivery) => delivery.status === 'pending' || delivery.firstAttemptMs >= beforeMs);
+    this.deliveryLog.splice(0, this.deliveryLog.length, ...keep);
+  }
+
   /** Retries the deliveries that are due at the current simulated time. */
   tick(): void {
     const now = this.options.clock.now();

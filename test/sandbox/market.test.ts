@@ -75,3 +75,28 @@ describe('a whole market run', () => {
     expect(digest(run(12))).not.toBe(digest(market));
   });
 });
+
+describe('a long-running market', () => {
+  it('forgets requests closed without a loan over the retention, keeping open, signed and investor-offered ones', () => {
+    const market = run(5);
+    const before = [...market.requests.values()];
+    const cutoff = market.now() - 35 * DAY;
+    const forgettable = before.filter(
+      (r) =>
+        (r.status === 'expired' || r.status === 'canceled') &&
+        r.statusChangedMs < cutoff &&
+        !r.offerIds.some((id) => market.offers.get(id)?.lender === 'investor'),
+    );
+    expect(forgettable.length).toBeGreaterThan(100);
+    const offersOfForgotten = forgettable.flatMap((r) => r.offerIds);
+
+    expect(market.pruneClosed(cutoff)).toBe(forgettable.length);
+    expect(market.requests.size).toBe(before.length - forgettable.length);
+    for (const r of forgettable) expect(market.requests.has(r.id)).toBe(false);
+    for (const id of offersOfForgotten) expect(market.offers.has(id)).toBe(false);
+    // Every loan still finds its request, and every investor offer too.
+    for (const loan of market.loanBook.loans.values()) expect(market.requests.has(loan.loanRequestId)).toBe(true);
+    for (const offer of market.offers.values()) if (offer.lender === 'investor') expect(market.requests.has(offer.loanRequestId)).toBe(true);
+    expect(market.pruneClosed(cutoff)).toBe(0);
+  });
+});
