@@ -10,11 +10,16 @@ export interface CliResult {
   stderr: string;
 }
 
+/** This process's environment without LENDBOT_*: a developer's own settings never leak into a test. */
+export function cleanEnv(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter((entry): entry is [string, string] => !entry[0].startsWith('LENDBOT_') && entry[1] !== undefined),
+  );
+}
+
 export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve) => {
-    // Start from a clean environment so a developer's own LENDBOT_* settings never leak in.
-    const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('LENDBOT_')));
-    execFile(process.execPath, [BIN, ...args], { env: { ...baseEnv, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...cleanEnv(), ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });

@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/daemon/free-port.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { BIN } from '../cli/run-cli.js';
+import { BIN, cleanEnv } from '../cli/run-cli.js';
 import { OFFER_ALL, postWebhook, signEvent, waitFor } from './daemon-harness.js';
 
 let sandbox: SandboxHandle;
@@ -47,9 +47,8 @@ beforeAll(async () => {
       '',
     ].join('\n'),
   );
-  const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('LENDBOT_'))) as Record<string, string>;
   env = {
-    ...baseEnv,
+    ...cleanEnv(),
     LENDBOT_BASE_URL: sandbox.url,
     LENDBOT_API_KEY: sandbox.credentials.apiKey,
     LENDBOT_SECRET_KEY: sandbox.credentials.secretKey,

@@ -5,18 +5,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { SignJWT } from 'jose';
 import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { daemonConfigSchema } from '../../src/daemon/daemon-config.js';
 import { freePort } from '../../src/daemon/free-port.js';
 import { loadStrategyFile } from '../../src/engine/index.js';
-import { createLogger } from '../../src/log/logger.js';
 import type { RiskLimitsInput } from '../../src/risk/index.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { createMarketplaceClient, DEFAULT_RETRY } from '../../src/service/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
+import { captureLog } from '../log/log-capture.js';
 
 export const OFFER_ALL = fileURLToPath(new URL('./fixtures/offer-all.yaml', import.meta.url));
 // Never fires during a test: jobs run only when a test calls them.
@@ -53,13 +52,7 @@ export async function startDaemonHarness(options: HarnessOptions = {}): Promise<
     jobs: { balance_refresh: NEVER, reconcile: NEVER, fund_accepted: NEVER },
     risk: options.risk ?? {},
   });
-  const logs: Array<Record<string, unknown>> = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') logs.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
+  const { log, lines: logs } = captureLog();
   const client = createMarketplaceClient(
     {
       baseUrl: sandbox.url,
@@ -76,7 +69,7 @@ export async function startDaemonHarness(options: HarnessOptions = {}): Promise<
     client,
     clock: sandbox.clock,
     store,
-    log: createLogger({ level: 'info', destination: sink }),
+    log,
     strategies: await Promise.all((options.strategyFiles ?? [OFFER_ALL]).map((path) => loadStrategyFile(path))),
     webhookSecret: sandbox.credentials.webhookSecret,
   });

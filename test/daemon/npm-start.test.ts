@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseRecordingLine } from '../../src/backtest/recording-io.js';
 import { freePort } from '../../src/daemon/free-port.js';
 import { openStore } from '../../src/store/index.js';
-import { BIN, runCli } from '../cli/run-cli.js';
+import { BIN, cleanEnv, runCli } from '../cli/run-cli.js';
 import { waitFor } from './daemon-harness.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -23,8 +23,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('npm start on a fresh machine', () => {
   it('reaches its first offer in sandbox mode and stops on SIGTERM', { timeout: 120_000 }, async () => {
     const db = join(dir, 'lendbot.db');
-    const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('LENDBOT_'))) as Record<string, string>;
-    const env = { ...baseEnv, LENDBOT_DB: db, LENDBOT_WEBHOOK_PORT: String(await freePort()) };
+    const env = { ...cleanEnv(), LENDBOT_DB: db, LENDBOT_WEBHOOK_PORT: String(await freePort()) };
     const child = spawn(process.execPath, [BIN, 'run'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';

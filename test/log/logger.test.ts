@@ -1,22 +1,10 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log/logger.js';
-
-function capture(): { lines: Array<Record<string, unknown>>; stream: Writable } {
-  const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { lines, stream };
-}
+import { captureLog } from './log-capture.js';
 
 describe('the logger', () => {
   it('redacts keys, secrets, signatures, tokens and bank memo text wherever they appear', () => {
-    const { lines, stream } = capture();
-    const log = createLogger({ destination: stream }).child({ component: 'test' });
+    const { lines, log: root } = captureLog();
+    const log = root.child({ component: 'test' });
     log.info(
       {
         apiKey: 'key-123',

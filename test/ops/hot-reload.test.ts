@@ -6,7 +6,7 @@ import { loadStrategyFile } from '../../src/engine/index.js';
 import { HotReloader, type ActiveConfig } from '../../src/ops/hot-reload.js';
 import { riskLimitsSchema } from '../../src/risk/index.js';
 import { OFFER_ALL, waitFor } from '../daemon/daemon-harness.js';
-import { captureLog } from './log-capture.js';
+import { captureLog } from '../log/log-capture.js';
 
 let dir: string;
 let strategyFile: string;

@@ -7,7 +7,7 @@ import { notifierFromConfig, notificationsSchema, WebhookNotifier } from '../../
 import { buildStatusReport } from '../../src/ops/status-report.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
 import { tempStore } from '../store/fixtures.js';
-import { captureLog } from './log-capture.js';
+import { captureLog } from '../log/log-capture.js';
 import { seedStatusData } from './status-fixtures.js';
 
 /** A receiver that answers with the next status of `answers` (then 200) and keeps every body. */
