@@ -6,7 +6,7 @@
  * events, so repaid money is back in the balance for later offers.
  */
 import { decideWithDataSync, type CompiledStrategy } from '../engine/index.js';
-import { checkOffer, DEFAULT_RISK_LIMITS, type GuardRefusalCode, type RiskLimits } from '../risk/index.js';
+import { checkOffer, UNCAPPED_RISK_LIMITS, type GuardRefusalCode, type RiskLimits } from '../risk/index.js';
 import type { BacktestDecision, BacktestResult, SeriesPoint } from './backtest-result.js';
 import { EventQueue } from '../clock/event-queue.js';
 import { addMonthsUtc, DEFAULT_MARKET, judgeOffer, loanCashFlows, type Instalment, type MarketAssumptions, type MarketVerdict } from './market-model.js';
@@ -81,7 +81,7 @@ class Replay {
     private readonly strategies: readonly CompiledStrategy[],
     private readonly options: BacktestOptions,
   ) {
-    this.limits = options.limits ?? DEFAULT_RISK_LIMITS;
+    this.limits = options.limits ?? UNCAPPED_RISK_LIMITS;
     this.market = { ...DEFAULT_MARKET, ...options.market };
     this.ledger = new SimLedger(options.startingBalanceCents);
     this.peakEquity = options.startingBalanceCents;
@@ -156,8 +156,13 @@ class Replay {
     }
   }
 
+  /** Whether a pending offer holds its total back, as the daemon's store counts it. */
+  private reserves(offer: PendingOffer): boolean {
+    return offer.automateFund || this.limits.reserveManualOffers;
+  }
+
   private placeOffer(offer: PendingOffer): void {
-    this.ledger.offerPlaced(this.nowMs, offer.entry.totalCents, offer.automateFund, offer.key);
+    this.ledger.offerPlaced(this.nowMs, offer.entry.totalCents, this.reserves(offer), offer.key);
     this.offeredRates.push(offer.rate);
     for (const counts of [...offer.segments, this.total]) {
       counts.offers += 1;
@@ -178,7 +183,7 @@ class Replay {
   private handle(event: SimEvent): void {
     switch (event.kind) {
       case 'expire':
-        this.ledger.offerClosed(event.offer.entry.totalCents, event.offer.automateFund, event.offer.key);
+        this.ledger.offerClosed(event.offer.entry.totalCents, this.reserves(event.offer), event.offer.key);
         if (event.offer.decision) event.offer.decision.market = 'expired';
         return;
       case 'decide':
@@ -202,7 +207,7 @@ class Replay {
 
   private settle(offer: PendingOffer, verdict: MarketVerdict): void {
     const { entry, key } = offer;
-    this.ledger.offerClosed(entry.totalCents, offer.automateFund, key);
+    this.ledger.offerClosed(entry.totalCents, this.reserves(offer), key);
     if (!verdict.won) {
       if (offer.decision) offer.decision.market = verdict.reason;
       return;

@@ -56,18 +56,21 @@ export class SimLedger {
     };
   }
 
-  /** An offer was made: it counts towards today's caps, exposure and (automate_fund) reservations. */
-  offerPlaced(nowMs: number, totalCents: number, automateFund: boolean, key: ExposureKey): void {
+  /**
+   * An offer was made: it counts towards today's caps and exposure, and `reserves` its total
+   * (automate_fund offers, and by default every offer: risk.reserve_manual_offers).
+   */
+  offerPlaced(nowMs: number, totalCents: number, reserves: boolean, key: ExposureKey): void {
     this.rollDay(nowMs);
     this.offersToday += 1;
     this.amountTodayCents += totalCents;
-    if (automateFund) this.reservedCents += totalCents;
+    if (reserves) this.reservedCents += totalCents;
     this.addExposure(key, totalCents);
   }
 
   /** An offer stopped pending (lost, expired or funded): its reservation and exposure go. */
-  offerClosed(totalCents: number, automateFund: boolean, key: ExposureKey): void {
-    if (automateFund) this.reservedCents -= totalCents;
+  offerClosed(totalCents: number, reserves: boolean, key: ExposureKey): void {
+    if (reserves) this.reservedCents -= totalCents;
     this.addExposure(key, -totalCents);
   }
 

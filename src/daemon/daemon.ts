@@ -36,6 +36,11 @@ export interface DaemonOverrides {
   webhookSecret?: string;
   /** The config file the daemon was loaded from; its `risk:` section is hot-reloaded. */
   configFile?: string | undefined;
+  /**
+   * Trade against the embedded sandbox marketplace (`lendbot run --sandbox`, `npm start`). Never
+   * chosen implicitly: a daemon without LENDBOT_BASE_URL and without this refuses to start.
+   */
+  sandbox?: boolean | undefined;
 }
 
 export interface Daemon {
@@ -60,7 +65,12 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
   let config = configIn;
   const log = overrides.log ?? createLogger({ level: config.log_level });
   const strategies = overrides.strategies ?? (await Promise.all(config.strategies.map((file) => loadStrategyFile(file))));
-  const useSandbox = overrides.client === undefined && !env.LENDBOT_BASE_URL?.trim();
+  const useSandbox = overrides.client === undefined && overrides.sandbox === true;
+  if (!useSandbox && overrides.client === undefined && !env.LENDBOT_BASE_URL?.trim()) {
+    throw new ConfigurationError(
+      'LENDBOT_BASE_URL is not set: set LENDBOT_BASE_URL, LENDBOT_API_KEY, LENDBOT_SECRET_KEY and LENDBOT_WEBHOOK_SECRET to trade, or run `lendbot run --sandbox` for the simulated marketplace',
+    );
+  }
 
   // Decided before the sandbox starts, so a refusal leaves nothing running.
   if (useSandbox && !overrides.store) config = { ...config, db: sandboxDatabase(config.db, daemonConfigSchema.parse({}).db, log) };

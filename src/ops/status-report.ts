@@ -53,7 +53,7 @@ export function buildStatusReport(input: StatusInput): StatusReport {
   const { store, nowMs, limits } = input;
   const scope = { nowMs, expiryMs: limits.offerExpiryMs, dryRun: input.dryRun };
   const balanceCents = balanceFromStore(store);
-  const reservedCents = store.offers.reserved(scope);
+  const reservedCents = store.offers.reserved({ ...scope, includeManual: limits.reserveManualOffers });
   const exposure = store.exposure.summary(scope);
   const today = store.offers.dailyTotals(scope);
   const monthStart = monthStartMs(nowMs);

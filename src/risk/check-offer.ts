@@ -27,6 +27,8 @@ export interface GuardSnapshot {
 
 export type GuardRefusalCode =
   | 'kill_switch'
+  | 'paused'
+  | 'invalid_total'
   | 'rate_out_of_bounds'
   | 'rate_above_max'
   | 'risk_level_not_allowed'
@@ -64,6 +66,9 @@ export function checkOffer(input: OfferToCheck, snapshot: GuardSnapshot, limits:
   if (limits.killSwitch) return refuse('kill_switch', 'kill switch on (config)');
   if (snapshot.killSwitchOn) return refuse('kill_switch', `kill switch on (file ${limits.killSwitchFile ?? '?'})`);
 
+  // A second line behind the client's validation: an offer on nothing (or less) is never made.
+  if (!Number.isSafeInteger(total) || total <= 0) return refuse('invalid_total', `total_amount ${request.total_amount} is not a positive amount`);
+
   if (!Number.isFinite(rate) || rate < MIN_RATE || rate > MAX_RATE) {
     return refuse('rate_out_of_bounds', `rate ${rate} outside ${MIN_RATE} to ${MAX_RATE.toFixed(1)}`);
   }
@@ -77,9 +82,10 @@ export function checkOffer(input: OfferToCheck, snapshot: GuardSnapshot, limits:
     );
   }
 
-  // Spec 4.2 rule 4 and 4.3: with automate_fund the service funds from the balance, which must
-  // EXCEED the total; without it the offer commits no money yet (funding is a later, separate step).
-  if (input.automateFund) {
+  // Spec 4.2 rule 4 and 4.3: funding needs a balance that EXCEEDS the total. With automate_fund
+  // the service funds at acceptance; without it the lender funds by hand later, and an offer the
+  // lender cannot fund is a broken promise, so by default it must fit too (reserveManualOffers).
+  if (input.automateFund || limits.reserveManualOffers) {
     const free = snapshot.balanceCents - snapshot.reservedCents - limits.minCashReserveCents;
     if (free <= total) {
       const figures = `balance ${usd(snapshot.balanceCents)} - reserved ${usd(snapshot.reservedCents)} - reserve ${usd(limits.minCashReserveCents)}`;

@@ -27,11 +27,23 @@ export interface RiskLimits {
   killSwitchFile?: string | undefined;
   /** How long a pending offer reserves money; the service does not say when offers expire. */
   offerExpiryMs: number;
+  /**
+   * Offers without automate_fund reserve their total and pass the balance rule too (default):
+   * an offer the lender cannot fund is a broken promise. false: only automate_fund offers do,
+   * for lenders who top up when an offer is accepted.
+   */
+  reserveManualOffers: boolean;
 }
 
 const HOUR_MS = 3_600_000;
 export const DEFAULT_ALLOWED_RISK_LEVELS = [0, 1, 2];
 export const DEFAULT_OFFER_EXPIRY_HOURS = 72;
+
+/**
+ * Caps on by default, as starting points for real money (docs/risk-guard.md): raise them to fit
+ * the account, or set one to null to turn it off.
+ */
+export const DEFAULT_CAPS_USD = { max_open_exposure: 10_000, max_per_borrower: 1_000, max_amount_per_day: 2_500 } as const;
 
 /** A USD amount, as a YAML number (250, 12.5) or decimal text ("250.00"), turned into cents. */
 const usdAmount = z
@@ -48,14 +60,24 @@ export const riskLimitsSchema = z
       .array(z.number().int().min(0).max(4))
       .default(DEFAULT_ALLOWED_RISK_LEVELS)
       .describe('risk levels that may be offered on: 0 low, 1 medium, 2 high, 3 friends, 4 crypto-backed'),
-    max_open_exposure: usdAmount.optional().describe('USD cap on open exposure'),
-    max_per_borrower: usdAmount.optional().describe('USD cap on one borrower'),
+    max_open_exposure: usdAmount
+      .nullable()
+      // prefault, not default: the default goes through the USD-to-cents transform.
+      .prefault(DEFAULT_CAPS_USD.max_open_exposure)
+      .describe(`USD cap on open exposure (default ${DEFAULT_CAPS_USD.max_open_exposure}; null: no cap)`),
+    max_per_borrower: usdAmount
+      .nullable()
+      .prefault(DEFAULT_CAPS_USD.max_per_borrower)
+      .describe(`USD cap on one borrower (default ${DEFAULT_CAPS_USD.max_per_borrower}; null: no cap)`),
     max_share_by_risk_level: z
       .partialRecord(riskLevelKey, z.number().min(0).max(1))
       .optional()
       .describe('per risk level, the highest share (0 to 1) of max_open_exposure it may take'),
     max_offers_per_day: z.number().int().nonnegative().optional().describe('offers per UTC day'),
-    max_amount_per_day: usdAmount.optional().describe('USD offered per UTC day'),
+    max_amount_per_day: usdAmount
+      .nullable()
+      .prefault(DEFAULT_CAPS_USD.max_amount_per_day)
+      .describe(`USD offered per UTC day (default ${DEFAULT_CAPS_USD.max_amount_per_day}; null: no cap)`),
     kill_switch: z.boolean().default(false).describe('true stops all new offers'),
     kill_switch_file: z.string().min(1).optional().describe('new offers stop while this file exists'),
     offer_expiry_hours: z
@@ -63,9 +85,13 @@ export const riskLimitsSchema = z
       .positive()
       .default(DEFAULT_OFFER_EXPIRY_HOURS)
       .describe('hours a pending offer reserves money (the service does not say when offers expire)'),
+    reserve_manual_offers: z
+      .boolean()
+      .default(true)
+      .describe('offers without automate_fund reserve their total and need the balance too (false: only automate_fund offers)'),
   })
   .superRefine((section, context) => {
-    if (section.max_share_by_risk_level !== undefined && section.max_open_exposure === undefined) {
+    if (section.max_share_by_risk_level !== undefined && section.max_open_exposure === null) {
       context.addIssue({
         code: 'custom',
         path: ['max_share_by_risk_level'],
@@ -77,17 +103,18 @@ export const riskLimitsSchema = z
     (section): RiskLimits => ({
       minCashReserveCents: section.min_cash_reserve,
       allowedRiskLevels: [...new Set(section.allowed_risk_levels)].sort((a, b) => a - b),
-      maxOpenExposureCents: section.max_open_exposure,
-      maxPerBorrowerCents: section.max_per_borrower,
+      maxOpenExposureCents: section.max_open_exposure ?? undefined,
+      maxPerBorrowerCents: section.max_per_borrower ?? undefined,
       maxShareByRiskLevel:
         section.max_share_by_risk_level === undefined
           ? undefined
           : Object.fromEntries(Object.entries(section.max_share_by_risk_level).map(([level, share]) => [Number(level), share])),
       maxOffersPerDay: section.max_offers_per_day,
-      maxAmountPerDayCents: section.max_amount_per_day,
+      maxAmountPerDayCents: section.max_amount_per_day ?? undefined,
       killSwitch: section.kill_switch,
       killSwitchFile: section.kill_switch_file,
       offerExpiryMs: Math.round(section.offer_expiry_hours * HOUR_MS),
+      reserveManualOffers: section.reserve_manual_offers,
     }),
   );
 
@@ -96,3 +123,9 @@ export type RiskLimitsInput = z.input<typeof riskLimitsSchema>;
 
 /** The limits when the config has no `risk:` section. */
 export const DEFAULT_RISK_LIMITS: RiskLimits = riskLimitsSchema.parse({});
+
+/**
+ * The default limits without the money caps: what a backtest applies when it is given no config,
+ * so a replay over a large balance is not capped by starting points meant for a live account.
+ */
+export const UNCAPPED_RISK_LIMITS: RiskLimits = riskLimitsSchema.parse({ max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null });

@@ -26,7 +26,7 @@ export function snapshotFromStore(
   const today = store.offers.dailyTotals(scope);
   return {
     balanceCents,
-    reservedCents: store.offers.reserved(scope),
+    reservedCents: store.offers.reserved({ ...scope, includeManual: limits.reserveManualOffers }),
     exposureCents: exposure.totalCents,
     exposureByBorrowerCents: (borrowerId) => exposure.byBorrowerCents.get(borrowerId) ?? 0,
     exposureByRiskLevelCents: { ...exposure.byRiskLevelCents },

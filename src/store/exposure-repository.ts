@@ -1,7 +1,8 @@
 /**
  * Open exposure: money the investor has, or may soon have, lent out. It is the sum of
- *   - total_amount of offers placed or unknown (no older than the offer expiry) and accepted,
- *     while no loan has been synced for their request;
+ *   - total_amount of offers placed (no older than the offer expiry), intent and unknown (until
+ *     settled: they may have reached the service) and accepted, while no loan has been synced
+ *     for their request;
  *   - total_amount of offers marked funded whose loan has not been synced yet;
  *   - the remaining balance of every synced loan not paid off (current, collection, default),
  *     including loans made outside lendbot.
@@ -36,7 +37,7 @@ export function createExposureRepository(db: Database): ExposureRepository {
     `WITH open_offers AS (
        SELECT o.borrower_id, o.risk_level, o.total_amount_cents AS cents FROM offers o
        WHERE o.dry_run = @dryRun
-         AND ((o.state IN ('placed', 'unknown') AND o.created_at >= @cutoff) OR o.state IN ('accepted', 'funded'))
+         AND ((o.state = 'placed' AND o.created_at >= @cutoff) OR o.state IN ('intent', 'unknown', 'accepted', 'funded'))
          AND NOT EXISTS (SELECT 1 FROM loans l WHERE l.loan_request_id = o.loan_request_id)
      ),
      open_loans AS (

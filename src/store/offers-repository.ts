@@ -64,6 +64,14 @@ export interface OfferScope {
   dryRun?: boolean | undefined;
 }
 
+export interface ReservationQuery extends OfferScope {
+  nowMs: number;
+  expiryMs: number;
+  /** Offers without automate_fund reserve too. */
+  includeManual?: boolean | undefined;
+  exceptOfferId?: number | undefined;
+}
+
 export interface OffersRepository {
   /** Writes the intent to offer; refuses (created: false) when the request already has an offer row. */
   createIntent(input: IntentInput): IntentResult;
@@ -79,10 +87,14 @@ export interface OffersRepository {
   setState(id: number, state: OfferState, atMs: number): boolean;
   listByState(states: readonly OfferState[]): OfferRecord[];
   /**
-   * Money held back by pending offers: total_amount of automate_fund offers that are placed,
-   * unknown or accepted, created no longer than `expiryMs` ago, and with no synced loan yet.
+   * Money held back by pending offers, while no loan has been synced for their request:
+   * - intent and unknown offers, whatever their age, until they are settled (an intent left by a
+   *   crash may have reached the service);
+   * - placed and accepted offers created no longer than `expiryMs` ago.
+   * Only automate_fund offers count unless `includeManual` (risk.reserve_manual_offers);
+   * `exceptOfferId` leaves one offer out (funding it needs the money it reserves).
    */
-  reserved(query: { nowMs: number; expiryMs: number } & OfferScope): Cents;
+  reserved(query: ReservationQuery): Cents;
   /** Offers made (every state but refused) and their total amount on the UTC day holding `nowMs`. */
   dailyTotals(query: { nowMs: number } & OfferScope): { offers: number; amountCents: Cents };
 }
@@ -120,10 +132,10 @@ export function createOffersRepository(db: Database): OffersRepository {
   );
   const withText = db.prepare('UPDATE offers SET state = ?, service_text = ?, updated_at = ? WHERE id = ?');
   const stateOnly = db.prepare('UPDATE offers SET state = ?, updated_at = ? WHERE id = ?');
-  const reservedSum = db.prepare<[number, string], { total: number }>(
+  const reservedSum = db.prepare<[{ dryRun: number; manual: number; cutoff: string; except: number }], { total: number }>(
     `SELECT COALESCE(SUM(o.total_amount_cents), 0) AS total FROM offers o
-     WHERE o.dry_run = ? AND o.automate_fund = 1 AND o.state IN ('placed', 'unknown', 'accepted')
-       AND o.created_at >= ?
+     WHERE o.dry_run = @dryRun AND (o.automate_fund = 1 OR @manual = 1) AND o.id <> @except
+       AND (o.state IN ('intent', 'unknown') OR (o.state IN ('placed', 'accepted') AND o.created_at >= @cutoff))
        AND NOT EXISTS (SELECT 1 FROM loans l WHERE l.loan_request_id = o.loan_request_id)`,
   );
   const daily = db.prepare<[number, string, string], { offers: number; total: number }>(
@@ -183,8 +195,14 @@ export function createOffersRepository(db: Database): OffersRepository {
       return rows.map(fromRow);
     },
     reserved(query) {
-      const cutoff = isoFromMs(query.nowMs - query.expiryMs);
-      return reservedSum.get(flag(query.dryRun ?? false), cutoff)?.total ?? 0;
+      return (
+        reservedSum.get({
+          dryRun: flag(query.dryRun ?? false),
+          manual: flag(query.includeManual ?? false),
+          cutoff: isoFromMs(query.nowMs - query.expiryMs),
+          except: query.exceptOfferId ?? -1,
+        })?.total ?? 0
+      );
     },
     dailyTotals(query) {
       const { startMs, endMs } = utcDayBounds(query.nowMs);

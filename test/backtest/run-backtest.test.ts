@@ -65,7 +65,7 @@ describe('runBacktest', () => {
 describe('the guard inside a backtest', () => {
   it('refuses a second offer the same day over max_offers_per_day, with the daemon’s reason', () => {
     const lines = [1, 2].map((id) => recordingLine({ id, seenAt: `2026-01-01T0${id}:00:00Z`, request: small, outcome: completed }));
-    const result = runBacktest(lines, [flatStrategy()], { startingBalanceCents: 100_000, limits: { ...DEFAULT_RISK_LIMITS, maxOffersPerDay: 1 }, recordDecisions: true });
+    const result = runBacktest(lines, [flatStrategy()], { startingBalanceCents: 1_000_000, limits: { ...DEFAULT_RISK_LIMITS, maxOffersPerDay: 1 }, recordDecisions: true });
     expect(result.decisions.map((d) => d.action)).toEqual(['offer', 'skip']);
     expect(result.decisions[1]).toMatchObject({ guard: 'max_offers_per_day', rate: 0.12 });
     expect(result.decisions[1]?.reasons.at(-1)).toBe('guard offers today 1 >= max 1');

@@ -45,7 +45,7 @@ describe('lendbot backtest', () => {
 
   it('applies the risk limits of a config file', async () => {
     const config = join(dir, 'lendbot.yaml');
-    await writeFile(config, 'risk:\n  max_offers_per_day: 2\n');
+    await writeFile(config, 'risk:\n  max_offers_per_day: 2\n  max_open_exposure: null\n  max_per_borrower: null\n  max_amount_per_day: null\n');
     const lines = [1, 2, 3].map((id) => recordingLine({ id, seenAt: `2026-01-01T0${id}:00:00Z`, outcome: { status: 'completed', best_competing_rate: null, repaid_fraction: 1 } }));
     const small = join(dir, 'small.jsonl');
     await writeRecording(small, lines);

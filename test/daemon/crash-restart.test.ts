@@ -44,6 +44,10 @@ beforeAll(async () => {
       '  balance_refresh: "0 0 1 1 *"',
       '  reconcile: "0 0 1 1 *"',
       '  fund_accepted: "0 0 1 1 *"',
+      'risk:',
+      '  max_open_exposure: null',
+      '  max_per_borrower: null',
+      '  max_amount_per_day: null',
       '',
     ].join('\n'),
   );

@@ -50,7 +50,8 @@ export async function startDaemonHarness(options: HarnessOptions = {}): Promise<
     webhook: { host: '127.0.0.1', port },
     poll: { schedule: NEVER, at_start: false },
     jobs: { balance_refresh: NEVER, reconcile: NEVER, fund_accepted: NEVER },
-    risk: options.risk ?? {},
+    // The shipped caps are starting points for a live account; tests set the limits they test.
+    risk: { max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null, ...options.risk },
   });
   const { log, lines: logs } = captureLog();
   const client = createMarketplaceClient(

@@ -24,7 +24,7 @@ describe('npm start on a fresh machine', () => {
   it('reaches its first offer in sandbox mode and stops on SIGTERM', { timeout: 120_000 }, async () => {
     const db = join(dir, 'lendbot.db');
     const env = { ...cleanEnv(), LENDBOT_DB: db, LENDBOT_WEBHOOK_PORT: String(await freePort()) };
-    const child = spawn(process.execPath, [BIN, 'run'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'run', '--sandbox'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -36,7 +36,7 @@ describe('npm start on a fresh machine', () => {
       `the first offer and webhook\n${stdout.slice(-2000)}\n${stderr}`,
       90_000,
     );
-    expect(stdout).toContain('SANDBOX MODE: no LENDBOT_BASE_URL set');
+    expect(stdout).toContain('SANDBOX MODE (--sandbox)');
     child.kill('SIGTERM');
     // The daemon must exit within its 10 s grace period; 'hung' means it did not.
     const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('hung'), 20_000))]);
@@ -80,10 +80,10 @@ describe('npm start on a fresh machine', () => {
     const store = openStore(used);
     store.decisions.record({ loanRequestId: 1001, action: 'skip', reasons: ['earlier run'], dryRun: false, decidedAtMs: 0 });
     store.close();
-    const result = await runCli(['run'], { LENDBOT_DB: used, LENDBOT_WEBHOOK_PORT: String(await freePort()) });
+    const result = await runCli(['run', '--sandbox'], { LENDBOT_DB: used, LENDBOT_WEBHOOK_PORT: String(await freePort()) });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      `lendbot: ${used} holds decisions from another run, but the sandbox market starts afresh each time and its request ids would collide; point LENDBOT_DB (or --db) at a new file, or set LENDBOT_BASE_URL to trade for real\n`,
+      `lendbot: ${used} holds decisions from another run, but the sandbox market starts afresh each time and its request ids would collide; point LENDBOT_DB (or --db) at a new file, or drop --sandbox and set LENDBOT_BASE_URL to trade for real\n`,
     );
   });
 });

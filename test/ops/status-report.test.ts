@@ -13,7 +13,7 @@ beforeEach(() => {
 });
 afterEach(() => h.cleanup());
 
-const limits = riskLimitsSchema.parse({ min_cash_reserve: 100, max_open_exposure: 5000, max_offers_per_day: 10, kill_switch: true });
+const limits = riskLimitsSchema.parse({ min_cash_reserve: 100, max_open_exposure: 5000, max_offers_per_day: 10, max_amount_per_day: null, kill_switch: true });
 
 describe('status report', () => {
   it('adds up every figure from the store', () => {
@@ -63,7 +63,7 @@ describe('status report', () => {
   });
 
   it('counts the dry run offers in their own scope, and says so', () => {
-    const report = buildStatusReport({ store: h.store, nowMs: NOW, limits: riskLimitsSchema.parse({}), budgets: [], dryRun: true });
+    const report = buildStatusReport({ store: h.store, nowMs: NOW, limits: riskLimitsSchema.parse({ max_amount_per_day: null }), budgets: [], dryRun: true });
     expect(report.scope).toBe('dry_run');
     expect(report.reservedCents).toBe(0);
     expect(report.offersToday).toEqual({ offers: 0, amountCents: 0, maxOffers: null, maxAmountCents: null });

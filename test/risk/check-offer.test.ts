@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RISK_LIMITS, checkOffer, type GuardSnapshot, type RiskLimits } from '../../src/risk/index.js';
+import { UNCAPPED_RISK_LIMITS, checkOffer, type GuardSnapshot, type RiskLimits } from '../../src/risk/index.js';
 import { loanRequest, type LoanRequestOverrides } from '../store/fixtures.js';
 
 function snapshot(overrides: Partial<GuardSnapshot> = {}): GuardSnapshot {
@@ -17,7 +17,7 @@ function snapshot(overrides: Partial<GuardSnapshot> = {}): GuardSnapshot {
 }
 
 function limits(overrides: Partial<RiskLimits> = {}): RiskLimits {
-  return { ...DEFAULT_RISK_LIMITS, ...overrides };
+  return { ...UNCAPPED_RISK_LIMITS, ...overrides };
 }
 
 function offer(overrides: LoanRequestOverrides & { rate?: number; automateFund?: boolean } = {}) {
@@ -104,9 +104,26 @@ describe('checkOffer', () => {
       });
     });
 
-    it('does not apply the balance rule without automate_fund', () => {
-      expect(checkOffer(offer({ ...total, automateFund: false }), snapshot({ balanceCents: 0 }), limits())).toEqual({ allowed: true });
+    it('applies the balance rule without automate_fund too, unless reserve_manual_offers is off', () => {
+      expect(checkOffer(offer({ ...total, automateFund: false }), snapshot({ balanceCents: 0 }), limits())).toEqual({
+        allowed: false,
+        code: 'insufficient_balance',
+        reason: 'guard balance 0.00 - reserved 0.00 - reserve 0.00 < total 520.00',
+      });
+      expect(checkOffer(offer({ ...total, automateFund: false }), snapshot({ balanceCents: 0 }), limits({ reserveManualOffers: false }))).toEqual({
+        allowed: true,
+      });
     });
+  });
+
+  it('refuses a total that is not a positive amount, whatever the other rules say', () => {
+    for (const totalAmount of ['0.00', '-300.00']) {
+      expect(checkOffer(offer({ totalAmount }), snapshot(), limits())).toEqual({
+        allowed: false,
+        code: 'invalid_total',
+        reason: `guard total_amount ${totalAmount} is not a positive amount`,
+      });
+    }
   });
 
   it('caps open exposure including the offer; reaching the cap exactly is allowed', () => {

@@ -8,15 +8,21 @@ describe('riskLimitsSchema', () => {
     expect(DEFAULT_RISK_LIMITS).toEqual({
       minCashReserveCents: 0,
       allowedRiskLevels: [0, 1, 2],
-      maxOpenExposureCents: undefined,
-      maxPerBorrowerCents: undefined,
+      maxOpenExposureCents: 1_000_000,
+      maxPerBorrowerCents: 100_000,
       maxShareByRiskLevel: undefined,
       maxOffersPerDay: undefined,
-      maxAmountPerDayCents: undefined,
+      maxAmountPerDayCents: 250_000,
       killSwitch: false,
       killSwitchFile: undefined,
       offerExpiryMs: 72 * 3_600_000,
+      reserveManualOffers: true,
     });
+  });
+
+  it('turns a default cap off with null', () => {
+    const limits = riskLimitsSchema.parse({ max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null });
+    expect(limits).toMatchObject({ maxOpenExposureCents: undefined, maxPerBorrowerCents: undefined, maxAmountPerDayCents: undefined });
   });
 
   it('reads a full YAML section into cents and milliseconds', () => {
@@ -45,6 +51,7 @@ offer_expiry_hours: 1.5
       killSwitch: true,
       killSwitchFile: 'data/STOP',
       offerExpiryMs: 5_400_000,
+      reserveManualOffers: true,
     });
   });
 
@@ -70,7 +77,7 @@ offer_expiry_hours: 1.5
   });
 
   it('needs max_open_exposure when shares per risk level are set', () => {
-    const result = riskLimitsSchema.safeParse({ max_share_by_risk_level: { 2: 0.3 } });
+    const result = riskLimitsSchema.safeParse({ max_share_by_risk_level: { 2: 0.3 }, max_open_exposure: null });
     expect(result.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
       ['max_share_by_risk_level', 'needs max_open_exposure: shares are of the exposure budget'],
     ]);
@@ -89,6 +96,7 @@ offer_expiry_hours: 1.5
       'kill_switch',
       'kill_switch_file',
       'offer_expiry_hours',
+      'reserve_manual_offers',
     ]);
     expect(schema.additionalProperties).toBe(false);
   });

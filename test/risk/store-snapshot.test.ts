@@ -32,7 +32,8 @@ describe('snapshotFromStore', () => {
     const snapshot = snapshotFromStore(store, 12345, T0 + HOUR, limits);
     expect({ ...snapshot, exposureByBorrowerCents: [10, 11, 12].map(snapshot.exposureByBorrowerCents) }).toEqual({
       balanceCents: 12345,
-      reservedCents: 10000,
+      // The manual offer reserves too (risk.reserve_manual_offers, on by default).
+      reservedCents: 30000,
       exposureCents: 30000,
       exposureByBorrowerCents: [30000, 0, 0],
       exposureByRiskLevelCents: { 0: 10000, 2: 20000 },
@@ -40,6 +41,7 @@ describe('snapshotFromStore', () => {
       amountTodayCents: 30000,
       killSwitchOn: false,
     });
+    expect(snapshotFromStore(store, 12345, T0 + HOUR, { ...limits, reserveManualOffers: false }).reservedCents).toBe(10000);
     const dry = snapshotFromStore(store, 0, T0 + HOUR, limits, { dryRun: true });
     expect([dry.reservedCents, dry.exposureCents, dry.offersToday]).toEqual([40000, 40000, 1]);
   });

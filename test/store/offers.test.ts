@@ -96,25 +96,30 @@ describe('offer intents', () => {
 describe('reserved money', () => {
   const expiryMs = 72 * HOUR;
 
-  it('sums automate_fund offers placed, unknown or accepted, within the expiry', () => {
+  it('sums automate_fund offers placed or accepted within the expiry, and intents and unknowns until settled', () => {
     const placed = create({ id: 1, totalAmount: '100.00' });
     store.offers.markPlaced(placed, serviceOffer(1), T0);
     const unknown = create({ id: 2, totalAmount: '200.00' });
     store.offers.markUnknown(unknown, 'ECONNRESET', T0);
     const accepted = create({ id: 3, totalAmount: '400.00' });
     store.offers.setState(accepted, 'accepted', T0);
-    // These reserve nothing: no automate_fund, a bare intent, refused, rejected, funded, expired.
-    store.offers.markPlaced(create({ id: 4, totalAmount: '1000.00', automateFund: false }), serviceOffer(4), T0);
+    // An intent left by a crash may have reached the service: it reserves until it is settled.
     create({ id: 5, totalAmount: '2000.00' });
+    // These reserve nothing: no automate_fund (unless manual offers reserve), refused, rejected, funded, expired.
+    const manual = create({ id: 4, totalAmount: '1000.00', automateFund: false });
+    store.offers.markPlaced(manual, serviceOffer(4), T0);
     store.offers.markRefused(create({ id: 6, totalAmount: '3000.00' }), 'no', T0);
     store.offers.setState(create({ id: 7, totalAmount: '4000.00' }), 'rejected', T0);
     store.offers.setState(create({ id: 8, totalAmount: '5000.00' }), 'funded', T0);
     store.offers.setState(create({ id: 9, totalAmount: '6000.00' }), 'expired', T0);
 
-    expect(store.offers.reserved({ nowMs: T0, expiryMs })).toBe(70000);
-    // Exactly at the expiry still reserves; one millisecond later it does not.
-    expect(store.offers.reserved({ nowMs: T0 + expiryMs, expiryMs })).toBe(70000);
-    expect(store.offers.reserved({ nowMs: T0 + expiryMs + 1, expiryMs })).toBe(0);
+    expect(store.offers.reserved({ nowMs: T0, expiryMs })).toBe(270000);
+    expect(store.offers.reserved({ nowMs: T0, expiryMs, includeManual: true })).toBe(370000);
+    expect(store.offers.reserved({ nowMs: T0, expiryMs, includeManual: true, exceptOfferId: manual })).toBe(270000);
+    // Exactly at the expiry a placed offer still reserves; one millisecond later it does not.
+    // The intent and the unknown offer keep reserving whatever their age, until settled.
+    expect(store.offers.reserved({ nowMs: T0 + expiryMs, expiryMs })).toBe(270000);
+    expect(store.offers.reserved({ nowMs: T0 + expiryMs + 1, expiryMs })).toBe(220000);
     expect(store.offers.reserved({ nowMs: T0, expiryMs, dryRun: true })).toBe(0);
   });
 
@@ -158,11 +163,12 @@ describe('open exposure', () => {
     store.offers.setState(create({ id: 4, borrowerId: 12, riskLevel: 2, totalAmount: '800.00' }), 'funded', T0);
     // Funded, and its loan is synced: the loan's remaining balance replaces the offer's total.
     store.offers.setState(create({ id: 5, borrowerId: 13, riskLevel: 1, totalAmount: '1600.00' }), 'funded', T0);
-    // Nothing: refused, rejected, expired, and a bare intent (the POST has not been sent).
+    // An intent counts until settled: the POST may have reached the service before a crash.
+    create({ id: 9, borrowerId: 10, totalAmount: '3200.00' });
+    // Nothing: refused, rejected, expired.
     store.offers.markRefused(create({ id: 6, borrowerId: 10, totalAmount: '3200.00' }), 'no', T0);
     store.offers.setState(create({ id: 7, borrowerId: 10, totalAmount: '3200.00' }), 'rejected', T0);
     store.offers.setState(create({ id: 8, borrowerId: 10, totalAmount: '3200.00' }), 'expired', T0);
-    create({ id: 9, borrowerId: 10, totalAmount: '3200.00' });
     store.account.upsertLoans([loan(50, 5, 1000.5, 1)], 'current', T0);
     // A loan made outside lendbot, for a request the bot saw, in collection.
     store.requests.markSeen(loanRequest({ id: 20, borrowerId: 14, riskLevel: 0 }), 'poll', T0);
@@ -172,9 +178,9 @@ describe('open exposure', () => {
     store.account.upsertLoans([{ ...loan(53, 22, 10, 0), loan_paid_off: true }], 'current', T0);
 
     const summary = store.exposure.summary({ nowMs: T0, expiryMs });
-    expect(summary.totalCents).toBe(10000 + 20000 + 40000 + 80000 + 100050 + 5000);
-    expect(Object.fromEntries(summary.byBorrowerCents)).toEqual({ 10: 30000, 11: 40000, 12: 80000, 13: 100050, 14: 5000 });
-    expect(summary.byRiskLevelCents).toEqual({ 0: 15000, 1: 120050, 2: 120000 });
+    expect(summary.totalCents).toBe(10000 + 20000 + 40000 + 80000 + 100050 + 5000 + 320000);
+    expect(Object.fromEntries(summary.byBorrowerCents)).toEqual({ 10: 350000, 11: 40000, 12: 80000, 13: 100050, 14: 5000 });
+    expect(summary.byRiskLevelCents).toEqual({ 0: 15000, 1: 440050, 2: 120000 });
   });
 
   it('lets pending offers drop out after the expiry but keeps accepted ones', () => {

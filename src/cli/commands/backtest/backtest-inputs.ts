@@ -11,7 +11,7 @@ import { loadRecording, prepareRecording, type PeriodFilter, type PreparedRecord
 import type { MarketAssumptions } from '../../../backtest/market-model.js';
 import { ConfigFileError, loadYamlFile } from '../../../config/index.js';
 import { loadStrategyFile, type CompiledStrategy } from '../../../engine/index.js';
-import { DEFAULT_RISK_LIMITS, riskLimitsSchema, type RiskLimits } from '../../../risk/index.js';
+import { UNCAPPED_RISK_LIMITS, riskLimitsSchema, type RiskLimits } from '../../../risk/index.js';
 import { amountToCents } from '../../../service/index.js';
 import { warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
@@ -113,7 +113,7 @@ export async function loadStrategies(list: string): Promise<CompiledStrategy[]> 
 
 /** The risk limits of the daemon's config file, or the built-in defaults. */
 export async function loadLimits(config: string | undefined): Promise<RiskLimits> {
-  if (config === undefined) return DEFAULT_RISK_LIMITS;
+  if (config === undefined) return UNCAPPED_RISK_LIMITS;
   try {
     const parsed = await loadYamlFile(config, z.looseObject({ risk: riskLimitsSchema.prefault({}) }));
     return parsed.risk;

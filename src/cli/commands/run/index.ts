@@ -11,6 +11,7 @@ interface RunOptions {
   strategy?: string[];
   dryRun?: boolean;
   db?: string;
+  sandbox?: boolean;
 }
 
 export const DEFAULT_CONFIG_FILE = 'config/lendbot.yaml';
@@ -18,11 +19,12 @@ export const DEFAULT_CONFIG_FILE = 'config/lendbot.yaml';
 export function registerRunCommand(program: Command, io: CliIo): void {
   program
     .command('run')
-    .description('run the daemon: hear loan requests, decide, guard, offer, record (sandbox when no credentials are set)')
+    .description('run the daemon: hear loan requests, decide, guard, offer, record')
     .option('--config <file>', `configuration file (default ${DEFAULT_CONFIG_FILE} when it exists)`)
     .option('--strategy <file>', 'strategy file; repeat for several, in priority order (overrides the config)', collect)
     .option('--dry-run', 'do everything but POST offers; decisions are marked dry-run')
     .option('--db <path>', 'SQLite file (overrides LENDBOT_DB and the config)')
+    .option('--sandbox', 'trade against the embedded simulated marketplace (no real money; what npm start does)')
     .addHelpText(
       'after',
       `\nEnvironment (overrides the config file; flags override both):\n${RUN_ENV_HELP.map(([name, text]) => `  ${name.padEnd(38)} ${text}`).join('\n')}\n\nStop with Ctrl-C or SIGTERM: intake stops, work in flight finishes, the database closes.`,
@@ -33,7 +35,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
       if (options.strategy && options.strategy.length > 0) config.strategies = options.strategy;
       if (options.dryRun) config.dry_run = true;
       if (options.db) config.db = options.db;
-      const daemon = await createDaemon(config, io.env, { configFile: file });
+      const daemon = await createDaemon(config, io.env, { configFile: file, sandbox: options.sandbox === true });
       const stopped = installShutdown(daemon, { graceMs: 10_000, log: (line) => io.stderr.write(`${line}\n`) });
       await daemon.start();
       await stopped;
