@@ -25,6 +25,7 @@ import { Scheduler } from './scheduler.js';
 // Operations (src/ops): metrics, health, hot reload, notifications.
 import { instrumentClient } from '../ops/instrument.js';
 import { createMetrics } from '../ops/metrics.js';
+import { ServiceHealth } from '../ops/service-health.js';
 import { wireOperations } from '../ops/wire-operations.js';
 
 export interface DaemonOverrides {
@@ -94,8 +95,15 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
   }
 
   if (useSandbox) config = withSandboxCadence(config);
+  // Back-off waits in real time, also when the market's clock is a sandbox's day-a-second one.
+  const backoffClock = useSandbox ? systemClock : clock;
   const metrics = createMetrics();
-  client = instrumentClient(client, metrics);
+  const serviceHealth = new ServiceHealth({
+    clock: backoffClock,
+    log: log.child({ component: 'service' }),
+    notify: (data) => ops.notify('service_degraded', data),
+  });
+  client = instrumentClient(client, metrics, (endpoint, error) => serviceHealth.observe(endpoint, error));
   const store = overrides.store ?? openStore(config.db);
   const dryRun = config.dry_run;
   const limits = () => config.risk;
@@ -105,11 +113,11 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
   const enricher = new Enricher({ client, store, clock, log: component('enrich') });
   const pipeline = new Pipeline({ store, clock, log: component('pipeline'), strategies: () => strategies, limits, balance, enricher, placer, dryRun });
   const poller = new Poller({ client, store, pipeline, clock, log: component('poll') });
-  const inbox = new InboxWorker({ client, store, pipeline, clock, log: component('inbox'), prefilter: prefilterFor(limits, () => strategies) });
+  const inbox = new InboxWorker({ client, store, pipeline, clock, backoffClock, log: component('inbox'), prefilter: prefilterFor(limits, () => strategies) });
   const reconciler = new IntentReconciler({ client, store, clock, log: component('reconcile'), offerExpiryMs: () => config.risk.offerExpiryMs });
   const accountSync = new AccountSync({ client, store, clock, log: component('sync') });
   const funding = new FundingJob({ client, store, clock, log: component('fund'), dryRun });
-  const scheduler = new Scheduler(component('scheduler'));
+  const scheduler = new Scheduler(component('scheduler'), backoffClock);
 
   const webhook = buildWebhookServer({
     secret: webhookSecret,
@@ -126,16 +134,15 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
   const host = useSandbox ? '127.0.0.1' : config.webhook.host;
   const webhookUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}${config.webhook.path}`;
 
-  let lastListed = new Set<number>();
+  // Offers whose outcome is unknown are settled before new requests are decided, so the guard
+  // weighs new offers against known money (they reserve meanwhile in any case).
+  const settleUnknownOffers = (listedIds: ReadonlySet<number>) => pipeline.exclusive(() => reconciler.reconcile(listedIds));
   const pollJob = {
     name: 'poll',
     schedule: config.poll.schedule,
-    run: async () => {
-      const summary = await poller.poll();
-      lastListed = summary.listedIds;
-      await pipeline.exclusive(() => reconciler.reconcile(lastListed));
-    },
+    run: () => poller.poll(settleUnknownOffers),
   };
+  const inboxJob = { name: 'inbox', schedule: config.poll.schedule, run: () => inbox.drain() };
   const jobs = [
     pollJob,
     { name: 'balance', schedule: config.jobs.balance_refresh, run: () => balance.refresh() },
@@ -150,8 +157,22 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
       },
     },
     { name: 'fund', schedule: config.jobs.fund_accepted, run: () => funding.run() },
-    { name: 'inbox', schedule: config.poll.schedule, run: () => inbox.drain() },
+    inboxJob,
   ];
+
+  /** Settles intents and unknown offers left by a crash or an outage, before anything new is decided. */
+  const settleAtStart = async (): Promise<void> => {
+    const unsettled = store.offers.listByState(['intent', 'unknown']).length;
+    if (unsettled === 0) return;
+    try {
+      const { summary } = await poller.list();
+      const { settled, stillUnknown } = await settleUnknownOffers(summary.listedIds);
+      log.info({ settled, stillUnknown }, 'offers left unsettled by the last run reconciled');
+    } catch (error) {
+      // They keep reserving their money until a later poll settles them.
+      log.warn({ err: error, unsettled }, 'could not settle the offers left by the last run yet; they keep reserving their money');
+    }
+  };
   const ops = wireOperations({
     app: webhook,
     metrics,
@@ -164,6 +185,7 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
     strategies: () => strategies,
     limits,
     clockSpeed: useSandbox ? config.sandbox.speed : 1,
+    serviceDegraded: () => serviceHealth.current(),
     notifications: config.notifications,
     // Hot reload only when the strategies came from files (tests pass compiled ones).
     ...(overrides.strategies === undefined
@@ -192,11 +214,16 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
     webhookUrl,
     sandbox,
     async start() {
+      // Webhooks are stored from now on, but nothing is decided before the offers a crash left
+      // unsettled are settled (they reserve their money meanwhile).
+      inbox.hold();
       await webhook.listen({ host, port });
       await ops.start();
       log.info({ webhookUrl, mode: useSandbox ? 'sandbox' : 'live', dryRun, strategies: strategies.map((s) => s.name) }, 'lendbot started');
+      await settleAtStart();
+      inbox.release();
       // Events stored before a stop or crash come first, then a full poll.
-      await scheduler.runOnce(jobs[4]!);
+      await scheduler.runOnce(inboxJob);
       if (config.poll.at_start) await scheduler.runOnce(pollJob);
       scheduler.start(jobs);
       scheduler.start(ops.jobs);

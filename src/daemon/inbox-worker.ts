@@ -5,11 +5,17 @@
  * An event is marked processed only after its request was decided (or found to be gone), so a
  * crash in between means it is handled again after the restart, and the pipeline's own
  * once-per-request rule keeps that harmless.
+ *
+ * Failures back off instead of looping: an event that failed waits (exponential, with jitter)
+ * before it is tried again, and three failures in a row (or a batch where every event tried
+ * failed) end the pass; the next pass waits its own back-off (the service refusing our credentials, or down, fails every event
+ * alike). The log says so once per back-off step, not per event.
  */
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import type { MarketplaceApi } from '../service/index.js';
 import type { InboxEvent, Store } from '../store/index.js';
+import { Backoff, DEFAULT_BACKOFF, type BackoffSettings } from './backoff.js';
 import type { Pipeline } from './pipeline.js';
 import { findLoanRequest } from './request-finder.js';
 
@@ -18,9 +24,18 @@ export const NEW_LOAN_REQUEST_TOPIC = 'new_loan_request_created';
 /** Says whether an event's data could lead to an offer at all; a `false` saves the fetch. */
 export type EventPrefilter = (data: Record<string, unknown>) => { pass: true } | { pass: false; reason: string };
 
+const BATCH = 20;
+const PASS = 'pass';
+// This many failures in a row end a pass: the cause is then most likely the service or our
+// credentials, which every further event would only confirm at the cost of another request.
+const FAILURES_ENDING_A_PASS = 3;
+
 export class InboxWorker {
   private draining: Promise<void> | undefined;
   private again = false;
+  private readonly eventBackoff: Backoff<string>;
+  private readonly passBackoff: Backoff<typeof PASS>;
+  private held = false;
 
   constructor(
     private readonly deps: {
@@ -30,15 +45,36 @@ export class InboxWorker {
       clock: Clock;
       log: Logger;
       prefilter: EventPrefilter;
+      backoff?: BackoffSettings;
+      /** The clock back-off waits on (real time, even when `clock` is a simulated market's). */
+      backoffClock?: Clock;
+      random?: () => number;
     },
-  ) {}
+  ) {
+    const backoffClock = deps.backoffClock ?? deps.clock;
+    this.eventBackoff = new Backoff(backoffClock, deps.backoff ?? DEFAULT_BACKOFF, deps.random);
+    this.passBackoff = new Backoff(backoffClock, deps.backoff ?? DEFAULT_BACKOFF, deps.random);
+  }
 
-  /** Processes every unprocessed event; calls made while draining make it go round once more. */
+  /** Stores keep arriving, but drain() does nothing until release() (the daemon's start settles offers first). */
+  hold(): void {
+    this.held = true;
+  }
+
+  release(): void {
+    this.held = false;
+  }
+
+  /**
+   * Processes every unprocessed event that is not backing off; calls made while draining make it
+   * go round once more. While the last pass failed throughout, waits out its back-off first.
+   */
   drain(): Promise<void> {
     if (this.draining) {
       this.again = true;
       return this.draining;
     }
+    if (this.held || !this.passBackoff.ready(PASS)) return Promise.resolve();
     this.draining = this.loop().finally(() => {
       this.draining = undefined;
     });
@@ -48,22 +84,63 @@ export class InboxWorker {
   private async loop(): Promise<void> {
     do {
       this.again = false;
-      for (;;) {
-        const batch = this.deps.store.inbox.unprocessed(20);
-        if (batch.length === 0) break;
-        for (const event of batch) await this.handle(event);
-      }
+      if (!(await this.pass())) return;
     } while (this.again);
   }
 
-  private async handle(event: InboxEvent): Promise<void> {
+  /** One pass over the inbox; false when it ended because everything it tried failed. */
+  private async pass(): Promise<boolean> {
+    let after: InboxEvent | undefined;
+    let lastError: string | undefined;
+    for (;;) {
+      const batch = this.deps.store.inbox.unprocessed(BATCH, after);
+      if (batch.length === 0) break;
+      after = batch.at(-1);
+      let tried = 0;
+      let failedInRow = 0;
+      for (const event of batch) {
+        if (!this.eventBackoff.ready(event.webhookUuid)) continue;
+        tried += 1;
+        const error = await this.handle(event);
+        if (error === undefined) {
+          failedInRow = 0;
+          continue;
+        }
+        failedInRow += 1;
+        lastError = error;
+        if (failedInRow >= FAILURES_ENDING_A_PASS) break;
+      }
+      if (tried > 0 && (failedInRow === tried || failedInRow >= FAILURES_ENDING_A_PASS)) {
+        const step = this.passBackoff.failed(PASS);
+        this.deps.log.warn(
+          { error: lastError, waiting: this.deps.store.inbox.depth(), failures: step.failures, retryInMs: step.delayMs },
+          'webhook events not processed; every one tried failed, backing off',
+        );
+        return false;
+      }
+    }
+    if (this.passBackoff.step(PASS) !== undefined) {
+      this.passBackoff.succeeded(PASS);
+      this.deps.log.info('webhook events processed again');
+    }
+    return true;
+  }
+
+  /** Handles one event; returns the error text when it failed (it stays unprocessed). */
+  private async handle(event: InboxEvent): Promise<string | undefined> {
     const { store, clock, log } = this.deps;
-    const outcome = await this.outcomeOf(event).catch((error: unknown) => {
-      // An outage: leave the event unprocessed; the next drain (or the poll) picks it up.
-      log.warn({ webhookUuid: event.webhookUuid, error: error instanceof Error ? error.message : String(error) }, 'webhook event not processed yet');
+    try {
+      const outcome = await this.outcomeOf(event);
+      store.inbox.markProcessed(event.webhookUuid, outcome, clock.now());
+      this.eventBackoff.succeeded(event.webhookUuid);
       return undefined;
-    });
-    if (outcome !== undefined) store.inbox.markProcessed(event.webhookUuid, outcome, clock.now());
+    } catch (error) {
+      // An outage or a refusal: the event stays unprocessed and waits its back-off.
+      const text = error instanceof Error ? error.message : String(error);
+      const step = this.eventBackoff.failed(event.webhookUuid);
+      log.debug({ webhookUuid: event.webhookUuid, error: text, failures: step.failures, retryInMs: step.delayMs }, 'webhook event not processed yet');
+      return text;
+    }
   }
 
   private async outcomeOf(event: InboxEvent): Promise<string> {

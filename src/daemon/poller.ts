@@ -24,16 +24,21 @@ export class Poller {
 
   constructor(private readonly deps: { client: MarketplaceApi; store: Store; pipeline: Pipeline; clock: Clock; log: Logger }) {}
 
-  /** Polls once; a poll already under way is joined rather than doubled. */
-  poll(): Promise<PollSummary> {
-    this.running ??= this.run().finally(() => {
+  /**
+   * Polls once; a poll already under way is joined rather than doubled. `beforeDeciding` runs
+   * after the list is read and before any new request is decided (the reconciler settles offers
+   * whose outcome is unknown there, so their money is known before new offers are weighed).
+   */
+  poll(beforeDeciding?: (listedIds: ReadonlySet<number>) => Promise<unknown>): Promise<PollSummary> {
+    this.running ??= this.run(beforeDeciding).finally(() => {
       this.running = undefined;
     });
     return this.running;
   }
 
-  private async run(): Promise<PollSummary> {
-    const { client, store, pipeline, clock, log } = this.deps;
+  /** Reads every page of the list: the ids listed, and the requests not decided yet. */
+  async list(): Promise<{ summary: PollSummary; fresh: Map<number, LoanRequest> }> {
+    const { client, store, log } = this.deps;
     const summary: PollSummary = { listed: 0, processed: 0, invalid: 0, listedIds: new Set() };
     // By id: a list that shifts while it is read can show a request on two pages.
     const fresh = new Map<number, LoanRequest>();
@@ -46,6 +51,13 @@ export class Poller {
         if (!store.decisions.has(request.id) && !fresh.has(request.id)) fresh.set(request.id, request);
       }
     }
+    return { summary, fresh };
+  }
+
+  private async run(beforeDeciding?: (listedIds: ReadonlySet<number>) => Promise<unknown>): Promise<PollSummary> {
+    const { store, pipeline, clock, log } = this.deps;
+    const { summary, fresh } = await this.list();
+    await beforeDeciding?.(summary.listedIds);
     // Oldest first (ids grow with time), whatever order the service lists in: first come, first
     // served for the balance, and the order a backtest replays requests seen at the same moment.
     for (const request of [...fresh.values()].sort((a, b) => a.id - b.id)) {

@@ -9,6 +9,7 @@ import type { Pipeline } from '../daemon/pipeline.js';
 import type { RiskLimits } from '../risk/index.js';
 import type { Store } from '../store/index.js';
 import { checkHealth } from './health.js';
+import type { ServiceDegraded } from './service-health.js';
 import { instrumentPipeline } from './instrument.js';
 import type { LendbotMetrics } from './metrics.js';
 import { registerHealthRoute, registerMetricsRoute, type OpsApp } from './ops-routes.js';
@@ -26,6 +27,7 @@ export interface OpsDeps {
   /** Oldest acceptable last poll in the clock's milliseconds (scale it by the sandbox speed). */
   maxPollAgeMs?: number;
   maxInboxDepth?: number;
+  serviceDegraded?: () => ServiceDegraded | undefined;
 }
 
 export function attachOps(deps: OpsDeps): void {
@@ -39,6 +41,7 @@ export function attachOps(deps: OpsDeps): void {
       startedAtMs,
       ...(deps.maxPollAgeMs === undefined ? {} : { maxPollAgeMs: deps.maxPollAgeMs }),
       ...(deps.maxInboxDepth === undefined ? {} : { maxInboxDepth: deps.maxInboxDepth }),
+      ...(deps.serviceDegraded === undefined ? {} : { serviceDegraded: deps.serviceDegraded }),
     }),
   );
   registerMetricsRoute(app, metrics.registry, () =>

@@ -1,11 +1,14 @@
 /**
  * The daemon's health, as `GET /healthz` reports it: the process is up, the database takes a
- * write, the last complete poll is recent enough, and the webhook inbox is not piling up. Any
- * failing check makes the whole answer 503, so an orchestrator restarts or alerts.
+ * write, the last complete poll is recent enough, the webhook inbox is not piling up, and the
+ * marketplace accepts our credentials and clock. Any failing check makes the whole answer 503, so
+ * an orchestrator restarts or alerts; a refusing marketplace is reported as `degraded`, with the
+ * reason, since restarting will not mend it.
  */
 import type { Clock } from '../clock/clock.js';
 import { LAST_POLL_KEY } from '../daemon/poller.js';
 import { isoFromMs, msFromIso, type Store } from '../store/index.js';
+import type { ServiceDegraded } from './service-health.js';
 
 export const HEALTH_PROBE_KEY = 'health_probe_at';
 export const DEFAULT_MAX_POLL_AGE_MS = 10 * 60_000;
@@ -20,15 +23,19 @@ export interface HealthOptions {
   /** Oldest acceptable last poll, in the clock's milliseconds. */
   maxPollAgeMs?: number;
   maxInboxDepth?: number;
+  /** The marketplace's refusal of our credentials or clock, if it refuses them now. */
+  serviceDegraded?: () => ServiceDegraded | undefined;
 }
 
 export interface HealthReport {
-  status: 'ok' | 'failing';
+  /** `degraded`: only the marketplace check fails (it refuses our credentials or clock). */
+  status: 'ok' | 'degraded' | 'failing';
   checks: {
     process: { ok: true; uptime_seconds: number };
     database: { ok: boolean; error?: string };
     poll: { ok: boolean; last_poll_at: string | null; age_seconds: number | null; max_age_seconds: number };
     inbox: { ok: boolean; depth: number | null; max_depth: number };
+    service: { ok: boolean; reason?: string; since?: string };
   };
 }
 
@@ -69,6 +76,10 @@ export function checkHealth(options: HealthOptions): HealthReport {
   }
   const inbox = { ok: depth !== null && depth <= maxDepth, depth, max_depth: maxDepth };
 
-  const checks = { process: { ok: true as const, uptime_seconds: Math.round(process.uptime()) }, database, poll, inbox };
-  return { status: database.ok && poll.ok && inbox.ok ? 'ok' : 'failing', checks };
+  const degraded = options.serviceDegraded?.();
+  const service = degraded === undefined ? { ok: true } : { ok: false, reason: degraded.reason, since: isoFromMs(degraded.sinceMs) };
+
+  const checks = { process: { ok: true as const, uptime_seconds: Math.round(process.uptime()) }, database, poll, inbox, service };
+  const status = !(database.ok && poll.ok && inbox.ok) ? 'failing' : service.ok ? 'ok' : 'degraded';
+  return { status, checks };
 }

@@ -50,8 +50,14 @@ export function instrumentPipeline(pipeline: Pipeline, deps: { metrics: LendbotM
  * The client, with every call counted by endpoint (the client's method name) and code ('ok' or
  * the ServiceError code). Paged listings count each page fetched.
  */
-export function instrumentClient<C extends MarketplaceApi>(client: C, metrics: LendbotMetrics): C {
+export function instrumentClient<C extends MarketplaceApi>(
+  client: C,
+  metrics: LendbotMetrics,
+  /** Also hears every call's outcome (the service health tracker). */
+  onCall?: (endpoint: string, error?: unknown) => void,
+): C {
   const count = (endpoint: string, error?: unknown): void => {
+    onCall?.(endpoint, error);
     if (error === undefined) {
       metrics.apiCalls.inc({ endpoint, code: 'ok' });
       return;

@@ -19,6 +19,10 @@ export const NOTIFICATION_EVENTS = [
   'daily_summary',
   'daemon_error',
   'budget_nearly_spent',
+  'service_degraded',
+  'protection_paused',
+  'protection_lifted',
+  'webhooks_silent',
 ] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 

@@ -16,8 +16,9 @@ import { DEFAULT_MAX_POLL_AGE_MS } from './health.js';
 import { HotReloader, type ActiveConfig } from './hot-reload.js';
 import type { LendbotMetrics } from './metrics.js';
 import { NotificationWatcher } from './notification-watcher.js';
-import { notifierFromConfig, type NotificationsConfig } from './notifier.js';
+import { notifierFromConfig, type NotificationEvent, type NotificationsConfig } from './notifier.js';
 import type { OpsApp } from './ops-routes.js';
+import type { ServiceDegraded } from './service-health.js';
 import { buildStatusReport, type StrategyBudget } from './status-report.js';
 
 export interface OperationsDeps {
@@ -42,11 +43,15 @@ export interface OperationsDeps {
   notifications?: NotificationsConfig | undefined;
   /** Cron schedule of the notification check (default every minute). */
   notifySchedule?: string;
+  /** The marketplace's refusal of our credentials or clock, for `/healthz`. */
+  serviceDegraded?: () => ServiceDegraded | undefined;
 }
 
 export interface Operations {
   /** Extra scheduled jobs (the notification check), to run with the daemon's. */
   jobs: Job[];
+  /** Sends a notification now (nothing when notifications are off); never throws. */
+  notify(event: NotificationEvent, data: Record<string, unknown>): void;
   start(): Promise<void>;
   stop(): void;
 }
@@ -65,6 +70,7 @@ export function wireOperations(deps: OperationsDeps): Operations {
     budgets,
     dryRun: deps.dryRun,
     maxPollAgeMs: DEFAULT_MAX_POLL_AGE_MS * deps.clockSpeed,
+    ...(deps.serviceDegraded === undefined ? {} : { serviceDegraded: deps.serviceDegraded }),
   });
 
   const reloader =
@@ -97,6 +103,9 @@ export function wireOperations(deps: OperationsDeps): Operations {
 
   return {
     jobs,
+    notify(event, data) {
+      void notifier?.notify(event, data);
+    },
     async start() {
       await reloader?.start();
       if (onCrash) {

@@ -16,6 +16,8 @@ export interface InboxEventInput {
 }
 
 export interface InboxEvent {
+  /** Position in the inbox (arrival order), for reading on from where a pass stopped. */
+  seq: number;
   webhookUuid: string;
   topic: string;
   data: Record<string, unknown>;
@@ -25,6 +27,7 @@ export interface InboxEvent {
 }
 
 interface InboxRow {
+  seq: number;
   webhook_uuid: string;
   topic: string;
   data_json: string;
@@ -37,8 +40,8 @@ export interface InboxRepository {
   /** Stores an event durably; 'duplicate' when its uuid is already there (nothing changes). */
   insert(event: InboxEventInput): 'inserted' | 'duplicate';
   get(webhookUuid: string): InboxEvent | undefined;
-  /** Events not yet processed, oldest first. */
-  unprocessed(limit: number): InboxEvent[];
+  /** Events not yet processed, oldest first; after `after` (an event's position) when given. */
+  unprocessed(limit: number, after?: Pick<InboxEvent, 'seq' | 'receivedAt'>): InboxEvent[];
   /** Marks an event handled; false when it was unknown or already processed. */
   markProcessed(webhookUuid: string, outcome: string, atMs: number): boolean;
   /** How many events wait to be processed. */
@@ -47,6 +50,7 @@ export interface InboxRepository {
 
 function fromRow(row: InboxRow): InboxEvent {
   return {
+    seq: row.seq,
     webhookUuid: row.webhook_uuid,
     topic: row.topic,
     data: parseJsonColumn<Record<string, unknown>>(row.data_json),
@@ -61,9 +65,10 @@ export function createInboxRepository(db: Database): InboxRepository {
     `INSERT INTO webhook_inbox (webhook_uuid, topic, data_json, received_at, processed_at, outcome)
      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (webhook_uuid) DO NOTHING`,
   );
-  const byUuid = db.prepare<[string], InboxRow>('SELECT * FROM webhook_inbox WHERE webhook_uuid = ?');
-  const pending = db.prepare<[number], InboxRow>(
-    'SELECT * FROM webhook_inbox WHERE processed_at IS NULL ORDER BY received_at, rowid LIMIT ?',
+  const byUuid = db.prepare<[string], InboxRow>('SELECT rowid AS seq, * FROM webhook_inbox WHERE webhook_uuid = ?');
+  const pending = db.prepare<[string, number, number], InboxRow>(
+    `SELECT rowid AS seq, * FROM webhook_inbox WHERE processed_at IS NULL AND (received_at, rowid) > (?, ?)
+     ORDER BY received_at, rowid LIMIT ?`,
   );
   const processed = db.prepare(
     'UPDATE webhook_inbox SET processed_at = ?, outcome = ? WHERE webhook_uuid = ? AND processed_at IS NULL',
@@ -88,8 +93,8 @@ export function createInboxRepository(db: Database): InboxRepository {
       const row = byUuid.get(webhookUuid);
       return row === undefined ? undefined : fromRow(row);
     },
-    unprocessed(limit) {
-      return pending.all(limit).map(fromRow);
+    unprocessed(limit, after) {
+      return pending.all(after?.receivedAt ?? '', after?.seq ?? 0, limit).map(fromRow);
     },
     markProcessed(webhookUuid, outcome, atMs) {
       return processed.run(isoFromMs(atMs), outcome, webhookUuid).changes === 1;

@@ -20,6 +20,7 @@ describe('webhook inbox', () => {
     expect(store.inbox.insert({ webhookUuid: UUID_A, topic: 'new_loan_request_created', data, receivedAtMs: T0 })).toBe('inserted');
     expect(store.inbox.insert({ webhookUuid: UUID_A, topic: 'other', data: {}, receivedAtMs: T0 + 5 })).toBe('duplicate');
     expect(store.inbox.get(UUID_A)).toEqual({
+      seq: 1,
       webhookUuid: UUID_A,
       topic: 'new_loan_request_created',
       data,

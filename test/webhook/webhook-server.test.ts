@@ -30,6 +30,7 @@ describe('webhook listener: accepted deliveries', () => {
     const token = await signToken(eventClaims());
     expect(await h.post(tokenBody(token))).toEqual({ status: 200, body: { status: 'accepted' } });
     expect(h.store.inbox.get(UUID)).toEqual({
+      seq: 1,
       webhookUuid: UUID,
       topic: TOPIC,
       data: DATA,
