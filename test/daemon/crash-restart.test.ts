@@ -2,16 +2,16 @@
  * A daemon killed with SIGKILL while an offer is in flight, then restarted: nothing is offered
  * twice, the unknown offer is settled, and a webhook stored before the kill is processed after.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/daemon/free-port.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { BIN, cleanEnv } from '../cli/run-cli.js';
+import { cleanEnv } from '../cli/run-cli.js';
+import { queryDatabase, startChildDaemon, type ChildDaemon } from './child-daemon.js';
 import { OFFER_ALL, postWebhook, signEvent, waitFor } from './daemon-harness.js';
 
 let sandbox: SandboxHandle;
@@ -67,30 +67,13 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function startDaemon(): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [BIN, 'run', '--config', configFile], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let text = '';
-  child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => text, exited };
+function startDaemon(): ChildDaemon {
+  return startChildDaemon(configFile, env, children);
 }
 
 /** Reads the daemon's database the way an operator would, while the daemon runs. */
 function query<T>(sql: string, ...params: unknown[]): T[] {
-  const file = join(dir, 'lendbot.db');
-  // Before the daemon has created and migrated its file there is nothing to read yet.
-  if (!existsSync(file)) return [];
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare(sql).all(...params) as T[];
-  } catch (error) {
-    if (error instanceof Error && /no such table/.test(error.message)) return [];
-    throw error;
-  } finally {
-    db.close();
-  }
+  return queryDatabase<T>(join(dir, 'lendbot.db'), sql, ...params);
 }
 
 describe('a daemon killed mid-offer', () => {
