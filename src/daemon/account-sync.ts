@@ -3,28 +3,49 @@
  * exposure and outcomes, and what they reveal settles our offers. The spec has no way to read an
  * offer's status, so acceptance is detected here: a loan in the investor's lists whose
  * `loan_request_id` is one we offered on means our offer was accepted; `funded` (or any list but
- * current with a pending status) means it was funded.
+ * current with a pending status) means it was funded. An accepted offer without automate_fund is
+ * due for the funding job's next run at once (its back-off schedule starts over).
  */
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import { collectPages, LOAN_STATUSES, type Loan, type MarketplaceApi } from '../service/index.js';
-import type { OfferState, Store } from '../store/index.js';
+import type { OfferRecord, OfferState, Store } from '../store/index.js';
 
 export class AccountSync {
-  constructor(private readonly deps: { client: MarketplaceApi; store: Store; clock: Clock; log: Logger }) {}
+  constructor(
+    private readonly deps: {
+      client: MarketplaceApi;
+      store: Store;
+      clock: Clock;
+      log: Logger;
+      /** How long an offer reserves money (risk.offer_expiry_hours); funding by hand stops after it. */
+      offerExpiryMs?: () => number;
+    },
+  ) {}
 
   /** Reads the four loan lists, stores them, and moves our offers to accepted or funded. */
   async sync(): Promise<{ loans: number; offersSettled: number }> {
     const { client, store, clock, log } = this.deps;
     let loans = 0;
     let offersSettled = 0;
+    const listed = new Set<number>();
+    let complete = true;
     for (const status of LOAN_STATUSES) {
       const { items, issues } = await collectPages(client.loanPages(status));
       for (const issue of issues) log.warn({ issue }, 'loan left out');
+      // A loan left out may still be listed: do not forget pending loans on this read.
+      if (issues.length > 0) complete = false;
       this.logLoanChanges(items, status);
       store.account.upsertLoans(items, status, clock.now());
       loans += items.length;
-      for (const loan of items) if (this.settleOffer(loan)) offersSettled += 1;
+      for (const loan of items) {
+        listed.add(loan.id);
+        if (this.settleOffer(loan)) offersSettled += 1;
+      }
+    }
+    if (complete) {
+      const forgotten = store.account.forgetUnlistedPending(listed);
+      if (forgotten > 0) log.info({ forgotten }, 'pending loans no longer listed forgotten (acceptances that expired unfunded)');
     }
     return { loans, offersSettled };
   }
@@ -54,6 +75,20 @@ export class AccountSync {
       { loanRequestId: loan.loan_request_id, loanId: loan.id, rate: loan.interest_rate, amount: loan.loan_amount },
       next === 'accepted' ? 'offer accepted by the borrower' : 'offer funded: loan is running',
     );
+    if (next === 'accepted' && !offer.automateFund) this.dueForFunding(offer);
     return true;
+  }
+
+  /** The borrower accepted an offer lendbot funds itself: the funding job tries it at its next run. */
+  private dueForFunding(offer: OfferRecord): void {
+    const { store, clock, log } = this.deps;
+    store.offers.scheduleFunding(offer.id, { attempts: 0, nextAtMs: null });
+    const expiryMs = this.deps.offerExpiryMs?.();
+    if (expiryMs !== undefined && clock.now() >= Date.parse(offer.createdAt) + expiryMs) {
+      log.warn(
+        { loanRequestId: offer.loanRequestId, offerId: offer.serviceOfferId, createdAt: offer.createdAt },
+        'offer accepted after its reservation expired (risk.offer_expiry_hours): not funded automatically; fund it with `lendbot api fund <offer id>` if the money is there',
+      );
+    }
   }
 }

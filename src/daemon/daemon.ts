@@ -115,8 +115,8 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
   const poller = new Poller({ client, store, pipeline, clock, log: component('poll') });
   const inbox = new InboxWorker({ client, store, pipeline, clock, backoffClock, log: component('inbox'), prefilter: prefilterFor(limits, () => strategies) });
   const reconciler = new IntentReconciler({ client, store, clock, log: component('reconcile'), offerExpiryMs: () => config.risk.offerExpiryMs });
-  const accountSync = new AccountSync({ client, store, clock, log: component('sync') });
-  const funding = new FundingJob({ client, store, clock, log: component('fund'), dryRun });
+  const accountSync = new AccountSync({ client, store, clock, log: component('sync'), offerExpiryMs: () => config.risk.offerExpiryMs });
+  const funding = new FundingJob({ client, store, clock, log: component('fund'), dryRun, balance, limits, pipeline });
   const scheduler = new Scheduler(component('scheduler'), backoffClock);
 
   const webhook = buildWebhookServer({
@@ -258,14 +258,16 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
 function withSandboxCadence(config: DaemonConfigFile): DaemonConfigFile {
   const defaults = daemonConfigSchema.parse({});
   const fast = '*/5 * * * * *';
-  const pick = (value: string, fallback: string): string => (value === fallback ? fast : value);
+  // Acceptances last two simulated days (two real seconds): funding by hand must look every second.
+  const everySecond = '* * * * * *';
+  const pick = (value: string, fallback: string, to = fast): string => (value === fallback ? to : value);
   return {
     ...config,
     poll: { ...config.poll, schedule: pick(config.poll.schedule, defaults.poll.schedule) },
     jobs: {
       balance_refresh: pick(config.jobs.balance_refresh, defaults.jobs.balance_refresh),
-      reconcile: pick(config.jobs.reconcile, defaults.jobs.reconcile),
-      fund_accepted: pick(config.jobs.fund_accepted, defaults.jobs.fund_accepted),
+      reconcile: pick(config.jobs.reconcile, defaults.jobs.reconcile, everySecond),
+      fund_accepted: pick(config.jobs.fund_accepted, defaults.jobs.fund_accepted, everySecond),
     },
   };
 }

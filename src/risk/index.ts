@@ -2,3 +2,4 @@
 export * from './risk-limits.js';
 export * from './check-offer.js';
 export * from './store-snapshot.js';
+export * from './check-funding.js';

@@ -50,6 +50,8 @@ export interface SandboxControl {
   groundTruth(loanRequestId: number): GroundTruth;
   /** The sandbox investor's offers with their current status. */
   offers(): Offer[];
+  /** The last 1000 fund calls (spec 4.3) on the investor's offers: offer id, time, `started` or the refusal text. */
+  fundCalls(): Array<{ offer_id: number; at: string; outcome: string }>;
   billing(): Billing;
 }
 
@@ -129,6 +131,7 @@ export function createControl(runtime: SandboxRuntime, webhookSecret: string): S
       runtime.sync();
       return market.investorOffers().map(viewOffer);
     },
+    fundCalls: () => market.fundCalls.map((call) => ({ offer_id: call.offerId, at: isoTime(call.atMs), outcome: call.outcome })),
     billing: () => runtime.billing(),
   };
 }

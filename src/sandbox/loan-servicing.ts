@@ -3,6 +3,11 @@
  * time, late (with a fee) or missed as the request's hidden truth says; a missed payment sends the
  * loan to collection, which recovers part of the debt before the loan defaults. Money reaching the
  * sandbox investor is written to its ledger.
+ *
+ * An investor's offer that was accepted but not funded at once (no automate_fund, or not enough
+ * money) is a `pending` loan from the acceptance on, as spec 4.7 lists "loans pending or funded":
+ * that is how the investor learns of the acceptance. Funding later keeps the same loan (and id);
+ * an acceptance that expires unfunded withdraws it.
  */
 import { addMonths, paymentSchedule } from './amortization.js';
 import type { Ledger } from './ledger.js';
@@ -25,11 +30,15 @@ interface LoanBookEntry {
   request: LoanRequestRecord;
   schedule: number[];
   fundingTransferId: number | null;
+  /** When funding started; null while the loan waits for the investor's fund call. */
+  fundingStartMs: number | null;
 }
 
 export class LoanBook {
   readonly loans = new Map<number, LoanRecord>();
   private readonly entries = new Map<number, LoanBookEntry>();
+  /** Loans awaiting the investor's fund call, by accepted offer id. */
+  private readonly awaiting = new Map<number, number>();
   private nextLoanId = 30_001;
   private nextPaymentId = 800_001;
 
@@ -38,9 +47,45 @@ export class LoanBook {
     private readonly ledger: Ledger,
   ) {}
 
-  /** Starts funding `offer` on `request`: a pending loan, and the investor's pending transfer. */
+  /** Starts funding `offer` on `request`: a pending loan (the one awaiting funding, if any) and the investor's pending transfer. */
   startFunding(request: LoanRequestRecord, offer: OfferRecord): LoanRecord {
     const now = this.context.now();
+    const awaitingId = this.awaiting.get(offer.id);
+    const entry = (awaitingId === undefined ? undefined : this.entries.get(awaitingId)) ?? this.open(request, offer, now);
+    this.awaiting.delete(offer.id);
+    const loan = entry.loan;
+    entry.fundingStartMs = now;
+    if (offer.lender === INVESTOR) {
+      entry.fundingTransferId = this.ledger.add(now, 'pending', {
+        type: 'Fund Loans',
+        amountCents: -loan.principalCents,
+        sourceDest: `to loan ${loan.id}`,
+        loanRequestId: request.id,
+        loanId: loan.id,
+        borrowerId: request.borrower.id,
+      }).id;
+    }
+    this.context.schedule(now + FUNDING_DELAY_MS, { kind: 'funding-complete', loanId: loan.id });
+    return loan;
+  }
+
+  /** The borrower accepted `offer` and it waits for the investor's fund call: a pending loan, no money moves. */
+  openAwaitingFunding(request: LoanRequestRecord, offer: OfferRecord): LoanRecord {
+    const entry = this.open(request, offer, this.context.now());
+    this.awaiting.set(offer.id, entry.loan.id);
+    return entry.loan;
+  }
+
+  /** The acceptance of `offerId` expired unfunded: its pending loan is no longer listed. */
+  withdrawAwaitingFunding(offerId: number): void {
+    const loanId = this.awaiting.get(offerId);
+    if (loanId === undefined) return;
+    this.awaiting.delete(offerId);
+    this.loans.delete(loanId);
+    this.entries.delete(loanId);
+  }
+
+  private open(request: LoanRequestRecord, offer: OfferRecord, now: number): LoanBookEntry {
     const principal = totalCents(request);
     const schedule = paymentSchedule(principal, offer.rate, request.loanTerms);
     const total = schedule.reduce((a, b) => a + b, 0);
@@ -64,21 +109,10 @@ export class LoanBook {
       originalDebtCents: total,
       resolvedMs: null,
     };
-    let fundingTransferId: number | null = null;
-    if (offer.lender === INVESTOR) {
-      fundingTransferId = this.ledger.add(now, 'pending', {
-        type: 'Fund Loans',
-        amountCents: -principal,
-        sourceDest: `to loan ${loan.id}`,
-        loanRequestId: request.id,
-        loanId: loan.id,
-        borrowerId: request.borrower.id,
-      }).id;
-    }
+    const entry: LoanBookEntry = { loan, request, schedule, fundingTransferId: null, fundingStartMs: null };
     this.loans.set(loan.id, loan);
-    this.entries.set(loan.id, { loan, request, schedule, fundingTransferId });
-    this.context.schedule(now + FUNDING_DELAY_MS, { kind: 'funding-complete', loanId: loan.id });
-    return loan;
+    this.entries.set(loan.id, entry);
+    return entry;
   }
 
   /** The whole scheduled amount (principal plus interest) of a loan. */
@@ -89,7 +123,7 @@ export class LoanBook {
   /** The scheduled amount of the next unpaid month, in cents. */
   nextDue(loanId: number): { amountCents: number; dueMs: number } | undefined {
     const entry = this.entries.get(loanId);
-    if (!entry || (entry.loan.status !== 'funded' && entry.loan.status !== 'pending')) return undefined;
+    if (!entry || entry.fundingStartMs === null || (entry.loan.status !== 'funded' && entry.loan.status !== 'pending')) return undefined;
     const month = entry.loan.payments.length + 1;
     const amount = entry.schedule[month - 1];
     if (amount === undefined) return undefined;
@@ -120,7 +154,7 @@ export class LoanBook {
   }
 
   private fundedAt(entry: LoanBookEntry): number {
-    return entry.loan.createdMs + FUNDING_DELAY_MS;
+    return (entry.fundingStartMs ?? entry.loan.createdMs) + FUNDING_DELAY_MS;
   }
 
   private completeFunding(loanId: number): void {

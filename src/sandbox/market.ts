@@ -32,7 +32,16 @@ export interface MarketOptions {
   initialBalanceCents?: number;
 }
 
+/** A fund call that reached the market: the offer, when, and `started` or the refusal text. */
+export interface FundCall {
+  offerId: number;
+  atMs: number;
+  outcome: string;
+}
+
 export type Outcome<T> = { ok: true; value: T } | { ok: false; refusal: Refusal };
+
+const FUND_CALLS_KEPT = 1000;
 
 const NOT_FOUND: Refusal = { rule: 'not found', status: 404, key: 'detail', text: 'Not found.' };
 
@@ -47,6 +56,8 @@ export class Market {
   readonly providerBCalls: number[] = [];
   /** Months (YYYY-MM) in which provider A was used (200 USD each, flat). */
   readonly providerAMonths = new Set<string>();
+  /** The last 1000 fund calls on the investor's offers, oldest first (for tests: how often, and why refused). */
+  readonly fundCalls: FundCall[] = [];
   private readonly queue = new EventQueue<MarketEvent>();
   private readonly arrivals: Random;
   private readonly listeners: Array<(request: LoanRequestRecord) => void> = [];
@@ -159,6 +170,9 @@ export class Market {
     const request = offer ? this.requests.get(offer.loanRequestId) : undefined;
     if (!offer || !request || offer.lender !== INVESTOR) return { ok: false, refusal: NOT_FOUND };
     const refusal = checkFund({ offer, request, availableCents: this.ledger.availableCents() });
+    this.fundCalls.push({ offerId, atMs: this.current, outcome: refusal ? refusal.text : 'started' });
+    // A server left running keeps a bounded log.
+    if (this.fundCalls.length > FUND_CALLS_KEPT) this.fundCalls.splice(0, this.fundCalls.length - FUND_CALLS_KEPT);
     if (refusal) return { ok: false, refusal };
     this.startFunding(request, offer);
     return { ok: true, value: offer };
@@ -290,6 +304,8 @@ export class Market {
       this.startFunding(request, offer);
       return;
     }
+    // The investor's accepted offer now waits for its fund call: listed as a pending loan.
+    if (offer.lender === INVESTOR) this.loanBook.openAwaitingFunding(request, offer);
     this.queue.add(this.current + ACCEPTANCE_TTL_MS, { kind: 'acceptance-expiry', requestId: request.id, offerId: offer.id });
   }
 
@@ -308,6 +324,7 @@ export class Market {
     const offer = this.offers.get(offerId);
     if (!request || !offer || offer.status !== 'accepted' || offer.processed) return;
     this.setOfferStatus(offer, 'expired');
+    this.loanBook.withdrawAwaitingFunding(offer.id);
     request.status = 'open';
     request.statusChangedMs = this.current;
     request.acceptedOfferId = null;

@@ -51,6 +51,12 @@ export interface AccountRepository {
   /** Replaces the whole transfer history with this snapshot (the service sends it whole). */
   replaceTransfers(groups: readonly TransferDayGroup[], atMs: number): void;
   loans(): StoredLoan[];
+  /**
+   * Forgets stored `pending` loans missing from a complete read of every loan list: an accepted
+   * offer whose acceptance expired unfunded, which would otherwise count as exposure forever.
+   * Returns how many were forgotten.
+   */
+  forgetUnlistedPending(listedLoanIds: ReadonlySet<number>): number;
   paymentsForLoan(loanId: number): LoanPayment[];
   /** The stored transfer history, grouped by date as the service sends it, in the order stored. */
   transferGroups(): TransferDayGroup[];
@@ -100,6 +106,13 @@ export function createAccountRepository(db: Database): AccountRepository {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const allLoans = db.prepare<[], LoanRow>('SELECT * FROM loans ORDER BY id');
+  const pendingLoanIds = db.prepare<[], { id: number }>("SELECT id FROM loans WHERE lower(status) = 'pending'");
+  const deleteLoan = db.prepare('DELETE FROM loans WHERE id = ?');
+  const forgetUnlisted = db.transaction((listed: ReadonlySet<number>) => {
+    let forgotten = 0;
+    for (const { id } of pendingLoanIds.all()) if (!listed.has(id)) forgotten += deleteLoan.run(id).changes;
+    return forgotten;
+  });
   const loanPayments = db.prepare<[number], { raw_json: string }>(
     'SELECT raw_json FROM payments WHERE loan_id = ? ORDER BY due_date, id',
   );
@@ -163,6 +176,7 @@ export function createAccountRepository(db: Database): AccountRepository {
     upsertPayments: (payments, atMs) => upsertPayments(payments, isoFromMs(atMs)),
     replaceTransfers: (groups, atMs) => replaceTransfers(groups, isoFromMs(atMs)),
     loans: () => allLoans.all().map(fromLoanRow),
+    forgetUnlistedPending: (listed) => forgetUnlisted(listed),
     paymentsForLoan: (loanId) => loanPayments.all(loanId).map((row) => parseJsonColumn<LoanPayment>(row.raw_json)),
     transferGroups() {
       const groups: TransferDayGroup[] = [];

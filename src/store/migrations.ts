@@ -138,6 +138,14 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    description: 'offers: the funding schedule of accepted offers without automate_fund',
+    sql: `
+      ALTER TABLE offers ADD COLUMN fund_attempts INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE offers ADD COLUMN next_fund_at TEXT;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

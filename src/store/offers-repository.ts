@@ -4,12 +4,16 @@
  * offered twice, and an ambiguous POST leaves an 'unknown' row to settle, not to resend.
  *
  *   intent ──POST ok──> placed ──> accepted ──> funded
- *      │ 400 ─> refused     └──────> rejected / expired
+ *      │ 400 ─> refused     ├──────> rejected / expired
+ *      │                    └──fund 201──> funded   (automate_fund false: lendbot's own fund call)
  *      └ timeout/reset ─> unknown ──(poll or "already made an offer")──> placed / refused / ...
+ *
+ * Offers without automate_fund carry a funding schedule (fund_attempts, next_fund_at): when the
+ * fund call is tried next, so a restart neither forgets them nor tries them all at once.
  */
 import type { Database } from 'better-sqlite3';
 import { parseCents, type Cents, type LoanRequest, type Offer } from '../service/index.js';
-import { flag, isoFromMs, utcDayBounds } from './sql-values.js';
+import { flag, isoFromMs, msFromIso, utcDayBounds } from './sql-values.js';
 
 export const OFFER_STATES = ['intent', 'placed', 'refused', 'unknown', 'accepted', 'funded', 'rejected', 'expired'] as const;
 export type OfferState = (typeof OFFER_STATES)[number];
@@ -72,6 +76,13 @@ export interface ReservationQuery extends OfferScope {
   exceptOfferId?: number | undefined;
 }
 
+/** When funding an offer by hand is tried next, and how many tries the service refused so far. */
+export interface FundSchedule {
+  attempts: number;
+  /** Clock milliseconds; null: at the next run. */
+  nextAtMs: number | null;
+}
+
 export interface OffersRepository {
   /** Writes the intent to offer; refuses (created: false) when the request already has an offer row. */
   createIntent(input: IntentInput): IntentResult;
@@ -97,6 +108,15 @@ export interface OffersRepository {
   reserved(query: ReservationQuery): Cents;
   /** Offers made (every state but refused) and their total amount on the UTC day holding `nowMs`. */
   dailyTotals(query: { nowMs: number } & OfferScope): { offers: number; amountCents: Cents };
+  /**
+   * Live offers lendbot funds itself (no automate_fund, with the service's offer id), placed or
+   * accepted, created no longer than `expiryMs` ago (their reservation holds), whose next fund
+   * attempt is due at `nowMs`. Oldest first.
+   */
+  dueForFunding(query: { nowMs: number; expiryMs: number }): OfferRecord[];
+  fundSchedule(id: number): FundSchedule | undefined;
+  /** Stores when to try funding next (after a refusal), or resets it (attempts 0: try at once). */
+  scheduleFunding(id: number, schedule: FundSchedule): boolean;
 }
 
 function fromRow(row: OfferRow): OfferRecord {
@@ -136,12 +156,26 @@ export function createOffersRepository(db: Database): OffersRepository {
     `SELECT COALESCE(SUM(o.total_amount_cents), 0) AS total FROM offers o
      WHERE o.dry_run = @dryRun AND (o.automate_fund = 1 OR @manual = 1) AND o.id <> @except
        AND (o.state IN ('intent', 'unknown') OR (o.state IN ('placed', 'accepted') AND o.created_at >= @cutoff))
-       AND NOT EXISTS (SELECT 1 FROM loans l WHERE l.loan_request_id = o.loan_request_id)`,
+       AND (NOT EXISTS (SELECT 1 FROM loans l WHERE l.loan_request_id = o.loan_request_id)
+            -- An accepted offer we fund by hand is listed as a pending loan before our fund
+            -- call moves any money: it keeps its money until the call succeeds (funded).
+            OR (o.automate_fund = 0 AND o.state = 'accepted'))`,
   );
   const daily = db.prepare<[number, string, string], { offers: number; total: number }>(
     `SELECT COUNT(*) AS offers, COALESCE(SUM(total_amount_cents), 0) AS total FROM offers
      WHERE dry_run = ? AND state <> 'refused' AND created_at >= ? AND created_at < ?`,
   );
+
+  const dueFunding = db.prepare<[{ now: string; cutoff: string }], OfferRow>(
+    `SELECT * FROM offers
+     WHERE dry_run = 0 AND automate_fund = 0 AND service_offer_id IS NOT NULL AND state IN ('placed', 'accepted')
+       AND created_at >= @cutoff AND (next_fund_at IS NULL OR next_fund_at <= @now)
+     ORDER BY created_at, id`,
+  );
+  const readSchedule = db.prepare<[number], { fund_attempts: number; next_fund_at: string | null }>(
+    'SELECT fund_attempts, next_fund_at FROM offers WHERE id = ?',
+  );
+  const writeSchedule = db.prepare('UPDATE offers SET fund_attempts = ?, next_fund_at = ? WHERE id = ?');
 
   const createIntent = db.transaction((input: IntentInput): IntentResult => {
     const at = isoFromMs(input.atMs);
@@ -208,6 +242,18 @@ export function createOffersRepository(db: Database): OffersRepository {
       const { startMs, endMs } = utcDayBounds(query.nowMs);
       const row = daily.get(flag(query.dryRun ?? false), isoFromMs(startMs), isoFromMs(endMs));
       return { offers: row?.offers ?? 0, amountCents: row?.total ?? 0 };
+    },
+    dueForFunding(query) {
+      return dueFunding.all({ now: isoFromMs(query.nowMs), cutoff: isoFromMs(query.nowMs - query.expiryMs) }).map(fromRow);
+    },
+    fundSchedule(id) {
+      const row = readSchedule.get(id);
+      if (row === undefined) return undefined;
+      return { attempts: row.fund_attempts, nextAtMs: row.next_fund_at === null ? null : msFromIso(row.next_fund_at) };
+    },
+    scheduleFunding(id, schedule) {
+      const next = schedule.nextAtMs === null ? null : isoFromMs(schedule.nextAtMs);
+      return writeSchedule.run(schedule.attempts, next, id).changes === 1;
     },
   };
 }

@@ -13,11 +13,13 @@ import { freePort } from '../../src/daemon/free-port.js';
 import { loadStrategyFile } from '../../src/engine/index.js';
 import type { RiskLimitsInput } from '../../src/risk/index.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { createMarketplaceClient, DEFAULT_RETRY } from '../../src/service/index.js';
+import { createMarketplaceClient, DEFAULT_RETRY, type MarketplaceClient } from '../../src/service/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { captureLog } from '../log/log-capture.js';
 
 export const OFFER_ALL = fileURLToPath(new URL('./fixtures/offer-all.yaml', import.meta.url));
+/** offer-all with `automate_fund: false`: the daemon funds accepted offers itself. */
+export const OFFER_ALL_MANUAL = fileURLToPath(new URL('./fixtures/offer-all-manual.yaml', import.meta.url));
 // Never fires during a test: jobs run only when a test calls them.
 const NEVER = '0 0 1 1 *';
 
@@ -27,6 +29,8 @@ export interface DaemonHarness {
   store: Store;
   dir: string;
   logs: Array<Record<string, unknown>>;
+  /** The client the daemon uses (signed, on the sandbox's clock). */
+  client: MarketplaceClient;
   close(): Promise<void>;
 }
 
@@ -36,6 +40,8 @@ export interface HarnessOptions {
   balanceCents?: number;
   /** Strategy files in priority order (default: the offer-all test strategy). */
   strategyFiles?: string[];
+  /** Log level of the captured lines (default info). */
+  logLevel?: 'debug' | 'info';
 }
 
 export async function startDaemonHarness(options: HarnessOptions = {}): Promise<DaemonHarness> {
@@ -53,7 +59,7 @@ export async function startDaemonHarness(options: HarnessOptions = {}): Promise<
     // The shipped caps are starting points for a live account; tests set the limits they test.
     risk: { max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null, ...options.risk },
   });
-  const { log, lines: logs } = captureLog();
+  const { log, lines: logs } = captureLog(options.logLevel);
   const client = createMarketplaceClient(
     {
       baseUrl: sandbox.url,
@@ -82,6 +88,7 @@ export async function startDaemonHarness(options: HarnessOptions = {}): Promise<
     store,
     dir,
     logs,
+    client,
     async close() {
       await daemon.stop();
       await sandbox.close();

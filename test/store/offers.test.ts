@@ -129,6 +129,21 @@ describe('reserved money', () => {
     expect(store.offers.reserved({ nowMs: T0, expiryMs })).toBe(0);
   });
 
+  it('keeps reserving an accepted offer funded by hand, listed as a pending loan, until it is funded', () => {
+    const manual = create({ id: 4, totalAmount: '500.00', automateFund: false });
+    store.offers.setState(manual, 'accepted', T0);
+    store.account.upsertLoans([{ ...loan(78, 4, 500), status: 'pending' }], 'current', T0);
+    expect(store.offers.reserved({ nowMs: T0, expiryMs, includeManual: true })).toBe(50000);
+    store.offers.setState(manual, 'funded', T0);
+    expect(store.offers.reserved({ nowMs: T0, expiryMs, includeManual: true })).toBe(0);
+  });
+
+  it('forgets pending loans a complete sync no longer lists (an acceptance that expired unfunded)', () => {
+    store.account.upsertLoans([{ ...loan(78, 4, 500), status: 'pending' }, { ...loan(79, 5, 500), status: 'pending' }, loan(80, 6, 500)], 'current', T0);
+    expect(store.account.forgetUnlistedPending(new Set([79]))).toBe(1);
+    expect(store.account.loans().map((stored) => stored.id)).toEqual([79, 80]);
+  });
+
   it('keeps dry-run offers in their own scope', () => {
     store.offers.markPlaced(create({ id: 1, totalAmount: '100.00', dryRun: true }), serviceOffer(1), T0);
     expect(store.offers.reserved({ nowMs: T0, expiryMs, dryRun: true })).toBe(10000);

@@ -36,6 +36,7 @@ export function registerControlRoutes(app: FastifyInstance, control: SandboxCont
   });
 
   app.get('/_sandbox/offers', () => control.offers());
+  app.get('/_sandbox/fund_calls', () => control.fundCalls());
   app.post('/_sandbox/offers/:id/accept', (request) => control.acceptOffer(idParam(request, 'id')));
   app.post('/_sandbox/offers/:id/reject', (request) => control.rejectOffer(idParam(request, 'id')));
 
