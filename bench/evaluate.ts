@@ -4,7 +4,7 @@
  *   node --import tsx bench/evaluate.ts [evaluations per strategy, default 200000]
  */
 import { fileURLToPath } from 'node:url';
-import { evaluate, evaluateOffline, loadStrategyFile, type Enrichment } from '../src/engine/index.js';
+import { decideSync, evaluate, loadStrategyFile, type DataSource, type Enrichment, type SpendLedger } from '../src/engine/index.js';
 import type { LoanRequest } from '../src/service/index.js';
 import { bankingData, loanRequest, providerB } from '../test/engine/fixtures.js';
 
@@ -31,6 +31,13 @@ const enrichments: Enrichment[] = [
   { bankingData: bankingData({ negative_balance_count: 5 }), providerResults: { provider_b: providerB(55) } },
 ];
 
+// The decide step over a recording that holds nothing more, with no budget spent.
+const nothingToBuy: DataSource<true> = {
+  bankingData: () => ({ ok: false, detail: 'not in recording' }),
+  providerResult: () => ({ ok: false, detail: 'not in recording' }),
+};
+const noSpend: SpendLedger = { spentSince: () => 0, record: () => undefined };
+
 function time(label: string, runs: number, work: (index: number) => void): void {
   for (let index = 0; index < Math.min(runs, 20_000); index += 1) work(index); // warm up the JIT
   const start = process.hrtime.bigint();
@@ -47,8 +54,10 @@ for (const name of ['conservative', 'balanced', 'cashflow']) {
     const decision = evaluate(requests[index % requests.length] as LoanRequest, enrichments[index % enrichments.length] as Enrichment, strategy);
     actions[decision.action] = (actions[decision.action] ?? 0) + 1;
   });
-  time(`${name}: evaluateOffline (replay)`, Math.round(count / 2), (index) => {
-    evaluateOffline(requests[index % requests.length] as LoanRequest, enrichments[index % enrichments.length] as Enrichment, strategy);
+  time(`${name}: decide step (replay, nothing to buy)`, Math.round(count / 2), (index) => {
+    decideSync(requests[index % requests.length] as LoanRequest, { strategies: [strategy], nowMs: 0, ledger: noSpend }, nothingToBuy, () => ({ allowed: true }), {
+      ...(enrichments[index % enrichments.length] as Enrichment),
+    });
   });
   const first = Object.keys(strategy.params)[0];
   const firstValue = first === undefined ? 0 : (strategy.params[first] ?? 0);

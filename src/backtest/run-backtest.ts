@@ -1,17 +1,17 @@
 /**
  * The backtest: replays recorded requests in `seen_at` order on simulated time through the same
- * code the daemon runs (decideWithDataSync, the engine's enrich ⇄ decide loop, then checkOffer,
- * the risk guard) with a simulated ledger instead of the service, and lets the market model
+ * code the daemon runs (the engine's decide step: enrich ⇄ decide, then checkOffer, the risk
+ * guard) with the recording as data source and a simulated ledger instead of the service, and lets the market model
  * (market-model.ts) decide what became of each offer. Cash flows of won loans are scheduled
  * events, so repaid money is back in the balance for later offers.
  */
-import { decideWithDataSync, type CompiledStrategy } from '../engine/index.js';
+import { decideSync, type CompiledStrategy, type SpendLedger } from '../engine/index.js';
 import { checkOffer, UNCAPPED_RISK_LIMITS, type GuardRefusalCode, type RiskLimits } from '../risk/index.js';
 import type { BacktestDecision, BacktestResult, SeriesPoint } from './backtest-result.js';
 import { EventQueue } from '../clock/event-queue.js';
 import { addMonthsUtc, DEFAULT_MARKET, judgeOffer, loanCashFlows, type Instalment, type MarketAssumptions, type MarketVerdict } from './market-model.js';
 import { isPrepared, prepareRecording, type PreparedRecording, type ReplayEntry } from './prepared-recording.js';
-import { recordingBuyer } from './recording-buyer.js';
+import { recordingDataSource, simSpendLedger } from './recording-data.js';
 import type { RecordingLine } from './recording-schema.js';
 import { SegmentTable, segmentRow, emptyCounts, type SegmentCounts } from './segment-stats.js';
 import { SimLedger, type ExposureKey } from './sim-ledger.js';
@@ -61,6 +61,7 @@ class Replay {
   private readonly limits: RiskLimits;
   private readonly market: MarketAssumptions;
   private readonly ledger: SimLedger;
+  private readonly spend: SpendLedger;
   private readonly events = new EventQueue<SimEvent>();
   private readonly segments = new SegmentTable();
   private readonly total = emptyCounts();
@@ -84,6 +85,7 @@ class Replay {
     this.limits = options.limits ?? UNCAPPED_RISK_LIMITS;
     this.market = { ...DEFAULT_MARKET, ...options.market };
     this.ledger = new SimLedger(options.startingBalanceCents);
+    this.spend = simSpendLedger(this.ledger);
     this.peakEquity = options.startingBalanceCents;
   }
 
@@ -122,10 +124,13 @@ class Replay {
   private decide(entry: ReplayEntry): void {
     const request = entry.line.loan_request;
     const now = this.nowMs;
-    const buy = recordingBuyer(entry.line, now, this.ledger, this.strategies);
-    const { decision, dataReasons } = decideWithDataSync(request, this.strategies, buy);
-    const reasons = [...decision.reasons, ...dataReasons];
-    if (decision.action === 'needs_data') reasons.push('data still missing after buying; skipped');
+    const outcome = decideSync(
+      request,
+      { strategies: this.strategies, nowMs: now, ledger: this.spend },
+      recordingDataSource(entry.line),
+      (offer) => checkOffer(offer, this.ledger.snapshot(now), this.limits),
+    );
+    const { decision, reasons } = outcome;
     const segments = this.segments.refs({
       risk_level: String(request.borrower_card_color),
       score_band: entry.scoreBand,
@@ -133,18 +138,10 @@ class Replay {
       strategy: decision.strategy.name,
     });
     for (const counts of [...segments, this.total]) counts.requests += 1;
-    let action: 'offer' | 'skip' = decision.action === 'offer' ? 'offer' : 'skip';
-    let guard: GuardRefusalCode | undefined;
+    const { action } = outcome;
+    const guard: GuardRefusalCode | undefined = outcome.guard?.allowed === false ? outcome.guard.code : undefined;
+    if (guard !== undefined) this.refusals[guard] = (this.refusals[guard] ?? 0) + 1;
     const rate = decision.rate;
-    if (action === 'offer' && rate !== undefined) {
-      const checked = checkOffer({ request, rate, automateFund: decision.automateFund }, this.ledger.snapshot(now), this.limits);
-      if (!checked.allowed) {
-        action = 'skip';
-        guard = checked.code;
-        reasons.push(checked.reason);
-        this.refusals[checked.code] = (this.refusals[checked.code] ?? 0) + 1;
-      }
-    } else action = 'skip';
     let record: BacktestDecision | undefined;
     if (this.options.recordDecisions) {
       record = { loan_request_id: request.id, seen_at: entry.seenAt, action, rate: rate ?? null, strategy: decision.strategy.name, reasons };

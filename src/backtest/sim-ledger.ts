@@ -4,15 +4,10 @@
  * spend. It answers the guard with the same GuardSnapshot the daemon builds from its store, so
  * `checkOffer` refuses in a backtest exactly what it would refuse live.
  */
+import { monthStartMs } from '../clock/utc-month.js';
 import type { GuardSnapshot } from '../risk/index.js';
 
 const DAY_MS = 86_400_000;
-
-/** Start of the UTC calendar month holding `ms` (data budgets are monthly, as in the daemon). */
-export function monthStartMs(ms: number): number {
-  const date = new Date(ms);
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
-}
 
 /** What the ledger needs to know about an offer or loan to count its exposure. */
 export interface ExposureKey {

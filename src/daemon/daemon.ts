@@ -13,7 +13,7 @@ import { AccountSync } from './account-sync.js';
 import { BalanceTracker } from './balance-tracker.js';
 import { daemonConfigSchema, type DaemonConfigFile } from './daemon-config.js';
 import { sandboxDatabase } from './sandbox-database.js';
-import { Enricher } from './enricher.js';
+import { serviceDataSource, storeSpendLedger } from './service-data.js';
 import { FundingJob } from './funding-job.js';
 import { InboxWorker, type EventPrefilter } from './inbox-worker.js';
 import { IntentReconciler } from './intent-reconciler.js';
@@ -110,8 +110,7 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
   const component = (name: string): Logger => log.child({ component: name });
   const balance = new BalanceTracker({ client, store, clock, log: component('balance') });
   const placer = new OfferPlacer({ client, store, clock, log: component('act'), dryRun });
-  const enricher = new Enricher({ client, store, clock, log: component('enrich') });
-  const pipeline = new Pipeline({ store, clock, log: component('pipeline'), strategies: () => strategies, limits, balance, enricher, placer, dryRun });
+  const pipeline = new Pipeline({ store, clock, log: component('pipeline'), strategies: () => strategies, limits, balance, data: serviceDataSource(client), spend: storeSpendLedger(store), placer, dryRun });
   const poller = new Poller({ client, store, pipeline, clock, log: component('poll') });
   const inbox = new InboxWorker({ client, store, pipeline, clock, backoffClock, log: component('inbox'), prefilter: prefilterFor(limits, () => strategies) });
   const reconciler = new IntentReconciler({ client, store, clock, log: component('reconcile'), offerExpiryMs: () => config.risk.offerExpiryMs });

@@ -6,16 +6,17 @@
  * - Each request gets exactly one decision row, offer or skip, with machine-readable reasons.
  * - Requests go through one at a time (SerialQueue), so the guard always sees the reservations
  *   of the offer before.
- * - `decide` is the strategy engine's pure `evaluateAll`, the same code the backtester runs.
+ * - enrich ⇄ decide ─> guard is the engine's decide step (src/engine/decide-step.ts), the same
+ *   code the backtester and `strategy explain` run; here data comes from the service, spend goes
+ *   to the purchases table, and the guard's snapshot comes from the store.
  */
 import type { Clock } from '../clock/clock.js';
-import { budgetOfDecision, decideWithData, type CompiledStrategy } from '../engine/index.js';
+import { decideAsync, type CompiledStrategy, type DataSource, type SpendLedger } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
 import { checkOffer, snapshotFromStore, type RiskLimits } from '../risk/index.js';
 import type { LoanRequest } from '../service/index.js';
 import type { DecisionAction, RequestSource, Store } from '../store/index.js';
 import type { BalanceTracker } from './balance-tracker.js';
-import type { Enricher } from './enricher.js';
 import type { OfferPlacer } from './offer-placer.js';
 import { SerialQueue } from './serial-queue.js';
 
@@ -27,7 +28,9 @@ export interface PipelineDeps {
   strategies: () => readonly CompiledStrategy[];
   limits: () => RiskLimits;
   balance: BalanceTracker;
-  enricher: Enricher;
+  /** Where bought data comes from (the service) and where its spend is recorded (the store). */
+  data: DataSource<false>;
+  spend: SpendLedger;
   placer: OfferPlacer;
   dryRun: boolean;
 }
@@ -80,18 +83,26 @@ export class Pipeline {
     };
 
     const strategies = this.deps.strategies();
-    const { decision, dataReasons } = await timed('decide', () =>
-      decideWithData(request, strategies, (need, enrichment, asking) =>
-        timed('enrich', () => this.deps.enricher.buy(request, need, enrichment, budgetOfDecision(strategies, asking))),
-      ),
+    const context = { strategies, nowMs: clock.now(), ledger: this.deps.spend };
+    let guardMs: number | undefined;
+    const outcome = await timed('decide', () =>
+      decideAsync(request, context, this.timedData(timed), async (offer) => {
+        const started = performance.now();
+        const limits = this.deps.limits();
+        const balanceCents = await this.deps.balance.current();
+        const snapshot = snapshotFromStore(store, balanceCents, clock.now(), limits, { dryRun: this.deps.dryRun });
+        const result = checkOffer(offer, snapshot, limits);
+        guardMs = performance.now() - started;
+        return result;
+      }),
     );
-    // 'decide' includes the purchases it waited for; keep only the engine's own time.
-    timings.decide = Math.round(((timings.decide ?? 0) - (timings.enrich ?? 0)) * 100) / 100;
-    const reasons = [...decision.reasons, ...dataReasons];
-    if (decision.action === 'needs_data') reasons.push('data still missing after buying; skipped');
+    if (guardMs !== undefined) timings.guard = Math.round(guardMs * 100) / 100;
+    // 'decide' includes the purchases and the guard it waited for; keep only the engine's own time.
+    timings.decide = Math.round(((timings.decide ?? 0) - (timings.enrich ?? 0) - (guardMs ?? 0)) * 100) / 100;
+    const { decision, reasons } = outcome;
     const action: DecisionAction =
-      decision.action === 'offer' && decision.rate !== undefined
-        ? await this.guardAndAct(request, decision.rate, decision.automateFund, reasons, timed)
+      outcome.action === 'offer' && decision.rate !== undefined
+        ? await this.act(request, decision.rate, decision.automateFund, reasons, timed)
         : 'skip';
 
     store.decisions.record({
@@ -116,29 +127,24 @@ export class Pipeline {
     return { loanRequestId: request.id, action, rate: decision.rate, reasons };
   }
 
-  /**
-   * Guards an offer decision and, when the guard allows it, places the offer. Returns the final
-   * action; refusals and outcomes are appended to `reasons`.
-   */
-  private async guardAndAct(
+  /** The data source, with each fetch timed as 'enrich'. */
+  private timedData(timed: <T>(step: string, work: () => Promise<T> | T) => Promise<T>): DataSource<false> {
+    const { data } = this.deps;
+    return {
+      bankingData: (request) => timed('enrich', () => data.bankingData(request)),
+      providerResult: (request, provider) => timed('enrich', () => data.providerResult(request, provider)),
+    };
+  }
+
+  /** Places an offer the guard allowed. Returns the final action; outcomes are appended to `reasons`. */
+  private async act(
     request: LoanRequest,
     rate: number,
     automateFund: boolean,
     reasons: string[],
     timed: <T>(step: string, work: () => Promise<T> | T) => Promise<T>,
   ): Promise<DecisionAction> {
-    const { store, clock, log, dryRun } = this.deps;
-    const refusal = await timed('guard', async () => {
-      const limits = this.deps.limits();
-      const balanceCents = await this.deps.balance.current();
-      const snapshot = snapshotFromStore(store, balanceCents, clock.now(), limits, { dryRun });
-      const result = checkOffer({ request, rate, automateFund }, snapshot, limits);
-      return result.allowed ? undefined : result.reason;
-    });
-    if (refusal !== undefined) {
-      reasons.push(refusal);
-      return 'skip';
-    }
+    const { log, dryRun } = this.deps;
     const outcome = await timed('act', () => this.deps.placer.place(request, rate, automateFund));
     switch (outcome.kind) {
       case 'refused':

@@ -3,7 +3,6 @@ export type { Enrichment, DataNeed } from './enrichment.js';
 export { formatRatio, type Contribution, type Decision, type StrategyIdentity } from './decision.js';
 export type { CompiledStrategy, DataPolicy, ProviderPolicy } from './compiled-strategy.js';
 export { evaluate, evaluateAll, byPriority } from './evaluate.js';
-export { evaluateOffline, type OfflineEvaluation } from './evaluate-offline.js';
 export { compileStrategy, contentHashOf } from './compile/compile-strategy.js';
 export { loadStrategyFile, parseStrategyText } from './load/load-strategy-file.js';
 export type { StrategyPlugin, PluginDecision } from './load/plugin-contract.js';
@@ -31,5 +30,17 @@ export {
   requiredRate,
   type LoanEconomics,
 } from './loan-math.js';
-export { decideWithData, decideWithDataSync, budgetOfDecision, MAX_DATA_ROUNDS, type DecisionWithData, type SyncBuyer, type AsyncBuyer } from './decide-with-data.js';
+export {
+  decideSync,
+  decideAsync,
+  budgetOfDecision,
+  MAX_DATA_ROUNDS,
+  type DataSource,
+  type Fetched,
+  type SpendLedger,
+  type PurchaseEntry,
+  type DecideContext,
+  type DecideOutcome,
+  type OfferToGuard,
+} from './decide-step.js';
 export type { EventFacts, EventPrefilter as StrategyEventPrefilter } from './compile/event-prefilter.js';

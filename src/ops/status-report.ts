@@ -8,7 +8,7 @@
  * from a scan of the decisions table, so it stays fast with millions of decisions.
  */
 import { existsSync } from 'node:fs';
-import { monthStartMs } from '../daemon/enricher.js';
+import { monthStartMs } from '../clock/utc-month.js';
 import { LAST_POLL_KEY } from '../daemon/poller.js';
 import type { Cents } from '../service/index.js';
 import { balanceFromStore, type RiskLimits } from '../risk/index.js';

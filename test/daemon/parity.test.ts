@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { recordingLinesFromStore } from '../../src/backtest/export-from-store.js';
 import { runBacktest } from '../../src/backtest/index.js';
 import { loadStrategyFile } from '../../src/engine/index.js';
+import { explainRecordedRequest } from '../../src/cli/commands/strategy/explain.js';
 import { riskLimitsSchema } from '../../src/risk/index.js';
 import { startDaemonHarness, type DaemonHarness } from './daemon-harness.js';
 
@@ -73,5 +74,22 @@ describe('live and backtest parity', () => {
       })
       .filter((mismatch) => mismatch !== undefined);
     expect(mismatches).toEqual([]);
+
+    // `strategy explain` takes the same step: the same strategy decision, rate and reasons for
+    // every request (the guard aside: explain weighs one request alone, against an empty book).
+    const withoutGuard = (reasons: readonly string[]) => reasons.filter((reason) => !reason.startsWith('guard '));
+    const explained = recording
+      .map((line) => {
+        const outcome = explainRecordedRequest(strategies, line, startingBalanceCents);
+        const decision = live.find((candidate) => candidate.loanRequestId === line.loan_request.id);
+        const same =
+          decision !== undefined &&
+          (outcome.decision.rate ?? null) === decision.rate &&
+          outcome.decision.strategy.name === decision.strategy &&
+          JSON.stringify(withoutGuard(outcome.reasons)) === JSON.stringify(withoutGuard(decision.reasons));
+        return same ? undefined : { id: line.loan_request.id, live: decision && [decision.rate, decision.strategy, decision.reasons], explain: [outcome.decision.rate, outcome.decision.strategy.name, outcome.reasons] };
+      })
+      .filter((mismatch) => mismatch !== undefined);
+    expect(explained).toEqual([]);
   });
 });

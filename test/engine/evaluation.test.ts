@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate, evaluateAll, evaluateOffline, type CompiledStrategy } from '../../src/engine/index.js';
+import { evaluate, evaluateAll, type CompiledStrategy } from '../../src/engine/index.js';
 import { compileText } from './compile-text.js';
 import { bankingData, loanRequest, providerA, providerB } from './fixtures.js';
 
@@ -79,16 +79,6 @@ describe('data needs', () => {
     });
     expect(decision.action).toBe('offer');
     expect(decision.reasons.slice(0, 2)).toEqual(['data provider_a acme unavailable', 'data provider_b zeta unavailable']);
-  });
-
-  it('evaluateOffline marks what is missing as unavailable and keeps the passes', () => {
-    const result = evaluateOffline(loanRequest(), {}, strategyWith(PROVIDERS));
-    expect(result.needsPasses.map((pass) => pass.needs?.[0])).toEqual([
-      { kind: 'banking_data' },
-      { kind: 'provider', provider: 'acme', pricing: 'flat', costCents: 20_000 },
-      { kind: 'provider', provider: 'zeta', pricing: 'per_request', costCents: 150 },
-    ]);
-    expect(result.decision.action).toBe('offer');
   });
 
   it('applies provider filters once the provider question is settled', () => {

@@ -1,7 +1,7 @@
 /** The human-readable explanation of a decision: what was known, how it scored, how it was priced. */
 import type { LoanRequest } from '../../../service/index.js';
 import { RISK_LEVEL_NAMES } from '../../../service/index.js';
-import { formatRatio, type CompiledStrategy, type Contribution, type OfflineEvaluation } from '../../../engine/index.js';
+import { formatRatio, type CompiledStrategy, type Contribution, type DecideOutcome } from '../../../engine/index.js';
 import { formatTable } from './text-table.js';
 
 function valueText(value: unknown): string {
@@ -20,7 +20,7 @@ function contributionRows(contributions: readonly Contribution[]): string[][] {
   ]);
 }
 
-export function formatExplanation(strategy: CompiledStrategy, request: LoanRequest, result: OfflineEvaluation): string {
+export function formatExplanation(strategy: CompiledStrategy, request: LoanRequest, result: DecideOutcome): string {
   const { decision, needsPasses } = result;
   const out: string[] = [];
   out.push(`strategy  ${strategy.name} ${strategy.version} (hash ${strategy.contentHash}) ${strategy.file}`);
@@ -29,7 +29,7 @@ export function formatExplanation(strategy: CompiledStrategy, request: LoanReque
   );
   for (const pass of needsPasses) {
     const needs = (pass.needs ?? []).map((need) => (need.kind === 'banking_data' ? 'banking data' : `provider ${need.provider}`));
-    out.push(`asked for ${needs.join(', ')}: not in the recording, decided without it (${pass.reasons.join('; ')})`);
+    out.push(`asked for ${needs.join(', ')} (${pass.reasons.join('; ')})`);
   }
   const features = Object.entries(decision.features);
   if (features.length > 0) {
@@ -43,13 +43,15 @@ export function formatExplanation(strategy: CompiledStrategy, request: LoanReque
     out.push(`  total log-odds ${total.toFixed(4)} -> probability ${formatRatio(decision.probability ?? 1 / (1 + Math.exp(-total)))}`);
   }
   out.push('');
-  if (decision.action === 'offer') {
+  if (decision.action === 'offer' && result.action === 'skip') {
+    out.push(`decision  SKIP: the strategy offers ${formatRatio(decision.rate ?? 0)}, the guard refuses`);
+  } else if (decision.action === 'offer') {
     const required = decision.requiredRate === undefined ? '' : `, required ${formatRatio(decision.requiredRate)}`;
     const expected = decision.expectedReturn === undefined ? '' : `, expected annual return ${formatRatio(decision.expectedReturn)}`;
     out.push(`decision  OFFER at ${formatRatio(decision.rate ?? 0)}${required}${expected}, automate_fund ${decision.automateFund}`);
   } else {
     out.push(`decision  ${decision.action.toUpperCase()}`);
   }
-  out.push('reasons', ...decision.reasons.map((reason) => `  - ${reason}`));
+  out.push('reasons', ...result.reasons.map((reason) => `  - ${reason}`));
   return `${out.join('\n')}\n`;
 }

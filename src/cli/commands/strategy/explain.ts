@@ -5,7 +5,11 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { readRecording } from '../../../backtest/recording-io.js';
 import type { RecordingLine } from '../../../backtest/recording-schema.js';
-import { evaluateOffline, loadStrategyFile, type Enrichment } from '../../../engine/index.js';
+import { recordingDataSource, simSpendLedger } from '../../../backtest/recording-data.js';
+import { SimLedger } from '../../../backtest/sim-ledger.js';
+import { decideSync, loadStrategyFile, type CompiledStrategy, type DecideOutcome } from '../../../engine/index.js';
+import { amountToCents } from '../../../service/index.js';
+import { checkOffer, UNCAPPED_RISK_LIMITS } from '../../../risk/index.js';
 import { printJson, warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import { formatExplanation } from './explain-format.js';
@@ -30,32 +34,43 @@ async function findLine(io: CliIo, recording: string, id: number): Promise<Recor
   return found;
 }
 
-/** The enrichment a recording line holds. */
-export function enrichmentOf(line: RecordingLine): Enrichment {
-  const enrichment: Enrichment = {};
-  if (line.data_aggs) enrichment.bankingData = line.data_aggs;
-  if (line.scores) enrichment.providerResults = line.scores;
-  return enrichment;
+/**
+ * One recorded request through the decide step, as the daemon would take it: the recording is
+ * the data source, nothing is spent yet this month, and the guard checks a balance without caps.
+ */
+export function explainRecordedRequest(strategies: readonly CompiledStrategy[], line: RecordingLine, balanceCents: number): DecideOutcome {
+  const ledger = new SimLedger(balanceCents);
+  const nowMs = Date.parse(line.seen_at);
+  return decideSync(line.loan_request, { strategies, nowMs, ledger: simSpendLedger(ledger) }, recordingDataSource(line), (offer) =>
+    checkOffer(offer, ledger.snapshot(nowMs), UNCAPPED_RISK_LIMITS),
+  );
+}
+
+function usd(text: string): number {
+  if (!/^\d+(\.\d{1,2})?$/.test(text)) throw new InvalidArgumentError('expected an amount in USD, e.g. 5000 or 250.50');
+  return amountToCents(text);
 }
 
 export function registerExplain(strategy: Command, io: CliIo): void {
   strategy
     .command('explain')
     .description('replay one recorded loan request through a strategy: features, score, price and reasons')
-    .argument('<file>', 'strategy file (YAML or plugin module)')
+    .argument('<files...>', 'strategy files (YAML or plugin modules), in priority order as the daemon takes them')
     .requiredOption('--recording <path>', 'recording (JSON lines, docs/recording-format.md)')
     .requiredOption('--id <n>', 'loan request id', loanRequestId)
+    .option('--balance <usd>', 'the balance the guard checks against', usd, 500_000)
     .option('--json', 'print the decisions as JSON')
     .addHelpText(
       'after',
-      '\nData the strategy asks for but the recording lacks counts as unavailable; the passes that asked are shown too.\nExample: lendbot strategy explain strategies/balanced.yaml --recording day.jsonl --id 1001',
+      '\nThe request goes through the decide step the daemon and the backtest run: at most 4 rounds of buying, the\nstrategy\'s data budget (nothing spent yet this month), then the guard (no caps, this balance). Data the\nstrategy asks for but the recording lacks counts as not found; the passes that asked are shown too.\nExample: lendbot strategy explain strategies/balanced.yaml --recording day.jsonl --id 1001',
     )
-    .action(async (file: string, options: { recording: string; id: number; json?: boolean }) => {
-      const loaded = await loadStrategyFile(file);
+    .action(async (files: string[], options: { recording: string; id: number; balance: number; json?: boolean }) => {
+      const strategies = await Promise.all(files.map((file) => loadStrategyFile(file)));
       const line = await findLine(io, options.recording, options.id);
-      const result = evaluateOffline(line.loan_request, enrichmentOf(line), loaded);
+      const result = explainRecordedRequest(strategies, line, options.balance);
+      const loaded = strategies.find((strategy) => strategy.name === result.decision.strategy.name) ?? strategies[0]!;
       if (options.json) {
-        printJson(io, { loan_request_id: options.id, decision: result.decision, needs_passes: result.needsPasses });
+        printJson(io, { loan_request_id: options.id, action: result.action, reasons: result.reasons, decision: result.decision, needs_passes: result.needsPasses });
         return;
       }
       io.stdout.write(formatExplanation(loaded, line.loan_request, result));
