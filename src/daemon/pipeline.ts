@@ -13,11 +13,11 @@
 import type { Clock } from '../clock/clock.js';
 import { decideAsync, type CompiledStrategy, type DataSource, type SpendLedger } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
-import { checkOffer, snapshotFromStore, type RiskLimits } from '../risk/index.js';
+import { checkOffer, snapshotFromStore, type GuardRefusalCode, type RiskLimits } from '../risk/index.js';
 import type { LoanRequest } from '../service/index.js';
 import type { DecisionAction, RequestSource, Store } from '../store/index.js';
 import type { BalanceTracker } from './balance-tracker.js';
-import type { OfferPlacer } from './offer-placer.js';
+import type { OfferPlacer, PlaceOutcome } from './offer-placer.js';
 import { SerialQueue } from './serial-queue.js';
 
 export interface PipelineDeps {
@@ -41,12 +41,25 @@ export interface PipelineResult {
   action: DecisionAction | 'already';
   rate?: number | undefined;
   reasons: string[];
+  /** Why the guard refused, as a code; the reasons say it in words. */
+  guard?: GuardRefusalCode | undefined;
+  /** What became of the offer sent; undefined when none was sent. */
+  placement?: PlaceOutcome['kind'] | undefined;
 }
+
+/** Hears every request the pipeline decided (not those decided before): metrics, notifications. */
+export type DecisionListener = (request: LoanRequest, source: RequestSource, result: PipelineResult) => void;
 
 export class Pipeline {
   private readonly queue = new SerialQueue();
+  private readonly listeners: DecisionListener[] = [];
 
   constructor(private readonly deps: PipelineDeps) {}
+
+  /** Calls `listener` after each decision is recorded; a listener that throws is logged, never fatal. */
+  onDecided(listener: DecisionListener): void {
+    this.listeners.push(listener);
+  }
 
   /** Sends one request through the pipeline, after the requests queued before it. */
   process(request: LoanRequest, source: RequestSource): Promise<PipelineResult> {
@@ -100,10 +113,11 @@ export class Pipeline {
     // 'decide' includes the purchases and the guard it waited for; keep only the engine's own time.
     timings.decide = Math.round(((timings.decide ?? 0) - (timings.enrich ?? 0) - (guardMs ?? 0)) * 100) / 100;
     const { decision, reasons } = outcome;
-    const action: DecisionAction =
-      outcome.action === 'offer' && decision.rate !== undefined
-        ? await this.act(request, decision.rate, decision.automateFund, reasons, timed)
-        : 'skip';
+    const guard = outcome.guard?.allowed === false ? outcome.guard.code : undefined;
+    const rate = decision.rate;
+    const placement =
+      outcome.action === 'offer' && rate !== undefined ? await timed('act', () => this.deps.placer.place(request, rate, decision.automateFund)) : undefined;
+    const action = placement === undefined ? 'skip' : this.afterPlacement(placement, reasons);
 
     store.decisions.record({
       loanRequestId: request.id,
@@ -119,12 +133,22 @@ export class Pipeline {
       dryRun: this.deps.dryRun,
       decidedAtMs: clock.now(),
       timings,
+      guardCode: guard ?? null,
+      placement: placement?.kind ?? null,
     });
     log.info(
       { loanRequestId: request.id, source, action, rate: decision.rate, strategy: decision.strategy.name, reasons, dryRun: this.deps.dryRun },
       action === 'offer' ? 'decided: offer' : 'decided: skip',
     );
-    return { loanRequestId: request.id, action, rate: decision.rate, reasons };
+    const result: PipelineResult = { loanRequestId: request.id, action, rate: decision.rate, reasons, guard, placement: placement?.kind };
+    for (const listener of this.listeners) {
+      try {
+        listener(request, source, result);
+      } catch (error) {
+        log.error({ err: error, loanRequestId: request.id }, 'decision listener failed');
+      }
+    }
+    return result;
   }
 
   /** The data source, with each fetch timed as 'enrich'. */
@@ -136,30 +160,23 @@ export class Pipeline {
     };
   }
 
-  /** Places an offer the guard allowed. Returns the final action; outcomes are appended to `reasons`. */
-  private async act(
-    request: LoanRequest,
-    rate: number,
-    automateFund: boolean,
-    reasons: string[],
-    timed: <T>(step: string, work: () => Promise<T> | T) => Promise<T>,
-  ): Promise<DecisionAction> {
+  /** The action an offer sent comes to; its outcome is appended to `reasons`. */
+  private afterPlacement(placement: PlaceOutcome, reasons: string[]): DecisionAction {
     const { log, dryRun } = this.deps;
-    const outcome = await timed('act', () => this.deps.placer.place(request, rate, automateFund));
-    switch (outcome.kind) {
+    switch (placement.kind) {
       case 'refused':
-        reasons.push(`service refused: ${outcome.text}`);
+        reasons.push(`service refused: ${placement.text}`);
         return 'skip';
       case 'unknown':
-        reasons.push(`offer outcome unknown: ${outcome.text}`);
+        reasons.push(`offer outcome unknown: ${placement.text}`);
         return 'offer';
       case 'exists':
-        reasons.push(`offer already recorded (${outcome.state}); not sent again`);
+        reasons.push(`offer already recorded (${placement.state}); not sent again`);
         return 'offer';
       case 'placed':
         if (!dryRun) {
           // The offer may have moved money (automate_fund): refresh in the background.
-          this.deps.balance.refresh().catch((error: unknown) => log.warn({ error: String(error) }, 'balance refresh failed'));
+          this.deps.balance.refresh().catch((error: unknown) => log.warn({ err: error }, 'balance refresh failed'));
         }
         return 'offer';
     }

@@ -1,49 +1,48 @@
 /**
- * Feeding the metrics without touching the code they measure: the pipeline's `process` and the
- * marketplace client's calls are wrapped on the instances the composition root built.
+ * Feeding the metrics without touching the code they measure: the pipeline's decisions are heard
+ * through its listener (labels come from its codes, never from reason texts), and the
+ * marketplace client's calls are wrapped on the instance the composition root built.
  */
 import type { Clock } from '../clock/clock.js';
 import type { Pipeline, PipelineResult } from '../daemon/pipeline.js';
 import { ServiceError, type MarketplaceApi } from '../service/index.js';
-import { msFromIso, type RequestSource, type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import { reasonLabel, type LendbotMetrics, type OfferOutcome } from './metrics.js';
 
-// The pipeline's reason texts for the outcomes of an offer it sent (src/daemon/pipeline.ts).
-const REFUSED_PREFIX = 'service refused:';
-const UNKNOWN_PREFIX = 'offer outcome unknown:';
-const EXISTS_PREFIX = 'offer already recorded';
+const OFFER_OUTCOMES: Record<NonNullable<PipelineResult['placement']>, OfferOutcome | undefined> = {
+  placed: 'placed',
+  refused: 'refused',
+  unknown: 'ambiguous',
+  // Recorded before (a crash, a duplicate): nothing was sent this time.
+  exists: undefined,
+};
 
 /** What an offer decision came to at the service; undefined when nothing was sent. */
 export function offerOutcomeOf(result: PipelineResult): OfferOutcome | undefined {
-  const last = result.reasons.at(-1) ?? '';
-  if (result.action === 'skip') return last.startsWith(REFUSED_PREFIX) ? 'refused' : undefined;
-  if (result.action !== 'offer' || last.startsWith(EXISTS_PREFIX)) return undefined;
-  return last.startsWith(UNKNOWN_PREFIX) ? 'ambiguous' : 'placed';
+  return result.placement === undefined ? undefined : OFFER_OUTCOMES[result.placement];
 }
 
-/** Counts requests, decisions and offers, and times webhook-to-offer, for every request processed. */
+/** The decisive reason as a label: codes for the guard and the service, the strategy's first words otherwise. */
+export function decisionReasonLabel(result: PipelineResult): string {
+  if (result.guard !== undefined) return `guard ${result.guard}`;
+  if (result.placement === 'refused') return 'service refused';
+  if (result.placement !== undefined) return `offer ${result.placement}`;
+  return reasonLabel(result.reasons.at(-1));
+}
+
+/** Counts requests, decisions and offers, and times webhook-to-offer, for every request decided. */
 export function instrumentPipeline(pipeline: Pipeline, deps: { metrics: LendbotMetrics; store: Store; clock: Clock }): void {
   const { metrics, store, clock } = deps;
-  // While the pipeline runs, the webhook event that brought the request is still unprocessed,
-  // so the partial index on unprocessed events finds it without scanning the inbox.
-  const receivedAt = store.db.prepare<[number], { received_at: string | null }>(
-    `SELECT MIN(received_at) AS received_at FROM webhook_inbox
-     WHERE processed_at IS NULL AND json_extract(data_json, '$.loan_request_id') = ?`,
-  );
-  const process = pipeline.process.bind(pipeline);
-  pipeline.process = async (request, source: RequestSource) => {
-    const result = await process(request, source);
-    if (result.action === 'already') return result;
+  pipeline.onDecided((request, source, result) => {
     metrics.requestsSeen.inc({ source });
-    metrics.decisions.inc({ action: result.action, reason: reasonLabel(result.reasons.at(-1)) });
+    metrics.decisions.inc({ action: result.action, reason: decisionReasonLabel(result) });
     const outcome = offerOutcomeOf(result);
     if (outcome !== undefined) metrics.offers.inc({ outcome });
     if (outcome === 'placed' && source === 'webhook') {
-      const stored = receivedAt.get(request.id)?.received_at;
-      if (stored) metrics.webhookToOfferSeconds.observe(Math.max(0, clock.now() - msFromIso(stored)) / 1000);
+      const storedMs = store.inbox.waitingSinceMs(request.id);
+      if (storedMs !== undefined) metrics.webhookToOfferSeconds.observe(Math.max(0, clock.now() - storedMs) / 1000);
     }
-    return result;
-  };
+  });
 }
 
 /**

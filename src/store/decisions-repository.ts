@@ -24,6 +24,10 @@ export interface DecisionInput {
   decidedAtMs: number;
   /** Milliseconds spent per step (enrich, decide, guard, act). */
   timings?: Record<string, number> | undefined;
+  /** The guard's refusal code (GuardRefusalCode) when the guard refused. */
+  guardCode?: string | null | undefined;
+  /** What became of the offer sent: placed, refused, unknown, exists (PlaceOutcome kind). */
+  placement?: string | null | undefined;
 }
 
 export interface Decision {
@@ -40,6 +44,8 @@ export interface Decision {
   dryRun: boolean;
   decidedAt: string;
   timings: Record<string, number>;
+  guardCode: string | null;
+  placement: string | null;
 }
 
 interface DecisionRow {
@@ -56,6 +62,8 @@ interface DecisionRow {
   dry_run: 0 | 1;
   decided_at: string;
   timings_json: string;
+  guard_code: string | null;
+  placement: string | null;
 }
 
 export interface DecisionQuery {
@@ -93,14 +101,16 @@ function fromRow(row: DecisionRow): Decision {
     dryRun: row.dry_run === 1,
     decidedAt: row.decided_at,
     timings: parseJsonColumn<Record<string, number>>(row.timings_json),
+    guardCode: row.guard_code,
+    placement: row.placement,
   };
 }
 
 export function createDecisionsRepository(db: Database): DecisionsRepository {
   const insert = db.prepare(
     `INSERT INTO decisions (loan_request_id, strategy, content_hash, params_json, features_json, probability,
-       rate, action, reasons_json, dry_run, decided_at, timings_json)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       rate, action, reasons_json, dry_run, decided_at, timings_json, guard_code, placement)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (loan_request_id) DO NOTHING`,
   );
   const exists = db.prepare<[number], { one: number }>('SELECT 1 AS one FROM decisions WHERE loan_request_id = ?');
@@ -149,6 +159,8 @@ export function createDecisionsRepository(db: Database): DecisionsRepository {
         flag(decision.dryRun),
         isoFromMs(decision.decidedAtMs),
         JSON.stringify(decision.timings ?? {}),
+        decision.guardCode ?? null,
+        decision.placement ?? null,
       );
       return result.changes === 1 ? 'inserted' : 'duplicate';
     },

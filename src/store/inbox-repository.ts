@@ -46,6 +46,8 @@ export interface InboxRepository {
   markProcessed(webhookUuid: string, outcome: string, atMs: number): boolean;
   /** How many events wait to be processed. */
   depth(): number;
+  /** When the first unprocessed event about this loan request arrived (ms), if one waits. */
+  waitingSinceMs(loanRequestId: number): number | undefined;
 }
 
 function fromRow(row: InboxRow): InboxEvent {
@@ -74,6 +76,12 @@ export function createInboxRepository(db: Database): InboxRepository {
     'UPDATE webhook_inbox SET processed_at = ?, outcome = ? WHERE webhook_uuid = ? AND processed_at IS NULL',
   );
   const count = db.prepare<[], { depth: number }>('SELECT COUNT(*) AS depth FROM webhook_inbox WHERE processed_at IS NULL');
+  // While the pipeline runs, the event that brought the request is still unprocessed, so the
+  // partial index on unprocessed events finds it without scanning the inbox.
+  const waiting = db.prepare<[number], { received_at: string | null }>(
+    `SELECT MIN(received_at) AS received_at FROM webhook_inbox
+     WHERE processed_at IS NULL AND json_extract(data_json, '$.loan_request_id') = ?`,
+  );
 
   return {
     insert(event) {
@@ -101,6 +109,10 @@ export function createInboxRepository(db: Database): InboxRepository {
     },
     depth() {
       return count.get()?.depth ?? 0;
+    },
+    waitingSinceMs(loanRequestId) {
+      const receivedAt = waiting.get(loanRequestId)?.received_at;
+      return receivedAt ? Date.parse(receivedAt) : undefined;
     },
   };
 }

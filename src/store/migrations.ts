@@ -146,6 +146,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE offers ADD COLUMN next_fund_at TEXT;
     `,
   },
+  {
+    version: 3,
+    description: 'decisions: the guard refusal code and what became of the offer, as codes (metrics never parse reasons)',
+    sql: `
+      ALTER TABLE decisions ADD COLUMN guard_code TEXT;
+      ALTER TABLE decisions ADD COLUMN placement TEXT;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -47,7 +47,16 @@ describe('decisions', () => {
       dryRun: false,
       decidedAt: '2026-03-10T12:00:00.000Z',
       timings: { decide: 2 },
+      guardCode: null,
+      placement: null,
     });
+  });
+
+  it('keeps the guard code and the placement as codes beside the reasons', () => {
+    store.decisions.record({ ...decision(7), action: 'skip', guardCode: 'insufficient_balance', reasons: ['guard balance 1.00 - reserved 0.00 - reserve 0.00 < total 5.00'] });
+    store.decisions.record({ ...decision(8), placement: 'refused', action: 'skip', reasons: ['service refused: RULE_REFUSED: signed'] });
+    expect([store.decisions.get(7)?.guardCode, store.decisions.get(7)?.placement]).toEqual(['insufficient_balance', null]);
+    expect([store.decisions.get(8)?.guardCode, store.decisions.get(8)?.placement]).toEqual([null, 'refused']);
   });
 
   it('stores a bare skip with defaults', () => {
