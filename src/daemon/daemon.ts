@@ -21,7 +21,7 @@ import { OfferPlacer } from './offer-placer.js';
 import { Pipeline } from './pipeline.js';
 import { Poller } from './poller.js';
 import { startEmbeddedSandbox, type EmbeddedSandbox } from './sandbox-mode.js';
-import { Scheduler } from './scheduler.js';
+import { Scheduler } from '../clock/scheduler.js';
 // Operations (src/ops): metrics, health, hot reload, notifications.
 import { instrumentClient } from '../ops/instrument.js';
 import { createMetrics } from '../ops/metrics.js';
@@ -192,6 +192,7 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
           reload: {
             strategyFiles: config.strategies,
             configFile: overrides.configFile,
+            configSchema: daemonConfigSchema,
             // Swapped between two requests, never during one.
             apply: (next) =>
               pipeline.exclusive(async () => {

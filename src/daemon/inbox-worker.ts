@@ -15,7 +15,7 @@ import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import type { MarketplaceApi } from '../service/index.js';
 import type { InboxEvent, Store } from '../store/index.js';
-import { Backoff, DEFAULT_BACKOFF, type BackoffSettings } from './backoff.js';
+import { Backoff, DEFAULT_BACKOFF, type BackoffSettings } from '../clock/backoff.js';
 import type { Pipeline } from './pipeline.js';
 import { findLoanRequest } from './request-finder.js';
 

@@ -6,10 +6,8 @@
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import { formatItemIssue, type LoanRequest, type MarketplaceApi } from '../service/index.js';
-import type { Store } from '../store/index.js';
+import { LAST_POLL_KEY, type Store } from '../store/index.js';
 import type { Pipeline } from './pipeline.js';
-
-export const LAST_POLL_KEY = 'last_poll_at';
 
 export interface PollSummary {
   listed: number;

@@ -5,12 +5,11 @@
  * `onOutcome` can feed them too (see docs/operations.md, "Wiring").
  */
 import type { Clock } from '../clock/clock.js';
-import type { Pipeline } from '../daemon/pipeline.js';
 import type { RiskLimits } from '../risk/index.js';
 import type { Store } from '../store/index.js';
 import { checkHealth } from './health.js';
 import type { ServiceDegraded } from './service-health.js';
-import { instrumentPipeline } from './instrument.js';
+import { instrumentPipeline, type DecisionFeed } from './instrument.js';
 import type { LendbotMetrics } from './metrics.js';
 import { registerHealthRoute, registerMetricsRoute, type OpsApp } from './ops-routes.js';
 import { buildStatusReport, type StrategyBudget } from './status-report.js';
@@ -20,7 +19,7 @@ export interface OpsDeps {
   metrics: LendbotMetrics;
   store: Store;
   clock: Clock;
-  pipeline: Pipeline;
+  pipeline: DecisionFeed;
   limits: () => RiskLimits;
   budgets: () => readonly StrategyBudget[];
   dryRun: boolean;

@@ -6,8 +6,7 @@
  * reason, since restarting will not mend it.
  */
 import type { Clock } from '../clock/clock.js';
-import { LAST_POLL_KEY } from '../daemon/poller.js';
-import { isoFromMs, msFromIso, type Store } from '../store/index.js';
+import { isoFromMs, LAST_POLL_KEY, msFromIso, type Store } from '../store/index.js';
 import type { ServiceDegraded } from './service-health.js';
 
 export const HEALTH_PROBE_KEY = 'health_probe_at';

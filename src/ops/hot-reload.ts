@@ -15,10 +15,10 @@ import { watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { ConfigFileError, formatProblem, loadYamlFile } from '../config/index.js';
-import { daemonConfigSchema } from '../daemon/daemon-config.js';
 import { loadStrategyFile, type CompiledStrategy } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
-import type { RiskLimits } from '../risk/index.js';
+import { riskLimitsSchema, type RiskLimits } from '../risk/index.js';
+import { z } from 'zod';
 
 export interface ActiveConfig {
   strategies: readonly CompiledStrategy[];
@@ -29,6 +29,11 @@ export interface HotReloadOptions {
   strategyFiles: readonly string[];
   /** The config file whose `risk:` section is watched; none: limits never change. */
   configFile?: string | undefined;
+  /**
+   * The schema the whole config file must pass before its `risk:` section is taken (the daemon's,
+   * so a broken edit anywhere is reported); by default only `risk:` is checked.
+   */
+  configSchema?: z.ZodType<{ risk: RiskLimits }>;
   initial: ActiveConfig;
   log: Logger;
   /** Applies a validated change (the daemon swaps it in between two requests). */
@@ -138,7 +143,8 @@ export class HotReloader {
       if (strategies !== undefined) next = { ...next, strategies };
     }
     if (limitsChanged) {
-      const config = await this.attempt('risk', () => loadYamlFile(configFile, daemonConfigSchema));
+      const schema = this.options.configSchema ?? z.looseObject({ risk: riskLimitsSchema.prefault({}) });
+      const config = await this.attempt('risk', () => loadYamlFile(configFile, schema));
       if (config !== undefined && JSON.stringify(config.risk) !== JSON.stringify(this.active.limits)) next = { ...next, limits: config.risk };
     }
     if (next === this.active) return;

@@ -4,12 +4,27 @@
  * marketplace client's calls are wrapped on the instance the composition root built.
  */
 import type { Clock } from '../clock/clock.js';
-import type { Pipeline, PipelineResult } from '../daemon/pipeline.js';
 import { ServiceError, type MarketplaceApi } from '../service/index.js';
-import type { Store } from '../store/index.js';
+import type { RequestSource, Store } from '../store/index.js';
 import { reasonLabel, type LendbotMetrics, type OfferOutcome } from './metrics.js';
 
-const OFFER_OUTCOMES: Record<NonNullable<PipelineResult['placement']>, OfferOutcome | undefined> = {
+/** What the metrics read of a decision (the daemon pipeline's result holds this and more). */
+export interface DecisionSeen {
+  loanRequestId: number;
+  action: string;
+  reasons: readonly string[];
+  /** The guard's refusal code. */
+  guard?: string | undefined;
+  /** What became of the offer sent. */
+  placement?: 'placed' | 'refused' | 'unknown' | 'exists' | undefined;
+}
+
+/** Where decisions are heard from: the daemon's pipeline (ops needs no more of it). */
+export interface DecisionFeed {
+  onDecided(listener: (request: { id: number }, source: RequestSource, result: DecisionSeen) => void): void;
+}
+
+const OFFER_OUTCOMES: Record<NonNullable<DecisionSeen['placement']>, OfferOutcome | undefined> = {
   placed: 'placed',
   refused: 'refused',
   unknown: 'ambiguous',
@@ -18,12 +33,12 @@ const OFFER_OUTCOMES: Record<NonNullable<PipelineResult['placement']>, OfferOutc
 };
 
 /** What an offer decision came to at the service; undefined when nothing was sent. */
-export function offerOutcomeOf(result: PipelineResult): OfferOutcome | undefined {
+export function offerOutcomeOf(result: DecisionSeen): OfferOutcome | undefined {
   return result.placement === undefined ? undefined : OFFER_OUTCOMES[result.placement];
 }
 
 /** The decisive reason as a label: codes for the guard and the service, the strategy's first words otherwise. */
-export function decisionReasonLabel(result: PipelineResult): string {
+export function decisionReasonLabel(result: DecisionSeen): string {
   if (result.guard !== undefined) return `guard ${result.guard}`;
   if (result.placement === 'refused') return 'service refused';
   if (result.placement !== undefined) return `offer ${result.placement}`;
@@ -31,7 +46,7 @@ export function decisionReasonLabel(result: PipelineResult): string {
 }
 
 /** Counts requests, decisions and offers, and times webhook-to-offer, for every request decided. */
-export function instrumentPipeline(pipeline: Pipeline, deps: { metrics: LendbotMetrics; store: Store; clock: Clock }): void {
+export function instrumentPipeline(pipeline: DecisionFeed, deps: { metrics: LendbotMetrics; store: Store; clock: Clock }): void {
   const { metrics, store, clock } = deps;
   pipeline.onDecided((request, source, result) => {
     metrics.requestsSeen.inc({ source });

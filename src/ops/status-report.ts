@@ -9,10 +9,9 @@
  */
 import { existsSync } from 'node:fs';
 import { monthStartMs } from '../clock/utc-month.js';
-import { LAST_POLL_KEY } from '../daemon/poller.js';
 import type { Cents } from '../service/index.js';
 import { balanceFromStore, type RiskLimits } from '../risk/index.js';
-import { isoFromMs, msFromIso, utcDayBounds, type Store } from '../store/index.js';
+import { isoFromMs, LAST_POLL_KEY, msFromIso, utcDayBounds, type Store } from '../store/index.js';
 
 export interface StrategyBudget {
   strategy: string;

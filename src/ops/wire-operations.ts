@@ -5,18 +5,19 @@
  * `stop` and schedules `jobs` with its own.
  */
 import type { Clock } from '../clock/clock.js';
-import type { Job } from '../daemon/scheduler.js';
-import type { Pipeline } from '../daemon/pipeline.js';
+import type { Job } from '../clock/scheduler.js';
 import type { CompiledStrategy } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RiskLimits } from '../risk/index.js';
 import type { Store } from '../store/index.js';
+import type { z } from 'zod';
 import { attachOps } from './attach-ops.js';
 import { DEFAULT_MAX_POLL_AGE_MS } from './health.js';
 import { HotReloader, type ActiveConfig } from './hot-reload.js';
 import type { LendbotMetrics } from './metrics.js';
 import { NotificationWatcher } from './notification-watcher.js';
 import { notifierFromConfig, type NotificationEvent, type NotificationsConfig } from './notifier.js';
+import type { DecisionFeed } from './instrument.js';
 import type { OpsApp } from './ops-routes.js';
 import type { ServiceDegraded } from './service-health.js';
 import { buildStatusReport, type StrategyBudget } from './status-report.js';
@@ -26,7 +27,7 @@ export interface OperationsDeps {
   metrics: LendbotMetrics;
   store: Store;
   clock: Clock;
-  pipeline: Pipeline;
+  pipeline: DecisionFeed;
   log: Logger;
   env: Record<string, string | undefined>;
   dryRun: boolean;
@@ -38,6 +39,7 @@ export interface OperationsDeps {
   reload?: {
     strategyFiles: readonly string[];
     configFile?: string | undefined;
+    configSchema?: z.ZodType<{ risk: RiskLimits }>;
     apply: (next: ActiveConfig) => Promise<void>;
   };
   notifications?: NotificationsConfig | undefined;
@@ -79,6 +81,7 @@ export function wireOperations(deps: OperationsDeps): Operations {
       : new HotReloader({
           strategyFiles: deps.reload.strategyFiles,
           configFile: deps.reload.configFile,
+          ...(deps.reload.configSchema === undefined ? {} : { configSchema: deps.reload.configSchema }),
           initial: { strategies: deps.strategies(), limits: deps.limits() },
           log: log.child({ component: 'reload' }),
           onChange: deps.reload.apply,

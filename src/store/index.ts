@@ -19,6 +19,7 @@ export * from './offers-repository.js';
 export * from './purchases-repository.js';
 export * from './requests-repository.js';
 export * from './state-repository.js';
+export * from './state-keys.js';
 export { isoFromMs, msFromIso, utcDayBounds } from './sql-values.js';
 
 /** Everything lendbot remembers, in one SQLite file. */

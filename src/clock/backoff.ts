@@ -4,7 +4,7 @@
  * must not become a request storm: each key waits base x 2^(failures-1), capped, before it is
  * tried again, and a success forgets it. Time comes from the injected clock.
  */
-import type { Clock } from '../clock/clock.js';
+import type { Clock } from './clock.js';
 
 export interface BackoffSettings {
   /** Wait after the first failure. */

@@ -5,7 +5,7 @@
  * wait is over, and the log says so once per back-off step; a success ends the back-off.
  */
 import cron, { type ScheduledTask } from 'node-cron';
-import type { Clock } from '../clock/clock.js';
+import type { Clock } from './clock.js';
 import type { Logger } from '../log/logger.js';
 import { Backoff, DEFAULT_BACKOFF, type BackoffSettings } from './backoff.js';
 

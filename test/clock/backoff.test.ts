@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock/clock.js';
-import { Backoff } from '../../src/daemon/backoff.js';
+import { Backoff } from '../../src/clock/backoff.js';
 
 describe('Backoff', () => {
   it('doubles the wait per failure up to the cap, with equal jitter, and forgets on success', () => {
