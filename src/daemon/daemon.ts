@@ -4,7 +4,7 @@
  * modules.
  */
 import { systemClock, type Clock } from '../clock/clock.js';
-import { loadStrategyFile, type CompiledStrategy } from '../engine/index.js';
+import { eventDropReason, loadStrategyFile, type CompiledStrategy } from '../engine/index.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { ConfigurationError, createMarketplaceClient, serviceConfigFromEnv, type MarketplaceApi } from '../service/index.js';
 import { openStore, type Store } from '../store/index.js';
@@ -15,7 +15,8 @@ import { daemonConfigSchema, type DaemonConfigFile } from './daemon-config.js';
 import { sandboxDatabase } from './sandbox-database.js';
 import { serviceDataSource, storeSpendLedger } from './service-data.js';
 import { FundingJob } from './funding-job.js';
-import { InboxWorker, type EventPrefilter } from './inbox-worker.js';
+import { InboxWorker, type WebhookEventPrefilter } from './inbox-worker.js';
+import { Swappable } from './swappable.js';
 import { IntentReconciler } from './intent-reconciler.js';
 import { OfferPlacer } from './offer-placer.js';
 import { Pipeline } from './pipeline.js';
@@ -65,7 +66,7 @@ type Env = Record<string, string | undefined>;
 export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrides: DaemonOverrides = {}): Promise<Daemon> {
   let config = configIn;
   const log = overrides.log ?? createLogger({ level: config.log_level });
-  const strategies = overrides.strategies ?? (await Promise.all(config.strategies.map((file) => loadStrategyFile(file))));
+  const initialStrategies = overrides.strategies ?? (await Promise.all(config.strategies.map((file) => loadStrategyFile(file))));
   const useSandbox = overrides.client === undefined && overrides.sandbox === true;
   if (!useSandbox && overrides.client === undefined && !env.LENDBOT_BASE_URL?.trim()) {
     throw new ConfigurationError(
@@ -106,15 +107,22 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
   client = instrumentClient(client, metrics, (endpoint, error) => serviceHealth.observe(endpoint, error));
   const store = overrides.store ?? openStore(config.db);
   const dryRun = config.dry_run;
-  const limits = () => config.risk;
+  // What hot reload may change; read through get() each time, swapped between two requests.
+  const active = new Swappable({ strategies: initialStrategies as readonly CompiledStrategy[], limits: config.risk });
+  const strategies = () => active.get().strategies;
+  const limits = () => active.get().limits;
   const component = (name: string): Logger => log.child({ component: name });
   const balance = new BalanceTracker({ client, store, clock, log: component('balance') });
   const placer = new OfferPlacer({ client, store, clock, log: component('act'), dryRun });
-  const pipeline = new Pipeline({ store, clock, log: component('pipeline'), strategies: () => strategies, limits, balance, data: serviceDataSource(client), spend: storeSpendLedger(store), placer, dryRun });
+  const pipeline = new Pipeline({ store, clock, log: component('pipeline'), strategies, limits, balance, data: serviceDataSource(client), spend: storeSpendLedger(store), placer, dryRun });
   const poller = new Poller({ client, store, pipeline, clock, log: component('poll') });
-  const inbox = new InboxWorker({ client, store, pipeline, clock, backoffClock, log: component('inbox'), prefilter: prefilterFor(limits, () => strategies) });
-  const reconciler = new IntentReconciler({ client, store, clock, log: component('reconcile'), offerExpiryMs: () => config.risk.offerExpiryMs });
-  const accountSync = new AccountSync({ client, store, clock, log: component('sync'), offerExpiryMs: () => config.risk.offerExpiryMs });
+  const prefilter: WebhookEventPrefilter = (data) => {
+    const reason = eventDropReason(data, limits().allowedRiskLevels, strategies());
+    return reason === null ? { pass: true } : { pass: false, reason };
+  };
+  const inbox = new InboxWorker({ client, store, pipeline, clock, backoffClock, log: component('inbox'), prefilter });
+  const reconciler = new IntentReconciler({ client, store, clock, log: component('reconcile'), offerExpiryMs: () => limits().offerExpiryMs });
+  const accountSync = new AccountSync({ client, store, clock, log: component('sync'), offerExpiryMs: () => limits().offerExpiryMs });
   const funding = new FundingJob({ client, store, clock, log: component('fund'), dryRun, balance, limits, pipeline });
   const scheduler = new Scheduler(component('scheduler'), backoffClock);
 
@@ -181,7 +189,7 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
     log,
     env,
     dryRun,
-    strategies: () => strategies,
+    strategies,
     limits,
     clockSpeed: useSandbox ? config.sandbox.speed : 1,
     serviceDegraded: () => serviceHealth.current(),
@@ -194,11 +202,7 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
             configFile: overrides.configFile,
             configSchema: daemonConfigSchema,
             // Swapped between two requests, never during one.
-            apply: (next) =>
-              pipeline.exclusive(async () => {
-                strategies.splice(0, strategies.length, ...next.strategies);
-                config = { ...config, risk: next.limits };
-              }),
+            apply: (next) => pipeline.exclusive(async () => active.swap(next)),
           },
         }
       : {}),
@@ -219,7 +223,7 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
       inbox.hold();
       await webhook.listen({ host, port });
       await ops.start();
-      log.info({ webhookUrl, mode: useSandbox ? 'sandbox' : 'live', dryRun, strategies: strategies.map((s) => s.name) }, 'lendbot started');
+      log.info({ webhookUrl, mode: useSandbox ? 'sandbox' : 'live', dryRun, strategies: strategies().map((s) => s.name) }, 'lendbot started');
       await settleAtStart();
       inbox.release();
       // Events stored before a stop or crash come first, then a full poll.
@@ -269,30 +273,5 @@ function withSandboxCadence(config: DaemonConfigFile): DaemonConfigFile {
       reconcile: pick(config.jobs.reconcile, defaults.jobs.reconcile, everySecond),
       fund_accepted: pick(config.jobs.fund_accepted, defaults.jobs.fund_accepted, everySecond),
     },
-  };
-}
-
-/**
- * Drops webhook events that no active strategy or risk setting could offer on, before fetching
- * their request: crypto-backed when risk level 4 is not allowed, or an amount (or type) that
- * every strategy's filters refuse. What the event does not say never drops it.
- */
-function prefilterFor(
-  limits: () => { allowedRiskLevels: readonly number[] },
-  strategies: () => readonly CompiledStrategy[],
-): EventPrefilter {
-  return (data) => {
-    const cryptoBacked = data.loan_request_type === 'crypto' ? true : data.loan_request_type === 'cash' ? false : undefined;
-    if (cryptoBacked === true && !limits().allowedRiskLevels.includes(4)) {
-      return { pass: false, reason: 'crypto-backed requests are not allowed by risk.allowed_risk_levels' };
-    }
-    const loanAmount = typeof data.loan_request_amount === 'number' ? data.loan_request_amount : undefined;
-    const reasons: string[] = [];
-    for (const strategy of strategies()) {
-      const reason = strategy.prefilterEvent?.({ loanAmount, cryptoBacked }) ?? null;
-      if (reason === null) return { pass: true };
-      reasons.push(`${strategy.name}: ${reason}`);
-    }
-    return { pass: false, reason: reasons.join('; ') };
   };
 }

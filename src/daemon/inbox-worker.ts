@@ -22,7 +22,7 @@ import { findLoanRequest } from './request-finder.js';
 export const NEW_LOAN_REQUEST_TOPIC = 'new_loan_request_created';
 
 /** Says whether an event's data could lead to an offer at all; a `false` saves the fetch. */
-export type EventPrefilter = (data: Record<string, unknown>) => { pass: true } | { pass: false; reason: string };
+export type WebhookEventPrefilter = (data: Record<string, unknown>) => { pass: true } | { pass: false; reason: string };
 
 const BATCH = 20;
 const PASS = 'pass';
@@ -44,7 +44,7 @@ export class InboxWorker {
       pipeline: Pipeline;
       clock: Clock;
       log: Logger;
-      prefilter: EventPrefilter;
+      prefilter: WebhookEventPrefilter;
       backoff?: BackoffSettings;
       /** The clock back-off waits on (real time, even when `clock` is a simulated market's). */
       backoffClock?: Clock;

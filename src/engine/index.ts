@@ -43,4 +43,4 @@ export {
   type DecideOutcome,
   type OfferToGuard,
 } from './decide-step.js';
-export type { EventFacts, EventPrefilter as StrategyEventPrefilter } from './compile/event-prefilter.js';
+export { eventDropReason, type EventFacts, type EventPrefilter as StrategyEventPrefilter } from './compile/event-prefilter.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseStrategyText, compileStrategy } from '../../src/engine/index.js';
+import { eventDropReason, parseStrategyText, compileStrategy } from '../../src/engine/index.js';
 
 const text = `
 name: small-cash
@@ -26,8 +26,9 @@ pricing:
   target_return: 0.05
 `;
 
+const strategy = compileStrategy(parseStrategyText(text, 'small-cash.yaml'), { file: 'small-cash.yaml', text });
+
 describe('the webhook prefilter of a strategy', () => {
-  const strategy = compileStrategy(parseStrategyText(text, 'small-cash.yaml'), { file: 'small-cash.yaml', text });
 
   it('refuses what the event already shows the filters refuse', () => {
     expect(strategy.prefilterEvent?.({ loanAmount: 2500, cryptoBacked: false })).toBe('filter loan_amount > 1500');
@@ -43,5 +44,19 @@ describe('the webhook prefilter of a strategy', () => {
 
   it('follows param overrides (tuning, hot reload)', () => {
     expect(strategy.withParams({ max_amount: 3000 }).prefilterEvent?.({ loanAmount: 2500, cryptoBacked: false })).toBeNull();
+  });
+});
+
+describe('eventDropReason (the inbox drops an event before fetching its request)', () => {
+  const cash = { loan_request_id: 1, loan_request_amount: 900, loan_request_type: 'cash' };
+  it('drops crypto-backed requests unless risk level 4 is allowed', () => {
+    expect(eventDropReason({ ...cash, loan_request_type: 'crypto' }, [0, 1, 2], [strategy])).toBe('crypto-backed requests are not allowed by risk.allowed_risk_levels');
+    expect(eventDropReason({ ...cash, loan_request_type: 'crypto' }, [0, 1, 2, 4], [{ name: 'any' }])).toBeNull();
+  });
+
+  it('drops what every strategy refuses, naming each; one strategy that may take it keeps it', () => {
+    expect(eventDropReason({ ...cash, loan_request_amount: 9000 }, [0, 1, 2], [strategy, strategy])).toMatch(/^small-cash: .*; small-cash: /);
+    expect(eventDropReason({ ...cash, loan_request_amount: 9000 }, [0, 1, 2], [strategy, { name: 'plugin' }])).toBeNull();
+    expect(eventDropReason({ loan_request_id: 1 }, [0, 1, 2], [strategy])).toBeNull();
   });
 });

@@ -39,3 +39,31 @@ export function compileEventPrefilter(filters: readonly FilterDefinition[], para
     return null;
   };
 }
+
+/** A strategy as far as prefiltering goes. */
+export interface PrefilteringStrategy {
+  name: string;
+  prefilterEvent?: EventPrefilter | undefined;
+}
+
+/**
+ * Whether a webhook event's request could be offered on at all, before it is fetched: not when
+ * it is crypto-backed and risk level 4 is not allowed, nor when every strategy's filters refuse
+ * its amount (or type). What the event does not say never drops it. Returns the reason to drop.
+ */
+export function eventDropReason(
+  data: Readonly<Record<string, unknown>>,
+  allowedRiskLevels: readonly number[],
+  strategies: readonly PrefilteringStrategy[],
+): string | null {
+  const cryptoBacked = data.loan_request_type === 'crypto' ? true : data.loan_request_type === 'cash' ? false : undefined;
+  if (cryptoBacked === true && !allowedRiskLevels.includes(4)) return 'crypto-backed requests are not allowed by risk.allowed_risk_levels';
+  const loanAmount = typeof data.loan_request_amount === 'number' ? data.loan_request_amount : undefined;
+  const reasons: string[] = [];
+  for (const strategy of strategies) {
+    const reason = strategy.prefilterEvent?.({ loanAmount, cryptoBacked }) ?? null;
+    if (reason === null) return null;
+    reasons.push(`${strategy.name}: ${reason}`);
+  }
+  return reasons.join('; ');
+}
