@@ -30,8 +30,10 @@ export class Scheduler {
     this.backoff = new Backoff(clock, settings, random);
   }
 
+  /** Schedules the jobs; a job whose schedule is `off` never runs on its own (runOnce still runs it). */
   start(jobs: readonly Job[]): void {
     for (const job of jobs) {
+      if (job.schedule === 'off') continue;
       const task = cron.schedule(job.schedule, () => this.tick(job), { name: job.name, noOverlap: true });
       this.tasks.push(task);
     }

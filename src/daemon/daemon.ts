@@ -134,7 +134,7 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
     clock,
     log,
     onStored: () => {
-      inbox.drain().catch((error: unknown) => log.error({ error: String(error) }, 'inbox drain failed'));
+      inbox.drain().catch((error: unknown) => log.error({ err: error }, 'inbox drain failed'));
     },
     onOutcome: (outcome) => metrics.webhookEvents.inc({ outcome }),
   });

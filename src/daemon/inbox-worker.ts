@@ -138,7 +138,7 @@ export class InboxWorker {
       // An outage or a refusal: the event stays unprocessed and waits its back-off.
       const text = error instanceof Error ? error.message : String(error);
       const step = this.eventBackoff.failed(event.webhookUuid);
-      log.debug({ webhookUuid: event.webhookUuid, error: text, failures: step.failures, retryInMs: step.delayMs }, 'webhook event not processed yet');
+      log.debug({ webhookUuid: event.webhookUuid, err: error, failures: step.failures, retryInMs: step.delayMs }, 'webhook event not processed yet');
       return text;
     }
   }

@@ -1,5 +1,7 @@
 /**
- * The entry points the daemon and the backtester call. Both are pure: the same request,
+ * Evaluating strategies: `evaluate` (one strategy) and `evaluateAll` (several, in priority
+ * order), which the decide step (decide-step.ts) calls for the daemon, the backtester and
+ * `strategy explain`, and the tuner calls with trial params. Both are pure: the same request,
  * enrichment, strategy and params always give the same decision.
  */
 import type { LoanRequest } from '../service/index.js';

@@ -73,10 +73,10 @@ export class HotReloader {
         const watcher = watch(dir, { persistent: false }, (_event, name) => {
           if (name === null || names.has(name.toString())) this.schedule();
         });
-        watcher.on('error', (error) => this.options.log.warn({ dir, error: error.message }, 'file watch failed; polling only'));
+        watcher.on('error', (error) => this.options.log.warn({ dir, err: error }, 'file watch failed; polling only'));
         this.watchers.push(watcher);
       } catch (error) {
-        this.options.log.warn({ dir, error: error instanceof Error ? error.message : String(error) }, 'file watch unavailable; polling only');
+        this.options.log.warn({ dir, err: error }, 'file watch unavailable; polling only');
       }
     }
     const poll = setInterval(() => this.schedule(0), this.options.pollIntervalMs ?? 2000);
@@ -112,7 +112,7 @@ export class HotReloader {
   private schedule(delayMs = this.options.debounceMs ?? 250): void {
     if (this.debounce) clearTimeout(this.debounce);
     this.debounce = setTimeout(() => {
-      this.check().catch((error: unknown) => this.options.log.error({ error: String(error) }, 'reload check failed'));
+      this.check().catch((error: unknown) => this.options.log.error({ err: error }, 'reload check failed'));
     }, delayMs);
     this.debounce.unref();
   }

@@ -25,6 +25,12 @@ describe('the daemon configuration', () => {
     expect(shipped.webhook).toEqual({ host: '0.0.0.0', port: 8080, path: '/webhooks', body_limit_bytes: 65_536 });
   });
 
+  it('takes off as a job schedule (the job then never runs on its own)', () => {
+    const config = daemonConfigSchema.parse({ jobs: { fund_accepted: 'off' }, poll: { schedule: 'off' } });
+    expect([config.jobs.fund_accepted, config.poll.schedule]).toEqual(['off', 'off']);
+    expect(daemonConfigSchema.safeParse({ jobs: { reconcile: 'never' } }).success).toBe(false);
+  });
+
   it('lets the environment override the file', async () => {
     const config = await loadDaemonConfig(SHIPPED, {
       LENDBOT_DB: '/data/x.db',
@@ -49,7 +55,7 @@ describe('the daemon configuration', () => {
     expect(error).toBeInstanceOf(ConfigFileError);
     const lines = (error as ConfigFileError).message.split('\n').slice(1);
     expect(lines).toEqual([
-      `${path}:3:13 poll.schedule: not a cron expression (e.g. "* * * * *" every minute, "*/5 * * * * *" every 5 seconds)`,
+      `${path}:3:13 poll.schedule: not a cron expression (e.g. "* * * * *" every minute, "*/5 * * * * *" every 5 seconds) or off`,
       `${path}:5:21 risk.min_cash_reserve: must not be negative`,
       `${path}:6:1 webhok: unknown key "webhok"; did you mean "webhook"?`,
     ]);

@@ -20,8 +20,8 @@ import { captureLog } from '../log/log-capture.js';
 export const OFFER_ALL = fileURLToPath(new URL('./fixtures/offer-all.yaml', import.meta.url));
 /** offer-all with `automate_fund: false`: the daemon funds accepted offers itself. */
 export const OFFER_ALL_MANUAL = fileURLToPath(new URL('./fixtures/offer-all-manual.yaml', import.meta.url));
-// Never fires during a test: jobs run only when a test calls them.
-const NEVER = '0 0 1 1 *';
+// Jobs run only when a test calls them.
+const NEVER = 'off';
 
 export interface DaemonHarness {
   sandbox: SandboxHandle;
