@@ -19,7 +19,7 @@ import {
   type MarketEvent,
 } from './market-events.js';
 import type { InvestorAccount, LoanRequestRecord, OfferRecord } from './market-types.js';
-import { checkFund, checkOffer, totalCents, type Refusal } from './offer-rules.js';
+import { checkFund, checkOfferRules, totalCents, type Refusal } from './offer-rules.js';
 import { forkRandom, type Random } from './random.js';
 
 export interface MarketOptions {
@@ -152,7 +152,7 @@ export class Market {
   makeOffer(requestId: number, rate: number, automateFund: boolean): Outcome<OfferRecord> {
     const request = this.requests.get(requestId);
     if (!request) return { ok: false, refusal: NOT_FOUND };
-    const refusal = checkOffer({
+    const refusal = checkOfferRules({
       account: this.account,
       request,
       investorOffers: this.investorOffers(),

@@ -47,7 +47,7 @@ export function totalCents(request: LoanRequestRecord): number {
  * Checks an offer against rules 2 to 9 (rule 1, authentication, is the server's). The order is
  * ours: account first, then the request's state, then the offer itself.
  */
-export function checkOffer(input: {
+export function checkOfferRules(input: {
   account: InvestorAccount;
   request: LoanRequestRecord;
   investorOffers: readonly OfferRecord[];

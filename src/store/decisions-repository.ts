@@ -30,7 +30,8 @@ export interface DecisionInput {
   placement?: string | null | undefined;
 }
 
-export interface Decision {
+/** A decision as stored: one row per loan request seen. */
+export interface StoredDecision {
   id: number;
   loanRequestId: number;
   strategy: string | null;
@@ -79,14 +80,14 @@ export interface DecisionsRepository {
   /** Stores a decision; a second one for the same request is refused ('duplicate'), never overwritten. */
   record(decision: DecisionInput): 'inserted' | 'duplicate';
   has(loanRequestId: number): boolean;
-  get(loanRequestId: number): Decision | undefined;
+  get(loanRequestId: number): StoredDecision | undefined;
   /** Decisions by time, using the (action, decided_at) or (decided_at) index. */
-  list(query?: DecisionQuery): Decision[];
+  list(query?: DecisionQuery): StoredDecision[];
   /** Like list, one row at a time, for exports too large to hold in memory. */
-  iterate(query?: DecisionQuery): IterableIterator<Decision>;
+  iterate(query?: DecisionQuery): IterableIterator<StoredDecision>;
 }
 
-function fromRow(row: DecisionRow): Decision {
+function fromRow(row: DecisionRow): StoredDecision {
   return {
     id: row.id,
     loanRequestId: row.loan_request_id,

@@ -28,7 +28,7 @@ describe('lendbot status', () => {
       balance_cents: 330_000,
       reserved_cents: 83_000,
       free_cents: 247_000,
-      offers_today: { offers: 2, amount_cents: 83_000, max_offers: 5, max_amount_cents: null },
+      offers_today: { offers: 2, amount_cents: 83_000, max_offers: 5, max_amount_cents: 250_000 },
       loans_by_status: { collection: 1, completed: 1, current: 2 },
       inbox_depth: 2,
       kill_switch: { on: false, why: null },

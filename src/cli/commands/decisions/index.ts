@@ -1,7 +1,7 @@
 /** `lendbot decisions`: what the daemon decided, one entry per request seen. */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { openStore, type Decision, type DecisionAction } from '../../../store/index.js';
+import { openStore, type DecisionAction, type StoredDecision } from '../../../store/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 
@@ -65,7 +65,7 @@ function openExisting(path: string): ReturnType<typeof openStore> {
   return openStore(path);
 }
 
-function toJson(decision: Decision): Record<string, unknown> {
+function toJson(decision: StoredDecision): Record<string, unknown> {
   return {
     loan_request_id: decision.loanRequestId,
     action: decision.action,
@@ -74,12 +74,15 @@ function toJson(decision: Decision): Record<string, unknown> {
     strategy: decision.strategy,
     content_hash: decision.contentHash,
     reasons: decision.reasons,
+    // Codes beside the words, for programs: the guard's refusal and what became of the offer.
+    guard: decision.guardCode,
+    placement: decision.placement,
     dry_run: decision.dryRun,
     decided_at: decision.decidedAt,
   };
 }
 
-function tableRow(decision: Decision): string {
+function tableRow(decision: StoredDecision): string {
   const rate = decision.rate === null ? '-' : decision.rate.toFixed(4);
   return [
     decision.decidedAt.slice(0, 19).padEnd(20),
