@@ -45,7 +45,7 @@ describe('lendbot entry point', () => {
     rmSync(dir, { recursive: true, force: true });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      `lendbot: ${file}: 1 problem\n${file}:2:13 poll.schedule: not a cron expression (e.g. "* * * * *" every minute, "*/5 * * * * *" every 5 seconds)\n`,
+      `lendbot: ${file}: 1 problem\n${file}:2:13 poll.schedule: not a cron expression (e.g. "* * * * *" every minute, "*/5 * * * * *" every 5 seconds) or off\n`,
     );
   });
 });
