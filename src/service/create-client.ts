@@ -1,6 +1,7 @@
 /** Builds a MarketplaceClient from settings, with the clock, sleep and logger it should use. */
 import { realSleep, systemClock, type Clock, type Sleep } from '../clock/clock.js';
 import { silentLogger, type Logger } from '../log/logger.js';
+import { DEFAULT_CLOCK_SKEW } from './clock-skew.js';
 import { HttpTransport } from './http-transport.js';
 import { MarketplaceClient } from './marketplace-client.js';
 import type { ServiceConfig } from './service-config.js';
@@ -23,6 +24,7 @@ export function createMarketplaceClient(config: ServiceConfig, deps: ClientDeps 
       signatureMode: config.signatureMode,
       timeoutMs: config.timeoutMs,
       retry: config.retry,
+      clockSkew: config.clockSkew ?? DEFAULT_CLOCK_SKEW,
       userAgent: `lendbot/${LENDBOT_VERSION}`,
     },
     {

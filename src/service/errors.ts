@@ -40,6 +40,8 @@ export interface ServiceErrorDetails {
   /** The service's `detail` or `message` text, when it sent one. */
   serviceText?: string | undefined;
   retryAfterMs?: number | undefined;
+  /** The answer's Date header (the service's clock), on authentication refusals. */
+  serverDateMs?: number | undefined;
   cause?: unknown;
 }
 
@@ -52,6 +54,7 @@ export class ServiceError extends Error {
   readonly status: number | undefined;
   readonly serviceText: string | undefined;
   readonly retryAfterMs: number | undefined;
+  readonly serverDateMs: number | undefined;
 
   constructor(code: ServiceErrorCode, summary: string, details: ServiceErrorDetails) {
     const where = `${details.method} ${details.path}`;
@@ -64,6 +67,7 @@ export class ServiceError extends Error {
     this.status = details.status;
     this.serviceText = details.serviceText;
     this.retryAfterMs = details.retryAfterMs;
+    this.serverDateMs = details.serverDateMs;
   }
 
   /** Whether repeating the same request later could succeed. */

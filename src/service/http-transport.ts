@@ -7,13 +7,15 @@
  * - Offers and funding never retry: a failure after the request may have reached the service is
  *   reported as AMBIGUOUS_OUTCOME for the caller to reconcile.
  * - The paid provider endpoint retries only as configured (each call can cost money).
+ * - A call refused with "Timestamp out of range" is signed again once with the service's time,
+ *   learnt from the answer's Date header (see clock-skew.ts), whatever its class.
  */
 import http from 'node:http';
 import https from 'node:https';
 import got, { RequestError, type Response } from 'got';
 import type { Clock, Sleep } from '../clock/clock.js';
-import { unixSeconds } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
+import { ServiceClock, type ClockSkewSettings } from './clock-skew.js';
 import { AUTH_TEXTS, ServiceError, type ServiceErrorCode } from './errors.js';
 import { signRequest, type SignatureMode } from './hmac-signer.js';
 
@@ -46,6 +48,7 @@ export interface TransportSettings {
   /** Per-attempt timeout. */
   timeoutMs: number;
   retry: RetrySettings;
+  clockSkew: ClockSkewSettings;
   userAgent: string;
 }
 
@@ -81,6 +84,7 @@ const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETU
 
 export class HttpTransport {
   private readonly origin: URL;
+  private readonly serviceClock: ServiceClock;
   private readonly agents = {
     http: new http.Agent({ keepAlive: true }),
     https: new https.Agent({ keepAlive: true }),
@@ -91,6 +95,7 @@ export class HttpTransport {
     private readonly deps: TransportDeps,
   ) {
     this.origin = new URL(settings.baseUrl);
+    this.serviceClock = new ServiceClock(deps.clock, settings.clockSkew, deps.log);
   }
 
   /** Closes kept-alive connections. */
@@ -109,10 +114,23 @@ export class HttpTransport {
         : spec.retryClass === 'paid'
           ? this.settings.retry.paidRetries
           : 0;
-    for (let attempt = 0; ; attempt++) {
+    let skewCorrected = false;
+    for (let attempt = 0; ; ) {
       try {
         return await this.attempt(spec, url, path);
       } catch (error) {
+        if (
+          error instanceof ServiceError &&
+          error.code === 'AUTH_TIMESTAMP_OUT_OF_RANGE' &&
+          !skewCorrected &&
+          this.serviceClock.learn(error.serverDateMs, { method: spec.method, path })
+        ) {
+          // One more attempt with the corrected time, for every class including make_offer and
+          // fund: a request refused for its timestamp was stopped by authentication, so it was
+          // never applied and sending it again cannot make a second offer. It is not a retry.
+          skewCorrected = true;
+          continue;
+        }
         if (!(error instanceof ServiceError) || !error.transient || attempt >= extraAttempts) throw error;
         const delay = this.retryDelay(error, attempt);
         if (delay === undefined) throw error;
@@ -121,6 +139,7 @@ export class HttpTransport {
           'marketplace call failed; retrying',
         );
         await this.deps.sleep(delay);
+        attempt += 1;
       }
     }
   }
@@ -161,7 +180,7 @@ export class HttpTransport {
       ...signRequest({
         apiKey: this.settings.apiKey,
         secretKey: this.settings.secretKey,
-        timestamp: unixSeconds(this.deps.clock),
+        timestamp: this.serviceClock.nowSeconds(),
         mode: this.settings.signatureMode,
         url: url.toString(),
       }),
@@ -227,12 +246,13 @@ export class HttpTransport {
     if (status === 401 || status === 403) {
       const known = AUTH_TEXTS.find(([text]) => serviceText === text);
       const code: ServiceErrorCode = known ? known[1] : 'AUTH_FORBIDDEN';
-      return new ServiceError(code, 'authentication refused', details);
+      const date = Date.parse(response.headers.date ?? '');
+      return new ServiceError(code, 'authentication refused', { ...details, serverDateMs: Number.isNaN(date) ? undefined : date });
     }
     if (status === 400) return new ServiceError('RULE_REFUSED', 'refused', details);
     if (status === 404) return new ServiceError('NOT_FOUND', 'not found', details);
     if (status === 429) {
-      const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.deps.clock.now());
+      const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.serviceClock.nowMs());
       return new ServiceError('RATE_LIMITED', 'rate limited', { ...details, retryAfterMs });
     }
     if (status >= 500) {

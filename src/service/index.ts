@@ -12,3 +12,5 @@ export * from './balance.js';
 export * from './validation.js';
 export * from './schemas/index.js';
 export { HttpTransport, parseRetryAfter, type RetrySettings, type RetryClass } from './http-transport.js';
+export * from './pagination.js';
+export { DEFAULT_CLOCK_SKEW, type ClockSkewSettings } from './clock-skew.js';

@@ -8,18 +8,21 @@ import type { CallSpec, HttpTransport, RetryClass } from './http-transport.js';
 import { encodeLoanRequestFilters, type LoanRequestFilters } from './loan-request-filters.js';
 import type { MakeOfferInput, MarketplaceApi, Page, PageIterator } from './marketplace-api.js';
 import type { NumericRangeFormat } from './numeric-filters.js';
+import { followPages } from './pagination.js';
 import {
   bankingDataSchema,
-  borrowerLoanHistoryItemSchema,
   fundStartedSchema,
   LOAN_STATUSES,
   loanPaymentSchema,
-  loanRequestSchema,
-  loanSchema,
+  MAX_RATE,
+  MIN_RATE,
   offerSchema,
   pageEnvelopeSchema,
+  plausibleBorrowerLoanHistoryItemSchema,
+  plausibleLoanRequestSchema,
+  plausibleLoanSchema,
+  plausibleTransferDayGroupSchema,
   providerResultSchema,
-  transferDayGroupSchema,
   type LoanListStatus,
 } from './schemas/index.js';
 import { validateItems, validateOne } from './validation.js';
@@ -36,10 +39,6 @@ import type {
 } from './schemas/index.js';
 import type { ValidatedItems } from './validation.js';
 
-/** The bounds of `offered_interest` (spec 4.2 and part 8). */
-export const MIN_RATE = 0.03;
-export const MAX_RATE = 2.0;
-
 /** Loans-by-status paths of spec 4.7. */
 export const LOAN_LIST_PATHS: Record<LoanListStatus, string> = {
   current: '/api/v3/loans/current_loan/',
@@ -47,9 +46,6 @@ export const LOAN_LIST_PATHS: Record<LoanListStatus, string> = {
   collection: '/api/v3/loans/collection_loan/',
   default: '/api/v3/loans/default_loan/',
 };
-
-// A runaway `next` chain (a service bug linking pages in a loop) must not spin forever.
-const MAX_PAGES = 100_000;
 
 export class MarketplaceClient implements MarketplaceApi {
   constructor(
@@ -63,11 +59,11 @@ export class MarketplaceClient implements MarketplaceApi {
   }
 
   listLoanRequests(filters: LoanRequestFilters = {}, page?: number): Promise<Page<LoanRequest>> {
-    return this.firstPage(loanRequestSchema, this.loanRequestsCall(filters, page));
+    return this.firstPage(plausibleLoanRequestSchema, this.loanRequestsCall(filters, page));
   }
 
   loanRequestPages(filters: LoanRequestFilters = {}): PageIterator<LoanRequest> {
-    return this.pages(loanRequestSchema, this.loanRequestsCall(filters));
+    return this.pages(plausibleLoanRequestSchema, this.loanRequestsCall(filters));
   }
 
   async makeOffer(loanRequestId: number, input: MakeOfferInput): Promise<Offer> {
@@ -119,19 +115,19 @@ export class MarketplaceClient implements MarketplaceApi {
   }
 
   listTransfers(page?: number): Promise<Page<TransferDayGroup>> {
-    return this.firstPage(transferDayGroupSchema, getCall('/api/v3/transfer_history/', page));
+    return this.firstPage(plausibleTransferDayGroupSchema, getCall('/api/v3/transfer_history/', page));
   }
 
   transferPages(): PageIterator<TransferDayGroup> {
-    return this.pages(transferDayGroupSchema, getCall('/api/v3/transfer_history/'));
+    return this.pages(plausibleTransferDayGroupSchema, getCall('/api/v3/transfer_history/'));
   }
 
   listLoans(status: LoanListStatus, page?: number): Promise<Page<Loan>> {
-    return this.firstPage(loanSchema, getCall(loanListPath(status), page));
+    return this.firstPage(plausibleLoanSchema, getCall(loanListPath(status), page));
   }
 
   loanPages(status: LoanListStatus): PageIterator<Loan> {
-    return this.pages(loanSchema, getCall(loanListPath(status)));
+    return this.pages(plausibleLoanSchema, getCall(loanListPath(status)));
   }
 
   async listLoanPayments(loanId: number): Promise<ValidatedItems<LoanPayment>> {
@@ -149,12 +145,12 @@ export class MarketplaceClient implements MarketplaceApi {
 
   listBorrowerLoanHistory(loanRequestId: number, page?: number): Promise<Page<BorrowerLoanHistoryItem>> {
     checkId(loanRequestId, 'loan request id');
-    return this.firstPage(borrowerLoanHistoryItemSchema, getCall(historyPath(loanRequestId), page));
+    return this.firstPage(plausibleBorrowerLoanHistoryItemSchema, getCall(historyPath(loanRequestId), page));
   }
 
   borrowerLoanHistoryPages(loanRequestId: number): PageIterator<BorrowerLoanHistoryItem> {
     checkId(loanRequestId, 'loan request id');
-    return this.pages(borrowerLoanHistoryItemSchema, getCall(historyPath(loanRequestId)));
+    return this.pages(plausibleBorrowerLoanHistoryItemSchema, getCall(historyPath(loanRequestId)));
   }
 
   private loanRequestsCall(filters: LoanRequestFilters, page?: number): CallSpec {
@@ -169,22 +165,8 @@ export class MarketplaceClient implements MarketplaceApi {
     return { count: envelope.count, next: envelope.next, previous: envelope.previous, items, issues };
   }
 
-  private async *pages<S extends z.ZodType>(schema: S, first: CallSpec): PageIterator<z.infer<S>> {
-    const seen = new Set<string>();
-    let call: CallSpec | undefined = first;
-    for (let count = 0; call && count < MAX_PAGES; count++) {
-      const page: Page<z.infer<S>> = await this.firstPage(schema, call);
-      yield page;
-      if (page.next === null) return;
-      if (seen.has(page.next)) {
-        throw new ServiceError('MALFORMED_RESPONSE', `page link loops back to ${page.next}`, {
-          method: 'GET',
-          path: page.next,
-        });
-      }
-      seen.add(page.next);
-      call = { method: 'GET', target: page.next, retryClass: 'read' };
-    }
+  private pages<S extends z.ZodType>(schema: S, first: CallSpec): PageIterator<z.infer<S>> {
+    return followPages((call) => this.firstPage(schema, call), first);
   }
 }
 

@@ -14,6 +14,13 @@ export function isDecimalText(text: string): boolean {
   return DECIMAL.test(text.trim());
 }
 
+/** Digits after the decimal point of a plain decimal text ("12" 0, "3.50" 2, "300.001" 3). */
+export function decimalPlaces(text: string): number {
+  const match = DECIMAL.exec(text.trim());
+  if (!match) throw new RangeError(`not a decimal amount: ${JSON.stringify(text)}`);
+  return (match[3] ?? '').length;
+}
+
 /**
  * Parses a decimal string into cents, rounding half away from zero past the second place.
  * Throws a RangeError on anything that is not a plain decimal (no exponents, no commas).

@@ -2,6 +2,7 @@
  * Where the marketplace is and how to talk to it, read from the environment (LENDBOT_*).
  * Secrets only ever come from the environment, never from files in the repo.
  */
+import { DEFAULT_CLOCK_SKEW, type ClockSkewSettings } from './clock-skew.js';
 import { ConfigurationError } from './errors.js';
 import { SIGNATURE_MODES, type SignatureMode } from './hmac-signer.js';
 import type { RetrySettings } from './http-transport.js';
@@ -16,6 +17,8 @@ export interface ServiceConfig {
   numericRangeFormat: NumericRangeFormat;
   timeoutMs: number;
   retry: RetrySettings;
+  /** Correction of our clock from the service's Date header; DEFAULT_CLOCK_SKEW when absent. */
+  clockSkew?: ClockSkewSettings;
 }
 
 export const DEFAULT_RETRY: RetrySettings = {
@@ -39,6 +42,8 @@ export const SERVICE_ENV_HELP: ReadonlyArray<readonly [string, string]> = [
   ['LENDBOT_HTTP_TIMEOUT_MS', `per-attempt timeout (default ${DEFAULT_TIMEOUT_MS})`],
   ['LENDBOT_READ_RETRIES', `extra attempts for reads (default ${DEFAULT_RETRY.readRetries})`],
   ['LENDBOT_PROVIDER_RETRIES', 'extra attempts for the paid provider endpoint (default 0)'],
+  ['LENDBOT_CLOCK_SKEW_CORRECTION', 'on (default) or off: after "Timestamp out of range", sign with the service\'s time from its Date header'],
+  ['LENDBOT_MAX_CLOCK_SKEW_SECONDS', `largest clock skew corrected, either way (default ${DEFAULT_CLOCK_SKEW.maxSkewSeconds})`],
 ];
 
 type Env = Record<string, string | undefined>;
@@ -65,6 +70,10 @@ export function serviceConfigFromEnv(env: Env = process.env): ServiceConfig {
       ...DEFAULT_RETRY,
       readRetries: wholeNumber(env, 'LENDBOT_READ_RETRIES', DEFAULT_RETRY.readRetries),
       paidRetries: wholeNumber(env, 'LENDBOT_PROVIDER_RETRIES', DEFAULT_RETRY.paidRetries),
+    },
+    clockSkew: {
+      correct: oneOf(env, 'LENDBOT_CLOCK_SKEW_CORRECTION', ['on', 'off'], 'on') === 'on',
+      maxSkewSeconds: wholeNumber(env, 'LENDBOT_MAX_CLOCK_SKEW_SECONDS', DEFAULT_CLOCK_SKEW.maxSkewSeconds),
     },
   };
 }

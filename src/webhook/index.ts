@@ -2,3 +2,4 @@
 export * from './event-schema.js';
 export * from './verify-token.js';
 export * from './webhook-server.js';
+export { MAX_JSON_DEPTH } from './json-depth.js';

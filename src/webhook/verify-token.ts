@@ -2,10 +2,15 @@
  * Verifying a webhook token: an HS256 JWT signed with the webhook secret. HS256 is the only
  * algorithm accepted; `none`, HS512 and every asymmetric algorithm are refused, so nobody can
  * choose how their token is checked. `exp` is not required, but checked when present.
+ *
+ * A validly signed token can still be refused as malformed (400): claims not shaped as an event,
+ * data that breaks the spec, claims nested deeper than MAX_JSON_DEPTH, or an `nbf` still to come
+ * (the sender's clock ahead of ours; the marketplace retries hourly, so it arrives later).
  */
 import { errors, jwtVerify } from 'jose';
 import { systemClock, type Clock } from '../clock/clock.js';
 import { KNOWN_TOPICS, webhookClaimsSchema, type WebhookEvent } from './event-schema.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 
 export interface VerifiedEvent {
   ok: true;
@@ -19,10 +24,12 @@ export type VerifyFailureCode =
   | 'alg_not_allowed'
   /** The signature does not match the secret. */
   | 'bad_signature'
-  /** Signed, but its `exp` has passed (or `nbf` has not come). */
+  /** Signed, but its `exp` has passed. */
   | 'expired'
-  /** Signed, but the claims are not `{ webhook_uuid, topic, data }`. */
+  /** Signed, but the claims are not `{ webhook_uuid, topic, data }`, or its `nbf` has not come. */
   | 'claims_invalid'
+  /** Signed, but the claims nest deeper than MAX_JSON_DEPTH. */
+  | 'too_deep'
   /** Signed, a known topic, but its data does not match the spec. */
   | 'data_invalid';
 
@@ -60,6 +67,9 @@ function joseFailure(error: unknown): VerifyFailure {
     return { ok: false, outcome: 'forged', code: 'expired', message: 'token has expired' };
   }
   // Only reached after the signature was checked: a genuine token with bad registered claims.
+  if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'nbf' && error.reason === 'check_failed') {
+    return { ok: false, outcome: 'malformed', code: 'claims_invalid', message: 'token is not valid yet (its nbf has not come)' };
+  }
   if (error instanceof errors.JWTClaimValidationFailed) {
     return { ok: false, outcome: 'malformed', code: 'claims_invalid', message: `token claim ${error.claim} is invalid (${error.reason})` };
   }
@@ -88,6 +98,10 @@ export async function verifyWebhookToken(
     }));
   } catch (error) {
     return joseFailure(error);
+  }
+
+  if (nestsDeeperThan(payload, MAX_JSON_DEPTH)) {
+    return { ok: false, outcome: 'malformed', code: 'too_deep', message: `token claims nest deeper than ${MAX_JSON_DEPTH} levels` };
   }
 
   const claims = webhookClaimsSchema.safeParse(payload);

@@ -13,6 +13,7 @@ import type { Logger } from '../log/logger.js';
 import { ConfigurationError } from '../service/index.js';
 import type { InboxRepository } from '../store/index.js';
 import type { WebhookEvent, WebhookOutcome } from './event-schema.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { verifyWebhookToken } from './verify-token.js';
 
 export const DEFAULT_WEBHOOK_PATH = '/webhooks';
@@ -56,6 +57,9 @@ function tokenFromBody(body: unknown): string | Answer {
     parsed = JSON.parse(body.toString('utf8'));
   } catch {
     return malformed('body is not JSON');
+  }
+  if (nestsDeeperThan(parsed, MAX_JSON_DEPTH)) {
+    return { status: 400, outcome: 'malformed', code: 'too_deep', message: `body nests deeper than ${MAX_JSON_DEPTH} levels` };
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return malformed('body is not a JSON object');
   const token = (parsed as Record<string, unknown>)['token'];

@@ -1,7 +1,8 @@
 /** A client wired to a fixture server, recording the waits it asks for instead of sleeping. */
 import { ManualClock } from '../../src/clock/clock.js';
+import { createLogger } from '../../src/log/logger.js';
 import { createMarketplaceClient, DEFAULT_RETRY, type MarketplaceClient, type ServiceConfig } from '../../src/service/index.js';
-import { startFixtureServer, type FixtureServer } from './fixture-server.js';
+import { startFixtureServer, type FixtureOptions, type FixtureServer } from './fixture-server.js';
 
 export const API_KEY = 'test-key';
 export const SECRET_KEY = 'test-secret';
@@ -11,17 +12,26 @@ export interface Harness {
   client: MarketplaceClient;
   clock: ManualClock;
   sleeps: number[];
+  /** The client's log lines (warn and above), parsed. */
+  logLines(): Array<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
 /** `serverSkewSeconds` puts the fixture's clock ahead of the client's. */
-export async function startHarness(overrides: Partial<ServiceConfig> = {}, serverSkewSeconds = 0): Promise<Harness> {
+export async function startHarness(
+  overrides: Partial<ServiceConfig> = {},
+  serverSkewSeconds = 0,
+  fixture: Partial<Pick<FixtureOptions, 'sendDate' | 'nowSeconds'>> = {},
+): Promise<Harness> {
   const clock = new ManualClock('2026-11-20T14:00:00Z');
   const server = await startFixtureServer({
     apiKey: API_KEY,
     secretKey: SECRET_KEY,
     nowSeconds: () => Math.floor(clock.now() / 1000) + serverSkewSeconds,
+    ...fixture,
   });
+  const lines: string[] = [];
+  const log = createLogger({ level: 'warn', destination: { write: (line: string) => void lines.push(line) } });
   const sleeps: number[] = [];
   const client = createMarketplaceClient(
     {
@@ -43,6 +53,7 @@ export async function startHarness(overrides: Partial<ServiceConfig> = {}, serve
         return Promise.resolve();
       },
       random: () => 0.5,
+      log,
     },
   );
   return {
@@ -50,6 +61,7 @@ export async function startHarness(overrides: Partial<ServiceConfig> = {}, serve
     client,
     clock,
     sleeps,
+    logLines: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>),
     close: async () => {
       client.close();
       await server.close();

@@ -40,8 +40,10 @@ export interface FixtureServer {
 export interface FixtureOptions {
   apiKey: string;
   secretKey: string;
-  /** The server's idea of now, in Unix seconds. */
+  /** The server's idea of now, in Unix seconds; also what its `Date` header says. */
   nowSeconds?: () => number;
+  /** Send a `Date` header with every answer (default true), as HTTP servers do. */
+  sendDate?: boolean;
 }
 
 export async function startFixtureServer(options: FixtureOptions): Promise<FixtureServer> {
@@ -72,7 +74,10 @@ export async function startFixtureServer(options: FixtureOptions): Promise<Fixtu
           req.socket.destroy();
           return;
         }
-        res.writeHead(reply.status, { 'Content-Type': 'application/json', ...reply.headers });
+        // The Date header tells the server's own clock, not the machine's (which Node would send).
+        res.sendDate = false;
+        const date = options.sendDate === false ? {} : { Date: new Date(now() * 1000).toUTCString() };
+        res.writeHead(reply.status, { 'Content-Type': 'application/json', ...date, ...reply.headers });
         res.end(reply.rawBody ?? (reply.body === undefined ? '' : JSON.stringify(reply.body)));
       };
       if (reply.delayMs) setTimeout(send, reply.delayMs);

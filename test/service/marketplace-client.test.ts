@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { collectPages, InvalidArgumentError, ServiceError } from '../../src/service/index.js';
+import { collectPages, formatItemIssue, InvalidArgumentError, ServiceError } from '../../src/service/index.js';
 import { API_KEY, startHarness, type Harness } from './client-harness.js';
 import { pageOf } from './fixture-server.js';
 import { bankingDataJson, loanRequestJson, offerJson } from './fixtures/resources.js';
@@ -84,6 +84,71 @@ describe('listing loan requests', () => {
     ]);
   });
 
+  it('leaves out implausible loan requests with an issue naming the item and field, and keeps the good ones', async () => {
+    harness = await startHarness();
+    const borrower = loanRequestJson(6).borrower as Record<string, unknown>;
+    const results = [
+      loanRequestJson(1),
+      loanRequestJson(2, { loan_amount: '-300.00' }),
+      loanRequestJson(3, { total_amount: '0.00' }),
+      loanRequestJson(4, { loan_amount: '300.001' }),
+      loanRequestJson(5, { max_interest_rate: 5.0 }),
+      loanRequestJson(6, { borrower: { ...borrower, credit_score: '900-99999' } }),
+      loanRequestJson(7),
+    ];
+    harness.server.route(LIST, () => ({ status: 200, body: { count: results.length, next: null, previous: null, results } }));
+    const page = await harness.client.listLoanRequests();
+    expect(page.items.map((item) => item.id)).toEqual([1, 7]);
+    expect(page.issues.map(formatItemIssue)).toEqual([
+      'GET /api/v3/loan_requests/: item 1 (id 2) left out: $.loan_amount: amount must be positive (got "-300.00")',
+      'GET /api/v3/loan_requests/: item 2 (id 3) left out: $.total_amount: amount must be positive (got "0.00")',
+      'GET /api/v3/loan_requests/: item 3 (id 4) left out: $.loan_amount: amount has 3 decimals, at most 2 allowed (got "300.001")',
+      'GET /api/v3/loan_requests/: item 4 (id 5) left out: $.max_interest_rate: rate must be between 0.03 and 2 (got 5)',
+      'GET /api/v3/loan_requests/: item 5 (id 6) left out: $.borrower.credit_score: credit score outside 300 to 850 (got "900-99999")',
+    ]);
+  });
+
+  it('stops a `next` that points to itself forever, once the pages exceed what `count` allows', async () => {
+    harness = await startHarness();
+    // Always the same page, under a link that changes each time so it never looks like a loop.
+    harness.server.route(LIST, (_request, server) => ({
+      status: 200,
+      body: { count: 3, next: `${server.url}/api/v3/loan_requests/?page=1&t=${server.requests.length}`, previous: null, results: [loanRequestJson(1)] },
+    }));
+    const error = await failure(collectPages(harness.client.loanRequestPages()));
+    expect(error.code).toBe('MALFORMED_RESPONSE');
+    // count 3 at 1 a page is 3 pages; slack 2 pages and 10 % (1) allows 6.
+    expect(error.message).toBe(
+      'GET /api/v3/loan_requests/?page=1&t=6 read 6 pages, more than count 3 at 1 a page allows (6 with slack); next page not followed',
+    );
+    expect(harness.server.requests).toHaveLength(6);
+  });
+
+  it('stops at an empty page that still links to a next one', async () => {
+    harness = await startHarness();
+    harness.server.route(LIST, (request, server) => {
+      const page = Number(request.query.get('page') ?? '1');
+      const results = page === 1 ? [loanRequestJson(1), loanRequestJson(2)] : [];
+      return { status: 200, body: { count: 40, next: `${server.url}/api/v3/loan_requests/?page=${page + 1}`, previous: null, results } };
+    });
+    const error = await failure(collectPages(harness.client.loanRequestPages()));
+    expect(error.code).toBe('MALFORMED_RESPONSE');
+    expect(error.message).toBe('GET /api/v3/loan_requests/?page=3 page 2 is empty but links to a next page; not followed');
+    expect(harness.server.requests).toHaveLength(2);
+  });
+
+  it('follows a list that grows while it is read, within the slack', async () => {
+    harness = await startHarness();
+    // count says 2 pages of 10; new requests arriving during the read make it 4.
+    harness.server.route(LIST, (request, server) => {
+      const page = Number(request.query.get('page') ?? '1');
+      const results = Array.from({ length: 10 }, (_, i) => loanRequestJson(page * 100 + i));
+      return { status: 200, body: { count: 20, next: page < 4 ? `${server.url}/api/v3/loan_requests/?page=${page + 1}` : null, previous: null, results } };
+    });
+    const { items } = await collectPages(harness.client.loanRequestPages());
+    expect(items).toHaveLength(40);
+  });
+
   it('refuses to follow a `next` link to another host', async () => {
     harness = await startHarness();
     harness.server.route(LIST, () => ({
@@ -142,8 +207,8 @@ describe('authentication failures', () => {
     expect(harness.server.requests).toHaveLength(1);
   });
 
-  it('maps a clock outside the 5-minute window to AUTH_TIMESTAMP_OUT_OF_RANGE', async () => {
-    harness = await startHarness({}, 301);
+  it('maps a clock outside the 5-minute window to AUTH_TIMESTAMP_OUT_OF_RANGE (no Date header to correct from)', async () => {
+    harness = await startHarness({}, 301, { sendDate: false });
     harness.server.route(LIST, (_r, server) => pageOf(server, '/api/v3/loan_requests/', [], 1, 10));
     const error = await failure(harness.client.listLoanRequests());
     expect(error.code).toBe('AUTH_TIMESTAMP_OUT_OF_RANGE');

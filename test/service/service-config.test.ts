@@ -16,6 +16,20 @@ describe('service settings from the environment', () => {
       timeoutMs: 20_000,
     });
     expect(config.retry.paidRetries).toBe(0);
+    expect(config.clockSkew).toEqual({ correct: true, maxSkewSeconds: 3600 });
+  });
+
+  it('reads the clock skew settings', () => {
+    expect(serviceConfigFromEnv({ ...base, LENDBOT_CLOCK_SKEW_CORRECTION: 'off', LENDBOT_MAX_CLOCK_SKEW_SECONDS: '600' }).clockSkew).toEqual({
+      correct: false,
+      maxSkewSeconds: 600,
+    });
+    expect(() => serviceConfigFromEnv({ ...base, LENDBOT_CLOCK_SKEW_CORRECTION: 'maybe' })).toThrow(
+      'LENDBOT_CLOCK_SKEW_CORRECTION must be one of on, off (got "maybe")',
+    );
+    expect(() => serviceConfigFromEnv({ ...base, LENDBOT_MAX_CLOCK_SKEW_SECONDS: '1h' })).toThrow(
+      'LENDBOT_MAX_CLOCK_SKEW_SECONDS must be a whole number (got "1h")',
+    );
   });
 
   it.each(['LENDBOT_BASE_URL', 'LENDBOT_API_KEY', 'LENDBOT_SECRET_KEY'])('names %s when it is missing', (name) => {

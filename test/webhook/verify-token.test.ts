@@ -48,6 +48,28 @@ describe('verifyWebhookToken', () => {
     expect((await verify(await signToken(eventClaims({ exp: exp + 2 })))).ok).toBe(true);
   });
 
+  it('refuses a token whose nbf has not come as a claims problem, with 30 s of tolerance', async () => {
+    const nbf = Math.floor(T0 / 1000) + 31;
+    expect(await verify(await signToken(eventClaims({ nbf })))).toEqual({
+      ok: false,
+      outcome: 'malformed',
+      code: 'claims_invalid',
+      message: 'token is not valid yet (its nbf has not come)',
+    });
+    expect((await verify(await signToken(eventClaims({ nbf: nbf - 2 })))).ok).toBe(true);
+  });
+
+  it('refuses genuine tokens whose claims nest deeper than 32 levels', async () => {
+    let deep: unknown = 1;
+    for (let level = 0; level < 31; level++) deep = [deep];
+    expect(await verify(await signToken(eventClaims({ data: { ...DATA, extra: deep } })))).toEqual({
+      ok: false,
+      outcome: 'malformed',
+      code: 'too_deep',
+      message: 'token claims nest deeper than 32 levels',
+    });
+  });
+
   it('refuses genuine tokens whose claims are not an event', async () => {
     expect(await verify(await signToken(eventClaims({ webhook_uuid: 'nope', data: [1] })))).toEqual({
       ok: false,

@@ -1,5 +1,5 @@
 // Helpers for webhook tests: signed tokens, a listener on a free port, captured log lines.
-import { SignJWT } from 'jose';
+import { CompactSign, SignJWT } from 'jose';
 import { ManualClock } from '../../src/clock/clock.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { Store } from '../../src/store/index.js';
@@ -83,4 +83,14 @@ export async function startListener(options: { bodyLimitBytes?: number } = {}): 
 /** A body carrying a token, as the marketplace sends it. */
 export function tokenBody(token: string, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({ token, ...extra });
+}
+
+/** JSON text of `inner` wrapped in `levels` arrays: `[[[inner]]]`, built without recursion. */
+export function nestedJson(levels: number, inner = '1'): string {
+  return '['.repeat(levels) + inner + ']'.repeat(levels);
+}
+
+/** An HS256 token over raw payload text (for payloads JSON.stringify cannot or should not make). */
+export async function signRawPayload(payloadText: string, secret = SECRET, alg = 'HS256'): Promise<string> {
+  return new CompactSign(new TextEncoder().encode(payloadText)).setProtectedHeader({ alg, typ: 'JWT' }).sign(webhookKey(secret));
 }

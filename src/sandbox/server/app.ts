@@ -36,6 +36,11 @@ export function buildServer(runtime: SandboxRuntime, control: SandboxControl, cr
     }
   });
 
+  // A real service's Date header tells its own clock; clients correct their skew from it.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('date', new Date(runtime.clock.now()).toUTCString());
+  });
+
   app.addHook('onRequest', async (request, reply) => {
     runtime.sync();
     if (!request.url.startsWith('/api/')) return;

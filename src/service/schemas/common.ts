@@ -27,3 +27,7 @@ export const dateText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date
 
 /** A number the service may leave out or send as null; absent stays absent (never zero). */
 export const optionalNumber = z.number().nullish();
+
+/** The bounds of every interest rate the spec names (offered interest, loan interest; part 8). */
+export const MIN_RATE = 0.03;
+export const MAX_RATE = 2.0;

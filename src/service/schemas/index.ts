@@ -7,3 +7,4 @@ export * from './loan.js';
 export * from './transfer.js';
 export * from './banking-data.js';
 export * from './provider-results.js';
+export * from './plausibility.js';

@@ -1,0 +1,108 @@
+/**
+ * Plausibility rules applied at the edge, on top of the resource shapes. A list item that is
+ * well formed but cannot be true (a negative loan amount, a total below the amount, a rate of
+ * 5.0, a credit score of 99999) is left out as an item issue naming its id and field, so the
+ * strategies never see it.
+ *
+ * The shape schemas (`loanRequestSchema`, ...) stay as they are: recordings, the sandbox and test
+ * fixtures build resources with them. The client validates answers with the `plausible*` schemas.
+ */
+import type { z } from 'zod';
+import { decimalPlaces, parseCents } from '../money.js';
+import { MAX_RATE, MIN_RATE } from './common.js';
+import { borrowerLoanHistoryItemSchema, loanRequestSchema } from './loan-request.js';
+import { loanSchema } from './loan.js';
+import { transferDayGroupSchema } from './transfer.js';
+
+/** FICO and VantageScore 3.0 both run from 300 to 850; any number outside is not a credit score. */
+export const CREDIT_SCORE_MIN = 300;
+export const CREDIT_SCORE_MAX = 850;
+
+type Problem = { path: PropertyKey[]; message: string };
+
+function report(ctx: z.RefinementCtx, problems: Problem[]): void {
+  for (const { path, message } of problems) ctx.addIssue({ code: 'custom', path, message });
+}
+
+/** USD amounts carry whole cents: more than two decimals is not an amount the service means. */
+function moneyPlaces(text: string, field: string): Problem[] {
+  const places = decimalPlaces(text);
+  return places > 2 ? [{ path: [field], message: `amount has ${places} decimals, at most 2 allowed (got "${text}")` }] : [];
+}
+
+function positiveMoney(text: string, field: string): Problem[] {
+  const places = moneyPlaces(text, field);
+  if (places.length > 0) return places;
+  return parseCents(text) > 0 ? [] : [{ path: [field], message: `amount must be positive (got "${text}")` }];
+}
+
+function rate(value: number, field: string): Problem[] {
+  if (Number.isFinite(value) && value >= MIN_RATE && value <= MAX_RATE) return [];
+  return [{ path: [field], message: `rate must be between ${MIN_RATE} and ${MAX_RATE} (got ${value})` }];
+}
+
+/** A float dollar amount (loans) that is positive and has no fraction of a cent. */
+function positiveDollars(value: number, field: string): Problem[] {
+  const cents = value * 100;
+  if (!Number.isFinite(value) || value <= 0) return [{ path: [field], message: `amount must be positive (got ${value})` }];
+  // A tolerance for binary floats: 500.1 * 100 is 50010.000000000004.
+  if (Math.abs(cents - Math.round(cents)) > 1e-6) return [{ path: [field], message: `amount has more than 2 decimals (got ${value})` }];
+  return [];
+}
+
+/**
+ * Whether a credit score range text is plausible: every number in it is a score from 300 to 850,
+ * at most two of them, low before high ("650-700", "800+", "<580", "720"). A text without a
+ * number ("N/A") says the score is unknown and is let through: strategies read it as missing.
+ */
+export function creditScoreProblem(text: string): string | undefined {
+  const numbers = (text.match(/\d+(?:\.\d+)?/g) ?? []).map(Number);
+  if (numbers.length > 2) return `credit score range has ${numbers.length} numbers (got "${text}")`;
+  if (numbers.some((n) => n < CREDIT_SCORE_MIN || n > CREDIT_SCORE_MAX)) {
+    return `credit score outside ${CREDIT_SCORE_MIN} to ${CREDIT_SCORE_MAX} (got "${text}")`;
+  }
+  const [low, high] = numbers;
+  if (low !== undefined && high !== undefined && low > high) return `credit score range runs backwards (got "${text}")`;
+  return undefined;
+}
+
+const LOAN_REQUEST_FEES = ['total_fees', 'fee_legislative', 'fee_extra', 'fee_svc'] as const;
+
+/** Loan requests (spec 2.2): positive amounts in whole cents, total not below the amount, rate in bounds. */
+export const plausibleLoanRequestSchema = loanRequestSchema.superRefine((request, ctx) => {
+  const amount = positiveMoney(request.loan_amount, 'loan_amount');
+  const total = positiveMoney(request.total_amount, 'total_amount');
+  const problems = [...amount, ...total];
+  if (amount.length === 0 && total.length === 0 && parseCents(request.total_amount) < parseCents(request.loan_amount)) {
+    problems.push({ path: ['total_amount'], message: `total ${request.total_amount} is below the loan amount ${request.loan_amount}` });
+  }
+  for (const fee of LOAN_REQUEST_FEES) {
+    const value = request[fee];
+    if (value !== undefined) problems.push(...moneyPlaces(value, fee));
+  }
+  problems.push(...rate(request.max_interest_rate, 'max_interest_rate'));
+  const score = request.borrower.credit_score;
+  const scoreProblem = typeof score === 'string' ? creditScoreProblem(score) : undefined;
+  if (scoreProblem !== undefined) problems.push({ path: ['borrower', 'credit_score'], message: scoreProblem });
+  report(ctx, problems);
+});
+
+/** Loans (spec 2.5): a positive amount in whole cents and an interest rate from 0.03 to 2.0. */
+export const plausibleLoanSchema = loanSchema.superRefine((loan, ctx) => {
+  report(ctx, [...positiveDollars(loan.loan_amount, 'loan_amount'), ...rate(loan.interest_rate, 'interest_rate')]);
+});
+
+/** A borrower's past loans (spec 2.8): as loans, with amount and rate as decimal text. */
+export const plausibleBorrowerLoanHistoryItemSchema = borrowerLoanHistoryItemSchema.superRefine((item, ctx) => {
+  report(ctx, [...positiveMoney(item.loan_amount, 'loan_amount'), ...rate(Number(item.interest_rate), 'interest_rate')]);
+});
+
+/** Transfer days (spec 2.7): amounts in whole cents. A transfer amount is signed (outgoing is negative). */
+export const plausibleTransferDayGroupSchema = transferDayGroupSchema.superRefine((group, ctx) => {
+  group.transactions.forEach((transfer, index) => {
+    report(
+      ctx,
+      moneyPlaces(transfer.transfer_amount, 'transfer_amount').map((problem) => ({ ...problem, path: ['transactions', index, ...problem.path] })),
+    );
+  });
+});

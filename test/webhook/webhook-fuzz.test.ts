@@ -1,0 +1,60 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_BODY_LIMIT_BYTES } from '../../src/webhook/index.js';
+import { T0 } from '../store/fixtures.js';
+import { fuzzBodies, type FuzzBody } from './webhook-fuzz-bodies.js';
+import { SECRET, startListener, type Harness } from './webhook-fixtures.js';
+
+const BODIES = 2000;
+
+let h: Harness;
+beforeEach(async () => {
+  h = await startListener();
+});
+afterEach(async () => {
+  await h.close();
+});
+
+async function deliver(fuzz: FuzzBody): Promise<{ status: number; answer: unknown }> {
+  const response = await fetch(h.url, { method: 'POST', headers: fuzz.headers, body: fuzz.body });
+  const text = await response.text();
+  let answer: unknown = text;
+  try {
+    answer = (JSON.parse(text) as { status?: unknown }).status;
+  } catch {
+    // Not JSON: kept as text for the failure message.
+  }
+  return { status: response.status, answer };
+}
+
+describe('webhook listener under fuzzing', () => {
+  it(`answers ${BODIES} hostile and genuine deliveries as expected, never 5xx, storing only first-seen genuine events`, async () => {
+    const expectedUuids = new Set<string>();
+    let expectedWakes = 0;
+    const kinds = new Map<string, number>();
+    const wrong: string[] = [];
+    const serverErrors: string[] = [];
+    let index = 0;
+    for await (const fuzz of fuzzBodies(BODIES, { seed: 20261120, secret: SECRET, nowSeconds: Math.floor(T0 / 1000), bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES })) {
+      kinds.set(fuzz.kind, (kinds.get(fuzz.kind) ?? 0) + 1);
+      if (fuzz.storesUuid !== undefined) expectedUuids.add(fuzz.storesUuid);
+      if (fuzz.wakes) expectedWakes += 1;
+      const { status, answer } = await deliver(fuzz);
+      if (status >= 500) serverErrors.push(`#${index} ${fuzz.kind}: ${status}`);
+      if (status !== fuzz.status || (fuzz.answer !== undefined && answer !== fuzz.answer)) {
+        wrong.push(`#${index} ${fuzz.kind}: expected ${fuzz.status} ${fuzz.answer ?? ''}, got ${status} ${String(answer)}`);
+      }
+      index += 1;
+    }
+
+    expect(serverErrors).toEqual([]);
+    expect(wrong.slice(0, 10)).toEqual([]);
+    // Every kind of delivery was tried, genuine ones often enough to matter.
+    expect(kinds.size).toBeGreaterThanOrEqual(20);
+    expect(expectedUuids.size).toBeGreaterThan(BODIES / 10);
+    const rows = h.store.db.prepare('SELECT webhook_uuid AS uuid FROM webhook_inbox').all() as Array<{ uuid: string }>;
+    expect(rows).toHaveLength(expectedUuids.size);
+    expect(new Set(rows.map((row) => row.uuid))).toEqual(expectedUuids);
+    expect(h.stored).toHaveLength(expectedWakes);
+    expect(h.outcomes).toHaveLength(BODIES);
+  }, 60_000);
+});
