@@ -8,6 +8,7 @@ import { registerApiCommand } from './commands/api/index.js';
 import { registerBacktestCommand } from './commands/backtest/index.js';
 import { registerDecisionsCommand } from './commands/decisions/index.js';
 import { registerRecordCommand } from './commands/record/index.js';
+import { registerResumeCommand } from './commands/resume/index.js';
 import { registerRunCommand } from './commands/run/index.js';
 import { registerStrategyCommand } from './commands/strategy/index.js';
 import { registerSandboxCommand } from './commands/sandbox/index.js';
@@ -19,6 +20,7 @@ export type RegisterCommand = (program: Command, io: CliIo) => void;
 export const COMMAND_TABLE: readonly RegisterCommand[] = [
   registerRunCommand,
   registerStatusCommand,
+  registerResumeCommand,
   registerDecisionsCommand,
   registerRecordCommand,
   registerApiCommand,

@@ -42,6 +42,7 @@ export const daemonConfigSchema = z.strictObject({
       balance_refresh: cronExpression.default('*/5 * * * *'),
       reconcile: cronExpression.default('*/2 * * * *'),
       fund_accepted: cronExpression.default('* * * * *'),
+      protections: cronExpression.default('* * * * *'),
     })
     .prefault({}),
   risk: riskLimitsSchema.prefault({}),

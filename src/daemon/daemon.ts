@@ -26,6 +26,7 @@ import { Scheduler } from '../clock/scheduler.js';
 // Operations (src/ops): metrics, health, hot reload, notifications.
 import { instrumentClient } from '../ops/instrument.js';
 import { createMetrics } from '../ops/metrics.js';
+import { Protections } from '../ops/protections/index.js';
 import { ServiceHealth } from '../ops/service-health.js';
 import { wireOperations } from '../ops/wire-operations.js';
 
@@ -114,7 +115,14 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
   const component = (name: string): Logger => log.child({ component: name });
   const balance = new BalanceTracker({ client, store, clock, log: component('balance') });
   const placer = new OfferPlacer({ client, store, clock, log: component('act'), dryRun });
-  const pipeline = new Pipeline({ store, clock, log: component('pipeline'), strategies, limits, balance, data: serviceDataSource(client), spend: storeSpendLedger(store), placer, dryRun });
+  const protections = new Protections({
+    store,
+    clock,
+    log: component('protect'),
+    settings: () => limits().protections,
+    notify: (event, data) => ops.notify(event, data),
+  });
+  const pipeline = new Pipeline({ store, clock, log: component('pipeline'), strategies, limits, balance, data: serviceDataSource(client), spend: storeSpendLedger(store), placer, dryRun, protections });
   const poller = new Poller({ client, store, pipeline, clock, log: component('poll') });
   const prefilter: WebhookEventPrefilter = (data) => {
     const reason = eventDropReason(data, limits().allowedRiskLevels, strategies());
@@ -164,6 +172,7 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
       },
     },
     { name: 'fund', schedule: config.jobs.fund_accepted, run: () => funding.run() },
+    { name: 'protections', schedule: config.jobs.protections, run: async () => protections.check() },
     inboxJob,
   ];
 
@@ -272,6 +281,7 @@ function withSandboxCadence(config: DaemonConfigFile): DaemonConfigFile {
       balance_refresh: pick(config.jobs.balance_refresh, defaults.jobs.balance_refresh),
       reconcile: pick(config.jobs.reconcile, defaults.jobs.reconcile, everySecond),
       fund_accepted: pick(config.jobs.fund_accepted, defaults.jobs.fund_accepted, everySecond),
+      protections: pick(config.jobs.protections, defaults.jobs.protections),
     },
   };
 }

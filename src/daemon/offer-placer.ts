@@ -13,7 +13,8 @@ import type { Store } from '../store/index.js';
 
 export type PlaceOutcome =
   | { kind: 'placed'; serviceOfferId: number | null }
-  | { kind: 'refused'; text: string }
+  /** `serviceText`: the service's own words, for the protections that recognise account refusals. */
+  | { kind: 'refused'; text: string; serviceText?: string | undefined }
   | { kind: 'unknown'; text: string }
   | { kind: 'exists'; state: string };
 
@@ -66,6 +67,6 @@ export class OfferPlacer {
     // request is not offered again by a later poll.
     store.offers.markRefused(id, `${error.code}: ${text}`, clock.now());
     log.warn({ loanRequestId, code: error.code, text }, 'offer refused');
-    return { kind: 'refused', text: `${error.code}: ${text}` };
+    return { kind: 'refused', text: `${error.code}: ${text}`, serviceText: error.serviceText };
   }
 }

@@ -17,6 +17,7 @@ import { checkOffer, snapshotFromStore, type GuardRefusalCode, type RiskLimits }
 import type { LoanRequest } from '../service/index.js';
 import type { DecisionAction, RequestSource, Store } from '../store/index.js';
 import type { BalanceTracker } from './balance-tracker.js';
+import type { Protections } from '../ops/protections/index.js';
 import type { OfferPlacer, PlaceOutcome } from './offer-placer.js';
 import { SerialQueue } from './serial-queue.js';
 
@@ -33,6 +34,8 @@ export interface PipelineDeps {
   spend: SpendLedger;
   placer: OfferPlacer;
   dryRun: boolean;
+  /** Automatic pauses (src/ops/protections): a pause refuses every offer; refusals feed them. */
+  protections?: Pick<Protections, 'activePause' | 'noteOfferRefusal'> | undefined;
 }
 
 export interface PipelineResult {
@@ -101,6 +104,11 @@ export class Pipeline {
     const outcome = await timed('decide', () =>
       decideAsync(request, context, this.timedData(timed), async (offer) => {
         const started = performance.now();
+        const pause = this.deps.protections?.activePause();
+        if (pause !== undefined) {
+          guardMs = performance.now() - started;
+          return { allowed: false, code: 'paused', reason: `guard paused: ${pause.reason}` };
+        }
         const limits = this.deps.limits();
         const balanceCents = await this.deps.balance.current();
         const snapshot = snapshotFromStore(store, balanceCents, clock.now(), limits, { dryRun: this.deps.dryRun });
@@ -166,6 +174,7 @@ export class Pipeline {
     switch (placement.kind) {
       case 'refused':
         reasons.push(`service refused: ${placement.text}`);
+        this.deps.protections?.noteOfferRefusal(placement.serviceText);
         return 'skip';
       case 'unknown':
         reasons.push(`offer outcome unknown: ${placement.text}`);

@@ -9,6 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { monthStartMs } from '../clock/utc-month.js';
+import { storedPause, storedWebhookSilence } from './protections/index.js';
 import type { Cents } from '../service/index.js';
 import { balanceFromStore, type RiskLimits } from '../risk/index.js';
 import { isoFromMs, LAST_POLL_KEY, msFromIso, utcDayBounds, type Store } from '../store/index.js';
@@ -45,6 +46,10 @@ export interface StatusReport {
   lastPoll: { at: string | null; ageSeconds: number | null };
   inboxDepth: number;
   killSwitch: { on: boolean; why: string | null };
+  /** A protection's pause of new offers (docs/risk-guard.md, Protections). */
+  pause: { kind: string; reason: string; since: string; until: string | null } | null;
+  /** Polls find new requests but no webhook arrives: the subscription may be deactivated. */
+  webhooksSilent: { since: string; polledRequests: number } | null;
 }
 
 /** Builds the report from the store as of `nowMs`. */
@@ -89,7 +94,20 @@ export function buildStatusReport(input: StatusInput): StatusReport {
     },
     inboxDepth: store.inbox.depth(),
     killSwitch: killSwitchState(limits),
+    pause: pauseState(store, nowMs),
+    webhooksSilent: silenceState(store),
   };
+}
+
+function pauseState(store: Store, nowMs: number): StatusReport['pause'] {
+  const pause = storedPause(store.state, nowMs);
+  if (pause === undefined) return null;
+  return { kind: pause.kind, reason: pause.reason, since: isoFromMs(pause.sinceMs), until: pause.untilMs === null ? null : isoFromMs(pause.untilMs) };
+}
+
+function silenceState(store: Store): StatusReport['webhooksSilent'] {
+  const silence = storedWebhookSilence(store.state);
+  return silence === undefined ? null : { since: isoFromMs(silence.sinceMs), polledRequests: silence.polledRequests };
 }
 
 function killSwitchState(limits: RiskLimits): StatusReport['killSwitch'] {

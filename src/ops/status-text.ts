@@ -43,6 +43,10 @@ export function formatStatusText(report: StatusReport): string {
   add('last poll', report.lastPoll.at === null || report.lastPoll.ageSeconds === null ? 'never' : `${report.lastPoll.at} (${age(report.lastPoll.ageSeconds)})`);
   add('webhook inbox', `${report.inboxDepth} waiting`);
   add('kill switch', report.killSwitch.on ? `ON: ${report.killSwitch.why ?? ''}` : 'off');
+  add('protections', report.pause === null ? 'no pause' : `PAUSED: ${report.pause.reason}`);
+  if (report.webhooksSilent !== null) {
+    add('webhooks', `SILENT since ${report.webhooksSilent.since}: polls found ${report.webhooksSilent.polledRequests} new requests, no webhook came (ask to reactivate the subscription)`);
+  }
   const width = Math.max(...lines.map(([label]) => label.length));
   return `${lines.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n')}\n`;
 }
@@ -77,5 +81,7 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
     last_poll: { at: report.lastPoll.at, age_seconds: report.lastPoll.ageSeconds },
     inbox_depth: report.inboxDepth,
     kill_switch: report.killSwitch,
+    pause: report.pause,
+    webhooks_silent: report.webhooksSilent === null ? null : { since: report.webhooksSilent.since, polled_requests: report.webhooksSilent.polledRequests },
   };
 }

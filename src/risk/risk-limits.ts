@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { amountToCents, decimalText, type Cents } from '../service/index.js';
+import { protectionSettingsSchema, type ProtectionSettings } from './protection-settings.js';
 
 export interface RiskLimits {
   /** Cash always kept back: balance − reserved − this must exceed an offer's total. */
@@ -33,6 +34,8 @@ export interface RiskLimits {
    * for lenders who top up when an offer is accepted.
    */
   reserveManualOffers: boolean;
+  /** Automatic pauses and alerts (docs/risk-guard.md, Protections). */
+  protections: ProtectionSettings;
 }
 
 const HOUR_MS = 3_600_000;
@@ -89,6 +92,7 @@ export const riskLimitsSchema = z
       .boolean()
       .default(true)
       .describe('offers without automate_fund reserve their total and need the balance too (false: only automate_fund offers)'),
+    protections: protectionSettingsSchema.prefault({}).describe('automatic pauses of new offers, and the silent-webhooks alert'),
   })
   .superRefine((section, context) => {
     if (section.max_share_by_risk_level !== undefined && section.max_open_exposure === null) {
@@ -115,6 +119,7 @@ export const riskLimitsSchema = z
       killSwitchFile: section.kill_switch_file,
       offerExpiryMs: Math.round(section.offer_expiry_hours * HOUR_MS),
       reserveManualOffers: section.reserve_manual_offers,
+      protections: section.protections,
     }),
   );
 

@@ -7,6 +7,7 @@ import { createInboxRepository, type InboxRepository } from './inbox-repository.
 import { createOffersRepository, type OffersRepository } from './offers-repository.js';
 import { createPurchasesRepository, type PurchasesRepository } from './purchases-repository.js';
 import { createRequestsRepository, type RequestsRepository } from './requests-repository.js';
+import { createSignalsRepository, type SignalsRepository } from './signals-repository.js';
 import { createStateRepository, type StateRepository } from './state-repository.js';
 
 export * from './database.js';
@@ -18,6 +19,7 @@ export * from './inbox-repository.js';
 export * from './offers-repository.js';
 export * from './purchases-repository.js';
 export * from './requests-repository.js';
+export * from './signals-repository.js';
 export * from './state-repository.js';
 export * from './state-keys.js';
 export { isoFromMs, msFromIso, utcDayBounds } from './sql-values.js';
@@ -33,6 +35,7 @@ export interface Store {
   inbox: InboxRepository;
   account: AccountRepository;
   state: StateRepository;
+  signals: SignalsRepository;
   /** Closes the file; idempotent. */
   close(): void;
 }
@@ -50,6 +53,7 @@ export function openStore(path: string): Store {
     inbox: createInboxRepository(db),
     account: createAccountRepository(db),
     state: createStateRepository(db),
+    signals: createSignalsRepository(db),
     close() {
       if (db.open) db.close();
     },

@@ -53,6 +53,7 @@ beforeAll(async () => {
       '  balance_refresh: off',
       '  reconcile: off',
       '  fund_accepted: off',
+      '  protections: off',
       'risk:',
       '  max_open_exposure: null',
       '  max_per_borrower: null',

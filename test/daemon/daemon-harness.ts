@@ -55,7 +55,7 @@ export async function startDaemonHarness(options: HarnessOptions = {}): Promise<
     dry_run: options.dryRun ?? false,
     webhook: { host: '127.0.0.1', port },
     poll: { schedule: NEVER, at_start: false },
-    jobs: { balance_refresh: NEVER, reconcile: NEVER, fund_accepted: NEVER },
+    jobs: { balance_refresh: NEVER, reconcile: NEVER, fund_accepted: NEVER, protections: NEVER },
     // The shipped caps are starting points for a live account; tests set the limits they test.
     risk: { max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null, ...options.risk },
   });

@@ -33,6 +33,8 @@ describe('status report', () => {
       last_poll: { at: '2026-03-10T11:58:30.000Z', age_seconds: 90 },
       inbox_depth: 2,
       kill_switch: { on: true, why: 'risk.kill_switch is true' },
+      pause: null,
+      webhooks_silent: null,
     });
   });
 
@@ -57,6 +59,7 @@ describe('status report', () => {
         'last poll          2026-03-10T11:58:30.000Z (90 s ago)',
         'webhook inbox      2 waiting',
         'kill switch        ON: risk.kill_switch is true',
+        'protections        no pause',
         '',
       ].join('\n'),
     );

@@ -1,7 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RISK_LIMITS, riskLimitsSchema } from '../../src/risk/index.js';
+import { DEFAULT_RISK_LIMITS, protectionSettingsSchema, riskLimitsSchema } from '../../src/risk/index.js';
 
 describe('riskLimitsSchema', () => {
   it('fills conservative defaults', () => {
@@ -17,6 +17,7 @@ describe('riskLimitsSchema', () => {
       killSwitchFile: undefined,
       offerExpiryMs: 72 * 3_600_000,
       reserveManualOffers: true,
+      protections: protectionSettingsSchema.parse({}),
     });
   });
 
@@ -52,6 +53,7 @@ offer_expiry_hours: 1.5
       killSwitchFile: 'data/STOP',
       offerExpiryMs: 5_400_000,
       reserveManualOffers: true,
+      protections: protectionSettingsSchema.parse({}),
     });
   });
 
@@ -97,6 +99,7 @@ offer_expiry_hours: 1.5
       'kill_switch_file',
       'offer_expiry_hours',
       'reserve_manual_offers',
+      'protections',
     ]);
     expect(schema.additionalProperties).toBe(false);
   });
