@@ -2,7 +2,7 @@
  * Opening the SQLite file: pragmas, migrations, closing. The daemon is the only writer, but the
  * CLI (`lendbot decisions`) may read at the same time, hence WAL and a busy timeout.
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
@@ -26,9 +26,21 @@ export class StoreVersionError extends Error {
   }
 }
 
+/**
+ * The file holds borrowers' data and the lender's decisions: owner-only. Folders lendbot creates
+ * are 0700; a folder the user chose (/tmp, a container volume) is left as it is. The file is
+ * created 0600 before SQLite opens it (SQLite gives its -wal and -shm files the database file's
+ * mode), and an existing file readable by others is tightened to 0600 at every open.
+ */
+function prepareOwnerOnlyFile(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
+  chmodSync(path, 0o600);
+}
+
 /** Opens (creating if needed) a database file and brings its schema to the latest version. */
 export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS): Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') prepareOwnerOnlyFile(path);
   const db = new BetterSqlite3(path);
   try {
     db.pragma('journal_mode = WAL');

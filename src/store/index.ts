@@ -22,6 +22,7 @@ export * from './requests-repository.js';
 export * from './signals-repository.js';
 export * from './state-repository.js';
 export * from './state-keys.js';
+export { REDACTED_TEXT, redactPersonalData } from './redact-personal-data.js';
 export { isoFromMs, msFromIso, utcDayBounds } from './sql-values.js';
 
 /** Everything lendbot remembers, in one SQLite file. */

@@ -2,6 +2,7 @@
  * Enrichment bought about a request (banking data, third-party scores) and what it cost: the
  * spend ledger that enforces monthly data budgets reads its sums from here.
  */
+import { redactPersonalData } from './redact-personal-data.js';
 import type { Database } from 'better-sqlite3';
 import type { Cents } from '../service/index.js';
 import { flag, isoFromMs } from './sql-values.js';
@@ -95,7 +96,8 @@ export function createPurchasesRepository(db: Database): PurchasesRepository {
         isoFromMs(purchase.boughtAtMs),
         flag(purchase.ok),
         purchase.error ?? null,
-        purchase.payload === undefined ? null : JSON.stringify(purchase.payload),
+        // Personal data never reaches the file (docs/store.md: what is stored).
+        purchase.payload === undefined ? null : JSON.stringify(redactPersonalData(purchase.payload)),
       );
       return Number(result.lastInsertRowid);
     },
