@@ -3,9 +3,11 @@
 #
 #   build stage   its COPY lines and its `npm ...` RUN lines (apt-get needs a real image: skipped)
 #   runtime stage its COPY lines (also --from=build), honouring .dockerignore for directories
-#   start         its ENTRYPOINT + CMD with its ENV, LENDBOT_DB pointed at a temp "volume" and a
-#                 free port; waits for its HEALTHCHECK command to pass; then SIGTERM, expecting
-#                 exit 0 and the database file left behind.
+#   refuse        its ENTRYPOINT + CMD with its ENV and no credentials: must exit 1 naming the
+#                 variables to set (never trade in a simulation while reporting healthy)
+#   start         the same with the credentials of a `lendbot sandbox` server standing in for the
+#                 marketplace, LENDBOT_DB pointed at a temp "volume" and a free port; waits for its
+#                 HEALTHCHECK command to pass; then SIGTERM, expecting exit 0 and the database.
 #
 # Usage: scripts/verify-image-steps.sh        (needs node and npm; npm ci uses the registry or cache)
 set -euo pipefail
@@ -13,8 +15,10 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/lendbot-image-XXXXXX")"
 pid=""
+market_pid=""
 cleanup() {
   if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid" 2>/dev/null || true; fi
+  if [[ -n "$market_pid" ]] && kill -0 "$market_pid" 2>/dev/null; then kill -KILL "$market_pid" 2>/dev/null || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -73,11 +77,36 @@ done
 [[ -d "$work/stage1/node_modules/better-sqlite3" ]] || fail "better-sqlite3 missing from the runtime stage"
 [[ ! -d "$work/stage1/node_modules/typescript" ]] || fail "dev dependencies (typescript) reached the runtime stage"
 
-step "start: $entrypoint $cmd"
-port="$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
+free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
 json_args() { node -e 'for (const a of JSON.parse(process.argv[1])) console.log(a)' "$1"; }
 mapfile -t command < <(json_args "$entrypoint"; json_args "$cmd")
-run_env=(env -i "PATH=$PATH" "HOME=$work" "${env_args[@]}" "LENDBOT_DB=$work/data/lendbot.db" "LENDBOT_WEBHOOK_PORT=$port")
+port="$(free_port)"
+base_env=(env -i "PATH=$PATH" "HOME=$work" "${env_args[@]}" "LENDBOT_DB=$work/data/lendbot.db" "LENDBOT_WEBHOOK_PORT=$port")
+
+# Without credentials the container must refuse to start, saying what to set: never trade in a
+# simulation while reporting healthy.
+step "start without credentials: $entrypoint $cmd"
+set +e
+(cd "$work/stage1" && timeout 60 "${base_env[@]}" "${command[@]}") >"$work/refused.log" 2>&1
+code=$?
+set -e
+[[ "$code" == 1 ]] || fail "exit code $code without credentials (expected 1)"
+grep -q 'LENDBOT_BASE_URL, LENDBOT_API_KEY, LENDBOT_SECRET_KEY and LENDBOT_WEBHOOK_SECRET are not set' "$work/refused.log" \
+  || fail "no message naming the variables: $(cat "$work/refused.log")"
+echo "refused: $(head -n 1 "$work/refused.log")"
+[[ ! -e "$work/data/lendbot.db" ]] || fail "a database was created although nothing started"
+
+# With credentials, against a marketplace (the sandbox server, standing in for the real one).
+step "marketplace: lendbot sandbox --port"
+market_port="$(free_port)"
+(cd "$work/stage1" && exec env -i "PATH=$PATH" "HOME=$work" node bin/lendbot.js sandbox --port "$market_port") >"$work/market.log" 2>&1 &
+market_pid=$!
+for _ in $(seq 1 120); do grep -q '^export LENDBOT_WEBHOOK_SECRET=' "$work/market.log" && break; sleep 0.5; done
+mapfile -t credentials < <(sed -n 's/^export \(LENDBOT_[A-Z_]*=.*\)$/\1/p' "$work/market.log")
+[[ "${#credentials[@]}" == 4 ]] || fail "the sandbox did not print its credentials: $(cat "$work/market.log")"
+run_env=("${base_env[@]}" "${credentials[@]}")
+
+step "start: $entrypoint $cmd"
 (cd "$work/stage1" && exec "${run_env[@]}" "${command[@]}") >"$work/run.log" 2>&1 &
 pid=$!
 
@@ -102,4 +131,7 @@ pid=""
 [[ "$code" == 0 ]] || fail "exit code $code after SIGTERM (expected 0)"
 [[ -s "$work/data/lendbot.db" ]] || fail "no database in the /data volume"
 echo "exit code 0; database $(du -h "$work/data/lendbot.db" | cut -f1) in the volume"
+kill -TERM "$market_pid" 2>/dev/null || true
+wait "$market_pid" 2>/dev/null || true
+market_pid=""
 printf '\nverify-image-steps: OK\n'

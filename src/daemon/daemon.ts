@@ -67,13 +67,10 @@ type Env = Record<string, string | undefined>;
 export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrides: DaemonOverrides = {}): Promise<Daemon> {
   let config = configIn;
   const log = overrides.log ?? createLogger({ level: config.log_level });
-  const initialStrategies = overrides.strategies ?? (await Promise.all(config.strategies.map((file) => loadStrategyFile(file))));
   const useSandbox = overrides.client === undefined && overrides.sandbox === true;
-  if (!useSandbox && overrides.client === undefined && !env.LENDBOT_BASE_URL?.trim()) {
-    throw new ConfigurationError(
-      'LENDBOT_BASE_URL is not set: set LENDBOT_BASE_URL, LENDBOT_API_KEY, LENDBOT_SECRET_KEY and LENDBOT_WEBHOOK_SECRET to trade, or run `lendbot run --sandbox` for the simulated marketplace',
-    );
-  }
+  // Checked first, before anything starts: a daemon that cannot trade must say so, not run.
+  if (!useSandbox && overrides.client === undefined) requireLiveCredentials(env, overrides.webhookSecret !== undefined);
+  const initialStrategies = overrides.strategies ?? (await Promise.all(config.strategies.map((file) => loadStrategyFile(file))));
 
   // Decided before the sandbox starts, so a refusal leaves nothing running.
   if (useSandbox && !overrides.store) config = { ...config, db: sandboxDatabase(config.db, daemonConfigSchema.parse({}).db, log) };
@@ -284,4 +281,15 @@ function withSandboxCadence(config: DaemonConfigFile): DaemonConfigFile {
       protections: pick(config.jobs.protections, defaults.jobs.protections),
     },
   };
+}
+
+/** The variables a live daemon needs, all named at once when some are missing. */
+function requireLiveCredentials(env: Env, hasWebhookSecret: boolean): void {
+  const needed = ['LENDBOT_BASE_URL', 'LENDBOT_API_KEY', 'LENDBOT_SECRET_KEY', ...(hasWebhookSecret ? [] : ['LENDBOT_WEBHOOK_SECRET'])];
+  const missing = needed.filter((name) => !env[name]?.trim());
+  if (missing.length === 0) return;
+  const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}`;
+  throw new ConfigurationError(
+    `${list} ${missing.length === 1 ? 'is' : 'are'} not set: set them to trade on the marketplace, or run \`lendbot run --sandbox\` for the simulated one (no real money)`,
+  );
 }

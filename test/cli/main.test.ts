@@ -48,4 +48,16 @@ describe('lendbot entry point', () => {
       `lendbot: ${file}: 1 problem\n${file}:2:13 poll.schedule: not a cron expression (e.g. "* * * * *" every minute, "*/5 * * * * *" every 5 seconds) or off\n`,
     );
   });
+
+  it('will not run without credentials unless asked for the sandbox, naming every variable missing', async () => {
+    const none = await runCli(['run', '--strategy', 'strategies/balanced.yaml']);
+    expect(none).toMatchObject({ code: 1, stdout: '' });
+    expect(none.stderr).toBe(
+      'lendbot: LENDBOT_BASE_URL, LENDBOT_API_KEY, LENDBOT_SECRET_KEY and LENDBOT_WEBHOOK_SECRET are not set: set them to trade on the marketplace, or run `lendbot run --sandbox` for the simulated one (no real money)\n',
+    );
+    const some = await runCli(['run'], { LENDBOT_BASE_URL: 'https://api.example.com', LENDBOT_API_KEY: 'key' });
+    expect(some.stderr).toBe(
+      'lendbot: LENDBOT_SECRET_KEY and LENDBOT_WEBHOOK_SECRET are not set: set them to trade on the marketplace, or run `lendbot run --sandbox` for the simulated one (no real money)\n',
+    );
+  });
 });

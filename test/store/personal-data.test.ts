@@ -32,7 +32,7 @@ describe('personal data at rest', () => {
     const storedTransactions = stored.data_aggregation?.DepAcctTrns?.BankAcctTrnRec ?? [];
     expect(storedTransactions.map((transaction) => transaction.Memo)).toEqual(transactions.map(() => REDACTED_TEXT));
     expect(storedTransactions.map((transaction) => transaction.CurAmt)).toEqual(transactions.map((transaction) => transaction.CurAmt));
-    expect(stored.data_aggregation?.DepAcctTrns?.FIAcctId.AcctId).toBeLessThan(10_000);
+    expect(stored.data_aggregation?.DepAcctTrns?.FIAcctId?.AcctId).toBeLessThan(10_000);
     expect(stored.agg_90).toEqual(raw.agg_90);
 
     // What a strategy sees is the same from the stored copy as from the bank's answer.
