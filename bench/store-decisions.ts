@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { openStore } from '../src/store/index.js';
+import { databaseOf, openStore } from '../src/store/index.js';
 
 const rows = Number(process.argv[2] ?? 1_000_000);
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-bench-'));
@@ -21,7 +21,7 @@ function time<T>(label: string, run: () => T): T {
 try {
   // Bulk load in one transaction: the daemon writes one row per request, this only fills the table.
   time(`insert ${rows.toLocaleString()} decisions (one transaction)`, () => {
-    store.db.transaction(() => {
+    databaseOf(store).transaction(() => {
       for (let i = 0; i < rows; i += 1) {
         store.decisions.record({
           loanRequestId: i,

@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { ManualClock } from '../src/clock/clock.js';
 import { silentLogger } from '../src/log/logger.js';
-import { openStore } from '../src/store/index.js';
+import { databaseOf, openStore } from '../src/store/index.js';
 import { buildWebhookServer, DEFAULT_BODY_LIMIT_BYTES } from '../src/webhook/index.js';
 import { fuzzBodies } from '../test/webhook/webhook-fuzz-bodies.js';
 
@@ -56,7 +56,7 @@ try {
     }
   }
   const seconds = (performance.now() - began) / 1000;
-  const stored = (store.db.prepare('SELECT COUNT(*) AS n FROM webhook_inbox').get() as { n: number }).n;
+  const stored = (databaseOf(store).prepare('SELECT COUNT(*) AS n FROM webhook_inbox').get() as { n: number }).n;
 
   console.log(`bodies sent                 ${bodies.toLocaleString()} (seed ${seed})`);
   for (const [status, count] of [...byStatus].sort(([a], [b]) => a - b)) console.log(`  status ${status}                ${count.toLocaleString()}`);

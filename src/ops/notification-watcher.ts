@@ -28,14 +28,6 @@ export interface WatcherDeps {
   budgetWarningShare?: number;
 }
 
-interface OfferRow {
-  loan_request_id: number;
-  rate: number;
-  total_amount_cents: number;
-  risk_level: number;
-  state: string;
-  updated_at: string;
-}
 
 export class NotificationWatcher {
   private loanLists: Map<number, string> | undefined;
@@ -52,21 +44,14 @@ export class NotificationWatcher {
     };
 
     const cursor = store.state.get(NOTIFY_CURSOR_KEY) ?? isoFromMs(clock.now());
-    const offers = store.db
-      .prepare<[string], OfferRow>(
-        `SELECT loan_request_id, rate, total_amount_cents, risk_level, state, updated_at FROM offers
-         WHERE dry_run = 0 AND state IN ('placed', 'funded') AND updated_at > ? ORDER BY updated_at, id LIMIT 500`,
-      )
-      .all(cursor);
+    const offers = store.offers.changedSince(cursor, 500);
     for (const offer of offers) {
-      const data = { loan_request_id: offer.loan_request_id, rate: offer.rate, total_amount_cents: offer.total_amount_cents, risk_level: offer.risk_level };
+      const data = { loan_request_id: offer.loanRequestId, rate: offer.rate, total_amount_cents: offer.totalAmountCents, risk_level: offer.riskLevel };
       await send(offer.state === 'funded' ? 'offer_funded' : 'offer_placed', data);
     }
-    store.state.set(NOTIFY_CURSOR_KEY, offers.at(-1)?.updated_at ?? cursor, clock.now());
+    store.state.set(NOTIFY_CURSOR_KEY, offers.at(-1)?.updatedAt ?? cursor, clock.now());
 
-    const lists = new Map(
-      store.db.prepare<[], { id: number; list_status: string }>('SELECT id, list_status FROM loans').all().map((row) => [row.id, row.list_status]),
-    );
+    const lists = store.account.loanLists();
     if (this.loanLists !== undefined) {
       for (const [id, list] of lists) {
         if (list === this.loanLists.get(id)) continue;

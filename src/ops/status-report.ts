@@ -118,19 +118,11 @@ function killSwitchState(limits: RiskLimits): StatusReport['killSwitch'] {
   return { on: false, why: null };
 }
 
-// Two range counts on the (action, decided_at) index: a day's rows, never the whole table.
 function decisionsToday(store: Store, nowMs: number): StatusReport['decisionsToday'] {
   const { startMs, endMs } = utcDayBounds(nowMs);
-  const count = store.db.prepare<[string, string, string], { n: number }>(
-    'SELECT COUNT(*) AS n FROM decisions WHERE action = ? AND decided_at >= ? AND decided_at < ?',
-  );
-  const range = [isoFromMs(startMs), isoFromMs(endMs)] as const;
-  return { offer: count.get('offer', ...range)?.n ?? 0, skip: count.get('skip', ...range)?.n ?? 0 };
+  return store.decisions.countByAction({ sinceMs: startMs, untilMs: endMs });
 }
 
 function loansByStatus(store: Store): Record<string, number> {
-  const rows = store.db
-    .prepare<[], { list_status: string; n: number }>('SELECT list_status, COUNT(*) AS n FROM loans GROUP BY list_status ORDER BY list_status')
-    .all();
-  return Object.fromEntries(rows.map((row) => [row.list_status, row.n]));
+  return store.account.loanCountsByList();
 }

@@ -51,6 +51,10 @@ export interface AccountRepository {
   /** Replaces the whole transfer history with this snapshot (the service sends it whole). */
   replaceTransfers(groups: readonly TransferDayGroup[], atMs: number): void;
   loans(): StoredLoan[];
+  /** Loans by the list they are in: { current: 2, default: 1, ... }. */
+  loanCountsByList(): Record<string, number>;
+  /** Each loan's list, by loan id (cheap: two columns). */
+  loanLists(): Map<number, string>;
   /**
    * Forgets stored `pending` loans missing from a complete read of every loan list: an accepted
    * offer whose acceptance expired unfunded, which would otherwise count as exposure forever.
@@ -106,6 +110,8 @@ export function createAccountRepository(db: Database): AccountRepository {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const allLoans = db.prepare<[], LoanRow>('SELECT * FROM loans ORDER BY id');
+  const countsByList = db.prepare<[], { list_status: string; n: number }>('SELECT list_status, COUNT(*) AS n FROM loans GROUP BY list_status ORDER BY list_status');
+  const listsById = db.prepare<[], { id: number; list_status: string }>('SELECT id, list_status FROM loans');
   const pendingLoanIds = db.prepare<[], { id: number }>("SELECT id FROM loans WHERE lower(status) = 'pending'");
   const deleteLoan = db.prepare('DELETE FROM loans WHERE id = ?');
   const forgetUnlisted = db.transaction((listed: ReadonlySet<number>) => {
@@ -176,6 +182,8 @@ export function createAccountRepository(db: Database): AccountRepository {
     upsertPayments: (payments, atMs) => upsertPayments(payments, isoFromMs(atMs)),
     replaceTransfers: (groups, atMs) => replaceTransfers(groups, isoFromMs(atMs)),
     loans: () => allLoans.all().map(fromLoanRow),
+    loanCountsByList: () => Object.fromEntries(countsByList.all().map((row) => [row.list_status, row.n])),
+    loanLists: () => new Map(listsById.all().map((row) => [row.id, row.list_status])),
     forgetUnlistedPending: (listed) => forgetUnlisted(listed),
     paymentsForLoan: (loanId) => loanPayments.all(loanId).map((row) => parseJsonColumn<LoanPayment>(row.raw_json)),
     transferGroups() {

@@ -85,6 +85,8 @@ export interface DecisionsRepository {
   list(query?: DecisionQuery): StoredDecision[];
   /** Like list, one row at a time, for exports too large to hold in memory. */
   iterate(query?: DecisionQuery): IterableIterator<StoredDecision>;
+  /** How many decisions of each action in [sinceMs, untilMs), by two range counts on the (action, decided_at) index. */
+  countByAction(range: { sinceMs: number; untilMs: number }): Record<DecisionAction, number>;
 }
 
 function fromRow(row: DecisionRow): StoredDecision {
@@ -115,6 +117,9 @@ export function createDecisionsRepository(db: Database): DecisionsRepository {
      ON CONFLICT (loan_request_id) DO NOTHING`,
   );
   const exists = db.prepare<[number], { one: number }>('SELECT 1 AS one FROM decisions WHERE loan_request_id = ?');
+  const countAction = db.prepare<[string, string, string], { n: number }>(
+    'SELECT COUNT(*) AS n FROM decisions WHERE action = ? AND decided_at >= ? AND decided_at < ?',
+  );
   const byRequest = db.prepare<[number], DecisionRow>('SELECT * FROM decisions WHERE loan_request_id = ?');
 
   // Four fixed statements (with/without action, asc/desc) so each uses its index; LIMIT -1 is "all".
@@ -175,6 +180,10 @@ export function createDecisionsRepository(db: Database): DecisionsRepository {
     list(query = {}) {
       const { statement, params } = select(query);
       return statement.all(...params).map(fromRow);
+    },
+    countByAction(range) {
+      const bounds = [isoFromMs(range.sinceMs), isoFromMs(range.untilMs)] as const;
+      return { offer: countAction.get('offer', ...bounds)?.n ?? 0, skip: countAction.get('skip', ...bounds)?.n ?? 0 };
     },
     *iterate(query = {}) {
       const { statement, params } = select(query);

@@ -25,9 +25,8 @@ export * from './state-keys.js';
 export { REDACTED_TEXT, redactPersonalData } from './redact-personal-data.js';
 export { isoFromMs, msFromIso, utcDayBounds } from './sql-values.js';
 
-/** Everything lendbot remembers, in one SQLite file. */
+/** Everything lendbot remembers, in one SQLite file, through its repositories (no SQL outside src/store). */
 export interface Store {
-  db: Database;
   requests: RequestsRepository;
   purchases: PurchasesRepository;
   decisions: DecisionsRepository;
@@ -44,8 +43,7 @@ export interface Store {
 /** Opens (creating the file and its parent directory if needed) and migrates a store; ':memory:' works. */
 export function openStore(path: string): Store {
   const db = openDatabase(path);
-  return {
-    db,
+  const store: Store = {
     requests: createRequestsRepository(db),
     purchases: createPurchasesRepository(db),
     decisions: createDecisionsRepository(db),
@@ -59,4 +57,18 @@ export function openStore(path: string): Store {
       if (db.open) db.close();
     },
   };
+  connections.set(store, db);
+  return store;
+}
+
+const connections = new WeakMap<Store, Database>();
+
+/**
+ * The SQLite connection behind a store, for tests, benchmarks and maintenance scripts that must
+ * look under the repositories. Application code goes through the repositories.
+ */
+export function databaseOf(store: Store): Database {
+  const db = connections.get(store);
+  if (db === undefined) throw new Error('not a store opened by openStore');
+  return db;
 }

@@ -97,6 +97,8 @@ export interface OffersRepository {
   /** Any other move (accepted, funded, rejected, expired), as reconciliation learns it. */
   setState(id: number, state: OfferState, atMs: number): boolean;
   listByState(states: readonly OfferState[]): OfferRecord[];
+  /** Live offers placed or funded that changed after `afterIso`, oldest change first (the notification cursor). */
+  changedSince(afterIso: string, limit: number): OfferRecord[];
   /**
    * Money held back by pending offers, while no loan has been synced for their request:
    * - intent and unknown offers, whatever their age, until they are settled (an intent left by a
@@ -161,6 +163,9 @@ export function createOffersRepository(db: Database): OffersRepository {
             -- call moves any money: it keeps its money until the call succeeds (funded).
             OR (o.automate_fund = 0 AND o.state = 'accepted'))`,
   );
+  const changed = db.prepare<[string, number], OfferRow>(
+    `SELECT * FROM offers WHERE dry_run = 0 AND state IN ('placed', 'funded') AND updated_at > ? ORDER BY updated_at, id LIMIT ?`,
+  );
   const daily = db.prepare<[number, string, string], { offers: number; total: number }>(
     `SELECT COUNT(*) AS offers, COALESCE(SUM(total_amount_cents), 0) AS total FROM offers
      WHERE dry_run = ? AND state <> 'refused' AND created_at >= ? AND created_at < ?`,
@@ -219,6 +224,9 @@ export function createOffersRepository(db: Database): OffersRepository {
     setState(id, state, atMs) {
       if (!OFFER_STATES.includes(state)) throw new RangeError(`not an offer state: ${String(state)}`);
       return stateOnly.run(state, isoFromMs(atMs), id).changes === 1;
+    },
+    changedSince(afterIso, limit) {
+      return changed.all(afterIso, limit).map(fromRow);
     },
     listByState(states) {
       if (states.length === 0) return [];

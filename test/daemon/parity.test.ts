@@ -2,6 +2,7 @@
  * Parity: a dry-run daemon session against the sandbox, exported as a recording and backtested
  * with the same strategies and starting state, reproduces the live decisions request by request.
  */
+import { databaseOf } from '../../src/store/index.js';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordingLinesFromStore } from '../../src/backtest/export-from-store.js';
@@ -46,7 +47,7 @@ describe('live and backtest parity', () => {
     expect(offers).toBeLessThan(live.length);
     expect(live.some((decision) => decision.reasons.some((reason) => reason.startsWith('guard ')))).toBe(true);
     // ...and paid data bought on the way, so the data loop and its budget are compared too.
-    const bought = h.store.db.prepare("SELECT count(*) AS n FROM purchases WHERE kind = 'provider' AND ok = 1").get() as { n: number };
+    const bought = databaseOf(h.store).prepare("SELECT count(*) AS n FROM purchases WHERE kind = 'provider' AND ok = 1").get() as { n: number };
     expect(bought.n).toBeGreaterThan(0);
 
     const invalid: Array<{ loanRequestId: number; message: string }> = [];

@@ -1,3 +1,4 @@
+import { databaseOf } from '../../src/store/index.js';
 import fastify from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock/clock.js';
@@ -42,7 +43,7 @@ describe('GET /healthz', () => {
   });
 
   it('turns 503 when the database is unwritable', async () => {
-    h.store.db.pragma('query_only = ON');
+    databaseOf(h.store).pragma('query_only = ON');
     const { status, body } = await get();
     expect(status).toBe(503);
     expect(body.status).toBe('failing');

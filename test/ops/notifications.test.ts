@@ -1,3 +1,4 @@
+import { databaseOf } from '../../src/store/index.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -84,8 +85,8 @@ describe('notification watcher', () => {
       expect(bodies[0]!.data).toEqual({ strategy: 'paid', spent_cents: 400, monthly_budget_cents: 450 });
 
       now.advance(60_000);
-      h.store.db.prepare("UPDATE offers SET state = 'funded', updated_at = ? WHERE loan_request_id = 2000000001").run(new Date(now.now()).toISOString());
-      h.store.db.prepare("UPDATE loans SET list_status = 'default' WHERE id = 4").run();
+      databaseOf(h.store).prepare("UPDATE offers SET state = 'funded', updated_at = ? WHERE loan_request_id = 2000000001").run(new Date(now.now()).toISOString());
+      databaseOf(h.store).prepare("UPDATE loans SET list_status = 'default' WHERE id = 4").run();
       expect(await watcher.check()).toBe(2);
       expect(bodies.slice(1).map((body) => [body.event, body.data])).toEqual([
         ['offer_funded', { loan_request_id: 2_000_000_001, rate: 0.2, total_amount_cents: 52_000, risk_level: 1 }],

@@ -1,7 +1,7 @@
 // A store filled the way a long-running daemon leaves it: decisions, offers in every state,
 // loans in each list, data purchases, a transfer history, a poll time and waiting webhook events.
 // The tests use a small one; bench/status.ts the same data with a million decisions.
-import type { Store } from '../../src/store/index.js';
+import { databaseOf, type Store } from '../../src/store/index.js';
 
 export interface SeedOptions {
   /** Decisions spread over the days before `nowMs`, the last 24 of them today. */
@@ -14,7 +14,7 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** Fills `store`; every figure of the status report follows from these rows (see status.test.ts). */
 export function seedStatusData(store: Store, { decisions, nowMs }: SeedOptions): void {
-  const db = store.db;
+  const db = databaseOf(store);
   db.transaction(() => {
     const decision = db.prepare(
       `INSERT INTO decisions (loan_request_id, strategy, content_hash, action, reasons_json, dry_run, decided_at, rate)

@@ -2,15 +2,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  LATEST_VERSION,
+import { databaseOf, LATEST_VERSION,
   MIGRATIONS,
   StoreVersionError,
   openDatabase,
   openStore,
   schemaVersion,
-  type Migration,
-} from '../../src/store/index.js';
+  type Migration, } from '../../src/store/index.js';
 import { tempDir } from './fixtures.js';
 
 let cleanups: Array<() => void> = [];
@@ -118,9 +116,9 @@ describe('openDatabase', () => {
 
   it('opens an in-memory store', () => {
     const store = openStore(':memory:');
-    expect(schemaVersion(store.db)).toBe(LATEST_VERSION);
+    expect(schemaVersion(databaseOf(store))).toBe(LATEST_VERSION);
     store.close();
     store.close();
-    expect(store.db.open).toBe(false);
+    expect(databaseOf(store).open).toBe(false);
   });
 });

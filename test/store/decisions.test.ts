@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DecisionInput, Store } from '../../src/store/index.js';
+import { databaseOf, type DecisionInput, type Store } from '../../src/store/index.js';
 import { HOUR, T0, tempStore } from './fixtures.js';
 
 let store: Store;
@@ -92,7 +92,7 @@ describe('decisions', () => {
 
   it('lists through an index, not a table scan', () => {
     const plan = (sql: string) =>
-      store.db
+      databaseOf(store)
         .prepare<[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
         .all()
         .map((row) => row.detail)

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/index.js';
+import { databaseOf, openStore } from '../../src/store/index.js';
 import { T0, loanRequest, tempDir } from './fixtures.js';
 
 let cleanups: Array<() => void> = [];
@@ -45,10 +45,10 @@ describe('durability', () => {
       reader.close();
       writer.close();
     });
-    writer.db.prepare('BEGIN IMMEDIATE').run();
+    databaseOf(writer).prepare('BEGIN IMMEDIATE').run();
     writer.decisions.record({ loanRequestId: 1, action: 'skip', reasons: [], dryRun: false, decidedAtMs: T0 });
     expect(reader.decisions.has(1)).toBe(false);
-    writer.db.prepare('COMMIT').run();
+    databaseOf(writer).prepare('COMMIT').run();
     expect(reader.decisions.has(1)).toBe(true);
   });
 });

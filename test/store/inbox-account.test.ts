@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { balanceFromTransfers, loanPaymentSchema, loanSchema, transferDayGroupSchema } from '../../src/service/index.js';
-import type { Store } from '../../src/store/index.js';
+import { databaseOf, type Store } from '../../src/store/index.js';
 import { T0, tempStore } from './fixtures.js';
 
 let store: Store;
@@ -70,7 +70,7 @@ describe('account', () => {
       [4, 'paid'],
       [5, 'paid'],
     ]);
-    const amounts = store.db.prepare<[], { amount_cents: number }>('SELECT amount_cents FROM payments ORDER BY id').all();
+    const amounts = databaseOf(store).prepare<[], { amount_cents: number }>('SELECT amount_cents FROM payments ORDER BY id').all();
     expect(amounts).toEqual([{ amount_cents: 9130 }, { amount_cents: 9130 }]);
   });
 

@@ -1,3 +1,4 @@
+import { databaseOf } from '../../src/store/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/webhook/index.js';
 import { DATA, TOPIC, UUID, eventClaims, nestedJson, signRawPayload, signToken, startListener, tokenBody, type Harness } from './webhook-fixtures.js';
@@ -16,7 +17,7 @@ function deepClaimsText(levels: number, topic = TOPIC): string {
 }
 
 function inboxCount(harness: Harness): unknown {
-  return harness.store.db.prepare('SELECT COUNT(*) AS n FROM webhook_inbox').get();
+  return databaseOf(harness.store).prepare('SELECT COUNT(*) AS n FROM webhook_inbox').get();
 }
 
 describe('webhook listener: nesting depth', () => {

@@ -1,3 +1,4 @@
+import { databaseOf } from '../../src/store/index.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_BODY_LIMIT_BYTES } from '../../src/webhook/index.js';
 import { T0 } from '../store/fixtures.js';
@@ -51,7 +52,7 @@ describe('webhook listener under fuzzing', () => {
     // Every kind of delivery was tried, genuine ones often enough to matter.
     expect(kinds.size).toBeGreaterThanOrEqual(20);
     expect(expectedUuids.size).toBeGreaterThan(BODIES / 10);
-    const rows = h.store.db.prepare('SELECT webhook_uuid AS uuid FROM webhook_inbox').all() as Array<{ uuid: string }>;
+    const rows = databaseOf(h.store).prepare('SELECT webhook_uuid AS uuid FROM webhook_inbox').all() as Array<{ uuid: string }>;
     expect(rows).toHaveLength(expectedUuids.size);
     expect(new Set(rows.map((row) => row.uuid))).toEqual(expectedUuids);
     expect(h.stored).toHaveLength(expectedWakes);

@@ -1,6 +1,6 @@
 import { UnsecuredJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/index.js';
+import { databaseOf, openStore } from '../../src/store/index.js';
 import { buildWebhookServer } from '../../src/webhook/index.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { ManualClock } from '../../src/clock/clock.js';
@@ -19,7 +19,7 @@ afterEach(async () => {
 function expectRefusedWithoutTrace(outcome: string, code: string, token?: string): void {
   expect(h.outcomes).toEqual([outcome]);
   expect(h.outcomeLines()).toEqual([expect.objectContaining({ outcome, code, msg: 'webhook refused', component: 'webhook' })]);
-  expect(h.store.db.prepare('SELECT COUNT(*) AS n FROM webhook_inbox').get()).toEqual({ n: 0 });
+  expect(databaseOf(h.store).prepare('SELECT COUNT(*) AS n FROM webhook_inbox').get()).toEqual({ n: 0 });
   expect(h.stored).toEqual([]);
   expect(h.logText()).not.toContain(SECRET);
   if (token !== undefined) expect(h.logText()).not.toContain(token);
