@@ -1,7 +1,9 @@
 /**
- * The composition root: builds the daemon from its configuration. Tests and the sandbox mode
- * pass overrides ({ clock, client, store, log, strategies, webhookSecret }) instead of mocking
- * modules.
+ * The composition root: builds the daemon from its configuration and the environment's
+ * credentials. It knows nothing of the simulator: tests and `lendbot run --sandbox` pass the
+ * market as overrides ({ client, clock, webhookSecret, backoffClock, clockSpeed, store, log,
+ * strategies }) instead of mocking modules. The pipeline, the jobs and operations are built here
+ * and wired together; each lives in its own file.
  */
 import { systemClock, type Clock } from '../clock/clock.js';
 import { eventDropReason, loadStrategyFile, type CompiledStrategy } from '../engine/index.js';
@@ -12,7 +14,6 @@ import { buildWebhookServer } from '../webhook/index.js';
 import { AccountSync } from './account-sync.js';
 import { BalanceTracker } from './balance-tracker.js';
 import { daemonConfigSchema, type DaemonConfigFile } from './daemon-config.js';
-import { sandboxDatabase } from './sandbox-database.js';
 import { serviceDataSource, storeSpendLedger } from './service-data.js';
 import { FundingJob } from './funding-job.js';
 import { InboxWorker, type WebhookEventPrefilter } from './inbox-worker.js';
@@ -21,7 +22,6 @@ import { IntentReconciler } from './intent-reconciler.js';
 import { OfferPlacer } from './offer-placer.js';
 import { Pipeline } from './pipeline.js';
 import { Poller } from './poller.js';
-import { startEmbeddedSandbox, type EmbeddedSandbox } from './sandbox-mode.js';
 import { Scheduler } from '../clock/scheduler.js';
 // Operations (src/ops): metrics, health, hot reload, notifications.
 import { instrumentClient } from '../ops/instrument.js';
@@ -39,11 +39,14 @@ export interface DaemonOverrides {
   webhookSecret?: string;
   /** The config file the daemon was loaded from; its `risk:` section is hot-reloaded. */
   configFile?: string | undefined;
-  /**
-   * Trade against the embedded sandbox marketplace (`lendbot run --sandbox`, `npm start`). Never
-   * chosen implicitly: a daemon without LENDBOT_BASE_URL and without this refuses to start.
-   */
-  sandbox?: boolean | undefined;
+  /** The clock back-off waits on (default `clock`): real time when the market's clock is fast. */
+  backoffClock?: Clock;
+  /** Simulated seconds per real second of `clock` (default 1); scales the health check's poll age. */
+  clockSpeed?: number;
+  /** How the daemon names its market in the log: 'live' (default) or 'sandbox'. */
+  mode?: 'live' | 'sandbox';
+  /** Runs after the daemon stopped (the run command closes the sandbox it started). */
+  afterStop?: () => Promise<void>;
 }
 
 export interface Daemon {
@@ -54,7 +57,6 @@ export interface Daemon {
   inbox: InboxWorker;
   /** The webhook URL on this machine (for the sandbox's subscription and for tests). */
   webhookUrl: string;
-  sandbox: EmbeddedSandbox | undefined;
   start(): Promise<void>;
   /** Runs one of the scheduled jobs now (poll, balance, sync, fund, inbox); joins a run under way. */
   runJob(name: string): Promise<void>;
@@ -64,38 +66,19 @@ export interface Daemon {
 
 type Env = Record<string, string | undefined>;
 
-export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrides: DaemonOverrides = {}): Promise<Daemon> {
-  let config = configIn;
+export async function createDaemon(config: DaemonConfigFile, env: Env, overrides: DaemonOverrides = {}): Promise<Daemon> {
   const log = overrides.log ?? createLogger({ level: config.log_level });
-  const useSandbox = overrides.client === undefined && overrides.sandbox === true;
+  const mode = overrides.mode ?? 'live';
   // Checked first, before anything starts: a daemon that cannot trade must say so, not run.
-  if (!useSandbox && overrides.client === undefined) requireLiveCredentials(env, overrides.webhookSecret !== undefined);
+  if (overrides.client === undefined) requireLiveCredentials(env, overrides.webhookSecret !== undefined);
   const initialStrategies = overrides.strategies ?? (await Promise.all(config.strategies.map((file) => loadStrategyFile(file))));
 
-  // Decided before the sandbox starts, so a refusal leaves nothing running.
-  if (useSandbox && !overrides.store) config = { ...config, db: sandboxDatabase(config.db, daemonConfigSchema.parse({}).db, log) };
-  let sandbox: EmbeddedSandbox | undefined;
-  let client: MarketplaceApi & { close?: () => void };
-  let clock: Clock;
-  let webhookSecret: string;
-  let port = config.webhook.port;
-  if (useSandbox) {
-    sandbox = await startEmbeddedSandbox(config, log);
-    client = sandbox.client;
-    clock = overrides.clock ?? sandbox.clock;
-    port = sandbox.webhookPort;
-    webhookSecret = sandbox.webhookSecret;
-  } else {
-    clock = overrides.clock ?? systemClock;
-    client = overrides.client ?? createMarketplaceClient(serviceConfigFromEnv(env), { clock, log });
-    const secret = overrides.webhookSecret ?? env.LENDBOT_WEBHOOK_SECRET?.trim();
-    if (!secret) throw new ConfigurationError('LENDBOT_WEBHOOK_SECRET is not set; export the webhook secret the marketplace gave you');
-    webhookSecret = secret;
-  }
-
-  if (useSandbox) config = withSandboxCadence(config);
-  // Back-off waits in real time, also when the market's clock is a sandbox's day-a-second one.
-  const backoffClock = useSandbox ? systemClock : clock;
+  const clock = overrides.clock ?? systemClock;
+  let client: MarketplaceApi & { close?: () => void } = overrides.client ?? createMarketplaceClient(serviceConfigFromEnv(env), { clock, log });
+  const webhookSecret = overrides.webhookSecret ?? env.LENDBOT_WEBHOOK_SECRET?.trim();
+  if (!webhookSecret) throw new ConfigurationError('LENDBOT_WEBHOOK_SECRET is not set; export the webhook secret the marketplace gave you');
+  const port = config.webhook.port;
+  const backoffClock = overrides.backoffClock ?? clock;
   const metrics = createMetrics();
   const serviceHealth = new ServiceHealth({
     clock: backoffClock,
@@ -143,7 +126,7 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
     },
     onOutcome: (outcome) => metrics.webhookEvents.inc({ outcome }),
   });
-  const host = useSandbox ? '127.0.0.1' : config.webhook.host;
+  const host = config.webhook.host;
   const webhookUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}${config.webhook.path}`;
 
   // Offers whose outcome is unknown are settled before new requests are decided, so the guard
@@ -197,7 +180,7 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
     dryRun,
     strategies,
     limits,
-    clockSpeed: useSandbox ? config.sandbox.speed : 1,
+    clockSpeed: overrides.clockSpeed ?? 1,
     serviceDegraded: () => serviceHealth.current(),
     notifications: config.notifications,
     // Hot reload only when the strategies came from files (tests pass compiled ones).
@@ -216,20 +199,19 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
 
   let stopped = false;
   return {
-    mode: useSandbox ? 'sandbox' : 'live',
+    mode,
     store,
     pipeline,
     poller,
     inbox,
     webhookUrl,
-    sandbox,
     async start() {
       // Webhooks are stored from now on, but nothing is decided before the offers a crash left
       // unsettled are settled (they reserve their money meanwhile).
       inbox.hold();
       await webhook.listen({ host, port });
       await ops.start();
-      log.info({ webhookUrl, mode: useSandbox ? 'sandbox' : 'live', dryRun, strategies: strategies().map((s) => s.name) }, 'lendbot started');
+      log.info({ webhookUrl, mode, dryRun, strategies: strategies().map((s) => s.name) }, 'lendbot started');
       await settleAtStart();
       inbox.release();
       // Events stored before a stop or crash come first, then a full poll.
@@ -253,32 +235,10 @@ export async function createDaemon(configIn: DaemonConfigFile, env: Env, overrid
       await pipeline.idle();
       await balance.idle();
       await webhook.close();
-      await sandbox?.close();
+      await overrides.afterStop?.();
       client.close?.();
       if (!overrides.store) store.close();
       log.info('lendbot stopped');
-    },
-  };
-}
-
-/**
- * The sandbox runs an hour of market in seconds; jobs left at their live defaults (minutes) would
- * show nothing happening, so in sandbox mode they run every few seconds unless configured otherwise.
- */
-function withSandboxCadence(config: DaemonConfigFile): DaemonConfigFile {
-  const defaults = daemonConfigSchema.parse({});
-  const fast = '*/5 * * * * *';
-  // Acceptances last two simulated days (two real seconds): funding by hand must look every second.
-  const everySecond = '* * * * * *';
-  const pick = (value: string, fallback: string, to = fast): string => (value === fallback ? to : value);
-  return {
-    ...config,
-    poll: { ...config.poll, schedule: pick(config.poll.schedule, defaults.poll.schedule) },
-    jobs: {
-      balance_refresh: pick(config.jobs.balance_refresh, defaults.jobs.balance_refresh),
-      reconcile: pick(config.jobs.reconcile, defaults.jobs.reconcile, everySecond),
-      fund_accepted: pick(config.jobs.fund_accepted, defaults.jobs.fund_accepted, everySecond),
-      protections: pick(config.jobs.protections, defaults.jobs.protections),
     },
   };
 }

@@ -79,3 +79,15 @@ export function migrate(db: Database, path: string, migrations: readonly Migrati
 }
 
 export { LATEST_VERSION };
+
+/** Whether an existing database file holds any decision, read without changing it (no migration). */
+export function fileHoldsDecisions(path: string): boolean {
+  const db = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+  try {
+    const table = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'decisions'").get();
+    if (table === undefined) return false;
+    return db.prepare('SELECT 1 FROM decisions LIMIT 1').get() !== undefined;
+  } finally {
+    db.close();
+  }
+}

@@ -4,7 +4,9 @@ import type { Command } from 'commander';
 import { createDaemon } from '../../../daemon/daemon.js';
 import { loadDaemonConfig, RUN_ENV_HELP } from '../../../daemon/daemon-config.js';
 import { installShutdown } from '../../../daemon/shutdown.js';
+import { createLogger } from '../../../log/logger.js';
 import type { CliIo } from '../../cli-io.js';
+import { prepareSandboxRun } from './sandbox-run.js';
 
 interface RunOptions {
   config?: string;
@@ -35,7 +37,9 @@ export function registerRunCommand(program: Command, io: CliIo): void {
       if (options.strategy && options.strategy.length > 0) config.strategies = options.strategy;
       if (options.dryRun) config.dry_run = true;
       if (options.db) config.db = options.db;
-      const daemon = await createDaemon(config, io.env, { configFile: file, sandbox: options.sandbox === true });
+      // The simulated marketplace only when asked: the daemon itself knows nothing of it.
+      const run = options.sandbox === true ? await prepareSandboxRun(config, createLogger({ level: config.log_level })) : { config, overrides: {} };
+      const daemon = await createDaemon(run.config, io.env, { ...run.overrides, configFile: file });
       const stopped = installShutdown(daemon, { graceMs: 10_000, log: (line) => io.stderr.write(`${line}\n`) });
       await daemon.start();
       await stopped;

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sandboxDatabase } from '../../src/daemon/sandbox-database.js';
+import { sandboxDatabase } from '../../src/cli/commands/run/sandbox-database.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { openStore } from '../../src/store/index.js';
 

@@ -3,12 +3,12 @@
  * fast clock, funds the sandbox investor, subscribes its own webhook and says plainly that this
  * is the sandbox.
  */
-import { systemClock, type Clock } from '../clock/clock.js';
-import type { Logger } from '../log/logger.js';
-import { createMarketplaceClient, DEFAULT_RETRY, type MarketplaceClient } from '../service/index.js';
-import { startSandbox, type SandboxHandle } from '../sandbox/index.js';
-import type { DaemonConfigFile } from './daemon-config.js';
-import { freePort } from './free-port.js';
+import { systemClock, type Clock } from '../../../clock/clock.js';
+import type { Logger } from '../../../log/logger.js';
+import { createMarketplaceClient, DEFAULT_RETRY, type MarketplaceClient } from '../../../service/index.js';
+import { startSandbox, type SandboxHandle } from '../../../sandbox/index.js';
+import type { DaemonConfigFile } from '../../../daemon/daemon-config.js';
+import { freePort } from '../../../daemon/free-port.js';
 
 export interface EmbeddedSandbox {
   handle: SandboxHandle;

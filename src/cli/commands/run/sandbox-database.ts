@@ -8,9 +8,9 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
-import type { Logger } from '../log/logger.js';
-import { ConfigurationError } from '../service/index.js';
+import type { Logger } from '../../../log/logger.js';
+import { ConfigurationError } from '../../../service/index.js';
+import { fileHoldsDecisions } from '../../../store/index.js';
 
 export function sandboxDatabase(configured: string, defaultPath: string, log: Logger): string {
   if (configured === defaultPath) {
@@ -19,21 +19,10 @@ export function sandboxDatabase(configured: string, defaultPath: string, log: Lo
     log.info({ db: path }, 'sandbox run: starting from an empty sandbox database');
     return path;
   }
-  if (configured !== ':memory:' && existsSync(configured) && holdsDecisions(configured)) {
+  if (configured !== ':memory:' && existsSync(configured) && fileHoldsDecisions(configured)) {
     throw new ConfigurationError(
       `${configured} holds decisions from another run, but the sandbox market starts afresh each time and its request ids would collide; point LENDBOT_DB (or --db) at a new file, or drop --sandbox and set LENDBOT_BASE_URL to trade for real`,
     );
   }
   return configured;
-}
-
-function holdsDecisions(path: string): boolean {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
-  try {
-    const table = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'decisions'").get();
-    if (table === undefined) return false;
-    return db.prepare('SELECT 1 FROM decisions LIMIT 1').get() !== undefined;
-  } finally {
-    db.close();
-  }
 }

@@ -1,0 +1,53 @@
+/**
+ * `lendbot run --sandbox`: the run command, not the daemon, starts the simulated marketplace
+ * and hands the daemon its client, clock and webhook secret as overrides, so the daemon (the
+ * production code) never imports the simulator. The sandbox runs its market a day a second, so
+ * jobs left at their live schedules run every few seconds, and back-off waits in real time.
+ */
+import { systemClock } from '../../../clock/clock.js';
+import { daemonConfigSchema, type DaemonConfigFile } from '../../../daemon/daemon-config.js';
+import type { DaemonOverrides } from '../../../daemon/daemon.js';
+import type { Logger } from '../../../log/logger.js';
+import { startEmbeddedSandbox } from './embedded-sandbox.js';
+import { sandboxDatabase } from './sandbox-database.js';
+
+export async function prepareSandboxRun(config: DaemonConfigFile, log: Logger): Promise<{ config: DaemonConfigFile; overrides: DaemonOverrides }> {
+  const defaults = daemonConfigSchema.parse({});
+  // Decided before the sandbox starts, so a refusal leaves nothing running.
+  const db = sandboxDatabase(config.db, defaults.db, log);
+  const sandbox = await startEmbeddedSandbox(config, log);
+  return {
+    config: { ...withSandboxCadence(config, defaults), db, webhook: { ...config.webhook, host: '127.0.0.1', port: sandbox.webhookPort } },
+    overrides: {
+      client: sandbox.client,
+      clock: sandbox.clock,
+      webhookSecret: sandbox.webhookSecret,
+      backoffClock: systemClock,
+      clockSpeed: config.sandbox.speed,
+      mode: 'sandbox',
+      afterStop: () => sandbox.close(),
+      log,
+    },
+  };
+}
+
+/**
+ * The sandbox runs an hour of market in seconds; jobs left at their live defaults (minutes) would
+ * show nothing happening, so they run every few seconds unless configured otherwise.
+ */
+function withSandboxCadence(config: DaemonConfigFile, defaults: DaemonConfigFile): DaemonConfigFile {
+  const fast = '*/5 * * * * *';
+  // Acceptances last two simulated days (two real seconds): funding by hand must look every second.
+  const everySecond = '* * * * * *';
+  const pick = (value: string, fallback: string, to = fast): string => (value === fallback ? to : value);
+  return {
+    ...config,
+    poll: { ...config.poll, schedule: pick(config.poll.schedule, defaults.poll.schedule) },
+    jobs: {
+      balance_refresh: pick(config.jobs.balance_refresh, defaults.jobs.balance_refresh),
+      reconcile: pick(config.jobs.reconcile, defaults.jobs.reconcile, everySecond),
+      fund_accepted: pick(config.jobs.fund_accepted, defaults.jobs.fund_accepted, everySecond),
+      protections: pick(config.jobs.protections, defaults.jobs.protections),
+    },
+  };
+}
