@@ -4,7 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { prepareRecording } from '../src/backtest/prepared-recording.js';
-import { recordingLineSchema, type RecordingLine } from '../src/backtest/recording-schema.js';
+import { recordingLineSchema, type RecordingLine } from '../src/recording/index.js';
 import { runBacktest } from '../src/backtest/run-backtest.js';
 import { seededRandom } from '../src/backtest/tune/seeded-random.js';
 import { tune } from '../src/backtest/tune/tuner.js';

@@ -1,7 +1,7 @@
-// The backtester's public face: recordings, the replay, its report, and tuning.
-export { RECORDING_VERSION, OUTCOME_STATUSES, recordingLineSchema, outcomeSchema, type RecordingLine, type Outcome, type OutcomeStatus } from './recording-schema.js';
-export { readRecording, parseRecordingLine, formatRecordingLine, type RecordingLineIssue } from './recording-io.js';
-export { recordingJsonSchemaText } from './recording-json-schema.js';
+// The backtester's public face: the replay, its market model, report and tuning, and the decide
+// step's recording-side seams (strategy explain uses them). Recordings themselves: src/recording.
+export { recordingDataSource, simSpendLedger } from './recording-data.js';
+export { SimLedger } from './sim-ledger.js';
 export { prepareRecording, loadRecording, sliceRecording, type PreparedRecording, type ReplayEntry, type PeriodFilter } from './prepared-recording.js';
 export { runBacktest, type BacktestOptions } from './run-backtest.js';
 export type { BacktestResult, BacktestDecision, BacktestSummary, SeriesPoint, StrategyRun } from './backtest-result.js';
@@ -11,3 +11,8 @@ export { backtestHtml } from './report/html-report.js';
 export { tune, type TuneOptions, type TuneReport } from './tune/tuner.js';
 export { OBJECTIVES, type Objective } from './tune/objectives.js';
 export { rewriteParams } from './tune/rewrite-params.js';
+export { pct, summaryLines, usd } from './report/summary-lines.js';
+export { DEFAULT_MAX_DEFAULT } from './tune/objectives.js';
+export type { SplitSpec } from './tune/time-splits.js';
+export type { RankedTrial } from './tune/tuner.js';
+export { workerCount, workerPoolEvaluator } from './tune/worker-pool.js';

@@ -14,7 +14,7 @@
  *   stops paying where the recording ends and its remaining principal stays open, not lost.
  */
 import { monthlyPayment } from '../engine/index.js';
-import type { RecordingLine } from './recording-schema.js';
+import type { RecordingLine } from '../recording/index.js';
 
 export interface MarketAssumptions {
   /** Competition when the recording gives neither best_competing_rate nor funded_rate. */

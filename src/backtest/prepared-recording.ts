@@ -5,8 +5,8 @@
  * its last line (which holds what was learned since, like its outcome).
  */
 import { parseCents } from '../service/index.js';
-import { readRecording, type RecordingLineIssue } from './recording-io.js';
-import type { RecordingLine } from './recording-schema.js';
+import { readRecording, type RecordingLineIssue } from '../recording/index.js';
+import type { RecordingLine } from '../recording/index.js';
 import { scoreBandOf } from './segment-stats.js';
 
 export interface ReplayEntry {

@@ -4,7 +4,7 @@
  * ledger. A score the recording lacks is "not there", as the service's 404 is, and is not billed.
  */
 import type { DataSource, SpendLedger } from '../engine/index.js';
-import type { RecordingLine } from './recording-schema.js';
+import type { RecordingLine } from '../recording/index.js';
 import type { SimLedger } from './sim-ledger.js';
 
 export function recordingDataSource(line: RecordingLine): DataSource<true> {

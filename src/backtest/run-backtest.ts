@@ -12,7 +12,7 @@ import { EventQueue } from '../clock/event-queue.js';
 import { addMonthsUtc, DEFAULT_MARKET, judgeOffer, loanCashFlows, type Instalment, type MarketAssumptions, type MarketVerdict } from './market-model.js';
 import { isPrepared, prepareRecording, type PreparedRecording, type ReplayEntry } from './prepared-recording.js';
 import { recordingDataSource, simSpendLedger } from './recording-data.js';
-import type { RecordingLine } from './recording-schema.js';
+import type { RecordingLine } from '../recording/index.js';
 import { SegmentTable, segmentRow, emptyCounts, type SegmentCounts } from './segment-stats.js';
 import { SimLedger, type ExposureKey } from './sim-ledger.js';
 

@@ -3,7 +3,7 @@
  * planned outcome, who funded it and at what rate, and the outcome in the recording format
  * (docs/recording-format.md), so backtests can be scored against it.
  */
-import type { Outcome } from '../backtest/recording-schema.js';
+import type { Outcome } from '../recording/index.js';
 import { INVESTOR } from './loan-servicing.js';
 import type { Market } from './market.js';
 import type { LoanRequestStatus, LoanStatus } from './market-types.js';

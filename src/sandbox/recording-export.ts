@@ -4,8 +4,8 @@
  * per request (docs/recording-format.md) with its banking data, both providers' results as they
  * would have been bought when the request was seen, and the ground-truth outcome.
  */
-import { openRecordingWriter } from '../backtest/recording-io.js';
-import { RECORDING_VERSION, type RecordingLine } from '../backtest/recording-schema.js';
+import { openRecordingWriter } from '../recording/index.js';
+import { RECORDING_VERSION, type RecordingLine } from '../recording/index.js';
 import { bankingDataSchema, loanRequestSchema, providerResultSchema } from '../service/index.js';
 import { outcomeOf } from './ground-truth.js';
 import { DAY_MS } from './market-events.js';
@@ -41,7 +41,7 @@ export interface ExportSummary {
 const SETTLE_LIMIT_MS = 800 * DAY_MS;
 
 /** Runs the market and writes the recording to `file`. */
-export async function exportRecording(file: string, options: ExportOptions): Promise<ExportSummary> {
+export async function exportSandboxRecording(file: string, options: ExportOptions): Promise<ExportSummary> {
   if (!Number.isSafeInteger(options.requests) || options.requests < 1) throw new RangeError('requests must be a whole number from 1');
   const startMs = Date.parse(options.startTime ?? DEFAULT_START_TIME);
   const market = new Market({

@@ -3,8 +3,8 @@
  * recordingLineSchema, so fixtures cannot drift from the format.
  */
 import { writeFile } from 'node:fs/promises';
-import { formatRecordingLine } from '../../src/backtest/recording-io.js';
-import { recordingLineSchema, type Outcome, type RecordingLine } from '../../src/backtest/recording-schema.js';
+import { formatRecordingLine } from '../../src/recording/index.js';
+import { recordingLineSchema, type Outcome, type RecordingLine } from '../../src/recording/index.js';
 import { seededRandom } from '../../src/backtest/tune/seeded-random.js';
 import type { LoanRequest } from '../../src/service/index.js';
 import { loanRequest, type LoanRequestOverrides } from '../engine/fixtures.js';

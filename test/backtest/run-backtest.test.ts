@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadRecording } from '../../src/backtest/prepared-recording.js';
-import type { RecordingLineIssue } from '../../src/backtest/recording-io.js';
+import type { RecordingLineIssue } from '../../src/recording/index.js';
 import { runBacktest } from '../../src/backtest/run-backtest.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
 import { recordingLine, writeRecording } from './recording-fixtures.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseRecordingLine } from '../../src/backtest/recording-io.js';
+import { parseRecordingLine } from '../../src/recording/index.js';
 import { freePort } from '../../src/daemon/free-port.js';
 import { openStore } from '../../src/store/index.js';
 import { BIN, cleanEnv, runCli } from '../cli/run-cli.js';

@@ -5,7 +5,7 @@
 import { databaseOf } from '../../src/store/index.js';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { recordingLinesFromStore } from '../../src/backtest/export-from-store.js';
+import { recordingLinesFromStore } from '../../src/recording/index.js';
 import { runBacktest } from '../../src/backtest/index.js';
 import { loadStrategyFile } from '../../src/engine/index.js';
 import { explainRecordedRequest } from '../../src/cli/commands/strategy/explain.js';

@@ -2,15 +2,15 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseRecordingLine } from '../../src/backtest/recording-io.js';
-import { exportRecording } from '../../src/sandbox/index.js';
+import { parseRecordingLine } from '../../src/recording/index.js';
+import { exportSandboxRecording } from '../../src/sandbox/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-sandbox-export-'));
 
-describe('exportRecording', () => {
+describe('exportSandboxRecording', () => {
   it('writes one valid recording line per request, with data, scores and outcome', async () => {
     const file = join(dir, 'a.jsonl');
-    const summary = await exportRecording(file, { seed: 5, requests: 300, providerNames: { a: 'acme', b: 'flow' } });
+    const summary = await exportSandboxRecording(file, { seed: 5, requests: 300, providerNames: { a: 'acme', b: 'flow' } });
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(300);
     expect(summary.lines).toBe(300);
@@ -38,10 +38,10 @@ describe('exportRecording', () => {
   });
 
   it('is deterministic for a seed; --transactions adds the raw bank data', async () => {
-    await exportRecording(join(dir, 'b1.jsonl'), { seed: 9, requests: 50 });
-    await exportRecording(join(dir, 'b2.jsonl'), { seed: 9, requests: 50 });
+    await exportSandboxRecording(join(dir, 'b1.jsonl'), { seed: 9, requests: 50 });
+    await exportSandboxRecording(join(dir, 'b2.jsonl'), { seed: 9, requests: 50 });
     expect(readFileSync(join(dir, 'b1.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'b2.jsonl'), 'utf8'));
-    await exportRecording(join(dir, 'c.jsonl'), { seed: 9, requests: 5, includeTransactions: true });
+    await exportSandboxRecording(join(dir, 'c.jsonl'), { seed: 9, requests: 5, includeTransactions: true });
     const first = JSON.parse(readFileSync(join(dir, 'c.jsonl'), 'utf8').split('\n')[0] ?? '{}') as { data_aggs?: { data_aggregation?: unknown } };
     expect(first.data_aggs?.data_aggregation).toBeDefined();
   });

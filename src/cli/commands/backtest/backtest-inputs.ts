@@ -6,9 +6,9 @@
 import { existsSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { z } from 'zod';
-import { recordingLinesFromStore } from '../../../backtest/export-from-store.js';
-import { loadRecording, prepareRecording, type PeriodFilter, type PreparedRecording } from '../../../backtest/prepared-recording.js';
-import type { MarketAssumptions } from '../../../backtest/market-model.js';
+import { recordingLinesFromStore } from '../../../recording/index.js';
+import { loadRecording, prepareRecording, type PeriodFilter, type PreparedRecording } from '../../../backtest/index.js';
+import type { MarketAssumptions } from '../../../backtest/index.js';
 import { ConfigFileError, loadYamlFile } from '../../../config/index.js';
 import { loadStrategyFile, type CompiledStrategy } from '../../../engine/index.js';
 import { UNCAPPED_RISK_LIMITS, riskLimitsSchema, type RiskLimits } from '../../../risk/index.js';

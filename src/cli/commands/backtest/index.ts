@@ -5,9 +5,9 @@
  */
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import type { BacktestResult } from '../../../backtest/backtest-result.js';
-import { backtestHtml } from '../../../backtest/report/html-report.js';
-import { runBacktest } from '../../../backtest/run-backtest.js';
+import type { BacktestResult } from '../../../backtest/index.js';
+import { backtestHtml } from '../../../backtest/index.js';
+import { runBacktest } from '../../../backtest/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { addReplayOptions, loadLimits, loadSource, loadStrategies, marketOf, type MarketOptions, type RecordingSource } from './backtest-inputs.js';
 import { formatBacktest, formatSideBySide } from './report-text.js';

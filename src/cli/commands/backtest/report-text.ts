@@ -2,9 +2,9 @@
  * The backtest report for a terminal, in the spirit of freqtrade's backtest tables: one table per
  * segment dimension, a summary, the guard's refusals, and what is needed to reproduce the run.
  */
-import type { BacktestResult } from '../../../backtest/backtest-result.js';
-import { pct, summaryLines, usd } from '../../../backtest/report/summary-lines.js';
-import { SEGMENT_DIMENSIONS, type SegmentRow } from '../../../backtest/segment-stats.js';
+import type { BacktestResult } from '../../../backtest/index.js';
+import { pct, summaryLines, usd } from '../../../backtest/index.js';
+import { SEGMENT_DIMENSIONS, type SegmentRow } from '../../../backtest/index.js';
 import { formatTable } from '../strategy/text-table.js';
 
 const TITLES: Record<(typeof SEGMENT_DIMENSIONS)[number], string> = {

@@ -1,7 +1,7 @@
 /** `lendbot record export`: the daemon's history as a recording for backtests. */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { exportRecording } from '../../../backtest/export-from-store.js';
+import { exportRecordingFromStore } from '../../../recording/index.js';
 import { openStore } from '../../../store/index.js';
 import { warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
@@ -17,7 +17,7 @@ export function registerRecordCommand(program: Command, io: CliIo): void {
       if (!existsSync(options.db)) throw new UserError(`no database at ${options.db} (set --db or LENDBOT_DB)`);
       const store = openStore(options.db);
       try {
-        const summary = await exportRecording(store, options.out);
+        const summary = await exportRecordingFromStore(store, options.out);
         for (const bad of summary.invalid) warn(io, `request ${bad.loanRequestId} left out: ${bad.message}`);
         io.stderr.write(`wrote ${summary.written} request${summary.written === 1 ? '' : 's'} to ${options.out}\n`);
       } finally {

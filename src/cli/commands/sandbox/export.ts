@@ -1,6 +1,6 @@
 /** `lendbot sandbox export`: a recording with known outcomes, from a headless market run. */
 import type { Command } from 'commander';
-import { DEFAULT_PROVIDER_NAMES, DEFAULT_START_TIME, exportRecording } from '../../../sandbox/index.js';
+import { DEFAULT_PROVIDER_NAMES, DEFAULT_START_TIME, exportSandboxRecording } from '../../../sandbox/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { isoTimeText, nonNegativeNumber, wholeNumber } from './options.js';
 
@@ -38,7 +38,7 @@ loans still running then are "current". See docs/recording-format.md and docs/sa
     .action(async (options: ExportCliOptions) => {
       const progress = io.stderr.isTTY === true;
       const started = performance.now();
-      const summary = await exportRecording(options.out, {
+      const summary = await exportSandboxRecording(options.out, {
         seed: options.seed,
         requests: options.requests,
         arrivalsPerHour: options.arrivals,

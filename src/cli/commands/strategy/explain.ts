@@ -3,10 +3,10 @@
  * through a strategy and shows why it decided what it did.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { readRecording } from '../../../backtest/recording-io.js';
-import type { RecordingLine } from '../../../backtest/recording-schema.js';
-import { recordingDataSource, simSpendLedger } from '../../../backtest/recording-data.js';
-import { SimLedger } from '../../../backtest/sim-ledger.js';
+import { readRecording } from '../../../recording/index.js';
+import type { RecordingLine } from '../../../recording/index.js';
+import { recordingDataSource, simSpendLedger } from '../../../backtest/index.js';
+import { SimLedger } from '../../../backtest/index.js';
 import { decideSync, loadStrategyFile, type CompiledStrategy, type DecideOutcome } from '../../../engine/index.js';
 import { amountToCents } from '../../../service/index.js';
 import { checkOffer, UNCAPPED_RISK_LIMITS } from '../../../risk/index.js';

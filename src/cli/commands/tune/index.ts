@@ -5,11 +5,11 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { OBJECTIVES, DEFAULT_MAX_DEFAULT, type Objective } from '../../../backtest/tune/objectives.js';
-import { rewriteParams } from '../../../backtest/tune/rewrite-params.js';
-import type { SplitSpec } from '../../../backtest/tune/time-splits.js';
-import { tune } from '../../../backtest/tune/tuner.js';
-import { workerCount, workerPoolEvaluator } from '../../../backtest/tune/worker-pool.js';
+import { OBJECTIVES, DEFAULT_MAX_DEFAULT, type Objective } from '../../../backtest/index.js';
+import { rewriteParams } from '../../../backtest/index.js';
+import type { SplitSpec } from '../../../backtest/index.js';
+import { tune } from '../../../backtest/index.js';
+import { workerCount, workerPoolEvaluator } from '../../../backtest/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import { DEFAULT_BALANCE_CENTS } from '../backtest/index.js';

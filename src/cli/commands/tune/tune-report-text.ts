@@ -1,5 +1,5 @@
 /** The tune report for a terminal: per window, the best trials' training and held-out scores. */
-import type { RankedTrial, TuneReport } from '../../../backtest/tune/tuner.js';
+import type { RankedTrial, TuneReport } from '../../../backtest/index.js';
 import { formatTable } from '../strategy/text-table.js';
 
 const pts = (score: number | null): string => (score === null ? '-' : `${(score * 100).toFixed(2)}%`);

@@ -55,7 +55,7 @@ export function outcomeOf(loan: StoredLoan): Outcome {
 }
 
 /** Writes the recording to `path`. */
-export async function exportRecording(store: Store, path: string): Promise<ExportSummary> {
+export async function exportRecordingFromStore(store: Store, path: string): Promise<ExportSummary> {
   const summary: ExportSummary = { written: 0, invalid: [] };
   const writer = await openRecordingWriter(path);
   for (const line of recordingLinesFromStore(store, summary.invalid)) {

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openRecordingWriter, parseRecordingLine } from '../../src/backtest/recording-io.js';
-import { recordingLineSchema } from '../../src/backtest/recording-schema.js';
+import { openRecordingWriter, parseRecordingLine } from '../../src/recording/index.js';
+import { recordingLineSchema } from '../../src/recording/index.js';
 import { loanRequestJson } from '../service/fixtures/resources.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-writer-'));

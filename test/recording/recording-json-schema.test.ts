@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { recordingJsonSchemaText } from '../../src/backtest/recording-json-schema.js';
+import { recordingJsonSchemaText } from '../../src/recording/index.js';
 
 describe('schema/recording.schema.json', () => {
   it('matches the zod schema (regenerate: node --import tsx scripts/generate-recording-schema.ts)', async () => {
