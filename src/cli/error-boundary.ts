@@ -3,9 +3,7 @@
  * no, an outage) print one line on stderr and exit non-zero; anything else is a bug: print the
  * stack and say so.
  */
-import { ConfigurationError, InvalidArgumentError, OPERATOR_HINTS, ServiceError } from '../service/index.js';
-import { ConfigFileError } from '../config/index.js';
-import { UserError } from './user-error.js';
+import { AppError } from '../log/app-error.js';
 
 export interface ErrorReport {
   exitCode: number;
@@ -19,18 +17,9 @@ export const EXIT_BUG = 70;
 
 /** Turns a thrown value into what the user sees and the exit code. */
 export function reportError(error: unknown): ErrorReport {
-  if (error instanceof UserError) return { exitCode: error.exitCode, text: `lendbot: ${error.message}` };
-  if (error instanceof ConfigurationError) return { exitCode: EXIT_FAILURE, text: `lendbot: ${error.message}` };
-  // A config or strategy file with problems: every problem, one a line, as file:line:col path: message.
-  if (error instanceof ConfigFileError) return { exitCode: EXIT_FAILURE, text: `lendbot: ${error.message}` };
-  if (error instanceof InvalidArgumentError) return { exitCode: EXIT_USAGE, text: `lendbot: ${error.message}` };
-  if (error instanceof ServiceError) {
-    const hint = OPERATOR_HINTS[error.code];
-    return {
-      exitCode: EXIT_FAILURE,
-      text: `lendbot: ${error.message} [${error.code}]${hint ? ` (${hint})` : ''}`,
-    };
-  }
+  // Every expected failure is an AppError: bad input, configuration, a config file's problems
+  // (one a line, as file:line:col path: message), the service saying no, an outage.
+  if (error instanceof AppError) return { exitCode: error.exitCode, text: `lendbot: ${error.userText()}` };
   const system = systemErrorText(error);
   if (system !== undefined) return { exitCode: EXIT_FAILURE, text: `lendbot: ${system}` };
   const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);

@@ -2,12 +2,12 @@
  * An expected failure: bad input, a missing setting, a refusal by the service. The CLI prints
  * its message on one line and exits with `exitCode`; no stack trace, since it is not a bug.
  */
-export class UserError extends Error {
+import { AppError } from '../log/app-error.js';
+
+export class UserError extends AppError {
   override readonly name = 'UserError';
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
+  readonly code = 'USER_INPUT';
+  constructor(message: string, exitCode = 1) {
+    super(message, { exitCode });
   }
 }

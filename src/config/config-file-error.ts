@@ -5,6 +5,7 @@
  */
 
 /** One problem in a file. Line and column are 1-based. */
+import { AppError } from '../log/app-error.js';
 export interface ConfigProblem {
   file: string;
   line: number;
@@ -21,8 +22,9 @@ export function formatProblem(problem: ConfigProblem): string {
 }
 
 /** A file that could not be read, parsed or validated. The message lists every problem. */
-export class ConfigFileError extends Error {
+export class ConfigFileError extends AppError {
   override readonly name = 'ConfigFileError';
+  readonly code = 'CONFIG_FILE';
   constructor(
     readonly file: string,
     readonly problems: readonly ConfigProblem[],

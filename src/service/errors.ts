@@ -4,6 +4,8 @@
  * one, the service's own `detail`/`message` text, and the underlying `cause`.
  */
 
+import { AppError } from '../log/app-error.js';
+
 export type ServiceErrorCode =
   /** 403 "Authentication credentials were not provided." */
   | 'AUTH_MISSING_CREDENTIALS'
@@ -46,7 +48,7 @@ export interface ServiceErrorDetails {
 }
 
 /** A failed call to the marketplace. */
-export class ServiceError extends Error {
+export class ServiceError extends AppError {
   override readonly name = 'ServiceError';
   readonly code: ServiceErrorCode;
   readonly method: string;
@@ -60,7 +62,7 @@ export class ServiceError extends Error {
     const where = `${details.method} ${details.path}`;
     const status = details.status === undefined ? '' : ` ${details.status}`;
     const text = details.serviceText === undefined ? '' : `: ${details.serviceText}`;
-    super(`${where}${status} ${summary}${text}`, details.cause === undefined ? {} : { cause: details.cause });
+    super(`${where}${status} ${summary}${text}`, { hint: OPERATOR_HINTS[code], cause: details.cause });
     this.code = code;
     this.method = details.method;
     this.path = details.path;
@@ -70,6 +72,10 @@ export class ServiceError extends Error {
     this.serverDateMs = details.serverDateMs;
   }
 
+  override userText(): string {
+    return `${this.message} [${this.code}]${this.hint ? ` (${this.hint})` : ''}`;
+  }
+
   /** Whether repeating the same request later could succeed. */
   get transient(): boolean {
     return this.code === 'RATE_LIMITED' || this.code === 'SERVER_ERROR' || this.code === 'NETWORK_ERROR';
@@ -77,15 +83,21 @@ export class ServiceError extends Error {
 }
 
 /** A bad argument caught before anything was sent (a rate outside 0.03 to 2.0, a bad filter). */
-export class InvalidArgumentError extends Error {
+export class InvalidArgumentError extends AppError {
   override readonly name = 'InvalidArgumentError';
   readonly code = 'INVALID_ARGUMENT';
+  constructor(message: string) {
+    super(message, { exitCode: 2 });
+  }
 }
 
 /** A required setting is missing or wrong; the message names the environment variable to fix. */
-export class ConfigurationError extends Error {
+export class ConfigurationError extends AppError {
   override readonly name = 'ConfigurationError';
   readonly code = 'CONFIGURATION';
+  constructor(message: string) {
+    super(message);
+  }
 }
 
 /** The four authentication texts of spec part 7, and the code each maps to. */

@@ -6,6 +6,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
+import { AppError } from '../log/app-error.js';
 import { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations.js';
 
 export type { Database };
@@ -14,7 +15,7 @@ export type { Database };
 export const BUSY_TIMEOUT_MS = 5_000;
 
 /** The file was written by a newer lendbot; this build cannot know its schema. */
-export class StoreVersionError extends Error {
+export class StoreVersionError extends AppError {
   override readonly name = 'StoreVersionError';
   readonly code = 'STORE_VERSION_TOO_NEW';
 

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { AppError } from '../../src/log/app-error.js';
+import { StoreVersionError } from '../../src/store/index.js';
 import { reportError } from '../../src/cli/error-boundary.js';
 import { ConfigFileError } from '../../src/config/index.js';
 import { UserError } from '../../src/cli/user-error.js';
@@ -39,4 +41,12 @@ describe('the CLI error boundary', () => {
     expect(report.exitCode).toBe(70);
     expect(report.text).toMatch(/^lendbot: unexpected error; this is a bug, please report it with the lines below\.\nTypeError: x is undefined\n\s+at /);
   });
+
+  it('treats every AppError as expected, whichever part raised it, by its one base class', () => {
+    const error = new StoreVersionError('data/lendbot.db', 9, 3);
+    expect(error).toBeInstanceOf(AppError);
+    expect(reportError(error)).toEqual({ exitCode: 1, text: `lendbot: ${error.message}` });
+    expect(reportError(new Error('boom')).exitCode).toBe(70);
+  });
 });
+

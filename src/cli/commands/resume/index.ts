@@ -4,38 +4,54 @@ import type { Command } from 'commander';
 import { systemClock } from '../../../clock/clock.js';
 import { loadDaemonConfig } from '../../../daemon/daemon-config.js';
 import { createLogger } from '../../../log/logger.js';
-import { Protections } from '../../../ops/protections/index.js';
+import { Protections, type Pause } from '../../../ops/protections/index.js';
 import { isoFromMs, openStore } from '../../../store/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import { DEFAULT_CONFIG_FILE } from '../run/index.js';
 
+const HELP_AFTER = `
+The running daemon reads the pause from the database before every offer, so new offers resume
+at the next request; no restart is needed. A pause also lifts itself after its pause_hours, or
+when its protection is set enabled: false in risk.protections (docs/risk-guard.md). The loans
+behind a default_spike or drawdown pause do not pause again; a further loan going bad may.
+
+Examples:
+  lendbot status                         # why it paused (the "protections" line)
+  lendbot resume                         # the database of config/lendbot.yaml, or LENDBOT_DB
+  lendbot resume --db /data/lendbot.db
+  docker exec lendbot node bin/lendbot.js resume
+`;
+
 export function registerResumeCommand(program: Command, io: CliIo): void {
   program
     .command('resume')
-    .description('lift a protection that paused new offers (the daemon reads the database before every offer)')
+    .description('lift a protection that paused new offers, and print what it lifted')
     .option('--db <path>', 'SQLite file (default: LENDBOT_DB, then the config, then data/lendbot.db)')
-    .option('--config <file>', `configuration file (default ${DEFAULT_CONFIG_FILE} when it exists)`)
-    .addHelpText(
-      'after',
-      '\nA pause also lifts itself after its pause_hours, or when its protection is set enabled: false.\nSee why it paused first: lendbot status\nExample: lendbot resume --db /data/lendbot.db',
-    )
+    .option('--config <file>', `configuration file, for the database path (default ${DEFAULT_CONFIG_FILE} when it exists)`)
+    .addHelpText('after', HELP_AFTER)
     .action(async (options: { db?: string; config?: string }) => {
       const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
       const config = await loadDaemonConfig(file, io.env);
       const db = options.db ?? config.db;
+      // Never create an empty database where the user mistyped a path.
       if (!existsSync(db)) throw new UserError(`no database at ${db} (set --db or LENDBOT_DB)`);
       const store = openStore(db);
       try {
+        // No notify: the operator is the one resuming, and the daemon's notifier is not ours.
         const protections = new Protections({ store, clock: systemClock, log: createLogger({ level: 'silent' }), settings: () => config.risk.protections });
-        const lifted = protections.resume();
-        if (lifted === undefined) {
-          io.stdout.write('no pause in force; new offers are not paused by a protection\n');
-          return;
-        }
-        io.stdout.write(`lifted the ${lifted.kind} pause (since ${isoFromMs(lifted.sinceMs)}): ${lifted.reason}\nnew offers resume at the next request\n`);
+        io.stdout.write(resumeText(protections.resume(), systemClock.now()));
       } finally {
         store.close();
       }
     });
+}
+
+function resumeText(lifted: Pause | undefined, nowMs: number): string {
+  if (lifted === undefined) return 'no pause in force; new offers are not paused by a protection\n';
+  const since = isoFromMs(lifted.sinceMs);
+  if (lifted.untilMs !== null && lifted.untilMs <= nowMs) {
+    return `the ${lifted.kind} pause (since ${since}) had already ended at ${isoFromMs(lifted.untilMs)}; cleared it\n`;
+  }
+  return `lifted the ${lifted.kind} pause (since ${since}): ${lifted.reason}\nnew offers resume at the next request\n`;
 }
