@@ -60,9 +60,7 @@ export type DaemonConfigFile = z.infer<typeof daemonConfigSchema>;
 
 /** The environment variables `lendbot run` reads (shown in its --help). */
 export const RUN_ENV_HELP: ReadonlyArray<readonly [string, string]> = [
-  ['LENDBOT_BASE_URL', 'the marketplace (required unless --sandbox)'],
-  ['LENDBOT_API_KEY, LENDBOT_SECRET_KEY', 'credentials (required with LENDBOT_BASE_URL)'],
-  ['LENDBOT_WEBHOOK_SECRET', 'verifies webhook tokens (required with LENDBOT_BASE_URL)'],
+  ['LENDBOT_WEBHOOK_SECRET', 'verifies webhook tokens (required unless --sandbox)'],
   ['LENDBOT_WEBHOOK_PORT', 'listener port (default 8080)'],
   ['LENDBOT_DB', 'SQLite file (default data/lendbot.db)'],
   ['LENDBOT_POLL', 'poll schedule, a cron expression (default every minute)'],

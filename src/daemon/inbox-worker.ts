@@ -13,13 +13,12 @@
  */
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
-import type { MarketplaceApi } from '../service/index.js';
+import { NEW_LOAN_REQUEST_TOPIC, type MarketplaceApi } from '../service/index.js';
 import type { InboxEvent, Store } from '../store/index.js';
 import { Backoff, DEFAULT_BACKOFF, type BackoffSettings } from '../clock/backoff.js';
 import type { Pipeline } from './pipeline.js';
 import { findLoanRequest } from './request-finder.js';
 
-export const NEW_LOAN_REQUEST_TOPIC = 'new_loan_request_created';
 
 /** Says whether an event's data could lead to an offer at all; a `false` saves the fetch. */
 export type WebhookEventPrefilter = (data: Record<string, unknown>) => { pass: true } | { pass: false; reason: string };

@@ -12,7 +12,7 @@ import type { Logger } from '../log/logger.js';
 import { HOUR_MS } from './market-events.js';
 import type { Random } from './random.js';
 
-export const NEW_LOAN_REQUEST_TOPIC = 'new_loan_request_created';
+export { NEW_LOAN_REQUEST_TOPIC } from '../service/index.js';
 export const RETRY_EVERY_MS = HOUR_MS;
 export const GIVE_UP_AFTER_MS = 24 * HOUR_MS;
 

@@ -4,6 +4,7 @@
  * fields beside the token in the body are never read.
  */
 import { z } from 'zod';
+import { NEW_LOAN_REQUEST_TOPIC } from '../service/index.js';
 
 /**
  * The claims every event carries. `z.guid()` accepts any 8-4-4-4-12 hex UUID, not only RFC 4122
@@ -28,7 +29,7 @@ export const newLoanRequestCreatedSchema = z.looseObject({
 });
 export type NewLoanRequestCreated = z.infer<typeof newLoanRequestCreatedSchema>;
 
-export const NEW_LOAN_REQUEST_CREATED = 'new_loan_request_created';
+export const NEW_LOAN_REQUEST_CREATED = NEW_LOAN_REQUEST_TOPIC;
 
 /** The topics lendbot acts on, with the schema of their data. Others are stored and ignored. */
 export const KNOWN_TOPICS: Readonly<Record<string, z.ZodType<Record<string, unknown>>>> = {

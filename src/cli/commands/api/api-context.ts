@@ -1,10 +1,12 @@
 /** What every `lendbot api` subcommand shares: a client built from the environment, and output. */
+import { envHelp } from '../../env-help.js';
 import type { Command } from 'commander';
 import {
   collectPages,
   createMarketplaceClient,
   formatItemIssue,
   serviceConfigFromEnv,
+  SERVICE_ENV_HELP,
   type ItemIssue,
   type MarketplaceClient,
   type Page,
@@ -64,9 +66,5 @@ export function withPaging(command: Command): Command {
     .option('--page <n>', 'fetch this page (starts at 1)', positiveInt('--page'));
 }
 
-export const ENV_HELP_TEXT = `
-Environment:
-  LENDBOT_BASE_URL, LENDBOT_API_KEY, LENDBOT_SECRET_KEY   where the marketplace is and the credentials
-  (see docs/service-client.md for LENDBOT_SIGNATURE_MODE, LENDBOT_NUMERIC_RANGE_FORMAT, timeouts, retries)
-
+export const ENV_HELP_TEXT = `${envHelp('Environment', SERVICE_ENV_HELP)}
 Output: JSON on stdout; errors and warnings about items left out on stderr.`;

@@ -5,7 +5,9 @@ import { createDaemon } from '../../../daemon/daemon.js';
 import { loadDaemonConfig, RUN_ENV_HELP } from '../../../daemon/daemon-config.js';
 import { installShutdown } from '../../../daemon/shutdown.js';
 import { createLogger } from '../../../log/logger.js';
+import { SERVICE_ENV_HELP } from '../../../service/index.js';
 import type { CliIo } from '../../cli-io.js';
+import { envHelp } from '../../env-help.js';
 import { prepareSandboxRun } from './sandbox-run.js';
 
 interface RunOptions {
@@ -29,7 +31,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
     .option('--sandbox', 'trade against the embedded simulated marketplace (no real money; what npm start does)')
     .addHelpText(
       'after',
-      `\nEnvironment (overrides the config file; flags override both):\n${RUN_ENV_HELP.map(([name, text]) => `  ${name.padEnd(38)} ${text}`).join('\n')}\n\nStop with Ctrl-C or SIGTERM: intake stops, work in flight finishes, the database closes.`,
+      `${envHelp('Environment (the marketplace and its credentials are required unless --sandbox; the rest overrides the config file, and flags override both)', SERVICE_ENV_HELP, RUN_ENV_HELP)}\nStop with Ctrl-C or SIGTERM: intake stops, work in flight finishes, the database closes.\nExamples:\n  lendbot run --dry-run          # decide and record, never offer\n  lendbot run --sandbox          # the simulated marketplace (what npm start runs)`,
     )
     .action(async (options: RunOptions) => {
       const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
