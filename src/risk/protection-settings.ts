@@ -16,7 +16,7 @@ export const protectionSettingsSchema = z.strictObject({
       pause_hours: hours.default(6).describe('the pause lifts itself after this long (or at lendbot resume)'),
       patterns: z
         .array(z.string().min(1))
-        .default(['borrower can not offer', 'borrower cannot offer', 'currently borrowing', 'verified bank account', 'bank account is not verified'])
+        .default(['borrower can not offer', 'borrower cannot offer', 'currently borrowing', 'verified bank account', 'bank account is not verified', 'bank account not verified'])
         .describe('texts (case-insensitive) of the service refusing the ACCOUNT, not one request (spec 4.2 rules 2 and 9)'),
     })
     .prefault({}),
@@ -34,7 +34,7 @@ export const protectionSettingsSchema = z.strictObject({
       enabled: z.boolean().default(true),
       window_days: z.number().positive().default(60),
       min_loans: z.number().int().positive().default(5),
-      max_loss_share: z.number().min(0).max(1).default(0.15).describe('unrecovered principal of loans in collection or default, as a share of the principal lent'),
+      max_loss_share: z.number().min(0).max(1).default(0.15).describe('what the loans in collection or default still owe, each capped at its principal, as a share of the principal lent'),
       pause_hours: hours.default(24),
     })
     .prefault({}),

@@ -40,18 +40,14 @@ export function registerResumeCommand(program: Command, io: CliIo): void {
       try {
         // No notify: the operator is the one resuming, and the daemon's notifier is not ours.
         const protections = new Protections({ store, clock: systemClock, log: createLogger({ level: 'silent' }), settings: () => config.risk.protections });
-        io.stdout.write(resumeText(protections.resume(), systemClock.now()));
+        io.stdout.write(resumeText(protections.resume()));
       } finally {
         store.close();
       }
     });
 }
 
-function resumeText(lifted: Pause | undefined, nowMs: number): string {
+function resumeText(lifted: Pause | undefined): string {
   if (lifted === undefined) return 'no pause in force; new offers are not paused by a protection\n';
-  const since = isoFromMs(lifted.sinceMs);
-  if (lifted.untilMs !== null && lifted.untilMs <= nowMs) {
-    return `the ${lifted.kind} pause (since ${since}) had already ended at ${isoFromMs(lifted.untilMs)}; cleared it\n`;
-  }
-  return `lifted the ${lifted.kind} pause (since ${since}): ${lifted.reason}\nnew offers resume at the next request\n`;
+  return `lifted the ${lifted.kind} pause (since ${isoFromMs(lifted.sinceMs)}): ${lifted.reason}\nnew offers resume at the next request\n`;
 }
