@@ -104,14 +104,12 @@ export class Pipeline {
     const outcome = await timed('decide', () =>
       decideAsync(request, context, this.timedData(timed), async (offer) => {
         const started = performance.now();
-        const pause = this.deps.protections?.activePause();
-        if (pause !== undefined) {
-          guardMs = performance.now() - started;
-          return { allowed: false, code: 'paused', reason: `guard paused: ${pause.reason}` };
-        }
         const limits = this.deps.limits();
         const balanceCents = await this.deps.balance.current();
-        const snapshot = snapshotFromStore(store, balanceCents, clock.now(), limits, { dryRun: this.deps.dryRun });
+        const snapshot = {
+          ...snapshotFromStore(store, balanceCents, clock.now(), limits, { dryRun: this.deps.dryRun }),
+          pauseReason: this.deps.protections?.activePause()?.reason,
+        };
         const result = checkOffer(offer, snapshot, limits);
         guardMs = performance.now() - started;
         return result;

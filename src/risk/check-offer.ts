@@ -3,9 +3,9 @@
  * backtester (with a simulated ledger) refuse exactly the same offers. A refusal is a value with
  * a machine-readable code and a reason that names the figures, never an exception.
  *
- * Checks run in a fixed order and the first failure is reported: kill switch, rate bounds, the
- * request's max rate, risk level, balance, open exposure, per borrower, share per risk level,
- * offers per day, amount per day.
+ * Checks run in a fixed order and the first failure is reported: kill switch, a protection's
+ * pause, a non-positive total, rate bounds, the request's max rate, risk level, balance, open
+ * exposure, per borrower, share per risk level, offers per day, amount per day.
  */
 import { MAX_RATE, MIN_RATE, RISK_LEVEL_NAMES, formatCents, parseCents, type Cents, type LoanRequest } from '../service/index.js';
 import type { RiskLimits } from './risk-limits.js';
@@ -23,6 +23,8 @@ export interface GuardSnapshot {
   amountTodayCents: Cents;
   /** The kill switch file exists (the config flag is read from the limits). */
   killSwitchOn: boolean;
+  /** A protection's pause of new offers, with its reason (the daemon's protections; none in a backtest). */
+  pauseReason?: string | undefined;
 }
 
 export type GuardRefusalCode =
@@ -65,6 +67,7 @@ export function checkOffer(input: OfferToCheck, snapshot: GuardSnapshot, limits:
 
   if (limits.killSwitch) return refuse('kill_switch', 'kill switch on (config)');
   if (snapshot.killSwitchOn) return refuse('kill_switch', `kill switch on (file ${limits.killSwitchFile ?? '?'})`);
+  if (snapshot.pauseReason !== undefined) return refuse('paused', `paused: ${snapshot.pauseReason}`);
 
   // A second line behind the client's validation: an offer on nothing (or less) is never made.
   if (!Number.isSafeInteger(total) || total <= 0) return refuse('invalid_total', `total_amount ${request.total_amount} is not a positive amount`);

@@ -116,6 +116,15 @@ describe('checkOffer', () => {
     });
   });
 
+  it('refuses while a protection pauses offering, after the kill switch', () => {
+    expect(checkOffer(offer(), snapshot({ pauseReason: 'account_refusal protection: ...' }), limits())).toEqual({
+      allowed: false,
+      code: 'paused',
+      reason: 'guard paused: account_refusal protection: ...',
+    });
+    expect(checkOffer(offer(), snapshot({ pauseReason: 'x' }), limits({ killSwitch: true }))).toMatchObject({ code: 'kill_switch' });
+  });
+
   it('refuses a total that is not a positive amount, whatever the other rules say', () => {
     for (const totalAmount of ['0.00', '-300.00']) {
       expect(checkOffer(offer({ totalAmount }), snapshot(), limits())).toEqual({
