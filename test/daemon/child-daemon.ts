@@ -3,9 +3,10 @@
  * way an operator would while it runs.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { BIN } from '../cli/run-cli.js';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { BIN, cleanEnv } from '../cli/run-cli.js';
 
 export interface ChildDaemon {
   child: ChildProcess;
@@ -37,4 +38,47 @@ export function queryDatabase<T>(file: string, sql: string, ...params: unknown[]
   } finally {
     db.close();
   }
+}
+
+/**
+ * Writes a config for a child daemon on `port` with `db`: one strategy, jobs off (the poll runs
+ * at start, and on `pollSchedule` when given), no risk caps (these tests are about crashes).
+ */
+export function writeChildConfig(file: string, options: { db: string; port: number; strategy: string; pollSchedule?: string }): void {
+  writeFileSync(
+    file,
+    [
+      `db: ${options.db}`,
+      'strategies:',
+      `  - ${options.strategy}`,
+      'webhook:',
+      '  host: 127.0.0.1',
+      `  port: ${options.port}`,
+      'poll:',
+      `  schedule: ${options.pollSchedule === undefined ? 'off' : JSON.stringify(options.pollSchedule)}`,
+      '  at_start: true',
+      'jobs:',
+      '  balance_refresh: off',
+      '  reconcile: off',
+      '  fund_accepted: off',
+      '  protections: off',
+      'risk:',
+      '  max_open_exposure: null',
+      '  max_per_borrower: null',
+      '  max_amount_per_day: null',
+      '',
+    ].join('\n'),
+  );
+}
+
+/** The environment of a child daemon trading on `sandbox` as if it were the real marketplace. */
+export function childEnv(sandbox: SandboxHandle): Record<string, string> {
+  return {
+    ...cleanEnv(),
+    LENDBOT_BASE_URL: sandbox.url,
+    LENDBOT_API_KEY: sandbox.credentials.apiKey,
+    LENDBOT_SECRET_KEY: sandbox.credentials.secretKey,
+    LENDBOT_WEBHOOK_SECRET: sandbox.credentials.webhookSecret,
+    LENDBOT_READ_RETRIES: '0',
+  };
 }

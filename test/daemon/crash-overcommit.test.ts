@@ -7,15 +7,14 @@
  * new request is decided. With both removed this test sees 7,401.00 promised on 5,000.00.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/daemon/free-port.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { parseCents } from '../../src/service/index.js';
-import { cleanEnv } from '../cli/run-cli.js';
-import { queryDatabase, startChildDaemon } from './child-daemon.js';
+import { childEnv, queryDatabase, startChildDaemon, writeChildConfig } from './child-daemon.js';
 import { OFFER_ALL, waitFor } from './daemon-harness.js';
 
 const BALANCE_CENTS = 500_000;
@@ -37,38 +36,8 @@ beforeAll(async () => {
   }
   dir = mkdtempSync(join(tmpdir(), 'lendbot-overcommit-'));
   configFile = join(dir, 'lendbot.yaml');
-  writeFileSync(
-    configFile,
-    [
-      `db: ${join(dir, 'lendbot.db')}`,
-      'strategies:',
-      `  - ${OFFER_ALL}`,
-      'webhook:',
-      '  host: 127.0.0.1',
-      `  port: ${await freePort()}`,
-      'poll:',
-      '  schedule: "*/2 * * * * *"',
-      '  at_start: true',
-      'jobs:',
-      '  balance_refresh: off',
-      '  reconcile: off',
-      '  fund_accepted: off',
-      '  protections: off',
-      'risk:',
-      '  max_open_exposure: null',
-      '  max_per_borrower: null',
-      '  max_amount_per_day: null',
-      '',
-    ].join('\n'),
-  );
-  env = {
-    ...cleanEnv(),
-    LENDBOT_BASE_URL: sandbox.url,
-    LENDBOT_API_KEY: sandbox.credentials.apiKey,
-    LENDBOT_SECRET_KEY: sandbox.credentials.secretKey,
-    LENDBOT_WEBHOOK_SECRET: sandbox.credentials.webhookSecret,
-    LENDBOT_READ_RETRIES: '0',
-  };
+  writeChildConfig(configFile, { db: join(dir, 'lendbot.db'), port: await freePort(), strategy: OFFER_ALL, pollSchedule: '*/2 * * * * *' });
+  env = childEnv(sandbox);
 });
 
 afterAll(async () => {

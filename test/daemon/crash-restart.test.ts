@@ -4,14 +4,13 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/daemon/free-port.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { cleanEnv } from '../cli/run-cli.js';
-import { queryDatabase, startChildDaemon, type ChildDaemon } from './child-daemon.js';
+import { childEnv, queryDatabase, startChildDaemon, writeChildConfig, type ChildDaemon } from './child-daemon.js';
 import { OFFER_ALL, postWebhook, signEvent, waitFor } from './daemon-harness.js';
 
 let sandbox: SandboxHandle;
@@ -28,38 +27,8 @@ beforeAll(async () => {
   const port = await freePort();
   webhookUrl = `http://127.0.0.1:${port}/webhooks`;
   configFile = join(dir, 'lendbot.yaml');
-  writeFileSync(
-    configFile,
-    [
-      `db: ${join(dir, 'lendbot.db')}`,
-      'strategies:',
-      `  - ${OFFER_ALL}`,
-      'webhook:',
-      '  host: 127.0.0.1',
-      `  port: ${port}`,
-      'poll:',
-      '  schedule: off',
-      '  at_start: true',
-      'jobs:',
-      '  balance_refresh: off',
-      '  reconcile: off',
-      '  fund_accepted: off',
-      '  protections: off',
-      'risk:',
-      '  max_open_exposure: null',
-      '  max_per_borrower: null',
-      '  max_amount_per_day: null',
-      '',
-    ].join('\n'),
-  );
-  env = {
-    ...cleanEnv(),
-    LENDBOT_BASE_URL: sandbox.url,
-    LENDBOT_API_KEY: sandbox.credentials.apiKey,
-    LENDBOT_SECRET_KEY: sandbox.credentials.secretKey,
-    LENDBOT_WEBHOOK_SECRET: sandbox.credentials.webhookSecret,
-    LENDBOT_READ_RETRIES: '0',
-  };
+  writeChildConfig(configFile, { db: join(dir, 'lendbot.db'), port, strategy: OFFER_ALL });
+  env = childEnv(sandbox);
 });
 
 afterAll(async () => {

@@ -5,9 +5,7 @@
  * in a tight loop (15,119 signed requests in about 15 s).
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -19,6 +17,7 @@ import { loadStrategyFile } from '../../src/engine/index.js';
 import { createMarketplaceClient, DEFAULT_RETRY } from '../../src/service/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { captureLog } from '../log/log-capture.js';
+import { startNotificationReceiver, type NotificationReceiver } from '../ops/notification-receiver.js';
 import { startFixtureServer, type FixtureServer } from '../service/fixture-server.js';
 import { OFFER_ALL, postWebhook, signEvent } from './daemon-harness.js';
 
@@ -27,24 +26,14 @@ const EVERY_SECOND = '* * * * * *';
 
 let dir: string;
 let market: FixtureServer;
-let receiver: Server;
-let notifications: Array<{ event: string; data: Record<string, unknown> }>;
+let receiver: NotificationReceiver;
 let daemon: Daemon | undefined;
 let store: Store;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lendbot-storm-'));
   market = await startFixtureServer({ apiKey: 'key', secretKey: 'the-right-secret' });
-  notifications = [];
-  receiver = createServer((request, response) => {
-    let text = '';
-    request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-    request.on('end', () => {
-      notifications.push(JSON.parse(text) as { event: string; data: Record<string, unknown> });
-      response.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiver = await startNotificationReceiver();
 });
 
 afterEach(async () => {
@@ -52,7 +41,7 @@ afterEach(async () => {
   daemon = undefined;
   store.close();
   await market.close();
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -66,7 +55,7 @@ describe('a marketplace refusing our credentials', () => {
       webhook: { host: '127.0.0.1', port },
       poll: { schedule: EVERY_SECOND, at_start: true },
       jobs: { balance_refresh: EVERY_SECOND, reconcile: EVERY_SECOND, fund_accepted: EVERY_SECOND },
-      notifications: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, retries: 0 },
+      notifications: { url: receiver.url, retries: 0 },
     });
     // The market's clock is frozen: back-off waits only end when the test moves it.
     const clock = new ManualClock(Date.now());
@@ -122,7 +111,7 @@ describe('a marketplace refusing our credentials', () => {
     const said = (msg: string) => lines.filter((line) => line.msg === msg).length;
     expect(said('marketplace refuses our calls; the daemon is degraded until it accepts them again')).toBe(1);
     expect(said('webhook events not processed; every one tried failed, backing off')).toBe(1);
-    expect(notifications.filter((body) => body.event === 'service_degraded')).toHaveLength(1);
+    expect(receiver.received.filter((body) => body.event === 'service_degraded')).toHaveLength(1);
 
     // Once the longest wait is over, each job and the inbox try once more, and wait longer.
     clock.advance(11 * 60_000);
@@ -132,6 +121,6 @@ describe('a marketplace refusing our credentials', () => {
     expect(secondWave).toBeLessThanOrEqual(12);
     expect(said('webhook events not processed; every one tried failed, backing off')).toBe(2);
     expect(lines.filter((line) => line.msg?.toString().startsWith('job failed; next try in') && line.job === 'poll')).toHaveLength(2);
-    expect(notifications.filter((body) => body.event === 'service_degraded')).toHaveLength(1);
+    expect(receiver.received.filter((body) => body.event === 'service_degraded')).toHaveLength(1);
   });
 });

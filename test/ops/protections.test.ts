@@ -2,8 +2,6 @@
  * Protections on a real SQLite store, on a manual clock, notifying a real HTTP receiver through
  * the daemon's notifier.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock/clock.js';
 import { createMetrics } from '../../src/ops/metrics.js';
@@ -14,6 +12,7 @@ import { formatStatusText, statusJson } from '../../src/ops/status-text.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
 import { OFFER_TEXTS } from '../../src/sandbox/offer-rules.js';
 import type { Store } from '../../src/store/index.js';
+import { startNotificationReceiver, type NotificationReceiver } from './notification-receiver.js';
 import { captureLog } from '../log/log-capture.js';
 import { loanRequest, tempStore } from '../store/fixtures.js';
 
@@ -27,26 +26,18 @@ let cleanup: () => void;
 let clock: ManualClock;
 let settings: ProtectionSettings;
 let protections: Protections;
-let receiver: Server;
-let received: Array<{ event: string; data: Record<string, unknown> }>;
+let receiver: NotificationReceiver;
+let received: NotificationReceiver['received'];
 let deliveries: Array<Promise<unknown>>;
 
 beforeEach(async () => {
   ({ store, cleanup } = tempStore());
   clock = new ManualClock('2026-03-10T12:00:00Z');
   settings = protectionSettingsSchema.parse({});
-  received = [];
   deliveries = [];
-  receiver = createServer((request, response) => {
-    let text = '';
-    request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-    request.on('end', () => {
-      received.push(JSON.parse(text) as { event: string; data: Record<string, unknown> });
-      response.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const notifier = new WebhookNotifier({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, clock, log: captureLog().log });
+  receiver = await startNotificationReceiver();
+  received = receiver.received;
+  const notifier = new WebhookNotifier({ url: receiver.url, clock, log: captureLog().log });
   protections = new Protections({
     store,
     clock,
@@ -57,7 +48,7 @@ beforeEach(async () => {
   });
 });
 afterEach(async () => {
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver.close();
   cleanup();
 });
 

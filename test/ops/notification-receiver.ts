@@ -1,0 +1,27 @@
+/** A real HTTP server standing in for the investor's notification endpoint: it keeps every body and answers 200. */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface NotificationReceiver {
+  url: string;
+  received: Array<{ event: string; data: Record<string, unknown> }>;
+  close(): Promise<void>;
+}
+
+export async function startNotificationReceiver(): Promise<NotificationReceiver> {
+  const received: NotificationReceiver['received'] = [];
+  const server = createServer((request, response) => {
+    let text = '';
+    request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    request.on('end', () => {
+      received.push(JSON.parse(text) as { event: string; data: Record<string, unknown> });
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
