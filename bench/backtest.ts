@@ -3,11 +3,9 @@
  * asserted):  node --import tsx bench/backtest.ts [requests]
  */
 import { performance } from 'node:perf_hooks';
-import { prepareRecording } from '../src/backtest/prepared-recording.js';
+import { prepareRecording, runBacktest, tune, workerCount, workerPoolEvaluator } from '../src/backtest/index.js';
 import { recordingLineSchema, type RecordingLine } from '../src/recording/index.js';
-import { runBacktest } from '../src/backtest/run-backtest.js';
 import { seededRandom } from '../src/backtest/tune/seeded-random.js';
-import { tune } from '../src/backtest/tune/tuner.js';
 import { loadStrategyFile } from '../src/engine/index.js';
 
 const count = Number(process.argv[2] ?? 100_000);
@@ -67,7 +65,6 @@ console.log(`tune (in-process): ${trials} trials in ${seconds.toFixed(2)} s = ${
 const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
 const { tmpdir } = await import('node:os');
 const { join } = await import('node:path');
-const { workerCount, workerPoolEvaluator } = await import('../src/backtest/tune/worker-pool.js');
 const dir = await mkdtemp(join(tmpdir(), 'lendbot-bench-'));
 const file = join(dir, 'rec.jsonl');
 await writeFile(file, lines.map((line) => JSON.stringify(line)).join('\n'));

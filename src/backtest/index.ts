@@ -2,13 +2,13 @@
 // step's recording-side seams (strategy explain uses them). Recordings themselves: src/recording.
 export { recordingDataSource, simSpendLedger } from './recording-data.js';
 export { SimLedger } from './sim-ledger.js';
-export { prepareRecording, loadRecording, sliceRecording, type PreparedRecording, type ReplayEntry, type PeriodFilter } from './prepared-recording.js';
-export { runBacktest, type BacktestOptions } from './run-backtest.js';
-export type { BacktestResult, BacktestDecision, BacktestSummary, SeriesPoint, StrategyRun } from './backtest-result.js';
-export { DEFAULT_MARKET, judgeOffer, loanCashFlows, type MarketAssumptions, type MarketVerdict, type LoanCashFlows } from './market-model.js';
-export { SEGMENT_DIMENSIONS, type SegmentDimension, type SegmentRow } from './segment-stats.js';
+export { prepareRecording, loadRecording, type PreparedRecording, type PeriodFilter } from './prepared-recording.js';
+export { runBacktest } from './run-backtest.js';
+export type { BacktestResult } from './backtest-result.js';
+export type { MarketAssumptions } from './market-model.js';
+export { SEGMENT_DIMENSIONS, type SegmentRow } from './segment-stats.js';
 export { backtestHtml } from './report/html-report.js';
-export { tune, type TuneOptions, type TuneReport } from './tune/tuner.js';
+export { tune, type TuneReport } from './tune/tuner.js';
 export { OBJECTIVES, type Objective } from './tune/objectives.js';
 export { rewriteParams } from './tune/rewrite-params.js';
 export { pct, summaryLines, usd } from './report/summary-lines.js';

@@ -9,14 +9,14 @@ import type { StoredLoan, Store } from '../store/index.js';
 import { RECORDING_VERSION, type Outcome, type RecordingLine } from './recording-schema.js';
 import { openRecordingWriter, parseRecordingLine } from './recording-io.js';
 
-export interface ExportSummary {
+export interface StoreExportSummary {
   written: number;
   /** Requests whose stored JSON no longer validates (reported, not written). */
   invalid: Array<{ loanRequestId: number; message: string }>;
 }
 
 /** The recording lines of every request the store has seen, oldest first. */
-export function* recordingLinesFromStore(store: Store, invalid: ExportSummary['invalid']): Generator<RecordingLine> {
+export function* recordingLinesFromStore(store: Store, invalid: StoreExportSummary['invalid']): Generator<RecordingLine> {
   const loansByRequest = new Map<number, StoredLoan>();
   for (const loan of store.account.loans()) if (loan.loanRequestId !== null) loansByRequest.set(loan.loanRequestId, loan);
   for (const seen of store.requests.list()) {
@@ -33,7 +33,7 @@ export function* recordingLinesFromStore(store: Store, invalid: ExportSummary['i
     }
     if (Object.keys(scores).length > 0) line.scores = scores;
     const loan = loansByRequest.get(seen.loanRequestId);
-    if (loan) line.outcome = outcomeOf(loan);
+    if (loan) line.outcome = outcomeOfStoredLoan(loan);
     // Round-trip through the reader so the file holds only lines a backtest accepts.
     const parsed = parseRecordingLine(JSON.stringify(line));
     if (parsed.ok) yield parsed.value;
@@ -42,7 +42,7 @@ export function* recordingLinesFromStore(store: Store, invalid: ExportSummary['i
 }
 
 /** What the investor's own loan says about the request's fate. */
-export function outcomeOf(loan: StoredLoan): Outcome {
+function outcomeOfStoredLoan(loan: StoredLoan): Outcome {
   const status = loan.listStatus === 'current' ? 'current' : loan.listStatus;
   const due = loan.loan.loan_return ?? null;
   const outcome: Outcome = { status, funded_rate: loan.interestRate };
@@ -55,8 +55,8 @@ export function outcomeOf(loan: StoredLoan): Outcome {
 }
 
 /** Writes the recording to `path`. */
-export async function exportRecordingFromStore(store: Store, path: string): Promise<ExportSummary> {
-  const summary: ExportSummary = { written: 0, invalid: [] };
+export async function exportRecordingFromStore(store: Store, path: string): Promise<StoreExportSummary> {
+  const summary: StoreExportSummary = { written: 0, invalid: [] };
   const writer = await openRecordingWriter(path);
   for (const line of recordingLinesFromStore(store, summary.invalid)) {
     await writer.write(line);

@@ -8,5 +8,5 @@ export type { GroundTruth } from './ground-truth.js';
 export type { Billing, ProviderNames } from './runtime.js';
 export type { WebhookDelivery, WebhookSubscription } from './webhook-sender.js';
 export { NEW_LOAN_REQUEST_TOPIC } from './webhook-sender.js';
-export { exportSandboxRecording, type ExportOptions, type ExportSummary as SandboxExportSummary } from './recording-export.js';
+export { exportSandboxRecording, type ExportOptions } from './recording-export.js';
 export { Market, type MarketOptions } from './market.js';
