@@ -33,5 +33,8 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 # SIGTERM (docker stop) stops intake, finishes work in flight and exits 0 within 10 s:
 # give docker stop at least that (--stop-timeout 15, compose stop_grace_period: 15s).
 STOPSIGNAL SIGTERM
+# `lendbot run` trades on the marketplace only: without LENDBOT_BASE_URL, LENDBOT_API_KEY,
+# LENDBOT_SECRET_KEY and LENDBOT_WEBHOOK_SECRET it exits 1 naming them, never falling back to the
+# simulation. A demo passes `run --sandbox` as the command.
 ENTRYPOINT ["node", "bin/lendbot.js"]
 CMD ["run"]

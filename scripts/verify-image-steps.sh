@@ -3,11 +3,13 @@
 #
 #   build stage   its COPY lines and its `npm ...` RUN lines (apt-get needs a real image: skipped)
 #   runtime stage its COPY lines (also --from=build), honouring .dockerignore for directories
-#   refuse        its ENTRYPOINT + CMD with its ENV and no credentials: must exit 1 naming the
-#                 variables to set (never trade in a simulation while reporting healthy)
+#   refuse        its ENTRYPOINT + CMD with its ENV and no credentials: must exit 1 with the one-line
+#                 message naming the variables to set and --sandbox (never trade in a simulation
+#                 while reporting healthy), creating no database
 #   start         the same with the credentials of a `lendbot sandbox` server standing in for the
 #                 marketplace, LENDBOT_DB pointed at a temp "volume" and a free port; waits for its
-#                 HEALTHCHECK command to pass; then SIGTERM, expecting exit 0 and the database.
+#                 HEALTHCHECK command to pass; then SIGTERM, expecting exit 0, no sandbox mode in
+#                 the log, and the database in the volume, mode 0600, the volume's mode unchanged.
 #
 # Usage: scripts/verify-image-steps.sh        (needs node and npm; npm ci uses the registry or cache)
 set -euo pipefail
@@ -27,6 +29,8 @@ fail() { printf 'FAIL: %s\n' "$*" >&2; [[ -f "$work/run.log" ]] && tail -n 40 "$
 
 cd "$root"
 mkdir -p "$work/stage0" "$work/stage1" "$work/data"
+chmod 755 "$work/data" # as the image's RUN mkdir -p /data leaves it
+volume_mode="$(stat -c %a "$work/data")"
 
 # Each Dockerfile instruction on one line (continuations joined), comments dropped.
 mapfile -t lines < <(sed -e 's/#.*$//' Dockerfile | awk '{ if (sub(/\\[ \t]*$/, "")) { buf = buf $0 " " } else { print buf $0; buf = "" } }' | grep -v '^[[:space:]]*$')
@@ -90,10 +94,10 @@ set +e
 (cd "$work/stage1" && timeout 60 "${base_env[@]}" "${command[@]}") >"$work/refused.log" 2>&1
 code=$?
 set -e
-[[ "$code" == 1 ]] || fail "exit code $code without credentials (expected 1)"
-grep -q 'LENDBOT_BASE_URL, LENDBOT_API_KEY, LENDBOT_SECRET_KEY and LENDBOT_WEBHOOK_SECRET are not set' "$work/refused.log" \
-  || fail "no message naming the variables: $(cat "$work/refused.log")"
-echo "refused: $(head -n 1 "$work/refused.log")"
+[[ "$code" == 1 ]] || fail "exit code $code without credentials (expected 1; 124 means it kept running)"
+expected='lendbot: LENDBOT_BASE_URL, LENDBOT_API_KEY, LENDBOT_SECRET_KEY and LENDBOT_WEBHOOK_SECRET are not set: set them to trade on the marketplace, or run `lendbot run --sandbox` for the simulated one (no real money)'
+[[ "$(cat "$work/refused.log")" == "$expected" ]] || fail "not the one-line message naming the variables and --sandbox: $(cat "$work/refused.log")"
+echo "refused (exit 1): $(cat "$work/refused.log")"
 [[ ! -e "$work/data/lendbot.db" ]] || fail "a database was created although nothing started"
 
 # With credentials, against a marketplace (the sandbox server, standing in for the real one).
@@ -130,7 +134,12 @@ set -e
 pid=""
 [[ "$code" == 0 ]] || fail "exit code $code after SIGTERM (expected 0)"
 [[ -s "$work/data/lendbot.db" ]] || fail "no database in the /data volume"
-echo "exit code 0; database $(du -h "$work/data/lendbot.db" | cut -f1) in the volume"
+grep -q 'SANDBOX MODE' "$work/run.log" && fail "the daemon ran the simulation, not the marketplace it was given"
+# Personal data at rest (docs/store.md): the file is owner-only; the volume, not lendbot's, is left alone.
+db_mode="$(stat -c %a "$work/data/lendbot.db")"
+[[ "$db_mode" == 600 ]] || fail "database mode $db_mode (expected 600)"
+[[ "$(stat -c %a "$work/data")" == "$volume_mode" ]] || fail "the volume's mode changed from $volume_mode"
+echo "exit code 0; database $(du -h "$work/data/lendbot.db" | cut -f1) in the volume, mode $db_mode (volume still $volume_mode)"
 kill -TERM "$market_pid" 2>/dev/null || true
 wait "$market_pid" 2>/dev/null || true
 market_pid=""

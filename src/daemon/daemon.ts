@@ -86,7 +86,7 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
     notify: (data) => ops.notify('service_degraded', data),
   });
   client = instrumentClient(client, metrics, (endpoint, error) => serviceHealth.observe(endpoint, error));
-  const store = overrides.store ?? openStore(config.db);
+  const store = overrides.store ?? openStore(config.db, { onWarning: (message) => log.warn({ db: config.db }, message) });
   const dryRun = config.dry_run;
   // What hot reload may change; read through get() each time, swapped between two requests.
   const active = new Swappable({ strategies: initialStrategies as readonly CompiledStrategy[], limits: config.risk });
@@ -250,6 +250,6 @@ function requireLiveCredentials(env: Env, hasWebhookSecret: boolean): void {
   if (missing.length === 0) return;
   const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}`;
   throw new ConfigurationError(
-    `${list} ${missing.length === 1 ? 'is' : 'are'} not set: set them to trade on the marketplace, or run \`lendbot run --sandbox\` for the simulated one (no real money)`,
+    `${list} ${missing.length === 1 ? 'is not set: set it' : 'are not set: set them'} to trade on the marketplace, or run \`lendbot run --sandbox\` for the simulated one (no real money)`,
   );
 }

@@ -66,7 +66,8 @@ export interface RecordingWriter {
  */
 export async function openRecordingWriter(file: string): Promise<RecordingWriter> {
   await mkdir(dirname(file), { recursive: true });
-  const stream = createWriteStream(file, { encoding: 'utf8' });
+  // Owner-only, like the database: a recording holds the same borrowers' data.
+  const stream = createWriteStream(file, { encoding: 'utf8', mode: 0o600 });
   // events.once rejects when the stream emits 'error' while we wait; this listener keeps an error
   // that happens between waits, so the next write reports it instead of crashing the process.
   let failure: Error | undefined;

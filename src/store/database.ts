@@ -2,7 +2,7 @@
  * Opening the SQLite file: pragmas, migrations, closing. The daemon is the only writer, but the
  * CLI (`lendbot decisions`) may read at the same time, hence WAL and a busy timeout.
  */
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
@@ -27,21 +27,53 @@ export class StoreVersionError extends AppError {
   }
 }
 
+/** Where a warning about the file goes; lendbot's commands see it on stderr. */
+export type StoreWarning = (message: string) => void;
+
+const warnOnStderr: StoreWarning = (message) => {
+  process.stderr.write(`warning: ${message}\n`);
+};
+
+export interface OpenDatabaseOptions {
+  /** Told when an existing file was open to other users (default: a `warning:` line on stderr). */
+  onWarning?: StoreWarning;
+}
+
+/** The mode bits of group and others. */
+const GROUP_AND_OTHERS = 0o077;
+
 /**
  * The file holds borrowers' data and the lender's decisions: owner-only. Folders lendbot creates
  * are 0700; a folder the user chose (/tmp, a container volume) is left as it is. The file is
- * created 0600 before SQLite opens it (SQLite gives its -wal and -shm files the database file's
- * mode), and an existing file readable by others is tightened to 0600 at every open.
+ * created 0600 before SQLite opens it, since SQLite gives its -wal and -shm files the database
+ * file's mode. An existing file (or a -wal or -shm left by a crash) open to group or others is
+ * tightened to owner-only at every open, with a warning: someone may have read it already.
  */
-function prepareOwnerOnlyFile(path: string): void {
+function prepareOwnerOnlyFile(path: string, warn: StoreWarning): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
-  chmodSync(path, 0o600);
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) tightenIfShared(file, warn);
 }
 
+function tightenIfShared(file: string, warn: StoreWarning): void {
+  if (!existsSync(file)) return;
+  const mode = statSync(file).mode & 0o777;
+  if ((mode & GROUP_AND_OTHERS) === 0) return;
+  const ownerOnly = mode & ~GROUP_AND_OTHERS;
+  try {
+    chmodSync(file, ownerOnly);
+    warn(`${file} was open to other users (mode ${octal(mode)}); tightened to ${octal(ownerOnly)}, owner only (see docs/store.md)`);
+  } catch (error) {
+    // Not ours to change (another user's file): say so, and still open it.
+    warn(`${file} is open to other users (mode ${octal(mode)}) and could not be tightened (${(error as Error).message}); run chmod go-rwx ${file}`);
+  }
+}
+
+const octal = (mode: number): string => `0${mode.toString(8).padStart(3, '0')}`;
+
 /** Opens (creating if needed) a database file and brings its schema to the latest version. */
-export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS): Database {
-  if (path !== ':memory:') prepareOwnerOnlyFile(path);
+export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS, options: OpenDatabaseOptions = {}): Database {
+  if (path !== ':memory:' && path !== '') prepareOwnerOnlyFile(path, options.onWarning ?? warnOnStderr);
   const db = new BetterSqlite3(path);
   try {
     db.pragma('journal_mode = WAL');

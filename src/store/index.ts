@@ -1,5 +1,6 @@
 // The store's public face: open one SQLite file and get a repository per table group.
-import { openDatabase, type Database } from './database.js';
+import { openDatabase, type Database, type OpenDatabaseOptions } from './database.js';
+import { MIGRATIONS } from './migrations.js';
 import { createAccountRepository, type AccountRepository } from './account-repository.js';
 import { createDecisionsRepository, type DecisionsRepository } from './decisions-repository.js';
 import { createExposureRepository, type ExposureRepository } from './exposure-repository.js';
@@ -41,8 +42,8 @@ export interface Store {
 }
 
 /** Opens (creating the file and its parent directory if needed) and migrates a store; ':memory:' works. */
-export function openStore(path: string): Store {
-  const db = openDatabase(path);
+export function openStore(path: string, options: OpenDatabaseOptions = {}): Store {
+  const db = openDatabase(path, MIGRATIONS, options);
   const store: Store = {
     requests: createRequestsRepository(db),
     purchases: createPurchasesRepository(db),

@@ -1,6 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/index.js';
 import { LENDBOT_VERSION } from '../../src/version.js';
 import { runCli } from './run-cli.js';
+
+const MISSING_ALL =
+  'lendbot: LENDBOT_BASE_URL, LENDBOT_API_KEY, LENDBOT_SECRET_KEY and LENDBOT_WEBHOOK_SECRET are not set: set them to trade on the marketplace, or run `lendbot run --sandbox` for the simulated one (no real money)\n';
 
 describe('lendbot entry point', () => {
   it('prints help listing the commands', async () => {
@@ -52,12 +59,52 @@ describe('lendbot entry point', () => {
   it('will not run without credentials unless asked for the sandbox, naming every variable missing', async () => {
     const none = await runCli(['run', '--strategy', 'strategies/balanced.yaml']);
     expect(none).toMatchObject({ code: 1, stdout: '' });
-    expect(none.stderr).toBe(
-      'lendbot: LENDBOT_BASE_URL, LENDBOT_API_KEY, LENDBOT_SECRET_KEY and LENDBOT_WEBHOOK_SECRET are not set: set them to trade on the marketplace, or run `lendbot run --sandbox` for the simulated one (no real money)\n',
-    );
+    expect(none.stderr).toBe(MISSING_ALL);
     const some = await runCli(['run'], { LENDBOT_BASE_URL: 'https://api.example.com', LENDBOT_API_KEY: 'key' });
     expect(some.stderr).toBe(
       'lendbot: LENDBOT_SECRET_KEY and LENDBOT_WEBHOOK_SECRET are not set: set them to trade on the marketplace, or run `lendbot run --sandbox` for the simulated one (no real money)\n',
     );
+  });
+
+  it('takes LENDBOT_SANDBOX=true as --sandbox, and false or unset as the marketplace', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lendbot-main-'));
+    try {
+      // A database holding an earlier run stops a sandbox run before anything starts: proof the
+      // variable chose the sandbox, without running it.
+      const used = join(dir, 'used.db');
+      const store = openStore(used);
+      store.decisions.record({ loanRequestId: 1001, action: 'skip', reasons: ['earlier run'], dryRun: false, decidedAtMs: 0 });
+      store.close();
+      const sandbox = await runCli(['run'], { LENDBOT_SANDBOX: 'true', LENDBOT_DB: used });
+      expect(sandbox).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `lendbot: ${used} holds decisions from another run, but the sandbox market starts afresh each time and its request ids would collide; point LENDBOT_DB (or --db) at a new file, or drop --sandbox and set LENDBOT_BASE_URL to trade for real\n`,
+      });
+      expect(await runCli(['run'], { LENDBOT_SANDBOX: 'false', LENDBOT_DB: used })).toEqual({ code: 1, stdout: '', stderr: MISSING_ALL });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a LENDBOT_SANDBOX that is not true or false, or that sits beside LENDBOT_BASE_URL', async () => {
+    expect(await runCli(['run'], { LENDBOT_SANDBOX: 'maybe' })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'lendbot: LENDBOT_SANDBOX must be true or false (got "maybe")\n',
+    });
+    expect(await runCli(['run'], { LENDBOT_SANDBOX: 'true', LENDBOT_BASE_URL: 'https://api.example.com' })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'lendbot: LENDBOT_SANDBOX=true and LENDBOT_BASE_URL are both set: unset LENDBOT_SANDBOX to trade on the marketplace, or LENDBOT_BASE_URL to run the simulated one\n',
+    });
+  });
+
+  it('says in `run --help` what it needs, and the environment form of --sandbox', async () => {
+    const help = await runCli(['run', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('\n  LENDBOT_SANDBOX                 true: the same as --sandbox (refused beside LENDBOT_BASE_URL)\n');
+    expect(help.stdout).toContain('\nWithout --sandbox (or LENDBOT_SANDBOX=true) it trades on the marketplace; it never falls back to the simulation.\n');
   });
 });

@@ -1,7 +1,8 @@
 /**
- * What a new user sees: `npm start` (lendbot run with no credentials) trades against the
- * embedded sandbox and reaches its first offer; SIGTERM stops it cleanly; the decisions and the
- * recording can be read back with the CLI.
+ * What a new user sees: `npm start` (`lendbot run --sandbox`: the simulation only because it is
+ * asked for, never as a fallback for missing credentials) trades against the embedded sandbox
+ * and reaches its first offer; SIGTERM stops it cleanly; the decisions and the recording can be
+ * read back with the CLI.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -21,6 +22,11 @@ const dir = mkdtempSync(join(tmpdir(), 'lendbot-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('npm start on a fresh machine', () => {
+  it('is lendbot run --sandbox, which the test below runs', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(manifest.scripts.start).toBe('node bin/lendbot.js run --sandbox');
+  });
+
   it('reaches its first offer in sandbox mode and stops on SIGTERM', { timeout: 120_000 }, async () => {
     const db = join(dir, 'lendbot.db');
     const env = { ...cleanEnv(), LENDBOT_DB: db, LENDBOT_WEBHOOK_PORT: String(await freePort()) };
@@ -36,7 +42,7 @@ describe('npm start on a fresh machine', () => {
       `the first offer and webhook\n${stdout.slice(-2000)}\n${stderr}`,
       90_000,
     );
-    expect(stdout).toContain('SANDBOX MODE (--sandbox)');
+    expect(stdout).toContain('SANDBOX MODE (--sandbox or LENDBOT_SANDBOX=true)');
     child.kill('SIGTERM');
     // The daemon must exit within its 10 s grace period; 'hung' means it did not.
     const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('hung'), 20_000))]);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,8 @@ describe('the recording writer', () => {
     await writer.close();
     const lines = readFileSync(file, 'utf8').trim().split('\n');
     expect(lines.map((line) => parseRecordingLine(line).ok)).toEqual([true, true, true]);
+    // Borrowers' data: owner-only, like the database.
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it('fails with the path when the file cannot be created', async () => {

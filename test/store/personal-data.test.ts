@@ -61,7 +61,9 @@ describe('personal data at rest', () => {
     const path = join(chosen, 'lendbot.db');
     writeFileSync(path, '');
     chmodSync(path, 0o644);
-    openStore(path).close();
+    const warnings: string[] = [];
+    openStore(path, { onWarning: (message) => warnings.push(message) }).close();
+    expect(warnings).toEqual([`${path} was open to other users (mode 0644); tightened to 0600, owner only (see docs/store.md)`]);
     expect(mode(path)).toBe(0o600);
     expect(mode(chosen)).toBe(0o755);
   });

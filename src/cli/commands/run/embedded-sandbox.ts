@@ -52,7 +52,7 @@ export async function startEmbeddedSandbox(config: DaemonConfigFile, log: Logger
   const subscription = handle.control.subscribe(webhookUrl, 'lendbot@sandbox.local');
   log.warn(
     { sandboxUrl: handle.url, speed: config.sandbox.speed },
-    'SANDBOX MODE (--sandbox): lendbot is trading against its embedded simulated marketplace; no real money is involved',
+    'SANDBOX MODE (--sandbox or LENDBOT_SANDBOX=true): lendbot is trading against its embedded simulated marketplace; no real money is involved',
   );
   const embedded: EmbeddedSandbox = {
     handle,

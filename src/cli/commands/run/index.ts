@@ -5,7 +5,7 @@ import { createDaemon } from '../../../daemon/daemon.js';
 import { loadDaemonConfig, RUN_ENV_HELP } from '../../../daemon/daemon-config.js';
 import { installShutdown } from '../../../daemon/shutdown.js';
 import { createLogger } from '../../../log/logger.js';
-import { SERVICE_ENV_HELP } from '../../../service/index.js';
+import { ConfigurationError, SERVICE_ENV_HELP } from '../../../service/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { envHelp } from '../../env-help.js';
 import { prepareSandboxRun } from './sandbox-run.js';
@@ -31,7 +31,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
     .option('--sandbox', 'trade against the embedded simulated marketplace (no real money; what npm start does)')
     .addHelpText(
       'after',
-      `${envHelp('Environment (the marketplace and its credentials are required unless --sandbox; the rest overrides the config file, and flags override both)', SERVICE_ENV_HELP, RUN_ENV_HELP)}\nStop with Ctrl-C or SIGTERM: intake stops, work in flight finishes, the database closes.\nExamples:\n  lendbot run --dry-run          # decide and record, never offer\n  lendbot run --sandbox          # the simulated marketplace (what npm start runs)`,
+      `${envHelp('Environment (the marketplace and its credentials are required unless --sandbox; the rest overrides the config file, and flags override both)', SERVICE_ENV_HELP, RUN_ENV_HELP, SANDBOX_ENV_HELP)}\nWithout --sandbox (or LENDBOT_SANDBOX=true) it trades on the marketplace; it never falls back to the simulation.\nStop with Ctrl-C or SIGTERM: intake stops, work in flight finishes, the database closes.\nExamples:\n  lendbot run --dry-run          # decide and record, never offer\n  lendbot run --sandbox          # the simulated marketplace (what npm start runs)`,
     )
     .action(async (options: RunOptions) => {
       const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
@@ -40,12 +40,34 @@ export function registerRunCommand(program: Command, io: CliIo): void {
       if (options.dryRun) config.dry_run = true;
       if (options.db) config.db = options.db;
       // The simulated marketplace only when asked: the daemon itself knows nothing of it.
-      const run = options.sandbox === true ? await prepareSandboxRun(config, createLogger({ level: config.log_level })) : { config, overrides: {} };
+      const run = sandboxAsked(options, io.env) ? await prepareSandboxRun(config, createLogger({ level: config.log_level })) : { config, overrides: {} };
       const daemon = await createDaemon(run.config, io.env, { ...run.overrides, configFile: file });
       const stopped = installShutdown(daemon, { graceMs: 10_000, log: (line) => io.stderr.write(`${line}\n`) });
       await daemon.start();
       await stopped;
     });
+}
+
+const SANDBOX_ENV_HELP: ReadonlyArray<readonly [string, string]> = [
+  ['LENDBOT_SANDBOX', 'true: the same as --sandbox (refused beside LENDBOT_BASE_URL)'],
+];
+
+/**
+ * Whether to trade against the simulated marketplace: only when asked, by the flag or by
+ * LENDBOT_SANDBOX=true. The variable is the kind left behind in a compose file, so beside a
+ * marketplace's LENDBOT_BASE_URL it is refused rather than left to silently win.
+ */
+function sandboxAsked(options: RunOptions, env: CliIo['env']): boolean {
+  if (options.sandbox === true) return true;
+  const text = env.LENDBOT_SANDBOX?.trim().toLowerCase();
+  if (!text || text === 'false') return false;
+  if (text !== 'true') throw new ConfigurationError(`LENDBOT_SANDBOX must be true or false (got "${env.LENDBOT_SANDBOX}")`);
+  if (env.LENDBOT_BASE_URL?.trim()) {
+    throw new ConfigurationError(
+      'LENDBOT_SANDBOX=true and LENDBOT_BASE_URL are both set: unset LENDBOT_SANDBOX to trade on the marketplace, or LENDBOT_BASE_URL to run the simulated one',
+    );
+  }
+  return true;
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {

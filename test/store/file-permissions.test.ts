@@ -1,0 +1,78 @@
+/**
+ * The database file is owner-only: a file that group or others could open (an older lendbot's,
+ * one copied in, a -wal or -shm left by a crash) is tightened at the next open, with a warning
+ * that says so; a folder the user chose is left alone.
+ */
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, openStore, MIGRATIONS } from '../../src/store/index.js';
+import { spawnCli } from '../cli/run-cli.js';
+
+let dir: string;
+let umask: number;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lendbot-perm-'));
+  // The usual umask, under which files are created 0644 and folders 0755 unless lendbot says otherwise.
+  umask = process.umask(0o022);
+});
+afterEach(() => {
+  process.umask(umask);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const mode = (path: string) => statSync(path).mode & 0o777;
+const tightened = (file: string, from: string) => `${file} was open to other users (mode ${from}); tightened to 0600, owner only (see docs/store.md)`;
+
+/** A database file as an older lendbot (or a copy with the umask's 0644) left it. */
+function sharedDatabase(path: string): void {
+  openStore(path).close();
+  chmodSync(path, 0o644);
+}
+
+describe('database file permissions', () => {
+  it('tightens a file, -wal and -shm that others could read, and says so', () => {
+    const chosen = join(dir, 'volume');
+    mkdirSync(chosen);
+    chmodSync(chosen, 0o755);
+    const path = join(chosen, 'lendbot.db');
+    sharedDatabase(path);
+    // What a crash leaves beside the file: SQLite recovers from an empty -wal and -shm.
+    for (const sibling of [`${path}-wal`, `${path}-shm`]) {
+      writeFileSync(sibling, '');
+      chmodSync(sibling, 0o664);
+    }
+
+    const warnings: string[] = [];
+    const db = openDatabase(path, MIGRATIONS, { onWarning: (message) => warnings.push(message) });
+    db.prepare("INSERT INTO state (key, value, updated_at) VALUES ('k', 'v', '2026-01-01T00:00:00.000Z')").run();
+    expect(warnings).toEqual([tightened(path, '0644'), tightened(`${path}-wal`, '0664'), tightened(`${path}-shm`, '0664')]);
+    expect([mode(path), mode(`${path}-wal`), mode(`${path}-shm`)]).toEqual([0o600, 0o600, 0o600]);
+    expect(mode(chosen)).toBe(0o755);
+    db.close();
+
+    const again: string[] = [];
+    openDatabase(path, MIGRATIONS, { onWarning: (message) => again.push(message) }).close();
+    expect(again).toEqual([]);
+  });
+
+  it('creates the folders it needs 0700 and the file, -wal and -shm 0600 under a umask of 022', () => {
+    const path = join(dir, 'a', 'b', 'lendbot.db');
+    const warnings: string[] = [];
+    const db = openDatabase(path, MIGRATIONS, { onWarning: (message) => warnings.push(message) });
+    db.prepare("INSERT INTO state (key, value, updated_at) VALUES ('k', 'v', '2026-01-01T00:00:00.000Z')").run();
+    expect([mode(join(dir, 'a')), mode(join(dir, 'a', 'b'))]).toEqual([0o700, 0o700]);
+    expect([mode(path), mode(`${path}-wal`), mode(`${path}-shm`)]).toEqual([0o600, 0o600, 0o600]);
+    db.close();
+    expect(warnings).toEqual([]);
+  });
+
+  it('a lendbot command warns on stderr when it tightens the file', { timeout: 60_000 }, async () => {
+    const path = join(dir, 'lendbot.db');
+    sharedDatabase(path);
+    const result = await spawnCli(['decisions', '--db', path, '--json']);
+    expect(result).toEqual({ code: 0, stdout: '', stderr: `warning: ${tightened(path, '0644')}\n` });
+    expect(mode(path)).toBe(0o600);
+  });
+});
