@@ -77,7 +77,7 @@ export class WebhookNotifier {
       return 'sent';
     } catch (error) {
       const status = error instanceof HTTPError ? error.response.statusCode : undefined;
-      log.warn({ event, status, error: error instanceof Error ? error.message : String(error) }, 'notification not delivered');
+      log.warn({ event, status, err: error }, 'notification not delivered');
       return 'failed';
     }
   }
