@@ -79,7 +79,7 @@ describe('lendbot entry point', () => {
       expect(sandbox).toEqual({
         code: 1,
         stdout: '',
-        stderr: `lendbot: ${used} holds decisions from another run, but the sandbox market starts afresh each time and its request ids would collide; point LENDBOT_DB (or --db) at a new file, or drop --sandbox and set LENDBOT_BASE_URL to trade for real\n`,
+        stderr: `lendbot: ${used} holds decisions from another run, but the sandbox market starts afresh each time and its request ids would collide; point LENDBOT_DB (or --db) at a new file, or drop --sandbox (and LENDBOT_SANDBOX) and set LENDBOT_BASE_URL to trade for real\n`,
       });
       expect(await runCli(['run'], { LENDBOT_SANDBOX: 'false', LENDBOT_DB: used })).toEqual({ code: 1, stdout: '', stderr: MISSING_ALL });
     } finally {

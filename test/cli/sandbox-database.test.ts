@@ -34,7 +34,7 @@ describe('the database of a sandbox run', () => {
     store.decisions.record({ loanRequestId: 1001, action: 'skip', reasons: ['test'], dryRun: false, decidedAtMs: 0 });
     store.close();
     expect(() => sandboxDatabase(used, join(dir, 'lendbot.db'), silentLogger)).toThrow(
-      `${used} holds decisions from another run, but the sandbox market starts afresh each time and its request ids would collide; point LENDBOT_DB (or --db) at a new file, or drop --sandbox and set LENDBOT_BASE_URL to trade for real`,
+      `${used} holds decisions from another run, but the sandbox market starts afresh each time and its request ids would collide; point LENDBOT_DB (or --db) at a new file, or drop --sandbox (and LENDBOT_SANDBOX) and set LENDBOT_BASE_URL to trade for real`,
     );
   });
 });

@@ -89,7 +89,7 @@ describe('npm start on a fresh machine', () => {
     const result = await runCli(['run', '--sandbox'], { LENDBOT_DB: used, LENDBOT_WEBHOOK_PORT: String(await freePort()) });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      `lendbot: ${used} holds decisions from another run, but the sandbox market starts afresh each time and its request ids would collide; point LENDBOT_DB (or --db) at a new file, or drop --sandbox and set LENDBOT_BASE_URL to trade for real\n`,
+      `lendbot: ${used} holds decisions from another run, but the sandbox market starts afresh each time and its request ids would collide; point LENDBOT_DB (or --db) at a new file, or drop --sandbox (and LENDBOT_SANDBOX) and set LENDBOT_BASE_URL to trade for real\n`,
     );
   });
 });

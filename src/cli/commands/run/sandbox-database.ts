@@ -21,7 +21,7 @@ export function sandboxDatabase(configured: string, defaultPath: string, log: Lo
   }
   if (configured !== ':memory:' && existsSync(configured) && fileHoldsDecisions(configured)) {
     throw new ConfigurationError(
-      `${configured} holds decisions from another run, but the sandbox market starts afresh each time and its request ids would collide; point LENDBOT_DB (or --db) at a new file, or drop --sandbox and set LENDBOT_BASE_URL to trade for real`,
+      `${configured} holds decisions from another run, but the sandbox market starts afresh each time and its request ids would collide; point LENDBOT_DB (or --db) at a new file, or drop --sandbox (and LENDBOT_SANDBOX) and set LENDBOT_BASE_URL to trade for real`,
     );
   }
   return configured;
