@@ -11,7 +11,7 @@ import { buildStatusReport } from '../../src/ops/status-report.js';
 import { formatStatusText, statusJson } from '../../src/ops/status-text.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
 import { OFFER_TEXTS } from '../../src/sandbox/offer-rules.js';
-import type { Store } from '../../src/store/index.js';
+import { openStore, type Store } from '../../src/store/index.js';
 import { startNotificationReceiver, type NotificationReceiver } from './notification-receiver.js';
 import { captureLog } from '../log/log-capture.js';
 import { loanRequest, tempStore } from '../store/fixtures.js';
@@ -22,6 +22,7 @@ const DAY = 24 * HOUR;
 const BORROWING = OFFER_TEXTS.borrowing;
 
 let store: Store;
+let storePath: string;
 let cleanup: () => void;
 let clock: ManualClock;
 let settings: ProtectionSettings;
@@ -31,7 +32,7 @@ let received: NotificationReceiver['received'];
 let deliveries: Array<Promise<unknown>>;
 
 beforeEach(async () => {
-  ({ store, cleanup } = tempStore());
+  ({ store, path: storePath, cleanup } = tempStore());
   clock = new ManualClock('2026-03-10T12:00:00Z');
   settings = protectionSettingsSchema.parse({});
   deliveries = [];
@@ -128,6 +129,30 @@ describe('account refusals', () => {
     expect(protections.activePause()).toBeUndefined();
     expect(await events()).toEqual(['protection_paused', 'protection_lifted', 'protection_paused', 'protection_lifted']);
     expect(received.map((body) => body.data.why).filter(Boolean)).toEqual(['resumed by the operator', 'its protection is turned off']);
+  });
+
+  it('notify the lift of a pause by lendbot resume, another process, once', async () => {
+    protections.noteOfferRefusal(BORROWING);
+    protections.noteOfferRefusal(BORROWING);
+    // lendbot resume: its own store on the same file, and no notifier.
+    const cliStore = openStore(storePath);
+    try {
+      const cli = new Protections({ store: cliStore, clock, log: captureLog().log, settings: () => settings });
+      expect(cli.resume()?.kind).toBe('account_refusal');
+    } finally {
+      cliStore.close();
+    }
+    expect(await events()).toEqual(['protection_paused']);
+
+    protections.check();
+    expect(protections.activePause()).toBeUndefined();
+    protections.check();
+    expect(await events()).toEqual(['protection_paused', 'protection_lifted']);
+    expect(received[1]?.data).toEqual({
+      kind: 'account_refusal',
+      reason: 'account_refusal protection: account refused offers 2 times in 30 min: "Borrower can not offer."; paused until 2026-03-10T18:00:00.000Z or lendbot resume',
+      why: 'resumed by the operator',
+    });
   });
 
   it('show a pause in the status report, its text and JSON, and the metric', async () => {

@@ -9,8 +9,9 @@
  *
  * A pause is kept in the store's state table (pause-state.ts), turns every offer into a skip with
  * the reason `guard paused: ...`, shows in `lendbot status` and /metrics, and is notified when it
- * starts and when it ends here. It lifts itself after `pause_hours`, when its protection is set
- * `enabled: false`, or at `lendbot resume`.
+ * starts and when it ends. It lifts itself after `pause_hours`, when its protection is set
+ * `enabled: false`, or at `lendbot resume` (another process: the daemon notices the lift at its
+ * next read and notifies it).
  *
  * webhook_silence is an alert, not a pause (webhook-silence.ts).
  */
@@ -30,6 +31,8 @@ export const PAUSED_LOANS_KEY = 'protection_paused_loans';
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 
+const RESUMED = 'resumed by the operator';
+
 const SETTINGS_KEY: Record<PauseKind, 'account_refusals' | 'default_spike' | 'drawdown'> = {
   account_refusal: 'account_refusals',
   default_spike: 'default_spike',
@@ -48,6 +51,8 @@ export interface ProtectionsDeps {
 
 export class Protections {
   private readonly refusals = new RefusalWindow();
+  /** The pause this process last saw in force: one that then vanished was lifted by `lendbot resume`. */
+  private seenPause: Pause | undefined;
 
   constructor(private readonly deps: ProtectionsDeps) {}
 
@@ -58,10 +63,17 @@ export class Protections {
    */
   activePause(): Pause | undefined {
     const pause = readPause(this.deps.store.state);
-    if (pause === undefined) return undefined;
+    if (pause === undefined) {
+      // Lifted in the database by `lendbot resume`, another process that notifies nobody.
+      if (this.seenPause !== undefined) this.announceLift(this.seenPause, RESUMED);
+      return undefined;
+    }
     const expired = pause.untilMs !== null && this.deps.clock.now() >= pause.untilMs;
     const turnedOff = !this.deps.settings()[SETTINGS_KEY[pause.kind]].enabled;
-    if (!expired && !turnedOff) return pause;
+    if (!expired && !turnedOff) {
+      this.seenPause = pause;
+      return pause;
+    }
     this.lift(pause, expired ? 'its time is over' : 'its protection is turned off');
     return undefined;
   }
@@ -98,7 +110,7 @@ export class Protections {
   /** Lifts the pause written in the store (`lendbot resume`), even one whose time is over; returns it. */
   resume(): Pause | undefined {
     const pause = readPause(this.deps.store.state);
-    if (pause !== undefined) this.lift(pause, 'resumed by the operator');
+    if (pause !== undefined) this.lift(pause, RESUMED);
     return pause;
   }
 
@@ -124,12 +136,18 @@ export class Protections {
     const untilMs = now + pauseHours * HOUR_MS;
     const pause: Pause = { kind, reason: `${kind} protection: ${figures}; paused until ${isoFromMs(untilMs)} or lendbot resume`, sinceMs: now, untilMs };
     this.deps.store.state.set(PAUSE_KEY, JSON.stringify(pause), now);
+    this.seenPause = pause;
     this.deps.log.warn({ kind, until: isoFromMs(untilMs) }, `new offers paused: ${pause.reason}`);
     this.deps.notify?.('protection_paused', { kind, reason: pause.reason, since: isoFromMs(now), until: isoFromMs(untilMs) });
   }
 
   private lift(pause: Pause, why: string): void {
     this.deps.store.state.set(PAUSE_KEY, 'null', this.deps.clock.now());
+    this.announceLift(pause, why);
+  }
+
+  private announceLift(pause: Pause, why: string): void {
+    this.seenPause = undefined;
     this.deps.log.info({ kind: pause.kind }, `offers resume: ${pause.kind} pause lifted (${why})`);
     this.deps.notify?.('protection_lifted', { kind: pause.kind, reason: pause.reason, why });
   }

@@ -38,7 +38,7 @@ export function registerResumeCommand(program: Command, io: CliIo): void {
       if (!existsSync(db)) throw new UserError(`no database at ${db} (set --db or LENDBOT_DB)`);
       const store = openStore(db);
       try {
-        // No notify: the operator is the one resuming, and the daemon's notifier is not ours.
+        // No notify here: the running daemon notices the lift at its next read and notifies it.
         const protections = new Protections({ store, clock: systemClock, log: createLogger({ level: 'silent' }), settings: () => config.risk.protections });
         io.stdout.write(resumeText(protections.resume()));
       } finally {
