@@ -5,6 +5,7 @@
 // genuine first-seen events.
 // Run: node --import tsx bench/webhook-fuzz.ts [--bodies N] [--seed S]   (default 20,000 bodies)
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -13,7 +14,7 @@ import { ManualClock } from '../src/clock/clock.js';
 import { silentLogger } from '../src/log/logger.js';
 import { databaseOf, openStore } from '../src/store/index.js';
 import { buildWebhookServer, DEFAULT_BODY_LIMIT_BYTES } from '../src/webhook/index.js';
-import { fuzzBodies } from '../test/webhook/webhook-fuzz-bodies.js';
+import { deliverFuzzBody, fuzzBodies } from '../test/webhook/webhook-fuzz-bodies.js';
 
 const { values } = parseArgs({ options: { bodies: { type: 'string', default: '20000' }, seed: { type: 'string', default: '1' } } });
 const bodies = Number(values.bodies);
@@ -29,6 +30,7 @@ const dir = mkdtempSync(join(tmpdir(), 'lendbot-bench-webhook-'));
 const store = openStore(join(dir, 'lendbot.db'));
 let wakes = 0;
 const server = buildWebhookServer({ secret, inbox: store.inbox, clock, log: silentLogger, onStored: () => (wakes += 1) });
+const agent = new http.Agent({ keepAlive: true });
 
 try {
   const url = `${await server.listen({ port: 0, host: '127.0.0.1' })}/webhooks`;
@@ -45,14 +47,13 @@ try {
     if (fuzz.wakes) expectedWakes += 1;
     byKind.set(fuzz.kind, (byKind.get(fuzz.kind) ?? 0) + 1);
     const sent = performance.now();
-    const response = await fetch(url, { method: 'POST', headers: fuzz.headers, body: fuzz.body });
-    const answer = (JSON.parse(await response.text()) as { status?: unknown }).status;
+    const { status, answer } = await deliverFuzzBody(url, fuzz, agent);
     postMs += performance.now() - sent;
-    byStatus.set(response.status, (byStatus.get(response.status) ?? 0) + 1);
-    if (response.status >= 500) serverErrors += 1;
-    if (response.status !== fuzz.status || (fuzz.answer !== undefined && answer !== fuzz.answer)) {
+    byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+    if (status >= 500) serverErrors += 1;
+    if (status !== fuzz.status || (fuzz.answer !== undefined && answer !== fuzz.answer)) {
       unexpected += 1;
-      if (unexpected <= 5) console.error(`unexpected: ${fuzz.kind}: expected ${fuzz.status} ${fuzz.answer ?? ''}, got ${response.status} ${String(answer)}`);
+      if (unexpected <= 5) console.error(`unexpected: ${fuzz.kind}: expected ${fuzz.status} ${fuzz.answer ?? ''}, got ${status} ${String(answer)}`);
     }
   }
   const seconds = (performance.now() - began) / 1000;
@@ -69,6 +70,7 @@ try {
   for (const [kind, count] of [...byKind].sort(([, a], [, b]) => b - a)) console.log(`  ${kind.padEnd(28)} ${count.toLocaleString()}`);
   if (serverErrors > 0 || unexpected > 0 || stored !== expectedUuids.size || wakes !== expectedWakes) process.exitCode = 1;
 } finally {
+  agent.destroy();
   await server.close();
   store.close();
   rmSync(dir, { recursive: true, force: true });

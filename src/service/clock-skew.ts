@@ -38,11 +38,18 @@ export class ServiceClock {
     return this.clock.now() + this.offsetSeconds * 1000;
   }
 
+  /** The offset in use now; an attempt signed now is signed with it (pass it back to `learn`). */
+  currentOffsetSeconds(): number {
+    return this.offsetSeconds;
+  }
+
   /**
-   * Learns the offset from the `Date` of an answer that refused our timestamp. Returns true when
-   * a new offset was taken, so one more attempt with the corrected time is worth making.
+   * Learns the offset from the `Date` of an answer that refused a timestamp signed with
+   * `signedWithOffset`. Returns true when signing again with the offset now in use is worth it:
+   * it differs from the one refused. Calls run concurrently, so another call may have learnt the
+   * offset already; then this one signs again too, without a second log line.
    */
-  learn(serverDateMs: number | undefined, where: { method: string; path: string }): boolean {
+  learn(serverDateMs: number | undefined, signedWithOffset: number, where: { method: string; path: string }): boolean {
     if (!this.settings.correct || serverDateMs === undefined) return false;
     const offset = Math.floor(serverDateMs / 1000) - unixSeconds(this.clock);
     if (Math.abs(offset) > this.settings.maxSkewSeconds) {
@@ -52,13 +59,23 @@ export class ServiceClock {
       );
       return false;
     }
-    // The same offset again: signing with it was already refused, another attempt would be too.
-    if (offset === this.offsetSeconds) return false;
-    this.log.warn(
-      { ...where, offsetSeconds: offset, previousOffsetSeconds: this.offsetSeconds },
-      `clock skew: the marketplace's clock is ${offset} s from ours; signing with the corrected time`,
-    );
-    this.offsetSeconds = offset;
+    // The offset this attempt was signed with was refused: signing with it again would be too.
+    if (sameOffset(offset, signedWithOffset)) return false;
+    if (!sameOffset(offset, this.offsetSeconds)) {
+      this.log.warn(
+        { ...where, offsetSeconds: offset, previousOffsetSeconds: this.offsetSeconds },
+        `clock skew: the marketplace's clock is ${offset} s from ours; signing with the corrected time`,
+      );
+      this.offsetSeconds = offset;
+    }
     return true;
   }
+}
+
+/**
+ * A `Date` header has whole seconds, so two answers in the same instant can differ by one: such
+ * offsets are the same skew (the service allows 5 minutes), not a change to log and apply.
+ */
+function sameOffset(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 1;
 }

@@ -116,14 +116,17 @@ export class HttpTransport {
           : 0;
     let skewCorrected = false;
     for (let attempt = 0; ; ) {
+      // Signed afresh for each attempt; the offset is remembered to judge a timestamp refusal.
+      const signedWithOffset = this.serviceClock.currentOffsetSeconds();
+      const timestamp = this.serviceClock.nowSeconds();
       try {
-        return await this.attempt(spec, url, path);
+        return await this.attempt(spec, url, path, timestamp);
       } catch (error) {
         if (
           error instanceof ServiceError &&
           error.code === 'AUTH_TIMESTAMP_OUT_OF_RANGE' &&
           !skewCorrected &&
-          this.serviceClock.learn(error.serverDateMs, { method: spec.method, path })
+          this.serviceClock.learn(error.serverDateMs, signedWithOffset, { method: spec.method, path })
         ) {
           // One more attempt with the corrected time, for every class including make_offer and
           // fund: a request refused for its timestamp was stopped by authentication, so it was
@@ -175,12 +178,12 @@ export class HttpTransport {
     return Math.round(ceiling / 2 + (ceiling / 2) * this.deps.random());
   }
 
-  private async attempt(spec: CallSpec, url: URL, path: string): Promise<CallResult> {
+  private async attempt(spec: CallSpec, url: URL, path: string, timestamp: number): Promise<CallResult> {
     const headers: Record<string, string> = {
       ...signRequest({
         apiKey: this.settings.apiKey,
         secretKey: this.settings.secretKey,
-        timestamp: this.serviceClock.nowSeconds(),
+        timestamp,
         mode: this.settings.signatureMode,
         url: url.toString(),
       }),

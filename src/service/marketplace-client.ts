@@ -21,8 +21,8 @@ import {
   plausibleBorrowerLoanHistoryItemSchema,
   plausibleLoanRequestSchema,
   plausibleLoanSchema,
-  plausibleTransferDayGroupSchema,
   providerResultSchema,
+  transferDayGroupSchema,
   type LoanListStatus,
 } from './schemas/index.js';
 import { validateItems, validateOne } from './validation.js';
@@ -115,11 +115,11 @@ export class MarketplaceClient implements MarketplaceApi {
   }
 
   listTransfers(page?: number): Promise<Page<TransferDayGroup>> {
-    return this.firstPage(plausibleTransferDayGroupSchema, getCall('/api/v3/transfer_history/', page));
+    return this.firstPage(transferDayGroupSchema, getCall('/api/v3/transfer_history/', page));
   }
 
   transferPages(): PageIterator<TransferDayGroup> {
-    return this.pages(plausibleTransferDayGroupSchema, getCall('/api/v3/transfer_history/'));
+    return this.pages(transferDayGroupSchema, getCall('/api/v3/transfer_history/'));
   }
 
   listLoans(status: LoanListStatus, page?: number): Promise<Page<Loan>> {

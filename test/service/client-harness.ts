@@ -21,7 +21,7 @@ export interface Harness {
 export async function startHarness(
   overrides: Partial<ServiceConfig> = {},
   serverSkewSeconds = 0,
-  fixture: Partial<Pick<FixtureOptions, 'sendDate' | 'nowSeconds'>> = {},
+  fixture: Partial<Pick<FixtureOptions, 'sendDate' | 'nowSeconds' | 'refusalDelayMs'>> = {},
 ): Promise<Harness> {
   const clock = new ManualClock('2026-11-20T14:00:00Z');
   const server = await startFixtureServer({

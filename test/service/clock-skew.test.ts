@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ServiceError } from '../../src/service/index.js';
+import { ManualClock } from '../../src/clock/clock.js';
+import { createLogger } from '../../src/log/logger.js';
+import { ServiceClock } from '../../src/service/clock-skew.js';
+import { DEFAULT_CLOCK_SKEW, ServiceError } from '../../src/service/index.js';
 import { startHarness, type Harness } from './client-harness.js';
 import { pageOf } from './fixture-server.js';
 import { offerJson } from './fixtures/resources.js';
 
 let harness: Harness;
-afterEach(async () => {
-  await harness.close();
-});
 
 const LIST = 'GET /api/v3/loan_requests/';
 const OFFER = 'POST /api/v3/loan_requests/17/make_offer/';
@@ -30,6 +30,10 @@ async function failure(promise: Promise<unknown>): Promise<ServiceError> {
 }
 
 describe('clock skew correction', () => {
+  afterEach(async () => {
+    await harness.close();
+  });
+
   it('signs again once with the service time from its Date header, logs the offset once, and keeps it', async () => {
     // The client's clock is 600 s behind the service's.
     harness = await startHarness({}, 600);
@@ -55,6 +59,16 @@ describe('clock skew correction', () => {
     expect(harness.server.requests).toHaveLength(3);
     expect(stamps(harness)[2]).toBe(CLIENT_NOW + 660);
     expect(harness.logLines()).toHaveLength(1);
+  });
+
+  it('signs again every concurrent call refused before the offset was learnt, logging the offset once', async () => {
+    // Both calls are sent, and refused, before either answer is read.
+    harness = await startHarness({}, 600, { refusalDelayMs: 50 });
+    routes(harness);
+    const pages = await Promise.all([harness.client.listLoanRequests(), harness.client.listLoanRequests()]);
+    expect(pages.map((page) => page.count)).toEqual([0, 0]);
+    expect(stamps(harness)).toEqual([CLIENT_NOW, CLIENT_NOW, CLIENT_NOW + 600, CLIENT_NOW + 600]);
+    expect(harness.logLines()).toEqual([expect.objectContaining({ offsetSeconds: 600, previousOffsetSeconds: 0 })]);
   });
 
   it('sends a make_offer refused for its timestamp once more: the refusal means it was never applied', async () => {
@@ -108,5 +122,22 @@ describe('clock skew correction', () => {
     expect(error.code).toBe('AUTH_TIMESTAMP_OUT_OF_RANGE');
     expect(stamps(harness)).toEqual([CLIENT_NOW, CLIENT_NOW + 600]);
     expect(harness.logLines()).toHaveLength(1);
+  });
+});
+
+describe('the learnt offset', () => {
+  it('takes answers a second apart (whole-second Date headers) as the same skew', () => {
+    const clock = new ManualClock('2026-11-20T14:00:00Z');
+    const lines: string[] = [];
+    const serviceClock = new ServiceClock(clock, DEFAULT_CLOCK_SKEW, createLogger({ level: 'warn', destination: { write: (line: string) => void lines.push(line) } }));
+    const where = { method: 'GET', path: '/api/v3/loan_requests/' };
+    const serviceDate = (offsetSeconds: number): number => clock.now() + offsetSeconds * 1000;
+    expect(serviceClock.learn(serviceDate(600), 0, where)).toBe(true);
+    // A concurrent call, also signed without an offset, answered a second later: sign it again with 600.
+    expect(serviceClock.learn(serviceDate(601), 0, where)).toBe(true);
+    expect(serviceClock.currentOffsetSeconds()).toBe(600);
+    // Signed with 600 and refused: another attempt with 600 or 601 would be refused too.
+    expect(serviceClock.learn(serviceDate(601), 600, where)).toBe(false);
+    expect(lines).toHaveLength(1);
   });
 });

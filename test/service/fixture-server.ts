@@ -44,6 +44,8 @@ export interface FixtureOptions {
   nowSeconds?: () => number;
   /** Send a `Date` header with every answer (default true), as HTTP servers do. */
   sendDate?: boolean;
+  /** Hold authentication refusals this long, so concurrent calls are all refused before any answer. */
+  refusalDelayMs?: number;
 }
 
 export async function startFixtureServer(options: FixtureOptions): Promise<FixtureServer> {
@@ -68,7 +70,8 @@ export async function startFixtureServer(options: FixtureOptions): Promise<Fixtu
       }
       const request: FixtureRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body };
       requests.push(request);
-      const reply = authenticate(request, options, now()) ?? answer(request);
+      const refusal = authenticate(request, options, now());
+      const reply = refusal ? { ...refusal, ...(options.refusalDelayMs ? { delayMs: options.refusalDelayMs } : {}) } : answer(request);
       const send = (): void => {
         if (reply.destroy) {
           req.socket.destroy();

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { collectPages, formatItemIssue, InvalidArgumentError, ServiceError } from '../../src/service/index.js';
+import { balanceFromTransfers, collectPages, formatItemIssue, InvalidArgumentError, ServiceError } from '../../src/service/index.js';
 import { API_KEY, startHarness, type Harness } from './client-harness.js';
 import { pageOf } from './fixture-server.js';
-import { bankingDataJson, loanRequestJson, offerJson } from './fixtures/resources.js';
+import { bankingDataJson, loanRequestJson, offerJson, transferGroupJson } from './fixtures/resources.js';
 
 let harness: Harness;
 afterEach(async () => {
@@ -161,15 +161,17 @@ describe('listing loan requests', () => {
     expect(harness.server.requests).toHaveLength(1);
   });
 
-  it('stops on a `next` link that loops', async () => {
+  it('stops a `next` that points to the page itself, read twice at most', async () => {
     harness = await startHarness();
+    // Page 2 links to itself forever; a count of 1000 would allow far more pages than that.
     harness.server.route(LIST, (request, server) => ({
       status: 200,
-      body: { count: 2, next: `${server.url}/api/v3/loan_requests/?page=2`, previous: null, results: [loanRequestJson(Number(request.query.get('page') ?? 1))] },
+      body: { count: 1000, next: `${server.url}/api/v3/loan_requests/?page=2`, previous: null, results: [loanRequestJson(Number(request.query.get('page') ?? 1))] },
     }));
     const error = await failure(collectPages(harness.client.loanRequestPages()));
     expect(error.code).toBe('MALFORMED_RESPONSE');
-    expect(error.message).toContain('page link loops back to');
+    expect(error.message).toBe(`GET /api/v3/loan_requests/?page=2 page link loops back to ${harness.server.url}/api/v3/loan_requests/?page=2`);
+    expect(harness.server.requests.map((request) => request.query.toString())).toEqual(['', 'page=2']);
   });
 
   it('reports an envelope that is not JSON as a malformed response', async () => {
@@ -449,6 +451,20 @@ describe('account endpoints', () => {
     expect(items.map((item) => item.id)).toEqual([1, 2]);
     expect(issues).toHaveLength(1);
     expect(issues[0]).toMatchObject({ index: 2, itemId: 3, path: '$.payment_amount' });
+  });
+
+  it('keeps every transfer day, negative and sub-cent amounts included, since the balance sums them all', async () => {
+    harness = await startHarness();
+    const days = [
+      transferGroupJson('2026-11-20', [['processed', 'Add Money', '1000.00'], ['processed', 'Fund Loans', '-535.50']]),
+      transferGroupJson('2026-11-21', [['processed', 'Fund Loans', '-300.005']]),
+    ];
+    harness.server.route('GET /api/v3/transfer_history/', () => ({ status: 200, body: { count: 2, next: null, previous: null, results: days } }));
+    const { items, issues } = await collectPages(harness.client.transferPages());
+    expect(issues).toEqual([]);
+    expect(items.map((day) => day.date)).toEqual(['2026-11-20', '2026-11-21']);
+    // 1000.00 - 535.50 - 300.01 (half a cent rounds away from zero).
+    expect(balanceFromTransfers(items).availableCents).toBe(16_449);
   });
 
   it('reads each loans-by-status list from its own path', async () => {

@@ -5,11 +5,10 @@ import {
   plausibleBorrowerLoanHistoryItemSchema,
   plausibleLoanRequestSchema,
   plausibleLoanSchema,
-  plausibleTransferDayGroupSchema,
   validateItems,
   type ItemIssue,
 } from '../../src/service/index.js';
-import { loanRequestJson, transferGroupJson } from './fixtures/resources.js';
+import { loanRequestJson } from './fixtures/resources.js';
 
 const ENDPOINT = 'GET /api/v3/loan_requests/';
 
@@ -101,7 +100,7 @@ describe('plausible loan requests', () => {
   });
 });
 
-describe('plausible loans, history items and transfers', () => {
+describe('plausible loans and history items', () => {
   const loan = (overrides: Record<string, unknown>) => ({ id: 3, loan_amount: 500.1, interest_rate: 0.2, status: 'current', ...overrides });
 
   it('leave out loans with a non-positive or sub-cent amount, or a rate outside 0.03 to 2.0', () => {
@@ -129,16 +128,6 @@ describe('plausible loans, history items and transfers', () => {
     expect(issues.map(({ index, path, message }) => ({ index, path, message }))).toEqual([
       { index: 1, path: '$.loan_amount', message: 'amount must be positive (got "0.00")' },
       { index: 2, path: '$.interest_rate', message: 'rate must be between 0.03 and 2 (got 3)' },
-    ]);
-  });
-
-  it('keep negative transfer amounts and leave out a day with a sub-cent one', () => {
-    const good = transferGroupJson('2026-11-20', [['processed', 'Add Money', '100.00'], ['processed', 'Fund Loans', '-535.50']]);
-    const bad = transferGroupJson('2026-11-21', [['processed', 'Add Money', '1.00'], ['processed', 'Withdrawal', '-35.505']]);
-    const { items, issues } = validateItems(plausibleTransferDayGroupSchema, [good, bad], 'GET /api/v3/transfer_history/');
-    expect(items).toHaveLength(1);
-    expect(issues.map(({ index, path, message }) => ({ index, path, message }))).toEqual([
-      { index: 1, path: '$.transactions[1].transfer_amount', message: 'amount has 3 decimals, at most 2 allowed (got "-35.505")' },
     ]);
   });
 });

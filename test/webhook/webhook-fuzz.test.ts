@@ -1,31 +1,23 @@
+import http from 'node:http';
 import { databaseOf } from '../../src/store/index.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_BODY_LIMIT_BYTES } from '../../src/webhook/index.js';
 import { T0 } from '../store/fixtures.js';
-import { fuzzBodies, type FuzzBody } from './webhook-fuzz-bodies.js';
+import { deliverFuzzBody, fuzzBodies } from './webhook-fuzz-bodies.js';
 import { SECRET, startListener, type Harness } from './webhook-fixtures.js';
 
 const BODIES = 2000;
 
 let h: Harness;
+let agent: http.Agent;
 beforeEach(async () => {
   h = await startListener();
+  agent = new http.Agent({ keepAlive: true });
 });
 afterEach(async () => {
+  agent.destroy();
   await h.close();
 });
-
-async function deliver(fuzz: FuzzBody): Promise<{ status: number; answer: unknown }> {
-  const response = await fetch(h.url, { method: 'POST', headers: fuzz.headers, body: fuzz.body });
-  const text = await response.text();
-  let answer: unknown = text;
-  try {
-    answer = (JSON.parse(text) as { status?: unknown }).status;
-  } catch {
-    // Not JSON: kept as text for the failure message.
-  }
-  return { status: response.status, answer };
-}
 
 describe('webhook listener under fuzzing', () => {
   it(`answers ${BODIES} hostile and genuine deliveries as expected, never 5xx, storing only first-seen genuine events`, async () => {
@@ -39,7 +31,7 @@ describe('webhook listener under fuzzing', () => {
       kinds.set(fuzz.kind, (kinds.get(fuzz.kind) ?? 0) + 1);
       if (fuzz.storesUuid !== undefined) expectedUuids.add(fuzz.storesUuid);
       if (fuzz.wakes) expectedWakes += 1;
-      const { status, answer } = await deliver(fuzz);
+      const { status, answer } = await deliverFuzzBody(h.url, fuzz, agent);
       if (status >= 500) serverErrors.push(`#${index} ${fuzz.kind}: ${status}`);
       if (status !== fuzz.status || (fuzz.answer !== undefined && answer !== fuzz.answer)) {
         wrong.push(`#${index} ${fuzz.kind}: expected ${fuzz.status} ${fuzz.answer ?? ''}, got ${status} ${String(answer)}`);

@@ -6,13 +6,16 @@
  *
  * The shape schemas (`loanRequestSchema`, ...) stay as they are: recordings, the sandbox and test
  * fixtures build resources with them. The client validates answers with the `plausible*` schemas.
+ *
+ * Transfers have no plausibility rule on purpose: the balance is the sum of every transfer, so
+ * leaving out a day (for an amount such as "-35.505") would make it wrong by that day's money,
+ * too high when the day spent some. Such an amount is rounded to the cent like any other.
  */
 import type { z } from 'zod';
 import { decimalPlaces, parseCents } from '../money.js';
 import { MAX_RATE, MIN_RATE } from './common.js';
 import { borrowerLoanHistoryItemSchema, loanRequestSchema } from './loan-request.js';
 import { loanSchema } from './loan.js';
-import { transferDayGroupSchema } from './transfer.js';
 
 /** FICO and VantageScore 3.0 both run from 300 to 850; any number outside is not a credit score. */
 export const CREDIT_SCORE_MIN = 300;
@@ -95,14 +98,4 @@ export const plausibleLoanSchema = loanSchema.superRefine((loan, ctx) => {
 /** A borrower's past loans (spec 2.8): as loans, with amount and rate as decimal text. */
 export const plausibleBorrowerLoanHistoryItemSchema = borrowerLoanHistoryItemSchema.superRefine((item, ctx) => {
   report(ctx, [...positiveMoney(item.loan_amount, 'loan_amount'), ...rate(Number(item.interest_rate), 'interest_rate')]);
-});
-
-/** Transfer days (spec 2.7): amounts in whole cents. A transfer amount is signed (outgoing is negative). */
-export const plausibleTransferDayGroupSchema = transferDayGroupSchema.superRefine((group, ctx) => {
-  group.transactions.forEach((transfer, index) => {
-    report(
-      ctx,
-      moneyPlaces(transfer.transfer_amount, 'transfer_amount').map((problem) => ({ ...problem, path: ['transactions', index, ...problem.path] })),
-    );
-  });
 });
