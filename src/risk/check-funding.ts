@@ -4,7 +4,8 @@
  * the cash reserve must EXCEED the offer's total. Pure, like checkOffer: a refusal is a value
  * whose reason names the figures, logged and retried later, never sent to the service.
  */
-import { formatCents, type Cents } from '../service/index.js';
+import type { Cents } from '../service/index.js';
+import { balanceShortfall } from './balance-rule.js';
 import type { GuardResult } from './check-offer.js';
 import type { RiskLimits } from './risk-limits.js';
 
@@ -24,9 +25,6 @@ export function checkFunding(input: FundingToCheck, limits: Pick<RiskLimits, 'mi
   if (!Number.isSafeInteger(totalCents) || totalCents <= 0) {
     return { allowed: false, code: 'invalid_total', reason: `guard funding total ${totalCents} cents is not a positive amount` };
   }
-  const free = balanceCents - reservedByOthersCents - limits.minCashReserveCents;
-  if (free > totalCents) return { allowed: true };
-  const figures = `balance ${formatCents(balanceCents)} - reserved ${formatCents(reservedByOthersCents)} - reserve ${formatCents(limits.minCashReserveCents)}`;
-  const comparison = free < totalCents ? `< total ${formatCents(totalCents)}` : `= total ${formatCents(totalCents)}, must exceed`;
-  return { allowed: false, code: 'insufficient_balance', reason: `guard funding ${figures} ${comparison}` };
+  const shortfall = balanceShortfall({ balanceCents, reservedCents: reservedByOthersCents, reserveCents: limits.minCashReserveCents, totalCents });
+  return shortfall === undefined ? { allowed: true } : { allowed: false, code: 'insufficient_balance', reason: `guard funding ${shortfall}` };
 }

@@ -8,6 +8,7 @@
  * exposure, per borrower, share per risk level, offers per day, amount per day.
  */
 import { MAX_RATE, MIN_RATE, RISK_LEVEL_NAMES, formatCents, parseCents, type Cents, type LoanRequest } from '../service/index.js';
+import { balanceShortfall } from './balance-rule.js';
 import type { RiskLimits } from './risk-limits.js';
 
 /** What the guard knows about the world when it checks an offer. */
@@ -89,11 +90,13 @@ export function checkOffer(input: OfferToCheck, snapshot: GuardSnapshot, limits:
   // the service funds at acceptance; without it the lender funds by hand later, and an offer the
   // lender cannot fund is a broken promise, so by default it must fit too (reserveManualOffers).
   if (input.automateFund || limits.reserveManualOffers) {
-    const free = snapshot.balanceCents - snapshot.reservedCents - limits.minCashReserveCents;
-    if (free <= total) {
-      const figures = `balance ${usd(snapshot.balanceCents)} - reserved ${usd(snapshot.reservedCents)} - reserve ${usd(limits.minCashReserveCents)}`;
-      return refuse('insufficient_balance', free < total ? `${figures} < total ${usd(total)}` : `${figures} = total ${usd(total)}, must exceed`);
-    }
+    const shortfall = balanceShortfall({
+      balanceCents: snapshot.balanceCents,
+      reservedCents: snapshot.reservedCents,
+      reserveCents: limits.minCashReserveCents,
+      totalCents: total,
+    });
+    if (shortfall !== undefined) return refuse('insufficient_balance', shortfall);
   }
 
   const exposureAfter = snapshot.exposureCents + total;
