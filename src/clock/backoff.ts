@@ -23,6 +23,11 @@ export interface BackoffStep {
   retryAtMs: number;
 }
 
+/** The longest wait after `failures` failures in a row: base x 2^(failures-1), capped. */
+export function backoffCeilingMs(failures: number, settings: BackoffSettings): number {
+  return Math.min(settings.maxMs, settings.baseMs * 2 ** Math.min(Math.max(failures, 1) - 1, 30));
+}
+
 export class Backoff<K> {
   private readonly steps = new Map<K, BackoffStep>();
 
@@ -36,7 +41,7 @@ export class Backoff<K> {
   /** Records a failure of `key` and says how long it now waits. */
   failed(key: K): BackoffStep {
     const failures = (this.steps.get(key)?.failures ?? 0) + 1;
-    const ceiling = Math.min(this.settings.maxMs, this.settings.baseMs * 2 ** Math.min(failures - 1, 30));
+    const ceiling = backoffCeilingMs(failures, this.settings);
     // "Equal jitter": at least half the wait, so keys that failed together spread out.
     const delayMs = Math.round(ceiling / 2 + (ceiling / 2) * this.random());
     const step = { failures, delayMs, retryAtMs: this.clock.now() + delayMs };

@@ -13,6 +13,7 @@
  * service refuses a second fund of a processed offer, so the later attempt is safe, and the next
  * sync shows whether the loan is being funded.
  */
+import { backoffCeilingMs } from '../clock/backoff.js';
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import { checkFunding, type RiskLimits } from '../risk/index.js';
@@ -134,7 +135,7 @@ export class FundingJob {
   private retryLater(offer: OfferRecord): string {
     const { store, clock } = this.deps;
     const attempts = (store.offers.fundSchedule(offer.id)?.attempts ?? 0) + 1;
-    const ceiling = Math.min(FUNDING_BACKOFF.maxMs, FUNDING_BACKOFF.baseMs * 2 ** Math.min(attempts - 1, 30));
+    const ceiling = backoffCeilingMs(attempts, FUNDING_BACKOFF);
     const waitMs = Math.round(ceiling * (1 - JITTER_SHARE * (this.deps.random ?? Math.random)()));
     const nextAtMs = clock.now() + waitMs;
     store.offers.scheduleFunding(offer.id, { attempts, nextAtMs });
