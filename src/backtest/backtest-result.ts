@@ -76,4 +76,9 @@ export interface BacktestResult {
   offeredRates: number[];
   /** Per request, in replay order; empty unless asked for. */
   decisions: BacktestDecision[];
+  /**
+   * Per request, in replay order: its contribution to the net (interest − losses − data spend),
+   * in cents; they add up to summary.netCents. Empty unless asked for (recordContributions).
+   */
+  requestNetCents: number[];
 }

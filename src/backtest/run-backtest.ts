@@ -23,6 +23,11 @@ export interface BacktestOptions {
   market?: Partial<MarketAssumptions> | undefined;
   /** Keep every request's decision in the result (for parity checks and `--json`). */
   recordDecisions?: boolean | undefined;
+  /**
+   * Keep each request's contribution to the net (interest − losses − data spend, in cents) in
+   * `requestNetCents`, for paired comparisons of two runs over the same requests (tune).
+   */
+  recordContributions?: boolean | undefined;
 }
 
 const DAY_MS = 86_400_000;
@@ -30,6 +35,8 @@ const YEAR_MS = 365.25 * DAY_MS;
 
 interface PendingOffer {
   entry: ReplayEntry;
+  /** The request's index in replay order. */
+  index: number;
   rate: number;
   automateFund: boolean;
   key: ExposureKey;
@@ -38,6 +45,7 @@ interface PendingOffer {
 }
 
 interface OpenLoan {
+  index: number;
   key: ExposureKey;
   segments: SegmentCounts[];
 }
@@ -69,6 +77,7 @@ class Replay {
   private readonly decisions: BacktestDecision[] = [];
   private readonly offeredRates: number[] = [];
   private readonly series: SeriesPoint[] = [];
+  private readonly requestNet: number[] = [];
   private fundingFailures = 0;
   private openCents = 0;
   private nowMs = Number.NaN;
@@ -92,11 +101,15 @@ class Replay {
   run(recording: PreparedRecording): BacktestResult {
     const first = recording.entries[0];
     if (first) this.startMs = this.nowMs = first.seenMs;
-    for (const entry of recording.entries) {
+    if (this.options.recordContributions) this.requestNet.length = recording.entries.length;
+    this.requestNet.fill(0);
+    recording.entries.forEach((entry, index) => {
       this.advanceTo(entry.seenMs);
-      this.decide(entry);
+      const spentBefore = this.ledger.dataSpendCents;
+      this.decide(entry, index);
+      this.contribute(index, spentBefore - this.ledger.dataSpendCents);
       this.afterChange();
-    }
+    });
     this.advanceTo(Number.POSITIVE_INFINITY);
     return this.result(recording);
   }
@@ -121,7 +134,12 @@ class Replay {
     this.nowMs = ms;
   }
 
-  private decide(entry: ReplayEntry): void {
+  /** Adds `cents` to request `index`'s contribution (when contributions are kept). */
+  private contribute(index: number, cents: number): void {
+    if (this.options.recordContributions) this.requestNet[index] = (this.requestNet[index] ?? 0) + cents;
+  }
+
+  private decide(entry: ReplayEntry, index: number): void {
     const request = entry.line.loan_request;
     const now = this.nowMs;
     const outcome = decideSync(
@@ -149,7 +167,7 @@ class Replay {
       this.decisions.push(record);
     }
     if (action === 'offer' && rate !== undefined) {
-      this.placeOffer({ entry, rate, automateFund: decision.automateFund, key: { borrowerId: request.borrower.id, riskLevel: request.borrower_card_color }, segments, decision: record });
+      this.placeOffer({ entry, index, rate, automateFund: decision.automateFund, key: { borrowerId: request.borrower.id, riskLevel: request.borrower_card_color }, segments, decision: record });
     }
   }
 
@@ -190,6 +208,7 @@ class Replay {
         const { instalment, loan } = event;
         this.ledger.instalmentReceived(instalment.amountCents, instalment.principalCents, loan.key);
         for (const counts of [...loan.segments, this.total]) counts.interestCents += instalment.interestCents;
+        this.contribute(loan.index, instalment.interestCents);
         return;
       }
       case 'loss':
@@ -198,6 +217,7 @@ class Replay {
           counts.lossCents += event.lossCents;
           counts.defaults += 1;
         }
+        this.contribute(event.loan.index, -event.lossCents);
         return;
     }
   }
@@ -223,7 +243,7 @@ class Replay {
       counts.deployedCents += entry.totalCents;
       counts.capitalCentMonths += flows.capitalCentMonths;
     }
-    const loan: OpenLoan = { key, segments: offer.segments };
+    const loan: OpenLoan = { index: offer.index, key, segments: offer.segments };
     const fundedMs = this.nowMs;
     for (const instalment of flows.instalments) this.events.add(addMonthsUtc(fundedMs, instalment.month), { kind: 'instalment', loan, instalment });
     if (flows.lossMonth !== null) this.events.add(addMonthsUtc(fundedMs, flows.lossMonth), { kind: 'loss', loan, lossCents: flows.lossCents });
@@ -286,6 +306,7 @@ class Replay {
       series: this.series,
       offeredRates: this.offeredRates,
       decisions: this.decisions,
+      requestNetCents: this.requestNet,
     };
   }
 }

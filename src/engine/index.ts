@@ -43,4 +43,18 @@ export {
   type DecideOutcome,
   type OfferToGuard,
 } from './decide-step.js';
+export {
+  DEFAULT_MARKET_RESPONSE,
+  marketResponse,
+  ratePosition,
+  takeUpProbability,
+  beatProbability,
+  acceptProbability,
+  expectedAcceptProbability,
+  normalCdf,
+  type MarketResponse,
+  type TakeUpCurve,
+  type CompetitionModel,
+  type RecordedCompetition,
+} from './market-response.js';
 export { eventDropReason, type EventFacts, type EventPrefilter as StrategyEventPrefilter } from './compile/event-prefilter.js';

@@ -20,6 +20,16 @@ export const outcomeSchema = z.looseObject({
   /** Share of the total due that was repaid, 0 to 1. */
   repaid_fraction: z.number().min(0).max(1).optional(),
   resolved_at: z.iso.datetime({ offset: true }).optional(),
+  /**
+   * For a request nobody funded: what the borrower would have repaid had it been funded (a
+   * simulator knows it; real recordings do not). Lets a backtest judge an offer nobody else made.
+   */
+  if_funded: z
+    .looseObject({
+      status: z.enum(['completed', 'collection', 'default']),
+      repaid_fraction: z.number().min(0).max(1),
+    })
+    .optional(),
 });
 export type Outcome = z.infer<typeof outcomeSchema>;
 

@@ -1,0 +1,130 @@
+/**
+ * How the market answers an offer's rate (docs/market-model.md). One model, used three ways:
+ * pricing chooses the rate that maximises P(accept | rate) × expected profit (competition not yet
+ * known), the backtest judges an offer against what the recording says competitors did, and
+ * `lendbot train` fits the parameters from recorded outcomes.
+ *
+ * - Take-up: a borrower walks away from expensive offers. The chance of taking an offer at all is
+ *   logistic in the rate's position u = (rate − 0.03) / (max_interest_rate − 0.03) between the
+ *   lowest allowed rate and the request's maximum: 1 / (1 + e^(steepness × (u − midpoint))).
+ * - Competition: against a competing rate c, the chance our offer is the one chosen is
+ *   1 / (1 + e^((rate − c) / width)): one half at a tie, near certain well below c.
+ * - Unknown competition (at decision time): with probability `share` some competitor offers, at
+ *   a rate C ~ Normal(intercept + perDefault × default probability, spread); above the request's
+ *   maximum nobody offers.
+ */
+import { MIN_OFFER_RATE } from './loan-math.js';
+
+export interface TakeUpCurve {
+  /** Position (0: the lowest allowed rate, 1: the request's maximum) where half of borrowers walk away. */
+  midpoint: number;
+  /** How sharply take-up falls around the midpoint (0: rate does not matter). */
+  steepness: number;
+}
+
+export interface CompetitionModel {
+  /** Share of requests on which some other lender offers. */
+  share: number;
+  /** Expected best competing rate at a zero default probability. */
+  intercept: number;
+  /** Expected best competing rate added per unit of default probability. */
+  perDefault: number;
+  /** Standard deviation of the best competing rate around that expectation. */
+  spread: number;
+  /** How soft the comparison with a competing rate is (0: the lower rate always wins, ties to us). */
+  width: number;
+}
+
+export interface MarketResponse {
+  takeUp: TakeUpCurve;
+  competition: CompetitionModel;
+}
+
+/**
+ * Cautious defaults, not fitted to any one market: `lendbot train` fits them from a recording,
+ * and a strategy or backtest can set each one.
+ */
+export const DEFAULT_MARKET_RESPONSE: MarketResponse = {
+  takeUp: { midpoint: 0.7, steepness: 6 },
+  competition: { share: 0.6, intercept: 0.08, perDefault: 1, spread: 0.08, width: 0.01 },
+};
+
+/** Merges a partial setting over the defaults, section by section. */
+export function marketResponse(partial: { takeUp?: Partial<TakeUpCurve>; competition?: Partial<CompetitionModel> } = {}, base: MarketResponse = DEFAULT_MARKET_RESPONSE): MarketResponse {
+  return { takeUp: { ...base.takeUp, ...partial.takeUp }, competition: { ...base.competition, ...partial.competition } };
+}
+
+function sigmoid(x: number): number {
+  return 1 / (1 + Math.exp(-x));
+}
+
+/** The rate's position between the lowest allowed rate (0) and the request's maximum (1). */
+export function ratePosition(rate: number, maxRate: number): number {
+  if (maxRate <= MIN_OFFER_RATE) return 1;
+  return (rate - MIN_OFFER_RATE) / (maxRate - MIN_OFFER_RATE);
+}
+
+/** The chance a borrower takes an offer at `rate` at all (no better offer considered). */
+export function takeUpProbability(rate: number, maxRate: number, curve: TakeUpCurve): number {
+  return sigmoid(-curve.steepness * (ratePosition(rate, maxRate) - curve.midpoint));
+}
+
+/** The chance our offer at `rate` is preferred to a competing offer at `competing`. */
+export function beatProbability(rate: number, competing: number, width: number): number {
+  if (width <= 0) return rate <= competing ? 1 : 0;
+  return sigmoid((competing - rate) / width);
+}
+
+/** What a recording says about the competition for one request. */
+export type RecordedCompetition =
+  /** Nobody else offered. */
+  | { kind: 'none' }
+  /** The borrower took a competing offer at `rate` (so would have taken any offer as cheap). */
+  | { kind: 'taken'; rate: number }
+  /** A competitor offered `rate` and the borrower walked away from it. */
+  | { kind: 'refused'; rate: number };
+
+/**
+ * The chance the borrower would have accepted our offer at `rate`, given what the recording says
+ * happened. Take-up is one hidden draw per borrower: one who took an offer at c takes any offer
+ * with at least c's take-up, and one who refused c takes ours only with the take-up c lacked.
+ */
+export function acceptProbability(rate: number, maxRate: number, recorded: RecordedCompetition, response: MarketResponse): number {
+  const takeUp = (r: number): number => takeUpProbability(r, maxRate, response.takeUp);
+  switch (recorded.kind) {
+    case 'none':
+      return takeUp(rate);
+    case 'taken': {
+      const theirs = takeUp(recorded.rate);
+      const conditional = theirs <= 0 ? 0 : Math.min(1, takeUp(rate) / theirs);
+      return beatProbability(rate, recorded.rate, response.competition.width) * conditional;
+    }
+    case 'refused': {
+      const theirs = takeUp(recorded.rate);
+      const conditional = theirs >= 1 ? 0 : Math.max(0, (takeUp(rate) - theirs) / (1 - theirs));
+      return beatProbability(rate, recorded.rate, response.competition.width) * conditional;
+    }
+  }
+}
+
+/** Standard normal cumulative distribution (Abramowitz and Stegun 7.1.26, error below 1.5e-7). */
+export function normalCdf(z: number): number {
+  const x = Math.abs(z) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x);
+  const poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+  const erf = 1 - poly * Math.exp(-x * x);
+  return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
+}
+
+/**
+ * The chance an offer at `rate` is accepted before anyone knows who else will offer: take-up,
+ * times the chance that no competitor offers below us. The soft comparison (`width`) widens the
+ * competing rate's spread by the logistic's own standard deviation (π·width/√3).
+ */
+export function expectedAcceptProbability(rate: number, maxRate: number, defaultProbability: number, response: MarketResponse): number {
+  const { share, intercept, perDefault, spread, width } = response.competition;
+  const mean = intercept + perDefault * defaultProbability;
+  const sd = Math.sqrt(spread * spread + ((Math.PI * width) / Math.sqrt(3)) ** 2);
+  const beaten = sd <= 0 ? (rate <= mean ? 1 : 0) : normalCdf((mean - rate) / sd);
+  return takeUpProbability(rate, maxRate, response.takeUp) * (1 - share + share * beaten);
+}
