@@ -13,8 +13,13 @@ export interface BacktestDecision {
   strategy: string;
   reasons: string[];
   guard?: GuardRefusalCode;
-  /** What the market model did with an offer. */
-  market?: 'won' | 'outbid' | 'unfunded' | 'no_outcome' | 'funding_failed' | 'expired';
+  /**
+   * What the market model did with an offer: 'declined' is a borrower who walked away from our
+   * rate (no cheaper competitor), 'outbid' one who took, or would take, a cheaper competitor.
+   */
+  market?: 'won' | 'outbid' | 'declined' | 'unfunded' | 'no_outcome' | 'funding_failed' | 'expired';
+  /** The chance the market model gave the offer of being accepted (settled offers only). */
+  accept_probability?: number;
 }
 
 export interface StrategyRun {
@@ -31,9 +36,12 @@ export interface BacktestSummary {
   funded: number;
   deployedCents: number;
   interestCents: number;
+  /** Principal written off, at each defaulter's first missed instalment. */
   lossCents: number;
+  /** What defaulters still paid after the write-off (recoveryDelayMonths later). */
+  recoveryCents: number;
   dataSpendCents: number;
-  /** interest − losses − data spend. */
+  /** interest + recoveries − losses − data spend. */
   netCents: number;
   defaultRate: number;
   /** Guard refusals by code. */
@@ -44,7 +52,7 @@ export interface BacktestSummary {
   capitalUtilization: number;
   /** Time-average cash balance. */
   averageIdleCents: number;
-  /** net / starting balance, per year of the simulated period. */
+  /** net / starting balance, per year of the simulated period: the headline (idle cash included). */
   netAnnualizedReturn: number;
   /** net / capital-years: the yearly return on the money actually lent. */
   returnOnDeployed: number;
@@ -77,7 +85,7 @@ export interface BacktestResult {
   /** Per request, in replay order; empty unless asked for. */
   decisions: BacktestDecision[];
   /**
-   * Per request, in replay order: its contribution to the net (interest − losses − data spend),
+   * Per request, in replay order: its contribution to the net (interest + recoveries − losses − data spend),
    * in cents; they add up to summary.netCents. Empty unless asked for (recordContributions).
    */
   requestNetCents: number[];

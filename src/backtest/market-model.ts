@@ -1,20 +1,34 @@
 /**
  * The market model of a backtest (docs/backtesting.md): what becomes of an offer the strategy
- * made, given what the recording says happened to the request. It is deliberately simple and
- * every assumption the recording cannot answer is a setting:
+ * made, given what the recording says happened to the request. Every assumption the recording
+ * cannot answer is a setting:
  *
- * - An offer wins when its rate is at or below the best competing rate (ties go to us: the
- *   borrower gains nothing by refusing). Unknown competition falls back to the rate the loan was
- *   funded at, then to `unknownCompetition`.
- * - A request that nobody funded (`unfunded`) is never funded in a backtest either: the recording
- *   cannot say how that borrower would have repaid.
- * - A won loan pays equal monthly instalments at the OFFERED rate over `loan_terms` months;
- *   `repaid_fraction` of the total due comes back as whole instalments (the last one partial),
- *   the rest is lost on the due date of the first instalment not paid in full. A `current` loan
- *   stops paying where the recording ends and its remaining principal stays open, not lost.
+ * - Acceptance is rate-sensitive (src/engine/market-response.ts): the chance the borrower takes
+ *   our offer falls with our rate, against the competing offer the recording names or, with none,
+ *   against the request's maximum. Whether this borrower accepts is a seeded draw per request
+ *   (market-draws.ts), the same for every strategy replayed with the same seed.
+ * - A request nobody funded (`unfunded`) is judged only when the recording says how the borrower
+ *   would have repaid (`outcome.if_funded`); otherwise it cannot be won.
+ * - A won loan repays at the OFFERED rate (loan-cash-flows.ts): a completed loan pays our whole
+ *   schedule (or prepays, by a seeded draw); a loan that did not complete repays the dollars the
+ *   recording says it repaid (`repaid_fraction` of the total due at the FUNDED rate), never more
+ *   than it owes us.
  */
-import { monthlyPayment } from '../engine/index.js';
-import type { RecordingLine } from '../recording/index.js';
+import { acceptProbability, DEFAULT_MARKET_RESPONSE, totalRepayment, type MarketResponse, type RecordedCompetition } from '../engine/index.js';
+import type { Outcome, RecordingLine } from '../recording/index.js';
+import { parseCents } from '../service/index.js';
+import { marketDraw } from './market-draws.js';
+import type { RepaymentPlan } from './loan-cash-flows.js';
+
+export { addMonthsUtc, loanCashFlows, type Instalment, type LoanCashFlows, type RepaymentPlan } from './loan-cash-flows.js';
+
+/** Completed loans paid off early: which share of them, and when (a share of the term). */
+export interface PrepaymentSetting {
+  /** Share of completed loans that repay their outstanding principal early (0 to 1). */
+  share: number;
+  /** When: the month round(atTermFraction × loan_terms), if that is before the last one. */
+  atTermFraction: number;
+}
 
 export interface MarketAssumptions {
   /** Competition when the recording gives neither best_competing_rate nor funded_rate. */
@@ -30,6 +44,13 @@ export interface MarketAssumptions {
    * (for comparing a backtest with a dry-run session request by request).
    */
   settle: boolean;
+  /** How borrowers answer an offer's rate: take-up curve and competition softness. */
+  response: MarketResponse;
+  /** Seed of the market's draws (acceptance, prepayment); one seed, one set of borrowers. */
+  seed: number;
+  prepayment: PrepaymentSetting;
+  /** Months from a defaulter's first missed instalment to what it still repays (recoveries). */
+  recoveryDelayMonths: number;
 }
 
 export const DEFAULT_MARKET: MarketAssumptions = {
@@ -38,102 +59,81 @@ export const DEFAULT_MARKET: MarketAssumptions = {
   noOutcome: 'lose',
   decisionDelayMs: 24 * 3_600_000,
   settle: true,
+  response: DEFAULT_MARKET_RESPONSE,
+  seed: 1,
+  // Not fitted to a market: a cautious guess that a quarter of the loans repaid in full are
+  // paid off halfway through (consumer instalment loans commonly prepay this much or more).
+  prepayment: { share: 0.25, atTermFraction: 0.5 },
+  recoveryDelayMonths: 3,
 };
 
 /** What the market did with one offer. */
 export type MarketVerdict =
-  | { won: true; repaidFraction: number; final: boolean }
-  | { won: false; reason: 'outbid' | 'unfunded' | 'no_outcome' };
+  | { won: true; plan: RepaymentPlan; probability: number }
+  | { won: false; reason: 'outbid' | 'declined' | 'unfunded' | 'no_outcome'; probability: number };
+
+const FUNDED_STATUSES = new Set(['completed', 'current', 'collection', 'default']);
+
+/**
+ * What the recording says about the competition for a request, or 'lose' when the offer is
+ * assumed lost (`unknownCompetition: 'lose'` and nothing recorded).
+ */
+export function recordedCompetition(outcome: Outcome | undefined, unknown: MarketAssumptions['unknownCompetition']): RecordedCompetition | 'lose' {
+  const funded = outcome !== undefined && FUNDED_STATUSES.has(outcome.status);
+  const best = outcome?.best_competing_rate;
+  if (best === null) return { kind: 'none' };
+  if (best !== undefined) return funded ? { kind: 'taken', rate: best } : { kind: 'refused', rate: best };
+  if (funded && outcome.funded_rate !== undefined) return { kind: 'taken', rate: outcome.funded_rate };
+  if (unknown === 'win') return { kind: 'none' };
+  if (unknown === 'lose') return 'lose';
+  // A borrower who took nothing cannot have taken the assumed offer: they refused it.
+  return outcome?.status === 'unfunded' ? { kind: 'refused', rate: unknown } : { kind: 'taken', rate: unknown };
+}
+
+/** How the borrower repays if funded: status, recorded fraction, and the rate that fraction is of. */
+interface Fate {
+  status: 'completed' | 'current' | 'collection' | 'default';
+  fraction: number;
+  /** The rate the recorded fraction refers to (funded_rate, else our offered rate). */
+  basisRate: number;
+}
+
+function fateOf(outcome: Outcome | undefined, rate: number, market: MarketAssumptions): Fate | 'unfunded' | 'no_outcome' {
+  if (!outcome) {
+    if (market.noOutcome === 'lose') return 'no_outcome';
+    return { status: market.noOutcome >= 1 ? 'completed' : 'default', fraction: market.noOutcome, basisRate: rate };
+  }
+  if (outcome.status === 'unfunded') {
+    const ifFunded = outcome.if_funded;
+    if (!ifFunded) return 'unfunded';
+    return { status: ifFunded.status, fraction: ifFunded.repaid_fraction, basisRate: outcome.funded_rate ?? rate };
+  }
+  return { status: outcome.status, fraction: outcome.repaid_fraction ?? market.missingRepaidFraction[outcome.status], basisRate: outcome.funded_rate ?? rate };
+}
+
+/** The month a completed loan is paid off early, or null (a seeded draw per request). */
+function prepayMonth(requestId: number, terms: number, market: MarketAssumptions): number | null {
+  if (marketDraw(market.seed, requestId, 'prepay') >= market.prepayment.share) return null;
+  const month = Math.max(1, Math.round(market.prepayment.atTermFraction * terms));
+  return month < terms ? month : null;
+}
 
 /** Whether an offer at `rate` on the recorded request wins, and how the loan then repays. */
 export function judgeOffer(line: RecordingLine, rate: number, market: MarketAssumptions): MarketVerdict {
-  const outcome = line.outcome;
-  if (!outcome) {
-    return market.noOutcome === 'lose' ? { won: false, reason: 'no_outcome' } : { won: true, repaidFraction: market.noOutcome, final: true };
+  const request = line.loan_request;
+  const fate = fateOf(line.outcome, rate, market);
+  if (fate === 'unfunded' || fate === 'no_outcome') return { won: false, reason: fate, probability: 0 };
+  const competition = recordedCompetition(line.outcome, market.unknownCompetition);
+  if (competition === 'lose') return { won: false, reason: 'outbid', probability: 0 };
+  const probability = acceptProbability(rate, request.max_interest_rate, competition, market.response);
+  if (!(marketDraw(market.seed, request.id, 'accept') < probability)) {
+    const outbid = competition.kind !== 'none' && rate > competition.rate;
+    return { won: false, reason: outbid ? 'outbid' : 'declined', probability };
   }
-  if (outcome.status === 'unfunded') return { won: false, reason: 'unfunded' };
-  const competing = outcome.best_competing_rate !== undefined ? outcome.best_competing_rate : (outcome.funded_rate ?? market.unknownCompetition);
-  // null: nobody else offered, so ours is the only offer.
-  const won = competing === null || competing === 'win' || (competing !== 'lose' && rate <= competing);
-  if (!won) return { won: false, reason: 'outbid' };
-  const repaidFraction = outcome.repaid_fraction ?? market.missingRepaidFraction[outcome.status];
-  return { won: true, repaidFraction, final: outcome.status !== 'current' };
-}
-
-/** One instalment actually received. */
-export interface Instalment {
-  /** 1-based month after funding. */
-  month: number;
-  amountCents: number;
-  interestCents: number;
-  principalCents: number;
-  /** Principal outstanding before this instalment (for capital-time). */
-  outstandingBeforeCents: number;
-}
-
-export interface LoanCashFlows {
-  monthlyPaymentCents: number;
-  totalDueCents: number;
-  repaidCents: number;
-  instalments: Instalment[];
-  /** Principal never returned, and the month it is written off (null when none is lost). */
-  lossCents: number;
-  lossMonth: number | null;
-  /** Principal still outstanding after the last instalment of a `current` loan. */
-  openCents: number;
-  /** Sum over months outstanding of principal × month, in cent-months (capital-time). */
-  capitalCentMonths: number;
-}
-
-/**
- * The cash flows of a loan of `principalCents` at `rate` over `terms` months of which
- * `repaidFraction` of the total due is repaid. Interest is the month's rate on the outstanding
- * principal, rounded to the cent; what an instalment pays beyond it returns principal.
- */
-export function loanCashFlows(principalCents: number, rate: number, terms: number, repaidFraction: number, final: boolean): LoanCashFlows {
-  const payment = monthlyPayment(principalCents, rate, terms);
-  const totalDue = payment * terms;
-  const repaid = Math.round(Math.min(1, Math.max(0, repaidFraction)) * totalDue);
-  const instalments: Instalment[] = [];
-  let outstanding = principalCents;
-  let left = repaid;
-  let capital = 0;
-  for (let month = 1; month <= terms && left > 0; month += 1) {
-    const amount = Math.min(payment, left);
-    const interestDue = Math.round((outstanding * rate) / 12);
-    // The last full instalment clears whatever principal rounding left over.
-    const lastInFull = month === terms && amount === payment;
-    const principal = lastInFull ? outstanding : Math.min(outstanding, Math.max(0, amount - interestDue));
-    instalments.push({ month, amountCents: amount, interestCents: amount - principal, principalCents: principal, outstandingBeforeCents: outstanding });
-    capital += outstanding;
-    outstanding -= principal;
-    left -= amount;
-  }
-  const paidMonths = instalments.length;
-  const shortfall = repaid < totalDue;
-  const lossMonth = final && shortfall && outstanding > 0 ? Math.min(terms, paidMonths + (instalments.at(-1)?.amountCents === payment ? 1 : 0)) || 1 : null;
-  // Outstanding principal counts as capital until it is written off (the loss month) or, for a
-  // loan still running, for the months paid so far.
-  if (lossMonth !== null) capital += outstanding * Math.max(0, lossMonth - paidMonths);
-  return {
-    monthlyPaymentCents: payment,
-    totalDueCents: totalDue,
-    repaidCents: repaid,
-    instalments,
-    lossCents: lossMonth === null ? 0 : outstanding,
-    lossMonth,
-    openCents: final ? 0 : outstanding,
-    capitalCentMonths: capital,
-  };
-}
-
-/** `ms` moved on by `months` calendar months (UTC), the day clamped to the month's end. */
-export function addMonthsUtc(ms: number, months: number): number {
-  const date = new Date(ms);
-  const target = new Date(ms);
-  target.setUTCDate(1);
-  target.setUTCMonth(date.getUTCMonth() + months);
-  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-  target.setUTCDate(Math.min(date.getUTCDate(), lastDay));
-  return target.getTime();
+  if (fate.status === 'completed') return { won: true, plan: { kind: 'full', prepayMonth: prepayMonth(request.id, request.loan_terms, market) }, probability };
+  const principal = parseCents(request.total_amount);
+  // repaid_fraction is a share of the total due at the rate the loan was funded at: the same
+  // dollars come back whatever we charged, but never more than we are owed (loanCashFlows caps).
+  const repaidCents = Math.round(Math.min(1, Math.max(0, fate.fraction)) * totalRepayment(principal, fate.basisRate, request.loan_terms));
+  return { won: true, plan: { kind: 'partial', repaidCents, final: fate.status !== 'current' }, probability };
 }

@@ -3,7 +3,9 @@
  * code the daemon runs (the engine's decide step: enrich ⇄ decide, then checkOffer, the risk
  * guard) with the recording as data source and a simulated ledger instead of the service, and lets the market model
  * (market-model.ts) decide what became of each offer. Cash flows of won loans are scheduled
- * events, so repaid money is back in the balance for later offers.
+ * events (instalments, the write-off at a defaulter's first missed instalment, its later
+ * recovery), so repaid money is back in the balance for later offers and equity sees a loss when
+ * it happens. Every cent is counted once: net = interest + recoveries − losses − data spend.
  */
 import { decideSync, type CompiledStrategy, type SpendLedger } from '../engine/index.js';
 import { checkOffer, UNCAPPED_RISK_LIMITS, type GuardRefusalCode, type RiskLimits } from '../risk/index.js';
@@ -24,7 +26,7 @@ export interface BacktestOptions {
   /** Keep every request's decision in the result (for parity checks and `--json`). */
   recordDecisions?: boolean | undefined;
   /**
-   * Keep each request's contribution to the net (interest − losses − data spend, in cents) in
+   * Keep each request's contribution to the net (interest + recoveries − losses − data spend, in cents) in
    * `requestNetCents`, for paired comparisons of two runs over the same requests (tune).
    */
   recordContributions?: boolean | undefined;
@@ -54,7 +56,8 @@ type SimEvent =
   | { kind: 'decide'; offer: PendingOffer; verdict: MarketVerdict }
   | { kind: 'expire'; offer: PendingOffer }
   | { kind: 'instalment'; loan: OpenLoan; instalment: Instalment }
-  | { kind: 'loss'; loan: OpenLoan; lossCents: number };
+  | { kind: 'loss'; loan: OpenLoan; lossCents: number }
+  | { kind: 'recovery'; loan: OpenLoan; recoveryCents: number };
 
 /** Replays `recording` with `strategies` (evaluated together, by priority, as the daemon does). */
 export function runBacktest(
@@ -191,6 +194,7 @@ class Replay {
       return;
     }
     const verdict = judgeOffer(offer.entry.line, offer.rate, this.market);
+    if (offer.decision) offer.decision.accept_probability = verdict.probability;
     if (this.market.decisionDelayMs > this.limits.offerExpiryMs) this.events.add(expiryAt, { kind: 'expire', offer });
     else this.events.add(this.nowMs + this.market.decisionDelayMs, { kind: 'decide', offer, verdict });
   }
@@ -219,6 +223,11 @@ class Replay {
         }
         this.contribute(event.loan.index, -event.lossCents);
         return;
+      case 'recovery':
+        this.ledger.recoveryReceived(event.recoveryCents);
+        for (const counts of [...event.loan.segments, this.total]) counts.recoveryCents += event.recoveryCents;
+        this.contribute(event.loan.index, event.recoveryCents);
+        return;
     }
   }
 
@@ -236,7 +245,7 @@ class Replay {
       return;
     }
     if (offer.decision) offer.decision.market = 'won';
-    const flows = loanCashFlows(entry.totalCents, offer.rate, entry.line.loan_request.loan_terms, verdict.repaidFraction, verdict.final);
+    const flows = loanCashFlows(entry.totalCents, offer.rate, entry.line.loan_request.loan_terms, verdict.plan, this.market.recoveryDelayMonths);
     this.ledger.loanFunded(entry.totalCents, key);
     for (const counts of [...offer.segments, this.total]) {
       counts.funded += 1;
@@ -247,12 +256,13 @@ class Replay {
     const fundedMs = this.nowMs;
     for (const instalment of flows.instalments) this.events.add(addMonthsUtc(fundedMs, instalment.month), { kind: 'instalment', loan, instalment });
     if (flows.lossMonth !== null) this.events.add(addMonthsUtc(fundedMs, flows.lossMonth), { kind: 'loss', loan, lossCents: flows.lossCents });
+    if (flows.recoveryMonth !== null) this.events.add(addMonthsUtc(fundedMs, flows.recoveryMonth), { kind: 'recovery', loan, recoveryCents: flows.recoveryCents });
     this.openCents += flows.openCents;
   }
 
   /** Tracks the equity peak and drawdown, and the daily series, after anything changed. */
   private afterChange(): void {
-    const net = this.total.interestCents - this.total.lossCents - this.ledger.dataSpendCents;
+    const net = this.total.interestCents + this.total.recoveryCents - this.total.lossCents - this.ledger.dataSpendCents;
     const equity = this.options.startingBalanceCents + net;
     if (equity > this.peakEquity) this.peakEquity = equity;
     else if (this.peakEquity > 0) this.maxDrawdown = Math.max(this.maxDrawdown, (this.peakEquity - equity) / this.peakEquity);
@@ -266,7 +276,7 @@ class Replay {
     const { ledger, total } = this;
     const spanMs = Number.isFinite(this.startMs) ? this.nowMs - this.startMs : 0;
     const years = spanMs / YEAR_MS;
-    const net = total.interestCents - total.lossCents - ledger.dataSpendCents;
+    const net = total.interestCents + total.recoveryCents - total.lossCents - ledger.dataSpendCents;
     const first = recording.entries[0];
     const last = recording.entries.at(-1);
     const start = this.options.startingBalanceCents;
@@ -287,6 +297,7 @@ class Replay {
         deployedCents: total.deployedCents,
         interestCents: total.interestCents,
         lossCents: total.lossCents,
+        recoveryCents: total.recoveryCents,
         dataSpendCents: ledger.dataSpendCents,
         netCents: net,
         defaultRate: total.funded === 0 ? 0 : total.defaults / total.funded,

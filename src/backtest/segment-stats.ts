@@ -16,6 +16,8 @@ export interface SegmentCounts {
   deployedCents: number;
   interestCents: number;
   lossCents: number;
+  /** What defaulters still paid after their principal was written off. */
+  recoveryCents: number;
   /** Funded loans with principal written off. */
   defaults: number;
   /** Principal × months outstanding (capital-time), for the annualized return. */
@@ -28,6 +30,7 @@ export interface SegmentRow extends SegmentCounts {
   /** funded / offers (0 when no offers). */
   acceptance: number;
   averageRate: number | null;
+  /** interest + recoveries − losses. */
   netCents: number;
   /** defaults / funded. */
   defaultRate: number;
@@ -36,7 +39,7 @@ export interface SegmentRow extends SegmentCounts {
 }
 
 export function emptyCounts(): SegmentCounts {
-  return { requests: 0, offers: 0, funded: 0, offeredRateSum: 0, deployedCents: 0, interestCents: 0, lossCents: 0, defaults: 0, capitalCentMonths: 0 };
+  return { requests: 0, offers: 0, funded: 0, offeredRateSum: 0, deployedCents: 0, interestCents: 0, lossCents: 0, recoveryCents: 0, defaults: 0, capitalCentMonths: 0 };
 }
 
 /** Provider B's band when the recording holds its score, else "unscored". */
@@ -82,7 +85,7 @@ export class SegmentTable {
 
 /** Derived ratios of a set of counts. */
 export function segmentRow(key: string, counts: SegmentCounts): SegmentRow {
-  const net = counts.interestCents - counts.lossCents;
+  const net = counts.interestCents + counts.recoveryCents - counts.lossCents;
   const capitalYears = counts.capitalCentMonths / 12;
   return {
     key,

@@ -82,6 +82,11 @@ export class SimLedger {
     this.principalGone(principalCents, key);
   }
 
+  /** Money a defaulter still paid after its principal was written off (not principal: it is gone). */
+  recoveryReceived(amountCents: number): void {
+    this.balanceCents += amountCents;
+  }
+
   /** Principal that will never come back. */
   principalLost(principalCents: number, key: ExposureKey): void {
     this.principalGone(principalCents, key);

@@ -13,6 +13,7 @@ import { registerRunCommand } from './commands/run/index.js';
 import { registerStrategyCommand } from './commands/strategy/index.js';
 import { registerSandboxCommand } from './commands/sandbox/index.js';
 import { registerStatusCommand } from './commands/status/index.js';
+import { registerTrainCommand } from './commands/train/index.js';
 import { registerTuneCommand } from './commands/tune/index.js';
 
 export type RegisterCommand = (program: Command, io: CliIo) => void;
@@ -28,4 +29,5 @@ export const COMMAND_TABLE: readonly RegisterCommand[] = [
   registerSandboxCommand,
   registerBacktestCommand,
   registerTuneCommand,
+  registerTrainCommand,
 ];

@@ -1,6 +1,7 @@
 /** What a strategy decides about one loan request, with everything needed to explain it. */
 import type { DataNeed } from './enrichment.js';
 import type { FeatureValue } from './features/feature-definition.js';
+import type { PriceCurve } from './pricing/expected-profit.js';
 
 /** One line of the score: a term's input, its points and what it adds to the log-odds. */
 export interface Contribution {
@@ -31,8 +32,10 @@ export interface Decision {
   probability?: number;
   /** Expected annual return at the offered rate. */
   expectedReturn?: number;
-  /** The rate that exactly reaches the target return (before margin and caps). */
+  /** The rate that exactly reaches the target return (before margin and caps); in expected_profit mode, the break-even. */
   requiredRate?: number;
+  /** expected_profit pricing only: the inputs of the curve the rate was chosen on, so it can be redrawn. */
+  priceCurve?: PriceCurve;
   automateFund: boolean;
   /** What to buy before deciding; only on needs_data. */
   needs?: DataNeed[];

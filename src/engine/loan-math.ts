@@ -63,9 +63,31 @@ export interface LoanEconomics {
 }
 
 /** Expected share of the total due that is collected: p + (1 - p) * recovery, less servicing. */
-function collectedShare(economics: LoanEconomics): number {
+export function collectedShare(economics: LoanEconomics): number {
   const { probability, recovery, servicingCost } = economics;
   return (probability + (1 - probability) * recovery) * (1 - servicingCost);
+}
+
+/**
+ * What the lender must collect for the loan to earn `targetReturn` a year on the funded amount:
+ * F * (1 + targetReturn * terms / 12), in (unrounded) cents. With a zero target it is F itself.
+ */
+export function hurdleCents(targetReturn: number, economics: LoanEconomics): number {
+  return economics.fundedCents * (1 + (targetReturn * economics.terms) / MONTHS_PER_YEAR);
+}
+
+/** Expected amount collected at `annualRate`: total due times the collected share, in (unrounded) cents. */
+export function expectedCollectedCents(annualRate: number, economics: LoanEconomics): number {
+  const { repaidPrincipalCents, terms } = economics;
+  return repaidPrincipalCents * paymentFactor(annualRate, terms) * terms * collectedShare(economics);
+}
+
+/**
+ * Expected profit above the hurdle at `annualRate`: expected collected minus
+ * hurdleCents(targetReturn), in (unrounded) cents. Zero at requiredRate(targetReturn).
+ */
+export function expectedProfitCents(annualRate: number, targetReturn: number, economics: LoanEconomics): number {
+  return expectedCollectedCents(annualRate, economics) - hurdleCents(targetReturn, economics);
 }
 
 /**
@@ -80,14 +102,14 @@ export function expectedAnnualReturn(annualRate: number, economics: LoanEconomic
 }
 
 /**
- * The lowest annual rate at which expectedAnnualReturn reaches `targetReturn`; 0 when even a
+ * The lowest annual rate at which expectedAnnualReturn reaches `targetReturn` (where the expected
+ * collected amount covers hurdleCents: the break-even rate of expected-profit pricing); 0 when even a
  * zero rate does, +Infinity when no rate can (for instance when nothing is expected back).
  */
 export function requiredRate(targetReturn: number, economics: LoanEconomics): number {
-  const { fundedCents, repaidPrincipalCents, terms } = economics;
+  const { repaidPrincipalCents, terms } = economics;
   const share = collectedShare(economics);
   if (share <= 0 || repaidPrincipalCents <= 0) return Number.POSITIVE_INFINITY;
-  const neededTotal = fundedCents * (1 + (targetReturn * terms) / MONTHS_PER_YEAR);
-  const factor = neededTotal / (share * repaidPrincipalCents * terms);
+  const factor = hurdleCents(targetReturn, economics) / (share * repaidPrincipalCents * terms);
   return rateForPaymentFactor(factor, terms);
 }

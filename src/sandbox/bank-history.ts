@@ -50,6 +50,11 @@ export interface BankHistoryInput {
   /** 0 to 1: how often the borrower runs short (cash advances, overdrafts). */
   stress: number;
   endBalanceCents: number;
+  /**
+   * Irregular earners only: what each 30-day window's pay is multiplied by (index 0 the most
+   * recent month, as agg_90's `credit_30`). Absent: pay is regular.
+   */
+  payMultipliers?: readonly number[];
 }
 
 // Day-to-day spending mix (weights), excluding rent, bills and fees which are drawn separately.
@@ -82,7 +87,8 @@ export function generateTransactions(input: BankHistoryInput): BankTransactionDa
     drafts.push({ day, credit, cents: Math.max(1, Math.round(cents)), category: name, sub, memo });
   };
   for (let day = 90; day >= 1; day--) {
-    if ((day + payOffset) % 14 === 0) push(day, true, paycheck * random.between(0.93, 1.07), 'Income', 'Paycheck');
+    const swing = input.payMultipliers?.[Math.min(2, Math.floor((day - 1) / 30))] ?? 1;
+    if ((day + payOffset) % 14 === 0) push(day, true, paycheck * swing * random.between(0.93, 1.07), 'Income', 'Paycheck');
     if (day % 30 === 1) {
       push(day, false, rent, 'home_expense', 'Rent');
       push(day, false, bills, 'utilities', 'Electric and Water');

@@ -2,13 +2,17 @@
  * New loan requests: a borrower with credit data, an address, 90 days of bank history, a loan
  * request with fees, and the hidden truth. Every feature is drawn around one latent quality, so
  * the features agree with each other the way real files do, and the hidden repayment chance is
- * then computed from the features (repayment-model.ts), never from the latent quality directly.
+ * then computed from the features (repayment-model.ts, weighted by the market shape), never from
+ * the latent quality directly. What a shape adds to the population (bigger loans, irregular pay)
+ * is drawn from a stream of its own, so the classic shape's borrowers are drawn as they always were.
  */
 import { aggregate90, generateTransactions, type BankHistoryInput } from './bank-history.js';
 import { monthlyPaymentCents } from './amortization.js';
 import type { BankProfile, BorrowerProfile, LoanRequestRecord } from './market-types.js';
 import { clamp, forkRandom, roundTo, type Random } from './random.js';
-import { drawHiddenTruth, type ObservableFeatures } from './repayment-model.js';
+import { drawHiddenTruth, REFERENCE_RATE, type ObservableFeatures } from './repayment-model.js';
+import { CLASSIC_SHAPE } from './shapes/classic.js';
+import type { BorrowerPopulation, MarketShape } from './shapes/market-shape.js';
 import { stateCode, US_STATES } from './us-states.js';
 
 /** Fields a caller may fix when creating a loan request on demand (control API). */
@@ -30,10 +34,18 @@ export interface LoanRequestFields {
   repayProbability?: number;
   /** How many competing offers will arrive (0: none). */
   competitorOffers?: number;
+  /** Competing offers at exactly these rates (clamped to 0.03 and the max rate), instead of drawn ones. */
+  competitorRates?: number[];
   /** How long the borrower waits before accepting the best offer. */
   decisionDelayMs?: number;
   /** The borrower cancels the request instead of accepting. */
   cancel?: boolean;
+  /**
+   * How willing the borrower is to take an offer, 0 to 1: 1 takes any offer, 0 walks away from
+   * every one; between, the borrower takes an offer when 1 − takeUp is below the shape's take-up
+   * probability at its rate. Absent: drawn like every borrower of the market.
+   */
+  takeUp?: number;
   /** Created automatically rather than manually (webhook `automated_loan_request`). */
   automated?: boolean;
 }
@@ -60,7 +72,13 @@ function colorOf(svcScore: number, random: Random): number {
 }
 
 /** Builds request `id` created at `createdMs` from the market seed; `fields` fix chosen values. */
-export function generateLoanRequest(seed: number, id: number, createdMs: number, fields: LoanRequestFields = {}): LoanRequestRecord {
+export function generateLoanRequest(
+  seed: number,
+  id: number,
+  createdMs: number,
+  fields: LoanRequestFields = {},
+  shape: MarketShape = CLASSIC_SHAPE,
+): LoanRequestRecord {
   const random = forkRandom(seed, 'request', id);
   const q = random.normal();
   const svcScore = Math.round(clamp(50 + 18 * q + random.normal(0, 10), 1, 99));
@@ -88,7 +106,9 @@ export function generateLoanRequest(seed: number, id: number, createdMs: number,
     hasFundingResource: fields.hasFundingResource ?? random.chance(0.97),
   };
   const crypto = svcColor === 4;
-  const amountDollars = clamp(Math.round(Math.exp(random.normal(6.7 + 0.2 * q - 0.2 * Math.min(svcColor, 2), 0.6)) / 50) * 50, 100, 5000);
+  const sizeFactor = shape.population.loanSizeFactor;
+  const amountDraw = Math.exp(random.normal(6.7 + 0.2 * q - 0.2 * Math.min(svcColor, 2), 0.6)) * sizeFactor;
+  const amountDollars = clamp(Math.round(amountDraw / 50) * 50, 100, 5000 * Math.max(1, sizeFactor));
   const loanAmountCents = fields.loanAmountCents ?? amountDollars * 100;
   const loanTerms = fields.loanTerms ?? (crypto ? 12 : random.pick(TERMS));
   const feeSvcCents = Math.round(loanAmountCents * 0.05);
@@ -105,6 +125,7 @@ export function generateLoanRequest(seed: number, id: number, createdMs: number,
     spendRatio: clamp(0.95 - 0.08 * q + random.normal(0, 0.08), 0.6, 1.4),
     stress: clamp(0.3 - 0.25 * q + random.normal(0, 0.15), 0, 1),
     endBalanceCents: Math.round(monthlyIncomeCents * clamp(0.3 + 0.3 * q + random.normal(0, 0.3), -0.3, 2)),
+    ...payMultipliers(shape.population, forkRandom(seed, 'population', id)),
   };
   const bankName = random.pick(BANKS);
   const bank = hasBank ? buildBankProfile(bankInput, bankName) : null;
@@ -116,10 +137,10 @@ export function generateLoanRequest(seed: number, id: number, createdMs: number,
     derogatoryMarks: borrower.derogatoryMarks,
     completedLoans: borrower.completedLoans,
     monthlyIncomeCents,
-    referencePaymentCents: monthlyPaymentCents(totalCents, 0.3, loanTerms),
+    referencePaymentCents: monthlyPaymentCents(totalCents, REFERENCE_RATE, loanTerms),
     agg90: bank?.agg90 ?? null,
   };
-  const truth = drawHiddenTruth(features, loanTerms, random);
+  const truth = drawHiddenTruth(features, loanTerms, shape.repayment, random);
   if (fields.repayProbability !== undefined) {
     truth.repayProbability = clamp(fields.repayProbability, 0, 1);
     truth.missedMonth = random.next() < truth.repayProbability ? null : 1 + Math.floor(loanTerms * random.next() ** 1.5);
@@ -147,7 +168,16 @@ export function generateLoanRequest(seed: number, id: number, createdMs: number,
     loanId: null,
     bestCompetingRate: null,
     plannedCompetitorOffers: 0,
+    refusedRate: null,
+    takeUpThreshold: fields.takeUp === undefined ? forkRandom(seed, 'take-up', id).next() : 1 - clamp(fields.takeUp, 0, 1),
   };
+}
+
+/** An irregular earner's pay multiplier for each of the last three months (mean 1), or nothing. */
+function payMultipliers(population: BorrowerPopulation, random: Random): { payMultipliers?: number[] } {
+  if (population.irregularIncomeShare <= 0 || !random.chance(population.irregularIncomeShare)) return {};
+  const sd = population.irregularIncomeSd;
+  return { payMultipliers: [0, 1, 2].map(() => Math.exp(random.normal(0, sd) - (sd * sd) / 2)) };
 }
 
 /** The bank profile: aggregates computed from the generated transactions, which are then dropped. */

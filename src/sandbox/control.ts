@@ -30,7 +30,13 @@ export interface SandboxControl {
   setTime(iso: string): void;
   /** Simulated now, ISO 8601. */
   now(): string;
-  /** Creates a loan request now (webhooks fire), with the given fields fixed. */
+  /** The market shape's name (`--shape`). */
+  shape(): string;
+  /**
+   * Creates a loan request now (webhooks fire), with the given fields fixed. Unless `takeUp` is
+   * given, its borrower takes any offer (takeUp 1), so a test or demo sees its offer decided by
+   * rate alone; pass a takeUp below 1 for a borrower who may walk away from an expensive offer.
+   */
   createLoanRequest(fields?: LoanRequestFields): LoanRequest;
   /** Sets the investor's processed balance (by an Add Money or Withdrawal transfer). */
   setBalance(cents: number): void;
@@ -80,9 +86,10 @@ export function createControl(runtime: SandboxRuntime, webhookSecret: string): S
       runtime.advance(target - now);
     },
     now: () => isoTime(runtime.clock.now()),
+    shape: () => market.shape.name,
     createLoanRequest(fields = {}) {
       runtime.sync();
-      return loanRequestSchema.parse(loanRequestView(market.createLoanRequest(fields)));
+      return loanRequestSchema.parse(loanRequestView(market.createLoanRequest({ takeUp: 1, ...fields })));
     },
     setBalance(cents) {
       if (!Number.isSafeInteger(cents)) throw new SandboxControlError(`cents must be a whole number (got ${cents})`, 400);

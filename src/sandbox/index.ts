@@ -2,11 +2,13 @@
 export { startSandbox, DEFAULT_START_TIME, DEFAULT_PROVIDER_NAMES } from './start-sandbox.js';
 export type { SandboxOptions, SandboxHandle, SandboxCredentials } from './start-sandbox.js';
 export { SandboxControlError, type SandboxControl } from './control.js';
+export { groundTruthOf, ifFunded, outcomeOf } from './ground-truth.js';
 export type { LoanRequestFields } from './borrower-generator.js';
 export type { SandboxFaults } from './faults.js';
 export type { GroundTruth } from './ground-truth.js';
 export type { Billing, ProviderNames } from './runtime.js';
 export type { WebhookDelivery, WebhookSubscription } from './webhook-sender.js';
 export { NEW_LOAN_REQUEST_TOPIC } from './webhook-sender.js';
-export { exportSandboxRecording, type ExportOptions } from './recording-export.js';
+export { exportSandboxRecording, runHeadlessMarket, type ExportOptions, type ExportSummary } from './recording-export.js';
 export { Market, type MarketOptions } from './market.js';
+export { MARKET_SHAPES, DEFAULT_SHAPE_NAME, marketShape, type MarketShape } from './shapes/index.js';

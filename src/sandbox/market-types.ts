@@ -89,6 +89,13 @@ export interface LoanRequestRecord {
   bestCompetingRate: number | null;
   /** Competitor offers still to arrive (so the ground truth can be shown before they do). */
   plannedCompetitorOffers: number;
+  /**
+   * The borrower's take-up draw u in [0, 1), fixed up front: an offer is taken only when u is
+   * below the shape's take-up probability at its rate (src/engine/market-response.ts).
+   */
+  takeUpThreshold: number;
+  /** The lowest rate the borrower walked away from (take-up refused it), or null. */
+  refusedRate: number | null;
 }
 
 export type OfferStatus = 'pending' | 'accepted' | 'rejected' | 'expired';

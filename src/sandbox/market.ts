@@ -1,10 +1,12 @@
 /**
  * The simulated marketplace, independent of HTTP: loan requests arrive over simulated time,
- * competitors offer, borrowers accept the lowest rate after a delay (or cancel), accepted offers
- * are funded, loans are serviced. The investor acts through makeOffer and fund; the control API
+ * competitors offer, borrowers consider the lowest rate after a delay (or cancel) and take it
+ * unless it is too expensive for them (the take-up rule of src/engine/market-response.ts, with
+ * the market shape's curve), accepted offers are funded, loans are serviced. The investor acts through makeOffer and fund; the control API
  * through the rest. Everything happens in `advanceTo`, in time order, so a run is reproducible:
  * the same seed and the same actions at the same simulated times give the same market.
  */
+import { takeUpProbability } from '../engine/index.js';
 import { generateLoanRequest, type LoanRequestFields } from './borrower-generator.js';
 import { planCompetition } from './competitor-model.js';
 import { EventQueue } from '../clock/event-queue.js';
@@ -21,6 +23,8 @@ import {
 import type { InvestorAccount, LoanRequestRecord, OfferRecord } from './market-types.js';
 import { checkFund, checkOfferRules, totalCents, type Refusal } from './offer-rules.js';
 import { forkRandom, type Random } from './random.js';
+import { CLASSIC_SHAPE } from './shapes/classic.js';
+import type { MarketShape } from './shapes/market-shape.js';
 
 export interface MarketOptions {
   seed: number;
@@ -30,6 +34,8 @@ export interface MarketOptions {
   /** Stop arriving after this many requests (a headless export). */
   maxArrivals?: number;
   initialBalanceCents?: number;
+  /** What drives default and how lenders and borrowers behave (default: the classic shape). */
+  shape?: MarketShape;
 }
 
 /** A fund call that reached the market: the offer, when, and `started` or the refusal text. */
@@ -47,6 +53,7 @@ const NOT_FOUND: Refusal = { rule: 'not found', status: 404, key: 'detail', text
 
 export class Market {
   readonly seed: number;
+  readonly shape: MarketShape;
   readonly requests = new Map<number, LoanRequestRecord>();
   readonly offers = new Map<number, OfferRecord>();
   readonly ledger = new Ledger();
@@ -68,6 +75,7 @@ export class Market {
 
   constructor(private readonly options: MarketOptions) {
     this.seed = options.seed;
+    this.shape = options.shape ?? CLASSIC_SHAPE;
     this.current = options.startMs;
     this.arrivals = forkRandom(options.seed, 'arrivals');
     const context: MarketContext = { now: () => this.current, schedule: (at, event) => this.queue.add(at, event) };
@@ -129,8 +137,8 @@ export class Market {
   /** Creates a loan request now, with the given fields fixed. */
   createLoanRequest(fields: LoanRequestFields = {}): LoanRequestRecord {
     const id = this.nextRequestId++;
-    const request = generateLoanRequest(this.seed, id, this.current, fields);
-    const plan = planCompetition(request, forkRandom(this.seed, 'competition', id), fields);
+    const request = generateLoanRequest(this.seed, id, this.current, fields, this.shape);
+    const plan = planCompetition(request, forkRandom(this.seed, 'competition', id), fields, this.shape.competitors);
     request.plannedCompetitorOffers = plan.offers.length;
     this.requests.set(id, request);
     for (const offer of plan.offers) {
@@ -280,17 +288,30 @@ export class Market {
       .sort((a, b) => a.rate - b.rate || a.createdMs - b.createdMs || a.id - b.id);
   }
 
+  /**
+   * The borrower looks at the offers: takes the lowest if its take-up draw allows that rate, else
+   * walks away from it and from every dearer one (take-up only falls with the rate), and looks
+   * again later in case a cheaper offer comes before the window closes.
+   */
   private decide(requestId: number): void {
     const request = this.requests.get(requestId);
     if (request?.status !== 'open') return;
-    const best = this.pendingOffers(request)[0];
-    if (best) {
+    const pending = this.pendingOffers(request);
+    const best = pending[0];
+    if (best && this.takesUp(request, best.rate)) {
       this.accept(request, best);
       return;
     }
+    if (best && (request.refusedRate === null || best.rate < request.refusedRate)) request.refusedRate = best.rate;
+    for (const offer of pending) this.setOfferStatus(offer, 'rejected');
     if (this.current + REDECIDE_MS < request.createdMs + LIST_WINDOW_MS) {
       this.queue.add(this.current + REDECIDE_MS, { kind: 'decision', requestId });
     }
+  }
+
+  /** Whether the borrower would take an offer at `rate` at all (competitors' and the investor's alike). */
+  private takesUp(request: LoanRequestRecord, rate: number): boolean {
+    return request.takeUpThreshold < takeUpProbability(rate, request.maxInterestRate, this.shape.takeUp);
   }
 
   private accept(request: LoanRequestRecord, offer: OfferRecord): void {

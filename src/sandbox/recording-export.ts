@@ -1,8 +1,9 @@
 /**
- * `lendbot sandbox export`: runs the market headless (no HTTP, no timer) until the requested
- * number of loan requests has arrived and the market has settled, then writes one recording line
- * per request (docs/recording-format.md) with its banking data, both providers' results as they
- * would have been bought when the request was seen, and the ground-truth outcome.
+ * `lendbot sandbox export`: runs the market (of the chosen shape) headless (no HTTP, no timer)
+ * until the requested number of loan requests has arrived and the market has settled, then
+ * writes one recording line per request (docs/recording-format.md) with its banking data, both
+ * providers' results as they would have been bought when the request was seen, and the
+ * ground-truth outcome (for a request nobody funded, also how it would have repaid: `if_funded`).
  */
 import { openRecordingWriter } from '../recording/index.js';
 import { RECORDING_VERSION, type RecordingLine } from '../recording/index.js';
@@ -12,6 +13,7 @@ import { DAY_MS } from './market-events.js';
 import { Market } from './market.js';
 import type { LoanRequestRecord } from './market-types.js';
 import { providerAResult, providerBResult } from './provider-scores.js';
+import { marketShape } from './shapes/index.js';
 import { bankingDataView, bankingSummaryView, isoTime, loanRequestView } from './resource-views.js';
 import type { ProviderNames } from './runtime.js';
 import { DEFAULT_PROVIDER_NAMES, DEFAULT_START_TIME } from './start-sandbox.js';
@@ -21,6 +23,8 @@ export interface ExportOptions {
   /** How many loan requests to write. */
   requests: number;
   arrivalsPerHour?: number;
+  /** The market shape by name (default `classic`). */
+  shape?: string;
   startTime?: string;
   providerNames?: ProviderNames;
   /** Include the raw bank transactions (`data_aggregation`); large, so off by default. */
@@ -31,6 +35,10 @@ export interface ExportOptions {
 
 export interface ExportSummary {
   lines: number;
+  /** The market shape the recording was generated with. */
+  shape: string;
+  /** Requests whose borrower walked away from an offer as too expensive. */
+  walkedAway: number;
   byStatus: Record<string, number>;
   simulatedFrom: string;
   simulatedUntil: string;
@@ -40,12 +48,16 @@ export interface ExportSummary {
 // collection and default, with room to spare. Loans still running after it are `current`.
 const SETTLE_LIMIT_MS = 800 * DAY_MS;
 
-/** Runs the market and writes the recording to `file`. */
-export async function exportSandboxRecording(file: string, options: ExportOptions): Promise<ExportSummary> {
+/**
+ * Runs a market with no investor until `requests` requests have arrived and their loans have run
+ * their course: the market an export writes (tests and benchmarks read it directly).
+ */
+export function runHeadlessMarket(options: Omit<ExportOptions, 'includeTransactions' | 'providerNames'>): Market {
   if (!Number.isSafeInteger(options.requests) || options.requests < 1) throw new RangeError('requests must be a whole number from 1');
   const startMs = Date.parse(options.startTime ?? DEFAULT_START_TIME);
   const market = new Market({
     seed: options.seed,
+    shape: marketShape(options.shape),
     startMs,
     arrivalsPerHour: options.arrivalsPerHour ?? 30,
     maxArrivals: options.requests,
@@ -60,10 +72,20 @@ export async function exportSandboxRecording(file: string, options: ExportOption
     market.advanceTo(Math.min(next + 30 * DAY_MS, lastArrival + SETTLE_LIMIT_MS));
     progress('settling', market.now() - lastArrival, SETTLE_LIMIT_MS);
   }
+  return market;
+}
+
+/** Runs the market and writes the recording to `file`. */
+export async function exportSandboxRecording(file: string, options: ExportOptions): Promise<ExportSummary> {
+  const startMs = Date.parse(options.startTime ?? DEFAULT_START_TIME);
+  const market = runHeadlessMarket(options);
+  const progress = options.onProgress ?? ((): void => undefined);
   const byStatus: Record<string, number> = {};
   const writer = await openRecordingWriter(file);
   let lines = 0;
+  let walkedAway = 0;
   for (const request of market.requests.values()) {
+    if (request.refusedRate !== null) walkedAway += 1;
     const line = recordingLine(market, request, options);
     byStatus[line.outcome?.status ?? 'none'] = (byStatus[line.outcome?.status ?? 'none'] ?? 0) + 1;
     await writer.write(line);
@@ -71,7 +93,7 @@ export async function exportSandboxRecording(file: string, options: ExportOption
     if (lines % 1000 === 0) progress('writing', lines, market.requests.size);
   }
   await writer.close();
-  return { lines, byStatus, simulatedFrom: isoTime(startMs), simulatedUntil: isoTime(market.now()) };
+  return { lines, shape: market.shape.name, walkedAway, byStatus, simulatedFrom: isoTime(startMs), simulatedUntil: isoTime(market.now()) };
 }
 
 /** One request as a recording line, seen when it was created. */

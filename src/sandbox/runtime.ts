@@ -10,6 +10,7 @@ import { FaultInjector } from './faults.js';
 import { Market } from './market.js';
 import type { LoanRequestRecord } from './market-types.js';
 import { forkRandom } from './random.js';
+import type { MarketShape } from './shapes/index.js';
 import type { DrivenClock } from './sim-clock.js';
 import { NEW_LOAN_REQUEST_TOPIC, WebhookSender } from './webhook-sender.js';
 import { totalCents } from './offer-rules.js';
@@ -28,6 +29,7 @@ export interface RuntimeOptions {
   webhookTimeoutMs: number;
   providerNames: ProviderNames;
   log: Logger;
+  shape?: MarketShape;
 }
 
 /** Provider prices of spec 4.5, in cents. */
@@ -52,6 +54,7 @@ export class SandboxRuntime {
       startMs: options.clock.now(),
       arrivalsPerHour: options.arrivalsPerHour,
       initialBalanceCents: options.initialBalanceCents,
+      ...(options.shape ? { shape: options.shape } : {}),
     });
     // Webhooks carry the market's time: an event raised while catching up is stamped when it happened.
     this.webhooks = new WebhookSender({

@@ -10,6 +10,7 @@ import { createControl, type SandboxControl } from './control.js';
 import { HOUR_MS } from './market-events.js';
 import { SandboxRuntime, type ProviderNames } from './runtime.js';
 import { buildServer } from './server/app.js';
+import { marketShape } from './shapes/index.js';
 import { manualDrivenClock, SpeedClock } from './sim-clock.js';
 
 export interface SandboxOptions {
@@ -23,6 +24,8 @@ export interface SandboxOptions {
   speed?: number;
   /** New loan requests per simulated hour (default 30). */
   arrivalsPerHour?: number;
+  /** The market shape by name (default `classic`; see src/sandbox/shapes/). */
+  shape?: string;
   /** true: time moves only through control.advance(), for tests. */
   manualClock?: boolean;
   /** ISO start of simulated time (default 2026-01-01T00:00:00Z). */
@@ -82,6 +85,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     secretKey: options.credentials?.secretKey ?? token('sbx_secret'),
     webhookSecret: options.credentials?.webhookSecret ?? token('sbx_whsec'),
   };
+  const shape = marketShape(options.shape);
   const log = (options.log ?? silentLogger).child({ component: 'sandbox' });
   const runtime = new SandboxRuntime({
     seed: options.seed ?? 42,
@@ -92,6 +96,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     webhookTimeoutMs: options.webhookTimeoutMs ?? 60_000,
     providerNames: options.providerNames ?? DEFAULT_PROVIDER_NAMES,
     log,
+    shape,
   });
   if (warmupMs > 0) runtime.advance(warmupMs);
   const control = createControl(runtime, credentials.webhookSecret);
@@ -102,7 +107,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const timer = manual ? undefined : setInterval(() => runtime.sync(), TICK_MS);
   timer?.unref();
-  log.info({ url: `http://${host}:${address.port}`, speed: manual ? 'manual' : speed }, 'sandbox marketplace listening');
+  log.info({ url: `http://${host}:${address.port}`, speed: manual ? 'manual' : speed, shape: shape.name }, 'sandbox marketplace listening');
   let closed = false;
   return {
     url: `http://${host}:${address.port}`,

@@ -7,6 +7,8 @@ import { formatRecordingLine } from '../../src/recording/index.js';
 import { recordingLineSchema, type Outcome, type RecordingLine } from '../../src/recording/index.js';
 import { seededRandom } from '../../src/backtest/tune/seeded-random.js';
 import type { LoanRequest } from '../../src/service/index.js';
+import type { MarketAssumptions } from '../../src/backtest/market-model.js';
+import { marketResponse } from '../../src/engine/index.js';
 import { loanRequest, type LoanRequestOverrides } from '../engine/fixtures.js';
 
 export interface LineOverrides {
@@ -69,3 +71,13 @@ export function syntheticRecording(count: number, seed: number, repaid: (creditL
   }
   return lines;
 }
+
+/**
+ * A market where every borrower accepts any offer nobody undercuts and no loan is prepaid: for
+ * tests about the accounting or the guard rather than about the market's draws. (A take-up
+ * midpoint far beyond the request's maximum makes take-up 1 at every allowed rate.)
+ */
+export const CERTAIN_MARKET: Partial<MarketAssumptions> = {
+  response: marketResponse({ takeUp: { midpoint: 1e9 }, competition: { width: 0 } }),
+  prepayment: { share: 0, atTermFraction: 0.5 },
+};

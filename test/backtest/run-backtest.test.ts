@@ -6,7 +6,7 @@ import { loadRecording } from '../../src/backtest/prepared-recording.js';
 import type { RecordingLineIssue } from '../../src/recording/index.js';
 import { runBacktest } from '../../src/backtest/run-backtest.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
-import { recordingLine, writeRecording } from './recording-fixtures.js';
+import { CERTAIN_MARKET, recordingLine, writeRecording } from './recording-fixtures.js';
 import { FLAT_STRATEGY_YAML, flatStrategy } from './strategy-fixtures.js';
 
 const small = { loan_amount: '500.00', total_amount: '500.00', total_fees: '0.00', fee_legislative: '0.00', fee_svc: '0.00' };
@@ -17,6 +17,7 @@ describe('runBacktest', () => {
   it('replays one won loan: 500.00 at 0.12 over 12 months earns 33.04', () => {
     const result = runBacktest([recordingLine({ id: 1, seenAt: '2026-01-01T00:00:00Z', request: small, outcome: completed })], [flatStrategy()], {
       startingBalanceCents: 100_000,
+      market: CERTAIN_MARKET,
       recordDecisions: true,
     });
     // Payment round(50000 x 0.08884879) = 44.42; 12 x 44.42 = 533.04.
@@ -32,7 +33,7 @@ describe('runBacktest', () => {
 
   it('counts a default: half repaid loses the rest of the principal', () => {
     const lines = [recordingLine({ id: 1, seenAt: '2026-01-01T00:00:00Z', request: { ...small, loan_amount: '1000.00', total_amount: '1000.00' }, outcome: { status: 'default', repaid_fraction: 0.5 } })];
-    const { summary, segments } = runBacktest(lines, [flatStrategy()], { startingBalanceCents: 500_000 });
+    const { summary, segments } = runBacktest(lines, [flatStrategy()], { startingBalanceCents: 500_000, market: CERTAIN_MARKET });
     expect(summary).toMatchObject({ interestCents: 4802, lossCents: 51_492, netCents: -46_690, defaultRate: 1 });
     expect(segments.risk_level[0]).toMatchObject({ key: '1', defaults: 1, defaultRate: 1 });
     // Equity peaks at 5048.02 after the six instalments, then the loss takes 514.92.
@@ -45,7 +46,7 @@ describe('runBacktest', () => {
       recordingLine({ id: 1, seenAt: '2026-01-01T00:00:00Z', request: small }),
       recordingLine({ id: 1, seenAt: '2026-01-03T00:00:00Z', request: small, outcome: completed }),
     ];
-    const result = runBacktest(lines, [flatStrategy()], { startingBalanceCents: 200_000, recordDecisions: true });
+    const result = runBacktest(lines, [flatStrategy()], { startingBalanceCents: 200_000, market: CERTAIN_MARKET, recordDecisions: true });
     expect(result.decisions.map((d) => [d.loan_request_id, d.seen_at])).toEqual([
       [1, '2026-01-01T00:00:00Z'],
       [2, '2026-01-02T00:00:00Z'],
@@ -80,7 +81,7 @@ describe('the guard inside a backtest', () => {
       // bring it to 544.20, enough for another 500.00.
       recordingLine({ id: 3, seenAt: '2026-12-01T00:00:00Z', request: small, outcome: completed }),
     ];
-    const result = runBacktest(lines, [automateFund], { startingBalanceCents: 60_000, recordDecisions: true });
+    const result = runBacktest(lines, [automateFund], { startingBalanceCents: 60_000, market: CERTAIN_MARKET, recordDecisions: true });
     expect(result.decisions.map((d) => d.action)).toEqual(['offer', 'skip', 'offer']);
     expect(result.decisions[1]?.reasons.at(-1)).toBe('guard balance 600.00 - reserved 500.00 - reserve 0.00 < total 500.00');
     expect(result.summary.funded).toBe(2);
@@ -125,7 +126,7 @@ describe('reading a recording', () => {
     const recording = await loadRecording(file, {}, (issue) => issues.push(issue));
     expect(issues.map((i) => i.line)).toEqual([2, 3]);
     expect(issues[0]?.message).toMatch(/^not JSON/);
-    expect(runBacktest(recording, [flatStrategy()], { startingBalanceCents: 200_000 }).summary.funded).toBe(2);
+    expect(runBacktest(recording, [flatStrategy()], { startingBalanceCents: 200_000, market: CERTAIN_MARKET }).summary.funded).toBe(2);
   });
 
   it('keeps only the period asked for', async () => {

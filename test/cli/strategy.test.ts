@@ -1,9 +1,12 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FEATURES } from '../../src/engine/index.js';
+import { formatPriceCurve } from '../../src/cli/commands/strategy/explain-format.js';
+import { compilePricing } from '../../src/engine/compile/compile-pricing.js';
+import { featureSource } from '../../src/engine/features/feature-source.js';
+import { FEATURES, parseStrategyText } from '../../src/engine/index.js';
 import { bankingData, loanRequest } from '../engine/fixtures.js';
 import { runCli } from './run-cli.js';
 
@@ -66,6 +69,49 @@ describe('lendbot strategy', () => {
     expect(output.needs_passes.map((pass) => pass.needs)).toEqual([[{ kind: 'banking_data' }]]);
     expect(output.decision.action).toBe('skip');
     expect(output.decision.reasons).toEqual(['filter negative_balance_count missing', 'filter bank_spending_to_income missing']);
+  });
+
+  it('explain draws the expected-profit curve from break-even to the cap, the chosen rate marked', async () => {
+    const file = join(dir, 'profit.yaml');
+    const balanced = await readFile(strategies('balanced'), 'utf8');
+    await writeFile(file, balanced.replace('pricing:\n', 'pricing:\n  mode: expected_profit\n'));
+    const result = await runCli(['strategy', 'explain', file, '--recording', recording, '--id', '7']);
+    expect(result.code).toBe(0);
+    const offered = /decision {2}OFFER at (0\.\d+), break-even (0\.\d+)/.exec(result.stdout);
+    expect(offered).not.toBeNull();
+    const [, rate, breakEven] = offered ?? [];
+    expect(result.stdout).toContain(
+      `price curve (expected_profit: P(accept) × profit above the 0.08 hurdle; break-even ${breakEven}, cap ceiling_share_of_max 0.57)`,
+    );
+    const rows = result.stdout.split('\n').filter((line) => /^ {2}0\.\d+ +\d\.\d\d +-?\d+\.\d\d +-?\d+\.\d\d/.test(line));
+    expect(rows.length).toBeGreaterThanOrEqual(8);
+    expect(rows.filter((line) => line.endsWith('<- chosen')).map((line) => line.trim().split(/ +/)[0])).toEqual([rate]);
+    expect(result.stdout).toMatch(/\n {2}why: higher rates lose more borrowers than they earn \(at 0\.\d+ P\(accept\) 0\.\d\d × \d+\.\d\d = \d+\.\d\d USD\); lower rates win fewer/);
+    expect(result.stdout).toMatch(/ {2}- price expected_profit 0\.\d+: P\(accept\) 0\.\d\d × profit \d+\.\d\d USD = \d+\.\d\d USD; break-even 0\.\d+\n/);
+  });
+
+  it('explain says when the cap binds the expected-profit price', () => {
+    const pricing = parseStrategyText(
+      [
+        'name: capped',
+        'description: x',
+        'version: "1"',
+        'score: { logistic: { intercept: 3, terms: [{ feature: loan_terms, weight: 0 }] } }',
+        'pricing:',
+        '  mode: expected_profit',
+        '  target_return: 0',
+        '  market: { take_up: { steepness: 0 }, competition: { share: 0 } }',
+      ].join('\n'),
+      'capped.yaml',
+    ).pricing;
+    if (!pricing) throw new Error('no pricing');
+    const price = compilePricing(pricing, {})(featureSource(loanRequest({ max_interest_rate: 0.4 }), {}), 0.95);
+    if (!price.ok || !price.curve) throw new Error(price.reasons.join('; '));
+    expect(price.rate).toBe(0.4);
+    const lines = formatPriceCurve(price.curve, price.rate);
+    expect(lines[0]).toMatch(/^price curve \(expected_profit: P\(accept\) × profit; break-even 0\.\d+, cap max_interest_rate 0\.40\)$/);
+    expect(lines[1]?.split('\n').at(-1)).toMatch(/^ {2}0\.40 +0\.50 +\d+\.\d\d +\d+\.\d\d +<- chosen$/);
+    expect(lines[2]).toMatch(/^ {2}why: the cap binds: up to max_interest_rate 0\.40 each rise earns more than the borrowers it loses; lower rates win fewer/);
   });
 
   it('explain says when the id is not in the recording', async () => {

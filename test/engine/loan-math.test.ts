@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  collectedShare,
+  expectedCollectedCents,
+  expectedProfitCents,
+  hurdleCents,
+} from '../../src/engine/loan-math.js';
+import {
   expectedAnnualReturn,
   monthlyPayment,
   paymentFactor,
@@ -53,5 +59,23 @@ describe('loan arithmetic', () => {
   it('needs no interest when the target is already met, and no rate can help when nothing comes back', () => {
     expect(requiredRate(-0.5, economics)).toBe(0);
     expect(requiredRate(0.08, { ...economics, probability: 0, recovery: 0 })).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('computes the hurdle and the expected profit above it by hand', () => {
+    // hurdle: 100000 * (1 + 0.08 * 12 / 12) = 108000 cents; collected at 0.12:
+    // 100000 * 1.0661856 * 0.96 = 102353.8 cents, so the profit above the hurdle is -5646.2
+    expect(hurdleCents(0.08, economics)).toBeCloseTo(108_000, 9);
+    expect(hurdleCents(0.08, { ...economics, terms: 36 })).toBeCloseTo(124_000, 9);
+    expect(expectedCollectedCents(0.12, economics)).toBeCloseTo(102_353.8, 0);
+    expect(expectedProfitCents(0.12, 0.08, economics)).toBeCloseTo(-5_646.2, 0);
+    expect(collectedShare(economics)).toBeCloseTo(0.96, 12);
+  });
+
+  it('breaks even above the hurdle exactly at the required rate', () => {
+    for (const target of [0, 0.08, 0.3]) {
+      const rate = requiredRate(target, economics);
+      expect(expectedProfitCents(rate, target, economics)).toBeCloseTo(0, 6);
+      expect(expectedProfitCents(rate + 0.01, target, economics)).toBeGreaterThan(0);
+    }
   });
 });

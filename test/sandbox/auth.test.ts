@@ -75,6 +75,6 @@ describe('authentication (spec part 5, texts of part 7)', () => {
   it('leaves the control API open', async () => {
     const response = await fetch(`${fx.sandbox.url}/_sandbox/state`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ now: '2026-01-01T00:00:00Z', balanceCents: 0, availableCents: 0 });
+    expect(await response.json()).toEqual({ now: '2026-01-01T00:00:00Z', shape: 'classic', balanceCents: 0, availableCents: 0 });
   });
 });

@@ -4,8 +4,9 @@
  * score band, offered-rate distribution). No scripts or external files: it opens offline.
  */
 import type { BacktestResult } from '../backtest-result.js';
+import type { DrawsSummary } from '../draws.js';
 import { SEGMENT_DIMENSIONS, type SegmentRow } from '../segment-stats.js';
-import { pct, summaryLines, usd } from './summary-lines.js';
+import { pct, sampleSizeWarning, summaryLines, usd } from './summary-lines.js';
 import { barChart, escapeHtml, lineChart, type Bar } from './svg-charts.js';
 
 const COLORS = ['#3b6ea5', '#d1495b', '#2e933c', '#edae49', '#6c4f9c', '#00798c'];
@@ -41,7 +42,19 @@ function table(rows: readonly SegmentRow[]): string {
   return `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
-function runSection(result: BacktestResult, index: number): string {
+/** The headline paragraph: net annualized return on the capital over the draws, and the sample-size warning. */
+function headline(result: BacktestResult, draws: DrawsSummary | undefined): string {
+  const { summary } = result;
+  let text = `Net annualized return on capital (idle cash included): <strong>${pct(summary.netAnnualizedReturn)}</strong>, ${summary.funded} loans funded`;
+  if (draws && draws.draws.length > 1) {
+    const r = draws.netAnnualizedReturn;
+    text += ` (seed ${result.settings.market.seed}); mean over ${draws.draws.length} draws ${pct(r.mean)} (range ${pct(r.min)} to ${pct(r.max)}, smallest to largest draw)`;
+  }
+  const warning = sampleSizeWarning(summary);
+  return `<p class="headline">${text}.</p>${warning ? `<p class="warning">Warning: ${escapeHtml(warning)}.</p>` : ''}`;
+}
+
+function runSection(result: BacktestResult, index: number, draws?: DrawsSummary): string {
   const color = COLORS[index % COLORS.length] ?? '#333';
   const strategies = result.strategies
     .map((s) => `<li><code>${escapeHtml(s.name)}</code> ${escapeHtml(s.version)}, <code>${escapeHtml(s.file)}</code>, content <code>${s.contentHash}</code>, params <code>${escapeHtml(JSON.stringify(s.params))}</code></li>`)
@@ -50,6 +63,7 @@ function runSection(result: BacktestResult, index: number): string {
   const bands = result.segments.score_band.filter((row) => row.funded > 0).map((row) => ({ label: row.key, value: row.defaultRate }));
   return [
     `<section><h2>${escapeHtml(runName(result))}</h2><ul>${strategies}</ul>`,
+    headline(result, draws),
     `<table class="summary"><tbody>${summaryLines(result.summary).map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</tbody></table>`,
     lineChart('capital', 'Capital deployed and idle cash (USD)', [
       { name: 'deployed', color, points: points((p) => p.deployedCents / 100) },
@@ -63,7 +77,7 @@ function runSection(result: BacktestResult, index: number): string {
 }
 
 /** The whole page, one section per run. */
-export function backtestHtml(results: readonly BacktestResult[], source: string): string {
+export function backtestHtml(results: readonly BacktestResult[], source: string, draws: readonly (DrawsSummary | undefined)[] = []): string {
   const first = results[0];
   const net = lineChart(
     'net-return',
@@ -81,13 +95,13 @@ export function backtestHtml(results: readonly BacktestResult[], source: string)
 body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1100px}
 table{border-collapse:collapse;margin:8px 0 16px}th,td{padding:3px 8px;border-bottom:1px solid #e3e3e3;text-align:right}
 th:first-child{text-align:left}table.summary td{text-align:left}figure{margin:16px 0}figcaption{font-weight:600}
-.legend{margin:4px 0;font-size:12px}code{font-size:12px}
+.legend{margin:4px 0;font-size:12px}code{font-size:12px}.warning{color:#a33;font-weight:600}
 </style></head><body>
 <h1>Backtest of ${escapeHtml(source)}</h1>
 <p>${first ? `${first.period.requests} requests seen ${escapeHtml(first.period.from ?? '-')} to ${escapeHtml(first.period.to ?? '-')}; cash flows to ${escapeHtml(first.period.end ?? '-')}; starting balance ${usd(first.settings.startingBalanceCents)}.` : 'No requests.'}
 Market model: docs/backtesting.md.</p>
 ${net}
-${results.map((r, i) => runSection(r, i)).join('\n')}
+${results.map((r, i) => runSection(r, i, draws[i])).join('\n')}
 </body></html>
 `;
 }

@@ -2,6 +2,15 @@
 import { formatCents } from '../../service/index.js';
 import type { BacktestSummary } from '../backtest-result.js';
 
+/** Below this many funded loans a backtest's figures are mostly luck (every report says so). */
+export const MIN_FUNDED_LOANS = 100;
+
+/** The warning every report prints for a small sample, or null. */
+export function sampleSizeWarning(summary: Pick<BacktestSummary, 'funded'>): string | null {
+  if (summary.funded >= MIN_FUNDED_LOANS) return null;
+  return `fewer than ${MIN_FUNDED_LOANS} funded loans (${summary.funded}): the figures are noise-level`;
+}
+
 export const pct = (share: number): string => `${(share * 100).toFixed(1)}%`;
 export const usd = (cents: number): string => formatCents(Math.round(cents));
 
@@ -11,16 +20,17 @@ export function summaryLines(summary: BacktestSummary): Array<[string, string]> 
     .map(([code, count]) => `${code} ${count}`)
     .join(', ');
   return [
+    ['net annualized return (on capital)', pct(summary.netAnnualizedReturn)],
     ['requests', String(summary.requests)],
     ['offers', String(summary.offers)],
     ['loans funded', String(summary.funded)],
     ['capital deployed', usd(summary.deployedCents)],
     ['interest earned', usd(summary.interestCents)],
-    ['losses', usd(summary.lossCents)],
+    ['losses (written off)', usd(summary.lossCents)],
+    ['recoveries', usd(summary.recoveryCents)],
     ['data spend', usd(summary.dataSpendCents)],
     ['net', usd(summary.netCents)],
     ['default rate', pct(summary.defaultRate)],
-    ['net annualized return', pct(summary.netAnnualizedReturn)],
     ['return on deployed (annualized)', pct(summary.returnOnDeployed)],
     ['capital utilization', pct(summary.capitalUtilization)],
     ['average idle cash', usd(summary.averageIdleCents)],

@@ -1,28 +1,69 @@
 /**
- * Pricing compiled to a closure: the lowest annual rate that reaches the target expected return
- * at the estimated probability (loan-math.ts), plus the margin, rounded up to 0.0001 and kept
- * within [0.03, cap], where cap is the lowest of max_interest_rate, `ceiling` and
- * `ceiling_share_of_max` x max_interest_rate. A required rate above the cap is a skip.
+ * Pricing compiled to a closure. Every mode offers within [0.03, cap], where cap is the lowest of
+ * max_interest_rate, `ceiling` and `ceiling_share_of_max` x max_interest_rate:
+ * - cost_plus (default): the lowest annual rate that reaches the target expected return at the
+ *   estimated probability (loan-math.ts), plus the margin, rounded up to 0.0001. A required rate
+ *   above the cap is a skip.
+ * - expected_profit: the rate in [break-even, cap] that maximises P(accept) x expected profit
+ *   above the target_return hurdle (pricing/expected-profit.ts), under the market response of
+ *   `market`, over the one a trained model carries (`fitted`), over DEFAULT_MARKET_RESPONSE.
+ *   A break-even above the cap, or no rate with a positive expected profit, is a skip.
+ * - max_rate: the cap itself (the naive baseline).
  */
 import type { FeatureSource } from '../features/feature-source.js';
 import { formatRatio } from '../decision.js';
 import { resolveNumber } from '../definition/param-values.js';
-import type { PricingDefinition } from '../definition/strategy-schema.js';
+import type { NumberOrParam, PricingDefinition } from '../definition/strategy-schema.js';
 import { expectedAnnualReturn, MIN_OFFER_RATE, paymentFactor, requiredRate, type LoanEconomics } from '../loan-math.js';
+import { marketResponse, type CompetitionModel, type MarketResponse, type TakeUpCurve } from '../market-response.js';
+import { optimalRate, type PriceCurve } from '../pricing/expected-profit.js';
 
 export type PriceResult =
-  | { ok: true; rate: number; requiredRate: number; expectedReturn: number; reasons: string[] }
+  | { ok: true; rate: number; requiredRate: number; expectedReturn: number; reasons: string[]; curve?: PriceCurve }
   | { ok: false; requiredRate?: number; reasons: string[] };
 
 export type CompiledPricing = (source: FeatureSource, probability: number) => PriceResult;
+
+/** The market response a trained model file may carry (fitted by `lendbot train`). */
+export interface FittedMarket {
+  takeUp?: Partial<TakeUpCurve>;
+  competition?: Partial<CompetitionModel>;
+}
 
 /** Rounds a rate up to 4 decimals, so rounding never takes it below what was required. */
 function roundUp(rate: number): number {
   return Math.ceil(rate * 10_000 - 1e-9) / 10_000;
 }
 
-export function compilePricing(pricing: PricingDefinition, params: Record<string, number>): CompiledPricing {
-  const n = (value: Parameters<typeof resolveNumber>[0]): number => resolveNumber(value, params);
+/** Only the numbers that are set, so an unset one keeps the value underneath. */
+function definedEntries<T extends object>(entries: Array<[keyof T, number | undefined]>): Partial<T> {
+  return Object.fromEntries(entries.filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/** The strategy's `market` setting, over the fitted one, over the defaults. */
+export function resolveMarket(market: PricingDefinition['market'], params: Record<string, number>, fitted: FittedMarket = {}): MarketResponse {
+  const n = (value: NumberOrParam | undefined): number | undefined => (value === undefined ? undefined : resolveNumber(value, params));
+  const takeUp = market?.take_up;
+  const competition = market?.competition;
+  const own = {
+    takeUp: definedEntries<TakeUpCurve>([
+      ['midpoint', n(takeUp?.midpoint)],
+      ['steepness', n(takeUp?.steepness)],
+    ]),
+    competition: definedEntries<CompetitionModel>([
+      ['share', n(competition?.share)],
+      ['intercept', n(competition?.intercept)],
+      ['perDefault', n(competition?.per_default)],
+      ['spread', n(competition?.spread)],
+      ['width', n(competition?.width)],
+    ]),
+  };
+  return marketResponse(own, marketResponse(fitted));
+}
+
+export function compilePricing(pricing: PricingDefinition, params: Record<string, number>, fitted?: FittedMarket): CompiledPricing {
+  const n = (value: NumberOrParam): number => resolveNumber(value, params);
+  const mode = pricing.mode;
   const target = n(pricing.target_return);
   const recovery = n(pricing.recovery);
   const servicingCost = n(pricing.servicing_cost);
@@ -31,6 +72,7 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
   const shareOfMax = pricing.ceiling_share_of_max === undefined ? 1 : n(pricing.ceiling_share_of_max);
   const maxPaymentToIncome = pricing.max_payment_to_income === undefined ? undefined : n(pricing.max_payment_to_income);
   const fundLoanAmountOnly = pricing.funded_amount === 'loan_amount';
+  const market = resolveMarket(pricing.market, params, fitted);
 
   return (source, probability) => {
     const maxRate = source.request.max_interest_rate;
@@ -42,29 +84,52 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
       repaidPrincipalCents: source.totalAmountCents,
       terms: source.request.loan_terms,
     };
-    const required = requiredRate(target, economics);
+    // NaN: a strategy without a score (max_rate only) has no estimate to require a rate from.
+    const required = Number.isNaN(probability) ? Number.NaN : requiredRate(target, economics);
     let cap = maxRate;
     let capName = 'max_interest_rate';
     if (ceiling < cap) [cap, capName] = [ceiling, 'ceiling'];
     if (shareOfMax * maxRate < cap) [cap, capName] = [shareOfMax * maxRate, 'ceiling_share_of_max'];
-    if (required > cap) {
-      return { ok: false, requiredRate: required, reasons: [`price required_rate ${formatRatio(required)} > ${capName} ${formatRatio(cap)}`] };
+    const skip = (reason: string): PriceResult => ({ ok: false, requiredRate: required, reasons: [reason] });
+    const capTooLow = `price ${capName} ${formatRatio(cap)} < minimum rate ${formatRatio(MIN_OFFER_RATE)}`;
+
+    let rate: number;
+    let reasons: string[];
+    let curve: PriceCurve | undefined;
+    if (mode === 'max_rate') {
+      if (cap < MIN_OFFER_RATE) return skip(capTooLow);
+      rate = cap;
+      // Without a score (probability NaN) there is no required rate to show.
+      const requiredText = Number.isNaN(required) ? '' : `, required_rate ${formatRatio(required)}`;
+      reasons = [`price max_rate offered ${formatRatio(rate)} (${capName})${requiredText}`];
+    } else if (mode === 'expected_profit') {
+      if (cap < MIN_OFFER_RATE) return skip(capTooLow);
+      const low = Math.max(MIN_OFFER_RATE, roundUp(required));
+      if (low > cap) return skip(`price break-even ${formatRatio(required)} > ${capName} ${formatRatio(cap)}`);
+      curve = { economics, targetReturn: target, maxInterestRate: maxRate, market, breakEvenRate: required, low, cap, capName };
+      const best = optimalRate(curve);
+      if (!(best.valueCents > 0)) {
+        return skip(`price expected_profit <= 0 USD at every rate in [${formatRatio(low)}, ${formatRatio(cap)}]; break-even ${formatRatio(required)}`);
+      }
+      rate = best.rate;
+      const usd = (cents: number): string => (cents / 100).toFixed(2);
+      reasons = [
+        `price expected_profit ${formatRatio(rate)}: P(accept) ${best.acceptProbability.toFixed(2)} × profit ${usd(best.profitCents)} USD = ${usd(best.valueCents)} USD; break-even ${formatRatio(required)}`,
+      ];
+    } else {
+      if (required > cap) return skip(`price required_rate ${formatRatio(required)} > ${capName} ${formatRatio(cap)}`);
+      if (cap < MIN_OFFER_RATE) return skip(capTooLow);
+      rate = Math.min(cap, Math.max(MIN_OFFER_RATE, roundUp(required + margin)));
+      reasons = [`price required_rate ${formatRatio(required)}, offered ${formatRatio(rate)}`];
     }
-    if (cap < MIN_OFFER_RATE) {
-      return { ok: false, requiredRate: required, reasons: [`price ${capName} ${formatRatio(cap)} < minimum rate ${formatRatio(MIN_OFFER_RATE)}`] };
-    }
-    const rate = Math.min(cap, Math.max(MIN_OFFER_RATE, roundUp(required + margin)));
-    const reasons = [`price required_rate ${formatRatio(required)}, offered ${formatRatio(rate)}`];
+
     if (maxPaymentToIncome !== undefined) {
       const annual = source.borrower.annual_income;
-      if (typeof annual !== 'number' || annual <= 0) {
-        return { ok: false, requiredRate: required, reasons: ['price payment_to_income unknown (annual_income missing)'] };
-      }
+      if (typeof annual !== 'number' || annual <= 0) return skip('price payment_to_income unknown (annual_income missing)');
       const share = ((source.totalAmountCents / 100) * paymentFactor(rate, economics.terms)) / (annual / 12);
-      if (share > maxPaymentToIncome) {
-        return { ok: false, requiredRate: required, reasons: [`price payment_to_income ${formatRatio(share)} > ${formatRatio(maxPaymentToIncome)}`] };
-      }
+      if (share > maxPaymentToIncome) return skip(`price payment_to_income ${formatRatio(share)} > ${formatRatio(maxPaymentToIncome)}`);
     }
-    return { ok: true, rate, requiredRate: required, expectedReturn: expectedAnnualReturn(rate, economics), reasons };
+    const expectedReturn = expectedAnnualReturn(rate, economics);
+    return { ok: true, rate, requiredRate: required, expectedReturn, reasons, ...(curve === undefined ? {} : { curve }) };
   };
 }

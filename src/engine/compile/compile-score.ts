@@ -1,14 +1,17 @@
 /**
- * The score compiled to closures: a points scorecard and/or a logistic model, each term a
- * function of one feature slot. Both produce log-odds of repayment, which add up:
+ * The score compiled to closures: a points scorecard, a logistic model and/or a trained model
+ * file, each term a function of one feature slot. All produce log-odds of repayment, which add up:
  *   scorecard: ln(base_odds) + (sum of term points) * ln 2 / points_to_double_odds
  *   logistic:  intercept + sum of weight * (clamp(transform(value)) - center)
+ *   model:     intercept + sum of its features' terms (src/engine/model/model-encoding.ts)
  *   probability = 1 / (1 + e^-(log-odds))
  */
 import type { Contribution } from '../decision.js';
 import { resolveNumber } from '../definition/param-values.js';
 import type { NumberOrParam, ScoreDefinition } from '../definition/strategy-schema.js';
 import type { FeatureValue } from '../features/feature-definition.js';
+import type { LoadedModel } from '../model/load-model-file.js';
+import { modelTerms } from '../model/model-terms.js';
 import type { FeatureTable } from './feature-table.js';
 
 type Term = (values: readonly FeatureValue[]) => Contribution;
@@ -91,8 +94,15 @@ function logisticTerms(score: ScoreDefinition, params: Record<string, number>, t
   return terms;
 }
 
-export function compileScore(score: ScoreDefinition, params: Record<string, number>, table: FeatureTable): CompiledScore {
-  const terms = [...scorecardTerms(score, params, table), ...logisticTerms(score, params, table)];
+/**
+ * Compiles the score. `model` is the file `score.model` names, loaded by the caller (compiling
+ * does no I/O); throws RangeError when the score names a model and none is given.
+ */
+export function compileScore(score: ScoreDefinition, params: Record<string, number>, table: FeatureTable, model?: LoadedModel): CompiledScore {
+  if (score.model !== undefined && model === undefined) {
+    throw new RangeError(`score.model "${score.model}" is not loaded: load the strategy with loadStrategyFile, which reads it`);
+  }
+  const terms = [...scorecardTerms(score, params, table), ...logisticTerms(score, params, table), ...(model ? modelTerms(model, table) : [])];
   return {
     minProbability: resolveNumber(score.min_probability, params),
     contributions: (values) => terms.map((term) => term(values)),

@@ -13,6 +13,7 @@ import { compileEventPrefilter } from './event-prefilter.js';
 import { compilePricing } from './compile-pricing.js';
 import { compileScore } from './compile-score.js';
 import { FeatureTable } from './feature-table.js';
+import type { LoadedModel } from '../model/load-model-file.js';
 import { evaluatePlan, type EvaluationPlan } from './yaml-evaluation.js';
 
 /** sha256 of a strategy's text, 16 hex digits: enough to tell versions of a file apart. */
@@ -20,13 +21,26 @@ export function contentHashOf(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
+/**
+ * The hash of a strategy and the model file it scores with: a retrained model changes every
+ * decision's content hash even when the YAML is untouched. Without a model, the text's hash.
+ */
+export function strategyHashOf(text: string, model: LoadedModel | undefined): string {
+  return contentHashOf(model === undefined ? text : `${text}\n\0model sha256:${model.sha256}`);
+}
+
 function defaultParams(definition: StrategyDefinition): Record<string, number> {
   return Object.fromEntries(Object.entries(definition.params).map(([name, spec]) => [name, spec.value]));
 }
 
-function buildPlan(definition: StrategyDefinition, identity: EvaluationPlan['identity'], params: Record<string, number>): EvaluationPlan {
+function buildPlan(
+  definition: StrategyDefinition,
+  identity: EvaluationPlan['identity'],
+  params: Record<string, number>,
+  model: LoadedModel | undefined,
+): EvaluationPlan {
   const { score, pricing } = definition;
-  if (!score || !pricing) throw new RangeError(`strategy "${definition.name}" has no score or pricing to compile`);
+  if (!pricing || (!score && pricing.mode !== 'max_rate')) throw new RangeError(`strategy "${definition.name}" has no score or pricing to compile`);
   const table = new FeatureTable();
   const filters = definition.filters.map((filter) => compileFilter(filter, params, table));
   const byGroup = (test: (filter: CompiledFilter) => boolean): CompiledFilter[] => filters.filter(test);
@@ -40,25 +54,27 @@ function buildPlan(definition: StrategyDefinition, identity: EvaluationPlan['ide
     freeFilters: byGroup((filter) => filter.group !== 'banking' && !paid(filter)),
     bankingFilters: byGroup((filter) => filter.group === 'banking'),
     providerFilters: byGroup(paid),
-    score: compileScore(score, params, table),
-    pricing: compilePricing(pricing, params),
+    score: score ? compileScore(score, params, table, model) : undefined,
+    // The market response fitted with the model; the strategy's own `pricing.market` overrides it.
+    pricing: compilePricing(pricing, params, model?.market),
   };
 }
 
 /**
  * Compiles a validated definition. `source.text` (the file's text) gives the content hash;
- * without it the hash is taken over the definition itself. Throws RangeError on an unknown
- * param override.
+ * without it the hash is taken over the definition itself. `source.model` is the file
+ * `score.model` names, already loaded (its sha256 joins the hash). Throws RangeError on an
+ * unknown param override, or when the score names a model and none is given.
  */
 export function compileStrategy(
   definition: StrategyDefinition,
-  source: { file: string; text?: string },
+  source: { file: string; text?: string; model?: LoadedModel },
   paramOverrides: Readonly<Record<string, number>> = {},
 ): CompiledStrategy {
-  const contentHash = contentHashOf(source.text ?? JSON.stringify(definition));
+  const contentHash = strategyHashOf(source.text ?? JSON.stringify(definition), source.model);
   const identity = { name: definition.name, version: definition.version, contentHash };
   const build = (params: Record<string, number>): CompiledStrategy => {
-    const plan = buildPlan(definition, identity, params);
+    const plan = buildPlan(definition, identity, params, source.model);
     return {
       ...identity,
       description: definition.description,

@@ -30,7 +30,8 @@ export interface EvaluationPlan {
   freeFilters: CompiledFilter[];
   bankingFilters: CompiledFilter[];
   providerFilters: CompiledFilter[];
-  score: CompiledScore;
+  /** Absent only for pricing mode max_rate, which offers the cap without an estimate. */
+  score: CompiledScore | undefined;
   pricing: CompiledPricing;
 }
 
@@ -78,6 +79,7 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
   const banking = failures(plan.bankingFilters, values);
   if (banking.length > 0) return decide('skip', banking);
 
+  if (!plan.score) return offerWithoutScore(plan, source, values, decide);
   const contributions: Contribution[] = plan.score.contributions(values);
   const probability = probabilityOf(contributions);
   const dataReasons: string[] = [];
@@ -118,5 +120,20 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
     rate: price.rate,
     expectedReturn: price.expectedReturn,
     requiredRate: price.requiredRate,
+    ...(price.curve === undefined ? {} : { priceCurve: price.curve }),
   });
+}
+
+/** A strategy without a score (pricing mode max_rate): provider filters, then the price. */
+function offerWithoutScore(
+  plan: EvaluationPlan,
+  source: FeatureSource,
+  values: readonly FeatureValue[],
+  decide: (action: Decision['action'], reasons: string[], extra?: Partial<Decision>) => Decision,
+): Decision {
+  const providerFailures = failures(plan.providerFilters, values);
+  if (providerFailures.length > 0) return decide('skip', providerFailures);
+  const price = plan.pricing(source, Number.NaN);
+  if (!price.ok) return decide('skip', price.reasons);
+  return decide('offer', price.reasons, { rate: price.rate });
 }

@@ -76,10 +76,15 @@ function filters(definition: StrategyDefinition): RuleProblem[] {
 function score(definition: StrategyDefinition): RuleProblem[] {
   if (definition.plugin !== undefined) return [];
   const problems: RuleProblem[] = [];
-  if (!definition.score) problems.push({ path: [], message: 'missing "score" (or name a "plugin" module)' });
+  // Offering the cap needs no estimate of repayment (the naive baseline): only max_rate may go without a score.
+  if (!definition.score && definition.pricing?.mode !== 'max_rate') {
+    problems.push({ path: [], message: 'missing "score" (or name a "plugin" module, or price with mode max_rate)' });
+  }
   if (!definition.pricing) problems.push({ path: [], message: 'missing "pricing" (or name a "plugin" module)' });
-  const { scorecard, logistic } = definition.score ?? {};
-  if (definition.score && !scorecard && !logistic) problems.push({ path: ['score'], message: 'score needs a scorecard, a logistic model or both' });
+  const { scorecard, logistic, model } = definition.score ?? {};
+  if (definition.score && !scorecard && !logistic && model === undefined) {
+    problems.push({ path: ['score'], message: 'score needs a scorecard, a logistic model, a trained model file (model) or several' });
+  }
   scorecard?.terms.forEach((term, index) => {
     const path = ['score', 'scorecard', 'terms', index];
     const forms = [term.bins, term.levels, term.per_unit].filter((form) => form !== undefined).length;

@@ -118,27 +118,64 @@ export const scoreSchema = z
   .strictObject({
     scorecard: scorecardSchema.optional(),
     logistic: logisticSchema.optional(),
+    model: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('a model file written by `lendbot train` (JSON), relative to this strategy file; see docs/training.md'),
     min_probability: numberOrParam.default(0).describe('skip below this estimated repayment probability'),
   })
-  .describe('estimated repayment probability; with both models their log-odds add up');
+  .describe('estimated repayment probability; scorecard, logistic and model log-odds add up');
+
+const takeUpSchema = z
+  .strictObject({
+    midpoint: numberOrParam
+      .optional()
+      .describe("position of the rate between 0.03 (0) and the request's max_interest_rate (1) where half of borrowers walk away"),
+    steepness: numberOrParam.optional().describe('how sharply take-up falls around the midpoint (0: the rate does not matter)'),
+  })
+  .describe('the chance a borrower takes an offer at all: 1 / (1 + e^(steepness * (position - midpoint)))');
+
+const competitionSchema = z
+  .strictObject({
+    share: numberOrParam.optional().describe('share of requests on which some other lender offers (0 to 1)'),
+    intercept: numberOrParam.optional().describe('expected best competing rate at a zero default probability'),
+    per_default: numberOrParam.optional().describe('expected best competing rate added per unit of default probability'),
+    spread: numberOrParam.optional().describe('standard deviation of the best competing rate'),
+    width: numberOrParam.optional().describe('how soft the comparison with a competing rate is (0: the lower rate always wins)'),
+  })
+  .describe('who else offers, and at what rate (normal around intercept + per_default * (1 - probability))');
+
+const marketSchema = z
+  .strictObject({ take_up: takeUpSchema.optional(), competition: competitionSchema.optional() })
+  .describe('how borrowers answer a rate (docs/market-model.md); unset numbers come from a trained model, else cautious defaults');
 
 export const pricingSchema = z
   .strictObject({
-    target_return: numberOrParam.describe('expected annual return to reach, e.g. 0.08'),
+    mode: z
+      .enum(['cost_plus', 'expected_profit', 'max_rate'])
+      .default('cost_plus')
+      .describe(
+        'cost_plus: the lowest rate reaching target_return, plus margin; expected_profit: the rate in [break-even, cap] maximising P(accept) x expected profit; max_rate: the cap',
+      ),
+    target_return: numberOrParam.describe(
+      'expected annual return to reach, e.g. 0.08; in expected_profit mode the hurdle return on the capital tied up',
+    ),
     recovery: numberOrParam.default(0.2).describe('share of the total due still collected from a defaulting borrower'),
     servicing_cost: numberOrParam.default(0).describe('share of collected payments lost to servicing and collection'),
     funded_amount: z
       .enum(['total_amount', 'loan_amount'])
       .default('total_amount')
       .describe('what the lender pays out; the borrower always repays total_amount with interest'),
-    margin: numberOrParam.default(0).describe('added to the required rate'),
+    margin: numberOrParam.default(0).describe('added to the required rate (cost_plus only)'),
     ceiling: numberOrParam.optional().describe('never offer above this rate'),
     ceiling_share_of_max: numberOrParam.optional().describe('never offer above this share of max_interest_rate'),
     max_payment_to_income: numberOrParam
       .optional()
       .describe('skip when the monthly payment at the offered rate exceeds this share of stated monthly income'),
+    market: marketSchema.optional(),
   })
-  .describe('the offered rate: the lowest that reaches target_return, plus margin, within the caps');
+  .describe('the offered rate, within the caps: cost plus a margin, the expected-profit optimum, or the cap itself');
 
 export const strategyFileSchema = z
   .strictObject({

@@ -4,12 +4,13 @@
  * relative to itself (the YAML's name, params, data and priority then apply to the plugin).
  */
 import { dirname, extname, resolve } from 'node:path';
-import { parseYamlText, readConfigText } from '../../config/index.js';
+import { ConfigFileError, parseYamlText, readConfigText } from '../../config/index.js';
 import type { CompiledStrategy } from '../compiled-strategy.js';
 import { compileDataPolicy } from '../compile/compile-data-policy.js';
 import { compileStrategy } from '../compile/compile-strategy.js';
 import { STRATEGY_RULES } from '../definition/strategy-rules.js';
 import { strategyFileSchema, type StrategyDefinition } from '../definition/strategy-schema.js';
+import { loadModelFile, type LoadedModel } from '../model/load-model-file.js';
 import { loadPluginFile } from './load-plugin.js';
 
 const PLUGIN_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts']);
@@ -19,15 +20,61 @@ export function parseStrategyText(text: string, file: string): StrategyDefinitio
   return parseYamlText(text, file, strategyFileSchema, STRATEGY_RULES);
 }
 
-/** Loads, checks and compiles a strategy file (YAML or plugin module). */
+/** Where the model file a strategy's `score.model` names is, relative to the strategy file; undefined without one. */
+export function strategyModelPath(definition: StrategyDefinition, strategyFile: string): string | undefined {
+  const model = definition.score?.model;
+  return model === undefined ? undefined : resolve(dirname(strategyFile), model);
+}
+
+/** Where `model:` is written in the strategy text (the first such key), for the error's position. */
+function modelKeyPosition(text: string): { line: number; col: number } {
+  const lines = text.split('\n');
+  const index = lines.findIndex((line) => /^\s*model\s*:/.test(line) || /[{,]\s*model\s*:/.test(line));
+  if (index < 0) return { line: 1, col: 1 };
+  return { line: index + 1, col: (lines[index] ?? '').indexOf('model') + 1 };
+}
+
+/**
+ * The model file `score.model` names, loaded and checked. A model that is missing or invalid is a
+ * ConfigFileError of the strategy file: its first problem points at `score.model`, the next ones
+ * at the model file's own lines.
+ */
+export async function loadStrategyModel(definition: StrategyDefinition, strategyFile: string, text = ''): Promise<LoadedModel | undefined> {
+  const path = strategyModelPath(definition, strategyFile);
+  if (path === undefined) return undefined;
+  try {
+    return await loadModelFile(path);
+  } catch (error) {
+    if (!(error instanceof ConfigFileError)) throw error;
+    const at = { file: strategyFile, ...modelKeyPosition(text), path: 'score.model' };
+    throw new ConfigFileError(strategyFile, [{ ...at, message: `cannot use model file ${path}` }, ...error.problems]);
+  }
+}
+
+/** A loaded strategy, with the model file its score names (YAML only). */
+export interface LoadedStrategy {
+  strategy: CompiledStrategy;
+  model?: LoadedModel;
+}
+
+/** Loads, checks and compiles a strategy file (YAML or plugin module), with the model file its score names. */
 export async function loadStrategyFile(path: string, paramOverrides: Readonly<Record<string, number>> = {}): Promise<CompiledStrategy> {
+  return (await loadStrategy(path, paramOverrides)).strategy;
+}
+
+/** As loadStrategyFile, also handing back the model file the strategy scores with. */
+export async function loadStrategy(path: string, paramOverrides: Readonly<Record<string, number>> = {}): Promise<LoadedStrategy> {
   if (PLUGIN_EXTENSIONS.has(extname(path).toLowerCase())) {
     const strategy = await loadPluginFile(path);
-    return Object.keys(paramOverrides).length > 0 ? strategy.withParams(paramOverrides) : strategy;
+    return { strategy: Object.keys(paramOverrides).length > 0 ? strategy.withParams(paramOverrides) : strategy };
   }
   const text = await readConfigText(path);
   const definition = parseStrategyText(text, path);
-  if (definition.plugin === undefined) return compileStrategy(definition, { file: path, text }, paramOverrides);
+  if (definition.plugin === undefined) {
+    const model = await loadStrategyModel(definition, path, text);
+    const strategy = compileStrategy(definition, { file: path, text, ...(model === undefined ? {} : { model }) }, paramOverrides);
+    return model === undefined ? { strategy } : { strategy, model };
+  }
 
   const defaults = Object.fromEntries(Object.entries(definition.params).map(([name, spec]) => [name, spec.value]));
   const strategy = await loadPluginFile(resolve(dirname(path), definition.plugin), {
@@ -40,5 +87,5 @@ export async function loadStrategyFile(path: string, paramOverrides: Readonly<Re
     ...(definition.priority === undefined ? {} : { priority: definition.priority }),
     hashPrefix: text,
   });
-  return Object.keys(paramOverrides).length > 0 ? strategy.withParams(paramOverrides) : strategy;
+  return { strategy: Object.keys(paramOverrides).length > 0 ? strategy.withParams(paramOverrides) : strategy };
 }

@@ -10,7 +10,7 @@ import { parseCents } from '../../service/index.js';
 import { bodyOf, HttpRefusal, idParam } from './http-helpers.js';
 
 export function registerControlRoutes(app: FastifyInstance, control: SandboxControl): void {
-  app.get('/_sandbox/state', () => ({ now: control.now(), ...control.balance() }));
+  app.get('/_sandbox/state', () => ({ now: control.now(), shape: control.shape(), ...control.balance() }));
 
   app.post('/_sandbox/advance', (request) => {
     const body = bodyOf(request);

@@ -9,6 +9,9 @@ import { z } from 'zod';
 import { recordingLinesFromStore } from '../../../recording/index.js';
 import { loadRecording, prepareRecording, type PeriodFilter, type PreparedRecording } from '../../../backtest/index.js';
 import type { MarketAssumptions } from '../../../backtest/index.js';
+import { DEFAULT_MARKET } from '../../../backtest/index.js';
+import { marketResponse } from '../../../engine/index.js';
+import { readMarketFile, type MarketFile } from './market-file.js';
 import { ConfigFileError, loadYamlFile } from '../../../config/index.js';
 import { loadStrategyFile, type CompiledStrategy } from '../../../engine/index.js';
 import { UNCAPPED_RISK_LIMITS, riskLimitsSchema, type RiskLimits } from '../../../risk/index.js';
@@ -28,6 +31,10 @@ export interface MarketOptions {
   config?: string | undefined;
   unknownCompetition?: MarketAssumptions['unknownCompetition'] | undefined;
   decisionDelayHours?: number | undefined;
+  /** --market FILE, already read and checked. */
+  market?: MarketFile | undefined;
+  takeupMidpoint?: number | undefined;
+  takeupSteepness?: number | undefined;
 }
 
 /** A point in time for --from/--to. */
@@ -55,6 +62,18 @@ function hours(text: string): number {
   return value;
 }
 
+function finite(text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value)) throw new InvalidArgumentError('expected a number');
+  return value;
+}
+
+function nonNegative(text: string): number {
+  const value = finite(text);
+  if (value < 0) throw new InvalidArgumentError('expected a number of 0 or more');
+  return value;
+}
+
 /** Adds the options every replaying command takes. */
 export function addReplayOptions(command: Command, withDb: boolean): Command {
   command.option('--data <file>', 'recording (JSON lines, docs/recording-format.md)');
@@ -62,10 +81,13 @@ export function addReplayOptions(command: Command, withDb: boolean): Command {
   return command
     .option('--from <iso>', 'replay requests seen from this time (inclusive)', isoTime)
     .option('--to <iso>', 'replay requests seen before this time', isoTime)
-    .option('--balance <usd>', 'starting balance in USD (default 5000)', usdAmount)
+    .option('--balance <usd>', 'starting balance in USD (default: 100 × the average request total_amount, rounded up to 1,000)', usdAmount)
     .option('--config <file>', "take the risk limits from this config's risk: section (default: built-in limits)")
     .option('--unknown-competition <win|lose|rate>', 'when the recording does not tell the competing rate', competition)
-    .option('--decision-delay-hours <h>', 'hours from an offer to the borrower accepting or rejecting it (default 24)', hours);
+    .option('--decision-delay-hours <h>', 'hours from an offer to the borrower accepting or rejecting it (default 24)', hours)
+    .option('--market <file>', 'market model settings, YAML or JSON: takeUp, competition, prepayment, recoveryDelayMonths (docs/backtesting.md)', readMarketFile)
+    .option('--takeup-midpoint <u>', 'rate position (0: lowest rate, 1: the request maximum) where half of borrowers walk away (default 0.7)', finite)
+    .option('--takeup-steepness <k>', 'how sharply take-up falls around the midpoint (default 6; 0: rate does not matter)', nonNegative);
 }
 
 /** The recording, ordered and trimmed; bad lines are warned about and skipped. */
@@ -123,10 +145,23 @@ export async function loadLimits(config: string | undefined): Promise<RiskLimits
   }
 }
 
+/** The keys of `value` that are set (an optional key of a parsed file may hold undefined). */
+function defined<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
+
 /** The market assumptions the options override. */
 export function marketOf(options: MarketOptions): Partial<MarketAssumptions> {
   const market: Partial<MarketAssumptions> = {};
   if (options.unknownCompetition !== undefined) market.unknownCompetition = options.unknownCompetition;
   if (options.decisionDelayHours !== undefined) market.decisionDelayMs = Math.round(options.decisionDelayHours * 3_600_000);
+  const file = options.market ?? {};
+  const takeUp = defined(file.takeUp ?? {});
+  if (options.takeupMidpoint !== undefined) takeUp.midpoint = options.takeupMidpoint;
+  if (options.takeupSteepness !== undefined) takeUp.steepness = options.takeupSteepness;
+  if (file.competition !== undefined || Object.keys(takeUp).length > 0) market.response = marketResponse({ takeUp, competition: defined(file.competition ?? {}) });
+  if (file.prepayment !== undefined) market.prepayment = { ...DEFAULT_MARKET.prepayment, ...defined(file.prepayment) };
+  if (file.recoveryDelayMonths !== undefined) market.recoveryDelayMonths = file.recoveryDelayMonths;
+  if (file.seed !== undefined) market.seed = file.seed;
   return market;
 }

@@ -1,13 +1,14 @@
 /**
  * `lendbot backtest`: replays a recording (or the daemon's database) through one or more
  * strategies with a simulated balance and the live guard, and reports what they would have done:
- * on the terminal, as JSON (--json) and as a self-contained HTML page with charts (--html).
+ * on the terminal, as JSON (--json) and as a self-contained HTML page with charts (--html). The
+ * market's acceptance draws are seeded: --draws N runs N seeds and reports the spread, and a
+ * sensitivity section re-runs them with borrowers more and less rate-sensitive.
  */
 import { writeFile } from 'node:fs/promises';
-import type { Command } from 'commander';
-import type { BacktestResult } from '../../../backtest/index.js';
-import { backtestHtml } from '../../../backtest/index.js';
-import { runBacktest } from '../../../backtest/index.js';
+import { InvalidArgumentError, type Command } from 'commander';
+import type { BacktestResult, DrawsSummary, SensitivityCase } from '../../../backtest/index.js';
+import { backtestHtml, defaultBalance, defaultBalanceRule, drawSeeds, runDraws, runSensitivity, usd } from '../../../backtest/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { addReplayOptions, loadLimits, loadSource, loadStrategies, marketOf, type MarketOptions, type RecordingSource } from './backtest-inputs.js';
 import { formatBacktest, formatSideBySide } from './report-text.js';
@@ -19,9 +20,29 @@ interface BacktestOptions extends RecordingSource, MarketOptions {
   together?: boolean;
   decisions?: boolean;
   dryRun?: boolean;
+  draws: number;
+  seed?: number;
+  sensitivity: boolean;
 }
 
+/**
+ * The old fixed default balance (5000 USD). `lendbot backtest` now fits the balance to the
+ * recording (defaultBalance); kept for commands that still start from it.
+ */
 export const DEFAULT_BALANCE_CENTS = 500_000;
+export const DEFAULT_DRAWS = 5;
+
+function positiveInteger(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError('expected a whole number of 1 or more');
+  return value;
+}
+
+function integer(text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isInteger(value)) throw new InvalidArgumentError('expected a whole number');
+  return value;
+}
 
 export function registerBacktestCommand(program: Command, io: CliIo): void {
   const command = program
@@ -29,6 +50,9 @@ export function registerBacktestCommand(program: Command, io: CliIo): void {
     .description('replay recorded loan requests through strategies and report what they would have earned')
     .requiredOption('--strategy <files>', 'strategy file(s), comma-separated: each is backtested on its own and compared');
   addReplayOptions(command, true)
+    .option('--draws <n>', `seeded draws of the market (acceptance, prepayment) to average (default ${DEFAULT_DRAWS})`, positiveInteger, DEFAULT_DRAWS)
+    .option('--seed <n>', 'seed of the first draw; draw i uses seed + i (default 1, or the --market file\'s seed)', integer)
+    .option('--no-sensitivity', 'leave out the sensitivity section (borrowers more and less rate-sensitive)')
     .option('--together', 'run the strategies together, by priority, as the daemon does, instead of one by one')
     .option('--json <file>', 'write the full result as JSON')
     .option('--html <file>', 'write a self-contained HTML report with charts')
@@ -36,26 +60,40 @@ export function registerBacktestCommand(program: Command, io: CliIo): void {
     .option('--dry-run', 'offers never settle and hold until they expire, as in a dry-run daemon session')
     .addHelpText(
       'after',
-      '\nThe market model (who wins an offer, how loans repay) is described in docs/backtesting.md.\nExample: lendbot backtest --data day.jsonl --strategy strategies/balanced.yaml,strategies/conservative.yaml --html report.html',
+      '\nThe market model (who accepts an offer, how loans repay) is described in docs/backtesting.md.\nExample: lendbot backtest --data day.jsonl --strategy strategies/balanced.yaml,strategies/conservative.yaml --html report.html',
     )
     .action(async (options: BacktestOptions) => {
       const strategies = await loadStrategies(options.strategy);
       const recording = await loadSource(io, options);
       const limits = await loadLimits(options.config);
-      const market = { ...marketOf(options), ...(options.dryRun ? { settle: false } : {}) };
-      const settings = { startingBalanceCents: options.balance ?? DEFAULT_BALANCE_CENTS, limits, market, recordDecisions: options.decisions ?? false };
+      const settled = !options.dryRun;
+      const market = { ...marketOf(options), ...(settled ? {} : { settle: false }) };
+      const fitted = defaultBalance(recording);
+      const balanceNote = options.balance === undefined ? defaultBalanceRule(fitted, usd) : undefined;
+      const settings = { startingBalanceCents: options.balance ?? fitted.cents, limits, market, recordDecisions: options.decisions ?? false };
+      // A dry run never draws: one run says everything.
+      const seeds = drawSeeds(options.seed ?? market.seed ?? 1, settled ? options.draws : 1);
       const groups = options.together ? [strategies] : strategies.map((s) => [s]);
-      const results: BacktestResult[] = groups.map((group) => runBacktest(recording, group, settings));
+      const results: BacktestResult[] = [];
+      const draws: DrawsSummary[] = [];
+      const sensitivity: SensitivityCase[][] = [];
+      for (const group of groups) {
+        const run = runDraws(recording, group, settings, seeds);
+        results.push(run.first);
+        draws.push(run.draws);
+        sensitivity.push(settled && options.sensitivity ? runSensitivity(recording, group, settings, seeds) : []);
+      }
       const source = options.data ?? options.db ?? '';
-      for (const result of results) io.stdout.write(`${formatBacktest(result, source)}\n`);
-      if (results.length > 1) io.stdout.write(formatSideBySide(results));
+      results.forEach((result, i) => io.stdout.write(`${formatBacktest(result, source, { balanceNote, draws: draws[i], sensitivity: sensitivity[i] })}\n`));
+      if (results.length > 1) io.stdout.write(formatSideBySide(results, draws));
       if (recording.duplicates > 0) io.stderr.write(`note: ${recording.duplicates} repeated lines merged into the requests they repeat\n`);
       if (options.json !== undefined) {
-        await writeFile(options.json, `${JSON.stringify({ version: 1, source, runs: results }, null, 2)}\n`);
+        const balance = { cents: settings.startingBalanceCents, default: balanceNote !== undefined, ...(balanceNote ? { rule: balanceNote } : {}) };
+        await writeFile(options.json, `${JSON.stringify({ version: 1, source, runs: results, draws, sensitivity, balance }, null, 2)}\n`);
         io.stderr.write(`wrote ${options.json}\n`);
       }
       if (options.html !== undefined) {
-        await writeFile(options.html, backtestHtml(results, source));
+        await writeFile(options.html, backtestHtml(results, source, draws));
         io.stderr.write(`wrote ${options.html}\n`);
       }
     });

@@ -1,9 +1,10 @@
 /**
- * The backtest report for a terminal, in the spirit of freqtrade's backtest tables: one table per
- * segment dimension, a summary, the guard's refusals, and what is needed to reproduce the run.
+ * The backtest report for a terminal, in the spirit of freqtrade's backtest tables: the headline
+ * (net annualized return on the capital, over the draws), one table per segment dimension, a
+ * summary, the sensitivity to borrowers' rate sensitivity, and what is needed to reproduce the run.
  */
-import type { BacktestResult } from '../../../backtest/index.js';
-import { pct, summaryLines, usd } from '../../../backtest/index.js';
+import type { BacktestResult, DrawsSummary, SensitivityCase, Spread } from '../../../backtest/index.js';
+import { pct, sampleSizeWarning, summaryLines, usd } from '../../../backtest/index.js';
 import { SEGMENT_DIMENSIONS, type SegmentRow } from '../../../backtest/index.js';
 import { formatTable } from '../strategy/text-table.js';
 
@@ -14,8 +15,16 @@ const TITLES: Record<(typeof SEGMENT_DIMENSIONS)[number], string> = {
   strategy: 'By strategy',
 };
 
+/** What the command adds to a run's report. */
+export interface ReportExtras {
+  /** How the default balance was chosen; undefined when --balance was given. */
+  balanceNote?: string | undefined;
+  draws?: DrawsSummary | undefined;
+  sensitivity?: readonly SensitivityCase[] | undefined;
+}
+
 function segmentTable(rows: readonly SegmentRow[]): string {
-  const header = ['', 'requests', 'offers', 'accepted', 'avg rate', 'deployed', 'interest', 'losses', 'default', 'net', 'ann. return'];
+  const header = ['', 'requests', 'offers', 'accepted', 'avg rate', 'deployed', 'interest', 'losses', 'recoveries', 'default', 'net', 'ann. return'];
   const cells = rows.map((row) => [
     row.key,
     String(row.requests),
@@ -25,6 +34,7 @@ function segmentTable(rows: readonly SegmentRow[]): string {
     usd(row.deployedCents),
     usd(row.interestCents),
     usd(row.lossCents),
+    usd(row.recoveryCents),
     pct(row.defaultRate),
     usd(row.netCents),
     pct(row.annualizedReturn),
@@ -32,31 +42,78 @@ function segmentTable(rows: readonly SegmentRow[]): string {
   return formatTable(header, cells, '  ');
 }
 
-function header(result: BacktestResult, source: string): string {
+const range = (spread: Spread, format: (n: number) => string): string => `${format(spread.min)} to ${format(spread.max)}`;
+
+function header(result: BacktestResult, source: string, extras: ReportExtras): string {
   const lines = [`Backtest of ${source}: ${result.period.requests} requests seen ${result.period.from ?? '-'} to ${result.period.to ?? '-'}, cash flows to ${result.period.end ?? '-'}`];
   for (const strategy of result.strategies) {
     const params = Object.entries(strategy.params).map(([name, value]) => `${name}=${value}`).join(' ');
     lines.push(`Strategy ${strategy.name} ${strategy.version} (${strategy.file}, content ${strategy.contentHash})${params ? `, params ${params}` : ''}`);
   }
   const { market, startingBalanceCents } = result.settings;
-  lines.push(
-    `Starting balance ${usd(startingBalanceCents)}; unknown competition: ${market.unknownCompetition}; decision after ${market.decisionDelayMs / 3_600_000}h; ${market.settle ? 'offers settle' : 'offers never settle (dry run)'}`,
-  );
+  const balance = `Starting balance ${usd(startingBalanceCents)} USD${extras.balanceNote ? ` (default: ${extras.balanceNote})` : ''}`;
+  lines.push(`${balance}; unknown competition: ${market.unknownCompetition}; decision after ${market.decisionDelayMs / 3_600_000}h; ${market.settle ? 'offers settle' : 'offers never settle (dry run)'}`);
+  if (market.settle) {
+    const { takeUp, competition } = market.response;
+    lines.push(
+      `Market: take-up midpoint ${takeUp.midpoint}, steepness ${takeUp.steepness}; competition width ${competition.width}; ` +
+        `prepayment ${pct(market.prepayment.share)} of completed loans at ${market.prepayment.atTermFraction} of the term; ` +
+        `recoveries ${market.recoveryDelayMonths} months after the first missed instalment; seed ${market.seed}`,
+    );
+  }
   return lines.join('\n') + '\n';
 }
 
+/** The headline: net annualized return on the capital, this draw and over all draws, and the sample-size warning. */
+function headline(result: BacktestResult, extras: ReportExtras): string {
+  const { summary, settings } = result;
+  const draws = extras.draws;
+  let line = `\nNet annualized return on capital (idle cash included): ${pct(summary.netAnnualizedReturn)}, ${summary.funded} loans funded`;
+  if (draws && draws.draws.length > 1) {
+    line +=
+      ` (seed ${settings.market.seed}); mean over ${draws.draws.length} draws ${pct(draws.netAnnualizedReturn.mean)}` +
+      ` (range ${range(draws.netAnnualizedReturn, pct)}, smallest to largest draw), ${draws.funded.mean.toFixed(0)} loans funded on average`;
+  }
+  const lines = [line];
+  const warning = sampleSizeWarning(summary);
+  if (warning) lines.push(`warning: ${warning}`);
+  return lines.join('\n') + '\n';
+}
+
+function sensitivitySection(cases: readonly SensitivityCase[], result: BacktestResult, draws: DrawsSummary): string {
+  const takeUp = result.settings.market.response.takeUp;
+  const row = (label: string, curve: { midpoint: number; steepness: number }, d: DrawsSummary): string[] => [
+    label,
+    curve.midpoint.toFixed(2),
+    String(curve.steepness),
+    pct(d.netAnnualizedReturn.mean),
+    range(d.netAnnualizedReturn, pct),
+    d.funded.mean.toFixed(0),
+  ];
+  const rows = [row('as assumed', takeUp, draws), ...cases.map((c) => row(c.label, c.takeUp, c.draws))];
+  const table = formatTable(['borrowers', 'midpoint', 'steepness', 'net ann. return', 'range', 'funded'], rows, '  ');
+  return `\nSensitivity: net annualized return (mean over the same ${draws.draws.length} draws) if borrowers are more or less rate-sensitive\n${table}`;
+}
+
 /** One run's full report. */
-export function formatBacktest(result: BacktestResult, source: string): string {
-  const parts = [header(result, source)];
+export function formatBacktest(result: BacktestResult, source: string, extras: ReportExtras = {}): string {
+  const parts = [header(result, source, extras), headline(result, extras)];
   for (const dimension of SEGMENT_DIMENSIONS) parts.push(`\n${TITLES[dimension]}\n${segmentTable(result.segments[dimension])}`);
-  parts.push(`\nSummary\n${formatTable(['', ''], summaryLines(result.summary), '  ').split('\n').slice(1).join('\n')}`);
+  parts.push(`\nSummary (seed ${result.settings.market.seed})\n${formatTable(['', ''], summaryLines(result.summary), '  ').split('\n').slice(1).join('\n')}`);
+  if (extras.sensitivity && extras.sensitivity.length > 0 && extras.draws) parts.push(sensitivitySection(extras.sensitivity, result, extras.draws));
   return parts.join('');
 }
 
 /** Several runs' summaries side by side, one column per strategy. */
-export function formatSideBySide(results: readonly BacktestResult[]): string {
+export function formatSideBySide(results: readonly BacktestResult[], draws: readonly DrawsSummary[] = []): string {
   const names = results.map((r) => r.strategies.map((s) => s.name).join('+'));
   const columns = results.map((r) => summaryLines(r.summary));
   const rows = (columns[0] ?? []).map(([label], index) => [label, ...columns.map((c) => c[index]?.[1] ?? '')]);
+  if (draws.length === results.length && (draws[0]?.draws.length ?? 0) > 1) {
+    rows.unshift(
+      [`net ann. return, mean of ${draws[0]?.draws.length ?? 0} draws`, ...draws.map((d) => pct(d.netAnnualizedReturn.mean))],
+      ['  range over the draws', ...draws.map((d) => range(d.netAnnualizedReturn, pct))],
+    );
+  }
   return `\nSide by side\n${formatTable(['', ...names], rows, '  ')}`;
 }

@@ -1,12 +1,12 @@
 /**
  * `npm start` with no credentials: the daemon starts the sandbox marketplace in-process on a
  * fast clock, funds the sandbox investor, subscribes its own webhook and says plainly that this
- * is the sandbox.
+ * is the sandbox. LENDBOT_SANDBOX_SHAPE chooses the market shape (docs/sandbox.md).
  */
 import { systemClock, type Clock } from '../../../clock/clock.js';
 import type { Logger } from '../../../log/logger.js';
-import { createMarketplaceClient, DEFAULT_RETRY, type MarketplaceClient } from '../../../service/index.js';
-import { startSandbox, type SandboxHandle } from '../../../sandbox/index.js';
+import { ConfigurationError, createMarketplaceClient, DEFAULT_RETRY, type MarketplaceClient } from '../../../service/index.js';
+import { DEFAULT_SHAPE_NAME, MARKET_SHAPES, startSandbox, type SandboxHandle } from '../../../sandbox/index.js';
 import type { DaemonConfigFile } from '../../../daemon/daemon-config.js';
 import { freePort } from '../../../daemon/free-port.js';
 
@@ -21,10 +21,18 @@ export interface EmbeddedSandbox {
   close(): Promise<void>;
 }
 
-export async function startEmbeddedSandbox(config: DaemonConfigFile, log: Logger): Promise<EmbeddedSandbox> {
+/** The market shape named by LENDBOT_SANDBOX_SHAPE, or the default one. */
+export function embeddedSandboxShape(env: Readonly<Record<string, string | undefined>>): string {
+  const name = env.LENDBOT_SANDBOX_SHAPE?.trim() || DEFAULT_SHAPE_NAME;
+  if (!(name in MARKET_SHAPES)) throw new ConfigurationError(`LENDBOT_SANDBOX_SHAPE must be one of ${Object.keys(MARKET_SHAPES).join(', ')} (got "${name}")`);
+  return name;
+}
+
+export async function startEmbeddedSandbox(config: DaemonConfigFile, log: Logger, shape: string = DEFAULT_SHAPE_NAME): Promise<EmbeddedSandbox> {
   const handle = await startSandbox({
     port: 0,
     seed: config.sandbox.seed,
+    shape,
     speed: config.sandbox.speed,
     arrivalsPerHour: config.sandbox.arrivals_per_hour,
     initialBalanceCents: Math.round(config.sandbox.initial_balance * 100),
@@ -51,7 +59,7 @@ export async function startEmbeddedSandbox(config: DaemonConfigFile, log: Logger
   const webhookUrl = `http://127.0.0.1:${webhookPort}${config.webhook.path}`;
   const subscription = handle.control.subscribe(webhookUrl, 'lendbot@sandbox.local');
   log.warn(
-    { sandboxUrl: handle.url, speed: config.sandbox.speed },
+    { sandboxUrl: handle.url, speed: config.sandbox.speed, shape },
     'SANDBOX MODE (--sandbox or LENDBOT_SANDBOX=true): lendbot is trading against its embedded simulated marketplace; no real money is involved',
   );
   const embedded: EmbeddedSandbox = {

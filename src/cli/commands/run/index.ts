@@ -40,7 +40,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
       if (options.dryRun) config.dry_run = true;
       if (options.db) config.db = options.db;
       // The simulated marketplace only when asked: the daemon itself knows nothing of it.
-      const run = sandboxAsked(options, io.env) ? await prepareSandboxRun(config, createLogger({ level: config.log_level })) : { config, overrides: {} };
+      const run = sandboxAsked(options, io.env) ? await prepareSandboxRun(config, createLogger({ level: config.log_level }), io.env) : { config, overrides: {} };
       const daemon = await createDaemon(run.config, io.env, { ...run.overrides, configFile: file });
       const stopped = installShutdown(daemon, { graceMs: 10_000, log: (line) => io.stderr.write(`${line}\n`) });
       await daemon.start();
@@ -50,6 +50,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
 
 const SANDBOX_ENV_HELP: ReadonlyArray<readonly [string, string]> = [
   ['LENDBOT_SANDBOX', 'true: the same as --sandbox (refused beside LENDBOT_BASE_URL)'],
+  ['LENDBOT_SANDBOX_SHAPE', 'market shape of the embedded sandbox: classic (default), credit, burden, volatility'],
 ];
 
 /**

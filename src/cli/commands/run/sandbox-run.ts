@@ -8,14 +8,20 @@ import { systemClock } from '../../../clock/clock.js';
 import { daemonConfigSchema, type DaemonConfigFile } from '../../../daemon/daemon-config.js';
 import type { DaemonOverrides } from '../../../daemon/daemon.js';
 import type { Logger } from '../../../log/logger.js';
-import { startEmbeddedSandbox } from './embedded-sandbox.js';
+import { embeddedSandboxShape, startEmbeddedSandbox } from './embedded-sandbox.js';
 import { sandboxDatabase } from './sandbox-database.js';
 
-export async function prepareSandboxRun(config: DaemonConfigFile, log: Logger): Promise<{ config: DaemonConfigFile; overrides: DaemonOverrides }> {
+/** `env` is where LENDBOT_SANDBOX_SHAPE is read (the CLI's environment; default this process's). */
+export async function prepareSandboxRun(
+  config: DaemonConfigFile,
+  log: Logger,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<{ config: DaemonConfigFile; overrides: DaemonOverrides }> {
   const defaults = daemonConfigSchema.parse({});
   // Decided before the sandbox starts, so a refusal leaves nothing running.
   const db = sandboxDatabase(config.db, defaults.db, log);
-  const sandbox = await startEmbeddedSandbox(config, log);
+  const shape = embeddedSandboxShape(env);
+  const sandbox = await startEmbeddedSandbox(config, log, shape);
   return {
     config: { ...withSandboxCadence(config, defaults), db, webhook: { ...config.webhook, host: '127.0.0.1', port: sandbox.webhookPort } },
     overrides: {

@@ -1,11 +1,12 @@
 /** `lendbot sandbox export`: a recording with known outcomes, from a headless market run. */
 import type { Command } from 'commander';
-import { DEFAULT_PROVIDER_NAMES, DEFAULT_START_TIME, exportSandboxRecording } from '../../../sandbox/index.js';
+import { DEFAULT_PROVIDER_NAMES, DEFAULT_SHAPE_NAME, DEFAULT_START_TIME, exportSandboxRecording } from '../../../sandbox/index.js';
 import type { CliIo } from '../../cli-io.js';
-import { isoTimeText, nonNegativeNumber, wholeNumber } from './options.js';
+import { isoTimeText, nonNegativeNumber, shapeName, shapesHelp, wholeNumber } from './options.js';
 
 interface ExportCliOptions {
   seed: number;
+  shape: string;
   requests: number;
   out: string;
   arrivals: number;
@@ -21,6 +22,7 @@ export function registerExport(sandbox: Command, io: CliIo): void {
     .description('run the market headless and write every loan request with its outcome as a recording (JSON lines)')
     .requiredOption('--out <file>', 'the recording file to write (overwritten)')
     .option('--seed <n>', 'market seed', wholeNumber('--seed', 0), 42)
+    .option('--shape <name>', 'market shape: what drives default and how lenders and borrowers behave', shapeName('--shape'), DEFAULT_SHAPE_NAME)
     .option('--requests <n>', 'how many loan requests to write', wholeNumber('--requests', 1, 10_000_000), 1000)
     .option('--arrivals <n>', 'new loan requests per simulated hour', nonNegativeNumber('--arrivals'), 30)
     .option('--start <iso>', 'start of simulated time', isoTimeText('--start'), DEFAULT_START_TIME)
@@ -32,14 +34,19 @@ export function registerExport(sandbox: Command, io: CliIo): void {
       `
 Each line: seen_at, the loan request as the list endpoint returns it, its banking data (agg_90),
 both providers' results, and the ground-truth outcome (status, funded_rate, best_competing_rate,
-repaid_fraction, resolved_at). The market runs on after the last arrival until loans resolve;
-loans still running then are "current". See docs/recording-format.md and docs/sandbox.md.`,
+repaid_fraction, resolved_at; if_funded for a request nobody funded). The market runs on after
+the last arrival until loans resolve; loans still running then are "current". The same seed and
+shape give the same file. See docs/recording-format.md and docs/sandbox.md.
+
+Market shapes:
+${shapesHelp()}`,
     )
     .action(async (options: ExportCliOptions) => {
       const progress = io.stderr.isTTY === true;
       const started = performance.now();
       const summary = await exportSandboxRecording(options.out, {
         seed: options.seed,
+        shape: options.shape,
         requests: options.requests,
         arrivalsPerHour: options.arrivals,
         startTime: options.start,
@@ -53,7 +60,8 @@ loans still running then are "current". See docs/recording-format.md and docs/sa
         .map(([status, count]) => `${status} ${count}`)
         .join(', ');
       io.stdout.write(
-        `wrote ${summary.lines} loan requests to ${options.out} in ${seconds}s (simulated ${summary.simulatedFrom} to ${summary.simulatedUntil}; ${statuses})\n`,
+        `wrote ${summary.lines} loan requests to ${options.out} in ${seconds}s (simulated ${summary.simulatedFrom} to ${summary.simulatedUntil}; ${statuses})\n` +
+          `market shape ${summary.shape}, seed ${options.seed}: ${summary.walkedAway} borrowers walked away from an offer as too expensive\n`,
       );
     });
 }

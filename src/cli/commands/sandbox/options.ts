@@ -1,4 +1,5 @@
 /** Argument parsers shared by the `lendbot sandbox` subcommands. */
+import { MARKET_SHAPES } from '../../../sandbox/index.js';
 import { UserError } from '../../user-error.js';
 
 /** A whole number within bounds, or a usage error naming the flag. */
@@ -36,4 +37,20 @@ export function isoTimeText(flag: string): (text: string) => string {
     if (Number.isNaN(Date.parse(text))) throw new UserError(`${flag} must be an ISO 8601 time such as 2026-01-01T00:00:00Z (got "${text}")`, 2);
     return text;
   };
+}
+
+/** A market shape's name (src/sandbox/shapes/). */
+export function shapeName(flag: string): (text: string) => string {
+  return (text: string) => {
+    const name = text.trim();
+    if (!(name in MARKET_SHAPES)) throw new UserError(`${flag} must be one of ${Object.keys(MARKET_SHAPES).join(', ')} (got "${text}")`, 2);
+    return name;
+  };
+}
+
+/** `--help` text listing every shape with its one-line description. */
+export function shapesHelp(): string {
+  return Object.values(MARKET_SHAPES)
+    .map((shape) => `  ${shape.name.padEnd(11)} ${shape.description}`)
+    .join('\n');
 }

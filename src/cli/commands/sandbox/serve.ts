@@ -1,14 +1,15 @@
 /** `lendbot sandbox [serve]`: the simulated marketplace on a port until SIGINT/SIGTERM. */
 import type { Command } from 'commander';
 import { createLogger } from '../../../log/logger.js';
-import { DEFAULT_PROVIDER_NAMES, DEFAULT_START_TIME, startSandbox } from '../../../sandbox/index.js';
+import { DEFAULT_PROVIDER_NAMES, DEFAULT_SHAPE_NAME, DEFAULT_START_TIME, startSandbox } from '../../../sandbox/index.js';
 import type { CliIo } from '../../cli-io.js';
-import { isoTimeText, nonNegativeNumber, positiveNumber, wholeNumber } from './options.js';
+import { isoTimeText, nonNegativeNumber, positiveNumber, shapeName, shapesHelp, wholeNumber } from './options.js';
 
 interface ServeOptions {
   port: number;
   host: string;
   seed: number;
+  shape: string;
   speed: number;
   arrivals: number;
   start: string;
@@ -25,6 +26,7 @@ export function registerServe(sandbox: Command, io: CliIo): void {
     .option('--port <port>', 'port to listen on (0: a free port)', wholeNumber('--port', 0, 65535), 8787)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--seed <n>', 'market seed: the same seed gives the same market', wholeNumber('--seed', 0), 42)
+    .option('--shape <name>', 'market shape: what drives default and how lenders and borrowers behave', shapeName('--shape'), DEFAULT_SHAPE_NAME)
     .option('--speed <x>', 'simulated seconds per real second', positiveNumber('--speed'), 3600)
     .option('--arrivals <n>', 'new loan requests per simulated hour', nonNegativeNumber('--arrivals'), 30)
     .option('--start <iso>', 'start of simulated time', isoTimeText('--start'), DEFAULT_START_TIME)
@@ -37,7 +39,10 @@ export function registerServe(sandbox: Command, io: CliIo): void {
       `
 Prints the base URL and the sandbox investor's API key, secret key and webhook secret, then
 serves spec endpoints under /api/v3/ and the control API under /_sandbox/ (docs/sandbox.md).
-Point lendbot at it with the LENDBOT_* lines it prints.`,
+Point lendbot at it with the LENDBOT_* lines it prints.
+
+Market shapes:
+${shapesHelp()}`,
     )
     .action(async (options: ServeOptions) => {
       const log = createLogger({ level: options.verbose ? 'info' : 'warn', destination: io.stderr, pretty: false });
@@ -45,6 +50,7 @@ Point lendbot at it with the LENDBOT_* lines it prints.`,
         port: options.port,
         host: options.host,
         seed: options.seed,
+        shape: options.shape,
         speed: options.speed,
         arrivalsPerHour: options.arrivals,
         startTime: options.start,
@@ -55,7 +61,7 @@ Point lendbot at it with the LENDBOT_* lines it prints.`,
       const { apiKey, secretKey, webhookSecret } = handle.credentials;
       io.stdout.write(
         [
-          `sandbox marketplace listening on ${handle.url} (seed ${options.seed}, speed ${options.speed}x, ${options.arrivals} requests/hour)`,
+          `sandbox marketplace listening on ${handle.url} (shape ${options.shape}, seed ${options.seed}, speed ${options.speed}x, ${options.arrivals} requests/hour)`,
           `export LENDBOT_BASE_URL=${handle.url}`,
           `export LENDBOT_API_KEY=${apiKey}`,
           `export LENDBOT_SECRET_KEY=${secretKey}`,

@@ -1,7 +1,7 @@
 /** `lendbot strategy check FILE...`: validate and compile strategy files, reporting every problem. */
 import type { Command } from 'commander';
 import { ConfigFileError } from '../../../config/index.js';
-import { loadStrategyFile } from '../../../engine/index.js';
+import { loadStrategy } from '../../../engine/load/load-strategy-file.js';
 import type { CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 
@@ -10,14 +10,22 @@ export function registerCheck(strategy: Command, io: CliIo): void {
     .command('check')
     .description('validate strategy files (YAML or plugin modules); every problem is listed as file:line:col path: message')
     .argument('<files...>', 'strategy files to check')
-    .addHelpText('after', '\nExit code 0 when every file is valid, 1 otherwise.\nExample: lendbot strategy check strategies/*.yaml')
+    .addHelpText(
+      'after',
+      '\nA strategy whose score names a model file (score.model) is checked with it: the file loads, and every\nfeature it needs is in the catalogue.\nExit code 0 when every file is valid, 1 otherwise.\nExample: lendbot strategy check strategies/*.yaml',
+    )
     .action(async (files: string[]) => {
       let failed = 0;
       for (const file of files) {
         try {
-          const loaded = await loadStrategyFile(file);
+          const { strategy: loaded, model } = await loadStrategy(file);
           const params = Object.keys(loaded.params).length;
           io.stdout.write(`ok ${file}: ${loaded.name} ${loaded.version} (${loaded.kind}, ${params} params, hash ${loaded.contentHash})\n`);
+          if (model) {
+            const trained = model.definition.training;
+            const heldOut = trained?.test.auc === null || trained === undefined ? '' : `, held-out AUC ${trained.test.auc.toFixed(3)} on ${trained.test.lines} lines`;
+            io.stdout.write(`   model ${model.file}: ${model.definition.features.length} features, sha256 ${model.sha256.slice(0, 16)}${heldOut}\n`);
+          }
         } catch (error) {
           if (!(error instanceof ConfigFileError)) throw error;
           failed += 1;

@@ -2,7 +2,11 @@
 import type { LoanRequest } from '../../../service/index.js';
 import { RISK_LEVEL_NAMES } from '../../../service/index.js';
 import { formatRatio, type CompiledStrategy, type Contribution, type DecideOutcome } from '../../../engine/index.js';
+import { curvePoint, curveRates, type CurvePoint, type PriceCurve } from '../../../engine/pricing/expected-profit.js';
 import { formatTable } from './text-table.js';
+
+/** How far from the chosen rate the "why" line looks on each side. */
+const WHY_DISTANCE = 0.02;
 
 function valueText(value: unknown): string {
   if (value === null || value === undefined) return '(absent)';
@@ -18,6 +22,40 @@ function contributionRows(contributions: readonly Contribution[]): string[][] {
     `${line.points.toFixed(2)}${line.missing ? ' (missing)' : ''}`,
     line.logOdds.toFixed(4),
   ]);
+}
+
+function usd(cents: number): string {
+  return (cents / 100).toFixed(2);
+}
+
+function pointText(point: CurvePoint): string {
+  return `at ${formatRatio(point.rate)} P(accept) ${point.acceptProbability.toFixed(2)} × ${usd(point.profitCents)} = ${usd(point.valueCents)} USD`;
+}
+
+/** One line on why the chosen rate beats its neighbours on the curve. */
+function whyLine(curve: PriceCurve, chosen: CurvePoint): string {
+  const higher = chosen.rate < curve.cap ? curvePoint(curve, Math.min(curve.cap, chosen.rate + WHY_DISTANCE)) : undefined;
+  const lower = chosen.rate > curve.low ? curvePoint(curve, Math.max(curve.low, chosen.rate - WHY_DISTANCE)) : undefined;
+  const parts: string[] = [];
+  if (higher) parts.push(`higher rates lose more borrowers than they earn (${pointText(higher)})`);
+  else parts.push(`the cap binds: up to ${curve.capName} ${formatRatio(curve.cap)} each rise earns more than the borrowers it loses`);
+  if (lower) parts.push(`lower rates win fewer extra borrowers than the profit they give up (${pointText(lower)})`);
+  else parts.push('any lower rate would earn less than the hurdle');
+  return `  why: ${parts.join('; ')}`;
+}
+
+/** The expected-profit curve from break-even to the cap, the chosen rate marked. */
+export function formatPriceCurve(curve: PriceCurve, chosenRate: number): string[] {
+  const rows = curveRates(curve, chosenRate).map((rate) => {
+    const point = curvePoint(curve, rate);
+    return [formatRatio(rate), point.acceptProbability.toFixed(2), usd(point.profitCents), usd(point.valueCents), rate === chosenRate ? '<- chosen' : ''];
+  });
+  const hurdle = curve.targetReturn === 0 ? 'profit' : `profit above the ${formatRatio(curve.targetReturn)} hurdle`;
+  return [
+    `price curve (expected_profit: P(accept) × ${hurdle}; break-even ${formatRatio(curve.breakEvenRate)}, cap ${curve.capName} ${formatRatio(curve.cap)})`,
+    formatTable(['rate', 'P(accept)', 'profit USD', 'P × profit USD', ''], rows, '  ').trimEnd(),
+    whyLine(curve, curvePoint(curve, chosenRate)),
+  ];
 }
 
 export function formatExplanation(strategy: CompiledStrategy, request: LoanRequest, result: DecideOutcome): string {
@@ -42,11 +80,15 @@ export function formatExplanation(strategy: CompiledStrategy, request: LoanReque
     const total = decision.contributions.reduce((sum, line) => sum + line.logOdds, 0);
     out.push(`  total log-odds ${total.toFixed(4)} -> probability ${formatRatio(decision.probability ?? 1 / (1 + Math.exp(-total)))}`);
   }
+  if (decision.priceCurve && decision.rate !== undefined) {
+    out.push('', ...formatPriceCurve(decision.priceCurve, decision.rate));
+  }
   out.push('');
   if (decision.action === 'offer' && result.action === 'skip') {
     out.push(`decision  SKIP: the strategy offers ${formatRatio(decision.rate ?? 0)}, the guard refuses`);
   } else if (decision.action === 'offer') {
-    const required = decision.requiredRate === undefined ? '' : `, required ${formatRatio(decision.requiredRate)}`;
+    const requiredName = decision.priceCurve ? 'break-even' : 'required';
+    const required = decision.requiredRate === undefined ? '' : `, ${requiredName} ${formatRatio(decision.requiredRate)}`;
     const expected = decision.expectedReturn === undefined ? '' : `, expected annual return ${formatRatio(decision.expectedReturn)}`;
     out.push(`decision  OFFER at ${formatRatio(decision.rate ?? 0)}${required}${expected}, automate_fund ${decision.automateFund}`);
   } else {

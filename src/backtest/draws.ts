@@ -1,0 +1,107 @@
+/**
+ * A backtest over several draws of the market, and its sensitivity to how rate-sensitive
+ * borrowers are (docs/backtesting.md). Acceptance and prepayment are seeded draws, so one run is
+ * one possible history: N seeds give the spread of the result that is luck of the draw alone.
+ * Every strategy, and every sensitivity case, sees the same N seeds (common random numbers).
+ */
+import type { CompiledStrategy, MarketResponse, TakeUpCurve } from '../engine/index.js';
+import type { BacktestResult, BacktestSummary } from './backtest-result.js';
+import { DEFAULT_MARKET } from './market-model.js';
+import type { PreparedRecording } from './prepared-recording.js';
+import { runBacktest, type BacktestOptions } from './run-backtest.js';
+
+/** Mean and range (smallest to largest draw) of one figure. */
+export interface Spread {
+  mean: number;
+  min: number;
+  max: number;
+}
+
+export interface DrawFigures {
+  seed: number;
+  netAnnualizedReturn: number;
+  returnOnDeployed: number;
+  funded: number;
+  netCents: number;
+  maxDrawdown: number;
+}
+
+export interface DrawsSummary {
+  seeds: number[];
+  draws: DrawFigures[];
+  netAnnualizedReturn: Spread;
+  funded: Spread;
+  maxDrawdown: Spread;
+}
+
+export interface SensitivityCase {
+  label: string;
+  takeUp: TakeUpCurve;
+  draws: DrawsSummary;
+}
+
+/** The seeds of `count` draws starting at `first`. */
+export function drawSeeds(first: number, count: number): number[] {
+  return Array.from({ length: Math.max(1, count) }, (_, i) => first + i);
+}
+
+function spread(values: readonly number[]): Spread {
+  if (values.length === 0) return { mean: 0, min: 0, max: 0 };
+  return { mean: values.reduce((a, b) => a + b, 0) / values.length, min: Math.min(...values), max: Math.max(...values) };
+}
+
+function figures(seed: number, summary: BacktestSummary): DrawFigures {
+  const { netAnnualizedReturn, returnOnDeployed, funded, netCents, maxDrawdown } = summary;
+  return { seed, netAnnualizedReturn, returnOnDeployed, funded, netCents, maxDrawdown };
+}
+
+export function summarizeDraws(draws: DrawFigures[]): DrawsSummary {
+  return {
+    seeds: draws.map((d) => d.seed),
+    draws,
+    netAnnualizedReturn: spread(draws.map((d) => d.netAnnualizedReturn)),
+    funded: spread(draws.map((d) => d.funded)),
+    maxDrawdown: spread(draws.map((d) => d.maxDrawdown)),
+  };
+}
+
+/**
+ * Backtests `strategies` once per seed. Returns the first draw's full result (the report's
+ * tables) and every draw's headline figures.
+ */
+export function runDraws(recording: PreparedRecording, strategies: readonly CompiledStrategy[], options: BacktestOptions, seeds: readonly number[]): { first: BacktestResult; draws: DrawsSummary } {
+  let first: BacktestResult | undefined;
+  const draws: DrawFigures[] = [];
+  for (const [index, seed] of seeds.entries()) {
+    const result = runBacktest(recording, strategies, { ...options, market: { ...options.market, seed }, ...(index === 0 ? {} : { recordDecisions: false }) });
+    first ??= result;
+    draws.push(figures(seed, result.summary));
+  }
+  if (!first) throw new RangeError('runDraws needs at least one seed');
+  return { first, draws: summarizeDraws(draws) };
+}
+
+/**
+ * The take-up curves of the sensitivity section: borrowers half and twice as sensitive to the
+ * rate around the midpoint, and walking away earlier (midpoint − 0.15) or later (+ 0.15).
+ */
+export function sensitivityCurves(curve: TakeUpCurve): Array<{ label: string; takeUp: TakeUpCurve }> {
+  // Rounded so that 0.7 − 0.15 reads 0.55, not 0.5499999999999999.
+  const round = (x: number): number => Math.round(x * 1e9) / 1e9;
+  return [
+    { label: 'steepness ×0.5 (less rate-sensitive)', takeUp: { ...curve, steepness: round(curve.steepness * 0.5) } },
+    { label: 'steepness ×2 (more rate-sensitive)', takeUp: { ...curve, steepness: round(curve.steepness * 2) } },
+    { label: 'midpoint −0.15 (walk away sooner)', takeUp: { ...curve, midpoint: round(curve.midpoint - 0.15) } },
+    { label: 'midpoint +0.15 (walk away later)', takeUp: { ...curve, midpoint: round(curve.midpoint + 0.15) } },
+  ];
+}
+
+/** The draws re-run under each sensitivity curve (the same seeds). */
+export function runSensitivity(recording: PreparedRecording, strategies: readonly CompiledStrategy[], options: BacktestOptions, seeds: readonly number[]): SensitivityCase[] {
+  const response: MarketResponse = options.market?.response ?? DEFAULT_MARKET.response;
+  return sensitivityCurves(response.takeUp).map(({ label, takeUp }) => {
+    const market = { ...options.market, response: { ...response, takeUp } };
+    const { draws } = runDraws(recording, strategies, { ...options, market, recordDecisions: false }, seeds);
+    return { label, takeUp, draws };
+  });
+}

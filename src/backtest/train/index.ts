@@ -1,0 +1,8 @@
+// Training a default model from a recording (`lendbot train`, docs/training.md): the data, the
+// fit, its metrics and the market response fitted beside it.
+export { trainingData, labelOf, enrichmentOf, type TrainingData, type TrainingLine } from './training-data.js';
+export { trainModel, featureList, TrainingDataError, MIN_LABELLED, MIN_PER_CLASS, L2_GRID, type TrainReport, type TrainOptions, type SplitFacts } from './train-model.js';
+export { fitLogistic, predictRows, gradient, type FitOptions, type FitResult } from './logistic-fit.js';
+export { auc, brier, calibrationTable, type CalibrationRow } from './metrics.js';
+export { fitMarket, MIN_TAKE_UP_LINES, type MarketFit } from './market-fit.js';
+export { planDesign, encodeRow, modelFeatures, MIN_LEVEL_LINES, type Design } from './design.js';

@@ -1,0 +1,98 @@
+/**
+ * `lendbot train`: fits a default model (penalised logistic regression of full repayment on the
+ * feature catalogue) from a recording, judges it on the most recent lines, and writes the model
+ * file a strategy's `score.model` reads (docs/training.md).
+ */
+import { access, mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { createHash } from 'node:crypto';
+import { InvalidArgumentError, type Command } from 'commander';
+import { loadRecording } from '../../../backtest/index.js';
+import { featureList, trainingData, trainModel, TrainingDataError } from '../../../backtest/train/index.js';
+import { printJson, warn, type CliIo } from '../../cli-io.js';
+import { UserError } from '../../user-error.js';
+import { formatTrainReport } from './train-report-text.js';
+
+interface TrainCliOptions {
+  data: string;
+  out: string;
+  features?: string[];
+  l2: number | 'auto';
+  trainShare: number;
+  json?: boolean;
+}
+
+function penalty(text: string): number | 'auto' {
+  if (text === 'auto') return 'auto';
+  const value = Number(text);
+  if (!(text.trim() !== '' && Number.isFinite(value) && value >= 0)) throw new InvalidArgumentError('expected "auto" or a number from 0, such as 10');
+  return value;
+}
+
+function share(text: string): number {
+  const value = Number(text);
+  if (!(value > 0 && value < 1)) throw new InvalidArgumentError('expected a share between 0 and 1, such as 0.7');
+  return value;
+}
+
+function names(text: string): string[] {
+  return text
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+}
+
+export function registerTrainCommand(program: Command, io: CliIo): void {
+  program
+    .command('train')
+    .description('fit a default model from a recording and write it for a strategy’s score.model')
+    .requiredOption('--data <file>', 'recording (JSON lines) with outcomes')
+    .requiredOption('--out <file>', 'model file to write (JSON), e.g. models/market.json')
+    .option('--features <names>', 'comma-separated features to use (default: the whole catalogue)', names)
+    .option('--l2 <n|auto>', 'L2 penalty on the standardised weights; auto: chosen by validation inside the fitting part', penalty, 'auto' as const)
+    .option('--train-share <share>', 'share of the labelled lines, oldest first, that fits the model for evaluation', share, 0.7)
+    .option('--json', 'print the report as JSON instead of text')
+    .addHelpText(
+      'after',
+      `
+Labels: completed = repaid (1); default and collection = not repaid (0); unfunded lines count by
+outcome.if_funded when the recording has it; current and other unfunded lines are left out.
+The first --train-share of the labelled lines (by seen_at) fit the model, the rest judge it
+(AUC, Brier score, calibration by decile); the model written is then refit on every labelled
+line. The file also carries the market response fitted from the recording (competition, take-up).
+Use it in a strategy: score: { model: ../models/market.json, min_probability: 0.8 }.
+Example: lendbot train --data data/market.jsonl --out models/market.json`,
+    )
+    .action(async (options: TrainCliOptions) => {
+      try {
+        await access(options.data);
+      } catch {
+        throw new UserError(`cannot read ${options.data}: file not found`);
+      }
+      let issues = 0;
+      const recording = await loadRecording(options.data, {}, (issue) => {
+        issues += 1;
+        if (issues <= 5) warn(io, `${issue.file}:${issue.line}: ${issue.message}`);
+      });
+      if (issues > 5) warn(io, `${issues - 5} more bad lines skipped`);
+      let report;
+      try {
+        const data = trainingData(recording, featureList(options.features));
+        report = trainModel(data, { dataFile: options.data, l2: options.l2, trainShare: options.trainShare });
+      } catch (error) {
+        if (error instanceof TrainingDataError) throw new UserError(error.message);
+        throw error;
+      }
+      const text = `${JSON.stringify(report.model, null, 2)}\n`;
+      await mkdir(dirname(options.out), { recursive: true });
+      await writeFile(options.out, text);
+      const written = { file: options.out, sha256: createHash('sha256').update(text).digest('hex') };
+      if (!report.converged) warn(io, 'the fit did not converge in 100 Newton steps; try a larger --l2');
+      if (options.json === true) {
+        const { model, ...rest } = report;
+        printJson(io, { ...rest, written, model });
+      } else {
+        io.stdout.write(formatTrainReport(report, written));
+      }
+    });
+}

@@ -1,0 +1,73 @@
+/** `lendbot train`'s report as text: counts, metrics, calibration, weights, market response. */
+import type { SplitFacts, TrainReport } from '../../../backtest/train/index.js';
+import { formatTable } from '../strategy/text-table.js';
+
+/** The largest weights the text report lists. */
+const WEIGHTS_SHOWN = 25;
+
+const pct = (value: number): string => `${(value * 100).toFixed(1)} %`;
+const day = (iso: string): string => iso.slice(0, 10);
+const signed = (value: number): string => `${value >= 0 ? '+' : ''}${value.toFixed(3)}`;
+const figure = (value: number | null | undefined, digits = 3): string => (value === null || value === undefined ? '-' : value.toFixed(digits));
+
+function splitLine(label: string, split: SplitFacts): string[] {
+  return [label, String(split.lines), `${day(split.from)} to ${day(split.to)}`, pct(split.defaultRate), figure(split.auc), figure(split.brier, 4)];
+}
+
+function marketLines(report: TrainReport): string {
+  const { section, notes, takeUpLines } = report.market;
+  const out: string[] = ['Market response (saved in the model file as `market`)'];
+  const c = section.competition;
+  if (c?.share !== undefined) out.push(`  competing offer on ${pct(c.share)} of ${c.lines ?? 0} requests`);
+  if (c?.intercept !== undefined && c.per_default !== undefined && c.spread !== undefined) {
+    out.push(`  best competing rate = ${c.intercept.toFixed(4)} + ${c.per_default.toFixed(4)} x default probability (residual sd ${c.spread.toFixed(4)})`);
+  }
+  if (section.take_up) {
+    out.push(
+      `  take-up: midpoint ${section.take_up.midpoint.toFixed(3)}, steepness ${section.take_up.steepness.toFixed(3)} (${takeUpLines.took} offers taken, ${takeUpLines.walked} walked away from)`,
+    );
+  }
+  for (const note of notes) out.push(`  ${note}`);
+  return `${out.join('\n')}\n`;
+}
+
+export function formatTrainReport(report: TrainReport, written: { file: string; sha256: string }): string {
+  const repaid = report.labelled - report.train.defaulted - report.test.defaulted;
+  const left = Object.entries(report.unlabelled)
+    .map(([status, count]) => `${status} ${count}`)
+    .join(', ');
+  const parts: string[] = [];
+  parts.push(
+    `Data ${report.model.training?.data_file ?? ''}: ${report.lines} requests, ${report.labelled} labelled (${repaid} repaid, ${report.train.defaulted + report.test.defaulted} defaulted)${left ? `; left out: ${left}` : ''}\n\n`,
+  );
+  const share = Math.round((report.model.training?.train_share ?? 0) * 100);
+  const penalty = report.l2.chosen === 'auto'
+    ? `L2 penalty ${report.l2.value}, chosen on the last quarter of the fitting part (log-loss ${report.l2.candidates.map((c) => `${c.l2}: ${c.logLoss.toFixed(4)}`).join(', ')})\n\n`
+    : `L2 penalty ${report.l2.value}\n\n`;
+  parts.push(penalty);
+  parts.push(
+    `Split by time (first ${share} % of labelled lines fit, the rest judge)\n` +
+      formatTable(['part', 'lines', 'seen', 'default rate', 'AUC', 'Brier'], [splitLine('fit', report.train), splitLine('held out', report.test)], '  ') +
+      '\n',
+  );
+  parts.push(
+    'Calibration (held out, by decile of predicted default, safest first)\n' +
+      formatTable(
+        ['decile', 'lines', 'predicted', 'observed'],
+        report.calibration.map((row) => [String(row.decile), String(row.lines), pct(row.predictedDefault), pct(row.observedDefault)]),
+        '  ',
+      ) +
+      '\n',
+  );
+  const shown = report.weights.slice(0, WEIGHTS_SHOWN);
+  const more = report.weights.length - shown.length;
+  parts.push(
+    `Weights of the written model (log-odds of repayment per sd, refit on all ${report.labelled} labelled lines; intercept ${signed(report.model.intercept)})\n` +
+      formatTable(['term', 'weight'], shown.map((item) => [item.term, signed(item.weight)]), '  ') +
+      (more > 0 ? `  ... ${more} smaller (--json or the model file lists every one)\n` : ''),
+  );
+  if (report.dropped.length > 0) parts.push(`  left out: ${report.dropped.map((item) => `${item.name} (${item.why})`).join(', ')}\n`);
+  parts.push(`\n${marketLines(report)}\n`);
+  parts.push(`Wrote ${written.file} (${report.model.features.length} features, sha256 ${written.sha256.slice(0, 16)})\n`);
+  return parts.join('');
+}

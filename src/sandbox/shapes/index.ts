@@ -1,0 +1,27 @@
+/**
+ * The sandbox's market shapes by name (`--shape NAME`). Adding one: a file with a MarketShape,
+ * and a line here.
+ */
+import { BURDEN_SHAPE } from './burden.js';
+import { CLASSIC_SHAPE } from './classic.js';
+import { CREDIT_SHAPE } from './credit.js';
+import type { MarketShape } from './market-shape.js';
+import { VOLATILITY_SHAPE } from './volatility.js';
+
+export type { BorrowerPopulation, CompetitorBehaviour, MarketShape, RepaymentWeights } from './market-shape.js';
+
+export const MARKET_SHAPES: Readonly<Record<string, MarketShape>> = {
+  [CLASSIC_SHAPE.name]: CLASSIC_SHAPE,
+  [CREDIT_SHAPE.name]: CREDIT_SHAPE,
+  [BURDEN_SHAPE.name]: BURDEN_SHAPE,
+  [VOLATILITY_SHAPE.name]: VOLATILITY_SHAPE,
+};
+
+export const DEFAULT_SHAPE_NAME = CLASSIC_SHAPE.name;
+
+/** The shape called `name`; a RangeError naming the known shapes otherwise. */
+export function marketShape(name: string = DEFAULT_SHAPE_NAME): MarketShape {
+  const shape = MARKET_SHAPES[name];
+  if (!shape) throw new RangeError(`unknown market shape "${name}" (known: ${Object.keys(MARKET_SHAPES).join(', ')})`);
+  return shape;
+}

@@ -1,0 +1,91 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportSandboxRecording } from '../../src/sandbox/index.js';
+import { recordingLine, writeRecording } from '../backtest/recording-fixtures.js';
+import { runCli } from './run-cli.js';
+
+describe('lendbot train', () => {
+  let dir: string;
+  let data: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'lendbot-train-cli-'));
+    data = join(dir, 'market.jsonl');
+    await exportSandboxRecording(data, { seed: 7, requests: 1500 });
+  }, 60_000);
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('prints counts, held-out metrics, calibration, weights and market response, and writes the model', async () => {
+    const out = join(dir, 'models', 'market.json');
+    const result = await runCli(['train', '--data', data, '--out', out]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Data .*market\.jsonl: 1500 requests, \d+ labelled \(\d+ repaid, \d+ defaulted\)/);
+    expect(result.stdout).toMatch(/L2 penalty \d+(\.\d+)?, chosen on the last quarter of the fitting part/);
+    expect(result.stdout).toMatch(/\n {2}held out +\d+ +\d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d +\d+\.\d % +0\.\d{3} +0\.\d{4}\n/);
+    expect(result.stdout).toMatch(/Calibration \(held out, by decile of predicted default, safest first\)\n {2}decile +lines +predicted +observed\n {2}1 /);
+    expect(result.stdout).toMatch(/Weights of the written model .*refit on all \d+ labelled lines/);
+    expect(result.stdout).toMatch(/competing offer on \d+\.\d % of 1500 requests/);
+    expect(result.stdout).toMatch(/Wrote .*market\.json \(\d+ features, sha256 [0-9a-f]{16}\)\n$/);
+    const model = JSON.parse(await readFile(out, 'utf8')) as { format: string; training: { refit: string; test: { auc: number } } };
+    expect(model.format).toBe('lendbot-model');
+    expect(model.training.refit).toBe('all');
+    expect(model.training.test.auc).toBeGreaterThan(0.6);
+  });
+
+  it('prints JSON with --json, with a fixed penalty and chosen features', async () => {
+    const out = join(dir, 'small.json');
+    const result = await runCli(['train', '--data', data, '--out', out, '--json', '--l2', '3', '--features', 'credit_score_low,risk_level_name,annual_income']);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as { l2: { value: number; chosen: string }; test: { auc: number }; weights: Array<{ term: string }>; model: { features: Array<{ name: string }> } };
+    expect(report.l2).toEqual({ value: 3, chosen: 'given', candidates: [] });
+    expect(report.model.features.map((feature) => feature.name)).toEqual(['credit_score_low', 'risk_level_name', 'annual_income']);
+    expect(report.weights.map((weight) => weight.term)).toContain('risk_level_name=low');
+  });
+
+  it('says what is wrong with the input', async () => {
+    const out = join(dir, 'never.json');
+    const missing = await runCli(['train', '--data', join(dir, 'nowhere.jsonl'), '--out', out]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe(`lendbot: cannot read ${join(dir, 'nowhere.jsonl')}: file not found\n`);
+
+    const few = join(dir, 'few.jsonl');
+    await writeRecording(
+      few,
+      [1, 2, 3].map((id) => recordingLine({ id, seenAt: `2026-01-01T0${id}:00:00Z`, outcome: { status: 'completed', best_competing_rate: null, repaid_fraction: 1 } })),
+    );
+    const tooFew = await runCli(['train', '--data', few, '--out', out]);
+    expect(tooFew.code).toBe(1);
+    expect(tooFew.stderr).toContain(`lendbot: ${few}: 3 labelled lines of 3 (need at least 50)`);
+
+    const unknown = await runCli(['train', '--data', data, '--out', out, '--features', 'credit_score_low,no_such']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe('lendbot: unknown feature "no_such" (lendbot strategy features lists them)\n');
+    await expect(readFile(out)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('trains a model `strategy check` accepts, and check refuses a model naming an unknown feature', async () => {
+    const out = join(dir, 'models', 'checked.json');
+    expect((await runCli(['train', '--data', data, '--out', out, '--l2', '10'])).code).toBe(0);
+    const strategy = join(dir, 'trained.yaml');
+    const yaml = (model: string): string =>
+      `name: trained\ndescription: a trained model\nversion: "1"\nscore:\n  model: ${model}\n  logistic: { intercept: 0, terms: [{ feature: loan_terms, weight: 0 }] }\n  min_probability: 0.8\npricing:\n  target_return: 0.05\n`;
+    await writeFile(strategy, yaml('models/checked.json'));
+    const ok = await runCli(['strategy', 'check', strategy]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/^ok .*trained\.yaml: trained 1 \(yaml, 0 params, hash [0-9a-f]{16}\)\n {3}model .*checked\.json: \d+ features, sha256 [0-9a-f]{16}, held-out AUC 0\.\d{3} on \d+ lines\n$/);
+
+    const model = JSON.parse(await readFile(out, 'utf8')) as { features: Array<{ name: string }> };
+    model.features[0] = { ...model.features[0], name: 'credit_score_lowest' };
+    await writeFile(join(dir, 'models', 'renamed.json'), JSON.stringify(model, null, 2));
+    const bad = join(dir, 'bad.yaml');
+    await writeFile(bad, yaml('models/renamed.json'));
+    const refused = await runCli(['strategy', 'check', bad]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${bad}:5:3 score.model: cannot use model file ${join(dir, 'models', 'renamed.json')}`);
+    expect(refused.stderr).toMatch(/renamed\.json:\d+:\d+ features\[0\]\.name: unknown feature "credit_score_lowest"/);
+  });
+});
