@@ -24,14 +24,21 @@ describe('lendbot tune', () => {
 
   const args = (...more: string[]): string[] => ['tune', '--data', data, '--strategy', strategy, '--trials', '20', '--seed', '3', '--balance', '300000', ...more];
 
-  it('finds the planted floor, shows held-out scores, and writes only the param value', async () => {
+  it('finds the planted floor, shows the held-out comparison, and writes only the param value', async () => {
     const out = join(dir, 'flat.tuned.yaml');
-    const result = await runCli(args('--out', out));
+    const json = join(dir, 'report.json');
+    const result = await runCli(args('--out', out, '--json', json));
     expect(result.stderr).toBe(`wrote ${out}\n`);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/Window 1: train 280 requests/);
     expect(result.stdout).toMatch(/ {2}current +0 +/);
-    expect(result.stdout).toMatch(/^improved: /m);
+    expect(result.stdout).toMatch(/held out [-\d.]+%, 95% interval [-\d.]+% to [-\d.]+% \(paired over 120 held-out requests, blocks of \d+, 2000 resamples; funded \d+ vs \d+\)/);
+    expect(result.stdout).toMatch(/^improved: .*; writing the tuned values$/m);
+    const report = JSON.parse(await readFile(json, 'utf8')) as Record<string, unknown> & { heldOut: Record<string, number> };
+    expect(report).not.toHaveProperty('heldOutT');
+    expect(report.heldOut).toMatchObject({ requests: 120, confidence: 0.95, resamples: 2000 });
+    expect(report.heldOut.low).toBeGreaterThan(0);
+    expect(report.heldOutGain).toBe(report.heldOut.gain);
     const written = await readFile(out, 'utf8');
     expect(written).toMatch(/min_credit_score: \{ value: 6[12]0, min: 540/);
     expect(written.replace(/value: 6[12]0/, 'value: 560')).toBe(FLAT_STRATEGY_YAML);

@@ -2,6 +2,8 @@
  * Scoring trials: one trial is a backtest of the strategy with one param set on one window's
  * training or held-out period. The in-process evaluator runs them one after another; the worker
  * pool (worker-pool.ts) spreads the same tasks over threads and returns the same numbers.
+ * A held-out run also keeps each request's contribution to the net, for the paired comparison
+ * of the candidate with the current values (held-out-comparison.ts).
  */
 import type { CompiledStrategy } from '../../engine/index.js';
 import type { BacktestSummary } from '../backtest-result.js';
@@ -22,6 +24,10 @@ export type TrialFigures = Pick<BacktestSummary, 'netAnnualizedReturn' | 'maxDra
 export interface TrialOutcome extends TrialTask {
   score: number;
   figures: TrialFigures;
+  /** The backtest's span in years (first request to last cash flow): its return's denominator. */
+  years: number;
+  /** Held-out runs only: each request's contribution to the net in cents, in replay order. */
+  requestNetCents?: number[];
 }
 
 export interface TrialEvaluator {
@@ -45,9 +51,17 @@ export function runTrial(context: TrialContext, task: TrialTask): TrialOutcome {
   const params = context.trials[task.trial];
   if (!window || !params) throw new RangeError(`no trial ${task.trial} or window ${task.window}`);
   const strategy = context.strategy.withParams(params);
-  const { summary } = runBacktest(task.part === 'train' ? window.train : window.test, [strategy], { ...context.backtest, recordDecisions: false });
+  const heldOut = task.part === 'test';
+  const result = runBacktest(heldOut ? window.test : window.train, [strategy], { ...context.backtest, recordDecisions: false, recordContributions: heldOut });
+  const { summary } = result;
   const { netAnnualizedReturn, maxDrawdown, defaultRate, offers, funded, netCents } = summary;
-  return { ...task, score: objectiveScore(summary, context.objective), figures: { netAnnualizedReturn, maxDrawdown, defaultRate, offers, funded, netCents } };
+  return {
+    ...task,
+    score: objectiveScore(summary, context.objective),
+    figures: { netAnnualizedReturn, maxDrawdown, defaultRate, offers, funded, netCents },
+    years: result.period.years,
+    ...(heldOut ? { requestNetCents: result.requestNetCents } : {}),
+  };
 }
 
 /** Evaluates in this thread: for few trials, where starting workers would cost more than it saves. */

@@ -1,17 +1,20 @@
 /**
  * `lendbot tune`: random search over the params a strategy declares. Every trial is scored on
- * the training period(s); the best few are then scored on the held-out period(s) next to the
- * strategy's current values, so overfitting shows: a gain that holds out is kept, one that only
- * fits the past is reported as such and the current values are kept.
+ * the training period(s) and the best one by training score alone is the candidate (choosing
+ * among trials by held-out score would leak the test into the choice). The candidate and the
+ * current values then get one held-out backtest each, with the real balance and its cash
+ * constraint, compared request by request with a bootstrap interval (held-out-comparison.ts):
+ * the tuned values are kept only when the interval's lower bound is above zero.
  */
 import type { CompiledStrategy } from '../../engine/index.js';
-import { sliceRecording, type PreparedRecording } from '../prepared-recording.js';
+import type { PreparedRecording } from '../prepared-recording.js';
 import type { BacktestOptions } from '../run-backtest.js';
+import { compareHeldOut, type HeldOutEvidence, type HeldOutPair } from './held-out-comparison.js';
 import type { ObjectiveSettings } from './objectives.js';
 import { sampleTrials, type ParamValues } from './param-space.js';
 import { seededRandom } from './seeded-random.js';
 import { timeWindows, type SplitSpec } from './time-splits.js';
-import { inProcessEvaluator, runTrial, type TrialContext, type TrialEvaluator, type TrialFigures, type TrialOutcome, type TrialTask } from './trial-evaluator.js';
+import { inProcessEvaluator, type TrialContext, type TrialEvaluator, type TrialFigures, type TrialOutcome, type TrialTask } from './trial-evaluator.js';
 
 export interface TuneOptions {
   trials: number;
@@ -19,13 +22,8 @@ export interface TuneOptions {
   objective: ObjectiveSettings;
   split: SplitSpec;
   backtest: BacktestOptions;
-  /** How many of the best training trials are also scored on the held-out period. */
+  /** How many of the best training trials the report lists (only the best is held out). */
   top?: number;
-  /**
-   * The share of the training gain (per request) the held-out gain must keep to count as real
-   * (default 0.5): on noise, the best of many trials gains in training by luck and keeps none.
-   */
-  minKeptShare?: number;
   onProgress?: (done: number, total: number) => void;
   /** Builds the evaluator (the worker pool); in-process when absent. */
   evaluator?: (context: TrialContext) => TrialEvaluator;
@@ -35,6 +33,7 @@ export interface RankedTrial {
   trial: number;
   params: ParamValues;
   train: number;
+  /** The held-out score: only for the current values and the candidate (null for the others). */
   test: number | null;
   trainFigures: TrialFigures;
   testFigures: TrialFigures | null;
@@ -48,7 +47,7 @@ export interface WindowReport {
   trainRequests: number;
   testRequests: number;
   baseline: RankedTrial;
-  /** The best trials by training score, best first, with their held-out scores. */
+  /** The best trials by training score, best first; the first is this window's candidate. */
   top: RankedTrial[];
 }
 
@@ -58,17 +57,19 @@ export interface TuneReport {
   seed: number;
   trials: number;
   split: SplitSpec;
+  /** The starting balance of every backtest, training and held out. */
+  startingBalanceCents: number;
   windows: WindowReport[];
-  /** Mean over windows of (best − current) on the training and the held-out periods. */
+  /** Mean over windows of (candidate − current) on the training period(s). */
   trainGain: number;
+  /** Mean over windows of (candidate − current) held out, in the objective's unit (= heldOut.gain). */
   heldOutGain: number;
-  /** Held-out gain per request over training gain per request; a real gain keeps most of it. */
-  keptShare: number;
-  /** Paired t of the held-out gain over blocks of the held-out period; 2 or more counts as real. */
-  heldOutT: number;
+  /** The paired held-out comparison: gain, interval, sample size. */
+  heldOut: HeldOutEvidence;
+  /** Whether the held-out interval's lower bound is above zero (the tuned values are written). */
   improved: boolean;
   verdict: string;
-  /** The values to write: the last window's best when improved, else the current ones. */
+  /** The values to write: the last window's candidate when improved, else the current ones. */
   chosen: ParamValues;
   baselineParams: ParamValues;
 }
@@ -79,7 +80,8 @@ export async function tune(recording: PreparedRecording, strategy: CompiledStrat
   const context: TrialContext = { strategy, windows, trials, backtest: options.backtest, objective: options.objective };
   const evaluator = (options.evaluator ?? inProcessEvaluator)(context);
   const top = Math.min(options.top ?? 5, trials.length);
-  const total = trials.length * windows.length + windows.length * (top + 1);
+  // Training: every trial on every window; held out: the candidate and the current values.
+  const total = trials.length * windows.length + windows.length * 2;
   let done = 0;
   const tick = (): void => options.onProgress?.(++done, total);
   try {
@@ -88,12 +90,17 @@ export async function tune(recording: PreparedRecording, strategy: CompiledStrat
     const byWindow = windows.map((_, window) =>
       train.filter((o) => o.window === window).sort((a, b) => b.score - a.score || a.trial - b.trial),
     );
-    const testTasks: TrialTask[] = byWindow.flatMap((ranked, window) => {
-      const picks = new Set([0, ...ranked.slice(0, top).map((o) => o.trial)]);
-      return [...picks].map((trial) => ({ trial, window, part: 'test' as const }));
-    });
+    const candidates = byWindow.map((ranked) => ranked[0]?.trial ?? 0);
+    const testTasks: TrialTask[] = candidates.flatMap((candidate, window) =>
+      [...new Set([0, candidate])].map((trial) => ({ trial, window, part: 'test' as const })),
+    );
     const test = await evaluator.evaluate(testTasks, tick);
     options.onProgress?.(total, total);
+    const heldOut = (window: number, trial: number): TrialOutcome => {
+      const outcome = test.find((t) => t.window === window && t.trial === trial);
+      if (!outcome) throw new Error(`trial ${trial} was not held out on window ${window}`);
+      return outcome;
+    };
     const reports = windows.map((window, index): WindowReport => {
       const ranked = byWindow[index] ?? [];
       const rank = (outcome: TrialOutcome): RankedTrial => {
@@ -102,9 +109,8 @@ export async function tune(recording: PreparedRecording, strategy: CompiledStrat
       };
       const baseline = ranked.find((o) => o.trial === 0);
       if (!baseline) throw new Error('the baseline trial was not evaluated');
-      const first = window.train.entries[0];
       return {
-        trainFrom: first?.seenAt ?? null,
+        trainFrom: window.train.entries[0]?.seenAt ?? null,
         trainTo: window.train.entries.at(-1)?.seenAt ?? null,
         testFrom: window.test.entries[0]?.seenAt ?? null,
         testTo: window.test.entries.at(-1)?.seenAt ?? null,
@@ -114,82 +120,47 @@ export async function tune(recording: PreparedRecording, strategy: CompiledStrat
         top: ranked.slice(0, top).map(rank),
       };
     });
-    return summarize(reports, blockGains(context, reports), strategy, trials, options);
+    const pairs: HeldOutPair[] = windows.map((window, index) => ({
+      candidate: heldOut(index, candidates[index] ?? 0),
+      baseline: heldOut(index, 0),
+      spanMs: (window.test.entries.at(-1)?.seenMs ?? 0) - (window.test.entries[0]?.seenMs ?? 0),
+    }));
+    const evidence = compareHeldOut(pairs, options.backtest.startingBalanceCents, options.seed);
+    return summarize(reports, evidence, strategy, trials, options);
   } finally {
     await evaluator.close();
   }
 }
 
-const BLOCKS = 10;
+const points = (v: number): string => `${v >= 0 ? '+' : ''}${(v * 100).toFixed(2)} points`;
 
-/**
- * The held-out gain of each window's best trial over the current values, measured on up to ten
- * consecutive blocks of the held-out period, so its spread can be told from luck (a paired test).
- */
-function blockGains(context: TrialContext, windows: readonly WindowReport[]): number[] {
-  const gains: number[] = [];
-  windows.forEach((report, index) => {
-    const window = context.windows[index];
-    const best = report.top[0];
-    if (!window || !best) return;
-    const n = window.test.entries.length;
-    const blocks = Math.min(BLOCKS, n);
-    for (let b = 0; b < blocks; b += 1) {
-      const block = sliceRecording(window.test, Math.floor((b * n) / blocks), Math.floor(((b + 1) * n) / blocks));
-      const blockContext: TrialContext = { ...context, windows: [{ train: block, test: block }] };
-      const score = (trial: number): number => runTrial(blockContext, { trial, window: 0, part: 'test' }).score;
-      gains.push(score(best.trial) - score(0));
-    }
-  });
-  return gains;
-}
-
-/** Student's t of the mean of `values` (0 when it cannot be told). */
-function tStatistic(values: readonly number[]): number {
-  const n = values.length;
-  if (n < 2) return 0;
-  const mean = values.reduce((a, b) => a + b, 0) / n;
-  const variance = values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (n - 1);
-  if (variance === 0) return mean > 0 ? Number.POSITIVE_INFINITY : 0;
-  return mean / Math.sqrt(variance / n);
-}
-
-/** The t a held-out gain needs to count as real (about a one-sided 5% level). */
-const MIN_T = 2;
-
-function summarize(windows: WindowReport[], gains: readonly number[], strategy: CompiledStrategy, trials: readonly ParamValues[], options: TuneOptions): TuneReport {
+function summarize(windows: WindowReport[], heldOut: HeldOutEvidence, strategy: CompiledStrategy, trials: readonly ParamValues[], options: TuneOptions): TuneReport {
   const mean = (values: number[]): number => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);
   const trainGain = mean(windows.map((w) => (w.top[0]?.train ?? 0) - w.baseline.train));
-  const heldOutGain = mean(windows.map((w) => (w.top[0]?.test ?? 0) - (w.baseline.test ?? 0)));
-  // Returns on a fixed starting balance grow with the number of requests a period holds, so the
-  // gains are compared per request: a held-out period shorter than the training one keeps the
-  // same share of a real gain.
-  const perRequestTrain = mean(windows.map((w) => ((w.top[0]?.train ?? 0) - w.baseline.train) / Math.max(1, w.trainRequests)));
-  const perRequestHeld = mean(windows.map((w) => ((w.top[0]?.test ?? 0) - (w.baseline.test ?? 0)) / Math.max(1, w.testRequests)));
-  const keptShare = perRequestTrain > 0 ? perRequestHeld / perRequestTrain : 0;
-  const keep = options.minKeptShare ?? 0.5;
-  const t = tStatistic(gains);
-  const improved = heldOutGain > 0 && keptShare >= keep && t >= MIN_T;
+  const candidateDiffers = windows.some((w) => (w.top[0]?.trial ?? 0) !== 0);
+  const improved = candidateDiffers && trainGain > 0 && heldOut.low > 0;
   const baselineParams = { ...(trials[0] ?? {}) };
   const last = windows.at(-1)?.top[0];
   const chosen = improved && last ? { ...last.params } : baselineParams;
-  const fmt = (v: number): string => `${(v * 100).toFixed(2)} points`;
+  const interval = `${Math.round(heldOut.confidence * 100)}% interval ${points(heldOut.low)} to ${points(heldOut.high)}`;
+  const sample = `${heldOut.requests} held-out requests, ${heldOut.candidateFunded} loans funded by the candidate and ${heldOut.baselineFunded} by the current values`;
+  const charged = heldOut.penaltyIncrease > 0 ? `, after charging the candidate ${points(heldOut.penaltyIncrease)} of worse ${options.objective.objective === 'risk_adjusted' ? 'drawdown' : 'default penalty'}` : '';
   let verdict: string;
-  if (improved) verdict = `improved: +${fmt(trainGain)} in training, +${fmt(heldOutGain)} held out (${Math.round(keptShare * 100)}% of the training gain per request kept, t ${Number.isFinite(t) ? t.toFixed(2) : 'inf'})`;
-  else if (trainGain <= 0) verdict = 'no trial beat the current values in training; keeping them';
-  else if (heldOutGain > 0 && keptShare >= keep) verdict = `not shown: +${fmt(trainGain)} in training, +${fmt(heldOutGain)} held out, but block by block the held-out gain is within luck (t ${t.toFixed(2)} < ${MIN_T}); keeping the current values`;
-  else verdict = `overfit: +${fmt(trainGain)} in training but ${heldOutGain >= 0 ? '+' : ''}${fmt(heldOutGain)} held out, ${Math.round(keptShare * 100)}% of the training gain per request (needs ${Math.round(keep * 100)}%); keeping the current values`;
+  if (!candidateDiffers || trainGain <= 0) verdict = 'no trial beat the current values in training; keeping them';
+  else if (improved) verdict = `improved: ${points(trainGain)} in training, ${points(heldOut.gain)} held out (${interval}${charged}; ${sample}); writing the tuned values`;
+  else if (heldOut.gain <= 0) verdict = `overfit: ${points(trainGain)} in training but ${points(heldOut.gain)} held out (${interval}${charged}; ${sample}); keeping the current values`;
+  else verdict = `not shown: ${points(trainGain)} in training, ${points(heldOut.gain)} held out, but the ${interval} reaches zero${charged} (${sample}); keeping the current values`;
   return {
     strategy: { name: strategy.name, contentHash: strategy.contentHash, file: strategy.file },
     objective: options.objective,
     seed: options.seed,
     trials: trials.length,
     split: options.split,
+    startingBalanceCents: options.backtest.startingBalanceCents,
     windows,
     trainGain,
-    heldOutGain,
-    keptShare,
-    heldOutT: Number.isFinite(t) ? t : 1e9,
+    heldOutGain: heldOut.gain,
+    heldOut,
     improved,
     verdict,
     chosen,

@@ -1,7 +1,9 @@
 /**
- * `lendbot tune`: searches the params a strategy declares on a recording, scores the best trials
- * on held-out data so overfitting shows, and writes the tuned strategy with only its param
- * values changed (--out). Uses worker threads on every core when there is much to evaluate.
+ * `lendbot tune`: searches the params a strategy declares on a recording, picks the best trial by
+ * its training score, compares it with the current values on the held-out data request by
+ * request (with a bootstrap interval), and writes the strategy with only its param values
+ * changed (--out): the tuned values when the interval is above zero, else the current ones.
+ * Uses worker threads on every core when there is much to evaluate.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
@@ -10,9 +12,9 @@ import { rewriteParams } from '../../../backtest/index.js';
 import type { SplitSpec } from '../../../backtest/index.js';
 import { tune } from '../../../backtest/index.js';
 import { workerCount, workerPoolEvaluator } from '../../../backtest/index.js';
+import { defaultBalance } from '../../../backtest/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
-import { DEFAULT_BALANCE_CENTS } from '../backtest/index.js';
 import { addReplayOptions, loadLimits, loadSource, loadStrategies, marketOf, type MarketOptions } from '../backtest/backtest-inputs.js';
 import { progressLine } from './progress-line.js';
 import { formatTuneReport } from './tune-report-text.js';
@@ -52,7 +54,7 @@ function share(text: string): number {
 export function registerTuneCommand(program: Command, io: CliIo): void {
   const command = program
     .command('tune')
-    .description('search a strategy’s params on a recording and check the best on held-out data')
+    .description('search a strategy’s params on a recording; keep the best only if it beats the current values held out')
     .requiredOption('--strategy <file>', 'strategy file (YAML) whose params: are searched');
   addReplayOptions(command, false)
     .option('--trials <n>', 'param sets to try (the current values are the first)', whole(1), 200)
@@ -74,7 +76,8 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
       const recording = await loadSource(io, options);
       const limits = await loadLimits(options.config);
       const split: SplitSpec = options.walkForward !== undefined ? { kind: 'walk_forward', windows: options.walkForward } : { kind: 'split', trainShare: options.split ?? 0.7 };
-      const backtest = { startingBalanceCents: options.balance ?? DEFAULT_BALANCE_CENTS, limits, market: marketOf(options) };
+      // The same default as the backtest's: a balance that fits the recording (docs/backtesting.md).
+      const backtest = { startingBalanceCents: options.balance ?? defaultBalance(recording).cents, limits, market: marketOf(options) };
       const windows = split.kind === 'split' ? 1 : split.windows;
       const threads = options.workers ?? (options.trials * recording.entries.length * windows >= WORKER_THRESHOLD ? workerCount() : 1);
       const progress = progressLine(io, 'tuning');
