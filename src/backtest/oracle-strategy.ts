@@ -19,7 +19,12 @@ function repaysInFull(outcome: NonNullable<PreparedRecording['entries'][number][
   return outcome.status === 'completed';
 }
 
-export function oracleStrategy(recording: PreparedRecording, response: MarketResponse = DEFAULT_MARKET_RESPONSE): CompiledStrategy {
+/**
+ * `hurdleReturn` (a year, on the money lent) is subtracted from each loan's interest before the
+ * price is chosen, so with a scarce balance the oracle keeps its cash for loans that earn more
+ * than the hurdle instead of lending it all to the first good borrowers (0: purely greedy).
+ */
+export function oracleStrategy(recording: PreparedRecording, response: MarketResponse = DEFAULT_MARKET_RESPONSE, hurdleReturn = 0): CompiledStrategy {
   const byId = new Map(recording.entries.map((entry) => [entry.line.loan_request.id, entry.line]));
   const identity = { name: 'oracle', version: '1', contentHash: 'oracle' };
   const strategy: CompiledStrategy = {
@@ -39,10 +44,11 @@ export function oracleStrategy(recording: PreparedRecording, response: MarketRes
       const competition = recordedCompetition(outcome, 'win');
       if (competition === 'lose') return { ...base, reasons: ['oracle: cannot win'] };
       const total = parseCents(request.total_amount);
+      const hurdleCents = (total * hurdleReturn * request.loan_terms) / 12;
       let best = { rate: 0, value: 0 };
       for (let rate = MIN_OFFER_RATE; rate <= request.max_interest_rate + 1e-9; rate += RATE_STEP) {
         const r = Math.min(rate, request.max_interest_rate);
-        const value = acceptProbability(r, request.max_interest_rate, competition, response) * (totalRepayment(total, r, request.loan_terms) - total);
+        const value = acceptProbability(r, request.max_interest_rate, competition, response) * (totalRepayment(total, r, request.loan_terms) - total - hurdleCents);
         if (value > best.value) best = { rate: Math.round(r * 10_000) / 10_000, value };
       }
       if (best.value <= 0) return { ...base, reasons: ['oracle: no rate earns'] };

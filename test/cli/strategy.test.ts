@@ -33,7 +33,7 @@ describe('lendbot strategy', () => {
     await writeFile(broken, 'name: broken\ndescription: x\nversion: "1"\nfilters:\n  - feature: credit_scor\n    min: 1\n');
     const result = await runCli(['strategy', 'check', strategies('balanced'), strategies('cashflow'), broken]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/^ok .*balanced\.yaml: balanced 1\.0\.0 \(yaml, 5 params, hash [0-9a-f]{16}\)\nok .*cashflow\.yaml: cashflow/);
+    expect(result.stdout).toMatch(/^ok .*balanced\.yaml: balanced 2\.0\.0 \(yaml, 4 params, hash [0-9a-f]{16}\)\nok .*cashflow\.yaml: cashflow/);
     expect(result.stderr).toBe(
       [
         // Cross-field rules (such as "missing score") run once the schema passes.
@@ -53,13 +53,16 @@ describe('lendbot strategy', () => {
   });
 
   it('explain shows features, score, price and reasons for a recorded request', async () => {
-    const result = await runCli(['strategy', 'explain', strategies('balanced'), '--recording', recording, '--id', '7']);
+    // The cost_plus line: balanced itself prices with expected_profit (the next test).
+    const costPlus = join(dir, 'cost-plus.yaml');
+    await writeFile(costPlus, (await readFile(strategies('balanced'), 'utf8')).replace('mode: expected_profit', 'mode: cost_plus'));
+    const result = await runCli(['strategy', 'explain', costPlus, '--recording', recording, '--id', '7']);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(`warning: ${recording}:2: $.v: Invalid input: expected 1 (and 2 more)\n`);
     expect(result.stdout).toContain('request   7: 1000.00 USD over 12 months, max rate 0.60, risk medium');
     expect(result.stdout).toMatch(/scorecard {2}credit_score_mid +675 +10\.00 +0\.1733/);
     expect(result.stdout).toMatch(/decision {2}OFFER at 0\.\d+, required 0\.\d+, expected annual return 0\.\d+, automate_fund true/);
-    expect(result.stdout).toContain('  - score probability 0.9584');
+    expect(result.stdout).toContain('  - score probability 0.9201');
   });
 
   it('explain --json gives the decision and the passes that asked for data', async () => {
@@ -72,10 +75,8 @@ describe('lendbot strategy', () => {
   });
 
   it('explain draws the expected-profit curve from break-even to the cap, the chosen rate marked', async () => {
-    const file = join(dir, 'profit.yaml');
-    const balanced = await readFile(strategies('balanced'), 'utf8');
-    await writeFile(file, balanced.replace('pricing:\n', 'pricing:\n  mode: expected_profit\n'));
-    const result = await runCli(['strategy', 'explain', file, '--recording', recording, '--id', '7']);
+    // balanced prices with mode expected_profit.
+    const result = await runCli(['strategy', 'explain', strategies('balanced'), '--recording', recording, '--id', '7']);
     expect(result.code).toBe(0);
     const offered = /decision {2}OFFER at (0\.\d+), break-even (0\.\d+)/.exec(result.stdout);
     expect(offered).not.toBeNull();
