@@ -33,6 +33,23 @@ export const outcomeSchema = z.looseObject({
 });
 export type Outcome = z.infer<typeof outcomeSchema>;
 
+export const OWN_OFFER_STATUSES = ['accepted', 'rejected', 'expired', 'pending'] as const;
+export type OwnOfferStatus = (typeof OWN_OFFER_STATUSES)[number];
+
+/**
+ * The investor's own offer on the request, as the daemon placed it (never a dry run's). Lets
+ * `lendbot train` fit the take-up curve from the daemon's own history, which has no competing
+ * rates.
+ */
+export const ownOfferSchema = z.looseObject({
+  rate: z.number().min(0),
+  /** accepted (funded or not yet), rejected, expired (no answer within the offer's life), pending. */
+  status: z.enum(OWN_OFFER_STATUSES),
+  /** When the offer was placed. */
+  at: z.iso.datetime({ offset: true }).optional(),
+});
+export type OwnOffer = z.infer<typeof ownOfferSchema>;
+
 export const recordingLineSchema = z.looseObject({
   v: z.literal(RECORDING_VERSION),
   seen_at: z.iso.datetime({ offset: true }),
@@ -40,5 +57,6 @@ export const recordingLineSchema = z.looseObject({
   data_aggs: bankingDataSchema.optional(),
   scores: z.record(z.string(), providerResultSchema).optional(),
   outcome: outcomeSchema.optional(),
+  offer: ownOfferSchema.optional(),
 });
 export type RecordingLine = z.infer<typeof recordingLineSchema>;

@@ -5,10 +5,16 @@
  *   (`best_competing_rate` present, a rate or null), the share with a competing offer;
  * - competition.intercept, per_default, spread: least squares of the best competing rate on the
  *   trained model's default probability; spread is the residuals' standard deviation;
- * - take_up.midpoint, steepness: a logistic fit of "took an offer" (funded) against "walked away"
- *   (unfunded although a competitor offered) on the competing rate's position between the
- *   lowest allowed rate and the request's maximum (ratePosition). Left out with fewer than
- *   MIN_TAKE_UP_LINES of either kind, or when walking away does not rise with the rate.
+ * - take_up.midpoint, steepness: a logistic fit on the rate's position between the lowest allowed
+ *   rate and the request's maximum (ratePosition), from one of two sources:
+ *   1. own_offers (preferred): the investor's own offers (`offer` on a line, as the daemon's
+ *      export writes it), accepted against rejected or expired, at OUR rate. With competitors
+ *      around, "not accepted" mixes walking away with being outbid, so this is the overall
+ *      acceptance of our offers: a cautious take-up;
+ *   2. competing_rates: "took an offer" (funded) against "walked away" (unfunded although a
+ *      competitor offered) at the competing rate (the sandbox's or a full-market recording).
+ *   A source is used with at least MIN_TAKE_UP_LINES lines of either kind and when refusals rise
+ *   with the rate; otherwise the next one is tried, and the report says why.
  */
 import { ratePosition } from '../../engine/index.js';
 import type { MarketSection } from '../../engine/model/index.js';
@@ -22,7 +28,14 @@ export interface MarketFit {
   section: MarketSection;
   /** Why a part was left out, for the report. */
   notes: string[];
+  /** The lines of the take-up source used (or, when none was, of the competing rates). */
   takeUpLines: { took: number; walked: number };
+}
+
+/** Rate positions of offers taken and of offers not taken, from one source. */
+interface TakeUpSample {
+  took: number[];
+  walked: number[];
 }
 
 function leastSquares(x: readonly number[], y: readonly number[]): { intercept: number; slope: number; spread: number } {
@@ -67,26 +80,61 @@ export function fitMarket(lines: readonly TrainingLine[], repaidProbability: (li
     }
   }
 
-  const took: number[] = [];
-  const walked: number[] = [];
-  for (const entry of competed) {
-    const u = ratePosition(entry.line.outcome?.best_competing_rate as number, entry.line.loan_request.max_interest_rate);
-    if (entry.line.outcome?.status === 'unfunded') walked.push(u);
-    else took.push(u);
+  const own = ownOfferSample(lines);
+  const ownCount = own.took.length + own.walked.length;
+  if (ownCount > 0) {
+    const fit = fitTakeUp(own);
+    if (typeof fit !== 'string') {
+      section.take_up = { ...fit, lines: ownCount, source: 'own_offers' };
+      return { section, notes, takeUpLines: { took: own.took.length, walked: own.walked.length } };
+    }
+    notes.push(`take-up not fitted from our own offers: ${fit}; trying competing rates`);
   }
-  const takeUpLines = { took: took.length, walked: walked.length };
-  if (took.length < MIN_TAKE_UP_LINES || walked.length < MIN_TAKE_UP_LINES) {
-    notes.push(`take-up not fitted: ${took.length} offers taken and ${walked.length} walked away from (each needs ${MIN_TAKE_UP_LINES})`);
+  const competing = competingRateSample(competed);
+  const takeUpLines = { took: competing.took.length, walked: competing.walked.length };
+  const fit = fitTakeUp(competing);
+  if (typeof fit === 'string') {
+    notes.push(`take-up not fitted: ${fit}`);
     return { section, notes, takeUpLines };
   }
-  // A whisper of penalty keeps the fit finite if every walk-away lies above every take.
+  section.take_up = { ...fit, lines: takeUpLines.took + takeUpLines.walked, source: 'competing_rates' };
+  return { section, notes, takeUpLines };
+}
+
+/** Our own settled offers at our rate: accepted against rejected or expired (pending says nothing yet). */
+function ownOfferSample(lines: readonly TrainingLine[]): TakeUpSample {
+  const sample: TakeUpSample = { took: [], walked: [] };
+  for (const entry of lines) {
+    const offer = entry.line.offer;
+    if (offer === undefined || offer.status === 'pending') continue;
+    const u = ratePosition(offer.rate, entry.line.loan_request.max_interest_rate);
+    if (offer.status === 'accepted') sample.took.push(u);
+    else sample.walked.push(u);
+  }
+  return sample;
+}
+
+/** Requests with a competing offer, at the competing rate: funded against walked away from (unfunded). */
+function competingRateSample(competed: readonly TrainingLine[]): TakeUpSample {
+  const sample: TakeUpSample = { took: [], walked: [] };
+  for (const entry of competed) {
+    const u = ratePosition(entry.line.outcome?.best_competing_rate as number, entry.line.loan_request.max_interest_rate);
+    if (entry.line.outcome?.status === 'unfunded') sample.walked.push(u);
+    else sample.took.push(u);
+  }
+  return sample;
+}
+
+/** The take-up curve of a sample, or why it cannot be fitted. */
+function fitTakeUp(sample: TakeUpSample): { midpoint: number; steepness: number } | string {
+  const { took, walked } = sample;
+  if (took.length < MIN_TAKE_UP_LINES || walked.length < MIN_TAKE_UP_LINES) {
+    return `${took.length} offers taken and ${walked.length} not taken (each needs ${MIN_TAKE_UP_LINES})`;
+  }
+  // A whisper of penalty keeps the fit finite if every refusal lies above every take.
   const fit = fitLogistic([...took, ...walked].map((u) => [1, u]), [...took.map(() => 1), ...walked.map(() => 0)], { l2: 1e-6 });
   const [a = 0, b = 0] = fit.weights;
   const steepness = -b;
-  if (!(steepness > 0)) {
-    notes.push(`take-up not fitted: walking away does not rise with the rate (slope ${b.toFixed(3)})`);
-    return { section, notes, takeUpLines };
-  }
-  section.take_up = { midpoint: round(a / steepness), steepness: round(steepness), lines: took.length + walked.length };
-  return { section, notes, takeUpLines };
+  if (!(steepness > 0)) return `refusals do not rise with the rate (slope ${b.toFixed(3)})`;
+  return { midpoint: round(a / steepness), steepness: round(steepness) };
 }

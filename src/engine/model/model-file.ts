@@ -57,6 +57,14 @@ export const trainingFactsSchema = z.looseObject({
   test: splitFactsSchema,
 });
 
+/**
+ * Where the take-up curve was fitted from: the investor's own offers (accepted against rejected or
+ * expired, at our rate) or competitors' rates (funded against walked away from). Files written
+ * before the field existed lack it (they were fitted from competing rates).
+ */
+export const TAKE_UP_SOURCES = ['own_offers', 'competing_rates'] as const;
+export type TakeUpSource = (typeof TAKE_UP_SOURCES)[number];
+
 /** The market response fitted from the same recording, in the terms of src/engine/market-response.ts. */
 export const marketSectionSchema = z.looseObject({
   competition: z
@@ -73,6 +81,7 @@ export const marketSectionSchema = z.looseObject({
       midpoint: finite,
       steepness: finite,
       lines: z.number().int().min(0).optional(),
+      source: z.enum(TAKE_UP_SOURCES).optional(),
     })
     .optional(),
 });

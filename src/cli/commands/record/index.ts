@@ -1,7 +1,8 @@
 /** `lendbot record export`: the daemon's history as a recording for backtests. */
 import { existsSync } from 'node:fs';
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { exportRecordingFromStore } from '../../../recording/index.js';
+import { DEFAULT_OFFER_EXPIRY_HOURS } from '../../../risk/index.js';
 import { openStore } from '../../../store/index.js';
 import { warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
@@ -13,15 +14,24 @@ export function registerRecordCommand(program: Command, io: CliIo): void {
     .description('write every request the daemon saw, with the data bought and known outcomes, as JSON lines')
     .option('--db <path>', 'SQLite file', io.env.LENDBOT_DB ?? 'data/lendbot.db')
     .requiredOption('--out <file>', 'recording to write (JSON lines, see docs/recording-format.md)')
-    .action(async (options: { db: string; out: string }) => {
+    .option('--offer-expiry-hours <hours>', "the daemon's risk.offer_expiry_hours: an own offer unanswered for longer is written as expired", hours, DEFAULT_OFFER_EXPIRY_HOURS)
+    .action(async (options: { db: string; out: string; offerExpiryHours: number }) => {
       if (!existsSync(options.db)) throw new UserError(`no database at ${options.db} (set --db or LENDBOT_DB)`);
       const store = openStore(options.db);
       try {
-        const summary = await exportRecordingFromStore(store, options.out);
+        const summary = await exportRecordingFromStore(store, options.out, { offerExpiryMs: options.offerExpiryHours * HOUR_MS });
         for (const bad of summary.invalid) warn(io, `request ${bad.loanRequestId} left out: ${bad.message}`);
         io.stderr.write(`wrote ${summary.written} request${summary.written === 1 ? '' : 's'} to ${options.out}\n`);
       } finally {
         store.close();
       }
     });
+}
+
+const HOUR_MS = 3_600_000;
+
+function hours(text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new InvalidArgumentError('expected a number of hours above 0, such as 72');
+  return value;
 }

@@ -22,9 +22,13 @@ function marketLines(report: TrainReport): string {
   if (c?.intercept !== undefined && c.per_default !== undefined && c.spread !== undefined) {
     out.push(`  best competing rate = ${c.intercept.toFixed(4)} + ${c.per_default.toFixed(4)} x default probability (residual sd ${c.spread.toFixed(4)})`);
   }
-  if (section.take_up) {
+  const takeUp = section.take_up;
+  if (takeUp) {
+    const curve = `midpoint ${takeUp.midpoint.toFixed(3)}, steepness ${takeUp.steepness.toFixed(3)}`;
     out.push(
-      `  take-up: midpoint ${section.take_up.midpoint.toFixed(3)}, steepness ${section.take_up.steepness.toFixed(3)} (${takeUpLines.took} offers taken, ${takeUpLines.walked} walked away from)`,
+      takeUp.source === 'own_offers'
+        ? `  take-up from our own offers: ${curve} (${takeUpLines.took} accepted, ${takeUpLines.walked} rejected or expired; not accepted includes outbid)`
+        : `  take-up: ${curve} (${takeUpLines.took} offers taken, ${takeUpLines.walked} walked away from)`,
     );
   }
   for (const note of notes) out.push(`  ${note}`);
