@@ -5,7 +5,8 @@
  * its last line (which holds what was learned since, like its outcome).
  */
 import { parseCents } from '../service/index.js';
-import { readRecording, type RecordingLineIssue } from '../recording/index.js';
+import type { RecordingLineIssue } from '../recording/index.js';
+import { readRecordingLines } from '../recording/recording-io.js';
 import type { RecordingLine } from '../recording/index.js';
 import { scoreBandOf } from './segment-stats.js';
 
@@ -68,9 +69,7 @@ export function prepareRecording(lines: Iterable<RecordingLine>, period: PeriodF
 
 /** Reads and prepares a recording file; bad lines go to `onIssue`. */
 export async function loadRecording(file: string, period: PeriodFilter, onIssue: (issue: RecordingLineIssue) => void): Promise<PreparedRecording> {
-  const lines: RecordingLine[] = [];
-  for await (const line of readRecording(file, onIssue)) lines.push(line);
-  return prepareRecording(lines, period);
+  return prepareRecording(await readRecordingLines(file, onIssue), period);
 }
 
 /** The entries from index `start` (inclusive) to `end` (exclusive), as a recording of its own. */

@@ -80,6 +80,7 @@ class Replay {
   private readonly decisions: BacktestDecision[] = [];
   private readonly offeredRates: number[] = [];
   private readonly series: SeriesPoint[] = [];
+  private seriesDayMs = Number.NaN;
   private readonly requestNet: number[] = [];
   private fundingFailures = 0;
   private openCents = 0;
@@ -266,10 +267,18 @@ class Replay {
     const equity = this.options.startingBalanceCents + net;
     if (equity > this.peakEquity) this.peakEquity = equity;
     else if (this.peakEquity > 0) this.maxDrawdown = Math.max(this.maxDrawdown, (this.peakEquity - equity) / this.peakEquity);
-    const at = new Date(this.nowMs - (this.nowMs % DAY_MS)).toISOString();
-    const point: SeriesPoint = { at, netCents: net, deployedCents: this.ledger.deployedCents, idleCents: this.ledger.balanceCents };
-    if (this.series.at(-1)?.at === at) this.series[this.series.length - 1] = point;
-    else this.series.push(point);
+    // One point a day, the day's last state; the day's text is only made when a new day starts
+    // (this runs after every request and event).
+    const dayMs = this.nowMs - (this.nowMs % DAY_MS);
+    const last = this.series.at(-1);
+    if (last !== undefined && dayMs === this.seriesDayMs) {
+      last.netCents = net;
+      last.deployedCents = this.ledger.deployedCents;
+      last.idleCents = this.ledger.balanceCents;
+      return;
+    }
+    this.seriesDayMs = dayMs;
+    this.series.push({ at: new Date(dayMs).toISOString(), netCents: net, deployedCents: this.ledger.deployedCents, idleCents: this.ledger.balanceCents });
   }
 
   private result(recording: PreparedRecording): BacktestResult {

@@ -6,8 +6,8 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { once } from 'node:events';
 import { dirname } from 'node:path';
-import { createInterface } from 'node:readline';
 import { jsonPath } from '../service/index.js';
+import { recordingLineCheck } from './line-check.js';
 import { recordingLineSchema, type RecordingLine } from './recording-schema.js';
 
 /** A line that could not be read. */
@@ -32,20 +32,96 @@ export function parseRecordingLine(text: string): { ok: true; value: RecordingLi
   return { ok: false, message: first ? `${jsonPath(first.path)}: ${first.message}${more}` : 'invalid' };
 }
 
+/**
+ * parseRecordingLine for readers of whole files: a line the compiled check (line-check.ts)
+ * accepts is used as JSON.parse made it, which reads the same; any other goes through zod, whose
+ * verdict and message stand.
+ */
+function readRecordingLine(text: string): { ok: true; value: RecordingLine } | { ok: false; message: string } {
+  const check = recordingLineCheck();
+  if (check === undefined) return parseRecordingLine(text);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return parseRecordingLine(text);
+  }
+  return check(json) ? { ok: true, value: json as RecordingLine } : parseRecordingLine(text);
+}
+
+/** Whether a line holds nothing but whitespace (skipped, as blank lines are). */
+function isBlank(text: string): boolean {
+  if (text.length === 0) return true;
+  const first = text.charCodeAt(0);
+  // JSON starts with a non-space character: trim only lines that start with a space.
+  return (first <= 32 || first === 0xa0 || first === 0xfeff || first >= 0x1680) && text.trim() === '';
+}
+
+/**
+ * The lines of a file in chunks of many lines, split as readline splits them (at \n, \r\n and a
+ * lone \r), numbered from 1. Chunks instead of one line at a time: an await per line costs more
+ * than parsing it.
+ */
+async function* lineChunks(file: string): AsyncGenerator<Array<{ number: number; text: string }>, void, undefined> {
+  let rest = '';
+  let number = 0;
+  const split = (text: string, out: Array<{ number: number; text: string }>): void => {
+    // A lone \r ends a line too (readline's rule); rare enough to take the slow path.
+    for (const line of text.includes('\r') ? text.split('\r') : [text]) out.push({ number: ++number, text: line });
+  };
+  for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
+    const text = rest + (chunk as string);
+    const out: Array<{ number: number; text: string }> = [];
+    let start = 0;
+    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+      // The \r of a \r\n belongs to the break, not to the line.
+      split(text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end), out);
+      start = end + 1;
+    }
+    rest = text.slice(start);
+    // A \r at the end of a chunk may be the first half of a \r\n: keep it for the next chunk.
+    const lastBreak = rest.lastIndexOf('\r');
+    if (lastBreak !== -1 && lastBreak < rest.length - 1) {
+      split(rest.slice(0, lastBreak), out);
+      rest = rest.slice(lastBreak + 1);
+    }
+    yield out;
+  }
+  if (rest !== '') {
+    const out: Array<{ number: number; text: string }> = [];
+    split(rest.endsWith('\r') ? rest.slice(0, -1) : rest, out);
+    yield out;
+  }
+}
+
 /** Reads every good line of a recording file; bad lines go to `onIssue` and are skipped. */
 export async function* readRecording(
   file: string,
   onIssue: (issue: RecordingLineIssue) => void,
 ): AsyncGenerator<RecordingLine, void, undefined> {
-  const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
-  let number = 0;
-  for await (const text of lines) {
-    number += 1;
-    if (text.trim() === '') continue;
-    const result = parseRecordingLine(text);
-    if (result.ok) yield result.value;
+  for await (const chunk of lineChunks(file)) {
+    for (const good of readChunk(file, chunk, onIssue)) yield good;
+  }
+}
+
+/** readRecording into an array, without an await per line. */
+export async function readRecordingLines(file: string, onIssue: (issue: RecordingLineIssue) => void): Promise<RecordingLine[]> {
+  const lines: RecordingLine[] = [];
+  for await (const chunk of lineChunks(file)) {
+    for (const good of readChunk(file, chunk, onIssue)) lines.push(good);
+  }
+  return lines;
+}
+
+function readChunk(file: string, chunk: ReadonlyArray<{ number: number; text: string }>, onIssue: (issue: RecordingLineIssue) => void): RecordingLine[] {
+  const good: RecordingLine[] = [];
+  for (const { number, text } of chunk) {
+    if (isBlank(text)) continue;
+    const result = readRecordingLine(text);
+    if (result.ok) good.push(result.value);
     else onIssue({ file, line: number, message: result.message });
   }
+  return good;
 }
 
 /** One recording line as text (no trailing newline). */

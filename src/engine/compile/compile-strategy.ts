@@ -10,8 +10,12 @@ import type { StrategyDefinition } from '../definition/strategy-schema.js';
 import { compileDataPolicy } from './compile-data-policy.js';
 import { compileFilter, type CompiledFilter } from './compile-filters.js';
 import { compileEventPrefilter } from './event-prefilter.js';
-import { compilePricing } from './compile-pricing.js';
-import { compileScore } from './compile-score.js';
+import { compilePricing, type CompiledPricing, type PriceResult } from './compile-pricing.js';
+import { compileScore, type CompiledScore } from './compile-score.js';
+import { findParamReferences } from '../definition/param-values.js';
+import type { ScoreDefinition } from '../definition/strategy-schema.js';
+import type { Contribution } from '../decision.js';
+import type { FeatureValue } from '../features/feature-definition.js';
 import { FeatureTable } from './feature-table.js';
 import type { LoadedModel } from '../model/load-model-file.js';
 import { evaluatePlan, type EvaluationPlan } from './yaml-evaluation.js';
@@ -33,15 +37,74 @@ function defaultParams(definition: StrategyDefinition): Record<string, number> {
   return Object.fromEntries(Object.entries(definition.params).map(([name, spec]) => [name, spec.value]));
 }
 
+/**
+ * What the param sets of one definition share (tuning builds hundreds): one feature table (the
+ * slots do not depend on params, so computed features are reused), and the score's and the
+ * pricing's closures for param sets that give them the same inputs, each remembering its results
+ * per request. Evaluation is pure, so a remembered result is the one it would compute again.
+ */
+interface SharedParts {
+  table: FeatureTable;
+  scores: Map<string, CompiledScore['contributions']>;
+  pricings: Map<string, CompiledPricing>;
+}
+
+/**
+ * Pricing results are large (reasons, the price curve) and a tune changes the pricing params at
+ * nearly every trial: one param set's prices are kept, the last used (a backtest's draws and
+ * sensitivity runs repeat one param set, and then price nothing twice).
+ */
+const PRICINGS_KEPT = 1;
+const SCORES_KEPT = 16;
+
+/** The closure `section` compiles to under `params`, shared while the params it names are equal. */
+function sharedBy<T>(cache: Map<string, T>, kept: number, section: unknown, params: Record<string, number>, make: () => T): T {
+  const key = JSON.stringify(findParamReferences(section).map((ref) => params[ref.name] ?? null));
+  const known = cache.get(key);
+  if (known !== undefined) {
+    // Most recently used last, so the oldest is dropped first.
+    cache.delete(key);
+    cache.set(key, known);
+    return known;
+  }
+  const made = make();
+  cache.set(key, made);
+  if (cache.size > kept) cache.delete(cache.keys().next().value as string);
+  return made;
+}
+
+/** Contributions remembered per (shared, read-only) feature values array. */
+function rememberedContributions(contributions: CompiledScore['contributions']): CompiledScore['contributions'] {
+  const known = new WeakMap<readonly FeatureValue[], Contribution[]>();
+  return (values) => {
+    let lines = known.get(values);
+    if (!lines) known.set(values, (lines = contributions(values)));
+    return lines;
+  };
+}
+
+/** Prices remembered per request: the last probability asked and its result. */
+function rememberedPricing(pricing: CompiledPricing): CompiledPricing {
+  const known = new WeakMap<object, { probability: number; result: PriceResult }>();
+  return (source, probability) => {
+    const last = known.get(source.request);
+    if (last && Object.is(last.probability, probability)) return last.result;
+    const result = pricing(source, probability);
+    known.set(source.request, { probability, result });
+    return result;
+  };
+}
+
 function buildPlan(
   definition: StrategyDefinition,
   identity: EvaluationPlan['identity'],
   params: Record<string, number>,
   model: LoadedModel | undefined,
+  shared: SharedParts,
 ): EvaluationPlan {
   const { score, pricing } = definition;
   if (!pricing || (!score && pricing.mode !== 'max_rate')) throw new RangeError(`strategy "${definition.name}" has no score or pricing to compile`);
-  const table = new FeatureTable();
+  const table = shared.table;
   const filters = definition.filters.map((filter) => compileFilter(filter, params, table));
   const byGroup = (test: (filter: CompiledFilter) => boolean): CompiledFilter[] => filters.filter(test);
   const paid = (filter: CompiledFilter): boolean => filter.group === 'provider_a' || filter.group === 'provider_b';
@@ -54,10 +117,17 @@ function buildPlan(
     freeFilters: byGroup((filter) => filter.group !== 'banking' && !paid(filter)),
     bankingFilters: byGroup((filter) => filter.group === 'banking'),
     providerFilters: byGroup(paid),
-    score: score ? compileScore(score, params, table, model) : undefined,
+    score: score ? sharedScore(score, params, table, model, shared) : undefined,
     // The market response fitted with the model; the strategy's own `pricing.market` overrides it.
-    pricing: compilePricing(pricing, params, model?.market),
+    pricing: sharedBy(shared.pricings, PRICINGS_KEPT, pricing, params, () => rememberedPricing(compilePricing(pricing, params, model?.market))),
   };
+}
+
+/** The score with its contributions shared by param sets that differ only in min_probability or elsewhere. */
+function sharedScore(score: ScoreDefinition, params: Record<string, number>, table: FeatureTable, model: LoadedModel | undefined, shared: SharedParts): CompiledScore {
+  const compiled = compileScore(score, params, table, model);
+  const terms = { ...score, min_probability: 0 };
+  return { minProbability: compiled.minProbability, contributions: sharedBy(shared.scores, SCORES_KEPT, terms, params, () => rememberedContributions(compiled.contributions)) };
 }
 
 /**
@@ -73,8 +143,9 @@ export function compileStrategy(
 ): CompiledStrategy {
   const contentHash = strategyHashOf(source.text ?? JSON.stringify(definition), source.model);
   const identity = { name: definition.name, version: definition.version, contentHash };
+  const shared: SharedParts = { table: new FeatureTable(), scores: new Map(), pricings: new Map() };
   const build = (params: Record<string, number>): CompiledStrategy => {
-    const plan = buildPlan(definition, identity, params, source.model);
+    const plan = buildPlan(definition, identity, params, source.model, shared);
     return {
       ...identity,
       description: definition.description,

@@ -4,11 +4,31 @@
  */
 import type { FeatureDefinition, FeatureGroup, FeatureValue } from '../features/feature-definition.js';
 import { featureByName } from '../features/feature-catalogue.js';
-import type { FeatureSource } from '../features/feature-source.js';
+import { featureSource, providersOf, type FeatureSource } from '../features/feature-source.js';
+import type { LoanRequest } from '../../service/index.js';
+import type { Enrichment } from '../enrichment.js';
+
+/** One request's features, computed from one set of data objects. */
+interface Computed {
+  bankingData: Enrichment['bankingData'];
+  history: Enrichment['borrowerHistory'];
+  providerA: FeatureSource['providerA'];
+  providerB: FeatureSource['providerB'];
+  source: FeatureSource;
+  values: FeatureValue[];
+  record?: Record<string, FeatureValue>;
+}
 
 export class FeatureTable {
   private readonly definitions: FeatureDefinition[] = [];
   private readonly slots = new Map<string, number>();
+  /**
+   * Features are a pure function of the request and the data objects bought about it, and a
+   * backtest or a tune evaluates the same request objects again and again (every trial, every
+   * draw, every data round): they are computed once per request and set of data objects. Keyed
+   * by object identity (requests and data are never mutated once read), held weakly.
+   */
+  private readonly computed = new WeakMap<LoanRequest, Computed[]>();
 
   /** The slot of a feature, adding it on first use. */
   slot(name: string): number {
@@ -36,6 +56,29 @@ export class FeatureTable {
       values[index] = (this.definitions[index] as FeatureDefinition).compute(source);
     }
     return values;
+  }
+
+  /**
+   * The feature source and every slot's value for `request` with `enrichment`, computed once per
+   * request and data objects (see `computed`). The arrays returned are shared: read them only.
+   */
+  valuesFor(request: LoanRequest, enrichment: Enrichment): Computed {
+    const { providerA, providerB } = providersOf(enrichment);
+    const { bankingData, borrowerHistory: history } = enrichment;
+    let list = this.computed.get(request);
+    const found = list?.find((c) => c.bankingData === bankingData && c.history === history && c.providerA === providerA && c.providerB === providerB);
+    if (found) return found;
+    const source = featureSource(request, enrichment);
+    const entry: Computed = { bankingData, history, providerA, providerB, source, values: this.compute(source) };
+    if (!list) this.computed.set(request, (list = []));
+    list.push(entry);
+    return entry;
+  }
+
+  /** valuesFor's record of the values, built once. */
+  recordOf(computed: Computed): Record<string, FeatureValue> {
+    computed.record ??= this.record(computed.values);
+    return computed.record;
   }
 
   /** The values as a record, for the decision's explanation. */

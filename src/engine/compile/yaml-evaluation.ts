@@ -14,7 +14,7 @@ import type { DataPolicy, ProviderPolicy } from '../compiled-strategy.js';
 import { formatRatio, type Contribution, type Decision, type StrategyIdentity } from '../decision.js';
 import type { DataNeed, Enrichment } from '../enrichment.js';
 import type { FeatureValue } from '../features/feature-definition.js';
-import { featureSource, type FeatureSource } from '../features/feature-source.js';
+import type { FeatureSource } from '../features/feature-source.js';
 import type { CompiledFilter } from './compile-filters.js';
 import type { CompiledPricing } from './compile-pricing.js';
 import { probabilityOf, type CompiledScore } from './compile-score.js';
@@ -53,14 +53,14 @@ function providerNeed(provider: ProviderPolicy): DataNeed {
 }
 
 export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichment: Enrichment): Decision {
-  const source = featureSource(request, enrichment);
-  const values = plan.table.compute(source);
+  const computed = plan.table.valuesFor(request, enrichment);
+  const { source, values } = computed;
   const decide = (action: Decision['action'], reasons: string[], extra: Partial<Decision> = {}): Decision => ({
     action,
     automateFund: plan.automateFund,
     reasons,
     contributions: [],
-    features: plan.table.record(values),
+    features: plan.table.recordOf(computed),
     strategy: plan.identity,
     params: plan.params,
     ...extra,

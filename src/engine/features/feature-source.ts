@@ -35,13 +35,20 @@ export function isProviderB(result: unknown): result is ProviderBResult {
   return typeof result === 'object' && result !== null && 'p2p_score' in result;
 }
 
-export function featureSource(request: LoanRequest, enrichment: Enrichment): FeatureSource {
+/** The first provider A and provider B result among what was bought. */
+export function providersOf(enrichment: Enrichment): { providerA: ProviderAResult | undefined; providerB: ProviderBResult | undefined } {
   let providerA: ProviderAResult | undefined;
   let providerB: ProviderBResult | undefined;
-  for (const result of Object.values(enrichment.providerResults ?? {})) {
+  if (enrichment.providerResults === undefined) return { providerA, providerB };
+  for (const result of Object.values(enrichment.providerResults)) {
     if (isProviderA(result)) providerA ??= result;
     else if (isProviderB(result)) providerB ??= result;
   }
+  return { providerA, providerB };
+}
+
+export function featureSource(request: LoanRequest, enrichment: Enrichment): FeatureSource {
+  const { providerA, providerB } = providersOf(enrichment);
   return {
     request,
     borrower: request.borrower,

@@ -1,0 +1,106 @@
+/**
+ * The recording reader's fast path (a compiled check generated from the zod schema, chunked
+ * reading) must read exactly what zod and readline read: the same good lines, the same bad ones
+ * with the same numbers and messages (docs/recording-format.md).
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseRecordingLine, readRecording, type RecordingLineIssue } from '../../src/recording/index.js';
+import { readRecordingLines } from '../../src/recording/recording-io.js';
+import { recordingLineCheck } from '../../src/recording/line-check.js';
+import { seededRandom } from '../../src/backtest/tune/seeded-random.js';
+import { syntheticRecording } from '../backtest/recording-fixtures.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'lendbot-reader-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** What readline + parseRecordingLine (the reader before the fast path) make of a file. */
+async function slowRead(file: string): Promise<{ good: unknown[]; issues: RecordingLineIssue[] }> {
+  const good: unknown[] = [];
+  const issues: RecordingLineIssue[] = [];
+  let number = 0;
+  for await (const text of createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity })) {
+    number += 1;
+    if (text.trim() === '') continue;
+    const result = parseRecordingLine(text);
+    if (result.ok) good.push(result.value);
+    else issues.push({ file, line: number, message: result.message });
+  }
+  return { good, issues };
+}
+
+/** A line with one field set to a wrong or odd value, or left as it is. */
+function mutate(line: Record<string, unknown>, random: () => number): Record<string, unknown> {
+  const copy = structuredClone(line) as Record<string, Record<string, unknown>>;
+  const request = copy.loan_request as Record<string, unknown>;
+  const borrower = request.borrower as Record<string, unknown>;
+  const cases: Array<() => void> = [
+    () => undefined,
+    () => (request.loan_amount = 'abc'),
+    () => (request.loan_amount = ' 12.50 '),
+    () => (request.total_amount = '1e3'),
+    () => (request.loan_terms = '12'),
+    () => (request.borrower_card_color = 7),
+    () => (request.borrower_card_color = 1.5),
+    () => (borrower.credit_score = null),
+    () => (borrower.hard_inquiries = null),
+    () => delete request.id,
+    () => ((copy as Record<string, unknown>).seen_at = '2026-02-30T00:00:00Z'),
+    () => ((copy as Record<string, unknown>).seen_at = '2026-01-01 00:00:00'),
+    () => ((copy as Record<string, unknown>).v = 2),
+    () => ((copy as Record<string, unknown>).outcome = { status: 'default', repaid_fraction: 1.5 }),
+    () => ((copy as Record<string, unknown>).outcome = { status: 'lost' }),
+    () => ((copy as Record<string, unknown>).someday_field = { anything: [1, 'two'] }),
+    () => (request.extra_field_from_the_service = 'kept'),
+    () => ((copy as Record<string, unknown>).offer = { rate: 0.2, status: 'accepted', at: '2026-01-01T00:00:00+02:00' }),
+    () => ((copy as Record<string, unknown>).scores = { acme: { a_score: 'high' } }),
+  ];
+  cases[Math.floor(random() * cases.length)]?.();
+  return copy;
+}
+
+describe('the recording reader', () => {
+  it('has a compiled check for the current schema', () => {
+    expect(recordingLineCheck()).toBeTypeOf('function');
+  });
+
+  it('reads the same lines and reports the same bad lines, numbers and messages as zod and readline', async () => {
+    const random = seededRandom(5);
+    const lines = syntheticRecording(300, 2, () => 1).map((line) => JSON.stringify(mutate(line as unknown as Record<string, unknown>, random)));
+    // Blank lines, a broken one, CRLF and lone CR breaks, and no newline at the end.
+    const text = `${lines.slice(0, 100).join('\n')}\n\n   \n{not json\r\n${lines.slice(100, 200).join('\r\n')}\r${lines.slice(200).join('\n')}`;
+    const file = join(dir, 'mixed.jsonl');
+    await writeFile(file, text);
+    const issues: RecordingLineIssue[] = [];
+    const good = await readRecordingLines(file, (issue) => issues.push(issue));
+    const slow = await slowRead(file);
+    expect(issues.length).toBeGreaterThan(10);
+    expect(issues).toEqual(slow.issues);
+    expect(good).toEqual(slow.good);
+    const streamed: unknown[] = [];
+    for await (const line of readRecording(file, () => undefined)) streamed.push(line);
+    expect(streamed).toEqual(slow.good);
+  });
+
+  it('splits lines as readline does across chunk borders', async () => {
+    const line = JSON.stringify(syntheticRecording(1, 1, () => 1)[0]);
+    // Over a MiB of lines, so breaks (and a CR of a CRLF) fall on a chunk border somewhere.
+    const many = Array.from({ length: 2_000 }, (_, i) => (i % 3 === 0 ? `${line}\r` : i % 3 === 1 ? `${line}\r\n` : `${line}\n`)).join('');
+    const file = join(dir, 'big.jsonl');
+    await writeFile(file, many);
+    const issues: RecordingLineIssue[] = [];
+    const good = await readRecordingLines(file, (issue) => issues.push(issue));
+    const slow = await slowRead(file);
+    expect(issues).toEqual(slow.issues);
+    expect(good).toHaveLength(slow.good.length);
+  });
+});
