@@ -11,7 +11,7 @@
  * the whole range, then finer ones around the best rate found (SEARCH_STEPS).
  */
 import { collectedShare, expectedAnnualReturn, expectedProfitCents, hurdleCents, paymentFactor, type LoanEconomics } from '../loan-math.js';
-import { expectedAcceptProbability, type MarketResponse } from '../market-response.js';
+import { expectedAcceptCurve, expectedAcceptProbability, type MarketResponse } from '../market-response.js';
 
 /**
  * The steps of the search: the whole range every 0.005, then every 0.0005 around the best, then
@@ -62,9 +62,9 @@ function valueFunction(curve: PriceCurve): (rate: number) => number {
   const { economics, maxInterestRate, market } = curve;
   const collectedPerFactor = economics.repaidPrincipalCents * economics.terms * collectedShare(economics);
   const hurdle = hurdleCents(curve.targetReturn, economics);
-  const defaultProbability = 1 - economics.probability;
+  const accept = expectedAcceptCurve(maxInterestRate, 1 - economics.probability, market);
   const terms = economics.terms;
-  return (rate) => expectedAcceptProbability(rate, maxInterestRate, defaultProbability, market) * (collectedPerFactor * paymentFactor(rate, terms) - hurdle);
+  return (rate) => accept(rate) * (collectedPerFactor * paymentFactor(rate, terms) - hurdle);
 }
 
 /** The curve at `rate`, with its parts; for explanations (the search uses valueFunction). */
