@@ -9,6 +9,7 @@ import { loadYamlFile, type CrossFieldRule } from '../config/index.js';
 import { riskLimitsSchema } from '../risk/index.js';
 import { ConfigurationError } from '../service/index.js';
 import { notificationsSchema } from '../ops/notifier.js';
+import { DEFAULT_SYNCHRONOUS, SYNCHRONOUS_LEVELS } from '../store/synchronous.js';
 
 /** A cron expression, or `off`: the job never runs on its own (it still runs at start where said). */
 /** The schedule of a job that never runs on its own. */
@@ -21,6 +22,14 @@ const cronExpression = z.string().refine((text) => text === JOB_OFF || cron.vali
 export const daemonConfigSchema = z.strictObject({
   db: z.string().min(1).default('data/lendbot.db').describe('SQLite file (LENDBOT_DB)'),
   dry_run: z.boolean().default(false).describe('decide and record, but never POST an offer (LENDBOT_DRY_RUN)'),
+  store: z
+    .strictObject({
+      synchronous: z
+        .enum(SYNCHRONOUS_LEVELS as ['normal', 'full'])
+        .default(DEFAULT_SYNCHRONOUS)
+        .describe('normal: commits survive a crash of lendbot; full: an OS crash or power cut too, one fsync per commit'),
+    })
+    .prefault({}),
   log_level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   strategies: z.array(z.string().min(1)).min(1).default(['strategies/balanced.yaml']),
   webhook: z

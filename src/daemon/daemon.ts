@@ -86,7 +86,7 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
     notify: (data) => ops.notify('service_degraded', data),
   });
   client = instrumentClient(client, metrics, (endpoint, error) => serviceHealth.observe(endpoint, error));
-  const store = overrides.store ?? openStore(config.db, { onWarning: (message) => log.warn({ db: config.db }, message) });
+  const store = overrides.store ?? openStore(config.db, { onWarning: (message) => log.warn({ db: config.db }, message), synchronous: config.store.synchronous });
   const dryRun = config.dry_run;
   // What hot reload may change; read through get() each time, swapped between two requests.
   const active = new Swappable({ strategies: initialStrategies as readonly CompiledStrategy[], limits: config.risk });

@@ -116,7 +116,9 @@ export class InboxWorker {
           'webhook events not processed; every one tried failed, backing off',
         );
         return false;
-      }
+      }      // A short batch was the last: an event stored since the query called drain(), which goes
+      // round once more, so reading again now would only find nothing (a query per webhook saved).
+      if (batch.length < BATCH) break;
     }
     if (this.passBackoff.step(PASS) !== undefined) {
       this.passBackoff.succeeded(PASS);

@@ -8,6 +8,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import { AppError } from '../log/app-error.js';
 import { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations.js';
+import { DEFAULT_SYNCHRONOUS, type SynchronousLevel } from './synchronous.js';
+
+export { DEFAULT_SYNCHRONOUS, SYNCHRONOUS_LEVELS, type SynchronousLevel } from './synchronous.js';
 
 export type { Database };
 
@@ -34,9 +37,12 @@ const warnOnStderr: StoreWarning = (message) => {
   process.stderr.write(`warning: ${message}\n`);
 };
 
+
 export interface OpenDatabaseOptions {
   /** Told when an existing file was open to other users (default: a `warning:` line on stderr). */
   onWarning?: StoreWarning;
+  /** How hard a commit waits for the disk (default `normal`). */
+  synchronous?: SynchronousLevel;
 }
 
 /** The mode bits of group and others. */
@@ -77,8 +83,8 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
   const db = new BetterSqlite3(path);
   try {
     db.pragma('journal_mode = WAL');
-    // FULL, not NORMAL: a webhook answered 200 must survive a power cut, not only a crash.
-    db.pragma('synchronous = FULL');
+    // WAL + NORMAL survives a crash of this process; FULL also survives an OS crash (see SynchronousLevel).
+    db.pragma(`synchronous = ${(options.synchronous ?? DEFAULT_SYNCHRONOUS) === 'full' ? 'FULL' : 'NORMAL'}`);
     db.pragma('foreign_keys = ON');
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     migrate(db, path, migrations);

@@ -39,6 +39,11 @@ interface InboxRow {
 export interface InboxRepository {
   /** Stores an event durably; 'duplicate' when its uuid is already there (nothing changes). */
   insert(event: InboxEventInput): 'inserted' | 'duplicate';
+  /**
+   * Stores events in one transaction (one commit for all), in order; an answer per event, as
+   * `insert` gives. Throws, storing none, when any one fails.
+   */
+  insertMany(events: readonly InboxEventInput[]): Array<'inserted' | 'duplicate'>;
   get(webhookUuid: string): InboxEvent | undefined;
   /** Events not yet processed, oldest first; after `after` (an event's position) when given. */
   unprocessed(limit: number, after?: Pick<InboxEvent, 'seq' | 'receivedAt'>): InboxEvent[];
@@ -83,19 +88,25 @@ export function createInboxRepository(db: Database): InboxRepository {
      WHERE processed_at IS NULL AND json_extract(data_json, '$.loan_request_id') = ?`,
   );
 
+  const insertOne = (event: InboxEventInput): 'inserted' | 'duplicate' => {
+    const receivedAt = isoFromMs(event.receivedAtMs);
+    const settled = event.settledOutcome;
+    const result = insert.run(
+      event.webhookUuid,
+      event.topic,
+      JSON.stringify(event.data),
+      receivedAt,
+      settled === undefined ? null : receivedAt,
+      settled ?? null,
+    );
+    return result.changes === 1 ? 'inserted' : 'duplicate';
+  };
+  const insertAll = db.transaction((events: readonly InboxEventInput[]) => events.map(insertOne));
+
   return {
-    insert(event) {
-      const receivedAt = isoFromMs(event.receivedAtMs);
-      const settled = event.settledOutcome;
-      const result = insert.run(
-        event.webhookUuid,
-        event.topic,
-        JSON.stringify(event.data),
-        receivedAt,
-        settled === undefined ? null : receivedAt,
-        settled ?? null,
-      );
-      return result.changes === 1 ? 'inserted' : 'duplicate';
+    insert: insertOne,
+    insertMany(events) {
+      return insertAll(events);
     },
     get(webhookUuid) {
       const row = byUuid.get(webhookUuid);

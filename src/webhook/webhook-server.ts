@@ -1,7 +1,8 @@
 /**
  * The webhook listener (spec 6.4). The marketplace deactivates a subscription after 24 hours
  * without a 200, so the listener answers fast, stores every genuine event durably BEFORE it says
- * 200, and says 503 (retry later) rather than 200 when it cannot store.
+ * 200, and says 503 (retry later) rather than 200 when it cannot store. Events verified in the
+ * same turn of the event loop share one commit (group-commit.ts).
  *
  * Only the signed claims count. A bad delivery leaves one log line and one `onOutcome` call:
  * forged 401, malformed 400, oversized 413, topic header mismatch 400.
@@ -13,6 +14,7 @@ import type { Logger } from '../log/logger.js';
 import { ConfigurationError } from '../service/index.js';
 import type { InboxRepository } from '../store/index.js';
 import type { WebhookEvent, WebhookOutcome } from './event-schema.js';
+import { InboxGroupCommit } from './group-commit.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { verifyWebhookToken } from './verify-token.js';
 
@@ -73,7 +75,9 @@ export function buildWebhookServer(options: WebhookListenerOptions): WebhookServ
   const path = options.path ?? DEFAULT_WEBHOOK_PATH;
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const log = options.log.child({ component: 'webhook' });
-  const { inbox, clock } = options;
+  const { clock } = options;
+  // Events verified together are committed together; each 200 still waits for its own commit.
+  const inbox = new InboxGroupCommit(options.inbox);
   let accepting = true;
 
   const app = fastify<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger>({
@@ -116,7 +120,7 @@ export function buildWebhookServer(options: WebhookListenerOptions): WebhookServ
       return { status: 400, outcome: 'topic_mismatch', code: 'topic_mismatch', message: 'X-Svc-Topic header does not match the signed topic' };
     }
     try {
-      const stored = inbox.insert({
+      const stored = await inbox.store({
         webhookUuid: event.webhookUuid,
         topic: event.topic,
         data: event.data,

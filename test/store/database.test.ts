@@ -50,6 +50,14 @@ describe('openDatabase', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+    // NORMAL (1) by default: WAL commits survive a crash of the process without an fsync each.
+    expect(db.pragma('synchronous', { simple: true })).toBe(1);
+    db.close();
+  });
+
+  it('fsyncs every commit when store.synchronous is full', () => {
+    const db = openDatabase(dbPath(), undefined, { synchronous: 'full' });
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('synchronous', { simple: true })).toBe(2);
     db.close();
   });
