@@ -2,16 +2,23 @@
 # Run and compose examples: docs/operations.md. Proven without a Docker engine by
 # scripts/verify-image-steps.sh, which performs these same steps in a temp directory.
 
-# Build stage: production dependencies only; better-sqlite3 compiles here when no prebuilt
-# binary matches, so the compilers never reach the runtime image.
+# Build stage: compiles the TypeScript to JavaScript (npm run build: dist/, stamped with the
+# hash of its sources), then drops the dev dependencies. better-sqlite3 compiles here when no
+# prebuilt binary matches, so the compilers never reach the runtime image.
 FROM node:20-slim AS build
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY bin ./bin
+COPY src ./src
+RUN npm run build
+RUN npm prune --omit=dev --no-audit --no-fund
 
-# Runtime stage. The sources run through tsx (a production dependency), as `npm start` does:
-# no compile step, and strategy plugins written in TypeScript load as they do on a laptop.
+# Runtime stage: the compiled JavaScript only (no src/): a third of the start-up time and less
+# memory than the sources through tsx. tsx stays a production dependency, for strategy plugins
+# written in TypeScript (docs/operations.md).
 FROM node:20-slim
 ENV NODE_ENV=production \
     LENDBOT_DB=/data/lendbot.db \
@@ -19,8 +26,8 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY package.json ./
+COPY --from=build /app/dist ./dist
 COPY bin ./bin
-COPY src ./src
 COPY config ./config
 COPY strategies ./strategies
 RUN mkdir -p /data && chown node:node /data
@@ -36,5 +43,7 @@ STOPSIGNAL SIGTERM
 # `lendbot run` trades on the marketplace only: without LENDBOT_BASE_URL, LENDBOT_API_KEY,
 # LENDBOT_SECRET_KEY and LENDBOT_WEBHOOK_SECRET it exits 1 naming them, never falling back to the
 # simulation. A demo passes `run --sandbox` as the command.
-ENTRYPOINT ["node", "bin/lendbot.js"]
+# --max-semi-space-size=2: a young generation of 2 MB a half instead of 16: the daemon allocates
+# little per request, and this keeps about 25 MB of its resident memory (docs/operations.md).
+ENTRYPOINT ["node", "--max-semi-space-size=2", "dist/cli/main.js"]
 CMD ["run"]

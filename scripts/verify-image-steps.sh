@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Proves the Dockerfile without a Docker engine: performs its steps in a temp directory.
 #
-#   build stage   its COPY lines and its `npm ...` RUN lines (apt-get needs a real image: skipped)
-#   runtime stage its COPY lines (also --from=build), honouring .dockerignore for directories
+#   build stage   its COPY lines and its `npm ...` RUN lines (apt-get needs a real image: skipped):
+#                 npm ci, npm run build (src/ compiled to dist/), npm prune --omit=dev
+#   runtime stage its COPY lines (also --from=build), honouring .dockerignore for directories;
+#                 it must hold the compiled dist/ (stamped) and no TypeScript sources, and its
+#                 ENTRYPOINT must run dist/cli/main.js (compiled JavaScript, no tsx)
 #   refuse        its ENTRYPOINT + CMD with its ENV and no credentials: must exit 1 with the one-line
 #                 message naming the variables to set and --sandbox (never trade in a simulation
 #                 while reporting healthy), creating no database
@@ -80,6 +83,12 @@ done
 
 [[ -d "$work/stage1/node_modules/better-sqlite3" ]] || fail "better-sqlite3 missing from the runtime stage"
 [[ ! -d "$work/stage1/node_modules/typescript" ]] || fail "dev dependencies (typescript) reached the runtime stage"
+[[ -f "$work/stage1/dist/cli/main.js" && -f "$work/stage1/dist/source-stamp.txt" ]] || fail "no stamped dist/ (npm run build) in the runtime stage"
+[[ ! -e "$work/stage1/src" ]] || fail "the TypeScript sources reached the runtime stage (it runs dist/)"
+[[ "$entrypoint" == *'"dist/cli/main.js"'* ]] || fail "the ENTRYPOINT does not run the compiled dist/cli/main.js: $entrypoint"
+echo "runtime stage: compiled dist/ ($(find "$work/stage1/dist" -name '*.js' | wc -l) files), no src/"
+# `docker exec lendbot node bin/lendbot.js ...` (the docs' examples) runs the same compiled code.
+(cd "$work/stage1" && env -i "PATH=$PATH" node bin/lendbot.js --help) | grep -q '^Usage: lendbot' || fail "node bin/lendbot.js --help failed in the runtime stage"
 
 free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
 json_args() { node -e 'for (const a of JSON.parse(process.argv[1])) console.log(a)' "$1"; }

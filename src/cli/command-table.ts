@@ -1,33 +1,91 @@
 /**
  * Every lendbot command, in the order `--help` lists them. Each command lives in its own file
  * under commands/ and exports a `register` function that adds itself to the program.
+ *
+ * The modules are loaded lazily: a command pulls in the daemon, the store, the backtester or the
+ * sandbox, and `lendbot --help` (or `lendbot status`) should not pay for all of them. The name,
+ * summary and term here are what `lendbot --help` lists without loading a module; they must be
+ * the module's own (test/cli/startup-lazy-help.test.ts compares them).
  */
 import type { Command } from 'commander';
 import type { CliIo } from './cli-io.js';
-import { registerApiCommand } from './commands/api/index.js';
-import { registerBacktestCommand } from './commands/backtest/index.js';
-import { registerDecisionsCommand } from './commands/decisions/index.js';
-import { registerRecordCommand } from './commands/record/index.js';
-import { registerResumeCommand } from './commands/resume/index.js';
-import { registerRunCommand } from './commands/run/index.js';
-import { registerStrategyCommand } from './commands/strategy/index.js';
-import { registerSandboxCommand } from './commands/sandbox/index.js';
-import { registerStatusCommand } from './commands/status/index.js';
-import { registerTrainCommand } from './commands/train/index.js';
-import { registerTuneCommand } from './commands/tune/index.js';
 
 export type RegisterCommand = (program: Command, io: CliIo) => void;
 
-export const COMMAND_TABLE: readonly RegisterCommand[] = [
-  registerRunCommand,
-  registerStatusCommand,
-  registerResumeCommand,
-  registerDecisionsCommand,
-  registerRecordCommand,
-  registerApiCommand,
-  registerStrategyCommand,
-  registerSandboxCommand,
-  registerBacktestCommand,
-  registerTuneCommand,
-  registerTrainCommand,
+export interface CommandEntry {
+  name: string;
+  /** The command's `.description()`, as the program's help lists it. */
+  summary: string;
+  /** Whether the command has options of its own (the help lists it as `NAME [options]`). */
+  hasOptions: boolean;
+  load(): Promise<RegisterCommand>;
+}
+
+export const COMMAND_TABLE: readonly CommandEntry[] = [
+  {
+    name: 'run',
+    summary: 'run the daemon: hear loan requests, decide, guard, offer, record',
+    hasOptions: true,
+    load: async () => (await import('./commands/run/index.js')).registerRunCommand,
+  },
+  {
+    name: 'status',
+    summary: 'balance, reserved and free cash, exposure, offers today against the caps, loans, data spend, last poll, inbox, kill switch',
+    hasOptions: true,
+    load: async () => (await import('./commands/status/index.js')).registerStatusCommand,
+  },
+  {
+    name: 'resume',
+    summary: 'lift a protection that paused new offers, and print what it lifted',
+    hasOptions: true,
+    load: async () => (await import('./commands/resume/index.js')).registerResumeCommand,
+  },
+  {
+    name: 'decisions',
+    summary: 'list the decisions the daemon recorded: a table for people, JSON lines with --json',
+    hasOptions: true,
+    load: async () => (await import('./commands/decisions/index.js')).registerDecisionsCommand,
+  },
+  {
+    name: 'record',
+    summary: 'recordings of what the daemon saw, for backtests',
+    hasOptions: false,
+    load: async () => (await import('./commands/record/index.js')).registerRecordCommand,
+  },
+  {
+    name: 'api',
+    summary: 'call the marketplace directly: JSON on stdout, errors on stderr',
+    hasOptions: false,
+    load: async () => (await import('./commands/api/index.js')).registerApiCommand,
+  },
+  {
+    name: 'strategy',
+    summary: 'work with strategy files: check them, list features, explain decisions',
+    hasOptions: false,
+    load: async () => (await import('./commands/strategy/index.js')).registerStrategyCommand,
+  },
+  {
+    name: 'sandbox',
+    summary: 'run the simulated marketplace locally (default: serve), or export recordings with known outcomes',
+    hasOptions: false,
+    load: async () => (await import('./commands/sandbox/index.js')).registerSandboxCommand,
+  },
+  {
+    name: 'backtest',
+    summary: 'replay recorded loan requests through strategies and report what they would have earned',
+    hasOptions: true,
+    load: async () => (await import('./commands/backtest/index.js')).registerBacktestCommand,
+  },
+  {
+    name: 'tune',
+    summary: 'search a strategy’s params on a recording; keep the best only if it beats the current values held out',
+    hasOptions: true,
+    load: async () => (await import('./commands/tune/index.js')).registerTuneCommand,
+  },
+  {
+    name: 'train',
+    summary: 'fit a default model from a recording and write it for a strategy’s score.model',
+    hasOptions: true,
+    load: async () => (await import('./commands/train/index.js')).registerTrainCommand,
+  },
 ];

@@ -5,11 +5,12 @@
 import { CommanderError } from 'commander';
 import { processIo } from './cli-io.js';
 import { reportError } from './error-boundary.js';
-import { buildProgram } from './program.js';
+import { buildProgramFor } from './lazy-program.js';
 
 async function main(): Promise<void> {
-  const program = buildProgram(processIo);
   try {
+    // Loading the command's module is inside the try: a module that fails to load is reported too.
+    const program = await buildProgramFor(processIo, process.argv.slice(2));
     await program.parseAsync(process.argv);
   } catch (error) {
     if (error instanceof CommanderError) {

@@ -1,21 +1,16 @@
-/** Builds the `lendbot` program from the command table. */
-import { Command } from 'commander';
-import { LENDBOT_VERSION } from '../version.js';
+/**
+ * Builds the `lendbot` program with every command loaded, for running commands in-process
+ * (tests, tools). The `lendbot` binary loads only the command it runs (lazy-program.ts).
+ */
+import type { Command } from 'commander';
 import type { CliIo } from './cli-io.js';
-import { COMMAND_TABLE } from './command-table.js';
+import { COMMAND_TABLE, type RegisterCommand } from './command-table.js';
+import { programShell } from './program-shell.js';
+
+const REGISTERS: readonly RegisterCommand[] = await Promise.all(COMMAND_TABLE.map((entry) => entry.load()));
 
 export function buildProgram(io: CliIo): Command {
-  const program = new Command('lendbot')
-    .description('Invest on a peer-to-peer lending marketplace with YAML-configured strategies.')
-    .version(LENDBOT_VERSION, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show help')
-    .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-    });
-  // Set before commands are added so every subcommand inherits it: main.ts handles exits.
-  program.exitOverride();
-  for (const register of COMMAND_TABLE) register(program, io);
+  const program = programShell(io);
+  for (const register of REGISTERS) register(program, io);
   return program;
 }

@@ -27,11 +27,15 @@ export interface WorkerInit {
   objective: ObjectiveSettings;
 }
 
-// The worker is TypeScript: the thread first registers tsx's loader, as bin/lendbot.js does for
-// the CLI, then imports it. (`execArgv: ['--import', 'tsx']` is not honoured by every Node 20.)
-const TSX_API = tsxEsmApiUrl();
-const WORKER_URL = new URL('./tune-worker.ts', import.meta.url).href;
-const BOOTSTRAP = `import(${JSON.stringify(TSX_API)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL)}); });`;
+// Run from the sources, the worker is TypeScript: the thread first registers tsx's loader, as
+// bin/lendbot.js does for the CLI, then imports it. (`execArgv: ['--import', 'tsx']` is not
+// honoured by every Node 20.) Compiled (dist/, the container), the worker is JavaScript beside
+// this file and needs no loader.
+const COMPILED = import.meta.url.endsWith('.js');
+const WORKER_URL = new URL(COMPILED ? './tune-worker.js' : './tune-worker.ts', import.meta.url).href;
+const BOOTSTRAP = COMPILED
+  ? `import(${JSON.stringify(WORKER_URL)});`
+  : `import(${JSON.stringify(tsxEsmApiUrl())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL)}); });`;
 
 /** The ESM entry of tsx's API, from its package exports (require.resolve would give the CommonJS one). */
 function tsxEsmApiUrl(): string {

@@ -12,6 +12,7 @@ import { formatRatio, type Decision, type StrategyIdentity } from '../decision.j
 import type { ParamSpec } from '../definition/strategy-schema.js';
 import type { Enrichment } from '../enrichment.js';
 import { MIN_OFFER_RATE } from '../loan-math.js';
+import { ensureTypeScriptLoader } from './typescript-loader.js';
 import { pluginExportsSchema, type PluginDecision, type StrategyPlugin } from './plugin-contract.js';
 
 /** What a YAML file naming the plugin says about it; it wins over the module's own values. */
@@ -29,6 +30,7 @@ export interface PluginOverrides {
 
 async function importModule(file: string): Promise<Record<string, unknown>> {
   try {
+    if (/\.[cm]?tsx?$/.test(file)) await ensureTypeScriptLoader();
     return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] ?? error.message : String(error);
