@@ -40,12 +40,24 @@ export async function writeRecording(file: string, lines: ReadonlyArray<Recordin
 
 const HOUR_MS = 3_600_000;
 
+/** What may differ between synthetic recordings besides their outcomes. */
+export interface SyntheticShape {
+  /** Hours between requests (default 1). */
+  spacingHours?: number;
+  /** loan_terms of every request (default: the fixture request's 12). */
+  loanTerms?: number;
+  /** The first request id and borrower id (defaults 10,000 and 50,000). */
+  firstId?: number;
+  firstBorrowerId?: number;
+}
+
 /**
- * `count` requests an hour apart from 2026-01-01, borrowers' credit score ranges from "540-590"
- * to "760-810" in steps of 20. `repaid(low, random)` says what share of the total due each repays
- * (1 = completed, less = default). Nobody else offers, so every offer wins.
+ * `count` requests of $500 an hour apart (or `shape.spacingHours`) from 2026-01-01, borrowers'
+ * credit score ranges from "540-590" to "760-810" in steps of 20. `repaid(low, random)` says what
+ * share of the total due each repays (1 = completed, less = default). Nobody else offers.
  */
-export function syntheticRecording(count: number, seed: number, repaid: (creditLow: number, random: () => number) => number): RecordingLine[] {
+export function syntheticRecording(count: number, seed: number, repaid: (creditLow: number, random: () => number) => number, shape: SyntheticShape = {}): RecordingLine[] {
+  const { spacingHours = 1, loanTerms, firstId = 10_000, firstBorrowerId = 50_000 } = shape;
   const random = seededRandom(seed);
   const start = Date.parse('2026-01-01T00:00:00Z');
   const lines: RecordingLine[] = [];
@@ -54,15 +66,16 @@ export function syntheticRecording(count: number, seed: number, repaid: (creditL
     const fraction = repaid(low, random);
     lines.push(
       recordingLine({
-        id: 10_000 + i,
-        seenAt: new Date(start + i * HOUR_MS).toISOString().replace('.000Z', 'Z'),
+        id: firstId + i,
+        seenAt: new Date(start + i * spacingHours * HOUR_MS).toISOString().replace('.000Z', 'Z'),
         request: {
-          borrower: { id: 50_000 + i, credit_score: `${low}-${low + 50}` },
+          borrower: { id: firstBorrowerId + i, credit_score: `${low}-${low + 50}` },
           loan_amount: '500.00',
           total_amount: '500.00',
           total_fees: '0.00',
           fee_legislative: '0.00',
           fee_svc: '0.00',
+          ...(loanTerms === undefined ? {} : { loan_terms: loanTerms }),
           max_interest_rate: 0.3,
         },
         outcome: { status: fraction >= 1 ? 'completed' : 'default', best_competing_rate: null, repaid_fraction: fraction },

@@ -6,45 +6,18 @@
  */
 import type { RecordingLine } from '../../src/recording/index.js';
 import { compileStrategy, parseStrategyText, type CompiledStrategy } from '../../src/engine/index.js';
-import { seededRandom } from '../../src/backtest/tune/seeded-random.js';
-import { recordingLine } from './recording-fixtures.js';
+import { syntheticRecording } from './recording-fixtures.js';
 
 /** Funds ten $500 loans at once: a small share of the stream (about 60 requests a month). */
 export const CASH_BOUND_BALANCE_CENTS = 500_000;
 
-const HOUR_MS = 3_600_000;
-
 /**
- * `count` requests of $500 over 3 months, `spacingHours` apart from 2026-01-01; the borrowers'
- * credit score ranges start from 540 to 760 in steps of 20, uniformly. `repaid(low, random)` is
- * the share of the total due each repays (1 = completed, less = default). Nobody else offers.
+ * `count` requests of $500 over 3 months, `spacingHours` apart from 2026-01-01 (the generator of
+ * recording-fixtures.ts with short loans). `repaid(low, random)` is the share of the total due
+ * each repays (1 = completed, less = default). Nobody else offers.
  */
 export function cashBoundRecording(count: number, seed: number, repaid: (creditLow: number, random: () => number) => number, spacingHours = 12): RecordingLine[] {
-  const random = seededRandom(seed);
-  const start = Date.parse('2026-01-01T00:00:00Z');
-  const lines: RecordingLine[] = [];
-  for (let i = 0; i < count; i += 1) {
-    const low = 540 + 20 * Math.floor(random() * 12);
-    const fraction = repaid(low, random);
-    lines.push(
-      recordingLine({
-        id: 20_000 + i,
-        seenAt: new Date(start + i * spacingHours * HOUR_MS).toISOString().replace('.000Z', 'Z'),
-        request: {
-          borrower: { id: 70_000 + i, credit_score: `${low}-${low + 50}` },
-          loan_amount: '500.00',
-          total_amount: '500.00',
-          total_fees: '0.00',
-          fee_legislative: '0.00',
-          fee_svc: '0.00',
-          loan_terms: 3,
-          max_interest_rate: 0.3,
-        },
-        outcome: { status: fraction >= 1 ? 'completed' : 'default', best_competing_rate: null, repaid_fraction: fraction },
-      }),
-    );
-  }
-  return lines;
+  return syntheticRecording(count, seed, repaid, { spacingHours, loanTerms: 3, firstId: 20_000, firstBorrowerId: 70_000 });
 }
 
 /**
