@@ -25,11 +25,6 @@ interface BacktestOptions extends RecordingSource, MarketOptions {
   sensitivity: boolean;
 }
 
-/**
- * The old fixed default balance (5000 USD). `lendbot backtest` now fits the balance to the
- * recording (defaultBalance); kept for commands that still start from it.
- */
-export const DEFAULT_BALANCE_CENTS = 500_000;
 export const DEFAULT_DRAWS = 5;
 
 function positiveInteger(text: string): number {
