@@ -53,6 +53,7 @@ export {
   expectedAcceptProbability,
   normalCdf,
   type MarketResponse,
+  type PartialMarketResponse,
   type TakeUpCurve,
   type CompetitionModel,
   type RecordedCompetition,

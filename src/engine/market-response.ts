@@ -49,8 +49,17 @@ export const DEFAULT_MARKET_RESPONSE: MarketResponse = {
   competition: { share: 0.6, intercept: 0.08, perDefault: 1, spread: 0.08, width: 0.01 },
 };
 
+/**
+ * Some of a market response's numbers: a strategy's `pricing.market`, or what `lendbot train`
+ * fitted into a model file. marketResponse fills in the rest.
+ */
+export interface PartialMarketResponse {
+  takeUp?: Partial<TakeUpCurve>;
+  competition?: Partial<CompetitionModel>;
+}
+
 /** Merges a partial setting over the defaults, section by section. */
-export function marketResponse(partial: { takeUp?: Partial<TakeUpCurve>; competition?: Partial<CompetitionModel> } = {}, base: MarketResponse = DEFAULT_MARKET_RESPONSE): MarketResponse {
+export function marketResponse(partial: PartialMarketResponse = {}, base: MarketResponse = DEFAULT_MARKET_RESPONSE): MarketResponse {
   return { takeUp: { ...base.takeUp, ...partial.takeUp }, competition: { ...base.competition, ...partial.competition } };
 }
 

@@ -15,7 +15,7 @@ import { formatRatio } from '../decision.js';
 import { resolveNumber } from '../definition/param-values.js';
 import type { NumberOrParam, PricingDefinition } from '../definition/strategy-schema.js';
 import { expectedAnnualReturn, MIN_OFFER_RATE, paymentFactor, requiredRate, type LoanEconomics } from '../loan-math.js';
-import { marketResponse, type CompetitionModel, type MarketResponse, type TakeUpCurve } from '../market-response.js';
+import { marketResponse, type CompetitionModel, type MarketResponse, type PartialMarketResponse, type TakeUpCurve } from '../market-response.js';
 import { optimalRate, type PriceCurve } from '../pricing/expected-profit.js';
 
 export type PriceResult =
@@ -25,10 +25,7 @@ export type PriceResult =
 export type CompiledPricing = (source: FeatureSource, probability: number) => PriceResult;
 
 /** The market response a trained model file may carry (fitted by `lendbot train`). */
-export interface FittedMarket {
-  takeUp?: Partial<TakeUpCurve>;
-  competition?: Partial<CompetitionModel>;
-}
+type FittedMarket = PartialMarketResponse;
 
 /** Rounds a rate up to 4 decimals, so rounding never takes it below what was required. */
 function roundUp(rate: number): number {

@@ -6,14 +6,11 @@
 import { createHash } from 'node:crypto';
 import { parseYamlText, readConfigText, didYouMean, type CrossFieldRule, type RuleProblem } from '../../config/index.js';
 import { FEATURE_NAMES, featureByName } from '../features/feature-catalogue.js';
-import type { CompetitionModel, TakeUpCurve } from '../market-response.js';
+import type { CompetitionModel, PartialMarketResponse } from '../market-response.js';
 import { modelFileSchema, type MarketSection, type ModelFile } from './model-file.js';
 
 /** The market response a model file carries, in the shape pricing takes. */
-export interface FittedMarket {
-  takeUp?: Partial<TakeUpCurve>;
-  competition?: Partial<CompetitionModel>;
-}
+export type FittedMarket = PartialMarketResponse;
 
 export interface LoadedModel {
   /** The path it was read from. */
