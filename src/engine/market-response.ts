@@ -13,6 +13,7 @@
  *   a rate C ~ Normal(intercept + perDefault × default probability, spread); above the request's
  *   maximum nobody offers.
  */
+import { logistic } from './compile/compile-score.js';
 import { MIN_OFFER_RATE } from './loan-math.js';
 
 export interface TakeUpCurve {
@@ -63,10 +64,6 @@ export function marketResponse(partial: PartialMarketResponse = {}, base: Market
   return { takeUp: { ...base.takeUp, ...partial.takeUp }, competition: { ...base.competition, ...partial.competition } };
 }
 
-function sigmoid(x: number): number {
-  return 1 / (1 + Math.exp(-x));
-}
-
 /** The rate's position between the lowest allowed rate (0) and the request's maximum (1). */
 export function ratePosition(rate: number, maxRate: number): number {
   if (maxRate <= MIN_OFFER_RATE) return 1;
@@ -75,13 +72,13 @@ export function ratePosition(rate: number, maxRate: number): number {
 
 /** The chance a borrower takes an offer at `rate` at all (no better offer considered). */
 export function takeUpProbability(rate: number, maxRate: number, curve: TakeUpCurve): number {
-  return sigmoid(-curve.steepness * (ratePosition(rate, maxRate) - curve.midpoint));
+  return logistic(-curve.steepness * (ratePosition(rate, maxRate) - curve.midpoint));
 }
 
 /** The chance our offer at `rate` is preferred to a competing offer at `competing`. */
 export function beatProbability(rate: number, competing: number, width: number): number {
   if (width <= 0) return rate <= competing ? 1 : 0;
-  return sigmoid((competing - rate) / width);
+  return logistic((competing - rate) / width);
 }
 
 /** What a recording says about the competition for one request. */
