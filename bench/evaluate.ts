@@ -35,8 +35,9 @@ const enrichments: Enrichment[] = [
 const nothingToBuy: DataSource<true> = {
   bankingData: () => ({ ok: false, detail: 'not in recording' }),
   providerResult: () => ({ ok: false, detail: 'not in recording' }),
+  borrowerHistory: () => ({ ok: false, detail: 'not in recording' }),
 };
-const noSpend: SpendLedger = { spentSince: () => 0, record: () => undefined };
+const noSpend: SpendLedger = { spentSince: () => 0, subscribedSince: () => true, record: () => undefined };
 
 function time(label: string, runs: number, work: (index: number) => void): void {
   for (let index = 0; index < Math.min(runs, 20_000); index += 1) work(index); // warm up the JIT

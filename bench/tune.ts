@@ -7,13 +7,20 @@
  * them. The two times give the per-trial cost and the fixed cost (start-up, loading), hence the
  * time of 1,000 trials; when `requests` is not 100,000 the per-trial cost is scaled to 100,000,
  * and the line says it is a projection. The baseline printed beside it is one backtest of the
- * same recording in this thread: a trial replays 70 % of it.
+ * same recording in this thread: a trial replays 70 % of it. Before the tune, one training trial
+ * is timed in this thread both ways: as a full backtest (the baseline) and over columns
+ * (docs/backtesting.md, "How training trials run").
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadRecording, runBacktest, tune, workerCount, workerPoolEvaluator } from '../src/backtest/index.js';
+import { columnRunner } from '../src/backtest/tune/column-trials.js';
+import { sampleTrials } from '../src/backtest/tune/param-space.js';
+import { seededRandom } from '../src/backtest/tune/seeded-random.js';
+import { timeWindows } from '../src/backtest/tune/time-splits.js';
+import { groupTasks, runTrial, runTrialByBacktest } from '../src/backtest/tune/trial-evaluator.js';
 import { loadStrategyFile } from '../src/engine/index.js';
 import { syntheticLines, writeLines } from './synthetic-recording.js';
 
@@ -47,6 +54,29 @@ runBacktest(recording, [strategy], backtest); // warm up
 const t0 = performance.now();
 runBacktest(recording, [strategy], backtest);
 const backtestSeconds = (performance.now() - t0) / 1000;
+
+// One training trial in this thread, both ways: as a full backtest (every trial before the
+// column path, and still for strategies it cannot represent) and over columns.
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const inThread = { strategy, windows: timeWindows(recording, split), trials: sampleTrials(strategy.paramSpecs, strategy.params, 200, seededRandom(1)), backtest, objective: { objective: 'net_return', maxDefault: 0.1 } as const };
+const timed = (run: () => void): number => {
+  const t = performance.now();
+  run();
+  return performance.now() - t;
+};
+const byBacktest = [1, 2, 3].map((trial) => timed(() => runTrialByBacktest(inThread, { trial, window: 0, part: 'train' })));
+const columnsMs = timed(() => columnRunner(inThread, 0));
+const tasks = inThread.trials.map((_, trial) => ({ trial, window: 0, part: 'train' as const }));
+const groups = groupTasks(inThread, tasks);
+const firstOfGroup: number[] = [];
+const reused: number[] = [];
+for (const group of groups.slice(0, 6)) group.forEach((index, k) => (k === 0 ? firstOfGroup : reused).push(timed(() => runTrial(inThread, tasks[index] as (typeof tasks)[number]))));
+console.log(`one training trial (${inThread.windows[0]?.train.entries.length} requests) in this thread:`);
+console.log(`  baseline: as a full backtest ${median(byBacktest).toFixed(0)} ms (median of 3)`);
+console.log(
+  `  lendbot: over columns ${median(reused).toFixed(1)} ms (median of ${reused.length}; ${(median(byBacktest) / median(reused)).toFixed(0)}x faster), ` +
+    `${median(firstOfGroup).toFixed(0)} ms for the first trial of a pricing value (median of ${firstOfGroup.length}; prices computed), columns built once in ${columnsMs.toFixed(0)} ms`,
+);
 
 const few = Math.max(1, Math.round(trials / 4));
 const small = await timedTune(few);

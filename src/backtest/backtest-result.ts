@@ -41,6 +41,8 @@ export interface BacktestSummary {
   /** What defaulters still paid after the write-off (recoveryDelayMonths later). */
   recoveryCents: number;
   dataSpendCents: number;
+  /** The part of dataSpendCents that is flat-priced providers' monthly subscriptions. */
+  subscriptionCents: number;
   /** interest + recoveries − losses − data spend. */
   netCents: number;
   defaultRate: number;
@@ -48,6 +50,13 @@ export interface BacktestSummary {
   guardRefusals: Partial<Record<GuardRefusalCode, number>>;
   /** Won offers the balance could not fund when accepted. */
   fundingFailures: number;
+  /**
+   * Offers judged without an outcome (market-model.ts lacksOutcome: no outcome, or unfunded
+   * without if_funded): what the recording could not say. Settled offers only.
+   */
+  unjudgedOffers: number;
+  /** unjudgedOffers / offers (0 without offers). */
+  unjudgedShare: number;
   /** Average share of the money that was lent out (deployed / (deployed + cash)). */
   capitalUtilization: number;
   /** Time-average cash balance. */

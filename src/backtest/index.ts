@@ -16,7 +16,7 @@ export { DEFAULT_MAX_DEFAULT } from './tune/objectives.js';
 export type { SplitSpec } from './tune/time-splits.js';
 export type { RankedTrial } from './tune/tuner.js';
 export { workerCount, workerPoolEvaluator } from './tune/worker-pool.js';
-export { DEFAULT_MARKET, judgeOffer, recordedCompetition, type MarketVerdict, type PrepaymentSetting } from './market-model.js';
+export { DEFAULT_MARKET, judgeOffer, lacksOutcome, recordedCompetition, UNJUDGED_WARN_SHARE, unjudgedWarning, type MarketVerdict, type PrepaymentSetting } from './market-model.js';
 export { marketDraw } from './market-draws.js';
 export { loanCashFlows, type RepaymentPlan } from './loan-cash-flows.js';
 export { defaultBalance, defaultBalanceRule, type DefaultBalance } from './default-balance.js';

@@ -8,7 +8,9 @@
  *   against the request's maximum. Whether this borrower accepts is a seeded draw per request
  *   (market-draws.ts), the same for every strategy replayed with the same seed.
  * - A request nobody funded (`unfunded`) is judged only when the recording says how the borrower
- *   would have repaid (`outcome.if_funded`); otherwise it cannot be won.
+ *   would have repaid (`outcome.if_funded`); otherwise it cannot be won. Nor can a request
+ *   without an outcome (unless the `noOutcome` setting assumes one). Either way the recording could not
+ *   judge the offer: the report counts such offers (lacksOutcome) and warns when they are many.
  * - A won loan repays at the OFFERED rate (loan-cash-flows.ts): a completed loan pays our whole
  *   schedule (or prepays, by a seeded draw); a loan that did not complete repays the dollars the
  *   recording says it repaid (`repaid_fraction` of the total due at the FUNDED rate), never more
@@ -109,6 +111,29 @@ function fateOf(outcome: Outcome | undefined, rate: number, market: MarketAssump
     return { status: ifFunded.status, fraction: ifFunded.repaid_fraction, basisRate: outcome.funded_rate ?? rate };
   }
   return { status: outcome.status, fraction: outcome.repaid_fraction ?? market.missingRepaidFraction[outcome.status], basisRate: outcome.funded_rate ?? rate };
+}
+
+/**
+ * Whether the recording leaves an offer on this line unjudged: no outcome, or nobody funded the
+ * request and the recording cannot say how the borrower would have repaid (no `if_funded`). A
+ * daemon's own recording is mostly such lines (it knows outcomes of its own loans only).
+ */
+export function lacksOutcome(line: RecordingLine): boolean {
+  const outcome = line.outcome;
+  return outcome === undefined || (outcome.status === 'unfunded' && outcome.if_funded === undefined);
+}
+
+/** Above this share of offers judged without an outcome, a report warns. */
+export const UNJUDGED_WARN_SHARE = 0.2;
+
+/** The warning for a backtest whose offers were largely judged without an outcome, or null. */
+export function unjudgedWarning(summary: { offers: number; unjudgedOffers: number; unjudgedShare: number }): string | null {
+  if (summary.unjudgedShare <= UNJUDGED_WARN_SHARE) return null;
+  const share = `${(summary.unjudgedShare * 100).toFixed(1)}%`;
+  return (
+    `${summary.unjudgedOffers} of ${summary.offers} offers (${share}) were on requests the recording has no outcome for: ` +
+    'the backtest could not judge them (they count as never won), so its figures say little about this strategy'
+  );
 }
 
 /** The month a completed loan is paid off early, or null (a seeded draw per request). */

@@ -48,15 +48,24 @@ export function prepareRecording(lines: Iterable<RecordingLine>, period: PeriodF
   const fromMs = instant(period.from, Number.NEGATIVE_INFINITY);
   const toMs = instant(period.to, Number.POSITIVE_INFINITY);
   const byId = new Map<number, ReplayEntry>();
+  // Amounts repeat ("250.00" on thousands of requests): each text is parsed once.
+  const cents = new Map<string, number>();
+  const centsOf = (text: string): number => {
+    let value = cents.get(text);
+    if (value === undefined) cents.set(text, (value = parseCents(text)));
+    return value;
+  };
   let duplicates = 0;
   for (const line of lines) {
     const seenMs = Date.parse(line.seen_at);
     if (seenMs < fromMs || seenMs >= toMs) continue;
     const known = byId.get(line.loan_request.id);
+    const first = known !== undefined && known.seenMs <= seenMs ? known : undefined;
     const entry: ReplayEntry = {
       line,
-      ...(known && known.seenMs <= seenMs ? { seenAt: known.seenAt, seenMs: known.seenMs } : { seenAt: line.seen_at, seenMs }),
-      totalCents: parseCents(line.loan_request.total_amount),
+      seenAt: first ? first.seenAt : line.seen_at,
+      seenMs: first ? first.seenMs : seenMs,
+      totalCents: centsOf(line.loan_request.total_amount),
       scoreBand: scoreBandOf(line.scores),
     };
     if (known) duplicates += 1;

@@ -7,13 +7,13 @@
  * recovery), so repaid money is back in the balance for later offers and equity sees a loss when
  * it happens. Every cent is counted once: net = interest + recoveries − losses − data spend.
  */
-import { decideSync, type CompiledStrategy, type SpendLedger } from '../engine/index.js';
-import { checkOffer, UNCAPPED_RISK_LIMITS, type GuardRefusalCode, type RiskLimits } from '../risk/index.js';
+import { decideSync, type CompiledStrategy, type DecideContext, type OfferToGuard, type SpendLedger } from '../engine/index.js';
+import { checkOffer, UNCAPPED_RISK_LIMITS, type GuardRefusalCode, type GuardResult, type RiskLimits } from '../risk/index.js';
 import type { BacktestDecision, BacktestResult, SeriesPoint } from './backtest-result.js';
 import { EventQueue } from '../clock/event-queue.js';
-import { addMonthsUtc, DEFAULT_MARKET, judgeOffer, loanCashFlows, type Instalment, type MarketAssumptions, type MarketVerdict } from './market-model.js';
+import { addMonthsUtc, DEFAULT_MARKET, judgeOffer, lacksOutcome, loanCashFlows, type Instalment, type MarketAssumptions, type MarketVerdict } from './market-model.js';
 import { isPrepared, prepareRecording, type PreparedRecording, type ReplayEntry } from './prepared-recording.js';
-import { recordingDataSource, simSpendLedger } from './recording-data.js';
+import { ReplayDataSource, simSpendLedger } from './recording-data.js';
 import type { RecordingLine } from '../recording/index.js';
 import { SegmentTable, segmentRow, emptyCounts, type SegmentCounts } from './segment-stats.js';
 import { SimLedger, type ExposureKey } from './sim-ledger.js';
@@ -73,6 +73,8 @@ class Replay {
   private readonly market: MarketAssumptions;
   private readonly ledger: SimLedger;
   private readonly spend: SpendLedger;
+  private readonly context: DecideContext;
+  private readonly source = new ReplayDataSource();
   private readonly events = new EventQueue<SimEvent>();
   private readonly segments = new SegmentTable();
   private readonly total = emptyCounts();
@@ -83,6 +85,7 @@ class Replay {
   private seriesDayMs = Number.NaN;
   private readonly requestNet: number[] = [];
   private fundingFailures = 0;
+  private unjudgedOffers = 0;
   private openCents = 0;
   private nowMs = Number.NaN;
   private startMs = Number.NaN;
@@ -99,6 +102,7 @@ class Replay {
     this.market = { ...DEFAULT_MARKET, ...options.market };
     this.ledger = new SimLedger(options.startingBalanceCents);
     this.spend = simSpendLedger(this.ledger);
+    this.context = { strategies, nowMs: Number.NaN, ledger: this.spend };
     this.peakEquity = options.startingBalanceCents;
   }
 
@@ -145,21 +149,15 @@ class Replay {
 
   private decide(entry: ReplayEntry, index: number): void {
     const request = entry.line.loan_request;
-    const now = this.nowMs;
-    const outcome = decideSync(
-      request,
-      { strategies: this.strategies, nowMs: now, ledger: this.spend },
-      recordingDataSource(entry.line),
-      (offer) => checkOffer(offer, this.ledger.snapshot(now), this.limits),
-    );
+    // One context, source and guard for the whole replay, pointed at this request: nothing
+    // holds them past the (synchronous) step.
+    this.context.nowMs = this.nowMs;
+    this.source.line = entry.line;
+    const outcome = decideSync(request, this.context, this.source, this.guard);
     const { decision, reasons } = outcome;
-    const segments = this.segments.refs({
-      risk_level: String(request.borrower_card_color),
-      score_band: entry.scoreBand,
-      term: String(request.loan_terms),
-      strategy: decision.strategy.name,
-    });
-    for (const counts of [...segments, this.total]) counts.requests += 1;
+    const segments = this.segments.refs(String(request.borrower_card_color), entry.scoreBand, String(request.loan_terms), decision.strategy.name);
+    for (const counts of segments) counts.requests += 1;
+    this.total.requests += 1;
     const { action } = outcome;
     const guard: GuardRefusalCode | undefined = outcome.guard?.allowed === false ? outcome.guard.code : undefined;
     if (guard !== undefined) this.refusals[guard] = (this.refusals[guard] ?? 0) + 1;
@@ -175,6 +173,9 @@ class Replay {
     }
   }
 
+  /** The guard, asked about an offer at the replay's current time. */
+  private readonly guard = (offer: OfferToGuard): GuardResult => checkOffer(offer, this.ledger.snapshot(this.nowMs), this.limits);
+
   /** Whether a pending offer holds its total back, as the daemon's store counts it. */
   private reserves(offer: PendingOffer): boolean {
     return offer.automateFund || this.limits.reserveManualOffers;
@@ -183,10 +184,12 @@ class Replay {
   private placeOffer(offer: PendingOffer): void {
     this.ledger.offerPlaced(this.nowMs, offer.entry.totalCents, this.reserves(offer), offer.key);
     this.offeredRates.push(offer.rate);
-    for (const counts of [...offer.segments, this.total]) {
+    for (const counts of offer.segments) {
       counts.offers += 1;
       counts.offeredRateSum += offer.rate;
     }
+    this.total.offers += 1;
+    this.total.offeredRateSum += offer.rate;
     // A pending offer holds (reservation, exposure) as long as the daemon's store counts it:
     // created within the expiry window, inclusive.
     const expiryAt = this.nowMs + this.limits.offerExpiryMs + 1;
@@ -196,6 +199,7 @@ class Replay {
     }
     const verdict = judgeOffer(offer.entry.line, offer.rate, this.market);
     if (offer.decision) offer.decision.accept_probability = verdict.probability;
+    if (lacksOutcome(offer.entry.line)) this.unjudgedOffers += 1;
     if (this.market.decisionDelayMs > this.limits.offerExpiryMs) this.events.add(expiryAt, { kind: 'expire', offer });
     else this.events.add(this.nowMs + this.market.decisionDelayMs, { kind: 'decide', offer, verdict });
   }
@@ -212,21 +216,25 @@ class Replay {
       case 'instalment': {
         const { instalment, loan } = event;
         this.ledger.instalmentReceived(instalment.amountCents, instalment.principalCents, loan.key);
-        for (const counts of [...loan.segments, this.total]) counts.interestCents += instalment.interestCents;
+        for (const counts of loan.segments) counts.interestCents += instalment.interestCents;
+        this.total.interestCents += instalment.interestCents;
         this.contribute(loan.index, instalment.interestCents);
         return;
       }
       case 'loss':
         this.ledger.principalLost(event.lossCents, event.loan.key);
-        for (const counts of [...event.loan.segments, this.total]) {
+        for (const counts of event.loan.segments) {
           counts.lossCents += event.lossCents;
           counts.defaults += 1;
         }
+        this.total.lossCents += event.lossCents;
+        this.total.defaults += 1;
         this.contribute(event.loan.index, -event.lossCents);
         return;
       case 'recovery':
         this.ledger.recoveryReceived(event.recoveryCents);
-        for (const counts of [...event.loan.segments, this.total]) counts.recoveryCents += event.recoveryCents;
+        for (const counts of event.loan.segments) counts.recoveryCents += event.recoveryCents;
+        this.total.recoveryCents += event.recoveryCents;
         this.contribute(event.loan.index, event.recoveryCents);
         return;
     }
@@ -308,10 +316,13 @@ class Replay {
         lossCents: total.lossCents,
         recoveryCents: total.recoveryCents,
         dataSpendCents: ledger.dataSpendCents,
+        subscriptionCents: ledger.subscriptionCents,
         netCents: net,
         defaultRate: total.funded === 0 ? 0 : total.defaults / total.funded,
         guardRefusals: { ...this.refusals },
         fundingFailures: this.fundingFailures,
+        unjudgedOffers: this.unjudgedOffers,
+        unjudgedShare: total.offers === 0 ? 0 : this.unjudgedOffers / total.offers,
         capitalUtilization: this.idleIntegral + this.deployedIntegral > 0 ? this.deployedIntegral / (this.idleIntegral + this.deployedIntegral) : 0,
         averageIdleCents: spanMs > 0 ? Math.round(this.idleIntegral / spanMs) : ledger.balanceCents,
         netAnnualizedReturn: years > 0 && start > 0 ? net / start / years : 0,

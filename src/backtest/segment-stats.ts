@@ -56,19 +56,19 @@ export function scoreBandOf(scores: Record<string, ProviderResult> | undefined):
 /** Per dimension, per key, the counts; `refs` hands out the four a request belongs to. */
 export class SegmentTable {
   private readonly table = new Map<SegmentDimension, Map<string, SegmentCounts>>(SEGMENT_DIMENSIONS.map((d) => [d, new Map()]));
+  private readonly riskLevels = this.dimension('risk_level');
+  private readonly scoreBands = this.dimension('score_band');
+  private readonly terms = this.dimension('term');
+  private readonly strategies = this.dimension('strategy');
 
-  /** The counts of the request's segments, in SEGMENT_DIMENSIONS order. */
-  refs(keys: Readonly<Record<SegmentDimension, string>>): SegmentCounts[] {
-    return SEGMENT_DIMENSIONS.map((dimension) => {
-      const byKey = this.table.get(dimension) ?? new Map<string, SegmentCounts>();
-      let counts = byKey.get(keys[dimension]);
-      if (!counts) {
-        counts = emptyCounts();
-        byKey.set(keys[dimension], counts);
-        this.table.set(dimension, byKey);
-      }
-      return counts;
-    });
+  /** The counts of the request's segments, in SEGMENT_DIMENSIONS order (risk_level, score_band, term, strategy). */
+  refs(riskLevel: string, scoreBand: string, term: string, strategy: string): SegmentCounts[] {
+    // Once per replayed request: four lookups, no intermediate objects.
+    return [countsOf(this.riskLevels, riskLevel), countsOf(this.scoreBands, scoreBand), countsOf(this.terms, term), countsOf(this.strategies, strategy)];
+  }
+
+  private dimension(dimension: SegmentDimension): Map<string, SegmentCounts> {
+    return this.table.get(dimension) as Map<string, SegmentCounts>;
   }
 
   rows(): Record<SegmentDimension, SegmentRow[]> {
@@ -96,6 +96,16 @@ export function segmentRow(key: string, counts: SegmentCounts): SegmentRow {
     defaultRate: counts.funded === 0 ? 0 : counts.defaults / counts.funded,
     annualizedReturn: capitalYears === 0 ? 0 : net / capitalYears,
   };
+}
+
+/** The counts under `key`, created empty on first use. */
+function countsOf(byKey: Map<string, SegmentCounts>, key: string): SegmentCounts {
+  let counts = byKey.get(key);
+  if (!counts) {
+    counts = emptyCounts();
+    byKey.set(key, counts);
+  }
+  return counts;
 }
 
 // Numbers in numeric order (terms 6, 12, 24), then text; bands best first.

@@ -26,30 +26,48 @@ export class SimLedger {
   largestExposureCents = 0;
   largestBorrowerExposureCents = 0;
   dataSpendCents = 0;
+  /** The part of dataSpendCents that is flat-priced providers' monthly subscriptions. */
+  subscriptionCents = 0;
   private dayStartMs = Number.NEGATIVE_INFINITY;
   private offersToday = 0;
   private amountTodayCents = 0;
   private spendMonthMs = Number.NEGATIVE_INFINITY;
   private spendThisMonthCents = 0;
+  /** This month's spend by the strategy that asked (each strategy's own budget). */
+  private readonly strategySpendThisMonth = new Map<string, number>();
+  /** Flat-priced providers whose subscription this month has been charged. */
+  private readonly subscribedThisMonth = new Set<string>();
 
   constructor(startingBalanceCents: number) {
     this.balanceCents = startingBalanceCents;
   }
 
-  /** The guard's view at `nowMs` (the kill switch file does not exist in a backtest). */
+  /**
+   * The guard's view at `nowMs` (the kill switch file does not exist in a backtest). One object,
+   * refreshed at each call and reading the exposure maps live, since a replay asks for it once
+   * per offer: read it before the ledger next changes.
+   */
   snapshot(nowMs: number): GuardSnapshot {
     this.rollDay(nowMs);
-    return {
-      balanceCents: this.balanceCents,
-      reservedCents: this.reservedCents,
-      exposureCents: this.exposureCents,
-      exposureByBorrowerCents: (borrowerId) => this.byBorrower.get(borrowerId) ?? 0,
-      exposureByRiskLevelCents: { ...this.byRiskLevel },
-      offersToday: this.offersToday,
-      amountTodayCents: this.amountTodayCents,
-      killSwitchOn: false,
-    };
+    const view = this.view;
+    view.balanceCents = this.balanceCents;
+    view.reservedCents = this.reservedCents;
+    view.exposureCents = this.exposureCents;
+    view.offersToday = this.offersToday;
+    view.amountTodayCents = this.amountTodayCents;
+    return view;
   }
+
+  private readonly view: GuardSnapshot = {
+    balanceCents: 0,
+    reservedCents: 0,
+    exposureCents: 0,
+    exposureByBorrowerCents: (borrowerId) => this.byBorrower.get(borrowerId) ?? 0,
+    exposureByRiskLevelCents: this.byRiskLevel,
+    offersToday: 0,
+    amountTodayCents: 0,
+    killSwitchOn: false,
+  };
 
   /**
    * An offer was made: it counts towards today's caps and exposure, and `reserves` its total
@@ -92,17 +110,31 @@ export class SimLedger {
     this.principalGone(principalCents, key);
   }
 
-  /** Month-to-date per-request data spend at `nowMs`. */
-  spendThisMonth(nowMs: number): number {
+  /** Month-to-date data spend at `nowMs` (per-request prices and subscriptions), of `strategy` when given. */
+  spendThisMonth(nowMs: number, strategy?: string): number {
     this.rollMonth(nowMs);
-    return this.spendThisMonthCents;
+    return strategy === undefined ? this.spendThisMonthCents : (this.strategySpendThisMonth.get(strategy) ?? 0);
   }
 
-  /** A paid data purchase (billed monthly, so it is counted against the return, not the balance). */
-  dataBought(nowMs: number, costCents: number): void {
+  /** Whether `provider`'s subscription was charged in the month of `nowMs`. */
+  subscribed(nowMs: number, provider: string): boolean {
+    this.rollMonth(nowMs);
+    return this.subscribedThisMonth.has(provider);
+  }
+
+  /**
+   * A paid data purchase or a month's subscription (`subscription` names its provider), for
+   * `strategy`: billed monthly, so it is counted against the return, not the balance.
+   */
+  dataBought(nowMs: number, costCents: number, strategy?: string, subscription?: string): void {
     this.rollMonth(nowMs);
     this.spendThisMonthCents += costCents;
     this.dataSpendCents += costCents;
+    if (strategy !== undefined) this.strategySpendThisMonth.set(strategy, (this.strategySpendThisMonth.get(strategy) ?? 0) + costCents);
+    if (subscription !== undefined) {
+      this.subscribedThisMonth.add(subscription);
+      this.subscriptionCents += costCents;
+    }
   }
 
   private principalGone(principalCents: number, key: ExposureKey): void {
@@ -135,6 +167,8 @@ export class SimLedger {
     if (month !== this.spendMonthMs) {
       this.spendMonthMs = month;
       this.spendThisMonthCents = 0;
+      this.strategySpendThisMonth.clear();
+      this.subscribedThisMonth.clear();
     }
   }
 }

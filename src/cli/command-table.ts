@@ -47,6 +47,12 @@ export const COMMAND_TABLE: readonly CommandEntry[] = [
     load: async () => (await import('./commands/decisions/index.js')).registerDecisionsCommand,
   },
   {
+    name: 'mcp',
+    summary: 'serve the agent connector (MCP) over stdio: the /mcp tools for a local agent',
+    hasOptions: true,
+    load: async () => (await import('./commands/mcp/index.js')).registerMcpCommand,
+  },
+  {
     name: 'record',
     summary: 'recordings of what the daemon saw, for backtests',
     hasOptions: false,

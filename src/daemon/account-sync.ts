@@ -4,14 +4,18 @@
  * offer's status, so acceptance is detected here: a loan in the investor's lists whose
  * `loan_request_id` is one we offered on means our offer was accepted; `funded` (or any list but
  * current with a pending status) means it was funded. An accepted offer without automate_fund is
- * due for the funding job's next run at once (its back-off schedule starts over).
+ * due for the funding job's next run at once (its back-off schedule starts over). The payments of
+ * the loans are read after the lists, a bounded number of loans per sync (payment-sync.ts).
  */
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import { collectPages, LOAN_STATUSES, type Loan, type MarketplaceApi } from '../service/index.js';
 import type { OfferRecord, OfferState, Store } from '../store/index.js';
+import { PaymentSync, type PaymentSyncResult } from './payment-sync.js';
 
 export class AccountSync {
+  private readonly payments: PaymentSync;
+
   constructor(
     private readonly deps: {
       client: MarketplaceApi;
@@ -20,11 +24,16 @@ export class AccountSync {
       log: Logger;
       /** How long an offer reserves money (risk.offer_expiry_hours); funding by hand stops after it. */
       offerExpiryMs?: () => number;
+      /** Loans whose payments one sync reads at most (default DEFAULT_PAYMENT_LOANS_PER_SYNC). */
+      paymentLoansPerSync?: number;
     },
-  ) {}
+  ) {
+    const { client, store, clock, log, paymentLoansPerSync } = deps;
+    this.payments = new PaymentSync({ client, store, clock, log, ...(paymentLoansPerSync === undefined ? {} : { maxLoans: paymentLoansPerSync }) });
+  }
 
-  /** Reads the four loan lists, stores them, and moves our offers to accepted or funded. */
-  async sync(): Promise<{ loans: number; offersSettled: number }> {
+  /** Reads the four loan lists, stores them, moves our offers to accepted or funded, then reads payments. */
+  async sync(): Promise<{ loans: number; offersSettled: number; payments: PaymentSyncResult }> {
     const { client, store, clock, log } = this.deps;
     let loans = 0;
     let offersSettled = 0;
@@ -47,7 +56,8 @@ export class AccountSync {
       const forgotten = store.account.forgetUnlistedPending(listed);
       if (forgotten > 0) log.info({ forgotten }, 'pending loans no longer listed forgotten (acceptances that expired unfunded)');
     }
-    return { loans, offersSettled };
+    const payments = await this.payments.sync();
+    return { loans, offersSettled, payments };
   }
 
   /** Logs loans that moved to another list since the last sync (completed, collection, default). */

@@ -7,9 +7,12 @@ import { z } from 'zod';
 import cron from 'node-cron';
 import { loadYamlFile, type CrossFieldRule } from '../config/index.js';
 import { riskLimitsSchema } from '../risk/index.js';
-import { ConfigurationError } from '../service/index.js';
+import { ConfigurationError, refusalTextsSchema } from '../service/index.js';
 import { notificationsSchema } from '../ops/notifier.js';
+import { OPS_ENV_HELP, operatorConfigSchema } from '../operator/operator-config.js';
 import { DEFAULT_SYNCHRONOUS, SYNCHRONOUS_LEVELS } from '../store/synchronous.js';
+import { DEFAULT_WARN_AFTER_REFUSALS, DEFAULT_WARN_WINDOW_MS } from '../webhook/refusal-warning.js';
+import { DEFAULT_TOKEN_LAYOUT, TOKEN_LAYOUTS } from '../webhook/token-layout.js';
 
 /** A cron expression, or `off`: the job never runs on its own (it still runs at start where said). */
 /** The schedule of a job that never runs on its own. */
@@ -38,12 +41,32 @@ export const daemonConfigSchema = z.strictObject({
       port: z.number().int().min(0).max(65535).default(8080),
       path: z.string().regex(/^\//, 'must start with /').default('/webhooks'),
       body_limit_bytes: z.number().int().positive().default(65_536),
+      token_layout: z
+        .enum(TOKEN_LAYOUTS)
+        .default(DEFAULT_TOKEN_LAYOUT)
+        .describe('where the event sits in the token: auto reads both; envelope: claims {webhook_uuid, topic, data}; data: claims are the data, uuid and topic beside the token'),
+      warn_after: z
+        .strictObject({
+          refusals: z.number().int().positive().default(DEFAULT_WARN_AFTER_REFUSALS),
+          within_minutes: z.number().positive().default(DEFAULT_WARN_WINDOW_MS / 60_000),
+        })
+        .prefault({})
+        .describe('validly signed webhooks refused for their shape this often raise a warning (/healthz, lendbot status, a notification)'),
     })
     .prefault({}),
   poll: z
     .strictObject({
       schedule: cronExpression.default('* * * * *'),
       at_start: z.boolean().default(true),
+      server_filters: z
+        .boolean()
+        .default(true)
+        .describe("send the list filters the active strategies' risk-level and amount filters allow (false: read the whole list)"),
+    })
+    .prefault({}),
+  service: z
+    .strictObject({
+      refusal_texts: refusalTextsSchema,
     })
     .prefault({}),
   jobs: z
@@ -56,6 +79,7 @@ export const daemonConfigSchema = z.strictObject({
     .prefault({}),
   risk: riskLimitsSchema.prefault({}),
   notifications: notificationsSchema.optional(),
+  ops: operatorConfigSchema.prefault({}).describe('the operator listener: the MCP agent connector at /mcp (docs/agent-connector.md)'),
   sandbox: z
     .strictObject({
       seed: z.number().int().default(42),
@@ -75,6 +99,7 @@ export const RUN_ENV_HELP: ReadonlyArray<readonly [string, string]> = [
   ['LENDBOT_POLL', 'poll schedule, a cron expression (default every minute)'],
   ['LENDBOT_DRY_RUN', 'true: never POST offers'],
   ['LENDBOT_LOG_LEVEL', 'trace, debug, info, warn, error'],
+  ...OPS_ENV_HELP,
 ];
 
 type Env = Record<string, string | undefined>;
@@ -101,6 +126,11 @@ export function applyEnv(config: DaemonConfigFile, env: Env): DaemonConfigFile {
     const port = Number(env.LENDBOT_WEBHOOK_PORT);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigurationError(`LENDBOT_WEBHOOK_PORT must be a port number (got "${env.LENDBOT_WEBHOOK_PORT}")`);
     result.webhook.port = port;
+  }
+  if (env.LENDBOT_OPS_PORT?.trim()) {
+    const port = Number(env.LENDBOT_OPS_PORT);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigurationError(`LENDBOT_OPS_PORT must be a port number (got "${env.LENDBOT_OPS_PORT}")`);
+    result.ops.port = port;
   }
   if (env.LENDBOT_POLL?.trim()) {
     if (!cron.validate(env.LENDBOT_POLL.trim())) throw new ConfigurationError(`LENDBOT_POLL is not a cron expression (got "${env.LENDBOT_POLL}")`);

@@ -8,7 +8,7 @@
 import { systemClock, type Clock } from '../clock/clock.js';
 import { eventDropReason, loadStrategyFile, type CompiledStrategy } from '../engine/index.js';
 import { createLogger, type Logger } from '../log/logger.js';
-import { ConfigurationError, createMarketplaceClient, serviceConfigFromEnv, type MarketplaceApi } from '../service/index.js';
+import { ConfigurationError, createMarketplaceClient, serviceConfigFromEnv, unionListFilters, type MarketplaceApi } from '../service/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { buildWebhookServer } from '../webhook/index.js';
 import { AccountSync } from './account-sync.js';
@@ -18,10 +18,10 @@ import { serviceDataSource, storeSpendLedger } from './service-data.js';
 import { FundingJob } from './funding-job.js';
 import { InboxWorker, type WebhookEventPrefilter } from './inbox-worker.js';
 import { Swappable } from './swappable.js';
-import { IntentReconciler } from './intent-reconciler.js';
+import { IntentReconciler, type ListedRequests } from './intent-reconciler.js';
 import { OfferPlacer } from './offer-placer.js';
 import { Pipeline } from './pipeline.js';
-import { Poller } from './poller.js';
+import { Poller, type PollHooks } from './poller.js';
 import { Scheduler } from '../clock/scheduler.js';
 // Operations (src/ops): metrics, health, hot reload, notifications.
 import { instrumentClient } from '../ops/instrument.js';
@@ -29,6 +29,8 @@ import { createMetrics } from '../ops/metrics.js';
 import { Protections } from '../ops/protections/index.js';
 import { ServiceHealth } from '../ops/service-health.js';
 import { wireOperations } from '../ops/wire-operations.js';
+// The operator listener: the MCP agent connector (src/operator).
+import { operatorSurface } from '../operator/operator-surface.js';
 
 export interface DaemonOverrides {
   clock?: Clock;
@@ -57,6 +59,8 @@ export interface Daemon {
   inbox: InboxWorker;
   /** The webhook URL on this machine (for the sandbox's subscription and for tests). */
   webhookUrl: string;
+  /** The operator listener's base URL once started (`/mcp` below it); undefined when it serves nothing. */
+  operatorUrl(): string | undefined;
   start(): Promise<void>;
   /** Runs one of the scheduled jobs now (poll, balance, sync, fund, inbox); joins a run under way. */
   runJob(name: string): Promise<void>;
@@ -74,7 +78,7 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
   const initialStrategies = overrides.strategies ?? (await Promise.all(config.strategies.map((file) => loadStrategyFile(file))));
 
   const clock = overrides.clock ?? systemClock;
-  let client: MarketplaceApi & { close?: () => void } = overrides.client ?? createMarketplaceClient(serviceConfigFromEnv(env), { clock, log });
+  let client: MarketplaceApi & { close?: () => void } = overrides.client ?? createMarketplaceClient({ ...serviceConfigFromEnv(env), refusalTexts: config.service.refusal_texts }, { clock, log });
   const webhookSecret = overrides.webhookSecret ?? env.LENDBOT_WEBHOOK_SECRET?.trim();
   if (!webhookSecret) throw new ConfigurationError('LENDBOT_WEBHOOK_SECRET is not set; export the webhook secret the marketplace gave you');
   const port = config.webhook.port;
@@ -103,7 +107,9 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
     notify: (event, data) => ops.notify(event, data),
   });
   const pipeline = new Pipeline({ store, clock, log: component('pipeline'), strategies, limits, balance, data: serviceDataSource(client), spend: storeSpendLedger(store), placer, dryRun, protections });
-  const poller = new Poller({ client, store, pipeline, clock, log: component('poll') });
+  // The poll asks only for what some active strategy could take (read at each poll: hot reload).
+  const listFilters = () => (config.poll.server_filters ? unionListFilters(strategies().map((strategy) => strategy.listRestriction)) : {});
+  const poller = new Poller({ client, store, pipeline, clock, log: component('poll'), listFilters });
   const prefilter: WebhookEventPrefilter = (data) => {
     const reason = eventDropReason(data, limits().allowedRiskLevels, strategies());
     return reason === null ? { pass: true } : { pass: false, reason };
@@ -125,17 +131,24 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       inbox.drain().catch((error: unknown) => log.error({ err: error }, 'inbox drain failed'));
     },
     onOutcome: (outcome) => metrics.webhookEvents.inc({ outcome }),
+    tokenLayout: config.webhook.token_layout,
+    refusalWarning: { state: store.state, refusals: config.webhook.warn_after.refusals, windowMs: config.webhook.warn_after.within_minutes * 60_000 },
   });
   const host = config.webhook.host;
   const webhookUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}${config.webhook.path}`;
 
   // Offers whose outcome is unknown are settled before new requests are decided, so the guard
   // weighs new offers against known money (they reserve meanwhile in any case).
-  const settleUnknownOffers = (listedIds: ReadonlySet<number>) => pipeline.exclusive(() => reconciler.reconcile(listedIds));
+  const settleUnknownOffers = (listed: ListedRequests) => pipeline.exclusive(() => reconciler.reconcile(listed));
+  // In a poll, page by page: the offers on a page are settled before its new requests are decided.
+  const pollHooks: PollHooks = {
+    beforePage: (pageIds) => pipeline.exclusive(() => reconciler.settleListed(pageIds)),
+    afterScan: (listed) => pipeline.exclusive(async () => reconciler.expireUnlisted(listed)),
+  };
   const pollJob = {
     name: 'poll',
     schedule: config.poll.schedule,
-    run: () => poller.poll(settleUnknownOffers),
+    run: () => poller.poll(pollHooks),
   };
   const inboxJob = { name: 'inbox', schedule: config.poll.schedule, run: () => inbox.drain() };
   const jobs = [
@@ -161,8 +174,8 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
     const unsettled = store.offers.listByState(['intent', 'unknown']).length;
     if (unsettled === 0) return;
     try {
-      const { summary } = await poller.list();
-      const { settled, stillUnknown } = await settleUnknownOffers(summary.listedIds);
+      const summary = await poller.list();
+      const { settled, stillUnknown } = await settleUnknownOffers({ ids: summary.listedIds, complete: summary.complete });
       log.info({ settled, stillUnknown }, 'offers left unsettled by the last run reconciled');
     } catch (error) {
       // They keep reserving their money until a later poll settles them.
@@ -197,6 +210,32 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       : {}),
   });
 
+  // Agents act through the daemon's own parts: its client, guard inputs, placer and pipeline queue.
+  const operator = operatorSurface({
+    config: config.ops,
+    env,
+    log: component('operator'),
+    context: {
+      client,
+      store,
+      clock,
+      realClock: systemClock,
+      log: component('agent'),
+      mode,
+      dryRun,
+      strategies,
+      limits,
+      strategyFiles: () => (overrides.strategies === undefined ? config.strategies : undefined),
+      config,
+      balance,
+      data: serviceDataSource(client),
+      spend: storeSpendLedger(store),
+      placer,
+      exclusive: (job) => pipeline.exclusive(job),
+      protections,
+    },
+  });
+
   let stopped = false;
   return {
     mode,
@@ -205,12 +244,14 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
     poller,
     inbox,
     webhookUrl,
+    operatorUrl: () => operator.url(),
     async start() {
       // Webhooks are stored from now on, but nothing is decided before the offers a crash left
       // unsettled are settled (they reserve their money meanwhile).
       inbox.hold();
       await webhook.listen({ host, port });
       await ops.start();
+      await operator.start();
       log.info({ webhookUrl, mode, dryRun, strategies: strategies().map((s) => s.name) }, 'lendbot started');
       await settleAtStart();
       inbox.release();
@@ -230,6 +271,8 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       stopped = true;
       webhook.setAccepting(false);
       ops.stop();
+      // No agent call starts after this; one under way finishes in the pipeline's queue.
+      await operator.stop();
       await scheduler.stop();
       await inbox.drain();
       await pipeline.idle();

@@ -4,35 +4,78 @@
  *
  * The service refuses a second offer by the same investor on the same request (spec 4.2, rule 7),
  * so asking again cannot create a duplicate: it either places the offer that never arrived or
- * answers "already made an offer", which settles it as placed. We only ask while the request is
+ * answers that an offer exists (refusal code `offer_exists`, whatever the service's words:
+ * src/service/refusal-texts.ts), which settles it as placed. We only ask while the request is
  * still listed (still open); a row whose request has left the list is left alone until the offer
- * expiry, then marked expired. Meanwhile the row keeps reserving money, the cautious side.
+ * expiry, then marked expired, and only after a scan that read the whole list: a cut scan (a
+ * list that shrank under it, a page bound) or a filtered one proves nothing about what is absent.
+ * Meanwhile the row keeps reserving money, the cautious side.
  */
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import { ServiceError, type MarketplaceApi } from '../service/index.js';
 import type { OfferRecord, Store } from '../store/index.js';
-import { isAlreadyOfferedText } from './offer-placer.js';
+import { listingScan, type ScanCoverage } from './list-coverage.js';
+
+/** The loan requests a scan of the list saw. */
+export interface ListedRequests extends ScanCoverage {
+  ids: ReadonlySet<number>;
+  /** Whether `ids` is the whole open list: every page read, no list filter sent. */
+  complete: boolean;
+}
+
+export interface ReconcileCounts {
+  settled: number;
+  stillUnknown: number;
+}
 
 export class IntentReconciler {
   constructor(
     private readonly deps: { client: MarketplaceApi; store: Store; clock: Clock; log: Logger; offerExpiryMs: () => number },
   ) {}
 
-  /** `listedIds`: the loan requests the latest poll saw. */
-  async reconcile(listedIds: ReadonlySet<number>): Promise<{ settled: number; stillUnknown: number }> {
+  /** Settles every unsettled offer against one scan of the list. */
+  async reconcile(listed: ListedRequests): Promise<ReconcileCounts> {
+    const asked = await this.settleListed(listed.ids);
+    const aged = this.expireUnlisted(listed);
+    return { settled: asked.settled + aged.settled, stillUnknown: aged.stillUnknown };
+  }
+
+  /**
+   * Asks again about the unsettled offers on requests in `ids` (a page of the list, as the poll
+   * reads it); dry-run rows are settled wherever their request is.
+   */
+  async settleListed(ids: ReadonlySet<number>): Promise<ReconcileCounts> {
     const { store, clock } = this.deps;
     let settled = 0;
     let stillUnknown = 0;
     for (const offer of store.offers.listByState(['intent', 'unknown'])) {
       if (offer.dryRun) {
         store.offers.setState(offer.id, 'placed', clock.now());
-        continue;
-      }
-      if (listedIds.has(offer.loanRequestId)) {
+        settled += 1;
+      } else if (ids.has(offer.loanRequestId)) {
         if (await this.askAgain(offer)) settled += 1;
         else stillUnknown += 1;
-      } else if (clock.now() - Date.parse(offer.createdAt) > this.deps.offerExpiryMs()) {
+      }
+    }
+    return { settled, stillUnknown };
+  }
+
+  /**
+   * After a scan: the unsettled offers whose request was not listed become 'expired' once older
+   * than the offer expiry, if the scan read the whole list. Returns those left unsettled.
+   */
+  expireUnlisted(listed: ListedRequests): ReconcileCounts {
+    const { store, clock } = this.deps;
+    // Placed offers too: whether their request is still listed tells lost from still open
+    // (docs/recording-format.md, `offer.status`).
+    store.offers.noteListing(listingScan(store, listed), clock.now());
+    let settled = 0;
+    let stillUnknown = 0;
+    for (const offer of store.offers.listByState(['intent', 'unknown'])) {
+      if (offer.dryRun) continue;
+      if (listed.ids.has(offer.loanRequestId)) stillUnknown += 1;
+      else if (listed.complete && clock.now() - Date.parse(offer.createdAt) > this.deps.offerExpiryMs()) {
         store.offers.setState(offer.id, 'expired', clock.now());
         settled += 1;
       } else {
@@ -51,7 +94,7 @@ export class IntentReconciler {
       return true;
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error;
-      if (error.code === 'RULE_REFUSED' && isAlreadyOfferedText(error.serviceText)) {
+      if (error.code === 'RULE_REFUSED' && error.refusal === 'offer_exists') {
         store.offers.setState(offer.id, 'placed', clock.now());
         log.info({ loanRequestId: offer.loanRequestId }, 'unknown offer settled: it had been placed');
         return true;

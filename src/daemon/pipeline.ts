@@ -9,14 +9,18 @@
  * - enrich ⇄ decide ─> guard is the engine's decide step (src/engine/decide-step.ts), the same
  *   code the backtester and `strategy explain` run; here data comes from the service, spend goes
  *   to the purchases table, and the guard's snapshot comes from the store.
+ * - Between the webhook and the make_offer POST only what guards money is written: priced
+ *   purchases and the offer intent. The request's raw JSON and free purchases (the banking data,
+ *   redacted) follow the POST, then the decision row.
  */
 import type { Clock } from '../clock/clock.js';
-import { decideAsync, type CompiledStrategy, type DataSource, type SpendLedger } from '../engine/index.js';
+import { decideAsync, type CompiledStrategy, type DataSource, type DecideOutcome, type SpendLedger } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
 import { checkOffer, snapshotFromStore, type GuardRefusalCode, type RiskLimits } from '../risk/index.js';
 import type { LoanRequest } from '../service/index.js';
 import type { DecisionAction, RequestSource, Store } from '../store/index.js';
 import type { BalanceTracker } from './balance-tracker.js';
+import { DeferredPurchases } from './deferred-purchases.js';
 import type { Protections } from '../ops/protections/index.js';
 import type { OfferPlacer, PlaceOutcome } from './offer-placer.js';
 import { SerialQueue } from './serial-queue.js';
@@ -36,7 +40,11 @@ export interface PipelineDeps {
   dryRun: boolean;
   /** Automatic pauses (src/ops/protections): a pause refuses every offer; refusals feed them. */
   protections?: Pick<Protections, 'activePause' | 'noteOfferRefusal'> | undefined;
+  /** Real milliseconds without a request after which the store's WAL is checkpointed (default 1 s). */
+  idleCheckpointMs?: number | undefined;
 }
+
+const IDLE_CHECKPOINT_MS = 1_000;
 
 export interface PipelineResult {
   loanRequestId: number;
@@ -56,6 +64,7 @@ export type DecisionListener = (request: LoanRequest, source: RequestSource, res
 export class Pipeline {
   private readonly queue = new SerialQueue();
   private readonly listeners: DecisionListener[] = [];
+  private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: PipelineDeps) {}
 
@@ -66,7 +75,14 @@ export class Pipeline {
 
   /** Sends one request through the pipeline, after the requests queued before it. */
   process(request: LoanRequest, source: RequestSource): Promise<PipelineResult> {
-    return this.queue.run(() => this.run(request, source));
+    clearTimeout(this.idleTimer);
+    return this.queue.run(async () => {
+      try {
+        return await this.run(request, source);
+      } finally {
+        if (this.queue.size === 1) this.checkpointWhenIdle();
+      }
+    });
   }
 
   /** Runs `job` between requests, never during one (the reconciler uses it). */
@@ -85,8 +101,11 @@ export class Pipeline {
 
   private async run(request: LoanRequest, source: RequestSource): Promise<PipelineResult> {
     const { store, clock, log } = this.deps;
-    store.requests.markSeen(request, source, clock.now());
-    if (store.decisions.has(request.id)) return { loanRequestId: request.id, action: 'already', reasons: [] };
+    const seenAtMs = clock.now();
+    if (store.decisions.has(request.id)) {
+      store.requests.markSeen(request, source, seenAtMs);
+      return { loanRequestId: request.id, action: 'already', reasons: [] };
+    }
 
     const timings: Record<string, number> = {};
     const timed = async <T>(step: string, work: () => Promise<T> | T): Promise<T> => {
@@ -99,30 +118,42 @@ export class Pipeline {
     };
 
     const strategies = this.deps.strategies();
-    const context = { strategies, nowMs: clock.now(), ledger: this.deps.spend };
+    const purchases = new DeferredPurchases(this.deps.spend);
+    const context = { strategies, nowMs: clock.now(), ledger: purchases };
     let guardMs: number | undefined;
-    const outcome = await timed('decide', () =>
-      decideAsync(request, context, this.timedData(timed), async (offer) => {
-        const started = performance.now();
-        const limits = this.deps.limits();
-        const balanceCents = await this.deps.balance.current();
-        const snapshot = {
-          ...snapshotFromStore(store, balanceCents, clock.now(), limits, { dryRun: this.deps.dryRun }),
-          pauseReason: this.deps.protections?.activePause()?.reason,
-        };
-        const result = checkOffer(offer, snapshot, limits);
-        guardMs = performance.now() - started;
-        return result;
-      }),
-    );
+    let outcome: DecideOutcome;
+    let placement: PlaceOutcome | undefined;
+    try {
+      outcome = await timed('decide', () =>
+        decideAsync(request, context, this.timedData(timed), async (offer) => {
+          const started = performance.now();
+          const limits = this.deps.limits();
+          const balanceCents = await this.deps.balance.current();
+          const snapshot = {
+            ...snapshotFromStore(store, balanceCents, clock.now(), limits, { dryRun: this.deps.dryRun }),
+            pauseReason: this.deps.protections?.activePause()?.reason,
+          };
+          const result = checkOffer(offer, snapshot, limits);
+          guardMs = performance.now() - started;
+          return result;
+        }),
+      );
+      const { decision } = outcome;
+      const rate = decision.rate;
+      if (outcome.action === 'offer' && rate !== undefined) {
+        placement = await timed('act', () => this.deps.placer.place(request, rate, decision.automateFund));
+      }
+    } finally {
+      // Written once the offer went out (or failed): neither guards money (the intent row does,
+      // and priced purchases were written at once), so neither delays the POST.
+      store.requests.markSeen(request, source, seenAtMs);
+      purchases.flush();
+    }
     if (guardMs !== undefined) timings.guard = Math.round(guardMs * 100) / 100;
     // 'decide' includes the purchases and the guard it waited for; keep only the engine's own time.
     timings.decide = Math.round(((timings.decide ?? 0) - (timings.enrich ?? 0) - (guardMs ?? 0)) * 100) / 100;
     const { decision, reasons } = outcome;
     const guard = outcome.guard?.allowed === false ? outcome.guard.code : undefined;
-    const rate = decision.rate;
-    const placement =
-      outcome.action === 'offer' && rate !== undefined ? await timed('act', () => this.deps.placer.place(request, rate, decision.automateFund)) : undefined;
     const action = placement === undefined ? 'skip' : this.afterPlacement(placement, reasons);
 
     store.decisions.record({
@@ -157,11 +188,30 @@ export class Pipeline {
     return result;
   }
 
+  /**
+   * Checkpoints the store once no request came for a while: a checkpoint fsyncs, and done by a
+   * commit on the way to an offer it would delay that offer (src/store/database.ts).
+   */
+  private checkpointWhenIdle(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      if (this.queue.size > 0) return;
+      try {
+        this.deps.store.checkpoint();
+      } catch (error) {
+        // The next idle moment (or SQLite's own backstop) tries again.
+        this.deps.log.warn({ err: error }, 'WAL checkpoint failed');
+      }
+    }, this.deps.idleCheckpointMs ?? IDLE_CHECKPOINT_MS);
+    this.idleTimer.unref();
+  }
+
   /** The data source, with each fetch timed as 'enrich'. */
   private timedData(timed: <T>(step: string, work: () => Promise<T> | T) => Promise<T>): DataSource<false> {
     const { data } = this.deps;
     return {
       bankingData: (request) => timed('enrich', () => data.bankingData(request)),
+      borrowerHistory: (request) => timed('enrich', () => data.borrowerHistory(request)),
       providerResult: (request, provider) => timed('enrich', () => data.providerResult(request, provider)),
     };
   }

@@ -1,69 +1,153 @@
 /**
- * The scheduled poll: list every page of loan requests and send each one not yet decided
- * through the pipeline, so nothing a lost webhook missed is lost. Items that fail validation are
- * logged and skipped; the good ones still go through.
+ * The scheduled poll: list the loan requests and send each one not yet decided through the
+ * pipeline, so nothing a lost webhook missed is lost. Items that fail validation are logged and
+ * skipped; the good ones still go through.
+ *
+ * Pages are decided as they arrive: a page's new requests are decided before the next page is
+ * asked for, so a failure on page 5 loses nothing of pages 1 to 4. The scan is scanPages'
+ * (src/service/pagination.ts): a 404 on a later page (the list shrank while it was read) ends it
+ * normally, and it reads at most the pages the first answer's `count` implies, plus one.
  */
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
-import { formatItemIssue, type LoanRequest, type MarketplaceApi } from '../service/index.js';
+import {
+  formatItemIssue,
+  scanPages,
+  type LoanRequest,
+  type LoanRequestFilters,
+  type MarketplaceApi,
+  type Page,
+  type ScanProgress,
+} from '../service/index.js';
 import { LAST_POLL_KEY, type Store } from '../store/index.js';
+import type { ListedRequests } from './intent-reconciler.js';
 import type { Pipeline } from './pipeline.js';
 
 export interface PollSummary {
   listed: number;
   processed: number;
   invalid: number;
+  /** Pages read. */
+  pages: number;
   /** Ids listed in this poll, for the reconciler. */
   listedIds: Set<number>;
+  /** Whether `listedIds` is the whole open list: no list filter sent and the scan not cut. */
+  complete: boolean;
+  /** The list filters sent. */
+  filters: LoanRequestFilters;
+}
+
+/** What the daemon runs around the decisions of a poll (the reconciler's two halves). */
+export interface PollHooks {
+  /** Before the new requests of a page are decided, with the ids that page listed. */
+  beforePage?: (pageIds: ReadonlySet<number>) => Promise<unknown>;
+  /** After the scan, with every id it listed and whether that is the whole list. */
+  afterScan?: (listed: ListedRequests) => Promise<unknown>;
+}
+
+export interface PollerDeps {
+  client: MarketplaceApi;
+  store: Store;
+  pipeline: Pipeline;
+  clock: Clock;
+  log: Logger;
+  /** The list filters the active strategies allow (unionListFilters); none when absent. */
+  listFilters?: (() => LoanRequestFilters) | undefined;
 }
 
 export class Poller {
   private running: Promise<PollSummary> | undefined;
 
-  constructor(private readonly deps: { client: MarketplaceApi; store: Store; pipeline: Pipeline; clock: Clock; log: Logger }) {}
+  constructor(private readonly deps: PollerDeps) {}
 
-  /**
-   * Polls once; a poll already under way is joined rather than doubled. `beforeDeciding` runs
-   * after the list is read and before any new request is decided (the reconciler settles offers
-   * whose outcome is unknown there, so their money is known before new offers are weighed).
-   */
-  poll(beforeDeciding?: (listedIds: ReadonlySet<number>) => Promise<unknown>): Promise<PollSummary> {
-    this.running ??= this.run(beforeDeciding).finally(() => {
+  /** Polls once; a poll already under way is joined rather than doubled. */
+  poll(hooks: PollHooks = {}): Promise<PollSummary> {
+    this.running ??= this.run(hooks).finally(() => {
       this.running = undefined;
     });
     return this.running;
   }
 
-  /** Reads every page of the list: the ids listed, and the requests not decided yet. */
-  async list(): Promise<{ summary: PollSummary; fresh: Map<number, LoanRequest> }> {
-    const { client, store, log } = this.deps;
-    const summary: PollSummary = { listed: 0, processed: 0, invalid: 0, listedIds: new Set() };
-    // By id: a list that shifts while it is read can show a request on two pages.
-    const fresh = new Map<number, LoanRequest>();
-    for await (const page of client.loanRequestPages()) {
-      for (const issue of page.issues) log.warn({ issue: formatItemIssue(issue) }, 'loan request left out');
-      summary.invalid += page.issues.length;
-      for (const request of page.items) {
-        if (!summary.listedIds.has(request.id)) summary.listed += 1;
-        summary.listedIds.add(request.id);
-        if (!store.decisions.has(request.id) && !fresh.has(request.id)) fresh.set(request.id, request);
-      }
-    }
-    return { summary, fresh };
-  }
-
-  private async run(beforeDeciding?: (listedIds: ReadonlySet<number>) => Promise<unknown>): Promise<PollSummary> {
-    const { store, pipeline, clock, log } = this.deps;
-    const { summary, fresh } = await this.list();
-    await beforeDeciding?.(summary.listedIds);
-    // Oldest first (ids grow with time), whatever order the service lists in: first come, first
-    // served for the balance, and the order a backtest replays requests seen at the same moment.
-    for (const request of [...fresh.values()].sort((a, b) => a.id - b.id)) {
-      await pipeline.process(request, 'poll');
-      summary.processed += 1;
-    }
-    store.state.set(LAST_POLL_KEY, new Date(clock.now()).toISOString(), clock.now());
-    log.info({ listed: summary.listed, processed: summary.processed, invalid: summary.invalid }, 'poll done');
+  /** Reads the whole (unfiltered) list without deciding anything: the ids listed, for the reconciler at start. */
+  async list(): Promise<PollSummary> {
+    const summary = emptySummary({});
+    const progress: ScanProgress = { pages: 0 };
+    for await (const page of scanPages(this.deps.client.loanRequestPages(), progress)) this.take(page, summary);
+    this.finish(summary, progress);
     return summary;
   }
+
+  private async run(hooks: PollHooks): Promise<PollSummary> {
+    const { client, store, pipeline, clock, log } = this.deps;
+    const filters = this.filtersNow();
+    const summary = emptySummary(filters);
+    const progress: ScanProgress = { pages: 0 };
+    const startedMs = clock.now();
+    for await (const page of scanPages(client.loanRequestPages(filters), progress)) {
+      const { pageIds, fresh } = this.take(page, summary);
+      await hooks.beforePage?.(pageIds);
+      // Oldest first within the page (ids grow with time), whatever order the service lists in:
+      // first come, first served for the balance.
+      for (const request of fresh.sort((a, b) => a.id - b.id)) {
+        await pipeline.process(request, 'poll');
+        summary.processed += 1;
+      }
+    }
+    this.finish(summary, progress);
+    // The filters of a scan read to the end: what is absent from it and covered by them is gone.
+    const coverage = progress.cut === undefined ? { filters } : {};
+    await hooks.afterScan?.({ ids: summary.listedIds, complete: summary.complete, startedMs, ...coverage });
+    store.state.set(LAST_POLL_KEY, new Date(clock.now()).toISOString(), clock.now());
+    log.info(
+      { listed: summary.listed, processed: summary.processed, invalid: summary.invalid, pages: summary.pages, complete: summary.complete },
+      'poll done',
+    );
+    return summary;
+  }
+
+  /**
+   * The list filters for this poll. None while an offer awaits reconciliation: the reconciler
+   * reads "not listed" as "gone", which only the whole list can tell.
+   */
+  private filtersNow(): LoanRequestFilters {
+    const filters = this.deps.listFilters?.() ?? {};
+    if (Object.keys(filters).length === 0) return filters;
+    const unsettled = this.deps.store.offers.listByState(['intent', 'unknown']).some((offer) => !offer.dryRun);
+    return unsettled ? {} : filters;
+  }
+
+  /** Counts a page into the summary; returns its ids and its requests not decided nor seen before in this poll. */
+  private take(page: Page<LoanRequest>, summary: PollSummary): { pageIds: Set<number>; fresh: LoanRequest[] } {
+    const { store, log } = this.deps;
+    for (const issue of page.issues) log.warn({ issue: formatItemIssue(issue) }, 'loan request left out');
+    summary.invalid += page.issues.length;
+    const pageIds = new Set<number>();
+    const fresh: LoanRequest[] = [];
+    for (const request of page.items) {
+      pageIds.add(request.id);
+      // A list that shifts while it is read can show a request on two pages: counted once.
+      if (summary.listedIds.has(request.id)) continue;
+      summary.listedIds.add(request.id);
+      summary.listed += 1;
+      if (!store.decisions.has(request.id)) fresh.push(request);
+    }
+    return { pageIds, fresh };
+  }
+
+  private finish(summary: PollSummary, progress: ScanProgress): void {
+    summary.pages = progress.pages;
+    if (progress.cut) {
+      summary.complete = false;
+      const { reason, page } = progress.cut;
+      const message =
+        reason === 'vanished'
+          ? 'the list shrank while it was read: a later page answered 404; scan ended there'
+          : 'the list outgrew what its first count implies; scan stopped at the page bound';
+      this.deps.log.info({ page, pagesRead: progress.pages, bound: progress.bound }, message);
+    }
+  }
+}
+
+function emptySummary(filters: LoanRequestFilters): PollSummary {
+  return { listed: 0, processed: 0, invalid: 0, pages: 0, listedIds: new Set(), complete: Object.keys(filters).length === 0, filters };
 }

@@ -1,10 +1,10 @@
 /**
  * The daemon's two seams of the decide step (src/engine/decide-step.ts): data comes from the
- * service (spec 4.4 banking data, 4.5 provider scores) and spend is recorded in the purchases
+ * service (spec 4.4 banking data, 4.5 provider scores, 4.9 borrower history) and spend is recorded in the purchases
  * table, which the monthly budget reads back.
  */
 import type { DataSource, Fetched, SpendLedger } from '../engine/index.js';
-import { ServiceError, type MarketplaceApi } from '../service/index.js';
+import { ServiceError, type BorrowerLoanHistoryItem, type MarketplaceApi } from '../service/index.js';
 import type { Store } from '../store/index.js';
 
 /** A 404 is "not there"; a provider's 400 too (it does not know the request). Anything else is an outage. */
@@ -20,21 +20,38 @@ async function fetched<T>(call: () => Promise<T>, options: { refusedIsMissing: b
   }
 }
 
+/**
+ * Spec 4.9, every page (a borrower's completed loans: a page or two). Items that fail validation
+ * are left out, as on every list the client reads; a 404 on any page means the request is gone.
+ */
+async function wholeHistory(client: MarketplaceApi, loanRequestId: number): Promise<BorrowerLoanHistoryItem[]> {
+  const items: BorrowerLoanHistoryItem[] = [];
+  for await (const page of client.borrowerLoanHistoryPages(loanRequestId)) items.push(...page.items);
+  return items;
+}
+
 export function serviceDataSource(client: MarketplaceApi): DataSource<false> {
   return {
     bankingData: (request) => fetched(() => client.fetchBankingData(request.id), { refusedIsMissing: false }),
     providerResult: (request, provider) => fetched(() => client.fetchProviderResult(request.id, provider), { refusedIsMissing: true }),
+    borrowerHistory: (request) => fetched(() => wholeHistory(client, request.id), { refusedIsMissing: false }),
   };
 }
 
+/** Spend in the purchases table: each purchase with the strategy that asked, subscriptions as rows of their own. */
 export function storeSpendLedger(store: Store): SpendLedger {
   return {
-    spentSince: (fromMs, nowMs) => store.purchases.spendCents({ fromMs, toMs: nowMs + 1 }),
+    spentSince: (fromMs, nowMs, strategy) =>
+      strategy === undefined
+        ? store.purchases.spendCents({ fromMs, toMs: nowMs + 1 })
+        : store.purchases.strategySpendCents({ strategy, fromMs, toMs: nowMs + 1 }),
+    subscribedSince: (provider, fromMs, nowMs) => store.purchases.subscriptions({ fromMs, toMs: nowMs + 1 }).some((row) => row.provider === provider),
     record: (purchase) =>
       store.purchases.record({
         loanRequestId: purchase.loanRequestId,
         kind: purchase.kind,
         provider: purchase.provider,
+        strategy: purchase.strategy,
         costCents: purchase.costCents,
         boughtAtMs: purchase.atMs,
         ok: purchase.ok,

@@ -1,5 +1,5 @@
 /** A strategy ready to evaluate: YAML compiled to plain functions, or a checked plugin module. */
-import type { LoanRequest } from '../service/index.js';
+import type { ListRestriction, LoanRequest } from '../service/index.js';
 import type { Decision } from './decision.js';
 import type { ParamSpec } from './definition/strategy-schema.js';
 import type { Enrichment } from './enrichment.js';
@@ -21,6 +21,8 @@ export interface ProviderPolicy {
 export interface DataPolicy {
   monthlyBudgetCents: number;
   bankingData: 'always' | 'after_filters' | 'never';
+  /** Spec 4.9, free: fetched before any filter, after the free filters, or never. Absent: never (plugins). */
+  borrowerHistory?: 'always' | 'after_filters' | 'never';
   /** Flat-priced providers first: they are asked for before per-request ones. */
   providers: ProviderPolicy[];
 }
@@ -48,6 +50,11 @@ export interface CompiledStrategy {
    * may; absent for plugins, whose rules are not known.
    */
   prefilterEvent?: (facts: EventFacts) => string | null;
+  /**
+   * The risk levels and amounts the strategy's filters allow, for the poll's list filters; absent
+   * for plugins (no restriction known).
+   */
+  listRestriction?: ListRestriction;
   /** The same strategy with some params changed; no file or YAML work. Throws RangeError on an unknown name. */
   withParams(overrides: Readonly<Record<string, number>>): CompiledStrategy;
 }

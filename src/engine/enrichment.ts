@@ -6,7 +6,7 @@ export interface Enrichment {
   bankingData?: BankingData;
   /** Spec 2.10, keyed by provider name (the brand name the operator gives). */
   providerResults?: Record<string, ProviderResult>;
-  /** Spec 2.8: the borrower's completed loans. */
+  /** Spec 2.8 (from 4.9, every page): the borrower's completed loans; empty when there are none. */
   borrowerHistory?: BorrowerLoanHistoryItem[];
   /**
    * Data the caller asked for and could not get (404, budget spent, outage). The strategy then
@@ -14,6 +14,7 @@ export interface Enrichment {
    */
   unavailable?: {
     bankingData?: boolean;
+    borrowerHistory?: boolean;
     /** Provider names. */
     providers?: readonly string[];
   };
@@ -22,4 +23,6 @@ export interface Enrichment {
 /** A piece of data a strategy wants before it can decide; the caller buys it and evaluates again. */
 export type DataNeed =
   | { kind: 'banking_data' }
+  /** Spec 4.9: free, so no price and no budget check. */
+  | { kind: 'borrower_history' }
   | { kind: 'provider'; provider: string; pricing: 'flat' | 'per_request'; costCents: number };

@@ -132,17 +132,31 @@ export function expectedAcceptProbability(rate: number, maxRate: number, default
 }
 
 /**
+ * The standard deviation of the competing rate as our offer meets it: the competing rate's
+ * spread, widened by the soft comparison's own (a logistic of scale `width` has standard
+ * deviation π·width/√3).
+ */
+export function competingRateSd(competition: CompetitionModel): number {
+  const { spread, width } = competition;
+  return Math.sqrt(spread * spread + ((Math.PI * width) / Math.sqrt(3)) ** 2);
+}
+
+/**
  * expectedAcceptProbability for one request as a function of the rate, with what does not depend
- * on the rate worked out once (pricing tries about a hundred rates per request). Same arithmetic,
- * same results.
+ * on the rate worked out once (pricing tries dozens of rates per request). Same arithmetic, in
+ * the same order, as takeUpProbability and normalCdf: the same results to the last bit.
  */
 export function expectedAcceptCurve(maxRate: number, defaultProbability: number, response: MarketResponse): (rate: number) => number {
-  const { share, intercept, perDefault, spread, width } = response.competition;
+  const { share, intercept, perDefault } = response.competition;
+  const { midpoint, steepness } = response.takeUp;
   const mean = intercept + perDefault * defaultProbability;
-  const sd = Math.sqrt(spread * spread + ((Math.PI * width) / Math.sqrt(3)) ** 2);
+  const sd = competingRateSd(response.competition);
   const alone = 1 - share;
+  const positionRange = maxRate - MIN_OFFER_RATE;
+  const positionKnown = maxRate > MIN_OFFER_RATE;
   return (rate) => {
     const beaten = sd <= 0 ? (rate <= mean ? 1 : 0) : normalCdf((mean - rate) / sd);
-    return takeUpProbability(rate, maxRate, response.takeUp) * (alone + share * beaten);
+    const position = positionKnown ? (rate - MIN_OFFER_RATE) / positionRange : 1;
+    return logistic(-steepness * (position - midpoint)) * (alone + share * beaten);
   };
 }

@@ -1,13 +1,15 @@
 /**
  * The daemon's health, as `GET /healthz` reports it: the process is up, the database takes a
  * write, the last complete poll is recent enough, the webhook inbox is not piling up, and the
- * marketplace accepts our credentials and clock. Any failing check makes the whole answer 503, so
- * an orchestrator restarts or alerts; a refusing marketplace is reported as `degraded`, with the
- * reason, since restarting will not mend it.
+ * marketplace accepts our credentials and clock, and validly signed webhooks are not being refused.
+ * Any failing check makes the whole answer 503, so an orchestrator restarts or alerts; a refusing
+ * marketplace, or webhooks we keep misreading, are reported as `degraded`, with the reason, since
+ * restarting will not mend them.
  */
 import type { Clock } from '../clock/clock.js';
 import { isoFromMs, LAST_POLL_KEY, msFromIso, type Store } from '../store/index.js';
 import type { ServiceDegraded } from './service-health.js';
+import { refusalWarningText, storedRefusalWarning } from '../webhook/refusal-warning.js';
 
 export const HEALTH_PROBE_KEY = 'health_probe_at';
 export const DEFAULT_MAX_POLL_AGE_MS = 10 * 60_000;
@@ -27,7 +29,7 @@ export interface HealthOptions {
 }
 
 export interface HealthReport {
-  /** `degraded`: only the marketplace check fails (it refuses our credentials or clock). */
+  /** `degraded`: only the marketplace or webhook check fails (an operator must act; a restart will not help). */
   status: 'ok' | 'degraded' | 'failing';
   checks: {
     process: { ok: true; uptime_seconds: number };
@@ -35,6 +37,8 @@ export interface HealthReport {
     poll: { ok: boolean; last_poll_at: string | null; age_seconds: number | null; max_age_seconds: number };
     inbox: { ok: boolean; depth: number | null; max_depth: number };
     service: { ok: boolean; reason?: string; since?: string };
+    /** Not ok while the refused-webhooks warning holds (src/webhook/refusal-warning.ts). */
+    webhook: { ok: boolean; warning?: string; since?: string; refused?: number };
   };
 }
 
@@ -78,7 +82,20 @@ export function checkHealth(options: HealthOptions): HealthReport {
   const degraded = options.serviceDegraded?.();
   const service = degraded === undefined ? { ok: true } : { ok: false, reason: degraded.reason, since: isoFromMs(degraded.sinceMs) };
 
-  const checks = { process: { ok: true as const, uptime_seconds: Math.round(process.uptime()) }, database, poll, inbox, service };
-  const status = !(database.ok && poll.ok && inbox.ok) ? 'failing' : service.ok ? 'ok' : 'degraded';
+  const webhook = webhookCheck(store);
+
+  const checks = { process: { ok: true as const, uptime_seconds: Math.round(process.uptime()) }, database, poll, inbox, service, webhook };
+  const status = !(database.ok && poll.ok && inbox.ok) ? 'failing' : service.ok && webhook.ok ? 'ok' : 'degraded';
   return { status, checks };
+}
+
+function webhookCheck(store: HealthOptions['store']): HealthReport['checks']['webhook'] {
+  let warning;
+  try {
+    warning = storedRefusalWarning(store.state);
+  } catch {
+    // An unreadable database already fails its own check.
+  }
+  if (warning === undefined) return { ok: true };
+  return { ok: false, warning: refusalWarningText(warning), since: isoFromMs(warning.sinceMs), refused: warning.refused };
 }

@@ -71,7 +71,7 @@ export function createMetrics(options: MetricsOptions = {}): LendbotMetrics {
       inboxDepth.set(report.inboxDepth);
       lastPoll.set(report.lastPoll.at === null ? 0 : Date.parse(report.lastPoll.at) / 1000);
       offersToday.set(report.offersToday.offers);
-      for (const kind of ['account_refusal', 'default_spike', 'drawdown']) paused.set({ kind }, report.pause?.kind === kind ? 1 : 0);
+      for (const kind of ['account_refusal', 'default_spike', 'drawdown', 'operator']) paused.set({ kind }, report.pause?.kind === kind ? 1 : 0);
       webhooksSilent.set(report.webhooksSilent === null ? 0 : 1);
     },
   };

@@ -1,18 +1,22 @@
 /**
  * Finds what is worth telling the investor by reading the store the daemon writes, so no part of
  * the daemon has to know notifications exist: offers placed and funded, loans moved to the
- * collection (late) or default list, this month's data spend crossing a share of a budget, and
- * one summary per UTC day. A cursor in the state table (offers' updated_at) means a restart
+ * collection (late) or default list, payments newly late or missed (payment-notifications.ts),
+ * a strategy's data spend this month crossing a share of its own budget, and one summary per UTC day. A cursor in the state table (offers' updated_at) means a restart
  * neither repeats nor skips offer notifications; loan moves and budget warnings are compared
  * with what this process saw last, so the first check after a start only takes a baseline.
  */
 import type { Clock } from '../clock/clock.js';
 import { isoFromMs, utcDayBounds, type Store } from '../store/index.js';
 import type { NotificationEvent, SendResult } from './notifier.js';
+import { notifyFlaggedPayments } from './payment-notifications.js';
 import type { StatusReport } from './status-report.js';
+import { refusalWarningText, storedRefusalWarning } from '../webhook/refusal-warning.js';
 
 export const NOTIFY_CURSOR_KEY = 'notify_offers_cursor';
 export const NOTIFY_SUMMARY_KEY = 'notify_summary_day';
+/** The start of the last refused-webhooks warning notified, so each warning is told once, restarts included. */
+export const NOTIFY_REFUSALS_KEY = 'notify_webhook_refusals_since';
 
 export interface NotificationSink {
   notify(event: NotificationEvent, data: Record<string, unknown>): Promise<SendResult>;
@@ -61,14 +65,18 @@ export class NotificationWatcher {
     }
     this.loanLists = lists;
 
+    await notifyFlaggedPayments(store, clock, send);
+
     const status = this.deps.status();
     const share = this.deps.budgetWarningShare ?? 0.8;
     for (const budget of status.dataSpend.budgets) {
       const key = `${status.dataSpend.monthStart}:${budget.strategy}`;
       if (budget.monthlyBudgetCents <= 0 || this.budgetsWarned.has(key)) continue;
-      if (status.dataSpend.spentCents >= share * budget.monthlyBudgetCents) {
+      // Each strategy's own spend, as the decide step checks it: one strategy's subscription does
+      // not warn about another's budget.
+      if (budget.spentCents >= share * budget.monthlyBudgetCents) {
         this.budgetsWarned.add(key);
-        await send('budget_nearly_spent', { strategy: budget.strategy, spent_cents: status.dataSpend.spentCents, monthly_budget_cents: budget.monthlyBudgetCents });
+        await send('budget_nearly_spent', { strategy: budget.strategy, spent_cents: budget.spentCents, monthly_budget_cents: budget.monthlyBudgetCents });
       }
     }
 
@@ -86,6 +94,24 @@ export class NotificationWatcher {
         data_spend_cents: status.dataSpend.spentCents,
       });
     }
+
+    await this.refusalWarning(send);
     return sent;
+  }
+
+  /** One webhooks_refused per warning the listener raised (src/webhook/refusal-warning.ts). */
+  private async refusalWarning(send: (event: NotificationEvent, data: Record<string, unknown>) => Promise<void>): Promise<void> {
+    const { store, clock } = this.deps;
+    const warning = storedRefusalWarning(store.state);
+    if (warning === undefined || store.state.get(NOTIFY_REFUSALS_KEY) === String(warning.sinceMs)) return;
+    store.state.set(NOTIFY_REFUSALS_KEY, String(warning.sinceMs), clock.now());
+    await send('webhooks_refused', {
+      refused: warning.refused,
+      since: isoFromMs(warning.sinceMs),
+      last_code: warning.lastCode,
+      last_message: warning.lastMessage,
+      token_layout: warning.layout,
+      message: refusalWarningText(warning),
+    });
   }
 }

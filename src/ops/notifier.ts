@@ -16,6 +16,8 @@ export const NOTIFICATION_EVENTS = [
   'offer_funded',
   'loan_late',
   'loan_defaulted',
+  'payment_late',
+  'payment_missed',
   'daily_summary',
   'daemon_error',
   'budget_nearly_spent',
@@ -23,6 +25,7 @@ export const NOTIFICATION_EVENTS = [
   'protection_paused',
   'protection_lifted',
   'webhooks_silent',
+  'webhooks_refused',
 ] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 

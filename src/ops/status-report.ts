@@ -1,22 +1,37 @@
 /**
  * The investor's dashboard in one value: balance, reserved and free cash, exposure by risk level,
- * today's offers against the caps, loans by status, this month's data spend against the strategy
- * budgets, the last poll, the webhook inbox depth and the kill switch. `lendbot status` prints it
- * and the metrics gauges are set from it, so both always agree.
+ * today's offers against the caps, loans by status and their payments, this month's data spend
+ * (providers' subscriptions included) and each strategy's spend against its own budget, the last poll, the webhook inbox depth and the kill switch.
+ * `lendbot status` prints it and the metrics gauges are set from it, so both always agree.
  *
- * Every figure comes from an indexed query or a small table (offers, loans, transfers), never
+ * Every figure comes from an indexed query or a small table (offers, loans, payments, transfers), never
  * from a scan of the decisions table, so it stays fast with millions of decisions.
  */
 import { existsSync } from 'node:fs';
 import { monthStartMs } from '../clock/utc-month.js';
 import { storedPause, storedWebhookSilence } from './protections/index.js';
+import { refusalWarningText, storedRefusalWarning } from '../webhook/refusal-warning.js';
+import type { StatusClock } from './status-clock.js';
 import type { Cents } from '../service/index.js';
 import { balanceFromStore, type RiskLimits } from '../risk/index.js';
-import { isoFromMs, LAST_POLL_KEY, msFromIso, utcDayBounds, type Store } from '../store/index.js';
+import { isoFromMs, LAST_POLL_KEY, msFromIso, utcDayBounds, type PaymentTotals, type Store } from '../store/index.js';
 
 export interface StrategyBudget {
   strategy: string;
   monthlyBudgetCents: Cents;
+}
+
+/** A strategy's budget and what the purchases it asked for cost this month. */
+export interface StrategySpend extends StrategyBudget {
+  spentCents: Cents;
+}
+
+/** A flat-priced provider's subscription charged this month, and the strategy whose request started it. */
+export interface SubscriptionCharge {
+  provider: string;
+  strategy: string | null;
+  costCents: Cents;
+  at: string;
 }
 
 export interface StatusInput {
@@ -27,10 +42,14 @@ export interface StatusInput {
   budgets: readonly StrategyBudget[];
   /** Report the dry run's simulated offers instead of the live ones. */
   dryRun: boolean;
+  /** The clock `nowMs` and every stored time are in, when the caller knows it (`lendbot status`). */
+  clock?: StatusClock;
 }
 
 export interface StatusReport {
   at: string;
+  /** Which clock `at` and every other time are in (null: the caller did not say). */
+  clock: StatusClock | null;
   scope: 'live' | 'dry_run';
   balanceCents: Cents;
   reservedCents: Cents;
@@ -42,7 +61,13 @@ export interface StatusReport {
   decisionsToday: { offer: number; skip: number };
   /** Synced loans by the list they are in (current, completed, collection, default). */
   loansByStatus: Record<string, number>;
-  dataSpend: { monthStart: string; spentCents: Cents; budgets: StrategyBudget[] };
+  /** The synced payments of every loan: paid, late (paid late or overdue), missed, the longest delay, fees. */
+  payments: PaymentTotals;
+  /**
+   * This month's data spend: `spentCents` is the account's (purchases of every strategy and of
+   * agents, subscriptions included); each budget shows its strategy's own spend.
+   */
+  dataSpend: { monthStart: string; spentCents: Cents; subscriptions: SubscriptionCharge[]; budgets: StrategySpend[] };
   lastPoll: { at: string | null; ageSeconds: number | null };
   inboxDepth: number;
   killSwitch: { on: boolean; why: string | null };
@@ -50,6 +75,8 @@ export interface StatusReport {
   pause: { kind: string; reason: string; since: string; until: string | null } | null;
   /** Polls find new requests but no webhook arrives: the subscription may be deactivated. */
   webhooksSilent: { since: string; polledRequests: number } | null;
+  /** Validly signed webhooks keep being refused: the token layout may be misread (docs/webhooks.md). */
+  webhookRefusals: { since: string; refused: number; warning: string } | null;
 }
 
 /** Builds the report from the store as of `nowMs`. */
@@ -65,6 +92,7 @@ export function buildStatusReport(input: StatusInput): StatusReport {
   const lastPollMs = lastPollIso === null ? Number.NaN : msFromIso(lastPollIso);
   return {
     at: isoFromMs(nowMs),
+    clock: input.clock ?? null,
     scope: input.dryRun ? 'dry_run' : 'live',
     balanceCents,
     reservedCents,
@@ -83,11 +111,8 @@ export function buildStatusReport(input: StatusInput): StatusReport {
     },
     decisionsToday: decisionsToday(store, nowMs),
     loansByStatus: loansByStatus(store),
-    dataSpend: {
-      monthStart: isoFromMs(monthStart),
-      spentCents: store.purchases.spendCents({ fromMs: monthStart, toMs: nowMs + 1 }),
-      budgets: [...input.budgets],
-    },
+    payments: store.payments.totals(),
+    dataSpend: dataSpend(store, monthStart, nowMs, input.budgets),
     lastPoll: {
       at: lastPollIso,
       ageSeconds: Number.isNaN(lastPollMs) ? null : Math.max(0, Math.round((nowMs - lastPollMs) / 1000)),
@@ -96,6 +121,19 @@ export function buildStatusReport(input: StatusInput): StatusReport {
     killSwitch: killSwitchState(limits),
     pause: pauseState(store, nowMs),
     webhooksSilent: silenceState(store),
+    webhookRefusals: refusalState(store),
+  };
+}
+
+function dataSpend(store: Store, monthStart: number, nowMs: number, budgets: readonly StrategyBudget[]): StatusReport['dataSpend'] {
+  const month = { fromMs: monthStart, toMs: nowMs + 1 };
+  return {
+    monthStart: isoFromMs(monthStart),
+    spentCents: store.purchases.spendCents(month),
+    subscriptions: store.purchases
+      .subscriptions(month)
+      .map((row) => ({ provider: row.provider ?? '', strategy: row.strategy, costCents: row.costCents, at: row.boughtAt })),
+    budgets: budgets.map((budget) => ({ ...budget, spentCents: store.purchases.strategySpendCents({ strategy: budget.strategy, ...month }) })),
   };
 }
 
@@ -108,6 +146,11 @@ function pauseState(store: Store, nowMs: number): StatusReport['pause'] {
 function silenceState(store: Store): StatusReport['webhooksSilent'] {
   const silence = storedWebhookSilence(store.state);
   return silence === undefined ? null : { since: isoFromMs(silence.sinceMs), polledRequests: silence.polledRequests };
+}
+
+function refusalState(store: Store): StatusReport['webhookRefusals'] {
+  const warning = storedRefusalWarning(store.state);
+  return warning === undefined ? null : { since: isoFromMs(warning.sinceMs), refused: warning.refused, warning: refusalWarningText(warning) };
 }
 
 function killSwitchState(limits: RiskLimits): StatusReport['killSwitch'] {

@@ -1,5 +1,6 @@
 /** The status report as people read it (`lendbot status`) and as scripts read it (`--json`). */
 import { formatCents } from '../service/index.js';
+import { describeClock } from './status-clock.js';
 import type { StatusReport } from './status-report.js';
 
 const RISK_LEVEL_NAMES: Record<string, string> = { '0': 'low', '1': 'medium', '2': 'high', '3': 'friends', '4': 'crypto' };
@@ -16,6 +17,12 @@ function age(seconds: number): string {
   return `${Math.round(seconds / 3600)} h ago`;
 }
 
+function paymentsText(p: StatusReport['payments']): string {
+  if (p.payments === 0) return 'none synced';
+  const delay = p.maxDelayedDays > 0 ? ` (up to ${p.maxDelayedDays} days)` : '';
+  return `${p.paid} paid (${usd(p.paidCents)}), ${p.late} late${delay}, ${p.missed} missed, fees ${usd(p.feesCents)}`;
+}
+
 /** Aligned `label  value` lines. */
 export function formatStatusText(report: StatusReport): string {
   const lines: Array<[string, string]> = [];
@@ -23,6 +30,7 @@ export function formatStatusText(report: StatusReport): string {
     lines.push([label, value]);
   };
   add('as of', `${report.at}${report.scope === 'dry_run' ? ' (dry-run offers)' : ''}`);
+  if (report.clock !== null) add('clock', describeClock(report.clock));
   add('balance', usd(report.balanceCents));
   add('reserved', usd(report.reservedCents));
   add('free cash', `${usd(report.freeCents)} (after a reserve of ${usd(report.minCashReserveCents)})`);
@@ -36,9 +44,13 @@ export function formatStatusText(report: StatusReport): string {
   add('decisions today', `${report.decisionsToday.offer} offer, ${report.decisionsToday.skip} skip`);
   const loans = Object.entries(report.loansByStatus);
   add('loans', loans.length === 0 ? 'none synced' : loans.map(([status, count]) => `${count} ${status}`).join(', '));
+  add('payments', paymentsText(report.payments));
   add('data spend', `${usd(report.dataSpend.spentCents)} since ${report.dataSpend.monthStart.slice(0, 10)}`);
+  for (const charge of report.dataSpend.subscriptions) {
+    add(`  subscription ${charge.provider}`, `${usd(charge.costCents)} on ${charge.at.slice(0, 10)}${charge.strategy === null ? '' : ` (${charge.strategy})`}`);
+  }
   for (const budget of report.dataSpend.budgets) {
-    add(`  budget ${budget.strategy}`, `${usd(budget.monthlyBudgetCents)} (${usd(budget.monthlyBudgetCents - report.dataSpend.spentCents)} left)`);
+    add(`  budget ${budget.strategy}`, `${usd(budget.spentCents)} of ${usd(budget.monthlyBudgetCents)} (${usd(budget.monthlyBudgetCents - budget.spentCents)} left)`);
   }
   add('last poll', report.lastPoll.at === null || report.lastPoll.ageSeconds === null ? 'never' : `${report.lastPoll.at} (${age(report.lastPoll.ageSeconds)})`);
   add('webhook inbox', `${report.inboxDepth} waiting`);
@@ -47,6 +59,7 @@ export function formatStatusText(report: StatusReport): string {
   if (report.webhooksSilent !== null) {
     add('webhooks', `SILENT since ${report.webhooksSilent.since}: polls found ${report.webhooksSilent.polledRequests} new requests, no webhook came (ask to reactivate the subscription)`);
   }
+  if (report.webhookRefusals !== null) add('webhook tokens', `REFUSED: ${report.webhookRefusals.warning}`);
   const width = Math.max(...lines.map(([label]) => label.length));
   return `${lines.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n')}\n`;
 }
@@ -55,6 +68,9 @@ export function formatStatusText(report: StatusReport): string {
 export function statusJson(report: StatusReport): Record<string, unknown> {
   return {
     at: report.at,
+    ...(report.clock === null
+      ? {}
+      : { clock: { kind: report.clock.kind, speed: report.clock.speed, running: report.clock.running, read_at_wall: report.clock.readAtWall } }),
     scope: report.scope,
     balance_cents: report.balanceCents,
     reserved_cents: report.reservedCents,
@@ -73,15 +89,31 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
     },
     decisions_today: report.decisionsToday,
     loans_by_status: report.loansByStatus,
+    payments: {
+      loans: report.payments.loans,
+      payments: report.payments.payments,
+      paid: report.payments.paid,
+      paid_cents: report.payments.paidCents,
+      late: report.payments.late,
+      missed: report.payments.missed,
+      max_delayed_days: report.payments.maxDelayedDays,
+      fees_cents: report.payments.feesCents,
+    },
     data_spend: {
       month_start: report.dataSpend.monthStart,
       spent_cents: report.dataSpend.spentCents,
-      budgets: report.dataSpend.budgets.map((budget) => ({ strategy: budget.strategy, monthly_budget_cents: budget.monthlyBudgetCents })),
+      subscriptions: report.dataSpend.subscriptions.map((charge) => ({ provider: charge.provider, strategy: charge.strategy, cost_cents: charge.costCents, at: charge.at })),
+      budgets: report.dataSpend.budgets.map((budget) => ({
+        strategy: budget.strategy,
+        monthly_budget_cents: budget.monthlyBudgetCents,
+        spent_cents: budget.spentCents,
+      })),
     },
     last_poll: { at: report.lastPoll.at, age_seconds: report.lastPoll.ageSeconds },
     inbox_depth: report.inboxDepth,
     kill_switch: report.killSwitch,
     pause: report.pause,
     webhooks_silent: report.webhooksSilent === null ? null : { since: report.webhooksSilent.since, polled_requests: report.webhooksSilent.polledRequests },
+    webhook_refusals: report.webhookRefusals,
   };
 }

@@ -4,7 +4,7 @@
  * notifications. createDaemon calls it once, before the listener listens, and calls `start`,
  * `stop` and schedules `jobs` with its own.
  */
-import type { Clock } from '../clock/clock.js';
+import { systemClock, type Clock } from '../clock/clock.js';
 import type { Job } from '../clock/scheduler.js';
 import type { CompiledStrategy } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
@@ -20,6 +20,7 @@ import { notifierFromConfig, type NotificationEvent, type NotificationsConfig } 
 import type { DecisionFeed } from './instrument.js';
 import type { OpsApp } from './ops-routes.js';
 import type { ServiceDegraded } from './service-health.js';
+import { CLOCK_RECORD_SCHEDULE, ClockRecorder } from './status-clock.js';
 import { buildStatusReport, type StrategyBudget } from './status-report.js';
 
 export interface OperationsDeps {
@@ -50,7 +51,7 @@ export interface OperationsDeps {
 }
 
 export interface Operations {
-  /** Extra scheduled jobs (the notification check), to run with the daemon's. */
+  /** Extra scheduled jobs (the notification check; a simulated clock's reading), to run with the daemon's. */
   jobs: Job[];
   /** Sends a notification now (nothing when notifications are off); never throws. */
   notify(event: NotificationEvent, data: Record<string, unknown>): void;
@@ -89,6 +90,16 @@ export function wireOperations(deps: OperationsDeps): Operations {
 
   const notifier = notifierFromConfig(deps.notifications, deps.env, { clock, log: log.child({ component: 'notify' }) });
   const jobs: Job[] = [];
+  // `lendbot status` reads the database in the clock it was written in (status-clock.ts).
+  const clockRecorder = new ClockRecorder(store.state, clock, systemClock, deps.clockSpeed);
+  const recordClock = (stopped = false): void => {
+    try {
+      clockRecorder.record(stopped);
+    } catch (error) {
+      log.warn({ err: error }, 'could not record the clock for lendbot status');
+    }
+  };
+  if (clockRecorder.kind === 'simulated') jobs.push({ name: 'clock', schedule: CLOCK_RECORD_SCHEDULE, run: async () => recordClock() });
   let onCrash: ((error: unknown) => void) | undefined;
   if (notifier !== undefined) {
     const watcher = new NotificationWatcher({
@@ -110,6 +121,7 @@ export function wireOperations(deps: OperationsDeps): Operations {
       void notifier?.notify(event, data);
     },
     async start() {
+      recordClock();
       await reloader?.start();
       if (onCrash) {
         process.on('uncaughtException', onCrash);
@@ -117,6 +129,7 @@ export function wireOperations(deps: OperationsDeps): Operations {
       }
     },
     stop() {
+      recordClock(true);
       reloader?.stop();
       if (onCrash) {
         process.off('uncaughtException', onCrash);

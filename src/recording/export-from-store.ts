@@ -2,13 +2,17 @@
  * Writes the daemon's history as a recording (docs/recording-format.md), so a backtest can
  * replay what the daemon saw: each request as first listed, the data bought about it, and, where
  * the investor's own loan lists tell, what became of it. Outcomes of requests the investor did
- * not fund are unknown to the daemon and left out. The investor's own offer on each request is
- * written as `offer`, so `lendbot train` can fit the take-up curve from it.
+ * not fund are unknown to the daemon and left out; a loan's outcome carries its synced payments.
+ * The investor's own offer on each request is written as `offer`, with its fate as the store
+ * reads it (src/store/offer-fate.ts: accepted, rejected, lost, expired, pending), so `lendbot
+ * train` can fit the take-up curve from it; a request our offer watched until it aged out of the
+ * list is written `unfunded`: nobody funded it while we watched. The service never shows who
+ * funded a request nor at what rate, so `best_competing_rate` stays out.
  */
 import { systemClock, type Clock } from '../clock/clock.js';
 import { DEFAULT_OFFER_EXPIRY_HOURS } from '../risk/index.js';
 import type { BankingData, ProviderResult } from '../service/index.js';
-import type { OfferRecord, StoredLoan, Store } from '../store/index.js';
+import type { StoredLoan, Store } from '../store/index.js';
 import { RECORDING_VERSION, type Outcome, type OwnOffer, type RecordingLine } from './recording-schema.js';
 import { openRecordingWriter, parseRecordingLine } from './recording-io.js';
 
@@ -46,14 +50,18 @@ export function* recordingLinesFromStore(
     for (const purchase of store.purchases.forRequest(seen.loanRequestId)) {
       if (!purchase.ok || purchase.payloadJson === null) continue;
       if (purchase.kind === 'banking_data') line.data_aggs = JSON.parse(purchase.payloadJson) as BankingData;
+      else if (purchase.kind === 'borrower_history') line.borrower_history = JSON.parse(purchase.payloadJson) as unknown;
       else if (purchase.provider !== null) scores[purchase.provider] = JSON.parse(purchase.payloadJson) as ProviderResult;
     }
     if (Object.keys(scores).length > 0) line.scores = scores;
     const loan = loansByRequest.get(seen.loanRequestId);
-    if (loan) line.outcome = outcomeOfStoredLoan(loan);
+    if (loan) line.outcome = outcomeOfStoredLoan(loan, store);
     const offer = store.offers.getByRequest(seen.loanRequestId);
-    const own = offer === undefined ? undefined : ownOfferOf(offer, nowMs, expiryMs);
-    if (own) line.offer = own;
+    const fate = offer === undefined ? undefined : store.offers.fate(offer, { nowMs, expiryMs });
+    if (offer !== undefined && fate !== undefined) {
+      line.offer = { rate: offer.rate, status: fate.fate, at: offer.createdAt } satisfies OwnOffer;
+      if (!loan && fate.agedOut && fate.leftListAt !== null) line.outcome = { status: 'unfunded', resolved_at: fate.leftListAt } satisfies Outcome;
+    }
     // Round-trip through the reader so the file holds only lines a backtest accepts.
     const parsed = parseRecordingLine(JSON.stringify(line));
     if (parsed.ok) yield parsed.value;
@@ -62,7 +70,7 @@ export function* recordingLinesFromStore(
 }
 
 /** What the investor's own loan says about the request's fate. */
-function outcomeOfStoredLoan(loan: StoredLoan): Outcome {
+function outcomeOfStoredLoan(loan: StoredLoan, store: Store): Outcome {
   const status = loan.listStatus === 'current' ? 'current' : loan.listStatus;
   const due = loan.loan.loan_return ?? null;
   const outcome: Outcome = { status, funded_rate: loan.interestRate };
@@ -71,38 +79,9 @@ function outcomeOfStoredLoan(loan: StoredLoan): Outcome {
     const repaid = Math.max(0, due - loan.remainingCents / 100);
     outcome.repaid_fraction = Math.min(1, Math.round((repaid / due) * 10_000) / 10_000);
   }
+  const payments = store.payments.forLoan(loan.id);
+  if (payments.length > 0) outcome.payments = payments;
   return outcome;
-}
-
-/**
- * The offer as the recording states it, or undefined when no offer reached the service:
- * - a dry run's offer never left lendbot;
- * - intent, unknown and refused rows are attempts the service did not (knowingly) take;
- * - an expired row without the service's offer id is an ambiguous attempt the reconciler gave up
- *   on (src/daemon/intent-reconciler.ts), not an offer a borrower saw.
- * The service never tells rejection or expiry (spec: transitions "not shown"); the daemon learns
- * acceptance from its loan lists. So a placed offer unanswered for longer than the offer expiry
- * counts as expired, as the guard counts it (its money is no longer reserved); a later acceptance
- * turns it into accepted in the store and in the next export.
- */
-function ownOfferOf(offer: OfferRecord, nowMs: number, expiryMs: number): OwnOffer | undefined {
-  if (offer.dryRun) return undefined;
-  const at = offer.createdAt;
-  switch (offer.state) {
-    case 'accepted':
-    case 'funded':
-      return { rate: offer.rate, status: 'accepted', at };
-    case 'rejected':
-      return { rate: offer.rate, status: 'rejected', at };
-    case 'expired':
-      return offer.serviceOfferId === null ? undefined : { rate: offer.rate, status: 'expired', at };
-    case 'placed':
-      return { rate: offer.rate, status: nowMs - Date.parse(at) > expiryMs ? 'expired' : 'pending', at };
-    case 'intent':
-    case 'unknown':
-    case 'refused':
-      return undefined;
-  }
 }
 
 /** Writes the recording to `path`. */

@@ -35,18 +35,22 @@ export function parseRecordingLine(text: string): { ok: true; value: RecordingLi
 /**
  * parseRecordingLine for readers of whole files: a line the compiled check (line-check.ts)
  * accepts is used as JSON.parse made it, which reads the same; any other goes through zod, whose
- * verdict and message stand.
+ * verdict and message stand. Returns the line, or the message (a text) when it is bad: no
+ * wrapper object for each of a recording's lines.
  */
-function readRecordingLine(text: string): { ok: true; value: RecordingLine } | { ok: false; message: string } {
+function readRecordingLine(text: string): RecordingLine | string {
   const check = recordingLineCheck();
-  if (check === undefined) return parseRecordingLine(text);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return parseRecordingLine(text);
+  if (check !== undefined) {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    if (json !== undefined && check(json)) return json as RecordingLine;
   }
-  return check(json) ? { ok: true, value: json as RecordingLine } : parseRecordingLine(text);
+  const result = parseRecordingLine(text);
+  return result.ok ? result.value : result.message;
 }
 
 /** Whether a line holds nothing but whitespace (skipped, as blank lines are). */
@@ -57,21 +61,28 @@ function isBlank(text: string): boolean {
   return (first <= 32 || first === 0xa0 || first === 0xfeff || first >= 0x1680) && text.trim() === '';
 }
 
+/** Lines of a file, numbered: texts[i] is line number first + i. */
+interface LineChunk {
+  first: number;
+  texts: string[];
+}
+
 /**
  * The lines of a file in chunks of many lines, split as readline splits them (at \n, \r\n and a
  * lone \r), numbered from 1. Chunks instead of one line at a time: an await per line costs more
  * than parsing it.
  */
-async function* lineChunks(file: string): AsyncGenerator<Array<{ number: number; text: string }>, void, undefined> {
+async function* lineChunks(file: string): AsyncGenerator<LineChunk, void, undefined> {
   let rest = '';
-  let number = 0;
-  const split = (text: string, out: Array<{ number: number; text: string }>): void => {
+  let number = 1;
+  const split = (text: string, out: string[]): void => {
     // A lone \r ends a line too (readline's rule); rare enough to take the slow path.
-    for (const line of text.includes('\r') ? text.split('\r') : [text]) out.push({ number: ++number, text: line });
+    if (text.includes('\r')) out.push(...text.split('\r'));
+    else out.push(text);
   };
   for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
     const text = rest + (chunk as string);
-    const out: Array<{ number: number; text: string }> = [];
+    const out: string[] = [];
     let start = 0;
     for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
       // The \r of a \r\n belongs to the break, not to the line.
@@ -85,12 +96,13 @@ async function* lineChunks(file: string): AsyncGenerator<Array<{ number: number;
       split(rest.slice(0, lastBreak), out);
       rest = rest.slice(lastBreak + 1);
     }
-    yield out;
+    yield { first: number, texts: out };
+    number += out.length;
   }
   if (rest !== '') {
-    const out: Array<{ number: number; text: string }> = [];
+    const out: string[] = [];
     split(rest.endsWith('\r') ? rest.slice(0, -1) : rest, out);
-    yield out;
+    yield { first: number, texts: out };
   }
 }
 
@@ -113,13 +125,15 @@ export async function readRecordingLines(file: string, onIssue: (issue: Recordin
   return lines;
 }
 
-function readChunk(file: string, chunk: ReadonlyArray<{ number: number; text: string }>, onIssue: (issue: RecordingLineIssue) => void): RecordingLine[] {
+function readChunk(file: string, chunk: LineChunk, onIssue: (issue: RecordingLineIssue) => void): RecordingLine[] {
   const good: RecordingLine[] = [];
-  for (const { number, text } of chunk) {
+  const { first, texts } = chunk;
+  for (let index = 0; index < texts.length; index += 1) {
+    const text = texts[index] as string;
     if (isBlank(text)) continue;
     const result = readRecordingLine(text);
-    if (result.ok) good.push(result.value);
-    else onIssue({ file, line: number, message: result.message });
+    if (typeof result === 'string') onIssue({ file, line: first + index, message: result });
+    else good.push(result);
   }
   return good;
 }

@@ -4,7 +4,7 @@
  * became of it. Version 1. Unknown fields are kept.
  */
 import { z } from 'zod';
-import { bankingDataSchema, loanRequestSchema, providerResultSchema } from '../service/index.js';
+import { bankingDataSchema, borrowerLoanHistoryItemSchema, loanPaymentSchema, loanRequestSchema, providerResultSchema } from '../service/index.js';
 
 export const RECORDING_VERSION = 1;
 
@@ -20,6 +20,8 @@ export const outcomeSchema = z.looseObject({
   /** Share of the total due that was repaid, 0 to 1. */
   repaid_fraction: z.number().min(0).max(1).optional(),
   resolved_at: z.iso.datetime({ offset: true }).optional(),
+  /** The investor's loan's payments (spec 2.6) as last synced, oldest due first; only on the daemon's own loans. */
+  payments: z.array(loanPaymentSchema).optional(),
   /**
    * For a request nobody funded: what the borrower would have repaid had it been funded (a
    * simulator knows it; real recordings do not). Lets a backtest judge an offer nobody else made.
@@ -33,7 +35,7 @@ export const outcomeSchema = z.looseObject({
 });
 export type Outcome = z.infer<typeof outcomeSchema>;
 
-export const OWN_OFFER_STATUSES = ['accepted', 'rejected', 'expired', 'pending'] as const;
+export const OWN_OFFER_STATUSES = ['accepted', 'rejected', 'lost', 'expired', 'pending'] as const;
 export type OwnOfferStatus = (typeof OWN_OFFER_STATUSES)[number];
 
 /**
@@ -43,7 +45,11 @@ export type OwnOfferStatus = (typeof OWN_OFFER_STATUSES)[number];
  */
 export const ownOfferSchema = z.looseObject({
   rate: z.number().min(0),
-  /** accepted (funded or not yet), rejected, expired (no answer within the offer's life), pending. */
+  /**
+   * accepted (funded or not yet), rejected, lost (the request left the list without our loan
+   * while our offer was out: taken by another lender, canceled or closed), expired (no answer
+   * within the offer's life), pending.
+   */
   status: z.enum(OWN_OFFER_STATUSES),
   /** When the offer was placed. */
   at: z.iso.datetime({ offset: true }).optional(),
@@ -56,6 +62,11 @@ export const recordingLineSchema = z.looseObject({
   loan_request: loanRequestSchema,
   data_aggs: bankingDataSchema.optional(),
   scores: z.record(z.string(), providerResultSchema).optional(),
+  /**
+   * The borrower's completed loans (spec 2.8, every page of 4.9) as fetched when the request was
+   * decided; [] when there were none. Absent: not fetched, or not found.
+   */
+  borrower_history: z.array(borrowerLoanHistoryItemSchema).optional(),
   outcome: outcomeSchema.optional(),
   offer: ownOfferSchema.optional(),
 });

@@ -32,6 +32,10 @@ export interface LoanRequestFields {
   maxInterestRate?: number;
   /** Overrides the hidden chance of full repayment (1: always repays, 0: misses a payment). */
   repayProbability?: number;
+  /** The month (1 = first) whose payment is missed, or null for none, instead of a drawn one (after repayProbability). */
+  missedMonth?: number | null;
+  /** Days each monthly payment is paid late (0: on time), the first month first, instead of drawn ones; missing months are on time. */
+  lateDays?: number[];
   /** How many competing offers will arrive (0: none). */
   competitorOffers?: number;
   /** Competing offers at exactly these rates (clamped to 0.03 and the max rate), instead of drawn ones. */
@@ -144,6 +148,11 @@ export function generateLoanRequest(
   if (fields.repayProbability !== undefined) {
     truth.repayProbability = clamp(fields.repayProbability, 0, 1);
     truth.missedMonth = random.next() < truth.repayProbability ? null : 1 + Math.floor(loanTerms * random.next() ** 1.5);
+  }
+  if (fields.missedMonth !== undefined) truth.missedMonth = fields.missedMonth;
+  if (fields.lateDays !== undefined) {
+    const late = fields.lateDays;
+    truth.lateDays = Array.from({ length: loanTerms }, (_, month) => Math.max(0, Math.round(late[month] ?? 0)));
   }
   return {
     id,

@@ -2,19 +2,20 @@
  * `lendbot sandbox export`: runs the market (of the chosen shape) headless (no HTTP, no timer)
  * until the requested number of loan requests has arrived and the market has settled, then
  * writes one recording line per request (docs/recording-format.md) with its banking data, both
- * providers' results as they would have been bought when the request was seen, and the
+ * providers' results as they would have been bought when the request was seen, the borrower's
+ * loan history as spec 4.9 serves it, and the
  * ground-truth outcome (for a request nobody funded, also how it would have repaid: `if_funded`).
  */
 import { openRecordingWriter } from '../recording/index.js';
 import { RECORDING_VERSION, type RecordingLine } from '../recording/index.js';
-import { bankingDataSchema, loanRequestSchema, providerResultSchema } from '../service/index.js';
+import { bankingDataSchema, borrowerLoanHistoryItemSchema, loanRequestSchema, providerResultSchema } from '../service/index.js';
 import { outcomeOf } from './ground-truth.js';
 import { DAY_MS } from './market-events.js';
 import { Market } from './market.js';
 import type { LoanRequestRecord } from './market-types.js';
 import { providerAResult, providerBResult } from './provider-scores.js';
 import { marketShape } from './shapes/index.js';
-import { bankingDataView, bankingSummaryView, isoTime, loanRequestView } from './resource-views.js';
+import { bankingDataView, bankingSummaryView, borrowerHistoryView, isoTime, loanRequestView } from './resource-views.js';
 import type { ProviderNames } from './runtime.js';
 import { DEFAULT_PROVIDER_NAMES, DEFAULT_START_TIME } from './start-sandbox.js';
 
@@ -105,6 +106,8 @@ function recordingLine(market: Market, request: LoanRequestRecord, options: Expo
     v: RECORDING_VERSION,
     seen_at: isoTime(request.createdMs),
     loan_request: loanRequestSchema.parse(loanRequestView(request)),
+    // The same items the sandbox's 4.9 route serves (one per completed loan; [] for none).
+    borrower_history: borrowerHistoryView(market.seed, request).map((item) => borrowerLoanHistoryItemSchema.parse(item)),
     outcome: outcomeOf(market, request.id),
   };
   if (bank) {

@@ -30,6 +30,8 @@ export interface RuntimeOptions {
   providerNames: ProviderNames;
   log: Logger;
   shape?: MarketShape;
+  /** Where webhook tokens put the event (default envelope; webhook-sender.ts). */
+  webhookTokenLayout?: 'envelope' | 'data';
 }
 
 /** Provider prices of spec 4.5, in cents. */
@@ -63,6 +65,7 @@ export class SandboxRuntime {
       random: forkRandom(options.seed, 'webhooks'),
       timeoutMs: options.webhookTimeoutMs,
       drop: () => this.faults.dropWebhook(),
+      ...(options.webhookTokenLayout === undefined ? {} : { tokenLayout: options.webhookTokenLayout }),
       log: options.log.child({ component: 'sandbox-webhooks' }),
     });
     this.market.onNewLoanRequest((request) => this.webhooks.emit(NEW_LOAN_REQUEST_TOPIC, newLoanRequestData(request)));

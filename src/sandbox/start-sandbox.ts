@@ -41,6 +41,8 @@ export interface SandboxOptions {
   credentials?: Partial<SandboxCredentials>;
   /** Real milliseconds to wait for a webhook answer (default 60 000, as the spec says). */
   webhookTimeoutMs?: number;
+  /** Webhook tokens carry the event as claims (envelope, default) or only its data (data). */
+  webhookTokenLayout?: 'envelope' | 'data';
   /** Signatures are also accepted within 5 minutes of this clock (default the system clock; null: only simulated time). */
   wallClock?: Clock | null;
 }
@@ -97,6 +99,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     providerNames: options.providerNames ?? DEFAULT_PROVIDER_NAMES,
     log,
     shape,
+    ...(options.webhookTokenLayout === undefined ? {} : { webhookTokenLayout: options.webhookTokenLayout }),
   });
   if (warmupMs > 0) runtime.advance(warmupMs);
   const control = createControl(runtime, credentials.webhookSecret);

@@ -2,9 +2,14 @@
  * Webhook delivery (spec part 6, our reading in docs/sandbox.md): each event is POSTed to every
  * active subscription with `X-Svc-Topic` and a body `{"token": JWT}`, the JWT HS256-signed with
  * the webhook secret and carrying `{webhook_uuid, topic, data}` plus `iat`. An answer other than
- * 200 (or none within the timeout) is retried every simulated hour; after 24 simulated hours
- * without a 200 the subscription is deactivated until reactivated. Retries run on `tick`, which
+ * 200 (or none within the timeout) is retried every simulated hour, up to 24 times; when the last
+ * retry fails too, the subscription is deactivated until reactivated. Retries run on `tick`, which
  * the sandbox calls whenever simulated time moves.
+ *
+ * The answer wait is real time (spec: 60 s), the retry schedule simulated time. At a high speed an
+ * hour passes in milliseconds, so a retry is never started while an attempt of the same delivery
+ * still waits for its answer: the next one is due an hour after the previous one started or when
+ * it ended, whichever is later. The receiver gets the service's 25 chances at any speed.
  */
 import { SignJWT } from 'jose';
 import type { Clock } from '../clock/clock.js';
@@ -15,6 +20,8 @@ import type { Random } from './random.js';
 export { NEW_LOAN_REQUEST_TOPIC } from '../service/index.js';
 export const RETRY_EVERY_MS = HOUR_MS;
 export const GIVE_UP_AFTER_MS = 24 * HOUR_MS;
+/** The first attempt and one retry an hour for 24 hours. */
+export const MAX_ATTEMPTS = 1 + GIVE_UP_AFTER_MS / RETRY_EVERY_MS;
 
 export interface WebhookSubscription {
   id: number;
@@ -49,6 +56,11 @@ export interface WebhookSenderOptions {
   timeoutMs: number;
   /** Fault injection: whether this delivery is silently lost. */
   drop: () => boolean;
+  /**
+   * envelope (default): the token's claims are `{webhook_uuid, topic, data}`; data: the claims are
+   * the data, and `webhook_uuid` and `topic` go beside the token in the body (docs/webhooks.md).
+   */
+  tokenLayout?: 'envelope' | 'data';
   log: Logger;
 }
 
@@ -58,6 +70,8 @@ export class WebhookSender {
   private readonly subscriptions: WebhookSubscription[] = [];
   private readonly deliveryLog: WebhookDelivery[] = [];
   private readonly inFlight = new Set<Promise<void>>();
+  /** Deliveries with an attempt waiting for its answer: no retry of theirs may start meanwhile. */
+  private readonly awaitingAnswer = new Set<WebhookDelivery>();
   private readonly key: Uint8Array;
   private closed = false;
 
@@ -140,6 +154,7 @@ export class WebhookSender {
     const now = this.options.clock.now();
     for (const delivery of this.deliveryLog) {
       if (delivery.status !== 'pending' || delivery.nextAttemptMs > now || delivery.attempts === 0) continue;
+      if (this.awaitingAnswer.has(delivery)) continue;
       const subscription = this.subscriptions.find((s) => s.id === delivery.subscriptionId);
       if (subscription?.active) this.attempt(delivery, subscription);
     }
@@ -159,8 +174,8 @@ export class WebhookSender {
     if (this.closed) return;
     const attemptMs = this.options.clock.now();
     delivery.attempts += 1;
-    // Mark the next slot before sending, so a tick during the request does not send it twice.
-    delivery.nextAttemptMs = delivery.firstAttemptMs + delivery.attempts * RETRY_EVERY_MS;
+    delivery.nextAttemptMs = attemptMs + RETRY_EVERY_MS;
+    this.awaitingAnswer.add(delivery);
     const work = this.send(delivery, subscription).then(
       () => {
         delivery.status = 'delivered';
@@ -168,19 +183,24 @@ export class WebhookSender {
       },
       (error: unknown) => this.failed(delivery, subscription, attemptMs, error),
     );
-    const tracked = work.finally(() => this.inFlight.delete(tracked));
+    const tracked = work.finally(() => {
+      this.awaitingAnswer.delete(delivery);
+      this.inFlight.delete(tracked);
+    });
     this.inFlight.add(tracked);
   }
 
   private async send(delivery: WebhookDelivery, subscription: WebhookSubscription): Promise<void> {
-    const token = await new SignJWT({ webhook_uuid: delivery.webhookUuid, topic: delivery.topic, data: delivery.data })
+    const envelope = { webhook_uuid: delivery.webhookUuid, topic: delivery.topic, data: delivery.data };
+    const dataLayout = this.options.tokenLayout === 'data';
+    const token = await new SignJWT(dataLayout ? delivery.data : envelope)
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuedAt(Math.floor(this.options.clock.now() / 1000))
       .sign(this.key);
     const response = await fetch(subscription.url, {
       method: 'POST',
       headers: { 'X-Svc-Topic': delivery.topic, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ token }),
+      body: JSON.stringify(dataLayout ? { webhook_uuid: delivery.webhookUuid, topic: delivery.topic, token } : { token }),
       signal: AbortSignal.timeout(this.options.timeoutMs),
     });
     // Drain the body so the connection is released.
@@ -194,12 +214,18 @@ export class WebhookSender {
       { subscription: subscription.id, webhookUuid: delivery.webhookUuid, attempts: delivery.attempts, error: delivery.lastError },
       'webhook delivery failed',
     );
-    if (attemptMs - delivery.firstAttemptMs < GIVE_UP_AFTER_MS) return;
+    const endedMs = this.options.clock.now();
+    if (delivery.attempts < MAX_ATTEMPTS) {
+      // Simulated time may have run past the next slot while the answer was awaited (60 real
+      // seconds are two months at a day a second): then the retry is due at once, not before.
+      delivery.nextAttemptMs = Math.max(attemptMs + RETRY_EVERY_MS, endedMs);
+      return;
+    }
     delivery.status = 'failed';
     if (subscription.active) {
       subscription.active = false;
-      subscription.deactivatedMs = attemptMs;
-      this.options.log.warn({ subscription: subscription.id }, 'webhook subscription deactivated after 24 hours without a 200');
+      subscription.deactivatedMs = endedMs;
+      this.options.log.warn({ subscription: subscription.id }, 'webhook subscription deactivated: 24 hourly retries without a 200');
     }
     for (const other of this.deliveryLog) {
       if (other.subscriptionId === subscription.id && other.status === 'pending') other.status = 'failed';

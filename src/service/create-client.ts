@@ -4,6 +4,7 @@ import { silentLogger, type Logger } from '../log/logger.js';
 import { DEFAULT_CLOCK_SKEW } from './clock-skew.js';
 import { HttpTransport } from './http-transport.js';
 import { MarketplaceClient } from './marketplace-client.js';
+import { RefusalTexts } from './refusal-texts.js';
 import type { ServiceConfig } from './service-config.js';
 import { LENDBOT_VERSION } from '../version.js';
 
@@ -26,6 +27,7 @@ export function createMarketplaceClient(config: ServiceConfig, deps: ClientDeps 
       retry: config.retry,
       clockSkew: config.clockSkew ?? DEFAULT_CLOCK_SKEW,
       userAgent: `lendbot/${LENDBOT_VERSION}`,
+      refusals: new RefusalTexts(config.refusalTexts),
     },
     {
       clock: deps.clock ?? systemClock,

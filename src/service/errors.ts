@@ -5,6 +5,7 @@
  */
 
 import { AppError } from '../log/app-error.js';
+import type { RefusalCode } from './refusal-texts.js';
 
 export type ServiceErrorCode =
   /** 403 "Authentication credentials were not provided." */
@@ -17,7 +18,10 @@ export type ServiceErrorCode =
   | 'AUTH_TIMESTAMP_OUT_OF_RANGE'
   /** 401/403 with any other text. */
   | 'AUTH_FORBIDDEN'
-  /** 400: the service refused by one of its rules (offer rules, fund preconditions, bad id). */
+  /**
+   * 400, or another 4xx whose text is a recognised refusal (refusal-texts.ts): the service refused
+   * by one of its rules (offer rules, fund preconditions, bad id). `refusal` says which, if known.
+   */
   | 'RULE_REFUSED'
   /** 404: no such loan request, aggregation or score. */
   | 'NOT_FOUND'
@@ -41,6 +45,8 @@ export interface ServiceErrorDetails {
   status?: number | undefined;
   /** The service's `detail` or `message` text, when it sent one. */
   serviceText?: string | undefined;
+  /** The code of `serviceText` in the refusal table, when it is a text lendbot recognises. */
+  refusal?: RefusalCode | undefined;
   retryAfterMs?: number | undefined;
   /** The answer's Date header (the service's clock), on authentication refusals. */
   serverDateMs?: number | undefined;
@@ -55,6 +61,8 @@ export class ServiceError extends AppError {
   readonly path: string;
   readonly status: number | undefined;
   readonly serviceText: string | undefined;
+  /** What the service's text means, when recognised (refusal-texts.ts); read this, never the text. */
+  readonly refusal: RefusalCode | undefined;
   readonly retryAfterMs: number | undefined;
   readonly serverDateMs: number | undefined;
 
@@ -68,6 +76,7 @@ export class ServiceError extends AppError {
     this.path = details.path;
     this.status = details.status;
     this.serviceText = details.serviceText;
+    this.refusal = details.refusal;
     this.retryAfterMs = details.retryAfterMs;
     this.serverDateMs = details.serverDateMs;
   }

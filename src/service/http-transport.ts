@@ -17,6 +17,7 @@ import type { Clock, Sleep } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import { ServiceClock, type ClockSkewSettings } from './clock-skew.js';
 import { AUTH_TEXTS, ServiceError, type ServiceErrorCode } from './errors.js';
+import { DEFAULT_REFUSALS, type RefusalTexts } from './refusal-texts.js';
 import { signRequest, type SignatureMode } from './hmac-signer.js';
 
 /** How an endpoint may be repeated after a failure. */
@@ -50,6 +51,8 @@ export interface TransportSettings {
   retry: RetrySettings;
   clockSkew: ClockSkewSettings;
   userAgent: string;
+  /** The refusal texts errors are classified with (default: the built-in table). */
+  refusals?: RefusalTexts;
 }
 
 export interface TransportDeps {
@@ -245,7 +248,8 @@ export class HttpTransport {
   ): ServiceError {
     const status = response.statusCode;
     const serviceText = body.ok ? serviceTextOf(body.value) : snippet(response.body);
-    const details = { method: spec.method, path, status, serviceText };
+    const refusal = (this.settings.refusals ?? DEFAULT_REFUSALS).codeOf(serviceText);
+    const details = { method: spec.method, path, status, serviceText, refusal };
     if (status === 401 || status === 403) {
       const known = AUTH_TEXTS.find(([text]) => serviceText === text);
       const code: ServiceErrorCode = known ? known[1] : 'AUTH_FORBIDDEN';
@@ -258,6 +262,8 @@ export class HttpTransport {
       const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.serviceClock.nowMs());
       return new ServiceError('RATE_LIMITED', 'rate limited', { ...details, retryAfterMs });
     }
+    // The status of most offer refusals is "not shown" (spec 4.2): a recognised text decides.
+    if (status < 500 && refusal !== undefined) return new ServiceError('RULE_REFUSED', 'refused', details);
     if (status >= 500) {
       if (spec.retryClass === 'unsafe') {
         return new ServiceError('AMBIGUOUS_OUTCOME', 'server error; the request may have been applied', details);

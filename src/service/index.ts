@@ -1,5 +1,6 @@
 // The marketplace client's public face.
 export * from './errors.js';
+export * from './refusal-texts.js';
 export * from './money.js';
 export * from './hmac-signer.js';
 export * from './numeric-filters.js';

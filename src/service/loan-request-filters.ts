@@ -65,3 +65,47 @@ export function encodeLoanRequestFilters(
   if (filters.nearbyZipcodes !== undefined) query.push(['nearby_zipcodes', String(filters.nearbyZipcodes)]);
   return query;
 }
+
+/**
+ * What one strategy could accept, as far as the list's filters can say: the risk levels and the
+ * loan amount range its filters allow. An absent field is no restriction.
+ */
+export interface ListRestriction {
+  /** Risk levels (0-4) a request may have. */
+  riskLevels?: readonly number[] | undefined;
+  /** USD; either bound may be absent. */
+  loanAmount?: NumericRange | undefined;
+}
+
+/**
+ * The list filters that fetch every request ANY of `restrictions` could accept: the union, never
+ * the intersection. A strategy without a restriction on a field (or an undefined entry: a plugin,
+ * whose rules are unknown) means nothing is sent for that field. `svc_color` takes one level only,
+ * so it is sent only when the union is a single level. Amount bounds are widened to whole dollars
+ * and a dollar more, so a service that compares in dollars or excludes its bounds cannot cut a
+ * request at a bound (the strategies' own filters still decide).
+ */
+export function unionListFilters(restrictions: ReadonlyArray<ListRestriction | undefined>): LoanRequestFilters {
+  if (restrictions.length === 0) return {};
+  const filters: LoanRequestFilters = {};
+  const levels = new Set<number>();
+  let levelsRestricted = true;
+  let min: number | undefined = Number.POSITIVE_INFINITY;
+  let max: number | undefined = Number.NEGATIVE_INFINITY;
+  for (const restriction of restrictions) {
+    if (restriction?.riskLevels === undefined) levelsRestricted = false;
+    else for (const level of restriction.riskLevels) levels.add(level);
+    const amount = restriction?.loanAmount;
+    min = min === undefined || amount?.min === undefined ? undefined : Math.min(min, amount.min);
+    max = max === undefined || amount?.max === undefined ? undefined : Math.max(max, amount.max);
+  }
+  const only = levels.size === 1 ? [...levels][0] : undefined;
+  if (levelsRestricted && only !== undefined && Number.isInteger(only) && only >= 0 && only <= 4) filters.svcColor = only;
+  const range: NumericRange = {};
+  // A dollar of margin each way: the spec does not show whether the service's bounds are
+  // inclusive or compared in whole dollars. Amounts are positive: a lower bound of 0 excludes nothing.
+  if (min !== undefined && Math.floor(min) - 1 > 0) range.min = Math.floor(min) - 1;
+  if (max !== undefined) range.max = Math.ceil(Math.max(0, max)) + 1;
+  if (range.min !== undefined || range.max !== undefined) filters.loanAmount = range;
+  return filters;
+}

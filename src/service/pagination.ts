@@ -65,3 +65,63 @@ export async function* followPages<T>(readPage: (call: CallSpec) => Promise<Page
     call = { method: 'GET', target: page.next, retryClass: 'read' };
   }
 }
+
+/** Pages a tolerant scan may read beyond what the first answer's `count` implies. */
+export const SCAN_EXTRA_PAGES = 1;
+
+/** How a tolerant scan went; filled in while it runs. */
+export interface ScanProgress {
+  /** Pages read so far. */
+  pages: number;
+  /** The most pages the scan reads: ceil(count / size) of the first answer, plus SCAN_EXTRA_PAGES. */
+  bound?: number | undefined;
+  /**
+   * Why the scan ended before the list's last page: `vanished` (a page after the first answered
+   * 404: the list shrank while it was read) or `bound` (it reached `bound` and a `next` remained).
+   */
+  cut?: { reason: 'vanished' | 'bound'; page: number } | undefined;
+}
+
+/**
+ * The pages of a list, for a caller that can afford to end early but must never lose what it has
+ * read: the poll and the request finder, which decide page by page. Unlike followPages alone,
+ * - a 404 on a page after the first ends the scan normally: requests left the list while it was
+ *   read, and a Django REST framework service then answers 404 "Invalid page." for the last
+ *   page. A 404 on the first page is an error as before;
+ * - the scan stops after the pages the FIRST answer's `count` implies, plus SCAN_EXTRA_PAGES, so
+ *   a list that grows while it is read cannot keep it going.
+ * Either way `progress.cut` says so: the pages read are not the whole list, and callers that read
+ * "not listed" as "gone" (the offer reconciler) must not.
+ */
+export async function* scanPages<T>(pages: PageIterator<T>, progress: ScanProgress): AsyncGenerator<Page<T>, void, undefined> {
+  try {
+    for (;;) {
+      let next: IteratorResult<Page<T>, void>;
+      try {
+        next = await pages.next();
+      } catch (error) {
+        if (progress.pages > 0 && error instanceof ServiceError && error.code === 'NOT_FOUND') {
+          progress.cut = { reason: 'vanished', page: progress.pages + 1 };
+          return;
+        }
+        throw error;
+      }
+      if (next.done) return;
+      const page = next.value;
+      progress.pages += 1;
+      if (progress.bound === undefined) {
+        const size = page.items.length + page.issues.length;
+        progress.bound = Math.max(1, Math.ceil(page.count / Math.max(1, size))) + SCAN_EXTRA_PAGES;
+      }
+      yield page;
+      if (page.next !== null && progress.pages >= progress.bound) {
+        progress.cut = { reason: 'bound', page: progress.pages };
+        return;
+      }
+    }
+  } finally {
+    // Closes the chain whichever way the scan ended (a caller that stops early included): no
+    // further page is requested. A no-op when the chain is already over.
+    await pages.return();
+  }
+}

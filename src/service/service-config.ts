@@ -7,6 +7,7 @@ import { ConfigurationError } from './errors.js';
 import { SIGNATURE_MODES, type SignatureMode } from './hmac-signer.js';
 import type { RetrySettings } from './http-transport.js';
 import { NUMERIC_RANGE_FORMATS, type NumericRangeFormat } from './numeric-filters.js';
+import type { RefusalTextRule } from './refusal-texts.js';
 
 export interface ServiceConfig {
   baseUrl: string;
@@ -19,6 +20,8 @@ export interface ServiceConfig {
   retry: RetrySettings;
   /** Correction of our clock from the service's Date header; DEFAULT_CLOCK_SKEW when absent. */
   clockSkew?: ClockSkewSettings;
+  /** Refusal texts beyond the built-in table (config `service.refusal_texts`), checked first. */
+  refusalTexts?: readonly RefusalTextRule[] | undefined;
 }
 
 export const DEFAULT_RETRY: RetrySettings = {

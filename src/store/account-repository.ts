@@ -1,16 +1,15 @@
 /**
- * The investor's account as the service last reported it: loans, their payments and the transfer
- * history. A reconciliation job syncs these; reports, outcomes and the guard's balance read them.
+ * The investor's account as the service last reported it: loans and the transfer history (their
+ * payments are in payments-repository.ts). A reconciliation job syncs these; reports, outcomes
+ * and the guard's balance read them.
  */
 import type { Database } from 'better-sqlite3';
 import {
-  amountToCents,
   dollarsToCents,
   parseCents,
   type Cents,
   type Loan,
   type LoanListStatus,
-  type LoanPayment,
   type TransferDayGroup,
 } from '../service/index.js';
 import { flag, isoFromMs, parseJsonColumn } from './sql-values.js';
@@ -46,8 +45,6 @@ interface LoanRow {
 export interface AccountRepository {
   /** Inserts or updates loans by id, as read from one of the four loan lists. */
   upsertLoans(loans: readonly Loan[], listStatus: LoanListStatus, atMs: number): void;
-  /** Inserts or updates payments by id. */
-  upsertPayments(payments: readonly LoanPayment[], atMs: number): void;
   /** Replaces the whole transfer history with this snapshot (the service sends it whole). */
   replaceTransfers(groups: readonly TransferDayGroup[], atMs: number): void;
   loans(): StoredLoan[];
@@ -61,7 +58,6 @@ export interface AccountRepository {
    * Returns how many were forgotten.
    */
   forgetUnlistedPending(listedLoanIds: ReadonlySet<number>): number;
-  paymentsForLoan(loanId: number): LoanPayment[];
   /** The stored transfer history, grouped by date as the service sends it, in the order stored. */
   transferGroups(): TransferDayGroup[];
 }
@@ -96,13 +92,6 @@ export function createAccountRepository(db: Database): AccountRepository {
        remaining_cents = excluded.remaining_cents, interest_rate = excluded.interest_rate,
        paid_off = excluded.paid_off, raw_json = excluded.raw_json, synced_at = excluded.synced_at`,
   );
-  const upsertPayment = db.prepare(
-    `INSERT INTO payments (id, loan_id, amount_cents, due_date, status, raw_json, synced_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (id) DO UPDATE SET loan_id = excluded.loan_id, amount_cents = excluded.amount_cents,
-       due_date = excluded.due_date, status = excluded.status, raw_json = excluded.raw_json,
-       synced_at = excluded.synced_at`,
-  );
   const clearTransfers = db.prepare('DELETE FROM transfers');
   const insertTransfer = db.prepare(
     `INSERT INTO transfers (date, position, status, type, amount_cents, loan_request_id, loan_id, borrower_id,
@@ -119,9 +108,6 @@ export function createAccountRepository(db: Database): AccountRepository {
     for (const { id } of pendingLoanIds.all()) if (!listed.has(id)) forgotten += deleteLoan.run(id).changes;
     return forgotten;
   });
-  const loanPayments = db.prepare<[number], { raw_json: string }>(
-    'SELECT raw_json FROM payments WHERE loan_id = ? ORDER BY due_date, id',
-  );
   const allTransfers = db.prepare<[], { date: string; raw_json: string }>(
     'SELECT date, raw_json FROM transfers ORDER BY id',
   );
@@ -139,19 +125,6 @@ export function createAccountRepository(db: Database): AccountRepository {
         loan.interest_rate,
         flag(loan.loan_paid_off ?? listStatus === 'completed'),
         JSON.stringify(loan),
-        at,
-      );
-    }
-  });
-  const upsertPayments = db.transaction((payments: readonly LoanPayment[], at: string) => {
-    for (const payment of payments) {
-      upsertPayment.run(
-        payment.id,
-        payment.loan,
-        amountToCents(payment.payment_amount),
-        payment.payment_due_date,
-        payment.payment_status,
-        JSON.stringify(payment),
         at,
       );
     }
@@ -179,13 +152,11 @@ export function createAccountRepository(db: Database): AccountRepository {
 
   return {
     upsertLoans: (loans, listStatus, atMs) => upsertLoans(loans, listStatus, isoFromMs(atMs)),
-    upsertPayments: (payments, atMs) => upsertPayments(payments, isoFromMs(atMs)),
     replaceTransfers: (groups, atMs) => replaceTransfers(groups, isoFromMs(atMs)),
     loans: () => allLoans.all().map(fromLoanRow),
     loanCountsByList: () => Object.fromEntries(countsByList.all().map((row) => [row.list_status, row.n])),
     loanLists: () => new Map(listsById.all().map((row) => [row.id, row.list_status])),
     forgetUnlistedPending: (listed) => forgetUnlisted(listed),
-    paymentsForLoan: (loanId) => loanPayments.all(loanId).map((row) => parseJsonColumn<LoanPayment>(row.raw_json)),
     transferGroups() {
       const groups: TransferDayGroup[] = [];
       for (const row of allTransfers.all()) {

@@ -47,6 +47,10 @@ export interface StoredDecision {
   timings: Record<string, number>;
   guardCode: string | null;
   placement: string | null;
+  /** Who decided: null for the strategies, `agent:NAME` for an agent through the connector. */
+  source: string | null;
+  /** The strategies' decision an agent's replaced, when there was one. */
+  previous: unknown;
 }
 
 interface DecisionRow {
@@ -65,6 +69,8 @@ interface DecisionRow {
   timings_json: string;
   guard_code: string | null;
   placement: string | null;
+  source: string | null;
+  previous_json: string | null;
 }
 
 export interface DecisionQuery {
@@ -79,6 +85,11 @@ export interface DecisionQuery {
 export interface DecisionsRepository {
   /** Stores a decision; a second one for the same request is refused ('duplicate'), never overwritten. */
   record(decision: DecisionInput): 'inserted' | 'duplicate';
+  /**
+   * Stores an agent's decision (`source` agent:NAME). A decision the strategies made before is
+   * replaced but kept whole in `previous`; an agent's earlier decision is never replaced ('duplicate').
+   */
+  recordAgent(decision: DecisionInput & { source: string }): 'inserted' | 'replaced' | 'duplicate';
   has(loanRequestId: number): boolean;
   get(loanRequestId: number): StoredDecision | undefined;
   /** Decisions by time, using the (action, decided_at) or (decided_at) index. */
@@ -106,6 +117,8 @@ function fromRow(row: DecisionRow): StoredDecision {
     timings: parseJsonColumn<Record<string, number>>(row.timings_json),
     guardCode: row.guard_code,
     placement: row.placement,
+    source: row.source,
+    previous: row.previous_json === null ? null : parseJsonColumn(row.previous_json),
   };
 }
 
@@ -150,7 +163,48 @@ export function createDecisionsRepository(db: Database): DecisionsRepository {
     return { statement, params };
   }
 
+  const insertAgent = db.prepare(
+    `INSERT INTO decisions (loan_request_id, strategy, content_hash, params_json, features_json, probability,
+       rate, action, reasons_json, dry_run, decided_at, timings_json, guard_code, placement, source, previous_json)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const removeRow = db.prepare<[number]>('DELETE FROM decisions WHERE loan_request_id = ?');
+  const agentValues = (decision: DecisionInput & { source: string }, previous: StoredDecision | null) =>
+    [
+      decision.loanRequestId,
+      decision.strategy ?? null,
+      decision.contentHash ?? null,
+      JSON.stringify(decision.params ?? {}),
+      JSON.stringify(decision.features ?? {}),
+      decision.probability ?? null,
+      decision.rate ?? null,
+      decision.action,
+      JSON.stringify(decision.reasons),
+      flag(decision.dryRun),
+      isoFromMs(decision.decidedAtMs),
+      JSON.stringify(decision.timings ?? {}),
+      decision.guardCode ?? null,
+      decision.placement ?? null,
+      decision.source,
+      previous === null ? null : JSON.stringify(previous),
+    ] as const;
+  // Replaced in one transaction: a reader sees the strategies' row or the agent's, never neither.
+  const replaceWithAgent = db.transaction((decision: DecisionInput & { source: string }): 'inserted' | 'replaced' | 'duplicate' => {
+    const row = byRequest.get(decision.loanRequestId);
+    if (row === undefined) {
+      insertAgent.run(...agentValues(decision, null));
+      return 'inserted';
+    }
+    if (row.source !== null) return 'duplicate';
+    removeRow.run(decision.loanRequestId);
+    insertAgent.run(...agentValues(decision, fromRow(row)));
+    return 'replaced';
+  });
+
   return {
+    recordAgent(decision) {
+      return replaceWithAgent(decision);
+    },
     record(decision) {
       const result = insert.run(
         decision.loanRequestId,

@@ -8,67 +8,21 @@
  *     including loans made outside lendbot.
  * A synced loan replaces its offer, so nothing counts twice. Rejected, expired and refused offers
  * count for nothing. Loans count in live and dry-run scopes alike; offers only in their scope.
+ * The figure is kept in memory by the open-offer book (open-offer-book.ts), which agrees with
+ * the SQL that defines it.
  */
 import type { Database } from 'better-sqlite3';
-import type { Cents } from '../service/index.js';
-import type { OfferScope } from './offers-repository.js';
-import { flag, isoFromMs } from './sql-values.js';
+import { openOfferBookOf, type ExposureQuery, type ExposureSummary } from './open-offer-book.js';
 
-export interface ExposureSummary {
-  totalCents: Cents;
-  /** Per borrower id; loans whose borrower is not known to the store only count in the total. */
-  byBorrowerCents: ReadonlyMap<number, Cents>;
-  /** Per risk level (0 to 4); exposure of unknown level only counts in the total. */
-  byRiskLevelCents: Record<number, Cents>;
-}
+export type { ExposureSummary } from './open-offer-book.js';
 
 export interface ExposureRepository {
-  summary(query: { nowMs: number; expiryMs: number } & OfferScope): ExposureSummary;
-}
-
-interface ExposureRow {
-  borrower_id: number | null;
-  risk_level: number | null;
-  cents: number;
+  summary(query: ExposureQuery): ExposureSummary;
 }
 
 export function createExposureRepository(db: Database): ExposureRepository {
-  const rows = db.prepare<[{ dryRun: number; cutoff: string }], ExposureRow>(
-    `WITH open_offers AS (
-       SELECT o.borrower_id, o.risk_level, o.total_amount_cents AS cents FROM offers o
-       WHERE o.dry_run = @dryRun
-         AND ((o.state = 'placed' AND o.created_at >= @cutoff) OR o.state IN ('intent', 'unknown', 'accepted', 'funded'))
-         AND NOT EXISTS (SELECT 1 FROM loans l WHERE l.loan_request_id = o.loan_request_id)
-     ),
-     open_loans AS (
-       SELECT COALESCE(o.borrower_id, r.borrower_id) AS borrower_id,
-              COALESCE(l.risk_level, o.risk_level, r.risk_level) AS risk_level,
-              l.remaining_cents AS cents
-       FROM loans l
-       LEFT JOIN offers o ON o.loan_request_id = l.loan_request_id
-       LEFT JOIN requests_seen r ON r.loan_request_id = l.loan_request_id
-       WHERE l.paid_off = 0 AND l.list_status <> 'completed'
-     )
-     SELECT borrower_id, risk_level, SUM(cents) AS cents
-     FROM (SELECT * FROM open_offers UNION ALL SELECT * FROM open_loans)
-     GROUP BY borrower_id, risk_level`,
-  );
-
   return {
-    summary(query) {
-      let totalCents = 0;
-      const byBorrowerCents = new Map<number, Cents>();
-      const byRiskLevelCents: Record<number, Cents> = {};
-      for (const row of rows.all({ dryRun: flag(query.dryRun ?? false), cutoff: isoFromMs(query.nowMs - query.expiryMs) })) {
-        totalCents += row.cents;
-        if (row.borrower_id !== null) {
-          byBorrowerCents.set(row.borrower_id, (byBorrowerCents.get(row.borrower_id) ?? 0) + row.cents);
-        }
-        if (row.risk_level !== null) {
-          byRiskLevelCents[row.risk_level] = (byRiskLevelCents[row.risk_level] ?? 0) + row.cents;
-        }
-      }
-      return { totalCents, byBorrowerCents, byRiskLevelCents };
-    },
+    // The book is made at the first question, so commands that never ask pay nothing for it.
+    summary: (query) => openOfferBookOf(db).exposure(query),
   };
 }

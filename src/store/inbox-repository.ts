@@ -1,6 +1,8 @@
 /**
  * The webhook inbox: every verified event is written here before the listener answers 200, so
  * an event is never lost, and its uuid is unique, so a redelivered event is never handled twice.
+ * The hash of the token's signed payload is unique too: with the data layout the uuid is not
+ * signed, and a captured token replayed under a new uuid must still be a duplicate.
  * Events still unprocessed when the daemon stops are picked up after it restarts.
  */
 import type { Database } from 'better-sqlite3';
@@ -11,6 +13,8 @@ export interface InboxEventInput {
   topic: string;
   data: Record<string, unknown>;
   receivedAtMs: number;
+  /** SHA-256 (hex) of the token's signed payload; an event whose hash is already there is a duplicate. */
+  payloadSha256?: string | undefined;
   /** Store the event as already handled with this outcome (e.g. 'ignored' for unknown topics). */
   settledOutcome?: string | undefined;
 }
@@ -37,7 +41,7 @@ interface InboxRow {
 }
 
 export interface InboxRepository {
-  /** Stores an event durably; 'duplicate' when its uuid is already there (nothing changes). */
+  /** Stores an event durably; 'duplicate' when its uuid or payload hash is already there (nothing changes). */
   insert(event: InboxEventInput): 'inserted' | 'duplicate';
   /**
    * Stores events in one transaction (one commit for all), in order; an answer per event, as
@@ -69,8 +73,9 @@ function fromRow(row: InboxRow): InboxEvent {
 
 export function createInboxRepository(db: Database): InboxRepository {
   const insert = db.prepare(
-    `INSERT INTO webhook_inbox (webhook_uuid, topic, data_json, received_at, processed_at, outcome)
-     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (webhook_uuid) DO NOTHING`,
+    // No conflict target: a clash on the uuid or on the payload hash is a duplicate alike.
+    `INSERT INTO webhook_inbox (webhook_uuid, topic, data_json, received_at, processed_at, outcome, payload_sha256)
+     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
   );
   const byUuid = db.prepare<[string], InboxRow>('SELECT rowid AS seq, * FROM webhook_inbox WHERE webhook_uuid = ?');
   const pending = db.prepare<[string, number, number], InboxRow>(
@@ -98,6 +103,8 @@ export function createInboxRepository(db: Database): InboxRepository {
       receivedAt,
       settled === undefined ? null : receivedAt,
       settled ?? null,
+      // 32 bytes rather than 64 hex characters: a smaller unique index, cheaper to insert into.
+      event.payloadSha256 === undefined ? null : Buffer.from(event.payloadSha256, 'hex'),
     );
     return result.changes === 1 ? 'inserted' : 'duplicate';
   };

@@ -1,11 +1,12 @@
 // The store's public face: open one SQLite file and get a repository per table group.
-import { openDatabase, type Database, type OpenDatabaseOptions } from './database.js';
+import { checkpointWal, openDatabase, type Database, type OpenDatabaseOptions } from './database.js';
 import { MIGRATIONS } from './migrations.js';
 import { createAccountRepository, type AccountRepository } from './account-repository.js';
 import { createDecisionsRepository, type DecisionsRepository } from './decisions-repository.js';
 import { createExposureRepository, type ExposureRepository } from './exposure-repository.js';
 import { createInboxRepository, type InboxRepository } from './inbox-repository.js';
 import { createOffersRepository, type OffersRepository } from './offers-repository.js';
+import { createPaymentsRepository, type PaymentsRepository } from './payments-repository.js';
 import { createPurchasesRepository, type PurchasesRepository } from './purchases-repository.js';
 import { createRequestsRepository, type RequestsRepository } from './requests-repository.js';
 import { createSignalsRepository, type SignalsRepository } from './signals-repository.js';
@@ -18,6 +19,7 @@ export * from './decisions-repository.js';
 export * from './exposure-repository.js';
 export * from './inbox-repository.js';
 export * from './offers-repository.js';
+export * from './payments-repository.js';
 export * from './purchases-repository.js';
 export * from './requests-repository.js';
 export * from './signals-repository.js';
@@ -35,8 +37,11 @@ export interface Store {
   exposure: ExposureRepository;
   inbox: InboxRepository;
   account: AccountRepository;
+  payments: PaymentsRepository;
   state: StateRepository;
   signals: SignalsRepository;
+  /** Checkpoints the WAL into the file (the daemon does it when idle); nothing once closed. */
+  checkpoint(): void;
   /** Closes the file; idempotent. */
   close(): void;
 }
@@ -52,8 +57,12 @@ export function openStore(path: string, options: OpenDatabaseOptions = {}): Stor
     exposure: createExposureRepository(db),
     inbox: createInboxRepository(db),
     account: createAccountRepository(db),
+    payments: createPaymentsRepository(db),
     state: createStateRepository(db),
     signals: createSignalsRepository(db),
+    checkpoint() {
+      if (db.open) checkpointWal(db);
+    },
     close() {
       if (db.open) db.close();
     },

@@ -154,6 +154,111 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE decisions ADD COLUMN placement TEXT;
     `,
   },
+  {
+    version: 4,
+    description: 'webhook inbox: a hash of each token\'s signed payload, unique, so a token replayed under a new uuid is a duplicate',
+    sql: `
+      -- With the data layout the uuid travels beside the token, unsigned (docs/webhooks.md): the
+      -- signed content is what makes an event one event. 32 bytes; NULL for envelope-layout
+      -- events (their signed uuid dedupes them) and for rows stored before this step.
+      ALTER TABLE webhook_inbox ADD COLUMN payload_sha256 BLOB;
+      CREATE UNIQUE INDEX webhook_inbox_payload ON webhook_inbox (payload_sha256);
+    `,
+  },
+  {
+    version: 5,
+    description: 'payments: late/missed flags, delays and fees as columns, when each loan was read, a per-loan summary view',
+    sql: `
+      ALTER TABLE payments ADD COLUMN is_late INTEGER NOT NULL DEFAULT 0 CHECK (is_late IN (0, 1));
+      ALTER TABLE payments ADD COLUMN delayed_days INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE payments ADD COLUMN fees_cents INTEGER NOT NULL DEFAULT 0;
+      -- The worst state the sync has seen the payment in (late, then missed); never lowered, so a
+      -- late payment paid since still counts as late, and its notification is never sent again.
+      ALTER TABLE payments ADD COLUMN flag TEXT CHECK (flag IN ('late', 'missed'));
+      ALTER TABLE payments ADD COLUMN flagged_at TEXT;
+      -- Raised each time a flag is raised: the notification check's cursor.
+      ALTER TABLE payments ADD COLUMN flag_seq INTEGER;
+      CREATE INDEX payments_flag_seq ON payments (flag_seq) WHERE flag_seq IS NOT NULL;
+
+      -- One row per loan whose payments were read: which list and status the loan had then, and
+      -- when its payments are worth reading again (NULL: not until the loan moves).
+      CREATE TABLE payment_reads (
+        loan_id INTEGER PRIMARY KEY,
+        list_status TEXT NOT NULL,
+        loan_status TEXT NOT NULL,
+        read_at TEXT NOT NULL,
+        due_at TEXT
+      );
+
+      CREATE VIEW loan_payment_states AS
+        SELECT loan_id,
+          COUNT(*) AS payments,
+          SUM(lower(status) = 'paid') AS paid,
+          SUM(CASE WHEN lower(status) = 'paid' THEN amount_cents ELSE 0 END) AS paid_cents,
+          SUM(flag IS 'late') AS late,
+          SUM(flag IS 'missed') AS missed,
+          MAX(delayed_days) AS max_delayed_days,
+          SUM(fees_cents) AS fees_cents,
+          MAX(due_date) AS last_due_date
+        FROM payments GROUP BY loan_id;
+    `,
+  },
+  {
+    version: 6,
+    description: 'decisions: who decided (NULL: the strategies; agent:NAME: an agent through the connector) and the decision an agent\'s replaced',
+    sql: `
+      ALTER TABLE decisions ADD COLUMN source TEXT;
+      -- An agent may offer on a request the strategies skipped: the row becomes the agent's and
+      -- the strategies' decision is kept here as JSON, so "why did it (not) offer?" still has both.
+      ALTER TABLE decisions ADD COLUMN previous_json TEXT;
+    `,
+  },
+  {
+    version: 7,
+    description: 'offer listings: when the request of each of our offers was last listed and when a scan first missed it',
+    sql: `
+      -- The spec shows no offer's fate but acceptance (a loan of ours appears); what the list shows
+      -- is whether the request is still open. listed_until: the last scan that listed it while our
+      -- offer was out; left_list_at: the first scan that should have listed it and did not (NULL
+      -- again if it comes back). A table of its own, not offer columns: written after every poll,
+      -- it must not wake the offer book's triggers. docs/recording-format.md says how it is read.
+      CREATE TABLE offer_listings (
+        offer_id INTEGER PRIMARY KEY,
+        listed_until TEXT,
+        left_list_at TEXT
+      );
+    `,
+  },
+  {
+    version: 8,
+    description: 'purchases: the strategy that asked (per-strategy budgets) and subscription rows (a flat-priced provider\'s monthly fee)',
+    sql: `
+      -- SQLite cannot change a CHECK in place: the table is rebuilt with 'subscription' allowed and
+      -- a strategy column (NULL for rows written before this step and for an agent's purchases).
+      -- 'borrower_history' (spec 4.9, free) is allowed too, so storing it needs no second rebuild.
+      CREATE TABLE purchases_v8 (
+        id INTEGER PRIMARY KEY,
+        loan_request_id INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('banking_data', 'provider', 'subscription', 'borrower_history')),
+        provider TEXT,
+        cost_cents INTEGER NOT NULL CHECK (cost_cents >= 0),
+        bought_at TEXT NOT NULL,
+        ok INTEGER NOT NULL CHECK (ok IN (0, 1)),
+        error TEXT,
+        payload_json TEXT,
+        strategy TEXT
+      );
+      INSERT INTO purchases_v8 (id, loan_request_id, kind, provider, cost_cents, bought_at, ok, error, payload_json)
+        SELECT id, loan_request_id, kind, provider, cost_cents, bought_at, ok, error, payload_json FROM purchases;
+      DROP TABLE purchases;
+      ALTER TABLE purchases_v8 RENAME TO purchases;
+      CREATE INDEX purchases_request ON purchases (loan_request_id);
+      CREATE INDEX purchases_bought_at ON purchases (bought_at);
+      -- A strategy's month-to-date spend (its budget) from the index alone.
+      CREATE INDEX purchases_strategy_spend ON purchases (strategy, bought_at, cost_cents) WHERE cost_cents > 0;
+      CREATE INDEX purchases_subscriptions ON purchases (bought_at) WHERE kind = 'subscription';
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -13,7 +13,13 @@
  */
 import type { Database } from 'better-sqlite3';
 import { parseCents, type Cents, type LoanRequest, type Offer } from '../service/index.js';
-import { flag, isoFromMs, msFromIso, utcDayBounds } from './sql-values.js';
+import { openOfferBookOf } from './open-offer-book.js';
+import { createOfferListings, type ListingNote, type ListingScan } from './offer-listings.js';
+import type { OfferFate } from './offer-fate.js';
+import { flag, isoFromMs, msFromIso } from './sql-values.js';
+
+export { LIST_WINDOW_MS, OWN_OFFER_FATES, type OfferFate, type OfferListing, type OwnOfferFate } from './offer-fate.js';
+export type { ListingNote, ListingScan } from './offer-listings.js';
 
 export const OFFER_STATES = ['intent', 'placed', 'refused', 'unknown', 'accepted', 'funded', 'rejected', 'expired'] as const;
 export type OfferState = (typeof OFFER_STATES)[number];
@@ -119,6 +125,10 @@ export interface OffersRepository {
   fundSchedule(id: number): FundSchedule | undefined;
   /** Stores when to try funding next (after a refusal), or resets it (attempts 0: try at once). */
   scheduleFunding(id: number, schedule: FundSchedule): boolean;
+  /** Notes which open offers' requests a scan of the list showed or missed (offer-listings.ts). */
+  noteListing(scan: ListingScan, atMs: number): ListingNote;
+  /** What became of an offer the service took, as precisely as it lets us see (offer-fate.ts); undefined for one it never took. */
+  fate(offer: OfferRecord, query: { nowMs: number; expiryMs: number }): OfferFate | undefined;
 }
 
 function fromRow(row: OfferRow): OfferRecord {
@@ -154,23 +164,9 @@ export function createOffersRepository(db: Database): OffersRepository {
   );
   const withText = db.prepare('UPDATE offers SET state = ?, service_text = ?, updated_at = ? WHERE id = ?');
   const stateOnly = db.prepare('UPDATE offers SET state = ?, updated_at = ? WHERE id = ?');
-  const reservedSum = db.prepare<[{ dryRun: number; manual: number; cutoff: string; except: number }], { total: number }>(
-    `SELECT COALESCE(SUM(o.total_amount_cents), 0) AS total FROM offers o
-     WHERE o.dry_run = @dryRun AND (o.automate_fund = 1 OR @manual = 1) AND o.id <> @except
-       AND (o.state IN ('intent', 'unknown') OR (o.state IN ('placed', 'accepted') AND o.created_at >= @cutoff))
-       AND (NOT EXISTS (SELECT 1 FROM loans l WHERE l.loan_request_id = o.loan_request_id)
-            -- An accepted offer we fund by hand is listed as a pending loan before our fund
-            -- call moves any money: it keeps its money until the call succeeds (funded).
-            OR (o.automate_fund = 0 AND o.state = 'accepted'))`,
-  );
   const changed = db.prepare<[string, number], OfferRow>(
     `SELECT * FROM offers WHERE dry_run = 0 AND state IN ('placed', 'funded') AND updated_at > ? ORDER BY updated_at, id LIMIT ?`,
   );
-  const daily = db.prepare<[number, string, string], { offers: number; total: number }>(
-    `SELECT COUNT(*) AS offers, COALESCE(SUM(total_amount_cents), 0) AS total FROM offers
-     WHERE dry_run = ? AND state <> 'refused' AND created_at >= ? AND created_at < ?`,
-  );
-
   const dueFunding = db.prepare<[{ now: string; cutoff: string }], OfferRow>(
     `SELECT * FROM offers
      WHERE dry_run = 0 AND automate_fund = 0 AND service_offer_id IS NOT NULL AND state IN ('placed', 'accepted')
@@ -181,6 +177,7 @@ export function createOffersRepository(db: Database): OffersRepository {
     'SELECT fund_attempts, next_fund_at FROM offers WHERE id = ?',
   );
   const writeSchedule = db.prepare('UPDATE offers SET fund_attempts = ?, next_fund_at = ? WHERE id = ?');
+  const listings = createOfferListings(db);
 
   const createIntent = db.transaction((input: IntentInput): IntentResult => {
     const at = isoFromMs(input.atMs);
@@ -236,21 +233,9 @@ export function createOffersRepository(db: Database): OffersRepository {
         .all(...states);
       return rows.map(fromRow);
     },
-    reserved(query) {
-      return (
-        reservedSum.get({
-          dryRun: flag(query.dryRun ?? false),
-          manual: flag(query.includeManual ?? false),
-          cutoff: isoFromMs(query.nowMs - query.expiryMs),
-          except: query.exceptOfferId ?? -1,
-        })?.total ?? 0
-      );
-    },
-    dailyTotals(query) {
-      const { startMs, endMs } = utcDayBounds(query.nowMs);
-      const row = daily.get(flag(query.dryRun ?? false), isoFromMs(startMs), isoFromMs(endMs));
-      return { offers: row?.offers ?? 0, amountCents: row?.total ?? 0 };
-    },
+    // Both kept in memory by the open-offer book, which agrees with the SQL that defines them.
+    reserved: (query) => openOfferBookOf(db).reserved(query),
+    dailyTotals: (query) => openOfferBookOf(db).daily(query),
     dueForFunding(query) {
       return dueFunding.all({ now: isoFromMs(query.nowMs), cutoff: isoFromMs(query.nowMs - query.expiryMs) }).map(fromRow);
     },
@@ -259,6 +244,8 @@ export function createOffersRepository(db: Database): OffersRepository {
       if (row === undefined) return undefined;
       return { attempts: row.fund_attempts, nextAtMs: row.next_fund_at === null ? null : msFromIso(row.next_fund_at) };
     },
+    noteListing: (scan, atMs) => listings.note(scan, atMs),
+    fate: (offer, query) => listings.fate(offer, query),
     scheduleFunding(id, schedule) {
       const next = schedule.nextAtMs === null ? null : isoFromMs(schedule.nextAtMs);
       return writeSchedule.run(schedule.attempts, next, id).changes === 1;

@@ -1,19 +1,26 @@
 /**
- * Enrichment bought about a request (banking data, third-party scores) and what it cost: the
- * spend ledger that enforces monthly data budgets reads its sums from here.
+ * Enrichment bought about a request (banking data, third-party scores), flat-priced providers'
+ * monthly subscriptions, and what each cost: the spend ledger that enforces each strategy's
+ * monthly data budget reads its sums from here.
  */
 import { redactPersonalData } from './redact-personal-data.js';
 import type { Database } from 'better-sqlite3';
 import type { Cents } from '../service/index.js';
 import { flag, isoFromMs } from './sql-values.js';
 
-export type PurchaseKind = 'banking_data' | 'provider';
+/**
+ * `subscription`: a flat-priced provider's monthly fee (one row a provider a UTC month).
+ * `borrower_history`: spec 4.9, free (cost 0), kept so exports and explanations have it.
+ */
+export type PurchaseKind = 'banking_data' | 'borrower_history' | 'provider' | 'subscription';
 
 export interface PurchaseInput {
   loanRequestId: number;
   kind: PurchaseKind;
   /** The provider's name for `provider` purchases; omitted for banking data. */
   provider?: string | undefined;
+  /** The strategy whose decision asked (its budget counts the cost); omitted for an agent's. */
+  strategy?: string | undefined;
   costCents: Cents;
   boughtAtMs: number;
   ok: boolean;
@@ -28,6 +35,7 @@ export interface Purchase {
   loanRequestId: number;
   kind: PurchaseKind;
   provider: string | null;
+  strategy: string | null;
   costCents: Cents;
   boughtAt: string;
   ok: boolean;
@@ -40,6 +48,7 @@ interface PurchaseRow {
   loan_request_id: number;
   kind: PurchaseKind;
   provider: string | null;
+  strategy: string | null;
   cost_cents: number;
   bought_at: string;
   ok: 0 | 1;
@@ -54,6 +63,10 @@ export interface PurchasesRepository {
   forRequest(loanRequestId: number): Purchase[];
   /** Total cost of purchases made in [from, to), optionally of one provider or kind. */
   spendCents(query: { provider?: string; kind?: PurchaseKind; fromMs: number; toMs: number }): Cents;
+  /** Total cost of the purchases `strategy` asked for in [from, to): what its own budget is checked against. */
+  strategySpendCents(query: { strategy: string; fromMs: number; toMs: number }): Cents;
+  /** The subscription rows charged in [from, to), oldest first. */
+  subscriptions(query: { fromMs: number; toMs: number }): Purchase[];
 }
 
 function fromRow(row: PurchaseRow): Purchase {
@@ -62,6 +75,7 @@ function fromRow(row: PurchaseRow): Purchase {
     loanRequestId: row.loan_request_id,
     kind: row.kind,
     provider: row.provider,
+    strategy: row.strategy,
     costCents: row.cost_cents,
     boughtAt: row.bought_at,
     ok: row.ok === 1,
@@ -72,8 +86,8 @@ function fromRow(row: PurchaseRow): Purchase {
 
 export function createPurchasesRepository(db: Database): PurchasesRepository {
   const insert = db.prepare(
-    `INSERT INTO purchases (loan_request_id, kind, provider, cost_cents, bought_at, ok, error, payload_json)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO purchases (loan_request_id, kind, provider, strategy, cost_cents, bought_at, ok, error, payload_json)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const byRequest = db.prepare<[number], PurchaseRow>(
     'SELECT * FROM purchases WHERE loan_request_id = ? ORDER BY bought_at, id',
@@ -84,6 +98,14 @@ export function createPurchasesRepository(db: Database): PurchasesRepository {
      WHERE bought_at >= @from AND bought_at < @to
        AND (@provider IS NULL OR provider = @provider) AND (@kind IS NULL OR kind = @kind)`,
   );
+  // Its own statement (no "any" parameters), so the partial index purchases_strategy_spend serves it.
+  const strategySpend = db.prepare<[{ strategy: string; from: string; to: string }], { total: number }>(
+    `SELECT COALESCE(SUM(cost_cents), 0) AS total FROM purchases
+     WHERE strategy = @strategy AND bought_at >= @from AND bought_at < @to AND cost_cents > 0`,
+  );
+  const subscriptions = db.prepare<[{ from: string; to: string }], PurchaseRow>(
+    `SELECT * FROM purchases WHERE kind = 'subscription' AND bought_at >= @from AND bought_at < @to ORDER BY bought_at, id`,
+  );
 
   return {
     record(purchase) {
@@ -92,6 +114,7 @@ export function createPurchasesRepository(db: Database): PurchasesRepository {
         purchase.loanRequestId,
         purchase.kind,
         purchase.provider ?? null,
+        purchase.strategy ?? null,
         purchase.costCents,
         isoFromMs(purchase.boughtAtMs),
         flag(purchase.ok),
@@ -112,6 +135,12 @@ export function createPurchasesRepository(db: Database): PurchasesRepository {
         kind: query.kind ?? null,
       });
       return row?.total ?? 0;
+    },
+    strategySpendCents(query) {
+      return strategySpend.get({ strategy: query.strategy, from: isoFromMs(query.fromMs), to: isoFromMs(query.toMs) })?.total ?? 0;
+    },
+    subscriptions(query) {
+      return subscriptions.all({ from: isoFromMs(query.fromMs), to: isoFromMs(query.toMs) }).map(fromRow);
     },
   };
 }

@@ -1,13 +1,13 @@
 /**
- * What a webhook event is (spec part 6): the claims of the signed token, `{ webhook_uuid, topic,
- * data, iat? }`, and the data of each topic we know. Only the signed claims count; clear-text
- * fields beside the token in the body are never read.
+ * What a webhook event is (spec part 6): `{ webhook_uuid, topic, data }`, all signed in the token's
+ * claims (envelope layout) or the data signed and the rest beside the token (data layout,
+ * token-layout.ts), and the data of each topic we know.
  */
 import { z } from 'zod';
 import { NEW_LOAN_REQUEST_TOPIC } from '../service/index.js';
 
 /**
- * The claims every event carries. `z.guid()` accepts any 8-4-4-4-12 hex UUID, not only RFC 4122
+ * The claims of an envelope-layout token. `z.guid()` accepts any 8-4-4-4-12 hex UUID, not only RFC 4122
  * variants: refusing an odd but genuine uuid would make the marketplace retry it for 24 hours and
  * then deactivate us.
  */

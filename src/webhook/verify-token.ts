@@ -3,18 +3,29 @@
  * algorithm accepted; `none`, HS512 and every asymmetric algorithm are refused, so nobody can
  * choose how their token is checked. `exp` is not required, but checked when present.
  *
- * A validly signed token can still be refused as malformed (400): claims not shaped as an event,
- * data that breaks the spec, claims nested deeper than MAX_JSON_DEPTH, or an `nbf` still to come
- * (the sender's clock ahead of ours; the marketplace retries hourly, so it arrives later).
+ * A validly signed token can still be refused as malformed (400): claims in neither layout (or
+ * not the pinned one, token-layout.ts), data that breaks the spec, claims nested deeper than
+ * MAX_JSON_DEPTH, or an `nbf` still to come (the sender's clock ahead of ours; the marketplace
+ * retries hourly, so it arrives later). Such refusals say `signed: true`: only the marketplace
+ * holds the secret, so they mean we misread its tokens, and the listener warns about a run of them.
  */
+import { createHash } from 'node:crypto';
 import { errors, jwtVerify } from 'jose';
 import { systemClock, type Clock } from '../clock/clock.js';
-import { KNOWN_TOPICS, webhookClaimsSchema, type WebhookEvent } from './event-schema.js';
+import { KNOWN_TOPICS, type WebhookEvent } from './event-schema.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
+import { DEFAULT_TOKEN_LAYOUT, readTokenLayout, type BesideToken, type TokenLayout, type TokenLayoutSetting } from './token-layout.js';
 
 export interface VerifiedEvent {
   ok: true;
   event: WebhookEvent;
+  /** How the claims were read. */
+  layout: TokenLayout;
+  /**
+   * SHA-256 (hex) of the signed payload bytes. In the data layout the uuid is not signed, so
+   * the inbox also dedupes those events on this: a token replayed under a new uuid is a duplicate.
+   */
+  payloadSha256: string;
 }
 
 export type VerifyFailureCode =
@@ -26,8 +37,12 @@ export type VerifyFailureCode =
   | 'bad_signature'
   /** Signed, but its `exp` has passed. */
   | 'expired'
-  /** Signed, but the claims are not `{ webhook_uuid, topic, data }`, or its `nbf` has not come. */
+  /** Signed, but envelope claims with wrong values, or its `nbf` has not come. */
   | 'claims_invalid'
+  /** Signed, but `webhook.token_layout` pins the other layout. */
+  | 'layout_mismatch'
+  /** Signed data-layout claims, without a valid `webhook_uuid` and `topic` beside the token. */
+  | 'event_fields_invalid'
   /** Signed, but the claims nest deeper than MAX_JSON_DEPTH. */
   | 'too_deep'
   /** Signed, a known topic, but its data does not match the spec. */
@@ -40,6 +55,12 @@ export interface VerifyFailure {
   code: VerifyFailureCode;
   /** Why, for the log line; never contains the token or the secret. */
   message: string;
+  /**
+   * The signature verified but the token's shape was not what we read (not a time problem such
+   * as `exp` or `nbf`): the marketplace signs differently from what we expect, or someone replays
+   * a genuine token with other clear-text fields. A run of these raises a warning.
+   */
+  misread: boolean;
 }
 
 export interface VerifyOptions {
@@ -47,6 +68,10 @@ export interface VerifyOptions {
   clock?: Clock;
   /** Allowed clock skew for `exp` and `nbf`, in seconds. */
   clockToleranceSeconds?: number;
+  /** Which claim layouts to accept (token-layout.ts); `auto` by default. */
+  layout?: TokenLayoutSetting;
+  /** The clear-text `webhook_uuid` and `topic` beside the token; only the data layout reads them. */
+  beside?: BesideToken;
 }
 
 const DEFAULT_CLOCK_TOLERANCE_SECONDS = 30;
@@ -57,6 +82,13 @@ export function webhookKey(secret: string): Uint8Array {
 }
 
 function joseFailure(error: unknown): VerifyFailure {
+  // jose checks the signature before the claims: these come from a genuine signature.
+  const timing = error instanceof errors.JWTExpired || (error instanceof errors.JWTClaimValidationFailed && error.claim === 'nbf' && error.reason === 'check_failed');
+  const misread = !timing && (error instanceof errors.JWTInvalid || error instanceof errors.JWTClaimValidationFailed);
+  return { ...joseFailureOf(error), misread };
+}
+
+function joseFailureOf(error: unknown): Omit<VerifyFailure, 'misread'> {
   if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) {
     return { ok: false, outcome: 'forged', code: 'alg_not_allowed', message: 'token algorithm is not HS256' };
   }
@@ -89,7 +121,7 @@ export async function verifyWebhookToken(
   options: VerifyOptions = {},
 ): Promise<VerifiedEvent | VerifyFailure> {
   const clock = options.clock ?? systemClock;
-  let payload: unknown;
+  let payload: Record<string, unknown>;
   try {
     ({ payload } = await jwtVerify(token, webhookKey(secret), {
       algorithms: ['HS256'],
@@ -100,26 +132,29 @@ export async function verifyWebhookToken(
     return joseFailure(error);
   }
 
-  if (nestsDeeperThan(payload, MAX_JSON_DEPTH)) {
-    return { ok: false, outcome: 'malformed', code: 'too_deep', message: `token claims nest deeper than ${MAX_JSON_DEPTH} levels` };
-  }
+  const misread = (code: VerifyFailureCode, message: string): VerifyFailure => ({ ok: false, outcome: 'malformed', code, message, misread: true });
+  if (nestsDeeperThan(payload, MAX_JSON_DEPTH)) return misread('too_deep', `token claims nest deeper than ${MAX_JSON_DEPTH} levels`);
 
-  const claims = webhookClaimsSchema.safeParse(payload);
-  if (!claims.success) {
-    const fields = [...new Set(claims.error.issues.map((issue) => issue.path.join('.') || '(root)'))].join(', ');
-    return { ok: false, outcome: 'malformed', code: 'claims_invalid', message: `token claims invalid at ${fields}` };
-  }
-  const { webhook_uuid: webhookUuid, topic, data, iat } = claims.data;
+  const reading = readTokenLayout(payload, options.layout ?? DEFAULT_TOKEN_LAYOUT, options.beside ?? {});
+  if (!reading.ok) return misread(reading.code, reading.message);
+  const { layout, webhookUuid, topic, data, iat } = reading;
   const dataSchema = KNOWN_TOPICS[topic];
   if (dataSchema !== undefined) {
     const checked = dataSchema.safeParse(data);
     if (!checked.success) {
       const fields = [...new Set(checked.error.issues.map((issue) => issue.path.join('.')))].join(', ');
-      return { ok: false, outcome: 'malformed', code: 'data_invalid', message: `${topic} data invalid at ${fields}` };
+      return misread('data_invalid', `${topic} data invalid at ${fields}`);
     }
   }
   return {
     ok: true,
     event: { webhookUuid, topic, data, issuedAtMs: iat === undefined ? undefined : iat * 1000, known: dataSchema !== undefined },
+    layout,
+    payloadSha256: payloadSha256(token),
   };
+}
+
+/** SHA-256 (hex) of a compact JWS's decoded payload: what the signature covers, whatever the header. */
+export function payloadSha256(token: string): string {
+  return createHash('sha256').update(Buffer.from(token.split('.')[1] ?? '', 'base64url')).digest('hex');
 }

@@ -4,18 +4,23 @@
  * 200, and says 503 (retry later) rather than 200 when it cannot store. Events verified in the
  * same turn of the event loop share one commit (group-commit.ts).
  *
- * Only the signed claims count. A bad delivery leaves one log line and one `onOutcome` call:
- * forged 401, malformed 400, oversized 413, topic header mismatch 400.
+ * The token's claims are the event (envelope layout) or its data, with `webhook_uuid` and `topic`
+ * beside the token (data layout); `auto` reads both (token-layout.ts). A bad delivery leaves one
+ * log line and one `onOutcome` call: forged 401, malformed 400, oversized 413, topic header
+ * mismatch 400. A run of validly signed tokens refused for their shape raises a warning
+ * (refusal-warning.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type RawServerDefault } from 'fastify';
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import { ConfigurationError } from '../service/index.js';
-import type { InboxRepository } from '../store/index.js';
+import type { InboxRepository, StateRepository } from '../store/index.js';
 import type { WebhookEvent, WebhookOutcome } from './event-schema.js';
 import { InboxGroupCommit } from './group-commit.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
+import { RefusalWarningTracker } from './refusal-warning.js';
+import { DEFAULT_TOKEN_LAYOUT, type BesideToken, type TokenLayout, type TokenLayoutSetting } from './token-layout.js';
 import { verifyWebhookToken } from './verify-token.js';
 
 export const DEFAULT_WEBHOOK_PATH = '/webhooks';
@@ -35,6 +40,13 @@ export interface WebhookListenerOptions {
   onStored?: (event: WebhookEvent) => void;
   /** Called once per delivery, for metrics. */
   onOutcome?: (outcome: WebhookOutcome) => void;
+  /** Which token layouts to accept: `auto` (default) reads envelope and data; the others pin one. */
+  tokenLayout?: TokenLayoutSetting;
+  /**
+   * Where the refused-webhooks warning is kept, and after how many genuine-looking refusals within
+   * how long it is raised (default 3 within 10 minutes). Omitted: no warning is kept.
+   */
+  refusalWarning?: { state: Pick<StateRepository, 'get' | 'set'>; refusals?: number; windowMs?: number };
 }
 
 export type WebhookServer = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger> & {
@@ -50,8 +62,8 @@ const STATUS_TEXT: Record<'accepted' | 'duplicate' | 'unknown_topic', string> = 
   unknown_topic: 'ignored',
 };
 
-/** Reads `token` from a JSON body; any other field is ignored. */
-function tokenFromBody(body: unknown): string | Answer {
+/** Reads `token` from a JSON body, and the clear-text fields the data layout needs; any other field is ignored. */
+function tokenFromBody(body: unknown): { token: string; beside: BesideToken } | Answer {
   const malformed = (message: string): Answer => ({ status: 400, outcome: 'malformed', code: 'bad_body', message });
   if (!Buffer.isBuffer(body) || body.length === 0) return malformed('body is empty');
   let parsed: unknown;
@@ -64,9 +76,9 @@ function tokenFromBody(body: unknown): string | Answer {
     return { status: 400, outcome: 'malformed', code: 'too_deep', message: `body nests deeper than ${MAX_JSON_DEPTH} levels` };
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return malformed('body is not a JSON object');
-  const token = (parsed as Record<string, unknown>)['token'];
+  const { token, webhook_uuid, topic } = parsed as Record<string, unknown>;
   if (typeof token !== 'string' || token.length === 0) return malformed('body has no token');
-  return token;
+  return { token, beside: { webhook_uuid, topic } };
 }
 
 /** Builds the listener; the daemon adds /healthz and /metrics to the same instance, then listens. */
@@ -76,6 +88,18 @@ export function buildWebhookServer(options: WebhookListenerOptions): WebhookServ
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const log = options.log.child({ component: 'webhook' });
   const { clock } = options;
+  const layout = options.tokenLayout ?? DEFAULT_TOKEN_LAYOUT;
+  const warning =
+    options.refusalWarning === undefined
+      ? undefined
+      : new RefusalWarningTracker({
+          state: options.refusalWarning.state,
+          clock,
+          log,
+          layout,
+          ...(options.refusalWarning.refusals === undefined ? {} : { refusals: options.refusalWarning.refusals }),
+          ...(options.refusalWarning.windowMs === undefined ? {} : { windowMs: options.refusalWarning.windowMs }),
+        });
   // Events verified together are committed together; each 200 still waits for its own commit.
   const inbox = new InboxGroupCommit(options.inbox);
   let accepting = true;
@@ -107,17 +131,23 @@ export function buildWebhookServer(options: WebhookListenerOptions): WebhookServ
     return reply.code(result.status).send({ error: result.outcome, code: result.code, message: result.message });
   }
 
-  async function receive(body: unknown, topicHeader: string | string[] | undefined): Promise<Answer & { event?: WebhookEvent }> {
-    const token = tokenFromBody(body);
-    if (typeof token !== 'string') return token;
-    const verified = await verifyWebhookToken(token, options.secret, { clock });
+  async function receive(body: unknown, topicHeader: string | string[] | undefined): Promise<Answer & { event?: WebhookEvent; layout?: TokenLayout }> {
+    const read = tokenFromBody(body);
+    if (!('token' in read)) return read;
+    // The data layout takes the topic from the body, or else from the header (both clear text alike).
+    const beside = { webhook_uuid: read.beside.webhook_uuid, topic: read.beside.topic ?? topicHeader };
+    const verified = await verifyWebhookToken(read.token, options.secret, { clock, layout, beside });
     if (!verified.ok) {
+      if (verified.misread) warning?.refused(verified.code, verified.message);
       const status = verified.outcome === 'forged' ? 401 : 400;
       return { status, outcome: verified.outcome, code: verified.code, message: verified.message };
     }
     const { event } = verified;
     if (topicHeader !== event.topic) {
-      return { status: 400, outcome: 'topic_mismatch', code: 'topic_mismatch', message: 'X-Svc-Topic header does not match the signed topic' };
+      // In the data layout the topic beside the token is not signed, but it must agree with the header too.
+      const message = `X-Svc-Topic header does not match the ${verified.layout === 'envelope' ? 'signed topic' : 'topic beside the token'}`;
+      warning?.refused('topic_mismatch', message);
+      return { status: 400, outcome: 'topic_mismatch', code: 'topic_mismatch', message };
     }
     try {
       const stored = await inbox.store({
@@ -125,14 +155,18 @@ export function buildWebhookServer(options: WebhookListenerOptions): WebhookServ
         topic: event.topic,
         data: event.data,
         receivedAtMs: clock.now(),
+        // Only the data layout needs it: an envelope's uuid is signed, so its uuid dedupes it, and
+        // its NULL hash costs the unique index nothing (NULLs never clash and sort together).
+        payloadSha256: verified.layout === 'data' ? verified.payloadSha256 : undefined,
         settledOutcome: event.known ? undefined : IGNORED_OUTCOME,
       });
-      if (stored === 'duplicate') return { status: 200, outcome: 'duplicate', event };
+      if (stored === 'duplicate') return { status: 200, outcome: 'duplicate', event, layout: verified.layout };
     } catch (error) {
       log.error({ err: error, webhookUuid: event.webhookUuid }, 'webhook inbox write failed');
       return { status: 503, outcome: 'unavailable', code: 'store_failed', message: 'event could not be stored; retry later' };
     }
-    return { status: 200, outcome: event.known ? 'accepted' : 'unknown_topic', event };
+    warning?.stored();
+    return { status: 200, outcome: event.known ? 'accepted' : 'unknown_topic', event, layout: verified.layout };
   }
 
   void app.register((scope, _opts, done) => {
@@ -159,7 +193,8 @@ export function buildWebhookServer(options: WebhookListenerOptions): WebhookServ
 
     scope.post(path, { bodyLimit }, async (request, reply) => {
       const result = await receive(request.body, request.headers['x-svc-topic']);
-      if (result.status === 200) log.info({ outcome: result.outcome, webhookUuid: result.event?.webhookUuid }, 'webhook received');
+      // The layout is logged so an operator can see which one the marketplace sends before pinning it.
+      if (result.status === 200) log.info({ outcome: result.outcome, webhookUuid: result.event?.webhookUuid, layout: result.layout }, 'webhook received');
       answer(reply, result, request.ip);
       if (result.outcome === 'accepted' && result.event !== undefined) {
         try {

@@ -33,7 +33,9 @@ describe('lendbot status', () => {
       inbox_depth: 2,
       kill_switch: { on: false, why: null },
     });
-    expect((report.data_spend as { budgets: unknown }).budgets).toEqual([{ strategy: 'balanced', monthly_budget_cents: 0 }]);
+    const dataSpend = report.data_spend as { spent_cents: number; budgets: unknown };
+    // The seeded purchases are all the balanced strategy's.
+    expect(dataSpend.budgets).toEqual([{ strategy: 'balanced', monthly_budget_cents: 0, spent_cents: dataSpend.spent_cents }]);
   });
 
   it('shows the kill switch file and prints lines for people', async () => {

@@ -22,7 +22,14 @@ describe('the daemon configuration', () => {
     const shipped = await loadDaemonConfig(SHIPPED, {});
     expect(shipped).toEqual(daemonConfigSchema.parse({}));
     expect(shipped.risk.allowedRiskLevels).toEqual([0, 1, 2]);
-    expect(shipped.webhook).toEqual({ host: '0.0.0.0', port: 8080, path: '/webhooks', body_limit_bytes: 65_536 });
+    expect(shipped.webhook).toEqual({
+      host: '0.0.0.0',
+      port: 8080,
+      path: '/webhooks',
+      body_limit_bytes: 65_536,
+      token_layout: 'auto',
+      warn_after: { refusals: 3, within_minutes: 10 },
+    });
   });
 
   it('takes off as a job schedule (the job then never runs on its own)', () => {

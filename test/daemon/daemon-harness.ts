@@ -12,7 +12,7 @@ import { daemonConfigSchema } from '../../src/daemon/daemon-config.js';
 import { freePort } from '../../src/daemon/free-port.js';
 import { loadStrategyFile } from '../../src/engine/index.js';
 import type { RiskLimitsInput } from '../../src/risk/index.js';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';
 import { createMarketplaceClient, DEFAULT_RETRY, type MarketplaceClient } from '../../src/service/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { captureLog } from '../log/log-capture.js';
@@ -42,10 +42,14 @@ export interface HarnessOptions {
   strategyFiles?: string[];
   /** Log level of the captured lines (default info). */
   logLevel?: 'debug' | 'info';
+  /** More sandbox options (e.g. webhookTokenLayout). */
+  sandbox?: SandboxOptions;
+  /** Wraps the daemon's client (e.g. to count calls); the real client, on real HTTP, underneath. */
+  wrapClient?: (client: MarketplaceClient) => MarketplaceClient;
 }
 
 export async function startDaemonHarness(options: HarnessOptions = {}): Promise<DaemonHarness> {
-  const sandbox = await startSandbox({ manualClock: true, seed: 7 });
+  const sandbox = await startSandbox({ manualClock: true, seed: 7, ...options.sandbox });
   sandbox.control.setBalance(options.balanceCents ?? 1_000_000);
   const dir = mkdtempSync(join(tmpdir(), 'lendbot-daemon-'));
   const store = openStore(join(dir, 'lendbot.db'));
@@ -73,7 +77,7 @@ export async function startDaemonHarness(options: HarnessOptions = {}): Promise<
     { clock: sandbox.clock },
   );
   const daemon = await createDaemon(config, {}, {
-    client,
+    client: options.wrapClient?.(client) ?? client,
     clock: sandbox.clock,
     store,
     log,

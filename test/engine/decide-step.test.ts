@@ -24,12 +24,16 @@ pricing:
 
 const NOW = Date.parse('2026-03-10T12:00:00Z');
 
-/** A ledger that starts the month with `spent` and keeps every purchase. */
+/**
+ * A ledger that starts the month with `spent` and keeps every purchase; flat-priced providers'
+ * subscriptions are already paid this month (test/engine/provider-subscription.test.ts charges them).
+ */
 function ledger(spent = 0): SpendLedger & { purchases: PurchaseEntry[] } {
   const purchases: PurchaseEntry[] = [];
   return {
     purchases,
     spentSince: () => spent + purchases.reduce((sum, purchase) => sum + purchase.costCents, 0),
+    subscribedSince: () => true,
     record: (purchase) => purchases.push(purchase),
   };
 }
@@ -38,6 +42,7 @@ function source(data: { banking?: Fetched<BankingData>; providers?: Record<strin
   return {
     bankingData: () => data.banking ?? { ok: false, detail: 'not in recording' },
     providerResult: (_request, provider) => data.providers?.[provider] ?? { ok: false, detail: 'not in recording' },
+    borrowerHistory: () => ({ ok: false, detail: 'not in recording' }),
   };
 }
 
@@ -45,7 +50,7 @@ const allow = () => ({ allowed: true }) as const;
 const everything = source({ banking: { ok: true, value: bankingData() }, providers: { acme: { ok: true, value: providerA(700) }, zeta: { ok: true, value: providerB(10) } } });
 
 describe('the decide step', () => {
-  it('buys what is asked, records each purchase at its price (flat providers free), then offers', () => {
+  it('buys what is asked, records each purchase at its price (a subscribed flat provider free), then offers', () => {
     const spend = ledger();
     const outcome = decideSync(loanRequest(), { strategies: [STRATEGY], nowMs: NOW, ledger: spend }, everything, allow);
     expect(outcome.needsPasses.map((pass) => pass.needs?.[0]?.kind === 'provider' ? pass.needs[0].provider : pass.needs?.[0]?.kind)).toEqual(['banking_data', 'acme', 'zeta']);
@@ -82,6 +87,7 @@ describe('the decide step', () => {
     const asyncSource: DataSource<false> = {
       bankingData: async (request) => everything.bankingData(request),
       providerResult: async (request, provider) => everything.providerResult(request, provider),
+      borrowerHistory: async (request) => everything.borrowerHistory(request),
     };
     const asyncOutcome = await decideAsync(loanRequest(), { strategies: [STRATEGY], nowMs: NOW, ledger: ledger() }, asyncSource, async () => ({ allowed: true }));
     expect(asyncOutcome).toEqual(syncOutcome);

@@ -78,4 +78,31 @@ describe('loan arithmetic', () => {
       expect(expectedProfitCents(rate + 0.01, target, economics)).toBeGreaterThan(0);
     }
   });
+
+  it('inverts the payment factor as 64 halvings of [0, 50] did, on random factors and terms', () => {
+    // The bisection the Newton solver replaced, kept here as the reference.
+    const bisect = (factor: number, terms: number): number => {
+      let low = 0;
+      let high = 50;
+      for (let step = 0; step < 64; step += 1) {
+        const middle = (low + high) / 2;
+        if (paymentFactor(middle, terms) < factor) low = middle;
+        else high = middle;
+      }
+      return high;
+    };
+    let state = 14;
+    const random = (): number => {
+      state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+      return state / 2 ** 32;
+    };
+    for (let trial = 0; trial < 2_000; trial += 1) {
+      const terms = [1, 3, 6, 12, 18, 24, 36, 60, 120][trial % 9] ?? 12;
+      const factor = paymentFactor(0.001 + random() * (trial % 2 === 0 ? 0.5 : 2.5), terms);
+      const solved = rateForPaymentFactor(factor, terms);
+      expect(Math.abs(solved - bisect(factor, terms)) / solved, `factor ${factor}, terms ${terms}`).toBeLessThan(1e-7);
+      expect(Math.ceil(solved * 10_000 - 1e-9)).toBe(Math.ceil(bisect(factor, terms) * 10_000 - 1e-9));
+    }
+    expect(rateForPaymentFactor(paymentFactor(50, 12) * 1.001, 12)).toBe(Number.POSITIVE_INFINITY);
+  });
 });

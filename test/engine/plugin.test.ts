@@ -73,7 +73,7 @@ describe('strategy plugins', () => {
     );
     const strategy = await loadStrategyFile(file);
     expect(strategy).toMatchObject({ name: 'wrapped', version: '3', priority: 4, automateFund: false, params: { rate: 0.2 } });
-    expect(strategy.dataPolicy).toEqual({ monthlyBudgetCents: 3000, bankingData: 'always', providers: [] });
+    expect(strategy.dataPolicy).toEqual({ monthlyBudgetCents: 3000, bankingData: 'always', borrowerHistory: 'never', providers: [] });
     expect(strategy.evaluate(loanRequest(), {})).toMatchObject({ action: 'offer', rate: 0.2, automateFund: false });
   });
 });

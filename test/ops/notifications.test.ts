@@ -77,12 +77,12 @@ describe('notification watcher', () => {
         store: h.store,
         clock: now,
         notifier: new WebhookNotifier({ url, clock: now, log }),
-        status: () => buildStatusReport({ store: h.store, nowMs: now.now(), limits: DEFAULT_RISK_LIMITS, budgets: [{ strategy: 'paid', monthlyBudgetCents: 450 }], dryRun: false }),
+        status: () => buildStatusReport({ store: h.store, nowMs: now.now(), limits: DEFAULT_RISK_LIMITS, budgets: [{ strategy: 'balanced', monthlyBudgetCents: 450 }], dryRun: false }),
       });
       // The first check takes a baseline: history is not news. The seeded spend (4.00 of 4.50) is.
       expect(await watcher.check()).toBe(1);
       expect(bodies.map((body) => body.event)).toEqual(['budget_nearly_spent']);
-      expect(bodies[0]!.data).toEqual({ strategy: 'paid', spent_cents: 400, monthly_budget_cents: 450 });
+      expect(bodies[0]!.data).toEqual({ strategy: 'balanced', spent_cents: 400, monthly_budget_cents: 450 });
 
       now.advance(60_000);
       databaseOf(h.store).prepare("UPDATE offers SET state = 'funded', updated_at = ? WHERE loan_request_id = 2000000001").run(new Date(now.now()).toISOString());

@@ -53,7 +53,7 @@ export function seedStatusData(store: Store, { decisions, nowMs }: SeedOptions):
     loan.run(4, 'collection', 'Late', 2, 45_000, 0, iso(nowMs));
 
     const purchase = db.prepare(
-      `INSERT INTO purchases (loan_request_id, kind, provider, cost_cents, bought_at, ok) VALUES (?, 'provider', 'acme', ?, ?, 1)`,
+      `INSERT INTO purchases (loan_request_id, kind, provider, strategy, cost_cents, bought_at, ok) VALUES (?, 'provider', 'acme', 'balanced', ?, ?, 1)`,
     );
     purchase.run(1, 250, iso(nowMs - HOUR));
     purchase.run(2, 150, iso(nowMs - 2 * HOUR));

@@ -29,12 +29,19 @@ describe('status report', () => {
       offers_today: { offers: 2, amount_cents: 83_000, max_offers: 10, max_amount_cents: null },
       decisions_today: { offer: 2, skip: 4 },
       loans_by_status: { collection: 1, completed: 1, current: 2 },
-      data_spend: { month_start: '2026-03-01T00:00:00.000Z', spent_cents: 400, budgets: [{ strategy: 'balanced', monthly_budget_cents: 1000 }] },
+      payments: { loans: 0, payments: 0, paid: 0, paid_cents: 0, late: 0, missed: 0, max_delayed_days: 0, fees_cents: 0 },
+      data_spend: {
+        month_start: '2026-03-01T00:00:00.000Z',
+        spent_cents: 400,
+        subscriptions: [],
+        budgets: [{ strategy: 'balanced', monthly_budget_cents: 1000, spent_cents: 400 }],
+      },
       last_poll: { at: '2026-03-10T11:58:30.000Z', age_seconds: 90 },
       inbox_depth: 2,
       kill_switch: { on: true, why: 'risk.kill_switch is true' },
       pause: null,
       webhooks_silent: null,
+      webhook_refusals: null,
     });
   });
 
@@ -54,8 +61,9 @@ describe('status report', () => {
         'offered today      830.00 (no cap)',
         'decisions today    2 offer, 4 skip',
         'loans              1 collection, 1 completed, 2 current',
+        'payments           none synced',
         'data spend         4.00 since 2026-03-01',
-        '  budget balanced  10.00 (6.00 left)',
+        '  budget balanced  4.00 of 10.00 (6.00 left)',
         'last poll          2026-03-10T11:58:30.000Z (90 s ago)',
         'webhook inbox      2 waiting',
         'kill switch        ON: risk.kill_switch is true',

@@ -52,6 +52,21 @@ describe('authentication (spec part 5, texts of part 7)', () => {
     expect((await get(signed({ timestamp: nowSeconds() - 299 }))).status).toBe(200);
   });
 
+  it('takes only lowercase hex (spec 5.3): the same digest in uppercase is a wrong signature', async () => {
+    const headers = signed();
+    expect(headers['X-HMAC']).toMatch(/^[0-9a-f]{64}$/);
+    const upper = { ...headers, 'X-HMAC': (headers['X-HMAC'] ?? '').toUpperCase() };
+    expect(upper['X-HMAC']).not.toBe(headers['X-HMAC']);
+    expect(await get(upper)).toEqual({ status: 403, body: { detail: 'Invalid HMAC' } });
+    const timestamp = nowSeconds();
+    const url = `${fx.sandbox.url}/api/v3/loan_requests/`;
+    const withUrl = hmacHex(fx.sandbox.credentials.secretKey, `${timestamp}${url}`).toUpperCase();
+    const urlHeaders = { 'X-API-KEY': fx.sandbox.credentials.apiKey, 'X-Timestamp': String(timestamp), 'X-HMAC': withUrl };
+    expect(await get(urlHeaders)).toEqual({ status: 403, body: { detail: 'Invalid HMAC' } });
+    // The project's client signs in lowercase, so its requests pass.
+    expect((await fx.client.listLoanRequests()).items).toEqual([]);
+  });
+
   it('maps to the client error codes', async () => {
     const client = createMarketplaceClient(
       {

@@ -2,6 +2,7 @@
 // and funds it (spec 4.3), and what happens when it is never funded.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DAY, HOUR, serviceFailure, startFixture, type Fixture } from './sandbox-fixture.js';
+import { signedHeaders } from './signed-headers.js';
 
 let fx: Fixture;
 beforeEach(async () => {
@@ -98,5 +99,35 @@ describe('an accepted offer awaiting the investor’s funding', () => {
     control.setBalance(100);
     control.acceptOffer(unfunded.id);
     expect(await currentLoans()).toMatchObject([{ status: 'pending', loan_request_id: short.id }, { status: 'funded', loan_request_id: request.id }]);
+  });
+
+  it('answers the fund call over HTTP in the service’s shapes: 400 {detail} before acceptance, 201 {message} once after it', async () => {
+    const control = fx.sandbox.control;
+    const request = control.createLoanRequest({ ...quiet });
+    const offer = await fx.client.makeOffer(request.id, { offeredInterest: 0.25 });
+    const fund = async (): Promise<{ status: number; body: unknown }> => {
+      const response = await fetch(`${fx.sandbox.url}/api/v3/accepted_offers/${offer.id}/fund/`, {
+        method: 'POST',
+        headers: { ...signedHeaders(fx.sandbox), 'Content-Type': 'application/json' },
+        body: '{}',
+      });
+      return { status: response.status, body: await response.json() };
+    };
+    expect(await fund()).toEqual({ status: 400, body: { detail: NOT_ACCEPTED } });
+    expect(await fx.client.listTransfers()).toMatchObject({ items: [{ transactions: [{ transfer_type: 'Add Money' }] }] });
+
+    control.acceptOffer(offer.id);
+    expect(await fund()).toEqual({ status: 201, body: { message: 'Funding has started. You will be notified when it is finished.' } });
+    expect(await fund()).toEqual({ status: 400, body: { detail: 'Funding for this offer has already been initiated.' } });
+    // The money moves once: total_amount (loan plus fees) out of the balance, pending, then processed.
+    const total = Math.round(Number(request.total_amount) * 100);
+    expect(control.balance()).toEqual({ balanceCents: 1_000_000, availableCents: 1_000_000 - total });
+    const [newest] = (await fx.client.listTransfers()).items;
+    expect(newest?.transactions.filter((t) => t.transfer_type === 'Fund Loans')).toEqual([
+      expect.objectContaining({ transfer_status: 'pending', transfer_amount: `-${request.total_amount}`, loan_request_id: request.id }),
+    ]);
+    control.advance(HOUR);
+    expect(control.balance()).toEqual({ balanceCents: 1_000_000 - total, availableCents: 1_000_000 - total });
+    expect(control.offers()).toMatchObject([{ id: offer.id, offer_status: 'accepted', processed_on_processor: true }]);
   });
 });

@@ -39,7 +39,9 @@ describe('openDatabase', () => {
     expect(tableNames(db)).toEqual([
       'decisions',
       'loans',
+      'offer_listings',
       'offers',
+      'payment_reads',
       'payments',
       'purchases',
       'requests_seen',

@@ -49,6 +49,8 @@ describe('decisions', () => {
       timings: { decide: 2 },
       guardCode: null,
       placement: null,
+      source: null,
+      previous: null,
     });
   });
 

@@ -64,9 +64,9 @@ describe('account', () => {
 
   it('upserts payments by id', () => {
     const payment = loanPaymentSchema.parse({ id: 5, loan: 1, payment_amount: '91.30', payment_due_date: '2026-04-01', payment_status: 'Missed Payment' });
-    store.account.upsertPayments([payment, { ...payment, id: 4, payment_due_date: '2026-03-01', payment_amount: 91.3, payment_status: 'paid' }], T0);
-    store.account.upsertPayments([{ ...payment, payment_status: 'paid' }], T0 + 1);
-    expect(store.account.paymentsForLoan(1).map((p) => [p.id, p.payment_status])).toEqual([
+    store.payments.upsert([payment, { ...payment, id: 4, payment_due_date: '2026-03-01', payment_amount: 91.3, payment_status: 'paid' }], T0);
+    store.payments.upsert([{ ...payment, payment_status: 'paid' }], T0 + 1);
+    expect(store.payments.forLoan(1).map((p) => [p.id, p.payment_status])).toEqual([
       [4, 'paid'],
       [5, 'paid'],
     ]);

@@ -3,7 +3,7 @@ import { CompactSign, SignJWT } from 'jose';
 import { ManualClock } from '../../src/clock/clock.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { Store } from '../../src/store/index.js';
-import { buildWebhookServer, webhookKey, type WebhookEvent, type WebhookOutcome, type WebhookServer } from '../../src/webhook/index.js';
+import { buildWebhookServer, webhookKey, type TokenLayoutSetting, type WebhookEvent, type WebhookOutcome, type WebhookServer } from '../../src/webhook/index.js';
 import { T0, tempStore } from '../store/fixtures.js';
 
 export const SECRET = 'whsec-test-secret-0123456789abcdef';
@@ -41,7 +41,14 @@ export interface Harness {
   close: () => Promise<void>;
 }
 
-export async function startListener(options: { bodyLimitBytes?: number } = {}): Promise<Harness> {
+export interface ListenerOptions {
+  bodyLimitBytes?: number;
+  tokenLayout?: TokenLayoutSetting;
+  /** The refused-webhooks warning's threshold and window (defaults otherwise; kept in the store's state). */
+  warnAfter?: { refusals?: number; windowMs?: number };
+}
+
+export async function startListener(options: ListenerOptions = {}): Promise<Harness> {
   const { store, cleanup } = tempStore();
   const clock = new ManualClock(T0);
   const lines: string[] = [];
@@ -55,7 +62,9 @@ export async function startListener(options: { bodyLimitBytes?: number } = {}): 
     log,
     onStored: (event) => stored.push(event),
     onOutcome: (outcome) => outcomes.push(outcome),
-    ...options,
+    refusalWarning: { state: store.state, ...options.warnAfter },
+    ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
+    ...(options.tokenLayout === undefined ? {} : { tokenLayout: options.tokenLayout }),
   });
   const address = await server.listen({ port: 0, host: '127.0.0.1' });
   const url = `${address}/webhooks`;
@@ -78,6 +87,12 @@ export async function startListener(options: { bodyLimitBytes?: number } = {}): 
       cleanup();
     },
   };
+}
+
+/** The data layout: claims are the data; uuid and topic travel beside the token. */
+export async function dataLayoutBody(options: { uuid?: string; topic?: string; data?: Record<string, unknown>; secret?: string; alg?: string } = {}): Promise<string> {
+  const token = await signToken({ ...(options.data ?? DATA), iat: Math.floor(T0 / 1000) }, options.secret ?? SECRET, options.alg ?? 'HS256');
+  return tokenBody(token, { webhook_uuid: options.uuid ?? UUID, topic: options.topic ?? TOPIC });
 }
 
 /** A body carrying a token, as the marketplace sends it. */

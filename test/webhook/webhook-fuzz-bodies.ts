@@ -1,5 +1,6 @@
 /**
- * Webhook deliveries for fuzzing the listener, from a seeded random: genuine events, replays,
+ * Webhook deliveries for fuzzing the listener, from a seeded random: genuine events in both token
+ * layouts, replays (of a uuid, and of a data-layout token under a new uuid),
  * forged algorithms, wrong keys, truncated tokens and JSON, deep JSON, huge numbers, wrong types
  * for every claim and data field, wrong content types. Each body says exactly what the listener
  * must answer, and which genuine event it stores for the first time.
@@ -49,6 +50,8 @@ class Generator {
   readonly random: Random;
   /** Genuine events already sent once, to replay. */
   readonly sent: Array<{ uuid: string; topic: string }> = [];
+  /** Genuine data-layout tokens already sent once, to replay under a new uuid. */
+  readonly sentDataTokens: string[] = [];
   private readonly used = new Set<string>();
 
   constructor(readonly options: FuzzOptions) {
@@ -114,6 +117,15 @@ class Generator {
     return { kind, body, headers, status };
   }
 
+  /** A genuine, first-seen event in the data layout (claims are the data); remembered for replays. */
+  async genuineDataLayout(): Promise<FuzzBody> {
+    const token = await this.sign({ ...this.data(), iat: this.options.nowSeconds - this.random.int(0, 3600) });
+    const uuid = this.uuid();
+    this.sentDataTokens.push(token);
+    const beside = this.random.chance(0.8) ? { webhook_uuid: uuid, topic: TOPIC } : { webhook_uuid: uuid };
+    return { kind: 'genuine, data layout', body: this.body(token, beside), headers: this.headers(), status: 200, answer: 'accepted', storesUuid: uuid, wakes: true };
+  }
+
   /** A genuine, first-seen event; remembered for replays. */
   async genuine(kind: string, topic: string, headers = this.headers(topic)): Promise<FuzzBody> {
     const claims = this.claims({ topic, ...(topic === TOPIC ? {} : { data: { thing_id: this.random.int(1, 999) } }) });
@@ -156,6 +168,14 @@ const KINDS: readonly Weighted[] = [
     const claims = g.claims({ webhook_uuid: earlier.uuid, topic: earlier.topic, ...(earlier.topic === TOPIC ? {} : { data: { thing_id: 1 } }) });
     return { kind: 'replay', body: g.body(await g.sign(claims)), headers: g.headers(earlier.topic), status: 200, answer: 'duplicate' };
   }],
+  [5, (g) => g.genuineDataLayout()],
+  [3, async (g) => {
+    const earlier = g.sentDataTokens.length === 0 ? undefined : g.pick(g.sentDataTokens);
+    if (earlier === undefined) return g.genuineDataLayout();
+    // A captured data-layout token replayed under a uuid never seen: a duplicate of its signed content.
+    return { kind: 'data layout replay, new uuid', body: g.body(earlier, { webhook_uuid: g.uuid(), topic: TOPIC }), headers: g.headers(), status: 200, answer: 'duplicate' };
+  }],
+  [2, async (g) => g.refused('data layout, no uuid beside', 400, g.body(await g.sign(g.data()), g.random.chance(0.5) ? { topic: TOPIC } : { webhook_uuid: 'nope', topic: TOPIC }))],
   [4, async (g) => g.refused('alg none', 401, g.body(new UnsecuredJWT(g.claims()).encode()))],
   [4, async (g) => g.refused('other HMAC alg', 401, g.body(await g.sign(g.claims(), g.options.secret, g.pick(['HS384', 'HS512']))))],
   [4, async (g) => g.refused('forged alg header', 401, g.body(await g.withHeaderAlg(g.claims(), g.pick(['RS256', 'ES256', 'PS256', 'EdDSA', 'none', 'None', 'hs256', '']))))],

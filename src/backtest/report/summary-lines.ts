@@ -28,7 +28,7 @@ export function summaryLines(summary: BacktestSummary): Array<[string, string]> 
     ['interest earned', usd(summary.interestCents)],
     ['losses (written off)', usd(summary.lossCents)],
     ['recoveries', usd(summary.recoveryCents)],
-    ['data spend', usd(summary.dataSpendCents)],
+    ['data spend', summary.subscriptionCents > 0 ? `${usd(summary.dataSpendCents)} (subscriptions ${usd(summary.subscriptionCents)})` : usd(summary.dataSpendCents)],
     ['net', usd(summary.netCents)],
     ['default rate', pct(summary.defaultRate)],
     ['return on deployed (annualized)', pct(summary.returnOnDeployed)],

@@ -8,9 +8,10 @@
  * - take_up.midpoint, steepness: a logistic fit on the rate's position between the lowest allowed
  *   rate and the request's maximum (ratePosition), from one of two sources:
  *   1. own_offers (preferred): the investor's own offers (`offer` on a line, as the daemon's
- *      export writes it), accepted against rejected or expired, at OUR rate. With competitors
- *      around, "not accepted" mixes walking away with being outbid, so this is the overall
- *      acceptance of our offers: a cautious take-up;
+ *      export writes it), accepted against rejected, expired or lost, at OUR rate (plus, for a
+ *      lost offer whose line names the rate taken, that take). With competitors around, "not
+ *      accepted" mixes walking away with being outbid, so this is the overall acceptance of our
+ *      offers: a cautious take-up;
  *   2. competing_rates: "took an offer" (funded) against "walked away" (unfunded although a
  *      competitor offered) at the competing rate (the sandbox's or a full-market recording).
  *   A source is used with at least MIN_TAKE_UP_LINES lines of either kind and when refusals rise
@@ -19,6 +20,7 @@
 import { ratePosition } from '../../engine/index.js';
 import type { MarketSection } from '../../engine/model/index.js';
 import { fitLogistic } from './logistic-fit.js';
+import type { Outcome } from '../../recording/index.js';
 import type { TrainingLine } from './training-data.js';
 
 export const MIN_COMPETITION_LINES = 10;
@@ -101,17 +103,34 @@ export function fitMarket(lines: readonly TrainingLine[], repaidProbability: (li
   return { section, notes, takeUpLines };
 }
 
-/** Our own settled offers at our rate: accepted against rejected or expired (pending says nothing yet). */
+/**
+ * Our own settled offers at our rate: accepted against rejected, expired or lost (pending says
+ * nothing yet). A lost offer whose line names the rate the borrower took (c) also says the
+ * borrower took c; when c is not below our rate, ours lost for some other reason (it came after
+ * the borrower chose, say), so it says nothing about our rate and only the take counts.
+ */
 function ownOfferSample(lines: readonly TrainingLine[]): TakeUpSample {
   const sample: TakeUpSample = { took: [], walked: [] };
   for (const entry of lines) {
     const offer = entry.line.offer;
     if (offer === undefined || offer.status === 'pending') continue;
-    const u = ratePosition(offer.rate, entry.line.loan_request.max_interest_rate);
-    if (offer.status === 'accepted') sample.took.push(u);
-    else sample.walked.push(u);
+    const maxRate = entry.line.loan_request.max_interest_rate;
+    const u = ratePosition(offer.rate, maxRate);
+    if (offer.status === 'accepted') {
+      sample.took.push(u);
+      continue;
+    }
+    const taken = offer.status === 'lost' ? takenRate(entry.line.outcome) : undefined;
+    if (taken !== undefined) sample.took.push(ratePosition(taken, maxRate));
+    if (taken === undefined || taken < offer.rate) sample.walked.push(u);
   }
   return sample;
+}
+
+/** The rate a funded request was taken at, when the line says: funded_rate, else the competing rate. */
+function takenRate(outcome: Outcome | undefined): number | undefined {
+  if (outcome === undefined || outcome.status === 'unfunded') return undefined;
+  return outcome.funded_rate ?? outcome.best_competing_rate ?? undefined;
 }
 
 /** Requests with a competing offer, at the competing rate: funded against walked away from (unfunded). */

@@ -8,6 +8,7 @@
 import type { CompiledStrategy } from '../../engine/index.js';
 import type { BacktestSummary } from '../backtest-result.js';
 import { runBacktest, type BacktestOptions } from '../run-backtest.js';
+import { columnRunner, trialGroupKey } from './column-trials.js';
 import { objectiveScore, type ObjectiveSettings } from './objectives.js';
 import type { ParamValues } from './param-space.js';
 import type { TimeWindow } from './time-splits.js';
@@ -45,8 +46,20 @@ export interface TrialContext {
   objective: ObjectiveSettings;
 }
 
-/** Runs one task. */
+/**
+ * Runs one task: a training trial over columns when the strategy allows it (column-trials.ts,
+ * the same figures as a backtest), otherwise, and always for held-out runs, a full backtest.
+ */
 export function runTrial(context: TrialContext, task: TrialTask): TrialOutcome {
+  const runner = task.part === 'train' ? columnRunner(context, task.window) : null;
+  const params = context.trials[task.trial];
+  if (!runner || !params) return runTrialByBacktest(context, task);
+  const { years, ...figures } = runner.run(params);
+  return { ...task, score: objectiveScore(figures, context.objective), figures, years };
+}
+
+/** Runs one task as a full backtest (what the column path must agree with). */
+export function runTrialByBacktest(context: TrialContext, task: TrialTask): TrialOutcome {
   const window = context.windows[task.window];
   const params = context.trials[task.trial];
   if (!window || !params) throw new RangeError(`no trial ${task.trial} or window ${task.window}`);
@@ -64,17 +77,33 @@ export function runTrial(context: TrialContext, task: TrialTask): TrialOutcome {
   };
 }
 
+/**
+ * The indexes of `tasks` in groups whose trials share their prices (column-trials.ts's
+ * trialGroupKey), the largest group first, then in order of first appearance.
+ */
+export function groupTasks(context: TrialContext, tasks: readonly TrialTask[]): number[][] {
+  const groups = new Map<string, number[]>();
+  tasks.forEach((task, index) => {
+    const key = trialGroupKey(context, task);
+    const group = groups.get(key);
+    if (group) group.push(index);
+    else groups.set(key, [index]);
+  });
+  return [...groups.values()].sort((a, b) => b.length - a.length || (a[0] as number) - (b[0] as number));
+}
+
 /** Evaluates in this thread: for few trials, where starting workers would cost more than it saves. */
 export function inProcessEvaluator(context: TrialContext): TrialEvaluator {
   return {
     evaluate(tasks, onDone) {
-      return Promise.resolve(
-        tasks.map((task) => {
-          const outcome = runTrial(context, task);
+      const outcomes = new Array<TrialOutcome>(tasks.length);
+      for (const group of groupTasks(context, tasks)) {
+        for (const index of group) {
+          outcomes[index] = runTrial(context, tasks[index] as TrialTask);
           onDone();
-          return outcome;
-        }),
-      );
+        }
+      }
+      return Promise.resolve(outcomes);
     },
     close: () => Promise.resolve(),
   };

@@ -1,6 +1,7 @@
 /**
  * A tuning worker thread: rebuilds the trial context from its init data (reads the recording and
- * the strategy itself, so nothing large crosses threads), then scores the tasks it is sent.
+ * the strategy itself, so nothing large crosses threads), then scores the groups of tasks it is
+ * sent (training trials over columns when the strategy allows, column-trials.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadStrategyFile } from '../../engine/index.js';
@@ -19,9 +20,18 @@ const ready: Promise<TrialContext> = (async () => {
   return { strategy, windows: timeWindows(recording, init.split), trials: init.trials, backtest: init.backtest, objective: init.objective };
 })();
 
-port.on('message', (task: TrialTask) => {
+const failure = (error: unknown): { ok: false; message: string } => ({ ok: false, message: error instanceof Error ? error.message : String(error) });
+
+// A group of tasks (sharing their prices); one reply per task, in the group's order.
+port.on('message', (tasks: TrialTask[]) => {
   ready.then(
-    (context) => port.postMessage({ ok: true, outcome: runTrial(context, task) }),
-    (error: unknown) => port.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) }),
+    (context) => {
+      try {
+        for (const task of tasks) port.postMessage({ ok: true, outcome: runTrial(context, task) });
+      } catch (error) {
+        port.postMessage(failure(error));
+      }
+    },
+    (error: unknown) => port.postMessage(failure(error)),
   );
 });

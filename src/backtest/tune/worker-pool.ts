@@ -1,7 +1,9 @@
 /**
  * Tuning on every core: worker threads each load the recording and strategy once, then take
- * trial tasks one at a time as they finish (so slow and fast trials balance out). Results are
- * put back in task order, so a tune gives the same report with or without workers.
+ * groups of trial tasks that share their prices (trials with the same pricing params, on the
+ * same window) as they finish, so each price is computed by one worker and slow and fast groups
+ * balance out. Results are put back in task order, so a tune gives the same report with or
+ * without workers.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,7 +16,7 @@ import type { BacktestOptions } from '../run-backtest.js';
 import type { ObjectiveSettings } from './objectives.js';
 import type { ParamValues } from './param-space.js';
 import type { SplitSpec } from './time-splits.js';
-import type { TrialContext, TrialEvaluator, TrialOutcome, TrialTask } from './trial-evaluator.js';
+import { groupTasks, type TrialContext, type TrialEvaluator, type TrialOutcome, type TrialTask } from './trial-evaluator.js';
 
 /** What a worker needs to rebuild the trial context on its own. */
 export interface WorkerInit {
@@ -58,7 +60,7 @@ export function workerPoolEvaluator(source: Omit<WorkerInit, 'trials' | 'backtes
     const init: WorkerInit = { ...source, trials: context.trials, backtest: context.backtest, objective: context.objective };
     const workers = Array.from({ length: count }, () => new Worker(BOOTSTRAP, { eval: true, workerData: init }));
     return {
-      evaluate: (tasks, onDone) => runOnWorkers(workers, tasks, onDone),
+      evaluate: (tasks, onDone) => runOnWorkers(workers, groupTasks(context, tasks), tasks, onDone),
       close: async () => {
         await Promise.all(workers.map((w) => w.terminate()));
       },
@@ -66,7 +68,11 @@ export function workerPoolEvaluator(source: Omit<WorkerInit, 'trials' | 'backtes
   };
 }
 
-function runOnWorkers(workers: readonly Worker[], tasks: readonly TrialTask[], onDone: () => void): Promise<TrialOutcome[]> {
+/**
+ * Hands out groups of tasks (groupTasks), the largest first, each to the next free worker: the
+ * trials of one group share their prices, which the worker then computes once.
+ */
+function runOnWorkers(workers: readonly Worker[], groups: readonly number[][], tasks: readonly TrialTask[], onDone: () => void): Promise<TrialOutcome[]> {
   return new Promise((resolve, reject) => {
     const results: TrialOutcome[] = new Array<TrialOutcome>(tasks.length);
     let next = 0;
@@ -76,30 +82,34 @@ function runOnWorkers(workers: readonly Worker[], tasks: readonly TrialTask[], o
       resolve([]);
       return;
     }
+    const fail = (error: Error): void => {
+      if (failed) return;
+      failed = true;
+      reject(error);
+    };
     const feed = (worker: Worker): void => {
-      if (next >= tasks.length) return;
-      const index = next++;
+      const group = groups[next++];
+      if (group === undefined) return;
+      let received = 0;
       const onMessage = (reply: WorkerReply): void => {
-        worker.off('error', onError);
         if (failed) return;
         if (!reply.ok) {
-          failed = true;
-          reject(new Error(`tuning worker failed: ${reply.message}`));
+          fail(new Error(`tuning worker failed: ${reply.message}`));
           return;
         }
-        results[index] = reply.outcome;
+        results[group[received] as number] = reply.outcome;
+        received += 1;
         finished += 1;
         onDone();
+        if (received < group.length) return;
+        worker.off('message', onMessage);
+        worker.off('error', fail);
         if (finished === tasks.length) resolve(results);
         else feed(worker);
       };
-      const onError = (error: Error): void => {
-        failed = true;
-        reject(error);
-      };
-      worker.once('message', onMessage);
-      worker.once('error', onError);
-      worker.postMessage(tasks[index]);
+      worker.on('message', onMessage);
+      worker.on('error', fail);
+      worker.postMessage(group.map((index) => tasks[index]));
     };
     for (const worker of workers) feed(worker);
   });

@@ -33,6 +33,7 @@ export function compileDataPolicy(data: DataDefinition, params: Record<string, n
   return {
     monthlyBudgetCents: dollarsToCents(resolveNumber(data.monthly_budget, params)),
     bankingData: data.banking_data,
+    borrowerHistory: data.borrower_history,
     providers,
   };
 }

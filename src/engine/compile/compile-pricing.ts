@@ -32,6 +32,21 @@ function roundUp(rate: number): number {
   return Math.ceil(rate * 10_000 - 1e-9) / 10_000;
 }
 
+/** Cents as USD with 2 decimals, for reasons. */
+function usd(cents: number): string {
+  return (cents / 100).toFixed(2);
+}
+
+/** A skip, with the required rate when there is one. */
+function skipped(required: number, reason: string): PriceResult {
+  return { ok: false, requiredRate: required, reasons: [reason] };
+}
+
+/** Made only on the path that returns it: most requests are priced once, and a text costs. */
+function capTooLow(capName: string, cap: number): string {
+  return `price ${capName} ${formatRatio(cap)} < minimum rate ${formatRatio(MIN_OFFER_RATE)}`;
+}
+
 /** Only the numbers that are set, so an unset one keeps the value underneath. */
 function definedEntries<T extends object>(entries: Array<[keyof T, number | undefined]>): Partial<T> {
   return Object.fromEntries(entries.filter(([, value]) => value !== undefined)) as Partial<T>;
@@ -85,48 +100,53 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
     const required = Number.isNaN(probability) ? Number.NaN : requiredRate(target, economics);
     let cap = maxRate;
     let capName = 'max_interest_rate';
-    if (ceiling < cap) [cap, capName] = [ceiling, 'ceiling'];
-    if (shareOfMax * maxRate < cap) [cap, capName] = [shareOfMax * maxRate, 'ceiling_share_of_max'];
-    const skip = (reason: string): PriceResult => ({ ok: false, requiredRate: required, reasons: [reason] });
-    const capTooLow = `price ${capName} ${formatRatio(cap)} < minimum rate ${formatRatio(MIN_OFFER_RATE)}`;
+    if (ceiling < cap) {
+      cap = ceiling;
+      capName = 'ceiling';
+    }
+    if (shareOfMax * maxRate < cap) {
+      cap = shareOfMax * maxRate;
+      capName = 'ceiling_share_of_max';
+    }
 
     let rate: number;
     let reasons: string[];
     let curve: PriceCurve | undefined;
     if (mode === 'max_rate') {
-      if (cap < MIN_OFFER_RATE) return skip(capTooLow);
+      if (cap < MIN_OFFER_RATE) return skipped(required, capTooLow(capName, cap));
       rate = cap;
       // Without a score (probability NaN) there is no required rate to show.
       const requiredText = Number.isNaN(required) ? '' : `, required_rate ${formatRatio(required)}`;
       reasons = [`price max_rate offered ${formatRatio(rate)} (${capName})${requiredText}`];
     } else if (mode === 'expected_profit') {
-      if (cap < MIN_OFFER_RATE) return skip(capTooLow);
+      if (cap < MIN_OFFER_RATE) return skipped(required, capTooLow(capName, cap));
       const low = Math.max(MIN_OFFER_RATE, roundUp(required));
-      if (low > cap) return skip(`price break-even ${formatRatio(required)} > ${capName} ${formatRatio(cap)}`);
+      if (low > cap) return skipped(required, `price break-even ${formatRatio(required)} > ${capName} ${formatRatio(cap)}`);
       curve = { economics, targetReturn: target, maxInterestRate: maxRate, market, breakEvenRate: required, low, cap, capName };
       const best = optimalRate(curve);
       if (!(best.valueCents > 0)) {
-        return skip(`price expected_profit <= 0 USD at every rate in [${formatRatio(low)}, ${formatRatio(cap)}]; break-even ${formatRatio(required)}`);
+        return skipped(required, `price expected_profit <= 0 USD at every rate in [${formatRatio(low)}, ${formatRatio(cap)}]; break-even ${formatRatio(required)}`);
       }
       rate = best.rate;
-      const usd = (cents: number): string => (cents / 100).toFixed(2);
-      reasons = [
-        `price expected_profit ${formatRatio(rate)}: P(accept) ${best.acceptProbability.toFixed(2)} × profit ${usd(best.profitCents)} USD = ${usd(best.valueCents)} USD; break-even ${formatRatio(required)}`,
-      ];
+      // Joined rather than a template literal: a template's pieces stay linked (a V8 rope, a few
+      // hundred bytes) for as long as the remembered price is kept, which in a replay is all of it.
+      const text = ['price expected_profit ', formatRatio(rate), ': P(accept) ', best.acceptProbability.toFixed(2), ' × profit ', usd(best.profitCents), ' USD = ', usd(best.valueCents), ' USD; break-even ', formatRatio(required)];
+      reasons = [text.join('')];
     } else {
-      if (required > cap) return skip(`price required_rate ${formatRatio(required)} > ${capName} ${formatRatio(cap)}`);
-      if (cap < MIN_OFFER_RATE) return skip(capTooLow);
+      if (required > cap) return skipped(required, `price required_rate ${formatRatio(required)} > ${capName} ${formatRatio(cap)}`);
+      if (cap < MIN_OFFER_RATE) return skipped(required, capTooLow(capName, cap));
       rate = Math.min(cap, Math.max(MIN_OFFER_RATE, roundUp(required + margin)));
       reasons = [`price required_rate ${formatRatio(required)}, offered ${formatRatio(rate)}`];
     }
 
     if (maxPaymentToIncome !== undefined) {
       const annual = source.borrower.annual_income;
-      if (typeof annual !== 'number' || annual <= 0) return skip('price payment_to_income unknown (annual_income missing)');
+      if (typeof annual !== 'number' || annual <= 0) return skipped(required, 'price payment_to_income unknown (annual_income missing)');
       const share = ((source.totalAmountCents / 100) * paymentFactor(rate, economics.terms)) / (annual / 12);
-      if (share > maxPaymentToIncome) return skip(`price payment_to_income ${formatRatio(share)} > ${formatRatio(maxPaymentToIncome)}`);
+      if (share > maxPaymentToIncome) return skipped(required, `price payment_to_income ${formatRatio(share)} > ${formatRatio(maxPaymentToIncome)}`);
     }
     const expectedReturn = expectedAnnualReturn(rate, economics);
-    return { ok: true, rate, requiredRate: required, expectedReturn, reasons, ...(curve === undefined ? {} : { curve }) };
+    if (curve === undefined) return { ok: true, rate, requiredRate: required, expectedReturn, reasons };
+    return { ok: true, rate, requiredRate: required, expectedReturn, reasons, curve };
   };
 }

@@ -10,6 +10,7 @@ import type { StrategyDefinition } from '../definition/strategy-schema.js';
 import { compileDataPolicy } from './compile-data-policy.js';
 import { compileFilter, type CompiledFilter } from './compile-filters.js';
 import { compileEventPrefilter } from './event-prefilter.js';
+import { compileListRestriction } from './list-restriction.js';
 import { compilePricing, type CompiledPricing, type PriceResult } from './compile-pricing.js';
 import { compileScore, type CompiledScore } from './compile-score.js';
 import { findParamReferences } from '../definition/param-values.js';
@@ -114,7 +115,8 @@ function buildPlan(
     automateFund: definition.automate_fund,
     dataPolicy: compileDataPolicy(definition.data, params),
     table,
-    freeFilters: byGroup((filter) => filter.group !== 'banking' && !paid(filter)),
+    freeFilters: byGroup((filter) => filter.group !== 'banking' && filter.group !== 'history' && !paid(filter)),
+    historyFilters: byGroup((filter) => filter.group === 'history'),
     bankingFilters: byGroup((filter) => filter.group === 'banking'),
     providerFilters: byGroup(paid),
     score: score ? sharedScore(score, params, table, model, shared) : undefined,
@@ -128,6 +130,24 @@ function sharedScore(score: ScoreDefinition, params: Record<string, number>, tab
   const compiled = compileScore(score, params, table, model);
   const terms = { ...score, min_probability: 0 };
   return { minProbability: compiled.minProbability, contributions: sharedBy(shared.scores, SCORES_KEPT, terms, params, () => rememberedContributions(compiled.contributions)) };
+}
+
+/**
+ * What tuning's column path (src/backtest/tune/trial-columns.ts) needs of a compiled YAML
+ * strategy to evaluate its filters, score and pricing once per request into columns: the
+ * definition, the model file it scores with and its (shared) feature table. Plugins have none.
+ */
+export interface StrategyColumnSource {
+  definition: StrategyDefinition;
+  model: LoadedModel | undefined;
+  table: FeatureTable;
+}
+
+const columnSources = new WeakMap<CompiledStrategy, StrategyColumnSource>();
+
+/** The column source of a strategy compileStrategy built (any param set), or undefined (plugins). */
+export function columnSourceOf(strategy: CompiledStrategy): StrategyColumnSource | undefined {
+  return columnSources.get(strategy);
 }
 
 /**
@@ -146,7 +166,7 @@ export function compileStrategy(
   const shared: SharedParts = { table: new FeatureTable(), scores: new Map(), pricings: new Map() };
   const build = (params: Record<string, number>): CompiledStrategy => {
     const plan = buildPlan(definition, identity, params, source.model, shared);
-    return {
+    const compiled: CompiledStrategy = {
       ...identity,
       description: definition.description,
       file: source.file,
@@ -159,8 +179,11 @@ export function compileStrategy(
       features: plan.table.names,
       evaluate: (request, enrichment) => evaluatePlan(plan, request, enrichment),
       prefilterEvent: compileEventPrefilter(definition.filters, params),
+      listRestriction: compileListRestriction(definition.filters, params),
       withParams: (overrides) => build(mergeParams(params, definition.params, overrides)),
     };
+    columnSources.set(compiled, { definition, model: source.model, table: shared.table });
+    return compiled;
   };
   return build(mergeParams(defaultParams(definition), definition.params, paramOverrides));
 }

@@ -1,11 +1,12 @@
 /**
  * Evaluating a compiled YAML strategy on one request, in the order that spends least:
- *   1. banking data first when the policy is `always`;
- *   2. free filters (request, borrower, affordability, history);
- *   3. banking data when the policy is `after_filters`, then the banking filters;
- *   4. the score with what is known; each paid provider (flat-priced first) is asked for only
+ *   1. banking data and borrower history first when their policy is `always`;
+ *   2. free filters (request, borrower, affordability);
+ *   3. borrower history (free) when its policy is `after_filters`, then the history filters;
+ *   4. banking data when the policy is `after_filters`, then the banking filters;
+ *   5. the score with what is known; each paid provider (flat-priced first) is asked for only
  *      when that probability is inside its band, i.e. where it could change the decision;
- *   5. provider filters, min_probability, pricing.
+ *   6. provider filters, min_probability, pricing.
  * Data the caller could not get (Enrichment.unavailable) counts as absent, so the filters' and
  * terms' `missing` rules decide instead of asking again.
  */
@@ -27,7 +28,10 @@ export interface EvaluationPlan {
   automateFund: boolean;
   dataPolicy: DataPolicy;
   table: FeatureTable;
+  /** Request, borrower and affordability filters: they need nothing fetched. */
   freeFilters: CompiledFilter[];
+  /** Filters on history_* features: applied once the history is fetched (or known unavailable). */
+  historyFilters: CompiledFilter[];
   bankingFilters: CompiledFilter[];
   providerFilters: CompiledFilter[];
   /** Absent only for pricing mode max_rate, which offers the cap without an estimate. */
@@ -68,11 +72,18 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
 
   const policy = plan.dataPolicy.bankingData;
   const bankingPending = enrichment.bankingData === undefined && policy !== 'never' && enrichment.unavailable?.bankingData !== true;
-  if (bankingPending && policy === 'always') {
-    return decide('needs_data', ['data banking_data needed (policy always)'], { needs: [{ kind: 'banking_data' }] });
-  }
+  const historyPolicy = plan.dataPolicy.borrowerHistory ?? 'never';
+  const historyPending =
+    enrichment.borrowerHistory === undefined && historyPolicy !== 'never' && enrichment.unavailable?.borrowerHistory !== true;
+  const first = firstNeeds(bankingPending && policy === 'always', historyPending && historyPolicy === 'always');
+  if (first) return decide('needs_data', first.reasons, { needs: first.needs });
   const free = failures(plan.freeFilters, values);
   if (free.length > 0) return decide('skip', free);
+  if (historyPending) {
+    return decide('needs_data', ['data borrower_history needed (free filters passed)'], { needs: [{ kind: 'borrower_history' }] });
+  }
+  const history = failures(plan.historyFilters, values);
+  if (history.length > 0) return decide('skip', history);
   if (bankingPending) {
     return decide('needs_data', ['data banking_data needed (free filters passed)'], { needs: [{ kind: 'banking_data' }] });
   }
@@ -122,6 +133,22 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
     requiredRate: price.requiredRate,
     ...(price.curve === undefined ? {} : { priceCurve: price.curve }),
   });
+}
+
+/** What a strategy asks for before any filter (policy `always`), or undefined when nothing. */
+function firstNeeds(banking: boolean, history: boolean): { needs: DataNeed[]; reasons: string[] } | undefined {
+  if (!banking && !history) return undefined;
+  const needs: DataNeed[] = [];
+  const reasons: string[] = [];
+  if (banking) {
+    needs.push({ kind: 'banking_data' });
+    reasons.push('data banking_data needed (policy always)');
+  }
+  if (history) {
+    needs.push({ kind: 'borrower_history' });
+    reasons.push('data borrower_history needed (policy always)');
+  }
+  return { needs, reasons };
 }
 
 /** A strategy without a score (pricing mode max_rate): provider filters, then the price. */

@@ -59,6 +59,12 @@ export const dataSchema = z
       .enum(['always', 'after_filters', 'never'])
       .default('after_filters')
       .describe('fetch banking data for every request, only for those passing the free filters, or never'),
+    borrower_history: z
+      .enum(['always', 'after_filters', 'never'])
+      .default('never')
+      .describe(
+        "fetch the borrower's completed loans (free, spec 4.9; the history_* features) for every request, only for those passing the other free filters, or never",
+      ),
     provider_a: z
       .strictObject({
         provider: z.string().min(1).describe("the provider's name as the service operator gives it"),
@@ -190,7 +196,7 @@ export const strategyFileSchema = z
       .record(z.string().regex(PARAM_NAME, 'param names are lowercase words joined by _'), paramSpecSchema)
       .default({}),
     filters: z.array(filterSchema).default([]),
-    data: dataSchema.default({ monthly_budget: 0, banking_data: 'after_filters' }),
+    data: dataSchema.default({ monthly_budget: 0, banking_data: 'after_filters', borrower_history: 'never' }),
     score: scoreSchema.optional(),
     pricing: pricingSchema.optional(),
   })

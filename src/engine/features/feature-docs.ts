@@ -6,7 +6,7 @@ const GROUPS: ReadonlyArray<[FeatureGroup, string]> = [
   ['request', 'The loan request (spec 2.2). Always present.'],
   ['borrower', 'The borrower inside the request (spec 2.3). Present when the service sent the field.'],
   ['affordability', 'The monthly payment at the max rate against stated income. Free.'],
-  ['history', "The borrower's completed loans (spec 2.8). Absent unless the caller fetched the history."],
+  ['history', "The borrower's completed loans (spec 2.8, from 4.9; free). Absent unless the strategy asks for it (`data.borrower_history`) and it was found."],
   ['banking', 'The 90-day banking aggregates (spec 2.9 agg_90). Absent until banking data is bought.'],
   ['provider_a', 'Provider A (spec 2.10; flat monthly price). Absent until bought.'],
   ['provider_b', 'Provider B (spec 2.10; priced per request). Absent until bought.'],

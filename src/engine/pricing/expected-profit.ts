@@ -6,20 +6,26 @@
  *
  * P(accept | r) is expectedAcceptProbability (market-response.ts): take-up falls as r nears the
  * request's maximum, and a competitor may offer below r. The expected collected amount is the
- * cost-plus arithmetic of loan-math.ts. The product need not have a single peak (undercutting
- * the competition, or charging the borrowers nobody else serves), so the search is a grid over
- * the whole range, then finer ones around the best rate found (SEARCH_STEPS).
+ * cost-plus arithmetic of loan-math.ts. The product is smooth but need not have a single peak
+ * (undercutting the competition, or charging the borrowers nobody else serves), so the search
+ * samples the whole range more finely than the curve's narrowest feature, pins each peak the
+ * samples show (peak-search.ts) and compares the 4-decimal rates around it: the rate a search
+ * over every 0.0001 would choose, in a few dozen evaluations.
  */
-import { collectedShare, expectedAnnualReturn, expectedProfitCents, hurdleCents, paymentFactor, type LoanEconomics } from '../loan-math.js';
-import { expectedAcceptCurve, expectedAcceptProbability, type MarketResponse } from '../market-response.js';
+import { collectedShare, expectedAnnualReturn, expectedProfitCents, fastPaymentFactor, hurdleCents, MIN_OFFER_RATE, type LoanEconomics } from '../loan-math.js';
+import { competingRateSd, expectedAcceptCurve, expectedAcceptProbability, type MarketResponse } from '../market-response.js';
+import { maximiseNear } from './peak-search.js';
 
 /**
- * The steps of the search: the whole range every 0.005, then every 0.0005 around the best, then
- * every 0.0001 (the 4 decimals an offered rate carries). A peak narrower than 0.005 could be
- * missed; the curve's features are as wide as the competing rate's spread or the take-up
- * curve's scale, (max_interest_rate − 0.03) / steepness, both far wider with sane settings.
+ * The coarse samples: SAMPLES_PER_FEATURE to the curve's narrowest feature (the competing
+ * rate's standard deviation, or the take-up curve's scale (max_interest_rate − 0.03) /
+ * steepness), never further apart than COARSEST_STEP nor closer than FINEST_STEP. A feature
+ * narrower than FINEST_STEP (a competitor at one exact rate) is a step in the curve, which the
+ * peak search still pins from the sample before it.
  */
-export const SEARCH_STEPS = [0.005, 0.0005, 0.0001] as const;
+const SAMPLES_PER_FEATURE = 2;
+const COARSEST_STEP = 0.05;
+const FINEST_STEP = 0.005;
 
 /** Everything the expected profit at a rate depends on, for one request: enough to redraw the curve. */
 export interface PriceCurve {
@@ -49,14 +55,14 @@ export interface CurvePoint {
   expectedReturn: number;
 }
 
-/** Rounds to 4 decimals, so grid rates are the rates an offer would carry. */
+/** Rounds to 4 decimals, so listed rates are the rates an offer would carry. */
 function round4(rate: number): number {
   return Math.round(rate * 10_000) / 10_000;
 }
 
 /**
  * The curve's value function, with everything that does not depend on the rate computed once:
- * per request it runs a few hundred times, and tuning prices thousands of requests a second.
+ * per request it runs a few dozen times, and tuning prices thousands of requests a second.
  */
 function valueFunction(curve: PriceCurve): (rate: number) => number {
   const { economics, maxInterestRate, market } = curve;
@@ -64,7 +70,7 @@ function valueFunction(curve: PriceCurve): (rate: number) => number {
   const hurdle = hurdleCents(curve.targetReturn, economics);
   const accept = expectedAcceptCurve(maxInterestRate, 1 - economics.probability, market);
   const terms = economics.terms;
-  return (rate) => accept(rate) * (collectedPerFactor * paymentFactor(rate, terms) - hurdle);
+  return (rate) => accept(rate) * (collectedPerFactor * fastPaymentFactor(rate, terms) - hurdle);
 }
 
 /** The curve at `rate`, with its parts; for explanations (the search uses valueFunction). */
@@ -75,33 +81,46 @@ export function curvePoint(curve: PriceCurve, rate: number): CurvePoint {
   return { rate, acceptProbability, profitCents, valueCents: acceptProbability * profitCents, expectedReturn: expectedAnnualReturn(rate, economics) };
 }
 
+/** The distance between coarse samples for this curve (see SAMPLES_PER_FEATURE). */
+function coarseStep(curve: PriceCurve): number {
+  const { takeUp, competition } = curve.market;
+  let feature = Number.POSITIVE_INFINITY;
+  const positions = curve.maxInterestRate - MIN_OFFER_RATE;
+  if (takeUp.steepness !== 0 && positions > 0) feature = positions / Math.abs(takeUp.steepness);
+  if (competition.share !== 0) feature = Math.min(feature, competingRateSd(competition));
+  const step = feature / SAMPLES_PER_FEATURE;
+  return step >= FINEST_STEP ? Math.min(step, COARSEST_STEP) : FINEST_STEP;
+}
+
 /**
- * The rate in [curve.low, curve.cap] with the highest P(accept) × profit. Each step of
- * SEARCH_STEPS searches within one previous step of the best so far (the first searches the
- * whole range, the cap included), so about a hundred rates are tried per request.
- * Assumes low <= cap.
+ * The rate in [curve.low, curve.cap] with the highest P(accept) × profit, among the rates an
+ * offer may carry: every 0.0001, and the cap. Samples the range (coarseStep); each sample higher
+ * than the one before and not lower than the one after marks a peak between its neighbours,
+ * which maximiseNear pins to its best 4-decimal rate; the best peak wins (the lower rate on a
+ * tie). Assumes low <= cap.
  */
 export function optimalRate(curve: PriceCurve): CurvePoint {
-  const value = valueFunction(curve);
   const { low, cap } = curve;
+  if (!(cap > low)) return curvePoint(curve, low);
+  const value = valueFunction(curve);
+  const count = Math.ceil((cap - low) / coarseStep(curve));
+  const step = (cap - low) / count;
+  const sample = (index: number): number => (index >= count ? cap : low + index * step);
   let best = low;
-  let bestValue = value(low);
-  const consider = (rate: number): void => {
-    const candidate = value(rate);
-    if (candidate > bestValue) [best, bestValue] = [rate, candidate];
-  };
-  if (cap > low) consider(cap);
-  let previous = cap - low;
-  for (const step of SEARCH_STEPS) {
-    const center = best;
-    const from = Math.max(low, center - previous);
-    const to = Math.min(cap, center + previous);
-    for (let index = 1; ; index += 1) {
-      const rate = round4(from + index * step);
-      if (rate >= to) break;
-      if (rate !== center) consider(rate);
+  let bestValue = Number.NEGATIVE_INFINITY;
+  let before = Number.NEGATIVE_INFINITY;
+  let current = value(low);
+  for (let index = 0; index <= count; index += 1) {
+    const after = index < count ? value(sample(index + 1)) : Number.NEGATIVE_INFINITY;
+    if (current > before && current >= after) {
+      const peak = maximiseNear(value, sample(Math.max(0, index - 1)), sample(index), sample(index + 1), current, low, cap);
+      if (peak.value > bestValue || (peak.value === bestValue && peak.rate < best)) {
+        best = peak.rate;
+        bestValue = peak.value;
+      }
     }
-    previous = step;
+    before = current;
+    current = after;
   }
   return curvePoint(curve, best);
 }

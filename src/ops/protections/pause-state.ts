@@ -4,7 +4,8 @@
  */
 import type { Store } from '../../store/index.js';
 
-export type PauseKind = 'account_refusal' | 'default_spike' | 'drawdown';
+/** `operator`: paused by hand (the agent connector's pause_offers); it lifts only at resume. */
+export type PauseKind = 'account_refusal' | 'default_spike' | 'drawdown' | 'operator';
 
 export interface Pause {
   kind: PauseKind;

@@ -33,7 +33,7 @@ const HOUR_MS = 60 * MINUTE_MS;
 
 const RESUMED = 'resumed by the operator';
 
-const SETTINGS_KEY: Record<PauseKind, 'account_refusals' | 'default_spike' | 'drawdown'> = {
+const SETTINGS_KEY: Record<Exclude<PauseKind, 'operator'>, 'account_refusals' | 'default_spike' | 'drawdown'> = {
   account_refusal: 'account_refusals',
   default_spike: 'default_spike',
   drawdown: 'drawdown',
@@ -69,7 +69,8 @@ export class Protections {
       return undefined;
     }
     const expired = pause.untilMs !== null && this.deps.clock.now() >= pause.untilMs;
-    const turnedOff = !this.deps.settings()[SETTINGS_KEY[pause.kind]].enabled;
+    // An operator's pause has no protection setting to turn it off: only resume lifts it.
+    const turnedOff = pause.kind !== 'operator' && !this.deps.settings()[SETTINGS_KEY[pause.kind]].enabled;
     if (!expired && !turnedOff) {
       this.seenPause = pause;
       return pause;
@@ -112,6 +113,22 @@ export class Protections {
     const pause = readPause(this.deps.store.state);
     if (pause !== undefined) this.lift(pause, RESUMED);
     return pause;
+  }
+
+  /**
+   * Pauses new offers by hand until resumed (the agent connector's pause_offers). A pause already
+   * in force is kept as it is and returned: the first reason stays the one shown.
+   */
+  pauseByOperator(why: string): { pause: Pause; already: boolean } {
+    const current = this.activePause();
+    if (current !== undefined) return { pause: current, already: true };
+    const now = this.deps.clock.now();
+    const pause: Pause = { kind: 'operator', reason: `paused by ${why}; until resume_offers or lendbot resume`, sinceMs: now, untilMs: null };
+    this.deps.store.state.set(PAUSE_KEY, JSON.stringify(pause), now);
+    this.seenPause = pause;
+    this.deps.log.warn({ kind: 'operator' }, `new offers paused: ${pause.reason}`);
+    this.deps.notify?.('protection_paused', { kind: 'operator', reason: pause.reason, since: isoFromMs(now), until: null });
+    return { pause, already: false };
   }
 
   /** The silent-webhooks alert in force, if any. */

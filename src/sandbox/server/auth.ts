@@ -1,7 +1,7 @@
 /**
  * Authentication of spec part 5 as the service applies it: the three headers, the HMAC over
- * `<timestamp>:<secret>` (or, as one sample shows, the timestamp followed by the URL), and the
- * 5-minute window. Returns the part-7 text to answer with, or undefined when the request passes.
+ * `<timestamp>:<secret>` (or, as one sample shows, the timestamp followed by the URL) as lowercase
+ * hex, and the 5-minute window. Returns the part-7 text to answer with, or undefined when the request passes.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../clock/clock.js';
@@ -36,8 +36,10 @@ function header(value: HeaderValue): string | undefined {
   return text === undefined || text.trim() === '' ? undefined : text.trim();
 }
 
+// Spec 5.3: the signature is lowercase hex. Uppercase (or any other spelling) is a wrong
+// signature, as a service comparing the texts would find it.
 function sameHex(a: string, b: string): boolean {
-  const left = Buffer.from(a.toLowerCase());
+  const left = Buffer.from(a);
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);
 }

@@ -104,7 +104,7 @@ describe('take-up fitted from our own offers', () => {
     expect(loaded.market?.takeUp?.midpoint).toBe(report.market.section.take_up?.midpoint);
     expect(report.model.market?.take_up?.source).toBe('own_offers');
     const text = formatTrainReport(report, { file: 'model.json', sha256: '0'.repeat(64) });
-    expect(text).toMatch(/take-up from our own offers: midpoint 0\.\d{3}, steepness \d+\.\d{3} \(\d+ accepted, \d+ rejected or expired/);
+    expect(text).toMatch(/take-up from our own offers: midpoint 0\.\d{3}, steepness \d+\.\d{3} \(\d+ accepted or taken, \d+ rejected, expired or lost/);
   });
 
   it('falls back to the competing rates when our settled offers are too few, and says so', async () => {

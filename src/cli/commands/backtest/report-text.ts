@@ -4,7 +4,7 @@
  * summary, the sensitivity to borrowers' rate sensitivity, and what is needed to reproduce the run.
  */
 import type { BacktestResult, DrawsSummary, SensitivityCase, Spread } from '../../../backtest/index.js';
-import { pct, sampleSizeWarning, summaryLines, usd } from '../../../backtest/index.js';
+import { pct, sampleSizeWarning, summaryLines, unjudgedWarning, usd } from '../../../backtest/index.js';
 import { SEGMENT_DIMENSIONS, type SegmentRow } from '../../../backtest/index.js';
 import { formatTable } from '../strategy/text-table.js';
 
@@ -77,6 +77,12 @@ function headline(result: BacktestResult, extras: ReportExtras): string {
   const lines = [line];
   const warning = sampleSizeWarning(summary);
   if (warning) lines.push(`warning: ${warning}`);
+  // What the recording could not judge: a daemon's own recording knows only its own loans.
+  if (settings.market.settle && summary.offers > 0) {
+    lines.push(`Offers judged without an outcome: ${summary.unjudgedOffers} of ${summary.offers} (${pct(summary.unjudgedShare)})`);
+  }
+  const unjudged = unjudgedWarning(summary);
+  if (unjudged) lines.push(`warning: ${unjudged}`);
   return lines.join('\n') + '\n';
 }
 

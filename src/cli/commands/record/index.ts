@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { exportRecordingFromStore } from '../../../recording/index.js';
 import { DEFAULT_OFFER_EXPIRY_HOURS } from '../../../risk/index.js';
+import { systemClock } from '../../../clock/clock.js';
+import { statusClock } from '../../../ops/status-clock.js';
 import { openStore } from '../../../store/index.js';
 import { warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
@@ -11,15 +13,19 @@ export function registerRecordCommand(program: Command, io: CliIo): void {
   const record = program.command('record').description('recordings of what the daemon saw, for backtests');
   record
     .command('export')
-    .description('write every request the daemon saw, with the data bought and known outcomes, as JSON lines')
+    .description('write every request the daemon saw, with the data bought, known outcomes and loan payments, as JSON lines')
     .option('--db <path>', 'SQLite file', io.env.LENDBOT_DB ?? 'data/lendbot.db')
     .requiredOption('--out <file>', 'recording to write (JSON lines, see docs/recording-format.md)')
-    .option('--offer-expiry-hours <hours>', "the daemon's risk.offer_expiry_hours: an own offer unanswered for longer is written as expired", hours, DEFAULT_OFFER_EXPIRY_HOURS)
+    .option('--offer-expiry-hours <hours>', "the daemon's risk.offer_expiry_hours: an own offer unanswered for longer (and not lost) is written as expired", hours, DEFAULT_OFFER_EXPIRY_HOURS)
     .action(async (options: { db: string; out: string; offerExpiryHours: number }) => {
       if (!existsSync(options.db)) throw new UserError(`no database at ${options.db} (set --db or LENDBOT_DB)`);
       const store = openStore(options.db);
       try {
-        const summary = await exportRecordingFromStore(store, options.out, { offerExpiryMs: options.offerExpiryHours * HOUR_MS });
+        // "Now" (the age of unanswered offers) in the clock the database was written in: a
+        // sandbox run's simulated clock, else this machine's (src/ops/status-clock.ts).
+        const { nowMs } = statusClock(store.state, systemClock.now());
+        const clock = { now: () => nowMs };
+        const summary = await exportRecordingFromStore(store, options.out, { clock, offerExpiryMs: options.offerExpiryHours * HOUR_MS });
         for (const bad of summary.invalid) warn(io, `request ${bad.loanRequestId} left out: ${bad.message}`);
         io.stderr.write(`wrote ${summary.written} request${summary.written === 1 ? '' : 's'} to ${options.out}\n`);
       } finally {

@@ -8,6 +8,7 @@ import { createLogger } from '../../../log/logger.js';
 import { ConfigurationError, SERVICE_ENV_HELP } from '../../../service/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { envHelp } from '../../env-help.js';
+import { limitDaemonHeapGrowth } from './daemon-heap.js';
 import { prepareSandboxRun } from './sandbox-run.js';
 
 interface RunOptions {
@@ -34,6 +35,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
       `${envHelp('Environment (the marketplace and its credentials are required unless --sandbox; the rest overrides the config file, and flags override both)', SERVICE_ENV_HELP, RUN_ENV_HELP, SANDBOX_ENV_HELP)}\nWithout --sandbox (or LENDBOT_SANDBOX=true) it trades on the marketplace; it never falls back to the simulation.\nStop with Ctrl-C or SIGTERM: intake stops, work in flight finishes, the database closes.\nExamples:\n  lendbot run --dry-run          # decide and record, never offer\n  lendbot run --sandbox          # the simulated marketplace (what npm start runs)`,
     )
     .action(async (options: RunOptions) => {
+      limitDaemonHeapGrowth();
       const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
       const config = await loadDaemonConfig(file, io.env);
       if (options.strategy && options.strategy.length > 0) config.strategies = options.strategy;

@@ -54,3 +54,12 @@ export function shapesHelp(): string {
     .map((shape) => `  ${shape.name.padEnd(11)} ${shape.description}`)
     .join('\n');
 }
+
+/** Where the sandbox's webhook tokens put the event: envelope or data (docs/webhooks.md). */
+export function tokenLayout(flag: string): (text: string) => 'envelope' | 'data' {
+  return (text: string) => {
+    const layout = text.trim();
+    if (layout !== 'envelope' && layout !== 'data') throw new UserError(`${flag} must be envelope or data (got "${text}")`, 2);
+    return layout;
+  };
+}

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { createLogger } from '../../../log/logger.js';
 import { DEFAULT_PROVIDER_NAMES, DEFAULT_SHAPE_NAME, DEFAULT_START_TIME, startSandbox } from '../../../sandbox/index.js';
 import type { CliIo } from '../../cli-io.js';
-import { isoTimeText, nonNegativeNumber, positiveNumber, shapeName, shapesHelp, wholeNumber } from './options.js';
+import { isoTimeText, nonNegativeNumber, positiveNumber, shapeName, shapesHelp, tokenLayout, wholeNumber } from './options.js';
 
 interface ServeOptions {
   port: number;
@@ -16,6 +16,7 @@ interface ServeOptions {
   balance: number;
   providerA: string;
   providerB: string;
+  webhookTokenLayout: 'envelope' | 'data';
   verbose?: boolean;
 }
 
@@ -33,6 +34,7 @@ export function registerServe(sandbox: Command, io: CliIo): void {
     .option('--balance <usd>', "the sandbox investor's starting balance in USD", nonNegativeNumber('--balance'), 10_000)
     .option('--provider-a <name>', 'name of score provider A (flat monthly price)', DEFAULT_PROVIDER_NAMES.a)
     .option('--provider-b <name>', 'name of score provider B (billed per request)', DEFAULT_PROVIDER_NAMES.b)
+    .option('--webhook-token-layout <layout>', 'envelope: token claims {webhook_uuid, topic, data}; data: claims are the data, uuid and topic beside the token', tokenLayout('--webhook-token-layout'), 'envelope')
     .option('--verbose', 'log the sandbox’s own activity on stderr')
     .addHelpText(
       'after',
@@ -56,6 +58,7 @@ ${shapesHelp()}`,
         startTime: options.start,
         initialBalanceCents: Math.round(options.balance * 100),
         providerNames: { a: options.providerA, b: options.providerB },
+        webhookTokenLayout: options.webhookTokenLayout,
         log,
       });
       const { apiKey, secretKey, webhookSecret } = handle.credentials;

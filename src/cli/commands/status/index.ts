@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { systemClock } from '../../../clock/clock.js';
 import { loadDaemonConfig } from '../../../daemon/daemon-config.js';
 import { loadStrategyFile } from '../../../engine/index.js';
+import { statusClock } from '../../../ops/status-clock.js';
 import { buildStatusReport, type StrategyBudget } from '../../../ops/status-report.js';
 import { formatStatusText, statusJson } from '../../../ops/status-text.js';
 import { openStore } from '../../../store/index.js';
@@ -33,7 +34,9 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
       const budgets = await strategyBudgets(config.strategies, io);
       const store = openStore(db);
       try {
-        const report = buildStatusReport({ store, nowMs: systemClock.now(), limits: config.risk, budgets, dryRun: config.dry_run });
+        // A sandbox run's rows carry its simulated clock: read them all in the clock they were written in.
+        const { nowMs, clock } = statusClock(store.state, systemClock.now());
+        const report = buildStatusReport({ store, nowMs, clock, limits: config.risk, budgets, dryRun: config.dry_run });
         if (options.json) printJson(io, statusJson(report));
         else io.stdout.write(formatStatusText(report));
       } finally {

@@ -1,8 +1,9 @@
 /** `lendbot strategy check FILE...`: validate and compile strategy files, reporting every problem. */
 import type { Command } from 'commander';
 import { ConfigFileError } from '../../../config/index.js';
+import { dataSourceWarnings } from '../../../engine/compile/data-source-warnings.js';
 import { loadStrategy } from '../../../engine/load/load-strategy-file.js';
-import type { CliIo } from '../../cli-io.js';
+import { warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 
 export function registerCheck(strategy: Command, io: CliIo): void {
@@ -12,7 +13,7 @@ export function registerCheck(strategy: Command, io: CliIo): void {
     .argument('<files...>', 'strategy files to check')
     .addHelpText(
       'after',
-      '\nA strategy whose score names a model file (score.model) is checked with it: the file loads, and every\nfeature it needs is in the catalogue.\nExit code 0 when every file is valid, 1 otherwise.\nExample: lendbot strategy check strategies/*.yaml',
+      '\nA strategy whose score names a model file (score.model) is checked with it: the file loads, and every\nfeature it needs is in the catalogue. A filter or score term reading data the strategy never asks for\n(history_* without data.borrower_history, banking features with banking_data: never, a provider\'s\nfeatures without that provider) is a warning on stderr.\nExit code 0 when every file is valid, 1 otherwise.\nExample: lendbot strategy check strategies/*.yaml',
     )
     .action(async (files: string[]) => {
       let failed = 0;
@@ -26,6 +27,8 @@ export function registerCheck(strategy: Command, io: CliIo): void {
             const heldOut = trained?.test.auc === null || trained === undefined ? '' : `, held-out AUC ${trained.test.auc.toFixed(3)} on ${trained.test.lines} lines`;
             io.stdout.write(`   model ${model.file}: ${model.definition.features.length} features, sha256 ${model.sha256.slice(0, 16)}${heldOut}\n`);
           }
+          // Valid, but probably not what was meant: warned, and the exit code stays 0.
+          for (const warning of dataSourceWarnings(loaded)) warn(io, `${file}: ${warning.message}`);
         } catch (error) {
           if (!(error instanceof ConfigFileError)) throw error;
           failed += 1;

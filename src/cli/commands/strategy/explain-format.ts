@@ -66,7 +66,7 @@ export function formatExplanation(strategy: CompiledStrategy, request: LoanReque
     `request   ${request.id}: ${request.loan_amount} USD over ${request.loan_terms} months, max rate ${formatRatio(request.max_interest_rate)}, risk ${RISK_LEVEL_NAMES[request.borrower_card_color] ?? request.borrower_card_color}`,
   );
   for (const pass of needsPasses) {
-    const needs = (pass.needs ?? []).map((need) => (need.kind === 'banking_data' ? 'banking data' : `provider ${need.provider}`));
+    const needs = (pass.needs ?? []).map((need) => (need.kind === 'provider' ? `provider ${need.provider}` : need.kind.replace('_', ' ')));
     out.push(`asked for ${needs.join(', ')} (${pass.reasons.join('; ')})`);
   }
   const features = Object.entries(decision.features);

@@ -27,7 +27,7 @@ function marketLines(report: TrainReport): string {
     const curve = `midpoint ${takeUp.midpoint.toFixed(3)}, steepness ${takeUp.steepness.toFixed(3)}`;
     out.push(
       takeUp.source === 'own_offers'
-        ? `  take-up from our own offers: ${curve} (${takeUpLines.took} accepted, ${takeUpLines.walked} rejected or expired; not accepted includes outbid)`
+        ? `  take-up from our own offers: ${curve} (${takeUpLines.took} accepted or taken, ${takeUpLines.walked} rejected, expired or lost; not accepted includes outbid)`
         : `  take-up: ${curve} (${takeUpLines.took} offers taken, ${takeUpLines.walked} walked away from)`,
     );
   }

@@ -1,0 +1,66 @@
+/**
+ * The agent connector's parts for `lendbot mcp`, built from the same config, database and
+ * credentials as `lendbot run`, with the daemon's own classes: the OfferPlacer (intent row
+ * before the POST), the BalanceTracker, the enricher's data source and spend ledger, and the
+ * protections' pause. Another process may be running the daemon on the same database: the
+ * intent row, unique per request, still lets at most one offer out.
+ */
+import { systemClock } from '../../../clock/clock.js';
+import { BalanceTracker } from '../../../daemon/balance-tracker.js';
+import type { DaemonConfigFile } from '../../../daemon/daemon-config.js';
+import { OfferPlacer } from '../../../daemon/offer-placer.js';
+import { SerialQueue } from '../../../daemon/serial-queue.js';
+import { serviceDataSource, storeSpendLedger } from '../../../daemon/service-data.js';
+import { loadStrategyFile } from '../../../engine/index.js';
+import type { Logger } from '../../../log/logger.js';
+import { Protections } from '../../../ops/protections/index.js';
+import type { AgentContext } from '../../../operator/agent-context.js';
+import { createMarketplaceClient, serviceConfigFromEnv } from '../../../service/index.js';
+import { openStore } from '../../../store/index.js';
+
+export interface StdioParts {
+  context: AgentContext;
+  close(): Promise<void>;
+}
+
+export async function buildStdioContext(config: DaemonConfigFile, env: Record<string, string | undefined>, log: Logger): Promise<StdioParts> {
+  const clock = systemClock;
+  // Checked before anything is opened: a connector without credentials can do nothing.
+  const serviceConfig = serviceConfigFromEnv(env);
+  const strategies = await Promise.all(config.strategies.map((file) => loadStrategyFile(file)));
+  const client = createMarketplaceClient({ ...serviceConfig, refusalTexts: config.service.refusal_texts }, { clock, log: log.child({ component: 'service' }) });
+  const store = openStore(config.db, { onWarning: (message) => log.warn({ db: config.db }, message), synchronous: config.store.synchronous });
+  const component = (name: string): Logger => log.child({ component: name });
+  const dryRun = config.dry_run;
+  const balance = new BalanceTracker({ client, store, clock, log: component('balance') });
+  const queue = new SerialQueue();
+  const context: AgentContext = {
+    client,
+    store,
+    clock,
+    realClock: systemClock,
+    log: component('agent'),
+    mode: 'live',
+    dryRun,
+    strategies: () => strategies,
+    limits: () => config.risk,
+    strategyFiles: () => config.strategies,
+    config,
+    balance,
+    data: serviceDataSource(client),
+    spend: storeSpendLedger(store),
+    placer: new OfferPlacer({ client, store, clock, log: component('act'), dryRun }),
+    exclusive: (job) => queue.run(job),
+    // No notifier here: a running daemon notices a pause or a lift at its next read and notifies it.
+    protections: new Protections({ store, clock, log: component('protect'), settings: () => config.risk.protections }),
+  };
+  return {
+    context,
+    async close() {
+      await queue.idle();
+      await balance.idle();
+      client.close();
+      store.close();
+    },
+  };
+}

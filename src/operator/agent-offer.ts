@@ -1,0 +1,71 @@
+/**
+ * An agent's offer, the daemon's way: between two of the pipeline's requests, through the same
+ * guard (checkOffer on the store's snapshot, with any pause), through the same OfferPlacer (the
+ * intent row committed before the POST, so it is sent at most once), and recorded as a decision
+ * whose source is `agent:NAME`.
+ *
+ * A guard refusal is answered and logged, not stored as a decision: a skip row would keep the
+ * strategies from ever deciding the request themselves.
+ */
+import { checkOffer, snapshotFromStore, type GuardResult } from '../risk/index.js';
+import { formatCents, parseCents, type LoanRequest } from '../service/index.js';
+import type { AgentCaller, AgentContext, AgentPlaceOutcome } from './agent-context.js';
+
+export interface AgentOfferInput {
+  request: LoanRequest;
+  rate: number;
+  automateFund: boolean;
+  /** How it was confirmed ('elicitation' or 'code'), kept in the decision's reasons. */
+  confirmedVia: string;
+}
+
+export type AgentOfferResult =
+  | { status: 'refused_by_guard'; guard: Extract<GuardResult, { allowed: false }> }
+  | { status: 'already_offered'; state: string }
+  | { status: AgentPlaceOutcome['kind']; outcome: AgentPlaceOutcome; reasons: string[] };
+
+export function placeAgentOffer(context: AgentContext, caller: AgentCaller, input: AgentOfferInput): Promise<AgentOfferResult> {
+  return context.exclusive(async () => {
+    const { store, clock, log } = context;
+    const { request, rate, automateFund } = input;
+    const existing = store.offers.getByRequest(request.id);
+    if (existing !== undefined) return { status: 'already_offered', state: existing.state };
+
+    const limits = context.limits();
+    const balanceCents = await context.balance.current();
+    const snapshot = {
+      ...snapshotFromStore(store, balanceCents, clock.now(), limits, { dryRun: context.dryRun }),
+      pauseReason: context.protections.activePause()?.reason,
+    };
+    const guard = checkOffer({ request, rate, automateFund }, snapshot, limits);
+    const agent = `agent:${caller.tokenName}`;
+    if (!guard.allowed) {
+      log.info({ loanRequestId: request.id, rate, agent, guard: guard.code }, `agent offer refused: ${guard.reason}`);
+      return { status: 'refused_by_guard', guard };
+    }
+
+    const outcome = await context.placer.place(request, rate, automateFund);
+    const reasons = [`${agent} offered ${rate} on $${formatCents(parseCents(request.total_amount))} (confirmed by ${input.confirmedVia})`];
+    if (outcome.kind === 'refused') reasons.push(`service refused: ${outcome.text}`);
+    if (outcome.kind === 'unknown') reasons.push(`offer outcome unknown: ${outcome.text}`);
+    if (outcome.kind === 'exists') reasons.push(`offer already recorded (${outcome.state}); not sent again`);
+    store.decisions.recordAgent({
+      loanRequestId: request.id,
+      strategy: null,
+      params: { automate_fund: automateFund },
+      rate,
+      action: outcome.kind === 'refused' ? 'skip' : 'offer',
+      reasons,
+      dryRun: context.dryRun,
+      decidedAtMs: clock.now(),
+      placement: outcome.kind,
+      source: agent,
+    });
+    log.info({ loanRequestId: request.id, rate, automateFund, agent, placement: outcome.kind }, 'agent offer');
+    if (outcome.kind === 'placed' && !context.dryRun) {
+      // The offer may have moved money (automate_fund): read the balance again in the background.
+      context.balance.refresh().catch((error: unknown) => log.warn({ err: error }, 'balance refresh failed'));
+    }
+    return { status: outcome.kind, outcome, reasons };
+  });
+}

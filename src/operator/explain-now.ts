@@ -1,0 +1,44 @@
+/**
+ * "What would the bot decide about this request now?" for a request it has not decided: the
+ * engine's decide step over the data already bought for it (explaining never buys), and the
+ * guard on the store's snapshot as it is now. Nothing is written.
+ */
+import { decideSync, type DataSource, type DecideOutcome, type SpendLedger } from '../engine/index.js';
+import { checkOffer, snapshotFromStore } from '../risk/index.js';
+import type { BankingData, BorrowerLoanHistoryItem, LoanRequest, ProviderResult } from '../service/index.js';
+import type { AgentContext } from './agent-context.js';
+
+export async function explainNow(context: AgentContext, request: LoanRequest): Promise<DecideOutcome> {
+  const { store, clock } = context;
+  const bought = store.purchases.forRequest(request.id).filter((purchase) => purchase.ok && purchase.payloadJson !== null);
+  const payload = (kind: string, provider?: string): unknown => {
+    const found = bought.findLast((purchase) => purchase.kind === kind && (provider === undefined || purchase.provider === provider));
+    return found === undefined || found.payloadJson === null ? undefined : JSON.parse(found.payloadJson);
+  };
+  const notBought = { ok: false as const, detail: 'not bought for this request (explaining never buys)' };
+  const source: DataSource<true> = {
+    bankingData: () => {
+      const value = payload('banking_data');
+      return value === undefined ? notBought : { ok: true, value: value as BankingData };
+    },
+    providerResult: (_request, provider) => {
+      const value = payload('provider', provider);
+      return value === undefined ? notBought : { ok: true, value: value as ProviderResult };
+    },
+    borrowerHistory: () => {
+      const value = payload('borrower_history');
+      return value === undefined ? notBought : { ok: true, value: value as BorrowerLoanHistoryItem[] };
+    },
+  };
+  // Reads the real month's spend (so the budget rule answers as the daemon would); records nothing.
+  const ledger: SpendLedger = {
+    spentSince: (fromMs, nowMs, strategy) => context.spend.spentSince(fromMs, nowMs, strategy),
+    subscribedSince: (provider, fromMs, nowMs) => context.spend.subscribedSince(provider, fromMs, nowMs),
+    record: () => undefined,
+  };
+  const limits = context.limits();
+  const balanceCents = await context.balance.current();
+  const nowMs = clock.now();
+  const snapshot = { ...snapshotFromStore(store, balanceCents, nowMs, limits, { dryRun: context.dryRun }), pauseReason: context.protections.activePause()?.reason };
+  return decideSync(request, { strategies: context.strategies(), nowMs, ledger }, source, (offer) => checkOffer(offer, snapshot, limits));
+}

@@ -1,0 +1,32 @@
+/**
+ * The agent connector as an MCP server: every tool and resource, for one caller. The HTTP
+ * listener builds one per session (the caller is the session's token); `lendbot mcp` builds one
+ * for its stdio peer.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { LENDBOT_VERSION } from '../version.js';
+import type { AgentCaller, AgentContext } from './agent-context.js';
+import type { ConfirmationCodes } from './confirmation.js';
+import { registerResources } from './resources.js';
+import { registerAccountTools } from './tools/account-tools.js';
+import { registerBotTools } from './tools/bot-tools.js';
+import { registerMarketplaceTools } from './tools/marketplace-tools.js';
+import { registerOfferTools } from './tools/offer-tools.js';
+
+const INSTRUCTIONS = `lendbot invests for a lender on a peer-to-peer lending marketplace. Browse loan requests, read a
+borrower's history and banking data, the lender's loans, offers, balance, payments and transfers;
+ask why the bot did or did not offer (explain_decision), see its status, pause or resume it.
+place_offer, get_provider_score and resume_offers act only when confirmed: by the client's
+confirmation prompt, or by calling again with the confirmation_code the first call returns.
+Rates are in the API's unit (0.25 = 25% a year); money in *_cents fields is integer cents.`;
+
+export function createAgentServer(context: AgentContext, caller: AgentCaller, codes: ConfirmationCodes): McpServer {
+  const server = new McpServer({ name: 'lendbot', version: LENDBOT_VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } });
+  const deps = { server, context, caller, codes };
+  registerMarketplaceTools(server, context);
+  registerAccountTools(deps);
+  registerOfferTools(deps);
+  registerBotTools(deps);
+  registerResources(server, context);
+  return server;
+}

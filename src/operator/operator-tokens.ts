@@ -1,0 +1,60 @@
+/**
+ * Who may use the operator listener: bearer tokens read from the environment at start. A token
+ * is compared with every known token in constant time (sha-256 digests of equal length, so the
+ * comparison time says nothing about the token or its length). Token values are never logged and
+ * never leave this module; callers only ever see a token's name.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { OperatorConfig } from './operator-config.js';
+
+/** The name LENDBOT_OPERATOR_TOKEN's holder is known by (in decisions: "agent:operator"). */
+export const OPERATOR_TOKEN_NAME = 'operator';
+
+interface KnownToken {
+  name: string;
+  digest: Buffer;
+}
+
+export interface TokenSet {
+  /** How many tokens are active (0: nobody can authenticate). */
+  readonly size: number;
+  /** Names of the active tokens (for the start-up log line). */
+  readonly names: readonly string[];
+  /** Named tokens whose variable is unset or empty: declared but inactive. */
+  readonly inactive: readonly string[];
+  /** The name of the token an `Authorization` header carries, or undefined when it is missing or wrong. */
+  authenticate(authorization: string | undefined): string | undefined;
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+/** The tokens of LENDBOT_OPERATOR_TOKEN and of the config's named tokens. */
+export function tokensFromEnv(config: Pick<OperatorConfig, 'tokens'>, env: Record<string, string | undefined>): TokenSet {
+  const known: KnownToken[] = [];
+  const inactive: string[] = [];
+  const operator = env.LENDBOT_OPERATOR_TOKEN?.trim();
+  if (operator) known.push({ name: OPERATOR_TOKEN_NAME, digest: digest(operator) });
+  for (const entry of config.tokens) {
+    const value = env[entry.env]?.trim();
+    if (value) known.push({ name: entry.name, digest: digest(value) });
+    else inactive.push(entry.name);
+  }
+  return {
+    size: known.length,
+    names: known.map((token) => token.name),
+    inactive,
+    authenticate(authorization) {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+      if (!match?.[1]) return undefined;
+      const offered = digest(match[1]);
+      let found: string | undefined;
+      // Every token is compared, whichever matches, so the time taken does not say which one did.
+      for (const token of known) {
+        if (timingSafeEqual(offered, token.digest) && found === undefined) found = token.name;
+      }
+      return found;
+    },
+  };
+}

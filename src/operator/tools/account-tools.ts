@@ -1,0 +1,79 @@
+/**
+ * The lender's side as the bot keeps it: its offers and their states (the offers table) and the
+ * balance the guard works with (balance, reserved by pending offers, and free cash).
+ */
+import { z } from 'zod';
+import { formatCents, type Cents } from '../../service/index.js';
+import { OFFER_STATES } from '../../store/index.js';
+import { answer } from '../tool-answer.js';
+import type { ToolDeps } from './tool-deps.js';
+
+const usd = (cents: Cents): string => `$${formatCents(cents)}`;
+
+export function registerAccountTools({ server, context }: ToolDeps): void {
+  server.registerTool(
+    'list_offers',
+    {
+      title: "The bot's offers",
+      description: "The offers lendbot made (the strategies' and agents'), latest first, with their states: intent, placed, refused, unknown, accepted, funded, rejected, expired.",
+      inputSchema: {
+        state: z.array(z.enum(OFFER_STATES)).optional().describe('only offers in these states (default all)'),
+        loan_request_id: z.number().int().positive().optional(),
+        limit: z.number().int().min(1).max(500).default(50),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    async (args) => {
+      const { store } = context;
+      const records =
+        args.loan_request_id !== undefined
+          ? [store.offers.getByRequest(args.loan_request_id)].filter((record) => record !== undefined)
+          : store.offers.listByState(args.state ?? OFFER_STATES);
+      const offers = records
+        .filter((record) => args.state === undefined || args.state.includes(record.state))
+        .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id - a.id))
+        .slice(0, args.limit)
+        .map((record) => ({
+          loan_request_id: record.loanRequestId,
+          state: record.state,
+          rate: record.rate,
+          automate_fund: record.automateFund,
+          total_amount_cents: record.totalAmountCents,
+          risk_level: record.riskLevel,
+          service_offer_id: record.serviceOfferId,
+          service_text: record.serviceText,
+          created_at: record.createdAt,
+          updated_at: record.updatedAt,
+          dry_run: record.dryRun,
+        }));
+      const counts = new Map<string, number>();
+      for (const offer of offers) counts.set(offer.state, (counts.get(offer.state) ?? 0) + 1);
+      const byState = [...counts].map(([state, n]) => `${n} ${state}`).join(', ');
+      return answer(`${offers.length} offers${byState ? `: ${byState}` : ''}.`, { offers });
+    },
+  );
+
+  server.registerTool(
+    'get_balance',
+    {
+      title: 'Balance, reserved and free cash',
+      description:
+        'The balance read now from the transfer history (processed transfers less pending outgoing ones), what pending offers reserve, the cash reserve kept aside, and the free cash the next offer may use.',
+      inputSchema: {},
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    async () => {
+      const { store, clock } = context;
+      const limits = context.limits();
+      const balanceCents = await context.balance.refresh();
+      const reservedCents = store.offers.reserved({ nowMs: clock.now(), expiryMs: limits.offerExpiryMs, dryRun: context.dryRun, includeManual: limits.reserveManualOffers });
+      const freeCents = balanceCents - reservedCents - limits.minCashReserveCents;
+      return answer(`Balance ${usd(balanceCents)}, reserved ${usd(reservedCents)}, cash reserve ${usd(limits.minCashReserveCents)}, free ${usd(freeCents)}.`, {
+        balance_cents: balanceCents,
+        reserved_cents: reservedCents,
+        min_cash_reserve_cents: limits.minCashReserveCents,
+        free_cents: freeCents,
+      });
+    },
+  );
+}

@@ -1,0 +1,173 @@
+/**
+ * The two tools that spend money, both confirmed first (confirm-action.ts): place_offer (the
+ * daemon's guard and offer path, agent-offer.ts) and get_provider_score (a paid score, bought
+ * through the enricher's data source and spend ledger, by the decide step's budget rule, and
+ * charged in the purchases table to the strategy whose budget allowed it).
+ */
+import { z } from 'zod';
+import { monthStartMs } from '../../clock/utc-month.js';
+import { MAX_RATE, MIN_RATE, formatCents, parseCents, type Cents, type LoanRequest } from '../../service/index.js';
+import { placeAgentOffer } from '../agent-offer.js';
+import { confirmAction } from '../confirm-action.js';
+import { findOpenRequest } from '../find-request.js';
+import { answer } from '../tool-answer.js';
+import type { ToolDeps } from './tool-deps.js';
+
+const confirmationCode = z
+  .string()
+  .optional()
+  .describe('the code a first call answered with; leave out on the first call (or when the client confirms through elicitation)');
+
+const notOpen = (id: number) =>
+  answer(`Nothing was done: loan request ${id} is not in the list of open loan requests.`, { status: 'not_open', loan_request_id: id }, true);
+
+export function registerOfferTools({ server, context, caller, codes }: ToolDeps): void {
+  const confirm = (extra: Parameters<typeof confirmAction>[1]['extra'], request: Omit<Parameters<typeof confirmAction>[0], 'tokenName'>) =>
+    confirmAction({ ...request, tokenName: caller.tokenName }, { codes, clientCapabilities: () => server.server.getClientCapabilities(), extra });
+
+  server.registerTool(
+    'place_offer',
+    {
+      title: 'Place an offer',
+      description:
+        'Offer an interest rate on an open loan request. Needs confirmation (elicitation, or a second call with the code the first returns). The risk guard still applies; a refusal is answered with its reason. Never sent twice for one request.',
+      inputSchema: {
+        loan_request_id: z.number().int().positive(),
+        rate: z.number().min(MIN_RATE).max(MAX_RATE).describe(`offered interest in the API's unit, ${MIN_RATE} to ${MAX_RATE}`),
+        automate_fund: z.boolean().default(false).describe('fund automatically when the borrower accepts'),
+        confirmation_code: confirmationCode,
+      },
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    },
+    async (args, extra) => {
+      const request = await findOpenRequest(context.client, args.loan_request_id);
+      if (request === undefined) return notOpen(args.loan_request_id);
+      const total = formatCents(parseCents(request.total_amount));
+      const preview = { loan_request_id: request.id, rate: args.rate, automate_fund: args.automate_fund, total_amount: request.total_amount, max_interest_rate: request.max_interest_rate, dry_run: context.dryRun };
+      const summary = `offer rate ${args.rate} on loan request ${request.id} ($${total}, ${request.loan_terms} months, max rate ${request.max_interest_rate})${args.automate_fund ? ', funded automatically on acceptance' : ''}${context.dryRun ? ' [dry run: nothing is sent]' : ''}`;
+      const confirmation = await confirm(extra, { tool: 'place_offer', args, summary, preview });
+      if (!confirmation.confirmed) return confirmation.result;
+
+      const result = await placeAgentOffer(context, caller, { request, rate: args.rate, automateFund: args.automate_fund, confirmedVia: confirmation.via });
+      switch (result.status) {
+        case 'refused_by_guard':
+          return answer(`Not offered: ${result.guard.reason}.`, { ...preview, status: 'refused_by_guard', guard: { allowed: false, code: result.guard.code, reason: result.guard.reason } });
+        case 'already_offered':
+          return answer(`Not sent: an offer on loan request ${request.id} is already recorded (${result.state}).`, { ...preview, status: 'already_offered', offer_state: result.state });
+        default: {
+          const outcome = result.outcome;
+          const offerId = outcome.kind === 'placed' ? outcome.serviceOfferId : null;
+          const text =
+            outcome.kind === 'placed'
+              ? `Offered ${args.rate} on loan request ${request.id}${offerId === null ? '' : ` (offer ${offerId})`}${context.dryRun ? ' (dry run: recorded, not sent)' : ''}.`
+              : `Offer on loan request ${request.id}: ${result.reasons.at(-1) ?? outcome.kind}.`;
+          return answer(text, { ...preview, status: outcome.kind, guard: { allowed: true }, service_offer_id: offerId, reasons: result.reasons }, outcome.kind === 'refused');
+        }
+      }
+    },
+  );
+
+  server.registerTool(
+    'get_provider_score',
+    {
+      title: "A third-party provider's score (paid)",
+      description:
+        "Buy a provider's result for a loan request (spec 4.5). Per-request providers cost money: needs confirmation, and is refused when it would exceed the month's data budget. Counted in the purchases table like the bot's own purchases.",
+      inputSchema: {
+        loan_request_id: z.number().int().positive(),
+        provider: z.string().min(1).describe("the provider's name, as in the strategies' data section"),
+        confirmation_code: confirmationCode,
+      },
+      annotations: { readOnlyHint: false, openWorldHint: true },
+    },
+    async (args, extra) => {
+      const price = providerPrice(context.strategies(), args.provider);
+      if (price === undefined) {
+        return answer(
+          `Nothing was bought: provider "${args.provider}" is in no active strategy's data section, so its price and budget are unknown.`,
+          { status: 'unknown_provider', provider: args.provider },
+          true,
+        );
+      }
+      const refusedBudget = (reason: string) => answer(`Nothing was bought: ${reason}.`, { status: 'over_budget', reason }, true);
+      const early = dueNow(price, args.provider);
+      if (early.overBudget !== undefined) return refusedBudget(early.overBudget);
+      const request = await findOpenRequest(context.client, args.loan_request_id);
+      if (request === undefined) return notOpen(args.loan_request_id);
+      const preview = { loan_request_id: request.id, provider: args.provider, pricing: price.pricing, cost_cents: early.dueCents, budget_of: price.strategy, budget_cents: price.budgetCents };
+      const cost = early.subscriptionCents > 0 ? `$${formatCents(early.dueCents)} (the month's subscription)` : early.dueCents > 0 ? `$${formatCents(early.dueCents)}` : 'no charge (subscription already paid this month)';
+      const confirmation = await confirm(extra, { tool: 'get_provider_score', args, summary: `buy ${args.provider}'s result for loan request ${request.id}: ${cost}, from ${price.strategy}'s data budget`, preview });
+      if (!confirmation.confirmed) return confirmation.result;
+      // The month, or the spend, may have moved on while the person confirmed.
+      const due = dueNow(price, args.provider);
+      if (due.overBudget !== undefined) return refusedBudget(due.overBudget);
+      return buy(request, args.provider, price.strategy, due);
+    },
+  );
+
+  /**
+   * What buying costs now and whether the budget allows it, by the decide step's rule: a
+   * per-request provider costs its price; a flat one its monthly price at the month's first
+   * purchase (the subscription), nothing after; the strategy's own spend this month plus that
+   * must stay within its budget.
+   */
+  function dueNow(price: ProviderPrice, provider: string): { dueCents: Cents; subscriptionCents: Cents; overBudget?: string } {
+    const now = context.clock.now();
+    const monthStart = monthStartMs(now);
+    const perRequestCents = price.pricing === 'per_request' ? price.costCents : 0;
+    const subscriptionCents = price.pricing === 'flat' && price.costCents > 0 && !context.spend.subscribedSince(provider, monthStart, now) ? price.costCents : 0;
+    const dueCents = perRequestCents + subscriptionCents;
+    const spent = context.spend.spentSince(monthStart, now, price.strategy);
+    if (dueCents > 0 && spent + dueCents > price.budgetCents) {
+      const what = subscriptionCents > 0 ? `${provider} (monthly subscription)` : provider;
+      return { dueCents, subscriptionCents, overBudget: `data budget ${formatCents(spent)} + ${formatCents(dueCents)} > ${formatCents(price.budgetCents)} for ${what}` };
+    }
+    return { dueCents, subscriptionCents };
+  }
+
+  /** One purchase, recorded as the decide step records its own: charged to the strategy whose budget allowed it. */
+  async function buy(request: LoanRequest, provider: string, strategy: string, due: { dueCents: Cents; subscriptionCents: Cents }) {
+    const atMs = context.clock.now();
+    const fetched = await context.data.providerResult(request, provider);
+    const perRequestCents = due.dueCents - due.subscriptionCents;
+    // The month's subscription starts with its first purchase (a 404 is none; a 5xx may be billed).
+    if (due.subscriptionCents > 0 && (fetched.ok || fetched.billed === true) && !context.spend.subscribedSince(provider, monthStartMs(atMs), atMs)) {
+      context.spend.record({ loanRequestId: request.id, kind: 'subscription', provider, strategy, costCents: due.subscriptionCents, atMs, ok: true });
+    }
+    if (!fetched.ok) {
+      const billed = fetched.billed === true ? perRequestCents : 0;
+      context.spend.record({ loanRequestId: request.id, kind: 'provider', provider, strategy, costCents: billed, atMs, ok: false, error: fetched.detail });
+      return answer(`No result from ${provider} for loan request ${request.id}: ${fetched.detail}.`, { status: 'unavailable', detail: fetched.detail, cost_cents: billed }, true);
+    }
+    context.spend.record({ loanRequestId: request.id, kind: 'provider', provider, strategy, costCents: perRequestCents, atMs, ok: true, payload: fetched.value });
+    context.log.info({ loanRequestId: request.id, provider, costCents: due.dueCents, strategy, agent: `agent:${caller.tokenName}` }, 'agent bought a provider result');
+    return answer(`${provider}'s result for loan request ${request.id} (cost $${formatCents(due.dueCents)}, from ${strategy}'s budget).`, {
+      status: 'bought',
+      loan_request_id: request.id,
+      provider,
+      cost_cents: due.dueCents,
+      budget_of: strategy,
+      result: fetched.value,
+    });
+  }
+}
+
+interface ProviderPrice {
+  /** The strategy whose budget pays: of those naming the provider, the one with the largest budget. */
+  strategy: string;
+  budgetCents: Cents;
+  pricing: 'flat' | 'per_request';
+  costCents: Cents;
+}
+
+/** The provider's price and the strategy whose budget pays for an agent's purchase of it. */
+function providerPrice(strategies: ReturnType<ToolDeps['context']['strategies']>, provider: string): ProviderPrice | undefined {
+  let found: ProviderPrice | undefined;
+  for (const strategy of strategies) {
+    const policy = strategy.dataPolicy.providers.find((candidate) => candidate.provider === provider);
+    if (policy === undefined) continue;
+    const budgetCents = strategy.dataPolicy.monthlyBudgetCents;
+    if (found === undefined || budgetCents > found.budgetCents) found = { strategy: strategy.name, budgetCents, pricing: policy.pricing, costCents: policy.costCents };
+  }
+  return found;
+}

@@ -1,0 +1,84 @@
+/**
+ * When the daemon serves /mcp: with a token always; without one only in the sandbox on loopback
+ * (anonymously); anywhere else it does not start the listener, says so, and trades on.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
+import { daemonConfigSchema } from '../../src/daemon/daemon-config.js';
+import { loadStrategyFile } from '../../src/engine/index.js';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { createMarketplaceClient, DEFAULT_RETRY } from '../../src/service/index.js';
+import { captureLog } from '../log/log-capture.js';
+import { OFFER_ALL } from '../daemon/daemon-harness.js';
+import { callTool, connectAgent } from './operator-harness.js';
+
+let running: { daemon: Daemon; sandbox: SandboxHandle; dir: string } | undefined;
+afterEach(async () => {
+  if (!running) return;
+  await running.daemon.stop();
+  await running.sandbox.close();
+  rmSync(running.dir, { recursive: true, force: true });
+  running = undefined;
+});
+
+async function start(mode: 'live' | 'sandbox', host: string, env: Record<string, string> = {}) {
+  const sandbox = await startSandbox({ manualClock: true, seed: 3, arrivalsPerHour: 0 });
+  const dir = mkdtempSync(join(tmpdir(), 'lendbot-surface-'));
+  const config = daemonConfigSchema.parse({
+    db: join(dir, 'lendbot.db'),
+    webhook: { host: '127.0.0.1', port: 0 },
+    poll: { schedule: 'off', at_start: false },
+    jobs: { balance_refresh: 'off', reconcile: 'off', fund_accepted: 'off', protections: 'off' },
+    ops: { host, port: 0 },
+  });
+  const { log, lines } = captureLog();
+  const client = createMarketplaceClient(
+    { baseUrl: sandbox.url, apiKey: sandbox.credentials.apiKey, secretKey: sandbox.credentials.secretKey, signatureMode: 'timestamp-secret', numericRangeFormat: 'min-max-params', timeoutMs: 5000, retry: DEFAULT_RETRY },
+    { clock: sandbox.clock },
+  );
+  const daemon = await createDaemon(config, env, { client, clock: sandbox.clock, log, mode, strategies: [await loadStrategyFile(OFFER_ALL)], webhookSecret: sandbox.credentials.webhookSecret });
+  running = { daemon, sandbox, dir };
+  await daemon.start();
+  return { daemon, lines };
+}
+
+describe('the operator listener', () => {
+  it('serves the sandbox on loopback without a token, to callers named "sandbox"', async () => {
+    const { daemon } = await start('sandbox', '127.0.0.1');
+    const url = daemon.operatorUrl();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const agent = await connectAgent(new URL('/mcp', url), 'anything');
+    try {
+      const paused = await callTool(agent, 'pause_offers');
+      expect(paused.data.reason).toContain('agent:sandbox');
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('does not start without a token outside the sandbox on loopback, and says so', async () => {
+    for (const [mode, host] of [['live', '127.0.0.1'], ['sandbox', '0.0.0.0']] as const) {
+      const { daemon, lines } = await start(mode, host);
+      expect(daemon.operatorUrl()).toBeUndefined();
+      expect(lines.map((line) => line.msg)).toContain(
+        'operator listener not started: no operator token (set LENDBOT_OPERATOR_TOKEN, or a named token of ops.tokens, to serve /mcp); only the sandbox on loopback runs without one',
+      );
+      await running?.daemon.stop();
+      await running?.sandbox.close();
+      if (running) rmSync(running.dir, { recursive: true, force: true });
+      running = undefined;
+    }
+  });
+
+  it('asks for the token in the sandbox too once one is set', async () => {
+    const { daemon } = await start('sandbox', '127.0.0.1', { LENDBOT_OPERATOR_TOKEN: 'sandbox-token-1' });
+    const url = new URL('/mcp', daemon.operatorUrl());
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(response.status).toBe(401);
+    const agent = await connectAgent(url, 'sandbox-token-1');
+    await agent.close();
+  });
+});
