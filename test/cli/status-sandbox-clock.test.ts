@@ -12,7 +12,7 @@ import { freePort } from '../../src/daemon/free-port.js';
 import { loadStrategyFile } from '../../src/engine/index.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { createMarketplaceClient, DEFAULT_RETRY } from '../../src/service/index.js';
+import { clientFor } from '../sandbox/sandbox-fixture.js';
 import { OFFER_ALL } from '../daemon/daemon-harness.js';
 import { runCli } from './run-cli.js';
 
@@ -56,18 +56,7 @@ describe('lendbot status after a sandbox run', () => {
     writeFileSync(config, `strategies: [${OFFER_ALL}]\n`);
     sandbox = await startSandbox({ speed: SPEED, startTime: START, arrivalsPerHour: 3, warmupHours: 4, initialBalanceCents: 1_000_000 });
     // As `lendbot run --sandbox` wires it: the market's clock for the rows, the wall clock for signatures and back-off.
-    const client = createMarketplaceClient(
-      {
-        baseUrl: sandbox.url,
-        apiKey: sandbox.credentials.apiKey,
-        secretKey: sandbox.credentials.secretKey,
-        signatureMode: 'timestamp-secret',
-        numericRangeFormat: 'min-max-params',
-        timeoutMs: 5000,
-        retry: DEFAULT_RETRY,
-      },
-      { clock: systemClock },
-    );
+    const client = clientFor(sandbox, { daemonRetries: true, clock: systemClock });
     daemon = await createDaemon(
       daemonConfigSchema.parse({
         db,

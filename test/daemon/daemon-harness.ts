@@ -13,7 +13,8 @@ import { freePort } from '../../src/daemon/free-port.js';
 import { loadStrategyFile } from '../../src/engine/index.js';
 import type { RiskLimitsInput } from '../../src/risk/index.js';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';
-import { createMarketplaceClient, DEFAULT_RETRY, type MarketplaceClient } from '../../src/service/index.js';
+import type { MarketplaceClient } from '../../src/service/index.js';
+import { clientFor } from '../sandbox/sandbox-fixture.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { captureLog } from '../log/log-capture.js';
 
@@ -64,18 +65,7 @@ export async function startDaemonHarness(options: HarnessOptions = {}): Promise<
     risk: { max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null, ...options.risk },
   });
   const { log, lines: logs } = captureLog(options.logLevel);
-  const client = createMarketplaceClient(
-    {
-      baseUrl: sandbox.url,
-      apiKey: sandbox.credentials.apiKey,
-      secretKey: sandbox.credentials.secretKey,
-      signatureMode: 'timestamp-secret',
-      numericRangeFormat: 'min-max-params',
-      timeoutMs: 5000,
-      retry: DEFAULT_RETRY,
-    },
-    { clock: sandbox.clock },
-  );
+  const client = clientFor(sandbox, { daemonRetries: true });
   const daemon = await createDaemon(config, {}, {
     client: options.wrapClient?.(client) ?? client,
     clock: sandbox.clock,

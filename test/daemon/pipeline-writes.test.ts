@@ -10,7 +10,8 @@ import { serviceDataSource, storeSpendLedger } from '../../src/daemon/service-da
 import { silentLogger } from '../../src/log/logger.js';
 import { UNCAPPED_RISK_LIMITS } from '../../src/risk/index.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { createMarketplaceClient, DEFAULT_RETRY, type MarketplaceApi } from '../../src/service/index.js';
+import type { MarketplaceApi } from '../../src/service/index.js';
+import { clientFor } from '../sandbox/sandbox-fixture.js';
 import { REDACTED_TEXT, type Store } from '../../src/store/index.js';
 import { compileText } from '../engine/compile-text.js';
 import { tempStore } from '../store/fixtures.js';
@@ -49,10 +50,7 @@ afterEach(async () => {
 });
 
 function pipelineFor(onOffer: () => void, idleCheckpointMs?: number): Pipeline {
-  const client = createMarketplaceClient(
-    { baseUrl: sandbox.url, apiKey: sandbox.credentials.apiKey, secretKey: sandbox.credentials.secretKey, signatureMode: 'timestamp-secret', numericRangeFormat: 'min-max-params', timeoutMs: 5000, retry: DEFAULT_RETRY },
-    { clock: sandbox.clock },
-  );
+  const client = clientFor(sandbox, { daemonRetries: true });
   // The real client; make_offer first notes what the store held at that moment.
   const observed: MarketplaceApi = new Proxy(client, {
     get(target, property) {

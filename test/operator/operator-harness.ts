@@ -14,7 +14,8 @@ import { ElicitRequestSchema, type CallToolResult, type ElicitResult } from '@mo
 import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { daemonConfigSchema } from '../../src/daemon/daemon-config.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { createMarketplaceClient, DEFAULT_RETRY, type MarketplaceClient } from '../../src/service/index.js';
+import type { MarketplaceClient } from '../../src/service/index.js';
+import { clientFor } from '../sandbox/sandbox-fixture.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { captureLog } from '../log/log-capture.js';
 import { OFFER_ALL } from '../daemon/daemon-harness.js';
@@ -50,18 +51,7 @@ export async function startOperatorHarness(): Promise<OperatorHarness> {
     ops: { host: '127.0.0.1', port: 0, tokens: [{ name: 'claude', env: 'LENDBOT_TOKEN_CLAUDE' }] },
   });
   const { log, lines: logs } = captureLog();
-  const service = createMarketplaceClient(
-    {
-      baseUrl: sandbox.url,
-      apiKey: sandbox.credentials.apiKey,
-      secretKey: sandbox.credentials.secretKey,
-      signatureMode: 'timestamp-secret',
-      numericRangeFormat: 'min-max-params',
-      timeoutMs: 5000,
-      retry: DEFAULT_RETRY,
-    },
-    { clock: sandbox.clock },
-  );
+  const service = clientFor(sandbox, { daemonRetries: true });
   const env = { LENDBOT_OPERATOR_TOKEN: OPERATOR_TOKEN, LENDBOT_TOKEN_CLAUDE: CLAUDE_TOKEN };
   const daemon = await createDaemon(config, env, { client: service, clock: sandbox.clock, store, log, webhookSecret: sandbox.credentials.webhookSecret });
   await daemon.start();

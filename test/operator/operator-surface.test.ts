@@ -10,7 +10,7 @@ import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { daemonConfigSchema } from '../../src/daemon/daemon-config.js';
 import { loadStrategyFile } from '../../src/engine/index.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { createMarketplaceClient, DEFAULT_RETRY } from '../../src/service/index.js';
+import { clientFor } from '../sandbox/sandbox-fixture.js';
 import { captureLog } from '../log/log-capture.js';
 import { OFFER_ALL } from '../daemon/daemon-harness.js';
 import { callTool, connectAgent } from './operator-harness.js';
@@ -35,10 +35,7 @@ async function start(mode: 'live' | 'sandbox', host: string, env: Record<string,
     ops: { host, port: 0 },
   });
   const { log, lines } = captureLog();
-  const client = createMarketplaceClient(
-    { baseUrl: sandbox.url, apiKey: sandbox.credentials.apiKey, secretKey: sandbox.credentials.secretKey, signatureMode: 'timestamp-secret', numericRangeFormat: 'min-max-params', timeoutMs: 5000, retry: DEFAULT_RETRY },
-    { clock: sandbox.clock },
-  );
+  const client = clientFor(sandbox, { daemonRetries: true });
   const daemon = await createDaemon(config, env, { client, clock: sandbox.clock, log, mode, strategies: [await loadStrategyFile(OFFER_ALL)], webhookSecret: sandbox.credentials.webhookSecret });
   running = { daemon, sandbox, dir };
   await daemon.start();

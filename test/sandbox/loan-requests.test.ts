@@ -65,7 +65,7 @@ describe('GET /api/v3/loan_requests/ (spec 4.1)', () => {
   it('filters by risk level and by ranges in every client encoding', async () => {
     expect(onlyFixed(await ids({ svcColor: 2 }))).toEqual([fixed[1]?.id]);
     for (const format of ['min-max-params', 'comma', 'dash'] as const) {
-      const client = clientFor(fx.sandbox, format);
+      const client = clientFor(fx.sandbox, { rangeFormat: format });
       expect(onlyFixed(await ids({ creditScore: { min: 650, max: 730 } }, client)).sort()).toEqual([fixed[0]?.id, fixed[2]?.id].sort());
       expect(onlyFixed(await ids({ loanAmount: { max: 1200 } }, client)).sort()).toEqual([fixed[0]?.id, fixed[1]?.id].sort());
       expect(onlyFixed(await ids({ loanTerms: { min: 12 } }, client)).sort()).toEqual([fixed[1]?.id, fixed[2]?.id].sort());

@@ -6,6 +6,7 @@ import {
   type MarketplaceClient,
   type NumericRangeFormat,
 } from '../../src/service/index.js';
+import type { Clock } from '../../src/clock/clock.js';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';
 
 export interface Fixture {
@@ -14,18 +15,27 @@ export interface Fixture {
   close(): Promise<void>;
 }
 
-export function clientFor(sandbox: SandboxHandle, rangeFormat: NumericRangeFormat = 'min-max-params'): MarketplaceClient {
+export interface ClientForOptions {
+  rangeFormat?: NumericRangeFormat;
+  /** The client's clock (signatures, back-off); the sandbox's own by default. */
+  clock?: Clock;
+  /** Retry reads as the daemon does (true), or fail at once (false, the default for client tests). */
+  daemonRetries?: boolean;
+}
+
+/** The project's client, signed with the sandbox's credentials. */
+export function clientFor(sandbox: SandboxHandle, options: ClientForOptions = {}): MarketplaceClient {
   return createMarketplaceClient(
     {
       baseUrl: sandbox.url,
       apiKey: sandbox.credentials.apiKey,
       secretKey: sandbox.credentials.secretKey,
       signatureMode: 'timestamp-secret',
-      numericRangeFormat: rangeFormat,
+      numericRangeFormat: options.rangeFormat ?? 'min-max-params',
       timeoutMs: 5000,
-      retry: { ...DEFAULT_RETRY, readRetries: 0 },
+      retry: options.daemonRetries ? DEFAULT_RETRY : { ...DEFAULT_RETRY, readRetries: 0 },
     },
-    { clock: sandbox.clock },
+    { clock: options.clock ?? sandbox.clock },
   );
 }
 
