@@ -169,7 +169,8 @@ export function createDecisionsRepository(db: Database): DecisionsRepository {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const removeRow = db.prepare<[number]>('DELETE FROM decisions WHERE loan_request_id = ?');
-  const agentValues = (decision: DecisionInput & { source: string }, previous: StoredDecision | null) =>
+  /** The columns every decision row has, in the order of both INSERTs. */
+  const decisionValues = (decision: DecisionInput) =>
     [
       decision.loanRequestId,
       decision.strategy ?? null,
@@ -185,9 +186,9 @@ export function createDecisionsRepository(db: Database): DecisionsRepository {
       JSON.stringify(decision.timings ?? {}),
       decision.guardCode ?? null,
       decision.placement ?? null,
-      decision.source,
-      previous === null ? null : JSON.stringify(previous),
     ] as const;
+  const agentValues = (decision: DecisionInput & { source: string }, previous: StoredDecision | null) =>
+    [...decisionValues(decision), decision.source, previous === null ? null : JSON.stringify(previous)] as const;
   // Replaced in one transaction: a reader sees the strategies' row or the agent's, never neither.
   const replaceWithAgent = db.transaction((decision: DecisionInput & { source: string }): 'inserted' | 'replaced' | 'duplicate' => {
     const row = byRequest.get(decision.loanRequestId);
@@ -206,22 +207,7 @@ export function createDecisionsRepository(db: Database): DecisionsRepository {
       return replaceWithAgent(decision);
     },
     record(decision) {
-      const result = insert.run(
-        decision.loanRequestId,
-        decision.strategy ?? null,
-        decision.contentHash ?? null,
-        JSON.stringify(decision.params ?? {}),
-        JSON.stringify(decision.features ?? {}),
-        decision.probability ?? null,
-        decision.rate ?? null,
-        decision.action,
-        JSON.stringify(decision.reasons),
-        flag(decision.dryRun),
-        isoFromMs(decision.decidedAtMs),
-        JSON.stringify(decision.timings ?? {}),
-        decision.guardCode ?? null,
-        decision.placement ?? null,
-      );
+      const result = insert.run(...decisionValues(decision));
       return result.changes === 1 ? 'inserted' : 'duplicate';
     },
     has(loanRequestId) {
