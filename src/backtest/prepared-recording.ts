@@ -71,8 +71,9 @@ export function prepareRecording(lines: Iterable<RecordingLine>, period: PeriodF
     if (known) duplicates += 1;
     byId.set(line.loan_request.id, entry);
   }
-  // Stable by time, then by id, so equal times replay in the same order everywhere.
-  const entries = [...byId.values()].sort((a, b) => a.seenMs - b.seenMs || a.line.loan_request.id - b.line.loan_request.id);
+  // By time; equal times keep the file's order (Array.prototype.sort is stable), which is the
+  // order the daemon decided them in when the file is its export.
+  const entries = [...byId.values()].sort((a, b) => a.seenMs - b.seenMs);
   return { entries, duplicates };
 }
 

@@ -61,8 +61,12 @@ export function createRequestsRepository(db: Database): RequestsRepository {
   );
   const byId = db.prepare<[number], SeenRow>('SELECT * FROM requests_seen WHERE loan_request_id = ?');
   const inRange = db.prepare<[string, string], SeenRow>(
+    // Requests seen at the same instant (one poll page on a frozen clock) in the order they were
+    // decided, so a backtest of the export replays them in the daemon's order (docs/recording-format.md).
     `SELECT * FROM requests_seen WHERE first_seen_at >= ? AND first_seen_at < ?
-     ORDER BY first_seen_at, loan_request_id`,
+     ORDER BY first_seen_at,
+       (SELECT id FROM decisions WHERE decisions.loan_request_id = requests_seen.loan_request_id),
+       loan_request_id`,
   );
 
   return {
