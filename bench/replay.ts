@@ -1,6 +1,6 @@
 /**
  * Backtest replay against its I/O floor, side by side in one run (figures printed, never asserted):
- *   node --import tsx bench/replay.ts [requests] [rounds]
+ *   node --import tsx bench/replay.ts [requests] [rounds] [--compiled [--dist DIR]]
  *
  * floor:   readline + JSON.parse of every line of the recording file, nothing else;
  * lendbot: what `lendbot backtest --data FILE` does before its report: read, validate and
@@ -8,6 +8,11 @@
  * Each round runs both, alternately; the medians and their ratio are printed, in wall time and in
  * CPU time (this process's user + system time, GC threads included): on a machine shared with
  * other work the wall times stretch with the load, the CPU times much less.
+ *
+ * --compiled also runs lendbot as compiled to dist/ (what users and the image run; `npm run build`
+ * first: a dist/ older than the sources is named stale in the output), in the same rounds, and
+ * prints both. --dist DIR takes the compiled tree from DIR instead (a build of its own, e.g.
+ * `npx tsc -p tsconfig.build.json --outDir /tmp/dist`).
  */
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -15,12 +20,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import { loadRecording, runBacktest } from '../src/backtest/index.js';
+import { pathToFileURL } from 'node:url';
+import * as sources from '../src/backtest/index.js';
 import { loadStrategyFile } from '../src/engine/index.js';
 import { median, syntheticLines, writeLines } from './synthetic-recording.js';
 
-const count = Number(process.argv[2] ?? 100_000);
-const rounds = Number(process.argv[3] ?? 3);
+const args = process.argv.slice(2);
+const distAt = args.indexOf('--dist');
+const distDir = distAt === -1 ? undefined : args[distAt + 1];
+const compiled = args.includes('--compiled') || distDir !== undefined;
+const positional = args.filter((arg, index) => !arg.startsWith('--') && (distAt === -1 || index !== distAt + 1));
+const count = Number(positional[0] ?? 100_000);
+const rounds = Number(positional[1] ?? 3);
+
+/** Whether dist/ was built from the sources as they are (bin/source-stamp.js): fresh, stale or missing. */
+async function distState(): Promise<string> {
+  const stamp = (await import(new URL('../bin/source-stamp.js', import.meta.url).href)) as { distState(): string };
+  return stamp.distState();
+}
+
+/** The backtest's entry points, as the sources (through tsx) or as compiled JavaScript. */
+type Backtest = Pick<typeof sources, 'loadRecording' | 'runBacktest'>;
+const builds: Array<{ name: string; backtest: Backtest }> = [{ name: 'sources (tsx)', backtest: sources }];
+if (compiled) {
+  const dir = distDir ?? new URL('../dist', import.meta.url).pathname;
+  const state = distDir === undefined ? await distState() : 'built by hand';
+  const backtest = (await import(pathToFileURL(join(dir, 'backtest', 'index.js')).href)) as Backtest;
+  builds.push({ name: `compiled (${dir}, ${state})`, backtest });
+}
 const dir = await mkdtemp(join(tmpdir(), 'lendbot-replay-'));
 const file = join(dir, 'rec.jsonl');
 await writeLines(file, syntheticLines(count));
@@ -46,7 +73,7 @@ async function floor(): Promise<{ wall: number; cpu: number }> {
   return { wall: (performance.now() - t0) / 1000, cpu: cpuSince(c0) };
 }
 
-async function lendbot(): Promise<{ total: number; load: number; cpu: number; offers: number }> {
+async function lendbot({ loadRecording, runBacktest }: Backtest): Promise<{ total: number; load: number; cpu: number; offers: number }> {
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   const recording = await loadRecording(file, {}, (issue) => {
@@ -59,31 +86,40 @@ async function lendbot(): Promise<{ total: number; load: number; cpu: number; of
   return { total: (t2 - t0) / 1000, load: (t1 - t0) / 1000, cpu: cpuSince(c0), offers: result.summary.offers };
 }
 
+interface Runs {
+  totals: number[];
+  loads: number[];
+  cpus: number[];
+  offers: number;
+}
 const floors: number[] = [];
 const floorCpus: number[] = [];
-const totals: number[] = [];
-const loads: number[] = [];
-const cpus: number[] = [];
-let offers = 0;
+const runs: Runs[] = builds.map(() => ({ totals: [], loads: [], cpus: [], offers: 0 }));
 for (let round = 0; round < rounds; round += 1) {
   const base = await floor();
   floors.push(base.wall);
   floorCpus.push(base.cpu);
-  const run = await lendbot();
-  totals.push(run.total);
-  loads.push(run.load);
-  cpus.push(run.cpu);
-  offers = run.offers;
+  for (const [index, build] of builds.entries()) {
+    const run = await lendbot(build.backtest);
+    const into = runs[index] as Runs;
+    into.totals.push(run.total);
+    into.loads.push(run.load);
+    into.cpus.push(run.cpu);
+    into.offers = run.offers;
+  }
 }
 const f = median(floors);
-const l = median(totals);
-const ld = median(loads);
 const fc = median(floorCpus);
-const lc = median(cpus);
 const rate = (seconds: number): string => `${Math.round(count / seconds).toLocaleString('en-US')} requests/s`;
 console.log(`replay of ${count} requests, medians of ${rounds} rounds (one core each):`);
-console.log(`  baseline (readline + JSON.parse): ${f.toFixed(3)} s = ${rate(f)}`);
-console.log(`  lendbot  (load + validate + prepare + replay, balanced.yaml, ${offers} offers): ${l.toFixed(3)} s = ${rate(l)} (load ${ld.toFixed(3)} s, replay ${(l - ld).toFixed(3)} s)`);
-console.log(`  ratio lendbot/baseline throughput: ${(f / l).toFixed(2)}`);
-console.log(`  CPU time: baseline ${fc.toFixed(3)} s, lendbot ${lc.toFixed(3)} s = ${rate(lc)} per CPU second; ratio ${(fc / lc).toFixed(2)}`);
+console.log(`  baseline (readline + JSON.parse): ${f.toFixed(3)} s = ${rate(f)}; CPU ${fc.toFixed(3)} s`);
+for (const [index, build] of builds.entries()) {
+  const { totals, loads, cpus, offers } = runs[index] as Runs;
+  const l = median(totals);
+  const ld = median(loads);
+  const lc = median(cpus);
+  console.log(`  lendbot, ${build.name} (load + validate + prepare + replay, balanced.yaml, ${offers} offers):`);
+  console.log(`    ${l.toFixed(3)} s = ${rate(l)} (load ${ld.toFixed(3)} s, replay ${(l - ld).toFixed(3)} s); ratio lendbot/baseline throughput ${(f / l).toFixed(2)}`);
+  console.log(`    CPU time ${lc.toFixed(3)} s = ${rate(lc)} per CPU second; ratio ${(fc / lc).toFixed(2)}`);
+}
 await rm(dir, { recursive: true, force: true });

@@ -51,6 +51,10 @@ export interface Decision {
 /** Formats a rate or probability for a reason: at least two decimals, at most four. */
 export function formatRatio(value: number): string {
   if (!Number.isFinite(value)) return String(value);
-  const fixed = value.toFixed(4).replace(/0{1,2}$/, '');
-  return fixed;
+  const fixed = value.toFixed(4);
+  // Up to two trailing zeros dropped; by hand, not a regex: a replay formats several per request.
+  let end = fixed.length;
+  if (fixed.charCodeAt(end - 1) === 48) end -= 1;
+  if (end < fixed.length && fixed.charCodeAt(end - 1) === 48) end -= 1;
+  return end === fixed.length ? fixed : fixed.slice(0, end);
 }

@@ -10,6 +10,16 @@
  * - a part whose output differs from its input (a transform, a default, a stripping object, a
  *   trimming string) makes the compiled check unavailable: readers then use zod throughout.
  * A line the check refuses is parsed by zod, whose message is the one reported.
+ *
+ * A node whose only checks beyond the JSON Schema are synchronous refinements (`.refine(fn)`,
+ * such as decimal amounts) is checked by calling those functions directly once Ajv has checked
+ * the rest of the node: zod runs a refinement exactly when the node's other checks passed, and
+ * the node is valid exactly when every one returns truthy. Other nodes go through zod's own
+ * `safeParse`, whose verdict on a text or number is remembered.
+ *
+ * A nullable schema comes out of zod as `anyOf: [{type: T, ...}, {type: 'null'}]`; when the first
+ * branch holds only keywords that apply to values of type T alone, it reads the same as
+ * `{type: [T, 'null'], ...}`, which Ajv checks without trying branches (half the check's time).
  */
 import { _, Ajv2020, type KeywordCxt } from 'ajv/dist/2020.js';
 import { z } from 'zod';
@@ -21,14 +31,78 @@ export type LineCheck = (json: unknown) => boolean;
 /** zod schema types whose parsed value may differ from the input. */
 const OUTPUT_CHANGING = new Set(['transform', 'pipe', 'default', 'prefault', 'catch', 'success', 'codec', 'custom', 'lazy', 'promise', 'function']);
 
+interface ZodCheckInternals {
+  _zod: { def: { check: string; fn?: (input: unknown) => unknown; when?: unknown } };
+}
+
 interface ZodInternals {
-  _zod: { def: { type: string; catchall?: unknown; checks?: Array<{ _zod: { def: { check: string } } }> } };
+  _zod: { def: { type: string; catchall?: unknown; checks?: ZodCheckInternals[] } };
+}
+
+/** How one node the JSON Schema cannot fully say is checked (see the file's comment). */
+type NodeCheck = (data: unknown) => boolean;
+
+/**
+ * The node's refinements as one function, when they are all it adds to its JSON Schema (every
+ * check is a refinement or one the schema states); undefined otherwise.
+ */
+function refinementsOf(checks: readonly ZodCheckInternals[], json: Record<string, unknown>): NodeCheck | undefined {
+  if (json.format !== undefined && json.pattern === undefined) return undefined;
+  const refinements: Array<(input: unknown) => unknown> = [];
+  for (const check of checks) {
+    const { def } = check._zod;
+    if (def.check !== 'custom') continue;
+    if (typeof def.fn !== 'function' || def.when !== undefined) return undefined;
+    refinements.push(def.fn);
+  }
+  return (data) => {
+    for (const refinement of refinements) {
+      const verdict = refinement(data);
+      // An async refinement: zod's synchronous parse refuses it, and so does the check.
+      if (verdict instanceof Promise || !verdict) return false;
+    }
+    return true;
+  };
+}
+
+/** Keywords that constrain only values of one JSON type (and pass any other). */
+const TYPE_SPECIFIC = new Set([
+  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
+  'minLength', 'maxLength', 'pattern', 'format',
+  'properties', 'required', 'additionalProperties', 'patternProperties', 'propertyNames', 'minProperties', 'maxProperties',
+  'items', 'prefixItems', 'minItems', 'maxItems', 'uniqueItems', 'contains',
+]);
+
+/** `anyOf: [{type: T, ...}, {type: 'null'}]` as `{type: [T, 'null'], ...}` where that reads the same. */
+function mergeNullable(node: Record<string, unknown>): void {
+  const branches = node.anyOf;
+  if (!Array.isArray(branches) || branches.length !== 2) return;
+  const [value, nothing] = branches as Array<Record<string, unknown>>;
+  if (!value || !nothing || Object.keys(nothing).length !== 1 || nothing.type !== 'null') return;
+  if (typeof value.type !== 'string' || value.type === 'null') return;
+  if (!Object.keys(value).every((key) => key === 'type' || TYPE_SPECIFIC.has(key))) return;
+  const others = Object.keys(node).filter((key) => key !== 'anyOf');
+  if (others.some((key) => key in value || key === 'type')) return;
+  delete node.anyOf;
+  Object.assign(node, value, { type: [value.type, 'null'] });
+}
+
+/** Applies mergeNullable to every node of a JSON Schema, innermost first. */
+function mergeNullables(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) mergeNullables(item);
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return;
+  for (const child of Object.values(node)) mergeNullables(child);
+  mergeNullable(node as Record<string, unknown>);
 }
 
 let compiled: LineCheck | null | undefined;
 
 function build(): LineCheck | null {
   const exact: z.ZodType[] = [];
+  const direct: Array<NodeCheck | undefined> = [];
   let usable = true;
   let schema: Record<string, unknown>;
   try {
@@ -45,6 +119,7 @@ function build(): LineCheck | null {
         if (checks.includes('custom') || (json.format !== undefined && json.pattern === undefined)) {
           json.zodCheck = exact.length;
           exact.push(ctx.zodSchema as unknown as z.ZodType);
+          direct.push(refinementsOf(def.checks ?? [], json));
         }
       },
     }) as Record<string, unknown>;
@@ -52,11 +127,14 @@ function build(): LineCheck | null {
     return null;
   }
   if (!usable) return null;
+  mergeNullables(schema);
   // Formats are enforced by their patterns (or zodCheck); regexes as zod runs them (no u flag).
   const ajv = new Ajv2020({ strict: false, validateFormats: false, unicodeRegExp: false, allErrors: false });
-  // Amounts repeat ("20.00", "5.00"): a verdict on a text or number is remembered (bounded).
+  // Texts and numbers repeat: zod's verdict on one is remembered (bounded).
   const verdicts = exact.map(() => new Map<unknown, boolean>());
   const zodCheck = (index: number, data: unknown): boolean => {
+    const refinements = direct[index];
+    if (refinements !== undefined) return refinements(data);
     const memo = verdicts[index];
     const primitive = typeof data === 'string' || typeof data === 'number';
     const known = primitive ? memo?.get(data) : undefined;

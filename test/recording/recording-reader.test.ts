@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRecordingLine, readRecording, type RecordingLineIssue } from '../../src/recording/index.js';
 import { readRecordingLines } from '../../src/recording/recording-io.js';
 import { recordingLineCheck } from '../../src/recording/line-check.js';
+import { recordingLineSchema } from '../../src/recording/recording-schema.js';
 import { seededRandom } from '../../src/backtest/tune/seeded-random.js';
 import { syntheticRecording } from '../backtest/recording-fixtures.js';
 
@@ -89,6 +90,48 @@ describe('the recording reader', () => {
     const streamed: unknown[] = [];
     for await (const line of readRecording(file, () => undefined)) streamed.push(line);
     expect(streamed).toEqual(slow.good);
+  });
+
+  it("gives zod's verdict on every line: nullable fields, refined amounts, wrong types", () => {
+    const check = recordingLineCheck();
+    if (!check) throw new Error('no compiled check');
+    type Line = Record<string, Record<string, unknown>>;
+    // Fields zod reads as nullable (merged into one JSON Schema type list) or refines (amounts).
+    const edits: Array<(line: Line) => void> = [
+      (l) => (l.loan_request!.borrower = { ...(l.loan_request!.borrower as object), svc_score: null }),
+      (l) => (l.loan_request!.borrower = { ...(l.loan_request!.borrower as object), svc_score: 'x' }),
+      (l) => (l.loan_request!.borrower = { ...(l.loan_request!.borrower as object), annual_income: 1.5 }),
+      (l) => (l.loan_request!.borrower = { ...(l.loan_request!.borrower as object), credit_utilization: null }),
+      (l) => (l.loan_request!.borrower = { ...(l.loan_request!.borrower as object), credit_utilization: '0.3' }),
+      (l) => (l.loan_request!.borrower_data_aggs = null),
+      (l) => (l.loan_request!.borrower_data_aggs = 5),
+      (l) => (l.loan_request!.borrower_data_aggs = { sum_values: [{ CREDIT: 1 }] }),
+      (l) => (l.loan_request!.highlight = null),
+      (l) => (l.loan_request!.highlight = { status: 1, title: 't' }),
+      (l) => (l.loan_request!.fav_loan_request_id = null),
+      (l) => (l.loan_request!.fav_loan_request_id = 'x'),
+      (l) => (l.loan_request!.fee_svc = '1.005'),
+      (l) => (l.loan_request!.fee_svc = ' 3.00'),
+      (l) => (l.loan_request!.fee_svc = null),
+      (l) => (l.loan_request!.crypto_amount = '12'),
+      (l) => (l.loan_request!.crypto_amount = 12),
+      (l) => (l.outcome = { status: 'completed', best_competing_rate: null }),
+      (l) => (l.outcome = { status: 'completed', best_competing_rate: -1 }),
+      (l) => (l.outcome = { status: 'completed', resolved_at: '2026-13-01T00:00:00Z' }),
+    ];
+    const random = seededRandom(9);
+    const lines = syntheticRecording(100, 4, () => 1) as unknown as Line[];
+    let refused = 0;
+    for (const [index, line] of lines.entries()) {
+      const copy = structuredClone(line);
+      edits[index % edits.length]?.(copy);
+      for (const json of [copy, mutate(copy, random)]) {
+        const zod = recordingLineSchema.safeParse(json).success;
+        expect(check(json), JSON.stringify(json)).toBe(zod);
+        if (!zod) refused += 1;
+      }
+    }
+    expect(refused).toBeGreaterThan(20);
   });
 
   it('splits lines as readline does across chunk borders', async () => {

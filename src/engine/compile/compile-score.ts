@@ -16,10 +16,19 @@ import type { FeatureTable } from './feature-table.js';
 
 type Term = (values: readonly FeatureValue[]) => Contribution;
 
+/** One term's log-odds alone: what deciding needs, without building the contribution line. */
+type TermLogOdds = (values: readonly FeatureValue[]) => number;
+
 export interface CompiledScore {
   minProbability: number;
   /** Every contribution line (constants first); their logOdds sum to the total. */
   contributions(values: readonly FeatureValue[]): Contribution[];
+  /**
+   * The probability `contributions` adds up to, summed in the same order with the same
+   * arithmetic (so the very same number), without building the lines: a replay scores every
+   * request and reads the lines of almost none.
+   */
+  probability(values: readonly FeatureValue[]): number;
 }
 
 export function logistic(logOdds: number): number {
@@ -33,14 +42,25 @@ export function probabilityOf(contributions: readonly Contribution[]): number {
   return logistic(total);
 }
 
-function scorecardTerms(score: ScoreDefinition, params: Record<string, number>, table: FeatureTable): Term[] {
+/** A term as its contribution line and as its log-odds alone (which must equal the line's). */
+interface ScoreTerm {
+  line: Term;
+  logOdds: TermLogOdds;
+}
+
+/** A term known only as its line (a model file's): its log-odds read from the line. */
+function fromLine(line: Term): ScoreTerm {
+  return { line, logOdds: (values) => line(values).logOdds };
+}
+
+function scorecardTerms(score: ScoreDefinition, params: Record<string, number>, table: FeatureTable): ScoreTerm[] {
   const card = score.scorecard;
   if (!card) return [];
   const n = (value: NumberOrParam): number => resolveNumber(value, params);
   const perPoint = Math.LN2 / n(card.points_to_double_odds);
   const baseOdds = n(card.base_odds);
   const base: Contribution = { feature: 'scorecard.base', value: null, points: n(card.base_points), logOdds: Math.log(baseOdds), model: 'scorecard' };
-  const terms: Term[] = [() => ({ ...base })];
+  const terms: ScoreTerm[] = [{ line: () => ({ ...base }), logOdds: () => base.logOdds }];
   for (const term of card.terms) {
     const slot = table.slot(term.feature);
     const missing = n(term.missing);
@@ -56,23 +76,29 @@ function scorecardTerms(score: ScoreDefinition, params: Record<string, number>, 
       if (levels) return levels.get(String(value)) ?? missing;
       return ((value as number) - center) * (perUnit ?? 0);
     };
-    terms.push((values) => {
-      const value = values[slot] ?? null;
-      const points = value === null ? missing : pointsOf(value);
-      const line: Contribution = { feature: term.feature, value, points, logOdds: points * perPoint, model: 'scorecard' };
-      if (value === null) line.missing = true;
-      return line;
+    const points = (value: FeatureValue): number => (value === null ? missing : pointsOf(value));
+    terms.push({
+      line: (values) => {
+        const value = values[slot] ?? null;
+        const termPoints = points(value);
+        const line: Contribution = { feature: term.feature, value, points: termPoints, logOdds: termPoints * perPoint, model: 'scorecard' };
+        if (value === null) line.missing = true;
+        return line;
+      },
+      logOdds: (values) => points(values[slot] ?? null) * perPoint,
     });
   }
   return terms;
 }
 
-function logisticTerms(score: ScoreDefinition, params: Record<string, number>, table: FeatureTable): Term[] {
+function logisticTerms(score: ScoreDefinition, params: Record<string, number>, table: FeatureTable): ScoreTerm[] {
   const model = score.logistic;
   if (!model) return [];
   const n = (value: NumberOrParam): number => resolveNumber(value, params);
   const intercept = n(model.intercept);
-  const terms: Term[] = [() => ({ feature: 'logistic.intercept', value: null, points: intercept, logOdds: intercept, model: 'logistic' })];
+  const terms: ScoreTerm[] = [
+    { line: () => ({ feature: 'logistic.intercept', value: null, points: intercept, logOdds: intercept, model: 'logistic' }), logOdds: () => intercept },
+  ];
   for (const term of model.terms) {
     const slot = table.slot(term.feature);
     const weight = n(term.weight);
@@ -81,14 +107,20 @@ function logisticTerms(score: ScoreDefinition, params: Record<string, number>, t
     const low = term.clamp ? n(term.clamp[0]) : Number.NEGATIVE_INFINITY;
     const high = term.clamp ? n(term.clamp[1]) : Number.POSITIVE_INFINITY;
     const log1p = term.transform === 'log1p';
-    terms.push((values) => {
-      const value = values[slot] ?? null;
-      if (typeof value !== 'number') {
-        return { feature: term.feature, value, points: missing, logOdds: missing, model: 'logistic', missing: true };
-      }
-      const input = Math.min(high, Math.max(low, log1p ? Math.log1p(Math.max(0, value)) : value));
-      const logOdds = weight * (input - center);
-      return { feature: term.feature, value, points: logOdds, logOdds, model: 'logistic' };
+    const logOddsOf = (value: number): number => weight * (Math.min(high, Math.max(low, log1p ? Math.log1p(Math.max(0, value)) : value)) - center);
+    terms.push({
+      line: (values) => {
+        const value = values[slot] ?? null;
+        if (typeof value !== 'number') {
+          return { feature: term.feature, value, points: missing, logOdds: missing, model: 'logistic', missing: true };
+        }
+        const logOdds = logOddsOf(value);
+        return { feature: term.feature, value, points: logOdds, logOdds, model: 'logistic' };
+      },
+      logOdds: (values) => {
+        const value = values[slot] ?? null;
+        return typeof value === 'number' ? logOddsOf(value) : missing;
+      },
     });
   }
   return terms;
@@ -102,9 +134,16 @@ export function compileScore(score: ScoreDefinition, params: Record<string, numb
   if (score.model !== undefined && model === undefined) {
     throw new RangeError(`score.model "${score.model}" is not loaded: load the strategy with loadStrategyFile, which reads it`);
   }
-  const terms = [...scorecardTerms(score, params, table), ...logisticTerms(score, params, table), ...(model ? modelTerms(model, table) : [])];
+  const terms = [...scorecardTerms(score, params, table), ...logisticTerms(score, params, table), ...(model ? modelTerms(model, table).map(fromLine) : [])];
+  const logOdds = terms.map((term) => term.logOdds);
   return {
     minProbability: resolveNumber(score.min_probability, params),
-    contributions: (values) => terms.map((term) => term(values)),
+    contributions: (values) => terms.map((term) => term.line(values)),
+    probability: (values) => {
+      // As probabilityOf: a running total from 0, lines in order.
+      let total = 0;
+      for (const term of logOdds) total += term(values);
+      return logistic(total);
+    },
   };
 }

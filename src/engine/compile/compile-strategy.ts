@@ -12,11 +12,8 @@ import { compileFilter, type CompiledFilter } from './compile-filters.js';
 import { compileEventPrefilter } from './event-prefilter.js';
 import { compileListRestriction } from './list-restriction.js';
 import { compilePricing, type CompiledPricing, type PriceResult } from './compile-pricing.js';
-import { compileScore, type CompiledScore } from './compile-score.js';
+import { compileScore } from './compile-score.js';
 import { findParamReferences } from '../definition/param-values.js';
-import type { ScoreDefinition } from '../definition/strategy-schema.js';
-import type { Contribution } from '../decision.js';
-import type { FeatureValue } from '../features/feature-definition.js';
 import { FeatureTable } from './feature-table.js';
 import type { LoadedModel } from '../model/load-model-file.js';
 import { evaluatePlan, type EvaluationPlan } from './yaml-evaluation.js';
@@ -40,13 +37,14 @@ function defaultParams(definition: StrategyDefinition): Record<string, number> {
 
 /**
  * What the param sets of one definition share (tuning builds hundreds): one feature table (the
- * slots do not depend on params, so computed features are reused), and the score's and the
- * pricing's closures for param sets that give them the same inputs, each remembering its results
- * per request. Evaluation is pure, so a remembered result is the one it would compute again.
+ * slots do not depend on params, so computed features are reused), and the pricing's closures
+ * for param sets that give them the same inputs, each remembering its results per request.
+ * Evaluation is pure, so a remembered result is the one it would compute again. The score is
+ * not remembered: summing a request's terms costs less than looking a remembered sum up (and
+ * keeping a hundred thousand contribution lines alive cost more in garbage collection).
  */
 interface SharedParts {
   table: FeatureTable;
-  scores: Map<string, CompiledScore['contributions']>;
   pricings: Map<string, CompiledPricing>;
 }
 
@@ -56,7 +54,6 @@ interface SharedParts {
  * sensitivity runs repeat one param set, and then price nothing twice).
  */
 const PRICINGS_KEPT = 1;
-const SCORES_KEPT = 16;
 
 /** The closure `section` compiles to under `params`, shared while the params it names are equal. */
 function sharedBy<T>(cache: Map<string, T>, kept: number, section: unknown, params: Record<string, number>, make: () => T): T {
@@ -72,16 +69,6 @@ function sharedBy<T>(cache: Map<string, T>, kept: number, section: unknown, para
   cache.set(key, made);
   if (cache.size > kept) cache.delete(cache.keys().next().value as string);
   return made;
-}
-
-/** Contributions remembered per (shared, read-only) feature values array. */
-function rememberedContributions(contributions: CompiledScore['contributions']): CompiledScore['contributions'] {
-  const known = new WeakMap<readonly FeatureValue[], Contribution[]>();
-  return (values) => {
-    let lines = known.get(values);
-    if (!lines) known.set(values, (lines = contributions(values)));
-    return lines;
-  };
 }
 
 /** Prices remembered per request: the last probability asked and its result. */
@@ -119,17 +106,10 @@ function buildPlan(
     historyFilters: byGroup((filter) => filter.group === 'history'),
     bankingFilters: byGroup((filter) => filter.group === 'banking'),
     providerFilters: byGroup(paid),
-    score: score ? sharedScore(score, params, table, model, shared) : undefined,
+    score: score ? compileScore(score, params, table, model) : undefined,
     // The market response fitted with the model; the strategy's own `pricing.market` overrides it.
     pricing: sharedBy(shared.pricings, PRICINGS_KEPT, pricing, params, () => rememberedPricing(compilePricing(pricing, params, model?.market))),
   };
-}
-
-/** The score with its contributions shared by param sets that differ only in min_probability or elsewhere. */
-function sharedScore(score: ScoreDefinition, params: Record<string, number>, table: FeatureTable, model: LoadedModel | undefined, shared: SharedParts): CompiledScore {
-  const compiled = compileScore(score, params, table, model);
-  const terms = { ...score, min_probability: 0 };
-  return { minProbability: compiled.minProbability, contributions: sharedBy(shared.scores, SCORES_KEPT, terms, params, () => rememberedContributions(compiled.contributions)) };
 }
 
 /**
@@ -163,7 +143,7 @@ export function compileStrategy(
 ): CompiledStrategy {
   const contentHash = strategyHashOf(source.text ?? JSON.stringify(definition), source.model);
   const identity = { name: definition.name, version: definition.version, contentHash };
-  const shared: SharedParts = { table: new FeatureTable(), scores: new Map(), pricings: new Map() };
+  const shared: SharedParts = { table: new FeatureTable(), pricings: new Map() };
   const build = (params: Record<string, number>): CompiledStrategy => {
     const plan = buildPlan(definition, identity, params, source.model, shared);
     const compiled: CompiledStrategy = {

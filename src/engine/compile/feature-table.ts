@@ -8,16 +8,22 @@ import { featureSource, providersOf, type FeatureSource } from '../features/feat
 import type { LoanRequest } from '../../service/index.js';
 import type { Enrichment } from '../enrichment.js';
 
-/** One request's features, computed from one set of data objects. */
-interface Computed {
-  bankingData: Enrichment['bankingData'];
-  history: Enrichment['borrowerHistory'];
-  providerA: FeatureSource['providerA'];
-  providerB: FeatureSource['providerB'];
-  source: FeatureSource;
-  values: FeatureValue[];
-  record?: Record<string, FeatureValue>;
+/**
+ * One request's features, computed from one set of data objects. A request evaluated with
+ * other data objects (a tune's rounds before and after buying) gets another, linked by `next`:
+ * no list per request, since almost every request has one.
+ */
+export interface ComputedFeatures {
+  readonly bankingData: Enrichment['bankingData'];
+  readonly history: Enrichment['borrowerHistory'];
+  readonly providerA: FeatureSource['providerA'];
+  readonly providerB: FeatureSource['providerB'];
+  readonly source: FeatureSource;
+  readonly values: FeatureValue[];
+  next?: ComputedFeatures;
 }
+
+const NO_PROVIDERS = { providerA: undefined, providerB: undefined };
 
 export class FeatureTable {
   private readonly definitions: FeatureDefinition[] = [];
@@ -28,7 +34,7 @@ export class FeatureTable {
    * draw, every data round): they are computed once per request and set of data objects. Keyed
    * by object identity (requests and data are never mutated once read), held weakly.
    */
-  private readonly computed = new WeakMap<LoanRequest, Computed[]>();
+  private readonly computed = new WeakMap<LoanRequest, ComputedFeatures>();
 
   /** The slot of a feature, adding it on first use. */
   slot(name: string): number {
@@ -60,33 +66,33 @@ export class FeatureTable {
 
   /**
    * The feature source and every slot's value for `request` with `enrichment`, computed once per
-   * request and data objects (see `computed`). The arrays returned are shared: read them only.
+   * request and data objects (see `computed`). What is returned is shared: read it only.
    */
-  valuesFor(request: LoanRequest, enrichment: Enrichment): Computed {
-    const { providerA, providerB } = providersOf(enrichment);
+  valuesFor(request: LoanRequest, enrichment: Enrichment): ComputedFeatures {
+    const { providerA, providerB } = enrichment.providerResults === undefined ? NO_PROVIDERS : providersOf(enrichment);
     const { bankingData, borrowerHistory: history } = enrichment;
-    let list = this.computed.get(request);
-    const found = list?.find((c) => c.bankingData === bankingData && c.history === history && c.providerA === providerA && c.providerB === providerB);
-    if (found) return found;
+    const first = this.computed.get(request);
+    for (let known = first; known !== undefined; known = known.next) {
+      if (known.bankingData === bankingData && known.history === history && known.providerA === providerA && known.providerB === providerB) return known;
+    }
     const source = featureSource(request, enrichment);
-    const entry: Computed = { bankingData, history, providerA, providerB, source, values: this.compute(source) };
-    if (!list) this.computed.set(request, (list = []));
-    list.push(entry);
+    const entry: ComputedFeatures = { bankingData, history, providerA, providerB, source, values: this.compute(source) };
+    // Newest first: the round being evaluated now is the likeliest to be asked again.
+    if (first !== undefined) entry.next = first;
+    this.computed.set(request, entry);
     return entry;
   }
 
-  /** valuesFor's record of the values, built once. */
-  recordOf(computed: Computed): Record<string, FeatureValue> {
-    computed.record ??= this.record(computed.values);
-    return computed.record;
-  }
-
-  /** The values as a record, for the decision's explanation. */
+  /**
+   * The values as a record, for the decision's explanation. Built for each decision rather than
+   * kept with the values: a replay never reads it, and a record kept per request cost more in
+   * garbage collection than building one costs.
+   */
   record(values: readonly FeatureValue[]): Record<string, FeatureValue> {
     const record: Record<string, FeatureValue> = {};
-    this.definitions.forEach((definition, index) => {
-      record[definition.name] = values[index] ?? null;
-    });
+    for (let index = 0; index < this.definitions.length; index += 1) {
+      record[(this.definitions[index] as FeatureDefinition).name] = values[index] ?? null;
+    }
     return record;
   }
 }

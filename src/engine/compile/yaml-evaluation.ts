@@ -9,6 +9,10 @@
  *   6. provider filters, min_probability, pricing.
  * Data the caller could not get (Enrichment.unavailable) counts as absent, so the filters' and
  * terms' `missing` rules decide instead of asking again.
+ *
+ * A replay evaluates every request (most of them twice: before and after banking data), so the
+ * path is kept lean: passing filters allocate nothing, the min_probability text is formatted once,
+ * and what a decision carries is built for it and kept by nothing else.
  */
 import type { LoanRequest } from '../../service/index.js';
 import type { DataPolicy, ProviderPolicy } from '../compiled-strategy.js';
@@ -39,11 +43,12 @@ export interface EvaluationPlan {
   pricing: CompiledPricing;
 }
 
-function failures(filters: readonly CompiledFilter[], values: readonly FeatureValue[]): string[] {
-  const reasons: string[] = [];
+/** The reasons of the filters that fail, or undefined when all pass (nothing allocated then). */
+function failures(filters: readonly CompiledFilter[], values: readonly FeatureValue[]): string[] | undefined {
+  let reasons: string[] | undefined;
   for (const filter of filters) {
     const reason = filter.test(values);
-    if (reason !== null) reasons.push(reason);
+    if (reason !== null) (reasons ??= []).push(reason);
   }
   return reasons;
 }
@@ -56,19 +61,48 @@ function providerNeed(provider: ProviderPolicy): DataNeed {
   return { kind: 'provider', provider: provider.provider, pricing: provider.pricing, costCents: provider.costCents };
 }
 
-export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichment: Enrichment): Decision {
-  const computed = plan.table.valuesFor(request, enrichment);
-  const { source, values } = computed;
-  const decide = (action: Decision['action'], reasons: string[], extra: Partial<Decision> = {}): Decision => ({
+function bandOf(provider: ProviderPolicy): string {
+  return `[${formatRatio(provider.whenProbability.min)}, ${formatRatio(provider.whenProbability.max)}]`;
+}
+
+/** The min_probability texts, formatted once per value (a param set keeps one). */
+const ratioTexts = new Map<number, string>();
+function ratioText(value: number): string {
+  let text = ratioTexts.get(value);
+  if (text === undefined) {
+    if (ratioTexts.size >= 1_000) ratioTexts.clear();
+    ratioTexts.set(value, (text = formatRatio(value)));
+  }
+  return text;
+}
+
+/**
+ * A decision with the features record of `values`; `extra` is copied after the common fields,
+ * in its order (the key order decisions have always had).
+ */
+function decisionOf(
+  plan: EvaluationPlan,
+  values: readonly FeatureValue[],
+  action: Decision['action'],
+  reasons: string[],
+  contributions: Contribution[],
+  extra?: Partial<Decision>,
+): Decision {
+  const decision: Decision = {
     action,
     automateFund: plan.automateFund,
     reasons,
-    contributions: [],
-    features: plan.table.recordOf(computed),
+    contributions,
+    features: plan.table.record(values),
     strategy: plan.identity,
     params: plan.params,
-    ...extra,
-  });
+  };
+  return extra === undefined ? decision : Object.assign(decision, extra);
+}
+
+export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichment: Enrichment): Decision {
+  const computed = plan.table.valuesFor(request, enrichment);
+  const { source, values } = computed;
 
   const policy = plan.dataPolicy.bankingData;
   const bankingPending = enrichment.bankingData === undefined && policy !== 'never' && enrichment.unavailable?.bankingData !== true;
@@ -76,63 +110,55 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
   const historyPending =
     enrichment.borrowerHistory === undefined && historyPolicy !== 'never' && enrichment.unavailable?.borrowerHistory !== true;
   const first = firstNeeds(bankingPending && policy === 'always', historyPending && historyPolicy === 'always');
-  if (first) return decide('needs_data', first.reasons, { needs: first.needs });
+  if (first) return decisionOf(plan, values, 'needs_data', first.reasons, [], { needs: first.needs });
   const free = failures(plan.freeFilters, values);
-  if (free.length > 0) return decide('skip', free);
+  if (free) return decisionOf(plan, values, 'skip', free, []);
   if (historyPending) {
-    return decide('needs_data', ['data borrower_history needed (free filters passed)'], { needs: [{ kind: 'borrower_history' }] });
+    return decisionOf(plan, values, 'needs_data', ['data borrower_history needed (free filters passed)'], [], { needs: [{ kind: 'borrower_history' }] });
   }
   const history = failures(plan.historyFilters, values);
-  if (history.length > 0) return decide('skip', history);
+  if (history) return decisionOf(plan, values, 'skip', history, []);
   if (bankingPending) {
-    return decide('needs_data', ['data banking_data needed (free filters passed)'], { needs: [{ kind: 'banking_data' }] });
+    return decisionOf(plan, values, 'needs_data', ['data banking_data needed (free filters passed)'], [], { needs: [{ kind: 'banking_data' }] });
   }
   const banking = failures(plan.bankingFilters, values);
-  if (banking.length > 0) return decide('skip', banking);
+  if (banking) return decisionOf(plan, values, 'skip', banking, []);
 
-  if (!plan.score) return offerWithoutScore(plan, source, values, decide);
-  const contributions: Contribution[] = plan.score.contributions(values);
+  if (!plan.score) return offerWithoutScore(plan, source, values);
+  const contributions = plan.score.contributions(values);
   const probability = probabilityOf(contributions);
   const dataReasons: string[] = [];
   const unavailable = enrichment.unavailable?.providers ?? [];
   for (const provider of plan.dataPolicy.providers) {
     if (providerPresent(source, provider)) continue;
     const { min, max } = provider.whenProbability;
-    const band = `[${formatRatio(min)}, ${formatRatio(max)}]`;
     if (unavailable.includes(provider.provider)) {
       dataReasons.push(`data ${provider.slot} ${provider.provider} unavailable`);
     } else if (probability >= min && probability <= max) {
-      return decide('needs_data', [`data ${provider.slot} ${provider.provider} needed: probability ${formatRatio(probability)} in ${band}`], {
+      return decisionOf(plan, values, 'needs_data', [`data ${provider.slot} ${provider.provider} needed: probability ${formatRatio(probability)} in ${bandOf(provider)}`], contributions, {
         needs: [providerNeed(provider)],
         probability,
-        contributions,
       });
     } else {
-      dataReasons.push(`data ${provider.slot} ${provider.provider} not bought: probability ${formatRatio(probability)} outside ${band}`);
+      dataReasons.push(`data ${provider.slot} ${provider.provider} not bought: probability ${formatRatio(probability)} outside ${bandOf(provider)}`);
     }
   }
   const providerFailures = failures(plan.providerFilters, values);
-  if (providerFailures.length > 0) return decide('skip', [...dataReasons, ...providerFailures], { probability, contributions });
+  if (providerFailures) return decisionOf(plan, values, 'skip', [...dataReasons, ...providerFailures], contributions, { probability });
 
   const scoreReason = `score probability ${formatRatio(probability)}`;
   if (probability < plan.score.minProbability) {
-    return decide('skip', [...dataReasons, `${scoreReason} < min_probability ${formatRatio(plan.score.minProbability)}`], {
-      probability,
-      contributions,
-    });
+    return decisionOf(plan, values, 'skip', [...dataReasons, `${scoreReason} < min_probability ${ratioText(plan.score.minProbability)}`], contributions, { probability });
   }
   const price = plan.pricing(source, probability);
   const reasons = [...dataReasons, scoreReason, ...price.reasons];
-  const requiredRate = price.requiredRate === undefined ? {} : { requiredRate: price.requiredRate };
-  if (!price.ok) return decide('skip', reasons, { probability, contributions, ...requiredRate });
-  return decide('offer', reasons, {
-    probability,
-    contributions,
-    rate: price.rate,
-    expectedReturn: price.expectedReturn,
-    requiredRate: price.requiredRate,
-    ...(price.curve === undefined ? {} : { priceCurve: price.curve }),
-  });
+  if (!price.ok) return decisionOf(plan, values, 'skip', reasons, contributions, price.requiredRate === undefined ? { probability } : { probability, requiredRate: price.requiredRate });
+  const offer = decisionOf(plan, values, 'offer', reasons, contributions, { probability });
+  offer.rate = price.rate;
+  offer.expectedReturn = price.expectedReturn;
+  offer.requiredRate = price.requiredRate;
+  if (price.curve !== undefined) offer.priceCurve = price.curve;
+  return offer;
 }
 
 /** What a strategy asks for before any filter (policy `always`), or undefined when nothing. */
@@ -152,15 +178,10 @@ function firstNeeds(banking: boolean, history: boolean): { needs: DataNeed[]; re
 }
 
 /** A strategy without a score (pricing mode max_rate): provider filters, then the price. */
-function offerWithoutScore(
-  plan: EvaluationPlan,
-  source: FeatureSource,
-  values: readonly FeatureValue[],
-  decide: (action: Decision['action'], reasons: string[], extra?: Partial<Decision>) => Decision,
-): Decision {
+function offerWithoutScore(plan: EvaluationPlan, source: FeatureSource, values: readonly FeatureValue[]): Decision {
   const providerFailures = failures(plan.providerFilters, values);
-  if (providerFailures.length > 0) return decide('skip', providerFailures);
+  if (providerFailures) return decisionOf(plan, values, 'skip', providerFailures, []);
   const price = plan.pricing(source, Number.NaN);
-  if (!price.ok) return decide('skip', price.reasons);
-  return decide('offer', price.reasons, { rate: price.rate });
+  if (!price.ok) return decisionOf(plan, values, 'skip', price.reasons, []);
+  return decisionOf(plan, values, 'offer', price.reasons, [], { rate: price.rate });
 }
