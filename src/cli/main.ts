@@ -3,11 +3,29 @@
  * into a one-line message (or, for a bug, a stack trace) and an exit code.
  */
 import { CommanderError } from 'commander';
-import { processIo } from './cli-io.js';
+import { endWhenReaderCloses, processIo } from './cli-io.js';
 import { reportError } from './error-boundary.js';
 import { buildProgramFor } from './lazy-program.js';
 
+/**
+ * The reader of our output went away (`lendbot decisions | head`): end as Unix tools do on
+ * SIGPIPE, quietly, but with exit code 0, since the output was taken as far as it was wanted and
+ * a `set -o pipefail` script must not fail on `| head`. A command with an orderly stop (it
+ * listens for SIGTERM: the daemon, the sandbox, the agent connector) is stopped that way, so its
+ * database is closed; anything else exits at once.
+ */
+function endOnClosedReader(): void {
+  if (process.listenerCount('SIGTERM') > 0) process.kill(process.pid, 'SIGTERM');
+  else process.exit(0);
+}
+
+/** Any other failure to write output: exit non-zero (no message: stderr may be what failed). */
+function failOnOutputError(error: Error): void {
+  process.exitCode = reportError(error).exitCode;
+}
+
 async function main(): Promise<void> {
+  endWhenReaderCloses([process.stdout, process.stderr], endOnClosedReader, failOnOutputError);
   try {
     // Loading the command's module is inside the try: a module that fails to load is reported too.
     const program = await buildProgramFor(processIo, process.argv.slice(2));

@@ -48,6 +48,8 @@ export interface AccountRepository {
   /** Replaces the whole transfer history with this snapshot (the service sends it whole). */
   replaceTransfers(groups: readonly TransferDayGroup[], atMs: number): void;
   loans(): StoredLoan[];
+  /** The newest loan for a loan request, by the loans_request index; undefined when none is synced. */
+  loanForRequest(loanRequestId: number): StoredLoan | undefined;
   /** Loans by the list they are in: { current: 2, default: 1, ... }. */
   loanCountsByList(): Record<string, number>;
   /** Each loan's list, by loan id (cheap: two columns). */
@@ -99,6 +101,7 @@ export function createAccountRepository(db: Database): AccountRepository {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const allLoans = db.prepare<[], LoanRow>('SELECT * FROM loans ORDER BY id');
+  const loanByRequest = db.prepare<[number], LoanRow>('SELECT * FROM loans WHERE loan_request_id = ? ORDER BY id DESC LIMIT 1');
   const countsByList = db.prepare<[], { list_status: string; n: number }>('SELECT list_status, COUNT(*) AS n FROM loans GROUP BY list_status ORDER BY list_status');
   const listsById = db.prepare<[], { id: number; list_status: string }>('SELECT id, list_status FROM loans');
   const pendingLoanIds = db.prepare<[], { id: number }>("SELECT id FROM loans WHERE lower(status) = 'pending'");
@@ -154,6 +157,10 @@ export function createAccountRepository(db: Database): AccountRepository {
     upsertLoans: (loans, listStatus, atMs) => upsertLoans(loans, listStatus, isoFromMs(atMs)),
     replaceTransfers: (groups, atMs) => replaceTransfers(groups, isoFromMs(atMs)),
     loans: () => allLoans.all().map(fromLoanRow),
+    loanForRequest(loanRequestId) {
+      const row = loanByRequest.get(loanRequestId);
+      return row === undefined ? undefined : fromLoanRow(row);
+    },
     loanCountsByList: () => Object.fromEntries(countsByList.all().map((row) => [row.list_status, row.n])),
     loanLists: () => new Map(listsById.all().map((row) => [row.id, row.list_status])),
     forgetUnlistedPending: (listed) => forgetUnlisted(listed),

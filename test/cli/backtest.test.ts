@@ -35,9 +35,9 @@ describe('lendbot backtest', () => {
     expect(written.runs[0]?.decisions).toHaveLength(60);
     expect(written.runs[0]?.decisions[0]).toMatchObject({ loan_request_id: 10_000, action: expect.stringMatching(/offer|skip/) as unknown });
     const page = await readFile(html, 'utf8');
-    expect(page).toContain('data-chart="net-return"');
+    expect(page).toContain('<canvas id="chart-equity"');
     expect(page).toMatch(/Net annualized return on capital \(idle cash included\): <strong>-?[\d.]+%<\/strong>, \d+ loans funded \(seed 1\); mean over 5 draws/);
-    expect(page).toMatch(/<p class="warning">Warning: fewer than 100 funded loans \(\d+\): the figures are noise-level\.<\/p>/);
+    expect(page).toMatch(/<div class="warning" role="alert"><strong>Warning<\/strong><p>flat: fewer than 100 funded loans \(\d+\): the figures are noise-level\.<\/p>/);
   });
 
   it('compares several strategies side by side', async () => {

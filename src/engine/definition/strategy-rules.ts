@@ -7,7 +7,8 @@ import type { CrossFieldRule, RuleProblem } from '../../config/index.js';
 import { didYouMean } from '../../config/index.js';
 import { featureByName } from '../features/feature-catalogue.js';
 import { findParamReferences, resolveNumber } from './param-values.js';
-import type { NumberOrParam, StrategyDefinition } from './strategy-schema.js';
+import { boundsInterval, numberBoundsAt, withinBounds } from './schema-bounds.js';
+import { strategyFileSchema, type NumberOrParam, type StrategyDefinition } from './strategy-schema.js';
 
 /** Keys whose values are literals, never param references. */
 const LITERAL_KEYS = new Set(['in', 'not_in', 'description', 'params', '$schema', 'name', 'version', 'plugin']);
@@ -35,6 +36,30 @@ function paramRanges(definition: StrategyDefinition): RuleProblem[] {
     }
     if (spec.scale === 'log' && spec.min <= 0) problems.push({ path: [...path, 'min'], message: 'a log scale needs min > 0' });
     return problems;
+  });
+}
+
+/**
+ * A param used by a bounded field (a probability, a share, a rate the service accepts) must keep
+ * its value and its whole tuning range within that field's bounds: the schema checks written
+ * numbers, this checks the ones a param stands for.
+ */
+function paramBounds(definition: StrategyDefinition): RuleProblem[] {
+  const references = Object.entries(definition)
+    .filter(([key]) => !LITERAL_KEYS.has(key))
+    .flatMap(([key, value]) => findParamReferences(value, [key]))
+    .filter((reference) => !reference.path.some((segment) => LITERAL_KEYS.has(String(segment))));
+  return references.flatMap((reference): RuleProblem[] => {
+    const spec = definition.params[reference.name];
+    const bounds = numberBoundsAt(strategyFileSchema, reference.path);
+    if (spec === undefined || bounds === undefined) return [];
+    const field = reference.path.join('.');
+    return (['value', 'min', 'max'] as const)
+      .filter((key) => !withinBounds(spec[key], bounds))
+      .map((key) => ({
+        path: ['params', reference.name, key],
+        message: `${key} ${spec[key]} is outside ${boundsInterval(bounds)}, the bounds of ${field}, which uses $${reference.name}`,
+      }));
   });
 }
 
@@ -127,4 +152,4 @@ function data(definition: StrategyDefinition): RuleProblem[] {
   return problems;
 }
 
-export const STRATEGY_RULES: ReadonlyArray<CrossFieldRule<StrategyDefinition>> = [paramReferences, paramRanges, filters, score, data];
+export const STRATEGY_RULES: ReadonlyArray<CrossFieldRule<StrategyDefinition>> = [paramReferences, paramRanges, paramBounds, filters, score, data];

@@ -15,6 +15,39 @@ const NUMBER_OR_PARAM = 'expected a number or a param reference such as "$min_cr
 export const numberOrParam = z.union([z.number(), z.string().regex(PARAM_REF, NUMBER_OR_PARAM)], { error: NUMBER_OR_PARAM });
 export type NumberOrParam = z.infer<typeof numberOrParam>;
 
+/** What a bounded number is, and its bounds (an open end is left out). */
+interface Bounds {
+  what: string;
+  min?: number;
+  /** The minimum itself is not allowed (odds, ...). */
+  minExclusive?: boolean;
+  max?: number;
+}
+
+const PROBABILITY: Bounds = { what: 'a probability', min: 0, max: 1 };
+const SHARE: Bounds = { what: 'a share', min: 0, max: 1 };
+/** The rates the service accepts in an offer (spec 4.2: offered_interest 0.03 to 2.0). */
+const API_RATE: Bounds = { what: 'a rate the service accepts', min: 0.03, max: 2 };
+const NOT_NEGATIVE: Bounds = { what: 'never negative', min: 0 };
+
+function boundsText(bounds: Bounds): string {
+  if (bounds.max === undefined) return `${bounds.what}: ${bounds.minExclusive ? 'above' : 'at least'} ${bounds.min}`;
+  return `${bounds.what}: from ${bounds.min} to ${bounds.max}`;
+}
+
+/**
+ * A number within its natural bounds, or "$name" for a param (whose range strategy-rules.ts
+ * checks against the same bounds, read back from the number schema). The bounds reach the
+ * JSON Schema as minimum / maximum, so editors flag `min_probability: 1.5` too.
+ */
+function numberOrParamWithin(bounds: Bounds) {
+  const error = (issue: { input?: unknown }) => `${String(issue.input)} is out of bounds (${boundsText(bounds)})`;
+  let number = z.number();
+  if (bounds.min !== undefined) number = bounds.minExclusive ? number.gt(bounds.min, { error }) : number.min(bounds.min, { error });
+  if (bounds.max !== undefined) number = number.max(bounds.max, { error });
+  return z.union([number, z.string().regex(PARAM_REF, NUMBER_OR_PARAM)], { error: NUMBER_OR_PARAM });
+}
+
 export const featureName = z.enum(FEATURE_NAMES, {
   error: (issue) =>
     typeof issue.input === 'string'
@@ -49,12 +82,12 @@ export const filterSchema = z
   .describe('a hard rule: a request that fails it is skipped');
 
 const probabilityBand = z
-  .strictObject({ min: numberOrParam, max: numberOrParam })
+  .strictObject({ min: numberOrParamWithin(PROBABILITY), max: numberOrParamWithin(PROBABILITY) })
   .describe('buy only when the probability estimated without this provider is within [min, max]');
 
 export const dataSchema = z
   .strictObject({
-    monthly_budget: numberOrParam.default(0).describe('USD a month for paid data; the caller enforces it'),
+    monthly_budget: numberOrParamWithin(NOT_NEGATIVE).default(0).describe('USD a month for paid data; the caller enforces it'),
     banking_data: z
       .enum(['always', 'after_filters', 'never'])
       .default('after_filters')
@@ -100,7 +133,7 @@ export const scorecardTermSchema = z
 
 export const scorecardSchema = z.strictObject({
   base_points: numberOrParam.default(600).describe('points at which the odds of repayment are base_odds'),
-  base_odds: numberOrParam.default(20).describe('odds of repayment (repaid : defaulted) at base_points'),
+  base_odds: numberOrParamWithin({ what: 'odds', min: 0, minExclusive: true }).default(20).describe('odds of repayment (repaid : defaulted) at base_points'),
   points_to_double_odds: numberOrParam.default(40).describe('points that double the odds'),
   terms: z.array(scorecardTermSchema).min(1),
 });
@@ -129,7 +162,7 @@ export const scoreSchema = z
       .min(1)
       .optional()
       .describe('a model file written by `lendbot train` (JSON), relative to this strategy file; see docs/training.md'),
-    min_probability: numberOrParam.default(0).describe('skip below this estimated repayment probability'),
+    min_probability: numberOrParamWithin(PROBABILITY).default(0).describe('skip below this estimated repayment probability'),
   })
   .describe('estimated repayment probability; scorecard, logistic and model log-odds add up');
 
@@ -138,17 +171,17 @@ const takeUpSchema = z
     midpoint: numberOrParam
       .optional()
       .describe("position of the rate between 0.03 (0) and the request's max_interest_rate (1) where half of borrowers walk away"),
-    steepness: numberOrParam.optional().describe('how sharply take-up falls around the midpoint (0: the rate does not matter)'),
+    steepness: numberOrParamWithin(NOT_NEGATIVE).optional().describe('how sharply take-up falls around the midpoint (0: the rate does not matter)'),
   })
   .describe('the chance a borrower takes an offer at all: 1 / (1 + e^(steepness * (position - midpoint)))');
 
 const competitionSchema = z
   .strictObject({
-    share: numberOrParam.optional().describe('share of requests on which some other lender offers (0 to 1)'),
-    intercept: numberOrParam.optional().describe('expected best competing rate at a zero default probability'),
+    share: numberOrParamWithin(SHARE).optional().describe('share of requests on which some other lender offers (0 to 1)'),
+    intercept: numberOrParamWithin(API_RATE).optional().describe('expected best competing rate at a zero default probability'),
     per_default: numberOrParam.optional().describe('expected best competing rate added per unit of default probability'),
-    spread: numberOrParam.optional().describe('standard deviation of the best competing rate'),
-    width: numberOrParam.optional().describe('how soft the comparison with a competing rate is (0: the lower rate always wins)'),
+    spread: numberOrParamWithin(NOT_NEGATIVE).optional().describe('standard deviation of the best competing rate'),
+    width: numberOrParamWithin(NOT_NEGATIVE).optional().describe('how soft the comparison with a competing rate is (0: the lower rate always wins)'),
   })
   .describe('who else offers, and at what rate (normal around intercept + per_default * (1 - probability))');
 
@@ -167,16 +200,16 @@ export const pricingSchema = z
     target_return: numberOrParam.describe(
       'expected annual return to reach, e.g. 0.08; in expected_profit mode the hurdle return on the capital tied up',
     ),
-    recovery: numberOrParam.default(0.2).describe('share of the total due still collected from a defaulting borrower'),
-    servicing_cost: numberOrParam.default(0).describe('share of collected payments lost to servicing and collection'),
+    recovery: numberOrParamWithin(SHARE).default(0.2).describe('share of the total due still collected from a defaulting borrower'),
+    servicing_cost: numberOrParamWithin(SHARE).default(0).describe('share of collected payments lost to servicing and collection'),
     funded_amount: z
       .enum(['total_amount', 'loan_amount'])
       .default('total_amount')
       .describe('what the lender pays out; the borrower always repays total_amount with interest'),
     margin: numberOrParam.default(0).describe('added to the required rate (cost_plus only)'),
-    ceiling: numberOrParam.optional().describe('never offer above this rate'),
-    ceiling_share_of_max: numberOrParam.optional().describe('never offer above this share of max_interest_rate'),
-    max_payment_to_income: numberOrParam
+    ceiling: numberOrParamWithin(API_RATE).optional().describe('never offer above this rate'),
+    ceiling_share_of_max: numberOrParamWithin(SHARE).optional().describe('never offer above this share of max_interest_rate'),
+    max_payment_to_income: numberOrParamWithin(SHARE)
       .optional()
       .describe('skip when the monthly payment at the offered rate exceeds this share of stated monthly income'),
     market: marketSchema.optional(),

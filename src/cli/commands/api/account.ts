@@ -6,9 +6,15 @@ import { balanceFromTransfers, collectPages, formatCents, LOAN_STATUSES, type Lo
 import { printJson, warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import { positiveInt, printList, reportIssues, withClient, withPaging } from './api-context.js';
+import { examplesHelp } from '../../examples-help.js';
 
 export function registerAccount(api: Command, io: CliIo): void {
-  withPaging(api.command('transfers').description('transfer history, grouped by date (spec 4.6)')).action(
+  withPaging(
+    api
+      .command('transfers')
+      .description('transfer history, grouped by date (spec 4.6)')
+      .addHelpText('after', examplesHelp('lendbot api transfers', ['lendbot api transfers --all > transfers.json', 'every page, as one JSON array'])),
+  ).action(
     async (options: { all?: boolean; page?: number }) => {
       await withClient(io, (client) =>
         printList(io, options, (page) => client.listTransfers(page), () => client.transferPages()),
@@ -20,7 +26,11 @@ export function registerAccount(api: Command, io: CliIo): void {
     api
       .command('loans')
       .description("the investor's loans by status (spec 4.7)")
-      .requiredOption('--status <status>', `one of ${LOAN_STATUSES.join(', ')}`, parseStatus),
+      .requiredOption('--status <status>', `one of ${LOAN_STATUSES.join(', ')}`, parseStatus)
+      .addHelpText(
+        'after',
+        examplesHelp('lendbot api loans --status current', ['lendbot api loans --status default --all', 'every defaulted loan, as one JSON array']),
+      ),
   ).action(async (options: { status: LoanListStatus; all?: boolean; page?: number }) => {
     await withClient(io, (client) =>
       printList(io, options, (page) => client.listLoans(options.status, page), () => client.loanPages(options.status)),
@@ -31,6 +41,7 @@ export function registerAccount(api: Command, io: CliIo): void {
     .command('payments')
     .description('the payments of a loan, as a plain array (spec 4.8)')
     .argument('<loan-id>', 'loan id', positiveInt('loan id'))
+    .addHelpText('after', examplesHelp(['lendbot api payments 77', 'the payments of loan 77 (ids from api loans)']))
     .action(async (loanId: number) => {
       await withClient(io, async (client) => {
         const { items, issues } = await client.listLoanPayments(loanId);
@@ -43,7 +54,8 @@ export function registerAccount(api: Command, io: CliIo): void {
     api
       .command('history')
       .description("the borrower's completed loans for a loan request (spec 4.9)")
-      .argument('<loan-request-id>', 'loan request id', positiveInt('loan request id')),
+      .argument('<loan-request-id>', 'loan request id', positiveInt('loan request id'))
+      .addHelpText('after', examplesHelp('lendbot api history 1042', ['lendbot api history 1042 --all', 'every page'])),
   ).action(async (loanRequestId: number, options: { all?: boolean; page?: number }) => {
     await withClient(io, (client) =>
       printList(
@@ -68,6 +80,7 @@ How it is computed:
   failed     failed transfers moved nothing and are ignored
   available  balance + pending outgoing`,
     )
+    .addHelpText('after', examplesHelp('lendbot api balance', ['lendbot api balance | jq -r .available', 'what can be offered now']))
     .action(async () => {
       await withClient(io, async (client) => {
         const { items, issues } = await collectPages(client.transferPages());

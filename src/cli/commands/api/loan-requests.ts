@@ -4,6 +4,7 @@ import { parseNumericFilter, parseNumericRangeText, type LoanRequestFilters } fr
 import type { CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import { printList, withClient, withPaging } from './api-context.js';
+import { examplesHelp } from '../../examples-help.js';
 
 interface LoanRequestOptions {
   svcColor?: string;
@@ -34,7 +35,15 @@ export function registerLoanRequests(api: Command, io: CliIo): void {
       .option('--previous-borrowers', 'only requests of previous borrowers with completed loans')
       .option('--state <list>', 'states, comma separated: codes or names, any case (e.g. CA,texas)')
       .option('--zip-code <list>', 'zip codes, comma separated')
-      .option('--nearby-zipcodes', "only requests near the lender's zip codes"),
+      .option('--nearby-zipcodes', "only requests near the lender's zip codes")
+      .addHelpText(
+        'after',
+        examplesHelp(
+          'lendbot api loan-requests',
+          ['lendbot api loan-requests --svc-color 0 --loan-amount 500-2000 --all', 'low risk, 500 to 2000 USD, every page'],
+          ['lendbot api loan-requests --state CA,texas --completed-loans 1-3 --page 2', ''],
+        ),
+      ),
   ).action(async (options: LoanRequestOptions) => {
     const filters = filtersFromOptions(options);
     await withClient(io, (client) =>

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { printJson, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import { positiveInt, withClient } from './api-context.js';
+import { examplesHelp } from '../../examples-help.js';
 
 export function registerOffers(api: Command, io: CliIo): void {
   api
@@ -14,6 +15,13 @@ export function registerOffers(api: Command, io: CliIo): void {
     .addHelpText(
       'after',
       '\nIf the call fails after it was sent (timeout, reset), the outcome is unknown [AMBIGUOUS_OUTCOME]:\ncheck the account before offering again; a second offer on the same request is refused by the service.',
+    )
+    .addHelpText(
+      'after',
+      examplesHelp(
+        ['lendbot api offer 1042 --rate 0.228', 'offer 22.8 % on loan request 1042'],
+        ['lendbot api offer 1042 --rate 0.19 --automate-fund', 'and fund it as soon as the borrower accepts'],
+      ),
     )
     .action(async (loanRequestId: number, options: { rate: number; automateFund?: boolean }) => {
       await withClient(io, async (client) => {
@@ -29,6 +37,7 @@ export function registerOffers(api: Command, io: CliIo): void {
     .command('fund')
     .description("fund an accepted offer from the investor's balance (spec 4.3); never retried automatically")
     .argument('<offer-id>', 'accepted offer id', positiveInt('offer id'))
+    .addHelpText('after', examplesHelp(['lendbot api fund 5501', 'fund accepted offer 5501 (the id api offer printed)']))
     .action(async (offerId: number) => {
       await withClient(io, async (client) => printJson(io, await client.fundAcceptedOffer(offerId)));
     });

@@ -12,6 +12,7 @@ import { backtestHtml, defaultBalance, defaultBalanceRule, drawSeeds, runDraws, 
 import type { CliIo } from '../../cli-io.js';
 import { addReplayOptions, loadLimits, loadSource, loadStrategies, marketOf, type MarketOptions, type RecordingSource } from './backtest-inputs.js';
 import { formatBacktest, formatSideBySide } from './report-text.js';
+import { examplesHelp } from '../../examples-help.js';
 
 interface BacktestOptions extends RecordingSource, MarketOptions {
   strategy: string;
@@ -55,7 +56,15 @@ export function registerBacktestCommand(program: Command, io: CliIo): void {
     .option('--dry-run', 'offers never settle and hold until they expire, as in a dry-run daemon session')
     .addHelpText(
       'after',
-      '\nThe market model (who accepts an offer, how loans repay) is described in docs/backtesting.md.\nExample: lendbot backtest --data day.jsonl --strategy strategies/balanced.yaml,strategies/conservative.yaml --html report.html',
+      '\nThe market model (who accepts an offer, how loans repay) is described in docs/backtesting.md.',
+    )
+    .addHelpText(
+      'after',
+      examplesHelp(
+        ['lendbot backtest --data day.jsonl --strategy strategies/balanced.yaml,strategies/conservative.yaml --html report.html', 'two strategies side by side'],
+        ['lendbot backtest --db data/lendbot.db --strategy strategies/balanced.yaml --from 2026-11-01', "the daemon's own history"],
+        ['lendbot sandbox export --out day.jsonl', 'a recording to start with'],
+      ),
     )
     .action(async (options: BacktestOptions) => {
       const strategies = await loadStrategies(options.strategy);

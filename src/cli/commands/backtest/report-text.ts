@@ -4,7 +4,7 @@
  * summary, the sensitivity to borrowers' rate sensitivity, and what is needed to reproduce the run.
  */
 import type { BacktestResult, DrawsSummary, SensitivityCase, Spread } from '../../../backtest/index.js';
-import { pct, sampleSizeWarning, summaryLines, unjudgedWarning, usd } from '../../../backtest/index.js';
+import { pct, runName, sampleSizeWarning, sideBySideRows, summaryLines, unjudgedWarning, usd } from '../../../backtest/index.js';
 import { SEGMENT_DIMENSIONS, type SegmentRow } from '../../../backtest/index.js';
 import { formatTable } from '../strategy/text-table.js';
 
@@ -110,16 +110,7 @@ export function formatBacktest(result: BacktestResult, source: string, extras: R
   return parts.join('');
 }
 
-/** Several runs' summaries side by side, one column per strategy. */
+/** Several runs' summaries side by side, one column per strategy (rows shared with the HTML report). */
 export function formatSideBySide(results: readonly BacktestResult[], draws: readonly DrawsSummary[] = []): string {
-  const names = results.map((r) => r.strategies.map((s) => s.name).join('+'));
-  const columns = results.map((r) => summaryLines(r.summary));
-  const rows = (columns[0] ?? []).map(([label], index) => [label, ...columns.map((c) => c[index]?.[1] ?? '')]);
-  if (draws.length === results.length && (draws[0]?.draws.length ?? 0) > 1) {
-    rows.unshift(
-      [`net ann. return, mean of ${draws[0]?.draws.length ?? 0} draws`, ...draws.map((d) => pct(d.netAnnualizedReturn.mean))],
-      ['  range over the draws', ...draws.map((d) => range(d.netAnnualizedReturn, pct))],
-    );
-  }
-  return `\nSide by side\n${formatTable(['', ...names], rows, '  ')}`;
+  return `\nSide by side\n${formatTable(['', ...results.map(runName)], sideBySideRows(results, draws), '  ')}`;
 }

@@ -8,15 +8,33 @@ import { statusClock } from '../../../ops/status-clock.js';
 import { openStore } from '../../../store/index.js';
 import { warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
+import { examplesHelp } from '../../examples-help.js';
 
 export function registerRecordCommand(program: Command, io: CliIo): void {
-  const record = program.command('record').description('recordings of what the daemon saw, for backtests');
+  const record = program
+    .command('record')
+    .description('recordings of what the daemon saw, for backtests')
+    .addHelpText(
+      'after',
+      examplesHelp(
+        ['lendbot record export --out history.jsonl', 'what the daemon saw, from data/lendbot.db'],
+        ['lendbot backtest --data history.jsonl --strategy strategies/balanced.yaml', 'replay it'],
+      ),
+    );
   record
     .command('export')
     .description('write every request the daemon saw, with the data bought, known outcomes and loan payments, as JSON lines')
     .option('--db <path>', 'SQLite file', io.env.LENDBOT_DB ?? 'data/lendbot.db')
     .requiredOption('--out <file>', 'recording to write (JSON lines, see docs/recording-format.md)')
     .option('--offer-expiry-hours <hours>', "the daemon's risk.offer_expiry_hours: an own offer unanswered for longer (and not lost) is written as expired", hours, DEFAULT_OFFER_EXPIRY_HOURS)
+    .addHelpText(
+      'after',
+      examplesHelp(
+        'lendbot record export --out history.jsonl',
+        ['lendbot record export --db data/sandbox.db --out sandbox-run.jsonl', 'the run npm start made'],
+        ['lendbot record export --out history.jsonl --offer-expiry-hours 48', 'as risk.offer_expiry_hours: 48'],
+      ),
+    )
     .action(async (options: { db: string; out: string; offerExpiryHours: number }) => {
       if (!existsSync(options.db)) throw new UserError(`no database at ${options.db} (set --db or LENDBOT_DB)`);
       const store = openStore(options.db);

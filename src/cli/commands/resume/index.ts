@@ -7,7 +7,7 @@ import { createLogger } from '../../../log/logger.js';
 import { Protections, type Pause } from '../../../ops/protections/index.js';
 import { isoFromMs, openStore } from '../../../store/index.js';
 import type { CliIo } from '../../cli-io.js';
-import { UserError } from '../../user-error.js';
+import { databaseToRead } from '../../database-to-read.js';
 import { DEFAULT_CONFIG_FILE } from '../run/index.js';
 
 const HELP_AFTER = `
@@ -27,15 +27,13 @@ export function registerResumeCommand(program: Command, io: CliIo): void {
   program
     .command('resume')
     .description('lift a protection that paused new offers, and print what it lifted')
-    .option('--db <path>', 'SQLite file (default: LENDBOT_DB, then the config, then data/lendbot.db)')
+    .option('--db <path>', 'SQLite file (default: LENDBOT_DB, then the config, then data/lendbot.db, else data/sandbox.db of npm start)')
     .option('--config <file>', `configuration file, for the database path (default ${DEFAULT_CONFIG_FILE} when it exists)`)
     .addHelpText('after', HELP_AFTER)
     .action(async (options: { db?: string; config?: string }) => {
       const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
       const config = await loadDaemonConfig(file, io.env);
-      const db = options.db ?? config.db;
-      // Never create an empty database where the user mistyped a path.
-      if (!existsSync(db)) throw new UserError(`no database at ${db} (set --db or LENDBOT_DB)`);
+      const db = databaseToRead(options.db, config.db, io);
       const store = openStore(db);
       try {
         // No notify here: the running daemon notices the lift at its next read and notifies it.

@@ -12,9 +12,14 @@ import type { Logger } from '../../../log/logger.js';
 import { ConfigurationError } from '../../../service/index.js';
 import { fileHoldsDecisions } from '../../../store/index.js';
 
+/** The file a sandbox run writes when the configured database is the default one. */
+export function sandboxDatabasePath(defaultPath: string): string {
+  return join(dirname(defaultPath), 'sandbox.db');
+}
+
 export function sandboxDatabase(configured: string, defaultPath: string, log: Logger): string {
   if (configured === defaultPath) {
-    const path = join(dirname(defaultPath), 'sandbox.db');
+    const path = sandboxDatabasePath(defaultPath);
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
     log.info({ db: path }, 'sandbox run: starting from an empty sandbox database');
     return path;

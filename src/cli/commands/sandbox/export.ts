@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { DEFAULT_PROVIDER_NAMES, DEFAULT_SHAPE_NAME, DEFAULT_START_TIME, exportSandboxRecording } from '../../../sandbox/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { isoTimeText, nonNegativeNumber, shapeName, shapesHelp, wholeNumber } from './options.js';
+import { examplesHelp } from '../../examples-help.js';
 
 interface ExportCliOptions {
   seed: number;
@@ -40,6 +41,14 @@ shape give the same file. See docs/recording-format.md and docs/sandbox.md.
 
 Market shapes:
 ${shapesHelp()}`,
+    )
+    .addHelpText(
+      'after',
+      examplesHelp(
+        'lendbot sandbox export --out day.jsonl',
+        ['lendbot sandbox export --out credit.jsonl --shape credit --requests 5000 --seed 7', 'a bigger market of another shape'],
+        ['lendbot backtest --data day.jsonl --strategy strategies/balanced.yaml', 'then replay it'],
+      ),
     )
     .action(async (options: ExportCliOptions) => {
       const progress = io.stderr.isTTY === true;

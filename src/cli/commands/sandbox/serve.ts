@@ -4,6 +4,7 @@ import { createLogger } from '../../../log/logger.js';
 import { DEFAULT_PROVIDER_NAMES, DEFAULT_SHAPE_NAME, DEFAULT_START_TIME, startSandbox } from '../../../sandbox/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { isoTimeText, nonNegativeNumber, positiveNumber, shapeName, shapesHelp, tokenLayout, wholeNumber } from './options.js';
+import { examplesHelp } from '../../examples-help.js';
 
 interface ServeOptions {
   port: number;
@@ -45,6 +46,14 @@ Point lendbot at it with the LENDBOT_* lines it prints.
 
 Market shapes:
 ${shapesHelp()}`,
+    )
+    .addHelpText(
+      'after',
+      examplesHelp(
+        'lendbot sandbox serve',
+        ['lendbot sandbox serve --port 9000 --speed 86400 --shape credit', 'a day a second, the credit-driven market'],
+        ['lendbot sandbox serve --balance 2500 --arrivals 60 --verbose', ''],
+      ),
     )
     .action(async (options: ServeOptions) => {
       const log = createLogger({ level: options.verbose ? 'info' : 'warn', destination: io.stderr, pretty: false });

@@ -9,8 +9,9 @@ import { buildStatusReport, type StrategyBudget } from '../../../ops/status-repo
 import { formatStatusText, statusJson } from '../../../ops/status-text.js';
 import { openStore } from '../../../store/index.js';
 import { printJson, warn, type CliIo } from '../../cli-io.js';
-import { UserError } from '../../user-error.js';
+import { databaseToRead } from '../../database-to-read.js';
 import { DEFAULT_CONFIG_FILE } from '../run/index.js';
+import { examplesHelp } from '../../examples-help.js';
 
 interface StatusOptions {
   db?: string;
@@ -22,15 +23,22 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
   program
     .command('status')
     .description('balance, reserved and free cash, exposure, offers today against the caps, loans, data spend, last poll, inbox, kill switch')
-    .option('--db <path>', 'SQLite file (default: LENDBOT_DB, then the config, then data/lendbot.db)')
+    .option('--db <path>', 'SQLite file (default: LENDBOT_DB, then the config, then data/lendbot.db, else data/sandbox.db of npm start)')
     .option('--config <file>', `configuration file for the caps and strategies (default ${DEFAULT_CONFIG_FILE} when it exists)`)
     .option('--json', 'one JSON document, amounts in integer cents')
+    .addHelpText(
+      'after',
+      examplesHelp(
+        ['lendbot status', 'the database of config/lendbot.yaml (or LENDBOT_DB); after npm start, data/sandbox.db'],
+        ['lendbot status --json | jq .free_cents', 'free cash, in cents'],
+        ['lendbot status --db data/sandbox.db', 'the sandbox run npm start writes'],
+        ['lendbot status --config config/lendbot.yaml --db /data/lendbot.db', 'the caps of this config, that database'],
+      ),
+    )
     .action(async (options: StatusOptions) => {
       const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
       const config = await loadDaemonConfig(file, io.env);
-      const db = options.db ?? config.db;
-      // Reading must never create an empty database where the user mistyped a path.
-      if (!existsSync(db)) throw new UserError(`no database at ${db} (set --db or LENDBOT_DB)`);
+      const db = databaseToRead(options.db, config.db, io);
       const budgets = await strategyBudgets(config.strategies, io);
       const store = openStore(db);
       try {

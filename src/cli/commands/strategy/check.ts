@@ -5,6 +5,7 @@ import { dataSourceWarnings } from '../../../engine/compile/data-source-warnings
 import { loadStrategy } from '../../../engine/load/load-strategy-file.js';
 import { warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
+import { examplesHelp } from '../../examples-help.js';
 
 export function registerCheck(strategy: Command, io: CliIo): void {
   strategy
@@ -13,7 +14,14 @@ export function registerCheck(strategy: Command, io: CliIo): void {
     .argument('<files...>', 'strategy files to check')
     .addHelpText(
       'after',
-      '\nA strategy whose score names a model file (score.model) is checked with it: the file loads, and every\nfeature it needs is in the catalogue. A filter or score term reading data the strategy never asks for\n(history_* without data.borrower_history, banking features with banking_data: never, a provider\'s\nfeatures without that provider) is a warning on stderr.\nExit code 0 when every file is valid, 1 otherwise.\nExample: lendbot strategy check strategies/*.yaml',
+      '\nA strategy whose score names a model file (score.model) is checked with it: the file loads, and every\nfeature it needs is in the catalogue. A filter or score term reading data the strategy never asks for\n(history_* without data.borrower_history, banking features with banking_data: never, a provider\'s\nfeatures without that provider) is a warning on stderr.\nExit code 0 when every file is valid, 1 otherwise.',
+    )
+    .addHelpText(
+      'after',
+      examplesHelp(
+        'lendbot strategy check strategies/*.yaml',
+        ['lendbot strategy check strategies/balanced.yaml strategies/conservative.yaml', ''],
+      ),
     )
     .action(async (files: string[]) => {
       let failed = 0;

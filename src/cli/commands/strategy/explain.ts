@@ -13,6 +13,7 @@ import { checkOffer, UNCAPPED_RISK_LIMITS } from '../../../risk/index.js';
 import { printJson, warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import { formatExplanation } from './explain-format.js';
+import { examplesHelp } from '../../examples-help.js';
 
 function loanRequestId(text: string): number {
   if (!/^\d+$/.test(text)) throw new InvalidArgumentError('expected a loan request id (a whole number)');
@@ -62,7 +63,15 @@ export function registerExplain(strategy: Command, io: CliIo): void {
     .option('--json', 'print the decisions as JSON')
     .addHelpText(
       'after',
-      '\nThe request goes through the decide step the daemon and the backtest run: at most 4 rounds of buying, the\nstrategy\'s data budget (nothing spent yet this month), then the guard (no caps, this balance). Data the\nstrategy asks for but the recording lacks counts as not found; the passes that asked are shown too.\nExample: lendbot strategy explain strategies/balanced.yaml --recording day.jsonl --id 1001',
+      '\nThe request goes through the decide step the daemon and the backtest run: at most 4 rounds of buying, the\nstrategy\'s data budget (nothing spent yet this month), then the guard (no caps, this balance). Data the\nstrategy asks for but the recording lacks counts as not found; the passes that asked are shown too.',
+    )
+    .addHelpText(
+      'after',
+      examplesHelp(
+        'lendbot strategy explain strategies/balanced.yaml --recording day.jsonl --id 1001',
+        ['lendbot strategy explain strategies/conservative.yaml strategies/balanced.yaml --recording day.jsonl --id 1001 --balance 250', 'two strategies by priority, a 250 USD balance'],
+        ['lendbot sandbox export --out day.jsonl', 'a recording to explain from'],
+      ),
     )
     .action(async (files: string[], options: { recording: string; id: number; balance: number; json?: boolean }) => {
       const strategies = await Promise.all(files.map((file) => loadStrategyFile(file)));

@@ -12,6 +12,7 @@ import { featureList, trainingData, trainModel, TrainingDataError } from '../../
 import { printJson, warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import { formatTrainReport } from './train-report-text.js';
+import { examplesHelp } from '../../examples-help.js';
 
 interface TrainCliOptions {
   data: string;
@@ -60,8 +61,14 @@ outcome.if_funded when the recording has it; current and other unfunded lines ar
 The first --train-share of the labelled lines (by seen_at) fit the model, the rest judge it
 (AUC, Brier score, calibration by decile); the model written is then refit on every labelled
 line. The file also carries the market response fitted from the recording (competition, take-up).
-Use it in a strategy: score: { model: ../models/market.json, min_probability: 0.8 }.
-Example: lendbot train --data data/market.jsonl --out models/market.json`,
+Use it in a strategy: score: { model: ../models/market.json, min_probability: 0.8 }.`,
+    )
+    .addHelpText(
+      'after',
+      examplesHelp(
+        'lendbot train --data data/market.jsonl --out models/market.json',
+        ['lendbot train --data day.jsonl --out models/day.json --train-share 0.8 --l2 auto', ''],
+      ),
     )
     .action(async (options: TrainCliOptions) => {
       try {

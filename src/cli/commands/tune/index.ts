@@ -18,6 +18,7 @@ import { UserError } from '../../user-error.js';
 import { addReplayOptions, loadLimits, loadSource, loadStrategies, marketOf, type MarketOptions } from '../backtest/backtest-inputs.js';
 import { progressLine } from './progress-line.js';
 import { formatTuneReport } from './tune-report-text.js';
+import { examplesHelp } from '../../examples-help.js';
 
 interface TuneCliOptions extends MarketOptions {
   data: string;
@@ -66,7 +67,13 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
     .option('--out <file>', 'write the tuned strategy here (only param values change)')
     .option('--json <file>', 'write the tune report as JSON')
     .option('--workers <n>', 'worker threads (default: one per core when there is much to do; 1 = none)', whole(1))
-    .addHelpText('after', '\nExample: lendbot tune --data day.jsonl --strategy strategies/balanced.yaml --trials 200 --walk-forward 3 --out balanced.tuned.yaml')
+    .addHelpText(
+      'after',
+      examplesHelp(
+        'lendbot tune --data day.jsonl --strategy strategies/balanced.yaml --trials 200 --walk-forward 3 --out balanced.tuned.yaml',
+        ['lendbot tune --data day.jsonl --strategy strategies/balanced.yaml --objective risk_adjusted --split 0.8', 'report only, no file written'],
+      ),
+    )
     .action(async (options: TuneCliOptions) => {
       if (options.data === undefined) throw new UserError('tune needs the recording as --data FILE');
       if (options.split !== undefined && options.walkForward !== undefined) throw new UserError('give --split or --walk-forward, not both');

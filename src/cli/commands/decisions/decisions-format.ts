@@ -1,0 +1,168 @@
+/** How `lendbot decisions` prints: a table row per decision, JSON lines, and one decision in full. */
+import { formatCents, RISK_LEVEL_NAMES } from '../../../service/index.js';
+import type { OfferRecord, StoredLoan } from '../../../store/index.js';
+import type { DecisionView } from './decision-view.js';
+
+const COLUMNS: ReadonlyArray<readonly [string, number, 'left' | 'right']> = [
+  ['decided at', 19, 'left'],
+  ['request', 8, 'right'],
+  ['action', 6, 'left'],
+  ['amount', 9, 'right'],
+  ['risk', 7, 'left'],
+  ['rate', 7, 'right'],
+  ['outcome', 9, 'left'],
+  ['decided by', 14, 'left'],
+];
+
+function cells(values: readonly string[]): string {
+  return COLUMNS.map(([, width, align], i) => {
+    const value = (values[i] ?? '').slice(0, width);
+    return align === 'right' ? value.padStart(width) : value.padEnd(width);
+  }).join('  ');
+}
+
+export const TABLE_HEADER = `${cells(COLUMNS.map(([title]) => title))}  reasons`;
+
+/** Rates are kept in the API's unit (0.228); people read them as percentages. */
+export function percent(rate: number | null): string {
+  return rate === null ? '-' : `${(rate * 100).toFixed(2)}%`;
+}
+
+export function dollars(cents: number | null): string {
+  return cents === null ? '-' : `$${formatCents(cents)}`;
+}
+
+export function riskName(level: number | null): string {
+  return level === null ? '-' : (RISK_LEVEL_NAMES[level] ?? String(level));
+}
+
+/** The strategy that decided, or the agent that did. */
+function decidedBy(view: DecisionView): string {
+  return view.source === 'strategy' ? (view.decision.strategy ?? '-') : view.source;
+}
+
+export function tableRow(view: DecisionView): string {
+  const { decision } = view;
+  const row = cells([
+    decision.decidedAt.slice(0, 19),
+    String(decision.loanRequestId),
+    `${decision.action}${decision.dryRun ? '*' : ''}`,
+    dollars(view.amountCents),
+    riskName(view.riskLevel),
+    percent(decision.rate),
+    view.outcome,
+    decidedBy(view),
+  ]);
+  return `${row}  ${decision.reasons.join('; ')}`;
+}
+
+/** One JSON line of the list: the decision's fields and what became of it. */
+export function jsonLine(view: DecisionView): Record<string, unknown> {
+  const { decision } = view;
+  return {
+    loan_request_id: decision.loanRequestId,
+    action: decision.action,
+    rate: decision.rate,
+    probability: decision.probability,
+    amount_cents: view.amountCents,
+    risk_level: view.riskLevel,
+    outcome: view.outcome,
+    source: view.source,
+    strategy: decision.strategy,
+    content_hash: decision.contentHash,
+    reasons: decision.reasons,
+    // Codes beside the words, for programs: the guard's refusal and what became of the offer.
+    guard: decision.guardCode,
+    placement: decision.placement,
+    dry_run: decision.dryRun,
+    decided_at: decision.decidedAt,
+  };
+}
+
+/** Everything stored about one decision (`--id --json`). */
+export function fullJson(view: DecisionView): Record<string, unknown> {
+  const { decision } = view;
+  return {
+    ...jsonLine(view),
+    features: decision.features,
+    params: decision.params,
+    timings: decision.timings,
+    previous: decision.previous,
+    offer: view.offer === undefined ? null : offerJson(view.offer),
+    loan: view.loan === undefined ? null : loanJson(view.loan),
+  };
+}
+
+function offerJson(offer: OfferRecord): Record<string, unknown> {
+  return {
+    state: offer.state,
+    rate: offer.rate,
+    total_amount_cents: offer.totalAmountCents,
+    automate_fund: offer.automateFund,
+    service_offer_id: offer.serviceOfferId,
+    service_text: offer.serviceText,
+    created_at: offer.createdAt,
+    updated_at: offer.updatedAt,
+    dry_run: offer.dryRun,
+  };
+}
+
+function loanJson(loan: StoredLoan): Record<string, unknown> {
+  return {
+    id: loan.id,
+    list: loan.listStatus,
+    status: loan.status,
+    loan_amount_cents: loan.loanAmountCents,
+    remaining_cents: loan.remainingCents,
+    interest_rate: loan.interestRate,
+    paid_off: loan.paidOff,
+  };
+}
+
+/** One decision in full, for people (`--id`). */
+export function detailText(view: DecisionView): string {
+  const { decision, offer, loan } = view;
+  const lines: Array<readonly [string, string]> = [
+    ['request', `${decision.loanRequestId}, ${dollars(view.amountCents)}, risk ${riskName(view.riskLevel)}`],
+    ['decided at', `${decision.decidedAt}${decision.dryRun ? ' (dry run)' : ''}`],
+    ['decided by', view.source === 'strategy' ? `strategy ${decision.strategy ?? '- (none got to decide)'}${decision.contentHash === null ? '' : ` (file ${decision.contentHash.slice(0, 12)})`}` : view.source],
+    ['action', decision.action === 'offer' ? `offer at ${percent(decision.rate)}` : 'skip'],
+    ['probability', decision.probability === null ? '-' : decision.probability.toFixed(4)],
+    ['outcome', view.outcome],
+    ['guard', decision.guardCode ?? '-'],
+    ['placement', decision.placement ?? '-'],
+    ['offer', offer === undefined ? '-' : offerText(offer)],
+    ['loan', loan === undefined ? '-' : loanText(loan)],
+    ['timings', Object.entries(decision.timings).map(([step, ms]) => `${step} ${ms} ms`).join(', ') || '-'],
+  ];
+  const width = Math.max(...lines.map(([label]) => label.length));
+  const head = lines.map(([label, value]) => `${label.padEnd(width)}  ${value}`);
+  return [
+    ...head,
+    'reasons:',
+    ...(decision.reasons.length === 0 ? ['  -'] : decision.reasons.map((reason) => `  ${reason}`)),
+    ...block('features', decision.features),
+    ...block('params', decision.params),
+    ...(decision.previous === null ? [] : block('replaced decision (the strategies\')', decision.previous)),
+  ].join('\n');
+}
+
+function offerText(offer: OfferRecord): string {
+  const id = offer.serviceOfferId === null ? '' : `, service offer ${offer.serviceOfferId}`;
+  const text = offer.serviceText === null ? '' : `, "${offer.serviceText}"`;
+  return `${offer.state} at ${percent(offer.rate)}, ${dollars(offer.totalAmountCents)}${offer.automateFund ? ', automate_fund' : ''}${id}, created ${offer.createdAt}, updated ${offer.updatedAt}${text}`;
+}
+
+function loanText(loan: StoredLoan): string {
+  return `${loan.id}, ${loan.listStatus} (${loan.status}), ${dollars(loan.loanAmountCents)} at ${percent(loan.interestRate)}, ${dollars(loan.remainingCents)} still owed${loan.paidOff ? ', paid off' : ''}`;
+}
+
+/** A JSON value under a title, one `key: value` a line for an object. */
+function block(title: string, value: unknown): string[] {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const entries = Object.entries(value);
+    if (entries.length === 0) return [`${title}: -`];
+    return [`${title}:`, ...entries.map(([key, item]) => `  ${key}: ${JSON.stringify(item)}`)];
+  }
+  return [`${title}: ${JSON.stringify(value)}`];
+}
