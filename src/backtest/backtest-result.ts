@@ -74,6 +74,22 @@ export interface BacktestSummary {
   openCents: number;
 }
 
+/** One funded loan and what became of it by the end of the replay (the report's list of loans). */
+export interface BacktestLoan {
+  loanRequestId: number;
+  fundedAt: string;
+  strategy: string;
+  /** The request's risk level (borrower_card_color). */
+  riskLevel: number;
+  amountCents: number;
+  /** The offered rate the loan runs at. */
+  rate: number;
+  /** defaulted: principal written off; open: still `current` where the recording ends. */
+  outcome: 'repaid' | 'defaulted' | 'open';
+  /** interest + recoveries − losses of this loan, in cents (data spend is per request, not here). */
+  profitCents: number;
+}
+
 /** One point of the daily series behind the charts. */
 export interface SeriesPoint {
   at: string;
@@ -89,6 +105,8 @@ export interface BacktestResult {
   summary: BacktestSummary;
   segments: Record<SegmentDimension, SegmentRow[]>;
   series: SeriesPoint[];
+  /** Every funded loan, in funding order. */
+  loans: BacktestLoan[];
   /** Every offered rate (guard passed), for the distribution chart. */
   offeredRates: number[];
   /** Per request, in replay order; empty unless asked for. */

@@ -11,7 +11,7 @@ export { backtestHtml } from './report/html-report.js';
 export { tune, type TuneReport } from './tune/tuner.js';
 export { OBJECTIVES, type Objective } from './tune/objectives.js';
 export { rewriteParams } from './tune/rewrite-params.js';
-export { pct, summaryLines, usd } from './report/summary-lines.js';
+export { dollars, pct, runName, sideBySideRows, summaryLines, usd } from './report/summary-lines.js';
 export { DEFAULT_MAX_DEFAULT } from './tune/objectives.js';
 export type { SplitSpec } from './tune/time-splits.js';
 export type { RankedTrial } from './tune/tuner.js';

@@ -9,7 +9,7 @@
  */
 import { decideSync, type CompiledStrategy, type DecideContext, type OfferToGuard, type SpendLedger } from '../engine/index.js';
 import { checkOffer, UNCAPPED_RISK_LIMITS, type GuardRefusalCode, type GuardResult, type RiskLimits } from '../risk/index.js';
-import type { BacktestDecision, BacktestResult, SeriesPoint } from './backtest-result.js';
+import type { BacktestDecision, BacktestLoan, BacktestResult, SeriesPoint } from './backtest-result.js';
 import { EventQueue } from '../clock/event-queue.js';
 import { addMonthsUtc, DEFAULT_MARKET, judgeOffer, lacksOutcome, loanCashFlows, type Instalment, type MarketAssumptions, type MarketVerdict } from './market-model.js';
 import { isPrepared, prepareRecording, type PreparedRecording, type ReplayEntry } from './prepared-recording.js';
@@ -40,6 +40,7 @@ interface PendingOffer {
   /** The request's index in replay order. */
   index: number;
   rate: number;
+  strategy: string;
   automateFund: boolean;
   key: ExposureKey;
   segments: SegmentCounts[];
@@ -80,6 +81,7 @@ class Replay {
   private readonly total = emptyCounts();
   private readonly refusals: Partial<Record<GuardRefusalCode, number>> = {};
   private readonly decisions: BacktestDecision[] = [];
+  private readonly loans: BacktestLoan[] = [];
   private readonly offeredRates: number[] = [];
   private readonly series: SeriesPoint[] = [];
   private seriesDayMs = Number.NaN;
@@ -169,7 +171,7 @@ class Replay {
       this.decisions.push(record);
     }
     if (action === 'offer' && rate !== undefined) {
-      this.placeOffer({ entry, index, rate, automateFund: decision.automateFund, key: { borrowerId: request.borrower.id, riskLevel: request.borrower_card_color }, segments, decision: record });
+      this.placeOffer({ entry, index, rate, strategy: decision.strategy.name, automateFund: decision.automateFund, key: { borrowerId: request.borrower.id, riskLevel: request.borrower_card_color }, segments, decision: record });
     }
   }
 
@@ -267,6 +269,18 @@ class Replay {
     if (flows.lossMonth !== null) this.events.add(addMonthsUtc(fundedMs, flows.lossMonth), { kind: 'loss', loan, lossCents: flows.lossCents });
     if (flows.recoveryMonth !== null) this.events.add(addMonthsUtc(fundedMs, flows.recoveryMonth), { kind: 'recovery', loan, recoveryCents: flows.recoveryCents });
     this.openCents += flows.openCents;
+    // Every scheduled flow runs before the replay ends, so the loan's fate is known now.
+    const interest = flows.instalments.reduce((sum, instalment) => sum + instalment.interestCents, 0);
+    this.loans.push({
+      loanRequestId: entry.line.loan_request.id,
+      fundedAt: new Date(fundedMs).toISOString(),
+      strategy: offer.strategy,
+      riskLevel: key.riskLevel,
+      amountCents: entry.totalCents,
+      rate: offer.rate,
+      outcome: flows.lossMonth !== null ? 'defaulted' : flows.openCents > 0 ? 'open' : 'repaid',
+      profitCents: interest + flows.recoveryCents - flows.lossCents,
+    });
   }
 
   /** Tracks the equity peak and drawdown, and the daily series, after anything changed. */
@@ -335,6 +349,7 @@ class Replay {
       },
       segments: this.segments.rows(),
       series: this.series,
+      loans: this.loans,
       offeredRates: this.offeredRates,
       decisions: this.decisions,
       requestNetCents: this.requestNet,

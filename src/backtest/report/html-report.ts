@@ -1,107 +1,148 @@
 /**
- * The backtest as one self-contained HTML page: the tables of the terminal report and four
- * inline SVG charts (cumulative net return, capital deployed against idle cash, default rate by
- * score band, offered-rate distribution). No scripts or external files: it opens offline.
+ * The backtest as one self-contained HTML page that opens from disk or from the dashboard with no
+ * network: Chart.js inlined, the figures as a JSON block (id "report-data"), the tables written
+ * out. What it shows: warnings first (sample size, unjudged offers), the strategies side by side,
+ * equity and drawdown in dollars over time, results by risk level, offered rates, each run's
+ * settings and segment tables, and every funded loan with its outcome (docs/backtesting.md).
  */
-import type { BacktestResult } from '../backtest-result.js';
+import { basename } from 'node:path';
+import type { BacktestLoan, BacktestResult, BacktestSummary, StrategyRun } from '../backtest-result.js';
 import type { DrawsSummary } from '../draws.js';
-import { SEGMENT_DIMENSIONS, type SegmentRow } from '../segment-stats.js';
-import { pct, sampleSizeWarning, summaryLines, usd } from './summary-lines.js';
-import { barChart, escapeHtml, lineChart, type Bar } from './svg-charts.js';
+import { unjudgedWarning } from '../market-model.js';
+import type { SegmentRow } from '../segment-stats.js';
+import { chartJsSource, scriptSafe } from './chartjs-source.js';
+import { REPORT_CLIENT_SCRIPT } from './report-client.js';
+import { reportCharts, type ChartSpec } from './report-charts.js';
+import { comparisonTable, escapeHtml, loansTable, segmentTable } from './report-tables.js';
+import { dollars, MIN_FUNDED_LOANS, pct, runName, sampleSizeWarning } from './summary-lines.js';
 
-const COLORS = ['#3b6ea5', '#d1495b', '#2e933c', '#edae49', '#6c4f9c', '#00798c'];
-
-function runName(result: BacktestResult): string {
-  return result.strategies.map((s) => s.name).join('+');
+/** The JSON block's shape: the result's own figures (not recomputed) and the charts' data. */
+export interface ReportData {
+  version: 1;
+  source: string;
+  minFundedLoans: number;
+  runs: Array<{
+    name: string;
+    strategies: StrategyRun[];
+    startingBalanceCents: number;
+    summary: BacktestSummary;
+    riskLevels: SegmentRow[];
+    sampleSizeWarning: string | null;
+  }>;
+  charts: ChartSpec[];
 }
 
-/** Offered rates in 0.02-wide buckets (the API's rates run 0.03 to 2.0). */
-export function rateHistogram(rates: readonly number[], width = 0.02): Bar[] {
-  if (rates.length === 0) return [];
-  const counts = new Map<number, number>();
-  for (const rate of rates) {
-    const bucket = Math.floor(rate / width + 1e-9);
-    counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
-  }
-  const buckets = [...counts.keys()];
-  const [low, high] = [Math.min(...buckets), Math.max(...buckets)];
-  const bars: Bar[] = [];
-  for (let b = low; b <= high; b += 1) bars.push({ label: (b * width).toFixed(2), value: counts.get(b) ?? 0 });
-  return bars;
+export function reportData(results: readonly BacktestResult[], source: string): ReportData {
+  return {
+    version: 1,
+    source,
+    minFundedLoans: MIN_FUNDED_LOANS,
+    runs: results.map((r) => ({
+      name: runName(r),
+      strategies: r.strategies,
+      startingBalanceCents: r.settings.startingBalanceCents,
+      summary: r.summary,
+      riskLevels: r.segments.risk_level,
+      sampleSizeWarning: sampleSizeWarning(r.summary),
+    })),
+    charts: reportCharts(results),
+  };
 }
 
-function table(rows: readonly SegmentRow[]): string {
-  const head = ['', 'requests', 'offers', 'accepted', 'avg rate', 'deployed', 'interest', 'losses', 'default', 'net', 'ann. return'];
-  const body = rows
-    .map(
-      (r) =>
-        `<tr><th>${escapeHtml(r.key)}</th><td>${r.requests}</td><td>${r.offers}</td><td>${pct(r.acceptance)}</td><td>${r.averageRate === null ? '-' : r.averageRate.toFixed(4)}</td>` +
-        `<td>${usd(r.deployedCents)}</td><td>${usd(r.interestCents)}</td><td>${usd(r.lossCents)}</td><td>${pct(r.defaultRate)}</td><td>${usd(r.netCents)}</td><td>${pct(r.annualizedReturn)}</td></tr>`,
-    )
-    .join('');
-  return `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${body}</tbody></table>`;
+/** JSON inside <script type="application/json">: no "<" survives, so nothing in it can close the element. */
+const jsonForScript = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
+
+function chart(spec: ChartSpec): string {
+  if (spec.empty !== undefined) return `<p class="no-chart" data-chart="${spec.id}">${escapeHtml(spec.empty)}</p>`;
+  const title = escapeHtml(spec.title);
+  return `<figure class="chart"><figcaption>${title}</figcaption><div class="plot"><canvas id="chart-${spec.id}" role="img" aria-label="${title}"></canvas></div></figure>`;
 }
 
-/** The headline paragraph: net annualized return on the capital over the draws, and the sample-size warning. */
+function warnings(results: readonly BacktestResult[]): string {
+  const lines = results.flatMap((r) => [sampleSizeWarning(r.summary), unjudgedWarning(r.summary)].filter((w): w is string => w !== null).map((w) => `${runName(r)}: ${w}`));
+  if (lines.length === 0) return '';
+  return `<div class="warning" role="alert"><strong>Warning</strong>${lines.map((l) => `<p>${escapeHtml(l)}.</p>`).join('')}<p>Below ${MIN_FUNDED_LOANS} funded loans the figures are mostly luck: judge nothing from them.</p></div>`;
+}
+
 function headline(result: BacktestResult, draws: DrawsSummary | undefined): string {
-  const { summary } = result;
-  let text = `Net annualized return on capital (idle cash included): <strong>${pct(summary.netAnnualizedReturn)}</strong>, ${summary.funded} loans funded`;
+  const { summary, settings } = result;
+  let text = `Net annualized return on capital (idle cash included): <strong>${pct(summary.netAnnualizedReturn)}</strong>, ${summary.funded.toLocaleString('en-US')} loans funded`;
   if (draws && draws.draws.length > 1) {
     const r = draws.netAnnualizedReturn;
-    text += ` (seed ${result.settings.market.seed}); mean over ${draws.draws.length} draws ${pct(r.mean)} (range ${pct(r.min)} to ${pct(r.max)}, smallest to largest draw)`;
+    text += ` (seed ${settings.market.seed}); mean over ${draws.draws.length} draws ${pct(r.mean)} (range ${pct(r.min)} to ${pct(r.max)}, smallest to largest draw)`;
   }
-  const warning = sampleSizeWarning(summary);
-  return `<p class="headline">${text}.</p>${warning ? `<p class="warning">Warning: ${escapeHtml(warning)}.</p>` : ''}`;
+  const unjudged = settings.market.settle && summary.offers > 0 ? `<p>Offers judged without an outcome: ${summary.unjudgedOffers} of ${summary.offers} (${pct(summary.unjudgedShare)}).</p>` : '';
+  return `<p class="headline">${text}.</p>${unjudged}`;
 }
 
-function runSection(result: BacktestResult, index: number, draws?: DrawsSummary): string {
-  const color = COLORS[index % COLORS.length] ?? '#333';
+const SEGMENT_TITLES = { score_band: ['By score band (provider B)', 'score band'], term: ['By term', 'term (months)'], strategy: ['By strategy', 'strategy'] } as const;
+
+function runSection(result: BacktestResult, draws: DrawsSummary | undefined): string {
+  const { market } = result.settings;
   const strategies = result.strategies
-    .map((s) => `<li><code>${escapeHtml(s.name)}</code> ${escapeHtml(s.version)}, <code>${escapeHtml(s.file)}</code>, content <code>${s.contentHash}</code>, params <code>${escapeHtml(JSON.stringify(s.params))}</code></li>`)
+    .map((s) => {
+      const params = Object.entries(s.params).map(([name, value]) => `${name}=${value}`).join(' ');
+      return `<li><code>${escapeHtml(s.name)}</code> version ${escapeHtml(s.version)}, <code>${escapeHtml(s.file)}</code>, content <code>${escapeHtml(s.contentHash)}</code>${params ? `, params <code>${escapeHtml(params)}</code>` : ''}</li>`;
+    })
     .join('');
-  const points = (pick: (p: BacktestResult['series'][number]) => number): Array<[number, number]> => result.series.map((p) => [Date.parse(p.at), pick(p)]);
-  const bands = result.segments.score_band.filter((row) => row.funded > 0).map((row) => ({ label: row.key, value: row.defaultRate }));
-  return [
-    `<section><h2>${escapeHtml(runName(result))}</h2><ul>${strategies}</ul>`,
-    headline(result, draws),
-    `<table class="summary"><tbody>${summaryLines(result.summary).map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</tbody></table>`,
-    lineChart('capital', 'Capital deployed and idle cash (USD)', [
-      { name: 'deployed', color, points: points((p) => p.deployedCents / 100) },
-      { name: 'idle cash', color: '#999999', points: points((p) => p.idleCents / 100) },
-    ], (v) => v.toFixed(0)),
-    barChart('default-by-band', 'Default rate by score band (funded loans)', bands, pct, color),
-    barChart('offered-rates', 'Offered rates (offers that passed the guard)', rateHistogram(result.offeredRates), (v) => String(v), color),
-    ...SEGMENT_DIMENSIONS.map((d) => `<h3>By ${d.replace('_', ' ')}</h3>${table(result.segments[d])}`),
-    '</section>',
-  ].join('\n');
+  const settle = market.settle ? `offers settle after ${market.decisionDelayMs / 3_600_000} h; seed ${market.seed}` : 'offers never settle (dry run)';
+  const others = (Object.keys(SEGMENT_TITLES) as Array<keyof typeof SEGMENT_TITLES>)
+    .map((d) => `<h4>${SEGMENT_TITLES[d][0]}</h4>${segmentTable(SEGMENT_TITLES[d][1], result.segments[d])}`)
+    .join('');
+  return (
+    `<section class="run"><h3>${escapeHtml(runName(result))}</h3><ul>${strategies}</ul>` +
+    `<p>Starting balance ${dollars(result.settings.startingBalanceCents)}; ${settle}; unknown competition: ${escapeHtml(String(market.unknownCompetition))}.</p>` +
+    headline(result, draws) +
+    `<h4>By risk level</h4>${segmentTable('risk level', result.segments.risk_level)}` +
+    `<details><summary>By score band, term and strategy</summary>${others}</details></section>`
+  );
 }
 
-/** The whole page, one section per run. */
+function loansSection(results: readonly BacktestResult[]): string {
+  const loans = results.flatMap((r) => r.loans.map((loan: BacktestLoan) => ({ run: runName(r), loan })));
+  const counts = (['repaid', 'defaulted', 'open'] as const).map((o) => `${loans.filter((l) => l.loan.outcome === o).length.toLocaleString('en-US')} ${o}`).join(', ');
+  if (loans.length === 0) return '<h2>Loans</h2><p class="no-loans">No loan was funded.</p>';
+  // Long lists start folded so the charts stay near the top of the page.
+  return `<h2>Loans</h2><details${loans.length <= 200 ? ' open' : ''}><summary>${loans.length.toLocaleString('en-US')} funded loans: ${counts}. Profit is interest + recoveries − losses; open loans are still running where the recording ends.</summary>${loansTable(loans)}</details>`;
+}
+
+const STYLE = `body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;padding:16px 24px;color:#222;max-width:1280px}
+h1{font-size:1.5em}h2{margin-top:2em;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;margin:8px 0 16px;font-variant-numeric:tabular-nums}th,td{padding:3px 10px;border-bottom:1px solid #e6e6e6;text-align:right;white-space:nowrap}
+th:first-child,td:first-child{text-align:left}thead th{background:#f4f4f4}.scroll{overflow-x:auto}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,520px),1fr));gap:16px}
+figure.chart{margin:0}figcaption{font-weight:600;margin-bottom:4px}.plot{position:relative;width:100%;height:320px}
+.warning{border:2px solid #c0392b;background:#fdecea;color:#7b1d12;padding:8px 14px;margin:12px 0}.warning p{margin:4px 0}
+.no-chart,.no-loans{color:#555;font-style:italic}code{font-size:.9em}table.loans{font-size:.92em}
+tr[data-outcome=defaulted] td{color:#a32}details{margin:8px 0}summary{cursor:pointer}`;
+
+/** The whole page; `draws[i]` belongs to `results[i]`. */
 export function backtestHtml(results: readonly BacktestResult[], source: string, draws: readonly (DrawsSummary | undefined)[] = []): string {
+  const data = reportData(results, source);
+  const names = results.map(runName);
+  const title = `lendbot backtest: ${names.join(' vs ') || 'no strategy'} on ${basename(source) || 'a recording'}`;
   const first = results[0];
-  const net = lineChart(
-    'net-return',
-    'Cumulative net return (share of the starting balance)',
-    results.map((r, i) => ({
-      name: runName(r),
-      color: COLORS[i % COLORS.length] ?? '#333',
-      points: r.series.map((p): [number, number] => [Date.parse(p.at), r.settings.startingBalanceCents > 0 ? p.netCents / r.settings.startingBalanceCents : 0]),
-    })),
-    pct,
-  );
+  const period = first
+    ? `${first.period.requests.toLocaleString('en-US')} requests seen ${first.period.from ?? '-'} to ${first.period.to ?? '-'}; cash flows followed to ${first.period.end ?? '-'}`
+    : 'No run';
+  const charts = (ids: readonly string[]): string => `<div class="charts">${data.charts.filter((c) => ids.includes(c.id)).map(chart).join('')}</div>`;
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>lendbot backtest: ${escapeHtml(source)}</title>
-<style>
-body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1100px}
-table{border-collapse:collapse;margin:8px 0 16px}th,td{padding:3px 8px;border-bottom:1px solid #e3e3e3;text-align:right}
-th:first-child{text-align:left}table.summary td{text-align:left}figure{margin:16px 0}figcaption{font-weight:600}
-.legend{margin:4px 0;font-size:12px}code{font-size:12px}.warning{color:#a33;font-weight:600}
-</style></head><body>
-<h1>Backtest of ${escapeHtml(source)}</h1>
-<p>${first ? `${first.period.requests} requests seen ${escapeHtml(first.period.from ?? '-')} to ${escapeHtml(first.period.to ?? '-')}; cash flows to ${escapeHtml(first.period.end ?? '-')}; starting balance ${usd(first.settings.startingBalanceCents)}.` : 'No requests.'}
-Market model: docs/backtesting.md.</p>
-${net}
-${results.map((r, i) => runSection(r, i, draws[i])).join('\n')}
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style></head><body>
+<h1>${escapeHtml(title)}</h1>
+<p>Recording <code>${escapeHtml(source)}</code>: ${escapeHtml(period)}. The market model and every figure: docs/backtesting.md.</p>
+${warnings(results)}
+<h2>Strategies side by side</h2><div class="scroll">${comparisonTable(results, draws.filter((d): d is DrawsSummary => d !== undefined))}</div>
+<h2>Over time</h2>${charts(['equity', 'drawdown'])}
+<h2>By risk level</h2>${charts(['default-rate-by-risk', 'return-by-risk'])}
+<h2>Offered rates</h2>${charts(['offered-rates'])}
+<h2>Each run</h2><div class="scroll">${results.map((r, i) => runSection(r, draws[i])).join('\n')}</div>
+${loansSection(results)}
+<noscript><p>The charts need JavaScript; the tables above do not.</p></noscript>
+<script type="application/json" id="report-data">${jsonForScript(data)}</script>
+<script>${scriptSafe(chartJsSource())}</script>
+<script>${REPORT_CLIENT_SCRIPT}</script>
 </body></html>
 `;
 }

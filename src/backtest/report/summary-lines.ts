@@ -1,6 +1,7 @@
 /** The summary of a backtest as labelled lines, shared by the terminal and HTML reports. */
 import { formatCents } from '../../service/index.js';
-import type { BacktestSummary } from '../backtest-result.js';
+import type { BacktestResult, BacktestSummary } from '../backtest-result.js';
+import type { DrawsSummary } from '../draws.js';
 
 /** Below this many funded loans a backtest's figures are mostly luck (every report says so). */
 export const MIN_FUNDED_LOANS = 100;
@@ -13,9 +14,17 @@ export function sampleSizeWarning(summary: Pick<BacktestSummary, 'funded'>): str
 
 export const pct = (share: number): string => `${(share * 100).toFixed(1)}%`;
 export const usd = (cents: number): string => formatCents(Math.round(cents));
+/** Dollars with a sign and thousands separators ("$1,234.56", "-$12.00"), for pages people read. */
+export const dollars = (cents: number): string => {
+  const text = usd(Math.abs(cents)).replace(/\B(?=(\d{3})+\.)/g, ',');
+  return cents < 0 && Math.round(cents) !== 0 ? `-$${text}` : `$${text}`;
+};
 
-/** The summary's lines as [label, value] pairs (also the rows of the side-by-side table). */
-export function summaryLines(summary: BacktestSummary): Array<[string, string]> {
+/** The run's name in reports: its strategies' names joined by "+". */
+export const runName = (result: Pick<BacktestResult, 'strategies'>): string => result.strategies.map((s) => s.name).join('+');
+
+/** The summary's lines as [label, value] pairs (also the rows of the side-by-side table); `money` formats cents. */
+export function summaryLines(summary: BacktestSummary, money: (cents: number) => string = usd): Array<[string, string]> {
   const refusals = Object.entries(summary.guardRefusals)
     .map(([code, count]) => `${code} ${count}`)
     .join(', ');
@@ -24,23 +33,38 @@ export function summaryLines(summary: BacktestSummary): Array<[string, string]> 
     ['requests', String(summary.requests)],
     ['offers', String(summary.offers)],
     ['loans funded', String(summary.funded)],
-    ['capital deployed', usd(summary.deployedCents)],
-    ['interest earned', usd(summary.interestCents)],
-    ['losses (written off)', usd(summary.lossCents)],
-    ['recoveries', usd(summary.recoveryCents)],
-    ['data spend', summary.subscriptionCents > 0 ? `${usd(summary.dataSpendCents)} (subscriptions ${usd(summary.subscriptionCents)})` : usd(summary.dataSpendCents)],
-    ['net', usd(summary.netCents)],
+    ['capital deployed', money(summary.deployedCents)],
+    ['interest earned', money(summary.interestCents)],
+    ['losses (written off)', money(summary.lossCents)],
+    ['recoveries', money(summary.recoveryCents)],
+    ['data spend', summary.subscriptionCents > 0 ? `${money(summary.dataSpendCents)} (subscriptions ${money(summary.subscriptionCents)})` : money(summary.dataSpendCents)],
+    ['net', money(summary.netCents)],
     ['default rate', pct(summary.defaultRate)],
     ['return on deployed (annualized)', pct(summary.returnOnDeployed)],
     ['capital utilization', pct(summary.capitalUtilization)],
-    ['average idle cash', usd(summary.averageIdleCents)],
+    ['average idle cash', money(summary.averageIdleCents)],
     ['max drawdown', pct(summary.maxDrawdown)],
-    ['largest exposure', usd(summary.largestExposureCents)],
-    ['largest borrower exposure', usd(summary.largestBorrowerExposureCents)],
-    ['final balance', usd(summary.finalBalanceCents)],
-    ['still open (current loans)', usd(summary.openCents)],
+    ['largest exposure', money(summary.largestExposureCents)],
+    ['largest borrower exposure', money(summary.largestBorrowerExposureCents)],
+    ['final balance', money(summary.finalBalanceCents)],
+    ['still open (current loans)', money(summary.openCents)],
     ['won but unfundable (balance)', String(summary.fundingFailures)],
     ['guard refusals', refusals === '' ? 'none' : refusals],
   ];
 }
 
+/**
+ * Several runs' summaries side by side: a label, then one value per run (the terminal's "Side by
+ * side" table and the HTML comparison table). Over several draws, the mean and range come first.
+ */
+export function sideBySideRows(results: readonly BacktestResult[], draws: readonly DrawsSummary[] = [], money: (cents: number) => string = usd): string[][] {
+  const columns = results.map((r) => summaryLines(r.summary, money));
+  const rows = (columns[0] ?? []).map(([label], index) => [label, ...columns.map((c) => c[index]?.[1] ?? '')]);
+  if (draws.length === results.length && (draws[0]?.draws.length ?? 0) > 1) {
+    rows.unshift(
+      [`net ann. return, mean of ${draws[0]?.draws.length ?? 0} draws`, ...draws.map((d) => pct(d.netAnnualizedReturn.mean))],
+      ['  range over the draws', ...draws.map((d) => `${pct(d.netAnnualizedReturn.min)} to ${pct(d.netAnnualizedReturn.max)}`)],
+    );
+  }
+  return rows;
+}
