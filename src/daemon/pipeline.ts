@@ -173,8 +173,19 @@ export class Pipeline {
       guardCode: guard ?? null,
       placement: placement?.kind ?? null,
     });
+    // totalAmount and riskLevel (added after the rest) let a terminal say "$536.00 at 22.8 %, risk low" (src/log/terminal-lines.ts).
     log.info(
-      { loanRequestId: request.id, source, action, rate: decision.rate, strategy: decision.strategy.name, reasons, dryRun: this.deps.dryRun },
+      {
+        loanRequestId: request.id,
+        source,
+        action,
+        rate: decision.rate,
+        strategy: decision.strategy.name,
+        reasons,
+        dryRun: this.deps.dryRun,
+        totalAmount: request.total_amount,
+        riskLevel: request.borrower_card_color,
+      },
       action === 'offer' ? 'decided: offer' : 'decided: skip',
     );
     const result: PipelineResult = { loanRequestId: request.id, action, rate: decision.rate, reasons, guard, placement: placement?.kind };

@@ -5,6 +5,7 @@
  */
 import { pino, type Logger, type DestinationStream, type Level } from 'pino';
 import { prettyFactory } from 'pino-pretty';
+import { terminalText, type LogRecord } from './terminal-lines.js';
 
 export type { Logger };
 
@@ -52,30 +53,73 @@ export interface LoggerOptions {
   pretty?: boolean;
 }
 
-/** pino-pretty's settings: colours (a terminal), local time. */
-const PRETTY_OPTIONS = { colorize: true, translateTime: 'SYS:standard' };
+/**
+ * pino-pretty's settings: colours (a terminal), the local time of day, each line on one line
+ * (fields after the message; an error's stack still gets its own lines). `app` is the same on
+ * every line.
+ */
+const PRETTY_OPTIONS = { colorize: true, translateTime: 'SYS:HH:MM:ss', singleLine: true, ignore: 'app' };
 
 /** Creates the root logger. */
 export function createLogger(options: LoggerOptions = {}): Logger {
+  const level = options.level ?? 'info';
   const base = {
-    level: options.level ?? 'info',
+    level,
     formatters: { log: (object: Record<string, unknown>) => redactDeep(object) as Record<string, unknown> },
     base: { app: 'lendbot' },
   };
   const pretty = options.pretty ?? (options.destination === undefined && process.stdout.isTTY === true);
   if (!pretty) return options.destination ? pino(base, options.destination) : pino(base);
   // Stdout as pino's JSON lines use it: buffered, flushed at exit.
-  return pino(base, prettyStream(options.destination ?? pino.destination(1)));
+  // At debug a person asked for everything: folded lines are shown too.
+  const verbose = level === 'debug' || level === 'trace';
+  const logger = pino(base, prettyStream(options.destination ?? pino.destination(1), verbose));
+  TERMINAL_LOGGERS.add(logger);
+  return logger;
+}
+
+/** Root loggers that write to a terminal; a child is found through its root (see onTerminal). */
+const TERMINAL_LOGGERS = new WeakSet<Logger>();
+
+/**
+ * Whether `log` writes pino-pretty lines for a person (a terminal) rather than JSON: the minute's
+ * summary (src/ops/terminal-summary.ts) is only for them. pino makes a child with its parent as
+ * prototype, so the chain leads to the root.
+ */
+export function onTerminal(log: Logger): boolean {
+  for (let current: object | null = log; current !== null; current = Object.getPrototypeOf(current) as object | null) {
+    if (TERMINAL_LOGGERS.has(current as Logger)) return true;
+  }
+  return false;
 }
 
 /**
  * Formats each JSON line with pino-pretty in this thread and writes it on. Not pino's
  * `transport: 'pino-pretty'`: that runs in a worker thread, a second V8 isolate costing about
  * 10 MB of the daemon's resident memory on a terminal, for the same lines.
+ *
+ * The plain-words lines (terminal-lines.ts: decisions, the summary) are made here, from the
+ * record already written, rather than by logging different messages on a terminal: the JSON a
+ * log processor reads is then the same on and off a terminal, and the wording can change without
+ * touching a line any program depends on. A record with plain words is handed to pino-pretty
+ * with only its time and level beside them, so every line keeps the same layout and colours.
  */
-function prettyStream(destination: DestinationStream): DestinationStream {
+function prettyStream(destination: DestinationStream, verbose: boolean): DestinationStream {
   const format = prettyFactory(PRETTY_OPTIONS);
-  return { write: (line: string) => destination.write(format(line)) };
+  return {
+    write: (line: string) => {
+      let record: LogRecord;
+      try {
+        record = JSON.parse(line) as LogRecord;
+      } catch {
+        destination.write(format(line));
+        return;
+      }
+      const text = terminalText(record, verbose);
+      if (text === null) return;
+      destination.write(format(text === undefined ? record : { level: record.level, time: record.time, msg: text }));
+    },
+  };
 }
 
 /** A logger that writes nothing (the default where none is given). */

@@ -1,20 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { UNCAPPED_RISK_LIMITS, checkOffer, type GuardSnapshot, type RiskLimits } from '../../src/risk/index.js';
+import { UNCAPPED_RISK_LIMITS, checkOffer, type RiskLimits } from '../../src/risk/index.js';
+import { snapshot } from './guard-snapshot.js';
 import { loanRequest, type LoanRequestOverrides } from '../store/fixtures.js';
 
-function snapshot(overrides: Partial<GuardSnapshot> = {}): GuardSnapshot {
-  return {
-    balanceCents: 1_000_000,
-    reservedCents: 0,
-    exposureCents: 0,
-    exposureByBorrowerCents: () => 0,
-    exposureByRiskLevelCents: {},
-    offersToday: 0,
-    amountTodayCents: 0,
-    killSwitchOn: false,
-    ...overrides,
-  };
-}
 
 function limits(overrides: Partial<RiskLimits> = {}): RiskLimits {
   return { ...UNCAPPED_RISK_LIMITS, ...overrides };
