@@ -1,11 +1,16 @@
 # lendbot: the daemon in a container. Build: docker build -t lendbot .
-# Run and compose examples: docs/operations.md. Proven without a Docker engine by
-# scripts/verify-image-steps.sh, which performs these same steps in a temp directory.
+# Or with compose.yaml beside this file: docker compose up -d --build. More: docs/operations.md.
+# Proven without a Docker engine by scripts/verify-image-steps.sh, which performs these same
+# steps in a temp directory.
 
 # Build stage: compiles the TypeScript to JavaScript (npm run build: dist/, stamped with the
 # hash of its sources), then drops the dev dependencies. better-sqlite3 compiles here when no
 # prebuilt binary matches, so the compilers never reach the runtime image.
-FROM node:20-slim AS build
+# Node 26, the Active LTS since October 2026 (24 is in maintenance). Both stages use the same image:
+# better-sqlite3's native module is built here for this Node's ABI and must load in the runtime
+# stage (scripts/verify-image-steps.sh checks they match). package.json keeps engines >=20.19, so
+# npm install still works on machines with Node 20.19 or newer.
+FROM node:26-slim AS build
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -19,7 +24,7 @@ RUN npm prune --omit=dev --no-audit --no-fund
 # Runtime stage: the compiled JavaScript only (no src/): a third of the start-up time and less
 # memory than the sources through tsx. tsx stays a production dependency, for strategy plugins
 # written in TypeScript (docs/operations.md).
-FROM node:20-slim
+FROM node:26-slim
 ENV NODE_ENV=production \
     LENDBOT_DB=/data/lendbot.db \
     LENDBOT_WEBHOOK_PORT=8080
@@ -34,7 +39,7 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 # The database lives here; mount config/ and strategies/ over /app/config and /app/strategies.
 VOLUME ["/data"]
-EXPOSE 8080
+EXPOSE 8080 8081
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.LENDBOT_WEBHOOK_PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # SIGTERM (docker stop) stops intake, finishes work in flight and exits 0 within 10 s:

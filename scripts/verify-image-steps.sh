@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Proves the Dockerfile without a Docker engine: performs its steps in a temp directory.
 #
+#   images        both stages FROM the same Node image (better-sqlite3 is compiled for its ABI); the
+#                 steps below run on this machine's Node, which package.json's engines must cover
 #   build stage   its COPY lines and its `npm ...` RUN lines (apt-get needs a real image: skipped):
 #                 npm ci, npm run build (src/ compiled to dist/), npm prune --omit=dev
 #   runtime stage its COPY lines (also --from=build), honouring .dockerignore for directories;
@@ -43,12 +45,13 @@ ignored() { # is this top-level path excluded by .dockerignore?
 }
 
 stage=-1
+images=()
 env_args=()
 entrypoint="" cmd="" healthcheck=""
 for line in "${lines[@]}"; do
   read -r instruction rest <<<"$line"
   case "$instruction" in
-    FROM) stage=$((stage + 1)); step "stage $stage: $rest" ;;
+    FROM) stage=$((stage + 1)); images+=("${rest%% *}"); step "stage $stage: $rest" ;;
     WORKDIR) ;; # every stage works in /app, mapped to $work/stage<N>
     COPY)
       read -r -a args <<<"$rest"
@@ -81,6 +84,17 @@ for line in "${lines[@]}"; do
   esac
 done
 
+# better-sqlite3's native module is compiled in the build stage for that Node's ABI: the runtime
+# stage must run the same Node, or the module fails to load at start.
+[[ "${#images[@]}" == 2 && "${images[0]}" == "${images[1]}" ]] || fail "the build and runtime stages use different images (${images[*]}): better-sqlite3 is compiled for the build stage's Node"
+# These steps run on this machine's Node, not the image's: both must satisfy package.json's engines.
+image_node="$(sed -n 's/^node:\([0-9][0-9]*\).*/\1/p' <<<"${images[1]}")"
+engines="$(node -p 'require("./package.json").engines.node')"
+covers() { node -e 'const r = /^>=(\d+)\.(\d+)$/.exec(process.argv[1]); const [major, minor] = process.argv[2].split(".").map(Number); process.exit(!r || major > +r[1] || (major === +r[1] && minor >= +r[2]) ? 0 : 1)' "$engines" "$1"; }
+[[ -n "$image_node" ]] || fail "the runtime image is not node:<major>...: ${images[1]}"
+covers "$image_node.99" || fail "the image's Node $image_node is outside package.json's engines ($engines)"
+covers "$(node -p process.versions.node)" || fail "this machine's Node $(node -v) is outside package.json's engines ($engines)"
+echo "image: ${images[1]} (Node $image_node); these steps ran on Node $(node -v); engines $engines covers both"
 [[ -d "$work/stage1/node_modules/better-sqlite3" ]] || fail "better-sqlite3 missing from the runtime stage"
 [[ ! -d "$work/stage1/node_modules/typescript" ]] || fail "dev dependencies (typescript) reached the runtime stage"
 [[ -f "$work/stage1/dist/cli/main.js" && -f "$work/stage1/dist/source-stamp.txt" ]] || fail "no stamped dist/ (npm run build) in the runtime stage"

@@ -99,6 +99,7 @@ export const RUN_ENV_HELP: ReadonlyArray<readonly [string, string]> = [
   ['LENDBOT_POLL', 'poll schedule, a cron expression (default every minute)'],
   ['LENDBOT_DRY_RUN', 'true: never POST offers'],
   ['LENDBOT_LOG_LEVEL', 'trace, debug, info, warn, error'],
+  ['LENDBOT_OPS_HOST', 'operator listener address (default 127.0.0.1; 0.0.0.0 in a container)'],
   ...OPS_ENV_HELP,
 ];
 
@@ -132,6 +133,8 @@ export function applyEnv(config: DaemonConfigFile, env: Env): DaemonConfigFile {
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigurationError(`LENDBOT_OPS_PORT must be a port number (got "${env.LENDBOT_OPS_PORT}")`);
     result.ops.port = port;
   }
+  // A container binds 0.0.0.0 inside and publishes the port on the host's loopback (compose.yaml).
+  if (env.LENDBOT_OPS_HOST?.trim()) result.ops.host = env.LENDBOT_OPS_HOST.trim();
   if (env.LENDBOT_POLL?.trim()) {
     if (!cron.validate(env.LENDBOT_POLL.trim())) throw new ConfigurationError(`LENDBOT_POLL is not a cron expression (got "${env.LENDBOT_POLL}")`);
     result.poll.schedule = env.LENDBOT_POLL.trim();
