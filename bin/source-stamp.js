@@ -1,6 +1,7 @@
 /**
  * Whether dist/ holds the compiled form of the sources as they are now. `npm run build` writes a
- * hash of everything the compiler reads from this checkout (src/ and the tsconfig files) to
+ * hash of everything the build reads from this checkout (every file under src/, the TypeScript
+ * and the dashboard's files it copies as they are, STATIC_FOLDERS; and the tsconfig files) to
  * dist/source-stamp.txt; bin/lendbot.js runs dist/ only when that hash still matches, so a
  * stale build never runs in a development checkout. An installed image has no src/: there the
  * compiled code is all there is, and it runs.
@@ -15,11 +16,13 @@ import { fileURLToPath } from 'node:url';
 export const STAMP_FILE = 'dist/source-stamp.txt';
 export const ENTRY_FILE = 'dist/cli/main.js';
 const COMPILER_INPUTS = ['tsconfig.json', 'tsconfig.build.json'];
+/** Folders of src/ the compiler does not read but dist/ needs: copied as they are, under the same path. */
+export const STATIC_FOLDERS = ['operator/dashboard/assets'];
 
 /** The checkout this file belongs to. */
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** A hash of every file under src/ (names and contents) and the compiler settings. */
+/** A hash of every file under src/ (names and contents; STATIC_FOLDERS included) and the compiler settings. */
 export function sourceStamp(root = ROOT) {
   const files = readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())

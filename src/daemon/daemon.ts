@@ -29,7 +29,8 @@ import { createMetrics } from '../ops/metrics.js';
 import { Protections } from '../ops/protections/index.js';
 import { ServiceHealth } from '../ops/service-health.js';
 import { wireOperations } from '../ops/wire-operations.js';
-// The operator listener: the MCP agent connector (src/operator).
+import { terminalSummaryJobs } from '../ops/terminal-summary.js';
+// The operator listener: dashboard, API, /metrics and the MCP agent connector (src/operator).
 import { operatorSurface } from '../operator/operator-surface.js';
 
 export interface DaemonOverrides {
@@ -215,6 +216,7 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
     config: config.ops,
     env,
     log: component('operator'),
+    metrics: ops.metrics,
     context: {
       client,
       store,
@@ -249,6 +251,8 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       // Webhooks are stored from now on, but nothing is decided before the offers a crash left
       // unsettled are settled (they reserve their money meanwhile).
       inbox.hold();
+      // On a terminal, a summary line a minute, counting from here (src/ops/terminal-summary.ts).
+      const summaryJobs = terminalSummaryJobs({ store, clock, limits, dryRun, log: component('summary') });
       await webhook.listen({ host, port });
       await ops.start();
       await operator.start();
@@ -260,6 +264,7 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       if (config.poll.at_start) await scheduler.runOnce(pollJob);
       scheduler.start(jobs);
       scheduler.start(ops.jobs);
+      scheduler.start(summaryJobs);
     },
     runJob(name: string) {
       const job = jobs.find((candidate) => candidate.name === name);

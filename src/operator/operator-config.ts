@@ -1,6 +1,6 @@
 /**
- * The `ops:` section of the daemon's configuration: where the operator listener listens and which
- * named tokens may use it. Token values never live in the file: each named token names the
+ * The `ops:` section of the daemon's configuration: where the operator listener listens, which
+ * named tokens may use it, whether this machine may read without one, and where reports are. Token values never live in the file: each named token names the
  * environment variable holding it, so one agent's access is revoked by removing its entry (or
  * unsetting its variable) and restarting, without touching the others.
  */
@@ -26,11 +26,16 @@ export const operatorConfigSchema = z.strictObject({
     )
     .default([])
     .describe('named bearer tokens besides LENDBOT_OPERATOR_TOKEN'),
+  open_on_loopback: z
+    .boolean()
+    .default(true)
+    .describe('true: the dashboard and GET /api/... answer callers on this machine without a token (changes always need one)'),
+  reports_dir: z.string().min(1).default('reports').describe('the folder of backtest HTML reports the dashboard lists (GET /api/reports)'),
 });
 export type OperatorConfig = z.infer<typeof operatorConfigSchema>;
 
 /** The variables the operator listener reads (shown in --help). */
 export const OPS_ENV_HELP: ReadonlyArray<readonly [string, string]> = [
-  ['LENDBOT_OPERATOR_TOKEN', 'bearer token of the operator listener (/mcp); its callers are named "operator"'],
+  ['LENDBOT_OPERATOR_TOKEN', 'bearer token of the operator listener (dashboard, /api, /metrics, /mcp); its callers are named "operator"'],
   ['LENDBOT_OPS_PORT', `operator listener port (default ${DEFAULT_OPS_PORT})`],
 ];

@@ -2,9 +2,9 @@
  * The operator's listener: a fastify instance of its own, apart from the marketplace-facing one
  * (/webhooks, /healthz), on loopback by default (`ops.host`, `ops.port`, LENDBOT_OPS_PORT).
  *
- * Everything an operator reaches is a group of routes registered here before it listens: the
- * MCP agent connector (mcp-routes.ts) today; the dashboard, the control API and /metrics are
- * added the same way, as one more OperatorRoutes in the list the composition root passes.
+ * Everything an operator reaches is a group of routes registered here before it listens, each one
+ * OperatorRoutes in the list operator-surface.ts passes: the MCP agent connector (mcp-routes.ts),
+ * the JSON API with /metrics and /reports (api/api-routes.ts), the dashboard (dashboard/).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';

@@ -1,13 +1,21 @@
 /**
- * The operator surface of a running daemon: the operator listener with the MCP connector, or
- * nothing. It is served only when someone can be let in: with a token (LENDBOT_OPERATOR_TOKEN or
- * a named one), or in the sandbox on loopback, where no real money is at stake and nothing
- * outside this machine can reach it. Anywhere else, without a token it refuses to serve and says
- * so, while the daemon trades on.
+ * The operator surface of a running daemon: the operator listener with the dashboard, the JSON
+ * API, /metrics and the MCP connector, or nothing.
+ *
+ * With a token (LENDBOT_OPERATOR_TOKEN or a named one) it always serves. Without any it serves
+ * only on loopback: the read-only dashboard of this machine (ops.open_on_loopback), where no
+ * change can be made for want of a token; /mcp then answers 401, except in the sandbox, whose
+ * connector stays open to this machine as before (no real money is at stake). On any other host
+ * without a token it refuses to serve and says so, while the daemon trades on.
  */
 import type { Logger } from '../log/logger.js';
+import type { MetricsScrape } from '../ops/ops-routes.js';
 import type { AgentContext } from './agent-context.js';
+import { operatorApiRoutes } from './api/api-routes.js';
+import { createOperatorAuth } from './api/operator-auth.js';
+import { SessionStore } from './api/sessions.js';
 import { ConfirmationCodes } from './confirmation.js';
+import { dashboardRoutes } from './dashboard/dashboard-routes.js';
 import { MCP_PATH, mcpRoutes } from './mcp-routes.js';
 import type { OperatorConfig } from './operator-config.js';
 import { buildOperatorListener, isLoopbackHost, type OperatorListener } from './operator-listener.js';
@@ -20,23 +28,38 @@ export interface OperatorSurface {
   stop(): Promise<void>;
 }
 
-export function operatorSurface(options: { config: OperatorConfig; env: Record<string, string | undefined>; context: AgentContext; log: Logger }): OperatorSurface {
+export interface OperatorSurfaceOptions {
+  config: OperatorConfig;
+  env: Record<string, string | undefined>;
+  context: AgentContext;
+  log: Logger;
+  /** The daemon's Prometheus scrape, served at GET /metrics. */
+  metrics?: MetricsScrape | undefined;
+}
+
+export function operatorSurface(options: OperatorSurfaceOptions): OperatorSurface {
   const { config, context, log } = options;
   const tokens = tokensFromEnv(config, options.env);
   for (const name of tokens.inactive) log.warn({ token: name }, `operator token "${name}" is declared in ops.tokens but its variable is unset or empty: it lets nobody in`);
-  const anonymous = tokens.size === 0 && context.mode === 'sandbox' && isLoopbackHost(config.host);
-  if (tokens.size === 0 && !anonymous) {
+  const loopback = isLoopbackHost(config.host);
+  const anonymousMcp = tokens.size === 0 && context.mode === 'sandbox' && loopback;
+  if (tokens.size === 0 && !loopback) {
     log.warn(
       { host: config.host, mode: context.mode },
-      'operator listener not started: no operator token (set LENDBOT_OPERATOR_TOKEN, or a named token of ops.tokens, to serve /mcp); only the sandbox on loopback runs without one',
+      'operator listener not started: no operator token (set LENDBOT_OPERATOR_TOKEN, or a named token of ops.tokens); without one it serves only on loopback',
     );
     return { url: () => undefined, start: async () => undefined, stop: async () => undefined };
   }
+  const auth = createOperatorAuth({ tokens, sessions: new SessionStore(context.realClock), openOnLoopback: config.open_on_loopback, log });
   const listener: OperatorListener = buildOperatorListener({
     host: config.host,
     port: config.port,
     log,
-    routes: [mcpRoutes({ context, codes: new ConfirmationCodes(context.realClock), tokens, anonymous, realClock: context.realClock, log })],
+    routes: [
+      mcpRoutes({ context, codes: new ConfirmationCodes(context.realClock), tokens, anonymous: anonymousMcp, realClock: context.realClock, log }),
+      operatorApiRoutes({ context, auth, reportsDir: config.reports_dir, metrics: options.metrics, log }),
+      dashboardRoutes(),
+    ],
   });
   let started = false;
   return {
@@ -45,16 +68,24 @@ export function operatorSurface(options: { config: OperatorConfig; env: Record<s
       try {
         await listener.listen();
       } catch (error) {
-        // The sandbox's connector is a convenience (a second `npm start`, a busy 8081): trade on
-        // without it. With a token someone relies on it, so a busy port stops the daemon.
-        if (!anonymous || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+        // Without a token the listener is a convenience (a second `npm start`, a busy 8081):
+        // trade on without it. With a token someone relies on it, so a busy port stops the daemon.
+        if (tokens.size > 0 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
         log.warn({ host: config.host, port: config.port }, `operator listener not started: port ${config.port} is in use (set LENDBOT_OPS_PORT)`);
         return;
       }
       started = true;
+      const access =
+        tokens.size > 0
+          ? `tokens ${tokens.names.join(', ')}${config.open_on_loopback ? '; read-only without one from this machine' : ''}`
+          : config.open_on_loopback
+            ? anonymousMcp
+              ? 'no token: read-only dashboard and the sandbox\'s MCP connector, from this machine'
+              : 'no token: read-only, from this machine (set LENDBOT_OPERATOR_TOKEN to pause, resume or use /mcp)'
+            : 'no token and ops.open_on_loopback false: nothing but the sign-in page answers';
       log.info(
-        { url: `${listener.url()}${MCP_PATH}`, tokens: anonymous ? 'none (sandbox on loopback)' : tokens.names },
-        'operator listener started: MCP agent connector at /mcp',
+        { url: listener.url(), dashboard: `${listener.url()}/`, mcp: `${listener.url()}${MCP_PATH}`, tokens: anonymousMcp ? 'none (sandbox on loopback)' : tokens.names, access },
+        'operator listener started: dashboard, API and /metrics, MCP agent connector at /mcp',
       );
     },
     async stop() {

@@ -24,6 +24,8 @@ export interface TokenSet {
   readonly inactive: readonly string[];
   /** The name of the token an `Authorization` header carries, or undefined when it is missing or wrong. */
   authenticate(authorization: string | undefined): string | undefined;
+  /** The name of a bare token (the dashboard's sign-in form), or undefined when it is not one of them. */
+  identify(token: string): string | undefined;
 }
 
 function digest(text: string): Buffer {
@@ -41,20 +43,24 @@ export function tokensFromEnv(config: Pick<OperatorConfig, 'tokens'>, env: Recor
     if (value) known.push({ name: entry.name, digest: digest(value) });
     else inactive.push(entry.name);
   }
+  const identify = (value: string): string | undefined => {
+    if (value.length === 0) return undefined;
+    const offered = digest(value);
+    let found: string | undefined;
+    // Every token is compared, whichever matches, so the time taken does not say which one did.
+    for (const token of known) {
+      if (timingSafeEqual(offered, token.digest) && found === undefined) found = token.name;
+    }
+    return found;
+  };
   return {
     size: known.length,
     names: known.map((token) => token.name),
     inactive,
     authenticate(authorization) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-      if (!match?.[1]) return undefined;
-      const offered = digest(match[1]);
-      let found: string | undefined;
-      // Every token is compared, whichever matches, so the time taken does not say which one did.
-      for (const token of known) {
-        if (timingSafeEqual(offered, token.digest) && found === undefined) found = token.name;
-      }
-      return found;
+      return match?.[1] ? identify(match[1]) : undefined;
     },
+    identify,
   };
 }

@@ -1,17 +1,19 @@
 /**
  * The one call the composition root makes to add health and metrics to the daemon: instruments
- * the pipeline and registers `GET /healthz` and `GET /metrics` on the listener (before it listens).
- * The metrics are created first by the caller, so the client and the webhook listener's
- * `onOutcome` can feed them too (see docs/operations.md, "Wiring").
+ * the pipeline, registers `GET /healthz` on the webhook listener (before it listens) and returns
+ * the metrics scrape the operator listener serves at `GET /metrics`. The metrics are created
+ * first by the caller, so the client and the webhook listener's `onOutcome` can feed them too
+ * (see docs/operations.md, "Wiring").
  */
 import type { Clock } from '../clock/clock.js';
+import type { Logger } from '../log/logger.js';
 import type { RiskLimits } from '../risk/index.js';
 import type { Store } from '../store/index.js';
 import { checkHealth } from './health.js';
 import type { ServiceDegraded } from './service-health.js';
 import { instrumentPipeline, type DecisionFeed } from './instrument.js';
 import type { LendbotMetrics } from './metrics.js';
-import { registerHealthRoute, registerMetricsRoute, type OpsApp } from './ops-routes.js';
+import { metricsScrape, registerHealthRoute, type MetricsScrape, type OpsApp } from './ops-routes.js';
 import { buildStatusReport, type StrategyBudget } from './status-report.js';
 
 export interface OpsDeps {
@@ -27,9 +29,10 @@ export interface OpsDeps {
   maxPollAgeMs?: number;
   maxInboxDepth?: number;
   serviceDegraded?: () => ServiceDegraded | undefined;
+  log?: Logger;
 }
 
-export function attachOps(deps: OpsDeps): void {
+export function attachOps(deps: OpsDeps): { metrics: MetricsScrape } {
   const { app, metrics, store, clock } = deps;
   const startedAtMs = clock.now();
   instrumentPipeline(deps.pipeline, { metrics, store, clock });
@@ -43,9 +46,10 @@ export function attachOps(deps: OpsDeps): void {
       ...(deps.serviceDegraded === undefined ? {} : { serviceDegraded: deps.serviceDegraded }),
     }),
   );
-  registerMetricsRoute(app, metrics.registry, () =>
-    metrics.observeStatus(
-      buildStatusReport({ store, nowMs: clock.now(), limits: deps.limits(), budgets: deps.budgets(), dryRun: deps.dryRun }),
-    ),
+  const scrape = metricsScrape(
+    metrics.registry,
+    () => metrics.observeStatus(buildStatusReport({ store, nowMs: clock.now(), limits: deps.limits(), budgets: deps.budgets(), dryRun: deps.dryRun })),
+    (error) => deps.log?.warn({ err: error }, 'metrics gauges not refreshed'),
   );
+  return { metrics: scrape };
 }

@@ -1,6 +1,6 @@
 /**
- * Everything operational, attached to a daemon the composition root has built: health and
- * metrics on the listener, hot reload of the strategies and the `risk:` section, and outbound
+ * Everything operational, attached to a daemon the composition root has built: health on the
+ * webhook listener, the metrics scrape (served by the operator listener), hot reload of the strategies and the `risk:` section, and outbound
  * notifications. createDaemon calls it once, before the listener listens, and calls `start`,
  * `stop` and schedules `jobs` with its own.
  */
@@ -18,7 +18,7 @@ import type { LendbotMetrics } from './metrics.js';
 import { NotificationWatcher } from './notification-watcher.js';
 import { notifierFromConfig, type NotificationEvent, type NotificationsConfig } from './notifier.js';
 import type { DecisionFeed } from './instrument.js';
-import type { OpsApp } from './ops-routes.js';
+import type { MetricsScrape, OpsApp } from './ops-routes.js';
 import type { ServiceDegraded } from './service-health.js';
 import { CLOCK_RECORD_SCHEDULE, ClockRecorder } from './status-clock.js';
 import { buildStatusReport, type StrategyBudget } from './status-report.js';
@@ -51,6 +51,8 @@ export interface OperationsDeps {
 }
 
 export interface Operations {
+  /** The Prometheus scrape the operator listener serves at GET /metrics. */
+  metrics: MetricsScrape;
   /** Extra scheduled jobs (the notification check; a simulated clock's reading), to run with the daemon's. */
   jobs: Job[];
   /** Sends a notification now (nothing when notifications are off); never throws. */
@@ -63,7 +65,8 @@ export function wireOperations(deps: OperationsDeps): Operations {
   const { store, clock, log } = deps;
   const budgets = (): StrategyBudget[] =>
     deps.strategies().map((strategy) => ({ strategy: strategy.name, monthlyBudgetCents: strategy.dataPolicy.monthlyBudgetCents }));
-  attachOps({
+  const { metrics } = attachOps({
+    log,
     app: deps.app,
     metrics: deps.metrics,
     store,
@@ -116,6 +119,7 @@ export function wireOperations(deps: OperationsDeps): Operations {
   }
 
   return {
+    metrics,
     jobs,
     notify(event, data) {
       void notifier?.notify(event, data);

@@ -3,6 +3,7 @@
  * it (not) offer?" and to check that a backtest of the same strategy reproduces it.
  */
 import type { Database } from 'better-sqlite3';
+import { createDecisionPages, type DecisionPage, type DecisionPageQuery } from './decision-page.js';
 import { flag, isoFromMs, parseJsonColumn } from './sql-values.js';
 
 export type DecisionAction = 'offer' | 'skip';
@@ -53,7 +54,8 @@ export interface StoredDecision {
   previous: unknown;
 }
 
-interface DecisionRow {
+/** A decisions row as SQLite returns it (decision-page.ts reads it too). */
+export interface DecisionRow {
   id: number;
   loan_request_id: number;
   strategy: string | null;
@@ -98,9 +100,11 @@ export interface DecisionsRepository {
   iterate(query?: DecisionQuery): IterableIterator<StoredDecision>;
   /** How many decisions of each action in [sinceMs, untilMs), by two range counts on the (action, decided_at) index. */
   countByAction(range: { sinceMs: number; untilMs: number }): Record<DecisionAction, number>;
+  /** One page of decisions, newest first, with each request's amount and risk level and its offer's state (decision-page.ts). */
+  page(query: DecisionPageQuery): DecisionPage;
 }
 
-function fromRow(row: DecisionRow): StoredDecision {
+export function decisionFromRow(row: DecisionRow): StoredDecision {
   return {
     id: row.id,
     loanRequestId: row.loan_request_id,
@@ -198,11 +202,14 @@ export function createDecisionsRepository(db: Database): DecisionsRepository {
     }
     if (row.source !== null) return 'duplicate';
     removeRow.run(decision.loanRequestId);
-    insertAgent.run(...agentValues(decision, fromRow(row)));
+    insertAgent.run(...agentValues(decision, decisionFromRow(row)));
     return 'replaced';
   });
 
+  const pages = createDecisionPages(db);
+
   return {
+    page: pages,
     recordAgent(decision) {
       return replaceWithAgent(decision);
     },
@@ -215,11 +222,11 @@ export function createDecisionsRepository(db: Database): DecisionsRepository {
     },
     get(loanRequestId) {
       const row = byRequest.get(loanRequestId);
-      return row === undefined ? undefined : fromRow(row);
+      return row === undefined ? undefined : decisionFromRow(row);
     },
     list(query = {}) {
       const { statement, params } = select(query);
-      return statement.all(...params).map(fromRow);
+      return statement.all(...params).map(decisionFromRow);
     },
     countByAction(range) {
       const bounds = [isoFromMs(range.sinceMs), isoFromMs(range.untilMs)] as const;
@@ -227,7 +234,7 @@ export function createDecisionsRepository(db: Database): DecisionsRepository {
     },
     *iterate(query = {}) {
       const { statement, params } = select(query);
-      for (const row of statement.iterate(...params)) yield fromRow(row);
+      for (const row of statement.iterate(...params)) yield decisionFromRow(row);
     },
   };
 }

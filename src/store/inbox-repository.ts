@@ -55,6 +55,8 @@ export interface InboxRepository {
   markProcessed(webhookUuid: string, outcome: string, atMs: number): boolean;
   /** How many events wait to be processed. */
   depth(): number;
+  /** When the newest event arrived (the last row inserted, by rowid: no scan), or undefined for an empty inbox. */
+  lastReceivedAt(): string | undefined;
   /** When the first unprocessed event about this loan request arrived (ms), if one waits. */
   waitingSinceMs(loanRequestId: number): number | undefined;
 }
@@ -85,6 +87,7 @@ export function createInboxRepository(db: Database): InboxRepository {
   const processed = db.prepare(
     'UPDATE webhook_inbox SET processed_at = ?, outcome = ? WHERE webhook_uuid = ? AND processed_at IS NULL',
   );
+  const newest = db.prepare<[], { received_at: string }>('SELECT received_at FROM webhook_inbox ORDER BY rowid DESC LIMIT 1');
   const count = db.prepare<[], { depth: number }>('SELECT COUNT(*) AS depth FROM webhook_inbox WHERE processed_at IS NULL');
   // While the pipeline runs, the event that brought the request is still unprocessed, so the
   // partial index on unprocessed events finds it without scanning the inbox.
@@ -124,6 +127,9 @@ export function createInboxRepository(db: Database): InboxRepository {
     },
     markProcessed(webhookUuid, outcome, atMs) {
       return processed.run(isoFromMs(atMs), outcome, webhookUuid).changes === 1;
+    },
+    lastReceivedAt() {
+      return newest.get()?.received_at;
     },
     depth() {
       return count.get()?.depth ?? 0;

@@ -16,6 +16,7 @@ export * from './database.js';
 export * from './migrations.js';
 export * from './account-repository.js';
 export * from './decisions-repository.js';
+export { SCAN_WINDOW, UnknownCursorError, type DecisionPage, type DecisionPageQuery, type PagedDecision } from './decision-page.js';
 export * from './exposure-repository.js';
 export * from './inbox-repository.js';
 export * from './offers-repository.js';

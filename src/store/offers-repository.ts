@@ -103,6 +103,8 @@ export interface OffersRepository {
   /** Any other move (accepted, funded, rejected, expired), as reconciliation learns it. */
   setState(id: number, state: OfferState, atMs: number): boolean;
   listByState(states: readonly OfferState[]): OfferRecord[];
+  /** Newest first (by id, the primary key), in one state or all, older than `beforeId`; `limit + 1` rows say whether more exist. */
+  newest(query: { limit: number; state?: OfferState | undefined; beforeId?: number | undefined }): OfferRecord[];
   /** Live offers placed or funded that changed after `afterIso`, oldest change first (the notification cursor). */
   changedSince(afterIso: string, limit: number): OfferRecord[];
   /**
@@ -178,6 +180,8 @@ export function createOffersRepository(db: Database): OffersRepository {
   );
   const writeSchedule = db.prepare('UPDATE offers SET fund_attempts = ?, next_fund_at = ? WHERE id = ?');
   const listings = createOfferListings(db);
+  const newestAll = db.prepare<[number, number], OfferRow>('SELECT * FROM offers WHERE id < ? ORDER BY id DESC LIMIT ?');
+  const newestInState = db.prepare<[string, number, number], OfferRow>('SELECT * FROM offers WHERE state = ? AND id < ? ORDER BY id DESC LIMIT ?');
 
   const createIntent = db.transaction((input: IntentInput): IntentResult => {
     const at = isoFromMs(input.atMs);
@@ -221,6 +225,11 @@ export function createOffersRepository(db: Database): OffersRepository {
     setState(id, state, atMs) {
       if (!OFFER_STATES.includes(state)) throw new RangeError(`not an offer state: ${String(state)}`);
       return stateOnly.run(state, isoFromMs(atMs), id).changes === 1;
+    },
+    newest({ limit, state, beforeId }) {
+      const before = beforeId ?? Number.MAX_SAFE_INTEGER;
+      const rows = state === undefined ? newestAll.all(before, limit) : newestInState.all(state, before, limit);
+      return rows.map(fromRow);
     },
     changedSince(afterIso, limit) {
       return changed.all(afterIso, limit).map(fromRow);

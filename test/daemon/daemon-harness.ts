@@ -59,6 +59,8 @@ export async function startDaemonHarness(options: HarnessOptions = {}): Promise<
     db: join(dir, 'lendbot.db'),
     dry_run: options.dryRun ?? false,
     webhook: { host: '127.0.0.1', port },
+    // The operator listener now serves on loopback without a token too: a free port, not 8081.
+    ops: { port: 0 },
     poll: { schedule: NEVER, at_start: false },
     jobs: { balance_refresh: NEVER, reconcile: NEVER, fund_accepted: NEVER, protections: NEVER },
     // The shipped caps are starting points for a live account; tests set the limits they test.

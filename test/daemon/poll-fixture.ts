@@ -56,6 +56,7 @@ export async function startPollFixture(options: PollFixtureOptions = {}): Promis
     poll: { schedule: 'off', at_start: false },
     jobs: { balance_refresh: 'off', reconcile: 'off', fund_accepted: 'off', protections: 'off' },
     risk: { max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null },
+    ops: { port: 0 },
     ...options.config,
     db: join(dir, 'lendbot.db'),
   });

@@ -53,6 +53,7 @@ describe('a marketplace refusing our credentials', () => {
     const config = daemonConfigSchema.parse({
       db: join(dir, 'lendbot.db'),
       webhook: { host: '127.0.0.1', port },
+      ops: { port: 0 },
       poll: { schedule: EVERY_SECOND, at_start: true },
       jobs: { balance_refresh: EVERY_SECOND, reconcile: EVERY_SECOND, fund_accepted: EVERY_SECOND },
       notifications: { url: receiver.url, retries: 0 },

@@ -1,6 +1,7 @@
 /**
- * When the daemon serves /mcp: with a token always; without one only in the sandbox on loopback
- * (anonymously); anywhere else it does not start the listener, says so, and trades on.
+ * When the daemon serves the operator listener and /mcp: with a token always; without one only on
+ * loopback (read-only, and /mcp anonymously only in the sandbox); on another host without a
+ * token it does not start the listener, says so, and trades on.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,12 +57,24 @@ describe('the operator listener', () => {
     }
   });
 
-  it('does not start without a token outside the sandbox on loopback, and says so', async () => {
-    for (const [mode, host] of [['live', '127.0.0.1'], ['sandbox', '0.0.0.0']] as const) {
-      const { daemon, lines } = await start(mode, host);
+  it('serves live on loopback without a token read-only, with /mcp closed to everyone', async () => {
+    const { daemon } = await start('live', '127.0.0.1');
+    const url = daemon.operatorUrl();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const mcp = await fetch(new URL('/mcp', url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(mcp.status).toBe(401);
+    const me = await fetch(new URL('/api/me', url));
+    expect(await me.json()).toEqual({ signedIn: false, name: null, canRead: true, canChange: false });
+    const pause = await fetch(new URL('/api/pause', url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(pause.status).toBe(401);
+  });
+
+  it('does not start without a token on a host other than loopback, and says so', async () => {
+    for (const mode of ['live', 'sandbox'] as const) {
+      const { daemon, lines } = await start(mode, '0.0.0.0');
       expect(daemon.operatorUrl()).toBeUndefined();
       expect(lines.map((line) => line.msg)).toContain(
-        'operator listener not started: no operator token (set LENDBOT_OPERATOR_TOKEN, or a named token of ops.tokens, to serve /mcp); only the sandbox on loopback runs without one',
+        'operator listener not started: no operator token (set LENDBOT_OPERATOR_TOKEN, or a named token of ops.tokens); without one it serves only on loopback',
       );
       await running?.daemon.stop();
       await running?.sandbox.close();

@@ -1,0 +1,294 @@
+/**
+ * The JSON answers of the operator API (docs/operator-api.md), exactly as sent: the server builds
+ * them with these types and the dashboard reads them with the same ones. Money is integer cents
+ * (`...Cents`), rates and probabilities are fractions in the API's unit (0.228 = 22.8 %), times
+ * are ISO strings in the daemon's clock (the sandbox's simulated one in the sandbox).
+ *
+ * Additions to the contract (/tmp/h/api-contract.md), all extra fields, none renamed:
+ * - DecisionRow.offerState: what became of the offer made on the request (null: none).
+ * - OverviewLimits: minCashReserveCents, maxPerBorrowerCents, allowedRiskLevels, killSwitch.
+ * - DecisionExplanation: recomputed, matchesStored, notes (what could not be recovered);
+ *   contributions carry logOdds and missing besides name, value and points.
+ * - DecisionsAnswer / OffersAnswer paging: `nextBefore` is the id to pass as `before`.
+ * - ReturnsAnswer: `totals` (sums of the three series) and `notes` (how the figures were made).
+ * - PauseAnswer.pause is `ApiPause` (the StatusReport's pause shape) and `already` on POST /api/pause.
+ */
+import type { StatusReport } from '../../ops/status-report.js';
+
+/** Every error: the HTTP status says what kind, `error` says what in one line. */
+export interface ErrorAnswer {
+  error: string;
+}
+
+/** POST /api/session body. */
+export interface SessionRequest {
+  token: string;
+}
+
+/** GET /api/me: who the caller is (answers without authentication). */
+export interface MeAnswer {
+  /** True with a valid session cookie or bearer token. */
+  signedIn: boolean;
+  /** The token's name ("operator" for LENDBOT_OPERATOR_TOKEN, else the ops.tokens name); null when not signed in. */
+  name: string | null;
+  /** Whether GET /api/... answers this caller (signed in, or anonymous on loopback with ops.open_on_loopback). */
+  canRead: boolean;
+  /** Whether POST /api/pause and /api/resume answer this caller (signed in only). */
+  canChange: boolean;
+}
+
+/** GET /api/overview. */
+export interface OverviewAnswer {
+  mode: 'live' | 'sandbox';
+  dryRun: boolean;
+  /** The strategies in use, in priority order. */
+  strategies: string[];
+  /** The same report as `lendbot status --json` (src/ops/status-report.ts). */
+  status: StatusReport;
+  /** The newest webhook stored in the inbox; null when none was ever received. */
+  lastWebhook: { at: string; ageSeconds: number } | null;
+  limits: OverviewLimits;
+}
+
+export interface OverviewLimits {
+  maxOffersPerDay: number | null;
+  maxAmountPerDayCents: number | null;
+  maxExposureCents: number | null;
+  /** Per risk level ("0".."4"), the cap in cents: max_share_by_risk_level × max_open_exposure. Only levels with a share. */
+  maxExposureByRiskLevelCents: Record<string, number>;
+  minCashReserveCents: number;
+  maxPerBorrowerCents: number | null;
+  allowedRiskLevels: number[];
+  killSwitch: boolean;
+}
+
+/** One decision, as the list shows it. */
+export interface DecisionRow {
+  /** The decision's row id: pass the last one as `before` for the next (older) page. */
+  id: number;
+  loanRequestId: number;
+  decidedAt: string;
+  action: 'offer' | 'skip';
+  /** The rate offered (offers) or priced (some skips); null when no rate was reached. */
+  rate: number | null;
+  /** Estimated probability of full repayment; null when the strategy did not get to score. */
+  probability: number | null;
+  /** The strategy that decided; null when none got to (a pre-filter, an error). */
+  strategy: string | null;
+  /** The request's total amount; null when the request is not in the store. */
+  amountCents: number | null;
+  riskLevel: number | null;
+  /** Machine-readable reasons, e.g. "filter credit_score < 600". */
+  reasons: string[];
+  /** The guard's refusal code when the guard refused (e.g. "balance", "paused"). */
+  guardCode: string | null;
+  /** What became of the offer sent: placed, refused, unknown, exists. */
+  placement: string | null;
+  /** Who decided: null for the strategies, "agent:NAME" for an agent. */
+  source: string | null;
+  dryRun: boolean;
+  /** The state of the offer made on this request now (placed, accepted, funded, expired, ...); null when none. */
+  offerState: string | null;
+}
+
+/** GET /api/decisions?limit=50&before=ID&action=offer|skip&strategy=NAME&q=TEXT, newest first. */
+export interface DecisionsAnswer {
+  decisions: DecisionRow[];
+  /** The `before` of the next (older) page; null when this page is the last. */
+  nextBefore: number | null;
+}
+
+/** One decision with everything stored about it. */
+export interface DecisionDetail extends DecisionRow {
+  /** The features as computed when deciding (null values: absent). */
+  features: unknown;
+  /** The strategy's parameters when deciding. */
+  params: unknown;
+  /** Milliseconds per step (enrich, decide, guard, act). */
+  timings: Record<string, number>;
+  /** The strategies' decision an agent's replaced, when there was one. */
+  previous: unknown;
+  /** Hash of the strategy file's content when deciding. */
+  contentHash: string | null;
+}
+
+/** One line of the score. */
+export interface ExplanationContribution {
+  /** The feature, or `scorecard.base` / `logistic.intercept`. */
+  name: string;
+  value: number | string | boolean | null;
+  /** Scorecard points, or for a logistic term its log-odds contribution. */
+  points: number;
+  /** What the line adds to the log-odds of repayment (all lines sum to the total). */
+  logOdds: number;
+  /** The feature was absent and the term's `missing` value was used. */
+  missing: boolean;
+}
+
+export interface ExplanationPrice {
+  rate: number | null;
+  probability: number | null;
+  expectedReturn: number | null;
+  /** The rate that exactly reaches the target return (expected_profit: the break-even). */
+  requiredRate: number | null;
+  /** expected_profit pricing only: the curve's inputs (src/engine/pricing/expected-profit.ts PriceCurve). */
+  curve: unknown;
+}
+
+/** The guard's verdict as stored with the decision (the guard is not run again: the book has moved since). */
+export interface ExplanationGuard {
+  /** False when the strategies did not offer, so the guard was not asked. */
+  checked: boolean;
+  allowed: boolean | null;
+  code: string | null;
+  /** The guard's reason line, e.g. "guard balance 41.00 < total 520.00". */
+  reason: string | null;
+}
+
+export interface DecisionExplanation {
+  contributions: ExplanationContribution[];
+  price: ExplanationPrice;
+  guard: ExplanationGuard;
+  /** The strategies' decision recomputed from the stored request and the data bought for it. */
+  recomputed: { strategy: string; action: 'offer' | 'skip' | 'needs_data'; rate: number | null; probability: number | null; reasons: string[] };
+  /** Whether the recomputed action and rate are the stored ones. */
+  matchesStored: boolean;
+  /** What could not be recovered, in plain words (a changed strategy file, data not bought, ...). */
+  notes: string[];
+}
+
+/** GET /api/decisions/:loanRequestId. */
+export interface DecisionAnswer {
+  decision: DecisionDetail;
+  /** The loan request as received (spec's LoanRequest); null when it is not in the store. */
+  request: Record<string, unknown> | null;
+  /** Null when it could not be recomputed at all; `notes` of the answer say why. */
+  explanation: DecisionExplanation | null;
+  /** Why there is no explanation, or nothing when there is one. */
+  notes: string[];
+}
+
+export interface OfferRow {
+  id: number;
+  loanRequestId: number;
+  rate: number;
+  automateFund: boolean;
+  totalAmountCents: number;
+  riskLevel: number;
+  borrowerId: number;
+  /** intent, placed, refused, unknown, accepted, funded, rejected, expired. */
+  state: string;
+  serviceOfferId: number | null;
+  /** The service's text of a refusal, or our error text of an unknown outcome. */
+  serviceText: string | null;
+  createdAt: string;
+  updatedAt: string;
+  dryRun: boolean;
+}
+
+/** GET /api/offers?state=STATE&limit=100&before=ID, newest first. */
+export interface OffersAnswer {
+  offers: OfferRow[];
+  nextBefore: number | null;
+}
+
+/** A loan's synced payments, summed. */
+export interface LoanPayments {
+  payments: number;
+  paid: number;
+  paidCents: number;
+  late: number;
+  missed: number;
+  maxDelayedDays: number;
+  feesCents: number;
+  /** The last due date of its schedule; null when no payment was synced yet. */
+  lastDueDate: string | null;
+}
+
+export interface LoanRow {
+  id: number;
+  loanRequestId: number | null;
+  /** The list the loan is in: current, completed, collection, default (or pending). */
+  listStatus: string;
+  status: string;
+  riskLevel: number | null;
+  loanAmountCents: number;
+  remainingCents: number;
+  interestRate: number;
+  paidOff: boolean;
+  /** When the loan started (from the loan's own dates, else our offer's creation); null when unknown. */
+  originatedAt: string | null;
+  payments: LoanPayments;
+}
+
+/** GET /api/loans. */
+export interface LoansAnswer {
+  loans: LoanRow[];
+}
+
+export interface DefaultRate {
+  loans: number;
+  /** Loans in collection or default. */
+  defaults: number;
+  /** defaults / loans (0 when there are no loans). */
+  rate: number;
+}
+
+/**
+ * GET /api/returns. Series have one point per UTC day with a movement (`at` is the day's start,
+ * the value as the day ended), oldest first; interest and losses are cumulative.
+ */
+export interface ReturnsAnswer {
+  /** Cash (processed transfers and committed outgoing ones) plus principal still out on loans not written off. */
+  equity: Array<{ at: string; equityCents: number }>;
+  /** Realised interest: cumulative repayments beyond principal. */
+  interest: Array<{ at: string; cents: number }>;
+  /** Cumulative principal outstanding on loans that went to collection or default, by the day they were synced so. */
+  losses: Array<{ at: string; cents: number }>;
+  defaultRates: {
+    byRiskLevel: Array<DefaultRate & { riskLevel: number | null }>;
+    /** "YYYY-MM" of origination. */
+    byOriginationMonth: Array<DefaultRate & { month: string }>;
+  };
+  totals: { equityCents: number; interestCents: number; lossesCents: number };
+  /** How the figures were made and what they leave out. */
+  notes: string[];
+}
+
+export interface ReportEntry {
+  /** The file name (always ends in .html). */
+  name: string;
+  sizeBytes: number;
+  modifiedAt: string;
+  /** Where to open it: /reports/NAME (URL-encoded). */
+  url: string;
+}
+
+/** GET /api/reports. */
+export interface ReportsAnswer {
+  /** ops.reports_dir as configured (relative to the daemon's working directory). */
+  folder: string;
+  /** Newest first. Empty when the folder does not exist. */
+  reports: ReportEntry[];
+}
+
+/** A pause of new offers (the StatusReport's pause shape). */
+export interface ApiPause {
+  /** operator, account_refusal, default_spike, drawdown. */
+  kind: string;
+  reason: string;
+  since: string;
+  /** When it lifts itself; null: only at resume. */
+  until: string | null;
+}
+
+/** POST /api/pause body. */
+export interface PauseRequest {
+  reason?: string;
+}
+
+/** POST /api/pause (already: a pause was in force and is kept) and POST /api/resume (pause: null). */
+export interface PauseAnswer {
+  pause: ApiPause | null;
+  already?: boolean;
+}

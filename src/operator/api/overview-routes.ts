@@ -1,0 +1,57 @@
+/**
+ * `GET /api/overview`: the dashboard's first screen in one answer: the status report
+ * (`lendbot status`), the caps it is measured against, and when the last webhook arrived.
+ */
+import { buildStatusReport } from '../../ops/status-report.js';
+import type { RiskLimits } from '../../risk/index.js';
+import type { OperatorApp } from '../operator-listener.js';
+import type { ApiDeps } from './api-deps.js';
+import type { OverviewAnswer, OverviewLimits } from './api-types.js';
+
+function limitsOf(limits: RiskLimits): OverviewLimits {
+  const maxExposure = limits.maxOpenExposureCents ?? null;
+  const byLevel: Record<string, number> = {};
+  if (maxExposure !== null) {
+    for (const [level, share] of Object.entries(limits.maxShareByRiskLevel ?? {})) {
+      if (share !== undefined) byLevel[level] = Math.floor(share * maxExposure);
+    }
+  }
+  return {
+    maxOffersPerDay: limits.maxOffersPerDay ?? null,
+    maxAmountPerDayCents: limits.maxAmountPerDayCents ?? null,
+    maxExposureCents: maxExposure,
+    maxExposureByRiskLevelCents: byLevel,
+    minCashReserveCents: limits.minCashReserveCents,
+    maxPerBorrowerCents: limits.maxPerBorrowerCents ?? null,
+    allowedRiskLevels: [...limits.allowedRiskLevels],
+    killSwitch: limits.killSwitch,
+  };
+}
+
+export function registerOverviewRoutes(api: OperatorApp, deps: ApiDeps): void {
+  const { context } = deps;
+  api.get('/overview', async (_request, reply) => {
+    const nowMs = context.clock.now();
+    const strategies = context.strategies();
+    const limits = context.limits();
+    // Reading the pause through the protections lifts one whose time is over, as the daemon would.
+    context.protections.activePause();
+    const status = buildStatusReport({
+      store: context.store,
+      nowMs,
+      limits,
+      budgets: strategies.map((strategy) => ({ strategy: strategy.name, monthlyBudgetCents: strategy.dataPolicy.monthlyBudgetCents })),
+      dryRun: context.dryRun,
+    });
+    const lastAt = context.store.inbox.lastReceivedAt();
+    const answer: OverviewAnswer = {
+      mode: context.mode,
+      dryRun: context.dryRun,
+      strategies: strategies.map((strategy) => strategy.name),
+      status,
+      lastWebhook: lastAt === undefined ? null : { at: lastAt, ageSeconds: Math.max(0, Math.round((nowMs - Date.parse(lastAt)) / 1000)) },
+      limits: limitsOf(limits),
+    };
+    return reply.header('cache-control', 'no-store').send(answer);
+  });
+}

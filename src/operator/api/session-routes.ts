@@ -1,0 +1,43 @@
+/**
+ * Signing in and out, and "who am I?": `POST /api/session` trades a token for the session
+ * cookie (the dashboard never keeps the token), `DELETE /api/session` ends it, `GET /api/me`
+ * says what the caller may do (it answers everyone, so the dashboard knows whether to ask).
+ */
+import { z } from 'zod';
+import type { OperatorApp } from '../operator-listener.js';
+import type { ApiDeps } from './api-deps.js';
+import { fail, parseOr400 } from './api-deps.js';
+import type { MeAnswer } from './api-types.js';
+import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from './cookies.js';
+import { pathOf } from './operator-auth.js';
+
+const signIn = z.strictObject({ token: z.string().min(1, 'token: the operator token').max(512) });
+
+export function registerSessionRoutes(api: OperatorApp, deps: ApiDeps): void {
+  const { auth, log } = deps;
+
+  api.get('/me', async (request, reply) => {
+    const name = auth.callerOf(request) ?? null;
+    const answer: MeAnswer = { signedIn: name !== null, name, canRead: auth.canRead(request), canChange: name !== null };
+    return reply.header('cache-control', 'no-store').send(answer);
+  });
+
+  api.post('/session', async (request, reply) => {
+    const body = parseOr400(signIn, request.body, reply);
+    if (body === undefined) return reply;
+    const name = auth.tokens.identify(body.token.trim());
+    if (name === undefined) {
+      log.warn({ remoteAddress: request.ip, path: pathOf(request) }, 'operator sign-in refused: wrong token');
+      return fail(reply, 401, 'wrong token');
+    }
+    const session = auth.sessions.open(name);
+    log.info({ caller: name }, 'operator signed in');
+    return reply.code(204).header('set-cookie', sessionCookie(session.id, session.maxAgeSeconds)).header('cache-control', 'no-store').send();
+  });
+
+  // Signing out needs nothing: it only ends the session the cookie names, and forgets the cookie.
+  api.delete('/session', async (request, reply) => {
+    auth.sessions.close(readCookie(request.headers.cookie, SESSION_COOKIE));
+    return reply.code(204).header('set-cookie', clearedSessionCookie()).header('cache-control', 'no-store').send();
+  });
+}

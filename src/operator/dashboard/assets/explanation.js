@@ -1,0 +1,128 @@
+// The side panel of one decision (GET /api/decisions/:loanRequestId): what was decided and why,
+// the score line by line, the price, the guard's verdict, the features and the request itself.
+import { getJson } from './api.js';
+import { byTestId, definitions, fill, h } from './dom.js';
+import { money, percent, time, value } from './format.js';
+
+function section(title, testid, ...content) {
+  return h('section', { class: 'panel-section', dataset: { testid } }, h('h3', {}, title), ...content);
+}
+
+function keyValueTable(object, testid) {
+  const entries = object && typeof object === 'object' ? Object.entries(object) : [];
+  if (entries.length === 0) return h('p', { class: 'muted' }, 'None stored.');
+  return h(
+    'table',
+    { class: 'data compact', dataset: { testid } },
+    h('tbody', {}, entries.map(([name, v]) => h('tr', {}, h('th', { scope: 'row' }, name), h('td', { class: 'mono' }, value(v))))),
+  );
+}
+
+function contributionsTable(contributions) {
+  if (contributions.length === 0) return h('p', { class: 'muted' }, 'This strategy has no score lines.');
+  const total = contributions.reduce((sum, line) => sum + line.logOdds, 0);
+  return h(
+    'table',
+    { class: 'data compact', dataset: { testid: 'explanation-contributions' } },
+    h('thead', {}, h('tr', {}, h('th', {}, 'Term'), h('th', {}, 'Value'), h('th', { class: 'num' }, 'Points'), h('th', { class: 'num' }, 'Log-odds'))),
+    h(
+      'tbody',
+      {},
+      contributions.map((line) =>
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'row' }, line.name),
+          h('td', { class: 'mono' }, value(line.value), line.missing ? h('span', { class: 'pill', title: "absent: the term's missing value was used" }, 'missing') : null),
+          h('td', { class: 'num' }, value(line.points)),
+          h('td', { class: `num ${line.logOdds >= 0 ? 'up' : 'down'}` }, line.logOdds.toFixed(3)),
+        ),
+      ),
+    ),
+    h('tfoot', {}, h('tr', {}, h('th', { scope: 'row', colspan: 3 }, 'Total log-odds of repayment'), h('td', { class: 'num' }, total.toFixed(3)))),
+  );
+}
+
+function guardText(guard) {
+  if (!guard.checked) return 'Not asked: the strategies did not offer.';
+  if (guard.allowed) return 'Allowed the offer.';
+  return `Refused${guard.code ? ` (${guard.code})` : ''}: ${guard.reason ?? 'no reason stored'}`;
+}
+
+function render(answer) {
+  const { decision, explanation, request } = answer;
+  const headline = decision.action === 'offer' ? `offer at ${percent(decision.rate)}` : 'skip';
+  byTestId('explanation-title').textContent = `Request #${decision.loanRequestId}: ${headline}`;
+  const notes = [...answer.notes, ...(explanation ? explanation.notes : [])];
+  fill(
+    byTestId('explanation-body'),
+    definitions(
+      [
+        ['Decided', time(decision.decidedAt)],
+        ['By', decision.source ?? decision.strategy ?? '—'],
+        ['Amount', money(decision.amountCents)],
+        ['Risk level', decision.riskLevel ?? '—'],
+        ['Rate', percent(decision.rate)],
+        ['P(repay)', percent(decision.probability)],
+        ['Offer', decision.offerState ?? decision.placement ?? 'none'],
+      ],
+      { dataset: { testid: 'explanation-summary' } },
+    ),
+    section('Reasons', 'explanation-reasons', decision.reasons.length > 0 ? h('ul', {}, decision.reasons.map((reason) => h('li', { class: 'mono' }, reason))) : h('p', { class: 'muted' }, 'None given.')),
+    explanation
+      ? [
+          section('Score', 'explanation-score', contributionsTable(explanation.contributions)),
+          section(
+            'Price',
+            'explanation-price',
+            definitions([
+              ['Rate', percent(explanation.price.rate)],
+              ['P(repay)', percent(explanation.price.probability)],
+              ['Expected return', percent(explanation.price.expectedReturn)],
+              ['Break-even rate', percent(explanation.price.requiredRate)],
+            ]),
+          ),
+          section('Guard', 'explanation-guard', h('p', {}, guardText(explanation.guard))),
+          explanation.matchesStored ? null : h('p', { class: 'warning' }, `Recomputed now, ${explanation.recomputed.strategy} would ${explanation.recomputed.action}${explanation.recomputed.rate === null ? '' : ` at ${percent(explanation.recomputed.rate)}`}: not what was stored.`),
+        ]
+      : section('Guard', 'explanation-guard', h('p', {}, decision.guardCode ? `Refused (${decision.guardCode}).` : 'No explanation could be recomputed.')),
+    notes.length > 0 ? section('Notes', 'explanation-notes', h('ul', {}, notes.map((note) => h('li', {}, note)))) : null,
+    section('Features', 'explanation-features', keyValueTable(decision.features, 'explanation-features-table')),
+    section('Loan request', 'explanation-request', keyValueTable(request, 'explanation-request-table')),
+    section('Timings (ms)', 'explanation-timings', keyValueTable(decision.timings, 'explanation-timings-table')),
+  );
+}
+
+export function createExplanation() {
+  const panel = byTestId('explanation-panel');
+  const close = byTestId('explanation-close');
+  let opener = null;
+  let shown = 0;
+
+  const hide = () => {
+    panel.hidden = true;
+    shown += 1;
+    if (opener && document.contains(opener)) opener.focus({ preventScroll: true });
+  };
+  close.addEventListener('click', hide);
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && !panel.hidden) hide();
+  });
+
+  /** Opens the panel on one request's decision. */
+  const open = async (loanRequestId) => {
+    const mine = ++shown;
+    opener = document.activeElement;
+    panel.hidden = false;
+    byTestId('explanation-title').textContent = `Request #${loanRequestId}`;
+    fill(byTestId('explanation-body'), h('p', { class: 'muted' }, 'Loading…'));
+    close.focus();
+    try {
+      const answer = await getJson(`/api/decisions/${encodeURIComponent(loanRequestId)}`);
+      if (mine === shown) render(answer);
+    } catch (error) {
+      if (mine === shown) fill(byTestId('explanation-body'), h('p', { class: 'warning' }, `Could not load the decision: ${error.message}`));
+    }
+  };
+  return { open };
+}

@@ -1,0 +1,59 @@
+// How the dashboard shows numbers and times: rates as percent (0.228 → "22.8 %"), money as
+// dollars (cents → "$1,234.56"), times in UTC as the daemon's clock reads them (in the sandbox,
+// that is the simulated clock, so the browser's own time zone would only mislead).
+
+const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+const wholeDollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
+const counts = new Intl.NumberFormat('en-US');
+
+/** Integer cents as dollars; a dash for null. */
+export function money(cents) {
+  return typeof cents === 'number' ? dollars.format(cents / 100) : '—';
+}
+
+/** Integer cents as whole dollars (chart ticks). */
+export function moneyShort(cents) {
+  return typeof cents === 'number' ? wholeDollars.format(cents / 100) : '—';
+}
+
+/** A fraction as a percent with one decimal; a dash for null. */
+export function percent(fraction, digits = 1) {
+  return typeof fraction === 'number' ? `${(fraction * 100).toFixed(digits)} %` : '—';
+}
+
+export function count(n) {
+  return typeof n === 'number' ? counts.format(n) : '—';
+}
+
+/** An ISO time as "2026-01-01 12:34 UTC"; a dash for null. */
+export function time(iso) {
+  if (typeof iso !== 'string' || iso.length < 16) return '—';
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
+/** An ISO time as "12:34:56" (the day is in the section's heading). */
+export function clockTime(iso) {
+  return typeof iso === 'string' && iso.length >= 19 ? iso.slice(11, 19) : '—';
+}
+
+/** An ISO time as its day, "2026-01-01". */
+export function day(iso) {
+  return typeof iso === 'string' ? iso.slice(0, 10) : '—';
+}
+
+/** Seconds as "42 s ago", "5 min ago", "3 h ago", "2 d ago". */
+export function age(seconds) {
+  if (typeof seconds !== 'number') return 'never';
+  if (seconds < 90) return `${Math.round(seconds)} s ago`;
+  if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min ago`;
+  if (seconds < 36 * 3600) return `${Math.round(seconds / 3600)} h ago`;
+  return `${Math.round(seconds / 86400)} d ago`;
+}
+
+/** A feature's or parameter's value as text. */
+export function value(v) {
+  if (v === null || v === undefined) return '—';
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(Math.round(v * 10000) / 10000);
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
