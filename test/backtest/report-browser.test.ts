@@ -4,27 +4,28 @@
  * throws, the loans table is complete, the page fits a narrow window, and a hostile strategy name
  * runs nothing. Skipped when Chromium is missing, unless LENDBOT_REQUIRE_BROWSER=1.
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BacktestResult } from '../../src/backtest/backtest-result.js';
 import { backtestHtml } from '../../src/backtest/report/html-report.js';
 import { runBacktest } from '../../src/backtest/run-backtest.js';
+import { browserRequired, launchChromium, skipReason } from '../browser/chromium.js';
 import { CERTAIN_MARKET, syntheticRecording } from './recording-fixtures.js';
 import { FLAT_STRATEGY_YAML, flatStrategy } from './strategy-fixtures.js';
 
-// The shared launcher (test/browser/chromium.ts) was not there when this was written; this is the
-// same launch: Debian's Chromium, no sandbox (containers), nothing downloaded.
-const CHROMIUM = process.env.LENDBOT_CHROMIUM ?? '/usr/bin/chromium';
-const required = process.env.LENDBOT_REQUIRE_BROWSER === '1';
-const available = existsSync(CHROMIUM);
-if (required && !available) throw new Error(`LENDBOT_REQUIRE_BROWSER=1 but there is no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+if (skipReason !== undefined && !browserRequired) console.warn(`report-browser.test.ts: ${skipReason}`);
 
-describe.skipIf(!available)('the HTML report in Chromium', () => {
+describe('the browser of the report test', () => {
+  it.runIf(browserRequired)('is installed where LENDBOT_REQUIRE_BROWSER=1 says it must be', () => {
+    expect(skipReason).toBeUndefined();
+  });
+});
+
+describe.skipIf(skipReason !== undefined)('the HTML report in Chromium', () => {
   let browser: Browser;
   let dir: string;
   const lines = syntheticRecording(400, 7, (low, random) => (low < 620 && random() < 0.5 ? 0.4 : 1), { spacingHours: 6 });
@@ -33,7 +34,7 @@ describe.skipIf(!available)('the HTML report in Chromium', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'lendbot-report-browser-'));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -3,6 +3,7 @@
  * newest first a page at a time and filtered, one decision's explanation, pause and resume
  * through the API, offers, loans and returns checked against the store.
  */
+import { skipReasonText } from '../../src/log/human-reasons.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DecisionAnswer, DecisionsAnswer, LoansAnswer, OffersAnswer, OverviewAnswer, ReturnsAnswer } from '../../src/operator/api/api-types.js';
 import { parseCents, type LoanRequest } from '../../src/service/index.js';
@@ -72,6 +73,10 @@ describe('the operator API', () => {
     const byId = await get<DecisionsAnswer>(`/api/decisions?q=${offered[1]!.id}`);
     expect(byId.decisions.map((row) => row.loanRequestId)).toEqual([offered[1]!.id]);
     const reason = skips.decisions[0]!.reasons[0]!;
+    // The decisive reason in plain words, as the terminal says it.
+    expect(skips.decisions[0]!.why).toBe(skipReasonText(skips.decisions[0]!.reasons));
+    expect(skips.decisions[0]!.why).not.toBe('');
+    expect(offers.decisions[0]!.why).toBe('offered');
     const byReason = await get<DecisionsAnswer>(`/api/decisions?q=${encodeURIComponent(reason.slice(0, 12))}`);
     expect(byReason.decisions.map((row) => row.loanRequestId)).toContain(unpriceable.id);
     const bad = await h.call('/api/decisions?action=maybe');

@@ -4,7 +4,7 @@
  */
 import type { FeatureDefinition, FeatureGroup, FeatureValue } from '../features/feature-definition.js';
 import { featureByName } from '../features/feature-catalogue.js';
-import { featureSource, providersOf, type FeatureSource } from '../features/feature-source.js';
+import { featureSource, featureSourceAgain, providersOf, type FeatureSource } from '../features/feature-source.js';
 import type { LoanRequest } from '../../service/index.js';
 import type { Enrichment } from '../enrichment.js';
 
@@ -25,8 +25,16 @@ export interface ComputedFeatures {
 
 const NO_PROVIDERS = { providerA: undefined, providerB: undefined };
 
+/**
+ * Groups whose features read the request alone (its fields, its borrower, its parsed amounts),
+ * never the data bought about it: the same for every set of data objects of one request.
+ */
+const REQUEST_ONLY_GROUPS: ReadonlySet<FeatureGroup> = new Set<FeatureGroup>(['request', 'borrower', 'affordability']);
+
 export class FeatureTable {
   private readonly definitions: FeatureDefinition[] = [];
+  /** Per slot: whether its feature reads the request alone (REQUEST_ONLY_GROUPS). */
+  private readonly requestOnly: boolean[] = [];
   private readonly slots = new Map<string, number>();
   /**
    * Features are a pure function of the request and the data objects bought about it, and a
@@ -40,7 +48,9 @@ export class FeatureTable {
   slot(name: string): number {
     const existing = this.slots.get(name);
     if (existing !== undefined) return existing;
-    this.definitions.push(featureByName(name));
+    const definition = featureByName(name);
+    this.definitions.push(definition);
+    this.requestOnly.push(REQUEST_ONLY_GROUPS.has(definition.group));
     this.slots.set(name, this.definitions.length - 1);
     return this.definitions.length - 1;
   }
@@ -65,18 +75,40 @@ export class FeatureTable {
   }
 
   /**
+   * Every slot's value for another set of data objects of a request already computed (`known`):
+   * the request-only slots are copied from it (the credit score text and the amounts are parsed
+   * once per request, not once per round), the others computed.
+   */
+  private computeAgain(source: FeatureSource, known: readonly FeatureValue[]): FeatureValue[] {
+    const values: FeatureValue[] = new Array<FeatureValue>(this.definitions.length);
+    for (let index = 0; index < this.definitions.length; index += 1) {
+      values[index] = this.requestOnly[index] === true && index < known.length ? (known[index] ?? null) : (this.definitions[index] as FeatureDefinition).compute(source);
+    }
+    return values;
+  }
+
+  /**
    * The feature source and every slot's value for `request` with `enrichment`, computed once per
    * request and data objects (see `computed`). What is returned is shared: read it only.
    */
   valuesFor(request: LoanRequest, enrichment: Enrichment): ComputedFeatures {
-    const { providerA, providerB } = enrichment.providerResults === undefined ? NO_PROVIDERS : providersOf(enrichment);
+    const providers = enrichment.providerResults === undefined ? NO_PROVIDERS : providersOf(enrichment);
+    const { providerA, providerB } = providers;
     const { bankingData, borrowerHistory: history } = enrichment;
     const first = this.computed.get(request);
     for (let known = first; known !== undefined; known = known.next) {
       if (known.bankingData === bankingData && known.history === history && known.providerA === providerA && known.providerB === providerB) return known;
     }
-    const source = featureSource(request, enrichment);
-    const entry: ComputedFeatures = { bankingData, history, providerA, providerB, source, values: this.compute(source) };
+    let source: FeatureSource;
+    let values: FeatureValue[];
+    if (first === undefined) {
+      source = featureSource(request, enrichment);
+      values = this.compute(source);
+    } else {
+      source = featureSourceAgain(first.source, enrichment, providers);
+      values = this.computeAgain(source, first.values);
+    }
+    const entry: ComputedFeatures = { bankingData, history, providerA, providerB, source, values };
     // Newest first: the round being evaluated now is the likeliest to be asked again.
     if (first !== undefined) entry.next = first;
     this.computed.set(request, entry);

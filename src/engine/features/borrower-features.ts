@@ -1,10 +1,22 @@
 /** Features of the borrower (spec 2.3): scores, the credit-score range, credit file, income. */
 import { numberFeature, type FeatureDefinition } from './feature-definition.js';
-import { parseCreditScoreRange } from './credit-score-range.js';
+import { parseCreditScoreRange, type CreditScoreRange } from './credit-score-range.js';
 import type { FeatureSource } from './feature-source.js';
 
-function creditRange(source: FeatureSource): { low: number; high: number } | null {
-  return parseCreditScoreRange(source.borrower.credit_score);
+/**
+ * The last text parsed and its range: credit_score_low, _high and _mid of one request read the
+ * same text one after another, so it is parsed once, not once per feature.
+ */
+let lastText: string | null | undefined;
+let lastRange: CreditScoreRange | null = null;
+
+function creditRange(source: FeatureSource): CreditScoreRange | null {
+  const text = source.borrower.credit_score;
+  if (text !== lastText || lastText === undefined) {
+    lastRange = parseCreditScoreRange(text);
+    lastText = text;
+  }
+  return lastRange;
 }
 
 export const BORROWER_FEATURES: FeatureDefinition[] = [

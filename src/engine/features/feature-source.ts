@@ -61,3 +61,25 @@ export function featureSource(request: LoanRequest, enrichment: Enrichment): Fea
     providerB,
   };
 }
+
+/**
+ * The source of the same request as `known` with other data objects (a decide step's round after
+ * buying): the request's parsed amounts are taken from `known` instead of parsed again.
+ */
+export function featureSourceAgain(
+  known: FeatureSource,
+  enrichment: Enrichment,
+  providers: { providerA: ProviderAResult | undefined; providerB: ProviderBResult | undefined },
+): FeatureSource {
+  return {
+    request: known.request,
+    borrower: known.borrower,
+    loanAmountCents: known.loanAmountCents,
+    totalAmountCents: known.totalAmountCents,
+    bankingData: enrichment.bankingData,
+    agg90: enrichment.bankingData?.agg_90,
+    history: enrichment.borrowerHistory,
+    providerA: providers.providerA,
+    providerB: providers.providerB,
+  };
+}

@@ -6,6 +6,7 @@
  *
  * Additions to the contract (/tmp/h/api-contract.md), all extra fields, none renamed:
  * - DecisionRow.offerState: what became of the offer made on the request (null: none).
+ * - DecisionRow.why: the decisive reason in plain words (src/log/human-reasons.ts).
  * - OverviewLimits: minCashReserveCents, maxPerBorrowerCents, allowedRiskLevels, killSwitch.
  * - DecisionExplanation: recomputed, matchesStored, notes (what could not be recovered);
  *   contributions carry logOdds and missing besides name, value and points.
@@ -80,6 +81,8 @@ export interface DecisionRow {
   riskLevel: number | null;
   /** Machine-readable reasons, e.g. "filter credit_score < 600". */
   reasons: string[];
+  /** Why, in plain words (as the terminal says it): "credit score is under the strategy's minimum 600". */
+  why: string;
   /** The guard's refusal code when the guard refused (e.g. "balance", "paused"). */
   guardCode: string | null;
   /** What became of the offer sent: placed, refused, unknown, exists. */

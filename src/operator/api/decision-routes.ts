@@ -4,6 +4,7 @@
  * with all that was stored and its explanation (decision-explanation.ts).
  */
 import { z } from 'zod';
+import { skipReasonText } from '../../log/human-reasons.js';
 import type { LoanRequest } from '../../service/index.js';
 import { UnknownCursorError, type PagedDecision, type StoredDecision } from '../../store/index.js';
 import type { OperatorApp } from '../operator-listener.js';
@@ -32,6 +33,7 @@ function rowOf(decision: StoredDecision, extra: Pick<PagedDecision, 'amountCents
     amountCents: extra.amountCents,
     riskLevel: extra.riskLevel,
     reasons: decision.reasons,
+    why: decision.action === 'offer' ? 'offered' : skipReasonText(decision.reasons),
     guardCode: decision.guardCode,
     placement: decision.placement,
     source: decision.source,

@@ -1,7 +1,7 @@
 // The book: offers with their states (filtered by state) and loans with their payments.
 import { getJson } from './api.js';
 import { byTestId, fill, h } from './dom.js';
-import { count, money, percent, time } from './format.js';
+import { count, money, percent, riskName, time } from './format.js';
 
 function offerRow(offer) {
   return h(
@@ -13,7 +13,7 @@ function offerRow(offer) {
     h('td', {}, h('span', { class: `pill pill-state-${offer.state}` }, offer.state), offer.dryRun ? h('span', { class: 'pill' }, 'dry') : null),
     h('td', { class: 'num' }, money(offer.totalAmountCents)),
     h('td', { class: 'num' }, percent(offer.rate)),
-    h('td', { class: 'num' }, offer.riskLevel),
+    h('td', {}, riskName(offer.riskLevel)),
     h('td', {}, time(offer.updatedAt)),
     h('td', { class: 'why' }, offer.serviceText ?? ''),
   );
@@ -27,7 +27,7 @@ function loanRow(loan) {
     h('td', {}, `#${loan.id}`),
     h('td', {}, loan.loanRequestId === null ? '—' : `#${loan.loanRequestId}`),
     h('td', {}, h('span', { class: `pill pill-list-${loan.listStatus}` }, loan.listStatus), loan.paidOff ? h('span', { class: 'pill' }, 'paid off') : null),
-    h('td', { class: 'num' }, loan.riskLevel ?? '—'),
+    h('td', {}, riskName(loan.riskLevel)),
     h('td', { class: 'num' }, money(loan.loanAmountCents)),
     h('td', { class: 'num' }, money(loan.remainingCents)),
     h('td', { class: 'num' }, percent(loan.interestRate)),

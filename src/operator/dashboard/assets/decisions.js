@@ -2,15 +2,13 @@
 // strategy and text (the server filters), older pages on demand. A row opens its explanation.
 import { getJson } from './api.js';
 import { byTestId, fill, h } from './dom.js';
-import { clockTime, day, money, percent } from './format.js';
+import { clockTime, day, money, percent, riskName } from './format.js';
 
 const PAGE = 50;
 
-/** The short "why" of a row: the rate of an offer, the first reason of a skip. */
+/** The short "why" of a row: the rate of an offer, the decisive reason of a skip in plain words. */
 function why(row) {
-  if (row.action === 'offer') return `offer at ${percent(row.rate)}`;
-  const first = row.reasons[0] ?? (row.guardCode ? `guard ${row.guardCode}` : 'skipped');
-  return row.reasons.length > 1 ? `${first} (+${row.reasons.length - 1} more)` : first;
+  return row.action === 'offer' ? `offer at ${percent(row.rate)}` : row.why;
 }
 
 export function createDecisions({ openExplanation }) {
@@ -53,7 +51,7 @@ export function createDecisions({ openExplanation }) {
       h('td', {}, h('span', { class: `pill pill-${row.action}` }, row.action), row.dryRun ? h('span', { class: 'pill' }, 'dry') : null),
       h('td', {}, row.source ?? row.strategy ?? '—'),
       h('td', { class: 'num' }, money(row.amountCents)),
-      h('td', { class: 'num' }, row.riskLevel ?? '—'),
+      h('td', {}, riskName(row.riskLevel)),
       h('td', { class: 'num' }, percent(row.rate)),
       h('td', { class: 'num' }, percent(row.probability)),
       h('td', { class: 'why' }, why(row)),

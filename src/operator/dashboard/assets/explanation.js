@@ -2,7 +2,7 @@
 // the score line by line, the price, the guard's verdict, the features and the request itself.
 import { getJson } from './api.js';
 import { byTestId, definitions, fill, h } from './dom.js';
-import { money, percent, time, value } from './format.js';
+import { money, percent, riskName, time, value } from './format.js';
 
 function section(title, testid, ...content) {
   return h('section', { class: 'panel-section', dataset: { testid } }, h('h3', {}, title), ...content);
@@ -61,7 +61,7 @@ function render(answer) {
         ['Decided', time(decision.decidedAt)],
         ['By', decision.source ?? decision.strategy ?? '—'],
         ['Amount', money(decision.amountCents)],
-        ['Risk level', decision.riskLevel ?? '—'],
+        ['Risk level', riskName(decision.riskLevel)],
         ['Rate', percent(decision.rate)],
         ['P(repay)', percent(decision.probability)],
         ['Offer', decision.offerState ?? decision.placement ?? 'none'],

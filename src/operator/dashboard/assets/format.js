@@ -21,6 +21,15 @@ export function percent(fraction, digits = 1) {
   return typeof fraction === 'number' ? `${(fraction * 100).toFixed(digits)} %` : '—';
 }
 
+// The spec's risk levels (borrower_card_color), as the API's numbers index them.
+const RISK_LEVELS = ['low', 'medium', 'high', 'friends', 'crypto'];
+
+/** A risk level number as its name ("high"); a dash for null. */
+export function riskName(level) {
+  if (level === null || level === undefined) return '—';
+  return RISK_LEVELS[Number(level)] ?? `level ${level}`;
+}
+
 export function count(n) {
   return typeof n === 'number' ? counts.format(n) : '—';
 }

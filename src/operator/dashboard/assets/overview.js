@@ -1,7 +1,7 @@
 // The overview cards: money, exposure and today's offers against their caps, data spend against
 // budgets, protections and the kill switch, and how fresh the daemon's view of the market is.
 import { byTestId, definitions, fill, h } from './dom.js';
-import { age, count, money, percent, time } from './format.js';
+import { age, count, money, percent, riskName, time } from './format.js';
 
 /** A thin bar of used / cap; full and red when over. */
 function bar(used, cap) {
@@ -27,7 +27,7 @@ function exposureCard(status, limits) {
   const rows = [...levels].sort().map((level) => {
     const used = status.exposure.byRiskLevelCents[level] ?? 0;
     const cap = limits.maxExposureByRiskLevelCents[level];
-    return h('li', { dataset: { testid: `exposure-level-${level}` } }, h('span', { class: 'label' }, `Risk ${level}`), h('span', { class: 'figure' }, against(used, cap)), bar(used, cap));
+    return h('li', { dataset: { testid: `exposure-level-${level}` } }, h('span', { class: 'label' }, `Risk ${riskName(level)}`), h('span', { class: 'figure' }, against(used, cap)), bar(used, cap));
   });
   return card(
     'card-exposure',

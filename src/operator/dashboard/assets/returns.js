@@ -3,7 +3,7 @@
 // place, so a refresh does not flicker or lose a tooltip.
 import { getJson } from './api.js';
 import { byTestId, fill, h } from './dom.js';
-import { count, money, moneyShort, percent } from './format.js';
+import { count, money, moneyShort, percent, riskName } from './format.js';
 
 const COLORS = { equity: '#2f5d62', interest: '#3a7d44', losses: '#b23a48', bars: '#5e81ac' };
 const charts = new Map();
@@ -96,7 +96,7 @@ export async function refreshReturns() {
   draw('chart-default-risk', {
     type: 'bar',
     // Two-line labels with the count: a bar at 0 % of 40 loans says more than one of 2.
-    data: { labels: levels.map((row) => [row.riskLevel === null ? 'unknown' : `Risk ${row.riskLevel}`, loans(row.loans)]), datasets: [{ label: 'Default rate', data: levels.map((row) => row.rate), backgroundColor: COLORS.bars }] },
+    data: { labels: levels.map((row) => [row.riskLevel === null ? 'unknown' : `Risk ${riskName(row.riskLevel)}`, loans(row.loans)]), datasets: [{ label: 'Default rate', data: levels.map((row) => row.rate), backgroundColor: COLORS.bars }] },
     options: baseOptions('Risk level', percentAxis('Loans in collection or default'), rateTooltip(levels)),
   });
 
