@@ -89,10 +89,14 @@ describe('lendbot decisions', () => {
     const table = await runCli(['decisions', '--config', config, '--limit', '2', '--action', 'offer']);
     expect(table.code).toBe(0);
     const rows = table.stdout.split('\n');
-    expect(rows[0]).toMatch(/^decided at +request +action +amount +risk +rate +outcome +decided by +reasons$/);
+    expect(rows[0]).toMatch(/^decided at +request +action +amount +risk +rate +outcome +decided by +why$/);
     expect(rows[1]).toBe('2026-03-10T17:00:00       106  offer     $106.50  medium    22.80%  defaulted  balanced        offer 22.80 %');
     expect(rows[2]).toContain('   107  offer     $107.50  high      22.80%  refused    balanced');
     expect(rows[3]).toBe('2 decisions');
+    // A skip says what decided it in plain words; --json keeps the machine reasons.
+    const skips = await runCli(['decisions', '--config', config, '--action', 'skip']);
+    expect(skips.stdout).toContain("credit score is under the strategy's minimum 600");
+    expect(skips.stdout).not.toContain('filter credit_score < 600');
     const agent = await runCli(['decisions', '--config', config, '--limit', '1']);
     expect(agent.stdout.split('\n')[1]).toBe('2026-03-10T19:00:00       108  skip            -  -              -  skipped    agent:claude    agent: too many inquiries');
   });

@@ -71,16 +71,34 @@ function sharedBy<T>(cache: Map<string, T>, kept: number, section: unknown, para
   return made;
 }
 
-/** Prices remembered per request: the last probability asked and its result. */
+/** A price kept on its feature source: which pricing made it, at which probability. */
+interface RememberedPrice {
+  pricing: CompiledPricing;
+  probability: number;
+  result: PriceResult;
+}
+
+/**
+ * Prices remembered per request: the last pricing, probability and result, kept on the feature
+ * source (one per request and data objects, held by the feature table) rather than in a map of
+ * its own, which cost a weak entry and a wrapper per request in garbage collection.
+ */
 function rememberedPricing(pricing: CompiledPricing): CompiledPricing {
-  const known = new WeakMap<object, { probability: number; result: PriceResult }>();
-  return (source, probability) => {
-    const last = known.get(source.request);
-    if (last && Object.is(last.probability, probability)) return last.result;
+  const remembered: CompiledPricing = (source, probability) => {
+    const last = source.lastPrice as RememberedPrice | undefined;
+    if (last !== undefined && last.pricing === remembered && Object.is(last.probability, probability)) return last.result;
     const result = pricing(source, probability);
-    known.set(source.request, { probability, result });
+    if (last === undefined) {
+      const kept: RememberedPrice = { pricing: remembered, probability, result };
+      source.lastPrice = kept;
+    } else {
+      last.pricing = remembered;
+      last.probability = probability;
+      last.result = result;
+    }
     return result;
   };
+  return remembered;
 }
 
 function buildPlan(

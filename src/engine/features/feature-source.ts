@@ -25,6 +25,12 @@ export interface FeatureSource {
   history: readonly BorrowerLoanHistoryItem[] | undefined;
   providerA: ProviderAResult | undefined;
   providerB: ProviderBResult | undefined;
+  /**
+   * The last price computed from this source, kept by the strategy's pricing
+   * (compile-strategy.ts): a source is its request with one set of data objects, kept per request
+   * by the feature table, so this is where a price remembered per request costs least.
+   */
+  lastPrice?: object | undefined;
 }
 
 export function isProviderA(result: unknown): result is ProviderAResult {
@@ -59,6 +65,7 @@ export function featureSource(request: LoanRequest, enrichment: Enrichment): Fea
     history: enrichment.borrowerHistory,
     providerA,
     providerB,
+    lastPrice: undefined,
   };
 }
 
@@ -81,5 +88,6 @@ export function featureSourceAgain(
     history: enrichment.borrowerHistory,
     providerA: providers.providerA,
     providerB: providers.providerB,
+    lastPrice: undefined,
   };
 }

@@ -1,4 +1,5 @@
 /** How `lendbot decisions` prints: a table row per decision, JSON lines, and one decision in full. */
+import { skipReasonText } from '../../../log/human-reasons.js';
 import { formatCents, RISK_LEVEL_NAMES } from '../../../service/index.js';
 import type { OfferRecord, StoredLoan } from '../../../store/index.js';
 import type { DecisionView } from './decision-view.js';
@@ -21,7 +22,7 @@ function cells(values: readonly string[]): string {
   }).join('  ');
 }
 
-export const TABLE_HEADER = `${cells(COLUMNS.map(([title]) => title))}  reasons`;
+export const TABLE_HEADER = `${cells(COLUMNS.map(([title]) => title))}  why`;
 
 /** Rates are kept in the API's unit (0.228); people read them as percentages. */
 export function percent(rate: number | null): string {
@@ -53,7 +54,10 @@ export function tableRow(view: DecisionView): string {
     view.outcome,
     decidedBy(view),
   ]);
-  return `${row}  ${decision.reasons.join('; ')}`;
+  // A skip says the reason that decided it in plain words (as `lendbot run` on a terminal and the
+  // dashboard do); an offer keeps its score and price reasons. --id and --json keep every reason.
+  const why = decision.action === 'skip' ? skipReasonText(decision.reasons) : decision.reasons.join('; ');
+  return `${row}  ${why}`;
 }
 
 /** One JSON line of the list: the decision's fields and what became of it. */
