@@ -1,6 +1,6 @@
 /**
  * Backtest replay against its I/O floor, side by side in one run (figures printed, never asserted):
- *   node --import tsx bench/replay.ts [requests] [rounds] [--compiled [--dist DIR]]
+ *   node --expose-gc --import tsx bench/replay.ts [requests] [rounds] [--compiled] [--dist DIR]...
  *
  * floor:   readline + JSON.parse of every line of the recording file, nothing else;
  * lendbot: what `lendbot backtest --data FILE` does before its report: read, validate and
@@ -12,7 +12,8 @@
  * --compiled also runs lendbot as compiled to dist/ (what users and the image run; `npm run build`
  * first: a dist/ older than the sources is named stale in the output), in the same rounds, and
  * prints both. --dist DIR takes the compiled tree from DIR instead (a build of its own, e.g.
- * `npx tsc -p tsconfig.build.json --outDir /tmp/dist`).
+ * `npx tsc -p tsconfig.build.json --outDir /tmp/dist`); give --dist more than once to compare
+ * builds (before and after a change) in the same rounds.
  */
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -21,15 +22,15 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import * as sources from '../src/backtest/index.js';
-import { loadStrategyFile } from '../src/engine/index.js';
+import * as backtestSources from '../src/backtest/index.js';
+import * as engineSources from '../src/engine/index.js';
 import { median, syntheticLines, writeLines } from './synthetic-recording.js';
 
 const args = process.argv.slice(2);
-const distAt = args.indexOf('--dist');
-const distDir = distAt === -1 ? undefined : args[distAt + 1];
-const compiled = args.includes('--compiled') || distDir !== undefined;
-const positional = args.filter((arg, index) => !arg.startsWith('--') && (distAt === -1 || index !== distAt + 1));
+/** Every `--dist DIR` given (several compare builds, e.g. before and after a change, in the same rounds). */
+const distDirs = args.flatMap((arg, index) => (arg === '--dist' && args[index + 1] !== undefined ? [args[index + 1] as string] : []));
+const compiled = args.includes('--compiled') || distDirs.length > 0;
+const positional = args.filter((arg, index) => !arg.startsWith('--') && args[index - 1] !== '--dist');
 const count = Number(positional[0] ?? 100_000);
 const rounds = Number(positional[1] ?? 3);
 
@@ -39,19 +40,31 @@ async function distState(): Promise<string> {
   return stamp.distState();
 }
 
-/** The backtest's entry points, as the sources (through tsx) or as compiled JavaScript. */
-type Backtest = Pick<typeof sources, 'loadRecording' | 'runBacktest'>;
-const builds: Array<{ name: string; backtest: Backtest }> = [{ name: 'sources (tsx)', backtest: sources }];
-if (compiled) {
-  const dir = distDir ?? new URL('../dist', import.meta.url).pathname;
-  const state = distDir === undefined ? await distState() : 'built by hand';
+/**
+ * The backtest's entry points and the strategy loader, both of one build (the sources through tsx,
+ * or compiled JavaScript): a strategy compiled by one build's engine and replayed by another's
+ * would measure a mix of the two.
+ */
+type Backtest = Pick<typeof backtestSources, 'loadRecording' | 'runBacktest'> & Pick<typeof engineSources, 'loadStrategyFile'>;
+const builds: Array<{ name: string; backtest: Backtest }> = [{ name: 'sources (tsx)', backtest: { ...backtestSources, loadStrategyFile: engineSources.loadStrategyFile } }];
+
+/** A compiled tree's backtest and strategy loader. */
+async function compiledBuild(dir: string): Promise<Backtest> {
   const backtest = (await import(pathToFileURL(join(dir, 'backtest', 'index.js')).href)) as Backtest;
-  builds.push({ name: `compiled (${dir}, ${state})`, backtest });
+  const engine = (await import(pathToFileURL(join(dir, 'engine', 'index.js')).href)) as Pick<typeof engineSources, 'loadStrategyFile'>;
+  return { loadRecording: backtest.loadRecording, runBacktest: backtest.runBacktest, loadStrategyFile: engine.loadStrategyFile };
+}
+if (compiled && distDirs.length === 0) {
+  const dir = new URL('../dist', import.meta.url).pathname;
+  builds.push({ name: `compiled (${dir}, ${await distState()})`, backtest: await compiledBuild(dir) });
+}
+for (const dir of distDirs) {
+  builds.push({ name: `compiled (${dir}, built by hand)`, backtest: await compiledBuild(dir) });
 }
 const dir = await mkdtemp(join(tmpdir(), 'lendbot-replay-'));
 const file = join(dir, 'rec.jsonl');
 await writeLines(file, syntheticLines(count));
-const strategy = await loadStrategyFile(new URL('../strategies/balanced.yaml', import.meta.url).pathname);
+const strategyFile = new URL('../strategies/balanced.yaml', import.meta.url).pathname;
 const options = { startingBalanceCents: 10_000_000 };
 
 /** Seconds of this process's CPU time since `start`. */
@@ -73,7 +86,10 @@ async function floor(): Promise<{ wall: number; cpu: number }> {
   return { wall: (performance.now() - t0) / 1000, cpu: cpuSince(c0) };
 }
 
-async function lendbot({ loadRecording, runBacktest }: Backtest): Promise<{ total: number; load: number; cpu: number; offers: number }> {
+async function lendbot({ loadRecording, runBacktest, loadStrategyFile }: Backtest): Promise<{ total: number; load: number; cpu: number; offers: number }> {
+  // Loaded afresh each round, as `lendbot backtest` loads it once per run: nothing a previous
+  // round computed (features, prices) is remembered. Outside the timing (a few milliseconds).
+  const strategy = await loadStrategyFile(strategyFile);
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   const recording = await loadRecording(file, {}, (issue) => {
@@ -95,11 +111,18 @@ interface Runs {
 const floors: number[] = [];
 const floorCpus: number[] = [];
 const runs: Runs[] = builds.map(() => ({ totals: [], loads: [], cpus: [], offers: 0 }));
+/**
+ * With `node --expose-gc`, a full collection before each measured run, so no run pays for the
+ * garbage of the one before it (a replay leaves a recording of about 100 MB behind).
+ */
+const collect = (globalThis as { gc?: () => void }).gc ?? ((): void => undefined);
 for (let round = 0; round < rounds; round += 1) {
+  collect();
   const base = await floor();
   floors.push(base.wall);
   floorCpus.push(base.cpu);
   for (const [index, build] of builds.entries()) {
+    collect();
     const run = await lendbot(build.backtest);
     const into = runs[index] as Runs;
     into.totals.push(run.total);

@@ -16,7 +16,7 @@ import { resolveNumber } from '../definition/param-values.js';
 import type { NumberOrParam, PricingDefinition } from '../definition/strategy-schema.js';
 import { expectedAnnualReturn, MIN_OFFER_RATE, paymentFactor, requiredRate, type LoanEconomics } from '../loan-math.js';
 import { marketResponse, type CompetitionModel, type MarketResponse, type PartialMarketResponse, type TakeUpCurve } from '../market-response.js';
-import { optimalRate, type PriceCurve } from '../pricing/expected-profit.js';
+import { optimalRate, type CurvePoint, type PriceCurve } from '../pricing/expected-profit.js';
 
 export type PriceResult =
   | { ok: true; rate: number; requiredRate: number; expectedReturn: number; reasons: string[]; curve?: PriceCurve }
@@ -112,6 +112,7 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
     let rate: number;
     let reasons: string[];
     let curve: PriceCurve | undefined;
+    let chosen: CurvePoint | undefined;
     if (mode === 'max_rate') {
       if (cap < MIN_OFFER_RATE) return skipped(required, capTooLow(capName, cap));
       rate = cap;
@@ -128,6 +129,7 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
         return skipped(required, `price expected_profit <= 0 USD at every rate in [${formatRatio(low)}, ${formatRatio(cap)}]; break-even ${formatRatio(required)}`);
       }
       rate = best.rate;
+      chosen = best;
       // Joined rather than a template literal: a template's pieces stay linked (a V8 rope, a few
       // hundred bytes) for as long as the remembered price is kept, which in a replay is all of it.
       const text = ['price expected_profit ', formatRatio(rate), ': P(accept) ', best.acceptProbability.toFixed(2), ' × profit ', usd(best.profitCents), ' USD = ', usd(best.valueCents), ' USD; break-even ', formatRatio(required)];
@@ -145,7 +147,8 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
       const share = ((source.totalAmountCents / 100) * paymentFactor(rate, economics.terms)) / (annual / 12);
       if (share > maxPaymentToIncome) return skipped(required, `price payment_to_income ${formatRatio(share)} > ${formatRatio(maxPaymentToIncome)}`);
     }
-    const expectedReturn = expectedAnnualReturn(rate, economics);
+    // The search's point already holds it (the same function of the same rate and economics).
+    const expectedReturn = chosen !== undefined ? chosen.expectedReturn : expectedAnnualReturn(rate, economics);
     if (curve === undefined) return { ok: true, rate, requiredRate: required, expectedReturn, reasons };
     return { ok: true, rate, requiredRate: required, expectedReturn, reasons, curve };
   };

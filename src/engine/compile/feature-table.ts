@@ -20,7 +20,7 @@ export interface ComputedFeatures {
   readonly providerB: FeatureSource['providerB'];
   readonly source: FeatureSource;
   readonly values: FeatureValue[];
-  next?: ComputedFeatures;
+  next: ComputedFeatures | undefined;
 }
 
 const NO_PROVIDERS = { providerA: undefined, providerB: undefined };
@@ -45,6 +45,9 @@ export class FeatureTable {
    * by object identity (requests and data are never mutated once read), held weakly.
    */
   private readonly computed = new WeakMap<LoanRequest, ComputedFeatures>();
+  /** The request asked about last and its first entry (see valuesFor). */
+  private lastRequest: LoanRequest | undefined;
+  private lastEntry: ComputedFeatures | undefined;
 
   /** The slot of a feature, adding it on first use. */
   slot(name: string): number {
@@ -97,7 +100,13 @@ export class FeatureTable {
     const providers = enrichment.providerResults === undefined ? NO_PROVIDERS : providersOf(enrichment);
     const { providerA, providerB } = providers;
     const { bankingData, borrowerHistory: history } = enrichment;
-    const first = this.computed.get(request);
+    // A request's rounds are evaluated one after another: the last request's entries are at hand
+    // without a lookup in the weak map.
+    const first = request === this.lastRequest ? this.lastEntry : this.computed.get(request);
+    if (first !== undefined) {
+      this.lastRequest = request;
+      this.lastEntry = first;
+    }
     for (let known = first; known !== undefined; known = known.next) {
       if (known.bankingData === bankingData && known.history === history && known.providerA === providerA && known.providerB === providerB) return known;
     }
@@ -110,10 +119,17 @@ export class FeatureTable {
       source = featureSourceAgain(first.source, enrichment, providers);
       values = this.computeAgain(source, first.values);
     }
-    const entry: ComputedFeatures = { bankingData, history, providerA, providerB, source, values };
-    // Newest first: the round being evaluated now is the likeliest to be asked again.
-    if (first !== undefined) entry.next = first;
-    this.computed.set(request, entry);
+    const entry: ComputedFeatures = { bankingData, history, providerA, providerB, source, values, next: undefined };
+    if (first === undefined) {
+      this.computed.set(request, entry);
+      this.lastRequest = request;
+      this.lastEntry = entry;
+    } else {
+      // Linked behind the first entry (a request's first round, without data): the weak map keeps
+      // pointing at it, so later rounds cost no second entry there.
+      entry.next = first.next;
+      first.next = entry;
+    }
     return entry;
   }
 

@@ -65,6 +65,16 @@ function bandOf(provider: ProviderPolicy): string {
   return `[${formatRatio(provider.whenProbability.min)}, ${formatRatio(provider.whenProbability.max)}]`;
 }
 
+/** No provider is unavailable (shared: read only). */
+const NO_PROVIDERS: readonly string[] = [];
+
+/** The reasons of a priced decision: the data reasons, the score's, then pricing's (one array, no spreads). */
+function withPriceReasons(dataReasons: string[], scoreReason: string, priceReasons: readonly string[]): string[] {
+  dataReasons.push(scoreReason);
+  for (const reason of priceReasons) dataReasons.push(reason);
+  return dataReasons;
+}
+
 /** The min_probability texts, formatted once per value (a param set keeps one). */
 const ratioTexts = new Map<number, string>();
 function ratioText(value: number): string {
@@ -128,7 +138,7 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
   const contributions = plan.score.contributions(values);
   const probability = probabilityOf(contributions);
   const dataReasons: string[] = [];
-  const unavailable = enrichment.unavailable?.providers ?? [];
+  const unavailable = enrichment.unavailable?.providers ?? NO_PROVIDERS;
   for (const provider of plan.dataPolicy.providers) {
     if (providerPresent(source, provider)) continue;
     const { min, max } = provider.whenProbability;
@@ -151,7 +161,7 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
     return decisionOf(plan, values, 'skip', [...dataReasons, `${scoreReason} < min_probability ${ratioText(plan.score.minProbability)}`], contributions, { probability });
   }
   const price = plan.pricing(source, probability);
-  const reasons = [...dataReasons, scoreReason, ...price.reasons];
+  const reasons = withPriceReasons(dataReasons, scoreReason, price.reasons);
   if (!price.ok) return decisionOf(plan, values, 'skip', reasons, contributions, price.requiredRate === undefined ? { probability } : { probability, requiredRate: price.requiredRate });
   const offer = decisionOf(plan, values, 'offer', reasons, contributions, { probability });
   offer.rate = price.rate;

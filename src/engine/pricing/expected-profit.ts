@@ -12,7 +12,7 @@
  * samples show (peak-search.ts) and compares the 4-decimal rates around it: the rate a search
  * over every 0.0001 would choose, in a few dozen evaluations.
  */
-import { collectedShare, expectedAnnualReturn, expectedProfitCents, fastPaymentFactor, hurdleCents, MIN_OFFER_RATE, type LoanEconomics } from '../loan-math.js';
+import { collectedShare, fastPaymentFactor, hurdleCents, MIN_OFFER_RATE, MONTHS_PER_YEAR, paymentFactor, type LoanEconomics } from '../loan-math.js';
 import { competingRateSd, expectedAcceptCurve, expectedAcceptProbability, type MarketResponse } from '../market-response.js';
 import { maximiseNear } from './peak-search.js';
 
@@ -77,8 +77,14 @@ function valueFunction(curve: PriceCurve): (rate: number) => number {
 export function curvePoint(curve: PriceCurve, rate: number): CurvePoint {
   const { economics } = curve;
   const acceptProbability = expectedAcceptProbability(rate, curve.maxInterestRate, 1 - economics.probability, curve.market);
-  const profitCents = expectedProfitCents(rate, curve.targetReturn, economics);
-  return { rate, acceptProbability, profitCents, valueCents: acceptProbability * profitCents, expectedReturn: expectedAnnualReturn(rate, economics) };
+  // expectedProfitCents and expectedAnnualReturn (loan-math.ts) with their common part, the
+  // expected collected amount, computed once: the same operations in the same order, so the very
+  // same numbers (test/engine/pricing-optimiser.test.ts), with one Math.pow instead of two.
+  const { fundedCents, repaidPrincipalCents, terms } = economics;
+  const collected = repaidPrincipalCents * paymentFactor(rate, terms) * terms * collectedShare(economics);
+  const profitCents = collected - hurdleCents(curve.targetReturn, economics);
+  const expectedReturn = ((collected - fundedCents) / fundedCents) * (MONTHS_PER_YEAR / terms);
+  return { rate, acceptProbability, profitCents, valueCents: acceptProbability * profitCents, expectedReturn };
 }
 
 /** The distance between coarse samples for this curve (see SAMPLES_PER_FEATURE). */
@@ -90,6 +96,11 @@ function coarseStep(curve: PriceCurve): number {
   if (competition.share !== 0) feature = Math.min(feature, competingRateSd(competition));
   const step = feature / SAMPLES_PER_FEATURE;
   return step >= FINEST_STEP ? Math.min(step, COARSEST_STEP) : FINEST_STEP;
+}
+
+/** The coarse sample `index` of `count` steps of `step` from `low`; the last is the cap itself. */
+function sampleRate(index: number, count: number, low: number, step: number, cap: number): number {
+  return index >= count ? cap : low + index * step;
 }
 
 /**
@@ -105,15 +116,22 @@ export function optimalRate(curve: PriceCurve): CurvePoint {
   const value = valueFunction(curve);
   const count = Math.ceil((cap - low) / coarseStep(curve));
   const step = (cap - low) / count;
-  const sample = (index: number): number => (index >= count ? cap : low + index * step);
   let best = low;
   let bestValue = Number.NEGATIVE_INFINITY;
   let before = Number.NEGATIVE_INFINITY;
   let current = value(low);
   for (let index = 0; index <= count; index += 1) {
-    const after = index < count ? value(sample(index + 1)) : Number.NEGATIVE_INFINITY;
+    const after = index < count ? value(sampleRate(index + 1, count, low, step, cap)) : Number.NEGATIVE_INFINITY;
     if (current > before && current >= after) {
-      const peak = maximiseNear(value, sample(Math.max(0, index - 1)), sample(index), sample(index + 1), current, low, cap);
+      const peak = maximiseNear(
+        value,
+        sampleRate(Math.max(0, index - 1), count, low, step, cap),
+        sampleRate(index, count, low, step, cap),
+        sampleRate(index + 1, count, low, step, cap),
+        current,
+        low,
+        cap,
+      );
       if (peak.value > bestValue || (peak.value === bestValue && peak.rate < best)) {
         best = peak.rate;
         bestValue = peak.value;

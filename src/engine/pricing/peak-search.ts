@@ -93,7 +93,9 @@ export function maximiseNear(value: (rate: number) => number, from: number, at: 
 
 /** The best of the offered rates from the one at or below `from` to the one at or above `to`. */
 function bestOfferedRate(value: (rate: number) => number, from: number, to: number, low: number, cap: number): Peak {
-  let best: Peak = { rate: Number.NaN, value: Number.NEGATIVE_INFINITY };
+  // Numbers, not a Peak per better candidate: one object is made, for the answer.
+  let bestRate = Number.NaN;
+  let bestValue = Number.NEGATIVE_INFINITY;
   let previous = Number.NaN;
   const last = Math.ceil(to * 10_000 - 1e-9);
   for (let tenThousandths = Math.floor(from * 10_000 + 1e-9); tenThousandths <= last; tenThousandths += 1) {
@@ -102,7 +104,10 @@ function bestOfferedRate(value: (rate: number) => number, from: number, to: numb
     if (rate === previous) continue;
     previous = rate;
     const candidate = value(rate);
-    if (candidate > best.value) best = { rate, value: candidate };
+    if (candidate > bestValue) {
+      bestRate = rate;
+      bestValue = candidate;
+    }
   }
-  return best;
+  return { rate: bestRate, value: bestValue };
 }
