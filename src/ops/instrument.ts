@@ -85,14 +85,18 @@ export function instrumentClient<C extends MarketplaceApi>(
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== 'function' || typeof property !== 'string' || property === 'close') return value;
       return (...args: unknown[]): unknown => {
+        const startedAt = performance.now();
         const result: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
         if (result instanceof Promise) {
+          const timed = (): void => metrics.apiCallSeconds.observe({ endpoint: property }, (performance.now() - startedAt) / 1000);
           return result.then(
             (ok: unknown) => {
+              timed();
               count(property);
               return ok;
             },
             (error: unknown) => {
+              timed();
               count(property, error);
               throw error;
             },

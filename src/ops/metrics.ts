@@ -17,6 +17,8 @@ export interface LendbotMetrics {
   apiCalls: Counter<'endpoint' | 'code'>;
   apiErrors: Counter<'endpoint' | 'code'>;
   webhookEvents: Counter<'outcome'>;
+  /** Real time, not the market's clock: a simulated day per second would make every call look instant. */
+  apiCallSeconds: Histogram<'endpoint'>;
   webhookToOfferSeconds: Histogram;
   /** Sets the balance, reserved, exposure, data spend, inbox and poll gauges. */
   observeStatus(report: StatusReport): void;
@@ -55,6 +57,13 @@ export function createMetrics(options: MetricsOptions = {}): LendbotMetrics {
     apiCalls: counter('lendbot_api_calls_total', 'marketplace API calls, by endpoint and code (ok or the error code)', ['endpoint', 'code']),
     apiErrors: counter('lendbot_api_errors_total', 'marketplace API calls that failed, by endpoint and error code', ['endpoint', 'code']),
     webhookEvents: counter('lendbot_webhook_events_total', 'webhook deliveries, by outcome', ['outcome']),
+    apiCallSeconds: new Histogram({
+      name: 'lendbot_api_call_seconds',
+      help: 'how long marketplace API calls take (real time, retries included), by endpoint',
+      labelNames: ['endpoint'],
+      buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    }),
     webhookToOfferSeconds: new Histogram({
       name: 'lendbot_webhook_to_offer_seconds',
       help: 'time from storing a webhook event to its offer being placed',

@@ -60,6 +60,7 @@ describe('metrics', () => {
       'lendbot_api_calls_total counter',
       'lendbot_api_errors_total counter',
       'lendbot_webhook_events_total counter',
+      'lendbot_api_call_seconds histogram',
       'lendbot_webhook_to_offer_seconds histogram',
     ]);
     expect(sample(text, 'lendbot_balance_cents')).toBe(330_000);
@@ -107,6 +108,9 @@ describe('metrics', () => {
     expect(sample(text, 'lendbot_api_calls_total{endpoint="loanRequestPages",code="ok"}')).toBeGreaterThanOrEqual(1);
     expect(sample(text, `lendbot_api_calls_total{endpoint="makeOffer",code="${code}"}`)).toBe(1);
     expect(sample(text, `lendbot_api_errors_total{endpoint="makeOffer",code="${code}"}`)).toBe(1);
+    // A failed call is timed too; a real HTTP round trip takes more than nothing.
+    expect(sample(text, 'lendbot_api_call_seconds_count{endpoint="makeOffer"}')).toBe(1);
+    expect(sample(text, 'lendbot_api_call_seconds_sum{endpoint="makeOffer"}')).toBeGreaterThan(0);
     client.close();
   });
 
