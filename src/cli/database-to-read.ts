@@ -11,12 +11,17 @@ import type { CliIo } from './cli-io.js';
 import { sandboxDatabasePath } from './commands/run/sandbox-database.js';
 import { UserError } from './user-error.js';
 
+/** Where the daemon keeps its database unless LENDBOT_DB or the config says otherwise. */
+export function defaultDatabase(): string {
+  return daemonConfigSchema.parse({}).db;
+}
+
 /** `flag` is --db as given; `configured` the config's `db` after the environment (LENDBOT_DB). */
 export function databaseToRead(flag: string | undefined, configured: string, io: CliIo): string {
   const path = flag ?? configured;
   // Reading must never create an empty database where the user mistyped a path.
   if (path === ':memory:' || existsSync(path)) return path;
-  const defaultPath = daemonConfigSchema.parse({}).db;
+  const defaultPath = defaultDatabase();
   if (flag === undefined && configured === defaultPath) {
     const sandbox = sandboxDatabasePath(defaultPath);
     if (existsSync(sandbox)) {

@@ -1,10 +1,10 @@
 /**
- * After `npm start` (lendbot run --sandbox, which writes data/sandbox.db), plain `lendbot status`
- * and `lendbot decisions` read the sandbox run's database when data/lendbot.db is absent, and say
+ * After `npm start` (lendbot run --sandbox, which writes data/sandbox.db), plain `lendbot status`,
+ * `lendbot decisions` and `lendbot record export` read the sandbox run's database when data/lendbot.db is absent, and say
  * so on stderr. The real binary runs in a temp directory as its working directory.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
@@ -45,6 +45,14 @@ describe('reading the database npm start wrote', () => {
     expect(status.code).toBe(0);
     expect(status.stderr.startsWith(NOTE)).toBe(true);
     expect(JSON.parse(status.stdout)).toMatchObject({ scope: 'live' });
+  });
+
+  it("record export reads it too, so the README's export of an npm start run needs no --db", { timeout: 60_000 }, async () => {
+    sandboxDatabase();
+    const result = await spawnIn(dir, ['record', 'export', '--out', 'run.jsonl']);
+    // The fixture database holds a decision but no request seen: an empty recording, from it.
+    expect(result).toMatchObject({ code: 0, stderr: `${NOTE}wrote 0 requests to run.jsonl\n` });
+    expect(readFileSync(join(dir, 'run.jsonl'), 'utf8')).toBe('');
   });
 
   it('says which database is missing when there is neither', { timeout: 60_000 }, async () => {

@@ -1,5 +1,4 @@
 /** `lendbot record export`: the daemon's history as a recording for backtests. */
-import { existsSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { exportRecordingFromStore } from '../../../recording/index.js';
 import { DEFAULT_OFFER_EXPIRY_HOURS } from '../../../risk/index.js';
@@ -7,8 +6,8 @@ import { systemClock } from '../../../clock/clock.js';
 import { statusClock } from '../../../ops/status-clock.js';
 import { openStore } from '../../../store/index.js';
 import { warn, type CliIo } from '../../cli-io.js';
-import { UserError } from '../../user-error.js';
 import { examplesHelp } from '../../examples-help.js';
+import { databaseToRead, defaultDatabase } from '../../database-to-read.js';
 
 export function registerRecordCommand(program: Command, io: CliIo): void {
   const record = program
@@ -24,20 +23,20 @@ export function registerRecordCommand(program: Command, io: CliIo): void {
   record
     .command('export')
     .description('write every request the daemon saw, with the data bought, known outcomes and loan payments, as JSON lines')
-    .option('--db <path>', 'SQLite file', io.env.LENDBOT_DB ?? 'data/lendbot.db')
+    .option('--db <path>', 'SQLite file (default: LENDBOT_DB, else data/lendbot.db, else data/sandbox.db of npm start)')
     .requiredOption('--out <file>', 'recording to write (JSON lines, see docs/recording-format.md)')
     .option('--offer-expiry-hours <hours>', "the daemon's risk.offer_expiry_hours: an own offer unanswered for longer (and not lost) is written as expired", hours, DEFAULT_OFFER_EXPIRY_HOURS)
     .addHelpText(
       'after',
       examplesHelp(
         'lendbot record export --out history.jsonl',
-        ['lendbot record export --db data/sandbox.db --out sandbox-run.jsonl', 'the run npm start made'],
+        ['lendbot record export --db data/sandbox.db --out sandbox-run.jsonl', 'the run npm start made (read by default when there is no data/lendbot.db)'],
         ['lendbot record export --out history.jsonl --offer-expiry-hours 48', 'as risk.offer_expiry_hours: 48'],
       ),
     )
-    .action(async (options: { db: string; out: string; offerExpiryHours: number }) => {
-      if (!existsSync(options.db)) throw new UserError(`no database at ${options.db} (set --db or LENDBOT_DB)`);
-      const store = openStore(options.db);
+    .action(async (options: { db?: string; out: string; offerExpiryHours: number }) => {
+      const db = databaseToRead(options.db, io.env.LENDBOT_DB?.trim() || defaultDatabase(), io);
+      const store = openStore(db);
       try {
         // "Now" (the age of unanswered offers) in the clock the database was written in: a
         // sandbox run's simulated clock, else this machine's (src/ops/status-clock.ts).
