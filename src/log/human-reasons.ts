@@ -12,33 +12,10 @@
  * test/log/human-reasons.test.ts reads back each form: the guard's, the filters' and the score's
  * as that code makes them, the rest as their templates write them.
  */
-/**
- * The spec's risk levels (borrower_card_color), in their order. A copy of the service's
- * RISK_LEVEL_NAMES: the logger sits below the service in the folder layers (the service logs), so
- * it cannot import it; test/log/human-reasons.test.ts checks the two lists are equal.
- */
-export const RISK_LEVEL_WORDS = ['low', 'medium', 'high', 'friends', 'crypto'] as const;
-
-/** "$1,198.00" from the engine's money text ("1198.00", "-5.00"); the text itself when it is not a number. */
-export function dollars(amount: string | number): string {
-  const value = typeof amount === 'number' ? amount : Number(amount);
-  if (!Number.isFinite(value)) return String(amount);
-  const text = Math.abs(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  return `${value < 0 ? '-' : ''}$${text}`;
-}
-
-/** "22.8 %" from a rate or share in the API's unit (0.228); at most two decimals. */
-export function percent(fraction: string | number): string {
-  const value = typeof fraction === 'number' ? fraction : Number(fraction);
-  if (!Number.isFinite(value)) return String(fraction);
-  return `${Number((value * 100).toFixed(2))} %`;
-}
-
-/** A risk level as people say it: "low", "medium", "high", "friends", "crypto" (spec: borrower_card_color). */
-export function riskLevelName(level: number | string): string {
-  const name = RISK_LEVEL_WORDS[Number(level)];
-  return name ?? `level ${level}`;
-}
+// The figures as people read them live in plain-figures.ts (shared with chat notifications);
+// re-exported here, where the terminal's readers look for them.
+import { dollars, percent, riskLevelName } from './plain-figures.js';
+export { dollars, percent, RISK_LEVEL_WORDS, riskLevelName } from './plain-figures.js';
 
 /** A feature or setting name in words: `credit_score_low` is "credit score low". */
 function words(name: string): string {

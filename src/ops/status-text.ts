@@ -1,9 +1,7 @@
 /** The status report as people read it (`lendbot status`) and as scripts read it (`--json`). */
-import { formatCents } from '../service/index.js';
+import { formatCents, RISK_LEVEL_NAMES } from '../service/index.js';
 import { describeClock } from './status-clock.js';
 import type { StatusReport } from './status-report.js';
-
-const RISK_LEVEL_NAMES: Record<string, string> = { '0': 'low', '1': 'medium', '2': 'high', '3': 'friends', '4': 'crypto' };
 
 const usd = formatCents;
 
@@ -36,7 +34,7 @@ export function formatStatusText(report: StatusReport): string {
   add('free cash', `${usd(report.freeCents)} (after a reserve of ${usd(report.minCashReserveCents)})`);
   add('exposure', against(usd(report.exposure.totalCents), report.exposure.maxCents === null ? null : usd(report.exposure.maxCents)));
   for (const [level, cents] of Object.entries(report.exposure.byRiskLevelCents)) {
-    add(`  risk ${level} ${RISK_LEVEL_NAMES[level] ?? ''}`.trimEnd(), usd(cents));
+    add(`  risk ${level} ${RISK_LEVEL_NAMES[Number(level)] ?? ''}`.trimEnd(), usd(cents));
   }
   const today = report.offersToday;
   add('offers today', against(String(today.offers), today.maxOffers === null ? null : String(today.maxOffers)));

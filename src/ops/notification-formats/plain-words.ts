@@ -3,20 +3,11 @@
  * integer cents), rates in percent ("22.8 %", the data carries the API's fraction 0.228), times in
  * UTC without milliseconds, and a label for every data key.
  */
-import { RISK_LEVEL_NAMES } from '../../service/index.js';
+import { dollarsFromCents, percent, RISK_LEVEL_WORDS } from '../../log/plain-figures.js';
 
 /** Integer cents as dollars with thousands separators: 123456 → "$1,234.56", -5 → "-$0.05". */
-export function dollars(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(Math.round(cents));
-  const whole = Math.floor(abs / 100).toLocaleString('en-US');
-  return `${sign}$${whole}.${String(abs % 100).padStart(2, '0')}`;
-}
-
-/** A rate in the API's unit as a percentage, at most two decimals: 0.228 → "22.8 %". */
-export function percent(rate: number): string {
-  return `${Number((rate * 100).toFixed(2))} %`;
-}
+export const dollars = dollarsFromCents;
+export { percent };
 
 /** An ISO timestamp as "2026-03-10 12:00 UTC"; a date alone ("2026-03-01") stays as it is. */
 export function utcTime(iso: string): string {
@@ -25,7 +16,7 @@ export function utcTime(iso: string): string {
 }
 
 export function riskLevel(level: number): string {
-  const name = RISK_LEVEL_NAMES[level];
+  const name = RISK_LEVEL_WORDS[level];
   return name === undefined ? String(level) : `${level} (${name})`;
 }
 
