@@ -127,9 +127,9 @@ interface StateRow {
   last_due_date: string;
 }
 
-function fromStateRow(row: StateRow): LoanPaymentState {
+/** The counts every payment summary has, a loan's or the account's. */
+function countsOf(row: Omit<StateRow, 'loan_id' | 'last_due_date'>): Omit<LoanPaymentState, 'loanId' | 'lastDueDate'> {
   return {
-    loanId: row.loan_id,
     payments: row.payments,
     paid: row.paid,
     paidCents: row.paid_cents,
@@ -137,8 +137,11 @@ function fromStateRow(row: StateRow): LoanPaymentState {
     missed: row.missed,
     maxDelayedDays: row.max_delayed_days,
     feesCents: row.fees_cents,
-    lastDueDate: row.last_due_date,
   };
+}
+
+function fromStateRow(row: StateRow): LoanPaymentState {
+  return { loanId: row.loan_id, ...countsOf(row), lastDueDate: row.last_due_date };
 }
 
 export function createPaymentsRepository(db: Database): PaymentsRepository {
@@ -245,16 +248,7 @@ export function createPaymentsRepository(db: Database): PaymentsRepository {
     totals() {
       const row = totalsQuery.get();
       if (row === undefined) throw new Error('an aggregate query returned no row');
-      return {
-        loans: row.loans,
-        payments: row.payments,
-        paid: row.paid,
-        paidCents: row.paid_cents,
-        late: row.late,
-        missed: row.missed,
-        maxDelayedDays: row.max_delayed_days,
-        feesCents: row.fees_cents,
-      };
+      return { loans: row.loans, ...countsOf(row) };
     },
     flaggedAfter: (seq, limit) =>
       flagged.all(seq, limit).map((row) => ({

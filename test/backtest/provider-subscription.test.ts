@@ -3,15 +3,9 @@
 // per-request purchases, against the budget of the strategy that asked (not the account's spend).
 import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../../src/backtest/run-backtest.js';
-import { compileStrategy, parseStrategyText } from '../../src/engine/index.js';
+import { compileText } from '../engine/compile-text.js';
 import { providerA, providerB } from '../engine/fixtures.js';
 import { recordingLine } from './recording-fixtures.js';
-
-/** Strategies named apart: budgets and spend are per strategy name. */
-function compileText(body: string, file = 'inline.yaml') {
-  const text = `name: ${file.replace('.yaml', '')}\ndescription: test strategy\nversion: "1"\n${body}`;
-  return compileStrategy(parseStrategyText(text, file), { file, text });
-}
 
 /** Asks provider A (acme, 200 USD a month) and then B (zeta, 1.50 a request) about every request of 12 months or less. */
 const PAID = compileText(
@@ -31,6 +25,7 @@ pricing:
   target_return: 0.05
 `,
   'paid.yaml',
+  'paid',
 );
 
 /** Buys B only, within 3 USD of its own: it decides the longer requests. */
@@ -50,6 +45,7 @@ pricing:
   target_return: 0.05
 `,
   'other.yaml',
+  'other',
 );
 
 function line(id: number, seenAt: string, loanTerms = 12) {

@@ -12,7 +12,8 @@ pricing:
   target_return: 0.08
 `;
 
-export function compileText(body: string, file = 'inline.yaml'): CompiledStrategy {
-  const text = `name: inline\ndescription: test strategy\nversion: "1"\n${body}`;
+/** `name` for tests that need strategies named apart (budgets and spend are per strategy name). */
+export function compileText(body: string, file = 'inline.yaml', name = 'inline'): CompiledStrategy {
+  const text = `name: ${name}\ndescription: test strategy\nversion: "1"\n${body}`;
   return compileStrategy(parseStrategyText(text, file), { file, text });
 }

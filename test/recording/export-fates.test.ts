@@ -3,12 +3,12 @@
 // temp dir, scans as the daemon's poll hands them over (listingScan).
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock/clock.js';
 import { filtersCover, listingScan } from '../../src/daemon/list-coverage.js';
-import { exportRecordingFromStore, readRecording, type RecordingLine } from '../../src/recording/index.js';
+import type { RecordingLine } from '../../src/recording/index.js';
 import { offerSchema } from '../../src/service/index.js';
 import { LIST_WINDOW_MS, type Store } from '../../src/store/index.js';
 import { DAY, HOUR, T0, loanRequest, tempStore } from '../store/fixtures.js';
+import { exportedLines } from './exported-lines.js';
 
 let store: Store;
 let path: string;
@@ -40,13 +40,8 @@ function scan(atMs: number, ids: number[], startedMs = atMs - 1000): void {
 
 const fate = (id: number, nowMs: number) => store.offers.fate(store.offers.getByRequest(id)!, { nowMs, expiryMs: EXPIRY_MS });
 
-async function exported(nowMs: number): Promise<Map<number, RecordingLine>> {
-  const file = join(path, '..', 'fates.jsonl');
-  const summary = await exportRecordingFromStore(store, file, { clock: new ManualClock(nowMs), offerExpiryMs: EXPIRY_MS });
-  expect(summary.invalid).toEqual([]);
-  const lines = new Map<number, RecordingLine>();
-  for await (const line of readRecording(file, (issue) => expect.unreachable(issue.message))) lines.set(line.loan_request.id, line);
-  return lines;
+function exported(nowMs: number): Promise<Map<number, RecordingLine>> {
+  return exportedLines(store, join(path, '..', 'fates.jsonl'), nowMs, EXPIRY_MS);
 }
 
 describe('offer fates from list scans', () => {

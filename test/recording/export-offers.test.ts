@@ -2,11 +2,11 @@
 // real store in a temp dir, moved through the states as the daemon moves them.
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock/clock.js';
-import { exportRecordingFromStore, readRecording, type RecordingLine } from '../../src/recording/index.js';
+import type { RecordingLine } from '../../src/recording/index.js';
 import { offerSchema } from '../../src/service/index.js';
 import type { OfferState, Store } from '../../src/store/index.js';
 import { DAY, HOUR, T0, loanRequest, tempStore } from '../store/fixtures.js';
+import { exportedLines } from './exported-lines.js';
 
 let store: Store;
 let path: string;
@@ -43,13 +43,8 @@ function offerOn(id: number, rate: number, state: OfferState, options: { atMs?: 
   else if (state !== 'placed' || options.dryRun) store.offers.setState(offerId, state, atMs + 2000);
 }
 
-async function exported(nowMs: number): Promise<Map<number, RecordingLine>> {
-  const file = join(path, '..', 'rec.jsonl');
-  const summary = await exportRecordingFromStore(store, file, { clock: new ManualClock(nowMs), offerExpiryMs: EXPIRY_MS });
-  expect(summary.invalid).toEqual([]);
-  const lines = new Map<number, RecordingLine>();
-  for await (const line of readRecording(file, (issue) => expect.unreachable(issue.message))) lines.set(line.loan_request.id, line);
-  return lines;
+function exported(nowMs: number): Promise<Map<number, RecordingLine>> {
+  return exportedLines(store, join(path, '..', 'rec.jsonl'), nowMs, EXPIRY_MS);
 }
 
 describe('the own offer in a daemon export', () => {
