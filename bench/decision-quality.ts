@@ -20,28 +20,22 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultBalance, loadRecording, runDraws, tune, drawSeeds, type PreparedRecording } from '../src/backtest/index.js';
+import { defaultBalance, runDraws, tune, type PreparedRecording } from '../src/backtest/index.js';
 import { oracleStrategy } from '../src/backtest/oracle-strategy.js';
 import { featureList, trainingData, trainModel } from '../src/backtest/train/index.js';
 import { sliceRecording } from '../src/backtest/prepared-recording.js';
 import { loadStrategyFile, type CompiledStrategy } from '../src/engine/index.js';
-import { exportSandboxRecording } from '../src/sandbox/index.js';
+import { MARKET_GRID_OPTIONS, marketGrid, marketRecordings } from './market-grid.js';
 
 const { values } = parseArgs({
   options: {
-    requests: { type: 'string', default: '6000' },
-    arrivals: { type: 'string', default: '3' },
-    seeds: { type: 'string', default: '1,2' },
-    shapes: { type: 'string', default: 'classic,credit,burden,volatility' },
-    draws: { type: 'string', default: '3' },
+    ...MARKET_GRID_OPTIONS,
     trials: { type: 'string', default: '40' },
     strategy: { type: 'string', default: 'strategies/balanced.yaml' },
   },
 });
-const requests = Number(values.requests);
-const seeds = values.seeds.split(',').map(Number);
-const shapes = values.shapes.split(',');
-const draws = drawSeeds(1, Number(values.draws));
+const grid = marketGrid(values);
+const { requests, draws } = grid;
 const trials = Number(values.trials);
 const TRAIN_SHARE = 0.7;
 const ORACLE_HURDLES = [0, 0.1, 0.2, 0.3, 0.4];
@@ -69,54 +63,49 @@ const defaultStrategy = await loadStrategyFile(values.strategy);
 const naive = await loadStrategyFile('strategies/examples/naive.yaml');
 const rows: string[][] = [];
 try {
-  for (const shape of shapes) {
-    for (const seed of seeds) {
-      const file = join(dir, `${shape}-${seed}.jsonl`);
-      await exportSandboxRecording(file, { seed, requests, shape, arrivalsPerHour: Number(values.arrivals) });
-      const recording = await loadRecording(file, {}, () => undefined);
-      const balance = defaultBalance(recording).cents;
-      const mine = netReturn(recording, defaultStrategy, balance);
-      const base = netReturn(recording, naive, balance);
-      // The oracle knows every outcome, so it may as well know which hurdle suits this market:
-      // the best of several is the ceiling (a purely greedy one, hurdle 0, lends its cash to the
-      // first good borrowers and earns far less when the balance is scarce).
-      const oracles = ORACLE_HURDLES.map((hurdle) => netReturn(recording, oracleStrategy(recording, undefined, hurdle), balance));
-      const oracle = oracles.reduce((best, next) => (next.mean > best.mean ? next : best));
-      const greedy = oracles[0] ?? oracle;
+  for await (const { shape, seed, file, recording } of marketRecordings(grid, dir)) {
+    const balance = defaultBalance(recording).cents;
+    const mine = netReturn(recording, defaultStrategy, balance);
+    const base = netReturn(recording, naive, balance);
+    // The oracle knows every outcome, so it may as well know which hurdle suits this market:
+    // the best of several is the ceiling (a purely greedy one, hurdle 0, lends its cash to the
+    // first good borrowers and earns far less when the balance is scarce).
+    const oracles = ORACLE_HURDLES.map((hurdle) => netReturn(recording, oracleStrategy(recording, undefined, hurdle), balance));
+    const oracle = oracles.reduce((best, next) => (next.mean > best.mean ? next : best));
+    const greedy = oracles[0] ?? oracle;
 
-      const model = trainModel(trainingData(recording, featureList(undefined)), { dataFile: file, l2: 'auto', trainShare: TRAIN_SHARE });
+    const model = trainModel(trainingData(recording, featureList(undefined)), { dataFile: file, l2: 'auto', trainShare: TRAIN_SHARE });
 
-      const cut = Math.round(recording.entries.length * TRAIN_SHARE);
-      const head = sliceRecording(recording, 0, cut);
-      const tail = sliceRecording(recording, cut, recording.entries.length);
-      const trained = await trainedStrategy(head, file);
-      const tailDefault = netReturn(tail, defaultStrategy, balance);
-      const tailTrained = netReturn(tail, trained, balance);
-      const report = await tune(recording, defaultStrategy, {
-        trials,
-        seed: 1,
-        objective: { objective: 'net_return', maxDefault: 0.1 },
-        split: { kind: 'split', trainShare: TRAIN_SHARE },
-        backtest: { startingBalanceCents: defaultBalance(sliceRecording(recording, 0, cut)).cents },
-      });
-      const points = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(2)}`;
-      const { heldOut } = report;
-      const tuned = `${report.improved ? 'accepted' : 'refused'} ${points(heldOut.gain)} [${points(heldOut.low)}, ${points(heldOut.high)}] (${heldOut.requests} requests, ${heldOut.candidateFunded}/${heldOut.baselineFunded} loans)`;
-      rows.push([
-        shape,
-        String(seed),
-        `${pct(mine.mean)} (${mine.funded})`,
-        `${pct(base.mean)} (${base.funded})`,
-        `${pct(greedy.mean)} (${greedy.funded})`,
-        `${pct(oracle.mean)} (${oracle.funded})`,
-        oracle.mean > 0 ? `${Math.round((mine.mean / oracle.mean) * 100)} %` : 'n/a',
-        model.test.auc === null ? 'n/a' : model.test.auc.toFixed(3),
-        tuned,
-        `${pct(tailDefault.mean)} (${tailDefault.funded})`,
-        `${pct(tailTrained.mean)} (${tailTrained.funded})`,
-      ]);
-      console.error(`done ${shape} seed ${seed}`);
-    }
+    const cut = Math.round(recording.entries.length * TRAIN_SHARE);
+    const head = sliceRecording(recording, 0, cut);
+    const tail = sliceRecording(recording, cut, recording.entries.length);
+    const trained = await trainedStrategy(head, file);
+    const tailDefault = netReturn(tail, defaultStrategy, balance);
+    const tailTrained = netReturn(tail, trained, balance);
+    const report = await tune(recording, defaultStrategy, {
+      trials,
+      seed: 1,
+      objective: { objective: 'net_return', maxDefault: 0.1 },
+      split: { kind: 'split', trainShare: TRAIN_SHARE },
+      backtest: { startingBalanceCents: defaultBalance(sliceRecording(recording, 0, cut)).cents },
+    });
+    const points = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(2)}`;
+    const { heldOut } = report;
+    const tuned = `${report.improved ? 'accepted' : 'refused'} ${points(heldOut.gain)} [${points(heldOut.low)}, ${points(heldOut.high)}] (${heldOut.requests} requests, ${heldOut.candidateFunded}/${heldOut.baselineFunded} loans)`;
+    rows.push([
+      shape,
+      String(seed),
+      `${pct(mine.mean)} (${mine.funded})`,
+      `${pct(base.mean)} (${base.funded})`,
+      `${pct(greedy.mean)} (${greedy.funded})`,
+      `${pct(oracle.mean)} (${oracle.funded})`,
+      oracle.mean > 0 ? `${Math.round((mine.mean / oracle.mean) * 100)} %` : 'n/a',
+      model.test.auc === null ? 'n/a' : model.test.auc.toFixed(3),
+      tuned,
+      `${pct(tailDefault.mean)} (${tailDefault.funded})`,
+      `${pct(tailTrained.mean)} (${tailTrained.funded})`,
+    ]);
+    console.error(`done ${shape} seed ${seed}`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

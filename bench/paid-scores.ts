@@ -18,25 +18,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse, stringify } from 'yaml';
-import { defaultBalance, drawSeeds, loadRecording, runBacktest, type PreparedRecording } from '../src/backtest/index.js';
+import { defaultBalance, runBacktest, type PreparedRecording } from '../src/backtest/index.js';
 import { compileStrategy, parseStrategyText, type CompiledStrategy } from '../src/engine/index.js';
-import { exportSandboxRecording } from '../src/sandbox/index.js';
+import { MARKET_GRID_OPTIONS, marketGrid, marketRecordings } from './market-grid.js';
 import { formatCents } from '../src/service/index.js';
 
 const { values } = parseArgs({
   options: {
-    requests: { type: 'string', default: '6000' },
-    arrivals: { type: 'string', default: '3' },
-    seeds: { type: 'string', default: '1,2' },
-    shapes: { type: 'string', default: 'classic,credit,burden,volatility' },
-    draws: { type: 'string', default: '3' },
+    ...MARKET_GRID_OPTIONS,
     strategy: { type: 'string', default: 'strategies/examples/paid-scores.yaml' },
   },
 });
-const requests = Number(values.requests);
-const seeds = values.seeds.split(',').map(Number);
-const shapes = values.shapes.split(',');
-const draws = drawSeeds(1, Number(values.draws));
+const grid = marketGrid(values);
+const { requests, draws } = grid;
 
 interface Section {
   feature?: string;
@@ -76,38 +70,33 @@ function months(recording: PreparedRecording): number {
 }
 
 try {
-  for (const shape of shapes) {
-    for (const seed of seeds) {
-      const file = join(dir, `${shape}-${seed}.jsonl`);
-      await exportSandboxRecording(file, { seed, requests, shape, arrivalsPerHour: Number(values.arrivals) });
-      const recording = await loadRecording(file, {}, () => undefined);
-      const startingBalanceCents = defaultBalance(recording).cents;
-      const runs = draws.map((drawSeed) => {
-        const options = { startingBalanceCents, market: { seed: drawSeed } };
-        return { paid: runBacktest(recording, [paid], options).summary, free: runBacktest(recording, [free], options).summary };
-      });
-      const spend = mean(runs.map((run) => run.paid.dataSpendCents));
-      const subscriptions = mean(runs.map((run) => run.paid.subscriptionCents));
-      const netPaid = mean(runs.map((run) => run.paid.netCents));
-      const netFree = mean(runs.map((run) => run.free.netCents));
-      const gains = runs.map((run) => run.paid.netCents - run.free.netCents);
-      const gainBefore = netPaid + spend - netFree;
-      totals.spend += spend;
-      totals.gainBefore += gainBefore;
-      totals.net += netPaid - netFree;
-      rows.push([
-        shape,
-        String(seed),
-        `${recording.entries.length} / ${months(recording).toFixed(1)}`,
-        `${Math.round(mean(runs.map((run) => run.paid.funded)))} / ${Math.round(mean(runs.map((run) => run.free.funded)))}`,
-        `${usd(spend)} (A ${usd(subscriptions)})`,
-        usd(netFree),
-        usd(netPaid),
-        usd(gainBefore),
-        `${usd(netPaid - netFree)} [${usd(Math.min(...gains))}, ${usd(Math.max(...gains))}]`,
-      ]);
-      console.error(`done ${shape} seed ${seed}`);
-    }
+  for await (const { shape, seed, recording } of marketRecordings(grid, dir)) {
+    const startingBalanceCents = defaultBalance(recording).cents;
+    const runs = draws.map((drawSeed) => {
+      const options = { startingBalanceCents, market: { seed: drawSeed } };
+      return { paid: runBacktest(recording, [paid], options).summary, free: runBacktest(recording, [free], options).summary };
+    });
+    const spend = mean(runs.map((run) => run.paid.dataSpendCents));
+    const subscriptions = mean(runs.map((run) => run.paid.subscriptionCents));
+    const netPaid = mean(runs.map((run) => run.paid.netCents));
+    const netFree = mean(runs.map((run) => run.free.netCents));
+    const gains = runs.map((run) => run.paid.netCents - run.free.netCents);
+    const gainBefore = netPaid + spend - netFree;
+    totals.spend += spend;
+    totals.gainBefore += gainBefore;
+    totals.net += netPaid - netFree;
+    rows.push([
+      shape,
+      String(seed),
+      `${recording.entries.length} / ${months(recording).toFixed(1)}`,
+      `${Math.round(mean(runs.map((run) => run.paid.funded)))} / ${Math.round(mean(runs.map((run) => run.free.funded)))}`,
+      `${usd(spend)} (A ${usd(subscriptions)})`,
+      usd(netFree),
+      usd(netPaid),
+      usd(gainBefore),
+      `${usd(netPaid - netFree)} [${usd(Math.min(...gains))}, ${usd(Math.max(...gains))}]`,
+    ]);
+    console.error(`done ${shape} seed ${seed}`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
