@@ -3,33 +3,15 @@
  * engine's decide step over the data already bought for it (explaining never buys), and the
  * guard on the store's snapshot as it is now. Nothing is written.
  */
-import { decideSync, type DataSource, type DecideOutcome, type SpendLedger } from '../engine/index.js';
+import { decideSync, type DecideOutcome, type SpendLedger } from '../engine/index.js';
 import { checkOffer, snapshotFromStore } from '../risk/index.js';
-import type { BankingData, BorrowerLoanHistoryItem, LoanRequest, ProviderResult } from '../service/index.js';
+import type { LoanRequest } from '../service/index.js';
 import type { AgentContext } from './agent-context.js';
+import { purchasedData } from './purchased-data.js';
 
 export async function explainNow(context: AgentContext, request: LoanRequest): Promise<DecideOutcome> {
   const { store, clock } = context;
-  const bought = store.purchases.forRequest(request.id).filter((purchase) => purchase.ok && purchase.payloadJson !== null);
-  const payload = (kind: string, provider?: string): unknown => {
-    const found = bought.findLast((purchase) => purchase.kind === kind && (provider === undefined || purchase.provider === provider));
-    return found === undefined || found.payloadJson === null ? undefined : JSON.parse(found.payloadJson);
-  };
-  const notBought = { ok: false as const, detail: 'not bought for this request (explaining never buys)' };
-  const source: DataSource<true> = {
-    bankingData: () => {
-      const value = payload('banking_data');
-      return value === undefined ? notBought : { ok: true, value: value as BankingData };
-    },
-    providerResult: (_request, provider) => {
-      const value = payload('provider', provider);
-      return value === undefined ? notBought : { ok: true, value: value as ProviderResult };
-    },
-    borrowerHistory: () => {
-      const value = payload('borrower_history');
-      return value === undefined ? notBought : { ok: true, value: value as BorrowerLoanHistoryItem[] };
-    },
-  };
+  const source = purchasedData(store, request.id);
   // Reads the real month's spend (so the budget rule answers as the daemon would); records nothing.
   const ledger: SpendLedger = {
     spentSince: (fromMs, nowMs, strategy) => context.spend.spentSince(fromMs, nowMs, strategy),

@@ -8,37 +8,11 @@
  * What cannot be recovered is said in `notes`: a strategy no longer loaded or whose file changed,
  * params that no longer apply, data that was never bought.
  */
-import { decideSync, type CompiledStrategy, type DataSource, type SpendLedger } from '../../engine/index.js';
-import type { BankingData, BorrowerLoanHistoryItem, LoanRequest, ProviderResult } from '../../service/index.js';
+import { decideSync, type CompiledStrategy, type SpendLedger } from '../../engine/index.js';
+import type { LoanRequest } from '../../service/index.js';
 import type { StoredDecision, Store } from '../../store/index.js';
+import { purchasedData } from '../purchased-data.js';
 import type { DecisionExplanation, ExplanationGuard } from './api-types.js';
-
-/** The data bought for a request, as the decide step's source; what was not bought is noted. */
-function purchasedData(store: Store, loanRequestId: number, missing: Set<string>): DataSource<true> {
-  const bought = store.purchases.forRequest(loanRequestId).filter((purchase) => purchase.ok && purchase.payloadJson !== null);
-  const payload = (kind: string, provider?: string): unknown => {
-    const found = bought.findLast((purchase) => purchase.kind === kind && (provider === undefined || purchase.provider === provider));
-    return found === undefined || found.payloadJson === null ? undefined : JSON.parse(found.payloadJson);
-  };
-  const notBought = (what: string) => {
-    missing.add(what);
-    return { ok: false as const, detail: 'not bought for this request (explaining never buys)' };
-  };
-  return {
-    bankingData: () => {
-      const value = payload('banking_data');
-      return value === undefined ? notBought('banking data') : { ok: true, value: value as BankingData };
-    },
-    providerResult: (_request, provider) => {
-      const value = payload('provider', provider);
-      return value === undefined ? notBought(`provider ${provider}`) : { ok: true, value: value as ProviderResult };
-    },
-    borrowerHistory: () => {
-      const value = payload('borrower_history');
-      return value === undefined ? notBought('borrower history') : { ok: true, value: value as BorrowerLoanHistoryItem[] };
-    },
-  };
-}
 
 /** Budgets are not replayed: the month's spend then is not known to the cent, and explaining buys nothing. */
 const unlimitedLedger: SpendLedger = { spentSince: () => 0, subscribedSince: () => true, record: () => undefined };
