@@ -7,7 +7,7 @@
  * recovery), so repaid money is back in the balance for later offers and equity sees a loss when
  * it happens. Every cent is counted once: net = interest + recoveries − losses − data spend.
  */
-import { decideSync, type CompiledStrategy, type DecideContext, type OfferToGuard, type SpendLedger } from '../engine/index.js';
+import { decideSync, type CompiledStrategy, type DecideContext, type GuardQuestion, type SpendLedger } from '../engine/index.js';
 import { checkOffer, UNCAPPED_RISK_LIMITS, type GuardRefusalCode, type GuardResult, type RiskLimits } from '../risk/index.js';
 import type { BacktestDecision, BacktestLoan, BacktestResult, SeriesPoint } from './backtest-result.js';
 import { EventQueue } from '../clock/event-queue.js';
@@ -176,7 +176,7 @@ class Replay {
   }
 
   /** The guard, asked about an offer at the replay's current time. */
-  private readonly guard = (offer: OfferToGuard): GuardResult => checkOffer(offer, this.ledger.snapshot(this.nowMs), this.limits);
+  private readonly guard = (offer: GuardQuestion): GuardResult => checkOffer(offer, this.ledger.snapshot(this.nowMs), this.limits);
 
   /** Whether a pending offer holds its total back, as the daemon's store counts it. */
   private reserves(offer: PendingOffer): boolean {

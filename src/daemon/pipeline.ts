@@ -134,7 +134,8 @@ export class Pipeline {
             pauseReason: this.deps.protections?.activePause()?.reason,
           };
           const result = checkOffer(offer, snapshot, limits);
-          guardMs = performance.now() - started;
+          // Asked before buying data and again on the offer: both count.
+          guardMs = (guardMs ?? 0) + performance.now() - started;
           return result;
         }),
       );

@@ -1,15 +1,21 @@
 /**
  * The one decide step the daemon, the backtester and `strategy explain` all run:
  *
- *   evaluate ⇄ buy what the strategy asks for (budget first) ─> guard ─> offer or skip, with reasons
+ *   evaluate ⇄ buy what the strategy asks for (guard and budget first) ─> guard ─> offer or skip
  *
  * Two seams differ between them: where data comes from (the service, a recording) and where
  * spend is recorded (the purchases table, a simulated ledger); the guard's snapshot is the third
  * (the store, the simulated ledger). Everything else (the rounds, the budget rule, what a flat
  * price costs and when its subscription is charged, the reason texts) exists only here.
  *
- * The loop is written once, as a generator that yields each data need and is handed back what
- * was fetched; `decideSync` (backtest, explain) and `decideAsync` (daemon) only drive it.
+ * Before the first purchase the guard is asked about the offer without its rate (every rule but
+ * the rate rules: kill switch, pause, risk level, balance, exposure, daily caps): when it refuses,
+ * the request is skipped there, so no data is bought and no price searched for an offer that
+ * could not be made. The guard is asked again, with the rate, once the strategy offers.
+ *
+ * The loop is written once, as a generator that yields each data need (and the question to the
+ * guard) and is handed back the answer; `decideSync` (backtest, explain) and `decideAsync`
+ * (daemon) only drive it.
  */
 import { monthStartMs } from '../clock/utc-month.js';
 import type { GuardResult } from '../risk/index.js';
@@ -82,7 +88,10 @@ export interface DecideOutcome {
   action: 'offer' | 'skip';
   /** The strategies' reasons, then buying's, then the guard's refusal. */
   reasons: string[];
-  /** The guard's verdict; undefined when the strategies did not offer. */
+  /**
+   * The guard's verdict: on the offer, or a refusal before buying data (then `decision` is the
+   * strategies' needs_data decision and no rate was searched); undefined when there was neither.
+   */
   guard?: GuardResult | undefined;
   /** Every needs_data decision on the way, in order (for explanations). */
   needsPasses: Decision[];
@@ -93,6 +102,12 @@ interface FetchRequest {
   need: DataNeed;
 }
 
+/** What the generator yields before the first purchase: the offer to ask the guard about, without a rate. */
+interface GuardRequest {
+  need?: undefined;
+  beforeBuying: AmountToGuard;
+}
+
 type Answer = Fetched<BankingData> | Fetched<ProviderResult> | Fetched<BorrowerLoanHistoryItem[]>;
 
 interface Evaluated {
@@ -100,6 +115,8 @@ interface Evaluated {
   enrichment: Enrichment;
   dataReasons: string[];
   needsPasses: Decision[];
+  /** The guard's refusal before buying data, when it refused. */
+  refusedBeforeBuying?: GuardResult | undefined;
 }
 
 /** The monthly data budget of the strategy that asked, in cents (0 when unknown). */
@@ -120,16 +137,20 @@ function markUnavailable(enrichment: Enrichment, need: DataNeed): void {
 }
 
 /** Evaluate, buy, evaluate again, at most MAX_DATA_ROUNDS times. */
-function* evaluateWithData(request: LoanRequest, context: DecideContext, enrichment: Enrichment): Generator<FetchRequest, Evaluated, Answer> {
+function* evaluateWithData(request: LoanRequest, context: DecideContext, enrichment: Enrichment): Generator<FetchRequest | GuardRequest, Evaluated, Answer | GuardResult> {
   const { strategies, nowMs, ledger } = context;
   const dataReasons: string[] = [];
   const needsPasses: Decision[] = [];
   let decision = evaluateAll(request, enrichment, strategies);
   for (let round = 0; decision.action === 'needs_data' && round < MAX_DATA_ROUNDS; round++) {
     needsPasses.push(decision);
+    if (round === 0) {
+      const verdict = (yield { beforeBuying: { request, beforePricing: true, automateFund: decision.automateFund } }) as GuardResult;
+      if (!verdict.allowed) return { decision, enrichment, dataReasons, needsPasses, refusedBeforeBuying: verdict };
+    }
     const asking = { strategy: decision.strategy.name, budgetCents: budgetOfDecision(strategies, decision) };
     for (const need of decision.needs ?? []) {
-      const reason = yield* buyOne(request, need, enrichment, asking, nowMs, ledger);
+      const reason: string | undefined = yield* buyOne(request, need, enrichment, asking, nowMs, ledger);
       if (reason !== undefined) dataReasons.push(reason);
     }
     decision = evaluateAll(request, enrichment, strategies);
@@ -151,7 +172,7 @@ function* buyOne(
   asking: { strategy: string; budgetCents: Cents },
   nowMs: number,
   ledger: SpendLedger,
-): Generator<FetchRequest, string | undefined, Answer> {
+): Generator<FetchRequest, string | undefined, Answer | GuardResult> {
   const name = need.kind === 'provider' ? need.provider : need.kind;
   const provider = need.kind === 'provider' ? need.provider : undefined;
   const { strategy, budgetCents } = asking;
@@ -168,7 +189,8 @@ function* buyOne(
       return `data budget ${formatCents(spent)} + ${formatCents(dueCents)} > ${formatCents(budgetCents)} for ${what}`;
     }
   }
-  const answer = yield { need };
+  // A need is answered with what was fetched (the guard's answers go to GuardRequests only).
+  const answer = (yield { need }) as Answer;
   // The month's subscription starts with its first purchase (a 404 is none: no score, no charge;
   // a 5xx may be billed). Asked again now, after the call: another request decided meanwhile may
   // have charged it, and from here to the record nothing else runs.
@@ -196,14 +218,31 @@ export interface OfferToGuard {
   automateFund: boolean;
 }
 
+/** The guard's question before buying data: the offer without its rate (checkOffer skips the rate rules). */
+export interface AmountToGuard {
+  request: LoanRequest;
+  beforePricing: true;
+  automateFund: boolean;
+}
+
+/** What the guard is asked: an offer, or before buying data its amount. */
+export type GuardQuestion = OfferToGuard | AmountToGuard;
+
 function offerOf(request: LoanRequest, decision: Decision): OfferToGuard | undefined {
   return decision.action === 'offer' && decision.rate !== undefined ? { request, rate: decision.rate, automateFund: decision.automateFund } : undefined;
+}
+
+/** The guard's verdict to report: its refusal before buying, else its verdict on the offer (asked now), else none. */
+function finalVerdict<R extends GuardResult | Promise<GuardResult>>(request: LoanRequest, evaluated: Evaluated, guard: (question: GuardQuestion) => R): R | GuardResult | undefined {
+  if (evaluated.refusedBeforeBuying !== undefined) return evaluated.refusedBeforeBuying;
+  const offer = offerOf(request, evaluated.decision);
+  return offer === undefined ? undefined : guard(offer);
 }
 
 function outcome(evaluated: Evaluated, guard: GuardResult | undefined): DecideOutcome {
   const { decision, enrichment, needsPasses } = evaluated;
   const reasons = decision.reasons.concat(evaluated.dataReasons);
-  if (decision.action === 'needs_data') reasons.push('data still missing after buying; skipped');
+  if (decision.action === 'needs_data' && evaluated.refusedBeforeBuying === undefined) reasons.push('data still missing after buying; skipped');
   if (guard !== undefined && !guard.allowed) reasons.push(guard.reason);
   const action = guard?.allowed === true ? 'offer' : 'skip';
   return { decision, enrichment, action, reasons, guard, needsPasses };
@@ -221,17 +260,16 @@ export function decideSync(
   request: LoanRequest,
   context: DecideContext,
   source: DataSource<true>,
-  guard: (offer: OfferToGuard) => GuardResult,
+  guard: (question: GuardQuestion) => GuardResult,
   enrichment: Enrichment = {},
 ): DecideOutcome {
   const steps = evaluateWithData(request, context, enrichment);
   let next = steps.next();
   while (!next.done) {
-    const { need } = next.value;
-    next = steps.next(fetchNeed(source, request, need));
+    const step = next.value;
+    next = steps.next(step.need === undefined ? guard(step.beforeBuying) : fetchNeed(source, request, step.need));
   }
-  const offer = offerOf(request, next.value.decision);
-  return outcome(next.value, offer === undefined ? undefined : guard(offer));
+  return outcome(next.value, finalVerdict(request, next.value, guard));
 }
 
 /** The step over the network (the daemon). An outage thrown by the source ends it. */
@@ -239,15 +277,14 @@ export async function decideAsync(
   request: LoanRequest,
   context: DecideContext,
   source: DataSource<false>,
-  guard: (offer: OfferToGuard) => Promise<GuardResult>,
+  guard: (question: GuardQuestion) => Promise<GuardResult>,
   enrichment: Enrichment = {},
 ): Promise<DecideOutcome> {
   const steps = evaluateWithData(request, context, enrichment);
   let next = steps.next();
   while (!next.done) {
-    const { need } = next.value;
-    next = steps.next(await fetchNeed(source, request, need));
+    const step = next.value;
+    next = steps.next(step.need === undefined ? await guard(step.beforeBuying) : await fetchNeed(source, request, step.need));
   }
-  const offer = offerOf(request, next.value.decision);
-  return outcome(next.value, offer === undefined ? undefined : await guard(offer));
+  return outcome(next.value, await finalVerdict(request, next.value, guard));
 }

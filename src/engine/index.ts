@@ -42,6 +42,8 @@ export {
   type DecideContext,
   type DecideOutcome,
   type OfferToGuard,
+  type AmountToGuard,
+  type GuardQuestion,
 } from './decide-step.js';
 export {
   DEFAULT_MARKET_RESPONSE,

@@ -6,6 +6,10 @@
  * Checks run in a fixed order and the first failure is reported: kill switch, a protection's
  * pause, a non-positive total, rate bounds, the request's max rate, risk level, balance, open
  * exposure, per borrower, share per risk level, offers per day, amount per day.
+ *
+ * Every rule but the two rate rules is about the amount alone: asked `beforePricing` (the decide
+ * step asks so before buying data for a request), the guard checks those and skips the rate
+ * rules, so data is never bought, nor a price searched, for an offer it would refuse anyway.
  */
 import { MAX_RATE, MIN_RATE, RISK_LEVEL_NAMES, formatCents, parseCents, type Cents, type LoanRequest } from '../service/index.js';
 import { balanceShortfall } from './balance-rule.js';
@@ -44,11 +48,10 @@ export type GuardRefusalCode =
 
 export type GuardResult = { allowed: true } | { allowed: false; reason: string; code: GuardRefusalCode };
 
-export interface OfferToCheck {
-  request: LoanRequest;
-  rate: number;
-  automateFund: boolean;
-}
+export type OfferToCheck =
+  | { request: LoanRequest; rate: number; automateFund: boolean }
+  /** Before pricing (the decide step asks so before buying data): the rate rules are skipped. */
+  | { request: LoanRequest; beforePricing: true; automateFund: boolean };
 
 const usd = formatCents;
 
@@ -62,7 +65,7 @@ function percent(share: number): string {
 
 /** Whether lendbot may make this offer now; the first rule broken is the reason. */
 export function checkOffer(input: OfferToCheck, snapshot: GuardSnapshot, limits: RiskLimits): GuardResult {
-  const { request, rate } = input;
+  const { request } = input;
   const total = parseCents(request.total_amount);
   const level = request.borrower_card_color;
 
@@ -73,11 +76,16 @@ export function checkOffer(input: OfferToCheck, snapshot: GuardSnapshot, limits:
   // A second line behind the client's validation: an offer on nothing (or less) is never made.
   if (!Number.isSafeInteger(total) || total <= 0) return refuse('invalid_total', `total_amount ${request.total_amount} is not a positive amount`);
 
-  if (!Number.isFinite(rate) || rate < MIN_RATE || rate > MAX_RATE) {
-    return refuse('rate_out_of_bounds', `rate ${rate} outside ${MIN_RATE} to ${MAX_RATE.toFixed(1)}`);
-  }
-  if (rate > request.max_interest_rate) {
-    return refuse('rate_above_max', `rate ${rate} > max_interest_rate ${request.max_interest_rate}`);
+  // An offer without a rate (a caller's mistake) fails the first rate rule: only an explicit
+  // beforePricing skips them.
+  if (!('beforePricing' in input)) {
+    const { rate } = input;
+    if (!Number.isFinite(rate) || rate < MIN_RATE || rate > MAX_RATE) {
+      return refuse('rate_out_of_bounds', `rate ${rate} outside ${MIN_RATE} to ${MAX_RATE.toFixed(1)}`);
+    }
+    if (rate > request.max_interest_rate) {
+      return refuse('rate_above_max', `rate ${rate} > max_interest_rate ${request.max_interest_rate}`);
+    }
   }
   if (!limits.allowedRiskLevels.includes(level)) {
     return refuse(

@@ -68,9 +68,18 @@ describe('the guard inside a backtest', () => {
     const lines = [1, 2].map((id) => recordingLine({ id, seenAt: `2026-01-01T0${id}:00:00Z`, request: small, outcome: completed }));
     const result = runBacktest(lines, [flatStrategy()], { startingBalanceCents: 1_000_000, limits: { ...DEFAULT_RISK_LIMITS, maxOffersPerDay: 1 }, recordDecisions: true });
     expect(result.decisions.map((d) => d.action)).toEqual(['offer', 'skip']);
-    expect(result.decisions[1]).toMatchObject({ guard: 'max_offers_per_day', rate: 0.12 });
-    expect(result.decisions[1]?.reasons.at(-1)).toBe('guard offers today 1 >= max 1');
+    // Refused before buying banking data (the guard is asked first, without a rate): no price searched.
+    expect(result.decisions[1]).toMatchObject({ guard: 'max_offers_per_day', rate: null });
+    expect(result.decisions[1]?.reasons).toEqual(['data banking_data needed (free filters passed)', 'guard offers today 1 >= max 1']);
     expect(result.summary.guardRefusals).toEqual({ max_offers_per_day: 1 });
+  });
+
+  it('keeps the decided rate when the guard refuses a priced offer (a strategy that buys no data)', () => {
+    const noData = flatStrategy(FLAT_STRATEGY_YAML.replace('automate_fund: false', 'automate_fund: false\ndata:\n  banking_data: never'));
+    const lines = [1, 2].map((id) => recordingLine({ id, seenAt: `2026-01-01T0${id}:00:00Z`, request: small, outcome: completed }));
+    const result = runBacktest(lines, [noData], { startingBalanceCents: 1_000_000, limits: { ...DEFAULT_RISK_LIMITS, maxOffersPerDay: 1 }, recordDecisions: true });
+    expect(result.decisions[1]).toMatchObject({ action: 'skip', guard: 'max_offers_per_day', rate: 0.12 });
+    expect(result.decisions[1]?.reasons.at(-1)).toBe('guard offers today 1 >= max 1');
   });
 
   it('reserves the balance for a pending automate_fund offer, and repaid cash funds later offers', () => {

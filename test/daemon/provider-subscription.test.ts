@@ -49,6 +49,8 @@ describe("provider A's subscription and per-strategy budgets, against the sandbo
     harness = await startDaemonHarness({
       strategyFiles: [SUBSCRIBER, B_BUYER],
       sandbox: { startTime: '2026-03-30T12:00:00Z', arrivalsPerHour: 0 },
+      // Enough for every request's offer: the guard, asked before buying, would refuse the data too.
+      balanceCents: 10_000_000,
     });
     const h = harness;
     h.sandbox.control.setFaults({ dropWebhookRate: 1 }); // one request a poll, in the order made

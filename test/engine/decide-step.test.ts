@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideAsync, decideSync, type DataSource, type Fetched, type PurchaseEntry, type SpendLedger } from '../../src/engine/index.js';
+import { decideAsync, decideSync, type DataSource, type Fetched, type GuardQuestion, type PurchaseEntry, type SpendLedger } from '../../src/engine/index.js';
 import type { BankingData, ProviderResult } from '../../src/service/index.js';
 import { ServiceError } from '../../src/service/index.js';
 import { compileText } from './compile-text.js';
@@ -46,6 +46,15 @@ function source(data: { banking?: Fetched<BankingData>; providers?: Record<strin
   };
 }
 
+/** The same data, answered asynchronously (the daemon's driver). */
+function asyncOf(data: DataSource<true>): DataSource<false> {
+  return {
+    bankingData: async (request) => data.bankingData(request),
+    providerResult: async (request, provider) => data.providerResult(request, provider),
+    borrowerHistory: async (request) => data.borrowerHistory(request),
+  };
+}
+
 const allow = () => ({ allowed: true }) as const;
 const everything = source({ banking: { ok: true, value: bankingData() }, providers: { acme: { ok: true, value: providerA(700) }, zeta: { ok: true, value: providerB(10) } } });
 
@@ -74,22 +83,46 @@ describe('the decide step', () => {
     expect(outcome.reasons).toEqual(expect.arrayContaining(['data banking_data not found', 'data acme unavailable: not in recording', 'data zeta unavailable: not in recording']));
   });
 
-  it('appends the guard refusal and skips', () => {
-    const refuse = () => ({ allowed: false, code: 'insufficient_balance', reason: 'guard balance 1.00 - reserved 0.00 - reserve 0.00 < total 520.00' }) as const;
-    const outcome = decideSync(loanRequest(), { strategies: [STRATEGY], nowMs: NOW, ledger: ledger() }, everything, refuse);
+  it('appends the guard refusal of the offer and skips', () => {
+    const questions: GuardQuestion[] = [];
+    // Refuses the offer (a rate above the request's max, say), not its amount before buying.
+    const refuseOffers = (question: GuardQuestion) => {
+      questions.push(question);
+      return 'rate' in question ? ({ allowed: false, code: 'rate_above_max', reason: 'guard rate 0.4 > max_interest_rate 0.3' } as const) : ({ allowed: true } as const);
+    };
+    const outcome = decideSync(loanRequest(), { strategies: [STRATEGY], nowMs: NOW, ledger: ledger() }, everything, refuseOffers);
     expect(outcome.decision.action).toBe('offer');
+    expect(outcome).toMatchObject({ action: 'skip', guard: { code: 'rate_above_max' } });
+    expect(outcome.reasons.at(-1)).toBe('guard rate 0.4 > max_interest_rate 0.3');
+    // Asked twice: before the first purchase without a rate, then about the offer.
+    expect(questions.map((question) => ('rate' in question ? question.rate : 'before buying'))).toEqual(['before buying', outcome.decision.rate]);
+  });
+
+  it('asks the guard before buying; when it refuses, nothing is bought and no price searched', async () => {
+    const questions: GuardQuestion[] = [];
+    const refuse = (question: GuardQuestion) => {
+      questions.push(question);
+      return { allowed: false, code: 'insufficient_balance', reason: 'guard balance 1.00 - reserved 0.00 - reserve 0.00 < total 520.00' } as const;
+    };
+    const spend = ledger();
+    const outcome = decideSync(loanRequest(), { strategies: [STRATEGY], nowMs: NOW, ledger: spend }, everything, refuse);
+    expect(questions).toEqual([{ request: loanRequest(), beforePricing: true, automateFund: STRATEGY.automateFund }]);
+    expect(spend.purchases).toEqual([]);
     expect(outcome).toMatchObject({ action: 'skip', guard: { code: 'insufficient_balance' } });
-    expect(outcome.reasons.at(-1)).toBe('guard balance 1.00 - reserved 0.00 - reserve 0.00 < total 520.00');
+    // The strategies' decision is the round that asked for data: no rate, no price.
+    expect(outcome.decision.action).toBe('needs_data');
+    expect(outcome.decision.rate).toBeUndefined();
+    expect(outcome.reasons).toEqual(['data banking_data needed (free filters passed)', 'guard balance 1.00 - reserved 0.00 - reserve 0.00 < total 520.00']);
+    // The daemon's driver stops there too.
+    const asyncSpend = ledger();
+    const asyncOutcome = await decideAsync(loanRequest(), { strategies: [STRATEGY], nowMs: NOW, ledger: asyncSpend }, asyncOf(everything), async (question) => refuse(question));
+    expect(asyncOutcome).toEqual(outcome);
+    expect(asyncSpend.purchases).toEqual([]);
   });
 
   it('gives the same outcome driven asynchronously, and an outage records what was billed and throws', async () => {
     const syncOutcome = decideSync(loanRequest(), { strategies: [STRATEGY], nowMs: NOW, ledger: ledger() }, everything, allow);
-    const asyncSource: DataSource<false> = {
-      bankingData: async (request) => everything.bankingData(request),
-      providerResult: async (request, provider) => everything.providerResult(request, provider),
-      borrowerHistory: async (request) => everything.borrowerHistory(request),
-    };
-    const asyncOutcome = await decideAsync(loanRequest(), { strategies: [STRATEGY], nowMs: NOW, ledger: ledger() }, asyncSource, async () => ({ allowed: true }));
+    const asyncOutcome = await decideAsync(loanRequest(), { strategies: [STRATEGY], nowMs: NOW, ledger: ledger() }, asyncOf(everything), async () => ({ allowed: true }));
     expect(asyncOutcome).toEqual(syncOutcome);
 
     const outage = new ServiceError('SERVER_ERROR', 'server error', { method: 'GET', path: '/x', status: 502 });

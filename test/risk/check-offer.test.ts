@@ -191,4 +191,21 @@ describe('checkOffer', () => {
     expect(checkOffer(offer(), broke, everything)).toMatchObject({ code: 'insufficient_balance' });
     expect(checkOffer(offer(), snapshot(), everything)).toMatchObject({ code: 'max_open_exposure' });
   });
+
+  it('asked before pricing, checks every rule but the rate rules; an offer without a rate is refused', () => {
+    const everything = limits({ maxOpenExposureCents: 1, maxOffersPerDay: 0 });
+    const amount = (overrides: LoanRequestOverrides = {}) => ({ request: loanRequest(overrides), beforePricing: true as const, automateFund: true });
+    // The rate rules are skipped: a max rate below the lowest offer does not refuse yet ...
+    expect(checkOffer(amount({ maxInterestRate: 0.01 }), snapshot(), limits())).toEqual({ allowed: true });
+    // ... and every other rule is checked, in the same order.
+    expect(checkOffer(amount(), snapshot(), limits({ killSwitch: true }))).toMatchObject({ code: 'kill_switch' });
+    expect(checkOffer(amount(), snapshot({ pauseReason: 'three failures' }), limits())).toMatchObject({ code: 'paused' });
+    expect(checkOffer(amount({ riskLevel: 4 }), snapshot({ balanceCents: 0 }), everything)).toMatchObject({ code: 'risk_level_not_allowed' });
+    expect(checkOffer(amount(), snapshot({ balanceCents: 0 }), everything)).toMatchObject({ code: 'insufficient_balance' });
+    expect(checkOffer(amount(), snapshot(), everything)).toMatchObject({ code: 'max_open_exposure' });
+    expect(checkOffer(amount(), snapshot(), limits({ maxOffersPerDay: 0 }))).toMatchObject({ code: 'max_offers_per_day' });
+    // Only an explicit beforePricing skips them: a rate left undefined by mistake fails the first.
+    const noRate = { request: loanRequest(), rate: undefined as unknown as number, automateFund: true };
+    expect(checkOffer(noRate, snapshot(), limits())).toMatchObject({ code: 'rate_out_of_bounds' });
+  });
 });
