@@ -65,6 +65,15 @@ describe('lendbot strategy', () => {
     expect(result.stdout).toContain('  - score probability 0.9201');
   });
 
+  it('explain says when the guard refuses before buying: no data bought, no price searched', async () => {
+    const result = await runCli(['strategy', 'explain', strategies('balanced'), '--recording', recording, '--id', '7', '--balance', '10']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('asked for banking data (data banking_data needed (free filters passed))');
+    expect(result.stdout).toContain('decision  SKIP: the guard refuses any offer of this amount, so no data was bought and no price searched');
+    expect(result.stdout).toMatch(/ {2}- guard balance 10\.00 - reserved 0\.00 - reserve 0\.00 < total \d+\.\d\d/);
+    expect(result.stdout).not.toMatch(/price (expected_profit|break-even|required_rate)/);
+  });
+
   it('explain --json gives the decision and the passes that asked for data', async () => {
     const result = await runCli(['strategy', 'explain', strategies('cashflow'), '--recording', recording, '--id', '8', '--json']);
     expect(result.code).toBe(0);

@@ -86,6 +86,8 @@ export function formatExplanation(strategy: CompiledStrategy, request: LoanReque
   out.push('');
   if (decision.action === 'offer' && result.action === 'skip') {
     out.push(`decision  SKIP: the strategy offers ${formatRatio(decision.rate ?? 0)}, the guard refuses`);
+  } else if (decision.action === 'needs_data' && result.guard?.allowed === false) {
+    out.push('decision  SKIP: the guard refuses any offer of this amount, so no data was bought and no price searched');
   } else if (decision.action === 'offer') {
     const requiredName = decision.priceCurve ? 'break-even' : 'required';
     const required = decision.requiredRate === undefined ? '' : `, ${requiredName} ${formatRatio(decision.requiredRate)}`;
