@@ -89,6 +89,9 @@ describe('live and backtest parity', () => {
     const withoutGuard = (reasons: readonly string[]) => reasons.filter((reason) => !reason.startsWith('guard '));
     const refusedBeforeBuying = live.filter((decision) => decision.guardCode !== null && decision.rate === null);
     expect(refusedBeforeBuying.length).toBeGreaterThan(0);
+    // Nothing was bought for them: no banking data fetched, no score paid for.
+    const boughtFor = new Set((databaseOf(h.store).prepare('SELECT DISTINCT loan_request_id AS id FROM purchases').all() as Array<{ id: number }>).map((row) => row.id));
+    expect(refusedBeforeBuying.filter((decision) => boughtFor.has(decision.loanRequestId))).toEqual([]);
     const explained = recording
       .map((line) => {
         const outcome = explainRecordedRequest(strategies, line, startingBalanceCents);
