@@ -128,8 +128,8 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
     inbox: store.inbox,
     clock,
     log,
-    onStored: () => {
-      inbox.drain().catch((error: unknown) => log.error({ err: error }, 'inbox drain failed'));
+    onStored: (event) => {
+      inbox.drain(event).catch((error: unknown) => log.error({ err: error }, 'inbox drain failed'));
     },
     onOutcome: (outcome) => metrics.webhookEvents.inc({ outcome }),
     tokenLayout: config.webhook.token_layout,

@@ -20,6 +20,9 @@ import type { Pipeline } from './pipeline.js';
 import { findLoanRequest } from './request-finder.js';
 
 
+/** What handling an event reads of it: the webhook listener hands these fields of an event it just stored. */
+export type StoredEvent = Pick<InboxEvent, 'webhookUuid' | 'topic' | 'data'>;
+
 /** Says whether an event's data could lead to an offer at all; a `false` saves the fetch. */
 export type WebhookEventPrefilter = (data: Record<string, unknown>) => { pass: true } | { pass: false; reason: string };
 
@@ -35,6 +38,12 @@ export class InboxWorker {
   private readonly eventBackoff: Backoff<string>;
   private readonly passBackoff: Backoff<typeof PASS>;
   private held = false;
+  /**
+   * The last pass read the inbox to its end and handled every event in it, and no pass failed
+   * since: no event waits but those stored after it, each of which calls drain(). Then the one
+   * event a drain() is handed is the whole inbox, and is handled without reading it back.
+   */
+  private caughtUp = false;
 
   constructor(
     private readonly deps: {
@@ -58,6 +67,8 @@ export class InboxWorker {
   /** Stores keep arriving, but drain() does nothing until release() (the daemon's start settles offers first). */
   hold(): void {
     this.held = true;
+    // Events stored while held call drain() in vain: the next pass reads the inbox.
+    this.caughtUp = false;
   }
 
   release(): void {
@@ -67,48 +78,71 @@ export class InboxWorker {
   /**
    * Processes every unprocessed event that is not backing off; calls made while draining make it
    * go round once more. While the last pass failed throughout, waits out its back-off first.
+   * `stored`: the event the webhook listener just committed (it is in the inbox); when the inbox
+   * held nothing else, it is handled at once instead of read back (a query saved per webhook).
    */
-  drain(): Promise<void> {
+  drain(stored?: StoredEvent): Promise<void> {
     if (this.draining) {
       this.again = true;
       return this.draining;
     }
     if (this.held || !this.passBackoff.ready(PASS)) return Promise.resolve();
-    this.draining = this.loop().finally(() => {
+    const handed = stored !== undefined && this.caughtUp ? [stored] : undefined;
+    this.draining = this.loop(handed).finally(() => {
       this.draining = undefined;
     });
     return this.draining;
   }
 
-  private async loop(): Promise<void> {
+  private async loop(handed: StoredEvent[] | undefined): Promise<void> {
     do {
       this.again = false;
-      if (!(await this.pass())) return;
+      const passed = await this.pass(handed);
+      handed = undefined;
+      if (!passed) return;
     } while (this.again);
   }
 
-  /** One pass over the inbox; false when it ended because everything it tried failed. */
-  private async pass(): Promise<boolean> {
+  /**
+   * One pass over the inbox (or over `handed`, the whole of it); false when it ended because
+   * everything it tried failed.
+   */
+  private async pass(handed?: StoredEvent[]): Promise<boolean> {
+    // Cleared at once: an event stored while this pass runs makes the loop go round again.
+    this.caughtUp = false;
     let after: InboxEvent | undefined;
     let lastError: string | undefined;
+    let everyEventHandled = true;
     for (;;) {
-      const batch = this.deps.store.inbox.unprocessed(BATCH, after);
+      let batch: StoredEvent[];
+      if (handed !== undefined) {
+        batch = handed;
+        handed = undefined;
+      } else {
+        const read = this.deps.store.inbox.unprocessed(BATCH, after);
+        after = read.at(-1);
+        batch = read;
+      }
       if (batch.length === 0) break;
-      after = batch.at(-1);
       let tried = 0;
       let failedInRow = 0;
       for (const event of batch) {
-        if (!this.eventBackoff.ready(event.webhookUuid)) continue;
+        if (!this.eventBackoff.ready(event.webhookUuid)) {
+          everyEventHandled = false;
+          continue;
+        }
         tried += 1;
         const error = await this.handle(event);
         if (error === undefined) {
           failedInRow = 0;
           continue;
         }
+        everyEventHandled = false;
         failedInRow += 1;
         lastError = error;
         if (failedInRow >= FAILURES_ENDING_A_PASS) break;
       }
+      if (failedInRow >= FAILURES_ENDING_A_PASS) everyEventHandled = false;
       if (tried > 0 && (failedInRow === tried || failedInRow >= FAILURES_ENDING_A_PASS)) {
         const step = this.passBackoff.failed(PASS);
         this.deps.log.warn(
@@ -116,7 +150,8 @@ export class InboxWorker {
           'webhook events not processed; every one tried failed, backing off',
         );
         return false;
-      }      // A short batch was the last: an event stored since the query called drain(), which goes
+      }
+      // A short batch was the last: an event stored since the query called drain(), which goes
       // round once more, so reading again now would only find nothing (a query per webhook saved).
       if (batch.length < BATCH) break;
     }
@@ -124,11 +159,12 @@ export class InboxWorker {
       this.passBackoff.succeeded(PASS);
       this.deps.log.info('webhook events processed again');
     }
+    this.caughtUp = everyEventHandled;
     return true;
   }
 
   /** Handles one event; returns the error text when it failed (it stays unprocessed). */
-  private async handle(event: InboxEvent): Promise<string | undefined> {
+  private async handle(event: StoredEvent): Promise<string | undefined> {
     const { store, clock, log } = this.deps;
     try {
       const outcome = await this.outcomeOf(event);
@@ -144,7 +180,7 @@ export class InboxWorker {
     }
   }
 
-  private async outcomeOf(event: InboxEvent): Promise<string> {
+  private async outcomeOf(event: StoredEvent): Promise<string> {
     if (event.topic !== NEW_LOAN_REQUEST_TOPIC) return 'ignored: unknown topic';
     const id = Number(event.data.loan_request_id);
     if (!Number.isSafeInteger(id)) return 'ignored: no loan_request_id';

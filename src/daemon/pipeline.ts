@@ -80,7 +80,10 @@ export class Pipeline {
       try {
         return await this.run(request, source);
       } finally {
-        if (this.queue.size === 1) this.checkpointWhenIdle();
+        if (this.queue.size === 1) {
+          this.prepareGuardFiguresWhenIdle();
+          this.checkpointWhenIdle();
+        }
       }
     });
   }
@@ -198,6 +201,26 @@ export class Pipeline {
       }
     }
     return result;
+  }
+
+  /**
+   * Once no request waits, brings the guard's store figures up to date with the writes of the
+   * request just decided (the open-offer book takes them in and keeps its answers: src/store/
+   * open-offer-book.ts), so the next request's guard finds them ready instead of counting them on
+   * its way to the offer. Nothing is kept from here but the book's own state: the guard still
+   * asks the store afresh, and the book answers from what it holds only while nothing changed.
+   */
+  private prepareGuardFiguresWhenIdle(): void {
+    setImmediate(() => {
+      if (this.queue.size > 0) return;
+      const { store, clock, dryRun, log } = this.deps;
+      try {
+        snapshotFromStore(store, 0, clock.now(), this.deps.limits(), { dryRun });
+      } catch (error) {
+        // Only preparation: the next guard counts for itself.
+        log.debug({ err: error }, 'guard figures not prepared');
+      }
+    });
   }
 
   /**

@@ -12,7 +12,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import got, { RequestError, type Response } from 'got';
+import got, { RequestError, type Got, type Response } from 'got';
 import type { Clock, Sleep } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import { ServiceClock, type ClockSkewSettings } from './clock-skew.js';
@@ -93,12 +93,25 @@ export class HttpTransport {
     https: new https.Agent({ keepAlive: true }),
   };
 
+  /**
+   * got with the options every call shares, merged once: got normalises the options it is given
+   * on every call, and passing only what differs (method, headers, body) costs less per call.
+   */
+  private readonly request: Got;
+
   constructor(
     private readonly settings: TransportSettings,
     private readonly deps: TransportDeps,
   ) {
     this.origin = new URL(settings.baseUrl);
     this.serviceClock = new ServiceClock(deps.clock, settings.clockSkew, deps.log);
+    this.request = got.extend({
+      responseType: 'text',
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+      timeout: { request: settings.timeoutMs },
+      agent: this.agents,
+    });
   }
 
   /** Closes kept-alive connections. */
@@ -197,15 +210,10 @@ export class HttpTransport {
     const started = performance.now();
     let response: Response<string>;
     try {
-      response = await got(url, {
+      response = await this.request(url, {
         method: spec.method,
         headers,
         ...(spec.body === undefined ? {} : { json: spec.body }),
-        responseType: 'text',
-        throwHttpErrors: false,
-        retry: { limit: 0 },
-        timeout: { request: this.settings.timeoutMs },
-        agent: this.agents,
       });
     } catch (error) {
       throw this.networkError(spec, path, error);

@@ -216,6 +216,20 @@ function keptBeforeHorizon(offer: BookOffer): boolean {
   return PENDING_STATES.has(offer.state) && !offer.hasLoan;
 }
 
+/** An answer the book gave, and the cutoffs (offer expiry) over which it stays the answer. */
+interface KeptAnswer {
+  revision: number;
+  fromCutoffMs: number;
+  untilCutoffMs: number;
+  value: unknown;
+}
+
+/** An answer, and the latest cutoff it holds for: the earliest creation of an offer counted only while the cutoff has not passed it. */
+interface Counted<T> {
+  value: T;
+  untilCutoffMs: number;
+}
+
 export class OpenOfferBook implements GuardFigures {
   /** The queries the book stands for. */
   readonly recount: GuardFigures;
@@ -231,6 +245,15 @@ export class OpenOfferBook implements GuardFigures {
   private readonly offerById;
   private readonly offersSince;
   private readonly openLoans;
+  /** Bumped at every change of the book's offers or loans: the answers kept below are for one revision. */
+  private revision = 0;
+  /**
+   * Answers given since the book last changed, by question. The guard asks the same three before
+   * buying data and again on the offer, with nothing changed between; those answers are kept. An
+   * answer depends on time only through the cutoff (offers placed before it no longer count), so
+   * it is reused only while the cutoff has passed no offer it counted.
+   */
+  private readonly answers = new Map<string, KeptAnswer>();
 
   constructor(private readonly db: Database) {
     this.recount = sqlRecount(db);
@@ -245,33 +268,74 @@ export class OpenOfferBook implements GuardFigures {
     const cutoffMs = query.nowMs - query.expiryMs;
     if (!this.upToDate(cutoffMs)) return this.recount.exposure(query);
     const dryRun = query.dryRun ?? false;
-    const summary = summarize(this.loanGroups);
-    for (const offer of this.offers.values()) {
-      if (countsInExposure(offer, dryRun, cutoffMs)) addExposure(summary, offer.borrowerId, offer.riskLevel, offer.totalCents);
-    }
-    return summary;
+    const summary = this.kept(`exposure ${dryRun}`, cutoffMs, (): Counted<ExposureSummary> => {
+      const tally = summarize(this.loanGroups);
+      let untilCutoffMs = Number.POSITIVE_INFINITY;
+      for (const offer of this.offers.values()) {
+        if (!countsInExposure(offer, dryRun, cutoffMs)) continue;
+        addExposure(tally, offer.borrowerId, offer.riskLevel, offer.totalCents);
+        if (offer.state === 'placed') untilCutoffMs = Math.min(untilCutoffMs, offer.createdMs);
+      }
+      return { value: tally, untilCutoffMs };
+    });
+    // The map is read-only to callers; the record is theirs to keep.
+    return { totalCents: summary.totalCents, byBorrowerCents: summary.byBorrowerCents, byRiskLevelCents: { ...summary.byRiskLevelCents } };
   }
 
   reserved(query: ReservationQuery): Cents {
     const cutoffMs = query.nowMs - query.expiryMs;
     if (!this.upToDate(cutoffMs)) return this.recount.reserved(query);
-    let total = 0;
-    for (const offer of this.offers.values()) if (reserves(offer, query, cutoffMs)) total += offer.totalCents;
-    return total;
+    const key = `reserved ${query.dryRun ?? false} ${query.includeManual ?? false} ${query.exceptOfferId ?? ''}`;
+    return this.kept(key, cutoffMs, (): Counted<Cents> => {
+      let total = 0;
+      let untilCutoffMs = Number.POSITIVE_INFINITY;
+      for (const offer of this.offers.values()) {
+        if (!reserves(offer, query, cutoffMs)) continue;
+        total += offer.totalCents;
+        if (offer.state === 'placed' || offer.state === 'accepted') untilCutoffMs = Math.min(untilCutoffMs, offer.createdMs);
+      }
+      return { value: total, untilCutoffMs };
+    });
   }
 
   daily(query: DailyQuery): DailyTotals {
     const { startMs, endMs } = utcDayBounds(query.nowMs);
     if (!this.upToDate(startMs)) return this.recount.daily(query);
     const dryRun = query.dryRun ?? false;
-    let offers = 0;
-    let amountCents = 0;
-    for (const offer of this.offers.values()) {
-      if (!madeOn(offer, dryRun, startMs, endMs)) continue;
-      offers += 1;
-      amountCents += offer.totalCents;
+    // The same day's answer for any time in it: no cutoff.
+    const totals = this.kept(`daily ${dryRun} ${startMs}`, 0, (): Counted<DailyTotals> => {
+      let offers = 0;
+      let amountCents = 0;
+      for (const offer of this.offers.values()) {
+        if (!madeOn(offer, dryRun, startMs, endMs)) continue;
+        offers += 1;
+        amountCents += offer.totalCents;
+      }
+      return { value: { offers, amountCents }, untilCutoffMs: Number.POSITIVE_INFINITY };
+    });
+    return { ...totals };
+  }
+
+  /**
+   * The answer kept for `key` when the book has not changed since and `cutoffMs` lies between
+   * the cutoff it was counted at and the first creation time it depended on; else counts afresh.
+   * A cutoff only moving forward drops offers and never adds one, so within that window the
+   * counted set, and the answer, are the same.
+   */
+  private kept<T>(key: string, cutoffMs: number, count: () => Counted<T>): T {
+    const answer = this.answers.get(key);
+    if (answer !== undefined && answer.revision === this.revision && cutoffMs >= answer.fromCutoffMs && cutoffMs <= answer.untilCutoffMs) {
+      return answer.value as T;
     }
-    return { offers, amountCents };
+    const counted = count();
+    this.answers.set(key, { revision: this.revision, fromCutoffMs: cutoffMs, untilCutoffMs: counted.untilCutoffMs, value: counted.value });
+    return counted.value;
+  }
+
+  /** The book changed: no answer kept holds. */
+  private changed(): void {
+    this.revision += 1;
+    this.answers.clear();
   }
 
   /**
@@ -310,6 +374,7 @@ export class OpenOfferBook implements GuardFigures {
   }
 
   private load(horizonMs: number, version: number): void {
+    this.changed();
     this.offers.clear();
     for (const row of this.offersSince.all(isoFromMs(horizonMs))) {
       const offer = fromRow(row);
@@ -323,6 +388,7 @@ export class OpenOfferBook implements GuardFigures {
   }
 
   private reread(id: number): void {
+    this.changed();
     const row = this.offerById.get(id);
     const offer = row === undefined ? undefined : fromRow(row);
     if (offer !== undefined && (offer.createdMs >= this.horizonMs || keptBeforeHorizon(offer))) this.offers.set(id, offer);

@@ -9,7 +9,7 @@
  * retries hourly, so it arrives later). Such refusals say `signed: true`: only the marketplace
  * holds the secret, so they mean we misread its tokens, and the listener warns about a run of them.
  */
-import { createHash } from 'node:crypto';
+import { createHash, webcrypto } from 'node:crypto';
 import { errors, jwtVerify } from 'jose';
 import { systemClock, type Clock } from '../clock/clock.js';
 import { KNOWN_TOPICS, type WebhookEvent } from './event-schema.js';
@@ -81,6 +81,25 @@ export function webhookKey(secret: string): Uint8Array {
   return new TextEncoder().encode(secret);
 }
 
+/**
+ * The secret imported once as an HS256 verification key: given the raw bytes, jose imports them
+ * again for every token (a WebCrypto round of its own on the way to each offer). One secret is
+ * in use at a time, so only the last one is kept.
+ */
+let lastKey: { secret: string; key: Promise<webcrypto.CryptoKey> } | undefined;
+
+function verificationKey(secret: string): Promise<webcrypto.CryptoKey> {
+  if (lastKey?.secret !== secret) {
+    const key = webcrypto.subtle.importKey('raw', webhookKey(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    // A failed import is not kept: the next token tries again.
+    key.catch(() => {
+      if (lastKey?.key === key) lastKey = undefined;
+    });
+    lastKey = { secret, key };
+  }
+  return lastKey.key;
+}
+
 function joseFailure(error: unknown): VerifyFailure {
   // jose checks the signature before the claims: these come from a genuine signature.
   const timing = error instanceof errors.JWTExpired || (error instanceof errors.JWTClaimValidationFailed && error.claim === 'nbf' && error.reason === 'check_failed');
@@ -123,7 +142,7 @@ export async function verifyWebhookToken(
   const clock = options.clock ?? systemClock;
   let payload: Record<string, unknown>;
   try {
-    ({ payload } = await jwtVerify(token, webhookKey(secret), {
+    ({ payload } = await jwtVerify(token, await verificationKey(secret), {
       algorithms: ['HS256'],
       currentDate: new Date(clock.now()),
       clockTolerance: options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS,

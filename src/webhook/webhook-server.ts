@@ -36,7 +36,10 @@ export interface WebhookListenerOptions {
   inbox: InboxRepository;
   clock: Clock;
   log: Logger;
-  /** Called once per newly stored event of a known topic, to wake the pipeline; keep it cheap. */
+  /**
+   * Called once per newly stored event of a known topic, to wake the pipeline, after its commit
+   * and before its 200 is written (the 200 follows in the next turn of the event loop).
+   */
   onStored?: (event: WebhookEvent) => void;
   /** Called once per delivery, for metrics. */
   onOutcome?: (outcome: WebhookOutcome) => void;
@@ -195,14 +198,17 @@ export function buildWebhookServer(options: WebhookListenerOptions): WebhookServ
       const result = await receive(request.body, request.headers['x-svc-topic']);
       // The layout is logged so an operator can see which one the marketplace sends before pinning it.
       if (result.status === 200) log.info({ outcome: result.outcome, webhookUuid: result.event?.webhookUuid, layout: result.layout }, 'webhook received');
-      answer(reply, result, request.ip);
-      if (result.outcome === 'accepted' && result.event !== undefined) {
-        try {
-          options.onStored?.(result.event);
-        } catch (error) {
-          log.error({ err: error, webhookUuid: result.event.webhookUuid }, 'onStored callback failed');
-        }
+      if (result.outcome !== 'accepted' || result.event === undefined) return answer(reply, result, request.ip);
+      // The event is committed: wake the pipeline first, and write the 200 once the work it started
+      // synchronously (its first marketplace call) has gone out, so answering does not delay it.
+      try {
+        options.onStored?.(result.event);
+      } catch (error) {
+        log.error({ err: error, webhookUuid: result.event.webhookUuid }, 'onStored callback failed');
       }
+      setImmediate(() => {
+        void answer(reply, result, request.ip);
+      });
       return reply;
     });
     done();

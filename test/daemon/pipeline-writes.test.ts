@@ -8,11 +8,12 @@ import { OfferPlacer } from '../../src/daemon/offer-placer.js';
 import { Pipeline } from '../../src/daemon/pipeline.js';
 import { serviceDataSource, storeSpendLedger } from '../../src/daemon/service-data.js';
 import { silentLogger } from '../../src/log/logger.js';
-import { UNCAPPED_RISK_LIMITS } from '../../src/risk/index.js';
+import { UNCAPPED_RISK_LIMITS, type RiskLimits } from '../../src/risk/index.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import type { MarketplaceApi } from '../../src/service/index.js';
 import { clientFor } from '../sandbox/sandbox-fixture.js';
-import { REDACTED_TEXT, type Store } from '../../src/store/index.js';
+import { databaseOf, REDACTED_TEXT, type Store } from '../../src/store/index.js';
+import { openOfferBookOf } from '../../src/store/open-offer-book.js';
 import { compileText } from '../engine/compile-text.js';
 import { tempStore } from '../store/fixtures.js';
 
@@ -49,7 +50,7 @@ afterEach(async () => {
   cleanup();
 });
 
-function pipelineFor(onOffer: () => void, idleCheckpointMs?: number): Pipeline {
+function pipelineFor(onOffer: () => void, idleCheckpointMs?: number, limits: RiskLimits = UNCAPPED_RISK_LIMITS): Pipeline {
   const client = clientFor(sandbox, { daemonRetries: true });
   // The real client; make_offer first notes what the store held at that moment.
   const observed: MarketplaceApi = new Proxy(client, {
@@ -68,7 +69,7 @@ function pipelineFor(onOffer: () => void, idleCheckpointMs?: number): Pipeline {
   return new Pipeline({
     ...deps,
     strategies: () => [BUYER],
-    limits: () => UNCAPPED_RISK_LIMITS,
+    limits: () => limits,
     balance: new BalanceTracker(deps),
     data: serviceDataSource(client),
     spend: storeSpendLedger(store),
@@ -130,4 +131,34 @@ describe('the pipeline writes around the offer POST', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(statSync(path).size).toBeGreaterThan(before);
   });
+
+  it('prepares the guard figures once idle, and the next guard still sees what changed meanwhile', async () => {
+    const first = sandbox.control.createLoanRequest({ svcColor: 0, creditScore: 780, completedLoans: 5, hasBankingData: true, maxInterestRate: 1.2, competitorOffers: 0 });
+    const second = sandbox.control.createLoanRequest({ svcColor: 0, creditScore: 780, completedLoans: 5, hasBankingData: true, maxInterestRate: 1.2, competitorOffers: 0 });
+    const cents = (amount: string): number => Math.round(Number(amount) * 100);
+    // Room for both offers, and less than $100 more.
+    const maxOpenExposureCents = cents(first.total_amount) + cents(second.total_amount) + 10_000;
+    const pipeline = pipelineFor(() => undefined, undefined, { ...UNCAPPED_RISK_LIMITS, maxOpenExposureCents });
+    expect(await pipeline.process(first, 'webhook')).toMatchObject({ action: 'offer', placement: 'placed' });
+    // Idle: the figures are prepared (and agree with the SQL that defines them).
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    const scope = { nowMs: sandbox.clock.now(), expiryMs: UNCAPPED_RISK_LIMITS.offerExpiryMs };
+    const book = openOfferBookOf(databaseOf(store));
+    expect(book.exposure(scope).totalCents).toBe(cents(first.total_amount));
+    expect(book.exposure(scope)).toEqual(book.recount.exposure(scope));
+
+    // Meanwhile a loan made outside lendbot is synced: $200 more exposure, over the cap.
+    store.account.upsertLoans(
+      [{ id: 1, loan_request_id: 999_999, borrower_card_color: 1, loan_amount: 300, interest_rate: 0.25, status: 'funded', loan_balance: 200, loan_paid_off: false }],
+      'current',
+      sandbox.clock.now(),
+    );
+    const result = await pipeline.process(second, 'webhook');
+    expect(result).toMatchObject({ action: 'skip', guard: 'max_open_exposure' });
+    expect(store.offers.getByRequest(second.id)).toBeUndefined();
+    // Refused before buying: nothing bought for it.
+    expect(store.purchases.forRequest(second.id)).toEqual([]);
+  });
 });
+

@@ -195,4 +195,35 @@ describe('the open-offer book', () => {
     store.account.upsertLoans([loan(1, 1, 40, 1)], 'current', T0 + 14 * DAY);
     expect(store.exposure.summary({ nowMs: T0 + 14 * DAY, expiryMs }).totalCents).toBe(4000);
   });
+
+  it('asked again later with nothing written between, drops what the expiry or the day passed', () => {
+    const expiryMs = 72 * HOUR;
+    const offer = (id: number, atMs: number, state: OfferState): void => {
+      const result = store.offers.createIntent({ request: loanRequest({ id, totalAmount: '100.00' }), rate: 0.3, automateFund: true, dryRun: false, atMs });
+      if (!result.created) throw new Error('intent refused');
+      store.offers.setState(result.offer.id, state, atMs);
+    };
+    offer(1, T0, 'placed');
+    offer(2, T0 + HOUR, 'accepted');
+    offer(3, T0 + 2 * HOUR, 'intent');
+    const ask = (nowMs: number) => ({
+      exposure: store.exposure.summary({ nowMs, expiryMs }).totalCents,
+      reserved: store.offers.reserved({ nowMs, expiryMs }),
+      today: store.offers.dailyTotals({ nowMs }).offers,
+    });
+    // The same questions, the guard's two in a row, then later and later with no write between.
+    expect(ask(T0 + 3 * HOUR)).toEqual({ exposure: 30000, reserved: 30000, today: 3 });
+    expect(ask(T0 + 3 * HOUR)).toEqual({ exposure: 30000, reserved: 30000, today: 3 });
+    expect(ask(T0 + expiryMs)).toEqual({ exposure: 30000, reserved: 30000, today: expect.any(Number) as number });
+    // The placed offer's expiry passed: neither exposure nor a reservation any more.
+    expect(ask(T0 + expiryMs + 1)).toMatchObject({ exposure: 20000, reserved: 20000 });
+    // The accepted one's too: still exposure (pending), no longer reserved.
+    expect(ask(T0 + HOUR + expiryMs + 1)).toMatchObject({ exposure: 20000, reserved: 10000 });
+    // Back in time (a simulated clock): everything counts again.
+    expect(ask(T0 + 3 * HOUR)).toEqual({ exposure: 30000, reserved: 30000, today: 3 });
+    // The next UTC day made none.
+    expect(ask(T0 + DAY).today).toBe(0);
+    expect(ask(T0 + 3 * HOUR).today).toBe(3);
+  });
 });
+
