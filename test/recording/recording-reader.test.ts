@@ -146,4 +146,43 @@ describe('the recording reader', () => {
     expect(issues).toEqual(slow.issues);
     expect(good).toHaveLength(slow.good.length);
   });
+
+  it('reads what readline reads when a chunk border falls inside a CRLF or inside a two-byte character', async () => {
+    const base = syntheticRecording(1, 1, () => 1)[0];
+    const CHUNK = 1 << 20; // the reader's chunk size
+    /** A line of exactly `bytes` bytes of UTF-8 (an unknown field pads it; readers keep those). */
+    const lineOf = (bytes: number, note = '') => {
+      const bare = JSON.stringify({ ...base, note });
+      return JSON.stringify({ ...base, note: note + 'x'.repeat(bytes - Buffer.byteLength(bare)) });
+    };
+    /** Lines before `tail`, so that `tail` ends exactly `border` bytes into the file. */
+    const fillTo = (border: number, tail: string) => {
+      const fillers: string[] = [];
+      let used = Buffer.byteLength(tail);
+      while (border - used > 4_000 + 1) {
+        fillers.push(`${lineOf(2_000)}\n`);
+        used += 2_001;
+      }
+      fillers.push(`${lineOf(border - used - 1)}\n`);
+      return fillers.join('') + tail;
+    };
+    const crlf = `${fillTo(CHUNK, `${lineOf(1_500)}\r`)}\n${lineOf(1_600)}\n`;
+    const accented = lineOf(1_500, 'café');
+    const file = join(dir, 'borders.jsonl');
+    // "é" is two bytes: the border falls between them (its first byte is the chunk's last).
+    const before = fillTo(CHUNK - 1, accented.slice(0, accented.indexOf('é')));
+    const twoByte = `${before}${accented.slice(accented.indexOf('é'))}\n${lineOf(1_600)}\n`;
+    expect(Buffer.byteLength(crlf.slice(0, crlf.indexOf('\r\n', CHUNK - 4_000) + 1))).toBe(CHUNK);
+    expect(Buffer.from(twoByte).subarray(CHUNK - 1, CHUNK + 1)).toEqual(Buffer.from('é'));
+    for (const text of [crlf, twoByte]) {
+      await writeFile(file, text);
+      const issues: RecordingLineIssue[] = [];
+      const good = await readRecordingLines(file, (issue) => issues.push(issue));
+      const slow = await slowRead(file);
+      expect(issues).toEqual([]);
+      expect(good).toEqual(slow.good);
+      expect(good.length).toBeGreaterThan(500);
+    }
+    expect((await readRecordingLines(file, () => undefined)).some((line) => (line as { note?: string }).note?.startsWith('café'))).toBe(true);
+  });
 });
