@@ -5,39 +5,49 @@
  * floor:   readline + JSON.parse of every line of the recording file, nothing else;
  * lendbot: what `lendbot backtest --data FILE` does before its report: read, validate and
  *          prepare the recording, then replay it once with strategies/balanced.yaml as shipped.
- * Each round runs both, alternately; the medians and their ratio are printed, in wall time and in
- * CPU time (this process's user + system time, GC threads included): on a machine shared with
- * other work the wall times stretch with the load, the CPU times much less.
+ * Each build (the sources through tsx, and any compiled tree) runs in a process of its own, where
+ * each round runs the floor and lendbot, alternately; the medians and their ratio are printed, in
+ * wall time and in CPU time (the process's user + system time, GC threads included): on a
+ * machine shared with other work the wall times stretch with the load, the CPU times much less.
+ * A process per build, because two builds in one process slowed each other: the second build's
+ * replay measured about a third slower than the same build alone (the ratio 0.45 in one process,
+ * 0.53 alone), whichever came second.
  *
  * --compiled also runs lendbot as compiled to dist/ (what users and the image run; `npm run build`
- * first: a dist/ older than the sources is named stale in the output), in the same rounds, and
- * prints both. --dist DIR takes the compiled tree from DIR instead (a build of its own, e.g.
- * `npx tsc -p tsconfig.build.json --outDir /tmp/dist`); give --dist more than once to compare
- * builds (before and after a change) in the same rounds.
+ * first: a dist/ older than the sources is named stale in the output). --dist DIR takes the
+ * compiled tree from DIR instead (a build of its own, e.g. `npx tsc -p tsconfig.build.json
+ * --outDir /tmp/dist` with node_modules beside it); give --dist more than once to compare builds
+ * (before and after a change).
  */
+import { execFileSync } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import { pathToFileURL } from 'node:url';
-import * as backtestSources from '../src/backtest/index.js';
-import * as engineSources from '../src/engine/index.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type * as backtestSources from '../src/backtest/index.js';
+import type * as engineSources from '../src/engine/index.js';
 import { median, syntheticLines, writeLines } from './synthetic-recording.js';
 
 const args = process.argv.slice(2);
-/** Every `--dist DIR` given (several compare builds, e.g. before and after a change, in the same rounds). */
+/** Every `--dist DIR` given (several compare builds, e.g. before and after a change). */
 const distDirs = args.flatMap((arg, index) => (arg === '--dist' && args[index + 1] !== undefined ? [args[index + 1] as string] : []));
-const compiled = args.includes('--compiled') || distDirs.length > 0;
-const positional = args.filter((arg, index) => !arg.startsWith('--') && args[index - 1] !== '--dist');
+const positional = args.filter((arg, index) => !arg.startsWith('--') && !['--dist', '--child', '--file'].includes(args[index - 1] ?? ''));
 const count = Number(positional[0] ?? 100_000);
 const rounds = Number(positional[1] ?? 3);
+const strategyFile = fileURLToPath(new URL('../strategies/balanced.yaml', import.meta.url));
+const options = { startingBalanceCents: 10_000_000 };
 
-/** Whether dist/ was built from the sources as they are (bin/source-stamp.js): fresh, stale or missing. */
-async function distState(): Promise<string> {
-  const stamp = (await import(new URL('../bin/source-stamp.js', import.meta.url).href)) as { distState(): string };
-  return stamp.distState();
+/** The figures one build's process reports: every round's, in seconds. */
+interface BuildRuns {
+  floors: number[];
+  floorCpus: number[];
+  totals: number[];
+  loads: number[];
+  cpus: number[];
+  offers: number;
 }
 
 /**
@@ -46,26 +56,12 @@ async function distState(): Promise<string> {
  * would measure a mix of the two.
  */
 type Backtest = Pick<typeof backtestSources, 'loadRecording' | 'runBacktest'> & Pick<typeof engineSources, 'loadStrategyFile'>;
-const builds: Array<{ name: string; backtest: Backtest }> = [{ name: 'sources (tsx)', backtest: { ...backtestSources, loadStrategyFile: engineSources.loadStrategyFile } }];
 
-/** A compiled tree's backtest and strategy loader. */
-async function compiledBuild(dir: string): Promise<Backtest> {
+async function loadBuild(dir: string): Promise<Backtest> {
   const backtest = (await import(pathToFileURL(join(dir, 'backtest', 'index.js')).href)) as Backtest;
   const engine = (await import(pathToFileURL(join(dir, 'engine', 'index.js')).href)) as Pick<typeof engineSources, 'loadStrategyFile'>;
   return { loadRecording: backtest.loadRecording, runBacktest: backtest.runBacktest, loadStrategyFile: engine.loadStrategyFile };
 }
-if (compiled && distDirs.length === 0) {
-  const dir = new URL('../dist', import.meta.url).pathname;
-  builds.push({ name: `compiled (${dir}, ${await distState()})`, backtest: await compiledBuild(dir) });
-}
-for (const dir of distDirs) {
-  builds.push({ name: `compiled (${dir}, built by hand)`, backtest: await compiledBuild(dir) });
-}
-const dir = await mkdtemp(join(tmpdir(), 'lendbot-replay-'));
-const file = join(dir, 'rec.jsonl');
-await writeLines(file, syntheticLines(count));
-const strategyFile = new URL('../strategies/balanced.yaml', import.meta.url).pathname;
-const options = { startingBalanceCents: 10_000_000 };
 
 /** Seconds of this process's CPU time since `start`. */
 function cpuSince(start: NodeJS.CpuUsage): number {
@@ -73,7 +69,7 @@ function cpuSince(start: NodeJS.CpuUsage): number {
   return (used.user + used.system) / 1e6;
 }
 
-async function floor(): Promise<{ wall: number; cpu: number }> {
+async function floor(file: string): Promise<{ wall: number; cpu: number }> {
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   let parsed = 0;
@@ -86,7 +82,7 @@ async function floor(): Promise<{ wall: number; cpu: number }> {
   return { wall: (performance.now() - t0) / 1000, cpu: cpuSince(c0) };
 }
 
-async function lendbot({ loadRecording, runBacktest, loadStrategyFile }: Backtest): Promise<{ total: number; load: number; cpu: number; offers: number }> {
+async function lendbot(file: string, { loadRecording, runBacktest, loadStrategyFile }: Backtest): Promise<{ total: number; load: number; cpu: number; offers: number }> {
   // Loaded afresh each round, as `lendbot backtest` loads it once per run: nothing a previous
   // round computed (features, prices) is remembered. Outside the timing (a few milliseconds).
   const strategy = await loadStrategyFile(strategyFile);
@@ -102,47 +98,78 @@ async function lendbot({ loadRecording, runBacktest, loadStrategyFile }: Backtes
   return { total: (t2 - t0) / 1000, load: (t1 - t0) / 1000, cpu: cpuSince(c0), offers: result.summary.offers };
 }
 
-interface Runs {
-  totals: number[];
-  loads: number[];
-  cpus: number[];
-  offers: number;
-}
-const floors: number[] = [];
-const floorCpus: number[] = [];
-const runs: Runs[] = builds.map(() => ({ totals: [], loads: [], cpus: [], offers: 0 }));
-/**
- * With `node --expose-gc`, a full collection before each measured run, so no run pays for the
- * garbage of the one before it (a replay leaves a recording of about 100 MB behind).
- */
-const collect = (globalThis as { gc?: () => void }).gc ?? ((): void => undefined);
-for (let round = 0; round < rounds; round += 1) {
-  collect();
-  const base = await floor();
-  floors.push(base.wall);
-  floorCpus.push(base.cpu);
-  for (const [index, build] of builds.entries()) {
+/** One build's rounds, in this process (the child's part): prints its BuildRuns as JSON. */
+async function runChild(file: string, dir: string): Promise<void> {
+  const build = await loadBuild(dir);
+  /**
+   * With `node --expose-gc`, a full collection before each measured run, so no run pays for the
+   * garbage of the one before it (a replay leaves a recording of about 100 MB behind).
+   */
+  const collect = (globalThis as { gc?: () => void }).gc ?? ((): void => undefined);
+  const runs: BuildRuns = { floors: [], floorCpus: [], totals: [], loads: [], cpus: [], offers: 0 };
+  for (let round = 0; round < rounds; round += 1) {
     collect();
-    const run = await lendbot(build.backtest);
-    const into = runs[index] as Runs;
-    into.totals.push(run.total);
-    into.loads.push(run.load);
-    into.cpus.push(run.cpu);
-    into.offers = run.offers;
+    const base = await floor(file);
+    runs.floors.push(base.wall);
+    runs.floorCpus.push(base.cpu);
+    collect();
+    const run = await lendbot(file, build);
+    runs.totals.push(run.total);
+    runs.loads.push(run.load);
+    runs.cpus.push(run.cpu);
+    runs.offers = run.offers;
   }
+  process.stdout.write(`${JSON.stringify(runs)}\n`);
 }
-const f = median(floors);
-const fc = median(floorCpus);
-const rate = (seconds: number): string => `${Math.round(count / seconds).toLocaleString('en-US')} requests/s`;
-console.log(`replay of ${count} requests, medians of ${rounds} rounds (one core each):`);
-console.log(`  baseline (readline + JSON.parse): ${f.toFixed(3)} s = ${rate(f)}; CPU ${fc.toFixed(3)} s`);
-for (const [index, build] of builds.entries()) {
-  const { totals, loads, cpus, offers } = runs[index] as Runs;
-  const l = median(totals);
-  const ld = median(loads);
-  const lc = median(cpus);
-  console.log(`  lendbot, ${build.name} (load + validate + prepare + replay, balanced.yaml, ${offers} offers):`);
-  console.log(`    ${l.toFixed(3)} s = ${rate(l)} (load ${ld.toFixed(3)} s, replay ${(l - ld).toFixed(3)} s); ratio lendbot/baseline throughput ${(f / l).toFixed(2)}`);
+
+/** Whether dist/ was built from the sources as they are (bin/source-stamp.js): fresh, stale or missing. */
+async function distState(): Promise<string> {
+  const stamp = (await import(new URL('../bin/source-stamp.js', import.meta.url).href)) as { distState(): string };
+  return stamp.distState();
+}
+
+/** Runs one build's rounds in a child process of its own and reads back its figures. */
+function runBuild(file: string, dir: string): BuildRuns {
+  const self = fileURLToPath(import.meta.url);
+  const output = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', self, String(count), String(rounds), '--child', dir, '--file', file], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 1 << 20,
+  });
+  return JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as BuildRuns;
+}
+
+function report(name: string, runs: BuildRuns): void {
+  const rate = (seconds: number): string => `${Math.round(count / seconds).toLocaleString('en-US')} requests/s`;
+  const f = median(runs.floors);
+  const fc = median(runs.floorCpus);
+  const l = median(runs.totals);
+  const ld = median(runs.loads);
+  const lc = median(runs.cpus);
+  console.log(`  ${name}:`);
+  console.log(`    baseline (readline + JSON.parse) in its process: ${f.toFixed(3)} s = ${rate(f)}; CPU ${fc.toFixed(3)} s`);
+  console.log(`    lendbot (load + validate + prepare + replay, balanced.yaml, ${runs.offers} offers): ${l.toFixed(3)} s = ${rate(l)} (load ${ld.toFixed(3)} s, replay ${(l - ld).toFixed(3)} s); ratio lendbot/baseline throughput ${(f / l).toFixed(2)}`);
   console.log(`    CPU time ${lc.toFixed(3)} s = ${rate(lc)} per CPU second; ratio ${(fc / lc).toFixed(2)}`);
 }
-await rm(dir, { recursive: true, force: true });
+
+const childIndex = args.indexOf('--child');
+if (childIndex !== -1) {
+  const fileIndex = args.indexOf('--file');
+  await runChild(args[fileIndex + 1] as string, args[childIndex + 1] as string);
+} else {
+  const builds: Array<{ name: string; dir: string }> = [{ name: 'sources (tsx)', dir: fileURLToPath(new URL('../src', import.meta.url)) }];
+  if (args.includes('--compiled') && distDirs.length === 0) {
+    const dir = fileURLToPath(new URL('../dist', import.meta.url));
+    builds.push({ name: `compiled (${dir}, ${await distState()})`, dir });
+  }
+  for (const dir of distDirs) builds.push({ name: `compiled (${dir}, built by hand)`, dir });
+  const temp = await mkdtemp(join(tmpdir(), 'lendbot-replay-'));
+  try {
+    const file = join(temp, 'rec.jsonl');
+    await writeLines(file, syntheticLines(count));
+    console.log(`replay of ${count} requests, medians of ${rounds} rounds, each build in a process of its own (one core each):`);
+    for (const build of builds) report(build.name, runBuild(file, build.dir));
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+}
