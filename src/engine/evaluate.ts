@@ -41,6 +41,22 @@ export function evaluate(
   return effective.evaluate(request, enrichment);
 }
 
+/**
+ * The last list ordered and its order: the decide step asks about the same list for every request
+ * (a replay, a daemon between reloads), and each call used to sort a copy.
+ */
+let lastListed: readonly CompiledStrategy[] | undefined;
+let lastOrdered: CompiledStrategy[] = [];
+
+/** evaluateAll's order, remembered for the list last asked about (lists are not changed once made). */
+function orderOf(strategies: readonly CompiledStrategy[]): readonly CompiledStrategy[] {
+  if (strategies !== lastListed) {
+    lastOrdered = byPriority(strategies);
+    lastListed = strategies;
+  }
+  return lastOrdered;
+}
+
 /** Strategies in priority order: lower `priority` first, those without one last, ties as given. */
 export function byPriority(strategies: readonly CompiledStrategy[]): CompiledStrategy[] {
   return strategies
@@ -55,7 +71,7 @@ export function byPriority(strategies: readonly CompiledStrategy[]): CompiledStr
  */
 export function evaluateAll(request: LoanRequest, enrichment: Enrichment, strategies: readonly CompiledStrategy[]): Decision {
   let firstSkip: Decision | undefined;
-  for (const strategy of byPriority(strategies)) {
+  for (const strategy of orderOf(strategies)) {
     const decision = strategy.evaluate(request, enrichment);
     if (decision.action !== 'skip') return decision;
     firstSkip ??= decision;

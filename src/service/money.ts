@@ -106,8 +106,9 @@ export function formatCents(cents: Cents): string {
   const sign = cents < 0 ? '-' : '';
   const abs = Math.abs(cents);
   const whole = Math.floor(abs / 100);
-  const rest = String(abs % 100).padStart(2, '0');
-  return `${sign}${whole}.${rest}`;
+  const rest = abs % 100;
+  // Not padStart: reasons format a few amounts for every refused request of a replay.
+  return `${sign}${whole}.${rest < 10 ? '0' : ''}${rest}`;
 }
 
 /** Cents as a float dollar amount, for arithmetic that is not bookkeeping (pricing formulas). */

@@ -150,4 +150,20 @@ describe('evaluateAll', () => {
     const other = compileText(`priority: 0\nfilters: [{ feature: loan_terms, max: 6 }]\ndata: { banking_data: never }\n${SCORE}`);
     expect(evaluateAll(loanRequest(), {}, [picky, other]).reasons).toEqual(['filter loan_terms > 6']);
   });
+
+  it('orders each list it is given, however calls alternate between lists (the last order is remembered)', () => {
+    // Two lists of the same strategies, whose priorities rank them the other way round.
+    const first = compileText(`priority: 1\ndata: { banking_data: never }\n${SCORE}`);
+    const second = compileText(`priority: 2\ndata: { banking_data: never }\n${SCORE}`.replace('target_return: 0.05', 'target_return: 0.06'));
+    const late = compileText(`priority: 3\ndata: { banking_data: never }\n${SCORE}`.replace('target_return: 0.05', 'target_return: 0.07'));
+    const early = compileText(`priority: 0\ndata: { banking_data: never }\n${SCORE}`.replace('target_return: 0.05', 'target_return: 0.08'));
+    const lists = [
+      { list: [second, first], winner: first },
+      { list: [late, early], winner: early },
+    ];
+    for (const round of [0, 1, 0, 0, 1, 1, 0]) {
+      const { list, winner } = lists[round]!;
+      expect(evaluateAll(loanRequest(), {}, list).requiredRate).toBe(winner.evaluate(loanRequest(), {}).requiredRate);
+    }
+  });
 });
