@@ -20,6 +20,7 @@ export { SCAN_WINDOW, UnknownCursorError, type DecisionPage, type DecisionPageQu
 export * from './exposure-repository.js';
 export * from './inbox-repository.js';
 export * from './offers-repository.js';
+export { offerJson } from './offer-json.js';
 export * from './payments-repository.js';
 export * from './purchases-repository.js';
 export * from './requests-repository.js';

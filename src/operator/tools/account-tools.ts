@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { formatCents, type Cents } from '../../service/index.js';
-import { OFFER_STATES } from '../../store/index.js';
+import { OFFER_STATES, offerJson } from '../../store/index.js';
 import { answer } from '../tool-answer.js';
 import type { ToolDeps } from './tool-deps.js';
 
@@ -29,27 +29,14 @@ export function registerAccountTools({ server, context }: ToolDeps): void {
         args.loan_request_id !== undefined
           ? [store.offers.getByRequest(args.loan_request_id)].filter((record) => record !== undefined)
           : store.offers.listByState(args.state ?? OFFER_STATES);
-      const offers = records
+      const listed = records
         .filter((record) => args.state === undefined || args.state.includes(record.state))
         .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id - a.id))
-        .slice(0, args.limit)
-        .map((record) => ({
-          loan_request_id: record.loanRequestId,
-          state: record.state,
-          rate: record.rate,
-          automate_fund: record.automateFund,
-          total_amount_cents: record.totalAmountCents,
-          risk_level: record.riskLevel,
-          service_offer_id: record.serviceOfferId,
-          service_text: record.serviceText,
-          created_at: record.createdAt,
-          updated_at: record.updatedAt,
-          dry_run: record.dryRun,
-        }));
+        .slice(0, args.limit);
       const counts = new Map<string, number>();
-      for (const offer of offers) counts.set(offer.state, (counts.get(offer.state) ?? 0) + 1);
+      for (const offer of listed) counts.set(offer.state, (counts.get(offer.state) ?? 0) + 1);
       const byState = [...counts].map(([state, n]) => `${n} ${state}`).join(', ');
-      return answer(`${offers.length} offers${byState ? `: ${byState}` : ''}.`, { offers });
+      return answer(`${listed.length} offers${byState ? `: ${byState}` : ''}.`, { offers: listed.map((offer) => offerJson(offer)) });
     },
   );
 

@@ -1,7 +1,7 @@
 /** How `lendbot decisions` prints: a table row per decision, JSON lines, and one decision in full. */
 import { skipReasonText } from '../../../log/human-reasons.js';
 import { formatCents, RISK_LEVEL_NAMES } from '../../../service/index.js';
-import type { OfferRecord, StoredLoan } from '../../../store/index.js';
+import { offerJson, type OfferRecord, type StoredLoan } from '../../../store/index.js';
 import type { DecisionView } from './decision-view.js';
 
 const COLUMNS: ReadonlyArray<readonly [string, number, 'left' | 'right']> = [
@@ -94,20 +94,6 @@ export function fullJson(view: DecisionView): Record<string, unknown> {
     previous: decision.previous,
     offer: view.offer === undefined ? null : offerJson(view.offer),
     loan: view.loan === undefined ? null : loanJson(view.loan),
-  };
-}
-
-function offerJson(offer: OfferRecord): Record<string, unknown> {
-  return {
-    state: offer.state,
-    rate: offer.rate,
-    total_amount_cents: offer.totalAmountCents,
-    automate_fund: offer.automateFund,
-    service_offer_id: offer.serviceOfferId,
-    service_text: offer.serviceText,
-    created_at: offer.createdAt,
-    updated_at: offer.updatedAt,
-    dry_run: offer.dryRun,
   };
 }
 
