@@ -18,7 +18,7 @@
  * (daemon) only drive it.
  */
 import { monthStartMs } from '../clock/utc-month.js';
-import type { GuardResult } from '../risk/index.js';
+import type { GuardResult, OfferToCheck } from '../risk/index.js';
 import { formatCents, type BankingData, type BorrowerLoanHistoryItem, type Cents, type LoanRequest, type ProviderResult } from '../service/index.js';
 import type { CompiledStrategy } from './compiled-strategy.js';
 import type { Decision } from './decision.js';
@@ -211,22 +211,15 @@ function* buyOne(
   return undefined;
 }
 
-/** The guard's question for an offer decision; undefined when there is nothing to guard. */
-export interface OfferToGuard {
-  request: LoanRequest;
-  rate: number;
-  automateFund: boolean;
-}
-
-/** The guard's question before buying data: the offer without its rate (checkOffer skips the rate rules). */
-export interface AmountToGuard {
-  request: LoanRequest;
-  beforePricing: true;
-  automateFund: boolean;
-}
-
-/** What the guard is asked: an offer, or before buying data its amount. */
-export type GuardQuestion = OfferToGuard | AmountToGuard;
+/**
+ * What the guard is asked (its own question, src/risk/check-offer.ts): an offer with its rate, or,
+ * before buying data, the offer without it (every rule but the rate rules).
+ */
+export type GuardQuestion = OfferToCheck;
+/** The guard's question for an offer decision. */
+export type OfferToGuard = Extract<OfferToCheck, { rate: number }>;
+/** The guard's question before buying data. */
+export type AmountToGuard = Extract<OfferToCheck, { beforePricing: true }>;
 
 function offerOf(request: LoanRequest, decision: Decision): OfferToGuard | undefined {
   return decision.action === 'offer' && decision.rate !== undefined ? { request, rate: decision.rate, automateFund: decision.automateFund } : undefined;
