@@ -279,6 +279,9 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       // No agent call starts after this; one under way finishes in the pipeline's queue.
       await operator.stop();
       await scheduler.stop();
+      // A delivery let in just before the listener turned to 503 may still be committing: its
+      // event must be in the inbox before the last pass, or it would wait there for the next start.
+      await webhook.settled();
       await inbox.drain();
       await pipeline.idle();
       await balance.idle();

@@ -55,6 +55,12 @@ export interface WebhookListenerOptions {
 export type WebhookServer = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger> & {
   /** false: answer 503 so the marketplace retries later (during shutdown). */
   setAccepting(on: boolean): void;
+  /**
+   * Resolves once every delivery let in before has been answered (its event stored and its
+   * onStored called, or refused). A shutdown waits for it before its last inbox pass: an event let
+   * in just before setAccepting(false) and committed after that pass would wait for the next start.
+   */
+  settled(): Promise<void>;
 };
 
 type Answer = { status: 200; outcome: 'accepted' | 'duplicate' | 'unknown_topic' } | { status: 400 | 401 | 413 | 503; outcome: WebhookOutcome; code: string; message: string };
@@ -106,6 +112,14 @@ export function buildWebhookServer(options: WebhookListenerOptions): WebhookServ
   // Events verified together are committed together; each 200 still waits for its own commit.
   const inbox = new InboxGroupCommit(options.inbox);
   let accepting = true;
+  /** One promise per delivery let in and not yet answered (see settled()). */
+  const inFlight = new Set<Promise<void>>();
+  /** Counts a delivery in flight until its response is finished or its connection closed. */
+  const letIn = (reply: FastifyReply): void => {
+    const answered = new Promise<void>((resolve) => reply.raw.once('close', resolve));
+    inFlight.add(answered);
+    void answered.then(() => inFlight.delete(answered));
+  };
 
   const app = fastify<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger>({
     loggerInstance: log,
@@ -179,7 +193,10 @@ export function buildWebhookServer(options: WebhookListenerOptions): WebhookServ
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, parsed) => parsed(null, body));
 
     scope.addHook('onRequest', (request, reply, next) => {
-      if (accepting) return next();
+      if (accepting) {
+        letIn(reply);
+        return next();
+      }
       void answer(reply, { status: 503, outcome: 'unavailable', code: 'shutting_down', message: 'not accepting webhooks now; retry later' }, request.ip);
     });
 
@@ -217,6 +234,9 @@ export function buildWebhookServer(options: WebhookListenerOptions): WebhookServ
   return Object.assign(app, {
     setAccepting(on: boolean) {
       accepting = on;
+    },
+    async settled() {
+      await Promise.all([...inFlight]);
     },
   });
 }

@@ -16,9 +16,14 @@ afterEach(async () => {
   close = undefined;
 });
 
-async function listen(onStored: () => void, steps: string[]): Promise<{ server: WebhookServer; url: string; store: ReturnType<typeof tempStore>['store'] }> {
+async function listen(
+  onStored: () => void,
+  steps: string[],
+  before: (server: WebhookServer) => void = () => undefined,
+): Promise<{ server: WebhookServer; url: string; store: ReturnType<typeof tempStore>['store'] }> {
   const { store, cleanup } = tempStore();
   const server = buildWebhookServer({ secret: SECRET, inbox: store.inbox, clock: new ManualClock(T0), log: silentLogger, onStored });
+  before(server);
   server.addHook('onSend', async (_request, reply, payload) => {
     steps.push(`answer ${reply.statusCode}`);
     return payload;
@@ -66,5 +71,32 @@ describe('webhook listener: order of commit, wake-up and answer', () => {
     expect((await post(url, body)).status).toBe(200);
     expect((await post(url, body)).status).toBe(200);
     expect(steps).toEqual(['woken', 'answer 200', 'answer 200']);
+  });
+
+  it('lets a shutdown wait for a delivery let in just before it turned to 503: settled() resolves once the event is stored', async () => {
+    const steps: string[] = [];
+    let settled: Promise<void> | undefined;
+    let storedWhenSettled: boolean | undefined;
+    const { url, store } = await listen(
+      () => steps.push('woken'),
+      steps,
+      (server) => {
+        // Let in (past onRequest), then the listener turns to 503 while the body is still handled.
+        server.addHook('preHandler', async () => {
+          server.setAccepting(false);
+          settled = server.settled().then(() => {
+            storedWhenSettled = store.inbox.get(UUID) !== undefined;
+          });
+          await new Promise((resolve) => setTimeout(resolve, 30));
+        });
+      },
+    );
+    const response = await post(url, tokenBody(await signToken(eventClaims())));
+    expect(response.status).toBe(200);
+    await settled;
+    expect(storedWhenSettled).toBe(true);
+    expect(steps).toEqual(['woken', 'answer 200']);
+    // A delivery arriving now is refused, and nothing is waited for.
+    expect((await post(url, tokenBody(await signToken(eventClaims())))).status).toBe(503);
   });
 });
