@@ -112,13 +112,19 @@ export function buildWebhookServer(options: WebhookListenerOptions): WebhookServ
   // Events verified together are committed together; each 200 still waits for its own commit.
   const inbox = new InboxGroupCommit(options.inbox);
   let accepting = true;
-  /** One promise per delivery let in and not yet answered (see settled()). */
-  const inFlight = new Set<Promise<void>>();
+  /** Deliveries let in and not yet answered, and who waits for there to be none (see settled()). */
+  let inFlight = 0;
+  let waiting: Array<() => void> = [];
   /** Counts a delivery in flight until its response is finished or its connection closed. */
   const letIn = (reply: FastifyReply): void => {
-    const answered = new Promise<void>((resolve) => reply.raw.once('close', resolve));
-    inFlight.add(answered);
-    void answered.then(() => inFlight.delete(answered));
+    inFlight += 1;
+    reply.raw.once('close', () => {
+      inFlight -= 1;
+      if (inFlight > 0) return;
+      const waiters = waiting;
+      waiting = [];
+      for (const wake of waiters) wake();
+    });
   };
 
   const app = fastify<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger>({
@@ -235,8 +241,8 @@ export function buildWebhookServer(options: WebhookListenerOptions): WebhookServ
     setAccepting(on: boolean) {
       accepting = on;
     },
-    async settled() {
-      await Promise.all([...inFlight]);
+    settled() {
+      return inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve));
     },
   });
 }
