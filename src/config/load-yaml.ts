@@ -32,7 +32,7 @@ export function parseYamlText<S extends z.ZodType>(
   });
   if (syntax.length > 0) throw new ConfigFileError(file, syntax);
 
-  const data: unknown = positioned.document.toJS();
+  const data = documentValue(positioned, file);
   const parsed = schema.safeParse(data);
   if (!parsed.success) throw new ConfigFileError(file, sortProblems(zodProblems(parsed.error, schema, positioned, file)));
 
@@ -41,6 +41,22 @@ export function parseYamlText<S extends z.ZodType>(
   );
   if (problems.length > 0) throw new ConfigFileError(file, sortProblems(problems));
   return parsed.data;
+}
+
+/**
+ * The document as plain data. The yaml library refuses a document whose aliases would expand
+ * beyond its limit (a "billion laughs" alias bomb) by throwing while it builds the value: that is
+ * a problem of the file, reported like any other, not a crash.
+ */
+function documentValue(positioned: PositionedDocument, file: string): unknown {
+  try {
+    return positioned.document.toJS();
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new ConfigFileError(file, [
+      { file, line: 1, col: 1, path: '', message: `YAML cannot be expanded (${why}); use fewer aliases (*name)` },
+    ]);
+  }
 }
 
 /** Reads, parses and validates a YAML file. A missing or unreadable file is a ConfigFileError too. */

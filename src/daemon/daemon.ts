@@ -6,7 +6,7 @@
  * and wired together; each lives in its own file.
  */
 import { systemClock, type Clock } from '../clock/clock.js';
-import { eventDropReason, loadStrategyFile, type CompiledStrategy } from '../engine/index.js';
+import { eventDropReason, loadStrategyFiles, type CompiledStrategy } from '../engine/index.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { ConfigurationError, createMarketplaceClient, serviceConfigFromEnv, unionListFilters, type MarketplaceApi } from '../service/index.js';
 import { openStore, type Store } from '../store/index.js';
@@ -76,7 +76,7 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
   const mode = overrides.mode ?? 'live';
   // Checked first, before anything starts: a daemon that cannot trade must say so, not run.
   if (overrides.client === undefined) requireLiveCredentials(env, overrides.webhookSecret !== undefined);
-  const initialStrategies = overrides.strategies ?? (await Promise.all(config.strategies.map((file) => loadStrategyFile(file))));
+  const initialStrategies = overrides.strategies ?? (await loadStrategyFiles(config.strategies));
 
   const clock = overrides.clock ?? systemClock;
   let client: MarketplaceApi & { close?: () => void } = overrides.client ?? createMarketplaceClient({ ...serviceConfigFromEnv(env), refusalTexts: config.service.refusal_texts }, { clock, log });

@@ -5,6 +5,7 @@ export type { CompiledStrategy, DataPolicy, ProviderPolicy } from './compiled-st
 export { evaluate, evaluateAll, byPriority } from './evaluate.js';
 export { compileStrategy, contentHashOf } from './compile/compile-strategy.js';
 export { loadStrategyFile, parseStrategyText } from './load/load-strategy-file.js';
+export { loadStrategyFiles } from './load/load-strategy-files.js';
 export type { StrategyPlugin, PluginDecision } from './load/plugin-contract.js';
 export {
   strategyFileSchema,

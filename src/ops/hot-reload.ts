@@ -15,7 +15,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { ConfigFileError, formatProblem, loadYamlFile } from '../config/index.js';
-import { loadStrategyFile, type CompiledStrategy } from '../engine/index.js';
+import { loadStrategyFiles, type CompiledStrategy } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
 import { riskLimitsSchema, type RiskLimits } from '../risk/index.js';
 import { z } from 'zod';
@@ -139,7 +139,7 @@ export class HotReloader {
 
     let next: ActiveConfig = this.active;
     if (strategiesChanged) {
-      const strategies = await this.attempt('strategy', () => Promise.all(this.options.strategyFiles.map((file) => loadStrategyFile(file))));
+      const strategies = await this.attempt('strategy', () => loadStrategyFiles(this.options.strategyFiles));
       if (strategies !== undefined) next = { ...next, strategies };
     }
     if (limitsChanged) {

@@ -63,6 +63,20 @@ mode: live-ish
     expect(problems(text, [uniqueNames])).toEqual(['4:13 limits[1].name: duplicate limit "a"']);
   });
 
+  it('reports an alias bomb as a problem of the file, not a crash', () => {
+    // Nine levels of nine aliases each: 9^9 strings once expanded. The yaml library refuses to
+    // build it; the refusal must read like any other config problem.
+    const names = 'abcdefghi';
+    let text = 'a: &a [x, x, x, x, x, x, x, x, x]\n';
+    for (let level = 1; level < names.length; level++) {
+      const name = names[level] ?? '';
+      text += `${name}: &${name} [${Array(9).fill(`*${names[level - 1] ?? ''}`).join(', ')}]\n`;
+    }
+    const found = problems(text);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^1:1 : YAML cannot be expanded \(Excessive alias count.*\); use fewer aliases/);
+  });
+
   it('formats the error message as file:line:col path: message lines', () => {
     expect(() => parseYamlText('listen: 3\n', 'cfg/lendbot.yaml', schema)).toThrow(
       'cfg/lendbot.yaml: 1 problem\ncfg/lendbot.yaml:1:9 listen: Invalid input: expected object, received number',

@@ -13,7 +13,7 @@ import { DEFAULT_MARKET } from '../../../backtest/index.js';
 import { marketResponse } from '../../../engine/index.js';
 import { readMarketFile, type MarketFile } from './market-file.js';
 import { ConfigFileError, loadYamlFile } from '../../../config/index.js';
-import { loadStrategyFile, type CompiledStrategy } from '../../../engine/index.js';
+import { loadStrategyFiles, type CompiledStrategy } from '../../../engine/index.js';
 import { UNCAPPED_RISK_LIMITS, riskLimitsSchema, type RiskLimits } from '../../../risk/index.js';
 import { amountToCents } from '../../../service/index.js';
 import { warn, type CliIo } from '../../cli-io.js';
@@ -126,7 +126,7 @@ export async function loadStrategies(list: string): Promise<CompiledStrategy[]> 
   const files = list.split(',').map((f) => f.trim()).filter((f) => f !== '');
   if (files.length === 0) throw new UserError('--strategy needs at least one file');
   try {
-    return await Promise.all(files.map((file) => loadStrategyFile(file)));
+    return await loadStrategyFiles(files);
   } catch (error) {
     if (error instanceof ConfigFileError) throw new UserError(error.message);
     throw error;
