@@ -2,7 +2,7 @@
  * Opening the SQLite file: pragmas, migrations, closing. The daemon is the only writer, but the
  * CLI (`lendbot decisions`) may read at the same time, hence WAL and a busy timeout.
  */
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
@@ -38,6 +38,25 @@ export class StoreVersionError extends AppError {
   }
 }
 
+/**
+ * LENDBOT_DB (--db) names something that is not lendbot's database: a folder, a device, a file
+ * that is not SQLite. Nothing is changed there (no chmod, no write): a configuration error.
+ */
+export class StorePathError extends AppError {
+  override readonly name = 'StorePathError';
+  readonly code = 'STORE_PATH_NOT_A_DATABASE';
+
+  constructor(path: string, what: string) {
+    super(`database path ${path} is ${what}, not a database file; nothing was changed there`, {
+      hint: 'point LENDBOT_DB (or --db) at a file: a new name lendbot creates, or a database lendbot made',
+    });
+  }
+
+  override userText(): string {
+    return `${this.message} (${this.hint ?? ''})`;
+  }
+}
+
 /** Where a warning about the file goes; lendbot's commands see it on stderr. */
 export type StoreWarning = (message: string) => void;
 
@@ -64,9 +83,48 @@ const GROUP_AND_OTHERS = 0o077;
  * tightened to owner-only at every open, with a warning: someone may have read it already.
  */
 function prepareOwnerOnlyFile(path: string, warn: StoreWarning): void {
+  // Checked before anything is created or changed: only lendbot's own files are ever chmod-ed.
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) refuseIfNotOurs(file);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
   for (const file of [path, `${path}-wal`, `${path}-shm`]) tightenIfShared(file, warn);
+}
+
+/** The first 16 bytes of every SQLite database file. */
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+/**
+ * Throws StorePathError when `file` exists and is not a regular file, or (the database itself)
+ * is a non-empty file that is not SQLite: someone else's file, which lendbot must not chmod or
+ * open for writing. An empty file is one lendbot created before SQLite wrote to it.
+ */
+function refuseIfNotOurs(file: string): void {
+  let stats: Stats;
+  try {
+    stats = statSync(file);
+  } catch {
+    return; // absent (or unreadable, which opening will report): nothing of someone else's to touch
+  }
+  const kind = notAFile(stats);
+  if (kind !== undefined) throw new StorePathError(file, kind);
+  if (file.endsWith('-wal') || file.endsWith('-shm') || stats.size === 0) return;
+  const header = Buffer.alloc(SQLITE_HEADER.length);
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, header, 0, header.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (!header.equals(SQLITE_HEADER)) throw new StorePathError(file, 'a file that is not an SQLite database');
+}
+
+function notAFile(stats: Stats): string | undefined {
+  if (stats.isFile()) return undefined;
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  if (stats.isFIFO()) return 'a named pipe';
+  if (stats.isSocket()) return 'a socket';
+  return 'not a regular file';
 }
 
 function tightenIfShared(file: string, warn: StoreWarning): void {

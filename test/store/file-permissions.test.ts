@@ -75,4 +75,33 @@ describe('database file permissions', () => {
     expect(result).toEqual({ code: 0, stdout: '', stderr: `warning: ${tightened(path, '0644')}\n` });
     expect(mode(path)).toBe(0o600);
   });
+
+  it('refuses a path that is a folder, a device or somebody else\'s file, and changes nothing there', async () => {
+    const folder = join(dir, 'shared-folder');
+    mkdirSync(folder);
+    chmodSync(folder, 0o1777);
+    const textFile = join(dir, 'notes.txt');
+    writeFileSync(textFile, 'not a database\n');
+    chmodSync(textFile, 0o644);
+    const cases: Array<[string, string]> = [
+      [folder, 'a directory'],
+      ['/dev/null', 'a device'],
+      [textFile, 'a file that is not an SQLite database'],
+    ];
+    for (const [path, what] of cases) {
+      expect(() => openDatabase(path)).toThrow(`database path ${path} is ${what}, not a database file; nothing was changed there`);
+    }
+    expect(mode(folder)).toBe(0o777);
+    expect(statSync(folder).mode & 0o1000).toBe(0o1000);
+    expect(mode(textFile)).toBe(0o644);
+    expect(statSync('/dev/null').mode & 0o777).toBe(0o666);
+
+    // Through the CLI: a configuration error in one line, exit 1, never "this is a bug".
+    const result = await spawnCli(['decisions', '--db', folder, '--json']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `lendbot: database path ${folder} is a directory, not a database file; nothing was changed there (point LENDBOT_DB (or --db) at a file: a new name lendbot creates, or a database lendbot made)\n`,
+    );
+    expect(mode(folder)).toBe(0o777);
+  });
 });
