@@ -35,7 +35,12 @@ export interface OperatorHarness {
   close(): Promise<void>;
 }
 
-export async function startOperatorHarness(): Promise<OperatorHarness> {
+export interface OperatorHarnessOptions {
+  /** The daemon's strategy files (default offer-all and cashflow). */
+  strategyFiles?: string[];
+}
+
+export async function startOperatorHarness(options: OperatorHarnessOptions = {}): Promise<OperatorHarness> {
   // No arrivals of its own: the tests' requests are the whole market, and a month passes at once.
   const sandbox = await startSandbox({ manualClock: true, seed: 11, arrivalsPerHour: 0 });
   sandbox.control.setBalance(1_000_000);
@@ -43,7 +48,7 @@ export async function startOperatorHarness(): Promise<OperatorHarness> {
   const store = openStore(join(dir, 'lendbot.db'));
   const config = daemonConfigSchema.parse({
     db: join(dir, 'lendbot.db'),
-    strategies: [OFFER_ALL, CASHFLOW],
+    strategies: options.strategyFiles ?? [OFFER_ALL, CASHFLOW],
     webhook: { host: '127.0.0.1', port: 0 },
     poll: { schedule: 'off', at_start: false },
     jobs: { balance_refresh: 'off', reconcile: 'off', fund_accepted: 'off', protections: 'off' },

@@ -98,10 +98,15 @@ export function registerOfferTools({ server, context, caller, codes }: ToolDeps)
       const cost = early.subscriptionCents > 0 ? `$${formatCents(early.dueCents)} (the month's subscription)` : early.dueCents > 0 ? `$${formatCents(early.dueCents)}` : 'no charge (subscription already paid this month)';
       const confirmation = await confirm(extra, { tool: 'get_provider_score', args, summary: `buy ${args.provider}'s result for loan request ${request.id}: ${cost}, from ${price.strategy}'s data budget`, preview });
       if (!confirmation.confirmed) return confirmation.result;
-      // The month, or the spend, may have moved on while the person confirmed.
-      const due = dueNow(price, args.provider);
-      if (due.overBudget !== undefined) return refusedBudget(due.overBudget);
-      return buy(request, args.provider, price.strategy, due);
+      // One purchase at a time, the daemon's and every agent's: the budget check, the call and the
+      // spend's record are one step in the pipeline's queue, so purchases confirmed at once cannot
+      // all pass the check before the first is recorded. Checked again there: the month, or the
+      // spend, may have moved on while the person confirmed or the queue ran.
+      return context.exclusive(async () => {
+        const due = dueNow(price, args.provider);
+        if (due.overBudget !== undefined) return refusedBudget(due.overBudget);
+        return buy(request, args.provider, price.strategy, due);
+      });
     },
   );
 
