@@ -24,6 +24,27 @@ export function decimalPlaces(text: string): number {
 }
 
 /**
+ * parseCents without the throw: the cents of a plain decimal text whose cents are a safe integer,
+ * else undefined ("1e9", "NaN", "", an amount of 2^53 cents or more). For checking what the
+ * service sent, where an odd amount is a finding about one item, never an exception.
+ */
+export function centsOf(text: string): Cents | undefined {
+  const fast = plainCents(text);
+  if (fast !== undefined) return fast;
+  if (!DECIMAL.test(text.trim())) return undefined;
+  try {
+    return parseCents(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a float dollar amount converts to a whole number of cents that is a safe integer. */
+export function isSafeDollars(dollars: number): boolean {
+  return Number.isFinite(dollars) && Math.abs(dollars * 100) <= Number.MAX_SAFE_INTEGER;
+}
+
+/**
  * Parses a decimal string into cents, rounding half away from zero past the second place.
  * Throws a RangeError on anything that is not a plain decimal (no exponents, no commas).
  */

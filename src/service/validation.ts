@@ -1,7 +1,8 @@
 /**
  * Validating the service's answers. A single resource that fails its schema is a
  * MALFORMED_RESPONSE naming the endpoint and the JSON path; in a list, each item is checked on
- * its own so one bad item is reported without hiding the good ones.
+ * its own so one bad item is reported without hiding the good ones; a schema that throws on an
+ * item (it should not) makes that item's issue, never the page's failure.
  */
 import type { z } from 'zod';
 import { ServiceError } from './errors.js';
@@ -38,12 +39,26 @@ function describe(error: z.ZodError): { path: string; message: string } {
   return { path: jsonPath(first.path), message: first.message + more };
 }
 
+type Checked<T> = { ok: true; value: T } | { ok: false; path: string; message: string };
+
+/**
+ * safeParse that never throws: a schema's refinement that throws (a bug, or an input nobody
+ * thought of) is a finding about this value, at its root, like any other issue.
+ */
+function check<S extends z.ZodType>(schema: S, value: unknown): Checked<z.infer<S>> {
+  try {
+    const parsed = schema.safeParse(value);
+    return parsed.success ? { ok: true, value: parsed.data } : { ok: false, ...describe(parsed.error) };
+  } catch (error) {
+    return { ok: false, path: '$', message: `could not be checked: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
 /** Validates one resource; throws MALFORMED_RESPONSE naming the endpoint and the path. */
 export function validateOne<S extends z.ZodType>(schema: S, result: CallResult): z.infer<S> {
-  const parsed = schema.safeParse(result.body);
-  if (parsed.success) return parsed.data;
-  const { path, message } = describe(parsed.error);
-  throw new ServiceError('MALFORMED_RESPONSE', `answer does not match the spec at ${path}: ${message}`, {
+  const checked = check(schema, result.body);
+  if (checked.ok) return checked.value;
+  throw new ServiceError('MALFORMED_RESPONSE', `answer does not match the spec at ${checked.path}: ${checked.message}`, {
     method: result.method,
     path: result.path,
     status: result.status,
@@ -59,14 +74,14 @@ export function validateItems<S extends z.ZodType>(
   const valid: Array<z.infer<S>> = [];
   const issues: ItemIssue[] = [];
   items.forEach((item, index) => {
-    const parsed = schema.safeParse(item);
-    if (parsed.success) {
-      valid.push(parsed.data);
+    // Nothing one item does stops the others: whatever its check finds or throws is its issue.
+    const checked = check(schema, item);
+    if (checked.ok) {
+      valid.push(checked.value);
       return;
     }
-    const { path, message } = describe(parsed.error);
     const itemId = item && typeof item === 'object' ? (item as Record<string, unknown>).id : undefined;
-    issues.push({ endpoint, index, ...(itemId === undefined ? {} : { itemId }), path, message });
+    issues.push({ endpoint, index, ...(itemId === undefined ? {} : { itemId }), path: checked.path, message: checked.message });
   });
   return { items: valid, issues };
 }

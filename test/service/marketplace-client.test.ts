@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { balanceFromTransfers, collectPages, formatItemIssue, InvalidArgumentError, ServiceError } from '../../src/service/index.js';
 import { API_KEY, startHarness, type Harness } from './client-harness.js';
 import { pageOf } from './fixture-server.js';
-import { bankingDataJson, loanRequestJson, offerJson, transferGroupJson } from './fixtures/resources.js';
+import { bankingDataJson, loanRequestJson, offerJson, paymentJson, transferGroupJson } from './fixtures/resources.js';
 
 let harness: Harness;
 afterEach(async () => {
@@ -431,21 +431,7 @@ describe('data endpoints', () => {
 describe('account endpoints', () => {
   it('reads payments as a plain array, leaving out bad items', async () => {
     harness = await startHarness();
-    const payment = (id: number, amount: unknown): Record<string, unknown> => ({
-      id,
-      loan: 9,
-      payment_amount: amount,
-      payment_due_date: '2026-12-20',
-      payment_status: 'paid',
-      payment_status_changed: '2026-12-20T10:00:00Z',
-      late_payment_fees_amount: null,
-      created: '2026-11-20T10:00:00Z',
-      modified: '2026-12-20T10:00:00Z',
-      is_late_payment: false,
-      processed_on_processor: true,
-      delayed_days_count: 0,
-      pay_later_fees: null,
-    });
+    const payment = (id: number, amount: unknown): Record<string, unknown> => paymentJson(id, { payment_amount: amount });
     harness.server.route('GET /api/v3/loans/9/payments/', () => ({ status: 200, body: [payment(1, '95.12'), payment(2, 95.12), payment(3, 'lots')] }));
     const { items, issues } = await harness.client.listLoanPayments(9);
     expect(items.map((item) => item.id)).toEqual([1, 2]);

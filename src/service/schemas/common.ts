@@ -1,14 +1,27 @@
 // Building blocks shared by the resource schemas of spec part 2.
 import { z } from 'zod';
-import { isDecimalText } from '../money.js';
+import { centsOf, isDecimalText, isSafeDollars } from '../money.js';
 
-/** A USD amount sent as decimal text ("1250.00"); turned into cents by the money module. */
-export const decimalText = z
-  .string()
-  .refine((text) => isDecimalText(text), { message: 'expected a decimal amount such as "1250.00"' });
+/**
+ * A USD amount sent as decimal text ("1250.00"); turned into cents by the money module. Text that
+ * is not a plain decimal ("1e9", "NaN", "") or whose cents are not a safe integer is an issue at
+ * this field, so nothing later has to parse an amount that cannot be parsed.
+ */
+export const decimalText = z.string().superRefine((text, ctx) => {
+  if (centsOf(text) !== undefined) return;
+  const message = isDecimalText(text)
+    ? `amount out of range (got ${JSON.stringify(text)})`
+    : `expected a decimal amount such as "1250.00" (got ${JSON.stringify(text)})`;
+  ctx.addIssue({ code: 'custom', message });
+});
+
+/** A USD amount sent as a float (loans), whose cents are a safe integer. */
+export const dollarsNumber = z
+  .number()
+  .refine((value) => isSafeDollars(value), { error: (issue) => `amount out of range (got ${String(issue.input)})` });
 
 /** An amount the service sends either as decimal text or as a float (payments do both). */
-export const decimalTextOrNumber = z.union([decimalText, z.number()]);
+export const decimalTextOrNumber = z.union([decimalText, dollarsNumber]);
 
 /** An integer identifier. */
 export const id = z.number().int();

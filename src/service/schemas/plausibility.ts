@@ -7,15 +7,19 @@
  * The shape schemas (`loanRequestSchema`, ...) stay as they are: recordings, the sandbox and test
  * fixtures build resources with them. The client validates answers with the `plausible*` schemas.
  *
+ * The rules never throw: an amount that is not a plain decimal, or too large to count in cents,
+ * is already an issue of the shape (`decimalText`, `dollarsNumber`) at its field, and the rules
+ * below pass over it rather than parse it.
+ *
  * Transfers have no plausibility rule on purpose: the balance is the sum of every transfer, so
  * leaving out a day (for an amount such as "-35.505") would make it wrong by that day's money,
  * too high when the day spent some. Such an amount is rounded to the cent like any other.
  */
 import type { z } from 'zod';
-import { decimalPlaces, parseCents } from '../money.js';
+import { centsOf, decimalPlaces } from '../money.js';
 import { MAX_RATE, MIN_RATE } from './common.js';
 import { borrowerLoanHistoryItemSchema, loanRequestSchema } from './loan-request.js';
-import { loanSchema } from './loan.js';
+import { loanSchema, type Loan } from './loan.js';
 
 /** FICO and VantageScore 3.0 both run from 300 to 850; any number outside is not a credit score. */
 export const CREDIT_SCORE_MIN = 300;
@@ -29,6 +33,8 @@ function report(ctx: z.RefinementCtx, problems: Problem[]): void {
 
 /** USD amounts carry whole cents: more than two decimals is not an amount the service means. */
 function moneyPlaces(text: string, field: string): Problem[] {
+  // An amount that does not parse is the shape's issue (decimalText), reported at this field.
+  if (centsOf(text) === undefined) return [];
   const places = decimalPlaces(text);
   return places > 2 ? [{ path: [field], message: `amount has ${places} decimals, at most 2 allowed (got "${text}")` }] : [];
 }
@@ -36,7 +42,8 @@ function moneyPlaces(text: string, field: string): Problem[] {
 function positiveMoney(text: string, field: string): Problem[] {
   const places = moneyPlaces(text, field);
   if (places.length > 0) return places;
-  return parseCents(text) > 0 ? [] : [{ path: [field], message: `amount must be positive (got "${text}")` }];
+  const cents = centsOf(text);
+  return cents === undefined || cents > 0 ? [] : [{ path: [field], message: `amount must be positive (got "${text}")` }];
 }
 
 function rate(value: number, field: string): Problem[] {
@@ -52,7 +59,6 @@ function positiveDollars(value: number, field: string): Problem[] {
   if (Math.abs(cents - Math.round(cents)) > 1e-6) return [{ path: [field], message: `amount has more than 2 decimals (got ${value})` }];
   return [];
 }
-
 /**
  * Whether a credit score range text is plausible: every number in it is a score from 300 to 850,
  * at most two of them, low before high ("650-700", "800+", "<580", "720"). A text without a
@@ -76,7 +82,9 @@ export const plausibleLoanRequestSchema = loanRequestSchema.superRefine((request
   const amount = positiveMoney(request.loan_amount, 'loan_amount');
   const total = positiveMoney(request.total_amount, 'total_amount');
   const problems = [...amount, ...total];
-  if (amount.length === 0 && total.length === 0 && parseCents(request.total_amount) < parseCents(request.loan_amount)) {
+  const amountCents = centsOf(request.loan_amount);
+  const totalCents = centsOf(request.total_amount);
+  if (amount.length === 0 && total.length === 0 && amountCents !== undefined && totalCents !== undefined && totalCents < amountCents) {
     problems.push({ path: ['total_amount'], message: `total ${request.total_amount} is below the loan amount ${request.loan_amount}` });
   }
   for (const fee of LOAN_REQUEST_FEES) {
@@ -90,12 +98,79 @@ export const plausibleLoanRequestSchema = loanRequestSchema.superRefine((request
   report(ctx, problems);
 });
 
-/** Loans (spec 2.5): a positive amount in whole cents and an interest rate from 0.03 to 2.0. */
+/**
+ * The money of a loan that can never be below zero. `net_collected` (collected minus the
+ * collection fee) is not among them: a fee above what was collected makes it negative.
+ */
+export const LOAN_NON_NEGATIVE_AMOUNTS = [
+  'monthly_payment_amount',
+  'loan_return',
+  'loan_balance',
+  'loan_due_amount',
+  'original_debt',
+  'collected_amount',
+  'remaining_debt',
+  'collection_fee',
+] as const;
+
+/**
+ * The most a loan can still owe, in dollars, or undefined when its term is not given: the amount
+ * lent plus a whole term of interest on all of it, `loan_amount * (1 + interest_rate * terms / 12)`,
+ * plus a cent per payment and one more for rounding. An amortising loan charges each month's
+ * interest on what is still owed, which never exceeds the amount lent, so its total interest is
+ * below this; what remains owed at any time is at most the total. Late fees are not in it: the
+ * spec carries them on payments (`late_payment_fees_amount`, `pay_later_fees`), not on the loan.
+ */
+export function loanOwedCeiling(loan: Pick<Loan, 'loan_amount' | 'interest_rate' | 'payment_terms'>): number | undefined {
+  const terms = loan.payment_terms;
+  if (terms === undefined || !Number.isInteger(terms) || terms <= 0) return undefined;
+  return loan.loan_amount * (1 + (loan.interest_rate * terms) / 12) + (terms + 1) / 100;
+}
+
+/**
+ * Money a loan states that cannot be right: a negative amount, a remaining debt above the original
+ * debt, or a balance or remaining debt above what the loan can owe (loanOwedCeiling). Such values
+ * would move exposure and the protections' figures (a loan at -100,000 lifted the exposure cap).
+ */
+function loanMoneyProblems(loan: Loan): Problem[] {
+  const problems: Problem[] = [];
+  for (const field of LOAN_NON_NEGATIVE_AMOUNTS) {
+    const value = loan[field];
+    if (typeof value === 'number' && value < 0) problems.push({ path: [field], message: `amount must not be negative (got ${value})` });
+  }
+  if (problems.length > 0) return problems;
+  const { remaining_debt: remaining, original_debt: original } = loan;
+  if (typeof remaining === 'number' && typeof original === 'number' && remaining > original) {
+    problems.push({ path: ['remaining_debt'], message: `remaining debt ${remaining} is above the original debt ${original}` });
+  }
+  const ceiling = loanOwedCeiling(loan);
+  if (ceiling === undefined) return problems;
+  for (const field of ['loan_balance', 'remaining_debt'] as const) {
+    const value = loan[field];
+    if (typeof value === 'number' && value > ceiling) {
+      const most = ceiling.toFixed(2);
+      problems.push({
+        path: [field],
+        message: `amount ${value} is above what the loan can owe (${loan.loan_amount} at ${loan.interest_rate} a year over ${String(loan.payment_terms)} months: at most ${most})`,
+      });
+    }
+  }
+  return problems;
+}
+
+/**
+ * Loans (spec 2.5): a positive amount in whole cents, an interest rate from 0.03 to 2.0, and money
+ * that can be right (loanMoneyProblems).
+ */
 export const plausibleLoanSchema = loanSchema.superRefine((loan, ctx) => {
-  report(ctx, [...positiveDollars(loan.loan_amount, 'loan_amount'), ...rate(loan.interest_rate, 'interest_rate')]);
+  const basics = [...positiveDollars(loan.loan_amount, 'loan_amount'), ...rate(loan.interest_rate, 'interest_rate')];
+  // The ceiling is computed from the amount and the rate: only once those are sound.
+  report(ctx, basics.length > 0 ? basics : loanMoneyProblems(loan));
 });
 
 /** A borrower's past loans (spec 2.8): as loans, with amount and rate as decimal text. */
 export const plausibleBorrowerLoanHistoryItemSchema = borrowerLoanHistoryItemSchema.superRefine((item, ctx) => {
-  report(ctx, [...positiveMoney(item.loan_amount, 'loan_amount'), ...rate(Number(item.interest_rate), 'interest_rate')]);
+  // An interest rate that is not a plain decimal is the shape's issue (decimalText).
+  const rateProblems = centsOf(item.interest_rate) === undefined ? [] : rate(Number(item.interest_rate), 'interest_rate');
+  report(ctx, [...positiveMoney(item.loan_amount, 'loan_amount'), ...rateProblems]);
 });
