@@ -107,7 +107,21 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
     settings: () => limits().protections,
     notify: (event, data) => ops.notify(event, data),
   });
-  const pipeline = new Pipeline({ store, clock, log: component('pipeline'), strategies, limits, balance, data: serviceDataSource(client), spend: storeSpendLedger(store), placer, dryRun, protections });
+  const pipeline = new Pipeline({
+    store,
+    clock,
+    log: component('pipeline'),
+    strategies,
+    limits,
+    balance,
+    data: serviceDataSource(client),
+    spend: storeSpendLedger(store),
+    placer,
+    dryRun,
+    protections,
+    // A request whose data failed waits in real time, like every back-off.
+    retryClock: backoffClock,
+  });
   // The poll asks only for what some active strategy could take (read at each poll: hot reload).
   const listFilters = () => (config.poll.server_filters ? unionListFilters(strategies().map((strategy) => strategy.listRestriction)) : {});
   const poller = new Poller({ client, store, pipeline, clock, log: component('poll'), listFilters });

@@ -10,6 +10,10 @@
  * before it is tried again, and three failures in a row (or a batch where every event tried
  * failed) end the pass; the next pass waits its own back-off (the service refusing our credentials, or down, fails every event
  * alike). The log says so once per back-off step, not per event.
+ *
+ * A request whose data failed is the pipeline's to retry (it waits its own back-off there): its
+ * event stays unprocessed, is not counted as a failure (the events after it go on), and is not
+ * even fetched again until the pipeline would try the request.
  */
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
@@ -28,6 +32,9 @@ export type WebhookEventPrefilter = (data: Record<string, unknown>) => { pass: t
 
 const BATCH = 20;
 const PASS = 'pass';
+/** An event whose request the pipeline deferred: it stays unprocessed, and is no failure. */
+const DEFERRED = Symbol('deferred');
+type Handled = { kind: 'done' } | { kind: 'deferred' } | { kind: 'failed'; error: string };
 // This many failures in a row end a pass: the cause is then most likely the service or our
 // credentials, which every further event would only confirm at the cost of another request.
 const FAILURES_ENDING_A_PASS = 3;
@@ -131,15 +138,18 @@ export class InboxWorker {
           everyEventHandled = false;
           continue;
         }
-        tried += 1;
-        const error = await this.handle(event);
-        if (error === undefined) {
+        const handled = await this.handle(event);
+        if (handled.kind === 'done') {
+          tried += 1;
           failedInRow = 0;
           continue;
         }
         everyEventHandled = false;
+        // A deferred request is its own matter, neither a failure nor a success of the service.
+        if (handled.kind === 'deferred') continue;
+        tried += 1;
         failedInRow += 1;
-        lastError = error;
+        lastError = handled.error;
         if (failedInRow >= FAILURES_ENDING_A_PASS) break;
       }
       if (failedInRow >= FAILURES_ENDING_A_PASS) everyEventHandled = false;
@@ -163,35 +173,41 @@ export class InboxWorker {
     return true;
   }
 
-  /** Handles one event; returns the error text when it failed (it stays unprocessed). */
-  private async handle(event: StoredEvent): Promise<string | undefined> {
+  /** Handles one event; unless done, it stays unprocessed. */
+  private async handle(event: StoredEvent): Promise<Handled> {
     const { store, clock, log } = this.deps;
     try {
       const outcome = await this.outcomeOf(event);
+      if (outcome === DEFERRED) return { kind: 'deferred' };
       store.inbox.markProcessed(event.webhookUuid, outcome, clock.now());
       this.eventBackoff.succeeded(event.webhookUuid);
-      return undefined;
+      return { kind: 'done' };
     } catch (error) {
       // An outage or a refusal: the event stays unprocessed and waits its back-off.
       const text = error instanceof Error ? error.message : String(error);
       const step = this.eventBackoff.failed(event.webhookUuid);
       log.debug({ webhookUuid: event.webhookUuid, err: error, failures: step.failures, retryInMs: step.delayMs }, 'webhook event not processed yet');
-      return text;
+      return { kind: 'failed', error: text };
     }
   }
 
-  private async outcomeOf(event: StoredEvent): Promise<string> {
+  private async outcomeOf(event: StoredEvent): Promise<string | typeof DEFERRED> {
     if (event.topic !== NEW_LOAN_REQUEST_TOPIC) return 'ignored: unknown topic';
     const id = Number(event.data.loan_request_id);
     if (!Number.isSafeInteger(id)) return 'ignored: no loan_request_id';
     if (this.deps.store.decisions.has(id)) return 'duplicate: already decided';
     const filter = this.deps.prefilter(event.data);
     if (!filter.pass) return `prefiltered: ${filter.reason}`;
+    // Its request waits after a failure of its data: not even fetched until it may be tried.
+    if (this.deps.pipeline.waitingUntil(id) !== undefined) return DEFERRED;
     const amount = typeof event.data.loan_request_amount === 'number' ? event.data.loan_request_amount : undefined;
     const type = typeof event.data.loan_request_type === 'string' ? event.data.loan_request_type : undefined;
     const request = await findLoanRequest(this.deps.client, { loanRequestId: id, amount, type }, this.deps.log);
     if (!request) return 'not listed';
-    await this.deps.pipeline.process(request, 'webhook');
-    return 'processed';
+    const result = await this.deps.pipeline.process(request, 'webhook');
+    if (result.action !== 'deferred') return 'processed';
+    // An outage counts as the event's failure (three in a row end the pass); the request's own is not one.
+    if (result.deferred?.own === false && result.deferred.error !== undefined) throw result.deferred.error;
+    return DEFERRED;
   }
 }

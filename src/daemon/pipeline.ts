@@ -12,15 +12,21 @@
  * - Between the webhook and the make_offer POST only what guards money is written: priced
  *   purchases and the offer intent. The request's raw JSON and free purchases (the banking data,
  *   redacted) follow the POST, then the decision row.
+ * - A request whose data could not be fetched is not decided now ('deferred'): it waits its own
+ *   back-off (request-retries.ts) and the caller goes on with the next request. When the failure
+ *   is the request's own (an answer that cannot be read), the last of a bounded number of tries
+ *   decides without that data; an outage of the service never makes a request decided blind.
  */
 import type { Clock } from '../clock/clock.js';
-import { decideAsync, type CompiledStrategy, type DataSource, type DecideOutcome, type SpendLedger } from '../engine/index.js';
+import { decideAsync, type CompiledStrategy, type DataSource, type DecideOutcome, type Fetched, type SpendLedger } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
 import { checkOffer, snapshotFromStore, type GuardRefusalCode, type RiskLimits } from '../risk/index.js';
 import type { LoanRequest } from '../service/index.js';
 import type { DecisionAction, RequestSource, Store } from '../store/index.js';
 import type { BalanceTracker } from './balance-tracker.js';
 import { DeferredPurchases } from './deferred-purchases.js';
+import { DEFAULT_REQUEST_RETRY, RequestRetries, type RequestRetrySettings } from './request-retries.js';
+import { isRequestOwnFailure } from './service-data.js';
 import type { Protections } from '../ops/protections/index.js';
 import type { OfferPlacer, PlaceOutcome } from './offer-placer.js';
 import { SerialQueue } from './serial-queue.js';
@@ -42,20 +48,58 @@ export interface PipelineDeps {
   protections?: Pick<Protections, 'activePause' | 'noteOfferRefusal'> | undefined;
   /** Real milliseconds without a request after which the store's WAL is checkpointed (default 1 s). */
   idleCheckpointMs?: number | undefined;
+  /** The clock a request whose data failed waits on (default `clock`): real time when the market's clock is fast. */
+  retryClock?: Clock | undefined;
+  /** How long such a request waits and how often it is tried (default DEFAULT_REQUEST_RETRY). */
+  retry?: RequestRetrySettings | undefined;
 }
 
 const IDLE_CHECKPOINT_MS = 1_000;
 
+/** Why a request was not decided now, and when it may be tried again. */
+export interface Deferral {
+  /** The failure is the request's own (counted toward its tries), not an outage of the service. */
+  own: boolean;
+  retryAtMs: number;
+  /** The failure; undefined when the request was still waiting from an earlier one. */
+  error?: unknown;
+}
+
 export interface PipelineResult {
   loanRequestId: number;
-  /** 'already' when the request had been decided before. */
-  action: DecisionAction | 'already';
+  /**
+   * 'already' when the request had been decided before; 'deferred' when it could not be decided
+   * now (its data failed, or it still waits after such a failure): no decision row, tried later.
+   */
+  action: DecisionAction | 'already' | 'deferred';
+  deferred?: Deferral | undefined;
   rate?: number | undefined;
   reasons: string[];
   /** Why the guard refused, as a code; the reasons say it in words. */
   guard?: GuardRefusalCode | undefined;
   /** What became of the offer sent; undefined when none was sent. */
   placement?: PlaceOutcome['kind'] | undefined;
+}
+
+/** A data fetch of the request being decided that failed. */
+interface DataFailure {
+  error: unknown;
+  own: boolean;
+  /** banking_data, borrower_history or the provider's name. */
+  what: string;
+}
+
+interface FetchingForRequest {
+  data: DataSource<false>;
+  /** The failure the decide step was stopped by, if one was. */
+  failure: () => DataFailure | undefined;
+  /** Reasons for data given up on (the request's last try). */
+  givenUp: string[];
+}
+
+function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : 'ERROR';
 }
 
 /** Hears every request the pipeline decided (not those decided before): metrics, notifications. */
@@ -65,8 +109,16 @@ export class Pipeline {
   private readonly queue = new SerialQueue();
   private readonly listeners: DecisionListener[] = [];
   private idleTimer: NodeJS.Timeout | undefined;
+  private readonly retries: RequestRetries;
 
-  constructor(private readonly deps: PipelineDeps) {}
+  constructor(private readonly deps: PipelineDeps) {
+    this.retries = new RequestRetries(deps.retryClock ?? deps.clock, deps.retry ?? DEFAULT_REQUEST_RETRY);
+  }
+
+  /** When a request whose data failed may be tried again, while it waits (the inbox skips it until then). */
+  waitingUntil(loanRequestId: number): number | undefined {
+    return this.retries.waitingUntil(loanRequestId);
+  }
 
   /** Calls `listener` after each decision is recorded; a listener that throws is logged, never fatal. */
   onDecided(listener: DecisionListener): void {
@@ -109,6 +161,10 @@ export class Pipeline {
       store.requests.markSeen(request, source, seenAtMs);
       return { loanRequestId: request.id, action: 'already', reasons: [] };
     }
+    const waitingUntil = this.retries.waitingUntil(request.id);
+    if (waitingUntil !== undefined) {
+      return { loanRequestId: request.id, action: 'deferred', reasons: [], deferred: { own: false, retryAtMs: waitingUntil } };
+    }
 
     const timings: Record<string, number> = {};
     const timed = async <T>(step: string, work: () => Promise<T> | T): Promise<T> => {
@@ -126,9 +182,10 @@ export class Pipeline {
     let guardMs: number | undefined;
     let outcome: DecideOutcome;
     let placement: PlaceOutcome | undefined;
+    const fetching = this.fetchingFor(request, timed);
     try {
       outcome = await timed('decide', () =>
-        decideAsync(request, context, this.timedData(timed), async (offer) => {
+        decideAsync(request, context, fetching.data, async (offer) => {
           const started = performance.now();
           const limits = this.deps.limits();
           const balanceCents = await this.deps.balance.current();
@@ -147,6 +204,11 @@ export class Pipeline {
       if (outcome.action === 'offer' && rate !== undefined) {
         placement = await timed('act', () => this.deps.placer.place(request, rate, decision.automateFund));
       }
+    } catch (error) {
+      const failure = fetching.failure();
+      // Only a data fetch of this request defers it; anything else (the balance read, a bug) is thrown.
+      if (failure === undefined || failure.error !== error) throw error;
+      return this.defer(request, failure);
     } finally {
       // Written once the offer went out (or failed): neither guards money (the intent row does,
       // and priced purchases were written at once), so neither delays the POST.
@@ -156,7 +218,9 @@ export class Pipeline {
     if (guardMs !== undefined) timings.guard = Math.round(guardMs * 100) / 100;
     // 'decide' includes the purchases and the guard it waited for; keep only the engine's own time.
     timings.decide = Math.round(((timings.decide ?? 0) - (timings.enrich ?? 0) - (guardMs ?? 0)) * 100) / 100;
-    const { decision, reasons } = outcome;
+    const { decision } = outcome;
+    // Data given up on after the request's tries: the decision was made without it, and says so.
+    const reasons = outcome.reasons.concat(fetching.givenUp);
     const guard = outcome.guard?.allowed === false ? outcome.guard.code : undefined;
     const action = placement === undefined ? 'skip' : this.afterPlacement(placement, reasons);
 
@@ -177,6 +241,7 @@ export class Pipeline {
       guardCode: guard ?? null,
       placement: placement?.kind ?? null,
     });
+    this.retries.forget(request.id);
     // totalAmount and riskLevel (added after the rest) let a terminal say "$536.00 at 22.8 %, risk low" (src/log/terminal-lines.ts).
     log.info(
       {
@@ -241,13 +306,60 @@ export class Pipeline {
     this.idleTimer.unref();
   }
 
-  /** The data source, with each fetch timed as 'enrich'. */
-  private timedData(timed: <T>(step: string, work: () => Promise<T> | T) => Promise<T>): DataSource<false> {
+  /**
+   * The data source for one request, each fetch timed as 'enrich'. A failed fetch is noted (the
+   * decide step throws it, and run() defers the request); on the request's last try, a failure
+   * of its own is answered as "not had" instead, and its reason is kept for the decision.
+   */
+  private fetchingFor(request: LoanRequest, timed: <T>(step: string, work: () => Promise<T> | T) => Promise<T>): FetchingForRequest {
     const { data } = this.deps;
+    const lastTry = this.retries.lastTry(request.id);
+    const givenUp: string[] = [];
+    let failure: DataFailure | undefined;
+    const watch = async <T>(what: string, fetch: () => Promise<Fetched<T>>): Promise<Fetched<T>> => {
+      const answer = await timed('enrich', fetch);
+      if (answer.ok || answer.outage === undefined) return answer;
+      const own = isRequestOwnFailure(answer.outage);
+      if (own && lastTry) {
+        const tries = (this.retries.history(request.id)?.own ?? 0) + 1;
+        givenUp.push(`data ${what} unreadable after ${tries} tries: ${errorCode(answer.outage)}`);
+        return { ok: false, detail: answer.detail, ...(answer.billed === undefined ? {} : { billed: answer.billed }) };
+      }
+      failure = { error: answer.outage, own, what };
+      return answer;
+    };
     return {
-      bankingData: (request) => timed('enrich', () => data.bankingData(request)),
-      borrowerHistory: (request) => timed('enrich', () => data.borrowerHistory(request)),
-      providerResult: (request, provider) => timed('enrich', () => data.providerResult(request, provider)),
+      data: {
+        bankingData: (req) => watch('banking_data', () => data.bankingData(req)),
+        borrowerHistory: (req) => watch('borrower_history', () => data.borrowerHistory(req)),
+        providerResult: (req, provider) => watch(provider, () => data.providerResult(req, provider)),
+      },
+      failure: () => failure,
+      givenUp,
+    };
+  }
+
+  /** A request whose data failed: it waits its back-off and is decided on a later try. */
+  private defer(request: LoanRequest, failure: DataFailure): PipelineResult {
+    const text = failure.error instanceof Error ? failure.error.message : String(failure.error);
+    const step = this.retries.failed(request.id, failure.own, text);
+    this.deps.log.warn(
+      {
+        loanRequestId: request.id,
+        data: failure.what,
+        code: errorCode(failure.error),
+        own: failure.own,
+        failures: step.own,
+        retryAt: new Date(step.retryAtMs).toISOString(),
+        err: failure.error,
+      },
+      failure.own ? "request's data could not be read; decided later, the others go on" : 'data not fetched (service outage); request decided later',
+    );
+    return {
+      loanRequestId: request.id,
+      action: 'deferred',
+      reasons: [],
+      deferred: { own: failure.own, retryAtMs: step.retryAtMs, error: failure.error },
     };
   }
 

@@ -7,6 +7,11 @@
  * asked for, so a failure on page 5 loses nothing of pages 1 to 4. The scan is scanPages'
  * (src/service/pagination.ts): a 404 on a later page (the list shrank while it was read) ends it
  * normally, and it reads at most the pages the first answer's `count` implies, plus one.
+ *
+ * One request never stops the others: a request whose data failed is deferred by the pipeline
+ * (it waits its own back-off) and the poll goes on with the next. Only when three requests in a
+ * row fail for an outage of the service (5xx, timeouts, refused credentials) does the poll end,
+ * failed, since the rest would only fail alike.
  */
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
@@ -26,6 +31,8 @@ import type { Pipeline } from './pipeline.js';
 export interface PollSummary {
   listed: number;
   processed: number;
+  /** Requests not decided in this poll because their data failed (each waits its back-off). */
+  deferred: number;
   invalid: number;
   /** Pages read. */
   pages: number;
@@ -55,6 +62,9 @@ export interface PollerDeps {
   listFilters?: (() => LoanRequestFilters) | undefined;
 }
 
+// This many requests in a row deferred for an outage end the poll (the inbox worker's rule too).
+const OUTAGES_ENDING_A_POLL = 3;
+
 export class Poller {
   private running: Promise<PollSummary> | undefined;
 
@@ -83,14 +93,24 @@ export class Poller {
     const summary = emptySummary(filters);
     const progress: ScanProgress = { pages: 0 };
     const startedMs = clock.now();
+    let outagesInRow = 0;
     for await (const page of scanPages(client.loanRequestPages(filters), progress)) {
       const { pageIds, fresh } = this.take(page, summary);
       await hooks.beforePage?.(pageIds);
       // Oldest first within the page (ids grow with time), whatever order the service lists in:
       // first come, first served for the balance.
       for (const request of fresh.sort((a, b) => a.id - b.id)) {
-        await pipeline.process(request, 'poll');
-        summary.processed += 1;
+        const result = await pipeline.process(request, 'poll');
+        if (result.action !== 'deferred') {
+          summary.processed += 1;
+          outagesInRow = 0;
+          continue;
+        }
+        summary.deferred += 1;
+        // A request still waiting from an earlier failure was not tried: it says nothing now.
+        if (result.deferred?.error === undefined) continue;
+        outagesInRow = result.deferred.own ? 0 : outagesInRow + 1;
+        if (outagesInRow >= OUTAGES_ENDING_A_POLL) throw result.deferred.error;
       }
     }
     this.finish(summary, progress);
@@ -99,7 +119,7 @@ export class Poller {
     await hooks.afterScan?.({ ids: summary.listedIds, complete: summary.complete, startedMs, ...coverage });
     store.state.set(LAST_POLL_KEY, new Date(clock.now()).toISOString(), clock.now());
     log.info(
-      { listed: summary.listed, processed: summary.processed, invalid: summary.invalid, pages: summary.pages, complete: summary.complete },
+      { listed: summary.listed, processed: summary.processed, deferred: summary.deferred, invalid: summary.invalid, pages: summary.pages, complete: summary.complete },
       'poll done',
     );
     return summary;
@@ -149,5 +169,5 @@ export class Poller {
 }
 
 function emptySummary(filters: LoanRequestFilters): PollSummary {
-  return { listed: 0, processed: 0, invalid: 0, pages: 0, listedIds: new Set(), complete: Object.keys(filters).length === 0, filters };
+  return { listed: 0, processed: 0, deferred: 0, invalid: 0, pages: 0, listedIds: new Set(), complete: Object.keys(filters).length === 0, filters };
 }

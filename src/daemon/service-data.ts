@@ -7,7 +7,26 @@ import type { DataSource, Fetched, SpendLedger } from '../engine/index.js';
 import { ServiceError, type BorrowerLoanHistoryItem, type MarketplaceApi } from '../service/index.js';
 import type { Store } from '../store/index.js';
 
-/** A 404 is "not there"; a provider's 400 too (it does not know the request). Anything else is an outage. */
+/**
+ * Failures that say nothing about the request: the service is down, throttling us, or refusing our
+ * credentials or clock. Any other failure (an answer lendbot cannot read, a body too large, a
+ * status that belongs to that one call) is the request's own: the pipeline retries it a bounded
+ * number of times, then decides without that data (src/daemon/request-retries.ts).
+ */
+const SERVICE_WIDE_CODES: ReadonlySet<string> = new Set(['RATE_LIMITED', 'SERVER_ERROR', 'NETWORK_ERROR', 'AMBIGUOUS_OUTCOME']);
+
+/** Whether a failed data call is the request's own problem rather than an outage of the service. */
+export function isRequestOwnFailure(error: unknown): boolean {
+  if (!(error instanceof ServiceError)) return false;
+  if (SERVICE_WIDE_CODES.has(error.code) || error.code.startsWith('AUTH_')) return false;
+  return error.status === undefined || error.status < 500;
+}
+
+/**
+ * A 404 is "not there"; a provider's 400 too (it does not know the request). Anything else is
+ * passed on as `outage` (the decide step throws it, and the pipeline sorts the request's own
+ * failures from outages of the service).
+ */
 async function fetched<T>(call: () => Promise<T>, options: { refusedIsMissing: boolean }): Promise<Fetched<T>> {
   try {
     return { ok: true, value: await call() };
@@ -15,8 +34,10 @@ async function fetched<T>(call: () => Promise<T>, options: { refusedIsMissing: b
     if (!(error instanceof ServiceError)) throw error;
     const detail = error.serviceText ?? error.code;
     if (error.code === 'NOT_FOUND' || (options.refusedIsMissing && error.code === 'RULE_REFUSED')) return { ok: false, detail };
-    // A call the service answered with a 5xx may be billed even though it failed.
-    return { ok: false, detail: error.serviceText ?? error.message, billed: error.status !== undefined && error.status >= 500, outage: error };
+    // A call the service answered with a 5xx may be billed even though it failed; one it answered
+    // with a 2xx we cannot read was served, so billed.
+    const billed = error.status !== undefined && (error.status >= 500 || (error.status >= 200 && error.status < 300));
+    return { ok: false, detail: error.serviceText ?? error.message, billed, outage: error };
   }
 }
 
