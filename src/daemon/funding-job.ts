@@ -9,9 +9,10 @@
  * 'funded' from then on, so neither this process nor a restarted one calls again.
  *
  * Before each call the guard's balance rule is checked (checkFunding): a refusal is logged and
- * retried on the same schedule, never sent. An ambiguous answer is not repeated at once: the
- * service refuses a second fund of a processed offer, so the later attempt is safe, and the next
- * sync shows whether the loan is being funded.
+ * retried on the same schedule, never sent. An ambiguous answer (a timeout, a 5xx, a 2xx whose body
+ * cannot be read) is not repeated at once: the service refuses a second fund of a processed offer,
+ * so the later attempt is safe, and the next sync shows whether the loan is being funded. No
+ * failure releases the offer's reservation.
  */
 import { backoffCeilingMs } from '../clock/backoff.js';
 import type { Clock } from '../clock/clock.js';
@@ -19,6 +20,7 @@ import type { Logger } from '../log/logger.js';
 import { checkFunding, type RiskLimits } from '../risk/index.js';
 import { ServiceError, type Cents, type MarketplaceApi } from '../service/index.js';
 import type { OfferRecord, Store } from '../store/index.js';
+import { isClearRefusal } from './clear-refusal.js';
 
 /** Waits between fund attempts of one offer: 1 minute, doubling, at most an hour. */
 export const FUNDING_BACKOFF = { baseMs: 60_000, maxMs: 3_600_000 } as const;
@@ -107,21 +109,26 @@ export class FundingJob {
     try {
       await client.fundAcceptedOffer(offer.serviceOfferId);
     } catch (error) {
-      if (!(error instanceof ServiceError)) throw error;
+      // No failure releases the offer's money: it stays placed or accepted, reserving, until a
+      // 201 or the sync says it is funded (or its reservation expires).
       const retryAt = this.retryLater(offer);
-      const details = { ...facts, code: error.code, status: error.status, text: error.serviceText, retryAt };
-      if (error.code === 'RULE_REFUSED') {
+      const details =
+        error instanceof ServiceError
+          ? { ...facts, code: error.code, status: error.status, text: error.serviceText, retryAt }
+          : { ...facts, err: error, retryAt };
+      if (error instanceof ServiceError && error.code === 'RULE_REFUSED') {
         // Before the borrower accepts, the service refuses (precondition 2): "not yet".
         if (offer.state === 'accepted') log.warn(details, 'fund call refused by the service; tried again later');
         else log.debug(details, 'fund call refused: not accepted yet');
         return 'not_yet';
       }
-      if (error.code === 'AMBIGUOUS_OUTCOME') {
-        log.warn(details, 'fund call outcome unknown: not repeated before the next attempt; the next sync shows whether the loan is being funded');
-        return 'ambiguous';
+      if (isClearRefusal(error, 'fund')) {
+        log.warn(details, 'fund call failed before the service acted on it; tried again later');
+        return 'failed';
       }
-      log.warn(details, 'fund call failed; tried again later');
-      return 'failed';
+      // A timeout, a 5xx, an answer that cannot be read: funding may have started.
+      log.warn(details, 'fund call outcome unknown: not repeated before the next attempt; the next sync shows whether the loan is being funded');
+      return 'ambiguous';
     }
 
     store.offers.setState(offer.id, 'funded', clock.now());

@@ -15,6 +15,7 @@ import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import { ServiceError, type MarketplaceApi } from '../service/index.js';
 import type { OfferRecord, Store } from '../store/index.js';
+import { failureText, isClearRefusal } from './clear-refusal.js';
 import { listingScan, type ScanCoverage } from './list-coverage.js';
 
 /** The loan requests a scan of the list saw. */
@@ -93,18 +94,20 @@ export class IntentReconciler {
       log.info({ loanRequestId: offer.loanRequestId }, 'unknown offer settled: placed now');
       return true;
     } catch (error) {
-      if (!(error instanceof ServiceError)) throw error;
-      if (error.code === 'RULE_REFUSED' && error.refusal === 'offer_exists') {
+      if (error instanceof ServiceError && error.code === 'RULE_REFUSED' && error.refusal === 'offer_exists') {
         store.offers.setState(offer.id, 'placed', clock.now());
         log.info({ loanRequestId: offer.loanRequestId }, 'unknown offer settled: it had been placed');
         return true;
       }
-      if (error.code === 'RULE_REFUSED') {
-        store.offers.markRefused(offer.id, `${error.code}: ${error.serviceText ?? error.message}`, clock.now());
+      // Only a refusal lendbot recognises settles it as refused (clear-refusal.ts); an answer it
+      // cannot read, or a refusal it does not recognise, may hide an offer: still unknown.
+      if (isClearRefusal(error, 'offer')) {
+        store.offers.markRefused(offer.id, failureText(error), clock.now());
+        log.info({ loanRequestId: offer.loanRequestId, text: failureText(error) }, 'unknown offer settled: refused');
         return true;
       }
-      if (offer.state === 'intent') store.offers.markUnknown(offer.id, error.message, clock.now());
-      log.warn({ loanRequestId: offer.loanRequestId, code: error.code }, 'offer still unknown');
+      if (offer.state === 'intent') store.offers.markUnknown(offer.id, failureText(error), clock.now());
+      log.warn({ loanRequestId: offer.loanRequestId, code: (error as { code?: unknown }).code, text: failureText(error) }, 'offer still unknown; its money stays reserved');
       return false;
     }
   }

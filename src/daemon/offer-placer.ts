@@ -2,14 +2,19 @@
  * Acting on an offer decision, idempotently across crashes:
  *   1. write the intent (unique per loan request) BEFORE the POST;
  *   2. POST make_offer once;
- *   3. store the outcome: placed, refused (with the service's text) or unknown (ambiguous).
+ *   3. store the outcome: placed, refused (with the service's text) or unknown.
+ * Only a clear refusal (clear-refusal.ts: a refusal lendbot recognises, or a failure before
+ * anything was sent) is stored `refused` and releases the money. Any other failure, an answer
+ * lendbot cannot read above all (a 2xx means the offer exists, whatever its body), is `unknown`:
+ * it keeps reserving its money and counts toward exposure and the daily caps until reconciled.
  * A request whose intent already exists is never posted again from here: an 'unknown' or a stale
  * 'intent' row is settled by the IntentReconciler, never resent blindly.
  */
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
-import { ServiceError, type LoanRequest, type MarketplaceApi } from '../service/index.js';
+import { ServiceError, type LoanRequest, type MarketplaceApi, type Offer } from '../service/index.js';
 import type { Store } from '../store/index.js';
+import { failureText, isClearRefusal } from './clear-refusal.js';
 
 export type PlaceOutcome =
   | { kind: 'placed'; serviceOfferId: number | null }
@@ -38,35 +43,40 @@ export class OfferPlacer {
       store.offers.setState(id, 'placed', clock.now());
       return { kind: 'placed', serviceOfferId: null };
     }
+    let offer: Offer;
     try {
-      const offer = await this.deps.client.makeOffer(request.id, { offeredInterest: rate, automateFund });
-      store.offers.markPlaced(id, offer, clock.now());
-      log.info({ loanRequestId: request.id, offerId: offer.id, rate, automateFund }, 'offer placed');
-      return { kind: 'placed', serviceOfferId: offer.id };
+      offer = await this.deps.client.makeOffer(request.id, { offeredInterest: rate, automateFund });
     } catch (error) {
-      if (!(error instanceof ServiceError)) throw error;
       return this.settleFailure(id, request.id, error);
     }
+    store.offers.markPlaced(id, offer, clock.now());
+    log.info({ loanRequestId: request.id, offerId: offer.id, rate, automateFund }, 'offer placed');
+    return { kind: 'placed', serviceOfferId: offer.id };
   }
 
-  private settleFailure(id: number, loanRequestId: number, error: ServiceError): PlaceOutcome {
+  private settleFailure(id: number, loanRequestId: number, error: unknown): PlaceOutcome {
     const { store, clock, log } = this.deps;
-    const text = error.serviceText ?? error.message;
-    if (error.code === 'AMBIGUOUS_OUTCOME') {
-      store.offers.markUnknown(id, error.message, clock.now());
-      log.warn({ loanRequestId, code: error.code }, 'offer outcome unknown; it will be reconciled, not resent');
-      return { kind: 'unknown', text: error.message };
-    }
-    if (error.code === 'RULE_REFUSED' && isAlreadyOfferedText(error.serviceText)) {
+    if (error instanceof ServiceError && error.code === 'RULE_REFUSED' && (error.refusal === 'offer_exists' || isAlreadyOfferedText(error.serviceText))) {
       // Our own earlier offer (made before a crash, or by hand): it exists, so it is placed.
       store.offers.setState(id, 'placed', clock.now());
       log.info({ loanRequestId }, 'offer already existed at the service; recorded as placed');
       return { kind: 'placed', serviceOfferId: null };
     }
-    // A refusal, or a failure before anything was sent: no offer exists. The row stays, so the
-    // request is not offered again by a later poll.
-    store.offers.markRefused(id, `${error.code}: ${text}`, clock.now());
-    log.warn({ loanRequestId, code: error.code, text }, 'offer refused');
-    return { kind: 'refused', text: `${error.code}: ${text}`, serviceText: error.serviceText };
+    if (!isClearRefusal(error, 'offer')) {
+      // It may exist: it keeps its money reserved until the reconciler settles it.
+      const text = error instanceof ServiceError && error.code === 'AMBIGUOUS_OUTCOME' ? error.message : failureText(error);
+      store.offers.markUnknown(id, text, clock.now());
+      const code = error instanceof ServiceError ? error.code : undefined;
+      if (error instanceof ServiceError) log.warn({ loanRequestId, code, text }, 'offer outcome unknown; its money stays reserved; it will be reconciled, not resent');
+      else log.error({ loanRequestId, err: error }, 'offer call failed unexpectedly; outcome unknown, its money stays reserved; it will be reconciled, not resent');
+      return { kind: 'unknown', text };
+    }
+    // A refusal lendbot recognises, or a failure before anything was sent: no offer exists. The
+    // row stays, so the request is not offered again by a later poll.
+    const text = failureText(error);
+    const serviceText = error instanceof ServiceError ? error.serviceText : undefined;
+    store.offers.markRefused(id, text, clock.now());
+    log.warn({ loanRequestId, code: error instanceof ServiceError ? error.code : 'INVALID_ARGUMENT', text }, 'offer refused');
+    return { kind: 'refused', text, serviceText };
   }
 }
