@@ -17,6 +17,13 @@ export const outcomeSchema = z.looseObject({
   funded_rate: z.number().min(0).optional(),
   /** The lowest rate offered by other lenders; null when nobody else offered. */
   best_competing_rate: z.number().min(0).nullable().optional(),
+  /**
+   * The highest rate (API unit) this borrower would have accepted from any lender; 0 when the
+   * borrower would accept no offer at all (walked away from every rate). Written by a simulator
+   * that knows each borrower's rule; when present, a backtest judges acceptance from it and the
+   * recorded competing rate with no take-up curve (docs/backtesting.md, "Recorded acceptance").
+   */
+  reservation_rate: z.number().min(0).optional(),
   /** Share of the total due that was repaid, 0 to 1. */
   repaid_fraction: z.number().min(0).max(1).optional(),
   resolved_at: z.iso.datetime({ offset: true }).optional(),
