@@ -7,6 +7,7 @@ import { createExposureRepository, type ExposureRepository } from './exposure-re
 import { createInboxRepository, type InboxRepository } from './inbox-repository.js';
 import { createOffersRepository, type OffersRepository } from './offers-repository.js';
 import { createPaymentsRepository, type PaymentsRepository } from './payments-repository.js';
+import { createProposalsRepository, type ProposalsRepository } from './proposals-repository.js';
 import { createPurchasesRepository, type PurchasesRepository } from './purchases-repository.js';
 import { createRequestsRepository, type RequestsRepository } from './requests-repository.js';
 import { createSignalsRepository, type SignalsRepository } from './signals-repository.js';
@@ -22,6 +23,7 @@ export * from './inbox-repository.js';
 export * from './offers-repository.js';
 export { offerJson } from './offer-json.js';
 export * from './payments-repository.js';
+export * from './proposals-repository.js';
 export * from './purchases-repository.js';
 export * from './requests-repository.js';
 export * from './signals-repository.js';
@@ -42,6 +44,8 @@ export interface Store {
   payments: PaymentsRepository;
   state: StateRepository;
   signals: SignalsRepository;
+  /** The offers agents asked for, waiting for a person or placed within their token's allowance. */
+  proposals: ProposalsRepository;
   /** Checkpoints the WAL into the file (the daemon does it when idle); nothing once closed. */
   checkpoint(): void;
   /** Closes the file; idempotent. */
@@ -62,6 +66,7 @@ export function openStore(path: string, options: OpenDatabaseOptions = {}): Stor
     payments: createPaymentsRepository(db),
     state: createStateRepository(db),
     signals: createSignalsRepository(db),
+    proposals: createProposalsRepository(db),
     checkpoint() {
       if (db.open) checkpointWal(db);
     },

@@ -259,6 +259,40 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX purchases_subscriptions ON purchases (bought_at) WHERE kind = 'subscription';
     `,
   },
+  {
+    version: 9,
+    description: 'offer proposals: the offers agents asked for, waiting for a person (or placed within their token\'s allowance)',
+    sql: `
+      -- One row per offer an agent asked for through the connector (docs/agent-connector.md,
+      -- "Proposals"). Beyond its token's allowance it waits as 'pending' until a person approves
+      -- ('approved', then 'placing' while the offer goes the daemon's way, then 'done' with the
+      -- outcome), rejects it, or it expires. Within the allowance it starts as 'placing', decided
+      -- by 'allowance': those rows are what the token's allowance per day counts. Times are real
+      -- time (a person's minutes), not the sandbox's market clock.
+      CREATE TABLE offer_proposals (
+        id INTEGER PRIMARY KEY,
+        token_name TEXT NOT NULL,
+        loan_request_id INTEGER NOT NULL,
+        rate REAL NOT NULL,
+        automate_fund INTEGER NOT NULL CHECK (automate_fund IN (0, 1)),
+        amount_cents INTEGER NOT NULL CHECK (amount_cents >= 0),
+        risk_level INTEGER NOT NULL,
+        request_json TEXT NOT NULL,
+        explanation_json TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'placing', 'done', 'rejected', 'expired')),
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        decided_by TEXT,
+        decided_at TEXT,
+        note TEXT,
+        outcome TEXT,
+        outcome_json TEXT,
+        finished_at TEXT
+      );
+      CREATE INDEX offer_proposals_open ON offer_proposals (status, expires_at) WHERE status IN ('pending', 'approved', 'placing');
+      CREATE INDEX offer_proposals_token ON offer_proposals (token_name, created_at);
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -40,6 +40,7 @@ describe('openDatabase', () => {
       'decisions',
       'loans',
       'offer_listings',
+      'offer_proposals',
       'offers',
       'payment_reads',
       'payments',
