@@ -1,10 +1,13 @@
 /**
  * The `ops:` section of the daemon's configuration: where the operator listener listens, which
- * named tokens may use it, whether this machine may read without one, and where reports are. Token values never live in the file: each named token names the
- * environment variable holding it, so one agent's access is revoked by removing its entry (or
- * unsetting its variable) and restarting, without touching the others.
+ * named tokens may use it (and what each may place without a person: its allowance), how long an
+ * agent's proposal waits, whether this machine may read without a token, and where reports are.
+ * Token values never live in the file: each named token names the environment variable holding
+ * it, so one agent's access is revoked by removing its entry (or unsetting its variable) and
+ * restarting, without touching the others.
  */
 import { z } from 'zod';
+import { offerAllowanceSchema } from './proposals/allowance.js';
 
 export const DEFAULT_OPS_HOST = '127.0.0.1';
 export const DEFAULT_OPS_PORT = 8081;
@@ -22,10 +25,37 @@ export const operatorConfigSchema = z.strictObject({
       z.strictObject({
         name: tokenName.describe('shown in the decisions an agent records ("agent:NAME")'),
         env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name, e.g. LENDBOT_TOKEN_CLAUDE').describe('the variable holding the token'),
+        allowance: offerAllowanceSchema
+          .optional()
+          .describe("offers this token's agent may place without a person (default none: every offer it asks for waits for approval)"),
       }),
     )
-    .default([])
+    .superRefine((tokens, context) => {
+      // Two entries with one name would be one agent in the decisions and the allowances; two
+      // with one variable would be one secret under two names.
+      for (const key of ['name', 'env'] as const) {
+        const first = new Map<string, number>();
+        tokens.forEach((token, index) => {
+          const earlier = first.get(token[key]);
+          if (earlier === undefined) first.set(token[key], index);
+          else context.addIssue({ code: 'custom', path: [index, key], message: `${token[key]} is already the ${key} of tokens[${earlier}]; each token needs its own ${key}` });
+        });
+      }
+    })
+    // prefault: the default goes through the entries' schema (an allowance is transformed), and
+    // the JSON Schema still shows it.
+    .prefault([])
     .describe('named bearer tokens besides LENDBOT_OPERATOR_TOKEN'),
+  proposal_expiry_minutes: z
+    .number()
+    .positive()
+    .max(7 * 24 * 60)
+    .default(30)
+    .describe("how long an agent's offer beyond its allowance waits for a person's approval (real minutes)"),
+  public_url: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe("the dashboard's address as people open it (a proxy, a tunnel), for the links in notifications and agents' answers; default the listener's own"),
   open_on_loopback: z
     .boolean()
     .default(true)
