@@ -5,14 +5,18 @@ import type { PriceCurve } from './pricing/expected-profit.js';
 
 /** One line of the score: a term's input, its points and what it adds to the log-odds. */
 export interface Contribution {
-  /** The feature, or `scorecard.base` / `logistic.intercept` for the constant lines. */
+  /**
+   * The feature, or `scorecard.base` / `logistic.intercept` for the constant lines, or
+   * `calibration.platt` / `calibration.isotonic` for the calibration (the last line; its value is
+   * the probability before calibration).
+   */
   feature: string;
   value: FeatureValue;
-  /** Scorecard points, or for a logistic term its log-odds contribution. */
+  /** Scorecard points, or for a logistic term (and the calibration) its log-odds contribution. */
   points: number;
   /** What the line adds to the log-odds of repayment; all lines sum to the total. */
   logOdds: number;
-  model: 'scorecard' | 'logistic';
+  model: 'scorecard' | 'logistic' | 'calibration';
   /** True when the feature was absent and the term's `missing` value was used. */
   missing?: boolean;
 }

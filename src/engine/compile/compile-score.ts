@@ -4,6 +4,7 @@
  *   scorecard: ln(base_odds) + (sum of term points) * ln 2 / points_to_double_odds
  *   logistic:  intercept + sum of weight * (clamp(transform(value)) - center)
  *   model:     intercept + sum of its features' terms (src/engine/model/model-encoding.ts)
+ *   calibration (optional): the total log-odds mapped (compile-calibration.ts), one more line
  *   probability = 1 / (1 + e^-(log-odds))
  */
 import type { Contribution } from '../decision.js';
@@ -12,6 +13,7 @@ import type { NumberOrParam, ScoreDefinition } from '../definition/strategy-sche
 import type { FeatureValue } from '../features/feature-definition.js';
 import type { LoadedModel } from '../model/load-model-file.js';
 import { modelTerms } from '../model/model-terms.js';
+import { compileCalibration, type CompiledCalibration } from './compile-calibration.js';
 import type { FeatureTable } from './feature-table.js';
 
 type Term = (values: readonly FeatureValue[]) => Contribution;
@@ -136,14 +138,34 @@ export function compileScore(score: ScoreDefinition, params: Record<string, numb
   }
   const terms = [...scorecardTerms(score, params, table), ...logisticTerms(score, params, table), ...(model ? modelTerms(model, table).map(fromLine) : [])];
   const logOdds = terms.map((term) => term.logOdds);
+  const calibration = score.calibration ? compileCalibration(score.calibration, params) : undefined;
+  const calibrationName = `calibration.${score.calibration?.method ?? ''}`;
   return {
     minProbability: resolveNumber(score.min_probability, params),
-    contributions: (values) => terms.map((term) => term.line(values)),
+    contributions: (values) => {
+      const lines = terms.map((term) => term.line(values));
+      if (calibration !== undefined) lines.push(calibrationLine(calibrationName, calibration, lines));
+      return lines;
+    },
     probability: (values) => {
-      // As probabilityOf: a running total from 0, lines in order.
+      // As probabilityOf: a running total from 0, lines in order, the calibration line last.
       let total = 0;
       for (const term of logOdds) total += term(values);
+      if (calibration !== undefined) total += adjustment(calibration, total);
       return logistic(total);
     },
   };
+}
+
+/** What the calibration adds to the raw total log-odds. */
+function adjustment(calibration: CompiledCalibration, total: number): number {
+  return calibration(total) - total;
+}
+
+/** The calibration's line: its value is the score's probability before calibration. */
+function calibrationLine(feature: string, calibration: CompiledCalibration, lines: readonly Contribution[]): Contribution {
+  let total = 0;
+  for (const line of lines) total += line.logOdds;
+  const logOdds = adjustment(calibration, total);
+  return { feature, value: logistic(total), points: logOdds, logOdds, model: 'calibration' };
 }

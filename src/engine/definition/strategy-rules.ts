@@ -132,6 +132,21 @@ function score(definition: StrategyDefinition): RuleProblem[] {
     const kind = featureByName(term.feature).kind;
     if (kind !== 'number') problems.push({ path: ['score', 'logistic', 'terms', index, 'feature'], message: `a logistic term needs a number feature; ${term.feature} is a ${kind}` });
   });
+  return [...problems, ...isotonicPoints(definition)];
+}
+
+/** An isotonic calibration must rise: each point's score probability above the last, its calibrated one not below. */
+function isotonicPoints(definition: StrategyDefinition): RuleProblem[] {
+  const calibration = definition.score?.calibration;
+  if (calibration?.method !== 'isotonic') return [];
+  const problems: RuleProblem[] = [];
+  calibration.points.forEach(([p, q], index) => {
+    const previous = calibration.points[index - 1];
+    if (previous === undefined) return;
+    const path = ['score', 'calibration', 'points', index];
+    if (p <= previous[0]) problems.push({ path: [...path, 0], message: `score probabilities must rise: ${p} follows ${previous[0]}` });
+    if (q < previous[1]) problems.push({ path: [...path, 1], message: `calibrated probabilities must not fall: ${q} follows ${previous[1]}` });
+  });
   return problems;
 }
 

@@ -153,6 +153,38 @@ export const logisticSchema = z.strictObject({
   terms: z.array(logisticTermSchema).min(1),
 });
 
+/** A probability a calibration maps to: strictly inside (0, 1), so its log-odds are finite. */
+const calibratedProbability = z.number().gt(0, { error: (issue) => `${String(issue.input)} is out of bounds (a calibrated probability: above 0 and below 1)` })
+  .lt(1, { error: (issue) => `${String(issue.input)} is out of bounds (a calibrated probability: above 0 and below 1)` });
+
+const plattSchema = z
+  .strictObject({
+    method: z.literal('platt'),
+    a: numberOrParamWithin({ what: 'a slope', min: 0, minExclusive: true }).describe("slope on the score's log-odds of repayment (1: unchanged)"),
+    b: numberOrParam.describe('added to the log-odds of repayment (0: unchanged)'),
+    description: z.string().optional().describe('what it was fitted on (lendbot train --calibrate writes it)'),
+  })
+  .describe('log-odds of repayment become a x (log-odds) + b');
+
+const isotonicSchema = z
+  .strictObject({
+    method: z.literal('isotonic'),
+    points: z
+      .array(z.tuple([z.number().min(0).max(1), calibratedProbability]))
+      .min(2)
+      .describe('[score probability, calibrated probability] pairs, both rising; straight lines between them, flat beyond the ends'),
+    description: z.string().optional().describe('what it was fitted on (lendbot train --calibrate writes it)'),
+  })
+  .describe('a rising, piecewise linear map of the probability');
+
+export const calibrationSchema = z
+  .discriminatedUnion('method', [plattSchema, isotonicSchema], {
+    error: 'expected { method: platt, a: 1.1, b: -0.3 } or { method: isotonic, points: [[0.5, 0.6], [0.9, 0.85]] }',
+  })
+  .describe(
+    "maps the score's repayment probability to a calibrated one before filters and pricing (fit it with lendbot train --calibrate; docs/training.md)",
+  );
+
 export const scoreSchema = z
   .strictObject({
     scorecard: scorecardSchema.optional(),
@@ -162,9 +194,10 @@ export const scoreSchema = z
       .min(1)
       .optional()
       .describe('a model file written by `lendbot train` (JSON), relative to this strategy file; see docs/training.md'),
-    min_probability: numberOrParamWithin(PROBABILITY).default(0).describe('skip below this estimated repayment probability'),
+    calibration: calibrationSchema.optional(),
+    min_probability: numberOrParamWithin(PROBABILITY).default(0).describe('skip below this estimated repayment probability (after calibration)'),
   })
-  .describe('estimated repayment probability; scorecard, logistic and model log-odds add up');
+  .describe('estimated repayment probability; scorecard, logistic and model log-odds add up, then calibration maps the probability');
 
 const takeUpSchema = z
   .strictObject({
@@ -239,6 +272,7 @@ export const strategyFileSchema = z
 export type StrategyDefinition = z.infer<typeof strategyFileSchema>;
 export type FilterDefinition = z.infer<typeof filterSchema>;
 export type ScoreDefinition = z.infer<typeof scoreSchema>;
+export type CalibrationDefinition = z.infer<typeof calibrationSchema>;
 export type PricingDefinition = z.infer<typeof pricingSchema>;
 export type DataDefinition = z.infer<typeof dataSchema>;
 export type ParamSpec = z.infer<typeof paramSpecSchema>;

@@ -1,0 +1,47 @@
+/**
+ * A strategy's `score.calibration`, compiled: a rising map from the score's log-odds of repayment
+ * to calibrated log-odds, applied after the scorecard, logistic terms and model and before
+ * filters, provider bands, min_probability and pricing.
+ *
+ *   platt:    calibrated log-odds = a × log-odds + b
+ *   isotonic: p = 1 / (1 + e^-(log-odds)); q = the points' piecewise linear value at p (flat
+ *             beyond the first and last point); calibrated log-odds = ln(q / (1 − q))
+ *
+ * Working on log-odds lets the calibration be one more contribution line (its log-odds are the
+ * calibrated minus the raw total), so the lines still add up to the probability decided with.
+ */
+import { resolveNumber } from '../definition/param-values.js';
+import type { CalibrationDefinition } from '../definition/strategy-schema.js';
+
+/** The raw total log-odds of repayment to the calibrated total. */
+export type CompiledCalibration = (logOdds: number) => number;
+
+/** The value of rising points at `p`: straight lines between points, flat beyond the ends. */
+export function interpolatePoints(points: ReadonlyArray<readonly [number, number]>, p: number): number {
+  const first = points[0];
+  const last = points[points.length - 1];
+  if (first === undefined || last === undefined) return p;
+  if (p <= first[0]) return first[1];
+  if (p >= last[0]) return last[1];
+  // A few dozen points at most: a scan is as fast as a search.
+  for (let i = 1; i < points.length; i += 1) {
+    const right = points[i] as readonly [number, number];
+    if (p > right[0]) continue;
+    const left = points[i - 1] as readonly [number, number];
+    return left[1] + ((right[1] - left[1]) * (p - left[0])) / (right[0] - left[0]);
+  }
+  return last[1];
+}
+
+export function compileCalibration(calibration: CalibrationDefinition, params: Record<string, number>): CompiledCalibration {
+  if (calibration.method === 'platt') {
+    const a = resolveNumber(calibration.a, params);
+    const b = resolveNumber(calibration.b, params);
+    return (logOdds) => a * logOdds + b;
+  }
+  const points = calibration.points;
+  return (logOdds) => {
+    const q = interpolatePoints(points, 1 / (1 + Math.exp(-logOdds)));
+    return Math.log(q / (1 - q));
+  };
+}
