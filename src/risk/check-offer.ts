@@ -107,12 +107,15 @@ export function checkOffer(input: OfferToCheck, snapshot: GuardSnapshot, limits:
     if (shortfall !== undefined) return refuse('insufficient_balance', shortfall);
   }
 
-  const exposureAfter = snapshot.exposureCents + total;
+  // Exposure is money out: never less than nothing, whatever a snapshot built from the service's
+  // figures says (a negative loan balance once lifted the cap: docs/risk-guard.md, "Exposure").
+  const exposureCents = Math.max(0, snapshot.exposureCents);
+  const exposureAfter = exposureCents + total;
   if (limits.maxOpenExposureCents !== undefined && exposureAfter > limits.maxOpenExposureCents) {
-    return refuse('max_open_exposure', `exposure ${usd(snapshot.exposureCents)} + total ${usd(total)} > max ${usd(limits.maxOpenExposureCents)}`);
+    return refuse('max_open_exposure', `exposure ${usd(exposureCents)} + total ${usd(total)} > max ${usd(limits.maxOpenExposureCents)}`);
   }
   if (limits.maxPerBorrowerCents !== undefined) {
-    const borrower = snapshot.exposureByBorrowerCents(request.borrower.id);
+    const borrower = Math.max(0, snapshot.exposureByBorrowerCents(request.borrower.id));
     if (borrower + total > limits.maxPerBorrowerCents) {
       return refuse(
         'max_per_borrower',
@@ -125,7 +128,7 @@ export function checkOffer(input: OfferToCheck, snapshot: GuardSnapshot, limits:
     // Shares are of the exposure budget, so the first offers of a level are not refused for
     // being 100% of a still-small book; without a budget, of the exposure after this offer.
     const base = Math.max(limits.maxOpenExposureCents ?? 0, exposureAfter);
-    const levelAfter = (snapshot.exposureByRiskLevelCents[level] ?? 0) + total;
+    const levelAfter = Math.max(0, snapshot.exposureByRiskLevelCents[level] ?? 0) + total;
     if (levelAfter > maxShare * base) {
       return refuse(
         'max_share_by_risk_level',

@@ -149,11 +149,18 @@ function sqlRecount(db: Database): GuardFigures {
   };
 }
 
-/** Synced loans not paid off, attributed to the borrower and risk level their offer or request names. */
+/**
+ * Synced loans not paid off, attributed to the borrower and risk level their offer or request
+ * names. Each counts what the service says is still owed, never less than nothing, and never less
+ * than the total lendbot itself offered on its request (a live offer, in any state: the loan shows
+ * it was lent), so a balance the service reports wrong (negative, zero before the loan is paid
+ * off) cannot lift the exposure cap (docs/risk-guard.md, "Exposure"). SQLite's MAX of several
+ * values is their largest; none of them is NULL here.
+ */
 const OPEN_LOANS = `
   SELECT COALESCE(o.borrower_id, r.borrower_id) AS borrower_id,
          COALESCE(l.risk_level, o.risk_level, r.risk_level) AS risk_level,
-         l.remaining_cents AS cents
+         MAX(l.remaining_cents, 0, CASE WHEN o.dry_run = 0 THEN o.total_amount_cents ELSE 0 END) AS cents
   FROM loans l
   LEFT JOIN offers o ON o.loan_request_id = l.loan_request_id
   LEFT JOIN requests_seen r ON r.loan_request_id = l.loan_request_id

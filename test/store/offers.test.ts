@@ -176,7 +176,8 @@ describe('open exposure', () => {
     store.offers.markUnknown(create({ id: 2, borrowerId: 10, riskLevel: 1, totalAmount: '200.00', automateFund: false }), 'x', T0);
     store.offers.setState(create({ id: 3, borrowerId: 11, riskLevel: 2, totalAmount: '400.00' }), 'accepted', T0);
     store.offers.setState(create({ id: 4, borrowerId: 12, riskLevel: 2, totalAmount: '800.00' }), 'funded', T0);
-    // Funded, and its loan is synced: the loan's remaining balance replaces the offer's total.
+    // Funded, and its loan is synced: the loan counts instead of the offer, at no less than the
+    // offer's total (1,000.50 owed < 1,600.00 offered: docs/risk-guard.md, "Exposure").
     store.offers.setState(create({ id: 5, borrowerId: 13, riskLevel: 1, totalAmount: '1600.00' }), 'funded', T0);
     // An intent counts until settled: the POST may have reached the service before a crash.
     create({ id: 9, borrowerId: 10, totalAmount: '3200.00' });
@@ -193,9 +194,9 @@ describe('open exposure', () => {
     store.account.upsertLoans([{ ...loan(53, 22, 10, 0), loan_paid_off: true }], 'current', T0);
 
     const summary = store.exposure.summary({ nowMs: T0, expiryMs });
-    expect(summary.totalCents).toBe(10000 + 20000 + 40000 + 80000 + 100050 + 5000 + 320000);
-    expect(Object.fromEntries(summary.byBorrowerCents)).toEqual({ 10: 350000, 11: 40000, 12: 80000, 13: 100050, 14: 5000 });
-    expect(summary.byRiskLevelCents).toEqual({ 0: 15000, 1: 440050, 2: 120000 });
+    expect(summary.totalCents).toBe(10000 + 20000 + 40000 + 80000 + 160000 + 5000 + 320000);
+    expect(Object.fromEntries(summary.byBorrowerCents)).toEqual({ 10: 350000, 11: 40000, 12: 80000, 13: 160000, 14: 5000 });
+    expect(summary.byRiskLevelCents).toEqual({ 0: 15000, 1: 500000, 2: 120000 });
   });
 
   it('lets pending offers drop out after the expiry but keeps accepted ones', () => {

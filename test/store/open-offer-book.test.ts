@@ -191,9 +191,11 @@ describe('the open-offer book', () => {
     expect(store.offers.dailyTotals({ nowMs: T0 + 10 * DAY })).toEqual({ offers: 1, amountCents: 10000 });
     expect(store.exposure.summary({ nowMs: T0 + 13 * DAY + 1, expiryMs }).totalCents).toBe(10000);
     expect(store.offers.reserved({ nowMs: T0 + 13 * DAY + 1, expiryMs })).toBe(0);
-    // A synced loan replaces the accepted offer.
+    // A synced loan replaces the accepted offer (counted once), at no less than the offer's total.
+    store.account.upsertLoans([loan(1, 1, 140, 1)], 'current', T0 + 14 * DAY);
+    expect(store.exposure.summary({ nowMs: T0 + 14 * DAY, expiryMs }).totalCents).toBe(14000);
     store.account.upsertLoans([loan(1, 1, 40, 1)], 'current', T0 + 14 * DAY);
-    expect(store.exposure.summary({ nowMs: T0 + 14 * DAY, expiryMs }).totalCents).toBe(4000);
+    expect(store.exposure.summary({ nowMs: T0 + 14 * DAY, expiryMs }).totalCents).toBe(10000);
   });
 
   it('asked again later with nothing written between, drops what the expiry or the day passed', () => {
