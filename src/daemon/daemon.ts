@@ -32,6 +32,7 @@ import { wireOperations } from '../ops/wire-operations.js';
 import { terminalSummaryJobs } from '../ops/terminal-summary.js';
 // The operator listener: dashboard, API, /metrics and the MCP agent connector (src/operator).
 import { operatorSurface } from '../operator/operator-surface.js';
+import { approvalSettings } from '../operator/proposals/allowance.js';
 
 export interface DaemonOverrides {
   clock?: Clock;
@@ -44,6 +45,8 @@ export interface DaemonOverrides {
   configFile?: string | undefined;
   /** The clock back-off waits on (default `clock`): real time when the market's clock is fast. */
   backoffClock?: Clock;
+  /** Real time for a person's minutes (confirmation codes, agents' proposals); default the system clock. */
+  realClock?: Clock;
   /** Simulated seconds per real second of `clock` (default 1); scales the health check's poll age. */
   clockSpeed?: number;
   /** How the daemon names its market in the log: 'live' (default) or 'sandbox'. */
@@ -235,7 +238,7 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       client,
       store,
       clock,
-      realClock: systemClock,
+      realClock: overrides.realClock ?? systemClock,
       log: component('agent'),
       mode,
       dryRun,
@@ -249,6 +252,7 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       placer,
       exclusive: (job) => pipeline.exclusive(job),
       protections,
+      approvals: approvalSettings(config.ops),
     },
   });
 

@@ -10,6 +10,7 @@ import type { Protections } from '../ops/protections/index.js';
 import type { RiskLimits } from '../risk/index.js';
 import type { Cents, LoanRequest, MarketplaceApi } from '../service/index.js';
 import type { Store } from '../store/index.js';
+import type { ApprovalSettings } from './proposals/allowance.js';
 
 /** What became of an offer sent (the daemon's OfferPlacer answers with these). */
 export type AgentPlaceOutcome =
@@ -43,6 +44,8 @@ export interface AgentContext {
   /** Runs `job` between two of the pipeline's requests (the guard then sees every reservation). */
   exclusive<T>(job: () => Promise<T>): Promise<T>;
   protections: Pick<Protections, 'activePause' | 'resume' | 'pauseByOperator'>;
+  /** Each token's allowance and how long a proposal waits (ops: section; docs/agent-connector.md, "Proposals"). */
+  approvals: ApprovalSettings;
 }
 
 /** Who is calling: the name of the token they presented ("agent:NAME" in the decisions). */

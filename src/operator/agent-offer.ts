@@ -15,7 +15,7 @@ export interface AgentOfferInput {
   request: LoanRequest;
   rate: number;
   automateFund: boolean;
-  /** How it was confirmed ('elicitation' or 'code'), kept in the decision's reasons. */
+  /** How it was confirmed (elicitation or code within the allowance, or the person who approved its proposal), kept in the decision's reasons. */
   confirmedVia: string;
 }
 
@@ -24,6 +24,17 @@ export type AgentOfferResult =
   | { status: 'already_offered'; state: string }
   | { status: AgentPlaceOutcome['kind']; outcome: AgentPlaceOutcome; reasons: string[] };
 
+/** The guard's verdict on an agent's offer now: the store's snapshot, the current balance, any pause. */
+export async function agentGuardCheck(context: AgentContext, offer: { request: LoanRequest; rate: number; automateFund: boolean }): Promise<GuardResult> {
+  const limits = context.limits();
+  const balanceCents = await context.balance.current();
+  const snapshot = {
+    ...snapshotFromStore(context.store, balanceCents, context.clock.now(), limits, { dryRun: context.dryRun }),
+    pauseReason: context.protections.activePause()?.reason,
+  };
+  return checkOffer(offer, snapshot, limits);
+}
+
 export function placeAgentOffer(context: AgentContext, caller: AgentCaller, input: AgentOfferInput): Promise<AgentOfferResult> {
   return context.exclusive(async () => {
     const { store, clock, log } = context;
@@ -31,13 +42,7 @@ export function placeAgentOffer(context: AgentContext, caller: AgentCaller, inpu
     const existing = store.offers.getByRequest(request.id);
     if (existing !== undefined) return { status: 'already_offered', state: existing.state };
 
-    const limits = context.limits();
-    const balanceCents = await context.balance.current();
-    const snapshot = {
-      ...snapshotFromStore(store, balanceCents, clock.now(), limits, { dryRun: context.dryRun }),
-      pauseReason: context.protections.activePause()?.reason,
-    };
-    const guard = checkOffer({ request, rate, automateFund }, snapshot, limits);
+    const guard = await agentGuardCheck(context, { request, rate, automateFund });
     const agent = `agent:${caller.tokenName}`;
     if (!guard.allowed) {
       log.info({ loanRequestId: request.id, rate, agent, guard: guard.code }, `agent offer refused: ${guard.reason}`);

@@ -12,12 +12,16 @@ import { registerAccountTools } from './tools/account-tools.js';
 import { registerBotTools } from './tools/bot-tools.js';
 import { registerMarketplaceTools } from './tools/marketplace-tools.js';
 import { registerOfferTools } from './tools/offer-tools.js';
+import { registerProposalTools } from './tools/proposal-tools.js';
 
 const INSTRUCTIONS = `lendbot invests for a lender on a peer-to-peer lending marketplace. Browse loan requests, read a
 borrower's history and banking data, the lender's loans, offers, balance, payments and transfers;
 ask why the bot did or did not offer (explain_decision), see its status, pause or resume it.
-place_offer, get_provider_score and resume_offers act only when confirmed: by the client's
-confirmation prompt, or by calling again with the confirmation_code the first call returns.
+get_provider_score and resume_offers act only when confirmed: by the client's confirmation
+prompt, or by calling again with the confirmation_code the first call returns. place_offer does
+the same within your token's allowance; beyond it (and for tokens without one) the offer becomes
+a proposal that a person approves on lendbot's dashboard or with \`lendbot approve ID\`: follow
+it with get_proposal. Nothing you call can approve it.
 Rates are in the API's unit (0.25 = 25% a year); money in *_cents fields is integer cents.`;
 
 export function createAgentServer(context: AgentContext, caller: AgentCaller, codes: ConfirmationCodes): McpServer {
@@ -26,6 +30,7 @@ export function createAgentServer(context: AgentContext, caller: AgentCaller, co
   registerMarketplaceTools(server, context);
   registerAccountTools(deps);
   registerOfferTools(deps);
+  registerProposalTools(deps);
   registerBotTools(deps);
   registerResources(server, context);
   return server;

@@ -10,6 +10,7 @@
  */
 import type { Logger } from '../log/logger.js';
 import type { MetricsScrape } from '../ops/ops-routes.js';
+import { DASHBOARD_URL_KEY } from '../store/index.js';
 import type { AgentContext } from './agent-context.js';
 import { operatorApiRoutes } from './api/api-routes.js';
 import { createOperatorAuth } from './api/operator-auth.js';
@@ -20,6 +21,7 @@ import { MCP_PATH, mcpRoutes } from './mcp-routes.js';
 import type { OperatorConfig } from './operator-config.js';
 import { buildOperatorListener, isLoopbackHost, type OperatorListener } from './operator-listener.js';
 import { tokensFromEnv } from './operator-tokens.js';
+import { ProposalRunner } from './proposals/proposal-runner.js';
 
 export interface OperatorSurface {
   /** The listener's base URL once started; undefined when nothing is served. */
@@ -42,13 +44,22 @@ export function operatorSurface(options: OperatorSurfaceOptions): OperatorSurfac
   const tokens = tokensFromEnv(config, options.env);
   for (const name of tokens.inactive) log.warn({ token: name }, `operator token "${name}" is declared in ops.tokens but its variable is unset or empty: it lets nobody in`);
   const loopback = isLoopbackHost(config.host);
+  // Places what people approved with `lendbot approve`, and expires what waited too long.
+  const proposals = new ProposalRunner(context);
   const anonymousMcp = tokens.size === 0 && context.mode === 'sandbox' && loopback;
   if (tokens.size === 0 && !loopback) {
     log.warn(
       { host: config.host, mode: context.mode },
       'operator listener not started: no operator token (set LENDBOT_OPERATOR_TOKEN, or a named token of ops.tokens); without one it serves only on loopback',
     );
-    return { url: () => undefined, start: async () => undefined, stop: async () => undefined };
+    return {
+      url: () => undefined,
+      start: async () => {
+        recordDashboardUrl(context, '');
+        proposals.start();
+      },
+      stop: () => proposals.stop(),
+    };
   }
   const auth = createOperatorAuth({ tokens, sessions: new SessionStore(context.realClock), openOnLoopback: config.open_on_loopback, log });
   const listener: OperatorListener = buildOperatorListener({
@@ -65,6 +76,7 @@ export function operatorSurface(options: OperatorSurfaceOptions): OperatorSurfac
   return {
     url: () => (started ? listener.url() : undefined),
     async start() {
+      proposals.start();
       try {
         await listener.listen();
       } catch (error) {
@@ -72,9 +84,11 @@ export function operatorSurface(options: OperatorSurfaceOptions): OperatorSurfac
         // trade on without it. With a token someone relies on it, so a busy port stops the daemon.
         if (tokens.size > 0 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
         log.warn({ host: config.host, port: config.port }, `operator listener not started: port ${config.port} is in use (set LENDBOT_OPS_PORT)`);
+        recordDashboardUrl(context, '');
         return;
       }
       started = true;
+      recordDashboardUrl(context, config.public_url ?? listener.url());
       const access =
         tokens.size > 0
           ? `tokens ${tokens.names.join(', ')}${config.open_on_loopback ? '; read-only without one from this machine' : ''}`
@@ -89,9 +103,16 @@ export function operatorSurface(options: OperatorSurfaceOptions): OperatorSurfac
       );
     },
     async stop() {
+      await proposals.stop();
       if (!started) return;
       started = false;
+      recordDashboardUrl(context, '');
       await listener.close();
     },
   };
+}
+
+/** Where the links to proposals point (proposals/proposal-link.ts); '' while no dashboard is served. */
+function recordDashboardUrl(context: AgentContext, url: string): void {
+  context.store.state.set(DASHBOARD_URL_KEY, url, context.realClock.now());
 }

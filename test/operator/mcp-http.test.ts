@@ -14,12 +14,14 @@ const TOOLS = [
   'get_banking_data',
   'get_borrower_history',
   'get_payment_schedule',
+  'get_proposal',
   'get_provider_score',
   'get_status',
   'list_decisions',
   'list_loan_requests',
   'list_loans',
   'list_offers',
+  'list_proposals',
   'list_transactions',
   'pause_offers',
   'place_offer',
@@ -27,7 +29,10 @@ const TOOLS = [
 ];
 
 let h: OperatorHarness;
+/** The operator's token: no allowance, so its offers wait for a person (test/operator/proposals.test.ts). */
 let agent: Client;
+/** claude's token, whose allowance covers every offer here: its offers are placed once confirmed. */
+let trusted: Client;
 /** Requests made for the tests, each used by one test only. */
 let requests: Record<'read' | 'offer' | 'aboveMax' | 'elicit' | 'declined' | 'score' | 'otherToken' | 'paused', LoanRequest>;
 
@@ -46,10 +51,12 @@ beforeAll(async () => {
     paused: make(),
   };
   agent = await connectAgent(h.mcpUrl, OPERATOR_TOKEN);
+  trusted = await connectAgent(h.mcpUrl, CLAUDE_TOKEN);
 }, 60_000);
 
 afterAll(async () => {
   await agent?.close();
+  await trusted?.close();
   await h?.close();
 });
 
@@ -107,7 +114,7 @@ describe('the MCP agent connector over HTTP', () => {
 
   it('places nothing without confirmation, then exactly one offer the guard allowed once confirmed', async () => {
     const id = requests.offer.id;
-    const first = await callTool(agent, 'place_offer', { loan_request_id: id, rate: 0.2, automate_fund: true });
+    const first = await callTool(trusted, 'place_offer', { loan_request_id: id, rate: 0.2, automate_fund: true });
     expect(first.data).toMatchObject({ status: 'confirmation_required', would: { loan_request_id: id, rate: 0.2, automate_fund: true } });
     expect(first.text).toContain('Nothing was done');
     expect(offersAt(id)).toHaveLength(0);
@@ -116,25 +123,25 @@ describe('the MCP agent connector over HTTP', () => {
 
     const code = first.data.confirmation_code as string;
     // The code is bound to the arguments: another rate does not use it.
-    const otherRate = await callTool(agent, 'place_offer', { loan_request_id: id, rate: 0.25, automate_fund: true, confirmation_code: code });
+    const otherRate = await callTool(trusted, 'place_offer', { loan_request_id: id, rate: 0.25, automate_fund: true, confirmation_code: code });
     expect(otherRate.data).toMatchObject({ status: 'not_confirmed' });
     expect(offersAt(id)).toHaveLength(0);
 
-    const again = await callTool(agent, 'place_offer', { loan_request_id: id, rate: 0.2, automate_fund: true });
-    const confirmed = await callTool(agent, 'place_offer', { loan_request_id: id, rate: 0.2, automate_fund: true, confirmation_code: again.data.confirmation_code });
+    const again = await callTool(trusted, 'place_offer', { loan_request_id: id, rate: 0.2, automate_fund: true });
+    const confirmed = await callTool(trusted, 'place_offer', { loan_request_id: id, rate: 0.2, automate_fund: true, confirmation_code: again.data.confirmation_code });
     expect(confirmed.data).toMatchObject({ status: 'placed', guard: { allowed: true } });
     const offers = offersAt(id);
     expect(offers).toHaveLength(1);
     expect(offers[0]).toMatchObject({ offered_interest: 0.2, automate_fund: true });
     expect(confirmed.data.service_offer_id).toBe(offers[0]!.id);
     expect(h.store.offers.getByRequest(id)).toMatchObject({ state: 'placed', rate: 0.2 });
-    expect(h.store.decisions.get(id)).toMatchObject({ action: 'offer', rate: 0.2, source: 'agent:operator', placement: 'placed' });
+    expect(h.store.decisions.get(id)).toMatchObject({ action: 'offer', rate: 0.2, source: 'agent:claude', placement: 'placed' });
 
     // A code works once; a new confirmed call is not sent twice either.
-    const reused = await callTool(agent, 'place_offer', { loan_request_id: id, rate: 0.2, automate_fund: true, confirmation_code: again.data.confirmation_code });
+    const reused = await callTool(trusted, 'place_offer', { loan_request_id: id, rate: 0.2, automate_fund: true, confirmation_code: again.data.confirmation_code });
     expect(reused.data).toMatchObject({ status: 'not_confirmed' });
-    const third = await callTool(agent, 'place_offer', { loan_request_id: id, rate: 0.2, automate_fund: true });
-    const repeat = await callTool(agent, 'place_offer', { loan_request_id: id, rate: 0.2, automate_fund: true, confirmation_code: third.data.confirmation_code });
+    const third = await callTool(trusted, 'place_offer', { loan_request_id: id, rate: 0.2, automate_fund: true });
+    const repeat = await callTool(trusted, 'place_offer', { loan_request_id: id, rate: 0.2, automate_fund: true, confirmation_code: third.data.confirmation_code });
     expect(repeat.data).toMatchObject({ status: 'already_offered', offer_state: 'placed' });
     expect(offersAt(id)).toHaveLength(1);
   });
@@ -175,17 +182,14 @@ describe('the MCP agent connector over HTTP', () => {
     }
   });
 
-  it('binds a confirmation code to the token that asked for it', async () => {
-    const other = await connectAgent(h.mcpUrl, CLAUDE_TOKEN);
-    try {
-      const args = { loan_request_id: requests.otherToken.id, rate: 0.2 };
-      const first = await callTool(agent, 'place_offer', args);
-      const stolen = await callTool(other, 'place_offer', { ...args, confirmation_code: first.data.confirmation_code });
-      expect(stolen.data).toMatchObject({ status: 'not_confirmed' });
-      expect(offersAt(requests.otherToken.id)).toHaveLength(0);
-    } finally {
-      await other.close();
-    }
+  it('never places an offer with a code another token asked for', async () => {
+    const args = { loan_request_id: requests.otherToken.id, rate: 0.2 };
+    const first = await callTool(trusted, 'place_offer', args);
+    expect(first.data).toMatchObject({ status: 'confirmation_required' });
+    // The operator's token has no allowance: whatever code it brings, its offer waits for a person.
+    const stolen = await callTool(agent, 'place_offer', { ...args, confirmation_code: first.data.confirmation_code });
+    expect(stolen.data).toMatchObject({ status: 'proposal_pending' });
+    expect(offersAt(requests.otherToken.id)).toHaveLength(0);
   });
 
   it("lists the decisions and explains one, the agent's and one not decided yet", async () => {
@@ -193,11 +197,11 @@ describe('the MCP agent connector over HTTP', () => {
     const decisions = all.data.decisions as Array<{ loan_request_id: number; source: string; action: string }>;
     expect(decisions.map((d) => d.loan_request_id).sort()).toEqual([requests.offer.id, requests.elicit.id].sort());
     const one = await callTool(agent, 'list_decisions', { loan_request_id: requests.offer.id });
-    expect(one.data.decisions).toEqual([expect.objectContaining({ source: 'agent:operator', action: 'offer', rate: 0.2 })]);
+    expect(one.data.decisions).toEqual([expect.objectContaining({ source: 'agent:claude', action: 'offer', rate: 0.2 })]);
     expect((await callTool(agent, 'list_decisions', { action: 'skip' })).data.decisions).toEqual([]);
 
     const explained = await callTool(agent, 'explain_decision', { loan_request_id: requests.offer.id });
-    expect(explained.data).toMatchObject({ decided: true, action: 'offer', source: 'agent:operator', price: 0.2, guard: { verdict: 'allowed' } });
+    expect(explained.data).toMatchObject({ decided: true, action: 'offer', source: 'agent:claude', price: 0.2, guard: { verdict: 'allowed' } });
     const notYet = await callTool(agent, 'explain_decision', { loan_request_id: requests.read.id });
     expect(notYet.data).toMatchObject({ decided: false, strategy: expect.any(String) });
     expect(['offer', 'skip']).toContain(notYet.data.would);

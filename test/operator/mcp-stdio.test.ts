@@ -28,7 +28,14 @@ beforeAll(async () => {
   const config = join(dir, 'lendbot.yaml');
   writeFileSync(
     config,
-    [`db: ${join(dir, 'lendbot.db')}`, `strategies: [${OFFER_ALL}]`, 'risk: { max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null }', ''].join('\n'),
+    [
+      `db: ${join(dir, 'lendbot.db')}`,
+      `strategies: [${OFFER_ALL}]`,
+      'risk: { max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null }',
+      // `--name desk` has the allowance of the token named desk: its offers are placed once confirmed.
+      'ops: { tokens: [{ name: desk, env: LENDBOT_TOKEN_DESK, allowance: { max_per_offer: 100000, max_per_day: 1000000, risk_levels: [0, 1, 2] } }] }',
+      '',
+    ].join('\n'),
   );
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -57,7 +64,7 @@ describe('lendbot mcp over stdio', () => {
   it('serves the same tools, answering as the sandbox does', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain('place_offer');
-    expect(tools).toHaveLength(15);
+    expect(tools).toHaveLength(17);
     const request = sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.4, competitorOffers: 0 });
     const listed = await callTool(client, 'list_loan_requests', {});
     expect((listed.data.items as Array<{ id: number }>).map((item) => item.id)).toEqual([request.id]);

@@ -1,8 +1,9 @@
 /**
  * A daemon on an in-process sandbox with its operator listener on a free port and two tokens
- * (LENDBOT_OPERATOR_TOKEN and a named one), and MCP clients of the SDK to talk to it. The daemon
- * hears no webhook and never polls: the agent is the only one acting, so every offer at the
- * sandbox is the agent's.
+ * (LENDBOT_OPERATOR_TOKEN and a named one, `claude`, whose allowance places any offer without a
+ * person; the operator token has none: its offers become proposals), and MCP clients of the SDK
+ * to talk to it. The daemon hears no webhook and never polls: the agent is the only one acting,
+ * so every offer at the sandbox is the agent's.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,7 +54,9 @@ export async function startOperatorHarness(options: OperatorHarnessOptions = {})
     poll: { schedule: 'off', at_start: false },
     jobs: { balance_refresh: 'off', reconcile: 'off', fund_accepted: 'off', protections: 'off' },
     risk: { max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null },
-    ops: { host: '127.0.0.1', port: 0, tokens: [{ name: 'claude', env: 'LENDBOT_TOKEN_CLAUDE' }] },
+    // claude's allowance covers every offer of these tests: they are about the tools; what waits
+    // for a person beyond an allowance is test/operator/proposals.test.ts's.
+    ops: { host: '127.0.0.1', port: 0, tokens: [{ name: 'claude', env: 'LENDBOT_TOKEN_CLAUDE', allowance: { max_per_offer: 1_000_000, max_per_day: 10_000_000, risk_levels: [0, 1, 2, 3, 4] } }] },
   });
   const { log, lines: logs } = captureLog();
   const service = clientFor(sandbox, { daemonRetries: true });

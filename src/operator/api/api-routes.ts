@@ -18,6 +18,7 @@ import { registerDecisionRoutes } from './decision-routes.js';
 import { pathOf } from './operator-auth.js';
 import { registerOverviewRoutes } from './overview-routes.js';
 import { registerPauseRoutes } from './pause-routes.js';
+import { registerProposalRoutes } from './proposal-routes.js';
 import { registerReportFileRoute, registerReportListRoute } from './report-routes.js';
 import { registerReturnsRoutes } from './returns-routes.js';
 import { registerSessionRoutes } from './session-routes.js';
@@ -80,6 +81,7 @@ export function operatorApiRoutes(deps: ApiDeps): OperatorRoutes {
           registerReturnsRoutes(api, deps);
           registerReportListRoute(api, deps);
           registerPauseRoutes(api, deps);
+          registerProposalRoutes(api, deps);
         },
         { prefix: API_PREFIX },
       );

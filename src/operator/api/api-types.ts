@@ -295,3 +295,75 @@ export interface PauseAnswer {
   pause: ApiPause | null;
   already?: boolean;
 }
+
+/**
+ * One agent's offer proposal (src/operator/proposals; docs/agent-connector.md, "Proposals"): an
+ * offer an agent asked for beyond its token's allowance, waiting for the operator, or one already
+ * decided (and, for `allowance` ones, placed within the token's allowance). Times are real time.
+ */
+export interface ApiProposal {
+  id: number;
+  /** "agent:NAME": the token that asked. */
+  agent: string;
+  loanRequestId: number;
+  rate: number;
+  automateFund: boolean;
+  /** The request's total: what the offer commits. */
+  amountCents: number;
+  riskLevel: number;
+  /** pending, approved, placing, done, rejected, expired. */
+  status: string;
+  /** Where it stands, in one sentence. */
+  state: string;
+  createdAt: string;
+  expiresAt: string;
+  /** `allowance`, `dashboard:operator`, `api:operator`, `cli:NAME`; null while pending. */
+  decidedBy: string | null;
+  decidedAt: string | null;
+  /** A rejection's reason, or why an approval expired. */
+  note: string | null;
+  /** What became of the offer (done): placed, unknown, refused, refused_by_guard, already_offered, exists, not_open, failed. */
+  outcome: string | null;
+  serviceOfferId: number | null;
+  explanation: ProposalExplanationView;
+  /** This proposal on the dashboard (`/#proposal-ID`). */
+  link: string | null;
+}
+
+/** What the person reads before deciding, as written when the agent asked. */
+export interface ProposalExplanationView {
+  summary: string | null;
+  /** Why a person must approve it (the allowance's verdict). */
+  why: string | null;
+  /** The guard's verdict when the agent asked; it is asked again at approval. */
+  guardAtProposal: { allowed: boolean; code: string | null; reason: string | null } | null;
+  /** What the bot's own strategies would decide on the data already bought; null when unknown. */
+  strategy: { name: string; would: 'offer' | 'skip'; rate: number | null; probability: number | null; reasons: string[] } | null;
+  notes: string[];
+  loanTerms: number | null;
+  maxInterestRate: number | null;
+  creditScore: string | null;
+  dryRun: boolean;
+}
+
+/** GET /api/proposals and GET /api/proposals/:id. */
+export interface ProposalsAnswer {
+  /** Latest first. */
+  proposals: ApiProposal[];
+  /** Whether this caller may approve and reject (the operator, signed in or with its bearer token). */
+  canApprove: boolean;
+  /** When it may not, what it takes, in one line; null when it may. */
+  approveNeeds: string | null;
+}
+
+/** POST /api/proposals/:id/approve and /reject (200: changed; 409 when it no longer waits). */
+export interface ProposalDecisionAnswer {
+  proposal: ApiProposal;
+  /** What was done, or what became of the offer, in one line. */
+  message: string;
+}
+
+/** POST /api/proposals/:id/reject body. */
+export interface ProposalRejectRequest {
+  reason?: string;
+}

@@ -1,16 +1,19 @@
 /**
- * The two tools that spend money, both confirmed first (confirm-action.ts): place_offer (the
- * daemon's guard and offer path, agent-offer.ts) and get_provider_score (a paid score, bought
+ * The two tools that spend money: place_offer (within the token's allowance, confirmed first by
+ * confirm-action.ts and placed the daemon's way, agent-offer.ts; beyond it, a proposal a person
+ * approves, proposals/) and get_provider_score, confirmed first (a paid score, bought
  * through the enricher's data source and spend ledger, by the decide step's budget rule, and
  * charged in the purchases table to the strategy whose budget allowed it).
  */
 import { z } from 'zod';
 import { monthStartMs } from '../../clock/utc-month.js';
-import { MAX_RATE, MIN_RATE, formatCents, parseCents, type Cents, type LoanRequest } from '../../service/index.js';
-import { placeAgentOffer } from '../agent-offer.js';
+import { MAX_RATE, MIN_RATE, formatCents, type Cents, type LoanRequest } from '../../service/index.js';
 import { confirmAction } from '../confirm-action.js';
 import { findOpenRequest } from '../find-request.js';
+import { allowanceNow, placeWithinAllowance, proposeOffer } from '../proposals/agent-asks.js';
+import { offerSummary } from '../proposals/explain-proposal.js';
 import { answer } from '../tool-answer.js';
+import { proposalAnswer } from './proposal-tools.js';
 import type { ToolDeps } from './tool-deps.js';
 
 const confirmationCode = z
@@ -30,7 +33,7 @@ export function registerOfferTools({ server, context, caller, codes }: ToolDeps)
     {
       title: 'Place an offer',
       description:
-        'Offer an interest rate on an open loan request. Needs confirmation (elicitation, or a second call with the code the first returns). The risk guard still applies; a refusal is answered with its reason. Never sent twice for one request.',
+        "Offer an interest rate on an open loan request. Within your token's allowance (set by the operator) it is placed after confirmation (elicitation, or a second call with the code the first returns); beyond it, or without an allowance, it becomes a proposal that a person must approve (on lendbot's dashboard or with `lendbot approve ID`) before it expires: follow it with get_proposal. The risk guard applies either way; a refusal is answered with its reason. Never sent twice for one request.",
       inputSchema: {
         loan_request_id: z.number().int().positive(),
         rate: z.number().min(MIN_RATE).max(MAX_RATE).describe(`offered interest in the API's unit, ${MIN_RATE} to ${MAX_RATE}`),
@@ -42,14 +45,22 @@ export function registerOfferTools({ server, context, caller, codes }: ToolDeps)
     async (args, extra) => {
       const request = await findOpenRequest(context.client, args.loan_request_id);
       if (request === undefined) return notOpen(args.loan_request_id);
-      const total = formatCents(parseCents(request.total_amount));
+      const ask = { request, rate: args.rate, automateFund: args.automate_fund };
       const preview = { loan_request_id: request.id, rate: args.rate, automate_fund: args.automate_fund, total_amount: request.total_amount, max_interest_rate: request.max_interest_rate, dry_run: context.dryRun };
-      const summary = `offer rate ${args.rate} on loan request ${request.id} ($${total}, ${request.loan_terms} months, max rate ${request.max_interest_rate})${args.automate_fund ? ', funded automatically on acceptance' : ''}${context.dryRun ? ' [dry run: nothing is sent]' : ''}`;
-      const confirmation = await confirm(extra, { tool: 'place_offer', args, summary, preview });
-      if (!confirmation.confirmed) return confirmation.result;
-
-      const result = await placeAgentOffer(context, caller, { request, rate: args.rate, automateFund: args.automate_fund, confirmedVia: confirmation.via });
+      // Beyond the token's allowance a person decides: no confirmation prompt is shown (an agent's
+      // code or a client's "accept" could not place it), the offer waits as a proposal.
+      const allowance = allowanceNow(context, caller, ask);
+      let result: Awaited<ReturnType<typeof placeWithinAllowance>>;
+      if (!allowance.within) result = await proposeOffer(context, caller, ask, allowance.why);
+      else {
+        const confirmation = await confirm(extra, { tool: 'place_offer', args, summary: offerSummary(ask, context.dryRun), preview });
+        if (!confirmation.confirmed) return confirmation.result;
+        result = await placeWithinAllowance(context, caller, ask, confirmation.via);
+      }
       switch (result.status) {
+        case 'proposed':
+        case 'too_many_pending':
+          return proposalAnswer(context, result, preview);
         case 'refused_by_guard':
           return answer(`Not offered: ${result.guard.reason}.`, { ...preview, status: 'refused_by_guard', guard: { allowed: false, code: result.guard.code, reason: result.guard.reason } });
         case 'already_offered':

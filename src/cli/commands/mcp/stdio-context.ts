@@ -15,6 +15,7 @@ import { loadStrategyFile } from '../../../engine/index.js';
 import type { Logger } from '../../../log/logger.js';
 import { Protections } from '../../../ops/protections/index.js';
 import type { AgentContext } from '../../../operator/agent-context.js';
+import { approvalSettings } from '../../../operator/proposals/allowance.js';
 import { createMarketplaceClient, serviceConfigFromEnv } from '../../../service/index.js';
 import { openStore } from '../../../store/index.js';
 
@@ -53,6 +54,8 @@ export async function buildStdioContext(config: DaemonConfigFile, env: Record<st
     exclusive: (job) => queue.run(job),
     // No notifier here: a running daemon notices a pause or a lift at its next read and notifies it.
     protections: new Protections({ store, clock, log: component('protect'), settings: () => config.risk.protections }),
+    // `--name` finds its allowance among ops.tokens; the daemon's dashboard approves the rest.
+    approvals: approvalSettings(config.ops),
   };
   return {
     context,

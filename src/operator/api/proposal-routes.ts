@@ -1,0 +1,131 @@
+/**
+ * Agents' offer proposals on the operator API (docs/operator-api.md, "Proposals"):
+ *
+ * - `GET /api/proposals` (`?status=pending`, `limit`, `before`) and `GET /api/proposals/:id`: any
+ *   caller who may read;
+ * - `POST /api/proposals/:id/approve` (body `{}`) and `/reject` (`{ "reason": "..." }`): only the
+ *   operator, that is a dashboard session signed in with LENDBOT_OPERATOR_TOKEN or that token as a
+ *   bearer. A named token (an agent's) is refused with 403 even through a dashboard session, and
+ *   a proposal made with the operator token itself at /mcp cannot be approved with that bearer
+ *   token: only from the dashboard or with `lendbot approve`. Approving places the offer at once
+ *   (the guard asked again), and answers what became of it; approving anything no longer
+ *   waiting answers 409 and changes nothing.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { PROPOSAL_STATUSES, type StoredProposal } from '../../store/index.js';
+import type { OperatorApp } from '../operator-listener.js';
+import { OPERATOR_TOKEN_NAME } from '../operator-tokens.js';
+import { approveAndPlace, rejectProposal } from '../proposals/decide-proposal.js';
+import { proposalLink } from '../proposals/proposal-link.js';
+import { explanationOf, proposalStateText, type OutcomeDetail } from '../proposals/proposal-text.js';
+import { fail, parseOr400, type ApiDeps } from './api-deps.js';
+import type { ApiProposal, ProposalDecisionAnswer, ProposalsAnswer } from './api-types.js';
+
+const listQuery = z.strictObject({
+  status: z.enum([...PROPOSAL_STATUSES, 'all']).default('all'),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  before: z.coerce.number().int().positive().optional(),
+});
+const idParams = z.strictObject({ id: z.coerce.number().int().positive() });
+const approveBody = z.strictObject({});
+const rejectBody = z.strictObject({ reason: z.string().trim().max(200).optional() });
+
+const NEEDS_OPERATOR = 'approving needs the operator: sign in with LENDBOT_OPERATOR_TOKEN (agents\' named tokens cannot approve), or run lendbot approve ID on the daemon\'s machine';
+
+export function apiProposal(proposal: StoredProposal, link: string | null): ApiProposal {
+  const explanation = explanationOf(proposal);
+  const detail = (proposal.outcomeDetail ?? {}) as OutcomeDetail;
+  return {
+    id: proposal.id,
+    agent: `agent:${proposal.tokenName}`,
+    loanRequestId: proposal.loanRequestId,
+    rate: proposal.rate,
+    automateFund: proposal.automateFund,
+    amountCents: proposal.amountCents,
+    riskLevel: proposal.riskLevel,
+    status: proposal.status,
+    state: proposalStateText(proposal),
+    createdAt: proposal.createdAt,
+    expiresAt: proposal.expiresAt,
+    decidedBy: proposal.decidedBy,
+    decidedAt: proposal.decidedAt,
+    note: proposal.note,
+    outcome: proposal.outcome,
+    serviceOfferId: detail.service_offer_id ?? null,
+    explanation: {
+      summary: explanation.summary ?? null,
+      why: explanation.why ?? null,
+      guardAtProposal: explanation.guard ? { allowed: explanation.guard.allowed, code: explanation.guard.code ?? null, reason: explanation.guard.reason ?? null } : null,
+      strategy: explanation.strategy ?? null,
+      notes: explanation.note ? [explanation.note] : [],
+      loanTerms: explanation.request?.loan_terms ?? null,
+      maxInterestRate: explanation.request?.max_interest_rate ?? null,
+      creditScore: explanation.request?.credit_score ?? null,
+      dryRun: explanation.dry_run ?? false,
+    },
+    link,
+  };
+}
+
+export function registerProposalRoutes(api: OperatorApp, deps: ApiDeps): void {
+  const { context, auth, log } = deps;
+  const { store, realClock } = context;
+  const view = (proposal: StoredProposal): ApiProposal => apiProposal(proposal, proposalLink(store.state, proposal.id) ?? null);
+  const isOperator = (request: FastifyRequest): boolean => auth.callerOf(request) === OPERATOR_TOKEN_NAME;
+
+  /** Why this caller may not decide this proposal (403), or undefined when it may. */
+  const refusal = (request: FastifyRequest, proposal: StoredProposal): string | undefined => {
+    if (!isOperator(request)) return NEEDS_OPERATOR;
+    if (proposal.tokenName === OPERATOR_TOKEN_NAME && request.headers.authorization !== undefined) {
+      return `proposal ${proposal.id} was asked for with the operator token at /mcp: that bearer token cannot approve it too; approve it on the dashboard or with lendbot approve ${proposal.id}`;
+    }
+    return undefined;
+  };
+  const decider = (request: FastifyRequest): string => `${request.headers.authorization === undefined ? 'dashboard' : 'api'}:${OPERATOR_TOKEN_NAME}`;
+
+  api.get('/proposals', async (request, reply) => {
+    const query = parseOr400(listQuery, request.query, reply);
+    if (query === undefined) return reply;
+    store.proposals.expireDue(realClock.now());
+    const proposals = store.proposals.list({ statuses: query.status === 'all' ? undefined : [query.status], limit: query.limit, beforeId: query.before });
+    const operator = isOperator(request);
+    const answer: ProposalsAnswer = { proposals: proposals.map(view), canApprove: operator, approveNeeds: operator ? null : NEEDS_OPERATOR };
+    return reply.header('cache-control', 'no-store').send(answer);
+  });
+
+  api.get('/proposals/:id', async (request, reply) => {
+    const params = parseOr400(idParams, request.params, reply);
+    if (params === undefined) return reply;
+    store.proposals.expireDue(realClock.now());
+    const proposal = store.proposals.get(params.id);
+    if (proposal === undefined) return fail(reply, 404, `there is no proposal ${params.id}`);
+    const operator = isOperator(request);
+    const answer: ProposalsAnswer = { proposals: [view(proposal)], canApprove: operator, approveNeeds: operator ? null : NEEDS_OPERATOR };
+    return reply.header('cache-control', 'no-store').send(answer);
+  });
+
+  const decide = (action: 'approve' | 'reject') =>
+    async function (request: FastifyRequest, reply: FastifyReply) {
+      const params = parseOr400(idParams, request.params, reply);
+      if (params === undefined) return reply;
+      const body = parseOr400(action === 'approve' ? approveBody : rejectBody, request.body, reply);
+      if (body === undefined) return reply;
+      const proposal = store.proposals.get(params.id);
+      if (proposal === undefined) return fail(reply, 404, `there is no proposal ${params.id}`);
+      const refused = refusal(request, proposal);
+      if (refused !== undefined) {
+        log.warn({ proposal: params.id, caller: auth.callerOf(request) ?? null }, `proposal ${action} refused: not the operator`);
+        return fail(reply, 403, refused);
+      }
+      const by = decider(request);
+      const reason = 'reason' in body ? body.reason : undefined;
+      const decision = action === 'approve' ? await approveAndPlace(context, params.id, by) : rejectProposal({ store, clock: realClock }, params.id, by, reason);
+      if (!decision.changed || decision.proposal === undefined) return fail(reply, decision.proposal === undefined ? 404 : 409, decision.message);
+      log.info({ proposal: params.id, by, status: decision.proposal.status, outcome: decision.proposal.outcome }, decision.message);
+      const answer: ProposalDecisionAnswer = { proposal: view(decision.proposal), message: decision.message };
+      return reply.header('cache-control', 'no-store').send(answer);
+    };
+  api.post('/proposals/:id/approve', decide('approve'));
+  api.post('/proposals/:id/reject', decide('reject'));
+}

@@ -1,0 +1,59 @@
+/**
+ * The daemon's side of `lendbot approve`: that command only records the person's approval in the
+ * database (it has no marketplace client); this runner, in the running daemon, notices approved
+ * proposals and places them (decide-proposal.ts), and marks proposals whose time is up as expired
+ * so the lists say so. It looks once a second (real time): one indexed query when nothing waits.
+ *
+ * At start it takes up what a stopped daemon left mid-way (`placing` → `approved`): placing again
+ * is safe, the offer path never sends one request's offer twice.
+ */
+import type { AgentContext } from '../agent-context.js';
+import { placeApproved } from './decide-proposal.js';
+
+const TICK_MS = 1000;
+/** Approved proposals placed per tick; the rest wait for the next one. */
+const BATCH = 10;
+
+export class ProposalRunner {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly context: AgentContext,
+    private readonly tickMs: number = TICK_MS,
+  ) {}
+
+  start(): void {
+    const resumed = this.context.store.proposals.resumeInterrupted();
+    if (resumed > 0) this.context.log.info({ proposals: resumed }, 'approved proposals left mid-way by the last run are placed again (never sent twice)');
+    this.timer = setInterval(() => void this.tick(), this.tickMs);
+    this.timer.unref();
+    void this.tick();
+  }
+
+  /** One pass (tests call it directly); joins a pass under way. */
+  tick(): Promise<void> {
+    this.running ??= this.pass().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  private async pass(): Promise<void> {
+    const { store, realClock, log } = this.context;
+    try {
+      const expired = store.proposals.expireDue(realClock.now());
+      if (expired > 0) log.info({ proposals: expired }, 'agent proposals expired without being placed');
+      for (const id of store.proposals.approvedIds(BATCH)) await placeApproved(this.context, id);
+    } catch (error) {
+      // A closed database at shutdown, a locked file: the next pass tries again.
+      log.warn({ err: error }, 'proposal runner pass failed');
+    }
+  }
+}

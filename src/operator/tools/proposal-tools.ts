@@ -1,0 +1,104 @@
+/**
+ * An agent's proposals (src/operator/proposals): the answer place_offer gives when an offer waits
+ * for a person, and get_proposal / list_proposals to follow them. An agent sees the proposals of
+ * its own token only, and nothing here can approve one: that takes a person (the dashboard signed
+ * in with the operator token, or `lendbot approve` on the daemon's machine).
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { PROPOSAL_STATUSES, type StoredProposal } from '../../store/index.js';
+import type { AgentContext } from '../agent-context.js';
+import { MAX_PENDING_PER_TOKEN, type ProposeResult } from '../proposals/agent-asks.js';
+import { approveCommand, proposalLink } from '../proposals/proposal-link.js';
+import { explanationOf, proposalHeadline, proposalStateText } from '../proposals/proposal-text.js';
+import { answer } from '../tool-answer.js';
+import type { ToolDeps } from './tool-deps.js';
+
+/** Where a person approves a waiting proposal (null where it no longer waits). */
+function approveAt(context: AgentContext, proposal: StoredProposal): { dashboard: string | null; command: string } | null {
+  if (proposal.status !== 'pending') return null;
+  return { dashboard: proposalLink(context.store.state, proposal.id) ?? null, command: approveCommand(proposal.id) };
+}
+
+function proposalFacts(context: AgentContext, proposal: StoredProposal): Record<string, unknown> {
+  return {
+    proposal_id: proposal.id,
+    loan_request_id: proposal.loanRequestId,
+    rate: proposal.rate,
+    automate_fund: proposal.automateFund,
+    amount_cents: proposal.amountCents,
+    risk_level: proposal.riskLevel,
+    status: proposal.status,
+    state: proposalStateText(proposal),
+    why: explanationOf(proposal).why ?? null,
+    created_at: proposal.createdAt,
+    expires_at: proposal.expiresAt,
+    decided_by: proposal.decidedBy,
+    decided_at: proposal.decidedAt,
+    outcome: proposal.outcome,
+    outcome_detail: proposal.outcomeDetail,
+    approve_at: approveAt(context, proposal),
+  };
+}
+
+/** place_offer's answer when the offer was not placed but proposed (or could not be). */
+export function proposalAnswer(context: AgentContext, result: Exclude<ProposeResult, { status: 'refused_by_guard' }>, preview: Record<string, unknown>): CallToolResult {
+  if (result.status === 'too_many_pending') {
+    return answer(
+      `Not proposed: ${result.pending} of your proposals already wait for a person (at most ${MAX_PENDING_PER_TOKEN}); wait until they are decided or expire.`,
+      { ...preview, status: 'too_many_pending', pending: result.pending },
+      true,
+    );
+  }
+  const { proposal } = result;
+  const where = approveAt(context, proposal);
+  const dashboard = where?.dashboard ? ` on the dashboard (${where.dashboard})` : ' on the dashboard';
+  const why = explanationOf(proposal).why ?? 'it needs a person';
+  return answer(
+    `Not placed: ${why}. Proposal ${proposal.id}${result.already ? ' (already made for this offer)' : ''} waits until ${proposal.expiresAt} for a person to approve it${dashboard} or with \`${approveCommand(proposal.id)}\` on the daemon's machine; nothing is placed unless they do. Follow it with get_proposal {"proposal_id": ${proposal.id}}.`,
+    { ...preview, ...proposalFacts(context, proposal), status: 'proposal_pending', proposal_status: proposal.status, already_proposed: result.already, needs: "a person's approval" },
+  );
+}
+
+export function registerProposalTools({ server, context, caller }: ToolDeps): void {
+  const own = (id: number): StoredProposal | undefined => {
+    const found = context.store.proposals.get(id);
+    return found?.tokenName === caller.tokenName ? found : undefined;
+  };
+
+  server.registerTool(
+    'get_proposal',
+    {
+      title: 'One of your offer proposals',
+      description:
+        "Where an offer place_offer proposed stands: waiting for a person's approval (and until when), approved and placed (with the outcome), rejected or expired. Only your own token's proposals.",
+      inputSchema: { proposal_id: z.number().int().positive() },
+      annotations: { readOnlyHint: true },
+    },
+    async (args) => {
+      context.store.proposals.expireDue(context.realClock.now());
+      const proposal = own(args.proposal_id);
+      if (proposal === undefined) return answer(`You have no proposal ${args.proposal_id}.`, { status: 'not_found', proposal_id: args.proposal_id }, true);
+      return answer(`Proposal ${proposal.id}: ${proposalHeadline(proposal)}; ${proposalStateText(proposal)}.`, proposalFacts(context, proposal));
+    },
+  );
+
+  server.registerTool(
+    'list_proposals',
+    {
+      title: 'Your offer proposals',
+      description: "The offers you asked for beyond your token's allowance (and those placed within it), latest first; `status` narrows them, e.g. pending.",
+      inputSchema: {
+        status: z.enum(PROPOSAL_STATUSES).optional(),
+        limit: z.number().int().min(1).max(100).default(20),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    async (args) => {
+      context.store.proposals.expireDue(context.realClock.now());
+      const proposals = context.store.proposals.list({ statuses: args.status === undefined ? undefined : [args.status], tokenName: caller.tokenName, limit: args.limit });
+      const pending = proposals.filter((proposal) => proposal.status === 'pending').length;
+      return answer(`${proposals.length} proposals of yours (${pending} waiting for a person).`, { proposals: proposals.map((proposal) => proposalFacts(context, proposal)) });
+    },
+  );
+}
