@@ -7,7 +7,7 @@ import { z } from 'zod';
 import cron from 'node-cron';
 import { loadYamlFile, type CrossFieldRule } from '../config/index.js';
 import { riskLimitsSchema } from '../risk/index.js';
-import { ConfigurationError, refusalTextsSchema } from '../service/index.js';
+import { ConfigurationError, serviceSectionSchema } from '../service/index.js';
 import { notificationsSchema } from '../ops/notifier.js';
 import { OPS_ENV_HELP, operatorConfigSchema } from '../operator/operator-config.js';
 import { DEFAULT_SYNCHRONOUS, SYNCHRONOUS_LEVELS } from '../store/synchronous.js';
@@ -64,11 +64,7 @@ export const daemonConfigSchema = z.strictObject({
         .describe("send the list filters the active strategies' risk-level and amount filters allow (false: read the whole list)"),
     })
     .prefault({}),
-  service: z
-    .strictObject({
-      refusal_texts: refusalTextsSchema,
-    })
-    .prefault({}),
+  service: serviceSectionSchema.prefault({}),
   jobs: z
     .strictObject({
       balance_refresh: cronExpression.default('*/5 * * * *'),

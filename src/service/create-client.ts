@@ -5,6 +5,7 @@ import { DEFAULT_CLOCK_SKEW } from './clock-skew.js';
 import { HttpTransport } from './http-transport.js';
 import { MarketplaceClient } from './marketplace-client.js';
 import { RefusalTexts } from './refusal-texts.js';
+import { DEFAULT_RESPONSE_LIMITS } from './response-limits.js';
 import type { ServiceConfig } from './service-config.js';
 import { LENDBOT_VERSION } from '../version.js';
 
@@ -28,6 +29,7 @@ export function createMarketplaceClient(config: ServiceConfig, deps: ClientDeps 
       clockSkew: config.clockSkew ?? DEFAULT_CLOCK_SKEW,
       userAgent: `lendbot/${LENDBOT_VERSION}`,
       refusals: new RefusalTexts(config.refusalTexts),
+      responseLimits: config.maxResponseBytes ?? DEFAULT_RESPONSE_LIMITS,
     },
     {
       clock: deps.clock ?? systemClock,

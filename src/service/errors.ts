@@ -31,8 +31,23 @@ export type ServiceErrorCode =
   | 'SERVER_ERROR'
   /** Connection refused, DNS failure, reset or timeout on a request that is safe to repeat. */
   | 'NETWORK_ERROR'
-  /** An offer or fund call whose outcome is unknown: it may have been applied. Reconcile; never resend blindly. */
+  /**
+   * An offer or fund call whose outcome is unknown: it may have been applied. Reconcile; never
+   * resend blindly. Also a 2xx answer that cannot be read, a redirect, or a 4xx whose text is not
+   * a recognised refusal (docs/service-client.md, "Unreadable answers to offers and funding").
+   */
   | 'AMBIGUOUS_OUTCOME'
+  /**
+   * A redirect that was not followed: to another origin (our signed headers never leave the base
+   * URL's origin), of a paid call, of a POST, or past the hop limit. The message names the
+   * Location's origin.
+   */
+  | 'REDIRECT_REFUSED'
+  /**
+   * An answer larger than its endpoint's limit (`service.max_response_bytes`), on the wire or once
+   * decompressed; reading stopped at the limit. Not retried at once: the same answer would come.
+   */
+  | 'RESPONSE_TOO_LARGE'
   /** The answer was not what the spec says (bad JSON, wrong shape, a `next` to another host). */
   | 'MALFORMED_RESPONSE'
   /** Any other HTTP status. */
@@ -91,6 +106,16 @@ export class ServiceError extends AppError {
   }
 }
 
+/**
+ * AMBIGUOUS_OUTCOME for an offer or fund call whose answer cannot be read (a 2xx that is not JSON
+ * or not the spec's shape, no body, a body too large): the service may have applied it, so the
+ * caller reconciles it and never takes it for a refusal.
+ */
+export function unreadableOutcome(details: ServiceErrorDetails, why: string): ServiceError {
+  const answered = details.status === undefined ? 'the service answered' : `the service answered ${details.status}`;
+  return new ServiceError('AMBIGUOUS_OUTCOME', `${answered} but the answer could not be read (${why}); the request may have been applied`, details);
+}
+
 /** A bad argument caught before anything was sent (a rate outside 0.03 to 2.0, a bad filter). */
 export class InvalidArgumentError extends AppError {
   override readonly name = 'InvalidArgumentError';
@@ -124,4 +149,5 @@ export const OPERATOR_HINTS: Partial<Record<ServiceErrorCode, string>> = {
   AUTH_INVALID_API_KEY: 'check LENDBOT_API_KEY; the key may have been revoked',
   AUTH_TIMESTAMP_OUT_OF_RANGE: "check the machine's clock (signatures are valid for 5 minutes)",
   AMBIGUOUS_OUTCOME: 'the request may have been applied; check the account before repeating it',
+  REDIRECT_REFUSED: 'check LENDBOT_BASE_URL: it should be the address the service answers on without redirecting',
 };

@@ -9,6 +9,15 @@
  * - The paid provider endpoint retries only as configured (each call can cost money).
  * - A call refused with "Timestamp out of range" is signed again once with the service's time,
  *   learnt from the answer's Date header (see clock-skew.ts), whatever its class.
+ * - Redirects are never followed by got: our signed headers must never reach another origin.
+ *   A GET read follows a redirect on the base URL's origin (scheme, host and port), signed
+ *   afresh, at most MAX_REDIRECTS times; anything else is REDIRECT_REFUSED, or AMBIGUOUS_OUTCOME
+ *   for offers and funding (the request may have been applied before the redirect).
+ * - Offers and funding are settled only by a clear answer: a readable 2xx, or a refusal lendbot
+ *   recognises (a known text, or a status that refuses by itself such as fund's 400). Anything
+ *   else after the request was sent is AMBIGUOUS_OUTCOME.
+ * - Answers are read up to their endpoint's size limit, on the wire and once decompressed
+ *   (response-limits.ts); reading stops at the limit.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -16,9 +25,10 @@ import got, { RequestError, type Got, type Response } from 'got';
 import type { Clock, Sleep } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import { ServiceClock, type ClockSkewSettings } from './clock-skew.js';
-import { AUTH_TEXTS, ServiceError, type ServiceErrorCode } from './errors.js';
+import { AUTH_TEXTS, ServiceError, unreadableOutcome, type ServiceErrorCode, type ServiceErrorDetails } from './errors.js';
 import { DEFAULT_REFUSALS, type RefusalTexts } from './refusal-texts.js';
 import { signRequest, type SignatureMode } from './hmac-signer.js';
+import { ACCEPT_ENCODING, decodeBody, responseLimitKey, type ResponseKind, type ResponseLimits } from './response-limits.js';
 
 /** How an endpoint may be repeated after a failure. */
 export type RetryClass =
@@ -53,6 +63,8 @@ export interface TransportSettings {
   userAgent: string;
   /** The refusal texts errors are classified with (default: the built-in table). */
   refusals?: RefusalTexts;
+  /** The largest answer read, per kind of endpoint. */
+  responseLimits: ResponseLimits;
 }
 
 export interface TransportDeps {
@@ -72,6 +84,13 @@ export interface CallSpec {
   retryClass: RetryClass;
   /** Also send `Authorization: Bearer` (the fund endpoint's header listing asks for it). */
   withBearer?: boolean;
+  /** Which size limit the answer is held to. */
+  responseKind: ResponseKind;
+  /**
+   * Unsafe calls: 4xx statuses that refuse whatever their text says (fund's 400, spec 4.3). Without
+   * them only a recognised refusal text refuses, and any other 4xx is AMBIGUOUS_OUTCOME.
+   */
+  refusalStatuses?: readonly number[];
 }
 
 export interface CallResult {
@@ -84,6 +103,14 @@ export interface CallResult {
 
 // Failures that prove the request never left this machine.
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+
+/** Same-origin redirects a GET read follows before it is refused. */
+export const MAX_REDIRECTS = 3;
+// The statuses that send the client elsewhere; 300, 304 and the rest of 3xx do not.
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** One HTTP exchange: the next URL to ask for a followed redirect, else the call's result. */
+type Exchange = { result: CallResult } | { redirectTo: URL };
 
 export class HttpTransport {
   private readonly origin: URL;
@@ -106,7 +133,10 @@ export class HttpTransport {
     this.origin = new URL(settings.baseUrl);
     this.serviceClock = new ServiceClock(deps.clock, settings.clockSkew, deps.log);
     this.request = got.extend({
-      responseType: 'text',
+      // Bytes as they came: the transport counts them and inflates them itself, within limits.
+      responseType: 'buffer',
+      decompress: false,
+      followRedirect: false,
       throwHttpErrors: false,
       retry: { limit: 0 },
       timeout: { request: settings.timeoutMs },
@@ -122,8 +152,9 @@ export class HttpTransport {
 
   /** Sends the call, retrying as its class allows; returns a 2xx answer or throws ServiceError. */
   async call(spec: CallSpec): Promise<CallResult> {
-    const url = this.resolve(spec);
+    let url = this.resolve(spec);
     const path = url.pathname + url.search;
+    let hops = 0;
     const extraAttempts =
       spec.retryClass === 'read'
         ? this.settings.retry.readRetries
@@ -136,7 +167,12 @@ export class HttpTransport {
       const signedWithOffset = this.serviceClock.currentOffsetSeconds();
       const timestamp = this.serviceClock.nowSeconds();
       try {
-        return await this.attempt(spec, url, path, timestamp);
+        const exchange = await this.attempt(spec, url, path, timestamp, hops);
+        if ('result' in exchange) return exchange.result;
+        // A redirect on our own origin, signed afresh: not a retry, the hop limit bounds it.
+        url = exchange.redirectTo;
+        hops += 1;
+        continue;
       } catch (error) {
         if (
           error instanceof ServiceError &&
@@ -194,7 +230,23 @@ export class HttpTransport {
     return Math.round(ceiling / 2 + (ceiling / 2) * this.deps.random());
   }
 
-  private async attempt(spec: CallSpec, url: URL, path: string, timestamp: number): Promise<CallResult> {
+  private async attempt(spec: CallSpec, url: URL, path: string, timestamp: number, hops: number): Promise<Exchange> {
+    const started = performance.now();
+    const response = await this.receive(spec, url, path, this.headers(spec, url, timestamp));
+    const status = response.statusCode;
+    this.deps.log.debug({ method: spec.method, path, status, ms: Math.round(performance.now() - started) }, 'marketplace call');
+    if (status >= 300 && status < 400) return { redirectTo: this.redirectTarget(spec, path, response, url, hops) };
+    const text = await this.bodyText(spec, path, response);
+    const body = parseBody(text);
+    if (status >= 200 && status < 300) {
+      if (body.ok) return { result: { status, body: body.value, method: spec.method, path } };
+      throw this.unreadable(spec, { method: spec.method, path, status, serviceText: snippet(text) }, 'not JSON');
+    }
+    throw this.statusError(spec, path, response, text, body);
+  }
+
+  /** The headers of one attempt, signed with its own timestamp. */
+  private headers(spec: CallSpec, url: URL, timestamp: number): Record<string, string> {
     const headers: Record<string, string> = {
       ...signRequest({
         apiKey: this.settings.apiKey,
@@ -204,33 +256,114 @@ export class HttpTransport {
         url: url.toString(),
       }),
       Accept: 'application/json',
+      'Accept-Encoding': ACCEPT_ENCODING,
       'User-Agent': this.settings.userAgent,
     };
     if (spec.withBearer && this.settings.bearerToken) headers.Authorization = `Bearer ${this.settings.bearerToken}`;
-    const started = performance.now();
-    let response: Response<string>;
+    return headers;
+  }
+
+  /**
+   * Sends the request and reads the answer's bytes as they came, stopping as soon as they pass
+   * the endpoint's limit, or at once when the Content-Length says they will: the body is never
+   * buffered beyond it.
+   */
+  private async receive(spec: CallSpec, url: URL, path: string, headers: Record<string, string>): Promise<Response<Buffer>> {
+    const limit = this.settings.responseLimits[spec.responseKind];
+    const pending = this.request(url, {
+      method: spec.method,
+      headers,
+      responseType: 'buffer',
+      ...(spec.body === undefined ? {} : { json: spec.body }),
+    });
+    let status: number | undefined;
+    let tooLarge = false;
+    // `on` hands back the request itself, which is awaited below.
+    void pending.on('response', (response: { statusCode: number }) => {
+      status = response.statusCode;
+    });
+    void pending.on('downloadProgress', ({ transferred, total }) => {
+      if (tooLarge || (transferred <= limit && (total === undefined || total <= limit))) return;
+      tooLarge = true;
+      pending.cancel();
+    });
     try {
-      response = await this.request(url, {
-        method: spec.method,
-        headers,
-        ...(spec.body === undefined ? {} : { json: spec.body }),
-      });
+      return await pending;
     } catch (error) {
+      if (tooLarge) throw this.tooLargeError(spec, path, status, 'on the wire');
       throw this.networkError(spec, path, error);
     }
-    const ms = Math.round(performance.now() - started);
-    this.deps.log.debug({ method: spec.method, path, status: response.statusCode, ms }, 'marketplace call');
-    const body = parseBody(response.body);
-    if (response.statusCode >= 200 && response.statusCode < 300) {
-      if (body.ok) return { status: response.statusCode, body: body.value, method: spec.method, path };
-      throw new ServiceError('MALFORMED_RESPONSE', 'answer is not JSON', {
-        method: spec.method,
-        path,
-        status: response.statusCode,
-        serviceText: snippet(response.body),
-      });
+  }
+
+  /** The answer's text, inflated within the endpoint's limit. */
+  private async bodyText(spec: CallSpec, path: string, response: Response<Buffer>): Promise<string> {
+    const limit = this.settings.responseLimits[spec.responseKind];
+    const decoded = await decodeBody(response.rawBody ?? Buffer.alloc(0), response.headers['content-encoding'], limit);
+    if (decoded.ok) return decoded.text;
+    const status = response.statusCode;
+    if (decoded.problem === 'too-large') throw this.tooLargeError(spec, path, status, 'once decompressed');
+    const why =
+      decoded.problem === 'unsupported-encoding'
+        ? `Content-Encoding "${decoded.encoding}" is not one lendbot asked for`
+        : `the body does not inflate (${decoded.message})`;
+    throw this.unreadable(spec, { method: spec.method, path, status }, why);
+  }
+
+  /**
+   * A 2xx (or an answer of any status) that cannot be read: for offers and funding the request
+   * may have been applied, so the outcome is unknown (never a refusal); for the rest the answer
+   * is malformed.
+   */
+  private unreadable(spec: CallSpec, details: ServiceErrorDetails, why: string): ServiceError {
+    if (spec.retryClass === 'unsafe') return unreadableOutcome(details, why);
+    return new ServiceError('MALFORMED_RESPONSE', `answer is ${why === 'not JSON' ? why : `unreadable: ${why}`}`, details);
+  }
+
+  private tooLargeError(spec: CallSpec, path: string, status: number | undefined, where: string): ServiceError {
+    const limit = this.settings.responseLimits[spec.responseKind];
+    const key = responseLimitKey(spec.responseKind);
+    const details = { method: spec.method, path, status };
+    if (spec.retryClass === 'unsafe') {
+      return unreadableOutcome(details, `larger than ${key}, ${limit} bytes, ${where}; not read`);
     }
-    throw this.statusError(spec, path, response, body);
+    return new ServiceError(
+      'RESPONSE_TOO_LARGE',
+      `answer larger than ${limit} bytes ${where}; reading stopped at the limit (raise ${key} if the service really sends answers this large)`,
+      details,
+    );
+  }
+
+  /**
+   * Where a 3xx sends a GET read on our own origin, or the error that refuses it. Our signed
+   * headers never go to another origin; offers and funding never follow (the request may have
+   * been applied: AMBIGUOUS_OUTCOME), paid calls and other POSTs neither.
+   */
+  private redirectTarget(spec: CallSpec, path: string, response: Response<Buffer>, from: URL, hops: number): URL {
+    const status = response.statusCode;
+    let target: URL | undefined;
+    try {
+      target = response.headers.location ? new URL(response.headers.location, from) : undefined;
+    } catch {
+      target = undefined;
+    }
+    // Only the origin is named: a Location may carry credentials or tokens in its path or query.
+    const where = target ? `redirect to ${target.origin}` : 'redirect without a usable Location';
+    const details = { method: spec.method, path, status };
+    if (spec.retryClass === 'unsafe') {
+      return throwError(new ServiceError('AMBIGUOUS_OUTCOME', `${where} not followed: the request may have been applied`, details));
+    }
+    let why: string | undefined;
+    if (target === undefined) why = 'nowhere to go';
+    else if (target.origin !== this.origin.origin) why = "another origin than the base URL's: the signed headers never leave it";
+    else if (spec.retryClass === 'paid') why = 'a paid call never follows a redirect';
+    else if (spec.method !== 'GET') why = 'only GET reads follow a redirect';
+    else if (!REDIRECT_STATUSES.has(status)) why = `${status} is not a redirect lendbot follows`;
+    else if (hops >= MAX_REDIRECTS) why = `more than ${MAX_REDIRECTS} redirects`;
+    if (why !== undefined || target === undefined) {
+      return throwError(new ServiceError('REDIRECT_REFUSED', `${where} not followed (${why ?? 'nowhere to go'})`, details));
+    }
+    this.deps.log.debug({ method: spec.method, path, status, to: target.pathname }, 'marketplace redirect followed on the same origin');
+    return target;
   }
 
   private networkError(spec: CallSpec, path: string, error: unknown): ServiceError {
@@ -248,14 +381,9 @@ export class HttpTransport {
     return new ServiceError('NETWORK_ERROR', `network failure (${code ?? reason})`, details);
   }
 
-  private statusError(
-    spec: CallSpec,
-    path: string,
-    response: Response<string>,
-    body: ParsedBody,
-  ): ServiceError {
+  private statusError(spec: CallSpec, path: string, response: Response<Buffer>, text: string, body: ParsedBody): ServiceError {
     const status = response.statusCode;
-    const serviceText = body.ok ? serviceTextOf(body.value) : snippet(response.body);
+    const serviceText = body.ok ? serviceTextOf(body.value) : snippet(text);
     const refusal = (this.settings.refusals ?? DEFAULT_REFUSALS).codeOf(serviceText);
     const details = { method: spec.method, path, status, serviceText, refusal };
     if (status === 401 || status === 403) {
@@ -264,22 +392,37 @@ export class HttpTransport {
       const date = Date.parse(response.headers.date ?? '');
       return new ServiceError(code, 'authentication refused', { ...details, serverDateMs: Number.isNaN(date) ? undefined : date });
     }
-    if (status === 400) return new ServiceError('RULE_REFUSED', 'refused', details);
-    if (status === 404) return new ServiceError('NOT_FOUND', 'not found', details);
     if (status === 429) {
       const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.serviceClock.nowMs());
       return new ServiceError('RATE_LIMITED', 'rate limited', { ...details, retryAfterMs });
     }
-    // The status of most offer refusals is "not shown" (spec 4.2): a recognised text decides.
+    if (spec.retryClass === 'unsafe') return unsafeStatusError(spec, details);
+    if (status === 400) return new ServiceError('RULE_REFUSED', 'refused', details);
+    if (status === 404) return new ServiceError('NOT_FOUND', 'not found', details);
     if (status < 500 && refusal !== undefined) return new ServiceError('RULE_REFUSED', 'refused', details);
-    if (status >= 500) {
-      if (spec.retryClass === 'unsafe') {
-        return new ServiceError('AMBIGUOUS_OUTCOME', 'server error; the request may have been applied', details);
-      }
-      return new ServiceError('SERVER_ERROR', 'server error', details);
-    }
+    if (status >= 500) return new ServiceError('SERVER_ERROR', 'server error', details);
     return new ServiceError('HTTP_ERROR', 'unexpected status', details);
   }
+}
+
+/**
+ * An offer or fund call answered with an error status other than authentication (401, 403) and
+ * 429. The status of most offer refusals is "not shown" (spec 4.2), so only a clear refusal
+ * settles it: a text lendbot recognises, or a status that refuses by itself (fund's 400). A 5xx,
+ * or a 4xx whose text says nothing lendbot knows, may come after the service applied the
+ * request: the outcome is unknown, never a refusal that would release the money.
+ */
+function unsafeStatusError(spec: CallSpec, details: ServiceErrorDetails & { status: number }): ServiceError {
+  const { status, refusal } = details;
+  if (status >= 400 && status < 500 && (refusal !== undefined || (spec.refusalStatuses ?? []).includes(status))) {
+    return new ServiceError('RULE_REFUSED', 'refused', details);
+  }
+  if (status >= 500) return new ServiceError('AMBIGUOUS_OUTCOME', 'server error; the request may have been applied', details);
+  return new ServiceError('AMBIGUOUS_OUTCOME', 'is not a refusal lendbot recognises; the request may have been applied', details);
+}
+
+function throwError(error: ServiceError): never {
+  throw error;
 }
 
 type ParsedBody = { ok: true; value: unknown } | { ok: false };

@@ -25,7 +25,7 @@ import {
   transferDayGroupSchema,
   type LoanListStatus,
 } from './schemas/index.js';
-import { validateItems, validateOne } from './validation.js';
+import { validateItems, validateOne, validateOutcome } from './validation.js';
 import type {
   BankingData,
   BorrowerLoanHistoryItem,
@@ -74,8 +74,10 @@ export class MarketplaceClient implements MarketplaceApi {
       target: `/api/v3/loan_requests/${loanRequestId}/make_offer/`,
       body: { offered_interest: input.offeredInterest, automate_fund: input.automateFund ?? false },
       retryClass: 'unsafe',
+      responseKind: 'offers',
+      // Spec 4.2 shows no refusal status: only a recognised text refuses an offer.
     });
-    return validateOne(offerSchema, result);
+    return validateOutcome(offerSchema, result);
   }
 
   async fundAcceptedOffer(offerId: number): Promise<FundStarted> {
@@ -86,8 +88,11 @@ export class MarketplaceClient implements MarketplaceApi {
       body: {},
       retryClass: 'unsafe',
       withBearer: true,
+      responseKind: 'offers',
+      // Spec 4.3: 400 {detail} means the offer cannot be funded, whatever the text.
+      refusalStatuses: [400],
     });
-    return validateOne(fundStartedSchema, result);
+    return validateOutcome(fundStartedSchema, result);
   }
 
   async fetchBankingData(loanRequestId: number): Promise<BankingData> {
@@ -98,6 +103,7 @@ export class MarketplaceClient implements MarketplaceApi {
       body: { loan_request_id: loanRequestId },
       // A read in effect: fetching the same aggregation twice changes nothing.
       retryClass: 'read',
+      responseKind: 'banking_data',
     });
     return validateOne(bankingDataSchema, result);
   }
@@ -110,6 +116,7 @@ export class MarketplaceClient implements MarketplaceApi {
       target: '/api/v3/data_marketplace/data_integration/',
       body: { loan_request_id: loanRequestId, provider_name: providerName },
       retryClass: 'paid',
+      responseKind: 'provider_results',
     });
     return validateOne(providerResultSchema, result);
   }
@@ -176,7 +183,7 @@ function getCall(path: string, page?: number, query: Array<[string, string]> = [
     query = [...query, ['page', String(page)]];
   }
   const retryClass: RetryClass = 'read';
-  return { method: 'GET', target: path, query, retryClass };
+  return { method: 'GET', target: path, query, retryClass, responseKind: 'lists' };
 }
 
 function loanListPath(status: LoanListStatus): string {

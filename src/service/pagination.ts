@@ -62,7 +62,7 @@ export async function* followPages<T>(readPage: (call: CallSpec) => Promise<Page
     }
     if (seen.has(page.next)) throw malformed(`page link loops back to ${page.next}`, page.next);
     seen.add(page.next);
-    call = { method: 'GET', target: page.next, retryClass: 'read' };
+    call = { method: 'GET', target: page.next, retryClass: 'read', responseKind: first.responseKind };
   }
 }
 

@@ -2,12 +2,14 @@
  * Where the marketplace is and how to talk to it, read from the environment (LENDBOT_*).
  * Secrets only ever come from the environment, never from files in the repo.
  */
+import { z } from 'zod';
 import { DEFAULT_CLOCK_SKEW, type ClockSkewSettings } from './clock-skew.js';
 import { ConfigurationError } from './errors.js';
 import { SIGNATURE_MODES, type SignatureMode } from './hmac-signer.js';
 import type { RetrySettings } from './http-transport.js';
 import { NUMERIC_RANGE_FORMATS, type NumericRangeFormat } from './numeric-filters.js';
-import type { RefusalTextRule } from './refusal-texts.js';
+import { refusalTextsSchema, type RefusalTextRule } from './refusal-texts.js';
+import { DEFAULT_RESPONSE_LIMITS, RESPONSE_KINDS, type ResponseLimits } from './response-limits.js';
 
 export interface ServiceConfig {
   baseUrl: string;
@@ -22,6 +24,8 @@ export interface ServiceConfig {
   clockSkew?: ClockSkewSettings;
   /** Refusal texts beyond the built-in table (config `service.refusal_texts`), checked first. */
   refusalTexts?: readonly RefusalTextRule[] | undefined;
+  /** The largest answer read, per kind of endpoint (config `service.max_response_bytes`). */
+  maxResponseBytes?: ResponseLimits | undefined;
 }
 
 export const DEFAULT_RETRY: RetrySettings = {
@@ -48,6 +52,44 @@ export const SERVICE_ENV_HELP: ReadonlyArray<readonly [string, string]> = [
   ['LENDBOT_CLOCK_SKEW_CORRECTION', 'on (default) or off: after "Timestamp out of range", sign with the service\'s time from its Date header'],
   ['LENDBOT_MAX_CLOCK_SKEW_SECONDS', `largest clock skew corrected, either way (default ${DEFAULT_CLOCK_SKEW.maxSkewSeconds})`],
 ];
+
+/** What a limit of `service.max_response_bytes` holds, for the schema's descriptions. */
+const RESPONSE_KIND_HELP: Record<keyof ResponseLimits, string> = {
+  lists: 'a page of a list (loan requests, loans, transfers, history) or the payments of a loan',
+  banking_data: "a loan request's banking data, transactions included",
+  provider_results: "a score provider's answer",
+  offers: 'the answer to make_offer or fund',
+};
+
+const responseLimitsShape = Object.fromEntries(
+  RESPONSE_KINDS.map((kind) => [
+    kind,
+    z
+      .number()
+      .int()
+      .min(1024)
+      .default(DEFAULT_RESPONSE_LIMITS[kind])
+      .describe(`bytes of ${RESPONSE_KIND_HELP[kind]}, on the wire and once decompressed`),
+  ]),
+) as { [K in keyof ResponseLimits]: z.ZodDefault<z.ZodNumber> };
+
+/**
+ * The `service:` section of config/lendbot.yaml (documented inline there): how lendbot reads the
+ * marketplace's answers. Address and keys come from the environment only.
+ */
+export const serviceSectionSchema = z.strictObject({
+  refusal_texts: refusalTextsSchema,
+  max_response_bytes: z
+    .strictObject(responseLimitsShape)
+    .prefault({})
+    .describe('the largest answer read per kind of endpoint; a larger one is RESPONSE_TOO_LARGE'),
+});
+export type ServiceSection = z.infer<typeof serviceSectionSchema>;
+
+/** The client settings the config file's `service:` section holds, to merge over serviceConfigFromEnv. */
+export function serviceSettingsFromSection(section: ServiceSection): Pick<ServiceConfig, 'refusalTexts' | 'maxResponseBytes'> {
+  return { refusalTexts: section.refusal_texts, maxResponseBytes: section.max_response_bytes };
+}
 
 type Env = Record<string, string | undefined>;
 

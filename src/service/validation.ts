@@ -5,7 +5,7 @@
  * item (it should not) makes that item's issue, never the page's failure.
  */
 import type { z } from 'zod';
-import { ServiceError } from './errors.js';
+import { ServiceError, unreadableOutcome } from './errors.js';
 import type { CallResult } from './http-transport.js';
 
 /** One list item that failed validation and was left out. */
@@ -63,6 +63,18 @@ export function validateOne<S extends z.ZodType>(schema: S, result: CallResult):
     path: result.path,
     status: result.status,
   });
+}
+
+/**
+ * Validates the answer to an offer or fund call. A 2xx says the service applied the request, so an
+ * answer lendbot cannot read (no body, an id as text, a missing field) is AMBIGUOUS_OUTCOME, to be
+ * reconciled, never MALFORMED_RESPONSE, which a caller could take for "nothing happened".
+ */
+export function validateOutcome<S extends z.ZodType>(schema: S, result: CallResult): z.infer<S> {
+  const checked = check(schema, result.body);
+  if (checked.ok) return checked.value;
+  const why = result.body === null ? 'no body' : `it does not match the spec at ${checked.path}: ${checked.message}`;
+  throw unreadableOutcome({ method: result.method, path: result.path, status: result.status }, why);
 }
 
 /** Validates each item of a list on its own. */

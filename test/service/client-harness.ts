@@ -1,7 +1,7 @@
 /** A client wired to a fixture server, recording the waits it asks for instead of sleeping. */
 import { ManualClock } from '../../src/clock/clock.js';
 import { createLogger } from '../../src/log/logger.js';
-import { createMarketplaceClient, DEFAULT_RETRY, type MarketplaceClient, type ServiceConfig } from '../../src/service/index.js';
+import { createMarketplaceClient, DEFAULT_RETRY, ServiceError, type MarketplaceClient, type ServiceConfig } from '../../src/service/index.js';
 import { startFixtureServer, type FixtureOptions, type FixtureServer } from './fixture-server.js';
 
 export const API_KEY = 'test-key';
@@ -67,4 +67,14 @@ export async function startHarness(
       await server.close();
     },
   };
+}
+
+/** Awaits `promise`, expecting it to fail with a ServiceError, and returns that error. */
+export async function serviceFailure(promise: Promise<unknown>): Promise<ServiceError> {
+  const error = await promise.then(
+    () => undefined,
+    (failed: unknown) => failed,
+  );
+  if (error instanceof ServiceError) return error;
+  throw new Error(`expected a ServiceError, got ${String(error)}`);
 }

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock/clock.js';
 import { createLogger } from '../../src/log/logger.js';
 import { ServiceClock } from '../../src/service/clock-skew.js';
-import { DEFAULT_CLOCK_SKEW, ServiceError } from '../../src/service/index.js';
-import { startHarness, type Harness } from './client-harness.js';
+import { DEFAULT_CLOCK_SKEW } from '../../src/service/index.js';
+import { startHarness, type Harness, serviceFailure } from './client-harness.js';
 import { pageOf } from './fixture-server.js';
 import { offerJson } from './fixtures/resources.js';
 
@@ -20,14 +20,6 @@ function routes(h: Harness): void {
 
 const stamps = (h: Harness): number[] => h.server.requests.map((request) => Number(request.headers['x-timestamp']));
 
-async function failure(promise: Promise<unknown>): Promise<ServiceError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (error instanceof ServiceError) return error;
-  throw new Error(`expected a ServiceError, got ${String(error)}`);
-}
 
 describe('clock skew correction', () => {
   afterEach(async () => {
@@ -83,7 +75,7 @@ describe('clock skew correction', () => {
   it('leaves the error when the answer has no Date header', async () => {
     harness = await startHarness({}, 600, { sendDate: false });
     routes(harness);
-    const error = await failure(harness.client.listLoanRequests());
+    const error = await serviceFailure(harness.client.listLoanRequests());
     expect(error.code).toBe('AUTH_TIMESTAMP_OUT_OF_RANGE');
     expect(error.message).toBe('GET /api/v3/loan_requests/ 403 authentication refused: Timestamp out of range');
     expect(harness.server.requests).toHaveLength(1);
@@ -93,7 +85,7 @@ describe('clock skew correction', () => {
   it('leaves the error when correction is turned off', async () => {
     harness = await startHarness({ clockSkew: { correct: false, maxSkewSeconds: 3600 } }, 600);
     routes(harness);
-    expect((await failure(harness.client.listLoanRequests())).code).toBe('AUTH_TIMESTAMP_OUT_OF_RANGE');
+    expect((await serviceFailure(harness.client.listLoanRequests())).code).toBe('AUTH_TIMESTAMP_OUT_OF_RANGE');
     expect(harness.server.requests).toHaveLength(1);
     expect(harness.logLines()).toEqual([]);
   });
@@ -101,7 +93,7 @@ describe('clock skew correction', () => {
   it('does not trust a skew beyond the maximum, and says so', async () => {
     harness = await startHarness({ clockSkew: { correct: true, maxSkewSeconds: 3600 } }, 3601);
     routes(harness);
-    expect((await failure(harness.client.listLoanRequests())).code).toBe('AUTH_TIMESTAMP_OUT_OF_RANGE');
+    expect((await serviceFailure(harness.client.listLoanRequests())).code).toBe('AUTH_TIMESTAMP_OUT_OF_RANGE');
     expect(harness.server.requests).toHaveLength(1);
     expect(harness.logLines()).toEqual([
       expect.objectContaining({
@@ -118,7 +110,7 @@ describe('clock skew correction', () => {
     harness = await startHarness({}, 0, { nowSeconds: () => CLIENT_NOW + 600 * requestsSeen() });
     requestsSeen = () => harness.server.requests.length;
     routes(harness);
-    const error = await failure(harness.client.listLoanRequests());
+    const error = await serviceFailure(harness.client.listLoanRequests());
     expect(error.code).toBe('AUTH_TIMESTAMP_OUT_OF_RANGE');
     expect(stamps(harness)).toEqual([CLIENT_NOW, CLIENT_NOW + 600]);
     expect(harness.logLines()).toHaveLength(1);

@@ -7,6 +7,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Readable } from 'node:stream';
 
 export interface FixtureRequest {
   method: string;
@@ -20,7 +21,9 @@ export interface FixtureReply {
   status: number;
   body?: unknown;
   /** Sent as-is instead of JSON (for malformed answers). */
-  rawBody?: string;
+  rawBody?: string | Buffer;
+  /** Streamed instead of a body held in memory (for huge answers). */
+  stream?: () => Readable;
   headers?: Record<string, string>;
   /** Wait this long before answering (for timeouts). */
   delayMs?: number;
@@ -81,6 +84,14 @@ export async function startFixtureServer(options: FixtureOptions): Promise<Fixtu
         res.sendDate = false;
         const date = options.sendDate === false ? {} : { Date: new Date(now() * 1000).toUTCString() };
         res.writeHead(reply.status, { 'Content-Type': 'application/json', ...date, ...reply.headers });
+        if (reply.stream) {
+          // The client may stop reading on purpose; the broken pipe is no failure of the fixture.
+          const source = reply.stream();
+          source.on('error', () => res.destroy());
+          res.on('close', () => source.destroy());
+          source.pipe(res);
+          return;
+        }
         res.end(reply.rawBody ?? (reply.body === undefined ? '' : JSON.stringify(reply.body)));
       };
       if (reply.delayMs) setTimeout(send, reply.delayMs);

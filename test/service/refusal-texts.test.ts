@@ -108,13 +108,14 @@ describe('the client classifies answers by code', () => {
   it('reads another 4xx with a recognised text as a refusal (the status is "not shown")', async () => {
     const error = await offerFailure(409, OFFER_TEXTS.alreadyOffered);
     expect([error.code, error.refusal, error.status]).toEqual(['RULE_REFUSED', 'offer_exists', 409]);
+    // A text that says nothing lendbot knows is no refusal: the offer may exist (issue 24, item 1).
     const unknown = await offerFailure(409, 'Conflict.');
-    expect([unknown.code, unknown.refusal]).toEqual(['HTTP_ERROR', undefined]);
+    expect([unknown.code, unknown.refusal]).toEqual(['AMBIGUOUS_OUTCOME', undefined]);
   });
 
-  it('recognises a text added to the client settings', async () => {
+  it('recognises a text added to the client settings, which turns an unknown outcome into a refusal', async () => {
     const before = await offerFailure(400, 'Duplicate offer.');
-    expect([before.code, before.refusal]).toEqual(['RULE_REFUSED', undefined]);
+    expect([before.code, before.refusal]).toEqual(['AMBIGUOUS_OUTCOME', undefined]);
     await harness?.close();
     harness = undefined;
     const after = await offerFailure(400, 'Duplicate offer.', [{ pattern: 'duplicate offer', code: 'offer_exists' }]);
