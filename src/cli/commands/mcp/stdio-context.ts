@@ -16,7 +16,7 @@ import type { Logger } from '../../../log/logger.js';
 import { Protections } from '../../../ops/protections/index.js';
 import type { AgentContext } from '../../../operator/agent-context.js';
 import { approvalSettings } from '../../../operator/proposals/allowance.js';
-import { createMarketplaceClient, serviceConfigFromEnv } from '../../../service/index.js';
+import { createMarketplaceClient, serviceConfigFromEnv, serviceSettingsFromSection } from '../../../service/index.js';
 import { openStore } from '../../../store/index.js';
 
 export interface StdioParts {
@@ -29,7 +29,7 @@ export async function buildStdioContext(config: DaemonConfigFile, env: Record<st
   // Checked before anything is opened: a connector without credentials can do nothing.
   const serviceConfig = serviceConfigFromEnv(env);
   const strategies = await Promise.all(config.strategies.map((file) => loadStrategyFile(file)));
-  const client = createMarketplaceClient({ ...serviceConfig, refusalTexts: config.service.refusal_texts }, { clock, log: log.child({ component: 'service' }) });
+  const client = createMarketplaceClient({ ...serviceConfig, ...serviceSettingsFromSection(config.service) }, { clock, log: log.child({ component: 'service' }) });
   const store = openStore(config.db, { onWarning: (message) => log.warn({ db: config.db }, message), synchronous: config.store.synchronous });
   const component = (name: string): Logger => log.child({ component: name });
   const dryRun = config.dry_run;
