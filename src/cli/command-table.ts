@@ -18,6 +18,8 @@ export interface CommandEntry {
   summary: string;
   /** Whether the command has options of its own (the help lists it as `NAME [options]`). */
   hasOptions: boolean;
+  /** Its arguments as the help lists them after the options (`[id]`, `<id>`), if it takes any. */
+  operands?: string;
   load(): Promise<RegisterCommand>;
 }
 
@@ -39,6 +41,20 @@ export const COMMAND_TABLE: readonly CommandEntry[] = [
     summary: 'lift a protection that paused new offers, and print what it lifted',
     hasOptions: true,
     load: async () => (await import('./commands/resume/index.js')).registerResumeCommand,
+  },
+  {
+    name: 'approve',
+    summary: "approve an agent's offer proposal (the running daemon places it), or list those waiting",
+    hasOptions: true,
+    operands: '[id]',
+    load: async () => (await import('./commands/approve/index.js')).registerApproveCommand,
+  },
+  {
+    name: 'reject',
+    summary: "reject an agent's offer proposal: it is never placed",
+    hasOptions: true,
+    operands: '<id>',
+    load: async () => (await import('./commands/approve/index.js')).registerRejectCommand,
   },
   {
     name: 'decisions',

@@ -21,11 +21,11 @@ export async function buildProgramFor(io: CliIo, args: readonly string[]): Promi
       placeholders.set(program.command(entry.name).description(entry.summary), entry);
     }
   }
-  // A placeholder has no options; list it as the real command is listed (`run [options]`).
+  // A placeholder has no options; list it as the real command is listed (`run [options]`, `approve [options] [id]`).
   program.configureHelp({
     subcommandTerm(this: Help, command: Command): string {
       const entry = placeholders.get(command);
-      if (entry) return entry.hasOptions ? `${entry.name} [options]` : entry.name;
+      if (entry) return `${entry.name}${entry.hasOptions ? ' [options]' : ''}${entry.operands === undefined ? '' : ` ${entry.operands}`}`;
       return Help.prototype.subcommandTerm.call(this, command);
     },
   });
