@@ -6,8 +6,15 @@
  * must reach the same server object. Each session belongs to the token that opened it (a request
  * for it with another token is told the session does not exist); idle sessions end after 30 min.
  *
+ * Sessions are capped per token (`ops.mcp_sessions_per_token`), so one token, or one client that
+ * never closes its sessions, cannot hold them all: at its cap, the token's session idle longest
+ * is ended to make room if it has been idle `EVICT_IDLE_MS`, else the new one is refused (429,
+ * with the reason and Retry-After). The operator token's share is kept for it: the other tokens
+ * together hold at most `MAX_SESSIONS` less that share.
+ *
  * Every request without a valid token gets 401 with an empty body (and the WWW-Authenticate
- * header HTTP requires), before anything else is looked at. Tokens are never logged.
+ * header HTTP requires), before anything else is looked at; a wrong token counts toward the
+ * throttle (auth-throttle.ts). Tokens are never logged, nor is the query string.
  */
 import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -16,15 +23,19 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import type { AgentContext } from './agent-context.js';
+import { pathOf } from './api/operator-auth.js';
+import type { AuthThrottle } from './auth-throttle.js';
 import type { ConfirmationCodes } from './confirmation.js';
 import type { OperatorApp, OperatorRoutes } from './operator-listener.js';
-import type { TokenSet } from './operator-tokens.js';
+import { OPERATOR_TOKEN_NAME, type TokenSet } from './operator-tokens.js';
 
 export const MCP_PATH = '/mcp';
 /** The caller's name when the sandbox on loopback runs without any token. */
 export const ANONYMOUS_SANDBOX_CALLER = 'sandbox';
 const SESSION_IDLE_MS = 30 * 60_000;
-const MAX_SESSIONS = 64;
+export const MAX_SESSIONS = 64;
+/** A token at its cap gets room by ending its session idle longest, once idle this long. */
+export const EVICT_IDLE_MS = 5 * 60_000;
 
 interface Session {
   transport: StreamableHTTPServerTransport;
@@ -39,6 +50,9 @@ export interface McpRoutesOptions {
   tokens: TokenSet;
   /** Only for the sandbox on loopback without any token: requests need no token then. */
   anonymous: boolean;
+  /** The most sessions one token may hold at once (ops.mcp_sessions_per_token). */
+  sessionsPerToken: number;
+  throttle: AuthThrottle;
   /** Real time, for idle sessions. */
   realClock: Clock;
   log: Logger;
@@ -66,9 +80,31 @@ function rpcError(reply: FastifyReply, status: number, message: string): Fastify
   return reply.code(status).send({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
 }
 
+/** Why a new session for `tokenName` cannot be opened now (and when to retry), or undefined when it can. */
+function overCap(held: readonly Session[], tokenName: string, perToken: number, nowMs: number): { message: string; status: number; retryAfterSeconds?: number } | undefined {
+  const own = held.filter((session) => session.tokenName === tokenName);
+  if (own.length >= perToken) {
+    const idlest = Math.min(...own.map((session) => session.lastSeenMs));
+    return {
+      status: 429,
+      retryAfterSeconds: Math.max(1, Math.ceil((idlest + EVICT_IDLE_MS - nowMs) / 1000)),
+      message: `Too many MCP sessions for token "${tokenName}": ${own.length} open, the most one token may hold (ops.mcp_sessions_per_token). Close one (DELETE /mcp with its Mcp-Session-Id) or retry once one has been idle ${EVICT_IDLE_MS / 60_000} minutes`,
+    };
+  }
+  const reserved = tokenName === OPERATOR_TOKEN_NAME ? 0 : Math.min(perToken, MAX_SESSIONS);
+  const counted = tokenName === OPERATOR_TOKEN_NAME ? held.length : held.filter((session) => session.tokenName !== OPERATOR_TOKEN_NAME).length;
+  if (counted >= MAX_SESSIONS - reserved) {
+    return { status: 503, message: `Too many MCP sessions (${held.length} open; ${reserved} of ${MAX_SESSIONS} are kept for the operator token); close one or retry later` };
+  }
+  return undefined;
+}
+
 export function mcpRoutes(options: McpRoutesOptions): OperatorRoutes {
-  const { context, codes, tokens, log, realClock } = options;
+  const { context, codes, tokens, log, realClock, throttle } = options;
   const sessions = new Map<string, Session>();
+  /** Sessions whose initialize is under way (not in `sessions` yet): they count toward the caps. */
+  const opening = new Set<Session>();
+  const held = (): Session[] => [...sessions.values(), ...opening];
   let sweeper: NodeJS.Timeout | undefined;
 
   const endSession = async (id: string): Promise<void> => {
@@ -76,6 +112,20 @@ export function mcpRoutes(options: McpRoutesOptions): OperatorRoutes {
     if (session === undefined) return;
     sessions.delete(id);
     await session.server.close().catch((error: unknown) => log.warn({ err: error }, 'MCP session did not close cleanly'));
+  };
+
+  /**
+   * At its cap, ends the token's session idle longest when it has been idle EVICT_IDLE_MS (a
+   * client that forgot to close it), so that a new one has room.
+   */
+  const endIdlest = async (tokenName: string): Promise<void> => {
+    const now = realClock.now();
+    const own = [...sessions].filter(([, session]) => session.tokenName === tokenName);
+    if (own.length + [...opening].filter((session) => session.tokenName === tokenName).length < options.sessionsPerToken) return;
+    const idlest = own.sort(([, a], [, b]) => a.lastSeenMs - b.lastSeenMs)[0];
+    if (idlest === undefined || now - idlest[1].lastSeenMs < EVICT_IDLE_MS) return;
+    log.info({ agent: `agent:${tokenName}`, idleSeconds: Math.round((now - idlest[1].lastSeenMs) / 1000) }, 'MCP session ended to make room for a new one of the same token');
+    await endSession(idlest[0]);
   };
 
   return {
@@ -90,9 +140,12 @@ export function mcpRoutes(options: McpRoutesOptions): OperatorRoutes {
       void app.register(async (scope) => {
         const callerOf = new WeakMap<FastifyRequest, string>();
         scope.addHook('onRequest', async (request, reply) => {
-          const name = options.anonymous ? ANONYMOUS_SANDBOX_CALLER : tokens.authenticate(request.headers.authorization);
+          const authorization = request.headers.authorization;
+          const name = options.anonymous ? ANONYMOUS_SANDBOX_CALLER : tokens.authenticate(authorization);
           if (name === undefined) {
-            log.warn({ remoteAddress: request.ip, path: request.url }, 'operator request refused: missing or wrong bearer token');
+            const address = request.raw.socket.remoteAddress;
+            if (authorization !== undefined) throttle.failed(address);
+            throttle.refused({ address, method: request.method, path: pathOf(request), why: authorization === undefined ? 'missing bearer token' : 'wrong bearer token' });
             return reply.code(401).header('www-authenticate', 'Bearer').send();
           }
           callerOf.set(request, name);
@@ -120,8 +173,15 @@ export function mcpRoutes(options: McpRoutesOptions): OperatorRoutes {
           if (found !== 'none') return handle(request, reply, found);
           const { Transport, isInitializeRequest, createAgentServer } = await (sdk ??= loadSdk());
           if (!isInitializeRequest(request.body)) return rpcError(reply, 400, 'No session: send initialize first, without an Mcp-Session-Id header');
-          if (sessions.size >= MAX_SESSIONS) return rpcError(reply, 503, `Too many sessions (${MAX_SESSIONS}); close one or retry later`);
           const tokenName = callerOf.get(request) ?? ANONYMOUS_SANDBOX_CALLER;
+          await endIdlest(tokenName);
+          // Checked with no wait between it and `opening.add` below.
+          const refused = overCap(held(), tokenName, options.sessionsPerToken, realClock.now());
+          if (refused !== undefined) {
+            log.warn({ agent: `agent:${tokenName}`, sessions: sessions.size }, `MCP session refused: ${refused.message}`);
+            if (refused.retryAfterSeconds !== undefined) reply.header('retry-after', String(refused.retryAfterSeconds));
+            return rpcError(reply, refused.status, refused.message);
+          }
           const { port } = listener.address();
           const session: Session = {
             tokenName,
@@ -144,8 +204,14 @@ export function mcpRoutes(options: McpRoutesOptions): OperatorRoutes {
             const id = session.transport.sessionId;
             if (id !== undefined) sessions.delete(id);
           };
-          await session.server.connect(session.transport);
-          return handle(request, reply, session);
+          // Counted from here, so initializations arriving together cannot all pass the caps.
+          opening.add(session);
+          try {
+            await session.server.connect(session.transport);
+            return await handle(request, reply, session);
+          } finally {
+            opening.delete(session);
+          }
         });
 
         const streamOrEnd = async (request: FastifyRequest, reply: FastifyReply) => {

@@ -60,6 +60,13 @@ export const operatorConfigSchema = z.strictObject({
     .boolean()
     .default(true)
     .describe('true: the dashboard and GET /api/... answer callers on this machine without a token (changes always need one)'),
+  mcp_sessions_per_token: z
+    .number()
+    .int()
+    .min(1)
+    .max(32)
+    .default(8)
+    .describe('the most MCP sessions one token may hold at once (64 in all; the operator token keeps this many for itself)'),
   reports_dir: z.string().min(1).default('reports').describe('the folder of backtest HTML reports the dashboard lists (GET /api/reports)'),
 });
 export type OperatorConfig = z.infer<typeof operatorConfigSchema>;

@@ -9,18 +9,20 @@
  * without a token it refuses to serve and says so, while the daemon trades on.
  */
 import type { Logger } from '../log/logger.js';
+import { ConfigurationError } from '../service/index.js';
 import type { MetricsScrape } from '../ops/ops-routes.js';
 import { DASHBOARD_URL_KEY } from '../store/index.js';
 import type { AgentContext } from './agent-context.js';
 import { operatorApiRoutes } from './api/api-routes.js';
 import { createOperatorAuth } from './api/operator-auth.js';
 import { SessionStore } from './api/sessions.js';
+import { AuthThrottle, authThrottleRoutes } from './auth-throttle.js';
 import { ConfirmationCodes } from './confirmation.js';
 import { dashboardRoutes } from './dashboard/dashboard-routes.js';
 import { MCP_PATH, mcpRoutes } from './mcp-routes.js';
 import type { OperatorConfig } from './operator-config.js';
 import { buildOperatorListener, isLoopbackHost, type OperatorListener } from './operator-listener.js';
-import { tokensFromEnv } from './operator-tokens.js';
+import { tokensFromEnv, type WeakToken } from './operator-tokens.js';
 import { ProposalRunner } from './proposals/proposal-runner.js';
 
 export interface OperatorSurface {
@@ -46,6 +48,7 @@ export function operatorSurface(options: OperatorSurfaceOptions): OperatorSurfac
   const loopback = isLoopbackHost(config.host);
   // Places what people approved with `lendbot approve`, and expires what waited too long.
   const proposals = new ProposalRunner(context);
+  refuseWeakTokens(tokens.weak, config.host, loopback, log);
   const anonymousMcp = tokens.size === 0 && context.mode === 'sandbox' && loopback;
   if (tokens.size === 0 && !loopback) {
     log.warn(
@@ -61,13 +64,25 @@ export function operatorSurface(options: OperatorSurfaceOptions): OperatorSurfac
       stop: () => proposals.stop(),
     };
   }
-  const auth = createOperatorAuth({ tokens, sessions: new SessionStore(context.realClock), openOnLoopback: config.open_on_loopback, log });
+  const throttle = new AuthThrottle(context.realClock, log);
+  const auth = createOperatorAuth({ tokens, sessions: new SessionStore(context.realClock), openOnLoopback: config.open_on_loopback, throttle });
   const listener: OperatorListener = buildOperatorListener({
     host: config.host,
     port: config.port,
     log,
     routes: [
-      mcpRoutes({ context, codes: new ConfirmationCodes(context.realClock), tokens, anonymous: anonymousMcp, realClock: context.realClock, log }),
+      // First: it answers 429 before any other group compares a token.
+      authThrottleRoutes(throttle),
+      mcpRoutes({
+        context,
+        codes: new ConfirmationCodes(context.realClock),
+        tokens,
+        anonymous: anonymousMcp,
+        sessionsPerToken: config.mcp_sessions_per_token,
+        throttle,
+        realClock: context.realClock,
+        log,
+      }),
       operatorApiRoutes({ context, auth, reportsDir: config.reports_dir, metrics: options.metrics, log }),
       dashboardRoutes(),
     ],
@@ -115,4 +130,19 @@ export function operatorSurface(options: OperatorSurfaceOptions): OperatorSurfac
 /** Where the links to proposals point (proposals/proposal-link.ts); '' while no dashboard is served. */
 function recordDashboardUrl(context: AgentContext, url: string): void {
   context.store.state.set(DASHBOARD_URL_KEY, url, context.realClock.now());
+}
+
+/**
+ * A weak token (operator-tokens.ts, tokenWeakness) is refused when the listener binds beyond
+ * loopback, where anyone on the network may guess; on loopback it is a warning. The variable is
+ * named, never the value.
+ */
+function refuseWeakTokens(weak: readonly WeakToken[], host: string, loopback: boolean, log: Logger): void {
+  if (weak.length === 0) return;
+  const how = 'use at least 24 random characters, e.g. openssl rand -hex 32';
+  if (!loopback) {
+    const which = weak.map((token) => `${token.variable} ${token.problem}`).join('; ');
+    throw new ConfigurationError(`operator token too weak for ops.host ${host}, which is not loopback: ${which}; ${how}`);
+  }
+  for (const token of weak) log.warn({ variable: token.variable }, `operator token ${token.variable} ${token.problem}: weak, accepted only because ops.host is loopback; ${how}`);
 }

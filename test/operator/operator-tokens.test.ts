@@ -34,7 +34,7 @@ describe('operator tokens', () => {
     expect(daemonConfigSchema.safeParse({ ops: { tokens: [{ name: 'Claude Desktop', env: 'X' }] } }).success).toBe(false);
     expect(daemonConfigSchema.safeParse({ ops: { tokens: [{ name: 'claude', env: 'lower' }] } }).success).toBe(false);
     const defaults = daemonConfigSchema.parse({});
-    expect(defaults.ops).toEqual({ host: '127.0.0.1', port: 8081, tokens: [], proposal_expiry_minutes: 30, open_on_loopback: true, reports_dir: 'reports' });
+    expect(defaults.ops).toEqual({ host: '127.0.0.1', port: 8081, tokens: [], proposal_expiry_minutes: 30, open_on_loopback: true, mcp_sessions_per_token: 8, reports_dir: 'reports' });
     expect(applyEnv(defaults, { LENDBOT_OPS_PORT: '9091' }).ops.port).toBe(9091);
     expect(() => applyEnv(defaults, { LENDBOT_OPS_PORT: 'x' })).toThrow(new ConfigurationError('LENDBOT_OPS_PORT must be a port number (got "x")'));
   });

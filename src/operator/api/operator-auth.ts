@@ -11,9 +11,12 @@
  *   of another site cannot send (and the SameSite=Strict cookie is not sent cross-site anyway).
  *
  * Refusals are logged with the path only: never a header, a query string, a cookie or a token.
+ * A wrong bearer token counts toward the throttle (auth-throttle.ts) once a request, wherever it
+ * was compared (GET /api/me too: its answer would tell a right guess from a wrong one), and the
+ * refusals' lines go through it (a summary instead of a line each under a flood).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from '../../log/logger.js';
+import type { AuthThrottle } from '../auth-throttle.js';
 import type { TokenSet } from '../operator-tokens.js';
 import { readCookie, SESSION_COOKIE } from './cookies.js';
 import type { SessionStore } from './sessions.js';
@@ -21,6 +24,7 @@ import type { SessionStore } from './sessions.js';
 export interface OperatorAuth {
   tokens: TokenSet;
   sessions: SessionStore;
+  throttle: AuthThrottle;
   openOnLoopback: boolean;
   /** The token name of a signed-in caller (bearer token first, then the session cookie). */
   callerOf(request: FastifyRequest): string | undefined;
@@ -49,15 +53,21 @@ export function pathOf(request: FastifyRequest): string {
   return request.url.split('?', 1)[0] ?? request.url;
 }
 
-export function createOperatorAuth(options: { tokens: TokenSet; sessions: SessionStore; openOnLoopback: boolean; log: Logger }): OperatorAuth {
-  const { tokens, sessions, log } = options;
+export function createOperatorAuth(options: { tokens: TokenSet; sessions: SessionStore; openOnLoopback: boolean; throttle: AuthThrottle }): OperatorAuth {
+  const { tokens, sessions, throttle } = options;
+  const counted = new WeakSet<FastifyRequest>();
   const callerOf = (request: FastifyRequest): string | undefined => {
     const bearer = request.headers.authorization;
-    if (bearer !== undefined) return tokens.authenticate(bearer);
-    return sessions.nameOf(readCookie(request.headers.cookie, SESSION_COOKIE));
+    if (bearer === undefined) return sessions.nameOf(readCookie(request.headers.cookie, SESSION_COOKIE));
+    const name = tokens.authenticate(bearer);
+    if (name === undefined && !counted.has(request)) {
+      counted.add(request);
+      throttle.failed(request.raw.socket.remoteAddress);
+    }
+    return name;
   };
   const refuse = (request: FastifyRequest, reply: FastifyReply, why: string): FastifyReply => {
-    log.warn({ remoteAddress: request.ip, method: request.method, path: pathOf(request) }, `operator request refused: ${why}`);
+    throttle.refused({ address: request.raw.socket.remoteAddress, method: request.method, path: pathOf(request), why });
     return reply.code(401).header('www-authenticate', 'Bearer').header('cache-control', 'no-store').send({ error: `${why}: sign in, or send Authorization: Bearer <token>` });
   };
   // The socket's address, not request.ip: no proxy header can make a remote caller look local.
@@ -68,6 +78,7 @@ export function createOperatorAuth(options: { tokens: TokenSet; sessions: Sessio
   return {
     tokens,
     sessions,
+    throttle,
     openOnLoopback: options.openOnLoopback,
     callerOf,
     canRead,

@@ -27,7 +27,9 @@ export function registerSessionRoutes(api: OperatorApp, deps: ApiDeps): void {
     if (body === undefined) return reply;
     const name = auth.tokens.identify(body.token.trim());
     if (name === undefined) {
-      log.warn({ remoteAddress: request.ip, path: pathOf(request) }, 'operator sign-in refused: wrong token');
+      const address = request.raw.socket.remoteAddress;
+      auth.throttle.failed(address);
+      auth.throttle.refused({ address, method: request.method, path: pathOf(request), why: 'sign-in with a wrong token' });
       return fail(reply, 401, 'wrong token');
     }
     const session = auth.sessions.open(name);
