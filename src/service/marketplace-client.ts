@@ -73,9 +73,9 @@ export class MarketplaceClient implements MarketplaceApi {
       method: 'POST',
       target: `/api/v3/loan_requests/${loanRequestId}/make_offer/`,
       body: { offered_interest: input.offeredInterest, automate_fund: input.automateFund ?? false },
+      // Spec 4.2 shows no refusal status (no refusalStatuses): only a recognised text refuses an offer.
       retryClass: 'unsafe',
       responseKind: 'offers',
-      // Spec 4.2 shows no refusal status: only a recognised text refuses an offer.
     });
     return validateOutcome(offerSchema, result);
   }
