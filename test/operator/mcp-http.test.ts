@@ -6,7 +6,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { balanceFromTransfers, collectPages, type LoanRequest } from '../../src/service/index.js';
-import { callTool, CLAUDE_TOKEN, connectAgent, OPERATOR_TOKEN, startOperatorHarness, type OperatorHarness } from './operator-harness.js';
+import { agentView } from '../../src/operator/untrusted-data.js';
+import { callTool, CLAUDE_TOKEN, connectAgent, market, OPERATOR_TOKEN, startOperatorHarness, type OperatorHarness } from './operator-harness.js';
 
 const TOOLS = [
   'explain_decision',
@@ -88,20 +89,23 @@ describe('the MCP agent connector over HTTP', () => {
   it('lists loan requests with the filters of spec 4.1, as the sandbox does', async () => {
     const { data } = await callTool(agent, 'list_loan_requests', { risk_level: 2, state: ['CA'], completed_loans: '1-5' });
     const expected = await h.service.listLoanRequests({ svcColor: 2, state: ['CA'], completedLoans: '1-5' });
-    const ids = (data.items as LoanRequest[]).map((request) => request.id);
+    const ids = (market(data).items as LoanRequest[]).map((request) => request.id);
     expect(ids).toEqual(expected.items.map((request) => request.id));
     expect(ids).toContain(requests.read.id);
     expect(data.count).toBe(expected.count);
     const all = await callTool(agent, 'list_loan_requests', {});
-    expect((all.data.items as LoanRequest[]).length).toBeGreaterThanOrEqual(Object.keys(requests).length);
+    expect((market(all.data).items as LoanRequest[]).length).toBeGreaterThanOrEqual(Object.keys(requests).length);
   });
 
   it("reads a borrower's history and banking data as the sandbox has them", async () => {
     const history = await callTool(agent, 'get_borrower_history', { loan_request_id: requests.read.id });
-    expect(history.data.items).toEqual((await h.service.listBorrowerLoanHistory(requests.read.id)).items);
+    expect(market(history.data).items).toEqual(agentView((await h.service.listBorrowerLoanHistory(requests.read.id)).items));
     expect(history.data.count).toBe(3);
     const banking = await callTool(agent, 'get_banking_data', { loan_request_id: requests.read.id });
-    expect(banking.data.banking_data).toEqual(await h.service.fetchBankingData(requests.read.id));
+    // As the service has them, without the memos (as the database keeps them).
+    const raw = await h.service.fetchBankingData(requests.read.id);
+    expect(market(banking.data).banking_data).toEqual(agentView(raw));
+    expect(JSON.stringify(market(banking.data))).not.toContain(raw.data_aggregation?.DepAcctTrns?.BankAcctTrnRec[0]?.Memo);
   });
 
   it('refuses an unknown request and bad arguments as answers, not crashes', async () => {
@@ -272,16 +276,16 @@ describe('the MCP agent connector over HTTP', () => {
     h.sandbox.control.advance(32 * 86_400_000);
     const current = await callTool(agent, 'list_loans', { status: 'current' });
     const expected = await h.service.listLoans('current');
-    expect(current.data.items).toEqual(expected.items);
+    expect(market(current.data).items).toEqual(agentView(expected.items));
     expect(expected.items.length).toBeGreaterThan(0);
     const loanId = expected.items[0]!.id;
     const payments = await callTool(agent, 'get_payment_schedule', { loan_id: loanId });
-    expect(payments.data.payments).toEqual((await h.service.listLoanPayments(loanId)).items);
-    expect((payments.data.payments as unknown[]).length).toBeGreaterThan(0);
-    expect((await callTool(agent, 'list_loans', { status: 'default' })).data.items).toEqual((await h.service.listLoans('default')).items);
+    expect(market(payments.data).payments).toEqual(agentView((await h.service.listLoanPayments(loanId)).items));
+    expect((market(payments.data).payments as unknown[]).length).toBeGreaterThan(0);
+    expect(market((await callTool(agent, 'list_loans', { status: 'default' })).data).items).toEqual(agentView((await h.service.listLoans('default')).items));
 
     const transfers = await callTool(agent, 'list_transactions', {});
-    expect(transfers.data.items).toEqual((await h.service.listTransfers(1)).items);
+    expect(market(transfers.data).items).toEqual(agentView((await h.service.listTransfers(1)).items));
     const balance = await callTool(agent, 'get_balance');
     const fromService = balanceFromTransfers((await collectPages(h.service.transferPages())).items).availableCents;
     expect(balance.data.balance_cents).toBe(fromService);

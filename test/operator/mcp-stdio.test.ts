@@ -13,7 +13,7 @@ import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { openStore } from '../../src/store/index.js';
 import { BIN, cleanEnv } from '../cli/run-cli.js';
 import { OFFER_ALL } from '../daemon/daemon-harness.js';
-import { callTool } from './operator-harness.js';
+import { callTool, market } from './operator-harness.js';
 
 let sandbox: SandboxHandle;
 let dir: string;
@@ -67,7 +67,7 @@ describe('lendbot mcp over stdio', () => {
     expect(tools).toHaveLength(17);
     const request = sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.4, competitorOffers: 0 });
     const listed = await callTool(client, 'list_loan_requests', {});
-    expect((listed.data.items as Array<{ id: number }>).map((item) => item.id)).toEqual([request.id]);
+    expect((market(listed.data).items as Array<{ id: number }>).map((item) => item.id)).toEqual([request.id]);
 
     const first = await callTool(client, 'place_offer', { loan_request_id: request.id, rate: 0.22 });
     expect(first.data).toMatchObject({ status: 'confirmation_required' });

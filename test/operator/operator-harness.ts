@@ -13,6 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type CallToolResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
+import { UNTRUSTED_FIELD } from '../../src/operator/untrusted-data.js';
 import { daemonConfigSchema } from '../../src/daemon/daemon-config.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import type { MarketplaceClient } from '../../src/service/index.js';
@@ -96,4 +97,11 @@ export async function callTool(client: Client, name: string, args: Record<string
   const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
   if (result.structuredContent === undefined) throw new Error(`${name} answered without structured content: ${text}`);
   return { data: result.structuredContent, text, isError: result.isError === true };
+}
+
+/** What a tool's structured content carries from the marketplace (src/operator/untrusted-data.ts). */
+export function market(data: Record<string, unknown>): Record<string, unknown> {
+  const carried = data[UNTRUSTED_FIELD];
+  if (carried === null || typeof carried !== 'object') throw new Error(`no ${UNTRUSTED_FIELD} in ${JSON.stringify(data).slice(0, 200)}`);
+  return carried as Record<string, unknown>;
 }

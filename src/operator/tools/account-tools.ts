@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { formatCents, type Cents } from '../../service/index.js';
 import { OFFER_STATES, offerJson } from '../../store/index.js';
 import { answer } from '../tool-answer.js';
+import { marketplaceAnswer } from '../untrusted-data.js';
 import type { ToolDeps } from './tool-deps.js';
 
 const usd = (cents: Cents): string => `$${formatCents(cents)}`;
@@ -36,7 +37,13 @@ export function registerAccountTools({ server, context }: ToolDeps): void {
       const counts = new Map<string, number>();
       for (const offer of listed) counts.set(offer.state, (counts.get(offer.state) ?? 0) + 1);
       const byState = [...counts].map(([state, n]) => `${n} ${state}`).join(', ');
-      return answer(`${listed.length} offers${byState ? `: ${byState}` : ''}.`, { offers: listed.map((offer) => offerJson(offer)) });
+      // The service's text about an offer (its refusal, an unreadable answer) is data, not instructions: apart.
+      const offers = listed.map((offer) => {
+        const { service_text: _serviceText, ...own } = offerJson(offer);
+        return own;
+      });
+      const serviceTexts = listed.filter((offer) => offer.serviceText !== null).map((offer) => ({ loan_request_id: offer.loanRequestId, service_text: offer.serviceText }));
+      return marketplaceAnswer(`${listed.length} offers${byState ? `: ${byState}` : ''}.`, { offers }, { service_texts: serviceTexts });
     },
   );
 

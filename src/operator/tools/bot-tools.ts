@@ -11,9 +11,11 @@ import { confirmAction } from '../confirm-action.js';
 import { explainNow } from '../explain-now.js';
 import { findOpenRequest } from '../find-request.js';
 import { answer } from '../tool-answer.js';
+import { marketplaceAnswer, reasonsApart } from '../untrusted-data.js';
 import type { ToolDeps } from './tool-deps.js';
 
-function summaryOf(decision: StoredDecision): Record<string, unknown> {
+/** A decision as listed; the service's words in its reasons go onto `texts` (reasonsApart). */
+function summaryOf(decision: StoredDecision, texts: string[]): Record<string, unknown> {
   return {
     loan_request_id: decision.loanRequestId,
     decided_at: decision.decidedAt,
@@ -21,11 +23,17 @@ function summaryOf(decision: StoredDecision): Record<string, unknown> {
     strategy: decision.strategy,
     source: decision.source ?? 'strategies',
     rate: decision.rate,
-    reasons: decision.reasons,
+    reasons: reasonsApart(decision.reasons, texts),
     guard_code: decision.guardCode,
     placement: decision.placement,
     dry_run: decision.dryRun,
   };
+}
+
+/** The strategies' decision an agent's replaced (kept whole in the store), its reasons taken apart too. */
+function previousApart(previous: unknown, texts: string[]): unknown {
+  if (previous === null || typeof previous !== 'object' || !('reasons' in previous) || !Array.isArray(previous.reasons)) return previous;
+  return { ...previous, reasons: reasonsApart(previous.reasons.map(String), texts) };
 }
 
 export function registerBotTools({ server, context, caller, codes }: ToolDeps): void {
@@ -75,7 +83,9 @@ export function registerBotTools({ server, context, caller, codes }: ToolDeps): 
       }
       const kept = found.filter((d) => (args.action === undefined || d.action === args.action) && (args.strategy === undefined || d.strategy === args.strategy));
       const offers = kept.filter((d) => d.action === 'offer').length;
-      return answer(`${kept.length} decisions (${offers} offers, ${kept.length - offers} skips).`, { decisions: kept.map(summaryOf) });
+      const texts: string[] = [];
+      const decisions = kept.map((decision) => summaryOf(decision, texts));
+      return marketplaceAnswer(`${kept.length} decisions (${offers} offers, ${kept.length - offers} skips).`, { decisions }, { service_texts: texts });
     },
   );
 
@@ -93,21 +103,27 @@ export function registerBotTools({ server, context, caller, codes }: ToolDeps): 
       if (stored !== undefined) {
         const guardReason = stored.reasons.find((reason) => reason.startsWith('guard '));
         const verdict = stored.guardCode === null ? (stored.action === 'offer' || stored.placement !== null ? 'allowed' : 'not asked') : `refused (${stored.guardCode})`;
-        return answer(`Request ${stored.loanRequestId}: ${stored.action} by ${stored.source ?? `strategy ${stored.strategy ?? '(none)'}`}, ${stored.reasons.join('; ')}.`, {
-          loan_request_id: stored.loanRequestId,
-          decided: true,
-          decided_at: stored.decidedAt,
-          action: stored.action,
-          source: stored.source ?? 'strategies',
-          strategy: stored.strategy,
-          reasons: stored.reasons,
-          features: stored.features,
-          score: stored.probability,
-          price: stored.rate,
-          guard: { verdict, code: stored.guardCode, reason: guardReason ?? null },
-          placement: stored.placement,
-          previous: stored.previous,
-        });
+        const texts: string[] = [];
+        const reasons = reasonsApart(stored.reasons, texts);
+        return marketplaceAnswer(
+          `Request ${stored.loanRequestId}: ${stored.action} by ${stored.source ?? `strategy ${stored.strategy ?? '(none)'}`}, ${reasons.join('; ')}.`,
+          {
+            loan_request_id: stored.loanRequestId,
+            decided: true,
+            decided_at: stored.decidedAt,
+            action: stored.action,
+            source: stored.source ?? 'strategies',
+            strategy: stored.strategy,
+            reasons,
+            features: stored.features,
+            score: stored.probability,
+            price: stored.rate,
+            guard: { verdict, code: stored.guardCode, reason: guardReason ?? null },
+            placement: stored.placement,
+            previous: previousApart(stored.previous, texts),
+          },
+          { service_texts: texts },
+        );
       }
       const request = await findOpenRequest(context.client, args.loan_request_id);
       if (request === undefined) {
@@ -116,18 +132,24 @@ export function registerBotTools({ server, context, caller, codes }: ToolDeps): 
       const outcome = await explainNow(context, request);
       const { decision } = outcome;
       const guard = outcome.guard === undefined ? { verdict: 'not asked' } : outcome.guard.allowed ? { verdict: 'allowed' } : { verdict: 'refused', code: outcome.guard.code, reason: outcome.guard.reason };
-      return answer(`Request ${request.id} (not decided yet) would be: ${outcome.action}; ${outcome.reasons.join('; ')}.`, {
-        loan_request_id: request.id,
-        decided: false,
-        would: outcome.action,
-        strategy: decision.strategy.name,
-        reasons: outcome.reasons,
-        features: decision.features,
-        contributions: decision.contributions,
-        score: decision.probability ?? null,
-        price: decision.rate ?? null,
-        guard,
-      });
+      const texts: string[] = [];
+      const reasons = reasonsApart(outcome.reasons, texts);
+      return marketplaceAnswer(
+        `Request ${request.id} (not decided yet) would be: ${outcome.action}; ${reasons.join('; ')}.`,
+        {
+          loan_request_id: request.id,
+          decided: false,
+          would: outcome.action,
+          strategy: decision.strategy.name,
+          reasons,
+          features: decision.features,
+          contributions: decision.contributions,
+          score: decision.probability ?? null,
+          price: decision.rate ?? null,
+          guard,
+        },
+        { service_texts: texts },
+      );
     },
   );
 

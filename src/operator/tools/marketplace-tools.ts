@@ -2,12 +2,17 @@
  * The marketplace's read tools (spec 4.1 and 4.4 to 4.9), straight through the daemon's client:
  * loan requests with every filter, a borrower's history, banking data, the lender's loans,
  * payments and transfers. Nothing here writes to the service or the store.
+ *
+ * What the service sent goes to the agent without personal data and marked as data, not
+ * instructions (untrusted-data.ts): under `untrusted_marketplace_data`, and in the text after
+ * lendbot's own summary, which is built only from the numbers and ids the client validated
+ * (never a status text, a key or any other string the service chose).
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { LoanRequestFilters, Page } from '../../service/index.js';
 import type { AgentContext } from '../agent-context.js';
-import { answer } from '../tool-answer.js';
+import { marketplaceAnswer } from '../untrusted-data.js';
 
 const range = (what: string) =>
   z
@@ -49,18 +54,19 @@ export function filtersOf(args: ListArgs): LoanRequestFilters {
   return filters;
 }
 
-function pageAnswer<T>(label: string, pageNumber: number, result: Page<T>, line: (item: T) => string): ReturnType<typeof answer> {
+/** A page of a list: `line` says an item from its validated numbers and ids only. */
+function pageAnswer<T>(label: string, pageNumber: number, result: Page<T>, line: (item: T) => string): ReturnType<typeof marketplaceAnswer> {
   const shown = result.items.slice(0, 10).map(line).join('; ');
   const more = result.items.length > 10 ? `; and ${result.items.length - 10} more` : '';
   const text = `${result.items.length} ${label} on page ${pageNumber} of ${result.count} in all${result.next ? ' (more pages)' : ''}${shown ? `: ${shown}${more}` : ''}.`;
-  return answer(text, {
+  const facts = {
     page: pageNumber,
     count: result.count,
     has_next_page: result.next !== null,
-    items: result.items,
     // Items that failed validation are left out (docs/service-client.md); say how many.
     invalid_items: result.issues.length,
-  });
+  };
+  return marketplaceAnswer(text, facts, { items: result.items });
 }
 
 export function registerMarketplaceTools(server: McpServer, context: AgentContext): void {
@@ -91,7 +97,7 @@ export function registerMarketplaceTools(server: McpServer, context: AgentContex
     },
     async (args) => {
       const result = await client.listBorrowerLoanHistory(args.loan_request_id, args.page);
-      return pageAnswer(`completed loans of the borrower of request ${args.loan_request_id}`, args.page, result, (item) => JSON.stringify(item).slice(0, 120));
+      return pageAnswer(`completed loans of the borrower of request ${args.loan_request_id}`, args.page, result, (item) => `$${item.loan_amount} over ${item.payment_terms} payments at ${item.interest_rate}`);
     },
   );
 
@@ -105,7 +111,8 @@ export function registerMarketplaceTools(server: McpServer, context: AgentContex
     },
     async (args) => {
       const data = await client.fetchBankingData(args.loan_request_id);
-      return answer(`Banking data of loan request ${args.loan_request_id} (fields: ${Object.keys(data).join(', ')}).`, { loan_request_id: args.loan_request_id, banking_data: data });
+      const transactions = data.data_aggregation?.DepAcctTrns?.BankAcctTrnRec?.length ?? 0;
+      return marketplaceAnswer(`Banking data of loan request ${args.loan_request_id}: ${transactions} bank transactions (memos and names removed).`, { loan_request_id: args.loan_request_id }, { banking_data: data });
     },
   );
 
@@ -119,7 +126,7 @@ export function registerMarketplaceTools(server: McpServer, context: AgentContex
     },
     async (args) => {
       const result = await client.listLoans(args.status, args.page);
-      return pageAnswer(`${args.status} loans`, args.page, result, (loan) => `#${loan.id} ${loan.status}`);
+      return pageAnswer(`${args.status} loans`, args.page, result, (loan) => `#${loan.id} $${loan.loan_amount.toFixed(2)} at ${loan.interest_rate}`);
     },
   );
 
@@ -134,7 +141,7 @@ export function registerMarketplaceTools(server: McpServer, context: AgentContex
     async (args) => {
       const { items, issues } = await client.listLoanPayments(args.loan_id);
       const paid = items.filter((payment) => payment.payment_status.toLowerCase() === 'paid').length;
-      return answer(`Loan ${args.loan_id}: ${items.length} payments, ${paid} paid.`, { loan_id: args.loan_id, payments: items, invalid_items: issues.length });
+      return marketplaceAnswer(`Loan ${args.loan_id}: ${items.length} payments, ${paid} paid.`, { loan_id: args.loan_id, invalid_items: issues.length }, { payments: items });
     },
   );
 

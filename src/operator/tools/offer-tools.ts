@@ -13,6 +13,7 @@ import { findOpenRequest } from '../find-request.js';
 import { allowanceNow, placeWithinAllowance, proposeOffer } from '../proposals/agent-asks.js';
 import { offerSummary } from '../proposals/explain-proposal.js';
 import { answer } from '../tool-answer.js';
+import { marketplaceAnswer } from '../untrusted-data.js';
 import { proposalAnswer } from './proposal-tools.js';
 import type { ToolDeps } from './tool-deps.js';
 
@@ -153,18 +154,16 @@ export function registerOfferTools({ server, context, caller, codes }: ToolDeps)
     if (!fetched.ok) {
       const billed = fetched.billed === true ? perRequestCents : 0;
       context.spend.record({ loanRequestId: request.id, kind: 'provider', provider, strategy, costCents: billed, atMs, ok: false, error: fetched.detail });
-      return answer(`No result from ${provider} for loan request ${request.id}: ${fetched.detail}.`, { status: 'unavailable', detail: fetched.detail, cost_cents: billed }, true);
+      // The detail is the service's text: data, not instructions.
+      return marketplaceAnswer(`No result from ${provider} for loan request ${request.id}.`, { status: 'unavailable', cost_cents: billed }, { detail: fetched.detail }, true);
     }
     context.spend.record({ loanRequestId: request.id, kind: 'provider', provider, strategy, costCents: perRequestCents, atMs, ok: true, payload: fetched.value });
     context.log.info({ loanRequestId: request.id, provider, costCents: due.dueCents, strategy, agent: `agent:${caller.tokenName}` }, 'agent bought a provider result');
-    return answer(`${provider}'s result for loan request ${request.id} (cost $${formatCents(due.dueCents)}, from ${strategy}'s budget).`, {
-      status: 'bought',
-      loan_request_id: request.id,
-      provider,
-      cost_cents: due.dueCents,
-      budget_of: strategy,
-      result: fetched.value,
-    });
+    return marketplaceAnswer(
+      `${provider}'s result for loan request ${request.id} (cost $${formatCents(due.dueCents)}, from ${strategy}'s budget).`,
+      { status: 'bought', loan_request_id: request.id, provider, cost_cents: due.dueCents, budget_of: strategy },
+      { result: fetched.value },
+    );
   }
 }
 
