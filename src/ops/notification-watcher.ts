@@ -1,7 +1,8 @@
 /**
  * Finds what is worth telling the investor by reading the store the daemon writes, so no part of
- * the daemon has to know notifications exist: offers placed and funded, loans moved to the
- * collection (late) or default list, payments newly late or missed (payment-notifications.ts),
+ * the daemon has to know notifications exist: offers placed and funded, agents' offers waiting
+ * for a person's approval (proposal-notifications.ts), loans moved to the collection (late) or
+ * default list, payments newly late or missed (payment-notifications.ts),
  * a strategy's data spend this month crossing a share of its own budget, and one summary per UTC day. A cursor in the state table (offers' updated_at) means a restart
  * neither repeats nor skips offer notifications; loan moves and budget warnings are compared
  * with what this process saw last, so the first check after a start only takes a baseline.
@@ -10,6 +11,7 @@ import type { Clock } from '../clock/clock.js';
 import { isoFromMs, utcDayBounds, type Store } from '../store/index.js';
 import type { NotificationEvent, SendResult } from './notifier.js';
 import { notifyFlaggedPayments } from './payment-notifications.js';
+import { notifyProposals } from './proposal-notifications.js';
 import type { StatusReport } from './status-report.js';
 import { refusalWarningText, storedRefusalWarning } from '../webhook/refusal-warning.js';
 
@@ -66,6 +68,7 @@ export class NotificationWatcher {
     this.loanLists = lists;
 
     await notifyFlaggedPayments(store, clock, send);
+    await notifyProposals(store, clock, send);
 
     const status = this.deps.status();
     const share = this.deps.budgetWarningShare ?? 0.8;

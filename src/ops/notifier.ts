@@ -18,6 +18,7 @@ import { DEFAULT_TELEGRAM_API_URL } from './notification-formats/telegram.js';
 
 export const NOTIFICATION_EVENTS = [
   'offer_placed',
+  'offer_proposed',
   'offer_funded',
   'loan_late',
   'loan_defaulted',

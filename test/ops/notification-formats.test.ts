@@ -24,6 +24,19 @@ import {
 /** One example of every event, with the data the daemon sends (see src/ops/notification-watcher.ts and its callers). */
 const SAMPLES: Record<NotificationEvent, Record<string, unknown>> = {
   offer_placed: { loan_request_id: 1001, rate: 0.228, total_amount_cents: 52000, risk_level: 1 },
+  offer_proposed: {
+    agent: 'agent:claude',
+    loan_request_id: 1002,
+    proposal_id: 12,
+    rate: 0.25,
+    amount_cents: 520000,
+    risk_level: 1,
+    automate_fund: true,
+    expires_at: '2026-03-10T12:30:00.000Z',
+    why_approval: 'token "claude" has no allowance, so every offer it asks for waits for a person',
+    review_url: 'http://127.0.0.1:8081/#proposal-12',
+    approve_command: 'lendbot approve 12',
+  },
   offer_funded: { loan_request_id: 1001, rate: 0.2125, total_amount_cents: 123456, risk_level: 2 },
   loan_late: { loan_id: 77 },
   loan_defaulted: { loan_id: 78 },

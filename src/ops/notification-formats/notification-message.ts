@@ -40,6 +40,13 @@ const sentence = (key: string) => (data: Data) => (typeof data[key] === 'string'
 
 const WORDING: Record<NotificationEvent, Wording> = {
   offer_placed: { title: (d) => `Offer placed on loan request ${text(d.loan_request_id)}`, severity: 'info', said: ['loan_request_id'] },
+  offer_proposed: {
+    title: (d) => `${text(d.agent)} asks to offer on loan request ${text(d.loan_request_id)}: a person must approve`,
+    description: (d) =>
+      `Nothing is placed unless you approve it before it expires: open the link and sign in with the operator token, or run ${text(d.approve_command)} on the daemon's machine.`,
+    severity: 'warning',
+    said: ['agent', 'loan_request_id', 'approve_command'],
+  },
   offer_funded: { title: (d) => `Offer funded on loan request ${text(d.loan_request_id)}`, severity: 'good', said: ['loan_request_id'] },
   loan_late: { title: (d) => `Loan ${text(d.loan_id)} is late`, description: () => 'The marketplace moved it to the collection list.', severity: 'warning', said: ['loan_id'] },
   loan_defaulted: { title: (d) => `Loan ${text(d.loan_id)} defaulted`, severity: 'bad', said: ['loan_id'] },

@@ -51,6 +51,11 @@ const KEYS: Record<string, { label: string; render?: (value: unknown) => string 
   kind: { label: 'Protection' },
   why: { label: 'Why' },
   code: { label: 'Code' },
+  proposal_id: { label: 'Proposal' },
+  automate_fund: { label: 'Funded automatically on acceptance', render: (value) => (value === true ? 'yes' : value === false ? 'no' : undefined) },
+  expires_at: { label: 'Expires' },
+  why_approval: { label: 'Why it needs approval' },
+  review_url: { label: 'Review and approve' },
 };
 
 export function labelOf(key: string): string {
