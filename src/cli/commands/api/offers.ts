@@ -14,7 +14,7 @@ export function registerOffers(api: Command, io: CliIo): void {
     .option('--automate-fund', 'fund automatically once the borrower accepts (default: off)')
     .addHelpText(
       'after',
-      '\nIf the call fails after it was sent (timeout, reset), the outcome is unknown [AMBIGUOUS_OUTCOME]:\ncheck the account before offering again; a second offer on the same request is refused by the service.',
+      '\nIf the call fails after it was sent (timeout, reset, 5xx), or the service answers in a way lendbot cannot\nread (a 2xx it cannot parse, a redirect, a 4xx text it does not recognise as a refusal), the outcome is\nunknown [AMBIGUOUS_OUTCOME]: the offer may exist. Check the account before offering again; a second offer\non the same request is refused by the service.',
     )
     .addHelpText(
       'after',
