@@ -109,14 +109,12 @@ export class FundingJob {
     try {
       await client.fundAcceptedOffer(offer.serviceOfferId);
     } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
       // No failure releases the offer's money: it stays placed or accepted, reserving, until a
       // 201 or the sync says it is funded (or its reservation expires).
       const retryAt = this.retryLater(offer);
-      const details =
-        error instanceof ServiceError
-          ? { ...facts, code: error.code, status: error.status, text: error.serviceText, retryAt }
-          : { ...facts, err: error, retryAt };
-      if (error instanceof ServiceError && error.code === 'RULE_REFUSED') {
+      const details = { ...facts, code: error.code, status: error.status, text: error.serviceText, retryAt };
+      if (error.code === 'RULE_REFUSED') {
         // Before the borrower accepts, the service refuses (precondition 2): "not yet".
         if (offer.state === 'accepted') log.warn(details, 'fund call refused by the service; tried again later');
         else log.debug(details, 'fund call refused: not accepted yet');

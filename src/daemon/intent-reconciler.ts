@@ -13,7 +13,7 @@
  */
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
-import { ServiceError, type MarketplaceApi } from '../service/index.js';
+import { InvalidArgumentError, ServiceError, type MarketplaceApi } from '../service/index.js';
 import type { OfferRecord, Store } from '../store/index.js';
 import { failureText, isClearRefusal } from './clear-refusal.js';
 import { listingScan, type ScanCoverage } from './list-coverage.js';
@@ -94,7 +94,9 @@ export class IntentReconciler {
       log.info({ loanRequestId: offer.loanRequestId }, 'unknown offer settled: placed now');
       return true;
     } catch (error) {
-      if (error instanceof ServiceError && error.code === 'RULE_REFUSED' && error.refusal === 'offer_exists') {
+      // Anything but the client's own errors is a bug: thrown (the row stays as it was, reserving).
+      if (!(error instanceof ServiceError) && !(error instanceof InvalidArgumentError)) throw error;
+      if (error.code === 'RULE_REFUSED' && error.refusal === 'offer_exists') {
         store.offers.setState(offer.id, 'placed', clock.now());
         log.info({ loanRequestId: offer.loanRequestId }, 'unknown offer settled: it had been placed');
         return true;
@@ -107,7 +109,7 @@ export class IntentReconciler {
         return true;
       }
       if (offer.state === 'intent') store.offers.markUnknown(offer.id, failureText(error), clock.now());
-      log.warn({ loanRequestId: offer.loanRequestId, code: (error as { code?: unknown }).code, text: failureText(error) }, 'offer still unknown; its money stays reserved');
+      log.warn({ loanRequestId: offer.loanRequestId, code: error.code, text: failureText(error) }, 'offer still unknown; its money stays reserved');
       return false;
     }
   }

@@ -12,7 +12,7 @@
  */
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
-import { ServiceError, type LoanRequest, type MarketplaceApi, type Offer } from '../service/index.js';
+import { InvalidArgumentError, ServiceError, type LoanRequest, type MarketplaceApi, type Offer } from '../service/index.js';
 import type { Store } from '../store/index.js';
 import { failureText, isClearRefusal } from './clear-refusal.js';
 
@@ -56,6 +56,9 @@ export class OfferPlacer {
 
   private settleFailure(id: number, loanRequestId: number, error: unknown): PlaceOutcome {
     const { store, clock, log } = this.deps;
+    // Anything but the client's own errors is a bug: thrown. The intent row stays and keeps its
+    // money reserved until the reconciler settles it.
+    if (!(error instanceof ServiceError) && !(error instanceof InvalidArgumentError)) throw error;
     if (error instanceof ServiceError && error.code === 'RULE_REFUSED' && (error.refusal === 'offer_exists' || isAlreadyOfferedText(error.serviceText))) {
       // Our own earlier offer (made before a crash, or by hand): it exists, so it is placed.
       store.offers.setState(id, 'placed', clock.now());
@@ -66,9 +69,7 @@ export class OfferPlacer {
       // It may exist: it keeps its money reserved until the reconciler settles it.
       const text = error instanceof ServiceError && error.code === 'AMBIGUOUS_OUTCOME' ? error.message : failureText(error);
       store.offers.markUnknown(id, text, clock.now());
-      const code = error instanceof ServiceError ? error.code : undefined;
-      if (error instanceof ServiceError) log.warn({ loanRequestId, code, text }, 'offer outcome unknown; its money stays reserved; it will be reconciled, not resent');
-      else log.error({ loanRequestId, err: error }, 'offer call failed unexpectedly; outcome unknown, its money stays reserved; it will be reconciled, not resent');
+      log.warn({ loanRequestId, code: error.code, text }, 'offer outcome unknown; its money stays reserved; it will be reconciled, not resent');
       return { kind: 'unknown', text };
     }
     // A refusal lendbot recognises, or a failure before anything was sent: no offer exists. The
@@ -76,7 +77,7 @@ export class OfferPlacer {
     const text = failureText(error);
     const serviceText = error instanceof ServiceError ? error.serviceText : undefined;
     store.offers.markRefused(id, text, clock.now());
-    log.warn({ loanRequestId, code: error instanceof ServiceError ? error.code : 'INVALID_ARGUMENT', text }, 'offer refused');
+    log.warn({ loanRequestId, code: error.code, text }, 'offer refused');
     return { kind: 'refused', text, serviceText };
   }
 }
