@@ -6,6 +6,7 @@ import { createBook } from './book.js';
 import { createDecisions } from './decisions.js';
 import { createExplanation } from './explanation.js';
 import { renderOverview } from './overview.js';
+import { createProposals } from './proposals.js';
 import { refreshReports } from './reports.js';
 import { refreshReturns } from './returns.js';
 import { createSession } from './session.js';
@@ -74,6 +75,15 @@ const refreshOverview = every(5 * SECONDS, async () => {
   showPause();
 });
 const refreshDecisions = every(3 * SECONDS, decisions.refresh);
+const proposals = createProposals({
+  onDecided: () => {
+    void refreshOverview();
+    void refreshBook();
+    void refreshDecisions();
+  },
+  onUnauthorized: () => void session.refresh().catch(() => undefined),
+});
+const refreshProposals = every(5 * SECONDS, proposals.refresh);
 const refreshBook = every(10 * SECONDS, book.refresh);
 const refreshCharts = every(30 * SECONDS, refreshReturns);
 const refreshReportList = every(30 * SECONDS, refreshReports);
@@ -82,6 +92,8 @@ const session = createSession((next) => {
   const couldRead = me.canRead;
   me = next;
   showPause();
+  // Signing in or out changes who may approve: the proposals are drawn again at once.
+  if (me.canRead) void refreshProposals();
   if (me.canRead && !couldRead) {
     void refreshOverview();
     void refreshDecisions();
