@@ -31,8 +31,11 @@ const STDIO_ENV = new Set(['LENDBOT_DB', 'LENDBOT_DRY_RUN', 'LENDBOT_LOG_LEVEL']
 
 const HELP_AFTER = `
 The agent's offers pass the risk guard of the config's risk: section and are recorded as
-decisions of "agent:NAME" in the database, beside the daemon's (which may be running). Offers,
-paid scores and resuming need confirmation (docs/agent-connector.md). For the sandbox, use the
+decisions of "agent:NAME" in the database, beside the daemon's (which may be running). Paid
+scores, resuming, and offers within the allowance of the ops.tokens entry named NAME need
+confirmation; any other offer waits as a proposal until a person approves it (lendbot approve
+ID, or the running daemon's dashboard), and the running daemon places it
+(docs/agent-connector.md). For the sandbox, use the
 /mcp endpoint of \`lendbot run --sandbox\` instead: this command talks to LENDBOT_BASE_URL.
 
 Examples (an MCP client starts it; run by hand it waits for JSON-RPC on stdin):
