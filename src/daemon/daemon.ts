@@ -213,6 +213,7 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
     limits,
     clockSpeed: overrides.clockSpeed ?? 1,
     serviceDegraded: () => serviceHealth.current(),
+    inboxProgressAtMs: () => inbox.lastProgressAtMs,
     notifications: config.notifications,
     // Hot reload only when the strategies came from files (tests pass compiled ones).
     ...(overrides.strategies === undefined
@@ -293,14 +294,18 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       if (stopped) return;
       stopped = true;
       webhook.setAccepting(false);
+      // No new decision starts from here: the inbox and the poll stop before their next request,
+      // and the ones in flight finish. Events not decided stay in the inbox for the next start.
+      pipeline.stopIntake();
+      const intakeStopped = Promise.all([inbox.stop(), poller.stop()]);
       ops.stop();
       // No agent call starts after this; one under way finishes in the pipeline's queue.
       await operator.stop();
+      await intakeStopped;
       await scheduler.stop();
       // A delivery let in just before the listener turned to 503 may still be committing: its
-      // event must be in the inbox before the last pass, or it would wait there for the next start.
+      // event must be in the inbox before the database closes (it is decided after the restart).
       await webhook.settled();
-      await inbox.drain();
       await pipeline.idle();
       await balance.idle();
       await webhook.close();

@@ -13,7 +13,8 @@
  *
  * A request whose data failed is the pipeline's to retry (it waits its own back-off there): its
  * event stays unprocessed, is not counted as a failure (the events after it go on), and is not
- * even fetched again until the pipeline would try the request.
+ * even fetched again until the pipeline would try the request. On shutdown (stop()) no further
+ * event is started; the one being handled finishes, and the rest stay in the inbox for the next start.
  */
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
@@ -45,6 +46,9 @@ export class InboxWorker {
   private readonly eventBackoff: Backoff<string>;
   private readonly passBackoff: Backoff<typeof PASS>;
   private held = false;
+  private stopping = false;
+  /** When the last event was marked processed (the clock's ms): the health check's sign of progress. */
+  private lastProcessedAtMs: number | undefined;
   /**
    * The last pass read the inbox to its end and handled every event in it, and no pass failed
    * since: no event waits but those stored after it, each of which calls drain(). Then the one
@@ -83,6 +87,20 @@ export class InboxWorker {
   }
 
   /**
+   * Shutdown: no event is started after this (drain() does nothing); resolves once the event being
+   * handled, if any, is done. The events left stay unprocessed in the inbox for the next start.
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.draining;
+  }
+
+  /** When this worker last marked an event processed (the clock's ms), if it has. */
+  get lastProgressAtMs(): number | undefined {
+    return this.lastProcessedAtMs;
+  }
+
+  /**
    * Processes every unprocessed event that is not backing off; calls made while draining make it
    * go round once more. While the last pass failed throughout, waits out its back-off first.
    * `stored`: the event the webhook listener just committed (it is in the inbox); when the inbox
@@ -93,7 +111,7 @@ export class InboxWorker {
       this.again = true;
       return this.draining;
     }
-    if (this.held || !this.passBackoff.ready(PASS)) return Promise.resolve();
+    if (this.held || this.stopping || !this.passBackoff.ready(PASS)) return Promise.resolve();
     const handed = stored !== undefined && this.caughtUp ? [stored] : undefined;
     this.draining = this.loop(handed).finally(() => {
       this.draining = undefined;
@@ -107,7 +125,7 @@ export class InboxWorker {
       const passed = await this.pass(handed);
       handed = undefined;
       if (!passed) return;
-    } while (this.again);
+    } while (this.again && !this.stopping);
   }
 
   /**
@@ -134,6 +152,8 @@ export class InboxWorker {
       let tried = 0;
       let failedInRow = 0;
       for (const event of batch) {
+        // Stopping ends the pass quietly: the events left wait in the inbox.
+        if (this.stopping) return true;
         if (!this.eventBackoff.ready(event.webhookUuid)) {
           everyEventHandled = false;
           continue;
@@ -179,7 +199,9 @@ export class InboxWorker {
     try {
       const outcome = await this.outcomeOf(event);
       if (outcome === DEFERRED) return { kind: 'deferred' };
-      store.inbox.markProcessed(event.webhookUuid, outcome, clock.now());
+      const nowMs = clock.now();
+      store.inbox.markProcessed(event.webhookUuid, outcome, nowMs);
+      this.lastProcessedAtMs = nowMs;
       this.eventBackoff.succeeded(event.webhookUuid);
       return { kind: 'done' };
     } catch (error) {
@@ -205,6 +227,8 @@ export class InboxWorker {
     const request = await findLoanRequest(this.deps.client, { loanRequestId: id, amount, type }, this.deps.log);
     if (!request) return 'not listed';
     const result = await this.deps.pipeline.process(request, 'webhook');
+    // Not begun before shutdown: the event waits in the inbox for the next start.
+    if (result.action === 'stopped') return DEFERRED;
     if (result.action !== 'deferred') return 'processed';
     // An outage counts as the event's failure (three in a row end the pass); the request's own is not one.
     if (result.deferred?.own === false && result.deferred.error !== undefined) throw result.deferred.error;

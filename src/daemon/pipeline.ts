@@ -69,9 +69,10 @@ export interface PipelineResult {
   loanRequestId: number;
   /**
    * 'already' when the request had been decided before; 'deferred' when it could not be decided
-   * now (its data failed, or it still waits after such a failure): no decision row, tried later.
+   * now (its data failed, or it still waits after such a failure): no decision row, tried later;
+   * 'stopped' when the daemon is stopping and the request had not begun (decided after the restart).
    */
-  action: DecisionAction | 'already' | 'deferred';
+  action: DecisionAction | 'already' | 'deferred' | 'stopped';
   deferred?: Deferral | undefined;
   rate?: number | undefined;
   reasons: string[];
@@ -110,6 +111,7 @@ export class Pipeline {
   private readonly listeners: DecisionListener[] = [];
   private idleTimer: NodeJS.Timeout | undefined;
   private readonly retries: RequestRetries;
+  private intakeStopped = false;
 
   constructor(private readonly deps: PipelineDeps) {
     this.retries = new RequestRetries(deps.retryClock ?? deps.clock, deps.retry ?? DEFAULT_REQUEST_RETRY);
@@ -140,6 +142,14 @@ export class Pipeline {
     });
   }
 
+  /**
+   * Shutdown: a request whose turn comes after this is not decided ('stopped'); the one being
+   * decided finishes. Jobs run by exclusive() are not affected.
+   */
+  stopIntake(): void {
+    this.intakeStopped = true;
+  }
+
   /** Runs `job` between requests, never during one (the reconciler uses it). */
   exclusive<T>(job: () => Promise<T>): Promise<T> {
     return this.queue.run(job);
@@ -156,6 +166,7 @@ export class Pipeline {
 
   private async run(request: LoanRequest, source: RequestSource): Promise<PipelineResult> {
     const { store, clock, log } = this.deps;
+    if (this.intakeStopped) return { loanRequestId: request.id, action: 'stopped', reasons: [] };
     const seenAtMs = clock.now();
     if (store.decisions.has(request.id)) {
       store.requests.markSeen(request, source, seenAtMs);

@@ -11,7 +11,8 @@
  * One request never stops the others: a request whose data failed is deferred by the pipeline
  * (it waits its own back-off) and the poll goes on with the next. Only when three requests in a
  * row fail for an outage of the service (5xx, timeouts, refused credentials) does the poll end,
- * failed, since the rest would only fail alike.
+ * failed, since the rest would only fail alike. A poll told to stop (shutdown) ends before the
+ * next request and records nothing more.
  */
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
@@ -67,6 +68,7 @@ const OUTAGES_ENDING_A_POLL = 3;
 
 export class Poller {
   private running: Promise<PollSummary> | undefined;
+  private stopping = false;
 
   constructor(private readonly deps: PollerDeps) {}
 
@@ -76,6 +78,15 @@ export class Poller {
       this.running = undefined;
     });
     return this.running;
+  }
+
+  /**
+   * Shutdown: a poll under way decides no further request (the one in the pipeline finishes) and
+   * records nothing more; no poll starts after this. Resolves when the poll under way has ended.
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.running?.catch(() => undefined);
   }
 
   /** Reads the whole (unfiltered) list without deciding anything: the ids listed, for the reconciler at start. */
@@ -91,16 +102,20 @@ export class Poller {
     const { client, store, pipeline, clock, log } = this.deps;
     const filters = this.filtersNow();
     const summary = emptySummary(filters);
+    if (this.stopping) return summary;
     const progress: ScanProgress = { pages: 0 };
     const startedMs = clock.now();
     let outagesInRow = 0;
     for await (const page of scanPages(client.loanRequestPages(filters), progress)) {
+      if (this.stopping) return this.stopped(summary);
       const { pageIds, fresh } = this.take(page, summary);
       await hooks.beforePage?.(pageIds);
       // Oldest first within the page (ids grow with time), whatever order the service lists in:
       // first come, first served for the balance.
       for (const request of fresh.sort((a, b) => a.id - b.id)) {
+        if (this.stopping) return this.stopped(summary);
         const result = await pipeline.process(request, 'poll');
+        if (result.action === 'stopped') return this.stopped(summary);
         if (result.action !== 'deferred') {
           summary.processed += 1;
           outagesInRow = 0;
@@ -122,6 +137,13 @@ export class Poller {
       { listed: summary.listed, processed: summary.processed, deferred: summary.deferred, invalid: summary.invalid, pages: summary.pages, complete: summary.complete },
       'poll done',
     );
+    return summary;
+  }
+
+  /** A poll ended by shutdown: what it read is not a scan (nothing is settled from it), and it is not recorded as done. */
+  private stopped(summary: PollSummary): PollSummary {
+    summary.complete = false;
+    this.deps.log.info({ processed: summary.processed, listed: summary.listed }, 'poll stopped for shutdown; the rest is decided after the restart');
     return summary;
   }
 

@@ -27,7 +27,10 @@ export interface OpsDeps {
   dryRun: boolean;
   /** Oldest acceptable last poll in the clock's milliseconds (scale it by the sandbox speed). */
   maxPollAgeMs?: number;
-  maxInboxDepth?: number;
+  /** Longest time events may wait with none processed, in the clock's milliseconds (scaled likewise). */
+  maxInboxStallMs?: number;
+  /** When the inbox worker last processed an event (the same clock). */
+  inboxProgressAtMs?: () => number | undefined;
   serviceDegraded?: () => ServiceDegraded | undefined;
   log?: Logger;
 }
@@ -42,7 +45,8 @@ export function attachOps(deps: OpsDeps): { metrics: MetricsScrape } {
       clock,
       startedAtMs,
       ...(deps.maxPollAgeMs === undefined ? {} : { maxPollAgeMs: deps.maxPollAgeMs }),
-      ...(deps.maxInboxDepth === undefined ? {} : { maxInboxDepth: deps.maxInboxDepth }),
+      ...(deps.maxInboxStallMs === undefined ? {} : { maxInboxStallMs: deps.maxInboxStallMs }),
+      ...(deps.inboxProgressAtMs === undefined ? {} : { inboxProgressAtMs: deps.inboxProgressAtMs }),
       ...(deps.serviceDegraded === undefined ? {} : { serviceDegraded: deps.serviceDegraded }),
     }),
   );

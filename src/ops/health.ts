@@ -1,6 +1,7 @@
 /**
  * The daemon's health, as `GET /healthz` reports it: the process is up, the database takes a
- * write, the last complete poll is recent enough, the webhook inbox is not piling up, and the
+ * write, the last complete poll is recent enough, the webhook inbox drains (however deep it is:
+ * a backlog being worked through is healthy, one where nothing is processed is not), and the
  * marketplace accepts our credentials and clock, and validly signed webhooks are not being refused.
  * Any failing check makes the whole answer 503, so an orchestrator restarts or alerts; a refusing
  * marketplace, or webhooks we keep misreading, are reported as `degraded`, with the reason, since
@@ -13,7 +14,8 @@ import { refusalWarningText, storedRefusalWarning } from '../webhook/refusal-war
 
 export const HEALTH_PROBE_KEY = 'health_probe_at';
 export const DEFAULT_MAX_POLL_AGE_MS = 10 * 60_000;
-export const DEFAULT_MAX_INBOX_DEPTH = 1000;
+/** How long events may wait with none processed before the inbox counts as stalled. */
+export const DEFAULT_MAX_INBOX_STALL_MS = 10 * 60_000;
 
 export interface HealthOptions {
   store: Pick<Store, 'state' | 'inbox'>;
@@ -23,7 +25,10 @@ export interface HealthOptions {
   startedAtMs: number;
   /** Oldest acceptable last poll, in the clock's milliseconds. */
   maxPollAgeMs?: number;
-  maxInboxDepth?: number;
+  /** Longest time events may wait while none is processed, in the clock's milliseconds. */
+  maxInboxStallMs?: number;
+  /** When the inbox worker last marked an event processed (the same clock), if it has since the start. */
+  inboxProgressAtMs?: () => number | undefined;
   /** The marketplace's refusal of our credentials or clock, if it refuses them now. */
   serviceDegraded?: () => ServiceDegraded | undefined;
 }
@@ -35,7 +40,11 @@ export interface HealthReport {
     process: { ok: true; uptime_seconds: number };
     database: { ok: boolean; error?: string };
     poll: { ok: boolean; last_poll_at: string | null; age_seconds: number | null; max_age_seconds: number };
-    inbox: { ok: boolean; depth: number | null; max_depth: number };
+    /**
+     * Not ok when events wait and none has been processed for longer than the limit, counting
+     * from the later of the oldest waiting event's arrival, the last event processed and the start.
+     */
+    inbox: { ok: boolean; depth: number | null; stalled_seconds: number | null; max_stall_seconds: number; last_processed_at: string | null };
     service: { ok: boolean; reason?: string; since?: string };
     /** Not ok while the refused-webhooks warning holds (src/webhook/refusal-warning.ts). */
     webhook: { ok: boolean; warning?: string; since?: string; refused?: number };
@@ -47,7 +56,6 @@ export function checkHealth(options: HealthOptions): HealthReport {
   const { store, clock } = options;
   const now = clock.now();
   const maxAgeMs = options.maxPollAgeMs ?? DEFAULT_MAX_POLL_AGE_MS;
-  const maxDepth = options.maxInboxDepth ?? DEFAULT_MAX_INBOX_DEPTH;
 
   let database: HealthReport['checks']['database'] = { ok: true };
   try {
@@ -71,13 +79,7 @@ export function checkHealth(options: HealthOptions): HealthReport {
     max_age_seconds: Math.round(maxAgeMs / 1000),
   };
 
-  let depth: number | null = null;
-  try {
-    depth = store.inbox.depth();
-  } catch {
-    // As above.
-  }
-  const inbox = { ok: depth !== null && depth <= maxDepth, depth, max_depth: maxDepth };
+  const inbox = inboxCheck(options, now);
 
   const degraded = options.serviceDegraded?.();
   const service = degraded === undefined ? { ok: true } : { ok: false, reason: degraded.reason, since: isoFromMs(degraded.sinceMs) };
@@ -87,6 +89,34 @@ export function checkHealth(options: HealthOptions): HealthReport {
   const checks = { process: { ok: true as const, uptime_seconds: Math.round(process.uptime()) }, database, poll, inbox, service, webhook };
   const status = !(database.ok && poll.ok && inbox.ok) ? 'failing' : service.ok && webhook.ok ? 'ok' : 'degraded';
   return { status, checks };
+}
+
+/**
+ * The inbox drains when events are being processed, however many wait: it is stalled only when
+ * events wait and none was processed for longer than the limit (counting from the start, and
+ * from the oldest waiting event's arrival, so neither a fresh start with a backlog nor a quiet
+ * spell before a new event is a stall).
+ */
+function inboxCheck(options: HealthOptions, nowMs: number): HealthReport['checks']['inbox'] {
+  const maxStallMs = options.maxInboxStallMs ?? DEFAULT_MAX_INBOX_STALL_MS;
+  const progressMs = options.inboxProgressAtMs?.();
+  const report = {
+    max_stall_seconds: Math.round(maxStallMs / 1000),
+    last_processed_at: progressMs === undefined ? null : isoFromMs(progressMs),
+  };
+  let depth: number;
+  let oldest: string | undefined;
+  try {
+    depth = options.store.inbox.depth();
+    oldest = depth > 0 ? options.store.inbox.unprocessed(1)[0]?.receivedAt : undefined;
+  } catch {
+    // An unreadable database already fails its own check.
+    return { ok: false, depth: null, stalled_seconds: null, ...report };
+  }
+  if (depth === 0 || oldest === undefined) return { ok: true, depth, stalled_seconds: 0, ...report };
+  const sinceMs = Math.max(msFromIso(oldest), progressMs ?? options.startedAtMs, options.startedAtMs);
+  const stalledMs = Math.max(0, nowMs - sinceMs);
+  return { ok: stalledMs <= maxStallMs, depth, stalled_seconds: Math.round(stalledMs / 1000), ...report };
 }
 
 function webhookCheck(store: HealthOptions['store']): HealthReport['checks']['webhook'] {

@@ -12,7 +12,7 @@ import type { RiskLimits } from '../risk/index.js';
 import type { Store } from '../store/index.js';
 import type { z } from 'zod';
 import { attachOps } from './attach-ops.js';
-import { DEFAULT_MAX_POLL_AGE_MS } from './health.js';
+import { DEFAULT_MAX_INBOX_STALL_MS, DEFAULT_MAX_POLL_AGE_MS } from './health.js';
 import { HotReloader, type ActiveConfig } from './hot-reload.js';
 import type { LendbotMetrics } from './metrics.js';
 import { NotificationWatcher } from './notification-watcher.js';
@@ -48,6 +48,8 @@ export interface OperationsDeps {
   notifySchedule?: string;
   /** The marketplace's refusal of our credentials or clock, for `/healthz`. */
   serviceDegraded?: () => ServiceDegraded | undefined;
+  /** When the inbox worker last processed an event (the clock's ms), for `/healthz`'s inbox check. */
+  inboxProgressAtMs?: () => number | undefined;
 }
 
 export interface Operations {
@@ -76,6 +78,8 @@ export function wireOperations(deps: OperationsDeps): Operations {
     budgets,
     dryRun: deps.dryRun,
     maxPollAgeMs: DEFAULT_MAX_POLL_AGE_MS * deps.clockSpeed,
+    maxInboxStallMs: DEFAULT_MAX_INBOX_STALL_MS * deps.clockSpeed,
+    ...(deps.inboxProgressAtMs === undefined ? {} : { inboxProgressAtMs: deps.inboxProgressAtMs }),
     ...(deps.serviceDegraded === undefined ? {} : { serviceDegraded: deps.serviceDegraded }),
   });
 

@@ -42,9 +42,10 @@ export function queryDatabase<T>(file: string, sql: string, ...params: unknown[]
 
 /**
  * Writes a config for a child daemon on `port` with `db`: one strategy, jobs off (the poll runs
- * at start, and on `pollSchedule` when given), no risk caps (these tests are about crashes).
+ * at start unless `pollAtStart` is false, and on `pollSchedule` when given), no risk caps (these
+ * tests are about crashes).
  */
-export function writeChildConfig(file: string, options: { db: string; port: number; strategy: string; pollSchedule?: string }): void {
+export function writeChildConfig(file: string, options: { db: string; port: number; strategy: string; pollSchedule?: string; pollAtStart?: boolean }): void {
   writeFileSync(
     file,
     [
@@ -56,7 +57,7 @@ export function writeChildConfig(file: string, options: { db: string; port: numb
       `  port: ${options.port}`,
       'poll:',
       `  schedule: ${options.pollSchedule === undefined ? 'off' : JSON.stringify(options.pollSchedule)}`,
-      '  at_start: true',
+      `  at_start: ${options.pollAtStart ?? true}`,
       'jobs:',
       '  balance_refresh: off',
       '  reconcile: off',

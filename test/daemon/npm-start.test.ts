@@ -51,11 +51,11 @@ describe('npm start on a fresh machine', () => {
     expect(code, stdout.slice(-2000) + stderr).toBe(0);
     expect(stdout).toContain('"msg":"lendbot stopped"');
     expect(stderr).toContain('lendbot: SIGTERM; stopping');
-    // Stopped while busy (webhooks arrive many a second), yet nothing is lost: every stored event
-    // was processed and every request seen has its decision.
+    // Stopped while busy (webhooks arrive many a second), yet nothing is lost: every request seen
+    // has its decision, and the events not decided stay stored, unprocessed, for the next start
+    // (a stop decides nothing new: test/daemon/sigterm-backlog.test.ts).
     const file = new Database(db, { readonly: true });
     try {
-      expect(file.prepare('SELECT count(*) AS n FROM webhook_inbox WHERE processed_at IS NULL').get()).toEqual({ n: 0 });
       expect(file.prepare('SELECT count(*) AS n FROM requests_seen WHERE loan_request_id NOT IN (SELECT loan_request_id FROM decisions)').get()).toEqual({ n: 0 });
       expect((file.prepare('SELECT count(*) AS n FROM webhook_inbox').get() as { n: number }).n).toBeGreaterThan(0);
     } finally {

@@ -11,12 +11,17 @@ let h: ReturnType<typeof tempStore>;
 let clock: ManualClock;
 let url: string;
 let app: ReturnType<typeof fastify>;
+/** When the inbox worker last processed an event, as the daemon tells the check. */
+let progressAtMs: number | undefined;
 
 beforeEach(async () => {
   h = tempStore();
   clock = new ManualClock(START);
+  progressAtMs = undefined;
   app = fastify();
-  registerHealthRoute(app, () => checkHealth({ store: h.store, clock, startedAtMs: START, maxPollAgeMs: 300_000, maxInboxDepth: 2 }));
+  registerHealthRoute(app, () =>
+    checkHealth({ store: h.store, clock, startedAtMs: START, maxPollAgeMs: 300_000, maxInboxStallMs: 300_000, inboxProgressAtMs: () => progressAtMs }),
+  );
   url = `${await app.listen({ host: '127.0.0.1', port: 0 })}/healthz`;
 });
 afterEach(async () => {
@@ -38,7 +43,7 @@ describe('GET /healthz', () => {
     expect(body.status).toBe('ok');
     expect(body.checks.database).toEqual({ ok: true });
     expect(body.checks.poll).toEqual({ ok: true, last_poll_at: '2026-03-10T12:00:00.000Z', age_seconds: 60, max_age_seconds: 300 });
-    expect(body.checks.inbox).toEqual({ ok: true, depth: 0, max_depth: 2 });
+    expect(body.checks.inbox).toEqual({ ok: true, depth: 0, stalled_seconds: 0, max_stall_seconds: 300, last_processed_at: null });
     expect(body.checks.process).toMatchObject({ ok: true });
   });
 
@@ -56,17 +61,80 @@ describe('GET /healthz', () => {
     const { status, body } = await get();
     expect(status).toBe(503);
     expect(body.checks.database).toEqual({ ok: false, error: 'The database connection is not open' });
-    expect(body.checks.inbox).toEqual({ ok: false, depth: null, max_depth: 2 });
+    expect(body.checks.inbox).toEqual({ ok: false, depth: null, stalled_seconds: null, max_stall_seconds: 300, last_processed_at: null });
   });
 
-  it('turns 503 when no poll has succeeded for too long, and when the inbox piles up', async () => {
+  it('turns 503 when no poll has succeeded for too long', async () => {
     clock.advance(300_001);
-    expect((await get()).body.checks.poll).toEqual({ ok: false, last_poll_at: null, age_seconds: null, max_age_seconds: 300 });
-    h.store.state.set('last_poll_at', new Date(clock.now()).toISOString(), clock.now());
-    for (const uuid of ['a', 'b', 'c']) h.store.inbox.insert({ webhookUuid: uuid, topic: 't', data: {}, receivedAtMs: clock.now() });
     const { status, body } = await get();
     expect(status).toBe(503);
-    expect(body.checks.poll).toMatchObject({ ok: true, age_seconds: 0 });
-    expect(body.checks.inbox).toEqual({ ok: false, depth: 3, max_depth: 2 });
+    expect(body.checks.poll).toEqual({ ok: false, last_poll_at: null, age_seconds: null, max_age_seconds: 300 });
+  });
+});
+
+describe('GET /healthz: the inbox check (issue 24, item 12)', () => {
+  const MINUTE = 60_000;
+  let seq = 0;
+  /** Stores `count` events received at `atMs` (now). */
+  const arrive = (count: number, atMs = clock.now()): string[] => {
+    const uuids = Array.from({ length: count }, () => `event-${(seq += 1)}`);
+    h.store.inbox.insertMany(uuids.map((webhookUuid) => ({ webhookUuid, topic: 'new_loan_request_created', data: { loan_request_id: seq }, receivedAtMs: atMs })));
+    return uuids;
+  };
+  /** The worker processes `uuids` now. */
+  const process = (uuids: string[]): void => {
+    for (const uuid of uuids) h.store.inbox.markProcessed(uuid, 'processed', clock.now());
+    progressAtMs = clock.now();
+  };
+  const keepPolling = (): void => h.store.state.set('last_poll_at', new Date(clock.now()).toISOString(), clock.now());
+
+  it('is healthy with 1,500 events waiting while they drain, a minute at a time, for 12 minutes', async () => {
+    const backlog = arrive(1500);
+    for (let minute = 1; minute <= 12; minute++) {
+      clock.advance(MINUTE);
+      keepPolling();
+      process(backlog.splice(0, 100));
+      const { status, body } = await get();
+      expect(status, `minute ${minute}`).toBe(200);
+      expect(body.checks.inbox).toEqual({
+        ok: true,
+        depth: 1500 - 100 * minute,
+        stalled_seconds: 0,
+        max_stall_seconds: 300,
+        last_processed_at: new Date(clock.now()).toISOString(),
+      });
+    }
+  });
+
+  it('turns 503 once events have waited longer than the limit with none processed', async () => {
+    const waiting = arrive(10);
+    process(waiting.splice(0, 5));
+    clock.advance(5 * MINUTE);
+    keepPolling();
+    expect((await get()).status).toBe(200);
+    clock.advance(1_000);
+    keepPolling();
+    const { status, body } = await get();
+    expect(status).toBe(503);
+    expect(body.status).toBe('failing');
+    expect(body.checks.inbox).toMatchObject({ ok: false, depth: 5, stalled_seconds: 301 });
+    // One event processed: draining again.
+    process(waiting.splice(0, 1));
+    expect((await get()).status).toBe(200);
+  });
+
+  it('counts from the start for a backlog left by the last run, and from the arrival of an event after a quiet spell', async () => {
+    // Events received an hour before this start, none processed yet by this process.
+    const left = arrive(3, START - 60 * MINUTE);
+    clock.set(START + 4 * MINUTE);
+    keepPolling();
+    expect((await get()).body.checks.inbox).toMatchObject({ ok: true, depth: 3, stalled_seconds: 240 });
+    process(left);
+    // Quiet for an hour, then one event: it has waited a second, not an hour.
+    clock.advance(60 * MINUTE);
+    arrive(1);
+    clock.advance(1_000);
+    keepPolling();
+    expect((await get()).body.checks.inbox).toMatchObject({ ok: true, depth: 1, stalled_seconds: 1 });
   });
 });
