@@ -1,6 +1,7 @@
 /**
- * Confirming an action that spends money or resumes trading (place_offer, get_provider_score,
- * resume_offers). Two ways:
+ * Confirming an action that spends money or resumes trading (get_provider_score, resume_offers,
+ * and place_offer within its token's allowance: beyond it an offer waits for a person,
+ * proposals/). Two ways:
  *
  * - MCP elicitation, when the client declared it: the person sees what would happen and accepts
  *   or declines in the client, during the same tool call.
@@ -8,6 +9,10 @@
  *   with the same arguments and that code acts. A code is valid for two minutes of real time,
  *   once, for the exact arguments and the token that asked for it, so an agent cannot reuse a
  *   code for another request, rate or caller.
+ *
+ * Neither proves that a person agreed (the code goes back to the agent; a client may accept its
+ * own prompt): they keep an agent from acting by accident. Only an allowance the operator set on
+ * purpose, or a person's approval of a proposal, lets an agent's offer out.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';

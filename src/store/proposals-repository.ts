@@ -183,6 +183,8 @@ export function createProposalsRepository(db: Database): ProposalsRepository {
   const expireApproved = db.prepare<[string, string]>(
     "UPDATE offer_proposals SET status = 'expired', note = ? WHERE status = 'approved' AND expires_at <= ? AND decided_by <> 'allowance'",
   );
+  // Read first: the runner asks every second, and an UPDATE would take the write lock each time.
+  const anyDue = db.prepare<[string], { id: number }>("SELECT id FROM offer_proposals WHERE status IN ('pending', 'approved') AND expires_at <= ? LIMIT 1");
   const approved = db.prepare<[number], { id: number }>("SELECT id FROM offer_proposals WHERE status = 'approved' ORDER BY id LIMIT ?");
   const interrupted = db.prepare("UPDATE offer_proposals SET status = 'approved' WHERE status = 'placing'");
 
@@ -275,6 +277,7 @@ export function createProposalsRepository(db: Database): ProposalsRepository {
     },
     expireDue(nowMs) {
       const at = isoFromMs(nowMs);
+      if (anyDue.get(at) === undefined) return 0;
       const note = 'approved, but no running daemon placed it before it expired';
       return expirePending.run(at).changes + expireApproved.run(note, at).changes;
     },
