@@ -182,6 +182,24 @@ describe('approving', () => {
     }
   });
 
+  it('asks the guard again when approved: a pause since the proposal means nothing is placed', async () => {
+    const request = h.makeRequest();
+    const proposed = await callTool(claude, 'place_offer', { loan_request_id: request.id, rate: 0.2 });
+    const id = proposed.data.proposal_id as number;
+    expect((await postJson(h, '/api/pause', bearer(OPERATOR_TOKEN), { reason: 'looking at the market' })).status).toBe(200);
+    try {
+      const approved = await approve(id, bearer(OPERATOR_TOKEN));
+      expect(approved.status).toBe(200);
+      const answer = (await approved.json()) as ProposalDecisionAnswer;
+      expect(answer.proposal).toMatchObject({ status: 'done', outcome: 'refused_by_guard' });
+      expect(answer.message).toMatch(new RegExp(`^proposal ${id} approved by api:operator at \\S+: not placed: guard paused: .*looking at the market`));
+      expect(h.offersAt(request.id)).toHaveLength(0);
+      expect(h.store.offers.getByRequest(request.id)).toBeUndefined();
+    } finally {
+      expect((await postJson(h, '/api/resume', bearer(OPERATOR_TOKEN))).status).toBe(200);
+    }
+  });
+
   it('places nothing once the proposal expired (real time, the injected clock), and says so', async () => {
     const request = h.makeRequest();
     const proposed = await callTool(claude, 'place_offer', { loan_request_id: request.id, rate: 0.2 });
@@ -208,9 +226,10 @@ describe('approving', () => {
     claudeAccepting = await connectAgent(h.mcpUrl, CLAUDE_TOKEN, () => ({ action: 'accept', content: { confirm: true } }));
 
     expect((await proposals()).proposals.find((proposal) => proposal.id === id)).toMatchObject({ status: 'pending', link: `${h.base}/#proposal-${id}` });
-    const approved = await approve(id, { cookie: await h.signIn(OPERATOR_TOKEN) });
+    // The operator's bearer token (a script's way) approves what another token proposed.
+    const approved = await approve(id, bearer(OPERATOR_TOKEN));
     expect(approved.status).toBe(200);
-    expect(((await approved.json()) as ProposalDecisionAnswer).proposal).toMatchObject({ status: 'done', outcome: 'placed' });
+    expect(((await approved.json()) as ProposalDecisionAnswer).proposal).toMatchObject({ status: 'done', outcome: 'placed', decidedBy: 'api:operator' });
     expect(h.offersAt(request.id)).toHaveLength(1);
   });
 });
