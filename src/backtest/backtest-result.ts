@@ -1,7 +1,7 @@
 /** What a backtest returns: the report's figures, the series for charts, and each decision. */
 import type { GuardRefusalCode } from '../risk/index.js';
+import type { StrategyCalibration } from './calibration/strategy-calibration.js';
 import type { MarketAssumptions } from './market-model.js';
-import type { OfferStats } from './offer-stats.js';
 import type { SegmentDimension, SegmentRow } from './segment-stats.js';
 
 /** One request's decision, comparable with the daemon's decision rows (parity). */
@@ -105,8 +105,6 @@ export interface BacktestResult {
   settings: { startingBalanceCents: number; market: MarketAssumptions };
   summary: BacktestSummary;
   segments: Record<SegmentDimension, SegmentRow[]>;
-  /** Competition and adverse selection per strategy (offer-stats.ts): one row each, and "all" for several. */
-  offerStats: OfferStats[];
   series: SeriesPoint[];
   /** Every funded loan, in funding order. */
   loans: BacktestLoan[];
@@ -119,4 +117,9 @@ export interface BacktestResult {
    * in cents; they add up to summary.netCents. Empty unless asked for (recordContributions).
    */
   requestNetCents: number[];
+  /**
+   * Each strategy's probability against what happened on the recording's resolved requests it
+   * scores (calibration/strategy-calibration.ts); set by the backtest command, absent elsewhere.
+   */
+  calibration?: StrategyCalibration[];
 }

@@ -52,7 +52,6 @@ export {
   ratePosition,
   takeUpProbability,
   beatProbability,
-  beatsHard,
   acceptProbability,
   expectedAcceptProbability,
   normalCdf,
@@ -61,6 +60,5 @@ export {
   type TakeUpCurve,
   type CompetitionModel,
   type RecordedCompetition,
-  type CompetitionComparison,
 } from './market-response.js';
 export { eventDropReason, type EventFacts, type EventPrefilter as StrategyEventPrefilter } from './compile/event-prefilter.js';

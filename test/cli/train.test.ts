@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportSandboxRecording } from '../../src/sandbox/index.js';
+import { loadStrategyFile } from '../../src/engine/index.js';
 import { recordingLine, writeRecording } from '../backtest/recording-fixtures.js';
 import { runCli } from './run-cli.js';
 
@@ -87,5 +88,62 @@ describe('lendbot train', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`${bad}:5:3 score.model: cannot use model file ${join(dir, 'models', 'renamed.json')}`);
     expect(refused.stderr).toMatch(/renamed\.json:\d+:\d+ features\[0\]\.name: unknown feature "credit_score_lowest"/);
+  });
+  describe('--calibrate', () => {
+    const balanced = new URL('../../strategies/balanced.yaml', import.meta.url).pathname;
+
+    it("fits a strategy's score.calibration, prints the held-out table before and after, and writes the strategy with the block and nothing else changed", async () => {
+      const out = join(dir, 'calibrated', 'balanced.yaml');
+      const result = await runCli(['train', '--calibrate', 'platt', '--strategy', balanced, '--data', data, '--out', out]);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^Calibration of balanced \(.*balanced\.yaml\), platt, on 1 recording\n/);
+      expect(result.stdout).toMatch(/\n {2}.*market\.jsonl +1500 +\d+ +\d+ +\d+ +\d+\n/);
+      expect(result.stdout).toMatch(/\nFitted on the first part of each recording \(\d+ requests\): platt a \d+\.\d+, b -?\d+\.\d+\n/);
+      expect(result.stdout).toMatch(/\nHeld out, before \(the strategy as it is, (no calibration|platt a [-\d.]+, b [-\d.]+)\), by decile of predicted default, safest first\n {2}decile +n +predicted range/);
+      expect(result.stdout).toMatch(/\nHeld out, after \(the fitted calibration\)\n {2}decile/);
+      expect(result.stdout).toMatch(/\n {2}(off: )?overall: predicts \d+\.\d % where \d+\.\d % happened \(95 % interval [\d.]+-[\d.]+ %, n=\d+\)/);
+      expect(result.stdout).toMatch(/\nmin_probability 0\.\d+ is unchanged and now reads on the calibrated scale; 0\.\d+ would let the same requests through as before\n/);
+      expect(result.stdout).toMatch(/\nWrote .*calibrated\/balanced\.yaml \(score\.calibration\)\n$/);
+      const written = await readFile(out, 'utf8');
+      const block = /\n {2}calibration:\n {4}method: platt\n {4}a: [\d.]+\n {4}b: -?[\d.]+\n {4}description: "lendbot train --calibrate platt: \d+ resolved requests the strategy scored, from market\.jsonl"\n/;
+      expect(written).toMatch(block);
+      const original = await readFile(balanced, 'utf8');
+      expect(written.replace(block, '\n').replace(/\n {2}calibration:\n(?: {4}.*\n)+/, '\n')).toBe(original.replace(/\n {2}calibration:\n(?: {4}.*\n)+/, '\n'));
+      const strategy = await loadStrategyFile(out);
+      expect(strategy.name).toBe('balanced');
+
+      // Calibrating the calibrated file again fits on the score before its calibration: the same block.
+      const again = join(dir, 'calibrated', 'again.yaml');
+      expect((await runCli(['train', '--calibrate', 'platt', '--strategy', out, '--data', data, '--out', again])).code).toBe(0);
+      expect((await readFile(again, 'utf8')).match(block)?.[0]).toBe(written.match(block)?.[0]);
+    });
+
+    it('fits isotonic points and prints JSON with --json', async () => {
+      const out = join(dir, 'calibrated', 'iso.yaml');
+      const result = await runCli(['train', '--calibrate', 'isotonic', '--strategy', balanced, '--data', data, '--out', out, '--json']);
+      expect(result.code).toBe(0);
+      const report = JSON.parse(result.stdout) as { method: string; calibration: { method: string; points: number[][] }; before: { overall: { n: number } }; after: { overall: { n: number } }; written: string };
+      expect(report.method).toBe('isotonic');
+      expect(report.calibration.points.length).toBeGreaterThan(1);
+      expect(report.before.overall.n).toBe(report.after.overall.n);
+      expect(report.written).toBe(out);
+      expect(await readFile(out, 'utf8')).toContain('    method: isotonic\n    points:   # [score probability, calibrated probability]\n      - [');
+    });
+
+    it('says what is wrong with the options', async () => {
+      const out = join(dir, 'never.yaml');
+      expect(await runCli(['train', '--calibrate', 'platt', '--data', data, '--out', out])).toMatchObject({
+        code: 1,
+        stderr: 'lendbot: --calibrate needs --strategy FILE: the strategy whose score is calibrated\n',
+      });
+      expect(await runCli(['train', '--strategy', balanced, '--data', data, '--out', out])).toMatchObject({ code: 1, stderr: 'lendbot: --strategy needs --calibrate platt|isotonic\n' });
+      const bad = await runCli(['train', '--calibrate', 'spline', '--strategy', balanced, '--data', data, '--out', out]);
+      expect(bad.code).not.toBe(0);
+      expect(bad.stderr).toContain('expected platt or isotonic');
+      const missing = await runCli(['train', '--calibrate', 'platt', '--strategy', balanced, '--data', `${data},${join(dir, 'nowhere.jsonl')}`, '--out', out]);
+      expect(missing).toMatchObject({ code: 1, stderr: `lendbot: cannot read ${join(dir, 'nowhere.jsonl')}: file not found\n` });
+      await expect(readFile(out)).rejects.toThrow(/ENOENT/);
+    });
   });
 });

@@ -6,3 +6,4 @@ export { fitLogistic, predictRows, gradient, type FitOptions, type FitResult } f
 export { auc, brier, calibrationTable, type CalibrationRow } from './metrics.js';
 export { fitMarket, MIN_TAKE_UP_LINES, type MarketFit } from './market-fit.js';
 export { planDesign, encodeRow, modelFeatures, MIN_LEVEL_LINES, type Design } from './design.js';
+export { calibrateStrategy, rawCut, type CalibrateReport, type CalibrateOptions, type CalibrationRecordingFacts } from './calibrate-strategy.js';

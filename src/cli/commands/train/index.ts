@@ -1,7 +1,8 @@
 /**
  * `lendbot train`: fits a default model (penalised logistic regression of full repayment on the
  * feature catalogue) from a recording, judges it on the most recent lines, and writes the model
- * file a strategy's `score.model` reads (docs/training.md).
+ * file a strategy's `score.model` reads (docs/training.md). With `--calibrate`, fits a strategy's
+ * `score.calibration` on its own score instead (calibrate-command.ts).
  */
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -13,6 +14,8 @@ import { printJson, warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import { formatTrainReport } from './train-report-text.js';
 import { examplesHelp } from '../../examples-help.js';
+import { runCalibrate } from './calibrate-command.js';
+import type { CalibrationMethod } from '../../../backtest/calibration/index.js';
 
 interface TrainCliOptions {
   data: string;
@@ -21,6 +24,13 @@ interface TrainCliOptions {
   l2: number | 'auto';
   trainShare: number;
   json?: boolean;
+  calibrate?: CalibrationMethod;
+  strategy?: string;
+}
+
+function method(text: string): CalibrationMethod {
+  if (text !== 'platt' && text !== 'isotonic') throw new InvalidArgumentError('expected platt or isotonic');
+  return text;
 }
 
 function penalty(text: string): number | 'auto' {
@@ -53,6 +63,8 @@ export function registerTrainCommand(program: Command, io: CliIo): void {
     .option('--l2 <n|auto>', 'L2 penalty on the standardised weights; auto: chosen by validation inside the fitting part', penalty, 'auto' as const)
     .option('--train-share <share>', 'share of the labelled lines, oldest first, that fits the model for evaluation', share, 0.7)
     .option('--json', 'print the report as JSON instead of text')
+    .option('--calibrate <method>', "platt or isotonic: fit --strategy's score.calibration instead of a model, and write the strategy to --out", method)
+    .option('--strategy <file>', 'with --calibrate: the strategy whose own score is calibrated (--data may then list several recordings, comma-separated)')
     .addHelpText(
       'after',
       `
@@ -61,16 +73,26 @@ outcome.if_funded when the recording has it; current and other unfunded lines ar
 The first --train-share of the labelled lines (by seen_at) fit the model, the rest judge it
 (AUC, Brier score, calibration by decile); the model written is then refit on every labelled
 line. The file also carries the market response fitted from the recording (competition, take-up).
-Use it in a strategy: score: { model: ../models/market.json, min_probability: 0.8 }.`,
+Use it in a strategy: score: { model: ../models/market.json, min_probability: 0.8 }.
+
+--calibrate platt|isotonic --strategy FILE fits the strategy's score.calibration on its own score
+(resolved requests it scores, the first --train-share of each recording; the rest judge it) and
+writes the strategy to --out with the block (every other line kept).`,
     )
     .addHelpText(
       'after',
       examplesHelp(
         'lendbot train --data data/market.jsonl --out models/market.json',
         ['lendbot train --data day.jsonl --out models/day.json --train-share 0.8 --l2 auto', ''],
+        ['lendbot train --calibrate platt --strategy strategies/balanced.yaml --data a.jsonl,b.jsonl --out strategies/balanced.yaml', "calibrate balanced's probability in place"],
       ),
     )
     .action(async (options: TrainCliOptions) => {
+      if (options.calibrate !== undefined) {
+        if (options.features !== undefined) throw new UserError('--features is for a model; --calibrate calibrates the strategy\'s own score');
+        return runCalibrate(io, { ...options, calibrate: options.calibrate });
+      }
+      if (options.strategy !== undefined) throw new UserError('--strategy needs --calibrate platt|isotonic');
       try {
         await access(options.data);
       } catch {

@@ -1,0 +1,26 @@
+/**
+ * The calibration figures as table rows and lines of text, shared by the backtest report (terminal
+ * and HTML) and `lendbot train --calibrate`, so both read the same.
+ */
+import { calibrated, type CalibrationGroup, type CalibrationStats } from './calibration-stats.js';
+
+const pct = (value: number): string => `${(value * 100).toFixed(1)} %`;
+const bare = (value: number): string => (value * 100).toFixed(1);
+
+export const DECILE_HEADER = ['decile', 'n', 'predicted range', 'predicted', 'realised', '95 % interval', ''] as const;
+
+function groupCells(group: CalibrationGroup): string[] {
+  return [String(group.n), `${bare(group.from)}-${pct(group.to)}`, pct(group.predicted), pct(group.realised), `${bare(group.low)}-${pct(group.high)}`, calibrated(group) ? '' : 'off'];
+}
+
+/** One row per decile of predicted default, safest first, then `all`; "off" marks a miscalibrated group. */
+export function decileRows(stats: CalibrationStats): string[][] {
+  const rows = stats.deciles.map((row) => [String(row.decile), ...groupCells(row)]);
+  if (stats.overall.n > 0) rows.push(['all', ...groupCells(stats.overall)]);
+  return rows;
+}
+
+/** The findings, one line each, "off:" before those that are not fine. */
+export function findingLines(stats: CalibrationStats): string[] {
+  return stats.findings.map((finding) => `${finding.ok ? '' : 'off: '}${finding.text}`);
+}

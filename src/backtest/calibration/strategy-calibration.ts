@@ -1,0 +1,35 @@
+/**
+ * The calibration section of a backtest report, for one strategy: its probability against what
+ * happened on every resolved request of the recording it scored (strategy-probabilities.ts), by
+ * decile, as a Brier score against a constant guess, and around its min_probability cut
+ * (calibration-stats.ts). Computed from the recording alone, so it is the same in every market
+ * draw and world.
+ */
+import type { CompiledStrategy } from '../../engine/index.js';
+import type { PreparedRecording } from '../prepared-recording.js';
+import { calibrationStats, type CalibrationStats, type Prediction } from './calibration-stats.js';
+import { strategyProbabilities, type ScoredRequest } from './strategy-probabilities.js';
+
+/** What counts, said once for every report (docs/backtesting.md, "Calibration"). */
+export const RESOLVED_RULE =
+  'resolved: completed (repaid), default or collection (defaulted), or unfunded with if_funded (counted by it); current and other unfunded requests are left out';
+
+export interface StrategyCalibration extends CalibrationStats {
+  strategy: string;
+  /** Requests in the recording, resolved ones, and resolved ones the strategy scored. */
+  requests: number;
+  resolved: number;
+  scored: number;
+  /** The cut the bands sit around (0: none). */
+  minProbability: number;
+}
+
+export function predictionsOf(scored: readonly ScoredRequest[], probability: (item: ScoredRequest) => number = (item) => item.probability): Prediction[] {
+  return scored.map((item) => ({ predicted: 1 - probability(item), defaulted: item.defaulted }));
+}
+
+export function strategyCalibration(recording: PreparedRecording, strategy: CompiledStrategy): StrategyCalibration {
+  const found = strategyProbabilities(recording, strategy);
+  const stats = calibrationStats(predictionsOf(found.scored), found.minProbability);
+  return { strategy: strategy.name, requests: found.requests, resolved: found.resolved, scored: found.scored.length, minProbability: found.minProbability, ...stats };
+}

@@ -1,0 +1,88 @@
+/**
+ * A strategy's repayment probability for every resolved request of a recording, without running
+ * the market: each request goes through the decide step alone (the recording is the data source,
+ * nothing is spent yet this month, the guard allows everything), as `lendbot strategy explain`
+ * takes it. Every request whose decision carries a probability counts (offers, and skips at the
+ * provider filters, min_probability or pricing), not only the loans the strategy would have won;
+ * a request a filter refuses before the score is not scored.
+ *
+ * Resolved and default, as `lendbot train` labels lines (src/backtest/train/training-data.ts):
+ * `completed` is repaid; `default` and `collection` (a missed instalment: the sandbox moves every
+ * such loan to default) are defaults; an `unfunded` request counts by `outcome.if_funded` when
+ * the recording has it (a simulator knows how the borrower would have repaid); `current`, and
+ * `unfunded` without `if_funded`, are not resolved.
+ */
+import { decideSync, type CompiledStrategy, type SpendLedger } from '../../engine/index.js';
+import { columnSourceOf } from '../../engine/compile/compile-strategy.js';
+import { resolveNumber } from '../../engine/definition/param-values.js';
+import type { GuardResult } from '../../risk/index.js';
+import type { PreparedRecording } from '../prepared-recording.js';
+import { ReplayDataSource } from '../recording-data.js';
+import { labelOf } from '../train/training-data.js';
+
+/** One resolved request the strategy scored. */
+export interface ScoredRequest {
+  loanRequestId: number;
+  seenMs: number;
+  /** The repayment probability the strategy decided with (after its calibration, if any). */
+  probability: number;
+  /** The score's probability before the strategy's calibration (the same without one). */
+  rawProbability: number;
+  /** 1 when the request defaulted (default or collection), 0 when repaid. */
+  defaulted: 0 | 1;
+}
+
+export interface StrategyProbabilities {
+  strategy: string;
+  /** Requests in the recording. */
+  requests: number;
+  /** Of them, resolved (repaid or defaulted). */
+  resolved: number;
+  /** Resolved requests the strategy scored, in replay order. */
+  scored: ScoredRequest[];
+  /** The strategy's min_probability (0 when it has none: a plugin, or no cut). */
+  minProbability: number;
+}
+
+/** Nothing spent this month, nothing kept: each request is decided as if it were the month's first. */
+const NOTHING_SPENT: SpendLedger = { spentSince: () => 0, subscribedSince: () => false, record: () => undefined };
+const ALLOW: GuardResult = { allowed: true };
+const allowAll = (): GuardResult => ALLOW;
+
+/** The probability before calibration: the calibration line's value, when the strategy has one. */
+function rawOf(contributions: readonly { model: string; value: unknown }[], probability: number): number {
+  const last = contributions.at(-1);
+  return last?.model === 'calibration' && typeof last.value === 'number' ? last.value : probability;
+}
+
+/** The min_probability a YAML strategy compiled with (0 for plugins). */
+export function minProbabilityOf(strategy: CompiledStrategy): number {
+  const cut = columnSourceOf(strategy)?.definition.score?.min_probability;
+  return cut === undefined ? 0 : resolveNumber(cut, strategy.params);
+}
+
+/** Every resolved request of `recording` that `strategy` scores, with its probability and label. */
+export function strategyProbabilities(recording: PreparedRecording, strategy: CompiledStrategy): StrategyProbabilities {
+  const source = new ReplayDataSource();
+  const context = { strategies: [strategy], nowMs: 0, ledger: NOTHING_SPENT };
+  const scored: ScoredRequest[] = [];
+  let resolved = 0;
+  for (const entry of recording.entries) {
+    const label = labelOf(entry.line);
+    if (label === null) continue;
+    resolved += 1;
+    source.line = entry.line;
+    context.nowMs = entry.seenMs;
+    const { decision } = decideSync(entry.line.loan_request, context, source, allowAll);
+    const probability = decision.probability;
+    if (probability === undefined || !Number.isFinite(probability)) continue;
+    scored.push({
+      loanRequestId: entry.line.loan_request.id,
+      seenMs: entry.seenMs,
+      probability,
+      rawProbability: rawOf(decision.contributions, probability),
+      defaulted: label === 1 ? 0 : 1,
+    });
+  }
+  return { strategy: strategy.name, requests: recording.entries.length, resolved, scored, minProbability: minProbabilityOf(strategy) };
+}

@@ -1,0 +1,81 @@
+/**
+ * `lendbot train --calibrate platt|isotonic --strategy FILE`: fits the strategy's
+ * `score.calibration` on its own score from one or more recordings, prints the held-out
+ * calibration before and after, and writes the strategy file with the fitted block (every other
+ * line as it was). docs/training.md, "Calibrating a strategy".
+ */
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { loadRecording, type PreparedRecording } from '../../../backtest/index.js';
+import { CalibrationFitError, withCalibration, type CalibrationMethod } from '../../../backtest/calibration/index.js';
+import { calibrateStrategy } from '../../../backtest/train/index.js';
+import { ConfigFileError } from '../../../config/index.js';
+import { loadStrategyFile, parseStrategyText } from '../../../engine/index.js';
+import { printJson, warn, type CliIo } from '../../cli-io.js';
+import { UserError } from '../../user-error.js';
+import { formatCalibrateReport } from './calibrate-report-text.js';
+
+export interface CalibrateCliOptions {
+  data: string;
+  out: string;
+  strategy?: string;
+  calibrate: CalibrationMethod;
+  trainShare: number;
+  json?: boolean;
+}
+
+async function recordings(io: CliIo, files: readonly string[]): Promise<Array<{ file: string; recording: PreparedRecording }>> {
+  const out: Array<{ file: string; recording: PreparedRecording }> = [];
+  for (const file of files) {
+    let issues = 0;
+    try {
+      const recording = await loadRecording(file, {}, (issue) => {
+        issues += 1;
+        if (issues <= 5) warn(io, `${issue.file}:${issue.line}: ${issue.message}`);
+      });
+      out.push({ file, recording });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`cannot read ${file}: file not found`);
+      throw error;
+    }
+    if (issues > 5) warn(io, `${file}: ${issues - 5} more bad lines skipped`);
+  }
+  return out;
+}
+
+export async function runCalibrate(io: CliIo, options: CalibrateCliOptions): Promise<void> {
+  if (options.strategy === undefined) throw new UserError('--calibrate needs --strategy FILE: the strategy whose score is calibrated');
+  const files = options.data.split(',').map((file) => file.trim()).filter((file) => file !== '');
+  let strategy;
+  let text: string;
+  try {
+    strategy = await loadStrategyFile(options.strategy);
+    text = await readFile(options.strategy, 'utf8');
+  } catch (error) {
+    if (error instanceof ConfigFileError) throw new UserError(error.message);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`cannot read ${options.strategy}: file not found`);
+    throw error;
+  }
+  if (strategy.kind !== 'yaml') throw new UserError(`${options.strategy} is a plugin: calibration is a block of a YAML strategy's score`);
+  let report;
+  let written: string;
+  try {
+    report = calibrateStrategy(await recordings(io, files), strategy, { method: options.calibrate, trainShare: options.trainShare });
+    written = withCalibration(text, report.calibration);
+  } catch (error) {
+    if (error instanceof CalibrationFitError) throw new UserError(`${options.strategy}: ${error.message}`);
+    if (error instanceof RangeError) throw new UserError(`${options.strategy}: ${error.message}`);
+    throw error;
+  }
+  // What is written must load: a strategy check before the file is replaced.
+  try {
+    parseStrategyText(written, options.out);
+  } catch (error) {
+    if (error instanceof ConfigFileError) throw new Error(`the calibrated strategy does not load (a bug): ${error.message}`, { cause: error });
+    throw error;
+  }
+  await mkdir(dirname(options.out), { recursive: true });
+  await writeFile(options.out, written);
+  if (options.json === true) printJson(io, { ...report, written: options.out });
+  else io.stdout.write(formatCalibrateReport(report, options.out));
+}
