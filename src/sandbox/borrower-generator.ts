@@ -7,6 +7,7 @@
  * is drawn from a stream of its own, so the classic shape's borrowers are drawn as they always were.
  */
 import { aggregate90, generateTransactions, type BankHistoryInput } from './bank-history.js';
+import { fixedReservationRate, reservationRate, type BorrowerFacts } from './borrower-rules.js';
 import { monthlyPaymentCents } from './amortization.js';
 import type { BankProfile, BorrowerProfile, LoanRequestRecord } from './market-types.js';
 import { clamp, forkRandom, roundTo, type Random } from './random.js';
@@ -45,11 +46,15 @@ export interface LoanRequestFields {
   /** The borrower cancels the request instead of accepting. */
   cancel?: boolean;
   /**
-   * How willing the borrower is to take an offer, 0 to 1: 1 takes any offer, 0 walks away from
-   * every one; between, the borrower takes an offer when 1 − takeUp is below the shape's take-up
-   * probability at its rate. Absent: drawn like every borrower of the market.
+   * How willing the borrower is to take an offer, 0 to 1: 1 takes any offer (its reservation rate
+   * is the maximum), 0 walks away from every one (reservation rate 0); between, 1 − takeUp is the
+   * borrower's draw under the shape's rule (borrower-rules.ts; with a take-up curve, the borrower
+   * takes an offer when 1 − takeUp is below the curve at its rate). Absent: drawn like every
+   * borrower of the market.
    */
   takeUp?: number;
+  /** The highest rate the borrower accepts (0: none), instead of one from the shape's rule; wins over takeUp. */
+  reservationRate?: number;
   /** Created automatically rather than manually (webhook `automated_loan_request`). */
   automated?: boolean;
 }
@@ -154,6 +159,7 @@ export function generateLoanRequest(
     const late = fields.lateDays;
     truth.lateDays = Array.from({ length: loanTerms }, (_, month) => Math.max(0, Math.round(late[month] ?? 0)));
   }
+  const maxInterestRate = fields.maxInterestRate ?? MAX_RATE_BY_COLOR[svcColor] ?? 0.36;
   return {
     id,
     createdMs,
@@ -163,7 +169,7 @@ export function generateLoanRequest(
     feeLegislativeCents,
     feeExtraCents,
     feeSvcCents,
-    maxInterestRate: fields.maxInterestRate ?? MAX_RATE_BY_COLOR[svcColor] ?? 0.36,
+    maxInterestRate,
     censusTract: `${String(US_STATES.indexOf(state) + 1).padStart(2, '0')}${String(random.int(0, 999_999_999)).padStart(9, '0')}`,
     crypto,
     automated: fields.automated ?? random.chance(0.3),
@@ -178,8 +184,16 @@ export function generateLoanRequest(
     bestCompetingRate: null,
     plannedCompetitorOffers: 0,
     refusedRate: null,
-    takeUpThreshold: fields.takeUp === undefined ? forkRandom(seed, 'take-up', id).next() : 1 - clamp(fields.takeUp, 0, 1),
+    reservationRate: borrowerReservation(seed, id, { maxInterestRate, repayProbability: truth.repayProbability }, fields, shape),
   };
+}
+
+/** The reservation rate: fixed by the caller, or from the shape's rule with the request's own draw. */
+function borrowerReservation(seed: number, id: number, facts: BorrowerFacts, fields: LoanRequestFields, shape: MarketShape): number {
+  const fixed = fixedReservationRate(facts, fields);
+  if (fixed !== undefined) return fixed;
+  const draw = fields.takeUp === undefined ? forkRandom(seed, 'take-up', id).next() : 1 - clamp(fields.takeUp, 0, 1);
+  return reservationRate(shape.borrowers, facts, draw);
 }
 
 /** An irregular earner's pay multiplier for each of the last three months (mean 1), or nothing. */

@@ -1,9 +1,11 @@
 /**
- * Other lenders. Each competitor sees the same features as the investor and estimates the
- * default risk with its own error, then prices it: rates track risk with noise, and nobody offers
- * when the rate it would need is above the request's maximum. How many lenders are interested,
- * how well they read risk and how they price is the market shape's (shapes/). The borrower waits
- * a while, then considers the lowest rate on the table (or, sometimes, cancels).
+ * Other lenders. Each competitor sees the same features as the investor (and, in some shapes,
+ * part of the risk no feature shows) and estimates the default risk with its own error, then
+ * prices it: rates track risk with noise, and nobody offers when the rate it would need is above
+ * the request's maximum. How many lenders are interested, how well they read risk and how they
+ * price is the market shape's (shapes/). The borrower waits
+ * a while, then takes the lowest rate on the table if it is at or below its reservation rate
+ * (borrower-rules.ts), or, sometimes, cancels.
  */
 import type { LoanRequestRecord } from './market-types.js';
 import { clamp, roundTo, type Random } from './random.js';
@@ -45,7 +47,8 @@ export function planCompetition(
   const wanted = forcedCount ?? random.poisson(behaviour.lendersByColor[request.borrower.svcColor] ?? 1.5);
   const offers: CompetitorOffer[] = [];
   for (let n = 0; n < wanted; n++) {
-    const believed = 1 / (1 + Math.exp(-(request.truth.observableLogit + random.normal(0, behaviour.estimateErrorSd))));
+    const read = request.truth.observableLogit + behaviour.readsHiddenRisk * request.truth.noise;
+    const believed = 1 / (1 + Math.exp(-(read + random.normal(0, behaviour.estimateErrorSd))));
     const rate = forcedRates?.[n] ?? competitorRate(1 - believed, behaviour, random);
     // A forced count or rate (control API) always offers; a market competitor walks away from a bad price.
     if (forcedCount === undefined && rate > request.maxInterestRate) continue;

@@ -33,9 +33,10 @@ export interface SandboxControl {
   /** The market shape's name (`--shape`). */
   shape(): string;
   /**
-   * Creates a loan request now (webhooks fire), with the given fields fixed. Unless `takeUp` is
-   * given, its borrower takes any offer (takeUp 1), so a test or demo sees its offer decided by
-   * rate alone; pass a takeUp below 1 for a borrower who may walk away from an expensive offer.
+   * Creates a loan request now (webhooks fire), with the given fields fixed. Unless `takeUp` or
+   * `reservationRate` is given, its borrower takes any offer (takeUp 1: its reservation rate is
+   * the maximum), so a test or demo sees its offer decided by rate alone; pass a takeUp below 1
+   * or a reservationRate for a borrower who may walk away from an expensive offer.
    */
   createLoanRequest(fields?: LoanRequestFields): LoanRequest;
   /** Sets the investor's processed balance (by an Add Money or Withdrawal transfer). */

@@ -1,6 +1,7 @@
 /**
  * What really happened to a loan request, and what would have: the hidden repayment chance, the
- * planned outcome, who funded it and at what rate, and the outcome in the recording format
+ * planned outcome, who funded it and at what rate, the borrower's reservation rate (the highest
+ * rate it would have accepted from anyone), and the outcome in the recording format
  * (docs/recording-format.md), so backtests can be scored against it. The hidden truth is drawn
  * up front and does not depend on who funds the loan, so a request nobody funded still says how
  * its borrower would have repaid (`if_funded`).
@@ -31,8 +32,8 @@ export interface GroundTruth {
   /** The month of the first missed payment if funded, or null: the loan would be repaid. */
   missedMonth: number | null;
   recoveryShare: number;
-  /** The borrower's take-up draw: offers are taken only where it is below the shape's take-up probability. */
-  takeUpThreshold: number;
+  /** The highest rate the borrower accepts from any lender (0: none), by the shape's rule. */
+  reservationRate: number;
   /** The lowest rate the borrower walked away from as too expensive, or null. */
   refusedRate: number | null;
   plannedCompetitorOffers: number;
@@ -60,7 +61,7 @@ export function groundTruthOf(market: Market, loanRequestId: number): GroundTrut
     noise: request.truth.noise,
     missedMonth: request.truth.missedMonth,
     recoveryShare: request.truth.recoveryShare,
-    takeUpThreshold: request.takeUpThreshold,
+    reservationRate: request.reservationRate,
     refusedRate: request.refusedRate,
     plannedCompetitorOffers: request.plannedCompetitorOffers,
     bestCompetingRate: request.bestCompetingRate,
@@ -83,6 +84,7 @@ export function outcomeOf(market: Market, loanRequestId: number): Outcome {
     return {
       status: 'unfunded',
       best_competing_rate: request.bestCompetingRate,
+      reservation_rate: request.reservationRate,
       repaid_fraction: 0,
       ...(closed ? { resolved_at: isoTime(request.statusChangedMs) } : {}),
       ...(fundable ? { if_funded: ifFunded(request) } : {}),
@@ -95,6 +97,7 @@ export function outcomeOf(market: Market, loanRequestId: number): Outcome {
     status,
     funded_rate: loan.rate,
     best_competing_rate: request.bestCompetingRate,
+    reservation_rate: request.reservationRate,
     repaid_fraction: roundTo(Math.max(0, repaid), 4),
     ...(loan.resolvedMs === null ? {} : { resolved_at: isoTime(loan.resolvedMs) }),
   };

@@ -90,11 +90,11 @@ export interface LoanRequestRecord {
   /** Competitor offers still to arrive (so the ground truth can be shown before they do). */
   plannedCompetitorOffers: number;
   /**
-   * The borrower's take-up draw u in [0, 1), fixed up front: an offer is taken only when u is
-   * below the shape's take-up probability at its rate (src/engine/market-response.ts).
+   * The highest rate the borrower accepts from any lender, fixed up front by the shape's rule
+   * (borrower-rules.ts); 0 when it accepts none.
    */
-  takeUpThreshold: number;
-  /** The lowest rate the borrower walked away from (take-up refused it), or null. */
+  reservationRate: number;
+  /** The lowest rate the borrower walked away from (above its reservation rate), or null. */
   refusedRate: number | null;
 }
 

@@ -1,12 +1,11 @@
 /**
  * The simulated marketplace, independent of HTTP: loan requests arrive over simulated time,
  * competitors offer, borrowers consider the lowest rate after a delay (or cancel) and take it
- * unless it is too expensive for them (the take-up rule of src/engine/market-response.ts, with
- * the market shape's curve), accepted offers are funded, loans are serviced. The investor acts through makeOffer and fund; the control API
- * through the rest. Everything happens in `advanceTo`, in time order, so a run is reproducible:
+ * when it is at or below their reservation rate (borrower-rules.ts, by the market shape's rule),
+ * accepted offers are funded, loans are serviced. The investor acts through makeOffer and fund;
+ * the control API through the rest. Everything happens in `advanceTo`, in time order, so a run is reproducible:
  * the same seed and the same actions at the same simulated times give the same market.
  */
-import { takeUpProbability } from '../engine/index.js';
 import { generateLoanRequest, type LoanRequestFields } from './borrower-generator.js';
 import { planCompetition } from './competitor-model.js';
 import { EventQueue } from '../clock/event-queue.js';
@@ -281,24 +280,30 @@ export class Market {
     return offer;
   }
 
+  /**
+   * Pending offers, cheapest first. At equal rates a competitor's offer comes before the sandbox
+   * investor's, whichever came first (the backtest's recorded acceptance gives a tie to the
+   * competitor, so a replay of the export decides it the same way), then the earliest.
+   */
   private pendingOffers(request: LoanRequestRecord): OfferRecord[] {
+    const rank = (offer: OfferRecord): number => (offer.lender === INVESTOR ? 1 : 0);
     return request.offerIds
       .map((id) => this.offers.get(id))
       .filter((offer): offer is OfferRecord => offer?.status === 'pending')
-      .sort((a, b) => a.rate - b.rate || a.createdMs - b.createdMs || a.id - b.id);
+      .sort((a, b) => a.rate - b.rate || rank(a) - rank(b) || a.createdMs - b.createdMs || a.id - b.id);
   }
 
   /**
-   * The borrower looks at the offers: takes the lowest if its take-up draw allows that rate, else
-   * walks away from it and from every dearer one (take-up only falls with the rate), and looks
-   * again later in case a cheaper offer comes before the window closes.
+   * The borrower looks at the offers: takes the lowest if it is at or below its reservation rate,
+   * else walks away from it and from every dearer one, and looks again later in case a cheaper
+   * offer comes before the window closes.
    */
   private decide(requestId: number): void {
     const request = this.requests.get(requestId);
     if (request?.status !== 'open') return;
     const pending = this.pendingOffers(request);
     const best = pending[0];
-    if (best && this.takesUp(request, best.rate)) {
+    if (best && best.rate <= request.reservationRate) {
       this.accept(request, best);
       return;
     }
@@ -307,11 +312,6 @@ export class Market {
     if (this.current + REDECIDE_MS < request.createdMs + LIST_WINDOW_MS) {
       this.queue.add(this.current + REDECIDE_MS, { kind: 'decision', requestId });
     }
-  }
-
-  /** Whether the borrower would take an offer at `rate` at all (competitors' and the investor's alike). */
-  private takesUp(request: LoanRequestRecord, rate: number): boolean {
-    return request.takeUpThreshold < takeUpProbability(rate, request.maxInterestRate, this.shape.takeUp);
   }
 
   private accept(request: LoanRequestRecord, offer: OfferRecord): void {

@@ -1,28 +1,16 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { featureByName } from '../../src/engine/index.js';
 import { featureSource } from '../../src/engine/features/feature-source.js';
-import { parseRecordingLine, type RecordingLine } from '../../src/recording/index.js';
-import { exportSandboxRecording, MARKET_SHAPES, marketShape, runHeadlessMarket, type MarketShape } from '../../src/sandbox/index.js';
+import type { RecordingLine } from '../../src/recording/index.js';
+import { MARKET_SHAPES, marketShape, runHeadlessMarket } from '../../src/sandbox/index.js';
+import { exportedLines } from './exported-lines.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-sandbox-shapes-'));
 const SHAPES = Object.values(MARKET_SHAPES);
 const REQUESTS = 2000;
-
-async function exported(shape: MarketShape, seed: number): Promise<RecordingLine[]> {
-  const file = join(dir, `${shape.name}-${seed}.jsonl`);
-  await exportSandboxRecording(file, { seed, requests: REQUESTS, shape: shape.name });
-  return readFileSync(file, 'utf8')
-    .trimEnd()
-    .split('\n')
-    .map((text) => {
-      const result = parseRecordingLine(text);
-      if (!result.ok) throw new Error(result.message);
-      return result.value;
-    });
-}
 
 /** Whether the borrower defaulted, on the loan made or on the loan nobody made; undefined when unknown (canceled). */
 function defaulted(line: RecordingLine): boolean | undefined {
@@ -76,7 +64,7 @@ describe('market shapes', () => {
 
   it('makes each shape’s main driver separate defaults, more than in shapes driven by something else', async () => {
     const lines = new Map<string, RecordingLine[]>();
-    for (const shape of SHAPES) lines.set(shape.name, await exported(shape, 32));
+    for (const shape of SHAPES) lines.set(shape.name, await exportedLines(dir, shape.name, 32, REQUESTS));
     const candidates = [...new Set(SHAPES.map((shape) => shape.mainDriver.feature))];
     const directions = new Map(SHAPES.map((shape) => [shape.mainDriver.feature, shape.mainDriver.defaultsRiseWith]));
     for (const shape of SHAPES) {

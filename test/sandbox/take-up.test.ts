@@ -60,17 +60,32 @@ describe('rate-sensitive borrowers', () => {
     expect(never).toMatchObject({ status: 'expired', refusedRate: 0.031 });
   });
 
-  it('walk away from the lowest offer as often as each shape’s own take-up curve says', () => {
+  it('take the lowest offer exactly when it is at or below their reservation rate, in every shape', () => {
     for (const shape of Object.values(MARKET_SHAPES)) {
       const market = runHeadlessMarket({ seed: 21, requests: 2000, shape: shape.name });
       // Borrowers who decided on a table of competing offers: the lowest is the best competing rate.
       const decided = [...market.requests.values()].filter((r) => r.bestCompetingRate !== null && r.status !== 'canceled' && r.borrower.hasFundingResource);
-      const refusals = decided.filter((r) => r.refusedRate !== null);
-      const expected = decided.reduce((sum, r) => sum + 1 - takeUpProbability(r.bestCompetingRate ?? 0, r.maxInterestRate, shape.takeUp), 0);
       expect(decided.length, shape.name).toBeGreaterThan(800);
+      for (const r of decided) {
+        const acceptable = (r.bestCompetingRate ?? 0) <= r.reservationRate;
+        expect(r.refusedRate === null, `${shape.name} request ${r.id}`).toBe(acceptable);
+        if (!acceptable) expect(r.refusedRate).toBe(r.bestCompetingRate);
+        expect(r.reservationRate).toBeLessThanOrEqual(r.maxInterestRate);
+      }
+      expect(decided.some((r) => r.refusedRate !== null), shape.name).toBe(true);
+    }
+  });
+
+  it('walk away as often as the take-up curve says, in the shapes whose borrowers follow one', () => {
+    for (const shape of Object.values(MARKET_SHAPES)) {
+      const rule = shape.borrowers;
+      if (rule.kind !== 'take-up-curve') continue;
+      const market = runHeadlessMarket({ seed: 21, requests: 2000, shape: shape.name });
+      const decided = [...market.requests.values()].filter((r) => r.bestCompetingRate !== null && r.status !== 'canceled' && r.borrower.hasFundingResource);
+      const refusals = decided.filter((r) => r.refusedRate !== null);
+      const expected = decided.reduce((sum, r) => sum + 1 - takeUpProbability(r.bestCompetingRate ?? 0, r.maxInterestRate, rule), 0);
       // Binomial: the standard deviation of the count is below √expected.
       expect(Math.abs(refusals.length - expected), shape.name).toBeLessThan(3.5 * Math.sqrt(expected));
-      for (const r of refusals) expect(r.refusedRate).toBe(r.bestCompetingRate);
     }
   });
 });

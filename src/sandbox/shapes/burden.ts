@@ -29,10 +29,11 @@ export const BURDEN_SHAPE: MarketShape = {
   competitors: {
     lendersByColor: [1.8, 1.5, 1.1, 0.9, 1],
     estimateErrorSd: 0.8,
+    readsHiddenRisk: 0,
     base: 0.08,
     perDefault: 1.4,
     noiseSd: 0.04,
     cancelShare: 0.05,
   },
-  takeUp: { midpoint: 0.6, steepness: 7 },
+  borrowers: { kind: 'take-up-curve', midpoint: 0.6, steepness: 7 },
 };

@@ -28,10 +28,11 @@ export const CLASSIC_SHAPE: MarketShape = {
   competitors: {
     lendersByColor: [2.6, 2.1, 1.5, 1.2, 1.4],
     estimateErrorSd: 0.6,
+    readsHiddenRisk: 0,
     base: 0.07,
     perDefault: 1.25,
     noiseSd: 0.025,
     cancelShare: 0.04,
   },
-  takeUp: { midpoint: 0.65, steepness: 6 },
+  borrowers: { kind: 'take-up-curve', midpoint: 0.65, steepness: 6 },
 };

@@ -29,10 +29,11 @@ export const CREDIT_SHAPE: MarketShape = {
   competitors: {
     lendersByColor: [3.4, 2.8, 2, 1.5, 1.8],
     estimateErrorSd: 0.4,
+    readsHiddenRisk: 0,
     base: 0.06,
     perDefault: 1.1,
     noiseSd: 0.015,
     cancelShare: 0.03,
   },
-  takeUp: { midpoint: 0.55, steepness: 8 },
+  borrowers: { kind: 'take-up-curve', midpoint: 0.55, steepness: 8 },
 };

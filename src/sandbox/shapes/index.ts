@@ -9,6 +9,7 @@ import type { MarketShape } from './market-shape.js';
 import { VOLATILITY_SHAPE } from './volatility.js';
 
 export type { BorrowerPopulation, CompetitorBehaviour, MarketShape, RepaymentWeights } from './market-shape.js';
+export type { BorrowerRule } from '../borrower-rules.js';
 
 export const MARKET_SHAPES: Readonly<Record<string, MarketShape>> = {
   [CLASSIC_SHAPE.name]: CLASSIC_SHAPE,

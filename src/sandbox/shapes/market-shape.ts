@@ -6,7 +6,7 @@
  * Every shape keeps the hidden repayment chance a logistic function of features a lender can
  * observe, plus hidden normal noise: a model can learn what drives it, never all of it.
  */
-import type { TakeUpCurve } from '../../engine/index.js';
+import type { BorrowerRule } from '../borrower-rules.js';
 
 /**
  * Weights of the hidden repayment logit. Each weight multiplies one observable quantity measured
@@ -56,6 +56,12 @@ export interface CompetitorBehaviour {
   lendersByColor: readonly [number, number, number, number, number];
   /** Each lender's error on the repayment logit (standard deviation): how well it reads risk. */
   estimateErrorSd: number;
+  /**
+   * How much of the borrower's hidden risk (the noise no feature shows) lenders read, 0 to 1:
+   * 0, they see only what the features say; 1, their prices follow the true risk, so the
+   * requests they contest are the good ones.
+   */
+  readsHiddenRisk: number;
   /** A lender asks base + perDefault × the default probability it believes, plus Normal(0, noiseSd). */
   base: number;
   perDefault: number;
@@ -74,6 +80,6 @@ export interface MarketShape {
   repayment: RepaymentWeights;
   population: BorrowerPopulation;
   competitors: CompetitorBehaviour;
-  /** How borrowers walk away from expensive offers (src/engine/market-response.ts). */
-  takeUp: TakeUpCurve;
+  /** Where each borrower's reservation rate sits (borrower-rules.ts): the highest rate it accepts. */
+  borrowers: BorrowerRule;
 }

@@ -30,10 +30,11 @@ export const VOLATILITY_SHAPE: MarketShape = {
   competitors: {
     lendersByColor: [1.5, 1.2, 0.9, 0.8, 0.8],
     estimateErrorSd: 1,
+    readsHiddenRisk: 0,
     base: 0.09,
     perDefault: 1.5,
     noiseSd: 0.05,
     cancelShare: 0.05,
   },
-  takeUp: { midpoint: 0.75, steepness: 4 },
+  borrowers: { kind: 'take-up-curve', midpoint: 0.75, steepness: 4 },
 };

@@ -35,7 +35,8 @@ export function registerExport(sandbox: Command, io: CliIo): void {
       `
 Each line: seen_at, the loan request as the list endpoint returns it, its banking data (agg_90),
 both providers' results, and the ground-truth outcome (status, funded_rate, best_competing_rate,
-repaid_fraction, resolved_at; if_funded for a request nobody funded). The market runs on after
+reservation_rate: the highest rate the borrower would have accepted, repaid_fraction,
+resolved_at; if_funded for a request nobody funded). The market runs on after
 the last arrival until loans resolve; loans still running then are "current". The same seed and
 shape give the same file. See docs/recording-format.md and docs/sandbox.md.
 

@@ -1,0 +1,128 @@
+/**
+ * Every sandbox borrower has a reservation rate (src/sandbox/borrower-rules.ts): the highest rate
+ * it accepts from anyone. The export writes it as `outcome.reservation_rate`, so a replay of an
+ * export decides acceptance with no curve.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { takeUpProbability } from '../../src/engine/index.js';
+import type { RecordingLine } from '../../src/recording/index.js';
+import { Market, MARKET_SHAPES, marketShape, reservationRate, type MarketShape } from '../../src/sandbox/index.js';
+import { exportedLines } from './exported-lines.js';
+import { DAY } from './sandbox-fixture.js';
+
+const START = Date.parse('2026-01-01T00:00:00Z');
+const dir = mkdtempSync(join(tmpdir(), 'lendbot-sandbox-reservation-'));
+/** The naive lender's one price (capped at each request's maximum). */
+const NAIVE_RATE = 0.2;
+
+interface NaiveRun {
+  market: Market;
+  /** Requests the naive lender offered on, by id. */
+  offered: Set<number>;
+  /** Requests whose loan the naive lender made. */
+  won: Set<number>;
+}
+
+/** A market where a lender offers NAIVE_RATE on every request the moment it appears, then runs to the end. */
+function naiveRun(shape: string | MarketShape, seed: number, requests: number): NaiveRun {
+  const market = new Market({
+    seed,
+    startMs: START,
+    arrivalsPerHour: 30,
+    maxArrivals: requests,
+    initialBalanceCents: 10_000_000_000,
+    shape: typeof shape === 'string' ? marketShape(shape) : shape,
+  });
+  const offered = new Set<number>();
+  market.onNewLoanRequest((request) => {
+    const offer = market.makeOffer(request.id, Math.min(NAIVE_RATE, request.maxInterestRate), true);
+    if (!offer.ok) throw new Error(offer.refusal.text);
+    offered.add(request.id);
+  });
+  for (let t = START; market.arrivedCount < requests; t += DAY) market.advanceTo(t);
+  market.advanceTo(market.now() + 800 * DAY);
+  const won = new Set([...market.loanBook.loans.values()].filter((loan) => loan.lender === 'investor').map((loan) => loan.loanRequestId));
+  return { market, offered, won };
+}
+
+/**
+ * What a replay of the line decides for an offer at `rate`, from the line alone: the borrower
+ * takes the cheapest offer at or below its reservation rate, the competitor's on a tie, and only
+ * a request that could be funded (funded, or `if_funded` written) is a loan.
+ */
+function replayWins(line: RecordingLine, rate: number): boolean {
+  const outcome = line.outcome;
+  if (outcome?.reservation_rate === undefined) throw new Error(`line ${line.loan_request.id} has no reservation_rate`);
+  const fundable = outcome.status !== 'unfunded' || outcome.if_funded !== undefined;
+  const competing = outcome.best_competing_rate ?? null;
+  return fundable && rate <= outcome.reservation_rate && (competing === null || rate < competing);
+}
+
+describe('reservation rates', () => {
+  it('under a take-up curve, are the rate where the curve meets the borrower’s draw', () => {
+    const curve = { kind: 'take-up-curve', midpoint: 0.65, steepness: 6 } as const;
+    for (const maxInterestRate of [0.24, 0.36, 0.6, 0.99]) {
+      for (let draw = 0.005; draw < 1; draw += 0.03) {
+        const reservation = reservationRate(curve, { maxInterestRate, repayProbability: 0.8 }, draw);
+        expect(reservation).toBeLessThanOrEqual(maxInterestRate);
+        for (let tenThousandths = 300; tenThousandths <= maxInterestRate * 10_000; tenThousandths += 11) {
+          const rate = tenThousandths / 10_000;
+          const byCurve = draw < takeUpProbability(rate, maxInterestRate, curve);
+          // The same decision, but within a ten-thousandth of the crossing (the rate is kept to four decimals).
+          if (Math.abs(takeUpProbability(rate, maxInterestRate, curve) - draw) > 1e-3) expect(rate <= reservation, `${draw} ${rate}`).toBe(byCurve);
+        }
+      }
+    }
+    expect(reservationRate(curve, { maxInterestRate: 0.36, repayProbability: 0.8 }, 0)).toBe(0.36);
+    expect(reservationRate(curve, { maxInterestRate: 0.36, repayProbability: 0.8 }, 0.9999)).toBe(0);
+  });
+
+  it('decide a tie between the sandbox investor and a competitor for the competitor, even when the investor offered first', () => {
+    const market = new Market({ seed: 2, startMs: START, arrivalsPerHour: 0, initialBalanceCents: 10_000_000 });
+    const request = market.createLoanRequest({ takeUp: 1, hasFundingResource: true, competitorRates: [0.2], decisionDelayMs: 20 * 3_600_000 });
+    const offer = market.makeOffer(request.id, 0.2, true);
+    if (!offer.ok) throw new Error(offer.refusal.text);
+    market.advanceTo(START + DAY);
+    expect(request.bestCompetingRate).toBe(0.2);
+    expect(offer.value.status).toBe('rejected');
+    expect(market.loanBook.loans.get(request.loanId ?? 0)?.lender).toMatch(/^competitor-/);
+  });
+
+  it('can be fixed through the control API: takeUp 1 is the maximum, 0 accepts nothing, reservationRate wins', () => {
+    for (const shape of Object.values(MARKET_SHAPES)) {
+      const market = new Market({ seed: 2, startMs: START, arrivalsPerHour: 0, shape });
+      expect(market.createLoanRequest({ takeUp: 1, maxInterestRate: 0.6 }).reservationRate, shape.name).toBe(0.6);
+      expect(market.createLoanRequest({ takeUp: 0 }).reservationRate, shape.name).toBe(0);
+      expect(market.createLoanRequest({ takeUp: 1, reservationRate: 0.21234 }).reservationRate, shape.name).toBe(0.2123);
+      expect(market.createLoanRequest({ reservationRate: 0.02 }).reservationRate, shape.name).toBe(0);
+    }
+  });
+});
+
+describe('outcome.reservation_rate in exports', () => {
+  it.each(Object.keys(MARKET_SHAPES).map((name) => [name]))(
+    '%s: is written on every line, and with the competing rate decides, line by line, which offers a live lender won',
+    async (shape) => {
+      const lines = await exportedLines(dir, shape, 8, 1000);
+      const live = naiveRun(shape, 8, 1000);
+      expect(lines).toHaveLength(1000);
+      let wins = 0;
+      for (const line of lines) {
+        const request = live.market.requests.get(line.loan_request.id);
+        const reservation = line.outcome?.reservation_rate;
+        expect(reservation, `line ${line.loan_request.id}`).toBe(request?.reservationRate);
+        expect(reservation).toBeLessThanOrEqual(line.loan_request.max_interest_rate);
+        const rate = Math.min(NAIVE_RATE, line.loan_request.max_interest_rate);
+        expect(replayWins(line, rate), `request ${line.loan_request.id}`).toBe(live.won.has(line.loan_request.id));
+        if (replayWins(line, rate)) wins += 1;
+      }
+      // Some won, some not: the comparison says something.
+      expect(wins).toBeGreaterThan(100);
+      expect(wins).toBeLessThan(900);
+    },
+    60_000,
+  );
+});
