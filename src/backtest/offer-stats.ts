@@ -1,0 +1,214 @@
+/**
+ * Competition and adverse selection, per strategy (docs/backtesting.md, "Competition and adverse
+ * selection"): what became of the strategy's offers (won, outbid, declined, unjudged), how often
+ * it won where a competitor was on the request and where none was, and whether the loans it won
+ * default more than the requests it offered on and than the recording's population: the
+ * adverse-selection ratio. Default rates use the recording's realised fate (realised-fate.ts),
+ * the same for every strategy, with 95 % Wilson intervals and their sample sizes.
+ */
+import type { BacktestDecision } from './backtest-result.js';
+import type { PreparedRecording } from './prepared-recording.js';
+import { defaultCounts, realisedDefault, type DefaultCount } from './realised-fate.js';
+import type { RecordingLine } from '../recording/index.js';
+
+const Z95 = 1.959963984540054;
+
+/** A default rate with its 95 % Wilson interval; nulls when the sample is empty. */
+export interface DefaultRate {
+  defaults: number;
+  /** Loans (or requests) whose fate the recording knows. */
+  n: number;
+  rate: number | null;
+  low: number | null;
+  high: number | null;
+}
+
+/** A ratio of two default rates with its 95 % interval (log method). */
+export interface RateRatio {
+  ratio: number | null;
+  low: number | null;
+  high: number | null;
+}
+
+/** Wins among judged offers of one kind. */
+export interface WinRate {
+  offers: number;
+  won: number;
+  rate: number | null;
+}
+
+/** What became of a strategy's offers, counted. */
+export interface OfferCounts {
+  offers: number;
+  /** The borrower accepted (funded, or not for want of cash: fundingFailed). */
+  won: number;
+  funded: number;
+  fundingFailed: number;
+  /** A competitor offered at or below our rate and the borrower did not take ours. */
+  outbid: number;
+  /** The borrower walked away from our rate, no cheaper competitor in the way. */
+  declined: number;
+  /** The recording cannot say how the borrower would have repaid (no outcome, or unfunded without if_funded). */
+  unjudged: number;
+  /** Never answered: the offer expired first (a dry run, or a decision delay beyond the expiry). */
+  expired: number;
+  /** Offers judged by the line's own reservation_rate rather than by the curve or a world. */
+  recordedAcceptance: number;
+}
+
+const COUNT_KEYS = ['offers', 'won', 'funded', 'fundingFailed', 'outbid', 'declined', 'unjudged', 'expired', 'recordedAcceptance'] as const;
+
+export interface OfferStats extends OfferCounts {
+  /** The strategy's name, or "all" for several together. */
+  strategy: string;
+  /** Judged offers on requests where the recording names a competing offer (or assumes one). */
+  contested: WinRate;
+  /** Judged offers on requests nobody else offered on. */
+  uncontested: WinRate;
+  /** Realised default of the loans this strategy funded. */
+  fundedDefault: DefaultRate;
+  /** Realised default of the requests it offered on (whether won or not). */
+  offeredDefault: DefaultRate;
+  /** Realised default of every request of the recording. */
+  populationDefault: DefaultRate;
+  /** fundedDefault / offeredDefault: above 1, the offers it won were the worse ones. */
+  adverseSelection: RateRatio;
+}
+
+/** The 95 % Wilson score interval of `defaults` in `n`. */
+export function wilson(defaults: number, n: number): DefaultRate {
+  if (n === 0) return { defaults, n, rate: null, low: null, high: null };
+  const p = defaults / n;
+  const z2 = Z95 * Z95;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (Z95 * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  return { defaults, n, rate: p, low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
+}
+
+/**
+ * a/n1 over c/n2 with the 95 % interval of the log method (Katz). When a count of the two-by-two
+ * table is zero (no default, or nothing but defaults, on either side) every count gets half a
+ * loan more (Haldane), so a tiny sample gets a wide interval; a ratio of 0 has 0 as its low end;
+ * without a default among the offers there is no ratio. The funded loans are a subset of the
+ * offers, which makes the interval a little wider than it needs to be (cautious).
+ */
+export function rateRatio(top: DefaultRate, bottom: DefaultRate): RateRatio {
+  if (top.n === 0 || bottom.n === 0 || bottom.defaults === 0) return { ratio: null, low: null, high: null };
+  const ratio = top.defaults / top.n / (bottom.defaults / bottom.n);
+  const zero = [top.defaults, top.n - top.defaults, bottom.defaults, bottom.n - bottom.defaults].includes(0) ? 0.5 : 0;
+  const [a, n1, c, n2] = [top.defaults + zero, top.n + 2 * zero, bottom.defaults + zero, bottom.n + 2 * zero];
+  const centre = Math.log(a / n1 / (c / n2));
+  const se = Math.sqrt(Math.max(0, 1 / a - 1 / n1 + 1 / c - 1 / n2));
+  return { ratio, low: ratio === 0 ? 0 : Math.exp(centre - Z95 * se), high: Math.exp(centre + Z95 * se) };
+}
+
+/** What the market did with one offer, as the tally counts it. */
+export type OfferFate = NonNullable<BacktestDecision['market']>;
+
+interface Counts extends OfferCounts {
+  contested: WinRate;
+  uncontested: WinRate;
+  fundedFates: DefaultCount;
+  offeredFates: DefaultCount;
+}
+
+const emptyCounts = (): Counts => ({
+  ...(Object.fromEntries(COUNT_KEYS.map((key) => [key, 0])) as unknown as OfferCounts),
+  contested: { offers: 0, won: 0, rate: null },
+  uncontested: { offers: 0, won: 0, rate: null },
+  fundedFates: { defaults: 0, n: 0 },
+  offeredFates: { defaults: 0, n: 0 },
+});
+
+/** The recording's population default rate (every request whose fate it knows). */
+export function populationDefault(recording: PreparedRecording): DefaultRate {
+  const all = defaultCounts(
+    recording.entries.map((entry) => entry.line),
+    () => 'all',
+  ).get('all');
+  return wilson(all?.defaults ?? 0, all?.n ?? 0);
+}
+
+/** Counts offers per strategy as the replay settles them. */
+export class OfferTally {
+  private readonly byStrategy = new Map<string, Counts>();
+
+  constructor(private readonly strategies: readonly string[]) {
+    for (const name of strategies) this.byStrategy.set(name, emptyCounts());
+  }
+
+  /**
+   * One settled (or expired) offer: `fate` as the decisions list names it, `contested` whether
+   * a competitor was on the request, `recorded` whether the line's reservation_rate judged it.
+   */
+  add(strategy: string, line: RecordingLine, fate: OfferFate, contested: boolean, recorded: boolean): void {
+    let counts = this.byStrategy.get(strategy);
+    if (!counts) this.byStrategy.set(strategy, (counts = emptyCounts()));
+    counts.offers += 1;
+    const won = fate === 'won' || fate === 'funding_failed';
+    if (fate === 'won') counts.funded += 1;
+    else if (fate === 'funding_failed') counts.fundingFailed += 1;
+    else if (fate === 'outbid') counts.outbid += 1;
+    else if (fate === 'declined') counts.declined += 1;
+    else if (fate === 'expired') counts.expired += 1;
+    else counts.unjudged += 1;
+    if (won) counts.won += 1;
+    const judged = won || fate === 'outbid' || fate === 'declined';
+    if (judged) {
+      if (recorded) counts.recordedAcceptance += 1;
+      const kind = contested ? counts.contested : counts.uncontested;
+      kind.offers += 1;
+      if (won) kind.won += 1;
+    }
+    const defaulted = realisedDefault(line);
+    if (defaulted === undefined || fate === 'expired') return;
+    counts.offeredFates.n += 1;
+    if (defaulted) counts.offeredFates.defaults += 1;
+    if (fate === 'won') {
+      counts.fundedFates.n += 1;
+      if (defaulted) counts.fundedFates.defaults += 1;
+    }
+  }
+
+  /** One row per strategy (in the run's order), and an "all" row when there are several. */
+  rows(population: DefaultRate): OfferStats[] {
+    const names = [...this.byStrategy.keys()];
+    const rows = names.map((name) => row(name, this.byStrategy.get(name) ?? emptyCounts(), population));
+    if (names.length > 1) rows.push(row('all', sum([...this.byStrategy.values()]), population));
+    return rows;
+  }
+}
+
+function sum(all: readonly Counts[]): Counts {
+  const total = emptyCounts();
+  for (const c of all) {
+    for (const key of COUNT_KEYS) total[key] += c[key];
+    for (const key of ['contested', 'uncontested'] as const) {
+      total[key].offers += c[key].offers;
+      total[key].won += c[key].won;
+    }
+    for (const key of ['fundedFates', 'offeredFates'] as const) {
+      total[key].n += c[key].n;
+      total[key].defaults += c[key].defaults;
+    }
+  }
+  return total;
+}
+
+const winRate = (w: WinRate): WinRate => ({ offers: w.offers, won: w.won, rate: w.offers === 0 ? null : w.won / w.offers });
+
+function row(strategy: string, c: Counts, population: DefaultRate): OfferStats {
+  const fundedDefault = wilson(c.fundedFates.defaults, c.fundedFates.n);
+  const offeredDefault = wilson(c.offeredFates.defaults, c.offeredFates.n);
+  const counts = Object.fromEntries(COUNT_KEYS.map((key) => [key, c[key]])) as unknown as OfferCounts;
+  return {
+    strategy,
+    ...counts,
+    contested: winRate(c.contested),
+    uncontested: winRate(c.uncontested),
+    fundedDefault,
+    offeredDefault,
+    populationDefault: population,
+    adverseSelection: rateRatio(fundedDefault, offeredDefault),
+  };
+}
