@@ -13,7 +13,7 @@ import { findOpenRequest } from '../find-request.js';
 import { allowanceNow, placeWithinAllowance, proposeOffer } from '../proposals/agent-asks.js';
 import { offerSummary } from '../proposals/explain-proposal.js';
 import { answer } from '../tool-answer.js';
-import { marketplaceAnswer } from '../untrusted-data.js';
+import { marketplaceAnswer, reasonsApart } from '../untrusted-data.js';
 import { proposalAnswer } from './proposal-tools.js';
 import type { ToolDeps } from './tool-deps.js';
 
@@ -69,11 +69,17 @@ export function registerOfferTools({ server, context, caller, codes }: ToolDeps)
         default: {
           const outcome = result.outcome;
           const offerId = outcome.kind === 'placed' ? outcome.serviceOfferId : null;
+          // The service's words in the reasons (a refusal's text) are data, not instructions.
+          const serviceTexts: string[] = [];
+          const reasons = reasonsApart(result.reasons, serviceTexts);
           const text =
             outcome.kind === 'placed'
               ? `Offered ${args.rate} on loan request ${request.id}${offerId === null ? '' : ` (offer ${offerId})`}${context.dryRun ? ' (dry run: recorded, not sent)' : ''}.`
-              : `Offer on loan request ${request.id}: ${result.reasons.at(-1) ?? outcome.kind}.`;
-          return answer(text, { ...preview, status: outcome.kind, guard: { allowed: true }, service_offer_id: offerId, reasons: result.reasons }, outcome.kind === 'refused');
+              : `Offer on loan request ${request.id}: ${reasons.at(-1) ?? outcome.kind}.`;
+          const facts = { ...preview, status: outcome.kind, guard: { allowed: true }, service_offer_id: offerId, reasons };
+          return serviceTexts.length === 0
+            ? answer(text, facts, outcome.kind === 'refused')
+            : marketplaceAnswer(text, facts, { service_texts: serviceTexts }, outcome.kind === 'refused');
         }
       }
     },

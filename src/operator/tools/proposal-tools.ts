@@ -10,8 +10,9 @@ import { PROPOSAL_STATUSES, type StoredProposal } from '../../store/index.js';
 import type { AgentContext } from '../agent-context.js';
 import { MAX_PENDING_PER_TOKEN, type ProposeResult } from '../proposals/agent-asks.js';
 import { approveCommand, proposalLink } from '../proposals/proposal-link.js';
-import { explanationOf, proposalHeadline, proposalStateText } from '../proposals/proposal-text.js';
+import { explanationOf, proposalHeadline, proposalStateText, type OutcomeDetail } from '../proposals/proposal-text.js';
 import { answer } from '../tool-answer.js';
+import { marketplaceAnswer, reasonsApart, UNTRUSTED_FIELD } from '../untrusted-data.js';
 import type { ToolDeps } from './tool-deps.js';
 
 /** Where a person approves a waiting proposal (null where it no longer waits). */
@@ -20,7 +21,30 @@ function approveAt(context: AgentContext, proposal: StoredProposal): { dashboard
   return { dashboard: proposalLink(context.store.state, proposal.id) ?? null, command: approveCommand(proposal.id) };
 }
 
-function proposalFacts(context: AgentContext, proposal: StoredProposal): Record<string, unknown> {
+/**
+ * The proposal as an agent may read it: the service's words in its outcome (a refusal's text, an
+ * error's message) are taken out onto `texts`, to go under untrusted_marketplace_data.
+ */
+function withServiceTextsApart(proposal: StoredProposal, texts: string[]): StoredProposal {
+  const detail = proposal.outcomeDetail;
+  if (detail === null || typeof detail !== 'object') return proposal;
+  const { reasons, error, ...rest } = detail as OutcomeDetail;
+  const apart: OutcomeDetail = { ...rest };
+  if (reasons !== undefined) apart.reasons = reasonsApart(reasons, texts);
+  if (error !== undefined) {
+    texts.push(error);
+    apart.error = `see ${UNTRUSTED_FIELD}.service_texts[${texts.length - 1}]`;
+  }
+  return { ...proposal, outcomeDetail: apart };
+}
+
+/** An answer about proposals, with the service's words (if any) marked as data. */
+function proposalsAnswer(text: string, facts: Record<string, unknown>, texts: string[]): CallToolResult {
+  return texts.length === 0 ? answer(text, facts) : marketplaceAnswer(text, facts, { service_texts: texts });
+}
+
+function proposalFacts(context: AgentContext, stored: StoredProposal, texts: string[] = []): Record<string, unknown> {
+  const proposal = withServiceTextsApart(stored, texts);
   return {
     proposal_id: proposal.id,
     loan_request_id: proposal.loanRequestId,
@@ -79,7 +103,9 @@ export function registerProposalTools({ server, context, caller }: ToolDeps): vo
       context.store.proposals.expireDue(context.realClock.now());
       const proposal = own(args.proposal_id);
       if (proposal === undefined) return answer(`You have no proposal ${args.proposal_id}.`, { status: 'not_found', proposal_id: args.proposal_id }, true);
-      return answer(`Proposal ${proposal.id}: ${proposalHeadline(proposal)}; ${proposalStateText(proposal)}.`, proposalFacts(context, proposal));
+      const texts: string[] = [];
+      const facts = proposalFacts(context, proposal, texts);
+      return proposalsAnswer(`Proposal ${proposal.id}: ${proposalHeadline(proposal)}; ${String(facts.state)}.`, facts, texts);
     },
   );
 
@@ -98,7 +124,9 @@ export function registerProposalTools({ server, context, caller }: ToolDeps): vo
       context.store.proposals.expireDue(context.realClock.now());
       const proposals = context.store.proposals.list({ statuses: args.status === undefined ? undefined : [args.status], tokenName: caller.tokenName, limit: args.limit });
       const pending = proposals.filter((proposal) => proposal.status === 'pending').length;
-      return answer(`${proposals.length} proposals of yours (${pending} waiting for a person).`, { proposals: proposals.map((proposal) => proposalFacts(context, proposal)) });
+      const texts: string[] = [];
+      const listed = proposals.map((proposal) => proposalFacts(context, proposal, texts));
+      return proposalsAnswer(`${proposals.length} proposals of yours (${pending} waiting for a person).`, { proposals: listed }, texts);
     },
   );
 }
