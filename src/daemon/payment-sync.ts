@@ -23,8 +23,8 @@ export const DEFAULT_PAYMENT_LOANS_PER_SYNC = 25;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const CLOSED_LISTS: ReadonlySet<string> = new Set(['completed', 'default']);
-/** Failures that belong to one loan (the service does not know it, or answers it in a shape we cannot read). */
-const LOAN_OWN_FAILURES: ReadonlySet<ServiceErrorCode> = new Set(['NOT_FOUND', 'MALFORMED_RESPONSE', 'HTTP_ERROR']);
+/** Failures that belong to one loan (the service does not know it, answers it in a shape or a size we cannot read, or sends it elsewhere). */
+const LOAN_OWN_FAILURES: ReadonlySet<ServiceErrorCode> = new Set(['NOT_FOUND', 'MALFORMED_RESPONSE', 'HTTP_ERROR', 'RESPONSE_TOO_LARGE', 'REDIRECT_REFUSED']);
 
 export interface PaymentSyncResult {
   loansRead: number;
