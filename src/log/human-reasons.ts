@@ -112,6 +112,11 @@ const FORMS: readonly ReasonForm[] = [
   },
   { pattern: /^data still missing after buying; skipped$/, say: () => 'the data it needs is still missing after buying it' },
   { pattern: /^data (\w+) not found$/, say: (what) => `no ${words(what)} to be had for this borrower` },
+  // The pipeline's last try of a request whose data answers could not be read (src/daemon/pipeline.ts).
+  {
+    pattern: /^data (\S+) unreadable after (\d+) tries: (\S+)$/,
+    say: (what, tries, code) => `decided without the ${words(what)}: the marketplace's answer could not be read ${tries} times (${code})`,
+  },
   { pattern: /^data (provider_[ab]) (\S+) unavailable$/, say: (_slot, name) => `the ${name} score is unavailable` },
   { pattern: /^data (\S+) unavailable: (.+)$/, say: (name, detail) => `the ${name} score is unavailable (${detail})` },
   {

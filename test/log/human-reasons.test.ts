@@ -144,6 +144,7 @@ describe('human reasons', () => {
     ['data banking_data not found', 'no banking data to be had for this borrower'],
     ['data borrower_history not found', 'no borrower history to be had for this borrower'],
     ['data acme unavailable: 404 not found', 'the acme score is unavailable (404 not found)'],
+    ['data banking_data unreadable after 4 tries: MALFORMED_RESPONSE', "decided without the banking data: the marketplace's answer could not be read 4 times (MALFORMED_RESPONSE)"],
     ['data provider_a acme unavailable', 'the acme score is unavailable'],
     ['data provider_b acme needed: probability 0.55 in [0.4, 0.7]', 'asked acme: chance of repayment 55 % is between 40 % and 70 %'],
     ['data provider_a acme not bought: probability 0.9 outside [0.4, 0.7]', 'acme not asked: chance of repayment 90 % is outside 40 % to 70 %'],
