@@ -1,7 +1,8 @@
 /**
  * Every sandbox borrower has a reservation rate (src/sandbox/borrower-rules.ts): the highest rate
  * it accepts from anyone. The export writes it as `outcome.reservation_rate`, so a replay of an
- * export decides acceptance with no curve.
+ * export decides acceptance with no curve, and the shapes' rules show (or do not show) adverse
+ * selection against a lender who prices blind.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,11 @@ interface NaiveRun {
   offered: Set<number>;
   /** Requests whose loan the naive lender made. */
   won: Set<number>;
+}
+
+/** The shape with nobody else offering: what the borrowers' rule does on its own. */
+function alone(shape: MarketShape): MarketShape {
+  return { ...shape, competitors: { ...shape.competitors, lendersByColor: [0, 0, 0, 0, 0] } };
 }
 
 /** A market where a lender offers NAIVE_RATE on every request the moment it appears, then runs to the end. */
@@ -61,6 +67,26 @@ function replayWins(line: RecordingLine, rate: number): boolean {
   return fundable && rate <= outcome.reservation_rate && (competing === null || rate < competing);
 }
 
+function defaulted(line: RecordingLine): boolean {
+  const outcome = line.outcome;
+  return (outcome?.status === 'unfunded' ? outcome.if_funded?.status : outcome?.status) === 'default';
+}
+
+/** A share with its 95 % interval (normal approximation). */
+function share(hits: number, n: number): { rate: number; low: number; high: number } {
+  const rate = hits / n;
+  const half = 1.96 * Math.sqrt((rate * (1 - rate)) / n);
+  return { rate, low: rate - half, high: rate + half };
+}
+
+/** The default rate of the loans the naive lender made against that of every request it offered on. */
+function adverseSelection(run: NaiveRun): { won: ReturnType<typeof share>; offered: ReturnType<typeof share>; ratio: number } {
+  const defaults = (ids: Set<number>): number => [...ids].filter((id) => run.market.requests.get(id)?.truth.missedMonth !== null).length;
+  const won = share(defaults(run.won), run.won.size);
+  const offered = share(defaults(run.offered), run.offered.size);
+  return { won, offered, ratio: won.rate / offered.rate };
+}
+
 describe('reservation rates', () => {
   it('under a take-up curve, are the rate where the curve meets the borrower’s draw', () => {
     const curve = { kind: 'take-up-curve', midpoint: 0.65, steepness: 6 } as const;
@@ -78,6 +104,19 @@ describe('reservation rates', () => {
     }
     expect(reservationRate(curve, { maxInterestRate: 0.36, repayProbability: 0.8 }, 0)).toBe(0.36);
     expect(reservationRate(curve, { maxInterestRate: 0.36, repayProbability: 0.8 }, 0.9999)).toBe(0);
+  });
+
+  it('tie acceptance to quality where borrowers shop, and hardly to the rate where they need the money', () => {
+    const shoppers = marketShape('shoppers').borrowers;
+    const urgent = marketShape('urgent').borrowers;
+    const at = (rule: typeof shoppers, repayProbability: number, draw = 0.5): number => reservationRate(rule, { maxInterestRate: 0.6, repayProbability }, draw);
+    // A good borrower accepts a little above a fair price for its risk; a poor one up to the maximum.
+    expect(at(shoppers, 0.97)).toBeLessThan(0.15);
+    expect(at(shoppers, 0.9)).toBeLessThan(at(shoppers, 0.8));
+    expect(at(shoppers, 0.5)).toBe(0.6);
+    // Whatever the quality, a needy borrower accepts most of the way to the maximum.
+    for (const draw of [0, 0.5, 0.999]) expect(at(urgent, 0.97, draw)).toBe(at(urgent, 0.5, draw));
+    expect(at(urgent, 0.9, 0.999)).toBeGreaterThan(0.03 + 0.6 * 0.57);
   });
 
   it('decide a tie between the sandbox investor and a competitor for the competitor, even when the investor offered first', () => {
@@ -125,4 +164,38 @@ describe('outcome.reservation_rate in exports', () => {
     },
     60_000,
   );
+});
+
+describe('adverse selection against a lender who prices blind', () => {
+  it('where acceptance depends on quality (shoppers), its loans default more than its offers, live and in the export', async () => {
+    const run = naiveRun('shoppers', 9, 3000);
+    const { won, offered, ratio } = adverseSelection(run);
+    expect(run.won.size).toBeGreaterThan(500);
+    expect(ratio).toBeGreaterThan(1.2);
+    expect(won.low).toBeGreaterThan(offered.high);
+    // The export of the same market shows it without the lender ever running.
+    const lines = await exportedLines(dir, 'shoppers', 9, 3000);
+    const wonLines = lines.filter((line) => replayWins(line, Math.min(NAIVE_RATE, line.loan_request.max_interest_rate)));
+    const fundable = lines.filter((line) => line.outcome?.status !== 'unfunded' || line.outcome.if_funded !== undefined);
+    const exported = share(wonLines.filter(defaulted).length, wonLines.length).rate / share(fundable.filter(defaulted).length, fundable.length).rate;
+    expect(exported).toBeGreaterThan(1.2);
+  }, 60_000);
+
+  it('comes from the borrowers’ rule itself: with nobody else offering, shoppers’ loans still default more than the offers, classic’s hardly', () => {
+    const shoppers = adverseSelection(naiveRun(alone(marketShape('shoppers')), 10, 2000));
+    const classic = adverseSelection(naiveRun(alone(marketShape('classic')), 10, 2000));
+    expect(shoppers.ratio).toBeGreaterThan(1.25);
+    expect(shoppers.won.low).toBeGreaterThan(shoppers.offered.high);
+    expect(classic.ratio).toBeLessThan(1.12);
+  }, 60_000);
+
+  it('where borrowers need the money whatever the rate (urgent), its loans default about as often as its offers', () => {
+    const run = naiveRun('urgent', 9, 3000);
+    const { won, offered, ratio } = adverseSelection(run);
+    expect(run.won.size).toBeGreaterThan(1000);
+    expect(ratio).toBeGreaterThan(0.85);
+    expect(ratio).toBeLessThan(1.15);
+    expect(offered.rate).toBeGreaterThan(won.low);
+    expect(offered.rate).toBeLessThan(won.high);
+  }, 60_000);
 });

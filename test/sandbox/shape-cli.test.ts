@@ -25,9 +25,9 @@ describe('choosing a market shape', () => {
 
   it('refuses an unknown shape naming the known ones, on the command line and in LENDBOT_SANDBOX_SHAPE', async () => {
     const run = buildProgram(memoryIo().io).parseAsync(['node', 'lendbot', 'sandbox', 'export', '--shape', 'prime', '--out', '/tmp/x']);
-    await expect(run).rejects.toMatchObject({ message: '--shape must be one of classic, credit, burden, volatility (got "prime")', exitCode: 2 });
+    await expect(run).rejects.toMatchObject({ message: '--shape must be one of classic, credit, burden, volatility, shoppers, urgent (got "prime")', exitCode: 2 });
     expect(embeddedSandboxShape({})).toBe('classic');
     expect(embeddedSandboxShape({ LENDBOT_SANDBOX_SHAPE: ' burden ' })).toBe('burden');
-    expect(() => embeddedSandboxShape({ LENDBOT_SANDBOX_SHAPE: 'prime' })).toThrow('LENDBOT_SANDBOX_SHAPE must be one of classic, credit, burden, volatility (got "prime")');
+    expect(() => embeddedSandboxShape({ LENDBOT_SANDBOX_SHAPE: 'prime' })).toThrow('LENDBOT_SANDBOX_SHAPE must be one of classic, credit, burden, volatility, shoppers, urgent (got "prime")');
   });
 });

@@ -45,7 +45,7 @@ describe('market shapes', () => {
     expect(SHAPES.length).toBeGreaterThanOrEqual(4);
     expect(SHAPES[0]?.name).toBe('classic');
     expect(new Set(SHAPES.map((shape) => shape.mainDriver.feature)).size).toBeGreaterThanOrEqual(3);
-    expect(() => marketShape('prime')).toThrow('unknown market shape "prime" (known: classic, credit, burden, volatility)');
+    expect(() => marketShape('prime')).toThrow('unknown market shape "prime" (known: classic, credit, burden, volatility, shoppers, urgent)');
   });
 
   it.each(SHAPES.map((shape) => [shape.name]))('%s: between 10 and 30 percent of borrowers default, and of funded loans', (name) => {

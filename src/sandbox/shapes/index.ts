@@ -6,6 +6,8 @@ import { BURDEN_SHAPE } from './burden.js';
 import { CLASSIC_SHAPE } from './classic.js';
 import { CREDIT_SHAPE } from './credit.js';
 import type { MarketShape } from './market-shape.js';
+import { SHOPPERS_SHAPE } from './shoppers.js';
+import { URGENT_SHAPE } from './urgent.js';
 import { VOLATILITY_SHAPE } from './volatility.js';
 
 export type { BorrowerPopulation, CompetitorBehaviour, MarketShape, RepaymentWeights } from './market-shape.js';
@@ -16,6 +18,8 @@ export const MARKET_SHAPES: Readonly<Record<string, MarketShape>> = {
   [CREDIT_SHAPE.name]: CREDIT_SHAPE,
   [BURDEN_SHAPE.name]: BURDEN_SHAPE,
   [VOLATILITY_SHAPE.name]: VOLATILITY_SHAPE,
+  [SHOPPERS_SHAPE.name]: SHOPPERS_SHAPE,
+  [URGENT_SHAPE.name]: URGENT_SHAPE,
 };
 
 export const DEFAULT_SHAPE_NAME = CLASSIC_SHAPE.name;

@@ -52,7 +52,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
 
 const SANDBOX_ENV_HELP: ReadonlyArray<readonly [string, string]> = [
   ['LENDBOT_SANDBOX', 'true: the same as --sandbox (refused beside LENDBOT_BASE_URL)'],
-  ['LENDBOT_SANDBOX_SHAPE', 'market shape of the embedded sandbox: classic (default), credit, burden, volatility'],
+  ['LENDBOT_SANDBOX_SHAPE', 'market shape of the embedded sandbox: classic (default), credit, burden, volatility, shoppers, urgent'],
 ];
 
 /**
