@@ -1,6 +1,6 @@
 /**
  * Whether the marketplace accepts us: while it refuses our credentials or our clock (403 Invalid
- * API Key, Invalid HMAC, Timestamp out of range, ...), nothing the daemon does can succeed, and
+ * API Key, Invalid HMAC, Timestamp out of range, ...) or redirects our calls to another origin, nothing the daemon does can succeed, and
  * an operator must act. The tracker hears every client call; an authentication refusal makes the
  * service "degraded" (`/healthz` says so with the reason, one warning in the log, one
  * `service_degraded` notification), and the next successful call ends it (one info line).
@@ -16,6 +16,9 @@ const ACCOUNT_CODES: ReadonlySet<ServiceErrorCode> = new Set([
   'AUTH_INVALID_API_KEY',
   'AUTH_TIMESTAMP_OUT_OF_RANGE',
   'AUTH_FORBIDDEN',
+  // The service sends our calls to another origin: lendbot does not follow (the signed headers
+  // would go with them), so the calls fail until LENDBOT_BASE_URL or the service is fixed.
+  'REDIRECT_REFUSED',
 ]);
 
 // A degradation that comes back within this time after recovering is not notified again.

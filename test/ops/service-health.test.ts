@@ -43,4 +43,17 @@ describe('ServiceHealth', () => {
     health.observe('makeOffer', refusal('Timestamp out of range', 'AUTH_TIMESTAMP_OUT_OF_RANGE'));
     expect(sent).toHaveLength(2);
   });
+
+  it('is degraded while the service redirects our calls to another origin, saying what to check', () => {
+    const clock = new ManualClock('2026-03-10T12:00:00Z');
+    const { log } = captureLog('debug');
+    const health = new ServiceHealth({ clock, log });
+    const redirected = new ServiceError('REDIRECT_REFUSED', 'redirected to http://127.0.0.1:9; not followed', { method: 'GET', path: '/api/v3/loan_requests/', status: 302 });
+    health.observe('loanRequestPages', redirected);
+    expect(health.current()).toEqual({
+      code: 'REDIRECT_REFUSED',
+      reason: 'REDIRECT_REFUSED on loanRequestPages: check LENDBOT_BASE_URL: it should be the address the service answers on without redirecting',
+      sinceMs: clock.now(),
+    });
+  });
 });
