@@ -100,7 +100,7 @@ describe('lendbot train', () => {
       expect(result.stdout).toMatch(/^Calibration of balanced \(.*balanced\.yaml\), platt, on 1 recording\n/);
       expect(result.stdout).toMatch(/\n {2}.*market\.jsonl +1500 +\d+ +\d+ +\d+ +\d+\n/);
       expect(result.stdout).toMatch(/\nFitted on the first part of each recording \(\d+ requests\): platt a \d+\.\d+, b -?\d+\.\d+\n/);
-      expect(result.stdout).toMatch(/\nHeld out, before \(the strategy as it is, (no calibration|platt a [-\d.]+, b [-\d.]+)\), by decile of predicted default, safest first\n {2}decile +n +predicted range/);
+      expect(result.stdout).toMatch(/\nHeld out, before \(the strategy as it is, (no calibration|platt a [-\d.]+, b [-\d.]+|isotonic, \d+ points \(.*\))\), by decile of predicted default, safest first\n {2}decile +n +predicted range/);
       expect(result.stdout).toMatch(/\nHeld out, after \(the fitted calibration\)\n {2}decile/);
       expect(result.stdout).toMatch(/\n {2}(off: )?overall: predicts \d+\.\d % where \d+\.\d % happened \(95 % interval [\d.]+-[\d.]+ %, n=\d+\)/);
       expect(result.stdout).toMatch(/\nmin_probability 0\.\d+ is unchanged and now reads on the calibrated scale; 0\.\d+ would let the same requests through as before\n/);
