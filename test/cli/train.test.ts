@@ -27,7 +27,9 @@ describe('lendbot train', () => {
     expect(result.stdout).toMatch(/^Data .*market\.jsonl: 1500 requests, \d+ labelled \(\d+ repaid, \d+ defaulted\)/);
     expect(result.stdout).toMatch(/L2 penalty \d+(\.\d+)?, chosen on the last quarter of the fitting part/);
     expect(result.stdout).toMatch(/\n {2}held out +\d+ +\d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d +\d+\.\d % +0\.\d{3} +0\.\d{4}\n/);
-    expect(result.stdout).toMatch(/Calibration \(held out, by decile of predicted default, safest first\)\n {2}decile +lines +predicted +observed\n {2}1 /);
+    expect(result.stdout).toMatch(/Calibration \(held out, by decile of predicted default, safest first\)\n {2}decile +n +predicted range +predicted +realised +95 % interval\n {2}1 /);
+    expect(result.stdout).toMatch(/\n {2}(off: )?overall: predicts \d+\.\d % where \d+\.\d % happened \(95 % interval [\d.]+-[\d.]+ %, n=\d+\)/);
+    expect(result.stdout).toMatch(/\n {2}Brier score 0\.\d{4} against 0\.\d{4} for a constant guess at the base rate \d+\.\d % \(n=\d+\): \d+\.\d % better\n/);
     expect(result.stdout).toMatch(/Weights of the written model .*refit on all \d+ labelled lines/);
     expect(result.stdout).toMatch(/competing offer on \d+\.\d % of 1500 requests/);
     expect(result.stdout).toMatch(/Wrote .*market\.json \(\d+ features, sha256 [0-9a-f]{16}\)\n$/);

@@ -1,7 +1,7 @@
 /**
- * How good a probability is: AUC (does it rank repaid above defaulted loans), Brier score (mean
- * squared error of the probability) and a calibration table (predicted against observed, by
- * decile of the prediction).
+ * How good a probability is: AUC (does it rank repaid above defaulted loans) and Brier score (mean
+ * squared error of the probability). The calibration table (predicted against realised, by decile
+ * of the prediction) is src/backtest/calibration's, shared with every backtest report.
  */
 
 /**
@@ -39,29 +39,4 @@ export function brier(predicted: readonly number[], labels: readonly number[]): 
     sum += (p - (labels[i] ?? 0)) ** 2;
   });
   return sum / predicted.length;
-}
-
-export interface CalibrationRow {
-  /** 1 is the tenth with the lowest predicted default probability. */
-  decile: number;
-  lines: number;
-  predictedDefault: number;
-  observedDefault: number;
-}
-
-/**
- * Predicted against observed default rate (1 − repayment) for each tenth of the lines ordered by
- * the prediction, safest first. Fewer rows when there are fewer than ten lines.
- */
-export function calibrationTable(predictedRepaid: readonly number[], labels: readonly number[], groups = 10): CalibrationRow[] {
-  const order = predictedRepaid.map((p, i) => ({ d: 1 - p, y: labels[i] ?? 0 })).sort((a, b) => a.d - b.d);
-  const rows: CalibrationRow[] = [];
-  for (let g = 0; g < groups; g += 1) {
-    const slice = order.slice(Math.floor((g * order.length) / groups), Math.floor(((g + 1) * order.length) / groups));
-    if (slice.length === 0) continue;
-    const predicted = slice.reduce((sum, item) => sum + item.d, 0) / slice.length;
-    const observed = slice.reduce((sum, item) => sum + (1 - item.y), 0) / slice.length;
-    rows.push({ decile: g + 1, lines: slice.length, predictedDefault: predicted, observedDefault: observed });
-  }
-  return rows;
 }

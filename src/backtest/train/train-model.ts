@@ -8,7 +8,8 @@ import { MODEL_FORMAT, MODEL_VERSION, type ModelFeature, type ModelFile } from '
 import { encodeRow, modelFeatures, planDesign, type Design } from './design.js';
 import { fitLogistic, predictRows } from './logistic-fit.js';
 import { fitMarket, type MarketFit } from './market-fit.js';
-import { auc, brier, calibrationTable, type CalibrationRow } from './metrics.js';
+import { auc, brier } from './metrics.js';
+import { calibrationStats, type CalibrationStats } from '../calibration/calibration-stats.js';
 import type { TrainingData, TrainingLine } from './training-data.js';
 
 /** Fewer labelled lines than this cannot say anything about a model. */
@@ -57,8 +58,8 @@ export interface TrainReport {
   unlabelled: Record<string, number>;
   train: SplitFacts;
   test: SplitFacts;
-  /** Held-out part, by decile of predicted default. */
-  calibration: CalibrationRow[];
+  /** Held-out part: by decile of predicted default, Brier against a constant guess, findings (no cut: a model has none). */
+  calibration: CalibrationStats;
   /** The written model's weights, largest effect first. */
   weights: Array<{ term: string; weight: number }>;
   dropped: Design['dropped'];
@@ -227,7 +228,10 @@ export function trainModel(data: TrainingData, options: TrainOptions): TrainRepo
     unlabelled,
     train,
     test,
-    calibration: calibrationTable(testPredicted, testLines.map((line) => line.label ?? 0)),
+    calibration: calibrationStats(
+      testPredicted.map((p, i) => ({ predicted: 1 - p, defaulted: testLines[i]?.label === 1 ? 0 : 1 })),
+      0,
+    ),
     weights: weightList(roundedFeatures),
     dropped: final.design.dropped,
     converged: evaluation.converged && final.converged,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auc, brier, calibrationTable } from '../../../src/backtest/train/index.js';
+import { auc, brier } from '../../../src/backtest/train/index.js';
 
 describe('auc', () => {
   it('is 1 for a perfect ranking, 0 for a reversed one, 0.5 when all tie', () => {
@@ -26,18 +26,5 @@ describe('brier', () => {
     expect(brier([0.5, 0.5, 0.5, 0.5], [0, 1, 0, 1])).toBeCloseTo(0.25, 12);
     // (0.8-1)^2 + (0.3-0)^2 + (0.6-0)^2 = 0.04 + 0.09 + 0.36 = 0.49, / 3
     expect(brier([0.8, 0.3, 0.6], [1, 0, 0])).toBeCloseTo(0.49 / 3, 12);
-  });
-});
-
-describe('calibrationTable', () => {
-  it('groups lines by tenths of predicted default, safest first, with observed rates', () => {
-    // 20 lines: predicted repayment 0.99 down to 0.05; the last 4 defaulted.
-    const predicted = Array.from({ length: 20 }, (_, i) => 0.99 - i * 0.05);
-    const labels = predicted.map((_, i) => (i >= 16 ? 0 : 1));
-    const table = calibrationTable(predicted, labels);
-    expect(table).toHaveLength(10);
-    expect(table.every((row) => row.lines === 2)).toBe(true);
-    expect(table[0]?.predictedDefault).toBeCloseTo((0.01 + 0.06) / 2, 12);
-    expect(table.map((row) => row.observedDefault)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 1, 1]);
   });
 });

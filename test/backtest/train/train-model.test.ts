@@ -59,7 +59,9 @@ describe('trainModel on a sandbox recording', () => {
     // Measured: about 0.80 (seed 5, ~600 held-out lines). A model that learned nothing gives 0.5.
     expect(report.test.auc).toBeGreaterThan(0.65);
     expect(report.test.brier).toBeLessThan(report.test.defaultRate * (1 - report.test.defaultRate));
-    expect(report.calibration).toHaveLength(10);
+    expect(report.calibration.deciles).toHaveLength(10);
+    expect(report.calibration.overall.n).toBe(report.test.lines);
+    expect(report.calibration.brier).toBeCloseTo(report.test.brier, 12);
     expect(report.model.training?.refit).toBe('all');
   });
 

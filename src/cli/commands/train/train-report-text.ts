@@ -1,6 +1,7 @@
 /** `lendbot train`'s report as text: counts, metrics, calibration, weights, market response. */
 import type { SplitFacts, TrainReport } from '../../../backtest/train/index.js';
 import { formatTable } from '../strategy/text-table.js';
+import { calibrationStatsText } from '../backtest/calibration-text.js';
 
 /** The largest weights the text report lists. */
 const WEIGHTS_SHOWN = 25;
@@ -54,15 +55,7 @@ export function formatTrainReport(report: TrainReport, written: { file: string; 
       formatTable(['part', 'lines', 'seen', 'default rate', 'AUC', 'Brier'], [splitLine('fit', report.train), splitLine('held out', report.test)], '  ') +
       '\n',
   );
-  parts.push(
-    'Calibration (held out, by decile of predicted default, safest first)\n' +
-      formatTable(
-        ['decile', 'lines', 'predicted', 'observed'],
-        report.calibration.map((row) => [String(row.decile), String(row.lines), pct(row.predictedDefault), pct(row.observedDefault)]),
-        '  ',
-      ) +
-      '\n',
-  );
+  parts.push(`Calibration (held out, by decile of predicted default, safest first)\n${calibrationStatsText(report.calibration)}\n`);
   const shown = report.weights.slice(0, WEIGHTS_SHOWN);
   const more = report.weights.length - shown.length;
   parts.push(
