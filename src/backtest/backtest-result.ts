@@ -2,6 +2,7 @@
 import type { GuardRefusalCode } from '../risk/index.js';
 import type { StrategyCalibration } from './calibration/strategy-calibration.js';
 import type { MarketAssumptions } from './market-model.js';
+import type { OfferStats } from './offer-stats.js';
 import type { SegmentDimension, SegmentRow } from './segment-stats.js';
 
 /** One request's decision, comparable with the daemon's decision rows (parity). */
@@ -105,6 +106,8 @@ export interface BacktestResult {
   settings: { startingBalanceCents: number; market: MarketAssumptions };
   summary: BacktestSummary;
   segments: Record<SegmentDimension, SegmentRow[]>;
+  /** Competition and adverse selection per strategy (offer-stats.ts): one row each, and "all" for several. */
+  offerStats: OfferStats[];
   series: SeriesPoint[];
   /** Every funded loan, in funding order. */
   loans: BacktestLoan[];

@@ -24,3 +24,9 @@ export { drawSeeds, runDraws, runSensitivity, sensitivityCurves, summarizeDraws,
 export { MIN_FUNDED_LOANS, sampleSizeWarning } from './report/summary-lines.js';
 export type { BacktestDecision, BacktestSummary } from './backtest-result.js';
 export type { BacktestOptions } from './run-backtest.js';
+export { borrowerWorlds, WORLD_NAMES, type BorrowerWorld, type WorldName } from './borrower-worlds.js';
+export { runWorlds, recordedAcceptanceShare, type WorldsBand, type WorldFigures } from './worlds-band.js';
+export { borrowerChoice, hasRecordedAcceptance } from './recorded-acceptance.js';
+export { wilson, rateRatio, type OfferStats, type DefaultRate, type RateRatio } from './offer-stats.js';
+export { ADVERSE_SELECTION_HEADER, ADVERSE_SELECTION_NOTE, adverseSelectionRows, COMPETITION_HEADER, competitionRows } from './report/adverse-selection.js';
+export { bandHeadline, WORLDS_HEADER, worldsRows } from './report/worlds-band.js';

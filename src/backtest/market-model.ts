@@ -3,10 +3,16 @@
  * made, given what the recording says happened to the request. Every assumption the recording
  * cannot answer is a setting:
  *
- * - Acceptance is rate-sensitive (src/engine/market-response.ts): the chance the borrower takes
+ * - Recorded acceptance: a line with `outcome.reservation_rate` says the highest rate its borrower
+ *   would have accepted; the borrower takes the cheapest offer at or below it, a tie with a
+ *   competitor going to the competitor (recorded-acceptance.ts). No curve, no draw. A borrower
+ *   world (borrower-worlds.ts) makes up such a rate for lines that have none.
+ * - Otherwise acceptance is rate-sensitive (src/engine/market-response.ts): the chance the borrower takes
  *   our offer falls with our rate, against the competing offer the recording names or, with none,
  *   against the request's maximum. Whether this borrower accepts is a seeded draw per request
  *   (market-draws.ts), the same for every strategy replayed with the same seed.
+ * - Competition is hard by default: an offer at or above a competing rate the recording names
+ *   never wins. `comparison: 'soft'` (the curve's lines only) compares by the model's width.
  * - A request nobody funded (`unfunded`) is judged only when the recording says how the borrower
  *   would have repaid (`outcome.if_funded`); otherwise it cannot be won. Nor can a request
  *   without an outcome (unless the `noOutcome` setting assumes one). Either way the recording could not
@@ -16,11 +22,12 @@
  *   recording says it repaid (`repaid_fraction` of the total due at the FUNDED rate), never more
  *   than it owes us.
  */
-import { acceptProbability, DEFAULT_MARKET_RESPONSE, totalRepayment, type MarketResponse, type RecordedCompetition } from '../engine/index.js';
+import { acceptProbability, DEFAULT_MARKET_RESPONSE, totalRepayment, type CompetitionComparison, type MarketResponse, type RecordedCompetition } from '../engine/index.js';
 import type { Outcome, RecordingLine } from '../recording/index.js';
 import { parseCents } from '../service/index.js';
 import { marketDraw } from './market-draws.js';
 import type { RepaymentPlan } from './loan-cash-flows.js';
+import { borrowerChoice, type ReservationSource } from './recorded-acceptance.js';
 
 export { addMonthsUtc, loanCashFlows, type Instalment, type LoanCashFlows, type RepaymentPlan } from './loan-cash-flows.js';
 
@@ -48,6 +55,11 @@ export interface MarketAssumptions {
   settle: boolean;
   /** How borrowers answer an offer's rate: take-up curve and competition softness. */
   response: MarketResponse;
+  /**
+   * How an offer meets a competing rate on lines judged by the curve: 'hard' (default: only a
+   * strictly lower rate wins) or 'soft' (response.competition.width). Recorded acceptance is always hard.
+   */
+  comparison: CompetitionComparison;
   /** Seed of the market's draws (acceptance, prepayment); one seed, one set of borrowers. */
   seed: number;
   prepayment: PrepaymentSetting;
@@ -62,6 +74,7 @@ export const DEFAULT_MARKET: MarketAssumptions = {
   decisionDelayMs: 24 * 3_600_000,
   settle: true,
   response: DEFAULT_MARKET_RESPONSE,
+  comparison: 'hard',
   seed: 1,
   // Not fitted to a market: a cautious guess that a quarter of the loans repaid in full are
   // paid off halfway through (consumer instalment loans commonly prepay this much or more).
@@ -143,17 +156,28 @@ function prepayMonth(requestId: number, terms: number, market: MarketAssumptions
   return month < terms ? month : null;
 }
 
-/** Whether an offer at `rate` on the recorded request wins, and how the loan then repays. */
-export function judgeOffer(line: RecordingLine, rate: number, market: MarketAssumptions): MarketVerdict {
+/**
+ * Whether an offer at `rate` on the recorded request wins, and how the loan then repays. The
+ * line's own `reservation_rate` decides when it has one; else `world`'s made-up one; else the curve.
+ */
+export function judgeOffer(line: RecordingLine, rate: number, market: MarketAssumptions, world?: ReservationSource): MarketVerdict {
   const request = line.loan_request;
   const fate = fateOf(line.outcome, rate, market);
   if (fate === 'unfunded' || fate === 'no_outcome') return { won: false, reason: fate, probability: 0 };
   const competition = recordedCompetition(line.outcome, market.unknownCompetition);
   if (competition === 'lose') return { won: false, reason: 'outbid', probability: 0 };
-  const probability = acceptProbability(rate, request.max_interest_rate, competition, market.response);
-  if (!(marketDraw(market.seed, request.id, 'accept') < probability)) {
-    const outbid = competition.kind !== 'none' && rate > competition.rate;
-    return { won: false, reason: outbid ? 'outbid' : 'declined', probability };
+  const reservation = line.outcome?.reservation_rate ?? world?.reservation(line, competition, market.seed);
+  let probability = 1;
+  if (reservation !== undefined) {
+    const choice = borrowerChoice(rate, reservation, competition);
+    if (choice !== 'won') return { won: false, reason: choice, probability: 0 };
+  } else {
+    probability = acceptProbability(rate, request.max_interest_rate, competition, market.response, market.comparison);
+    if (!(marketDraw(market.seed, request.id, 'accept') < probability)) {
+      // As recorded acceptance names it: outbid when a competitor offered at or below our rate.
+      const outbid = competition.kind !== 'none' && rate >= competition.rate;
+      return { won: false, reason: outbid ? 'outbid' : 'declined', probability };
+    }
   }
   if (fate.status === 'completed') return { won: true, plan: { kind: 'full', prepayMonth: prepayMonth(request.id, request.loan_terms, market) }, probability };
   const principal = parseCents(request.total_amount);

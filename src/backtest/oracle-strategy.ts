@@ -4,14 +4,32 @@
  * highest expected interest given what competitors did (also read from the recording). It is not
  * a strategy anyone can run: it is the ceiling decision-quality figures are measured against
  * (bench/decision-quality.ts). It still meets the cash constraint and the market's take-up draw,
- * like every strategy in a backtest.
+ * like every strategy in a backtest. Where the recording says the highest rate the borrower
+ * accepts (`reservation_rate`), it knows that too and offers the highest rate that still wins.
  */
-import { acceptProbability, DEFAULT_MARKET_RESPONSE, MIN_OFFER_RATE, totalRepayment, type CompiledStrategy, type Decision, type MarketResponse } from '../engine/index.js';
+import { acceptProbability, DEFAULT_MARKET_RESPONSE, MIN_OFFER_RATE, totalRepayment, type CompetitionComparison, type CompiledStrategy, type Decision, type MarketResponse, type RecordedCompetition } from '../engine/index.js';
 import { parseCents } from '../service/index.js';
 import type { PreparedRecording } from './prepared-recording.js';
 import { recordedCompetition } from './market-model.js';
 
 const RATE_STEP = 0.0025;
+/** Offered rates are rounded down to this (four decimals), so a rate that wins still wins after rounding. */
+const RATE_UNIT = 10_000;
+
+/**
+ * The highest four-decimal rate recorded acceptance lets win: at most the reservation rate and
+ * the request's maximum, strictly below a competing rate; null when none from 0.03 up does.
+ */
+export function highestWinningRate(reservation: number, maxRate: number, competition: RecordedCompetition): number | null {
+  const cap = Math.min(reservation, maxRate);
+  const competing = competition.kind === 'none' ? Number.POSITIVE_INFINITY : competition.rate;
+  const wins = (units: number): boolean => units / RATE_UNIT <= cap && units / RATE_UNIT < competing;
+  // Start just above the answer and step down: floating-point rounding may put it one unit off.
+  let units = Math.floor(Math.min(cap, competing) * RATE_UNIT) + 1;
+  while (units > 0 && !wins(units)) units -= 1;
+  const rate = units / RATE_UNIT;
+  return rate >= MIN_OFFER_RATE ? rate : null;
+}
 
 /** Whether the recording says this borrower repays in full once funded. */
 function repaysInFull(outcome: NonNullable<PreparedRecording['entries'][number]['line']['outcome']>): boolean {
@@ -24,7 +42,7 @@ function repaysInFull(outcome: NonNullable<PreparedRecording['entries'][number][
  * price is chosen, so with a scarce balance the oracle keeps its cash for loans that earn more
  * than the hurdle instead of lending it all to the first good borrowers (0: purely greedy).
  */
-export function oracleStrategy(recording: PreparedRecording, response: MarketResponse = DEFAULT_MARKET_RESPONSE, hurdleReturn = 0): CompiledStrategy {
+export function oracleStrategy(recording: PreparedRecording, response: MarketResponse = DEFAULT_MARKET_RESPONSE, hurdleReturn = 0, comparison: CompetitionComparison = 'hard'): CompiledStrategy {
   const byId = new Map(recording.entries.map((entry) => [entry.line.loan_request.id, entry.line]));
   const identity = { name: 'oracle', version: '1', contentHash: 'oracle' };
   const strategy: CompiledStrategy = {
@@ -45,10 +63,16 @@ export function oracleStrategy(recording: PreparedRecording, response: MarketRes
       if (competition === 'lose') return { ...base, reasons: ['oracle: cannot win'] };
       const total = parseCents(request.total_amount);
       const hurdleCents = (total * hurdleReturn * request.loan_terms) / 12;
+      if (outcome.reservation_rate !== undefined) {
+        const rate = highestWinningRate(outcome.reservation_rate, request.max_interest_rate, competition);
+        if (rate === null) return { ...base, reasons: ['oracle: cannot win'] };
+        if (totalRepayment(total, rate, request.loan_terms) - total - hurdleCents <= 0) return { ...base, reasons: ['oracle: no rate earns'] };
+        return { ...base, action: 'offer', rate, probability: 1, reasons: [`oracle: offer ${rate}`] };
+      }
       let best = { rate: 0, value: 0 };
       for (let rate = MIN_OFFER_RATE; rate <= request.max_interest_rate + 1e-9; rate += RATE_STEP) {
         const r = Math.min(rate, request.max_interest_rate);
-        const value = acceptProbability(r, request.max_interest_rate, competition, response) * (totalRepayment(total, r, request.loan_terms) - total - hurdleCents);
+        const value = acceptProbability(r, request.max_interest_rate, competition, response, comparison) * (totalRepayment(total, r, request.loan_terms) - total - hurdleCents);
         if (value > best.value) best = { rate: Math.round(r * 10_000) / 10_000, value };
       }
       if (best.value <= 0) return { ...base, reasons: ['oracle: no rate earns'] };

@@ -11,7 +11,9 @@ import { decideSync, type CompiledStrategy, type DecideContext, type GuardQuesti
 import { checkOffer, UNCAPPED_RISK_LIMITS, type GuardRefusalCode, type GuardResult, type RiskLimits } from '../risk/index.js';
 import type { BacktestDecision, BacktestLoan, BacktestResult, SeriesPoint } from './backtest-result.js';
 import { EventQueue } from '../clock/event-queue.js';
-import { addMonthsUtc, DEFAULT_MARKET, judgeOffer, lacksOutcome, loanCashFlows, type Instalment, type MarketAssumptions, type MarketVerdict } from './market-model.js';
+import { addMonthsUtc, DEFAULT_MARKET, judgeOffer, lacksOutcome, loanCashFlows, recordedCompetition, type Instalment, type MarketAssumptions, type MarketVerdict } from './market-model.js';
+import { OfferTally, populationDefault, type OfferFate } from './offer-stats.js';
+import { hasRecordedAcceptance, type ReservationSource } from './recorded-acceptance.js';
 import { isPrepared, prepareRecording, type PreparedRecording, type ReplayEntry } from './prepared-recording.js';
 import { ReplayDataSource, simSpendLedger } from './recording-data.js';
 import type { RecordingLine } from '../recording/index.js';
@@ -30,6 +32,11 @@ export interface BacktestOptions {
    * `requestNetCents`, for paired comparisons of two runs over the same requests (tune).
    */
   recordContributions?: boolean | undefined;
+  /**
+   * A borrower world (borrower-worlds.ts) that makes up a reservation rate for lines without one,
+   * so they are judged by recorded acceptance instead of the curve; absent: the curve.
+   */
+  world?: ReservationSource | undefined;
 }
 
 const DAY_MS = 86_400_000;
@@ -86,6 +93,7 @@ class Replay {
   private readonly series: SeriesPoint[] = [];
   private seriesDayMs = Number.NaN;
   private readonly requestNet: number[] = [];
+  private readonly tally: OfferTally;
   private fundingFailures = 0;
   private unjudgedOffers = 0;
   private openCents = 0;
@@ -106,6 +114,7 @@ class Replay {
     this.spend = simSpendLedger(this.ledger);
     this.context = { strategies, nowMs: Number.NaN, ledger: this.spend };
     this.peakEquity = options.startingBalanceCents;
+    this.tally = new OfferTally(strategies.map((s) => s.name));
   }
 
   run(recording: PreparedRecording): BacktestResult {
@@ -199,7 +208,7 @@ class Replay {
       this.events.add(expiryAt, { kind: 'expire', offer });
       return;
     }
-    const verdict = judgeOffer(offer.entry.line, offer.rate, this.market);
+    const verdict = judgeOffer(offer.entry.line, offer.rate, this.market, this.options.world);
     if (offer.decision) offer.decision.accept_probability = verdict.probability;
     if (lacksOutcome(offer.entry.line)) this.unjudgedOffers += 1;
     if (this.market.decisionDelayMs > this.limits.offerExpiryMs) this.events.add(expiryAt, { kind: 'expire', offer });
@@ -210,7 +219,7 @@ class Replay {
     switch (event.kind) {
       case 'expire':
         this.ledger.offerClosed(event.offer.entry.totalCents, this.reserves(event.offer), event.offer.key);
-        if (event.offer.decision) event.offer.decision.market = 'expired';
+        this.markFate(event.offer, 'expired');
         return;
       case 'decide':
         this.settle(event.offer, event.verdict);
@@ -242,20 +251,28 @@ class Replay {
     }
   }
 
+  /** What became of an offer: on its decision (when kept) and in the competition tally. */
+  private markFate(offer: PendingOffer, fate: OfferFate): void {
+    if (offer.decision) offer.decision.market = fate;
+    const { line } = offer.entry;
+    const competition = recordedCompetition(line.outcome, this.market.unknownCompetition);
+    this.tally.add(offer.strategy, line, fate, competition === 'lose' || competition.kind !== 'none', hasRecordedAcceptance(line));
+  }
+
   private settle(offer: PendingOffer, verdict: MarketVerdict): void {
     const { entry, key } = offer;
     this.ledger.offerClosed(entry.totalCents, this.reserves(offer), key);
     if (!verdict.won) {
-      if (offer.decision) offer.decision.market = verdict.reason;
+      this.markFate(offer, verdict.reason);
       return;
     }
     // Spec 4.3: funding needs a balance that EXCEEDS the total.
     if (this.ledger.balanceCents <= entry.totalCents) {
       this.fundingFailures += 1;
-      if (offer.decision) offer.decision.market = 'funding_failed';
+      this.markFate(offer, 'funding_failed');
       return;
     }
-    if (offer.decision) offer.decision.market = 'won';
+    this.markFate(offer, 'won');
     const flows = loanCashFlows(entry.totalCents, offer.rate, entry.line.loan_request.loan_terms, verdict.plan, this.market.recoveryDelayMonths);
     this.ledger.loanFunded(entry.totalCents, key);
     for (const counts of [...offer.segments, this.total]) {
@@ -348,6 +365,7 @@ class Replay {
         openCents: this.openCents,
       },
       segments: this.segments.rows(),
+      offerStats: this.tally.rows(populationDefault(recording)),
       series: this.series,
       loans: this.loans,
       offeredRates: this.offeredRates,

@@ -52,6 +52,7 @@ export {
   ratePosition,
   takeUpProbability,
   beatProbability,
+  beatsHard,
   acceptProbability,
   expectedAcceptProbability,
   normalCdf,
@@ -60,5 +61,6 @@ export {
   type TakeUpCurve,
   type CompetitionModel,
   type RecordedCompetition,
+  type CompetitionComparison,
 } from './market-response.js';
 export { eventDropReason, type EventFacts, type EventPrefilter as StrategyEventPrefilter } from './compile/event-prefilter.js';

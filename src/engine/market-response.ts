@@ -81,6 +81,20 @@ export function beatProbability(rate: number, competing: number, width: number):
   return logistic((competing - rate) / width);
 }
 
+/**
+ * How an offer is compared with a competing rate the recording names. `hard` (a backtest's
+ * default): only a strictly lower rate can win, a tie goes to the competitor (the cautious
+ * side), so no offer ever wins above a rate the borrower took. `soft`: `beatProbability` with the
+ * competition model's `width`, a chance for a dearer offer too (an explicit, optional assumption:
+ * a borrower who weighs more than the price).
+ */
+export type CompetitionComparison = 'hard' | 'soft';
+
+/** Whether a hard comparison lets an offer at `rate` beat a competing offer at `competing`: strictly cheaper only. */
+export function beatsHard(rate: number, competing: number): boolean {
+  return rate < competing;
+}
+
 /** What a recording says about the competition for one request. */
 export type RecordedCompetition =
   /** Nobody else offered. */
@@ -94,23 +108,17 @@ export type RecordedCompetition =
  * The chance the borrower would have accepted our offer at `rate`, given what the recording says
  * happened. Take-up is one hidden draw per borrower: one who took an offer at c takes any offer
  * with at least c's take-up, and one who refused c takes ours only with the take-up c lacked.
+ * Against a competing rate, `comparison` says whether only a strictly cheaper offer wins (hard)
+ * or a dearer one may too (soft, by the competition model's width).
  */
-export function acceptProbability(rate: number, maxRate: number, recorded: RecordedCompetition, response: MarketResponse): number {
+export function acceptProbability(rate: number, maxRate: number, recorded: RecordedCompetition, response: MarketResponse, comparison: CompetitionComparison): number {
   const takeUp = (r: number): number => takeUpProbability(r, maxRate, response.takeUp);
-  switch (recorded.kind) {
-    case 'none':
-      return takeUp(rate);
-    case 'taken': {
-      const theirs = takeUp(recorded.rate);
-      const conditional = theirs <= 0 ? 0 : Math.min(1, takeUp(rate) / theirs);
-      return beatProbability(rate, recorded.rate, response.competition.width) * conditional;
-    }
-    case 'refused': {
-      const theirs = takeUp(recorded.rate);
-      const conditional = theirs >= 1 ? 0 : Math.max(0, (takeUp(rate) - theirs) / (1 - theirs));
-      return beatProbability(rate, recorded.rate, response.competition.width) * conditional;
-    }
-  }
+  if (recorded.kind === 'none') return takeUp(rate);
+  const beat = comparison === 'hard' ? (beatsHard(rate, recorded.rate) ? 1 : 0) : beatProbability(rate, recorded.rate, response.competition.width);
+  if (beat === 0) return 0;
+  const theirs = takeUp(recorded.rate);
+  if (recorded.kind === 'taken') return beat * (theirs <= 0 ? 0 : Math.min(1, takeUp(rate) / theirs));
+  return beat * (theirs >= 1 ? 0 : Math.max(0, (takeUp(rate) - theirs) / (1 - theirs)));
 }
 
 /** Standard normal cumulative distribution (Abramowitz and Stegun 7.1.26, error below 1.5e-7). */

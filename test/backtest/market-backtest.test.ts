@@ -126,11 +126,16 @@ describe('the worked example of docs/backtesting.md (“The market model”)', (
   it('take-up and acceptance at 0.12, 0.20, 0.30 and the maximum', () => {
     const none = { kind: 'none' } as const;
     const taken = { kind: 'taken', rate: 0.2 } as const;
-    expect(acceptProbability(0.12, 0.36, none, response).toFixed(4)).toBe('0.9285');
-    expect(acceptProbability(0.3, 0.36, none, response).toFixed(4)).toBe('0.3298');
-    expect(acceptProbability(0.36, 0.36, none, response).toFixed(4)).toBe('0.1419');
-    expect(acceptProbability(0.12, 0.36, taken, response).toFixed(4)).toBe('0.9997');
-    expect(acceptProbability(0.2, 0.36, taken, response).toFixed(4)).toBe('0.5000');
+    expect(acceptProbability(0.12, 0.36, none, response, 'hard').toFixed(4)).toBe('0.9285');
+    expect(acceptProbability(0.3, 0.36, none, response, 'hard').toFixed(4)).toBe('0.3298');
+    expect(acceptProbability(0.36, 0.36, none, response, 'hard').toFixed(4)).toBe('0.1419');
+    // Hard competition (the default): a borrower who took 0.20 takes anything cheaper, never a tie.
+    expect(acceptProbability(0.12, 0.36, taken, response, 'hard')).toBe(1);
+    expect(acceptProbability(0.2, 0.36, taken, response, 'hard')).toBe(0);
+    expect(acceptProbability(0.21, 0.36, taken, response, 'hard')).toBe(0);
+    // Soft, asked for: width 0.01 around the competing rate.
+    expect(acceptProbability(0.12, 0.36, taken, response, 'soft').toFixed(4)).toBe('0.9997');
+    expect(acceptProbability(0.2, 0.36, taken, response, 'soft').toFixed(4)).toBe('0.5000');
   });
 
   it('completed: 66.20 at 0.12 (169.88 at 0.30); prepaid in month 6: 48.02 (121.89)', () => {

@@ -83,18 +83,32 @@ describe('what the recording says about the competition', () => {
 });
 
 describe('judging an offer', () => {
-  it('accepts iff the request’s seeded draw is below the acceptance probability of the curve', () => {
-    const market = DEFAULT_MARKET;
-    for (let id = 1; id <= 40; id += 1) {
-      const recorded = line({ status: 'completed', best_competing_rate: 0.25, repaid_fraction: 1 }, id);
-      for (const rate of [0.1, 0.24, 0.26, 0.45]) {
-        const p = acceptProbability(rate, 0.6, { kind: 'taken', rate: 0.25 }, market.response);
-        const verdict = judgeOffer(recorded, rate, market);
-        expect(verdict.probability).toBe(p);
-        expect(verdict.won).toBe(marketDraw(market.seed, id, 'accept') < p);
-        if (!verdict.won) expect(verdict.reason).toBe(rate > 0.25 ? 'outbid' : 'declined');
+  it('accepts iff the request’s seeded draw is below the acceptance probability of the curve, hard or soft', () => {
+    for (const comparison of ['hard', 'soft'] as const) {
+      const market: MarketAssumptions = { ...DEFAULT_MARKET, comparison };
+      for (let id = 1; id <= 40; id += 1) {
+        const recorded = line({ status: 'completed', best_competing_rate: 0.25, repaid_fraction: 1 }, id);
+        for (const rate of [0.1, 0.24, 0.25, 0.26, 0.45]) {
+          const p = acceptProbability(rate, 0.6, { kind: 'taken', rate: 0.25 }, market.response, comparison);
+          const verdict = judgeOffer(recorded, rate, market);
+          expect(verdict.probability).toBe(p);
+          expect(verdict.won).toBe(marketDraw(market.seed, id, 'accept') < p);
+          if (!verdict.won) expect(verdict.reason).toBe(rate >= 0.25 ? 'outbid' : 'declined');
+          // Hard (the default): never at or above the rate the borrower took.
+          if (comparison === 'hard' && rate >= 0.25) expect(verdict.won).toBe(false);
+        }
       }
     }
+  });
+
+  it('soft comparison, asked for, lets an offer above a taken competing rate win now and then; hard never', () => {
+    let soft = 0;
+    for (let id = 1; id <= 400; id += 1) {
+      const recorded = line({ status: 'completed', best_competing_rate: 0.25, repaid_fraction: 1 }, id);
+      expect(judgeOffer(recorded, 0.255, DEFAULT_MARKET).won).toBe(false);
+      if (judgeOffer(recorded, 0.255, { ...DEFAULT_MARKET, comparison: 'soft' }).won) soft += 1;
+    }
+    expect(soft).toBeGreaterThan(0);
   });
 
   it('is monotone in the rate for one borrower, and the same draw for every strategy (common random numbers)', () => {
@@ -109,7 +123,7 @@ describe('judging an offer', () => {
 
   it('wins as often as the curve says, over many borrowers, and another seed draws other borrowers', () => {
     const rate = 0.45;
-    const p = acceptProbability(rate, 0.6, { kind: 'none' }, DEFAULT_MARKET.response);
+    const p = acceptProbability(rate, 0.6, { kind: 'none' }, DEFAULT_MARKET.response, 'hard');
     const count = 4000;
     let wins = 0;
     let differ = 0;
@@ -128,8 +142,8 @@ describe('judging an offer', () => {
   it('with no competitor an expensive offer is walked away from more often than a cheap one', () => {
     const response = marketResponse();
     const none = { kind: 'none' } as const;
-    expect(acceptProbability(0.6, 0.6, none, response)).toBeLessThan(0.2);
-    expect(acceptProbability(0.1, 0.6, none, response)).toBeGreaterThan(0.95);
+    expect(acceptProbability(0.6, 0.6, none, response, 'hard')).toBeLessThan(0.2);
+    expect(acceptProbability(0.1, 0.6, none, response, 'hard')).toBeGreaterThan(0.95);
   });
 
   it('a defaulter repays the same dollars whatever we charge: repaid_fraction of the total due at the FUNDED rate', () => {
@@ -165,10 +179,11 @@ describe('judging an offer', () => {
     expect(judgeOffer(ifFunded, 0.1, certain)).toMatchObject({ won: true, plan: { kind: 'partial', repaidCents: Math.round(0.25 * totalRepayment(105_000, 0.1, 12)), final: true } });
     // The borrower refused a competitor at 0.2: only the take-up that offer lacked is left for ours.
     const refused = line({ status: 'unfunded', best_competing_rate: 0.2, if_funded: { status: 'completed', repaid_fraction: 1 } });
-    const p = acceptProbability(0.15, 0.6, { kind: 'refused', rate: 0.2 }, DEFAULT_MARKET.response);
+    const p = acceptProbability(0.15, 0.6, { kind: 'refused', rate: 0.2 }, DEFAULT_MARKET.response, 'hard');
     expect(judgeOffer(refused, 0.15, DEFAULT_MARKET).probability).toBe(p);
-    // Take-up 0.950 at 0.15 and 0.918 at 0.2: (0.950 - 0.918) / (1 - 0.918) = 0.386, far below 0.950.
-    expect(p).toBeCloseTo(0.386, 3);
+    // Take-up 0.950 at 0.15 and 0.918 at 0.2: (0.950 - 0.918) / (1 - 0.918) = 0.389, far below 0.950
+    // (0.15 is below 0.2, so the hard comparison does not reduce it).
+    expect(p).toBeCloseTo(0.389, 3);
   });
 
   it('never funds a request without an outcome (unless assumed), nor one assumed lost', () => {

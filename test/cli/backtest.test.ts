@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordingLine, syntheticRecording, writeRecording } from '../backtest/recording-fixtures.js';
 import { FLAT_STRATEGY_YAML } from '../backtest/strategy-fixtures.js';
+import { FLAT_20_YAML, HAND_LINES, HAND_VERDICTS } from '../backtest/hand-recording.js';
 import { runCli } from './run-cli.js';
 
 describe('lendbot backtest', () => {
@@ -117,5 +118,93 @@ describe('lendbot backtest', () => {
     expect(missing).toMatchObject({ code: 1, stderr: `lendbot: recording not found: ${join(dir, 'nope.jsonl')}\n` });
     const both = await runCli(['backtest', '--data', data, '--db', join(dir, 'x.db'), '--strategy', strategy]);
     expect(both.stderr).toBe('lendbot: give the recording as --data FILE or the database as --db PATH (one of them)\n');
+  });
+
+  it('judges lines with a reservation rate by the recorded rule: the exact ledger, and the competition section in terminal, JSON and HTML', async () => {
+    const hand = join(dir, 'hand.jsonl');
+    const flat20 = join(dir, 'flat20.yaml');
+    const market = join(dir, 'no-prepay.yaml');
+    const json = join(dir, 'hand.json');
+    const html = join(dir, 'hand.html');
+    await writeRecording(hand, HAND_LINES);
+    await writeFile(flat20, FLAT_20_YAML);
+    await writeFile(market, 'prepayment: { share: 0 }\n');
+    const result = await runCli(['backtest', '--data', hand, '--strategy', flat20, '--balance', '50000', '--market', market, '--draws', '2', '--json', json, '--html', html, '--decisions']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Acceptance is recorded on every request (reservation_rate): no borrower world is assumed, the figure above is the recording's");
+    expect(result.stdout).toMatch(/Competition and adverse selection \(seed 1\)\n +strategy +offers +won +funded +outbid +declined +unjudged +expired +win rate contested +win rate uncontested +recorded acceptance\n +flat +8 +4 +4 +2 +2 +0 +0 +40\.0% \(2 of 5\) +66\.7% \(2 of 3\) +8\n/);
+    expect(result.stdout).toMatch(/flat +25\.0% \[4\.6% to 69\.9%\] \(n 4\) +25\.0% \[7\.1% to 59\.1%\] \(n 8\) +25\.0% \[7\.1% to 59\.1%\] \(n 8\) +1\.00 \[/);
+    const written = JSON.parse(await readFile(json, 'utf8')) as {
+      runs: Array<{ decisions: Array<{ market: string }>; summary: { netCents: number; funded: number }; offerStats: Array<{ outbid: number; adverseSelection: { ratio: number } }> }>;
+      worlds: Array<{ recordedShare: number; worlds: unknown[]; low: unknown }>;
+      draws: Array<{ draws: Array<{ netCents: number }> }>;
+    };
+    const run = written.runs[0];
+    expect(run?.decisions.map((d) => d.market)).toEqual(HAND_VERDICTS);
+    // test/backtest/recorded-acceptance.test.ts works these out: 3 x 111.56 - 555.38.
+    expect(run?.summary).toMatchObject({ funded: 4, netCents: 3 * 11_156 - 55_538 });
+    // No draw decides anything: every seed gives the same ledger.
+    expect(written.draws[0]?.draws.map((d) => d.netCents)).toEqual([-22_070, -22_070]);
+    expect(run?.offerStats[0]).toMatchObject({ outbid: 2, adverseSelection: { ratio: 1 } });
+    expect(written.worlds).toEqual([{ recordedShare: 1, worlds: [], low: null, high: null }]);
+    const page = await readFile(html, 'utf8');
+    expect(page).toContain('<h2>Competition and adverse selection</h2>');
+    expect(page).toMatch(/<table class="competition">.*<th>flat<\/th><td>8<\/td><td>4<\/td><td>4<\/td><td>2<\/td><td>2<\/td>/);
+    expect(page).toMatch(/<table class="adverse-selection">.*<td>25\.0% \[4\.6% to 69\.9%\] \(n 4\)<\/td>/);
+    expect(page).toContain('Acceptance is recorded on every request');
+    const data = JSON.parse(/<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(page)?.[1] ?? '{}') as { runs: Array<{ offerStats: unknown[]; worlds: unknown }> };
+    expect(data.runs[0]?.offerStats).toEqual(run?.offerStats);
+  });
+
+  it('reports the headline as a band across borrower worlds, naming the low end, in terminal, JSON and HTML', async () => {
+    const json = join(dir, 'band.json');
+    const html = join(dir, 'band.html');
+    const result = await runCli(['backtest', '--data', data, '--strategy', strategy, '--balance', '50000', '--draws', '2', '--no-sensitivity', '--json', json, '--html', html]);
+    expect(result.code).toBe(0);
+    const band = /Net annualized return across borrower worlds: (-?[\d.]+)% to (-?[\d.]+)% \(low end: (\w+), [^;]+; high end: (\w+)\)/.exec(result.stdout);
+    expect(band).not.toBeNull();
+    expect(result.stdout).toMatch(/Borrower worlds: the same 2 draws/);
+    for (const world of ['insensitive', 'linear', 'quality', 'assumed']) expect(result.stdout).toMatch(new RegExp(`\\n  ${world}: `));
+    const written = JSON.parse(await readFile(json, 'utf8')) as { worlds: Array<{ worlds: Array<{ world: string; draws: { netAnnualizedReturn: { mean: number } } }>; low: { world: string; netAnnualizedReturn: number } }> };
+    const worlds = written.worlds[0];
+    expect(worlds?.worlds.map((w) => w.world)).toEqual(['insensitive', 'linear', 'quality', 'assumed']);
+    expect(worlds?.low.world).toBe(band?.[3]);
+    expect(worlds?.low.netAnnualizedReturn).toBe(Math.min(...(worlds?.worlds ?? []).map((w) => w.draws.netAnnualizedReturn.mean)));
+    const page = await readFile(html, 'utf8');
+    expect(page).toContain('<h2>Across borrower worlds</h2>');
+    expect(page).toMatch(/<p class="band">Net annualized return across borrower worlds: -?[\d.]+% to -?[\d.]+% \(low end: \w+/);
+    expect(page).toMatch(/<table class="worlds">/);
+    const none = await runCli(['backtest', '--data', data, '--strategy', strategy, '--balance', '50000', '--draws', '1', '--no-sensitivity', '--no-worlds']);
+    expect(none.stdout).not.toContain('across borrower worlds');
+  });
+
+  it('never wins above a competing rate the borrower took, unless --competition soft (or the market file) asks for it', async () => {
+    // Every borrower took a competitor at 0.119 or 0.12: the flat 0.12 offer never wins hard.
+    const lines = syntheticRecording(80, 5, () => 1).map((line, i) => ({
+      ...line,
+      outcome: { status: 'completed' as const, funded_rate: 0.119 + (i % 2) * 0.001, best_competing_rate: 0.119 + (i % 2) * 0.001, repaid_fraction: 1 },
+    }));
+    const taken = join(dir, 'taken.jsonl');
+    await writeRecording(taken, lines);
+    const funded = async (...extra: string[]) => {
+      const json = join(dir, 'taken.json');
+      const result = await runCli(['backtest', '--data', taken, '--strategy', strategy, '--balance', '50000', '--draws', '1', '--no-sensitivity', '--no-worlds', '--json', json, ...extra]);
+      expect(result.code).toBe(0);
+      const parsed = JSON.parse(await readFile(json, 'utf8')) as { runs: Array<{ summary: { funded: number }; offerStats: Array<{ outbid: number; offers: number }> }> };
+      return { stdout: result.stdout, run: parsed.runs[0] };
+    };
+    const hard = await funded();
+    expect(hard.stdout).toContain('competition hard');
+    expect(hard.run?.summary.funded).toBe(0);
+    expect(hard.run?.offerStats[0]?.outbid).toBe(hard.run?.offerStats[0]?.offers);
+    const soft = await funded('--competition', 'soft');
+    expect(soft.stdout).toContain('competition soft (width 0.01)');
+    expect(soft.run?.summary.funded).toBeGreaterThan(10);
+    const file = join(dir, 'soft.yaml');
+    await writeFile(file, 'competition: { comparison: soft, width: 0.02 }\n');
+    expect((await funded('--market', file)).run?.summary.funded).toBeGreaterThan(10);
+    const bad = await runCli(['backtest', '--data', taken, '--strategy', strategy, '--competition', 'fuzzy']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('expected hard');
   });
 });

@@ -16,6 +16,10 @@ import { reportCharts, type ChartSpec } from './report-charts.js';
 import { comparisonTable, escapeHtml, loansTable, segmentTable } from './report-tables.js';
 import { calibrationHtml } from './calibration-section.js';
 import { dollars, MIN_FUNDED_LOANS, pct, runName, sampleSizeWarning } from './summary-lines.js';
+import type { OfferStats } from '../offer-stats.js';
+import type { WorldsBand } from '../worlds-band.js';
+import { competitionHtml } from './adverse-selection.js';
+import { bandHeadline, worldsHtml } from './worlds-band.js';
 
 /** The JSON block's shape: the result's own figures (not recomputed) and the charts' data. */
 export interface ReportData {
@@ -29,22 +33,28 @@ export interface ReportData {
     summary: BacktestSummary;
     riskLevels: SegmentRow[];
     sampleSizeWarning: string | null;
+    /** Competition and adverse selection per strategy (offer-stats.ts). */
+    offerStats: OfferStats[];
+    /** The band across borrower worlds; null when not run. */
+    worlds: WorldsBand | null;
   }>;
   charts: ChartSpec[];
 }
 
-export function reportData(results: readonly BacktestResult[], source: string): ReportData {
+export function reportData(results: readonly BacktestResult[], source: string, worlds: ReadonlyArray<WorldsBand | null> = []): ReportData {
   return {
     version: 1,
     source,
     minFundedLoans: MIN_FUNDED_LOANS,
-    runs: results.map((r) => ({
+    runs: results.map((r, i) => ({
       name: runName(r),
       strategies: r.strategies,
       startingBalanceCents: r.settings.startingBalanceCents,
       summary: r.summary,
       riskLevels: r.segments.risk_level,
       sampleSizeWarning: sampleSizeWarning(r.summary),
+      offerStats: r.offerStats,
+      worlds: worlds[i] ?? null,
     })),
     charts: reportCharts(results),
   };
@@ -65,7 +75,7 @@ function warnings(results: readonly BacktestResult[]): string {
   return `<div class="warning" role="alert"><strong>Warning</strong>${lines.map((l) => `<p>${escapeHtml(l)}.</p>`).join('')}<p>Below ${MIN_FUNDED_LOANS} funded loans the figures are mostly luck: judge nothing from them.</p></div>`;
 }
 
-function headline(result: BacktestResult, draws: DrawsSummary | undefined): string {
+function headline(result: BacktestResult, draws: DrawsSummary | undefined, band: WorldsBand | null = null): string {
   const { summary, settings } = result;
   let text = `Net annualized return on capital (idle cash included): <strong>${pct(summary.netAnnualizedReturn)}</strong>, ${summary.funded.toLocaleString('en-US')} loans funded`;
   if (draws && draws.draws.length > 1) {
@@ -73,12 +83,13 @@ function headline(result: BacktestResult, draws: DrawsSummary | undefined): stri
     text += ` (seed ${settings.market.seed}); mean over ${draws.draws.length} draws ${pct(r.mean)} (range ${pct(r.min)} to ${pct(r.max)}, smallest to largest draw)`;
   }
   const unjudged = settings.market.settle && summary.offers > 0 ? `<p>Offers judged without an outcome: ${summary.unjudgedOffers} of ${summary.offers} (${pct(summary.unjudgedShare)}).</p>` : '';
-  return `<p class="headline">${text}.</p>${unjudged}`;
+  const range = band ? `<p class="band">${escapeHtml(bandHeadline(band))}.</p>` : '';
+  return `<p class="headline">${text}.</p>${range}${unjudged}`;
 }
 
 const SEGMENT_TITLES = { score_band: ['By score band (provider B)', 'score band'], term: ['By term', 'term (months)'], strategy: ['By strategy', 'strategy'] } as const;
 
-function runSection(result: BacktestResult, draws: DrawsSummary | undefined): string {
+function runSection(result: BacktestResult, draws: DrawsSummary | undefined, band: WorldsBand | null = null): string {
   const { market } = result.settings;
   const strategies = result.strategies
     .map((s) => {
@@ -93,7 +104,7 @@ function runSection(result: BacktestResult, draws: DrawsSummary | undefined): st
   return (
     `<section class="run"><h3>${escapeHtml(runName(result))}</h3><ul>${strategies}</ul>` +
     `<p>Starting balance ${dollars(result.settings.startingBalanceCents)}; ${settle}; unknown competition: ${escapeHtml(String(market.unknownCompetition))}.</p>` +
-    headline(result, draws) +
+    headline(result, draws, band) +
     `<h4>By risk level</h4>${segmentTable('risk level', result.segments.risk_level)}` +
     `<details><summary>By score band, term and strategy</summary>${others}</details></section>`
   );
@@ -118,9 +129,14 @@ figure.chart{margin:0}figcaption{font-weight:600;margin-bottom:4px}.plot{positio
 tr[data-outcome=defaulted] td{color:#a32}details{margin:8px 0}summary{cursor:pointer}
 ul.findings li.off{color:#7b1d12}`;
 
-/** The whole page; `draws[i]` belongs to `results[i]`. */
-export function backtestHtml(results: readonly BacktestResult[], source: string, draws: readonly (DrawsSummary | undefined)[] = []): string {
-  const data = reportData(results, source);
+/** The whole page; `draws[i]` and `worlds[i]` belong to `results[i]`. */
+export function backtestHtml(
+  results: readonly BacktestResult[],
+  source: string,
+  draws: readonly (DrawsSummary | undefined)[] = [],
+  worlds: ReadonlyArray<WorldsBand | null> = [],
+): string {
+  const data = reportData(results, source, worlds);
   const names = results.map(runName);
   const title = `lendbot backtest: ${names.join(' vs ') || 'no strategy'} on ${basename(source) || 'a recording'}`;
   const first = results[0];
@@ -136,11 +152,13 @@ export function backtestHtml(results: readonly BacktestResult[], source: string,
 <p>Recording <code>${escapeHtml(source)}</code>: ${escapeHtml(period)}. The market model and every figure: docs/backtesting.md.</p>
 ${warnings(results)}
 <h2>Strategies side by side</h2><div class="scroll">${comparisonTable(results, draws.filter((d): d is DrawsSummary => d !== undefined))}</div>
+${worldsHtml(names, worlds)}
+${competitionHtml(results)}
 ${calibrationHtml(results)}
 <h2>Over time</h2>${charts(['equity', 'drawdown'])}
 <h2>By risk level</h2>${charts(['default-rate-by-risk', 'return-by-risk'])}
 <h2>Offered rates</h2>${charts(['offered-rates'])}
-<h2>Each run</h2><div class="scroll">${results.map((r, i) => runSection(r, draws[i])).join('\n')}</div>
+<h2>Each run</h2><div class="scroll">${results.map((r, i) => runSection(r, draws[i], worlds[i] ?? null)).join('\n')}</div>
 ${loansSection(results)}
 <noscript><p>The charts need JavaScript; the tables above do not.</p></noscript>
 <script type="application/json" id="report-data">${jsonForScript(data)}</script>

@@ -13,7 +13,7 @@ export function escapeHtml(text: string): string {
 
 const row = (cells: readonly string[], head = false): string => `<tr>${cells.map((c, i) => (head || i === 0 ? `<th>${c}</th>` : `<td>${c}</td>`)).join('')}</tr>`;
 
-function table(className: string, header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+export function table(className: string, header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
   const body = rows.map((cells) => row(cells.map(escapeHtml))).join('');
   return `<table class="${className}"><thead>${row(header.map(escapeHtml), true)}</thead><tbody>${body}</tbody></table>`;
 }

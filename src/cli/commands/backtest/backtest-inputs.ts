@@ -30,6 +30,8 @@ export interface MarketOptions {
   balance?: number | undefined;
   config?: string | undefined;
   unknownCompetition?: MarketAssumptions['unknownCompetition'] | undefined;
+  /** --competition hard|soft. */
+  competition?: MarketAssumptions['comparison'] | undefined;
   decisionDelayHours?: number | undefined;
   /** --market FILE, already read and checked. */
   market?: MarketFile | undefined;
@@ -54,6 +56,11 @@ function competition(text: string): MarketAssumptions['unknownCompetition'] {
   const rate = Number(text);
   if (!Number.isFinite(rate) || rate < 0) throw new InvalidArgumentError('expected win, lose or a rate such as 0.25');
   return rate;
+}
+
+function comparison(text: string): MarketAssumptions['comparison'] {
+  if (text === 'hard' || text === 'soft') return text;
+  throw new InvalidArgumentError('expected hard (no offer wins at or above a recorded competing rate) or soft');
 }
 
 function hours(text: string): number {
@@ -84,6 +91,7 @@ export function addReplayOptions(command: Command, withDb: boolean): Command {
     .option('--balance <usd>', 'starting balance in USD (default: 100 × the average request total_amount, rounded up to 1,000)', usdAmount)
     .option('--config <file>', "take the risk limits from this config's risk: section (default: built-in limits)")
     .option('--unknown-competition <win|lose|rate>', 'when the recording does not tell the competing rate', competition)
+    .option('--competition <hard|soft>', 'hard (default): an offer at or above a recorded competing rate never wins; soft: compared by the market file\'s competition.width', comparison)
     .option('--decision-delay-hours <h>', 'hours from an offer to the borrower accepting or rejecting it (default 24)', hours)
     .option('--market <file>', 'market model settings, YAML or JSON: takeUp, competition, prepayment, recoveryDelayMonths (docs/backtesting.md)', readMarketFile)
     .option('--takeup-midpoint <u>', 'rate position (0: lowest rate, 1: the request maximum) where half of borrowers walk away (default 0.7)', finite)
@@ -159,7 +167,10 @@ export function marketOf(options: MarketOptions): Partial<MarketAssumptions> {
   const takeUp = defined(file.takeUp ?? {});
   if (options.takeupMidpoint !== undefined) takeUp.midpoint = options.takeupMidpoint;
   if (options.takeupSteepness !== undefined) takeUp.steepness = options.takeupSteepness;
-  if (file.competition !== undefined || Object.keys(takeUp).length > 0) market.response = marketResponse({ takeUp, competition: defined(file.competition ?? {}) });
+  const { comparison: fileComparison, ...competitionModel } = file.competition ?? {};
+  const chosen = options.competition ?? fileComparison;
+  if (chosen !== undefined) market.comparison = chosen;
+  if (file.competition !== undefined || Object.keys(takeUp).length > 0) market.response = marketResponse({ takeUp, competition: defined(competitionModel) });
   if (file.prepayment !== undefined) market.prepayment = { ...DEFAULT_MARKET.prepayment, ...defined(file.prepayment) };
   if (file.recoveryDelayMonths !== undefined) market.recoveryDelayMonths = file.recoveryDelayMonths;
   if (file.seed !== undefined) market.seed = file.seed;

@@ -2,13 +2,14 @@
  * `lendbot backtest`: replays a recording (or the daemon's database) through one or more
  * strategies with a simulated balance and the live guard, and reports what they would have done:
  * on the terminal, as JSON (--json) and as a self-contained HTML page with charts (--html). The
- * market's acceptance draws are seeded: --draws N runs N seeds and reports the spread, and a
+ * market's acceptance draws are seeded: --draws N runs N seeds and reports the spread, a band
+ * re-runs them in structurally different borrower worlds (the headline is its range), and a
  * sensitivity section re-runs them with borrowers more and less rate-sensitive.
  */
 import { writeFile } from 'node:fs/promises';
 import { InvalidArgumentError, type Command } from 'commander';
-import type { BacktestResult, DrawsSummary, SensitivityCase } from '../../../backtest/index.js';
-import { backtestHtml, defaultBalance, defaultBalanceRule, drawSeeds, runDraws, runSensitivity, usd } from '../../../backtest/index.js';
+import type { BacktestResult, DrawsSummary, SensitivityCase, WorldsBand } from '../../../backtest/index.js';
+import { backtestHtml, defaultBalance, defaultBalanceRule, drawSeeds, runDraws, runSensitivity, runWorlds, usd } from '../../../backtest/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { addReplayOptions, loadLimits, loadSource, loadStrategies, marketOf, type MarketOptions, type RecordingSource } from './backtest-inputs.js';
 import { formatBacktest, formatSideBySide } from './report-text.js';
@@ -25,6 +26,7 @@ interface BacktestOptions extends RecordingSource, MarketOptions {
   draws: number;
   seed?: number;
   sensitivity: boolean;
+  worlds: boolean;
 }
 
 export const DEFAULT_DRAWS = 5;
@@ -50,6 +52,7 @@ export function registerBacktestCommand(program: Command, io: CliIo): void {
     .option('--draws <n>', `seeded draws of the market (acceptance, prepayment) to average (default ${DEFAULT_DRAWS})`, positiveInteger, DEFAULT_DRAWS)
     .option('--seed <n>', 'seed of the first draw; draw i uses seed + i (default 1, or the --market file\'s seed)', integer)
     .option('--no-sensitivity', 'leave out the sensitivity section (borrowers more and less rate-sensitive)')
+    .option('--no-worlds', 'leave out the band across borrower worlds (the headline is then one world\'s figure)')
     .option('--together', 'run the strategies together, by priority, as the daemon does, instead of one by one')
     .option('--json <file>', 'write the full result as JSON')
     .option('--html <file>', 'write a self-contained HTML report with charts')
@@ -82,6 +85,7 @@ export function registerBacktestCommand(program: Command, io: CliIo): void {
       const results: BacktestResult[] = [];
       const draws: DrawsSummary[] = [];
       const sensitivity: SensitivityCase[][] = [];
+      const worlds: Array<WorldsBand | null> = [];
       for (const group of groups) {
         const run = runDraws(recording, group, settings, seeds);
         // The strategies' probability against what happened: from the recording alone, the same in every draw.
@@ -89,18 +93,19 @@ export function registerBacktestCommand(program: Command, io: CliIo): void {
         results.push(run.first);
         draws.push(run.draws);
         sensitivity.push(settled && options.sensitivity ? runSensitivity(recording, group, settings, seeds) : []);
+        worlds.push(settled && options.worlds ? runWorlds(recording, group, settings, seeds) : null);
       }
       const source = options.data ?? options.db ?? '';
-      results.forEach((result, i) => io.stdout.write(`${formatBacktest(result, source, { balanceNote, draws: draws[i], sensitivity: sensitivity[i] })}\n`));
+      results.forEach((result, i) => io.stdout.write(`${formatBacktest(result, source, { balanceNote, draws: draws[i], sensitivity: sensitivity[i], worlds: worlds[i] ?? undefined })}\n`));
       if (results.length > 1) io.stdout.write(formatSideBySide(results, draws));
       if (recording.duplicates > 0) io.stderr.write(`note: ${recording.duplicates} repeated lines merged into the requests they repeat\n`);
       if (options.json !== undefined) {
         const balance = { cents: settings.startingBalanceCents, default: balanceNote !== undefined, ...(balanceNote ? { rule: balanceNote } : {}) };
-        await writeFile(options.json, `${JSON.stringify({ version: 1, source, runs: results, draws, sensitivity, balance }, null, 2)}\n`);
+        await writeFile(options.json, `${JSON.stringify({ version: 1, source, runs: results, draws, sensitivity, worlds, balance }, null, 2)}\n`);
         io.stderr.write(`wrote ${options.json}\n`);
       }
       if (options.html !== undefined) {
-        await writeFile(options.html, backtestHtml(results, source, draws));
+        await writeFile(options.html, backtestHtml(results, source, draws, worlds));
         io.stderr.write(`wrote ${options.html}\n`);
       }
     });

@@ -20,6 +20,8 @@ export const marketFileSchema = z.strictObject({
       perDefault: z.number().optional(),
       spread: z.number().min(0).optional(),
       width: z.number().min(0).optional(),
+      /** hard (default): no offer wins at or above a recorded competing rate; soft: compared by `width`. */
+      comparison: z.enum(['hard', 'soft']).optional(),
     })
     .optional(),
   prepayment: z.strictObject({ share: share.optional(), atTermFraction: share.optional() }).optional(),

@@ -3,8 +3,9 @@
  * (net annualized return on the capital, over the draws), one table per segment dimension, a
  * summary, the sensitivity to borrowers' rate sensitivity, and what is needed to reproduce the run.
  */
-import type { BacktestResult, DrawsSummary, SensitivityCase, Spread } from '../../../backtest/index.js';
+import type { BacktestResult, DrawsSummary, SensitivityCase, Spread, WorldsBand } from '../../../backtest/index.js';
 import { pct, runName, sampleSizeWarning, sideBySideRows, summaryLines, unjudgedWarning, usd } from '../../../backtest/index.js';
+import { ADVERSE_SELECTION_HEADER, ADVERSE_SELECTION_NOTE, adverseSelectionRows, bandHeadline, COMPETITION_HEADER, competitionRows, WORLDS_HEADER, worldsRows } from '../../../backtest/index.js';
 import { SEGMENT_DIMENSIONS, type SegmentRow } from '../../../backtest/index.js';
 import { formatTable } from '../strategy/text-table.js';
 import { calibrationSection } from './calibration-text.js';
@@ -22,6 +23,8 @@ export interface ReportExtras {
   balanceNote?: string | undefined;
   draws?: DrawsSummary | undefined;
   sensitivity?: readonly SensitivityCase[] | undefined;
+  /** The band across borrower worlds (absent: --no-worlds, or a dry run). */
+  worlds?: WorldsBand | undefined;
 }
 
 function segmentTable(rows: readonly SegmentRow[]): string {
@@ -57,7 +60,7 @@ function header(result: BacktestResult, source: string, extras: ReportExtras): s
   if (market.settle) {
     const { takeUp, competition } = market.response;
     lines.push(
-      `Market: take-up midpoint ${takeUp.midpoint}, steepness ${takeUp.steepness}; competition width ${competition.width}; ` +
+      `Market: take-up midpoint ${takeUp.midpoint}, steepness ${takeUp.steepness}; competition ${market.comparison === 'soft' ? `soft (width ${competition.width})` : 'hard'}; ` +
         `prepayment ${pct(market.prepayment.share)} of completed loans at ${market.prepayment.atTermFraction} of the term; ` +
         `recoveries ${market.recoveryDelayMonths} months after the first missed instalment; seed ${market.seed}`,
     );
@@ -76,6 +79,8 @@ function headline(result: BacktestResult, extras: ReportExtras): string {
       ` (range ${range(draws.netAnnualizedReturn, pct)}, smallest to largest draw), ${draws.funded.mean.toFixed(0)} loans funded on average`;
   }
   const lines = [line];
+  // The headline is the band: the figure above is one world's (the assumed curve's) or the recording's.
+  if (extras.worlds) lines.push(bandHeadline(extras.worlds));
   const warning = sampleSizeWarning(summary);
   if (warning) lines.push(`warning: ${warning}`);
   // What the recording could not judge: a daemon's own recording knows only its own loans.
@@ -102,11 +107,25 @@ function sensitivitySection(cases: readonly SensitivityCase[], result: BacktestR
   return `\nSensitivity: net annualized return (mean over the same ${draws.draws.length} draws) if borrowers are more or less rate-sensitive\n${table}`;
 }
 
+function competitionSection(result: BacktestResult): string {
+  const competition = formatTable(COMPETITION_HEADER, competitionRows(result.offerStats), '  ');
+  const adverse = formatTable(ADVERSE_SELECTION_HEADER, adverseSelectionRows(result.offerStats), '  ');
+  return `\nCompetition and adverse selection (seed ${result.settings.market.seed})\n${competition}\n${adverse}\n${ADVERSE_SELECTION_NOTE}\n`;
+}
+
+function worldsSection(band: WorldsBand, draws: number): string {
+  if (band.worlds.length === 0) return '';
+  const table = formatTable(WORLDS_HEADER, worldsRows(band), '  ');
+  return `\nBorrower worlds: the same ${draws} draws with borrowers who answer a rate by different rules (docs/backtesting.md); defaults of the first draw\n${table}`;
+}
+
 /** One run's full report. */
 export function formatBacktest(result: BacktestResult, source: string, extras: ReportExtras = {}): string {
   const parts = [header(result, source, extras), headline(result, extras)];
   for (const dimension of SEGMENT_DIMENSIONS) parts.push(`\n${TITLES[dimension]}\n${segmentTable(result.segments[dimension])}`);
   parts.push(`\nSummary (seed ${result.settings.market.seed})\n${formatTable(['', ''], summaryLines(result.summary), '  ').split('\n').slice(1).join('\n')}`);
+  if (result.settings.market.settle) parts.push(competitionSection(result));
+  if (extras.worlds) parts.push(worldsSection(extras.worlds, extras.draws?.draws.length ?? 1));
   if (extras.sensitivity && extras.sensitivity.length > 0 && extras.draws) parts.push(sensitivitySection(extras.sensitivity, result, extras.draws));
   if (result.calibration) parts.push(calibrationSection(result.calibration));
   return parts.join('');

@@ -1,0 +1,178 @@
+/**
+ * Borrower worlds (docs/backtesting.md, "A band across borrower worlds"): structurally different
+ * rules for how borrowers answer a rate, for the lines of a recording that do not record it
+ * (no `outcome.reservation_rate`). Each world is a law of the borrower's reservation rate R (the
+ * highest rate they accept) per line; a seeded draw picks R from it, so a world run is judged by
+ * recorded acceptance (recorded-acceptance.ts) exactly as a recording that had R.
+ *
+ * R is drawn consistently with what the recording says the borrower did: one who took a competing
+ * offer at c has R >= c, one who refused c has R < c (the law conditioned on that, by inverse
+ * transform). So where the recording names a taken competitor every world agrees (our offer wins
+ * iff it is cheaper), and the worlds differ where nobody else offered or the borrower walked away.
+ * The draw is the market's acceptance draw (market-draws.ts), so the `assumed` world gives the
+ * same verdicts as the curve run with hard competition, and strategies meet the same borrowers.
+ */
+import { MIN_OFFER_RATE, ratePosition, takeUpProbability, type MarketResponse, type RecordedCompetition } from '../engine/index.js';
+import type { RecordingLine } from '../recording/index.js';
+import { marketDraw } from './market-draws.js';
+import type { PreparedRecording } from './prepared-recording.js';
+import { defaultCounts, realisedDefault, type DefaultCount } from './realised-fate.js';
+import type { ReservationSource } from './recorded-acceptance.js';
+
+export const WORLD_NAMES = ['insensitive', 'linear', 'quality', 'assumed'] as const;
+export type WorldName = (typeof WORLD_NAMES)[number];
+
+export interface BorrowerWorld extends ReservationSource {
+  name: WorldName;
+  /** One line for reports. */
+  label: string;
+}
+
+/** The law of one borrower's reservation rate R. */
+interface ReservationLaw {
+  /** P(R < r). */
+  below(r: number): number;
+  /** The p-quantile of R (p in [0, 1]; may be ±Infinity for an unbounded law). */
+  quantile(p: number): number;
+}
+
+/** R drawn from `law` given what the recording says the borrower did with the competing offer; `u` uniform in [0, 1). */
+export function conditionedReservation(law: ReservationLaw, competition: RecordedCompetition, u: number): number {
+  // 1 − u: a small draw is a borrower who accepts a lot, as the curve's "draw < P(accept)".
+  switch (competition.kind) {
+    case 'none':
+      return law.quantile(1 - u);
+    case 'taken': {
+      // Took c: R >= c. The max() keeps a law with no room above c (R below c for sure) consistent.
+      const below = law.below(competition.rate);
+      return Math.max(competition.rate, law.quantile(below + (1 - u) * (1 - below)));
+    }
+    case 'refused': {
+      // Walked away from c: R < c. R = c with recorded acceptance's strict comparison with the
+      // competitor means "anything below c": the limit of a law with no room below c.
+      const below = law.below(competition.rate);
+      return Math.min(competition.rate, law.quantile((1 - u) * below));
+    }
+  }
+}
+
+const pointMass = (rate: number): ReservationLaw => ({ below: (r) => (r > rate ? 1 : 0), quantile: () => rate });
+
+/** (a) Rate-insensitive: every borrower accepts any rate up to the request's maximum. */
+function insensitiveLaw(maxRate: number): ReservationLaw {
+  return pointMass(maxRate);
+}
+
+/** Share of borrowers who accept their maximum in the linear world. */
+export const LINEAR_TAKE_UP_AT_MAX = 0.1;
+
+/**
+ * (b) Linear take-up: the share of borrowers accepting rate r falls linearly in r's position,
+ * from all at the lowest allowed rate (0.03) to LINEAR_TAKE_UP_AT_MAX at the request's maximum.
+ */
+function linearLaw(maxRate: number): ReservationLaw {
+  if (maxRate <= MIN_OFFER_RATE) return pointMass(maxRate);
+  const spread = 1 - LINEAR_TAKE_UP_AT_MAX;
+  return {
+    below: (r) => (r > maxRate ? 1 : spread * Math.min(1, Math.max(0, ratePosition(r, maxRate)))),
+    quantile: (p) => (p >= spread ? maxRate : MIN_OFFER_RATE + (p / spread) * (maxRate - MIN_OFFER_RATE)),
+  };
+}
+
+/** (d) The assumed curve: take-up(r) = P(R >= r) is the market response's logistic take-up. */
+function curveLaw(maxRate: number, response: MarketResponse): ReservationLaw {
+  const { midpoint, steepness } = response.takeUp;
+  const takeUp = (r: number): number => takeUpProbability(r, maxRate, response.takeUp);
+  if (steepness === 0 || maxRate <= MIN_OFFER_RATE) {
+    // Take-up does not depend on the rate: a share accepts anything, the rest nothing.
+    const never = 1 - takeUp(maxRate);
+    return { below: () => never, quantile: (p) => (p < never ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY) };
+  }
+  return {
+    below: (r) => 1 - takeUp(r),
+    quantile: (p) => MIN_OFFER_RATE + (midpoint + Math.log(p / (1 - p)) / steepness) * (maxRate - MIN_OFFER_RATE),
+  };
+}
+
+// The quality-tied world (c). A borrower's quality q is their default probability as they know it:
+// half what the recording says became of them (1 defaulted, 0 repaid), half the default rate the
+// recording shows for borrowers with the same risk level and credit score range (shrunk towards
+// the risk level's, then the recording's, by QUALITY_PRIOR_LOANS pseudo-loans). Never the
+// strategy's own score.
+export const QUALITY_OWN_WEIGHT = 0.5;
+export const QUALITY_PRIOR_LOANS = 20;
+/** The fair price for a default probability q over `terms` months: FAIR_BASE + FAIR_PER_DEFAULT × q / years. */
+export const FAIR_BASE = 0.04;
+// Losing 60 % of the principal with probability q, earned back on the half of it that is
+// outstanding on average over the term.
+export const FAIR_PER_DEFAULT = 0.6 / 0.5;
+
+/** The borrower's fair price: the rate whose interest pays for their expected loss, plus the money's cost. */
+export function fairRate(quality: number, terms: number): number {
+  return FAIR_BASE + (FAIR_PER_DEFAULT * quality) / (terms / 12);
+}
+
+/**
+ * How far above the fair price a borrower of quality q goes: R = fair + (max − fair) × V^a with
+ * V uniform, a = (0.15 / q)^1.5 within [0.2, 12]. Good borrowers (q 0.05: a 5.2, half accept less
+ * than 3 % of the way from fair to their maximum) shop; q 0.15 spreads evenly; poor ones (q 0.5:
+ * a 0.2, half accept 87 % of the way or more) take nearly anything.
+ */
+export function shoppingExponent(quality: number): number {
+  return Math.min(12, Math.max(0.2, (0.15 / Math.max(quality, 1e-6)) ** 1.5));
+}
+
+function qualityLaw(maxRate: number, terms: number, quality: number): ReservationLaw {
+  const fair = fairRate(quality, terms);
+  const span = maxRate - fair;
+  if (span <= 0) return pointMass(maxRate);
+  const a = shoppingExponent(quality);
+  return {
+    below: (r) => (r <= fair ? 0 : r > maxRate ? 1 : ((r - fair) / span) ** (1 / a)),
+    quantile: (p) => fair + span * p ** a,
+  };
+}
+
+const groupKey = (line: RecordingLine): string => `${line.loan_request.borrower_card_color}|${line.loan_request.borrower.credit_score ?? '-'}`;
+
+/** Each request's quality q (see above), by loan request id. */
+export function borrowerQualities(recording: PreparedRecording): Map<number, number> {
+  const lines = recording.entries.map((entry) => entry.line);
+  const levelOf = (line: RecordingLine): string => String(line.loan_request.borrower_card_color);
+  const levels = defaultCounts(lines, levelOf);
+  const groups = defaultCounts(lines, groupKey);
+  const all = defaultCounts(lines, () => 'all').get('all');
+  const shrink = (count: DefaultCount | undefined, prior: number): number => ((count?.defaults ?? 0) + QUALITY_PRIOR_LOANS * prior) / ((count?.n ?? 0) + QUALITY_PRIOR_LOANS);
+  // With nothing resolved, a middling 10 %.
+  const overall = all ? all.defaults / all.n : 0.1;
+  const qualities = new Map<number, number>();
+  for (const line of lines) {
+    const group = shrink(groups.get(groupKey(line)), shrink(levels.get(levelOf(line)), overall));
+    const own = realisedDefault(line);
+    qualities.set(line.loan_request.id, own === undefined ? group : QUALITY_OWN_WEIGHT * (own ? 1 : 0) + (1 - QUALITY_OWN_WEIGHT) * group);
+  }
+  return qualities;
+}
+
+function world(name: WorldName, label: string, law: (line: RecordingLine) => ReservationLaw): BorrowerWorld {
+  return {
+    name,
+    label,
+    reservation: (line, competition, seed) => conditionedReservation(law(line), competition, marketDraw(seed, line.loan_request.id, 'accept')),
+  };
+}
+
+/** The four worlds for `recording`; `response` is the assumed curve of world (d). */
+export function borrowerWorlds(recording: PreparedRecording, response: MarketResponse): BorrowerWorld[] {
+  let qualities: Map<number, number> | undefined;
+  const qualityOf = (line: RecordingLine): number => (qualities ??= borrowerQualities(recording)).get(line.loan_request.id) ?? 0.1;
+  const { midpoint, steepness } = response.takeUp;
+  return [
+    world('insensitive', 'rate-insensitive: any rate up to the maximum', (line) => insensitiveLaw(line.loan_request.max_interest_rate)),
+    world('linear', `linear take-up: all at 0.03 down to ${LINEAR_TAKE_UP_AT_MAX * 100} % at the maximum`, (line) => linearLaw(line.loan_request.max_interest_rate)),
+    world('quality', 'quality-tied: good borrowers shop, poor ones take anything', (line) =>
+      qualityLaw(line.loan_request.max_interest_rate, line.loan_request.loan_terms, qualityOf(line)),
+    ),
+    world('assumed', `assumed curve: midpoint ${midpoint}, steepness ${steepness}`, (line) => curveLaw(line.loan_request.max_interest_rate, response)),
+  ];
+}

@@ -1,0 +1,38 @@
+/**
+ * Recorded acceptance (docs/backtesting.md, "Recorded acceptance"): given the highest rate a
+ * borrower would accept (`outcome.reservation_rate`, or one a borrower world makes up) and the
+ * competing offer the recording names, the borrower's choice is decided with no curve and no
+ * draw, so anyone holding the recording can compute every verdict by hand:
+ *
+ * - the borrower takes the cheapest offer at or below the reservation rate, or none;
+ * - between our offer and a competitor's at the same rate, the competitor's (the cautious side);
+ * - so our offer at r wins iff r <= reservation and (no competitor, or r < the competing rate);
+ * - a lost offer is `outbid` when a competitor offered at or below r, else `declined`.
+ *
+ * Rates are compared as the numbers written, with no tolerance.
+ */
+import type { RecordedCompetition } from '../engine/index.js';
+import type { RecordingLine } from '../recording/index.js';
+
+export type BorrowerChoice = 'won' | 'outbid' | 'declined';
+
+/** The borrower's choice of our offer at `rate`, given the highest rate they accept and the competition. */
+export function borrowerChoice(rate: number, reservation: number, competition: RecordedCompetition): BorrowerChoice {
+  const competing = competition.kind === 'none' ? undefined : competition.rate;
+  if (rate <= reservation && (competing === undefined || rate < competing)) return 'won';
+  return competing !== undefined && competing <= rate ? 'outbid' : 'declined';
+}
+
+/** Something that makes up a reservation rate for a line that records none (a borrower world). */
+export interface ReservationSource {
+  /**
+   * The highest rate the borrower of `line` would accept, consistent with what the recording
+   * says they did with the competing offer (`competition`); a seeded draw for `seed`.
+   */
+  reservation(line: RecordingLine, competition: RecordedCompetition, seed: number): number;
+}
+
+/** Whether acceptance on this line is recorded (it has `outcome.reservation_rate`). */
+export function hasRecordedAcceptance(line: RecordingLine): boolean {
+  return line.outcome?.reservation_rate !== undefined;
+}

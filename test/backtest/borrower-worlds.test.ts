@@ -1,0 +1,133 @@
+/**
+ * The band across borrower worlds: each world makes up a reservation rate per line, consistent
+ * with what the recording says the borrower did, and the worlds differ in structure.
+ */
+import { describe, expect, it } from 'vitest';
+import { borrowerWorlds, conditionedReservation, fairRate, shoppingExponent, WORLD_NAMES } from '../../src/backtest/borrower-worlds.js';
+import { DEFAULT_MARKET } from '../../src/backtest/market-model.js';
+import { prepareRecording, runBacktest, runWorlds } from '../../src/backtest/index.js';
+import { recordedCompetition } from '../../src/backtest/market-model.js';
+import type { RecordingLine } from '../../src/recording/index.js';
+import { FLAT_20_YAML, HAND_LINES } from './hand-recording.js';
+import { syntheticRecording } from './recording-fixtures.js';
+import { flatStrategy } from './strategy-fixtures.js';
+
+/**
+ * 900 requests of 500.00 (maximum 0.30) whose borrowers default far more often with a low credit
+ * score (a 540 range defaults 25 % of the time, a 760 one 2 %); a third took a competitor, a third
+ * walked away from one (would have repaid as drawn), a third had nobody else offering.
+ */
+function mixedRecording(): RecordingLine[] {
+  const lines = syntheticRecording(900, 11, (low, random) => (random() < 0.25 - ((low - 540) / 220) * 0.23 ? 0.3 : 1));
+  return lines.map((line, i) => {
+    const outcome = line.outcome;
+    if (!outcome) throw new Error('fixture without outcome');
+    const status = outcome.status === 'completed' ? 'completed' : 'default';
+    const competing = 0.12 + (i % 7) * 0.03;
+    if (i % 3 === 1) return { ...line, outcome: { ...outcome, funded_rate: competing, best_competing_rate: competing } };
+    if (i % 3 === 2) return { ...line, outcome: { status: 'unfunded', best_competing_rate: competing, if_funded: { status, repaid_fraction: outcome.repaid_fraction ?? 1 } } };
+    return line;
+  });
+}
+
+const recording = prepareRecording(mixedRecording());
+const strategy = flatStrategy(FLAT_20_YAML.replace('value: 560', 'value: 540'), 'flat20.yaml');
+const worlds = borrowerWorlds(recording, DEFAULT_MARKET.response);
+const world = (name: (typeof WORLD_NAMES)[number]) => {
+  const found = worlds.find((w) => w.name === name);
+  if (!found) throw new Error(name);
+  return found;
+};
+const options = { startingBalanceCents: 100_000_000, recordDecisions: true, market: { prepayment: { share: 0, atTermFraction: 0.5 } } };
+
+describe('borrower worlds', () => {
+  it('draw a reservation rate consistent with the recording: at least a taken rate, at most a refused one', () => {
+    for (const w of worlds) {
+      for (const { line } of recording.entries) {
+        const competition = recordedCompetition(line.outcome, 'win');
+        if (competition === 'lose') throw new Error('unexpected');
+        for (const seed of [1, 2, 3]) {
+          const r = w.reservation(line, competition, seed);
+          if (competition.kind === 'taken') expect(r).toBeGreaterThanOrEqual(competition.rate);
+          if (competition.kind === 'refused') expect(r).toBeLessThanOrEqual(competition.rate);
+        }
+      }
+    }
+  });
+
+  it('rate-insensitive: every offer at or below the maximum wins unless a competitor offered at or below it', () => {
+    const result = runBacktest(recording, [strategy], { ...options, world: world('insensitive') });
+    const fates = new Set(result.decisions.filter((d) => d.action === 'offer').map((d) => d.market));
+    expect([...fates].sort()).toEqual(['outbid', 'won']);
+    for (const d of result.decisions) {
+      const line = recording.entries.find((e) => e.line.loan_request.id === d.loan_request_id)?.line;
+      const competition = recordedCompetition(line?.outcome, 'win');
+      if (d.action !== 'offer' || competition === 'lose') continue;
+      expect(d.market).toBe(competition.kind !== 'none' && competition.rate <= 0.2 ? 'outbid' : 'won');
+    }
+    expect(result.offerStats[0]?.declined).toBe(0);
+  });
+
+  it('the assumed world is the curve run with hard competition: the same verdict on every offer', () => {
+    for (const seed of [1, 2]) {
+      const curve = runBacktest(recording, [strategy], { ...options, market: { ...options.market, seed } });
+      const assumed = runBacktest(recording, [strategy], { ...options, market: { ...options.market, seed }, world: world('assumed') });
+      expect(assumed.decisions.map((d) => d.market)).toEqual(curve.decisions.map((d) => d.market));
+      expect(assumed.summary.netCents).toBe(curve.summary.netCents);
+    }
+  });
+
+  it('quality-tied: the loans won default more than the offers (adverse selection), where the other worlds show little', () => {
+    // Nobody else offers: every acceptance is the world's.
+    const alone = prepareRecording(syntheticRecording(900, 11, (low, random) => (random() < 0.25 - ((low - 540) / 220) * 0.23 ? 0.3 : 1)));
+    const aloneWorlds = borrowerWorlds(alone, DEFAULT_MARKET.response);
+    const run = (name: string) => runBacktest(alone, [strategy], { ...options, world: aloneWorlds.find((w) => w.name === name) }).offerStats[0];
+    const quality = run('quality');
+    const insensitive = run('insensitive');
+    // On the mixed recording too, though diluted by the competitors the borrowers took.
+    const mixed = runBacktest(recording, [strategy], { ...options, world: world('quality') }).offerStats[0];
+    expect(mixed?.adverseSelection.ratio).toBeGreaterThan(1);
+    expect(quality?.adverseSelection.ratio).toBeGreaterThan(1.5);
+    expect(quality?.adverseSelection.low).toBeGreaterThan(1);
+    expect(quality?.fundedDefault.n).toBeGreaterThan(50);
+    // Rate-insensitive borrowers take whatever is not outbid: nothing ties acceptance to quality.
+    expect(insensitive?.adverseSelection.low).toBeLessThan(1);
+    expect(insensitive?.adverseSelection.high).toBeGreaterThan(1);
+  });
+
+  it('differ in structure: the same offers earn differently, rate-insensitive borrowers funding the most', () => {
+    const funded = Object.fromEntries(worlds.map((w) => [w.name, runBacktest(recording, [strategy], { ...options, world: w }).summary.funded]));
+    expect(funded.insensitive).toBeGreaterThan(funded.linear ?? Infinity);
+    expect(funded.insensitive).toBeGreaterThan(funded.assumed ?? Infinity);
+    expect(new Set(Object.values(funded)).size).toBe(4);
+  });
+
+  it('a good borrower shops close to a fair price, a poor one takes nearly anything', () => {
+    expect(fairRate(0.05, 12)).toBeCloseTo(0.1, 12);
+    expect(shoppingExponent(0.15)).toBeCloseTo(1, 12);
+    expect(shoppingExponent(0.01)).toBe(12);
+    expect(shoppingExponent(0.9)).toBe(0.2);
+    // The conditioned draw of a point mass that cannot hold what was recorded keeps the record.
+    const pointAtMax = { below: (r: number) => (r > 0.3 ? 1 : 0), quantile: () => 0.3 };
+    expect(conditionedReservation(pointAtMax, { kind: 'refused', rate: 0.2 }, 0.5)).toBe(0.2);
+    expect(conditionedReservation(pointAtMax, { kind: 'taken', rate: 0.35 }, 0.5)).toBe(0.35);
+  });
+});
+
+describe('the band', () => {
+  it('runs every world over the draws and names the low end', () => {
+    const band = runWorlds(recording, [strategy], { startingBalanceCents: 100_000_000 }, [1, 2]);
+    expect(band.recordedShare).toBe(0);
+    expect(band.worlds.map((w) => w.world)).toEqual([...WORLD_NAMES]);
+    const means = band.worlds.map((w) => w.draws.netAnnualizedReturn.mean);
+    expect(band.low?.netAnnualizedReturn).toBe(Math.min(...means));
+    expect(band.high?.netAnnualizedReturn).toBe(Math.max(...means));
+    expect(band.low?.world).toBe(band.worlds[means.indexOf(Math.min(...means))]?.world);
+    expect(band.worlds[0]?.draws.seeds).toEqual([1, 2]);
+  });
+
+  it('assumes no world where every line records acceptance', () => {
+    const band = runWorlds(prepareRecording(HAND_LINES), [strategy], { startingBalanceCents: 5_000_000 }, [1]);
+    expect(band).toEqual({ recordedShare: 1, worlds: [], low: null, high: null });
+  });
+});
