@@ -10,7 +10,7 @@
  * - findings in plain words: where the prediction is off by more than 2 points and outside the
  *   realised default's 95 % interval.
  */
-import { wilsonInterval } from './wilson-interval.js';
+import { wilson } from '../offer-stats.js';
 
 /** A prediction this far from what happened, and outside its interval, is called off. */
 export const CALIBRATION_TOLERANCE = 0.02;
@@ -79,9 +79,10 @@ export function groupOf(items: readonly Prediction[]): CalibrationGroup {
     from = Math.min(from, item.predicted);
     to = Math.max(to, item.predicted);
   }
-  const interval = wilsonInterval(defaults, items.length);
+  // The 95 % Wilson interval the adverse-selection figures use (offer-stats.ts); empty: [0, 1].
+  const interval = wilson(defaults, items.length);
   const n = items.length;
-  return { n, from: n > 0 ? from : 0, to: n > 0 ? to : 0, predicted: n > 0 ? predicted / n : 0, realised: interval.rate, low: interval.low, high: interval.high };
+  return { n, from: n > 0 ? from : 0, to: n > 0 ? to : 0, predicted: n > 0 ? predicted / n : 0, realised: interval.rate ?? 0, low: interval.low ?? 0, high: interval.high ?? 1 };
 }
 
 /** Whether a group's prediction is within 2 points of what happened, or within its interval. */

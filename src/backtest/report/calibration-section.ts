@@ -5,13 +5,7 @@
  */
 import type { BacktestResult } from '../backtest-result.js';
 import { DECILE_HEADER, decileRows, RESOLVED_RULE, type StrategyCalibration } from '../calibration/index.js';
-import { escapeHtml } from './report-tables.js';
-
-const cellsRow = (cells: readonly string[], head = false): string => `<tr>${cells.map((c, i) => (head || i === 0 ? `<th>${escapeHtml(c)}</th>` : `<td>${escapeHtml(c)}</td>`)).join('')}</tr>`;
-
-function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
-  return `<table class="calibration"><thead>${cellsRow(header, true)}</thead><tbody>${rows.map((cells) => cellsRow(cells)).join('')}</tbody></table>`;
-}
+import { escapeHtml, table } from './report-tables.js';
 
 function strategySection(calibration: StrategyCalibration): string {
   const title = `<h3>${escapeHtml(calibration.strategy)}</h3><p>${calibration.scored.toLocaleString('en-US')} resolved requests scored (of ${calibration.resolved.toLocaleString('en-US')} resolved, ${calibration.requests.toLocaleString('en-US')} requests); by decile of predicted default, safest first.</p>`;
@@ -19,7 +13,7 @@ function strategySection(calibration: StrategyCalibration): string {
   const findings = calibration.findings
     .map((finding) => `<li${finding.ok ? '' : ' class="off"'}>${finding.ok ? '' : '<strong>Off:</strong> '}${escapeHtml(finding.text)}.</li>`)
     .join('');
-  return `${title}<div class="scroll">${table(DECILE_HEADER, decileRows(calibration))}</div><ul class="findings">${findings}</ul>`;
+  return `${title}<div class="scroll">${table('calibration', DECILE_HEADER, decileRows(calibration))}</div><ul class="findings">${findings}</ul>`;
 }
 
 /** The section, or nothing when no run carries calibration figures. */

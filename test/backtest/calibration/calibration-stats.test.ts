@@ -3,7 +3,7 @@
  * against a constant guess, the bands around min_probability, and the findings in words.
  */
 import { describe, expect, it } from 'vitest';
-import { calibrationStats, wilsonInterval, type Prediction } from '../../../src/backtest/calibration/index.js';
+import { calibrationStats, type Prediction } from '../../../src/backtest/calibration/index.js';
 
 /** `n` predictions at `predicted`, `defaults` of them defaulted. */
 function many(n: number, predicted: number, defaults: number): Prediction[] {
@@ -11,13 +11,12 @@ function many(n: number, predicted: number, defaults: number): Prediction[] {
 }
 
 describe('calibration figures', () => {
-  it('a Wilson interval: 8 of 100 is 4.1 % to 15.0 %, within [0, 1] at the ends', () => {
-    const interval = wilsonInterval(8, 100);
-    expect(interval.rate).toBe(0.08);
-    expect(interval.low).toBeCloseTo(0.0411, 4);
-    expect(interval.high).toBeCloseTo(0.1500, 4);
-    expect(wilsonInterval(0, 30).low).toBe(0);
-    expect(wilsonInterval(30, 30).high).toBe(1);
+  it("gives each group's realised rate its 95 % Wilson interval: 8 of 100 is 4.1 % to 15.0 %", () => {
+    const { overall } = calibrationStats(many(100, 0.1, 8), 0);
+    expect(overall.realised).toBe(0.08);
+    expect(overall.low).toBeCloseTo(0.0411, 4);
+    expect(overall.high).toBeCloseTo(0.15, 4);
+    expect(calibrationStats(many(30, 0.1, 0), 0).overall.low).toBe(0);
   });
 
   it('says where the strategy is miscalibrated, plainly, with n', () => {
