@@ -3,16 +3,17 @@
  * rules for how borrowers answer a rate, for the lines of a recording that do not record it
  * (no `outcome.reservation_rate`). Each world is a law of the borrower's reservation rate R (the
  * highest rate they accept) per line; a seeded draw picks R from it, so a world run is judged by
- * recorded acceptance (recorded-acceptance.ts) exactly as a recording that had R.
+ * recorded acceptance (recorded-acceptance.ts) exactly as a recording that had R: the borrower
+ * takes the cheapest of our offer and the recorded competing one at or below R.
  *
- * R is drawn consistently with what the recording says the borrower did: one who took a competing
- * offer at c has R >= c, one who refused c has R < c (the law conditioned on that, by inverse
- * transform). So where the recording names a taken competitor every world agrees (our offer wins
- * iff it is cheaper), and the worlds differ where nobody else offered or the borrower walked away.
- * The draw is the market's acceptance draw (market-draws.ts), so the `assumed` world gives the
- * same verdicts as the curve run with hard competition, and strategies meet the same borrowers.
+ * R is the world's, not conditioned on what the recorded borrower did with the competing offer:
+ * a world is a counterfactual market whose borrowers may walk away from the offer the real one
+ * took (otherwise every world would agree wherever a competitor's offer was taken, and a recording
+ * of funded loans only would show no band at all). The draw is the market's acceptance draw
+ * (market-draws.ts), so strategies meet the same borrowers in every world, and on a request
+ * nobody else offered on the `assumed` world gives the verdicts of the curve run.
  */
-import { MIN_OFFER_RATE, ratePosition, takeUpProbability, type MarketResponse, type RecordedCompetition } from '../engine/index.js';
+import { MIN_OFFER_RATE, takeUpProbability, type MarketResponse } from '../engine/index.js';
 import type { RecordingLine } from '../recording/index.js';
 import { marketDraw } from './market-draws.js';
 import type { PreparedRecording } from './prepared-recording.js';
@@ -28,35 +29,15 @@ export interface BorrowerWorld extends ReservationSource {
   label: string;
 }
 
-/** The law of one borrower's reservation rate R. */
-interface ReservationLaw {
-  /** P(R < r). */
-  below(r: number): number;
-  /** The p-quantile of R (p in [0, 1]; may be ±Infinity for an unbounded law). */
-  quantile(p: number): number;
+/** The law of one borrower's reservation rate R, as its quantile function. */
+type ReservationLaw = (p: number) => number;
+
+/** R for draw `u` (uniform in [0, 1)): 1 − u, so a small draw is a borrower who accepts a lot, as the curve's "draw < P(accept)". */
+export function reservationOf(law: ReservationLaw, u: number): number {
+  return law(1 - u);
 }
 
-/** R drawn from `law` given what the recording says the borrower did with the competing offer; `u` uniform in [0, 1). */
-export function conditionedReservation(law: ReservationLaw, competition: RecordedCompetition, u: number): number {
-  // 1 − u: a small draw is a borrower who accepts a lot, as the curve's "draw < P(accept)".
-  switch (competition.kind) {
-    case 'none':
-      return law.quantile(1 - u);
-    case 'taken': {
-      // Took c: R >= c. The max() keeps a law with no room above c (R below c for sure) consistent.
-      const below = law.below(competition.rate);
-      return Math.max(competition.rate, law.quantile(below + (1 - u) * (1 - below)));
-    }
-    case 'refused': {
-      // Walked away from c: R < c. R = c with recorded acceptance's strict comparison with the
-      // competitor means "anything below c": the limit of a law with no room below c.
-      const below = law.below(competition.rate);
-      return Math.min(competition.rate, law.quantile((1 - u) * below));
-    }
-  }
-}
-
-const pointMass = (rate: number): ReservationLaw => ({ below: (r) => (r > rate ? 1 : 0), quantile: () => rate });
+const pointMass = (rate: number): ReservationLaw => () => rate;
 
 /** (a) Rate-insensitive: every borrower accepts any rate up to the request's maximum. */
 function insensitiveLaw(maxRate: number): ReservationLaw {
@@ -73,25 +54,19 @@ export const LINEAR_TAKE_UP_AT_MAX = 0.1;
 function linearLaw(maxRate: number): ReservationLaw {
   if (maxRate <= MIN_OFFER_RATE) return pointMass(maxRate);
   const spread = 1 - LINEAR_TAKE_UP_AT_MAX;
-  return {
-    below: (r) => (r > maxRate ? 1 : spread * Math.min(1, Math.max(0, ratePosition(r, maxRate)))),
-    quantile: (p) => (p >= spread ? maxRate : MIN_OFFER_RATE + (p / spread) * (maxRate - MIN_OFFER_RATE)),
-  };
+  return (p) => (p >= spread ? maxRate : MIN_OFFER_RATE + (p / spread) * (maxRate - MIN_OFFER_RATE));
 }
 
 /** (d) The assumed curve: take-up(r) = P(R >= r) is the market response's logistic take-up. */
 function curveLaw(maxRate: number, response: MarketResponse): ReservationLaw {
   const { midpoint, steepness } = response.takeUp;
-  const takeUp = (r: number): number => takeUpProbability(r, maxRate, response.takeUp);
   if (steepness === 0 || maxRate <= MIN_OFFER_RATE) {
     // Take-up does not depend on the rate: a share accepts anything, the rest nothing.
-    const never = 1 - takeUp(maxRate);
-    return { below: () => never, quantile: (p) => (p < never ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY) };
+    const never = 1 - takeUpProbability(maxRate, maxRate, response.takeUp);
+    return (p) => (p < never ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY);
   }
-  return {
-    below: (r) => 1 - takeUp(r),
-    quantile: (p) => MIN_OFFER_RATE + (midpoint + Math.log(p / (1 - p)) / steepness) * (maxRate - MIN_OFFER_RATE),
-  };
+  // P(R < r) = 1 − take-up(r), logistic in r's position: its inverse.
+  return (p) => MIN_OFFER_RATE + (midpoint + Math.log(p / (1 - p)) / steepness) * (maxRate - MIN_OFFER_RATE);
 }
 
 // The quality-tied world (c). A borrower's quality q is their default probability as they know it:
@@ -127,10 +102,7 @@ function qualityLaw(maxRate: number, terms: number, quality: number): Reservatio
   const span = maxRate - fair;
   if (span <= 0) return pointMass(maxRate);
   const a = shoppingExponent(quality);
-  return {
-    below: (r) => (r <= fair ? 0 : r > maxRate ? 1 : ((r - fair) / span) ** (1 / a)),
-    quantile: (p) => fair + span * p ** a,
-  };
+  return (p) => fair + span * p ** a;
 }
 
 const groupKey = (line: RecordingLine): string => `${line.loan_request.borrower_card_color}|${line.loan_request.borrower.credit_score ?? '-'}`;
@@ -158,7 +130,7 @@ function world(name: WorldName, label: string, law: (line: RecordingLine) => Res
   return {
     name,
     label,
-    reservation: (line, competition, seed) => conditionedReservation(law(line), competition, marketDraw(seed, line.loan_request.id, 'accept')),
+    reservation: (line, seed) => reservationOf(law(line), marketDraw(seed, line.loan_request.id, 'accept')),
   };
 }
 

@@ -166,7 +166,7 @@ export function judgeOffer(line: RecordingLine, rate: number, market: MarketAssu
   if (fate === 'unfunded' || fate === 'no_outcome') return { won: false, reason: fate, probability: 0 };
   const competition = recordedCompetition(line.outcome, market.unknownCompetition);
   if (competition === 'lose') return { won: false, reason: 'outbid', probability: 0 };
-  const reservation = line.outcome?.reservation_rate ?? world?.reservation(line, competition, market.seed);
+  const reservation = line.outcome?.reservation_rate ?? world?.reservation(line, market.seed);
   let probability = 1;
   if (reservation !== undefined) {
     const choice = borrowerChoice(rate, reservation, competition);

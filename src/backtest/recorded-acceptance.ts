@@ -25,11 +25,8 @@ export function borrowerChoice(rate: number, reservation: number, competition: R
 
 /** Something that makes up a reservation rate for a line that records none (a borrower world). */
 export interface ReservationSource {
-  /**
-   * The highest rate the borrower of `line` would accept, consistent with what the recording
-   * says they did with the competing offer (`competition`); a seeded draw for `seed`.
-   */
-  reservation(line: RecordingLine, competition: RecordedCompetition, seed: number): number;
+  /** The highest rate the borrower of `line` would accept: a seeded draw for `seed`. */
+  reservation(line: RecordingLine, seed: number): number;
 }
 
 /** Whether acceptance on this line is recorded (it has `outcome.reservation_rate`). */

@@ -1,12 +1,14 @@
 /**
- * The band across borrower worlds: each world makes up a reservation rate per line, consistent
- * with what the recording says the borrower did, and the worlds differ in structure.
+ * The band across borrower worlds: each world makes up a reservation rate per line from its own
+ * law, judged by recorded acceptance against the recorded competing offer, and the worlds differ
+ * in structure.
  */
 import { describe, expect, it } from 'vitest';
-import { borrowerWorlds, conditionedReservation, fairRate, shoppingExponent, WORLD_NAMES } from '../../src/backtest/borrower-worlds.js';
+import { borrowerQualities, borrowerWorlds, fairRate, shoppingExponent, WORLD_NAMES } from '../../src/backtest/borrower-worlds.js';
 import { DEFAULT_MARKET } from '../../src/backtest/market-model.js';
 import { prepareRecording, runBacktest, runWorlds } from '../../src/backtest/index.js';
 import { recordedCompetition } from '../../src/backtest/market-model.js';
+import { acceptProbability } from '../../src/engine/index.js';
 import type { RecordingLine } from '../../src/recording/index.js';
 import { FLAT_20_YAML, HAND_LINES } from './hand-recording.js';
 import { syntheticRecording } from './recording-fixtures.js';
@@ -41,18 +43,26 @@ const world = (name: (typeof WORLD_NAMES)[number]) => {
 const options = { startingBalanceCents: 100_000_000, recordDecisions: true, market: { prepayment: { share: 0, atTermFraction: 0.5 } } };
 
 describe('borrower worlds', () => {
-  it('draw a reservation rate consistent with the recording: at least a taken rate, at most a refused one', () => {
-    for (const w of worlds) {
-      for (const { line } of recording.entries) {
-        const competition = recordedCompetition(line.outcome, 'win');
-        if (competition === 'lose') throw new Error('unexpected');
-        for (const seed of [1, 2, 3]) {
-          const r = w.reservation(line, competition, seed);
-          if (competition.kind === 'taken') expect(r).toBeGreaterThanOrEqual(competition.rate);
-          if (competition.kind === 'refused') expect(r).toBeLessThanOrEqual(competition.rate);
-        }
-      }
-    }
+  it('draw each borrower’s reservation rate from the world’s law, seeded', () => {
+    const rates = (name: (typeof WORLD_NAMES)[number], seed: number) => recording.entries.map(({ line }) => world(name).reservation(line, seed));
+    // Every request's maximum is 0.30.
+    expect(new Set(rates('insensitive', 1))).toEqual(new Set([0.3]));
+    const linear = rates('linear', 1);
+    expect(Math.min(...linear)).toBeGreaterThanOrEqual(0.03);
+    expect(Math.max(...linear)).toBe(0.3);
+    // One in ten accepts the maximum; the rest spread evenly from 0.03: a fifth below 0.084.
+    expect(Math.abs(linear.filter((r) => r === 0.3).length / linear.length - 0.1)).toBeLessThan(0.04);
+    expect(Math.abs(linear.filter((r) => r < 0.03 + 0.2 * 0.9 * 0.27).length / linear.length - 0.2)).toBeLessThan(0.05);
+    // The assumed world: the share accepting 0.20 is the curve's take-up there.
+    const assumed = rates('assumed', 1);
+    const takeUp = acceptProbability(0.2, 0.3, { kind: 'none' }, DEFAULT_MARKET.response, 'hard');
+    expect(Math.abs(assumed.filter((r) => r >= 0.2).length / assumed.length - takeUp)).toBeLessThan(0.05);
+    // Quality: never below the fair price for the borrower's quality (the maximum when that is above it).
+    const qualities = borrowerQualities(recording);
+    const quality = rates('quality', 1);
+    recording.entries.forEach(({ line }, i) => expect(quality[i]).toBeGreaterThanOrEqual(Math.min(0.3, fairRate(qualities.get(line.loan_request.id) ?? 0, 12)) - 1e-12));
+    expect(rates('linear', 2)).not.toEqual(linear);
+    expect(rates('linear', 1)).toEqual(linear);
   });
 
   it('rate-insensitive: every offer at or below the maximum wins unless a competitor offered at or below it', () => {
@@ -68,13 +78,28 @@ describe('borrower worlds', () => {
     expect(result.offerStats[0]?.declined).toBe(0);
   });
 
-  it('the assumed world is the curve run with hard competition: the same verdict on every offer', () => {
+  it('the assumed world is the curve run where nobody else offers: the same verdict on every offer', () => {
+    const alone = prepareRecording(syntheticRecording(900, 11, (low, random) => (random() < 0.25 - ((low - 540) / 220) * 0.23 ? 0.3 : 1)));
+    const assumedWorld = borrowerWorlds(alone, DEFAULT_MARKET.response).find((w) => w.name === 'assumed');
     for (const seed of [1, 2]) {
-      const curve = runBacktest(recording, [strategy], { ...options, market: { ...options.market, seed } });
-      const assumed = runBacktest(recording, [strategy], { ...options, market: { ...options.market, seed }, world: world('assumed') });
+      const curve = runBacktest(alone, [strategy], { ...options, market: { ...options.market, seed } });
+      const assumed = runBacktest(alone, [strategy], { ...options, market: { ...options.market, seed }, world: assumedWorld });
       expect(assumed.decisions.map((d) => d.market)).toEqual(curve.decisions.map((d) => d.market));
       expect(assumed.summary.netCents).toBe(curve.summary.netCents);
     }
+  });
+
+  it('a world’s borrower may walk away from the offer the recorded borrower took: fewer wins below a taken rate than the curve run', () => {
+    const curve = runBacktest(recording, [strategy], options);
+    const assumed = runBacktest(recording, [strategy], { ...options, world: world('assumed') });
+    const wonBelowTaken = (decisions: typeof curve.decisions) =>
+      decisions.filter((d) => {
+        const line = recording.entries.find((e) => e.line.loan_request.id === d.loan_request_id)?.line;
+        const competition = recordedCompetition(line?.outcome, 'win');
+        return d.market === 'won' && competition !== 'lose' && competition.kind === 'taken';
+      }).length;
+    // The curve conditions on the record (a borrower who took c takes anything cheaper); a world does not.
+    expect(wonBelowTaken(assumed.decisions)).toBeLessThan(wonBelowTaken(curve.decisions));
   });
 
   it('quality-tied: the loans won default more than the offers (adverse selection), where the other worlds show little', () => {
@@ -107,10 +132,6 @@ describe('borrower worlds', () => {
     expect(shoppingExponent(0.15)).toBeCloseTo(1, 12);
     expect(shoppingExponent(0.01)).toBe(12);
     expect(shoppingExponent(0.9)).toBe(0.2);
-    // The conditioned draw of a point mass that cannot hold what was recorded keeps the record.
-    const pointAtMax = { below: (r: number) => (r > 0.3 ? 1 : 0), quantile: () => 0.3 };
-    expect(conditionedReservation(pointAtMax, { kind: 'refused', rate: 0.2 }, 0.5)).toBe(0.2);
-    expect(conditionedReservation(pointAtMax, { kind: 'taken', rate: 0.35 }, 0.5)).toBe(0.35);
   });
 });
 

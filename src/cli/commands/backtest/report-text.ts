@@ -79,7 +79,7 @@ function headline(result: BacktestResult, extras: ReportExtras): string {
       ` (range ${range(draws.netAnnualizedReturn, pct)}, smallest to largest draw), ${draws.funded.mean.toFixed(0)} loans funded on average`;
   }
   const lines = [line];
-  // The headline is the band: the figure above is one world's (the assumed curve's) or the recording's.
+  // The headline is the band: the figure above is the curve run's (or the recording's).
   if (extras.worlds) lines.push(bandHeadline(extras.worlds));
   const warning = sampleSizeWarning(summary);
   if (warning) lines.push(`warning: ${warning}`);
