@@ -2,7 +2,8 @@
  * The calibration figures as table rows and lines of text, shared by the backtest report (terminal
  * and HTML) and `lendbot train --calibrate`, so both read the same.
  */
-import { calibrated, type CalibrationGroup, type CalibrationStats } from './calibration-stats.js';
+import { calibrated, groupVerdict, type CalibrationGroup, type CalibrationStats } from './calibration-stats.js';
+import type { StrategyCalibration } from './strategy-calibration.js';
 
 const pct = (value: number): string => `${(value * 100).toFixed(1)} %`;
 const bare = (value: number): string => (value * 100).toFixed(1);
@@ -23,4 +24,11 @@ export function decileRows(stats: CalibrationStats): string[][] {
 /** The findings, one line each, "off:" before those that are not fine. */
 export function findingLines(stats: CalibrationStats): string[] {
   return stats.findings.map((finding) => `${finding.ok ? '' : 'off: '}${finding.text}`);
+}
+
+/** One line per strategy whose probability is off overall, for the top of a report. */
+export function calibrationWarnings(calibrations: readonly StrategyCalibration[]): string[] {
+  return calibrations
+    .filter((c) => c.overall.n > 0 && !calibrated(c.overall))
+    .map((c) => `${c.strategy}'s probability is miscalibrated: it ${groupVerdict(c.overall)} (see "Calibration" below)`);
 }

@@ -5,5 +5,5 @@ export { strategyCalibration, predictionsOf, RESOLVED_RULE, type StrategyCalibra
 export { strategyProbabilities, minProbabilityOf, type ScoredRequest, type StrategyProbabilities } from './strategy-probabilities.js';
 export { calibrationStats, calibrated, groupVerdict, CALIBRATION_TOLERANCE, CUT_BAND_WIDTH, type CalibrationGroup, type CalibrationStats, type CutBands, type Finding, type Prediction } from './calibration-stats.js';
 export { fitCalibration, calibrator, CalibrationFitError, MIN_BLOCK, type CalibrationMethod } from './fit-calibration.js';
-export { decileRows, findingLines, DECILE_HEADER } from './calibration-rows.js';
+export { decileRows, findingLines, calibrationWarnings, DECILE_HEADER } from './calibration-rows.js';
 export { withCalibration, calibrationYaml } from './write-calibration.js';

@@ -94,6 +94,8 @@ describe("a strategy's calibration", () => {
       const html = join(dir, 'out.html');
       const result = await runCli(['backtest', '--data', join(dir, 'rec.jsonl'), '--strategy', join(dir, 'mine.yaml'), '--balance', '5000', '--draws', '1', '--json', json, '--html', html]);
       expect(result.code).toBe(0);
+      // Under the headline, one line for a strategy whose probability is off overall.
+      expect(result.stdout).toMatch(/\nwarning: mine's probability is miscalibrated: it predicts \d+\.\d % where 60\.0 % happened \(95 % interval 23\.1-88\.2 %, n=5\): understates default by \d+\.\d points \(see "Calibration" below\)\n/);
       expect(result.stdout).toContain('\nCalibration of mine: predicted against realised default on the 5 resolved requests it scores (of 6 resolved, 8 requests), by decile of predicted default, safest first\n');
       expect(result.stdout).toMatch(/\n {2}decile +n +predicted range +predicted +realised +95 % interval\n/);
       expect(result.stdout).toMatch(/\n {2}off: overall: predicts \d+\.\d % where 60\.0 % happened \(95 % interval 23\.1-88\.2 %, n=5\): understates default by \d+\.\d points\n/);

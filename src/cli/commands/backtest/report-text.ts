@@ -9,6 +9,7 @@ import { ADVERSE_SELECTION_HEADER, ADVERSE_SELECTION_NOTE, adverseSelectionRows,
 import { SEGMENT_DIMENSIONS, type SegmentRow } from '../../../backtest/index.js';
 import { formatTable } from '../strategy/text-table.js';
 import { calibrationSection } from './calibration-text.js';
+import { calibrationWarnings } from '../../../backtest/calibration/index.js';
 
 const TITLES: Record<(typeof SEGMENT_DIMENSIONS)[number], string> = {
   risk_level: 'By risk level',
@@ -89,6 +90,7 @@ function headline(result: BacktestResult, extras: ReportExtras): string {
   }
   const unjudged = unjudgedWarning(summary);
   if (unjudged) lines.push(`warning: ${unjudged}`);
+  for (const off of calibrationWarnings(result.calibration ?? [])) lines.push(`warning: ${off}`);
   return lines.join('\n') + '\n';
 }
 
