@@ -1,50 +1,77 @@
 /**
- * Decision quality on several sandbox markets (figures printed, never asserted):
+ * Decision quality across borrower worlds on several sandbox markets (figures printed, never asserted):
  *
- *   node --import tsx bench/decision-quality.ts [--requests 6000] [--arrivals 3] [--seeds 1,2] [--shapes classic,credit,burden,volatility]
- *                                               [--draws 3] [--trials 40] [--strategy strategies/balanced.yaml]
+ *   node --import tsx bench/decision-quality.ts [--requests 6000] [--arrivals 3] [--seeds 1,2]
+ *       [--shapes classic,credit,burden,volatility,shoppers,urgent] [--draws 3] [--strategy strategies/balanced.yaml]
  *
- * For every shape and seed it exports a recording (--arrivals requests an hour: 6000 at 3 an hour
- * span about 12 weeks, so repaid cash is lent again), then prints:
- * - net annualized return on the capital (mean of --draws market draws, idle cash included) of
- *   the default strategy, of the naive baseline (strategies/examples/naive.yaml) and of the
- *   oracle that knows every outcome (purely greedy, and the best of it with a hurdle of 0 to 0.4
- *   a year: the ceiling), on the whole recording, with funded loans;
- * - the held-out AUC of `lendbot train`'s model (first 70 % fits, last 30 % judges);
- * - tune on the first 70 %: the verdict, and the held-out gain on the last 30 % with its interval;
- * - on the last 30 %: the default strategy against strategies/examples/trained.yaml with a model
- *   trained on the first 70 % only.
- * The balance is the backtest's default for the recording (docs/backtesting.md).
+ * For every shape and seed it exports a sandbox recording (--arrivals requests an hour: 6000 at 3
+ * an hour span about 12 weeks, so repaid cash is lent again), whose lines carry each borrower's
+ * reservation rate, and backtests four strategies on the whole recording and on its last 30 %
+ * (the held-out period; the first 70 % trains the model of the trained strategy):
+ * - the default strategy (--strategy), a cost-plus twin of it (the same file with
+ *   `pricing.mode: cost_plus` and `margin: 0.01`), strategies/examples/naive.yaml, and the oracle
+ *   that knows every outcome (best of hurdles 0 to 0.4 a year, chosen on the recorded world);
+ *   held out, also strategies/examples/trained.yaml with a model fitted on the first 70 %;
+ * - in the recorded world (acceptance from each line's reservation_rate: what the sandbox's
+ *   borrowers did) and, with the reservation rates removed, in each borrower world of the
+ *   backtest's band (docs/backtesting.md): the mean over --draws market draws of the net
+ *   annualized return on the capital with the loans funded, the band's low and high ends and
+ *   whether the recorded figure lies within it, and the adverse-selection ratio (funded / offered
+ *   realised default, 95 % interval, funded loans of known fate) in the recorded and the
+ *   quality-tied world.
+ * The balance is the backtest's default for the whole recording (docs/backtesting.md).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultBalance, runDraws, tune, type PreparedRecording } from '../src/backtest/index.js';
+import { parse, stringify } from 'yaml';
+import { defaultBalance, runDraws, runWorlds, type OfferStats, type PreparedRecording } from '../src/backtest/index.js';
 import { oracleStrategy } from '../src/backtest/oracle-strategy.js';
-import { featureList, trainingData, trainModel } from '../src/backtest/train/index.js';
 import { sliceRecording } from '../src/backtest/prepared-recording.js';
-import { loadStrategyFile, type CompiledStrategy } from '../src/engine/index.js';
+import { featureList, trainingData, trainModel } from '../src/backtest/train/index.js';
+import { compileStrategy, loadStrategyFile, parseStrategyText, type CompiledStrategy } from '../src/engine/index.js';
 import { MARKET_GRID_OPTIONS, marketGrid, marketRecordings } from './market-grid.js';
 
 const { values } = parseArgs({
   options: {
     ...MARKET_GRID_OPTIONS,
-    trials: { type: 'string', default: '40' },
+    shapes: { type: 'string', default: 'classic,credit,burden,volatility,shoppers,urgent' },
     strategy: { type: 'string', default: 'strategies/balanced.yaml' },
   },
 });
 const grid = marketGrid(values);
 const { requests, draws } = grid;
-const trials = Number(values.trials);
 const TRAIN_SHARE = 0.7;
 const ORACLE_HURDLES = [0, 0.1, 0.2, 0.3, 0.4];
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
+const ratio = (stats: OfferStats | undefined): string => {
+  const r = stats?.adverseSelection;
+  if (!r || r.low === null || r.high === null) return `- (n ${stats?.fundedDefault.n ?? 0})`;
+  return `${r.ratio === null ? '-' : r.ratio.toFixed(2)} [${r.low.toFixed(2)}, ${r.high.toFixed(2)}] (n ${stats.fundedDefault.n})`;
+};
 
-function netReturn(recording: PreparedRecording, strategy: CompiledStrategy, balanceCents: number): { mean: number; funded: number } {
-  const { draws: summary } = runDraws(recording, [strategy], { startingBalanceCents: balanceCents }, draws);
-  return { mean: summary.netAnnualizedReturn.mean, funded: Math.round(summary.funded.mean) };
+/** The strategy file with cost-plus pricing (margin 0.01) instead of its own: the same scorecard and filters. */
+function costPlusTwin(file: string): CompiledStrategy {
+  const doc = parse(readFileSync(file, 'utf8')) as { name: string; pricing: Record<string, unknown> };
+  doc.name = `${doc.name}-cost-plus`;
+  doc.pricing = { ...doc.pricing, mode: 'cost_plus', margin: 0.01 };
+  const text = stringify(doc);
+  const twin = join(dir, `${doc.name}.yaml`);
+  return compileStrategy(parseStrategyText(text, twin), { file: twin, text });
+}
+
+/** The recording as a recording without reservation rates: every line's acceptance left to a world. */
+function withoutReservations(recording: PreparedRecording): PreparedRecording {
+  return {
+    duplicates: recording.duplicates,
+    entries: recording.entries.map((entry) => {
+      if (entry.line.outcome?.reservation_rate === undefined) return entry;
+      const { reservation_rate: _dropped, ...outcome } = entry.line.outcome;
+      return { ...entry, line: { ...entry.line, outcome } };
+    }),
+  };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-dq-'));
@@ -59,60 +86,86 @@ async function trainedStrategy(recording: PreparedRecording, dataFile: string): 
   copyFileSync('strategies/examples/trained.yaml', file);
   return loadStrategyFile(file);
 }
+
 const defaultStrategy = await loadStrategyFile(values.strategy);
+const twin = costPlusTwin(values.strategy);
 const naive = await loadStrategyFile('strategies/examples/naive.yaml');
 const rows: string[][] = [];
 try {
   for await (const { shape, seed, file, recording } of marketRecordings(grid, dir)) {
     const balance = defaultBalance(recording).cents;
-    const mine = netReturn(recording, defaultStrategy, balance);
-    const base = netReturn(recording, naive, balance);
-    // The oracle knows every outcome, so it may as well know which hurdle suits this market:
-    // the best of several is the ceiling (a purely greedy one, hurdle 0, lends its cash to the
-    // first good borrowers and earns far less when the balance is scarce).
-    const oracles = ORACLE_HURDLES.map((hurdle) => netReturn(recording, oracleStrategy(recording, undefined, hurdle), balance));
-    const oracle = oracles.reduce((best, next) => (next.mean > best.mean ? next : best));
-    const greedy = oracles[0] ?? oracle;
-
-    const model = trainModel(trainingData(recording, featureList(undefined)), { dataFile: file, l2: 'auto', trainShare: TRAIN_SHARE });
-
     const cut = Math.round(recording.entries.length * TRAIN_SHARE);
-    const head = sliceRecording(recording, 0, cut);
-    const tail = sliceRecording(recording, cut, recording.entries.length);
-    const trained = await trainedStrategy(head, file);
-    const tailDefault = netReturn(tail, defaultStrategy, balance);
-    const tailTrained = netReturn(tail, trained, balance);
-    const report = await tune(recording, defaultStrategy, {
-      trials,
-      seed: 1,
-      objective: { objective: 'net_return', maxDefault: 0.1 },
-      split: { kind: 'split', trainShare: TRAIN_SHARE },
-      backtest: { startingBalanceCents: defaultBalance(sliceRecording(recording, 0, cut)).cents },
-    });
-    const points = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(2)}`;
-    const { heldOut } = report;
-    const tuned = `${report.improved ? 'accepted' : 'refused'} ${points(heldOut.gain)} [${points(heldOut.low)}, ${points(heldOut.high)}] (${heldOut.requests} requests, ${heldOut.candidateFunded}/${heldOut.baselineFunded} loans)`;
-    rows.push([
-      shape,
-      String(seed),
-      `${pct(mine.mean)} (${mine.funded})`,
-      `${pct(base.mean)} (${base.funded})`,
-      `${pct(greedy.mean)} (${greedy.funded})`,
-      `${pct(oracle.mean)} (${oracle.funded})`,
-      oracle.mean > 0 ? `${Math.round((mine.mean / oracle.mean) * 100)} %` : 'n/a',
-      model.test.auc === null ? 'n/a' : model.test.auc.toFixed(3),
-      tuned,
-      `${pct(tailDefault.mean)} (${tailDefault.funded})`,
-      `${pct(tailTrained.mean)} (${tailTrained.funded})`,
-    ]);
+    const periods = [
+      { name: 'all', recording },
+      { name: 'last 30 %', recording: sliceRecording(recording, cut, recording.entries.length) },
+    ];
+    // The oracle knows every outcome and reservation rate, so it may as well know which hurdle
+    // suits this market: the best in the recorded world over the whole recording.
+    const hurdle = ORACLE_HURDLES.map((h) => ({ h, mean: runDraws(recording, [oracleStrategy(recording, undefined, h)], { startingBalanceCents: balance }, draws).draws.netAnnualizedReturn.mean })).reduce((a, b) =>
+      b.mean > a.mean ? b : a,
+    ).h;
+    const trained = await trainedStrategy(sliceRecording(recording, 0, cut), file);
+    for (const period of periods) {
+      const stripped = withoutReservations(period.recording);
+      const candidates: Array<{ name: string; full: CompiledStrategy; blind: CompiledStrategy }> = [
+        { name: 'default', full: defaultStrategy, blind: defaultStrategy },
+        { name: 'cost-plus twin', full: twin, blind: twin },
+        { name: 'naive', full: naive, blind: naive },
+        // In the recorded world the oracle reads the reservation rates; in the others it cannot.
+        { name: `oracle (hurdle ${hurdle})`, full: oracleStrategy(period.recording, undefined, hurdle), blind: oracleStrategy(stripped, undefined, hurdle) },
+        ...(period.name === 'all' ? [] : [{ name: 'trained (first 70 %)', full: trained, blind: trained }]),
+      ];
+      for (const candidate of candidates) {
+        const options = { startingBalanceCents: balance };
+        const run = runDraws(period.recording, [candidate.full], options, draws);
+        const recorded = { mean: run.draws.netAnnualizedReturn.mean, funded: Math.round(run.draws.funded.mean), stats: run.first.offerStats[0] };
+        const band = runWorlds(stripped, [candidate.blind], options, draws);
+        const world = (name: string) => band.worlds.find((w) => w.world === name);
+        const cell = (name: string): string => {
+          const w = world(name);
+          return w ? `${pct(w.draws.netAnnualizedReturn.mean)} (${Math.round(w.draws.funded.mean)})` : '-';
+        };
+        const low = band.low?.netAnnualizedReturn ?? Number.NaN;
+        const high = band.high?.netAnnualizedReturn ?? Number.NaN;
+        rows.push([
+          shape,
+          String(seed),
+          period.name,
+          candidate.name,
+          `${pct(recorded.mean)} (${recorded.funded})`,
+          cell('insensitive'),
+          cell('linear'),
+          cell('quality'),
+          cell('assumed'),
+          `${pct(low)} to ${pct(high)} (${band.low?.world ?? '-'})`,
+          recorded.mean >= low && recorded.mean <= high ? 'yes' : recorded.mean < low ? 'below' : 'above',
+          ratio(recorded.stats),
+          ratio(world('quality')?.offerStats[0]),
+        ]);
+      }
+    }
     console.error(`done ${shape} seed ${seed}`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
 
-console.log(`${requests} requests per market, ${draws.length} draws each; net annualized return on the capital (funded loans)`);
+console.log(`${requests} requests per market, ${draws.length} draws each; net annualized return on the capital (loans funded); adverse selection: funded / offered realised default [95 %] (funded loans of known fate)`);
 console.log(
-  ['shape', 'seed', 'default', 'naive', 'greedy oracle', 'best oracle', 'default/best oracle', 'AUC (held out)', 'tune: held-out gain, points [95 %]', 'last 30 %: default', 'last 30 %: trained'].join(' | '),
+  [
+    'shape',
+    'seed',
+    'period',
+    'strategy',
+    'recorded',
+    'insensitive',
+    'linear',
+    'quality',
+    'assumed',
+    'band (low end)',
+    'recorded in band',
+    'adverse selection, recorded',
+    'adverse selection, quality world',
+  ].join(' | '),
 );
 for (const row of rows) console.log(row.join(' | '));
