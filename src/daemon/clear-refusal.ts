@@ -12,34 +12,10 @@
  * 5xx, a timeout, a bug) may have created the offer: it stays `unknown`, keeps its money
  * reserved, and is reconciled, never resent blindly (docs/daemon.md, "Acting").
  */
-import { InvalidArgumentError, ServiceError, type RefusalCode } from '../service/index.js';
-
-/** Refusals of make_offer (spec 4.2 rules 2-9); `offer_exists` is not one: it says an offer exists. */
-const OFFER_REFUSALS: ReadonlySet<RefusalCode> = new Set([
-  'investor_borrowing',
-  'no_verified_bank',
-  'rate_above_max',
-  'insufficient_balance',
-  'request_canceled',
-  'request_signed',
-  'accepted_other_offer',
-  'request_closed',
-]);
-
-/** Refusals of a fund call (spec 4.3 preconditions). */
-const FUND_REFUSALS: ReadonlySet<RefusalCode> = new Set([
-  'fund_already_started',
-  'offer_not_accepted',
-  'request_not_offered',
-  'no_funding_resource',
-  'insufficient_balance',
-]);
+import { FUND_REFUSAL_CODES, InvalidArgumentError, NOT_SENT_NETWORK_CODES, OFFER_REFUSAL_CODES, ServiceError } from '../service/index.js';
 
 /** Spec part 7's texts: the service refused to authenticate the call, so it did nothing. */
 const AUTH_REFUSALS: ReadonlySet<string> = new Set(['AUTH_MISSING_CREDENTIALS', 'AUTH_INVALID_HMAC', 'AUTH_INVALID_API_KEY', 'AUTH_TIMESTAMP_OUT_OF_RANGE']);
-
-/** Network failures whose request never reached the service (got's error codes). */
-const NOT_SENT_CAUSES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
 
 export type CallKind = 'offer' | 'fund';
 
@@ -49,7 +25,7 @@ export function isClearRefusal(error: unknown, call: CallKind): boolean {
   if (!(error instanceof ServiceError)) return false;
   if (error.code === 'NETWORK_ERROR') return notSent(error.cause);
   if (AUTH_REFUSALS.has(error.code)) return true;
-  const refusals = call === 'offer' ? OFFER_REFUSALS : FUND_REFUSALS;
+  const refusals = call === 'offer' ? OFFER_REFUSAL_CODES : FUND_REFUSAL_CODES;
   return error.code === 'RULE_REFUSED' && error.refusal !== undefined && refusals.has(error.refusal);
 }
 
@@ -63,7 +39,7 @@ function notSent(cause: unknown): boolean {
   const { code, timings, request } = cause as { code?: unknown; timings?: { upload?: unknown }; request?: { redirectUrls?: unknown } };
   const redirects = request?.redirectUrls;
   if (!Array.isArray(redirects) || redirects.length > 0) return false;
-  if (typeof code === 'string' && NOT_SENT_CAUSES.has(code)) return true;
+  if (typeof code === 'string' && NOT_SENT_NETWORK_CODES.has(code)) return true;
   return timings !== undefined && timings.upload === undefined;
 }
 

@@ -135,6 +135,9 @@ export class ConfigurationError extends AppError {
 }
 
 /** The four authentication texts of spec part 7, and the code each maps to. */
+/** Network failures (got's error codes) that prove a request never reached the service. */
+export const NOT_SENT_NETWORK_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+
 export const AUTH_TEXTS: ReadonlyArray<readonly [string, ServiceErrorCode]> = [
   ['Authentication credentials were not provided.', 'AUTH_MISSING_CREDENTIALS'],
   ['Invalid HMAC', 'AUTH_INVALID_HMAC'],

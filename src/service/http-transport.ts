@@ -25,7 +25,7 @@ import got, { RequestError, type Got, type Response } from 'got';
 import type { Clock, Sleep } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import { ServiceClock, type ClockSkewSettings } from './clock-skew.js';
-import { AUTH_TEXTS, ServiceError, unreadableOutcome, type ServiceErrorCode, type ServiceErrorDetails } from './errors.js';
+import { AUTH_TEXTS, NOT_SENT_NETWORK_CODES, ServiceError, unreadableOutcome, type ServiceErrorCode, type ServiceErrorDetails } from './errors.js';
 import { DEFAULT_REFUSALS, type RefusalTexts } from './refusal-texts.js';
 import { signRequest, type SignatureMode } from './hmac-signer.js';
 import { ACCEPT_ENCODING, decodeBody, responseLimitKey, type ResponseKind, type ResponseLimits } from './response-limits.js';
@@ -102,7 +102,6 @@ export interface CallResult {
 }
 
 // Failures that prove the request never left this machine.
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
 
 /** Same-origin redirects a GET read follows before it is refused. */
 export const MAX_REDIRECTS = 3;
@@ -371,7 +370,7 @@ export class HttpTransport {
     const uploaded = error instanceof RequestError ? error.timings?.upload !== undefined : true;
     const details = { method: spec.method, path, cause: error };
     const reason = error instanceof Error ? error.message : String(error);
-    if (spec.retryClass === 'unsafe' && uploaded && !(code && NOT_SENT_CODES.has(code))) {
+    if (spec.retryClass === 'unsafe' && uploaded && !(code && NOT_SENT_NETWORK_CODES.has(code))) {
       return new ServiceError(
         'AMBIGUOUS_OUTCOME',
         `failed after the request was sent (${code ?? reason}); it may have been applied`,

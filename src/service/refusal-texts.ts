@@ -41,6 +41,27 @@ export const REFUSAL_CODES = [
 
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
 
+/** Refusals of make_offer (spec 4.2 rules 2-9); `offer_exists` is not one: it says an offer exists. */
+export const OFFER_REFUSAL_CODES: ReadonlySet<RefusalCode> = new Set<RefusalCode>([
+  'investor_borrowing',
+  'no_verified_bank',
+  'rate_above_max',
+  'insufficient_balance',
+  'request_canceled',
+  'request_signed',
+  'accepted_other_offer',
+  'request_closed',
+]);
+
+/** Refusals of a fund call (spec 4.3 preconditions). */
+export const FUND_REFUSAL_CODES: ReadonlySet<RefusalCode> = new Set<RefusalCode>([
+  'fund_already_started',
+  'offer_not_accepted',
+  'request_not_offered',
+  'no_funding_resource',
+  'insufficient_balance',
+]);
+
 /** One recognised text: a case-insensitive substring, or a regex written `/.../flags`. */
 export interface RefusalTextRule {
   pattern: string;
