@@ -30,12 +30,18 @@ import { isRequestOwnFailure } from './service-data.js';
 import type { Protections } from '../ops/protections/index.js';
 import type { OfferPlacer, PlaceOutcome } from './offer-placer.js';
 import { SerialQueue } from './serial-queue.js';
+import { decideShadows } from './shadow-decide.js';
+import { databaseOf } from '../store/index.js';
+import { createShadowDecisionsRepository, type ShadowDecisionsRepository } from '../store/shadow-decisions-repository.js';
 
 export interface PipelineDeps {
   store: Store;
   clock: Clock;
   log: Logger;
-  /** The active strategies, in priority order; a function so hot reload can swap them. */
+  /**
+   * The active strategies, in priority order; a function so hot reload can swap them. Those
+   * marked `shadow` only decide beside the live ones on the live ones' data (src/daemon/shadow-decide.ts).
+   */
   strategies: () => readonly CompiledStrategy[];
   limits: () => RiskLimits;
   balance: BalanceTracker;
@@ -112,6 +118,7 @@ export class Pipeline {
   private idleTimer: NodeJS.Timeout | undefined;
   private readonly retries: RequestRetries;
   private intakeStopped = false;
+  private shadowBook: ShadowDecisionsRepository | undefined;
 
   constructor(private readonly deps: PipelineDeps) {
     this.retries = new RequestRetries(deps.retryClock ?? deps.clock, deps.retry ?? DEFAULT_REQUEST_RETRY);
@@ -187,7 +194,9 @@ export class Pipeline {
       }
     };
 
-    const strategies = this.deps.strategies();
+    const active = this.deps.strategies();
+    const strategies = active.filter((strategy) => strategy.shadow !== true);
+    const shadows = active.filter((strategy) => strategy.shadow === true);
     const purchases = new DeferredPurchases(this.deps.spend);
     const context = { strategies, nowMs: clock.now(), ledger: purchases };
     let guardMs: number | undefined;
@@ -253,6 +262,7 @@ export class Pipeline {
       placement: placement?.kind ?? null,
     });
     this.retries.forget(request.id);
+    if (shadows.length > 0) this.recordShadows(request, outcome, shadows);
     // totalAmount and riskLevel (added after the rest) let a terminal say "$536.00 at 22.8 %, risk low" (src/log/terminal-lines.ts).
     log.info(
       {
@@ -277,6 +287,20 @@ export class Pipeline {
       }
     }
     return result;
+  }
+
+  /**
+   * The challengers' would-be offers on the request just decided, on the data it bought. After
+   * the live decision is recorded, so nothing of theirs is on the way to the offer; a failure
+   * here is logged and never touches the live decision.
+   */
+  private recordShadows(request: LoanRequest, outcome: DecideOutcome, shadows: readonly CompiledStrategy[]): void {
+    try {
+      this.shadowBook ??= createShadowDecisionsRepository(databaseOf(this.deps.store));
+      for (const row of decideShadows(request, outcome.enrichment, shadows, this.deps.clock.now())) this.shadowBook.record(row);
+    } catch (error) {
+      this.deps.log.warn({ err: error, loanRequestId: request.id }, 'shadow decisions not recorded');
+    }
   }
 
   /**

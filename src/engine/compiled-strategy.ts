@@ -42,6 +42,8 @@ export interface CompiledStrategy {
   automateFund: boolean;
   /** Lower runs first in evaluateAll; absent runs after every strategy that has one. */
   priority?: number;
+  /** A challenger (`shadow: true`): decides beside the live strategies on their data, never offers (src/daemon/shadow-decide.ts). */
+  shadow?: boolean;
   /** Names of the features the strategy reads. */
   features: readonly string[];
   evaluate(request: LoanRequest, enrichment: Enrichment): Decision;

@@ -293,6 +293,33 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX offer_proposals_token ON offer_proposals (token_name, created_at);
     `,
   },
+  {
+    version: 11,
+    description: 'shadow decisions: what each challenger strategy (shadow: true) would have offered on a live request, never sent',
+    sql: `
+      -- One row per request and challenger (docs/strategies.md, "Shadow and split"). The
+      -- challenger decided on the data the live decision bought and nothing more: needed_json
+      -- lists what it asked for and was not given ("would have needed"). modelled_accept is the
+      -- market response's chance the offer would have been accepted, a model, not an outcome.
+      CREATE TABLE shadow_decisions (
+        id INTEGER PRIMARY KEY,
+        loan_request_id INTEGER NOT NULL,
+        strategy TEXT NOT NULL,
+        content_hash TEXT,
+        action TEXT NOT NULL CHECK (action IN ('offer', 'skip')),
+        rate REAL,
+        probability REAL,
+        modelled_accept REAL,
+        amount_cents INTEGER NOT NULL,
+        max_rate REAL NOT NULL,
+        reasons_json TEXT NOT NULL DEFAULT '[]',
+        needed_json TEXT NOT NULL DEFAULT '[]',
+        decided_at TEXT NOT NULL,
+        UNIQUE (loan_request_id, strategy)
+      );
+      CREATE INDEX shadow_decisions_strategy ON shadow_decisions (strategy, decided_at);
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -174,6 +174,7 @@ export function compileStrategy(
       dataPolicy: plan.dataPolicy,
       automateFund: definition.automate_fund,
       ...(definition.priority === undefined ? {} : { priority: definition.priority }),
+      ...(definition.shadow ? { shadow: true } : {}),
       features: plan.table.names,
       evaluate: (request, enrichment) => evaluatePlan(plan, request, enrichment),
       prefilterEvent: compileEventPrefilter(definition.filters, params),

@@ -257,6 +257,10 @@ export const strategyFileSchema = z
     version: z.string({ error: 'expected a version text such as "1.2.0" (quote it in YAML)' }).min(1),
     priority: z.number().int().optional().describe('lower runs first when several strategies are active'),
     automate_fund: z.boolean().default(true).describe('ask the service to fund the loan once the offer is accepted'),
+    shadow: z
+      .boolean()
+      .default(false)
+      .describe('a challenger: decides on the live requests with the data the live strategies bought and records what it would have offered, never sending (lendbot shadow report)'),
     plugin: z.string().min(1).optional().describe('a JavaScript/TypeScript module implementing the strategy instead'),
     params: z
       .record(z.string().regex(PARAM_NAME, 'param names are lowercase words joined by _'), paramSpecSchema)

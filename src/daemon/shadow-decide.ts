@@ -1,0 +1,76 @@
+/**
+ * Challengers in shadow (docs/strategies.md, "Shadow and split"): after the live decision, each
+ * strategy marked `shadow: true` decides on the same request with the data the live decision
+ * bought, and what it would have offered is recorded; nothing is sent, reserved or bought.
+ *
+ * - Same data, bought once: the shadow's data source answers only from the live decision's
+ *   enrichment. A need the live decision did not buy is answered "not had" and written down as
+ *   "would have needed X"; the challenger then decides without it, as any strategy does when
+ *   data is missing, and the report counts those requests apart.
+ * - No spend: its ledger records nothing and reports nothing spent, so a challenger never
+ *   creates a purchases row nor touches a live strategy's budget.
+ * - No guard: the guard's capital rules belong to the live book; a would-be offer is the
+ *   strategy's own answer, with the market response's modelled chance of acceptance.
+ */
+import { DEFAULT_MARKET_RESPONSE, expectedAcceptProbability } from '../engine/market-response.js';
+import { decideSync, type CompiledStrategy, type DataSource, type Enrichment, type Fetched, type SpendLedger } from '../engine/index.js';
+import type { GuardResult } from '../risk/index.js';
+import { parseCents, type LoanRequest } from '../service/index.js';
+import type { ShadowDecisionInput } from '../store/shadow-decisions-repository.js';
+
+const NOT_GIVEN = 'not bought by the live decision (a shadow strategy never buys)';
+
+/** A ledger that spends nothing: a challenger's purchases are the live decision's, already recorded. */
+const NO_SPEND: SpendLedger = {
+  spentSince: () => 0,
+  // Counted as subscribed: a flat-priced provider's month is never charged for a challenger.
+  subscribedSince: () => true,
+  record: () => undefined,
+};
+
+const ALLOW: GuardResult = { allowed: true };
+
+/** Answers from what the live decision bought; notes every need it could not answer. */
+function givenDataSource(enrichment: Enrichment, needed: Set<string>): DataSource<true> {
+  function answer<T>(what: string, value: T | undefined): Fetched<T> {
+    if (value !== undefined) return { ok: true, value };
+    needed.add(what);
+    return { ok: false, detail: NOT_GIVEN };
+  }
+  return {
+    bankingData: () => answer('banking_data', enrichment.bankingData),
+    borrowerHistory: () => answer('borrower_history', enrichment.borrowerHistory),
+    providerResult: (_request, provider) => answer(provider, enrichment.providerResults?.[provider]),
+  };
+}
+
+/** Each challenger's decision on `request`, from the live decision's `enrichment`. */
+export function decideShadows(request: LoanRequest, enrichment: Enrichment, shadows: readonly CompiledStrategy[], nowMs: number): ShadowDecisionInput[] {
+  const rows: ShadowDecisionInput[] = [];
+  for (const strategy of shadows) {
+    const needed = new Set<string>();
+    // A copy: the step marks data unavailable on the enrichment it is given.
+    const given: Enrichment = { ...enrichment };
+    const outcome = decideSync(request, { strategies: [strategy], nowMs, ledger: NO_SPEND }, givenDataSource(enrichment, needed), () => ALLOW, given);
+    const { decision } = outcome;
+    const offers = outcome.action === 'offer' && decision.rate !== undefined;
+    const rate = offers ? (decision.rate ?? null) : null;
+    const probability = decision.probability ?? null;
+    const reasons = outcome.reasons.concat([...needed].map((what) => `would have needed ${what} (not bought by the live decision)`));
+    rows.push({
+      loanRequestId: request.id,
+      strategy: strategy.name,
+      contentHash: strategy.contentHash,
+      action: offers ? 'offer' : 'skip',
+      rate,
+      probability,
+      modelledAccept: rate === null ? null : expectedAcceptProbability(rate, request.max_interest_rate, probability ?? 0, DEFAULT_MARKET_RESPONSE),
+      amountCents: parseCents(request.total_amount),
+      maxRate: request.max_interest_rate,
+      reasons,
+      needed: [...needed],
+      decidedAtMs: nowMs,
+    });
+  }
+  return rows;
+}

@@ -1,0 +1,126 @@
+/**
+ * Shadow decisions: what each challenger strategy (`shadow: true`) would have offered on a live
+ * request (docs/strategies.md, "Shadow and split"). Never an offer: nothing here is sent, reserved
+ * or counted by the guard. One row per request and challenger; recording the same pair again
+ * (a request decided again after a restart) keeps the first.
+ *
+ * Built on the store's connection (`createShadowDecisionsRepository(databaseOf(store))`), so the
+ * store's own interface is unchanged.
+ */
+import type { Database } from 'better-sqlite3';
+import type { Cents } from '../service/index.js';
+import { isoFromMs } from './sql-values.js';
+
+export interface ShadowDecisionInput {
+  loanRequestId: number;
+  strategy: string;
+  contentHash: string | null;
+  action: 'offer' | 'skip';
+  rate: number | null;
+  probability: number | null;
+  /** The market response's chance the offer would have been accepted (a model), null on a skip. */
+  modelledAccept: number | null;
+  amountCents: Cents;
+  maxRate: number;
+  reasons: readonly string[];
+  /** Data the challenger asked for that the live decision had not bought. */
+  needed: readonly string[];
+  decidedAtMs: number;
+}
+
+/** One challenger's figures against the live decisions on the same requests. */
+export interface ShadowComparisonRow {
+  strategy: string;
+  /** Requests the challenger decided on. */
+  seen: number;
+  wouldOffer: number;
+  /** Mean rate of its would-be offers; null when none. */
+  meanRate: number | null;
+  /** Requests on which it asked for data the live decision had not bought. */
+  neededData: number;
+  /** Of those requests, how many the live strategies offered on. */
+  liveOffers: number;
+  liveMeanRate: number | null;
+  /** Both offered. */
+  overlap: number;
+  /** Both offered and the live offer was accepted or funded: a real borrower's answer. */
+  liveFunded: number;
+  /** Of those, the challenger's rate was at or below the rate the borrower took (it would have won too). */
+  liveFundedAtOrBelow: number;
+  /** Sum of the modelled acceptance of its offers where the live offer was not funded (expected acceptances, modelled). */
+  modelledAccepted: number;
+  /** Number of would-be offers that sum is over. */
+  modelledOffers: number;
+}
+
+export interface ShadowDecisionsRepository {
+  record(input: ShadowDecisionInput): void;
+  /** Rows of one request, by strategy name. */
+  forRequest(loanRequestId: number): Array<{ strategy: string; action: 'offer' | 'skip'; rate: number | null; needed: string[]; reasons: string[] }>;
+  /** Per challenger, its decisions since `sinceMs` (all when undefined) against the live ones. */
+  compare(sinceMs?: number): ShadowComparisonRow[];
+}
+
+const ACCEPTED_STATES = "('accepted', 'funded')";
+
+export function createShadowDecisionsRepository(db: Database): ShadowDecisionsRepository {
+  const insert = db.prepare(`
+    INSERT OR IGNORE INTO shadow_decisions
+      (loan_request_id, strategy, content_hash, action, rate, probability, modelled_accept, amount_cents, max_rate, reasons_json, needed_json, decided_at)
+    VALUES (@loanRequestId, @strategy, @contentHash, @action, @rate, @probability, @modelledAccept, @amountCents, @maxRate, @reasons, @needed, @decidedAt)
+  `);
+  const byRequest = db.prepare(`SELECT strategy, action, rate, needed_json, reasons_json FROM shadow_decisions WHERE loan_request_id = ? ORDER BY strategy`);
+  // The live side of each request: its decision row and, when an offer went out, the offer's state.
+  const comparison = db.prepare(`
+    SELECT s.strategy AS strategy,
+           COUNT(*) AS seen,
+           SUM(s.action = 'offer') AS wouldOffer,
+           AVG(CASE WHEN s.action = 'offer' THEN s.rate END) AS meanRate,
+           SUM(s.needed_json <> '[]') AS neededData,
+           SUM(COALESCE(d.action = 'offer', 0)) AS liveOffers,
+           AVG(CASE WHEN d.action = 'offer' THEN d.rate END) AS liveMeanRate,
+           SUM(s.action = 'offer' AND COALESCE(d.action = 'offer', 0)) AS overlap,
+           SUM(s.action = 'offer' AND COALESCE(o.state IN ${ACCEPTED_STATES}, 0)) AS liveFunded,
+           SUM(s.action = 'offer' AND COALESCE(o.state IN ${ACCEPTED_STATES}, 0) AND s.rate <= o.rate) AS liveFundedAtOrBelow,
+           SUM(CASE WHEN s.action = 'offer' AND NOT COALESCE(o.state IN ${ACCEPTED_STATES}, 0) THEN COALESCE(s.modelled_accept, 0) ELSE 0 END) AS modelledAccepted,
+           SUM(s.action = 'offer' AND NOT COALESCE(o.state IN ${ACCEPTED_STATES}, 0)) AS modelledOffers
+    FROM shadow_decisions s
+    LEFT JOIN decisions d ON d.loan_request_id = s.loan_request_id
+    LEFT JOIN offers o ON o.loan_request_id = s.loan_request_id AND d.action = 'offer'
+    WHERE s.decided_at >= ?
+    GROUP BY s.strategy
+    ORDER BY s.strategy
+  `);
+  return {
+    record(input) {
+      insert.run({
+        loanRequestId: input.loanRequestId,
+        strategy: input.strategy,
+        contentHash: input.contentHash,
+        action: input.action,
+        rate: input.rate,
+        probability: input.probability,
+        modelledAccept: input.modelledAccept,
+        amountCents: input.amountCents,
+        maxRate: input.maxRate,
+        reasons: JSON.stringify(input.reasons),
+        needed: JSON.stringify(input.needed),
+        decidedAt: isoFromMs(input.decidedAtMs),
+      });
+    },
+    forRequest(loanRequestId) {
+      const rows = byRequest.all(loanRequestId) as Array<{ strategy: string; action: 'offer' | 'skip'; rate: number | null; needed_json: string; reasons_json: string }>;
+      return rows.map((row) => ({
+        strategy: row.strategy,
+        action: row.action,
+        rate: row.rate,
+        needed: JSON.parse(row.needed_json) as string[],
+        reasons: JSON.parse(row.reasons_json) as string[],
+      }));
+    },
+    compare(sinceMs) {
+      const since = sinceMs === undefined ? '' : isoFromMs(sinceMs);
+      return (comparison.all(since) as ShadowComparisonRow[]).map((row) => ({ ...row }));
+    },
+  };
+}
