@@ -72,3 +72,81 @@ describe('compose.yaml', () => {
     expect(assigned).toEqual([]);
   });
 });
+
+/**
+ * The `docker run` commands the README and docs/operations.md show: each publishes the webhook port
+ * and the operator port (on the host's loopback only), makes the operator listener listen where it
+ * is published, and passes the operator token, without which it would not start off loopback.
+ * The README's used to publish 8080 only, so the dashboard and /metrics it mentions were unreachable.
+ */
+interface DockerRun {
+  ports: string[];
+  env: Map<string, string | undefined>;
+  image: string | undefined;
+}
+
+/** Every `docker run` in a Markdown file, its continuation lines joined, read flag by flag. */
+function dockerRuns(markdown: string): DockerRun[] {
+  const joined = markdown.replace(/\\\n\s*/g, ' ');
+  return joined
+    .split('\n')
+    .filter((line) => /^\s*docker run /.test(line))
+    .map((line) => {
+      const words = line.trim().replace(/#.*$/, '').split(/\s+/).slice(2);
+      const run: DockerRun = { ports: [], env: new Map(), image: undefined };
+      for (let index = 0; index < words.length; index += 1) {
+        const word = words[index] ?? '';
+        if (word === '-p') run.ports.push(words[(index += 1)] ?? '');
+        else if (word === '-e') {
+          const [name = '', ...value] = (words[(index += 1)] ?? '').split('=');
+          run.env.set(name, value.length === 0 ? undefined : value.join('='));
+        } else if (['-v', '--name', '--restart', '--stop-timeout'].includes(word)) index += 1;
+        else if (!word.startsWith('-')) {
+          run.image = word;
+          break;
+        }
+      }
+      return run;
+    });
+}
+
+const dockerfile = readFileSync(root('Dockerfile'), 'utf8');
+
+describe.each(['README.md', 'docs/operations.md'])('the docker run in %s', (file) => {
+  const runs = dockerRuns(readFileSync(root(file), 'utf8')).filter((run) => run.ports.length > 0);
+
+  it('publishes the webhook port and the operator port on 127.0.0.1 only, as compose.yaml does', () => {
+    expect(runs.length).toBeGreaterThan(0);
+    const composePorts = (lendbot?.ports ?? []).map(port);
+    for (const run of runs) {
+      const ports = run.ports.map(port);
+      expect(ports).toContainEqual({ host: undefined, published: 8080, target: 8080 });
+      expect(ports.filter((mapping) => mapping.target === 8081)).toEqual([{ host: '127.0.0.1', published: 8081, target: 8081 }]);
+      expect(ports).toEqual(composePorts);
+    }
+  });
+
+  it('makes the operator listener listen where it is published, with the operator token passed', () => {
+    for (const run of runs) {
+      const env = Object.fromEntries([...run.env].filter((entry): entry is [string, string] => entry[1] !== undefined));
+      const config = applyEnv(daemonConfigSchema.parse({}), { LENDBOT_WEBHOOK_PORT: '8080', ...env });
+      expect(config.ops.host).toBe('0.0.0.0');
+      expect(config.ops.port).toBe(8081);
+      expect(config.webhook.port).toBe(8080);
+      expect(run.env.has('LENDBOT_OPERATOR_TOKEN')).toBe(true);
+      expect(run.env.get('LENDBOT_OPERATOR_TOKEN')).toBeUndefined(); // from the shell, never written in the docs
+      for (const name of ['LENDBOT_BASE_URL', 'LENDBOT_API_KEY', 'LENDBOT_SECRET_KEY', 'LENDBOT_WEBHOOK_SECRET']) expect(run.env.has(name), name).toBe(true);
+      expect(run.image).toBe('lendbot');
+    }
+  });
+});
+
+describe('the Dockerfile agrees with compose.yaml and the docker run lines', () => {
+  it('exposes both ports and listens for webhooks on 8080', () => {
+    const exposed = /^EXPOSE (.+)$/m.exec(dockerfile)?.[1]?.split(/\s+/).map(Number);
+    expect(exposed).toEqual([8080, 8081]);
+    expect(dockerfile).toMatch(/LENDBOT_WEBHOOK_PORT=8080/);
+    expect(dockerfile).toMatch(/LENDBOT_DB=\/data\/lendbot\.db/);
+    expect(lendbot?.environment?.LENDBOT_WEBHOOK_PORT).toBe('8080');
+  });
+});
