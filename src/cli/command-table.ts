@@ -81,6 +81,12 @@ export const COMMAND_TABLE: readonly CommandEntry[] = [
     load: async () => (await import('./commands/api/index.js')).registerApiCommand,
   },
   {
+    name: 'shadow',
+    summary: 'challenger strategies in shadow: what they would have offered against the live ones',
+    hasOptions: false,
+    load: async () => (await import('./commands/shadow/index.js')).registerShadowCommand,
+  },
+  {
     name: 'strategy',
     summary: 'work with strategy files: check them, list features, explain decisions',
     hasOptions: false,

@@ -3,11 +3,13 @@
 // needs nothing, and shadow-b-wanter, which wants B everywhere). The challengers' would-be offers
 // are recorded; the purchases table and the offers sent are the same as without them; a need the
 // live decision did not buy is recorded as "would have needed", never bought.
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MarketplaceClient } from '../../src/service/index.js';
 import { databaseOf } from '../../src/store/index.js';
 import { createShadowDecisionsRepository } from '../../src/store/shadow-decisions-repository.js';
+import { runCli } from '../cli/run-cli.js';
 import { OFFER_ALL, startDaemonHarness, type DaemonHarness } from './daemon-harness.js';
 
 const B_BUYER = fileURLToPath(new URL('./fixtures/b-buyer.yaml', import.meta.url));
@@ -68,6 +70,8 @@ async function run(strategyFiles: string[]) {
     offerRows: (db.prepare('SELECT COUNT(*) AS n FROM offers').get() as { n: number }).n,
     shadowRows: ids.map((id) => shadows.forRequest(id)),
     comparison: shadows.compare(),
+    report: await runCli(['shadow', 'report', '--db', join(h.dir, 'lendbot.db')]),
+    reportJson: await runCli(['shadow', 'report', '--json', '--db', join(h.dir, 'lendbot.db')]),
   };
   await h.close();
   harness = undefined;
@@ -114,5 +118,16 @@ describe('shadow strategies against the sandbox', () => {
     expect(cheap?.overlap).toBeLessThanOrEqual(cheap?.liveOffers ?? 0);
     const wanter = withShadows.comparison.find((row) => row.strategy === 'shadow-b-wanter');
     expect(wanter?.neededData).toBe(RISK_LEVELS.filter((level) => level !== 1).length);
+
+    // lendbot shadow report: each challenger, the real and the modelled said apart.
+    expect(without.report.stdout).toMatch(/^no shadow decisions recorded/);
+    const { stdout, code } = withShadows.report;
+    expect(code).toBe(0);
+    expect(stdout).toContain('shadow-cheap\n  requests seen        5');
+    expect(stdout).toMatch(new RegExp(`would offer +${cheap?.wouldOffer} at \\d+\\.\\d %`));
+    expect(stdout).toContain('(market response, not an outcome)');
+    expect(stdout).toContain('would have needed    data the live decision had not bought on 3 requests');
+    const json = JSON.parse(withShadows.reportJson.stdout) as Array<{ strategy: string; would_offer: number }>;
+    expect(json.map((row) => [row.strategy, row.would_offer])).toEqual(withShadows.comparison.map((row) => [row.strategy, row.wouldOffer]));
   });
 });

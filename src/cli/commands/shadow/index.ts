@@ -1,0 +1,60 @@
+/**
+ * `lendbot shadow report`: how each challenger (`shadow: true`) compares with the live strategies
+ * on the requests both saw (docs/strategies.md, "Shadow and split"). Reads the database only.
+ */
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { loadDaemonConfig } from '../../../daemon/daemon-config.js';
+import { databaseOf, openStore } from '../../../store/index.js';
+import { createShadowDecisionsRepository } from '../../../store/shadow-decisions-repository.js';
+import type { CliIo } from '../../cli-io.js';
+import { databaseToRead } from '../../database-to-read.js';
+import { examplesHelp } from '../../examples-help.js';
+import { UserError } from '../../user-error.js';
+import { DEFAULT_CONFIG_FILE } from '../run/index.js';
+import { shadowReportJson, shadowReportText } from './shadow-report.js';
+
+interface ReportOptions {
+  db?: string;
+  config?: string;
+  since?: string;
+  json?: boolean;
+}
+
+export function registerShadowCommand(program: Command, io: CliIo): void {
+  const shadow = program
+    .command('shadow')
+    .description('challenger strategies in shadow: what they would have offered against the live ones')
+    .addHelpText('after', examplesHelp(['lendbot shadow report', 'each challenger against the live strategies'], ['lendbot shadow report --json', 'the same, for a script']));
+  shadow
+    .command('report')
+    .description('per challenger: requests seen, would-be offers and mean rate, overlap with the live offers, real and modelled outcomes')
+    .option('--db <path>', 'SQLite file (default: LENDBOT_DB, then the config, then data/lendbot.db, else data/sandbox.db of npm start)')
+    .option('--config <file>', `configuration file, for the database path (default ${DEFAULT_CONFIG_FILE} when it exists)`)
+    .option('--since <iso>', 'only shadow decisions at or after this time (e.g. 2026-11-20)')
+    .option('--json', 'one JSON array: the same figures, real and modelled apart')
+    .addHelpText(
+      'after',
+      examplesHelp(
+        ['lendbot shadow report', 'every challenger since it was first run'],
+        ['lendbot shadow report --since 2026-11-20', 'a week of it'],
+        ['lendbot shadow report --json --db /data/lendbot.db', 'for a script'],
+      ),
+    )
+    .action(async (options: ReportOptions) => {
+      let sinceMs: number | undefined;
+      if (options.since !== undefined) {
+        sinceMs = Date.parse(options.since);
+        if (Number.isNaN(sinceMs)) throw new UserError(`--since is not a date or time: "${options.since}" (e.g. 2026-11-20T14:00:00Z)`, 2);
+      }
+      const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
+      const config = await loadDaemonConfig(file, io.env);
+      const store = openStore(databaseToRead(options.db, config.db, io));
+      try {
+        const rows = createShadowDecisionsRepository(databaseOf(store)).compare(sinceMs);
+        io.stdout.write(options.json === true ? `${JSON.stringify(shadowReportJson(rows))}\n` : shadowReportText(rows, options.since));
+      } finally {
+        store.close();
+      }
+    });
+}
