@@ -8,7 +8,7 @@
 import { systemClock, type Clock } from '../clock/clock.js';
 import { eventDropReason, loadStrategyFiles, type CompiledStrategy } from '../engine/index.js';
 import { createLogger, type Logger } from '../log/logger.js';
-import { ConfigurationError, createMarketplaceClient, serviceConfigFromEnv, serviceSettingsFromSection, unionListFilters, type MarketplaceApi } from '../service/index.js';
+import { ConfigurationError, createMarketplaceClient, serviceConfigFromEnv, serviceSettingsFromSection, unionListFilters, type MarketplaceApi, type ServiceConfig } from '../service/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { buildWebhookServer } from '../webhook/index.js';
 import { AccountSync } from './account-sync.js';
@@ -23,6 +23,7 @@ import { OfferPlacer } from './offer-placer.js';
 import { Pipeline } from './pipeline.js';
 import { Poller, type PollHooks } from './poller.js';
 import { Scheduler } from '../clock/scheduler.js';
+import { checkMarketplaceAtStart, listenOrExplain } from './start-checks.js';
 // Operations (src/ops): metrics, health, hot reload, notifications.
 import { instrumentClient } from '../ops/instrument.js';
 import { createMetrics } from '../ops/metrics.js';
@@ -65,6 +66,12 @@ export interface Daemon {
   webhookUrl: string;
   /** The operator listener's base URL once started (`/mcp` below it); undefined when it serves nothing. */
   operatorUrl(): string | undefined;
+  /**
+   * One signed read of the marketplace before anything starts (`lendbot run`, live and dry run):
+   * refused credentials, an unreachable or wrong LENDBOT_BASE_URL end start-up with one line
+   * (start-checks.ts). Nothing to check when the market was passed in (the sandbox, tests).
+   */
+  checkMarketplace(): Promise<void>;
   start(): Promise<void>;
   /** Runs one of the scheduled jobs now (poll, balance, sync, fund, inbox); joins a run under way. */
   runJob(name: string): Promise<void>;
@@ -82,7 +89,17 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
   const initialStrategies = overrides.strategies ?? (await loadStrategyFiles(config.strategies));
 
   const clock = overrides.clock ?? systemClock;
-  let client: MarketplaceApi & { close?: () => void } = overrides.client ?? createMarketplaceClient({ ...serviceConfigFromEnv(env), ...serviceSettingsFromSection(config.service) }, { clock, log });
+  let client: MarketplaceApi & { close?: () => void };
+  let serviceConfig: ServiceConfig | undefined;
+  if (overrides.client === undefined) {
+    serviceConfig = { ...serviceConfigFromEnv(env), ...serviceSettingsFromSection(config.service) };
+    client = createMarketplaceClient(serviceConfig, { clock, log });
+  } else {
+    client = overrides.client;
+  }
+  // The start-up check reads through the bare client: a refusal there ends start-up, so it is
+  // not the service health's (no "degraded" line, no notification).
+  const bareClient = client;
   const webhookSecret = overrides.webhookSecret ?? env.LENDBOT_WEBHOOK_SECRET?.trim();
   if (!webhookSecret) throw new ConfigurationError('LENDBOT_WEBHOOK_SECRET is not set; export the webhook secret the marketplace gave you');
   const port = config.webhook.port;
@@ -266,15 +283,21 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
     inbox,
     webhookUrl,
     operatorUrl: () => operator.url(),
+    async checkMarketplace() {
+      if (serviceConfig === undefined) return;
+      await checkMarketplaceAtStart(bareClient, { baseUrl: serviceConfig.baseUrl, tries: serviceConfig.retry.readRetries + 1, log: component('start') });
+    },
     async start() {
       // Webhooks are stored from now on, but nothing is decided before the offers a crash left
       // unsettled are settled (they reserve their money meanwhile).
       inbox.hold();
       // On a terminal, a summary line a minute, counting from here (src/ops/terminal-summary.ts).
       const summaryJobs = terminalSummaryJobs({ store, clock, limits, dryRun, log: component('summary') });
-      await webhook.listen({ host, port });
+      // Both ports first, before anything runs: a port another program holds ends start-up with
+      // one line naming it and its setting (start-checks.ts).
+      await listenOrExplain(() => webhook.listen({ host, port }).then(() => undefined), { what: 'the webhook listener', host, port, setting: 'webhook.port or LENDBOT_WEBHOOK_PORT' });
+      await listenOrExplain(() => operator.start(), { what: 'the operator listener', host: config.ops.host, port: config.ops.port, setting: 'ops.port or LENDBOT_OPS_PORT' });
       await ops.start();
-      await operator.start();
       log.info({ webhookUrl, mode, dryRun, strategies: strategies().map((s) => s.name) }, 'lendbot started');
       await settleAtStart();
       inbox.release();

@@ -5,6 +5,7 @@
  */
 import { pino, type Logger, type DestinationStream, type Level } from 'pino';
 import { prettyFactory } from 'pino-pretty';
+import { AppError } from './app-error.js';
 import { terminalText, type LogRecord } from './terminal-lines.js';
 
 export type { Logger };
@@ -67,6 +68,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     level,
     formatters: { log: (object: Record<string, unknown>) => redactDeep(object) as Record<string, unknown> },
     base: { app: 'lendbot' },
+    serializers: { err: errorForLog },
   };
   const pretty = options.pretty ?? (options.destination === undefined && process.stdout.isTTY === true);
   if (!pretty) return options.destination ? pino(base, options.destination) : pino(base);
@@ -76,6 +78,16 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const logger = pino(base, prettyStream(options.destination ?? pino.destination(1), verbose));
   TERMINAL_LOGGERS.add(logger);
   return logger;
+}
+
+/**
+ * An expected failure (an AppError: the service refusing, an outage, a bad setting) is logged as
+ * its code and message on the line, without a stack: a stack says "bug" and hides the one line
+ * that matters (issue 28). Anything else keeps pino's serialization, stack included.
+ */
+function errorForLog(error: unknown): unknown {
+  if (!(error instanceof AppError)) return pino.stdSerializers.err(error as Error);
+  return { type: error.name, code: error.code, message: error.message, ...(error.hint === undefined ? {} : { hint: error.hint }) };
 }
 
 /** Root loggers that write to a terminal; a child is found through its root (see onTerminal). */

@@ -91,17 +91,10 @@ export function operatorSurface(options: OperatorSurfaceOptions): OperatorSurfac
   return {
     url: () => (started ? listener.url() : undefined),
     async start() {
+      // A port another program holds stops the daemon (the caller names the port and its
+      // setting): a dashboard silently missing led people to someone else's on that port.
+      await listener.listen();
       proposals.start();
-      try {
-        await listener.listen();
-      } catch (error) {
-        // Without a token the listener is a convenience (a second `npm start`, a busy 8081):
-        // trade on without it. With a token someone relies on it, so a busy port stops the daemon.
-        if (tokens.size > 0 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-        log.warn({ host: config.host, port: config.port }, `operator listener not started: port ${config.port} is in use (set LENDBOT_OPS_PORT)`);
-        recordDashboardUrl(context, '');
-        return;
-      }
       started = true;
       recordDashboardUrl(context, config.public_url ?? listener.url());
       const access =
