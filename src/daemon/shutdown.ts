@@ -4,6 +4,8 @@
  * the grace period running out, forces exit with code 1. An uncaught error leads to the same
  * orderly stop with a non-zero code.
  */
+import { AppError } from '../log/app-error.js';
+
 export interface Stoppable {
   stop(): Promise<void>;
 }
@@ -42,12 +44,17 @@ export function installShutdown(
     process.on('SIGTERM', () => stop('SIGTERM', 0));
     process.on('SIGINT', () => stop('SIGINT', 0));
     process.on('uncaughtException', (error) => {
-      options.log(`lendbot: uncaught error: ${error.stack ?? error.message}`);
+      options.log(`lendbot: uncaught error: ${errorText(error)}`);
       stop('uncaught error', 1);
     });
     process.on('unhandledRejection', (reason) => {
-      options.log(`lendbot: unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
+      options.log(`lendbot: unhandled rejection: ${reason instanceof Error ? errorText(reason) : String(reason)}`);
       stop('unhandled rejection', 1);
     });
   });
+}
+
+/** An expected failure (AppError) is one line; anything else is a bug, stack included. */
+function errorText(error: Error): string {
+  return error instanceof AppError ? error.userText() : (error.stack ?? error.message);
 }
