@@ -37,6 +37,12 @@ export const COMMAND_TABLE: readonly CommandEntry[] = [
     load: async () => (await import('./commands/status/index.js')).registerStatusCommand,
   },
   {
+    name: 'doctor',
+    summary: 'check everything live trading needs, one line each with the fix: keys, clock, balance, listeners, database, strategies',
+    hasOptions: true,
+    load: async () => (await import('./commands/doctor/index.js')).registerDoctorCommand,
+  },
+  {
     name: 'resume',
     summary: 'lift a protection that paused new offers, and print what it lifted',
     hasOptions: true,
@@ -79,6 +85,12 @@ export const COMMAND_TABLE: readonly CommandEntry[] = [
     summary: 'call the marketplace directly: JSON on stdout, errors on stderr',
     hasOptions: false,
     load: async () => (await import('./commands/api/index.js')).registerApiCommand,
+  },
+  {
+    name: 'webhook',
+    summary: 'check the webhook path end to end: send a signed test event, see what the daemon did with it',
+    hasOptions: false,
+    load: async () => (await import('./commands/webhook/index.js')).registerWebhookCommand,
   },
   {
     name: 'shadow',

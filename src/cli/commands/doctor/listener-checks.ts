@@ -1,0 +1,76 @@
+/**
+ * The checks of `lendbot doctor` on what reaches the daemon from outside and what it sends out:
+ * the webhook listener (a signed test event, verified with the configured secret) and each
+ * notification target (a test message, only when asked: it lands in someone's chat).
+ */
+import type { Clock } from '../../../clock/clock.js';
+import type { DaemonConfigFile } from '../../../daemon/daemon-config.js';
+import { silentLogger } from '../../../log/logger.js';
+import { notificationTarget } from '../../../ops/notification-formats/notification-target.js';
+import { WebhookNotifier } from '../../../ops/notifier.js';
+import { answerMeaning, deliveryFailureText, sendSignedEvent, testEvent } from '../webhook/signed-event.js';
+import { errorText, failed, passed, skipped, warned, type CheckOutcome } from './check.js';
+
+/** A topic lendbot does not act on: the listener verifies it, stores it as ignored, and answers 200. */
+export const DOCTOR_TOPIC = 'lendbot_doctor_check';
+
+export interface WebhookCheckInput {
+  config: DaemonConfigFile;
+  secret: string | undefined;
+  /** The public address given with --webhook-url; without it, the local listener of a running daemon. */
+  url: string | undefined;
+  clock: Clock;
+  timeoutMs: number;
+}
+
+export async function checkWebhook(input: WebhookCheckInput): Promise<CheckOutcome> {
+  if (input.secret === undefined || input.secret.trim() === '') {
+    return failed('LENDBOT_WEBHOOK_SECRET is not set', 'set it to the secret the marketplace gave with the webhook subscription (docs/going-live.md)');
+  }
+  const url = input.url ?? localListenerUrl(input.config);
+  if (input.url === undefined && !(await listening(url, input.timeoutMs))) {
+    return warned(`no daemon listens at ${url}: the listener was not checked`, 'start lendbot run and run doctor again, or pass --webhook-url with the public address');
+  }
+  const event = testEvent(DOCTOR_TOPIC, { note: 'a test event from lendbot doctor' });
+  try {
+    const answer = await sendSignedEvent(url, input.secret, event, { nowMs: input.clock.now(), timeoutMs: input.timeoutMs });
+    const meaning = answerMeaning(answer);
+    return meaning.ok ? passed(`${url} ${meaning.text}`) : failed(`${url} ${meaning.text}`, meaning.fix);
+  } catch (error) {
+    return failed(deliveryFailureText(url, error), 'check the address, the proxy in front of the listener and that lendbot run is up');
+  }
+}
+
+/** The webhook listener of a daemon running on this machine with this config. */
+export function localListenerUrl(config: Pick<DaemonConfigFile, 'webhook'>): string {
+  const host = config.webhook.host === '0.0.0.0' || config.webhook.host === '::' ? '127.0.0.1' : config.webhook.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.webhook.port}${config.webhook.path}`;
+}
+
+/** Whether anything answers HTTP at the listener's address (the daemon's /healthz shares it). */
+async function listening(url: string, timeoutMs: number): Promise<boolean> {
+  try {
+    const response = await fetch(new URL('/healthz', url), { signal: AbortSignal.timeout(timeoutMs) });
+    await response.arrayBuffer().catch(() => undefined);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function checkNotifications(config: DaemonConfigFile, env: Record<string, string | undefined>, send: boolean, clock: Clock, timeoutMs: number): Promise<CheckOutcome> {
+  const section = config.notifications;
+  let target: ReturnType<typeof notificationTarget>;
+  try {
+    target = notificationTarget(section ?? { format: 'json' }, env);
+  } catch (error) {
+    return failed(errorText(error), 'set what the notification format needs (docs/operations.md, "Notifications")');
+  }
+  if (target === undefined) return skipped('no notification target configured (notifications: in the config, LENDBOT_NOTIFY_URL)');
+  const format = section?.format ?? 'json';
+  if (!send) return passed(`${format} target configured; --notify sends a test message`);
+  const notifier = new WebhookNotifier({ url: target.url, format: target.format, retries: 0, timeoutMs, clock, log: silentLogger });
+  const result = await notifier.notify('daily_summary', { note: 'a test message from lendbot doctor: nothing happened' });
+  if (result === 'sent') return passed(`${format} target accepted a test message`);
+  return failed(`${format} target did not accept a test message`, 'check LENDBOT_NOTIFY_URL (or the Telegram variables) and run again with --notify');
+}

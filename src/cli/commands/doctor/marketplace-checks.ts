@@ -1,0 +1,83 @@
+/**
+ * The checks of `lendbot doctor` that ask the marketplace: the credentials (a signed read of the
+ * loan request list's first page, the daemon's main read), the clock against the service's `Date`
+ * header, and the balance (from the transfer history, as `lendbot api balance` computes it).
+ */
+import type { Clock } from '../../../clock/clock.js';
+import {
+  balanceFromTransfers,
+  collectPages,
+  createMarketplaceClient,
+  formatCents,
+  OPERATOR_HINTS,
+  ServiceError,
+  type MarketplaceClient,
+  type ServiceConfig,
+} from '../../../service/index.js';
+import { errorText, failed, passed, warned, type CheckOutcome } from './check.js';
+
+/** The signature window of spec part 5: a clock further off is refused unless corrected. */
+const SIGNATURE_WINDOW_SECONDS = 300;
+/** A skew below this is ordinary drift, not worth a line of warning. */
+const NOTICEABLE_SKEW_SECONDS = 30;
+
+/** A client for the checks: no retries (a check answers now or fails), each attempt within the check's time. */
+export function doctorClient(config: ServiceConfig, timeoutMs: number, clock: Clock): MarketplaceClient {
+  return createMarketplaceClient({ ...config, timeoutMs: Math.min(config.timeoutMs, timeoutMs), retry: { ...config.retry, readRetries: 0 } }, { clock });
+}
+
+export async function checkCredentials(client: MarketplaceClient): Promise<CheckOutcome> {
+  try {
+    const page = await client.listLoanRequests({}, 1);
+    return passed(`a signed read of the loan request list was accepted (${page.count} listed)`);
+  } catch (error) {
+    return failed(errorText(error), refusalFix(error));
+  }
+}
+
+/** What to fix for a refusal: the operator hint naming the variable, when there is one. */
+function refusalFix(error: unknown): string | undefined {
+  if (!(error instanceof ServiceError)) return undefined;
+  if (error.code === 'NETWORK_ERROR') return 'check LENDBOT_BASE_URL and the network: the marketplace did not answer';
+  return OPERATOR_HINTS[error.code];
+}
+
+/**
+ * Our clock against the `Date` of an answer from the service (any answer: an unsigned GET of the
+ * base address is enough). Within the signature window it only warns; beyond it lendbot signs
+ * with the service's time when correction is on and the skew is within the configured maximum,
+ * and fails only when the service refused our signed read too.
+ */
+export async function checkClockSkew(config: ServiceConfig, clock: Clock, timeoutMs: number, signedReadAccepted: boolean): Promise<CheckOutcome> {
+  const before = clock.now();
+  const response = await fetch(config.baseUrl, { method: 'GET', signal: AbortSignal.timeout(timeoutMs) });
+  const after = clock.now();
+  await response.arrayBuffer().catch(() => undefined);
+  const date = response.headers.get('date');
+  const serviceMs = date === null ? Number.NaN : Date.parse(date);
+  if (Number.isNaN(serviceMs)) return warned('the service sent no readable Date header: skew unknown', "keep the machine's clock synchronised (NTP)");
+  // The Date header has whole seconds: compare with the middle of the exchange, in whole seconds.
+  const skew = Math.floor(serviceMs / 1000) - Math.floor((before + after) / 2000);
+  const size = Math.abs(skew);
+  const said = `the service's clock is ${skew} s from ours`;
+  if (size <= NOTICEABLE_SKEW_SECONDS) return passed(said);
+  if (size <= SIGNATURE_WINDOW_SECONDS) return warned(`${said} (signatures allow ${SIGNATURE_WINDOW_SECONDS} s)`, "synchronise the machine's clock (NTP)");
+  const skewSettings = config.clockSkew;
+  if (skewSettings?.correct !== false && size <= (skewSettings?.maxSkewSeconds ?? Infinity)) {
+    return warned(`${said}: beyond the ${SIGNATURE_WINDOW_SECONDS} s signatures allow; lendbot signs with the service's time`, "synchronise the machine's clock (NTP)");
+  }
+  // The service took our signatures all the same: its Date is not the clock it checks them against
+  // (the sandbox dates its answers in simulated time).
+  if (signedReadAccepted) return warned(`${said}, yet it accepted our signed read: its Date header is not the clock it checks signatures against`, "keep the machine's clock synchronised (NTP)");
+  const why = skewSettings?.correct === false ? 'LENDBOT_CLOCK_SKEW_CORRECTION is off' : `beyond LENDBOT_MAX_CLOCK_SKEW_SECONDS (${skewSettings?.maxSkewSeconds})`;
+  return failed(`${said}: beyond the ${SIGNATURE_WINDOW_SECONDS} s signatures allow, and ${why}: every call is refused`, "synchronise the machine's clock (NTP)");
+}
+
+export async function checkBalance(client: MarketplaceClient): Promise<CheckOutcome> {
+  const { items, issues } = await collectPages(client.transferPages());
+  const summary = balanceFromTransfers(items);
+  const said = `available ${formatCents(summary.availableCents)} (balance ${formatCents(summary.balanceCents)}, ${summary.transfers} transfers)`;
+  if (issues.length > 0) return warned(`${said}; ${issues.length} transfer group(s) unreadable, so it may be wrong`, 'lendbot api transfers --all shows them');
+  if (summary.availableCents <= 0) return failed(`${said}: nothing to lend`, 'add money to the marketplace account');
+  return passed(said);
+}

@@ -1,0 +1,75 @@
+/**
+ * A webhook event shaped as the marketplace sends it (spec part 6, as the sandbox's sender builds
+ * it: src/sandbox/webhook-sender.ts): a POST with `X-Svc-Topic` and a body `{"token": JWT}`, the
+ * JWT HS256-signed with the webhook secret and carrying `{webhook_uuid, topic, data}` and `iat`.
+ * `lendbot doctor` and `lendbot webhook test` send one to check the listener and its secret.
+ */
+import { randomUUID } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { UserError } from '../../user-error.js';
+
+export interface TestEvent {
+  webhookUuid: string;
+  topic: string;
+  data: Record<string, unknown>;
+}
+
+export interface DeliveryAnswer {
+  status: number;
+  /** The answer's body, cut to a line (the listener's answers are short JSON). */
+  text: string;
+}
+
+/** A new event with a fresh uuid. */
+export function testEvent(topic: string, data: Record<string, unknown>): TestEvent {
+  return { webhookUuid: randomUUID(), topic, data };
+}
+
+/** POSTs `event` to `url`, signed with `secret`; throws on no answer within `timeoutMs`. */
+export async function sendSignedEvent(url: string, secret: string, event: TestEvent, options: { nowMs: number; timeoutMs: number }): Promise<DeliveryAnswer> {
+  const token = await new SignJWT({ webhook_uuid: event.webhookUuid, topic: event.topic, data: event.data })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt(Math.floor(options.nowMs / 1000))
+    .sign(new TextEncoder().encode(secret));
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'X-Svc-Topic': event.topic, 'Content-Type': 'application/json', 'User-Agent': 'lendbot-webhook-test' },
+    body: JSON.stringify({ token }),
+    signal: AbortSignal.timeout(options.timeoutMs),
+  });
+  const text = (await response.text().catch(() => '')).replace(/\s+/g, ' ').trim().slice(0, 200);
+  return { status: response.status, text };
+}
+
+/** Why a delivery failed, in one line: the network error's code and the URL's origin. */
+export function deliveryFailureText(url: string, error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+  if (error instanceof Error && error.name === 'TimeoutError') return `no answer from ${url} in time`;
+  return `cannot reach ${url}: ${code ?? (cause instanceof Error ? cause.message : String(cause))}`;
+}
+
+/** What an answer of the listener means, and what to fix when it is not a 200. */
+export function answerMeaning(answer: DeliveryAnswer): { ok: boolean; text: string; fix?: string } {
+  const said = `${answer.status}${answer.text === '' ? '' : ` ${answer.text}`}`;
+  if (answer.status === 200) return { ok: true, text: `answered ${said}: the signature verified with LENDBOT_WEBHOOK_SECRET` };
+  if (answer.status === 401) {
+    return { ok: false, text: `answered ${said}: the listener refused the signature`, fix: "LENDBOT_WEBHOOK_SECRET here differs from the daemon's: set both to the secret the marketplace gave" };
+  }
+  if (answer.status === 404) return { ok: false, text: `answered ${said}`, fix: 'the URL does not reach the listener: check the path (webhook.path, default /webhooks) and the proxy in front' };
+  if (answer.status === 503) return { ok: false, text: `answered ${said}: the daemon cannot store events now`, fix: 'see lendbot status and the daemon log (/healthz says why)' };
+  return { ok: false, text: `answered ${said}`, fix: 'the answer did not come from lendbot\'s listener, or it refused the event: check the proxy in front and the daemon log' };
+}
+
+/** Parses an option that must be an http(s) URL, or fails with a usage error naming it. */
+export function httpUrl(name: string): (text: string) => string {
+  return (text: string) => {
+    try {
+      const url = new URL(text);
+      if (url.protocol === 'http:' || url.protocol === 'https:') return text;
+    } catch {
+      // reported below
+    }
+    throw new UserError(`${name} must be an http(s) URL (got "${text}")`, 2);
+  };
+}

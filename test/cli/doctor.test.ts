@@ -1,0 +1,214 @@
+/**
+ * `lendbot doctor` against real servers: the sandbox for a passing run; the fixture marketplace
+ * refusing the key, sending a skewed Date header; a strategy file with an error; a database path
+ * that is a directory; an operator port held by another program; a webhook listener with another
+ * secret. Everything runs in-process through the real program (runCli).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../src/daemon/free-port.js';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { OFFER_ALL, startDaemonHarness, type DaemonHarness } from '../daemon/daemon-harness.js';
+import { pageOf, startFixtureServer, type FixtureServer } from '../service/fixture-server.js';
+import { loanRequestJson, transferGroupJson } from '../service/fixtures/resources.js';
+import { runCli } from './run-cli.js';
+
+const BALANCED = fileURLToPath(new URL('../../strategies/balanced.yaml', import.meta.url));
+
+let dir: string;
+const closers: Array<() => Promise<void>> = [];
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lendbot-doctor-'));
+});
+
+afterEach(async () => {
+  while (closers.length > 0) await closers.pop()?.();
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface ConfigOptions {
+  db?: string;
+  strategies?: string[];
+  webhookPort?: number;
+  opsPort?: number;
+}
+
+let configs = 0;
+/** A config in the temp dir: free ports (no daemon listens there) unless given, a database file there. */
+async function writeConfig(options: ConfigOptions = {}): Promise<string> {
+  configs += 1;
+  const file = join(dir, `lendbot-${configs}.yaml`);
+  const lines = [
+    `db: ${JSON.stringify(options.db ?? join(dir, `lendbot-${configs}.db`))}`,
+    'strategies:',
+    ...(options.strategies ?? [BALANCED]).map((strategy) => `  - ${JSON.stringify(strategy)}`),
+    'webhook:',
+    '  host: 127.0.0.1',
+    `  port: ${options.webhookPort ?? (await freePort())}`,
+    'ops:',
+    '  host: 127.0.0.1',
+    `  port: ${options.opsPort ?? (await freePort())}`,
+    '',
+  ];
+  writeFileSync(file, lines.join('\n'));
+  return file;
+}
+
+/** The fixture marketplace with a page of loan requests and 1000.00 added to the account. */
+async function fixtureMarketplace(options: { nowSeconds?: () => number } = {}): Promise<FixtureServer> {
+  const server = await startFixtureServer({ apiKey: 'doctor-key', secretKey: 'doctor-secret', ...options });
+  server.route('GET /api/v3/loan_requests/', (_request, s) => pageOf(s, '/api/v3/loan_requests/', [loanRequestJson(1), loanRequestJson(2)], 1, 10));
+  server.route('GET /api/v3/transfer_history/', (_request, s) =>
+    pageOf(s, '/api/v3/transfer_history/', [transferGroupJson('2026-11-19', [['processed', 'Add Money', '1000.00']])], 1, 10),
+  );
+  closers.push(() => server.close());
+  return server;
+}
+
+function fixtureEnv(server: FixtureServer, extra: Record<string, string> = {}): Record<string, string> {
+  return { LENDBOT_BASE_URL: server.url, LENDBOT_API_KEY: 'doctor-key', LENDBOT_SECRET_KEY: 'doctor-secret', LENDBOT_WEBHOOK_SECRET: 'whsec', ...extra };
+}
+
+/** The line of one check, in the plain (not a terminal) form: `ok   NAME  detail`. */
+function lineOf(stdout: string, name: string): string {
+  return stdout.split('\n').find((line) => new RegExp(`^\\S+\\s+${name}\\s`).test(line)) ?? `(no ${name} line in:\n${stdout})`;
+}
+
+describe('lendbot doctor', () => {
+  it('passes against the sandbox: every check ok, the webhook a warning while no daemon runs, exit 0', async () => {
+    // The sandbox dates its answers in simulated time (2026-01-01) and checks signatures against the wall clock.
+    const sandbox: SandboxHandle = await startSandbox({ manualClock: true, arrivalsPerHour: 0, initialBalanceCents: 250_000 });
+    closers.push(() => sandbox.close());
+    const config = await writeConfig();
+    const result = await runCli(['doctor', '--config', config], {
+      LENDBOT_BASE_URL: sandbox.url,
+      LENDBOT_API_KEY: sandbox.credentials.apiKey,
+      LENDBOT_SECRET_KEY: sandbox.credentials.secretKey,
+      LENDBOT_WEBHOOK_SECRET: sandbox.credentials.webhookSecret,
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(lineOf(result.stdout, 'config')).toMatch(/^ok /);
+    expect(lineOf(result.stdout, 'credentials')).toMatch(/^ok .*signed read of the loan request list was accepted/);
+    expect(lineOf(result.stdout, 'clock')).toMatch(/^warn .*yet it accepted our signed read/);
+    expect(lineOf(result.stdout, 'balance')).toMatch(/^ok .*available 2500\.00/);
+    expect(lineOf(result.stdout, 'webhook')).toMatch(/^warn .*no daemon listens at http:\/\/127\.0\.0\.1:\d+\/webhooks/);
+    expect(lineOf(result.stdout, 'operator')).toMatch(/^ok .*is free/);
+    expect(lineOf(result.stdout, 'database')).toMatch(/^ok .*does not exist yet/);
+    expect(lineOf(result.stdout, 'strategy')).toMatch(/^ok .*balanced\.yaml loads/);
+    expect(lineOf(result.stdout, 'notifications')).toMatch(/^skip /);
+    expect(result.stdout).toMatch(/live trading can work \(2 warnings above\)\n$/);
+  });
+
+  it('a refused key fails the credentials line naming LENDBOT_API_KEY, skips the balance, exits non-zero', async () => {
+    const server = await fixtureMarketplace();
+    const result = await runCli(['doctor', '--config', await writeConfig()], fixtureEnv(server, { LENDBOT_API_KEY: 'revoked-key' }));
+    expect(result.code).toBe(1);
+    expect(lineOf(result.stdout, 'credentials')).toMatch(/^FAIL .*403 authentication refused: Invalid API Key \[AUTH_INVALID_API_KEY\]/);
+    expect(result.stdout).toMatch(/fix: check LENDBOT_API_KEY; the key may have been revoked/);
+    expect(lineOf(result.stdout, 'balance')).toMatch(/^skip /);
+    expect(result.stderr).toBe('lendbot: 1 check failed: live trading cannot work until it is fixed\n');
+  });
+
+  it('missing keys fail the credentials line naming the variable', async () => {
+    const result = await runCli(['doctor', '--config', await writeConfig()], { LENDBOT_BASE_URL: 'http://127.0.0.1:9' });
+    expect(result.code).toBe(1);
+    expect(lineOf(result.stdout, 'credentials')).toMatch(/^FAIL .*LENDBOT_API_KEY is not set/);
+  });
+
+  it('a skewed Date header: a warning when lendbot corrects it, a failure when correction is off', async () => {
+    const server = await fixtureMarketplace({ nowSeconds: () => Math.floor(Date.now() / 1000) + 900 });
+    const corrected = await runCli(['doctor', '--config', await writeConfig()], fixtureEnv(server));
+    expect(lineOf(corrected.stdout, 'clock')).toMatch(/^warn .*the service's clock is (899|900|901) s from ours: beyond the 300 s signatures allow; lendbot signs with the service's time/);
+    expect(corrected.stdout).toMatch(/fix: synchronise the machine's clock \(NTP\)/);
+    expect(lineOf(corrected.stdout, 'credentials')).toMatch(/^ok /);
+    expect(corrected.code).toBe(0);
+
+    const off = await runCli(['doctor', '--config', await writeConfig()], fixtureEnv(server, { LENDBOT_CLOCK_SKEW_CORRECTION: 'off' }));
+    expect(off.code).toBe(1);
+    expect(lineOf(off.stdout, 'clock')).toMatch(/^FAIL .*LENDBOT_CLOCK_SKEW_CORRECTION is off: every call is refused/);
+    expect(lineOf(off.stdout, 'credentials')).toMatch(/^FAIL .*Timestamp out of range/);
+  });
+
+  it('a strategy file with an error fails its line; the good one still passes', async () => {
+    const bad = join(dir, 'broken.yaml');
+    writeFileSync(bad, 'name: broken\nscore:\n  logistic:\n    intercept: "high"\n');
+    const server = await fixtureMarketplace();
+    const result = await runCli(['doctor', '--config', await writeConfig({ strategies: [OFFER_ALL, bad] })], fixtureEnv(server));
+    expect(result.code).toBe(1);
+    const lines = result.stdout.split('\n').filter((line) => /^\S+\s+strategy\s/.test(line));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^ok .*offer-all\.yaml loads: strategy offer-all/);
+    expect(lines[1]).toMatch(/^FAIL .*broken\.yaml/);
+    expect(result.stdout).toMatch(/fix: lendbot strategy check shows every problem with its line/);
+  });
+
+  it('a database path that is a directory fails, and nothing is created there', async () => {
+    const folder = join(dir, 'a-folder.db');
+    mkdirSync(folder);
+    const server = await fixtureMarketplace();
+    const result = await runCli(['doctor', '--config', await writeConfig({ db: folder })], fixtureEnv(server));
+    expect(result.code).toBe(1);
+    expect(lineOf(result.stdout, 'database')).toMatch(/^FAIL .*a-folder\.db is a directory, not a database file/);
+    expect(result.stdout).toMatch(/fix: point LENDBOT_DB \(or --db\) at a file/);
+  });
+
+  it('an operator port held by another program fails, naming LENDBOT_OPS_PORT', async () => {
+    const other = http.createServer((_request, response) => response.end('<title>someone else</title>'));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => other.close(() => resolve())));
+    const port = (other.address() as { port: number }).port;
+    const server = await fixtureMarketplace();
+    const result = await runCli(['doctor', '--json', '--config', await writeConfig({ opsPort: port })], fixtureEnv(server));
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as { ok: boolean; checks: Array<{ name: string; status: string; detail: string; fix?: string }> };
+    expect(report.ok).toBe(false);
+    expect(report.checks.find((check) => check.name === 'operator')).toEqual({
+      name: 'operator',
+      status: 'fail',
+      detail: `127.0.0.1:${port} is taken by another program`,
+      fix: 'stop it, or set LENDBOT_OPS_PORT to a free port',
+    });
+    expect(report.checks.filter((check) => check.status === 'fail').map((check) => check.name)).toEqual(['operator']);
+  });
+
+  describe('with a running daemon', () => {
+    let harness: DaemonHarness;
+    beforeAll(async () => {
+      harness = await startDaemonHarness();
+    });
+    afterAll(async () => {
+      await harness.close();
+    });
+
+    it('--webhook-url: a signed test event verified by the listener passes; another secret fails with the fix', async () => {
+      const server = await fixtureMarketplace();
+      const config = await writeConfig();
+      const url = harness.daemon.webhookUrl;
+      const good = await runCli(['doctor', '--config', config, '--webhook-url', url], fixtureEnv(server, { LENDBOT_WEBHOOK_SECRET: harness.sandbox.credentials.webhookSecret }));
+      expect(lineOf(good.stdout, 'webhook')).toMatch(/^ok .*answered 200 .*the signature verified with LENDBOT_WEBHOOK_SECRET/);
+      expect(good.code).toBe(0);
+
+      const wrong = await runCli(['doctor', '--config', config, '--webhook-url', url], fixtureEnv(server, { LENDBOT_WEBHOOK_SECRET: 'not-the-secret' }));
+      expect(wrong.code).toBe(1);
+      expect(lineOf(wrong.stdout, 'webhook')).toMatch(/^FAIL .*answered 401/);
+      expect(wrong.stdout).toMatch(/fix: LENDBOT_WEBHOOK_SECRET here differs from the daemon's/);
+    });
+
+    it('--webhook-url nobody answers at fails (a daemon not running is a failure when the URL is given)', async () => {
+      const server = await fixtureMarketplace();
+      const url = `http://127.0.0.1:${await freePort()}/webhooks`;
+      const result = await runCli(['doctor', '--config', await writeConfig(), '--webhook-url', url], fixtureEnv(server));
+      expect(result.code).toBe(1);
+      expect(lineOf(result.stdout, 'webhook')).toMatch(/^FAIL .*cannot reach http:\/\/127\.0\.0\.1:\d+\/webhooks: ECONNREFUSED/);
+    });
+  });
+});
