@@ -24,7 +24,7 @@ const sandboxNow = async (url: string): Promise<number> => ((await (await fetch(
 
 describe('the embedded sandbox in its own process', () => {
   it('serves the daemon, keeps the clocks together and stops when closed', { timeout: 60_000 }, async () => {
-    const config = daemonConfigSchema.parse({ webhook: { port: 0 }, log_level: 'silent' });
+    const config = daemonConfigSchema.parse({ webhook: { port: 0 }, ops: { port: 0 }, log_level: 'silent' });
     const sandbox = await startEmbeddedSandbox(config, silentLogger);
     try {
       expect(sandbox.pid).not.toBe(process.pid);

@@ -61,6 +61,7 @@ describe('lendbot status after a sandbox run', () => {
       daemonConfigSchema.parse({
         db,
         webhook: { host: '127.0.0.1', port: await freePort() },
+        ops: { port: 0 },
         poll: { schedule: OFF, at_start: false },
         jobs: { balance_refresh: OFF, reconcile: OFF, fund_accepted: OFF, protections: OFF },
         risk: { max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null },

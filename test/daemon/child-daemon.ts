@@ -55,6 +55,9 @@ export function writeChildConfig(file: string, options: { db: string; port: numb
       'webhook:',
       '  host: 127.0.0.1',
       `  port: ${options.port}`,
+      // A port of its own: 8081 may be taken by a parallel test, which now stops start-up.
+      'ops:',
+      '  port: 0',
       'poll:',
       `  schedule: ${options.pollSchedule === undefined ? 'off' : JSON.stringify(options.pollSchedule)}`,
       `  at_start: ${options.pollAtStart ?? true}`,

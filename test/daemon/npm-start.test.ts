@@ -31,7 +31,7 @@ describe('npm start on a fresh machine', () => {
 
   it('reaches its first offer in sandbox mode and stops on SIGTERM', { timeout: 120_000 }, async () => {
     const db = join(dir, 'lendbot.db');
-    const env = { ...cleanEnv(), LENDBOT_DB: db, LENDBOT_WEBHOOK_PORT: String(await freePort()) };
+    const env = { ...cleanEnv(), LENDBOT_DB: db, LENDBOT_WEBHOOK_PORT: String(await freePort()), LENDBOT_OPS_PORT: String(await freePort()) };
     const child = spawn(process.execPath, [BIN, 'run', '--sandbox'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
