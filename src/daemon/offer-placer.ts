@@ -13,6 +13,7 @@
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import { InvalidArgumentError, ServiceError, type LoanRequest, type MarketplaceApi, type Offer } from '../service/index.js';
+import type { ModelledOutcome } from '../engine/index.js';
 import type { Store } from '../store/index.js';
 import { failureText, isClearRefusal } from './clear-refusal.js';
 
@@ -28,19 +29,35 @@ export function isAlreadyOfferedText(text: string | undefined): boolean {
   return text !== undefined && /already made an offer/i.test(text);
 }
 
+/** What the deciding strategy's models said of the offer: a dry run keeps it in the paper book. */
+export interface PaperTerms {
+  strategy: string;
+  modelled?: ModelledOutcome | undefined;
+  repayProbability?: number | undefined;
+}
+
 export class OfferPlacer {
   constructor(
     private readonly deps: { client: MarketplaceApi; store: Store; clock: Clock; log: Logger; dryRun: boolean },
   ) {}
 
-  async place(request: LoanRequest, rate: number, automateFund: boolean): Promise<PlaceOutcome> {
+  async place(request: LoanRequest, rate: number, automateFund: boolean, paper?: PaperTerms): Promise<PlaceOutcome> {
     const { store, clock, log, dryRun } = this.deps;
     const intent = store.offers.createIntent({ request, rate, automateFund, dryRun, atMs: clock.now() });
     if (!intent.created) return { kind: 'exists', state: intent.existing.state };
     const id = intent.offer.id;
     if (dryRun) {
-      // A dry run stops before the POST; the simulated offer still reserves money in its own scope.
+      // A dry run stops before the POST; the simulated offer still reserves money in its own scope,
+      // and goes into the paper book with what the models said of it (an agent's: modelled by none).
       store.offers.setState(id, 'placed', clock.now());
+      store.paper.record({
+        offerId: id,
+        loanRequestId: request.id,
+        strategy: paper?.strategy ?? 'agent',
+        modelled: paper?.modelled,
+        repayProbability: paper?.repayProbability,
+        atMs: clock.now(),
+      });
       return { kind: 'placed', serviceOfferId: null };
     }
     let offer: Offer;

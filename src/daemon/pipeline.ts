@@ -222,7 +222,8 @@ export class Pipeline {
       const { decision } = outcome;
       const rate = decision.rate;
       if (outcome.action === 'offer' && rate !== undefined) {
-        placement = await timed('act', () => this.deps.placer.place(request, rate, decision.automateFund));
+        const paper = { strategy: decision.strategy.name, modelled: decision.modelled, repayProbability: decision.probability };
+        placement = await timed('act', () => this.deps.placer.place(request, rate, decision.automateFund, paper));
       }
     } catch (error) {
       const failure = fetching.failure();

@@ -28,6 +28,21 @@ export interface StrategyIdentity {
   contentHash: string;
 }
 
+/**
+ * An offer as the strategy's own models see it: the chance it is accepted, under the market
+ * response it prices with (pricing.market over the fitted one over the defaults), and what it
+ * earns either way once accepted. Modelled, never observed: a dry run's paper book sums these
+ * (docs/daemon.md, "Paper book").
+ */
+export interface ModelledOutcome {
+  /** P(accept) at the offered rate before anyone knows who else offers (market-response.ts). */
+  acceptProbability: number;
+  /** Collected minus funded, in (unrounded) cents, if accepted and repaid in full (after servicing costs). */
+  repaidProfitCents: number;
+  /** Collected minus funded, in (unrounded) cents, if accepted and the borrower defaults (the recovery only). */
+  defaultProfitCents: number;
+}
+
 export interface Decision {
   action: 'offer' | 'skip' | 'needs_data';
   /** Offered annual rate, API unit, within [0.03, max_interest_rate]; only on offers. */
@@ -40,6 +55,8 @@ export interface Decision {
   requiredRate?: number;
   /** expected_profit pricing only: the inputs of the curve the rate was chosen on, so it can be redrawn. */
   priceCurve?: PriceCurve;
+  /** Offers with a probability only: what the models say would become of the offer (a dry run's paper book). */
+  modelled?: ModelledOutcome;
   automateFund: boolean;
   /** What to buy before deciding; only on needs_data. */
   needs?: DataNeed[];

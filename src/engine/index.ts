@@ -1,6 +1,6 @@
 // The strategy engine's public face: features, strategy loading, evaluation, loan arithmetic.
 export type { Enrichment, DataNeed } from './enrichment.js';
-export { formatRatio, type Contribution, type Decision, type StrategyIdentity } from './decision.js';
+export { formatRatio, type Contribution, type Decision, type ModelledOutcome, type StrategyIdentity } from './decision.js';
 export type { CompiledStrategy, DataPolicy, ProviderPolicy } from './compiled-strategy.js';
 export { evaluate, evaluateAll, byPriority } from './evaluate.js';
 export { compileStrategy, contentHashOf } from './compile/compile-strategy.js';

@@ -5,7 +5,8 @@
  * `lendbot status` prints it and the metrics gauges are set from it, so both always agree.
  *
  * Every figure comes from an indexed query or a small table (offers, loans, payments, transfers), never
- * from a scan of the decisions table, so it stays fast with millions of decisions.
+ * from a scan of the decisions table, so it stays fast with millions of decisions. A dry run's
+ * paper book sums its own table (one row per dry-run offer, far fewer than decisions).
  */
 import { existsSync } from 'node:fs';
 import { monthStartMs } from '../clock/utc-month.js';
@@ -14,7 +15,7 @@ import { refusalWarningText, storedRefusalWarning } from '../webhook/refusal-war
 import type { StatusClock } from './status-clock.js';
 import type { Cents } from '../service/index.js';
 import { balanceFromStore, type RiskLimits } from '../risk/index.js';
-import { isoFromMs, LAST_POLL_KEY, msFromIso, utcDayBounds, type PaymentTotals, type Store } from '../store/index.js';
+import { isoFromMs, LAST_POLL_KEY, msFromIso, utcDayBounds, type PaperBookSummary, type PaymentTotals, type Store } from '../store/index.js';
 
 export interface StrategyBudget {
   strategy: string;
@@ -77,6 +78,8 @@ export interface StatusReport {
   webhooksSilent: { since: string; polledRequests: number } | null;
   /** Validly signed webhooks keep being refused: the token layout may be misread (docs/webhooks.md). */
   webhookRefusals: { since: string; refused: number; warning: string } | null;
+  /** A dry run's paper book (modelled; docs/daemon.md, "Paper book"); null live with no paper offers. */
+  paperBook: PaperBookSummary | null;
 }
 
 /** Builds the report from the store as of `nowMs`. */
@@ -122,7 +125,13 @@ export function buildStatusReport(input: StatusInput): StatusReport {
     pause: pauseState(store, nowMs),
     webhooksSilent: silenceState(store),
     webhookRefusals: refusalState(store),
+    paperBook: paperBook(store, input.dryRun),
   };
+}
+
+function paperBook(store: Store, dryRun: boolean): PaperBookSummary | null {
+  const summary = store.paper.summary();
+  return dryRun || summary.offers > 0 ? summary : null;
 }
 
 function dataSpend(store: Store, monthStart: number, nowMs: number, budgets: readonly StrategyBudget[]): StatusReport['dataSpend'] {

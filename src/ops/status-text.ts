@@ -1,5 +1,6 @@
 /** The status report as people read it (`lendbot status`) and as scripts read it (`--json`). */
 import { formatCents, RISK_LEVEL_NAMES } from '../service/index.js';
+import { paperBookJson, paperBookLines } from './paper-book-view.js';
 import { describeClock } from './status-clock.js';
 import type { StatusReport } from './status-report.js';
 
@@ -58,6 +59,7 @@ export function formatStatusText(report: StatusReport): string {
     add('webhooks', `SILENT since ${report.webhooksSilent.since}: polls found ${report.webhooksSilent.polledRequests} new requests, no webhook came (ask to reactivate the subscription)`);
   }
   if (report.webhookRefusals !== null) add('webhook tokens', `REFUSED: ${report.webhookRefusals.warning}`);
+  if (report.paperBook !== null) lines.push(...paperBookLines(report.paperBook));
   const width = Math.max(...lines.map(([label]) => label.length));
   return `${lines.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n')}\n`;
 }
@@ -113,5 +115,6 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
     pause: report.pause,
     webhooks_silent: report.webhooksSilent === null ? null : { since: report.webhooksSilent.since, polled_requests: report.webhooksSilent.polledRequests },
     webhook_refusals: report.webhookRefusals,
+    paper_book: report.paperBook === null ? null : paperBookJson(report.paperBook),
   };
 }

@@ -7,13 +7,14 @@
  * reads it (src/store/offer-fate.ts: accepted, rejected, lost, expired, pending), so `lendbot
  * train` can fit the take-up curve from it; a request our offer watched until it aged out of the
  * list is written `unfunded`: nobody funded it while we watched. The service never shows who
- * funded a request nor at what rate, so `best_competing_rate` stays out.
+ * funded a request nor at what rate, so `best_competing_rate` stays out. A dry run's offer is
+ * written apart, as `paper_offer` with the paper book's modelled figures (never as `offer`).
  */
 import { systemClock, type Clock } from '../clock/clock.js';
 import { DEFAULT_OFFER_EXPIRY_HOURS } from '../risk/index.js';
 import type { BankingData, ProviderResult } from '../service/index.js';
-import type { StoredLoan, Store } from '../store/index.js';
-import { RECORDING_VERSION, type Outcome, type OwnOffer, type RecordingLine } from './recording-schema.js';
+import type { PaperOfferRecord, StoredLoan, Store } from '../store/index.js';
+import { RECORDING_VERSION, type Outcome, type OwnOffer, type PaperOffer, type RecordingLine } from './recording-schema.js';
 import { openRecordingWriter, parseRecordingLine } from './recording-io.js';
 
 export interface StoreExportSummary {
@@ -62,11 +63,29 @@ export function* recordingLinesFromStore(
       line.offer = { rate: offer.rate, status: fate.fate, at: offer.createdAt } satisfies OwnOffer;
       if (!loan && fate.agedOut && fate.leftListAt !== null) line.outcome = { status: 'unfunded', resolved_at: fate.leftListAt } satisfies Outcome;
     }
+    if (offer !== undefined && offer.dryRun) {
+      const paper = store.paper.get(offer.id);
+      if (paper !== undefined) line.paper_offer = paperOfferLine(paper);
+    }
     // Round-trip through the reader so the file holds only lines a backtest accepts.
     const parsed = parseRecordingLine(JSON.stringify(line));
     if (parsed.ok) yield parsed.value;
     else invalid.push({ loanRequestId: seen.loanRequestId, message: parsed.message });
   }
+}
+
+/** A paper book row as the recording's `paper_offer`: the modelled figures named so. */
+function paperOfferLine(paper: PaperOfferRecord): PaperOffer {
+  return {
+    paper: true,
+    rate: paper.rate,
+    at: paper.createdAt,
+    strategy: paper.strategy,
+    modelled_accept_probability: paper.acceptProbability,
+    modelled_repay_probability: paper.repayProbability,
+    modelled_expected_profit: paper.expectedProfitCents === null ? null : paper.expectedProfitCents / 100,
+    request: paper.request,
+  };
 }
 
 /** What the investor's own loan says about the request's fate. */

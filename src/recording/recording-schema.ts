@@ -63,6 +63,28 @@ export const ownOfferSchema = z.looseObject({
 });
 export type OwnOffer = z.infer<typeof ownOfferSchema>;
 
+/**
+ * A dry run's would-be offer on the request (docs/daemon.md, "Paper book"): never sent, so never
+ * answered. Kept apart from `offer`, whose status the market gave, so training never reads a
+ * modelled acceptance as an observed one; a backtest can compare its own verdict with it.
+ */
+export const paperOfferSchema = z.looseObject({
+  paper: z.literal(true),
+  rate: z.number().min(0),
+  /** When the dry run decided it. */
+  at: z.iso.datetime({ offset: true }),
+  strategy: z.string(),
+  /** MODELLED P(accept) at the rate (the strategy's market response); null when the strategy models nothing. */
+  modelled_accept_probability: z.number().min(0).max(1).nullable(),
+  /** MODELLED probability of full repayment (the strategy's score); null when it has none. */
+  modelled_repay_probability: z.number().min(0).max(1).nullable(),
+  /** MODELLED P(accept) × expected profit once accepted, USD; null when not modelled. */
+  modelled_expected_profit: z.number().nullable(),
+  /** OBSERVED: the request still listed at the last scan, gone from the list, or not scanned since. */
+  request: z.enum(['listed', 'gone', 'not_scanned']),
+});
+export type PaperOffer = z.infer<typeof paperOfferSchema>;
+
 export const recordingLineSchema = z.looseObject({
   v: z.literal(RECORDING_VERSION),
   seen_at: z.iso.datetime({ offset: true }),
@@ -76,5 +98,6 @@ export const recordingLineSchema = z.looseObject({
   borrower_history: z.array(borrowerLoanHistoryItemSchema).optional(),
   outcome: outcomeSchema.optional(),
   offer: ownOfferSchema.optional(),
+  paper_offer: paperOfferSchema.optional(),
 });
 export type RecordingLine = z.infer<typeof recordingLineSchema>;

@@ -6,6 +6,7 @@ import { createDecisionsRepository, type DecisionsRepository } from './decisions
 import { createExposureRepository, type ExposureRepository } from './exposure-repository.js';
 import { createInboxRepository, type InboxRepository } from './inbox-repository.js';
 import { createOffersRepository, type OffersRepository } from './offers-repository.js';
+import { createPaperBook, type PaperBook } from './paper-book.js';
 import { createPaymentsRepository, type PaymentsRepository } from './payments-repository.js';
 import { createProposalsRepository, type ProposalsRepository } from './proposals-repository.js';
 import { createPurchasesRepository, type PurchasesRepository } from './purchases-repository.js';
@@ -22,6 +23,7 @@ export * from './exposure-repository.js';
 export * from './inbox-repository.js';
 export * from './offers-repository.js';
 export { offerJson } from './offer-json.js';
+export * from './paper-book.js';
 export * from './payments-repository.js';
 export * from './proposals-repository.js';
 export * from './purchases-repository.js';
@@ -46,6 +48,8 @@ export interface Store {
   signals: SignalsRepository;
   /** The offers agents asked for, waiting for a person or placed within their token's allowance. */
   proposals: ProposalsRepository;
+  /** A dry run's would-be offers with what the models said of them (docs/daemon.md, "Paper book"). */
+  paper: PaperBook;
   /** Checkpoints the WAL into the file (the daemon does it when idle); nothing once closed. */
   checkpoint(): void;
   /** Closes the file; idempotent. */
@@ -67,6 +71,7 @@ export function openStore(path: string, options: OpenDatabaseOptions = {}): Stor
     state: createStateRepository(db),
     signals: createSignalsRepository(db),
     proposals: createProposalsRepository(db),
+    paper: createPaperBook(db),
     checkpoint() {
       if (db.open) checkpointWal(db);
     },

@@ -294,6 +294,27 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 10,
+    description: 'paper offers: what a dry run\'s would-be offers were modelled to bring (the paper book)',
+    sql: `
+      -- One row per dry-run offer (docs/daemon.md, "Paper book"): the acceptance the strategy's
+      -- market response gave its rate, the score's repayment probability and the profit either way
+      -- once accepted, all MODELLED when it was decided. NULLs: a strategy without a score (pricing
+      -- max_rate), which models nothing. What became of the request comes from offer_listings.
+      CREATE TABLE paper_offers (
+        offer_id INTEGER PRIMARY KEY,
+        loan_request_id INTEGER NOT NULL,
+        strategy TEXT NOT NULL,
+        accept_probability REAL CHECK (accept_probability IS NULL OR (accept_probability >= 0 AND accept_probability <= 1)),
+        repay_probability REAL CHECK (repay_probability IS NULL OR (repay_probability >= 0 AND repay_probability <= 1)),
+        repaid_profit_cents REAL,
+        default_profit_cents REAL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX paper_offers_created ON paper_offers (created_at);
+    `,
+  },
+  {
     version: 11,
     description: 'shadow decisions: what each challenger strategy (shadow: true) would have offered on a live request, never sent',
     sql: `

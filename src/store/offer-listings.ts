@@ -1,8 +1,9 @@
 /**
  * Whether the requests of our open offers are still listed (table offer_listings, migration 7),
  * and the fate of an offer read from it (offer-fate.ts). The poll notes each scan here; the
- * recording export reads the fates. Only live offers the service took and nobody answered yet
- * ('placed') are watched, for as long as their request can be listed (30 days).
+ * recording export reads the fates. Only offers the service took (or a dry run's, which it never
+ * answers) and nobody answered yet ('placed') are watched, for as long as their request can be
+ * listed (30 days).
  */
 import type { Database } from 'better-sqlite3';
 import { LIST_WINDOW_MS, offerFate, type OfferFate, type OfferListing } from './offer-fate.js';
@@ -57,7 +58,8 @@ export const LISTED_REFRESH_MS = 10 * 60_000;
 export function createOfferListings(db: Database): OfferListings {
   // Both statements run in SQLite over the scan's ids (as JSON): a poll with thousands of offers
   // out reads back only the few that changed.
-  const watchedWhere = "o.state = 'placed' AND o.dry_run = 0 AND o.created_at >= @cutoff";
+  // A dry run's offers are watched too: their requests' fates are the paper book's (paper-book.ts).
+  const watchedWhere = "o.state = 'placed' AND o.created_at >= @cutoff";
   const listed = db.prepare<[{ ids: string; at: string; cutoff: string; stale: string }]>(
     // "WHERE ... AND true" keeps SQLite's upsert-after-SELECT parse unambiguous.
     `INSERT INTO offer_listings (offer_id, listed_until, left_list_at)

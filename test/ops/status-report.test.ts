@@ -42,6 +42,7 @@ describe('status report', () => {
       pause: null,
       webhooks_silent: null,
       webhook_refusals: null,
+      paper_book: null,
     });
   });
 

@@ -11,15 +11,15 @@
  * - max_rate: the cap itself (the naive baseline).
  */
 import type { FeatureSource } from '../features/feature-source.js';
-import { formatRatio } from '../decision.js';
+import { formatRatio, type ModelledOutcome } from '../decision.js';
 import { resolveNumber } from '../definition/param-values.js';
 import type { NumberOrParam, PricingDefinition } from '../definition/strategy-schema.js';
 import { expectedAnnualReturn, MIN_OFFER_RATE, paymentFactor, requiredRate, type LoanEconomics } from '../loan-math.js';
-import { marketResponse, type CompetitionModel, type MarketResponse, type PartialMarketResponse, type TakeUpCurve } from '../market-response.js';
+import { expectedAcceptProbability, marketResponse, type CompetitionModel, type MarketResponse, type PartialMarketResponse, type TakeUpCurve } from '../market-response.js';
 import { optimalRate, type CurvePoint, type PriceCurve } from '../pricing/expected-profit.js';
 
 export type PriceResult =
-  | { ok: true; rate: number; requiredRate: number; expectedReturn: number; reasons: string[]; curve?: PriceCurve }
+  | { ok: true; rate: number; requiredRate: number; expectedReturn: number; reasons: string[]; curve?: PriceCurve; modelled?: ModelledOutcome }
   | { ok: false; requiredRate?: number; reasons: string[] };
 
 export type CompiledPricing = (source: FeatureSource, probability: number) => PriceResult;
@@ -71,6 +71,20 @@ export function resolveMarket(market: PricingDefinition['market'], params: Recor
     ]),
   };
   return marketResponse(own, marketResponse(fitted));
+}
+
+/**
+ * The offer at `rate` as the models see it: its chance of acceptance (the search's own number
+ * when it searched) and the profit either way, from the same loan arithmetic as the price.
+ */
+function modelledOutcome(rate: number, economics: LoanEconomics, maxRate: number, market: MarketResponse, chosen: CurvePoint | undefined): ModelledOutcome {
+  const { fundedCents, repaidPrincipalCents, terms, recovery, servicingCost } = economics;
+  const due = repaidPrincipalCents * paymentFactor(rate, terms) * terms * (1 - servicingCost);
+  return {
+    acceptProbability: chosen !== undefined ? chosen.acceptProbability : expectedAcceptProbability(rate, maxRate, 1 - economics.probability, market),
+    repaidProfitCents: due - fundedCents,
+    defaultProfitCents: due * recovery - fundedCents,
+  };
 }
 
 export function compilePricing(pricing: PricingDefinition, params: Record<string, number>, fitted?: FittedMarket): CompiledPricing {
@@ -149,7 +163,10 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
     }
     // The search's point already holds it (the same function of the same rate and economics).
     const expectedReturn = chosen !== undefined ? chosen.expectedReturn : expectedAnnualReturn(rate, economics);
-    if (curve === undefined) return { ok: true, rate, requiredRate: required, expectedReturn, reasons };
-    return { ok: true, rate, requiredRate: required, expectedReturn, reasons, curve };
+    const result: PriceResult = { ok: true, rate, requiredRate: required, expectedReturn, reasons };
+    if (curve !== undefined) result.curve = curve;
+    // Without a score (NaN) there is no default probability to model the outcome with.
+    if (!Number.isNaN(probability)) result.modelled = modelledOutcome(rate, economics, maxRate, market, chosen);
+    return result;
   };
 }

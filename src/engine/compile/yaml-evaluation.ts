@@ -168,6 +168,7 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
   offer.expectedReturn = price.expectedReturn;
   offer.requiredRate = price.requiredRate;
   if (price.curve !== undefined) offer.priceCurve = price.curve;
+  if (price.modelled !== undefined) offer.modelled = price.modelled;
   return offer;
 }
 

@@ -17,6 +17,7 @@ import { registerBookRoutes } from './book-routes.js';
 import { registerDecisionRoutes } from './decision-routes.js';
 import { pathOf } from './operator-auth.js';
 import { registerOverviewRoutes } from './overview-routes.js';
+import { registerPaperRoutes } from './paper-routes.js';
 import { registerPauseRoutes } from './pause-routes.js';
 import { registerProposalRoutes } from './proposal-routes.js';
 import { registerReportFileRoute, registerReportListRoute } from './report-routes.js';
@@ -81,6 +82,7 @@ export function operatorApiRoutes(deps: ApiDeps): OperatorRoutes {
           registerReturnsRoutes(api, deps);
           registerReportListRoute(api, deps);
           registerPauseRoutes(api, deps);
+          registerPaperRoutes(api, deps);
           registerProposalRoutes(api, deps);
         },
         { prefix: API_PREFIX },

@@ -2,6 +2,7 @@
 // budgets, protections and the kill switch, and how fresh the daemon's view of the market is.
 import { byTestId, definitions, fill, h } from './dom.js';
 import { age, count, money, percent, riskName, time } from './format.js';
+import { paperBookCard } from './paper-book.js';
 
 /** A thin bar of used / cap; full and red when over. */
 function bar(used, cap) {
@@ -129,5 +130,6 @@ export function renderOverview(overview) {
     dataSpendCard(status),
     protectionsCard(status),
     activityCard(overview),
+    paperBookCard(status),
   );
 }

@@ -1,0 +1,198 @@
+/**
+ * A dry run's paper book (table paper_offers, migration 10; docs/daemon.md, "Paper book"): each
+ * would-be offer with what the strategy's models said of it when it was decided, what became of
+ * its request on the real market (offer_listings, noted by every poll), and the book's expected
+ * profit with a 95 % interval. Everything here but the request's fate is MODELLED: nothing was
+ * sent, so nothing was accepted.
+ *
+ * The interval: each offer's profit is X = A × L, A ~ Bernoulli(P(accept)), L the profit once
+ * accepted (repaid in full with the score's probability, else the default's). Offers are taken as
+ * independent, so the variances add; the interval is the normal one, mean ± 1.96 sd. The sums
+ * run in SQLite, so the book costs the same to read whatever its size.
+ */
+import type { Database } from 'better-sqlite3';
+import type { Cents } from '../service/money.js';
+import { isoFromMs } from './sql-values.js';
+
+/** What the strategy's models said of one dry-run offer (engine/decision.ts ModelledOutcome). */
+export interface PaperOfferInput {
+  offerId: number;
+  loanRequestId: number;
+  strategy: string;
+  /** Undefined: a strategy without a score, which models nothing. */
+  modelled?: { acceptProbability: number; repaidProfitCents: number; defaultProfitCents: number } | undefined;
+  repayProbability?: number | undefined;
+  atMs: number;
+}
+
+/** What became of a paper offer's request: listed at the last scan, gone from the list, or not scanned since the offer. */
+export type PaperRequestFate = 'listed' | 'gone' | 'not_scanned';
+
+export interface PaperOfferRecord {
+  offerId: number;
+  loanRequestId: number;
+  strategy: string;
+  rate: number;
+  amountCents: Cents;
+  /** Modelled; null when the strategy models nothing. */
+  acceptProbability: number | null;
+  repayProbability: number | null;
+  /** Modelled P(accept) × expected profit once accepted, in whole cents; null when not modelled. */
+  expectedProfitCents: Cents | null;
+  request: PaperRequestFate;
+  createdAt: string;
+}
+
+export interface PaperBookSummary {
+  /** Always 'modelled': the figures come from the strategy's models, never from the market's answers. */
+  basis: 'modelled';
+  offers: number;
+  /** Offers of strategies without a score: counted, left out of the sums. */
+  notModelled: number;
+  /** Sum of P(accept): the offers the models expect the borrowers to have taken. */
+  expectedAccepted: number;
+  /** Sum of P(accept) × the amount: the money the book would have lent. */
+  expectedLentCents: Cents;
+  expectedProfitCents: Cents;
+  /** Standard deviation of the book's profit, from the Bernoulli acceptances and the default probability. */
+  sdCents: Cents;
+  /** 95 % interval of the book's profit (normal approximation). */
+  interval95: { lowCents: Cents; highCents: Cents };
+  /** What became of the requests on the real market (observed, not modelled). */
+  requests: Record<PaperRequestFate, number>;
+}
+
+export interface PaperBook {
+  /** Records one dry-run offer; a second record of the same offer is ignored. */
+  record(input: PaperOfferInput): void;
+  get(offerId: number): PaperOfferRecord | undefined;
+  summary(): PaperBookSummary;
+  /** The newest `limit` paper offers, newest first. */
+  recent(limit: number): PaperOfferRecord[];
+}
+
+/** z for a two-sided 95 % interval. */
+const Z95 = 1.959964;
+
+interface Row {
+  offer_id: number;
+  loan_request_id: number;
+  strategy: string;
+  accept_probability: number | null;
+  repay_probability: number | null;
+  repaid_profit_cents: number | null;
+  default_profit_cents: number | null;
+  created_at: string;
+  rate: number;
+  total_amount_cents: number;
+  listed_until: string | null;
+  left_list_at: string | null;
+}
+
+interface SumsRow {
+  offers: number;
+  not_modelled: number;
+  accepted: number | null;
+  lent: number | null;
+  mean: number | null;
+  variance: number | null;
+  listed: number;
+  gone: number;
+}
+
+function fate(row: { listed_until: string | null; left_list_at: string | null }): PaperRequestFate {
+  if (row.left_list_at !== null) return 'gone';
+  return row.listed_until !== null ? 'listed' : 'not_scanned';
+}
+
+/** P(accept) × (p × repaid + (1 − p) × default): the offer's expected profit, in SQL. */
+const EXPECTED_SQL = 'p.accept_probability * (p.repay_probability * p.repaid_profit_cents + (1 - p.repay_probability) * p.default_profit_cents)';
+/** E[X²] = P(accept) × (p × repaid² + (1 − p) × default²). */
+const SQUARE_SQL =
+  'p.accept_probability * (p.repay_probability * p.repaid_profit_cents * p.repaid_profit_cents + (1 - p.repay_probability) * p.default_profit_cents * p.default_profit_cents)';
+
+function fromRow(row: Row): PaperOfferRecord {
+  const modelled = row.accept_probability !== null && row.repay_probability !== null && row.repaid_profit_cents !== null && row.default_profit_cents !== null;
+  return {
+    offerId: row.offer_id,
+    loanRequestId: row.loan_request_id,
+    strategy: row.strategy,
+    rate: row.rate,
+    amountCents: row.total_amount_cents,
+    acceptProbability: row.accept_probability,
+    repayProbability: row.repay_probability,
+    expectedProfitCents: modelled
+      ? Math.round(
+          (row.accept_probability as number) *
+            ((row.repay_probability as number) * (row.repaid_profit_cents as number) + (1 - (row.repay_probability as number)) * (row.default_profit_cents as number)),
+        )
+      : null,
+    request: fate(row),
+    createdAt: row.created_at,
+  };
+}
+
+export function createPaperBook(db: Database): PaperBook {
+  const insert = db.prepare(
+    `INSERT INTO paper_offers (offer_id, loan_request_id, strategy, accept_probability, repay_probability, repaid_profit_cents, default_profit_cents, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (offer_id) DO NOTHING`,
+  );
+  const select = `SELECT p.*, o.rate, o.total_amount_cents, l.listed_until, l.left_list_at
+     FROM paper_offers p JOIN offers o ON o.id = p.offer_id LEFT JOIN offer_listings l ON l.offer_id = p.offer_id`;
+  const byId = db.prepare<[number], Row>(`${select} WHERE p.offer_id = ?`);
+  const newest = db.prepare<[number], Row>(`${select} ORDER BY p.offer_id DESC LIMIT ?`);
+  const modelledWhere = 'p.accept_probability IS NOT NULL AND p.repay_probability IS NOT NULL';
+  const sums = db.prepare<[], SumsRow>(
+    `SELECT count(*) AS offers,
+       sum(CASE WHEN ${modelledWhere} THEN 0 ELSE 1 END) AS not_modelled,
+       sum(CASE WHEN ${modelledWhere} THEN p.accept_probability END) AS accepted,
+       sum(CASE WHEN ${modelledWhere} THEN p.accept_probability * o.total_amount_cents END) AS lent,
+       sum(CASE WHEN ${modelledWhere} THEN ${EXPECTED_SQL} END) AS mean,
+       sum(CASE WHEN ${modelledWhere} THEN ${SQUARE_SQL} - (${EXPECTED_SQL}) * (${EXPECTED_SQL}) END) AS variance,
+       sum(CASE WHEN l.left_list_at IS NULL AND l.listed_until IS NOT NULL THEN 1 ELSE 0 END) AS listed,
+       sum(CASE WHEN l.left_list_at IS NOT NULL THEN 1 ELSE 0 END) AS gone
+     FROM paper_offers p JOIN offers o ON o.id = p.offer_id LEFT JOIN offer_listings l ON l.offer_id = p.offer_id`,
+  );
+
+  return {
+    record(input) {
+      const m = input.modelled;
+      const repay = m === undefined ? null : (input.repayProbability ?? null);
+      insert.run(
+        input.offerId,
+        input.loanRequestId,
+        input.strategy,
+        m === undefined || repay === null ? null : m.acceptProbability,
+        repay,
+        m === undefined || repay === null ? null : m.repaidProfitCents,
+        m === undefined || repay === null ? null : m.defaultProfitCents,
+        isoFromMs(input.atMs),
+      );
+    },
+    get(offerId) {
+      const row = byId.get(offerId);
+      return row === undefined ? undefined : fromRow(row);
+    },
+    recent(limit) {
+      return newest.all(Math.max(0, Math.floor(limit))).map(fromRow);
+    },
+    summary() {
+      const row = sums.get() as SumsRow;
+      const mean = row.mean ?? 0;
+      // Rounding can leave a tiny negative variance on a book of near-certain offers.
+      const sd = Math.sqrt(Math.max(0, row.variance ?? 0));
+      const offers = row.offers;
+      return {
+        basis: 'modelled',
+        offers,
+        notModelled: row.not_modelled ?? 0,
+        expectedAccepted: row.accepted ?? 0,
+        expectedLentCents: Math.round(row.lent ?? 0),
+        expectedProfitCents: Math.round(mean),
+        sdCents: Math.round(sd),
+        interval95: { lowCents: Math.round(mean - Z95 * sd), highCents: Math.round(mean + Z95 * sd) },
+        requests: { listed: row.listed ?? 0, gone: row.gone ?? 0, not_scanned: offers - (row.listed ?? 0) - (row.gone ?? 0) },
+      };
+    },
+  };
+}
