@@ -39,6 +39,8 @@ interface ConfigOptions {
   strategies?: string[];
   webhookPort?: number;
   opsPort?: number;
+  /** More lines at the end of the file. */
+  extra?: string[];
 }
 
 let configs = 0;
@@ -56,6 +58,7 @@ async function writeConfig(options: ConfigOptions = {}): Promise<string> {
     'ops:',
     '  host: 127.0.0.1',
     `  port: ${options.opsPort ?? (await freePort())}`,
+    ...(options.extra ?? []),
     '',
   ];
   writeFileSync(file, lines.join('\n'));
@@ -115,6 +118,7 @@ describe('lendbot doctor', () => {
     expect(lineOf(result.stdout, 'credentials')).toMatch(/^FAIL .*403 authentication refused: Invalid API Key \[AUTH_INVALID_API_KEY\]/);
     expect(result.stdout).toMatch(/fix: check LENDBOT_API_KEY; the key may have been revoked/);
     expect(lineOf(result.stdout, 'balance')).toMatch(/^skip /);
+    expect(lineOf(result.stdout, 'clock')).toMatch(/^ok /);
     expect(result.stderr).toBe('lendbot: 1 check failed: live trading cannot work until it is fixed\n');
   });
 
@@ -178,6 +182,39 @@ describe('lendbot doctor', () => {
       fix: 'stop it, or set LENDBOT_OPS_PORT to a free port',
     });
     expect(report.checks.filter((check) => check.status === 'fail').map((check) => check.name)).toEqual(['operator']);
+  });
+
+  it('a notification target: listed without --notify; --notify sends one test message, and a refusal fails', async () => {
+    const received: string[] = [];
+    let status = 200;
+    const target = http.createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        received.push(body);
+        response.statusCode = status;
+        response.end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => target.close(() => resolve())));
+    const server = await fixtureMarketplace();
+    const config = await writeConfig({ extra: ['notifications:', '  format: json'] });
+    const env = fixtureEnv(server, { LENDBOT_NOTIFY_URL: `http://127.0.0.1:${(target.address() as { port: number }).port}/hook` });
+
+    const listed = await runCli(['doctor', '--config', config], env);
+    expect(lineOf(listed.stdout, 'notifications')).toMatch(/^ok .*json target configured; --notify sends a test message/);
+    expect(received).toHaveLength(0);
+
+    const sent = await runCli(['doctor', '--config', config, '--notify'], env);
+    expect(lineOf(sent.stdout, 'notifications')).toMatch(/^ok .*json target accepted a test message/);
+    expect(received).toHaveLength(1);
+    expect(received[0]).toContain('a test message from lendbot doctor');
+
+    status = 500;
+    const refused = await runCli(['doctor', '--config', config, '--notify'], env);
+    expect(refused.code).toBe(1);
+    expect(lineOf(refused.stdout, 'notifications')).toMatch(/^FAIL .*did not accept a test message/);
   });
 
   describe('with a running daemon', () => {

@@ -17,7 +17,7 @@ import { errorText, failed, formatChecks, runCheck, skipped, type CheckOutcome, 
 import { httpUrl } from '../webhook/signed-event.js';
 import { checkNotifications, checkWebhook } from './listener-checks.js';
 import { checkDatabase, checkOperatorPort, checkStrategy } from './local-checks.js';
-import { checkBalance, checkClockSkew, checkCredentials, doctorClient } from './marketplace-checks.js';
+import { checkBalance, checkClockSkew, checkCredentials, doctorClient, signedReadOf } from './marketplace-checks.js';
 
 interface DoctorOptions {
   config?: string;
@@ -98,7 +98,7 @@ async function runDoctor(options: DoctorOptions, io: CliIo, clock: Clock): Promi
     try {
       const settings = service;
       const credentials = await check('credentials', () => checkCredentials(client));
-      await check('clock', () => checkClockSkew(settings, clock, timeoutMs, credentials.status === 'ok'));
+      await check('clock', () => checkClockSkew(settings, clock, timeoutMs, signedReadOf(credentials)));
       if (credentials.status === 'fail') skip('balance', 'needs accepted credentials');
       else await check('balance', () => checkBalance(client));
     } finally {

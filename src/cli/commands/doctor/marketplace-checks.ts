@@ -31,8 +31,17 @@ export async function checkCredentials(client: MarketplaceClient): Promise<Check
     const page = await client.listLoanRequests({}, 1);
     return passed(`a signed read of the loan request list was accepted (${page.count} listed)`);
   } catch (error) {
-    return failed(errorText(error), refusalFix(error));
+    // The hint goes on the fix line, not twice.
+    return failed(error instanceof ServiceError ? `${error.message} [${error.code}]` : errorText(error), refusalFix(error));
   }
+}
+
+/** What became of the signed read, for the clock's verdict. */
+export type SignedRead = 'accepted' | 'timestamp_refused' | 'refused_otherwise';
+
+export function signedReadOf(credentials: CheckOutcome): SignedRead {
+  if (credentials.status !== 'fail') return 'accepted';
+  return credentials.detail.includes('[AUTH_TIMESTAMP_OUT_OF_RANGE]') ? 'timestamp_refused' : 'refused_otherwise';
 }
 
 /** What to fix for a refusal: the operator hint naming the variable, when there is one. */
@@ -48,7 +57,7 @@ function refusalFix(error: unknown): string | undefined {
  * with the service's time when correction is on and the skew is within the configured maximum,
  * and fails only when the service refused our signed read too.
  */
-export async function checkClockSkew(config: ServiceConfig, clock: Clock, timeoutMs: number, signedReadAccepted: boolean): Promise<CheckOutcome> {
+export async function checkClockSkew(config: ServiceConfig, clock: Clock, timeoutMs: number, signedRead: SignedRead): Promise<CheckOutcome> {
   const before = clock.now();
   const response = await fetch(config.baseUrl, { method: 'GET', signal: AbortSignal.timeout(timeoutMs) });
   const after = clock.now();
@@ -68,7 +77,10 @@ export async function checkClockSkew(config: ServiceConfig, clock: Clock, timeou
   }
   // The service took our signatures all the same: its Date is not the clock it checks them against
   // (the sandbox dates its answers in simulated time).
-  if (signedReadAccepted) return warned(`${said}, yet it accepted our signed read: its Date header is not the clock it checks signatures against`, "keep the machine's clock synchronised (NTP)");
+  if (signedRead === 'accepted') return warned(`${said}, yet it accepted our signed read: its Date header is not the clock it checks signatures against`, "keep the machine's clock synchronised (NTP)");
+  if (signedRead === 'refused_otherwise') {
+    return warned(`${said}: beyond the ${SIGNATURE_WINDOW_SECONDS} s signatures allow; whether the service refuses it shows once the credentials are right`, "synchronise the machine's clock (NTP)");
+  }
   const why = skewSettings?.correct === false ? 'LENDBOT_CLOCK_SKEW_CORRECTION is off' : `beyond LENDBOT_MAX_CLOCK_SKEW_SECONDS (${skewSettings?.maxSkewSeconds})`;
   return failed(`${said}: beyond the ${SIGNATURE_WINDOW_SECONDS} s signatures allow, and ${why}: every call is refused`, "synchronise the machine's clock (NTP)");
 }
@@ -76,7 +88,7 @@ export async function checkClockSkew(config: ServiceConfig, clock: Clock, timeou
 export async function checkBalance(client: MarketplaceClient): Promise<CheckOutcome> {
   const { items, issues } = await collectPages(client.transferPages());
   const summary = balanceFromTransfers(items);
-  const said = `available ${formatCents(summary.availableCents)} (balance ${formatCents(summary.balanceCents)}, ${summary.transfers} transfers)`;
+  const said = `available ${formatCents(summary.availableCents)} (balance ${formatCents(summary.balanceCents)}, ${summary.transfers} transfer${summary.transfers === 1 ? '' : 's'})`;
   if (issues.length > 0) return warned(`${said}; ${issues.length} transfer group(s) unreadable, so it may be wrong`, 'lendbot api transfers --all shows them');
   if (summary.availableCents <= 0) return failed(`${said}: nothing to lend`, 'add money to the marketplace account');
   return passed(said);
