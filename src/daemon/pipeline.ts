@@ -33,6 +33,9 @@ import { SerialQueue } from './serial-queue.js';
 import { decideShadows } from './shadow-decide.js';
 import { databaseOf } from '../store/index.js';
 import { createShadowDecisionsRepository, type ShadowDecisionsRepository } from '../store/shadow-decisions-repository.js';
+import { createShadowSplitRepository, type ShadowSplitRepository } from '../store/shadow-split-repository.js';
+import { armOf, checkArmShare } from '../risk/arm-share-rule.js';
+import { parseCents } from '../service/index.js';
 
 export interface PipelineDeps {
   store: Store;
@@ -119,6 +122,7 @@ export class Pipeline {
   private readonly retries: RequestRetries;
   private intakeStopped = false;
   private shadowBook: ShadowDecisionsRepository | undefined;
+  private splitBook: ShadowSplitRepository | undefined;
 
   constructor(private readonly deps: PipelineDeps) {
     this.retries = new RequestRetries(deps.retryClock ?? deps.clock, deps.retry ?? DEFAULT_REQUEST_RETRY);
@@ -195,7 +199,11 @@ export class Pipeline {
     };
 
     const active = this.deps.strategies();
-    const strategies = active.filter((strategy) => strategy.shadow !== true);
+    const split = this.deps.limits().split;
+    // A live split: the request's arm decides, the other arm's strategy sits this one out.
+    const arm = split !== undefined && split.strategies.every((name) => active.some((strategy) => strategy.name === name && strategy.shadow !== true)) ? armOf(request.id, split) : undefined;
+    const otherArm = split === undefined || arm === undefined ? undefined : split.strategies[1 - arm];
+    const strategies = active.filter((strategy) => strategy.shadow !== true && strategy.name !== otherArm);
     const shadows = active.filter((strategy) => strategy.shadow === true);
     const purchases = new DeferredPurchases(this.deps.spend);
     const context = { strategies, nowMs: clock.now(), ledger: purchases };
@@ -213,7 +221,13 @@ export class Pipeline {
             ...snapshotFromStore(store, balanceCents, clock.now(), limits, { dryRun: this.deps.dryRun }),
             pauseReason: this.deps.protections?.activePause()?.reason,
           };
-          const result = checkOffer(offer, snapshot, limits);
+          let result = checkOffer(offer, snapshot, limits);
+          if (result.allowed && split !== undefined && arm !== undefined) {
+            this.splitBook ??= createShadowSplitRepository(databaseOf(store));
+            const committedCents = this.splitBook.committedCents({ strategy: split.strategies[arm], nowMs: clock.now(), expiryMs: limits.offerExpiryMs, dryRun: this.deps.dryRun });
+            const lentCents = Math.max(0, snapshot.exposureCents - snapshot.reservedCents);
+            result = checkArmShare(split, arm, parseCents(request.total_amount), { committedCents, balanceCents, lentCents });
+          }
           // Asked before buying data and again on the offer: both count.
           guardMs = (guardMs ?? 0) + performance.now() - started;
           return result;

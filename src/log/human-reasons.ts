@@ -223,6 +223,10 @@ const FORMS: readonly ReasonForm[] = [
     pattern: /^guard amount today (\S+) \+ total (\S+) > max (\S+)$/,
     say: (today, total, max) => `offers today would reach ${sum(today, total)}, over the daily limit ${dollars(max)}`,
   },
+  {
+    pattern: /^guard arm (\S+) committed (\S+) \+ total (\S+) > share (\d+)% of capital (\S+)$/,
+    say: (arm, committed, total, share, capital) => `split arm ${arm} would commit ${sum(committed, total)}, over its ${share} % share of the capital ${dollars(capital)}`,
+  },
 
   // What became of the offer sent (the pipeline's placement outcomes).
   { pattern: /^service refused: (.+)$/, say: (text) => `the marketplace refused the offer (${text})` },

@@ -44,7 +44,9 @@ export type GuardRefusalCode =
   | 'max_per_borrower'
   | 'max_share_by_risk_level'
   | 'max_offers_per_day'
-  | 'max_amount_per_day';
+  | 'max_amount_per_day'
+  /** A live split's arm would commit more than its share of the capital (arm-share-rule.ts). */
+  | 'arm_share';
 
 export type GuardResult = { allowed: true } | { allowed: false; reason: string; code: GuardRefusalCode };
 

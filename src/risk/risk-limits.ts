@@ -36,6 +36,14 @@ export interface RiskLimits {
   reserveManualOffers: boolean;
   /** Automatic pauses and alerts (docs/risk-guard.md, Protections). */
   protections: ProtectionSettings;
+  /** A live A/B split of capital between two strategies (docs/strategies.md, "Shadow and split"). */
+  split?: SplitSettings | undefined;
+}
+
+export interface SplitSettings {
+  strategies: [string, string];
+  /** Each arm's share of the capital (and of the requests); they sum to at most 1. */
+  shares: [number, number];
 }
 
 const HOUR_MS = 3_600_000;
@@ -93,6 +101,13 @@ export const riskLimitsSchema = z
       .default(true)
       .describe('offers without automate_fund reserve their total and need the balance too (false: only automate_fund offers)'),
     protections: protectionSettingsSchema.prefault({}).describe('automatic pauses of new offers, and the silent-webhooks alert'),
+    split: z
+      .strictObject({
+        strategies: z.tuple([z.string().min(1), z.string().min(1)]).describe('the two arms: names of active strategies'),
+        shares: z.tuple([z.number().gt(0).lt(1), z.number().gt(0).lt(1)]).default([0.5, 0.5]).describe("each arm's share of the requests and of the capital"),
+      })
+      .optional()
+      .describe('a live A/B split: each request goes to one arm by a stable hash of its id; each arm may commit at most its share of the capital'),
   })
   .superRefine((section, context) => {
     if (section.max_share_by_risk_level !== undefined && section.max_open_exposure === null) {
@@ -101,6 +116,11 @@ export const riskLimitsSchema = z
         path: ['max_share_by_risk_level'],
         message: 'needs max_open_exposure: shares are of the exposure budget',
       });
+    }
+    if (section.split !== undefined) {
+      const [first, second] = section.split.strategies;
+      if (first === second) context.addIssue({ code: 'custom', path: ['split', 'strategies'], message: 'needs two different strategies' });
+      if (section.split.shares[0] + section.split.shares[1] > 1 + 1e-9) context.addIssue({ code: 'custom', path: ['split', 'shares'], message: 'the shares sum to more than 1' });
     }
   })
   .transform(
@@ -120,6 +140,7 @@ export const riskLimitsSchema = z
       offerExpiryMs: Math.round(section.offer_expiry_hours * HOUR_MS),
       reserveManualOffers: section.reserve_manual_offers,
       protections: section.protections,
+      ...(section.split === undefined ? {} : { split: { strategies: section.split.strategies, shares: section.split.shares } }),
     }),
   );
 

@@ -127,7 +127,7 @@ describe('shadow strategies against the sandbox', () => {
     expect(stdout).toMatch(new RegExp(`would offer +${cheap?.wouldOffer} at \\d+\\.\\d %`));
     expect(stdout).toContain('(market response, not an outcome)');
     expect(stdout).toContain('would have needed    data the live decision had not bought on 3 requests');
-    const json = JSON.parse(withShadows.reportJson.stdout) as Array<{ strategy: string; would_offer: number }>;
+    const json = (JSON.parse(withShadows.reportJson.stdout) as { shadow: Array<{ strategy: string; would_offer: number }> }).shadow;
     expect(json.map((row) => [row.strategy, row.would_offer])).toEqual(withShadows.comparison.map((row) => [row.strategy, row.wouldOffer]));
   });
 });

@@ -9,6 +9,7 @@ import { RISK_LEVEL_NAMES } from '../../src/service/index.js';
 import { compileText } from '../engine/compile-text.js';
 import { loanRequest as engineRequest } from '../engine/fixtures.js';
 import { snapshot } from '../risk/guard-snapshot.js';
+import { checkArmShare } from '../../src/risk/arm-share-rule.js';
 import { loanRequest, type LoanRequestOverrides } from '../store/fixtures.js';
 
 
@@ -74,7 +75,20 @@ const GUARD_CASES: Record<GuardRefusalCode, Array<[string, string]>> = {
       'offers today would reach $2,936.00, over the daily limit $2,500.00',
     ],
   ],
+  arm_share: [
+    [
+      armShareReason(),
+      'split arm offer-all would commit $5,536.00, over its 50 % share of the capital $10,000.00',
+    ],
+  ],
 };
+
+/** The arm-share rule's reason for an offer of 536.00 by an arm that committed 5,000.00 of a 10,000.00 capital at 50 %. */
+function armShareReason(): string {
+  const result = checkArmShare({ strategies: ['offer-all', 'b'], shares: [0.5, 0.5] }, 0, 53_600, { committedCents: 500_000, balanceCents: 600_000, lentCents: 400_000 });
+  if (result.allowed) throw new Error('the arm rule allowed it');
+  return result.reason;
+}
 
 function fundingReason(totalCents: number, balanceCents: number, reservedByOthersCents: number): string {
   const result = checkFunding({ totalCents, balanceCents, reservedByOthersCents }, { minCashReserveCents: 0 });

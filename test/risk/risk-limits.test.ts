@@ -100,7 +100,15 @@ offer_expiry_hours: 1.5
       'offer_expiry_hours',
       'reserve_manual_offers',
       'protections',
+      'split',
     ]);
     expect(schema.additionalProperties).toBe(false);
+  });
+
+  it('reads a live split, and refuses one arm twice or shares above 1', () => {
+    expect(riskLimitsSchema.parse({ split: { strategies: ['a', 'b'] } }).split).toEqual({ strategies: ['a', 'b'], shares: [0.5, 0.5] });
+    const messages = (input: unknown) => riskLimitsSchema.safeParse(input).error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    expect(messages({ split: { strategies: ['a', 'a'] } })).toEqual(['split.strategies: needs two different strategies']);
+    expect(messages({ split: { strategies: ['a', 'b'], shares: [0.6, 0.5] } })).toEqual(['split.shares: the shares sum to more than 1']);
   });
 });

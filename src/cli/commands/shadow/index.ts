@@ -12,7 +12,11 @@ import { databaseToRead } from '../../database-to-read.js';
 import { examplesHelp } from '../../examples-help.js';
 import { UserError } from '../../user-error.js';
 import { DEFAULT_CONFIG_FILE } from '../run/index.js';
-import { shadowReportJson, shadowReportText } from './shadow-report.js';
+import { splitVerdict, splitVerdictText } from '../../../daemon/shadow-split-stats.js';
+import type { SplitSettings } from '../../../risk/index.js';
+import { createShadowSplitRepository } from '../../../store/shadow-split-repository.js';
+import type { Database } from 'better-sqlite3';
+import { shadowReportJson, shadowReportText, splitReportText } from './shadow-report.js';
 
 interface ReportOptions {
   db?: string;
@@ -51,10 +55,35 @@ export function registerShadowCommand(program: Command, io: CliIo): void {
       const config = await loadDaemonConfig(file, io.env);
       const store = openStore(databaseToRead(options.db, config.db, io));
       try {
-        const rows = createShadowDecisionsRepository(databaseOf(store)).compare(sinceMs);
-        io.stdout.write(options.json === true ? `${JSON.stringify(shadowReportJson(rows))}\n` : shadowReportText(rows, options.since));
+        const db = databaseOf(store);
+        const rows = createShadowDecisionsRepository(db).compare(sinceMs);
+        const split = config.risk.split;
+        if (options.json === true) {
+          io.stdout.write(`${JSON.stringify({ shadow: shadowReportJson(rows), split: split === undefined ? null : splitFigures(db, split) })}\n`);
+          return;
+        }
+        io.stdout.write(shadowReportText(rows, options.since));
+        if (split !== undefined) {
+          const figures = splitFigures(db, split);
+          io.stdout.write(splitReportText(figures.arms, figures.verdict));
+        }
       } finally {
         store.close();
       }
     });
+}
+
+/** Each arm's resolved loans and P&L, and the sequential test's verdict in words. */
+function splitFigures(db: Database, split: SplitSettings) {
+  const book = createShadowSplitRepository(db);
+  const loans = split.strategies.map((strategy) => book.resolvedLoans(strategy));
+  const arms = split.strategies.map((strategy, index) => ({
+    strategy,
+    share: split.shares[index] ?? 0,
+    resolvedLoans: loans[index]?.length ?? 0,
+    pnlCents: (loans[index] ?? []).reduce((sum, loan) => sum + loan.paidCents - loan.lentCents, 0),
+  }));
+  const [a, b] = split.strategies;
+  const verdict = splitVerdict({ name: a, returns: (loans[0] ?? []).map((loan) => loan.return) }, { name: b, returns: (loans[1] ?? []).map((loan) => loan.return) });
+  return { arms, verdict: splitVerdictText(a, b, verdict) };
 }

@@ -2,6 +2,7 @@
  * The text of `lendbot shadow report`: each challenger against the live decisions on the same
  * requests. What a real borrower did is said apart from what the market response models.
  */
+import { formatCents } from '../../../service/index.js';
 import type { ShadowComparisonRow } from '../../../store/shadow-decisions-repository.js';
 
 const percent = (rate: number | null): string => (rate === null ? '-' : `${(rate * 100).toFixed(1)} %`);
@@ -45,4 +46,23 @@ export function shadowReportJson(rows: readonly ShadowComparisonRow[]): unknown 
     modelled: { expected_acceptances: row.modelledAccepted, offers: row.modelledOffers },
     needed_data: row.neededData,
   }));
+}
+
+/** One arm of a live split, as the report shows it. */
+export interface ArmFigures {
+  strategy: string;
+  share: number;
+  resolvedLoans: number;
+  /** Paid back minus lent over its resolved loans. */
+  pnlCents: number;
+}
+
+/** The live split's section: each arm's resolved loans and P&L, and the sequential test's verdict. */
+export function splitReportText(arms: readonly ArmFigures[], verdictLine: string): string {
+  const lines = ['', 'live split (risk.split): P&L of resolved loans by arm, real outcomes'];
+  for (const arm of arms) {
+    lines.push(`  ${arm.strategy.padEnd(20)} share ${(arm.share * 100).toFixed(0)} %   ${plural(arm.resolvedLoans, 'resolved loan', 'resolved loans')}   P&L ${formatCents(arm.pnlCents)}`);
+  }
+  lines.push(`  sequential test (mSPRT, alpha 5 %): ${verdictLine}`);
+  return `${lines.join('\n')}\n`;
 }
