@@ -4,7 +4,7 @@
  * that is a directory; an operator port held by another program; a webhook listener with another
  * secret. Everything runs in-process through the real program (runCli).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/daemon/free-port.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { formatChecks } from '../../src/cli/commands/doctor/check.js';
+import { openStore } from '../../src/store/index.js';
 import { OFFER_ALL, startDaemonHarness, type DaemonHarness } from '../daemon/daemon-harness.js';
 import { pageOf, startFixtureServer, type FixtureServer } from '../service/fixture-server.js';
 import { loanRequestJson, transferGroupJson } from '../service/fixtures/resources.js';
@@ -165,6 +167,50 @@ describe('lendbot doctor', () => {
     expect(result.stdout).toMatch(/fix: point LENDBOT_DB \(or --db\) at a file/);
   });
 
+  it('an existing database open to other users is a warning with the chmod; the file is left as it is', async () => {
+    const file = join(dir, 'shared.db');
+    openStore(file).close();
+    chmodSync(file, 0o644);
+    const server = await fixtureMarketplace();
+    const result = await runCli(['doctor', '--config', await writeConfig(), '--db', file], fixtureEnv(server));
+    expect(result.code).toBe(0);
+    expect(lineOf(result.stdout, 'database')).toMatch(/^warn .*shared\.db is open to other users \(mode 0644\); lendbot tightens it at start/);
+    expect(result.stdout).toContain(`fix: chmod go-rwx ${file}`);
+  });
+
+  it('a marketplace that does not answer in time fails that check within --timeout; the others still run', async () => {
+    const server = await fixtureMarketplace();
+    server.route('GET /api/v3/transfer_history/', () => ({ status: 200, body: {}, delayMs: 5000 }));
+    const result = await runCli(['doctor', '--config', await writeConfig(), '--timeout', '0.5'], fixtureEnv(server));
+    expect(result.code).toBe(1);
+    expect(lineOf(result.stdout, 'credentials')).toMatch(/^ok /);
+    expect(lineOf(result.stdout, 'balance')).toMatch(/^FAIL /);
+    expect(lineOf(result.stdout, 'strategy')).toMatch(/^ok /);
+  });
+
+  it('marks a terminal gets: ✓ ! ✗ -, the fix under the line', () => {
+    const text = formatChecks(
+      [
+        { name: 'credentials', status: 'ok', detail: 'accepted' },
+        { name: 'clock', status: 'warn', detail: '40 s off', fix: 'NTP' },
+        { name: 'database', status: 'fail', detail: 'a directory', fix: 'a file' },
+        { name: 'notifications', status: 'skip', detail: 'none' },
+      ],
+      true,
+    );
+    expect(text).toBe(
+      [
+        '✓ credentials    accepted',
+        '! clock          40 s off',
+        '                 fix: NTP',
+        '✗ database       a directory',
+        '                 fix: a file',
+        '- notifications  none',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('an operator port held by another program fails, naming LENDBOT_OPS_PORT', async () => {
     const other = http.createServer((_request, response) => response.end('<title>someone else</title>'));
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
@@ -238,6 +284,14 @@ describe('lendbot doctor', () => {
       expect(wrong.code).toBe(1);
       expect(lineOf(wrong.stdout, 'webhook')).toMatch(/^FAIL .*answered 401/);
       expect(wrong.stdout).toMatch(/fix: LENDBOT_WEBHOOK_SECRET here differs from the daemon's/);
+    });
+
+    it('without --webhook-url, the listener of the daemon running with this config gets the test event', async () => {
+      const server = await fixtureMarketplace();
+      const port = Number(new URL(harness.daemon.webhookUrl).port);
+      const result = await runCli(['doctor', '--config', await writeConfig({ webhookPort: port })], fixtureEnv(server, { LENDBOT_WEBHOOK_SECRET: harness.sandbox.credentials.webhookSecret }));
+      expect(lineOf(result.stdout, 'webhook')).toMatch(new RegExp(`^ok +webhook +http://127\\.0\\.0\\.1:${port}/webhooks answered 200 \\{"status":"ignored"\\}`));
+      expect(result.code).toBe(0);
     });
 
     it('--webhook-url nobody answers at fails (a daemon not running is a failure when the URL is given)', async () => {
