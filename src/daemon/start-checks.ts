@@ -4,11 +4,30 @@
  * another program holds, ends start-up with one line that names what to change. Refusals that
  * begin after a successful start keep the daemon running, degraded (src/ops/service-health.ts).
  */
+import type { Sleep } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import { ConfigurationError, ServiceError, type MarketplaceApi } from '../service/index.js';
 
 /** What the start-up read needs: the first page of the transfer history (the balance's source). */
 export type StartCheckClient = Pick<MarketplaceApi, 'listTransfers'>;
+
+/**
+ * The longest the start-up read may take, whatever the tries: a host that never answers costs the
+ * client's timeout (LENDBOT_HTTP_TIMEOUT_MS, 20 s) on each of its tries, over a minute and a half.
+ */
+export const START_CHECK_BUDGET_MS = 30_000;
+
+export interface StartCheckOptions {
+  baseUrl: string;
+  /** How many times the client tries a read (LENDBOT_READ_RETRIES + 1), for the line. */
+  tries: number;
+  log: Logger;
+  budgetMs?: number;
+  /** Waits out the budget (default a timer that keeps no process alive). */
+  sleep?: Sleep;
+}
+
+const unrefSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 /**
  * One signed read: the first page of the transfer history, which the balance needs first anyway.
@@ -21,9 +40,16 @@ export type StartCheckClient = Pick<MarketplaceApi, 'listTransfers'>;
  * be reached, or what answers there is not the marketplace. A service that is there but failing
  * (5xx, 429) is an outage, not a misconfiguration: the daemon starts and degrades.
  */
-export async function checkMarketplaceAtStart(client: StartCheckClient, options: { baseUrl: string; tries: number; log: Logger }): Promise<void> {
+export async function checkMarketplaceAtStart(client: StartCheckClient, options: StartCheckOptions): Promise<void> {
+  const budgetMs = options.budgetMs ?? START_CHECK_BUDGET_MS;
   try {
-    await client.listTransfers(1);
+    const read = client.listTransfers(1).then(() => 'answered' as const);
+    const outcome = await Promise.race([read, (options.sleep ?? unrefSleep)(budgetMs).then(() => 'no answer' as const)]);
+    // The read left behind ends with the process, which this line stops.
+    read.catch(() => undefined);
+    if (outcome === 'no answer') {
+      throw new ConfigurationError(`no answer from the marketplace at ${originOf(options.baseUrl)} within ${Math.round(budgetMs / 1000)} s: check LENDBOT_BASE_URL and the network`);
+    }
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
     const refusal = startRefusal(error, options);

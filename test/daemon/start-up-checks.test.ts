@@ -47,6 +47,22 @@ describe('the start-up check', () => {
     expect(harness.sleeps).toHaveLength(TRIES - 1);
   });
 
+  it('ends start-up naming LENDBOT_BASE_URL when the marketplace does not answer within the budget', async () => {
+    harness = await startHarness();
+    harness.server.route(TRANSFERS, () => ({ status: 200, body: EMPTY_PAGE, delayMs: 60_000 }));
+    const { log } = captureLog();
+    let waited = 0;
+    const sleep = async (ms: number): Promise<void> => {
+      waited = ms;
+      // The budget runs out once the read is on the wire.
+      while (harness?.server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    await expect(checkMarketplaceAtStart(harness.client, { baseUrl: harness.server.url, tries: TRIES, log, budgetMs: 30_000, sleep })).rejects.toThrow(
+      `no answer from the marketplace at ${harness.server.url} within 30 s: check LENDBOT_BASE_URL and the network`,
+    );
+    expect(waited).toBe(30_000);
+  });
+
   it('ends start-up naming LENDBOT_BASE_URL when what answers there is not the marketplace', async () => {
     harness = await startHarness();
     // No route: the fixture answers 404 as a web server that is not the marketplace would.
