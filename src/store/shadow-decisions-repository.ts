@@ -43,7 +43,7 @@ export interface ShadowComparisonRow {
   liveMeanRate: number | null;
   /** Both offered. */
   overlap: number;
-  /** Both offered and the live offer was accepted or funded: a real borrower's answer. */
+  /** Both offered and a borrower took the live offer (accepted or funded): a real answer. */
   liveFunded: number;
   /** Of those, the challenger's rate was at or below the rate the borrower took (it would have won too). */
   liveFundedAtOrBelow: number;
@@ -70,26 +70,33 @@ export function createShadowDecisionsRepository(db: Database): ShadowDecisionsRe
     VALUES (@loanRequestId, @strategy, @contentHash, @action, @rate, @probability, @modelledAccept, @amountCents, @maxRate, @reasons, @needed, @decidedAt)
   `);
   const byRequest = db.prepare(`SELECT strategy, action, rate, needed_json, reasons_json FROM shadow_decisions WHERE loan_request_id = ? ORDER BY strategy`);
-  // The live side of each request: its decision row and, when an offer went out, the offer's state.
+  // The live side of each request: its decision row and, when an offer went out, whether a
+  // borrower took it (the offer accepted or funded, as the account sync records it).
   const comparison = db.prepare(`
-    SELECT s.strategy AS strategy,
+    WITH joined AS (
+      SELECT s.strategy, s.action, s.rate, s.needed_json, s.modelled_accept, d.action AS live_action, d.rate AS live_rate,
+             COALESCE(d.action = 'offer' AND (o.state IN ${ACCEPTED_STATES}), 0) AS taken,
+             o.rate AS taken_rate
+      FROM shadow_decisions s
+      LEFT JOIN decisions d ON d.loan_request_id = s.loan_request_id
+      LEFT JOIN offers o ON o.loan_request_id = s.loan_request_id AND d.action = 'offer'
+      WHERE s.decided_at >= ?
+    )
+    SELECT strategy,
            COUNT(*) AS seen,
-           SUM(s.action = 'offer') AS wouldOffer,
-           AVG(CASE WHEN s.action = 'offer' THEN s.rate END) AS meanRate,
-           SUM(s.needed_json <> '[]') AS neededData,
-           SUM(COALESCE(d.action = 'offer', 0)) AS liveOffers,
-           AVG(CASE WHEN d.action = 'offer' THEN d.rate END) AS liveMeanRate,
-           SUM(s.action = 'offer' AND COALESCE(d.action = 'offer', 0)) AS overlap,
-           SUM(s.action = 'offer' AND COALESCE(o.state IN ${ACCEPTED_STATES}, 0)) AS liveFunded,
-           SUM(s.action = 'offer' AND COALESCE(o.state IN ${ACCEPTED_STATES}, 0) AND s.rate <= o.rate) AS liveFundedAtOrBelow,
-           SUM(CASE WHEN s.action = 'offer' AND NOT COALESCE(o.state IN ${ACCEPTED_STATES}, 0) THEN COALESCE(s.modelled_accept, 0) ELSE 0 END) AS modelledAccepted,
-           SUM(s.action = 'offer' AND NOT COALESCE(o.state IN ${ACCEPTED_STATES}, 0)) AS modelledOffers
-    FROM shadow_decisions s
-    LEFT JOIN decisions d ON d.loan_request_id = s.loan_request_id
-    LEFT JOIN offers o ON o.loan_request_id = s.loan_request_id AND d.action = 'offer'
-    WHERE s.decided_at >= ?
-    GROUP BY s.strategy
-    ORDER BY s.strategy
+           SUM(action = 'offer') AS wouldOffer,
+           AVG(CASE WHEN action = 'offer' THEN rate END) AS meanRate,
+           SUM(needed_json <> '[]') AS neededData,
+           SUM(COALESCE(live_action = 'offer', 0)) AS liveOffers,
+           AVG(CASE WHEN live_action = 'offer' THEN live_rate END) AS liveMeanRate,
+           SUM(action = 'offer' AND COALESCE(live_action = 'offer', 0)) AS overlap,
+           SUM(action = 'offer' AND taken) AS liveFunded,
+           SUM(action = 'offer' AND taken AND rate <= taken_rate) AS liveFundedAtOrBelow,
+           SUM(CASE WHEN action = 'offer' AND NOT taken THEN COALESCE(modelled_accept, 0) ELSE 0 END) AS modelledAccepted,
+           SUM(action = 'offer' AND NOT taken) AS modelledOffers
+    FROM joined
+    GROUP BY strategy
+    ORDER BY strategy
   `);
   return {
     record(input) {

@@ -130,4 +130,27 @@ describe('shadow strategies against the sandbox', () => {
     const json = (JSON.parse(withShadows.reportJson.stdout) as { shadow: Array<{ strategy: string; would_offer: number }> }).shadow;
     expect(json.map((row) => [row.strategy, row.would_offer])).toEqual(withShadows.comparison.map((row) => [row.strategy, row.wouldOffer]));
   });
+
+  it("counts the live offer a borrower took as the real outcome, the rest as modelled", async () => {
+    harness = await startDaemonHarness({ strategyFiles: [OFFER_ALL, SHADOW_CHEAP], sandbox: { arrivalsPerHour: 0 } });
+    const h = harness;
+    h.sandbox.control.setFaults({ dropWebhookRate: 1 });
+    const decide = { svcColor: 1, maxInterestRate: 0.6, decisionDelayMs: 2 * 3_600_000 };
+    const taken = h.sandbox.control.createLoanRequest({ ...decide, competitorOffers: 0 });
+    await h.daemon.poller.poll();
+    const walkedAway = h.sandbox.control.createLoanRequest({ ...decide, competitorOffers: 0, takeUp: 0 });
+    await h.daemon.poller.poll();
+    await h.daemon.pipeline.idle();
+    h.sandbox.control.advance(3 * 3_600_000);
+    await h.daemon.runJob('sync');
+    const shadows = createShadowDecisionsRepository(databaseOf(h.store));
+    expect(shadows.forRequest(taken.id).map((row) => row.action)).toEqual(['offer']);
+    expect(shadows.forRequest(walkedAway.id).map((row) => row.action)).toEqual(['offer']);
+    // The borrower took the live offer on one request; the challenger's lower rate would have won it too.
+    const [cheap] = shadows.compare();
+    expect(cheap).toMatchObject({ strategy: 'shadow-cheap', seen: 2, overlap: 2, liveFunded: 1, liveFundedAtOrBelow: 1, modelledOffers: 1 });
+    const report = await runCli(['shadow', 'report', '--db', join(h.dir, 'lendbot.db')]);
+    expect(report.stdout).toContain("the live offer was accepted on 1 request the challenger offered on; its rate was at or below the borrower's on 1");
+    expect(report.stdout).toMatch(/modelled +\d\.\d expected acceptances of its other 1 would-be offer \(market response, not an outcome\)/);
+  });
 });
