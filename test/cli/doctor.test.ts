@@ -119,6 +119,8 @@ describe('lendbot doctor', () => {
     expect(result.code).toBe(1);
     expect(lineOf(result.stdout, 'credentials')).toMatch(/^FAIL .*403 authentication refused: Invalid API Key \[AUTH_INVALID_API_KEY\]/);
     expect(result.stdout).toMatch(/fix: check LENDBOT_API_KEY; the key may have been revoked/);
+    // The hint is said once, on the fix line.
+    expect(result.stdout.split('check LENDBOT_API_KEY')).toHaveLength(2);
     expect(lineOf(result.stdout, 'balance')).toMatch(/^skip /);
     expect(lineOf(result.stdout, 'clock')).toMatch(/^ok /);
     expect(result.stderr).toBe('lendbot: 1 check failed: live trading cannot work until it is fixed\n');
