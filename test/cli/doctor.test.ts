@@ -296,6 +296,13 @@ describe('lendbot doctor', () => {
       expect(result.code).toBe(0);
     });
 
+    it("the operator port held by the running lendbot's dashboard passes", async () => {
+      const server = await fixtureMarketplace();
+      const port = Number(new URL(harness.daemon.operatorUrl() ?? 'http://x').port);
+      const result = await runCli(['doctor', '--config', await writeConfig({ opsPort: port })], fixtureEnv(server));
+      expect(lineOf(result.stdout, 'operator')).toBe(`ok   operator       127.0.0.1:${port} is served by a running lendbot`);
+    });
+
     it('--webhook-url nobody answers at fails (a daemon not running is a failure when the URL is given)', async () => {
       const server = await fixtureMarketplace();
       const url = `http://127.0.0.1:${await freePort()}/webhooks`;
