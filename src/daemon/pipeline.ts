@@ -204,6 +204,9 @@ export class Pipeline {
     const arm = split !== undefined && split.strategies.every((name) => active.some((strategy) => strategy.name === name && strategy.shadow !== true)) ? armOf(request.id, split) : undefined;
     const otherArm = split === undefined || arm === undefined ? undefined : split.strategies[1 - arm];
     const strategies = active.filter((strategy) => strategy.shadow !== true && strategy.name !== otherArm);
+    if (strategies.length === 0) {
+      throw new Error('every active strategy is marked shadow: true; at least one must decide live (docs/strategies.md, "Shadow and split")');
+    }
     const shadows = active.filter((strategy) => strategy.shadow === true);
     const purchases = new DeferredPurchases(this.deps.spend);
     const context = { strategies, nowMs: clock.now(), ledger: purchases };

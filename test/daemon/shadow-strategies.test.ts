@@ -153,4 +153,15 @@ describe('shadow strategies against the sandbox', () => {
     expect(report.stdout).toContain("the live offer was accepted on 1 request the challenger offered on; its rate was at or below the borrower's on 1");
     expect(report.stdout).toMatch(/modelled +\d\.\d expected acceptances of its other 1 would-be offer \(market response, not an outcome\)/);
   });
+
+  it('decides nothing, and says why, when every strategy is a challenger', async () => {
+    harness = await startDaemonHarness({ strategyFiles: [SHADOW_CHEAP], sandbox: { arrivalsPerHour: 0 } });
+    const h = harness;
+    h.sandbox.control.setFaults({ dropWebhookRate: 1 });
+    const request = h.sandbox.control.createLoanRequest({ svcColor: 1, competitorOffers: 0 });
+    // The poll job fails with the reason (the scheduler logs it); the request stays undecided.
+    await expect(h.daemon.poller.poll()).rejects.toThrow('every active strategy is marked shadow: true; at least one must decide live');
+    await h.daemon.pipeline.idle();
+    expect(h.store.decisions.get(request.id)).toBeUndefined();
+  });
 });

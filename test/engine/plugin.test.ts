@@ -76,4 +76,15 @@ describe('strategy plugins', () => {
     expect(strategy.dataPolicy).toEqual({ monthlyBudgetCents: 3000, bankingData: 'always', borrowerHistory: 'never', providers: [] });
     expect(strategy.evaluate(loanRequest(), {})).toMatchObject({ action: 'offer', rate: 0.2, automateFund: false });
   });
+
+  it('is a challenger when its YAML says shadow: true, in every params variant', async () => {
+    await write('shadow-impl.mjs', `export default { name: 'impl', version: '0', evaluate: (r, e, p) => ({ action: 'offer', rate: p.rate, reasons: [] }) };\n`);
+    const file = await write(
+      'shadow-wrapper.yaml',
+      `name: wrapped-shadow\ndescription: a plugin in shadow\nversion: "1"\nshadow: true\nplugin: ./shadow-impl.mjs\nparams:\n  rate: { value: 0.2, min: 0.1, max: 0.5 }\n`,
+    );
+    const strategy = await loadStrategyFile(file);
+    expect(strategy.shadow).toBe(true);
+    expect(strategy.withParams({ rate: 0.3 })).toMatchObject({ shadow: true, params: { rate: 0.3 } });
+  });
 });

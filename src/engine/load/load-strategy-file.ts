@@ -87,5 +87,11 @@ export async function loadStrategy(path: string, paramOverrides: Readonly<Record
     ...(definition.priority === undefined ? {} : { priority: definition.priority }),
     hashPrefix: text,
   });
-  return { strategy: Object.keys(paramOverrides).length > 0 ? strategy.withParams(paramOverrides) : strategy };
+  const withParams = Object.keys(paramOverrides).length > 0 ? strategy.withParams(paramOverrides) : strategy;
+  return { strategy: definition.shadow ? asShadow(withParams) : withParams };
+}
+
+/** A plugin strategy marked `shadow: true` in its YAML: a challenger, with every params variant too. */
+function asShadow(strategy: CompiledStrategy): CompiledStrategy {
+  return { ...strategy, shadow: true, withParams: (overrides) => asShadow(strategy.withParams(overrides)) };
 }
