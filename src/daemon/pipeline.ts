@@ -123,6 +123,8 @@ export class Pipeline {
   private intakeStopped = false;
   private shadowBook: ShadowDecisionsRepository | undefined;
   private splitBook: ShadowSplitRepository | undefined;
+  /** The split last warned about as not running (its arms not both live), so it is said once. */
+  private splitWarned: string | undefined;
 
   constructor(private readonly deps: PipelineDeps) {
     this.retries = new RequestRetries(deps.retryClock ?? deps.clock, deps.retry ?? DEFAULT_REQUEST_RETRY);
@@ -203,6 +205,7 @@ export class Pipeline {
     // A live split: the request's arm decides, the other arm's strategy sits this one out.
     const arm = split !== undefined && split.strategies.every((name) => active.some((strategy) => strategy.name === name && strategy.shadow !== true)) ? armOf(request.id, split) : undefined;
     const otherArm = split === undefined || arm === undefined ? undefined : split.strategies[1 - arm];
+    if (split !== undefined && arm === undefined) this.warnSplitIdle(split.strategies);
     const strategies = active.filter((strategy) => strategy.shadow !== true && strategy.name !== otherArm);
     if (strategies.length === 0) {
       throw new Error('every active strategy is marked shadow: true; at least one must decide live (docs/strategies.md, "Shadow and split")');
@@ -305,6 +308,14 @@ export class Pipeline {
       }
     }
     return result;
+  }
+
+  /** A split whose arms are not both live strategies does not run: said once a configuration. */
+  private warnSplitIdle(arms: readonly string[]): void {
+    const key = arms.join(',');
+    if (this.splitWarned === key) return;
+    this.splitWarned = key;
+    this.deps.log.warn({ split: arms }, 'risk.split names strategies that are not both active and live; requests are decided without the split');
   }
 
   /**

@@ -72,4 +72,21 @@ describe('a live split against the sandbox', () => {
     expect(report.stdout).toMatch(/offer-all +share 30 % +0 resolved loans +P&L 0\.00/);
     expect(report.stdout).toContain('sequential test (mSPRT, alpha 5 %): not yet: 0 and 0 resolved loans, the test speaks from 30 in each arm');
   });
+
+  it('runs without the split, and says so once, when an arm is not a live strategy', async () => {
+    harness = await startDaemonHarness({
+      strategyFiles: [OFFER_ALL],
+      sandbox: { arrivalsPerHour: 0 },
+      risk: { split: { strategies: ['offer-all', 'missing'], shares: [0.5, 0.5] } },
+    });
+    const h = harness;
+    h.sandbox.control.setFaults({ dropWebhookRate: 1 });
+    for (let index = 0; index < 3; index++) {
+      const request = h.sandbox.control.createLoanRequest({ svcColor: 0, competitorOffers: 0 });
+      await h.daemon.poller.poll();
+      await h.daemon.pipeline.idle();
+      expect(h.store.decisions.get(request.id)?.strategy).toBe('offer-all');
+    }
+    expect(h.logs.filter((line) => String(line.msg).startsWith('risk.split names strategies'))).toHaveLength(1);
+  });
 });
