@@ -2,19 +2,8 @@
 // samples, a clear difference found, and equal arms watched after every loan raise a false alarm
 // in few of many seeds (at most alpha).
 import { describe, expect, it } from 'vitest';
+import { seededRandom as generator } from '../../src/backtest/tune/seeded-random.js';
 import { splitVerdict, splitVerdictText } from '../../src/daemon/shadow-split-stats.js';
-
-/** mulberry32: a small seeded generator, so every run draws the same samples. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A loan's return: +gain when repaid, −loss on default (a lending book's skewed law). */
 function loanReturn(random: () => number, defaultRate: number): number {
