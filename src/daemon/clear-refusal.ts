@@ -12,12 +12,12 @@
  * 5xx, a timeout, a bug) may have created the offer: it stays `unknown`, keeps its money
  * reserved, and is reconciled, never resent blindly (docs/daemon.md, "Acting").
  */
-import { FUND_REFUSAL_CODES, InvalidArgumentError, NOT_SENT_NETWORK_CODES, OFFER_REFUSAL_CODES, ServiceError } from '../service/index.js';
+import { InvalidArgumentError, NOT_SENT_NETWORK_CODES, refusesCall, ServiceError, type RefusedCall } from '../service/index.js';
 
 /** Spec part 7's texts: the service refused to authenticate the call, so it did nothing. */
 const AUTH_REFUSALS: ReadonlySet<string> = new Set(['AUTH_MISSING_CREDENTIALS', 'AUTH_INVALID_HMAC', 'AUTH_INVALID_API_KEY', 'AUTH_TIMESTAMP_OUT_OF_RANGE']);
 
-export type CallKind = 'offer' | 'fund';
+export type CallKind = RefusedCall;
 
 /** Whether `error`, from a make_offer or fund call, proves the service did nothing. */
 export function isClearRefusal(error: unknown, call: CallKind): boolean {
@@ -25,8 +25,7 @@ export function isClearRefusal(error: unknown, call: CallKind): boolean {
   if (!(error instanceof ServiceError)) return false;
   if (error.code === 'NETWORK_ERROR') return notSent(error.cause);
   if (AUTH_REFUSALS.has(error.code)) return true;
-  const refusals = call === 'offer' ? OFFER_REFUSAL_CODES : FUND_REFUSAL_CODES;
-  return error.code === 'RULE_REFUSED' && error.refusal !== undefined && refusals.has(error.refusal);
+  return error.code === 'RULE_REFUSED' && error.refusal !== undefined && refusesCall(error.refusal, call);
 }
 
 /**

@@ -8,59 +8,53 @@
  */
 import { z } from 'zod';
 
-export const REFUSAL_CODES = [
+/** The calls a refusal says the service did not carry out (spec 4.2 make_offer, 4.3 fund). */
+export type RefusedCall = 'offer' | 'fund';
+
+/**
+ * Every refusal code, with the calls it refuses: a make_offer or fund answered with one of these
+ * did nothing, so the money held for it may be released (src/daemon/clear-refusal.ts). A code
+ * that refuses no call says something else (`offer_exists`: an offer exists).
+ */
+const REFUSAL_CATALOGUE = {
   /** 4.2 rule 7: the investor already made an offer on this request (ours, before a crash). */
-  'offer_exists',
+  offer_exists: [],
   /** 4.2 rule 2: the investor is currently borrowing. */
-  'investor_borrowing',
+  investor_borrowing: ['offer'],
   /** 4.2 rule 9: the investor has no verified bank account. */
-  'no_verified_bank',
+  no_verified_bank: ['offer'],
   /** 4.2 rule 3: offered interest above the request's max_interest_rate. */
-  'rate_above_max',
+  rate_above_max: ['offer'],
   /** 4.2 rule 4 and 4.3 precondition 5: the balance does not cover the loan. */
-  'insufficient_balance',
+  insufficient_balance: ['offer', 'fund'],
   /** 4.2 rule 5. */
-  'request_canceled',
+  request_canceled: ['offer'],
   /** 4.2 rule 6. */
-  'request_signed',
+  request_signed: ['offer'],
   /** 4.2 rule 8: the borrower accepted another offer. */
-  'accepted_other_offer',
+  accepted_other_offer: ['offer'],
   /** The request no longer takes offers, for a reason the text does not say. */
-  'request_closed',
+  request_closed: ['offer'],
   /** 4.3 precondition 1: funding was already started. */
-  'fund_already_started',
+  fund_already_started: ['fund'],
   /** 4.3 precondition 2: the borrower has not accepted the offer (yet). */
-  'offer_not_accepted',
+  offer_not_accepted: ['fund'],
   /** 4.3 precondition 3: the loan request is not in Offered status. */
-  'request_not_offered',
+  request_not_offered: ['fund'],
   /** 4.3 precondition 4: the borrower has no primary funding resource. */
-  'no_funding_resource',
+  no_funding_resource: ['fund'],
   /** A page past the end of a list (Django REST framework's "Invalid page."). */
-  'invalid_page',
-] as const;
+  invalid_page: [],
+} as const satisfies Record<string, readonly RefusedCall[]>;
 
-export type RefusalCode = (typeof REFUSAL_CODES)[number];
+export type RefusalCode = keyof typeof REFUSAL_CATALOGUE;
 
-/** Refusals of make_offer (spec 4.2 rules 2-9); `offer_exists` is not one: it says an offer exists. */
-export const OFFER_REFUSAL_CODES: ReadonlySet<RefusalCode> = new Set<RefusalCode>([
-  'investor_borrowing',
-  'no_verified_bank',
-  'rate_above_max',
-  'insufficient_balance',
-  'request_canceled',
-  'request_signed',
-  'accepted_other_offer',
-  'request_closed',
-]);
+export const REFUSAL_CODES = Object.keys(REFUSAL_CATALOGUE) as [RefusalCode, ...RefusalCode[]];
 
-/** Refusals of a fund call (spec 4.3 preconditions). */
-export const FUND_REFUSAL_CODES: ReadonlySet<RefusalCode> = new Set<RefusalCode>([
-  'fund_already_started',
-  'offer_not_accepted',
-  'request_not_offered',
-  'no_funding_resource',
-  'insufficient_balance',
-]);
+/** Whether a refusal with this code says the service did not carry out `call`. */
+export function refusesCall(code: RefusalCode, call: RefusedCall): boolean {
+  return (REFUSAL_CATALOGUE[code] as readonly RefusedCall[]).includes(call);
+}
 
 /** One recognised text: a case-insensitive substring, or a regex written `/.../flags`. */
 export interface RefusalTextRule {
