@@ -6,15 +6,12 @@
  * left out of every default rate.
  */
 import type { RecordingLine } from '../recording/index.js';
+import { labelOf } from './train/training-data.js';
 
-/** true: defaulted; false: repaid in full; undefined: the recording does not say. */
+/** true: defaulted; false: repaid in full; undefined: the recording does not say (training's label, read as a default). */
 export function realisedDefault(line: RecordingLine): boolean | undefined {
-  const outcome = line.outcome;
-  if (!outcome) return undefined;
-  const status = outcome.status === 'unfunded' ? outcome.if_funded?.status : outcome.status;
-  if (status === 'default' || status === 'collection') return true;
-  if (status === 'completed') return false;
-  return undefined;
+  const label = labelOf(line);
+  return label === null ? undefined : label === 0;
 }
 
 /** Requests whose fate the recording knows, and how many of them defaulted. */

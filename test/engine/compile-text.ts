@@ -17,3 +17,12 @@ export function compileText(body: string, file = 'inline.yaml', name = 'inline')
   const text = `name: ${name}\ndescription: test strategy\nversion: "1"\n${body}`;
   return compileStrategy(parseStrategyText(text, file), { file, text });
 }
+
+/** A strategy whose score is a constant `logOdds` (no banking data), with the given `pricing:` body. */
+export function strategyAt(logOdds: number, pricing: string): CompiledStrategy {
+  return compileText(`data: { banking_data: never }
+score:
+  logistic: { intercept: ${logOdds}, terms: [{ feature: loan_terms, weight: 0 }] }
+pricing:
+${pricing}`);
+}

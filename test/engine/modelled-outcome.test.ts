@@ -3,16 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { curvePoint } from '../../src/engine/pricing/expected-profit.js';
 import { DEFAULT_MARKET_RESPONSE, expectedAcceptProbability, paymentFactor } from '../../src/engine/index.js';
-import { compileText } from './compile-text.js';
+import { compileText, strategyAt } from './compile-text.js';
 import { loanRequest } from './fixtures.js';
-
-function strategyAt(logOdds: number, pricing: string) {
-  return compileText(`data: { banking_data: never }
-score:
-  logistic: { intercept: ${logOdds}, terms: [{ feature: loan_terms, weight: 0 }] }
-pricing:
-${pricing}`);
-}
 
 describe('modelled outcome of an offer', () => {
   it('cost_plus: the default market response read at the rate, and the profit repaid or defaulted', () => {

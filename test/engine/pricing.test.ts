@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectedAnnualReturn, MIN_OFFER_RATE, requiredRate } from '../../src/engine/index.js';
-import { compileText } from './compile-text.js';
+import { strategyAt } from './compile-text.js';
 import { loanRequest } from './fixtures.js';
-
-function strategyAt(logOdds: number, pricing: string) {
-  return compileText(`data: { banking_data: never }
-score:
-  logistic: { intercept: ${logOdds}, terms: [{ feature: loan_terms, weight: 0 }] }
-pricing:
-${pricing}`);
-}
 
 describe('pricing', () => {
   it('offers the rate that reaches the target, rounded up to 0.0001', () => {

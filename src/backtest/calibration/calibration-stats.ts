@@ -11,6 +11,7 @@
  *   realised default's 95 % interval.
  */
 import { wilson } from '../offer-stats.js';
+import { brier } from '../train/metrics.js';
 
 /** A prediction this far from what happened, and outside its interval, is called off. */
 export const CALIBRATION_TOLERANCE = 0.02;
@@ -101,10 +102,12 @@ export function deciles(items: readonly Prediction[], groups = 10): Array<Calibr
   return rows;
 }
 
+/** train's Brier score, on predicted default against realised default. */
 export function brierScore(items: readonly Prediction[]): number {
-  let sum = 0;
-  for (const item of items) sum += (item.predicted - item.defaulted) ** 2;
-  return items.length === 0 ? Number.NaN : sum / items.length;
+  return brier(
+    items.map((item) => item.predicted),
+    items.map((item) => item.defaulted),
+  );
 }
 
 const pct = (value: number): string => `${(value * 100).toFixed(1)} %`;
