@@ -12,10 +12,7 @@
  * 5xx, a timeout, a bug) may have created the offer: it stays `unknown`, keeps its money
  * reserved, and is reconciled, never resent blindly (docs/daemon.md, "Acting").
  */
-import { InvalidArgumentError, NOT_SENT_NETWORK_CODES, refusesCall, ServiceError, type RefusedCall } from '../service/index.js';
-
-/** Spec part 7's texts: the service refused to authenticate the call, so it did nothing. */
-const AUTH_REFUSALS: ReadonlySet<string> = new Set(['AUTH_MISSING_CREDENTIALS', 'AUTH_INVALID_HMAC', 'AUTH_INVALID_API_KEY', 'AUTH_TIMESTAMP_OUT_OF_RANGE']);
+import { AUTH_REFUSAL_CODES, InvalidArgumentError, NOT_SENT_NETWORK_CODES, refusesCall, ServiceError, type RefusedCall } from '../service/index.js';
 
 export type CallKind = RefusedCall;
 
@@ -24,7 +21,7 @@ export function isClearRefusal(error: unknown, call: CallKind): boolean {
   if (error instanceof InvalidArgumentError) return true;
   if (!(error instanceof ServiceError)) return false;
   if (error.code === 'NETWORK_ERROR') return notSent(error.cause);
-  if (AUTH_REFUSALS.has(error.code)) return true;
+  if (AUTH_REFUSAL_CODES.has(error.code)) return true;
   return error.code === 'RULE_REFUSED' && error.refusal !== undefined && refusesCall(error.refusal, call);
 }
 

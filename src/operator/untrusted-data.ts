@@ -19,6 +19,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServiceError } from '../service/index.js';
+import { answer } from './tool-answer.js';
 import { REDACTED_TEXT, redactPersonalData } from '../store/index.js';
 
 /** The field of a tool's structured content that holds what the marketplace sent. */
@@ -149,4 +150,12 @@ export function reasonsApart(reasons: readonly string[], texts: string[]): strin
     texts.push(match[2] ?? '');
     return `${match[1]}: see ${UNTRUSTED_FIELD}.service_texts[${texts.length - 1}]`;
   });
+}
+
+/**
+ * lendbot's own answer, or, when the service's words were taken apart (reasonsApart), the same
+ * answer with them under untrusted_marketplace_data.service_texts.
+ */
+export function answerWithServiceTexts(text: string, facts: Record<string, unknown>, texts: readonly string[], isError = false): CallToolResult {
+  return texts.length === 0 ? answer(text, facts, isError) : marketplaceAnswer(text, facts, { service_texts: texts }, isError);
 }

@@ -7,14 +7,11 @@
  */
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
-import { OPERATOR_HINTS, ServiceError, type ServiceErrorCode } from '../service/index.js';
+import { AUTH_REFUSAL_CODES, OPERATOR_HINTS, ServiceError, type ServiceErrorCode } from '../service/index.js';
 
 /** Refusals that say the service will not accept any call from us as we are configured. */
 const ACCOUNT_CODES: ReadonlySet<ServiceErrorCode> = new Set([
-  'AUTH_MISSING_CREDENTIALS',
-  'AUTH_INVALID_HMAC',
-  'AUTH_INVALID_API_KEY',
-  'AUTH_TIMESTAMP_OUT_OF_RANGE',
+  ...AUTH_REFUSAL_CODES,
   'AUTH_FORBIDDEN',
   // The service sends our calls to another origin: lendbot does not follow (the signed headers
   // would go with them), so the calls fail until LENDBOT_BASE_URL or the service is fixed.

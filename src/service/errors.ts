@@ -145,6 +145,9 @@ export const AUTH_TEXTS: ReadonlyArray<readonly [string, ServiceErrorCode]> = [
   ['Timestamp out of range', 'AUTH_TIMESTAMP_OUT_OF_RANGE'],
 ];
 
+/** The codes of spec part 7's authentication texts: the service refused the call before doing anything. */
+export const AUTH_REFUSAL_CODES: ReadonlySet<ServiceErrorCode> = new Set(AUTH_TEXTS.map(([, code]) => code));
+
 /** Hints an operator can act on, by code. */
 export const OPERATOR_HINTS: Partial<Record<ServiceErrorCode, string>> = {
   AUTH_MISSING_CREDENTIALS: 'set LENDBOT_API_KEY and LENDBOT_SECRET_KEY',

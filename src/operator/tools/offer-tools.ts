@@ -13,7 +13,7 @@ import { findOpenRequest } from '../find-request.js';
 import { allowanceNow, placeWithinAllowance, proposeOffer } from '../proposals/agent-asks.js';
 import { offerSummary } from '../proposals/explain-proposal.js';
 import { answer } from '../tool-answer.js';
-import { marketplaceAnswer, reasonsApart } from '../untrusted-data.js';
+import { answerWithServiceTexts, marketplaceAnswer, reasonsApart } from '../untrusted-data.js';
 import { proposalAnswer } from './proposal-tools.js';
 import type { ToolDeps } from './tool-deps.js';
 
@@ -77,9 +77,7 @@ export function registerOfferTools({ server, context, caller, codes }: ToolDeps)
               ? `Offered ${args.rate} on loan request ${request.id}${offerId === null ? '' : ` (offer ${offerId})`}${context.dryRun ? ' (dry run: recorded, not sent)' : ''}.`
               : `Offer on loan request ${request.id}: ${reasons.at(-1) ?? outcome.kind}.`;
           const facts = { ...preview, status: outcome.kind, guard: { allowed: true }, service_offer_id: offerId, reasons };
-          return serviceTexts.length === 0
-            ? answer(text, facts, outcome.kind === 'refused')
-            : marketplaceAnswer(text, facts, { service_texts: serviceTexts }, outcome.kind === 'refused');
+          return answerWithServiceTexts(text, facts, serviceTexts, outcome.kind === 'refused');
         }
       }
     },

@@ -12,7 +12,7 @@ import { MAX_PENDING_PER_TOKEN, type ProposeResult } from '../proposals/agent-as
 import { approveCommand, proposalLink } from '../proposals/proposal-link.js';
 import { explanationOf, proposalHeadline, proposalStateText, type OutcomeDetail } from '../proposals/proposal-text.js';
 import { answer } from '../tool-answer.js';
-import { marketplaceAnswer, reasonsApart, UNTRUSTED_FIELD } from '../untrusted-data.js';
+import { answerWithServiceTexts, reasonsApart, UNTRUSTED_FIELD } from '../untrusted-data.js';
 import type { ToolDeps } from './tool-deps.js';
 
 /** Where a person approves a waiting proposal (null where it no longer waits). */
@@ -36,11 +36,6 @@ function withServiceTextsApart(proposal: StoredProposal, texts: string[]): Store
     apart.error = `see ${UNTRUSTED_FIELD}.service_texts[${texts.length - 1}]`;
   }
   return { ...proposal, outcomeDetail: apart };
-}
-
-/** An answer about proposals, with the service's words (if any) marked as data. */
-function proposalsAnswer(text: string, facts: Record<string, unknown>, texts: string[]): CallToolResult {
-  return texts.length === 0 ? answer(text, facts) : marketplaceAnswer(text, facts, { service_texts: texts });
 }
 
 function proposalFacts(context: AgentContext, stored: StoredProposal, texts: string[] = []): Record<string, unknown> {
@@ -105,7 +100,7 @@ export function registerProposalTools({ server, context, caller }: ToolDeps): vo
       if (proposal === undefined) return answer(`You have no proposal ${args.proposal_id}.`, { status: 'not_found', proposal_id: args.proposal_id }, true);
       const texts: string[] = [];
       const facts = proposalFacts(context, proposal, texts);
-      return proposalsAnswer(`Proposal ${proposal.id}: ${proposalHeadline(proposal)}; ${String(facts.state)}.`, facts, texts);
+      return answerWithServiceTexts(`Proposal ${proposal.id}: ${proposalHeadline(proposal)}; ${String(facts.state)}.`, facts, texts);
     },
   );
 
@@ -126,7 +121,7 @@ export function registerProposalTools({ server, context, caller }: ToolDeps): vo
       const pending = proposals.filter((proposal) => proposal.status === 'pending').length;
       const texts: string[] = [];
       const listed = proposals.map((proposal) => proposalFacts(context, proposal, texts));
-      return proposalsAnswer(`${proposals.length} proposals of yours (${pending} waiting for a person).`, { proposals: listed }, texts);
+      return answerWithServiceTexts(`${proposals.length} proposals of yours (${pending} waiting for a person).`, { proposals: listed }, texts);
     },
   );
 }
