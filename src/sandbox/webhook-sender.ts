@@ -11,7 +11,7 @@
  * still waits for its answer: the next one is due an hour after the previous one started or when
  * it ended, whichever is later. The receiver gets the service's 25 chances at any speed.
  */
-import { SignJWT } from 'jose';
+import { signedDelivery } from '../webhook/index.js';
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import { HOUR_MS } from './market-events.js';
@@ -191,16 +191,14 @@ export class WebhookSender {
   }
 
   private async send(delivery: WebhookDelivery, subscription: WebhookSubscription): Promise<void> {
-    const envelope = { webhook_uuid: delivery.webhookUuid, topic: delivery.topic, data: delivery.data };
-    const dataLayout = this.options.tokenLayout === 'data';
-    const token = await new SignJWT(dataLayout ? delivery.data : envelope)
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuedAt(Math.floor(this.options.clock.now() / 1000))
-      .sign(this.key);
+    const { headers, body } = await signedDelivery(delivery, this.key, {
+      nowMs: this.options.clock.now(),
+      layout: this.options.tokenLayout ?? 'envelope',
+    });
     const response = await fetch(subscription.url, {
       method: 'POST',
-      headers: { 'X-Svc-Topic': delivery.topic, 'Content-Type': 'application/json' },
-      body: JSON.stringify(dataLayout ? { webhook_uuid: delivery.webhookUuid, topic: delivery.topic, token } : { token }),
+      headers,
+      body,
       signal: AbortSignal.timeout(this.options.timeoutMs),
     });
     // Drain the body so the connection is released.

@@ -41,6 +41,8 @@ interface ConfigOptions {
   strategies?: string[];
   webhookPort?: number;
   opsPort?: number;
+  /** `webhook.token_layout`, when the test pins one. */
+  tokenLayout?: string;
   /** More lines at the end of the file. */
   extra?: string[];
 }
@@ -57,6 +59,7 @@ async function writeConfig(options: ConfigOptions = {}): Promise<string> {
     'webhook:',
     '  host: 127.0.0.1',
     `  port: ${options.webhookPort ?? (await freePort())}`,
+    ...(options.tokenLayout === undefined ? [] : [`  token_layout: ${options.tokenLayout}`]),
     'ops:',
     '  host: 127.0.0.1',
     `  port: ${options.opsPort ?? (await freePort())}`,
@@ -263,6 +266,19 @@ describe('lendbot doctor', () => {
     const refused = await runCli(['doctor', '--config', config, '--notify'], env);
     expect(refused.code).toBe(1);
     expect(lineOf(refused.stdout, 'notifications')).toMatch(/^FAIL .*did not accept a test message/);
+  });
+
+  it('signs the test event in the layout the config pins: a listener that reads only the data layout verifies it', async () => {
+    const pinned = await startDaemonHarness({ webhookTokenLayout: 'data' });
+    try {
+      const server = await fixtureMarketplace();
+      const url = pinned.daemon.webhookUrl;
+      const env = fixtureEnv(server, { LENDBOT_WEBHOOK_SECRET: pinned.sandbox.credentials.webhookSecret });
+      const result = await runCli(['doctor', '--config', await writeConfig({ tokenLayout: 'data' }), '--webhook-url', url], env);
+      expect(lineOf(result.stdout, 'webhook')).toMatch(/^ok .*answered 200 .*the signature verified with LENDBOT_WEBHOOK_SECRET/);
+    } finally {
+      await pinned.close();
+    }
   });
 
   describe('with a running daemon', () => {

@@ -45,6 +45,8 @@ export interface HarnessOptions {
   logLevel?: 'debug' | 'info';
   /** More sandbox options (e.g. webhookTokenLayout). */
   sandbox?: SandboxOptions;
+  /** The listener's `webhook.token_layout` (default auto). */
+  webhookTokenLayout?: 'auto' | 'envelope' | 'data';
   /** Wraps the daemon's client (e.g. to count calls); the real client, on real HTTP, underneath. */
   wrapClient?: (client: MarketplaceClient) => MarketplaceClient;
 }
@@ -58,7 +60,7 @@ export async function startDaemonHarness(options: HarnessOptions = {}): Promise<
   const config = daemonConfigSchema.parse({
     db: join(dir, 'lendbot.db'),
     dry_run: options.dryRun ?? false,
-    webhook: { host: '127.0.0.1', port },
+    webhook: { host: '127.0.0.1', port, ...(options.webhookTokenLayout === undefined ? {} : { token_layout: options.webhookTokenLayout }) },
     // The operator listener now serves on loopback without a token too: a free port, not 8081.
     ops: { port: 0 },
     poll: { schedule: NEVER, at_start: false },

@@ -33,7 +33,7 @@ export async function checkWebhook(input: WebhookCheckInput): Promise<CheckOutco
   }
   const event = testEvent(DOCTOR_TOPIC, { note: 'a test event from lendbot doctor' });
   try {
-    const answer = await sendSignedEvent(url, input.secret, event, { nowMs: input.clock.now(), timeoutMs: input.timeoutMs });
+    const answer = await sendSignedEvent(url, input.secret, event, { nowMs: input.clock.now(), timeoutMs: input.timeoutMs, layout: input.config.webhook.token_layout });
     const meaning = answerMeaning(answer);
     return meaning.ok ? passed(`${url} ${meaning.text}`) : failed(`${url} ${meaning.text}`, meaning.fix);
   } catch (error) {

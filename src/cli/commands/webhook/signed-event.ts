@@ -1,11 +1,10 @@
 /**
- * A webhook event shaped as the marketplace sends it (spec part 6, as the sandbox's sender builds
- * it: src/sandbox/webhook-sender.ts): a POST with `X-Svc-Topic` and a body `{"token": JWT}`, the
- * JWT HS256-signed with the webhook secret and carrying `{webhook_uuid, topic, data}` and `iat`.
+ * A webhook event shaped as the marketplace sends it (spec part 6), built by the same code as the
+ * sandbox's sender (src/webhook/signed-delivery.ts), in the layout the daemon's config pins.
  * `lendbot doctor` and `lendbot webhook test` send one to check the listener and its secret.
  */
 import { randomUUID } from 'node:crypto';
-import { SignJWT } from 'jose';
+import { signedDelivery, type TokenLayoutSetting } from '../../../webhook/index.js';
 import { UserError } from '../../user-error.js';
 
 export interface TestEvent {
@@ -26,15 +25,19 @@ export function testEvent(topic: string, data: Record<string, unknown>): TestEve
 }
 
 /** POSTs `event` to `url`, signed with `secret`; throws on no answer within `timeoutMs`. */
-export async function sendSignedEvent(url: string, secret: string, event: TestEvent, options: { nowMs: number; timeoutMs: number }): Promise<DeliveryAnswer> {
-  const token = await new SignJWT({ webhook_uuid: event.webhookUuid, topic: event.topic, data: event.data })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt(Math.floor(options.nowMs / 1000))
-    .sign(new TextEncoder().encode(secret));
+export async function sendSignedEvent(
+  url: string,
+  secret: string,
+  event: TestEvent,
+  options: { nowMs: number; timeoutMs: number; layout?: TokenLayoutSetting | undefined },
+): Promise<DeliveryAnswer> {
+  // A listener pinned to one layout reads only that one; `auto` reads both, and envelope is the spec's reading.
+  const layout = options.layout === 'data' ? 'data' : 'envelope';
+  const { headers, body } = await signedDelivery(event, new TextEncoder().encode(secret), { nowMs: options.nowMs, layout });
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'X-Svc-Topic': event.topic, 'Content-Type': 'application/json', 'User-Agent': 'lendbot-webhook-test' },
-    body: JSON.stringify({ token }),
+    headers: { ...headers, 'User-Agent': 'lendbot-webhook-test' },
+    body,
     signal: AbortSignal.timeout(options.timeoutMs),
   });
   const text = (await response.text().catch(() => '')).replace(/\s+/g, ' ').trim().slice(0, 200);
