@@ -94,20 +94,28 @@ function prepareOwnerOnlyFile(path: string, warn: StoreWarning): void {
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 
 /**
- * Throws StorePathError when `file` exists and is not a regular file, or (the database itself)
- * is a non-empty file that is not SQLite: someone else's file, which lendbot must not chmod or
- * open for writing. An empty file is one lendbot created before SQLite wrote to it.
+ * Throws StorePathError when `file` exists and is not lendbot's to touch (databaseFileProblem).
  */
 function refuseIfNotOurs(file: string): void {
+  const problem = databaseFileProblem(file);
+  if (problem !== undefined) throw new StorePathError(file, problem);
+}
+
+/**
+ * Why `file` (the database, or its -wal or -shm) is not lendbot's to touch, or undefined: it is
+ * absent, or a regular file and (the database itself, when not empty) an SQLite one. Read-only:
+ * `lendbot doctor` asks it too. An empty file is one lendbot created before SQLite wrote to it.
+ */
+export function databaseFileProblem(file: string): string | undefined {
   let stats: Stats;
   try {
     stats = statSync(file);
   } catch {
-    return; // absent (or unreadable, which opening will report): nothing of someone else's to touch
+    return undefined; // absent (or unreadable, which opening will report): nothing of someone else's to touch
   }
   const kind = notAFile(stats);
-  if (kind !== undefined) throw new StorePathError(file, kind);
-  if (file.endsWith('-wal') || file.endsWith('-shm') || stats.size === 0) return;
+  if (kind !== undefined) return kind;
+  if (file.endsWith('-wal') || file.endsWith('-shm') || stats.size === 0) return undefined;
   const header = Buffer.alloc(SQLITE_HEADER.length);
   const fd = openSync(file, 'r');
   try {
@@ -115,7 +123,7 @@ function refuseIfNotOurs(file: string): void {
   } finally {
     closeSync(fd);
   }
-  if (!header.equals(SQLITE_HEADER)) throw new StorePathError(file, 'a file that is not an SQLite database');
+  return header.equals(SQLITE_HEADER) ? undefined : 'a file that is not an SQLite database';
 }
 
 function notAFile(stats: Stats): string | undefined {

@@ -4,7 +4,7 @@
  * that is a directory; an operator port held by another program; a webhook listener with another
  * secret. Everything runs in-process through the real program (runCli).
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -170,6 +170,16 @@ describe('lendbot doctor', () => {
     expect(result.code).toBe(1);
     expect(lineOf(result.stdout, 'database')).toMatch(/^FAIL .*a-folder\.db is a directory, not a database file/);
     expect(result.stdout).toMatch(/fix: point LENDBOT_DB \(or --db\) at a file/);
+  });
+
+  it('a database path that is a file but not SQLite fails as lendbot run would refuse it, and is left as it is', async () => {
+    const notes = join(dir, 'notes.db');
+    writeFileSync(notes, 'not a database\n');
+    const server = await fixtureMarketplace();
+    const result = await runCli(['doctor', '--config', await writeConfig({ db: notes })], fixtureEnv(server));
+    expect(result.code).toBe(1);
+    expect(lineOf(result.stdout, 'database')).toMatch(/^FAIL .*notes\.db is a file that is not an SQLite database, not a database file/);
+    expect(readFileSync(notes, 'utf8')).toBe('not a database\n');
   });
 
   it('an existing database open to other users is a warning with the chmod; the file is left as it is', async () => {

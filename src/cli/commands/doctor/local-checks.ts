@@ -7,6 +7,7 @@ import { accessSync, constants, statSync, type Stats } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname } from 'node:path';
 import { loadStrategyFile } from '../../../engine/index.js';
+import { databaseFileProblem } from '../../../store/index.js';
 import { errorText, failed, passed, warned, type CheckOutcome } from './check.js';
 
 export function checkDatabase(path: string): CheckOutcome {
@@ -17,8 +18,11 @@ export function checkDatabase(path: string): CheckOutcome {
     if (!writable(folder)) return failed(`${path} does not exist and ${folder} is not writable`, `make ${folder} writable by this user, or point LENDBOT_DB elsewhere`);
     return passed(`${path} does not exist yet; lendbot creates it owner-only (0600) in ${folder}`);
   }
-  if (stats.isDirectory()) return failed(`${path} is a directory, not a database file`, 'point LENDBOT_DB (or --db) at a file: a new name lendbot creates, or a database lendbot made');
-  if (!stats.isFile()) return failed(`${path} is not a regular file`, 'point LENDBOT_DB (or --db) at a file');
+  // The store's own rule (a folder, a device, a file that is not SQLite, for the file or its -wal and -shm), which `lendbot run` would refuse.
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    const problem = databaseFileProblem(file);
+    if (problem !== undefined) return failed(`${file} is ${problem}, not a database file`, 'point LENDBOT_DB (or --db) at a file: a new name lendbot creates, or a database lendbot made');
+  }
   if (!writable(path)) return failed(`${path} is not writable by this user`, `chown or chmod u+w ${path}, or run lendbot as its owner`);
   const mode = stats.mode & 0o777;
   const octal = `0${mode.toString(8)}`;
