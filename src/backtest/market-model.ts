@@ -175,8 +175,7 @@ export function judgeOffer(line: RecordingLine, rate: number, market: MarketAssu
     probability = acceptProbability(rate, request.max_interest_rate, competition, market.response, market.comparison);
     if (!(marketDraw(market.seed, request.id, 'accept') < probability)) {
       // As recorded acceptance names it: outbid when a competitor offered at or below our rate.
-      const outbid = competition.kind !== 'none' && rate >= competition.rate;
-      return { won: false, reason: outbid ? 'outbid' : 'declined', probability };
+      return { won: false, reason: borrowerChoice(rate, Number.POSITIVE_INFINITY, competition) === 'outbid' ? 'outbid' : 'declined', probability };
     }
   }
   if (fate.status === 'completed') return { won: true, plan: { kind: 'full', prepayMonth: prepayMonth(request.id, request.loan_terms, market) }, probability };

@@ -11,6 +11,7 @@ import { acceptProbability, DEFAULT_MARKET_RESPONSE, MIN_OFFER_RATE, totalRepaym
 import { parseCents } from '../service/index.js';
 import type { PreparedRecording } from './prepared-recording.js';
 import { recordedCompetition } from './market-model.js';
+import { borrowerChoice } from './recorded-acceptance.js';
 
 const RATE_STEP = 0.0025;
 /** Offered rates are rounded down to this (four decimals), so a rate that wins still wins after rounding. */
@@ -23,7 +24,7 @@ const RATE_UNIT = 10_000;
 export function highestWinningRate(reservation: number, maxRate: number, competition: RecordedCompetition): number | null {
   const cap = Math.min(reservation, maxRate);
   const competing = competition.kind === 'none' ? Number.POSITIVE_INFINITY : competition.rate;
-  const wins = (units: number): boolean => units / RATE_UNIT <= cap && units / RATE_UNIT < competing;
+  const wins = (units: number): boolean => borrowerChoice(units / RATE_UNIT, cap, competition) === 'won';
   // Start just above the answer and step down: floating-point rounding may put it one unit off.
   let units = Math.floor(Math.min(cap, competing) * RATE_UNIT) + 1;
   while (units > 0 && !wins(units)) units -= 1;

@@ -11,16 +11,16 @@
  *
  * Rates are compared as the numbers written, with no tolerance.
  */
-import type { RecordedCompetition } from '../engine/index.js';
+import { beatsHard, type RecordedCompetition } from '../engine/index.js';
 import type { RecordingLine } from '../recording/index.js';
 
 export type BorrowerChoice = 'won' | 'outbid' | 'declined';
 
 /** The borrower's choice of our offer at `rate`, given the highest rate they accept and the competition. */
 export function borrowerChoice(rate: number, reservation: number, competition: RecordedCompetition): BorrowerChoice {
-  const competing = competition.kind === 'none' ? undefined : competition.rate;
-  if (rate <= reservation && (competing === undefined || rate < competing)) return 'won';
-  return competing !== undefined && competing <= rate ? 'outbid' : 'declined';
+  const outbid = competition.kind !== 'none' && !beatsHard(rate, competition.rate);
+  if (outbid) return 'outbid';
+  return rate <= reservation ? 'won' : 'declined';
 }
 
 /** Something that makes up a reservation rate for a line that records none (a borrower world). */
