@@ -32,6 +32,7 @@ import { ServiceHealth } from '../ops/service-health.js';
 import { wireOperations } from '../ops/wire-operations.js';
 import { terminalSummaryJobs } from '../ops/terminal-summary.js';
 // The operator listener: dashboard, API, /metrics and the MCP agent connector (src/operator).
+import { reachableHost } from '../operator/operator-listener.js';
 import { operatorSurface } from '../operator/operator-surface.js';
 import { approvalSettings } from '../operator/proposals/allowance.js';
 
@@ -170,7 +171,7 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
     refusalWarning: { state: store.state, refusals: config.webhook.warn_after.refusals, windowMs: config.webhook.warn_after.within_minutes * 60_000 },
   });
   const host = config.webhook.host;
-  const webhookUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}${config.webhook.path}`;
+  const webhookUrl = `http://${reachableHost(host)}:${port}${config.webhook.path}`;
 
   // Offers whose outcome is unknown are settled before new requests are decided, so the guard
   // weighs new offers against known money (they reserve meanwhile in any case).

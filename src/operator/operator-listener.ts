@@ -41,7 +41,7 @@ export function buildOperatorListener(options: { host: string; port: number; log
   });
   const address = () => ({ host, port });
   for (const group of options.routes) group.register(app, { address });
-  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const shownHost = reachableHost(host);
   return {
     address,
     url: () => `http://${shownHost}:${port}`,
@@ -55,6 +55,15 @@ export function buildOperatorListener(options: { host: string; port: number; log
       await app.close();
     },
   };
+}
+
+/**
+ * The host to put in a URL that reaches a listener bound to `host` from this machine: a wildcard
+ * bind (0.0.0.0, ::) is reached on 127.0.0.1; an IPv6 address goes in brackets.
+ */
+export function reachableHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
 /** Whether a host name or address is this machine's loopback. */

@@ -5,6 +5,7 @@
  */
 import type { Clock } from '../../../clock/clock.js';
 import type { DaemonConfigFile } from '../../../daemon/daemon-config.js';
+import { reachableHost } from '../../../operator/operator-listener.js';
 import { silentLogger } from '../../../log/logger.js';
 import { notificationTarget } from '../../../ops/notification-formats/notification-target.js';
 import { WebhookNotifier } from '../../../ops/notifier.js';
@@ -43,8 +44,7 @@ export async function checkWebhook(input: WebhookCheckInput): Promise<CheckOutco
 
 /** The webhook listener of a daemon running on this machine with this config. */
 export function localListenerUrl(config: Pick<DaemonConfigFile, 'webhook'>): string {
-  const host = config.webhook.host === '0.0.0.0' || config.webhook.host === '::' ? '127.0.0.1' : config.webhook.host;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${config.webhook.port}${config.webhook.path}`;
+  return `http://${reachableHost(config.webhook.host)}:${config.webhook.port}${config.webhook.path}`;
 }
 
 /** Whether anything answers HTTP at the listener's address (the daemon's /healthz shares it). */

@@ -7,6 +7,7 @@ import { accessSync, constants, statSync, type Stats } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname } from 'node:path';
 import { loadStrategyFile } from '../../../engine/index.js';
+import { reachableHost } from '../../../operator/operator-listener.js';
 import { databaseFileProblem } from '../../../store/index.js';
 import { errorText, failed, passed, warned, type CheckOutcome } from './check.js';
 
@@ -88,7 +89,7 @@ function bindProblem(host: string, port: number): Promise<string | undefined> {
 }
 
 async function servedByLendbot(host: string, port: number, timeoutMs: number): Promise<boolean> {
-  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const shown = reachableHost(host);
   try {
     const response = await fetch(`http://${shown}:${port}/`, { signal: AbortSignal.timeout(timeoutMs) });
     return (await response.text()).includes('<title>lendbot dashboard</title>');
