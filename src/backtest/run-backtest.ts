@@ -8,6 +8,7 @@
  * it happens. Every cent is counted once: net = interest + recoveries − losses − data spend.
  */
 import { decideSync, type CompiledStrategy, type DecideContext, type GuardQuestion, type SpendLedger } from '../engine/index.js';
+import { learnedOfferOf, MarketLearning, type LearnedOffer } from '../engine/market/index.js';
 import { checkOffer, UNCAPPED_RISK_LIMITS, type GuardRefusalCode, type GuardResult, type RiskLimits } from '../risk/index.js';
 import type { BacktestDecision, BacktestLoan, BacktestResult, SeriesPoint } from './backtest-result.js';
 import { EventQueue } from '../clock/event-queue.js';
@@ -37,6 +38,14 @@ export interface BacktestOptions {
    * so they are judged by recorded acceptance instead of the curve; absent: the curve.
    */
   world?: ReservationSource | undefined;
+  /**
+   * The learners strategies with `pricing.learning` price with; each fate is fed to them as the
+   * replay settles it. Absent: a fresh one, starting from each strategy's prior. Pass one to
+   * watch what was learned, or to carry it across runs.
+   */
+  learning?: MarketLearning | undefined;
+  /** Called with each fate the learners are fed (after the update): the market-learning bench's window onto convergence. */
+  onLearned?: ((offer: LearnedOffer, accepted: boolean) => void) | undefined;
 }
 
 const DAY_MS = 86_400_000;
@@ -52,6 +61,8 @@ interface PendingOffer {
   key: ExposureKey;
   segments: SegmentCounts[];
   decision: BacktestDecision | undefined;
+  /** What the offer teaches its strategy's learner once its fate is known (learning strategies only). */
+  learned: LearnedOffer | undefined;
 }
 
 interface OpenLoan {
@@ -112,7 +123,7 @@ class Replay {
     this.market = { ...DEFAULT_MARKET, ...options.market };
     this.ledger = new SimLedger(options.startingBalanceCents);
     this.spend = simSpendLedger(this.ledger);
-    this.context = { strategies, nowMs: Number.NaN, ledger: this.spend };
+    this.context = { strategies, nowMs: Number.NaN, ledger: this.spend, learning: options.learning ?? new MarketLearning() };
     this.peakEquity = options.startingBalanceCents;
     this.tally = new OfferTally(strategies.map((s) => s.name));
   }
@@ -180,7 +191,7 @@ class Replay {
       this.decisions.push(record);
     }
     if (action === 'offer' && rate !== undefined) {
-      this.placeOffer({ entry, index, rate, strategy: decision.strategy.name, automateFund: decision.automateFund, key: { borrowerId: request.borrower.id, riskLevel: request.borrower_card_color }, segments, decision: record });
+      this.placeOffer({ entry, index, rate, strategy: decision.strategy.name, automateFund: decision.automateFund, key: { borrowerId: request.borrower.id, riskLevel: request.borrower_card_color }, segments, decision: record, learned: learnedOfferOf(decision) });
     }
   }
 
@@ -257,6 +268,21 @@ class Replay {
     const { line } = offer.entry;
     const competition = recordedCompetition(line.outcome, this.market.unknownCompetition);
     this.tally.add(offer.strategy, line, fate, competition === 'lose' || competition.kind !== 'none', hasRecordedAcceptance(line));
+    this.learn(offer, fate);
+  }
+
+  /**
+   * Feeds a fate to the offer's learner, as the daemon does when it learns one: the borrower took
+   * it (won, or taken and not fundable) or not (declined, outbid, expired). A fate the recording
+   * cannot tell (unfunded without a recorded answer, no outcome) teaches nothing, nor does any
+   * fate of a replay that does not settle (a dry run's offers reach no borrower; the daemon
+   * learns nothing from them either).
+   */
+  private learn(offer: PendingOffer, fate: OfferFate): void {
+    const { learned } = offer;
+    if (learned === undefined || !this.market.settle || fate === 'unfunded' || fate === 'no_outcome') return;
+    const accepted = fate === 'won' || fate === 'funding_failed';
+    if (this.context.learning?.observe(learned.strategy, learned.observation, accepted) === true) this.options.onLearned?.(learned, accepted);
   }
 
   private settle(offer: PendingOffer, verdict: MarketVerdict): void {

@@ -24,6 +24,8 @@ import type { CompiledStrategy } from './compiled-strategy.js';
 import type { Decision } from './decision.js';
 import type { DataNeed, Enrichment } from './enrichment.js';
 import { evaluateAll } from './evaluate.js';
+import { withLearning } from './market/active-learning.js';
+import type { MarketLearning } from './market/market-learning.js';
 
 /** How many rounds of "needs data" a decision may take before it is made without the data. */
 export const MAX_DATA_ROUNDS = 4;
@@ -78,6 +80,12 @@ export interface DecideContext {
   strategies: readonly CompiledStrategy[];
   nowMs: number;
   ledger: SpendLedger;
+  /**
+   * The learners of strategies that learn their market (`pricing.learning`): they price while
+   * the strategies evaluate, and each offer is counted against its learner's exploration budget.
+   * Absent: every strategy prices with its configured market.
+   */
+  learning?: MarketLearning | undefined;
 }
 
 /** The outcome of the step before acting: offer (guard allowed) or skip, and why. */
@@ -141,7 +149,8 @@ function* evaluateWithData(request: LoanRequest, context: DecideContext, enrichm
   const { strategies, nowMs, ledger } = context;
   const dataReasons: string[] = [];
   const needsPasses: Decision[] = [];
-  let decision = evaluateAll(request, enrichment, strategies);
+  const evaluateNow = (): Decision => withLearning(context.learning, () => evaluateAll(request, enrichment, strategies));
+  let decision = evaluateNow();
   for (let round = 0; decision.action === 'needs_data' && round < MAX_DATA_ROUNDS; round++) {
     needsPasses.push(decision);
     if (round === 0) {
@@ -153,7 +162,7 @@ function* evaluateWithData(request: LoanRequest, context: DecideContext, enrichm
       const reason: string | undefined = yield* buyOne(request, need, enrichment, asking, nowMs, ledger);
       if (reason !== undefined) dataReasons.push(reason);
     }
-    decision = evaluateAll(request, enrichment, strategies);
+    decision = evaluateNow();
   }
   return { decision, enrichment, dataReasons, needsPasses };
 }
@@ -232,12 +241,13 @@ function finalVerdict<R extends GuardResult | Promise<GuardResult>>(request: Loa
   return offer === undefined ? undefined : guard(offer);
 }
 
-function outcome(evaluated: Evaluated, guard: GuardResult | undefined): DecideOutcome {
+function outcome(evaluated: Evaluated, guard: GuardResult | undefined, learning: MarketLearning | undefined): DecideOutcome {
   const { decision, enrichment, needsPasses } = evaluated;
   const reasons = decision.reasons.concat(evaluated.dataReasons);
   if (decision.action === 'needs_data' && evaluated.refusedBeforeBuying === undefined) reasons.push('data still missing after buying; skipped');
   if (guard !== undefined && !guard.allowed) reasons.push(guard.reason);
   const action = guard?.allowed === true ? 'offer' : 'skip';
+  if (action === 'offer') learning?.offered(decision);
   return { decision, enrichment, action, reasons, guard, needsPasses };
 }
 
@@ -262,7 +272,7 @@ export function decideSync(
     const step = next.value;
     next = steps.next(step.need === undefined ? guard(step.beforeBuying) : fetchNeed(source, request, step.need));
   }
-  return outcome(next.value, finalVerdict(request, next.value, guard));
+  return outcome(next.value, finalVerdict(request, next.value, guard), context.learning);
 }
 
 /** The step over the network (the daemon). An outage thrown by the source ends it. */
@@ -279,5 +289,5 @@ export async function decideAsync(
     const step = next.value;
     next = steps.next(step.need === undefined ? await guard(step.beforeBuying) : await fetchNeed(source, request, step.need));
   }
-  return outcome(next.value, await finalVerdict(request, next.value, guard));
+  return outcome(next.value, await finalVerdict(request, next.value, guard), context.learning);
 }

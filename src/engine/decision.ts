@@ -55,6 +55,11 @@ export interface Decision {
   requiredRate?: number;
   /** expected_profit pricing only: the inputs of the curve the rate was chosen on, so it can be redrawn. */
   priceCurve?: PriceCurve;
+  /**
+   * Which learned market response priced it (`pricing.learning`): its version (one per fate
+   * learned), the fates it rests on, and whether the rate explored. Absent: the configured one.
+   */
+  marketResponse?: { version: number; evidence: number; explored: boolean };
   /** Offers with a probability only: what the models say would become of the offer (a dry run's paper book). */
   modelled?: ModelledOutcome;
   automateFund: boolean;

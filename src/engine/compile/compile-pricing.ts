@@ -9,6 +9,8 @@
  *   `market`, over the one a trained model carries (`fitted`), over DEFAULT_MARKET_RESPONSE.
  *   A break-even above the cap, or no rate with a positive expected profit, is a skip.
  * - max_rate: the cap itself (the naive baseline).
+ * With `learning` (expected_profit only), P(accept) is the strategy's learned market response
+ * when the decide step has learners active (pricing/learned-price.ts), else the configured one.
  */
 import type { FeatureSource } from '../features/feature-source.js';
 import { formatRatio, type ModelledOutcome } from '../decision.js';
@@ -16,7 +18,10 @@ import { resolveNumber } from '../definition/param-values.js';
 import type { NumberOrParam, PricingDefinition } from '../definition/strategy-schema.js';
 import { expectedAnnualReturn, MIN_OFFER_RATE, paymentFactor, requiredRate, type LoanEconomics } from '../loan-math.js';
 import { expectedAcceptProbability, marketResponse, type CompetitionModel, type MarketResponse, type PartialMarketResponse, type TakeUpCurve } from '../market-response.js';
+import { activeLearning } from '../market/active-learning.js';
+import type { LearningSettings } from '../market/market-learner.js';
 import { optimalRate, type CurvePoint, type PriceCurve } from '../pricing/expected-profit.js';
+import { learnedPrice } from '../pricing/learned-price.js';
 
 export type PriceResult =
   | { ok: true; rate: number; requiredRate: number; expectedReturn: number; reasons: string[]; curve?: PriceCurve; modelled?: ModelledOutcome }
@@ -87,7 +92,26 @@ function modelledOutcome(rate: number, economics: LoanEconomics, maxRate: number
   };
 }
 
-export function compilePricing(pricing: PricingDefinition, params: Record<string, number>, fitted?: FittedMarket): CompiledPricing {
+/** The strategy's `pricing.learning`, when it learns. */
+function learningSettings(pricing: PricingDefinition, params: Record<string, number>, market: MarketResponse): LearningSettings | undefined {
+  const learning = pricing.learning;
+  if (learning === undefined || !learning.enabled || pricing.mode !== 'expected_profit') return undefined;
+  return { priorSd: learning.prior_sd, exploreShare: resolveNumber(learning.explore_share, params), market };
+}
+
+/** What the price's reason adds when a learned market response priced it. */
+function learnedText(curve: PriceCurve): string {
+  const learned = curve.learning;
+  if (learned === undefined) return '';
+  const exploring = learned.exploration === undefined ? '' : `; exploring (greedy ${formatRatio(learned.exploration.greedyRate)}, gives up ${usd(learned.exploration.lossCents)} USD)`;
+  return `; market learned v${learned.version} (${learned.evidence} fates)${exploring}`;
+}
+
+/**
+ * `strategyName` names the learner (`pricing.learning`) among the active ones; without it, or
+ * without learners active, a learning strategy prices with its configured market.
+ */
+export function compilePricing(pricing: PricingDefinition, params: Record<string, number>, fitted?: FittedMarket, strategyName?: string): CompiledPricing {
   const n = (value: NumberOrParam): number => resolveNumber(value, params);
   const mode = pricing.mode;
   const target = n(pricing.target_return);
@@ -99,6 +123,7 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
   const maxPaymentToIncome = pricing.max_payment_to_income === undefined ? undefined : n(pricing.max_payment_to_income);
   const fundLoanAmountOnly = pricing.funded_amount === 'loan_amount';
   const market = resolveMarket(pricing.market, params, fitted);
+  const learning = learningSettings(pricing, params, market);
 
   return (source, probability) => {
     const maxRate = source.request.max_interest_rate;
@@ -138,7 +163,10 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
       const low = Math.max(MIN_OFFER_RATE, roundUp(required));
       if (low > cap) return skipped(required, `price break-even ${formatRatio(required)} > ${capName} ${formatRatio(cap)}`);
       curve = { economics, targetReturn: target, maxInterestRate: maxRate, market, breakEvenRate: required, low, cap, capName };
-      const best = optimalRate(curve);
+      const learner = learning === undefined || strategyName === undefined ? undefined : activeLearning()?.learnerFor(strategyName, learning);
+      let best: CurvePoint;
+      if (learner === undefined) best = optimalRate(curve);
+      else ({ chosen: best, curve } = learnedPrice(curve, learner, String(source.request.id)));
       if (!(best.valueCents > 0)) {
         return skipped(required, `price expected_profit <= 0 USD at every rate in [${formatRatio(low)}, ${formatRatio(cap)}]; break-even ${formatRatio(required)}`);
       }
@@ -146,7 +174,7 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
       chosen = best;
       // Joined rather than a template literal: a template's pieces stay linked (a V8 rope, a few
       // hundred bytes) for as long as the remembered price is kept, which in a replay is all of it.
-      const text = ['price expected_profit ', formatRatio(rate), ': P(accept) ', best.acceptProbability.toFixed(2), ' × profit ', usd(best.profitCents), ' USD = ', usd(best.valueCents), ' USD; break-even ', formatRatio(required)];
+      const text = ['price expected_profit ', formatRatio(rate), ': P(accept) ', best.acceptProbability.toFixed(2), ' × profit ', usd(best.profitCents), ' USD = ', usd(best.valueCents), ' USD; break-even ', formatRatio(required), learnedText(curve)];
       reasons = [text.join('')];
     } else {
       if (required > cap) return skipped(required, `price required_rate ${formatRatio(required)} > ${capName} ${formatRatio(cap)}`);

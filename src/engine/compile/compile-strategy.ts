@@ -126,7 +126,10 @@ function buildPlan(
     providerFilters: byGroup(paid),
     score: score ? compileScore(score, params, table, model) : undefined,
     // The market response fitted with the model; the strategy's own `pricing.market` overrides it.
-    pricing: sharedBy(shared.pricings, PRICINGS_KEPT, pricing, params, () => rememberedPricing(compilePricing(pricing, params, model?.market))),
+    // A learning pricing answers from the learner's current state, so its prices are not remembered.
+    pricing: sharedBy(shared.pricings, PRICINGS_KEPT, pricing, params, () =>
+      pricing.learning?.enabled === true ? compilePricing(pricing, params, model?.market, definition.name) : rememberedPricing(compilePricing(pricing, params, model?.market)),
+    ),
   };
 }
 

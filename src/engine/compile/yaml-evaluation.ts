@@ -168,6 +168,8 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
   offer.expectedReturn = price.expectedReturn;
   offer.requiredRate = price.requiredRate;
   if (price.curve !== undefined) offer.priceCurve = price.curve;
+  const learned = price.curve?.learning;
+  if (learned !== undefined) offer.marketResponse = { version: learned.version, evidence: learned.evidence, explored: learned.exploration !== undefined };
   if (price.modelled !== undefined) offer.modelled = price.modelled;
   return offer;
 }

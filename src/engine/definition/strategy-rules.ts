@@ -167,4 +167,11 @@ function data(definition: StrategyDefinition): RuleProblem[] {
   return problems;
 }
 
-export const STRATEGY_RULES: ReadonlyArray<CrossFieldRule<StrategyDefinition>> = [paramReferences, paramRanges, paramBounds, filters, score, data];
+/** Learning corrects the acceptance expected-profit pricing weighs; the other modes weigh none. */
+function learning(definition: StrategyDefinition): RuleProblem[] {
+  const pricing = definition.pricing;
+  if (pricing?.learning === undefined || pricing.learning.enabled === false || pricing.mode === 'expected_profit') return [];
+  return [{ path: ['pricing', 'learning'], message: `learning needs mode expected_profit (this pricing is ${pricing.mode}); remove it or set enabled: false` }];
+}
+
+export const STRATEGY_RULES: ReadonlyArray<CrossFieldRule<StrategyDefinition>> = [paramReferences, paramRanges, paramBounds, filters, score, data, learning];

@@ -222,6 +222,22 @@ const marketSchema = z
   .strictObject({ take_up: takeUpSchema.optional(), competition: competitionSchema.optional() })
   .describe('how borrowers answer a rate (docs/market-model.md); unset numbers come from a trained model, else cautious defaults');
 
+/** `pricing.learning`: prices that learn the market's answer while live (docs/market-model.md, "Learning while live"). */
+const learningSchema = z
+  .strictObject({
+    enabled: z.boolean().default(true).describe('learn take-up from the fates of this strategy\'s own offers (false: price with the configured market only)'),
+    prior_sd: z
+      .number()
+      .gt(0, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: above 0)` })
+      .max(10, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: at most 10)` })
+      .default(1)
+      .describe('how far the configured take-up may be wrong, in log-odds per term of the correction (larger: learns faster, trusts the prior less)'),
+    explore_share: numberOrParamWithin(SHARE)
+      .default(0.05)
+      .describe('exploring rates on purpose may cost at most this share of the expected profit offered so far (0: never explore)'),
+  })
+  .describe('expected_profit only: correct the market response by what the fates of offers show (accepted, rejected, expired, lost)');
+
 export const pricingSchema = z
   .strictObject({
     mode: z
@@ -246,6 +262,7 @@ export const pricingSchema = z
       .optional()
       .describe('skip when the monthly payment at the offered rate exceeds this share of stated monthly income'),
     market: marketSchema.optional(),
+    learning: learningSchema.optional(),
   })
   .describe('the offered rate, within the caps: cost plus a margin, the expected-profit optimum, or the cap itself');
 
@@ -278,5 +295,6 @@ export type FilterDefinition = z.infer<typeof filterSchema>;
 export type ScoreDefinition = z.infer<typeof scoreSchema>;
 export type CalibrationDefinition = z.infer<typeof calibrationSchema>;
 export type PricingDefinition = z.infer<typeof pricingSchema>;
+export type LearningDefinition = z.infer<typeof learningSchema>;
 export type DataDefinition = z.infer<typeof dataSchema>;
 export type ParamSpec = z.infer<typeof paramSpecSchema>;

@@ -14,6 +14,7 @@
  */
 import { collectedShare, fastPaymentFactor, hurdleCents, MIN_OFFER_RATE, MONTHS_PER_YEAR, paymentFactor, type LoanEconomics } from '../loan-math.js';
 import { competingRateSd, expectedAcceptCurve, expectedAcceptProbability, type MarketResponse } from '../market-response.js';
+import { extraSteepness, learnedAcceptCurve, type LearnedCurve } from '../market/learned-accept.js';
 import { maximiseNear } from './peak-search.js';
 
 /**
@@ -41,6 +42,18 @@ export interface PriceCurve {
   /** The highest rate searched, and the setting it comes from. */
   cap: number;
   capName: string;
+  /**
+   * The learned correction to `market` the strategy priced with (`pricing.learning`): then
+   * P(accept | r) is the posterior predictive over it (market/learned-accept.ts).
+   */
+  learning?: LearnedCurve;
+}
+
+/** P(accept | rate) for the curve's request: the market response's, or the learned one over it. */
+export function acceptCurveOf(curve: PriceCurve): (rate: number) => number {
+  const defaultProbability = 1 - curve.economics.probability;
+  if (curve.learning === undefined) return expectedAcceptCurve(curve.maxInterestRate, defaultProbability, curve.market);
+  return learnedAcceptCurve(curve.maxInterestRate, defaultProbability, curve.market, curve.learning.posterior);
 }
 
 /** The curve at one rate; amounts in (unrounded) cents. */
@@ -68,7 +81,7 @@ function valueFunction(curve: PriceCurve): (rate: number) => number {
   const { economics, maxInterestRate, market } = curve;
   const collectedPerFactor = economics.repaidPrincipalCents * economics.terms * collectedShare(economics);
   const hurdle = hurdleCents(curve.targetReturn, economics);
-  const accept = expectedAcceptCurve(maxInterestRate, 1 - economics.probability, market);
+  const accept = curve.learning === undefined ? expectedAcceptCurve(maxInterestRate, 1 - economics.probability, market) : acceptCurveOf(curve);
   const terms = economics.terms;
   return (rate) => accept(rate) * (collectedPerFactor * fastPaymentFactor(rate, terms) - hurdle);
 }
@@ -76,7 +89,8 @@ function valueFunction(curve: PriceCurve): (rate: number) => number {
 /** The curve at `rate`, with its parts; for explanations (the search uses valueFunction). */
 export function curvePoint(curve: PriceCurve, rate: number): CurvePoint {
   const { economics } = curve;
-  const acceptProbability = expectedAcceptProbability(rate, curve.maxInterestRate, 1 - economics.probability, curve.market);
+  const acceptProbability =
+    curve.learning === undefined ? expectedAcceptProbability(rate, curve.maxInterestRate, 1 - economics.probability, curve.market) : acceptCurveOf(curve)(rate);
   // expectedProfitCents and expectedAnnualReturn (loan-math.ts) with their common part, the
   // expected collected amount, computed once: the same operations in the same order, so the very
   // same numbers (test/engine/pricing-optimiser.test.ts), with one Math.pow instead of two.
@@ -92,7 +106,10 @@ function coarseStep(curve: PriceCurve): number {
   const { takeUp, competition } = curve.market;
   let feature = Number.POSITIVE_INFINITY;
   const positions = curve.maxInterestRate - MIN_OFFER_RATE;
-  if (takeUp.steepness !== 0 && positions > 0) feature = positions / Math.abs(takeUp.steepness);
+  // A learned correction may steepen the take-up by up to its own slope in the position.
+  const extra = curve.learning === undefined ? 0 : extraSteepness(curve.learning.posterior, 1 - curve.economics.probability);
+  const steepness = Math.abs(takeUp.steepness) + extra;
+  if (steepness !== 0 && positions > 0) feature = positions / steepness;
   if (competition.share !== 0) feature = Math.min(feature, competingRateSd(competition));
   const step = feature / SAMPLES_PER_FEATURE;
   return step >= FINEST_STEP ? Math.min(step, COARSEST_STEP) : FINEST_STEP;

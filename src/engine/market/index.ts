@@ -1,0 +1,7 @@
+// The learned market response's public face (docs/market-model.md, "Learning while live").
+export { MarketLearner, initialLearnerState, type LearnerState, type LearningSettings, type LearnedSnapshot } from './market-learner.js';
+export { MarketLearning, learnedOfferOf, type LearnedOffer, type StoredLearnerState } from './market-learning.js';
+export { learningSummary, TYPICAL_BORROWER, type LearningSummary } from './learning-summary.js';
+export { withLearning, activeLearning } from './active-learning.js';
+export { learnedAcceptCurve, observationAt, type LearnedCurve } from './learned-accept.js';
+export { type LearningObservation, type Posterior } from './logistic-correction.js';

@@ -1,0 +1,86 @@
+/**
+ * The learners of every strategy that learns (`pricing.learning`), by strategy name: one for a
+ * daemon (restored from the store at start), one per backtest run (starting from the prior).
+ * The decide step makes it the active one while strategies evaluate (active-learning.ts), counts
+ * each offer against its learner's exploration budget, and the daemon or backtest feeds fates.
+ */
+import type { Decision } from '../decision.js';
+import { learnedAcceptCurve, observationAt } from './learned-accept.js';
+import type { LearningObservation } from './logistic-correction.js';
+import { MarketLearner, type LearnerState, type LearningSettings } from './market-learner.js';
+
+/** What a decision priced by a learner needs to be learned from later. */
+export interface LearnedOffer {
+  strategy: string;
+  version: number;
+  evidence: number;
+  observation: LearningObservation;
+  /** The learner's chance of acceptance at the offered rate when it priced it (posterior predictive). */
+  predicted: number;
+}
+
+/** A learner as stored: its state and the settings it was last priced with. */
+export interface StoredLearnerState {
+  state: LearnerState;
+  settings: LearningSettings;
+}
+
+export class MarketLearning {
+  private readonly learners = new Map<string, MarketLearner>();
+
+  /** `restored`: learners stored earlier (a daemon's restart resumes them). */
+  constructor(restored: Iterable<readonly [string, StoredLearnerState]> = []) {
+    for (const [name, { state, settings }] of restored) this.learners.set(name, new MarketLearner(settings, state));
+  }
+
+  /** The strategy's learner, made from its stored state or its prior on first use. */
+  learnerFor(strategy: string, settings: LearningSettings): MarketLearner {
+    let learner = this.learners.get(strategy);
+    if (learner === undefined) {
+      learner = new MarketLearner(settings);
+      this.learners.set(strategy, learner);
+    }
+    learner.settings = settings;
+    return learner;
+  }
+
+  /** The strategy's learner, if it has priced anything yet. */
+  existing(strategy: string): MarketLearner | undefined {
+    return this.learners.get(strategy);
+  }
+
+  /** Learners in use, by strategy name. */
+  entries(): Array<[string, MarketLearner]> {
+    return [...this.learners.entries()];
+  }
+
+  /** Counts an offer against its learner's exploration budget (decisions priced without learning are ignored). */
+  offered(decision: Decision): void {
+    const learned = decision.priceCurve?.learning;
+    if (decision.action !== 'offer' || learned === undefined) return;
+    this.learners.get(decision.strategy.name)?.offered(learned.greedyValueCents ?? 0, learned.exploration?.lossCents);
+  }
+
+  /** Learns a fate; false when the strategy has no learner here. */
+  observe(strategy: string, observation: LearningObservation, accepted: boolean): boolean {
+    const learner = this.learners.get(strategy);
+    if (learner === undefined) return false;
+    learner.observe(observation, accepted);
+    return true;
+  }
+}
+
+/** What an offer decision priced by a learner will teach it; undefined for any other decision. */
+export function learnedOfferOf(decision: Decision): LearnedOffer | undefined {
+  const curve = decision.priceCurve;
+  const learned = curve?.learning;
+  if (decision.action !== 'offer' || decision.rate === undefined || curve === undefined || learned === undefined) return undefined;
+  const defaultProbability = 1 - curve.economics.probability;
+  return {
+    strategy: decision.strategy.name,
+    version: learned.version,
+    evidence: learned.evidence,
+    observation: observationAt(decision.rate, curve.maxInterestRate, defaultProbability, curve.market),
+    predicted: learnedAcceptCurve(curve.maxInterestRate, defaultProbability, curve.market, learned.posterior)(decision.rate),
+  };
+}
