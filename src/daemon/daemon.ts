@@ -5,6 +5,7 @@
  * strategies }) instead of mocking modules. The pipeline, the jobs and operations are built here
  * and wired together; each lives in its own file.
  */
+import { MarketFates } from './market-fates.js';
 import { systemClock, type Clock } from '../clock/clock.js';
 import { eventDropReason, loadStrategyFiles, type CompiledStrategy } from '../engine/index.js';
 import { createLogger, type Logger } from '../log/logger.js';
@@ -128,6 +129,7 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
     settings: () => limits().protections,
     notify: (event, data) => ops.notify(event, data),
   });
+  const marketFates = new MarketFates({ store, clock, log: component('learn'), offerExpiryMs: () => limits().offerExpiryMs });
   const pipeline = new Pipeline({
     store,
     clock,
@@ -142,6 +144,7 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
     protections,
     // A request whose data failed waits in real time, like every back-off.
     retryClock: backoffClock,
+    marketFates,
   });
   // The poll asks only for what some active strategy could take (read at each poll: hot reload).
   const listFilters = () => (config.poll.server_filters ? unionListFilters(strategies().map((strategy) => strategy.listRestriction)) : {});
@@ -201,6 +204,8 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       },
     },
     { name: 'fund', schedule: config.jobs.fund_accepted, run: () => funding.run() },
+    // Offer fates (accepted, rejected, lost, expired) teach learning strategies their market.
+    { name: 'learn', schedule: config.jobs.reconcile, run: async () => void marketFates.learnFates() },
     { name: 'protections', schedule: config.jobs.protections, run: async () => protections.check() },
     inboxJob,
   ];

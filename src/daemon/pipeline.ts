@@ -17,6 +17,7 @@
  *   is the request's own (an answer that cannot be read), the last of a bounded number of tries
  *   decides without that data; an outage of the service never makes a request decided blind.
  */
+import type { MarketFates } from './market-fates.js';
 import type { Clock } from '../clock/clock.js';
 import { decideAsync, type CompiledStrategy, type DataSource, type DecideOutcome, type Fetched, type SpendLedger } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
@@ -61,6 +62,8 @@ export interface PipelineDeps {
   retryClock?: Clock | undefined;
   /** How long such a request waits and how often it is tried (default DEFAULT_REQUEST_RETRY). */
   retry?: RequestRetrySettings | undefined;
+  /** The learners of strategies with `pricing.learning` (market-fates.ts): they price, and each decision they priced is noted. */
+  marketFates?: MarketFates | undefined;
 }
 
 const IDLE_CHECKPOINT_MS = 1_000;
@@ -212,7 +215,7 @@ export class Pipeline {
     }
     const shadows = active.filter((strategy) => strategy.shadow === true);
     const purchases = new DeferredPurchases(this.deps.spend);
-    const context = { strategies, nowMs: clock.now(), ledger: purchases };
+    const context = { strategies, nowMs: clock.now(), ledger: purchases, learning: this.deps.marketFates?.learning };
     let guardMs: number | undefined;
     let outcome: DecideOutcome;
     let placement: PlaceOutcome | undefined;
@@ -282,6 +285,7 @@ export class Pipeline {
       guardCode: guard ?? null,
       placement: placement?.kind ?? null,
     });
+    this.deps.marketFates?.noteDecision(request.id, decision, action, placement?.kind === 'placed' && !this.deps.dryRun, clock.now());
     this.retries.forget(request.id);
     if (shadows.length > 0) this.recordShadows(request, outcome, shadows);
     // totalAmount and riskLevel (added after the rest) let a terminal say "$536.00 at 22.8 %, risk low" (src/log/terminal-lines.ts).

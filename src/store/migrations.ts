@@ -341,6 +341,42 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX shadow_decisions_strategy ON shadow_decisions (strategy, decided_at);
     `,
   },
+  {
+    version: 12,
+    description: 'learned market responses: each learning strategy\'s posterior, and which one priced each decision',
+    sql: `
+      -- One row per strategy with pricing.learning (docs/market-model.md, "Learning while live"):
+      -- the learner's whole state as JSON (posterior mean and covariance, exploration totals), so
+      -- a restart resumes it. version counts the fates learned; evidence the fates it rests on.
+      CREATE TABLE market_learners (
+        strategy TEXT PRIMARY KEY,
+        version INTEGER NOT NULL,
+        evidence INTEGER NOT NULL,
+        state_json TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      -- One row per decision a learned market response priced: which version and evidence, whether
+      -- the rate explored, and (offers) what the fate teaches: observation_json holds the rate's
+      -- position, the default probability and the prior's log-odds at the rate. fate and
+      -- learned_at are set once the offer's fate was learned (accepted, rejected, lost, expired),
+      -- or fate 'none' when the offer never reached a borrower (a dry run, a refused attempt).
+      CREATE TABLE market_decisions (
+        loan_request_id INTEGER PRIMARY KEY,
+        strategy TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        evidence INTEGER NOT NULL,
+        explored INTEGER NOT NULL DEFAULT 0 CHECK (explored IN (0, 1)),
+        action TEXT NOT NULL CHECK (action IN ('offer', 'skip')),
+        rate REAL,
+        predicted REAL,
+        observation_json TEXT,
+        fate TEXT,
+        learned_at TEXT,
+        decided_at TEXT NOT NULL
+      );
+      CREATE INDEX market_decisions_unlearned ON market_decisions (decided_at) WHERE fate IS NULL AND observation_json IS NOT NULL;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -3,7 +3,11 @@
  * with the same strategies and starting state, reproduces the live decisions request by request.
  */
 import { databaseOf } from '../../src/store/index.js';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse, stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordingLinesFromStore } from '../../src/recording/index.js';
 import { runBacktest } from '../../src/backtest/index.js';
@@ -108,5 +112,50 @@ describe('live and backtest parity', () => {
       })
       .filter((mismatch) => mismatch !== undefined);
     expect(explained).toEqual([]);
+  });
+
+  it('a learning strategy (pricing.learning) explores and prices the same in a dry run and its replay', { timeout: 120_000 }, async () => {
+    // A dry run's offers reach no borrower, so neither side learns a fate: what must agree is the
+    // learned response's version and evidence on every decision, and each exploring draw (seeded
+    // by request and version) with the exploration budget it is counted against.
+    const dir = mkdtempSync(join(tmpdir(), 'lendbot-parity-learning-'));
+    try {
+      const doc = parse(readFileSync(strategy('balanced'), 'utf8')) as { name: string; pricing: Record<string, unknown> };
+      doc.name = 'balanced-learning';
+      doc.pricing = { ...doc.pricing, learning: { prior_sd: 1, explore_share: 0.2 } };
+      const file = join(dir, 'balanced-learning.yaml');
+      writeFileSync(file, stringify(doc));
+      const risk = { min_cash_reserve: 100, max_offers_per_day: 100, max_per_borrower: null, max_open_exposure: null, max_amount_per_day: null };
+      const startingBalanceCents = 5_000_000;
+      harness = await startDaemonHarness({ dryRun: true, strategyFiles: [file], balanceCents: startingBalanceCents, risk });
+      const h = harness;
+      h.sandbox.control.setFaults({ dropWebhookRate: 1 });
+      for (let i = 0; i < 40; i++) {
+        h.sandbox.control.createLoanRequest({ competitorOffers: 0 });
+        h.sandbox.control.advance(0.2 * HOUR_MS);
+        if (i % 5 === 4) await h.daemon.poller.poll();
+      }
+      await h.daemon.poller.poll();
+      await h.daemon.pipeline.idle();
+      const live = h.store.decisions.list();
+      const offers = live.filter((decision) => decision.action === 'offer');
+      expect(offers.length).toBeGreaterThan(5);
+      expect(offers.every((decision) => decision.reasons.some((reason) => reason.includes('market learned v0 (0 fates)')))).toBe(true);
+      expect(offers.some((decision) => decision.reasons.some((reason) => reason.includes('exploring (greedy')))).toBe(true);
+
+      const recording = [...recordingLinesFromStore(h.store, [])];
+      const result = runBacktest(recording, [await loadStrategyFile(file)], { startingBalanceCents, limits: riskLimitsSchema.parse(risk), market: { settle: false }, recordDecisions: true });
+      const replayed = new Map(result.decisions.map((decision) => [decision.loan_request_id, decision]));
+      const mismatches = live
+        .map((decision) => {
+          const other = replayed.get(decision.loanRequestId);
+          const same = other !== undefined && other.action === decision.action && other.rate === decision.rate && JSON.stringify(other.reasons) === JSON.stringify(decision.reasons);
+          return same ? undefined : { id: decision.loanRequestId, live: [decision.action, decision.rate, decision.reasons], backtest: other && [other.action, other.rate, other.reasons] };
+        })
+        .filter((mismatch) => mismatch !== undefined);
+      expect(mismatches).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

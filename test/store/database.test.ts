@@ -39,6 +39,8 @@ describe('openDatabase', () => {
     expect(tableNames(db)).toEqual([
       'decisions',
       'loans',
+      'market_decisions',
+      'market_learners',
       'offer_listings',
       'offer_proposals',
       'offers',
