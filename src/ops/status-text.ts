@@ -1,4 +1,5 @@
 /** The status report as people read it (`lendbot status`) and as scripts read it (`--json`). */
+import { marketLearningJson, marketLearningLines } from './market-learning-status.js';
 import { formatCents, RISK_LEVEL_NAMES } from '../service/index.js';
 import { paperBookJson, paperBookLines } from './paper-book-view.js';
 import { describeClock } from './status-clock.js';
@@ -60,6 +61,7 @@ export function formatStatusText(report: StatusReport): string {
   }
   if (report.webhookRefusals !== null) add('webhook tokens', `REFUSED: ${report.webhookRefusals.warning}`);
   if (report.paperBook !== null) lines.push(...paperBookLines(report.paperBook));
+  lines.push(...marketLearningLines(report.marketLearning));
   const width = Math.max(...lines.map(([label]) => label.length));
   return `${lines.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n')}\n`;
 }
@@ -116,5 +118,7 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
     webhooks_silent: report.webhooksSilent === null ? null : { since: report.webhooksSilent.since, polled_requests: report.webhooksSilent.polledRequests },
     webhook_refusals: report.webhookRefusals,
     paper_book: report.paperBook === null ? null : paperBookJson(report.paperBook),
+    // Only when some strategy learns its market (pricing.learning).
+    ...(report.marketLearning.length === 0 ? {} : { market_learning: marketLearningJson(report.marketLearning) }),
   };
 }

@@ -22,6 +22,7 @@ import { registerPauseRoutes } from './pause-routes.js';
 import { registerProposalRoutes } from './proposal-routes.js';
 import { registerReportFileRoute, registerReportListRoute } from './report-routes.js';
 import { registerReturnsRoutes } from './returns-routes.js';
+import { registerMarketLearningRoutes } from './market-learning-routes.js';
 import { registerSessionRoutes } from './session-routes.js';
 
 export const API_PREFIX = '/api';
@@ -80,6 +81,7 @@ export function operatorApiRoutes(deps: ApiDeps): OperatorRoutes {
           registerDecisionRoutes(api, deps);
           registerBookRoutes(api, deps);
           registerReturnsRoutes(api, deps);
+          registerMarketLearningRoutes(api, deps);
           registerReportListRoute(api, deps);
           registerPauseRoutes(api, deps);
           registerPaperRoutes(api, deps);
