@@ -68,7 +68,7 @@ describe('the learned market response in status, the API and the dashboard', { t
     await expect.poll(() => panel.isVisible(), { timeout: UI_WAIT_MS }).toBe(true);
     expect(await panel.getByTestId('market-learning-figures').textContent()).toContain('version 2, learned from 2 offers (1 taken)');
     // Chart.js drew into the canvas (it sizes it to its box).
-    await expect.poll(() => panel.locator('canvas').evaluate((canvas: HTMLCanvasElement) => canvas.width), { timeout: UI_WAIT_MS }).toBeGreaterThan(0);
+    await expect.poll(() => panel.locator('canvas').evaluate((canvas) => (canvas as unknown as { width: number }).width), { timeout: UI_WAIT_MS }).toBeGreaterThan(0);
     expect(problems).toEqual([]);
   });
 });
