@@ -14,7 +14,7 @@ import { runBacktest } from '../../src/backtest/index.js';
 import { loadStrategyFile } from '../../src/engine/index.js';
 import { explainRecordedRequest } from '../../src/cli/commands/strategy/explain.js';
 import { riskLimitsSchema } from '../../src/risk/index.js';
-import { startDaemonHarness, type DaemonHarness } from './daemon-harness.js';
+import { startDaemonHarness, type DaemonHarness, type HarnessOptions } from './daemon-harness.js';
 
 const strategy = (name: string): string => fileURLToPath(new URL(`../../strategies/${name}.yaml`, import.meta.url));
 const HOUR_MS = 3_600_000;
@@ -25,6 +25,25 @@ afterEach(async () => {
   harness = undefined;
 });
 
+/**
+ * A dry-run daemon on the sandbox that saw `requests` of ours (and the market's own arrivals),
+ * one every 0.2 h, polled every fifth. On this frozen clock everything a poll sees is seen at one
+ * instant; the poll decides page by page, and the export and the replay keep that order for
+ * equal times.
+ */
+async function dryRunSession(options: Omit<HarnessOptions, 'dryRun'>, requests: number): Promise<DaemonHarness> {
+  const h = await startDaemonHarness({ ...options, dryRun: true });
+  h.sandbox.control.setFaults({ dropWebhookRate: 1 });
+  for (let i = 0; i < requests; i++) {
+    h.sandbox.control.createLoanRequest({ competitorOffers: 0 });
+    h.sandbox.control.advance(0.2 * HOUR_MS);
+    if (i % 5 === 4) await h.daemon.poller.poll();
+  }
+  await h.daemon.poller.poll();
+  await h.daemon.pipeline.idle();
+  return h;
+}
+
 describe('live and backtest parity', () => {
   it('a dry-run session backtested with the same strategies makes the same decisions', { timeout: 120_000 }, async () => {
     const files = [strategy('cashflow'), strategy('balanced')];
@@ -33,20 +52,9 @@ describe('live and backtest parity', () => {
     // and the balance still refuse some.
     const risk = { min_cash_reserve: 100, max_offers_per_day: 30, max_per_borrower: 2000, max_open_exposure: null, max_amount_per_day: null };
     const startingBalanceCents = 2_000_000;
-    harness = await startDaemonHarness({ dryRun: true, strategyFiles: files, balanceCents: startingBalanceCents, risk });
+    // Half a day of the market (its own arrivals plus sixty of ours), polled as it goes.
+    harness = await dryRunSession({ strategyFiles: files, balanceCents: startingBalanceCents, risk }, 60);
     const h = harness;
-    h.sandbox.control.setFaults({ dropWebhookRate: 1 });
-
-    // Half a day of the market (its own arrivals plus sixty of ours), polled as it goes. On this
-    // frozen clock everything a poll sees is seen at one instant; the poll decides page by page,
-    // and the export and the replay keep that order for equal times.
-    for (let i = 0; i < 60; i++) {
-      h.sandbox.control.createLoanRequest({ competitorOffers: 0 });
-      h.sandbox.control.advance(0.2 * HOUR_MS);
-      if (i % 5 === 4) await h.daemon.poller.poll();
-    }
-    await h.daemon.poller.poll();
-    await h.daemon.pipeline.idle();
 
     const live = h.store.decisions.list();
     expect(live.length).toBeGreaterThanOrEqual(60);
@@ -127,16 +135,8 @@ describe('live and backtest parity', () => {
       writeFileSync(file, stringify(doc));
       const risk = { min_cash_reserve: 100, max_offers_per_day: 100, max_per_borrower: null, max_open_exposure: null, max_amount_per_day: null };
       const startingBalanceCents = 5_000_000;
-      harness = await startDaemonHarness({ dryRun: true, strategyFiles: [file], balanceCents: startingBalanceCents, risk });
+      harness = await dryRunSession({ strategyFiles: [file], balanceCents: startingBalanceCents, risk }, 40);
       const h = harness;
-      h.sandbox.control.setFaults({ dropWebhookRate: 1 });
-      for (let i = 0; i < 40; i++) {
-        h.sandbox.control.createLoanRequest({ competitorOffers: 0 });
-        h.sandbox.control.advance(0.2 * HOUR_MS);
-        if (i % 5 === 4) await h.daemon.poller.poll();
-      }
-      await h.daemon.poller.poll();
-      await h.daemon.pipeline.idle();
       const live = h.store.decisions.list();
       const offers = live.filter((decision) => decision.action === 'offer');
       expect(offers.length).toBeGreaterThan(5);

@@ -1,11 +1,2 @@
-/** mulberry32: a small, fast generator whose sequence is fixed by its seed, so a tune is reproducible. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** mulberry32, so a tune is reproducible: the engine's seeded generator (it seeds exploring prices too). */
+export { seededRandom } from '../../engine/market/seeded-normals.js';

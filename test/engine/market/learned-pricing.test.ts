@@ -2,6 +2,7 @@
 // configured pricing exactly; after learning that good borrowers refuse high rates it prices
 // them lower and sees a high rate as one only poor borrowers take; exploration stays in budget.
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../src/engine/market/seeded-normals.js';
 import { DEFAULT_MARKET_RESPONSE, MIN_OFFER_RATE, parseStrategyText, type CompiledStrategy, type Decision } from '../../../src/engine/index.js';
 import { expectedAcceptCurve } from '../../../src/engine/market-response.js';
 import { learnedAcceptCurve, MarketLearning, observationAt, withLearning } from '../../../src/engine/market/index.js';
@@ -13,18 +14,6 @@ const PRICING = '  mode: expected_profit\n  target_return: 0.05\n  recovery: 0.2
 const learningPricing = (lines: string): string => `${PRICING}  learning:\n${lines}`;
 const GOOD = 0.98;
 const POOR = 0.8;
-
-/** mulberry32: a seeded uniform generator. */
-function uniforms(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const decide = (strategy: CompiledStrategy, id: number, learning?: MarketLearning): Decision =>
   withLearning(learning, () => strategy.evaluate(loanRequest({ id }), {}));
@@ -57,7 +46,7 @@ describe('pricing over a learned market response', () => {
     const before = decide(good, 1, learning);
     const poorBefore = decide(poor, 1, learning);
     // The world: poor borrowers answer as the prior says; good ones take nothing above 35 % of the way to the maximum.
-    const random = uniforms(7);
+    const random = seededRandom(7);
     const maxRate = 0.6;
     for (let n = 0; n < 3000; n += 1) {
       const pd = random() < 0.5 ? 1 - GOOD : 1 - POOR;

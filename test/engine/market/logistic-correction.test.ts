@@ -3,19 +3,7 @@
 // follows it, and draws are reproducible.
 import { describe, expect, it } from 'vitest';
 import { correctionAt, drawFrom, predictive, priorPosterior, sigmoid, updated, type Posterior } from '../../../src/engine/market/logistic-correction.js';
-import { seededNormals } from '../../../src/engine/market/seeded-normals.js';
-
-/** mulberry32: a small seeded uniform generator for the synthetic world. */
-function uniforms(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+import { seededNormals, seededRandom } from '../../../src/engine/market/seeded-normals.js';
 
 describe('the logistic correction over the prior', () => {
   it('learns a correction where better borrowers are more rate-sensitive, and predicts acceptance within 0.02', () => {
@@ -23,7 +11,7 @@ describe('the logistic correction over the prior', () => {
     // so for good borrowers (pd small) acceptance falls faster with the rate than for poor ones.
     const truth = [-0.5, -2, 1, 8];
     const priorLogit = (u: number): number => 2 - 4 * u;
-    const random = uniforms(1);
+    const random = seededRandom(1);
     let posterior: Posterior = priorPosterior(2);
     for (let n = 0; n < 4000; n += 1) {
       const u = random();
