@@ -51,6 +51,8 @@ export {
   marketResponse,
   ratePosition,
   takeUpProbability,
+  takeUpAt,
+  takeUpDependsOnBorrower,
   beatProbability,
   beatsHard,
   acceptProbability,

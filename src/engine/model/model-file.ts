@@ -80,6 +80,8 @@ export const marketSectionSchema = z.looseObject({
     .looseObject({
       midpoint: finite,
       steepness: finite,
+      midpoint_per_default: finite.optional(),
+      steepness_per_default: finite.optional(),
       lines: z.number().int().min(0).optional(),
       source: z.enum(TAKE_UP_SOURCES).optional(),
     })
