@@ -46,6 +46,8 @@ export {
   type AmountToGuard,
   type GuardQuestion,
 } from './decide-step.js';
+export { UNFITTED_MARKET_TEXT } from './market-source.js';
+export type { MarketSource } from './compiled-strategy.js';
 export {
   DEFAULT_MARKET_RESPONSE,
   marketResponse,
