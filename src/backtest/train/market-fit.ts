@@ -10,10 +10,9 @@
  *   samples, each observation a rate position, the borrower's default probability (the trained
  *   model's) and whether the borrower took an offer at that rate:
  *   1. own_offers (preferred): the investor's own offers (`offer` on a line, as the daemon's
- *      export writes it), accepted against rejected, expired or lost, at OUR rate (plus, for a
- *      lost offer whose line names the rate taken, that take). With competitors around, "not
- *      accepted" mixes walking away with being outbid, so this is the overall acceptance of our
- *      offers: a cautious take-up;
+ *      export writes it), accepted against rejected, expired or lost, at OUR rate; an offer not
+ *      accepted on a line that names the rate another lender's offer was taken at counts as that
+ *      take instead (outbid is the competition model's part, not the borrower walking away);
  *   2. all_offers: every fate the recording shows: our own offers as above, and on the other
  *      requests the competing offer the borrower took (funded) or walked away from (unfunded
  *      although a competitor offered). A recording with no refusals of ours still has these.
@@ -187,9 +186,14 @@ function takeUpSection(fit: Exclude<ReturnType<typeof fitTakeUpCurve>, string>):
 
 /**
  * Our own settled offers at our rate: accepted against rejected, expired or lost (pending says
- * nothing yet). A lost offer whose line names the rate the borrower took (c) also says the
- * borrower took c; when c is not below our rate, ours lost for some other reason (it came after
- * the borrower chose, say), so it says nothing about our rate and only the take counts.
+ * nothing yet). An offer not accepted on a request someone else funded, whose line names the rate
+ * taken (c), says the borrower took c and nothing about our rate: below ours, we were outbid (the
+ * competition model prices that, so counting it as walking away would count it twice); not below,
+ * ours came too late. Only the take at c counts. Without a named rate, the borrower refused the
+ * cheapest offer it saw: ours, or a cheaper competing one the line names. Each line thus gives the
+ * borrower's answer at the cheapest offer, whatever the outcome: counting a take at c only when c
+ * was taken, and a refusal at ours otherwise, would set takes at lower rates than refusals by
+ * construction and fit a curve steeper than the borrowers'.
  */
 function ownOfferFates(entry: TrainingLine, pd: number): TakeUpObservation[] | undefined {
   const offer = entry.line.offer;
@@ -197,11 +201,11 @@ function ownOfferFates(entry: TrainingLine, pd: number): TakeUpObservation[] | u
   const maxRate = entry.line.loan_request.max_interest_rate;
   const u = ratePosition(offer.rate, maxRate);
   if (offer.status === 'accepted') return [{ u, pd, took: 1 }];
-  const fates: TakeUpObservation[] = [];
-  const taken = offer.status === 'lost' ? takenRate(entry.line.outcome) : undefined;
-  if (taken !== undefined) fates.push({ u: ratePosition(taken, maxRate), pd, took: 1 });
-  if (taken === undefined || taken < offer.rate) fates.push({ u, pd, took: 0 });
-  return fates;
+  const taken = takenRate(entry.line.outcome);
+  if (taken !== undefined) return [{ u: ratePosition(taken, maxRate), pd, took: 1 }];
+  const competing = entry.line.outcome?.best_competing_rate;
+  const cheapest = typeof competing === 'number' ? Math.min(competing, offer.rate) : offer.rate;
+  return [{ u: ratePosition(cheapest, maxRate), pd, took: 0 }];
 }
 
 function ownOfferSample(lines: readonly TrainingLine[], pd: (entry: TrainingLine) => number): TakeUpSample {
