@@ -1,5 +1,6 @@
 /** What a backtest returns: the report's figures, the series for charts, and each decision. */
 import type { GuardRefusalCode } from '../risk/index.js';
+import type { MarketSource } from '../engine/compiled-strategy.js';
 import type { StrategyCalibration } from './calibration/strategy-calibration.js';
 import type { MarketAssumptions } from './market-model.js';
 import type { OfferStats } from './offer-stats.js';
@@ -30,6 +31,8 @@ export interface StrategyRun {
   contentHash: string;
   file: string;
   params: Record<string, number>;
+  /** Where an expected-profit strategy's market response came from ('default': the unfitted prior). */
+  marketSource?: MarketSource;
 }
 
 export interface BacktestSummary {

@@ -355,7 +355,7 @@ class Replay {
     const last = recording.entries.at(-1);
     const start = this.options.startingBalanceCents;
     return {
-      strategies: this.strategies.map((s) => ({ name: s.name, version: s.version, contentHash: s.contentHash, file: s.file, params: { ...s.params } })),
+      strategies: this.strategies.map((s) => ({ name: s.name, version: s.version, contentHash: s.contentHash, file: s.file, params: { ...s.params }, ...(s.marketSource === undefined ? {} : { marketSource: s.marketSource }) })),
       period: {
         from: first?.seenAt ?? null,
         to: last?.seenAt ?? null,

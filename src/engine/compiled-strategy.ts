@@ -44,6 +44,12 @@ export interface CompiledStrategy {
   priority?: number;
   /** A challenger (`shadow: true`): decides beside the live strategies on their data, never offers (src/daemon/shadow-decide.ts). */
   shadow?: boolean;
+  /**
+   * Where an expected-profit strategy's market response comes from: numbers written in its
+   * `pricing.market`, a market file, a trained model's fit, or the unfitted defaults (the
+   * backtest report, status and the dashboard say so). Absent for other pricing and plugins.
+   */
+  marketSource?: MarketSource;
   /** Names of the features the strategy reads. */
   features: readonly string[];
   evaluate(request: LoanRequest, enrichment: Enrichment): Decision;
@@ -76,3 +82,6 @@ export function mergeParams(
   }
   return merged;
 }
+
+/** Where an expected-profit strategy's market response comes from (CompiledStrategy.marketSource). */
+export type MarketSource = 'default' | 'file' | 'explicit' | 'model';

@@ -46,11 +46,15 @@ export {
   type AmountToGuard,
   type GuardQuestion,
 } from './decide-step.js';
+export { UNFITTED_MARKET_TEXT } from './market-source.js';
+export type { MarketSource } from './compiled-strategy.js';
 export {
   DEFAULT_MARKET_RESPONSE,
   marketResponse,
   ratePosition,
   takeUpProbability,
+  takeUpAt,
+  takeUpDependsOnBorrower,
   beatProbability,
   beatsHard,
   acceptProbability,

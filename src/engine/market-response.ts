@@ -7,6 +7,10 @@
  * - Take-up: a borrower walks away from expensive offers. The chance of taking an offer at all is
  *   logistic in the rate's position u = (rate − 0.03) / (max_interest_rate − 0.03) between the
  *   lowest allowed rate and the request's maximum: 1 / (1 + e^(steepness × (u − midpoint))).
+ *   Midpoint and steepness may move with the borrower's default probability pd
+ *   (midpoint + midpointPerDefault × pd, steepness + steepnessPerDefault × pd, never below 0), so
+ *   a market where better borrowers walk away sooner (they can borrow elsewhere) is one curve per
+ *   borrower rather than one for all. Both are 0 unless set: then pd plays no part.
  * - Competition: against a competing rate c, the chance our offer is the one chosen is
  *   1 / (1 + e^((rate − c) / width)): one half at a tie, near certain well below c.
  * - Unknown competition (at decision time): with probability `share` some competitor offers, at
@@ -21,6 +25,10 @@ export interface TakeUpCurve {
   midpoint: number;
   /** How sharply take-up falls around the midpoint (0: rate does not matter). */
   steepness: number;
+  /** Midpoint added per unit of default probability (0 or unset: the same midpoint for every borrower). */
+  midpointPerDefault?: number;
+  /** Steepness added per unit of default probability (0 or unset: the same steepness for every borrower). */
+  steepnessPerDefault?: number;
 }
 
 export interface CompetitionModel {
@@ -70,9 +78,31 @@ export function ratePosition(rate: number, maxRate: number): number {
   return (rate - MIN_OFFER_RATE) / (maxRate - MIN_OFFER_RATE);
 }
 
-/** The chance a borrower takes an offer at `rate` at all (no better offer considered). */
-export function takeUpProbability(rate: number, maxRate: number, curve: TakeUpCurve): number {
-  return logistic(-curve.steepness * (ratePosition(rate, maxRate) - curve.midpoint));
+/**
+ * The curve's midpoint and steepness for a borrower of default probability `defaultProbability`.
+ * Without per-default terms the curve's own numbers, untouched (not even + 0 × pd), so a
+ * borrower-blind curve gives the same results to the last bit whatever pd is.
+ */
+export function takeUpAt(curve: TakeUpCurve, defaultProbability: number): { midpoint: number; steepness: number } {
+  const { midpoint, steepness, midpointPerDefault, steepnessPerDefault } = curve;
+  return {
+    midpoint: midpointPerDefault ? midpoint + midpointPerDefault * defaultProbability : midpoint,
+    steepness: steepnessPerDefault ? Math.max(0, steepness + steepnessPerDefault * defaultProbability) : steepness,
+  };
+}
+
+/** Whether the curve depends on the borrower's default probability. */
+export function takeUpDependsOnBorrower(curve: TakeUpCurve): boolean {
+  return Boolean(curve.midpointPerDefault) || Boolean(curve.steepnessPerDefault);
+}
+
+/**
+ * The chance a borrower takes an offer at `rate` at all (no better offer considered);
+ * `defaultProbability` matters only to a curve with per-default terms.
+ */
+export function takeUpProbability(rate: number, maxRate: number, curve: TakeUpCurve, defaultProbability = 0): number {
+  const { midpoint, steepness } = takeUpAt(curve, defaultProbability);
+  return logistic(-steepness * (ratePosition(rate, maxRate) - midpoint));
 }
 
 /** The chance our offer at `rate` is preferred to a competing offer at `competing`. */
@@ -109,10 +139,18 @@ export type RecordedCompetition =
  * happened. Take-up is one hidden draw per borrower: one who took an offer at c takes any offer
  * with at least c's take-up, and one who refused c takes ours only with the take-up c lacked.
  * Against a competing rate, `comparison` says whether only a strictly cheaper offer wins (hard)
- * or a dearer one may too (soft, by the competition model's width).
+ * or a dearer one may too (soft, by the competition model's width). `defaultProbability` is the
+ * borrower's, for a take-up curve that depends on it.
  */
-export function acceptProbability(rate: number, maxRate: number, recorded: RecordedCompetition, response: MarketResponse, comparison: CompetitionComparison): number {
-  const takeUp = (r: number): number => takeUpProbability(r, maxRate, response.takeUp);
+export function acceptProbability(
+  rate: number,
+  maxRate: number,
+  recorded: RecordedCompetition,
+  response: MarketResponse,
+  comparison: CompetitionComparison,
+  defaultProbability = 0,
+): number {
+  const takeUp = (r: number): number => takeUpProbability(r, maxRate, response.takeUp, defaultProbability);
   if (recorded.kind === 'none') return takeUp(rate);
   const beat = comparison === 'hard' ? (beatsHard(rate, recorded.rate) ? 1 : 0) : beatProbability(rate, recorded.rate, response.competition.width);
   if (beat === 0) return 0;
@@ -156,7 +194,7 @@ export function competingRateSd(competition: CompetitionModel): number {
  */
 export function expectedAcceptCurve(maxRate: number, defaultProbability: number, response: MarketResponse): (rate: number) => number {
   const { share, intercept, perDefault } = response.competition;
-  const { midpoint, steepness } = response.takeUp;
+  const { midpoint, steepness } = takeUpAt(response.takeUp, defaultProbability);
   const mean = intercept + perDefault * defaultProbability;
   const sd = competingRateSd(response.competition);
   const alone = 1 - share;

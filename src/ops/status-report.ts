@@ -15,12 +15,15 @@ import { refusalWarningText, storedRefusalWarning } from '../webhook/refusal-war
 import type { StatusClock } from './status-clock.js';
 import { marketLearningStatus, type MarketLearningStatus } from './market-learning-status.js';
 import type { Cents } from '../service/index.js';
+import type { MarketSource } from '../engine/compiled-strategy.js';
 import { balanceFromStore, type RiskLimits } from '../risk/index.js';
 import { isoFromMs, LAST_POLL_KEY, msFromIso, utcDayBounds, type PaperBookSummary, type PaymentTotals, type Store } from '../store/index.js';
 
 export interface StrategyBudget {
   strategy: string;
   monthlyBudgetCents: Cents;
+  /** Where the strategy's market response comes from, when it prices for expected profit ('default': the unfitted prior). */
+  marketSource?: MarketSource;
 }
 
 /** A strategy's budget and what the purchases it asked for cost this month. */

@@ -4,6 +4,7 @@ import { formatCents, RISK_LEVEL_NAMES } from '../service/index.js';
 import { paperBookJson, paperBookLines } from './paper-book-view.js';
 import { describeClock } from './status-clock.js';
 import type { StatusReport } from './status-report.js';
+import { UNFITTED_MARKET_TEXT } from '../engine/market-source.js';
 
 const usd = formatCents;
 
@@ -51,6 +52,7 @@ export function formatStatusText(report: StatusReport): string {
   }
   for (const budget of report.dataSpend.budgets) {
     add(`  budget ${budget.strategy}`, `${usd(budget.spentCents)} of ${usd(budget.monthlyBudgetCents)} (${usd(budget.monthlyBudgetCents - budget.spentCents)} left)`);
+    if (budget.marketSource === 'default') add(`  market ${budget.strategy}`, UNFITTED_MARKET_TEXT);
   }
   add('last poll', report.lastPoll.at === null || report.lastPoll.ageSeconds === null ? 'never' : `${report.lastPoll.at} (${age(report.lastPoll.ageSeconds)})`);
   add('webhook inbox', `${report.inboxDepth} waiting`);
@@ -109,6 +111,7 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
         strategy: budget.strategy,
         monthly_budget_cents: budget.monthlyBudgetCents,
         spent_cents: budget.spentCents,
+        ...(budget.marketSource === undefined ? {} : { market_source: budget.marketSource }),
       })),
     },
     last_poll: { at: report.lastPoll.at, age_seconds: report.lastPoll.ageSeconds },

@@ -35,7 +35,7 @@ describe('lendbot status', () => {
     });
     const dataSpend = report.data_spend as { spent_cents: number; budgets: unknown };
     // The seeded purchases are all the balanced strategy's.
-    expect(dataSpend.budgets).toEqual([{ strategy: 'balanced', monthly_budget_cents: 0, spent_cents: dataSpend.spent_cents }]);
+    expect(dataSpend.budgets).toEqual([{ strategy: 'balanced', monthly_budget_cents: 0, spent_cents: dataSpend.spent_cents, market_source: 'default' }]);
   });
 
   it('shows the kill switch file and prints lines for people', async () => {

@@ -32,7 +32,11 @@ describe('lendbot train', () => {
     expect(result.stdout).toMatch(/\n {2}Brier score 0\.\d{4} against 0\.\d{4} for a constant guess at the base rate \d+\.\d % \(n=\d+\): \d+\.\d % better\n/);
     expect(result.stdout).toMatch(/Weights of the written model .*refit on all \d+ labelled lines/);
     expect(result.stdout).toMatch(/competing offer on \d+\.\d % of 1500 requests/);
-    expect(result.stdout).toMatch(/Wrote .*market\.json \(\d+ features, sha256 [0-9a-f]{16}\)\n$/);
+    expect(result.stdout).toMatch(/Wrote .*market\.json \(\d+ features, sha256 [0-9a-f]{16}\)\nWrote .*models\/market\.market\.json \(the market response and its evidence; a strategy uses it as pricing\.market\.file\)\n$/);
+    expect(result.stdout).toMatch(/take-up evidence: \d+ fates \(0 of our own offers, \d+ of competitors' offers, 0 past loan rates of \d+ in the recording\); (fitted|thin evidence)/);
+    const market = JSON.parse(await readFile(join(dir, 'models', 'market.market.json'), 'utf8')) as { format: string; evidence: { competition_share: { lines: number; verdict: string } } };
+    expect(market.format).toBe('lendbot-market');
+    expect(market.evidence.competition_share).toMatchObject({ lines: 1500, verdict: 'fitted' });
     const model = JSON.parse(await readFile(out, 'utf8')) as { format: string; training: { refit: string; test: { auc: number } } };
     expect(model.format).toBe('lendbot-model');
     expect(model.training.refit).toBe('all');

@@ -4,6 +4,8 @@ export { trainingData, labelOf, enrichmentOf, type TrainingData, type TrainingLi
 export { trainModel, featureList, TrainingDataError, MIN_LABELLED, MIN_PER_CLASS, L2_GRID, type TrainReport, type TrainOptions, type SplitFacts } from './train-model.js';
 export { fitLogistic, predictRows, gradient, type FitOptions, type FitResult } from './logistic-fit.js';
 export { auc, brier } from './metrics.js';
-export { fitMarket, MIN_TAKE_UP_LINES, type MarketFit } from './market-fit.js';
+export { fitMarket, MIN_TAKE_UP_LINES, THIN_LINES, type MarketFit, type MarketEvidence, type PartEvidence, type MarketFitOptions } from './market-fit.js';
+export { fitTakeUpCurve, LR_CRITICAL, type TakeUpObservation, type TakeUpCurveFit } from './take-up-fit.js';
+export { marketFileOf } from './market-file-out.js';
 export { planDesign, encodeRow, modelFeatures, MIN_LEVEL_LINES, type Design } from './design.js';
 export { calibrateStrategy, rawCut, type CalibrateReport, type CalibrateOptions, type CalibrationRecordingFacts } from './calibrate-strategy.js';

@@ -5,39 +5,84 @@
  *   (`best_competing_rate` present, a rate or null), the share with a competing offer;
  * - competition.intercept, per_default, spread: least squares of the best competing rate on the
  *   trained model's default probability; spread is the residuals' standard deviation;
- * - take_up.midpoint, steepness: a logistic fit on the rate's position between the lowest allowed
- *   rate and the request's maximum (ratePosition), from one of two sources:
+ * - take_up: the curve of take-up-fit.ts (midpoint and steepness, and their change per unit of
+ *   default probability when the fates show borrowers answer by their quality), from one of two
+ *   samples, each observation a rate position, the borrower's default probability (the trained
+ *   model's) and whether the borrower took an offer at that rate:
  *   1. own_offers (preferred): the investor's own offers (`offer` on a line, as the daemon's
- *      export writes it), accepted against rejected, expired or lost, at OUR rate (plus, for a
- *      lost offer whose line names the rate taken, that take). With competitors around, "not
- *      accepted" mixes walking away with being outbid, so this is the overall acceptance of our
- *      offers: a cautious take-up;
- *   2. competing_rates: "took an offer" (funded) against "walked away" (unfunded although a
- *      competitor offered) at the competing rate (the sandbox's or a full-market recording).
- *   A source is used with at least MIN_TAKE_UP_LINES lines of either kind and when refusals rise
+ *      export writes it), accepted against rejected, expired or lost, at OUR rate; an offer not
+ *      accepted on a line that names the rate another lender's offer was taken at counts as that
+ *      take instead (outbid is the competition model's part, not the borrower walking away);
+ *   2. all_offers: every fate the recording shows: our own offers as above, and on the other
+ *      requests the competing offer the borrower took (funded) or walked away from (unfunded
+ *      although a competitor offered). A recording with no refusals of ours still has these.
+ *   With `historyRates`, the rates of a borrower's past loans (spec 4.9: rates it once took) join
+ *   sample 2 as takes; by default they are only counted (an old rate says little about today's).
+ *   A sample is used with at least MIN_TAKE_UP_LINES fates of either kind and when refusals rise
  *   with the rate; otherwise the next one is tried, and the report says why.
+ *
+ * Never from `outcome.reservation_rate`: a real lender does not see it (it is for judging).
  */
 import { ratePosition } from '../../engine/index.js';
 import type { MarketSection } from '../../engine/model/index.js';
-import { fitLogistic } from './logistic-fit.js';
 import type { Outcome } from '../../recording/index.js';
 import type { TrainingLine } from './training-data.js';
+import { fitTakeUpCurve, MIN_TAKE_UP_LINES, type TakeUpObservation } from './take-up-fit.js';
 
+export { MIN_TAKE_UP_LINES };
 export const MIN_COMPETITION_LINES = 10;
-export const MIN_TAKE_UP_LINES = 20;
+/** Below this many observations a fitted part is called thin. */
+export const THIN_LINES = 200;
+
+/** How much one part of the fit rests on, with a plain verdict. */
+export interface PartEvidence {
+  lines: number;
+  verdict: 'fitted' | 'thin' | 'none';
+}
+
+export interface MarketEvidence {
+  competitionShare: PartEvidence;
+  competitionRate: PartEvidence;
+  takeUp: PartEvidence & {
+    took: number;
+    walked: number;
+    /** Fates of our own offers, of competitors' offers, and borrower-history rates in the sample used. */
+    ownOffers: number;
+    competingOffers: number;
+    historyRates: number;
+    /** History rates the recording carries (used or not). */
+    historyRatesSeen: number;
+    /** Whether the curve depends on the borrower, and the likelihood-ratio statistic that decided. */
+    borrowerDependent: boolean;
+    borrowerEvidence: number;
+  };
+}
 
 export interface MarketFit {
   section: MarketSection;
   /** Why a part was left out, for the report. */
   notes: string[];
-  /** The lines of the take-up source used (or, when none was, of the competing rates). */
+  /** The lines of the take-up source used (or, when none was, of the pooled fates). */
   takeUpLines: { took: number; walked: number };
+  evidence: MarketEvidence;
 }
 
-/** Rate positions of offers taken and of offers not taken, from one source. */
+export interface MarketFitOptions {
+  /** Borrower-history rates (spec 4.9) join the pooled sample as takes. */
+  historyRates?: boolean;
+}
+
+/** Fates, with where each came from. */
 interface TakeUpSample {
-  took: number[];
-  walked: number[];
+  observations: TakeUpObservation[];
+  own: number;
+  competing: number;
+  history: number;
+}
+
+function verdict(lines: number, fitted: boolean): PartEvidence['verdict'] {
+  if (!fitted) return 'none';
+  return lines < THIN_LINES ? 'thin' : 'fitted';
 }
 
 function leastSquares(x: readonly number[], y: readonly number[]): { intercept: number; slope: number; spread: number } {
@@ -62,11 +107,12 @@ function leastSquares(x: readonly number[], y: readonly number[]): { intercept: 
 const round = (value: number): number => Number(value.toFixed(6));
 
 /** Fits the market section; `repaidProbability` is the trained model's prediction for a line. */
-export function fitMarket(lines: readonly TrainingLine[], repaidProbability: (line: TrainingLine) => number): MarketFit {
+export function fitMarket(lines: readonly TrainingLine[], repaidProbability: (line: TrainingLine) => number, options: MarketFitOptions = {}): MarketFit {
   const notes: string[] = [];
   const known = lines.filter((entry) => entry.line.outcome?.best_competing_rate !== undefined);
   const competed = known.filter((entry) => typeof entry.line.outcome?.best_competing_rate === 'number');
   const section: MarketSection = {};
+  let levelFitted = false;
   if (known.length === 0) {
     notes.push('no line says whether anyone else offered (outcome.best_competing_rate): no competition fitted');
   } else {
@@ -77,52 +123,98 @@ export function fitMarket(lines: readonly TrainingLine[], repaidProbability: (li
         competed.map((entry) => entry.line.outcome?.best_competing_rate as number),
       );
       Object.assign(section.competition, { intercept: round(fit.intercept), per_default: round(fit.slope), spread: round(fit.spread) });
+      levelFitted = true;
     } else {
       notes.push(`${competed.length} lines with a competing rate (< ${MIN_COMPETITION_LINES}): competing rate level not fitted`);
     }
   }
+  const pd = (entry: TrainingLine): number => 1 - repaidProbability(entry);
+  const historyRatesSeen = lines.reduce((total, entry) => total + historyRates(entry).length, 0);
+  const evidenceOf = (sample: TakeUpSample, fitted: ReturnType<typeof fitTakeUpCurve> | undefined): MarketEvidence => {
+    const took = sample.observations.filter((o) => o.took === 1).length;
+    const curve = fitted === undefined || typeof fitted === 'string' ? undefined : fitted;
+    return {
+      competitionShare: { lines: known.length, verdict: verdict(known.length, known.length > 0) },
+      competitionRate: { lines: competed.length, verdict: verdict(competed.length, levelFitted) },
+      takeUp: {
+        lines: sample.observations.length,
+        verdict: verdict(Math.min(took, sample.observations.length - took), curve !== undefined),
+        took,
+        walked: sample.observations.length - took,
+        ownOffers: sample.own,
+        competingOffers: sample.competing,
+        historyRates: sample.history,
+        historyRatesSeen,
+        borrowerDependent: curve !== undefined && (curve.midpointPerDefault !== 0 || curve.steepnessPerDefault !== 0),
+        borrowerEvidence: curve?.borrowerEvidence ?? 0,
+      },
+    };
+  };
+  const counts = (sample: TakeUpSample): MarketFit['takeUpLines'] => {
+    const took = sample.observations.filter((o) => o.took === 1).length;
+    return { took, walked: sample.observations.length - took };
+  };
 
-  const own = ownOfferSample(lines);
-  const ownCount = own.took.length + own.walked.length;
-  if (ownCount > 0) {
-    const fit = fitTakeUp(own);
+  const own = ownOfferSample(lines, pd);
+  if (own.observations.length > 0) {
+    const fit = fitTakeUpCurve(own.observations);
     if (typeof fit !== 'string') {
-      section.take_up = { ...fit, lines: ownCount, source: 'own_offers' };
-      return { section, notes, takeUpLines: { took: own.took.length, walked: own.walked.length } };
+      section.take_up = { ...takeUpSection(fit), lines: own.observations.length, source: 'own_offers' };
+      return { section, notes, takeUpLines: counts(own), evidence: evidenceOf(own, fit) };
     }
-    notes.push(`take-up not fitted from our own offers: ${fit}; trying competing rates`);
+    notes.push(`take-up not fitted from our own offers: ${fit}; trying every offer's fate`);
   }
-  const competing = competingRateSample(competed);
-  const takeUpLines = { took: competing.took.length, walked: competing.walked.length };
-  const fit = fitTakeUp(competing);
+  const pooled = pooledSample(lines, pd, options.historyRates === true);
+  const fit = fitTakeUpCurve(pooled.observations);
   if (typeof fit === 'string') {
     notes.push(`take-up not fitted: ${fit}`);
-    return { section, notes, takeUpLines };
+    return { section, notes, takeUpLines: counts(pooled), evidence: evidenceOf(pooled, fit) };
   }
-  section.take_up = { ...fit, lines: takeUpLines.took + takeUpLines.walked, source: 'competing_rates' };
-  return { section, notes, takeUpLines };
+  section.take_up = { ...takeUpSection(fit), lines: pooled.observations.length, source: 'all_offers' };
+  return { section, notes, takeUpLines: counts(pooled), evidence: evidenceOf(pooled, fit) };
+}
+
+/** The fitted curve as the model file's section; per-default terms only when not 0. */
+function takeUpSection(fit: Exclude<ReturnType<typeof fitTakeUpCurve>, string>): { midpoint: number; steepness: number; midpoint_per_default?: number; steepness_per_default?: number } {
+  const section: { midpoint: number; steepness: number; midpoint_per_default?: number; steepness_per_default?: number } = { midpoint: fit.midpoint, steepness: fit.steepness };
+  if (fit.midpointPerDefault !== 0 || fit.steepnessPerDefault !== 0) {
+    section.midpoint_per_default = fit.midpointPerDefault;
+    section.steepness_per_default = fit.steepnessPerDefault;
+  }
+  return section;
 }
 
 /**
  * Our own settled offers at our rate: accepted against rejected, expired or lost (pending says
- * nothing yet). A lost offer whose line names the rate the borrower took (c) also says the
- * borrower took c; when c is not below our rate, ours lost for some other reason (it came after
- * the borrower chose, say), so it says nothing about our rate and only the take counts.
+ * nothing yet). An offer not accepted on a request someone else funded, whose line names the rate
+ * taken (c), says the borrower took c and nothing about our rate: below ours, we were outbid (the
+ * competition model prices that, so counting it as walking away would count it twice); not below,
+ * ours came too late. Only the take at c counts. Without a named rate, the borrower refused the
+ * cheapest offer it saw: ours, or a cheaper competing one the line names. Each line thus gives the
+ * borrower's answer at the cheapest offer, whatever the outcome: counting a take at c only when c
+ * was taken, and a refusal at ours otherwise, would set takes at lower rates than refusals by
+ * construction and fit a curve steeper than the borrowers'.
  */
-function ownOfferSample(lines: readonly TrainingLine[]): TakeUpSample {
-  const sample: TakeUpSample = { took: [], walked: [] };
+function ownOfferFates(entry: TrainingLine, pd: number): TakeUpObservation[] | undefined {
+  const offer = entry.line.offer;
+  if (offer === undefined || offer.status === 'pending') return undefined;
+  const maxRate = entry.line.loan_request.max_interest_rate;
+  const u = ratePosition(offer.rate, maxRate);
+  if (offer.status === 'accepted') return [{ u, pd, took: 1 }];
+  const taken = takenRate(entry.line.outcome);
+  if (taken !== undefined) return [{ u: ratePosition(taken, maxRate), pd, took: 1 }];
+  const competing = entry.line.outcome?.best_competing_rate;
+  const cheapest = typeof competing === 'number' ? Math.min(competing, offer.rate) : offer.rate;
+  return [{ u: ratePosition(cheapest, maxRate), pd, took: 0 }];
+}
+
+function ownOfferSample(lines: readonly TrainingLine[], pd: (entry: TrainingLine) => number): TakeUpSample {
+  const sample: TakeUpSample = { observations: [], own: 0, competing: 0, history: 0 };
   for (const entry of lines) {
-    const offer = entry.line.offer;
-    if (offer === undefined || offer.status === 'pending') continue;
-    const maxRate = entry.line.loan_request.max_interest_rate;
-    const u = ratePosition(offer.rate, maxRate);
-    if (offer.status === 'accepted') {
-      sample.took.push(u);
-      continue;
-    }
-    const taken = offer.status === 'lost' ? takenRate(entry.line.outcome) : undefined;
-    if (taken !== undefined) sample.took.push(ratePosition(taken, maxRate));
-    if (taken === undefined || taken < offer.rate) sample.walked.push(u);
+    const fates = ownOfferFates(entry, pd(entry));
+    if (fates === undefined) continue;
+    sample.observations.push(...fates);
+    sample.own += fates.length;
   }
   return sample;
 }
@@ -133,27 +225,41 @@ function takenRate(outcome: Outcome | undefined): number | undefined {
   return outcome.funded_rate ?? outcome.best_competing_rate ?? undefined;
 }
 
-/** Requests with a competing offer, at the competing rate: funded against walked away from (unfunded). */
-function competingRateSample(competed: readonly TrainingLine[]): TakeUpSample {
-  const sample: TakeUpSample = { took: [], walked: [] };
-  for (const entry of competed) {
-    const u = ratePosition(entry.line.outcome?.best_competing_rate as number, entry.line.loan_request.max_interest_rate);
-    if (entry.line.outcome?.status === 'unfunded') sample.walked.push(u);
-    else sample.took.push(u);
-  }
-  return sample;
+/** The rates of the borrower's past loans the line carries (spec 4.9), as numbers. */
+function historyRates(entry: TrainingLine): number[] {
+  const items = entry.line.borrower_history ?? [];
+  return items.map((item) => Number(item.interest_rate)).filter((rate) => Number.isFinite(rate) && rate > 0);
 }
 
-/** The take-up curve of a sample, or why it cannot be fitted. */
-function fitTakeUp(sample: TakeUpSample): { midpoint: number; steepness: number } | string {
-  const { took, walked } = sample;
-  if (took.length < MIN_TAKE_UP_LINES || walked.length < MIN_TAKE_UP_LINES) {
-    return `${took.length} offers taken and ${walked.length} not taken (each needs ${MIN_TAKE_UP_LINES})`;
+/**
+ * Every fate the recording shows: our settled offers as in ownOfferFates; on a request without
+ * one, the competing offer taken (funded, at the rate taken) or walked away from (unfunded
+ * although a competitor offered: the borrower refused the cheapest offer, so every dearer one);
+ * with `withHistory`, the borrower's past loan rates as takes.
+ */
+function pooledSample(lines: readonly TrainingLine[], pd: (entry: TrainingLine) => number, withHistory: boolean): TakeUpSample {
+  const sample: TakeUpSample = { observations: [], own: 0, competing: 0, history: 0 };
+  for (const entry of lines) {
+    const p = pd(entry);
+    const maxRate = entry.line.loan_request.max_interest_rate;
+    const fates = ownOfferFates(entry, p);
+    if (fates !== undefined) {
+      sample.observations.push(...fates);
+      sample.own += fates.length;
+    } else {
+      const outcome = entry.line.outcome;
+      const competing = outcome?.best_competing_rate;
+      if (outcome !== undefined && typeof competing === 'number') {
+        const took = outcome.status !== 'unfunded';
+        sample.observations.push({ u: ratePosition(took ? (outcome.funded_rate ?? competing) : competing, maxRate), pd: p, took: took ? 1 : 0 });
+        sample.competing += 1;
+      }
+    }
+    if (!withHistory) continue;
+    for (const rate of historyRates(entry)) {
+      sample.observations.push({ u: ratePosition(rate, maxRate), pd: p, took: 1 });
+      sample.history += 1;
+    }
   }
-  // A whisper of penalty keeps the fit finite if every refusal lies above every take.
-  const fit = fitLogistic([...took, ...walked].map((u) => [1, u]), [...took.map(() => 1), ...walked.map(() => 0)], { l2: 1e-6 });
-  const [a = 0, b = 0] = fit.weights;
-  const steepness = -b;
-  if (!(steepness > 0)) return `refusals do not rise with the rate (slope ${b.toFixed(3)})`;
-  return { midpoint: round(a / steepness), steepness: round(steepness) };
+  return sample;
 }

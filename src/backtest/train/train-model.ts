@@ -32,6 +32,8 @@ export interface TrainOptions {
   /** Share of the labelled lines, oldest first, that fits the model for evaluation. */
   trainShare: number;
   trainedAt?: Date;
+  /** Borrower-history rates join the take-up fit as takes (market-fit.ts). */
+  historyRates?: boolean;
 }
 
 /** A recording that cannot train a model; the message says why. */
@@ -191,7 +193,7 @@ export function trainModel(data: TrainingData, options: TrainOptions): TrainRepo
       : { ...feature, levels: Object.fromEntries(Object.entries(feature.levels).map(([level, w]) => [level, round(w)])), missing_weight: round(feature.missing_weight) },
   );
   const finalProbability = (line: TrainingLine): number => predictRows([encodeRow(final.design, line.values)], final.weights)[0] ?? 0;
-  const market = fitMarket(data.lines, finalProbability);
+  const market = fitMarket(data.lines, finalProbability, { historyRates: options.historyRates === true });
   const train = facts(trainLines, trainPredicted);
   const test = facts(testLines, testPredicted);
   const splitFacts = (split: SplitFacts): { lines: number; default_rate: number; auc: number | null; brier: number } => ({

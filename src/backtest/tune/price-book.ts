@@ -114,10 +114,10 @@ export class PriceBook {
     if (priced) {
       this.priced.delete(key);
     } else {
-      const { definition, model } = this.columns.source;
+      const { definition, fittedMarket } = this.columns.source;
       if (!definition.pricing) throw new RangeError(`strategy "${definition.name}" has no pricing`);
-      // As compile-strategy.ts's buildPlan: the model's fitted market under the strategy's own.
-      priced = new PricedRequests(this.columns, compilePricing(definition.pricing, params, model?.market), this.market);
+      // As compile-strategy.ts's buildPlan: the fitted market (market file over model) under the strategy's own.
+      priced = new PricedRequests(this.columns, compilePricing(definition.pricing, params, fittedMarket), this.market);
     }
     this.priced.set(key, priced);
     if (this.priced.size > this.kept) this.priced.delete(this.priced.keys().next().value as string);

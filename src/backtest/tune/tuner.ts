@@ -10,6 +10,7 @@ import type { CompiledStrategy } from '../../engine/index.js';
 import type { PreparedRecording } from '../prepared-recording.js';
 import type { BacktestOptions } from '../run-backtest.js';
 import { compareHeldOut, type HeldOutEvidence, type HeldOutPair } from './held-out-comparison.js';
+import { heldOutAcrossWorlds, type WorldHeldOut } from './held-out-worlds.js';
 import type { ObjectiveSettings } from './objectives.js';
 import { sampleTrials, type ParamValues } from './param-space.js';
 import { seededRandom } from './seeded-random.js';
@@ -27,6 +28,11 @@ export interface TuneOptions {
   onProgress?: (done: number, total: number) => void;
   /** Builds the evaluator (the worker pool); in-process when absent. */
   evaluator?: (context: TrialContext) => TrialEvaluator;
+  /**
+   * false: write the candidate when the held-out gain holds under the assumed curve alone. By
+   * default it must also hold (gain above 0) in every borrower world (held-out-worlds.ts).
+   */
+  acrossWorlds?: boolean;
 }
 
 export interface RankedTrial {
@@ -66,7 +72,9 @@ export interface TuneReport {
   heldOutGain: number;
   /** The paired held-out comparison: gain, interval, sample size. */
   heldOut: HeldOutEvidence;
-  /** Whether the held-out interval's lower bound is above zero (the tuned values are written). */
+  /** The held-out comparison in each borrower world (empty when the recording records acceptance). */
+  worlds: WorldHeldOut[];
+  /** Whether the held-out interval's lower bound is above zero and (unless acrossWorlds is false) the gain holds in every world. */
   improved: boolean;
   verdict: string;
   /** The values to write: the last window's candidate when improved, else the current ones. */
@@ -126,7 +134,9 @@ export async function tune(recording: PreparedRecording, strategy: CompiledStrat
       spanMs: (window.test.entries.at(-1)?.seenMs ?? 0) - (window.test.entries[0]?.seenMs ?? 0),
     }));
     const evidence = compareHeldOut(pairs, options.backtest.startingBalanceCents, options.seed);
-    return summarize(reports, evidence, strategy, trials, options);
+    // Only a candidate that differs is worth judging in the worlds (the runs cost a backtest each).
+    const worlds = candidates.some((trial) => trial !== 0) ? heldOutAcrossWorlds(context, candidates, options.seed) : [];
+    return summarize(reports, evidence, worlds, strategy, trials, options);
   } finally {
     await evaluator.close();
   }
@@ -134,11 +144,13 @@ export async function tune(recording: PreparedRecording, strategy: CompiledStrat
 
 const points = (v: number): string => `${v >= 0 ? '+' : ''}${(v * 100).toFixed(2)} points`;
 
-function summarize(windows: WindowReport[], heldOut: HeldOutEvidence, strategy: CompiledStrategy, trials: readonly ParamValues[], options: TuneOptions): TuneReport {
+function summarize(windows: WindowReport[], heldOut: HeldOutEvidence, worlds: WorldHeldOut[], strategy: CompiledStrategy, trials: readonly ParamValues[], options: TuneOptions): TuneReport {
   const mean = (values: number[]): number => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);
   const trainGain = mean(windows.map((w) => (w.top[0]?.train ?? 0) - w.baseline.train));
   const candidateDiffers = windows.some((w) => (w.top[0]?.trial ?? 0) !== 0);
-  const improved = candidateDiffers && trainGain > 0 && heldOut.low > 0;
+  const improvedInCurve = candidateDiffers && trainGain > 0 && heldOut.low > 0;
+  const losingWorlds = worlds.filter((w) => !(w.evidence.gain > 0));
+  const improved = improvedInCurve && (options.acrossWorlds === false || losingWorlds.length === 0);
   const baselineParams = { ...(trials[0] ?? {}) };
   const last = windows.at(-1)?.top[0];
   const chosen = improved && last ? { ...last.params } : baselineParams;
@@ -147,7 +159,10 @@ function summarize(windows: WindowReport[], heldOut: HeldOutEvidence, strategy: 
   const charged = heldOut.penaltyIncrease > 0 ? `, after charging the candidate ${points(heldOut.penaltyIncrease)} of worse ${options.objective.objective === 'risk_adjusted' ? 'drawdown' : 'default penalty'}` : '';
   let verdict: string;
   if (!candidateDiffers || trainGain <= 0) verdict = 'no trial beat the current values in training; keeping them';
-  else if (improved) verdict = `improved: ${points(trainGain)} in training, ${points(heldOut.gain)} held out (${interval}${charged}; ${sample}); writing the tuned values`;
+  else if (improvedInCurve && !improved) {
+    const lost = losingWorlds.map((w) => `${w.world} ${points(w.evidence.gain)}`).join(', ');
+    verdict = `not across borrower worlds: ${points(trainGain)} in training, ${points(heldOut.gain)} held out (${interval}${charged}; ${sample}), but the held-out gain does not hold in ${lost}; keeping the current values (--ignore-worlds writes them anyway)`;
+  } else if (improved) verdict = `improved: ${points(trainGain)} in training, ${points(heldOut.gain)} held out (${interval}${charged}; ${sample}); writing the tuned values`;
   else if (heldOut.gain <= 0) verdict = `overfit: ${points(trainGain)} in training but ${points(heldOut.gain)} held out (${interval}${charged}; ${sample}); keeping the current values`;
   else verdict = `not shown: ${points(trainGain)} in training, ${points(heldOut.gain)} held out, but the ${interval} reaches zero${charged} (${sample}); keeping the current values`;
   return {
@@ -161,6 +176,7 @@ function summarize(windows: WindowReport[], heldOut: HeldOutEvidence, strategy: 
     trainGain,
     heldOutGain: heldOut.gain,
     heldOut,
+    worlds,
     improved,
     verdict,
     chosen,

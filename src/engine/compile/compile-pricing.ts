@@ -66,6 +66,8 @@ export function resolveMarket(market: PricingDefinition['market'], params: Recor
     takeUp: definedEntries<TakeUpCurve>([
       ['midpoint', n(takeUp?.midpoint)],
       ['steepness', n(takeUp?.steepness)],
+      ['midpointPerDefault', n(takeUp?.midpoint_per_default)],
+      ['steepnessPerDefault', n(takeUp?.steepness_per_default)],
     ]),
     competition: definedEntries<CompetitionModel>([
       ['share', n(competition?.share)],

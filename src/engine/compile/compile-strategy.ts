@@ -16,6 +16,9 @@ import { compileScore } from './compile-score.js';
 import { findParamReferences } from '../definition/param-values.js';
 import { FeatureTable } from './feature-table.js';
 import type { LoadedModel } from '../model/load-model-file.js';
+import { layerMarkets, type LoadedMarketFile } from '../market-file.js';
+import type { PartialMarketResponse } from '../market-response.js';
+import type { MarketSource } from '../compiled-strategy.js';
 import { evaluatePlan, type EvaluationPlan } from './yaml-evaluation.js';
 
 /** sha256 of a strategy's text, 16 hex digits: enough to tell versions of a file apart. */
@@ -27,8 +30,24 @@ export function contentHashOf(text: string): string {
  * The hash of a strategy and the model file it scores with: a retrained model changes every
  * decision's content hash even when the YAML is untouched. Without a model, the text's hash.
  */
-export function strategyHashOf(text: string, model: LoadedModel | undefined): string {
-  return contentHashOf(model === undefined ? text : `${text}\n\0model sha256:${model.sha256}`);
+export function strategyHashOf(text: string, model: LoadedModel | undefined, market?: LoadedMarketFile): string {
+  const withModel = model === undefined ? text : `${text}\n\0model sha256:${model.sha256}`;
+  return contentHashOf(market === undefined ? withModel : `${withModel}\n\0market sha256:${market.sha256}`);
+}
+
+/** The fitted market under a strategy's own numbers: the market file's over the model's. */
+export function fittedMarketOf(model: LoadedModel | undefined, market: LoadedMarketFile | undefined): PartialMarketResponse | undefined {
+  return layerMarkets(model?.market, market?.market);
+}
+
+/** Where an expected-profit strategy's market response comes from; undefined for other pricing. */
+export function marketSourceOf(definition: StrategyDefinition, model: LoadedModel | undefined, market: LoadedMarketFile | undefined): MarketSource | undefined {
+  const pricing = definition.pricing;
+  if (pricing?.mode !== 'expected_profit') return undefined;
+  if (pricing.market?.take_up !== undefined || pricing.market?.competition !== undefined) return 'explicit';
+  if (market !== undefined) return 'file';
+  if (model?.market !== undefined) return 'model';
+  return 'default';
 }
 
 function defaultParams(definition: StrategyDefinition): Record<string, number> {
@@ -105,6 +124,7 @@ function buildPlan(
   definition: StrategyDefinition,
   identity: EvaluationPlan['identity'],
   params: Record<string, number>,
+  fitted: PartialMarketResponse | undefined,
   model: LoadedModel | undefined,
   shared: SharedParts,
 ): EvaluationPlan {
@@ -125,10 +145,10 @@ function buildPlan(
     bankingFilters: byGroup((filter) => filter.group === 'banking'),
     providerFilters: byGroup(paid),
     score: score ? compileScore(score, params, table, model) : undefined,
-    // The market response fitted with the model; the strategy's own `pricing.market` overrides it.
+    // The market file's (else the model's) fitted response; the strategy's own `pricing.market` overrides it.
     // A learning pricing answers from the learner's current state, so its prices are not remembered.
     pricing: sharedBy(shared.pricings, PRICINGS_KEPT, pricing, params, () =>
-      pricing.learning?.enabled === true ? compilePricing(pricing, params, model?.market, definition.name) : rememberedPricing(compilePricing(pricing, params, model?.market)),
+      pricing.learning?.enabled === true ? compilePricing(pricing, params, fitted, definition.name) : rememberedPricing(compilePricing(pricing, params, fitted)),
     ),
   };
 }
@@ -141,6 +161,8 @@ function buildPlan(
 export interface StrategyColumnSource {
   definition: StrategyDefinition;
   model: LoadedModel | undefined;
+  /** The market response fitted for it (market file over model), under its own `pricing.market`. */
+  fittedMarket: PartialMarketResponse | undefined;
   table: FeatureTable;
 }
 
@@ -159,14 +181,16 @@ export function columnSourceOf(strategy: CompiledStrategy): StrategyColumnSource
  */
 export function compileStrategy(
   definition: StrategyDefinition,
-  source: { file: string; text?: string; model?: LoadedModel },
+  source: { file: string; text?: string; model?: LoadedModel; market?: LoadedMarketFile },
   paramOverrides: Readonly<Record<string, number>> = {},
 ): CompiledStrategy {
-  const contentHash = strategyHashOf(source.text ?? JSON.stringify(definition), source.model);
+  const contentHash = strategyHashOf(source.text ?? JSON.stringify(definition), source.model, source.market);
+  const fitted = fittedMarketOf(source.model, source.market);
+  const marketSource = marketSourceOf(definition, source.model, source.market);
   const identity = { name: definition.name, version: definition.version, contentHash };
   const shared: SharedParts = { table: new FeatureTable(), pricings: new Map() };
   const build = (params: Record<string, number>): CompiledStrategy => {
-    const plan = buildPlan(definition, identity, params, source.model, shared);
+    const plan = buildPlan(definition, identity, params, fitted, source.model, shared);
     const compiled: CompiledStrategy = {
       ...identity,
       description: definition.description,
@@ -178,13 +202,14 @@ export function compileStrategy(
       automateFund: definition.automate_fund,
       ...(definition.priority === undefined ? {} : { priority: definition.priority }),
       ...(definition.shadow ? { shadow: true } : {}),
+      ...(marketSource === undefined ? {} : { marketSource }),
       features: plan.table.names,
       evaluate: (request, enrichment) => evaluatePlan(plan, request, enrichment),
       prefilterEvent: compileEventPrefilter(definition.filters, params),
       listRestriction: compileListRestriction(definition.filters, params),
       withParams: (overrides) => build(mergeParams(params, definition.params, overrides)),
     };
-    columnSources.set(compiled, { definition, model: source.model, table: shared.table });
+    columnSources.set(compiled, { definition, model: source.model, fittedMarket: fitted, table: shared.table });
     return compiled;
   };
   return build(mergeParams(defaultParams(definition), definition.params, paramOverrides));

@@ -205,8 +205,14 @@ const takeUpSchema = z
       .optional()
       .describe("position of the rate between 0.03 (0) and the request's max_interest_rate (1) where half of borrowers walk away"),
     steepness: numberOrParamWithin(NOT_NEGATIVE).optional().describe('how sharply take-up falls around the midpoint (0: the rate does not matter)'),
+    midpoint_per_default: numberOrParam
+      .optional()
+      .describe('midpoint added per unit of default probability (0: the same for every borrower; below 0: better borrowers walk away later)'),
+    steepness_per_default: numberOrParam
+      .optional()
+      .describe('steepness added per unit of default probability (0: the same for every borrower; below 0: better borrowers are more rate-sensitive); never below 0 in total'),
   })
-  .describe('the chance a borrower takes an offer at all: 1 / (1 + e^(steepness * (position - midpoint)))');
+  .describe('the chance a borrower takes an offer at all: 1 / (1 + e^(steepness * (position - midpoint))), midpoint and steepness moving with the default probability by the *_per_default numbers');
 
 const competitionSchema = z
   .strictObject({
@@ -219,8 +225,16 @@ const competitionSchema = z
   .describe('who else offers, and at what rate (normal around intercept + per_default * (1 - probability))');
 
 const marketSchema = z
-  .strictObject({ take_up: takeUpSchema.optional(), competition: competitionSchema.optional() })
-  .describe('how borrowers answer a rate (docs/market-model.md); unset numbers come from a trained model, else cautious defaults');
+  .strictObject({
+    file: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('a market file written by `lendbot train --market-out` (JSON), relative to this strategy file; numbers set here override it (docs/training.md)'),
+    take_up: takeUpSchema.optional(),
+    competition: competitionSchema.optional(),
+  })
+  .describe('how borrowers answer a rate (docs/market-model.md); unset numbers come from the market file, else a trained model, else cautious defaults');
 
 /** `pricing.learning`: prices that learn the market's answer while live (docs/market-model.md, "Learning while live"). */
 const learningSchema = z

@@ -11,6 +11,7 @@ import { compileStrategy } from '../compile/compile-strategy.js';
 import { STRATEGY_RULES } from '../definition/strategy-rules.js';
 import { strategyFileSchema, type StrategyDefinition } from '../definition/strategy-schema.js';
 import { loadModelFile, type LoadedModel } from '../model/load-model-file.js';
+import { loadMarketFile, type LoadedMarketFile } from '../market-file.js';
 import { loadPluginFile } from './load-plugin.js';
 
 const PLUGIN_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts']);
@@ -51,6 +52,32 @@ export async function loadStrategyModel(definition: StrategyDefinition, strategy
   }
 }
 
+/** Where `file:` under `market:` is written in the strategy text, for the error's position. */
+function marketFileKeyPosition(text: string): { line: number; col: number } {
+  const lines = text.split('\n');
+  const market = lines.findIndex((line) => /^\s*market\s*:/.test(line));
+  const index = lines.findIndex((line, i) => i >= market && market >= 0 && /(^\s*|[{,]\s*)file\s*:/.test(line));
+  if (index < 0) return { line: Math.max(1, market + 1), col: 1 };
+  return { line: index + 1, col: (lines[index] ?? '').indexOf('file') + 1 };
+}
+
+/**
+ * The market file `pricing.market.file` names (relative to the strategy file), loaded and checked;
+ * a missing or invalid one is a ConfigFileError of the strategy file pointing at that key.
+ */
+export async function loadStrategyMarket(definition: StrategyDefinition, strategyFile: string, text = ''): Promise<LoadedMarketFile | undefined> {
+  const file = definition.pricing?.market?.file;
+  if (file === undefined) return undefined;
+  const path = resolve(dirname(strategyFile), file);
+  try {
+    return await loadMarketFile(path);
+  } catch (error) {
+    if (!(error instanceof ConfigFileError)) throw error;
+    const at = { file: strategyFile, ...marketFileKeyPosition(text), path: 'pricing.market.file' };
+    throw new ConfigFileError(strategyFile, [{ ...at, message: `cannot use market file ${path}` }, ...error.problems]);
+  }
+}
+
 /** A loaded strategy, with the model file its score names (YAML only). */
 export interface LoadedStrategy {
   strategy: CompiledStrategy;
@@ -72,7 +99,8 @@ export async function loadStrategy(path: string, paramOverrides: Readonly<Record
   const definition = parseStrategyText(text, path);
   if (definition.plugin === undefined) {
     const model = await loadStrategyModel(definition, path, text);
-    const strategy = compileStrategy(definition, { file: path, text, ...(model === undefined ? {} : { model }) }, paramOverrides);
+    const market = await loadStrategyMarket(definition, path, text);
+    const strategy = compileStrategy(definition, { file: path, text, ...(model === undefined ? {} : { model }), ...(market === undefined ? {} : { market }) }, paramOverrides);
     return model === undefined ? { strategy } : { strategy, model };
   }
 

@@ -64,7 +64,13 @@ export function fittedMarket(section: MarketSection | undefined): FittedMarket |
     if (c.spread !== undefined) competition.spread = c.spread;
     market.competition = competition;
   }
-  if (section.take_up) market.takeUp = { midpoint: section.take_up.midpoint, steepness: section.take_up.steepness };
+  const t = section.take_up;
+  if (t) {
+    market.takeUp = { midpoint: t.midpoint, steepness: t.steepness };
+    // Borrower-dependent terms (lendbot train writes them; older files lack them): only when not 0.
+    if (typeof t.midpoint_per_default === 'number' && t.midpoint_per_default !== 0) market.takeUp.midpointPerDefault = t.midpoint_per_default;
+    if (typeof t.steepness_per_default === 'number' && t.steepness_per_default !== 0) market.takeUp.steepnessPerDefault = t.steepness_per_default;
+  }
   return market;
 }
 

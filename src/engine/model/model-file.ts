@@ -59,10 +59,11 @@ export const trainingFactsSchema = z.looseObject({
 
 /**
  * Where the take-up curve was fitted from: the investor's own offers (accepted against rejected or
- * expired, at our rate) or competitors' rates (funded against walked away from). Files written
- * before the field existed lack it (they were fitted from competing rates).
+ * expired, at our rate), every offer's fate (ours, and competitors' offers taken or walked away
+ * from), or (files from before all_offers) competitors' rates alone. Files written before the
+ * field existed lack it (they were fitted from competing rates).
  */
-export const TAKE_UP_SOURCES = ['own_offers', 'competing_rates'] as const;
+export const TAKE_UP_SOURCES = ['own_offers', 'all_offers', 'competing_rates'] as const;
 export type TakeUpSource = (typeof TAKE_UP_SOURCES)[number];
 
 /** The market response fitted from the same recording, in the terms of src/engine/market-response.ts. */
@@ -80,6 +81,8 @@ export const marketSectionSchema = z.looseObject({
     .looseObject({
       midpoint: finite,
       steepness: finite,
+      midpoint_per_default: finite.optional(),
+      steepness_per_default: finite.optional(),
       lines: z.number().int().min(0).optional(),
       source: z.enum(TAKE_UP_SOURCES).optional(),
     })

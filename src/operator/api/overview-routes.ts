@@ -40,7 +40,11 @@ export function registerOverviewRoutes(api: OperatorApp, deps: ApiDeps): void {
       store: context.store,
       nowMs,
       limits,
-      budgets: strategies.map((strategy) => ({ strategy: strategy.name, monthlyBudgetCents: strategy.dataPolicy.monthlyBudgetCents })),
+      budgets: strategies.map((strategy) => ({
+        strategy: strategy.name,
+        monthlyBudgetCents: strategy.dataPolicy.monthlyBudgetCents,
+        ...(strategy.marketSource === undefined ? {} : { marketSource: strategy.marketSource }),
+      })),
       dryRun: context.dryRun,
     });
     const lastAt = context.store.inbox.lastReceivedAt();

@@ -107,10 +107,11 @@ describe('take-up fitted from our own offers', () => {
     expect(text).toMatch(/take-up from our own offers: midpoint 0\.\d{3}, steepness \d+\.\d{3} \(\d+ accepted or taken, \d+ rejected, expired or lost/);
   });
 
-  it('falls back to the competing rates when our settled offers are too few, and says so', async () => {
-    // 30 offers: too few refusals of ours, so the other lines' curve is fitted.
+  it('falls back to every offer’s fate when our settled offers are too few, and says so', async () => {
+    // 30 offers: too few refusals of ours, so they are pooled with the competitors' 2000 fates.
     const fallback = await train('fallback.jsonl', [...ownOffers(30, 13), ...competitorLines(2000, 12, 30)]);
-    expect(fallback.market.section.take_up?.source).toBe('competing_rates');
+    expect(fallback.market.section.take_up?.source).toBe('all_offers');
+    expect(fallback.market.evidence.takeUp).toMatchObject({ ownOffers: 30, competingOffers: 2000, lines: 2030, verdict: 'fitted', borrowerDependent: false });
     expect(Math.abs((fallback.market.section.take_up?.midpoint ?? 0) - COMPETING.midpoint)).toBeLessThan(0.1);
     expect(fallback.market.notes.some((note) => note.startsWith('take-up not fitted from our own offers:'))).toBe(true);
   });
@@ -128,7 +129,7 @@ describe('too few settled offers of our own', () => {
     const report = await train('few.jsonl', lines);
     expect(report.market.section.take_up).toBeUndefined();
     expect(report.market.notes).toContain(
-      `take-up not fitted from our own offers: 120 offers taken and ${MIN_TAKE_UP_LINES - 1} not taken (each needs ${MIN_TAKE_UP_LINES}); trying competing rates`,
+      `take-up not fitted from our own offers: 120 offers taken and ${MIN_TAKE_UP_LINES - 1} not taken (each needs ${MIN_TAKE_UP_LINES}); trying every offer's fate`,
     );
     expect(report.model.market?.take_up).toBeUndefined();
   });

@@ -8,6 +8,7 @@ import { pct, runName, sampleSizeWarning, sideBySideRows, summaryLines, unjudged
 import { ADVERSE_SELECTION_HEADER, ADVERSE_SELECTION_NOTE, adverseSelectionRows, bandHeadline, COMPETITION_HEADER, competitionRows, WORLDS_HEADER, worldsRows } from '../../../backtest/index.js';
 import { SEGMENT_DIMENSIONS, type SegmentRow } from '../../../backtest/index.js';
 import { formatTable } from '../strategy/text-table.js';
+import { UNFITTED_MARKET_TEXT } from '../../../engine/market-source.js';
 import { calibrationSection } from './calibration-text.js';
 import { calibrationWarnings } from '../../../backtest/calibration/index.js';
 
@@ -54,6 +55,7 @@ function header(result: BacktestResult, source: string, extras: ReportExtras): s
   for (const strategy of result.strategies) {
     const params = Object.entries(strategy.params).map(([name, value]) => `${name}=${value}`).join(' ');
     lines.push(`Strategy ${strategy.name} ${strategy.version} (${strategy.file}, content ${strategy.contentHash})${params ? `, params ${params}` : ''}`);
+    if (strategy.marketSource === 'default') lines.push(`  ${UNFITTED_MARKET_TEXT}`);
   }
   const { market, startingBalanceCents } = result.settings;
   const balance = `Starting balance ${usd(startingBalanceCents)} USD${extras.balanceNote ? ` (default: ${extras.balanceNote})` : ''}`;

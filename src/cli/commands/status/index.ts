@@ -59,7 +59,7 @@ async function strategyBudgets(files: readonly string[], io: CliIo): Promise<Str
   for (const file of files) {
     try {
       const strategy = await loadStrategyFile(file);
-      budgets.push({ strategy: strategy.name, monthlyBudgetCents: strategy.dataPolicy.monthlyBudgetCents });
+      budgets.push({ strategy: strategy.name, monthlyBudgetCents: strategy.dataPolicy.monthlyBudgetCents, ...(strategy.marketSource === undefined ? {} : { marketSource: strategy.marketSource }) });
     } catch (error) {
       warn(io, `strategy ${file} not loaded, its data budget is left out: ${error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)}`);
     }

@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import { createHash } from 'node:crypto';
 import { InvalidArgumentError, type Command } from 'commander';
 import { loadRecording } from '../../../backtest/index.js';
-import { featureList, trainingData, trainModel, TrainingDataError } from '../../../backtest/train/index.js';
+import { featureList, marketFileOf, trainingData, trainModel, TrainingDataError } from '../../../backtest/train/index.js';
 import { printJson, warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import { formatTrainReport } from './train-report-text.js';
@@ -26,6 +26,13 @@ interface TrainCliOptions {
   json?: boolean;
   calibrate?: CalibrationMethod;
   strategy?: string;
+  marketOut?: string;
+  historyRates?: boolean;
+}
+
+/** Where the market file goes without --market-out: beside the model, models/x.json -> models/x.market.json. */
+export function defaultMarketFile(modelFile: string): string {
+  return modelFile.endsWith('.json') ? `${modelFile.slice(0, -'.json'.length)}.market.json` : `${modelFile}.market.json`;
 }
 
 function method(text: string): CalibrationMethod {
@@ -64,6 +71,8 @@ export function registerTrainCommand(program: Command, io: CliIo): void {
     .option('--train-share <share>', 'share of the labelled lines, oldest first, that fits the model for evaluation', share, 0.7)
     .option('--json', 'print the report as JSON instead of text')
     .option('--calibrate <method>', "platt or isotonic: fit --strategy's score.calibration instead of a model, and write the strategy to --out", method)
+    .option('--market-out <file>', 'market file to write (JSON) for a strategy\'s pricing.market.file (default: beside --out, models/x.market.json)')
+    .option('--history-rates', "let the rates of borrowers' past loans join the take-up fit as rates they took (default: only counted)")
     .option('--strategy <file>', 'with --calibrate: the strategy whose own score is calibrated (--data may then list several recordings, comma-separated)')
     .addHelpText(
       'after',
@@ -72,8 +81,13 @@ Labels: completed = repaid (1); default and collection = not repaid (0); unfunde
 outcome.if_funded when the recording has it; current and other unfunded lines are left out.
 The first --train-share of the labelled lines (by seen_at) fit the model, the rest judge it
 (AUC, Brier score, calibration by decile); the model written is then refit on every labelled
-line. The file also carries the market response fitted from the recording (competition, take-up).
-Use it in a strategy: score: { model: ../models/market.json, min_probability: 0.8 }.
+line. The file also carries the market response fitted from the recording (competition, take-up),
+and --market-out (default models/x.market.json beside models/x.json) writes it on its own, with
+how many observations each part rests on: competition from recorded best competing rates,
+take-up (by the borrower's default probability when the fates show it) from our own offers'
+fates, else from every offer the recording shows taken or walked away from.
+Use them in a strategy: score: { model: ../models/market.json, min_probability: 0.8 } and
+pricing: { mode: expected_profit, market: { file: ../models/market.market.json } }.
 
 --calibrate platt|isotonic --strategy FILE fits the strategy's score.calibration on its own score
 (resolved requests it scores, the first --train-share of each recording; the rest judge it) and
@@ -84,6 +98,7 @@ writes the strategy to --out with the block (every other line kept).`,
       examplesHelp(
         'lendbot train --data data/market.jsonl --out models/market.json',
         ['lendbot train --data day.jsonl --out models/day.json --train-share 0.8 --l2 auto', ''],
+        ['lendbot train --data market.jsonl --out models/m.json --market-out markets/m.json', 'the market file where strategies look for it'],
         ['lendbot train --calibrate platt --strategy strategies/balanced.yaml --data a.jsonl,b.jsonl --out strategies/balanced.yaml', "calibrate balanced's probability in place"],
       ),
     )
@@ -93,6 +108,8 @@ writes the strategy to --out with the block (every other line kept).`,
         return runCalibrate(io, { ...options, calibrate: options.calibrate });
       }
       if (options.strategy !== undefined) throw new UserError('--strategy needs --calibrate platt|isotonic');
+      const marketOut = options.marketOut ?? defaultMarketFile(options.out);
+      if (marketOut === options.out) throw new UserError('--market-out must differ from --out (the model file)');
       try {
         await access(options.data);
       } catch {
@@ -107,7 +124,7 @@ writes the strategy to --out with the block (every other line kept).`,
       let report;
       try {
         const data = trainingData(recording, featureList(options.features));
-        report = trainModel(data, { dataFile: options.data, l2: options.l2, trainShare: options.trainShare });
+        report = trainModel(data, { dataFile: options.data, l2: options.l2, trainShare: options.trainShare, historyRates: options.historyRates === true });
       } catch (error) {
         if (error instanceof TrainingDataError) throw new UserError(error.message);
         throw error;
@@ -116,12 +133,16 @@ writes the strategy to --out with the block (every other line kept).`,
       await mkdir(dirname(options.out), { recursive: true });
       await writeFile(options.out, text);
       const written = { file: options.out, sha256: createHash('sha256').update(text).digest('hex') };
+      const marketText = `${JSON.stringify(marketFileOf(report, options.data, new Date()), null, 2)}\n`;
+      await mkdir(dirname(marketOut), { recursive: true });
+      await writeFile(marketOut, marketText);
       if (!report.converged) warn(io, 'the fit did not converge in 100 Newton steps; try a larger --l2');
       if (options.json === true) {
         const { model, ...rest } = report;
-        printJson(io, { ...rest, written, model });
+        printJson(io, { ...rest, written, market_file: marketOut, model });
       } else {
         io.stdout.write(formatTrainReport(report, written));
+        io.stdout.write(`Wrote ${marketOut} (the market response and its evidence; a strategy uses it as pricing.market.file)\n`);
       }
     });
 }

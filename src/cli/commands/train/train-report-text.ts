@@ -1,5 +1,6 @@
 /** `lendbot train`'s report as text: counts, metrics, calibration, weights, market response. */
-import type { SplitFacts, TrainReport } from '../../../backtest/train/index.js';
+import { LR_CRITICAL, THIN_LINES, type PartEvidence, type SplitFacts, type TrainReport } from '../../../backtest/train/index.js';
+import { takeUpAt } from '../../../engine/index.js';
 import { formatTable } from '../strategy/text-table.js';
 import { calibrationStatsText } from '../backtest/calibration-text.js';
 
@@ -15,13 +16,22 @@ function splitLine(label: string, split: SplitFacts): string[] {
   return [label, String(split.lines), `${day(split.from)} to ${day(split.to)}`, pct(split.defaultRate), figure(split.auc), figure(split.brier, 4)];
 }
 
+/** Plain words for a part's verdict. */
+function verdictText(verdict: PartEvidence['verdict']): string {
+  if (verdict === 'none') return 'not fitted: strategies keep the cautious default';
+  if (verdict === 'thin') return `thin evidence (fewer than ${THIN_LINES}): treat as a rough guide`;
+  return 'fitted';
+}
+
 function marketLines(report: TrainReport): string {
-  const { section, notes, takeUpLines } = report.market;
-  const out: string[] = ['Market response (saved in the model file as `market`)'];
+  const { section, notes, takeUpLines, evidence } = report.market;
+  const out: string[] = ['Market response (saved in the model file as `market`, and in the market file)'];
   const c = section.competition;
-  if (c?.share !== undefined) out.push(`  competing offer on ${pct(c.share)} of ${c.lines ?? 0} requests`);
+  if (c?.share !== undefined) out.push(`  competing offer on ${pct(c.share)} of ${c.lines ?? 0} requests (${verdictText(evidence.competitionShare.verdict)})`);
   if (c?.intercept !== undefined && c.per_default !== undefined && c.spread !== undefined) {
-    out.push(`  best competing rate = ${c.intercept.toFixed(4)} + ${c.per_default.toFixed(4)} x default probability (residual sd ${c.spread.toFixed(4)})`);
+    out.push(
+      `  best competing rate = ${c.intercept.toFixed(4)} + ${c.per_default.toFixed(4)} x default probability (residual sd ${c.spread.toFixed(4)}; ${evidence.competitionRate.lines} competing rates, ${verdictText(evidence.competitionRate.verdict)})`,
+    );
   }
   const takeUp = section.take_up;
   if (takeUp) {
@@ -29,9 +39,24 @@ function marketLines(report: TrainReport): string {
     out.push(
       takeUp.source === 'own_offers'
         ? `  take-up from our own offers: ${curve} (${takeUpLines.took} accepted or taken, ${takeUpLines.walked} rejected, expired or lost; not accepted includes outbid)`
-        : `  take-up: ${curve} (${takeUpLines.took} offers taken, ${takeUpLines.walked} walked away from)`,
+        : `  take-up from every offer's fate: ${curve} (${takeUpLines.took} offers taken, ${takeUpLines.walked} walked away from)`,
     );
+    if (takeUp.midpoint_per_default !== undefined && takeUp.steepness_per_default !== undefined) {
+      out.push(
+        `  by borrower: midpoint ${signed(takeUp.midpoint_per_default)} and steepness ${signed(takeUp.steepness_per_default)} per unit of default probability (likelihood ratio ${evidence.takeUp.borrowerEvidence.toFixed(1)} > ${LR_CRITICAL})`,
+      );
+      for (const pd of [0.02, 0.1, 0.3]) {
+        const at = takeUpAt({ midpoint: takeUp.midpoint, steepness: takeUp.steepness, midpointPerDefault: takeUp.midpoint_per_default, steepnessPerDefault: takeUp.steepness_per_default }, pd);
+        out.push(`    default probability ${pct(pd)}: midpoint ${at.midpoint.toFixed(3)}, steepness ${at.steepness.toFixed(3)}`);
+      }
+    } else {
+      out.push(`  the same for every borrower (likelihood ratio of a borrower-dependent curve ${evidence.takeUp.borrowerEvidence.toFixed(1)}, needs ${LR_CRITICAL})`);
+    }
   }
+  const t = evidence.takeUp;
+  out.push(
+    `  take-up evidence: ${t.lines} fates (${t.ownOffers} of our own offers, ${t.competingOffers} of competitors' offers, ${t.historyRates} past loan rates of ${t.historyRatesSeen} in the recording); ${verdictText(t.verdict)}`,
+  );
   for (const note of notes) out.push(`  ${note}`);
   return `${out.join('\n')}\n`;
 }

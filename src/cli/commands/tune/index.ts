@@ -34,6 +34,7 @@ interface TuneCliOptions extends MarketOptions {
   out?: string;
   json?: string;
   workers?: number;
+  ignoreWorlds?: boolean;
 }
 
 // Below this many request-evaluations, starting threads costs more than it saves.
@@ -66,6 +67,7 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
     .option('--walk-forward <k>', 'instead of --split: K anchored walk-forward windows', whole(1))
     .option('--out <file>', 'write the tuned strategy here (only param values change)')
     .option('--json <file>', 'write the tune report as JSON')
+    .option('--ignore-worlds', 'write the tuned values when the held-out gain holds under the assumed take-up curve, even if it fails in some borrower world')
     .option('--workers <n>', 'worker threads (default: one per core when there is much to do; 1 = none)', whole(1))
     .addHelpText(
       'after',
@@ -95,6 +97,7 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
         split,
         backtest,
         onProgress: progress.update,
+        acrossWorlds: options.ignoreWorlds !== true,
         ...(threads > 1 ? { evaluator: workerPoolEvaluator({ file: options.data, period: { from: options.from, to: options.to }, strategyFile: strategy.file, split }, threads) } : {}),
       });
       progress.finish();

@@ -36,6 +36,17 @@ export function formatTuneReport(report: TuneReport): string {
       `${Math.round(h.confidence * 100)}% interval ${pts(h.low)} to ${pts(h.high)} ` +
       `(paired over ${h.requests} held-out requests, blocks of ${blocks}, ${h.resamples} resamples; funded ${h.candidateFunded} vs ${h.baselineFunded})\n`,
   );
+  if (report.worlds.length > 0) {
+    parts.push('Held out in each borrower world (the gain must be above 0 in every one):\n');
+    const worldRows = report.worlds.map((w) => [
+      w.world,
+      pts(w.evidence.gain),
+      `${pts(w.evidence.low)} to ${pts(w.evidence.high)}`,
+      String(w.evidence.requests),
+      `${w.evidence.candidateFunded} vs ${w.evidence.baselineFunded}`,
+    ]);
+    parts.push(formatTable(['world', 'gain', `${Math.round(h.confidence * 100)}% interval`, 'requests', 'funded'], worldRows, '  '));
+  }
   parts.push(`${report.verdict}\n`);
   parts.push(`Values: ${params(report.chosen)}\n`);
   return parts.join('');

@@ -100,8 +100,15 @@ function activityCard(overview) {
       ['Loans', loans],
       ['Payments', `${count(status.payments.paid)} of ${count(status.payments.payments)} paid (${money(status.payments.paidCents)}), ${count(status.payments.late)} late, ${count(status.payments.missed)} missed`],
       ['Strategies', overview.strategies.join(', ') || 'none'],
+      ...unfittedMarketRows(status),
     ]),
   );
+}
+
+/** A row naming the strategies that price against the unfitted default market, when any do. */
+function unfittedMarketRows(status) {
+  const names = status.dataSpend.budgets.filter((budget) => budget.marketSource === 'default').map((budget) => budget.strategy);
+  return names.length === 0 ? [] : [['Market', `${names.join(', ')}: prices with the unfitted default market; fit one with lendbot train`]];
 }
 
 /** Draws the cards from GET /api/overview. */
