@@ -8,6 +8,7 @@
  * it happens. Every cent is counted once: net = interest + recoveries − losses − data spend.
  */
 import { decideSync, type CompiledStrategy, type DecideContext, type GuardQuestion, type SpendLedger } from '../engine/index.js';
+import { RecentDemand } from '../engine/pricing/cash-hurdle.js';
 import { checkOffer, UNCAPPED_RISK_LIMITS, type GuardRefusalCode, type GuardResult, type RiskLimits } from '../risk/index.js';
 import type { BacktestDecision, BacktestLoan, BacktestResult, SeriesPoint } from './backtest-result.js';
 import { EventQueue } from '../clock/event-queue.js';
@@ -83,6 +84,8 @@ class Replay {
   private readonly spend: SpendLedger;
   private readonly context: DecideContext;
   private readonly source = new ReplayDataSource();
+  /** Expected demand for cash, for strategies whose hurdle follows cash (the daemon keeps its own). */
+  private readonly demand = new RecentDemand();
   private readonly events = new EventQueue<SimEvent>();
   private readonly segments = new SegmentTable();
   private readonly total = emptyCounts();
@@ -163,9 +166,12 @@ class Replay {
     // One context, source and guard for the whole replay, pointed at this request: nothing
     // holds them past the (synchronous) step.
     this.context.nowMs = this.nowMs;
+    this.context.cash = this.demand.position(this.nowMs, this.freeCents());
     this.source.line = entry.line;
     const outcome = decideSync(request, this.context, this.source, this.guard);
     const { decision, reasons } = outcome;
+    // What the strategies would offer on, guard or not, weighted by its modelled take-up: the cash it would draw.
+    if (decision.action === 'offer') this.demand.add(this.nowMs, entry.totalCents * (decision.modelled?.acceptProbability ?? 1));
     const segments = this.segments.refs(String(request.borrower_card_color), entry.scoreBand, String(request.loan_terms), decision.strategy.name);
     for (const counts of segments) counts.requests += 1;
     this.total.requests += 1;
@@ -182,6 +188,12 @@ class Replay {
     if (action === 'offer' && rate !== undefined) {
       this.placeOffer({ entry, index, rate, strategy: decision.strategy.name, automateFund: decision.automateFund, key: { borrowerId: request.borrower.id, riskLevel: request.borrower_card_color }, segments, decision: record });
     }
+  }
+
+  /** What the guard's balance rule would let new offers use now: balance less pending offers and the reserve. */
+  private freeCents(): number {
+    const snapshot = this.ledger.snapshot(this.nowMs);
+    return snapshot.balanceCents - snapshot.reservedCents - this.limits.minCashReserveCents;
   }
 
   /** The guard, asked about an offer at the replay's current time. */

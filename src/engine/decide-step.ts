@@ -23,6 +23,7 @@ import { formatCents, type BankingData, type BorrowerLoanHistoryItem, type Cents
 import type { CompiledStrategy } from './compiled-strategy.js';
 import type { Decision } from './decision.js';
 import type { DataNeed, Enrichment } from './enrichment.js';
+import type { CashPosition } from './pricing/cash-hurdle.js';
 import { evaluateAll } from './evaluate.js';
 
 /** How many rounds of "needs data" a decision may take before it is made without the data. */
@@ -78,6 +79,8 @@ export interface DecideContext {
   strategies: readonly CompiledStrategy[];
   nowMs: number;
   ledger: SpendLedger;
+  /** Free cash and recent demand now, for strategies whose hurdle follows cash (pricing/cash-hurdle.ts); absent: the hurdle as written. */
+  cash?: CashPosition | undefined;
 }
 
 /** The outcome of the step before acting: offer (guard allowed) or skip, and why. */
@@ -141,6 +144,7 @@ function* evaluateWithData(request: LoanRequest, context: DecideContext, enrichm
   const { strategies, nowMs, ledger } = context;
   const dataReasons: string[] = [];
   const needsPasses: Decision[] = [];
+  if (context.cash !== undefined) enrichment.cash = context.cash;
   let decision = evaluateAll(request, enrichment, strategies);
   for (let round = 0; decision.action === 'needs_data' && round < MAX_DATA_ROUNDS; round++) {
     needsPasses.push(decision);

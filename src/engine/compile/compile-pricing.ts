@@ -17,12 +17,14 @@ import type { NumberOrParam, PricingDefinition } from '../definition/strategy-sc
 import { expectedAnnualReturn, MIN_OFFER_RATE, paymentFactor, requiredRate, type LoanEconomics } from '../loan-math.js';
 import { expectedAcceptProbability, marketResponse, type CompetitionModel, type MarketResponse, type PartialMarketResponse, type TakeUpCurve } from '../market-response.js';
 import { optimalRate, type CurvePoint, type PriceCurve } from '../pricing/expected-profit.js';
+import { shiftedHurdle, type CashHurdleSettings, type CashPosition } from '../pricing/cash-hurdle.js';
 
 export type PriceResult =
   | { ok: true; rate: number; requiredRate: number; expectedReturn: number; reasons: string[]; curve?: PriceCurve; modelled?: ModelledOutcome }
   | { ok: false; requiredRate?: number; reasons: string[] };
 
-export type CompiledPricing = (source: FeatureSource, probability: number) => PriceResult;
+/** `cash`: the lender's cash position, for a strategy whose hurdle follows it (`cash_hurdle`); absent, the hurdle as written. */
+export type CompiledPricing = (source: FeatureSource, probability: number, cash?: CashPosition) => PriceResult;
 
 /** The market response a trained model file may carry (fitted by `lendbot train`). */
 type FittedMarket = PartialMarketResponse;
@@ -87,6 +89,12 @@ function modelledOutcome(rate: number, economics: LoanEconomics, maxRate: number
   };
 }
 
+/** The strategy's `cash_hurdle`, when enabled. */
+function compileCashHurdle(setting: PricingDefinition['cash_hurdle'], params: Record<string, number>): CashHurdleSettings | undefined {
+  if (setting === undefined || !setting.enabled) return undefined;
+  return { maxRaise: resolveNumber(setting.max_raise, params), maxCut: resolveNumber(setting.max_cut, params), windowDays: resolveNumber(setting.window_days, params) };
+}
+
 export function compilePricing(pricing: PricingDefinition, params: Record<string, number>, fitted?: FittedMarket): CompiledPricing {
   const n = (value: NumberOrParam): number => resolveNumber(value, params);
   const mode = pricing.mode;
@@ -99,8 +107,9 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
   const maxPaymentToIncome = pricing.max_payment_to_income === undefined ? undefined : n(pricing.max_payment_to_income);
   const fundLoanAmountOnly = pricing.funded_amount === 'loan_amount';
   const market = resolveMarket(pricing.market, params, fitted);
+  const cashHurdle = compileCashHurdle(pricing.cash_hurdle, params);
 
-  return (source, probability) => {
+  const priceAt = (source: FeatureSource, probability: number, hurdle: number): PriceResult => {
     const maxRate = source.request.max_interest_rate;
     const economics: LoanEconomics = {
       probability,
@@ -111,7 +120,7 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
       terms: source.request.loan_terms,
     };
     // NaN: a strategy without a score (max_rate only) has no estimate to require a rate from.
-    const required = Number.isNaN(probability) ? Number.NaN : requiredRate(target, economics);
+    const required = Number.isNaN(probability) ? Number.NaN : requiredRate(hurdle, economics);
     let cap = maxRate;
     let capName = 'max_interest_rate';
     if (ceiling < cap) {
@@ -137,7 +146,7 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
       if (cap < MIN_OFFER_RATE) return skipped(required, capTooLow(capName, cap));
       const low = Math.max(MIN_OFFER_RATE, roundUp(required));
       if (low > cap) return skipped(required, `price break-even ${formatRatio(required)} > ${capName} ${formatRatio(cap)}`);
-      curve = { economics, targetReturn: target, maxInterestRate: maxRate, market, breakEvenRate: required, low, cap, capName };
+      curve = { economics, targetReturn: hurdle, maxInterestRate: maxRate, market, breakEvenRate: required, low, cap, capName };
       const best = optimalRate(curve);
       if (!(best.valueCents > 0)) {
         return skipped(required, `price expected_profit <= 0 USD at every rate in [${formatRatio(low)}, ${formatRatio(cap)}]; break-even ${formatRatio(required)}`);
@@ -167,6 +176,15 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
     if (curve !== undefined) result.curve = curve;
     // Without a score (NaN) there is no default probability to model the outcome with.
     if (!Number.isNaN(probability)) result.modelled = modelledOutcome(rate, economics, maxRate, market, chosen);
+    return result;
+  };
+  if (cashHurdle === undefined || mode === 'max_rate') return (source, probability) => priceAt(source, probability, target);
+  // The hurdle each request is priced with moves with the cash position; the reason says by how much.
+  return (source, probability, cash) => {
+    if (cash === undefined) return priceAt(source, probability, target);
+    const shifted = shiftedHurdle(cashHurdle, target, cash, fundLoanAmountOnly ? source.loanAmountCents : source.totalAmountCents);
+    const result = priceAt(source, probability, shifted.targetReturn);
+    result.reasons.push(shifted.reason);
     return result;
   };
 }

@@ -16,6 +16,7 @@ import { compileScore } from './compile-score.js';
 import { findParamReferences } from '../definition/param-values.js';
 import { FeatureTable } from './feature-table.js';
 import type { LoadedModel } from '../model/load-model-file.js';
+import type { CashPosition } from '../pricing/cash-hurdle.js';
 import { evaluatePlan, type EvaluationPlan } from './yaml-evaluation.js';
 
 /** sha256 of a strategy's text, 16 hex digits: enough to tell versions of a file apart. */
@@ -75,6 +76,8 @@ function sharedBy<T>(cache: Map<string, T>, kept: number, section: unknown, para
 interface RememberedPrice {
   pricing: CompiledPricing;
   probability: number;
+  /** The cash position it was priced with (a hurdle that follows cash moves with it). */
+  cash: CashPosition | undefined;
   result: PriceResult;
 }
 
@@ -84,16 +87,17 @@ interface RememberedPrice {
  * its own, which cost a weak entry and a wrapper per request in garbage collection.
  */
 function rememberedPricing(pricing: CompiledPricing): CompiledPricing {
-  const remembered: CompiledPricing = (source, probability) => {
+  const remembered: CompiledPricing = (source, probability, cash) => {
     const last = source.lastPrice as RememberedPrice | undefined;
-    if (last !== undefined && last.pricing === remembered && Object.is(last.probability, probability)) return last.result;
-    const result = pricing(source, probability);
+    if (last !== undefined && last.pricing === remembered && Object.is(last.probability, probability) && last.cash === cash) return last.result;
+    const result = pricing(source, probability, cash);
     if (last === undefined) {
-      const kept: RememberedPrice = { pricing: remembered, probability, result };
+      const kept: RememberedPrice = { pricing: remembered, probability, cash, result };
       source.lastPrice = kept;
     } else {
       last.pricing = remembered;
       last.probability = probability;
+      last.cash = cash;
       last.result = result;
     }
     return result;
