@@ -11,6 +11,8 @@
 import { existsSync } from 'node:fs';
 import { monthStartMs } from '../clock/utc-month.js';
 import { storedPause, storedWebhookSilence } from './protections/index.js';
+import { storedCalibrationDrift } from './protections/calibration-drift.js';
+import { calibrationStatus, type CalibrationStatus } from './calibration.js';
 import { refusalWarningText, storedRefusalWarning } from '../webhook/refusal-warning.js';
 import type { StatusClock } from './status-clock.js';
 import type { Cents } from '../service/index.js';
@@ -80,6 +82,8 @@ export interface StatusReport {
   webhookRefusals: { since: string; refused: number; warning: string } | null;
   /** A dry run's paper book (modelled; docs/daemon.md, "Paper book"); null live with no paper offers. */
   paperBook: PaperBookSummary | null;
+  /** Predicted against realised default of the lender's loans by vintage (docs/operations.md, "Calibration"). */
+  calibration: CalibrationStatus;
 }
 
 /** Builds the report from the store as of `nowMs`. */
@@ -126,6 +130,7 @@ export function buildStatusReport(input: StatusInput): StatusReport {
     webhooksSilent: silenceState(store),
     webhookRefusals: refusalState(store),
     paperBook: paperBook(store, input.dryRun),
+    calibration: calibrationStatus(store, nowMs, limits.protections.calibration, storedCalibrationDrift(store.state)),
   };
 }
 

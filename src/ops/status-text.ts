@@ -1,6 +1,7 @@
 /** The status report as people read it (`lendbot status`) and as scripts read it (`--json`). */
 import { formatCents, RISK_LEVEL_NAMES } from '../service/index.js';
 import { paperBookJson, paperBookLines } from './paper-book-view.js';
+import { calibrationJson, calibrationLines } from './calibration.js';
 import { describeClock } from './status-clock.js';
 import type { StatusReport } from './status-report.js';
 
@@ -60,6 +61,7 @@ export function formatStatusText(report: StatusReport): string {
   }
   if (report.webhookRefusals !== null) add('webhook tokens', `REFUSED: ${report.webhookRefusals.warning}`);
   if (report.paperBook !== null) lines.push(...paperBookLines(report.paperBook));
+  lines.push(...calibrationLines(report.calibration));
   const width = Math.max(...lines.map(([label]) => label.length));
   return `${lines.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n')}\n`;
 }
@@ -116,5 +118,6 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
     webhooks_silent: report.webhooksSilent === null ? null : { since: report.webhooksSilent.since, polled_requests: report.webhooksSilent.polledRequests },
     webhook_refusals: report.webhookRefusals,
     paper_book: report.paperBook === null ? null : paperBookJson(report.paperBook),
+    calibration: calibrationJson(report.calibration),
   };
 }
