@@ -3,6 +3,7 @@
 import { ApiError, change, getJson } from './api.js';
 import { byTestId } from './dom.js';
 import { createBook } from './book.js';
+import { refreshCalibration } from './calibration.js';
 import { createDecisions } from './decisions.js';
 import { createExplanation } from './explanation.js';
 import { renderOverview } from './overview.js';
@@ -87,6 +88,7 @@ const refreshProposals = every(5 * SECONDS, proposals.refresh);
 const refreshBook = every(10 * SECONDS, book.refresh);
 const refreshCharts = every(30 * SECONDS, refreshReturns);
 const refreshReportList = every(30 * SECONDS, refreshReports);
+const refreshCalibrationTable = every(60 * SECONDS, refreshCalibration);
 
 const session = createSession((next) => {
   const couldRead = me.canRead;
@@ -100,6 +102,7 @@ const session = createSession((next) => {
     void refreshBook();
     void refreshCharts();
     void refreshReportList();
+    void refreshCalibrationTable();
   }
 });
 
