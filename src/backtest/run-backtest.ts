@@ -86,6 +86,7 @@ class Replay {
   private readonly source = new ReplayDataSource();
   /** Expected demand for cash, for strategies whose hurdle follows cash (the daemon keeps its own). */
   private readonly demand = new RecentDemand();
+  private readonly followsCash: boolean;
   private readonly events = new EventQueue<SimEvent>();
   private readonly segments = new SegmentTable();
   private readonly total = emptyCounts();
@@ -116,6 +117,7 @@ class Replay {
     this.ledger = new SimLedger(options.startingBalanceCents);
     this.spend = simSpendLedger(this.ledger);
     this.context = { strategies, nowMs: Number.NaN, ledger: this.spend };
+    this.followsCash = strategies.some((strategy) => strategy.followsCash === true);
     this.peakEquity = options.startingBalanceCents;
     this.tally = new OfferTally(strategies.map((s) => s.name));
   }
@@ -166,7 +168,7 @@ class Replay {
     // One context, source and guard for the whole replay, pointed at this request: nothing
     // holds them past the (synchronous) step.
     this.context.nowMs = this.nowMs;
-    this.context.cash = this.demand.position(this.nowMs, this.freeCents());
+    if (this.followsCash) this.context.cash = this.demand.position(this.nowMs, this.freeCents());
     this.source.line = entry.line;
     const outcome = decideSync(request, this.context, this.source, this.guard);
     const { decision, reasons } = outcome;

@@ -44,6 +44,8 @@ export interface CompiledStrategy {
   priority?: number;
   /** A challenger (`shadow: true`): decides beside the live strategies on their data, never offers (src/daemon/shadow-decide.ts). */
   shadow?: boolean;
+  /** Its hurdle follows the cash position (`pricing.cash_hurdle`): the caller passes one in the decide context. */
+  followsCash?: boolean;
   /** Names of the features the strategy reads. */
   features: readonly string[];
   evaluate(request: LoanRequest, enrichment: Enrichment): Decision;

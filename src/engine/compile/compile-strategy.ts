@@ -179,6 +179,7 @@ export function compileStrategy(
       automateFund: definition.automate_fund,
       ...(definition.priority === undefined ? {} : { priority: definition.priority }),
       ...(definition.shadow ? { shadow: true } : {}),
+      ...(definition.pricing?.cash_hurdle?.enabled === true ? { followsCash: true } : {}),
       features: plan.table.names,
       evaluate: (request, enrichment) => evaluatePlan(plan, request, enrichment),
       prefilterEvent: compileEventPrefilter(definition.filters, params),
