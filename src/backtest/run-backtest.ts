@@ -9,6 +9,7 @@
  */
 import { decideSync, type CompiledStrategy, type DecideContext, type GuardQuestion, type SpendLedger } from '../engine/index.js';
 import { learnedOfferOf, MarketLearning, type LearnedOffer } from '../engine/market/index.js';
+import { RecentDemand } from '../engine/pricing/cash-hurdle.js';
 import { checkOffer, UNCAPPED_RISK_LIMITS, type GuardRefusalCode, type GuardResult, type RiskLimits } from '../risk/index.js';
 import type { BacktestDecision, BacktestLoan, BacktestResult, SeriesPoint } from './backtest-result.js';
 import { EventQueue } from '../clock/event-queue.js';
@@ -94,6 +95,9 @@ class Replay {
   private readonly spend: SpendLedger;
   private readonly context: DecideContext;
   private readonly source = new ReplayDataSource();
+  /** Expected demand for cash, for strategies whose hurdle follows cash (the daemon keeps its own). */
+  private readonly demand = new RecentDemand();
+  private readonly followsCash: boolean;
   private readonly events = new EventQueue<SimEvent>();
   private readonly segments = new SegmentTable();
   private readonly total = emptyCounts();
@@ -124,6 +128,7 @@ class Replay {
     this.ledger = new SimLedger(options.startingBalanceCents);
     this.spend = simSpendLedger(this.ledger);
     this.context = { strategies, nowMs: Number.NaN, ledger: this.spend, learning: options.learning ?? new MarketLearning() };
+    this.followsCash = strategies.some((strategy) => strategy.followsCash === true);
     this.peakEquity = options.startingBalanceCents;
     this.tally = new OfferTally(strategies.map((s) => s.name));
   }
@@ -174,9 +179,12 @@ class Replay {
     // One context, source and guard for the whole replay, pointed at this request: nothing
     // holds them past the (synchronous) step.
     this.context.nowMs = this.nowMs;
+    if (this.followsCash) this.context.cash = this.demand.position(this.nowMs, this.freeCents());
     this.source.line = entry.line;
     const outcome = decideSync(request, this.context, this.source, this.guard);
     const { decision, reasons } = outcome;
+    // What the strategies would offer on, guard or not, weighted by its modelled take-up: the cash it would draw.
+    if (decision.action === 'offer') this.demand.add(this.nowMs, entry.totalCents * (decision.modelled?.acceptProbability ?? 1));
     const segments = this.segments.refs(String(request.borrower_card_color), entry.scoreBand, String(request.loan_terms), decision.strategy.name);
     for (const counts of segments) counts.requests += 1;
     this.total.requests += 1;
@@ -193,6 +201,12 @@ class Replay {
     if (action === 'offer' && rate !== undefined) {
       this.placeOffer({ entry, index, rate, strategy: decision.strategy.name, automateFund: decision.automateFund, key: { borrowerId: request.borrower.id, riskLevel: request.borrower_card_color }, segments, decision: record, learned: learnedOfferOf(decision) });
     }
+  }
+
+  /** What the guard's balance rule would let new offers use now: balance less pending offers and the reserve. */
+  private freeCents(): number {
+    const snapshot = this.ledger.snapshot(this.nowMs);
+    return snapshot.balanceCents - snapshot.reservedCents - this.limits.minCashReserveCents;
   }
 
   /** The guard, asked about an offer at the replay's current time. */

@@ -37,6 +37,7 @@ import { createShadowDecisionsRepository, type ShadowDecisionsRepository } from 
 import { createShadowSplitRepository, type ShadowSplitRepository } from '../store/shadow-split-repository.js';
 import { armOf, checkArmShare } from '../risk/arm-share-rule.js';
 import { parseCents } from '../service/index.js';
+import { RecentDemand, type CashPosition } from '../engine/pricing/cash-hurdle.js';
 
 export interface PipelineDeps {
   store: Store;
@@ -126,6 +127,8 @@ export class Pipeline {
   private intakeStopped = false;
   private shadowBook: ShadowDecisionsRepository | undefined;
   private splitBook: ShadowSplitRepository | undefined;
+  /** Expected demand for cash (offered-on totals × modelled take-up), for strategies whose hurdle follows cash. */
+  private readonly demand = new RecentDemand();
   /** The split last warned about as not running (its arms not both live), so it is said once. */
   private splitWarned: string | undefined;
 
@@ -215,7 +218,8 @@ export class Pipeline {
     }
     const shadows = active.filter((strategy) => strategy.shadow === true);
     const purchases = new DeferredPurchases(this.deps.spend);
-    const context = { strategies, nowMs: clock.now(), ledger: purchases, learning: this.deps.marketFates?.learning };
+    const cash = strategies.some((strategy) => strategy.followsCash === true) ? await this.cashPosition(clock.now()) : undefined;
+    const context = { strategies, nowMs: clock.now(), ledger: purchases, cash, learning: this.deps.marketFates?.learning };
     let guardMs: number | undefined;
     let outcome: DecideOutcome;
     let placement: PlaceOutcome | undefined;
@@ -243,6 +247,8 @@ export class Pipeline {
         }),
       );
       const { decision } = outcome;
+      // What the strategies would offer on, guard or not, weighted by its modelled take-up: the cash it would draw.
+      if (decision.action === 'offer') this.demand.add(clock.now(), parseCents(request.total_amount) * (decision.modelled?.acceptProbability ?? 1));
       const rate = decision.rate;
       if (outcome.action === 'offer' && rate !== undefined) {
         const paper = { strategy: decision.strategy.name, modelled: decision.modelled, repayProbability: decision.probability };
@@ -315,6 +321,14 @@ export class Pipeline {
   }
 
   /** A split whose arms are not both live strategies does not run: said once a configuration. */
+  /** Free cash as the guard's balance rule counts it (balance − pending offers − reserve), with the recent demand. */
+  private async cashPosition(nowMs: number): Promise<CashPosition> {
+    const limits = this.deps.limits();
+    const balanceCents = await this.deps.balance.current();
+    const reservedCents = this.deps.store.offers.reserved({ nowMs, expiryMs: limits.offerExpiryMs, dryRun: this.deps.dryRun, includeManual: limits.reserveManualOffers });
+    return this.demand.position(nowMs, balanceCents - reservedCents - limits.minCashReserveCents);
+  }
+
   private warnSplitIdle(arms: readonly string[]): void {
     const key = arms.join(',');
     if (this.splitWarned === key) return;

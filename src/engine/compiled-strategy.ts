@@ -50,6 +50,8 @@ export interface CompiledStrategy {
    * backtest report, status and the dashboard say so). Absent for other pricing and plugins.
    */
   marketSource?: MarketSource;
+  /** Its hurdle follows the cash position (`pricing.cash_hurdle`): the caller passes one in the decide context. */
+  followsCash?: boolean;
   /** Names of the features the strategy reads. */
   features: readonly string[];
   evaluate(request: LoanRequest, enrichment: Enrichment): Decision;

@@ -23,6 +23,7 @@ import { formatCents, type BankingData, type BorrowerLoanHistoryItem, type Cents
 import type { CompiledStrategy } from './compiled-strategy.js';
 import type { Decision } from './decision.js';
 import type { DataNeed, Enrichment } from './enrichment.js';
+import type { CashPosition } from './pricing/cash-hurdle.js';
 import { evaluateAll } from './evaluate.js';
 import { withLearning } from './market/active-learning.js';
 import type { MarketLearning } from './market/market-learning.js';
@@ -86,6 +87,8 @@ export interface DecideContext {
    * Absent: every strategy prices with its configured market.
    */
   learning?: MarketLearning | undefined;
+  /** Free cash and recent demand now, for strategies whose hurdle follows cash (pricing/cash-hurdle.ts); absent: the hurdle as written. */
+  cash?: CashPosition | undefined;
 }
 
 /** The outcome of the step before acting: offer (guard allowed) or skip, and why. */
@@ -149,6 +152,7 @@ function* evaluateWithData(request: LoanRequest, context: DecideContext, enrichm
   const { strategies, nowMs, ledger } = context;
   const dataReasons: string[] = [];
   const needsPasses: Decision[] = [];
+  if (context.cash !== undefined) enrichment.cash = context.cash;
   const evaluateNow = (): Decision => withLearning(context.learning, () => evaluateAll(request, enrichment, strategies));
   let decision = evaluateNow();
   for (let round = 0; decision.action === 'needs_data' && round < MAX_DATA_ROUNDS; round++) {

@@ -1,5 +1,6 @@
 /** What the caller bought or fetched about a loan request, handed to evaluate with the request. */
 import type { BankingData, BorrowerLoanHistoryItem, ProviderResult } from '../service/index.js';
+import type { CashPosition } from './pricing/cash-hurdle.js';
 
 export interface Enrichment {
   /** Spec 2.9, from fetch_loan_request_data_aggs. */
@@ -18,6 +19,8 @@ export interface Enrichment {
     /** Provider names. */
     providers?: readonly string[];
   };
+  /** The lender's free cash and recent demand, set by the decide step from its context (a strategy's cash_hurdle prices with it). */
+  cash?: CashPosition;
 }
 
 /** A piece of data a strategy wants before it can decide; the caller buys it and evaluates again. */

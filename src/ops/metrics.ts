@@ -5,6 +5,7 @@
  * `lendbot status` always agree.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { CalibrationStatus } from './calibration.js';
 import type { StatusReport } from './status-report.js';
 
 export type OfferOutcome = 'placed' | 'refused' | 'ambiguous';
@@ -46,8 +47,17 @@ export function createMetrics(options: MetricsOptions = {}): LendbotMetrics {
   const inboxDepth = gauge('lendbot_webhook_inbox_depth', 'webhook events stored and not yet processed');
   const lastPoll = gauge('lendbot_last_poll_timestamp_seconds', 'time of the last complete poll (0: none yet)');
   const offersToday = gauge('lendbot_offers_today', 'offers made today (UTC), refused ones excluded');
-  const paused = gauge('lendbot_protection_paused', '1 while a protection pauses new offers, by kind (account_refusal, default_spike, drawdown)', ['kind']);
+  const paused = gauge('lendbot_protection_paused', '1 while a protection pauses new offers, by kind (account_refusal, default_spike, drawdown, calibration)', ['kind']);
   const webhooksSilent = gauge('lendbot_webhooks_silent', '1 while polls find new requests and no webhook arrives');
+  // Calibration by vintage (the month a loan was created; "all": the protection's window): bounded
+  // by the window's months (docs/operations.md, "Calibration").
+  const calibration = {
+    predicted: gauge('lendbot_default_predicted', 'mean predicted default of the lender\'s loans, by vintage', ['vintage']),
+    realised: gauge('lendbot_default_realised', 'realised default so far (collection, default or a missed payment), by vintage', ['vintage']),
+    low: gauge('lendbot_default_realised_low', 'low end of the 95 % interval of realised default, by vintage', ['vintage']),
+    loans: gauge('lendbot_calibration_loans', 'loans with a predicted default, by vintage', ['vintage']),
+    alert: gauge('lendbot_calibration_alert', '1 while realised default runs above predicted beyond noise'),
+  };
 
   return {
     registry,
@@ -80,10 +90,24 @@ export function createMetrics(options: MetricsOptions = {}): LendbotMetrics {
       inboxDepth.set(report.inboxDepth);
       lastPoll.set(report.lastPoll.at === null ? 0 : Date.parse(report.lastPoll.at) / 1000);
       offersToday.set(report.offersToday.offers);
-      for (const kind of ['account_refusal', 'default_spike', 'drawdown', 'operator']) paused.set({ kind }, report.pause?.kind === kind ? 1 : 0);
+      for (const kind of ['account_refusal', 'default_spike', 'drawdown', 'calibration', 'operator']) paused.set({ kind }, report.pause?.kind === kind ? 1 : 0);
       webhooksSilent.set(report.webhooksSilent === null ? 0 : 1);
+      observeCalibration(calibration, report.calibration);
     },
   };
+}
+
+/** Sets the calibration gauges: one series per vintage of the window and "all". */
+function observeCalibration(gauges: Record<'predicted' | 'realised' | 'low' | 'loans', Gauge<'vintage'>> & { alert: Gauge }, status: CalibrationStatus): void {
+  for (const name of ['predicted', 'realised', 'low', 'loans'] as const) gauges[name].reset();
+  for (const row of [...status.vintages, status.pooled]) {
+    const vintage = { vintage: row.vintage };
+    gauges.loans.set(vintage, row.loans);
+    if (row.predicted !== null) gauges.predicted.set(vintage, row.predicted);
+    if (row.realised !== null) gauges.realised.set(vintage, row.realised);
+    if (row.low !== null) gauges.low.set(vintage, row.low);
+  }
+  gauges.alert.set(status.alert === null ? 0 : 1);
 }
 
 /**

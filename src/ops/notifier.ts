@@ -30,6 +30,7 @@ export const NOTIFICATION_EVENTS = [
   'service_degraded',
   'protection_paused',
   'protection_lifted',
+  'calibration_drift',
   'webhooks_silent',
   'webhooks_refused',
 ] as const;

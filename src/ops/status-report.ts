@@ -11,6 +11,8 @@
 import { existsSync } from 'node:fs';
 import { monthStartMs } from '../clock/utc-month.js';
 import { storedPause, storedWebhookSilence } from './protections/index.js';
+import { storedCalibrationDrift } from './protections/calibration-drift.js';
+import { calibrationStatus, type CalibrationStatus } from './calibration.js';
 import { refusalWarningText, storedRefusalWarning } from '../webhook/refusal-warning.js';
 import type { StatusClock } from './status-clock.js';
 import { marketLearningStatus, type MarketLearningStatus } from './market-learning-status.js';
@@ -86,6 +88,8 @@ export interface StatusReport {
   paperBook: PaperBookSummary | null;
   /** Strategies whose prices learn the market (pricing.learning): version, evidence, learned vs prior take-up. */
   marketLearning: MarketLearningStatus[];
+  /** Predicted against realised default of the lender's loans by vintage (docs/operations.md, "Calibration"). */
+  calibration: CalibrationStatus;
 }
 
 /** Builds the report from the store as of `nowMs`. */
@@ -133,6 +137,7 @@ export function buildStatusReport(input: StatusInput): StatusReport {
     webhookRefusals: refusalState(store),
     paperBook: paperBook(store, input.dryRun),
     marketLearning: marketLearningStatus(store),
+    calibration: calibrationStatus(store, nowMs, limits.protections.calibration, storedCalibrationDrift(store.state)),
   };
 }
 

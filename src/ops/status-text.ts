@@ -2,6 +2,7 @@
 import { marketLearningJson, marketLearningLines } from './market-learning-status.js';
 import { formatCents, RISK_LEVEL_NAMES } from '../service/index.js';
 import { paperBookJson, paperBookLines } from './paper-book-view.js';
+import { calibrationJson, calibrationLines } from './calibration.js';
 import { describeClock } from './status-clock.js';
 import type { StatusReport } from './status-report.js';
 import { UNFITTED_MARKET_TEXT } from '../engine/market-source.js';
@@ -64,6 +65,7 @@ export function formatStatusText(report: StatusReport): string {
   if (report.webhookRefusals !== null) add('webhook tokens', `REFUSED: ${report.webhookRefusals.warning}`);
   if (report.paperBook !== null) lines.push(...paperBookLines(report.paperBook));
   lines.push(...marketLearningLines(report.marketLearning));
+  lines.push(...calibrationLines(report.calibration));
   const width = Math.max(...lines.map(([label]) => label.length));
   return `${lines.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n')}\n`;
 }
@@ -123,5 +125,6 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
     paper_book: report.paperBook === null ? null : paperBookJson(report.paperBook),
     // Only when some strategy learns its market (pricing.learning).
     ...(report.marketLearning.length === 0 ? {} : { market_learning: marketLearningJson(report.marketLearning) }),
+    calibration: calibrationJson(report.calibration),
   };
 }

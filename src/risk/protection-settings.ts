@@ -38,6 +38,15 @@ export const protectionSettingsSchema = z.strictObject({
       pause_hours: hours.default(24),
     })
     .prefault({}),
+  calibration: z
+    .strictObject({
+      enabled: z.boolean().default(true).describe('alert when realised default of recent loans runs above the predicted default beyond noise'),
+      pause: z.boolean().default(false).describe('also pause new offers while it does'),
+      window_months: z.number().int().positive().max(60).default(12).describe('loans created in this many months (this one included) are measured'),
+      min_loans: z.number().int().positive().default(30).describe('fewer loans with a prediction than this are too few to judge'),
+      pause_hours: hours.default(24),
+    })
+    .prefault({}),
   webhook_silence: z
     .strictObject({
       enabled: z.boolean().default(true),

@@ -50,6 +50,7 @@ const SAMPLES: Record<NotificationEvent, Record<string, unknown>> = {
   protection_lifted: { kind: 'operator', reason: 'paused by the operator', why: 'resumed by the operator' },
   webhooks_silent: { polled_requests: 7, window_hours: 6, message: 'polls found 7 new requests in 6 h and no webhook arrived: is the subscription active?' },
   webhooks_refused: { refused: 3, since: '2026-03-10T11:50:00.000Z', last_code: 'MALFORMED', last_message: 'no loan_request id', token_layout: 'nested', message: 'validly signed webhooks were refused 3 times: <check the token layout> & docs' },
+  calibration_drift: { message: 'realised default runs above the predicted beyond noise: loans since 2025-04: predicted 8.0%, realised so far 21.0% [15.2% to 28.1%] of 120 loans' },
 };
 
 const clock = new ManualClock('2026-03-10T12:00:00.000Z');

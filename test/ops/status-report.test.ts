@@ -43,6 +43,14 @@ describe('status report', () => {
       webhooks_silent: null,
       webhook_refusals: null,
       paper_book: null,
+      // The fixture's loans carry no created_date: no vintage to compare yet.
+      calibration: {
+        since: '2025-04',
+        min_loans: 30,
+        pooled: { vintage: 'all', loans: 0, unpredicted: 0, predicted_default: null, realised_default: null, realised_low: null, realised_high: null, defaulted: 0, delinquent: 0, repaid: 0, above_predicted: false },
+        vintages: [],
+        alert: null,
+      },
     });
   });
 

@@ -16,6 +16,7 @@ import { REPORT_CLIENT_SCRIPT } from './report-client.js';
 import { reportCharts, type ChartSpec } from './report-charts.js';
 import { comparisonTable, escapeHtml, loansTable, segmentTable } from './report-tables.js';
 import { calibrationHtml } from './calibration-section.js';
+import { cashHtml } from './cash-section.js';
 import { dollars, MIN_FUNDED_LOANS, pct, runName, sampleSizeWarning } from './summary-lines.js';
 import type { OfferStats } from '../offer-stats.js';
 import type { WorldsBand } from '../worlds-band.js';
@@ -157,6 +158,7 @@ ${warnings(results)}
 ${worldsHtml(names, worlds)}
 ${competitionHtml(results)}
 ${calibrationHtml(results)}
+${cashHtml(results)}
 <h2>Over time</h2>${charts(['equity', 'drawdown'])}
 <h2>By risk level</h2>${charts(['default-rate-by-risk', 'return-by-risk'])}
 <h2>Offered rates</h2>${charts(['offered-rates'])}

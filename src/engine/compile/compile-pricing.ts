@@ -22,12 +22,14 @@ import { activeLearning } from '../market/active-learning.js';
 import type { LearningSettings } from '../market/market-learner.js';
 import { optimalRate, type CurvePoint, type PriceCurve } from '../pricing/expected-profit.js';
 import { learnedPrice } from '../pricing/learned-price.js';
+import { shiftedHurdle, type CashHurdleSettings, type CashPosition } from '../pricing/cash-hurdle.js';
 
 export type PriceResult =
   | { ok: true; rate: number; requiredRate: number; expectedReturn: number; reasons: string[]; curve?: PriceCurve; modelled?: ModelledOutcome }
   | { ok: false; requiredRate?: number; reasons: string[] };
 
-export type CompiledPricing = (source: FeatureSource, probability: number) => PriceResult;
+/** `cash`: the lender's cash position, for a strategy whose hurdle follows it (`cash_hurdle`); absent, the hurdle as written. */
+export type CompiledPricing = (source: FeatureSource, probability: number, cash?: CashPosition) => PriceResult;
 
 /** The market response a trained model file may carry (fitted by `lendbot train`). */
 type FittedMarket = PartialMarketResponse;
@@ -113,6 +115,12 @@ function learnedText(curve: PriceCurve): string {
  * `strategyName` names the learner (`pricing.learning`) among the active ones; without it, or
  * without learners active, a learning strategy prices with its configured market.
  */
+/** The strategy's `cash_hurdle`, when enabled. */
+function compileCashHurdle(setting: PricingDefinition['cash_hurdle'], params: Record<string, number>): CashHurdleSettings | undefined {
+  if (setting === undefined || !setting.enabled) return undefined;
+  return { maxRaise: resolveNumber(setting.max_raise, params), maxCut: resolveNumber(setting.max_cut, params), windowDays: resolveNumber(setting.window_days, params) };
+}
+
 export function compilePricing(pricing: PricingDefinition, params: Record<string, number>, fitted?: FittedMarket, strategyName?: string): CompiledPricing {
   const n = (value: NumberOrParam): number => resolveNumber(value, params);
   const mode = pricing.mode;
@@ -126,8 +134,9 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
   const fundLoanAmountOnly = pricing.funded_amount === 'loan_amount';
   const market = resolveMarket(pricing.market, params, fitted);
   const learning = learningSettings(pricing, params, market);
+  const cashHurdle = compileCashHurdle(pricing.cash_hurdle, params);
 
-  return (source, probability) => {
+  const priceAt = (source: FeatureSource, probability: number, hurdle: number): PriceResult => {
     const maxRate = source.request.max_interest_rate;
     const economics: LoanEconomics = {
       probability,
@@ -138,7 +147,7 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
       terms: source.request.loan_terms,
     };
     // NaN: a strategy without a score (max_rate only) has no estimate to require a rate from.
-    const required = Number.isNaN(probability) ? Number.NaN : requiredRate(target, economics);
+    const required = Number.isNaN(probability) ? Number.NaN : requiredRate(hurdle, economics);
     let cap = maxRate;
     let capName = 'max_interest_rate';
     if (ceiling < cap) {
@@ -164,7 +173,7 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
       if (cap < MIN_OFFER_RATE) return skipped(required, capTooLow(capName, cap));
       const low = Math.max(MIN_OFFER_RATE, roundUp(required));
       if (low > cap) return skipped(required, `price break-even ${formatRatio(required)} > ${capName} ${formatRatio(cap)}`);
-      curve = { economics, targetReturn: target, maxInterestRate: maxRate, market, breakEvenRate: required, low, cap, capName };
+      curve = { economics, targetReturn: hurdle, maxInterestRate: maxRate, market, breakEvenRate: required, low, cap, capName };
       const learner = learning === undefined || strategyName === undefined ? undefined : activeLearning()?.learnerFor(strategyName, learning);
       let best: CurvePoint;
       if (learner === undefined) best = optimalRate(curve);
@@ -197,6 +206,15 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
     if (curve !== undefined) result.curve = curve;
     // Without a score (NaN) there is no default probability to model the outcome with.
     if (!Number.isNaN(probability)) result.modelled = modelledOutcome(rate, economics, maxRate, market, chosen);
+    return result;
+  };
+  if (cashHurdle === undefined || mode === 'max_rate') return (source, probability) => priceAt(source, probability, target);
+  // The hurdle each request is priced with moves with the cash position; the reason says by how much.
+  return (source, probability, cash) => {
+    if (cash === undefined) return priceAt(source, probability, target);
+    const shifted = shiftedHurdle(cashHurdle, target, cash, fundLoanAmountOnly ? source.loanAmountCents : source.totalAmountCents);
+    const result = priceAt(source, probability, shifted.targetReturn);
+    result.reasons.push(shifted.reason);
     return result;
   };
 }

@@ -19,6 +19,7 @@ import type { LoadedModel } from '../model/load-model-file.js';
 import { layerMarkets, type LoadedMarketFile } from '../market-file.js';
 import type { PartialMarketResponse } from '../market-response.js';
 import type { MarketSource } from '../compiled-strategy.js';
+import type { CashPosition } from '../pricing/cash-hurdle.js';
 import { evaluatePlan, type EvaluationPlan } from './yaml-evaluation.js';
 
 /** sha256 of a strategy's text, 16 hex digits: enough to tell versions of a file apart. */
@@ -94,6 +95,8 @@ function sharedBy<T>(cache: Map<string, T>, kept: number, section: unknown, para
 interface RememberedPrice {
   pricing: CompiledPricing;
   probability: number;
+  /** The cash position it was priced with (a hurdle that follows cash moves with it). */
+  cash: CashPosition | undefined;
   result: PriceResult;
 }
 
@@ -103,16 +106,17 @@ interface RememberedPrice {
  * its own, which cost a weak entry and a wrapper per request in garbage collection.
  */
 function rememberedPricing(pricing: CompiledPricing): CompiledPricing {
-  const remembered: CompiledPricing = (source, probability) => {
+  const remembered: CompiledPricing = (source, probability, cash) => {
     const last = source.lastPrice as RememberedPrice | undefined;
-    if (last !== undefined && last.pricing === remembered && Object.is(last.probability, probability)) return last.result;
-    const result = pricing(source, probability);
+    if (last !== undefined && last.pricing === remembered && Object.is(last.probability, probability) && last.cash === cash) return last.result;
+    const result = pricing(source, probability, cash);
     if (last === undefined) {
-      const kept: RememberedPrice = { pricing: remembered, probability, result };
+      const kept: RememberedPrice = { pricing: remembered, probability, cash, result };
       source.lastPrice = kept;
     } else {
       last.pricing = remembered;
       last.probability = probability;
+      last.cash = cash;
       last.result = result;
     }
     return result;
@@ -203,6 +207,7 @@ export function compileStrategy(
       ...(definition.priority === undefined ? {} : { priority: definition.priority }),
       ...(definition.shadow ? { shadow: true } : {}),
       ...(marketSource === undefined ? {} : { marketSource }),
+      ...(definition.pricing?.cash_hurdle?.enabled === true ? { followsCash: true } : {}),
       features: plan.table.names,
       evaluate: (request, enrichment) => evaluatePlan(plan, request, enrichment),
       prefilterEvent: compileEventPrefilter(definition.filters, params),

@@ -160,7 +160,7 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
   if (probability < plan.score.minProbability) {
     return decisionOf(plan, values, 'skip', [...dataReasons, `${scoreReason} < min_probability ${ratioText(plan.score.minProbability)}`], contributions, { probability });
   }
-  const price = plan.pricing(source, probability);
+  const price = plan.pricing(source, probability, enrichment.cash);
   const reasons = withPriceReasons(dataReasons, scoreReason, price.reasons);
   if (!price.ok) return decisionOf(plan, values, 'skip', reasons, contributions, price.requiredRate === undefined ? { probability } : { probability, requiredRate: price.requiredRate });
   const offer = decisionOf(plan, values, 'offer', reasons, contributions, { probability });

@@ -199,6 +199,16 @@ export const scoreSchema = z
   })
   .describe('estimated repayment probability; scorecard, logistic and model log-odds add up, then calibration maps the probability');
 
+/** The price of scarce cash (src/engine/pricing/cash-hurdle.ts; docs/strategies.md, "cash_hurdle"). */
+const cashHurdleSchema = z
+  .strictObject({
+    enabled: z.boolean().default(false).describe('move the hurdle with free cash against recent demand (off: target_return as written)'),
+    max_raise: numberOrParamWithin(SHARE).default(0.05).describe('most the hurdle rises when there is no free cash for what keeps coming'),
+    max_cut: numberOrParamWithin(SHARE).default(0.03).describe('most the hurdle falls when cash sits idle (never below zero)'),
+    window_days: numberOrParamWithin({ what: 'days', min: 1, max: 90 }).default(14).describe('days of recent offers whose expected take-up is the demand for cash'),
+  })
+  .describe('raise target_return when free cash binds, lower it when cash sits idle, within the bounds');
+
 const takeUpSchema = z
   .strictObject({
     midpoint: numberOrParam
@@ -277,6 +287,7 @@ export const pricingSchema = z
       .describe('skip when the monthly payment at the offered rate exceeds this share of stated monthly income'),
     market: marketSchema.optional(),
     learning: learningSchema.optional(),
+    cash_hurdle: cashHurdleSchema.optional(),
   })
   .describe('the offered rate, within the caps: cost plus a margin, the expected-profit optimum, or the cap itself');
 

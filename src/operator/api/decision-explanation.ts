@@ -68,6 +68,7 @@ export function explainStoredDecision(
   );
   if (missing.size > 0) notes.push(`not bought for this request, so decided without: ${[...missing].join(', ')}`);
   if (decision.reasons.some((line) => line.startsWith('data budget '))) notes.push('the data budget refused a purchase then; budgets are not replayed here');
+  if (strategy.followsCash === true) notes.push('its hurdle followed the cash position then (the reasons say by how much); recomputed here without it, at the hurdle as written');
   const recomputed = outcome.decision;
   const guard = storedGuard(decision);
   // A guard refusal means the strategy offered: it matches an offer at the same rate.

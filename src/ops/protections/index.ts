@@ -6,3 +6,4 @@ export { PAUSE_KEY, storedPause, type Pause, type PauseKind } from './pause-stat
 export { SILENCE_KEY, storedWebhookSilence, type WebhookSilence } from './webhook-silence.js';
 export { isAccountRefusal } from './account-refusals.js';
 export { vintageHealth, type VintageHealth } from './loan-vintage.js';
+export { CALIBRATION_DRIFT_KEY, storedCalibrationDrift, type CalibrationDrift } from './calibration-drift.js';

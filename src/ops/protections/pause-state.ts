@@ -5,7 +5,7 @@
 import type { Store } from '../../store/index.js';
 
 /** `operator`: paused by hand (the agent connector's pause_offers); it lifts only at resume. */
-export type PauseKind = 'account_refusal' | 'default_spike' | 'drawdown' | 'operator';
+export type PauseKind = 'account_refusal' | 'default_spike' | 'drawdown' | 'calibration' | 'operator';
 
 export interface Pause {
   kind: PauseKind;

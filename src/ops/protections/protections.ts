@@ -13,7 +13,8 @@
  * `enabled: false`, or at `lendbot resume` (another process: the daemon notices the lift at its
  * next read and notifies it).
  *
- * webhook_silence is an alert, not a pause (webhook-silence.ts).
+ * webhook_silence is an alert, not a pause (webhook-silence.ts); calibration is an alert that
+ * pauses when configured (calibration-drift.ts).
  */
 import type { Clock } from '../../clock/clock.js';
 import type { Logger } from '../../log/logger.js';
@@ -22,6 +23,7 @@ import { isoFromMs, type Store } from '../../store/index.js';
 import type { NotificationEvent } from '../notifier.js';
 import { isAccountRefusal, RefusalWindow } from './account-refusals.js';
 import { bookTrigger } from './book-protections.js';
+import { CALIBRATION_PAUSED_BAD_KEY, newBadLoans, updateCalibrationDrift } from './calibration-drift.js';
 import { PAUSE_KEY, readPause, readStateJson, type Pause, type PauseKind } from './pause-state.js';
 import { storedWebhookSilence, updateWebhookSilence, type WebhookSilence } from './webhook-silence.js';
 
@@ -33,14 +35,15 @@ const HOUR_MS = 60 * MINUTE_MS;
 
 const RESUMED = 'resumed by the operator';
 
-const SETTINGS_KEY: Record<Exclude<PauseKind, 'operator'>, 'account_refusals' | 'default_spike' | 'drawdown'> = {
+const SETTINGS_KEY: Record<Exclude<PauseKind, 'operator'>, 'account_refusals' | 'default_spike' | 'drawdown' | 'calibration'> = {
   account_refusal: 'account_refusals',
   default_spike: 'default_spike',
   drawdown: 'drawdown',
+  calibration: 'calibration',
 };
 
 export interface ProtectionsDeps {
-  store: Pick<Store, 'state' | 'account' | 'signals'>;
+  store: Pick<Store, 'state' | 'account' | 'signals' | 'calibration'>;
   clock: Clock;
   log: Logger;
   /** Read at every use, so a hot-reloaded `risk.protections` applies at once. */
@@ -106,6 +109,7 @@ export class Protections {
       }
     }
     this.checkWebhookSilence(settings.webhook_silence, now);
+    this.checkCalibration(settings.calibration, now);
   }
 
   /** Lifts the pause written in the store (`lendbot resume`), even one whose time is over; returns it. */
@@ -146,6 +150,24 @@ export class Protections {
     } else if (change?.kind === 'ended') {
       this.deps.log.info('webhooks arrive again; the silent-webhooks alert is over');
     }
+  }
+
+  /** Alerts when realised default runs above predicted beyond noise, and pauses when configured and the evidence is new. */
+  private checkCalibration(settings: ProtectionSettings['calibration'], now: number): void {
+    const change = updateCalibrationDrift(this.deps.store, settings, now);
+    if (change === undefined) return;
+    if (change.kind === 'ended') {
+      this.deps.log.info('realised default is back within the predicted; the calibration alert is over');
+      return;
+    }
+    if (change.kind === 'began') {
+      const message = `realised default runs above the predicted beyond noise: ${change.drift.figures}; check the score (lendbot train --calibrate) or lower the amounts`;
+      this.deps.log.warn({ loans: change.pooled.loans }, message);
+      this.deps.notify?.('calibration_drift', { message });
+    }
+    if (!settings.pause || this.activePause() !== undefined || !newBadLoans(this.deps.store.state, change.pooled)) return;
+    this.deps.store.state.set(CALIBRATION_PAUSED_BAD_KEY, String(change.pooled.defaulted + change.pooled.delinquent), now);
+    this.pause('calibration', change.drift.figures, settings.pause_hours);
   }
 
   private pause(kind: PauseKind, figures: string, pauseHours: number): void {

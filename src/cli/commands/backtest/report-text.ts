@@ -10,6 +10,7 @@ import { SEGMENT_DIMENSIONS, type SegmentRow } from '../../../backtest/index.js'
 import { formatTable } from '../strategy/text-table.js';
 import { UNFITTED_MARKET_TEXT } from '../../../engine/market-source.js';
 import { calibrationSection } from './calibration-text.js';
+import { cashSection } from '../../../backtest/report/cash-section.js';
 import { calibrationWarnings } from '../../../backtest/calibration/index.js';
 
 const TITLES: Record<(typeof SEGMENT_DIMENSIONS)[number], string> = {
@@ -129,6 +130,7 @@ export function formatBacktest(result: BacktestResult, source: string, extras: R
   for (const dimension of SEGMENT_DIMENSIONS) parts.push(`\n${TITLES[dimension]}\n${segmentTable(result.segments[dimension])}`);
   parts.push(`\nSummary (seed ${result.settings.market.seed})\n${formatTable(['', ''], summaryLines(result.summary), '  ').split('\n').slice(1).join('\n')}`);
   if (result.settings.market.settle) parts.push(competitionSection(result));
+  parts.push(cashSection(result.summary));
   if (extras.worlds) parts.push(worldsSection(extras.worlds, extras.draws?.draws.length ?? 1));
   if (extras.sensitivity && extras.sensitivity.length > 0 && extras.draws) parts.push(sensitivitySection(extras.sensitivity, result, extras.draws));
   if (result.calibration) parts.push(calibrationSection(result.calibration));

@@ -3,6 +3,7 @@
 import { ApiError, change, getJson } from './api.js';
 import { byTestId } from './dom.js';
 import { createBook } from './book.js';
+import { refreshCalibration } from './calibration.js';
 import { createDecisions } from './decisions.js';
 import { createExplanation } from './explanation.js';
 import { refreshMarketLearning } from './market-learning.js';
@@ -89,6 +90,7 @@ const refreshBook = every(10 * SECONDS, book.refresh);
 const refreshCharts = every(30 * SECONDS, refreshReturns);
 const refreshReportList = every(30 * SECONDS, refreshReports);
 const refreshLearning = every(30 * SECONDS, refreshMarketLearning);
+const refreshCalibrationTable = every(60 * SECONDS, refreshCalibration);
 
 const session = createSession((next) => {
   const couldRead = me.canRead;
@@ -103,6 +105,7 @@ const session = createSession((next) => {
     void refreshCharts();
     void refreshReportList();
     void refreshLearning();
+    void refreshCalibrationTable();
   }
 });
 

@@ -1,0 +1,53 @@
+/**
+ * Idle cash against refusals for cash, in every report (terminal and HTML share these figures):
+ * the two ways cash goes wrong. Much idle cash and no refusals: the hurdle could fall (more
+ * offers); refusals with little idle cash: cash binds and the hurdle could rise (pricing's
+ * `cash_hurdle`, docs/strategies.md). The figures come from the replay's summary.
+ */
+import type { BacktestResult, BacktestSummary } from '../backtest-result.js';
+import { escapeHtml, table } from './report-tables.js';
+import { dollars, pct, runName } from './summary-lines.js';
+
+/** The idle-cash and refusals-for-cash figures of one run. */
+export interface CashFigures {
+  /** Share of capital idle over the run (time-weighted, 1 − utilization). */
+  idleShare: number;
+  averageIdleCents: number;
+  /** Offers the guard refused because the free balance could not cover them. */
+  refusedForCash: number;
+  /** Offers accepted that the balance could not fund. */
+  unfundable: number;
+  offers: number;
+}
+
+export function cashFigures(summary: BacktestSummary): CashFigures {
+  return {
+    idleShare: 1 - summary.capitalUtilization,
+    averageIdleCents: summary.averageIdleCents,
+    refusedForCash: summary.guardRefusals.insufficient_balance ?? 0,
+    unfundable: summary.fundingFailures,
+    offers: summary.offers,
+  };
+}
+
+/** The terminal report's line. */
+export function cashSection(summary: BacktestSummary): string {
+  const c = cashFigures(summary);
+  return (
+    `\nCash: ${pct(c.idleShare)} of capital idle on average (${dollars(c.averageIdleCents)}); ` +
+    `refused for cash: ${c.refusedForCash} offers by the guard, ${c.unfundable} accepted but unfundable (of ${c.offers} offers made)\n`
+  );
+}
+
+export const CASH_HEADER = ['run', 'capital idle', 'average idle cash', 'offers refused for cash', 'accepted but unfundable', 'offers made'];
+
+/** The HTML report's section: one row per run. */
+export function cashHtml(results: readonly BacktestResult[]): string {
+  if (results.length === 0) return '';
+  const rows = results.map((result) => {
+    const c = cashFigures(result.summary);
+    return [runName(result), pct(c.idleShare), dollars(c.averageIdleCents), String(c.refusedForCash), String(c.unfundable), String(c.offers)];
+  });
+  const note = 'Much idle cash and no refusals: the hurdle could fall; refusals for cash with little idle: cash binds and the hurdle could rise (pricing.cash_hurdle).';
+  return `<h2>Idle cash and refusals for cash</h2><div class="scroll">${table('cash', CASH_HEADER, rows)}</div><p>${escapeHtml(note)}</p>`;
+}
