@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeReturns } from '../../src/operator/api/returns-figures.js';
 import { equitySeries, lossRate } from '../../src/ops/equity.js';
+import { ledgerCsv, ledgerMonths, reconcileLedger } from '../../src/ops/ledger-export.js';
 import { buildLoanLedger, type LedgerInput } from '../../src/ops/loan-ledger.js';
 import { paymentSchedule } from '../../src/sandbox/amortization.js';
 import type { LoanPayment, Transfer, TransferDayGroup } from '../../src/service/index.js';
@@ -114,6 +115,42 @@ describe('the loan ledger', () => {
       ['2026-03-05', 'recoveries', 30_000, -30_000],
       ['2026-03-05', 'write_offs', 70_000, -70_000],
     ]);
+  });
+});
+
+describe('the ledger export', () => {
+  const rows: Array<[string, Transfer]> = [
+    ['2026-01-01', transfer('Add Money', 200_000, null)],
+    ['2026-01-01', transfer('Fund Loans', -PRINCIPAL, 7)],
+    ['2026-02-01', transfer('Monthly Payments', schedule[0]!, 7)],
+    ['2026-02-03', transfer('Lender Subscription', -2000, null)],
+  ];
+  const ledgerInput = input(rows, [loan(7, 'current', RATE, PRINCIPAL)]);
+
+  it('sums per loan and month in dollars, the account last in its month, and reconciles', () => {
+    const months = ledgerMonths(buildLoanLedger(ledgerInput).entries);
+    expect(ledgerCsv(months, { totals: true })).toBe(
+      [
+        'loan_id,month,lent,principal,interest,fees,late_fees,write_offs,recoveries,other',
+        '7,2026-01,1000.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00',
+        `7,2026-02,0.00,${dollars(schedule[0]! - 2000)},20.00,0.00,0.00,0.00,0.00,0.00`,
+        'account,2026-02,0.00,0.00,0.00,-20.00,0.00,0.00,0.00,0.00',
+        `total,,1000.00,${dollars(schedule[0]! - 2000)},20.00,-20.00,0.00,0.00,0.00,0.00`,
+        '',
+      ].join('\n'),
+    );
+    expect(reconcileLedger(months, ledgerInput.transfers)).toMatchObject({ ok: true, depositsCents: 200_000 });
+  });
+
+  it('says which kind differs when the rows do not match the history', () => {
+    const months = ledgerMonths(buildLoanLedger(ledgerInput).entries, { from: '2026-02-01' });
+    // The history of the whole time against February's rows: the funding is not in them.
+    const check = reconcileLedger(months, ledgerInput.transfers);
+    expect(check.ok).toBe(false);
+    expect(check.lines.filter((line) => line.transfersCents !== line.ledgerCents)).toEqual([
+      { label: 'loans funded (Fund Loans, refunds of a loan) = -lent', transfersCents: -PRINCIPAL, ledgerCents: 0 },
+    ]);
+    expect(reconcileLedger(months, ledgerInput.transfers, { from: '2026-02-01' }).ok).toBe(true);
   });
 });
 
