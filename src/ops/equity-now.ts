@@ -4,6 +4,7 @@
  * agent connector, the ledger export) reads the same figures.
  */
 import type { Clock } from '../clock/clock.js';
+import { formatCents } from '../service/index.js';
 import type { Store } from '../store/index.js';
 import { DEFAULT_LOSS_RATES, equitySeries, type EquityFigures, type LossRates } from './equity.js';
 import type { LedgerInput } from './loan-ledger.js';
@@ -37,4 +38,24 @@ export function equityNow(store: Store, clock: Clock, rates: LossRates = DEFAULT
         recoveriesCents: 0,
         lossesCents: 0,
       };
+}
+
+/** Equity as `lendbot status` prints it: the total and its parts, in plain words. */
+export function equityText(figures: EquityFigures): string {
+  const usd = formatCents;
+  return `${usd(figures.equityCents)} (cash ${usd(figures.cashCents)} + loans out ${usd(figures.outstandingCents)} - expected losses ${usd(figures.expectedLossCents)}); interest ${usd(figures.interestCents)}, written off ${usd(figures.writtenOffCents)}`;
+}
+
+/** Equity in `lendbot status --json`, amounts in integer cents. */
+export function equityJson(figures: EquityFigures): Record<string, number> {
+  return {
+    equity_cents: figures.equityCents,
+    cash_cents: figures.cashCents,
+    outstanding_cents: figures.outstandingCents,
+    expected_loss_cents: figures.expectedLossCents,
+    interest_cents: figures.interestCents,
+    late_fees_cents: figures.lateFeesCents,
+    written_off_cents: figures.writtenOffCents,
+    recoveries_cents: figures.recoveriesCents,
+  };
 }

@@ -96,7 +96,8 @@ const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /**
  * Equity over time: one point a day with a movement, a loan growing later or a write-off, and
- * today; each the value as that day ended (today: as of `nowMs`). Oldest first.
+ * today; each the value as that day ended (today: as of `nowMs`). Oldest first. Expected-loss
+ * steps after today are left out (they have not happened); movements never are.
  */
 export function equitySeries(input: Omit<LedgerInput, 'today'>, nowMs: number, rates: LossRates = DEFAULT_LOSS_RATES): EquityFigures[] {
   const today = dayOf(nowMs);
@@ -115,14 +116,14 @@ export function equitySeries(input: Omit<LedgerInput, 'today'>, nowMs: number, r
       if (payment.missedMs !== null) days.add(dayOf(payment.missedMs));
       for (const step of rates.byDaysLate) {
         const stepMs = payment.dueMs + step.daysLate * DAY_MS;
-        if (stepMs < payment.paidMs) days.add(dayOf(stepMs));
+        if (stepMs < payment.paidMs && stepMs <= nowMs) days.add(dayOf(stepMs));
       }
     }
     if (loanTimes.length > 0) times.set(loan.id, loanTimes);
   }
   if (days.size === 0) return [];
-  const sorted = [...days].filter((day) => day <= today).sort();
-  if (sorted.at(-1) !== today) sorted.push(today);
+  // A movement synced is a movement made, even dated after `nowMs` (a clock read behind the store's).
+  const sorted = [...days.add(today)].sort();
 
   const outstanding = new Map<number, number>();
   const sums = { cash: 0, interest: 0, lateFees: 0, writtenOff: 0, recoveries: 0 };

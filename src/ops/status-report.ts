@@ -13,6 +13,8 @@ import { monthStartMs } from '../clock/utc-month.js';
 import { storedPause, storedWebhookSilence } from './protections/index.js';
 import { refusalWarningText, storedRefusalWarning } from '../webhook/refusal-warning.js';
 import type { StatusClock } from './status-clock.js';
+import type { EquityFigures } from './equity.js';
+import { equityNow } from './equity-now.js';
 import type { Cents } from '../service/index.js';
 import { balanceFromStore, type RiskLimits } from '../risk/index.js';
 import { isoFromMs, LAST_POLL_KEY, msFromIso, utcDayBounds, type PaperBookSummary, type PaymentTotals, type Store } from '../store/index.js';
@@ -64,6 +66,8 @@ export interface StatusReport {
   loansByStatus: Record<string, number>;
   /** The synced payments of every loan: paid, late (paid late or overdue), missed, the longest delay, fees. */
   payments: PaymentTotals;
+  /** Cash + principal still out − loss expected on late loans, and its parts (ops/equity.ts). */
+  equity: EquityFigures;
   /**
    * This month's data spend: `spentCents` is the account's (purchases of every strategy and of
    * agents, subscriptions included); each budget shows its strategy's own spend.
@@ -115,6 +119,7 @@ export function buildStatusReport(input: StatusInput): StatusReport {
     decisionsToday: decisionsToday(store, nowMs),
     loansByStatus: loansByStatus(store),
     payments: store.payments.totals(),
+    equity: equityNow(store, { now: () => nowMs }),
     dataSpend: dataSpend(store, monthStart, nowMs, input.budgets),
     lastPoll: {
       at: lastPollIso,

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReturnsAnswer } from '../../src/operator/api/api-types.js';
 import { parseCents } from '../../src/service/index.js';
 import { startApiHarness, type ApiHarness } from '../operator/api-harness.js';
 import { DAY, HOUR } from '../sandbox/sandbox-fixture.js';
@@ -103,6 +104,17 @@ describe('lendbot ledger export', () => {
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row) => row.month === month)).toBe(true);
     expect(rows).toEqual(all.filter((row) => row.month === month));
+  });
+
+  it('agrees with lendbot status and the returns API on equity', async () => {
+    const returns = (await (await h.asOperator('/api/returns')).json()) as ReturnsAnswer;
+    const status = await runCli(['status', '--db', h.dbPath, '--json']);
+    expect(status.code).toBe(0);
+    const equity = (JSON.parse(status.stdout) as { equity: Record<string, number> }).equity;
+    expect(equity).toMatchObject({ equity_cents: returns.totals.equityCents, cash_cents: returns.totals.cashCents, written_off_cents: returns.totals.writtenOffCents });
+    expect(equity.written_off_cents).toBeGreaterThan(0);
+    const text = await runCli(['status', '--db', h.dbPath]);
+    expect(text.stdout).toMatch(/equity\s+[\d.]+ \(cash [\d.]+ \+ loans out [\d.]+ - expected losses [\d.]+\); interest/);
   });
 
   it('refuses a period it cannot read, with the form it wants', async () => {
