@@ -13,7 +13,7 @@ import { monthStartMs } from '../clock/utc-month.js';
 import { storedPause, storedWebhookSilence } from './protections/index.js';
 import { refusalWarningText, storedRefusalWarning } from '../webhook/refusal-warning.js';
 import type { StatusClock } from './status-clock.js';
-import type { EquityFigures } from './equity.js';
+import type { EquityFigures, LossRates } from './equity.js';
 import { equityNow } from './equity-now.js';
 import type { Cents } from '../service/index.js';
 import { balanceFromStore, type RiskLimits } from '../risk/index.js';
@@ -47,6 +47,8 @@ export interface StatusInput {
   dryRun: boolean;
   /** The clock `nowMs` and every stored time are in, when the caller knows it (`lendbot status`). */
   clock?: StatusClock;
+  /** The config's `ledger:` shares for equity's expected loss (default DEFAULT_LOSS_RATES). */
+  lossRates?: LossRates;
 }
 
 export interface StatusReport {
@@ -119,7 +121,7 @@ export function buildStatusReport(input: StatusInput): StatusReport {
     decisionsToday: decisionsToday(store, nowMs),
     loansByStatus: loansByStatus(store),
     payments: store.payments.totals(),
-    equity: equityNow(store, { now: () => nowMs }),
+    equity: equityNow(store, { now: () => nowMs }, input.lossRates),
     dataSpend: dataSpend(store, monthStart, nowMs, input.budgets),
     lastPoll: {
       at: lastPollIso,

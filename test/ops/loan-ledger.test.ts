@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { computeReturns } from '../../src/operator/api/returns-figures.js';
-import { equitySeries, lossRate } from '../../src/ops/equity.js';
+import { daemonConfigSchema } from '../../src/daemon/daemon-config.js';
+import { DEFAULT_LOSS_RATES, equitySeries, lossRate } from '../../src/ops/equity.js';
+import { ledgerSectionSchema, lossRatesFromConfig, lossRatesOf } from '../../src/ops/loss-rates-config.js';
 import { ledgerCsv, ledgerMonths, reconcileLedger } from '../../src/ops/ledger-export.js';
 import { buildLoanLedger, type LedgerInput } from '../../src/ops/loan-ledger.js';
 import { paymentSchedule } from '../../src/sandbox/amortization.js';
@@ -194,5 +196,18 @@ describe('equity', () => {
     expect(days).toContain('2026-03-17');
     expect(lossRate(0, true)).toBe(0.5);
     expect(lossRate(120, false)).toBe(0.8);
+  });
+
+  it("counts the config's ledger shares where it has them, the defaults where not", () => {
+    expect(lossRatesOf(ledgerSectionSchema.parse({}))).toEqual(DEFAULT_LOSS_RATES);
+    expect(lossRatesFromConfig(daemonConfigSchema.parse({}))).toEqual(DEFAULT_LOSS_RATES);
+    const config = daemonConfigSchema.parse({ ledger: { expected_loss: [{ days_late: 1, share: 0.5 }], missed_payment_loss: 0.9 } });
+    const rates = lossRatesFromConfig(config);
+    expect(rates).toEqual({ byDaysLate: [{ daysLate: 1, rate: 0.5 }], missed: 0.9 });
+    const payments = [payment(21, 9, schedule[0]!, '2026-02-01', 'paid', '2026-02-01 00:00:00+00:00'), payment(22, 9, schedule[1]!, '2026-03-01', 'pending', null)];
+    const out = PRINCIPAL - (schedule[0]! - 2000);
+    const late = equitySeries(input(rows, [loan(9, 'current', RATE, PRINCIPAL)], payments), Date.parse('2026-03-05T00:00:00Z'), rates).at(-1);
+    expect(late?.expectedLossCents).toBe(Math.round(out * 0.5));
+    expect(ledgerSectionSchema.safeParse({ expected_loss: [{ days_late: 30, share: 0.2 }, { days_late: 10, share: 0.1 }] }).error?.issues[0]?.message).toBe('days_late must rise from one step to the next');
   });
 });

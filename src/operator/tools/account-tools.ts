@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { formatCents, type Cents } from '../../service/index.js';
 import { equityJson, equityNow, equityText } from '../../ops/equity-now.js';
+import { lossRatesFromConfig } from '../../ops/loss-rates-config.js';
 import { OFFER_STATES, offerJson } from '../../store/index.js';
 import { answer } from '../tool-answer.js';
 import { marketplaceAnswer } from '../untrusted-data.js';
@@ -63,7 +64,7 @@ export function registerAccountTools({ server, context }: ToolDeps): void {
       const balanceCents = await context.balance.refresh();
       const reservedCents = store.offers.reserved({ nowMs: clock.now(), expiryMs: limits.offerExpiryMs, dryRun: context.dryRun, includeManual: limits.reserveManualOffers });
       const freeCents = balanceCents - reservedCents - limits.minCashReserveCents;
-      const equity = equityNow(store, clock);
+      const equity = equityNow(store, clock, lossRatesFromConfig(context.config));
       return answer(`Balance ${usd(balanceCents)}, reserved ${usd(reservedCents)}, cash reserve ${usd(limits.minCashReserveCents)}, free ${usd(freeCents)}. Equity ${equityText(equity)}.`, {
         balance_cents: balanceCents,
         reserved_cents: reservedCents,
