@@ -11,10 +11,11 @@ import type { LedgerInput } from './loan-ledger.js';
 
 /** What the ledger is built from, as the store last synced it. */
 export function ledgerInputFromStore(store: Store, nowMs: number): LedgerInput {
+  const payments = store.payments.byLoan();
   return {
     transfers: store.account.transferGroups(),
     loans: store.account.loans(),
-    paymentsOf: (loanId) => store.payments.forLoan(loanId),
+    paymentsOf: (loanId) => payments.get(loanId) ?? [],
     today: new Date(nowMs).toISOString().slice(0, 10),
   };
 }

@@ -101,17 +101,27 @@ const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
  */
 export function equitySeries(input: Omit<LedgerInput, 'today'>, nowMs: number, rates: LossRates = DEFAULT_LOSS_RATES): EquityFigures[] {
   const today = dayOf(nowMs);
-  const ledger = buildLoanLedger({ ...input, today });
+  // The ledger (late fees) and the delinquency below both want each loan's payments: read once.
+  const read = new Map<number, readonly LoanPayment[]>();
+  const paymentsOf = (loanId: number): readonly LoanPayment[] => {
+    let payments = read.get(loanId);
+    if (payments === undefined) read.set(loanId, (payments = input.paymentsOf(loanId)));
+    return payments;
+  };
+  const ledger = buildLoanLedger({ ...input, paymentsOf, today });
   // Delinquency needs the payments; a loan in collection with none synced counts as missed from today.
   const times = new Map<number, PaymentTimes[]>();
   const days = new Set<string>([...ledger.entries.map((entry) => entry.day), ...ledger.cash.map((move) => move.day)]);
   for (const loan of input.loans) {
-    const loanTimes = input.paymentsOf(loan.id).map(paymentTimes);
+    // Only payments that were (or are) a day or more late, or missed, can make a loss expected:
+    // the rest are left out, so the daily pass below looks at late loans alone.
+    const loanTimes = paymentsOf(loan.id)
+      .map(paymentTimes)
+      .filter((payment) => payment.missedMs !== null || (payment.dueMs <= nowMs && payment.paidMs - payment.dueMs >= DAY_MS));
     if (loan.listStatus === 'collection' && !loanTimes.some((payment) => payment.missedMs !== null)) {
       loanTimes.push({ dueMs: nowMs, paidMs: Number.POSITIVE_INFINITY, missedMs: nowMs });
     }
     for (const payment of loanTimes) {
-      if (payment.paidMs === payment.dueMs) continue;
       // The days its expected loss steps up: when missed, and each step of lateness while unpaid.
       if (payment.missedMs !== null) days.add(dayOf(payment.missedMs));
       for (const step of rates.byDaysLate) {
@@ -143,11 +153,10 @@ export function equitySeries(input: Omit<LedgerInput, 'today'>, nowMs: number, r
     const atMs = day === today ? nowMs : dayStartMs(day) + DAY_MS - 1;
     let outstandingCents = 0;
     let expectedLossCents = 0;
-    for (const [loanId, cents] of outstanding) {
+    for (const cents of outstanding.values()) if (cents > 0) outstandingCents += cents;
+    for (const [loanId, loanTimes] of times) {
+      const cents = outstanding.get(loanId) ?? 0;
       if (cents <= 0) continue;
-      outstandingCents += cents;
-      const loanTimes = times.get(loanId);
-      if (loanTimes === undefined) continue;
       const { daysLate, missed } = delinquencyAt(loanTimes, atMs);
       expectedLossCents += Math.round(cents * lossRate(daysLate, missed, rates));
     }

@@ -5,7 +5,7 @@
  * the ledger's columns for it, to the cent.
  */
 import { formatCents, type TransferDayGroup } from '../service/index.js';
-import { LEDGER_KINDS, movedCents, transferRole, type LedgerEntry, type LedgerKind, type TransferRole } from './loan-ledger.js';
+import { compareText, LEDGER_KINDS, movedCents, transferRole, type LedgerEntry, type LedgerKind, type TransferRole } from './loan-ledger.js';
 
 /** Days from..to, both included (YYYY-MM-DD); undefined: open. */
 export interface LedgerPeriod {
@@ -36,7 +36,7 @@ export function ledgerMonths(entries: readonly LedgerEntry[], period: LedgerPeri
     if (row === undefined) rows.set(key, (row = { loanId: entry.loanId, month, cents: zeros() }));
     row.cents[entry.kind] += entry.cents;
   }
-  return [...rows.values()].sort((a, b) => a.month.localeCompare(b.month) || (a.loanId ?? Number.MAX_SAFE_INTEGER) - (b.loanId ?? Number.MAX_SAFE_INTEGER));
+  return [...rows.values()].sort((a, b) => compareText(a.month, b.month) || (a.loanId ?? Number.MAX_SAFE_INTEGER) - (b.loanId ?? Number.MAX_SAFE_INTEGER));
 }
 
 /** Every column summed. */

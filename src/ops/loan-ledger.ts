@@ -100,13 +100,18 @@ interface LoanTransfer {
   position: number;
 }
 
+/** Orders ISO dates (and any ASCII text) by code unit: several times faster than localeCompare on the ledger's sorts. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 const ROLE_ORDER: Record<TransferRole, number> = { funding: 0, refund: 1, repayment: 2, collection: 3, fee: 4, deposit: 5, withdrawal: 6, other: 7 };
 
 /** The late and pay-later fees of the loan's paid payments, oldest due first: the k-th repayment pays the k-th. */
 function lateFeesInOrder(payments: readonly LoanPayment[]): number[] {
   return [...payments]
     .filter((payment) => payment.payment_status.trim().toLowerCase() === 'paid')
-    .sort((a, b) => a.payment_due_date.localeCompare(b.payment_due_date) || a.id - b.id)
+    .sort((a, b) => compareText(a.payment_due_date, b.payment_due_date) || a.id - b.id)
     .map((payment) => paymentFacts(payment).feesCents);
 }
 
@@ -186,11 +191,11 @@ export function buildLoanLedger(input: LedgerInput): LoanLedger {
   const loans = new Map(input.loans.map((loan) => [loan.id, loan]));
   for (const [loanId, transfers] of byLoan) {
     // The service lists a day's transfers newest first: by day, lending before repayments, then oldest first.
-    transfers.sort((a, b) => a.day.localeCompare(b.day) || ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || b.position - a.position);
+    transfers.sort((a, b) => compareText(a.day, b.day) || ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || b.position - a.position);
     entries.push(...loanEntries(loanId, transfers, loans.get(loanId), input.paymentsOf(loanId), input.today));
   }
   // A defaulted loan with no transfer synced has nothing out: no entry. Stable sort keeps each loan's order.
-  entries.sort((a, b) => a.day.localeCompare(b.day));
-  cash.sort((a, b) => a.day.localeCompare(b.day));
+  entries.sort((a, b) => compareText(a.day, b.day));
+  cash.sort((a, b) => compareText(a.day, b.day));
   return { entries, cash };
 }

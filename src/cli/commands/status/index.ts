@@ -45,7 +45,7 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
       try {
         // A sandbox run's rows carry its simulated clock: read them all in the clock they were written in.
         const { nowMs, clock } = statusClock(store.state, systemClock.now());
-        const report = buildStatusReport({ store, nowMs, clock, limits: config.risk, budgets, dryRun: config.dry_run, lossRates: lossRatesOf(config.ledger) });
+        const report = buildStatusReport({ store, nowMs, clock, limits: config.risk, budgets, dryRun: config.dry_run, equityLossRates: lossRatesOf(config.ledger) });
         if (options.json) printJson(io, statusJson(report));
         else io.stdout.write(formatStatusText(report));
       } finally {
