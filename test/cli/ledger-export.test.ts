@@ -121,6 +121,9 @@ describe('lendbot ledger export', () => {
     const result = await runCli(['ledger', 'export', '--db', h.dbPath, '--from', '2026-02-30']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--from must be a day (2026-03-31) or a month (2026-03), got "2026-02-30"');
+    const unwritable = await runCli(['ledger', 'export', '--db', h.dbPath, '--out', join(dir, 'no-such-folder', 'ledger.csv')]);
+    expect(unwritable.code).toBe(1);
+    expect(unwritable.stderr).toContain(`cannot write ${join(dir, 'no-such-folder', 'ledger.csv')}: ENOENT`);
     const reversed = await runCli(['ledger', 'export', '--db', h.dbPath, '--from', '2026-05', '--to', '2026-04']);
     expect(reversed.code).toBe(2);
     expect(reversed.stderr).toContain('--from 2026-05 is after --to 2026-04');

@@ -11,7 +11,7 @@
  * - DecisionExplanation: recomputed, matchesStored, notes (what could not be recovered);
  *   contributions carry logOdds and missing besides name, value and points.
  * - DecisionsAnswer / OffersAnswer paging: `nextBefore` is the id to pass as `before`.
- * - ReturnsAnswer: `totals` (sums of the three series) and `notes` (how the figures were made).
+ * - ReturnsAnswer: `totals` (the last point, and equity's parts) and `notes` (how the figures were made).
  * - PauseAnswer.pause is `ApiPause` (the StatusReport's pause shape) and `already` on POST /api/pause.
  */
 import type { StatusReport } from '../../ops/status-report.js';

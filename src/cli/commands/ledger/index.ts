@@ -69,7 +69,9 @@ ${examplesHelp(
         const csv = ledgerCsv(rows, { totals: options.totals === true });
         if (options.out === undefined) io.stdout.write(csv);
         else {
-          await writeFile(options.out, csv);
+          await writeFile(options.out, csv).catch((error: unknown) => {
+            throw new UserError(`cannot write ${options.out ?? ''}: ${error instanceof Error ? error.message : String(error)}`);
+          });
           io.stderr.write(`wrote ${rows.length} row${rows.length === 1 ? '' : 's'} to ${options.out}\n`);
         }
       } finally {
