@@ -60,7 +60,7 @@ try {
   console.log(`transfers ${[...byDay.values()].reduce((n, list) => n + list.length, 0).toLocaleString()}`);
   const clock = { now: () => nowMs };
   const input = time('read the ledger input from the store', () => ledgerInputFromStore(store, nowMs));
-  const ledger = time('build the loan ledger (payments read per loan)', () => buildLoanLedger(input));
+  const ledger = time('build the loan ledger', () => buildLoanLedger(input));
   const rows = time('sum per loan and month', () => ledgerMonths(ledger.entries));
   time('reconcile with the transfer history', () => reconcileLedger(rows, input.transfers));
   for (let run = 1; run <= 3; run += 1) time(`equityNow (the status line, get_balance) run ${run}`, () => equityNow(store, clock));
