@@ -69,6 +69,12 @@ export const COMMAND_TABLE: readonly CommandEntry[] = [
     load: async () => (await import('./commands/decisions/index.js')).registerDecisionsCommand,
   },
   {
+    name: 'ledger',
+    summary: 'what the loans earned, per loan and month: interest, principal, fees, write-offs (CSV for tax season)',
+    hasOptions: false,
+    load: async () => (await import('./commands/ledger/index.js')).registerLedgerCommand,
+  },
+  {
     name: 'mcp',
     summary: 'serve the agent connector (MCP) over stdio: the /mcp tools for a local agent',
     hasOptions: true,

@@ -8,6 +8,7 @@ import cron from 'node-cron';
 import { loadYamlFile, type CrossFieldRule } from '../config/index.js';
 import { riskLimitsSchema } from '../risk/index.js';
 import { ConfigurationError, serviceSectionSchema } from '../service/index.js';
+import { ledgerSectionSchema } from '../ops/loss-rates-config.js';
 import { notificationsSchema } from '../ops/notifier.js';
 import { OPS_ENV_HELP, operatorConfigSchema } from '../operator/operator-config.js';
 import { DEFAULT_SYNCHRONOUS, SYNCHRONOUS_LEVELS } from '../store/synchronous.js';
@@ -74,6 +75,7 @@ export const daemonConfigSchema = z.strictObject({
     })
     .prefault({}),
   risk: riskLimitsSchema.prefault({}),
+  ledger: ledgerSectionSchema.prefault({}),
   notifications: notificationsSchema.optional(),
   ops: operatorConfigSchema.prefault({}).describe('the operator listener: the MCP agent connector at /mcp (docs/agent-connector.md)'),
   sandbox: z

@@ -25,6 +25,7 @@ export {
   MONTHS_PER_YEAR,
   paymentFactor,
   monthlyPayment,
+  monthInterestCents,
   totalRepayment,
   rateForPaymentFactor,
   expectedAnnualReturn,

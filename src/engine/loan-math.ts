@@ -24,6 +24,15 @@ export function monthlyPayment(principalCents: number, annualRate: number, terms
   return Math.round(principalCents * paymentFactor(annualRate, terms));
 }
 
+/**
+ * One month's interest on `balanceCents` at `annualRate`, in whole cents: the part of an
+ * instalment that is interest, the rest repaying principal. The sandbox's schedules and the
+ * lender's ledger (ops/loan-ledger.ts) split instalments by this one rule.
+ */
+export function monthInterestCents(balanceCents: number, annualRate: number): number {
+  return Math.round(balanceCents * (annualRate / MONTHS_PER_YEAR));
+}
+
 /** What the borrower pays in all, in whole cents: the monthly payment times the terms. */
 export function totalRepayment(principalCents: number, annualRate: number, terms: number): number {
   return monthlyPayment(principalCents, annualRate, terms) * terms;

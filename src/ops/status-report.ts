@@ -16,6 +16,8 @@ import { calibrationStatus, type CalibrationStatus } from './calibration.js';
 import { refusalWarningText, storedRefusalWarning } from '../webhook/refusal-warning.js';
 import type { StatusClock } from './status-clock.js';
 import { marketLearningStatus, type MarketLearningStatus } from './market-learning-status.js';
+import type { EquityFigures, LossRates } from './equity.js';
+import { equityNow } from './equity-now.js';
 import type { Cents } from '../service/index.js';
 import type { MarketSource } from '../engine/compiled-strategy.js';
 import { balanceFromStore, type RiskLimits } from '../risk/index.js';
@@ -51,6 +53,12 @@ export interface StatusInput {
   dryRun: boolean;
   /** The clock `nowMs` and every stored time are in, when the caller knows it (`lendbot status`). */
   clock?: StatusClock;
+  /**
+   * Equity with these expected-loss shares (the config's `ledger:`); left out (null) without: it
+   * reads the whole transfer history and every payment, too much for each dashboard refresh and
+   * metrics scrape of a large account (bench/ledger.ts). `lendbot status` asks for it.
+   */
+  equityLossRates?: LossRates;
 }
 
 export interface StatusReport {
@@ -70,6 +78,8 @@ export interface StatusReport {
   loansByStatus: Record<string, number>;
   /** The synced payments of every loan: paid, late (paid late or overdue), missed, the longest delay, fees. */
   payments: PaymentTotals;
+  /** Cash + principal still out − loss expected on late loans, and its parts (ops/equity.ts); null unless asked for. */
+  equity: EquityFigures | null;
   /**
    * This month's data spend: `spentCents` is the account's (purchases of every strategy and of
    * agents, subscriptions included); each budget shows its strategy's own spend.
@@ -125,6 +135,7 @@ export function buildStatusReport(input: StatusInput): StatusReport {
     decisionsToday: decisionsToday(store, nowMs),
     loansByStatus: loansByStatus(store),
     payments: store.payments.totals(),
+    equity: input.equityLossRates === undefined ? null : equityNow(store, { now: () => nowMs }, input.equityLossRates),
     dataSpend: dataSpend(store, monthStart, nowMs, input.budgets),
     lastPoll: {
       at: lastPollIso,

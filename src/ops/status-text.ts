@@ -4,6 +4,7 @@ import { formatCents, RISK_LEVEL_NAMES } from '../service/index.js';
 import { paperBookJson, paperBookLines } from './paper-book-view.js';
 import { calibrationJson, calibrationLines } from './calibration.js';
 import { describeClock } from './status-clock.js';
+import { equityJson, equityText } from './equity-now.js';
 import type { StatusReport } from './status-report.js';
 import { UNFITTED_MARKET_TEXT } from '../engine/market-source.js';
 
@@ -47,6 +48,7 @@ export function formatStatusText(report: StatusReport): string {
   const loans = Object.entries(report.loansByStatus);
   add('loans', loans.length === 0 ? 'none synced' : loans.map(([status, count]) => `${count} ${status}`).join(', '));
   add('payments', paymentsText(report.payments));
+  if (report.equity !== null) add('equity', equityText(report.equity));
   add('data spend', `${usd(report.dataSpend.spentCents)} since ${report.dataSpend.monthStart.slice(0, 10)}`);
   for (const charge of report.dataSpend.subscriptions) {
     add(`  subscription ${charge.provider}`, `${usd(charge.costCents)} on ${charge.at.slice(0, 10)}${charge.strategy === null ? '' : ` (${charge.strategy})`}`);
@@ -105,6 +107,7 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
       max_delayed_days: report.payments.maxDelayedDays,
       fees_cents: report.payments.feesCents,
     },
+    equity: report.equity === null ? null : equityJson(report.equity),
     data_spend: {
       month_start: report.dataSpend.monthStart,
       spent_cents: report.dataSpend.spentCents,

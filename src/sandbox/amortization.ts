@@ -3,6 +3,7 @@
  * (rate/12 per month). Cents are whole; the last payment absorbs the rounding so the payments
  * add up exactly to principal plus interest.
  */
+import { monthInterestCents } from '../engine/index.js';
 
 /** The equal monthly payment, in cents, for a principal repaid over `terms` months. */
 export function monthlyPaymentCents(principalCents: number, annualRate: number, terms: number): number {
@@ -14,11 +15,10 @@ export function monthlyPaymentCents(principalCents: number, annualRate: number, 
 /** Every payment of the schedule, in cents; the last one settles the exact remaining balance. */
 export function paymentSchedule(principalCents: number, annualRate: number, terms: number): number[] {
   const payment = monthlyPaymentCents(principalCents, annualRate, terms);
-  const r = annualRate / 12;
   const amounts: number[] = [];
   let balance = principalCents;
   for (let month = 1; month <= terms; month++) {
-    const interest = Math.round(balance * r);
+    const interest = monthInterestCents(balance, annualRate);
     if (month === terms) {
       amounts.push(balance + interest);
       break;

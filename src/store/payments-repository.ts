@@ -78,6 +78,8 @@ export interface PaymentsRepository {
    */
   upsert(payments: readonly LoanPayment[], atMs: number, options?: { news?: boolean }): UpsertPaymentsResult;
   forLoan(loanId: number): LoanPayment[];
+  /** Every loan's payments, by loan id, each loan's by due date: one query for the whole ledger. */
+  byLoan(): Map<number, LoanPayment[]>;
   /** Whether a loan has a payment due by `today` (YYYY-MM-DD) that is neither paid nor missed. */
   hasOverdueUnsettled(loanId: number, today: string): boolean;
   stateOfLoan(loanId: number): LoanPaymentState | undefined;
@@ -161,6 +163,7 @@ export function createPaymentsRepository(db: Database): PaymentsRepository {
        flag_seq = excluded.flag_seq`,
   );
   const loanPayments = db.prepare<[number], { raw_json: string }>('SELECT raw_json FROM payments WHERE loan_id = ? ORDER BY due_date, id');
+  const everyPayment = db.prepare<[], { loan_id: number; raw_json: string }>('SELECT loan_id, raw_json FROM payments ORDER BY loan_id, due_date, id');
   const overdueUnsettled = db.prepare<[number, string], { n: number }>(
     "SELECT COUNT(*) AS n FROM payments WHERE loan_id = ? AND due_date <= ? AND lower(status) <> 'paid' AND flag IS NOT 'missed'",
   );
@@ -239,6 +242,16 @@ export function createPaymentsRepository(db: Database): PaymentsRepository {
   return {
     upsert: (payments, atMs, options = {}) => upsert(payments, isoFromMs(atMs), options.news ?? true),
     forLoan: (loanId) => loanPayments.all(loanId).map((row) => parseJsonColumn<LoanPayment>(row.raw_json)),
+    byLoan() {
+      const byLoan = new Map<number, LoanPayment[]>();
+      for (const row of everyPayment.iterate()) {
+        const list = byLoan.get(row.loan_id);
+        const payment = parseJsonColumn<LoanPayment>(row.raw_json);
+        if (list === undefined) byLoan.set(row.loan_id, [payment]);
+        else list.push(payment);
+      }
+      return byLoan;
+    },
     hasOverdueUnsettled: (loanId, today) => (overdueUnsettled.get(loanId, today)?.n ?? 0) > 0,
     stateOfLoan(loanId) {
       const row = oneState.get(loanId);

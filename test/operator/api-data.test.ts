@@ -149,7 +149,7 @@ describe('the operator API', () => {
     }
     expect(interest).toBeGreaterThan(0);
     expect(losses).toBeGreaterThan(0);
-    expect(returns.totals).toEqual({ equityCents: cash + outstanding, interestCents: interest, lossesCents: losses });
+    expect(returns.totals).toMatchObject({ equityCents: cash + outstanding, cashCents: cash, expectedLossCents: 0, interestCents: interest, lossesCents: losses });
     expect(returns.interest.at(-1)?.cents).toBe(interest);
     expect(returns.losses.at(-1)?.cents).toBe(losses);
     expect(returns.equity.at(-1)?.equityCents).toBe(cash + outstanding);

@@ -23,6 +23,8 @@ export interface ApiHarness {
   sandbox: SandboxHandle;
   daemon: Daemon;
   store: Store;
+  /** The store's SQLite file (for commands that open it themselves). */
+  dbPath: string;
   logs: Array<Record<string, unknown>>;
   /** The operator listener's base URL. */
   base: string;
@@ -73,6 +75,7 @@ export async function startApiHarness(options: { openOnLoopback?: boolean; mode?
     sandbox,
     daemon,
     store,
+    dbPath: join(dir, 'lendbot.db'),
     logs,
     base,
     reportsDir,

@@ -7,6 +7,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { balanceFromTransfers, collectPages, type LoanRequest } from '../../src/service/index.js';
 import { agentView } from '../../src/operator/untrusted-data.js';
+import { equityJson, equityNow } from '../../src/ops/equity-now.js';
 import { callTool, CLAUDE_TOKEN, connectAgent, market, OPERATOR_TOKEN, startOperatorHarness, type OperatorHarness } from './operator-harness.js';
 
 const TOOLS = [
@@ -290,6 +291,8 @@ describe('the MCP agent connector over HTTP', () => {
     const fromService = balanceFromTransfers((await collectPages(h.service.transferPages())).items).availableCents;
     expect(balance.data.balance_cents).toBe(fromService);
     expect(balance.data.free_cents).toBe((balance.data.balance_cents as number) - (balance.data.reserved_cents as number) - (balance.data.min_cash_reserve_cents as number));
+    // Equity as every view reads it (ops/equity-now.ts).
+    expect(balance.data.equity).toEqual(equityJson(equityNow(h.store, h.sandbox.clock)));
   });
 
 });

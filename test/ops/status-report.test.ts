@@ -30,6 +30,8 @@ describe('status report', () => {
       decisions_today: { offer: 2, skip: 4 },
       loans_by_status: { collection: 1, completed: 1, current: 2 },
       payments: { loans: 0, payments: 0, paid: 0, paid_cents: 0, late: 0, missed: 0, max_delayed_days: 0, fees_cents: 0 },
+      // Not asked for: equity reads the whole history (lendbot status asks, test/cli/ledger-export.test.ts).
+      equity: null,
       data_spend: {
         month_start: '2026-03-01T00:00:00.000Z',
         spent_cents: 400,

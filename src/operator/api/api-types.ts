@@ -11,7 +11,7 @@
  * - DecisionExplanation: recomputed, matchesStored, notes (what could not be recovered);
  *   contributions carry logOdds and missing besides name, value and points.
  * - DecisionsAnswer / OffersAnswer paging: `nextBefore` is the id to pass as `before`.
- * - ReturnsAnswer: `totals` (sums of the three series) and `notes` (how the figures were made).
+ * - ReturnsAnswer: `totals` (the last point, and equity's parts) and `notes` (how the figures were made).
  * - PauseAnswer.pause is `ApiPause` (the StatusReport's pause shape) and `already` on POST /api/pause.
  */
 import type { StatusReport } from '../../ops/status-report.js';
@@ -238,22 +238,34 @@ export interface DefaultRate {
 }
 
 /**
- * GET /api/returns. Series have one point per UTC day with a movement (`at` is the day's start,
- * the value as the day ended), oldest first; interest and losses are cumulative.
+ * GET /api/returns. Series have one point per UTC day with a movement, a late loan's expected
+ * loss stepping up, or today (`at` is the day's start, the value as the day ended; today's as of
+ * now), oldest first; interest and losses are cumulative (ops/equity.ts).
  */
 export interface ReturnsAnswer {
-  /** Cash (processed transfers and committed outgoing ones) plus principal still out on loans not written off. */
+  /** Cash plus principal still out on loans, less the loss expected on late loans. */
   equity: Array<{ at: string; equityCents: number }>;
-  /** Realised interest: cumulative repayments beyond principal. */
+  /** Realised interest: the interest part of repayments, by each loan's amortisation. */
   interest: Array<{ at: string; cents: number }>;
-  /** Cumulative principal outstanding on loans that went to collection or default, by the day they were synced so. */
+  /** Principal written off at default plus the loss expected on late loans that day. */
   losses: Array<{ at: string; cents: number }>;
   defaultRates: {
     byRiskLevel: Array<DefaultRate & { riskLevel: number | null }>;
     /** "YYYY-MM" of origination. */
     byOriginationMonth: Array<DefaultRate & { month: string }>;
   };
-  totals: { equityCents: number; interestCents: number; lossesCents: number };
+  /** The last point's figures, and equity's parts (equity = cash + outstanding − expected loss). */
+  totals: {
+    equityCents: number;
+    interestCents: number;
+    lossesCents: number;
+    cashCents: number;
+    outstandingCents: number;
+    expectedLossCents: number;
+    writtenOffCents: number;
+    lateFeesCents: number;
+    recoveriesCents: number;
+  };
   /** How the figures were made and what they leave out. */
   notes: string[];
 }

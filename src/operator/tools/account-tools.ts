@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import { formatCents, type Cents } from '../../service/index.js';
+import { equityJson, equityNow, equityText } from '../../ops/equity-now.js';
+import { lossRatesFromConfig } from '../../ops/loss-rates-config.js';
 import { OFFER_STATES, offerJson } from '../../store/index.js';
 import { answer } from '../tool-answer.js';
 import { marketplaceAnswer } from '../untrusted-data.js';
@@ -52,7 +54,7 @@ export function registerAccountTools({ server, context }: ToolDeps): void {
     {
       title: 'Balance, reserved and free cash',
       description:
-        'The balance read now from the transfer history (processed transfers less pending outgoing ones), what pending offers reserve, the cash reserve kept aside, and the free cash the next offer may use.',
+        'The balance read now from the transfer history (processed transfers less pending outgoing ones), what pending offers reserve, the cash reserve kept aside, and the free cash the next offer may use; and equity: cash plus the principal still out on loans less the loss expected on late loans, with interest earned and principal written off.',
       inputSchema: {},
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
@@ -62,11 +64,13 @@ export function registerAccountTools({ server, context }: ToolDeps): void {
       const balanceCents = await context.balance.refresh();
       const reservedCents = store.offers.reserved({ nowMs: clock.now(), expiryMs: limits.offerExpiryMs, dryRun: context.dryRun, includeManual: limits.reserveManualOffers });
       const freeCents = balanceCents - reservedCents - limits.minCashReserveCents;
-      return answer(`Balance ${usd(balanceCents)}, reserved ${usd(reservedCents)}, cash reserve ${usd(limits.minCashReserveCents)}, free ${usd(freeCents)}.`, {
+      const equity = equityNow(store, clock, lossRatesFromConfig(context.config));
+      return answer(`Balance ${usd(balanceCents)}, reserved ${usd(reservedCents)}, cash reserve ${usd(limits.minCashReserveCents)}, free ${usd(freeCents)}. Equity ${equityText(equity)}.`, {
         balance_cents: balanceCents,
         reserved_cents: reservedCents,
         min_cash_reserve_cents: limits.minCashReserveCents,
         free_cents: freeCents,
+        equity: equityJson(equity),
       });
     },
   );

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { systemClock } from '../../../clock/clock.js';
 import { loadDaemonConfig } from '../../../daemon/daemon-config.js';
 import { loadStrategyFile } from '../../../engine/index.js';
+import { lossRatesOf } from '../../../ops/loss-rates-config.js';
 import { statusClock } from '../../../ops/status-clock.js';
 import { buildStatusReport, type StrategyBudget } from '../../../ops/status-report.js';
 import { formatStatusText, statusJson } from '../../../ops/status-text.js';
@@ -44,7 +45,7 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
       try {
         // A sandbox run's rows carry its simulated clock: read them all in the clock they were written in.
         const { nowMs, clock } = statusClock(store.state, systemClock.now());
-        const report = buildStatusReport({ store, nowMs, clock, limits: config.risk, budgets, dryRun: config.dry_run });
+        const report = buildStatusReport({ store, nowMs, clock, limits: config.risk, budgets, dryRun: config.dry_run, equityLossRates: lossRatesOf(config.ledger) });
         if (options.json) printJson(io, statusJson(report));
         else io.stdout.write(formatStatusText(report));
       } finally {

@@ -1,6 +1,8 @@
 // Returns over time and default rates, drawn with Chart.js (served from node_modules as
 // /assets/vendor/chart.umd.min.js, the global `Chart`). Charts are made once and updated in
-// place, so a refresh does not flicker or lose a tooltip.
+// place, so a refresh does not flicker or lose a tooltip. The time charts put each point at its
+// date on a linear axis of epoch milliseconds (no date adapter needed): uneven dates are spaced
+// by the time between them, not evenly.
 import { getJson } from './api.js';
 import { byTestId, fill, h } from './dom.js';
 import { count, money, moneyShort, percent, riskName } from './format.js';
@@ -15,6 +17,31 @@ function moneyAxis(title) {
 
 function percentAxis(title) {
   return { title: { display: true, text: title }, beginAtZero: true, ticks: { callback: (v) => percent(v, 0) } };
+}
+
+const DAY_MS = 86_400_000;
+// Tick steps in days: the first that leaves at most eight ticks, so date labels never run together.
+const DAY_STEPS = [1, 2, 7, 14, 28, 56, 91, 182, 364, 728];
+
+/** A linear x axis over epoch ms from `minMs` to `maxMs`, ticks on whole UTC days labelled as dates. */
+function timeAxis(title, minMs, maxMs) {
+  const spanDays = Math.max(1, (maxMs - minMs) / DAY_MS);
+  const step = DAY_STEPS.find((days) => spanDays / days <= 8) ?? Math.ceil(spanDays / 8);
+  return {
+    type: 'linear',
+    min: minMs,
+    max: Math.max(maxMs, minMs + DAY_MS),
+    title: { display: true, text: title },
+    ticks: { stepSize: step * DAY_MS, maxRotation: 0, autoSkip: true, callback: (v) => new Date(v).toISOString().slice(0, 10) },
+  };
+}
+
+function timeOptions(y, tooltipLabel, minMs, maxMs) {
+  const options = baseOptions('Date (UTC)', y, tooltipLabel);
+  options.scales.x = timeAxis('Date (UTC)', minMs, maxMs);
+  options.interaction = { mode: 'nearest', axis: 'x', intersect: false };
+  options.plugins.tooltip.callbacks.title = (items) => (items[0] ? new Date(items[0].parsed.x).toISOString().slice(0, 10) : '');
+  return options;
 }
 
 function baseOptions(xTitle, y, tooltipLabel) {
@@ -37,6 +64,8 @@ function draw(testid, config) {
       if (existing.data.datasets[i]) existing.data.datasets[i].data = dataset.data;
     });
     existing.options.plugins.tooltip.callbacks.label = config.options.plugins.tooltip.callbacks.label;
+    // A time axis follows the data's span.
+    if (config.options.scales.x.type === 'linear') existing.options.scales.x = config.options.scales.x;
     existing.update('none');
     return;
   }
@@ -49,14 +78,9 @@ function line(label, color, data) {
   return { label, data, borderColor: color, backgroundColor: color, borderWidth: 2, pointRadius: 0, tension: 0.1 };
 }
 
-// The three series are by day but not on the same days: one label list, values carried forward.
-function byDay(series, key) {
-  return new Map(series.map((point) => [point.at.slice(0, 10), point[key]]));
-}
-
-function carried(days, values) {
-  let last = 0;
-  return days.map((d) => (values.has(d) ? (last = values.get(d)) : last));
+/** A series as {x: epoch ms, y} points, in time order. */
+function points(series, key) {
+  return series.map((point) => ({ x: Date.parse(point.at), y: point[key] }));
 }
 
 function loans(n) {
@@ -74,22 +98,23 @@ export async function refreshReturns() {
   const answer = await getJson('/api/returns');
   const moneyTooltip = (context) => `${context.dataset.label}: ${money(context.parsed.y)}`;
 
-  const equity = byDay(answer.equity, 'equityCents');
-  const equityDays = [...equity.keys()];
+  const equity = points(answer.equity, 'equityCents');
+  const interest = points(answer.interest, 'cents');
+  const losses = points(answer.losses, 'cents');
+  const times = [...equity, ...interest, ...losses].map((point) => point.x);
+  const minMs = times.length > 0 ? Math.min(...times) : Date.now();
+  const maxMs = times.length > 0 ? Math.max(...times) : minMs + DAY_MS;
   draw('chart-equity', {
     type: 'line',
-    data: { labels: equityDays, datasets: [line('Equity', COLORS.equity, equityDays.map((d) => equity.get(d)))] },
-    options: baseOptions('Day (UTC)', moneyAxis('Dollars'), moneyTooltip),
+    data: { datasets: [line('Equity', COLORS.equity, equity)] },
+    options: timeOptions(moneyAxis('Dollars'), moneyTooltip, minMs, maxMs),
   });
 
-  const interest = byDay(answer.interest, 'cents');
-  const losses = byDay(answer.losses, 'cents');
-  const days = [...new Set([...interest.keys(), ...losses.keys()])].sort();
   draw('chart-interest', {
     type: 'line',
-    data: { labels: days, datasets: [line('Realised interest', COLORS.interest, carried(days, interest)), line('Losses', COLORS.losses, carried(days, losses))] },
+    data: { datasets: [line('Realised interest', COLORS.interest, interest), line('Losses (written off and expected)', COLORS.losses, losses)] },
     // Before the first repayment both series are zero: an axis up to $100 rather than a squashed one.
-    options: baseOptions('Day (UTC)', { ...moneyAxis('Dollars, cumulative'), beginAtZero: true, suggestedMax: 10000 }, moneyTooltip),
+    options: timeOptions({ ...moneyAxis('Dollars, cumulative'), beginAtZero: true, suggestedMax: 10000 }, moneyTooltip, minMs, maxMs),
   });
 
   const levels = answer.defaultRates.byRiskLevel;
@@ -109,7 +134,7 @@ export async function refreshReturns() {
 
   const totals = answer.totals;
   byTestId('returns-totals').textContent = totals
-    ? `equity ${money(totals.equityCents)}, interest ${money(totals.interestCents)}, losses ${money(totals.lossesCents)}`
+    ? `equity ${money(totals.equityCents)} (cash ${money(totals.cashCents)} + loans out ${money(totals.outstandingCents)} − expected losses ${money(totals.expectedLossCents)}), interest ${money(totals.interestCents)}, written off ${money(totals.writtenOffCents)}`
     : '';
   fill(byTestId('returns-notes'), (answer.notes ?? []).map((note) => h('li', {}, note)));
 }
