@@ -49,6 +49,19 @@ const SAMPLES: Record<NotificationEvent, Record<string, unknown>> = {
   protection_paused: { kind: 'drawdown', reason: 'drawdown protection: 12 % below the peak; paused until 2026-03-11T12:00:00.000Z or lendbot resume', since: '2026-03-10T12:00:00.000Z', until: '2026-03-11T12:00:00.000Z' },
   protection_lifted: { kind: 'operator', reason: 'paused by the operator', why: 'resumed by the operator' },
   webhooks_silent: { polled_requests: 7, window_hours: 6, message: 'polls found 7 new requests in 6 h and no webhook arrived: is the subscription active?' },
+  digest: {
+    period: 'week',
+    from: '2026-03-02T00:00:00.000Z',
+    until: '2026-03-09T00:00:00.000Z',
+    net_earned_cents: 4321,
+    interest_cents: 5321,
+    losses_cents: 1000,
+    idle_cash_cents: 120000,
+    idle_share: 0.24,
+    next_month_inflow_cents: 98765,
+    offers_made: 14,
+    offers_won: 3,
+  },
   webhooks_refused: { refused: 3, since: '2026-03-10T11:50:00.000Z', last_code: 'MALFORMED', last_message: 'no loan_request id', token_layout: 'nested', message: 'validly signed webhooks were refused 3 times: <check the token layout> & docs' },
 };
 
