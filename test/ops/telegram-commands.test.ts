@@ -105,7 +105,7 @@ describe('Telegram commands', () => {
     bot.say(LENDER, '/pause going on holiday');
     await bot.waitForSent(1);
     expect(lastText()).toBe('New offers paused. Send /resume to allow them again.');
-    expect(storedPause(store.state, clock.now())?.reason).toBe('paused by Telegram (lender): going on holiday; until resume_offers or lendbot resume');
+    expect(storedPause(store.state, clock.now())?.reason).toBe('paused by Telegram (lender): going on holiday; until someone resumes offers (the dashboard, Telegram /resume, lendbot resume or an agent)');
     bot.say(STRANGER, '/resume');
     bot.say(LENDER, '/resume');
     await bot.waitForSent(2);
