@@ -20,7 +20,7 @@ import { notifierFromConfig, type NotificationEvent, type NotificationsConfig } 
 import type { DecisionFeed } from './instrument.js';
 import type { MetricsScrape, OpsApp } from './ops-routes.js';
 import type { ServiceDegraded } from './service-health.js';
-import { CLOCK_RECORD_SCHEDULE, ClockRecorder } from './status-clock.js';
+import { CLOCK_RECORD_SCHEDULE, ClockRecorder, statusClock } from './status-clock.js';
 import { buildStatusReport, type StrategyBudget } from './status-report.js';
 import { storeDigestFigures, type EarningsSeries } from './digest/digest-figures.js';
 import { DigestSender } from './digest/digest-sender.js';
@@ -108,7 +108,10 @@ export function wireOperations(deps: OperationsDeps): Operations {
           onChange: deps.reload.apply,
         });
 
-  const status = () => buildStatusReport({ store, nowMs: clock.now(), limits: deps.limits(), budgets: budgets(), dryRun: deps.dryRun });
+  // Says which clock its times are in (Telegram's /status prints it, as `lendbot status` does).
+  const realClock = deps.realClock ?? systemClock;
+  const status = () =>
+    buildStatusReport({ store, nowMs: clock.now(), limits: deps.limits(), budgets: budgets(), dryRun: deps.dryRun, clock: statusClock(store.state, realClock.now()).clock });
   const notifier = notifierFromConfig(deps.notifications, deps.env, { clock, log: log.child({ component: 'notify' }) });
   const jobs: Job[] = [];
   // `lendbot status` reads the database in the clock it was written in (status-clock.ts).
@@ -154,7 +157,7 @@ export function wireOperations(deps: OperationsDeps): Operations {
             proposals: deps.proposals,
           },
           state: store.state,
-          realClock: deps.realClock ?? systemClock,
+          realClock,
           log: log.child({ component: 'telegram-commands' }),
         });
 
