@@ -3,8 +3,9 @@
  * second): one clock, named with its speed; the offers and skips of the last 24 hours of the
  * run's clock, as the store counts them; the last poll's age said in the run's clock and in real
  * time; a filter skip's explanation saying it was not scored because of the filter; an offer's
- * price curve drawn on a canvas by Chart.js with the chosen rate marked; the borrower as a
- * table, and no `contributions` among the features. The page must not log an error.
+ * price curve drawn on a canvas by Chart.js with the chosen rate marked; its reasons in plain
+ * words; the borrower as a table, and no `contributions` among the features. The page must not
+ * log an error.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,6 +104,10 @@ describe.skipIf(skipReason !== undefined)('the dashboard’s clock, counts and e
     expect(box?.width).toBeGreaterThan(200);
     expect(box?.height).toBeGreaterThan(150);
 
+    // The reasons in plain words, the machine text on hover.
+    const reasons = page.getByTestId('explanation-reasons').locator('li');
+    expect(await reasons.first().textContent()).toMatch(/^chance of full repayment \d+(\.\d+)? %$/);
+    expect(await reasons.first().getAttribute('title')).toMatch(/^score probability 0\.\d+$/);
     const features = await page.getByTestId('explanation-features-table').innerText();
     expect(features).not.toContain('contributions');
     const borrower = await page.getByTestId('explanation-borrower-table').innerText();

@@ -115,6 +115,8 @@ export interface DecisionDetail extends DecisionRow {
   previous: unknown;
   /** Hash of the strategy file's content when deciding. */
   contentHash: string | null;
+  /** Each of `reasons` in plain words (src/log/human-reasons.ts), in the same order. */
+  reasonWords: string[];
 }
 
 /** One line of the score. */

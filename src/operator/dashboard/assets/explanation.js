@@ -58,10 +58,16 @@ function contributionsTable(contributions, decision) {
   );
 }
 
-function guardText(guard) {
+/** A stored reason in plain words (the API's), the machine text when it has none. */
+function words(decision, reason) {
+  const index = decision.reasons.indexOf(reason);
+  return (index >= 0 && decision.reasonWords?.[index]) || reason;
+}
+
+function guardText(guard, decision) {
   if (!guard.checked) return 'Not asked: the strategies did not offer.';
   if (guard.allowed) return 'Allowed the offer.';
-  return `Refused${guard.code ? ` (${guard.code})` : ''}: ${guard.reason ?? 'no reason stored'}`;
+  return `Refused: ${guard.reason ? words(decision, guard.reason) : 'no reason stored'}`;
 }
 
 /** The canvas the price curve is drawn on, once it is in the page. */
@@ -94,7 +100,12 @@ function render(answer) {
       ],
       { dataset: { testid: 'explanation-summary' } },
     ),
-    section('Reasons', 'explanation-reasons', decision.reasons.length > 0 ? h('ul', {}, decision.reasons.map((reason) => h('li', { class: 'mono' }, reason))) : h('p', { class: 'muted' }, 'None given.')),
+    // Plain words; the stored machine text (what the search box and the logs use) on hover.
+    section(
+      'Reasons',
+      'explanation-reasons',
+      decision.reasons.length > 0 ? h('ul', {}, decision.reasons.map((reason) => h('li', { title: reason }, words(decision, reason)))) : h('p', { class: 'muted' }, 'None given.'),
+    ),
     explanation
       ? [
           section('Score', 'explanation-score', contributionsTable(explanation.contributions, decision)),
@@ -109,7 +120,7 @@ function render(answer) {
             ]),
             explanation.price.curvePoints ? priceCurveFigure() : null,
           ),
-          section('Guard', 'explanation-guard', h('p', {}, guardText(explanation.guard))),
+          section('Guard', 'explanation-guard', h('p', { title: explanation.guard.reason ?? '' }, guardText(explanation.guard, decision))),
           explanation.matchesStored ? null : h('p', { class: 'warning' }, `Recomputed now, ${explanation.recomputed.strategy} would ${explanation.recomputed.action}${explanation.recomputed.rate === null ? '' : ` at ${percent(explanation.recomputed.rate)}`}: not what was stored.`),
         ]
       : section('Guard', 'explanation-guard', h('p', {}, decision.guardCode ? `Refused (${decision.guardCode}).` : 'No explanation could be recomputed.')),
