@@ -2,11 +2,12 @@
  * A small server that speaks the Telegram Bot API's long polling for one bot: `getUpdates`
  * answers the queued updates from `offset` on (and forgets the older ones, as Telegram does), or
  * holds the call up to its `timeout` seconds until one is queued; `sendMessage` records the
- * message. It counts calls in flight, can fail the next calls with 502, and refuses any other token.
+ * message (HTML parsed as Telegram parses it, refused when it would not parse). It counts calls in flight, can fail the next calls with 502, and refuses any other token.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TelegramUpdate } from '../../src/ops/telegram-commands/telegram-bot-api.js';
+import { parseTelegramHtml } from './notification-formats-services.js';
 
 export const BOT_TOKEN = '123456789:AAFixtureTokenFixtureTokenFixture_ab';
 
@@ -14,7 +15,8 @@ export interface BotFixture {
   origin: string;
   /** Queues a text message from `chatId`, dated `dateMs` (default now). */
   say(chatId: number, text: string, dateMs?: number): void;
-  sent: Array<{ chat_id: string; text: string }>;
+  /** What each message showed (HTML parsed), and its HTML when it was sent as such. */
+  sent: Array<{ chat_id: string; text: string; html: string | null }>;
   /** getUpdates calls so far, and the most ever in flight at once. */
   polls: number;
   maxInFlight: number;
@@ -39,7 +41,7 @@ export async function startBotFixture(): Promise<BotFixture> {
   let inFlight = 0;
   let failing = 0;
   const waiting = new Set<() => void>();
-  const fixture = { sent: [] as Array<{ chat_id: string; text: string }>, polls: 0, maxInFlight: 0 };
+  const fixture = { sent: [] as Array<{ chat_id: string; text: string; html: string | null }>, polls: 0, maxInFlight: 0 };
 
   const answer = (response: ServerResponse, status: number, body: unknown): void => {
     response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -52,8 +54,12 @@ export async function startBotFixture(): Promise<BotFixture> {
       if (match === null) return answer(response, 404, { ok: false, error_code: 404, description: 'Not Found' });
       if (match[1] !== BOT_TOKEN) return answer(response, 401, { ok: false, error_code: 401, description: 'Unauthorized' });
       if (match[2] === 'sendMessage') {
-        if (typeof body.text !== 'string' || body.text.length > 4096) return answer(response, 400, { ok: false, error_code: 400, description: 'Bad Request: message is too long' });
-        fixture.sent.push({ chat_id: String(body.chat_id), text: body.text });
+        if (typeof body.text !== 'string') return answer(response, 400, { ok: false, error_code: 400, description: 'Bad Request: message text is empty' });
+        // HTML is parsed as Telegram does; the limit counts the text shown.
+        const parsed = body.parse_mode === 'HTML' ? parseTelegramHtml(body.text) : { text: body.text };
+        if ('error' in parsed) return answer(response, 400, { ok: false, error_code: 400, description: parsed.error });
+        if (parsed.text.length > 4096) return answer(response, 400, { ok: false, error_code: 400, description: 'Bad Request: message is too long' });
+        fixture.sent.push({ chat_id: String(body.chat_id), text: parsed.text, html: body.parse_mode === 'HTML' ? body.text : null });
         return answer(response, 200, { ok: true, result: { message_id: nextMessageId++ } });
       }
       if (match[2] !== 'getUpdates') return answer(response, 404, { ok: false, error_code: 404, description: 'Not Found' });

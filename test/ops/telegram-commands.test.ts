@@ -96,6 +96,8 @@ describe('Telegram commands', () => {
     expect(lastText()).toContain('balance          3300.00');
     expect(lastText()).toContain('free cash        2470.00');
     expect(lastText()).toContain('offers today     2 (no cap)');
+    // In a fixed-width block, so the columns stay aligned in the chat.
+    expect(bot.sent[0]?.html).toMatch(/^<pre>as of {12}2026-03-10T12:00:00\.000Z\n[\s\S]*<\/pre>$/);
     const refused = captured.lines.find((line) => line.msg === 'Telegram command from a chat not allowed: ignored, not answered');
     expect(refused).toMatchObject({ chatId: String(STRANGER) });
   });

@@ -42,8 +42,10 @@ export class TelegramBotApi {
     return this.call<TelegramUpdate[]>('getUpdates', body, (timeoutSeconds + 10) * 1000, signal);
   }
 
-  async sendMessage(chatId: string, text: string, signal?: AbortSignal): Promise<void> {
-    await this.call('sendMessage', { chat_id: chatId, text, link_preview_options: { is_disabled: true } }, 10_000, signal);
+  /** Sends `text`; `html` when it is Telegram's HTML (parse_mode HTML, e.g. a <pre> block). */
+  async sendMessage(chatId: string, text: string, options: { html?: boolean; signal?: AbortSignal } = {}): Promise<void> {
+    const body = { chat_id: chatId, text, link_preview_options: { is_disabled: true }, ...(options.html ? { parse_mode: 'HTML' } : {}) };
+    await this.call('sendMessage', body, 10_000, options.signal);
   }
 
   private async call<T>(method: string, json: Record<string, unknown>, timeoutMs: number, signal: AbortSignal | undefined): Promise<T> {

@@ -12,6 +12,7 @@ import type { Clock } from '../../clock/clock.js';
 import type { Logger } from '../../log/logger.js';
 import type { StateRepository } from '../../store/index.js';
 import { clip } from '../notification-formats/plain-words.js';
+import { escapeHtml } from '../notification-formats/telegram.js';
 import type { TelegramBotApi, TelegramUpdate } from './telegram-bot-api.js';
 import { answerCommand, type CommandActions } from './telegram-command-replies.js';
 
@@ -90,11 +91,13 @@ export class TelegramCommandPoller {
     const by = message.from?.username ?? chatId;
     const reply =
       ageMs > this.deps.maxAgeMinutes * 60_000
-        ? `Not obeyed: this command was sent ${Math.round(ageMs / 60_000)} minutes ago, while lendbot was not listening. Send it again if you still want it.`
+        ? { text: `Not obeyed: this command was sent ${Math.round(ageMs / 60_000)} minutes ago, while lendbot was not listening. Send it again if you still want it.` }
         : answerCommand(this.deps.actions, message.text, by);
     log.info({ chatId, command: message.text.split(/\s/)[0] }, 'Telegram command answered');
+    // Cut the visible text, then escape it: the limit counts what the chat shows.
+    const text = clip(reply.text, MAX_TEXT);
     try {
-      await this.deps.api.sendMessage(chatId, clip(reply, MAX_TEXT), this.abort.signal);
+      await this.deps.api.sendMessage(chatId, reply.monospace ? `<pre>${escapeHtml(text)}</pre>` : text, { html: reply.monospace === true, signal: this.abort.signal });
     } catch (error) {
       log.warn({ chatId, detail: error instanceof Error ? error.message : String(error) }, 'Telegram commands: the answer could not be sent');
     }

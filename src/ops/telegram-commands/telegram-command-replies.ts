@@ -60,13 +60,23 @@ function proposalId(argument: string): number | undefined {
   return /^\d{1,15}$/.test(argument) ? Number(argument) : undefined;
 }
 
+/** An answer: plain text, or aligned columns to show in a fixed-width font. */
+export interface CommandAnswer {
+  text: string;
+  monospace?: boolean;
+}
+
 /** The answer to one command from an allowed chat; `by` names the person for the records. */
-export function answerCommand(actions: CommandActions, text: string, by: string): string {
+export function answerCommand(actions: CommandActions, text: string, by: string): CommandAnswer {
+  // The status lines are aligned columns: a fixed-width font keeps them so on a phone.
+  if (parseCommand(text)?.name === 'status') return { text: formatStatusText(actions.status()).trimEnd(), monospace: true };
+  return { text: answerText(actions, text, by) };
+}
+
+function answerText(actions: CommandActions, text: string, by: string): string {
   const command = parseCommand(text);
   if (command === undefined) return COMMANDS_HELP;
   switch (command.name) {
-    case 'status':
-      return formatStatusText(actions.status());
     case 'profit':
       return profitText(actions);
     case 'pause': {
