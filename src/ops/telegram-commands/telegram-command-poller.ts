@@ -64,9 +64,9 @@ export class TelegramCommandPoller {
         const updates = await api.getUpdates(stored === undefined ? undefined : Number(stored), this.deps.pollTimeoutSeconds, this.abort.signal);
         for (const update of updates) {
           if (!this.running) break;
-          await this.handle(update);
-          // Moved after each one: a crash in the middle obeys no command twice.
+          // Moved before obeying: a crash in the middle loses at most that command, never obeys it twice.
           this.deps.state.set(TELEGRAM_OFFSET_KEY, String(update.update_id + 1), this.deps.realClock.now());
+          await this.handle(update);
         }
         backoffMs = FIRST_BACKOFF_MS;
       } catch (error) {
@@ -99,7 +99,7 @@ export class TelegramCommandPoller {
     try {
       await this.deps.api.sendMessage(chatId, reply.monospace ? `<pre>${escapeHtml(text)}</pre>` : text, { html: reply.monospace === true, signal: this.abort.signal });
     } catch (error) {
-      log.warn({ chatId, detail: error instanceof Error ? error.message : String(error) }, 'Telegram commands: the answer could not be sent');
+      if (this.running) log.warn({ chatId, detail: error instanceof Error ? error.message : String(error) }, 'Telegram commands: the answer could not be sent');
     }
   }
 
