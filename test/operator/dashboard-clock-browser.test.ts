@@ -115,6 +115,10 @@ describe.skipIf(skipReason !== undefined)('the dashboard’s clock, counts and e
     const request = await page.getByTestId('explanation-request-table').innerText();
     expect(request).toMatch(/Amount\s+\$[\d,]+\.\d\d/);
     expect(request).not.toContain('{');
+    // The steps' times under names a lender reads, not the pipeline's.
+    const timings = await page.getByTestId('explanation-timings-table').innerText();
+    expect(timings).toContain('Scoring and pricing');
+    expect(timings).not.toMatch(/^(enrich|decide)\b/m);
     await page.keyboard.press('Escape');
   });
 

@@ -24,6 +24,13 @@ function keyValueTable(object, testid) {
   );
 }
 
+// The pipeline's steps as a lender would name them.
+const STEPS = { enrich: 'Gathering data', decide: 'Scoring and pricing', guard: 'Risk checks', act: 'Sending the offer' };
+
+function stepNames(timings) {
+  return Object.fromEntries(Object.entries(timings ?? {}).map(([step, ms]) => [STEPS[step] ?? step, ms]));
+}
+
 /** Why a decision has no score lines: a filter (or another rule) decided before the score. */
 function notScored(decision) {
   if (decision.reasons.some((reason) => reason.startsWith('filter '))) {
@@ -127,7 +134,7 @@ function render(answer) {
     notes.length > 0 ? section('Notes', 'explanation-notes', h('ul', {}, notes.map((note) => h('li', {}, note)))) : null,
     section('Features', 'explanation-features', keyValueTable(decision.features, 'explanation-features-table')),
     readableRequest(request, section),
-    section('Timings (ms)', 'explanation-timings', keyValueTable(decision.timings, 'explanation-timings-table')),
+    section('Time taken (ms)', 'explanation-timings', keyValueTable(stepNames(decision.timings), 'explanation-timings-table')),
   );
   drawPriceCurve(explanation ? explanation.price.curvePoints : null);
 }
