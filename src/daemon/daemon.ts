@@ -36,6 +36,9 @@ import { terminalSummaryJobs } from '../ops/terminal-summary.js';
 import { reachableHost } from '../operator/operator-listener.js';
 import { operatorSurface } from '../operator/operator-surface.js';
 import { approvalSettings } from '../operator/proposals/allowance.js';
+import { returnsFromStore } from '../operator/api/returns-routes.js';
+import { lossRatesFromConfig } from '../ops/loss-rates-config.js';
+import { approveProposal, rejectProposal } from '../operator/proposals/decide-proposal.js';
 
 export interface DaemonOverrides {
   clock?: Clock;
@@ -238,6 +241,14 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
     serviceDegraded: () => serviceHealth.current(),
     inboxProgressAtMs: () => inbox.lastProgressAtMs,
     notifications: config.notifications,
+    // The digest's earnings and Telegram's commands (src/ops/digest, src/ops/telegram-commands).
+    earnings: (nowMs) => returnsFromStore(store, nowMs, lossRatesFromConfig(config)),
+    protections,
+    proposals: {
+      approve: (id, by) => approveProposal({ store, clock: overrides.realClock ?? systemClock }, id, by),
+      reject: (id, by) => rejectProposal({ store, clock: overrides.realClock ?? systemClock }, id, by),
+    },
+    ...(overrides.realClock === undefined ? {} : { realClock: overrides.realClock }),
     // Hot reload only when the strategies came from files (tests pass compiled ones).
     ...(overrides.strategies === undefined
       ? {

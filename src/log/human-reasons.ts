@@ -72,9 +72,17 @@ function sum(a: string, b: string): string {
   return dollars((cents(a) + cents(b)) / 100);
 }
 
-/** The free cash of a balance-rule refusal, from its figures. */
-function freeCash(balance: string, reserved: string, reserve: string): string {
-  return dollars((cents(balance) - cents(reserved) - cents(reserve)) / 100);
+/**
+ * A balance-rule refusal in words: the free cash when some is left; when none is (reservations
+ * and the reserve take the whole balance, or more), "fully committed" with the figures, never a
+ * negative amount of free cash.
+ */
+function shortOfCash(what: 'offer' | 'fund', balance: string, reserved: string, reserve: string, total: string): string {
+  const free = cents(balance) - cents(reserved) - cents(reserve);
+  const needs = what === 'offer' ? `the offer needs ${dollars(total)}` : `the loan needs ${dollars(total)}`;
+  if (free > 0) return `not enough free cash${what === 'fund' ? ' to fund' : ''}: ${dollars(free / 100)} free, ${needs}`;
+  const kept = cents(reserve) > 0 ? ` and ${dollars(reserve)} kept as the cash reserve` : '';
+  return `free cash fully committed: of the ${dollars(balance)} balance, ${dollars(reserved)} is reserved by open offers${kept}; ${needs}`;
 }
 
 /** A reason's form and how to say it; the first form that matches wins. */
@@ -174,7 +182,7 @@ const FORMS: readonly ReasonForm[] = [
   { pattern: /^guard funding total (\S+) cents is not a positive amount$/, say: (cents) => `nothing to fund: the total is ${cents} cents` },
   {
     pattern: /^guard funding balance (\S+) - reserved (\S+) - reserve (\S+) < total (\S+)$/,
-    say: (b, r, s, total) => `not enough free cash to fund: ${freeCash(b, r, s)} free, the loan needs ${dollars(total)}`,
+    say: (b, r, s, total) => shortOfCash('fund', b, r, s, total),
   },
   {
     pattern: /^guard funding balance (\S+) - reserved (\S+) - reserve (\S+) = total (\S+), must exceed$/,
@@ -200,7 +208,7 @@ const FORMS: readonly ReasonForm[] = [
   },
   {
     pattern: /^guard balance (\S+) - reserved (\S+) - reserve (\S+) < total (\S+)$/,
-    say: (b, r, s, total) => `not enough free cash: ${freeCash(b, r, s)} free, the offer needs ${dollars(total)}`,
+    say: (b, r, s, total) => shortOfCash('offer', b, r, s, total),
   },
   {
     pattern: /^guard balance (\S+) - reserved (\S+) - reserve (\S+) = total (\S+), must exceed$/,

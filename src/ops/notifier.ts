@@ -15,6 +15,8 @@ import { NOTIFICATION_FORMATS, type NotificationFormat } from './notification-fo
 import { describeNotification } from './notification-formats/notification-message.js';
 import { notificationTarget } from './notification-formats/notification-target.js';
 import { DEFAULT_TELEGRAM_API_URL } from './notification-formats/telegram.js';
+import { DIGEST_PERIODS } from './digest/digest-sender.js';
+import { telegramCommandsSchema } from './telegram-commands/telegram-commands-config.js';
 
 export const NOTIFICATION_EVENTS = [
   'offer_placed',
@@ -25,6 +27,7 @@ export const NOTIFICATION_EVENTS = [
   'payment_late',
   'payment_missed',
   'daily_summary',
+  'digest',
   'daemon_error',
   'budget_nearly_spent',
   'service_degraded',
@@ -48,6 +51,11 @@ export const notificationsSchema = z.strictObject({
   retries: z.number().int().min(0).max(10).default(3),
   timeout_ms: z.number().int().positive().default(5000),
   budget_warning_share: z.number().min(0).max(1).default(0.8).describe('share of a data budget that triggers budget_nearly_spent'),
+  digest: z
+    .enum(DIGEST_PERIODS)
+    .default('off')
+    .describe("day or week: a digest of the last complete period of the run's clock (net earned, interest, losses, idle cash, next month's inflow, offers made and won)"),
+  telegram_commands: telegramCommandsSchema.optional().describe('answer /status, /profit, /pause, /resume, /approve and /reject from allowed Telegram chats (format: telegram)'),
 });
 export type NotificationsConfig = z.infer<typeof notificationsSchema>;
 

@@ -20,8 +20,13 @@ import { notifierFromConfig, type NotificationEvent, type NotificationsConfig } 
 import type { DecisionFeed } from './instrument.js';
 import type { MetricsScrape, OpsApp } from './ops-routes.js';
 import type { ServiceDegraded } from './service-health.js';
-import { CLOCK_RECORD_SCHEDULE, ClockRecorder } from './status-clock.js';
+import { CLOCK_RECORD_SCHEDULE, ClockRecorder, statusClock } from './status-clock.js';
 import { buildStatusReport, type StrategyBudget } from './status-report.js';
+import { storeDigestFigures, type EarningsSeries } from './digest/digest-figures.js';
+import { DigestSender } from './digest/digest-sender.js';
+import type { Protections } from './protections/index.js';
+import type { ProposalDecider } from './telegram-commands/telegram-command-replies.js';
+import { telegramCommandsFromConfig } from './telegram-commands/telegram-commands-setup.js';
 
 export interface OperationsDeps {
   app: OpsApp;
@@ -50,6 +55,14 @@ export interface OperationsDeps {
   serviceDegraded?: () => ServiceDegraded | undefined;
   /** When the inbox worker last processed an event (the clock's ms), for `/healthz`'s inbox check. */
   inboxProgressAtMs?: () => number | undefined;
+  /** The returns series (interest, losses) up to a time, for the digest and /profit. */
+  earnings?: (nowMs: number) => EarningsSeries;
+  /** Telegram's /pause and /resume go through these. */
+  protections?: Pick<Protections, 'activePause' | 'pauseByOperator' | 'resume'>;
+  /** Telegram's /approve and /reject, as `lendbot approve` decides. */
+  proposals?: ProposalDecider;
+  /** Real time, for Telegram messages' dates and back-off. */
+  realClock?: Clock;
 }
 
 export interface Operations {
@@ -95,6 +108,10 @@ export function wireOperations(deps: OperationsDeps): Operations {
           onChange: deps.reload.apply,
         });
 
+  // Says which clock its times are in (Telegram's /status prints it, as `lendbot status` does).
+  const realClock = deps.realClock ?? systemClock;
+  const status = () =>
+    buildStatusReport({ store, nowMs: clock.now(), limits: deps.limits(), budgets: budgets(), dryRun: deps.dryRun, clock: statusClock(store.state, realClock.now()).clock });
   const notifier = notifierFromConfig(deps.notifications, deps.env, { clock, log: log.child({ component: 'notify' }) });
   const jobs: Job[] = [];
   // `lendbot status` reads the database in the clock it was written in (status-clock.ts).
@@ -113,7 +130,7 @@ export function wireOperations(deps: OperationsDeps): Operations {
       store,
       clock,
       notifier,
-      status: () => buildStatusReport({ store, nowMs: clock.now(), limits: deps.limits(), budgets: budgets(), dryRun: deps.dryRun }),
+      status,
       ...(deps.notifications === undefined ? {} : { budgetWarningShare: deps.notifications.budget_warning_share }),
     });
     jobs.push({ name: 'notify', schedule: deps.notifySchedule ?? '* * * * *', run: () => watcher.check() });
@@ -121,6 +138,28 @@ export function wireOperations(deps: OperationsDeps): Operations {
       void notifier.notify('daemon_error', { message: error instanceof Error ? error.message : String(error) });
     };
   }
+  const noEarnings = (): EarningsSeries => ({ interest: [], losses: [] });
+  const figures = storeDigestFigures({ store, limits: deps.limits, dryRun: deps.dryRun, earnings: deps.earnings ?? noEarnings });
+  const every = deps.notifications?.digest ?? 'off';
+  if (notifier !== undefined && every !== 'off') {
+    const digest = new DigestSender({ every, state: store.state, clock, figures, notify: (event, data) => notifier.notify(event, data) });
+    jobs.push({ name: 'digest', schedule: deps.notifySchedule ?? '* * * * *', run: () => digest.check() });
+  }
+  const commands =
+    deps.protections === undefined
+      ? undefined
+      : telegramCommandsFromConfig(deps.notifications, deps.env, {
+          actions: {
+            status,
+            figures,
+            nowMs: () => clock.now(),
+            protections: deps.protections,
+            proposals: deps.proposals,
+          },
+          state: store.state,
+          realClock,
+          log: log.child({ component: 'telegram-commands' }),
+        });
 
   return {
     metrics,
@@ -131,6 +170,7 @@ export function wireOperations(deps: OperationsDeps): Operations {
     async start() {
       recordClock();
       await reloader?.start();
+      commands?.start();
       if (onCrash) {
         process.on('uncaughtException', onCrash);
         process.on('unhandledRejection', onCrash);
@@ -139,6 +179,8 @@ export function wireOperations(deps: OperationsDeps): Operations {
     stop() {
       recordClock(true);
       reloader?.stop();
+      // Aborts the long poll in flight; the loop ends at once.
+      void commands?.stop();
       if (onCrash) {
         process.off('uncaughtException', onCrash);
         process.off('unhandledRejection', onCrash);

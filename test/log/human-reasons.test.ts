@@ -52,6 +52,15 @@ const GUARD_CASES: Record<GuardRefusalCode, Array<[string, string]>> = {
       guardReason({ snapshot: { balanceCents: 153_600, reservedCents: 50_000 }, limits: { minCashReserveCents: 50_000 } }),
       'not enough free cash: exactly $536.00 free, and an offer needs more than its total',
     ],
+    // Reservations beyond the balance: no "-$290.84 free" (issue 27), the figures instead.
+    [
+      guardReason({ snapshot: { balanceCents: 100_000, reservedCents: 129_084 } }),
+      'free cash fully committed: of the $1,000.00 balance, $1,290.84 is reserved by open offers; the offer needs $536.00',
+    ],
+    [
+      guardReason({ snapshot: { balanceCents: 100_000, reservedCents: 80_000 }, limits: { minCashReserveCents: 20_000 } }),
+      'free cash fully committed: of the $1,000.00 balance, $800.00 is reserved by open offers and $200.00 kept as the cash reserve; the offer needs $536.00',
+    ],
   ],
   max_open_exposure: [
     [guardReason({ snapshot: { exposureCents: 980_000 }, limits: { maxOpenExposureCents: 1_000_000 } }), 'open loans would reach $10,336.00, over the limit $10,000.00'],
@@ -124,6 +133,7 @@ describe('human reasons', () => {
     expect(humanReason(fundingReason(0, 100_000, 0))).toBe('nothing to fund: the total is 0 cents');
     expect(humanReason(fundingReason(53_600, 119_800, 89_850))).toBe('not enough free cash to fund: $299.50 free, the loan needs $536.00');
     expect(humanReason(fundingReason(53_600, 53_600, 0))).toBe('not enough free cash to fund: exactly $536.00 free, and funding needs more than the total');
+    expect(humanReason(fundingReason(53_600, 50_000, 70_000))).toBe('free cash fully committed: of the $500.00 balance, $700.00 is reserved by open offers; the loan needs $536.00');
   });
 
   it('reads every filter form, as the strategy makes them', () => {

@@ -51,7 +51,16 @@ export function writeReport(folder: string, name = REPORT_NAME): string {
   return file;
 }
 
-export async function startDashboardDaemon(options: { arrivalsPerHour?: number; seed?: number } = {}): Promise<DashboardDaemon> {
+export interface DashboardDaemonOptions {
+  arrivalsPerHour?: number;
+  seed?: number;
+  /** Strategy files (default cashflow, then offer-all). */
+  strategies?: string[];
+  /** The simulated seconds per real second the daemon is told (the sandbox's speed; default 1). */
+  clockSpeed?: number;
+}
+
+export async function startDashboardDaemon(options: DashboardDaemonOptions = {}): Promise<DashboardDaemon> {
   const sandbox = await startSandbox({ manualClock: true, seed: options.seed ?? 5, arrivalsPerHour: options.arrivalsPerHour ?? 12 });
   sandbox.control.setBalance(50_000_000);
   const dir = mkdtempSync(join(tmpdir(), 'lendbot-dashboard-'));
@@ -63,7 +72,7 @@ export async function startDashboardDaemon(options: { arrivalsPerHour?: number; 
     db: join(dir, 'lendbot.db'),
     // cashflow scores and prices with real terms (an explanation worth reading); offer-all offers
     // on what cashflow leaves, so offers keep coming while offers are allowed.
-    strategies: [CASHFLOW, OFFER_ALL],
+    strategies: options.strategies ?? [CASHFLOW, OFFER_ALL],
     webhook: { host: '127.0.0.1', port: await freePort() },
     poll: { schedule: 'off', at_start: false },
     jobs: { balance_refresh: 'off', reconcile: 'off', fund_accepted: 'off', protections: 'off' },
@@ -74,6 +83,7 @@ export async function startDashboardDaemon(options: { arrivalsPerHour?: number; 
   const daemon = await createDaemon(config, { LENDBOT_OPERATOR_TOKEN: OPERATOR_TOKEN }, {
     client: clientFor(sandbox, { daemonRetries: true }),
     clock: sandbox.clock,
+    ...(options.clockSpeed === undefined ? {} : { clockSpeed: options.clockSpeed }),
     store,
     log,
     webhookSecret: sandbox.credentials.webhookSecret,

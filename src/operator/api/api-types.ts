@@ -49,6 +49,8 @@ export interface OverviewAnswer {
   /** The newest webhook stored in the inbox; null when none was ever received. */
   lastWebhook: { at: string; ageSeconds: number } | null;
   limits: OverviewLimits;
+  /** Decisions in the last 24 hours of the run's clock (a rolling day: in the sandbox a UTC day passes in a second). */
+  last24h: { offer: number; skip: number };
 }
 
 export interface OverviewLimits {
@@ -113,6 +115,8 @@ export interface DecisionDetail extends DecisionRow {
   previous: unknown;
   /** Hash of the strategy file's content when deciding. */
   contentHash: string | null;
+  /** Each of `reasons` in plain words (src/log/human-reasons.ts), in the same order. */
+  reasonWords: string[];
 }
 
 /** One line of the score. */
@@ -136,6 +140,8 @@ export interface ExplanationPrice {
   requiredRate: number | null;
   /** expected_profit pricing only: the curve's inputs (src/engine/pricing/expected-profit.ts PriceCurve). */
   curve: unknown;
+  /** expected_profit pricing only: the curve from break-even to the cap, the chosen rate among them (as `strategy explain` prints it). */
+  curvePoints: Array<{ rate: number; acceptProbability: number; profitCents: number; valueCents: number; chosen: boolean }> | null;
 }
 
 /** The guard's verdict as stored with the decision (the guard is not run again: the book has moved since). */

@@ -11,11 +11,24 @@
 import { decideSync, type CompiledStrategy, type SpendLedger } from '../../engine/index.js';
 import type { LoanRequest } from '../../service/index.js';
 import type { StoredDecision, Store } from '../../store/index.js';
+import { curvePoint, curveRates, type PriceCurve } from '../../engine/pricing/expected-profit.js';
 import { purchasedData } from '../purchased-data.js';
 import type { DecisionExplanation, ExplanationGuard } from './api-types.js';
 
 /** Budgets are not replayed: the month's spend then is not known to the cent, and explaining buys nothing. */
 const unlimitedLedger: SpendLedger = { spentSince: () => 0, subscribedSince: () => true, record: () => undefined };
+
+/** Points drawn across the curve (the CLI prints 8; a chart reads better with more). */
+const CURVE_POINTS = 40;
+
+/** The price curve's points for the dashboard's chart, the chosen rate marked. */
+function curvePointsOf(curve: PriceCurve | undefined, rate: number | undefined): DecisionExplanation['price']['curvePoints'] {
+  if (curve === undefined || rate === undefined) return null;
+  return curveRates(curve, rate, CURVE_POINTS).map((at) => {
+    const point = curvePoint(curve, at);
+    return { rate: at, acceptProbability: point.acceptProbability, profitCents: point.profitCents, valueCents: point.valueCents, chosen: at === rate };
+  });
+}
 
 /** The guard's verdict, as the stored decision has it. */
 export function storedGuard(decision: StoredDecision): ExplanationGuard {
@@ -86,6 +99,7 @@ export function explainStoredDecision(
         expectedReturn: recomputed.expectedReturn ?? null,
         requiredRate: recomputed.requiredRate ?? null,
         curve: recomputed.priceCurve ?? null,
+        curvePoints: curvePointsOf(recomputed.priceCurve, recomputed.rate),
       },
       guard,
       recomputed: {

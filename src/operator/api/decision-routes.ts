@@ -4,7 +4,7 @@
  * with all that was stored and its explanation (decision-explanation.ts).
  */
 import { z } from 'zod';
-import { skipReasonText } from '../../log/human-reasons.js';
+import { humanReason, skipReasonText } from '../../log/human-reasons.js';
 import type { LoanRequest } from '../../service/index.js';
 import { UnknownCursorError, type PagedDecision, type StoredDecision } from '../../store/index.js';
 import type { OperatorApp } from '../operator-listener.js';
@@ -74,6 +74,7 @@ export function registerDecisionRoutes(api: OperatorApp, deps: ApiDeps): void {
       timings: decision.timings,
       previous: decision.previous,
       contentHash: decision.contentHash,
+      reasonWords: decision.reasons.map(humanReason),
     };
     const { explanation, notes } = explainStoredDecision(context, decision, request_);
     const answer: DecisionAnswer = { decision: detail, request: (request_ as Record<string, unknown> | undefined) ?? null, explanation, notes };

@@ -2,11 +2,14 @@
  * `GET /api/overview`: the dashboard's first screen in one answer: the status report
  * (`lendbot status`), the caps it is measured against, and when the last webhook arrived.
  */
+import { statusClock } from '../../ops/status-clock.js';
 import { buildStatusReport } from '../../ops/status-report.js';
 import type { RiskLimits } from '../../risk/index.js';
 import type { OperatorApp } from '../operator-listener.js';
 import type { ApiDeps } from './api-deps.js';
 import type { OverviewAnswer, OverviewLimits } from './api-types.js';
+
+const DAY_MS = 86_400_000;
 
 function limitsOf(limits: RiskLimits): OverviewLimits {
   const maxExposure = limits.maxOpenExposureCents ?? null;
@@ -46,6 +49,8 @@ export function registerOverviewRoutes(api: OperatorApp, deps: ApiDeps): void {
         ...(strategy.marketSource === undefined ? {} : { marketSource: strategy.marketSource }),
       })),
       dryRun: context.dryRun,
+      // Which clock the times are in (the sandbox's simulated one, and its speed): the dashboard names it.
+      clock: statusClock(context.store.state, context.realClock.now()).clock,
     });
     const lastAt = context.store.inbox.lastReceivedAt();
     const answer: OverviewAnswer = {
@@ -55,6 +60,7 @@ export function registerOverviewRoutes(api: OperatorApp, deps: ApiDeps): void {
       status,
       lastWebhook: lastAt === undefined ? null : { at: lastAt, ageSeconds: Math.max(0, Math.round((nowMs - Date.parse(lastAt)) / 1000)) },
       limits: limitsOf(limits),
+      last24h: context.store.decisions.countByAction({ sinceMs: nowMs - DAY_MS, untilMs: nowMs + 1 }),
     };
     return reply.header('cache-control', 'no-store').send(answer);
   });

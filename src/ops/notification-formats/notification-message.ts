@@ -5,7 +5,7 @@
  * it: its consumers are programs reading `data`.
  */
 import type { NotificationEvent } from '../notifier.js';
-import { dollars, labelOf, renderValue } from './plain-words.js';
+import { dollars, labelOf, renderValue, utcTime } from './plain-words.js';
 
 export type Severity = 'info' | 'good' | 'warning' | 'bad';
 
@@ -69,6 +69,15 @@ const WORDING: Record<NotificationEvent, Wording> = {
   webhooks_silent: { title: () => 'No webhooks are arriving', description: sentence('message'), severity: 'warning', said: ['message'] },
   webhooks_refused: { title: () => 'Signed webhooks are being refused', description: sentence('message'), severity: 'warning', said: ['message'] },
   calibration_drift: { title: () => 'Loans default more often than predicted', description: sentence('message'), severity: 'bad', said: ['message'] },
+  digest: {
+    title: (d) => `${d.period === 'week' ? 'Weekly' : 'Daily'} digest: ${typeof d.net_earned_cents === 'number' ? dollars(d.net_earned_cents) : '?'} net earned`,
+    description: (d) =>
+      typeof d.from === 'string' && typeof d.until === 'string'
+        ? `${d.period === 'week' ? 'The week' : 'The day'} from ${utcTime(d.from)} to ${utcTime(d.until)} by the run's clock; idle cash and next month's inflow as of now.`
+        : undefined,
+    severity: 'info',
+    said: ['period', 'from', 'until'],
+  },
 };
 
 /** The event in plain words: every data key not said in the title or sentence becomes a field. */

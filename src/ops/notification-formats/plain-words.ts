@@ -56,6 +56,14 @@ const KEYS: Record<string, { label: string; render?: (value: unknown) => string 
   expires_at: { label: 'Expires' },
   why_approval: { label: 'Why it needs approval' },
   review_url: { label: 'Review and approve' },
+  net_earned_cents: { label: 'Net earned (interest less losses)' },
+  interest_cents: { label: 'Interest' },
+  losses_cents: { label: 'Losses' },
+  idle_cash_cents: { label: 'Idle cash now' },
+  idle_share: { label: 'Idle share of the balance', render: (value) => (typeof value === 'number' ? percent(value) : undefined) },
+  next_month_inflow_cents: { label: 'Expected back next month' },
+  offers_made: { label: 'Offers made' },
+  offers_won: { label: 'Offers won' },
 };
 
 export function labelOf(key: string): string {

@@ -127,7 +127,7 @@ export class Protections {
     const current = this.activePause();
     if (current !== undefined) return { pause: current, already: true };
     const now = this.deps.clock.now();
-    const pause: Pause = { kind: 'operator', reason: `paused by ${why}; until resume_offers or lendbot resume`, sinceMs: now, untilMs: null };
+    const pause: Pause = { kind: 'operator', reason: `paused by ${why}; until someone resumes offers (the dashboard, Telegram /resume, lendbot resume or an agent)`, sinceMs: now, untilMs: null };
     this.deps.store.state.set(PAUSE_KEY, JSON.stringify(pause), now);
     this.seenPause = pause;
     this.deps.log.warn({ kind: 'operator' }, `new offers paused: ${pause.reason}`);

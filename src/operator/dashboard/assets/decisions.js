@@ -82,7 +82,7 @@ export function createDecisions({ openExplanation }) {
     }
     if (!olderLoaded) oldestBefore = answer.nextBefore;
     seenNewest = Math.max(seenNewest ?? 0, ...answer.decisions.map((row) => row.id));
-    byTestId('decisions-updated').textContent = `${rows.size} shown, refreshed ${new Date().toLocaleTimeString()}`;
+    byTestId('decisions-updated').textContent = `${rows.size} shown, refreshed every few seconds`;
     render(fresh);
   };
 

@@ -1,15 +1,21 @@
 // The side panel of one decision (GET /api/decisions/:loanRequestId): what was decided and why,
-// the score line by line, the price, the guard's verdict, the features and the request itself.
+// the score line by line (or why nothing was scored), the price with its curve drawn, the guard's
+// verdict, the features, and the request and its borrower as readable tables.
 import { getJson } from './api.js';
 import { byTestId, definitions, fill, h } from './dom.js';
+import { drawPriceCurve } from './price-curve.js';
 import { money, percent, riskName, time, value } from './format.js';
+import { readableRequest } from './request-table.js';
 
 function section(title, testid, ...content) {
   return h('section', { class: 'panel-section', dataset: { testid } }, h('h3', {}, title), ...content);
 }
 
+// Stored with the features for the record; the Score section shows them line by line.
+const NOT_FEATURES = new Set(['contributions']);
+
 function keyValueTable(object, testid) {
-  const entries = object && typeof object === 'object' ? Object.entries(object) : [];
+  const entries = object && typeof object === 'object' ? Object.entries(object).filter(([name]) => !NOT_FEATURES.has(name)) : [];
   if (entries.length === 0) return h('p', { class: 'muted' }, 'None stored.');
   return h(
     'table',
@@ -18,8 +24,24 @@ function keyValueTable(object, testid) {
   );
 }
 
-function contributionsTable(contributions) {
-  if (contributions.length === 0) return h('p', { class: 'muted' }, 'This strategy has no score lines.');
+// The pipeline's steps as a lender would name them.
+const STEPS = { enrich: 'Gathering data', decide: 'Scoring and pricing', guard: 'Risk checks', act: 'Sending the offer' };
+
+function stepNames(timings) {
+  return Object.fromEntries(Object.entries(timings ?? {}).map(([step, ms]) => [STEPS[step] ?? step, ms]));
+}
+
+/** Why a decision has no score lines: a filter (or another rule) decided before the score. */
+function notScored(decision) {
+  if (decision.reasons.some((reason) => reason.startsWith('filter '))) {
+    return `Not scored: the request did not pass the strategy's filters, so it stopped before the score: ${decision.why}.`;
+  }
+  if (decision.action === 'skip') return `Not scored: the strategy stopped before the score: ${decision.why}.`;
+  return 'This strategy prices without a score.';
+}
+
+function contributionsTable(contributions, decision) {
+  if (contributions.length === 0) return h('p', { class: 'muted', dataset: { testid: 'explanation-not-scored' } }, notScored(decision));
   const total = contributions.reduce((sum, line) => sum + line.logOdds, 0);
   return h(
     'table',
@@ -43,17 +65,34 @@ function contributionsTable(contributions) {
   );
 }
 
-function guardText(guard) {
+/** A stored reason in plain words (the API's), the machine text when it has none. */
+function words(decision, reason) {
+  const index = decision.reasons.indexOf(reason);
+  return (index >= 0 && decision.reasonWords?.[index]) || reason;
+}
+
+function guardText(guard, decision) {
   if (!guard.checked) return 'Not asked: the strategies did not offer.';
   if (guard.allowed) return 'Allowed the offer.';
-  return `Refused${guard.code ? ` (${guard.code})` : ''}: ${guard.reason ?? 'no reason stored'}`;
+  return `Refused: ${guard.reason ? words(decision, guard.reason) : 'no reason stored'}`;
+}
+
+/** The canvas the price curve is drawn on, once it is in the page. */
+function priceCurveFigure() {
+  return h(
+    'figure',
+    { class: 'chart', dataset: { testid: 'explanation-curve' } },
+    h('figcaption', {}, 'Price curve: what each rate is worth before the borrower answers'),
+    h('div', { class: 'chart-box' }, h('canvas', { dataset: { testid: 'explanation-curve-canvas' }, 'aria-label': 'Expected value, profit and chance of acceptance by rate; the chosen rate marked' })),
+  );
 }
 
 function render(answer) {
   const { decision, explanation, request } = answer;
   const headline = decision.action === 'offer' ? `offer at ${percent(decision.rate)}` : 'skip';
   byTestId('explanation-title').textContent = `Request #${decision.loanRequestId}: ${headline}`;
-  const notes = [...answer.notes, ...(explanation ? explanation.notes : [])];
+  // The answer repeats the explanation's notes: each said once.
+  const notes = [...new Set([...answer.notes, ...(explanation ? explanation.notes : [])])];
   fill(
     byTestId('explanation-body'),
     definitions(
@@ -68,10 +107,15 @@ function render(answer) {
       ],
       { dataset: { testid: 'explanation-summary' } },
     ),
-    section('Reasons', 'explanation-reasons', decision.reasons.length > 0 ? h('ul', {}, decision.reasons.map((reason) => h('li', { class: 'mono' }, reason))) : h('p', { class: 'muted' }, 'None given.')),
+    // Plain words; the stored machine text (what the search box and the logs use) on hover.
+    section(
+      'Reasons',
+      'explanation-reasons',
+      decision.reasons.length > 0 ? h('ul', {}, decision.reasons.map((reason) => h('li', { title: reason }, words(decision, reason)))) : h('p', { class: 'muted' }, 'None given.'),
+    ),
     explanation
       ? [
-          section('Score', 'explanation-score', contributionsTable(explanation.contributions)),
+          section('Score', 'explanation-score', contributionsTable(explanation.contributions, decision)),
           section(
             'Price',
             'explanation-price',
@@ -81,16 +125,18 @@ function render(answer) {
               ['Expected return', percent(explanation.price.expectedReturn)],
               ['Break-even rate', percent(explanation.price.requiredRate)],
             ]),
+            explanation.price.curvePoints ? priceCurveFigure() : null,
           ),
-          section('Guard', 'explanation-guard', h('p', {}, guardText(explanation.guard))),
+          section('Guard', 'explanation-guard', h('p', { title: explanation.guard.reason ?? '' }, guardText(explanation.guard, decision))),
           explanation.matchesStored ? null : h('p', { class: 'warning' }, `Recomputed now, ${explanation.recomputed.strategy} would ${explanation.recomputed.action}${explanation.recomputed.rate === null ? '' : ` at ${percent(explanation.recomputed.rate)}`}: not what was stored.`),
         ]
       : section('Guard', 'explanation-guard', h('p', {}, decision.guardCode ? `Refused (${decision.guardCode}).` : 'No explanation could be recomputed.')),
     notes.length > 0 ? section('Notes', 'explanation-notes', h('ul', {}, notes.map((note) => h('li', {}, note)))) : null,
     section('Features', 'explanation-features', keyValueTable(decision.features, 'explanation-features-table')),
-    section('Loan request', 'explanation-request', keyValueTable(request, 'explanation-request-table')),
-    section('Timings (ms)', 'explanation-timings', keyValueTable(decision.timings, 'explanation-timings-table')),
+    readableRequest(request, section),
+    section('Time taken (ms)', 'explanation-timings', keyValueTable(stepNames(decision.timings), 'explanation-timings-table')),
   );
+  drawPriceCurve(explanation ? explanation.price.curvePoints : null);
 }
 
 export function createExplanation() {

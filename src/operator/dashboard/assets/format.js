@@ -1,6 +1,7 @@
 // How the dashboard shows numbers and times: rates as percent (0.228 → "22.8 %"), money as
-// dollars (cents → "$1,234.56"), times in UTC as the daemon's clock reads them (in the sandbox,
-// that is the simulated clock, so the browser's own time zone would only mislead).
+// dollars (cents → "$1,234.56"), times in UTC, 24-hour, as the daemon's clock reads them (in the
+// sandbox, that is the simulated clock, so the browser's own time zone or clock would only
+// mislead: the page never shows the browser's time).
 
 const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 const wholeDollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
@@ -65,4 +66,30 @@ export function value(v) {
   if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(Math.round(v * 10000) / 10000);
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
+}
+
+/** A duration in seconds as "1 s", "24 s", "6 min", "2 h", "3 d". */
+export function duration(seconds) {
+  if (seconds < 90) return `${Number(seconds.toPrecision(2))} s`;
+  if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 36 * 3600) return `${Math.round(seconds / 3600)} h`;
+  return `${Math.round(seconds / 86400)} d`;
+}
+
+/**
+ * The one clock every time on the page is in, named: "Run clock: UTC" live; in the sandbox
+ * "Run clock: simulated, 1 day = 1 s (86,400× real time)". `clock` is the status report's.
+ */
+export function clockLabel(clock) {
+  if (!clock || clock.kind !== 'simulated') return 'Run clock: UTC, 24-hour';
+  const pace = clock.speed > 1 ? `1 day = ${duration(86400 / clock.speed)} (${count(clock.speed)}× real time)` : 'moved by the sandbox, not by real time';
+  return `Run clock: simulated, ${pace}; times in UTC, 24-hour`;
+}
+
+/** How long ago by the run's clock, and in real time too when the clock is simulated and faster. */
+export function ageOnClock(seconds, clock) {
+  if (typeof seconds !== 'number') return 'never';
+  // Under a minute of real time goes without saying.
+  const simulated = clock && clock.kind === 'simulated' && clock.speed > 1 && seconds >= 60;
+  return simulated ? `${age(seconds)} (${duration(seconds / clock.speed)} real time)` : age(seconds);
 }

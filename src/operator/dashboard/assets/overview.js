@@ -1,7 +1,8 @@
-// The overview cards: money, exposure and today's offers against their caps, data spend against
-// budgets, protections and the kill switch, and how fresh the daemon's view of the market is.
+// The overview cards: money, exposure, the last 24 hours' offers and today's caps, data spend
+// against budgets, protections and the kill switch, and how fresh the daemon's view of the market
+// is; and the one clock every time on the page is in, named in the top bar.
 import { byTestId, definitions, fill, h } from './dom.js';
-import { age, count, money, percent, riskName, time } from './format.js';
+import { ageOnClock, clockLabel, count, money, percent, riskName, time } from './format.js';
 import { paperBookCard } from './paper-book.js';
 
 /** A thin bar of used / cap; full and red when over. */
@@ -40,16 +41,20 @@ function exposureCard(status, limits) {
   );
 }
 
-function offersTodayCard(status) {
+// Counts over the last 24 hours of the run's clock: in the sandbox a UTC day passes in about a
+// second, so "today" would read 0 most of the time. The caps still count the UTC day, as the guard does.
+function offersCard(overview) {
+  const { status, last24h } = overview;
   const today = status.offersToday;
   return card(
     'card-offers-today',
-    'Offers today',
-    h('p', { class: 'big' }, typeof today.maxOffers === 'number' ? `${count(today.offers)} of ${count(today.maxOffers)}` : count(today.offers)),
+    'Offers, last 24 hours',
+    h('p', { class: 'big', dataset: { testid: 'offers-24h' } }, count(last24h.offer)),
+    h('p', { class: 'sub', dataset: { testid: 'skips-24h' } }, `${count(last24h.skip)} requests skipped in the same 24 hours of the run's clock`),
+    h('p', { class: 'sub' }, `Today's caps (UTC day): ${typeof today.maxOffers === 'number' ? `${count(today.offers)} of ${count(today.maxOffers)} offers` : `${count(today.offers)} offers (no cap)`}`),
     bar(today.offers, today.maxOffers),
     h('p', { class: 'sub' }, against(today.amountCents, today.maxAmountCents)),
     bar(today.amountCents, today.maxAmountCents),
-    h('p', { class: 'sub' }, `Decisions today: ${count(status.decisionsToday.offer)} offers, ${count(status.decisionsToday.skip)} skips`),
   );
 }
 
@@ -94,9 +99,9 @@ function activityCard(overview) {
     'card-activity',
     'Activity',
     definitions([
-      ['Last poll', status.lastPoll.at ? `${age(status.lastPoll.ageSeconds)} (${time(status.lastPoll.at)})` : 'never'],
-      ['Last webhook', overview.lastWebhook ? `${age(overview.lastWebhook.ageSeconds)} (${time(overview.lastWebhook.at)})` : 'never'],
-      ['Inbox', `${count(status.inboxDepth)} waiting`],
+      ['Last poll', status.lastPoll.at ? h('span', { dataset: { testid: 'last-poll' }, title: time(status.lastPoll.at) }, ageOnClock(status.lastPoll.ageSeconds, status.clock)) : 'never'],
+      ['Last webhook', overview.lastWebhook ? h('span', { title: time(overview.lastWebhook.at) }, ageOnClock(overview.lastWebhook.ageSeconds, status.clock)) : 'never'],
+      ['Waiting to be decided', `${count(status.inboxDepth)} marketplace events`],
       ['Loans', loans],
       ['Payments', `${count(status.payments.paid)} of ${count(status.payments.payments)} paid (${money(status.payments.paidCents)}), ${count(status.payments.late)} late, ${count(status.payments.missed)} missed`],
       ['Strategies', overview.strategies.join(', ') || 'none'],
@@ -119,7 +124,8 @@ export function renderOverview(overview) {
   mode.className = overview.mode === 'sandbox' ? 'badge badge-sandbox' : 'badge badge-live';
   mode.hidden = false;
   byTestId('dry-run-badge').hidden = !overview.dryRun;
-  byTestId('overview-at').textContent = `as of ${time(status.at)}${overview.mode === 'sandbox' || (status.clock && status.clock.kind === 'simulated') ? ' (simulated clock)' : ''}`;
+  byTestId('overview-at').textContent = `as of ${time(status.at)}`;
+  byTestId('run-clock').textContent = clockLabel(status.clock);
   fill(
     byTestId('overview-cards'),
     card(
@@ -133,7 +139,7 @@ export function renderOverview(overview) {
       ]),
     ),
     exposureCard(status, limits),
-    offersTodayCard(status),
+    offersCard(overview),
     dataSpendCard(status),
     protectionsCard(status),
     activityCard(overview),

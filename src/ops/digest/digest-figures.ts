@@ -1,0 +1,120 @@
+/**
+ * The figures of a digest (digest-sender.ts) for one period of the run's clock: what was earned
+ * and lost, how much cash sits idle, what should come back next month, and the offers made and
+ * won. They come through a small provider, so a better source can replace a figure without the
+ * digest, its wording or its formats changing.
+ *
+ * `storeDigestFigures` is the plain provider, from what the store holds today:
+ * - interest and losses: the returns series the dashboard draws (injected: it lives with the
+ *   operator API), differenced over the period;
+ * - idle cash: the free cash (balance − reserved − reserve) now, and its share of the balance;
+ * - next month's inflow: the scheduled payments due next calendar month, not yet paid, on loans
+ *   not in collection or default, with no adjustment for defaults.
+ * SWAP AFTER MERGE: the forecast (issue 27 item 4) gives a default-adjusted next-month inflow and
+ * the idle-cash figure; replace `idleAndInflow` below with it (one call).
+ */
+import { amountToCents, type Cents } from '../../service/index.js';
+import type { Store } from '../../store/index.js';
+import type { RiskLimits } from '../../risk/index.js';
+import { buildStatusReport } from '../status-report.js';
+
+/** A period of the run's clock, [fromMs, toMs). */
+export interface DigestPeriod {
+  fromMs: number;
+  toMs: number;
+}
+
+export interface DigestFigures {
+  /** Interest earned less losses written off in the period. */
+  netEarnedCents: Cents;
+  interestCents: Cents;
+  lossesCents: Cents;
+  /** Free cash now: money neither lent, nor reserved by open offers, nor kept as the reserve. */
+  idleCashCents: Cents;
+  /** Idle cash as a share of the balance (0 when the balance is 0). */
+  idleShare: number;
+  /** What the loans' schedules bring back next calendar month. */
+  nextMonthInflowCents: Cents;
+  /** Offers decided in the period. */
+  offersMade: number;
+  /** Offers the borrowers accepted in the period (accepted or funded since). */
+  offersWon: number;
+}
+
+/** Where a digest's figures come from. */
+export interface DigestFiguresProvider {
+  figures(period: DigestPeriod, nowMs: number): DigestFigures;
+}
+
+/** Cumulative series as the dashboard's returns chart has them (ISO time, cents so far). */
+export interface EarningsSeries {
+  interest: ReadonlyArray<{ at: string; cents: number }>;
+  losses: ReadonlyArray<{ at: string; cents: number }>;
+}
+
+/** The last cumulative value at or before `ms` (0 before the first point). */
+function valueAt(series: ReadonlyArray<{ at: string; cents: number }>, ms: number): number {
+  let value = 0;
+  for (const point of series) {
+    if (Date.parse(point.at) > ms) break;
+    value = point.cents;
+  }
+  return value;
+}
+
+const BAD_LISTS = new Set(['collection', 'default']);
+
+/** Scheduled payments due in the calendar month after `nowMs`, unpaid, on loans in good standing. */
+export function scheduledNextMonthCents(store: Pick<Store, 'account' | 'payments'>, nowMs: number): Cents {
+  const now = new Date(nowMs);
+  const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString().slice(0, 10);
+  const to = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 2, 1)).toISOString().slice(0, 10);
+  let cents = 0;
+  for (const loan of store.account.loans()) {
+    if (BAD_LISTS.has(loan.listStatus) || loan.paidOff) continue;
+    for (const payment of store.payments.forLoan(loan.id)) {
+      const due = payment.payment_due_date.slice(0, 10);
+      if (due < from || due >= to || payment.payment_status.toLowerCase() === 'paid') continue;
+      cents += amountToCents(payment.payment_amount);
+    }
+  }
+  return cents;
+}
+
+export interface StoreFiguresDeps {
+  store: Store;
+  limits: () => RiskLimits;
+  dryRun: boolean;
+  /** The returns series up to `nowMs` (the operator API's returns figures). */
+  earnings: (nowMs: number) => EarningsSeries;
+}
+
+/** The plain provider (see the file's comment). */
+export function storeDigestFigures(deps: StoreFiguresDeps): DigestFiguresProvider {
+  const { store } = deps;
+  // SWAP AFTER MERGE: the forecast's idle cash and default-adjusted next-month inflow.
+  const idleAndInflow = (nowMs: number): Pick<DigestFigures, 'idleCashCents' | 'idleShare' | 'nextMonthInflowCents'> => {
+    const status = buildStatusReport({ store, nowMs, limits: deps.limits(), budgets: [], dryRun: deps.dryRun });
+    const idleCashCents = Math.max(0, status.freeCents);
+    return { idleCashCents, idleShare: status.balanceCents > 0 ? idleCashCents / status.balanceCents : 0, nextMonthInflowCents: scheduledNextMonthCents(store, nowMs) };
+  };
+  return {
+    figures(period, nowMs) {
+      const series = deps.earnings(nowMs);
+      // The series are cumulative by day: the period's part is the end's value less the start's.
+      const interestCents = valueAt(series.interest, period.toMs - 1) - valueAt(series.interest, period.fromMs - 1);
+      const lossesCents = valueAt(series.losses, period.toMs - 1) - valueAt(series.losses, period.fromMs - 1);
+      const fromIso = new Date(period.fromMs).toISOString();
+      const toIso = new Date(period.toMs).toISOString();
+      const won = store.offers.listByState(['accepted', 'funded']).filter((offer) => offer.updatedAt >= fromIso && offer.updatedAt < toIso).length;
+      return {
+        netEarnedCents: interestCents - lossesCents,
+        interestCents,
+        lossesCents,
+        ...idleAndInflow(nowMs),
+        offersMade: store.decisions.countByAction({ sinceMs: period.fromMs, untilMs: period.toMs }).offer,
+        offersWon: won,
+      };
+    },
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * A small server that speaks the Telegram Bot API's long polling for one bot: `getUpdates`
+ * answers the queued updates from `offset` on (and forgets the older ones, as Telegram does), or
+ * holds the call up to its `timeout` seconds until one is queued; `sendMessage` records the
+ * message (HTML parsed as Telegram parses it, refused when it would not parse). It counts calls in flight, can fail the next calls with 502, and refuses any other token.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TelegramUpdate } from '../../src/ops/telegram-commands/telegram-bot-api.js';
+import { parseTelegramHtml } from './notification-formats-services.js';
+
+export const BOT_TOKEN = '123456789:AAFixtureTokenFixtureTokenFixture_ab';
+
+export interface BotFixture {
+  origin: string;
+  /** Queues a text message from `chatId`, dated `dateMs` (default now). */
+  say(chatId: number, text: string, dateMs?: number): void;
+  /** What each message showed (HTML parsed), and its HTML when it was sent as such. */
+  sent: Array<{ chat_id: string; text: string; html: string | null }>;
+  /** getUpdates calls so far, and the most ever in flight at once. */
+  polls: number;
+  maxInFlight: number;
+  /** The next `count` getUpdates calls answer 502. */
+  failNext(count: number): void;
+  /** Resolves once `count` messages were sent. */
+  waitForSent(count: number, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function bodyOf(request: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+}
+
+export async function startBotFixture(): Promise<BotFixture> {
+  let queue: TelegramUpdate[] = [];
+  let nextUpdateId = 500;
+  let nextMessageId = 1;
+  let inFlight = 0;
+  let failing = 0;
+  const waiting = new Set<() => void>();
+  const fixture = { sent: [] as Array<{ chat_id: string; text: string; html: string | null }>, polls: 0, maxInFlight: 0 };
+
+  const answer = (response: ServerResponse, status: number, body: unknown): void => {
+    response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  };
+
+  const server = createServer((request, response) => {
+    void (async () => {
+      const match = /^\/bot([^/]+)\/(\w+)$/.exec(request.url ?? '');
+      const body = await bodyOf(request);
+      if (match === null) return answer(response, 404, { ok: false, error_code: 404, description: 'Not Found' });
+      if (match[1] !== BOT_TOKEN) return answer(response, 401, { ok: false, error_code: 401, description: 'Unauthorized' });
+      if (match[2] === 'sendMessage') {
+        if (typeof body.text !== 'string') return answer(response, 400, { ok: false, error_code: 400, description: 'Bad Request: message text is empty' });
+        // HTML is parsed as Telegram does; the limit counts the text shown.
+        const parsed = body.parse_mode === 'HTML' ? parseTelegramHtml(body.text) : { text: body.text };
+        if ('error' in parsed) return answer(response, 400, { ok: false, error_code: 400, description: parsed.error });
+        if (parsed.text.length > 4096) return answer(response, 400, { ok: false, error_code: 400, description: 'Bad Request: message is too long' });
+        fixture.sent.push({ chat_id: String(body.chat_id), text: parsed.text, html: body.parse_mode === 'HTML' ? body.text : null });
+        return answer(response, 200, { ok: true, result: { message_id: nextMessageId++ } });
+      }
+      if (match[2] !== 'getUpdates') return answer(response, 404, { ok: false, error_code: 404, description: 'Not Found' });
+      fixture.polls += 1;
+      inFlight += 1;
+      fixture.maxInFlight = Math.max(fixture.maxInFlight, inFlight);
+      try {
+        if (failing > 0) {
+          failing -= 1;
+          return answer(response, 502, { ok: false, error_code: 502, description: 'Bad Gateway' });
+        }
+        const offset = typeof body.offset === 'number' ? body.offset : 0;
+        queue = queue.filter((update) => update.update_id >= offset);
+        if (queue.length === 0) {
+          const timeoutMs = (typeof body.timeout === 'number' ? body.timeout : 0) * 1000;
+          await new Promise<void>((resolve) => {
+            const wake = (): void => {
+              clearTimeout(timer);
+              waiting.delete(wake);
+              resolve();
+            };
+            const timer = setTimeout(wake, timeoutMs);
+            waiting.add(wake);
+            response.on('close', wake);
+          });
+        }
+        return answer(response, 200, { ok: true, result: queue.filter((update) => update.update_id >= offset) });
+      } finally {
+        inFlight -= 1;
+      }
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    get sent() {
+      return fixture.sent;
+    },
+    get polls() {
+      return fixture.polls;
+    },
+    get maxInFlight() {
+      return fixture.maxInFlight;
+    },
+    say(chatId, text, dateMs = Date.now()) {
+      queue.push({ update_id: nextUpdateId++, message: { message_id: nextMessageId++, date: Math.floor(dateMs / 1000), chat: { id: chatId, type: 'private' }, from: { id: chatId, username: 'lender' }, text } });
+      for (const wake of [...waiting]) wake();
+    },
+    failNext(count) {
+      failing = count;
+    },
+    async waitForSent(count, timeoutMs = 10_000) {
+      const until = Date.now() + timeoutMs;
+      while (fixture.sent.length < count) {
+        if (Date.now() > until) throw new Error(`expected ${count} messages sent, got ${fixture.sent.length}: ${JSON.stringify(fixture.sent)}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    close() {
+      for (const wake of [...waiting]) wake();
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
