@@ -63,6 +63,10 @@ export interface BacktestSummary {
   capitalUtilization: number;
   /** Time-average cash balance. */
   averageIdleCents: number;
+  /** Time-weighted share of the money (cash + principal lent) that was free cash, lent to no one and held by no offer (idle-cash.ts). */
+  idleShare: number;
+  /** Time-weighted share of the money held by open offers. */
+  reservedShare: number;
   /** net / starting balance, per year of the simulated period: the headline (idle cash included). */
   netAnnualizedReturn: number;
   /** net / capital-years: the yearly return on the money actually lent. */

@@ -19,6 +19,7 @@ import { ReplayDataSource, simSpendLedger } from './recording-data.js';
 import type { RecordingLine } from '../recording/index.js';
 import { SegmentTable, segmentRow, emptyCounts, type SegmentCounts } from './segment-stats.js';
 import { SimLedger, type ExposureKey } from './sim-ledger.js';
+import { IdleCashMeter } from './idle-cash.js';
 
 export interface BacktestOptions {
   /** Cash at the start, in cents. */
@@ -101,6 +102,7 @@ class Replay {
   private startMs = Number.NaN;
   private idleIntegral = 0;
   private deployedIntegral = 0;
+  private readonly idleCash = new IdleCashMeter();
   private peakEquity: number;
   private maxDrawdown = 0;
 
@@ -150,6 +152,7 @@ class Replay {
     const dt = ms - this.nowMs;
     this.idleIntegral += this.ledger.balanceCents * dt;
     this.deployedIntegral += this.ledger.deployedCents * dt;
+    this.idleCash.accrue(this.ledger, dt);
     this.nowMs = ms;
   }
 
@@ -356,6 +359,7 @@ class Replay {
         unjudgedShare: total.offers === 0 ? 0 : this.unjudgedOffers / total.offers,
         capitalUtilization: this.idleIntegral + this.deployedIntegral > 0 ? this.deployedIntegral / (this.idleIntegral + this.deployedIntegral) : 0,
         averageIdleCents: spanMs > 0 ? Math.round(this.idleIntegral / spanMs) : ledger.balanceCents,
+        ...this.idleCash.shares(),
         netAnnualizedReturn: years > 0 && start > 0 ? net / start / years : 0,
         returnOnDeployed: segmentRow('all', { ...total, lossCents: total.lossCents + ledger.dataSpendCents }).annualizedReturn,
         maxDrawdown: this.maxDrawdown,

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BacktestResult } from '../../src/backtest/backtest-result.js';
 import { backtestHtml, type ReportData } from '../../src/backtest/report/html-report.js';
 import { dateTicks, equityCurve, rateHistogram } from '../../src/backtest/report/report-charts.js';
-import { dollars, MIN_FUNDED_LOANS, summaryLines } from '../../src/backtest/report/summary-lines.js';
+import { dollars, MIN_FUNDED_LOANS, riskLevelLabel, summaryLines } from '../../src/backtest/report/summary-lines.js';
 import { runBacktest } from '../../src/backtest/run-backtest.js';
 import type { RecordingLine } from '../../src/recording/index.js';
 import { CERTAIN_MARKET, recordingLine, syntheticRecording } from './recording-fixtures.js';
@@ -99,7 +99,9 @@ describe('the HTML report of two strategies on a large recording', () => {
     expect(rates).toEqual(results.map((r) => r.summary.offers));
     const defaults = chart('default-rate-by-risk');
     const level = defaults?.x.dates === false ? defaults.x.categories[0] : undefined;
-    expect(defaults?.datasets[0]?.data[0]).toBe(results[0]?.segments.risk_level.find((r) => r.key === level)?.defaultRate);
+    // Categories name the risk level ("low (0)"), not only its number.
+    expect(level).toMatch(/^(low|medium|high|friends|crypto) \(\d\)$/);
+    expect(defaults?.datasets[0]?.data[0]).toBe(results[0]?.segments.risk_level.find((r) => riskLevelLabel(r.key) === level)?.defaultRate);
   });
 
   it('draws every chart, each with titled axes in units', () => {
@@ -131,7 +133,7 @@ describe('the HTML report of two strategies on a large recording', () => {
     expect(rows[0]).toEqual(['request id', 'strategy', 'funded', 'risk level', 'amount', 'rate', 'outcome', 'profit']);
     expect(rows).toHaveLength(1 + results.reduce((sum, r) => sum + r.summary.funded, 0));
     const first = results[0]?.loans[0];
-    expect(rows[1]).toEqual([String(first?.loanRequestId), 'flat', first?.fundedAt.slice(0, 10), String(first?.riskLevel), '$500.00', '12.0%', first?.outcome, dollars(first?.profitCents ?? 0)]);
+    expect(rows[1]).toEqual([String(first?.loanRequestId), 'flat', first?.fundedAt.slice(0, 10), riskLevelLabel(first?.riskLevel ?? -1), '$500.00', '12.0%', first?.outcome, dollars(first?.profitCents ?? 0)]);
     for (const result of results) {
       // Each loan's profit is its share of interest + recoveries − losses: together, the whole.
       const { interestCents, recoveryCents, lossCents } = result.summary;

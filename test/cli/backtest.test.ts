@@ -59,10 +59,12 @@ describe('lendbot backtest', () => {
 
   it('fits the balance to the recording when none is given, warns about a small sample, and reports the draws and the sensitivity', async () => {
     const json = join(dir, 'draws.json');
-    const result = await runCli(['backtest', '--data', data, '--strategy', strategy, '--draws', '3', '--seed', '4', '--json', json]);
+    const result = await runCli(['backtest', '--data', data, '--strategy', strategy, '--conditions', 'unlimited', '--draws', '3', '--seed', '4', '--json', json]);
     expect(result.code).toBe(0);
     // Every request is 500.00: 100 x 500.00 = 50,000.00.
-    expect(result.stdout).toContain('Starting balance 50000.00 USD (default: 100 × the average request total_amount, 500.00, rounded up to 1,000 USD)');
+    expect(result.stdout).toContain(
+      'Conditions: no caps on exposure, per borrower or per day (--conditions unlimited); balance $50,000.00: 100 × the average request total_amount, $500.00, rounded up to 1,000 USD\nStarting balance 50000.00 USD;',
+    );
     expect(result.stdout).toMatch(/Net annualized return on capital \(idle cash included\): -?[\d.]+%, \d+ loans funded \(seed 4\); mean over 3 draws -?[\d.]+% \(range -?[\d.]+% to -?[\d.]+%, smallest to largest draw\)/);
     expect(result.stdout).toMatch(/warning: fewer than 100 funded loans \(\d+\): the figures are noise-level/);
     expect(result.stdout).toMatch(/Sensitivity: net annualized return \(mean over the same 3 draws\)/);
@@ -129,7 +131,7 @@ describe('lendbot backtest', () => {
     await writeRecording(hand, HAND_LINES);
     await writeFile(flat20, FLAT_20_YAML);
     await writeFile(market, 'prepayment: { share: 0 }\n');
-    const result = await runCli(['backtest', '--data', hand, '--strategy', flat20, '--balance', '50000', '--market', market, '--draws', '2', '--json', json, '--html', html, '--decisions']);
+    const result = await runCli(['backtest', '--data', hand, '--strategy', flat20, '--conditions', 'unlimited', '--balance', '50000', '--market', market, '--draws', '2', '--json', json, '--html', html, '--decisions']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("Acceptance is recorded on every request (reservation_rate): no borrower world is assumed, the figure above is the recording's");
     expect(result.stdout).toMatch(/Competition and adverse selection \(seed 1\)\n +strategy +offers +won +funded +outbid +declined +unjudged +expired +win rate contested +win rate uncontested +recorded acceptance\n +flat +8 +4 +4 +2 +2 +0 +0 +40\.0% \(2 of 5\) +66\.7% \(2 of 3\) +8\n/);

@@ -4,7 +4,7 @@
  * line of text (`empty`) instead of an empty frame.
  */
 import type { BacktestResult, SeriesPoint } from '../backtest-result.js';
-import { runName } from './summary-lines.js';
+import { riskLevelLabel, runName } from './summary-lines.js';
 
 /** How an axis's values read: cents shown as dollars, fractions shown as percent, or counts. */
 export type AxisUnit = 'cents' | 'fraction' | 'count';
@@ -112,7 +112,7 @@ function byRiskLevel(id: string, title: string, yTitle: string, results: readonl
     id,
     title,
     kind: 'bar',
-    x: { title: 'risk level (borrower_card_color)', dates: false, categories: levels },
+    x: { title: 'risk level', dates: false, categories: levels.map(riskLevelLabel) },
     y: { title: yTitle, unit: 'fraction' },
     datasets: results.map((r) => ({ label: runName(r), data: levels.map((key) => r.segments.risk_level.find((row) => row.key === key)?.[pick] ?? 0) })),
     ...(levels.length === 0 ? { empty: `${title}: no loan was funded, so there is nothing to show.` } : {}),

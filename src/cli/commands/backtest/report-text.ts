@@ -5,8 +5,8 @@
  */
 import type { BacktestResult, DrawsSummary, SensitivityCase, Spread, WorldsBand } from '../../../backtest/index.js';
 import { pct, runName, sampleSizeWarning, sideBySideRows, summaryLines, unjudgedWarning, usd } from '../../../backtest/index.js';
-import { ADVERSE_SELECTION_HEADER, ADVERSE_SELECTION_NOTE, adverseSelectionRows, bandHeadline, COMPETITION_HEADER, competitionRows, WORLDS_HEADER, worldsRows } from '../../../backtest/index.js';
-import { SEGMENT_DIMENSIONS, type SegmentRow } from '../../../backtest/index.js';
+import { ADVERSE_SELECTION_HEADER, ADVERSE_SELECTION_NOTE, adverseSelectionRows, bandHeadline, offerOutcomesText, COMPETITION_HEADER, competitionRows, WORLDS_HEADER, worldsRows } from '../../../backtest/index.js';
+import { SEGMENT_DIMENSIONS, SENSITIVITY_HEADER, sensitivityRows, sensitivityTitle, type SegmentRow } from '../../../backtest/index.js';
 import { formatTable } from '../strategy/text-table.js';
 import { calibrationSection } from './calibration-text.js';
 import { calibrationWarnings } from '../../../backtest/calibration/index.js';
@@ -20,8 +20,8 @@ const TITLES: Record<(typeof SEGMENT_DIMENSIONS)[number], string> = {
 
 /** What the command adds to a run's report. */
 export interface ReportExtras {
-  /** How the default balance was chosen; undefined when --balance was given. */
-  balanceNote?: string | undefined;
+  /** The conditions line: where the risk limits and the starting balance came from (conditions.ts). */
+  conditions?: string | undefined;
   draws?: DrawsSummary | undefined;
   sensitivity?: readonly SensitivityCase[] | undefined;
   /** The band across borrower worlds (absent: --no-worlds, or a dry run). */
@@ -56,7 +56,8 @@ function header(result: BacktestResult, source: string, extras: ReportExtras): s
     lines.push(`Strategy ${strategy.name} ${strategy.version} (${strategy.file}, content ${strategy.contentHash})${params ? `, params ${params}` : ''}`);
   }
   const { market, startingBalanceCents } = result.settings;
-  const balance = `Starting balance ${usd(startingBalanceCents)} USD${extras.balanceNote ? ` (default: ${extras.balanceNote})` : ''}`;
+  if (extras.conditions) lines.push(`Conditions: ${extras.conditions}`);
+  const balance = `Starting balance ${usd(startingBalanceCents)} USD`;
   lines.push(`${balance}; unknown competition: ${market.unknownCompetition}; decision after ${market.decisionDelayMs / 3_600_000}h; ${market.settle ? 'offers settle' : 'offers never settle (dry run)'}`);
   if (market.settle) {
     const { takeUp, competition } = market.response;
@@ -82,6 +83,8 @@ function headline(result: BacktestResult, extras: ReportExtras): string {
   const lines = [line];
   // The headline is the band: the figure above is the curve run's (or the recording's).
   if (extras.worlds) lines.push(bandHeadline(extras.worlds));
+  const outcomes = settings.market.settle ? offerOutcomesText(result.offerStats) : null;
+  if (outcomes) lines.push(outcomes);
   const warning = sampleSizeWarning(summary);
   if (warning) lines.push(`warning: ${warning}`);
   // What the recording could not judge: a daemon's own recording knows only its own loans.
@@ -95,18 +98,7 @@ function headline(result: BacktestResult, extras: ReportExtras): string {
 }
 
 function sensitivitySection(cases: readonly SensitivityCase[], result: BacktestResult, draws: DrawsSummary): string {
-  const takeUp = result.settings.market.response.takeUp;
-  const row = (label: string, curve: { midpoint: number; steepness: number }, d: DrawsSummary): string[] => [
-    label,
-    curve.midpoint.toFixed(2),
-    String(curve.steepness),
-    pct(d.netAnnualizedReturn.mean),
-    range(d.netAnnualizedReturn, pct),
-    d.funded.mean.toFixed(0),
-  ];
-  const rows = [row('as assumed', takeUp, draws), ...cases.map((c) => row(c.label, c.takeUp, c.draws))];
-  const table = formatTable(['borrowers', 'midpoint', 'steepness', 'net ann. return', 'range', 'funded'], rows, '  ');
-  return `\nSensitivity: net annualized return (mean over the same ${draws.draws.length} draws) if borrowers are more or less rate-sensitive\n${table}`;
+  return `\n${sensitivityTitle(draws.draws.length)}\n${formatTable(SENSITIVITY_HEADER, sensitivityRows(cases, result, draws), '  ')}`;
 }
 
 function competitionSection(result: BacktestResult): string {
