@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BacktestResult } from '../../src/backtest/backtest-result.js';
 import { backtestHtml, type ReportData } from '../../src/backtest/report/html-report.js';
 import { dateTicks, equityCurve, rateHistogram } from '../../src/backtest/report/report-charts.js';
-import { dollars, MIN_FUNDED_LOANS, riskLevelLabel, summaryLines } from '../../src/backtest/report/summary-lines.js';
+import { dollars, idleCashText, MIN_FUNDED_LOANS, pct, riskLevelLabel, summaryLines } from '../../src/backtest/report/summary-lines.js';
+import { prepareRecording, runDraws, runSensitivity } from '../../src/backtest/index.js';
 import { runBacktest } from '../../src/backtest/run-backtest.js';
 import type { RecordingLine } from '../../src/recording/index.js';
 import { CERTAIN_MARKET, recordingLine, syntheticRecording } from './recording-fixtures.js';
@@ -148,6 +149,72 @@ describe('the HTML report of two strategies on a large recording', () => {
   });
 });
 
+describe('the verdict, offer outcomes, idle cash and sensitivity of the HTML report', () => {
+  const lines = recording(300);
+  const prepared = prepareRecording(lines);
+  const settings = { startingBalanceCents: BALANCE, market: CERTAIN_MARKET };
+  const strategies = [flatStrategy(), strict];
+  const runs = strategies.map((s) => runDraws(prepared, [s], settings, [1, 2]));
+  const sensitivity = strategies.map((s) => runSensitivity(prepared, [s], settings, [1, 2]));
+  const results = runs.map((r) => r.first);
+  let html: string;
+  beforeAll(() => {
+    html = backtestHtml(
+      results,
+      'week.jsonl',
+      runs.map((r) => r.draws),
+      [],
+      { sensitivity, conditions: 'risk limits from config/lendbot.yaml; balance $200,000.00 (--balance)' },
+    );
+  });
+
+  it('opens with one verdict line: the best run against uninvested cash and the other run, and its idle cash', () => {
+    const verdict = /<p class="verdict"><strong>Verdict:<\/strong> (.*?)\.<\/p>/.exec(html)?.[1];
+    const [best, other] = runs[0] && runs[1] && runs[0].draws.netAnnualizedReturn.mean >= runs[1].draws.netAnnualizedReturn.mean ? [runs[0], runs[1]] : [runs[1], runs[0]];
+    const summary = best?.first.summary;
+    expect(verdict).toBe(
+      `${best?.first.strategies[0]?.name} earned ${pct(best?.draws.netAnnualizedReturn.mean ?? NaN)} a year net on its capital (mean of 2 draws), beating uninvested cash (0%), ` +
+        `ahead of ${other?.first.strategies[0]?.name} (${pct(other?.draws.netAnnualizedReturn.mean ?? NaN)}); ${pct(summary?.idleShare ?? NaN)} of its money sat idle over time` +
+        `${(summary?.reservedShare ?? 0) > 0 ? ` (and ${pct(summary?.reservedShare ?? NaN)} held by open offers)` : ''}`,
+    );
+    // At the top: before the first section.
+    expect(html.indexOf('class="verdict"')).toBeLessThan(html.indexOf('<h2>'));
+    expect(html).toContain('<p class="conditions">Conditions: risk limits from config/lendbot.yaml; balance $200,000.00 (--balance).</p>');
+    expect(dataBlock(html).verdict).toBe(verdict);
+  });
+
+  it('counts each run’s offers won, outbid and declined under its headline', () => {
+    for (const result of results) {
+      const stats = result.offerStats.at(-1);
+      expect(stats?.offers).toBeGreaterThan(0);
+      expect(html).toContain(
+        `<p class="offers">${stats?.offers} offers: ${stats?.won} won (${stats?.funded} funded), ${stats?.outbid} outbid, ${stats?.declined} declined, ${stats?.unjudged} unjudged, ${stats?.expired} expired.</p>`,
+      );
+    }
+  });
+
+  it('shows idle cash as a share of the money over time, and the shares add up with the money lent', () => {
+    for (const { summary } of results) {
+      expect(summary.idleShare).toBeGreaterThan(0);
+      expect(summary.idleShare + summary.reservedShare + summary.capitalUtilization).toBeCloseTo(1, 9);
+    }
+    const row = tableOf(html, 'comparison').find((r) => r[0] === 'idle cash, share of the money over time');
+    expect(row?.slice(1)).toEqual(results.map((r) => idleCashText(r.summary)));
+    expect(dataBlock(html).runs[0]?.summary.idleShare).toBe(results[0]?.summary.idleShare);
+  });
+
+  it('has the sensitivity section of the terminal report, one table per run', () => {
+    expect(html).toContain('<h2>Sensitivity</h2>');
+    const tables = [...html.matchAll(/<table class="sensitivity">/g)];
+    expect(tables).toHaveLength(2);
+    const rows = tableOf(html, 'sensitivity');
+    expect(rows[0]).toEqual(['borrowers', 'midpoint', 'steepness', 'net ann. return', 'range', 'funded']);
+    expect(rows.slice(1).map((r) => r[0])).toEqual(['as assumed', ...(sensitivity[0] ?? []).map((c) => c.label)]);
+    expect(dataBlock(html).runs[1]?.sensitivity).toEqual(sensitivity[1]);
+    expect(backtestHtml(results, 'week.jsonl')).not.toContain('<h2>Sensitivity</h2>');
+  });
+});
+
 describe('the HTML report of a tiny run', () => {
   it('warns that too few loans were funded to judge', async () => {
     const result = run(recording(12));
@@ -160,6 +227,8 @@ describe('the HTML report of a tiny run', () => {
   it('replaces a chart with nothing to draw by one line of text', async () => {
     const nothing = run(recording(12), flatStrategy(FLAT_STRATEGY_YAML.replace('min: $min_credit_score', 'min: 900'), 'none.yaml'));
     expect(nothing.summary.offers).toBe(0);
+    // Nothing offered, nothing lent: all of the money sat idle the whole time.
+    expect(nothing.summary).toMatchObject({ idleShare: 1, reservedShare: 0, capitalUtilization: 0 });
     const html = await written([nothing]);
     expect(html).toContain('<p class="no-chart" data-chart="offered-rates">Offered rates: no offer passed the guard, so there is no distribution to show.</p>');
     expect(html).toContain('<p class="no-chart" data-chart="default-rate-by-risk">');
