@@ -101,7 +101,10 @@ export interface SeriesPoint {
   at: string;
   netCents: number;
   deployedCents: number;
+  /** Cash: the balance, including what open offers hold (reservedCents). */
   idleCents: number;
+  /** The part of idleCents held by open offers (absent in results written before it was kept). */
+  reservedCents?: number;
 }
 
 export interface BacktestResult {

@@ -317,10 +317,11 @@ class Replay {
       last.netCents = net;
       last.deployedCents = this.ledger.deployedCents;
       last.idleCents = this.ledger.balanceCents;
+      last.reservedCents = this.ledger.reservedCents;
       return;
     }
     this.seriesDayMs = dayMs;
-    this.series.push({ at: new Date(dayMs).toISOString(), netCents: net, deployedCents: this.ledger.deployedCents, idleCents: this.ledger.balanceCents });
+    this.series.push({ at: new Date(dayMs).toISOString(), netCents: net, deployedCents: this.ledger.deployedCents, idleCents: this.ledger.balanceCents, reservedCents: this.ledger.reservedCents });
   }
 
   private result(recording: PreparedRecording): BacktestResult {

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BacktestResult } from '../../src/backtest/backtest-result.js';
 import { backtestHtml, type ReportData } from '../../src/backtest/report/html-report.js';
-import { dateTicks, equityCurve, rateHistogram } from '../../src/backtest/report/report-charts.js';
+import { dateTicks, equityCurve, idleShareCurve, rateHistogram } from '../../src/backtest/report/report-charts.js';
 import { dollars, idleCashText, MIN_FUNDED_LOANS, pct, riskLevelLabel, summaryLines } from '../../src/backtest/report/summary-lines.js';
 import { prepareRecording, runDraws, runSensitivity } from '../../src/backtest/index.js';
 import { runBacktest } from '../../src/backtest/run-backtest.js';
@@ -107,7 +107,7 @@ describe('the HTML report of two strategies on a large recording', () => {
 
   it('draws every chart, each with titled axes in units', () => {
     const canvases = [...html.matchAll(/<canvas id="chart-([\w-]+)"/g)].map((m) => m[1]);
-    expect(canvases).toEqual(['equity', 'drawdown', 'default-rate-by-risk', 'return-by-risk', 'offered-rates']);
+    expect(canvases).toEqual(['equity', 'drawdown', 'idle-cash', 'default-rate-by-risk', 'return-by-risk', 'offered-rates']);
     expect(html).not.toContain('class="no-chart"');
     for (const spec of data.charts) {
       expect(spec.x.title, spec.id).not.toBe('');
@@ -276,6 +276,21 @@ describe('the report’s chart data', () => {
       [10_500, 0],
       [9_700, -800],
       [10_900, 0],
+    ]);
+  });
+
+  it('charts idle cash as the share of the money neither lent nor held by an offer', () => {
+    const at = (day: number) => new Date(Date.UTC(2026, 0, day)).toISOString();
+    expect(
+      idleShareCurve([
+        { at: at(1), netCents: 0, deployedCents: 0, idleCents: 10_000, reservedCents: 0 },
+        { at: at(2), netCents: 0, deployedCents: 6_000, idleCents: 4_000, reservedCents: 1_000 },
+        { at: at(3), netCents: 0, deployedCents: 0, idleCents: 0 },
+      ]),
+    ).toEqual([
+      [Date.parse(at(1)), 1],
+      [Date.parse(at(2)), 0.3],
+      [Date.parse(at(3)), 0],
     ]);
   });
 

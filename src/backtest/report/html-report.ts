@@ -187,7 +187,7 @@ ${worldsHtml(names, worlds)}
 ${sensitivityHtml(results, names, draws, extras.sensitivity ?? [])}
 ${competitionHtml(results)}
 ${calibrationHtml(results)}
-<h2>Over time</h2>${charts(['equity', 'drawdown'])}
+<h2>Over time</h2>${charts(['equity', 'drawdown', 'idle-cash'])}
 <h2>By risk level</h2>${charts(['default-rate-by-risk', 'return-by-risk'])}
 <h2>Offered rates</h2>${charts(['offered-rates'])}
 <h2>Each run</h2><div class="scroll">${results.map((r, i) => runSection(r, draws[i], worlds[i] ?? null)).join('\n')}</div>

@@ -4,7 +4,7 @@
  * summary, the sensitivity to borrowers' rate sensitivity, and what is needed to reproduce the run.
  */
 import type { BacktestResult, DrawsSummary, SensitivityCase, Spread, WorldsBand } from '../../../backtest/index.js';
-import { pct, runName, sampleSizeWarning, sideBySideRows, summaryLines, unjudgedWarning, usd } from '../../../backtest/index.js';
+import { pct, riskLevelLabel, runName, sampleSizeWarning, sideBySideRows, summaryLines, unjudgedWarning, usd } from '../../../backtest/index.js';
 import { ADVERSE_SELECTION_HEADER, ADVERSE_SELECTION_NOTE, adverseSelectionRows, bandHeadline, offerOutcomesText, COMPETITION_HEADER, competitionRows, WORLDS_HEADER, worldsRows } from '../../../backtest/index.js';
 import { SEGMENT_DIMENSIONS, SENSITIVITY_HEADER, sensitivityRows, sensitivityTitle, type SegmentRow } from '../../../backtest/index.js';
 import { formatTable } from '../strategy/text-table.js';
@@ -28,10 +28,10 @@ export interface ReportExtras {
   worlds?: WorldsBand | undefined;
 }
 
-function segmentTable(rows: readonly SegmentRow[]): string {
+function segmentTable(rows: readonly SegmentRow[], keyLabel: (key: string) => string = (key) => key): string {
   const header = ['', 'requests', 'offers', 'accepted', 'avg rate', 'deployed', 'interest', 'losses', 'recoveries', 'default', 'net', 'ann. return'];
   const cells = rows.map((row) => [
-    row.key,
+    keyLabel(row.key),
     String(row.requests),
     String(row.offers),
     pct(row.acceptance),
@@ -116,7 +116,7 @@ function worldsSection(band: WorldsBand, draws: number): string {
 /** One run's full report. */
 export function formatBacktest(result: BacktestResult, source: string, extras: ReportExtras = {}): string {
   const parts = [header(result, source, extras), headline(result, extras)];
-  for (const dimension of SEGMENT_DIMENSIONS) parts.push(`\n${TITLES[dimension]}\n${segmentTable(result.segments[dimension])}`);
+  for (const dimension of SEGMENT_DIMENSIONS) parts.push(`\n${TITLES[dimension]}\n${segmentTable(result.segments[dimension], dimension === 'risk_level' ? riskLevelLabel : undefined)}`);
   parts.push(`\nSummary (seed ${result.settings.market.seed})\n${formatTable(['', ''], summaryLines(result.summary), '  ').split('\n').slice(1).join('\n')}`);
   if (result.settings.market.settle) parts.push(competitionSection(result));
   if (extras.worlds) parts.push(worldsSection(extras.worlds, extras.draws?.draws.length ?? 1));
