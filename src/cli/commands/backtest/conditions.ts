@@ -15,7 +15,9 @@ import type { RiskLimits } from '../../../risk/index.js';
 import { balanceFromTransfers } from '../../../service/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
+import { defaultDatabase } from '../../database-to-read.js';
 import { DEFAULT_CONFIG_FILE } from '../run/index.js';
+import { sandboxDatabasePath } from '../run/sandbox-database.js';
 import { loadLimits } from './backtest-inputs.js';
 
 export const CONDITIONS = ['daemon', 'unlimited'] as const;
@@ -68,6 +70,16 @@ export async function accountBalance(path: string): Promise<{ cents: number; asO
 }
 
 /** The recording-fitted balance; `why` says why no account balance was used. */
+/**
+ * The database whose account to read: the configured one; after `npm start` (a sandbox run with
+ * the default path, which writes sandbox.db beside it) the sandbox run's, as `lendbot status` reads.
+ */
+export function accountDatabase(configured: string, defaultPath = defaultDatabase()): string {
+  if (existsSync(configured) || configured !== defaultPath) return configured;
+  const sandbox = sandboxDatabasePath(configured);
+  return existsSync(sandbox) ? sandbox : configured;
+}
+
 function fitted(recording: PreparedRecording, why?: string): BalanceSource {
   const fit = defaultBalance(recording);
   return { cents: fit.cents, from: 'fitted', rule: `balance ${dollars(fit.cents)}: ${defaultBalanceRule(fit, dollars)}${why ? ` (${why})` : ''}` };
@@ -84,7 +96,7 @@ async function daemonConditions(options: ConditionsOptions, recording: PreparedR
   if (options.balance !== undefined) {
     balance = { cents: options.balance, from: 'given', rule: `balance ${dollars(options.balance)} (--balance)` };
   } else {
-    const db = options.db ?? config.db;
+    const db = options.db ?? accountDatabase(config.db);
     const account = db !== ':memory:' && existsSync(db) ? await accountBalance(db) : null;
     balance = account
       ? { cents: Math.max(0, account.cents), from: 'account', rule: `balance ${dollars(Math.max(0, account.cents))} from the account on ${account.asOf} (${db})` }

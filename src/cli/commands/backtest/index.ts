@@ -75,6 +75,7 @@ export function registerBacktestCommand(program: Command, io: CliIo): void {
       examplesHelp(
         ['lendbot backtest --data day.jsonl --strategy strategies/balanced.yaml,strategies/conservative.yaml --html report.html', 'two strategies side by side'],
         ['lendbot backtest --db data/lendbot.db --strategy strategies/balanced.yaml --from 2026-11-01', "the daemon's own history"],
+        ['lendbot backtest --data day.jsonl --strategy strategies/balanced.yaml --conditions unlimited', 'no caps and a balance fitted to the recording, not the daemon\'s'],
         ['lendbot sandbox export --out day.jsonl', 'a recording to start with'],
       ),
     )
