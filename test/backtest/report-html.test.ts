@@ -13,7 +13,7 @@ import type { BacktestResult } from '../../src/backtest/backtest-result.js';
 import { backtestHtml, type ReportData } from '../../src/backtest/report/html-report.js';
 import { dateTicks, equityCurve, idleShareCurve, rateHistogram } from '../../src/backtest/report/report-charts.js';
 import { dollars, idleCashText, MIN_FUNDED_LOANS, pct, riskLevelLabel, summaryLines } from '../../src/backtest/report/summary-lines.js';
-import { prepareRecording, runDraws, runSensitivity } from '../../src/backtest/index.js';
+import { prepareRecording, runDraws, runSensitivity, runWorlds, verdictLine } from '../../src/backtest/index.js';
 import { runBacktest } from '../../src/backtest/run-backtest.js';
 import type { RecordingLine } from '../../src/recording/index.js';
 import { CERTAIN_MARKET, recordingLine, syntheticRecording } from './recording-fixtures.js';
@@ -181,6 +181,19 @@ describe('the verdict, offer outcomes, idle cash and sensitivity of the HTML rep
     expect(html.indexOf('class="verdict"')).toBeLessThan(html.indexOf('<h2>'));
     expect(html).toContain('<p class="conditions">Conditions: risk limits from config/lendbot.yaml; balance $200,000.00 (--balance).</p>');
     expect(dataBlock(html).verdict).toBe(verdict);
+  });
+
+  it('with the band across borrower worlds, counts the worlds above cash and those where the best run is ahead', () => {
+    const worlds = strategies.map((s) => runWorlds(prepared, [s], settings, [1]));
+    const verdict = verdictLine(results, runs.map((r) => r.draws), worlds) ?? '';
+    const bestIndex = (runs[0]?.draws.netAnnualizedReturn.mean ?? 0) >= (runs[1]?.draws.netAnnualizedReturn.mean ?? 0) ? 0 : 1;
+    const [mine, theirs] = [worlds[bestIndex], worlds[1 - bestIndex]];
+    const above = mine?.worlds.filter((w) => w.draws.netAnnualizedReturn.mean > 0).length;
+    const ahead = mine?.worlds.filter((w, i) => w.draws.netAnnualizedReturn.mean > (theirs?.worlds[i]?.draws.netAnnualizedReturn.mean ?? Infinity)).length;
+    expect(mine?.worlds).toHaveLength(4);
+    expect(verdict).toContain(`, ${pct(mine?.low?.netAnnualizedReturn ?? NaN)} to ${pct(mine?.high?.netAnnualizedReturn ?? NaN)} across borrower worlds, `);
+    expect(verdict).toContain(` uninvested cash (0%) on average and in ${above} of 4 borrower worlds, `);
+    expect(verdict).toContain(`; ahead in ${ahead} of 4 borrower worlds)`);
   });
 
   it('counts each run’s offers won, outbid and declined under its headline', () => {

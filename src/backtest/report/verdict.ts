@@ -17,11 +17,20 @@ interface RunFigures {
   band: WorldsBand | null;
 }
 
-/** "in 3 of 4 borrower worlds" / "in every borrower world" / "in no borrower world". */
+/** "in 3 of 4 borrower worlds": the worlds whose mean over the draws is above 0. */
 function worldsAbove(band: WorldsBand): string {
   const above = band.worlds.filter((w) => w.draws.netAnnualizedReturn.mean > 0).length;
-  if (above === band.worlds.length) return `in all ${above} borrower worlds`;
-  return above === 0 ? 'in none of the borrower worlds' : `in ${above} of ${band.worlds.length} borrower worlds`;
+  return `in ${above} of ${band.worlds.length} borrower worlds`;
+}
+
+/** ", ahead in 3 of 4 borrower worlds" when both runs have the band: world by world, by the mean over the draws. */
+function worldsAhead(best: RunFigures, other: RunFigures): string {
+  const mine = best.band?.worlds ?? [];
+  const theirs = new Map((other.band?.worlds ?? []).map((w) => [w.world, w.draws.netAnnualizedReturn.mean]));
+  const shared = mine.filter((w) => theirs.has(w.world));
+  if (shared.length === 0) return '';
+  const ahead = shared.filter((w) => w.draws.netAnnualizedReturn.mean > (theirs.get(w.world) ?? Number.POSITIVE_INFINITY)).length;
+  return `; ahead in ${ahead} of ${shared.length} borrower worlds`;
 }
 
 /** The verdict line, without a final period; null when there is no run. */
@@ -37,9 +46,9 @@ export function verdictLine(results: readonly BacktestResult[], draws: ReadonlyA
   const band = best.band?.low && best.band.high ? `, ${pct(best.band.low.netAnnualizedReturn)} to ${pct(best.band.high.netAnnualizedReturn)} across borrower worlds` : '';
   const parts = [`${best.name} earned ${pct(best.net)} a year net on its capital${over}${band}`];
   const againstCash = best.band?.low && best.band.high ? worldsAbove(best.band) : '';
-  parts.push(`${best.net > 0 ? 'beating' : 'not beating'} uninvested cash (0%)${againstCash ? ` ${againstCash}` : ''}`);
+  parts.push(`${best.net > 0 ? 'beating' : 'not beating'} uninvested cash (0%)${againstCash ? ` on average and ${againstCash}` : ''}`);
   const others = runs.filter((run) => run !== best);
-  const list = (runs: readonly RunFigures[]): string => runs.map((o) => `${o.name} (${pct(o.net)})`).join(', ');
+  const list = (runs: readonly RunFigures[]): string => runs.map((o) => `${o.name} (${pct(o.net)}${worldsAhead(best, o)})`).join(', ');
   const behind = others.filter((o) => o.net < best.net);
   const level = others.filter((o) => o.net === best.net);
   if (behind.length > 0) parts.push(`ahead of ${list(behind)}`);
