@@ -1,5 +1,5 @@
 /**
- * The conditions a backtest runs on (docs/backtesting.md, "Conditions"). By default the daemon's:
+ * The conditions a backtest runs on (docs/backtesting.md, "Conditions: the daemon's, by default"). By default the daemon's:
  * the risk limits of the config `lendbot run` reads (--config, else config/lendbot.yaml when it
  * exists, else the built-in defaults, caps on), and a starting balance from the account the
  * daemon's database last synced (--db, else the config's database), else the recording-fitted
