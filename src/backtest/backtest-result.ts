@@ -67,6 +67,8 @@ export interface BacktestSummary {
   idleShare: number;
   /** Time-weighted share of the money held by open offers. */
   reservedShare: number;
+  /** idleShare from the first request to the last only (idle-cash.ts: the tail after it has nothing to lend to). */
+  idleShareWhileRequests: number;
   /** net / starting balance, per year of the simulated period: the headline (idle cash included). */
   netAnnualizedReturn: number;
   /** net / capital-years: the yearly return on the money actually lent. */

@@ -12,12 +12,19 @@ export interface IdleCashShares {
   idleShare: number;
   /** Cash held by open offers until they are accepted, lost or expire. */
   reservedShare: number;
+  /**
+   * idleShare from the first request to the last one only: after it, repaid money has no request
+   * to go to, so a short recording of long loans reads as mostly idle over the whole period.
+   */
+  idleShareWhileRequests: number;
 }
 
 export class IdleCashMeter {
   private freeIntegral = 0;
   private reservedIntegral = 0;
   private lentIntegral = 0;
+  /** The free and total integrals when the last request was seen (null until then). */
+  private atLastRequest: { free: number; total: number } | null = null;
 
   /** The ledger stayed as it is for `dtMs`. */
   accrue(ledger: Pick<SimLedger, 'balanceCents' | 'reservedCents' | 'deployedCents'>, dtMs: number): void {
@@ -28,9 +35,23 @@ export class IdleCashMeter {
     this.lentIntegral += Math.max(0, ledger.deployedCents) * dtMs;
   }
 
+  /** The last request has been seen: the window of idleShareWhileRequests closes here. */
+  requestsEnded(): void {
+    this.atLastRequest = { free: this.freeIntegral, total: this.total() };
+  }
+
   shares(): IdleCashShares {
-    const total = this.freeIntegral + this.reservedIntegral + this.lentIntegral;
-    if (!(total > 0)) return { idleShare: 0, reservedShare: 0 };
-    return { idleShare: this.freeIntegral / total, reservedShare: this.reservedIntegral / total };
+    const total = this.total();
+    const window = this.atLastRequest ?? { free: this.freeIntegral, total };
+    const share = (part: number, whole: number): number => (whole > 0 ? part / whole : 0);
+    return {
+      idleShare: share(this.freeIntegral, total),
+      reservedShare: share(this.reservedIntegral, total),
+      idleShareWhileRequests: share(window.free, window.total),
+    };
+  }
+
+  private total(): number {
+    return this.freeIntegral + this.reservedIntegral + this.lentIntegral;
   }
 }

@@ -131,6 +131,7 @@ class Replay {
       this.contribute(index, spentBefore - this.ledger.dataSpendCents);
       this.afterChange();
     });
+    this.idleCash.requestsEnded();
     this.advanceTo(Number.POSITIVE_INFINITY);
     return this.result(recording);
   }

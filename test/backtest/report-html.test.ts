@@ -174,8 +174,8 @@ describe('the verdict, offer outcomes, idle cash and sensitivity of the HTML rep
     const summary = best?.first.summary;
     expect(verdict).toBe(
       `${best?.first.strategies[0]?.name} earned ${pct(best?.draws.netAnnualizedReturn.mean ?? NaN)} a year net on its capital (mean of 2 draws), beating uninvested cash (0%), ` +
-        `ahead of ${other?.first.strategies[0]?.name} (${pct(other?.draws.netAnnualizedReturn.mean ?? NaN)}); ${pct(summary?.idleShare ?? NaN)} of its money sat idle over time` +
-        `${(summary?.reservedShare ?? 0) > 0 ? ` (and ${pct(summary?.reservedShare ?? NaN)} held by open offers)` : ''}`,
+        `ahead of ${other?.first.strategies[0]?.name} (${pct(other?.draws.netAnnualizedReturn.mean ?? NaN)}); ` +
+        `${pct(summary?.idleShareWhileRequests ?? NaN)} of its money sat idle while requests arrived (${pct(summary?.idleShare ?? NaN)} to the last repayment)`,
     );
     // At the top: before the first section.
     expect(html.indexOf('class="verdict"')).toBeLessThan(html.indexOf('<h2>'));
@@ -210,6 +210,9 @@ describe('the verdict, offer outcomes, idle cash and sensitivity of the HTML rep
     for (const { summary } of results) {
       expect(summary.idleShare).toBeGreaterThan(0);
       expect(summary.idleShare + summary.reservedShare + summary.capitalUtilization).toBeCloseTo(1, 9);
+      expect(summary.idleShareWhileRequests).toBeGreaterThan(0);
+      expect(summary.idleShareWhileRequests).toBeLessThan(1);
+      expect(summary.idleShareWhileRequests).not.toBe(summary.idleShare);
     }
     const row = tableOf(html, 'comparison').find((r) => r[0] === 'idle cash, share of the money over time');
     expect(row?.slice(1)).toEqual(results.map((r) => idleCashText(r.summary)));
@@ -241,7 +244,7 @@ describe('the HTML report of a tiny run', () => {
     const nothing = run(recording(12), flatStrategy(FLAT_STRATEGY_YAML.replace('min: $min_credit_score', 'min: 900'), 'none.yaml'));
     expect(nothing.summary.offers).toBe(0);
     // Nothing offered, nothing lent: all of the money sat idle the whole time.
-    expect(nothing.summary).toMatchObject({ idleShare: 1, reservedShare: 0, capitalUtilization: 0 });
+    expect(nothing.summary).toMatchObject({ idleShare: 1, reservedShare: 0, idleShareWhileRequests: 1, capitalUtilization: 0 });
     const html = await written([nothing]);
     expect(html).toContain('<p class="no-chart" data-chart="offered-rates">Offered rates: no offer passed the guard, so there is no distribution to show.</p>');
     expect(html).toContain('<p class="no-chart" data-chart="default-rate-by-risk">');

@@ -21,9 +21,14 @@ export const dollars = (cents: number): string => {
   return cents < 0 && Math.round(cents) !== 0 ? `-$${text}` : `$${text}`;
 };
 
-/** "61.2% (and 3.1% held by open offers)": free cash, then cash held by offers, as shares of the money over time. */
-export const idleCashText = (summary: Pick<BacktestSummary, 'idleShare' | 'reservedShare'>): string =>
-  summary.reservedShare > 0 ? `${pct(summary.idleShare)} (and ${pct(summary.reservedShare)} held by open offers)` : pct(summary.idleShare);
+/**
+ * "61.2% (and 3.1% held by open offers); 40.0% while requests arrived": free cash, then cash held
+ * by offers, as shares of the money over the whole run, then free cash until the last request.
+ */
+export function idleCashText(summary: Pick<BacktestSummary, 'idleShare' | 'reservedShare' | 'idleShareWhileRequests'>): string {
+  const held = summary.reservedShare > 0 ? ` (and ${pct(summary.reservedShare)} held by open offers)` : '';
+  return `${pct(summary.idleShare)}${held}; ${pct(summary.idleShareWhileRequests)} while requests arrived`;
+}
 
 /** A risk level as a report names it: "low (0)", "high (2)" (borrower_card_color in brackets). */
 export const riskLevelLabel = (level: number | string): string => `${riskLevelName(level)} (${level})`;

@@ -55,6 +55,6 @@ export function verdictLine(results: readonly BacktestResult[], draws: ReadonlyA
   if (level.length > 0) parts.push(`level with ${list(level)}`);
   const summary = best.result.summary;
   const judged = summary.funded < MIN_FUNDED_LOANS ? `; only ${summary.funded} loans funded: too few to judge` : '';
-  const held = summary.reservedShare > 0 ? ` (and ${pct(summary.reservedShare)} held by open offers)` : '';
-  return `${parts.join(', ')}; ${pct(summary.idleShare)} of its money sat idle over time${held}${judged}`;
+  const idle = `${pct(summary.idleShareWhileRequests)} of its money sat idle while requests arrived (${pct(summary.idleShare)} to the last repayment)`;
+  return `${parts.join(', ')}; ${idle}${judged}`;
 }
