@@ -66,6 +66,12 @@ export interface BacktestSummary {
   capitalUtilization: number;
   /** Time-average cash balance. */
   averageIdleCents: number;
+  /** Time-weighted share of the money (cash + principal lent) that was free cash, lent to no one and held by no offer (idle-cash.ts). */
+  idleShare: number;
+  /** Time-weighted share of the money held by open offers. */
+  reservedShare: number;
+  /** idleShare from the first request to the last only (idle-cash.ts: the tail after it has nothing to lend to). */
+  idleShareWhileRequests: number;
   /** net / starting balance, per year of the simulated period: the headline (idle cash included). */
   netAnnualizedReturn: number;
   /** net / capital-years: the yearly return on the money actually lent. */
@@ -100,7 +106,10 @@ export interface SeriesPoint {
   at: string;
   netCents: number;
   deployedCents: number;
+  /** Cash: the balance, including what open offers hold (reservedCents). */
   idleCents: number;
+  /** The part of idleCents held by open offers (absent in results written before it was kept). */
+  reservedCents?: number;
 }
 
 export interface BacktestResult {

@@ -30,3 +30,7 @@ export { borrowerChoice, hasRecordedAcceptance } from './recorded-acceptance.js'
 export { wilson, rateRatio, type OfferStats, type DefaultRate, type RateRatio } from './offer-stats.js';
 export { ADVERSE_SELECTION_HEADER, ADVERSE_SELECTION_NOTE, adverseSelectionRows, COMPETITION_HEADER, competitionRows } from './report/adverse-selection.js';
 export { bandHeadline, WORLDS_HEADER, worldsRows } from './report/worlds-band.js';
+export { SENSITIVITY_HEADER, sensitivityRows, sensitivityTitle } from './report/sensitivity-section.js';
+export { verdictLine } from './report/verdict.js';
+export { offerOutcomesText } from './report/adverse-selection.js';
+export { idleCashText, riskLevelLabel } from './report/summary-lines.js';

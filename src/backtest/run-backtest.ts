@@ -21,6 +21,7 @@ import { ReplayDataSource, simSpendLedger } from './recording-data.js';
 import type { RecordingLine } from '../recording/index.js';
 import { SegmentTable, segmentRow, emptyCounts, type SegmentCounts } from './segment-stats.js';
 import { SimLedger, type ExposureKey } from './sim-ledger.js';
+import { IdleCashMeter } from './idle-cash.js';
 
 export interface BacktestOptions {
   /** Cash at the start, in cents. */
@@ -116,6 +117,7 @@ class Replay {
   private startMs = Number.NaN;
   private idleIntegral = 0;
   private deployedIntegral = 0;
+  private readonly idleCash = new IdleCashMeter();
   private peakEquity: number;
   private maxDrawdown = 0;
 
@@ -145,6 +147,7 @@ class Replay {
       this.contribute(index, spentBefore - this.ledger.dataSpendCents);
       this.afterChange();
     });
+    this.idleCash.requestsEnded();
     this.advanceTo(Number.POSITIVE_INFINITY);
     return this.result(recording);
   }
@@ -166,6 +169,7 @@ class Replay {
     const dt = ms - this.nowMs;
     this.idleIntegral += this.ledger.balanceCents * dt;
     this.deployedIntegral += this.ledger.deployedCents * dt;
+    this.idleCash.accrue(this.ledger, dt);
     this.nowMs = ms;
   }
 
@@ -354,10 +358,11 @@ class Replay {
       last.netCents = net;
       last.deployedCents = this.ledger.deployedCents;
       last.idleCents = this.ledger.balanceCents;
+      last.reservedCents = this.ledger.reservedCents;
       return;
     }
     this.seriesDayMs = dayMs;
-    this.series.push({ at: new Date(dayMs).toISOString(), netCents: net, deployedCents: this.ledger.deployedCents, idleCents: this.ledger.balanceCents });
+    this.series.push({ at: new Date(dayMs).toISOString(), netCents: net, deployedCents: this.ledger.deployedCents, idleCents: this.ledger.balanceCents, reservedCents: this.ledger.reservedCents });
   }
 
   private result(recording: PreparedRecording): BacktestResult {
@@ -396,6 +401,7 @@ class Replay {
         unjudgedShare: total.offers === 0 ? 0 : this.unjudgedOffers / total.offers,
         capitalUtilization: this.idleIntegral + this.deployedIntegral > 0 ? this.deployedIntegral / (this.idleIntegral + this.deployedIntegral) : 0,
         averageIdleCents: spanMs > 0 ? Math.round(this.idleIntegral / spanMs) : ledger.balanceCents,
+        ...this.idleCash.shares(),
         netAnnualizedReturn: years > 0 && start > 0 ? net / start / years : 0,
         returnOnDeployed: segmentRow('all', { ...total, lossCents: total.lossCents + ledger.dataSpendCents }).annualizedReturn,
         maxDrawdown: this.maxDrawdown,

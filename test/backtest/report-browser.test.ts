@@ -74,12 +74,12 @@ describe.skipIf(skipReason !== undefined)('the HTML report in Chromium', () => {
         return { id: canvas.id, painted, datasets: chart?.data.datasets.length ?? 0, width: canvas.clientWidth };
       }),
     );
-    expect(charts.map((c) => c.id)).toEqual(['chart-equity', 'chart-drawdown', 'chart-default-rate-by-risk', 'chart-return-by-risk', 'chart-offered-rates']);
+    expect(charts.map((c) => c.id)).toEqual(['chart-equity', 'chart-drawdown', 'chart-idle-cash', 'chart-default-rate-by-risk', 'chart-return-by-risk', 'chart-offered-rates']);
     for (const chart of charts) {
       expect(chart.datasets, chart.id).toBe(2);
       expect(chart.painted, chart.id).toBeGreaterThan(1000);
     }
-    expect(await page.getAttribute('body', 'data-charts-drawn')).toBe('5');
+    expect(await page.getAttribute('body', 'data-charts-drawn')).toBe('6');
     expect(await page.locator('table.loans tbody tr').count()).toBe(results.reduce((sum, r) => sum + r.summary.funded, 0));
     expect(errors).toEqual([]);
     await page.close();

@@ -11,8 +11,9 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BacktestResult } from '../../src/backtest/backtest-result.js';
 import { backtestHtml, type ReportData } from '../../src/backtest/report/html-report.js';
-import { dateTicks, equityCurve, rateHistogram } from '../../src/backtest/report/report-charts.js';
-import { dollars, MIN_FUNDED_LOANS, summaryLines } from '../../src/backtest/report/summary-lines.js';
+import { dateTicks, equityCurve, idleShareCurve, rateHistogram } from '../../src/backtest/report/report-charts.js';
+import { dollars, idleCashText, MIN_FUNDED_LOANS, pct, riskLevelLabel, summaryLines } from '../../src/backtest/report/summary-lines.js';
+import { prepareRecording, runDraws, runSensitivity, runWorlds, verdictLine } from '../../src/backtest/index.js';
 import { runBacktest } from '../../src/backtest/run-backtest.js';
 import type { RecordingLine } from '../../src/recording/index.js';
 import { CERTAIN_MARKET, recordingLine, syntheticRecording } from './recording-fixtures.js';
@@ -99,12 +100,14 @@ describe('the HTML report of two strategies on a large recording', () => {
     expect(rates).toEqual(results.map((r) => r.summary.offers));
     const defaults = chart('default-rate-by-risk');
     const level = defaults?.x.dates === false ? defaults.x.categories[0] : undefined;
-    expect(defaults?.datasets[0]?.data[0]).toBe(results[0]?.segments.risk_level.find((r) => r.key === level)?.defaultRate);
+    // Categories name the risk level ("low (0)"), not only its number.
+    expect(level).toMatch(/^(low|medium|high|friends|crypto) \(\d\)$/);
+    expect(defaults?.datasets[0]?.data[0]).toBe(results[0]?.segments.risk_level.find((r) => riskLevelLabel(r.key) === level)?.defaultRate);
   });
 
   it('draws every chart, each with titled axes in units', () => {
     const canvases = [...html.matchAll(/<canvas id="chart-([\w-]+)"/g)].map((m) => m[1]);
-    expect(canvases).toEqual(['equity', 'drawdown', 'default-rate-by-risk', 'return-by-risk', 'offered-rates']);
+    expect(canvases).toEqual(['equity', 'drawdown', 'idle-cash', 'default-rate-by-risk', 'return-by-risk', 'offered-rates']);
     expect(html).not.toContain('class="no-chart"');
     for (const spec of data.charts) {
       expect(spec.x.title, spec.id).not.toBe('');
@@ -131,7 +134,7 @@ describe('the HTML report of two strategies on a large recording', () => {
     expect(rows[0]).toEqual(['request id', 'strategy', 'funded', 'risk level', 'amount', 'rate', 'outcome', 'profit']);
     expect(rows).toHaveLength(1 + results.reduce((sum, r) => sum + r.summary.funded, 0));
     const first = results[0]?.loans[0];
-    expect(rows[1]).toEqual([String(first?.loanRequestId), 'flat', first?.fundedAt.slice(0, 10), String(first?.riskLevel), '$500.00', '12.0%', first?.outcome, dollars(first?.profitCents ?? 0)]);
+    expect(rows[1]).toEqual([String(first?.loanRequestId), 'flat', first?.fundedAt.slice(0, 10), riskLevelLabel(first?.riskLevel ?? -1), '$500.00', '12.0%', first?.outcome, dollars(first?.profitCents ?? 0)]);
     for (const result of results) {
       // Each loan's profit is its share of interest + recoveries − losses: together, the whole.
       const { interestCents, recoveryCents, lossCents } = result.summary;
@@ -143,6 +146,88 @@ describe('the HTML report of two strategies on a large recording', () => {
     const rows = tableOf(html, 'segment');
     expect(rows[0]?.slice(0, 5)).toEqual(['risk level', 'requests', 'offers', 'funded', 'defaults']);
     expect(html).not.toContain('class="warning"');
+  });
+});
+
+describe('the verdict, offer outcomes, idle cash and sensitivity of the HTML report', () => {
+  const lines = recording(300);
+  const prepared = prepareRecording(lines);
+  const settings = { startingBalanceCents: BALANCE, market: CERTAIN_MARKET };
+  const strategies = [flatStrategy(), strict];
+  const runs = strategies.map((s) => runDraws(prepared, [s], settings, [1, 2]));
+  const sensitivity = strategies.map((s) => runSensitivity(prepared, [s], settings, [1, 2]));
+  const results = runs.map((r) => r.first);
+  let html: string;
+  beforeAll(() => {
+    html = backtestHtml(
+      results,
+      'week.jsonl',
+      runs.map((r) => r.draws),
+      [],
+      { sensitivity, conditions: 'risk limits from config/lendbot.yaml; balance $200,000.00 (--balance)' },
+    );
+  });
+
+  it('opens with one verdict line: the best run against uninvested cash and the other run, and its idle cash', () => {
+    const verdict = /<p class="verdict"><strong>Verdict:<\/strong> (.*?)\.<\/p>/.exec(html)?.[1];
+    const [best, other] = runs[0] && runs[1] && runs[0].draws.netAnnualizedReturn.mean >= runs[1].draws.netAnnualizedReturn.mean ? [runs[0], runs[1]] : [runs[1], runs[0]];
+    const summary = best?.first.summary;
+    expect(verdict).toBe(
+      `${best?.first.strategies[0]?.name} earned ${pct(best?.draws.netAnnualizedReturn.mean ?? NaN)} a year net on its capital (mean of 2 draws), beating uninvested cash (0%), ` +
+        `ahead of ${other?.first.strategies[0]?.name} (${pct(other?.draws.netAnnualizedReturn.mean ?? NaN)}); ` +
+        `${pct(summary?.idleShareWhileRequests ?? NaN)} of its money sat idle while requests arrived (${pct(summary?.idleShare ?? NaN)} to the last repayment)`,
+    );
+    // At the top: before the first section.
+    expect(html.indexOf('class="verdict"')).toBeLessThan(html.indexOf('<h2>'));
+    expect(html).toContain('<p class="conditions">Conditions: risk limits from config/lendbot.yaml; balance $200,000.00 (--balance).</p>');
+    expect(dataBlock(html).verdict).toBe(verdict);
+  });
+
+  it('with the band across borrower worlds, counts the worlds above cash and those where the best run is ahead', () => {
+    const worlds = strategies.map((s) => runWorlds(prepared, [s], settings, [1]));
+    const verdict = verdictLine(results, runs.map((r) => r.draws), worlds) ?? '';
+    const bestIndex = (runs[0]?.draws.netAnnualizedReturn.mean ?? 0) >= (runs[1]?.draws.netAnnualizedReturn.mean ?? 0) ? 0 : 1;
+    const [mine, theirs] = [worlds[bestIndex], worlds[1 - bestIndex]];
+    const above = mine?.worlds.filter((w) => w.draws.netAnnualizedReturn.mean > 0).length;
+    const ahead = mine?.worlds.filter((w, i) => w.draws.netAnnualizedReturn.mean > (theirs?.worlds[i]?.draws.netAnnualizedReturn.mean ?? Infinity)).length;
+    expect(mine?.worlds).toHaveLength(4);
+    expect(verdict).toContain(`, ${pct(mine?.low?.netAnnualizedReturn ?? NaN)} to ${pct(mine?.high?.netAnnualizedReturn ?? NaN)} across borrower worlds, `);
+    expect(verdict).toContain(` uninvested cash (0%) on average and in ${above} of 4 borrower worlds, `);
+    expect(verdict).toContain(`; ahead in ${ahead} of 4 borrower worlds)`);
+  });
+
+  it('counts each run’s offers won, outbid and declined under its headline', () => {
+    for (const result of results) {
+      const stats = result.offerStats.at(-1);
+      expect(stats?.offers).toBeGreaterThan(0);
+      expect(html).toContain(
+        `<p class="offers">${stats?.offers} offers: ${stats?.won} won (${stats?.funded} funded), ${stats?.outbid} outbid, ${stats?.declined} declined, ${stats?.unjudged} unjudged, ${stats?.expired} expired.</p>`,
+      );
+    }
+  });
+
+  it('shows idle cash as a share of the money over time, and the shares add up with the money lent', () => {
+    for (const { summary } of results) {
+      expect(summary.idleShare).toBeGreaterThan(0);
+      expect(summary.idleShare + summary.reservedShare + summary.capitalUtilization).toBeCloseTo(1, 9);
+      expect(summary.idleShareWhileRequests).toBeGreaterThan(0);
+      expect(summary.idleShareWhileRequests).toBeLessThan(1);
+      expect(summary.idleShareWhileRequests).not.toBe(summary.idleShare);
+    }
+    const row = tableOf(html, 'comparison').find((r) => r[0] === 'idle cash, share of the money over time');
+    expect(row?.slice(1)).toEqual(results.map((r) => idleCashText(r.summary)));
+    expect(dataBlock(html).runs[0]?.summary.idleShare).toBe(results[0]?.summary.idleShare);
+  });
+
+  it('has the sensitivity section of the terminal report, one table per run', () => {
+    expect(html).toContain('<h2>Sensitivity</h2>');
+    const tables = [...html.matchAll(/<table class="sensitivity">/g)];
+    expect(tables).toHaveLength(2);
+    const rows = tableOf(html, 'sensitivity');
+    expect(rows[0]).toEqual(['borrowers', 'midpoint', 'steepness', 'net ann. return', 'range', 'funded']);
+    expect(rows.slice(1).map((r) => r[0])).toEqual(['as assumed', ...(sensitivity[0] ?? []).map((c) => c.label)]);
+    expect(dataBlock(html).runs[1]?.sensitivity).toEqual(sensitivity[1]);
+    expect(backtestHtml(results, 'week.jsonl')).not.toContain('<h2>Sensitivity</h2>');
   });
 });
 
@@ -158,6 +243,8 @@ describe('the HTML report of a tiny run', () => {
   it('replaces a chart with nothing to draw by one line of text', async () => {
     const nothing = run(recording(12), flatStrategy(FLAT_STRATEGY_YAML.replace('min: $min_credit_score', 'min: 900'), 'none.yaml'));
     expect(nothing.summary.offers).toBe(0);
+    // Nothing offered, nothing lent: all of the money sat idle the whole time.
+    expect(nothing.summary).toMatchObject({ idleShare: 1, reservedShare: 0, idleShareWhileRequests: 1, capitalUtilization: 0 });
     const html = await written([nothing]);
     expect(html).toContain('<p class="no-chart" data-chart="offered-rates">Offered rates: no offer passed the guard, so there is no distribution to show.</p>');
     expect(html).toContain('<p class="no-chart" data-chart="default-rate-by-risk">');
@@ -205,6 +292,21 @@ describe('the report’s chart data', () => {
       [10_500, 0],
       [9_700, -800],
       [10_900, 0],
+    ]);
+  });
+
+  it('charts idle cash as the share of the money neither lent nor held by an offer', () => {
+    const at = (day: number) => new Date(Date.UTC(2026, 0, day)).toISOString();
+    expect(
+      idleShareCurve([
+        { at: at(1), netCents: 0, deployedCents: 0, idleCents: 10_000, reservedCents: 0 },
+        { at: at(2), netCents: 0, deployedCents: 6_000, idleCents: 4_000, reservedCents: 1_000 },
+        { at: at(3), netCents: 0, deployedCents: 0, idleCents: 0 },
+      ]),
+    ).toEqual([
+      [Date.parse(at(1)), 1],
+      [Date.parse(at(2)), 0.3],
+      [Date.parse(at(3)), 0],
     ]);
   });
 

@@ -59,10 +59,12 @@ describe('lendbot backtest', () => {
 
   it('fits the balance to the recording when none is given, warns about a small sample, and reports the draws and the sensitivity', async () => {
     const json = join(dir, 'draws.json');
-    const result = await runCli(['backtest', '--data', data, '--strategy', strategy, '--draws', '3', '--seed', '4', '--json', json]);
+    const result = await runCli(['backtest', '--data', data, '--strategy', strategy, '--conditions', 'unlimited', '--draws', '3', '--seed', '4', '--json', json]);
     expect(result.code).toBe(0);
     // Every request is 500.00: 100 x 500.00 = 50,000.00.
-    expect(result.stdout).toContain('Starting balance 50000.00 USD (default: 100 × the average request total_amount, 500.00, rounded up to 1,000 USD)');
+    expect(result.stdout).toContain(
+      'Conditions: no caps on exposure, per borrower or per day (--conditions unlimited); balance $50,000.00: 100 × the average request total_amount, $500.00, rounded up to 1,000 USD\nStarting balance 50000.00 USD;',
+    );
     expect(result.stdout).toMatch(/Net annualized return on capital \(idle cash included\): -?[\d.]+%, \d+ loans funded \(seed 4\); mean over 3 draws -?[\d.]+% \(range -?[\d.]+% to -?[\d.]+%, smallest to largest draw\)/);
     expect(result.stdout).toMatch(/warning: fewer than 100 funded loans \(\d+\): the figures are noise-level/);
     expect(result.stdout).toMatch(/Sensitivity: net annualized return \(mean over the same 3 draws\)/);
@@ -129,7 +131,7 @@ describe('lendbot backtest', () => {
     await writeRecording(hand, HAND_LINES);
     await writeFile(flat20, FLAT_20_YAML);
     await writeFile(market, 'prepayment: { share: 0 }\n');
-    const result = await runCli(['backtest', '--data', hand, '--strategy', flat20, '--balance', '50000', '--market', market, '--draws', '2', '--json', json, '--html', html, '--decisions']);
+    const result = await runCli(['backtest', '--data', hand, '--strategy', flat20, '--conditions', 'unlimited', '--balance', '50000', '--market', market, '--draws', '2', '--json', json, '--html', html, '--decisions']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("Acceptance is recorded on every request (reservation_rate): no borrower world is assumed, the figure above is the recording's");
     expect(result.stdout).toMatch(/Competition and adverse selection \(seed 1\)\n +strategy +offers +won +funded +outbid +declined +unjudged +expired +win rate contested +win rate uncontested +recorded acceptance\n +flat +8 +4 +4 +2 +2 +0 +0 +40\.0% \(2 of 5\) +66\.7% \(2 of 3\) +8\n/);
@@ -176,6 +178,53 @@ describe('lendbot backtest', () => {
     expect(page).toMatch(/<table class="worlds">/);
     const none = await runCli(['backtest', '--data', data, '--strategy', strategy, '--balance', '50000', '--draws', '1', '--no-sensitivity', '--no-worlds']);
     expect(none.stdout).not.toContain('across borrower worlds');
+  });
+
+  it("runs on the daemon's conditions by default: the config's caps and the account's balance, and says so", async () => {
+    const db = join(dir, 'account.db');
+    const { openStore } = await import('../../src/store/index.js');
+    const store = openStore(db);
+    const transfer = (status: string, type: string, amount: string) => ({ transfer_status: status, transfer_type: type, transfer_amount: amount });
+    store.account.replaceTransfers(
+      [
+        { date: '2026-11-18', transactions: [transfer('processed', 'Deposit', '6000.00')] },
+        { date: '2026-11-20', transactions: [transfer('processed', 'Loan Funding', '-500.00'), transfer('pending', 'Loan Funding', '-500.00')] },
+      ],
+      Date.parse('2026-11-20T12:00:00Z'),
+    );
+    store.close();
+    const config = join(dir, 'daemon.yaml');
+    await writeFile(config, `db: ${db}\nrisk:\n  max_open_exposure: null\n  max_per_borrower: null\n  max_amount_per_day: 1000\n`);
+    const json = join(dir, 'daemon.json');
+    const html = join(dir, 'daemon.html');
+    const result = await runCli(['backtest', '--data', data, '--strategy', strategy, '--config', config, '--draws', '1', '--no-sensitivity', '--no-worlds', '--json', json, '--html', html]);
+    expect(result.code).toBe(0);
+    // Processed 6,000 - 500, less the pending 500 already committed: 5,000.00 usable.
+    const conditions = `Conditions: risk limits from ${config}; balance $5,000.00 from the account on 2026-11-20 (${db})`;
+    expect(result.stdout).toContain(`${conditions}\nStarting balance 5000.00 USD;`);
+    // Two 500.00 offers a day at most: the config's cap, which the unlimited run never meets.
+    expect(result.stdout).toMatch(/guard refusals +max_amount_per_day \d+/);
+    const written = JSON.parse(await readFile(json, 'utf8')) as { conditions: { name: string; limitsFrom: string }; balance: { cents: number; from: string; default: boolean } };
+    expect(written.conditions).toMatchObject({ name: 'daemon', limitsFrom: config });
+    expect(written.balance).toMatchObject({ cents: 500_000, from: 'account', default: true });
+    expect(await readFile(html, 'utf8')).toContain(`<p class="conditions">${conditions}.</p>`);
+    const unlimited = await runCli(['backtest', '--data', data, '--strategy', strategy, '--conditions', 'unlimited', '--draws', '1', '--no-sensitivity', '--no-worlds']);
+    expect(unlimited.stdout).toContain('Conditions: no caps on exposure, per borrower or per day (--conditions unlimited); balance $50,000.00: 100 × the average request');
+    expect(unlimited.stdout).toMatch(/guard refusals +none/);
+  });
+
+  it('falls back to the fitted balance, saying why, when the config names no database that exists', async () => {
+    const config = join(dir, 'nodb.yaml');
+    const db = join(dir, 'absent.db');
+    await writeFile(config, `db: ${db}\n`);
+    const result = await runCli(['backtest', '--data', data, '--strategy', strategy, '--config', config, '--draws', '1', '--no-sensitivity', '--no-worlds']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      `Conditions: risk limits from ${config}; balance $50,000.00: 100 × the average request total_amount, $500.00, rounded up to 1,000 USD (no account known: no database at ${db})`,
+    );
+    const bad = await runCli(['backtest', '--data', data, '--strategy', strategy, '--conditions', 'generous']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('expected daemon');
   });
 
   it('never wins above a competing rate the borrower took, unless --competition soft (or the market file) asks for it', async () => {

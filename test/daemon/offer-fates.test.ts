@@ -94,7 +94,7 @@ describe('offer fates from a daemon run against the sandbox', () => {
 
     // A backtest of the export counts the offers it had to judge without an outcome.
     const json = join(h.dir, 'bt.json');
-    const backtest = await runCli(['backtest', '--data', file, '--strategy', OFFER_ALL, '--draws', '1', '--no-sensitivity', '--json', json]);
+    const backtest = await runCli(['backtest', '--data', file, '--strategy', OFFER_ALL, '--conditions', 'unlimited', '--draws', '1', '--no-sensitivity', '--json', json]);
     expect(backtest.code).toBe(0);
     const result = JSON.parse(await readFile(json, 'utf8')) as { runs: Array<{ summary: { offers: number; unjudgedOffers: number; unjudgedShare: number } }> };
     expect(result.runs[0]?.summary).toMatchObject({ offers: 5, unjudgedOffers: 4, unjudgedShare: 0.8 });

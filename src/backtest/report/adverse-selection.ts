@@ -23,6 +23,13 @@ export function ratioCell(ratio: RateRatio): string {
 
 const winCell = (w: WinRate): string => (w.rate === null ? '- (n 0)' : `${pct(w.rate)} (${w.won} of ${w.offers})`);
 
+/** "600 offers: 12 won, 487 outbid, 65 declined, 36 unjudged, 0 expired" (the run's last row: its strategy, or all). */
+export function offerOutcomesText(rows: readonly OfferStats[]): string | null {
+  const r = rows.at(-1);
+  if (!r) return null;
+  return `${r.offers.toLocaleString('en-US')} offers: ${r.won.toLocaleString('en-US')} won (${r.funded.toLocaleString('en-US')} funded), ${r.outbid.toLocaleString('en-US')} outbid, ${r.declined.toLocaleString('en-US')} declined, ${r.unjudged.toLocaleString('en-US')} unjudged, ${r.expired.toLocaleString('en-US')} expired`;
+}
+
 export const COMPETITION_HEADER = ['strategy', 'offers', 'won', 'funded', 'outbid', 'declined', 'unjudged', 'expired', 'win rate contested', 'win rate uncontested', 'recorded acceptance'];
 
 /** One row per strategy: offers and what became of them. */

@@ -7,7 +7,7 @@
  */
 import { basename } from 'node:path';
 import type { BacktestLoan, BacktestResult, BacktestSummary, StrategyRun } from '../backtest-result.js';
-import type { DrawsSummary } from '../draws.js';
+import type { DrawsSummary, SensitivityCase } from '../draws.js';
 import { UNFITTED_MARKET_TEXT } from '../../engine/market-source.js';
 import { unjudgedWarning } from '../market-model.js';
 import type { SegmentRow } from '../segment-stats.js';
@@ -17,16 +17,30 @@ import { reportCharts, type ChartSpec } from './report-charts.js';
 import { comparisonTable, escapeHtml, loansTable, segmentTable } from './report-tables.js';
 import { calibrationHtml } from './calibration-section.js';
 import { cashHtml } from './cash-section.js';
-import { dollars, MIN_FUNDED_LOANS, pct, runName, sampleSizeWarning } from './summary-lines.js';
+import { dollars, MIN_FUNDED_LOANS, pct, riskLevelLabel, runName, sampleSizeWarning } from './summary-lines.js';
 import type { OfferStats } from '../offer-stats.js';
 import type { WorldsBand } from '../worlds-band.js';
-import { competitionHtml } from './adverse-selection.js';
+import { competitionHtml, offerOutcomesText } from './adverse-selection.js';
+import { sensitivityHtml } from './sensitivity-section.js';
+import { verdictLine } from './verdict.js';
 import { bandHeadline, worldsHtml } from './worlds-band.js';
+
+/** What the command adds to the page beyond the runs, their draws and their bands. */
+export interface HtmlExtras {
+  /** Each run's sensitivity cases (`sensitivity[i]` belongs to `results[i]`); absent or empty: no section. */
+  sensitivity?: ReadonlyArray<readonly SensitivityCase[] | undefined>;
+  /** The conditions the runs were backtested on and where they came from ("risk limits from config/lendbot.yaml; ..."). */
+  conditions?: string;
+}
 
 /** The JSON block's shape: the result's own figures (not recomputed) and the charts' data. */
 export interface ReportData {
   version: 1;
   source: string;
+  /** The one-line verdict at the top of the page; null without runs. */
+  verdict: string | null;
+  /** The backtest's conditions as the page states them; null when the caller said nothing. */
+  conditions: string | null;
   minFundedLoans: number;
   runs: Array<{
     name: string;
@@ -39,14 +53,24 @@ export interface ReportData {
     offerStats: OfferStats[];
     /** The band across borrower worlds; null when not run. */
     worlds: WorldsBand | null;
+    /** Borrowers more and less rate-sensitive; empty when not run. */
+    sensitivity: readonly SensitivityCase[];
   }>;
   charts: ChartSpec[];
 }
 
-export function reportData(results: readonly BacktestResult[], source: string, worlds: ReadonlyArray<WorldsBand | null> = []): ReportData {
+export function reportData(
+  results: readonly BacktestResult[],
+  source: string,
+  worlds: ReadonlyArray<WorldsBand | null> = [],
+  draws: ReadonlyArray<DrawsSummary | undefined> = [],
+  extras: HtmlExtras = {},
+): ReportData {
   return {
     version: 1,
     source,
+    verdict: verdictLine(results, draws, worlds),
+    conditions: extras.conditions ?? null,
     minFundedLoans: MIN_FUNDED_LOANS,
     runs: results.map((r, i) => ({
       name: runName(r),
@@ -57,6 +81,7 @@ export function reportData(results: readonly BacktestResult[], source: string, w
       sampleSizeWarning: sampleSizeWarning(r.summary),
       offerStats: r.offerStats,
       worlds: worlds[i] ?? null,
+      sensitivity: extras.sensitivity?.[i] ?? [],
     })),
     charts: reportCharts(results),
   };
@@ -86,7 +111,9 @@ function headline(result: BacktestResult, draws: DrawsSummary | undefined, band:
   }
   const unjudged = settings.market.settle && summary.offers > 0 ? `<p>Offers judged without an outcome: ${summary.unjudgedOffers} of ${summary.offers} (${pct(summary.unjudgedShare)}).</p>` : '';
   const range = band ? `<p class="band">${escapeHtml(bandHeadline(band))}.</p>` : '';
-  return `<p class="headline">${text}.</p>${range}${unjudged}`;
+  const outcomes = settings.market.settle ? offerOutcomesText(result.offerStats) : null;
+  const offers = outcomes ? `<p class="offers">${escapeHtml(outcomes)}.</p>` : '';
+  return `<p class="headline">${text}.</p>${range}${offers}${unjudged}`;
 }
 
 const SEGMENT_TITLES = { score_band: ['By score band (provider B)', 'score band'], term: ['By term', 'term (months)'], strategy: ['By strategy', 'strategy'] } as const;
@@ -108,7 +135,7 @@ function runSection(result: BacktestResult, draws: DrawsSummary | undefined, ban
     `<section class="run"><h3>${escapeHtml(runName(result))}</h3><ul>${strategies}</ul>` +
     `<p>Starting balance ${dollars(result.settings.startingBalanceCents)}; ${settle}; unknown competition: ${escapeHtml(String(market.unknownCompetition))}.</p>` +
     headline(result, draws, band) +
-    `<h4>By risk level</h4>${segmentTable('risk level', result.segments.risk_level)}` +
+    `<h4>By risk level</h4>${segmentTable('risk level', result.segments.risk_level, riskLevelLabel)}` +
     `<details><summary>By score band, term and strategy</summary>${others}</details></section>`
   );
 }
@@ -123,23 +150,25 @@ function loansSection(results: readonly BacktestResult[]): string {
 
 const STYLE = `body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;padding:16px 24px;color:#222;max-width:1280px}
 h1{font-size:1.5em}h2{margin-top:2em;border-bottom:1px solid #ddd}
-table{border-collapse:collapse;margin:8px 0 16px;font-variant-numeric:tabular-nums}th,td{padding:3px 10px;border-bottom:1px solid #e6e6e6;text-align:right;white-space:nowrap}
-th:first-child,td:first-child{text-align:left}thead th{background:#f4f4f4}.scroll{overflow-x:auto}
+table{border-collapse:collapse;margin:8px 0 16px;font-variant-numeric:tabular-nums}th,td{padding:3px 7px;border-bottom:1px solid #e6e6e6;text-align:right;white-space:nowrap}
+th:first-child,td:first-child{text-align:left}tbody th:first-child{white-space:normal;min-width:8em;max-width:24em}thead th{background:#f4f4f4;white-space:normal;vertical-align:bottom;min-width:4em}.scroll{overflow-x:auto}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,520px),1fr));gap:16px}
 figure.chart{margin:0}figcaption{font-weight:600;margin-bottom:4px}.plot{position:relative;width:100%;height:320px}
+.verdict{font-size:1.08em;border-left:4px solid #3b6ea5;background:#f3f7fb;padding:8px 14px}.conditions{color:#444}
 .warning{border:2px solid #c0392b;background:#fdecea;color:#7b1d12;padding:8px 14px;margin:12px 0}.warning p{margin:4px 0}
 .no-chart,.no-loans{color:#555;font-style:italic}code{font-size:.9em}table.loans{font-size:.92em}
 tr[data-outcome=defaulted] td{color:#a32}details{margin:8px 0}summary{cursor:pointer}
 ul.findings li.off{color:#7b1d12}`;
 
-/** The whole page; `draws[i]` and `worlds[i]` belong to `results[i]`. */
+/** The whole page; `draws[i]`, `worlds[i]` and `extras.sensitivity[i]` belong to `results[i]`. */
 export function backtestHtml(
   results: readonly BacktestResult[],
   source: string,
   draws: readonly (DrawsSummary | undefined)[] = [],
   worlds: ReadonlyArray<WorldsBand | null> = [],
+  extras: HtmlExtras = {},
 ): string {
-  const data = reportData(results, source, worlds);
+  const data = reportData(results, source, worlds, draws, extras);
   const names = results.map(runName);
   const title = `lendbot backtest: ${names.join(' vs ') || 'no strategy'} on ${basename(source) || 'a recording'}`;
   const first = results[0];
@@ -152,14 +181,17 @@ export function backtestHtml(
 <title>${escapeHtml(title)}</title>
 <style>${STYLE}</style></head><body>
 <h1>${escapeHtml(title)}</h1>
+${data.verdict ? `<p class="verdict"><strong>Verdict:</strong> ${escapeHtml(data.verdict)}.</p>` : ''}
+${data.conditions ? `<p class="conditions">Conditions: ${escapeHtml(data.conditions)}.</p>` : ''}
 <p>Recording <code>${escapeHtml(source)}</code>: ${escapeHtml(period)}. The market model and every figure: docs/backtesting.md.</p>
 ${warnings(results)}
 <h2>Strategies side by side</h2><div class="scroll">${comparisonTable(results, draws.filter((d): d is DrawsSummary => d !== undefined))}</div>
 ${worldsHtml(names, worlds)}
+${sensitivityHtml(results, names, draws, extras.sensitivity ?? [])}
 ${competitionHtml(results)}
 ${calibrationHtml(results)}
 ${cashHtml(results)}
-<h2>Over time</h2>${charts(['equity', 'drawdown'])}
+<h2>Over time</h2>${charts(['equity', 'drawdown', 'idle-cash'])}
 <h2>By risk level</h2>${charts(['default-rate-by-risk', 'return-by-risk'])}
 <h2>Offered rates</h2>${charts(['offered-rates'])}
 <h2>Each run</h2><div class="scroll">${results.map((r, i) => runSection(r, draws[i], worlds[i] ?? null)).join('\n')}</div>

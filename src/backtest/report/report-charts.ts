@@ -4,7 +4,7 @@
  * line of text (`empty`) instead of an empty frame.
  */
 import type { BacktestResult, SeriesPoint } from '../backtest-result.js';
-import { runName } from './summary-lines.js';
+import { riskLevelLabel, runName } from './summary-lines.js';
 
 /** How an axis's values read: cents shown as dollars, fractions shown as percent, or counts. */
 export type AxisUnit = 'cents' | 'fraction' | 'count';
@@ -71,6 +71,16 @@ export function equityCurve(series: readonly SeriesPoint[], startingBalanceCents
   });
 }
 
+/** Per day, the share of the money (cash + principal lent) that was free cash: lent to no one, held by no offer. */
+export function idleShareCurve(series: readonly SeriesPoint[]): Array<[number, number]> {
+  return series.map((point) => {
+    const cash = Math.max(0, point.idleCents);
+    const free = cash - Math.min(cash, Math.max(0, point.reservedCents ?? 0));
+    const money = cash + Math.max(0, point.deployedCents);
+    return [Date.parse(point.at), money > 0 ? free / money : 0];
+  });
+}
+
 /** Offered rates counted in `width`-wide buckets shared by every run (grouped bars, not overlaid). */
 export function rateHistogram(runs: ReadonlyArray<readonly number[]>, width = 0.02): { labels: string[]; counts: number[][] } {
   const all = runs.flat();
@@ -90,6 +100,11 @@ export function rateHistogram(runs: ReadonlyArray<readonly number[]>, width = 0.
 
 const percentLabel = (share: number): string => `${Math.round(share * 1000) / 10}%`;
 
+/** The date axis over `times` (ms): its title and ticks. */
+function dateAxis(times: readonly number[]): ChartSpec['x'] {
+  return { title: 'date (UTC)', dates: true, ticks: times.length === 0 ? [] : dateTicks(Math.min(...times), Math.max(...times)) };
+}
+
 function overTime(id: string, title: string, yTitle: string, results: readonly BacktestResult[], pick: (point: EquityPoint) => number, empty: string): ChartSpec {
   const curves = results.map((r) => equityCurve(r.series, r.settings.startingBalanceCents));
   const times = curves.flat().map((p) => p.ms);
@@ -97,7 +112,7 @@ function overTime(id: string, title: string, yTitle: string, results: readonly B
     id,
     title,
     kind: 'line',
-    x: { title: 'date (UTC)', dates: true, ticks: times.length === 0 ? [] : dateTicks(Math.min(...times), Math.max(...times)) },
+    x: dateAxis(times),
     y: { title: yTitle, unit: 'cents' },
     datasets: results.map((r, i) => ({ label: runName(r), data: (curves[i] ?? []).map((p): [number, number] => [p.ms, pick(p)]) })),
     ...(times.length === 0 ? { empty } : {}),
@@ -112,10 +127,24 @@ function byRiskLevel(id: string, title: string, yTitle: string, results: readonl
     id,
     title,
     kind: 'bar',
-    x: { title: 'risk level (borrower_card_color)', dates: false, categories: levels },
+    x: { title: 'risk level', dates: false, categories: levels.map(riskLevelLabel) },
     y: { title: yTitle, unit: 'fraction' },
     datasets: results.map((r) => ({ label: runName(r), data: levels.map((key) => r.segments.risk_level.find((row) => row.key === key)?.[pick] ?? 0) })),
     ...(levels.length === 0 ? { empty: `${title}: no loan was funded, so there is nothing to show.` } : {}),
+  };
+}
+
+function idleCashChart(results: readonly BacktestResult[]): ChartSpec {
+  const curves = results.map((r) => idleShareCurve(r.series));
+  const times = curves.flat().map(([ms]) => ms);
+  return {
+    id: 'idle-cash',
+    title: 'Idle cash: share of the money lent to no one and held by no offer',
+    kind: 'line',
+    x: dateAxis(times),
+    y: { title: 'idle cash (%)', unit: 'fraction' },
+    datasets: results.map((r, i) => ({ label: runName(r), data: curves[i] ?? [] })),
+    ...(times.length === 0 ? { empty: 'Idle cash: the recording has no requests.' } : {}),
   };
 }
 
@@ -125,6 +154,7 @@ export function reportCharts(results: readonly BacktestResult[]): ChartSpec[] {
   return [
     overTime('equity', 'Equity: starting balance + net so far', 'equity (USD)', results, (p) => p.equityCents, 'Equity: the recording has no requests.'),
     overTime('drawdown', 'Drawdown: dollars below the highest equity so far', 'drawdown (USD)', results, (p) => p.drawdownCents, 'Drawdown: the recording has no requests.'),
+    idleCashChart(results),
     byRiskLevel('default-rate-by-risk', 'Default rate by risk level (defaults / funded loans)', 'default rate (%)', results, 'defaultRate'),
     byRiskLevel('return-by-risk', 'Annualized return on the money lent, by risk level', 'annualized return (%)', results, 'annualizedReturn'),
     {

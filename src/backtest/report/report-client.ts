@@ -15,6 +15,36 @@ export const REPORT_CLIENT_SCRIPT = `(function () {
     return value.toLocaleString('en-US');
   }
   function day(ms) { return new Date(ms).toISOString().slice(0, 10); }
+  var MONTH = new Intl.DateTimeFormat('en-US', { month: 'short', year: 'numeric', timeZone: 'UTC' });
+  function monthStart(ms) { return new Date(ms).getUTCDate() === 1; }
+  // Ticks on month starts read as months ("Jan 2026"), others as days.
+  function dateLabel(ticks) {
+    return ticks.every(monthStart) ? function (ms) { return MONTH.format(new Date(ms)); } : day;
+  }
+  var GAP_PX = 16;
+  /**
+   * Keeps every k-th of the spec's date ticks, k as small as lets each label clear the next by
+   * GAP_PX at the axis's width: the dates are uneven (months differ), so Chart.js's autoSkip,
+   * which assumes even spacing, let neighbours run together.
+   */
+  function fittingTicks(axis, ticks, label) {
+    var span = axis.max - axis.min;
+    if (ticks.length < 2 || !(span > 0) || !(axis.width > 0)) return ticks;
+    var ctx = axis.ctx;
+    ctx.save();
+    ctx.font = Chart.helpers.toFont(axis.options.ticks.font).string;
+    var widths = ticks.map(function (v) { return ctx.measureText(label(v)).width; });
+    ctx.restore();
+    var px = function (v) { return ((v - axis.min) / span) * axis.width; };
+    for (var k = 1; k < ticks.length; k += 1) {
+      var fits = true;
+      for (var i = k; i < ticks.length && fits; i += k) {
+        fits = px(ticks[i]) - px(ticks[i - k]) >= (widths[i] + widths[i - k]) / 2 + GAP_PX;
+      }
+      if (fits) return ticks.filter(function (_, j) { return j % k === 0; });
+    }
+    return ticks.slice(0, 1);
+  }
   var drawn = 0;
   data.charts.forEach(function (spec) {
     var canvas = document.getElementById('chart-' + spec.id);
@@ -31,14 +61,17 @@ export const REPORT_CLIENT_SCRIPT = `(function () {
         pointRadius: 0,
       };
     });
+    var label = dates ? dateLabel(spec.x.ticks) : null;
     var x = dates
       ? {
           type: 'linear',
           bounds: 'data',
-          ticks: { maxRotation: 0, autoSkip: true, callback: function (v) { return day(v); } },
-          afterBuildTicks: function (axis) { axis.ticks = spec.x.ticks.map(function (v) { return { value: v }; }); },
+          ticks: { maxRotation: 0, autoSkip: false, callback: function (v) { return label(v); } },
+          afterBuildTicks: function (axis) {
+            axis.ticks = fittingTicks(axis, spec.x.ticks, label).map(function (v) { return { value: v }; });
+          },
         }
-      : { type: 'category', ticks: { autoSkip: true } };
+      : { type: 'category', ticks: { maxRotation: 0, autoSkip: true, autoSkipPadding: GAP_PX } };
     x.title = { display: true, text: spec.x.title };
     new Chart(canvas, {
       type: spec.kind,

@@ -5,7 +5,7 @@
 import type { BacktestLoan, BacktestResult } from '../backtest-result.js';
 import type { DrawsSummary } from '../draws.js';
 import type { SegmentRow } from '../segment-stats.js';
-import { dollars, pct, runName, sideBySideRows } from './summary-lines.js';
+import { dollars, pct, riskLevelLabel, runName, sideBySideRows } from './summary-lines.js';
 
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -23,14 +23,14 @@ export function comparisonTable(results: readonly BacktestResult[], draws: reado
   return table('comparison', ['', ...results.map(runName)], sideBySideRows(results, draws, dollars));
 }
 
-/** A segment's rows: what was asked, offered, funded and lost, and what it returned. */
-export function segmentTable(keyTitle: string, rows: readonly SegmentRow[]): string {
+/** A segment's rows: what was asked, offered, funded and lost, and what it returned; `keyLabel` names a row's key. */
+export function segmentTable(keyTitle: string, rows: readonly SegmentRow[], keyLabel: (key: string) => string = (key) => key): string {
   const header = [keyTitle, 'requests', 'offers', 'funded', 'defaults', 'default rate', 'avg offered rate', 'lent', 'interest', 'losses', 'recoveries', 'net', 'ann. return'];
   return table(
     'segment',
     header,
     rows.map((r) => [
-      r.key,
+      keyLabel(r.key),
       r.requests.toLocaleString('en-US'),
       r.offers.toLocaleString('en-US'),
       r.funded.toLocaleString('en-US'),
@@ -54,7 +54,7 @@ export function loansTable(loans: ReadonlyArray<{ run: string; loan: BacktestLoa
     .map(
       ({ run, loan }) =>
         `<tr data-outcome="${loan.outcome}"><td>${loan.loanRequestId}</td><td>${escapeHtml(loan.strategy === run ? run : `${run}: ${loan.strategy}`)}</td><td>${loan.fundedAt.slice(0, 10)}</td>` +
-        `<td>${loan.riskLevel}</td><td>${dollars(loan.amountCents)}</td><td>${pct(loan.rate)}</td><td>${loan.outcome}</td><td>${dollars(loan.profitCents)}</td></tr>`,
+        `<td>${escapeHtml(riskLevelLabel(loan.riskLevel))}</td><td>${dollars(loan.amountCents)}</td><td>${pct(loan.rate)}</td><td>${loan.outcome}</td><td>${dollars(loan.profitCents)}</td></tr>`,
     )
     .join('');
   return `<table class="loans"><thead>${row(header, true)}</thead><tbody>${body}</tbody></table>`;

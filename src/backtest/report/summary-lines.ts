@@ -1,4 +1,5 @@
 /** The summary of a backtest as labelled lines, shared by the terminal and HTML reports. */
+import { riskLevelName } from '../../log/plain-figures.js';
 import { formatCents } from '../../service/index.js';
 import type { BacktestResult, BacktestSummary } from '../backtest-result.js';
 import type { DrawsSummary } from '../draws.js';
@@ -19,6 +20,18 @@ export const dollars = (cents: number): string => {
   const text = usd(Math.abs(cents)).replace(/\B(?=(\d{3})+\.)/g, ',');
   return cents < 0 && Math.round(cents) !== 0 ? `-$${text}` : `$${text}`;
 };
+
+/**
+ * "61.2% (and 3.1% held by open offers); 40.0% while requests arrived": free cash, then cash held
+ * by offers, as shares of the money over the whole run, then free cash until the last request.
+ */
+export function idleCashText(summary: Pick<BacktestSummary, 'idleShare' | 'reservedShare' | 'idleShareWhileRequests'>): string {
+  const held = summary.reservedShare > 0 ? ` (and ${pct(summary.reservedShare)} held by open offers)` : '';
+  return `${pct(summary.idleShare)}${held}; ${pct(summary.idleShareWhileRequests)} while requests arrived`;
+}
+
+/** A risk level as a report names it: "low (0)", "high (2)" (borrower_card_color in brackets). */
+export const riskLevelLabel = (level: number | string): string => `${riskLevelName(level)} (${level})`;
 
 /** The run's name in reports: its strategies' names joined by "+". */
 export const runName = (result: Pick<BacktestResult, 'strategies'>): string => result.strategies.map((s) => s.name).join('+');
@@ -43,6 +56,7 @@ export function summaryLines(summary: BacktestSummary, money: (cents: number) =>
     ['return on deployed (annualized)', pct(summary.returnOnDeployed)],
     ['capital utilization', pct(summary.capitalUtilization)],
     ['average idle cash', money(summary.averageIdleCents)],
+    ['idle cash, share of the money over time', idleCashText(summary)],
     ['max drawdown', pct(summary.maxDrawdown)],
     ['largest exposure', money(summary.largestExposureCents)],
     ['largest borrower exposure', money(summary.largestBorrowerExposureCents)],

@@ -18,6 +18,7 @@ import { UNCAPPED_RISK_LIMITS, riskLimitsSchema, type RiskLimits } from '../../.
 import { amountToCents } from '../../../service/index.js';
 import { warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
+import { DEFAULT_CONFIG_FILE } from '../run/index.js';
 
 export interface RecordingSource {
   data?: string | undefined;
@@ -81,15 +82,26 @@ function nonNegative(text: string): number {
   return value;
 }
 
-/** Adds the options every replaying command takes. */
-export function addReplayOptions(command: Command, withDb: boolean): Command {
+/** Adds the options every replaying command takes; `daemonConditions`: the backtest's defaults come from the daemon's config and account (conditions.ts). */
+export function addReplayOptions(command: Command, withDb: boolean, daemonConditions = false): Command {
   command.option('--data <file>', 'recording (JSON lines, docs/recording-format.md)');
   if (withDb) command.option('--db <path>', "the daemon's SQLite file, instead of --data");
   return command
     .option('--from <iso>', 'replay requests seen from this time (inclusive)', isoTime)
     .option('--to <iso>', 'replay requests seen before this time', isoTime)
-    .option('--balance <usd>', 'starting balance in USD (default: 100 × the average request total_amount, rounded up to 1,000)', usdAmount)
-    .option('--config <file>', "take the risk limits from this config's risk: section (default: built-in limits)")
+    .option(
+      '--balance <usd>',
+      daemonConditions
+        ? "starting balance in USD (default: the account's last synced balance in the daemon's database, else 100 × the average request total_amount, rounded up to 1,000)"
+        : 'starting balance in USD (default: 100 × the average request total_amount, rounded up to 1,000)',
+      usdAmount,
+    )
+    .option(
+      '--config <file>',
+      daemonConditions
+        ? `the daemon's config: its risk: limits and its database (default ${DEFAULT_CONFIG_FILE} when it exists, else the built-in limits)`
+        : "take the risk limits from this config's risk: section (default: built-in limits)",
+    )
     .option('--unknown-competition <win|lose|rate>', 'when the recording does not tell the competing rate', competition)
     .option('--competition <hard|soft>', 'hard (default): an offer at or above a recorded competing rate never wins; soft: compared by the market file\'s competition.width', comparison)
     .option('--decision-delay-hours <h>', 'hours from an offer to the borrower accepting or rejecting it (default 24)', hours)

@@ -9,9 +9,10 @@
 import { writeFile } from 'node:fs/promises';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { BacktestResult, DrawsSummary, SensitivityCase, WorldsBand } from '../../../backtest/index.js';
-import { backtestHtml, defaultBalance, defaultBalanceRule, drawSeeds, runDraws, runSensitivity, runWorlds, usd } from '../../../backtest/index.js';
+import { backtestHtml, drawSeeds, runDraws, runSensitivity, runWorlds, verdictLine } from '../../../backtest/index.js';
 import type { CliIo } from '../../cli-io.js';
-import { addReplayOptions, loadLimits, loadSource, loadStrategies, marketOf, type MarketOptions, type RecordingSource } from './backtest-inputs.js';
+import { addReplayOptions, loadSource, loadStrategies, marketOf, type MarketOptions, type RecordingSource } from './backtest-inputs.js';
+import { backtestConditions, conditionsChoice, type ConditionsChoice } from './conditions.js';
 import { formatBacktest, formatSideBySide } from './report-text.js';
 import { strategyCalibration } from '../../../backtest/calibration/index.js';
 import { examplesHelp } from '../../examples-help.js';
@@ -27,6 +28,7 @@ interface BacktestOptions extends RecordingSource, MarketOptions {
   seed?: number;
   sensitivity: boolean;
   worlds: boolean;
+  conditions: ConditionsChoice;
 }
 
 export const DEFAULT_DRAWS = 5;
@@ -48,7 +50,13 @@ export function registerBacktestCommand(program: Command, io: CliIo): void {
     .command('backtest')
     .description('replay recorded loan requests through strategies and report what they would have earned')
     .requiredOption('--strategy <files>', 'strategy file(s), comma-separated: each is backtested on its own and compared');
-  addReplayOptions(command, true)
+  addReplayOptions(command, true, true)
+    .option(
+      '--conditions <daemon|unlimited>',
+      "daemon (default): the risk limits of the daemon's config and the account's balance; unlimited: no caps unless --config, a balance fitted to the recording",
+      conditionsChoice,
+      'daemon',
+    )
     .option('--draws <n>', `seeded draws of the market (acceptance, prepayment) to average (default ${DEFAULT_DRAWS})`, positiveInteger, DEFAULT_DRAWS)
     .option('--seed <n>', 'seed of the first draw; draw i uses seed + i (default 1, or the --market file\'s seed)', integer)
     .option('--no-sensitivity', 'leave out the sensitivity section (borrowers more and less rate-sensitive)')
@@ -67,18 +75,17 @@ export function registerBacktestCommand(program: Command, io: CliIo): void {
       examplesHelp(
         ['lendbot backtest --data day.jsonl --strategy strategies/balanced.yaml,strategies/conservative.yaml --html report.html', 'two strategies side by side'],
         ['lendbot backtest --db data/lendbot.db --strategy strategies/balanced.yaml --from 2026-11-01', "the daemon's own history"],
+        ['lendbot backtest --data day.jsonl --strategy strategies/balanced.yaml --conditions unlimited', 'no caps and a balance fitted to the recording, not the daemon\'s'],
         ['lendbot sandbox export --out day.jsonl', 'a recording to start with'],
       ),
     )
     .action(async (options: BacktestOptions) => {
       const strategies = await loadStrategies(options.strategy);
       const recording = await loadSource(io, options);
-      const limits = await loadLimits(options.config);
+      const conditions = await backtestConditions(options, recording, io);
       const settled = !options.dryRun;
       const market = { ...marketOf(options), ...(settled ? {} : { settle: false }) };
-      const fitted = defaultBalance(recording);
-      const balanceNote = options.balance === undefined ? defaultBalanceRule(fitted, usd) : undefined;
-      const settings = { startingBalanceCents: options.balance ?? fitted.cents, limits, market, recordDecisions: options.decisions ?? false };
+      const settings = { startingBalanceCents: conditions.balance.cents, limits: conditions.limits, market, recordDecisions: options.decisions ?? false };
       // A dry run never draws: one run says everything.
       const seeds = drawSeeds(options.seed ?? market.seed ?? 1, settled ? options.draws : 1);
       const groups = options.together ? [strategies] : strategies.map((s) => [s]);
@@ -96,16 +103,29 @@ export function registerBacktestCommand(program: Command, io: CliIo): void {
         worlds.push(settled && options.worlds ? runWorlds(recording, group, settings, seeds) : null);
       }
       const source = options.data ?? options.db ?? '';
-      results.forEach((result, i) => io.stdout.write(`${formatBacktest(result, source, { balanceNote, draws: draws[i], sensitivity: sensitivity[i], worlds: worlds[i] ?? undefined })}\n`));
+      const verdict = verdictLine(results, draws, worlds);
+      if (verdict) io.stdout.write(`Verdict: ${verdict}.\n\n`);
+      results.forEach((result, i) => io.stdout.write(`${formatBacktest(result, source, { conditions: conditions.text, draws: draws[i], sensitivity: sensitivity[i], worlds: worlds[i] ?? undefined })}\n`));
       if (results.length > 1) io.stdout.write(formatSideBySide(results, draws));
       if (recording.duplicates > 0) io.stderr.write(`note: ${recording.duplicates} repeated lines merged into the requests they repeat\n`);
       if (options.json !== undefined) {
-        const balance = { cents: settings.startingBalanceCents, default: balanceNote !== undefined, ...(balanceNote ? { rule: balanceNote } : {}) };
-        await writeFile(options.json, `${JSON.stringify({ version: 1, source, runs: results, draws, sensitivity, worlds, balance }, null, 2)}\n`);
+        const { balance } = conditions;
+        const written = {
+          version: 1,
+          source,
+          verdict,
+          conditions: { name: conditions.conditions, text: conditions.text, limitsFrom: conditions.limitsFrom },
+          runs: results,
+          draws,
+          sensitivity,
+          worlds,
+          balance: { cents: balance.cents, default: balance.from !== 'given', from: balance.from, rule: balance.rule },
+        };
+        await writeFile(options.json, `${JSON.stringify(written, null, 2)}\n`);
         io.stderr.write(`wrote ${options.json}\n`);
       }
       if (options.html !== undefined) {
-        await writeFile(options.html, backtestHtml(results, source, draws, worlds));
+        await writeFile(options.html, backtestHtml(results, source, draws, worlds, { sensitivity, conditions: conditions.text }));
         io.stderr.write(`wrote ${options.html}\n`);
       }
     });

@@ -4,9 +4,9 @@
  * summary, the sensitivity to borrowers' rate sensitivity, and what is needed to reproduce the run.
  */
 import type { BacktestResult, DrawsSummary, SensitivityCase, Spread, WorldsBand } from '../../../backtest/index.js';
-import { pct, runName, sampleSizeWarning, sideBySideRows, summaryLines, unjudgedWarning, usd } from '../../../backtest/index.js';
-import { ADVERSE_SELECTION_HEADER, ADVERSE_SELECTION_NOTE, adverseSelectionRows, bandHeadline, COMPETITION_HEADER, competitionRows, WORLDS_HEADER, worldsRows } from '../../../backtest/index.js';
-import { SEGMENT_DIMENSIONS, type SegmentRow } from '../../../backtest/index.js';
+import { pct, riskLevelLabel, runName, sampleSizeWarning, sideBySideRows, summaryLines, unjudgedWarning, usd } from '../../../backtest/index.js';
+import { ADVERSE_SELECTION_HEADER, ADVERSE_SELECTION_NOTE, adverseSelectionRows, bandHeadline, offerOutcomesText, COMPETITION_HEADER, competitionRows, WORLDS_HEADER, worldsRows } from '../../../backtest/index.js';
+import { SEGMENT_DIMENSIONS, SENSITIVITY_HEADER, sensitivityRows, sensitivityTitle, type SegmentRow } from '../../../backtest/index.js';
 import { formatTable } from '../strategy/text-table.js';
 import { UNFITTED_MARKET_TEXT } from '../../../engine/market-source.js';
 import { calibrationSection } from './calibration-text.js';
@@ -22,18 +22,18 @@ const TITLES: Record<(typeof SEGMENT_DIMENSIONS)[number], string> = {
 
 /** What the command adds to a run's report. */
 export interface ReportExtras {
-  /** How the default balance was chosen; undefined when --balance was given. */
-  balanceNote?: string | undefined;
+  /** The conditions line: where the risk limits and the starting balance came from (conditions.ts). */
+  conditions?: string | undefined;
   draws?: DrawsSummary | undefined;
   sensitivity?: readonly SensitivityCase[] | undefined;
   /** The band across borrower worlds (absent: --no-worlds, or a dry run). */
   worlds?: WorldsBand | undefined;
 }
 
-function segmentTable(rows: readonly SegmentRow[]): string {
+function segmentTable(rows: readonly SegmentRow[], keyLabel: (key: string) => string = (key) => key): string {
   const header = ['', 'requests', 'offers', 'accepted', 'avg rate', 'deployed', 'interest', 'losses', 'recoveries', 'default', 'net', 'ann. return'];
   const cells = rows.map((row) => [
-    row.key,
+    keyLabel(row.key),
     String(row.requests),
     String(row.offers),
     pct(row.acceptance),
@@ -59,7 +59,8 @@ function header(result: BacktestResult, source: string, extras: ReportExtras): s
     if (strategy.marketSource === 'default') lines.push(`  ${UNFITTED_MARKET_TEXT}`);
   }
   const { market, startingBalanceCents } = result.settings;
-  const balance = `Starting balance ${usd(startingBalanceCents)} USD${extras.balanceNote ? ` (default: ${extras.balanceNote})` : ''}`;
+  if (extras.conditions) lines.push(`Conditions: ${extras.conditions}`);
+  const balance = `Starting balance ${usd(startingBalanceCents)} USD`;
   lines.push(`${balance}; unknown competition: ${market.unknownCompetition}; decision after ${market.decisionDelayMs / 3_600_000}h; ${market.settle ? 'offers settle' : 'offers never settle (dry run)'}`);
   if (market.settle) {
     const { takeUp, competition } = market.response;
@@ -85,6 +86,8 @@ function headline(result: BacktestResult, extras: ReportExtras): string {
   const lines = [line];
   // The headline is the band: the figure above is the curve run's (or the recording's).
   if (extras.worlds) lines.push(bandHeadline(extras.worlds));
+  const outcomes = settings.market.settle ? offerOutcomesText(result.offerStats) : null;
+  if (outcomes) lines.push(outcomes);
   const warning = sampleSizeWarning(summary);
   if (warning) lines.push(`warning: ${warning}`);
   // What the recording could not judge: a daemon's own recording knows only its own loans.
@@ -98,18 +101,7 @@ function headline(result: BacktestResult, extras: ReportExtras): string {
 }
 
 function sensitivitySection(cases: readonly SensitivityCase[], result: BacktestResult, draws: DrawsSummary): string {
-  const takeUp = result.settings.market.response.takeUp;
-  const row = (label: string, curve: { midpoint: number; steepness: number }, d: DrawsSummary): string[] => [
-    label,
-    curve.midpoint.toFixed(2),
-    String(curve.steepness),
-    pct(d.netAnnualizedReturn.mean),
-    range(d.netAnnualizedReturn, pct),
-    d.funded.mean.toFixed(0),
-  ];
-  const rows = [row('as assumed', takeUp, draws), ...cases.map((c) => row(c.label, c.takeUp, c.draws))];
-  const table = formatTable(['borrowers', 'midpoint', 'steepness', 'net ann. return', 'range', 'funded'], rows, '  ');
-  return `\nSensitivity: net annualized return (mean over the same ${draws.draws.length} draws) if borrowers are more or less rate-sensitive\n${table}`;
+  return `\n${sensitivityTitle(draws.draws.length)}\n${formatTable(SENSITIVITY_HEADER, sensitivityRows(cases, result, draws), '  ')}`;
 }
 
 function competitionSection(result: BacktestResult): string {
@@ -127,7 +119,7 @@ function worldsSection(band: WorldsBand, draws: number): string {
 /** One run's full report. */
 export function formatBacktest(result: BacktestResult, source: string, extras: ReportExtras = {}): string {
   const parts = [header(result, source, extras), headline(result, extras)];
-  for (const dimension of SEGMENT_DIMENSIONS) parts.push(`\n${TITLES[dimension]}\n${segmentTable(result.segments[dimension])}`);
+  for (const dimension of SEGMENT_DIMENSIONS) parts.push(`\n${TITLES[dimension]}\n${segmentTable(result.segments[dimension], dimension === 'risk_level' ? riskLevelLabel : undefined)}`);
   parts.push(`\nSummary (seed ${result.settings.market.seed})\n${formatTable(['', ''], summaryLines(result.summary), '  ').split('\n').slice(1).join('\n')}`);
   if (result.settings.market.settle) parts.push(competitionSection(result));
   parts.push(cashSection(result.summary));

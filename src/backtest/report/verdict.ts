@@ -1,0 +1,60 @@
+/**
+ * The one-line verdict at the top of every report: what the best run earned a year on its
+ * capital, how wide the band across borrower worlds is, and what that is measured against (cash
+ * left idle earns 0 %; the other strategies of the same report, such as the naive baseline), then
+ * how much of the money sat idle and whether the sample is large enough to judge.
+ */
+import type { BacktestResult } from '../backtest-result.js';
+import type { DrawsSummary } from '../draws.js';
+import type { WorldsBand } from '../worlds-band.js';
+import { MIN_FUNDED_LOANS, pct, runName } from './summary-lines.js';
+
+interface RunFigures {
+  name: string;
+  /** The mean over the draws, else the run's own figure. */
+  net: number;
+  result: BacktestResult;
+  band: WorldsBand | null;
+}
+
+/** "in 3 of 4 borrower worlds": the worlds whose mean over the draws is above 0. */
+function worldsAbove(band: WorldsBand): string {
+  const above = band.worlds.filter((w) => w.draws.netAnnualizedReturn.mean > 0).length;
+  return `in ${above} of ${band.worlds.length} borrower worlds`;
+}
+
+/** ", ahead in 3 of 4 borrower worlds" when both runs have the band: world by world, by the mean over the draws. */
+function worldsAhead(best: RunFigures, other: RunFigures): string {
+  const mine = best.band?.worlds ?? [];
+  const theirs = new Map((other.band?.worlds ?? []).map((w) => [w.world, w.draws.netAnnualizedReturn.mean]));
+  const shared = mine.filter((w) => theirs.has(w.world));
+  if (shared.length === 0) return '';
+  const ahead = shared.filter((w) => w.draws.netAnnualizedReturn.mean > (theirs.get(w.world) ?? Number.POSITIVE_INFINITY)).length;
+  return `; ahead in ${ahead} of ${shared.length} borrower worlds`;
+}
+
+/** The verdict line, without a final period; null when there is no run. */
+export function verdictLine(results: readonly BacktestResult[], draws: ReadonlyArray<DrawsSummary | undefined> = [], worlds: ReadonlyArray<WorldsBand | null | undefined> = []): string | null {
+  const runs: RunFigures[] = results.map((result, i) => {
+    const d = draws[i];
+    return { name: runName(result), net: d && d.draws.length > 1 ? d.netAnnualizedReturn.mean : result.summary.netAnnualizedReturn, result, band: worlds[i] ?? null };
+  });
+  const best = runs.reduce<RunFigures | undefined>((top, run) => (top === undefined || run.net > top.net ? run : top), undefined);
+  if (!best) return null;
+  const d = draws[runs.indexOf(best)];
+  const over = d && d.draws.length > 1 ? ` (mean of ${d.draws.length} draws)` : '';
+  const band = best.band?.low && best.band.high ? `, ${pct(best.band.low.netAnnualizedReturn)} to ${pct(best.band.high.netAnnualizedReturn)} across borrower worlds` : '';
+  const parts = [`${best.name} earned ${pct(best.net)} a year net on its capital${over}${band}`];
+  const againstCash = best.band?.low && best.band.high ? worldsAbove(best.band) : '';
+  parts.push(`${best.net > 0 ? 'beating' : 'not beating'} uninvested cash (0%)${againstCash ? ` on average and ${againstCash}` : ''}`);
+  const others = runs.filter((run) => run !== best);
+  const list = (runs: readonly RunFigures[]): string => runs.map((o) => `${o.name} (${pct(o.net)}${worldsAhead(best, o)})`).join(', ');
+  const behind = others.filter((o) => o.net < best.net);
+  const level = others.filter((o) => o.net === best.net);
+  if (behind.length > 0) parts.push(`ahead of ${list(behind)}`);
+  if (level.length > 0) parts.push(`level with ${list(level)}`);
+  const summary = best.result.summary;
+  const judged = summary.funded < MIN_FUNDED_LOANS ? `; only ${summary.funded} loans funded: too few to judge` : '';
+  const idle = `${pct(summary.idleShareWhileRequests)} of its money sat idle while requests arrived (${pct(summary.idleShare)} to the last repayment)`;
+  return `${parts.join(', ')}; ${idle}${judged}`;
+}

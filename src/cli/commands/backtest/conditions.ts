@@ -1,0 +1,119 @@
+/**
+ * The conditions a backtest runs on (docs/backtesting.md, "Conditions: the daemon's, by default"). By default the daemon's:
+ * the risk limits of the config `lendbot run` reads (--config, else config/lendbot.yaml when it
+ * exists, else the built-in defaults, caps on), and a starting balance from the account the
+ * daemon's database last synced (--db, else the config's database), else the recording-fitted
+ * rule, said as such. `--conditions unlimited` keeps the older behaviour: no caps unless --config
+ * names a file, and the fitted balance. Every report says which conditions were used and from where.
+ */
+import { existsSync } from 'node:fs';
+import { InvalidArgumentError } from 'commander';
+import { defaultBalance, defaultBalanceRule, dollars, type PreparedRecording } from '../../../backtest/index.js';
+import { loadDaemonConfig } from '../../../daemon/daemon-config.js';
+import { ConfigFileError } from '../../../config/index.js';
+import type { RiskLimits } from '../../../risk/index.js';
+import { balanceFromTransfers } from '../../../service/index.js';
+import type { CliIo } from '../../cli-io.js';
+import { UserError } from '../../user-error.js';
+import { defaultDatabase } from '../../database-to-read.js';
+import { DEFAULT_CONFIG_FILE } from '../run/index.js';
+import { sandboxDatabasePath } from '../run/sandbox-database.js';
+import { loadLimits } from './backtest-inputs.js';
+
+export const CONDITIONS = ['daemon', 'unlimited'] as const;
+export type ConditionsChoice = (typeof CONDITIONS)[number];
+
+export function conditionsChoice(text: string): ConditionsChoice {
+  if (text === 'daemon' || text === 'unlimited') return text;
+  throw new InvalidArgumentError("expected daemon (the daemon's risk limits and account balance) or unlimited (no caps, a balance fitted to the recording)");
+}
+
+export interface ConditionsOptions {
+  conditions: ConditionsChoice;
+  config?: string | undefined;
+  db?: string | undefined;
+  /** --balance, in cents. */
+  balance?: number | undefined;
+}
+
+/** Where the starting balance came from (the JSON output's `balance`). */
+export interface BalanceSource {
+  cents: number;
+  /** given: --balance; account: the database's last synced transfer history; fitted: the recording rule. */
+  from: 'given' | 'account' | 'fitted';
+  /** In words, for the report's header. */
+  rule: string;
+}
+
+export interface BacktestConditions {
+  conditions: ConditionsChoice;
+  limits: RiskLimits;
+  /** The config file the limits came from; null for built-in limits. */
+  limitsFrom: string | null;
+  balance: BalanceSource;
+  /** The header line: "risk limits from config/lendbot.yaml; balance $5,000.00 from the account on 2026-11-20 (data/lendbot.db)". */
+  text: string;
+}
+
+/** The account's usable balance in the daemon's database and the date of its newest transfer; null when it knows none. */
+export async function accountBalance(path: string): Promise<{ cents: number; asOf: string } | null> {
+  const { openStore } = await import('../../../store/index.js');
+  const store = openStore(path);
+  try {
+    const groups = store.account.transferGroups();
+    if (groups.length === 0) return null;
+    const asOf = groups.map((g) => g.date).reduce((a, b) => (b > a ? b : a));
+    return { cents: balanceFromTransfers(groups).availableCents, asOf: asOf.slice(0, 10) };
+  } finally {
+    store.close();
+  }
+}
+
+/** The recording-fitted balance; `why` says why no account balance was used. */
+/**
+ * The database whose account to read: the configured one; after `npm start` (a sandbox run with
+ * the default path, which writes sandbox.db beside it) the sandbox run's, as `lendbot status` reads.
+ */
+export function accountDatabase(configured: string, defaultPath = defaultDatabase()): string {
+  if (existsSync(configured) || configured !== defaultPath) return configured;
+  const sandbox = sandboxDatabasePath(configured);
+  return existsSync(sandbox) ? sandbox : configured;
+}
+
+function fitted(recording: PreparedRecording, why?: string): BalanceSource {
+  const fit = defaultBalance(recording);
+  return { cents: fit.cents, from: 'fitted', rule: `balance ${dollars(fit.cents)}: ${defaultBalanceRule(fit, dollars)}${why ? ` (${why})` : ''}` };
+}
+
+async function daemonConditions(options: ConditionsOptions, recording: PreparedRecording, io: CliIo): Promise<BacktestConditions> {
+  const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
+  const config = await loadDaemonConfig(file, io.env).catch((error: unknown) => {
+    throw error instanceof ConfigFileError ? new UserError(error.message) : error;
+  });
+  const limits = config.risk;
+  const limitsText = file === undefined ? `risk limits: the built-in defaults (no ${DEFAULT_CONFIG_FILE})` : `risk limits from ${file}`;
+  let balance: BalanceSource;
+  if (options.balance !== undefined) {
+    balance = { cents: options.balance, from: 'given', rule: `balance ${dollars(options.balance)} (--balance)` };
+  } else {
+    const db = options.db ?? accountDatabase(config.db);
+    const account = db !== ':memory:' && existsSync(db) ? await accountBalance(db) : null;
+    balance = account
+      ? { cents: Math.max(0, account.cents), from: 'account', rule: `balance ${dollars(Math.max(0, account.cents))} from the account on ${account.asOf} (${db})` }
+      : fitted(recording, existsSync(db) ? `the account in ${db} has no transfer history yet` : `no account known: no database at ${db}`);
+  }
+  return { conditions: 'daemon', limits, limitsFrom: file ?? null, balance, text: `${limitsText}; ${balance.rule}` };
+}
+
+async function unlimitedConditions(options: ConditionsOptions, recording: PreparedRecording): Promise<BacktestConditions> {
+  const limits = await loadLimits(options.config);
+  const limitsText = options.config === undefined ? 'no caps on exposure, per borrower or per day (--conditions unlimited)' : `risk limits from ${options.config}`;
+  const balance: BalanceSource =
+    options.balance !== undefined ? { cents: options.balance, from: 'given', rule: `balance ${dollars(options.balance)} (--balance)` } : fitted(recording);
+  return { conditions: 'unlimited', limits, limitsFrom: options.config ?? null, balance, text: `${limitsText}; ${balance.rule}` };
+}
+
+/** The conditions of a backtest or tune run, from its options. */
+export function backtestConditions(options: ConditionsOptions, recording: PreparedRecording, io: CliIo): Promise<BacktestConditions> {
+  return options.conditions === 'unlimited' ? unlimitedConditions(options, recording) : daemonConditions(options, recording, io);
+}
