@@ -32,6 +32,7 @@ export const NOTIFICATION_EVENTS = [
   'protection_lifted',
   'webhooks_silent',
   'webhooks_refused',
+  'idle_cash',
 ] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 

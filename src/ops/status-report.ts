@@ -13,6 +13,7 @@ import { monthStartMs } from '../clock/utc-month.js';
 import { storedPause, storedWebhookSilence } from './protections/index.js';
 import { refusalWarningText, storedRefusalWarning } from '../webhook/refusal-warning.js';
 import type { StatusClock } from './status-clock.js';
+import { cashFlowStatus, type CashFlowStatus } from './cash-flow-status.js';
 import type { Cents } from '../service/index.js';
 import { balanceFromStore, type RiskLimits } from '../risk/index.js';
 import { isoFromMs, LAST_POLL_KEY, msFromIso, utcDayBounds, type PaperBookSummary, type PaymentTotals, type Store } from '../store/index.js';
@@ -80,6 +81,8 @@ export interface StatusReport {
   webhookRefusals: { since: string; refused: number; warning: string } | null;
   /** A dry run's paper book (modelled; docs/daemon.md, "Paper book"); null live with no paper offers. */
   paperBook: PaperBookSummary | null;
+  /** Money expected back (default-adjusted forecast) and idle cash (cash-flow-status.ts). */
+  cashFlow: CashFlowStatus;
 }
 
 /** Builds the report from the store as of `nowMs`. */
@@ -126,6 +129,7 @@ export function buildStatusReport(input: StatusInput): StatusReport {
     webhooksSilent: silenceState(store),
     webhookRefusals: refusalState(store),
     paperBook: paperBook(store, input.dryRun),
+    cashFlow: cashFlowStatus(store, nowMs, limits, input.dryRun),
   };
 }
 

@@ -1,5 +1,6 @@
 /** The status report as people read it (`lendbot status`) and as scripts read it (`--json`). */
 import { formatCents, RISK_LEVEL_NAMES } from '../service/index.js';
+import { cashFlowJson, cashFlowLines } from './cash-flow-status.js';
 import { paperBookJson, paperBookLines } from './paper-book-view.js';
 import { describeClock } from './status-clock.js';
 import type { StatusReport } from './status-report.js';
@@ -44,6 +45,7 @@ export function formatStatusText(report: StatusReport): string {
   const loans = Object.entries(report.loansByStatus);
   add('loans', loans.length === 0 ? 'none synced' : loans.map(([status, count]) => `${count} ${status}`).join(', '));
   add('payments', paymentsText(report.payments));
+  lines.push(...cashFlowLines(report.cashFlow));
   add('data spend', `${usd(report.dataSpend.spentCents)} since ${report.dataSpend.monthStart.slice(0, 10)}`);
   for (const charge of report.dataSpend.subscriptions) {
     add(`  subscription ${charge.provider}`, `${usd(charge.costCents)} on ${charge.at.slice(0, 10)}${charge.strategy === null ? '' : ` (${charge.strategy})`}`);
@@ -116,5 +118,6 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
     webhooks_silent: report.webhooksSilent === null ? null : { since: report.webhooksSilent.since, polled_requests: report.webhooksSilent.polledRequests },
     webhook_refusals: report.webhookRefusals,
     paper_book: report.paperBook === null ? null : paperBookJson(report.paperBook),
+    cash_flow: cashFlowJson(report.cashFlow),
   };
 }

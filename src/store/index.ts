@@ -2,6 +2,7 @@
 import { checkpointWal, openDatabase, type Database, type OpenDatabaseOptions } from './database.js';
 import { MIGRATIONS } from './migrations.js';
 import { createAccountRepository, type AccountRepository } from './account-repository.js';
+import { createCashFlowRepository, type CashFlowRepository } from './cash-flow-repository.js';
 import { createDecisionsRepository, type DecisionsRepository } from './decisions-repository.js';
 import { createExposureRepository, type ExposureRepository } from './exposure-repository.js';
 import { createInboxRepository, type InboxRepository } from './inbox-repository.js';
@@ -17,6 +18,7 @@ import { createStateRepository, type StateRepository } from './state-repository.
 export * from './database.js';
 export * from './migrations.js';
 export * from './account-repository.js';
+export * from './cash-flow-repository.js';
 export * from './decisions-repository.js';
 export { SCAN_WINDOW, UnknownCursorError, type DecisionPage, type DecisionPageQuery, type PagedDecision } from './decision-page.js';
 export * from './exposure-repository.js';
@@ -50,6 +52,8 @@ export interface Store {
   proposals: ProposalsRepository;
   /** A dry run's would-be offers with what the models said of them (docs/daemon.md, "Paper book"). */
   paper: PaperBook;
+  /** The recent acceptance flow and skip causes the cash-flow forecast and idle-cash view read. */
+  cashFlow: CashFlowRepository;
   /** Checkpoints the WAL into the file (the daemon does it when idle); nothing once closed. */
   checkpoint(): void;
   /** Closes the file; idempotent. */
@@ -72,6 +76,7 @@ export function openStore(path: string, options: OpenDatabaseOptions = {}): Stor
     signals: createSignalsRepository(db),
     proposals: createProposalsRepository(db),
     paper: createPaperBook(db),
+    cashFlow: createCashFlowRepository(db),
     checkpoint() {
       if (db.open) checkpointWal(db);
     },

@@ -50,6 +50,7 @@ const SAMPLES: Record<NotificationEvent, Record<string, unknown>> = {
   protection_lifted: { kind: 'operator', reason: 'paused by the operator', why: 'resumed by the operator' },
   webhooks_silent: { polled_requests: 7, window_hours: 6, message: 'polls found 7 new requests in 6 h and no webhook arrived: is the subscription active?' },
   webhooks_refused: { refused: 3, since: '2026-03-10T11:50:00.000Z', last_code: 'MALFORMED', last_message: 'no loan_request id', token_layout: 'nested', message: 'validly signed webhooks were refused 3 times: <check the token layout> & docs' },
+  idle_cash: { message: '62% of your money has been idle for more than 72 h (the alert is set at 50%). No loan requests arrived in the last 72 h.', idle_cents: 620000, since: '2026-03-07T12:00:00.000Z' },
 };
 
 const clock = new ManualClock('2026-03-10T12:00:00.000Z');

@@ -14,6 +14,7 @@ import { METRICS_PATH } from '../../ops/ops-routes.js';
 import type { OperatorApp, OperatorRoutes } from '../operator-listener.js';
 import { fail, type ApiDeps } from './api-deps.js';
 import { registerBookRoutes } from './book-routes.js';
+import { registerCashFlowRoutes } from './cash-flow-routes.js';
 import { registerDecisionRoutes } from './decision-routes.js';
 import { pathOf } from './operator-auth.js';
 import { registerOverviewRoutes } from './overview-routes.js';
@@ -80,6 +81,7 @@ export function operatorApiRoutes(deps: ApiDeps): OperatorRoutes {
           registerDecisionRoutes(api, deps);
           registerBookRoutes(api, deps);
           registerReturnsRoutes(api, deps);
+          registerCashFlowRoutes(api, deps);
           registerReportListRoute(api, deps);
           registerPauseRoutes(api, deps);
           registerPaperRoutes(api, deps);

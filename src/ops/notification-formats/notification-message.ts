@@ -68,6 +68,7 @@ const WORDING: Record<NotificationEvent, Wording> = {
   protection_lifted: { title: (d) => `New offers resumed (${text(d.kind)} pause lifted)`, description: sentence('why'), severity: 'good', said: ['kind', 'why'] },
   webhooks_silent: { title: () => 'No webhooks are arriving', description: sentence('message'), severity: 'warning', said: ['message'] },
   webhooks_refused: { title: () => 'Signed webhooks are being refused', description: sentence('message'), severity: 'warning', said: ['message'] },
+  idle_cash: { title: () => 'Cash has been idle for a while', description: sentence('message'), severity: 'warning', said: ['message'] },
 };
 
 /** The event in plain words: every data key not said in the title or sentence becomes a field. */
