@@ -5,6 +5,7 @@ import { byTestId } from './dom.js';
 import { createBook } from './book.js';
 import { createDecisions } from './decisions.js';
 import { createExplanation } from './explanation.js';
+import { refreshForecast } from './forecast.js';
 import { renderOverview } from './overview.js';
 import { createProposals } from './proposals.js';
 import { refreshReports } from './reports.js';
@@ -87,6 +88,7 @@ const refreshProposals = every(5 * SECONDS, proposals.refresh);
 const refreshBook = every(10 * SECONDS, book.refresh);
 const refreshCharts = every(30 * SECONDS, refreshReturns);
 const refreshReportList = every(30 * SECONDS, refreshReports);
+const refreshCashFlow = every(30 * SECONDS, refreshForecast);
 
 const session = createSession((next) => {
   const couldRead = me.canRead;
@@ -100,6 +102,7 @@ const session = createSession((next) => {
     void refreshBook();
     void refreshCharts();
     void refreshReportList();
+    void refreshCashFlow();
   }
 });
 
