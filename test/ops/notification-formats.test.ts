@@ -111,7 +111,7 @@ describe('slack', () => {
     expect(offer).toContain('*Amount*\\n$520.00');
     expect(offer).toContain('*Risk level*\\n1 (medium)');
     // Slack's control characters are escaped, so text never turns into a link or a mention.
-    expect(JSON.stringify(slack.requests.at(-1)?.body)).toContain('&lt;check the token layout&gt; &amp; docs');
+    expect(JSON.stringify(slack.requests[NOTIFICATION_EVENTS.indexOf('webhooks_refused')]?.body)).toContain('&lt;check the token layout&gt; &amp; docs');
   });
 
   it('splits more than ten fields into further sections', async () => {
@@ -209,7 +209,7 @@ describe('telegram', () => {
         '<i>lendbot · 2026-03-10 12:00 UTC</i>',
       ].join('\n'),
     });
-    const refused = telegram.requests.at(-1)?.body as { text: string };
+    const refused = telegram.requests[NOTIFICATION_EVENTS.indexOf('webhooks_refused')]?.body as { text: string };
     expect(refused.text).toContain('validly signed webhooks were refused 3 times: &lt;check the token layout&gt; &amp; docs');
     expect(parseTelegramHtml(refused.text)).toMatchObject({ text: expect.stringContaining('<check the token layout> & docs') });
   });
