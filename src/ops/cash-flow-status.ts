@@ -21,7 +21,7 @@ export interface CashFlowStatus {
 export function cashFlowStatus(store: Store, nowMs: number, limits: RiskLimits, dryRun: boolean): CashFlowStatus {
   const forecast = buildCashFlowForecast(store, nowMs);
   const next = nextMonthExpectedInflow(forecast);
-  const idle = buildIdleCashReport(store, nowMs, limits, dryRun);
+  const idle = buildIdleCashReport(store, nowMs, limits, dryRun, forecast.outstandingPrincipalCents);
   return {
     nextMonth: { month: next.month, expectedCents: next.cents },
     twelveMonths: { expectedCents: forecast.totals.expectedCents, scheduledCents: forecast.totals.scheduledCents },

@@ -75,8 +75,9 @@ export function idleCashJson(report: IdleCashReport): Record<string, unknown> {
 
 /** Both views as of `nowMs`: what the API route and the agent tool answer. */
 export function cashFlowAnswer(store: Store, nowMs: number, limits: RiskLimits, dryRun: boolean): { forecast: Record<string, unknown>; idle: Record<string, unknown> } {
+  const forecast = buildCashFlowForecast(store, nowMs);
   return {
-    forecast: cashFlowForecastJson(buildCashFlowForecast(store, nowMs)),
-    idle: idleCashJson(buildIdleCashReport(store, nowMs, limits, dryRun)),
+    forecast: cashFlowForecastJson(forecast),
+    idle: idleCashJson(buildIdleCashReport(store, nowMs, limits, dryRun, forecast.outstandingPrincipalCents)),
   };
 }

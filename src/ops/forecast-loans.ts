@@ -15,20 +15,24 @@ const DAY_MS = 86_400_000;
 
 const OPEN_LISTS = new Set(['current', 'collection']);
 
-type ForecastStore = Pick<Store, 'account' | 'payments' | 'decisions' | 'cashFlow'>;
+type ForecastStore = Pick<Store, 'account' | 'payments' | 'cashFlow'>;
 
 /** The open loans as the forecast reads them (loans without a known number of terms are left out). */
 export function forecastLoans(store: ForecastStore, nowMs: number): ForecastLoan[] {
   const today = isoFromMs(utcDayBounds(nowMs).startMs).slice(0, 10);
   const loans: ForecastLoan[] = [];
+  // One read each for the whole book, not one per loan.
+  const paymentStates = new Map(store.payments.states().map((state) => [state.loanId, state]));
+  const probabilities = store.cashFlow.fundingProbabilities();
+  const overdue = store.cashFlow.overdueLoanIds(today);
   for (const loan of store.account.loans()) {
     if (!OPEN_LISTS.has(loan.listStatus) || loan.paidOff || loan.status.toLowerCase() === 'pending') continue;
-    const payments = store.payments.stateOfLoan(loan.id);
+    const payments = paymentStates.get(loan.id);
     const terms = loan.loan.payment_terms ?? payments?.payments;
     if (terms === undefined || terms <= 0) continue;
     const nextDue = loan.loan.next_payment_date;
     const nextDueMs = nextDue === undefined || nextDue === null ? Number.NaN : Date.parse(nextDue);
-    const probability = loan.loanRequestId === null ? null : (store.decisions.get(loan.loanRequestId)?.probability ?? null);
+    const probability = probabilities.get(loan.id) ?? null;
     loans.push({
       loanId: loan.id,
       principalCents: loan.loanAmountCents,
@@ -37,7 +41,7 @@ export function forecastLoans(store: ForecastStore, nowMs: number): ForecastLoan
       paidInstalments: Math.min(terms, payments?.paid ?? 0),
       nextDueMs: Number.isFinite(nextDueMs) ? nextDueMs : null,
       repayProbability: probability,
-      delinquent: loan.listStatus === 'collection' || (payments?.missed ?? 0) > 0 || store.payments.hasOverdueUnsettled(loan.id, today),
+      delinquent: loan.listStatus === 'collection' || (payments?.missed ?? 0) > 0 || overdue.has(loan.id),
     });
   }
   return loans;

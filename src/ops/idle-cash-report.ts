@@ -88,10 +88,10 @@ export interface IdleCashReport {
   alert: { enabled: boolean; maxIdleShare: number; forHours: number; aboveSince: string | null; alertedAt: string | null };
 }
 
-/** The idle-cash view as of `nowMs`. */
-export function buildIdleCashReport(store: Store, nowMs: number, limits: RiskLimits, dryRun: boolean): IdleCashReport {
+/** The idle-cash view as of `nowMs` (`lentOutCents`: the forecast's outstanding principal, when the caller has it). */
+export function buildIdleCashReport(store: Store, nowMs: number, limits: RiskLimits, dryRun: boolean, lentOutCents?: number): IdleCashReport {
   const settings = limits.protections.idle_cash;
-  const now = idleSampleNow(store, nowMs, limits, dryRun);
+  const now = idleSampleNow(store, nowMs, limits, dryRun, lentOutCents);
   const recorded = readIdleSamples(store.state).filter((sample) => sample.atMs < nowMs);
   const alert = storedIdleAlert(store.state);
   return {

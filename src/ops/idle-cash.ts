@@ -34,11 +34,14 @@ export function idleShare(sample: Pick<IdleSample, 'freeCents' | 'reservedCents'
   return total <= 0 ? 0 : sample.freeCents / total;
 }
 
-/** The money now: free cash (never below 0), reserved by open offers, principal lent out. */
-export function idleSampleNow(store: IdleStore, nowMs: number, limits: RiskLimits, dryRun: boolean): IdleSample {
+/**
+ * The money now: free cash (never below 0), reserved by open offers, principal lent out (given
+ * by a caller that has just made the forecast, which sums the same loans).
+ */
+export function idleSampleNow(store: IdleStore, nowMs: number, limits: RiskLimits, dryRun: boolean, lentOutCents?: number): IdleSample {
   const balance = balanceFromStore(store);
   const reservedCents = store.offers.reserved({ nowMs, expiryMs: limits.offerExpiryMs, dryRun, includeManual: limits.reserveManualOffers });
-  const outstandingCents = forecastLoans(store, nowMs).reduce((sum, loan) => sum + outstandingPrincipalCents(loan), 0);
+  const outstandingCents = lentOutCents ?? forecastLoans(store, nowMs).reduce((sum, loan) => sum + outstandingPrincipalCents(loan), 0);
   return { atMs: nowMs, freeCents: Math.max(0, balance - reservedCents - limits.minCashReserveCents), reservedCents, outstandingCents };
 }
 

@@ -28,6 +28,10 @@ export interface SkipCause {
 }
 
 export interface CashFlowRepository {
+  /** The repayment probability of the decision on each synced loan's request (loans without one are absent), by loan id. */
+  fundingProbabilities(): Map<number, number>;
+  /** Loans with a payment due by `today` (YYYY-MM-DD) neither paid nor missed: PaymentsRepository.hasOverdueUnsettled for the whole book in one read. */
+  overdueLoanIds(today: string): Set<number>;
   acceptanceFlow(range: { sinceMs: number; untilMs: number }): AcceptanceFlow;
   skipCauses(range: { sinceMs: number; untilMs: number }): SkipCause[];
 }
@@ -44,6 +48,13 @@ export function createCashFlowRepository(db: Database): CashFlowRepository {
      LEFT JOIN decisions d ON d.loan_request_id = o.loan_request_id
      WHERE o.dry_run = 0 AND o.state IN ('accepted', 'funded') AND o.created_at >= ? AND o.created_at < ?`,
   );
+  const probabilities = db.prepare<[], { id: number; probability: number }>(
+    `SELECT l.id, d.probability FROM loans l JOIN decisions d ON d.loan_request_id = l.loan_request_id
+     WHERE d.probability IS NOT NULL`,
+  );
+  const overdue = db.prepare<[string], { loan_id: number }>(
+    "SELECT DISTINCT loan_id FROM payments WHERE due_date <= ? AND lower(status) <> 'paid' AND flag IS NOT 'missed'",
+  );
   // The decisive reason is the first; its first word is its kind (the reason texts' fixed prefix).
   const causes = db.prepare<[string, string], { kind: string | null; guard_code: string | null; n: number }>(
     `SELECT CASE WHEN guard_code IS NOT NULL THEN 'guard'
@@ -54,6 +65,8 @@ export function createCashFlowRepository(db: Database): CashFlowRepository {
      GROUP BY kind, guard_code ORDER BY n DESC, kind, guard_code`,
   );
   return {
+    fundingProbabilities: () => new Map(probabilities.all().map((row) => [row.id, row.probability])),
+    overdueLoanIds: (today) => new Set(overdue.all(today).map((row) => row.loan_id)),
     acceptanceFlow(range) {
       const row = flow.get(isoFromMs(range.sinceMs), isoFromMs(range.untilMs));
       return {

@@ -126,16 +126,19 @@ describe('the forecast read from the store', () => {
     store.decisions.record({ loanRequestId: 501, action: 'offer', reasons: [], dryRun: false, decidedAtMs: NOW - 86_400_000, probability: 0.9 ** 6, rate: 0.12 });
     const paid = (id: number, due: string) =>
       loanPaymentSchema.parse({ id, loan: 2, payment_amount: '172.55', payment_due_date: due, payment_status: 'Paid' });
-    store.payments.upsert([paid(21, '2026-02-01'), paid(22, '2026-03-01')], NOW);
+    store.payments.upsert([paid(21, '2026-01-01'), paid(22, '2026-02-01')], NOW);
+    // Loan 2's third payment was due on March 1st and is not paid: it is delinquent.
+    store.payments.upsert([loanPaymentSchema.parse({ id: 23, loan: 2, payment_amount: '172.55', payment_due_date: '2026-03-01', payment_status: 'Pending' })], NOW);
 
     const loans = forecastLoans(store, NOW);
-    expect(loans.map((l) => [l.loanId, l.paidInstalments, l.repayProbability])).toEqual([
-      [1, 0, 0.9 ** 6],
-      [2, 2, null],
+    expect(loans.map((l) => [l.loanId, l.paidInstalments, l.repayProbability, l.delinquent])).toEqual([
+      [1, 0, 0.9 ** 6, false],
+      [2, 2, null, true],
     ]);
     const forecast = buildCashFlowForecast(store, NOW);
     expect(forecast).toEqual(forecastCashFlows(loans, { ...NO_FLOW }, NOW));
-    // Loan 1 at the hazard of 0.1; loan 2 has no probability and takes loan 1's.
-    expect(forecast.months[1]?.expectedInterestCents).toBe(Math.round(1000 * 0.9 + 673 * 0.9));
+    // Loan 1 at the hazard of 0.1; loan 2 has no probability and takes loan 1's, raised for its
+    // overdue payment to the delinquent hazard (its third instalment in April, by next_payment_date).
+    expect(forecast.months[1]?.expectedInterestCents).toBe(Math.round(1000 * 0.9 + 673 * (1 - DELINQUENT_MONTHLY_HAZARD)));
   });
 });
