@@ -24,14 +24,18 @@ export function forecastLoans(store: ForecastStore, nowMs: number): ForecastLoan
   // One read each for the whole book, not one per loan.
   const paymentStates = new Map(store.payments.states().map((state) => [state.loanId, state]));
   const probabilities = store.cashFlow.fundingProbabilities();
-  const overdue = store.cashFlow.overdueLoanIds(today);
+  const unsettled = store.cashFlow.firstUnsettledDue();
   for (const loan of store.account.loans()) {
     if (!OPEN_LISTS.has(loan.listStatus) || loan.paidOff || loan.status.toLowerCase() === 'pending') continue;
     const payments = paymentStates.get(loan.id);
     const terms = loan.loan.payment_terms ?? payments?.payments;
     if (terms === undefined || terms <= 0) continue;
-    const nextDue = loan.loan.next_payment_date;
-    const nextDueMs = nextDue === undefined || nextDue === null ? Number.NaN : Date.parse(nextDue);
+    // The service may move next_payment_date past a payment still unpaid: the earliest unpaid
+    // payment is where the schedule stands.
+    const firstUnpaid = unsettled.get(loan.id);
+    const dues = [loan.loan.next_payment_date, firstUnpaid === undefined ? undefined : `${firstUnpaid}T00:00:00Z`]
+      .map((text) => (typeof text === 'string' ? Date.parse(text) : Number.NaN))
+      .filter((ms) => Number.isFinite(ms));
     const probability = probabilities.get(loan.id) ?? null;
     loans.push({
       loanId: loan.id,
@@ -39,9 +43,9 @@ export function forecastLoans(store: ForecastStore, nowMs: number): ForecastLoan
       rate: loan.interestRate,
       terms,
       paidInstalments: Math.min(terms, payments?.paid ?? 0),
-      nextDueMs: Number.isFinite(nextDueMs) ? nextDueMs : null,
+      nextDueMs: dues.length === 0 ? null : Math.min(...dues),
       repayProbability: probability,
-      delinquent: loan.listStatus === 'collection' || (payments?.missed ?? 0) > 0 || overdue.has(loan.id),
+      delinquent: loan.listStatus === 'collection' || (payments?.missed ?? 0) > 0 || (firstUnpaid !== undefined && firstUnpaid <= today),
     });
   }
   return loans;

@@ -93,7 +93,10 @@ export function buildIdleCashReport(store: Store, nowMs: number, limits: RiskLim
   const settings = limits.protections.idle_cash;
   const now = idleSampleNow(store, nowMs, limits, dryRun, lentOutCents);
   const recorded = readIdleSamples(store.state).filter((sample) => sample.atMs < nowMs);
-  const alert = storedIdleAlert(store.state);
+  // The stored state is the last check's; a share back under the threshold now ends it at the
+  // next check, so the views do not show an alert the figure beside it contradicts.
+  const above = settings.enabled && idleShare(now) > settings.max_idle_share;
+  const alert = above ? storedIdleAlert(store.state) : undefined;
   return {
     at: isoFromMs(nowMs),
     share: idleShare(now),

@@ -30,8 +30,11 @@ export interface SkipCause {
 export interface CashFlowRepository {
   /** The repayment probability of the decision on each synced loan's request (loans without one are absent), by loan id. */
   fundingProbabilities(): Map<number, number>;
-  /** Loans with a payment due by `today` (YYYY-MM-DD) neither paid nor missed: PaymentsRepository.hasOverdueUnsettled for the whole book in one read. */
-  overdueLoanIds(today: string): Set<number>;
+  /**
+   * The due date (YYYY-MM-DD) of each loan's earliest payment neither paid nor missed, by loan id
+   * (loans with none are absent): where its schedule stands, and, when due by today, that it is overdue.
+   */
+  firstUnsettledDue(): Map<number, string>;
   acceptanceFlow(range: { sinceMs: number; untilMs: number }): AcceptanceFlow;
   skipCauses(range: { sinceMs: number; untilMs: number }): SkipCause[];
 }
@@ -52,8 +55,8 @@ export function createCashFlowRepository(db: Database): CashFlowRepository {
     `SELECT l.id, d.probability FROM loans l JOIN decisions d ON d.loan_request_id = l.loan_request_id
      WHERE d.probability IS NOT NULL`,
   );
-  const overdue = db.prepare<[string], { loan_id: number }>(
-    "SELECT DISTINCT loan_id FROM payments WHERE due_date <= ? AND lower(status) <> 'paid' AND flag IS NOT 'missed'",
+  const unsettled = db.prepare<[], { loan_id: number; due: string }>(
+    "SELECT loan_id, MIN(due_date) AS due FROM payments WHERE lower(status) <> 'paid' AND flag IS NOT 'missed' GROUP BY loan_id",
   );
   // The decisive reason is the first; its first word is its kind (the reason texts' fixed prefix).
   const causes = db.prepare<[string, string], { kind: string | null; guard_code: string | null; n: number }>(
@@ -66,7 +69,7 @@ export function createCashFlowRepository(db: Database): CashFlowRepository {
   );
   return {
     fundingProbabilities: () => new Map(probabilities.all().map((row) => [row.id, row.probability])),
-    overdueLoanIds: (today) => new Set(overdue.all(today).map((row) => row.loan_id)),
+    firstUnsettledDue: () => new Map(unsettled.all().map((row) => [row.loan_id, row.due])),
     acceptanceFlow(range) {
       const row = flow.get(isoFromMs(range.sinceMs), isoFromMs(range.untilMs));
       return {

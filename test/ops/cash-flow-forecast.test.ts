@@ -138,7 +138,10 @@ describe('the forecast read from the store', () => {
     const forecast = buildCashFlowForecast(store, NOW);
     expect(forecast).toEqual(forecastCashFlows(loans, { ...NO_FLOW }, NOW));
     // Loan 1 at the hazard of 0.1; loan 2 has no probability and takes loan 1's, raised for its
-    // overdue payment to the delinquent hazard (its third instalment in April, by next_payment_date).
-    expect(forecast.months[1]?.expectedInterestCents).toBe(Math.round(1000 * 0.9 + 673 * (1 - DELINQUENT_MONTHLY_HAZARD)));
+    // overdue payment to the delinquent hazard. Its schedule stands at the unpaid payment of March
+    // (though next_payment_date says April): the third instalment now, the fourth in April.
+    const delinquent = 1 - DELINQUENT_MONTHLY_HAZARD;
+    expect(forecast.months[0]?.expectedInterestCents).toBe(Math.round(673 * delinquent));
+    expect(forecast.months[1]?.expectedInterestCents).toBe(Math.round(1000 * 0.9 + 507 * delinquent ** 2));
   });
 });

@@ -69,8 +69,12 @@ describe('idle cash', () => {
     expect(watch.check()).toBeUndefined();
     expect(sent).toHaveLength(1);
 
-    // Money lent out: the share falls under the threshold and the alert is over.
+    expect(buildIdleCashReport(h.store, clock.now(), limits, false).alert).toMatchObject({ aboveSince: '2026-03-10T12:00:00.000Z', alertedAt: '2026-03-10T14:00:00.000Z' });
+
+    // Money lent out: the share falls under the threshold and the alert is over (the views say so
+    // at once, the stored state at the next check).
     setBalance(500);
+    expect(buildIdleCashReport(h.store, clock.now(), limits, false).alert).toMatchObject({ aboveSince: null, alertedAt: null });
     clock.advance(HOUR);
     expect(watch.check()?.kind).toBe('ended');
     expect(storedIdleAlert(h.store.state)).toBeUndefined();
