@@ -123,7 +123,7 @@ describe('the forecast read from the store', () => {
     store.account.upsertLoans([loanSchema.parse({ ...base, id: 1, loan_request_id: 501 }), loanSchema.parse({ ...base, id: 2, loan_request_id: 502 })], 'current', NOW);
     store.account.upsertLoans([loanSchema.parse({ ...base, id: 3, loan_request_id: 503, loan_paid_off: true })], 'completed', NOW);
     store.account.upsertLoans([loanSchema.parse({ ...base, id: 4, loan_request_id: 504 })], 'default', NOW);
-    store.decisions.record({ loanRequestId: 501, action: 'offer', reasons: [], dryRun: false, decidedAtMs: NOW - 86_400_000, probability: 0.9 ** 6, rate: 0.12 });
+    store.decisions.record({ loanRequestId: 501, action: 'offer', reasons: [], dryRun: false, decidedAtMs: NOW - 86_400_000, probability: 0.95 ** 6, rate: 0.12 });
     const paid = (id: number, due: string) =>
       loanPaymentSchema.parse({ id, loan: 2, payment_amount: '172.55', payment_due_date: due, payment_status: 'Paid' });
     store.payments.upsert([paid(21, '2026-01-01'), paid(22, '2026-02-01')], NOW);
@@ -132,16 +132,16 @@ describe('the forecast read from the store', () => {
 
     const loans = forecastLoans(store, NOW);
     expect(loans.map((l) => [l.loanId, l.paidInstalments, l.repayProbability, l.delinquent])).toEqual([
-      [1, 0, 0.9 ** 6, false],
+      [1, 0, 0.95 ** 6, false],
       [2, 2, null, true],
     ]);
     const forecast = buildCashFlowForecast(store, NOW);
     expect(forecast).toEqual(forecastCashFlows(loans, { ...NO_FLOW }, NOW));
-    // Loan 1 at the hazard of 0.1; loan 2 has no probability and takes loan 1's, raised for its
-    // overdue payment to the delinquent hazard. Its schedule stands at the unpaid payment of March
+    // Loan 1 at the hazard of 0.05; loan 2 has no probability and takes loan 1's, raised for its
+    // overdue payment to the delinquent hazard (0.1). Its schedule stands at the unpaid payment of March
     // (though next_payment_date says April): the third instalment now, the fourth in April.
     const delinquent = 1 - DELINQUENT_MONTHLY_HAZARD;
     expect(forecast.months[0]?.expectedInterestCents).toBe(Math.round(673 * delinquent));
-    expect(forecast.months[1]?.expectedInterestCents).toBe(Math.round(1000 * 0.9 + 507 * delinquent ** 2));
+    expect(forecast.months[1]?.expectedInterestCents).toBe(Math.round(1000 * 0.95 + 507 * delinquent ** 2));
   });
 });

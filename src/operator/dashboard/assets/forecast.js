@@ -116,7 +116,7 @@ export async function refreshForecast() {
   byTestId('forecast-summary').textContent =
     forecast.loans === 0
       ? 'No open loans: nothing is expected back.'
-      : `Expected back in ${next.month}: ${money(next.expected_cents)}; next 12 months ${money(forecast.totals.expected_cents)} (scheduled ${money(forecast.totals.scheduled_cents)} before defaults), from ${count(forecast.loans)} loans.`;
+      : `Expected back in ${next.month}: ${money(next.expected_cents)}; next 12 months ${money(forecast.totals.expected_cents)} (scheduled ${money(forecast.totals.scheduled_cents)} before defaults), from ${count(forecast.loans)} loan${forecast.loans === 1 ? '' : 's'}.`;
   forecastChart(forecast);
   fill(
     byTestId('forecast-notes'),
