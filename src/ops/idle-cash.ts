@@ -16,7 +16,7 @@ import { forecastLoans } from './forecast-loans.js';
 export const IDLE_SAMPLES_KEY = 'idle_cash_samples';
 /** Samples kept at most. */
 export const MAX_SAMPLES = 400;
-/** A sample closer than this (clock time) to the last one replaces it instead of adding one. */
+/** A sample closer than this (clock time) to the last one stored is not stored. */
 export const MIN_SAMPLE_SPACING_MS = 15 * 60_000;
 
 export interface IdleSample {

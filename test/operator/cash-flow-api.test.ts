@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStatusReport } from '../../src/ops/status-report.js';
 import { statusJson } from '../../src/ops/status-text.js';
 import { riskLimitsSchema } from '../../src/risk/index.js';
-import { DAY, HOUR } from '../sandbox/sandbox-fixture.js';
 import { API_TOKEN, startApiHarness, type ApiHarness } from './api-harness.js';
+import { tradeThreeLoans } from './cash-flow-fixture.js';
 import { callTool, connectAgent } from './operator-harness.js';
 
 let h: ApiHarness;
@@ -17,14 +17,7 @@ let agent: Client;
 
 beforeAll(async () => {
   h = await startApiHarness();
-  for (let i = 0; i < 3; i += 1) h.makeRequest({ decisionDelayMs: HOUR, loanTerms: 6, loanAmountCents: 100_000, repayProbability: 1, missedMonth: null, lateDays: [] });
-  await h.daemon.runJob('poll');
-  // Accepted and funded, then a first payment made.
-  for (let day = 0; day < 40; day += 10) {
-    h.sandbox.control.advance(10 * DAY);
-    await h.daemon.runJob('sync');
-  }
-  await h.daemon.runJob('balance');
+  await tradeThreeLoans(h);
   agent = await connectAgent(new URL('/mcp', h.base), API_TOKEN);
 }, 120_000);
 afterAll(async () => {

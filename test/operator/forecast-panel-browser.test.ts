@@ -8,7 +8,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { launchChromium, skipReason } from '../browser/chromium.js';
-import { DAY, HOUR } from '../sandbox/sandbox-fixture.js';
+import { tradeThreeLoans } from './cash-flow-fixture.js';
 import { startApiHarness, type ApiHarness } from './api-harness.js';
 
 const UI_WAIT_MS = 15_000;
@@ -28,13 +28,7 @@ describe.skipIf(skipReason !== undefined)('the money-coming-back panel in chromi
 
   it('draws the forecast and idle cash the API answers', async () => {
     h = await startApiHarness();
-    for (let i = 0; i < 3; i += 1) h.makeRequest({ decisionDelayMs: HOUR, loanTerms: 6, loanAmountCents: 100_000, repayProbability: 1, missedMonth: null, lateDays: [] });
-    await h.daemon.runJob('poll');
-    for (let day = 0; day < 40; day += 10) {
-      h.sandbox.control.advance(10 * DAY);
-      await h.daemon.runJob('sync');
-    }
-    await h.daemon.runJob('balance');
+    await tradeThreeLoans(h);
     const body = (await (await h.call('/api/cash-flow')).json()) as CashFlowBody;
     expect(body.forecast.loans).toBe(3);
 
