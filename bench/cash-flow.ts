@@ -5,23 +5,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { cashFlowStatus } from '../src/ops/cash-flow-status.js';
 import { cashFlowAnswer } from '../src/ops/cash-flow-view.js';
 import { DEFAULT_RISK_LIMITS } from '../src/risk/index.js';
 import { loanPaymentSchema, loanSchema } from '../src/service/index.js';
 import { openStore } from '../src/store/index.js';
+import { meanTime, time } from './bench-timing.js';
 
 const loans = Number(process.argv[2] ?? 2_000);
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-bench-cash-flow-'));
 const nowMs = Date.parse('2026-06-15T12:00:00.000Z');
-
-function time<T>(label: string, run: () => T): T {
-  const began = performance.now();
-  const result = run();
-  console.log(`${label.padEnd(52)} ${(performance.now() - began).toFixed(1).padStart(10)} ms`);
-  return result;
-}
 
 try {
   const store = openStore(join(dir, 'bench.db'));
@@ -36,13 +29,8 @@ try {
     store.account.upsertLoans(batch, 'current', nowMs);
   });
   time('status block, first', () => cashFlowStatus(store, nowMs, DEFAULT_RISK_LIMITS, false));
-  const runs = 10;
-  let began = performance.now();
-  for (let i = 0; i < runs; i += 1) cashFlowStatus(store, nowMs, DEFAULT_RISK_LIMITS, false);
-  console.log(`${`status block, mean of ${runs}`.padEnd(52)} ${((performance.now() - began) / runs).toFixed(1).padStart(10)} ms`);
-  began = performance.now();
-  for (let i = 0; i < runs; i += 1) cashFlowAnswer(store, nowMs, DEFAULT_RISK_LIMITS, false);
-  console.log(`${`GET /api/cash-flow answer, mean of ${runs}`.padEnd(52)} ${((performance.now() - began) / runs).toFixed(1).padStart(10)} ms`);
+  meanTime('status block', 10, () => cashFlowStatus(store, nowMs, DEFAULT_RISK_LIMITS, false));
+  meanTime('GET /api/cash-flow answer', 10, () => cashFlowAnswer(store, nowMs, DEFAULT_RISK_LIMITS, false));
   store.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });
