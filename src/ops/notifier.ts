@@ -36,6 +36,7 @@ export const NOTIFICATION_EVENTS = [
   'calibration_drift',
   'webhooks_silent',
   'webhooks_refused',
+  'idle_cash',
 ] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 

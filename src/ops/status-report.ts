@@ -18,6 +18,7 @@ import type { StatusClock } from './status-clock.js';
 import { marketLearningStatus, type MarketLearningStatus } from './market-learning-status.js';
 import type { EquityFigures, LossRates } from './equity.js';
 import { equityNow } from './equity-now.js';
+import { cashFlowStatus, type CashFlowStatus } from './cash-flow-status.js';
 import type { Cents } from '../service/index.js';
 import type { MarketSource } from '../engine/compiled-strategy.js';
 import { balanceFromStore, type RiskLimits } from '../risk/index.js';
@@ -100,6 +101,8 @@ export interface StatusReport {
   marketLearning: MarketLearningStatus[];
   /** Predicted against realised default of the lender's loans by vintage (docs/operations.md, "Calibration"). */
   calibration: CalibrationStatus;
+  /** Money expected back (default-adjusted forecast) and idle cash (cash-flow-status.ts). */
+  cashFlow: CashFlowStatus;
 }
 
 /** Builds the report from the store as of `nowMs`. */
@@ -149,6 +152,7 @@ export function buildStatusReport(input: StatusInput): StatusReport {
     paperBook: paperBook(store, input.dryRun),
     marketLearning: marketLearningStatus(store),
     calibration: calibrationStatus(store, nowMs, limits.protections.calibration, storedCalibrationDrift(store.state)),
+    cashFlow: cashFlowStatus(store, nowMs, limits, input.dryRun),
   };
 }
 

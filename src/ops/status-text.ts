@@ -1,6 +1,7 @@
 /** The status report as people read it (`lendbot status`) and as scripts read it (`--json`). */
 import { marketLearningJson, marketLearningLines } from './market-learning-status.js';
 import { formatCents, RISK_LEVEL_NAMES } from '../service/index.js';
+import { cashFlowJson, cashFlowLines } from './cash-flow-status.js';
 import { paperBookJson, paperBookLines } from './paper-book-view.js';
 import { calibrationJson, calibrationLines } from './calibration.js';
 import { describeClock } from './status-clock.js';
@@ -49,6 +50,7 @@ export function formatStatusText(report: StatusReport): string {
   add('loans', loans.length === 0 ? 'none synced' : loans.map(([status, count]) => `${count} ${status}`).join(', '));
   add('payments', paymentsText(report.payments));
   if (report.equity !== null) add('equity', equityText(report.equity));
+  lines.push(...cashFlowLines(report.cashFlow));
   add('data spend', `${usd(report.dataSpend.spentCents)} since ${report.dataSpend.monthStart.slice(0, 10)}`);
   for (const charge of report.dataSpend.subscriptions) {
     add(`  subscription ${charge.provider}`, `${usd(charge.costCents)} on ${charge.at.slice(0, 10)}${charge.strategy === null ? '' : ` (${charge.strategy})`}`);
@@ -129,5 +131,6 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
     // Only when some strategy learns its market (pricing.learning).
     ...(report.marketLearning.length === 0 ? {} : { market_learning: marketLearningJson(report.marketLearning) }),
     calibration: calibrationJson(report.calibration),
+    cash_flow: cashFlowJson(report.cashFlow),
   };
 }

@@ -14,6 +14,7 @@ import type { z } from 'zod';
 import { attachOps } from './attach-ops.js';
 import { DEFAULT_MAX_INBOX_STALL_MS, DEFAULT_MAX_POLL_AGE_MS } from './health.js';
 import { HotReloader, type ActiveConfig } from './hot-reload.js';
+import { idleCashSchedule, IdleCashWatch } from './idle-cash-alert.js';
 import type { LendbotMetrics } from './metrics.js';
 import { NotificationWatcher } from './notification-watcher.js';
 import { notifierFromConfig, type NotificationEvent, type NotificationsConfig } from './notifier.js';
@@ -124,6 +125,9 @@ export function wireOperations(deps: OperationsDeps): Operations {
     }
   };
   if (clockRecorder.kind === 'simulated') jobs.push({ name: 'clock', schedule: CLOCK_RECORD_SCHEDULE, run: async () => recordClock() });
+  // The idle-cash series and alert: recorded with or without notifications (status and the dashboard show them).
+  const idleCash = new IdleCashWatch({ store, clock, log: log.child({ component: 'idle-cash' }), limits: deps.limits, dryRun: deps.dryRun, notify: (event, data) => void notifier?.notify(event, data) });
+  jobs.push({ name: 'idle-cash', schedule: idleCashSchedule(deps.clockSpeed), run: async () => idleCash.check() });
   let onCrash: ((error: unknown) => void) | undefined;
   if (notifier !== undefined) {
     const watcher = new NotificationWatcher({

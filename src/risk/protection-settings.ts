@@ -1,6 +1,6 @@
 /**
  * The `risk.protections` section: automatic pauses of new offers (like freqtrade's protections)
- * and the silent-webhooks alert. Every protection is on by default with the values shown in
+ * and the silent-webhooks and idle-cash alerts. Every protection is on by default with the values shown in
  * config/lendbot.yaml; `enabled: false` turns one off and lifts a pause it holds.
  */
 import { z } from 'zod';
@@ -52,6 +52,13 @@ export const protectionSettingsSchema = z.strictObject({
       enabled: z.boolean().default(true),
       window_hours: hours.default(6),
       min_polled_requests: z.number().int().positive().default(5).describe('new requests found by polls, with no webhook at all, that raise the alert'),
+    })
+    .prefault({}),
+  idle_cash: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      max_idle_share: z.number().min(0).max(1).default(0.5).describe('share of the money (free cash / free + reserved + lent out) above which cash counts as idle too long'),
+      for_hours: hours.default(72).describe('how long the share must stay above it before the alert; also the window its reasons cover'),
     })
     .prefault({}),
 });

@@ -3,6 +3,7 @@ import { checkpointWal, openDatabase, type Database, type OpenDatabaseOptions } 
 import { MIGRATIONS } from './migrations.js';
 import { createAccountRepository, type AccountRepository } from './account-repository.js';
 import { createCalibrationRepository, type CalibrationRepository } from './calibration-repository.js';
+import { createCashFlowRepository, type CashFlowRepository } from './cash-flow-repository.js';
 import { createDecisionsRepository, type DecisionsRepository } from './decisions-repository.js';
 import { createExposureRepository, type ExposureRepository } from './exposure-repository.js';
 import { createInboxRepository, type InboxRepository } from './inbox-repository.js';
@@ -19,6 +20,7 @@ export * from './database.js';
 export * from './migrations.js';
 export * from './account-repository.js';
 export * from './calibration-repository.js';
+export * from './cash-flow-repository.js';
 export * from './decisions-repository.js';
 export { SCAN_WINDOW, UnknownCursorError, type DecisionPage, type DecisionPageQuery, type PagedDecision } from './decision-page.js';
 export * from './exposure-repository.js';
@@ -54,6 +56,8 @@ export interface Store {
   paper: PaperBook;
   /** Predicted against realised default of the lender's loans, by vintage (src/ops/calibration.ts). */
   calibration: CalibrationRepository;
+  /** The recent acceptance flow and skip causes the cash-flow forecast and idle-cash view read. */
+  cashFlow: CashFlowRepository;
   /** Checkpoints the WAL into the file (the daemon does it when idle); nothing once closed. */
   checkpoint(): void;
   /** Closes the file; idempotent. */
@@ -77,6 +81,7 @@ export function openStore(path: string, options: OpenDatabaseOptions = {}): Stor
     proposals: createProposalsRepository(db),
     paper: createPaperBook(db),
     calibration: createCalibrationRepository(db),
+    cashFlow: createCashFlowRepository(db),
     checkpoint() {
       if (db.open) checkpointWal(db);
     },

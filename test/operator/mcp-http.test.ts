@@ -15,6 +15,7 @@ const TOOLS = [
   'get_balance',
   'get_banking_data',
   'get_borrower_history',
+  'get_cash_flow_forecast',
   'get_payment_schedule',
   'get_proposal',
   'get_provider_score',

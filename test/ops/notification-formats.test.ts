@@ -64,6 +64,7 @@ const SAMPLES: Record<NotificationEvent, Record<string, unknown>> = {
   },
   webhooks_refused: { refused: 3, since: '2026-03-10T11:50:00.000Z', last_code: 'MALFORMED', last_message: 'no loan_request id', token_layout: 'nested', message: 'validly signed webhooks were refused 3 times: <check the token layout> & docs' },
   calibration_drift: { message: 'realised default runs above the predicted beyond noise: loans since 2025-04: predicted 8.0%, realised so far 21.0% [15.2% to 28.1%] of 120 loans' },
+  idle_cash: { message: '62% of your money has been idle for more than 72 h (the alert is set at 50%). No loan requests arrived in the last 72 h.', idle_cents: 620000, since: '2026-03-07T12:00:00.000Z' },
 };
 
 const clock = new ManualClock('2026-03-10T12:00:00.000Z');
@@ -124,7 +125,7 @@ describe('slack', () => {
     expect(offer).toContain('*Amount*\\n$520.00');
     expect(offer).toContain('*Risk level*\\n1 (medium)');
     // Slack's control characters are escaped, so text never turns into a link or a mention.
-    expect(JSON.stringify(slack.requests.at(-1)?.body)).toContain('&lt;check the token layout&gt; &amp; docs');
+    expect(JSON.stringify(slack.requests[NOTIFICATION_EVENTS.indexOf('webhooks_refused')]?.body)).toContain('&lt;check the token layout&gt; &amp; docs');
   });
 
   it('splits more than ten fields into further sections', async () => {
@@ -222,7 +223,7 @@ describe('telegram', () => {
         '<i>lendbot · 2026-03-10 12:00 UTC</i>',
       ].join('\n'),
     });
-    const refused = telegram.requests.at(-1)?.body as { text: string };
+    const refused = telegram.requests[NOTIFICATION_EVENTS.indexOf('webhooks_refused')]?.body as { text: string };
     expect(refused.text).toContain('validly signed webhooks were refused 3 times: &lt;check the token layout&gt; &amp; docs');
     expect(parseTelegramHtml(refused.text)).toMatchObject({ text: expect.stringContaining('<check the token layout> & docs') });
   });

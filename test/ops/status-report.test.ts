@@ -53,6 +53,12 @@ describe('status report', () => {
         vintages: [],
         alert: null,
       },
+      cash_flow: {
+        next_month: { month: '2026-04', expected_cents: 0 },
+        twelve_months: { expected_cents: 0, scheduled_cents: 0 },
+        loans: 0,
+        idle: { share: 237_000 / (237_000 + 83_000), free_cents: 237_000, above_since: null, alerted_at: null, max_idle_share: 0.5, for_hours: 72 },
+      },
     });
   });
 
@@ -73,6 +79,8 @@ describe('status report', () => {
         'decisions today    2 offer, 4 skip',
         'loans              1 collection, 1 completed, 2 current',
         'payments           none synced',
+        'expected back      no open loans',
+        'idle cash          74% of your money (2370.00 free); alert above 50% for 72 h',
         'data spend         4.00 since 2026-03-01',
         '  budget balanced  4.00 of 10.00 (6.00 left)',
         'last poll          2026-03-10T11:58:30.000Z (90 s ago)',

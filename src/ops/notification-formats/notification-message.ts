@@ -78,6 +78,7 @@ const WORDING: Record<NotificationEvent, Wording> = {
     severity: 'info',
     said: ['period', 'from', 'until'],
   },
+  idle_cash: { title: () => 'Cash has been idle for a while', description: sentence('message'), severity: 'warning', said: ['message'] },
 };
 
 /** The event in plain words: every data key not said in the title or sentence becomes a field. */

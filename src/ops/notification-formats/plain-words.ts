@@ -35,6 +35,7 @@ const KEYS: Record<string, { label: string; render?: (value: unknown) => string 
   balance_cents: { label: 'Balance' },
   reserved_cents: { label: 'Reserved' },
   free_cents: { label: 'Free cash' },
+  idle_cents: { label: 'Idle cash' },
   exposure_cents: { label: 'Exposure' },
   data_spend_cents: { label: 'Data spend this month' },
   loans_by_status: { label: 'Loans' },

@@ -7,6 +7,7 @@ import { refreshCalibration } from './calibration.js';
 import { createDecisions } from './decisions.js';
 import { createExplanation } from './explanation.js';
 import { refreshMarketLearning } from './market-learning.js';
+import { refreshForecast } from './forecast.js';
 import { renderOverview } from './overview.js';
 import { createProposals } from './proposals.js';
 import { refreshReports } from './reports.js';
@@ -91,6 +92,7 @@ const refreshCharts = every(30 * SECONDS, refreshReturns);
 const refreshReportList = every(30 * SECONDS, refreshReports);
 const refreshLearning = every(30 * SECONDS, refreshMarketLearning);
 const refreshCalibrationTable = every(60 * SECONDS, refreshCalibration);
+const refreshCashFlow = every(30 * SECONDS, refreshForecast);
 
 const session = createSession((next) => {
   const couldRead = me.canRead;
@@ -106,6 +108,7 @@ const session = createSession((next) => {
     void refreshReportList();
     void refreshLearning();
     void refreshCalibrationTable();
+    void refreshCashFlow();
   }
 });
 

@@ -1,0 +1,102 @@
+/**
+ * The idle-cash alert (an alert, not a pause): the share of money idle stayed above
+ * `risk.protections.idle_cash.max_idle_share` for `for_hours` of the clock. The check records a
+ * sample of the series (idle-cash.ts), keeps in the state table since when the share has been
+ * above the threshold, and tells once when the alert begins; it ends (and may begin again later)
+ * when the share falls to the threshold or below, or when the alert is turned off.
+ */
+import type { Clock } from '../clock/clock.js';
+import type { Logger } from '../log/logger.js';
+import type { ProtectionSettings, RiskLimits } from '../risk/index.js';
+import { isoFromMs, type Store } from '../store/index.js';
+import { idleShare, idleSampleNow, recordIdleSample } from './idle-cash.js';
+import { idleReasons } from './idle-cash-report.js';
+import type { NotificationEvent } from './notifier.js';
+
+export const IDLE_ALERT_KEY = 'idle_cash_alert';
+/**
+ * How often the daemon checks, in wall time: every five minutes live, every five seconds on a
+ * simulated clock (the sandbox runs a day a second), so the series has points either way. The
+ * samples' spacing and the alert's hours are in the clock's time.
+ */
+export function idleCashSchedule(clockSpeed: number): string {
+  return clockSpeed > 1 ? '*/5 * * * * *' : '*/5 * * * *';
+}
+const HOUR_MS = 3_600_000;
+
+export type IdleCashSettings = ProtectionSettings['idle_cash'];
+
+/** Since when the share has been above the threshold, and when the alert was told (null: not yet). */
+export interface IdleAlertState {
+  aboveSinceMs: number;
+  alertedAtMs: number | null;
+}
+
+export type IdleAlertChange = { kind: 'began'; state: IdleAlertState } | { kind: 'ended'; state: IdleAlertState } | undefined;
+
+/** The alert's stored state (undefined while the share is not above the threshold). */
+export function storedIdleAlert(state: Pick<Store['state'], 'get'>): IdleAlertState | undefined {
+  const text = state.get(IDLE_ALERT_KEY);
+  if (text === undefined) return undefined;
+  try {
+    const value = JSON.parse(text) as Partial<IdleAlertState> | null;
+    if (value === null || typeof value.aboveSinceMs !== 'number') return undefined;
+    return { aboveSinceMs: value.aboveSinceMs, alertedAtMs: typeof value.alertedAtMs === 'number' ? value.alertedAtMs : null };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Updates the stored state with the share seen at `nowMs`; says whether the alert began or ended. */
+export function updateIdleAlert(state: Store['state'], settings: IdleCashSettings, share: number, nowMs: number): IdleAlertChange {
+  const current = storedIdleAlert(state);
+  if (!settings.enabled || share <= settings.max_idle_share) {
+    if (current === undefined) return undefined;
+    state.set(IDLE_ALERT_KEY, 'null', nowMs);
+    return current.alertedAtMs === null ? undefined : { kind: 'ended', state: current };
+  }
+  const above = current ?? { aboveSinceMs: nowMs, alertedAtMs: null };
+  if (above.alertedAtMs === null && nowMs - above.aboveSinceMs >= settings.for_hours * HOUR_MS) {
+    const alerted = { ...above, alertedAtMs: nowMs };
+    state.set(IDLE_ALERT_KEY, JSON.stringify(alerted), nowMs);
+    return { kind: 'began', state: alerted };
+  }
+  if (current === undefined) state.set(IDLE_ALERT_KEY, JSON.stringify(above), nowMs);
+  return undefined;
+}
+
+export interface IdleCashWatchDeps {
+  store: Store;
+  clock: Clock;
+  log: Logger;
+  /** Read at every check, so a hot-reloaded `risk:` section applies at once. */
+  limits: () => RiskLimits;
+  dryRun: boolean;
+  notify?: (event: NotificationEvent, data: Record<string, unknown>) => void;
+}
+
+/** The daemon's periodic check: a sample of the series, then the alert. */
+export class IdleCashWatch {
+  constructor(private readonly deps: IdleCashWatchDeps) {}
+
+  check(): IdleAlertChange {
+    const { store, clock, log } = this.deps;
+    const limits = this.deps.limits();
+    const now = clock.now();
+    const sample = idleSampleNow(store, now, limits, this.deps.dryRun);
+    recordIdleSample(store.state, sample);
+    const share = idleShare(sample);
+    const settings = limits.protections.idle_cash;
+    const change = updateIdleAlert(store.state, settings, share, now);
+    if (change?.kind === 'began') {
+      const why = idleReasons(store, now, settings.for_hours, sample.reservedCents).why;
+      const percent = Math.round(share * 100);
+      const message = `${percent}% of your money has been idle for more than ${settings.for_hours} h (the alert is set at ${Math.round(settings.max_idle_share * 100)}%). ${why}`;
+      log.warn({ share, since: isoFromMs(change.state.aboveSinceMs) }, message);
+      this.deps.notify?.('idle_cash', { message, idle_cents: sample.freeCents, since: isoFromMs(change.state.aboveSinceMs) });
+    } else if (change?.kind === 'ended') {
+      log.info({ share }, 'idle cash is back under its alert threshold');
+    }
+    return change;
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The idle-cash check as the daemon's operations wire it: a job of its own (every five minutes
+ * live, every five seconds on a simulated clock) whose alert goes out through the configured
+ * notifier to a real HTTP receiver, after the set hours of an injected clock and not before.
+ */
+import fastify from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock/clock.js';
+import { createMetrics } from '../../src/ops/metrics.js';
+import { notificationsSchema } from '../../src/ops/notifier.js';
+import { wireOperations, type OperationsDeps } from '../../src/ops/wire-operations.js';
+import { riskLimitsSchema } from '../../src/risk/index.js';
+import { captureLog } from '../log/log-capture.js';
+import { tempStore } from '../store/fixtures.js';
+import { startNotificationReceiver, type NotificationReceiver } from './notification-receiver.js';
+
+const HOUR = 3_600_000;
+const limits = riskLimitsSchema.parse({ protections: { idle_cash: { max_idle_share: 0.5, for_hours: 2 } } });
+
+let h: ReturnType<typeof tempStore>;
+let receiver: NotificationReceiver;
+beforeEach(async () => {
+  h = tempStore();
+  receiver = await startNotificationReceiver();
+  // All the money idle: a deposit and nothing lent.
+  h.store.account.replaceTransfers([{ date: '2026-03-01', transactions: [{ transfer_status: 'processed', transfer_type: 'Deposit', transfer_amount: '1000.00' }] }], Date.parse('2026-03-01T00:00:00Z'));
+});
+afterEach(async () => {
+  await receiver.close();
+  h.cleanup();
+});
+
+function operations(clock: ManualClock, clockSpeed: number) {
+  const deps: OperationsDeps = {
+    app: fastify(),
+    metrics: createMetrics({ processMetrics: false }),
+    store: h.store,
+    clock,
+    pipeline: { onDecided: () => undefined },
+    log: captureLog().log,
+    env: {},
+    dryRun: false,
+    strategies: () => [],
+    limits: () => limits,
+    clockSpeed,
+    notifications: notificationsSchema.parse({ url: receiver.url, retries: 0 }),
+  };
+  return wireOperations(deps);
+}
+
+describe('the idle-cash job', () => {
+  it('runs every five minutes live, every five seconds on a simulated clock', () => {
+    const clock = new ManualClock('2026-03-10T12:00:00Z');
+    expect(operations(clock, 1).jobs.find((job) => job.name === 'idle-cash')?.schedule).toBe('*/5 * * * *');
+    expect(operations(clock, 86_400).jobs.find((job) => job.name === 'idle-cash')?.schedule).toBe('*/5 * * * * *');
+  });
+
+  it('notifies idle_cash once the share stayed above the threshold for the set hours', async () => {
+    const clock = new ManualClock('2026-03-10T12:00:00Z');
+    const job = operations(clock, 1).jobs.find((candidate) => candidate.name === 'idle-cash');
+    if (job === undefined) throw new Error('no idle-cash job');
+    await job.run();
+    clock.advance(HOUR);
+    await job.run();
+    // Give a wrongly sent notification time to arrive before saying none came.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(receiver.received).toEqual([]);
+    clock.advance(HOUR);
+    await job.run();
+    await expect.poll(() => receiver.received.map((body) => body.event)).toEqual(['idle_cash']);
+    expect(receiver.received[0]?.data).toMatchObject({ idle_cents: 100_000, since: '2026-03-10T12:00:00.000Z' });
+  });
+});
