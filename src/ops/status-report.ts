@@ -58,7 +58,7 @@ export interface StatusReport {
   /** balance − reserved − min cash reserve: what the next offer may use. */
   freeCents: Cents;
   minCashReserveCents: Cents;
-  /** Offers by state as every surface shows them (store/offer-view.ts). */
+  /** The last 30 days' offers by state as every surface shows them (store/offer-view.ts). */
   offers: OfferStateCounts;
   exposure: { totalCents: Cents; byRiskLevelCents: Record<string, Cents>; maxCents: Cents | null };
   offersToday: { offers: number; amountCents: Cents; maxOffers: number | null; maxAmountCents: Cents | null };

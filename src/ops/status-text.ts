@@ -34,7 +34,7 @@ export function formatStatusText(report: StatusReport): string {
   add('balance', usd(report.balanceCents));
   add('reserved', usd(report.reservedCents));
   add('free cash', `${usd(report.freeCents)} (after a reserve of ${usd(report.minCashReserveCents)})`);
-  add('offers', offerStatesText(report.offers));
+  add('offers', `${offerStatesText(report.offers)} (made in the last 30 days)`);
   add('exposure', against(usd(report.exposure.totalCents), report.exposure.maxCents === null ? null : usd(report.exposure.maxCents)));
   for (const [level, cents] of Object.entries(report.exposure.byRiskLevelCents)) {
     add(`  risk ${level} ${RISK_LEVEL_NAMES[Number(level)] ?? ''}`.trimEnd(), usd(cents));

@@ -126,7 +126,7 @@ export function createOfferListings(db: Database): OfferListings {
 }
 
 /** offer_status of the stored make_offer answer. */
-export function answeredStatus(offerJson: string | null): string | null {
+function answeredStatus(offerJson: string | null): string | null {
   if (offerJson === null) return null;
   const status = (JSON.parse(offerJson) as { offer_status?: unknown }).offer_status;
   return typeof status === 'string' ? status : null;

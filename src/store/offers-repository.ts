@@ -137,8 +137,8 @@ export interface OffersRepository {
   view(offer: OfferRecord, query: OfferViewQuery): OfferView;
   /** Offers as shown, newest first, a page at a time, optionally in some states only. */
   views(page: OfferViewPage, query: OfferViewQuery): OfferView[];
-  /** How many offers are in each state as shown (live ones by default). */
-  viewCounts(scope: OfferScope, query: OfferViewQuery): Record<OfferViewState, number>;
+  /** How many offers made since `sinceMs` are in each state as shown (live ones by default). */
+  viewCounts(scope: OfferScope & { sinceMs: number }, query: OfferViewQuery): Record<OfferViewState, number>;
 }
 
 export function offerFromRow(row: OfferRow): OfferRecord {

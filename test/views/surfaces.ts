@@ -17,7 +17,7 @@ export interface Figures {
   states: Record<number, string>;
   /** The loan requests whose offers the surface shows as holding money back, ascending. */
   reserving: number[];
-  /** How many offers are in each state (states with none left out). */
+  /** How many offers are in each state (states with none left out; status and /metrics count the last 30 days, the whole of this run). */
   counts: Record<string, number>;
   balanceCents: number;
   reservedCents: number;
