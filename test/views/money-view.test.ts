@@ -20,7 +20,7 @@ import { runCli } from '../cli/run-cli.js';
 import { browserRequired, launchChromium, skipReason } from '../browser/chromium.js';
 import { startDaemonHarness, waitFor, type DaemonHarness } from '../daemon/daemon-harness.js';
 import { connectAgent, OPERATOR_TOKEN } from '../operator/operator-harness.js';
-import { countStates, fromApi, fromConnector, fromDashboard, fromDecisions, fromMetrics, fromStatusJson, type Figures, type Shown } from './surfaces.js';
+import { countStates, fromApi, fromConnector, fromConnectorStatus, fromDashboard, fromDecisions, fromMetrics, fromStatusJson, type Figures, type Shown } from './surfaces.js';
 
 const HOUR = 3_600_000;
 const UI_WAIT_MS = 15_000;
@@ -133,6 +133,7 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     const agent = await connectAgent(new URL('/mcp', base), OPERATOR_TOKEN);
     try {
       expectSameAs(truth, 'agent connector', await fromConnector(agent));
+      expectSameAs(truth, 'agent connector get_status', await fromConnectorStatus(agent));
     } finally {
       await agent.close();
     }

@@ -129,6 +129,17 @@ export async function fromConnector(client: Client): Promise<Shown> {
   };
 }
 
+/** The agent connector's get_status (the status report, as `lendbot status`). */
+export async function fromConnectorStatus(client: Client): Promise<Shown> {
+  const { data } = await callTool(client, 'get_status');
+  return {
+    counts: nonZero(data.offers as Record<string, number>),
+    balanceCents: data.balanceCents as number,
+    reservedCents: data.reservedCents as number,
+    freeCents: data.freeCents as number,
+  };
+}
+
 /** The dashboard as chromium shows it: the balance card's figures and the offers table's rows. */
 export async function fromDashboard(page: Page): Promise<Shown> {
   const text = async (testId: string): Promise<string> => (await page.getByTestId(testId).textContent()) ?? '';
