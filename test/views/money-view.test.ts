@@ -20,7 +20,7 @@ import { runCli } from '../cli/run-cli.js';
 import { browserRequired, launchChromium, skipReason } from '../browser/chromium.js';
 import { startDaemonHarness, waitFor, type DaemonHarness } from '../daemon/daemon-harness.js';
 import { connectAgent, OPERATOR_TOKEN } from '../operator/operator-harness.js';
-import { countStates, fromApi, fromConnector, fromConnectorStatus, fromDashboard, fromDecisions, fromMetrics, fromStatusJson, type Figures, type Shown } from './surfaces.js';
+import { countStates, fromApi, fromApiDecisions, fromConnector, fromConnectorStatus, fromDashboard, fromDashboardDecisions, fromDecisions, fromMetrics, fromStatusJson, type Figures, type Shown } from './surfaces.js';
 
 const HOUR = 3_600_000;
 const UI_WAIT_MS = 15_000;
@@ -128,6 +128,7 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     const base = h.daemon.operatorUrl();
     if (base === undefined) throw new Error('the operator listener did not start');
     expectSameAs(truth, 'operator API', await fromApi(base, OPERATOR_TOKEN));
+    expectSameAs(truth, 'operator API decisions', await fromApiDecisions(base, OPERATOR_TOKEN));
     expectSameAs(truth, '/metrics', await fromMetrics(base, OPERATOR_TOKEN));
 
     const agent = await connectAgent(new URL('/mcp', base), OPERATOR_TOKEN);
@@ -146,6 +147,8 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     await expect.poll(() => page.locator('[data-testid="offers-table"] tbody tr').count(), { timeout: UI_WAIT_MS }).toBe(offers);
     await expect.poll(() => page.getByTestId('balance').textContent(), { timeout: UI_WAIT_MS }).not.toBe('');
     expectSameAs(truth, 'dashboard', await fromDashboard(page));
+    await expect.poll(() => page.locator('[data-testid="decision-row"][data-action="offer"]').count(), { timeout: UI_WAIT_MS }).toBe(offers);
+    expectSameAs(truth, 'dashboard decisions', await fromDashboardDecisions(page));
   });
 
   it('shows the same in lendbot status and lendbot decisions once the daemon has stopped', async () => {

@@ -97,6 +97,14 @@ export async function fromApi(base: string, token: string): Promise<Shown> {
   return { ...fromOffers(offers), balanceCents, reservedCents, freeCents };
 }
 
+/** The operator API's decisions (GET /api/decisions): the state of the offer made on each request. */
+export async function fromApiDecisions(base: string, token: string): Promise<Shown> {
+  const response = await fetch(new URL('/api/decisions?limit=500&action=offer', base), { headers: { authorization: `Bearer ${token}` } });
+  const { decisions } = (await response.json()) as { decisions: Array<{ loanRequestId: number; offerState: string | null }> };
+  const states = Object.fromEntries(decisions.map((decision) => [decision.loanRequestId, decision.offerState ?? 'none']));
+  return { states, counts: countStates(states) };
+}
+
 /** /metrics: the money gauges and lendbot_offers{state}. */
 export async function fromMetrics(base: string, token: string): Promise<Shown> {
   const response = await fetch(new URL('/metrics', base), { headers: { authorization: `Bearer ${token}` } });
@@ -157,4 +165,13 @@ export async function fromDashboard(page: Page): Promise<Shown> {
     reservedCents: centsOfDollars(await text('reserved')),
     freeCents: centsOfDollars(await text('free-cash')),
   };
+}
+
+/** The dashboard's decisions table as chromium shows it: the offer column of each offer decision. */
+export async function fromDashboardDecisions(page: Page): Promise<Shown> {
+  const rows = await page.locator('[data-testid="decision-row"][data-action="offer"]').evaluateAll((trs) =>
+    trs.map((tr) => ({ request: tr.getAttribute('data-request-id') ?? '', offer: tr.querySelector('td:last-child')?.textContent ?? '' })),
+  );
+  const states = Object.fromEntries(rows.map((row) => [Number(row.request), row.offer]));
+  return { states, counts: countStates(states) };
 }
