@@ -11,7 +11,8 @@
  *   refused   the service answered 400
  *   placed    the service took it; nobody has answered yet and its life has not ended
  *   accepted  the borrower took it: a loan of ours appeared, still pending (not funded yet)
- *   funded    a loan of ours for the request is running (or paid off, or in collection)
+ *   funded    a loan of ours for the request is running (or paid off, or in collection), or
+ *             our own fund call for it succeeded (the loan may show pending a while longer)
  *   rejected  the service said so
  *   lost      the request left the list without a loan of ours while our offer was out (taken by
  *             another lender, canceled or closed; the service does not say which)
@@ -93,12 +94,12 @@ const LIFE_END = "strftime('%Y-%m-%dT%H:%M:%fZ', o.created_at, @life)";
 
 /**
  * The table above as one SQL expression over offers o, offer_listings l: a loan of ours first
- * (a dry run has none), then what the row records, then offerFate's reading of a placed offer:
+ * (a dry run has none; pending is accepted unless our fund call already succeeded), then what the row records, then offerFate's reading of a placed offer:
  * the service's answer said rejected; the request left the list (seen listed after the offer's
  * life: expired; else lost); its life ended (expired); else placed.
  */
 const STATE_SQL = `CASE
-    WHEN o.dry_run = 0 AND ${LOAN_STATUS} IS NOT NULL THEN CASE WHEN ${LOAN_STATUS} = 'pending' THEN 'accepted' ELSE 'funded' END
+    WHEN o.dry_run = 0 AND ${LOAN_STATUS} IS NOT NULL THEN CASE WHEN ${LOAN_STATUS} = 'pending' AND o.state <> 'funded' THEN 'accepted' ELSE 'funded' END
     WHEN o.state = 'intent' THEN 'sending'
     WHEN o.state <> 'placed' THEN o.state
     WHEN lower(json_extract(o.offer_json, '$.offer_status')) = 'rejected' THEN 'rejected'

@@ -87,7 +87,10 @@ describe('the offer view', () => {
     store.offers.markRefused(id(2), 'no', T0);
     store.offers.setState(id(3), 'expired', T0);
     store.offers.setState(id(4), 'accepted', T0);
-    store.account.upsertLoans([loan(70, 5, 'pending'), loan(71, 6, 'funded')], 'current', T0 + HOUR);
+    placed(14, T0);
+    store.offers.setState(id(14), 'funded', T0);
+    // 14: funded by our own call, its loan still pending.
+    store.account.upsertLoans([loan(70, 5, 'pending'), loan(71, 6, 'funded'), loan(72, 14, 'pending')], 'current', T0 + HOUR);
     // 7 listed past its life, then gone (expired); 8 gone early (lost); 9 and 10 listed throughout; 12 a dry run, gone.
     scan([7, 8, 9, 10, 11, 12], T0 + 12 * HOUR);
     scan([7, 9, 10, 11], T0 + 20 * HOUR);
@@ -97,7 +100,7 @@ describe('the offer view', () => {
       const record = store.offers.getByRequest(loanRequestId);
       if (record === undefined) throw new Error(`no offer on ${loanRequestId}`);
       const ours = store.account.loanForRequest(loanRequestId);
-      if (ours !== undefined && !record.dryRun) return ours.status === 'pending' ? 'accepted' : 'funded';
+      if (ours !== undefined && !record.dryRun) return ours.status === 'pending' && record.state !== 'funded' ? 'accepted' : 'funded';
       if (record.state === 'intent') return 'sending';
       if (record.state !== 'placed') return record.state;
       const { fate } = offerFate({
@@ -111,7 +114,7 @@ describe('the offer view', () => {
       });
       return fate === 'pending' ? 'placed' : fate;
     };
-    const ids = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+    const ids = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
     for (const nowMs of [T0 + 13 * HOUR, T0 + 9 * HOUR + EXPIRY, T0 + 9 * HOUR + EXPIRY + 1, T0 + 10 * HOUR + EXPIRY, T0 + 30 * EXPIRY]) {
       const shown = Object.fromEntries(store.offers.views({ limit: 100 }, at(nowMs)).map((offer) => [offer.loanRequestId, offer.state]));
       expect(shown, new Date(nowMs).toISOString()).toEqual(Object.fromEntries(ids.map((loanRequestId) => [loanRequestId, reference(loanRequestId, nowMs)])));

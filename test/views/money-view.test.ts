@@ -1,9 +1,10 @@
 /**
  * Every surface a lender looks at, on one store after a run against the sandbox, says the same:
  * the same offers in the same states, the same offers holding money back, the same balance,
- * reserved and free cash, all equal to what the store says. The run leaves an offer funded, two
- * lost long ago, one expired with its request still listed, one just lost (still reserving: the
- * service never said we lost it), and one still out. The surfaces (readers in surfaces.ts): the
+ * reserved and free cash, all equal to what the store says. The daemon funds accepted offers
+ * itself (automate_fund false, reserving): the run leaves an offer funded, one accepted and not
+ * funded yet, two lost long ago, one expired with its request still listed, one just lost (still
+ * reserving: the service never said we lost it), and one still out. The surfaces (readers in surfaces.ts): the
  * operator API over HTTP with a token, the dashboard in chromium, the agent connector through the
  * MCP SDK client, /metrics, then, once the daemon has stopped, `lendbot status --json` and
  * `lendbot decisions --json` (and `--id N --json` for each offer).
@@ -14,18 +15,19 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
+import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { balanceFromStore, riskLimitsSchema } from '../../src/risk/index.js';
 import { runCli } from '../cli/run-cli.js';
 import { browserRequired, launchChromium, skipReason } from '../browser/chromium.js';
-import { startDaemonHarness, waitFor, type DaemonHarness } from '../daemon/daemon-harness.js';
+import { OFFER_ALL_MANUAL, startDaemonHarness, waitFor, type DaemonHarness } from '../daemon/daemon-harness.js';
 import { connectAgent, OPERATOR_TOKEN } from '../operator/operator-harness.js';
 import { countStates, fromApi, fromApiDecisions, fromConnector, fromConnectorStatus, fromDashboard, fromDashboardDecisions, fromDecisions, fromMetrics, fromStatusJson, type Figures, type Shown } from './surfaces.js';
 
 const HOUR = 3_600_000;
 const UI_WAIT_MS = 15_000;
 // The harness's risk settings, for the CLI's configuration file too.
-const RISK = { max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null };
+const RISK = { max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null, reserve_manual_offers: true };
 
 if (skipReason !== undefined && !browserRequired) console.warn(`money-view.test.ts: ${skipReason}`);
 
@@ -43,21 +45,21 @@ async function offeredRequest(fields: Parameters<DaemonHarness['sandbox']['contr
   return request.id;
 }
 
-/** The store's own word: the offers table, the listings, the loans and the guard's reservation. */
+/** The store's own word: the offers table, the listings (offerFate), our loans and the guard's reserved figure. */
 function storeTruth(): Figures {
   const nowMs = h.sandbox.clock.now();
   const limits = riskLimitsSchema.parse(RISK);
+  const guard = { nowMs, expiryMs: limits.offerExpiryMs, dryRun: false, includeManual: limits.reserveManualOffers };
+  const reservedCents = h.store.offers.reserved(guard);
   const states: Record<number, string> = {};
   const reserving: number[] = [];
   for (const offer of h.store.offers.listByState(['intent', 'placed', 'refused', 'unknown', 'accepted', 'funded', 'rejected', 'expired'])) {
     const loan = h.store.account.loanForRequest(offer.loanRequestId);
-    const fate = h.store.offers.fate(offer, { nowMs, expiryMs: limits.offerExpiryMs });
-    states[offer.loanRequestId] = loan !== undefined ? (loan.status.toLowerCase() === 'pending' ? 'accepted' : 'funded') : fate?.fate === 'pending' ? 'placed' : (fate?.fate ?? offer.state);
-  }
-  const reservedCents = h.store.offers.reserved({ nowMs, expiryMs: limits.offerExpiryMs, dryRun: false, includeManual: limits.reserveManualOffers });
-  // Which offers reserve, by the guard's rule: the automate_fund offers placed within their life, no loan yet.
-  for (const offer of h.store.offers.listByState(['placed'])) {
-    if (nowMs - Date.parse(offer.createdAt) <= limits.offerExpiryMs && h.store.account.loanForRequest(offer.loanRequestId) === undefined) reserving.push(offer.loanRequestId);
+    const fate = h.store.offers.fate(offer, guard)?.fate;
+    if (loan !== undefined) states[offer.loanRequestId] = loan.status.toLowerCase() === 'pending' && offer.state !== 'funded' ? 'accepted' : 'funded';
+    else states[offer.loanRequestId] = fate === 'pending' ? 'placed' : (fate ?? offer.state);
+    // An offer reserves when the guard's figure without it is smaller by its amount.
+    if (reservedCents - h.store.offers.reserved({ ...guard, exceptOfferId: offer.id }) === offer.totalAmountCents) reserving.push(offer.loanRequestId);
   }
   const balanceCents = balanceFromStore(h.store);
   return {
@@ -79,7 +81,12 @@ function expectSameAs(truth: Figures, surface: string, shown: Shown): void {
 
 describe('one truth about offers and money on every surface', { timeout: 120_000 }, () => {
   beforeAll(async () => {
-    h = await startDaemonHarness({ sandbox: { arrivalsPerHour: 0 }, env: { LENDBOT_OPERATOR_TOKEN: OPERATOR_TOKEN } });
+    h = await startDaemonHarness({
+      sandbox: { arrivalsPerHour: 0 },
+      strategyFiles: [OFFER_ALL_MANUAL],
+      risk: { reserve_manual_offers: true },
+      env: { LENDBOT_OPERATOR_TOKEN: OPERATOR_TOKEN },
+    });
     const control = h.sandbox.control;
     const decide = { decisionDelayMs: 2 * HOUR };
     built.funded = await offeredRequest({ ...decide, competitorOffers: 0 });
@@ -90,10 +97,14 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     control.advance(3 * HOUR);
     await h.daemon.runJob('poll');
     await h.daemon.runJob('sync');
+    // The borrower took our offer: the daemon funds it (the loan stays pending until funding completes).
+    await h.daemon.runJob('fund');
     // 73 hours on: the first offers' life (72 h) is over; the walked-away request is still listed.
     control.advance(70 * HOUR);
     await h.daemon.runJob('poll');
+    await h.daemon.runJob('sync');
     built.justLost = await offeredRequest({ decisionDelayMs: HOUR, competitorRates: [0.031] });
+    built.accepted = await offeredRequest({ decisionDelayMs: HOUR, competitorOffers: 0 });
     built.open = await offeredRequest({ ...decide, competitorOffers: 0, takeUp: 0 });
     await h.daemon.runJob('poll');
     control.advance(HOUR + HOUR / 2);
@@ -107,7 +118,7 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     await h?.close();
   });
 
-  it('leaves the store with offers funded, lost, expired, just lost and open', () => {
+  it('leaves the store with offers funded, accepted, lost, expired, just lost and open', () => {
     const truth = storeTruth();
     expect(truth.states).toEqual({
       [built.funded ?? 0]: 'funded',
@@ -115,10 +126,12 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
       [built.expired ?? 0]: 'expired',
       [built.canceled ?? 0]: 'lost',
       [built.justLost ?? 0]: 'lost',
+      [built.accepted ?? 0]: 'accepted',
       [built.open ?? 0]: 'placed',
     });
-    // The safe reading: the just-lost offer keeps its money until its life ends.
-    expect(truth.reserving).toEqual([built.justLost, built.open].sort((a, b) => (a ?? 0) - (b ?? 0)));
+    // The safe reading: the just-lost offer keeps its money until its life ends; the accepted one
+    // until lendbot's own fund call.
+    expect(truth.reserving).toEqual([built.justLost, built.accepted, built.open].sort((a, b) => (a ?? 0) - (b ?? 0)));
     expect(truth.reservedCents).toBeGreaterThan(0);
     expect(truth.balanceCents).toBeGreaterThan(0);
   });
@@ -157,7 +170,7 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     const truth = storeTruth();
     const db = join(h.dir, 'lendbot.db');
     const config = join(h.dir, 'lendbot.yaml');
-    writeFileSync(config, `db: ${db}\nrisk:\n${Object.keys(RISK).map((key) => `  ${key}: null`).join('\n')}\n`);
+    writeFileSync(config, stringify({ db, risk: RISK }));
 
     const status = await runCli(['status', '--config', config, '--json']);
     expect(status).toMatchObject({ code: 0 });

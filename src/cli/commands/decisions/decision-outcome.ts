@@ -46,7 +46,8 @@ export function decisionFacts(store: Store, decision: { loanRequestId: number; a
 
 function outcomeOf(action: string, offer: OfferView | undefined, loan: StoredLoan | undefined): DecisionOutcome {
   if (loan !== undefined) {
-    if (loan.status.toLowerCase() === 'pending') return 'accepted';
+    // Pending: accepted, unless our own fund call already succeeded (the offer view's reading).
+    if (loan.status.toLowerCase() === 'pending') return offer?.state === 'funded' ? 'funded' : 'accepted';
     return LOAN_OUTCOMES[loan.listStatus] ?? 'funded';
   }
   if (action !== 'offer') return 'skipped';
