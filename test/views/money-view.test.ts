@@ -76,7 +76,8 @@ function storeTruth(): Figures {
 function expectSameAs(truth: Figures, surface: string, shown: Shown): void {
   const keys = Object.keys(shown) as Array<keyof Figures>;
   expect(keys.length, `${surface} shows nothing`).toBeGreaterThan(0);
-  for (const key of keys) expect(shown[key], `${surface}: ${key}`).toEqual(truth[key]);
+  // Soft: one run names every surface and figure that disagrees, not just the first.
+  for (const key of keys) expect.soft(shown[key], `${surface}: ${key}`).toEqual(truth[key]);
 }
 
 describe('one truth about offers and money on every surface', { timeout: 120_000 }, () => {
