@@ -24,7 +24,7 @@
  * its reservation until its life ends: the service has not said we lost it, and an acceptance
  * shows up only at the next account sync (the safe reading; docs/store.md, "Offer states").
  *
- * Fast path: the state is computed in SQL (STATE_SQL), so counting 100,000 offers or filtering a
+ * Fast path: the state is computed in SQL (STATE_SQL), so counting offers by state or filtering a
  * page by state stays inside SQLite instead of reading every row into JavaScript. The readable
  * reference is offerFate (offer-fate.ts) with the loan first; test/store/offer-view.test.ts
  * ("agrees with offerFate") holds the two equal over every recorded state, listing and age.
@@ -93,10 +93,11 @@ const OUR_LOAN = 'LEFT JOIN loans lo ON lo.id = (SELECT MAX(id) FROM loans WHERE
 const LIFE_END = "strftime('%Y-%m-%dT%H:%M:%fZ', o.created_at, @life)";
 
 /**
- * The table above as one SQL expression over offers o, offer_listings l, our loan lo: a loan of ours first
- * (a dry run has none; pending is accepted unless our fund call already succeeded), then what the row records, then offerFate's reading of a placed offer:
- * the service's answer said rejected; the request left the list (seen listed after the offer's
- * life: expired; else lost); its life ended (expired); else placed.
+ * The table above as one SQL expression over offers o, offer_listings l and our loan lo: a loan
+ * of ours first (a dry run has none; pending is accepted unless our fund call already
+ * succeeded), then what the row records, then offerFate's reading of a placed offer: the
+ * service's answer said rejected; the request left the list (seen listed after the offer's life:
+ * expired; else lost); its life ended (expired); else placed.
  */
 const STATE_SQL = `CASE
     WHEN o.dry_run = 0 AND lo.id IS NOT NULL THEN CASE WHEN lower(lo.status) = 'pending' AND o.state <> 'funded' THEN 'accepted' ELSE 'funded' END
@@ -134,7 +135,8 @@ export function createOfferViews(db: Database): OfferViews {
      WHERE @states IS NULL OR view_state IN (SELECT value FROM json_each(@states))
      ORDER BY id DESC LIMIT @limit`,
   );
-  // A range of the creation index (migration 13): all offers ever would be a scan (0.2 s at 100,000).
+  // A range of the creation index (migration 13), not every offer ever made: about 7 µs an offer
+  // in the range (60 ms for 10,000 made in the last 30 days, 0.6 s for 100,000).
   const counted = db.prepare<[StateParams & { dryRun: number; since: string }], { view_state: OfferViewState; n: number }>(
     // Only the state: the offers' other columns (their stored answers) are never read.
     `SELECT ${STATE_SQL} AS view_state, COUNT(*) AS n ${FROM} WHERE o.created_at >= @since AND o.dry_run = @dryRun GROUP BY 1`,
