@@ -7,7 +7,7 @@
  * A guard refusal is answered and logged, not stored as a decision: a skip row would keep the
  * strategies from ever deciding the request themselves.
  */
-import { checkOffer, snapshotFromStore, type GuardResult } from '../risk/index.js';
+import { checkOffer, offerViewQuery, snapshotFromStore, type GuardResult } from '../risk/index.js';
 import { formatCents, parseCents, type LoanRequest } from '../service/index.js';
 import type { AgentCaller, AgentContext, AgentPlaceOutcome } from './agent-context.js';
 
@@ -40,7 +40,8 @@ export function placeAgentOffer(context: AgentContext, caller: AgentCaller, inpu
     const { store, clock, log } = context;
     const { request, rate, automateFund } = input;
     const existing = store.offers.getByRequest(request.id);
-    if (existing !== undefined) return { status: 'already_offered', state: existing.state };
+    // The state every surface shows (store/offer-view.ts), not the table's bookkeeping column.
+    if (existing !== undefined) return { status: 'already_offered', state: store.offers.view(existing, offerViewQuery(clock.now(), context.limits())).state };
 
     const guard = await agentGuardCheck(context, { request, rate, automateFund });
     const agent = `agent:${caller.tokenName}`;

@@ -47,6 +47,7 @@ export function createMetrics(options: MetricsOptions = {}): LendbotMetrics {
   const inboxDepth = gauge('lendbot_webhook_inbox_depth', 'webhook events stored and not yet processed');
   const lastPoll = gauge('lendbot_last_poll_timestamp_seconds', 'time of the last complete poll (0: none yet)');
   const offersToday = gauge('lendbot_offers_today', 'offers made today (UTC), refused ones excluded');
+  const offersByState = gauge('lendbot_offers', 'offers made in the last 30 days, by state as every surface shows them (placed, lost, expired, ...)', ['state']);
   const paused = gauge('lendbot_protection_paused', '1 while a protection pauses new offers, by kind (account_refusal, default_spike, drawdown, calibration)', ['kind']);
   const webhooksSilent = gauge('lendbot_webhooks_silent', '1 while polls find new requests and no webhook arrives');
   // Calibration by vintage (the month a loan was created; "all": the protection's window): bounded
@@ -90,6 +91,7 @@ export function createMetrics(options: MetricsOptions = {}): LendbotMetrics {
       inboxDepth.set(report.inboxDepth);
       lastPoll.set(report.lastPoll.at === null ? 0 : Date.parse(report.lastPoll.at) / 1000);
       offersToday.set(report.offersToday.offers);
+      for (const [state, n] of Object.entries(report.offers)) offersByState.set({ state }, n);
       for (const kind of ['account_refusal', 'default_spike', 'drawdown', 'calibration', 'operator']) paused.set({ kind }, report.pause?.kind === kind ? 1 : 0);
       webhooksSilent.set(report.webhooksSilent === null ? 0 : 1);
       observeCalibration(calibration, report.calibration);

@@ -21,7 +21,8 @@ import { equityNow } from './equity-now.js';
 import { cashFlowStatus, type CashFlowStatus } from './cash-flow-status.js';
 import type { Cents } from '../service/index.js';
 import type { MarketSource } from '../engine/compiled-strategy.js';
-import { balanceFromStore, type RiskLimits } from '../risk/index.js';
+import { accountMoney, balanceFromStore, type RiskLimits } from '../risk/index.js';
+import { offerStateCounts, type OfferStateCounts } from './offer-states-status.js';
 import { isoFromMs, LAST_POLL_KEY, msFromIso, utcDayBounds, type PaperBookSummary, type PaymentTotals, type Store } from '../store/index.js';
 
 export interface StrategyBudget {
@@ -72,6 +73,8 @@ export interface StatusReport {
   /** balance − reserved − min cash reserve: what the next offer may use. */
   freeCents: Cents;
   minCashReserveCents: Cents;
+  /** The last 30 days' offers by state as every surface shows them (store/offer-view.ts). */
+  offers: OfferStateCounts;
   exposure: { totalCents: Cents; byRiskLevelCents: Record<string, Cents>; maxCents: Cents | null };
   offersToday: { offers: number; amountCents: Cents; maxOffers: number | null; maxAmountCents: Cents | null };
   decisionsToday: { offer: number; skip: number };
@@ -109,8 +112,7 @@ export interface StatusReport {
 export function buildStatusReport(input: StatusInput): StatusReport {
   const { store, nowMs, limits } = input;
   const scope = { nowMs, expiryMs: limits.offerExpiryMs, dryRun: input.dryRun };
-  const balanceCents = balanceFromStore(store);
-  const reservedCents = store.offers.reserved({ ...scope, includeManual: limits.reserveManualOffers });
+  const money = accountMoney(store, nowMs, limits, input.dryRun);
   const exposure = store.exposure.summary(scope);
   const today = store.offers.dailyTotals(scope);
   const monthStart = monthStartMs(nowMs);
@@ -120,10 +122,8 @@ export function buildStatusReport(input: StatusInput): StatusReport {
     at: isoFromMs(nowMs),
     clock: input.clock ?? null,
     scope: input.dryRun ? 'dry_run' : 'live',
-    balanceCents,
-    reservedCents,
-    freeCents: balanceCents - reservedCents - limits.minCashReserveCents,
-    minCashReserveCents: limits.minCashReserveCents,
+    ...money,
+    offers: offerStateCounts(store, nowMs, limits, input.dryRun),
     exposure: {
       totalCents: exposure.totalCents,
       byRiskLevelCents: Object.fromEntries(Object.entries(exposure.byRiskLevelCents).map(([level, cents]) => [level, cents])),

@@ -2,6 +2,7 @@
 import { marketLearningJson, marketLearningLines } from './market-learning-status.js';
 import { formatCents, RISK_LEVEL_NAMES } from '../service/index.js';
 import { cashFlowJson, cashFlowLines } from './cash-flow-status.js';
+import { offerStatesText } from './offer-states-status.js';
 import { paperBookJson, paperBookLines } from './paper-book-view.js';
 import { calibrationJson, calibrationLines } from './calibration.js';
 import { describeClock } from './status-clock.js';
@@ -38,6 +39,7 @@ export function formatStatusText(report: StatusReport): string {
   add('balance', usd(report.balanceCents));
   add('reserved', usd(report.reservedCents));
   add('free cash', `${usd(report.freeCents)} (after a reserve of ${usd(report.minCashReserveCents)})`);
+  add('offers', `${offerStatesText(report.offers)} (made in the last 30 days)`);
   add('exposure', against(usd(report.exposure.totalCents), report.exposure.maxCents === null ? null : usd(report.exposure.maxCents)));
   for (const [level, cents] of Object.entries(report.exposure.byRiskLevelCents)) {
     add(`  risk ${level} ${RISK_LEVEL_NAMES[Number(level)] ?? ''}`.trimEnd(), usd(cents));
@@ -86,6 +88,7 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
     reserved_cents: report.reservedCents,
     free_cents: report.freeCents,
     min_cash_reserve_cents: report.minCashReserveCents,
+    offers_by_state: report.offers,
     exposure: {
       total_cents: report.exposure.totalCents,
       by_risk_level_cents: report.exposure.byRiskLevelCents,

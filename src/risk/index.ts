@@ -4,3 +4,4 @@ export * from './protection-settings.js';
 export * from './check-offer.js';
 export * from './store-snapshot.js';
 export * from './check-funding.js';
+export * from './account-money.js';

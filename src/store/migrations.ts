@@ -377,6 +377,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX market_decisions_unlearned ON market_decisions (decided_at) WHERE fate IS NULL AND observation_json IS NOT NULL;
     `,
   },
+  {
+    version: 13,
+    description: 'offers: an index by creation time, for counting recent offers by state',
+    sql: `
+      -- lendbot status, the overview and /metrics count the offers of the last 30 days by the state
+      -- every surface shows (store/offer-view.ts); this keeps that a range, not a scan of every offer.
+      CREATE INDEX offers_created ON offers (created_at);
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

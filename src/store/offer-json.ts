@@ -1,13 +1,16 @@
 /**
  * An offer as JSON for those who read lendbot from outside (`lendbot decisions --json`, the agent
- * connector's list_offers): snake_case, amounts in cents, one shape for both.
+ * connector's list_offers): snake_case, amounts in cents, one shape for both, the state as every
+ * surface shows it (offer-view.ts).
  */
-import type { OfferRecord } from './offers-repository.js';
+import type { OfferView } from './offer-view.js';
 
-export function offerJson(offer: OfferRecord): Record<string, unknown> {
+export function offerJson(offer: OfferView): Record<string, unknown> {
   return {
     loan_request_id: offer.loanRequestId,
     state: offer.state,
+    reserving: offer.reserving,
+    recorded_state: offer.recordedState,
     rate: offer.rate,
     automate_fund: offer.automateFund,
     total_amount_cents: offer.totalAmountCents,

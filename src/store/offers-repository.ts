@@ -16,6 +16,7 @@ import { parseCents, type Cents, type LoanRequest, type Offer } from '../service
 import { openOfferBookOf } from './open-offer-book.js';
 import { createOfferListings, type ListingNote, type ListingScan } from './offer-listings.js';
 import type { OfferFate } from './offer-fate.js';
+import { createOfferViews, type OfferView, type OfferViewPage, type OfferViewQuery, type OfferViewState } from './offer-view.js';
 import { flag, isoFromMs, msFromIso } from './sql-values.js';
 
 export { LIST_WINDOW_MS, OWN_OFFER_FATES, type OfferFate, type OfferListing, type OwnOfferFate } from './offer-fate.js';
@@ -42,7 +43,8 @@ export interface OfferRecord {
   dryRun: boolean;
 }
 
-interface OfferRow {
+/** A row of the offers table as SQLite returns it. */
+export interface OfferRow {
   id: number;
   loan_request_id: number;
   rate: number;
@@ -131,9 +133,15 @@ export interface OffersRepository {
   noteListing(scan: ListingScan, atMs: number): ListingNote;
   /** What became of an offer the service took, as precisely as it lets us see (offer-fate.ts); undefined for one it never took. */
   fate(offer: OfferRecord, query: { nowMs: number; expiryMs: number }): OfferFate | undefined;
+  /** One offer as every surface shows it: its reconciled state and whether it reserves (offer-view.ts). */
+  view(offer: OfferRecord, query: OfferViewQuery): OfferView;
+  /** Offers as shown, newest first, a page at a time, optionally in some states only. */
+  views(page: OfferViewPage, query: OfferViewQuery): OfferView[];
+  /** How many offers made since `sinceMs` are in each state as shown (live ones by default). */
+  viewCounts(scope: OfferScope & { sinceMs: number }, query: OfferViewQuery): Record<OfferViewState, number>;
 }
 
-function fromRow(row: OfferRow): OfferRecord {
+export function offerFromRow(row: OfferRow): OfferRecord {
   return {
     id: row.id,
     loanRequestId: row.loan_request_id,
@@ -180,6 +188,7 @@ export function createOffersRepository(db: Database): OffersRepository {
   );
   const writeSchedule = db.prepare('UPDATE offers SET fund_attempts = ?, next_fund_at = ? WHERE id = ?');
   const listings = createOfferListings(db);
+  const views = createOfferViews(db);
   const newestAll = db.prepare<[number, number], OfferRow>('SELECT * FROM offers WHERE id < ? ORDER BY id DESC LIMIT ?');
   const newestInState = db.prepare<[string, number, number], OfferRow>('SELECT * FROM offers WHERE state = ? AND id < ? ORDER BY id DESC LIMIT ?');
 
@@ -199,18 +208,18 @@ export function createOffersRepository(db: Database): OffersRepository {
     );
     const row = byRequest.get(request.id);
     if (row === undefined) throw new Error(`offer row for request ${request.id} vanished inside its transaction`);
-    return result.changes === 1 ? { created: true, offer: fromRow(row) } : { created: false, existing: fromRow(row) };
+    return result.changes === 1 ? { created: true, offer: offerFromRow(row) } : { created: false, existing: offerFromRow(row) };
   });
 
   return {
     createIntent: (input) => createIntent.immediate(input),
     get(id) {
       const row = byId.get(id);
-      return row === undefined ? undefined : fromRow(row);
+      return row === undefined ? undefined : offerFromRow(row);
     },
     getByRequest(loanRequestId) {
       const row = byRequest.get(loanRequestId);
-      return row === undefined ? undefined : fromRow(row);
+      return row === undefined ? undefined : offerFromRow(row);
     },
     markPlaced(id, offer, atMs) {
       const state: OfferState = offer.offer_status.toLowerCase() === 'accepted' ? 'accepted' : 'placed';
@@ -229,10 +238,10 @@ export function createOffersRepository(db: Database): OffersRepository {
     newest({ limit, state, beforeId }) {
       const before = beforeId ?? Number.MAX_SAFE_INTEGER;
       const rows = state === undefined ? newestAll.all(before, limit) : newestInState.all(state, before, limit);
-      return rows.map(fromRow);
+      return rows.map(offerFromRow);
     },
     changedSince(afterIso, limit) {
-      return changed.all(afterIso, limit).map(fromRow);
+      return changed.all(afterIso, limit).map(offerFromRow);
     },
     listByState(states) {
       if (states.length === 0) return [];
@@ -240,13 +249,13 @@ export function createOffersRepository(db: Database): OffersRepository {
       const rows = db
         .prepare<OfferState[], OfferRow>(`SELECT * FROM offers WHERE state IN (${marks}) ORDER BY created_at, id`)
         .all(...states);
-      return rows.map(fromRow);
+      return rows.map(offerFromRow);
     },
     // Both kept in memory by the open-offer book, which agrees with the SQL that defines them.
     reserved: (query) => openOfferBookOf(db).reserved(query),
     dailyTotals: (query) => openOfferBookOf(db).daily(query),
     dueForFunding(query) {
-      return dueFunding.all({ now: isoFromMs(query.nowMs), cutoff: isoFromMs(query.nowMs - query.expiryMs) }).map(fromRow);
+      return dueFunding.all({ now: isoFromMs(query.nowMs), cutoff: isoFromMs(query.nowMs - query.expiryMs) }).map(offerFromRow);
     },
     fundSchedule(id) {
       const row = readSchedule.get(id);
@@ -255,6 +264,9 @@ export function createOffersRepository(db: Database): OffersRepository {
     },
     noteListing: (scan, atMs) => listings.note(scan, atMs),
     fate: (offer, query) => listings.fate(offer, query),
+    view: (offer, query) => views.of(offer, query),
+    views: (page, query) => views.newest(page, query),
+    viewCounts: (scope, query) => views.counts(scope, query),
     scheduleFunding(id, schedule) {
       const next = schedule.nextAtMs === null ? null : isoFromMs(schedule.nextAtMs);
       return writeSchedule.run(schedule.attempts, next, id).changes === 1;

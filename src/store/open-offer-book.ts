@@ -41,7 +41,7 @@ export interface GuardFigures {
   daily(query: DailyQuery): DailyTotals;
 }
 
-interface BookOffer {
+export interface BookOffer {
   id: number;
   automateFund: boolean;
   totalCents: Cents;
@@ -206,7 +206,11 @@ function countsInExposure(offer: BookOffer, dryRun: boolean, cutoffMs: number): 
   return offer.state === 'placed' ? offer.createdMs >= cutoffMs : PENDING_STATES.has(offer.state);
 }
 
-function reserves(offer: BookOffer, query: ReservationQuery, cutoffMs: number): boolean {
+/** The fields of an offer its reservation depends on. */
+export type ReservingOffer = Pick<BookOffer, 'id' | 'automateFund' | 'state' | 'createdMs' | 'dryRun' | 'hasLoan'>;
+
+/** Whether the offer holds money back in the scope of `query` (offer-view.ts asks it per offer). */
+export function reserves(offer: ReservingOffer, query: ReservationQuery, cutoffMs: number): boolean {
   if (offer.dryRun !== (query.dryRun ?? false) || offer.id === query.exceptOfferId) return false;
   if (!offer.automateFund && query.includeManual !== true) return false;
   const { state } = offer;

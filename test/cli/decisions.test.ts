@@ -72,7 +72,7 @@ describe('lendbot decisions', () => {
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(lines(result.stdout).map((d) => [d.loan_request_id, d.amount_cents, d.risk_level, d.outcome, d.source])).toEqual([
       [101, 10_150, 2, 'skipped', 'strategy'],
-      [102, 10_250, 0, 'offered', 'strategy'],
+      [102, 10_250, 0, 'placed', 'strategy'],
       [103, 10_350, 1, 'expired', 'strategy'],
       [104, 10_450, 2, 'funded', 'strategy'],
       [105, 10_550, 0, 'repaid', 'strategy'],
@@ -108,7 +108,7 @@ describe('lendbot decisions', () => {
     expect(text.stdout).toContain('decided by   strategy balanced (file abcdef012345)\n');
     expect(text.stdout).toContain('action       offer at 22.80%\n');
     expect(text.stdout).toContain('outcome      funded\n');
-    expect(text.stdout).toContain('offer        placed at 22.80%, $104.50, automate_fund, service offer 9104, created 2026-03-10T15:00:00.000Z');
+    expect(text.stdout).toContain('offer        funded at 22.80%, $104.50, automate_fund, service offer 9104, created 2026-03-10T15:00:00.000Z');
     expect(text.stdout).toContain('loan         1, current (funded), $500.00 at 22.80%, $120.25 still owed\n');
     expect(text.stdout).toContain('reasons:\n  offer 22.80 %\nfeatures:\n  credit_score: 675\n');
 
@@ -117,7 +117,7 @@ describe('lendbot decisions', () => {
       loan_request_id: 106,
       outcome: 'defaulted',
       features: { credit_score: 675 },
-      offer: { state: 'placed', service_offer_id: 9106, total_amount_cents: 10_650 },
+      offer: { state: 'funded', recorded_state: 'placed', service_offer_id: 9106, total_amount_cents: 10_650 },
       loan: { id: 3, list: 'default', status: 'defaulted', remaining_cents: 12_025 },
     });
   });

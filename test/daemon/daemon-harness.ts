@@ -49,6 +49,8 @@ export interface HarnessOptions {
   webhookTokenLayout?: 'auto' | 'envelope' | 'data';
   /** Wraps the daemon's client (e.g. to count calls); the real client, on real HTTP, underneath. */
   wrapClient?: (client: MarketplaceClient) => MarketplaceClient;
+  /** The daemon's environment (e.g. LENDBOT_OPERATOR_TOKEN); default empty. */
+  env?: Record<string, string>;
 }
 
 export async function startDaemonHarness(options: HarnessOptions = {}): Promise<DaemonHarness> {
@@ -70,7 +72,7 @@ export async function startDaemonHarness(options: HarnessOptions = {}): Promise<
   });
   const { log, lines: logs } = captureLog(options.logLevel);
   const client = clientFor(sandbox, { daemonRetries: true });
-  const daemon = await createDaemon(config, {}, {
+  const daemon = await createDaemon(config, options.env ?? {}, {
     client: options.wrapClient?.(client) ?? client,
     clock: sandbox.clock,
     store,

@@ -52,6 +52,7 @@ describe('metrics', () => {
       'lendbot_webhook_inbox_depth gauge',
       'lendbot_last_poll_timestamp_seconds gauge',
       'lendbot_offers_today gauge',
+      'lendbot_offers gauge',
       'lendbot_protection_paused gauge',
       'lendbot_webhooks_silent gauge',
       'lendbot_default_predicted gauge',

@@ -25,6 +25,8 @@ describe('status report', () => {
       reserved_cents: 83_000,
       free_cents: 237_000,
       min_cash_reserve_cents: 10_000,
+      // The last 30 days': today's two are out, unanswered (the old settled ones are older).
+      offers_by_state: { sending: 0, unknown: 0, refused: 1, placed: 2, accepted: 0, funded: 0, rejected: 0, lost: 0, expired: 0 },
       exposure: { total_cents: 193_000, by_risk_level_cents: { '0': 40_000, '1': 77_000, '2': 76_000 }, max_cents: 500_000 },
       offers_today: { offers: 2, amount_cents: 83_000, max_offers: 10, max_amount_cents: null },
       decisions_today: { offer: 2, skip: 4 },
@@ -70,6 +72,7 @@ describe('status report', () => {
         'balance            3300.00',
         'reserved           830.00',
         'free cash          2370.00 (after a reserve of 100.00)',
+        'offers             1 refused, 2 placed (made in the last 30 days)',
         'exposure           1930.00 of 5000.00',
         '  risk 0 low       400.00',
         '  risk 1 medium    770.00',

@@ -185,8 +185,10 @@ export interface OfferRow {
   totalAmountCents: number;
   riskLevel: number;
   borrowerId: number;
-  /** intent, placed, refused, unknown, accepted, funded, rejected, expired. */
+  /** As every surface shows it (store/offer-view.ts): sending, unknown, refused, placed, accepted, funded, rejected, lost, expired. */
   state: string;
+  /** Whether the offer still holds money back (counted in the overview's reserved). */
+  reserving: boolean;
   serviceOfferId: number | null;
   /** The service's text of a refusal, or our error text of an unknown outcome. */
   serviceText: string | null;

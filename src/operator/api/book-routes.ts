@@ -1,21 +1,23 @@
 /**
- * The book: `GET /api/offers` (newest first, by state, a page at a time) and `GET /api/loans`
+ * The book: `GET /api/offers` (newest first, by state as every surface shows it, a page at a
+ * time: store/offer-view.ts) and `GET /api/loans`
  * (every synced loan with its payments summed). Both tables hold one row per offer or loan of
  * this lender: small next to the decisions.
  */
 import { z } from 'zod';
-import { OFFER_STATES, type OfferRecord, type StoredLoan, type LoanPaymentState } from '../../store/index.js';
+import { offerViewQuery } from '../../risk/index.js';
+import { OFFER_VIEW_STATES, type OfferView, type StoredLoan, type LoanPaymentState } from '../../store/index.js';
 import type { OperatorApp } from '../operator-listener.js';
 import { parseOr400, type ApiDeps } from './api-deps.js';
 import type { LoanPayments, LoanRow, LoansAnswer, OfferRow, OffersAnswer } from './api-types.js';
 
 const offersQuery = z.strictObject({
-  state: z.enum(OFFER_STATES).optional(),
+  state: z.enum(OFFER_VIEW_STATES).optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(200),
   before: z.coerce.number().int().positive().optional(),
 });
 
-function offerRow(offer: OfferRecord): OfferRow {
+function offerRow(offer: OfferView): OfferRow {
   return {
     id: offer.id,
     loanRequestId: offer.loanRequestId,
@@ -25,6 +27,7 @@ function offerRow(offer: OfferRecord): OfferRow {
     riskLevel: offer.riskLevel,
     borrowerId: offer.borrowerId,
     state: offer.state,
+    reserving: offer.reserving,
     serviceOfferId: offer.serviceOfferId,
     serviceText: offer.serviceText,
     createdAt: offer.createdAt,
@@ -64,12 +67,13 @@ function withoutLoanId(state: LoanPaymentState): Omit<LoanPaymentState, 'loanId'
 }
 
 export function registerBookRoutes(api: OperatorApp, deps: ApiDeps): void {
-  const { store } = deps.context;
+  const { store, clock } = deps.context;
 
   api.get('/offers', async (request, reply) => {
     const query = parseOr400(offersQuery, request.query, reply);
     if (query === undefined) return reply;
-    const rows = store.offers.newest({ limit: query.limit + 1, state: query.state, beforeId: query.before });
+    const page = { limit: query.limit + 1, states: query.state === undefined ? undefined : [query.state], beforeId: query.before };
+    const rows = store.offers.views(page, offerViewQuery(clock.now(), deps.context.limits()));
     const offers = rows.slice(0, query.limit).map(offerRow);
     const answer: OffersAnswer = { offers, nextBefore: rows.length > query.limit ? (offers.at(-1)?.id ?? null) : null };
     return reply.header('cache-control', 'no-store').send(answer);

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { humanReason, skipReasonText } from '../../log/human-reasons.js';
+import { offerViewQuery } from '../../risk/index.js';
 import type { LoanRequest } from '../../service/index.js';
 import { UnknownCursorError, type PagedDecision, type StoredDecision } from '../../store/index.js';
 import type { OperatorApp } from '../operator-listener.js';
@@ -45,13 +46,18 @@ function rowOf(decision: StoredDecision, extra: Pick<PagedDecision, 'amountCents
 export function registerDecisionRoutes(api: OperatorApp, deps: ApiDeps): void {
   const { context } = deps;
   const { store } = context;
+  // The offer's state as every surface shows it (store/offer-view.ts), not the table's column.
+  const offerStateOf = (loanRequestId: number): string | null => {
+    const offer = store.offers.getByRequest(loanRequestId);
+    return offer === undefined ? null : store.offers.view(offer, offerViewQuery(context.clock.now(), context.limits())).state;
+  };
 
   api.get('/decisions', async (request, reply) => {
     const query = parseOr400(listQuery, request.query, reply);
     if (query === undefined) return reply;
     try {
       const page = store.decisions.page({ limit: query.limit, beforeId: query.before, action: query.action, strategy: query.strategy, text: query.q });
-      const answer: DecisionsAnswer = { decisions: page.decisions.map((decision) => rowOf(decision, decision)), nextBefore: page.nextBefore };
+      const answer: DecisionsAnswer = { decisions: page.decisions.map((decision) => rowOf(decision, { ...decision, offerState: decision.offerState === null ? null : offerStateOf(decision.loanRequestId) })), nextBefore: page.nextBefore };
       return reply.header('cache-control', 'no-store').send(answer);
     } catch (error) {
       if (error instanceof UnknownCursorError) return fail(reply, 400, `before: ${error.message}`);
@@ -66,9 +72,8 @@ export function registerDecisionRoutes(api: OperatorApp, deps: ApiDeps): void {
     if (decision === undefined) return fail(reply, 404, `no decision about loan request ${params.loanRequestId}`);
     const seen = store.requests.get(params.loanRequestId);
     const request_ = seen === undefined ? undefined : (JSON.parse(seen.rawJson) as LoanRequest);
-    const offer = store.offers.getByRequest(params.loanRequestId);
     const detail: DecisionDetail = {
-      ...rowOf(decision, { amountCents: seen?.totalAmountCents ?? null, riskLevel: seen?.riskLevel ?? null, offerState: offer?.state ?? null }),
+      ...rowOf(decision, { amountCents: seen?.totalAmountCents ?? null, riskLevel: seen?.riskLevel ?? null, offerState: offerStateOf(params.loanRequestId) }),
       features: decision.features,
       params: decision.params,
       timings: decision.timings,

@@ -1,12 +1,14 @@
 /**
- * The lender's side as the bot keeps it: its offers and their states (the offers table) and the
- * balance the guard works with (balance, reserved by pending offers, and free cash).
+ * The lender's side as the bot keeps it: its offers and their states as every surface shows them
+ * (store/offer-view.ts) and the balance the guard works with (balance, reserved by pending
+ * offers, and free cash: risk/account-money.ts).
  */
 import { z } from 'zod';
 import { formatCents, type Cents } from '../../service/index.js';
 import { equityJson, equityNow, equityText } from '../../ops/equity-now.js';
 import { lossRatesFromConfig } from '../../ops/loss-rates-config.js';
-import { OFFER_STATES, offerJson } from '../../store/index.js';
+import { accountMoney, offerViewQuery } from '../../risk/index.js';
+import { OFFER_VIEW_STATES, offerJson, type OfferView } from '../../store/index.js';
 import { answer } from '../tool-answer.js';
 import { marketplaceAnswer } from '../untrusted-data.js';
 import type { ToolDeps } from './tool-deps.js';
@@ -18,24 +20,25 @@ export function registerAccountTools({ server, context }: ToolDeps): void {
     'list_offers',
     {
       title: "The bot's offers",
-      description: "The offers lendbot made (the strategies' and agents'), latest first, with their states: intent, placed, refused, unknown, accepted, funded, rejected, expired.",
+      description:
+        "The offers lendbot made (the strategies' and agents'), newest first, with their states: sending, unknown (may or may not have reached the marketplace), refused, placed (out, unanswered), accepted, funded, rejected, lost (the request went elsewhere), expired; and whether each still reserves money.",
       inputSchema: {
-        state: z.array(z.enum(OFFER_STATES)).optional().describe('only offers in these states (default all)'),
+        state: z.array(z.enum(OFFER_VIEW_STATES)).optional().describe('only offers in these states (default all)'),
         loan_request_id: z.number().int().positive().optional(),
         limit: z.number().int().min(1).max(500).default(50),
       },
       annotations: { readOnlyHint: true },
     },
     async (args) => {
-      const { store } = context;
-      const records =
-        args.loan_request_id !== undefined
-          ? [store.offers.getByRequest(args.loan_request_id)].filter((record) => record !== undefined)
-          : store.offers.listByState(args.state ?? OFFER_STATES);
-      const listed = records
-        .filter((record) => args.state === undefined || args.state.includes(record.state))
-        .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id - a.id))
-        .slice(0, args.limit);
+      const { store, clock } = context;
+      const query = offerViewQuery(clock.now(), context.limits());
+      let listed: OfferView[];
+      if (args.loan_request_id === undefined) {
+        listed = store.offers.views({ limit: args.limit, states: args.state }, query);
+      } else {
+        const record = store.offers.getByRequest(args.loan_request_id);
+        listed = (record === undefined ? [] : [store.offers.view(record, query)]).filter((offer) => args.state === undefined || args.state.includes(offer.state));
+      }
       const counts = new Map<string, number>();
       for (const offer of listed) counts.set(offer.state, (counts.get(offer.state) ?? 0) + 1);
       const byState = [...counts].map(([state, n]) => `${n} ${state}`).join(', ');
@@ -60,16 +63,15 @@ export function registerAccountTools({ server, context }: ToolDeps): void {
     },
     async () => {
       const { store, clock } = context;
-      const limits = context.limits();
-      const balanceCents = await context.balance.refresh();
-      const reservedCents = store.offers.reserved({ nowMs: clock.now(), expiryMs: limits.offerExpiryMs, dryRun: context.dryRun, includeManual: limits.reserveManualOffers });
-      const freeCents = balanceCents - reservedCents - limits.minCashReserveCents;
+      // Read the transfer history now (it is stored), then show what every other surface shows.
+      await context.balance.refresh();
+      const money = accountMoney(store, clock.now(), context.limits(), context.dryRun);
       const equity = equityNow(store, clock, lossRatesFromConfig(context.config));
-      return answer(`Balance ${usd(balanceCents)}, reserved ${usd(reservedCents)}, cash reserve ${usd(limits.minCashReserveCents)}, free ${usd(freeCents)}. Equity ${equityText(equity)}.`, {
-        balance_cents: balanceCents,
-        reserved_cents: reservedCents,
-        min_cash_reserve_cents: limits.minCashReserveCents,
-        free_cents: freeCents,
+      return answer(`Balance ${usd(money.balanceCents)}, reserved ${usd(money.reservedCents)}, cash reserve ${usd(money.minCashReserveCents)}, free ${usd(money.freeCents)}. Equity ${equityText(equity)}.`, {
+        balance_cents: money.balanceCents,
+        reserved_cents: money.reservedCents,
+        min_cash_reserve_cents: money.minCashReserveCents,
+        free_cents: money.freeCents,
         equity: equityJson(equity),
       });
     },

@@ -1,7 +1,7 @@
 /** How `lendbot decisions` prints: a table row per decision, JSON lines, and one decision in full. */
 import { skipReasonText } from '../../../log/human-reasons.js';
 import { formatCents, RISK_LEVEL_NAMES } from '../../../service/index.js';
-import { offerJson, type OfferRecord, type StoredLoan } from '../../../store/index.js';
+import { offerJson, type OfferView, type StoredLoan } from '../../../store/index.js';
 import type { DecisionView } from './decision-view.js';
 
 const COLUMNS: ReadonlyArray<readonly [string, number, 'left' | 'right']> = [
@@ -137,10 +137,11 @@ export function detailText(view: DecisionView): string {
   ].join('\n');
 }
 
-function offerText(offer: OfferRecord): string {
+function offerText(offer: OfferView): string {
   const id = offer.serviceOfferId === null ? '' : `, service offer ${offer.serviceOfferId}`;
   const text = offer.serviceText === null ? '' : `, "${offer.serviceText}"`;
-  return `${offer.state} at ${percent(offer.rate)}, ${dollars(offer.totalAmountCents)}${offer.automateFund ? ', automate_fund' : ''}${id}, created ${offer.createdAt}, updated ${offer.updatedAt}${text}`;
+  const reserving = offer.reserving ? ', reserving its amount' : '';
+  return `${offer.state}${offer.dryRun ? ' (dry run)' : ''}${reserving} at ${percent(offer.rate)}, ${dollars(offer.totalAmountCents)}${offer.automateFund ? ', automate_fund' : ''}${id}, created ${offer.createdAt}, updated ${offer.updatedAt}${text}`;
 }
 
 function loanText(loan: StoredLoan): string {

@@ -27,8 +27,8 @@ const HELP_AFTER = `
 Rows are listed oldest first, the newest last; --limit N keeps the newest N (still oldest first).
 amount is what the borrower asks (total_amount); risk the request's risk level; rate the offer's
 rate; a * after the action marks a dry run. outcome is what became of it, as far as the store
-knows: skipped, dry run, offered (out, unanswered), accepted, rejected, lost, expired, refused,
-unknown, or the loan's list: funded, repaid, late, defaulted (docs/daemon.md#reading-what-it-did).
+knows: skipped, dry run, placed (out, unanswered), accepted, rejected, lost, expired, refused,
+sending, unknown, or the loan's list: funded, repaid, late, defaulted (docs/daemon.md#reading-what-it-did).
 decided by is the strategy, or agent:NAME for an agent's decision.
 
 Examples:
@@ -62,6 +62,7 @@ export function registerDecisionsCommand(program: Command, io: CliIo): void {
         const settings: FateSettings = {
           nowMs: statusClock(store.state, systemClock.now()).nowMs,
           expiryMs: config.risk.offerExpiryMs,
+          includeManual: config.risk.reserveManualOffers,
         };
         if (id !== undefined) printOne(io, store, id, settings, options.json === true);
         else printList(io, store, query, settings, options.json === true);

@@ -1,4 +1,4 @@
-// The book: offers with their states (filtered by state) and loans with their payments.
+// The book: offers with their states as every surface shows them (filtered by state) and loans with their payments.
 import { getJson } from './api.js';
 import { byTestId, fill, h } from './dom.js';
 import { count, money, percent, riskName, time } from './format.js';
@@ -6,11 +6,17 @@ import { count, money, percent, riskName, time } from './format.js';
 function offerRow(offer) {
   return h(
     'tr',
-    { dataset: { testid: 'offer-row', state: offer.state } },
+    { dataset: { testid: 'offer-row', state: offer.state, requestId: String(offer.loanRequestId), reserving: String(offer.reserving) } },
     h('td', {}, time(offer.createdAt)),
     h('td', {}, offer.serviceOfferId === null ? '—' : `#${offer.serviceOfferId}`),
     h('td', {}, `#${offer.loanRequestId}`),
-    h('td', {}, h('span', { class: `pill pill-state-${offer.state}` }, offer.state), offer.dryRun ? h('span', { class: 'pill' }, 'dry') : null),
+    h(
+      'td',
+      {},
+      h('span', { class: `pill pill-state-${offer.state}` }, offer.state),
+      offer.dryRun ? h('span', { class: 'pill' }, 'dry') : null,
+      offer.reserving ? h('span', { class: 'pill', title: 'holds its amount back from new offers' }, 'reserving') : null,
+    ),
     h('td', { class: 'num' }, money(offer.totalAmountCents)),
     h('td', { class: 'num' }, percent(offer.rate)),
     h('td', {}, riskName(offer.riskLevel)),

@@ -133,7 +133,7 @@ export function renderOverview(overview) {
       'Balance',
       h('p', { class: 'big', dataset: { testid: 'balance' } }, money(status.balanceCents)),
       definitions([
-        ['Reserved by open offers', money(status.reservedCents)],
+        ['Reserved by open offers', h('span', { dataset: { testid: 'reserved' } }, money(status.reservedCents))],
         ['Cash reserve kept', money(status.minCashReserveCents)],
         ['Free for new offers', h('strong', { dataset: { testid: 'free-cash' } }, money(status.freeCents))],
       ]),

@@ -1,0 +1,190 @@
+/**
+ * Every surface a lender looks at, on one store after a run against the sandbox, says the same:
+ * the same offers in the same states, the same offers holding money back, the same balance,
+ * reserved and free cash, all equal to what the store says. The daemon funds accepted offers
+ * itself (automate_fund false, reserving): the run leaves an offer funded, one accepted and not
+ * funded yet, two lost long ago, one expired with its request still listed, one just lost (still
+ * reserving: the service never said we lost it), and one still out. The surfaces (readers in surfaces.ts): the
+ * operator API over HTTP with a token, the dashboard in chromium, the agent connector through the
+ * MCP SDK client, /metrics, then, once the daemon has stopped, `lendbot status --json` and
+ * `lendbot decisions --json` (and `--id N --json` for each offer).
+ *
+ * Before the offer view (store/offer-view.ts), the API, the dashboard and list_offers showed the
+ * offers table's bookkeeping column: the lost and expired offers were all 'placed'.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { stringify } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { balanceFromStore, riskLimitsSchema } from '../../src/risk/index.js';
+import { runCli } from '../cli/run-cli.js';
+import { browserRequired, launchChromium, skipReason } from '../browser/chromium.js';
+import { OFFER_ALL_MANUAL, startDaemonHarness, waitFor, type DaemonHarness } from '../daemon/daemon-harness.js';
+import { connectAgent, OPERATOR_TOKEN } from '../operator/operator-harness.js';
+import { countStates, fromApi, fromApiDecisions, fromConnector, fromConnectorStatus, fromDashboard, fromDashboardDecisions, fromDecisions, fromMetrics, fromStatusJson, type Figures, type Shown } from './surfaces.js';
+
+const HOUR = 3_600_000;
+const UI_WAIT_MS = 15_000;
+// The harness's risk settings, for the CLI's configuration file too.
+const RISK = { max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null, reserve_manual_offers: true };
+
+if (skipReason !== undefined && !browserRequired) console.warn(`money-view.test.ts: ${skipReason}`);
+
+let h: DaemonHarness;
+let browser: Browser | undefined;
+/** What the run was built to leave, by loan request id. */
+const built: Record<string, number> = {};
+
+/** Creates a request in the sandbox and waits until the daemon's offer on it is placed. */
+async function offeredRequest(fields: Parameters<DaemonHarness['sandbox']['control']['createLoanRequest']>[0]): Promise<number> {
+  const request = h.sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.6, ...fields });
+  await h.sandbox.control.flushWebhooks();
+  await waitFor(() => h.store.offers.getByRequest(request.id)?.state === 'placed', `the offer on ${request.id}`);
+  await h.daemon.pipeline.idle();
+  return request.id;
+}
+
+/** The store's own word: the offers table, the listings (offerFate), our loans and the guard's reserved figure. */
+function storeTruth(): Figures {
+  const nowMs = h.sandbox.clock.now();
+  const limits = riskLimitsSchema.parse(RISK);
+  const guard = { nowMs, expiryMs: limits.offerExpiryMs, dryRun: false, includeManual: limits.reserveManualOffers };
+  const reservedCents = h.store.offers.reserved(guard);
+  const states: Record<number, string> = {};
+  const reserving: number[] = [];
+  for (const offer of h.store.offers.listByState(['intent', 'placed', 'refused', 'unknown', 'accepted', 'funded', 'rejected', 'expired'])) {
+    const loan = h.store.account.loanForRequest(offer.loanRequestId);
+    const fate = h.store.offers.fate(offer, guard)?.fate;
+    if (loan !== undefined) states[offer.loanRequestId] = loan.status.toLowerCase() === 'pending' && offer.state !== 'funded' ? 'accepted' : 'funded';
+    else states[offer.loanRequestId] = fate === 'pending' ? 'placed' : (fate ?? offer.state);
+    // An offer reserves when the guard's figure without it is smaller by its amount.
+    if (reservedCents - h.store.offers.reserved({ ...guard, exceptOfferId: offer.id }) === offer.totalAmountCents) reserving.push(offer.loanRequestId);
+  }
+  const balanceCents = balanceFromStore(h.store);
+  return {
+    states,
+    reserving: reserving.sort((a, b) => a - b),
+    counts: countStates(states),
+    balanceCents,
+    reservedCents,
+    freeCents: balanceCents - reservedCents - limits.minCashReserveCents,
+  };
+}
+
+/** Every figure the surface showed equals the store's. */
+function expectSameAs(truth: Figures, surface: string, shown: Shown): void {
+  const keys = Object.keys(shown) as Array<keyof Figures>;
+  expect(keys.length, `${surface} shows nothing`).toBeGreaterThan(0);
+  // Soft: one run names every surface and figure that disagrees, not just the first.
+  for (const key of keys) expect.soft(shown[key], `${surface}: ${key}`).toEqual(truth[key]);
+}
+
+describe('one truth about offers and money on every surface', { timeout: 120_000 }, () => {
+  beforeAll(async () => {
+    h = await startDaemonHarness({
+      sandbox: { arrivalsPerHour: 0 },
+      strategyFiles: [OFFER_ALL_MANUAL],
+      risk: { reserve_manual_offers: true },
+      env: { LENDBOT_OPERATOR_TOKEN: OPERATOR_TOKEN },
+    });
+    const control = h.sandbox.control;
+    const decide = { decisionDelayMs: 2 * HOUR };
+    built.funded = await offeredRequest({ ...decide, competitorOffers: 0 });
+    built.outbid = await offeredRequest({ ...decide, competitorRates: [0.031] });
+    built.expired = await offeredRequest({ ...decide, competitorOffers: 0, takeUp: 0 });
+    built.canceled = await offeredRequest({ ...decide, competitorOffers: 0, cancel: true });
+    await h.daemon.runJob('poll');
+    control.advance(3 * HOUR);
+    await h.daemon.runJob('poll');
+    await h.daemon.runJob('sync');
+    // The borrower took our offer: the daemon funds it (the loan stays pending until funding completes).
+    await h.daemon.runJob('fund');
+    // 73 hours on: the first offers' life (72 h) is over; the walked-away request is still listed.
+    control.advance(70 * HOUR);
+    await h.daemon.runJob('poll');
+    await h.daemon.runJob('sync');
+    built.justLost = await offeredRequest({ decisionDelayMs: HOUR, competitorRates: [0.031] });
+    built.accepted = await offeredRequest({ decisionDelayMs: HOUR, competitorOffers: 0 });
+    built.open = await offeredRequest({ ...decide, competitorOffers: 0, takeUp: 0 });
+    await h.daemon.runJob('poll');
+    control.advance(HOUR + HOUR / 2);
+    await h.daemon.runJob('poll');
+    await h.daemon.runJob('sync');
+    await h.daemon.runJob('balance');
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await h?.close();
+  });
+
+  it('leaves the store with offers funded, accepted, lost, expired, just lost and open', () => {
+    const truth = storeTruth();
+    expect(truth.states).toEqual({
+      [built.funded ?? 0]: 'funded',
+      [built.outbid ?? 0]: 'lost',
+      [built.expired ?? 0]: 'expired',
+      [built.canceled ?? 0]: 'lost',
+      [built.justLost ?? 0]: 'lost',
+      [built.accepted ?? 0]: 'accepted',
+      [built.open ?? 0]: 'placed',
+    });
+    // The safe reading: the just-lost offer keeps its money until its life ends; the accepted one
+    // until lendbot's own fund call.
+    expect(truth.reserving).toEqual([built.justLost, built.accepted, built.open].sort((a, b) => (a ?? 0) - (b ?? 0)));
+    expect(truth.reservedCents).toBeGreaterThan(0);
+    expect(truth.balanceCents).toBeGreaterThan(0);
+  });
+
+  it('shows the same on the operator API, the dashboard, the agent connector and /metrics', async () => {
+    const truth = storeTruth();
+    const base = h.daemon.operatorUrl();
+    if (base === undefined) throw new Error('the operator listener did not start');
+    expectSameAs(truth, 'operator API', await fromApi(base, OPERATOR_TOKEN));
+    expectSameAs(truth, 'operator API decisions', await fromApiDecisions(base, OPERATOR_TOKEN));
+    expectSameAs(truth, '/metrics', await fromMetrics(base, OPERATOR_TOKEN));
+
+    const agent = await connectAgent(new URL('/mcp', base), OPERATOR_TOKEN);
+    try {
+      expectSameAs(truth, 'agent connector', await fromConnector(agent));
+      expectSameAs(truth, 'agent connector get_status', await fromConnectorStatus(agent));
+    } finally {
+      await agent.close();
+    }
+
+    if (skipReason !== undefined) return;
+    browser = await launchChromium();
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    await page.goto(base);
+    const offers = Object.keys(truth.states).length;
+    await expect.poll(() => page.locator('[data-testid="offers-table"] tbody tr').count(), { timeout: UI_WAIT_MS }).toBe(offers);
+    await expect.poll(() => page.getByTestId('balance').textContent(), { timeout: UI_WAIT_MS }).not.toBe('');
+    expectSameAs(truth, 'dashboard', await fromDashboard(page));
+    await expect.poll(() => page.locator('[data-testid="decision-row"][data-action="offer"]').count(), { timeout: UI_WAIT_MS }).toBe(offers);
+    expectSameAs(truth, 'dashboard decisions', await fromDashboardDecisions(page));
+  });
+
+  it('shows the same in lendbot status and lendbot decisions once the daemon has stopped', async () => {
+    // Stopped, the daemon's last clock reading is where the CLI reads the run's times from.
+    await h.daemon.stop();
+    const truth = storeTruth();
+    const db = join(h.dir, 'lendbot.db');
+    const config = join(h.dir, 'lendbot.yaml');
+    writeFileSync(config, stringify({ db, risk: RISK }));
+
+    const status = await runCli(['status', '--config', config, '--json']);
+    expect(status).toMatchObject({ code: 0 });
+    expectSameAs(truth, 'lendbot status', fromStatusJson(JSON.parse(status.stdout) as Record<string, unknown>));
+
+    const list = await runCli(['decisions', '--config', config, '--json']);
+    expect(list).toMatchObject({ code: 0, stderr: '' });
+    const lines = list.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const each = await Promise.all(
+      Object.keys(truth.states).map(async (id) => JSON.parse((await runCli(['decisions', '--config', config, '--id', id, '--json'])).stdout) as Record<string, unknown>),
+    );
+    const [outcomes, offers] = fromDecisions(lines, each);
+    expectSameAs(truth, 'lendbot decisions (outcome)', outcomes ?? {});
+    expectSameAs(truth, 'lendbot decisions --id (offer)', offers ?? {});
+  });
+});

@@ -1,0 +1,177 @@
+/**
+ * Reading one store through every surface a lender looks at, each the way that surface is read
+ * from outside: the CLI's JSON, the operator API over HTTP with a token, the dashboard as
+ * chromium shows it, the agent connector through the official MCP SDK client, /metrics text.
+ * Each reader returns the figures it shows, under the names of `Figures`; a figure a surface does
+ * not show is left out, and the test compares every figure a surface returned with the store's.
+ * Adding a figure (equity, next month's inflow) is one more field of `Figures`, one line in the
+ * store's truth, and one line in each reader that shows it.
+ */
+import type { Page } from 'playwright-core';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { callTool } from '../operator/operator-harness.js';
+
+/** What a surface says about the lender's offers and money. */
+export interface Figures {
+  /** Each offer's state, by loan request id. */
+  states: Record<number, string>;
+  /** The loan requests whose offers the surface shows as holding money back, ascending. */
+  reserving: number[];
+  /** How many offers are in each state (states with none left out; status and /metrics count the last 30 days, the whole of this run). */
+  counts: Record<string, number>;
+  balanceCents: number;
+  reservedCents: number;
+  freeCents: number;
+}
+
+export type Shown = Partial<Figures>;
+
+/** Offers by state, states with none left out, in name order (so two counts compare equal). */
+export function countStates(states: Record<number, string>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const state of Object.values(states).sort()) counts[state] = (counts[state] ?? 0) + 1;
+  return counts;
+}
+
+function nonZero(counts: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+const ascending = (ids: number[]): number[] => [...ids].sort((a, b) => a - b);
+
+/** "$1,234.56" or "-$12.00" as cents. */
+export function centsOfDollars(text: string): number {
+  const match = /^(-?)\$([\d,]+)\.(\d\d)$/.exec(text.trim());
+  if (match === null) throw new Error(`not a dollar amount: "${text}"`);
+  const cents = Number(match[2]?.replaceAll(',', '')) * 100 + Number(match[3]);
+  return match[1] === '-' ? -cents : cents;
+}
+
+interface OfferShown {
+  loan_request_id?: number;
+  loanRequestId?: number;
+  state: string;
+  reserving?: boolean;
+}
+
+function fromOffers(offers: readonly OfferShown[]): Shown {
+  const states: Record<number, string> = {};
+  const reserving: number[] = [];
+  for (const offer of offers) {
+    const id = offer.loan_request_id ?? offer.loanRequestId;
+    if (id === undefined) throw new Error(`an offer without its request: ${JSON.stringify(offer)}`);
+    states[id] = offer.state;
+    if (offer.reserving === true) reserving.push(id);
+  }
+  return { states, reserving: ascending(reserving), counts: countStates(states) };
+}
+
+/** `lendbot status --json`. */
+export function fromStatusJson(json: Record<string, unknown>): Shown {
+  return {
+    counts: nonZero(json.offers_by_state as Record<string, number>),
+    balanceCents: json.balance_cents as number,
+    reservedCents: json.reserved_cents as number,
+    freeCents: json.free_cents as number,
+  };
+}
+
+/** `lendbot decisions --json` lines (the outcome of each offer decision) and each `decisions --id N --json`'s offer. */
+export function fromDecisions(lines: ReadonlyArray<Record<string, unknown>>, offersById: ReadonlyArray<Record<string, unknown>>): Shown[] {
+  const outcomes: Record<number, string> = {};
+  for (const line of lines) if (line.action === 'offer') outcomes[line.loan_request_id as number] = line.outcome as string;
+  const offers = offersById.map((one) => ({ ...(one.offer as OfferShown), loan_request_id: one.loan_request_id as number }));
+  return [{ states: outcomes, counts: countStates(outcomes) }, fromOffers(offers)];
+}
+
+/** The operator API: GET /api/overview and GET /api/offers, with a bearer token. */
+export async function fromApi(base: string, token: string): Promise<Shown> {
+  const get = async <T>(path: string): Promise<T> => {
+    const response = await fetch(new URL(path, base), { headers: { authorization: `Bearer ${token}` } });
+    if (!response.ok) throw new Error(`GET ${path}: ${response.status}`);
+    return (await response.json()) as T;
+  };
+  const overview = await get<{ status: { balanceCents: number; reservedCents: number; freeCents: number } }>('/api/overview');
+  const { offers } = await get<{ offers: OfferShown[] }>('/api/offers?limit=1000');
+  const { balanceCents, reservedCents, freeCents } = overview.status;
+  return { ...fromOffers(offers), balanceCents, reservedCents, freeCents };
+}
+
+/** The operator API's decisions (GET /api/decisions): the state of the offer made on each request. */
+export async function fromApiDecisions(base: string, token: string): Promise<Shown> {
+  const response = await fetch(new URL('/api/decisions?limit=500&action=offer', base), { headers: { authorization: `Bearer ${token}` } });
+  const { decisions } = (await response.json()) as { decisions: Array<{ loanRequestId: number; offerState: string | null }> };
+  const states = Object.fromEntries(decisions.map((decision) => [decision.loanRequestId, decision.offerState ?? 'none']));
+  return { states, counts: countStates(states) };
+}
+
+/** /metrics: the money gauges and lendbot_offers{state}. */
+export async function fromMetrics(base: string, token: string): Promise<Shown> {
+  const response = await fetch(new URL('/metrics', base), { headers: { authorization: `Bearer ${token}` } });
+  const text = await response.text();
+  const gauge = (name: string): number => {
+    const match = new RegExp(`^${name} (-?[\\d.e+]+)$`, 'm').exec(text);
+    if (match === null) throw new Error(`${name} is not in /metrics`);
+    return Number(match[1]);
+  };
+  const counts: Record<string, number> = {};
+  for (const match of text.matchAll(/^lendbot_offers\{state="(\w+)"\} (\d+)$/gm)) counts[match[1] ?? ''] = Number(match[2]);
+  return {
+    counts: nonZero(counts),
+    balanceCents: gauge('lendbot_balance_cents'),
+    reservedCents: gauge('lendbot_reserved_cents'),
+    freeCents: gauge('lendbot_free_cash_cents'),
+  };
+}
+
+/** The agent connector: list_offers and get_balance through the SDK client. */
+export async function fromConnector(client: Client): Promise<Shown> {
+  const listed = await callTool(client, 'list_offers', { limit: 500 });
+  const balance = await callTool(client, 'get_balance');
+  const offers = listed.data.offers as OfferShown[];
+  return {
+    ...fromOffers(offers),
+    balanceCents: balance.data.balance_cents as number,
+    reservedCents: balance.data.reserved_cents as number,
+    freeCents: balance.data.free_cents as number,
+  };
+}
+
+/** The agent connector's get_status (the status report, as `lendbot status`). */
+export async function fromConnectorStatus(client: Client): Promise<Shown> {
+  const { data } = await callTool(client, 'get_status');
+  return {
+    counts: nonZero(data.offers as Record<string, number>),
+    balanceCents: data.balanceCents as number,
+    reservedCents: data.reservedCents as number,
+    freeCents: data.freeCents as number,
+  };
+}
+
+/** The dashboard as chromium shows it: the balance card's figures and the offers table's rows. */
+export async function fromDashboard(page: Page): Promise<Shown> {
+  const text = async (testId: string): Promise<string> => (await page.getByTestId(testId).textContent()) ?? '';
+  const rows = await page.locator('[data-testid="offers-table"] tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => {
+      const cells = [...tr.querySelectorAll('td')];
+      const pills = [...(cells[3]?.querySelectorAll('.pill') ?? [])].map((pill) => pill.textContent ?? '');
+      return { request: cells[2]?.textContent ?? '', state: pills[0] ?? '', reserving: pills.includes('reserving') };
+    }),
+  );
+  const offers = rows.map((row) => ({ loan_request_id: Number(row.request.replace('#', '')), state: row.state, reserving: row.reserving }));
+  return {
+    ...fromOffers(offers),
+    balanceCents: centsOfDollars(await text('balance')),
+    reservedCents: centsOfDollars(await text('reserved')),
+    freeCents: centsOfDollars(await text('free-cash')),
+  };
+}
+
+/** The dashboard's decisions table as chromium shows it: the offer column of each offer decision. */
+export async function fromDashboardDecisions(page: Page): Promise<Shown> {
+  const rows = await page.locator('[data-testid="decision-row"][data-action="offer"]').evaluateAll((trs) =>
+    trs.map((tr) => ({ request: tr.getAttribute('data-request-id') ?? '', offer: tr.querySelector('td:last-child')?.textContent ?? '' })),
+  );
+  const states = Object.fromEntries(rows.map((row) => [Number(row.request), row.offer]));
+  return { states, counts: countStates(states) };
+}
