@@ -21,7 +21,7 @@ import { equityNow } from './equity-now.js';
 import { cashFlowStatus, type CashFlowStatus } from './cash-flow-status.js';
 import type { Cents } from '../service/index.js';
 import type { MarketSource } from '../engine/compiled-strategy.js';
-import { accountMoney, balanceFromStore, type RiskLimits } from '../risk/index.js';
+import { accountMoney, type RiskLimits } from '../risk/index.js';
 import { offerStateCounts, type OfferStateCounts } from './offer-states-status.js';
 import { isoFromMs, LAST_POLL_KEY, msFromIso, utcDayBounds, type PaperBookSummary, type PaymentTotals, type Store } from '../store/index.js';
 
