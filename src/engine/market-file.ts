@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { parseYamlText, readConfigText } from '../config/index.js';
-import type { CompetitionModel, PartialMarketResponse, TakeUpCurve } from './market-response.js';
+import type { PartialMarketResponse } from './market-response.js';
+import { fittedMarket } from './model/load-model-file.js';
 
 export const MARKET_FORMAT = 'lendbot-market';
 export const MARKET_VERSION = 1;
@@ -69,27 +70,13 @@ export interface LoadedMarketFile {
   market: PartialMarketResponse;
 }
 
-/** The file's numbers as a partial market response: a part the file leaves out stays unset. */
+/**
+ * The file's numbers as a partial market response: a part the file leaves out stays unset. The
+ * same reading as a model file's `market` section (per-default terms only when not 0, so a
+ * borrower-blind file prices exactly as the same numbers written inline).
+ */
 export function marketOfFile(file: MarketFile): PartialMarketResponse {
-  const market: PartialMarketResponse = {};
-  const c = file.competition;
-  if (c) {
-    const competition: Partial<CompetitionModel> = {};
-    if (c.share !== undefined) competition.share = c.share;
-    if (c.intercept !== undefined) competition.intercept = c.intercept;
-    if (c.per_default !== undefined) competition.perDefault = c.per_default;
-    if (c.spread !== undefined) competition.spread = c.spread;
-    market.competition = competition;
-  }
-  const t = file.take_up;
-  if (t) {
-    const takeUp: TakeUpCurve = { midpoint: t.midpoint, steepness: t.steepness };
-    // Left out when 0, so a borrower-blind file prices exactly as the same numbers written inline.
-    if (t.midpoint_per_default !== 0) takeUp.midpointPerDefault = t.midpoint_per_default;
-    if (t.steepness_per_default !== 0) takeUp.steepnessPerDefault = t.steepness_per_default;
-    market.takeUp = takeUp;
-  }
-  return market;
+  return fittedMarket({ ...(file.competition ? { competition: file.competition } : {}), ...(file.take_up ? { take_up: file.take_up } : {}) }) ?? {};
 }
 
 /** `over`'s numbers over `under`'s, section by section (either may be absent). */

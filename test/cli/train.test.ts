@@ -43,6 +43,20 @@ describe('lendbot train', () => {
     expect(model.training.test.auc).toBeGreaterThan(0.6);
   });
 
+  it('writes the market file where --market-out says, and refuses it on the model file', async () => {
+    const out = join(dir, 'models', 'other.json');
+    const market = join(dir, 'markets', 'classic.json');
+    const result = await runCli(['train', '--data', data, '--out', out, '--market-out', market, '--history-rates']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/take-up evidence: \d+ fates \(0 of our own offers, \d+ of competitors' offers, [1-9]\d* past loan rates of [1-9]\d* in the recording\)/);
+    const written = JSON.parse(await readFile(market, 'utf8')) as { format: string; evidence: { take_up: { history_rates: number } } };
+    expect(written.format).toBe('lendbot-market');
+    expect(written.evidence.take_up.history_rates).toBeGreaterThan(0);
+    const same = await runCli(['train', '--data', data, '--out', out, '--market-out', out]);
+    expect(same.code).not.toBe(0);
+    expect(same.stderr).toContain('--market-out must differ from --out (the model file)');
+  });
+
   it('prints JSON with --json, with a fixed penalty and chosen features', async () => {
     const out = join(dir, 'small.json');
     const result = await runCli(['train', '--data', data, '--out', out, '--json', '--l2', '3', '--features', 'credit_score_low,risk_level_name,annual_income']);

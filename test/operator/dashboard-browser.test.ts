@@ -67,6 +67,8 @@ describe.skipIf(skipReason !== undefined)('the dashboard in chromium', { timeout
     expect(await page.getByTestId('pause-button').isDisabled()).toBe(true);
     expect(await page.getByTestId('pause-state').textContent()).toBe('Offers allowed');
     expect(await page.getByTestId('decisions-empty').isVisible()).toBe(true);
+    // cashflow prices for expected profit with no fitted market: the overview says so.
+    expect(await page.getByText('prices with the unfitted default market; fit one with lendbot train').textContent()).toMatch(/^cashflow: prices with/);
   });
 
   it('shows decisions as they arrive, rates in percent and money in dollars', async () => {
