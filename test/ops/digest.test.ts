@@ -2,8 +2,8 @@
  * The digest notification on a real store and a manual clock, sent by the real notifier to
  * fixture servers that check each chat service's payload: a baseline at the first check, one
  * digest when a day (or a week) of the run's clock ends, none repeated after a restart, and the
- * figures from the store (offers made and won in the period, free cash, the payments scheduled
- * next month) in every format.
+ * figures from the store (offers made and won in the period, free cash, next month's default-adjusted
+ * inflow and idle cash as lendbot status shows them) in every format.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock/clock.js';
@@ -12,6 +12,8 @@ import { loanPaymentSchema } from '../../src/service/index.js';
 import { storeDigestFigures, type EarningsSeries } from '../../src/ops/digest/digest-figures.js';
 import { DigestSender, NOTIFY_DIGEST_KEY, periodHolding } from '../../src/ops/digest/digest-sender.js';
 import { notifierFromConfig, notificationsSchema } from '../../src/ops/notifier.js';
+import { percent } from '../../src/log/plain-figures.js';
+import { buildStatusReport } from '../../src/ops/status-report.js';
 import { databaseOf, type Store } from '../../src/store/index.js';
 import { captureLog } from '../log/log-capture.js';
 import { tempStore } from '../store/fixtures.js';
@@ -76,6 +78,11 @@ async function started(service: Promise<FixtureService>): Promise<FixtureService
   return running;
 }
 
+/** Idle cash and next month's inflow as lendbot status shows them: the digest must say the same. */
+function statusCashFlow(nowMs: number) {
+  return buildStatusReport({ store, nowMs, limits: { ...DEFAULT_RISK_LIMITS, minCashReserveCents: 0 }, budgets: [], dryRun: false }).cashFlow;
+}
+
 function digestFor(clock: ManualClock, config: Record<string, unknown>, env: Record<string, string>, every: 'day' | 'week' = 'day'): DigestSender {
   const notifier = notifierFromConfig(notificationsSchema.parse({ retries: 0, ...config }), env, { clock, log: captureLog('debug').log });
   if (notifier === undefined) throw new Error('expected a notifier');
@@ -103,6 +110,10 @@ describe('the digest notification', () => {
       clock.advance(DAY);
       expect(await digest.check()).toBe(true);
       expect(await digest.check()).toBe(false);
+      const cash = statusCashFlow(clock.now());
+      // The forecast weighs April's two scheduled payments (2 x 45.50) by the chance the loan survives.
+      expect(cash.nextMonth.expectedCents).toBeGreaterThan(0);
+      expect(cash.nextMonth.expectedCents).toBeLessThan(9_100);
       expect(receiver.received).toEqual([
         {
           event: 'digest',
@@ -116,8 +127,8 @@ describe('the digest notification', () => {
             interest_cents: 500,
             losses_cents: 400,
             idle_cash_cents: 50_000,
-            idle_share: 1,
-            next_month_inflow_cents: 9_100,
+            idle_share: cash.idle.share,
+            next_month_inflow_cents: cash.nextMonth.expectedCents,
             offers_made: 2,
             offers_won: 1,
           },
@@ -148,23 +159,24 @@ describe('the digest notification', () => {
     }
     for (const service of [slack, discord, telegram]) expect(service.refusals).toEqual([]);
 
+    const inflow = `$${(statusCashFlow(T0 + 6 * DAY).nextMonth.expectedCents / 100).toFixed(2)}`;
     const slackText = JSON.stringify(slack.requests[0]?.body);
     expect(slackText).toContain('Weekly digest: $8.50 net earned');
     expect(slackText).toContain('*Interest*\\n$12.50');
     expect(slackText).toContain('*Losses*\\n$4.00');
     expect(slackText).toContain('*Idle cash now*\\n$500.00');
-    expect(slackText).toContain('*Expected back next month*\\n$91.00');
+    expect(slackText).toContain(`*Expected back next month*\\n${inflow}`);
     expect(slackText).toContain('*Offers made*\\n3');
     expect(slackText).toContain('*Offers won*\\n1');
 
     const embed = (discord.requests[0]?.body as { embeds: Array<{ title: string; description: string; fields: Array<{ name: string; value: string }> }> }).embeds[0];
     expect(embed?.title).toBe('Weekly digest: $8.50 net earned');
     expect(embed?.description).toBe("The week from 2026-03-09 00:00 UTC to 2026-03-16 00:00 UTC by the run's clock; idle cash and next month's inflow as of now.");
-    expect(embed?.fields).toContainEqual({ name: 'Idle share of the balance', value: '100 %', inline: true });
+    expect(embed?.fields).toContainEqual({ name: 'Idle share of the money', value: percent(statusCashFlow(T0 + 6 * DAY).idle.share), inline: true });
 
     const text = (telegram.requests[0]?.body as { text: string }).text;
     expect(text).toContain('<b>Weekly digest: $8.50 net earned</b>');
     expect(text).toContain('Net earned (interest less losses): <b>$8.50</b>');
-    expect(text).toContain('Expected back next month: <b>$91.00</b>');
+    expect(text).toContain(`Expected back next month: <b>${inflow}</b>`);
   });
 });

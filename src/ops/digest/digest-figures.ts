@@ -7,13 +7,12 @@
  * `storeDigestFigures` is the plain provider, from what the store holds today:
  * - interest and losses: the returns series the dashboard draws (injected: it lives with the
  *   operator API), differenced over the period;
- * - idle cash: the free cash (balance − reserved − reserve) now, and its share of the balance;
- * - next month's inflow: the scheduled payments due next calendar month, not yet paid, on loans
- *   not in collection or default, with no adjustment for defaults.
- * SWAP AFTER MERGE: the forecast (issue 27 item 4) gives a default-adjusted next-month inflow and
- * the idle-cash figure; replace `idleAndInflow` below with it (one call).
+ * - idle cash: the free cash now and its share of the money (free, reserved and lent out), as
+ *   lendbot status shows it (idle-cash.ts);
+ * - next month's inflow: the default-adjusted cash-flow forecast's next calendar month
+ *   (cash-flow-forecast.ts), as lendbot status shows it.
  */
-import { amountToCents, type Cents } from '../../service/index.js';
+import type { Cents } from '../../service/index.js';
 import type { Store } from '../../store/index.js';
 import type { RiskLimits } from '../../risk/index.js';
 import { buildStatusReport } from '../status-report.js';
@@ -31,9 +30,9 @@ export interface DigestFigures {
   lossesCents: Cents;
   /** Free cash now: money neither lent, nor reserved by open offers, nor kept as the reserve. */
   idleCashCents: Cents;
-  /** Idle cash as a share of the balance (0 when the balance is 0). */
+  /** Idle cash as a share of the money: free, reserved by open offers and lent out (idle-cash.ts). */
   idleShare: number;
-  /** What the loans' schedules bring back next calendar month. */
+  /** What the loans should bring back next calendar month, after likely defaults (the forecast). */
   nextMonthInflowCents: Cents;
   /** Offers decided in the period. */
   offersMade: number;
@@ -62,25 +61,6 @@ function valueAt(series: ReadonlyArray<{ at: string; cents: number }>, ms: numbe
   return value;
 }
 
-const BAD_LISTS = new Set(['collection', 'default']);
-
-/** Scheduled payments due in the calendar month after `nowMs`, unpaid, on loans in good standing. */
-export function scheduledNextMonthCents(store: Pick<Store, 'account' | 'payments'>, nowMs: number): Cents {
-  const now = new Date(nowMs);
-  const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString().slice(0, 10);
-  const to = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 2, 1)).toISOString().slice(0, 10);
-  let cents = 0;
-  for (const loan of store.account.loans()) {
-    if (BAD_LISTS.has(loan.listStatus) || loan.paidOff) continue;
-    for (const payment of store.payments.forLoan(loan.id)) {
-      const due = payment.payment_due_date.slice(0, 10);
-      if (due < from || due >= to || payment.payment_status.toLowerCase() === 'paid') continue;
-      cents += amountToCents(payment.payment_amount);
-    }
-  }
-  return cents;
-}
-
 export interface StoreFiguresDeps {
   store: Store;
   limits: () => RiskLimits;
@@ -92,11 +72,11 @@ export interface StoreFiguresDeps {
 /** The plain provider (see the file's comment). */
 export function storeDigestFigures(deps: StoreFiguresDeps): DigestFiguresProvider {
   const { store } = deps;
-  // SWAP AFTER MERGE: the forecast's idle cash and default-adjusted next-month inflow.
+  // Idle cash and next month's inflow as lendbot status shows them: the default-adjusted
+  // forecast (cash-flow-forecast.ts) and the idle share (idle-cash.ts).
   const idleAndInflow = (nowMs: number): Pick<DigestFigures, 'idleCashCents' | 'idleShare' | 'nextMonthInflowCents'> => {
-    const status = buildStatusReport({ store, nowMs, limits: deps.limits(), budgets: [], dryRun: deps.dryRun });
-    const idleCashCents = Math.max(0, status.freeCents);
-    return { idleCashCents, idleShare: status.balanceCents > 0 ? idleCashCents / status.balanceCents : 0, nextMonthInflowCents: scheduledNextMonthCents(store, nowMs) };
+    const { idle, nextMonth } = buildStatusReport({ store, nowMs, limits: deps.limits(), budgets: [], dryRun: deps.dryRun }).cashFlow;
+    return { idleCashCents: Math.max(0, idle.freeCents), idleShare: idle.share, nextMonthInflowCents: nextMonth.expectedCents };
   };
   return {
     figures(period, nowMs) {

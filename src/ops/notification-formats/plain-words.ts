@@ -61,7 +61,7 @@ const KEYS: Record<string, { label: string; render?: (value: unknown) => string 
   interest_cents: { label: 'Interest' },
   losses_cents: { label: 'Losses' },
   idle_cash_cents: { label: 'Idle cash now' },
-  idle_share: { label: 'Idle share of the balance', render: (value) => (typeof value === 'number' ? percent(value) : undefined) },
+  idle_share: { label: 'Idle share of the money', render: (value) => (typeof value === 'number' ? percent(value) : undefined) },
   next_month_inflow_cents: { label: 'Expected back next month' },
   offers_made: { label: 'Offers made' },
   offers_won: { label: 'Offers won' },
