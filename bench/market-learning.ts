@@ -11,7 +11,7 @@
  * `pricing.learning` added, starting from that same wrong prior. Per block of 100 learned fates
  * it prints the learner's predicted acceptance at the prices it offered (when it offered them),
  * the prior's at the same prices and the realised acceptance; then the net of the first and the
- * second half of the requests for both runs.
+ * second half of the requests for both runs, and what learning added in each half.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -95,6 +95,11 @@ try {
       const s = result.summary;
       console.log(`  ${name.padEnd(10)} offers ${String(s.offers).padStart(5)} funded ${String(s.funded).padStart(5)} net ${usd(s.netCents)} USD (first half ${usd(first)}, second half ${usd(second)}) return ${(s.netAnnualizedReturn * 100).toFixed(2)} %`);
     }
+    // A later loan has less time to repay before the recording ends, in both runs alike: what
+    // learning adds per half is the fairer reading of "learns as it goes".
+    const [fixedFirst, fixedSecond] = halves(fixed.requestNetCents);
+    const [learnedFirst, learnedSecond] = halves(learned.requestNetCents);
+    console.log(`  learning minus prior only: first half ${usd(learnedFirst - fixedFirst)} USD, second half ${usd(learnedSecond - fixedSecond)} USD`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

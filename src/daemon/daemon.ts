@@ -78,7 +78,7 @@ export interface Daemon {
    */
   checkMarketplace(): Promise<void>;
   start(): Promise<void>;
-  /** Runs one of the scheduled jobs now (poll, balance, sync, fund, inbox); joins a run under way. */
+  /** Runs one of the scheduled jobs now (poll, balance, sync, fund, protections, inbox, learn); joins a run under way. */
   runJob(name: string): Promise<void>;
   /** Stops intake, finishes work in flight, closes everything. */
   stop(): Promise<void>;
@@ -207,10 +207,10 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       },
     },
     { name: 'fund', schedule: config.jobs.fund_accepted, run: () => funding.run() },
-    // Offer fates (accepted, rejected, lost, expired) teach learning strategies their market.
-    { name: 'learn', schedule: config.jobs.reconcile, run: async () => void marketFates.learnFates() },
     { name: 'protections', schedule: config.jobs.protections, run: async () => protections.check() },
     inboxJob,
+    // Offer fates (accepted, rejected, lost, expired) teach learning strategies their market.
+    { name: 'learn', schedule: config.jobs.reconcile, run: async () => void marketFates.learnFates() },
   ];
 
   /** Settles intents and unknown offers left by a crash or an outage, before anything new is decided. */

@@ -51,13 +51,14 @@ export class MarketFates {
 
   /**
    * After a decision is recorded: notes which learned response priced it and saves the learner
-   * (an offer moves its exploration totals). `reachedService`: a live offer the service took.
+   * (an offer moves its exploration totals). `mayReachBorrower`: a live offer the service took,
+   * or may have taken (an unknown answer, settled later); its fate is learned when known.
    */
-  noteDecision(loanRequestId: number, decision: Decision, action: 'offer' | 'skip', reachedService: boolean, atMs: number): void {
+  noteDecision(loanRequestId: number, decision: Decision, action: 'offer' | 'skip', mayReachBorrower: boolean, atMs: number): void {
     const priced = decision.marketResponse;
     if (priced === undefined) return;
     const learned = learnedOfferOf(decision);
-    const teaches = action === 'offer' && reachedService && learned !== undefined;
+    const teaches = action === 'offer' && mayReachBorrower && learned !== undefined;
     this.book.transaction(() => {
       this.book.recordDecision({
         loanRequestId,

@@ -291,7 +291,9 @@ export class Pipeline {
       guardCode: guard ?? null,
       placement: placement?.kind ?? null,
     });
-    this.deps.marketFates?.noteDecision(request.id, decision, action, placement?.kind === 'placed' && !this.deps.dryRun, clock.now());
+    // An unknown answer may have reached the service: its fate is learned once the reconciler settles it.
+    const mayReachBorrower = !this.deps.dryRun && (placement?.kind === 'placed' || placement?.kind === 'unknown');
+    this.deps.marketFates?.noteDecision(request.id, decision, action, mayReachBorrower, clock.now());
     this.retries.forget(request.id);
     if (shadows.length > 0) this.recordShadows(request, outcome, shadows);
     // totalAmount and riskLevel (added after the rest) let a terminal say "$536.00 at 22.8 %, risk low" (src/log/terminal-lines.ts).

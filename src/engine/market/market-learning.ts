@@ -5,6 +5,7 @@
  * each offer against its learner's exploration budget, and the daemon or backtest feeds fates.
  */
 import type { Decision } from '../decision.js';
+import type { MarketResponse } from '../market-response.js';
 import { learnedAcceptCurve, observationAt } from './learned-accept.js';
 import type { LearningObservation } from './logistic-correction.js';
 import { MarketLearner, type LearnerState, type LearningSettings } from './market-learner.js';
@@ -33,10 +34,14 @@ export class MarketLearning {
     for (const [name, { state, settings }] of restored) this.learners.set(name, new MarketLearner(settings, state));
   }
 
-  /** The strategy's learner, made from its stored state or its prior on first use. */
+  /**
+   * The strategy's learner, made from its prior on first use. The correction was learned over
+   * one configured market response: when the strategy now prices over another (a reloaded file,
+   * a new trained model), the learner starts again from its prior.
+   */
   learnerFor(strategy: string, settings: LearningSettings): MarketLearner {
     let learner = this.learners.get(strategy);
-    if (learner === undefined) {
+    if (learner === undefined || !sameMarket(learner.settings.market, settings.market)) {
       learner = new MarketLearner(settings);
       this.learners.set(strategy, learner);
     }
@@ -68,6 +73,22 @@ export class MarketLearning {
     learner.observe(observation, accepted);
     return true;
   }
+}
+
+/** Whether two market responses are the same numbers. */
+function sameMarket(a: MarketResponse, b: MarketResponse): boolean {
+  if (a === b) return true;
+  const x = a.competition;
+  const y = b.competition;
+  return (
+    a.takeUp.midpoint === b.takeUp.midpoint &&
+    a.takeUp.steepness === b.takeUp.steepness &&
+    x.share === y.share &&
+    x.intercept === y.intercept &&
+    x.perDefault === y.perDefault &&
+    x.spread === y.spread &&
+    x.width === y.width
+  );
 }
 
 /** What an offer decision priced by a learner will teach it; undefined for any other decision. */

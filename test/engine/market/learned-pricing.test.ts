@@ -93,3 +93,16 @@ describe('pricing over a learned market response', () => {
     expect(state?.explorationCostCents ?? Infinity).toBeLessThanOrEqual(0.1 * (state?.offeredValueCents ?? 0));
   });
 });
+
+describe('a learner and the market response it corrects', () => {
+  it('starts again from its prior when the strategy now prices over another configured response', () => {
+    const learning = new MarketLearning();
+    const first = strategyAt(logit(0.93), learningPricing('    prior_sd: 1\n    explore_share: 0\n'));
+    decide(first, 1, learning);
+    learning.observe('inline', observationAt(0.3, 0.6, 0.07, DEFAULT_MARKET_RESPONSE), false);
+    expect(decide(first, 2, learning).marketResponse).toEqual({ version: 1, evidence: 1, explored: false });
+    // The same strategy name, a reloaded file with another take-up midpoint: the old correction does not apply.
+    const reloaded = strategyAt(logit(0.93), `${learningPricing('    prior_sd: 1\n    explore_share: 0\n')}  market: { take_up: { midpoint: 0.5 } }\n`);
+    expect(decide(reloaded, 3, learning).marketResponse).toEqual({ version: 0, evidence: 0, explored: false });
+  });
+});
