@@ -23,7 +23,8 @@ const costPlus = (cashHurdle: string) => strategyAt(3, `  target_return: 0.10\n$
 const ON = costPlus('  cash_hurdle: { enabled: true, max_raise: 0.05, max_cut: 0.03, window_days: 14 }');
 const OFF = costPlus('  cash_hurdle: { enabled: false }');
 
-const position = (freeCents: number, demandCents: number): CashPosition => ({ freeCents, recentDemandCents: [demandCents] });
+/** A full 14-day window whose demand all came today. */
+const position = (freeCents: number, demandCents: number): CashPosition => ({ freeCents, recentDemandCents: [demandCents, ...Array<number>(13).fill(0)] });
 
 describe('the cash hurdle rule', () => {
   it('raises the hurdle by all of max_raise at no free cash, nothing at one window of demand, and cuts toward max_cut as cash piles up', () => {
@@ -67,6 +68,11 @@ describe('the cash hurdle rule', () => {
     expect(demand.position(NOW + 400 * DAY_MS, 0).recentDemandCents.length).toBe(MAX_CASH_WINDOW_DAYS);
     // A long silence empties the window.
     expect(demandOver(demand.position(NOW + 1_000 * DAY_MS, 0), 90)).toBe(0);
+    // A window younger than asked for is scaled up to it: 3 days of 1,800 read as 14 days of 8,400.
+    const young = new RecentDemand();
+    young.add(NOW, 1_500);
+    young.add(NOW + 2 * DAY_MS, 300);
+    expect(demandOver(young.position(NOW + 2 * DAY_MS, 0), 14)).toBeCloseTo(8_400, 9);
   });
 });
 

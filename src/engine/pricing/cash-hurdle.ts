@@ -14,6 +14,7 @@
  * The loan being priced is taken out of the free cash first: its opportunity cost is what the
  * cash it uses could not fund afterwards (a loan that takes the last free cash is priced as
  * scarce). With no demand at all, cash is idle: the full cut. The shifted hurdle never goes below zero.
+ * A window younger than `window_days` is scaled up to it (demandOver).
  */
 import type { Cents } from '../../service/index.js';
 
@@ -40,12 +41,17 @@ export interface CashHurdleSettings {
   windowDays: number;
 }
 
-/** The expected demand over the last `windowDays` days (today counts as one). */
+/**
+ * The expected demand over the last `windowDays` days (today counts as one). A window younger
+ * than that (a replay's or a daemon's first days) is scaled up to it from the days it has, so a
+ * fresh start does not read as idle cash.
+ */
 export function demandOver(position: CashPosition, windowDays: number): number {
-  const days = Math.min(windowDays, position.recentDemandCents.length);
+  const kept = position.recentDemandCents.length;
+  const days = Math.min(windowDays, kept);
   let sum = 0;
   for (let index = 0; index < days; index += 1) sum += position.recentDemandCents[index] ?? 0;
-  return sum;
+  return kept > 0 && kept < windowDays ? (sum * windowDays) / kept : sum;
 }
 
 /** The hurdle shift for `freeCents` against `demandCents`, within [−maxCut, +maxRaise]. */
