@@ -89,7 +89,7 @@ describe('offer fates from a daemon run against the sandbox', () => {
     // Training reads them: accepted against expired and lost, pending left out (too few to fit).
     const recording = await loadRecording(file, {}, (issue) => expect.unreachable(issue.message));
     expect(fitMarket(trainingData(recording, ['loan_terms']).lines, () => 0.9).notes).toContain(
-      'take-up not fitted from our own offers: 1 offers taken and 3 not taken (each needs 20); trying competing rates',
+      "take-up not fitted from our own offers: 1 offers taken and 3 not taken (each needs 20); trying every offer's fate",
     );
 
     // A backtest of the export counts the offers it had to judge without an outcome.
