@@ -1,5 +1,4 @@
-// How the benches print a timing: the label, then milliseconds, aligned. (bench/status.ts and
-// bench/store-decisions.ts still carry their own copy of `time`.)
+// How the benches print a timing: the label, then milliseconds, aligned.
 import { performance } from 'node:perf_hooks';
 
 /** Runs `run` once, prints how long it took, returns its result. */

@@ -5,13 +5,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { equityNow, ledgerInputFromStore } from '../src/ops/equity-now.js';
 import { ledgerMonths, reconcileLedger } from '../src/ops/ledger-export.js';
 import { buildLoanLedger } from '../src/ops/loan-ledger.js';
 import { paymentSchedule } from '../src/sandbox/amortization.js';
 import type { Loan, LoanPayment, Transfer, TransferDayGroup } from '../src/service/index.js';
 import { openStore } from '../src/store/index.js';
+import { time } from './bench-timing.js';
 
 const loans = Number(process.argv[2] ?? 2_000);
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-bench-ledger-'));
@@ -20,13 +20,6 @@ const startMs = Date.parse('2025-01-01T00:00:00Z');
 const nowMs = startMs + 400 * DAY_MS;
 const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 const dollars = (cents: number): string => (cents / 100).toFixed(2);
-
-function time<T>(label: string, run: () => T): T {
-  const began = performance.now();
-  const result = run();
-  console.log(`${label.padEnd(52)} ${(performance.now() - began).toFixed(1).padStart(10)} ms`);
-  return result;
-}
 
 try {
   const store = openStore(join(dir, 'bench.db'));

@@ -10,18 +10,12 @@ import { buildStatusReport } from '../src/ops/status-report.js';
 import { DEFAULT_RISK_LIMITS } from '../src/risk/index.js';
 import { openStore } from '../src/store/index.js';
 import { seedStatusData } from '../test/ops/status-fixtures.js';
+import { time } from './bench-timing.js';
 
 const decisions = Number(process.argv[2] ?? 1_000_000);
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-bench-status-'));
 const path = join(dir, 'bench.db');
 const nowMs = Date.now();
-
-function time<T>(label: string, run: () => T): T {
-  const began = performance.now();
-  const result = run();
-  console.log(`${label.padEnd(52)} ${(performance.now() - began).toFixed(1).padStart(10)} ms`);
-  return result;
-}
 
 try {
   const store = openStore(path);
