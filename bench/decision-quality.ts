@@ -29,18 +29,18 @@
  *   quality-tied world.
  * The balance is the backtest's default for the whole recording (docs/backtesting.md).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parse, stringify } from 'yaml';
 import { defaultBalance, runDraws, runWorlds, type BacktestOptions, type DrawsSummary, type OfferStats, type PreparedRecording } from '../src/backtest/index.js';
-import { carriedWorlds } from './carried-learning.js';
 import { oracleStrategy } from '../src/backtest/oracle-strategy.js';
 import { sliceRecording } from '../src/backtest/prepared-recording.js';
 import { featureList, trainingData, trainModel } from '../src/backtest/train/index.js';
-import { compileStrategy, loadStrategyFile, parseStrategyText, type CompiledStrategy } from '../src/engine/index.js';
+import { loadStrategyFile, type CompiledStrategy } from '../src/engine/index.js';
+import { carriedWorlds } from './carried-learning.js';
 import { MARKET_GRID_OPTIONS, marketGrid, marketRecordings } from './market-grid.js';
+import { pricingVariant, withoutReservations } from './variants.js';
 
 const { values } = parseArgs({
   options: {
@@ -64,30 +64,8 @@ const ratio = (stats: OfferStats | undefined): string => {
   return `${r.ratio === null ? '-' : r.ratio.toFixed(2)} [${r.low.toFixed(2)}, ${r.high.toFixed(2)}] (n ${stats.fundedDefault.n})`;
 };
 
-/** The strategy file with its pricing section changed (and named `name-suffix`): the same scorecard and filters. */
-function pricingVariant(file: string, suffix: string, pricing: Record<string, unknown>): CompiledStrategy {
-  const doc = parse(readFileSync(file, 'utf8')) as { name: string; pricing: Record<string, unknown> };
-  doc.name = `${doc.name}-${suffix}`;
-  doc.pricing = { ...doc.pricing, ...pricing };
-  const text = stringify(doc);
-  const variant = join(dir, `${doc.name}.yaml`);
-  return compileStrategy(parseStrategyText(text, variant), { file: variant, text });
-}
-
 /** The strategy file with cost-plus pricing (margin 0.01) instead of its own. */
 const costPlusTwin = (file: string): CompiledStrategy => pricingVariant(file, 'cost-plus', { mode: 'cost_plus', margin: 0.01 });
-
-/** The recording as a recording without reservation rates: every line's acceptance left to a world. */
-function withoutReservations(recording: PreparedRecording): PreparedRecording {
-  return {
-    duplicates: recording.duplicates,
-    entries: recording.entries.map((entry) => {
-      if (entry.line.outcome?.reservation_rate === undefined) return entry;
-      const { reservation_rate: _dropped, ...outcome } = entry.line.outcome;
-      return { ...entry, line: { ...entry.line, outcome } };
-    }),
-  };
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-dq-'));
 

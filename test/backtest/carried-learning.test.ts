@@ -4,15 +4,15 @@
  * lived through the training period in that same world and draw, and no other run's fates leak
  * in. A strategy that does not learn gets exactly the held-out figures of a plain backtest.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
 import { carriedWorlds } from '../../bench/carried-learning.js';
+import { pricingVariant, withoutReservations } from '../../bench/variants.js';
 import { borrowerWorlds, DEFAULT_MARKET, type BorrowerWorld, defaultBalance, loadRecording, runBacktest, runDraws, runWorlds, type PreparedRecording } from '../../src/backtest/index.js';
 import { sliceRecording } from '../../src/backtest/prepared-recording.js';
-import { compileStrategy, loadStrategyFile, parseStrategyText, type CompiledStrategy } from '../../src/engine/index.js';
+import { loadStrategyFile, type CompiledStrategy } from '../../src/engine/index.js';
 import { MarketLearning } from '../../src/engine/market/index.js';
 import { exportSandboxRecording } from '../../src/sandbox/index.js';
 
@@ -23,18 +23,6 @@ let balanced: CompiledStrategy;
 let learning: CompiledStrategy;
 let options: { startingBalanceCents: number };
 
-/** The recording without reservation rates (as the bench strips it for the borrower worlds). */
-function stripped(recording: PreparedRecording): PreparedRecording {
-  return {
-    duplicates: recording.duplicates,
-    entries: recording.entries.map((entry) => {
-      if (entry.line.outcome?.reservation_rate === undefined) return entry;
-      const { reservation_rate: _dropped, ...outcome } = entry.line.outcome;
-      return { ...entry, line: { ...entry.line, outcome } };
-    }),
-  };
-}
-
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lendbot-carried-'));
   const file = join(dir, 'shoppers.jsonl');
@@ -43,13 +31,10 @@ beforeAll(async () => {
   const cut = Math.round(recording.entries.length * 0.7);
   const train = sliceRecording(recording, 0, cut);
   const heldOut = sliceRecording(recording, cut, recording.entries.length);
-  periods = { train, heldOut, strippedTrain: stripped(train), strippedHeldOut: stripped(heldOut) };
+  periods = { train, heldOut, strippedTrain: withoutReservations(train), strippedHeldOut: withoutReservations(heldOut) };
   options = { startingBalanceCents: defaultBalance(recording).cents };
   balanced = await loadStrategyFile('strategies/balanced.yaml');
-  const doc = parse(await readFile('strategies/balanced.yaml', 'utf8')) as { pricing: Record<string, unknown> };
-  doc.pricing = { ...doc.pricing, learning: { prior_sd: 1, explore_share: 0.05 } };
-  const text = stringify(doc);
-  learning = compileStrategy(parseStrategyText(text, 'balanced-learning.yaml'), { file: 'balanced-learning.yaml', text });
+  learning = pricingVariant('strategies/balanced.yaml', 'learning', { learning: { prior_sd: 1, explore_share: 0.05 } });
 }, 60_000);
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
