@@ -3,6 +3,7 @@
  *
  *   node --import tsx bench/decision-quality.ts [--requests 6000] [--arrivals 3] [--seeds 1,2]
  *       [--shapes classic,credit,burden,volatility,shoppers,urgent] [--draws 3] [--strategy strategies/balanced.yaml]
+ *       [--learning 1,2] [--explore-share 0.05] [--also strategies/a.yaml,strategies/b.yaml]
  *
  * For every shape and seed it exports a sandbox recording (--arrivals requests an hour: 6000 at 3
  * an hour span about 12 weeks, so repaid cash is lent again), whose lines carry each borrower's
@@ -12,6 +13,13 @@
  *   `pricing.mode: cost_plus` and `margin: 0.01`), strategies/examples/naive.yaml, and the oracle
  *   that knows every outcome (best of hurdles 0 to 0.4 a year, chosen on the recorded world);
  *   held out, also strategies/examples/trained.yaml with a model fitted on the first 70 %;
+ * - the default strategy with learning on, once per --learning prior_sd (`pricing.learning:
+ *   { enabled: true, prior_sd, explore_share: --explore-share }`; an empty --learning leaves it
+ *   out): every replay (each draw and world) feeds its own learner every fate as the replay
+ *   settles it, as bench/market-learning.ts does; over the whole recording the learner starts
+ *   from the strategy's prior, held out it has first learned from the first 70 % in the same
+ *   world and draw (as a live bot would have: bench/carried-learning.ts); and each --also
+ *   strategy file as it is (variants to compare);
  * - in the recorded world (acceptance from each line's reservation_rate: what the sandbox's
  *   borrowers did) and, with the reservation rates removed, in each borrower world of the
  *   backtest's band (docs/backtesting.md): the mean over --draws market draws of the net
@@ -21,23 +29,27 @@
  *   quality-tied world.
  * The balance is the backtest's default for the whole recording (docs/backtesting.md).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parse, stringify } from 'yaml';
-import { defaultBalance, runDraws, runWorlds, type OfferStats, type PreparedRecording } from '../src/backtest/index.js';
+import { defaultBalance, runDraws, runWorlds, type BacktestOptions, type DrawsSummary, type OfferStats, type PreparedRecording } from '../src/backtest/index.js';
 import { oracleStrategy } from '../src/backtest/oracle-strategy.js';
 import { sliceRecording } from '../src/backtest/prepared-recording.js';
 import { featureList, trainingData, trainModel } from '../src/backtest/train/index.js';
-import { compileStrategy, loadStrategyFile, parseStrategyText, type CompiledStrategy } from '../src/engine/index.js';
+import { loadStrategyFile, type CompiledStrategy } from '../src/engine/index.js';
+import { carriedWorlds } from './carried-learning.js';
 import { MARKET_GRID_OPTIONS, marketGrid, marketRecordings } from './market-grid.js';
+import { pricingVariant, withoutReservations } from './variants.js';
 
 const { values } = parseArgs({
   options: {
     ...MARKET_GRID_OPTIONS,
     shapes: { type: 'string', default: 'classic,credit,burden,volatility,shoppers,urgent' },
     strategy: { type: 'string', default: 'strategies/balanced.yaml' },
+    learning: { type: 'string', default: '1' },
+    'explore-share': { type: 'string', default: '0.05' },
+    also: { type: 'string', default: '' },
   },
 });
 const grid = marketGrid(values);
@@ -52,27 +64,8 @@ const ratio = (stats: OfferStats | undefined): string => {
   return `${r.ratio === null ? '-' : r.ratio.toFixed(2)} [${r.low.toFixed(2)}, ${r.high.toFixed(2)}] (n ${stats.fundedDefault.n})`;
 };
 
-/** The strategy file with cost-plus pricing (margin 0.01) instead of its own: the same scorecard and filters. */
-function costPlusTwin(file: string): CompiledStrategy {
-  const doc = parse(readFileSync(file, 'utf8')) as { name: string; pricing: Record<string, unknown> };
-  doc.name = `${doc.name}-cost-plus`;
-  doc.pricing = { ...doc.pricing, mode: 'cost_plus', margin: 0.01 };
-  const text = stringify(doc);
-  const twin = join(dir, `${doc.name}.yaml`);
-  return compileStrategy(parseStrategyText(text, twin), { file: twin, text });
-}
-
-/** The recording as a recording without reservation rates: every line's acceptance left to a world. */
-function withoutReservations(recording: PreparedRecording): PreparedRecording {
-  return {
-    duplicates: recording.duplicates,
-    entries: recording.entries.map((entry) => {
-      if (entry.line.outcome?.reservation_rate === undefined) return entry;
-      const { reservation_rate: _dropped, ...outcome } = entry.line.outcome;
-      return { ...entry, line: { ...entry.line, outcome } };
-    }),
-  };
-}
+/** The strategy file with cost-plus pricing (margin 0.01) instead of its own. */
+const costPlusTwin = (file: string): CompiledStrategy => pricingVariant(file, 'cost-plus', { mode: 'cost_plus', margin: 0.01 });
 
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-dq-'));
 
@@ -87,9 +80,49 @@ async function trainedStrategy(recording: PreparedRecording, dataFile: string): 
   return loadStrategyFile(file);
 }
 
+/** A strategy's net annualized return (mean over the draws), loans funded and offer statistics: recorded, and per borrower world. */
+interface WorldFigure {
+  world: string;
+  mean: number;
+  funded: number;
+  stats: OfferStats | undefined;
+}
+interface Figures {
+  recorded: Omit<WorldFigure, 'world'>;
+  worlds: WorldFigure[];
+}
+
+const figureOf = (world: string, summary: DrawsSummary, stats: OfferStats | undefined): WorldFigure => ({
+  world,
+  mean: summary.netAnnualizedReturn.mean,
+  funded: Math.round(summary.funded.mean),
+  stats,
+});
+
+/** Every run starts afresh (a learning strategy from its prior). */
+function freshFigures(recording: PreparedRecording, stripped: PreparedRecording, candidate: { full: CompiledStrategy; blind: CompiledStrategy }, options: BacktestOptions): Figures {
+  const run = runDraws(recording, [candidate.full], options, draws);
+  const band = runWorlds(stripped, [candidate.blind], options, draws);
+  return { recorded: figureOf('recorded', run.draws, run.first.offerStats[0]), worlds: band.worlds.map((w) => figureOf(w.world, w.draws, w.offerStats[0])) };
+}
+
 const defaultStrategy = await loadStrategyFile(values.strategy);
 const twin = costPlusTwin(values.strategy);
 const naive = await loadStrategyFile('strategies/examples/naive.yaml');
+const exploreShare = Number(values['explore-share']);
+const learners = values.learning
+  .split(',')
+  .filter((sd) => sd !== '')
+  .map((sd) => ({
+    name: `default, learning (prior_sd ${sd}, explore ${exploreShare})`,
+    strategy: pricingVariant(values.strategy, `learning-${sd}`, { learning: { enabled: true, prior_sd: Number(sd), explore_share: exploreShare } }),
+  }));
+const extras = await Promise.all(
+  values.also
+    .split(',')
+    .filter((file) => file !== '')
+    .map(async (file) => ({ name: file, strategy: await loadStrategyFile(file) })),
+);
 const rows: string[][] = [];
 try {
   for await (const { shape, seed, file, recording } of marketRecordings(grid, dir)) {
@@ -104,11 +137,21 @@ try {
     const hurdle = ORACLE_HURDLES.map((h) => ({ h, mean: runDraws(recording, [oracleStrategy(recording, undefined, h)], { startingBalanceCents: balance }, draws).draws.netAnnualizedReturn.mean })).reduce((a, b) =>
       b.mean > a.mean ? b : a,
     ).h;
-    const trained = await trainedStrategy(sliceRecording(recording, 0, cut), file);
+    const train = sliceRecording(recording, 0, cut);
+    const trained = await trainedStrategy(train, file);
+    const heldOut = periods[1]?.recording ?? recording;
+    const carriedPeriods = { train, heldOut, strippedTrain: withoutReservations(train), strippedHeldOut: withoutReservations(heldOut) };
+    /** Held out, a learning strategy's learner has lived through the first 70 % (in the same world and draw). */
+    const carriedFigures = (strategy: CompiledStrategy, options: BacktestOptions): Figures => {
+      const carried = carriedWorlds(carriedPeriods, strategy, options, draws);
+      return { recorded: figureOf('recorded', carried.recorded.draws, carried.recorded.stats), worlds: carried.worlds.map((w) => figureOf(w.world, w.draws, w.stats)) };
+    };
     for (const period of periods) {
       const stripped = withoutReservations(period.recording);
-      const candidates: Array<{ name: string; full: CompiledStrategy; blind: CompiledStrategy }> = [
+      const candidates: Array<{ name: string; full: CompiledStrategy; blind: CompiledStrategy; carry?: boolean }> = [
         { name: 'default', full: defaultStrategy, blind: defaultStrategy },
+        ...learners.map(({ name, strategy }) => ({ name, full: strategy, blind: strategy, carry: true })),
+        ...extras.map(({ name, strategy }) => ({ name, full: strategy, blind: strategy })),
         { name: 'cost-plus twin', full: twin, blind: twin },
         { name: 'naive', full: naive, blind: naive },
         // In the recorded world the oracle reads the reservation rates; in the others it cannot.
@@ -117,16 +160,16 @@ try {
       ];
       for (const candidate of candidates) {
         const options = { startingBalanceCents: balance };
-        const run = runDraws(period.recording, [candidate.full], options, draws);
-        const recorded = { mean: run.draws.netAnnualizedReturn.mean, funded: Math.round(run.draws.funded.mean), stats: run.first.offerStats[0] };
-        const band = runWorlds(stripped, [candidate.blind], options, draws);
-        const world = (name: string) => band.worlds.find((w) => w.world === name);
+        const figures = candidate.carry === true && period.name !== 'all' ? carriedFigures(candidate.full, options) : freshFigures(period.recording, stripped, candidate, options);
+        const { recorded } = figures;
+        const world = (name: string) => figures.worlds.find((w) => w.world === name);
         const cell = (name: string): string => {
           const w = world(name);
-          return w ? `${pct(w.draws.netAnnualizedReturn.mean)} (${Math.round(w.draws.funded.mean)})` : '-';
+          return w ? `${pct(w.mean)} (${w.funded})` : '-';
         };
-        const low = band.low?.netAnnualizedReturn ?? Number.NaN;
-        const high = band.high?.netAnnualizedReturn ?? Number.NaN;
+        const lowWorld = figures.worlds.reduce<(typeof figures.worlds)[number] | undefined>((a, b) => (a === undefined || b.mean < a.mean ? b : a), undefined);
+        const low = lowWorld?.mean ?? Number.NaN;
+        const high = Math.max(...figures.worlds.map((w) => w.mean));
         rows.push([
           shape,
           String(seed),
@@ -137,10 +180,10 @@ try {
           cell('linear'),
           cell('quality'),
           cell('assumed'),
-          `${pct(low)} to ${pct(high)} (${band.low?.world ?? '-'})`,
+          `${pct(low)} to ${pct(high)} (${lowWorld?.world ?? '-'})`,
           recorded.mean >= low && recorded.mean <= high ? 'yes' : recorded.mean < low ? 'below' : 'above',
           ratio(recorded.stats),
-          ratio(world('quality')?.offerStats[0]),
+          ratio(world('quality')?.stats),
         ]);
       }
     }
