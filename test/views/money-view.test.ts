@@ -22,9 +22,35 @@ import { runCli } from '../cli/run-cli.js';
 import { browserRequired, launchChromium, skipReason } from '../browser/chromium.js';
 import { OFFER_ALL_MANUAL, startDaemonHarness, waitFor, type DaemonHarness } from '../daemon/daemon-harness.js';
 import { connectAgent, OPERATOR_TOKEN } from '../operator/operator-harness.js';
-import { countStates, fromApi, fromApiDecisions, fromConnector, fromConnectorStatus, fromDashboard, fromDashboardDecisions, fromDecisions, fromMetrics, fromStatusJson, type Figures, type Shown } from './surfaces.js';
+import { returnsFromStore } from '../../src/operator/api/returns-routes.js';
+import { nextMonthExpectedInflow } from '../../src/ops/cash-flow-forecast.js';
+import { storeDigestFigures } from '../../src/ops/digest/digest-figures.js';
+import { equityNow } from '../../src/ops/equity-now.js';
+import { OFFER_COUNT_WINDOW_MS } from '../../src/ops/offer-states-status.js';
+import { buildCashFlowForecast } from '../../src/ops/forecast-loans.js';
+import { buildIdleCashReport } from '../../src/ops/idle-cash-report.js';
+import {
+  countStates,
+  fromApi,
+  fromApiCashFlow,
+  fromApiDecisions,
+  fromApiReturns,
+  fromConnector,
+  fromConnectorCashFlow,
+  fromConnectorStatus,
+  fromDashboard,
+  fromDashboardDecisions,
+  fromDashboardMoney,
+  fromDecisions,
+  fromDigest,
+  fromMetrics,
+  fromStatusJson,
+  type Figures,
+  type Shown,
+} from './surfaces.js';
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 const UI_WAIT_MS = 15_000;
 // The harness's risk settings, for the CLI's configuration file too.
 const RISK = { max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null, reserve_manual_offers: true };
@@ -53,22 +79,37 @@ function storeTruth(): Figures {
   const reservedCents = h.store.offers.reserved(guard);
   const states: Record<number, string> = {};
   const reserving: number[] = [];
+  const recent: Record<number, string> = {};
   for (const offer of h.store.offers.listByState(['intent', 'placed', 'refused', 'unknown', 'accepted', 'funded', 'rejected', 'expired'])) {
     const loan = h.store.account.loanForRequest(offer.loanRequestId);
     const fate = h.store.offers.fate(offer, guard)?.fate;
     if (loan !== undefined) states[offer.loanRequestId] = loan.status.toLowerCase() === 'pending' && offer.state !== 'funded' ? 'accepted' : 'funded';
     else states[offer.loanRequestId] = fate === 'pending' ? 'placed' : (fate ?? offer.state);
+    if (Date.parse(offer.createdAt) >= nowMs - OFFER_COUNT_WINDOW_MS) recent[offer.loanRequestId] = states[offer.loanRequestId] ?? '';
     // An offer reserves when the guard's figure without it is smaller by its amount.
     if (reservedCents - h.store.offers.reserved({ ...guard, exceptOfferId: offer.id }) === offer.totalAmountCents) reserving.push(offer.loanRequestId);
   }
   const balanceCents = balanceFromStore(h.store);
+  const equity = equityNow(h.store, { now: () => nowMs });
+  const forecast = buildCashFlowForecast(h.store, nowMs);
+  const idleShare = buildIdleCashReport(h.store, nowMs, limits, false, forecast.outstandingPrincipalCents).share;
   return {
     states,
     reserving: reserving.sort((a, b) => a - b),
     counts: countStates(states),
+    recentCounts: countStates(recent),
     balanceCents,
     reservedCents,
     freeCents: balanceCents - reservedCents - limits.minCashReserveCents,
+    equityCents: equity.equityCents,
+    cashCents: equity.cashCents,
+    outstandingCents: equity.outstandingCents,
+    expectedLossCents: equity.expectedLossCents,
+    interestCents: equity.interestCents,
+    nextMonthCents: nextMonthExpectedInflow(forecast).cents,
+    twelveMonthsCents: forecast.totals.expectedCents,
+    idleShare,
+    idlePercent: Math.round(idleShare * 100),
   };
 }
 
@@ -90,7 +131,8 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     });
     const control = h.sandbox.control;
     const decide = { decisionDelayMs: 2 * HOUR };
-    built.funded = await offeredRequest({ ...decide, competitorOffers: 0 });
+    // The funded loan repays on time: interest earned, principal back, money expected next month.
+    built.funded = await offeredRequest({ ...decide, competitorOffers: 0, repayProbability: 1, missedMonth: null, lateDays: [] });
     built.outbid = await offeredRequest({ ...decide, competitorRates: [0.031] });
     built.expired = await offeredRequest({ ...decide, competitorOffers: 0, takeUp: 0 });
     built.canceled = await offeredRequest({ ...decide, competitorOffers: 0, cancel: true });
@@ -100,10 +142,13 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     await h.daemon.runJob('sync');
     // The borrower took our offer: the daemon funds it (the loan stays pending until funding completes).
     await h.daemon.runJob('fund');
-    // 73 hours on: the first offers' life (72 h) is over; the walked-away request is still listed.
-    control.advance(70 * HOUR);
-    await h.daemon.runJob('poll');
-    await h.daemon.runJob('sync');
+    // 40 days on, read every 10: the first offers' life (72 h) is over, and the funded loan has
+    // made its first repayment (interest earned, principal back, the forecast's next month).
+    for (let day = 0; day < 40; day += 10) {
+      control.advance(10 * DAY);
+      await h.daemon.runJob('poll');
+      await h.daemon.runJob('sync');
+    }
     built.justLost = await offeredRequest({ decisionDelayMs: HOUR, competitorRates: [0.031] });
     built.accepted = await offeredRequest({ decisionDelayMs: HOUR, competitorOffers: 0 });
     built.open = await offeredRequest({ ...decide, competitorOffers: 0, takeUp: 0 });
@@ -135,6 +180,14 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     expect(truth.reserving).toEqual([built.justLost, built.accepted, built.open].sort((a, b) => (a ?? 0) - (b ?? 0)));
     expect(truth.reservedCents).toBeGreaterThan(0);
     expect(truth.balanceCents).toBeGreaterThan(0);
+    // A loan out with a repayment made: equity, interest and the forecast are not all zero.
+    expect(truth.outstandingCents).toBeGreaterThan(0);
+    expect(truth.interestCents).toBeGreaterThan(0);
+    expect(truth.equityCents).toBe((truth.cashCents ?? 0) + (truth.outstandingCents ?? 0) - (truth.expectedLossCents ?? 0));
+    expect(truth.nextMonthCents).toBeGreaterThan(0);
+    expect(truth.twelveMonthsCents).toBeGreaterThan(truth.nextMonthCents ?? 0);
+    expect(truth.idleShare).toBeGreaterThan(0);
+    expect(truth.idleShare).toBeLessThan(1);
   });
 
   it('shows the same on the operator API, the dashboard, the agent connector and /metrics', async () => {
@@ -143,12 +196,15 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     if (base === undefined) throw new Error('the operator listener did not start');
     expectSameAs(truth, 'operator API', await fromApi(base, OPERATOR_TOKEN));
     expectSameAs(truth, 'operator API decisions', await fromApiDecisions(base, OPERATOR_TOKEN));
+    expectSameAs(truth, 'operator API returns', await fromApiReturns(base, OPERATOR_TOKEN));
+    expectSameAs(truth, 'operator API cash flow', await fromApiCashFlow(base, OPERATOR_TOKEN));
     expectSameAs(truth, '/metrics', await fromMetrics(base, OPERATOR_TOKEN));
 
     const agent = await connectAgent(new URL('/mcp', base), OPERATOR_TOKEN);
     try {
       expectSameAs(truth, 'agent connector', await fromConnector(agent));
       expectSameAs(truth, 'agent connector get_status', await fromConnectorStatus(agent));
+      expectSameAs(truth, 'agent connector get_cash_flow_forecast', await fromConnectorCashFlow(agent));
     } finally {
       await agent.close();
     }
@@ -161,8 +217,20 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     await expect.poll(() => page.locator('[data-testid="offers-table"] tbody tr').count(), { timeout: UI_WAIT_MS }).toBe(offers);
     await expect.poll(() => page.getByTestId('balance').textContent(), { timeout: UI_WAIT_MS }).not.toBe('');
     expectSameAs(truth, 'dashboard', await fromDashboard(page));
+    await expect.poll(() => page.getByTestId('forecast-summary').textContent(), { timeout: UI_WAIT_MS }).toMatch(/^Expected back/);
+    await expect.poll(() => page.getByTestId('returns-totals').textContent(), { timeout: UI_WAIT_MS }).toMatch(/^equity/);
+    expectSameAs(truth, 'dashboard returns and money coming back', await fromDashboardMoney(page));
     await expect.poll(() => page.locator('[data-testid="decision-row"][data-action="offer"]').count(), { timeout: UI_WAIT_MS }).toBe(offers);
     expectSameAs(truth, 'dashboard decisions', await fromDashboardDecisions(page));
+  });
+
+  it("gives the digest the same interest, idle share and next month's inflow", () => {
+    const truth = storeTruth();
+    const nowMs = h.sandbox.clock.now();
+    // Wired as the daemon wires it (daemon.ts): the returns series for interest and losses.
+    const digest = storeDigestFigures({ store: h.store, limits: () => riskLimitsSchema.parse(RISK), dryRun: false, earnings: (ms) => returnsFromStore(h.store, ms) });
+    // Over the whole run so far, the interest earned is all of it.
+    expectSameAs(truth, 'digest', fromDigest(digest.figures({ fromMs: 0, toMs: nowMs + 1 }, nowMs)));
   });
 
   it('shows the same in lendbot status and lendbot decisions once the daemon has stopped', async () => {
