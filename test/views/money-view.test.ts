@@ -1,13 +1,21 @@
 /**
  * Every surface a lender looks at, on one store after a run against the sandbox, says the same:
  * the same offers in the same states, the same offers holding money back, the same balance,
- * reserved and free cash, all equal to what the store says. The daemon funds accepted offers
- * itself (automate_fund false, reserving): the run leaves an offer funded, one accepted and not
- * funded yet, two lost long ago, one expired with its request still listed, one just lost (still
- * reserving: the service never said we lost it), and one still out. The surfaces (readers in surfaces.ts): the
- * operator API over HTTP with a token, the dashboard in chromium, the agent connector through the
- * MCP SDK client, /metrics, then, once the daemon has stopped, `lendbot status --json` and
- * `lendbot decisions --json` (and `--id N --json` for each offer).
+ * reserved and free cash, the same equity (and its parts), the same money expected back next
+ * month and over 12 months, and the same idle share, all equal to what the store says
+ * (equityNow, buildCashFlowForecast, the idle-cash report). The daemon funds accepted offers
+ * itself (automate_fund false, reserving): the run leaves two offers funded 40 days ago (one loan
+ * repaying on time, one in collection after a missed payment: interest earned and a loss
+ * expected), one accepted and not funded yet, two lost long ago, one expired, one just lost
+ * (still reserving: the service never said we lost it), and one still out. The surfaces
+ * (readers in surfaces.ts): the operator API over HTTP with a token (overview, offers, decisions,
+ * returns, cash flow), the dashboard in chromium (balance card, offers, decisions, returns, money
+ * coming back), the agent connector through the MCP SDK client (list_offers, get_balance,
+ * get_status, get_cash_flow_forecast), /metrics, the digest's figures, then, once the daemon has
+ * stopped, `lendbot status --json` and `lendbot decisions --json` (and `--id N --json` for each offer).
+ *
+ * Before this test covered equity, the overview (so the dashboard's balance card) and get_status
+ * showed none (equity: null).
  *
  * Before the offer view (store/offer-view.ts), the API, the dashboard and list_offers showed the
  * offers table's bookkeeping column: the lost and expired offers were all 'placed'.
@@ -133,6 +141,8 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     const decide = { decisionDelayMs: 2 * HOUR };
     // The funded loan repays on time: interest earned, principal back, money expected next month.
     built.funded = await offeredRequest({ ...decide, competitorOffers: 0, repayProbability: 1, missedMonth: null, lateDays: [] });
+    // Another misses its first payment and goes to collection: a loss expected, equity below cash + loans out.
+    built.missed = await offeredRequest({ ...decide, competitorOffers: 0, repayProbability: 0.2, missedMonth: 1, lateDays: [] });
     built.outbid = await offeredRequest({ ...decide, competitorRates: [0.031] });
     built.expired = await offeredRequest({ ...decide, competitorOffers: 0, takeUp: 0 });
     built.canceled = await offeredRequest({ ...decide, competitorOffers: 0, cancel: true });
@@ -168,6 +178,7 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     const truth = storeTruth();
     expect(truth.states).toEqual({
       [built.funded ?? 0]: 'funded',
+      [built.missed ?? 0]: 'funded',
       [built.outbid ?? 0]: 'lost',
       [built.expired ?? 0]: 'expired',
       [built.canceled ?? 0]: 'lost',
@@ -183,6 +194,7 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     // A loan out with a repayment made: equity, interest and the forecast are not all zero.
     expect(truth.outstandingCents).toBeGreaterThan(0);
     expect(truth.interestCents).toBeGreaterThan(0);
+    expect(truth.expectedLossCents).toBeGreaterThan(0);
     expect(truth.equityCents).toBe((truth.cashCents ?? 0) + (truth.outstandingCents ?? 0) - (truth.expectedLossCents ?? 0));
     expect(truth.nextMonthCents).toBeGreaterThan(0);
     expect(truth.twelveMonthsCents).toBeGreaterThan(truth.nextMonthCents ?? 0);
@@ -217,6 +229,7 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     await expect.poll(() => page.locator('[data-testid="offers-table"] tbody tr').count(), { timeout: UI_WAIT_MS }).toBe(offers);
     await expect.poll(() => page.getByTestId('balance').textContent(), { timeout: UI_WAIT_MS }).not.toBe('');
     expectSameAs(truth, 'dashboard', await fromDashboard(page));
+    if (process.env.LENDBOT_SCREENSHOT_DIR) await page.getByTestId('card-balance').screenshot({ path: `${process.env.LENDBOT_SCREENSHOT_DIR}/balance-card.png` });
     await expect.poll(() => page.getByTestId('forecast-summary').textContent(), { timeout: UI_WAIT_MS }).toMatch(/^Expected back/);
     await expect.poll(() => page.getByTestId('returns-totals').textContent(), { timeout: UI_WAIT_MS }).toMatch(/^equity/);
     expectSameAs(truth, 'dashboard returns and money coming back', await fromDashboardMoney(page));
@@ -251,6 +264,9 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     const each = await Promise.all(
       Object.keys(truth.states).map(async (id) => JSON.parse((await runCli(['decisions', '--config', config, '--id', id, '--json'])).stdout) as Record<string, unknown>),
     );
+    // The loan in collection is 'late' there (the loan's fate after funding), as the store lists it.
+    expect(lines.find((line) => line.loan_request_id === built.missed)?.outcome).toBe('late');
+    expect(h.store.account.loanForRequest(built.missed ?? 0)?.listStatus).toBe('collection');
     const [outcomes, offers] = fromDecisions(lines, each);
     expectSameAs(truth, 'lendbot decisions (outcome)', outcomes ?? {});
     expectSameAs(truth, 'lendbot decisions --id (offer)', offers ?? {});

@@ -135,7 +135,13 @@ export function fromStatusJson(json: Record<string, unknown>): Shown {
 /** `lendbot decisions --json` lines (the outcome of each offer decision) and each `decisions --id N --json`'s offer. */
 export function fromDecisions(lines: ReadonlyArray<Record<string, unknown>>, offersById: ReadonlyArray<Record<string, unknown>>): Shown[] {
   const outcomes: Record<number, string> = {};
-  for (const line of lines) if (line.action === 'offer') outcomes[line.loan_request_id as number] = line.outcome as string;
+  // Past 'funded' the outcome names the loan's fate (repaid, late, defaulted): its offer was funded.
+  const funded = new Set(['repaid', 'late', 'defaulted']);
+  for (const line of lines) {
+    if (line.action !== 'offer') continue;
+    const outcome = line.outcome as string;
+    outcomes[line.loan_request_id as number] = funded.has(outcome) ? 'funded' : outcome;
+  }
   const offers = offersById.map((one) => ({ ...(one.offer as OfferShown), loan_request_id: one.loan_request_id as number }));
   return [{ states: outcomes, counts: countStates(outcomes) }, fromOffers(offers)];
 }
