@@ -126,7 +126,16 @@ export function wireOperations(deps: OperationsDeps): Operations {
   };
   if (clockRecorder.kind === 'simulated') jobs.push({ name: 'clock', schedule: CLOCK_RECORD_SCHEDULE, run: async () => recordClock() });
   // The idle-cash series and alert: recorded with or without notifications (status and the dashboard show them).
-  const idleCash = new IdleCashWatch({ store, clock, log: log.child({ component: 'idle-cash' }), limits: deps.limits, dryRun: deps.dryRun, notify: (event, data) => void notifier?.notify(event, data) });
+  // On a sped-up clock (the sandbox) the alert also waits its hours on the machine's clock (idle-cash-alert.ts).
+  const idleCash = new IdleCashWatch({
+    store,
+    clock,
+    ...(deps.clockSpeed > 1 ? { wallClock: realClock } : {}),
+    log: log.child({ component: 'idle-cash' }),
+    limits: deps.limits,
+    dryRun: deps.dryRun,
+    notify: (event, data) => void notifier?.notify(event, data),
+  });
   jobs.push({ name: 'idle-cash', schedule: idleCashSchedule(deps.clockSpeed), run: async () => idleCash.check() });
   let onCrash: ((error: unknown) => void) | undefined;
   if (notifier !== undefined) {
