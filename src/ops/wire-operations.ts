@@ -9,6 +9,7 @@ import type { Job } from '../clock/scheduler.js';
 import type { CompiledStrategy } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RiskLimits } from '../risk/index.js';
+import type { LossRates } from './equity.js';
 import type { Store } from '../store/index.js';
 import type { z } from 'zod';
 import { attachOps } from './attach-ops.js';
@@ -64,6 +65,8 @@ export interface OperationsDeps {
   proposals?: ProposalDecider;
   /** Real time, for Telegram messages' dates and back-off. */
   realClock?: Clock;
+  /** The config's expected-loss shares, for equity in /metrics. */
+  equityLossRates?: LossRates;
 }
 
 export interface Operations {
@@ -95,6 +98,7 @@ export function wireOperations(deps: OperationsDeps): Operations {
     maxInboxStallMs: DEFAULT_MAX_INBOX_STALL_MS * deps.clockSpeed,
     ...(deps.inboxProgressAtMs === undefined ? {} : { inboxProgressAtMs: deps.inboxProgressAtMs }),
     ...(deps.serviceDegraded === undefined ? {} : { serviceDegraded: deps.serviceDegraded }),
+    ...(deps.equityLossRates === undefined ? {} : { equityLossRates: deps.equityLossRates }),
   });
 
   const reloader =

@@ -183,7 +183,7 @@ export async function fromApiDecisions(base: string, token: string): Promise<Sho
   return { states, counts: countStates(states) };
 }
 
-/** /metrics: the money gauges and lendbot_offers{state}. */
+/** /metrics: the money gauges (balance, reserved, free, equity, next month's inflow, idle share) and lendbot_offers{state}. */
 export async function fromMetrics(base: string, token: string): Promise<Shown> {
   const response = await fetch(new URL('/metrics', base), { headers: { authorization: `Bearer ${token}` } });
   const text = await response.text();
@@ -199,6 +199,9 @@ export async function fromMetrics(base: string, token: string): Promise<Shown> {
     balanceCents: gauge('lendbot_balance_cents'),
     reservedCents: gauge('lendbot_reserved_cents'),
     freeCents: gauge('lendbot_free_cash_cents'),
+    equityCents: gauge('lendbot_equity_cents'),
+    nextMonthCents: gauge('lendbot_expected_inflow_next_month_cents'),
+    idleShare: gauge('lendbot_idle_share'),
   };
 }
 
