@@ -116,7 +116,16 @@ export function wireOperations(deps: OperationsDeps): Operations {
   // Says which clock its times are in (Telegram's /status prints it, as `lendbot status` does).
   const realClock = deps.realClock ?? systemClock;
   const status = () =>
-    buildStatusReport({ store, nowMs: clock.now(), limits: deps.limits(), budgets: budgets(), dryRun: deps.dryRun, clock: statusClock(store.state, realClock.now()).clock });
+    buildStatusReport({
+      store,
+      nowMs: clock.now(),
+      limits: deps.limits(),
+      budgets: budgets(),
+      dryRun: deps.dryRun,
+      clock: statusClock(store.state, realClock.now()).clock,
+      // Telegram's /status has the equity line `lendbot status` prints.
+      ...(deps.equityLossRates === undefined ? {} : { equityLossRates: deps.equityLossRates }),
+    });
   const notifier = notifierFromConfig(deps.notifications, deps.env, { clock, log: log.child({ component: 'notify' }) });
   const jobs: Job[] = [];
   // `lendbot status` reads the database in the clock it was written in (status-clock.ts).

@@ -30,6 +30,7 @@ import { runCli } from '../cli/run-cli.js';
 import { browserRequired, launchChromium, skipReason } from '../browser/chromium.js';
 import { OFFER_ALL_MANUAL, startDaemonHarness, waitFor, type DaemonHarness } from '../daemon/daemon-harness.js';
 import { connectAgent, OPERATOR_TOKEN } from '../operator/operator-harness.js';
+import { BOT_TOKEN, startBotFixture, type BotFixture } from '../ops/telegram-bot-fixture.js';
 import { returnsFromStore } from '../../src/operator/api/returns-routes.js';
 import { nextMonthExpectedInflow } from '../../src/ops/cash-flow-forecast.js';
 import { storeDigestFigures } from '../../src/ops/digest/digest-figures.js';
@@ -53,6 +54,7 @@ import {
   fromDigest,
   fromMetrics,
   fromStatusJson,
+  fromStatusText,
   type Figures,
   type Shown,
 } from './surfaces.js';
@@ -67,6 +69,8 @@ if (skipReason !== undefined && !browserRequired) console.warn(`money-view.test.
 
 let h: DaemonHarness;
 let browser: Browser | undefined;
+let bot: BotFixture | undefined;
+const LENDER = 424242;
 /** What the run was built to leave, by loan request id. */
 const built: Record<string, number> = {};
 
@@ -131,11 +135,14 @@ function expectSameAs(truth: Figures, surface: string, shown: Shown): void {
 
 describe('one truth about offers and money on every surface', { timeout: 120_000 }, () => {
   beforeAll(async () => {
+    bot = await startBotFixture();
     h = await startDaemonHarness({
       sandbox: { arrivalsPerHour: 0 },
       strategyFiles: [OFFER_ALL_MANUAL],
       risk: { reserve_manual_offers: true },
-      env: { LENDBOT_OPERATOR_TOKEN: OPERATOR_TOKEN },
+      env: { LENDBOT_OPERATOR_TOKEN: OPERATOR_TOKEN, LENDBOT_TELEGRAM_BOT_TOKEN: BOT_TOKEN, LENDBOT_TELEGRAM_CHAT_ID: String(LENDER) },
+      // Telegram's /status answered by the daemon, against a fixture of the Bot API.
+      notifications: { format: 'telegram', telegram_api_url: bot.origin, telegram_commands: { enabled: true, poll_timeout_seconds: 1 } },
     });
     const control = h.sandbox.control;
     const decide = { decisionDelayMs: 2 * HOUR };
@@ -172,6 +179,7 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
   afterAll(async () => {
     await browser?.close();
     await h?.close();
+    await bot?.close();
   });
 
   it('leaves the store with offers funded, accepted, lost, expired, just lost and open', () => {
@@ -211,6 +219,11 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     expectSameAs(truth, 'operator API returns', await fromApiReturns(base, OPERATOR_TOKEN));
     expectSameAs(truth, 'operator API cash flow', await fromApiCashFlow(base, OPERATOR_TOKEN));
     expectSameAs(truth, '/metrics', await fromMetrics(base, OPERATOR_TOKEN));
+
+    // Telegram's /status: the daemon's answer in the chat (its notifications go there too).
+    bot?.say(LENDER, '/status');
+    await expect.poll(() => bot?.sent.find((message) => message.text.startsWith('as of')), { timeout: UI_WAIT_MS }).toBeDefined();
+    expectSameAs(truth, 'Telegram /status', fromStatusText(bot?.sent.find((message) => message.text.startsWith('as of'))?.text ?? ''));
 
     const agent = await connectAgent(new URL('/mcp', base), OPERATOR_TOKEN);
     try {

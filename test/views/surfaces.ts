@@ -285,6 +285,42 @@ export async function fromDashboardMoney(page: Page): Promise<Shown> {
   };
 }
 
+/** "1234.56" or "-12.00" (the status text's amounts) as cents. */
+function centsOfPlain(text: string): number {
+  if (!/^-?\d+\.\d\d$/.test(text)) throw new Error(`not an amount: "${text}"`);
+  return Math.round(Number(text) * 100);
+}
+
+/** Telegram's /status: the lines of `lendbot status` in the chat (balance, equity, expected back, idle cash). */
+export function fromStatusText(text: string): Shown {
+  const line = (label: string): string => {
+    const found = text.split('\n').find((one) => one.startsWith(`${label} `));
+    if (found === undefined) throw new Error(`no "${label}" line in:\n${text}`);
+    return found.slice(label.length).trim();
+  };
+  const amount = (value: string, pattern: RegExp): number => {
+    const match = pattern.exec(value);
+    if (match?.[1] === undefined) throw new Error(`${pattern} not in "${value}"`);
+    return centsOfPlain(match[1]);
+  };
+  const equity = line('equity');
+  const back = line('expected back');
+  const idle = /^(\d+)%/.exec(line('idle cash'));
+  return {
+    balanceCents: amount(line('balance'), /^(-?[\d.]+)/),
+    reservedCents: amount(line('reserved'), /^(-?[\d.]+)/),
+    freeCents: amount(line('free cash'), /^(-?[\d.]+)/),
+    equityCents: amount(equity, /^(-?[\d.]+)/),
+    cashCents: amount(equity, /cash (-?[\d.]+)/),
+    outstandingCents: amount(equity, /loans out (-?[\d.]+)/),
+    expectedLossCents: amount(equity, /expected losses (-?[\d.]+)/),
+    interestCents: amount(equity, /interest (-?[\d.]+)/),
+    nextMonthCents: amount(back, /^(-?[\d.]+) in /),
+    twelveMonthsCents: amount(back, /, (-?[\d.]+) over 12 months/),
+    idlePercent: idle === null ? Number.NaN : Number(idle[1]),
+  };
+}
+
 /** The digest's figures (what the daily or weekly chat message says), over the whole run so far. */
 export function fromDigest(figures: { interestCents: number; idleShare: number; nextMonthInflowCents: number }): Shown {
   return { interestCents: figures.interestCents, nextMonthCents: figures.nextMonthInflowCents, idleShare: figures.idleShare, idlePercent: Math.round(figures.idleShare * 100) };
