@@ -210,7 +210,7 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     expect(truth.idleShare).toBeLessThan(1);
   });
 
-  it('shows the same on the operator API, the dashboard, the agent connector and /metrics', async () => {
+  it('shows the same on the operator API, /metrics, Telegram /status, the agent connector and the dashboard', async () => {
     const truth = storeTruth();
     const base = h.daemon.operatorUrl();
     if (base === undefined) throw new Error('the operator listener did not start');
