@@ -5,6 +5,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_LOSS_RATES } from '../src/ops/equity.js';
+import { equityNowKept } from '../src/ops/equity-cache.js';
 import { equityNow, ledgerInputFromStore } from '../src/ops/equity-now.js';
 import { ledgerMonths, reconcileLedger } from '../src/ops/ledger-export.js';
 import { buildLoanLedger } from '../src/ops/loan-ledger.js';
@@ -57,6 +59,8 @@ try {
   const rows = time('sum per loan and month', () => ledgerMonths(ledger.entries));
   time('reconcile with the transfer history', () => reconcileLedger(rows, input.transfers));
   for (let run = 1; run <= 3; run += 1) time(`equityNow (the status line, get_balance) run ${run}`, () => equityNow(store, clock));
+  // What a dashboard refresh or metrics scrape pays between syncs (equity-cache.ts).
+  for (let run = 1; run <= 3; run += 1) time(`equity kept between syncs, call ${run}`, () => equityNowKept(store, nowMs, DEFAULT_LOSS_RATES));
   console.log(`ledger entries ${ledger.entries.length.toLocaleString()}, export rows ${rows.length.toLocaleString()}, heap ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB`);
   store.close();
 } finally {

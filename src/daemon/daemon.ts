@@ -243,6 +243,7 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
     notifications: config.notifications,
     // The digest's earnings and Telegram's commands (src/ops/digest, src/ops/telegram-commands).
     earnings: (nowMs) => returnsFromStore(store, nowMs, lossRatesFromConfig(config)),
+    equityLossRates: lossRatesFromConfig(config),
     protections,
     proposals: {
       approve: (id, by) => approveProposal({ store, clock: overrides.realClock ?? systemClock }, id, by),

@@ -12,6 +12,7 @@ import type { Store } from '../store/index.js';
 import { checkHealth } from './health.js';
 import type { ServiceDegraded } from './service-health.js';
 import { instrumentPipeline, type DecisionFeed } from './instrument.js';
+import type { LossRates } from './equity.js';
 import type { LendbotMetrics } from './metrics.js';
 import { metricsScrape, registerHealthRoute, type MetricsScrape, type OpsApp } from './ops-routes.js';
 import { buildStatusReport, type StrategyBudget } from './status-report.js';
@@ -32,6 +33,8 @@ export interface OpsDeps {
   /** When the inbox worker last processed an event (the same clock). */
   inboxProgressAtMs?: () => number | undefined;
   serviceDegraded?: () => ServiceDegraded | undefined;
+  /** The config's expected-loss shares: the scrape then has equity (lendbot_equity_cents). */
+  equityLossRates?: LossRates;
   log?: Logger;
 }
 
@@ -52,7 +55,17 @@ export function attachOps(deps: OpsDeps): { metrics: MetricsScrape } {
   );
   const scrape = metricsScrape(
     metrics.registry,
-    () => metrics.observeStatus(buildStatusReport({ store, nowMs: clock.now(), limits: deps.limits(), budgets: deps.budgets(), dryRun: deps.dryRun })),
+    () =>
+      metrics.observeStatus(
+        buildStatusReport({
+          store,
+          nowMs: clock.now(),
+          limits: deps.limits(),
+          budgets: deps.budgets(),
+          dryRun: deps.dryRun,
+          ...(deps.equityLossRates === undefined ? {} : { equityLossRates: deps.equityLossRates }),
+        }),
+      ),
     (error) => deps.log?.warn({ err: error }, 'metrics gauges not refreshed'),
   );
   return { metrics: scrape };

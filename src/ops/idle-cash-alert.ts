@@ -4,6 +4,11 @@
  * sample of the series (idle-cash.ts), keeps in the state table since when the share has been
  * above the threshold, and tells once when the alert begins; it ends (and may begin again later)
  * when the share falls to the threshold or below, or when the alert is turned off.
+ *
+ * On a sped-up clock (the sandbox runs a day a second) the alert also waits `for_hours` of the
+ * machine's own time: it is for a person, who cannot act on 72 simulated hours that passed in
+ * three seconds, so a demo stays quiet while the share, the series and "above since" still
+ * follow the run's clock (docs/operations.md, "Idle cash").
  */
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
@@ -30,6 +35,8 @@ export type IdleCashSettings = ProtectionSettings['idle_cash'];
 export interface IdleAlertState {
   aboveSinceMs: number;
   alertedAtMs: number | null;
+  /** The machine's time when the share went above, on a sped-up clock only. */
+  aboveSinceWallMs?: number;
 }
 
 export type IdleAlertChange = { kind: 'began'; state: IdleAlertState } | { kind: 'ended'; state: IdleAlertState } | undefined;
@@ -41,22 +48,29 @@ export function storedIdleAlert(state: Pick<Store['state'], 'get'>): IdleAlertSt
   try {
     const value = JSON.parse(text) as Partial<IdleAlertState> | null;
     if (value === null || typeof value.aboveSinceMs !== 'number') return undefined;
-    return { aboveSinceMs: value.aboveSinceMs, alertedAtMs: typeof value.alertedAtMs === 'number' ? value.alertedAtMs : null };
+    const wall = typeof value.aboveSinceWallMs === 'number' ? { aboveSinceWallMs: value.aboveSinceWallMs } : {};
+    return { aboveSinceMs: value.aboveSinceMs, alertedAtMs: typeof value.alertedAtMs === 'number' ? value.alertedAtMs : null, ...wall };
   } catch {
     return undefined;
   }
 }
 
-/** Updates the stored state with the share seen at `nowMs`; says whether the alert began or ended. */
-export function updateIdleAlert(state: Store['state'], settings: IdleCashSettings, share: number, nowMs: number): IdleAlertChange {
+/**
+ * Updates the stored state with the share seen at `nowMs`; says whether the alert began or ended.
+ * `wallNowMs`, given on a sped-up clock only, is the machine's time: the alert then waits
+ * `for_hours` of it too.
+ */
+export function updateIdleAlert(state: Store['state'], settings: IdleCashSettings, share: number, nowMs: number, wallNowMs?: number): IdleAlertChange {
   const current = storedIdleAlert(state);
   if (!settings.enabled || share <= settings.max_idle_share) {
     if (current === undefined) return undefined;
     state.set(IDLE_ALERT_KEY, 'null', nowMs);
     return current.alertedAtMs === null ? undefined : { kind: 'ended', state: current };
   }
-  const above = current ?? { aboveSinceMs: nowMs, alertedAtMs: null };
-  if (above.alertedAtMs === null && nowMs - above.aboveSinceMs >= settings.for_hours * HOUR_MS) {
+  const above: IdleAlertState = current ?? { aboveSinceMs: nowMs, alertedAtMs: null, ...(wallNowMs === undefined ? {} : { aboveSinceWallMs: wallNowMs }) };
+  const forMs = settings.for_hours * HOUR_MS;
+  const longEnoughOnWall = wallNowMs === undefined || wallNowMs - (above.aboveSinceWallMs ?? wallNowMs) >= forMs;
+  if (above.alertedAtMs === null && nowMs - above.aboveSinceMs >= forMs && longEnoughOnWall) {
     const alerted = { ...above, alertedAtMs: nowMs };
     state.set(IDLE_ALERT_KEY, JSON.stringify(alerted), nowMs);
     return { kind: 'began', state: alerted };
@@ -68,6 +82,8 @@ export function updateIdleAlert(state: Store['state'], settings: IdleCashSetting
 export interface IdleCashWatchDeps {
   store: Store;
   clock: Clock;
+  /** The machine's clock, on a sped-up run clock only (the sandbox): the alert waits its hours too. */
+  wallClock?: Clock;
   log: Logger;
   /** Read at every check, so a hot-reloaded `risk:` section applies at once. */
   limits: () => RiskLimits;
@@ -87,7 +103,7 @@ export class IdleCashWatch {
     recordIdleSample(store.state, sample);
     const share = idleShare(sample);
     const settings = limits.protections.idle_cash;
-    const change = updateIdleAlert(store.state, settings, share, now);
+    const change = updateIdleAlert(store.state, settings, share, now, this.deps.wallClock?.now());
     if (change?.kind === 'began') {
       const why = idleReasons(store, now, settings.for_hours, sample.reservedCents).why;
       const percent = Math.round(share * 100);

@@ -49,6 +49,9 @@ export function createMetrics(options: MetricsOptions = {}): LendbotMetrics {
   const offersToday = gauge('lendbot_offers_today', 'offers made today (UTC), refused ones excluded');
   const offersByState = gauge('lendbot_offers', 'offers made in the last 30 days, by state as every surface shows them (placed, lost, expired, ...)', ['state']);
   const paused = gauge('lendbot_protection_paused', '1 while a protection pauses new offers, by kind (account_refusal, default_spike, drawdown, calibration)', ['kind']);
+  const equity = gauge('lendbot_equity_cents', 'cash + principal still out on loans - the loss expected on late loans, in cents (as lendbot status)');
+  const nextMonthInflow = gauge('lendbot_expected_inflow_next_month_cents', "what the loans should bring back next calendar month after likely defaults, in cents");
+  const idleShare = gauge('lendbot_idle_share', 'the share of the money idle now: free / (free + reserved + lent out)');
   const webhooksSilent = gauge('lendbot_webhooks_silent', '1 while polls find new requests and no webhook arrives');
   // Calibration by vintage (the month a loan was created; "all": the protection's window): bounded
   // by the window's months (docs/operations.md, "Calibration").
@@ -94,6 +97,9 @@ export function createMetrics(options: MetricsOptions = {}): LendbotMetrics {
       for (const [state, n] of Object.entries(report.offers)) offersByState.set({ state }, n);
       for (const kind of ['account_refusal', 'default_spike', 'drawdown', 'calibration', 'operator']) paused.set({ kind }, report.pause?.kind === kind ? 1 : 0);
       webhooksSilent.set(report.webhooksSilent === null ? 0 : 1);
+      if (report.equity !== null) equity.set(report.equity.equityCents);
+      nextMonthInflow.set(report.cashFlow.nextMonth.expectedCents);
+      idleShare.set(report.cashFlow.idle.share);
       observeCalibration(calibration, report.calibration);
     },
   };

@@ -17,7 +17,7 @@ import { refusalWarningText, storedRefusalWarning } from '../webhook/refusal-war
 import type { StatusClock } from './status-clock.js';
 import { marketLearningStatus, type MarketLearningStatus } from './market-learning-status.js';
 import type { EquityFigures, LossRates } from './equity.js';
-import { equityNow } from './equity-now.js';
+import { equityNowKept } from './equity-cache.js';
 import { cashFlowStatus, type CashFlowStatus } from './cash-flow-status.js';
 import type { Cents } from '../service/index.js';
 import type { MarketSource } from '../engine/compiled-strategy.js';
@@ -56,9 +56,10 @@ export interface StatusInput {
   /** The clock `nowMs` and every stored time are in, when the caller knows it (`lendbot status`). */
   clock?: StatusClock;
   /**
-   * Equity with these expected-loss shares (the config's `ledger:`); left out (null) without: it
-   * reads the whole transfer history and every payment, too much for each dashboard refresh and
-   * metrics scrape of a large account (bench/ledger.ts). `lendbot status` asks for it.
+   * Equity with these expected-loss shares (the config's `ledger:`); left out (null) without.
+   * It reads the whole transfer history and every payment (bench/ledger.ts), so it is kept until
+   * a sync stores something new or a minute passes (equity-cache.ts). `lendbot status`, the
+   * overview (the dashboard's balance card) and get_status ask for it.
    */
   equityLossRates?: LossRates;
 }
@@ -138,7 +139,7 @@ export function buildStatusReport(input: StatusInput): StatusReport {
     decisionsToday: decisionsToday(store, nowMs),
     loansByStatus: loansByStatus(store),
     payments: store.payments.totals(),
-    equity: input.equityLossRates === undefined ? null : equityNow(store, { now: () => nowMs }, input.equityLossRates),
+    equity: input.equityLossRates === undefined ? null : equityNowKept(store, nowMs, input.equityLossRates),
     dataSpend: dataSpend(store, monthStart, nowMs, input.budgets),
     lastPoll: {
       at: lastPollIso,

@@ -9,6 +9,7 @@ import type { Job } from '../clock/scheduler.js';
 import type { CompiledStrategy } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RiskLimits } from '../risk/index.js';
+import type { LossRates } from './equity.js';
 import type { Store } from '../store/index.js';
 import type { z } from 'zod';
 import { attachOps } from './attach-ops.js';
@@ -64,6 +65,8 @@ export interface OperationsDeps {
   proposals?: ProposalDecider;
   /** Real time, for Telegram messages' dates and back-off. */
   realClock?: Clock;
+  /** The config's expected-loss shares, for equity in /metrics. */
+  equityLossRates?: LossRates;
 }
 
 export interface Operations {
@@ -95,6 +98,7 @@ export function wireOperations(deps: OperationsDeps): Operations {
     maxInboxStallMs: DEFAULT_MAX_INBOX_STALL_MS * deps.clockSpeed,
     ...(deps.inboxProgressAtMs === undefined ? {} : { inboxProgressAtMs: deps.inboxProgressAtMs }),
     ...(deps.serviceDegraded === undefined ? {} : { serviceDegraded: deps.serviceDegraded }),
+    ...(deps.equityLossRates === undefined ? {} : { equityLossRates: deps.equityLossRates }),
   });
 
   const reloader =
@@ -112,7 +116,16 @@ export function wireOperations(deps: OperationsDeps): Operations {
   // Says which clock its times are in (Telegram's /status prints it, as `lendbot status` does).
   const realClock = deps.realClock ?? systemClock;
   const status = () =>
-    buildStatusReport({ store, nowMs: clock.now(), limits: deps.limits(), budgets: budgets(), dryRun: deps.dryRun, clock: statusClock(store.state, realClock.now()).clock });
+    buildStatusReport({
+      store,
+      nowMs: clock.now(),
+      limits: deps.limits(),
+      budgets: budgets(),
+      dryRun: deps.dryRun,
+      clock: statusClock(store.state, realClock.now()).clock,
+      // Telegram's /status has the equity line `lendbot status` prints.
+      ...(deps.equityLossRates === undefined ? {} : { equityLossRates: deps.equityLossRates }),
+    });
   const notifier = notifierFromConfig(deps.notifications, deps.env, { clock, log: log.child({ component: 'notify' }) });
   const jobs: Job[] = [];
   // `lendbot status` reads the database in the clock it was written in (status-clock.ts).
@@ -126,7 +139,16 @@ export function wireOperations(deps: OperationsDeps): Operations {
   };
   if (clockRecorder.kind === 'simulated') jobs.push({ name: 'clock', schedule: CLOCK_RECORD_SCHEDULE, run: async () => recordClock() });
   // The idle-cash series and alert: recorded with or without notifications (status and the dashboard show them).
-  const idleCash = new IdleCashWatch({ store, clock, log: log.child({ component: 'idle-cash' }), limits: deps.limits, dryRun: deps.dryRun, notify: (event, data) => void notifier?.notify(event, data) });
+  // On a sped-up clock (the sandbox) the alert also waits its hours on the machine's clock (idle-cash-alert.ts).
+  const idleCash = new IdleCashWatch({
+    store,
+    clock,
+    ...(deps.clockSpeed > 1 ? { wallClock: realClock } : {}),
+    log: log.child({ component: 'idle-cash' }),
+    limits: deps.limits,
+    dryRun: deps.dryRun,
+    notify: (event, data) => void notifier?.notify(event, data),
+  });
   jobs.push({ name: 'idle-cash', schedule: idleCashSchedule(deps.clockSpeed), run: async () => idleCash.check() });
   let onCrash: ((error: unknown) => void) | undefined;
   if (notifier !== undefined) {

@@ -62,6 +62,11 @@ export interface AccountRepository {
   forgetUnlistedPending(listedLoanIds: ReadonlySet<number>): number;
   /** The stored transfer history, grouped by date as the service sends it, in the order stored. */
   transferGroups(): TransferDayGroup[];
+  /**
+   * Changes whenever a loan, payment or transfer is stored or updated (counts and newest sync
+   * times): what the ledger is built from, so equity can be kept until it changes (equity-cache.ts).
+   */
+  ledgerVersion(): string;
 }
 
 function remainingCents(loan: Loan): Cents {
@@ -153,7 +158,14 @@ export function createAccountRepository(db: Database): AccountRepository {
     }
   });
 
+  const version = db.prepare<[], { v: string }>(
+    `SELECT (SELECT COUNT(*) || '/' || IFNULL(MAX(synced_at), '') FROM loans) || '|' ||
+            (SELECT COUNT(*) || '/' || IFNULL(MAX(synced_at), '') FROM payments) || '|' ||
+            (SELECT COUNT(*) || '/' || IFNULL(MAX(synced_at), '') FROM transfers) AS v`,
+  );
+
   return {
+    ledgerVersion: () => version.get()?.v ?? '',
     upsertLoans: (loans, listStatus, atMs) => upsertLoans(loans, listStatus, isoFromMs(atMs)),
     replaceTransfers: (groups, atMs) => replaceTransfers(groups, isoFromMs(atMs)),
     loans: () => allLoans.all().map(fromLoanRow),

@@ -51,6 +51,8 @@ export interface HarnessOptions {
   wrapClient?: (client: MarketplaceClient) => MarketplaceClient;
   /** The daemon's environment (e.g. LENDBOT_OPERATOR_TOKEN); default empty. */
   env?: Record<string, string>;
+  /** The config's `notifications:` section (e.g. Telegram commands against a fixture bot); default none. */
+  notifications?: Record<string, unknown>;
 }
 
 export async function startDaemonHarness(options: HarnessOptions = {}): Promise<DaemonHarness> {
@@ -69,6 +71,7 @@ export async function startDaemonHarness(options: HarnessOptions = {}): Promise<
     jobs: { balance_refresh: NEVER, reconcile: NEVER, fund_accepted: NEVER, protections: NEVER },
     // The shipped caps are starting points for a live account; tests set the limits they test.
     risk: { max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null, ...options.risk },
+    ...(options.notifications === undefined ? {} : { notifications: options.notifications }),
   });
   const { log, lines: logs } = captureLog(options.logLevel);
   const client = clientFor(sandbox, { daemonRetries: true });

@@ -30,7 +30,7 @@ afterEach(async () => {
   h.cleanup();
 });
 
-function operations(clock: ManualClock, clockSpeed: number) {
+function operations(clock: ManualClock, clockSpeed: number, realClock?: ManualClock) {
   const deps: OperationsDeps = {
     app: fastify(),
     metrics: createMetrics({ processMetrics: false }),
@@ -43,6 +43,7 @@ function operations(clock: ManualClock, clockSpeed: number) {
     strategies: () => [],
     limits: () => limits,
     clockSpeed,
+    ...(realClock === undefined ? {} : { realClock }),
     notifications: notificationsSchema.parse({ url: receiver.url, retries: 0 }),
   };
   return wireOperations(deps);
@@ -69,5 +70,27 @@ describe('the idle-cash job', () => {
     await job.run();
     await expect.poll(() => receiver.received.map((body) => body.event)).toEqual(['idle_cash']);
     expect(receiver.received[0]?.data).toMatchObject({ idle_cents: 100_000, since: '2026-03-10T12:00:00.000Z' });
+  });
+
+  it('on a sped-up clock (the sandbox) also waits the set hours of the machine\'s own time', async () => {
+    const clock = new ManualClock('2026-03-10T12:00:00Z');
+    const wall = new ManualClock('2026-11-26T09:00:00Z');
+    const job = operations(clock, 86_400, wall).jobs.find((candidate) => candidate.name === 'idle-cash');
+    if (job === undefined) throw new Error('no idle-cash job');
+    await job.run();
+    // Five simulated days in five seconds, checked each second: true on the run's clock, but no one could have acted.
+    for (let second = 0; second < 5; second += 1) {
+      clock.advance(24 * HOUR);
+      wall.advance(1000);
+      await job.run();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(receiver.received).toEqual([]);
+    // Two hours of the machine's time with the money still idle: told once, with the run's time.
+    wall.advance(2 * HOUR);
+    clock.advance(HOUR);
+    await job.run();
+    await expect.poll(() => receiver.received.map((body) => body.event)).toEqual(['idle_cash']);
+    expect(receiver.received[0]?.data).toMatchObject({ since: '2026-03-10T12:00:00.000Z' });
   });
 });

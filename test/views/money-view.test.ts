@@ -1,13 +1,21 @@
 /**
  * Every surface a lender looks at, on one store after a run against the sandbox, says the same:
  * the same offers in the same states, the same offers holding money back, the same balance,
- * reserved and free cash, all equal to what the store says. The daemon funds accepted offers
- * itself (automate_fund false, reserving): the run leaves an offer funded, one accepted and not
- * funded yet, two lost long ago, one expired with its request still listed, one just lost (still
- * reserving: the service never said we lost it), and one still out. The surfaces (readers in surfaces.ts): the
- * operator API over HTTP with a token, the dashboard in chromium, the agent connector through the
- * MCP SDK client, /metrics, then, once the daemon has stopped, `lendbot status --json` and
- * `lendbot decisions --json` (and `--id N --json` for each offer).
+ * reserved and free cash, the same equity (and its parts), the same money expected back next
+ * month and over 12 months, and the same idle share, all equal to what the store says
+ * (equityNow, buildCashFlowForecast, the idle-cash report). The daemon funds accepted offers
+ * itself (automate_fund false, reserving): the run leaves two offers funded 40 days ago (one loan
+ * repaying on time, one in collection after a missed payment: interest earned and a loss
+ * expected), one accepted and not funded yet, two lost long ago, one expired, one just lost
+ * (still reserving: the service never said we lost it), and one still out. The surfaces
+ * (readers in surfaces.ts): the operator API over HTTP with a token (overview, offers, decisions,
+ * returns, cash flow), the dashboard in chromium (balance card, offers, decisions, returns, money
+ * coming back), the agent connector through the MCP SDK client (list_offers, get_balance,
+ * get_status, get_cash_flow_forecast), /metrics, the digest's figures, then, once the daemon has
+ * stopped, `lendbot status --json` and `lendbot decisions --json` (and `--id N --json` for each offer).
+ *
+ * Before this test covered equity, the overview (so the dashboard's balance card) and get_status
+ * showed none (equity: null).
  *
  * Before the offer view (store/offer-view.ts), the API, the dashboard and list_offers showed the
  * offers table's bookkeeping column: the lost and expired offers were all 'placed'.
@@ -22,9 +30,37 @@ import { runCli } from '../cli/run-cli.js';
 import { browserRequired, launchChromium, skipReason } from '../browser/chromium.js';
 import { OFFER_ALL_MANUAL, startDaemonHarness, waitFor, type DaemonHarness } from '../daemon/daemon-harness.js';
 import { connectAgent, OPERATOR_TOKEN } from '../operator/operator-harness.js';
-import { countStates, fromApi, fromApiDecisions, fromConnector, fromConnectorStatus, fromDashboard, fromDashboardDecisions, fromDecisions, fromMetrics, fromStatusJson, type Figures, type Shown } from './surfaces.js';
+import { BOT_TOKEN, startBotFixture, type BotFixture } from '../ops/telegram-bot-fixture.js';
+import { returnsFromStore } from '../../src/operator/api/returns-routes.js';
+import { nextMonthExpectedInflow } from '../../src/ops/cash-flow-forecast.js';
+import { storeDigestFigures } from '../../src/ops/digest/digest-figures.js';
+import { equityNow } from '../../src/ops/equity-now.js';
+import { OFFER_COUNT_WINDOW_MS } from '../../src/ops/offer-states-status.js';
+import { buildCashFlowForecast } from '../../src/ops/forecast-loans.js';
+import { buildIdleCashReport } from '../../src/ops/idle-cash-report.js';
+import {
+  countStates,
+  fromApi,
+  fromApiCashFlow,
+  fromApiDecisions,
+  fromApiReturns,
+  fromConnector,
+  fromConnectorCashFlow,
+  fromConnectorStatus,
+  fromDashboard,
+  fromDashboardDecisions,
+  fromDashboardMoney,
+  fromDecisions,
+  fromDigest,
+  fromMetrics,
+  fromStatusJson,
+  fromStatusText,
+  type Figures,
+  type Shown,
+} from './surfaces.js';
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 const UI_WAIT_MS = 15_000;
 // The harness's risk settings, for the CLI's configuration file too.
 const RISK = { max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null, reserve_manual_offers: true };
@@ -33,6 +69,8 @@ if (skipReason !== undefined && !browserRequired) console.warn(`money-view.test.
 
 let h: DaemonHarness;
 let browser: Browser | undefined;
+let bot: BotFixture | undefined;
+const LENDER = 424242;
 /** What the run was built to leave, by loan request id. */
 const built: Record<string, number> = {};
 
@@ -53,22 +91,37 @@ function storeTruth(): Figures {
   const reservedCents = h.store.offers.reserved(guard);
   const states: Record<number, string> = {};
   const reserving: number[] = [];
+  const recent: Record<number, string> = {};
   for (const offer of h.store.offers.listByState(['intent', 'placed', 'refused', 'unknown', 'accepted', 'funded', 'rejected', 'expired'])) {
     const loan = h.store.account.loanForRequest(offer.loanRequestId);
     const fate = h.store.offers.fate(offer, guard)?.fate;
     if (loan !== undefined) states[offer.loanRequestId] = loan.status.toLowerCase() === 'pending' && offer.state !== 'funded' ? 'accepted' : 'funded';
     else states[offer.loanRequestId] = fate === 'pending' ? 'placed' : (fate ?? offer.state);
+    if (Date.parse(offer.createdAt) >= nowMs - OFFER_COUNT_WINDOW_MS) recent[offer.loanRequestId] = states[offer.loanRequestId] ?? '';
     // An offer reserves when the guard's figure without it is smaller by its amount.
     if (reservedCents - h.store.offers.reserved({ ...guard, exceptOfferId: offer.id }) === offer.totalAmountCents) reserving.push(offer.loanRequestId);
   }
   const balanceCents = balanceFromStore(h.store);
+  const equity = equityNow(h.store, { now: () => nowMs });
+  const forecast = buildCashFlowForecast(h.store, nowMs);
+  const idleShare = buildIdleCashReport(h.store, nowMs, limits, false, forecast.outstandingPrincipalCents).share;
   return {
     states,
     reserving: reserving.sort((a, b) => a - b),
     counts: countStates(states),
+    recentCounts: countStates(recent),
     balanceCents,
     reservedCents,
     freeCents: balanceCents - reservedCents - limits.minCashReserveCents,
+    equityCents: equity.equityCents,
+    cashCents: equity.cashCents,
+    outstandingCents: equity.outstandingCents,
+    expectedLossCents: equity.expectedLossCents,
+    interestCents: equity.interestCents,
+    nextMonthCents: nextMonthExpectedInflow(forecast).cents,
+    twelveMonthsCents: forecast.totals.expectedCents,
+    idleShare,
+    idlePercent: Math.round(idleShare * 100),
   };
 }
 
@@ -82,15 +135,21 @@ function expectSameAs(truth: Figures, surface: string, shown: Shown): void {
 
 describe('one truth about offers and money on every surface', { timeout: 120_000 }, () => {
   beforeAll(async () => {
+    bot = await startBotFixture();
     h = await startDaemonHarness({
       sandbox: { arrivalsPerHour: 0 },
       strategyFiles: [OFFER_ALL_MANUAL],
       risk: { reserve_manual_offers: true },
-      env: { LENDBOT_OPERATOR_TOKEN: OPERATOR_TOKEN },
+      env: { LENDBOT_OPERATOR_TOKEN: OPERATOR_TOKEN, LENDBOT_TELEGRAM_BOT_TOKEN: BOT_TOKEN, LENDBOT_TELEGRAM_CHAT_ID: String(LENDER) },
+      // Telegram's /status answered by the daemon, against a fixture of the Bot API.
+      notifications: { format: 'telegram', telegram_api_url: bot.origin, telegram_commands: { enabled: true, poll_timeout_seconds: 1 } },
     });
     const control = h.sandbox.control;
     const decide = { decisionDelayMs: 2 * HOUR };
-    built.funded = await offeredRequest({ ...decide, competitorOffers: 0 });
+    // The funded loan repays on time: interest earned, principal back, money expected next month.
+    built.funded = await offeredRequest({ ...decide, competitorOffers: 0, repayProbability: 1, missedMonth: null, lateDays: [] });
+    // Another misses its first payment and goes to collection: a loss expected, equity below cash + loans out.
+    built.missed = await offeredRequest({ ...decide, competitorOffers: 0, repayProbability: 0.2, missedMonth: 1, lateDays: [] });
     built.outbid = await offeredRequest({ ...decide, competitorRates: [0.031] });
     built.expired = await offeredRequest({ ...decide, competitorOffers: 0, takeUp: 0 });
     built.canceled = await offeredRequest({ ...decide, competitorOffers: 0, cancel: true });
@@ -100,10 +159,13 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     await h.daemon.runJob('sync');
     // The borrower took our offer: the daemon funds it (the loan stays pending until funding completes).
     await h.daemon.runJob('fund');
-    // 73 hours on: the first offers' life (72 h) is over; the walked-away request is still listed.
-    control.advance(70 * HOUR);
-    await h.daemon.runJob('poll');
-    await h.daemon.runJob('sync');
+    // 40 days on, read every 10: the first offers' life (72 h) is over, and the funded loan has
+    // made its first repayment (interest earned, principal back, the forecast's next month).
+    for (let day = 0; day < 40; day += 10) {
+      control.advance(10 * DAY);
+      await h.daemon.runJob('poll');
+      await h.daemon.runJob('sync');
+    }
     built.justLost = await offeredRequest({ decisionDelayMs: HOUR, competitorRates: [0.031] });
     built.accepted = await offeredRequest({ decisionDelayMs: HOUR, competitorOffers: 0 });
     built.open = await offeredRequest({ ...decide, competitorOffers: 0, takeUp: 0 });
@@ -117,12 +179,14 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
   afterAll(async () => {
     await browser?.close();
     await h?.close();
+    await bot?.close();
   });
 
   it('leaves the store with offers funded, accepted, lost, expired, just lost and open', () => {
     const truth = storeTruth();
     expect(truth.states).toEqual({
       [built.funded ?? 0]: 'funded',
+      [built.missed ?? 0]: 'funded',
       [built.outbid ?? 0]: 'lost',
       [built.expired ?? 0]: 'expired',
       [built.canceled ?? 0]: 'lost',
@@ -135,20 +199,37 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     expect(truth.reserving).toEqual([built.justLost, built.accepted, built.open].sort((a, b) => (a ?? 0) - (b ?? 0)));
     expect(truth.reservedCents).toBeGreaterThan(0);
     expect(truth.balanceCents).toBeGreaterThan(0);
+    // A loan out with a repayment made: equity, interest and the forecast are not all zero.
+    expect(truth.outstandingCents).toBeGreaterThan(0);
+    expect(truth.interestCents).toBeGreaterThan(0);
+    expect(truth.expectedLossCents).toBeGreaterThan(0);
+    expect(truth.equityCents).toBe((truth.cashCents ?? 0) + (truth.outstandingCents ?? 0) - (truth.expectedLossCents ?? 0));
+    expect(truth.nextMonthCents).toBeGreaterThan(0);
+    expect(truth.twelveMonthsCents).toBeGreaterThan(truth.nextMonthCents ?? 0);
+    expect(truth.idleShare).toBeGreaterThan(0);
+    expect(truth.idleShare).toBeLessThan(1);
   });
 
-  it('shows the same on the operator API, the dashboard, the agent connector and /metrics', async () => {
+  it('shows the same on the operator API, /metrics, Telegram /status, the agent connector and the dashboard', async () => {
     const truth = storeTruth();
     const base = h.daemon.operatorUrl();
     if (base === undefined) throw new Error('the operator listener did not start');
     expectSameAs(truth, 'operator API', await fromApi(base, OPERATOR_TOKEN));
     expectSameAs(truth, 'operator API decisions', await fromApiDecisions(base, OPERATOR_TOKEN));
+    expectSameAs(truth, 'operator API returns', await fromApiReturns(base, OPERATOR_TOKEN));
+    expectSameAs(truth, 'operator API cash flow', await fromApiCashFlow(base, OPERATOR_TOKEN));
     expectSameAs(truth, '/metrics', await fromMetrics(base, OPERATOR_TOKEN));
+
+    // Telegram's /status: the daemon's answer in the chat (its notifications go there too).
+    bot?.say(LENDER, '/status');
+    await expect.poll(() => bot?.sent.find((message) => message.text.startsWith('as of')), { timeout: UI_WAIT_MS }).toBeDefined();
+    expectSameAs(truth, 'Telegram /status', fromStatusText(bot?.sent.find((message) => message.text.startsWith('as of'))?.text ?? ''));
 
     const agent = await connectAgent(new URL('/mcp', base), OPERATOR_TOKEN);
     try {
       expectSameAs(truth, 'agent connector', await fromConnector(agent));
       expectSameAs(truth, 'agent connector get_status', await fromConnectorStatus(agent));
+      expectSameAs(truth, 'agent connector get_cash_flow_forecast', await fromConnectorCashFlow(agent));
     } finally {
       await agent.close();
     }
@@ -161,8 +242,21 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     await expect.poll(() => page.locator('[data-testid="offers-table"] tbody tr').count(), { timeout: UI_WAIT_MS }).toBe(offers);
     await expect.poll(() => page.getByTestId('balance').textContent(), { timeout: UI_WAIT_MS }).not.toBe('');
     expectSameAs(truth, 'dashboard', await fromDashboard(page));
+    if (process.env.LENDBOT_SCREENSHOT_DIR) await page.getByTestId('card-balance').screenshot({ path: `${process.env.LENDBOT_SCREENSHOT_DIR}/balance-card.png` });
+    await expect.poll(() => page.getByTestId('forecast-summary').textContent(), { timeout: UI_WAIT_MS }).toMatch(/^Expected back/);
+    await expect.poll(() => page.getByTestId('returns-totals').textContent(), { timeout: UI_WAIT_MS }).toMatch(/^equity/);
+    expectSameAs(truth, 'dashboard returns and money coming back', await fromDashboardMoney(page));
     await expect.poll(() => page.locator('[data-testid="decision-row"][data-action="offer"]').count(), { timeout: UI_WAIT_MS }).toBe(offers);
     expectSameAs(truth, 'dashboard decisions', await fromDashboardDecisions(page));
+  });
+
+  it("gives the digest the same interest, idle share and next month's inflow", () => {
+    const truth = storeTruth();
+    const nowMs = h.sandbox.clock.now();
+    // Wired as the daemon wires it (daemon.ts): the returns series for interest and losses.
+    const digest = storeDigestFigures({ store: h.store, limits: () => riskLimitsSchema.parse(RISK), dryRun: false, earnings: (ms) => returnsFromStore(h.store, ms) });
+    // Over the whole run so far, the interest earned is all of it.
+    expectSameAs(truth, 'digest', fromDigest(digest.figures({ fromMs: 0, toMs: nowMs + 1 }, nowMs)));
   });
 
   it('shows the same in lendbot status and lendbot decisions once the daemon has stopped', async () => {
@@ -183,6 +277,9 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     const each = await Promise.all(
       Object.keys(truth.states).map(async (id) => JSON.parse((await runCli(['decisions', '--config', config, '--id', id, '--json'])).stdout) as Record<string, unknown>),
     );
+    // The loan in collection is 'late' there (the loan's fate after funding), as the store lists it.
+    expect(lines.find((line) => line.loan_request_id === built.missed)?.outcome).toBe('late');
+    expect(h.store.account.loanForRequest(built.missed ?? 0)?.listStatus).toBe('collection');
     const [outcomes, offers] = fromDecisions(lines, each);
     expectSameAs(truth, 'lendbot decisions (outcome)', outcomes ?? {});
     expectSameAs(truth, 'lendbot decisions --id (offer)', offers ?? {});

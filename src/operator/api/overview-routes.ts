@@ -2,6 +2,7 @@
  * `GET /api/overview`: the dashboard's first screen in one answer: the status report
  * (`lendbot status`), the caps it is measured against, and when the last webhook arrived.
  */
+import { lossRatesFromConfig } from '../../ops/loss-rates-config.js';
 import { statusClock } from '../../ops/status-clock.js';
 import { buildStatusReport } from '../../ops/status-report.js';
 import type { RiskLimits } from '../../risk/index.js';
@@ -49,6 +50,8 @@ export function registerOverviewRoutes(api: OperatorApp, deps: ApiDeps): void {
         ...(strategy.marketSource === undefined ? {} : { marketSource: strategy.marketSource }),
       })),
       dryRun: context.dryRun,
+      // Equity on the balance card: the same figure as the returns section and lendbot status.
+      equityLossRates: lossRatesFromConfig(context.config),
       // Which clock the times are in (the sandbox's simulated one, and its speed): the dashboard names it.
       clock: statusClock(context.store.state, context.realClock.now()).clock,
     });

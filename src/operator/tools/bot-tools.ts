@@ -4,6 +4,7 @@
  * offer, `lendbot status` shows it, and `lendbot resume` lifts it too.
  */
 import { z } from 'zod';
+import { lossRatesFromConfig } from '../../ops/loss-rates-config.js';
 import { buildStatusReport } from '../../ops/status-report.js';
 import { formatCents } from '../../service/index.js';
 import { isoFromMs, type StoredDecision } from '../../store/index.js';
@@ -47,7 +48,15 @@ export function registerBotTools({ server, context, caller, codes }: ToolDeps): 
     },
     async () => {
       const budgets = context.strategies().map((strategy) => ({ strategy: strategy.name, monthlyBudgetCents: strategy.dataPolicy.monthlyBudgetCents }));
-      const report = buildStatusReport({ store: context.store, nowMs: context.clock.now(), limits: context.limits(), budgets, dryRun: context.dryRun });
+      const report = buildStatusReport({
+        store: context.store,
+        nowMs: context.clock.now(),
+        limits: context.limits(),
+        budgets,
+        dryRun: context.dryRun,
+        // Equity as lendbot status and get_balance give it.
+        equityLossRates: lossRatesFromConfig(context.config),
+      });
       const paused = report.pause === null ? 'not paused' : `PAUSED (${report.pause.reason})`;
       const text = `${context.mode}${context.dryRun ? ' dry run' : ''}, ${paused}; free $${formatCents(report.freeCents)} of $${formatCents(report.balanceCents)}; ${report.offersToday.offers} offers today; kill switch ${report.killSwitch.on ? 'ON' : 'off'}.`;
       return answer(text, { mode: context.mode, dry_run: context.dryRun, strategies: context.strategies().map((s) => s.name), ...report });

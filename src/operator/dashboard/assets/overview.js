@@ -116,6 +116,15 @@ function unfittedMarketRows(status) {
   return names.length === 0 ? [] : [['Market', `${names.join(', ')}: prices with the unfitted default market; fit one with lendbot train`]];
 }
 
+/** Equity under the balance: cash plus the principal still out, less the loss expected on late loans (the returns section's figure). */
+function equityRows(equity) {
+  if (!equity) return [];
+  return [
+    ['Equity', h('strong', { dataset: { testid: 'equity' }, title: `cash ${money(equity.cashCents)} + loans out ${money(equity.outstandingCents)} − expected losses ${money(equity.expectedLossCents)}` }, money(equity.equityCents))],
+    ['Interest earned', h('span', { dataset: { testid: 'equity-interest' } }, money(equity.interestCents))],
+  ];
+}
+
 /** Draws the cards from GET /api/overview. */
 export function renderOverview(overview) {
   const { status, limits } = overview;
@@ -136,6 +145,7 @@ export function renderOverview(overview) {
         ['Reserved by open offers', h('span', { dataset: { testid: 'reserved' } }, money(status.reservedCents))],
         ['Cash reserve kept', money(status.minCashReserveCents)],
         ['Free for new offers', h('strong', { dataset: { testid: 'free-cash' } }, money(status.freeCents))],
+        ...equityRows(status.equity),
       ]),
     ),
     exposureCard(status, limits),
