@@ -14,11 +14,11 @@ import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import type { ProtectionSettings, RiskLimits } from '../risk/index.js';
 import { isoFromMs, type Store } from '../store/index.js';
+import { IDLE_ALERT_KEY, storedIdleAlert, type IdleAlertState } from './idle-alert-state.js';
 import { idleShare, idleSampleNow, recordIdleSample } from './idle-cash.js';
 import { idleReasons } from './idle-cash-report.js';
 import type { NotificationEvent } from './notifier.js';
 
-export const IDLE_ALERT_KEY = 'idle_cash_alert';
 /**
  * How often the daemon checks, in wall time: every five minutes live, every five seconds on a
  * simulated clock (the sandbox runs a day a second), so the series has points either way. The
@@ -31,29 +31,7 @@ const HOUR_MS = 3_600_000;
 
 export type IdleCashSettings = ProtectionSettings['idle_cash'];
 
-/** Since when the share has been above the threshold, and when the alert was told (null: not yet). */
-export interface IdleAlertState {
-  aboveSinceMs: number;
-  alertedAtMs: number | null;
-  /** The machine's time when the share went above, on a sped-up clock only. */
-  aboveSinceWallMs?: number;
-}
-
 export type IdleAlertChange = { kind: 'began'; state: IdleAlertState } | { kind: 'ended'; state: IdleAlertState } | undefined;
-
-/** The alert's stored state (undefined while the share is not above the threshold). */
-export function storedIdleAlert(state: Pick<Store['state'], 'get'>): IdleAlertState | undefined {
-  const text = state.get(IDLE_ALERT_KEY);
-  if (text === undefined) return undefined;
-  try {
-    const value = JSON.parse(text) as Partial<IdleAlertState> | null;
-    if (value === null || typeof value.aboveSinceMs !== 'number') return undefined;
-    const wall = typeof value.aboveSinceWallMs === 'number' ? { aboveSinceWallMs: value.aboveSinceWallMs } : {};
-    return { aboveSinceMs: value.aboveSinceMs, alertedAtMs: typeof value.alertedAtMs === 'number' ? value.alertedAtMs : null, ...wall };
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Updates the stored state with the share seen at `nowMs`; says whether the alert began or ended.

@@ -7,7 +7,7 @@
  */
 import type { RiskLimits } from '../risk/index.js';
 import { isoFromMs, type Store } from '../store/index.js';
-import { storedIdleAlert } from './idle-cash-alert.js';
+import { storedIdleAlert } from './idle-alert-state.js';
 import { idleSampleNow, idleShare, readIdleSamples } from './idle-cash.js';
 
 const HOUR_MS = 3_600_000;

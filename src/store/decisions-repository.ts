@@ -4,7 +4,8 @@
  */
 import type { Database } from 'better-sqlite3';
 import { createDecisionPages, type DecisionPage, type DecisionPageQuery } from './decision-page.js';
-import { flag, isoFromMs, parseJsonColumn } from './sql-values.js';
+import { decisionFromRow, type DecisionRow } from './decision-row.js';
+import { flag, isoFromMs } from './sql-values.js';
 
 export type DecisionAction = 'offer' | 'skip';
 
@@ -54,27 +55,6 @@ export interface StoredDecision {
   previous: unknown;
 }
 
-/** A decisions row as SQLite returns it (decision-page.ts reads it too). */
-export interface DecisionRow {
-  id: number;
-  loan_request_id: number;
-  strategy: string | null;
-  content_hash: string | null;
-  params_json: string;
-  features_json: string;
-  probability: number | null;
-  rate: number | null;
-  action: DecisionAction;
-  reasons_json: string;
-  dry_run: 0 | 1;
-  decided_at: string;
-  timings_json: string;
-  guard_code: string | null;
-  placement: string | null;
-  source: string | null;
-  previous_json: string | null;
-}
-
 export interface DecisionQuery {
   sinceMs?: number | undefined;
   untilMs?: number | undefined;
@@ -102,28 +82,6 @@ export interface DecisionsRepository {
   countByAction(range: { sinceMs: number; untilMs: number }): Record<DecisionAction, number>;
   /** One page of decisions, newest first, with each request's amount and risk level and its offer's state (decision-page.ts). */
   page(query: DecisionPageQuery): DecisionPage;
-}
-
-export function decisionFromRow(row: DecisionRow): StoredDecision {
-  return {
-    id: row.id,
-    loanRequestId: row.loan_request_id,
-    strategy: row.strategy,
-    contentHash: row.content_hash,
-    params: parseJsonColumn(row.params_json),
-    features: parseJsonColumn(row.features_json),
-    probability: row.probability,
-    rate: row.rate,
-    action: row.action,
-    reasons: parseJsonColumn<string[]>(row.reasons_json),
-    dryRun: row.dry_run === 1,
-    decidedAt: row.decided_at,
-    timings: parseJsonColumn<Record<string, number>>(row.timings_json),
-    guardCode: row.guard_code,
-    placement: row.placement,
-    source: row.source,
-    previous: row.previous_json === null ? null : parseJsonColumn(row.previous_json),
-  };
 }
 
 export function createDecisionsRepository(db: Database): DecisionsRepository {

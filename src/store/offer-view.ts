@@ -30,7 +30,8 @@
  * ("agrees with offerFate") holds the two equal over every recorded state, listing and age.
  */
 import type { Database } from 'better-sqlite3';
-import { offerFromRow, type OfferRecord, type OfferRow, type OfferScope, type OfferState } from './offers-repository.js';
+import { offerFromRow, type OfferRow } from './offer-row.js';
+import type { OfferRecord, OfferScope, OfferState } from './offers-repository.js';
 import { reserves } from './open-offer-book.js';
 import { flag, isoFromMs } from './sql-values.js';
 

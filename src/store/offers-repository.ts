@@ -13,6 +13,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { parseCents, type Cents, type LoanRequest, type Offer } from '../service/index.js';
+import { offerFromRow, type OfferRow } from './offer-row.js';
 import { openOfferBookOf } from './open-offer-book.js';
 import { createOfferListings, type ListingNote, type ListingScan } from './offer-listings.js';
 import type { OfferFate } from './offer-fate.js';
@@ -41,24 +42,6 @@ export interface OfferRecord {
   createdAt: string;
   updatedAt: string;
   dryRun: boolean;
-}
-
-/** A row of the offers table as SQLite returns it. */
-export interface OfferRow {
-  id: number;
-  loan_request_id: number;
-  rate: number;
-  automate_fund: 0 | 1;
-  total_amount_cents: number;
-  risk_level: number;
-  borrower_id: number;
-  state: OfferState;
-  service_offer_id: number | null;
-  service_text: string | null;
-  offer_json: string | null;
-  created_at: string;
-  updated_at: string;
-  dry_run: 0 | 1;
 }
 
 export interface IntentInput {
@@ -139,25 +122,6 @@ export interface OffersRepository {
   views(page: OfferViewPage, query: OfferViewQuery): OfferView[];
   /** How many offers made since `sinceMs` are in each state as shown (live ones by default). */
   viewCounts(scope: OfferScope & { sinceMs: number }, query: OfferViewQuery): Record<OfferViewState, number>;
-}
-
-export function offerFromRow(row: OfferRow): OfferRecord {
-  return {
-    id: row.id,
-    loanRequestId: row.loan_request_id,
-    rate: row.rate,
-    automateFund: row.automate_fund === 1,
-    totalAmountCents: row.total_amount_cents,
-    riskLevel: row.risk_level,
-    borrowerId: row.borrower_id,
-    state: row.state,
-    serviceOfferId: row.service_offer_id,
-    serviceText: row.service_text,
-    offerJson: row.offer_json,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    dryRun: row.dry_run === 1,
-  };
 }
 
 export function createOffersRepository(db: Database): OffersRepository {

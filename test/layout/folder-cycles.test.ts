@@ -2,20 +2,10 @@
  * The folders of src/ form layers: no folder imports one that imports it back, directly or
  * through others. A cycle means two parts can no longer be understood, tested or replaced alone.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve, dirname, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { relative, resolve, dirname, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const SRC = fileURLToPath(new URL('../../src', import.meta.url));
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return path.endsWith('.ts') ? [path] : [];
-  });
-}
+import { findCycle, sourceFiles, SRC } from './source-graph.js';
 
 /** The top folder of src/ a file belongs to (`daemon` for src/daemon/pipeline.ts). */
 function folderOf(file: string): string {
@@ -35,29 +25,6 @@ function folderGraph(): Map<string, Set<string>> {
     }
   }
   return graph;
-}
-
-function findCycle(graph: Map<string, Set<string>>): string[] | undefined {
-  const state = new Map<string, 'open' | 'done'>();
-  const path: string[] = [];
-  const visit = (node: string): string[] | undefined => {
-    if (state.get(node) === 'done') return undefined;
-    if (state.get(node) === 'open') return [...path.slice(path.indexOf(node)), node];
-    state.set(node, 'open');
-    path.push(node);
-    for (const next of graph.get(node) ?? []) {
-      const cycle = visit(next);
-      if (cycle) return cycle;
-    }
-    path.pop();
-    state.set(node, 'done');
-    return undefined;
-  };
-  for (const node of graph.keys()) {
-    const cycle = visit(node);
-    if (cycle) return cycle;
-  }
-  return undefined;
 }
 
 describe('the folder layers of src/', () => {

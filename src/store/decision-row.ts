@@ -1,0 +1,50 @@
+/**
+ * A decisions row as SQLite returns it and the decision it holds: shared by the repository and
+ * the page query (decision-page.ts), which would otherwise import each other.
+ */
+import type { DecisionAction, StoredDecision } from './decisions-repository.js';
+import { parseJsonColumn } from './sql-values.js';
+
+/** A decisions row as SQLite returns it (the repository and decision-page.ts both read it). */
+export interface DecisionRow {
+  id: number;
+  loan_request_id: number;
+  strategy: string | null;
+  content_hash: string | null;
+  params_json: string;
+  features_json: string;
+  probability: number | null;
+  rate: number | null;
+  action: DecisionAction;
+  reasons_json: string;
+  dry_run: 0 | 1;
+  decided_at: string;
+  timings_json: string;
+  guard_code: string | null;
+  placement: string | null;
+  source: string | null;
+  previous_json: string | null;
+}
+
+/** The decision a row holds, its JSON columns parsed. */
+export function decisionFromRow(row: DecisionRow): StoredDecision {
+  return {
+    id: row.id,
+    loanRequestId: row.loan_request_id,
+    strategy: row.strategy,
+    contentHash: row.content_hash,
+    params: parseJsonColumn(row.params_json),
+    features: parseJsonColumn(row.features_json),
+    probability: row.probability,
+    rate: row.rate,
+    action: row.action,
+    reasons: parseJsonColumn<string[]>(row.reasons_json),
+    dryRun: row.dry_run === 1,
+    decidedAt: row.decided_at,
+    timings: parseJsonColumn<Record<string, number>>(row.timings_json),
+    guardCode: row.guard_code,
+    placement: row.placement,
+    source: row.source,
+    previous: row.previous_json === null ? null : parseJsonColumn(row.previous_json),
+  };
+}
