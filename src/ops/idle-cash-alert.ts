@@ -17,6 +17,7 @@ import { isoFromMs, type Store } from '../store/index.js';
 import { idleShare, idleSampleNow, recordIdleSample } from './idle-cash.js';
 import { idleReasons } from './idle-cash-report.js';
 import type { NotificationEvent } from './notifier.js';
+import { HOUR_MS } from '../clock/time-constants.js';
 
 export const IDLE_ALERT_KEY = 'idle_cash_alert';
 /**
@@ -27,7 +28,6 @@ export const IDLE_ALERT_KEY = 'idle_cash_alert';
 export function idleCashSchedule(clockSpeed: number): string {
   return clockSpeed > 1 ? '*/5 * * * * *' : '*/5 * * * *';
 }
-const HOUR_MS = 3_600_000;
 
 export type IdleCashSettings = ProtectionSettings['idle_cash'];
 
