@@ -22,6 +22,7 @@ import type { RecordingLine } from '../recording/index.js';
 import { SegmentTable, segmentRow, emptyCounts, type SegmentCounts } from './segment-stats.js';
 import { SimLedger, type ExposureKey } from './sim-ledger.js';
 import { IdleCashMeter } from './idle-cash.js';
+import { DAY_MS } from '../clock/time-constants.js';
 
 export interface BacktestOptions {
   /** Cash at the start, in cents. */
@@ -50,7 +51,6 @@ export interface BacktestOptions {
   onLearned?: ((offer: LearnedOffer, accepted: boolean) => void) | undefined;
 }
 
-const DAY_MS = 86_400_000;
 const YEAR_MS = 365.25 * DAY_MS;
 
 interface PendingOffer {

@@ -6,8 +6,7 @@
  */
 import { monthStartMs } from '../clock/utc-month.js';
 import type { GuardSnapshot } from '../risk/index.js';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../clock/time-constants.js';
 
 /** What the ledger needs to know about an offer or loan to count its exposure. */
 export interface ExposureKey {

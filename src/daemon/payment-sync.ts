@@ -16,12 +16,11 @@ import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import { ServiceError, type LoanPayment, type MarketplaceApi, type ServiceErrorCode, type ValidatedItems } from '../service/index.js';
 import type { LoanDueForPayments, Store } from '../store/index.js';
+import { HOUR_MS, DAY_MS } from '../clock/time-constants.js';
 
 /** Loans whose payments one sync reads at most (each is one GET). */
 export const DEFAULT_PAYMENT_LOANS_PER_SYNC = 25;
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 const CLOSED_LISTS: ReadonlySet<string> = new Set(['completed', 'default']);
 /** Failures that belong to one loan (the service does not know it, answers it in a shape or a size we cannot read, or sends it elsewhere). */
 const LOAN_OWN_FAILURES: ReadonlySet<ServiceErrorCode> = new Set(['NOT_FOUND', 'MALFORMED_RESPONSE', 'HTTP_ERROR', 'RESPONSE_TOO_LARGE', 'REDIRECT_REFUSED']);

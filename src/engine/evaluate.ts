@@ -1,15 +1,18 @@
 /**
  * Evaluating strategies: `evaluate` (one strategy) and `evaluateAll` (several, in priority
- * order), which the decide step (decide-step.ts) calls for the daemon, the backtester and
- * `strategy explain`, and the tuner calls with trial params. Both are pure: the same request,
- * enrichment, strategy and params always give the same decision.
+ * order), which the decide step (decide-step.ts) calls for the daemon, the backtester, the tuner
+ * and `strategy explain`. Both are pure: the same request, enrichment, strategy and params always
+ * give the same decision (the two memos below only keep work already done, per object).
  */
 import type { LoanRequest } from '../service/index.js';
 import type { CompiledStrategy } from './compiled-strategy.js';
 import type { Decision } from './decision.js';
 import type { Enrichment } from './enrichment.js';
 
-// Tuning calls evaluate with the same params object many times; compile once per object.
+// `evaluate` with a params object compiles the strategy with them once per object and keeps the
+// result while both objects live. No caller in src/ passes params today: the tuner compiles each
+// trial itself (`strategy.withParams` in backtest/tune/trial-evaluator.ts) and hands the compiled
+// strategy to the decide step; the argument serves callers that try params on a strategy.
 const withParamsCache = new WeakMap<CompiledStrategy, WeakMap<object, CompiledStrategy>>();
 
 function strategyWith(strategy: CompiledStrategy, params: Readonly<Record<string, number>>): CompiledStrategy {
@@ -27,7 +30,7 @@ function strategyWith(strategy: CompiledStrategy, params: Readonly<Record<string
 }
 
 /**
- * Decides about one request. `params` overrides some of the strategy's params (tuning); pass
+ * Decides about one request. `params` overrides some of the strategy's params; pass
  * the same object across calls to reuse the compiled result (so do not mutate it in between:
  * the compiled strategy is cached per object).
  */

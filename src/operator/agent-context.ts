@@ -36,7 +36,10 @@ export interface AgentContext {
   /** The effective configuration, as loaded (secrets are removed before it is shown). */
   config: unknown;
   balance: { current(): Promise<Cents>; refresh(): Promise<Cents> };
-  /** The enricher's own seams: paid data comes from `data` and its spend goes to `spend` (the purchases table). */
+  /**
+   * The decide step's two seams (src/engine/decide-step.ts): paid data comes from `data` and its
+   * spend goes to `spend` (the purchases table).
+   */
   data: DataSource<false>;
   spend: SpendLedger;
   /** The daemon's offer path: intent row committed before the POST, never sent twice. */

@@ -1,5 +1,6 @@
 /**
- * The one call the composition root makes to add health and metrics to the daemon: instruments
+ * Health and metrics for the daemon, called by wireOperations (wire-operations.ts, which the
+ * composition root calls once and which also adds hot reload and notifications): instruments
  * the pipeline, registers `GET /healthz` on the webhook listener (before it listens) and returns
  * the metrics scrape the operator listener serves at `GET /metrics`. The metrics are created
  * first by the caller, so the client and the webhook listener's `onOutcome` can feed them too

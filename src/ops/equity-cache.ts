@@ -9,8 +9,7 @@
 import type { Store } from '../store/index.js';
 import type { EquityFigures, LossRates } from './equity.js';
 import { equityNow } from './equity-now.js';
-
-const MINUTE_MS = 60_000;
+import { MINUTE_MS } from '../clock/time-constants.js';
 
 interface Kept {
   key: string;

@@ -9,8 +9,7 @@
  */
 import type { LoanPayment } from '../service/index.js';
 import { buildLoanLedger, type LedgerInput } from './loan-ledger.js';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../clock/time-constants.js';
 
 /** From `daysLate` days late on, `rate` of the principal still out is expected lost. */
 export interface LossRateStep {

@@ -8,10 +8,10 @@
 import type { Store } from '../store/index.js';
 import { utcDayBounds, isoFromMs } from '../store/index.js';
 import { forecastCashFlows, type CashFlowForecast, type ForecastLoan } from './cash-flow-forecast.js';
+import { DAY_MS } from '../clock/time-constants.js';
 
 /** The acceptance flow the reinvestment projection repeats: the last 90 days of the clock. */
 export const REINVESTMENT_WINDOW_DAYS = 90;
-const DAY_MS = 86_400_000;
 
 const OPEN_LISTS = new Set(['current', 'collection']);
 

@@ -18,6 +18,7 @@ import { IDLE_ALERT_KEY, storedIdleAlert, type IdleAlertState } from './idle-ale
 import { idleShare, idleSampleNow, recordIdleSample } from './idle-cash.js';
 import { idleReasons } from './idle-cash-report.js';
 import type { NotificationEvent } from './notifier.js';
+import { HOUR_MS } from '../clock/time-constants.js';
 
 /**
  * How often the daemon checks, in wall time: every five minutes live, every five seconds on a
@@ -27,7 +28,6 @@ import type { NotificationEvent } from './notifier.js';
 export function idleCashSchedule(clockSpeed: number): string {
   return clockSpeed > 1 ? '*/5 * * * * *' : '*/5 * * * *';
 }
-const HOUR_MS = 3_600_000;
 
 export type IdleCashSettings = ProtectionSettings['idle_cash'];
 

@@ -9,8 +9,7 @@ import type { RiskLimits } from '../risk/index.js';
 import { isoFromMs, type Store } from '../store/index.js';
 import { storedIdleAlert } from './idle-alert-state.js';
 import { idleSampleNow, idleShare, readIdleSamples } from './idle-cash.js';
-
-const HOUR_MS = 3_600_000;
+import { HOUR_MS } from '../clock/time-constants.js';
 
 /** Skip kinds of the strategy in plain words (the first word of the decisive reason). */
 const STRATEGY_WORDS: Record<string, string> = {

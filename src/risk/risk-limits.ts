@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { amountToCents, decimalText, type Cents } from '../service/index.js';
 import { protectionSettingsSchema, type ProtectionSettings } from './protection-settings.js';
+import { HOUR_MS } from '../clock/time-constants.js';
 
 export interface RiskLimits {
   /** Cash always kept back: balance − reserved − this must exceed an offer's total. */
@@ -46,7 +47,6 @@ export interface SplitSettings {
   shares: [number, number];
 }
 
-const HOUR_MS = 3_600_000;
 export const DEFAULT_ALLOWED_RISK_LEVELS = [0, 1, 2];
 export const DEFAULT_OFFER_EXPIRY_HOURS = 72;
 

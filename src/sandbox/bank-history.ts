@@ -6,8 +6,7 @@
  */
 import { SPENDING_CATEGORIES, spendingAmountField, spendingShareField, type Agg90, type SpendingCategory } from '../service/index.js';
 import { Random, roundTo } from './random.js';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../clock/time-constants.js';
 
 /** The bank's category name for each agg_90 category. */
 export const BANK_CATEGORY_NAMES: Record<SpendingCategory, string> = {

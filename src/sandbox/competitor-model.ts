@@ -11,8 +11,7 @@ import type { LoanRequestRecord } from './market-types.js';
 import { clamp, roundTo, type Random } from './random.js';
 import { CLASSIC_SHAPE } from './shapes/classic.js';
 import type { CompetitorBehaviour } from './shapes/market-shape.js';
-
-const HOUR_MS = 3_600_000;
+import { HOUR_MS } from '../clock/time-constants.js';
 
 export interface CompetitorOffer {
   lender: string;

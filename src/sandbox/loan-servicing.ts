@@ -14,12 +14,12 @@ import type { Ledger } from './ledger.js';
 import {
   COLLECTION_AFTER_MS,
   COLLECTION_FEE_SHARE,
-  DAY_MS,
   DEFAULT_AFTER_MS,
   FUNDING_DELAY_MS,
   type MarketContext,
   type MarketEvent,
 } from './market-events.js';
+import { DAY_MS } from '../clock/time-constants.js';
 import type { LoanRecord, LoanRequestRecord, OfferRecord, PaymentRecord } from './market-types.js';
 import { totalCents } from './offer-rules.js';
 

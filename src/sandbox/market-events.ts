@@ -1,4 +1,6 @@
 /** Everything the market schedules on its agenda (src/clock/event-queue.ts), by kind. */
+import { MINUTE_MS, HOUR_MS, DAY_MS } from '../clock/time-constants.js';
+
 export type MarketEvent =
   | { kind: 'arrival' }
   | { kind: 'competitor-offer'; requestId: number; lender: string; rate: number }
@@ -18,9 +20,6 @@ export interface MarketContext {
   schedule(at: number, event: MarketEvent): void;
 }
 
-export const MINUTE_MS = 60_000;
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 86_400_000;
 /** How long a funding transfer takes to settle (our choice; the spec says funding is asynchronous). */
 export const FUNDING_DELAY_MS = 15 * MINUTE_MS;
 /** How long an accepted offer waits for the fund call before it expires. */

@@ -13,12 +13,12 @@ import { Ledger } from './ledger.js';
 import { INVESTOR, LoanBook } from './loan-servicing.js';
 import {
   ACCEPTANCE_TTL_MS,
-  HOUR_MS,
   LIST_WINDOW_MS,
   REDECIDE_MS,
   type MarketContext,
   type MarketEvent,
 } from './market-events.js';
+import { HOUR_MS } from '../clock/time-constants.js';
 import type { InvestorAccount, LoanRequestRecord, OfferRecord } from './market-types.js';
 import { checkFund, checkOfferRules, totalCents, type Refusal } from './offer-rules.js';
 import { forkRandom, type Random } from './random.js';

@@ -10,7 +10,7 @@ import { openRecordingWriter } from '../recording/index.js';
 import { RECORDING_VERSION, type RecordingLine } from '../recording/index.js';
 import { bankingDataSchema, borrowerLoanHistoryItemSchema, loanRequestSchema, providerResultSchema } from '../service/index.js';
 import { outcomeOf } from './ground-truth.js';
-import { DAY_MS } from './market-events.js';
+import { DAY_MS } from '../clock/time-constants.js';
 import { Market } from './market.js';
 import type { LoanRequestRecord } from './market-types.js';
 import { providerAResult, providerBResult } from './provider-scores.js';

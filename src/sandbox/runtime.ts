@@ -3,7 +3,7 @@
  * the webhook sender and the fault injector. `sync` brings the market up to the clock; the server
  * calls it before every request and a timer calls it between requests.
  */
-import { DAY_MS } from './market-events.js';
+import { DAY_MS } from '../clock/time-constants.js';
 import type { Logger } from '../log/logger.js';
 import { formatCents } from '../service/index.js';
 import { FaultInjector } from './faults.js';

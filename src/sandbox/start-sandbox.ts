@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { systemClock, type Clock } from '../clock/clock.js';
 import { silentLogger, type Logger } from '../log/logger.js';
 import { createControl, type SandboxControl } from './control.js';
-import { HOUR_MS } from './market-events.js';
+import { HOUR_MS } from '../clock/time-constants.js';
 import { SandboxRuntime, type ProviderNames } from './runtime.js';
 import { buildServer } from './server/app.js';
 import { marketShape } from './shapes/index.js';

@@ -14,7 +14,7 @@
 import { signedDelivery } from '../webhook/index.js';
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
-import { HOUR_MS } from './market-events.js';
+import { HOUR_MS } from '../clock/time-constants.js';
 import type { Random } from './random.js';
 
 export { NEW_LOAN_REQUEST_TOPIC } from '../service/index.js';

@@ -5,6 +5,7 @@
  */
 import type { BacktestResult, SeriesPoint } from '../backtest-result.js';
 import { riskLevelLabel, runName } from './summary-lines.js';
+import { DAY_MS } from '../../clock/time-constants.js';
 
 /** How an axis's values read: cents shown as dollars, fractions shown as percent, or counts. */
 export type AxisUnit = 'cents' | 'fraction' | 'count';
@@ -22,7 +23,6 @@ export interface ChartSpec {
   empty?: string;
 }
 
-const DAY_MS = 86_400_000;
 const MAX_DATE_TICKS = 12;
 
 /**

@@ -22,8 +22,8 @@ import type { MarketAssumptions } from '../market-model.js';
 import type { PricedRequests } from './price-book.js';
 import { reachesPricing, type TrialColumns, type TrialThresholds } from './trial-columns.js';
 import type { TypedEventHeap } from './typed-event-heap.js';
+import { DAY_MS } from '../../clock/time-constants.js';
 
-const DAY_MS = 86_400_000;
 const YEAR_MS = 365.25 * DAY_MS;
 
 // An event is one integer: the request's index × 256 + its kind (an instalment's kind is 4 + its number).

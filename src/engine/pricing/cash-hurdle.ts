@@ -17,11 +17,10 @@
  * A window younger than `window_days` is scaled up to it (demandOver).
  */
 import type { Cents } from '../../service/index.js';
+import { DAY_MS } from '../../clock/time-constants.js';
 
 /** The longest window a strategy may ask for, and how many day buckets a caller keeps. */
 export const MAX_CASH_WINDOW_DAYS = 90;
-
-const DAY_MS = 86_400_000;
 
 /** What the caller knows about cash when it decides: plain data, the same in a replay and live. */
 export interface CashPosition {

@@ -9,8 +9,7 @@ import type { RiskLimits } from '../../risk/index.js';
 import type { OperatorApp } from '../operator-listener.js';
 import type { ApiDeps } from './api-deps.js';
 import type { OverviewAnswer, OverviewLimits } from './api-types.js';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../../clock/time-constants.js';
 
 function limitsOf(limits: RiskLimits): OverviewLimits {
   const maxExposure = limits.maxOpenExposureCents ?? null;

@@ -2,7 +2,7 @@
  * The two tools that spend money: place_offer (within the token's allowance, confirmed first by
  * confirm-action.ts and placed the daemon's way, agent-offer.ts; beyond it, a proposal a person
  * approves, proposals/) and get_provider_score, confirmed first (a paid score, bought
- * through the enricher's data source and spend ledger, by the decide step's budget rule, and
+ * through the decide step's data source and spend ledger, by the decide step's budget rule, and
  * charged in the purchases table to the strategy whose budget allowed it).
  */
 import { z } from 'zod';

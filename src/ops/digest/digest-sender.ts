@@ -11,14 +11,13 @@ import type { Clock } from '../../clock/clock.js';
 import { isoFromMs, utcDayBounds, type StateRepository } from '../../store/index.js';
 import type { NotificationEvent, SendResult } from '../notifier.js';
 import type { DigestFiguresProvider, DigestPeriod } from './digest-figures.js';
+import { DAY_MS } from '../../clock/time-constants.js';
 
 export const DIGEST_PERIODS = ['off', 'day', 'week'] as const;
 export type DigestEvery = (typeof DIGEST_PERIODS)[number];
 
 /** The start of the last period told (ISO), in the state table. */
 export const NOTIFY_DIGEST_KEY = 'notify_digest_period';
-
-const DAY_MS = 86_400_000;
 
 /** The period holding `ms`: its UTC day, or its week from Monday 00:00 UTC. */
 export function periodHolding(every: 'day' | 'week', ms: number): DigestPeriod {

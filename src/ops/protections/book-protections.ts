@@ -13,8 +13,7 @@ import type { ProtectionSettings } from '../../risk/index.js';
 import { formatCents } from '../../service/index.js';
 import type { StoredLoan } from '../../store/index.js';
 import { vintageHealth, type VintageHealth } from './loan-vintage.js';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../../clock/time-constants.js';
 
 export interface BookTrigger {
   kind: 'default_spike' | 'drawdown';

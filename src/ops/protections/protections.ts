@@ -26,12 +26,10 @@ import { bookTrigger } from './book-protections.js';
 import { CALIBRATION_PAUSED_BAD_KEY, newBadLoans, updateCalibrationDrift } from './calibration-drift.js';
 import { PAUSE_KEY, readPause, readStateJson, type Pause, type PauseKind } from './pause-state.js';
 import { storedWebhookSilence, updateWebhookSilence, type WebhookSilence } from './webhook-silence.js';
+import { MINUTE_MS, HOUR_MS } from '../../clock/time-constants.js';
 
 /** The troubled loans behind book pauses so far: they do not trigger a pause twice. */
 export const PAUSED_LOANS_KEY = 'protection_paused_loans';
-
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
 
 const RESUMED = 'resumed by the operator';
 

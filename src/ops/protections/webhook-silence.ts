@@ -11,6 +11,7 @@
 import type { ProtectionSettings } from '../../risk/index.js';
 import type { Store } from '../../store/index.js';
 import { readStateJson } from './pause-state.js';
+import { HOUR_MS } from '../../clock/time-constants.js';
 
 export interface WebhookSilence {
   sinceMs: number;
@@ -19,8 +20,6 @@ export interface WebhookSilence {
 }
 
 export const SILENCE_KEY = 'webhooks_silent';
-
-const HOUR_MS = 3_600_000;
 
 export type SilenceChange = { kind: 'began'; alert: WebhookSilence; windowHours: number } | { kind: 'ended' } | undefined;
 

@@ -1,7 +1,7 @@
 /**
  * The agent connector's parts for `lendbot mcp`, built from the same config, database and
  * credentials as `lendbot run`, with the daemon's own classes: the OfferPlacer (intent row
- * before the POST), the BalanceTracker, the enricher's data source and spend ledger, and the
+ * before the POST), the BalanceTracker, the decide step's data source and spend ledger, and the
  * protections' pause. Another process may be running the daemon on the same database: the
  * intent row, unique per request, still lets at most one offer out.
  */

@@ -8,6 +8,7 @@ import { openStore } from '../../../store/index.js';
 import { warn, type CliIo } from '../../cli-io.js';
 import { examplesHelp } from '../../examples-help.js';
 import { databaseToRead, defaultDatabase } from '../../database-to-read.js';
+import { HOUR_MS } from '../../../clock/time-constants.js';
 
 export function registerRecordCommand(program: Command, io: CliIo): void {
   const record = program
@@ -50,8 +51,6 @@ export function registerRecordCommand(program: Command, io: CliIo): void {
       }
     });
 }
-
-const HOUR_MS = 3_600_000;
 
 function hours(text: string): number {
   const value = Number(text);
