@@ -3,25 +3,16 @@
 // the schedule before defaults as a line, and the share of money idle over time on a true time
 // axis (samples are not evenly spaced), with why it is idle and the alert's state.
 import { getJson } from './api.js';
+import { drawChart } from './charts.js';
 import { byTestId, fill, h } from './dom.js';
 import { count, money, moneyShort, percent, time } from './format.js';
 
 const COLORS = { principal: '#2f5d62', interest: '#3a7d44', reinvested: '#a3be8c', scheduled: '#4c566a', idle: '#b0793a', threshold: '#b23a48' };
-const charts = new Map();
 const HALF_DAY_MS = 12 * 3_600_000;
 
-/** Creates the chart on first data, then replaces its data and options in place. */
+/** Draws on the canvas with this test id (charts.js). */
 function draw(testid, config) {
-  const existing = charts.get(testid);
-  if (existing) {
-    existing.data = config.data;
-    existing.options = config.options;
-    existing.update('none');
-    return;
-  }
-  const ChartJs = globalThis.Chart;
-  if (typeof ChartJs !== 'function') throw new Error('Chart.js did not load (/assets/vendor/chart.umd.min.js)');
-  charts.set(testid, new ChartJs(byTestId(testid), config));
+  drawChart(testid, byTestId(testid), config);
 }
 
 const moneyTooltip = (context) => `${context.dataset.label}: ${money(context.parsed.y)}`;

@@ -3,46 +3,34 @@
 // market response says (prior) and as the strategy has learned from its offers' fates, drawn
 // with Chart.js (the global `Chart`). The section stays hidden while no strategy learns.
 import { getJson } from './api.js';
+import { drawChart, forgetChart } from './charts.js';
 import { byTestId, fill, h } from './dom.js';
 import { count, money, percent } from './format.js';
 
 const COLORS = { prior: '#8a8f98', learned: '#2f5d62' };
-const charts = new Map();
+/** The strategies the figures were made for, in order (one a line). */
+let drawnNames = '';
+const chartKey = (strategy) => `market-learning:${strategy}`;
 
 function curveChart(canvas, item) {
   const labels = item.curve.map((point) => percent(point.rate));
   const dataset = (label, color, key, dash) => ({ label, data: item.curve.map((point) => point[key]), borderColor: color, backgroundColor: color, borderWidth: 2, borderDash: dash, pointRadius: 2, tension: 0.2 });
   const data = { labels, datasets: [dataset('Prior (configured)', COLORS.prior, 'prior', [6, 4]), dataset(`Learned (v${item.version})`, COLORS.learned, 'learned', [])] };
-  const existing = charts.get(item.strategy);
-  if (existing && existing.canvas === canvas) {
-    existing.data.labels = data.labels;
-    existing.data.datasets.forEach((set, i) => {
-      set.data = data.datasets[i].data;
-      set.label = data.datasets[i].label;
-    });
-    existing.update('none');
-    return;
-  }
-  const ChartJs = globalThis.Chart;
-  if (typeof ChartJs !== 'function') throw new Error('Chart.js did not load (/assets/vendor/chart.umd.min.js)');
-  charts.set(
-    item.strategy,
-    new ChartJs(canvas, {
-      type: 'line',
-      data,
-      options: {
-        responsive: true,
-        maintainAspectRatio: false,
-        animation: false,
-        interaction: { mode: 'index', intersect: false },
-        scales: {
-          x: { title: { display: true, text: 'Offered rate (typical request: max 30 %, default 10 %)' } },
-          y: { title: { display: true, text: 'Chance the offer is taken' }, beginAtZero: true, ticks: { callback: (v) => percent(v, 0) } },
-        },
-        plugins: { legend: { display: true, position: 'bottom' }, tooltip: { callbacks: { label: (context) => `${context.dataset.label}: ${percent(context.parsed.y)}` } } },
+  drawChart(chartKey(item.strategy), canvas, {
+    type: 'line',
+    data,
+    options: {
+      responsive: true,
+      maintainAspectRatio: false,
+      animation: false,
+      interaction: { mode: 'index', intersect: false },
+      scales: {
+        x: { title: { display: true, text: 'Offered rate (typical request: max 30 %, default 10 %)' } },
+        y: { title: { display: true, text: 'Chance the offer is taken' }, beginAtZero: true, ticks: { callback: (v) => percent(v, 0) } },
       },
-    }),
-  );
+      plugins: { legend: { display: true, position: 'bottom' }, tooltip: { callbacks: { label: (context) => `${context.dataset.label}: ${percent(context.parsed.y)}` } } },
+    },
+  });
 }
 
 /** Fetches the learned responses and draws one panel a strategy. */
@@ -52,10 +40,11 @@ export async function refreshMarketLearning() {
   section.hidden = strategies.length === 0;
   if (strategies.length === 0) return;
   const list = byTestId('market-learning-list');
-  const known = new Set(strategies.map((item) => item.strategy));
-  if ([...charts.keys()].some((name) => !known.has(name)) || list.children.length !== strategies.length) {
-    for (const chart of charts.values()) chart.destroy();
-    charts.clear();
+  const names = strategies.map((item) => item.strategy).join('\n');
+  if (names !== drawnNames) {
+    // Other strategies (or another order): new figures; each chart is remade on its new canvas.
+    for (const name of drawnNames.split('\n')) if (name !== '') forgetChart(chartKey(name));
+    drawnNames = names;
     fill(
       list,
       strategies.map((item) =>

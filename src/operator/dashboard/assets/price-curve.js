@@ -2,6 +2,7 @@
 // each rate from break-even to the cap, what an offer is worth before the borrower answers
 // (P(accept) × profit), the profit if accepted, and the chance of acceptance, the chosen rate
 // marked. The same curve `lendbot strategy explain` prints as a table.
+import { chartJs } from './charts.js';
 import { byTestId } from './dom.js';
 import { money, percent } from './format.js';
 
@@ -17,8 +18,7 @@ export function drawPriceCurve(points) {
   chart?.destroy();
   chart = null;
   if (!Array.isArray(points) || points.length === 0) return;
-  const ChartJs = globalThis.Chart;
-  if (typeof ChartJs !== 'function') throw new Error('Chart.js did not load (/assets/vendor/chart.umd.min.js)');
+  const ChartJs = chartJs();
   const chosen = points.find((point) => point.chosen);
   // Whole percents repeat on a narrow curve (29.9 % to 32.4 %): tenths there.
   const span = points[points.length - 1].rate - points[0].rate;

@@ -4,11 +4,11 @@
 // date on a linear axis of epoch milliseconds (no date adapter needed): uneven dates are spaced
 // by the time between them, not evenly.
 import { getJson } from './api.js';
+import { drawChart } from './charts.js';
 import { byTestId, fill, h } from './dom.js';
 import { count, money, moneyShort, percent, riskName } from './format.js';
 
 const COLORS = { equity: '#2f5d62', interest: '#3a7d44', losses: '#b23a48', bars: '#5e81ac' };
-const charts = new Map();
 
 // Whole dollars, except on an axis of a few dollars (an account's first days), where whole dollars would all read "$0".
 function moneyAxis(title) {
@@ -55,23 +55,9 @@ function baseOptions(xTitle, y, tooltipLabel) {
   };
 }
 
-/** Creates the chart on first data and updates it afterwards. */
+/** Draws on the canvas with this test id (charts.js). */
 function draw(testid, config) {
-  const existing = charts.get(testid);
-  if (existing) {
-    existing.data.labels = config.data.labels;
-    config.data.datasets.forEach((dataset, i) => {
-      if (existing.data.datasets[i]) existing.data.datasets[i].data = dataset.data;
-    });
-    existing.options.plugins.tooltip.callbacks.label = config.options.plugins.tooltip.callbacks.label;
-    // A time axis follows the data's span.
-    if (config.options.scales.x.type === 'linear') existing.options.scales.x = config.options.scales.x;
-    existing.update('none');
-    return;
-  }
-  const ChartJs = globalThis.Chart;
-  if (typeof ChartJs !== 'function') throw new Error('Chart.js did not load (/assets/vendor/chart.umd.min.js)');
-  charts.set(testid, new ChartJs(byTestId(testid), config));
+  drawChart(testid, byTestId(testid), config);
 }
 
 function line(label, color, data) {
