@@ -29,7 +29,7 @@ const clock = new ManualClock('2026-11-20T14:00:00Z');
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-bench-webhook-'));
 const store = openStore(join(dir, 'lendbot.db'));
 let wakes = 0;
-const server = buildWebhookServer({ secret, inbox: store.inbox, clock, log: silentLogger, onStored: () => (wakes += 1) });
+const server = buildWebhookServer({ secret, inbox: store.inbox, clock, log: silentLogger, worker: { wake: () => (wakes += 1) } });
 const agent = new http.Agent({ keepAlive: true });
 
 try {

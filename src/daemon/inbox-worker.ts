@@ -20,6 +20,7 @@ import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import { NEW_LOAN_REQUEST_TOPIC, type MarketplaceApi } from '../service/index.js';
 import type { InboxEvent, Store } from '../store/index.js';
+import type { StoredEventWorker } from '../webhook/index.js';
 import { Backoff, DEFAULT_BACKOFF, type BackoffSettings } from '../clock/backoff.js';
 import type { Pipeline } from './pipeline.js';
 import { findLoanRequest } from './request-finder.js';
@@ -40,7 +41,7 @@ type Handled = { kind: 'done' } | { kind: 'deferred' } | { kind: 'failed'; error
 // credentials, which every further event would only confirm at the cost of another request.
 const FAILURES_ENDING_A_PASS = 3;
 
-export class InboxWorker {
+export class InboxWorker implements StoredEventWorker {
   private draining: Promise<void> | undefined;
   private again = false;
   private readonly eventBackoff: Backoff<string>;
@@ -98,6 +99,11 @@ export class InboxWorker {
   /** When this worker last marked an event processed (the clock's ms), if it has. */
   get lastProgressAtMs(): number | undefined {
     return this.lastProcessedAtMs;
+  }
+
+  /** The webhook listener stored `event` (webhook-server.ts): drains the inbox, its failure logged. */
+  wake(event: StoredEvent): void {
+    this.drain(event).catch((error: unknown) => this.deps.log.error({ err: error }, 'inbox drain failed'));
   }
 
   /**

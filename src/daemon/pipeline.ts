@@ -8,7 +8,8 @@
  *   of the offer before.
  * - enrich ⇄ decide ─> guard is the engine's decide step (src/engine/decide-step.ts), the same
  *   code the backtester and `strategy explain` run; here data comes from the service, spend goes
- *   to the purchases table, and the guard's snapshot comes from the store.
+ *   to the purchases table, and the guard (request-guard.ts, RequestGuard.check) takes its
+ *   snapshot from the store. act is the OfferPlacer (offer-placer.ts), record the decisions table.
  * - Between the webhook and the make_offer POST only what guards money is written: priced
  *   purchases and the offer intent. The request's raw JSON and free purchases (the banking data,
  *   redacted) follow the POST, then the decision row.
@@ -21,7 +22,7 @@ import type { MarketFates } from './market-fates.js';
 import type { Clock } from '../clock/clock.js';
 import { decideAsync, type CompiledStrategy, type DataSource, type DecideOutcome, type Fetched, type SpendLedger } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
-import { checkOffer, snapshotFromStore, type GuardRefusalCode, type RiskLimits } from '../risk/index.js';
+import { snapshotFromStore, type GuardRefusalCode, type RiskLimits } from '../risk/index.js';
 import type { LoanRequest } from '../service/index.js';
 import type { DecisionAction, RequestSource, Store } from '../store/index.js';
 import type { BalanceTracker } from './balance-tracker.js';
@@ -30,12 +31,13 @@ import { DEFAULT_REQUEST_RETRY, RequestRetries, type RequestRetrySettings } from
 import { isRequestOwnFailure } from './service-data.js';
 import type { Protections } from '../ops/protections/index.js';
 import type { OfferPlacer, PlaceOutcome } from './offer-placer.js';
+import { RequestGuard } from './request-guard.js';
 import { SerialQueue } from './serial-queue.js';
 import { decideShadows } from './shadow-decide.js';
 import { databaseOf } from '../store/index.js';
 import { createShadowDecisionsRepository, type ShadowDecisionsRepository } from '../store/shadow-decisions-repository.js';
 import { createShadowSplitRepository, type ShadowSplitRepository } from '../store/shadow-split-repository.js';
-import { armOf, checkArmShare } from '../risk/arm-share-rule.js';
+import { armOf } from '../risk/arm-share-rule.js';
 import { parseCents } from '../service/index.js';
 import { RecentDemand, type CashPosition } from '../engine/pricing/cash-hurdle.js';
 
@@ -220,32 +222,16 @@ export class Pipeline {
     const purchases = new DeferredPurchases(this.deps.spend);
     const cash = strategies.some((strategy) => strategy.followsCash === true) ? await this.cashPosition(clock.now()) : undefined;
     const context = { strategies, nowMs: clock.now(), ledger: purchases, cash, learning: this.deps.marketFates?.learning };
-    let guardMs: number | undefined;
     let outcome: DecideOutcome;
     let placement: PlaceOutcome | undefined;
     const fetching = this.fetchingFor(request, timed);
+    const requestGuard = new RequestGuard(
+      { store, clock, dryRun: this.deps.dryRun, limits: this.deps.limits, balance: this.deps.balance, protections: this.deps.protections, splitBook: () => this.splitBookOf() },
+      request,
+      split !== undefined && arm !== undefined ? { split, arm } : undefined,
+    );
     try {
-      outcome = await timed('decide', () =>
-        decideAsync(request, context, fetching.data, async (offer) => {
-          const started = performance.now();
-          const limits = this.deps.limits();
-          const balanceCents = await this.deps.balance.current();
-          const snapshot = {
-            ...snapshotFromStore(store, balanceCents, clock.now(), limits, { dryRun: this.deps.dryRun }),
-            pauseReason: this.deps.protections?.activePause()?.reason,
-          };
-          let result = checkOffer(offer, snapshot, limits);
-          if (result.allowed && split !== undefined && arm !== undefined) {
-            this.splitBook ??= createShadowSplitRepository(databaseOf(store));
-            const committedCents = this.splitBook.committedCents({ strategy: split.strategies[arm], nowMs: clock.now(), expiryMs: limits.offerExpiryMs, dryRun: this.deps.dryRun });
-            const lentCents = Math.max(0, snapshot.exposureCents - snapshot.reservedCents);
-            result = checkArmShare(split, arm, parseCents(request.total_amount), { committedCents, balanceCents, lentCents });
-          }
-          // Asked before buying data and again on the offer: both count.
-          guardMs = (guardMs ?? 0) + performance.now() - started;
-          return result;
-        }),
-      );
+      outcome = await timed('decide', () => decideAsync(request, context, fetching.data, (question) => requestGuard.check(question)));
       const { decision } = outcome;
       // What the strategies would offer on, guard or not, weighted by its modelled take-up: the cash it would draw.
       if (decision.action === 'offer') this.demand.add(clock.now(), parseCents(request.total_amount) * (decision.modelled?.acceptProbability ?? 1));
@@ -265,6 +251,7 @@ export class Pipeline {
       store.requests.markSeen(request, source, seenAtMs);
       purchases.flush();
     }
+    const guardMs = requestGuard.spentMs;
     if (guardMs !== undefined) timings.guard = Math.round(guardMs * 100) / 100;
     // 'decide' includes the purchases and the guard it waited for; keep only the engine's own time.
     timings.decide = Math.round(((timings.decide ?? 0) - (timings.enrich ?? 0) - (guardMs ?? 0)) * 100) / 100;
@@ -322,7 +309,12 @@ export class Pipeline {
     return result;
   }
 
-  /** A split whose arms are not both live strategies does not run: said once a configuration. */
+  /** What each arm of the split has committed, made on first use. */
+  private splitBookOf(): ShadowSplitRepository {
+    this.splitBook ??= createShadowSplitRepository(databaseOf(this.deps.store));
+    return this.splitBook;
+  }
+
   /** Free cash as the guard's balance rule counts it (balance − pending offers − reserve), with the recent demand. */
   private async cashPosition(nowMs: number): Promise<CashPosition> {
     const limits = this.deps.limits();
@@ -331,6 +323,7 @@ export class Pipeline {
     return this.demand.position(nowMs, balanceCents - reservedCents - limits.minCashReserveCents);
   }
 
+  /** A split whose arms are not both live strategies does not run: said once a configuration. */
   private warnSplitIdle(arms: readonly string[]): void {
     const key = arms.join(',');
     if (this.splitWarned === key) return;

@@ -1,7 +1,8 @@
 /**
- * What the agent connector's tools work with. The daemon (src/daemon/daemon.ts) and `lendbot mcp`
- * (src/cli/commands/mcp) each build one from their own parts: the same client, store, guard
- * inputs and offer placer the daemon trades with, so an agent's offer goes the daemon's way.
+ * What the agent connector's tools work with, and the one builder of it (buildAgentContext): the
+ * daemon's operator listener (attach-operator.ts) and `lendbot mcp` (src/cli/commands/mcp) both
+ * call it with their parts: the same client, store, guard inputs and offer placer the daemon
+ * trades with, so an agent's offer goes the daemon's way.
  */
 import type { Clock } from '../clock/clock.js';
 import type { CompiledStrategy, DataSource, SpendLedger } from '../engine/index.js';
@@ -10,7 +11,7 @@ import type { Protections } from '../ops/protections/index.js';
 import type { RiskLimits } from '../risk/index.js';
 import type { Cents, LoanRequest, MarketplaceApi } from '../service/index.js';
 import type { Store } from '../store/index.js';
-import type { ApprovalSettings } from './proposals/allowance.js';
+import { approvalSettings, type ApprovalSettings } from './proposals/allowance.js';
 
 /** What became of an offer sent (the daemon's OfferPlacer answers with these). */
 export type AgentPlaceOutcome =
@@ -54,4 +55,45 @@ export interface AgentContext {
 /** Who is calling: the name of the token they presented ("agent:NAME" in the decisions). */
 export interface AgentCaller {
   tokenName: string;
+}
+
+/**
+ * The parts an agent context is built from: the daemon's (src/daemon/daemon-parts.ts, DaemonParts)
+ * or those `lendbot mcp` builds with the daemon's own classes (src/cli/commands/mcp/stdio-context.ts).
+ */
+export interface AgentParts extends Pick<AgentContext, 'client' | 'store' | 'clock' | 'realClock' | 'mode' | 'dryRun' | 'strategies' | 'limits' | 'balance' | 'data' | 'spend' | 'placer' | 'protections'> {
+  /** The agent's logger is its child (component "agent"). */
+  log: Logger;
+  /** The strategy files in use; undefined when the strategies were compiled in process. */
+  strategyFiles: readonly string[] | undefined;
+  /** The effective configuration; its `ops:` section holds the tokens' allowances. */
+  config: { ops: Parameters<typeof approvalSettings>[0] };
+  /** Whose queue the agent's offers wait in, between two of the pipeline's requests. */
+  pipeline: { exclusive<T>(job: () => Promise<T>): Promise<T> };
+}
+
+/** The agent connector's context from the parts it acts through. */
+export function buildAgentContext(parts: AgentParts): AgentContext {
+  const { pipeline, strategyFiles } = parts;
+  return {
+    client: parts.client,
+    store: parts.store,
+    clock: parts.clock,
+    realClock: parts.realClock,
+    log: parts.log.child({ component: 'agent' }),
+    mode: parts.mode,
+    dryRun: parts.dryRun,
+    strategies: parts.strategies,
+    limits: parts.limits,
+    strategyFiles: () => strategyFiles,
+    config: parts.config,
+    balance: parts.balance,
+    data: parts.data,
+    spend: parts.spend,
+    placer: parts.placer,
+    exclusive: (job) => pipeline.exclusive(job),
+    protections: parts.protections,
+    // `lendbot mcp --name` finds its allowance among ops.tokens as the listener's tokens do.
+    approvals: approvalSettings(parts.config.ops),
+  };
 }

@@ -1,73 +1,212 @@
 /**
- * Health and metrics for the daemon, called by wireOperations (wire-operations.ts, which the
- * composition root calls once and which also adds hot reload and notifications): instruments
- * the pipeline, registers `GET /healthz` on the webhook listener (before it listens) and returns
- * the metrics scrape the operator listener serves at `GET /metrics`. The metrics are created
- * first by the caller, so the client and the webhook listener's `onOutcome` can feed them too
- * (see docs/operations.md, "Wiring").
+ * Everything operational, attached to the daemon's built parts in one call (the fastify plugin and
+ * probot `app.load` idiom): health on the webhook listener, the pipeline's metrics and the scrape
+ * the operator listener serves, hot reload of the strategies and the `risk:` section, the idle-cash
+ * watch, outbound notifications and Telegram's commands, and a terminal's summary line.
+ *
+ * The notifier, the metrics, the service health and the protections are parts themselves: other
+ * parts are built with them (the client is counted, the pipeline pauses), so they exist before
+ * anything that uses them. The daemon calls `start` and `stop` with its own and schedules `jobs()`.
  */
-import type { Clock } from '../clock/clock.js';
+import { systemClock, type Clock } from '../clock/clock.js';
+import type { Job } from '../clock/scheduler.js';
+import type { CompiledStrategy } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RiskLimits } from '../risk/index.js';
-import type { Store } from '../store/index.js';
-import { checkHealth } from './health.js';
-import type { ServiceDegraded } from './service-health.js';
-import { instrumentPipeline, type DecisionFeed } from './instrument.js';
 import type { LossRates } from './equity.js';
+import type { Store } from '../store/index.js';
+import type { z } from 'zod';
+import { attachHealthAndMetrics } from './health-metrics.js';
+import { DEFAULT_MAX_INBOX_STALL_MS, DEFAULT_MAX_POLL_AGE_MS } from './health.js';
+import { HotReloader, type ActiveConfig } from './hot-reload.js';
+import { idleCashSchedule, IdleCashWatch } from './idle-cash-alert.js';
 import type { LendbotMetrics } from './metrics.js';
-import { metricsScrape, registerHealthRoute, type MetricsScrape, type OpsApp } from './ops-routes.js';
+import { NotificationWatcher, type NotificationSink } from './notification-watcher.js';
+import type { NotificationsConfig } from './notifier.js';
+import type { DecisionFeed } from './instrument.js';
+import type { MetricsScrape, OpsApp } from './ops-routes.js';
+import type { ServiceDegraded } from './service-health.js';
+import { CLOCK_RECORD_SCHEDULE, ClockRecorder, statusClock } from './status-clock.js';
 import { buildStatusReport, type StrategyBudget } from './status-report.js';
+import { terminalSummaryJobs } from './terminal-summary.js';
+import { storeDigestFigures, type EarningsSeries } from './digest/digest-figures.js';
+import { DigestSender } from './digest/digest-sender.js';
+import type { Protections } from './protections/index.js';
+import type { ProposalDecider } from './telegram-commands/telegram-command-replies.js';
+import { telegramCommandsFromConfig } from './telegram-commands/telegram-commands-setup.js';
 
-export interface OpsDeps {
-  app: OpsApp;
-  metrics: LendbotMetrics;
+/** What operations read of the daemon's built parts (src/daemon/daemon-parts.ts, DaemonParts). */
+export interface OpsParts {
+  config: { notifications?: NotificationsConfig | undefined };
+  env: Record<string, string | undefined>;
+  log: Logger;
   store: Store;
   clock: Clock;
-  pipeline: DecisionFeed;
-  limits: () => RiskLimits;
-  budgets: () => readonly StrategyBudget[];
+  /** Real time, for Telegram messages' dates and back-off, and for the status's clock. */
+  realClock: Clock;
+  /** Simulated seconds per real second (the sandbox's speed); 1 for live. Scales the health limits. */
+  clockSpeed: number;
   dryRun: boolean;
-  /** Oldest acceptable last poll in the clock's milliseconds (scale it by the sandbox speed). */
-  maxPollAgeMs?: number;
-  /** Longest time events may wait with none processed, in the clock's milliseconds (scaled likewise). */
-  maxInboxStallMs?: number;
-  /** When the inbox worker last processed an event (the same clock). */
-  inboxProgressAtMs?: () => number | undefined;
-  serviceDegraded?: () => ServiceDegraded | undefined;
-  /** The config's expected-loss shares: the scrape then has equity (lendbot_equity_cents). */
-  equityLossRates?: LossRates;
-  log?: Logger;
+  strategies: () => readonly CompiledStrategy[];
+  limits: () => RiskLimits;
+  /** The marketplace-facing listener, before it listens: `/healthz` is added to it. */
+  webhook: OpsApp;
+  metrics: LendbotMetrics;
+  pipeline: DecisionFeed;
+  /** When the inbox worker last processed an event (the clock's ms), for `/healthz`'s inbox check. */
+  inbox: { readonly lastProgressAtMs: number | undefined };
+  /** The marketplace's refusal of our credentials or clock, for `/healthz`. */
+  serviceHealth: { current(): ServiceDegraded | undefined };
+  /** Outbound notifications; undefined when they are off. */
+  notifier: NotificationSink | undefined;
+  /** Hot reload: the files to watch and how to swap a validated change in; undefined turns it off. */
+  reload:
+    | { strategyFiles: readonly string[]; configFile?: string | undefined; configSchema?: z.ZodType<{ risk: RiskLimits }>; apply: (next: ActiveConfig) => Promise<void> }
+    | undefined;
+  /** The config's expected-loss shares, for equity in /metrics and the status. */
+  lossRates: LossRates;
+  /** The returns series (interest, losses) up to a time, for the digest and /profit. */
+  earnings: (nowMs: number) => EarningsSeries;
+  /** Telegram's /pause and /resume go through these. */
+  protections: Pick<Protections, 'activePause' | 'pauseByOperator' | 'resume'>;
+  /** Telegram's /approve and /reject, as `lendbot approve` decides. */
+  proposals: ProposalDecider;
 }
 
-export function attachOps(deps: OpsDeps): { metrics: MetricsScrape } {
-  const { app, metrics, store, clock } = deps;
-  const startedAtMs = clock.now();
-  instrumentPipeline(deps.pipeline, { metrics, store, clock });
-  registerHealthRoute(app, () =>
-    checkHealth({
+export interface Operations {
+  /** The Prometheus scrape the operator listener serves at GET /metrics. */
+  metrics: MetricsScrape;
+  /** Jobs to schedule with the daemon's once started (the summary line counts from the start). */
+  jobs(): Job[];
+  start(): Promise<void>;
+  stop(): void;
+}
+
+/** Cron schedule of the notification check and the digest. */
+const NOTIFY_SCHEDULE = '* * * * *';
+
+export function attachOps(parts: OpsParts): Operations {
+  const { store, clock, log, notifier } = parts;
+  const budgets = (): StrategyBudget[] =>
+    parts.strategies().map((strategy) => ({ strategy: strategy.name, monthlyBudgetCents: strategy.dataPolicy.monthlyBudgetCents }));
+  const { metrics } = attachHealthAndMetrics({
+    log,
+    app: parts.webhook,
+    metrics: parts.metrics,
+    store,
+    clock,
+    pipeline: parts.pipeline,
+    limits: parts.limits,
+    budgets,
+    dryRun: parts.dryRun,
+    maxPollAgeMs: DEFAULT_MAX_POLL_AGE_MS * parts.clockSpeed,
+    maxInboxStallMs: DEFAULT_MAX_INBOX_STALL_MS * parts.clockSpeed,
+    inboxProgressAtMs: () => parts.inbox.lastProgressAtMs,
+    serviceDegraded: () => parts.serviceHealth.current(),
+    equityLossRates: parts.lossRates,
+  });
+
+  const reload = parts.reload;
+  const reloader =
+    reload === undefined
+      ? undefined
+      : new HotReloader({
+          strategyFiles: reload.strategyFiles,
+          configFile: reload.configFile,
+          ...(reload.configSchema === undefined ? {} : { configSchema: reload.configSchema }),
+          initial: { strategies: parts.strategies(), limits: parts.limits() },
+          log: log.child({ component: 'reload' }),
+          onChange: reload.apply,
+        });
+
+  // Says which clock its times are in (Telegram's /status prints it, as `lendbot status` does).
+  const { realClock } = parts;
+  const status = () =>
+    buildStatusReport({
+      store,
+      nowMs: clock.now(),
+      limits: parts.limits(),
+      budgets: budgets(),
+      dryRun: parts.dryRun,
+      clock: statusClock(store.state, realClock.now()).clock,
+      // Telegram's /status has the equity line `lendbot status` prints.
+      equityLossRates: parts.lossRates,
+    });
+  const jobs: Job[] = [];
+  // `lendbot status` reads the database in the clock it was written in (status-clock.ts).
+  const clockRecorder = new ClockRecorder(store.state, clock, systemClock, parts.clockSpeed);
+  const recordClock = (stopped = false): void => {
+    try {
+      clockRecorder.record(stopped);
+    } catch (error) {
+      log.warn({ err: error }, 'could not record the clock for lendbot status');
+    }
+  };
+  if (clockRecorder.kind === 'simulated') jobs.push({ name: 'clock', schedule: CLOCK_RECORD_SCHEDULE, run: async () => recordClock() });
+  // The idle-cash series and alert: recorded with or without notifications (status and the dashboard show them).
+  // On a sped-up clock (the sandbox) the alert also waits its hours on the machine's clock (idle-cash-alert.ts).
+  const idleCash = new IdleCashWatch({
+    store,
+    clock,
+    ...(parts.clockSpeed > 1 ? { wallClock: realClock } : {}),
+    log: log.child({ component: 'idle-cash' }),
+    limits: parts.limits,
+    dryRun: parts.dryRun,
+    notify: (event, data) => void notifier?.notify(event, data),
+  });
+  jobs.push({ name: 'idle-cash', schedule: idleCashSchedule(parts.clockSpeed), run: async () => idleCash.check() });
+  const notifications = parts.config.notifications;
+  let onCrash: ((error: unknown) => void) | undefined;
+  if (notifier !== undefined) {
+    const watcher = new NotificationWatcher({
       store,
       clock,
-      startedAtMs,
-      ...(deps.maxPollAgeMs === undefined ? {} : { maxPollAgeMs: deps.maxPollAgeMs }),
-      ...(deps.maxInboxStallMs === undefined ? {} : { maxInboxStallMs: deps.maxInboxStallMs }),
-      ...(deps.inboxProgressAtMs === undefined ? {} : { inboxProgressAtMs: deps.inboxProgressAtMs }),
-      ...(deps.serviceDegraded === undefined ? {} : { serviceDegraded: deps.serviceDegraded }),
-    }),
-  );
-  const scrape = metricsScrape(
-    metrics.registry,
-    () =>
-      metrics.observeStatus(
-        buildStatusReport({
-          store,
-          nowMs: clock.now(),
-          limits: deps.limits(),
-          budgets: deps.budgets(),
-          dryRun: deps.dryRun,
-          ...(deps.equityLossRates === undefined ? {} : { equityLossRates: deps.equityLossRates }),
-        }),
-      ),
-    (error) => deps.log?.warn({ err: error }, 'metrics gauges not refreshed'),
-  );
-  return { metrics: scrape };
+      notifier,
+      status,
+      ...(notifications === undefined ? {} : { budgetWarningShare: notifications.budget_warning_share }),
+    });
+    jobs.push({ name: 'notify', schedule: NOTIFY_SCHEDULE, run: () => watcher.check() });
+    onCrash = (error) => {
+      void notifier.notify('daemon_error', { message: error instanceof Error ? error.message : String(error) });
+    };
+  }
+  const figures = storeDigestFigures({ store, limits: parts.limits, dryRun: parts.dryRun, earnings: parts.earnings });
+  const every = notifications?.digest ?? 'off';
+  if (notifier !== undefined && every !== 'off') {
+    const digest = new DigestSender({ every, state: store.state, clock, figures, notify: (event, data) => notifier.notify(event, data) });
+    jobs.push({ name: 'digest', schedule: NOTIFY_SCHEDULE, run: () => digest.check() });
+  }
+  const commands = telegramCommandsFromConfig(notifications, parts.env, {
+    actions: { status, figures, nowMs: () => clock.now(), protections: parts.protections, proposals: parts.proposals },
+    state: store.state,
+    realClock,
+    log: log.child({ component: 'telegram-commands' }),
+  });
+  // On a terminal, a summary line a minute, counting from the start (terminal-summary.ts).
+  let summaryJobs: Job[] = [];
+
+  return {
+    metrics,
+    jobs: () => [...jobs, ...summaryJobs],
+    async start() {
+      summaryJobs = terminalSummaryJobs({ store, clock, limits: parts.limits, dryRun: parts.dryRun, log: log.child({ component: 'summary' }) });
+      recordClock();
+      await reloader?.start();
+      commands?.start();
+      if (onCrash) {
+        process.on('uncaughtException', onCrash);
+        process.on('unhandledRejection', onCrash);
+      }
+    },
+    stop() {
+      recordClock(true);
+      reloader?.stop();
+      // Aborts the long poll in flight; the loop ends at once.
+      void commands?.stop();
+      if (onCrash) {
+        process.off('uncaughtException', onCrash);
+        process.off('unhandledRejection', onCrash);
+      }
+    },
+  };
 }

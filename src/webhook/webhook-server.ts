@@ -36,11 +36,8 @@ export interface WebhookListenerOptions {
   inbox: InboxRepository;
   clock: Clock;
   log: Logger;
-  /**
-   * Called once per newly stored event of a known topic, to wake the pipeline, after its commit
-   * and before its 200 is written (the 200 follows in the next turn of the event loop).
-   */
-  onStored?: (event: WebhookEvent) => void;
+  /** Woken once per newly stored event of a known topic (the daemon's inbox worker). */
+  worker?: StoredEventWorker;
   /** Called once per delivery, for metrics. */
   onOutcome?: (outcome: WebhookOutcome) => void;
   /** Which token layouts to accept: `auto` (default) reads envelope and data; the others pin one. */
@@ -52,12 +49,21 @@ export interface WebhookListenerOptions {
   refusalWarning?: { state: Pick<StateRepository, 'get' | 'set'>; refusals?: number; windowMs?: number };
 }
 
+/**
+ * Who works through the stored events: the daemon's InboxWorker (src/daemon/inbox-worker.ts),
+ * which fetches each new request and hands it to the pipeline. `wake` is called after the event's
+ * commit and before its 200 is written (the 200 follows in the next turn of the event loop).
+ */
+export interface StoredEventWorker {
+  wake(event: WebhookEvent): void;
+}
+
 export type WebhookServer = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger> & {
   /** false: answer 503 so the marketplace retries later (during shutdown). */
   setAccepting(on: boolean): void;
   /**
    * Resolves once every delivery let in before has been answered (its event stored and its
-   * onStored called, or refused). A shutdown waits for it before its last inbox pass: an event let
+   * worker woken, or refused). A shutdown waits for it before its last inbox pass: an event let
    * in just before setAccepting(false) and committed after that pass would wait for the next start.
    */
   settled(): Promise<void>;
@@ -225,9 +231,9 @@ export function buildWebhookServer(options: WebhookListenerOptions): WebhookServ
       // The event is committed: wake the pipeline first, and write the 200 once the work it started
       // synchronously (its first marketplace call) has gone out, so answering does not delay it.
       try {
-        options.onStored?.(result.event);
+        options.worker?.wake(result.event);
       } catch (error) {
-        log.error({ err: error, webhookUuid: result.event.webhookUuid }, 'onStored callback failed');
+        log.error({ err: error, webhookUuid: result.event.webhookUuid }, 'waking the inbox worker failed');
       }
       setImmediate(() => {
         void answer(reply, result, request.ip);

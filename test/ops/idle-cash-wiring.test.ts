@@ -5,10 +5,13 @@
  */
 import fastify from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock/clock.js';
+import { ManualClock, systemClock } from '../../src/clock/clock.js';
+import { attachOps, type OpsParts } from '../../src/ops/attach-ops.js';
+import { lossRatesFromConfig } from '../../src/ops/loss-rates-config.js';
 import { createMetrics } from '../../src/ops/metrics.js';
-import { notificationsSchema } from '../../src/ops/notifier.js';
-import { wireOperations, type OperationsDeps } from '../../src/ops/wire-operations.js';
+import { notificationsSchema, notifierFromConfig } from '../../src/ops/notifier.js';
+import { Protections } from '../../src/ops/protections/index.js';
+import { approveProposal, rejectProposal } from '../../src/operator/proposals/decide-proposal.js';
 import { riskLimitsSchema } from '../../src/risk/index.js';
 import { captureLog } from '../log/log-capture.js';
 import { tempStore } from '../store/fixtures.js';
@@ -31,34 +34,45 @@ afterEach(async () => {
 });
 
 function operations(clock: ManualClock, clockSpeed: number, realClock?: ManualClock) {
-  const deps: OperationsDeps = {
-    app: fastify(),
-    metrics: createMetrics({ processMetrics: false }),
-    store: h.store,
-    clock,
-    pipeline: { onDecided: () => undefined },
-    log: captureLog().log,
+  const { log } = captureLog();
+  const notifications = notificationsSchema.parse({ url: receiver.url, retries: 0 });
+  const store = h.store;
+  const parts: OpsParts = {
+    config: { notifications },
     env: {},
+    log,
+    store,
+    clock,
+    realClock: realClock ?? systemClock,
+    clockSpeed,
     dryRun: false,
     strategies: () => [],
     limits: () => limits,
-    clockSpeed,
-    ...(realClock === undefined ? {} : { realClock }),
-    notifications: notificationsSchema.parse({ url: receiver.url, retries: 0 }),
+    webhook: fastify(),
+    metrics: createMetrics({ processMetrics: false }),
+    pipeline: { onDecided: () => undefined },
+    inbox: { lastProgressAtMs: undefined },
+    serviceHealth: { current: () => undefined },
+    notifier: notifierFromConfig(notifications, {}, { clock, log }),
+    reload: undefined,
+    lossRates: lossRatesFromConfig({}),
+    earnings: () => ({ interest: [], losses: [] }),
+    protections: new Protections({ store, clock, log, settings: () => limits.protections }),
+    proposals: { approve: (id, by) => approveProposal({ store, clock }, id, by), reject: (id, by) => rejectProposal({ store, clock }, id, by) },
   };
-  return wireOperations(deps);
+  return attachOps(parts);
 }
 
 describe('the idle-cash job', () => {
   it('runs every five minutes live, every five seconds on a simulated clock', () => {
     const clock = new ManualClock('2026-03-10T12:00:00Z');
-    expect(operations(clock, 1).jobs.find((job) => job.name === 'idle-cash')?.schedule).toBe('*/5 * * * *');
-    expect(operations(clock, 86_400).jobs.find((job) => job.name === 'idle-cash')?.schedule).toBe('*/5 * * * * *');
+    expect(operations(clock, 1).jobs().find((job) => job.name === 'idle-cash')?.schedule).toBe('*/5 * * * *');
+    expect(operations(clock, 86_400).jobs().find((job) => job.name === 'idle-cash')?.schedule).toBe('*/5 * * * * *');
   });
 
   it('notifies idle_cash once the share stayed above the threshold for the set hours', async () => {
     const clock = new ManualClock('2026-03-10T12:00:00Z');
-    const job = operations(clock, 1).jobs.find((candidate) => candidate.name === 'idle-cash');
+    const job = operations(clock, 1).jobs().find((candidate) => candidate.name === 'idle-cash');
     if (job === undefined) throw new Error('no idle-cash job');
     await job.run();
     clock.advance(HOUR);
@@ -75,7 +89,7 @@ describe('the idle-cash job', () => {
   it('on a sped-up clock (the sandbox) also waits the set hours of the machine\'s own time', async () => {
     const clock = new ManualClock('2026-03-10T12:00:00Z');
     const wall = new ManualClock('2026-11-26T09:00:00Z');
-    const job = operations(clock, 86_400, wall).jobs.find((candidate) => candidate.name === 'idle-cash');
+    const job = operations(clock, 86_400, wall).jobs().find((candidate) => candidate.name === 'idle-cash');
     if (job === undefined) throw new Error('no idle-cash job');
     await job.run();
     // Five simulated days in five seconds, checked each second: true on the run's clock, but no one could have acted.

@@ -60,7 +60,7 @@ export async function startListener(options: ListenerOptions = {}): Promise<Harn
     inbox: store.inbox,
     clock,
     log,
-    onStored: (event) => stored.push(event),
+    worker: { wake: (event) => stored.push(event) },
     onOutcome: (outcome) => outcomes.push(outcome),
     refusalWarning: { state: store.state, ...options.warnAfter },
     ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),

@@ -24,7 +24,7 @@ export interface FuzzBody {
   answer?: 'accepted' | 'duplicate' | 'ignored';
   /** Set when this delivery is the first of a genuine event: its uuid must end up in the inbox. */
   storesUuid?: string;
-  /** Set when the stored event is of a topic lendbot acts on (onStored is called once for it). */
+  /** Set when the stored event is of a topic lendbot acts on (its worker is woken once for it). */
   wakes?: boolean;
 }
 

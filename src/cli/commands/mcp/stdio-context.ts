@@ -2,7 +2,8 @@
  * The agent connector's parts for `lendbot mcp`, built from the same config, database and
  * credentials as `lendbot run`, with the daemon's own classes: the OfferPlacer (intent row
  * before the POST), the BalanceTracker, the decide step's data source and spend ledger, and the
- * protections' pause. Another process may be running the daemon on the same database: the
+ * protections' pause. The context is made of them by the builder the daemon's operator listener
+ * uses (src/operator/agent-context.ts, buildAgentContext). Another process may be running the daemon on the same database: the
  * intent row, unique per request, still lets at most one offer out.
  */
 import { systemClock } from '../../../clock/clock.js';
@@ -14,8 +15,7 @@ import { serviceDataSource, storeSpendLedger } from '../../../daemon/service-dat
 import { loadStrategyFile } from '../../../engine/index.js';
 import type { Logger } from '../../../log/logger.js';
 import { Protections } from '../../../ops/protections/index.js';
-import type { AgentContext } from '../../../operator/agent-context.js';
-import { approvalSettings } from '../../../operator/proposals/allowance.js';
+import { buildAgentContext, type AgentContext } from '../../../operator/agent-context.js';
 import { createMarketplaceClient, serviceConfigFromEnv, serviceSettingsFromSection } from '../../../service/index.js';
 import { openStore } from '../../../store/index.js';
 
@@ -34,29 +34,28 @@ export async function buildStdioContext(config: DaemonConfigFile, env: Record<st
   const component = (name: string): Logger => log.child({ component: name });
   const dryRun = config.dry_run;
   const balance = new BalanceTracker({ client, store, clock, log: component('balance') });
+  // No pipeline here: the agent's offers wait their turn in a queue of their own.
   const queue = new SerialQueue();
-  const context: AgentContext = {
+  const context: AgentContext = buildAgentContext({
     client,
     store,
     clock,
     realClock: systemClock,
-    log: component('agent'),
+    log,
     mode: 'live',
     dryRun,
     strategies: () => strategies,
     limits: () => config.risk,
-    strategyFiles: () => config.strategies,
+    strategyFiles: config.strategies,
     config,
     balance,
     data: serviceDataSource(client),
     spend: storeSpendLedger(store),
     placer: new OfferPlacer({ client, store, clock, log: component('act'), dryRun }),
-    exclusive: (job) => queue.run(job),
+    pipeline: { exclusive: (job) => queue.run(job) },
     // No notifier here: a running daemon notices a pause or a lift at its next read and notifies it.
     protections: new Protections({ store, clock, log: component('protect'), settings: () => config.risk.protections }),
-    // `--name` finds its allowance among ops.tokens; the daemon's dashboard approves the rest.
-    approvals: approvalSettings(config.ops),
-  };
+  });
   return {
     context,
     async close() {

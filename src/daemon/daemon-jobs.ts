@@ -1,0 +1,68 @@
+/**
+ * The daemon's own scheduled jobs, made of its built parts (daemon-parts.ts): the poll, the inbox
+ * pass, the balance, the account sync, the funding of accepted manual offers, the protections'
+ * check and the learning of offer fates; and the settling, at start, of the offers a crash or an
+ * outage left unsettled. `lendbot` runs them by name (Daemon.runJob).
+ */
+import type { Job } from '../clock/scheduler.js';
+import type { DaemonParts } from './daemon-parts.js';
+import type { ListedRequests } from './intent-reconciler.js';
+import type { PollHooks } from './poller.js';
+
+export interface DaemonJobs {
+  /** Every job by its name, for the scheduler. */
+  jobs: Job[];
+  /** Run once at start, before the schedules: the events stored before a stop or crash. */
+  inboxJob: Job;
+  /** Run once at start when `poll.at_start`: a full poll. */
+  pollJob: Job;
+  /** Settles intents and unknown offers left by a crash or an outage, before anything new is decided. */
+  settleAtStart(): Promise<void>;
+}
+
+export function daemonJobs(parts: DaemonParts): DaemonJobs {
+  const { config, pipeline, reconciler, poller, inbox, balance, accountSync, funding, protections, marketFates, store, log } = parts;
+  // Offers whose outcome is unknown are settled before new requests are decided, so the guard
+  // weighs new offers against known money (they reserve meanwhile in any case).
+  const settleUnknownOffers = (listed: ListedRequests) => pipeline.exclusive(() => reconciler.reconcile(listed));
+  // In a poll, page by page: the offers on a page are settled before its new requests are decided.
+  const pollHooks: PollHooks = {
+    beforePage: (pageIds) => pipeline.exclusive(() => reconciler.settleListed(pageIds)),
+    afterScan: (listed) => pipeline.exclusive(async () => reconciler.expireUnlisted(listed)),
+  };
+  const pollJob: Job = { name: 'poll', schedule: config.poll.schedule, run: () => poller.poll(pollHooks) };
+  const inboxJob: Job = { name: 'inbox', schedule: config.poll.schedule, run: () => inbox.drain() };
+  const jobs: Job[] = [
+    pollJob,
+    { name: 'balance', schedule: config.jobs.balance_refresh, run: () => balance.refresh() },
+    {
+      name: 'sync',
+      schedule: config.jobs.reconcile,
+      run: async () => {
+        const { offersSettled } = await accountSync.sync();
+        // A funded offer stops reserving money once its loan is synced; read the balance it was
+        // paid from at once, so the guard never sees the money as both free and unspent.
+        if (offersSettled > 0) await balance.refresh();
+      },
+    },
+    { name: 'fund', schedule: config.jobs.fund_accepted, run: () => funding.run() },
+    { name: 'protections', schedule: config.jobs.protections, run: async () => protections.check() },
+    inboxJob,
+    // Offer fates (accepted, rejected, lost, expired) teach learning strategies their market.
+    { name: 'learn', schedule: config.jobs.reconcile, run: async () => void marketFates.learnFates() },
+  ];
+
+  const settleAtStart = async (): Promise<void> => {
+    const unsettled = store.offers.listByState(['intent', 'unknown']).length;
+    if (unsettled === 0) return;
+    try {
+      const summary = await poller.list();
+      const { settled, stillUnknown } = await settleUnknownOffers({ ids: summary.listedIds, complete: summary.complete });
+      log.info({ settled, stillUnknown }, 'offers left unsettled by the last run reconciled');
+    } catch (error) {
+      // They keep reserving their money until a later poll settles them.
+      log.warn({ err: error, unsettled }, 'could not settle the offers left by the last run yet; they keep reserving their money');
+    }
+  };
+  return { jobs, inboxJob, pollJob, settleAtStart };
+}

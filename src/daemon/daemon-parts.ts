@@ -1,0 +1,265 @@
+/**
+ * The daemon's built parts, assembled in the order they use one another, so nothing is used
+ * before it exists: the notifier before the service health and the protections that send through
+ * it, the metrics before the client they count, the client and store before everything that calls
+ * them, the pipeline before the inbox worker and the poller that feed it.
+ *
+ * The features then attach to these parts in one call each, the way fastify plugins and probot
+ * apps do (src/ops/attach-ops.ts, `attachOps`; src/operator/attach-operator.ts, `attachOperator`):
+ * each reads what it needs of the parts and registers its routes, listeners and jobs.
+ */
+import { systemClock, type Clock } from '../clock/clock.js';
+import { eventDropReason, loadStrategyFiles, type CompiledStrategy, type DataSource, type SpendLedger } from '../engine/index.js';
+import { createLogger, type Logger } from '../log/logger.js';
+import type { RiskLimits } from '../risk/index.js';
+import { ConfigurationError, createMarketplaceClient, serviceConfigFromEnv, serviceSettingsFromSection, unionListFilters, type MarketplaceApi, type ServiceConfig } from '../service/index.js';
+import { openStore, type Store } from '../store/index.js';
+import { buildWebhookServer, type WebhookServer } from '../webhook/index.js';
+import { AccountSync } from './account-sync.js';
+import { BalanceTracker } from './balance-tracker.js';
+import { daemonConfigSchema, type DaemonConfigFile } from './daemon-config.js';
+import type { DaemonOverrides } from './daemon.js';
+import { FundingJob } from './funding-job.js';
+import { InboxWorker } from './inbox-worker.js';
+import { IntentReconciler } from './intent-reconciler.js';
+import { MarketFates } from './market-fates.js';
+import { OfferPlacer } from './offer-placer.js';
+import { Pipeline } from './pipeline.js';
+import { Poller } from './poller.js';
+import { serviceDataSource, storeSpendLedger } from './service-data.js';
+import { Swappable } from './swappable.js';
+// The instruments other parts are built with: the metrics count the client's calls, the service
+// health hears them, the protections pause the pipeline, and both notify.
+import { instrumentClient } from '../ops/instrument.js';
+import { createMetrics, type LendbotMetrics } from '../ops/metrics.js';
+import { notifierFromConfig, type WebhookNotifier } from '../ops/notifier.js';
+import { Protections } from '../ops/protections/index.js';
+import { ServiceHealth } from '../ops/service-health.js';
+import type { ActiveConfig } from '../ops/hot-reload.js';
+import { lossRatesFromConfig } from '../ops/loss-rates-config.js';
+import type { LossRates } from '../ops/equity.js';
+import type { EarningsSeries } from '../ops/digest/digest-figures.js';
+import type { ProposalDecider } from '../ops/telegram-commands/telegram-command-replies.js';
+import { reachableHost } from '../operator/operator-listener.js';
+import { returnsFromStore } from '../operator/api/returns-routes.js';
+import { approveProposal, rejectProposal } from '../operator/proposals/decide-proposal.js';
+
+type Env = Record<string, string | undefined>;
+export type DaemonClient = MarketplaceApi & { close?: () => void };
+
+/** Everything the composition root built, for the features to attach to. */
+export interface DaemonParts {
+  config: DaemonConfigFile;
+  env: Env;
+  mode: 'live' | 'sandbox';
+  dryRun: boolean;
+  log: Logger;
+  /** The logger of one component (`log.child({ component })`). */
+  component(name: string): Logger;
+  /** The market's clock: every stored time is in it. */
+  clock: Clock;
+  /** Real time when the market's clock is fast: back-off and retries wait on it. */
+  backoffClock: Clock;
+  /** Real time for a person's minutes (confirmation codes, proposals, Telegram). */
+  realClock: Clock;
+  /** Simulated seconds per real second of `clock` (1 live). */
+  clockSpeed: number;
+  /** The client every part calls through, each call counted by the metrics and heard by the service health. */
+  client: DaemonClient;
+  /** The client as built, for the start-up check (a refusal there ends start-up, it is no degradation). */
+  bareClient: DaemonClient;
+  /** How the client was configured; undefined when the market was passed in (the sandbox, tests). */
+  serviceConfig: ServiceConfig | undefined;
+  store: Store;
+  metrics: LendbotMetrics;
+  serviceHealth: ServiceHealth;
+  /** Outbound notifications; undefined when they are off. */
+  notifier: WebhookNotifier | undefined;
+  /** The active strategies and limits, read at each use: hot reload swaps them. */
+  strategies(): readonly CompiledStrategy[];
+  limits(): RiskLimits;
+  /** The strategy files in use; undefined when the strategies were compiled in process (tests). */
+  strategyFiles: readonly string[] | undefined;
+  /** Hot reload's sources and how a validated change is swapped in; undefined when the strategies were compiled in process. */
+  reload:
+    | { strategyFiles: readonly string[]; configFile: string | undefined; configSchema: typeof daemonConfigSchema; apply: (next: ActiveConfig) => Promise<void> }
+    | undefined;
+  /** The config's expected-loss shares (equity in the status and /metrics). */
+  lossRates: LossRates;
+  /** The returns series up to a time (the digest's earnings, Telegram's /profit). */
+  earnings(nowMs: number): EarningsSeries;
+  /** Approves or rejects an agent's proposal, as `lendbot approve` does (Telegram's /approve). */
+  proposals: ProposalDecider;
+  balance: BalanceTracker;
+  placer: OfferPlacer;
+  protections: Protections;
+  marketFates: MarketFates;
+  /** The decide step's seams: paid data from the service, its spend to the purchases table. */
+  data: DataSource<false>;
+  spend: SpendLedger;
+  pipeline: Pipeline;
+  /** Lists the requests page by page and sends each one not yet decided to the pipeline. */
+  poller: Poller;
+  /** Works through the webhook inbox and sends each new request to the pipeline. */
+  inbox: InboxWorker;
+  /** The marketplace-facing listener, before it listens: features add their routes (/healthz). */
+  webhook: WebhookServer;
+  /** The webhook URL on this machine (for the sandbox's subscription and for tests). */
+  webhookUrl: string;
+  reconciler: IntentReconciler;
+  accountSync: AccountSync;
+  funding: FundingJob;
+}
+
+/** Builds the parts in dependency order; the jobs and the daemon's start and stop are the caller's (daemon.ts). */
+export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, overrides: DaemonOverrides): Promise<DaemonParts> {
+  const log = overrides.log ?? createLogger({ level: config.log_level });
+  const mode = overrides.mode ?? 'live';
+  // Checked first, before anything starts: a daemon that cannot trade must say so, not run.
+  if (overrides.client === undefined) requireLiveCredentials(env, overrides.webhookSecret !== undefined);
+  const initialStrategies = overrides.strategies ?? (await loadStrategyFiles(config.strategies));
+  const clock = overrides.clock ?? systemClock;
+  const backoffClock = overrides.backoffClock ?? clock;
+  const realClock = overrides.realClock ?? systemClock;
+  const component = (name: string): Logger => log.child({ component: name });
+
+  let bareClient: DaemonClient;
+  let serviceConfig: ServiceConfig | undefined;
+  if (overrides.client === undefined) {
+    serviceConfig = { ...serviceConfigFromEnv(env), ...serviceSettingsFromSection(config.service) };
+    bareClient = createMarketplaceClient(serviceConfig, { clock, log });
+  } else {
+    bareClient = overrides.client;
+  }
+  const webhookSecret = overrides.webhookSecret ?? env.LENDBOT_WEBHOOK_SECRET?.trim();
+  if (!webhookSecret) throw new ConfigurationError('LENDBOT_WEBHOOK_SECRET is not set; export the webhook secret the marketplace gave you');
+  const notifier = notifierFromConfig(config.notifications, env, { clock, log: component('notify') });
+  const notify = (...args: Parameters<WebhookNotifier['notify']>): void => void notifier?.notify(...args);
+  const metrics = createMetrics();
+  const serviceHealth = new ServiceHealth({ clock: backoffClock, log: component('service'), notify: (data) => notify('service_degraded', data) });
+  const client = instrumentClient(bareClient, metrics, (endpoint, error) => serviceHealth.observe(endpoint, error));
+  const store = overrides.store ?? openStore(config.db, { onWarning: (message) => log.warn({ db: config.db }, message), synchronous: config.store.synchronous });
+  const dryRun = config.dry_run;
+
+  // What hot reload may change; read through get() each time, swapped between two requests.
+  const active = new Swappable({ strategies: initialStrategies as readonly CompiledStrategy[], limits: config.risk });
+  const strategies = () => active.get().strategies;
+  const limits = () => active.get().limits;
+  const offerExpiryMs = () => limits().offerExpiryMs;
+  const balance = new BalanceTracker({ client, store, clock, log: component('balance') });
+  const placer = new OfferPlacer({ client, store, clock, log: component('act'), dryRun });
+  const protections = new Protections({ store, clock, log: component('protect'), settings: () => limits().protections, notify });
+  const marketFates = new MarketFates({ store, clock, log: component('learn'), offerExpiryMs });
+  const data = serviceDataSource(client);
+  const spend = storeSpendLedger(store);
+  const pipeline = new Pipeline({
+    store,
+    clock,
+    log: component('pipeline'),
+    strategies,
+    limits,
+    balance,
+    data,
+    spend,
+    placer,
+    dryRun,
+    protections,
+    // A request whose data failed waits in real time, like every back-off.
+    retryClock: backoffClock,
+    marketFates,
+  });
+  // The poll asks only for what some active strategy could take (read at each poll: hot reload).
+  const listFilters = () => (config.poll.server_filters ? unionListFilters(strategies().map((strategy) => strategy.listRestriction)) : {});
+  const poller = new Poller({ client, store, pipeline, clock, log: component('poll'), listFilters });
+  const inbox = new InboxWorker({
+    client,
+    store,
+    pipeline,
+    clock,
+    backoffClock,
+    log: component('inbox'),
+    prefilter: (data) => {
+      const reason = eventDropReason(data, limits().allowedRiskLevels, strategies());
+      return reason === null ? { pass: true } : { pass: false, reason };
+    },
+  });
+  // The trip of a request: the listener stores the event and wakes the inbox worker, which
+  // fetches the request and hands it to the pipeline (inbox-worker.ts, pipeline.ts).
+  const webhook = buildWebhookServer({
+    secret: webhookSecret,
+    path: config.webhook.path,
+    bodyLimitBytes: config.webhook.body_limit_bytes,
+    inbox: store.inbox,
+    clock,
+    log,
+    worker: inbox,
+    onOutcome: (outcome) => metrics.webhookEvents.inc({ outcome }),
+    tokenLayout: config.webhook.token_layout,
+    refusalWarning: { state: store.state, refusals: config.webhook.warn_after.refusals, windowMs: config.webhook.warn_after.within_minutes * 60_000 },
+  });
+  const lossRates = lossRatesFromConfig(config);
+  return {
+    config,
+    env,
+    mode,
+    dryRun,
+    log,
+    component,
+    clock,
+    backoffClock,
+    realClock,
+    clockSpeed: overrides.clockSpeed ?? 1,
+    client,
+    bareClient,
+    serviceConfig,
+    store,
+    metrics,
+    serviceHealth,
+    notifier,
+    strategies,
+    limits,
+    strategyFiles: overrides.strategies === undefined ? config.strategies : undefined,
+    // Hot reload only when the strategies came from files (tests pass compiled ones).
+    reload:
+      overrides.strategies === undefined
+        ? {
+            strategyFiles: config.strategies,
+            configFile: overrides.configFile,
+            configSchema: daemonConfigSchema,
+            // Swapped between two requests, never during one.
+            apply: (next) => pipeline.exclusive(async () => active.swap(next)),
+          }
+        : undefined,
+    lossRates,
+    earnings: (nowMs) => returnsFromStore(store, nowMs, lossRates),
+    proposals: {
+      approve: (id, by) => approveProposal({ store, clock: realClock }, id, by),
+      reject: (id, by) => rejectProposal({ store, clock: realClock }, id, by),
+    },
+    balance,
+    placer,
+    protections,
+    marketFates,
+    data,
+    spend,
+    pipeline,
+    poller,
+    inbox,
+    webhook,
+    webhookUrl: `http://${reachableHost(config.webhook.host)}:${config.webhook.port}${config.webhook.path}`,
+    reconciler: new IntentReconciler({ client, store, clock, log: component('reconcile'), offerExpiryMs }),
+    accountSync: new AccountSync({ client, store, clock, log: component('sync'), offerExpiryMs }),
+    funding: new FundingJob({ client, store, clock, log: component('fund'), dryRun, balance, limits, pipeline }),
+  };
+}
+
+/** The variables a live daemon needs, all named at once when some are missing. */
+function requireLiveCredentials(env: Env, hasWebhookSecret: boolean): void {
+  const needed = ['LENDBOT_BASE_URL', 'LENDBOT_API_KEY', 'LENDBOT_SECRET_KEY', ...(hasWebhookSecret ? [] : ['LENDBOT_WEBHOOK_SECRET'])];
+  const missing = needed.filter((name) => !env[name]?.trim());
+  if (missing.length === 0) return;
+  const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}`;
+  throw new ConfigurationError(
+    `${list} ${missing.length === 1 ? 'is not set: set it' : 'are not set: set them'} to trade on the marketplace, or run \`lendbot run --sandbox\` for the simulated one (no real money)`,
+  );
+}
