@@ -32,7 +32,10 @@ export function evaluate(
  * (a replay, a daemon between reloads), and each call used to sort a copy. One entry, compared by
  * identity (lists are not changed once made), so it holds at most one list alive.
  */
-const MEMO_PRIORITY_ORDER: { listed: readonly CompiledStrategy[] | undefined; ordered: readonly CompiledStrategy[] } = { listed: undefined, ordered: [] };
+const MEMO_PRIORITY_ORDER: { listed: readonly CompiledStrategy[] | undefined; ordered: readonly CompiledStrategy[] } = {
+  listed: undefined,
+  ordered: [],
+};
 
 /** evaluateAll's order: the memo's when `strategies` is the list last asked about. */
 function orderOf(strategies: readonly CompiledStrategy[]): readonly CompiledStrategy[] {

@@ -1,5 +1,6 @@
 /**
- * FAST PATH of src/recording/recording-schema.ts:recordingLineSchema; equivalence: test/recording/recording-reader.test.ts; change both or neither.
+ * FAST PATH of src/recording/recording-schema.ts:recordingLineSchema; equivalence:
+ * test/recording/recording-reader.test.ts; change both or neither.
  *
  * A compiled check of recording lines, for reading large recordings fast: Ajv over the JSON Schema
  * generated from the zod schema at first use (so a field added to the zod schema is checked with

@@ -64,7 +64,11 @@ const headed: FastPath[] = files.flatMap(({ path, text }) => {
   const [, only, referenceFile = '', referenceName = '', test = ''] = match;
   return [{ fastPath: only === undefined ? path : `${path}:${only}`, reference: `${referenceFile}:${referenceName}`, test }];
 });
-const listed: FastPath[] = tableRows('## Fast paths and their references', 3).map(([fastPath = '', reference = '', test = '']) => ({ fastPath, reference, test }));
+const listed: FastPath[] = tableRows('## Fast paths and their references', 3).map(([fastPath = '', reference = '', test = '']) => ({
+  fastPath,
+  reference,
+  test,
+}));
 
 describe('fast paths', () => {
   it('say so in their first comment exactly as docs/performance.md lists them, and the other way round', () => {
@@ -74,7 +78,9 @@ describe('fast paths', () => {
   });
 
   it('write the header in its one form: a first comment that mentions FAST PATH otherwise is a typo', () => {
-    const malformed = files.filter(({ text }) => firstComment(text).includes('FAST PATH') && !HEADER.test(firstComment(text))).map(({ path }) => path);
+    const malformed = files
+      .filter(({ text }) => firstComment(text).includes('FAST PATH') && !HEADER.test(firstComment(text)))
+      .map(({ path }) => path);
     expect(malformed).toEqual([]);
   });
 
@@ -83,7 +89,9 @@ describe('fast paths', () => {
     for (const { fastPath, reference, test } of headed) {
       const [referenceFile = '', referenceName = ''] = reference.split(':');
       if (!existsSync(`${root}${referenceFile}`)) missing.push(`${fastPath}: no file ${referenceFile}`);
-      else if (!declares(readFileSync(`${root}${referenceFile}`, 'utf8'), referenceName)) missing.push(`${fastPath}: ${referenceFile} declares no ${referenceName}`);
+      else if (!declares(readFileSync(`${root}${referenceFile}`, 'utf8'), referenceName)) {
+        missing.push(`${fastPath}: ${referenceFile} declares no ${referenceName}`);
+      }
       if (!existsSync(`${root}${test}`)) missing.push(`${fastPath}: no test ${test}`);
       const [file = '', only] = fastPath.split(':');
       if (only !== undefined && !declares(readFileSync(`${root}${file}`, 'utf8'), only)) missing.push(`${fastPath}: ${file} declares no ${only}`);
@@ -93,7 +101,11 @@ describe('fast paths', () => {
 });
 
 describe('module-level memos', () => {
-  const memos = files.map(({ path, text }) => ({ path, names: [...text.matchAll(MEMO_CONST)].map((match) => match[1] ?? ''), said: MEMO_LINE.test(firstComment(text)) }));
+  const memos = files.map(({ path, text }) => ({
+    path,
+    names: [...text.matchAll(MEMO_CONST)].map((match) => match[1] ?? ''),
+    said: MEMO_LINE.test(firstComment(text)),
+  }));
 
   it('are named MEMO_ where the first comment says the module keeps one, and only there', () => {
     const unsaid = memos.filter((memo) => memo.names.length > 0 && !memo.said).map((memo) => memo.path);
@@ -113,7 +125,9 @@ describe('module-level memos', () => {
     // set for the span of one decide step (withLearning) and read by pricing under it.
     const allowed = new Set(['src/engine/load/typescript-loader.ts', 'src/engine/market/active-learning.ts']);
     const floors = /^src\/(engine|clock|risk|domain)\//;
-    const stateful = files.filter(({ path, text }) => floors.test(path) && !allowed.has(path) && /^let /m.test(text)).map(({ path }) => path);
+    const stateful = files
+      .filter(({ path, text }) => floors.test(path) && !allowed.has(path) && /^let /m.test(text))
+      .map(({ path }) => path);
     expect(stateful).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 /**
- * FAST PATH of src/engine/compile/compile-strategy.ts:compileStrategy; equivalence: test/backtest/tune-column-path.test.ts; change both or neither.
+ * FAST PATH of src/engine/compile/compile-strategy.ts:compileStrategy; equivalence:
+ * test/backtest/tune-column-path.test.ts; change both or neither.
  *
  * Prices of one period's requests, per distinct value of the params pricing reads: a tune's
  * trials differ mostly in their filters and thresholds, and pricing (about a hundred rates tried
