@@ -2,37 +2,20 @@
  * Evaluating strategies: `evaluate` (one strategy) and `evaluateAll` (several, in priority
  * order), which the decide step (decide-step.ts) calls for the daemon, the backtester, the tuner
  * and `strategy explain`. Both are pure: the same request, enrichment, strategy and params always
- * give the same decision (the two memos below only keep work already done, per object).
+ * give the same decision.
+ *
+ * This module keeps a bounded memo of one thing: the priority order of the strategy list last
+ * asked about (MEMO_PRIORITY_ORDER, one list), which only saves sorting the same list again.
  */
 import type { LoanRequest } from '../service/index.js';
 import type { CompiledStrategy } from './compiled-strategy.js';
 import type { Decision } from './decision.js';
 import type { Enrichment } from './enrichment.js';
 
-// `evaluate` with a params object compiles the strategy with them once per object and keeps the
-// result while both objects live. No caller in src/ passes params today: the tuner compiles each
-// trial itself (`strategy.withParams` in backtest/tune/trial-evaluator.ts) and hands the compiled
-// strategy to the decide step; the argument serves callers that try params on a strategy.
-const withParamsCache = new WeakMap<CompiledStrategy, WeakMap<object, CompiledStrategy>>();
-
-function strategyWith(strategy: CompiledStrategy, params: Readonly<Record<string, number>>): CompiledStrategy {
-  let cache = withParamsCache.get(strategy);
-  if (!cache) {
-    cache = new WeakMap();
-    withParamsCache.set(strategy, cache);
-  }
-  let compiled = cache.get(params);
-  if (!compiled) {
-    compiled = strategy.withParams(params);
-    cache.set(params, compiled);
-  }
-  return compiled;
-}
-
 /**
- * Decides about one request. `params` overrides some of the strategy's params; pass
- * the same object across calls to reuse the compiled result (so do not mutate it in between:
- * the compiled strategy is cached per object).
+ * Decides about one request. `params` overrides some of the strategy's params: the strategy is
+ * compiled with them for this call. A caller trying one param set on many requests compiles it
+ * once itself (`strategy.withParams`, as the tuner does) and keeps it as long as it needs it.
  */
 export function evaluate(
   request: LoanRequest,
@@ -40,24 +23,27 @@ export function evaluate(
   strategy: CompiledStrategy,
   params?: Readonly<Record<string, number>>,
 ): Decision {
-  const effective = params === undefined ? strategy : strategyWith(strategy, params);
+  const effective = params === undefined ? strategy : strategy.withParams(params);
   return effective.evaluate(request, enrichment);
 }
 
 /**
  * The last list ordered and its order: the decide step asks about the same list for every request
- * (a replay, a daemon between reloads), and each call used to sort a copy.
+ * (a replay, a daemon between reloads), and each call used to sort a copy. One entry, compared by
+ * identity (lists are not changed once made), so it holds at most one list alive.
  */
-let lastListed: readonly CompiledStrategy[] | undefined;
-let lastOrdered: CompiledStrategy[] = [];
+const MEMO_PRIORITY_ORDER: { listed: readonly CompiledStrategy[] | undefined; ordered: readonly CompiledStrategy[] } = {
+  listed: undefined,
+  ordered: [],
+};
 
-/** evaluateAll's order, remembered for the list last asked about (lists are not changed once made). */
+/** evaluateAll's order: the memo's when `strategies` is the list last asked about. */
 function orderOf(strategies: readonly CompiledStrategy[]): readonly CompiledStrategy[] {
-  if (strategies !== lastListed) {
-    lastOrdered = byPriority(strategies);
-    lastListed = strategies;
+  if (strategies !== MEMO_PRIORITY_ORDER.listed) {
+    MEMO_PRIORITY_ORDER.ordered = byPriority(strategies);
+    MEMO_PRIORITY_ORDER.listed = strategies;
   }
-  return lastOrdered;
+  return MEMO_PRIORITY_ORDER.ordered;
 }
 
 /** Strategies in priority order: lower `priority` first, those without one last, ties as given. */

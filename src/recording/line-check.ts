@@ -1,4 +1,7 @@
 /**
+ * FAST PATH of src/recording/recording-schema.ts:recordingLineSchema; equivalence:
+ * test/recording/recording-reader.test.ts; change both or neither.
+ *
  * A compiled check of recording lines, for reading large recordings fast: Ajv over the JSON Schema
  * generated from the zod schema at first use (so a field added to the zod schema is checked with
  * no further step). zod's safeParse costs about 10 µs a line, several times JSON.parse itself;

@@ -1,4 +1,6 @@
 /**
+ * FAST PATH of src/store/offer-fate.ts:offerFate; equivalence: test/store/offer-view.test.ts; change both or neither.
+ *
  * The one reading of an offer that every surface shows (`lendbot decisions` and `status`, the
  * operator API and dashboard, the agent connector, /metrics): its state reconciled with what the
  * service has shown, and whether it still holds money back. The offers table keeps the daemon's
@@ -19,7 +21,7 @@
  *   expired   the offer's life (risk.offer_expiry_hours) ended with no answer (an ambiguous attempt
  *             given up on once its request left the list included)
  *
- * `reserving` is the guard's own rule (open-offer-book.ts `reserves`), asked per offer, so the
+ * `reserving` is the guard's own rule (book-offer.ts `reserves`), asked per offer, so the
  * offers shown as reserving add up to the reserved figure on every surface. A lost offer keeps
  * its reservation until its life ends: the service has not said we lost it, and an acceptance
  * shows up only at the next account sync (the safe reading; docs/store.md, "Offer states").
@@ -32,7 +34,7 @@
 import type { Database } from 'better-sqlite3';
 import { offerFromRow, type OfferRow } from './offer-row.js';
 import type { OfferRecord, OfferScope, OfferState } from './offers-repository.js';
-import { reserves } from './open-offer-book.js';
+import { reserves } from './book-offer.js';
 import { flag, isoFromMs } from './sql-values.js';
 
 export const OFFER_VIEW_STATES = ['sending', 'unknown', 'refused', 'placed', 'accepted', 'funded', 'rejected', 'lost', 'expired'] as const;

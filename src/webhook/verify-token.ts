@@ -8,6 +8,8 @@
  * MAX_JSON_DEPTH, or an `nbf` still to come (the sender's clock ahead of ours; the marketplace
  * retries hourly, so it arrives later). Such refusals say `signed: true`: only the marketplace
  * holds the secret, so they mean we misread its tokens, and the listener warns about a run of them.
+ *
+ * This module keeps a bounded memo of the secret last imported as a key (MEMO_LAST_KEY, one entry).
  */
 import { createHash, webcrypto } from 'node:crypto';
 import { errors, jwtVerify } from 'jose';
@@ -86,18 +88,18 @@ export function webhookKey(secret: string): Uint8Array {
  * again for every token (a WebCrypto round of its own on the way to each offer). One secret is
  * in use at a time, so only the last one is kept.
  */
-let lastKey: { secret: string; key: Promise<webcrypto.CryptoKey> } | undefined;
+const MEMO_LAST_KEY: { last: { secret: string; key: Promise<webcrypto.CryptoKey> } | undefined } = { last: undefined };
 
 function verificationKey(secret: string): Promise<webcrypto.CryptoKey> {
-  if (lastKey?.secret !== secret) {
+  if (MEMO_LAST_KEY.last?.secret !== secret) {
     const key = webcrypto.subtle.importKey('raw', webhookKey(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
     // A failed import is not kept: the next token tries again.
     key.catch(() => {
-      if (lastKey?.key === key) lastKey = undefined;
+      if (MEMO_LAST_KEY.last?.key === key) MEMO_LAST_KEY.last = undefined;
     });
-    lastKey = { secret, key };
+    MEMO_LAST_KEY.last = { secret, key };
   }
-  return lastKey.key;
+  return MEMO_LAST_KEY.last.key;
 }
 
 function joseFailure(error: unknown): VerifyFailure {

@@ -1,4 +1,6 @@
 /**
+ * FAST PATH of src/backtest/run-backtest.ts:runBacktest; equivalence: test/backtest/tune-column-path.test.ts; change both or neither.
+ *
  * One training trial over columns: the backtest's replay (src/backtest/run-backtest.ts) cut down
  * to what a trial's score and figures read, for a strategy trial-columns.ts can represent. The
  * accounting is run-backtest's, step for step and in the same order, so every figure is the one

@@ -4,6 +4,9 @@
  * needs them, and each trial is then a pass over them. A strategy the columns cannot represent
  * (a plugin, paid provider data, params inside the score) gets no runner, and its trials are
  * full backtests (trial-evaluator.ts).
+ *
+ * This module keeps a bounded memo of each tune context's runners (MEMO_RUNNERS, one per window,
+ * held weakly by the context: they go when the tune does).
  */
 import { mergeParams } from '../../engine/compiled-strategy.js';
 import { columnSourceOf } from '../../engine/compile/compile-strategy.js';
@@ -46,12 +49,13 @@ export class ColumnTrialRunner {
   }
 }
 
-const runners = new WeakMap<TrialContext, Map<number, ColumnTrialRunner | null>>();
+/** Per tune context (weakly: kept as long as the context), per window: its runner, or null. */
+const MEMO_RUNNERS = new WeakMap<TrialContext, Map<number, ColumnTrialRunner | null>>();
 
 /** The column runner of a window's training period, or null when its trials need full backtests. */
 export function columnRunner(context: TrialContext, window: number): ColumnTrialRunner | null {
-  let byWindow = runners.get(context);
-  if (!byWindow) runners.set(context, (byWindow = new Map()));
+  let byWindow = MEMO_RUNNERS.get(context);
+  if (!byWindow) MEMO_RUNNERS.set(context, (byWindow = new Map()));
   let runner = byWindow.get(window);
   if (runner === undefined) {
     runner = makeRunner(context, window);

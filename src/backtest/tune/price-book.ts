@@ -1,4 +1,7 @@
 /**
+ * FAST PATH of src/engine/compile/compile-strategy.ts:compileStrategy; equivalence:
+ * test/backtest/tune-column-path.test.ts; change both or neither.
+ *
  * Prices of one period's requests, per distinct value of the params pricing reads: a tune's
  * trials differ mostly in their filters and thresholds, and pricing (about a hundred rates tried
  * per request) is the costly part of a decision, so each request is priced once per pricing

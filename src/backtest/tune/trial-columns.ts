@@ -1,4 +1,6 @@
 /**
+ * FAST PATH of src/engine/decide-step.ts:decideSync; equivalence: test/backtest/tune-column-path.test.ts; change both or neither.
+ *
  * Tuning over columns: a strategy's filters, score and data rounds evaluated once per request of
  * a period, by the engine's own compiled code, into typed arrays a trial then only compares its
  * thresholds against. What a trial's params can change is kept apart from what they cannot:

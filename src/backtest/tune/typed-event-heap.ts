@@ -1,4 +1,6 @@
 /**
+ * FAST PATH of src/clock/event-queue.ts:EventQueue; equivalence: test/backtest/tune-typed-event-heap.test.ts; change both or neither.
+ *
  * The backtest's event queue (src/clock/event-queue.ts) for the column path's replay: the same
  * order (time, then the order events were added) over typed arrays with an integer per event
  * instead of an object, so a trial's hundreds of thousands of cash flows allocate nothing.

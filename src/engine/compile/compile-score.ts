@@ -1,4 +1,7 @@
 /**
+ * FAST PATH (probability) of src/engine/compile/compile-score.ts:probabilityOf; equivalence:
+ * test/engine/score-probability.test.ts; change both or neither.
+ *
  * The score compiled to closures: a points scorecard, a logistic model and/or a trained model
  * file, each term a function of one feature slot. All produce log-odds of repayment, which add up:
  *   scorecard: ln(base_odds) + (sum of term points) * ln 2 / points_to_double_odds

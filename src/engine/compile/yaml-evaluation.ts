@@ -13,6 +13,8 @@
  * A replay evaluates every request (most of them twice: before and after banking data), so the
  * path is kept lean: passing filters allocate nothing, the min_probability text is formatted once,
  * and what a decision carries is built for it and kept by nothing else.
+ *
+ * This module keeps a bounded memo of min_probability texts (MEMO_RATIO_TEXTS, up to 1,000 values).
  */
 import type { LoanRequest } from '../../service/index.js';
 import type { DataPolicy, ProviderPolicy } from '../compiled-strategy.js';
@@ -76,12 +78,12 @@ function withPriceReasons(dataReasons: string[], scoreReason: string, priceReaso
 }
 
 /** The min_probability texts, formatted once per value (a param set keeps one). */
-const ratioTexts = new Map<number, string>();
+const MEMO_RATIO_TEXTS = new Map<number, string>();
 function ratioText(value: number): string {
-  let text = ratioTexts.get(value);
+  let text = MEMO_RATIO_TEXTS.get(value);
   if (text === undefined) {
-    if (ratioTexts.size >= 1_000) ratioTexts.clear();
-    ratioTexts.set(value, (text = formatRatio(value)));
+    if (MEMO_RATIO_TEXTS.size >= 1_000) MEMO_RATIO_TEXTS.clear();
+    MEMO_RATIO_TEXTS.set(value, (text = formatRatio(value)));
   }
   return text;
 }

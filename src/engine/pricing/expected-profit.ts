@@ -1,4 +1,7 @@
 /**
+ * FAST PATH (curvePoint) of src/engine/loan-math.ts:expectedProfitCents; equivalence: test/engine/curve-point.test.ts;
+ * change both or neither.
+ *
  * Expected-profit pricing (docs/strategies.md, "pricing"): for one request, the rate r in
  * [break-even, cap] that maximises
  *

@@ -1,0 +1,88 @@
+/**
+ * FAST PATH of src/store/guard-figures-sql.ts:sqlRecount; equivalence: test/store/open-offer-book.test.ts; change both or neither.
+ *
+ * An offer as the open-offer book (open-offer-book.ts) holds it, and the rules that say whether
+ * it counts in each of the guard's figures: the WHERE clauses of the SQL recount
+ * (guard-figures-sql.ts `sqlRecount`), row by row. Change a clause there and its predicate here
+ * together; test/store/open-offer-book.test.ts compares the two.
+ */
+import type { Cents } from '../service/index.js';
+import type { OfferState, ReservationQuery } from './offers-repository.js';
+import { msFromIso } from './sql-values.js';
+
+export interface BookOffer {
+  id: number;
+  automateFund: boolean;
+  totalCents: Cents;
+  riskLevel: number;
+  borrowerId: number;
+  state: OfferState;
+  createdMs: number;
+  dryRun: boolean;
+  /** A loan for its request is synced: the loan counts instead (see exposure-repository.ts). */
+  hasLoan: boolean;
+}
+
+export interface BookOfferRow {
+  id: number;
+  automate_fund: 0 | 1;
+  total_amount_cents: number;
+  risk_level: number;
+  borrower_id: number;
+  state: OfferState;
+  created_at: string;
+  dry_run: 0 | 1;
+  has_loan: 0 | 1;
+}
+
+/** The columns of a BookOfferRow, for `SELECT ... FROM offers o`. */
+export const OFFER_COLUMNS = `o.id, o.automate_fund, o.total_amount_cents, o.risk_level, o.borrower_id, o.state, o.created_at, o.dry_run,
+  EXISTS (SELECT 1 FROM loans l WHERE l.loan_request_id = o.loan_request_id) AS has_loan`;
+
+/** Pending offers count whatever their age (until settled or a loan replaces them). */
+const PENDING_STATES: ReadonlySet<OfferState> = new Set(['intent', 'unknown', 'accepted', 'funded']);
+
+export function fromRow(row: BookOfferRow): BookOffer {
+  return {
+    id: row.id,
+    automateFund: row.automate_fund === 1,
+    totalCents: row.total_amount_cents,
+    riskLevel: row.risk_level,
+    borrowerId: row.borrower_id,
+    state: row.state,
+    createdMs: msFromIso(row.created_at),
+    dryRun: row.dry_run === 1,
+    hasLoan: row.has_loan === 1,
+  };
+}
+
+/** The open_offers clause of the exposure query. */
+export function countsInExposure(offer: BookOffer, dryRun: boolean, cutoffMs: number): boolean {
+  if (offer.dryRun !== dryRun || offer.hasLoan) return false;
+  return offer.state === 'placed' ? offer.createdMs >= cutoffMs : PENDING_STATES.has(offer.state);
+}
+
+/** The fields of an offer its reservation depends on. */
+export type ReservingOffer = Pick<BookOffer, 'id' | 'automateFund' | 'state' | 'createdMs' | 'dryRun' | 'hasLoan'>;
+
+/** Whether the offer holds money back in the scope of `query` (offer-view.ts asks it per offer). */
+export function reserves(offer: ReservingOffer, query: ReservationQuery, cutoffMs: number): boolean {
+  if (offer.dryRun !== (query.dryRun ?? false) || offer.id === query.exceptOfferId) return false;
+  if (!offer.automateFund && query.includeManual !== true) return false;
+  const { state } = offer;
+  const pending = state === 'intent' || state === 'unknown' || ((state === 'placed' || state === 'accepted') && offer.createdMs >= cutoffMs);
+  return pending && (!offer.hasLoan || (!offer.automateFund && state === 'accepted'));
+}
+
+/** The daily totals' clause. */
+export function madeOn(offer: BookOffer, dryRun: boolean, startMs: number, endMs: number): boolean {
+  return offer.dryRun === dryRun && offer.state !== 'refused' && offer.createdMs >= startMs && offer.createdMs < endMs;
+}
+
+/** Older than the horizon, an offer only counts while pending without a loan (see the predicates). */
+export function keptBeforeHorizon(offer: BookOffer): boolean {
+  return PENDING_STATES.has(offer.state) && !offer.hasLoan;
+}
+
+/** Offers the book loads for a horizon: created since it, or still pending (`?` is the horizon's ISO text). */
+export const OFFERS_SINCE_SQL = `SELECT ${OFFER_COLUMNS} FROM offers o WHERE o.created_at >= ? OR o.state IN ('intent', 'unknown', 'accepted', 'funded')`;
