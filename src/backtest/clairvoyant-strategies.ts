@@ -4,7 +4,8 @@
  * bench can tell how much of the oracle's return better pricing could reach and how much a better
  * score could. Like the oracle (oracle-strategy.ts) they are measuring sticks, not strategies to run.
  *
- * Each wraps a YAML strategy priced for expected profit and keeps all of it but what it is given:
+ * Each wraps a YAML strategy priced for expected profit (without filters on paid scores) and
+ * keeps all of it but what it is given:
  * its data purchases, its filters and its min_probability (applied to the probability it prices
  * with). Where the strategy would reach its score's verdict:
  * - risk sight (`repayProbability`): the true chance of full repayment (the sandbox's hidden
@@ -21,7 +22,7 @@ import { compilePricing, type CompiledPricing } from '../engine/compile/compile-
 import { resolveNumber } from '../engine/definition/param-values.js';
 import { featureSource } from '../engine/features/feature-source.js';
 import { curvePoint } from '../engine/pricing/expected-profit.js';
-import { formatRatio, type CompiledStrategy, type Decision, type Enrichment } from '../engine/index.js';
+import { featureByName, formatRatio, type CompiledStrategy, type Decision, type Enrichment, type FilterDefinition } from '../engine/index.js';
 import type { RecordingLine } from '../recording/index.js';
 import type { LoanRequest } from '../service/index.js';
 import { recordedCompetition } from './market-model.js';
@@ -39,12 +40,19 @@ export interface ClairvoyantSight {
 /** The recorded reservation rate of a line: market sight in the recorded world. */
 export const recordedReservation = (line: RecordingLine): number | undefined => line.outcome?.reservation_rate;
 
-/** Whether the strategy's own decision got past its filters to the score's verdict (min_probability or the price). */
+/**
+ * Whether the strategy's own decision got past its filters to the score's verdict: an offer, or
+ * a skip that carries the probability (min_probability or the price; the only other skip with
+ * one, a filter on a paid score, is ruled out when the clairvoyant is made).
+ */
 function reachedVerdict(decision: Decision): boolean {
-  if (decision.action === 'offer') return true;
-  if (decision.action !== 'skip' || decision.probability === undefined) return false;
-  const last = decision.reasons[decision.reasons.length - 1] ?? '';
-  return last.startsWith('price ') || last.includes('< min_probability');
+  return decision.action === 'offer' || (decision.action === 'skip' && decision.probability !== undefined);
+}
+
+/** Whether a filter reads a paid score (provider A or B): it is applied after the score. */
+function onPaidScore(filter: FilterDefinition): boolean {
+  const group = featureByName(filter.feature).group;
+  return group === 'provider_a' || group === 'provider_b';
 }
 
 /**
@@ -58,6 +66,7 @@ export function clairvoyantStrategy(base: CompiledStrategy, recording: PreparedR
     throw new RangeError(`a clairvoyant needs a YAML strategy with a score and expected_profit pricing; "${base.name}" is not one`);
   }
   if (sight.repayProbability === undefined && sight.reservation === undefined) throw new RangeError('a clairvoyant needs risk sight, market sight or both');
+  if (definition.filters.some(onPaidScore)) throw new RangeError(`a clairvoyant cannot tell "${base.name}"'s filters on paid scores from its score's verdict`);
   const fitted = columnSourceOf(base)?.fittedMarket;
   const minProbability = resolveNumber(definition.score.min_probability, base.params);
   const pricing = compilePricing(pricingDefinition, base.params, fitted);

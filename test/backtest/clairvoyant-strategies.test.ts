@@ -3,14 +3,14 @@
  * prices with the default strategy's own pricing at the true repayment probability; market sight
  * offers the highest rate that wins when it clears the hurdle, else skips.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hiddenRepayProbabilities } from '../../bench/hidden-truth.js';
 import { clairvoyantStrategy, recordedReservation } from '../../src/backtest/clairvoyant-strategies.js';
 import { borrowerChoice, loadRecording, recordedCompetition, type PreparedRecording } from '../../src/backtest/index.js';
-import { loadStrategyFile, type CompiledStrategy, type Decision, type Enrichment } from '../../src/engine/index.js';
+import { compileStrategy, loadStrategyFile, parseStrategyText, type CompiledStrategy, type Decision, type Enrichment } from '../../src/engine/index.js';
 import { expectedProfitCents, type LoanEconomics } from '../../src/engine/loan-math.js';
 import type { RecordingLine } from '../../src/recording/index.js';
 import { exportSandboxRecording } from '../../src/sandbox/index.js';
@@ -146,5 +146,12 @@ describe('market sight', () => {
   it('refuses a strategy it cannot reuse the pricing of', async () => {
     const naive = await loadStrategyFile('strategies/examples/naive.yaml');
     expect(() => clairvoyantStrategy(naive, recording, { reservation: recordedReservation }, 'x')).toThrow(/expected_profit/);
+  });
+
+  it('refuses a strategy with a filter on a paid score, whose skips it could not tell from the score\'s', () => {
+    const text = readFileSync('strategies/balanced.yaml', 'utf8').replace('filters:\n', 'filters:\n  - feature: provider_a_score\n    min: 500\n    missing: pass\n');
+    const file = join(dir, 'paid-filter.yaml');
+    const paid = compileStrategy(parseStrategyText(text, file), { file, text });
+    expect(() => clairvoyantStrategy(paid, recording, { reservation: recordedReservation }, 'x')).toThrow(/paid scores/);
   });
 });
