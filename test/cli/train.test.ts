@@ -151,6 +151,34 @@ describe('lendbot train', () => {
       expect(await readFile(out, 'utf8')).toContain('    method: isotonic\n    points:   # [score probability, calibrated probability]\n      - [');
     });
 
+    it('writes only when the calibration loses money held out in no borrower world, unless --ignore-worlds', async () => {
+      // Without recorded acceptance, so the borrower worlds judge; balanced with a calibration
+      // (platt 1, -1) whose replacement, fitted on this market, loses in the rate-insensitive world.
+      const unrecorded = join(dir, 'unrecorded.jsonl');
+      const lines = (await readFile(data, 'utf8')).trim().split('\n').map((text) => {
+        const line = JSON.parse(text) as { outcome?: { reservation_rate?: number } };
+        if (line.outcome) delete line.outcome.reservation_rate;
+        return JSON.stringify(line);
+      });
+      await writeFile(unrecorded, `${lines.join('\n')}\n`);
+      const current = join(dir, 'platt.yaml');
+      await writeFile(current, (await readFile(balanced, 'utf8')).replace(/ {2}calibration:\n(?: {4}.*\n)+/, '  calibration: { method: platt, a: 1, b: -1 }\n'));
+      const out = join(dir, 'calibrated', 'refused.yaml');
+      const refused = await runCli(['train', '--calibrate', 'platt', '--strategy', current, '--data', unrecorded, '--out', out]);
+      expect(refused.code).toBe(3);
+      expect(refused.stdout).toMatch(/\nHeld out, in money: the strategy with the calibration fitted on the first part against the strategy as it is \(balance [\d,.]+ USD, seed 1\)\n/);
+      expect(refused.stdout).toMatch(/\n {2}world +gain +95% interval +requests +funded\n {2}insensitive +-\d+\.\d\d% .*\n {2}linear .*\n {2}quality .*\n {2}assumed .*\n/);
+      expect(refused.stdout).not.toContain('Wrote');
+      expect(refused.stderr).toMatch(/^lendbot: not written: the new calibration loses held out in insensitive -\d+\.\d\d points; .*refused\.yaml is unchanged \(--ignore-worlds writes it anyway\)\n$/);
+      await expect(readFile(out)).rejects.toThrow(/ENOENT/);
+      const forced = await runCli(['train', '--calibrate', 'platt', '--strategy', current, '--data', unrecorded, '--out', out, '--ignore-worlds', '--json']);
+      expect(forced.code).toBe(0);
+      const report = JSON.parse(forced.stdout) as { written: string; worlds_check: { holds: boolean; worlds: Array<{ world: string }> } };
+      expect(report).toMatchObject({ written: out, worlds_check: { holds: false } });
+      expect(report.worlds_check.worlds.map((w) => w.world)).toEqual(['insensitive', 'linear', 'quality', 'assumed']);
+      expect(await readFile(out, 'utf8')).toContain('    method: platt\n');
+    });
+
     it('says what is wrong with the options', async () => {
       const out = join(dir, 'never.yaml');
       expect(await runCli(['train', '--calibrate', 'platt', '--data', data, '--out', out])).toMatchObject({

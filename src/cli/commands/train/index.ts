@@ -28,6 +28,7 @@ interface TrainCliOptions {
   strategy?: string;
   marketOut?: string;
   historyRates?: boolean;
+  ignoreWorlds?: boolean;
 }
 
 /** Where the market file goes without --market-out: beside the model, models/x.json -> models/x.market.json. */
@@ -74,6 +75,7 @@ export function registerTrainCommand(program: Command, io: CliIo): void {
     .option('--market-out <file>', 'market file to write (JSON) for a strategy\'s pricing.market.file (default: beside --out, models/x.market.json)')
     .option('--history-rates', "let the rates of borrowers' past loans join the take-up fit as rates they took (default: only counted)")
     .option('--strategy <file>', 'with --calibrate: the strategy whose own score is calibrated (--data may then list several recordings, comma-separated)')
+    .option('--ignore-worlds', 'with --calibrate: write the strategy even when the new calibration loses money held out in some borrower world')
     .addHelpText(
       'after',
       `
@@ -91,7 +93,10 @@ pricing: { mode: expected_profit, market: { file: ../models/market.market.json }
 
 --calibrate platt|isotonic --strategy FILE fits the strategy's score.calibration on its own score
 (resolved requests it scores, the first --train-share of each recording; the rest judge it) and
-writes the strategy to --out with the block (every other line kept).`,
+writes the strategy to --out with the block (every other line kept). Before writing, the strategy
+with the calibration fitted on the first part is backtested against the strategy as it is on the
+held-out part of each recording, in every borrower world; when it loses money in any world nothing
+is written and the exit code is 3 (--ignore-worlds writes it anyway).`,
     )
     .addHelpText(
       'after',
@@ -100,6 +105,7 @@ writes the strategy to --out with the block (every other line kept).`,
         ['lendbot train --data day.jsonl --out models/day.json --train-share 0.8 --l2 auto', ''],
         ['lendbot train --data market.jsonl --out models/m.json --market-out markets/m.json', 'the market file where strategies look for it'],
         ['lendbot train --calibrate platt --strategy strategies/balanced.yaml --data a.jsonl,b.jsonl --out strategies/balanced.yaml', "calibrate balanced's probability in place"],
+        ['lendbot train --calibrate isotonic --strategy s.yaml --data a.jsonl --out s.yaml --ignore-worlds', 'write it even if it loses in some borrower world'],
       ),
     )
     .action(async (options: TrainCliOptions) => {
@@ -108,6 +114,7 @@ writes the strategy to --out with the block (every other line kept).`,
         return runCalibrate(io, { ...options, calibrate: options.calibrate });
       }
       if (options.strategy !== undefined) throw new UserError('--strategy needs --calibrate platt|isotonic');
+      if (options.ignoreWorlds === true) throw new UserError('--ignore-worlds is for --calibrate: a model file is checked by the strategies that use it (lendbot backtest)');
       const marketOut = options.marketOut ?? defaultMarketFile(options.out);
       if (marketOut === options.out) throw new UserError('--market-out must differ from --out (the model file)');
       try {
