@@ -12,6 +12,7 @@ import { calibrateStrategy, checkAcrossWorlds } from '../../../backtest/train/in
 import { ConfigFileError } from '../../../config/index.js';
 import { compileStrategy, loadStrategyFile, parseStrategyText, type CompiledStrategy } from '../../../engine/index.js';
 import { loadStrategyMarket, loadStrategyModel } from '../../../engine/load/load-strategy-file.js';
+import type { LoadedModel } from '../../../engine/model/index.js';
 import { printJson, warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import { formatCalibrateReport, worldsCheckText } from './calibrate-report-text.js';
@@ -31,10 +32,10 @@ export interface CalibrateCliOptions {
 /** The exit code when the calibrated strategy is not written because it loses held out in some world. */
 export const EXIT_NOT_ACROSS_WORLDS = 3;
 
-/** `text` as a compiled strategy, with the model and market files it names (relative to `file`). */
-async function compileText(text: string, file: string): Promise<CompiledStrategy> {
+/** `text` as a compiled strategy, with the model and market files it names (relative to `file`); `model` instead of its own. */
+export async function compileText(text: string, file: string, replacement?: LoadedModel): Promise<CompiledStrategy> {
   const definition = parseStrategyText(text, file);
-  const model = await loadStrategyModel(definition, file, text);
+  const model = replacement ?? (await loadStrategyModel(definition, file, text));
   const market = await loadStrategyMarket(definition, file, text);
   return compileStrategy(definition, { file, text, ...(model === undefined ? {} : { model }), ...(market === undefined ? {} : { market }) });
 }

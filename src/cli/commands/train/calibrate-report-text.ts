@@ -19,13 +19,13 @@ function stats(title: string, value: CalibrationStats): string {
 }
 
 /** The held-out money check across borrower worlds, and what it decided. */
-export function worldsCheckText(check: WorldsCheck, ignoreWorlds: boolean): string {
+export function worldsCheckText(check: WorldsCheck, ignoreWorlds: boolean, what: 'calibration' | 'model' = 'calibration'): string {
   const a = check.assumed;
   const parts = [
-    `\nHeld out, in money: the strategy with the calibration fitted on the first part against the strategy as it is (balance ${usd(check.startingBalanceCents)} USD, seed ${CHECK_SEED})\n`,
+    `\nHeld out, in money: the strategy with the ${what} fitted on the first part against the strategy as it is (balance ${usd(check.startingBalanceCents)} USD, seed ${CHECK_SEED})\n`,
     `  under the assumed take-up: ${points(a.gain)} of net annualized return, ${Math.round(a.confidence * 100)}% interval ${points(a.low)} to ${points(a.high)} (${a.requests} requests; funded ${a.candidateFunded} vs ${a.baselineFunded})\n`,
   ];
-  if (check.worlds.length > 0) parts.push(`In each borrower world (refused when it loses ${points(MATERIAL_LOSS).slice(1)} or more in any):\n`, worldsTable(check.worlds));
+  if (check.worlds.length > 0) parts.push(`In each borrower world (refused when the ${what} loses ${points(MATERIAL_LOSS).slice(1)} or more in any):\n`, worldsTable(check.worlds));
   else parts.push('  every held-out request records acceptance: judged by it alone\n');
   if (check.holds) parts.push('Holds across borrower worlds.\n');
   else parts.push(`Loses in ${check.losing.map((w) => `${w.world} ${points(w.gain)}`).join(', ')}${ignoreWorlds ? '; written anyway (--ignore-worlds)' : ''}.\n`);
