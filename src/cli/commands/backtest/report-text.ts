@@ -8,7 +8,7 @@ import { pct, riskLevelLabel, runName, sampleSizeWarning, sideBySideRows, summar
 import { ADVERSE_SELECTION_HEADER, ADVERSE_SELECTION_NOTE, adverseSelectionRows, bandHeadline, offerOutcomesText, COMPETITION_HEADER, competitionRows, WORLDS_HEADER, worldsRows } from '../../../backtest/index.js';
 import { SEGMENT_DIMENSIONS, SENSITIVITY_HEADER, sensitivityRows, sensitivityTitle, type SegmentRow } from '../../../backtest/index.js';
 import { formatTable } from '../strategy/text-table.js';
-import { UNFITTED_MARKET_TEXT } from '../../../engine/market-source.js';
+import { unfittedMarketText } from '../../../engine/market-source.js';
 import type { TakeUpCurve } from '../../../engine/index.js';
 import { calibrationSection } from './calibration-text.js';
 import { cashSection } from '../../../backtest/report/cash-section.js';
@@ -57,7 +57,8 @@ function header(result: BacktestResult, source: string, extras: ReportExtras): s
   for (const strategy of result.strategies) {
     const params = Object.entries(strategy.params).map(([name, value]) => `${name}=${value}`).join(' ');
     lines.push(`Strategy ${strategy.name} ${strategy.version} (${strategy.file}, content ${strategy.contentHash})${params ? `, params ${params}` : ''}`);
-    if (strategy.marketSource === 'default') lines.push(`  ${UNFITTED_MARKET_TEXT}`);
+    const unfitted = unfittedMarketText(strategy.marketSource);
+    if (unfitted !== undefined) lines.push(`  ${unfitted}`);
   }
   const { market, startingBalanceCents } = result.settings;
   if (extras.conditions) lines.push(`Conditions: ${extras.conditions}`);
