@@ -158,9 +158,11 @@ function prepayMonth(requestId: number, terms: number, market: MarketAssumptions
 
 /**
  * Whether an offer at `rate` on the recorded request wins, and how the loan then repays. The
- * line's own `reservation_rate` decides when it has one; else `world`'s made-up one; else the curve.
+ * line's own `reservation_rate` decides when it has one; else `world`'s made-up one; else the curve,
+ * at `defaultProbability` (the offering strategy's, as the fit behind a borrower-dependent curve
+ * used the lender's own) when the take-up depends on the borrower.
  */
-export function judgeOffer(line: RecordingLine, rate: number, market: MarketAssumptions, world?: ReservationSource): MarketVerdict {
+export function judgeOffer(line: RecordingLine, rate: number, market: MarketAssumptions, world?: ReservationSource, defaultProbability = 0): MarketVerdict {
   const request = line.loan_request;
   const fate = fateOf(line.outcome, rate, market);
   if (fate === 'unfunded' || fate === 'no_outcome') return { won: false, reason: fate, probability: 0 };
@@ -172,7 +174,7 @@ export function judgeOffer(line: RecordingLine, rate: number, market: MarketAssu
     const choice = borrowerChoice(rate, reservation, competition);
     if (choice !== 'won') return { won: false, reason: choice, probability: 0 };
   } else {
-    probability = acceptProbability(rate, request.max_interest_rate, competition, market.response, market.comparison);
+    probability = acceptProbability(rate, request.max_interest_rate, competition, market.response, market.comparison, defaultProbability);
     if (!(marketDraw(market.seed, request.id, 'accept') < probability)) {
       // As recorded acceptance names it: outbid when a competitor offered at or below our rate.
       return { won: false, reason: borrowerChoice(rate, Number.POSITIVE_INFINITY, competition) === 'outbid' ? 'outbid' : 'declined', probability };
@@ -184,4 +186,9 @@ export function judgeOffer(line: RecordingLine, rate: number, market: MarketAssu
   // dollars come back whatever we charged, but never more than we are owed (loanCashFlows caps).
   const repaidCents = Math.round(Math.min(1, Math.max(0, fate.fraction)) * totalRepayment(principal, fate.basisRate, request.loan_terms));
   return { won: true, plan: { kind: 'partial', repaidCents, final: fate.status !== 'current' }, probability };
+}
+
+/** The default probability a repayment probability gives the judge: 0 without one (no score). */
+export function defaultProbabilityOf(repayment: number | undefined): number {
+  return repayment === undefined || Number.isNaN(repayment) ? 0 : 1 - repayment;
 }

@@ -13,7 +13,7 @@ import { RecentDemand } from '../engine/pricing/cash-hurdle.js';
 import { checkOffer, UNCAPPED_RISK_LIMITS, type GuardRefusalCode, type GuardResult, type RiskLimits } from '../risk/index.js';
 import type { BacktestDecision, BacktestLoan, BacktestResult, SeriesPoint } from './backtest-result.js';
 import { EventQueue } from '../clock/event-queue.js';
-import { addMonthsUtc, DEFAULT_MARKET, judgeOffer, lacksOutcome, loanCashFlows, recordedCompetition, type Instalment, type MarketAssumptions, type MarketVerdict } from './market-model.js';
+import { addMonthsUtc, DEFAULT_MARKET, defaultProbabilityOf, judgeOffer, lacksOutcome, loanCashFlows, recordedCompetition, type Instalment, type MarketAssumptions, type MarketVerdict } from './market-model.js';
 import { OfferTally, populationDefault, type OfferFate } from './offer-stats.js';
 import { hasRecordedAcceptance, type ReservationSource } from './recorded-acceptance.js';
 import { isPrepared, prepareRecording, type PreparedRecording, type ReplayEntry } from './prepared-recording.js';
@@ -65,6 +65,8 @@ interface PendingOffer {
   decision: BacktestDecision | undefined;
   /** What the offer teaches its strategy's learner once its fate is known (learning strategies only). */
   learned: LearnedOffer | undefined;
+  /** The strategy's default probability for the borrower (0 without a score), for a borrower-dependent take-up curve. */
+  defaultProbability: number;
 }
 
 interface OpenLoan {
@@ -203,7 +205,7 @@ class Replay {
       this.decisions.push(record);
     }
     if (action === 'offer' && rate !== undefined) {
-      this.placeOffer({ entry, index, rate, strategy: decision.strategy.name, automateFund: decision.automateFund, key: { borrowerId: request.borrower.id, riskLevel: request.borrower_card_color }, segments, decision: record, learned: learnedOfferOf(decision) });
+      this.placeOffer({ entry, index, rate, strategy: decision.strategy.name, automateFund: decision.automateFund, key: { borrowerId: request.borrower.id, riskLevel: request.borrower_card_color }, segments, decision: record, learned: learnedOfferOf(decision), defaultProbability: defaultProbabilityOf(decision.probability) });
     }
   }
 
@@ -237,7 +239,7 @@ class Replay {
       this.events.add(expiryAt, { kind: 'expire', offer });
       return;
     }
-    const verdict = judgeOffer(offer.entry.line, offer.rate, this.market, this.options.world);
+    const verdict = judgeOffer(offer.entry.line, offer.rate, this.market, this.options.world, offer.defaultProbability);
     if (offer.decision) offer.decision.accept_probability = verdict.probability;
     if (lacksOutcome(offer.entry.line)) this.unjudgedOffers += 1;
     if (this.market.decisionDelayMs > this.limits.offerExpiryMs) this.events.add(expiryAt, { kind: 'expire', offer });

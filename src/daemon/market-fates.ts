@@ -35,17 +35,25 @@ function isStoredLearner(value: unknown): value is StoredLearnerJson {
   return Array.isArray(state?.posterior?.mean) && Array.isArray(state?.posterior?.cov) && typeof settings === 'object' && settings !== null;
 }
 
+/** The learners stored in `store` (readable ones, as MarketLearning takes them), and the strategies whose state is unreadable. */
+export function storedLearners(store: Store): { restored: Array<[string, StoredLearnerState]>; unreadable: string[] } {
+  const restored: Array<[string, StoredLearnerState]> = [];
+  const unreadable: string[] = [];
+  for (const row of createMarketLearningRepository(databaseOf(store)).learners()) {
+    if (isStoredLearner(row.state)) restored.push([row.strategy, { state: row.state.state, settings: row.state.settings }]);
+    else unreadable.push(row.strategy);
+  }
+  return { restored, unreadable };
+}
+
 export class MarketFates {
   readonly learning: MarketLearning;
   private readonly book: MarketLearningRepository;
 
   constructor(private readonly deps: MarketFatesDeps) {
     this.book = createMarketLearningRepository(databaseOf(deps.store));
-    const restored: Array<[string, StoredLearnerState]> = [];
-    for (const row of this.book.learners()) {
-      if (isStoredLearner(row.state)) restored.push([row.strategy, { state: row.state.state, settings: row.state.settings }]);
-      else deps.log.warn({ strategy: row.strategy }, 'stored market learner unreadable; it starts again from its prior');
-    }
+    const { restored, unreadable } = storedLearners(deps.store);
+    for (const strategy of unreadable) deps.log.warn({ strategy }, 'stored market learner unreadable; it starts again from its prior');
     this.learning = new MarketLearning(restored);
   }
 

@@ -339,7 +339,7 @@ export class Pipeline {
   private recordShadows(request: LoanRequest, outcome: DecideOutcome, shadows: readonly CompiledStrategy[]): void {
     try {
       this.shadowBook ??= createShadowDecisionsRepository(databaseOf(this.deps.store));
-      for (const row of decideShadows(request, outcome.enrichment, shadows, this.deps.clock.now())) this.shadowBook.record(row);
+      for (const row of decideShadows(request, outcome.enrichment, shadows, this.deps.clock.now(), this.deps.marketFates?.learning)) this.shadowBook.record(row);
     } catch (error) {
       this.deps.log.warn({ err: error, loanRequestId: request.id }, 'shadow decisions not recorded');
     }

@@ -17,6 +17,7 @@ import { decideSync, type CompiledStrategy, type DataSource, type Enrichment, ty
 import type { GuardResult } from '../risk/index.js';
 import { parseCents, type LoanRequest } from '../service/index.js';
 import type { ShadowDecisionInput } from '../store/shadow-decisions-repository.js';
+import { copyLearning, marketUsedText, type MarketLearning } from '../engine/market/index.js';
 
 const NOT_GIVEN = 'not bought by the live decision (a shadow strategy never buys)';
 
@@ -44,19 +45,27 @@ function givenDataSource(enrichment: Enrichment, needed: Set<string>): DataSourc
   };
 }
 
-/** Each challenger's decision on `request`, from the live decision's `enrichment`. */
-export function decideShadows(request: LoanRequest, enrichment: Enrichment, shadows: readonly CompiledStrategy[], nowMs: number): ShadowDecisionInput[] {
+/**
+ * Each challenger's decision on `request`, from the live decision's `enrichment`. `learning`: the
+ * daemon's learners; a challenger that learns (`pricing.learning`) prices with a copy of what was
+ * learned for it, as it would live, and the reasons say which market response priced it.
+ */
+export function decideShadows(request: LoanRequest, enrichment: Enrichment, shadows: readonly CompiledStrategy[], nowMs: number, learning?: MarketLearning): ShadowDecisionInput[] {
   const rows: ShadowDecisionInput[] = [];
   for (const strategy of shadows) {
     const needed = new Set<string>();
     // A copy: the step marks data unavailable on the enrichment it is given.
     const given: Enrichment = { ...enrichment };
-    const outcome = decideSync(request, { strategies: [strategy], nowMs, ledger: NO_SPEND }, givenDataSource(enrichment, needed), () => ALLOW, given);
+    const context = { strategies: [strategy], nowMs, ledger: NO_SPEND, learning: learning === undefined ? undefined : copyLearning(learning) };
+    const outcome = decideSync(request, context, givenDataSource(enrichment, needed), () => ALLOW, given);
     const { decision } = outcome;
     const offers = outcome.action === 'offer' && decision.rate !== undefined;
     const rate = offers ? (decision.rate ?? null) : null;
     const probability = decision.probability ?? null;
-    const reasons = outcome.reasons.concat([...needed].map((what) => `would have needed ${what} (not bought by the live decision)`));
+    const market = marketUsedText(decision);
+    const reasons = outcome.reasons
+      .concat([...needed].map((what) => `would have needed ${what} (not bought by the live decision)`))
+      .concat(market === undefined ? [] : [`priced with ${market}`]);
     rows.push({
       loanRequestId: request.id,
       strategy: strategy.name,
@@ -64,7 +73,8 @@ export function decideShadows(request: LoanRequest, enrichment: Enrichment, shad
       action: offers ? 'offer' : 'skip',
       rate,
       probability,
-      modelledAccept: rate === null ? null : expectedAcceptProbability(rate, request.max_interest_rate, probability ?? 0, DEFAULT_MARKET_RESPONSE),
+      // The strategy's own modelled chance (learned or configured market), else the default market's.
+      modelledAccept: rate === null ? null : (decision.modelled?.acceptProbability ?? expectedAcceptProbability(rate, request.max_interest_rate, 1 - (probability ?? 1), DEFAULT_MARKET_RESPONSE)),
       amountCents: parseCents(request.total_amount),
       maxRate: request.max_interest_rate,
       reasons,

@@ -85,5 +85,11 @@ export function mergeParams(
   return merged;
 }
 
-/** Where an expected-profit strategy's market response comes from (CompiledStrategy.marketSource). */
-export type MarketSource = 'default' | 'file' | 'explicit' | 'model';
+/** Where one part of a market response (competition or take-up) comes from. */
+export type MarketPartSource = 'default' | 'file' | 'explicit' | 'model';
+/**
+ * Where an expected-profit strategy's market response comes from (CompiledStrategy.marketSource):
+ * one word when both parts come from the same place, else each part's own, such as
+ * "model competition, default take-up" for a model that carries only a competition fit.
+ */
+export type MarketSource = MarketPartSource | `${MarketPartSource} competition, ${MarketPartSource} take-up`;

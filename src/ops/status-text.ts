@@ -8,7 +8,7 @@ import { calibrationJson, calibrationLines } from './calibration.js';
 import { describeClock } from './status-clock.js';
 import { equityJson, equityText } from './equity-now.js';
 import type { StatusReport } from './status-report.js';
-import { UNFITTED_MARKET_TEXT } from '../engine/market-source.js';
+import { unfittedMarketText } from '../engine/market-source.js';
 
 const usd = formatCents;
 
@@ -59,7 +59,8 @@ export function formatStatusText(report: StatusReport): string {
   }
   for (const budget of report.dataSpend.budgets) {
     add(`  budget ${budget.strategy}`, `${usd(budget.spentCents)} of ${usd(budget.monthlyBudgetCents)} (${usd(budget.monthlyBudgetCents - budget.spentCents)} left)`);
-    if (budget.marketSource === 'default') add(`  market ${budget.strategy}`, UNFITTED_MARKET_TEXT);
+    const unfitted = unfittedMarketText(budget.marketSource);
+    if (unfitted !== undefined) add(`  market ${budget.strategy}`, unfitted);
   }
   add('last poll', report.lastPoll.at === null || report.lastPoll.ageSeconds === null ? 'never' : `${report.lastPoll.at} (${age(report.lastPoll.ageSeconds)})`);
   add('webhook inbox', `${report.inboxDepth} waiting`);

@@ -107,6 +107,38 @@ describe('lendbot backtest', () => {
     expect(bad.stderr).toContain('takeUp');
   });
 
+  it('replays a lendbot-market file as trained, per-default take-up included, and notes the old format', async () => {
+    let output = '';
+    const run = async (market: object) => {
+      const json = join(dir, 'lm.json');
+      const file = join(dir, 'trained.market.json');
+      await writeFile(file, JSON.stringify({ format: 'lendbot-market', version: 1, ...market }));
+      const result = await runCli(['backtest', '--data', data, '--strategy', strategy, '--balance', '50000', '--draws', '1', '--no-sensitivity', '--json', json, '--market', file]);
+      expect(result.code).toBe(0);
+      expect(result.stderr).not.toContain('old market settings format');
+      output = result.stdout;
+      const parsed = JSON.parse(await readFile(json, 'utf8')) as { runs: Array<{ summary: { funded: number }; settings: { market: { response: { takeUp: unknown }; prepayment: unknown; seed: number } } }> };
+      return parsed.runs[0];
+    };
+    const blind = await run({ take_up: { midpoint: 0.9, steepness: 12 }, backtest: { prepayment: { share: 0.5 }, seed: 3 } });
+    expect(blind?.settings.market).toMatchObject({ response: { takeUp: { midpoint: 0.9, steepness: 12 } }, prepayment: { share: 0.5, atTermFraction: 0.5 }, seed: 3 });
+    // The strategy's borrowers (default probability 0.047) walk away from 0.12 of 0.3 when the midpoint falls by 15 per unit of it.
+    const dependent = await run({ take_up: { midpoint: 0.9, steepness: 12, midpoint_per_default: -15 }, backtest: { prepayment: { share: 0.5 }, seed: 3 } });
+    expect(dependent?.settings.market.response.takeUp).toEqual({ midpoint: 0.9, steepness: 12, midpointPerDefault: -15 });
+    expect(dependent?.summary.funded).toBeLessThan((blind?.summary.funded ?? 0) / 2);
+    expect(output).toContain("Market: take-up midpoint 0.9, steepness 12 (midpoint -15 per unit of the strategy's default probability)");
+    const file = join(dir, 'bad.market.json');
+    await writeFile(file, JSON.stringify({ format: 'lendbot-market', version: 1, backtest: { seeed: 1 } }));
+    const bad = await runCli(['backtest', '--data', data, '--strategy', strategy, '--market', file]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('backtest.');
+    const old = join(dir, 'old.yaml');
+    await writeFile(old, 'takeUp: { midpoint: 0.9, steepness: 12 }\n');
+    const legacy = await runCli(['backtest', '--data', data, '--strategy', strategy, '--draws', '1', '--no-sensitivity', '--market', old]);
+    expect(legacy.code).toBe(0);
+    expect(legacy.stderr).toContain(`warning: ${old} is in the old market settings format`);
+  });
+
   it('a dry run draws nothing: one run, no sensitivity, nothing funded', async () => {
     const result = await runCli(['backtest', '--data', data, '--strategy', strategy, '--dry-run']);
     expect(result.code).toBe(0);

@@ -109,6 +109,43 @@ describe('lendbot train', () => {
     expect(refused.stderr).toContain(`${bad}:5:3 score.model: cannot use model file ${join(dir, 'models', 'renamed.json')}`);
     expect(refused.stderr).toMatch(/renamed\.json:\d+:\d+ features\[0\]\.name: unknown feature "credit_score_lowest"/);
   });
+  /** The recording without recorded acceptance (reservation_rate), so the borrower worlds judge. */
+  async function unrecordedCopy(): Promise<string> {
+    const unrecorded = join(dir, 'unrecorded.jsonl');
+    const lines = (await readFile(data, 'utf8')).trim().split('\n').map((text) => {
+      const line = JSON.parse(text) as { outcome?: { reservation_rate?: number } };
+      if (line.outcome) delete line.outcome.reservation_rate;
+      return JSON.stringify(line);
+    });
+    await writeFile(unrecorded, `${lines.join('\n')}\n`);
+    return unrecorded;
+  }
+
+  it('with --strategy, writes the model only when the strategy with it loses no money held out in any borrower world', async () => {
+    const unrecorded = await unrecordedCopy();
+    const models = join(dir, 'checked');
+    expect((await runCli(['train', '--data', unrecorded, '--out', join(models, 'm0.json'), '--train-share', '0.5'])).code).toBe(0);
+    const strategy = join(models, 'modelled.yaml');
+    await writeFile(strategy, 'name: modelled\ndescription: scores with a trained model\nversion: "1"\ndata: { banking_data: never }\nscore: { model: m0.json, min_probability: 0.7 }\npricing:\n  mode: expected_profit\n  target_return: 0.05\n');
+    const out = join(models, 'm1.json');
+    const refused = await runCli(['train', '--data', unrecorded, '--out', out, '--strategy', strategy]);
+    expect(refused.code).toBe(3);
+    expect(refused.stdout).toContain('\nHeld out, in money: the strategy with the model fitted on the first part against the strategy as it is (balance ');
+    expect(refused.stdout).toMatch(/\n {2}world +gain +95% interval +requests +funded\n {2}insensitive +-\d+\.\d\d% /);
+    expect(refused.stdout).not.toContain('Wrote');
+    expect(refused.stderr).toMatch(/^lendbot: not written: .*modelled\.yaml with the new model loses held out in insensitive -\d+\.\d\d points.*m1\.json is unchanged \(--ignore-worlds writes it anyway\)\n$/);
+    await expect(readFile(out)).rejects.toThrow(/ENOENT/);
+    await expect(readFile(join(models, 'm1.market.json'))).rejects.toThrow(/ENOENT/);
+    const forced = await runCli(['train', '--data', unrecorded, '--out', out, '--strategy', strategy, '--ignore-worlds']);
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toMatch(/; written anyway \(--ignore-worlds\)\.\nWrote .*m1\.market\.json/);
+    expect(JSON.parse(await readFile(out, 'utf8'))).toMatchObject({ format: 'lendbot-model' });
+    expect(await runCli(['train', '--data', unrecorded, '--out', out, '--ignore-worlds'])).toMatchObject({ code: 1, stderr: 'lendbot: --ignore-worlds needs --strategy FILE: the strategy the new model is checked in\n' });
+    const unmodelled = await runCli(['train', '--data', unrecorded, '--out', out, '--strategy', new URL('../../strategies/balanced.yaml', import.meta.url).pathname]);
+    expect(unmodelled.code).toBe(1);
+    expect(unmodelled.stderr).toContain('does not score with a model file (score.model)');
+  });
+
   describe('--calibrate', () => {
     const balanced = new URL('../../strategies/balanced.yaml', import.meta.url).pathname;
 
@@ -151,13 +188,34 @@ describe('lendbot train', () => {
       expect(await readFile(out, 'utf8')).toContain('    method: isotonic\n    points:   # [score probability, calibrated probability]\n      - [');
     });
 
+    it('writes only when the calibration loses money held out in no borrower world, unless --ignore-worlds', async () => {
+      // Without recorded acceptance, so the borrower worlds judge; balanced with a calibration
+      // (platt 1, -1) whose replacement, fitted on this market, loses in the rate-insensitive world.
+      const unrecorded = await unrecordedCopy();
+      const current = join(dir, 'platt.yaml');
+      await writeFile(current, (await readFile(balanced, 'utf8')).replace(/ {2}calibration:\n(?: {4}.*\n)+/, '  calibration: { method: platt, a: 1, b: -1 }\n'));
+      const out = join(dir, 'calibrated', 'refused.yaml');
+      const refused = await runCli(['train', '--calibrate', 'platt', '--strategy', current, '--data', unrecorded, '--out', out]);
+      expect(refused.code).toBe(3);
+      expect(refused.stdout).toMatch(/\nHeld out, in money: the strategy with the calibration fitted on the first part against the strategy as it is \(balance [\d,.]+ USD, seed 1\)\n/);
+      expect(refused.stdout).toMatch(/\n {2}world +gain +95% interval +requests +funded\n {2}insensitive +-\d+\.\d\d% .*\n {2}linear .*\n {2}quality .*\n {2}assumed .*\n/);
+      expect(refused.stdout).not.toContain('Wrote');
+      expect(refused.stderr).toMatch(/^lendbot: not written: the new calibration loses held out in insensitive -\d+\.\d\d points; .*refused\.yaml is unchanged \(--ignore-worlds writes it anyway\)\n$/);
+      await expect(readFile(out)).rejects.toThrow(/ENOENT/);
+      const forced = await runCli(['train', '--calibrate', 'platt', '--strategy', current, '--data', unrecorded, '--out', out, '--ignore-worlds', '--json']);
+      expect(forced.code).toBe(0);
+      const report = JSON.parse(forced.stdout) as { written: string; worlds_check: { holds: boolean; worlds: Array<{ world: string }> } };
+      expect(report).toMatchObject({ written: out, worlds_check: { holds: false } });
+      expect(report.worlds_check.worlds.map((w) => w.world)).toEqual(['insensitive', 'linear', 'quality', 'assumed']);
+      expect(await readFile(out, 'utf8')).toContain('    method: platt\n');
+    });
+
     it('says what is wrong with the options', async () => {
       const out = join(dir, 'never.yaml');
       expect(await runCli(['train', '--calibrate', 'platt', '--data', data, '--out', out])).toMatchObject({
         code: 1,
         stderr: 'lendbot: --calibrate needs --strategy FILE: the strategy whose score is calibrated\n',
       });
-      expect(await runCli(['train', '--strategy', balanced, '--data', data, '--out', out])).toMatchObject({ code: 1, stderr: 'lendbot: --strategy needs --calibrate platt|isotonic\n' });
       const bad = await runCli(['train', '--calibrate', 'spline', '--strategy', balanced, '--data', data, '--out', out]);
       expect(bad.code).not.toBe(0);
       expect(bad.stderr).toContain('expected platt or isotonic');

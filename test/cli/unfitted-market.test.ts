@@ -63,4 +63,15 @@ describe('the unfitted default market, said where a lender looks', () => {
       h.cleanup();
     }
   });
+
+  it('names the part still unfitted when a market file carries only competition', async () => {
+    const { take_up: _ignored, ...competitionOnly } = MARKET;
+    await writeFile(join(dir, 'competition.json'), JSON.stringify(competitionOnly));
+    const partly = join(dir, 'partly.yaml');
+    await writeFile(partly, (await readFile(fitted, 'utf8')).replace('name: fitted', 'name: partly').replace('market: { file: market.json }', 'market: { file: competition.json }'));
+    const result = await runCli(['backtest', '--data', data, '--strategy', partly, '--draws', '1', '--no-sensitivity']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/\nStrategy partly [^\n]+\n {2}prices take-up with the unfitted default \(file competition, default take-up\); fit it with lendbot train\n/);
+    expect(result.stdout).not.toContain(UNFITTED);
+  });
 });

@@ -53,13 +53,19 @@ describe('a strategy with pricing.market.file', () => {
 
   it('lets numbers written in the strategy override the file’s, and says where each response comes from', async () => {
     const overridden = await load('override.yaml', '  market:\n    file: markets/fit.json\n    take_up: { midpoint_per_default: 0, steepness_per_default: 0 }\n');
-    expect(overridden.marketSource).toBe('explicit');
+    // Take-up comes from the strategy's own numbers, competition still from the file.
+    expect(overridden.marketSource).toBe('file competition, explicit take-up');
     const { rate, accept: p } = accept(overridden);
     expect(p).toBeCloseTo(takeUpProbability(rate, 0.36, { midpoint: 0.3, steepness: 12 }), 9);
     expect((await load('default.yaml', '')).marketSource).toBe('default');
     const file = join(dir, 'scored-by-model.yaml');
     await writeFile(file, 'name: m\ndescription: m\nversion: "1"\ndata: { banking_data: never }\nscore: { model: model.json }\npricing:\n  mode: expected_profit\n  target_return: 0.05\n');
     expect((await loadStrategyFile(file)).marketSource).toBe('model');
+    // A model that carries only a competition fit prices take-up with the unfitted default curve: said so.
+    const { take_up: _ignored, ...competitionOnly } = MODEL.market;
+    await writeFile(join(dir, 'competition-model.json'), JSON.stringify({ ...MODEL, market: competitionOnly }));
+    await writeFile(file, 'name: m\ndescription: m\nversion: "1"\ndata: { banking_data: never }\nscore: { model: competition-model.json }\npricing:\n  mode: expected_profit\n  target_return: 0.05\n');
+    expect((await loadStrategyFile(file)).marketSource).toBe('model competition, default take-up');
     // The file's bytes join the content hash: a refit changes every decision's hash.
     const other = join(dir, 'markets', 'other.json');
     await writeFile(other, JSON.stringify({ ...MARKET, take_up: { midpoint: 0.5, steepness: 6 } }));

@@ -8,7 +8,7 @@
 import { basename } from 'node:path';
 import type { BacktestLoan, BacktestResult, BacktestSummary, StrategyRun } from '../backtest-result.js';
 import type { DrawsSummary, SensitivityCase } from '../draws.js';
-import { UNFITTED_MARKET_TEXT } from '../../engine/market-source.js';
+import { unfittedMarketText } from '../../engine/market-source.js';
 import { unjudgedWarning } from '../market-model.js';
 import type { SegmentRow } from '../segment-stats.js';
 import { chartJsSource, scriptSafe } from './chartjs-source.js';
@@ -123,7 +123,8 @@ function runSection(result: BacktestResult, draws: DrawsSummary | undefined, ban
   const strategies = result.strategies
     .map((s) => {
       const params = Object.entries(s.params).map(([name, value]) => `${name}=${value}`).join(' ');
-      const unfitted = s.marketSource === 'default' ? ` <strong class="unfitted-market">${escapeHtml(UNFITTED_MARKET_TEXT)}</strong>` : '';
+      const text = unfittedMarketText(s.marketSource);
+      const unfitted = text !== undefined ? ` <strong class="unfitted-market">${escapeHtml(text)}</strong>` : '';
       return `<li><code>${escapeHtml(s.name)}</code> version ${escapeHtml(s.version)}, <code>${escapeHtml(s.file)}</code>, content <code>${escapeHtml(s.contentHash)}</code>${params ? `, params <code>${escapeHtml(params)}</code>` : ''}${unfitted}</li>`;
     })
     .join('');

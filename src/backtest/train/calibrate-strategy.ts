@@ -43,6 +43,8 @@ export interface CalibrationRecordingFacts {
   scored: number;
   fit: number;
   heldOut: number;
+  /** The first held-out request's index among the recording's requests: where its held-out period starts. */
+  heldOutFrom: number;
 }
 
 export interface CalibrateReport {
@@ -108,7 +110,10 @@ export function calibrateStrategy(recordings: ReadonlyArray<{ file: string; reco
     const cut = Math.floor(found.scored.length * options.trainShare);
     fitPart.push(...found.scored.slice(0, cut));
     heldOut.push(...found.scored.slice(cut));
-    facts.push({ file, requests: found.requests, resolved: found.resolved, scored: found.scored.length, fit: cut, heldOut: found.scored.length - cut });
+    const firstHeldOut = found.scored[cut]?.loanRequestId;
+    const from = recording.entries.findIndex((entry) => entry.line.loan_request.id === firstHeldOut);
+    const heldOutFrom = from < 0 ? recording.entries.length : from;
+    facts.push({ file, requests: found.requests, resolved: found.resolved, scored: found.scored.length, fit: cut, heldOut: found.scored.length - cut, heldOutFrom });
   }
   const all = [...fitPart, ...heldOut];
   checkClasses(all, 'in the recordings');

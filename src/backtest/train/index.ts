@@ -9,3 +9,4 @@ export { fitTakeUpCurve, LR_CRITICAL, type TakeUpObservation, type TakeUpCurveFi
 export { marketFileOf } from './market-file-out.js';
 export { planDesign, encodeRow, modelFeatures, MIN_LEVEL_LINES, type Design } from './design.js';
 export { calibrateStrategy, rawCut, type CalibrateReport, type CalibrateOptions, type CalibrationRecordingFacts } from './calibrate-strategy.js';
+export { checkAcrossWorlds, CHECK_SEED, MATERIAL_LOSS, type WorldsCheck, type HeldOutPart } from './held-out-check.js';

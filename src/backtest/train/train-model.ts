@@ -68,6 +68,13 @@ export interface TrainReport {
   converged: boolean;
   market: MarketFit;
   model: ModelFile;
+  /**
+   * The model fitted on the fitting part alone, with the market fitted on the lines seen before
+   * the held-out part: what `lendbot train --strategy` judges on the held-out part (held-out-check.ts).
+   */
+  evaluated: ModelFile;
+  /** The first held-out line's loan request id: where the held-out period starts. */
+  heldOutFromId: number;
 }
 
 interface Fitted {
@@ -157,6 +164,19 @@ function checkClasses(lines: readonly TrainingLine[], what: string, file: string
 
 const round = (value: number): number => Number(value.toPrecision(10));
 
+/** A fit's intercept and features as a model file holds them (rounded to 10 significant digits). */
+function roundedModel(fitted: Fitted): { intercept: number; features: ModelFeature[] } {
+  const { intercept, features } = modelFeatures(fitted.design, fitted.weights);
+  return {
+    intercept,
+    features: features.map((feature): ModelFeature =>
+      feature.encoding === 'standardised'
+        ? { ...feature, mean: round(feature.mean), sd: round(feature.sd), weight: round(feature.weight), missing_weight: round(feature.missing_weight) }
+        : { ...feature, levels: Object.fromEntries(Object.entries(feature.levels).map(([level, w]) => [level, round(w)])), missing_weight: round(feature.missing_weight) },
+    ),
+  };
+}
+
 /** Trains on `data` (from trainingData); throws TrainingDataError when the data cannot. */
 export function trainModel(data: TrainingData, options: TrainOptions): TrainReport {
   const file = options.dataFile;
@@ -186,14 +206,9 @@ export function trainModel(data: TrainingData, options: TrainOptions): TrainRepo
 
   // The written model is refit on every labelled line: the held-out figures describe the method.
   const final = fit(labelled, data.names, l2.value);
-  const { intercept, features } = modelFeatures(final.design, final.weights);
-  const roundedFeatures = features.map((feature): ModelFeature =>
-    feature.encoding === 'standardised'
-      ? { ...feature, mean: round(feature.mean), sd: round(feature.sd), weight: round(feature.weight), missing_weight: round(feature.missing_weight) }
-      : { ...feature, levels: Object.fromEntries(Object.entries(feature.levels).map(([level, w]) => [level, round(w)])), missing_weight: round(feature.missing_weight) },
-  );
-  const finalProbability = (line: TrainingLine): number => predictRows([encodeRow(final.design, line.values)], final.weights)[0] ?? 0;
-  const market = fitMarket(data.lines, finalProbability, { historyRates: options.historyRates === true });
+  const { intercept, features: roundedFeatures } = roundedModel(final);
+  const probabilityOf = (fitted: Fitted) => (line: TrainingLine): number => predictRows([encodeRow(fitted.design, line.values)], fitted.weights)[0] ?? 0;
+  const market = fitMarket(data.lines, probabilityOf(final), { historyRates: options.historyRates === true });
   const train = facts(trainLines, trainPredicted);
   const test = facts(testLines, testPredicted);
   const splitFacts = (split: SplitFacts): { lines: number; default_rate: number; auc: number | null; brier: number } => ({
@@ -223,7 +238,23 @@ export function trainModel(data: TrainingData, options: TrainOptions): TrainRepo
     },
     ...(Object.keys(market.section).length > 0 ? { market: market.section } : {}),
   };
+  const heldOutFromMs = testLines[0]?.seenMs ?? Number.POSITIVE_INFINITY;
+  const fitPartMarket = fitMarket(
+    data.lines.filter((line) => line.seenMs < heldOutFromMs),
+    probabilityOf(evaluation),
+    { historyRates: options.historyRates === true },
+  );
+  const evaluatedModel = roundedModel(evaluation);
+  const evaluated: ModelFile = {
+    ...model,
+    intercept: round(evaluatedModel.intercept),
+    features: evaluatedModel.features,
+    market: fitPartMarket.section,
+  };
+  if (Object.keys(fitPartMarket.section).length === 0) delete evaluated.market;
   return {
+    evaluated,
+    heldOutFromId: testLines[0]?.line.loan_request.id ?? -1,
     l2,
     lines: data.lines.length,
     labelled: labelled.length,

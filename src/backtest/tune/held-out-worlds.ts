@@ -10,7 +10,9 @@ import { borrowerWorlds, WORLD_NAMES, type WorldName } from '../borrower-worlds.
 import { DEFAULT_MARKET } from '../market-model.js';
 import { recordedAcceptanceShare } from '../worlds-band.js';
 import { compareHeldOut, type HeldOutEvidence, type HeldOutPair } from './held-out-comparison.js';
-import { runTrialByBacktest, type TrialContext } from './trial-evaluator.js';
+import type { BacktestOptions } from '../run-backtest.js';
+import type { TimeWindow } from './time-splits.js';
+import { runTrialByBacktest, type TrialContext, type TrialOutcome } from './trial-evaluator.js';
 
 export interface WorldHeldOut {
   world: WorldName;
@@ -18,26 +20,37 @@ export interface WorldHeldOut {
   evidence: HeldOutEvidence;
 }
 
+/** One window's held-out runs of the candidate and the values it would replace, with `backtest`'s options (a world's). */
+export type HeldOutRuns = (backtest: BacktestOptions, window: number) => { candidate: TrialOutcome; baseline: TrialOutcome };
+
 /**
- * Held-out evidence per borrower world for the candidates (one trial per window, 0 = the current
- * values); empty when every held-out line records acceptance.
+ * Held-out evidence per borrower world for any candidate against what it would replace (tune's
+ * params, train's calibrated strategy): `runs` backtests both on a window's held-out period in one
+ * world; empty when every held-out line records acceptance.
  */
-export function heldOutAcrossWorlds(context: TrialContext, candidates: readonly number[], seed: number): WorldHeldOut[] {
-  const { windows, backtest } = context;
+export function heldOutInWorlds(windows: readonly TimeWindow[], backtest: BacktestOptions, seed: number, runs: HeldOutRuns): WorldHeldOut[] {
   if (windows.every((window) => recordedAcceptanceShare(window.test) === 1)) return [];
   const response = backtest.market?.response ?? DEFAULT_MARKET.response;
   const perWindow = windows.map((window) => borrowerWorlds(window.test, response));
   return WORLD_NAMES.map((name, index): WorldHeldOut => {
     const pairs: HeldOutPair[] = windows.map((window, w) => {
       const world = perWindow[w]?.[index];
-      const inWorld: TrialContext = { ...context, backtest: { ...backtest, ...(world === undefined ? {} : { world }) } };
-      const run = (trial: number) => runTrialByBacktest(inWorld, { trial, window: w, part: 'test' });
       return {
-        candidate: run(candidates[w] ?? 0),
-        baseline: run(0),
+        ...runs({ ...backtest, ...(world === undefined ? {} : { world }) }, w),
         spanMs: (window.test.entries.at(-1)?.seenMs ?? 0) - (window.test.entries[0]?.seenMs ?? 0),
       };
     });
     return { world: name, label: perWindow[0]?.[index]?.label ?? name, evidence: compareHeldOut(pairs, backtest.startingBalanceCents, seed) };
+  });
+}
+
+/**
+ * Held-out evidence per borrower world for the candidates (one trial per window, 0 = the current
+ * values); empty when every held-out line records acceptance.
+ */
+export function heldOutAcrossWorlds(context: TrialContext, candidates: readonly number[], seed: number): WorldHeldOut[] {
+  return heldOutInWorlds(context.windows, context.backtest, seed, (backtest, w) => {
+    const run = (trial: number) => runTrialByBacktest({ ...context, backtest }, { trial, window: w, part: 'test' });
+    return { candidate: run(candidates[w] ?? 0), baseline: run(0) };
   });
 }

@@ -12,7 +12,7 @@
  */
 import { compilePricing, type CompiledPricing } from '../../engine/compile/compile-pricing.js';
 import { findParamReferences } from '../../engine/definition/param-values.js';
-import { addMonthsUtc, judgeOffer, loanCashFlows, type LoanCashFlows, type MarketAssumptions, type MarketVerdict } from '../market-model.js';
+import { addMonthsUtc, defaultProbabilityOf, judgeOffer, loanCashFlows, type LoanCashFlows, type MarketAssumptions, type MarketVerdict } from '../market-model.js';
 import type { ParamValues } from './param-space.js';
 import type { TrialColumns } from './trial-columns.js';
 
@@ -63,7 +63,7 @@ export class PricedRequests {
     if (verdict === undefined) {
       const entry = this.columns.recording.entries[i];
       if (!entry) throw new RangeError(`no request ${i}`);
-      this.verdicts[i] = verdict = judgeOffer(entry.line, this.rate(i), this.market);
+      this.verdicts[i] = verdict = judgeOffer(entry.line, this.rate(i), this.market, undefined, defaultProbabilityOf(this.columns.probability[i]));
     }
     return verdict;
   }

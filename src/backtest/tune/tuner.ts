@@ -142,7 +142,8 @@ export async function tune(recording: PreparedRecording, strategy: CompiledStrat
   }
 }
 
-const points = (v: number): string => `${v >= 0 ? '+' : ''}${(v * 100).toFixed(2)} points`;
+/** A gain in points of return, signed (tune's and train's verdicts). */
+export const points = (v: number): string => `${v >= 0 ? '+' : ''}${(v * 100).toFixed(2)} points`;
 
 function summarize(windows: WindowReport[], heldOut: HeldOutEvidence, worlds: WorldHeldOut[], strategy: CompiledStrategy, trials: readonly ParamValues[], options: TuneOptions): TuneReport {
   const mean = (values: number[]): number => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);

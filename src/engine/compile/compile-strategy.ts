@@ -18,7 +18,7 @@ import { FeatureTable } from './feature-table.js';
 import type { LoadedModel } from '../model/load-model-file.js';
 import { layerMarkets, type LoadedMarketFile } from '../market-file.js';
 import type { PartialMarketResponse } from '../market-response.js';
-import type { MarketSource } from '../compiled-strategy.js';
+import type { MarketPartSource, MarketSource } from '../compiled-strategy.js';
 import type { CashPosition } from '../pricing/cash-hurdle.js';
 import { evaluatePlan, type EvaluationPlan } from './yaml-evaluation.js';
 
@@ -45,10 +45,12 @@ export function fittedMarketOf(model: LoadedModel | undefined, market: LoadedMar
 export function marketSourceOf(definition: StrategyDefinition, model: LoadedModel | undefined, market: LoadedMarketFile | undefined): MarketSource | undefined {
   const pricing = definition.pricing;
   if (pricing?.mode !== 'expected_profit') return undefined;
-  if (pricing.market?.take_up !== undefined || pricing.market?.competition !== undefined) return 'explicit';
-  if (market !== undefined) return 'file';
-  if (model?.market !== undefined) return 'model';
-  return 'default';
+  // Each part from the top layer that sets it: the strategy's numbers, the market file, the model.
+  const part = (explicit: unknown, file: unknown, fromModel: unknown): MarketPartSource =>
+    explicit !== undefined ? 'explicit' : file !== undefined ? 'file' : fromModel !== undefined ? 'model' : 'default';
+  const competition = part(pricing.market?.competition, market?.market.competition, model?.market?.competition);
+  const takeUp = part(pricing.market?.take_up, market?.market.takeUp, model?.market?.takeUp);
+  return competition === takeUp ? competition : `${competition} competition, ${takeUp} take-up`;
 }
 
 function defaultParams(definition: StrategyDefinition): Record<string, number> {

@@ -5,3 +5,4 @@ export { learningSummary, TYPICAL_BORROWER, type LearningSummary } from './learn
 export { withLearning, activeLearning } from './active-learning.js';
 export { learnedAcceptCurve, observationAt, type LearnedCurve } from './learned-accept.js';
 export { type LearningObservation, type Posterior } from './logistic-correction.js';
+export { copyLearning, marketUsedText } from './learning-copy.js';

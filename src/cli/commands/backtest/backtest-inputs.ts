@@ -11,7 +11,7 @@ import { loadRecording, prepareRecording, type PeriodFilter, type PreparedRecord
 import type { MarketAssumptions } from '../../../backtest/index.js';
 import { DEFAULT_MARKET } from '../../../backtest/index.js';
 import { marketResponse } from '../../../engine/index.js';
-import { readMarketFile, type MarketFile } from './market-file.js';
+import { legacyMarketNote, readMarketFile, type MarketFile } from './market-file.js';
 import { ConfigFileError, loadYamlFile } from '../../../config/index.js';
 import { loadStrategyFiles, type CompiledStrategy } from '../../../engine/index.js';
 import { UNCAPPED_RISK_LIMITS, riskLimitsSchema, type RiskLimits } from '../../../risk/index.js';
@@ -103,9 +103,9 @@ export function addReplayOptions(command: Command, withDb: boolean, daemonCondit
         : "take the risk limits from this config's risk: section (default: built-in limits)",
     )
     .option('--unknown-competition <win|lose|rate>', 'when the recording does not tell the competing rate', competition)
-    .option('--competition <hard|soft>', 'hard (default): an offer at or above a recorded competing rate never wins; soft: compared by the market file\'s competition.width', comparison)
+    .option('--competition <hard|soft>', 'hard (default): an offer at or above a recorded competing rate never wins; soft: compared by the --market file\'s backtest.width', comparison)
     .option('--decision-delay-hours <h>', 'hours from an offer to the borrower accepting or rejecting it (default 24)', hours)
-    .option('--market <file>', 'market model settings, YAML or JSON: takeUp, competition, prepayment, recoveryDelayMonths (docs/backtesting.md)', readMarketFile)
+    .option('--market <file>', 'the market to replay against: a lendbot-market file (lendbot train --market-out), with an optional backtest: section (docs/backtesting.md)', readMarketFile)
     .option('--takeup-midpoint <u>', 'rate position (0: lowest rate, 1: the request maximum) where half of borrowers walk away (default 0.7)', finite)
     .option('--takeup-steepness <k>', 'how sharply take-up falls around the midpoint (default 6; 0: rate does not matter)', nonNegative);
 }
@@ -165,9 +165,9 @@ export async function loadLimits(config: string | undefined): Promise<RiskLimits
   }
 }
 
-/** The keys of `value` that are set (an optional key of a parsed file may hold undefined). */
-function defined<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+/** The deprecation note for a --market file in the old settings format. */
+export function warnLegacyMarket(io: CliIo, options: MarketOptions): void {
+  if (options.market?.legacy === true) warn(io, legacyMarketNote(options.market.file));
 }
 
 /** The market assumptions the options override. */
@@ -175,15 +175,16 @@ export function marketOf(options: MarketOptions): Partial<MarketAssumptions> {
   const market: Partial<MarketAssumptions> = {};
   if (options.unknownCompetition !== undefined) market.unknownCompetition = options.unknownCompetition;
   if (options.decisionDelayHours !== undefined) market.decisionDelayMs = Math.round(options.decisionDelayHours * 3_600_000);
-  const file = options.market ?? {};
-  const takeUp = defined(file.takeUp ?? {});
+  const file = options.market;
+  const takeUp = { ...file?.response.takeUp };
   if (options.takeupMidpoint !== undefined) takeUp.midpoint = options.takeupMidpoint;
   if (options.takeupSteepness !== undefined) takeUp.steepness = options.takeupSteepness;
-  const { comparison: fileComparison, ...competitionModel } = file.competition ?? {};
-  const chosen = options.competition ?? fileComparison;
+  const chosen = options.competition ?? file?.comparison;
   if (chosen !== undefined) market.comparison = chosen;
-  if (file.competition !== undefined || Object.keys(takeUp).length > 0) market.response = marketResponse({ takeUp, competition: defined(competitionModel) });
-  if (file.prepayment !== undefined) market.prepayment = { ...DEFAULT_MARKET.prepayment, ...defined(file.prepayment) };
+  const competition = file?.response.competition;
+  if (competition !== undefined || Object.keys(takeUp).length > 0) market.response = marketResponse({ takeUp, competition: { ...competition } });
+  if (file === undefined) return market;
+  if (file.prepayment !== undefined) market.prepayment = { ...DEFAULT_MARKET.prepayment, ...file.prepayment };
   if (file.recoveryDelayMonths !== undefined) market.recoveryDelayMonths = file.recoveryDelayMonths;
   if (file.seed !== undefined) market.seed = file.seed;
   return market;

@@ -11,7 +11,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { BacktestResult, DrawsSummary, SensitivityCase, WorldsBand } from '../../../backtest/index.js';
 import { backtestHtml, drawSeeds, runDraws, runSensitivity, runWorlds, verdictLine } from '../../../backtest/index.js';
 import type { CliIo } from '../../cli-io.js';
-import { addReplayOptions, loadSource, loadStrategies, marketOf, type MarketOptions, type RecordingSource } from './backtest-inputs.js';
+import { addReplayOptions, loadSource, loadStrategies, marketOf, warnLegacyMarket, type MarketOptions, type RecordingSource } from './backtest-inputs.js';
 import { backtestConditions, conditionsChoice, type ConditionsChoice } from './conditions.js';
 import { formatBacktest, formatSideBySide } from './report-text.js';
 import { strategyCalibration } from '../../../backtest/calibration/index.js';
@@ -80,6 +80,7 @@ export function registerBacktestCommand(program: Command, io: CliIo): void {
       ),
     )
     .action(async (options: BacktestOptions) => {
+      warnLegacyMarket(io, options);
       const strategies = await loadStrategies(options.strategy);
       const recording = await loadSource(io, options);
       const conditions = await backtestConditions(options, recording, io);

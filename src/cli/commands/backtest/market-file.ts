@@ -1,17 +1,26 @@
 /**
- * `--market FILE.yaml|json`: the market model's settings in one file (docs/backtesting.md), for
- * a backtest or tune on a market whose borrowers were fitted (`lendbot train`) or are being
- * explored. Every section and key is optional; unknown keys are refused, so a typo does not
- * silently fall back to the default.
+ * `--market FILE`: the market a backtest or tune replays against (docs/backtesting.md). One format,
+ * the `lendbot-market` v1 file `lendbot train --market-out` writes (src/engine/market-file.ts), so
+ * a trained market, its borrower-dependent take-up included, replays as it was fitted. Settings only
+ * a replay reads (prepayment, recovery delay, seed, how a competing rate is compared) go in its
+ * optional `backtest:` section. The older settings file (camelCase `takeUp`, `competition`,
+ * `prepayment`, ...) is still read, with a deprecation note. Unknown keys are refused in both, so
+ * a typo does not silently fall back to the default.
  */
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { ConfigFileError } from '../../../config/index.js';
+import type { PartialMarketResponse } from '../../../engine/index.js';
+import { parseMarketText } from '../../../engine/market-file.js';
+import type { MarketAssumptions } from '../../../backtest/index.js';
 
 const share = z.number().min(0).max(1);
+const comparison = z.enum(['hard', 'soft']);
 
-export const marketFileSchema = z.strictObject({
+/** The old settings file (deprecated: read, with a note). */
+const legacySchema = z.strictObject({
   takeUp: z.strictObject({ midpoint: z.number().optional(), steepness: z.number().min(0).optional() }).optional(),
   competition: z
     .strictObject({
@@ -21,14 +30,93 @@ export const marketFileSchema = z.strictObject({
       spread: z.number().min(0).optional(),
       width: z.number().min(0).optional(),
       /** hard (default): no offer wins at or above a recorded competing rate; soft: compared by `width`. */
-      comparison: z.enum(['hard', 'soft']).optional(),
+      comparison: comparison.optional(),
     })
     .optional(),
   prepayment: z.strictObject({ share: share.optional(), atTermFraction: share.optional() }).optional(),
   recoveryDelayMonths: z.number().int().min(0).optional(),
   seed: z.number().int().optional(),
 });
-export type MarketFile = z.infer<typeof marketFileSchema>;
+
+/** The `backtest:` section of a lendbot-market file: what only a replay reads. */
+const backtestSectionSchema = z.strictObject({
+  comparison: comparison.optional(),
+  width: z.number().min(0).optional(),
+  prepayment: z.strictObject({ share: share.optional(), at_term_fraction: share.optional() }).optional(),
+  recovery_delay_months: z.number().int().min(0).optional(),
+  seed: z.number().int().optional(),
+});
+
+/** A `--market` file read into what the replay takes, whichever format it was written in. */
+export interface MarketFile {
+  file: string;
+  /** The old settings format: the command prints a deprecation note. */
+  legacy: boolean;
+  /** The market response's numbers the file sets (per-default take-up terms included). */
+  response: PartialMarketResponse;
+  comparison?: MarketAssumptions['comparison'];
+  prepayment?: Partial<MarketAssumptions['prepayment']>;
+  recoveryDelayMonths?: number;
+  seed?: number;
+}
+
+/** What a lender reads when the old format is given. */
+export function legacyMarketNote(file: string): string {
+  return `${file} is in the old market settings format (takeUp, competition, prepayment, ...), which will be dropped; write it as a lendbot-market file (format: lendbot-market, version: 1, take_up, competition, backtest: { prepayment, recovery_delay_months, seed, comparison, width }), see docs/backtesting.md`;
+}
+
+/** The keys of `value` that are set (an optional key of a parsed file may hold undefined). */
+function defined<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
+
+function firstIssue(file: string, error: z.ZodError, prefix = ''): InvalidArgumentError {
+  const issue = error.issues[0];
+  return new InvalidArgumentError(`${file}: ${issue ? `${prefix}${issue.path.join('.') || '(top)'}: ${issue.message}` : 'invalid'}`);
+}
+
+function fromLegacy(file: string, raw: unknown): MarketFile {
+  const parsed = legacySchema.safeParse(raw);
+  if (!parsed.success) throw firstIssue(file, parsed.error);
+  const { takeUp, competition, prepayment, recoveryDelayMonths, seed } = parsed.data;
+  const { comparison: chosen, ...model } = competition ?? {};
+  const response: PartialMarketResponse = {};
+  if (takeUp !== undefined) response.takeUp = defined(takeUp);
+  if (competition !== undefined) response.competition = defined(model);
+  return {
+    file,
+    legacy: true,
+    response,
+    ...(chosen === undefined ? {} : { comparison: chosen }),
+    ...(prepayment === undefined ? {} : { prepayment: defined(prepayment) }),
+    ...(recoveryDelayMonths === undefined ? {} : { recoveryDelayMonths }),
+    ...(seed === undefined ? {} : { seed }),
+  };
+}
+
+function fromMarketFile(file: string, text: string): MarketFile {
+  let loaded;
+  try {
+    loaded = parseMarketText(text, file);
+  } catch (error) {
+    if (error instanceof ConfigFileError) throw new InvalidArgumentError(error.message);
+    throw error;
+  }
+  const section = backtestSectionSchema.safeParse((loaded.definition as { backtest?: unknown }).backtest ?? {});
+  if (!section.success) throw firstIssue(file, section.error, 'backtest.');
+  const { comparison: chosen, width, prepayment, recovery_delay_months: recoveryDelayMonths, seed } = section.data;
+  const response: PartialMarketResponse = { ...loaded.market };
+  if (width !== undefined) response.competition = { ...response.competition, width };
+  return {
+    file,
+    legacy: false,
+    response,
+    ...(chosen === undefined ? {} : { comparison: chosen }),
+    ...(prepayment === undefined ? {} : { prepayment: defined({ share: prepayment.share, atTermFraction: prepayment.at_term_fraction }) }),
+    ...(recoveryDelayMonths === undefined ? {} : { recoveryDelayMonths }),
+    ...(seed === undefined ? {} : { seed }),
+  };
+}
 
 /** Reads and checks a market file (an option parser: failures are InvalidArgumentErrors). */
 export function readMarketFile(file: string): MarketFile {
@@ -45,10 +133,7 @@ export function readMarketFile(file: string): MarketFile {
   } catch (error) {
     throw new InvalidArgumentError(`${file} is not YAML or JSON: ${(error as Error).message.split('\n')[0] ?? ''}`);
   }
-  const parsed = marketFileSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new InvalidArgumentError(`${file}: ${issue ? `${issue.path.join('.') || '(top)'}: ${issue.message}` : 'invalid'}`);
-  }
-  return parsed.data;
+  // A file that names its format is a lendbot-market file (its reader checks the name and version).
+  const named = typeof raw === 'object' && raw !== null && 'format' in raw;
+  return named ? fromMarketFile(file, text) : fromLegacy(file, raw);
 }

@@ -8,7 +8,8 @@ import { pct, riskLevelLabel, runName, sampleSizeWarning, sideBySideRows, summar
 import { ADVERSE_SELECTION_HEADER, ADVERSE_SELECTION_NOTE, adverseSelectionRows, bandHeadline, offerOutcomesText, COMPETITION_HEADER, competitionRows, WORLDS_HEADER, worldsRows } from '../../../backtest/index.js';
 import { SEGMENT_DIMENSIONS, SENSITIVITY_HEADER, sensitivityRows, sensitivityTitle, type SegmentRow } from '../../../backtest/index.js';
 import { formatTable } from '../strategy/text-table.js';
-import { UNFITTED_MARKET_TEXT } from '../../../engine/market-source.js';
+import { unfittedMarketText } from '../../../engine/market-source.js';
+import type { TakeUpCurve } from '../../../engine/index.js';
 import { calibrationSection } from './calibration-text.js';
 import { cashSection } from '../../../backtest/report/cash-section.js';
 import { calibrationWarnings } from '../../../backtest/calibration/index.js';
@@ -56,7 +57,8 @@ function header(result: BacktestResult, source: string, extras: ReportExtras): s
   for (const strategy of result.strategies) {
     const params = Object.entries(strategy.params).map(([name, value]) => `${name}=${value}`).join(' ');
     lines.push(`Strategy ${strategy.name} ${strategy.version} (${strategy.file}, content ${strategy.contentHash})${params ? `, params ${params}` : ''}`);
-    if (strategy.marketSource === 'default') lines.push(`  ${UNFITTED_MARKET_TEXT}`);
+    const unfitted = unfittedMarketText(strategy.marketSource);
+    if (unfitted !== undefined) lines.push(`  ${unfitted}`);
   }
   const { market, startingBalanceCents } = result.settings;
   if (extras.conditions) lines.push(`Conditions: ${extras.conditions}`);
@@ -65,7 +67,7 @@ function header(result: BacktestResult, source: string, extras: ReportExtras): s
   if (market.settle) {
     const { takeUp, competition } = market.response;
     lines.push(
-      `Market: take-up midpoint ${takeUp.midpoint}, steepness ${takeUp.steepness}; competition ${market.comparison === 'soft' ? `soft (width ${competition.width})` : 'hard'}; ` +
+      `Market: take-up midpoint ${takeUp.midpoint}, steepness ${takeUp.steepness}${perDefaultText(takeUp)}; competition ${market.comparison === 'soft' ? `soft (width ${competition.width})` : 'hard'}; ` +
         `prepayment ${pct(market.prepayment.share)} of completed loans at ${market.prepayment.atTermFraction} of the term; ` +
         `recoveries ${market.recoveryDelayMonths} months after the first missed instalment; seed ${market.seed}`,
     );
@@ -132,4 +134,13 @@ export function formatBacktest(result: BacktestResult, source: string, extras: R
 /** Several runs' summaries side by side, one column per strategy (rows shared with the HTML report). */
 export function formatSideBySide(results: readonly BacktestResult[], draws: readonly DrawsSummary[] = []): string {
   return `\nSide by side\n${formatTable(['', ...results.map(runName)], sideBySideRows(results, draws), '  ')}`;
+}
+
+/** A borrower-dependent take-up's terms, for the Market line (empty when the curve is the same for everyone). */
+function perDefaultText(takeUp: TakeUpCurve): string {
+  const terms = [
+    takeUp.midpointPerDefault ? `midpoint ${takeUp.midpointPerDefault >= 0 ? '+' : ''}${takeUp.midpointPerDefault}` : '',
+    takeUp.steepnessPerDefault ? `steepness ${takeUp.steepnessPerDefault >= 0 ? '+' : ''}${takeUp.steepnessPerDefault}` : '',
+  ].filter((term) => term !== '');
+  return terms.length === 0 ? '' : ` (${terms.join(', ')} per unit of the strategy's default probability)`;
 }

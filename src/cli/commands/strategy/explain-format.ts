@@ -4,6 +4,7 @@ import { RISK_LEVEL_NAMES } from '../../../service/index.js';
 import { formatRatio, type CompiledStrategy, type Contribution, type DecideOutcome } from '../../../engine/index.js';
 import { curvePoint, curveRates, type CurvePoint, type PriceCurve } from '../../../engine/pricing/expected-profit.js';
 import { formatTable } from './text-table.js';
+import { marketUsedText } from '../../../engine/market/index.js';
 
 /** How far from the chosen rate the "why" line looks on each side. */
 const WHY_DISTANCE = 0.02;
@@ -83,6 +84,8 @@ export function formatExplanation(strategy: CompiledStrategy, request: LoanReque
   if (decision.priceCurve && decision.rate !== undefined) {
     out.push('', ...formatPriceCurve(decision.priceCurve, decision.rate));
   }
+  const market = marketUsedText(decision);
+  if (market !== undefined) out.push(`  priced with ${market}`);
   out.push('');
   if (decision.action === 'offer' && result.action === 'skip') {
     out.push(`decision  SKIP: the strategy offers ${formatRatio(decision.rate ?? 0)}, the guard refuses`);

@@ -13,6 +13,9 @@ import { checkOffer, UNCAPPED_RISK_LIMITS } from '../../../risk/index.js';
 import { printJson, warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import { formatExplanation } from './explain-format.js';
+import { existsSync } from 'node:fs';
+import { MarketLearning, marketUsedText } from '../../../engine/market/index.js';
+import { storedLearners } from '../../../daemon/market-fates.js';
 import { examplesHelp } from '../../examples-help.js';
 
 function loanRequestId(text: string): number {
@@ -39,12 +42,30 @@ async function findLine(io: CliIo, recording: string, id: number): Promise<Recor
  * One recorded request through the decide step, as the daemon would take it: the recording is
  * the data source, nothing is spent yet this month, and the guard checks a balance without caps.
  */
-export function explainRecordedRequest(strategies: readonly CompiledStrategy[], line: RecordingLine, balanceCents: number): DecideOutcome {
+export function explainRecordedRequest(strategies: readonly CompiledStrategy[], line: RecordingLine, balanceCents: number, learning?: MarketLearning): DecideOutcome {
   const ledger = new SimLedger(balanceCents);
   const nowMs = Date.parse(line.seen_at);
-  return decideSync(line.loan_request, { strategies, nowMs, ledger: simSpendLedger(ledger) }, recordingDataSource(line), (offer) =>
+  return decideSync(line.loan_request, { strategies, nowMs, ledger: simSpendLedger(ledger), learning }, recordingDataSource(line), (offer) =>
     checkOffer(offer, ledger.snapshot(nowMs), UNCAPPED_RISK_LIMITS),
   );
+}
+
+/**
+ * What the daemon learned of its strategies' markets (`--db`), as a copy: a strategy that learns
+ * (`pricing.learning`) then prices as the daemon would now. Without it, with the configured market.
+ */
+async function learnedMarkets(io: CliIo, db: string | undefined): Promise<MarketLearning | undefined> {
+  if (db === undefined) return undefined;
+  if (!existsSync(db)) throw new UserError(`no database at ${db}`);
+  const { openStore } = await import('../../../store/index.js');
+  const store = openStore(db);
+  try {
+    const { restored, unreadable } = storedLearners(store);
+    for (const strategy of unreadable) warn(io, `the learned market of ${strategy} in ${db} is unreadable; it prices with its configured market`);
+    return new MarketLearning(restored);
+  } finally {
+    store.close();
+  }
 }
 
 function usd(text: string): number {
@@ -60,6 +81,7 @@ export function registerExplain(strategy: Command, io: CliIo): void {
     .requiredOption('--recording <path>', 'recording (JSON lines, docs/recording-format.md)')
     .requiredOption('--id <n>', 'loan request id', loanRequestId)
     .option('--balance <usd>', 'the balance the guard checks against', usd, 500_000)
+    .option('--db <path>', "the daemon's database: a strategy that learns its market prices with what the daemon learned")
     .option('--json', 'print the decisions as JSON')
     .addHelpText(
       'after',
@@ -70,16 +92,18 @@ export function registerExplain(strategy: Command, io: CliIo): void {
       examplesHelp(
         'lendbot strategy explain strategies/balanced.yaml --recording day.jsonl --id 1001',
         ['lendbot strategy explain strategies/conservative.yaml strategies/balanced.yaml --recording day.jsonl --id 1001 --balance 250', 'two strategies by priority, a 250 USD balance'],
+        ['lendbot strategy explain strategies/balanced.yaml --recording day.jsonl --id 1001 --db data/lendbot.db', "priced with the market the daemon learned"],
         ['lendbot sandbox export --out day.jsonl', 'a recording to explain from'],
       ),
     )
-    .action(async (files: string[], options: { recording: string; id: number; balance: number; json?: boolean }) => {
+    .action(async (files: string[], options: { recording: string; id: number; balance: number; db?: string; json?: boolean }) => {
       const strategies = await Promise.all(files.map((file) => loadStrategyFile(file)));
       const line = await findLine(io, options.recording, options.id);
-      const result = explainRecordedRequest(strategies, line, options.balance);
+      const result = explainRecordedRequest(strategies, line, options.balance, await learnedMarkets(io, options.db));
       const loaded = strategies.find((strategy) => strategy.name === result.decision.strategy.name) ?? strategies[0]!;
       if (options.json) {
-        printJson(io, { loan_request_id: options.id, action: result.action, reasons: result.reasons, decision: result.decision, needs_passes: result.needsPasses });
+        const market = marketUsedText(result.decision);
+        printJson(io, { loan_request_id: options.id, action: result.action, reasons: result.reasons, decision: result.decision, needs_passes: result.needsPasses, ...(market === undefined ? {} : { market }) });
         return;
       }
       io.stdout.write(formatExplanation(loaded, line.loan_request, result));

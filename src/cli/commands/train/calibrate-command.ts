@@ -8,12 +8,15 @@ import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { loadRecording, type PreparedRecording } from '../../../backtest/index.js';
 import { CalibrationFitError, withCalibration, type CalibrationMethod } from '../../../backtest/calibration/index.js';
-import { calibrateStrategy } from '../../../backtest/train/index.js';
+import { calibrateStrategy, checkAcrossWorlds } from '../../../backtest/train/index.js';
 import { ConfigFileError } from '../../../config/index.js';
-import { loadStrategyFile, parseStrategyText } from '../../../engine/index.js';
+import { compileStrategy, loadStrategyFile, parseStrategyText, type CompiledStrategy } from '../../../engine/index.js';
+import { loadStrategyMarket, loadStrategyModel } from '../../../engine/load/load-strategy-file.js';
+import type { LoadedModel } from '../../../engine/model/index.js';
 import { printJson, warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
-import { formatCalibrateReport } from './calibrate-report-text.js';
+import { formatCalibrateReport, worldsCheckText } from './calibrate-report-text.js';
+import { points } from '../../../backtest/tune/tuner.js';
 
 export interface CalibrateCliOptions {
   data: string;
@@ -22,6 +25,19 @@ export interface CalibrateCliOptions {
   calibrate: CalibrationMethod;
   trainShare: number;
   json?: boolean;
+  /** Write even when the new calibration loses held out in some borrower world. */
+  ignoreWorlds?: boolean;
+}
+
+/** The exit code when the calibrated strategy is not written because it loses held out in some world. */
+export const EXIT_NOT_ACROSS_WORLDS = 3;
+
+/** `text` as a compiled strategy, with the model and market files it names (relative to `file`); `model` instead of its own. */
+export async function compileText(text: string, file: string, replacement?: LoadedModel): Promise<CompiledStrategy> {
+  const definition = parseStrategyText(text, file);
+  const model = replacement ?? (await loadStrategyModel(definition, file, text));
+  const market = await loadStrategyMarket(definition, file, text);
+  return compileStrategy(definition, { file, text, ...(model === undefined ? {} : { model }), ...(market === undefined ? {} : { market }) });
 }
 
 async function recordings(io: CliIo, files: readonly string[]): Promise<Array<{ file: string; recording: PreparedRecording }>> {
@@ -59,9 +75,12 @@ export async function runCalibrate(io: CliIo, options: CalibrateCliOptions): Pro
   if (strategy.kind !== 'yaml') throw new UserError(`${options.strategy} is a plugin: calibration is a block of a YAML strategy's score`);
   let report;
   let written: string;
+  let judged: string;
+  const loaded = await recordings(io, files);
   try {
-    report = calibrateStrategy(await recordings(io, files), strategy, { method: options.calibrate, trainShare: options.trainShare });
+    report = calibrateStrategy(loaded, strategy, { method: options.calibrate, trainShare: options.trainShare });
     written = withCalibration(text, report.calibration);
+    judged = withCalibration(text, report.evaluated);
   } catch (error) {
     if (error instanceof CalibrationFitError) throw new UserError(`${options.strategy}: ${error.message}`);
     if (error instanceof RangeError) throw new UserError(`${options.strategy}: ${error.message}`);
@@ -74,8 +93,20 @@ export async function runCalibrate(io: CliIo, options: CalibrateCliOptions): Pro
     if (error instanceof ConfigFileError) throw new Error(`the calibrated strategy does not load (a bug): ${error.message}`, { cause: error });
     throw error;
   }
-  await mkdir(dirname(options.out), { recursive: true });
-  await writeFile(options.out, written);
-  if (options.json === true) printJson(io, { ...report, written: options.out });
-  else io.stdout.write(formatCalibrateReport(report, options.out));
+  // Tune's honesty: the calibration fitted on the first parts, judged against the strategy as it
+  // is on the held-out parts, in every borrower world (held-out-check.ts).
+  const parts = loaded.map(({ recording }, index) => ({ recording, heldOutFrom: report.recordings[index]?.heldOutFrom ?? recording.entries.length }));
+  const check = checkAcrossWorlds(parts, await compileText(judged, options.strategy), strategy);
+  const refused = !check.holds && options.ignoreWorlds !== true;
+  const out = refused ? null : options.out;
+  if (out !== null) {
+    await mkdir(dirname(out), { recursive: true });
+    await writeFile(out, written);
+  }
+  if (options.json === true) printJson(io, { ...report, worlds_check: check, written: out });
+  else io.stdout.write(formatCalibrateReport(report, out, { text: worldsCheckText(check, options.ignoreWorlds === true) }));
+  if (refused) {
+    const lost = check.losing.map((w) => `${w.world} ${points(w.gain)}`).join(', ');
+    throw new UserError(`not written: the new calibration loses held out in ${lost}; ${options.out} is unchanged (--ignore-worlds writes it anyway)`, EXIT_NOT_ACROSS_WORLDS);
+  }
 }

@@ -1,7 +1,10 @@
 /** `lendbot train --calibrate`'s report as text: the data, the held-out table before and after, what was written. */
 import { RESOLVED_RULE, type CalibrationStats } from '../../../backtest/calibration/index.js';
 import { calibrationStatsText } from '../backtest/calibration-text.js';
-import type { CalibrateReport } from '../../../backtest/train/index.js';
+import { CHECK_SEED, MATERIAL_LOSS, type CalibrateReport, type WorldsCheck } from '../../../backtest/train/index.js';
+import { usd } from '../../../backtest/index.js';
+import { worldsTable } from '../tune/tune-report-text.js';
+import { points } from '../../../backtest/tune/tuner.js';
 import type { CalibrationDefinition } from '../../../engine/definition/strategy-schema.js';
 import { formatTable } from '../strategy/text-table.js';
 
@@ -15,7 +18,22 @@ function stats(title: string, value: CalibrationStats): string {
   return `${title}\n${calibrationStatsText(value)}`;
 }
 
-export function formatCalibrateReport(report: CalibrateReport, out: string): string {
+/** The held-out money check across borrower worlds, and what it decided. */
+export function worldsCheckText(check: WorldsCheck, ignoreWorlds: boolean, what: 'calibration' | 'model' = 'calibration'): string {
+  const a = check.assumed;
+  const parts = [
+    `\nHeld out, in money: the strategy with the ${what} fitted on the first part against the strategy as it is (balance ${usd(check.startingBalanceCents)} USD, seed ${CHECK_SEED})\n`,
+    `  under the assumed take-up: ${points(a.gain)} of net annualized return, ${Math.round(a.confidence * 100)}% interval ${points(a.low)} to ${points(a.high)} (${a.requests} requests; funded ${a.candidateFunded} vs ${a.baselineFunded})\n`,
+  ];
+  if (check.worlds.length > 0) parts.push(`In each borrower world (refused when the ${what} loses ${points(MATERIAL_LOSS).slice(1)} or more in any):\n`, worldsTable(check.worlds));
+  else parts.push('  every held-out request records acceptance: judged by it alone\n');
+  if (check.holds) parts.push('Holds across borrower worlds.\n');
+  else parts.push(`Loses in ${check.losing.map((w) => `${w.world} ${points(w.gain)}`).join(', ')}${ignoreWorlds ? '; written anyway (--ignore-worlds)' : ''}.\n`);
+  return parts.join('');
+}
+
+/** The report; `check` (the held-out money check) before the line saying what was written, `out` null when nothing was. */
+export function formatCalibrateReport(report: CalibrateReport, out: string | null, check?: { text: string }): string {
   const parts: string[] = [];
   const scored = report.recordings.reduce((sum, r) => sum + r.scored, 0);
   const fit = report.recordings.reduce((sum, r) => sum + r.fit, 0);
@@ -41,6 +59,7 @@ export function formatCalibrateReport(report: CalibrateReport, out: string): str
         : `min_probability ${report.cut.minProbability} is unchanged and now reads on the calibrated scale; ${same} would let the same requests through as before\n`,
     );
   }
-  parts.push(`Wrote ${out} (score.calibration)\n`);
+  if (check !== undefined) parts.push(check.text);
+  if (out !== null) parts.push(`Wrote ${out} (score.calibration)\n`);
   return parts.join('');
 }

@@ -14,7 +14,10 @@ import { printJson, warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import { formatTrainReport } from './train-report-text.js';
 import { examplesHelp } from '../../examples-help.js';
-import { runCalibrate } from './calibrate-command.js';
+import { EXIT_NOT_ACROSS_WORLDS, runCalibrate } from './calibrate-command.js';
+import { worldsCheckText } from './calibrate-report-text.js';
+import { checkModelInStrategy } from './model-check.js';
+import { points } from '../../../backtest/tune/tuner.js';
 import type { CalibrationMethod } from '../../../backtest/calibration/index.js';
 
 interface TrainCliOptions {
@@ -28,6 +31,7 @@ interface TrainCliOptions {
   strategy?: string;
   marketOut?: string;
   historyRates?: boolean;
+  ignoreWorlds?: boolean;
 }
 
 /** Where the market file goes without --market-out: beside the model, models/x.json -> models/x.market.json. */
@@ -73,7 +77,8 @@ export function registerTrainCommand(program: Command, io: CliIo): void {
     .option('--calibrate <method>', "platt or isotonic: fit --strategy's score.calibration instead of a model, and write the strategy to --out", method)
     .option('--market-out <file>', 'market file to write (JSON) for a strategy\'s pricing.market.file (default: beside --out, models/x.market.json)')
     .option('--history-rates', "let the rates of borrowers' past loans join the take-up fit as rates they took (default: only counted)")
-    .option('--strategy <file>', 'with --calibrate: the strategy whose own score is calibrated (--data may then list several recordings, comma-separated)')
+    .option('--strategy <file>', 'with --calibrate: the strategy whose own score is calibrated (--data may then list several recordings, comma-separated); with a model: a strategy that scores with score.model, checked with the new model before it is written')
+    .option('--ignore-worlds', 'with --strategy: write even when the new calibration or model loses money held out in some borrower world')
     .addHelpText(
       'after',
       `
@@ -88,10 +93,17 @@ take-up (by the borrower's default probability when the fates show it) from our 
 fates, else from every offer the recording shows taken or walked away from.
 Use them in a strategy: score: { model: ../models/market.json, min_probability: 0.8 } and
 pricing: { mode: expected_profit, market: { file: ../models/market.market.json } }.
+With --strategy FILE (a strategy that scores with score.model), the strategy with the model fitted
+on the first --train-share is backtested against the strategy as it is on the held-out part, in
+every borrower world; when it loses money in any world nothing is written and the exit code is 3
+(--ignore-worlds writes anyway).
 
 --calibrate platt|isotonic --strategy FILE fits the strategy's score.calibration on its own score
 (resolved requests it scores, the first --train-share of each recording; the rest judge it) and
-writes the strategy to --out with the block (every other line kept).`,
+writes the strategy to --out with the block (every other line kept). Before writing, the strategy
+with the calibration fitted on the first part is backtested against the strategy as it is on the
+held-out part of each recording, in every borrower world; when it loses money in any world nothing
+is written and the exit code is 3 (--ignore-worlds writes it anyway).`,
     )
     .addHelpText(
       'after',
@@ -99,7 +111,9 @@ writes the strategy to --out with the block (every other line kept).`,
         'lendbot train --data data/market.jsonl --out models/market.json',
         ['lendbot train --data day.jsonl --out models/day.json --train-share 0.8 --l2 auto', ''],
         ['lendbot train --data market.jsonl --out models/m.json --market-out markets/m.json', 'the market file where strategies look for it'],
+        ['lendbot train --data market.jsonl --out models/m.json --strategy strategies/modelled.yaml', 'write the model only if the strategy earns with it in every borrower world'],
         ['lendbot train --calibrate platt --strategy strategies/balanced.yaml --data a.jsonl,b.jsonl --out strategies/balanced.yaml', "calibrate balanced's probability in place"],
+        ['lendbot train --calibrate isotonic --strategy s.yaml --data a.jsonl --out s.yaml --ignore-worlds', 'write it even if it loses in some borrower world'],
       ),
     )
     .action(async (options: TrainCliOptions) => {
@@ -107,7 +121,7 @@ writes the strategy to --out with the block (every other line kept).`,
         if (options.features !== undefined) throw new UserError('--features is for a model; --calibrate calibrates the strategy\'s own score');
         return runCalibrate(io, { ...options, calibrate: options.calibrate });
       }
-      if (options.strategy !== undefined) throw new UserError('--strategy needs --calibrate platt|isotonic');
+      if (options.ignoreWorlds === true && options.strategy === undefined) throw new UserError('--ignore-worlds needs --strategy FILE: the strategy the new model is checked in');
       const marketOut = options.marketOut ?? defaultMarketFile(options.out);
       if (marketOut === options.out) throw new UserError('--market-out must differ from --out (the model file)');
       try {
@@ -129,20 +143,30 @@ writes the strategy to --out with the block (every other line kept).`,
         if (error instanceof TrainingDataError) throw new UserError(error.message);
         throw error;
       }
+      // With --strategy: written only when the new model loses no money held out in any borrower world.
+      const check = options.strategy === undefined ? undefined : await checkModelInStrategy(options.strategy, report, recording, options.out);
+      const refused = check !== undefined && !check.holds && options.ignoreWorlds !== true;
       const text = `${JSON.stringify(report.model, null, 2)}\n`;
-      await mkdir(dirname(options.out), { recursive: true });
-      await writeFile(options.out, text);
-      const written = { file: options.out, sha256: createHash('sha256').update(text).digest('hex') };
-      const marketText = `${JSON.stringify(marketFileOf(report, options.data, new Date()), null, 2)}\n`;
-      await mkdir(dirname(marketOut), { recursive: true });
-      await writeFile(marketOut, marketText);
+      const written = refused ? null : { file: options.out, sha256: createHash('sha256').update(text).digest('hex') };
+      if (written !== null) {
+        await mkdir(dirname(options.out), { recursive: true });
+        await writeFile(options.out, text);
+        const marketText = `${JSON.stringify(marketFileOf(report, options.data, new Date()), null, 2)}\n`;
+        await mkdir(dirname(marketOut), { recursive: true });
+        await writeFile(marketOut, marketText);
+      }
       if (!report.converged) warn(io, 'the fit did not converge in 100 Newton steps; try a larger --l2');
       if (options.json === true) {
-        const { model, ...rest } = report;
-        printJson(io, { ...rest, written, market_file: marketOut, model });
+        const { model, evaluated: _evaluated, ...rest } = report;
+        printJson(io, { ...rest, written, market_file: written === null ? null : marketOut, ...(check === undefined ? {} : { worlds_check: check }), model });
       } else {
         io.stdout.write(formatTrainReport(report, written));
-        io.stdout.write(`Wrote ${marketOut} (the market response and its evidence; a strategy uses it as pricing.market.file)\n`);
+        if (check !== undefined) io.stdout.write(worldsCheckText(check, options.ignoreWorlds === true, 'model'));
+        if (written !== null) io.stdout.write(`Wrote ${marketOut} (the market response and its evidence; a strategy uses it as pricing.market.file)\n`);
+      }
+      if (refused) {
+        const lost = check.losing.map((w) => `${w.world} ${points(w.gain)}`).join(', ');
+        throw new UserError(`not written: ${options.strategy ?? ''} with the new model loses held out in ${lost}; ${options.out} is unchanged (--ignore-worlds writes it anyway)`, EXIT_NOT_ACROSS_WORLDS);
       }
     });
 }

@@ -61,7 +61,8 @@ function marketLines(report: TrainReport): string {
   return `${out.join('\n')}\n`;
 }
 
-export function formatTrainReport(report: TrainReport, written: { file: string; sha256: string }): string {
+/** The report; `written` null when nothing was (the held-out check across worlds refused it). */
+export function formatTrainReport(report: TrainReport, written: { file: string; sha256: string } | null): string {
   const repaid = report.labelled - report.train.defaulted - report.test.defaulted;
   const left = Object.entries(report.unlabelled)
     .map(([status, count]) => `${status} ${count}`)
@@ -90,6 +91,6 @@ export function formatTrainReport(report: TrainReport, written: { file: string; 
   );
   if (report.dropped.length > 0) parts.push(`  left out: ${report.dropped.map((item) => `${item.name} (${item.why})`).join(', ')}\n`);
   parts.push(`\n${marketLines(report)}\n`);
-  parts.push(`Wrote ${written.file} (${report.model.features.length} features, sha256 ${written.sha256.slice(0, 16)})\n`);
+  if (written !== null) parts.push(`Wrote ${written.file} (${report.model.features.length} features, sha256 ${written.sha256.slice(0, 16)})\n`);
   return parts.join('');
 }

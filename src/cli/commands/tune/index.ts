@@ -15,7 +15,7 @@ import { workerCount, workerPoolEvaluator } from '../../../backtest/index.js';
 import { defaultBalance } from '../../../backtest/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
-import { addReplayOptions, loadLimits, loadSource, loadStrategies, marketOf, type MarketOptions } from '../backtest/backtest-inputs.js';
+import { addReplayOptions, loadLimits, loadSource, loadStrategies, marketOf, warnLegacyMarket, type MarketOptions } from '../backtest/backtest-inputs.js';
 import { progressLine } from './progress-line.js';
 import { formatTuneReport } from './tune-report-text.js';
 import { examplesHelp } from '../../examples-help.js';
@@ -77,6 +77,7 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
       ),
     )
     .action(async (options: TuneCliOptions) => {
+      warnLegacyMarket(io, options);
       if (options.data === undefined) throw new UserError('tune needs the recording as --data FILE');
       if (options.split !== undefined && options.walkForward !== undefined) throw new UserError('give --split or --walk-forward, not both');
       const [strategy] = await loadStrategies(options.strategy);

@@ -3,6 +3,7 @@
  * scores of the candidate and the current values; then the paired held-out gain with its interval.
  */
 import type { RankedTrial, TuneReport } from '../../../backtest/index.js';
+import type { WorldHeldOut } from '../../../backtest/tune/held-out-worlds.js';
 import { usd } from '../../../backtest/index.js';
 import { formatTable } from '../strategy/text-table.js';
 
@@ -15,6 +16,18 @@ const params = (values: Record<string, number>): string =>
 function row(label: string, trial: RankedTrial): string[] {
   const held = trial.testFigures;
   return [label, String(trial.trial), pts(trial.train), pts(trial.test), String(held?.offers ?? '-'), String(held?.funded ?? '-'), pts(held?.defaultRate ?? null), params(trial.params)];
+}
+
+/** The held-out comparison per borrower world, one row each (tune's and train's reports). */
+export function worldsTable(worlds: readonly WorldHeldOut[]): string {
+  const rows = worlds.map((w) => [
+    w.world,
+    pts(w.evidence.gain),
+    `${pts(w.evidence.low)} to ${pts(w.evidence.high)}`,
+    String(w.evidence.requests),
+    `${w.evidence.candidateFunded} vs ${w.evidence.baselineFunded}`,
+  ]);
+  return formatTable(['world', 'gain', `${Math.round((worlds[0]?.evidence.confidence ?? 0.95) * 100)}% interval`, 'requests', 'funded'], rows, '  ');
 }
 
 export function formatTuneReport(report: TuneReport): string {
@@ -38,14 +51,7 @@ export function formatTuneReport(report: TuneReport): string {
   );
   if (report.worlds.length > 0) {
     parts.push('Held out in each borrower world (the gain must be above 0 in every one):\n');
-    const worldRows = report.worlds.map((w) => [
-      w.world,
-      pts(w.evidence.gain),
-      `${pts(w.evidence.low)} to ${pts(w.evidence.high)}`,
-      String(w.evidence.requests),
-      `${w.evidence.candidateFunded} vs ${w.evidence.baselineFunded}`,
-    ]);
-    parts.push(formatTable(['world', 'gain', `${Math.round(h.confidence * 100)}% interval`, 'requests', 'funded'], worldRows, '  '));
+    parts.push(worldsTable(report.worlds));
   }
   parts.push(`${report.verdict}\n`);
   parts.push(`Values: ${params(report.chosen)}\n`);
