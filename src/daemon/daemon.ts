@@ -9,7 +9,15 @@ import { MarketFates } from './market-fates.js';
 import { systemClock, type Clock } from '../clock/clock.js';
 import { eventDropReason, loadStrategyFiles, type CompiledStrategy } from '../engine/index.js';
 import { createLogger, type Logger } from '../log/logger.js';
-import { ConfigurationError, createMarketplaceClient, serviceConfigFromEnv, serviceSettingsFromSection, unionListFilters, type MarketplaceApi, type ServiceConfig } from '../service/index.js';
+import { ConfigurationError } from '../domain/index.js';
+import {
+  createMarketplaceClient,
+  serviceConfigFromEnv,
+  serviceSettingsFromSection,
+  unionListFilters,
+  type MarketplaceApi,
+  type ServiceConfig,
+} from '../service/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { buildWebhookServer } from '../webhook/index.js';
 import { AccountSync } from './account-sync.js';

@@ -4,7 +4,7 @@
  * and `strategy explain`. Both are pure: the same request, enrichment, strategy and params always
  * give the same decision (the two memos below only keep work already done, per object).
  */
-import type { LoanRequest } from '../service/index.js';
+import type { LoanRequest } from '../domain/index.js';
 import type { CompiledStrategy } from './compiled-strategy.js';
 import type { Decision } from './decision.js';
 import type { Enrichment } from './enrichment.js';

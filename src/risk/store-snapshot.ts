@@ -3,7 +3,7 @@
  * own snapshot from a simulated ledger and calls the same checkOffer.
  */
 import { existsSync } from 'node:fs';
-import { balanceFromTransfers, type Cents } from '../service/index.js';
+import { balanceFromTransfers, type Cents } from '../domain/index.js';
 import type { Store } from '../store/index.js';
 import type { GuardSnapshot } from './check-offer.js';
 import type { RiskLimits } from './risk-limits.js';

@@ -15,7 +15,7 @@
  * is answered by them.
  */
 import type { Database } from 'better-sqlite3';
-import type { Cents } from '../service/index.js';
+import type { Cents } from '../domain/index.js';
 import type { OfferScope, OfferState, ReservationQuery } from './offers-repository.js';
 import { flag, isoFromMs, msFromIso, utcDayBounds } from './sql-values.js';
 

@@ -14,7 +14,7 @@
  * path is kept lean: passing filters allocate nothing, the min_probability text is formatted once,
  * and what a decision carries is built for it and kept by nothing else.
  */
-import type { LoanRequest } from '../../service/index.js';
+import type { LoanRequest } from '../../domain/index.js';
 import type { DataPolicy, ProviderPolicy } from '../compiled-strategy.js';
 import { formatRatio, type Contribution, type Decision, type StrategyIdentity } from '../decision.js';
 import type { DataNeed, Enrichment } from '../enrichment.js';
