@@ -19,7 +19,7 @@ export const ERROR_CODES = {
   USER_INPUT: {
     raisedBy: 'UserError',
     exitCode: 1,
-    meaning: 'A command cannot do what was asked (a missing file, a request it does not know, an answer it refuses).',
+    meaning: 'A command could not do what was asked: a missing file or option, options that do not go together, a check that failed; the message says what to change.',
   },
   USAGE: {
     raisedBy: 'UserError',
