@@ -4,7 +4,14 @@
  * and the guard's balance read them.
  */
 import type { Database } from 'better-sqlite3';
-import { dollarsToCents, parseCents, type Cents, type Loan, type LoanListStatus, type TransferDayGroup } from '../domain/index.js';
+import {
+  dollarsToCents,
+  parseCents,
+  type Cents,
+  type Loan,
+  type LoanListStatus,
+  type TransferDayGroup,
+} from '../domain/index.js';
 import { flag, isoFromMs, parseJsonColumn } from './sql-values.js';
 
 export interface StoredLoan {

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bankingDataSchema, providerAResultSchema, providerBResultSchema, type BankingData } from '../../src/domain/index.js';
+import {
+  bankingDataSchema,
+  providerAResultSchema,
+  providerBResultSchema,
+  type BankingData,
+} from '../../src/domain/index.js';
 import { aggregate90, type BankTransactionData } from '../../src/sandbox/bank-history.js';
 import { HOUR, serviceFailure, startFixture, type Fixture } from './sandbox-fixture.js';
 import { signedHeaders } from './signed-headers.js';
