@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { cashFlowStatus } from '../src/ops/cash-flow-status.js';
 import { cashFlowAnswer } from '../src/ops/cash-flow-view.js';
 import { DEFAULT_RISK_LIMITS } from '../src/risk/index.js';
-import { loanPaymentSchema, loanSchema } from '../src/service/index.js';
+import { loanPaymentSchema, loanSchema } from '../src/domain/index.js';
 import { openStore } from '../src/store/index.js';
 import { meanTime, time } from './bench-timing.js';
 

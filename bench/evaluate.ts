@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { decideSync, evaluate, loadStrategyFile, type DataSource, type Enrichment, type SpendLedger } from '../src/engine/index.js';
-import type { LoanRequest } from '../src/service/index.js';
+import type { LoanRequest } from '../src/domain/index.js';
 import { bankingData, loanRequest, providerB } from '../test/engine/fixtures.js';
 
 const count = Number(process.argv[2] ?? 200_000);

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { loanRequestSchema, offerSchema, type LoanRequest } from '../src/service/index.js';
+import { loanRequestSchema, offerSchema, type LoanRequest } from '../src/domain/index.js';
 import { databaseOf, openStore, type Store } from '../src/store/index.js';
 import { openOfferBookOf, type GuardFigures } from '../src/store/open-offer-book.js';
 

@@ -11,7 +11,7 @@ import { equityNow, ledgerInputFromStore } from '../src/ops/equity-now.js';
 import { ledgerMonths, reconcileLedger } from '../src/ops/ledger-export.js';
 import { buildLoanLedger } from '../src/ops/loan-ledger.js';
 import { paymentSchedule } from '../src/sandbox/amortization.js';
-import type { Loan, LoanPayment, Transfer, TransferDayGroup } from '../src/service/index.js';
+import type { Loan, LoanPayment, Transfer, TransferDayGroup } from '../src/domain/index.js';
 import { openStore } from '../src/store/index.js';
 import { time } from './bench-timing.js';
 

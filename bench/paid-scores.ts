@@ -21,7 +21,7 @@ import { parse, stringify } from 'yaml';
 import { defaultBalance, runBacktest, type PreparedRecording } from '../src/backtest/index.js';
 import { compileStrategy, parseStrategyText, type CompiledStrategy } from '../src/engine/index.js';
 import { MARKET_GRID_OPTIONS, marketGrid, marketRecordings } from './market-grid.js';
-import { formatCents } from '../src/service/index.js';
+import { formatCents } from '../src/domain/index.js';
 
 const { values } = parseArgs({
   options: {

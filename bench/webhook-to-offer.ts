@@ -40,7 +40,8 @@ import { buildServer } from '../src/sandbox/server/app.js';
 import { marketShape } from '../src/sandbox/shapes/index.js';
 import { manualDrivenClock } from '../src/sandbox/sim-clock.js';
 import { DEFAULT_PROVIDER_NAMES } from '../src/sandbox/index.js';
-import { createMarketplaceClient, DEFAULT_RETRY, NEW_LOAN_REQUEST_TOPIC, type MarketplaceClient } from '../src/service/index.js';
+import { NEW_LOAN_REQUEST_TOPIC } from '../src/domain/index.js';
+import { createMarketplaceClient, DEFAULT_RETRY, type MarketplaceClient } from '../src/service/index.js';
 import { openStore } from '../src/store/index.js';
 import { webhookKey } from '../src/webhook/index.js';
 

@@ -24,7 +24,7 @@ import { featureSource } from '../engine/features/feature-source.js';
 import { curvePoint } from '../engine/pricing/expected-profit.js';
 import { featureByName, formatRatio, type CompiledStrategy, type Decision, type Enrichment, type FilterDefinition } from '../engine/index.js';
 import type { RecordingLine } from '../recording/index.js';
-import type { LoanRequest } from '../service/index.js';
+import type { LoanRequest } from '../domain/index.js';
 import { recordedCompetition } from './market-model.js';
 import { highestWinningRate } from './oracle-strategy.js';
 import type { PreparedRecording } from './prepared-recording.js';

@@ -24,7 +24,7 @@
  */
 import { acceptProbability, DEFAULT_MARKET_RESPONSE, totalRepayment, type CompetitionComparison, type MarketResponse, type RecordedCompetition } from '../engine/index.js';
 import type { Outcome, RecordingLine } from '../recording/index.js';
-import { parseCents } from '../service/index.js';
+import { parseCents } from '../domain/index.js';
 import { marketDraw } from './market-draws.js';
 import type { RepaymentPlan } from './loan-cash-flows.js';
 import { borrowerChoice, type ReservationSource } from './recorded-acceptance.js';

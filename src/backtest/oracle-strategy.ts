@@ -8,7 +8,7 @@
  * accepts (`reservation_rate`), it knows that too and offers the highest rate that still wins.
  */
 import { acceptProbability, DEFAULT_MARKET_RESPONSE, MIN_OFFER_RATE, totalRepayment, type CompetitionComparison, type CompiledStrategy, type Decision, type MarketResponse, type RecordedCompetition } from '../engine/index.js';
-import { parseCents } from '../service/index.js';
+import { parseCents } from '../domain/index.js';
 import type { PreparedRecording } from './prepared-recording.js';
 import { recordedCompetition } from './market-model.js';
 import { borrowerChoice } from './recorded-acceptance.js';

@@ -4,7 +4,7 @@
  * times). A request recorded twice is replayed once, when it was first seen, with the content of
  * its last line (which holds what was learned since, like its outcome).
  */
-import { parseCents } from '../service/index.js';
+import { parseCents } from '../domain/index.js';
 import type { RecordingLineIssue } from '../recording/index.js';
 import { readRecordingLines } from '../recording/recording-io.js';
 import type { RecordingLine } from '../recording/index.js';

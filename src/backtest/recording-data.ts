@@ -5,7 +5,7 @@
  * so is a borrower history the recording lacks (`borrower_history` absent, not `[]`).
  */
 import type { DataSource, Fetched, SpendLedger } from '../engine/index.js';
-import type { BankingData, BorrowerLoanHistoryItem, LoanRequest, ProviderResult } from '../service/index.js';
+import type { BankingData, BorrowerLoanHistoryItem, LoanRequest, ProviderResult } from '../domain/index.js';
 import type { RecordingLine } from '../recording/index.js';
 import type { SimLedger } from './sim-ledger.js';
 

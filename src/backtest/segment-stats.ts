@@ -2,7 +2,7 @@
  * Figures per segment of a backtest (risk level, score band, term, strategy), in the spirit of
  * freqtrade's backtest tables. Accumulated as the replay runs; ratios are derived at the end.
  */
-import { providerBResultSchema, type ProviderResult } from '../service/index.js';
+import { providerBResultSchema, type ProviderResult } from '../domain/index.js';
 
 export const SEGMENT_DIMENSIONS = ['risk_level', 'score_band', 'term', 'strategy'] as const;
 export type SegmentDimension = (typeof SEGMENT_DIMENSIONS)[number];

@@ -3,7 +3,7 @@
  * no, an outage) print one line on stderr and exit non-zero; anything else is a bug: print the
  * stack and say so.
  */
-import { AppError } from '../log/app-error.js';
+import { AppError } from '../domain/index.js';
 
 export interface ErrorReport {
   exitCode: number;

@@ -5,7 +5,7 @@
  */
 
 /** One problem in a file. Line and column are 1-based. */
-import { AppError } from '../log/app-error.js';
+import { AppError } from '../domain/index.js';
 export interface ConfigProblem {
   file: string;
   line: number;

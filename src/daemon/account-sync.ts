@@ -9,7 +9,8 @@
  */
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
-import { collectPages, LOAN_STATUSES, type Loan, type MarketplaceApi } from '../service/index.js';
+import { LOAN_STATUSES, type Loan } from '../domain/index.js';
+import { collectPages, type MarketplaceApi } from '../service/index.js';
 import type { OfferRecord, OfferState, Store } from '../store/index.js';
 import { PaymentSync, type PaymentSyncResult } from './payment-sync.js';
 

@@ -5,7 +5,8 @@
  */
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
-import { balanceFromTransfers, collectPages, formatCents, type Cents, type MarketplaceApi, type TransferDayGroup } from '../service/index.js';
+import { balanceFromTransfers, formatCents, type Cents, type TransferDayGroup } from '../domain/index.js';
+import { collectPages, type MarketplaceApi } from '../service/index.js';
 import type { Store } from '../store/index.js';
 
 export class BalanceTracker {

@@ -18,7 +18,8 @@ import { backoffCeilingMs } from '../clock/backoff.js';
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import { checkFunding, type RiskLimits } from '../risk/index.js';
-import { ServiceError, type Cents, type MarketplaceApi } from '../service/index.js';
+import type { Cents } from '../domain/index.js';
+import { ServiceError, type MarketplaceApi } from '../service/index.js';
 import type { OfferRecord, Store } from '../store/index.js';
 import { isClearRefusal } from './clear-refusal.js';
 

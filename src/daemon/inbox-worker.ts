@@ -18,7 +18,8 @@
  */
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
-import { NEW_LOAN_REQUEST_TOPIC, type MarketplaceApi } from '../service/index.js';
+import { NEW_LOAN_REQUEST_TOPIC } from '../domain/index.js';
+import type { MarketplaceApi } from '../service/index.js';
 import type { InboxEvent, Store } from '../store/index.js';
 import type { StoredEventWorker } from '../webhook/index.js';
 import { Backoff, DEFAULT_BACKOFF, type BackoffSettings } from '../clock/backoff.js';

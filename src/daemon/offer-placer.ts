@@ -12,17 +12,11 @@
  */
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
-import { InvalidArgumentError, ServiceError, type LoanRequest, type MarketplaceApi, type Offer } from '../service/index.js';
+import type { LoanRequest, Offer, PlaceOutcome } from '../domain/index.js';
+import { InvalidArgumentError, ServiceError, type MarketplaceApi } from '../service/index.js';
 import type { ModelledOutcome } from '../engine/index.js';
 import type { Store } from '../store/index.js';
 import { failureText, isClearRefusal } from './clear-refusal.js';
-
-export type PlaceOutcome =
-  | { kind: 'placed'; serviceOfferId: number | null }
-  /** `serviceText`: the service's own words, for the protections that recognise account refusals. */
-  | { kind: 'refused'; text: string; serviceText?: string | undefined }
-  | { kind: 'unknown'; text: string }
-  | { kind: 'exists'; state: string };
 
 /** The service's answer when an offer on this request already exists (spec 4.2, rule 7). */
 export function isAlreadyOfferedText(text: string | undefined): boolean {

@@ -14,7 +14,8 @@
  */
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
-import { ServiceError, type LoanPayment, type MarketplaceApi, type ServiceErrorCode, type ValidatedItems } from '../service/index.js';
+import type { LoanPayment } from '../domain/index.js';
+import { ServiceError, type MarketplaceApi, type ServiceErrorCode, type ValidatedItems } from '../service/index.js';
 import type { LoanDueForPayments, Store } from '../store/index.js';
 import { HOUR_MS, DAY_MS } from '../clock/time-constants.js';
 

@@ -23,14 +23,14 @@ import type { Clock } from '../clock/clock.js';
 import { decideAsync, type CompiledStrategy, type DataSource, type DecideOutcome, type Fetched, type SpendLedger } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
 import { snapshotFromStore, type GuardRefusalCode, type RiskLimits } from '../risk/index.js';
-import type { LoanRequest } from '../service/index.js';
+import { type LoanRequest, type PlaceOutcome, parseCents } from '../domain/index.js';
 import type { DecisionAction, RequestSource, Store } from '../store/index.js';
 import type { BalanceTracker } from './balance-tracker.js';
 import { DeferredPurchases } from './deferred-purchases.js';
 import { DEFAULT_REQUEST_RETRY, RequestRetries, type RequestRetrySettings } from './request-retries.js';
 import { isRequestOwnFailure } from './service-data.js';
 import type { Protections } from '../ops/protections/index.js';
-import type { OfferPlacer, PlaceOutcome } from './offer-placer.js';
+import type { OfferPlacer } from './offer-placer.js';
 import { RequestGuard } from './request-guard.js';
 import { SerialQueue } from './serial-queue.js';
 import { decideShadows } from './shadow-decide.js';
@@ -38,7 +38,6 @@ import { databaseOf } from '../store/index.js';
 import { createShadowDecisionsRepository, type ShadowDecisionsRepository } from '../store/shadow-decisions-repository.js';
 import { createShadowSplitRepository, type ShadowSplitRepository } from '../store/shadow-split-repository.js';
 import { armOf } from '../risk/arm-share-rule.js';
-import { parseCents } from '../service/index.js';
 import { RecentDemand, type CashPosition } from '../engine/pricing/cash-hurdle.js';
 
 export interface PipelineDeps {

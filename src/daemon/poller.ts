@@ -16,10 +16,10 @@
  */
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
+import type { LoanRequest } from '../domain/index.js';
 import {
   formatItemIssue,
   scanPages,
-  type LoanRequest,
   type LoanRequestFilters,
   type MarketplaceApi,
   type Page,

@@ -7,7 +7,8 @@
  * open, and the next poll decides it.
  */
 import type { Logger } from '../log/logger.js';
-import { scanPages, type LoanRequest, type LoanRequestFilters, type MarketplaceApi, type ScanProgress } from '../service/index.js';
+import type { LoanRequest } from '../domain/index.js';
+import { scanPages, type LoanRequestFilters, type MarketplaceApi, type ScanProgress } from '../service/index.js';
 
 export interface RequestHint {
   loanRequestId: number;

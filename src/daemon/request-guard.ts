@@ -10,7 +10,7 @@ import type { GuardQuestion } from '../engine/index.js';
 import type { Protections } from '../ops/protections/index.js';
 import { checkArmShare } from '../risk/arm-share-rule.js';
 import { checkOffer, snapshotFromStore, type GuardResult, type RiskLimits, type SplitSettings } from '../risk/index.js';
-import { parseCents, type LoanRequest } from '../service/index.js';
+import { parseCents, type LoanRequest } from '../domain/index.js';
 import type { Store } from '../store/index.js';
 import type { ShadowSplitRepository } from '../store/shadow-split-repository.js';
 import type { BalanceTracker } from './balance-tracker.js';

@@ -4,7 +4,8 @@
  * table, which the monthly budget reads back.
  */
 import type { DataSource, Fetched, SpendLedger } from '../engine/index.js';
-import { ServiceError, type BorrowerLoanHistoryItem, type MarketplaceApi } from '../service/index.js';
+import type { BorrowerLoanHistoryItem } from '../domain/index.js';
+import { ServiceError, type MarketplaceApi } from '../service/index.js';
 import type { Store } from '../store/index.js';
 
 /**

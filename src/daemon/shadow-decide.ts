@@ -15,7 +15,7 @@
 import { DEFAULT_MARKET_RESPONSE, expectedAcceptProbability } from '../engine/market-response.js';
 import { decideSync, type CompiledStrategy, type DataSource, type Enrichment, type Fetched, type SpendLedger } from '../engine/index.js';
 import type { GuardResult } from '../risk/index.js';
-import { parseCents, type LoanRequest } from '../service/index.js';
+import { parseCents, type LoanRequest } from '../domain/index.js';
 import type { ShadowDecisionInput } from '../store/shadow-decisions-repository.js';
 import { copyLearning, marketUsedText, type MarketLearning } from '../engine/market/index.js';
 

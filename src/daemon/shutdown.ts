@@ -4,7 +4,7 @@
  * the grace period running out, forces exit with code 1. An uncaught error leads to the same
  * orderly stop with a non-zero code.
  */
-import { AppError } from '../log/app-error.js';
+import { AppError } from '../domain/index.js';
 
 export interface Stoppable {
   stop(): Promise<void>;

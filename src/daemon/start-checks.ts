@@ -6,7 +6,8 @@
  */
 import type { Sleep } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
-import { ConfigurationError, ServiceError, type MarketplaceApi } from '../service/index.js';
+import { ConfigurationError } from '../domain/index.js';
+import { ServiceError, type MarketplaceApi } from '../service/index.js';
 
 /** What the start-up read needs: the first page of the transfer history (the balance's source). */
 export type StartCheckClient = Pick<MarketplaceApi, 'listTransfers'>;

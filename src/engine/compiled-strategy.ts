@@ -1,5 +1,5 @@
 /** A strategy ready to evaluate: YAML compiled to plain functions, or a checked plugin module. */
-import type { ListRestriction, LoanRequest } from '../service/index.js';
+import type { ListRestriction, LoanRequest } from '../domain/index.js';
 import type { Decision } from './decision.js';
 import type { ParamSpec } from './definition/strategy-schema.js';
 import type { Enrichment } from './enrichment.js';

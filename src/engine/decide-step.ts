@@ -19,7 +19,14 @@
  */
 import { monthStartMs } from '../clock/utc-month.js';
 import type { GuardResult, OfferToCheck } from '../risk/index.js';
-import { formatCents, type BankingData, type BorrowerLoanHistoryItem, type Cents, type LoanRequest, type ProviderResult } from '../service/index.js';
+import {
+  formatCents,
+  type BankingData,
+  type BorrowerLoanHistoryItem,
+  type Cents,
+  type LoanRequest,
+  type ProviderResult,
+} from '../domain/index.js';
 import type { CompiledStrategy } from './compiled-strategy.js';
 import type { Decision } from './decision.js';
 import type { DataNeed, Enrichment } from './enrichment.js';

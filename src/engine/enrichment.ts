@@ -1,5 +1,5 @@
 /** What the caller bought or fetched about a loan request, handed to evaluate with the request. */
-import type { BankingData, BorrowerLoanHistoryItem, ProviderResult } from '../service/index.js';
+import type { BankingData, BorrowerLoanHistoryItem, ProviderResult } from '../domain/index.js';
 import type { CashPosition } from './pricing/cash-hurdle.js';
 
 export interface Enrichment {

@@ -7,7 +7,7 @@
  * This module keeps a bounded memo of one thing: the priority order of the strategy list last
  * asked about (MEMO_PRIORITY_ORDER, one list), which only saves sorting the same list again.
  */
-import type { LoanRequest } from '../service/index.js';
+import type { LoanRequest } from '../domain/index.js';
 import type { CompiledStrategy } from './compiled-strategy.js';
 import type { Decision } from './decision.js';
 import type { Enrichment } from './enrichment.js';

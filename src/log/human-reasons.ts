@@ -15,7 +15,7 @@
 // The figures as people read them live in plain-figures.ts (shared with chat notifications);
 // re-exported here, where the terminal's readers look for them.
 import { dollars, percent, riskLevelName } from './plain-figures.js';
-export { dollars, percent, RISK_LEVEL_WORDS, riskLevelName } from './plain-figures.js';
+export { dollars, percent, riskLevelName } from './plain-figures.js';
 
 /** A feature or setting name in words: `credit_score_low` is "credit score low". */
 function words(name: string): string {

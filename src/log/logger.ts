@@ -5,7 +5,7 @@
  */
 import { pino, type Logger, type DestinationStream, type Level } from 'pino';
 import { prettyFactory } from 'pino-pretty';
-import { AppError } from './app-error.js';
+import { AppError } from '../domain/index.js';
 import { terminalText, type LogRecord } from './terminal-lines.js';
 
 export type { Logger };

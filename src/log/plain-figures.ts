@@ -3,13 +3,7 @@
  * notifications): money in dollars with thousands separators ("$1,234.56"), rates in percent
  * ("22.8 %", the API's unit is the fraction 0.228), risk levels by name ("high").
  */
-
-/**
- * The spec's risk levels (borrower_card_color), in their order. A copy of the service's
- * RISK_LEVEL_NAMES: the logger sits below the service in the folder layers (the service logs), so
- * it cannot import it; test/log/human-reasons.test.ts checks the two lists are equal.
- */
-export const RISK_LEVEL_WORDS = ['low', 'medium', 'high', 'friends', 'crypto'] as const;
+import { RISK_LEVEL_NAMES } from '../domain/index.js';
 
 /** "$1,198.00" from a dollar amount or the engine's money text ("1198.00", "-5.00"); the text itself when it is not a number. */
 export function dollars(amount: string | number): string {
@@ -28,7 +22,7 @@ export function percent(fraction: string | number): string {
 
 /** A risk level as people say it: "low", "medium", "high", "friends", "crypto" (spec: borrower_card_color). */
 export function riskLevelName(level: number | string): string {
-  const name = RISK_LEVEL_WORDS[Number(level)];
+  const name = RISK_LEVEL_NAMES[Number(level)];
   return name ?? `level ${level}`;
 }
 

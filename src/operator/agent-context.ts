@@ -9,16 +9,10 @@ import type { CompiledStrategy, DataSource, SpendLedger } from '../engine/index.
 import type { Logger } from '../log/logger.js';
 import type { Protections } from '../ops/protections/index.js';
 import type { RiskLimits } from '../risk/index.js';
-import type { Cents, LoanRequest, MarketplaceApi } from '../service/index.js';
+import type { Cents, LoanRequest, PlaceOutcome } from '../domain/index.js';
+import type { MarketplaceApi } from '../service/index.js';
 import type { Store } from '../store/index.js';
 import { approvalSettings, type ApprovalSettings } from './proposals/allowance.js';
-
-/** What became of an offer sent (the daemon's OfferPlacer answers with these). */
-export type AgentPlaceOutcome =
-  | { kind: 'placed'; serviceOfferId: number | null }
-  | { kind: 'refused'; text: string; serviceText?: string | undefined }
-  | { kind: 'unknown'; text: string }
-  | { kind: 'exists'; state: string };
 
 export interface AgentContext {
   client: MarketplaceApi;
@@ -44,7 +38,7 @@ export interface AgentContext {
   data: DataSource<false>;
   spend: SpendLedger;
   /** The daemon's offer path: intent row committed before the POST, never sent twice. */
-  placer: { place(request: LoanRequest, rate: number, automateFund: boolean): Promise<AgentPlaceOutcome> };
+  placer: { place(request: LoanRequest, rate: number, automateFund: boolean): Promise<PlaceOutcome> };
   /** Runs `job` between two of the pipeline's requests (the guard then sees every reservation). */
   exclusive<T>(job: () => Promise<T>): Promise<T>;
   protections: Pick<Protections, 'activePause' | 'resume' | 'pauseByOperator'>;

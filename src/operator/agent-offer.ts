@@ -8,8 +8,8 @@
  * strategies from ever deciding the request themselves.
  */
 import { checkOffer, offerViewQuery, snapshotFromStore, type GuardResult } from '../risk/index.js';
-import { formatCents, parseCents, type LoanRequest } from '../service/index.js';
-import type { AgentCaller, AgentContext, AgentPlaceOutcome } from './agent-context.js';
+import { formatCents, parseCents, type LoanRequest, type PlaceOutcome } from '../domain/index.js';
+import type { AgentCaller, AgentContext } from './agent-context.js';
 
 export interface AgentOfferInput {
   request: LoanRequest;
@@ -22,7 +22,7 @@ export interface AgentOfferInput {
 export type AgentOfferResult =
   | { status: 'refused_by_guard'; guard: Extract<GuardResult, { allowed: false }> }
   | { status: 'already_offered'; state: string }
-  | { status: AgentPlaceOutcome['kind']; outcome: AgentPlaceOutcome; reasons: string[] };
+  | { status: PlaceOutcome['kind']; outcome: PlaceOutcome; reasons: string[] };
 
 /** The guard's verdict on an agent's offer now: the store's snapshot, the current balance, any pause. */
 export async function agentGuardCheck(context: AgentContext, offer: { request: LoanRequest; rate: number; automateFund: boolean }): Promise<GuardResult> {

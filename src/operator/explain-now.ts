@@ -5,7 +5,7 @@
  */
 import { decideSync, type DecideOutcome, type SpendLedger } from '../engine/index.js';
 import { checkOffer, snapshotFromStore } from '../risk/index.js';
-import type { LoanRequest } from '../service/index.js';
+import type { LoanRequest } from '../domain/index.js';
 import type { AgentContext } from './agent-context.js';
 import { purchasedData } from './purchased-data.js';
 

@@ -9,7 +9,7 @@
  * without a token it refuses to serve and says so, while the daemon trades on.
  */
 import type { Logger } from '../log/logger.js';
-import { ConfigurationError } from '../service/index.js';
+import { ConfigurationError } from '../domain/index.js';
 import type { MetricsScrape } from '../ops/ops-routes.js';
 import { DASHBOARD_URL_KEY } from '../store/index.js';
 import type { AgentContext } from './agent-context.js';

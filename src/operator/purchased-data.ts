@@ -4,7 +4,7 @@
  * never buys; what was not bought is answered as not had, and named in `missing` when given.
  */
 import type { DataSource } from '../engine/index.js';
-import type { BankingData, BorrowerLoanHistoryItem, ProviderResult } from '../service/index.js';
+import type { BankingData, BorrowerLoanHistoryItem, ProviderResult } from '../domain/index.js';
 import type { Store } from '../store/index.js';
 
 export function purchasedData(store: Store, loanRequestId: number, missing?: Set<string>): DataSource<true> {

@@ -4,7 +4,7 @@
  * agent connector, the ledger export) reads the same figures.
  */
 import type { Clock } from '../clock/clock.js';
-import { formatCents } from '../service/index.js';
+import { formatCents } from '../domain/index.js';
 import type { Store } from '../store/index.js';
 import { DEFAULT_LOSS_RATES, equitySeries, type EquityFigures, type LossRates } from './equity.js';
 import type { LedgerInput } from './loan-ledger.js';

@@ -7,7 +7,7 @@
  *
  * The returns API, the dashboard, `lendbot status` and the agent connector all read these figures.
  */
-import type { LoanPayment } from '../service/index.js';
+import type { LoanPayment } from '../domain/index.js';
 import { buildLoanLedger, type LedgerInput } from './loan-ledger.js';
 import { DAY_MS } from '../clock/time-constants.js';
 

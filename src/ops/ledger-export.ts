@@ -4,7 +4,7 @@
  * the transfer history: per kind of transfer, the money the history moved in the period equals
  * the ledger's columns for it, to the cent.
  */
-import { formatCents, type TransferDayGroup } from '../service/index.js';
+import { formatCents, type TransferDayGroup } from '../domain/index.js';
 import { compareText, LEDGER_KINDS, movedCents, transferRole, type LedgerEntry, type LedgerKind, type TransferRole } from './loan-ledger.js';
 
 /** Days from..to, both included (YYYY-MM-DD); undefined: open. */

@@ -19,7 +19,7 @@
  * counts too; a failed one, or a pending incoming one, has not (yet) moved anything.
  */
 import { monthInterestCents } from '../engine/index.js';
-import { parseCents, type LoanPayment, type Transfer, type TransferDayGroup } from '../service/index.js';
+import { parseCents, type LoanPayment, type Transfer, type TransferDayGroup } from '../domain/index.js';
 import { paymentFacts, type StoredLoan } from '../store/index.js';
 
 /** The columns of the ledger, in the export's order. */

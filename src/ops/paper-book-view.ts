@@ -3,7 +3,7 @@
  * dashboard): every modelled figure says so in its name or its words, and the requests' fates,
  * which the real market showed, are kept apart from them (docs/daemon.md, "Paper book").
  */
-import { formatCents, type Cents } from '../service/index.js';
+import { formatCents, type Cents } from '../domain/index.js';
 import type { PaperBookSummary, PaperOfferRecord } from '../store/index.js';
 
 /** Said wherever the book is shown. */

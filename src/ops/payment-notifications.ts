@@ -5,7 +5,7 @@
  * baseline: flags raised before notifications were set up are not told.
  */
 import type { Clock } from '../clock/clock.js';
-import { amountToCents } from '../service/index.js';
+import { amountToCents } from '../domain/index.js';
 import { paymentFacts, type FlaggedPayment, type Store } from '../store/index.js';
 import type { NotificationEvent } from './notifier.js';
 

@@ -19,7 +19,7 @@ import { marketLearningStatus, type MarketLearningStatus } from './market-learni
 import type { EquityFigures, LossRates } from './equity.js';
 import { equityNowKept } from './equity-cache.js';
 import { cashFlowStatus, type CashFlowStatus } from './cash-flow-status.js';
-import type { Cents } from '../service/index.js';
+import type { Cents } from '../domain/index.js';
 import type { MarketSource } from '../engine/compiled-strategy.js';
 import { accountMoney, type RiskLimits } from '../risk/index.js';
 import { offerStateCounts, type OfferStateCounts } from './offer-states-status.js';

@@ -1,6 +1,6 @@
 /** The status report as people read it (`lendbot status`) and as scripts read it (`--json`). */
 import { marketLearningJson, marketLearningLines } from './market-learning-status.js';
-import { formatCents, RISK_LEVEL_NAMES } from '../service/index.js';
+import { formatCents, RISK_LEVEL_NAMES } from '../domain/index.js';
 import { cashFlowJson, cashFlowLines } from './cash-flow-status.js';
 import { offerStatesText } from './offer-states-status.js';
 import { paperBookJson, paperBookLines } from './paper-book-view.js';

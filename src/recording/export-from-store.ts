@@ -12,7 +12,7 @@
  */
 import { systemClock, type Clock } from '../clock/clock.js';
 import { DEFAULT_OFFER_EXPIRY_HOURS } from '../risk/index.js';
-import type { BankingData, ProviderResult } from '../service/index.js';
+import type { BankingData, ProviderResult } from '../domain/index.js';
 import type { PaperOfferRecord, StoredLoan, Store } from '../store/index.js';
 import { RECORDING_VERSION, type Outcome, type OwnOffer, type PaperOffer, type RecordingLine } from './recording-schema.js';
 import { openRecordingWriter, parseRecordingLine } from './recording-io.js';

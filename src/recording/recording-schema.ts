@@ -4,7 +4,13 @@
  * became of it. Version 1. Unknown fields are kept.
  */
 import { z } from 'zod';
-import { bankingDataSchema, borrowerLoanHistoryItemSchema, loanPaymentSchema, loanRequestSchema, providerResultSchema } from '../service/index.js';
+import {
+  bankingDataSchema,
+  borrowerLoanHistoryItemSchema,
+  loanPaymentSchema,
+  loanRequestSchema,
+  providerResultSchema,
+} from '../domain/index.js';
 
 export const RECORDING_VERSION = 1;
 

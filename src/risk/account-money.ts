@@ -5,7 +5,7 @@
  * reserving, store/offer-view.ts), the cash reserve kept aside, and the free cash the next offer
  * may use.
  */
-import type { Cents } from '../service/index.js';
+import type { Cents } from '../domain/index.js';
 import type { OfferViewQuery, Store } from '../store/index.js';
 import type { RiskLimits } from './risk-limits.js';
 import { balanceFromStore } from './store-snapshot.js';

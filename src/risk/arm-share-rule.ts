@@ -12,7 +12,7 @@
  *   money is still in the balance).
  */
 import { createHash } from 'node:crypto';
-import { formatCents, type Cents } from '../service/index.js';
+import { formatCents, type Cents } from '../domain/index.js';
 import type { GuardResult } from './check-offer.js';
 import type { SplitSettings } from './risk-limits.js';
 

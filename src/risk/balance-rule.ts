@@ -3,7 +3,7 @@
  * precondition 5): the balance less what other pending offers hold back and the cash reserve
  * must EXCEED the total; equal is refused. Returns the figures of a refusal, or undefined.
  */
-import { formatCents as usd, type Cents } from '../service/index.js';
+import { formatCents as usd, type Cents } from '../domain/index.js';
 
 export function balanceShortfall(input: { balanceCents: Cents; reservedCents: Cents; reserveCents: Cents; totalCents: Cents }): string | undefined {
   const { balanceCents, reservedCents, reserveCents, totalCents } = input;

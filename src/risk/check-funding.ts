@@ -4,7 +4,7 @@
  * the cash reserve must EXCEED the offer's total. Pure, like checkOffer: a refusal is a value
  * whose reason names the figures, logged and retried later, never sent to the service.
  */
-import type { Cents } from '../service/index.js';
+import type { Cents } from '../domain/index.js';
 import { balanceShortfall } from './balance-rule.js';
 import type { GuardResult } from './check-offer.js';
 import type { RiskLimits } from './risk-limits.js';

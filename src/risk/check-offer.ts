@@ -11,7 +11,7 @@
  * step asks so before buying data for a request), the guard checks those and skips the rate
  * rules, so data is never bought, nor a price searched, for an offer it would refuse anyway.
  */
-import { MAX_RATE, MIN_RATE, RISK_LEVEL_NAMES, formatCents, parseCents, type Cents, type LoanRequest } from '../service/index.js';
+import { MAX_RATE, MIN_RATE, RISK_LEVEL_NAMES, formatCents, parseCents, type Cents, type LoanRequest } from '../domain/index.js';
 import { balanceShortfall } from './balance-rule.js';
 import type { RiskLimits } from './risk-limits.js';
 

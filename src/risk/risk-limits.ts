@@ -4,7 +4,7 @@
  * integer cents. Every key is optional; the defaults are conservative.
  */
 import { z } from 'zod';
-import { amountToCents, decimalText, type Cents } from '../service/index.js';
+import { amountToCents, decimalText, type Cents } from '../domain/index.js';
 import { protectionSettingsSchema, type ProtectionSettings } from './protection-settings.js';
 import { HOUR_MS } from '../clock/time-constants.js';
 

@@ -3,7 +3,7 @@
  * own snapshot from a simulated ledger and calls the same checkOffer.
  */
 import { existsSync } from 'node:fs';
-import { balanceFromTransfers, type Cents } from '../service/index.js';
+import { balanceFromTransfers, type Cents } from '../domain/index.js';
 import type { Store } from '../store/index.js';
 import type { GuardSnapshot } from './check-offer.js';
 import type { RiskLimits } from './risk-limits.js';
@@ -39,7 +39,7 @@ export function snapshotFromStore(
 /**
  * The usable balance from the last synced transfer history: processed transfers plus pending
  * outgoing ones (already committed); pending incoming money is not counted until processed, and
- * failed transfers count for nothing (src/service/balance.ts).
+ * failed transfers count for nothing (src/domain/balance.ts).
  */
 export function balanceFromStore(store: Pick<Store, 'account'>): Cents {
   return balanceFromTransfers(store.account.transferGroups()).availableCents;

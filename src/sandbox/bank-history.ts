@@ -4,7 +4,7 @@
  * needed, so the market keeps only the aggregates in memory; `aggregate90` is the single
  * definition of agg_90, used both when generating and by tests that recompute it.
  */
-import { SPENDING_CATEGORIES, spendingAmountField, spendingShareField, type Agg90, type SpendingCategory } from '../service/index.js';
+import { SPENDING_CATEGORIES, spendingAmountField, spendingShareField, type Agg90, type SpendingCategory } from '../domain/index.js';
 import { Random, roundTo } from './random.js';
 import { DAY_MS } from '../clock/time-constants.js';
 

@@ -3,7 +3,7 @@
  * to the sandbox from outside the market. The HTTP routes under /_sandbox/ call these same
  * methods. Refusals throw a SandboxControlError carrying the HTTP status the route answers.
  */
-import { loanRequestSchema, offerSchema, type LoanRequest, type Offer } from '../service/index.js';
+import { loanRequestSchema, offerSchema, type LoanRequest, type Offer } from '../domain/index.js';
 import type { LoanRequestFields } from './borrower-generator.js';
 import type { SandboxFaults } from './faults.js';
 import { groundTruthOf, type GroundTruth } from './ground-truth.js';

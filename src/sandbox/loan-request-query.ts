@@ -3,13 +3,8 @@
  * filters accept every encoding the client can write (numeric-filters.ts); a bad value is a
  * refusal with a text that says what a good one looks like, never an empty list.
  */
-import {
-  decodeNumericRange,
-  InvalidArgumentError,
-  matchesNumericFilter,
-  parseNumericFilter,
-  type NumericRange,
-} from '../service/index.js';
+import type { NumericRange } from '../domain/index.js';
+import { decodeNumericRange, InvalidArgumentError, matchesNumericFilter, parseNumericFilter } from '../service/index.js';
 import type { InvestorAccount, LoanRequestRecord } from './market-types.js';
 import { stateCode, zipsAreNearby } from './us-states.js';
 

@@ -3,7 +3,7 @@
  * (resource-views.ts); these hold what the views need plus the hidden truth the API never shows.
  * Money is integer cents, times are epoch milliseconds of the simulated clock.
  */
-import type { Agg90 } from '../service/index.js';
+import type { Agg90 } from '../domain/index.js';
 import type { BankHistoryInput } from './bank-history.js';
 
 export interface BorrowerProfile {

@@ -3,7 +3,7 @@
  * a refusal says which rule, the status, the body key and the text the service sends. Where the
  * real service's text is known it is used verbatim; the others are ours (docs/sandbox.md).
  */
-import { formatCents } from '../service/index.js';
+import { formatCents } from '../domain/index.js';
 import type { InvestorAccount, LoanRequestRecord, OfferRecord } from './market-types.js';
 
 export interface Refusal {

@@ -4,7 +4,7 @@
  * the hidden truth. A request's score is the same on every call (its noise is drawn from the
  * request's own stream); only the timestamp moves.
  */
-import { providerBBand } from '../service/index.js';
+import { providerBBand } from '../domain/index.js';
 import { aggNumber } from './repayment-model.js';
 import type { LoanRequestRecord } from './market-types.js';
 import { clamp, forkRandom, roundTo } from './random.js';

@@ -8,7 +8,7 @@
  */
 import { openRecordingWriter } from '../recording/index.js';
 import { RECORDING_VERSION, type RecordingLine } from '../recording/index.js';
-import { bankingDataSchema, borrowerLoanHistoryItemSchema, loanRequestSchema, providerResultSchema } from '../service/index.js';
+import { bankingDataSchema, borrowerLoanHistoryItemSchema, loanRequestSchema, providerResultSchema } from '../domain/index.js';
 import { outcomeOf } from './ground-truth.js';
 import { DAY_MS } from '../clock/time-constants.js';
 import { Market } from './market.js';

@@ -7,7 +7,7 @@
  * payment, what collection recovers) is drawn once, up front, so the outcome does not depend on
  * who funds the loan or when the simulation looks at it.
  */
-import type { Agg90 } from '../service/index.js';
+import type { Agg90 } from '../domain/index.js';
 import type { HiddenTruth } from './market-types.js';
 import { clamp, type Random } from './random.js';
 import type { RepaymentWeights } from './shapes/market-shape.js';

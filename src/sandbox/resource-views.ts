@@ -3,7 +3,7 @@
  * client's zod schemas (the tests check it). Internally consistent by construction: totals are
  * sums of the fees, agg_90 comes from the transactions, loan figures from the payment schedule.
  */
-import { formatCents } from '../service/index.js';
+import { formatCents } from '../domain/index.js';
 import { aggregate90, generateTransactions } from './bank-history.js';
 import { creditScoreRange } from './borrower-generator.js';
 import { monthlyPaymentCents, paymentSchedule } from './amortization.js';

@@ -5,7 +5,7 @@
  */
 import { DAY_MS } from '../clock/time-constants.js';
 import type { Logger } from '../log/logger.js';
-import { formatCents } from '../service/index.js';
+import { formatCents } from '../domain/index.js';
 import { FaultInjector } from './faults.js';
 import { Market } from './market.js';
 import type { LoanRequestRecord } from './market-types.js';

@@ -17,7 +17,7 @@ import type { Logger } from '../log/logger.js';
 import { HOUR_MS } from '../clock/time-constants.js';
 import type { Random } from './random.js';
 
-export { NEW_LOAN_REQUEST_TOPIC } from '../service/index.js';
+export { NEW_LOAN_REQUEST_TOPIC } from '../domain/index.js';
 export const RETRY_EVERY_MS = HOUR_MS;
 export const GIVE_UP_AFTER_MS = 24 * HOUR_MS;
 /** The first attempt and one retry an hour for 24 hours. */

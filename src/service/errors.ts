@@ -4,7 +4,7 @@
  * one, the service's own `detail`/`message` text, and the underlying `cause`.
  */
 
-import { AppError } from '../log/app-error.js';
+import { AppError } from '../domain/index.js';
 import type { RefusalCode } from './refusal-texts.js';
 
 export type ServiceErrorCode =
@@ -120,15 +120,6 @@ export function unreadableOutcome(details: ServiceErrorDetails, why: string): Se
 export class InvalidArgumentError extends AppError {
   override readonly name = 'InvalidArgumentError';
   readonly code = 'INVALID_ARGUMENT';
-  constructor(message: string) {
-    super(message, { exitCode: 2 });
-  }
-}
-
-/** A required setting is missing or wrong; the message names the environment variable to fix. */
-export class ConfigurationError extends AppError {
-  override readonly name = 'ConfigurationError';
-  readonly code = 'CONFIGURATION';
   constructor(message: string) {
     super(message);
   }

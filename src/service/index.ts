@@ -1,7 +1,6 @@
 // The marketplace client's public face.
 export * from './errors.js';
 export * from './refusal-texts.js';
-export * from './money.js';
 export * from './hmac-signer.js';
 export * from './numeric-filters.js';
 export * from './loan-request-filters.js';
@@ -10,10 +9,8 @@ export * from './marketplace-client.js';
 export * from './service-config.js';
 export { DEFAULT_RESPONSE_LIMITS, RESPONSE_KINDS, responseLimitKey, type ResponseKind, type ResponseLimits } from './response-limits.js';
 export * from './create-client.js';
-export * from './balance.js';
 export * from './validation.js';
 export * from './schemas/index.js';
 export { HttpTransport, parseRetryAfter, type RetrySettings, type RetryClass } from './http-transport.js';
 export * from './pagination.js';
 export { DEFAULT_CLOCK_SKEW, type ClockSkewSettings } from './clock-skew.js';
-export { NEW_LOAN_REQUEST_TOPIC } from './event-topics.js';

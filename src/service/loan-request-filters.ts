@@ -2,13 +2,9 @@
  * The query filters of spec 4.1 and their encoding. Bad values are refused before anything is
  * sent, with a message that says what a good value looks like.
  */
+import type { ListRestriction, NumericRange } from '../domain/index.js';
 import { InvalidArgumentError } from './errors.js';
-import {
-  encodeNumericRange,
-  parseNumericFilter,
-  type NumericRange,
-  type NumericRangeFormat,
-} from './numeric-filters.js';
+import { encodeNumericRange, parseNumericFilter, type NumericRangeFormat } from './numeric-filters.js';
 
 export interface LoanRequestFilters {
   /** Risk level 0-4 (`svc_color`). */
@@ -64,17 +60,6 @@ export function encodeLoanRequestFilters(
   }
   if (filters.nearbyZipcodes !== undefined) query.push(['nearby_zipcodes', String(filters.nearbyZipcodes)]);
   return query;
-}
-
-/**
- * What one strategy could accept, as far as the list's filters can say: the risk levels and the
- * loan amount range its filters allow. An absent field is no restriction.
- */
-export interface ListRestriction {
-  /** Risk levels (0-4) a request may have. */
-  riskLevels?: readonly number[] | undefined;
-  /** USD; either bound may be absent. */
-  loanAmount?: NumericRange | undefined;
 }
 
 /**

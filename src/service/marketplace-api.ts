@@ -14,7 +14,7 @@ import type {
   Offer,
   ProviderResult,
   TransferDayGroup,
-} from './schemas/index.js';
+} from '../domain/index.js';
 import type { ItemIssue, ValidatedItems } from './validation.js';
 
 /** One page of a paginated list (spec 2.1), with the items that failed validation set aside. */

@@ -17,26 +17,26 @@ import {
   MAX_RATE,
   MIN_RATE,
   offerSchema,
+  providerResultSchema,
+  transferDayGroupSchema,
+  type LoanListStatus,
+  type BankingData,
+  type BorrowerLoanHistoryItem,
+  type FundStarted,
+  type Loan,
+  type LoanPayment,
+  type LoanRequest,
+  type Offer,
+  type ProviderResult,
+  type TransferDayGroup,
+} from '../domain/index.js';
+import {
   pageEnvelopeSchema,
   plausibleBorrowerLoanHistoryItemSchema,
   plausibleLoanRequestSchema,
   plausibleLoanSchema,
-  providerResultSchema,
-  transferDayGroupSchema,
-  type LoanListStatus,
 } from './schemas/index.js';
 import { validateItems, validateOne, validateOutcome } from './validation.js';
-import type {
-  BankingData,
-  BorrowerLoanHistoryItem,
-  FundStarted,
-  Loan,
-  LoanPayment,
-  LoanRequest,
-  Offer,
-  ProviderResult,
-  TransferDayGroup,
-} from './schemas/index.js';
 import type { ValidatedItems } from './validation.js';
 
 /** Loans-by-status paths of spec 4.7. */

@@ -8,12 +8,9 @@
  *   RangeWidget, which the service's field names suggest), `comma` (`credit_score=600,700`) and
  *   `dash` (`credit_score=600-700`, like the completed-loans syntax).
  */
+import type { NumericRange } from '../domain/index.js';
 import { InvalidArgumentError } from './errors.js';
 
-export interface NumericRange {
-  min?: number | undefined;
-  max?: number | undefined;
-}
 
 export type NumericRangeFormat = 'min-max-params' | 'comma' | 'dash';
 export const NUMERIC_RANGE_FORMATS: readonly NumericRangeFormat[] = ['min-max-params', 'comma', 'dash'];

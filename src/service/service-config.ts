@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { DEFAULT_CLOCK_SKEW, type ClockSkewSettings } from './clock-skew.js';
-import { ConfigurationError } from './errors.js';
+import { ConfigurationError } from '../domain/index.js';
 import { SIGNATURE_MODES, type SignatureMode } from './hmac-signer.js';
 import type { RetrySettings } from './http-transport.js';
 import { NUMERIC_RANGE_FORMATS, type NumericRangeFormat } from './numeric-filters.js';

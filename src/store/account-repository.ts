@@ -11,7 +11,7 @@ import {
   type Loan,
   type LoanListStatus,
   type TransferDayGroup,
-} from '../service/index.js';
+} from '../domain/index.js';
 import { flag, isoFromMs, parseJsonColumn } from './sql-values.js';
 
 export interface StoredLoan {

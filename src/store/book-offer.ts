@@ -6,7 +6,7 @@
  * (guard-figures-sql.ts `sqlRecount`), row by row. Change a clause there and its predicate here
  * together; test/store/open-offer-book.test.ts compares the two.
  */
-import type { Cents } from '../service/index.js';
+import type { Cents } from '../domain/index.js';
 import type { OfferState, ReservationQuery } from './offers-repository.js';
 import { msFromIso } from './sql-values.js';
 

@@ -5,7 +5,7 @@
  * test/store/open-offer-book.test.ts holds the two equal after every kind of change.
  */
 import type { Database } from 'better-sqlite3';
-import type { Cents } from '../service/index.js';
+import type { Cents } from '../domain/index.js';
 import type { OfferScope, ReservationQuery } from './offers-repository.js';
 import { flag, isoFromMs, utcDayBounds } from './sql-values.js';
 

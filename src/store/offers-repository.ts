@@ -12,7 +12,7 @@
  * fund call is tried next, so a restart neither forgets them nor tries them all at once.
  */
 import type { Database } from 'better-sqlite3';
-import { parseCents, type Cents, type LoanRequest, type Offer } from '../service/index.js';
+import { parseCents, type Cents, type LoanRequest, type Offer } from '../domain/index.js';
 import { offerFromRow, type OfferRow } from './offer-row.js';
 import { openOfferBookOf } from './open-offer-book.js';
 import { createOfferListings, type ListingNote, type ListingScan } from './offer-listings.js';

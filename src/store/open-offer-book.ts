@@ -16,7 +16,7 @@
  * open transaction is answered by them.
  */
 import type { Database } from 'better-sqlite3';
-import type { Cents } from '../service/index.js';
+import type { Cents } from '../domain/index.js';
 import type { ReservationQuery } from './offers-repository.js';
 import {
   countsInExposure,

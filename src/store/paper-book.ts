@@ -11,7 +11,7 @@
  * run in SQLite, so the book costs the same to read whatever its size.
  */
 import type { Database } from 'better-sqlite3';
-import type { Cents } from '../service/money.js';
+import type { Cents } from '../domain/index.js';
 import { isoFromMs } from './sql-values.js';
 
 /** What the strategy's models said of one dry-run offer (engine/decision.ts ModelledOutcome). */

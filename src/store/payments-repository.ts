@@ -9,7 +9,7 @@
  * newly late or missed payment is told once, across syncs and restarts.
  */
 import type { Database } from 'better-sqlite3';
-import { amountToCents, dollarsToCents, type Cents, type LoanPayment } from '../service/index.js';
+import { amountToCents, dollarsToCents, type Cents, type LoanPayment } from '../domain/index.js';
 import { flag as sqlFlag, isoFromMs, parseJsonColumn } from './sql-values.js';
 
 export type PaymentFlag = 'late' | 'missed';

@@ -13,7 +13,7 @@
  * or approving a proposal that expired or was rejected meanwhile, changes nothing.
  */
 import type { Database } from 'better-sqlite3';
-import type { Cents } from '../service/index.js';
+import type { Cents } from '../domain/index.js';
 import { flag, isoFromMs, parseJsonColumn } from './sql-values.js';
 
 export const PROPOSAL_STATUSES = ['pending', 'approved', 'placing', 'done', 'rejected', 'expired'] as const;

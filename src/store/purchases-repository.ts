@@ -5,7 +5,7 @@
  */
 import { redactPersonalData } from './redact-personal-data.js';
 import type { Database } from 'better-sqlite3';
-import type { Cents } from '../service/index.js';
+import type { Cents } from '../domain/index.js';
 import { flag, isoFromMs } from './sql-values.js';
 
 /**

@@ -3,7 +3,7 @@
  * recording of live history can be exported and replayed.
  */
 import type { Database } from 'better-sqlite3';
-import { parseCents, type Cents, type LoanRequest } from '../service/index.js';
+import { parseCents, type Cents, type LoanRequest } from '../domain/index.js';
 import { isoFromMs } from './sql-values.js';
 
 export type RequestSource = 'webhook' | 'poll' | 'replay';

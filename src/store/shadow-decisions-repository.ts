@@ -8,7 +8,7 @@
  * store's own interface is unchanged.
  */
 import type { Database } from 'better-sqlite3';
-import type { Cents } from '../service/index.js';
+import type { Cents } from '../domain/index.js';
 import { isoFromMs } from './sql-values.js';
 
 export interface ShadowDecisionInput {

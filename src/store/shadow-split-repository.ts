@@ -10,7 +10,7 @@
  *   sequential test; P&L is their sum in cents.
  */
 import type { Database } from 'better-sqlite3';
-import type { Cents } from '../service/index.js';
+import type { Cents } from '../domain/index.js';
 import { isoFromMs } from './sql-values.js';
 
 export interface ArmResolvedLoan {

@@ -4,7 +4,7 @@
  * token-layout.ts), and the data of each topic we know.
  */
 import { z } from 'zod';
-import { NEW_LOAN_REQUEST_TOPIC } from '../service/index.js';
+import { NEW_LOAN_REQUEST_TOPIC } from '../domain/index.js';
 
 /**
  * The claims of an envelope-layout token. `z.guid()` accepts any 8-4-4-4-12 hex UUID, not only RFC 4122

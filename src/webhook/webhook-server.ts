@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type RawServerDefault } from 'fastify';
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
-import { ConfigurationError } from '../service/index.js';
+import { ConfigurationError } from '../domain/index.js';
 import type { InboxRepository, StateRepository } from '../store/index.js';
 import type { WebhookEvent, WebhookOutcome } from './event-schema.js';
 import { InboxGroupCommit } from './group-commit.js';

@@ -14,7 +14,7 @@ import { compileStrategy, loadStrategyFile, parseStrategyText, type CompiledStra
 import { expectedProfitCents, type LoanEconomics } from '../../src/engine/loan-math.js';
 import type { RecordingLine } from '../../src/recording/index.js';
 import { exportSandboxRecording } from '../../src/sandbox/index.js';
-import { parseCents } from '../../src/service/index.js';
+import { parseCents } from '../../src/domain/index.js';
 
 const MARKET = { seed: 1, requests: 400, shape: 'shoppers', arrivalsPerHour: 3 };
 // strategies/balanced.yaml's pricing and min_probability, written out so the test checks the arithmetic itself.

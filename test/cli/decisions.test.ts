@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loanSchema, offerSchema } from '../../src/service/index.js';
+import { loanSchema, offerSchema } from '../../src/domain/index.js';
 import type { Store } from '../../src/store/index.js';
 import { HOUR, T0, loanRequest, tempStore } from '../store/fixtures.js';
 import { runCli } from './run-cli.js';

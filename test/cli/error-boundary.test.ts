@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/log/app-error.js';
+import { AppError, ConfigurationError } from '../../src/domain/index.js';
 import { StoreVersionError } from '../../src/store/index.js';
 import { reportError } from '../../src/cli/error-boundary.js';
 import { ConfigFileError } from '../../src/config/index.js';
 import { UserError } from '../../src/cli/user-error.js';
-import { ConfigurationError, InvalidArgumentError, ServiceError } from '../../src/service/index.js';
+import { InvalidArgumentError, ServiceError } from '../../src/service/index.js';
 
 describe('the CLI error boundary', () => {
   it('prints expected failures on one line with their exit code', () => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReturnsAnswer } from '../../src/operator/api/api-types.js';
-import { parseCents } from '../../src/service/index.js';
+import { parseCents } from '../../src/domain/index.js';
 import { startApiHarness, type ApiHarness } from '../operator/api-harness.js';
 import { DAY, HOUR } from '../sandbox/sandbox-fixture.js';
 import { runCli } from './run-cli.js';

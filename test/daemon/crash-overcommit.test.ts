@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/daemon/free-port.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { parseCents } from '../../src/service/index.js';
+import { parseCents } from '../../src/domain/index.js';
 import { childEnv, queryDatabase, startChildDaemon, writeChildConfig } from './child-daemon.js';
 import { OFFER_ALL, waitFor } from './daemon-harness.js';
 

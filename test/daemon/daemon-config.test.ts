@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigFileError } from '../../src/config/index.js';
 import { applyEnv, daemonConfigSchema, loadDaemonConfig } from '../../src/daemon/daemon-config.js';
-import { ConfigurationError } from '../../src/service/index.js';
+import { ConfigurationError } from '../../src/domain/index.js';
 
 const SHIPPED = fileURLToPath(new URL('../../config/lendbot.yaml', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-config-'));

@@ -5,7 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PaymentSync } from '../../src/daemon/payment-sync.js';
-import { DEFAULT_RESPONSE_LIMITS, loanSchema } from '../../src/service/index.js';
+import { loanSchema } from '../../src/domain/index.js';
+import { DEFAULT_RESPONSE_LIMITS } from '../../src/service/index.js';
 import { captureLog } from '../log/log-capture.js';
 import { startHarness, type Harness } from '../service/client-harness.js';
 import { tempStore } from '../store/fixtures.js';

@@ -10,7 +10,7 @@ import { NotificationWatcher } from '../../src/ops/notification-watcher.js';
 import { WebhookNotifier } from '../../src/ops/notifier.js';
 import { buildStatusReport } from '../../src/ops/status-report.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
-import { amountToCents, dollarsToCents, loanSchema, type LoanPayment, type LoanRequest } from '../../src/service/index.js';
+import { amountToCents, dollarsToCents, loanSchema, type LoanPayment, type LoanRequest } from '../../src/domain/index.js';
 import { databaseOf } from '../../src/store/index.js';
 import { runCli } from '../cli/run-cli.js';
 import { captureLog } from '../log/log-capture.js';

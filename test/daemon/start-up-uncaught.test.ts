@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const SHUTDOWN = new URL('../../src/daemon/shutdown.ts', import.meta.url).href;
-const ERRORS = new URL('../../src/service/errors.ts', import.meta.url).href;
+const ERRORS = new URL('../../src/domain/index.ts', import.meta.url).href;
 
 function run(throwing: string): Promise<{ code: number; stderr: string }> {
   const script = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decideAsync, decideSync, type DataSource, type Fetched, type GuardQuestion, type PurchaseEntry, type SpendLedger } from '../../src/engine/index.js';
-import type { BankingData, ProviderResult } from '../../src/service/index.js';
+import type { BankingData, ProviderResult } from '../../src/domain/index.js';
 import { ServiceError } from '../../src/service/index.js';
 import { compileText } from './compile-text.js';
 import { bankingData, loanRequest, providerA, providerB } from './fixtures.js';

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { FEATURES, type Enrichment } from '../../src/engine/index.js';
 import { FeatureTable } from '../../src/engine/compile/feature-table.js';
-import { parseCents } from '../../src/service/money.js';
+import { parseCents } from '../../src/domain/index.js';
 import { bankingData, historyItem, loanRequest, providerA, providerB } from './fixtures.js';
 
 /** A table with a slot for every feature of the catalogue. */

@@ -15,7 +15,7 @@ import {
   type LoanRequest,
   type ProviderAResult,
   type ProviderBResult,
-} from '../../src/service/index.js';
+} from '../../src/domain/index.js';
 import { bankingDataJson } from '../service/fixtures/resources.js';
 
 export interface LoanRequestOverrides extends Partial<Omit<LoanRequest, 'borrower'>> {

@@ -1,6 +1,8 @@
 /**
  * The folders of src/ form layers: no folder imports one that imports it back, directly or
  * through others. A cycle means two parts can no longer be understood, tested or replaced alone.
+ * The lowest layer is domain (the shared vocabulary), which imports no other folder; the engine,
+ * the store, the guard and the logger take their words from it, never from the HTTP client.
  */
 import { readFileSync } from 'node:fs';
 import { relative, resolve, dirname, sep } from 'node:path';
@@ -30,6 +32,16 @@ function folderGraph(): Map<string, Set<string>> {
 describe('the folder layers of src/', () => {
   it('have no import cycle between folders', () => {
     expect(findCycle(folderGraph())).toBeUndefined();
+  });
+
+  it('keep domain on the ground floor: it imports nothing of src/ but itself', () => {
+    expect([...(folderGraph().get('domain') ?? [])]).toEqual([]);
+  });
+
+  it('keep the engine, the store, the guard and the logger off the marketplace client (they speak domain)', () => {
+    const graph = folderGraph();
+    const offenders = ['engine', 'store', 'risk', 'log'].filter((folder) => graph.get(folder)?.has('service'));
+    expect(offenders).toEqual([]);
   });
 
   it('finds a cycle when there is one (the check itself works)', () => {

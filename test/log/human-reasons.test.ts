@@ -4,8 +4,7 @@
 // src/engine and src/daemon make them.
 import { describe, expect, it } from 'vitest';
 import { checkFunding, checkOffer, UNCAPPED_RISK_LIMITS, type GuardRefusalCode, type GuardSnapshot, type RiskLimits } from '../../src/risk/index.js';
-import { dollars, humanReason, percent, RISK_LEVEL_WORDS, skipReasonText } from '../../src/log/human-reasons.js';
-import { RISK_LEVEL_NAMES } from '../../src/service/index.js';
+import { dollars, humanReason, percent, skipReasonText } from '../../src/log/human-reasons.js';
 import { compileText } from '../engine/compile-text.js';
 import { loanRequest as engineRequest } from '../engine/fixtures.js';
 import { snapshot } from '../risk/guard-snapshot.js';
@@ -231,11 +230,5 @@ describe('human reasons', () => {
     expect(percent(0.228)).toBe('22.8 %');
     expect(percent('0.2283')).toBe('22.83 %');
     expect(percent(0.03)).toBe('3 %');
-  });
-});
-
-describe('the risk level words', () => {
-  it("are the service's risk levels, in the same order (the logger keeps its own copy: it sits below the service)", () => {
-    expect([...RISK_LEVEL_WORDS]).toEqual([...RISK_LEVEL_NAMES]);
   });
 });

@@ -6,7 +6,7 @@
 import { skipReasonText } from '../../src/log/human-reasons.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DecisionAnswer, DecisionsAnswer, LoansAnswer, OffersAnswer, OverviewAnswer, ReturnsAnswer } from '../../src/operator/api/api-types.js';
-import { parseCents, type LoanRequest } from '../../src/service/index.js';
+import { parseCents, type LoanRequest } from '../../src/domain/index.js';
 import { DAY, HOUR } from '../sandbox/sandbox-fixture.js';
 import { startApiHarness, type ApiHarness } from './api-harness.js';
 

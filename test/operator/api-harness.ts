@@ -10,7 +10,7 @@ import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { freePort } from '../../src/daemon/free-port.js';
 import { daemonConfigSchema } from '../../src/daemon/daemon-config.js';
 import { startSandbox, type LoanRequestFields, type SandboxHandle } from '../../src/sandbox/index.js';
-import type { LoanRequest } from '../../src/service/index.js';
+import type { LoanRequest } from '../../src/domain/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { captureLog } from '../log/log-capture.js';
 import { OFFER_ALL } from '../daemon/daemon-harness.js';

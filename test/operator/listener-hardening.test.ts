@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock/clock.js';
 import { daemonConfigSchema } from '../../src/daemon/daemon-config.js';
 import { AuthThrottle } from '../../src/operator/auth-throttle.js';
-import { ConfigurationError } from '../../src/service/index.js';
+import { ConfigurationError } from '../../src/domain/index.js';
 import { captureLog } from '../log/log-capture.js';
 import { callTool, connectAgent } from './operator-harness.js';
 import { CLAUDE, initialize, OPERATOR, ROBOT, startListenerHarness, type ListenerHarness } from './listener-harness.js';

@@ -9,7 +9,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LoanRequest } from '../../src/service/index.js';
+import type { LoanRequest } from '../../src/domain/index.js';
 import { callTool, connectAgent, OPERATOR_TOKEN, startOperatorHarness, type OperatorHarness } from './operator-harness.js';
 
 const B_BUYER = fileURLToPath(new URL('../daemon/fixtures/b-buyer.yaml', import.meta.url));

@@ -5,7 +5,8 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { balanceFromTransfers, collectPages, type LoanRequest } from '../../src/service/index.js';
+import { balanceFromTransfers, type LoanRequest } from '../../src/domain/index.js';
+import { collectPages } from '../../src/service/index.js';
 import { agentView } from '../../src/operator/untrusted-data.js';
 import { equityJson, equityNow } from '../../src/ops/equity-now.js';
 import { callTool, CLAUDE_TOKEN, connectAgent, market, OPERATOR_TOKEN, startOperatorHarness, type OperatorHarness } from './operator-harness.js';

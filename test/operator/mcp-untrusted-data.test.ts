@@ -9,7 +9,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_NOTICE, UNTRUSTED_FIELD } from '../../src/operator/untrusted-data.js';
-import { loanRequestSchema } from '../../src/service/index.js';
+import { loanRequestSchema } from '../../src/domain/index.js';
 import { agg90Json, bankingDataJson, loanRequestJson, transferGroupJson } from '../service/fixtures/resources.js';
 import { pageOf } from '../service/fixture-server.js';
 import { connectAgent } from './operator-harness.js';

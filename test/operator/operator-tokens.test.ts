@@ -3,7 +3,7 @@ import { applyEnv, daemonConfigSchema } from '../../src/daemon/daemon-config.js'
 import { ManualClock } from '../../src/clock/clock.js';
 import { CONFIRMATION_TTL_MS, ConfirmationCodes } from '../../src/operator/confirmation.js';
 import { tokensFromEnv } from '../../src/operator/operator-tokens.js';
-import { ConfigurationError } from '../../src/service/index.js';
+import { ConfigurationError } from '../../src/domain/index.js';
 
 describe('operator tokens', () => {
   const config = { tokens: [{ name: 'claude', env: 'LENDBOT_TOKEN_CLAUDE' }, { name: 'gone', env: 'LENDBOT_TOKEN_GONE' }] };

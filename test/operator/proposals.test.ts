@@ -11,7 +11,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock/clock.js';
 import type { ProposalDecisionAnswer, ProposalsAnswer } from '../../src/operator/api/api-types.js';
-import { parseCents } from '../../src/service/index.js';
+import { parseCents } from '../../src/domain/index.js';
 import { callTool, connectAgent } from './operator-harness.js';
 import { CLAUDE_TOKEN, OPERATOR_TOKEN, postJson, SMALL_TOKEN, startProposalHarness, type ProposalHarness } from './proposal-harness.js';
 

@@ -12,7 +12,7 @@ import { Protections, protectionSettingsSchema, storedCalibrationDrift, type Pro
 import { buildStatusReport } from '../../src/ops/status-report.js';
 import { formatStatusText, statusJson } from '../../src/ops/status-text.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
-import { loanPaymentSchema } from '../../src/service/index.js';
+import { loanPaymentSchema } from '../../src/domain/index.js';
 import type { Store } from '../../src/store/index.js';
 import { captureLog } from '../log/log-capture.js';
 import { tempStore } from '../store/fixtures.js';

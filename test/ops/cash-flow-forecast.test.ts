@@ -14,7 +14,7 @@ import {
   type ReinvestmentFlow,
 } from '../../src/ops/cash-flow-forecast.js';
 import { buildCashFlowForecast, forecastLoans } from '../../src/ops/forecast-loans.js';
-import { loanSchema, loanPaymentSchema } from '../../src/service/index.js';
+import { loanSchema, loanPaymentSchema } from '../../src/domain/index.js';
 import { tempStore } from '../store/fixtures.js';
 
 const NOW = Date.parse('2026-03-10T12:00:00.000Z');

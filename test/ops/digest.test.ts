@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock/clock.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
-import { loanPaymentSchema } from '../../src/service/index.js';
+import { loanPaymentSchema } from '../../src/domain/index.js';
 import { storeDigestFigures, type EarningsSeries } from '../../src/ops/digest/digest-figures.js';
 import { DigestSender, NOTIFY_DIGEST_KEY, periodHolding } from '../../src/ops/digest/digest-sender.js';
 import { notifierFromConfig, notificationsSchema } from '../../src/ops/notifier.js';

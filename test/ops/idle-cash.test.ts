@@ -11,7 +11,7 @@ import { IdleCashWatch } from '../../src/ops/idle-cash-alert.js';
 import { buildIdleCashReport } from '../../src/ops/idle-cash-report.js';
 import { MAX_SAMPLES, MIN_SAMPLE_SPACING_MS, readIdleSamples, recordIdleSample } from '../../src/ops/idle-cash.js';
 import { riskLimitsSchema } from '../../src/risk/index.js';
-import { loanSchema } from '../../src/service/index.js';
+import { loanSchema } from '../../src/domain/index.js';
 import { captureLog } from '../log/log-capture.js';
 import { tempStore } from '../store/fixtures.js';
 

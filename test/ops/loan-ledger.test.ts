@@ -11,7 +11,7 @@ import { ledgerSectionSchema, lossRatesFromConfig, lossRatesOf } from '../../src
 import { ledgerCsv, ledgerMonths, reconcileLedger } from '../../src/ops/ledger-export.js';
 import { buildLoanLedger, type LedgerInput } from '../../src/ops/loan-ledger.js';
 import { paymentSchedule } from '../../src/sandbox/amortization.js';
-import type { LoanPayment, Transfer, TransferDayGroup } from '../../src/service/index.js';
+import type { LoanPayment, Transfer, TransferDayGroup } from '../../src/domain/index.js';
 import type { StoredLoan } from '../../src/store/index.js';
 
 const dollars = (cents: number): string => (cents / 100).toFixed(2);

@@ -8,7 +8,7 @@ import { ManualClock } from '../../src/clock/clock.js';
 import { dollars, percent, utcTime } from '../../src/ops/notification-formats/plain-words.js';
 import { describeNotification } from '../../src/ops/notification-formats/notification-message.js';
 import { notifierFromConfig, notificationsSchema } from '../../src/ops/notifier.js';
-import { ConfigurationError } from '../../src/service/index.js';
+import { ConfigurationError } from '../../src/domain/index.js';
 import { silentLogger } from '../../src/log/logger.js';
 
 const deps = { clock: new ManualClock('2026-03-10T12:00:00.000Z'), log: silentLogger };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { filtersCover, listingScan } from '../../src/daemon/list-coverage.js';
 import type { RecordingLine } from '../../src/recording/index.js';
-import { offerSchema } from '../../src/service/index.js';
+import { offerSchema } from '../../src/domain/index.js';
 import { LIST_WINDOW_MS, type Store } from '../../src/store/index.js';
 import { DAY, HOUR, T0, loanRequest, tempStore } from '../store/fixtures.js';
 import { exportedLines } from './exported-lines.js';

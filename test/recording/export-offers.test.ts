@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RecordingLine } from '../../src/recording/index.js';
-import { offerSchema } from '../../src/service/index.js';
+import { offerSchema } from '../../src/domain/index.js';
 import type { OfferState, Store } from '../../src/store/index.js';
 import { DAY, HOUR, T0, loanRequest, tempStore } from '../store/fixtures.js';
 import { exportedLines } from './exported-lines.js';

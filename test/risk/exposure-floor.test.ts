@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkOffer, riskLimitsSchema, snapshotFromStore, type RiskLimits } from '../../src/risk/index.js';
-import { offerSchema, type Loan } from '../../src/service/index.js';
+import { offerSchema, type Loan } from '../../src/domain/index.js';
 import { databaseOf, type Store } from '../../src/store/index.js';
 import { openOfferBookOf } from '../../src/store/open-offer-book.js';
 import { loanRequest, tempStore } from '../store/fixtures.js';

@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   balanceFromTransfers,
   borrowerLoanHistoryItemSchema,
-  collectPages,
   loanPaymentSchema,
   loanSchema,
   transferDayGroupSchema,
   type LoanListStatus,
-} from '../../src/service/index.js';
+} from '../../src/domain/index.js';
+import { collectPages } from '../../src/service/index.js';
 import { DAY, HOUR, startFixture, type Fixture } from './sandbox-fixture.js';
 
 let fx: Fixture;

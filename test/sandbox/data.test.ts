@@ -4,7 +4,7 @@ import {
   providerAResultSchema,
   providerBResultSchema,
   type BankingData,
-} from '../../src/service/index.js';
+} from '../../src/domain/index.js';
 import { aggregate90, type BankTransactionData } from '../../src/sandbox/bank-history.js';
 import { HOUR, serviceFailure, startFixture, type Fixture } from './sandbox-fixture.js';
 import { signedHeaders } from './signed-headers.js';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectPages, loanRequestSchema, ServiceError, type LoanRequest, type LoanRequestFilters } from '../../src/service/index.js';
+import { loanRequestSchema, type LoanRequest } from '../../src/domain/index.js';
+import { collectPages, ServiceError, type LoanRequestFilters } from '../../src/service/index.js';
 import { clientFor, DAY, HOUR, startFixture, type Fixture } from './sandbox-fixture.js';
 import { signedHeaders } from './signed-headers.js';
 

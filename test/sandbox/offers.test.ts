@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { offerSchema } from '../../src/service/index.js';
+import { offerSchema } from '../../src/domain/index.js';
 import { DAY, HOUR, serviceFailure, startFixture, type Fixture } from './sandbox-fixture.js';
 import { signedHeaders } from './signed-headers.js';
 

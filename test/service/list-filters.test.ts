@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileStrategy, parseStrategyText } from '../../src/engine/index.js';
-import { encodeLoanRequestFilters, unionListFilters, type ListRestriction } from '../../src/service/index.js';
+import type { ListRestriction } from '../../src/domain/index.js';
+import { encodeLoanRequestFilters, unionListFilters } from '../../src/service/index.js';
 
 function restrictionOf(filters: string, params = ''): ListRestriction | undefined {
   const text = `name: s\ndescription: test\nversion: "1"\n${params}\nfilters:\n${filters}\ndata: { banking_data: never }\nscore: { logistic: { intercept: 1, terms: [{ feature: completed_loans, weight: 0 }] } }\npricing: { target_return: 0.05 }\n`;

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { balanceFromTransfers, collectPages, formatItemIssue, InvalidArgumentError, ServiceError } from '../../src/service/index.js';
+import { balanceFromTransfers } from '../../src/domain/index.js';
+import { collectPages, formatItemIssue, InvalidArgumentError, ServiceError } from '../../src/service/index.js';
 import { API_KEY, startHarness, type Harness } from './client-harness.js';
 import { pageOf } from './fixture-server.js';
 import { bankingDataJson, loanRequestJson, offerJson, paymentJson, transferGroupJson } from './fixtures/resources.js';

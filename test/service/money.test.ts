@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amountToCents, dollarsToCents, formatCents, isDecimalText, parseCents } from '../../src/service/money.js';
+import { amountToCents, dollarsToCents, formatCents, isDecimalText, parseCents } from '../../src/domain/index.js';
 
 describe('money', () => {
   it('parses decimal text into integer cents', () => {

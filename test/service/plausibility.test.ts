@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { loanRequestSchema } from '../../src/domain/index.js';
 import {
   creditScoreProblem,
-  loanRequestSchema,
   plausibleBorrowerLoanHistoryItemSchema,
   plausibleLoanRequestSchema,
   plausibleLoanSchema,

@@ -9,8 +9,8 @@ import {
   spendingAmountField,
   SPENDING_CATEGORIES,
   transferDayGroupSchema,
-  validateItems,
-} from '../../src/service/index.js';
+} from '../../src/domain/index.js';
+import { validateItems } from '../../src/service/index.js';
 import { agg90Json, bankingDataJson, loanRequestJson, offerJson, transferGroupJson } from './fixtures/resources.js';
 
 describe('resource schemas', () => {

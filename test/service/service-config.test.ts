@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError, serviceConfigFromEnv } from '../../src/service/index.js';
+import { ConfigurationError } from '../../src/domain/index.js';
+import { serviceConfigFromEnv } from '../../src/service/index.js';
 
 const base = { LENDBOT_BASE_URL: 'https://api.example.com', LENDBOT_API_KEY: 'k', LENDBOT_SECRET_KEY: 's' };
 

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loanRequestSchema, type LoanRequest } from '../../src/service/index.js';
+import { loanRequestSchema, type LoanRequest } from '../../src/domain/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 
 export interface LoanRequestOverrides {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { balanceFromTransfers, loanPaymentSchema, loanSchema, transferDayGroupSchema } from '../../src/service/index.js';
+import { balanceFromTransfers, loanPaymentSchema, loanSchema, transferDayGroupSchema } from '../../src/domain/index.js';
 import { databaseOf, type Store } from '../../src/store/index.js';
 import { T0, tempStore } from './fixtures.js';
 

@@ -2,7 +2,7 @@
 // holds, the reserving mark agreeing with the guard's reserved figure, pages filtered by state,
 // and counts by scope.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loanSchema, offerSchema } from '../../src/service/index.js';
+import { loanSchema, offerSchema } from '../../src/domain/index.js';
 import { offerFate, type OfferListing } from '../../src/store/offer-fate.js';
 import { databaseOf, type OfferViewQuery, type Store } from '../../src/store/index.js';
 import { HOUR, T0, loanRequest, tempStore } from './fixtures.js';

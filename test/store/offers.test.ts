@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { offerSchema } from '../../src/service/index.js';
+import { offerSchema } from '../../src/domain/index.js';
 import type { IntentInput, Store } from '../../src/store/index.js';
 import { DAY, HOUR, T0, loanRequest, tempStore, type LoanRequestOverrides } from './fixtures.js';
 

@@ -3,7 +3,7 @@
 // age), loans synced and forgotten, raw SQL, rolled-back transactions, another connection's
 // writes, a restart, and time moving back (a simulated clock).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { offerSchema } from '../../src/service/index.js';
+import { offerSchema } from '../../src/domain/index.js';
 import { databaseOf, openStore, type OfferState, type Store } from '../../src/store/index.js';
 import { openOfferBookOf } from '../../src/store/open-offer-book.js';
 import { DAY, HOUR, T0, loanRequest, tempDir } from './fixtures.js';

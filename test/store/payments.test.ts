@@ -1,7 +1,7 @@
 // The payments repository on a real SQLite file: idempotent upserts, flags that are raised once
 // and never lowered, the per-loan summary, and which loans are due a payments read.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loanPaymentSchema, loanSchema, type LoanPayment } from '../../src/service/index.js';
+import { loanPaymentSchema, loanSchema, type LoanPayment } from '../../src/domain/index.js';
 import { databaseOf, openDatabase, openStore, MIGRATIONS, type Store } from '../../src/store/index.js';
 import { DAY, HOUR, T0, tempDir, tempStore } from './fixtures.js';
 import { join } from 'node:path';

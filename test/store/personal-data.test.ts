@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { evaluate, loadStrategyFile } from '../../src/engine/index.js';
-import { bankingDataSchema } from '../../src/service/index.js';
+import { bankingDataSchema } from '../../src/domain/index.js';
 import { openStore, REDACTED_TEXT } from '../../src/store/index.js';
 import { bankingData, loanRequest } from '../engine/fixtures.js';
 

@@ -12,7 +12,7 @@ import { evaluate, FEATURES, loadStrategyFile, type FeatureValue } from '../../s
 import { featureSource } from '../../src/engine/features/feature-source.js';
 import type { Enrichment } from '../../src/engine/enrichment.js';
 import { parseRecordingLine } from '../../src/recording/index.js';
-import { bankingDataSchema, type BankingData, type LoanRequest } from '../../src/service/index.js';
+import { bankingDataSchema, type BankingData, type LoanRequest } from '../../src/domain/index.js';
 import { openStore, redactPersonalData, REDACTED_TEXT } from '../../src/store/index.js';
 import { runCli } from '../cli/run-cli.js';
 import { bankingData, loanRequest, providerA } from '../engine/fixtures.js';

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { equityNowKept } from '../../src/ops/equity-cache.js';
 import { equityNow } from '../../src/ops/equity-now.js';
 import { DEFAULT_LOSS_RATES } from '../../src/ops/equity.js';
-import { loanSchema } from '../../src/service/index.js';
+import { loanSchema } from '../../src/domain/index.js';
 import { tempStore } from '../store/fixtures.js';
 
 const AT = Date.parse('2026-03-10T12:00:00Z');

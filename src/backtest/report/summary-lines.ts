@@ -1,6 +1,6 @@
 /** The summary of a backtest as labelled lines, shared by the terminal and HTML reports. */
 import { riskLevelName } from '../../log/plain-figures.js';
-import { formatCents } from '../../service/index.js';
+import { formatCents } from '../../domain/index.js';
 import type { BacktestResult, BacktestSummary } from '../backtest-result.js';
 import type { DrawsSummary } from '../draws.js';
 

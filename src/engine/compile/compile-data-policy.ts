@@ -1,5 +1,5 @@
 /** The data section compiled to a DataPolicy (prices in cents, bands resolved), flat providers first. */
-import { dollarsToCents } from '../../service/index.js';
+import { dollarsToCents } from '../../domain/index.js';
 import type { DataPolicy, ProviderPolicy } from '../compiled-strategy.js';
 import { resolveNumber } from '../definition/param-values.js';
 import type { DataDefinition } from '../definition/strategy-schema.js';

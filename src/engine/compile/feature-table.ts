@@ -5,7 +5,7 @@
 import type { FeatureDefinition, FeatureGroup, FeatureValue } from '../features/feature-definition.js';
 import { featureByName } from '../features/feature-catalogue.js';
 import { featureSource, featureSourceAgain, providersOf, type FeatureSource } from '../features/feature-source.js';
-import type { LoanRequest } from '../../service/index.js';
+import type { LoanRequest } from '../../domain/index.js';
 import type { Enrichment } from '../enrichment.js';
 
 /**

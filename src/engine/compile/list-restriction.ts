@@ -5,7 +5,7 @@
  * than the filters (it ignores what it cannot express) but never narrower: a request the strategy
  * could accept must still be listed.
  */
-import type { ListRestriction } from '../../service/index.js';
+import type { ListRestriction } from '../../domain/index.js';
 import { resolveNumber } from '../definition/param-values.js';
 import type { FilterDefinition } from '../definition/strategy-schema.js';
 

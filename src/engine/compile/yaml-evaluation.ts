@@ -16,7 +16,7 @@
  *
  * This module keeps a bounded memo of min_probability texts (MEMO_RATIO_TEXTS, up to 1,000 values).
  */
-import type { LoanRequest } from '../../service/index.js';
+import type { LoanRequest } from '../../domain/index.js';
 import type { DataPolicy, ProviderPolicy } from '../compiled-strategy.js';
 import { formatRatio, type Contribution, type Decision, type StrategyIdentity } from '../decision.js';
 import type { DataNeed, Enrichment } from '../enrichment.js';

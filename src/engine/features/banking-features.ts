@@ -5,7 +5,7 @@
  * Window 30 is the most recent month, 90 the oldest (days 60-90 after the request's creation
  * going back).
  */
-import { parseCents, SPENDING_CATEGORIES, spendingAmountField, spendingShareField, type Agg90 } from '../../service/index.js';
+import { parseCents, SPENDING_CATEGORIES, spendingAmountField, spendingShareField, type Agg90 } from '../../domain/index.js';
 import { numberFeature, present, ratio, type FeatureDefinition } from './feature-definition.js';
 import type { FeatureSource } from './feature-source.js';
 

@@ -12,7 +12,7 @@ import {
   type LoanRequest,
   type ProviderAResult,
   type ProviderBResult,
-} from '../../service/index.js';
+} from '../../domain/index.js';
 import type { Enrichment } from '../enrichment.js';
 
 export interface FeatureSource {

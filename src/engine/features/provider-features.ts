@@ -1,5 +1,5 @@
 /** Features from the third-party scores (spec 2.10); absent until that provider is bought. */
-import { PROVIDER_B_BANDS } from '../../service/index.js';
+import { PROVIDER_B_BANDS } from '../../domain/index.js';
 import { numberFeature, type FeatureDefinition } from './feature-definition.js';
 
 export const PROVIDER_FEATURES: FeatureDefinition[] = [

@@ -1,5 +1,5 @@
 /** Features of the loan request itself (spec 2.2): amounts, terms, fees, rate cap, risk level. */
-import { parseCents, RISK_LEVEL_NAMES } from '../../service/index.js';
+import { parseCents, RISK_LEVEL_NAMES } from '../../domain/index.js';
 import { numberFeature, ratio, type FeatureDefinition } from './feature-definition.js';
 import type { FeatureSource } from './feature-source.js';
 

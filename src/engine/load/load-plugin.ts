@@ -5,7 +5,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { ConfigFileError, dottedPath, readConfigText, type ConfigProblem } from '../../config/index.js';
-import type { LoanRequest } from '../../service/index.js';
+import type { LoanRequest } from '../../domain/index.js';
 import { mergeParams, type CompiledStrategy, type DataPolicy } from '../compiled-strategy.js';
 import { contentHashOf } from '../compile/compile-strategy.js';
 import { formatRatio, type Decision, type StrategyIdentity } from '../decision.js';

@@ -3,7 +3,7 @@
  * when it is loaded so a wrong module fails with a message naming each wrong export.
  */
 import { z } from 'zod';
-import type { LoanRequest } from '../../service/index.js';
+import type { LoanRequest } from '../../domain/index.js';
 import type { Contribution, Decision } from '../decision.js';
 import { paramSpecSchema } from '../definition/strategy-schema.js';
 import type { DataNeed, Enrichment } from '../enrichment.js';

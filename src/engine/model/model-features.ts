@@ -3,7 +3,7 @@
  * the catalogue's definitions through a FeatureTable), so a model learns from exactly the values
  * it will be scored on.
  */
-import type { LoanRequest } from '../../service/index.js';
+import type { LoanRequest } from '../../domain/index.js';
 import { FeatureTable } from '../compile/feature-table.js';
 import type { Enrichment } from '../enrichment.js';
 import type { FeatureValue } from '../features/feature-definition.js';

@@ -16,7 +16,7 @@
  * scarce). With no demand at all, cash is idle: the full cut. The shifted hurdle never goes below zero.
  * A window younger than `window_days` is scaled up to it (demandOver).
  */
-import type { Cents } from '../../service/index.js';
+import type { Cents } from '../../domain/index.js';
 import { DAY_MS } from '../../clock/time-constants.js';
 
 /** The longest window a strategy may ask for, and how many day buckets a caller keeps. */

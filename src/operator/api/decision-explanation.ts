@@ -9,7 +9,7 @@
  * params that no longer apply, data that was never bought.
  */
 import { decideSync, type CompiledStrategy, type SpendLedger } from '../../engine/index.js';
-import type { LoanRequest } from '../../service/index.js';
+import type { LoanRequest } from '../../domain/index.js';
 import type { StoredDecision, Store } from '../../store/index.js';
 import { curvePoint, curveRates, type PriceCurve } from '../../engine/pricing/expected-profit.js';
 import { purchasedData } from '../purchased-data.js';

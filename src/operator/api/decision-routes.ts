@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { humanReason, skipReasonText } from '../../log/human-reasons.js';
 import { offerViewQuery } from '../../risk/index.js';
-import type { LoanRequest } from '../../service/index.js';
+import type { LoanRequest } from '../../domain/index.js';
 import { UnknownCursorError, type PagedDecision, type StoredDecision } from '../../store/index.js';
 import type { OperatorApp } from '../operator-listener.js';
 import { fail, parseOr400, type ApiDeps } from './api-deps.js';

@@ -9,7 +9,7 @@
  * (proposals-repository.ts), so calls at the same moment never share the last of it. A call that
  * finds the day used up by then becomes a proposal too.
  */
-import { parseCents } from '../../service/index.js';
+import { parseCents } from '../../domain/index.js';
 import { utcDayBounds, type ProposalInput, type ProposalOutcome, type StoredProposal } from '../../store/index.js';
 import type { AgentCaller, AgentContext } from '../agent-context.js';
 import { agentGuardCheck, placeAgentOffer, type AgentOfferResult } from '../agent-offer.js';

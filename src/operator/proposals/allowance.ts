@@ -8,8 +8,8 @@
  * me", also in the sandbox, whose market clock runs a day a second.
  */
 import { z } from 'zod';
-import { dollarsFromCents as dollars, RISK_LEVEL_WORDS } from '../../log/plain-figures.js';
-import { amountToCents, decimalText, type Cents } from '../../service/index.js';
+import { dollarsFromCents as dollars } from '../../log/plain-figures.js';
+import { amountToCents, decimalText, RISK_LEVEL_NAMES, type Cents } from '../../domain/index.js';
 
 export interface OfferAllowance {
   maxPerOfferCents: Cents;
@@ -72,8 +72,8 @@ export function allowanceVerdict(
     return { within: false, why: `${dollars(offer.amountCents)} is above ${whose}'s allowance of ${dollars(allowance.maxPerOfferCents)} per offer` };
   }
   if (!allowance.riskLevels.includes(offer.riskLevel)) {
-    const levels = allowance.riskLevels.map((level) => `${level} ${RISK_LEVEL_WORDS[level] ?? ''}`.trim()).join(', ');
-    return { within: false, why: `risk level ${offer.riskLevel} (${RISK_LEVEL_WORDS[offer.riskLevel] ?? 'unknown'}) is outside ${whose}'s allowance (levels ${levels})` };
+    const levels = allowance.riskLevels.map((level) => `${level} ${RISK_LEVEL_NAMES[level] ?? ''}`.trim()).join(', ');
+    return { within: false, why: `risk level ${offer.riskLevel} (${RISK_LEVEL_NAMES[offer.riskLevel] ?? 'unknown'}) is outside ${whose}'s allowance (levels ${levels})` };
   }
   if (usedTodayCents + offer.amountCents > allowance.maxPerDayCents) {
     return {

@@ -11,7 +11,7 @@
  * Approving twice, or approving what was rejected or expired, changes nothing and says why.
  */
 import type { Clock } from '../../clock/clock.js';
-import { parseCents } from '../../service/index.js';
+import { parseCents } from '../../domain/index.js';
 import type { Store, StoredProposal } from '../../store/index.js';
 import type { AgentContext } from '../agent-context.js';
 import { placeAgentOffer } from '../agent-offer.js';

@@ -4,7 +4,7 @@
  * bot's own strategies would decide on the data already bought (explain-now.ts: nothing is
  * bought for it). The guard is asked again when the person approves.
  */
-import { formatCents, parseCents, type LoanRequest } from '../../service/index.js';
+import { formatCents, parseCents, type LoanRequest } from '../../domain/index.js';
 import type { AgentContext } from '../agent-context.js';
 import { explainNow } from '../explain-now.js';
 

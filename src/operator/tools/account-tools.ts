@@ -4,7 +4,7 @@
  * offers, and free cash: risk/account-money.ts).
  */
 import { z } from 'zod';
-import { formatCents, type Cents } from '../../service/index.js';
+import { formatCents, type Cents } from '../../domain/index.js';
 import { equityJson, equityNow, equityText } from '../../ops/equity-now.js';
 import { lossRatesFromConfig } from '../../ops/loss-rates-config.js';
 import { accountMoney, offerViewQuery } from '../../risk/index.js';

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { lossRatesFromConfig } from '../../ops/loss-rates-config.js';
 import { buildStatusReport } from '../../ops/status-report.js';
-import { formatCents } from '../../service/index.js';
+import { formatCents } from '../../domain/index.js';
 import { isoFromMs, type StoredDecision } from '../../store/index.js';
 import { confirmAction } from '../confirm-action.js';
 import { explainNow } from '../explain-now.js';

@@ -4,7 +4,7 @@
  * is idle. The same object as `GET /api/cash-flow` (src/ops/cash-flow-view.ts).
  */
 import { cashFlowAnswer } from '../../ops/cash-flow-view.js';
-import { formatCents } from '../../service/index.js';
+import { formatCents } from '../../domain/index.js';
 import { answer } from '../tool-answer.js';
 import type { ToolDeps } from './tool-deps.js';
 

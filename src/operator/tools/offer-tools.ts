@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { monthStartMs } from '../../clock/utc-month.js';
-import { MAX_RATE, MIN_RATE, formatCents, type Cents, type LoanRequest } from '../../service/index.js';
+import { MAX_RATE, MIN_RATE, formatCents, type Cents, type LoanRequest } from '../../domain/index.js';
 import { confirmAction } from '../confirm-action.js';
 import { findOpenRequest } from '../find-request.js';
 import { allowanceNow, placeWithinAllowance, proposeOffer } from '../proposals/agent-asks.js';

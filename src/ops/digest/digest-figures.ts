@@ -12,7 +12,7 @@
  * - next month's inflow: the default-adjusted cash-flow forecast's next calendar month
  *   (cash-flow-forecast.ts), as lendbot status shows it.
  */
-import type { Cents } from '../../service/index.js';
+import type { Cents } from '../../domain/index.js';
 import type { Store } from '../../store/index.js';
 import type { RiskLimits } from '../../risk/index.js';
 import { buildStatusReport } from '../status-report.js';

@@ -6,7 +6,7 @@
  * every missing variable; json without a URL keeps notifications off, as before formats existed.
  */
 import { z } from 'zod';
-import { ConfigurationError } from '../../service/index.js';
+import { ConfigurationError } from '../../domain/index.js';
 import { discordFormat } from './discord.js';
 import { jsonFormat } from './json.js';
 import type { NotificationFormat, NotificationFormatName } from './notification-format.js';

@@ -3,7 +3,8 @@
  * integer cents), rates in percent ("22.8 %", the data carries the API's fraction 0.228), times in
  * UTC without milliseconds, and a label for every data key.
  */
-import { dollarsFromCents, percent, RISK_LEVEL_WORDS } from '../../log/plain-figures.js';
+import { RISK_LEVEL_NAMES } from '../../domain/index.js';
+import { dollarsFromCents, percent } from '../../log/plain-figures.js';
 
 /** Integer cents as dollars with thousands separators: 123456 → "$1,234.56", -5 → "-$0.05". */
 export const dollars = dollarsFromCents;
@@ -16,7 +17,7 @@ export function utcTime(iso: string): string {
 }
 
 export function riskLevel(level: number): string {
-  const name = RISK_LEVEL_WORDS[level];
+  const name = RISK_LEVEL_NAMES[level];
   return name === undefined ? String(level) : `${level} (${name})`;
 }
 

@@ -10,7 +10,7 @@
  * the next minute's check.
  */
 import type { ProtectionSettings } from '../../risk/index.js';
-import { formatCents } from '../../service/index.js';
+import { formatCents } from '../../domain/index.js';
 import type { StoredLoan } from '../../store/index.js';
 import { vintageHealth, type VintageHealth } from './loan-vintage.js';
 import { DAY_MS } from '../../clock/time-constants.js';

@@ -3,7 +3,7 @@
  * how many of them are in collection or default, and how much of their principal is still out.
  * Measured on the loans synced from the service's loan lists, so loans made by hand count too.
  */
-import type { Cents } from '../../service/index.js';
+import type { Cents } from '../../domain/index.js';
 import type { StoredLoan } from '../../store/index.js';
 
 export interface VintageHealth {

@@ -6,7 +6,7 @@
  */
 import type { Clock } from '../../clock/clock.js';
 import type { Logger } from '../../log/logger.js';
-import { ConfigurationError } from '../../service/index.js';
+import { ConfigurationError } from '../../domain/index.js';
 import type { StateRepository } from '../../store/index.js';
 import { telegramEnvSchema } from '../notification-formats/notification-target.js';
 import { DEFAULT_TELEGRAM_API_URL } from '../notification-formats/telegram.js';

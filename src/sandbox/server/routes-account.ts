@@ -1,6 +1,7 @@
 /** Spec 4.6 (transfer history), 4.7 (loans by status) and 4.8 (payments of a loan). */
 import type { FastifyInstance } from 'fastify';
-import { LOAN_LIST_PATHS, type LoanListStatus } from '../../service/index.js';
+import type { LoanListStatus } from '../../domain/index.js';
+import { LOAN_LIST_PATHS } from '../../service/index.js';
 import { INVESTOR } from '../loan-servicing.js';
 import type { LoanRecord } from '../market-types.js';
 import { loanView, paymentView, transferGroupsView } from '../resource-views.js';

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { LoanRequestFields } from '../borrower-generator.js';
 import type { SandboxControl } from '../control.js';
 import type { SandboxFaults } from '../faults.js';
-import { parseCents } from '../../service/index.js';
+import { parseCents } from '../../domain/index.js';
 import { bodyOf, HttpRefusal, idParam } from './http-helpers.js';
 
 export function registerControlRoutes(app: FastifyInstance, control: SandboxControl): void {

@@ -1,10 +1,4 @@
-// The resource schemas of spec part 2.
-export * from './common.js';
+// What the client checks on the wire beyond the resources' shapes (src/domain/resources/): the
+// pagination envelope and the plausibility rules.
 export * from './pagination.js';
-export * from './loan-request.js';
-export * from './offer.js';
-export * from './loan.js';
-export * from './transfer.js';
-export * from './banking-data.js';
-export * from './provider-results.js';
 export * from './plausibility.js';

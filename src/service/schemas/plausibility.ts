@@ -16,10 +16,16 @@
  * too high when the day spent some. Such an amount is rounded to the cent like any other.
  */
 import type { z } from 'zod';
-import { centsOf, decimalPlaces } from '../money.js';
-import { MAX_RATE, MIN_RATE } from './common.js';
-import { borrowerLoanHistoryItemSchema, loanRequestSchema } from './loan-request.js';
-import { loanSchema, type Loan } from './loan.js';
+import {
+  borrowerLoanHistoryItemSchema,
+  centsOf,
+  decimalPlaces,
+  loanRequestSchema,
+  loanSchema,
+  MAX_RATE,
+  MIN_RATE,
+  type Loan,
+} from '../../domain/index.js';
 
 /** FICO and VantageScore 3.0 both run from 300 to 850; any number outside is not a credit score. */
 export const CREDIT_SCORE_MIN = 300;

@@ -2,7 +2,8 @@
  * `lendbot api transfers|loans|payments|history|balance`: reading the account (spec 4.6 to 4.9).
  */
 import type { Command } from 'commander';
-import { balanceFromTransfers, collectPages, formatCents, LOAN_STATUSES, type LoanListStatus } from '../../../service/index.js';
+import { balanceFromTransfers, formatCents, LOAN_STATUSES, type LoanListStatus } from '../../../domain/index.js';
+import { collectPages } from '../../../service/index.js';
 import { printJson, warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import { positiveInt, printList, reportIssues, withClient, withPaging } from './api-context.js';

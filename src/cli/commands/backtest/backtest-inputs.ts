@@ -15,7 +15,7 @@ import { legacyMarketNote, readMarketFile, type MarketFile } from './market-file
 import { ConfigFileError, loadYamlFile } from '../../../config/index.js';
 import { loadStrategyFiles, type CompiledStrategy } from '../../../engine/index.js';
 import { UNCAPPED_RISK_LIMITS, riskLimitsSchema, type RiskLimits } from '../../../risk/index.js';
-import { amountToCents } from '../../../service/index.js';
+import { amountToCents } from '../../../domain/index.js';
 import { warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import { DEFAULT_CONFIG_FILE } from '../run/index.js';

@@ -12,7 +12,7 @@ import { defaultBalance, defaultBalanceRule, dollars, type PreparedRecording } f
 import { loadDaemonConfig } from '../../../daemon/daemon-config.js';
 import { ConfigFileError } from '../../../config/index.js';
 import type { RiskLimits } from '../../../risk/index.js';
-import { balanceFromTransfers } from '../../../service/index.js';
+import { balanceFromTransfers } from '../../../domain/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import { defaultDatabase } from '../../database-to-read.js';

@@ -1,6 +1,6 @@
 /** How `lendbot decisions` prints: a table row per decision, JSON lines, and one decision in full. */
 import { skipReasonText } from '../../../log/human-reasons.js';
-import { formatCents, RISK_LEVEL_NAMES } from '../../../service/index.js';
+import { formatCents, RISK_LEVEL_NAMES } from '../../../domain/index.js';
 import { offerJson, type OfferView, type StoredLoan } from '../../../store/index.js';
 import type { DecisionView } from './decision-view.js';
 

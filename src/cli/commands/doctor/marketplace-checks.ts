@@ -4,11 +4,10 @@
  * header, and the balance (from the transfer history, as `lendbot api balance` computes it).
  */
 import type { Clock } from '../../../clock/clock.js';
+import { balanceFromTransfers, formatCents } from '../../../domain/index.js';
 import {
-  balanceFromTransfers,
   collectPages,
   createMarketplaceClient,
-  formatCents,
   OPERATOR_HINTS,
   ServiceError,
   type MarketplaceClient,

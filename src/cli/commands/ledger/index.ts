@@ -10,7 +10,7 @@ import { ledgerInputFromStore } from '../../../ops/equity-now.js';
 import { ledgerCsv, ledgerMonths, reconcileLedger, type LedgerPeriod, type Reconciliation } from '../../../ops/ledger-export.js';
 import { buildLoanLedger } from '../../../ops/loan-ledger.js';
 import { statusClock } from '../../../ops/status-clock.js';
-import { formatCents } from '../../../service/index.js';
+import { formatCents } from '../../../domain/index.js';
 import { openStore } from '../../../store/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { databaseToRead, defaultDatabase } from '../../database-to-read.js';

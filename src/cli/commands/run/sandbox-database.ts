@@ -9,7 +9,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Logger } from '../../../log/logger.js';
-import { ConfigurationError } from '../../../service/index.js';
+import { ConfigurationError } from '../../../domain/index.js';
 import { fileHoldsDecisions } from '../../../store/index.js';
 
 /** The file a sandbox run writes when the configured database is the default one. */

@@ -2,7 +2,7 @@
  * The text of `lendbot shadow report`: each challenger against the live decisions on the same
  * requests. What a real borrower did is said apart from what the market response models.
  */
-import { formatCents } from '../../../service/index.js';
+import { formatCents } from '../../../domain/index.js';
 import type { ShadowComparisonRow } from '../../../store/shadow-decisions-repository.js';
 
 const percent = (rate: number | null): string => (rate === null ? '-' : `${(rate * 100).toFixed(1)} %`);

@@ -1,6 +1,5 @@
 /** The human-readable explanation of a decision: what was known, how it scored, how it was priced. */
-import type { LoanRequest } from '../../../service/index.js';
-import { RISK_LEVEL_NAMES } from '../../../service/index.js';
+import { type LoanRequest, RISK_LEVEL_NAMES } from '../../../domain/index.js';
 import { formatRatio, type CompiledStrategy, type Contribution, type DecideOutcome } from '../../../engine/index.js';
 import { curvePoint, curveRates, type CurvePoint, type PriceCurve } from '../../../engine/pricing/expected-profit.js';
 import { formatTable } from './text-table.js';

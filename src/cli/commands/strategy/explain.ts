@@ -8,7 +8,7 @@ import type { RecordingLine } from '../../../recording/index.js';
 import { recordingDataSource, simSpendLedger } from '../../../backtest/index.js';
 import { SimLedger } from '../../../backtest/index.js';
 import { decideSync, loadStrategyFile, type CompiledStrategy, type DecideOutcome } from '../../../engine/index.js';
-import { amountToCents } from '../../../service/index.js';
+import { amountToCents } from '../../../domain/index.js';
 import { checkOffer, UNCAPPED_RISK_LIMITS } from '../../../risk/index.js';
 import { printJson, warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';

@@ -8,7 +8,7 @@
  */
 import type { Command } from 'commander';
 import { realSleep, systemClock } from '../../../clock/clock.js';
-import { NEW_LOAN_REQUEST_TOPIC } from '../../../service/index.js';
+import { NEW_LOAN_REQUEST_TOPIC } from '../../../domain/index.js';
 import { openStore, type Store } from '../../../store/index.js';
 import { printJson, type CliIo } from '../../cli-io.js';
 import { databaseToRead } from '../../database-to-read.js';

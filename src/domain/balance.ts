@@ -8,7 +8,7 @@
  * - Any other status is counted like pending (reported in `unknownStatuses`).
  */
 import { parseCents, type Cents } from './money.js';
-import type { TransferDayGroup } from './schemas/index.js';
+import type { TransferDayGroup } from './resources/index.js';
 
 export interface BalanceSummary {
   /** Sum of processed transfers. */

@@ -1,6 +1,7 @@
 // Building blocks shared by the resource schemas of spec part 2.
 import { z } from 'zod';
 import { centsOf, isDecimalText, isSafeDollars } from '../money.js';
+import { MAX_RISK_LEVEL } from '../risk-levels.js';
 
 /**
  * A USD amount sent as decimal text ("1250.00"); turned into cents by the money module. Text that
@@ -27,10 +28,7 @@ export const decimalTextOrNumber = z.union([decimalText, dollarsNumber]);
 export const id = z.number().int();
 
 /** A risk level (`svc_color`, `borrower_card_color`): 0 low, 1 medium, 2 high, 3 friends, 4 crypto. */
-export const riskLevel = z.number().int().min(0).max(4);
-
-/** Names of the risk levels, indexed by their integer. */
-export const RISK_LEVEL_NAMES = ['low', 'medium', 'high', 'friends', 'crypto'] as const;
+export const riskLevel = z.number().int().min(0).max(MAX_RISK_LEVEL);
 
 /** A timestamp text; the service uses ISO 8601 and `YYYY-MM-DD HH:MM:SS+00:00` forms. */
 export const timestampText = z.string().min(1);

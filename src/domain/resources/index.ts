@@ -1,0 +1,8 @@
+// The resource schemas of spec part 2 and the types inferred from them.
+export * from './common.js';
+export * from './loan-request.js';
+export * from './offer.js';
+export * from './loan.js';
+export * from './transfer.js';
+export * from './banking-data.js';
+export * from './provider-results.js';
