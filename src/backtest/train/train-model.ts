@@ -8,6 +8,7 @@ import { MODEL_FORMAT, MODEL_VERSION, type ModelFeature, type ModelFile } from '
 import { encodeRow, modelFeatures, planDesign, type Design } from './design.js';
 import { fitLogistic, predictRows } from './logistic-fit.js';
 import { fitMarket, type MarketFit } from './market-fit.js';
+import { fitOwnCurse, type CurseFit } from './curse-fit.js';
 import { auc, brier } from './metrics.js';
 import { calibrationStats, type CalibrationStats } from '../calibration/calibration-stats.js';
 import type { TrainingData, TrainingLine } from './training-data.js';
@@ -67,6 +68,8 @@ export interface TrainReport {
   dropped: Design['dropped'];
   converged: boolean;
   market: MarketFit;
+  /** The winner's curse on our own funded loans (written into the market file). */
+  curse: CurseFit;
   model: ModelFile;
 }
 
@@ -194,6 +197,7 @@ export function trainModel(data: TrainingData, options: TrainOptions): TrainRepo
   );
   const finalProbability = (line: TrainingLine): number => predictRows([encodeRow(final.design, line.values)], final.weights)[0] ?? 0;
   const market = fitMarket(data.lines, finalProbability, { historyRates: options.historyRates === true });
+  const curse = fitOwnCurse(data.lines, finalProbability);
   const train = facts(trainLines, trainPredicted);
   const test = facts(testLines, testPredicted);
   const splitFacts = (split: SplitFacts): { lines: number; default_rate: number; auc: number | null; brier: number } => ({
@@ -238,6 +242,7 @@ export function trainModel(data: TrainingData, options: TrainOptions): TrainRepo
     dropped: final.design.dropped,
     converged: evaluation.converged && final.converged,
     market,
+    curse,
     model,
   };
 }

@@ -262,6 +262,24 @@ const learningSchema = z
   })
   .describe('expected_profit only: correct the market response by what the fates of offers show (accepted, rejected, expired, lost)');
 
+/** `pricing.winners_curse`: repayment as it is among the loans we win (src/engine/market/repay-curse.ts; docs/market-model.md). */
+const winnersCurseSchema = z
+  .strictObject({
+    enabled: z.boolean().default(true).describe("price with the repayment chance of the loans this strategy wins at each rate (false: the score's chance as it is)"),
+    prior_sd: z
+      .number()
+      .gt(0, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: above 0)` })
+      .max(10, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: at most 10)` })
+      .default(0.5)
+      .describe('how far the loans won may repay unlike their score, in log-odds per term (larger: funded loans\' fates move it faster)'),
+    w: z
+      .array(z.number())
+      .length(3)
+      .optional()
+      .describe("the correction to start from, over [1, position, position x score log-odds] (default: the market file's, else 0)"),
+  })
+  .describe("expected_profit only: learn from funded loans' fates how much worse the loans won at a rate repay than scored (the winner's curse)");
+
 export const pricingSchema = z
   .strictObject({
     mode: z
@@ -287,6 +305,7 @@ export const pricingSchema = z
       .describe('skip when the monthly payment at the offered rate exceeds this share of stated monthly income'),
     market: marketSchema.optional(),
     learning: learningSchema.optional(),
+    winners_curse: winnersCurseSchema.optional(),
     cash_hurdle: cashHurdleSchema.optional(),
   })
   .describe('the offered rate, within the caps: cost plus a margin, the expected-profit optimum, or the cap itself');

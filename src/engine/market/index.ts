@@ -5,3 +5,5 @@ export { learningSummary, TYPICAL_BORROWER, type LearningSummary } from './learn
 export { withLearning, activeLearning } from './active-learning.js';
 export { learnedAcceptCurve, observationAt, type LearnedCurve } from './learned-accept.js';
 export { type LearningObservation, type Posterior } from './logistic-correction.js';
+export { CurseLearners, curseOfferOf, type CurseOffer } from './curse-learners.js';
+export { fitCurse, curseObservationAt, wonRepayProbability, CURSE_TERMS, type CurseSettings, type CurseState, type CurseObservation } from './repay-curse.js';
