@@ -8,6 +8,7 @@ import { seededRandom } from '../../../src/engine/market/seeded-normals.js';
 import { curvePoint, optimalRate, type PriceCurve } from '../../../src/engine/pricing/expected-profit.js';
 import { MarketLearning, withLearning } from '../../../src/engine/market/index.js';
 import { curseObservationAt, fitCurse, wonRepayProbability } from '../../../src/engine/market/repay-curse.js';
+import { columnsUnsupported } from '../../../src/backtest/tune/trial-columns.js';
 import { strategyAt } from '../compile-text.js';
 import { loanRequest } from '../fixtures.js';
 
@@ -78,6 +79,11 @@ describe("pricing for the winner's curse", () => {
     const w = state.posterior.mean;
     expect(wonRepayProbability(0.9, 0.45, 0.5, w)).toBeCloseTo(0.5, 1);
     expect(wonRepayProbability(0.9, 0.06, 0.5, w)).toBeCloseTo(0.9, 1);
+  });
+
+  it("keeps a tune's trials in order: a learning curse is not priced once per request over columns", () => {
+    expect(columnsUnsupported(strategyAt(logit(0.9), cursed('    prior_sd: 1\n')))).toMatch(/pricing\.winners_curse/);
+    expect(columnsUnsupported(strategyAt(logit(0.9), cursed('    enabled: false\n')))).toBeUndefined();
   });
 
   it('refuses the curse with a mode that prices no repayment chance per rate', () => {
