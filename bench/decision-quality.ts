@@ -3,7 +3,7 @@
  *
  *   node --import tsx bench/decision-quality.ts [--requests 6000] [--arrivals 3] [--seeds 1,2]
  *       [--shapes classic,credit,burden,volatility,shoppers,urgent] [--draws 3] [--strategy strategies/balanced.yaml]
- *       [--learning 1,2] [--explore-share 0.05] [--also strategies/a.yaml,strategies/b.yaml]
+ *       [--learning 1,2] [--explore-share 0.05] [--curse 0.5] [--also strategies/a.yaml,strategies/b.yaml]
  *
  * For every shape and seed it exports a sandbox recording (--arrivals requests an hour: 6000 at 3
  * an hour span about 12 weeks, so repaid cash is lent again), whose lines carry each borrower's
@@ -20,6 +20,12 @@
  *   from the strategy's prior, held out it has first learned from the first 70 % in the same
  *   world and draw (as a live bot would have: bench/carried-learning.ts); and each --also
  *   strategy file as it is (variants to compare);
+ * - the default strategy pricing for the winner's curse, once per --curse prior_sd
+ *   (`pricing.winners_curse: { enabled: true, prior_sd }`; empty by default): every replay feeds
+ *   its own learner each funded loan's fate once the loan's term has passed in the replay (so
+ *   over the whole recording it learns nothing before the requests end: a few weeks hold no
+ *   finished loan); held out, it carries what it learned from the first 70 % (its own funded
+ *   loans there, every fate the recording knows, as the trained strategy's model does);
  * - in the recorded world (acceptance from each line's reservation_rate: what the sandbox's
  *   borrowers did) and, with the reservation rates removed, in each borrower world of the
  *   backtest's band (docs/backtesting.md): the mean over --draws market draws of the net
@@ -49,6 +55,7 @@ const { values } = parseArgs({
     strategy: { type: 'string', default: 'strategies/balanced.yaml' },
     learning: { type: 'string', default: '1' },
     'explore-share': { type: 'string', default: '0.05' },
+    curse: { type: 'string', default: '' },
     also: { type: 'string', default: '' },
   },
 });
@@ -117,6 +124,10 @@ const learners = values.learning
     name: `default, learning (prior_sd ${sd}, explore ${exploreShare})`,
     strategy: pricingVariant(values.strategy, `learning-${sd}`, { learning: { enabled: true, prior_sd: Number(sd), explore_share: exploreShare } }),
   }));
+const cursed = values.curse
+  .split(',')
+  .filter((sd) => sd !== '')
+  .map((sd) => ({ name: `default, winner's curse (prior_sd ${sd})`, strategy: pricingVariant(values.strategy, `curse-${sd.replace(".", "_")}`, { winners_curse: { enabled: true, prior_sd: Number(sd) } }) }));
 const extras = await Promise.all(
   values.also
     .split(',')
@@ -151,6 +162,7 @@ try {
       const candidates: Array<{ name: string; full: CompiledStrategy; blind: CompiledStrategy; carry?: boolean }> = [
         { name: 'default', full: defaultStrategy, blind: defaultStrategy },
         ...learners.map(({ name, strategy }) => ({ name, full: strategy, blind: strategy, carry: true })),
+        ...cursed.map(({ name, strategy }) => ({ name, full: strategy, blind: strategy, carry: true })),
         ...extras.map(({ name, strategy }) => ({ name, full: strategy, blind: strategy })),
         { name: 'cost-plus twin', full: twin, blind: twin },
         { name: 'naive', full: naive, blind: naive },

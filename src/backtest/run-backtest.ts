@@ -8,7 +8,8 @@
  * it happens. Every cent is counted once: net = interest + recoveries − losses − data spend.
  */
 import { decideSync, type CompiledStrategy, type DecideContext, type GuardQuestion, type SpendLedger } from '../engine/index.js';
-import { learnedOfferOf, MarketLearning, type LearnedOffer } from '../engine/market/index.js';
+import { RepayFates, type RepayFate } from './repay-fates.js';
+import { curseOfferOf, learnedOfferOf, MarketLearning, type CurseOffer, type LearnedOffer } from '../engine/market/index.js';
 import { RecentDemand } from '../engine/pricing/cash-hurdle.js';
 import { checkOffer, UNCAPPED_RISK_LIMITS, type GuardRefusalCode, type GuardResult, type RiskLimits } from '../risk/index.js';
 import type { BacktestDecision, BacktestLoan, BacktestResult, SeriesPoint } from './backtest-result.js';
@@ -49,6 +50,8 @@ export interface BacktestOptions {
   learning?: MarketLearning | undefined;
   /** Called with each fate the learners are fed (after the update): the market-learning bench's window onto convergence. */
   onLearned?: ((offer: LearnedOffer, accepted: boolean) => void) | undefined;
+  /** Called with each funded loan's fate as it is fed to a winner's-curse learner (at fate.atMs of the replay). */
+  onRepayLearned?: ((fate: RepayFate) => void) | undefined;
 }
 
 const YEAR_MS = 365.25 * DAY_MS;
@@ -67,6 +70,8 @@ interface PendingOffer {
   learned: LearnedOffer | undefined;
   /** The strategy's default probability for the borrower (0 without a score), for a borrower-dependent take-up curve. */
   defaultProbability: number;
+  /** What the offer, if funded, teaches its strategy's winner's-curse learner (`pricing.winners_curse`). */
+  curse?: CurseOffer | undefined;
 }
 
 interface OpenLoan {
@@ -116,6 +121,8 @@ class Replay {
   private unjudgedOffers = 0;
   private openCents = 0;
   private nowMs = Number.NaN;
+  /** Funded loans' fates for winner's-curse learners, told once the replay reaches their term's end. */
+  private readonly repayFates = new RepayFates();
   private startMs = Number.NaN;
   private idleIntegral = 0;
   private deployedIntegral = 0;
@@ -164,6 +171,9 @@ class Replay {
       this.afterChange();
     }
     if (Number.isFinite(ms)) this.moveClock(ms);
+    for (const fate of this.repayFates.takeUntil(ms)) {
+      if (this.context.learning?.curse.observe(fate.curse.strategy, fate.curse.observation, fate.repaid) === true) this.options.onRepayLearned?.(fate);
+    }
   }
 
   private moveClock(ms: number): void {
@@ -205,7 +215,7 @@ class Replay {
       this.decisions.push(record);
     }
     if (action === 'offer' && rate !== undefined) {
-      this.placeOffer({ entry, index, rate, strategy: decision.strategy.name, automateFund: decision.automateFund, key: { borrowerId: request.borrower.id, riskLevel: request.borrower_card_color }, segments, decision: record, learned: learnedOfferOf(decision), defaultProbability: defaultProbabilityOf(decision.probability) });
+      this.placeOffer({ entry, index, rate, strategy: decision.strategy.name, automateFund: decision.automateFund, key: { borrowerId: request.borrower.id, riskLevel: request.borrower_card_color }, segments, decision: record, learned: learnedOfferOf(decision), defaultProbability: defaultProbabilityOf(decision.probability), curse: curseOfferOf(decision) });
     }
   }
 
@@ -331,6 +341,15 @@ class Replay {
     for (const instalment of flows.instalments) this.events.add(addMonthsUtc(fundedMs, instalment.month), { kind: 'instalment', loan, instalment });
     if (flows.lossMonth !== null) this.events.add(addMonthsUtc(fundedMs, flows.lossMonth), { kind: 'loss', loan, lossCents: flows.lossCents });
     if (flows.recoveryMonth !== null) this.events.add(addMonthsUtc(fundedMs, flows.recoveryMonth), { kind: 'recovery', loan, recoveryCents: flows.recoveryCents });
+    // The winner's curse learns whether the loan repaid once its whole term has passed, defaulted
+    // or not: feeding a default as soon as it happens would teach only early defaults for months
+    // (the repaid loans' fates come last), a bias towards default. A loan the recording leaves
+    // open teaches nothing.
+    if (offer.curse !== undefined && flows.openCents === 0) {
+      const term = entry.line.loan_request.loan_terms;
+      const defaultMs = flows.lossMonth === null ? null : addMonthsUtc(fundedMs, flows.lossMonth);
+      this.repayFates.add({ atMs: addMonthsUtc(fundedMs, term), curse: offer.curse, repaid: defaultMs === null, fundedMs, defaultMs });
+    }
     this.openCents += flows.openCents;
     // Every scheduled flow runs before the replay ends, so the loan's fate is known now.
     const interest = flows.instalments.reduce((sum, instalment) => sum + instalment.interestCents, 0);

@@ -54,8 +54,11 @@ export const marketFileSchema = z.looseObject({
       take_up: evidenceSchema
         .extend({ took: count.optional(), walked: count.optional(), own_offers: count.optional(), competing_offers: count.optional(), history_rates: count.optional() })
         .optional(),
+      winners_curse: evidenceSchema.extend({ repaid: count.optional(), defaulted: count.optional() }).optional(),
     })
     .optional(),
+  /** The winner's curse fitted on own funded loans (src/engine/market/repay-curse.ts): w over [1, u, u·logit p]. */
+  winners_curse: z.strictObject({ w: z.array(finite).length(3), sd: z.array(z.number().min(0)).length(3).optional() }).optional(),
 });
 
 export type MarketFile = z.infer<typeof marketFileSchema>;
@@ -76,7 +79,8 @@ export interface LoadedMarketFile {
  * borrower-blind file prices exactly as the same numbers written inline).
  */
 export function marketOfFile(file: MarketFile): PartialMarketResponse {
-  return fittedMarket({ ...(file.competition ? { competition: file.competition } : {}), ...(file.take_up ? { take_up: file.take_up } : {}) }) ?? {};
+  const market = fittedMarket({ ...(file.competition ? { competition: file.competition } : {}), ...(file.take_up ? { take_up: file.take_up } : {}) }) ?? {};
+  return file.winners_curse === undefined ? market : { ...market, curse: file.winners_curse.w };
 }
 
 /** `over`'s numbers over `under`'s, section by section (either may be absent). */
@@ -86,6 +90,8 @@ export function layerMarkets(under: PartialMarketResponse | undefined, over: Par
   const layered: PartialMarketResponse = {};
   if (under.takeUp !== undefined || over.takeUp !== undefined) layered.takeUp = { ...under.takeUp, ...over.takeUp };
   if (under.competition !== undefined || over.competition !== undefined) layered.competition = { ...under.competition, ...over.competition };
+  const curse = over.curse ?? under.curse;
+  if (curse !== undefined) layered.curse = curse;
   return layered;
 }
 

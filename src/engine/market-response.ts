@@ -65,6 +65,8 @@ export const DEFAULT_MARKET_RESPONSE: MarketResponse = {
 export interface PartialMarketResponse {
   takeUp?: Partial<TakeUpCurve>;
   competition?: Partial<CompetitionModel>;
+  /** The winner's-curse w a market file carries (`lendbot train`; market/repay-curse.ts): the centre of `pricing.winners_curse`'s prior. */
+  curse?: readonly number[];
 }
 
 /** Merges a partial setting over the defaults, section by section. */

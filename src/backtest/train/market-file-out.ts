@@ -53,5 +53,18 @@ export function marketFileOf(report: TrainReport, dataFile: string, fittedAt: Da
       ...(t?.source === undefined ? {} : { source: t.source }),
     },
   };
+  // The winner's curse, only when our own funded loans of both fates were seen.
+  const curse = report.curse;
+  if (curse.evidence.verdict !== 'none') file.winners_curse = { w: curse.w, sd: curse.sd };
+  file.evidence.winners_curse = {
+    lines: curse.evidence.lines,
+    verdict: curse.evidence.verdict,
+    note:
+      curse.evidence.verdict === 'none'
+        ? "the winner's curse not fitted: no own funded loans of both fates; a strategy using this file starts it at 0"
+        : note("the winner's curse (own funded loans)", curse.evidence),
+    repaid: curse.evidence.repaid,
+    defaulted: curse.evidence.defaulted,
+  };
   return file;
 }

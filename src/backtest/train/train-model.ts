@@ -8,6 +8,7 @@ import { MODEL_FORMAT, MODEL_VERSION, type ModelFeature, type ModelFile } from '
 import { encodeRow, modelFeatures, planDesign, type Design } from './design.js';
 import { fitLogistic, predictRows } from './logistic-fit.js';
 import { fitMarket, type MarketFit } from './market-fit.js';
+import { fitOwnCurse, type CurseFit } from './curse-fit.js';
 import { auc, brier } from './metrics.js';
 import { calibrationStats, type CalibrationStats } from '../calibration/calibration-stats.js';
 import type { TrainingData, TrainingLine } from './training-data.js';
@@ -67,6 +68,8 @@ export interface TrainReport {
   dropped: Design['dropped'];
   converged: boolean;
   market: MarketFit;
+  /** The winner's curse on our own funded loans (written into the market file). */
+  curse: CurseFit;
   model: ModelFile;
   /**
    * The model fitted on the fitting part alone, with the market fitted on the lines seen before
@@ -209,6 +212,7 @@ export function trainModel(data: TrainingData, options: TrainOptions): TrainRepo
   const { intercept, features: roundedFeatures } = roundedModel(final);
   const probabilityOf = (fitted: Fitted) => (line: TrainingLine): number => predictRows([encodeRow(fitted.design, line.values)], fitted.weights)[0] ?? 0;
   const market = fitMarket(data.lines, probabilityOf(final), { historyRates: options.historyRates === true });
+  const curse = fitOwnCurse(data.lines, probabilityOf(final));
   const train = facts(trainLines, trainPredicted);
   const test = facts(testLines, testPredicted);
   const splitFacts = (split: SplitFacts): { lines: number; default_rate: number; auc: number | null; brier: number } => ({
@@ -269,6 +273,7 @@ export function trainModel(data: TrainingData, options: TrainOptions): TrainRepo
     dropped: final.design.dropped,
     converged: evaluation.converged && final.converged,
     market,
+    curse,
     model,
   };
 }

@@ -94,6 +94,7 @@ export function columnsUnsupported(strategy: CompiledStrategy): string | undefin
   if (!definition.pricing) return 'it has no pricing';
   // Each price depends on the fates learned before it: a replay in order, not columns priced once.
   if (definition.pricing.learning?.enabled === true) return 'its prices learn from the fates of its offers (pricing.learning)';
+  if (definition.pricing.winners_curse?.enabled === true) return "its prices learn from its funded loans' fates (pricing.winners_curse)";
   if (definition.score && findParamReferences({ ...definition.score, min_probability: 0 }).length > 0) return 'its score has params';
   for (const filter of definition.filters) {
     if (findParamReferences({ ...filter, min: undefined, max: undefined }).length > 0) return `filter ${filter.feature} has params outside min and max`;

@@ -23,6 +23,7 @@ import type { LearningSettings } from '../market/market-learner.js';
 import { optimalRate, type CurvePoint, type PriceCurve } from '../pricing/expected-profit.js';
 import { learnedPrice } from '../pricing/learned-price.js';
 import { shiftedHurdle, type CashHurdleSettings, type CashPosition } from '../pricing/cash-hurdle.js';
+import { curseCurveOf, curseSettingsOf, curseText } from '../pricing/curse-settings.js';
 
 export type PriceResult =
   | { ok: true; rate: number; requiredRate: number; expectedReturn: number; reasons: string[]; curve?: PriceCurve; modelled?: ModelledOutcome }
@@ -135,6 +136,7 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
   const market = resolveMarket(pricing.market, params, fitted);
   const learning = learningSettings(pricing, params, market);
   const cashHurdle = compileCashHurdle(pricing.cash_hurdle, params);
+  const curseSettings = curseSettingsOf(pricing, fitted);
 
   const priceAt = (source: FeatureSource, probability: number, hurdle: number): PriceResult => {
     const maxRate = source.request.max_interest_rate;
@@ -171,9 +173,13 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
       reasons = [`price max_rate offered ${formatRatio(rate)} (${capName})${requiredText}`];
     } else if (mode === 'expected_profit') {
       if (cap < MIN_OFFER_RATE) return skipped(required, capTooLow(capName, cap));
-      const low = Math.max(MIN_OFFER_RATE, roundUp(required));
+      let low = Math.max(MIN_OFFER_RATE, roundUp(required));
       if (low > cap) return skipped(required, `price break-even ${formatRatio(required)} > ${capName} ${formatRatio(cap)}`);
-      curve = { economics, targetReturn: hurdle, maxInterestRate: maxRate, market, breakEvenRate: required, low, cap, capName };
+      const curse = curseSettings === undefined ? undefined : curseCurveOf(curseSettings, strategyName);
+      // Under a learned curse the break-even moves with the rate (the loans won low may repay
+      // better than scored), so the search starts at the lowest rate allowed.
+      if (curse !== undefined && curse.w.some((value) => value !== 0)) low = MIN_OFFER_RATE;
+      curve = { economics, targetReturn: hurdle, maxInterestRate: maxRate, market, breakEvenRate: required, low, cap, capName, ...(curse === undefined ? {} : { curse }) };
       const learner = learning === undefined || strategyName === undefined ? undefined : activeLearning()?.learnerFor(strategyName, learning);
       let best: CurvePoint;
       if (learner === undefined) best = optimalRate(curve);
@@ -185,7 +191,7 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
       chosen = best;
       // Joined rather than a template literal: a template's pieces stay linked (a V8 rope, a few
       // hundred bytes) for as long as the remembered price is kept, which in a replay is all of it.
-      const text = ['price expected_profit ', formatRatio(rate), ': P(accept) ', best.acceptProbability.toFixed(2), ' × profit ', usd(best.profitCents), ' USD = ', usd(best.valueCents), ' USD; break-even ', formatRatio(required), learnedText(curve)];
+      const text = ['price expected_profit ', formatRatio(rate), ': P(accept) ', best.acceptProbability.toFixed(2), ' × profit ', usd(best.profitCents), ' USD = ', usd(best.valueCents), ' USD; break-even ', formatRatio(required), learnedText(curve), curseText(curve.curse, economics, rate, maxRate)];
       reasons = [text.join('')];
     } else {
       if (required > cap) return skipped(required, `price required_rate ${formatRatio(required)} > ${capName} ${formatRatio(cap)}`);

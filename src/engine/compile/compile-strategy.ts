@@ -154,7 +154,7 @@ function buildPlan(
     // The market file's (else the model's) fitted response; the strategy's own `pricing.market` overrides it.
     // A learning pricing answers from the learner's current state, so its prices are not remembered.
     pricing: sharedBy(shared.pricings, PRICINGS_KEPT, pricing, params, () =>
-      pricing.learning?.enabled === true ? compilePricing(pricing, params, fitted, definition.name) : rememberedPricing(compilePricing(pricing, params, fitted)),
+      pricing.learning?.enabled === true || pricing.winners_curse?.enabled === true ? compilePricing(pricing, params, fitted, definition.name) : rememberedPricing(compilePricing(pricing, params, fitted)),
     ),
   };
 }

@@ -174,4 +174,10 @@ function learning(definition: StrategyDefinition): RuleProblem[] {
   return [{ path: ['pricing', 'learning'], message: `learning needs mode expected_profit (this pricing is ${pricing.mode}); remove it or set enabled: false` }];
 }
 
-export const STRATEGY_RULES: ReadonlyArray<CrossFieldRule<StrategyDefinition>> = [paramReferences, paramRanges, paramBounds, filters, score, data, learning];
+function winnersCurse(definition: StrategyDefinition): RuleProblem[] {
+  const pricing = definition.pricing;
+  if (pricing?.winners_curse === undefined || pricing.winners_curse.enabled === false || pricing.mode === 'expected_profit') return [];
+  return [{ path: ['pricing', 'winners_curse'], message: `winners_curse needs mode expected_profit (this pricing is ${pricing.mode}); remove it or set enabled: false` }];
+}
+
+export const STRATEGY_RULES: ReadonlyArray<CrossFieldRule<StrategyDefinition>> = [paramReferences, paramRanges, paramBounds, filters, score, data, learning, winnersCurse];

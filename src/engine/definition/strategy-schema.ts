@@ -246,21 +246,39 @@ const marketSchema = z
   })
   .describe('how borrowers answer a rate (docs/market-model.md); unset numbers come from the market file, else a trained model, else cautious defaults');
 
+/** A learned correction's prior standard deviation, in log-odds per term (above 0, at most 10). */
+function priorSdSchema(fallback: number, description: string) {
+  return z
+    .number()
+    .gt(0, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: above 0)` })
+    .max(10, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: at most 10)` })
+    .default(fallback)
+    .describe(description);
+}
+
 /** `pricing.learning`: prices that learn the market's answer while live (docs/market-model.md, "Learning while live"). */
 const learningSchema = z
   .strictObject({
     enabled: z.boolean().default(true).describe('learn take-up from the fates of this strategy\'s own offers (false: price with the configured market only)'),
-    prior_sd: z
-      .number()
-      .gt(0, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: above 0)` })
-      .max(10, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: at most 10)` })
-      .default(1)
-      .describe('how far the configured take-up may be wrong, in log-odds per term of the correction (larger: learns faster, trusts the prior less)'),
+    prior_sd: priorSdSchema(1, 'how far the configured take-up may be wrong, in log-odds per term of the correction (larger: learns faster, trusts the prior less)'),
     explore_share: numberOrParamWithin(SHARE)
       .default(0.05)
       .describe('exploring rates on purpose may cost at most this share of the expected profit offered so far (0: never explore)'),
   })
   .describe('expected_profit only: correct the market response by what the fates of offers show (accepted, rejected, expired, lost)');
+
+/** `pricing.winners_curse`: repayment as it is among the loans we win (src/engine/market/repay-curse.ts; docs/market-model.md). */
+const winnersCurseSchema = z
+  .strictObject({
+    enabled: z.boolean().default(true).describe("price with the repayment chance of the loans this strategy wins at each rate (false: the score's chance as it is)"),
+    prior_sd: priorSdSchema(0.5, "how far the loans won may repay unlike their score, in log-odds per term (larger: funded loans' fates move it faster)"),
+    w: z
+      .array(z.number())
+      .length(3)
+      .optional()
+      .describe("the correction to start from, over [1, position, position x score log-odds] (default: the market file's, else 0)"),
+  })
+  .describe("expected_profit only: learn from funded loans' fates how much worse the loans won at a rate repay than scored (the winner's curse)");
 
 export const pricingSchema = z
   .strictObject({
@@ -287,6 +305,7 @@ export const pricingSchema = z
       .describe('skip when the monthly payment at the offered rate exceeds this share of stated monthly income'),
     market: marketSchema.optional(),
     learning: learningSchema.optional(),
+    winners_curse: winnersCurseSchema.optional(),
     cash_hurdle: cashHurdleSchema.optional(),
   })
   .describe('the offered rate, within the caps: cost plus a margin, the expected-profit optimum, or the cap itself');

@@ -16,6 +16,8 @@ import { MIN_OFFER_RATE } from '../loan-math.js';
 /** Terms of x, in order. */
 export const CORRECTION_TERMS = ['intercept', 'position', 'default', 'position_x_default'] as const;
 const SIZE = CORRECTION_TERMS.length;
+// The algebra below takes its size from the posterior (n = mean.length), so another correction
+// with other terms (the winner's curse, repay-curse.ts) reuses it; SIZE is only the take-up's.
 
 /** A Gaussian over θ: mean and covariance (row-major SIZE × SIZE). */
 export interface Posterior {
@@ -45,11 +47,11 @@ export function sigmoid(logOdds: number): number {
   return 1 / (1 + Math.exp(-logOdds));
 }
 
-/** The prior N(0, sd² I). */
-export function priorPosterior(sd: number): Posterior {
-  const cov = new Array<number>(SIZE * SIZE).fill(0);
-  for (let i = 0; i < SIZE; i += 1) cov[i * SIZE + i] = sd * sd;
-  return { mean: new Array<number>(SIZE).fill(0), cov };
+/** The prior N(0, sd² I), over `size` terms (the take-up correction's four by default). */
+export function priorPosterior(sd: number, size: number = SIZE): Posterior {
+  const cov = new Array<number>(size * size).fill(0);
+  for (let i = 0; i < size; i += 1) cov[i * size + i] = sd * sd;
+  return { mean: new Array<number>(size).fill(0), cov };
 }
 
 /** x for a position and default probability. */
@@ -64,25 +66,30 @@ export function positionOf(rate: number, maxRate: number): number {
 
 function dot(a: readonly number[], b: readonly number[]): number {
   let sum = 0;
-  for (let i = 0; i < SIZE; i += 1) sum += (a[i] ?? 0) * (b[i] ?? 0);
+  for (let i = 0; i < b.length; i += 1) sum += (a[i] ?? 0) * (b[i] ?? 0);
   return sum;
 }
 
-/** cov · x. */
+/** cov · x (cov n × n, n = x.length). */
 function covTimes(cov: readonly number[], x: readonly number[]): number[] {
-  const out = new Array<number>(SIZE).fill(0);
-  for (let i = 0; i < SIZE; i += 1) {
+  const n = x.length;
+  const out = new Array<number>(n).fill(0);
+  for (let i = 0; i < n; i += 1) {
     let sum = 0;
-    for (let j = 0; j < SIZE; j += 1) sum += (cov[i * SIZE + j] ?? 0) * (x[j] ?? 0);
+    for (let j = 0; j < n; j += 1) sum += (cov[i * n + j] ?? 0) * (x[j] ?? 0);
     out[i] = sum;
   }
   return out;
 }
 
+/** θ·x and xᵀΣx for any terms x. */
+export function correctionOf(posterior: Posterior, x: readonly number[]): { mean: number; variance: number } {
+  return { mean: dot(posterior.mean, x), variance: Math.max(0, dot(x, covTimes(posterior.cov, x))) };
+}
+
 /** The correction's mean θ·x and variance xᵀΣx at one position and default probability. */
 export function correctionAt(posterior: Posterior, position: number, defaultProbability: number): { mean: number; variance: number } {
-  const x = termsOf(position, defaultProbability);
-  return { mean: dot(posterior.mean, x), variance: Math.max(0, dot(x, covTimes(posterior.cov, x))) };
+  return correctionOf(posterior, termsOf(position, defaultProbability));
 }
 
 /**
@@ -98,16 +105,21 @@ export function predictive(priorLogit: number, correctionMean: number, correctio
  * for one observation is a rank-one update of the covariance (Sherman–Morrison).
  */
 export function updated(posterior: Posterior, observation: LearningObservation, accepted: boolean): Posterior {
-  const x = termsOf(observation.position, observation.defaultProbability);
-  const p = sigmoid(observation.priorLogit + dot(posterior.mean, x));
+  return updatedAt(posterior, termsOf(observation.position, observation.defaultProbability), observation.priorLogit, accepted);
+}
+
+/** updated() for any terms x over an offset log-odds: the one Laplace step every correction shares. */
+export function updatedAt(posterior: Posterior, x: readonly number[], offsetLogit: number, outcome: boolean): Posterior {
+  const n = x.length;
+  const p = sigmoid(offsetLogit + dot(posterior.mean, x));
   const weight = Math.max(p * (1 - p), 1e-9);
   const sx = covTimes(posterior.cov, x);
   const denominator = 1 + weight * dot(x, sx);
   const cov = posterior.cov.slice();
-  for (let i = 0; i < SIZE; i += 1) {
-    for (let j = 0; j < SIZE; j += 1) cov[i * SIZE + j] = (cov[i * SIZE + j] ?? 0) - (weight * (sx[i] ?? 0) * (sx[j] ?? 0)) / denominator;
+  for (let i = 0; i < n; i += 1) {
+    for (let j = 0; j < n; j += 1) cov[i * n + j] = (cov[i * n + j] ?? 0) - (weight * (sx[i] ?? 0) * (sx[j] ?? 0)) / denominator;
   }
-  const residual = (accepted ? 1 : 0) - p;
+  const residual = (outcome ? 1 : 0) - p;
   const step = covTimes(cov, x);
   const mean = posterior.mean.map((value, i) => value + (step[i] ?? 0) * residual);
   return { mean, cov };

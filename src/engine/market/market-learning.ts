@@ -9,6 +9,7 @@ import type { MarketResponse } from '../market-response.js';
 import { learnedAcceptCurve, observationAt } from './learned-accept.js';
 import type { LearningObservation } from './logistic-correction.js';
 import { MarketLearner, type LearnerState, type LearningSettings } from './market-learner.js';
+import { CurseLearners } from './curse-learners.js';
 
 /** What a decision priced by a learner needs to be learned from later. */
 export interface LearnedOffer {
@@ -28,6 +29,8 @@ export interface StoredLearnerState {
 
 export class MarketLearning {
   private readonly learners = new Map<string, MarketLearner>();
+  /** The winner's-curse corrections (`pricing.winners_curse`), learned from funded loans' fates. */
+  readonly curse = new CurseLearners();
 
   /** `restored`: learners stored earlier (a daemon's restart resumes them). */
   constructor(restored: Iterable<readonly [string, StoredLearnerState]> = []) {

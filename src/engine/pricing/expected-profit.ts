@@ -19,6 +19,7 @@ import { collectedShare, fastPaymentFactor, hurdleCents, MIN_OFFER_RATE, MONTHS_
 import { competingRateSd, expectedAcceptCurve, expectedAcceptProbability, type MarketResponse } from '../market-response.js';
 import { extraSteepness, learnedAcceptCurve, type LearnedCurve } from '../market/learned-accept.js';
 import { maximiseNear } from './peak-search.js';
+import { economicsAt, type CurseCurve } from './won-economics.js';
 
 /**
  * The coarse samples: SAMPLES_PER_FEATURE to the curve's narrowest feature (the competing
@@ -50,6 +51,11 @@ export interface PriceCurve {
    * P(accept | r) is the posterior predictive over it (market/learned-accept.ts).
    */
   learning?: LearnedCurve;
+  /**
+   * The winner's curse the strategy priced with (`pricing.winners_curse`): then the expected
+   * collected amount at r uses P(repay | won at r) (won-economics.ts), not the score's chance.
+   */
+  curse?: CurseCurve;
 }
 
 /** P(accept | rate) for the curve's request: the market response's, or the learned one over it. */
@@ -86,6 +92,11 @@ function valueFunction(curve: PriceCurve): (rate: number) => number {
   const hurdle = hurdleCents(curve.targetReturn, economics);
   const accept = curve.learning === undefined ? expectedAcceptCurve(maxInterestRate, 1 - economics.probability, market) : acceptCurveOf(curve);
   const terms = economics.terms;
+  const curse = curve.curse;
+  if (curse !== undefined) {
+    const perFactor = economics.repaidPrincipalCents * terms;
+    return (rate) => accept(rate) * (perFactor * collectedShare(economicsAt(economics, rate, maxInterestRate, curse)) * fastPaymentFactor(rate, terms) - hurdle);
+  }
   return (rate) => accept(rate) * (collectedPerFactor * fastPaymentFactor(rate, terms) - hurdle);
 }
 
@@ -98,7 +109,7 @@ export function curvePoint(curve: PriceCurve, rate: number): CurvePoint {
   // expected collected amount, computed once: the same operations in the same order, so the very
   // same numbers (test/engine/pricing-optimiser.test.ts), with one Math.pow instead of two.
   const { fundedCents, repaidPrincipalCents, terms } = economics;
-  const collected = repaidPrincipalCents * paymentFactor(rate, terms) * terms * collectedShare(economics);
+  const collected = repaidPrincipalCents * paymentFactor(rate, terms) * terms * collectedShare(economicsAt(economics, rate, curve.maxInterestRate, curve.curse));
   const profitCents = collected - hurdleCents(curve.targetReturn, economics);
   const expectedReturn = ((collected - fundedCents) / fundedCents) * (MONTHS_PER_YEAR / terms);
   return { rate, acceptProbability, profitCents, valueCents: acceptProbability * profitCents, expectedReturn };

@@ -5,12 +5,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadRecording } from '../../../src/backtest/index.js';
-import { marketFileOf, trainingData, trainModel, type TrainReport } from '../../../src/backtest/train/index.js';
+import { marketFileOf, type TrainReport } from '../../../src/backtest/train/index.js';
 import { seededRandom } from '../../../src/backtest/tune/seeded-random.js';
 import { parseMarketText } from '../../../src/engine/market-file.js';
 import { recordingLineSchema, type Outcome, type RecordingLine } from '../../../src/recording/index.js';
-import { recordingLine, writeRecording } from '../recording-fixtures.js';
+import { recordingLine } from '../recording-fixtures.js';
+import { trainLines } from './train-lines.js';
 
 const MAX_RATE = 0.4;
 const START = Date.parse('2026-01-01T00:00:00Z');
@@ -53,12 +53,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function train(name: string, lines: RecordingLine[]): Promise<TrainReport> {
-  const file = join(dir, name);
-  await writeRecording(file, lines);
-  const data = trainingData(await loadRecording(file, {}, () => undefined), ['credit_score_low', 'loan_terms']);
-  return trainModel(data, { dataFile: file, l2: 1, trainShare: 0.7 });
-}
+const train = (name: string, lines: RecordingLine[]): Promise<TrainReport> => trainLines(dir, name, lines);
 
 describe('take-up from every offer’s fate', () => {
   it('fits from competing offers taken or walked away from when our own were all accepted', async () => {

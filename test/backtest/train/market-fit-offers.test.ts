@@ -4,13 +4,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadRecording } from '../../../src/backtest/index.js';
-import { MIN_TAKE_UP_LINES, trainingData, trainModel, type TrainReport } from '../../../src/backtest/train/index.js';
+import { MIN_TAKE_UP_LINES, type TrainReport } from '../../../src/backtest/train/index.js';
 import { seededRandom } from '../../../src/backtest/tune/seeded-random.js';
 import { formatTrainReport } from '../../../src/cli/commands/train/train-report-text.js';
 import { parseModelText } from '../../../src/engine/model/index.js';
 import { recordingLineSchema, type Outcome, type RecordingLine } from '../../../src/recording/index.js';
-import { recordingLine, writeRecording } from '../recording-fixtures.js';
+import { recordingLine } from '../recording-fixtures.js';
+import { trainLines } from './train-lines.js';
 
 const HOUR_MS = 3_600_000;
 const START = Date.parse('2026-01-01T00:00:00Z');
@@ -73,12 +73,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function train(name: string, lines: RecordingLine[]): Promise<TrainReport> {
-  const file = join(dir, name);
-  await writeRecording(file, lines);
-  const data = trainingData(await loadRecording(file, {}, () => undefined), ['credit_score_low', 'loan_terms']);
-  return trainModel(data, { dataFile: file, l2: 1, trainShare: 0.7 });
-}
+const train = (name: string, lines: RecordingLine[]): Promise<TrainReport> => trainLines(dir, name, lines);
 
 describe('take-up fitted from our own offers', () => {
   let report: TrainReport;

@@ -1,4 +1,5 @@
 /** `lendbot train`'s report as text: counts, metrics, calibration, weights, market response. */
+import { wonRepayProbability } from '../../../engine/market/repay-curse.js';
 import { LR_CRITICAL, THIN_LINES, type PartEvidence, type SplitFacts, type TrainReport } from '../../../backtest/train/index.js';
 import { takeUpAt } from '../../../engine/index.js';
 import { formatTable } from '../strategy/text-table.js';
@@ -21,6 +22,14 @@ function verdictText(verdict: PartEvidence['verdict']): string {
   if (verdict === 'none') return 'not fitted: strategies keep the cautious default';
   if (verdict === 'thin') return `thin evidence (fewer than ${THIN_LINES}): treat as a rough guide`;
   return 'fitted';
+}
+
+/** The winner's curse line: how our own funded loans repaid against their score, by the rate (market file only). */
+function curseLine(curse: TrainReport['curse']): string {
+  const { lines, repaid, defaulted, verdict } = curse.evidence;
+  if (verdict === 'none') return `  winner's curse: not fitted (${lines} of our own funded loans of known fate; needs both repaid and defaulted ones)`;
+  const at = (u: number): string => wonRepayProbability(0.9, 0.03 + u * 0.47, 0.5, curse.w).toFixed(2);
+  return `  winner's curse on our own funded loans (${repaid} repaid, ${defaulted} not; ${verdictText(verdict)}): a borrower scored 0.90 repays ${at(0.2)} / ${at(0.5)} / ${at(0.9)} when won low / half-way / near the maximum`;
 }
 
 function marketLines(report: TrainReport): string {
@@ -57,6 +66,7 @@ function marketLines(report: TrainReport): string {
   out.push(
     `  take-up evidence: ${t.lines} fates (${t.ownOffers} of our own offers, ${t.competingOffers} of competitors' offers, ${t.historyRates} past loan rates of ${t.historyRatesSeen} in the recording); ${verdictText(t.verdict)}`,
   );
+  out.push(curseLine(report.curse));
   for (const note of notes) out.push(`  ${note}`);
   return `${out.join('\n')}\n`;
 }
