@@ -3,6 +3,7 @@
 // fails here); pricing, data, plugin and placement reasons are written out as their templates in
 // src/engine and src/daemon make them.
 import { describe, expect, it } from 'vitest';
+import { reasonText } from '../../src/domain/decision-reason.js';
 import { checkFunding, checkOffer, UNCAPPED_RISK_LIMITS, type GuardRefusalCode, type GuardSnapshot, type RiskLimits } from '../../src/risk/index.js';
 import { dollars, humanReason, percent, RISK_LEVEL_WORDS, skipReasonText } from '../../src/log/human-reasons.js';
 import { RISK_LEVEL_NAMES } from '../../src/service/index.js';
@@ -20,7 +21,7 @@ function guardReason(
   const request = { ...loanRequest({ totalAmount: '536.00', ...options.request }), ...(options.total === undefined ? {} : { total_amount: options.total }) };
   const result = checkOffer({ request, rate: options.rate ?? 0.3, automateFund: true }, snapshot(options.snapshot), { ...UNCAPPED_RISK_LIMITS, ...options.limits });
   if (result.allowed) throw new Error('the guard allowed it');
-  return result.reason;
+  return reasonText(result.reason);
 }
 
 // A Record over every refusal code: a new code fails to compile until it is read here.
@@ -96,13 +97,13 @@ const GUARD_CASES: Record<GuardRefusalCode, Array<[string, string]>> = {
 function armShareReason(): string {
   const result = checkArmShare({ strategies: ['offer-all', 'b'], shares: [0.5, 0.5] }, 0, 53_600, { committedCents: 500_000, balanceCents: 600_000, lentCents: 400_000 });
   if (result.allowed) throw new Error('the arm rule allowed it');
-  return result.reason;
+  return reasonText(result.reason);
 }
 
 function fundingReason(totalCents: number, balanceCents: number, reservedByOthersCents: number): string {
   const result = checkFunding({ totalCents, balanceCents, reservedByOthersCents }, { minCashReserveCents: 0 });
   if (result.allowed) throw new Error('funding allowed');
-  return result.reason;
+  return reasonText(result.reason);
 }
 
 /** The strategy's reasons for the engine fixture's request (credit score 650-700, 1050.00 total). */

@@ -4,6 +4,8 @@
  * offer, `lendbot status` shows it, and `lendbot resume` lifts it too.
  */
 import { z } from 'zod';
+import { guardReasonOf, reasonText } from '../../domain/decision-reason.js';
+import { storedReasons } from '../../domain/decision-reason-parse.js';
 import { lossRatesFromConfig } from '../../ops/loss-rates-config.js';
 import { buildStatusReport } from '../../ops/status-report.js';
 import { formatCents } from '../../service/index.js';
@@ -110,7 +112,7 @@ export function registerBotTools({ server, context, caller, codes }: ToolDeps): 
     async (args) => {
       const stored = context.store.decisions.get(args.loan_request_id);
       if (stored !== undefined) {
-        const guardReason = stored.reasons.find((reason) => reason.startsWith('guard '));
+        const refusal = guardReasonOf(storedReasons(stored.reasons));
         const verdict = stored.guardCode === null ? (stored.action === 'offer' || stored.placement !== null ? 'allowed' : 'not asked') : `refused (${stored.guardCode})`;
         const texts: string[] = [];
         const reasons = reasonsApart(stored.reasons, texts);
@@ -127,7 +129,7 @@ export function registerBotTools({ server, context, caller, codes }: ToolDeps): 
             features: stored.features,
             score: stored.probability,
             price: stored.rate,
-            guard: { verdict, code: stored.guardCode, reason: guardReason ?? null },
+            guard: { verdict, code: stored.guardCode, reason: refusal === undefined ? null : reasonText(refusal) },
             placement: stored.placement,
             previous: previousApart(stored.previous, texts),
           },
@@ -140,7 +142,7 @@ export function registerBotTools({ server, context, caller, codes }: ToolDeps): 
       }
       const outcome = await explainNow(context, request);
       const { decision } = outcome;
-      const guard = outcome.guard === undefined ? { verdict: 'not asked' } : outcome.guard.allowed ? { verdict: 'allowed' } : { verdict: 'refused', code: outcome.guard.code, reason: outcome.guard.reason };
+      const guard = outcome.guard === undefined ? { verdict: 'not asked' } : outcome.guard.allowed ? { verdict: 'allowed' } : { verdict: 'refused', code: outcome.guard.code, reason: reasonText(outcome.guard.reason) };
       const texts: string[] = [];
       const reasons = reasonsApart(outcome.reasons, texts);
       return marketplaceAnswer(
