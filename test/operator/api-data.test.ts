@@ -3,6 +3,7 @@
  * newest first a page at a time and filtered, one decision's explanation, pause and resume
  * through the API, offers, loans and returns checked against the store.
  */
+import { storedReason } from '../../src/domain/decision-reason-parse.js';
 import { skipReasonText } from '../../src/log/human-reasons.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DecisionAnswer, DecisionsAnswer, LoansAnswer, OffersAnswer, OverviewAnswer, ReturnsAnswer } from '../../src/operator/api/api-types.js';
@@ -98,6 +99,9 @@ describe('the operator API', () => {
 
     const skip = await get<DecisionAnswer>(`/api/decisions/${unpriceable.id}`);
     expect(skip.decision.action).toBe('skip');
+    // Each stored reason's code beside its text (what the dashboard reads instead of the text).
+    expect(skip.decision.reason_codes).toEqual(skip.decision.reasons.map((reason) => storedReason(reason).code));
+    expect(skip.decision.reason_codes).not.toContain('other');
     expect(skip.explanation?.matchesStored).toBe(true);
     expect(skip.explanation?.recomputed.action).toBe('skip');
     expect((await h.call('/api/decisions/424242')).status).toBe(404);

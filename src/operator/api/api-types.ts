@@ -103,6 +103,8 @@ export interface DecisionDetail extends DecisionRow {
   content_hash: string | null;
   /** Each of `reasons` in plain words (src/log/human-reasons.ts), in the same order. */
   reason_words: string[];
+  /** Each of `reasons`' code (filter_failed, score, guard, ...: src/domain/decision-reason.ts), in the same order. */
+  reason_codes: string[];
 }
 
 /** One line of the score. */

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { decisionJson } from '../../domain/decision-json.js';
+import { storedReasons } from '../../domain/decision-reason-parse.js';
 import { humanReason, skipReasonText } from '../../log/human-reasons.js';
 import { offerViewQuery } from '../../risk/index.js';
 import type { LoanRequest } from '../../service/index.js';
@@ -71,6 +72,7 @@ export function registerDecisionRoutes(api: OperatorApp, deps: ApiDeps): void {
       previous: decision.previous,
       content_hash: decision.contentHash,
       reason_words: decision.reasons.map(humanReason),
+      reason_codes: storedReasons(decision.reasons).map((reason) => reason.code),
     };
     const { explanation, notes } = explainStoredDecision(context, decision, request_);
     const answer: DecisionAnswer = { decision: detail, request: (request_ as Record<string, unknown> | undefined) ?? null, explanation, notes };

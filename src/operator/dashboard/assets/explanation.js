@@ -33,7 +33,7 @@ function stepNames(timings) {
 
 /** Why a decision has no score lines: a filter (or another rule) decided before the score. */
 function notScored(decision) {
-  if (decision.reasons.some((reason) => reason.startsWith('filter '))) {
+  if (decision.reason_codes.includes('filter_failed')) {
     return `Not scored: the request did not pass the strategy's filters, so it stopped before the score: ${decision.why}.`;
   }
   if (decision.action === 'skip') return `Not scored: the strategy stopped before the score: ${decision.why}.`;
