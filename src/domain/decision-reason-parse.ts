@@ -78,6 +78,10 @@ const FORMS: ReadonlyArray<readonly [RegExp, Build]> = [
     }),
   ],
   [/^price required_rate (\S+), offered (\S+)$/, (p) => ({ code: 'price_required_rate', required: at(p, 0), rate: at(p, 1) })],
+  [
+    /^price cash_hurdle ([+-]\S+) to (\S+): free (\S+) USD less this loan (\S+) USD against (\S+) USD expected demand in (\S+) days$/,
+    (p) => ({ code: 'price_cash_hurdle', shift: at(p, 0), target: at(p, 1), free: at(p, 2), loan: at(p, 3), demand: at(p, 4), days: at(p, 5) }),
+  ],
   [/^plugin asked for data without naming any$/, () => ({ code: 'plugin_no_needs' })],
   [/^plugin rate (\S+) outside \[(\S+), (\S+)\]$/, (p) => ({ code: 'plugin_rate_outside', rate: at(p, 0), min: at(p, 1), max: at(p, 2) })],
   [/^plugin action (.+) is not offer, skip or needs_data$/, (p) => ({ code: 'plugin_bad_action', action: at(p, 0) })],

@@ -48,7 +48,9 @@ export type PriceReason =
   | { code: 'price_max_rate'; rate: string; cap: string; required?: string }
   /** `learned` is the learned market's note ("; market learned v3 (12 fates)"), when one priced it. */
   | { code: 'price_expected_profit'; rate: string; accept: string; profit: string; value: string; breakEven: string; learned?: string }
-  | { code: 'price_required_rate'; required: string; rate: string };
+  | { code: 'price_required_rate'; required: string; rate: string }
+  /** The cash hurdle moved the target by `shift` (signed, "+0.0123"); money in dollars, `days` the window. */
+  | { code: 'price_cash_hurdle'; shift: string; target: string; free: string; loan: string; demand: string; days: string };
 
 /** A plugin strategy's answer refused. */
 export type PluginReason =
@@ -160,6 +162,11 @@ function laterReasonText(reason: Exclude<DecisionReason, FilterReason | ScoreRea
     }
     case 'price_required_rate':
       return `price required_rate ${reason.required}, offered ${reason.rate}`;
+    case 'price_cash_hurdle': {
+      const { shift, target, free, loan, demand, days } = reason;
+      // Joined, as the expected-profit text: a strategy following cash keeps one per remembered price.
+      return ['price cash_hurdle ', shift, ' to ', target, ': free ', free, ' USD less this loan ', loan, ' USD against ', demand, ' USD expected demand in ', days, ' days'].join('');
+    }
     case 'plugin_no_needs':
       return 'plugin asked for data without naming any';
     case 'plugin_rate_outside':

@@ -174,6 +174,10 @@ function priceWords(reason: Extract<DecisionReason, { code: `price_${string}` }>
       return `offered ${percent(reason.rate)}: ${percent(reason.accept)} chance of acceptance, expected profit ${dollars(reason.value)} (break-even ${percent(reason.breakEven)})`;
     case 'price_required_rate':
       return `offered ${percent(reason.rate)} (needs ${percent(reason.required)})`;
+    case 'price_cash_hurdle': {
+      const moved = reason.shift.startsWith('-') ? 'lowered' : 'raised';
+      return `target return ${moved} by ${percent(Math.abs(Number(reason.shift)))} to ${percent(reason.target)}: ${dollars(reason.free)} free less this loan's ${dollars(reason.loan)} against ${dollars(reason.demand)} expected in ${reason.days} days`;
+    }
   }
 }
 
@@ -211,6 +215,7 @@ export function reasonWords(reason: DecisionReason): string {
     case 'price_max_rate':
     case 'price_expected_profit':
     case 'price_required_rate':
+    case 'price_cash_hurdle':
       return priceWords(reason);
     default:
       return engineWords(reason);

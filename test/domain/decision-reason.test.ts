@@ -52,6 +52,10 @@ const CASES: Array<[DecisionReason, string]> = [
     'price expected_profit 0.228: P(accept) 0.42 × profit 61.20 USD = 25.70 USD; break-even 0.1108; market learned v3 (12 fates)',
   ],
   [{ code: 'price_required_rate', required: '0.2112', rate: '0.228' }, 'price required_rate 0.2112, offered 0.228'],
+  [
+    { code: 'price_cash_hurdle', shift: '+0.0213', target: '0.1013', free: '1200.00', loan: '500.00', demand: '3100.00', days: '14' },
+    'price cash_hurdle +0.0213 to 0.1013: free 1200.00 USD less this loan 500.00 USD against 3100.00 USD expected demand in 14 days',
+  ],
   [{ code: 'plugin_no_needs' }, 'plugin asked for data without naming any'],
   [{ code: 'plugin_rate_outside', rate: '0.9', min: '0.03', max: '0.60' }, 'plugin rate 0.9 outside [0.03, 0.60]'],
   [{ code: 'plugin_bad_action', action: '"maybe"' }, 'plugin action "maybe" is not offer, skip or needs_data'],
@@ -124,7 +128,7 @@ describe('reasons as values', () => {
       'filter_failed', 'score', 'score_below_min', 'data_budget', 'data_still_missing', 'data_not_found', 'data_unreadable',
       'data_provider_unavailable', 'data_unavailable', 'data_provider_needed', 'data_provider_not_bought', 'data_needed',
       'price_cap_below_minimum', 'price_break_even_above_cap', 'price_no_profit', 'price_required_above_cap', 'price_income_unknown',
-      'price_payment_to_income', 'price_max_rate', 'price_expected_profit', 'price_required_rate', 'plugin_no_needs', 'plugin_rate_outside',
+      'price_payment_to_income', 'price_max_rate', 'price_expected_profit', 'price_required_rate', 'price_cash_hurdle', 'plugin_no_needs', 'plugin_rate_outside',
       'plugin_bad_action', 'guard', 'service_refused', 'offer_outcome_unknown', 'offer_already_recorded', 'agent_offered',
       'crypto_not_allowed', 'prefiltered', 'other',
     ];

@@ -190,6 +190,14 @@ describe('human reasons', () => {
       'offered 22.8 %: 42 % chance of acceptance, expected profit $25.70 (break-even 11.08 %)',
     ],
     ['price required_rate 0.2112, offered 0.228', 'offered 22.8 % (needs 21.12 %)'],
+    [
+      'price cash_hurdle +0.0213 to 0.1013: free 1200.00 USD less this loan 500.00 USD against 3100.00 USD expected demand in 14 days',
+      "target return raised by 2.13 % to 10.13 %: $1,200.00 free less this loan's $500.00 against $3,100.00 expected in 14 days",
+    ],
+    [
+      'price expected_profit 0.228: P(accept) 0.42 × profit 61.20 USD = 25.70 USD; break-even 0.1108; market learned v3 (12 fates)',
+      'offered 22.8 %: 42 % chance of acceptance, expected profit $25.70 (break-even 11.08 %)',
+    ],
     ['plugin asked for data without naming any', 'the plugin strategy asked for data without naming any'],
     ['plugin rate 0.9 outside [0.03, 0.6]', "the plugin strategy's rate 90 % is outside 3 % to 60 %"],
     ['plugin action "maybe" is not offer, skip or needs_data', 'the plugin strategy answered "maybe", not offer, skip or needs_data'],
