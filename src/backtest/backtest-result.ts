@@ -1,4 +1,5 @@
 /** What a backtest returns: the report's figures, the series for charts, and each decision. */
+import type { DecisionJson } from '../domain/decision-json.js';
 import type { GuardRefusalCode } from '../risk/index.js';
 import type { MarketSource } from '../engine/compiled-strategy.js';
 import type { StrategyCalibration } from './calibration/strategy-calibration.js';
@@ -6,16 +7,13 @@ import type { MarketAssumptions } from './market-model.js';
 import type { OfferStats } from './offer-stats.js';
 import type { SegmentDimension, SegmentRow } from './segment-stats.js';
 
-/** One request's decision, comparable with the daemon's decision rows (parity). */
-export interface BacktestDecision {
-  loan_request_id: number;
-  seen_at: string;
-  action: 'offer' | 'skip';
-  /** The decided rate (also on a guard refusal, as the daemon records it); null when none. */
-  rate: number | null;
-  strategy: string;
-  reasons: string[];
-  guard?: GuardRefusalCode;
+/**
+ * One request's decision in the one decision shape (docs/decision-shape.md), comparable with the
+ * daemon's decision rows (parity): `decided_at` is when the request was seen, `rate` the decided
+ * rate (also on a guard refusal, as the daemon records it), `dry_run` always true (nothing is
+ * sent), and the market model's verdict beside it.
+ */
+export interface BacktestDecision extends DecisionJson {
   /**
    * What the market model did with an offer: 'declined' is a borrower who walked away from our
    * rate (no cheaper competitor), 'outbid' one who took, or would take, a cheaper competitor.

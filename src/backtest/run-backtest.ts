@@ -7,6 +7,7 @@
  * recovery), so repaid money is back in the balance for later offers and equity sees a loss when
  * it happens. Every cent is counted once: net = interest + recoveries − losses − data spend.
  */
+import { decisionJson } from '../domain/decision-json.js';
 import { decideSync, type CompiledStrategy, type DecideContext, type GuardQuestion, type SpendLedger } from '../engine/index.js';
 import { RepayFates, type RepayFate } from './repay-fates.js';
 import { curseOfferOf, learnedOfferOf, MarketLearning, type CurseOffer, type LearnedOffer } from '../engine/market/index.js';
@@ -210,8 +211,19 @@ class Replay {
     const rate = decision.rate;
     let record: BacktestDecision | undefined;
     if (this.options.recordDecisions) {
-      record = { loan_request_id: request.id, seen_at: entry.seenAt, action, rate: rate ?? null, strategy: decision.strategy.name, reasons };
-      if (guard) record.guard = guard;
+      record = decisionJson({
+        loanRequestId: request.id,
+        decidedAt: entry.seenAt,
+        action,
+        rate: rate ?? null,
+        probability: decision.probability ?? null,
+        strategy: decision.strategy.name,
+        source: null,
+        reasons,
+        guardCode: guard ?? null,
+        placement: null,
+        dryRun: true,
+      });
       this.decisions.push(record);
     }
     if (action === 'offer' && rate !== undefined) {

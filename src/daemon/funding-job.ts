@@ -16,6 +16,7 @@
  */
 import { backoffCeilingMs } from '../clock/backoff.js';
 import type { Clock } from '../clock/clock.js';
+import { reasonText } from '../domain/decision-reason.js';
 import type { Logger } from '../log/logger.js';
 import { checkFunding, type RiskLimits } from '../risk/index.js';
 import type { Cents } from '../domain/index.js';
@@ -103,7 +104,7 @@ export class FundingJob {
       const retryAt = this.retryLater(offer);
       // Expected now and then for an offer not accepted yet; worth a warning once it is.
       const level = offer.state === 'accepted' ? 'warn' : 'info';
-      log[level]({ ...facts, code: guard.code, reason: guard.reason, retryAt }, 'funding refused by the guard; not sent, tried again later');
+      log[level]({ ...facts, code: guard.code, reason: reasonText(guard.reason), retryAt }, 'funding refused by the guard; not sent, tried again later');
       return 'guard_refused';
     }
 

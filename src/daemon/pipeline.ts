@@ -20,6 +20,7 @@
  */
 import type { MarketFates } from './market-fates.js';
 import type { Clock } from '../clock/clock.js';
+import { placementReason, reasonText } from '../domain/decision-reason.js';
 import { decideAsync, type CompiledStrategy, type DataSource, type DecideOutcome, type Fetched, type SpendLedger } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
 import { snapshotFromStore, type GuardRefusalCode, type RiskLimits } from '../risk/index.js';
@@ -398,7 +399,7 @@ export class Pipeline {
       const own = isRequestOwnFailure(answer.outage);
       if (own && lastTry) {
         const tries = (this.retries.history(request.id)?.own ?? 0) + 1;
-        givenUp.push(`data ${what} unreadable after ${tries} tries: ${errorCode(answer.outage)}`);
+        givenUp.push(reasonText({ code: 'data_unreadable', what, tries: String(tries), errorCode: errorCode(answer.outage) }));
         return { ok: false, detail: answer.detail, ...(answer.billed === undefined ? {} : { billed: answer.billed }) };
       }
       failure = { error: answer.outage, own, what };
@@ -442,16 +443,14 @@ export class Pipeline {
   /** The action an offer sent comes to; its outcome is appended to `reasons`. */
   private afterPlacement(placement: PlaceOutcome, reasons: string[]): DecisionAction {
     const { log, dryRun } = this.deps;
+    const fate = placementReason(placement);
+    if (fate !== undefined) reasons.push(reasonText(fate));
     switch (placement.kind) {
       case 'refused':
-        reasons.push(`service refused: ${placement.text}`);
         this.deps.protections?.noteOfferRefusal(placement.serviceText);
         return 'skip';
       case 'unknown':
-        reasons.push(`offer outcome unknown: ${placement.text}`);
-        return 'offer';
       case 'exists':
-        reasons.push(`offer already recorded (${placement.state}); not sent again`);
         return 'offer';
       case 'placed':
         if (!dryRun) {

@@ -18,6 +18,7 @@
  * (daemon) only drive it.
  */
 import { monthStartMs } from '../clock/utc-month.js';
+import { reasonText } from '../domain/decision-reason.js';
 import type { GuardResult, OfferToCheck } from '../risk/index.js';
 import {
   formatCents,
@@ -205,8 +206,7 @@ function* buyOne(
     const spent = ledger.spentSince(monthStart, nowMs, strategy);
     if (spent + dueCents > budgetCents) {
       markUnavailable(enrichment, need);
-      const what = subscriptionCents > 0 ? `${name} (monthly subscription)` : name;
-      return `data budget ${formatCents(spent)} + ${formatCents(dueCents)} > ${formatCents(budgetCents)} for ${what}`;
+      return reasonText({ code: 'data_budget', spent: formatCents(spent), cost: formatCents(dueCents), budget: formatCents(budgetCents), what: name, subscription: subscriptionCents > 0 });
     }
   }
   // A need is answered with what was fetched (the guard's answers go to GuardRequests only).
@@ -222,7 +222,7 @@ function* buyOne(
     ledger.record({ loanRequestId: request.id, kind: need.kind, provider, strategy, atMs: nowMs, costCents: billedCents, ok: false, error: answer.detail });
     if (answer.outage !== undefined) throw answer.outage;
     markUnavailable(enrichment, need);
-    return need.kind === 'provider' ? `data ${name} unavailable: ${answer.detail}` : `data ${name} not found`;
+    return reasonText(need.kind === 'provider' ? { code: 'data_unavailable', what: name, detail: answer.detail } : { code: 'data_not_found', what: name });
   }
   ledger.record({ loanRequestId: request.id, kind: need.kind, provider, strategy, atMs: nowMs, costCents, ok: true, payload: answer.value });
   if (need.kind === 'banking_data') enrichment.bankingData = answer.value as BankingData;
@@ -255,8 +255,8 @@ function finalVerdict<R extends GuardResult | Promise<GuardResult>>(request: Loa
 function outcome(evaluated: Evaluated, guard: GuardResult | undefined, learning: MarketLearning | undefined): DecideOutcome {
   const { decision, enrichment, needsPasses } = evaluated;
   const reasons = decision.reasons.concat(evaluated.dataReasons);
-  if (decision.action === 'needs_data' && evaluated.refusedBeforeBuying === undefined) reasons.push('data still missing after buying; skipped');
-  if (guard !== undefined && !guard.allowed) reasons.push(guard.reason);
+  if (decision.action === 'needs_data' && evaluated.refusedBeforeBuying === undefined) reasons.push(reasonText({ code: 'data_still_missing' }));
+  if (guard !== undefined && !guard.allowed) reasons.push(reasonText(guard.reason));
   const action = guard?.allowed === true ? 'offer' : 'skip';
   if (action === 'offer') learning?.offered(decision);
   return { decision, enrichment, action, reasons, guard, needsPasses };

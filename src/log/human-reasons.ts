@@ -1,19 +1,15 @@
 /**
- * The engine's and the guard's machine reasons ("guard balance 1198.00 - reserved 898.50 -
- * reserve 0.00 < total 536.00") said in short plain words for a terminal ("not enough free cash:
- * $299.50 free, the offer needs $536.00"). Stored decisions and JSON logs keep the machine text;
- * this is only how a person reads it. A reason of a form not known here (a plugin's own, a new
- * one) is shown as it is, never dropped.
- *
- * The forms come from: compile-filters.ts and event-prefilter.ts (filter), yaml-evaluation.ts
- * (score, data), decide-step.ts (data budget, data missing), compile-pricing.ts (price),
- * load-plugin.ts (plugin), check-offer.ts, balance-rule.ts and check-funding.ts (guard), and the
- * pipeline's placement outcomes (service refused, offer outcome unknown, offer already recorded).
- * test/log/human-reasons.test.ts reads back each form: the guard's, the filters' and the score's
- * as that code makes them, the rest as their templates write them.
+ * The engine's and the guard's reasons (src/domain/decision-reason.ts) said in short plain words
+ * for a person: `reasonWords` renders a typed reason ("not enough free cash: $299.50 free, the
+ * offer needs $536.00") the way `reasonText` renders its machine text ("guard balance 1198.00 -
+ * reserved 898.50 - reserve 0.00 < total 536.00"). Stored decisions and JSON logs keep the
+ * machine text; a stored row's text is typed again once, by storedReason (the database's reader),
+ * never here. A reason lendbot does not make itself (a plugin's own) is shown as it is.
  */
 // The figures as people read them live in plain-figures.ts (shared with chat notifications);
 // re-exported here, where the terminal's readers look for them.
+import type { DecisionReason, GuardReason } from '../domain/decision-reason.js';
+import { storedReason } from '../domain/decision-reason-parse.js';
 import { dollars, percent, riskLevelName } from './plain-figures.js';
 export { dollars, percent, riskLevelName } from './plain-figures.js';
 
@@ -36,12 +32,13 @@ const FEATURE_WORDS: Record<string, string> = {
 
 /** A filter bound as the feature's unit shows it: rates as percentages, the rest as written. */
 function bound(feature: string, value: string): string {
-  return /(^|_)(interest_)?rate$/.test(feature) && Number.isFinite(Number(value)) ? percent(value) : value;
+  const isRate = feature === 'rate' || feature.endsWith('_rate');
+  return isRate && Number.isFinite(Number(value)) ? percent(value) : value;
 }
 
 /** "a, b" from the engine's list text "[a, b]"; risk levels by name ("low, medium"). */
 function listItems(feature: string, text: string): string {
-  const items = text.replace(/^\[/, '').replace(/\]$/, '');
+  const items = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
   return RISK_LEVEL_FEATURES.has(feature) ? items.split(', ').map(riskLevelName).join(', ') : items;
 }
 
@@ -85,183 +82,149 @@ function shortOfCash(what: 'offer' | 'fund', balance: string, reserved: string, 
   return `free cash fully committed: of the ${dollars(balance)} balance, ${dollars(reserved)} is reserved by open offers${kept}; ${needs}`;
 }
 
-/** A reason's form and how to say it; the first form that matches wins. */
-interface ReasonForm {
-  pattern: RegExp;
-  say: (...parts: string[]) => string;
+/** A guard refusal in plain words. */
+function guardWords(reason: GuardReason): string {
+  switch (reason.guardCode) {
+    case 'kill_switch':
+      return reason.file === undefined ? 'the kill switch is on (risk.kill_switch)' : `the kill switch is on (file ${reason.file} exists)`;
+    case 'paused':
+      return `offers are paused: ${reason.why}`;
+    case 'invalid_total':
+      return reason.at === 'funding' ? `nothing to fund: the total is ${reason.totalCents} cents` : `the request's total ${reason.total} is not a positive amount`;
+    case 'rate_out_of_bounds':
+      return `the rate ${percent(reason.rate)} is outside the marketplace's ${percent(reason.min)} to ${percent(reason.max)}`;
+    case 'rate_above_max':
+      return `the rate ${percent(reason.rate)} is above the borrower's maximum ${percent(reason.max)}`;
+    case 'risk_level_not_allowed': {
+      const allowed = reason.allowed === 'none' ? 'none' : reason.allowed.split(', ').map(riskLevelName).join(', ');
+      return `risk level ${reason.name} is not allowed (allowed: ${allowed})`;
+    }
+    case 'insufficient_balance':
+      if (!reason.equal) return shortOfCash(reason.at === 'funding' ? 'fund' : 'offer', reason.balance, reason.reserved, reason.reserve, reason.total);
+      return reason.at === 'funding'
+        ? `not enough free cash to fund: exactly ${dollars(reason.total)} free, and funding needs more than the total`
+        : `not enough free cash: exactly ${dollars(reason.total)} free, and an offer needs more than its total`;
+    case 'max_open_exposure':
+      return `open loans would reach ${sum(reason.exposure, reason.total)}, over the limit ${dollars(reason.max)}`;
+    case 'max_per_borrower':
+      return `borrower ${reason.borrower} would owe ${sum(reason.exposure, reason.total)}, over the per-borrower limit ${dollars(reason.max)}`;
+    case 'max_share_by_risk_level':
+      return `risk level ${riskLevelName(reason.level)} would be ${reason.share} % of the book, over its limit ${reason.max} %`;
+    case 'max_offers_per_day':
+      return `already ${reason.max} offers today, the daily limit`;
+    case 'max_amount_per_day':
+      return `offers today would reach ${sum(reason.today, reason.total)}, over the daily limit ${dollars(reason.max)}`;
+    case 'arm_share':
+      return `split arm ${reason.arm} would commit ${sum(reason.committed, reason.total)}, over its ${reason.share} % share of the capital ${dollars(reason.capital)}`;
+  }
 }
 
-// Order matters only where forms overlap: the funding forms before the offer's balance form.
-const FORMS: readonly ReasonForm[] = [
-  // Filters (compile-filters.ts).
-  { pattern: /^filter (\w+) missing$/, say: (f) => `no ${words(f)} known, and the strategy requires it` },
-  { pattern: /^filter (\w+) < (\S+)$/, say: (f, n) => `${words(f)} is under the strategy's minimum ${bound(f, n)}` },
-  { pattern: /^filter (\w+) > (\S+)$/, say: (f, n) => `${words(f)} is over the strategy's maximum ${bound(f, n)}` },
-  { pattern: /^filter (\w+) not in (\[.*\])$/, say: (f, list) => `${words(f)} is not one of ${listItems(f, list)}` },
-  { pattern: /^filter (\w+) in (\[.*\])$/, say: (f, list) => `${words(f)} is one of the excluded ${listItems(f, list)}` },
-  // Webhook prefilter (event-prefilter.ts).
-  {
-    pattern: /^crypto-backed requests are not allowed by risk\.allowed_risk_levels$/,
-    say: () => 'crypto-backed requests are not allowed (risk.allowed_risk_levels)',
-  },
+/** A filter's, the score's or buying data's reason in plain words. */
+function engineWords(reason: Extract<DecisionReason, { code: `filter_${string}` | `score${string}` | `data_${string}` }>): string {
+  switch (reason.code) {
+    case 'filter_failed':
+      if (reason.test === 'missing') return `no ${words(reason.feature)} known, and the strategy requires it`;
+      if (reason.test === '<') return `${words(reason.feature)} is under the strategy's minimum ${bound(reason.feature, reason.bound)}`;
+      if (reason.test === '>') return `${words(reason.feature)} is over the strategy's maximum ${bound(reason.feature, reason.bound)}`;
+      if (reason.test === 'not in') return `${words(reason.feature)} is not one of ${listItems(reason.feature, reason.bound)}`;
+      return `${words(reason.feature)} is one of the excluded ${listItems(reason.feature, reason.bound)}`;
+    case 'score':
+      return `chance of full repayment ${percent(reason.probability)}`;
+    case 'score_below_min':
+      return `chance of full repayment ${percent(reason.probability)} is under the strategy's minimum ${percent(reason.min)}`;
+    case 'data_budget':
+      return `this month's data budget is used up: ${dollars(reason.spent)} of ${dollars(reason.budget)} spent, ${reason.what}${reason.subscription ? "'s subscription" : ''} costs ${dollars(reason.cost)}`;
+    case 'data_still_missing':
+      return 'the data it needs is still missing after buying it';
+    case 'data_not_found':
+      return `no ${words(reason.what)} to be had for this borrower`;
+    case 'data_unreadable':
+      return `decided without the ${words(reason.what)}: the marketplace's answer could not be read ${reason.tries} times (${reason.errorCode})`;
+    case 'data_provider_unavailable':
+      return `the ${reason.provider} score is unavailable`;
+    case 'data_unavailable':
+      return `the ${reason.what} score is unavailable (${reason.detail})`;
+    case 'data_provider_needed':
+      return `asked ${reason.provider}: chance of repayment ${percent(reason.probability)} is between ${percent(reason.min)} and ${percent(reason.max)}`;
+    case 'data_provider_not_bought':
+      return `${reason.provider} not asked: chance of repayment ${percent(reason.probability)} is outside ${percent(reason.min)} to ${percent(reason.max)}`;
+    case 'data_needed':
+      return `${words(reason.what)} needed (${reason.why})`;
+  }
+}
 
-  // The score (yaml-evaluation.ts).
-  {
-    pattern: /^score probability (\S+) < min_probability (\S+)$/,
-    say: (p, min) => `chance of full repayment ${percent(p)} is under the strategy's minimum ${percent(min)}`,
-  },
-  { pattern: /^score probability (\S+)$/, say: (p) => `chance of full repayment ${percent(p)}` },
+/** A price reason in plain words. */
+function priceWords(reason: Extract<DecisionReason, { code: `price_${string}` }>): string {
+  switch (reason.code) {
+    case 'price_cap_below_minimum':
+      return `${capWords(reason.cap)} ${percent(reason.rate)} is below the lowest rate offered, ${percent(reason.minimum)}`;
+    case 'price_break_even_above_cap':
+      return `it would take ${percent(reason.breakEven)} to break even, above ${capWords(reason.cap)} ${percent(reason.rate)}`;
+    case 'price_no_profit':
+      return `no rate from ${percent(reason.low)} to ${percent(reason.cap)} is expected to earn (break-even ${percent(reason.breakEven)})`;
+    case 'price_required_above_cap':
+      return `the rate it needs, ${percent(reason.required)}, is above ${capWords(reason.cap)} ${percent(reason.rate)}`;
+    case 'price_income_unknown':
+      return "the borrower's income is unknown, so the payment cannot be weighed";
+    case 'price_payment_to_income':
+      return `the payment would take ${percent(reason.share)} of monthly income, over the strategy's ${percent(reason.max)}`;
+    case 'price_max_rate':
+      return `offered ${percent(reason.rate)}, ${capWords(reason.cap)}${reason.required === undefined ? '' : ` (needs ${percent(reason.required)})`}`;
+    case 'price_expected_profit':
+      return `offered ${percent(reason.rate)}: ${percent(reason.accept)} chance of acceptance, expected profit ${dollars(reason.value)} (break-even ${percent(reason.breakEven)})`;
+    case 'price_required_rate':
+      return `offered ${percent(reason.rate)} (needs ${percent(reason.required)})`;
+    case 'price_cash_hurdle': {
+      const moved = reason.shift.startsWith('-') ? 'lowered' : 'raised';
+      return `target return ${moved} by ${percent(Math.abs(Number(reason.shift)))} to ${percent(reason.target)}: ${dollars(reason.free)} free less this loan's ${dollars(reason.loan)} against ${dollars(reason.demand)} expected in ${reason.days} days`;
+    }
+  }
+}
 
-  // Data (yaml-evaluation.ts, decide-step.ts).
-  {
-    pattern: /^data budget (\S+) \+ (\S+) > (\S+) for (.+?)( \(monthly subscription\))?$/,
-    say: (spent, cost, budget, what, subscription) =>
-      `this month's data budget is used up: ${dollars(spent)} of ${dollars(budget)} spent, ${what}${subscription ? "'s subscription" : ''} costs ${dollars(cost)}`,
-  },
-  { pattern: /^data still missing after buying; skipped$/, say: () => 'the data it needs is still missing after buying it' },
-  { pattern: /^data (\w+) not found$/, say: (what) => `no ${words(what)} to be had for this borrower` },
-  // The pipeline's last try of a request whose data answers could not be read (src/daemon/pipeline.ts).
-  {
-    pattern: /^data (\S+) unreadable after (\d+) tries: (\S+)$/,
-    say: (what, tries, code) => `decided without the ${words(what)}: the marketplace's answer could not be read ${tries} times (${code})`,
-  },
-  { pattern: /^data (provider_[ab]) (\S+) unavailable$/, say: (_slot, name) => `the ${name} score is unavailable` },
-  { pattern: /^data (\S+) unavailable: (.+)$/, say: (name, detail) => `the ${name} score is unavailable (${detail})` },
-  {
-    pattern: /^data (provider_[ab]) (\S+) needed: probability (\S+) in \[(\S+), (\S+)\]$/,
-    say: (_slot, name, p, min, max) => `asked ${name}: chance of repayment ${percent(p)} is between ${percent(min)} and ${percent(max)}`,
-  },
-  {
-    pattern: /^data (provider_[ab]) (\S+) not bought: probability (\S+) outside \[(\S+), (\S+)\]$/,
-    say: (_slot, name, p, min, max) => `${name} not asked: chance of repayment ${percent(p)} is outside ${percent(min)} to ${percent(max)}`,
-  },
-  { pattern: /^data (\w+) needed \((.+)\)$/, say: (what, why) => `${words(what)} needed (${why})` },
+/** One reason in plain words (the machine text's twin, src/domain/decision-reason.ts reasonText). */
+export function reasonWords(reason: DecisionReason): string {
+  switch (reason.code) {
+    case 'guard':
+      return guardWords(reason);
+    case 'plugin_no_needs':
+      return 'the plugin strategy asked for data without naming any';
+    case 'plugin_rate_outside':
+      return `the plugin strategy's rate ${percent(reason.rate)} is outside ${percent(reason.min)} to ${percent(reason.max)}`;
+    case 'plugin_bad_action':
+      return `the plugin strategy answered ${reason.action}, not offer, skip or needs_data`;
+    case 'service_refused':
+      return `the marketplace refused the offer (${reason.text})`;
+    case 'offer_outcome_unknown':
+      return `offer sent, outcome unknown until the next poll (${reason.text})`;
+    case 'offer_already_recorded':
+      return `an offer was already made (${reason.state}), not sent again`;
+    case 'agent_offered':
+      return `${reason.agent.replace(/^agent:/, 'agent ')} offered ${percent(reason.rate)} on ${dollars(reason.amount)} (confirmed by ${reason.confirmedVia})`;
+    case 'crypto_not_allowed':
+      return 'crypto-backed requests are not allowed (risk.allowed_risk_levels)';
+    case 'prefiltered':
+      return reason.refusals.map(({ strategy, reason: refusal }) => `${strategy}: ${reasonWords(refusal)}`).join('; ');
+    case 'other':
+      return reason.text;
+    case 'price_cap_below_minimum':
+    case 'price_break_even_above_cap':
+    case 'price_no_profit':
+    case 'price_required_above_cap':
+    case 'price_income_unknown':
+    case 'price_payment_to_income':
+    case 'price_max_rate':
+    case 'price_expected_profit':
+    case 'price_required_rate':
+    case 'price_cash_hurdle':
+      return priceWords(reason);
+    default:
+      return engineWords(reason);
+  }
+}
 
-  // Pricing (compile-pricing.ts).
-  {
-    pattern: /^price (\w+) (\S+) < minimum rate (\S+)$/,
-    say: (cap, rate, min) => `${capWords(cap)} ${percent(rate)} is below the lowest rate offered, ${percent(min)}`,
-  },
-  {
-    pattern: /^price break-even (\S+) > (\w+) (\S+)$/,
-    say: (even, cap, rate) => `it would take ${percent(even)} to break even, above ${capWords(cap)} ${percent(rate)}`,
-  },
-  {
-    pattern: /^price expected_profit <= 0 USD at every rate in \[(\S+), (\S+)\]; break-even (\S+)$/,
-    say: (low, cap, even) => `no rate from ${percent(low)} to ${percent(cap)} is expected to earn (break-even ${percent(even)})`,
-  },
-  {
-    pattern: /^price required_rate (\S+) > (\w+) (\S+)$/,
-    say: (need, cap, rate) => `the rate it needs, ${percent(need)}, is above ${capWords(cap)} ${percent(rate)}`,
-  },
-  { pattern: /^price payment_to_income unknown \(annual_income missing\)$/, say: () => "the borrower's income is unknown, so the payment cannot be weighed" },
-  {
-    pattern: /^price payment_to_income (\S+) > (\S+)$/,
-    say: (share, max) => `the payment would take ${percent(share)} of monthly income, over the strategy's ${percent(max)}`,
-  },
-  {
-    pattern: /^price max_rate offered (\S+) \((\w+)\)(?:, required_rate (\S+))?$/,
-    say: (rate, cap, need) => `offered ${percent(rate)}, ${capWords(cap)}${need ? ` (needs ${percent(need)})` : ''}`,
-  },
-  {
-    pattern: /^price expected_profit (\S+): P\(accept\) (\S+) × profit (\S+) USD = (\S+) USD; break-even (\S+)$/,
-    say: (rate, accept, _profit, value, even) =>
-      `offered ${percent(rate)}: ${percent(accept)} chance of acceptance, expected profit ${dollars(value)} (break-even ${percent(even)})`,
-  },
-  { pattern: /^price required_rate (\S+), offered (\S+)$/, say: (need, rate) => `offered ${percent(rate)} (needs ${percent(need)})` },
-
-  // A plugin strategy's answer refused (load-plugin.ts).
-  { pattern: /^plugin asked for data without naming any$/, say: () => 'the plugin strategy asked for data without naming any' },
-  {
-    pattern: /^plugin rate (\S+) outside \[(\S+), (\S+)\]$/,
-    say: (rate, min, max) => `the plugin strategy's rate ${percent(rate)} is outside ${percent(min)} to ${percent(max)}`,
-  },
-  { pattern: /^plugin action (.+) is not offer, skip or needs_data$/, say: (action) => `the plugin strategy answered ${action}, not offer, skip or needs_data` },
-
-  // The guard at funding time (check-funding.ts, balance-rule.ts).
-  { pattern: /^guard funding total (\S+) cents is not a positive amount$/, say: (cents) => `nothing to fund: the total is ${cents} cents` },
-  {
-    pattern: /^guard funding balance (\S+) - reserved (\S+) - reserve (\S+) < total (\S+)$/,
-    say: (b, r, s, total) => shortOfCash('fund', b, r, s, total),
-  },
-  {
-    pattern: /^guard funding balance (\S+) - reserved (\S+) - reserve (\S+) = total (\S+), must exceed$/,
-    say: (_b, _r, _s, total) => `not enough free cash to fund: exactly ${dollars(total)} free, and funding needs more than the total`,
-  },
-
-  // The guard at offer time (check-offer.ts, balance-rule.ts).
-  { pattern: /^guard kill switch on \(config\)$/, say: () => 'the kill switch is on (risk.kill_switch)' },
-  { pattern: /^guard kill switch on \(file (.+)\)$/, say: (file) => `the kill switch is on (file ${file} exists)` },
-  { pattern: /^guard paused: (.+)$/, say: (why) => `offers are paused: ${why}` },
-  { pattern: /^guard total_amount (\S+) is not a positive amount$/, say: (total) => `the request's total ${total} is not a positive amount` },
-  {
-    pattern: /^guard rate (\S+) outside (\S+) to (\S+)$/,
-    say: (rate, min, max) => `the rate ${percent(rate)} is outside the marketplace's ${percent(min)} to ${percent(max)}`,
-  },
-  {
-    pattern: /^guard rate (\S+) > max_interest_rate (\S+)$/,
-    say: (rate, max) => `the rate ${percent(rate)} is above the borrower's maximum ${percent(max)}`,
-  },
-  {
-    pattern: /^guard risk level (\d+) \((\w+)\) not allowed \(allowed (.*)\)$/,
-    say: (_level, name, allowed) => `risk level ${name} is not allowed (allowed: ${allowed === 'none' ? 'none' : allowed.split(', ').map(riskLevelName).join(', ')})`,
-  },
-  {
-    pattern: /^guard balance (\S+) - reserved (\S+) - reserve (\S+) < total (\S+)$/,
-    say: (b, r, s, total) => shortOfCash('offer', b, r, s, total),
-  },
-  {
-    pattern: /^guard balance (\S+) - reserved (\S+) - reserve (\S+) = total (\S+), must exceed$/,
-    say: (_b, _r, _s, total) => `not enough free cash: exactly ${dollars(total)} free, and an offer needs more than its total`,
-  },
-  {
-    pattern: /^guard exposure (\S+) \+ total (\S+) > max (\S+)$/,
-    say: (now, total, max) => `open loans would reach ${sum(now, total)}, over the limit ${dollars(max)}`,
-  },
-  {
-    pattern: /^guard borrower (\d+) exposure (\S+) \+ total (\S+) > max (\S+)$/,
-    say: (id, now, total, max) => `borrower ${id} would owe ${sum(now, total)}, over the per-borrower limit ${dollars(max)}`,
-  },
-  {
-    pattern: /^guard risk level (\d+) exposure (\S+) \+ total (\S+) = (\S+)% of (\S+) > max (\S+)%$/,
-    say: (level, _now, _total, share, _base, max) => `risk level ${riskLevelName(level)} would be ${share} % of the book, over its limit ${max} %`,
-  },
-  { pattern: /^guard offers today (\d+) >= max (\d+)$/, say: (_today, max) => `already ${max} offers today, the daily limit` },
-  {
-    pattern: /^guard amount today (\S+) \+ total (\S+) > max (\S+)$/,
-    say: (today, total, max) => `offers today would reach ${sum(today, total)}, over the daily limit ${dollars(max)}`,
-  },
-  {
-    pattern: /^guard arm (\S+) committed (\S+) \+ total (\S+) > share (\d+)% of capital (\S+)$/,
-    say: (arm, committed, total, share, capital) => `split arm ${arm} would commit ${sum(committed, total)}, over its ${share} % share of the capital ${dollars(capital)}`,
-  },
-
-  // What became of the offer sent (the pipeline's placement outcomes).
-  { pattern: /^service refused: (.+)$/, say: (text) => `the marketplace refused the offer (${text})` },
-  { pattern: /^offer outcome unknown: (.+)$/, say: (text) => `offer sent, outcome unknown until the next poll (${text})` },
-  { pattern: /^offer already recorded \((\w+)\); not sent again$/, say: (state) => `an offer was already made (${state}), not sent again` },
-];
-
-const STILL_MISSING = 'data still missing after buying; skipped';
-
-/** One machine reason in plain words; the reason itself when its form is not known. */
+/** One stored reason text (a decisions row's) in plain words; the text itself when its form is not known. */
 export function humanReason(reason: string): string {
-  // The webhook prefilter says which strategy refused: "balanced: filter loan_amount > 5000; ...".
-  if (/^[^:;]+: filter /.test(reason)) {
-    return reason
-      .split('; ')
-      .map((part) => {
-        const colon = part.indexOf(': ');
-        return colon < 0 ? humanReason(part) : `${part.slice(0, colon)}: ${humanReason(part.slice(colon + 2))}`;
-      })
-      .join('; ');
-  }
-  for (const form of FORMS) {
-    const match = form.pattern.exec(reason);
-    // An optional part that did not match is '' (falsy), never undefined.
-    if (match) return form.say(...match.slice(1).map((part) => part ?? ''));
-  }
-  return reason;
+  return reasonWords(storedReason(reason));
 }
 
 /**
@@ -269,17 +232,23 @@ export function humanReason(reason: string): string {
  * filters all count (the first is said, the rest counted); otherwise the last reason decided,
  * as the engine appends in order (score, price, then buying's, the guard's, the service's).
  */
-export function skipReasonText(reasons: readonly string[]): string {
-  const filters = reasons.filter((reason) => reason.startsWith('filter '));
+export function skipReasonWords(reasons: readonly DecisionReason[]): string {
+  const filters = reasons.filter((reason) => reason.code === 'filter_failed');
   const [firstFilter] = filters;
   if (firstFilter !== undefined) {
     const more = filters.length - 1;
-    return `${humanReason(firstFilter)}${more > 0 ? ` (and ${more} more filter${more === 1 ? '' : 's'})` : ''}`;
+    return `${reasonWords(firstFilter)}${more > 0 ? ` (and ${more} more filter${more === 1 ? '' : 's'})` : ''}`;
   }
   const last = reasons.at(-1);
   if (last === undefined) return 'no reason recorded';
   // "Still missing after buying" is the conclusion; the data reason before it says what was missing.
   const before = reasons.at(-2);
-  if (last === STILL_MISSING && before !== undefined && /^data \S+ (not found|unavailable)/.test(before)) return humanReason(before);
-  return humanReason(last);
+  const missingBefore = before !== undefined && (before.code === 'data_not_found' || before.code === 'data_unavailable');
+  if (last.code === 'data_still_missing' && missingBefore) return reasonWords(before);
+  return reasonWords(last);
+}
+
+/** skipReasonWords of a stored row's reason texts. */
+export function skipReasonText(reasons: readonly string[]): string {
+  return skipReasonWords(reasons.map(storedReason));
 }

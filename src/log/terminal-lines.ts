@@ -4,7 +4,8 @@
  * logged record (the JSON line, parsed), so the JSON written off a terminal is the same whatever
  * is decided here; the pretty stream in logger.ts asks `terminalText` for each line.
  */
-import { dollars, humanReason, percent, riskLevelName, skipReasonText } from './human-reasons.js';
+import { storedReasons } from '../domain/decision-reason-parse.js';
+import { dollars, percent, reasonWords, riskLevelName, skipReasonText } from './human-reasons.js';
 
 /** A log record as pino wrote it (JSON, parsed). */
 export type LogRecord = Record<string, unknown>;
@@ -66,9 +67,10 @@ function offerText(record: LogRecord): string {
     record.dryRun === true ? 'dry run' : undefined,
   ].filter((part) => part !== undefined);
   // An offer whose outcome is unknown, or that was already made, says so; a plain one needs no more.
-  const fate = reasonsOf(record).find((reason) => reason.startsWith('offer outcome unknown: ') || reason.startsWith('offer already recorded '));
+  // A JSON log line holds the reasons' stored texts: read back once, here.
+  const fate = storedReasons(reasonsOf(record)).find((reason) => reason.code === 'offer_outcome_unknown' || reason.code === 'offer_already_recorded');
   const parts = [`offer  ${requestId(record)}  ${amount}${rate}`.trimEnd(), about.length > 0 ? `(${about.join(', ')})` : ''];
-  if (fate !== undefined) parts.push(`· ${humanReason(fate)}`);
+  if (fate !== undefined) parts.push(`· ${reasonWords(fate)}`);
   return parts.filter((part) => part !== '').join('  ');
 }
 

@@ -7,6 +7,7 @@
  * A guard refusal is answered and logged, not stored as a decision: a skip row would keep the
  * strategies from ever deciding the request themselves.
  */
+import { placementReason, reasonText } from '../domain/decision-reason.js';
 import { checkOffer, offerViewQuery, snapshotFromStore, type GuardResult } from '../risk/index.js';
 import { formatCents, parseCents, type LoanRequest, type PlaceOutcome } from '../domain/index.js';
 import type { AgentCaller, AgentContext } from './agent-context.js';
@@ -46,15 +47,15 @@ export function placeAgentOffer(context: AgentContext, caller: AgentCaller, inpu
     const guard = await agentGuardCheck(context, { request, rate, automateFund });
     const agent = `agent:${caller.tokenName}`;
     if (!guard.allowed) {
-      log.info({ loanRequestId: request.id, rate, agent, guard: guard.code }, `agent offer refused: ${guard.reason}`);
+      log.info({ loanRequestId: request.id, rate, agent, guard: guard.code }, `agent offer refused: ${reasonText(guard.reason)}`);
       return { status: 'refused_by_guard', guard };
     }
 
     const outcome = await context.placer.place(request, rate, automateFund);
-    const reasons = [`${agent} offered ${rate} on $${formatCents(parseCents(request.total_amount))} (confirmed by ${input.confirmedVia})`];
-    if (outcome.kind === 'refused') reasons.push(`service refused: ${outcome.text}`);
-    if (outcome.kind === 'unknown') reasons.push(`offer outcome unknown: ${outcome.text}`);
-    if (outcome.kind === 'exists') reasons.push(`offer already recorded (${outcome.state}); not sent again`);
+    const offered = reasonText({ code: 'agent_offered', agent, rate: String(rate), amount: formatCents(parseCents(request.total_amount)), confirmedVia: input.confirmedVia });
+    const reasons = [offered];
+    const fate = placementReason(outcome);
+    if (fate !== undefined) reasons.push(reasonText(fate));
     store.decisions.recordAgent({
       loanRequestId: request.id,
       strategy: null,

@@ -18,6 +18,8 @@
  *   close the fence early.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { reasonText } from '../domain/decision-reason.js';
+import { storedReason } from '../domain/decision-reason-parse.js';
 import type { ServiceError } from '../service/index.js';
 import { answer } from './tool-answer.js';
 import { REDACTED_TEXT, redactPersonalData } from '../store/index.js';
@@ -136,19 +138,26 @@ export function serviceErrorAnswer(error: ServiceError): CallToolResult {
   );
 }
 
-/** Reasons whose tail is the service's own words (src/daemon/pipeline.ts, agent-offer.ts, the decide step). */
-const SERVICE_TEXT_REASON = /^(service refused|offer outcome unknown|data [A-Za-z0-9_-]+ unavailable): ([\s\S]*)$/;
-
 /**
  * Decision reasons with the service's words taken out: each such reason ends with a pointer to
  * `service_texts[i]`, and the text is pushed onto `texts` (to go under untrusted_marketplace_data).
  */
 export function reasonsApart(reasons: readonly string[], texts: string[]): string[] {
-  return reasons.map((reason) => {
-    const match = SERVICE_TEXT_REASON.exec(reason);
-    if (match === null) return reason;
-    texts.push(match[2] ?? '');
-    return `${match[1]}: see ${UNTRUSTED_FIELD}.service_texts[${texts.length - 1}]`;
+  return reasons.map((text) => {
+    // Stored texts, read back once; the reasons whose tail is the service's own words.
+    const reason = storedReason(text);
+    const pointer = (): string => `see ${UNTRUSTED_FIELD}.service_texts[${texts.length - 1}]`;
+    switch (reason.code) {
+      case 'service_refused':
+      case 'offer_outcome_unknown':
+        texts.push(reason.text);
+        return reasonText({ ...reason, text: pointer() });
+      case 'data_unavailable':
+        texts.push(reason.detail);
+        return reasonText({ ...reason, detail: pointer() });
+      default:
+        return text;
+    }
   });
 }
 

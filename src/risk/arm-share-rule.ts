@@ -13,6 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { formatCents, type Cents } from '../domain/index.js';
+import { guardReason } from '../domain/decision-reason.js';
 import type { GuardResult } from './check-offer.js';
 import type { SplitSettings } from './risk-limits.js';
 
@@ -43,6 +44,13 @@ export function checkArmShare(split: SplitSettings, arm: 0 | 1, amountCents: Cen
   return {
     allowed: false,
     code: 'arm_share',
-    reason: `guard arm ${split.strategies[arm]} committed ${formatCents(capital.committedCents)} + total ${formatCents(amountCents)} > share ${(share * 100).toFixed(0)}% of capital ${formatCents(capitalCents)}`,
+    reason: guardReason({
+      guardCode: 'arm_share',
+      arm: split.strategies[arm],
+      committed: formatCents(capital.committedCents),
+      total: formatCents(amountCents),
+      share: (share * 100).toFixed(0),
+      capital: formatCents(capitalCents),
+    }),
   };
 }

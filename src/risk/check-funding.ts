@@ -5,6 +5,7 @@
  * whose reason names the figures, logged and retried later, never sent to the service.
  */
 import type { Cents } from '../domain/index.js';
+import { guardReason } from '../domain/decision-reason.js';
 import { balanceShortfall } from './balance-rule.js';
 import type { GuardResult } from './check-offer.js';
 import type { RiskLimits } from './risk-limits.js';
@@ -23,8 +24,9 @@ export interface FundingToCheck {
 export function checkFunding(input: FundingToCheck, limits: Pick<RiskLimits, 'minCashReserveCents'>): GuardResult {
   const { totalCents, balanceCents, reservedByOthersCents } = input;
   if (!Number.isSafeInteger(totalCents) || totalCents <= 0) {
-    return { allowed: false, code: 'invalid_total', reason: `guard funding total ${totalCents} cents is not a positive amount` };
+    return { allowed: false, code: 'invalid_total', reason: guardReason({ guardCode: 'invalid_total', at: 'funding', totalCents: String(totalCents) }) };
   }
   const shortfall = balanceShortfall({ balanceCents, reservedCents: reservedByOthersCents, reserveCents: limits.minCashReserveCents, totalCents });
-  return shortfall === undefined ? { allowed: true } : { allowed: false, code: 'insufficient_balance', reason: `guard funding ${shortfall}` };
+  if (shortfall === undefined) return { allowed: true };
+  return { allowed: false, code: 'insufficient_balance', reason: guardReason({ guardCode: 'insufficient_balance', at: 'funding', ...shortfall }) };
 }

@@ -12,6 +12,7 @@
  * rules, so data is never bought, nor a price searched, for an offer it would refuse anyway.
  */
 import { MAX_RATE, MIN_RATE, RISK_LEVEL_NAMES, formatCents, parseCents, type Cents, type LoanRequest } from '../domain/index.js';
+import { guardReason, type GuardReason, type GuardRule } from '../domain/decision-reason.js';
 import { balanceShortfall } from './balance-rule.js';
 import type { RiskLimits } from './risk-limits.js';
 
@@ -48,7 +49,8 @@ export type GuardRefusalCode =
   /** A live split's arm would commit more than its share of the capital (arm-share-rule.ts). */
   | 'arm_share';
 
-export type GuardResult = { allowed: true } | { allowed: false; reason: string; code: GuardRefusalCode };
+/** A refusal's reason is a value (its stored text: reasonText); its guardCode is `code`. */
+export type GuardResult = { allowed: true } | { allowed: false; reason: GuardReason; code: GuardRefusalCode };
 
 export type OfferToCheck =
   | { request: LoanRequest; rate: number; automateFund: boolean }
@@ -57,12 +59,13 @@ export type OfferToCheck =
 
 const usd = formatCents;
 
-function refuse(code: GuardRefusalCode, reason: string): GuardResult {
-  return { allowed: false, code, reason: `guard ${reason}` };
+function refuse(rule: GuardRule & { guardCode: GuardRefusalCode }): GuardResult {
+  return { allowed: false, code: rule.guardCode, reason: guardReason(rule) };
 }
 
+/** A share as percent with one decimal, as the reason shows it ("35.4"). */
 function percent(share: number): string {
-  return `${(share * 100).toFixed(1)}%`;
+  return (share * 100).toFixed(1);
 }
 
 /** Whether lendbot may make this offer now; the first rule broken is the reason. */
@@ -71,29 +74,27 @@ export function checkOffer(input: OfferToCheck, snapshot: GuardSnapshot, limits:
   const total = parseCents(request.total_amount);
   const level = request.borrower_card_color;
 
-  if (limits.killSwitch) return refuse('kill_switch', 'kill switch on (config)');
-  if (snapshot.killSwitchOn) return refuse('kill_switch', `kill switch on (file ${limits.killSwitchFile ?? '?'})`);
-  if (snapshot.pauseReason !== undefined) return refuse('paused', `paused: ${snapshot.pauseReason}`);
+  if (limits.killSwitch) return refuse({ guardCode: 'kill_switch' });
+  if (snapshot.killSwitchOn) return refuse({ guardCode: 'kill_switch', file: limits.killSwitchFile ?? '?' });
+  if (snapshot.pauseReason !== undefined) return refuse({ guardCode: 'paused', why: snapshot.pauseReason });
 
   // A second line behind the client's validation: an offer on nothing (or less) is never made.
-  if (!Number.isSafeInteger(total) || total <= 0) return refuse('invalid_total', `total_amount ${request.total_amount} is not a positive amount`);
+  if (!Number.isSafeInteger(total) || total <= 0) return refuse({ guardCode: 'invalid_total', at: 'offer', total: request.total_amount });
 
   // An offer without a rate (a caller's mistake) fails the first rate rule: only an explicit
   // beforePricing skips them.
   if (!('beforePricing' in input)) {
     const { rate } = input;
     if (!Number.isFinite(rate) || rate < MIN_RATE || rate > MAX_RATE) {
-      return refuse('rate_out_of_bounds', `rate ${rate} outside ${MIN_RATE} to ${MAX_RATE.toFixed(1)}`);
+      return refuse({ guardCode: 'rate_out_of_bounds', rate: String(rate), min: String(MIN_RATE), max: MAX_RATE.toFixed(1) });
     }
     if (rate > request.max_interest_rate) {
-      return refuse('rate_above_max', `rate ${rate} > max_interest_rate ${request.max_interest_rate}`);
+      return refuse({ guardCode: 'rate_above_max', rate: String(rate), max: String(request.max_interest_rate) });
     }
   }
   if (!limits.allowedRiskLevels.includes(level)) {
-    return refuse(
-      'risk_level_not_allowed',
-      `risk level ${level} (${RISK_LEVEL_NAMES[level] ?? 'unknown'}) not allowed (allowed ${limits.allowedRiskLevels.join(', ') || 'none'})`,
-    );
+    const allowed = limits.allowedRiskLevels.join(', ') || 'none';
+    return refuse({ guardCode: 'risk_level_not_allowed', level: String(level), name: RISK_LEVEL_NAMES[level] ?? 'unknown', allowed });
   }
 
   // Spec 4.2 rule 4 and 4.3: funding needs a balance that EXCEEDS the total. With automate_fund
@@ -106,7 +107,7 @@ export function checkOffer(input: OfferToCheck, snapshot: GuardSnapshot, limits:
       reserveCents: limits.minCashReserveCents,
       totalCents: total,
     });
-    if (shortfall !== undefined) return refuse('insufficient_balance', shortfall);
+    if (shortfall !== undefined) return refuse({ guardCode: 'insufficient_balance', at: 'offer', ...shortfall });
   }
 
   // Exposure is money out: never less than nothing, whatever a snapshot built from the service's
@@ -114,15 +115,12 @@ export function checkOffer(input: OfferToCheck, snapshot: GuardSnapshot, limits:
   const exposureCents = Math.max(0, snapshot.exposureCents);
   const exposureAfter = exposureCents + total;
   if (limits.maxOpenExposureCents !== undefined && exposureAfter > limits.maxOpenExposureCents) {
-    return refuse('max_open_exposure', `exposure ${usd(exposureCents)} + total ${usd(total)} > max ${usd(limits.maxOpenExposureCents)}`);
+    return refuse({ guardCode: 'max_open_exposure', exposure: usd(exposureCents), total: usd(total), max: usd(limits.maxOpenExposureCents) });
   }
   if (limits.maxPerBorrowerCents !== undefined) {
     const borrower = Math.max(0, snapshot.exposureByBorrowerCents(request.borrower.id));
     if (borrower + total > limits.maxPerBorrowerCents) {
-      return refuse(
-        'max_per_borrower',
-        `borrower ${request.borrower.id} exposure ${usd(borrower)} + total ${usd(total)} > max ${usd(limits.maxPerBorrowerCents)}`,
-      );
+      return refuse({ guardCode: 'max_per_borrower', borrower: String(request.borrower.id), exposure: usd(borrower), total: usd(total), max: usd(limits.maxPerBorrowerCents) });
     }
   }
   const maxShare = limits.maxShareByRiskLevel?.[level];
@@ -132,20 +130,22 @@ export function checkOffer(input: OfferToCheck, snapshot: GuardSnapshot, limits:
     const base = Math.max(limits.maxOpenExposureCents ?? 0, exposureAfter);
     const levelAfter = Math.max(0, snapshot.exposureByRiskLevelCents[level] ?? 0) + total;
     if (levelAfter > maxShare * base) {
-      return refuse(
-        'max_share_by_risk_level',
-        `risk level ${level} exposure ${usd(levelAfter - total)} + total ${usd(total)} = ${percent(levelAfter / base)} of ${usd(base)} > max ${percent(maxShare)}`,
-      );
+      return refuse({
+        guardCode: 'max_share_by_risk_level',
+        level: String(level),
+        exposure: usd(levelAfter - total),
+        total: usd(total),
+        share: percent(levelAfter / base),
+        base: usd(base),
+        max: percent(maxShare),
+      });
     }
   }
   if (limits.maxOffersPerDay !== undefined && snapshot.offersToday >= limits.maxOffersPerDay) {
-    return refuse('max_offers_per_day', `offers today ${snapshot.offersToday} >= max ${limits.maxOffersPerDay}`);
+    return refuse({ guardCode: 'max_offers_per_day', today: String(snapshot.offersToday), max: String(limits.maxOffersPerDay) });
   }
   if (limits.maxAmountPerDayCents !== undefined && snapshot.amountTodayCents + total > limits.maxAmountPerDayCents) {
-    return refuse(
-      'max_amount_per_day',
-      `amount today ${usd(snapshot.amountTodayCents)} + total ${usd(total)} > max ${usd(limits.maxAmountPerDayCents)}`,
-    );
+    return refuse({ guardCode: 'max_amount_per_day', today: usd(snapshot.amountTodayCents), total: usd(total), max: usd(limits.maxAmountPerDayCents) });
   }
   return { allowed: true };
 }

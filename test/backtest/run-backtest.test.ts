@@ -24,7 +24,7 @@ describe('runBacktest', () => {
     expect(result.summary).toMatchObject({ requests: 1, offers: 1, funded: 1, deployedCents: 50_000, interestCents: 3304, lossCents: 0, netCents: 3304 });
     expect(result.summary.finalBalanceCents).toBe(103_304);
     expect(result.decisions).toEqual([
-      expect.objectContaining({ loan_request_id: 1, seen_at: '2026-01-01T00:00:00Z', action: 'offer', rate: 0.12, strategy: 'flat', market: 'won' }),
+      expect.objectContaining({ loan_request_id: 1, decided_at: '2026-01-01T00:00:00Z', action: 'offer', rate: 0.12, strategy: 'flat', market: 'won' }),
     ]);
     expect(result.strategies[0]).toMatchObject({ name: 'flat', params: { min_credit_score: 560 } });
     expect(result.strategies[0]?.contentHash).toMatch(/^[0-9a-f]{16}$/);
@@ -47,7 +47,7 @@ describe('runBacktest', () => {
       recordingLine({ id: 1, seenAt: '2026-01-03T00:00:00Z', request: small, outcome: completed }),
     ];
     const result = runBacktest(lines, [flatStrategy()], { startingBalanceCents: 200_000, market: CERTAIN_MARKET, recordDecisions: true });
-    expect(result.decisions.map((d) => [d.loan_request_id, d.seen_at])).toEqual([
+    expect(result.decisions.map((d) => [d.loan_request_id, d.decided_at])).toEqual([
       [1, '2026-01-01T00:00:00Z'],
       [2, '2026-01-02T00:00:00Z'],
     ]);
@@ -69,7 +69,7 @@ describe('the guard inside a backtest', () => {
     const result = runBacktest(lines, [flatStrategy()], { startingBalanceCents: 1_000_000, limits: { ...DEFAULT_RISK_LIMITS, maxOffersPerDay: 1 }, recordDecisions: true });
     expect(result.decisions.map((d) => d.action)).toEqual(['offer', 'skip']);
     // Refused before buying banking data (the guard is asked first, without a rate): no price searched.
-    expect(result.decisions[1]).toMatchObject({ guard: 'max_offers_per_day', rate: null });
+    expect(result.decisions[1]).toMatchObject({ guard_code: 'max_offers_per_day', rate: null });
     expect(result.decisions[1]?.reasons).toEqual(['data banking_data needed (free filters passed)', 'guard offers today 1 >= max 1']);
     expect(result.summary.guardRefusals).toEqual({ max_offers_per_day: 1 });
   });
@@ -78,7 +78,7 @@ describe('the guard inside a backtest', () => {
     const noData = flatStrategy(FLAT_STRATEGY_YAML.replace('automate_fund: false', 'automate_fund: false\ndata:\n  banking_data: never'));
     const lines = [1, 2].map((id) => recordingLine({ id, seenAt: `2026-01-01T0${id}:00:00Z`, request: small, outcome: completed }));
     const result = runBacktest(lines, [noData], { startingBalanceCents: 1_000_000, limits: { ...DEFAULT_RISK_LIMITS, maxOffersPerDay: 1 }, recordDecisions: true });
-    expect(result.decisions[1]).toMatchObject({ action: 'skip', guard: 'max_offers_per_day', rate: 0.12 });
+    expect(result.decisions[1]).toMatchObject({ action: 'skip', guard_code: 'max_offers_per_day', rate: 0.12 });
     expect(result.decisions[1]?.reasons.at(-1)).toBe('guard offers today 1 >= max 1');
   });
 
@@ -108,7 +108,7 @@ describe('the guard inside a backtest', () => {
       limits: { ...DEFAULT_RISK_LIMITS, offerExpiryMs: 48 * 3_600_000 },
       recordDecisions: true,
     });
-    expect(result.decisions.map((d) => d.guard ?? d.action)).toEqual(['offer', 'insufficient_balance']);
+    expect(result.decisions.map((d) => d.guard_code ?? d.action)).toEqual(['offer', 'insufficient_balance']);
     expect(result.decisions[0]?.market).toBe('expired');
     expect(result.summary.funded).toBe(0);
   });

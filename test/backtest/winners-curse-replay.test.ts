@@ -64,7 +64,7 @@ function replay(recording: PreparedRecording, strategy: CompiledStrategy): Repla
     .filter((d) => d.action === 'offer')
     .map((d) => {
       const match = /winner's curse, (\d+) loans/.exec(d.reasons.join(' '));
-      return { seenMs: Date.parse(d.seen_at), evidence: match ? Number(match[1]) : undefined };
+      return { seenMs: Date.parse(d.decided_at), evidence: match ? Number(match[1]) : undefined };
     });
   return { fates, learning, decisions };
 }

@@ -71,13 +71,13 @@ describe('lendbot decisions', () => {
     const result = await runCli(['decisions', '--config', config, '--json']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(lines(result.stdout).map((d) => [d.loan_request_id, d.amount_cents, d.risk_level, d.outcome, d.source])).toEqual([
-      [101, 10_150, 2, 'skipped', 'strategy'],
-      [102, 10_250, 0, 'placed', 'strategy'],
-      [103, 10_350, 1, 'expired', 'strategy'],
-      [104, 10_450, 2, 'funded', 'strategy'],
-      [105, 10_550, 0, 'repaid', 'strategy'],
-      [106, 10_650, 1, 'defaulted', 'strategy'],
-      [107, 10_750, 2, 'refused', 'strategy'],
+      [101, 10_150, 2, 'skipped', 'strategies'],
+      [102, 10_250, 0, 'placed', 'strategies'],
+      [103, 10_350, 1, 'expired', 'strategies'],
+      [104, 10_450, 2, 'funded', 'strategies'],
+      [105, 10_550, 0, 'repaid', 'strategies'],
+      [106, 10_650, 1, 'defaulted', 'strategies'],
+      [107, 10_750, 2, 'refused', 'strategies'],
       // Never seen as a request, no offer: amount and risk unknown.
       [108, null, null, 'skipped', 'agent:claude'],
     ]);

@@ -105,7 +105,7 @@ describe('pricing with the cash hurdle', () => {
     // $1,500 funds two $500 loans (the balance must exceed the total): after that the twin's
     // offers are refused for cash, while the raised hurdle prices them higher or skips them.
     const scarce = runBacktest(lines, [ON], { ...options, startingBalanceCents: 150_000 });
-    const refusedForCash = (run: typeof off) => run.decisions.filter((d) => d.guard === 'insufficient_balance').length;
+    const refusedForCash = (run: typeof off) => run.decisions.filter((d) => d.guard_code === 'insufficient_balance').length;
     expect(refusedForCash(off)).toBeGreaterThan(100);
     expect(refusedForCash(scarce)).toBeLessThan(refusedForCash(off) / 3);
     const raised = scarce.decisions.filter((d) => d.reasons.some((reason) => reason.startsWith('price cash_hurdle +')));

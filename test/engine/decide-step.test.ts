@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { guardReason } from '../../src/domain/decision-reason.js';
 import { decideAsync, decideSync, type DataSource, type Fetched, type GuardQuestion, type PurchaseEntry, type SpendLedger } from '../../src/engine/index.js';
 import type { BankingData, ProviderResult } from '../../src/domain/index.js';
 import { ServiceError } from '../../src/service/index.js';
@@ -88,7 +89,7 @@ describe('the decide step', () => {
     // Refuses the offer (a rate above the request's max, say), not its amount before buying.
     const refuseOffers = (question: GuardQuestion) => {
       questions.push(question);
-      return 'rate' in question ? ({ allowed: false, code: 'rate_above_max', reason: 'guard rate 0.4 > max_interest_rate 0.3' } as const) : ({ allowed: true } as const);
+      return 'rate' in question ? ({ allowed: false, code: 'rate_above_max', reason: guardReason({ guardCode: 'rate_above_max', rate: '0.4', max: '0.3' }) } as const) : ({ allowed: true } as const);
     };
     const outcome = decideSync(loanRequest(), { strategies: [STRATEGY], nowMs: NOW, ledger: ledger() }, everything, refuseOffers);
     expect(outcome.decision.action).toBe('offer');
@@ -102,7 +103,8 @@ describe('the decide step', () => {
     const questions: GuardQuestion[] = [];
     const refuse = (question: GuardQuestion) => {
       questions.push(question);
-      return { allowed: false, code: 'insufficient_balance', reason: 'guard balance 1.00 - reserved 0.00 - reserve 0.00 < total 520.00' } as const;
+      const figures = { balance: '1.00', reserved: '0.00', reserve: '0.00', total: '520.00', equal: false };
+      return { allowed: false, code: 'insufficient_balance', reason: guardReason({ guardCode: 'insufficient_balance', at: 'offer', ...figures }) } as const;
     };
     const spend = ledger();
     const outcome = decideSync(loanRequest(), { strategies: [STRATEGY], nowMs: NOW, ledger: spend }, everything, refuse);

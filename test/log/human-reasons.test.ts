@@ -3,6 +3,7 @@
 // fails here); pricing, data, plugin and placement reasons are written out as their templates in
 // src/engine and src/daemon make them.
 import { describe, expect, it } from 'vitest';
+import { reasonText } from '../../src/domain/decision-reason.js';
 import { checkFunding, checkOffer, UNCAPPED_RISK_LIMITS, type GuardRefusalCode, type GuardSnapshot, type RiskLimits } from '../../src/risk/index.js';
 import { dollars, humanReason, percent, skipReasonText } from '../../src/log/human-reasons.js';
 import { compileText } from '../engine/compile-text.js';
@@ -19,7 +20,7 @@ function guardReason(
   const request = { ...loanRequest({ totalAmount: '536.00', ...options.request }), ...(options.total === undefined ? {} : { total_amount: options.total }) };
   const result = checkOffer({ request, rate: options.rate ?? 0.3, automateFund: true }, snapshot(options.snapshot), { ...UNCAPPED_RISK_LIMITS, ...options.limits });
   if (result.allowed) throw new Error('the guard allowed it');
-  return result.reason;
+  return reasonText(result.reason);
 }
 
 // A Record over every refusal code: a new code fails to compile until it is read here.
@@ -95,13 +96,13 @@ const GUARD_CASES: Record<GuardRefusalCode, Array<[string, string]>> = {
 function armShareReason(): string {
   const result = checkArmShare({ strategies: ['offer-all', 'b'], shares: [0.5, 0.5] }, 0, 53_600, { committedCents: 500_000, balanceCents: 600_000, lentCents: 400_000 });
   if (result.allowed) throw new Error('the arm rule allowed it');
-  return result.reason;
+  return reasonText(result.reason);
 }
 
 function fundingReason(totalCents: number, balanceCents: number, reservedByOthersCents: number): string {
   const result = checkFunding({ totalCents, balanceCents, reservedByOthersCents }, { minCashReserveCents: 0 });
   if (result.allowed) throw new Error('funding allowed');
-  return result.reason;
+  return reasonText(result.reason);
 }
 
 /** The strategy's reasons for the engine fixture's request (credit score 650-700, 1050.00 total). */
@@ -188,6 +189,14 @@ describe('human reasons', () => {
       'offered 22.8 %: 42 % chance of acceptance, expected profit $25.70 (break-even 11.08 %)',
     ],
     ['price required_rate 0.2112, offered 0.228', 'offered 22.8 % (needs 21.12 %)'],
+    [
+      'price cash_hurdle +0.0213 to 0.1013: free 1200.00 USD less this loan 500.00 USD against 3100.00 USD expected demand in 14 days',
+      "target return raised by 2.13 % to 10.13 %: $1,200.00 free less this loan's $500.00 against $3,100.00 expected in 14 days",
+    ],
+    [
+      'price expected_profit 0.228: P(accept) 0.42 × profit 61.20 USD = 25.70 USD; break-even 0.1108; market learned v3 (12 fates)',
+      'offered 22.8 %: 42 % chance of acceptance, expected profit $25.70 (break-even 11.08 %)',
+    ],
     ['plugin asked for data without naming any', 'the plugin strategy asked for data without naming any'],
     ['plugin rate 0.9 outside [0.03, 0.6]', "the plugin strategy's rate 90 % is outside 3 % to 60 %"],
     ['plugin action "maybe" is not offer, skip or needs_data', 'the plugin strategy answered "maybe", not offer, skip or needs_data'],

@@ -3,6 +3,7 @@
  * newest first a page at a time and filtered, one decision's explanation, pause and resume
  * through the API, offers, loans and returns checked against the store.
  */
+import { storedReason } from '../../src/domain/decision-reason-parse.js';
 import { skipReasonText } from '../../src/log/human-reasons.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DecisionAnswer, DecisionsAnswer, LoansAnswer, OffersAnswer, OverviewAnswer, ReturnsAnswer } from '../../src/operator/api/api-types.js';
@@ -51,10 +52,10 @@ describe('the operator API', () => {
     expect(all.decisions).toHaveLength(4);
     expect(all.nextBefore).toBeNull();
     const stored = h.store.decisions.list({ order: 'desc' });
-    expect(all.decisions.map((row) => row.loanRequestId)).toEqual(stored.map((row) => row.loanRequestId));
-    const first = all.decisions.find((row) => row.loanRequestId === offered[0]!.id);
-    expect(first).toMatchObject({ action: 'offer', strategy: 'offer-all', amountCents: parseCents(offered[0]!.total_amount), riskLevel: 1, source: null, dryRun: false });
-    expect(first?.offerState).toBe('funded');
+    expect(all.decisions.map((row) => row.loan_request_id)).toEqual(stored.map((row) => row.loanRequestId));
+    const first = all.decisions.find((row) => row.loan_request_id === offered[0]!.id);
+    expect(first).toMatchObject({ action: 'offer', strategy: 'offer-all', amount_cents: parseCents(offered[0]!.total_amount), risk_level: 1, source: 'strategies', dry_run: false });
+    expect(first?.offer_state).toBe('funded');
 
     const pageOne = await get<DecisionsAnswer>('/api/decisions?limit=3');
     expect(pageOne.decisions).toHaveLength(3);
@@ -66,19 +67,19 @@ describe('the operator API', () => {
 
   it('filters decisions by action, strategy and text, and refuses a bad query', async () => {
     const skips = await get<DecisionsAnswer>('/api/decisions?action=skip');
-    expect(skips.decisions.map((row) => row.loanRequestId)).toEqual([unpriceable.id]);
+    expect(skips.decisions.map((row) => row.loan_request_id)).toEqual([unpriceable.id]);
     const offers = await get<DecisionsAnswer>('/api/decisions?action=offer&strategy=offer-all');
-    expect(offers.decisions.map((row) => row.loanRequestId).sort()).toEqual(offered.map((request) => request.id).sort());
+    expect(offers.decisions.map((row) => row.loan_request_id).sort()).toEqual(offered.map((request) => request.id).sort());
     expect((await get<DecisionsAnswer>('/api/decisions?strategy=nope')).decisions).toEqual([]);
     const byId = await get<DecisionsAnswer>(`/api/decisions?q=${offered[1]!.id}`);
-    expect(byId.decisions.map((row) => row.loanRequestId)).toEqual([offered[1]!.id]);
+    expect(byId.decisions.map((row) => row.loan_request_id)).toEqual([offered[1]!.id]);
     const reason = skips.decisions[0]!.reasons[0]!;
     // The decisive reason in plain words, as the terminal says it.
     expect(skips.decisions[0]!.why).toBe(skipReasonText(skips.decisions[0]!.reasons));
     expect(skips.decisions[0]!.why).not.toBe('');
     expect(offers.decisions[0]!.why).toBe('offered');
     const byReason = await get<DecisionsAnswer>(`/api/decisions?q=${encodeURIComponent(reason.slice(0, 12))}`);
-    expect(byReason.decisions.map((row) => row.loanRequestId)).toContain(unpriceable.id);
+    expect(byReason.decisions.map((row) => row.loan_request_id)).toContain(unpriceable.id);
     const bad = await h.call('/api/decisions?action=maybe');
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toMatch(/^action: /);
@@ -88,7 +89,7 @@ describe('the operator API', () => {
   it('explains one decision from what was stored: contributions, price and the guard', async () => {
     const answer = await get<DecisionAnswer>(`/api/decisions/${offered[0]!.id}`);
     const stored = h.store.decisions.get(offered[0]!.id)!;
-    expect(answer.decision).toMatchObject({ loanRequestId: offered[0]!.id, action: 'offer', rate: stored.rate, features: stored.features, contentHash: stored.contentHash });
+    expect(answer.decision).toMatchObject({ loan_request_id: offered[0]!.id, action: 'offer', rate: stored.rate, features: stored.features, content_hash: stored.contentHash });
     expect(answer.request).toMatchObject({ id: offered[0]!.id });
     const explanation = answer.explanation!;
     expect(explanation.matchesStored).toBe(true);
@@ -98,6 +99,9 @@ describe('the operator API', () => {
 
     const skip = await get<DecisionAnswer>(`/api/decisions/${unpriceable.id}`);
     expect(skip.decision.action).toBe('skip');
+    // Each stored reason's code beside its text (what the dashboard reads instead of the text).
+    expect(skip.decision.reason_codes).toEqual(skip.decision.reasons.map((reason) => storedReason(reason).code));
+    expect(skip.decision.reason_codes).not.toContain('other');
     expect(skip.explanation?.matchesStored).toBe(true);
     expect(skip.explanation?.recomputed.action).toBe('skip');
     expect((await h.call('/api/decisions/424242')).status).toBe(404);

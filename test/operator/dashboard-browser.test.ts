@@ -79,9 +79,9 @@ describe.skipIf(skipReason !== undefined)('the dashboard in chromium', { timeout
     const newest = (await bot.api<DecisionsAnswer>('/api/decisions?limit=1')).decisions[0];
     if (newest === undefined) throw new Error('no decision in the API');
     const first = rows().first();
-    expect(await first.getAttribute('data-request-id')).toBe(String(newest.loanRequestId));
+    expect(await first.getAttribute('data-request-id')).toBe(String(newest.loan_request_id));
     const text = (await first.innerText()).replace(/\s+/g, ' ');
-    expect(text).toContain(`#${newest.loanRequestId}`);
+    expect(text).toContain(`#${newest.loan_request_id}`);
     expect(text).toMatch(/\$[\d,]+\.\d\d/);
     expect(text).toMatch(/\d+\.\d %/);
 
@@ -149,7 +149,7 @@ describe.skipIf(skipReason !== undefined)('the dashboard in chromium', { timeout
     expect(bot.sandbox.control.offers()).toHaveLength(offersBefore);
     const latest = (await bot.api<DecisionsAnswer>(`/api/decisions?limit=${bot.decisions() - decidedBefore}`)).decisions;
     expect(new Set(latest.map((decision) => decision.action))).toEqual(new Set(['skip']));
-    expect(latest.filter((decision) => decision.guardCode === 'paused').length).toBeGreaterThan(0);
+    expect(latest.filter((decision) => decision.guard_code === 'paused').length).toBeGreaterThan(0);
   });
 
   it('resumes offers, and offers are placed again', async () => {

@@ -78,7 +78,7 @@ describe.skipIf(skipReason !== undefined)('the dashboard’s clock, counts and e
   it('explains a filter skip as a filter skip', async () => {
     const skip = (await decisions()).find((row) => row.action === 'skip' && row.reasons.some((reason) => reason.startsWith('filter ')));
     if (skip === undefined) throw new Error('the run made no filter skip');
-    await page.locator(`[data-testid="decision-row"][data-request-id="${skip.loanRequestId}"]`).click();
+    await page.locator(`[data-testid="decision-row"][data-request-id="${skip.loan_request_id}"]`).click();
     const notScored = page.getByTestId('explanation-not-scored');
     await notScored.waitFor({ timeout: UI_WAIT_MS });
     expect(await notScored.textContent()).toBe(`Not scored: the request did not pass the strategy's filters, so it stopped before the score: ${skip.why}.`);
@@ -89,7 +89,7 @@ describe.skipIf(skipReason !== undefined)('the dashboard’s clock, counts and e
   it('draws an offer’s price curve with the chosen rate marked, and shows the borrower as a table', async () => {
     const offer = (await decisions()).find((row) => row.action === 'offer');
     if (offer === undefined) throw new Error('the run made no offer');
-    await page.locator(`[data-testid="decision-row"][data-request-id="${offer.loanRequestId}"]`).click();
+    await page.locator(`[data-testid="decision-row"][data-request-id="${offer.loan_request_id}"]`).click();
     const canvas = page.getByTestId('explanation-curve-canvas');
     await canvas.waitFor({ timeout: UI_WAIT_MS });
     const drawn = await canvas.evaluate((element) => {

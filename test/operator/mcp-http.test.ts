@@ -208,7 +208,7 @@ describe('the MCP agent connector over HTTP', () => {
     expect((await callTool(agent, 'list_decisions', { action: 'skip' })).data.decisions).toEqual([]);
 
     const explained = await callTool(agent, 'explain_decision', { loan_request_id: requests.offer.id });
-    expect(explained.data).toMatchObject({ decided: true, action: 'offer', source: 'agent:claude', price: 0.2, guard: { verdict: 'allowed' } });
+    expect(explained.data).toMatchObject({ decided: true, action: 'offer', source: 'agent:claude', rate: 0.2, guard: { verdict: 'allowed' } });
     const notYet = await callTool(agent, 'explain_decision', { loan_request_id: requests.read.id });
     expect(notYet.data).toMatchObject({ decided: false, strategy: expect.any(String) });
     expect(['offer', 'skip']).toContain(notYet.data.would);

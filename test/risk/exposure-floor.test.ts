@@ -6,6 +6,7 @@
  * lendbot offered 8 times where 3 fit. Loans are written the way the account sync writes them.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { guardReason } from '../../src/domain/decision-reason.js';
 import { checkOffer, riskLimitsSchema, snapshotFromStore, type RiskLimits } from '../../src/risk/index.js';
 import { offerSchema, type Loan } from '../../src/domain/index.js';
 import { databaseOf, type Store } from '../../src/store/index.js';
@@ -81,7 +82,7 @@ describe('exposure from loans the service reports wrong', () => {
     expect(checkOffer(offer, negative, riskLimitsSchema.parse({ max_open_exposure: 300, max_per_borrower: null, max_amount_per_day: null }))).toMatchObject({
       allowed: false,
       code: 'max_open_exposure',
-      reason: 'guard exposure 0.00 + total 316.50 > max 300.00',
+      reason: guardReason({ guardCode: 'max_open_exposure', exposure: '0.00', total: '316.50', max: '300.00' }),
     });
     expect(checkOffer(offer, negative, riskLimitsSchema.parse({ max_open_exposure: null, max_per_borrower: 300, max_amount_per_day: null }))).toMatchObject({
       allowed: false,

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { guardReason } from '../../src/domain/decision-reason.js';
 import { DEFAULT_RISK_LIMITS, balanceFromStore, checkOffer, snapshotFromStore, type RiskLimits } from '../../src/risk/index.js';
 import { offerSchema, transferDayGroupSchema } from '../../src/domain/index.js';
 import type { Store } from '../../src/store/index.js';
@@ -56,7 +57,7 @@ describe('snapshotFromStore', () => {
     expect(checkOffer({ request: loanRequest(), rate: 0.3, automateFund: true }, snapshot, withFile)).toEqual({
       allowed: false,
       code: 'kill_switch',
-      reason: `guard kill switch on (file ${file})`,
+      reason: guardReason({ guardCode: 'kill_switch', file }),
     });
   });
 
@@ -66,7 +67,7 @@ describe('snapshotFromStore', () => {
     expect(checkOffer({ request: loanRequest({ id: 2, totalAmount: '520.00' }), rate: 0.3, automateFund: true }, snapshot, limits)).toEqual({
       allowed: false,
       code: 'insufficient_balance',
-      reason: 'guard balance 1000.00 - reserved 500.00 - reserve 0.00 < total 520.00',
+      reason: guardReason({ guardCode: 'insufficient_balance', at: 'offer', balance: '1000.00', reserved: '500.00', reserve: '0.00', total: '520.00', equal: false }),
     });
     // Once the pending offer is past its expiry, its money is free again.
     const later = snapshotFromStore(store, 100_000, T0 + 73 * HOUR, limits);

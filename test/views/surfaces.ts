@@ -178,8 +178,8 @@ export async function fromApiCashFlow(base: string, token: string): Promise<Show
 /** The operator API's decisions (GET /api/decisions): the state of the offer made on each request. */
 export async function fromApiDecisions(base: string, token: string): Promise<Shown> {
   const response = await fetch(new URL('/api/decisions?limit=500&action=offer', base), { headers: { authorization: `Bearer ${token}` } });
-  const { decisions } = (await response.json()) as { decisions: Array<{ loanRequestId: number; offerState: string | null }> };
-  const states = Object.fromEntries(decisions.map((decision) => [decision.loanRequestId, decision.offerState ?? 'none']));
+  const { decisions } = (await response.json()) as { decisions: Array<{ loan_request_id: number; offer_state: string | null }> };
+  const states = Object.fromEntries(decisions.map((decision) => [decision.loan_request_id, decision.offer_state ?? 'none']));
   return { states, counts: countStates(states) };
 }
 

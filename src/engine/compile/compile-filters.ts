@@ -1,7 +1,9 @@
 /**
  * Filters compiled to closures over a feature slot. A test returns null when the request
- * passes, or the reason it fails ("filter credit_score_low < 600").
+ * passes, or the reason it fails ("filter credit_score_low < 600"). A filter's reasons depend on
+ * the filter alone, so each is rendered once, when it is compiled.
  */
+import { reasonText } from '../../domain/decision-reason.js';
 import type { FilterDefinition } from '../definition/strategy-schema.js';
 import { resolveNumber } from '../definition/param-values.js';
 import type { FeatureGroup, FeatureValue } from '../features/feature-definition.js';
@@ -25,9 +27,11 @@ export function compileFilter(filter: FilterDefinition, params: Record<string, n
   const allowed = filter.in ? new Set<FeatureValue>(filter.in) : undefined;
   const refused = filter.not_in ? new Set<FeatureValue>(filter.not_in) : undefined;
   const missingFails = filter.missing === 'fail' || filter.required === true;
-  const missingReason = `filter ${name} missing`;
-  const inReason = filter.in ? `filter ${name} not in ${listText(filter.in)}` : '';
-  const notInReason = filter.not_in ? `filter ${name} in ${listText(filter.not_in)}` : '';
+  const missingReason = reasonText({ code: 'filter_failed', feature: name, test: 'missing' });
+  const inReason = filter.in ? reasonText({ code: 'filter_failed', feature: name, test: 'not in', bound: listText(filter.in) }) : '';
+  const notInReason = filter.not_in ? reasonText({ code: 'filter_failed', feature: name, test: 'in', bound: listText(filter.not_in) }) : '';
+  const belowReason = min === undefined ? '' : reasonText({ code: 'filter_failed', feature: name, test: '<', bound: String(min) });
+  const aboveReason = max === undefined ? '' : reasonText({ code: 'filter_failed', feature: name, test: '>', bound: String(max) });
 
   return {
     slot,
@@ -35,8 +39,8 @@ export function compileFilter(filter: FilterDefinition, params: Record<string, n
     test(values) {
       const value = values[slot] ?? null;
       if (value === null) return missingFails ? missingReason : null;
-      if (min !== undefined && (value as number) < min) return `filter ${name} < ${min}`;
-      if (max !== undefined && (value as number) > max) return `filter ${name} > ${max}`;
+      if (min !== undefined && (value as number) < min) return belowReason;
+      if (max !== undefined && (value as number) > max) return aboveReason;
       if (allowed && !allowed.has(value)) return inReason;
       if (refused?.has(value)) return notInReason;
       return null;

@@ -13,6 +13,7 @@
  * when the decide step has learners active (pricing/learned-price.ts), else the configured one.
  */
 import type { FeatureSource } from '../features/feature-source.js';
+import { reasonText } from '../../domain/decision-reason.js';
 import { formatRatio, type ModelledOutcome } from '../decision.js';
 import { resolveNumber } from '../definition/param-values.js';
 import type { NumberOrParam, PricingDefinition } from '../definition/strategy-schema.js';
@@ -52,7 +53,7 @@ function skipped(required: number, reason: string): PriceResult {
 
 /** Made only on the path that returns it: most requests are priced once, and a text costs. */
 function capTooLow(capName: string, cap: number): string {
-  return `price ${capName} ${formatRatio(cap)} < minimum rate ${formatRatio(MIN_OFFER_RATE)}`;
+  return reasonText({ code: 'price_cap_below_minimum', cap: capName, rate: formatRatio(cap), minimum: formatRatio(MIN_OFFER_RATE) });
 }
 
 /** Only the numbers that are set, so an unset one keeps the value underneath. */
@@ -169,12 +170,12 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
       if (cap < MIN_OFFER_RATE) return skipped(required, capTooLow(capName, cap));
       rate = cap;
       // Without a score (probability NaN) there is no required rate to show.
-      const requiredText = Number.isNaN(required) ? '' : `, required_rate ${formatRatio(required)}`;
-      reasons = [`price max_rate offered ${formatRatio(rate)} (${capName})${requiredText}`];
+      const requiredText = Number.isNaN(required) ? {} : { required: formatRatio(required) };
+      reasons = [reasonText({ code: 'price_max_rate', rate: formatRatio(rate), cap: capName, ...requiredText })];
     } else if (mode === 'expected_profit') {
       if (cap < MIN_OFFER_RATE) return skipped(required, capTooLow(capName, cap));
       let low = Math.max(MIN_OFFER_RATE, roundUp(required));
-      if (low > cap) return skipped(required, `price break-even ${formatRatio(required)} > ${capName} ${formatRatio(cap)}`);
+      if (low > cap) return skipped(required, reasonText({ code: 'price_break_even_above_cap', breakEven: formatRatio(required), cap: capName, rate: formatRatio(cap) }));
       const curse = curseSettings === undefined ? undefined : curseCurveOf(curseSettings, strategyName);
       // Under a learned curse the break-even moves with the rate (the loans won low may repay
       // better than scored), so the search starts at the lowest rate allowed.
@@ -185,26 +186,26 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
       if (learner === undefined) best = optimalRate(curve);
       else ({ chosen: best, curve } = learnedPrice(curve, learner, String(source.request.id)));
       if (!(best.valueCents > 0)) {
-        return skipped(required, `price expected_profit <= 0 USD at every rate in [${formatRatio(low)}, ${formatRatio(cap)}]; break-even ${formatRatio(required)}`);
+        return skipped(required, reasonText({ code: 'price_no_profit', low: formatRatio(low), cap: formatRatio(cap), breakEven: formatRatio(required) }));
       }
       rate = best.rate;
       chosen = best;
-      // Joined rather than a template literal: a template's pieces stay linked (a V8 rope, a few
-      // hundred bytes) for as long as the remembered price is kept, which in a replay is all of it.
-      const text = ['price expected_profit ', formatRatio(rate), ': P(accept) ', best.acceptProbability.toFixed(2), ' × profit ', usd(best.profitCents), ' USD = ', usd(best.valueCents), ' USD; break-even ', formatRatio(required), learnedText(curve), curseText(curve.curse, economics, rate, maxRate)];
-      reasons = [text.join('')];
+      const learned = learnedText(curve);
+      const curseWords = curseText(curve.curse, economics, rate, maxRate);
+      const figures = { rate: formatRatio(rate), accept: best.acceptProbability.toFixed(2), profit: usd(best.profitCents), value: usd(best.valueCents), breakEven: formatRatio(required) };
+      reasons = [reasonText({ code: 'price_expected_profit', ...figures, ...(learned === '' ? {} : { learned }), ...(curseWords === '' ? {} : { curse: curseWords }) })];
     } else {
-      if (required > cap) return skipped(required, `price required_rate ${formatRatio(required)} > ${capName} ${formatRatio(cap)}`);
+      if (required > cap) return skipped(required, reasonText({ code: 'price_required_above_cap', required: formatRatio(required), cap: capName, rate: formatRatio(cap) }));
       if (cap < MIN_OFFER_RATE) return skipped(required, capTooLow(capName, cap));
       rate = Math.min(cap, Math.max(MIN_OFFER_RATE, roundUp(required + margin)));
-      reasons = [`price required_rate ${formatRatio(required)}, offered ${formatRatio(rate)}`];
+      reasons = [reasonText({ code: 'price_required_rate', required: formatRatio(required), rate: formatRatio(rate) })];
     }
 
     if (maxPaymentToIncome !== undefined) {
       const annual = source.borrower.annual_income;
-      if (typeof annual !== 'number' || annual <= 0) return skipped(required, 'price payment_to_income unknown (annual_income missing)');
+      if (typeof annual !== 'number' || annual <= 0) return skipped(required, reasonText({ code: 'price_income_unknown' }));
       const share = ((source.totalAmountCents / 100) * paymentFactor(rate, economics.terms)) / (annual / 12);
-      if (share > maxPaymentToIncome) return skipped(required, `price payment_to_income ${formatRatio(share)} > ${formatRatio(maxPaymentToIncome)}`);
+      if (share > maxPaymentToIncome) return skipped(required, reasonText({ code: 'price_payment_to_income', share: formatRatio(share), max: formatRatio(maxPaymentToIncome) }));
     }
     // The search's point already holds it (the same function of the same rate and economics).
     const expectedReturn = chosen !== undefined ? chosen.expectedReturn : expectedAnnualReturn(rate, economics);

@@ -4,6 +4,7 @@
  * checked, and a fact the event does not carry never fails: the prefilter may only save a fetch
  * the full evaluation would have wasted, never drop a request the strategy might take.
  */
+import { reasonText, type DecisionReason } from '../../domain/decision-reason.js';
 import type { FilterDefinition } from '../definition/strategy-schema.js';
 import type { FeatureValue } from '../features/feature-definition.js';
 import { compileFilter } from './compile-filters.js';
@@ -57,13 +58,14 @@ export function eventDropReason(
   strategies: readonly PrefilteringStrategy[],
 ): string | null {
   const cryptoBacked = data.loan_request_type === 'crypto' ? true : data.loan_request_type === 'cash' ? false : undefined;
-  if (cryptoBacked === true && !allowedRiskLevels.includes(4)) return 'crypto-backed requests are not allowed by risk.allowed_risk_levels';
+  if (cryptoBacked === true && !allowedRiskLevels.includes(4)) return reasonText({ code: 'crypto_not_allowed' });
   const loanAmount = typeof data.loan_request_amount === 'number' ? data.loan_request_amount : undefined;
-  const reasons: string[] = [];
+  const refusals: Array<{ strategy: string; reason: DecisionReason }> = [];
   for (const strategy of strategies) {
     const reason = strategy.prefilterEvent?.({ loanAmount, cryptoBacked }) ?? null;
     if (reason === null) return null;
-    reasons.push(`${strategy.name}: ${reason}`);
+    // The filter's reason is already its text (compile-filters.ts renders it once).
+    refusals.push({ strategy: strategy.name, reason: { code: 'other', text: reason } });
   }
-  return reasons.join('; ');
+  return reasonText({ code: 'prefiltered', refusals });
 }

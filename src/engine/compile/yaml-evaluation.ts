@@ -17,6 +17,7 @@
  * This module keeps a bounded memo of min_probability texts (MEMO_RATIO_TEXTS, up to 1,000 values).
  */
 import type { LoanRequest } from '../../domain/index.js';
+import { reasonText } from '../../domain/decision-reason.js';
 import type { DataPolicy, ProviderPolicy } from '../compiled-strategy.js';
 import { formatRatio, type Contribution, type Decision, type StrategyIdentity } from '../decision.js';
 import type { DataNeed, Enrichment } from '../enrichment.js';
@@ -63,8 +64,10 @@ function providerNeed(provider: ProviderPolicy): DataNeed {
   return { kind: 'provider', provider: provider.provider, pricing: provider.pricing, costCents: provider.costCents };
 }
 
-function bandOf(provider: ProviderPolicy): string {
-  return `[${formatRatio(provider.whenProbability.min)}, ${formatRatio(provider.whenProbability.max)}]`;
+/** A provider's reason about buying its score at `probability`: within its band it is bought, outside not. */
+function providerReason(provider: ProviderPolicy, probability: number, code: 'data_provider_needed' | 'data_provider_not_bought'): string {
+  const band = { min: formatRatio(provider.whenProbability.min), max: formatRatio(provider.whenProbability.max) };
+  return reasonText({ code, slot: provider.slot, provider: provider.provider, probability: formatRatio(probability), ...band });
 }
 
 /** No provider is unavailable (shared: read only). */
@@ -126,12 +129,12 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
   const free = failures(plan.freeFilters, values);
   if (free) return decisionOf(plan, values, 'skip', free, []);
   if (historyPending) {
-    return decisionOf(plan, values, 'needs_data', ['data borrower_history needed (free filters passed)'], [], { needs: [{ kind: 'borrower_history' }] });
+    return decisionOf(plan, values, 'needs_data', [reasonText({ code: 'data_needed', what: 'borrower_history', why: 'free filters passed' })], [], { needs: [{ kind: 'borrower_history' }] });
   }
   const history = failures(plan.historyFilters, values);
   if (history) return decisionOf(plan, values, 'skip', history, []);
   if (bankingPending) {
-    return decisionOf(plan, values, 'needs_data', ['data banking_data needed (free filters passed)'], [], { needs: [{ kind: 'banking_data' }] });
+    return decisionOf(plan, values, 'needs_data', [reasonText({ code: 'data_needed', what: 'banking_data', why: 'free filters passed' })], [], { needs: [{ kind: 'banking_data' }] });
   }
   const banking = failures(plan.bankingFilters, values);
   if (banking) return decisionOf(plan, values, 'skip', banking, []);
@@ -145,23 +148,25 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
     if (providerPresent(source, provider)) continue;
     const { min, max } = provider.whenProbability;
     if (unavailable.includes(provider.provider)) {
-      dataReasons.push(`data ${provider.slot} ${provider.provider} unavailable`);
+      dataReasons.push(reasonText({ code: 'data_provider_unavailable', slot: provider.slot, provider: provider.provider }));
     } else if (probability >= min && probability <= max) {
-      return decisionOf(plan, values, 'needs_data', [`data ${provider.slot} ${provider.provider} needed: probability ${formatRatio(probability)} in ${bandOf(provider)}`], contributions, {
+      return decisionOf(plan, values, 'needs_data', [providerReason(provider, probability, 'data_provider_needed')], contributions, {
         needs: [providerNeed(provider)],
         probability,
       });
     } else {
-      dataReasons.push(`data ${provider.slot} ${provider.provider} not bought: probability ${formatRatio(probability)} outside ${bandOf(provider)}`);
+      dataReasons.push(providerReason(provider, probability, 'data_provider_not_bought'));
     }
   }
   const providerFailures = failures(plan.providerFilters, values);
   if (providerFailures) return decisionOf(plan, values, 'skip', [...dataReasons, ...providerFailures], contributions, { probability });
 
-  const scoreReason = `score probability ${formatRatio(probability)}`;
+  const probabilityText = formatRatio(probability);
   if (probability < plan.score.minProbability) {
-    return decisionOf(plan, values, 'skip', [...dataReasons, `${scoreReason} < min_probability ${ratioText(plan.score.minProbability)}`], contributions, { probability });
+    const below = reasonText({ code: 'score_below_min', probability: probabilityText, min: ratioText(plan.score.minProbability) });
+    return decisionOf(plan, values, 'skip', [...dataReasons, below], contributions, { probability });
   }
+  const scoreReason = reasonText({ code: 'score', probability: probabilityText });
   const price = plan.pricing(source, probability, enrichment.cash);
   const reasons = withPriceReasons(dataReasons, scoreReason, price.reasons);
   if (!price.ok) return decisionOf(plan, values, 'skip', reasons, contributions, price.requiredRate === undefined ? { probability } : { probability, requiredRate: price.requiredRate });
@@ -183,11 +188,11 @@ function firstNeeds(banking: boolean, history: boolean): { needs: DataNeed[]; re
   const reasons: string[] = [];
   if (banking) {
     needs.push({ kind: 'banking_data' });
-    reasons.push('data banking_data needed (policy always)');
+    reasons.push(reasonText({ code: 'data_needed', what: 'banking_data', why: 'policy always' }));
   }
   if (history) {
     needs.push({ kind: 'borrower_history' });
-    reasons.push('data borrower_history needed (policy always)');
+    reasons.push(reasonText({ code: 'data_needed', what: 'borrower_history', why: 'policy always' }));
   }
   return { needs, reasons };
 }

@@ -6,6 +6,7 @@
 import { pathToFileURL } from 'node:url';
 import { ConfigFileError, dottedPath, readConfigText, type ConfigProblem } from '../../config/index.js';
 import type { LoanRequest } from '../../domain/index.js';
+import { reasonText } from '../../domain/decision-reason.js';
 import { mergeParams, type CompiledStrategy, type DataPolicy } from '../compiled-strategy.js';
 import { contentHashOf } from '../compile/compile-strategy.js';
 import { formatRatio, type Decision, type StrategyIdentity } from '../decision.js';
@@ -101,17 +102,17 @@ function runPlugin(
   if (answer.probability !== undefined) decision.probability = answer.probability;
   if (answer.expectedReturn !== undefined) decision.expectedReturn = answer.expectedReturn;
   if (answer.action === 'needs_data') {
-    if (!answer.needs || answer.needs.length === 0) return refuse(decision, 'plugin asked for data without naming any');
+    if (!answer.needs || answer.needs.length === 0) return refuse(decision, reasonText({ code: 'plugin_no_needs' }));
     decision.needs = answer.needs;
   } else if (answer.action === 'offer') {
     const rate = answer.rate;
     const max = request.max_interest_rate;
     if (typeof rate !== 'number' || !Number.isFinite(rate) || rate < MIN_OFFER_RATE || rate > max) {
-      return refuse(decision, `plugin rate ${String(rate)} outside [${formatRatio(MIN_OFFER_RATE)}, ${formatRatio(max)}]`);
+      return refuse(decision, reasonText({ code: 'plugin_rate_outside', rate: String(rate), min: formatRatio(MIN_OFFER_RATE), max: formatRatio(max) }));
     }
     decision.rate = rate;
   } else if (answer.action !== 'skip') {
-    return refuse(decision, `plugin action ${JSON.stringify(answer.action)} is not offer, skip or needs_data`);
+    return refuse(decision, reasonText({ code: 'plugin_bad_action', action: String(JSON.stringify(answer.action)) }));
   }
   return decision;
 }

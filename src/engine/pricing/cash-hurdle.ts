@@ -17,6 +17,7 @@
  * A window younger than `window_days` is scaled up to it (demandOver).
  */
 import type { Cents } from '../../domain/index.js';
+import { reasonText } from '../../domain/decision-reason.js';
 import { DAY_MS } from '../../clock/time-constants.js';
 
 /** The longest window a strategy may ask for, and how many day buckets a caller keeps. */
@@ -74,22 +75,15 @@ export function shiftedHurdle(settings: CashHurdleSettings, baseTarget: number, 
   const shift = cashHurdleShift(settings, position.freeCents - loanCents, demand);
   const targetReturn = Math.max(0, baseTarget + shift);
   const sign = shift >= 0 ? '+' : '-';
-  const reason = [
-    'price cash_hurdle ',
-    sign,
-    Math.abs(shift).toFixed(4),
-    ' to ',
-    targetReturn.toFixed(4),
-    ': free ',
-    (position.freeCents / 100).toFixed(2),
-    ' USD less this loan ',
-    (loanCents / 100).toFixed(2),
-    ' USD against ',
-    (demand / 100).toFixed(2),
-    ' USD expected demand in ',
-    String(settings.windowDays),
-    ' days',
-  ].join('');
+  const reason = reasonText({
+    code: 'price_cash_hurdle',
+    shift: sign + Math.abs(shift).toFixed(4),
+    target: targetReturn.toFixed(4),
+    free: (position.freeCents / 100).toFixed(2),
+    loan: (loanCents / 100).toFixed(2),
+    demand: (demand / 100).toFixed(2),
+    days: String(settings.windowDays),
+  });
   return { targetReturn, reason };
 }
 

@@ -14,6 +14,7 @@
  * - ReturnsAnswer: `totals` (the last point, and equity's parts) and `notes` (how the figures were made).
  * - PauseAnswer.pause is `ApiPause` (the StatusReport's pause shape) and `already` on POST /api/pause.
  */
+import type { DecisionJson } from '../../domain/decision-json.js';
 import type { StatusReport } from '../../ops/status-report.js';
 
 /** Every error: the HTTP status says what kind, `error` says what in one line. */
@@ -65,35 +66,20 @@ export interface OverviewLimits {
   killSwitch: boolean;
 }
 
-/** One decision, as the list shows it. */
-export interface DecisionRow {
+/**
+ * One decision, as the list shows it: the one decision shape (docs/decision-shape.md, the same
+ * object `lendbot decisions --json` and the agent tools give) and what the list adds.
+ */
+export interface DecisionRow extends DecisionJson {
   /** The decision's row id: pass the last one as `before` for the next (older) page. */
   id: number;
-  loanRequestId: number;
-  decidedAt: string;
-  action: 'offer' | 'skip';
-  /** The rate offered (offers) or priced (some skips); null when no rate was reached. */
-  rate: number | null;
-  /** Estimated probability of full repayment; null when the strategy did not get to score. */
-  probability: number | null;
-  /** The strategy that decided; null when none got to (a pre-filter, an error). */
-  strategy: string | null;
-  /** The request's total amount; null when the request is not in the store. */
-  amountCents: number | null;
-  riskLevel: number | null;
-  /** Machine-readable reasons, e.g. "filter credit_score < 600". */
-  reasons: string[];
   /** Why, in plain words (as the terminal says it): "credit score is under the strategy's minimum 600". */
   why: string;
-  /** The guard's refusal code when the guard refused (e.g. "balance", "paused"). */
-  guardCode: string | null;
-  /** What became of the offer sent: placed, refused, unknown, exists. */
-  placement: string | null;
-  /** Who decided: null for the strategies, "agent:NAME" for an agent. */
-  source: string | null;
-  dryRun: boolean;
+  /** The request's total amount; null when the request is not in the store. */
+  amount_cents: number | null;
+  risk_level: number | null;
   /** The state of the offer made on this request now (placed, accepted, funded, expired, ...); null when none. */
-  offerState: string | null;
+  offer_state: string | null;
 }
 
 /** GET /api/decisions?limit=50&before=ID&action=offer|skip&strategy=NAME&q=TEXT, newest first. */
@@ -114,9 +100,11 @@ export interface DecisionDetail extends DecisionRow {
   /** The strategies' decision an agent's replaced, when there was one. */
   previous: unknown;
   /** Hash of the strategy file's content when deciding. */
-  contentHash: string | null;
+  content_hash: string | null;
   /** Each of `reasons` in plain words (src/log/human-reasons.ts), in the same order. */
-  reasonWords: string[];
+  reason_words: string[];
+  /** Each of `reasons`' code (filter_failed, score, guard, ...: src/domain/decision-reason.ts), in the same order. */
+  reason_codes: string[];
 }
 
 /** One line of the score. */

@@ -8,6 +8,8 @@
  * What cannot be recovered is said in `notes`: a strategy no longer loaded or whose file changed,
  * params that no longer apply, data that was never bought.
  */
+import { guardReasonOf, reasonText } from '../../domain/decision-reason.js';
+import { storedReasons } from '../../domain/decision-reason-parse.js';
 import { decideSync, type CompiledStrategy, type SpendLedger } from '../../engine/index.js';
 import type { LoanRequest } from '../../domain/index.js';
 import type { StoredDecision, Store } from '../../store/index.js';
@@ -33,7 +35,8 @@ function curvePointsOf(curve: PriceCurve | undefined, rate: number | undefined):
 /** The guard's verdict, as the stored decision has it. */
 export function storedGuard(decision: StoredDecision): ExplanationGuard {
   if (decision.action === 'offer') return { checked: true, allowed: true, code: null, reason: null };
-  const reason = decision.reasons.find((line) => line.startsWith('guard ')) ?? null;
+  const refusal = guardReasonOf(storedReasons(decision.reasons));
+  const reason = refusal === undefined ? null : reasonText(refusal);
   if (decision.guardCode !== null || reason !== null) return { checked: true, allowed: false, code: decision.guardCode, reason };
   return { checked: false, allowed: null, code: null, reason: null };
 }
@@ -80,7 +83,7 @@ export function explainStoredDecision(
     () => ({ allowed: true }),
   );
   if (missing.size > 0) notes.push(`not bought for this request, so decided without: ${[...missing].join(', ')}`);
-  if (decision.reasons.some((line) => line.startsWith('data budget '))) notes.push('the data budget refused a purchase then; budgets are not replayed here');
+  if (storedReasons(decision.reasons).some((reason) => reason.code === 'data_budget')) notes.push('the data budget refused a purchase then; budgets are not replayed here');
   if (strategy.followsCash === true) notes.push('its hurdle followed the cash position then (the reasons say by how much); recomputed here without it, at the hurdle as written');
   const recomputed = outcome.decision;
   const guard = storedGuard(decision);

@@ -4,6 +4,8 @@
  * with all that was stored and its explanation (decision-explanation.ts).
  */
 import { z } from 'zod';
+import { decisionJson } from '../../domain/decision-json.js';
+import { storedReasons } from '../../domain/decision-reason-parse.js';
 import { humanReason, skipReasonText } from '../../log/human-reasons.js';
 import { offerViewQuery } from '../../risk/index.js';
 import type { LoanRequest } from '../../domain/index.js';
@@ -25,21 +27,11 @@ const oneParams = z.strictObject({ loanRequestId: z.coerce.number().int().positi
 function rowOf(decision: StoredDecision, extra: Pick<PagedDecision, 'amountCents' | 'riskLevel' | 'offerState'>): DecisionRow {
   return {
     id: decision.id,
-    loanRequestId: decision.loanRequestId,
-    decidedAt: decision.decidedAt,
-    action: decision.action,
-    rate: decision.rate,
-    probability: decision.probability,
-    strategy: decision.strategy,
-    amountCents: extra.amountCents,
-    riskLevel: extra.riskLevel,
-    reasons: decision.reasons,
+    ...decisionJson(decision),
     why: decision.action === 'offer' ? 'offered' : skipReasonText(decision.reasons),
-    guardCode: decision.guardCode,
-    placement: decision.placement,
-    source: decision.source,
-    dryRun: decision.dryRun,
-    offerState: extra.offerState,
+    amount_cents: extra.amountCents,
+    risk_level: extra.riskLevel,
+    offer_state: extra.offerState,
   };
 }
 
@@ -78,8 +70,9 @@ export function registerDecisionRoutes(api: OperatorApp, deps: ApiDeps): void {
       params: decision.params,
       timings: decision.timings,
       previous: decision.previous,
-      contentHash: decision.contentHash,
-      reasonWords: decision.reasons.map(humanReason),
+      content_hash: decision.contentHash,
+      reason_words: decision.reasons.map(humanReason),
+      reason_codes: storedReasons(decision.reasons).map((reason) => reason.code),
     };
     const { explanation, notes } = explainStoredDecision(context, decision, request_);
     const answer: DecisionAnswer = { decision: detail, request: (request_ as Record<string, unknown> | undefined) ?? null, explanation, notes };

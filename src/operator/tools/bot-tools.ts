@@ -4,6 +4,9 @@
  * offer, `lendbot status` shows it, and `lendbot resume` lifts it too.
  */
 import { z } from 'zod';
+import { guardReasonOf, reasonText } from '../../domain/decision-reason.js';
+import { decisionJson, type DecisionJson } from '../../domain/decision-json.js';
+import { storedReasons } from '../../domain/decision-reason-parse.js';
 import { lossRatesFromConfig } from '../../ops/loss-rates-config.js';
 import { buildStatusReport } from '../../ops/status-report.js';
 import { formatCents } from '../../domain/index.js';
@@ -15,20 +18,9 @@ import { answer } from '../tool-answer.js';
 import { marketplaceAnswer, reasonsApart } from '../untrusted-data.js';
 import type { ToolDeps } from './tool-deps.js';
 
-/** A decision as listed; the service's words in its reasons go onto `texts` (reasonsApart). */
-function summaryOf(decision: StoredDecision, texts: string[]): Record<string, unknown> {
-  return {
-    loan_request_id: decision.loanRequestId,
-    decided_at: decision.decidedAt,
-    action: decision.action,
-    strategy: decision.strategy,
-    source: decision.source ?? 'strategies',
-    rate: decision.rate,
-    reasons: reasonsApart(decision.reasons, texts),
-    guard_code: decision.guardCode,
-    placement: decision.placement,
-    dry_run: decision.dryRun,
-  };
+/** A decision as listed (the one decision shape); the service's words in its reasons go onto `texts` (reasonsApart). */
+function summaryOf(decision: StoredDecision, texts: string[]): DecisionJson {
+  return { ...decisionJson(decision), reasons: reasonsApart(decision.reasons, texts) };
 }
 
 /** The strategies' decision an agent's replaced (kept whole in the store), its reasons taken apart too. */
@@ -110,25 +102,18 @@ export function registerBotTools({ server, context, caller, codes }: ToolDeps): 
     async (args) => {
       const stored = context.store.decisions.get(args.loan_request_id);
       if (stored !== undefined) {
-        const guardReason = stored.reasons.find((reason) => reason.startsWith('guard '));
+        const refusal = guardReasonOf(storedReasons(stored.reasons));
         const verdict = stored.guardCode === null ? (stored.action === 'offer' || stored.placement !== null ? 'allowed' : 'not asked') : `refused (${stored.guardCode})`;
         const texts: string[] = [];
         const reasons = reasonsApart(stored.reasons, texts);
         return marketplaceAnswer(
           `Request ${stored.loanRequestId}: ${stored.action} by ${stored.source ?? `strategy ${stored.strategy ?? '(none)'}`}, ${reasons.join('; ')}.`,
           {
-            loan_request_id: stored.loanRequestId,
-            decided: true,
-            decided_at: stored.decidedAt,
-            action: stored.action,
-            source: stored.source ?? 'strategies',
-            strategy: stored.strategy,
+            ...decisionJson(stored),
             reasons,
+            decided: true,
             features: stored.features,
-            score: stored.probability,
-            price: stored.rate,
-            guard: { verdict, code: stored.guardCode, reason: guardReason ?? null },
-            placement: stored.placement,
+            guard: { verdict, code: stored.guardCode, reason: refusal === undefined ? null : reasonText(refusal) },
             previous: previousApart(stored.previous, texts),
           },
           { service_texts: texts },
@@ -140,7 +125,7 @@ export function registerBotTools({ server, context, caller, codes }: ToolDeps): 
       }
       const outcome = await explainNow(context, request);
       const { decision } = outcome;
-      const guard = outcome.guard === undefined ? { verdict: 'not asked' } : outcome.guard.allowed ? { verdict: 'allowed' } : { verdict: 'refused', code: outcome.guard.code, reason: outcome.guard.reason };
+      const guard = outcome.guard === undefined ? { verdict: 'not asked' } : outcome.guard.allowed ? { verdict: 'allowed' } : { verdict: 'refused', code: outcome.guard.code, reason: reasonText(outcome.guard.reason) };
       const texts: string[] = [];
       const reasons = reasonsApart(outcome.reasons, texts);
       return marketplaceAnswer(
@@ -153,8 +138,8 @@ export function registerBotTools({ server, context, caller, codes }: ToolDeps): 
           reasons,
           features: decision.features,
           contributions: decision.contributions,
-          score: decision.probability ?? null,
-          price: decision.rate ?? null,
+          probability: decision.probability ?? null,
+          rate: decision.rate ?? null,
           guard,
         },
         { service_texts: texts },

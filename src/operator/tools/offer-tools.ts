@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { monthStartMs } from '../../clock/utc-month.js';
 import { MAX_RATE, MIN_RATE, formatCents, type Cents, type LoanRequest } from '../../domain/index.js';
+import { reasonText } from '../../domain/decision-reason.js';
 import { confirmAction } from '../confirm-action.js';
 import { findOpenRequest } from '../find-request.js';
 import { allowanceNow, placeWithinAllowance, proposeOffer } from '../proposals/agent-asks.js';
@@ -62,8 +63,10 @@ export function registerOfferTools({ server, context, caller, codes }: ToolDeps)
         case 'proposed':
         case 'too_many_pending':
           return proposalAnswer(context, result, preview);
-        case 'refused_by_guard':
-          return answer(`Not offered: ${result.guard.reason}.`, { ...preview, status: 'refused_by_guard', guard: { allowed: false, code: result.guard.code, reason: result.guard.reason } });
+        case 'refused_by_guard': {
+          const reason = reasonText(result.guard.reason);
+          return answer(`Not offered: ${reason}.`, { ...preview, status: 'refused_by_guard', guard: { allowed: false, code: result.guard.code, reason } });
+        }
         case 'already_offered':
           return answer(`Not sent: an offer on loan request ${request.id} is already recorded (${result.state}).`, { ...preview, status: 'already_offered', offer_state: result.state });
         default: {

@@ -1,4 +1,5 @@
 /** How `lendbot decisions` prints: a table row per decision, JSON lines, and one decision in full. */
+import { decisionJson } from '../../../domain/decision-json.js';
 import { skipReasonText } from '../../../log/human-reasons.js';
 import { formatCents, RISK_LEVEL_NAMES } from '../../../domain/index.js';
 import { offerJson, type OfferView, type StoredLoan } from '../../../store/index.js';
@@ -60,26 +61,15 @@ export function tableRow(view: DecisionView): string {
   return `${row}  ${why}`;
 }
 
-/** One JSON line of the list: the decision's fields and what became of it. */
+/** One JSON line of the list: the one decision shape (docs/decision-shape.md) and what became of it. */
 export function jsonLine(view: DecisionView): Record<string, unknown> {
   const { decision } = view;
   return {
-    loan_request_id: decision.loanRequestId,
-    action: decision.action,
-    rate: decision.rate,
-    probability: decision.probability,
+    ...decisionJson(decision),
     amount_cents: view.amountCents,
     risk_level: view.riskLevel,
     outcome: view.outcome,
-    source: view.source,
-    strategy: decision.strategy,
     content_hash: decision.contentHash,
-    reasons: decision.reasons,
-    // Codes beside the words, for programs: the guard's refusal and what became of the offer.
-    guard: decision.guardCode,
-    placement: decision.placement,
-    dry_run: decision.dryRun,
-    decided_at: decision.decidedAt,
   };
 }
 

@@ -49,7 +49,7 @@ export function registerDecisionsCommand(program: Command, io: CliIo): void {
     .option('--since <iso>', 'only decisions at or after this time (e.g. 2026-11-20 or 2026-11-20T14:00:00Z)')
     .option('--action <action>', 'only offer or skip')
     .option('--limit <n>', 'only the newest n (listed oldest first)')
-    .option('--json', 'one JSON object a line: loan_request_id, action, rate, amount_cents, risk_level, outcome, source, reasons, ...')
+    .option('--json', 'one JSON object a line (docs/decision-shape.md): loan_request_id, action, rate, reasons, guard_code, ..., amount_cents, outcome')
     .addHelpText('after', HELP_AFTER)
     .action(async (options: DecisionsOptions) => {
       const id = requestIdFrom(options);

@@ -2,7 +2,7 @@
 // strategy and text (the server filters), older pages on demand. A row opens its explanation.
 import { getJson } from './api.js';
 import { byTestId, fill, h } from './dom.js';
-import { clockTime, day, money, percent, riskName } from './format.js';
+import { clockTime, day, decidedBy, money, percent, riskName } from './format.js';
 
 const PAGE = 50;
 
@@ -34,28 +34,28 @@ export function createDecisions({ openExplanation }) {
       {
         class: `clickable action-${row.action}${fresh ? ' fresh' : ''}`,
         tabindex: 0,
-        dataset: { testid: 'decision-row', requestId: row.loanRequestId, action: row.action },
+        dataset: { testid: 'decision-row', requestId: row.loan_request_id, action: row.action },
         title: 'Open the explanation',
         on: {
-          click: () => openExplanation(row.loanRequestId),
+          click: () => openExplanation(row.loan_request_id),
           keydown: (event) => {
             if (event.key === 'Enter' || event.key === ' ') {
               event.preventDefault();
-              openExplanation(row.loanRequestId);
+              openExplanation(row.loan_request_id);
             }
           },
         },
       },
-      h('td', { title: row.decidedAt }, h('span', { class: 'nowrap' }, day(row.decidedAt)), ' ', h('span', { class: 'nowrap' }, clockTime(row.decidedAt))),
-      h('td', {}, `#${row.loanRequestId}`),
-      h('td', {}, h('span', { class: `pill pill-${row.action}` }, row.action), row.dryRun ? h('span', { class: 'pill' }, 'dry') : null),
-      h('td', {}, row.source ?? row.strategy ?? '—'),
-      h('td', { class: 'num' }, money(row.amountCents)),
-      h('td', {}, riskName(row.riskLevel)),
+      h('td', { title: row.decided_at }, h('span', { class: 'nowrap' }, day(row.decided_at)), ' ', h('span', { class: 'nowrap' }, clockTime(row.decided_at))),
+      h('td', {}, `#${row.loan_request_id}`),
+      h('td', {}, h('span', { class: `pill pill-${row.action}` }, row.action), row.dry_run ? h('span', { class: 'pill' }, 'dry') : null),
+      h('td', {}, decidedBy(row)),
+      h('td', { class: 'num' }, money(row.amount_cents)),
+      h('td', {}, riskName(row.risk_level)),
       h('td', { class: 'num' }, percent(row.rate)),
       h('td', { class: 'num' }, percent(row.probability)),
       h('td', { class: 'why' }, why(row)),
-      h('td', {}, row.offerState ?? row.placement ?? '—'),
+      h('td', {}, row.offer_state ?? row.placement ?? '—'),
     );
 
   const render = (freshIds) => {

@@ -4,7 +4,7 @@
 import { getJson } from './api.js';
 import { byTestId, definitions, fill, h } from './dom.js';
 import { drawPriceCurve } from './price-curve.js';
-import { money, percent, riskName, time, value } from './format.js';
+import { decidedBy, money, percent, riskName, time, value } from './format.js';
 import { readableRequest } from './request-table.js';
 
 function section(title, testid, ...content) {
@@ -33,7 +33,7 @@ function stepNames(timings) {
 
 /** Why a decision has no score lines: a filter (or another rule) decided before the score. */
 function notScored(decision) {
-  if (decision.reasons.some((reason) => reason.startsWith('filter '))) {
+  if (decision.reason_codes.includes('filter_failed')) {
     return `Not scored: the request did not pass the strategy's filters, so it stopped before the score: ${decision.why}.`;
   }
   if (decision.action === 'skip') return `Not scored: the strategy stopped before the score: ${decision.why}.`;
@@ -68,7 +68,7 @@ function contributionsTable(contributions, decision) {
 /** A stored reason in plain words (the API's), the machine text when it has none. */
 function words(decision, reason) {
   const index = decision.reasons.indexOf(reason);
-  return (index >= 0 && decision.reasonWords?.[index]) || reason;
+  return (index >= 0 && decision.reason_words?.[index]) || reason;
 }
 
 function guardText(guard, decision) {
@@ -90,20 +90,20 @@ function priceCurveFigure() {
 function render(answer) {
   const { decision, explanation, request } = answer;
   const headline = decision.action === 'offer' ? `offer at ${percent(decision.rate)}` : 'skip';
-  byTestId('explanation-title').textContent = `Request #${decision.loanRequestId}: ${headline}`;
+  byTestId('explanation-title').textContent = `Request #${decision.loan_request_id}: ${headline}`;
   // The answer repeats the explanation's notes: each said once.
   const notes = [...new Set([...answer.notes, ...(explanation ? explanation.notes : [])])];
   fill(
     byTestId('explanation-body'),
     definitions(
       [
-        ['Decided', time(decision.decidedAt)],
-        ['By', decision.source ?? decision.strategy ?? '—'],
-        ['Amount', money(decision.amountCents)],
-        ['Risk level', riskName(decision.riskLevel)],
+        ['Decided', time(decision.decided_at)],
+        ['By', decidedBy(decision)],
+        ['Amount', money(decision.amount_cents)],
+        ['Risk level', riskName(decision.risk_level)],
         ['Rate', percent(decision.rate)],
         ['P(repay)', percent(decision.probability)],
-        ['Offer', decision.offerState ?? decision.placement ?? 'none'],
+        ['Offer', decision.offer_state ?? decision.placement ?? 'none'],
       ],
       { dataset: { testid: 'explanation-summary' } },
     ),
@@ -130,7 +130,7 @@ function render(answer) {
           section('Guard', 'explanation-guard', h('p', { title: explanation.guard.reason ?? '' }, guardText(explanation.guard, decision))),
           explanation.matchesStored ? null : h('p', { class: 'warning' }, `Recomputed now, ${explanation.recomputed.strategy} would ${explanation.recomputed.action}${explanation.recomputed.rate === null ? '' : ` at ${percent(explanation.recomputed.rate)}`}: not what was stored.`),
         ]
-      : section('Guard', 'explanation-guard', h('p', {}, decision.guardCode ? `Refused (${decision.guardCode}).` : 'No explanation could be recomputed.')),
+      : section('Guard', 'explanation-guard', h('p', {}, decision.guard_code ? `Refused (${decision.guard_code}).` : 'No explanation could be recomputed.')),
     notes.length > 0 ? section('Notes', 'explanation-notes', h('ul', {}, notes.map((note) => h('li', {}, note)))) : null,
     section('Features', 'explanation-features', keyValueTable(decision.features, 'explanation-features-table')),
     readableRequest(request, section),

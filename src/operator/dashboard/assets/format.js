@@ -93,3 +93,8 @@ export function ageOnClock(seconds, clock) {
   const simulated = clock && clock.kind === 'simulated' && clock.speed > 1 && seconds >= 60;
   return simulated ? `${age(seconds)} (${duration(seconds / clock.speed)} real time)` : age(seconds);
 }
+
+/** Who decided a decision (docs/decision-shape.md): its strategy, or the agent (`agent:NAME`). */
+export function decidedBy(decision) {
+  return decision.source === 'strategies' ? (decision.strategy ?? '—') : decision.source;
+}
