@@ -51,6 +51,31 @@ const CASES: Array<[DecisionReason, string]> = [
     { code: 'price_expected_profit', rate: '0.228', accept: '0.42', profit: '61.20', value: '25.70', breakEven: '0.1108', learned: '; market learned v3 (12 fates)' },
     'price expected_profit 0.228: P(accept) 0.42 × profit 61.20 USD = 25.70 USD; break-even 0.1108; market learned v3 (12 fates)',
   ],
+  [
+    {
+      code: 'price_expected_profit',
+      rate: '0.228',
+      accept: '0.42',
+      profit: '61.20',
+      value: '25.70',
+      breakEven: '0.1108',
+      learned: '; market learned v3 (12 fates)',
+      curse: "; P(repay | won) 0.74 against scored 0.85 (winner's curse, 30 loans)",
+    },
+    "price expected_profit 0.228: P(accept) 0.42 × profit 61.20 USD = 25.70 USD; break-even 0.1108; market learned v3 (12 fates); P(repay | won) 0.74 against scored 0.85 (winner's curse, 30 loans)",
+  ],
+  [
+    {
+      code: 'price_expected_profit',
+      rate: '0.228',
+      accept: '0.42',
+      profit: '61.20',
+      value: '25.70',
+      breakEven: '0.1108',
+      curse: "; P(repay | won) 0.74 against scored 0.85 (winner's curse, 30 loans)",
+    },
+    "price expected_profit 0.228: P(accept) 0.42 × profit 61.20 USD = 25.70 USD; break-even 0.1108; P(repay | won) 0.74 against scored 0.85 (winner's curse, 30 loans)",
+  ],
   [{ code: 'price_required_rate', required: '0.2112', rate: '0.228' }, 'price required_rate 0.2112, offered 0.228'],
   [
     { code: 'price_cash_hurdle', shift: '+0.0213', target: '0.1013', free: '1200.00', loan: '500.00', demand: '3100.00', days: '14' },
