@@ -112,13 +112,14 @@ export function splitLargeProperties(schema: Record<string, unknown>): void {
   const defs = (schema.$defs ?? {}) as Record<string, unknown>;
   let next = 0;
   const visit = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const item of node) visit(item);
-      return;
-    }
     if (typeof node !== 'object' || node === null) return;
-    for (const child of Object.values(node)) visit(child);
-    const properties = (node as Record<string, unknown>).properties;
+    const record = node as Record<string, unknown>;
+    for (const [keyword, value] of Object.entries(record)) {
+      if (SCHEMA_LISTS.has(keyword) && Array.isArray(value)) value.forEach(visit);
+      else if (SCHEMA_MAPS.has(keyword) && typeof value === 'object' && value !== null) Object.values(value).forEach(visit);
+      else if (ONE_SCHEMA.has(keyword)) visit(value);
+    }
+    const properties = record.properties;
     if (typeof properties !== 'object' || properties === null) return;
     for (const [name, property] of Object.entries(properties)) {
       if (JSON.stringify(property).length <= OWN_FUNCTION_CHARS) continue;
@@ -127,9 +128,14 @@ export function splitLargeProperties(schema: Record<string, unknown>): void {
       (properties as Record<string, unknown>)[name] = { $ref: `#/$defs/${key}` };
     }
   };
-  visit(schema.properties);
+  visit(schema);
   if (next > 0) schema.$defs = defs;
 }
+
+/** Keywords whose value is a schema, a list of schemas, a map of names to schemas. */
+const ONE_SCHEMA = new Set(['items', 'additionalProperties', 'unevaluatedProperties', 'contains', 'propertyNames', 'not', 'if', 'then', 'else']);
+const SCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
 
 let compiled: LineCheck | null | undefined;
 
