@@ -232,6 +232,8 @@ async function main(): Promise<void> {
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith('LENDBOT_')) env[key] = value;
   env.LENDBOT_DB = join(dir, 'lendbot.db');
   env.LENDBOT_WEBHOOK_PORT = String(await freePort());
+  // Its own operator port too: two soaks (or another daemon on the machine) side by side.
+  env.LENDBOT_OPS_PORT = String(await freePort());
   const { child, daemonPid: pid } = await startDaemon(command, args.root, env, args.tty);
   let offers = 0;
   let webhooks = 0;

@@ -11,9 +11,10 @@
  *   --root  another checkout to measure (default this one); its dist/ is built when missing
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { childrenCpuMs } from './bench-timing.js';
 
 interface Args {
   runs: number;
@@ -32,14 +33,6 @@ function parseArgs(argv: readonly string[]): Args {
     }
   }
   return args;
-}
-
-/** CPU time of the children this process has waited for (Linux /proc, 1/100 s ticks): utime + stime. */
-function childrenCpuMs(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  // Fields after the command name (which may hold spaces): state is field 3, cutime 16, cstime 17.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[13]) + Number(fields[14])) * 10;
 }
 
 interface Figure {

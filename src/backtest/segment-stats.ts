@@ -46,6 +46,10 @@ export function emptyCounts(): SegmentCounts {
 export function scoreBandOf(scores: Record<string, ProviderResult> | undefined): string {
   if (scores) {
     for (const result of Object.values(scores)) {
+      // Only a result with a p2p_score object can be provider B's: the others are passed over
+      // without a parse (a refused parse builds zod's issues, the larger cost per request).
+      const score: unknown = (result as { p2p_score?: unknown }).p2p_score;
+      if (typeof score !== 'object' || score === null) continue;
       const b = providerBResultSchema.safeParse(result);
       if (b.success) return b.data.p2p_score.score_band;
     }

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { daemonConfigSchema } from '../daemon/daemon-config.js';
 import type { CliIo } from './cli-io.js';
-import { sandboxDatabasePath } from './commands/run/sandbox-database.js';
+import { sandboxDatabasePath } from './commands/run/sandbox-database-path.js';
 import { UserError } from './user-error.js';
 
 /** Where the daemon keeps its database unless LENDBOT_DB or the config says otherwise. */

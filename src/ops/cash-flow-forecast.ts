@@ -14,7 +14,7 @@
  * recent acceptance flow (how much was lent a month, at what rate and terms): an assumption, said
  * in the answer, not a promise.
  */
-import { loanCashFlows } from '../backtest/index.js';
+import { loanCashFlows } from '../backtest/loan-cash-flows.js';
 
 /** Months forecast: the current calendar month and the eleven after it. */
 export const FORECAST_MONTHS = 12;

@@ -20,7 +20,8 @@
  */
 import { monthInterestCents } from '../engine/index.js';
 import { parseCents, type LoanPayment, type Transfer, type TransferDayGroup } from '../domain/index.js';
-import { paymentFacts, type StoredLoan } from '../store/index.js';
+import type { StoredLoan } from '../store/index.js';
+import { paymentFacts } from '../store/payments-repository.js';
 
 /** The columns of the ledger, in the export's order. */
 export const LEDGER_KINDS = ['lent', 'principal', 'interest', 'fees', 'late_fees', 'write_offs', 'recoveries', 'other'] as const;

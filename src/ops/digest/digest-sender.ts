@@ -8,7 +8,8 @@
  * complete period, not one per simulated day.
  */
 import type { Clock } from '../../clock/clock.js';
-import { isoFromMs, utcDayBounds, type StateRepository } from '../../store/index.js';
+import type { StateRepository } from '../../store/index.js';
+import { isoFromMs, utcDayBounds } from '../../store/sql-values.js';
 import type { NotificationEvent, SendResult } from '../notifier.js';
 import type { DigestFiguresProvider, DigestPeriod } from './digest-figures.js';
 import { DAY_MS } from '../../clock/time-constants.js';

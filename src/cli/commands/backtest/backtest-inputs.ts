@@ -18,7 +18,7 @@ import { UNCAPPED_RISK_LIMITS, riskLimitsSchema, type RiskLimits } from '../../.
 import { amountToCents } from '../../../domain/index.js';
 import { warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
-import { DEFAULT_CONFIG_FILE } from '../run/index.js';
+import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 
 export interface RecordingSource {
   data?: string | undefined;

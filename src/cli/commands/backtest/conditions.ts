@@ -16,8 +16,8 @@ import { balanceFromTransfers } from '../../../domain/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import { defaultDatabase } from '../../database-to-read.js';
-import { DEFAULT_CONFIG_FILE } from '../run/index.js';
-import { sandboxDatabasePath } from '../run/sandbox-database.js';
+import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
+import { sandboxDatabasePath } from '../run/sandbox-database-path.js';
 import { loadLimits } from './backtest-inputs.js';
 
 export const CONDITIONS = ['daemon', 'unlimited'] as const;

@@ -9,6 +9,7 @@ import { ConfigurationError } from '../../../domain/index.js';
 import { SERVICE_ENV_HELP } from '../../../service/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { envHelp } from '../../env-help.js';
+import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 import { limitDaemonHeapGrowth } from './daemon-heap.js';
 import { prepareSandboxRun } from './sandbox-run.js';
 
@@ -20,7 +21,7 @@ interface RunOptions {
   sandbox?: boolean;
 }
 
-export const DEFAULT_CONFIG_FILE = 'config/lendbot.yaml';
+export { DEFAULT_CONFIG_FILE };
 
 export function registerRunCommand(program: Command, io: CliIo): void {
   program

@@ -7,15 +7,12 @@
  * - with a path the user chose, it must be new or hold no decisions yet, or the run stops.
  */
 import { existsSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import type { Logger } from '../../../log/logger.js';
 import { ConfigurationError } from '../../../domain/index.js';
 import { fileHoldsDecisions } from '../../../store/index.js';
+import { sandboxDatabasePath } from './sandbox-database-path.js';
 
-/** The file a sandbox run writes when the configured database is the default one. */
-export function sandboxDatabasePath(defaultPath: string): string {
-  return join(dirname(defaultPath), 'sandbox.db');
-}
+export { sandboxDatabasePath };
 
 export function sandboxDatabase(configured: string, defaultPath: string, log: Logger): string {
   if (configured === defaultPath) {
