@@ -8,7 +8,7 @@ import cron from 'node-cron';
 import { loadYamlFile, type CrossFieldRule } from '../config/index.js';
 import { riskLimitsSchema } from '../risk/index.js';
 import { ConfigurationError } from '../domain/index.js';
-import { serviceSectionSchema } from '../service/index.js';
+import { serviceSectionSchema } from '../service/service-config.js';
 import { ledgerSectionSchema } from '../ops/loss-rates-config.js';
 import { notificationsSchema } from '../ops/notifier.js';
 import { OPS_ENV_HELP, operatorConfigSchema } from '../operator/operator-config.js';

@@ -6,7 +6,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { once } from 'node:events';
 import { dirname } from 'node:path';
-import { jsonPath } from '../service/index.js';
+import { jsonPath } from '../service/validation.js';
 import { recordingLineCheck } from './line-check.js';
 import { recordingLineSchema, type RecordingLine } from './recording-schema.js';
 

@@ -47,7 +47,7 @@ describe('what a command loads', () => {
   it('the backtest command loads neither the daemon nor its web server, metrics or database driver', () => {
     const loaded = modulesLoadedBy('src/cli/commands/backtest/index.ts');
     expect(loaded).toContain('src/backtest/run-backtest.ts');
-    expect(under(loaded, ['src/daemon/daemon.ts', 'src/cli/commands/run/index.ts', 'src/store/index.ts', 'src/store/database.ts', 'node_modules/fastify/', 'node_modules/prom-client/', 'node_modules/better-sqlite3/'])).toEqual([]);
+    expect(under(loaded, ['src/daemon/daemon.ts', 'src/cli/commands/run/index.ts', 'src/store/index.ts', 'src/store/database.ts', 'src/service/index.ts', 'src/service/http-transport.ts', 'src/log/logger.ts', 'node_modules/fastify/', 'node_modules/prom-client/', 'node_modules/better-sqlite3/'])).toEqual([]);
   });
 
   it("the daemon loads none of backtesting's reports, draws or tuner", () => {
