@@ -14,6 +14,7 @@ import { agg90Json, bankingDataJson, loanRequestJson, transferGroupJson } from '
 import { pageOf } from '../service/fixture-server.js';
 import { connectAgent } from './operator-harness.js';
 import { OPERATOR, startListenerHarness, type ListenerHarness } from './listener-harness.js';
+import { storedReasons } from '../../src/domain/decision-reason-parse.js';
 
 const NAME = 'Jonathan Q. Smithers';
 const SSN = '123-45-6789';
@@ -92,7 +93,7 @@ beforeAll(async () => {
   const request = loanRequestSchema.parse(loanRequestJson(9));
   const intent = store.offers.createIntent({ request, rate: 0.2, automateFund: false, dryRun: false, atMs: h.clock.now() });
   if (intent.created) store.offers.markRefused(intent.offer.id, PLANTED_NUMBERS, h.clock.now());
-  store.decisions.record({ loanRequestId: 9, strategy: 'b-buyer', action: 'skip', reasons: ['score 0.99', `service refused: ${PLANTED_NUMBERS}`], dryRun: false, decidedAtMs: h.clock.now() });
+  store.decisions.record({ loanRequestId: 9, strategy: 'b-buyer', action: 'skip', reasons: storedReasons(['score 0.99', `service refused: ${PLANTED_NUMBERS}`]), dryRun: false, decidedAtMs: h.clock.now() });
 }, 60_000);
 
 afterAll(async () => {
