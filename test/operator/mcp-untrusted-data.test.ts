@@ -172,3 +172,15 @@ describe('marketplace text reaching an agent', () => {
     expectClean(refused, 'an error');
   });
 });
+
+// Last: its decision row would show in the other tests' list_decisions.
+describe('reasons as values reaching an agent', () => {
+  it("explains a decision from its reasons as values: a plugin's guard-like text is not the guard's refusal", async () => {
+    // Read back from its text, this would be the guard's kill-switch refusal.
+    expect(storedReasons(['guard paused: by hand']).map((reason) => reason.code)).toEqual(['guard']);
+    const { store } = h.parts.context;
+    store.decisions.record({ loanRequestId: 10, strategy: 'a-plugin', action: 'skip', reasons: [{ code: 'other', text: 'guard paused: by hand' }], dryRun: false, decidedAtMs: h.clock.now() });
+    const explained = await call('explain_decision', { loan_request_id: 10 });
+    expect(explained.structuredContent).toMatchObject({ reasons: ['guard paused: by hand'], guard: { verdict: 'not asked', code: null, reason: null } });
+  });
+});
