@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { databaseOf, openStore } from '../src/store/index.js';
+import { otherReason } from '../src/domain/decision-reason.js';
 
 const rows = Number(process.argv[2] ?? 1_000_000);
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-bench-'));
@@ -27,7 +28,7 @@ try {
           loanRequestId: i,
           strategy: 'bench',
           action: i % 3 === 0 ? 'offer' : 'skip',
-          reasons: ['bench'],
+          reasons: [otherReason('bench')],
           dryRun: true,
           decidedAtMs: start + i * 1000,
           rate: 0.2,

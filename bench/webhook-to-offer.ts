@@ -41,6 +41,7 @@ import { marketShape } from '../src/sandbox/shapes/index.js';
 import { manualDrivenClock } from '../src/sandbox/sim-clock.js';
 import { DEFAULT_PROVIDER_NAMES } from '../src/sandbox/index.js';
 import { NEW_LOAN_REQUEST_TOPIC } from '../src/domain/index.js';
+import { reasonText } from '../src/domain/decision-reason.js';
 import { createMarketplaceClient, DEFAULT_RETRY, type MarketplaceClient } from '../src/service/index.js';
 import { openStore } from '../src/store/index.js';
 import { webhookKey } from '../src/webhook/index.js';
@@ -232,7 +233,10 @@ async function main(): Promise<void> {
   await daemon.start();
   const skips = new Map<string, number>();
   daemon.pipeline.onDecided((_request, _source, result) => {
-    if (result.action !== 'offer') skips.set(result.reasons.at(-1) ?? '?', (skips.get(result.reasons.at(-1) ?? '?') ?? 0) + 1);
+    if (result.action === 'offer') return;
+    const last = result.reasons.at(-1);
+    const key = last === undefined ? '?' : reasonText(last);
+    skips.set(key, (skips.get(key) ?? 0) + 1);
   });
 
   const own: Record<'baseline' | 'lendbot', number[]> = { baseline: [], lendbot: [] };

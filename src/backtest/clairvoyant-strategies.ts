@@ -25,6 +25,7 @@ import { curvePoint } from '../engine/pricing/expected-profit.js';
 import { featureByName, formatRatio, type CompiledStrategy, type Decision, type Enrichment, type FilterDefinition } from '../engine/index.js';
 import type { RecordingLine } from '../recording/index.js';
 import type { LoanRequest } from '../domain/index.js';
+import { otherReason, reasonText } from '../domain/decision-reason.js';
 import { recordedCompetition } from './market-model.js';
 import { highestWinningRate } from './oracle-strategy.js';
 import type { PreparedRecording } from './prepared-recording.js';
@@ -83,7 +84,7 @@ export function clairvoyantStrategy(base: CompiledStrategy, recording: PreparedR
     if (!reachedVerdict(own) || own.probability === undefined) return { ...own, strategy: identity };
     const probability = sight.repayProbability === undefined ? own.probability : sight.repayProbability(request.id);
     const { automateFund, contributions, features, params } = own;
-    const skip = (reason: string): Decision => ({ action: 'skip', automateFund, reasons: [reason], contributions, features, strategy: identity, params, ...(probability === undefined ? {} : { probability }) });
+    const skip = (reason: string): Decision => ({ action: 'skip', automateFund, reasons: [otherReason(reason)], contributions, features, strategy: identity, params, ...(probability === undefined ? {} : { probability }) });
     if (probability === undefined) return skip(`${name}: no true repayment probability for request ${request.id}`);
     if (probability < minProbability) return skip(`${name}: probability ${formatRatio(probability)} < min_probability ${formatRatio(minProbability)}`);
     const source = featureSource(request, enrichment);
@@ -96,7 +97,7 @@ export function clairvoyantStrategy(base: CompiledStrategy, recording: PreparedR
       ...(price.curve === undefined ? {} : { priceCurve: price.curve }),
       // The modelled outcome is the price's own; at market sight's rate it would not be.
       ...(price.modelled === undefined || price.rate !== rate ? {} : { modelled: price.modelled }),
-      reasons: [reason],
+      reasons: [otherReason(reason)],
       contributions,
       features,
       strategy: identity,
@@ -104,8 +105,8 @@ export function clairvoyantStrategy(base: CompiledStrategy, recording: PreparedR
     });
     if (sight.reservation === undefined) {
       const price = pricing(source, probability);
-      if (!price.ok) return skip(`${name}: ${price.reasons.join('; ')}`);
-      return { ...offer(price.rate, price, `${name}: ${price.reasons.join('; ')}`), expectedReturn: price.expectedReturn };
+      if (!price.ok) return skip(`${name}: ${price.reasons.map(reasonText).join('; ')}`);
+      return { ...offer(price.rate, price, `${name}: ${price.reasons.map(reasonText).join('; ')}`), expectedReturn: price.expectedReturn };
     }
     const line = lines.get(request.id);
     const reservation = line === undefined ? undefined : sight.reservation(line);
@@ -115,7 +116,7 @@ export function clairvoyantStrategy(base: CompiledStrategy, recording: PreparedR
     const rate = highestWinningRate(reservation, request.max_interest_rate, competition);
     if (rate === null) return skip(`${name}: no rate from 0.03 wins`);
     const price = openPricing(source, probability);
-    if (!price.ok || price.curve === undefined) return skip(`${name}: winning rate ${formatRatio(rate)} under the hurdle (${price.reasons.join('; ')})`);
+    if (!price.ok || price.curve === undefined) return skip(`${name}: winning rate ${formatRatio(rate)} under the hurdle (${price.reasons.map(reasonText).join('; ')})`);
     const point = curvePoint(price.curve, rate);
     if (!(point.profitCents > 0)) return skip(`${name}: winning rate ${formatRatio(rate)} under the hurdle (break-even ${formatRatio(price.requiredRate)})`);
     return { ...offer(rate, price, `${name}: offer ${formatRatio(rate)}, the highest that wins; break-even ${formatRatio(price.requiredRate)}`), expectedReturn: point.expectedReturn };

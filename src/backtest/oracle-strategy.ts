@@ -9,6 +9,7 @@
  */
 import { acceptProbability, DEFAULT_MARKET_RESPONSE, MIN_OFFER_RATE, totalRepayment, type CompetitionComparison, type CompiledStrategy, type Decision, type MarketResponse, type RecordedCompetition } from '../engine/index.js';
 import { parseCents } from '../domain/index.js';
+import { otherReason } from '../domain/decision-reason.js';
 import type { PreparedRecording } from './prepared-recording.js';
 import { recordedCompetition } from './market-model.js';
 import { borrowerChoice } from './recorded-acceptance.js';
@@ -59,16 +60,16 @@ export function oracleStrategy(recording: PreparedRecording, response: MarketRes
     evaluate(request): Decision {
       const base: Decision = { action: 'skip', automateFund: true, reasons: [], contributions: [], features: {}, strategy: identity, params: {} };
       const outcome = byId.get(request.id)?.outcome;
-      if (!outcome || !repaysInFull(outcome)) return { ...base, reasons: ['oracle: does not repay in full'] };
+      if (!outcome || !repaysInFull(outcome)) return { ...base, reasons: [otherReason('oracle: does not repay in full')] };
       const competition = recordedCompetition(outcome, 'win');
-      if (competition === 'lose') return { ...base, reasons: ['oracle: cannot win'] };
+      if (competition === 'lose') return { ...base, reasons: [otherReason('oracle: cannot win')] };
       const total = parseCents(request.total_amount);
       const hurdleCents = (total * hurdleReturn * request.loan_terms) / 12;
       if (outcome.reservation_rate !== undefined) {
         const rate = highestWinningRate(outcome.reservation_rate, request.max_interest_rate, competition);
-        if (rate === null) return { ...base, reasons: ['oracle: cannot win'] };
-        if (totalRepayment(total, rate, request.loan_terms) - total - hurdleCents <= 0) return { ...base, reasons: ['oracle: no rate earns'] };
-        return { ...base, action: 'offer', rate, probability: 1, reasons: [`oracle: offer ${rate}`] };
+        if (rate === null) return { ...base, reasons: [otherReason('oracle: cannot win')] };
+        if (totalRepayment(total, rate, request.loan_terms) - total - hurdleCents <= 0) return { ...base, reasons: [otherReason('oracle: no rate earns')] };
+        return { ...base, action: 'offer', rate, probability: 1, reasons: [otherReason(`oracle: offer ${rate}`)] };
       }
       let best = { rate: 0, value: 0 };
       for (let rate = MIN_OFFER_RATE; rate <= request.max_interest_rate + 1e-9; rate += RATE_STEP) {
@@ -76,8 +77,8 @@ export function oracleStrategy(recording: PreparedRecording, response: MarketRes
         const value = acceptProbability(r, request.max_interest_rate, competition, response, comparison) * (totalRepayment(total, r, request.loan_terms) - total - hurdleCents);
         if (value > best.value) best = { rate: Math.round(r * 10_000) / 10_000, value };
       }
-      if (best.value <= 0) return { ...base, reasons: ['oracle: no rate earns'] };
-      return { ...base, action: 'offer', rate: best.rate, probability: 1, reasons: [`oracle: offer ${best.rate}`] };
+      if (best.value <= 0) return { ...base, reasons: [otherReason('oracle: no rate earns')] };
+      return { ...base, action: 'offer', rate: best.rate, probability: 1, reasons: [otherReason(`oracle: offer ${best.rate}`)] };
     },
     withParams: () => strategy,
   };

@@ -8,6 +8,7 @@
  * it happens. Every cent is counted once: net = interest + recoveries − losses − data spend.
  */
 import { decisionJson } from '../domain/decision-json.js';
+import { reasonText } from '../domain/decision-reason.js';
 import { decideSync, type CompiledStrategy, type DecideContext, type GuardQuestion, type SpendLedger } from '../engine/index.js';
 import { RepayFates, type RepayFate } from './repay-fates.js';
 import { curseOfferOf, learnedOfferOf, MarketLearning, type CurseOffer, type LearnedOffer } from '../engine/market/index.js';
@@ -219,7 +220,8 @@ class Replay {
         probability: decision.probability ?? null,
         strategy: decision.strategy.name,
         source: null,
-        reasons,
+        // Text where it leaves: the decision shape's reasons are the stored machine texts.
+        reasons: reasons.map(reasonText),
         guardCode: guard ?? null,
         placement: null,
         dryRun: true,

@@ -13,6 +13,7 @@ import { eventDropReason, loadStrategyFiles, type CompiledStrategy, type DataSou
 import { createLogger, type Logger } from '../log/logger.js';
 import type { RiskLimits } from '../risk/index.js';
 import { ConfigurationError } from '../domain/index.js';
+import { reasonText } from '../domain/decision-reason.js';
 import { createMarketplaceClient, serviceConfigFromEnv, serviceSettingsFromSection, unionListFilters, type MarketplaceApi, type ServiceConfig } from '../service/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { buildWebhookServer, type WebhookServer } from '../webhook/index.js';
@@ -181,7 +182,7 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
     log: component('inbox'),
     prefilter: (data) => {
       const reason = eventDropReason(data, limits().allowedRiskLevels, strategies());
-      return reason === null ? { pass: true } : { pass: false, reason };
+      return reason === null ? { pass: true } : { pass: false, reason: reasonText(reason) };
     },
   });
   // The trip of a request: the listener stores the event and wakes the inbox worker, which

@@ -20,7 +20,7 @@
  */
 import type { MarketFates } from './market-fates.js';
 import type { Clock } from '../clock/clock.js';
-import { placementReason, reasonText } from '../domain/decision-reason.js';
+import { placementReason, reasonText, type DecisionReason } from '../domain/decision-reason.js';
 import { decideAsync, type CompiledStrategy, type DataSource, type DecideOutcome, type Fetched, type SpendLedger } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
 import { snapshotFromStore, type GuardRefusalCode, type RiskLimits } from '../risk/index.js';
@@ -90,7 +90,7 @@ export interface PipelineResult {
   action: DecisionAction | 'already' | 'deferred' | 'stopped';
   deferred?: Deferral | undefined;
   rate?: number | undefined;
-  reasons: string[];
+  reasons: DecisionReason[];
   /** Why the guard refused, as a code; the reasons say it in words. */
   guard?: GuardRefusalCode | undefined;
   /** What became of the offer sent; undefined when none was sent. */
@@ -110,7 +110,7 @@ interface FetchingForRequest {
   /** The failure the decide step was stopped by, if one was. */
   failure: () => DataFailure | undefined;
   /** Reasons for data given up on (the request's last try). */
-  givenUp: string[];
+  givenUp: DecisionReason[];
 }
 
 function errorCode(error: unknown): string {
@@ -291,7 +291,7 @@ export class Pipeline {
         action,
         rate: decision.rate,
         strategy: decision.strategy.name,
-        reasons,
+        reasons: reasons.map(reasonText),
         dryRun: this.deps.dryRun,
         totalAmount: request.total_amount,
         riskLevel: request.borrower_card_color,
@@ -391,7 +391,7 @@ export class Pipeline {
   private fetchingFor(request: LoanRequest, timed: <T>(step: string, work: () => Promise<T> | T) => Promise<T>): FetchingForRequest {
     const { data } = this.deps;
     const lastTry = this.retries.lastTry(request.id);
-    const givenUp: string[] = [];
+    const givenUp: DecisionReason[] = [];
     let failure: DataFailure | undefined;
     const watch = async <T>(what: string, fetch: () => Promise<Fetched<T>>): Promise<Fetched<T>> => {
       const answer = await timed('enrich', fetch);
@@ -399,7 +399,7 @@ export class Pipeline {
       const own = isRequestOwnFailure(answer.outage);
       if (own && lastTry) {
         const tries = (this.retries.history(request.id)?.own ?? 0) + 1;
-        givenUp.push(reasonText({ code: 'data_unreadable', what, tries: String(tries), errorCode: errorCode(answer.outage) }));
+        givenUp.push({ code: 'data_unreadable', what, tries: String(tries), errorCode: errorCode(answer.outage) });
         return { ok: false, detail: answer.detail, ...(answer.billed === undefined ? {} : { billed: answer.billed }) };
       }
       failure = { error: answer.outage, own, what };
@@ -441,10 +441,10 @@ export class Pipeline {
   }
 
   /** The action an offer sent comes to; its outcome is appended to `reasons`. */
-  private afterPlacement(placement: PlaceOutcome, reasons: string[]): DecisionAction {
+  private afterPlacement(placement: PlaceOutcome, reasons: DecisionReason[]): DecisionAction {
     const { log, dryRun } = this.deps;
     const fate = placementReason(placement);
-    if (fate !== undefined) reasons.push(reasonText(fate));
+    if (fate !== undefined) reasons.push(fate);
     switch (placement.kind) {
       case 'refused':
         this.deps.protections?.noteOfferRefusal(placement.serviceText);

@@ -18,6 +18,7 @@ import type { GuardResult } from '../risk/index.js';
 import { parseCents, type LoanRequest } from '../domain/index.js';
 import type { ShadowDecisionInput } from '../store/shadow-decisions-repository.js';
 import { copyLearning, marketUsedText, type MarketLearning } from '../engine/market/index.js';
+import { otherReason } from '../domain/decision-reason.js';
 
 const NOT_GIVEN = 'not bought by the live decision (a shadow strategy never buys)';
 
@@ -64,8 +65,8 @@ export function decideShadows(request: LoanRequest, enrichment: Enrichment, shad
     const probability = decision.probability ?? null;
     const market = marketUsedText(decision);
     const reasons = outcome.reasons
-      .concat([...needed].map((what) => `would have needed ${what} (not bought by the live decision)`))
-      .concat(market === undefined ? [] : [`priced with ${market}`]);
+      .concat([...needed].map((what) => otherReason(`would have needed ${what} (not bought by the live decision)`)))
+      .concat(market === undefined ? [] : [otherReason(`priced with ${market}`)]);
     rows.push({
       loanRequestId: request.id,
       strategy: strategy.name,

@@ -197,3 +197,8 @@ export function guardReasonOf(reasons: readonly DecisionReason[]): GuardReason |
   for (const reason of reasons) if (reason.code === 'guard') return reason;
   return undefined;
 }
+
+/** A reason lendbot does not make itself (a plugin's, the backtest oracle's), kept as its text. */
+export function otherReason(text: string): DecisionReason {
+  return { code: 'other', text };
+}

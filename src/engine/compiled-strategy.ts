@@ -1,5 +1,6 @@
 /** A strategy ready to evaluate: YAML compiled to plain functions, or a checked plugin module. */
 import type { ListRestriction, LoanRequest } from '../domain/index.js';
+import type { DecisionReason } from '../domain/decision-reason.js';
 import type { Decision } from './decision.js';
 import type { ParamSpec } from './definition/strategy-schema.js';
 import type { Enrichment } from './enrichment.js';
@@ -59,7 +60,7 @@ export interface CompiledStrategy {
    * The reason a webhook event's request cannot pass this strategy's filters, or null when it
    * may; absent for plugins, whose rules are not known.
    */
-  prefilterEvent?: (facts: EventFacts) => string | null;
+  prefilterEvent?: (facts: EventFacts) => DecisionReason | null;
   /**
    * The risk levels and amounts the strategy's filters allow, for the poll's list filters; absent
    * for plugins (no restriction known).

@@ -18,7 +18,7 @@
  * (daemon) only drive it.
  */
 import { monthStartMs } from '../clock/utc-month.js';
-import { reasonText } from '../domain/decision-reason.js';
+import type { DecisionReason } from '../domain/decision-reason.js';
 import type { GuardResult, OfferToCheck } from '../risk/index.js';
 import {
   formatCents,
@@ -106,7 +106,7 @@ export interface DecideOutcome {
   enrichment: Enrichment;
   action: 'offer' | 'skip';
   /** The strategies' reasons, then buying's, then the guard's refusal. */
-  reasons: string[];
+  reasons: DecisionReason[];
   /**
    * The guard's verdict: on the offer, or a refusal before buying data (then `decision` is the
    * strategies' needs_data decision and no rate was searched); undefined when there was neither.
@@ -132,7 +132,7 @@ type Answer = Fetched<BankingData> | Fetched<ProviderResult> | Fetched<BorrowerL
 interface Evaluated {
   decision: Decision;
   enrichment: Enrichment;
-  dataReasons: string[];
+  dataReasons: DecisionReason[];
   needsPasses: Decision[];
   /** The guard's refusal before buying data, when it refused. */
   refusedBeforeBuying?: GuardResult | undefined;
@@ -158,7 +158,7 @@ function markUnavailable(enrichment: Enrichment, need: DataNeed): void {
 /** Evaluate, buy, evaluate again, at most MAX_DATA_ROUNDS times. */
 function* evaluateWithData(request: LoanRequest, context: DecideContext, enrichment: Enrichment): Generator<FetchRequest | GuardRequest, Evaluated, Answer | GuardResult> {
   const { strategies, nowMs, ledger } = context;
-  const dataReasons: string[] = [];
+  const dataReasons: DecisionReason[] = [];
   const needsPasses: Decision[] = [];
   if (context.cash !== undefined) enrichment.cash = context.cash;
   const evaluateNow = (): Decision => withLearning(context.learning, () => evaluateAll(request, enrichment, strategies));
@@ -171,7 +171,7 @@ function* evaluateWithData(request: LoanRequest, context: DecideContext, enrichm
     }
     const asking = { strategy: decision.strategy.name, budgetCents: budgetOfDecision(strategies, decision) };
     for (const need of decision.needs ?? []) {
-      const reason: string | undefined = yield* buyOne(request, need, enrichment, asking, nowMs, ledger);
+      const reason: DecisionReason | undefined = yield* buyOne(request, need, enrichment, asking, nowMs, ledger);
       if (reason !== undefined) dataReasons.push(reason);
     }
     decision = evaluateNow();
@@ -193,7 +193,7 @@ function* buyOne(
   asking: { strategy: string; budgetCents: Cents },
   nowMs: number,
   ledger: SpendLedger,
-): Generator<FetchRequest, string | undefined, Answer | GuardResult> {
+): Generator<FetchRequest, DecisionReason | undefined, Answer | GuardResult> {
   const name = need.kind === 'provider' ? need.provider : need.kind;
   const provider = need.kind === 'provider' ? need.provider : undefined;
   const { strategy, budgetCents } = asking;
@@ -206,7 +206,7 @@ function* buyOne(
     const spent = ledger.spentSince(monthStart, nowMs, strategy);
     if (spent + dueCents > budgetCents) {
       markUnavailable(enrichment, need);
-      return reasonText({ code: 'data_budget', spent: formatCents(spent), cost: formatCents(dueCents), budget: formatCents(budgetCents), what: name, subscription: subscriptionCents > 0 });
+      return { code: 'data_budget', spent: formatCents(spent), cost: formatCents(dueCents), budget: formatCents(budgetCents), what: name, subscription: subscriptionCents > 0 };
     }
   }
   // A need is answered with what was fetched (the guard's answers go to GuardRequests only).
@@ -222,7 +222,7 @@ function* buyOne(
     ledger.record({ loanRequestId: request.id, kind: need.kind, provider, strategy, atMs: nowMs, costCents: billedCents, ok: false, error: answer.detail });
     if (answer.outage !== undefined) throw answer.outage;
     markUnavailable(enrichment, need);
-    return reasonText(need.kind === 'provider' ? { code: 'data_unavailable', what: name, detail: answer.detail } : { code: 'data_not_found', what: name });
+    return need.kind === 'provider' ? { code: 'data_unavailable', what: name, detail: answer.detail } : { code: 'data_not_found', what: name };
   }
   ledger.record({ loanRequestId: request.id, kind: need.kind, provider, strategy, atMs: nowMs, costCents, ok: true, payload: answer.value });
   if (need.kind === 'banking_data') enrichment.bankingData = answer.value as BankingData;
@@ -255,8 +255,8 @@ function finalVerdict<R extends GuardResult | Promise<GuardResult>>(request: Loa
 function outcome(evaluated: Evaluated, guard: GuardResult | undefined, learning: MarketLearning | undefined): DecideOutcome {
   const { decision, enrichment, needsPasses } = evaluated;
   const reasons = decision.reasons.concat(evaluated.dataReasons);
-  if (decision.action === 'needs_data' && evaluated.refusedBeforeBuying === undefined) reasons.push(reasonText({ code: 'data_still_missing' }));
-  if (guard !== undefined && !guard.allowed) reasons.push(reasonText(guard.reason));
+  if (decision.action === 'needs_data' && evaluated.refusedBeforeBuying === undefined) reasons.push({ code: 'data_still_missing' });
+  if (guard !== undefined && !guard.allowed) reasons.push(guard.reason);
   const action = guard?.allowed === true ? 'offer' : 'skip';
   if (action === 'offer') learning?.offered(decision);
   return { decision, enrichment, action, reasons, guard, needsPasses };

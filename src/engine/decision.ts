@@ -1,4 +1,5 @@
 /** What a strategy decides about one loan request, with everything needed to explain it. */
+import type { DecisionReason } from '../domain/decision-reason.js';
 import type { DataNeed } from './enrichment.js';
 import type { FeatureValue } from './features/feature-definition.js';
 import type { PriceCurve } from './pricing/expected-profit.js';
@@ -65,8 +66,8 @@ export interface Decision {
   automateFund: boolean;
   /** What to buy before deciding; only on needs_data. */
   needs?: DataNeed[];
-  /** Machine-readable reasons, e.g. "filter credit_score_low < 600". */
-  reasons: string[];
+  /** Why, as values (a code and its figures); rendered to text (reasonText) only where they leave as text. */
+  reasons: DecisionReason[];
   contributions: Contribution[];
   /** The features the strategy uses, as computed for this request (null = absent). */
   features: Record<string, FeatureValue>;

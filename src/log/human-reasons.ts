@@ -2,9 +2,10 @@
  * The engine's and the guard's reasons (src/domain/decision-reason.ts) said in short plain words
  * for a person: `reasonWords` renders a typed reason ("not enough free cash: $299.50 free, the
  * offer needs $536.00") the way `reasonText` renders its machine text ("guard balance 1198.00 -
- * reserved 898.50 - reserve 0.00 < total 536.00"). Stored decisions and JSON logs keep the
- * machine text; a stored row's text is typed again once, by storedReason (the database's reader),
- * never here. A reason lendbot does not make itself (a plugin's own) is shown as it is.
+ * reserved 898.50 - reserve 0.00 < total 536.00"). Decisions keep their reasons as values
+ * (stored beside the machine text since schema 14); only a JSON log line's text and a row written
+ * before schema 14 are typed again, once, by storedReason (humanReason, skipReasonText below are
+ * for those). A reason lendbot does not make itself (a plugin's own) is shown as it is.
  */
 // The figures as people read them live in plain-figures.ts (shared with chat notifications);
 // re-exported here, where the terminal's readers look for them.

@@ -7,7 +7,7 @@
  * A guard refusal is answered and logged, not stored as a decision: a skip row would keep the
  * strategies from ever deciding the request themselves.
  */
-import { placementReason, reasonText } from '../domain/decision-reason.js';
+import { placementReason, reasonText, type DecisionReason } from '../domain/decision-reason.js';
 import { checkOffer, offerViewQuery, snapshotFromStore, type GuardResult } from '../risk/index.js';
 import { formatCents, parseCents, type LoanRequest, type PlaceOutcome } from '../domain/index.js';
 import type { AgentCaller, AgentContext } from './agent-context.js';
@@ -23,7 +23,7 @@ export interface AgentOfferInput {
 export type AgentOfferResult =
   | { status: 'refused_by_guard'; guard: Extract<GuardResult, { allowed: false }> }
   | { status: 'already_offered'; state: string }
-  | { status: PlaceOutcome['kind']; outcome: PlaceOutcome; reasons: string[] };
+  | { status: PlaceOutcome['kind']; outcome: PlaceOutcome; reasons: DecisionReason[] };
 
 /** The guard's verdict on an agent's offer now: the store's snapshot, the current balance, any pause. */
 export async function agentGuardCheck(context: AgentContext, offer: { request: LoanRequest; rate: number; automateFund: boolean }): Promise<GuardResult> {
@@ -52,10 +52,9 @@ export function placeAgentOffer(context: AgentContext, caller: AgentCaller, inpu
     }
 
     const outcome = await context.placer.place(request, rate, automateFund);
-    const offered = reasonText({ code: 'agent_offered', agent, rate: String(rate), amount: formatCents(parseCents(request.total_amount)), confirmedVia: input.confirmedVia });
-    const reasons = [offered];
+    const reasons: DecisionReason[] = [{ code: 'agent_offered', agent, rate: String(rate), amount: formatCents(parseCents(request.total_amount)), confirmedVia: input.confirmedVia }];
     const fate = placementReason(outcome);
-    if (fate !== undefined) reasons.push(reasonText(fate));
+    if (fate !== undefined) reasons.push(fate);
     store.decisions.recordAgent({
       loanRequestId: request.id,
       strategy: null,

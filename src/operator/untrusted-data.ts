@@ -18,8 +18,7 @@
  *   close the fence early.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { reasonText } from '../domain/decision-reason.js';
-import { storedReason } from '../domain/decision-reason-parse.js';
+import { reasonText, type DecisionReason } from '../domain/decision-reason.js';
 import type { ServiceError } from '../service/index.js';
 import { answer } from './tool-answer.js';
 import { REDACTED_TEXT, redactPersonalData } from '../store/index.js';
@@ -142,10 +141,9 @@ export function serviceErrorAnswer(error: ServiceError): CallToolResult {
  * Decision reasons with the service's words taken out: each such reason ends with a pointer to
  * `service_texts[i]`, and the text is pushed onto `texts` (to go under untrusted_marketplace_data).
  */
-export function reasonsApart(reasons: readonly string[], texts: string[]): string[] {
-  return reasons.map((text) => {
-    // Stored texts, read back once; the reasons whose tail is the service's own words.
-    const reason = storedReason(text);
+export function reasonsApart(reasons: readonly DecisionReason[], texts: string[]): string[] {
+  return reasons.map((reason) => {
+    // The reasons whose tail is the service's own words.
     const pointer = (): string => `see ${UNTRUSTED_FIELD}.service_texts[${texts.length - 1}]`;
     switch (reason.code) {
       case 'service_refused':
@@ -156,7 +154,7 @@ export function reasonsApart(reasons: readonly string[], texts: string[]): strin
         texts.push(reason.detail);
         return reasonText({ ...reason, detail: pointer() });
       default:
-        return text;
+        return reasonText(reason);
     }
   });
 }

@@ -4,6 +4,7 @@
  * marketplace client's calls are wrapped on the instance the composition root built.
  */
 import type { Clock } from '../clock/clock.js';
+import { reasonText, type DecisionReason } from '../domain/decision-reason.js';
 import { ServiceError, type MarketplaceApi } from '../service/index.js';
 import type { RequestSource, Store } from '../store/index.js';
 import { reasonLabel, type LendbotMetrics, type OfferOutcome } from './metrics.js';
@@ -12,7 +13,7 @@ import { reasonLabel, type LendbotMetrics, type OfferOutcome } from './metrics.j
 export interface DecisionSeen {
   loanRequestId: number;
   action: string;
-  reasons: readonly string[];
+  reasons: readonly DecisionReason[];
   /** The guard's refusal code. */
   guard?: string | undefined;
   /** What became of the offer sent. */
@@ -42,7 +43,9 @@ export function decisionReasonLabel(result: DecisionSeen): string {
   if (result.guard !== undefined) return `guard ${result.guard}`;
   if (result.placement === 'refused') return 'service refused';
   if (result.placement !== undefined) return `offer ${result.placement}`;
-  return reasonLabel(result.reasons.at(-1));
+  const last = result.reasons.at(-1);
+  // The label is the reason's leading words as text: the same label values as before reasons were values.
+  return reasonLabel(last === undefined ? undefined : reasonText(last));
 }
 
 /** Counts requests, decisions and offers, and times webhook-to-offer, for every request decided. */

@@ -2,6 +2,8 @@
  * A decisions row as SQLite returns it and the decision it holds: shared by the repository and
  * the page query (decision-page.ts), which would otherwise import each other.
  */
+import type { DecisionReason } from '../domain/decision-reason.js';
+import { storedReasons } from '../domain/decision-reason-parse.js';
 import type { DecisionAction, StoredDecision } from './decisions-repository.js';
 import { parseJsonColumn } from './sql-values.js';
 
@@ -17,6 +19,8 @@ export interface DecisionRow {
   rate: number | null;
   action: DecisionAction;
   reasons_json: string;
+  /** The reasons as values; NULL on rows written before migration 14. */
+  reason_values_json: string | null;
   dry_run: 0 | 1;
   decided_at: string;
   timings_json: string;
@@ -28,6 +32,7 @@ export interface DecisionRow {
 
 /** The decision a row holds, its JSON columns parsed. */
 export function decisionFromRow(row: DecisionRow): StoredDecision {
+  const reasons = parseJsonColumn<string[]>(row.reasons_json);
   return {
     id: row.id,
     loanRequestId: row.loan_request_id,
@@ -38,7 +43,8 @@ export function decisionFromRow(row: DecisionRow): StoredDecision {
     probability: row.probability,
     rate: row.rate,
     action: row.action,
-    reasons: parseJsonColumn<string[]>(row.reasons_json),
+    reasons,
+    reasonValues: reasonValuesOf(row.reason_values_json, reasons),
     dryRun: row.dry_run === 1,
     decidedAt: row.decided_at,
     timings: parseJsonColumn<Record<string, number>>(row.timings_json),
@@ -47,4 +53,12 @@ export function decisionFromRow(row: DecisionRow): StoredDecision {
     source: row.source,
     previous: row.previous_json === null ? null : parseJsonColumn(row.previous_json),
   };
+}
+
+/**
+ * The reasons as values: from their own column, or for a row written before migration 14 (the
+ * column NULL) read back from the text, the only rows that are.
+ */
+export function reasonValuesOf(valuesJson: string | null, texts: readonly string[]): DecisionReason[] {
+  return valuesJson === null ? storedReasons(texts) : parseJsonColumn<DecisionReason[]>(valuesJson);
 }

@@ -3,6 +3,7 @@
  * it (not) offer?" and to check that a backtest of the same strategy reproduces it.
  */
 import type { Database } from 'better-sqlite3';
+import { reasonText, type DecisionReason } from '../domain/decision-reason.js';
 import { createDecisionPages, type DecisionPage, type DecisionPageQuery } from './decision-page.js';
 import { decisionFromRow, type DecisionRow } from './decision-row.js';
 import { flag, isoFromMs } from './sql-values.js';
@@ -20,8 +21,8 @@ export interface DecisionInput {
   probability?: number | null | undefined;
   rate?: number | null | undefined;
   action: DecisionAction;
-  /** Machine-readable reasons, e.g. "filter credit_score < 600", "guard balance 41.00 < total 520.00". */
-  reasons: readonly string[];
+  /** Why, as values: stored as their text ("filter credit_score < 600", reasonText) and as themselves. */
+  reasons: readonly DecisionReason[];
   dryRun: boolean;
   decidedAtMs: number;
   /** Milliseconds spent per step (enrich, decide, guard, act). */
@@ -43,7 +44,10 @@ export interface StoredDecision {
   probability: number | null;
   rate: number | null;
   action: DecisionAction;
+  /** The reasons' machine texts (reasonText), as stored. */
   reasons: string[];
+  /** The same reasons as values (read back from the text for rows written before migration 14). */
+  reasonValues: DecisionReason[];
   dryRun: boolean;
   decidedAt: string;
   timings: Record<string, number>;
@@ -87,8 +91,8 @@ export interface DecisionsRepository {
 export function createDecisionsRepository(db: Database): DecisionsRepository {
   const insert = db.prepare(
     `INSERT INTO decisions (loan_request_id, strategy, content_hash, params_json, features_json, probability,
-       rate, action, reasons_json, dry_run, decided_at, timings_json, guard_code, placement)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       rate, action, reasons_json, dry_run, decided_at, timings_json, guard_code, placement, reason_values_json)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (loan_request_id) DO NOTHING`,
   );
   const exists = db.prepare<[number], { one: number }>('SELECT 1 AS one FROM decisions WHERE loan_request_id = ?');
@@ -127,8 +131,8 @@ export function createDecisionsRepository(db: Database): DecisionsRepository {
 
   const insertAgent = db.prepare(
     `INSERT INTO decisions (loan_request_id, strategy, content_hash, params_json, features_json, probability,
-       rate, action, reasons_json, dry_run, decided_at, timings_json, guard_code, placement, source, previous_json)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       rate, action, reasons_json, dry_run, decided_at, timings_json, guard_code, placement, reason_values_json, source, previous_json)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const removeRow = db.prepare<[number]>('DELETE FROM decisions WHERE loan_request_id = ?');
   /** The columns every decision row has, in the order of both INSERTs. */
@@ -142,12 +146,13 @@ export function createDecisionsRepository(db: Database): DecisionsRepository {
       decision.probability ?? null,
       decision.rate ?? null,
       decision.action,
-      JSON.stringify(decision.reasons),
+      JSON.stringify(decision.reasons.map(reasonText)),
       flag(decision.dryRun),
       isoFromMs(decision.decidedAtMs),
       JSON.stringify(decision.timings ?? {}),
       decision.guardCode ?? null,
       decision.placement ?? null,
+      JSON.stringify(decision.reasons),
     ] as const;
   const agentValues = (decision: DecisionInput & { source: string }, previous: StoredDecision | null) =>
     [...decisionValues(decision), decision.source, previous === null ? null : JSON.stringify(previous)] as const;

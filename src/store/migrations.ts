@@ -386,6 +386,19 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX offers_created ON offers (created_at);
     `,
   },
+  {
+    version: 14,
+    description: 'decisions and shadow decisions: the reasons as values beside their text',
+    sql: `
+      -- Each reason as a value, [{"code": ..., figures}] (src/domain/decision-reason.ts), written
+      -- with every new row; reasons_json keeps the same reasons as text, byte for byte as before,
+      -- so old readers and old databases read the same. Readers use this column when it is set and
+      -- read the text back (storedReason, src/domain/decision-reason-parse.ts) only for the rows
+      -- written before this step, where it is NULL.
+      ALTER TABLE decisions ADD COLUMN reason_values_json TEXT;
+      ALTER TABLE shadow_decisions ADD COLUMN reason_values_json TEXT;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

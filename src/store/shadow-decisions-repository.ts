@@ -9,6 +9,8 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { Cents } from '../domain/index.js';
+import { reasonText, type DecisionReason } from '../domain/decision-reason.js';
+import { reasonValuesOf } from './decision-row.js';
 import { isoFromMs } from './sql-values.js';
 
 export interface ShadowDecisionInput {
@@ -22,7 +24,8 @@ export interface ShadowDecisionInput {
   modelledAccept: number | null;
   amountCents: Cents;
   maxRate: number;
-  reasons: readonly string[];
+  /** Stored as their text (reasonText) and as themselves. */
+  reasons: readonly DecisionReason[];
   /** Data the challenger asked for that the live decision had not bought. */
   needed: readonly string[];
   decidedAtMs: number;
@@ -56,7 +59,7 @@ export interface ShadowComparisonRow {
 export interface ShadowDecisionsRepository {
   record(input: ShadowDecisionInput): void;
   /** Rows of one request, by strategy name. */
-  forRequest(loanRequestId: number): Array<{ strategy: string; action: 'offer' | 'skip'; rate: number | null; needed: string[]; reasons: string[] }>;
+  forRequest(loanRequestId: number): Array<{ strategy: string; action: 'offer' | 'skip'; rate: number | null; needed: string[]; reasons: string[]; reasonValues: DecisionReason[] }>;
   /** Per challenger, its decisions since `sinceMs` (all when undefined) against the live ones. */
   compare(sinceMs?: number): ShadowComparisonRow[];
 }
@@ -66,10 +69,10 @@ const ACCEPTED_STATES = "('accepted', 'funded')";
 export function createShadowDecisionsRepository(db: Database): ShadowDecisionsRepository {
   const insert = db.prepare(`
     INSERT OR IGNORE INTO shadow_decisions
-      (loan_request_id, strategy, content_hash, action, rate, probability, modelled_accept, amount_cents, max_rate, reasons_json, needed_json, decided_at)
-    VALUES (@loanRequestId, @strategy, @contentHash, @action, @rate, @probability, @modelledAccept, @amountCents, @maxRate, @reasons, @needed, @decidedAt)
+      (loan_request_id, strategy, content_hash, action, rate, probability, modelled_accept, amount_cents, max_rate, reasons_json, needed_json, decided_at, reason_values_json)
+    VALUES (@loanRequestId, @strategy, @contentHash, @action, @rate, @probability, @modelledAccept, @amountCents, @maxRate, @reasons, @needed, @decidedAt, @reasonValues)
   `);
-  const byRequest = db.prepare(`SELECT strategy, action, rate, needed_json, reasons_json FROM shadow_decisions WHERE loan_request_id = ? ORDER BY strategy`);
+  const byRequest = db.prepare(`SELECT strategy, action, rate, needed_json, reasons_json, reason_values_json FROM shadow_decisions WHERE loan_request_id = ? ORDER BY strategy`);
   // The live side of each request: its decision row and, when an offer went out, whether a
   // borrower took it (the offer accepted or funded, as the account sync records it).
   const comparison = db.prepare(`
@@ -110,20 +113,25 @@ export function createShadowDecisionsRepository(db: Database): ShadowDecisionsRe
         modelledAccept: input.modelledAccept,
         amountCents: input.amountCents,
         maxRate: input.maxRate,
-        reasons: JSON.stringify(input.reasons),
+        reasons: JSON.stringify(input.reasons.map(reasonText)),
+        reasonValues: JSON.stringify(input.reasons),
         needed: JSON.stringify(input.needed),
         decidedAt: isoFromMs(input.decidedAtMs),
       });
     },
     forRequest(loanRequestId) {
-      const rows = byRequest.all(loanRequestId) as Array<{ strategy: string; action: 'offer' | 'skip'; rate: number | null; needed_json: string; reasons_json: string }>;
-      return rows.map((row) => ({
+      const rows = byRequest.all(loanRequestId) as Array<{ strategy: string; action: 'offer' | 'skip'; rate: number | null; needed_json: string; reasons_json: string; reason_values_json: string | null }>;
+      return rows.map((row) => {
+        const reasons = JSON.parse(row.reasons_json) as string[];
+        return {
         strategy: row.strategy,
         action: row.action,
         rate: row.rate,
         needed: JSON.parse(row.needed_json) as string[],
-        reasons: JSON.parse(row.reasons_json) as string[],
-      }));
+        reasons,
+        reasonValues: reasonValuesOf(row.reason_values_json, reasons),
+        };
+      });
     },
     compare(sinceMs) {
       const since = sinceMs === undefined ? '' : isoFromMs(sinceMs);

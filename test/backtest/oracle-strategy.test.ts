@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { oracleStrategy } from '../../src/backtest/oracle-strategy.js';
 import { prepareRecording } from '../../src/backtest/index.js';
 import { recordingLine } from './recording-fixtures.js';
+import { reasonText } from '../../src/domain/decision-reason.js';
 
 const at = (hour: number): string => new Date(Date.parse('2026-01-01T00:00:00Z') + hour * 3_600_000).toISOString();
 
@@ -23,7 +24,7 @@ describe('the oracle strategy', () => {
 
   it('offers only to borrowers the recording says repay in full, including if_funded', () => {
     expect([1, 2, 3, 4, 5].map((id) => decide(id).action)).toEqual(['offer', 'skip', 'skip', 'offer', 'offer']);
-    expect(decide(2).reasons).toEqual(['oracle: does not repay in full']);
+    expect(decide(2).reasons.map(reasonText)).toEqual(['oracle: does not repay in full']);
   });
 
   it('prices within the allowed range, and at or under a competing rate the borrower took', () => {
@@ -36,6 +37,6 @@ describe('the oracle strategy', () => {
   it('keeps its cash for loans that beat the hurdle', () => {
     // 1000.00 over 12 months at no more than 0.6 a year cannot earn a 2.0 hurdle.
     expect(decide(1, 2).action).toBe('skip');
-    expect(decide(1, 2).reasons).toEqual(['oracle: no rate earns']);
+    expect(decide(1, 2).reasons.map(reasonText)).toEqual(['oracle: no rate earns']);
   });
 });

@@ -6,6 +6,7 @@ import { loanSchema, offerSchema } from '../../src/domain/index.js';
 import type { Store } from '../../src/store/index.js';
 import { HOUR, T0, loanRequest, tempStore } from '../store/fixtures.js';
 import { runCli } from './run-cli.js';
+import { storedReasons } from '../../src/domain/decision-reason-parse.js';
 
 let h: ReturnType<typeof tempStore>;
 let config: string;
@@ -26,7 +27,7 @@ function decide(store: Store, id: number, hour: number, action: 'offer' | 'skip'
     probability: 0.93,
     rate: action === 'offer' ? 0.228 : null,
     action,
-    reasons: action === 'offer' ? ['offer 22.80 %'] : ['filter credit_score < 600'],
+    reasons: storedReasons(action === 'offer' ? ['offer 22.80 %'] : ['filter credit_score < 600']),
     dryRun: false,
     decidedAtMs: T0 + hour * HOUR,
   });
@@ -56,7 +57,7 @@ beforeEach(() => {
   const refused = decide(store, 107, 6, 'offer');
   if (refused !== undefined) store.offers.markRefused(refused, 'offer exceeds max_interest_rate', T0);
   store.decisions.recordAgent({
-    loanRequestId: 108, source: 'agent:claude', action: 'skip', reasons: ['agent: too many inquiries'], dryRun: false, decidedAtMs: T0 + 7 * HOUR,
+    loanRequestId: 108, source: 'agent:claude', action: 'skip', reasons: storedReasons(['agent: too many inquiries']), dryRun: false, decidedAtMs: T0 + 7 * HOUR,
   });
   store.close();
   config = join(h.path, '..', 'lendbot.yaml');

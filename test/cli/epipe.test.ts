@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempStore } from '../store/fixtures.js';
 import { BIN, cleanEnv } from './run-cli.js';
+import { storedReasons } from '../../src/domain/decision-reason-parse.js';
 
 interface Ended {
   code: number | null;
@@ -37,7 +38,7 @@ beforeEach(() => {
   h = tempStore();
   // Far more output than a pipe holds (64 KiB), so the command is still writing when the reader goes.
   for (let id = 1; id <= 3000; id += 1) {
-    h.store.decisions.record({ loanRequestId: id, action: 'skip', reasons: [`filter credit_score < 600 (request ${id})`], dryRun: false, decidedAtMs: id * 1000 });
+    h.store.decisions.record({ loanRequestId: id, action: 'skip', reasons: storedReasons([`filter credit_score < 600 (request ${id})`]), dryRun: false, decidedAtMs: id * 1000 });
   }
   h.store.close();
 });

@@ -14,6 +14,7 @@ import { recordingLine, writeRecording } from '../backtest/recording-fixtures.js
 import { tempStore } from '../store/fixtures.js';
 import { loanRequest } from '../engine/fixtures.js';
 import { runCli } from './run-cli.js';
+import { reasonText } from '../../src/domain/decision-reason.js';
 
 const STRATEGY = `name: learner
 description: prices over a market it learns
@@ -90,8 +91,8 @@ describe('pricing with the learned market outside the live decision', () => {
     const request = loanRequest({ id: 11, max_interest_rate: 0.5 });
     const [learned] = decideShadows(request, {}, [strategy], Date.parse('2026-03-01T00:00:00Z'), learning);
     const [configured] = decideShadows(request, {}, [strategy], Date.parse('2026-03-01T00:00:00Z'));
-    expect(learned?.reasons).toContain('priced with market learned v200 (200 fates)');
-    expect(configured?.reasons).toContain('priced with configured market');
+    expect(learned?.reasons.map(reasonText)).toContain('priced with market learned v200 (200 fates)');
+    expect(configured?.reasons.map(reasonText)).toContain('priced with configured market');
     expect(learned?.rate).toBeLessThan((configured?.rate ?? 0) - 0.05);
     // The would-be offer's modelled acceptance is the learned market's, not the default one's.
     expect(learned?.modelledAccept).toBeGreaterThan(0);

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import { LENDBOT_VERSION } from '../../src/version.js';
 import { runCli } from './run-cli.js';
+import { storedReasons } from '../../src/domain/decision-reason-parse.js';
 
 const MISSING_ALL =
   'lendbot: LENDBOT_BASE_URL, LENDBOT_API_KEY, LENDBOT_SECRET_KEY and LENDBOT_WEBHOOK_SECRET are not set: set them to trade on the marketplace, or run `lendbot run --sandbox` for the simulated one (no real money)\n';
@@ -73,7 +74,7 @@ describe('lendbot entry point', () => {
       // variable chose the sandbox, without running it.
       const used = join(dir, 'used.db');
       const store = openStore(used);
-      store.decisions.record({ loanRequestId: 1001, action: 'skip', reasons: ['earlier run'], dryRun: false, decidedAtMs: 0 });
+      store.decisions.record({ loanRequestId: 1001, action: 'skip', reasons: storedReasons(['earlier run']), dryRun: false, decidedAtMs: 0 });
       store.close();
       const sandbox = await runCli(['run'], { LENDBOT_SANDBOX: 'true', LENDBOT_DB: used });
       expect(sandbox).toEqual({

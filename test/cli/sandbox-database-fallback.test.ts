@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import { tempDir } from '../store/fixtures.js';
 import { BIN, cleanEnv, runCli, type CliResult } from './run-cli.js';
+import { storedReasons } from '../../src/domain/decision-reason-parse.js';
 
 let dir: string;
 let cleanup: () => void;
@@ -29,7 +30,7 @@ function spawnIn(cwd: string, args: string[], env: Record<string, string> = {}):
 function sandboxDatabase(): void {
   mkdirSync(join(dir, 'data'));
   const store = openStore(join(dir, 'data', 'sandbox.db'));
-  store.decisions.record({ loanRequestId: 1001, action: 'skip', reasons: ['filter credit_score < 600'], dryRun: false, decidedAtMs: Date.now() });
+  store.decisions.record({ loanRequestId: 1001, action: 'skip', reasons: storedReasons(['filter credit_score < 600']), dryRun: false, decidedAtMs: Date.now() });
   store.close();
 }
 

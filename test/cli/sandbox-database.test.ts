@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sandboxDatabase } from '../../src/cli/commands/run/sandbox-database.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { openStore } from '../../src/store/index.js';
+import { storedReasons } from '../../src/domain/decision-reason-parse.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-sandbox-db-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,7 +32,7 @@ describe('the database of a sandbox run', () => {
   it('refuses a chosen path that holds decisions, since sandbox ids would collide', () => {
     const used = join(dir, 'used.db');
     const store = openStore(used);
-    store.decisions.record({ loanRequestId: 1001, action: 'skip', reasons: ['test'], dryRun: false, decidedAtMs: 0 });
+    store.decisions.record({ loanRequestId: 1001, action: 'skip', reasons: storedReasons(['test']), dryRun: false, decidedAtMs: 0 });
     store.close();
     expect(() => sandboxDatabase(used, join(dir, 'lendbot.db'), silentLogger)).toThrow(
       `${used} holds decisions from another run, but the sandbox market starts afresh each time and its request ids would collide; point LENDBOT_DB (or --db) at a new file, or drop --sandbox (and LENDBOT_SANDBOX) and set LENDBOT_BASE_URL to trade for real`,

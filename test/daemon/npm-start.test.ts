@@ -16,6 +16,7 @@ import { freePort } from '../../src/daemon/free-port.js';
 import { openStore } from '../../src/store/index.js';
 import { BIN, cleanEnv, runCli } from '../cli/run-cli.js';
 import { waitFor } from './daemon-harness.js';
+import { storedReasons } from '../../src/domain/decision-reason-parse.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-start-'));
@@ -86,7 +87,7 @@ describe('npm start on a fresh machine', () => {
   it('will not run the sandbox on a database that holds an earlier run', async () => {
     const used = join(dir, 'used.db');
     const store = openStore(used);
-    store.decisions.record({ loanRequestId: 1001, action: 'skip', reasons: ['earlier run'], dryRun: false, decidedAtMs: 0 });
+    store.decisions.record({ loanRequestId: 1001, action: 'skip', reasons: storedReasons(['earlier run']), dryRun: false, decidedAtMs: 0 });
     store.close();
     const result = await runCli(['run', '--sandbox'], { LENDBOT_DB: used, LENDBOT_WEBHOOK_PORT: String(await freePort()) });
     expect(result.code).toBe(1);

@@ -15,6 +15,7 @@ import { loadStrategyFile } from '../../src/engine/index.js';
 import { explainRecordedRequest } from '../../src/cli/commands/strategy/explain.js';
 import { riskLimitsSchema } from '../../src/risk/index.js';
 import { startDaemonHarness, type DaemonHarness, type HarnessOptions } from './daemon-harness.js';
+import type { DecisionReason } from '../../src/domain/decision-reason.js';
 
 const strategy = (name: string): string => fileURLToPath(new URL(`../../strategies/${name}.yaml`, import.meta.url));
 const HOUR_MS = 3_600_000;
@@ -98,7 +99,7 @@ describe('live and backtest parity', () => {
     // A request the live guard refused before buying data stopped at its first round (and its
     // line has no banking data: none was bought); explain, refused nothing, goes on without it,
     // so its first round is what compares.
-    const withoutGuard = (reasons: readonly string[]) => reasons.filter((reason) => !reason.startsWith('guard '));
+    const withoutGuard = (reasons: readonly DecisionReason[]) => reasons.filter((reason) => reason.code !== 'guard');
     const refusedBeforeBuying = live.filter((decision) => decision.guardCode !== null && decision.rate === null);
     expect(refusedBeforeBuying.length).toBeGreaterThan(0);
     // Nothing was bought for them: no banking data fetched, no score paid for.
@@ -115,7 +116,7 @@ describe('live and backtest parity', () => {
           decision !== undefined &&
           (stoppedEarly || (outcome.decision.rate ?? null) === decision.rate) &&
           explainedDecision?.strategy.name === decision.strategy &&
-          JSON.stringify(explainedReasons) === JSON.stringify(withoutGuard(decision.reasons));
+          JSON.stringify(explainedReasons) === JSON.stringify(withoutGuard(decision.reasonValues));
         return same ? undefined : { id: line.loan_request.id, live: decision && [decision.rate, decision.strategy, decision.reasons], explain: [outcome.decision.rate, outcome.decision.strategy.name, outcome.reasons] };
       })
       .filter((mismatch) => mismatch !== undefined);

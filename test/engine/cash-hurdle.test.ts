@@ -5,6 +5,7 @@ import { cashHurdleShift, demandOver, MAX_CASH_WINDOW_DAYS, RecentDemand, shifte
 import { CERTAIN_MARKET, syntheticRecording } from '../backtest/recording-fixtures.js';
 import { strategyAt } from './compile-text.js';
 import { loanRequest } from './fixtures.js';
+import { reasonText } from '../../src/domain/decision-reason.js';
 
 const SETTINGS = { maxRaise: 0.05, maxCut: 0.03, windowDays: 14 };
 const DAY_MS = 86_400_000;
@@ -49,7 +50,7 @@ describe('the cash hurdle rule', () => {
     }
     const cut = shiftedHurdle(SETTINGS, 0.01, position(1e9, 1), 50_000);
     expect(cut.targetReturn).toBe(0);
-    expect(cut.reason).toBe('price cash_hurdle -0.0300 to 0.0000: free 10000000.00 USD less this loan 500.00 USD against 0.01 USD expected demand in 14 days');
+    expect(reasonText(cut.reason)).toBe('price cash_hurdle -0.0300 to 0.0000: free 10000000.00 USD less this loan 500.00 USD against 0.01 USD expected demand in 14 days');
     // The loan's own cash counts: free cash of exactly this loan leaves none for the demand.
     expect(shiftedHurdle(SETTINGS, 0.1, position(50_000, 10_000), 50_000).targetReturn).toBeCloseTo(0.15, 12);
   });
@@ -86,8 +87,8 @@ describe('pricing with the cash hurdle', () => {
     expect(asWritten.rate).toBeDefined();
     expect(scarce.rate).toBeGreaterThan(asWritten.rate as number);
     expect(idle.rate).toBeLessThan(asWritten.rate as number);
-    expect(scarce.reasons.at(-1)).toBe('price cash_hurdle +0.0500 to 0.1500: free 0.00 USD less this loan 1050.00 USD against 1000.00 USD expected demand in 14 days');
-    expect(asWritten.reasons.some((reason) => reason.includes('cash_hurdle'))).toBe(false);
+    expect(scarce.reasons.map(reasonText).at(-1)).toBe('price cash_hurdle +0.0500 to 0.1500: free 0.00 USD less this loan 1050.00 USD against 1000.00 USD expected demand in 14 days');
+    expect(asWritten.reasons.some((reason) => reason.code === 'price_cash_hurdle')).toBe(false);
   });
 
   it('leaves a strategy without it (or with it off) priced as written', () => {

@@ -5,6 +5,7 @@ import type { BankingData, ProviderResult } from '../../src/domain/index.js';
 import { ServiceError } from '../../src/service/index.js';
 import { compileText } from './compile-text.js';
 import { bankingData, loanRequest, providerA, providerB } from './fixtures.js';
+import { reasonText } from '../../src/domain/decision-reason.js';
 
 const STRATEGY = compileText(`filters: []
 data:
@@ -75,13 +76,13 @@ describe('the decide step', () => {
   it('does not buy over the monthly budget, and says so with the figures', () => {
     const spend = ledger(200);
     const outcome = decideSync(loanRequest(), { strategies: [STRATEGY], nowMs: NOW, ledger: spend }, everything, allow);
-    expect(outcome.reasons).toContain('data budget 2.00 + 1.50 > 3.00 for zeta');
+    expect(outcome.reasons.map(reasonText)).toContain('data budget 2.00 + 1.50 > 3.00 for zeta');
     expect(spend.purchases.map((p) => p.provider)).toEqual([undefined, 'acme']);
   });
 
   it('decides without data that is not there, with the reasons the daemon gives', () => {
     const outcome = decideSync(loanRequest(), { strategies: [STRATEGY], nowMs: NOW, ledger: ledger() }, source({}), allow);
-    expect(outcome.reasons).toEqual(expect.arrayContaining(['data banking_data not found', 'data acme unavailable: not in recording', 'data zeta unavailable: not in recording']));
+    expect(outcome.reasons.map(reasonText)).toEqual(expect.arrayContaining(['data banking_data not found', 'data acme unavailable: not in recording', 'data zeta unavailable: not in recording']));
   });
 
   it('appends the guard refusal of the offer and skips', () => {
@@ -94,7 +95,7 @@ describe('the decide step', () => {
     const outcome = decideSync(loanRequest(), { strategies: [STRATEGY], nowMs: NOW, ledger: ledger() }, everything, refuseOffers);
     expect(outcome.decision.action).toBe('offer');
     expect(outcome).toMatchObject({ action: 'skip', guard: { code: 'rate_above_max' } });
-    expect(outcome.reasons.at(-1)).toBe('guard rate 0.4 > max_interest_rate 0.3');
+    expect(outcome.reasons.map(reasonText).at(-1)).toBe('guard rate 0.4 > max_interest_rate 0.3');
     // Asked twice: before the first purchase without a rate, then about the offer.
     expect(questions.map((question) => ('rate' in question ? question.rate : 'before buying'))).toEqual(['before buying', outcome.decision.rate]);
   });
@@ -114,7 +115,7 @@ describe('the decide step', () => {
     // The strategies' decision is the round that asked for data: no rate, no price.
     expect(outcome.decision.action).toBe('needs_data');
     expect(outcome.decision.rate).toBeUndefined();
-    expect(outcome.reasons).toEqual(['data banking_data needed (free filters passed)', 'guard balance 1.00 - reserved 0.00 - reserve 0.00 < total 520.00']);
+    expect(outcome.reasons.map(reasonText)).toEqual(['data banking_data needed (free filters passed)', 'guard balance 1.00 - reserved 0.00 - reserve 0.00 < total 520.00']);
     // The daemon's driver stops there too.
     const asyncSpend = ledger();
     const asyncOutcome = await decideAsync(loanRequest(), { strategies: [STRATEGY], nowMs: NOW, ledger: asyncSpend }, asyncOf(everything), async (question) => refuse(question));

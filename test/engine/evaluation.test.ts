@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluate, evaluateAll, type CompiledStrategy } from '../../src/engine/index.js';
 import { compileText } from './compile-text.js';
 import { bankingData, loanRequest, providerA, providerB } from './fixtures.js';
+import { reasonText } from '../../src/domain/decision-reason.js';
 
 const SCORE = `
 score:
@@ -30,7 +31,7 @@ describe('data needs', () => {
     const decision = strategy.evaluate(loanRequest(), {});
     expect(decision.action).toBe('needs_data');
     expect(decision.needs).toEqual([{ kind: 'banking_data' }]);
-    expect(decision.reasons).toEqual(['data banking_data needed (policy always)']);
+    expect(decision.reasons.map(reasonText)).toEqual(['data banking_data needed (policy always)']);
   });
 
   it('asks for banking data only after the free filters pass with after_filters', () => {
@@ -52,7 +53,7 @@ describe('data needs', () => {
     // base odds 9: probability 0.9, inside both bands; provider A (flat) comes first
     const first = strategy.evaluate(loanRequest(), banking);
     expect(first.needs).toEqual([{ kind: 'provider', provider: 'acme', pricing: 'flat', costCents: 20_000 }]);
-    expect(first.reasons).toEqual(['data provider_a acme needed: probability 0.90 in [0.85, 0.95]']);
+    expect(first.reasons.map(reasonText)).toEqual(['data provider_a acme needed: probability 0.90 in [0.85, 0.95]']);
     // A scores 700 (no change): still 0.9, so B is asked for
     const second = strategy.evaluate(loanRequest(), { ...banking, providerResults: { acme: providerA(700) } });
     expect(second.needs).toEqual([{ kind: 'provider', provider: 'zeta', pricing: 'per_request', costCents: 150 }]);
@@ -69,7 +70,7 @@ describe('data needs', () => {
     const low = strategy.evaluate(loanRequest(), { bankingData: bankingData(), providerResults: { acme: providerA(600) } });
     // -100 points: odds 9 / 2^2.5 = 1.591, probability 0.6140 is below B's band
     expect(low.action).not.toBe('needs_data');
-    expect(low.reasons[0]).toBe('data provider_b zeta not bought: probability 0.614 outside [0.80, 0.99]');
+    expect(low.reasons.map(reasonText)[0]).toBe('data provider_b zeta not bought: probability 0.614 outside [0.80, 0.99]');
   });
 
   it('decides without a provider that is unavailable', () => {
@@ -78,13 +79,13 @@ describe('data needs', () => {
       unavailable: { providers: ['acme', 'zeta'] },
     });
     expect(decision.action).toBe('offer');
-    expect(decision.reasons.slice(0, 2)).toEqual(['data provider_a acme unavailable', 'data provider_b zeta unavailable']);
+    expect(decision.reasons.map(reasonText).slice(0, 2)).toEqual(['data provider_a acme unavailable', 'data provider_b zeta unavailable']);
   });
 
   it('applies provider filters once the provider question is settled', () => {
     const strategy = strategyWith(PROVIDERS, '[{ feature: provider_b_band, not_in: [poor], missing: pass }]');
     const enrichment = { bankingData: bankingData(), providerResults: { acme: providerA(700), zeta: providerB(10) } };
-    expect(strategy.evaluate(loanRequest(), enrichment).reasons).toEqual(['filter provider_b_band in [poor]']);
+    expect(strategy.evaluate(loanRequest(), enrichment).reasons.map(reasonText)).toEqual(['filter provider_b_band in [poor]']);
   });
 });
 
@@ -121,7 +122,7 @@ pricing:
   it('are resolved at compile time and overridden without reloading', () => {
     expect(strategy.params).toEqual({ target: 0.05, min_score: 600 });
     const strict = strategy.withParams({ min_score: 700 });
-    expect(strict.evaluate(loanRequest(), {}).reasons).toEqual(['filter credit_score_low < 700']);
+    expect(strict.evaluate(loanRequest(), {}).reasons.map(reasonText)).toEqual(['filter credit_score_low < 700']);
     expect(strict.evaluate(loanRequest(), {}).params).toEqual({ target: 0.05, min_score: 700 });
     const params = { target: 0.2 };
     const richer = evaluate(loanRequest(), {}, strategy, params);
@@ -148,7 +149,7 @@ describe('evaluateAll', () => {
 
   it('returns the first skip when all skip', () => {
     const other = compileText(`priority: 0\nfilters: [{ feature: loan_terms, max: 6 }]\ndata: { banking_data: never }\n${SCORE}`);
-    expect(evaluateAll(loanRequest(), {}, [picky, other]).reasons).toEqual(['filter loan_terms > 6']);
+    expect(evaluateAll(loanRequest(), {}, [picky, other]).reasons.map(reasonText)).toEqual(['filter loan_terms > 6']);
   });
 
   it('orders each list it is given, however calls alternate between lists (the last order is remembered)', () => {

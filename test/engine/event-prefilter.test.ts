@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { eventDropReason, parseStrategyText, compileStrategy } from '../../src/engine/index.js';
+import { reasonText, type DecisionReason } from '../../src/domain/decision-reason.js';
+
+/** A reason's stored text, or what stands for none. */
+const textOf = (reason: DecisionReason | null | undefined) => (reason === null || reason === undefined ? reason : reasonText(reason));
 
 const text = `
 name: small-cash
@@ -31,9 +35,9 @@ const strategy = compileStrategy(parseStrategyText(text, 'small-cash.yaml'), { f
 describe('the webhook prefilter of a strategy', () => {
 
   it('refuses what the event already shows the filters refuse', () => {
-    expect(strategy.prefilterEvent?.({ loanAmount: 2500, cryptoBacked: false })).toBe('filter loan_amount > 1500');
-    expect(strategy.prefilterEvent?.({ loanAmount: 100, cryptoBacked: false })).toBe('filter loan_amount < 200');
-    expect(strategy.prefilterEvent?.({ loanAmount: 800, cryptoBacked: true })).toBe('filter crypto_backed not in [false]');
+    expect(textOf(strategy.prefilterEvent?.({ loanAmount: 2500, cryptoBacked: false }))).toBe('filter loan_amount > 1500');
+    expect(textOf(strategy.prefilterEvent?.({ loanAmount: 100, cryptoBacked: false }))).toBe('filter loan_amount < 200');
+    expect(textOf(strategy.prefilterEvent?.({ loanAmount: 800, cryptoBacked: true }))).toBe('filter crypto_backed not in [false]');
   });
 
   it('lets through what may pass, and never drops on a fact the event lacks', () => {
@@ -50,12 +54,12 @@ describe('the webhook prefilter of a strategy', () => {
 describe('eventDropReason (the inbox drops an event before fetching its request)', () => {
   const cash = { loan_request_id: 1, loan_request_amount: 900, loan_request_type: 'cash' };
   it('drops crypto-backed requests unless risk level 4 is allowed', () => {
-    expect(eventDropReason({ ...cash, loan_request_type: 'crypto' }, [0, 1, 2], [strategy])).toBe('crypto-backed requests are not allowed by risk.allowed_risk_levels');
+    expect(textOf(eventDropReason({ ...cash, loan_request_type: 'crypto' }, [0, 1, 2], [strategy]))).toBe('crypto-backed requests are not allowed by risk.allowed_risk_levels');
     expect(eventDropReason({ ...cash, loan_request_type: 'crypto' }, [0, 1, 2, 4], [{ name: 'any' }])).toBeNull();
   });
 
   it('drops what every strategy refuses, naming each; one strategy that may take it keeps it', () => {
-    expect(eventDropReason({ ...cash, loan_request_amount: 9000 }, [0, 1, 2], [strategy, strategy])).toMatch(/^small-cash: .*; small-cash: /);
+    expect(textOf(eventDropReason({ ...cash, loan_request_amount: 9000 }, [0, 1, 2], [strategy, strategy]))).toMatch(/^small-cash: .*; small-cash: /);
     expect(eventDropReason({ ...cash, loan_request_amount: 9000 }, [0, 1, 2], [strategy, { name: 'plugin' }])).toBeNull();
     expect(eventDropReason({ loan_request_id: 1 }, [0, 1, 2], [strategy])).toBeNull();
   });

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadStrategyFile, parseStrategyText } from '../../src/engine/index.js';
 import { loanRequest } from './fixtures.js';
+import { reasonText } from '../../src/domain/decision-reason.js';
 
 describe('a strategy without a score (pricing mode max_rate)', () => {
   it('offers the maximum rate on risk levels 0-2 and skips the rest (strategies/examples/naive.yaml)', async () => {
@@ -13,10 +14,10 @@ describe('a strategy without a score (pricing mode max_rate)', () => {
     expect(offer.action).toBe('offer');
     expect(offer.rate).toBe(0.99);
     expect(offer.probability).toBeUndefined();
-    expect(offer.reasons).toEqual(['price max_rate offered 0.99 (max_interest_rate)']);
+    expect(offer.reasons.map(reasonText)).toEqual(['price max_rate offered 0.99 (max_interest_rate)']);
     const skip = naive.evaluate(loanRequest({ borrower_card_color: 3, max_interest_rate: 0.36 }), {});
     expect(skip.action).toBe('skip');
-    expect(skip.reasons).toEqual(['filter risk_level not in [0, 1, 2]']);
+    expect(skip.reasons.map(reasonText)).toEqual(['filter risk_level not in [0, 1, 2]']);
   });
 
   it('is refused for the other pricing modes, which need a probability', () => {

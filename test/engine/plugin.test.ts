@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigFileError } from '../../src/config/index.js';
 import { loadStrategyFile } from '../../src/engine/index.js';
 import { loanRequest } from './fixtures.js';
+import { reasonText } from '../../src/domain/decision-reason.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -35,7 +36,7 @@ describe('strategy plugins', () => {
     const strategy = await loadStrategyFile(await write('good.mjs', GOOD));
     expect(strategy).toMatchObject({ name: 'flat-rate', version: '2.0.0', kind: 'plugin', params: { rate: 0.25 } });
     const decision = strategy.evaluate(loanRequest(), {});
-    expect(decision).toMatchObject({ action: 'offer', rate: 0.25, automateFund: true, reasons: ['plugin flat rate'] });
+    expect(decision).toMatchObject({ action: 'offer', rate: 0.25, automateFund: true, reasons: [{ code: 'other', text: 'plugin flat rate' }] });
     expect(decision.strategy.contentHash).toBe(strategy.contentHash);
     expect(strategy.withParams({ rate: 0.3 }).evaluate(loanRequest(), {}).rate).toBe(0.3);
   });
@@ -45,7 +46,7 @@ describe('strategy plugins', () => {
     const decision = strategy.withParams({ rate: 0.9 }).evaluate(loanRequest({ max_interest_rate: 0.6 }), {});
     expect(decision.action).toBe('skip');
     expect(decision.rate).toBeUndefined();
-    expect(decision.reasons).toEqual(['plugin flat rate', 'plugin rate 0.9 outside [0.03, 0.60]']);
+    expect(decision.reasons.map(reasonText)).toEqual(['plugin flat rate', 'plugin rate 0.9 outside [0.03, 0.60]']);
   });
 
   it('list every wrong export', async () => {

@@ -13,6 +13,7 @@ import {
 } from '../../src/engine/index.js';
 import { compileText } from './compile-text.js';
 import { loanRequest } from './fixtures.js';
+import { reasonText } from '../../src/domain/decision-reason.js';
 
 const logit = (probability: number): number => Math.log(probability / (1 - probability));
 
@@ -75,7 +76,7 @@ describe('expected_profit pricing', () => {
     const market = '  market:\n    take_up: { steepness: 0 }\n    competition: { share: 1, intercept: 0.223456, per_default: 1, spread: 0, width: 0 }\n';
     const decision = strategyAt(0.95, EXPECTED_PROFIT + market).evaluate(loanRequest({ loan_terms: 36 }), {});
     expect(offered(decision)).toBe(0.2734);
-    expect(decision.reasons.at(-1)).toMatch(/^price expected_profit 0\.2734: P\(accept\) 0\.50 × profit \d+\.\d\d USD = \d+\.\d\d USD; break-even 0\.\d+$/);
+    expect(decision.reasons.map(reasonText).at(-1)).toMatch(/^price expected_profit 0\.2734: P\(accept\) 0\.50 × profit \d+\.\d\d USD = \d+\.\d\d USD; break-even 0\.\d+$/);
   });
 
   it('offers the cap when nobody walks away and nobody competes', () => {
@@ -147,7 +148,7 @@ describe('expected_profit pricing', () => {
   it('skips when the hurdle puts break-even above the cap', () => {
     const decision = strategyAt(0.95, '  mode: expected_profit\n  target_return: 1.5\n').evaluate(loanRequest({ max_interest_rate: 0.6 }), {});
     expect(decision.action).toBe('skip');
-    expect(decision.reasons.at(-1)).toMatch(/^price break-even \d+\.\d+ > max_interest_rate 0\.60$/);
+    expect(decision.reasons.map(reasonText).at(-1)).toMatch(/^price break-even \d+\.\d+ > max_interest_rate 0\.60$/);
     expect(decision.requiredRate).toBeGreaterThan(0.6);
   });
 
@@ -155,7 +156,7 @@ describe('expected_profit pricing', () => {
     const market = '  market: { take_up: { midpoint: -1, steepness: 1000 } }\n';
     const decision = strategyAt(0.95, EXPECTED_PROFIT + market).evaluate(loanRequest({ max_interest_rate: 0.6 }), {});
     expect(decision.action).toBe('skip');
-    expect(decision.reasons.at(-1)).toMatch(/^price expected_profit <= 0 USD at every rate in \[0\.\d+, 0\.60\]; break-even 0\.\d+$/);
+    expect(decision.reasons.map(reasonText).at(-1)).toMatch(/^price expected_profit <= 0 USD at every rate in \[0\.\d+, 0\.60\]; break-even 0\.\d+$/);
   });
 
   it('names rate, P(accept), profit and break-even, and keeps expectedReturn the annual return at the rate', () => {
@@ -168,7 +169,7 @@ describe('expected_profit pricing', () => {
     expect(decision.requiredRate).toBeCloseTo(breakEven, 12);
     expect(decision.expectedReturn).toBeCloseTo(expectedAnnualReturn(rate, economics), 12);
     const accept = expectedAcceptProbability(rate, 0.6, 1 - probability, DEFAULT_MARKET_RESPONSE);
-    const [, p, profit, value, shown] = /P\(accept\) (\S+) × profit (\S+) USD = (\S+) USD; break-even (\S+)$/.exec(decision.reasons.at(-1) ?? '') ?? [];
+    const [, p, profit, value, shown] = /P\(accept\) (\S+) × profit (\S+) USD = (\S+) USD; break-even (\S+)$/.exec(decision.reasons.map(reasonText).at(-1) ?? '') ?? [];
     expect(Number(p)).toBeCloseTo(accept, 2);
     expect(Number(value)).toBeCloseTo(Number(p) * Number(profit), 0);
     expect(Number(shown)).toBeCloseTo(breakEven, 4);
@@ -238,7 +239,7 @@ describe('cost_plus and max_rate pricing', () => {
     const request = loanRequest({ max_interest_rate: 0.6 });
     const naive = strategyAt(0.5, `  mode: max_rate\n${ECONOMICS}`).evaluate(request, {});
     expect(offered(naive)).toBe(0.6);
-    expect(naive.reasons.at(-1)).toMatch(/^price max_rate offered 0\.60 \(max_interest_rate\), required_rate \S+$/);
+    expect(naive.reasons.map(reasonText).at(-1)).toMatch(/^price max_rate offered 0\.60 \(max_interest_rate\), required_rate \S+$/);
     expect(strategyAt(0.5, ECONOMICS).evaluate(request, {}).action).toBe('skip');
     expect(offered(strategyAt(0.9, `  mode: max_rate\n${ECONOMICS}  ceiling_share_of_max: 0.9\n`).evaluate(request, {}))).toBeCloseTo(0.54, 12);
     expect(offered(strategyAt(0.9, `  mode: max_rate\n${ECONOMICS}  ceiling: 0.3\n`).evaluate(request, {}))).toBe(0.3);

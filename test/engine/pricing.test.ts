@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expectedAnnualReturn, MIN_OFFER_RATE, requiredRate } from '../../src/engine/index.js';
 import { strategyAt } from './compile-text.js';
 import { loanRequest } from './fixtures.js';
+import { reasonText } from '../../src/domain/decision-reason.js';
 
 describe('pricing', () => {
   it('offers the rate that reaches the target, rounded up to 0.0001', () => {
@@ -19,7 +20,7 @@ describe('pricing', () => {
   it('skips when the required rate is above the max, saying both', () => {
     const decision = strategyAt(0.5, '  target_return: 0.08').evaluate(loanRequest({ max_interest_rate: 0.6 }), {});
     expect(decision.action).toBe('skip');
-    expect(decision.reasons[1]).toMatch(/^price required_rate 0\.\d+ > max_interest_rate 0\.60$/);
+    expect(decision.reasons.map(reasonText)[1]).toMatch(/^price required_rate 0\.\d+ > max_interest_rate 0\.60$/);
   });
 
   it('never offers below 0.03', () => {
@@ -34,7 +35,7 @@ describe('pricing', () => {
     expect(strategyAt(3, '  target_return: 0.05\n  margin: 0.5\n  ceiling: 0.3').evaluate(request, {}).rate).toBe(0.3);
     expect(strategyAt(3, '  target_return: 0.05\n  margin: 0.5\n  ceiling_share_of_max: 0.5').evaluate(request, {}).rate).toBe(0.2);
     const skipped = strategyAt(3, '  target_return: 0.3\n  ceiling: 0.25').evaluate(request, {});
-    expect(skipped.reasons[1]).toMatch(/^price required_rate 0\.\d+ > ceiling 0\.25$/);
+    expect(skipped.reasons.map(reasonText)[1]).toMatch(/^price required_rate 0\.\d+ > ceiling 0\.25$/);
   });
 
   it('never prices above the max or below 0.03 across probabilities, targets and caps', () => {
@@ -54,9 +55,9 @@ describe('pricing', () => {
     const request = loanRequest({ borrower: { annual_income: 6000 } });
     const decision = strategyAt(3, '  target_return: 0.05\n  max_payment_to_income: 0.1').evaluate(request, {});
     expect(decision.action).toBe('skip');
-    expect(decision.reasons[1]).toMatch(/^price payment_to_income 0\.\d+ > 0\.10$/);
+    expect(decision.reasons.map(reasonText)[1]).toMatch(/^price payment_to_income 0\.\d+ > 0\.10$/);
     const noIncome = loanRequest({ borrower: { annual_income: null } });
-    expect(strategyAt(3, '  target_return: 0.05\n  max_payment_to_income: 0.1').evaluate(noIncome, {}).reasons[1]).toBe(
+    expect(strategyAt(3, '  target_return: 0.05\n  max_payment_to_income: 0.1').evaluate(noIncome, {}).reasons.map(reasonText)[1]).toBe(
       'price payment_to_income unknown (annual_income missing)',
     );
   });

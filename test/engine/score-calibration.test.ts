@@ -12,6 +12,7 @@ import type { FeatureValue } from '../../src/engine/features/feature-definition.
 import { seededRandom } from '../../src/backtest/tune/seeded-random.js';
 import { compileText } from './compile-text.js';
 import { loanRequest } from './fixtures.js';
+import { reasonText } from '../../src/domain/decision-reason.js';
 
 /** log-odds 2 for every request (p = 0.8808), whatever its features. */
 const score = (calibration: string, minProbability = 0.5): string => `
@@ -37,7 +38,7 @@ describe('score.calibration', () => {
     expect(last).toMatchObject({ feature: 'calibration.platt', model: 'calibration' });
     expect(last?.value).toBeCloseTo(logistic(2), 12);
     expect(last?.logOdds).toBeCloseTo(0.8 * 2 - 0.5 - 2, 12);
-    expect(decision.reasons).toContain(`score probability ${logistic(1.1).toFixed(4)}`);
+    expect(decision.reasons.map(reasonText)).toContain(`score probability ${logistic(1.1).toFixed(4)}`);
   });
 
   it('min_probability applies to the calibrated probability', () => {
@@ -48,7 +49,7 @@ describe('score.calibration', () => {
     expect(evaluate(request, { unavailable: { bankingData: true } }, raw).action).toBe('offer');
     const skipped = evaluate(request, { unavailable: { bankingData: true } }, calibrated);
     expect(skipped.action).toBe('skip');
-    expect(skipped.reasons.at(-1)).toBe('score probability 0.7503 < min_probability 0.85');
+    expect(skipped.reasons.map(reasonText).at(-1)).toBe('score probability 0.7503 < min_probability 0.85');
   });
 
   it('platt takes params', () => {

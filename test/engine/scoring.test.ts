@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileText } from './compile-text.js';
 import { loanRequest } from './fixtures.js';
+import { reasonText } from '../../src/domain/decision-reason.js';
 
 const PRICING = 'pricing:\n  target_return: 0.05\n';
 
@@ -91,6 +92,6 @@ score:
   logistic: { intercept: 1, terms: [{ feature: loan_terms, weight: 0 }] }
   min_probability: 0.75
 ${PRICING}`);
-    expect(strategy.evaluate(loanRequest(), {}).reasons).toEqual(['score probability 0.7311 < min_probability 0.75']);
+    expect(strategy.evaluate(loanRequest(), {}).reasons.map(reasonText)).toEqual(['score probability 0.7311 < min_probability 0.75']);
   });
 });

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { reasonText } from '../../src/domain/decision-reason.js';
 import { checkFunding, checkOffer, UNCAPPED_RISK_LIMITS, type GuardRefusalCode, type GuardSnapshot, type RiskLimits } from '../../src/risk/index.js';
-import { dollars, humanReason, percent, skipReasonText } from '../../src/log/human-reasons.js';
+import { dollars, humanReason, percent, reasonWords, skipReasonText } from '../../src/log/human-reasons.js';
 import { compileText } from '../engine/compile-text.js';
 import { loanRequest as engineRequest } from '../engine/fixtures.js';
 import { snapshot } from '../risk/guard-snapshot.js';
@@ -107,7 +107,7 @@ function fundingReason(totalCents: number, balanceCents: number, reservedByOther
 
 /** The strategy's reasons for the engine fixture's request (credit score 650-700, 1050.00 total). */
 function strategyReasons(body: string): string[] {
-  return compileText(body).evaluate(engineRequest(), {}).reasons;
+  return compileText(body).evaluate(engineRequest(), {}).reasons.map(reasonText);
 }
 
 const SCORE = `
@@ -153,7 +153,7 @@ describe('human reasons', () => {
     expect(reasons).toEqual(['score probability 0.50 < min_probability 0.60']);
     expect(reasons.map(humanReason)).toEqual(["chance of full repayment 50 % is under the strategy's minimum 60 %"]);
     const needs = compileText(`data: { banking_data: always }\n${SCORE}`).evaluate(engineRequest(), {}).reasons;
-    expect(needs.map(humanReason)).toEqual(['banking data needed (policy always)']);
+    expect(needs.map(reasonWords)).toEqual(['banking data needed (policy always)']);
   });
 
   // Written as the templates in src/engine and src/daemon make them.

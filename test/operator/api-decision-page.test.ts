@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseOf, SCAN_WINDOW, UnknownCursorError } from '../../src/store/index.js';
 import { tempStore } from '../store/fixtures.js';
+import { storedReasons } from '../../src/domain/decision-reason-parse.js';
 
 const TOTAL = SCAN_WINDOW + 2_000;
 let h: ReturnType<typeof tempStore>;
@@ -20,7 +21,7 @@ beforeAll(() => {
         loanRequestId: i,
         action: i % 3 === 0 ? 'offer' : 'skip',
         strategy: i % 2 === 0 ? 'even' : 'odd',
-        reasons: [i % 1_000 === 0 ? 'guard paused: by hand' : 'filter credit_score < 600'],
+        reasons: storedReasons([i % 1_000 === 0 ? 'guard paused: by hand' : 'filter credit_score < 600']),
         dryRun: false,
         decidedAtMs: atMs,
       });

@@ -15,6 +15,7 @@ import { openStore, type Store } from '../../src/store/index.js';
 import { captureLog } from '../log/log-capture.js';
 import { OFFER_ALL } from '../daemon/daemon-harness.js';
 import { clientFor } from '../sandbox/sandbox-fixture.js';
+import type { CompiledStrategy } from '../../src/engine/index.js';
 
 export const API_TOKEN = 'api-operator-token-7c41d2aa9e';
 export const VIEWER_TOKEN = 'api-viewer-token-18f3b6c0d5';
@@ -41,7 +42,7 @@ export interface ApiHarness {
   close(): Promise<void>;
 }
 
-export async function startApiHarness(options: { openOnLoopback?: boolean; mode?: 'live' | 'sandbox' } = {}): Promise<ApiHarness> {
+export async function startApiHarness(options: { openOnLoopback?: boolean; mode?: 'live' | 'sandbox'; strategies?: CompiledStrategy[] } = {}): Promise<ApiHarness> {
   const sandbox = await startSandbox({ manualClock: true, seed: 17, arrivalsPerHour: 0 });
   sandbox.control.setBalance(2_000_000);
   const dir = mkdtempSync(join(tmpdir(), 'lendbot-api-'));
@@ -66,7 +67,7 @@ export async function startApiHarness(options: { openOnLoopback?: boolean; mode?
   const { log, lines: logs } = captureLog('debug');
   const service = clientFor(sandbox, { daemonRetries: true });
   const env = { LENDBOT_OPERATOR_TOKEN: API_TOKEN, LENDBOT_TOKEN_VIEWER: VIEWER_TOKEN };
-  const daemon = await createDaemon(config, env, { client: service, clock: sandbox.clock, store, log, mode: options.mode ?? 'sandbox', webhookSecret: sandbox.credentials.webhookSecret });
+  const daemon = await createDaemon(config, env, { client: service, clock: sandbox.clock, store, log, mode: options.mode ?? 'sandbox', webhookSecret: sandbox.credentials.webhookSecret, ...(options.strategies === undefined ? {} : { strategies: options.strategies }) });
   await daemon.start();
   const base = daemon.operatorUrl();
   if (base === undefined) throw new Error('the operator listener did not start');

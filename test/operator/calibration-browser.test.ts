@@ -9,6 +9,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { launchChromium, skipReason } from '../browser/chromium.js';
 import { startDaemonHarness, type DaemonHarness } from '../daemon/daemon-harness.js';
+import { storedReasons } from '../../src/domain/decision-reason-parse.js';
 
 const DAY = 86_400_000;
 const UI_WAIT_MS = 15_000;
@@ -20,7 +21,7 @@ function seedLoans(h: DaemonHarness, firstId: number, count: number, daysAgo: nu
     const id = firstId + i;
     const loan = { id, loan_request_id: 90_000 + id, borrower_card_color: 1, loan_amount: 500, interest_rate: 0.3, status: 'funded', loan_balance: 500, loan_paid_off: false, created_date: created };
     h.store.account.upsertLoans([loan], i < bad ? 'default' : 'current', h.sandbox.clock.now());
-    h.store.decisions.record({ loanRequestId: 90_000 + id, strategy: 'offer-all', probability: 1 - predictedDefault, rate: 0.3, action: 'offer', reasons: ['score'], dryRun: false, decidedAtMs: h.sandbox.clock.now() });
+    h.store.decisions.record({ loanRequestId: 90_000 + id, strategy: 'offer-all', probability: 1 - predictedDefault, rate: 0.3, action: 'offer', reasons: storedReasons(['score']), dryRun: false, decidedAtMs: h.sandbox.clock.now() });
   }
   return created.slice(0, 7);
 }

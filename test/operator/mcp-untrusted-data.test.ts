@@ -14,6 +14,7 @@ import { agg90Json, bankingDataJson, loanRequestJson, transferGroupJson } from '
 import { pageOf } from '../service/fixture-server.js';
 import { connectAgent } from './operator-harness.js';
 import { OPERATOR, startListenerHarness, type ListenerHarness } from './listener-harness.js';
+import { storedReasons } from '../../src/domain/decision-reason-parse.js';
 
 const NAME = 'Jonathan Q. Smithers';
 const SSN = '123-45-6789';
@@ -92,7 +93,7 @@ beforeAll(async () => {
   const request = loanRequestSchema.parse(loanRequestJson(9));
   const intent = store.offers.createIntent({ request, rate: 0.2, automateFund: false, dryRun: false, atMs: h.clock.now() });
   if (intent.created) store.offers.markRefused(intent.offer.id, PLANTED_NUMBERS, h.clock.now());
-  store.decisions.record({ loanRequestId: 9, strategy: 'b-buyer', action: 'skip', reasons: ['score 0.99', `service refused: ${PLANTED_NUMBERS}`], dryRun: false, decidedAtMs: h.clock.now() });
+  store.decisions.record({ loanRequestId: 9, strategy: 'b-buyer', action: 'skip', reasons: storedReasons(['score 0.99', `service refused: ${PLANTED_NUMBERS}`]), dryRun: false, decidedAtMs: h.clock.now() });
 }, 60_000);
 
 afterAll(async () => {
@@ -169,5 +170,17 @@ describe('marketplace text reaching an agent', () => {
     expect(refused.structuredContent).toMatchObject({ status: 'service_error', code: 'RULE_REFUSED', http_status: 400 });
     expect(textOf(refused).startsWith('The marketplace call failed (HTTP 400, RULE_REFUSED).')).toBe(true);
     expectClean(refused, 'an error');
+  });
+});
+
+// Last: its decision row would show in the other tests' list_decisions.
+describe('reasons as values reaching an agent', () => {
+  it("explains a decision from its reasons as values: a plugin's guard-like text is not the guard's refusal", async () => {
+    // Read back from its text, this would be the guard's kill-switch refusal.
+    expect(storedReasons(['guard paused: by hand']).map((reason) => reason.code)).toEqual(['guard']);
+    const { store } = h.parts.context;
+    store.decisions.record({ loanRequestId: 10, strategy: 'a-plugin', action: 'skip', reasons: [{ code: 'other', text: 'guard paused: by hand' }], dryRun: false, decidedAtMs: h.clock.now() });
+    const explained = await call('explain_decision', { loan_request_id: 10 });
+    expect(explained.structuredContent).toMatchObject({ reasons: ['guard paused: by hand'], guard: { verdict: 'not asked', code: null, reason: null } });
   });
 });

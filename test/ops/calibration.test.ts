@@ -17,6 +17,7 @@ import type { Store } from '../../src/store/index.js';
 import { captureLog } from '../log/log-capture.js';
 import { tempStore } from '../store/fixtures.js';
 import { startNotificationReceiver, type NotificationReceiver } from './notification-receiver.js';
+import { storedReasons } from '../../src/domain/decision-reason-parse.js';
 
 let store: Store;
 let cleanup: () => void;
@@ -59,7 +60,7 @@ function loan(id: number, created: string, list: 'current' | 'completed' | 'coll
     clock.now(),
   );
   if (predictedDefault === undefined) return;
-  store.decisions.record({ loanRequestId: requestId, strategy: 'balanced', probability: 1 - predictedDefault, rate: 0.3, action: 'offer', reasons: ['score'], dryRun: false, decidedAtMs: clock.now() });
+  store.decisions.record({ loanRequestId: requestId, strategy: 'balanced', probability: 1 - predictedDefault, rate: 0.3, action: 'offer', reasons: storedReasons(['score']), dryRun: false, decidedAtMs: clock.now() });
 }
 
 function missedPayment(loanId: number) {

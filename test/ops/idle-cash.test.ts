@@ -14,6 +14,7 @@ import { riskLimitsSchema } from '../../src/risk/index.js';
 import { loanSchema } from '../../src/domain/index.js';
 import { captureLog } from '../log/log-capture.js';
 import { tempStore } from '../store/fixtures.js';
+import { storedReasons } from '../../src/domain/decision-reason-parse.js';
 
 const START = Date.parse('2026-03-10T12:00:00.000Z');
 const HOUR = 3_600_000;
@@ -103,14 +104,14 @@ describe('idle cash', () => {
 
   it('says why money sat idle: the strategy skipped, the risk limits refused, offers hold money', () => {
     const decide = (id: number, reasons: string[], guardCode: string | null) =>
-      h.store.decisions.record({ loanRequestId: id, action: 'skip', reasons, dryRun: false, decidedAtMs: clock.now() - HOUR, guardCode });
+      h.store.decisions.record({ loanRequestId: id, action: 'skip', reasons: storedReasons(reasons), dryRun: false, decidedAtMs: clock.now() - HOUR, guardCode });
     decide(1, ['filter credit_score < 600'], null);
     decide(2, ['score probability 0.41 < min_probability 0.5'], null);
     decide(3, ['guard exposure 9800.00 + total 520.00 > max_open_exposure 10000.00'], 'max_open_exposure');
     decide(4, ['guard exposure 9900.00 + total 300.00 > max_open_exposure 10000.00'], 'max_open_exposure');
     decide(5, ['guard offers today 50 >= max_offers_per_day 50'], 'max_offers_per_day');
     // Older than the window: not counted.
-    h.store.decisions.record({ loanRequestId: 6, action: 'skip', reasons: ['filter x'], dryRun: false, decidedAtMs: clock.now() - 3 * HOUR });
+    h.store.decisions.record({ loanRequestId: 6, action: 'skip', reasons: storedReasons(['filter x']), dryRun: false, decidedAtMs: clock.now() - 3 * HOUR });
     const { reasons } = buildIdleCashReport(h.store, clock.now(), limits, false);
     expect(reasons.skips).toBe(5);
     expect(reasons.strategySkips).toEqual([

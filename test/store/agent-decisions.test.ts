@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore, type DecisionInput } from '../../src/store/index.js';
+import { storedReasons } from '../../src/domain/decision-reason-parse.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-agent-decisions-'));
 const store = openStore(join(dir, 'lendbot.db'));
@@ -13,7 +14,7 @@ afterAll(() => {
 
 const T0 = Date.parse('2026-03-10T12:00:00Z');
 function decision(id: number, more: Partial<DecisionInput> = {}): DecisionInput {
-  return { loanRequestId: id, strategy: 'balanced', action: 'skip', reasons: ['filter credit_score < 600'], dryRun: false, decidedAtMs: T0, ...more };
+  return { loanRequestId: id, strategy: 'balanced', action: 'skip', reasons: storedReasons(['filter credit_score < 600']), dryRun: false, decidedAtMs: T0, ...more };
 }
 
 describe("an agent's decisions", () => {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { databaseOf, type DecisionInput, type Store } from '../../src/store/index.js';
 import { HOUR, T0, tempStore } from './fixtures.js';
+import { storedReasons } from '../../src/domain/decision-reason-parse.js';
 
 let store: Store;
 let cleanup: () => void;
@@ -19,7 +20,7 @@ function decision(loanRequestId: number, overrides: Partial<DecisionInput> = {})
     probability: 0.93,
     rate: 0.24,
     action: 'offer',
-    reasons: ['score 0.93 >= 0.9'],
+    reasons: storedReasons(['score 0.93 >= 0.9']),
     dryRun: false,
     decidedAtMs: T0,
     timings: { decide: 2 },
@@ -30,7 +31,7 @@ function decision(loanRequestId: number, overrides: Partial<DecisionInput> = {})
 describe('decisions', () => {
   it('stores one decision per request and refuses a second', () => {
     expect(store.decisions.record(decision(1))).toBe('inserted');
-    expect(store.decisions.record(decision(1, { action: 'skip', reasons: ['other'] }))).toBe('duplicate');
+    expect(store.decisions.record(decision(1, { action: 'skip', reasons: storedReasons(['other']) }))).toBe('duplicate');
     expect(store.decisions.has(1)).toBe(true);
     expect(store.decisions.has(2)).toBe(false);
     expect(store.decisions.get(1)).toEqual({
@@ -44,6 +45,7 @@ describe('decisions', () => {
       rate: 0.24,
       action: 'offer',
       reasons: ['score 0.93 >= 0.9'],
+      reasonValues: [{ code: 'other', text: 'score 0.93 >= 0.9' }],
       dryRun: false,
       decidedAt: '2026-03-10T12:00:00.000Z',
       timings: { decide: 2 },
@@ -55,14 +57,14 @@ describe('decisions', () => {
   });
 
   it('keeps the guard code and the placement as codes beside the reasons', () => {
-    store.decisions.record({ ...decision(7), action: 'skip', guardCode: 'insufficient_balance', reasons: ['guard balance 1.00 - reserved 0.00 - reserve 0.00 < total 5.00'] });
-    store.decisions.record({ ...decision(8), placement: 'refused', action: 'skip', reasons: ['service refused: RULE_REFUSED: signed'] });
+    store.decisions.record({ ...decision(7), action: 'skip', guardCode: 'insufficient_balance', reasons: storedReasons(['guard balance 1.00 - reserved 0.00 - reserve 0.00 < total 5.00']) });
+    store.decisions.record({ ...decision(8), placement: 'refused', action: 'skip', reasons: storedReasons(['service refused: RULE_REFUSED: signed']) });
     expect([store.decisions.get(7)?.guardCode, store.decisions.get(7)?.placement]).toEqual(['insufficient_balance', null]);
     expect([store.decisions.get(8)?.guardCode, store.decisions.get(8)?.placement]).toEqual([null, 'refused']);
   });
 
   it('stores a bare skip with defaults', () => {
-    store.decisions.record({ loanRequestId: 5, action: 'skip', reasons: ['guard kill switch on'], dryRun: true, decidedAtMs: T0 });
+    store.decisions.record({ loanRequestId: 5, action: 'skip', reasons: storedReasons(['guard kill switch on']), dryRun: true, decidedAtMs: T0 });
     expect(store.decisions.get(5)).toMatchObject({
       strategy: null,
       contentHash: null,

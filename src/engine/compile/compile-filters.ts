@@ -1,9 +1,9 @@
 /**
  * Filters compiled to closures over a feature slot. A test returns null when the request
- * passes, or the reason it fails ("filter credit_score_low < 600"). A filter's reasons depend on
- * the filter alone, so each is rendered once, when it is compiled.
+ * passes, or the reason it fails (filter_failed: "filter credit_score_low < 600"). A filter's
+ * reasons depend on the filter alone, so each is made once, when it is compiled.
  */
-import { reasonText } from '../../domain/decision-reason.js';
+import type { FilterReason } from '../../domain/decision-reason.js';
 import type { FilterDefinition } from '../definition/strategy-schema.js';
 import { resolveNumber } from '../definition/param-values.js';
 import type { FeatureGroup, FeatureValue } from '../features/feature-definition.js';
@@ -12,7 +12,7 @@ import type { FeatureTable } from './feature-table.js';
 export interface CompiledFilter {
   slot: number;
   group: FeatureGroup;
-  test(values: readonly FeatureValue[]): string | null;
+  test(values: readonly FeatureValue[]): FilterReason | null;
 }
 
 function listText(items: ReadonlyArray<number | string | boolean>): string {
@@ -27,11 +27,11 @@ export function compileFilter(filter: FilterDefinition, params: Record<string, n
   const allowed = filter.in ? new Set<FeatureValue>(filter.in) : undefined;
   const refused = filter.not_in ? new Set<FeatureValue>(filter.not_in) : undefined;
   const missingFails = filter.missing === 'fail' || filter.required === true;
-  const missingReason = reasonText({ code: 'filter_failed', feature: name, test: 'missing' });
-  const inReason = filter.in ? reasonText({ code: 'filter_failed', feature: name, test: 'not in', bound: listText(filter.in) }) : '';
-  const notInReason = filter.not_in ? reasonText({ code: 'filter_failed', feature: name, test: 'in', bound: listText(filter.not_in) }) : '';
-  const belowReason = min === undefined ? '' : reasonText({ code: 'filter_failed', feature: name, test: '<', bound: String(min) });
-  const aboveReason = max === undefined ? '' : reasonText({ code: 'filter_failed', feature: name, test: '>', bound: String(max) });
+  const missingReason: FilterReason = { code: 'filter_failed', feature: name, test: 'missing' };
+  const inReason: FilterReason = { code: 'filter_failed', feature: name, test: 'not in', bound: filter.in ? listText(filter.in) : '' };
+  const notInReason: FilterReason = { code: 'filter_failed', feature: name, test: 'in', bound: filter.not_in ? listText(filter.not_in) : '' };
+  const belowReason: FilterReason = { code: 'filter_failed', feature: name, test: '<', bound: String(min) };
+  const aboveReason: FilterReason = { code: 'filter_failed', feature: name, test: '>', bound: String(max) };
 
   return {
     slot,

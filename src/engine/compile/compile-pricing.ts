@@ -13,7 +13,7 @@
  * when the decide step has learners active (pricing/learned-price.ts), else the configured one.
  */
 import type { FeatureSource } from '../features/feature-source.js';
-import { reasonText } from '../../domain/decision-reason.js';
+import type { DecisionReason } from '../../domain/decision-reason.js';
 import { formatRatio, type ModelledOutcome } from '../decision.js';
 import { resolveNumber } from '../definition/param-values.js';
 import type { NumberOrParam, PricingDefinition } from '../definition/strategy-schema.js';
@@ -27,8 +27,8 @@ import { shiftedHurdle, type CashHurdleSettings, type CashPosition } from '../pr
 import { curseCurveOf, curseSettingsOf, curseText } from '../pricing/curse-settings.js';
 
 export type PriceResult =
-  | { ok: true; rate: number; requiredRate: number; expectedReturn: number; reasons: string[]; curve?: PriceCurve; modelled?: ModelledOutcome }
-  | { ok: false; requiredRate?: number; reasons: string[] };
+  | { ok: true; rate: number; requiredRate: number; expectedReturn: number; reasons: DecisionReason[]; curve?: PriceCurve; modelled?: ModelledOutcome }
+  | { ok: false; requiredRate?: number; reasons: DecisionReason[] };
 
 /** `cash`: the lender's cash position, for a strategy whose hurdle follows it (`cash_hurdle`); absent, the hurdle as written. */
 export type CompiledPricing = (source: FeatureSource, probability: number, cash?: CashPosition) => PriceResult;
@@ -47,13 +47,13 @@ function usd(cents: number): string {
 }
 
 /** A skip, with the required rate when there is one. */
-function skipped(required: number, reason: string): PriceResult {
+function skipped(required: number, reason: DecisionReason): PriceResult {
   return { ok: false, requiredRate: required, reasons: [reason] };
 }
 
-/** Made only on the path that returns it: most requests are priced once, and a text costs. */
-function capTooLow(capName: string, cap: number): string {
-  return reasonText({ code: 'price_cap_below_minimum', cap: capName, rate: formatRatio(cap), minimum: formatRatio(MIN_OFFER_RATE) });
+/** Made only on the path that returns it: most requests are priced once. */
+function capTooLow(capName: string, cap: number): DecisionReason {
+  return { code: 'price_cap_below_minimum', cap: capName, rate: formatRatio(cap), minimum: formatRatio(MIN_OFFER_RATE) };
 }
 
 /** Only the numbers that are set, so an unset one keeps the value underneath. */
@@ -163,7 +163,7 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
     }
 
     let rate: number;
-    let reasons: string[];
+    let reasons: DecisionReason[];
     let curve: PriceCurve | undefined;
     let chosen: CurvePoint | undefined;
     if (mode === 'max_rate') {
@@ -171,11 +171,11 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
       rate = cap;
       // Without a score (probability NaN) there is no required rate to show.
       const requiredText = Number.isNaN(required) ? {} : { required: formatRatio(required) };
-      reasons = [reasonText({ code: 'price_max_rate', rate: formatRatio(rate), cap: capName, ...requiredText })];
+      reasons = [{ code: 'price_max_rate', rate: formatRatio(rate), cap: capName, ...requiredText }];
     } else if (mode === 'expected_profit') {
       if (cap < MIN_OFFER_RATE) return skipped(required, capTooLow(capName, cap));
       let low = Math.max(MIN_OFFER_RATE, roundUp(required));
-      if (low > cap) return skipped(required, reasonText({ code: 'price_break_even_above_cap', breakEven: formatRatio(required), cap: capName, rate: formatRatio(cap) }));
+      if (low > cap) return skipped(required, { code: 'price_break_even_above_cap', breakEven: formatRatio(required), cap: capName, rate: formatRatio(cap) });
       const curse = curseSettings === undefined ? undefined : curseCurveOf(curseSettings, strategyName);
       // Under a learned curse the break-even moves with the rate (the loans won low may repay
       // better than scored), so the search starts at the lowest rate allowed.
@@ -186,26 +186,26 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
       if (learner === undefined) best = optimalRate(curve);
       else ({ chosen: best, curve } = learnedPrice(curve, learner, String(source.request.id)));
       if (!(best.valueCents > 0)) {
-        return skipped(required, reasonText({ code: 'price_no_profit', low: formatRatio(low), cap: formatRatio(cap), breakEven: formatRatio(required) }));
+        return skipped(required, { code: 'price_no_profit', low: formatRatio(low), cap: formatRatio(cap), breakEven: formatRatio(required) });
       }
       rate = best.rate;
       chosen = best;
       const learned = learnedText(curve);
       const curseWords = curseText(curve.curse, economics, rate, maxRate);
       const figures = { rate: formatRatio(rate), accept: best.acceptProbability.toFixed(2), profit: usd(best.profitCents), value: usd(best.valueCents), breakEven: formatRatio(required) };
-      reasons = [reasonText({ code: 'price_expected_profit', ...figures, ...(learned === '' ? {} : { learned }), ...(curseWords === '' ? {} : { curse: curseWords }) })];
+      reasons = [{ code: 'price_expected_profit', ...figures, ...(learned === '' ? {} : { learned }), ...(curseWords === '' ? {} : { curse: curseWords }) }];
     } else {
-      if (required > cap) return skipped(required, reasonText({ code: 'price_required_above_cap', required: formatRatio(required), cap: capName, rate: formatRatio(cap) }));
+      if (required > cap) return skipped(required, { code: 'price_required_above_cap', required: formatRatio(required), cap: capName, rate: formatRatio(cap) });
       if (cap < MIN_OFFER_RATE) return skipped(required, capTooLow(capName, cap));
       rate = Math.min(cap, Math.max(MIN_OFFER_RATE, roundUp(required + margin)));
-      reasons = [reasonText({ code: 'price_required_rate', required: formatRatio(required), rate: formatRatio(rate) })];
+      reasons = [{ code: 'price_required_rate', required: formatRatio(required), rate: formatRatio(rate) }];
     }
 
     if (maxPaymentToIncome !== undefined) {
       const annual = source.borrower.annual_income;
-      if (typeof annual !== 'number' || annual <= 0) return skipped(required, reasonText({ code: 'price_income_unknown' }));
+      if (typeof annual !== 'number' || annual <= 0) return skipped(required, { code: 'price_income_unknown' });
       const share = ((source.totalAmountCents / 100) * paymentFactor(rate, economics.terms)) / (annual / 12);
-      if (share > maxPaymentToIncome) return skipped(required, reasonText({ code: 'price_payment_to_income', share: formatRatio(share), max: formatRatio(maxPaymentToIncome) }));
+      if (share > maxPaymentToIncome) return skipped(required, { code: 'price_payment_to_income', share: formatRatio(share), max: formatRatio(maxPaymentToIncome) });
     }
     // The search's point already holds it (the same function of the same rate and economics).
     const expectedReturn = chosen !== undefined ? chosen.expectedReturn : expectedAnnualReturn(rate, economics);

@@ -4,7 +4,7 @@
  * checked, and a fact the event does not carry never fails: the prefilter may only save a fetch
  * the full evaluation would have wasted, never drop a request the strategy might take.
  */
-import { reasonText, type DecisionReason } from '../../domain/decision-reason.js';
+import type { DecisionReason } from '../../domain/decision-reason.js';
 import type { FilterDefinition } from '../definition/strategy-schema.js';
 import type { FeatureValue } from '../features/feature-definition.js';
 import { compileFilter } from './compile-filters.js';
@@ -24,7 +24,7 @@ const EVENT_FEATURES: Record<string, (facts: EventFacts) => FeatureValue> = {
 };
 
 /** Returns the reason the event's request cannot pass the filters, or null when it may. */
-export type EventPrefilter = (facts: EventFacts) => string | null;
+export type EventPrefilter = (facts: EventFacts) => DecisionReason | null;
 
 export function compileEventPrefilter(filters: readonly FilterDefinition[], params: Record<string, number>): EventPrefilter {
   const table = new FeatureTable();
@@ -56,16 +56,15 @@ export function eventDropReason(
   data: Readonly<Record<string, unknown>>,
   allowedRiskLevels: readonly number[],
   strategies: readonly PrefilteringStrategy[],
-): string | null {
+): DecisionReason | null {
   const cryptoBacked = data.loan_request_type === 'crypto' ? true : data.loan_request_type === 'cash' ? false : undefined;
-  if (cryptoBacked === true && !allowedRiskLevels.includes(4)) return reasonText({ code: 'crypto_not_allowed' });
+  if (cryptoBacked === true && !allowedRiskLevels.includes(4)) return { code: 'crypto_not_allowed' };
   const loanAmount = typeof data.loan_request_amount === 'number' ? data.loan_request_amount : undefined;
   const refusals: Array<{ strategy: string; reason: DecisionReason }> = [];
   for (const strategy of strategies) {
     const reason = strategy.prefilterEvent?.({ loanAmount, cryptoBacked }) ?? null;
     if (reason === null) return null;
-    // The filter's reason is already its text (compile-filters.ts renders it once).
-    refusals.push({ strategy: strategy.name, reason: { code: 'other', text: reason } });
+    refusals.push({ strategy: strategy.name, reason });
   }
-  return reasonText({ code: 'prefiltered', refusals });
+  return { code: 'prefiltered', refusals };
 }

@@ -17,7 +17,7 @@
  * This module keeps a bounded memo of min_probability texts (MEMO_RATIO_TEXTS, up to 1,000 values).
  */
 import type { LoanRequest } from '../../domain/index.js';
-import { reasonText } from '../../domain/decision-reason.js';
+import type { DecisionReason } from '../../domain/decision-reason.js';
 import type { DataPolicy, ProviderPolicy } from '../compiled-strategy.js';
 import { formatRatio, type Contribution, type Decision, type StrategyIdentity } from '../decision.js';
 import type { DataNeed, Enrichment } from '../enrichment.js';
@@ -47,8 +47,8 @@ export interface EvaluationPlan {
 }
 
 /** The reasons of the filters that fail, or undefined when all pass (nothing allocated then). */
-function failures(filters: readonly CompiledFilter[], values: readonly FeatureValue[]): string[] | undefined {
-  let reasons: string[] | undefined;
+function failures(filters: readonly CompiledFilter[], values: readonly FeatureValue[]): DecisionReason[] | undefined {
+  let reasons: DecisionReason[] | undefined;
   for (const filter of filters) {
     const reason = filter.test(values);
     if (reason !== null) (reasons ??= []).push(reason);
@@ -65,16 +65,16 @@ function providerNeed(provider: ProviderPolicy): DataNeed {
 }
 
 /** A provider's reason about buying its score at `probability`: within its band it is bought, outside not. */
-function providerReason(provider: ProviderPolicy, probability: number, code: 'data_provider_needed' | 'data_provider_not_bought'): string {
+function providerReason(provider: ProviderPolicy, probability: number, code: 'data_provider_needed' | 'data_provider_not_bought'): DecisionReason {
   const band = { min: formatRatio(provider.whenProbability.min), max: formatRatio(provider.whenProbability.max) };
-  return reasonText({ code, slot: provider.slot, provider: provider.provider, probability: formatRatio(probability), ...band });
+  return { code, slot: provider.slot, provider: provider.provider, probability: formatRatio(probability), ...band };
 }
 
 /** No provider is unavailable (shared: read only). */
 const NO_PROVIDERS: readonly string[] = [];
 
 /** The reasons of a priced decision: the data reasons, the score's, then pricing's (one array, no spreads). */
-function withPriceReasons(dataReasons: string[], scoreReason: string, priceReasons: readonly string[]): string[] {
+function withPriceReasons(dataReasons: DecisionReason[], scoreReason: DecisionReason, priceReasons: readonly DecisionReason[]): DecisionReason[] {
   dataReasons.push(scoreReason);
   for (const reason of priceReasons) dataReasons.push(reason);
   return dataReasons;
@@ -99,7 +99,7 @@ function decisionOf(
   plan: EvaluationPlan,
   values: readonly FeatureValue[],
   action: Decision['action'],
-  reasons: string[],
+  reasons: DecisionReason[],
   contributions: Contribution[],
   extra?: Partial<Decision>,
 ): Decision {
@@ -129,12 +129,12 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
   const free = failures(plan.freeFilters, values);
   if (free) return decisionOf(plan, values, 'skip', free, []);
   if (historyPending) {
-    return decisionOf(plan, values, 'needs_data', [reasonText({ code: 'data_needed', what: 'borrower_history', why: 'free filters passed' })], [], { needs: [{ kind: 'borrower_history' }] });
+    return decisionOf(plan, values, 'needs_data', [{ code: 'data_needed', what: 'borrower_history', why: 'free filters passed' }], [], { needs: [{ kind: 'borrower_history' }] });
   }
   const history = failures(plan.historyFilters, values);
   if (history) return decisionOf(plan, values, 'skip', history, []);
   if (bankingPending) {
-    return decisionOf(plan, values, 'needs_data', [reasonText({ code: 'data_needed', what: 'banking_data', why: 'free filters passed' })], [], { needs: [{ kind: 'banking_data' }] });
+    return decisionOf(plan, values, 'needs_data', [{ code: 'data_needed', what: 'banking_data', why: 'free filters passed' }], [], { needs: [{ kind: 'banking_data' }] });
   }
   const banking = failures(plan.bankingFilters, values);
   if (banking) return decisionOf(plan, values, 'skip', banking, []);
@@ -142,13 +142,13 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
   if (!plan.score) return offerWithoutScore(plan, source, values);
   const contributions = plan.score.contributions(values);
   const probability = probabilityOf(contributions);
-  const dataReasons: string[] = [];
+  const dataReasons: DecisionReason[] = [];
   const unavailable = enrichment.unavailable?.providers ?? NO_PROVIDERS;
   for (const provider of plan.dataPolicy.providers) {
     if (providerPresent(source, provider)) continue;
     const { min, max } = provider.whenProbability;
     if (unavailable.includes(provider.provider)) {
-      dataReasons.push(reasonText({ code: 'data_provider_unavailable', slot: provider.slot, provider: provider.provider }));
+      dataReasons.push({ code: 'data_provider_unavailable', slot: provider.slot, provider: provider.provider });
     } else if (probability >= min && probability <= max) {
       return decisionOf(plan, values, 'needs_data', [providerReason(provider, probability, 'data_provider_needed')], contributions, {
         needs: [providerNeed(provider)],
@@ -163,10 +163,10 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
 
   const probabilityText = formatRatio(probability);
   if (probability < plan.score.minProbability) {
-    const below = reasonText({ code: 'score_below_min', probability: probabilityText, min: ratioText(plan.score.minProbability) });
+    const below: DecisionReason = { code: 'score_below_min', probability: probabilityText, min: ratioText(plan.score.minProbability) };
     return decisionOf(plan, values, 'skip', [...dataReasons, below], contributions, { probability });
   }
-  const scoreReason = reasonText({ code: 'score', probability: probabilityText });
+  const scoreReason: DecisionReason = { code: 'score', probability: probabilityText };
   const price = plan.pricing(source, probability, enrichment.cash);
   const reasons = withPriceReasons(dataReasons, scoreReason, price.reasons);
   if (!price.ok) return decisionOf(plan, values, 'skip', reasons, contributions, price.requiredRate === undefined ? { probability } : { probability, requiredRate: price.requiredRate });
@@ -182,17 +182,17 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
 }
 
 /** What a strategy asks for before any filter (policy `always`), or undefined when nothing. */
-function firstNeeds(banking: boolean, history: boolean): { needs: DataNeed[]; reasons: string[] } | undefined {
+function firstNeeds(banking: boolean, history: boolean): { needs: DataNeed[]; reasons: DecisionReason[] } | undefined {
   if (!banking && !history) return undefined;
   const needs: DataNeed[] = [];
-  const reasons: string[] = [];
+  const reasons: DecisionReason[] = [];
   if (banking) {
     needs.push({ kind: 'banking_data' });
-    reasons.push(reasonText({ code: 'data_needed', what: 'banking_data', why: 'policy always' }));
+    reasons.push({ code: 'data_needed', what: 'banking_data', why: 'policy always' });
   }
   if (history) {
     needs.push({ kind: 'borrower_history' });
-    reasons.push(reasonText({ code: 'data_needed', what: 'borrower_history', why: 'policy always' }));
+    reasons.push({ code: 'data_needed', what: 'borrower_history', why: 'policy always' });
   }
   return { needs, reasons };
 }

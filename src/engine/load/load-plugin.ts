@@ -6,7 +6,7 @@
 import { pathToFileURL } from 'node:url';
 import { ConfigFileError, dottedPath, readConfigText, type ConfigProblem } from '../../config/index.js';
 import type { LoanRequest } from '../../domain/index.js';
-import { reasonText } from '../../domain/decision-reason.js';
+import { otherReason, type DecisionReason } from '../../domain/decision-reason.js';
 import { mergeParams, type CompiledStrategy, type DataPolicy } from '../compiled-strategy.js';
 import { contentHashOf } from '../compile/compile-strategy.js';
 import { formatRatio, type Decision, type StrategyIdentity } from '../decision.js';
@@ -93,7 +93,8 @@ function runPlugin(
   const decision: Decision = {
     action: answer.action,
     automateFund: context.automateFund,
-    reasons: Array.isArray(answer.reasons) ? answer.reasons.map(String) : [],
+    // A plugin's reasons are its own text: kept as it wrote them, as `other` (never read as lendbot's own).
+    reasons: Array.isArray(answer.reasons) ? answer.reasons.map((text) => otherReason(String(text))) : [],
     contributions: answer.contributions ?? [],
     features: answer.features ?? {},
     strategy: context.identity,
@@ -102,22 +103,22 @@ function runPlugin(
   if (answer.probability !== undefined) decision.probability = answer.probability;
   if (answer.expectedReturn !== undefined) decision.expectedReturn = answer.expectedReturn;
   if (answer.action === 'needs_data') {
-    if (!answer.needs || answer.needs.length === 0) return refuse(decision, reasonText({ code: 'plugin_no_needs' }));
+    if (!answer.needs || answer.needs.length === 0) return refuse(decision, { code: 'plugin_no_needs' });
     decision.needs = answer.needs;
   } else if (answer.action === 'offer') {
     const rate = answer.rate;
     const max = request.max_interest_rate;
     if (typeof rate !== 'number' || !Number.isFinite(rate) || rate < MIN_OFFER_RATE || rate > max) {
-      return refuse(decision, reasonText({ code: 'plugin_rate_outside', rate: String(rate), min: formatRatio(MIN_OFFER_RATE), max: formatRatio(max) }));
+      return refuse(decision, { code: 'plugin_rate_outside', rate: String(rate), min: formatRatio(MIN_OFFER_RATE), max: formatRatio(max) });
     }
     decision.rate = rate;
   } else if (answer.action !== 'skip') {
-    return refuse(decision, reasonText({ code: 'plugin_bad_action', action: String(JSON.stringify(answer.action)) }));
+    return refuse(decision, { code: 'plugin_bad_action', action: String(JSON.stringify(answer.action)) });
   }
   return decision;
 }
 
-function refuse(decision: Decision, reason: string): Decision {
+function refuse(decision: Decision, reason: DecisionReason): Decision {
   const { rate: _rate, needs: _needs, ...rest } = decision;
   return { ...rest, action: 'skip', reasons: [...decision.reasons, reason] };
 }

@@ -17,7 +17,7 @@
  * A window younger than `window_days` is scaled up to it (demandOver).
  */
 import type { Cents } from '../../domain/index.js';
-import { reasonText } from '../../domain/decision-reason.js';
+import type { DecisionReason } from '../../domain/decision-reason.js';
 import { DAY_MS } from '../../clock/time-constants.js';
 
 /** The longest window a strategy may ask for, and how many day buckets a caller keeps. */
@@ -66,16 +66,16 @@ export function cashHurdleShift(settings: CashHurdleSettings, freeCents: number,
 /** The hurdle a request is priced with, and the reason that says why it moved. */
 export interface ShiftedHurdle {
   targetReturn: number;
-  reason: string;
+  reason: DecisionReason;
 }
 
-/** `baseTarget` moved by the cash position once a loan of `loanCents` is funded from it, never below zero, with its reason text. */
+/** `baseTarget` moved by the cash position once a loan of `loanCents` is funded from it, never below zero, with its reason. */
 export function shiftedHurdle(settings: CashHurdleSettings, baseTarget: number, position: CashPosition, loanCents: number): ShiftedHurdle {
   const demand = demandOver(position, settings.windowDays);
   const shift = cashHurdleShift(settings, position.freeCents - loanCents, demand);
   const targetReturn = Math.max(0, baseTarget + shift);
   const sign = shift >= 0 ? '+' : '-';
-  const reason = reasonText({
+  const reason: DecisionReason = {
     code: 'price_cash_hurdle',
     shift: sign + Math.abs(shift).toFixed(4),
     target: targetReturn.toFixed(4),
@@ -83,7 +83,7 @@ export function shiftedHurdle(settings: CashHurdleSettings, baseTarget: number, 
     loan: (loanCents / 100).toFixed(2),
     demand: (demand / 100).toFixed(2),
     days: String(settings.windowDays),
-  });
+  };
   return { targetReturn, reason };
 }
 

@@ -9,7 +9,6 @@
  * params that no longer apply, data that was never bought.
  */
 import { guardReasonOf, reasonText } from '../../domain/decision-reason.js';
-import { storedReasons } from '../../domain/decision-reason-parse.js';
 import { decideSync, type CompiledStrategy, type SpendLedger } from '../../engine/index.js';
 import type { LoanRequest } from '../../domain/index.js';
 import type { StoredDecision, Store } from '../../store/index.js';
@@ -35,7 +34,7 @@ function curvePointsOf(curve: PriceCurve | undefined, rate: number | undefined):
 /** The guard's verdict, as the stored decision has it. */
 export function storedGuard(decision: StoredDecision): ExplanationGuard {
   if (decision.action === 'offer') return { checked: true, allowed: true, code: null, reason: null };
-  const refusal = guardReasonOf(storedReasons(decision.reasons));
+  const refusal = guardReasonOf(decision.reasonValues);
   const reason = refusal === undefined ? null : reasonText(refusal);
   if (decision.guardCode !== null || reason !== null) return { checked: true, allowed: false, code: decision.guardCode, reason };
   return { checked: false, allowed: null, code: null, reason: null };
@@ -83,7 +82,7 @@ export function explainStoredDecision(
     () => ({ allowed: true }),
   );
   if (missing.size > 0) notes.push(`not bought for this request, so decided without: ${[...missing].join(', ')}`);
-  if (storedReasons(decision.reasons).some((reason) => reason.code === 'data_budget')) notes.push('the data budget refused a purchase then; budgets are not replayed here');
+  if (decision.reasonValues.some((reason) => reason.code === 'data_budget')) notes.push('the data budget refused a purchase then; budgets are not replayed here');
   if (strategy.followsCash === true) notes.push('its hurdle followed the cash position then (the reasons say by how much); recomputed here without it, at the hurdle as written');
   const recomputed = outcome.decision;
   const guard = storedGuard(decision);
@@ -110,7 +109,7 @@ export function explainStoredDecision(
         action: recomputed.action,
         rate: recomputed.rate ?? null,
         probability: recomputed.probability ?? null,
-        reasons: recomputed.reasons,
+        reasons: recomputed.reasons.map(reasonText),
       },
       matchesStored,
       notes,

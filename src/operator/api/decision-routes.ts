@@ -5,8 +5,7 @@
  */
 import { z } from 'zod';
 import { decisionJson } from '../../domain/decision-json.js';
-import { storedReasons } from '../../domain/decision-reason-parse.js';
-import { humanReason, skipReasonText } from '../../log/human-reasons.js';
+import { reasonWords, skipReasonWords } from '../../log/human-reasons.js';
 import { offerViewQuery } from '../../risk/index.js';
 import type { LoanRequest } from '../../domain/index.js';
 import { UnknownCursorError, type PagedDecision, type StoredDecision } from '../../store/index.js';
@@ -28,7 +27,7 @@ function rowOf(decision: StoredDecision, extra: Pick<PagedDecision, 'amountCents
   return {
     id: decision.id,
     ...decisionJson(decision),
-    why: decision.action === 'offer' ? 'offered' : skipReasonText(decision.reasons),
+    why: decision.action === 'offer' ? 'offered' : skipReasonWords(decision.reasonValues),
     amount_cents: extra.amountCents,
     risk_level: extra.riskLevel,
     offer_state: extra.offerState,
@@ -71,8 +70,8 @@ export function registerDecisionRoutes(api: OperatorApp, deps: ApiDeps): void {
       timings: decision.timings,
       previous: decision.previous,
       content_hash: decision.contentHash,
-      reason_words: decision.reasons.map(humanReason),
-      reason_codes: storedReasons(decision.reasons).map((reason) => reason.code),
+      reason_words: decision.reasonValues.map(reasonWords),
+      reason_codes: decision.reasonValues.map((reason) => reason.code),
     };
     const { explanation, notes } = explainStoredDecision(context, decision, request_);
     const answer: DecisionAnswer = { decision: detail, request: (request_ as Record<string, unknown> | undefined) ?? null, explanation, notes };

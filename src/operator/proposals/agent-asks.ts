@@ -90,7 +90,8 @@ export function outcomeOf(result: AgentOfferResult): { outcome: ProposalOutcome;
       return {
         outcome: outcome.kind,
         detail: {
-          reasons: result.reasons,
+          // Stored with the proposal as JSON: the reasons' machine texts.
+          reasons: result.reasons.map(reasonText),
           service_offer_id: outcome.kind === 'placed' ? outcome.serviceOfferId : null,
           ...(outcome.kind === 'exists' ? { offer_state: outcome.state } : {}),
         },

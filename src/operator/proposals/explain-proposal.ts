@@ -5,6 +5,7 @@
  * bought for it). The guard is asked again when the person approves.
  */
 import { formatCents, parseCents, type LoanRequest } from '../../domain/index.js';
+import { reasonText } from '../../domain/decision-reason.js';
 import type { AgentContext } from '../agent-context.js';
 import { explainNow } from '../explain-now.js';
 
@@ -57,7 +58,7 @@ export async function explainProposal(context: AgentContext, ask: OfferAsk, why:
       would: outcome.action,
       rate: outcome.decision.rate ?? null,
       probability: outcome.decision.probability ?? null,
-      reasons: outcome.reasons,
+      reasons: outcome.reasons.map(reasonText),
     };
   } catch (error) {
     // The explanation helps the person; its absence must not stop the proposal.

@@ -4,7 +4,7 @@
  * offer, `lendbot status` shows it, and `lendbot resume` lifts it too.
  */
 import { z } from 'zod';
-import { guardReasonOf, reasonText } from '../../domain/decision-reason.js';
+import { guardReasonOf, reasonText, type DecisionReason } from '../../domain/decision-reason.js';
 import { decisionJson, type DecisionJson } from '../../domain/decision-json.js';
 import { storedReasons } from '../../domain/decision-reason-parse.js';
 import { lossRatesFromConfig } from '../../ops/loss-rates-config.js';
@@ -20,13 +20,18 @@ import type { ToolDeps } from './tool-deps.js';
 
 /** A decision as listed (the one decision shape); the service's words in its reasons go onto `texts` (reasonsApart). */
 function summaryOf(decision: StoredDecision, texts: string[]): DecisionJson {
-  return { ...decisionJson(decision), reasons: reasonsApart(decision.reasons, texts) };
+  return { ...decisionJson(decision), reasons: reasonsApart(decision.reasonValues, texts) };
 }
 
 /** The strategies' decision an agent's replaced (kept whole in the store), its reasons taken apart too. */
 function previousApart(previous: unknown, texts: string[]): unknown {
   if (previous === null || typeof previous !== 'object' || !('reasons' in previous) || !Array.isArray(previous.reasons)) return previous;
-  return { ...previous, reasons: reasonsApart(previous.reasons.map(String), texts) };
+  // Kept whole as JSON in the row: its reasons as values when it was stored with them (after
+  // migration 14), else read back from their texts. The values themselves are not shown: they
+  // hold the service's words, which go only under untrusted data.
+  const { reasonValues, ...rest } = previous as { reasons: unknown[]; reasonValues?: unknown };
+  const values = Array.isArray(reasonValues) ? (reasonValues as DecisionReason[]) : storedReasons(previous.reasons.map(String));
+  return { ...rest, reasons: reasonsApart(values, texts) };
 }
 
 export function registerBotTools({ server, context, caller, codes }: ToolDeps): void {
@@ -102,10 +107,10 @@ export function registerBotTools({ server, context, caller, codes }: ToolDeps): 
     async (args) => {
       const stored = context.store.decisions.get(args.loan_request_id);
       if (stored !== undefined) {
-        const refusal = guardReasonOf(storedReasons(stored.reasons));
+        const refusal = guardReasonOf(stored.reasonValues);
         const verdict = stored.guardCode === null ? (stored.action === 'offer' || stored.placement !== null ? 'allowed' : 'not asked') : `refused (${stored.guardCode})`;
         const texts: string[] = [];
-        const reasons = reasonsApart(stored.reasons, texts);
+        const reasons = reasonsApart(stored.reasonValues, texts);
         return marketplaceAnswer(
           `Request ${stored.loanRequestId}: ${stored.action} by ${stored.source ?? `strategy ${stored.strategy ?? '(none)'}`}, ${reasons.join('; ')}.`,
           {

@@ -13,6 +13,7 @@ import { approveCommand, proposalLink } from '../proposals/proposal-link.js';
 import { explanationOf, proposalHeadline, proposalStateText, type OutcomeDetail } from '../proposals/proposal-text.js';
 import { answer } from '../tool-answer.js';
 import { answerWithServiceTexts, reasonsApart, UNTRUSTED_FIELD } from '../untrusted-data.js';
+import { storedReasons } from '../../domain/decision-reason-parse.js';
 import type { ToolDeps } from './tool-deps.js';
 
 /** Where a person approves a waiting proposal (null where it no longer waits). */
@@ -30,7 +31,8 @@ function withServiceTextsApart(proposal: StoredProposal, texts: string[]): Store
   if (detail === null || typeof detail !== 'object') return proposal;
   const { reasons, error, ...rest } = detail as OutcomeDetail;
   const apart: OutcomeDetail = { ...rest };
-  if (reasons !== undefined) apart.reasons = reasonsApart(reasons, texts);
+  // A proposal's outcome keeps its reasons as text (the proposal's stored JSON): read back here.
+  if (reasons !== undefined) apart.reasons = reasonsApart(storedReasons(reasons), texts);
   if (error !== undefined) {
     texts.push(error);
     apart.error = `see ${UNTRUSTED_FIELD}.service_texts[${texts.length - 1}]`;

@@ -8,6 +8,7 @@ import { expectedAcceptCurve } from '../../../src/engine/market-response.js';
 import { learnedAcceptCurve, MarketLearning, observationAt, withLearning } from '../../../src/engine/market/index.js';
 import { strategyAt } from '../compile-text.js';
 import { loanRequest } from '../fixtures.js';
+import { reasonText } from '../../../src/domain/decision-reason.js';
 
 const logit = (probability: number): number => Math.log(probability / (1 - probability));
 const PRICING = '  mode: expected_profit\n  target_return: 0.05\n  recovery: 0.25\n  servicing_cost: 0.02\n';
@@ -62,7 +63,7 @@ describe('pricing over a learned market response', () => {
     // From 0.53 to about 0.28: the fitted slope is smooth, so it stops short of the cliff at 0.23.
     expect((after.rate ?? 1) - MIN_OFFER_RATE).toBeLessThan(0.5 * (maxRate - MIN_OFFER_RATE));
     expect(after.marketResponse).toEqual({ version: 3000, evidence: 3000, explored: false });
-    expect(after.reasons.at(-1)).toContain('; market learned v3000 (3000 fates)');
+    expect(after.reasons.map(reasonText).at(-1)).toContain('; market learned v3000 (3000 fates)');
     // At the poor borrower's price the learned chance is near the prior's for a poor borrower, far below it for a good one.
     const highRate = poorAfter.rate ?? 0;
     const curve = poorAfter.priceCurve;

@@ -11,6 +11,7 @@ import { curseObservationAt, fitCurse, wonRepayProbability } from '../../../src/
 import { columnsUnsupported } from '../../../src/backtest/tune/trial-columns.js';
 import { strategyAt } from '../compile-text.js';
 import { loanRequest } from '../fixtures.js';
+import { reasonText } from '../../../src/domain/decision-reason.js';
 
 const logit = (probability: number): number => Math.log(probability / (1 - probability));
 const PRICING = '  mode: expected_profit\n  target_return: 0.05\n  recovery: 0.25\n  servicing_cost: 0.02\n';
@@ -61,7 +62,7 @@ describe("pricing for the winner's curse", () => {
       if (after.action !== 'offer') continue;
       expect(after.rate ?? 1).toBeLessThanOrEqual(before.rate ?? 0);
       if ((after.rate ?? 1) < (before.rate ?? 0)) lower += 1;
-      expect(after.reasons.join(' ')).toMatch(/P\(repay \| won\) 0\.\d\d against scored 0\.90 \(winner's curse, 0 loans\)/);
+      expect(after.reasons.map(reasonText).join(' ')).toMatch(/P\(repay \| won\) 0\.\d\d against scored 0\.90 \(winner's curse, 0 loans\)/);
       // The same loan is worth less at the maximum than the score alone says.
       expect(wonRepayProbability(0.9, 0.5, 0.5, [0.6, -1.2, 0])).toBeLessThan(0.9);
     }

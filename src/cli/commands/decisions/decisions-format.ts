@@ -1,6 +1,6 @@
 /** How `lendbot decisions` prints: a table row per decision, JSON lines, and one decision in full. */
 import { decisionJson } from '../../../domain/decision-json.js';
-import { skipReasonText } from '../../../log/human-reasons.js';
+import { skipReasonWords } from '../../../log/human-reasons.js';
 import { formatCents, RISK_LEVEL_NAMES } from '../../../domain/index.js';
 import { offerJson, type OfferView, type StoredLoan } from '../../../store/index.js';
 import type { DecisionView } from './decision-view.js';
@@ -57,7 +57,7 @@ export function tableRow(view: DecisionView): string {
   ]);
   // A skip says the reason that decided it in plain words (as `lendbot run` on a terminal and the
   // dashboard do); an offer keeps its score and price reasons. --id and --json keep every reason.
-  const why = decision.action === 'skip' ? skipReasonText(decision.reasons) : decision.reasons.join('; ');
+  const why = decision.action === 'skip' ? skipReasonWords(decision.reasonValues) : decision.reasons.join('; ');
   return `${row}  ${why}`;
 }
 

@@ -4,6 +4,7 @@ import { formatRatio, type CompiledStrategy, type Contribution, type DecideOutco
 import { curvePoint, curveRates, type CurvePoint, type PriceCurve } from '../../../engine/pricing/expected-profit.js';
 import { formatTable } from './text-table.js';
 import { marketUsedText } from '../../../engine/market/index.js';
+import { reasonText } from '../../../domain/decision-reason.js';
 
 /** How far from the chosen rate the "why" line looks on each side. */
 const WHY_DISTANCE = 0.02;
@@ -67,7 +68,7 @@ export function formatExplanation(strategy: CompiledStrategy, request: LoanReque
   );
   for (const pass of needsPasses) {
     const needs = (pass.needs ?? []).map((need) => (need.kind === 'provider' ? `provider ${need.provider}` : need.kind.replace('_', ' ')));
-    out.push(`asked for ${needs.join(', ')} (${pass.reasons.join('; ')})`);
+    out.push(`asked for ${needs.join(', ')} (${pass.reasons.map(reasonText).join('; ')})`);
   }
   const features = Object.entries(decision.features);
   if (features.length > 0) {
@@ -98,6 +99,6 @@ export function formatExplanation(strategy: CompiledStrategy, request: LoanReque
   } else {
     out.push(`decision  ${decision.action.toUpperCase()}`);
   }
-  out.push('reasons', ...result.reasons.map((reason) => `  - ${reason}`));
+  out.push('reasons', ...result.reasons.map((reason) => `  - ${reasonText(reason)}`));
   return `${out.join('\n')}\n`;
 }

@@ -7,7 +7,7 @@ import { readRecording } from '../../../recording/index.js';
 import type { RecordingLine } from '../../../recording/index.js';
 import { recordingDataSource, simSpendLedger } from '../../../backtest/index.js';
 import { SimLedger } from '../../../backtest/index.js';
-import { decideSync, loadStrategyFile, type CompiledStrategy, type DecideOutcome } from '../../../engine/index.js';
+import { decideSync, loadStrategyFile, type CompiledStrategy, type Decision, type DecideOutcome } from '../../../engine/index.js';
 import { amountToCents } from '../../../domain/index.js';
 import { checkOffer, UNCAPPED_RISK_LIMITS } from '../../../risk/index.js';
 import { printJson, warn, type CliIo } from '../../cli-io.js';
@@ -17,6 +17,7 @@ import { existsSync } from 'node:fs';
 import { MarketLearning, marketUsedText } from '../../../engine/market/index.js';
 import { storedLearners } from '../../../daemon/market-fates.js';
 import { examplesHelp } from '../../examples-help.js';
+import { reasonText } from '../../../domain/decision-reason.js';
 
 function loanRequestId(text: string): number {
   if (!/^\d+$/.test(text)) throw new InvalidArgumentError('expected a loan request id (a whole number)');
@@ -103,7 +104,9 @@ export function registerExplain(strategy: Command, io: CliIo): void {
       const loaded = strategies.find((strategy) => strategy.name === result.decision.strategy.name) ?? strategies[0]!;
       if (options.json) {
         const market = marketUsedText(result.decision);
-        printJson(io, { loan_request_id: options.id, action: result.action, reasons: result.reasons, decision: result.decision, needs_passes: result.needsPasses, ...(market === undefined ? {} : { market }) });
+        // The reasons as their machine texts, in the output as in the decisions table.
+        const texts = (decision: Decision) => ({ ...decision, reasons: decision.reasons.map(reasonText) });
+        printJson(io, { loan_request_id: options.id, action: result.action, reasons: result.reasons.map(reasonText), decision: texts(result.decision), needs_passes: result.needsPasses.map(texts), ...(market === undefined ? {} : { market }) });
         return;
       }
       io.stdout.write(formatExplanation(loaded, line.loan_request, result));
