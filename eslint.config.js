@@ -27,7 +27,19 @@ export default tseslint.config(
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: {
       globals: Object.fromEntries(
-        ['document', 'window', 'fetch', 'FormData', 'Node', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'URLSearchParams', 'Chart'].map((name) => [name, 'readonly']),
+        [
+          'document',
+          'window',
+          'fetch',
+          'FormData',
+          'Node',
+          'setTimeout',
+          'clearTimeout',
+          'setInterval',
+          'clearInterval',
+          'URLSearchParams',
+          'Chart',
+        ].map((name) => [name, 'readonly']),
       ),
     },
   },

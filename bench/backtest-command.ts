@@ -53,7 +53,9 @@ function parseArgs(argv: readonly string[]): Args {
     else if (flag === '--root' && value !== undefined) args.root = resolve(value);
     else if (flag === '--profile' && value !== undefined) args.profile = resolve(value);
     else {
-      console.error('usage: node --import tsx bench/backtest-command.ts [--requests N] [--source sandbox|synthetic] [--runs N] [--root DIR] [--profile DIR] [-- options]');
+      console.error(
+        'usage: node --import tsx bench/backtest-command.ts [--requests N] [--source sandbox|synthetic] [--runs N] [--root DIR] [--profile DIR] [-- options]',
+      );
       process.exit(2);
     }
   }
@@ -71,7 +73,11 @@ async function recordingFile(args: Args): Promise<string> {
   if (args.source === 'synthetic') {
     await writeLines(partial, syntheticLines(args.requests));
   } else {
-    const made = spawnSync(process.execPath, ['bin/lendbot.js', 'sandbox', 'export', '--out', partial, '--requests', String(args.requests)], { cwd: args.root, stdio: 'inherit' });
+    const made = spawnSync(
+      process.execPath,
+      ['bin/lendbot.js', 'sandbox', 'export', '--out', partial, '--requests', String(args.requests)],
+      { cwd: args.root, stdio: 'inherit' },
+    );
     if (made.status !== 0) throw new Error(`lendbot sandbox export exited ${made.status}`);
   }
   renameSync(partial, file);
@@ -110,7 +116,18 @@ const args = parseArgs(process.argv.slice(2));
 // As npm does before `start`: a stale dist/ is compiled first, so the compiled code is measured.
 spawnSync(process.execPath, ['bin/build-dist.js', '--if-stale'], { cwd: args.root, stdio: 'inherit' });
 const file = await recordingFile(args);
-const command = ['bin/lendbot.js', 'backtest', '--data', file, '--strategy', 'strategies/balanced.yaml', '--draws', '1', '--no-sensitivity', ...args.extra];
+const command = [
+  'bin/lendbot.js',
+  'backtest',
+  '--data',
+  file,
+  '--strategy',
+  'strategies/balanced.yaml',
+  '--draws',
+  '1',
+  '--no-sensitivity',
+  ...args.extra,
+];
 console.log(`root ${args.root}; recording ${file}; ${args.runs} rounds\nlendbot: node ${command.join(' ')}`);
 // One untimed run of each warms the file cache, as a user's second command would find it.
 timed('floor', ['-e', FLOOR, file], args.root);
@@ -121,12 +138,18 @@ for (let round = 0; round < args.runs; round += 1) {
   floors.push(timed('floor', ['-e', FLOOR, file], args.root));
   lendbots.push(timed('lendbot', command, args.root));
   const [floor, lendbot] = [floors.at(-1) as Run, lendbots.at(-1) as Run];
-  console.log(`round ${round + 1}: floor CPU ${floor.cpuMs} ms (wall ${floor.wallMs.toFixed(0)}), lendbot CPU ${lendbot.cpuMs} ms (wall ${lendbot.wallMs.toFixed(0)}): ${(floor.cpuMs / lendbot.cpuMs).toFixed(2)} of the floor`);
+  console.log(
+    `round ${round + 1}: floor CPU ${floor.cpuMs} ms (wall ${floor.wallMs.toFixed(0)}), lendbot CPU ${lendbot.cpuMs} ms (wall ${lendbot.wallMs.toFixed(0)}): ${(floor.cpuMs / lendbot.cpuMs).toFixed(2)} of the floor`,
+  );
 }
 const cpu = { floor: median(floors.map((r) => r.cpuMs)), lendbot: median(lendbots.map((r) => r.cpuMs)) };
 const wall = { floor: median(floors.map((r) => r.wallMs)), lendbot: median(lendbots.map((r) => r.wallMs)) };
-console.log(`\nmedians of ${args.runs}: floor CPU ${cpu.floor} ms, lendbot CPU ${cpu.lendbot} ms: ${(cpu.floor / cpu.lendbot).toFixed(2)} of the floor by CPU (goal >= 0.5)`);
-console.log(`             floor wall ${wall.floor.toFixed(0)} ms, lendbot wall ${wall.lendbot.toFixed(0)} ms: ${(wall.floor / wall.lendbot).toFixed(2)} by wall time`);
+console.log(
+  `\nmedians of ${args.runs}: floor CPU ${cpu.floor} ms, lendbot CPU ${cpu.lendbot} ms: ${(cpu.floor / cpu.lendbot).toFixed(2)} of the floor by CPU (goal >= 0.5)`,
+);
+console.log(
+  `             floor wall ${wall.floor.toFixed(0)} ms, lendbot wall ${wall.lendbot.toFixed(0)} ms: ${(wall.floor / wall.lendbot).toFixed(2)} by wall time`,
+);
 if (args.profile !== undefined) {
   timed('lendbot --cpu-prof', ['--cpu-prof', '--cpu-prof-dir', args.profile, ...command], args.root);
   console.log(`CPU profile of one lendbot run written to ${args.profile}`);

@@ -16,14 +16,24 @@ runBacktest(recording, [strategy], options); // warm up
 let t0 = performance.now();
 const result = runBacktest(recording, [strategy], options);
 let seconds = (performance.now() - t0) / 1000;
-console.log(`backtest: ${count} requests in ${seconds.toFixed(2)} s = ${Math.round(count / seconds)} requests/s (one core; ${result.summary.offers} offers, ${result.summary.funded} funded)`);
+console.log(
+  `backtest: ${count} requests in ${seconds.toFixed(2)} s = ${Math.round(count / seconds)} requests/s (one core; ${result.summary.offers} offers, ${result.summary.funded} funded)`,
+);
 
 const trials = 8;
 t0 = performance.now();
-const report = await tune(recording, strategy, { trials, seed: 1, objective: { objective: 'net_return', maxDefault: 0.1 }, split: { kind: 'split', trainShare: 0.7 }, backtest: options });
+const report = await tune(recording, strategy, {
+  trials,
+  seed: 1,
+  objective: { objective: 'net_return', maxDefault: 0.1 },
+  split: { kind: 'split', trainShare: 0.7 },
+  backtest: options,
+});
 seconds = (performance.now() - t0) / 1000;
 const evaluations = trials * Math.round(count * 0.7) + 6 * Math.round(count * 0.3) + 2 * Math.round(count * 0.3);
-console.log(`tune (in-process): ${trials} trials in ${seconds.toFixed(2)} s = ${(trials / seconds).toFixed(2)} trial-evaluations/s on ${count} requests (${Math.round(evaluations / seconds)} request-evaluations/s); ${report.verdict.split(';')[0] ?? ''}`);
+console.log(
+  `tune (in-process): ${trials} trials in ${seconds.toFixed(2)} s = ${(trials / seconds).toFixed(2)} trial-evaluations/s on ${count} requests (${Math.round(evaluations / seconds)} request-evaluations/s); ${report.verdict.split(';')[0] ?? ''}`,
+);
 
 // The same tune on worker threads (they read the recording from a file, as `lendbot tune` does).
 const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
@@ -44,5 +54,7 @@ await tune(recording, strategy, {
   evaluator: workerPoolEvaluator({ file, period: {}, strategyFile: strategy.file, split }, threads),
 });
 seconds = (performance.now() - t0) / 1000;
-console.log(`tune (${threads} worker threads): ${trials} trials in ${seconds.toFixed(2)} s = ${(trials / seconds).toFixed(2)} trial-evaluations/s (workers load the recording first)`);
+console.log(
+  `tune (${threads} worker threads): ${trials} trials in ${seconds.toFixed(2)} s = ${(trials / seconds).toFixed(2)} trial-evaluations/s (workers load the recording first)`,
+);
 await rm(dir, { recursive: true, force: true });

@@ -16,23 +16,39 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { calibrated, predictionsOf, strategyProbabilities, calibrationStats, type CalibrationGroup } from '../src/backtest/calibration/index.js';
+import {
+  calibrated,
+  predictionsOf,
+  strategyProbabilities,
+  calibrationStats,
+  type CalibrationGroup,
+} from '../src/backtest/calibration/index.js';
 import { auc } from '../src/backtest/train/index.js';
 import { loadStrategyFile } from '../src/engine/index.js';
 import { MARKET_GRID_OPTIONS, marketGrid, marketRecordings } from './market-grid.js';
 
-const DEFAULT_STRATEGIES = ['strategies/balanced.yaml', 'strategies/conservative.yaml', 'strategies/cashflow.yaml', 'strategies/examples/paid-scores.yaml'];
+const DEFAULT_STRATEGIES = [
+  'strategies/balanced.yaml',
+  'strategies/conservative.yaml',
+  'strategies/cashflow.yaml',
+  'strategies/examples/paid-scores.yaml',
+];
 
-const { values } = parseArgs({ options: { ...MARKET_GRID_OPTIONS, strategies: { type: 'string', default: DEFAULT_STRATEGIES.join(',') } } });
+const { values } = parseArgs({
+  options: { ...MARKET_GRID_OPTIONS, strategies: { type: 'string', default: DEFAULT_STRATEGIES.join(',') } },
+});
 const grid = marketGrid(values);
 const files = values.strategies.split(',').filter((file) => file !== '');
 const strategies = await Promise.all(files.map((file) => loadStrategyFile(file)));
 
 const pct = (value: number): string => (value * 100).toFixed(1);
-const group = (g: CalibrationGroup): string => `${pct(g.predicted)} vs ${pct(g.realised)} [${pct(g.low)}-${pct(g.high)}] ${calibrated(g) ? 'ok' : 'off'}`;
+const group = (g: CalibrationGroup): string =>
+  `${pct(g.predicted)} vs ${pct(g.realised)} [${pct(g.low)}-${pct(g.high)}] ${calibrated(g) ? 'ok' : 'off'}`;
 
 console.log(`${grid.requests} requests per market, ${grid.arrivalsPerHour} an hour; predicted vs realised default in %, [95 % interval]`);
-console.log(['shape', 'seed', 'file', 'n', 'all scored', 'Brier / constant', 'AUC', 'deciles off', 'at or above min_probability (n)'].join(' | '));
+console.log(
+  ['shape', 'seed', 'file', 'n', 'all scored', 'Brier / constant', 'AUC', 'deciles off', 'at or above min_probability (n)'].join(' | '),
+);
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-bench-calibration-'));
 try {
   for await (const { shape, seed, recording } of marketRecordings(grid, dir)) {
@@ -46,7 +62,17 @@ try {
       const off = stats.deciles.filter((row) => !calibrated(row)).length;
       const passing = stats.cut ? `${group(stats.cut.passing)} (${stats.cut.passing.n})` : '-';
       console.log(
-        [shape, seed, files[i], stats.overall.n, group(stats.overall), `${stats.brier.toFixed(4)} / ${stats.constantBrier.toFixed(4)}`, area === null ? '-' : area.toFixed(3), `${off} of ${stats.deciles.length}`, passing].join(' | '),
+        [
+          shape,
+          seed,
+          files[i],
+          stats.overall.n,
+          group(stats.overall),
+          `${stats.brier.toFixed(4)} / ${stats.constantBrier.toFixed(4)}`,
+          area === null ? '-' : area.toFixed(3),
+          `${off} of ${stats.deciles.length}`,
+          passing,
+        ].join(' | '),
       );
     });
   }

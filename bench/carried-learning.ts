@@ -5,7 +5,18 @@
  * then prices the held-out period with what it learned there. runDraws and runWorlds cannot do
  * this: they hand one learner to every draw and world, so one run's fates would leak into the next.
  */
-import { borrowerWorlds, DEFAULT_MARKET, type BorrowerWorld, runBacktest, summarizeDraws, type BacktestOptions, type DrawFigures, type DrawsSummary, type OfferStats, type PreparedRecording } from '../src/backtest/index.js';
+import {
+  borrowerWorlds,
+  DEFAULT_MARKET,
+  type BorrowerWorld,
+  runBacktest,
+  summarizeDraws,
+  type BacktestOptions,
+  type DrawFigures,
+  type DrawsSummary,
+  type OfferStats,
+  type PreparedRecording,
+} from '../src/backtest/index.js';
 import type { CompiledStrategy } from '../src/engine/index.js';
 import { MarketLearning } from '../src/engine/market/index.js';
 
@@ -57,7 +68,10 @@ export function carriedWorlds(
     recorded: carriedDraws(periods.train, periods.heldOut, strategy, options, seeds),
     worlds: borrowerWorlds(periods.strippedHeldOut, response).map((world) => ({
       world: world.name,
-      ...carriedDraws(periods.strippedTrain, periods.strippedHeldOut, strategy, options, seeds, { train: trainWorlds.find((w) => w.name === world.name) ?? world, heldOut: world }),
+      ...carriedDraws(periods.strippedTrain, periods.strippedHeldOut, strategy, options, seeds, {
+        train: trainWorlds.find((w) => w.name === world.name) ?? world,
+        heldOut: world,
+      }),
     })),
   };
 }

@@ -21,9 +21,34 @@ try {
   time(`seed ${loans.toLocaleString()} loans with decisions and payments`, () => {
     const batch = [];
     for (let i = 1; i <= loans; i += 1) {
-      batch.push(loanSchema.parse({ id: i, loan_request_id: 100_000 + i, loan_amount: 500 + (i % 7) * 100, interest_rate: 0.1 + (i % 10) / 50, payment_terms: 12, status: 'Current', next_payment_date: '2026-07-01T00:00:00Z' }));
-      store.decisions.record({ loanRequestId: 100_000 + i, action: 'offer', reasons: [], dryRun: false, decidedAtMs: nowMs - 90 * 86_400_000, probability: 0.8 + (i % 20) / 100 });
-      const paid = Array.from({ length: i % 6 }, (_, k) => loanPaymentSchema.parse({ id: i * 100 + k, loan: i, payment_amount: '50.00', payment_due_date: `2026-0${k + 1}-01`, payment_status: 'Paid' }));
+      batch.push(
+        loanSchema.parse({
+          id: i,
+          loan_request_id: 100_000 + i,
+          loan_amount: 500 + (i % 7) * 100,
+          interest_rate: 0.1 + (i % 10) / 50,
+          payment_terms: 12,
+          status: 'Current',
+          next_payment_date: '2026-07-01T00:00:00Z',
+        }),
+      );
+      store.decisions.record({
+        loanRequestId: 100_000 + i,
+        action: 'offer',
+        reasons: [],
+        dryRun: false,
+        decidedAtMs: nowMs - 90 * 86_400_000,
+        probability: 0.8 + (i % 20) / 100,
+      });
+      const paid = Array.from({ length: i % 6 }, (_, k) =>
+        loanPaymentSchema.parse({
+          id: i * 100 + k,
+          loan: i,
+          payment_amount: '50.00',
+          payment_due_date: `2026-0${k + 1}-01`,
+          payment_status: 'Paid',
+        }),
+      );
       store.payments.upsert(paid, nowMs);
     }
     store.account.upsertLoans(batch, 'current', nowMs);

@@ -53,7 +53,10 @@ try {
   for await (const { shape, seed, recording } of marketRecordings(grid, dir)) {
     const full = defaultBalance(recording).cents;
     for (const share of shares) {
-      for (const [name, strategy] of [['off', off], ['on', on]] as const) {
+      for (const [name, strategy] of [
+        ['off', off],
+        ['on', on],
+      ] as const) {
         const { first, draws } = runDraws(recording, [strategy], { startingBalanceCents: Math.round(full * share) }, grid.draws);
         const s = first.summary;
         rows.push([
@@ -76,5 +79,9 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 console.log(`${grid.requests} requests per market, ${grid.draws.length} draws; idle, refusals and offers of the first draw`);
-console.log(['shape', 'seed', 'balance', 'cash_hurdle', 'net ann. return', 'funded', 'capital idle', 'refused for cash', 'unfundable', 'offers'].join(' | '));
+console.log(
+  ['shape', 'seed', 'balance', 'cash_hurdle', 'net ann. return', 'funded', 'capital idle', 'refused for cash', 'unfundable', 'offers'].join(
+    ' | ',
+  ),
+);
 for (const row of rows) console.log(row.join(' | '));

@@ -21,12 +21,20 @@ import { loadStrategyFile, type CompiledStrategy, type Enrichment } from '../src
 import { hiddenRepayProbabilities } from './hidden-truth.js';
 import { MARKET_GRID_OPTIONS, marketGrid, marketRecordings } from './market-grid.js';
 
-const { values } = parseArgs({ options: { ...MARKET_GRID_OPTIONS, shapes: { type: 'string', default: 'shoppers,classic,urgent' }, requests: { type: 'string', default: '3000' } } });
+const { values } = parseArgs({
+  options: {
+    ...MARKET_GRID_OPTIONS,
+    shapes: { type: 'string', default: 'shoppers,classic,urgent' },
+    requests: { type: 'string', default: '3000' },
+  },
+});
 const grid = marketGrid(values);
 const balanced = await loadStrategyFile('strategies/balanced.yaml');
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-wins-'));
 const mean = (xs: number[]): string => (xs.length === 0 ? '-' : (xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(3));
-console.log('shape | seed | lender | offers | won | outbid | declined | won: score p | won: true p | won: not repaid in full (known) | won: mean rate');
+console.log(
+  'shape | seed | lender | offers | won | outbid | declined | won: score p | won: true p | won: not repaid in full (known) | won: mean rate',
+);
 try {
   for await (const { shape, seed, recording } of marketRecordings(grid, dir)) {
     const truth = hiddenRepayProbabilities({ seed, requests: grid.requests, shape, arrivalsPerHour: grid.arrivalsPerHour });
@@ -58,7 +66,21 @@ try {
         const fate = realisedDefault(line);
         if (fate !== undefined) defaulted.push(fate ? 1 : 0);
       }
-      console.log([shape, seed, name, counts.offers, counts.won, counts.outbid, counts.declined, mean(score), mean(hidden), `${mean(defaulted)} (n ${defaulted.length})`, mean(rates)].join(' | '));
+      console.log(
+        [
+          shape,
+          seed,
+          name,
+          counts.offers,
+          counts.won,
+          counts.outbid,
+          counts.declined,
+          mean(score),
+          mean(hidden),
+          `${mean(defaulted)} (n ${defaulted.length})`,
+          mean(rates),
+        ].join(' | '),
+      );
     }
   }
 } finally {

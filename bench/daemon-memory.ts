@@ -136,7 +136,12 @@ const shellWord = (word: string): string => `'${word.replaceAll("'", "'\\''")}'`
  * Starts the daemon as `npm start` would, on a pseudo-terminal when asked (util-linux `script`,
  * whose stdout carries what the terminal shows); resolves to the daemon's own process id.
  */
-async function startDaemon(command: readonly string[], root: string, env: Record<string, string>, tty: boolean): Promise<{ child: ChildProcessByStdio<null, Readable, Readable>; daemonPid: number }> {
+async function startDaemon(
+  command: readonly string[],
+  root: string,
+  env: Record<string, string>,
+  tty: boolean,
+): Promise<{ child: ChildProcessByStdio<null, Readable, Readable>; daemonPid: number }> {
   if (!tty) {
     const child = spawn(process.execPath, command, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     if (child.pid === undefined) throw new Error('the daemon did not start');
@@ -248,13 +253,21 @@ async function main(): Promise<void> {
 
   const samples: Sample[] = [];
   const started = Date.now();
-  console.log(`${'t (s)'.padStart(6)} ${'daemon MB'.padStart(10)} ${'sandbox MB'.padStart(11)} ${'offers'.padStart(7)} ${'webhooks'.padStart(9)}`);
+  console.log(
+    `${'t (s)'.padStart(6)} ${'daemon MB'.padStart(10)} ${'sandbox MB'.padStart(11)} ${'offers'.padStart(7)} ${'webhooks'.padStart(9)}`,
+  );
   while (Date.now() - started < args.minutes * 60_000) {
     await new Promise((done) => setTimeout(done, args.intervalS * 1000));
     if (child.exitCode !== null) throw new Error(`the daemon exited (${child.exitCode}): ${stderr}`);
-    const sample = { atS: (Date.now() - started) / 1000, daemon: rssOf(pid), sandbox: descendants(pid).reduce((sum, p) => sum + rssOf(p), 0) };
+    const sample = {
+      atS: (Date.now() - started) / 1000,
+      daemon: rssOf(pid),
+      sandbox: descendants(pid).reduce((sum, p) => sum + rssOf(p), 0),
+    };
     samples.push(sample);
-    console.log(`${sample.atS.toFixed(0).padStart(6)} ${mb(sample.daemon).padStart(10)} ${(sample.sandbox === 0 ? 'in-process' : mb(sample.sandbox)).padStart(11)} ${String(offers).padStart(7)} ${String(webhooks).padStart(9)}`);
+    console.log(
+      `${sample.atS.toFixed(0).padStart(6)} ${mb(sample.daemon).padStart(10)} ${(sample.sandbox === 0 ? 'in-process' : mb(sample.sandbox)).padStart(11)} ${String(offers).padStart(7)} ${String(webhooks).padStart(9)}`,
+    );
   }
   process.kill(pid, 'SIGTERM');
   const code = await exited;

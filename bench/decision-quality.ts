@@ -39,7 +39,15 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultBalance, runDraws, runWorlds, type BacktestOptions, type DrawsSummary, type OfferStats, type PreparedRecording } from '../src/backtest/index.js';
+import {
+  defaultBalance,
+  runDraws,
+  runWorlds,
+  type BacktestOptions,
+  type DrawsSummary,
+  type OfferStats,
+  type PreparedRecording,
+} from '../src/backtest/index.js';
 import { oracleStrategy } from '../src/backtest/oracle-strategy.js';
 import { sliceRecording } from '../src/backtest/prepared-recording.js';
 import { featureList, trainingData, trainModel } from '../src/backtest/train/index.js';
@@ -107,10 +115,18 @@ const figureOf = (world: string, summary: DrawsSummary, stats: OfferStats | unde
 });
 
 /** Every run starts afresh (a learning strategy from its prior). */
-function freshFigures(recording: PreparedRecording, stripped: PreparedRecording, candidate: { full: CompiledStrategy; blind: CompiledStrategy }, options: BacktestOptions): Figures {
+function freshFigures(
+  recording: PreparedRecording,
+  stripped: PreparedRecording,
+  candidate: { full: CompiledStrategy; blind: CompiledStrategy },
+  options: BacktestOptions,
+): Figures {
   const run = runDraws(recording, [candidate.full], options, draws);
   const band = runWorlds(stripped, [candidate.blind], options, draws);
-  return { recorded: figureOf('recorded', run.draws, run.first.offerStats[0]), worlds: band.worlds.map((w) => figureOf(w.world, w.draws, w.offerStats[0])) };
+  return {
+    recorded: figureOf('recorded', run.draws, run.first.offerStats[0]),
+    worlds: band.worlds.map((w) => figureOf(w.world, w.draws, w.offerStats[0])),
+  };
 }
 
 const defaultStrategy = await loadStrategyFile(values.strategy);
@@ -122,12 +138,17 @@ const learners = values.learning
   .filter((sd) => sd !== '')
   .map((sd) => ({
     name: `default, learning (prior_sd ${sd}, explore ${exploreShare})`,
-    strategy: pricingVariant(values.strategy, `learning-${sd}`, { learning: { enabled: true, prior_sd: Number(sd), explore_share: exploreShare } }),
+    strategy: pricingVariant(values.strategy, `learning-${sd}`, {
+      learning: { enabled: true, prior_sd: Number(sd), explore_share: exploreShare },
+    }),
   }));
 const cursed = values.curse
   .split(',')
   .filter((sd) => sd !== '')
-  .map((sd) => ({ name: `default, winner's curse (prior_sd ${sd})`, strategy: pricingVariant(values.strategy, `curse-${sd.replace(".", "_")}`, { winners_curse: { enabled: true, prior_sd: Number(sd) } }) }));
+  .map((sd) => ({
+    name: `default, winner's curse (prior_sd ${sd})`,
+    strategy: pricingVariant(values.strategy, `curse-${sd.replace('.', '_')}`, { winners_curse: { enabled: true, prior_sd: Number(sd) } }),
+  }));
 const extras = await Promise.all(
   values.also
     .split(',')
@@ -145,9 +166,11 @@ try {
     ];
     // The oracle knows every outcome and reservation rate, so it may as well know which hurdle
     // suits this market: the best in the recorded world over the whole recording.
-    const hurdle = ORACLE_HURDLES.map((h) => ({ h, mean: runDraws(recording, [oracleStrategy(recording, undefined, h)], { startingBalanceCents: balance }, draws).draws.netAnnualizedReturn.mean })).reduce((a, b) =>
-      b.mean > a.mean ? b : a,
-    ).h;
+    const hurdle = ORACLE_HURDLES.map((h) => ({
+      h,
+      mean: runDraws(recording, [oracleStrategy(recording, undefined, h)], { startingBalanceCents: balance }, draws).draws
+        .netAnnualizedReturn.mean,
+    })).reduce((a, b) => (b.mean > a.mean ? b : a)).h;
     const train = sliceRecording(recording, 0, cut);
     const trained = await trainedStrategy(train, file);
     const heldOut = periods[1]?.recording ?? recording;
@@ -155,7 +178,10 @@ try {
     /** Held out, a learning strategy's learner has lived through the first 70 % (in the same world and draw). */
     const carriedFigures = (strategy: CompiledStrategy, options: BacktestOptions): Figures => {
       const carried = carriedWorlds(carriedPeriods, strategy, options, draws);
-      return { recorded: figureOf('recorded', carried.recorded.draws, carried.recorded.stats), worlds: carried.worlds.map((w) => figureOf(w.world, w.draws, w.stats)) };
+      return {
+        recorded: figureOf('recorded', carried.recorded.draws, carried.recorded.stats),
+        worlds: carried.worlds.map((w) => figureOf(w.world, w.draws, w.stats)),
+      };
     };
     for (const period of periods) {
       const stripped = withoutReservations(period.recording);
@@ -167,19 +193,29 @@ try {
         { name: 'cost-plus twin', full: twin, blind: twin },
         { name: 'naive', full: naive, blind: naive },
         // In the recorded world the oracle reads the reservation rates; in the others it cannot.
-        { name: `oracle (hurdle ${hurdle})`, full: oracleStrategy(period.recording, undefined, hurdle), blind: oracleStrategy(stripped, undefined, hurdle) },
+        {
+          name: `oracle (hurdle ${hurdle})`,
+          full: oracleStrategy(period.recording, undefined, hurdle),
+          blind: oracleStrategy(stripped, undefined, hurdle),
+        },
         ...(period.name === 'all' ? [] : [{ name: 'trained (first 70 %)', full: trained, blind: trained }]),
       ];
       for (const candidate of candidates) {
         const options = { startingBalanceCents: balance };
-        const figures = candidate.carry === true && period.name !== 'all' ? carriedFigures(candidate.full, options) : freshFigures(period.recording, stripped, candidate, options);
+        const figures =
+          candidate.carry === true && period.name !== 'all'
+            ? carriedFigures(candidate.full, options)
+            : freshFigures(period.recording, stripped, candidate, options);
         const { recorded } = figures;
         const world = (name: string) => figures.worlds.find((w) => w.world === name);
         const cell = (name: string): string => {
           const w = world(name);
           return w ? `${pct(w.mean)} (${w.funded})` : '-';
         };
-        const lowWorld = figures.worlds.reduce<(typeof figures.worlds)[number] | undefined>((a, b) => (a === undefined || b.mean < a.mean ? b : a), undefined);
+        const lowWorld = figures.worlds.reduce<(typeof figures.worlds)[number] | undefined>(
+          (a, b) => (a === undefined || b.mean < a.mean ? b : a),
+          undefined,
+        );
         const low = lowWorld?.mean ?? Number.NaN;
         const high = Math.max(...figures.worlds.map((w) => w.mean));
         rows.push([
@@ -205,7 +241,9 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-console.log(`${requests} requests per market, ${draws.length} draws each; net annualized return on the capital (loans funded); adverse selection: funded / offered realised default [95 %] (funded loans of known fate)`);
+console.log(
+  `${requests} requests per market, ${draws.length} draws each; net annualized return on the capital (loans funded); adverse selection: funded / offered realised default [95 %] (funded loans of known fate)`,
+);
 console.log(
   [
     'shape',

@@ -52,13 +52,23 @@ for (const name of ['conservative', 'balanced', 'cashflow']) {
   const strategy = await loadStrategyFile(fileURLToPath(new URL(`../strategies/${name}.yaml`, import.meta.url)));
   const actions: Record<string, number> = {};
   time(`${name}: evaluate`, count, (index) => {
-    const decision = evaluate(requests[index % requests.length] as LoanRequest, enrichments[index % enrichments.length] as Enrichment, strategy);
+    const decision = evaluate(
+      requests[index % requests.length] as LoanRequest,
+      enrichments[index % enrichments.length] as Enrichment,
+      strategy,
+    );
     actions[decision.action] = (actions[decision.action] ?? 0) + 1;
   });
   time(`${name}: decide step (replay, nothing to buy)`, Math.round(count / 2), (index) => {
-    decideSync(requests[index % requests.length] as LoanRequest, { strategies: [strategy], nowMs: 0, ledger: noSpend }, nothingToBuy, () => ({ allowed: true }), {
-      ...(enrichments[index % enrichments.length] as Enrichment),
-    });
+    decideSync(
+      requests[index % requests.length] as LoanRequest,
+      { strategies: [strategy], nowMs: 0, ledger: noSpend },
+      nothingToBuy,
+      () => ({ allowed: true }),
+      {
+        ...(enrichments[index % enrichments.length] as Enrichment),
+      },
+    );
   });
   const first = Object.keys(strategy.params)[0];
   const firstValue = first === undefined ? 0 : (strategy.params[first] ?? 0);

@@ -15,7 +15,9 @@ import { loanRequestSchema, offerSchema, type LoanRequest } from '../src/domain/
 import { databaseOf, openStore, type Store } from '../src/store/index.js';
 import { openOfferBookOf, type GuardFigures } from '../src/store/open-offer-book.js';
 
-const { values } = parseArgs({ options: { reads: { type: 'string', default: '300' }, sizes: { type: 'string', default: '0,1000,3000,10000' } } });
+const { values } = parseArgs({
+  options: { reads: { type: 'string', default: '300' }, sizes: { type: 'string', default: '0,1000,3000,10000' } },
+});
 const reads = Number(values.reads);
 const sizes = values.sizes.split(',').map(Number);
 const HOUR = 3_600_000;
@@ -25,7 +27,21 @@ const EXPIRY = 72 * HOUR;
 function request(id: number): LoanRequest {
   return loanRequestSchema.parse({
     id,
-    borrower: { id: id % 300, avatar: 1, initial: 'J.D.', svc_score: 640, credit_score: '650-700', svc_color: id % 4, hard_inquiries: 1, deregatory_mark: 0, total_accounts: 7, credit_utilization: 0.3, annual_income: 52000, payment_history: 98, completed_loans_count: 2 },
+    borrower: {
+      id: id % 300,
+      avatar: 1,
+      initial: 'J.D.',
+      svc_score: 640,
+      credit_score: '650-700',
+      svc_color: id % 4,
+      hard_inquiries: 1,
+      deregatory_mark: 0,
+      total_accounts: 7,
+      credit_utilization: 0.3,
+      annual_income: 52000,
+      payment_history: 98,
+      completed_loans_count: 2,
+    },
     borrower_card_color: id % 4,
     loan_amount: '500.00',
     loan_terms: 6,
@@ -48,7 +64,8 @@ let nextId = 1;
 function offer(store: Store, atMs: number): void {
   const id = nextId++;
   const intent = store.offers.createIntent({ request: request(id), rate: 0.3, automateFund: true, dryRun: false, atMs });
-  if (intent.created) store.offers.markPlaced(intent.offer.id, offerSchema.parse({ id: 100_000 + id, offered_interest: 0.3, offer_status: 'pending' }), atMs);
+  if (intent.created)
+    store.offers.markPlaced(intent.offer.id, offerSchema.parse({ id: 100_000 + id, offered_interest: 0.3, offer_status: 'pending' }), atMs);
 }
 
 /** What snapshotFromStore asks, in the order it asks it. */
@@ -73,7 +90,10 @@ try {
     const times = { sql: [] as number[], book: [] as number[] };
     for (let i = 0; i < reads; i++) {
       // Alternate, so both see the same store and the same machine load.
-      for (const [name, figures] of [['sql', book.recount], ['book', book]] as const) {
+      for (const [name, figures] of [
+        ['sql', book.recount],
+        ['book', book],
+      ] as const) {
         offer(store, nowMs);
         const started = performance.now();
         readFigures(figures, nowMs);
@@ -82,7 +102,9 @@ try {
     }
     const sql = median(times.sql);
     const fromBook = median(times.book);
-    console.log(`open offers ${String(open).padStart(5)}   SQL recount ${sql.toFixed(3)}   book ${fromBook.toFixed(3)}   ratio book/SQL ${(fromBook / sql).toFixed(2)}`);
+    console.log(
+      `open offers ${String(open).padStart(5)}   SQL recount ${sql.toFixed(3)}   book ${fromBook.toFixed(3)}   ratio book/SQL ${(fromBook / sql).toFixed(2)}`,
+    );
   }
 } finally {
   store.close();

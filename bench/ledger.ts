@@ -37,19 +37,42 @@ try {
       const fundedMs = startMs + (i % 360) * DAY_MS;
       const principal = 50_000 + (i % 50) * 1_000;
       const rate = 0.1 + (i % 20) / 100;
-      loanRows.push({ id, loan_amount: principal / 100, interest_rate: rate, status: 'funded', loan_request_id: 90_000 + i, payment_terms: 12 });
+      loanRows.push({
+        id,
+        loan_amount: principal / 100,
+        interest_rate: rate,
+        status: 'funded',
+        loan_request_id: 90_000 + i,
+        payment_terms: 12,
+      });
       push(fundedMs, { transfer_status: 'processed', transfer_type: 'Fund Loans', transfer_amount: dollars(-principal), loan_id: id });
       paymentSchedule(principal, rate, 12).forEach((amount, month) => {
         const dueMs = fundedMs + (month + 1) * 30 * DAY_MS;
         const late = i % 17 === 0 && month === 3 ? 9 : 0;
         const paid = dueMs + late * DAY_MS <= nowMs;
-        payments.push({ id: id * 100 + month, loan: id, payment_amount: dollars(amount), payment_due_date: day(dueMs), payment_status: paid ? 'paid' : 'pending', payment_status_changed: new Date(dueMs + late * DAY_MS).toISOString(), delayed_days_count: late });
-        if (paid) push(dueMs + late * DAY_MS, { transfer_status: 'processed', transfer_type: 'Monthly Payments', transfer_amount: dollars(amount), loan_id: id });
+        payments.push({
+          id: id * 100 + month,
+          loan: id,
+          payment_amount: dollars(amount),
+          payment_due_date: day(dueMs),
+          payment_status: paid ? 'paid' : 'pending',
+          payment_status_changed: new Date(dueMs + late * DAY_MS).toISOString(),
+          delayed_days_count: late,
+        });
+        if (paid)
+          push(dueMs + late * DAY_MS, {
+            transfer_status: 'processed',
+            transfer_type: 'Monthly Payments',
+            transfer_amount: dollars(amount),
+            loan_id: id,
+          });
       });
     }
     store.account.upsertLoans(loanRows, 'current', nowMs);
     store.payments.upsert(payments, nowMs, { news: false });
-    const groups: TransferDayGroup[] = [...byDay].sort(([a], [b]) => b.localeCompare(a)).map(([date, transactions]) => ({ date, transactions }));
+    const groups: TransferDayGroup[] = [...byDay]
+      .sort(([a], [b]) => b.localeCompare(a))
+      .map(([date, transactions]) => ({ date, transactions }));
     store.account.replaceTransfers(groups, nowMs);
   });
   console.log(`transfers ${[...byDay.values()].reduce((n, list) => n + list.length, 0).toLocaleString()}`);
@@ -60,8 +83,11 @@ try {
   time('reconcile with the transfer history', () => reconcileLedger(rows, input.transfers));
   for (let run = 1; run <= 3; run += 1) time(`equityNow (the status line, get_balance) run ${run}`, () => equityNow(store, clock));
   // What a dashboard refresh or metrics scrape pays between syncs (equity-cache.ts).
-  for (let run = 1; run <= 3; run += 1) time(`equity kept between syncs, call ${run}`, () => equityNowKept(store, nowMs, DEFAULT_LOSS_RATES));
-  console.log(`ledger entries ${ledger.entries.length.toLocaleString()}, export rows ${rows.length.toLocaleString()}, heap ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB`);
+  for (let run = 1; run <= 3; run += 1)
+    time(`equity kept between syncs, call ${run}`, () => equityNowKept(store, nowMs, DEFAULT_LOSS_RATES));
+  console.log(
+    `ledger entries ${ledger.entries.length.toLocaleString()}, export rows ${rows.length.toLocaleString()}, heap ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB`,
+  );
   store.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });

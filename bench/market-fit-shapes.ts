@@ -23,7 +23,13 @@ import { takeUpAt } from '../src/engine/index.js';
 import { formatRecordingLine, type RecordingLine } from '../src/recording/index.js';
 import { exportSandboxRecording } from '../src/sandbox/index.js';
 
-const { values } = parseArgs({ options: { requests: { type: 'string', default: '4000' }, seed: { type: 'string', default: '7' }, shapes: { type: 'string', default: 'classic,shoppers' } } });
+const { values } = parseArgs({
+  options: {
+    requests: { type: 'string', default: '4000' },
+    seed: { type: 'string', default: '7' },
+    shapes: { type: 'string', default: 'classic,shoppers' },
+  },
+});
 
 /** Our exploratory offer on a line, its fate as the sandbox's borrower would decide it; reservation_rate removed. */
 function explored(line: RecordingLine, random: () => number): RecordingLine {
@@ -40,7 +46,10 @@ function explored(line: RecordingLine, random: () => number): RecordingLine {
   if (acceptable && !cheaperCompetitor) {
     status = 'accepted';
     // Our loan: funded at our rate; its repayment as recorded (or as if funded).
-    const fate = seen.status === 'unfunded' ? (seen.if_funded ?? { status: 'completed', repaid_fraction: 1 }) : { status: seen.status, repaid_fraction: seen.repaid_fraction };
+    const fate =
+      seen.status === 'unfunded'
+        ? (seen.if_funded ?? { status: 'completed', repaid_fraction: 1 })
+        : { status: seen.status, repaid_fraction: seen.repaid_fraction };
     after = { ...seen, status: fate.status, repaid_fraction: fate.repaid_fraction, funded_rate: rate };
   } else {
     status = cheaperCompetitor ? 'lost' : 'rejected';
@@ -52,21 +61,37 @@ function describe(label: string, report: TrainReport): void {
   const { section, evidence, notes } = report.market;
   const c = section.competition;
   console.log(`  ${label}`);
-  if (c?.intercept !== undefined) console.log(`    competition: share ${c.share}, best rate ${c.intercept} + ${c.per_default} x pd, spread ${c.spread} (${evidence.competitionRate.lines} rates)`);
+  if (c?.intercept !== undefined)
+    console.log(
+      `    competition: share ${c.share}, best rate ${c.intercept} + ${c.per_default} x pd, spread ${c.spread} (${evidence.competitionRate.lines} rates)`,
+    );
   const t = section.take_up;
   const e = evidence.takeUp;
-  console.log(`    take-up evidence: ${e.lines} fates (${e.took} taken, ${e.walked} not; ${e.ownOffers} own, ${e.competingOffers} competing), verdict ${e.verdict}, likelihood ratio ${e.borrowerEvidence}`);
+  console.log(
+    `    take-up evidence: ${e.lines} fates (${e.took} taken, ${e.walked} not; ${e.ownOffers} own, ${e.competingOffers} competing), verdict ${e.verdict}, likelihood ratio ${e.borrowerEvidence}`,
+  );
   if (t === undefined) {
     console.log(`    take-up not fitted: ${notes.join('; ')}`);
     return;
   }
-  const curve = { midpoint: t.midpoint, steepness: t.steepness, midpointPerDefault: t.midpoint_per_default ?? 0, steepnessPerDefault: t.steepness_per_default ?? 0 };
+  const curve = {
+    midpoint: t.midpoint,
+    steepness: t.steepness,
+    midpointPerDefault: t.midpoint_per_default ?? 0,
+    steepnessPerDefault: t.steepness_per_default ?? 0,
+  };
   const at = [0.02, 0.1, 0.3].map((pd) => ({ pd, ...takeUpAt(curve, pd) }));
-  console.log(`    take-up (${t.source}): midpoint ${t.midpoint} + ${curve.midpointPerDefault} x pd, steepness ${t.steepness} + ${curve.steepnessPerDefault} x pd`);
-  for (const point of at) console.log(`      pd ${point.pd}: midpoint ${point.midpoint.toFixed(3)}, steepness ${point.steepness.toFixed(2)}`);
+  console.log(
+    `    take-up (${t.source}): midpoint ${t.midpoint} + ${curve.midpointPerDefault} x pd, steepness ${t.steepness} + ${curve.steepnessPerDefault} x pd`,
+  );
+  for (const point of at)
+    console.log(`      pd ${point.pd}: midpoint ${point.midpoint.toFixed(3)}, steepness ${point.steepness.toFixed(2)}`);
   const good = at[0];
   const poor = at[2];
-  if (good && poor) console.log(`    steeper for good borrowers: ${good.steepness > poor.steepness ? 'yes' : 'no'}; walk away sooner (lower midpoint): ${good.midpoint < poor.midpoint ? 'yes' : 'no'}`);
+  if (good && poor)
+    console.log(
+      `    steeper for good borrowers: ${good.steepness > poor.steepness ? 'yes' : 'no'}; walk away sooner (lower midpoint): ${good.midpoint < poor.midpoint ? 'yes' : 'no'}`,
+    );
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-market-fit-'));

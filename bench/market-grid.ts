@@ -36,7 +36,10 @@ export function marketGrid(values: { requests: string; arrivals: string; seeds: 
 }
 
 /** Each market of the grid in turn: its recording written under `dir`, then loaded. */
-export async function* marketRecordings(grid: MarketGrid, dir: string): AsyncGenerator<{ shape: string; seed: number; file: string; recording: PreparedRecording }> {
+export async function* marketRecordings(
+  grid: MarketGrid,
+  dir: string,
+): AsyncGenerator<{ shape: string; seed: number; file: string; recording: PreparedRecording }> {
   for (const shape of grid.shapes) {
     for (const seed of grid.seeds) {
       const file = join(dir, `${shape}-${seed}.jsonl`);

@@ -70,7 +70,9 @@ function replay(recording: PreparedRecording, strategy: CompiledStrategy, learni
       fates += 1;
       if (block.n === BLOCK) {
         const gap = block.predicted / BLOCK - block.accepted / BLOCK;
-        onBlock?.(`  fates ${String(fates - BLOCK + 1).padStart(5)}-${String(fates).padEnd(5)} predicted ${(block.predicted / BLOCK).toFixed(3)}  prior ${(block.prior / BLOCK).toFixed(3)}  realised ${(block.accepted / BLOCK).toFixed(3)}  gap ${gap >= 0 ? '+' : ''}${gap.toFixed(3)}`);
+        onBlock?.(
+          `  fates ${String(fates - BLOCK + 1).padStart(5)}-${String(fates).padEnd(5)} predicted ${(block.predicted / BLOCK).toFixed(3)}  prior ${(block.prior / BLOCK).toFixed(3)}  realised ${(block.accepted / BLOCK).toFixed(3)}  gap ${gap >= 0 ? '+' : ''}${gap.toFixed(3)}`,
+        );
         block = { predicted: 0, prior: 0, accepted: 0, n: 0 };
       }
     },
@@ -82,24 +84,36 @@ const learningSetting = { enabled: true, prior_sd: Number(values['prior-sd']), e
 try {
   for await (const { shape, seed, recording } of marketRecordings(grid, dir)) {
     console.log(`${shape} seed ${seed}: ${recording.entries.length} requests; learning ${JSON.stringify(learningSetting)}`);
-    const fixed = runBacktest(recording, [strategyWith(undefined)], { startingBalanceCents: defaultBalance(recording).cents, recordContributions: true });
+    const fixed = runBacktest(recording, [strategyWith(undefined)], {
+      startingBalanceCents: defaultBalance(recording).cents,
+      recordContributions: true,
+    });
     const learning = new MarketLearning();
     const learned = replay(recording, strategyWith(learningSetting), learning, (line) => console.log(line));
     const state = learning.entries()[0]?.[1].snapshotState;
     if (state !== undefined) {
-      console.log(`  learner: version ${state.version}, ${state.evidence} fates (${state.accepted} accepted), ${state.explored} explored, exploration cost ${usd(state.explorationCostCents)} USD of ${usd(state.offeredValueCents)} USD expected`);
+      console.log(
+        `  learner: version ${state.version}, ${state.evidence} fates (${state.accepted} accepted), ${state.explored} explored, exploration cost ${usd(state.explorationCostCents)} USD of ${usd(state.offeredValueCents)} USD expected`,
+      );
       console.log(`  θ mean ${state.posterior.mean.map((value) => value.toFixed(2)).join(' ')}`);
     }
-    for (const [name, result] of [['prior only', fixed], ['learning', learned]] as const) {
+    for (const [name, result] of [
+      ['prior only', fixed],
+      ['learning', learned],
+    ] as const) {
       const [first, second] = halves(result.requestNetCents);
       const s = result.summary;
-      console.log(`  ${name.padEnd(10)} offers ${String(s.offers).padStart(5)} funded ${String(s.funded).padStart(5)} net ${usd(s.netCents)} USD (first half ${usd(first)}, second half ${usd(second)}) return ${(s.netAnnualizedReturn * 100).toFixed(2)} %`);
+      console.log(
+        `  ${name.padEnd(10)} offers ${String(s.offers).padStart(5)} funded ${String(s.funded).padStart(5)} net ${usd(s.netCents)} USD (first half ${usd(first)}, second half ${usd(second)}) return ${(s.netAnnualizedReturn * 100).toFixed(2)} %`,
+      );
     }
     // A later loan has less time to repay before the recording ends, in both runs alike: what
     // learning adds per half is the fairer reading of "learns as it goes".
     const [fixedFirst, fixedSecond] = halves(fixed.requestNetCents);
     const [learnedFirst, learnedSecond] = halves(learned.requestNetCents);
-    console.log(`  learning minus prior only: first half ${usd(learnedFirst - fixedFirst)} USD, second half ${usd(learnedSecond - fixedSecond)} USD`);
+    console.log(
+      `  learning minus prior only: first half ${usd(learnedFirst - fixedFirst)} USD, second half ${usd(learnedSecond - fixedSecond)} USD`,
+    );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

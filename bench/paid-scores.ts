@@ -39,14 +39,19 @@ interface Section {
 /** The strategy file as it is, and without its paid scores. */
 function strategies(file: string): { paid: CompiledStrategy; free: CompiledStrategy } {
   const text = readFileSync(file, 'utf8');
-  const doc = parse(text) as Record<string, unknown> & { data?: Record<string, unknown>; filters?: Section[]; score?: Record<string, { terms?: Section[] }> };
+  const doc = parse(text) as Record<string, unknown> & {
+    data?: Record<string, unknown>;
+    filters?: Section[];
+    score?: Record<string, { terms?: Section[] }>;
+  };
   const paidFeature = (section: Section): boolean => section.feature?.startsWith('provider_') === true;
   delete doc.data?.provider_a;
   delete doc.data?.provider_b;
   if (doc.data) doc.data.monthly_budget = 0;
   if (doc.filters) doc.filters = doc.filters.filter((filter) => !paidFeature(filter));
   for (const model of Object.values(doc.score ?? {})) {
-    if (typeof model === 'object' && model !== null && Array.isArray(model.terms)) model.terms = model.terms.filter((term) => !paidFeature(term));
+    if (typeof model === 'object' && model !== null && Array.isArray(model.terms))
+      model.terms = model.terms.filter((term) => !paidFeature(term));
   }
   doc.name = `${String(doc.name)}-without-scores`;
   const freeText = stringify(doc);
@@ -103,6 +108,18 @@ try {
 }
 
 console.log(`${paid.name} against ${free.name}: ${requests} requests per market, mean of ${draws.length} draws; USD`);
-console.log(['shape', 'seed', 'requests / months', 'funded paid / free', 'data spend (A subscriptions)', 'net free', 'net paid', 'gain before data', 'net gain [min, max draw]'].join(' | '));
+console.log(
+  [
+    'shape',
+    'seed',
+    'requests / months',
+    'funded paid / free',
+    'data spend (A subscriptions)',
+    'net free',
+    'net paid',
+    'gain before data',
+    'net gain [min, max draw]',
+  ].join(' | '),
+);
 for (const row of rows) console.log(row.join(' | '));
 console.log(`all markets: data spend ${usd(totals.spend)}, gain before data ${usd(totals.gainBefore)}, net gain ${usd(totals.net)}`);

@@ -75,7 +75,9 @@ const median = (values: number[]): number => {
     lendbot.requests.push(read);
   }
   console.log(`moving market (speed ${speed}, ${arrivalsPerHour} arrivals an hour), ${polls} polls each:`);
-  console.log(`  baseline (collect every page, then decide): ${baseline.lost} of ${polls} polls lost to a vanished page (nothing of them decided); median ${median(baseline.requests)} requests read per poll`);
+  console.log(
+    `  baseline (collect every page, then decide): ${baseline.lost} of ${polls} polls lost to a vanished page (nothing of them decided); median ${median(baseline.requests)} requests read per poll`,
+  );
   console.log(
     `  lendbot  (scanPages, decided page by page): ${lendbot.failed} of ${polls} polls lost; ${lendbot.vanished} ended at a vanished page and ${lendbot.bound} at the page bound, their pages kept; median ${median(lendbot.requests)} requests read per poll`,
   );
@@ -106,8 +108,12 @@ const median = (values: number[]): number => {
   const whole = await read({});
   const narrowed = await read(filters);
   console.log(`list filters for strategies/conservative.yaml: ${JSON.stringify(filters)}`);
-  console.log(`  baseline (no filters): ${whole.pages} pages, ${whole.requests} requests, median ${whole.ms.toFixed(1)} ms a poll read (5 reads)`);
-  console.log(`  lendbot  (filters):    ${narrowed.pages} pages, ${narrowed.requests} requests, median ${narrowed.ms.toFixed(1)} ms a poll read (5 reads); ${(whole.pages / Math.max(1, narrowed.pages)).toFixed(1)}x fewer pages`);
+  console.log(
+    `  baseline (no filters): ${whole.pages} pages, ${whole.requests} requests, median ${whole.ms.toFixed(1)} ms a poll read (5 reads)`,
+  );
+  console.log(
+    `  lendbot  (filters):    ${narrowed.pages} pages, ${narrowed.requests} requests, median ${narrowed.ms.toFixed(1)} ms a poll read (5 reads); ${(whole.pages / Math.max(1, narrowed.pages)).toFixed(1)}x fewer pages`,
+  );
   client.close();
   await sandbox.close();
 }

@@ -110,15 +110,23 @@ try {
     const cut = Math.round(recording.entries.length * HELD_OUT_FROM);
     /** The hurdle of `hurdles` whose strategy does best on the recorded world over the whole recording. */
     const bestHurdle = (hurdles: readonly number[], make: (h: number) => CompiledStrategy): number =>
-      hurdles.map((h) => ({ h, mean: runDraws(recording, [make(h)], options, draws).draws.netAnnualizedReturn.mean })).reduce((a, b) => (b.mean > a.mean ? b : a)).h;
+      hurdles
+        .map((h) => ({ h, mean: runDraws(recording, [make(h)], options, draws).draws.netAnnualizedReturn.mean }))
+        .reduce((a, b) => (b.mean > a.mean ? b : a)).h;
     // As bench/decision-quality.ts: the oracle knows which hurdle suits this market.
     const oracleHurdle = bestHurdle(ORACLE_HURDLES, (h) => oracleStrategy(recording, undefined, h));
     // The same privilege for market sight: the default's hurdle (target_return) as it is, and the best one.
     const hurdled = (h: number): CompiledStrategy => defaultStrategy.withParams({ target_return: h });
-    const marketHurdle = bestHurdle(CLAIRVOYANT_HURDLES, (h) => clairvoyantStrategy(hurdled(h), recording, { reservation: recordedReservation }, 'market-clairvoyant'));
-    const bothHurdle = bestHurdle(CLAIRVOYANT_HURDLES, (h) => clairvoyantStrategy(hurdled(h), recording, { ...risk, reservation: recordedReservation }, 'both-clairvoyant'));
+    const marketHurdle = bestHurdle(CLAIRVOYANT_HURDLES, (h) =>
+      clairvoyantStrategy(hurdled(h), recording, { reservation: recordedReservation }, 'market-clairvoyant'),
+    );
+    const bothHurdle = bestHurdle(CLAIRVOYANT_HURDLES, (h) =>
+      clairvoyantStrategy(hurdled(h), recording, { ...risk, reservation: recordedReservation }, 'both-clairvoyant'),
+    );
     const openHurdled = (h: number): CompiledStrategy => unfilteredDefault.withParams({ target_return: h });
-    const openHurdle = bestHurdle(CLAIRVOYANT_HURDLES, (h) => clairvoyantStrategy(openHurdled(h), recording, { ...risk, reservation: recordedReservation }, 'both-clairvoyant'));
+    const openHurdle = bestHurdle(CLAIRVOYANT_HURDLES, (h) =>
+      clairvoyantStrategy(openHurdled(h), recording, { ...risk, reservation: recordedReservation }, 'both-clairvoyant'),
+    );
     const periods = [
       { name: 'all', recording },
       { name: 'last 30 %', recording: sliceRecording(recording, cut, recording.entries.length) },
@@ -127,7 +135,10 @@ try {
       const rec = period.recording;
       const stripped = withoutReservations(rec);
       const worlds = borrowerWorlds(stripped, DEFAULT_MARKET.response);
-      const same = (strategy: CompiledStrategy): PerDraw => () => strategy;
+      const same =
+        (strategy: CompiledStrategy): PerDraw =>
+        () =>
+          strategy;
       /**
        * Market sight over `base`: the recorded reservation rates in the recorded world; in a
        * borrower world, the rate that world draws for the line in the same market draw.
@@ -146,9 +157,17 @@ try {
         { name: 'cost-plus twin', recorded: twin, blind: () => same(twin) },
         { name: 'naive', recorded: naive, blind: () => same(naive) },
         // In the recorded world the oracle reads the reservation rates; in the others it cannot.
-        { name: `oracle (hurdle ${oracleHurdle})`, recorded: oracleStrategy(rec, undefined, oracleHurdle), blind: () => same(oracleStrategy(stripped, undefined, oracleHurdle)) },
+        {
+          name: `oracle (hurdle ${oracleHurdle})`,
+          recorded: oracleStrategy(rec, undefined, oracleHurdle),
+          blind: () => same(oracleStrategy(stripped, undefined, oracleHurdle)),
+        },
         sighted('market clairvoyant', defaultStrategy, {}),
-        { name: 'risk clairvoyant', recorded: riskSighted, blind: () => same(clairvoyantStrategy(defaultStrategy, stripped, risk, 'risk clairvoyant')) },
+        {
+          name: 'risk clairvoyant',
+          recorded: riskSighted,
+          blind: () => same(clairvoyantStrategy(defaultStrategy, stripped, risk, 'risk clairvoyant')),
+        },
         sighted('both clairvoyant', defaultStrategy, risk),
         sighted(`market clairvoyant (hurdle ${marketHurdle})`, hurdled(marketHurdle), {}),
         sighted(`both clairvoyant (hurdle ${bothHurdle})`, hurdled(bothHurdle), risk),
@@ -158,7 +177,9 @@ try {
         const out: Record<string, Cell> = { recorded: cellOf(runDraws(rec, [candidate.recorded], options, draws).draws) };
         for (const world of worlds) {
           const perDraw = candidate.blind(world.name);
-          const figures = draws.map((s) => runDraws(stripped, [perDraw(s)], { ...options, world, recordDecisions: false }, [s]).draws.draws[0] as DrawFigures);
+          const figures = draws.map(
+            (s) => runDraws(stripped, [perDraw(s)], { ...options, world, recordDecisions: false }, [s]).draws.draws[0] as DrawFigures,
+          );
           out[world.name] = cellOf(summarizeDraws(figures));
         }
         rows.push({ shape, seed, period: period.name, strategy: candidate.name, cells: out });
@@ -171,8 +192,11 @@ try {
 }
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
-const oracleOf = (row: Row): Row | undefined => rows.find((r) => r.shape === row.shape && r.seed === row.seed && r.period === row.period && r.strategy.startsWith('oracle'));
-console.log(`${grid.requests} requests per market, ${draws.length} draws each; net annualized return on the capital (loans funded); share of the oracle's return in the same world`);
+const oracleOf = (row: Row): Row | undefined =>
+  rows.find((r) => r.shape === row.shape && r.seed === row.seed && r.period === row.period && r.strategy.startsWith('oracle'));
+console.log(
+  `${grid.requests} requests per market, ${draws.length} draws each; net annualized return on the capital (loans funded); share of the oracle's return in the same world`,
+);
 console.log(['shape', 'seed', 'period', 'strategy', ...WORLDS, 'share of oracle, recorded', 'share of oracle, quality'].join(' | '));
 for (const row of rows) {
   const oracle = oracleOf(row);
@@ -185,6 +209,8 @@ for (const row of rows) {
     const c = row.cells[world];
     return c === undefined ? '-' : `${pct(c.mean)} (${c.funded})`;
   };
-  console.log([row.shape, String(row.seed), row.period, row.strategy, ...WORLDS.map(cell), share('recorded'), share('quality')].join(' | '));
+  console.log(
+    [row.shape, String(row.seed), row.period, row.strategy, ...WORLDS.map(cell), share('recorded'), share('quality')].join(' | '),
+  );
 }
 if (values.json !== undefined) writeFileSync(values.json, `${JSON.stringify({ requests: grid.requests, draws, rows }, null, 1)}\n`);

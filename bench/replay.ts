@@ -82,7 +82,10 @@ async function floor(file: string): Promise<{ wall: number; cpu: number }> {
   return { wall: (performance.now() - t0) / 1000, cpu: cpuSince(c0) };
 }
 
-async function lendbot(file: string, { loadRecording, runBacktest, loadStrategyFile }: Backtest): Promise<{ total: number; load: number; cpu: number; offers: number }> {
+async function lendbot(
+  file: string,
+  { loadRecording, runBacktest, loadStrategyFile }: Backtest,
+): Promise<{ total: number; load: number; cpu: number; offers: number }> {
   // Loaded afresh each round, as `lendbot backtest` loads it once per run: nothing a previous
   // round computed (features, prices) is remembered. Outside the timing (a few milliseconds).
   const strategy = await loadStrategyFile(strategyFile);
@@ -131,11 +134,15 @@ async function distState(): Promise<string> {
 /** Runs one build's rounds in a child process of its own and reads back its figures. */
 function runBuild(file: string, dir: string): BuildRuns {
   const self = fileURLToPath(import.meta.url);
-  const output = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', self, String(count), String(rounds), '--child', dir, '--file', file], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    maxBuffer: 1 << 20,
-  });
+  const output = execFileSync(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', self, String(count), String(rounds), '--child', dir, '--file', file],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 1 << 20,
+    },
+  );
   return JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as BuildRuns;
 }
 
@@ -148,7 +155,9 @@ function report(name: string, runs: BuildRuns): void {
   const lc = median(runs.cpus);
   console.log(`  ${name}:`);
   console.log(`    baseline (readline + JSON.parse) in its process: ${f.toFixed(3)} s = ${rate(f)}; CPU ${fc.toFixed(3)} s`);
-  console.log(`    lendbot (load + validate + prepare + replay, balanced.yaml, ${runs.offers} offers): ${l.toFixed(3)} s = ${rate(l)} (load ${ld.toFixed(3)} s, replay ${(l - ld).toFixed(3)} s); ratio lendbot/baseline throughput ${(f / l).toFixed(2)}`);
+  console.log(
+    `    lendbot (load + validate + prepare + replay, balanced.yaml, ${runs.offers} offers): ${l.toFixed(3)} s = ${rate(l)} (load ${ld.toFixed(3)} s, replay ${(l - ld).toFixed(3)} s); ratio lendbot/baseline throughput ${(f / l).toFixed(2)}`,
+  );
   console.log(`    CPU time ${lc.toFixed(3)} s = ${rate(lc)} per CPU second; ratio ${(fc / lc).toFixed(2)}`);
 }
 

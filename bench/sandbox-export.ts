@@ -15,7 +15,9 @@ async function main(): Promise<void> {
   const summary = await exportSandboxRecording(file, { seed: 42, requests });
   const seconds = (performance.now() - started) / 1000;
   const megabytes = statSync(file).size / 1_000_000;
-  console.log(`sandbox export: ${summary.lines} requests in ${seconds.toFixed(2)} s (${Math.round(summary.lines / seconds)} requests/s), ${megabytes.toFixed(1)} MB`);
+  console.log(
+    `sandbox export: ${summary.lines} requests in ${seconds.toFixed(2)} s (${Math.round(summary.lines / seconds)} requests/s), ${megabytes.toFixed(1)} MB`,
+  );
   console.log(`simulated ${summary.simulatedFrom} to ${summary.simulatedUntil}; outcomes ${JSON.stringify(summary.byStatus)}`);
   rmSync(dir, { recursive: true, force: true });
 }

@@ -60,7 +60,10 @@ function measure(label: string, args: string[], cwd: string, runs: number): Figu
 function ensureDist(root: string): void {
   if (existsSync(join(root, 'dist/cli/main.js'))) return;
   console.log(`building ${root}/dist (tsc -p tsconfig.build.json) ...`);
-  const build = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  const build = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (!existsSync(join(root, 'dist/cli/main.js'))) throw new Error(`the build did not produce dist/cli/main.js (exit ${build.status})`);
 }
 

@@ -19,7 +19,9 @@ const nowMs = Date.now();
 
 try {
   const store = openStore(path);
-  time(`seed ${decisions.toLocaleString()} decisions, ${Math.floor(decisions / 3).toLocaleString()} offers`, () => seedStatusData(store, { decisions, nowMs }));
+  time(`seed ${decisions.toLocaleString()} decisions, ${Math.floor(decisions / 3).toLocaleString()} offers`, () =>
+    seedStatusData(store, { decisions, nowMs }),
+  );
   console.log(`database size ${(statSync(path).size / 1e6).toFixed(0)} MB`);
   const input = { store, nowMs, limits: DEFAULT_RISK_LIMITS, budgets: [], dryRun: false };
   time('status report, first (cold statements)', () => buildStatusReport(input));

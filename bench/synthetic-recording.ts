@@ -21,7 +21,21 @@ export function syntheticLines(count: number, seed = 42): RecordingLine[] {
         seen_at: new Date(start + i * 60_000).toISOString(),
         loan_request: {
           id: 1_000_000 + i,
-          borrower: { id: 500_000 + i, avatar: 1, initial: 'A.B.', svc_score: 700, credit_score: `${low}-${low + 50}`, svc_color: level, hard_inquiries: Math.floor(random() * 6), deregatory_mark: 0, total_accounts: 8, credit_utilization: 0.3, annual_income: 30_000 + Math.floor(random() * 60_000), payment_history: 95, completed_loans_count: Math.floor(random() * 4) },
+          borrower: {
+            id: 500_000 + i,
+            avatar: 1,
+            initial: 'A.B.',
+            svc_score: 700,
+            credit_score: `${low}-${low + 50}`,
+            svc_color: level,
+            hard_inquiries: Math.floor(random() * 6),
+            deregatory_mark: 0,
+            total_accounts: 8,
+            credit_utilization: 0.3,
+            annual_income: 30_000 + Math.floor(random() * 60_000),
+            payment_history: 95,
+            completed_loans_count: Math.floor(random() * 4),
+          },
           borrower_card_color: level,
           loan_amount: `${amount}.00`,
           loan_terms: [3, 6, 12, 18, 24][Math.floor(random() * 5)],
@@ -38,7 +52,11 @@ export function syntheticLines(count: number, seed = 42): RecordingLine[] {
           max_interest_rate: 0.4 + random() * 0.6,
           borrower_data_aggs: { avg_credit: 1500, avg_debit: 1300, sum_values: [] },
         },
-        outcome: { status: random() < 0.85 ? 'completed' : 'default', best_competing_rate: random() < 0.3 ? null : 0.1 + random() * 0.5, repaid_fraction: 1 },
+        outcome: {
+          status: random() < 0.85 ? 'completed' : 'default',
+          best_competing_rate: random() < 0.3 ? null : 0.1 + random() * 0.5,
+          repaid_fraction: 1,
+        },
       }),
     );
   }

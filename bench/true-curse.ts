@@ -35,7 +35,11 @@ const strategy = await loadStrategyFile(values.strategy);
 
 /** The strategy's score of each request it offers on, by request id (a replay that settles nothing). */
 function offeredScores(recording: PreparedRecording): Map<number, number> {
-  const result = runBacktest(recording, [strategy], { startingBalanceCents: defaultBalance(recording).cents, recordDecisions: true, market: { settle: false } });
+  const result = runBacktest(recording, [strategy], {
+    startingBalanceCents: defaultBalance(recording).cents,
+    recordDecisions: true,
+    market: { settle: false },
+  });
   const scores = new Map<number, number>();
   for (const decision of result.decisions) {
     const match = /score probability ([\d.]+)/.exec(decision.reasons.join(' '));

@@ -58,7 +58,13 @@ const backtestSeconds = (performance.now() - t0) / 1000;
 // One training trial in this thread, both ways: as a full backtest (every trial before the
 // column path, and still for strategies it cannot represent) and over columns.
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-const inThread = { strategy, windows: timeWindows(recording, split), trials: sampleTrials(strategy.paramSpecs, strategy.params, 200, seededRandom(1)), backtest, objective: { objective: 'net_return', maxDefault: 0.1 } as const };
+const inThread = {
+  strategy,
+  windows: timeWindows(recording, split),
+  trials: sampleTrials(strategy.paramSpecs, strategy.params, 200, seededRandom(1)),
+  backtest,
+  objective: { objective: 'net_return', maxDefault: 0.1 } as const,
+};
 const timed = (run: () => void): number => {
   const t = performance.now();
   run();
@@ -70,7 +76,10 @@ const tasks = inThread.trials.map((_, trial) => ({ trial, window: 0, part: 'trai
 const groups = groupTasks(inThread, tasks);
 const firstOfGroup: number[] = [];
 const reused: number[] = [];
-for (const group of groups.slice(0, 6)) group.forEach((index, k) => (k === 0 ? firstOfGroup : reused).push(timed(() => runTrial(inThread, tasks[index] as (typeof tasks)[number]))));
+for (const group of groups.slice(0, 6))
+  group.forEach((index, k) =>
+    (k === 0 ? firstOfGroup : reused).push(timed(() => runTrial(inThread, tasks[index] as (typeof tasks)[number]))),
+  );
 console.log(`one training trial (${inThread.windows[0]?.train.entries.length} requests) in this thread:`);
 console.log(`  baseline: as a full backtest ${median(byBacktest).toFixed(0)} ms (median of 3)`);
 console.log(
@@ -87,8 +96,15 @@ const scale = 100_000 / count;
 const projected = fixed * scale + perTrial * scale * 1000;
 console.log(`tune on ${threads} worker threads, ${count} requests (0.7 split), balanced.yaml:`);
 console.log(`  baseline: one backtest of the ${count} requests in this thread: ${backtestSeconds.toFixed(3)} s`);
-console.log(`  lendbot: ${trials} trials x ${count} requests in ${large.seconds.toFixed(2)} s (measured); ${few} trials in ${small.seconds.toFixed(2)} s (measured); ${large.verdict}`);
-console.log(`  per trial ${(perTrial * 1000).toFixed(1)} ms of wall time on ${threads} threads (${((perTrial * threads) / backtestSeconds).toFixed(3)} of a backtest per core), fixed ${fixed.toFixed(2)} s`);
+console.log(
+  `  lendbot: ${trials} trials x ${count} requests in ${large.seconds.toFixed(2)} s (measured); ${few} trials in ${small.seconds.toFixed(2)} s (measured); ${large.verdict}`,
+);
+console.log(
+  `  per trial ${(perTrial * 1000).toFixed(1)} ms of wall time on ${threads} threads (${((perTrial * threads) / backtestSeconds).toFixed(3)} of a backtest per core), fixed ${fixed.toFixed(2)} s`,
+);
 if (trials === 1000 && count === 100_000) console.log(`  1,000 trials x 100,000 requests: ${large.seconds.toFixed(1)} s (measured)`);
-else console.log(`  1,000 trials x 100,000 requests: ${projected.toFixed(1)} s (PROJECTION from the per-trial and fixed costs above${scale === 1 ? '' : ', scaled linearly in requests'})`);
+else
+  console.log(
+    `  1,000 trials x 100,000 requests: ${projected.toFixed(1)} s (PROJECTION from the per-trial and fixed costs above${scale === 1 ? '' : ', scaled linearly in requests'})`,
+  );
 await rm(dir, { recursive: true, force: true });

@@ -58,7 +58,8 @@ try {
     const cut = Math.round(recording.entries.length * TRAIN_SHARE);
     const test = sliceRecording(recording, cut, recording.entries.length);
     const recorded = test.entries.filter((entry) => entry.line.outcome?.reservation_rate !== undefined).length;
-    if (recorded !== test.entries.length) throw new Error(`${shape} seed ${seed}: ${test.entries.length - recorded} held-out lines without reservation_rate`);
+    if (recorded !== test.entries.length)
+      throw new Error(`${shape} seed ${seed}: ${test.entries.length - recorded} held-out lines without reservation_rate`);
     const report = await tune(recording, strategy, {
       trials,
       seed: 1,
@@ -73,7 +74,9 @@ try {
     const untuned = heldOut(test, strategy, balance);
     const tuned = heldOut(test, strategy.withParams(best.params), balance);
     // Our backtests are tune's held-out runs; say so if they ever disagree.
-    const agree = Math.abs(untuned.ret - (window.baseline.testFigures?.netAnnualizedReturn ?? Number.NaN)) < 1e-12 && Math.abs(tuned.ret - (best.testFigures?.netAnnualizedReturn ?? Number.NaN)) < 1e-12;
+    const agree =
+      Math.abs(untuned.ret - (window.baseline.testFigures?.netAnnualizedReturn ?? Number.NaN)) < 1e-12 &&
+      Math.abs(tuned.ret - (best.testFigures?.netAnnualizedReturn ?? Number.NaN)) < 1e-12;
     const h = report.heldOut;
     rows.push([
       shape,
@@ -83,7 +86,7 @@ try {
       points(tuned.ret - untuned.ret),
       `${points(report.trainGain)}`,
       `${points(h.gain)} [${points(h.low)}, ${points(h.high)}]`,
-      `${report.improved ? 'writes tuned' : 'keeps untuned'}${agree ? '' : ' (differs from tune\'s own held-out runs)'}`,
+      `${report.improved ? 'writes tuned' : 'keeps untuned'}${agree ? '' : " (differs from tune's own held-out runs)"}`,
     ]);
     console.error(`done ${shape} seed ${seed} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
   }
@@ -99,6 +102,8 @@ console.log(
   `${grid.requests} requests per market; ${values.strategy} tuned (${trials} trials, net_return, seed 1, ${threads} threads) on the first ${TRAIN_SHARE * 100} %, both backtested on the last ${Math.round((1 - TRAIN_SHARE) * 100)} % with recorded acceptance; net annualized return (loans funded); gains in points; run time ${seconds.toFixed(0)} s`,
 );
 console.log('');
-console.log('| shape | seed | untuned, held out | tuned, held out | tuned − untuned | training gain | tune\'s held-out gain [95 %] | tune\'s verdict |');
+console.log(
+  "| shape | seed | untuned, held out | tuned, held out | tuned − untuned | training gain | tune's held-out gain [95 %] | tune's verdict |",
+);
 console.log('|---|---|---|---|---|---|---|---|');
 for (const row of rows) console.log(`| ${row.join(' | ')} |`);

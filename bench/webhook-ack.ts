@@ -69,8 +69,17 @@ async function signBodies(request: BurstRequest): Promise<Array<{ uuid: string; 
   const bodies: Array<{ uuid: string; body: string }> = [];
   for (let i = 0; i < request.events; i += 1) {
     const uuid = uuidOf(request.prefix, i);
-    const data = { loan_request_id: request.prefix * 100_000 + i + 1, loan_request_amount: 500, loan_request_type: 'crypto', has_banking_data: false, automated_loan_request: false };
-    const token = await new SignJWT({ webhook_uuid: uuid, topic: TOPIC, data }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(iat).sign(key);
+    const data = {
+      loan_request_id: request.prefix * 100_000 + i + 1,
+      loan_request_amount: 500,
+      loan_request_type: 'crypto',
+      has_banking_data: false,
+      automated_loan_request: false,
+    };
+    const token = await new SignJWT({ webhook_uuid: uuid, topic: TOPIC, data })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt(iat)
+      .sign(key);
     bodies.push({ uuid, body: JSON.stringify({ token }) });
   }
   return bodies;
@@ -78,10 +87,18 @@ async function signBodies(request: BurstRequest): Promise<Array<{ uuid: string; 
 
 function post(agent: http.Agent, url: URL, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-svc-topic': TOPIC, 'content-length': Buffer.byteLength(body) } }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-    });
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'x-svc-topic': TOPIC, 'content-length': Buffer.byteLength(body) },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
@@ -124,12 +141,18 @@ async function main(): Promise<void> {
   const bursts = Number(values.bursts);
   const concurrency = Number(values.concurrency);
   const synchronous = values.synchronous;
-  if (![events, bursts, concurrency].every((n) => Number.isSafeInteger(n) && n > 0) || (synchronous !== 'normal' && synchronous !== 'full')) {
+  if (
+    ![events, bursts, concurrency].every((n) => Number.isSafeInteger(n) && n > 0) ||
+    (synchronous !== 'normal' && synchronous !== 'full')
+  ) {
     console.error('usage: node --import tsx bench/webhook-ack.ts [--events N] [--bursts B] [--concurrency C] [--synchronous normal|full]');
     process.exit(2);
   }
 
-  const sender = fork(fileURLToPath(import.meta.url), ['--role', 'load'], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const sender = fork(fileURLToPath(import.meta.url), ['--role', 'load'], {
+    execArgv: process.execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   let prefix = 1;
   const send = (url: string): Promise<BurstResult> =>
     new Promise((resolve) => {
@@ -158,11 +181,18 @@ async function main(): Promise<void> {
     jobs: { balance_refresh: 'off', reconcile: 'off', fund_accepted: 'off', protections: 'off' },
     store: { synchronous },
   });
-  const unexpectedCall = new Proxy({}, { get: (_target, name) => () => Promise.reject(new Error(`unexpected marketplace call ${String(name)}`)) }) as MarketplaceApi;
+  const unexpectedCall = new Proxy(
+    {},
+    { get: (_target, name) => () => Promise.reject(new Error(`unexpected marketplace call ${String(name)}`)) },
+  ) as MarketplaceApi;
   // Opened here at the chosen level (the daemon would open config.db the same way).
   const store = openStore(config.db, { synchronous: config.store.synchronous });
   const strategy = await loadStrategyFile(fileURLToPath(new URL('../strategies/balanced.yaml', import.meta.url)));
-  const daemon = await createDaemon(config, {}, { store, client: unexpectedCall, log: silentLogger, webhookSecret: SECRET, strategies: [strategy] });
+  const daemon = await createDaemon(
+    config,
+    {},
+    { store, client: unexpectedCall, log: silentLogger, webhookSecret: SECRET, strategies: [strategy] },
+  );
   await daemon.start();
 
   const baseline: number[] = [];

@@ -42,7 +42,12 @@ try {
   let serverErrors = 0;
   let postMs = 0;
   const began = performance.now();
-  for await (const fuzz of fuzzBodies(bodies, { seed, secret, nowSeconds: Math.floor(clock.now() / 1000), bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES })) {
+  for await (const fuzz of fuzzBodies(bodies, {
+    seed,
+    secret,
+    nowSeconds: Math.floor(clock.now() / 1000),
+    bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES,
+  })) {
     if (fuzz.storesUuid !== undefined) expectedUuids.add(fuzz.storesUuid);
     if (fuzz.wakes) expectedWakes += 1;
     byKind.set(fuzz.kind, (byKind.get(fuzz.kind) ?? 0) + 1);
@@ -53,19 +58,23 @@ try {
     if (status >= 500) serverErrors += 1;
     if (status !== fuzz.status || (fuzz.answer !== undefined && answer !== fuzz.answer)) {
       unexpected += 1;
-      if (unexpected <= 5) console.error(`unexpected: ${fuzz.kind}: expected ${fuzz.status} ${fuzz.answer ?? ''}, got ${status} ${String(answer)}`);
+      if (unexpected <= 5)
+        console.error(`unexpected: ${fuzz.kind}: expected ${fuzz.status} ${fuzz.answer ?? ''}, got ${status} ${String(answer)}`);
     }
   }
   const seconds = (performance.now() - began) / 1000;
   const stored = (databaseOf(store).prepare('SELECT COUNT(*) AS n FROM webhook_inbox').get() as { n: number }).n;
 
   console.log(`bodies sent                 ${bodies.toLocaleString()} (seed ${seed})`);
-  for (const [status, count] of [...byStatus].sort(([a], [b]) => a - b)) console.log(`  status ${status}                ${count.toLocaleString()}`);
+  for (const [status, count] of [...byStatus].sort(([a], [b]) => a - b))
+    console.log(`  status ${status}                ${count.toLocaleString()}`);
   console.log(`5xx answers                 ${serverErrors}`);
   console.log(`answers not as expected     ${unexpected}`);
   console.log(`stored events               ${stored.toLocaleString()} (expected ${expectedUuids.size.toLocaleString()})`);
   console.log(`pipeline wake-ups           ${wakes.toLocaleString()} (expected ${expectedWakes.toLocaleString()})`);
-  console.log(`bodies/s                    ${(bodies / seconds).toFixed(0)} (${seconds.toFixed(1)} s; ${(postMs / bodies).toFixed(2)} ms a POST)`);
+  console.log(
+    `bodies/s                    ${(bodies / seconds).toFixed(0)} (${seconds.toFixed(1)} s; ${(postMs / bodies).toFixed(2)} ms a POST)`,
+  );
   console.log('kinds:');
   for (const [kind, count] of [...byKind].sort(([, a], [, b]) => b - a)) console.log(`  ${kind.padEnd(28)} ${count.toLocaleString()}`);
   if (serverErrors > 0 || unexpected > 0 || stored !== expectedUuids.size || wakes !== expectedWakes) process.exitCode = 1;

@@ -110,7 +110,14 @@ async function runMarket(): Promise<void> {
 
   async function runEvent(message: EventRequest): Promise<EventResult> {
     // A borrower every strategy here would lend to.
-    const request = control.createLoanRequest({ svcColor: 0, creditScore: 780, completedLoans: 5, hasBankingData: true, maxInterestRate: 1.2, competitorOffers: 0 });
+    const request = control.createLoanRequest({
+      svcColor: 0,
+      creditScore: 780,
+      completedLoans: 5,
+      hasBankingData: true,
+      maxInterestRate: 1.2,
+      competitorOffers: 0,
+    });
     sequence += 1;
     const data = {
       loan_request_id: request.id,
@@ -134,10 +141,18 @@ async function runMarket(): Promise<void> {
     window = current;
     const sent = performance.now();
     const webhook = new Promise<void>((resolve) => {
-      const post = http.request(message.webhookUrl, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-svc-topic': NEW_LOAN_REQUEST_TOPIC, 'content-length': Buffer.byteLength(body) } }, (response) => {
-        response.resume();
-        response.on('end', () => resolve());
-      });
+      const post = http.request(
+        message.webhookUrl,
+        {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'x-svc-topic': NEW_LOAN_REQUEST_TOPIC, 'content-length': Buffer.byteLength(body) },
+        },
+        (response) => {
+          response.resume();
+          response.on('end', () => resolve());
+        },
+      );
       post.on('error', () => resolve());
       post.end(body);
     });
@@ -170,7 +185,15 @@ if (values.role === 'market') {
 
 function clientFor(url: string): MarketplaceClient {
   return createMarketplaceClient(
-    { baseUrl: url, apiKey: CREDENTIALS.apiKey, secretKey: CREDENTIALS.secretKey, signatureMode: 'timestamp-secret', numericRangeFormat: 'min-max-params', timeoutMs: 5000, retry: DEFAULT_RETRY },
+    {
+      baseUrl: url,
+      apiKey: CREDENTIALS.apiKey,
+      secretKey: CREDENTIALS.secretKey,
+      signatureMode: 'timestamp-secret',
+      numericRangeFormat: 'min-max-params',
+      timeoutMs: 5000,
+      retry: DEFAULT_RETRY,
+    },
     {},
   );
 }
@@ -203,11 +226,20 @@ async function main(): Promise<void> {
   const events = Number(values.events);
   const warmup = Number(values.warmup);
   const synchronous = values.synchronous;
-  if (!Number.isSafeInteger(events) || events < 1 || !Number.isSafeInteger(warmup) || warmup < 0 || (synchronous !== 'normal' && synchronous !== 'full')) {
+  if (
+    !Number.isSafeInteger(events) ||
+    events < 1 ||
+    !Number.isSafeInteger(warmup) ||
+    warmup < 0 ||
+    (synchronous !== 'normal' && synchronous !== 'full')
+  ) {
     console.error('usage: node --import tsx bench/webhook-to-offer.ts [--events N] [--warmup W] [--synchronous normal|full] [--steps]');
     process.exit(2);
   }
-  const market = fork(fileURLToPath(import.meta.url), ['--role', 'market'], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const market = fork(fileURLToPath(import.meta.url), ['--role', 'market'], {
+    execArgv: process.execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const { url: marketUrl } = await new Promise<{ url: string }>((resolve) => market.once('message', resolve));
   const runEvent = (webhookUrl: string): Promise<EventResult> =>
     new Promise((resolve) => {
@@ -229,7 +261,11 @@ async function main(): Promise<void> {
   // Opened here at the chosen level (the daemon would open config.db the same way).
   const store = openStore(config.db, { synchronous: config.store.synchronous });
   const strategy = await loadStrategyFile(fileURLToPath(new URL('../strategies/balanced.yaml', import.meta.url)));
-  const daemon = await createDaemon(config, {}, { store, client: clientFor(marketUrl), log: silentLogger, webhookSecret: CREDENTIALS.webhookSecret, strategies: [strategy] });
+  const daemon = await createDaemon(
+    config,
+    {},
+    { store, client: clientFor(marketUrl), log: silentLogger, webhookSecret: CREDENTIALS.webhookSecret, strategies: [strategy] },
+  );
   await daemon.start();
   const skips = new Map<string, number>();
   daemon.pipeline.onDecided((_request, _source, result) => {
@@ -262,16 +298,22 @@ async function main(): Promise<void> {
     await bot.close();
     if (values.steps) {
       const { databaseOf } = await import('../src/store/index.js');
-      const rows = databaseOf(daemon.store).prepare("SELECT timings_json FROM decisions WHERE action = 'offer'").all() as Array<{ timings_json: string }>;
+      const rows = databaseOf(daemon.store).prepare("SELECT timings_json FROM decisions WHERE action = 'offer'").all() as Array<{
+        timings_json: string;
+      }>;
       const steps = new Map<string, number[]>();
-      for (const row of rows) for (const [step, ms] of Object.entries(JSON.parse(row.timings_json) as Record<string, number>)) steps.set(step, [...(steps.get(step) ?? []), ms]);
+      for (const row of rows)
+        for (const [step, ms] of Object.entries(JSON.parse(row.timings_json) as Record<string, number>))
+          steps.set(step, [...(steps.get(step) ?? []), ms]);
       for (const [step, ms] of steps) console.log(`lendbot step ${step} p50 ${quantile(ms, 0.5)} p99 ${quantile(ms, 0.99)}`);
     }
     await daemon.stop();
     store.close();
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`events ${events} each (after ${warmup} warm-up), store.synchronous ${synchronous}; ms from webhook sent to make_offer received, market time subtracted`);
+  console.log(
+    `events ${events} each (after ${warmup} warm-up), store.synchronous ${synchronous}; ms from webhook sent to make_offer received, market time subtracted`,
+  );
   for (const who of ['baseline', 'lendbot'] as const) {
     const times = own[who];
     const name = who === 'baseline' ? 'baseline (minimal bot)' : 'lendbot (daemon, balanced)';

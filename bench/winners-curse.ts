@@ -39,12 +39,19 @@ const strategy = pricingVariant(values.strategy, 'curse', { winners_curse: { ena
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-curse-'));
 const f = (x: number): string => x.toFixed(2);
 try {
-  console.log('shape | seed | loans (repaid) | their u: 10th / 50th / 90th percentile | w | P(repay | won) at u 0.2 / 0.5 / 0.9, scored 0.90 | scored 0.70');
+  console.log(
+    'shape | seed | loans (repaid) | their u: 10th / 50th / 90th percentile | w | P(repay | won) at u 0.2 / 0.5 / 0.9, scored 0.90 | scored 0.70',
+  );
   for await (const { shape, seed, recording } of marketRecordings(grid, dir)) {
     const train = sliceRecording(recording, 0, Math.round(recording.entries.length * 0.7));
     const learning = new MarketLearning();
     const positions: number[] = [];
-    runBacktest(train, [strategy], { startingBalanceCents: defaultBalance(recording).cents, learning, recordDecisions: false, onRepayLearned: (fate) => positions.push(fate.curse.observation.position) });
+    runBacktest(train, [strategy], {
+      startingBalanceCents: defaultBalance(recording).cents,
+      learning,
+      recordDecisions: false,
+      onRepayLearned: (fate) => positions.push(fate.curse.observation.position),
+    });
     positions.sort((a, b) => a - b);
     const state = learning.curse.existing(strategy.name);
     if (state === undefined) {
@@ -55,7 +62,9 @@ try {
     // u is the rate's position, so a rate for it on a request whose maximum is 0.5.
     const at = (p: number) => [0.2, 0.5, 0.9].map((u) => f(wonRepayProbability(p, 0.03 + u * 0.47, 0.5, w))).join(' / ');
     const share = (x: number): string => f(positions[Math.floor(x * (positions.length - 1))] ?? Number.NaN);
-    console.log(`${shape} | ${seed} | ${state.evidence} (${state.repaid}) | ${share(0.1)} / ${share(0.5)} / ${share(0.9)} | [${w.map(f).join(', ')}] | ${at(0.9)} | ${at(0.7)}`);
+    console.log(
+      `${shape} | ${seed} | ${state.evidence} (${state.repaid}) | ${share(0.1)} / ${share(0.5)} / ${share(0.9)} | [${w.map(f).join(', ')}] | ${at(0.9)} | ${at(0.7)}`,
+    );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -33,18 +33,31 @@ writeReport(reportsDir, 'balanced-last-month.html');
 // The shipped configuration, with strategies found from anywhere and the reports in the temp dir.
 const config = parseDocument(readFileSync(join(ROOT, 'config/lendbot.yaml'), 'utf8'));
 const strategies = config.toJS().strategies as string[];
-config.set('strategies', strategies.map((file) => resolve(ROOT, file)));
+config.set(
+  'strategies',
+  strategies.map((file) => resolve(ROOT, file)),
+);
 config.setIn(['ops', 'reports_dir'], reportsDir);
 writeFileSync(join(work, 'lendbot.yaml'), config.toString());
 
 const token = randomBytes(18).toString('base64url');
 const opsPort = await freePort();
 const base = `http://127.0.0.1:${opsPort}`;
-const daemon = spawn(process.execPath, [join(ROOT, 'bin/lendbot.js'), 'run', '--sandbox', '--config', join(work, 'lendbot.yaml'), '--db', join(work, 'sandbox.db')], {
-  cwd: ROOT,
-  env: { ...process.env, LENDBOT_OPS_PORT: String(opsPort), LENDBOT_WEBHOOK_PORT: String(await freePort()), LENDBOT_OPERATOR_TOKEN: token, LENDBOT_LOG_LEVEL: 'warn' },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+const daemon = spawn(
+  process.execPath,
+  [join(ROOT, 'bin/lendbot.js'), 'run', '--sandbox', '--config', join(work, 'lendbot.yaml'), '--db', join(work, 'sandbox.db')],
+  {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      LENDBOT_OPS_PORT: String(opsPort),
+      LENDBOT_WEBHOOK_PORT: String(await freePort()),
+      LENDBOT_OPERATOR_TOKEN: token,
+      LENDBOT_LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  },
+);
 const exited = new Promise<void>((done) => daemon.once('exit', () => done()));
 
 async function api<T>(path: string): Promise<T | undefined> {

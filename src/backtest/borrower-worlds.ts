@@ -37,7 +37,10 @@ export function reservationOf(law: ReservationLaw, u: number): number {
   return law(1 - u);
 }
 
-const pointMass = (rate: number): ReservationLaw => () => rate;
+const pointMass =
+  (rate: number): ReservationLaw =>
+  () =>
+    rate;
 
 /** (a) Rate-insensitive: every borrower accepts any rate up to the request's maximum. */
 function insensitiveLaw(maxRate: number): ReservationLaw {
@@ -105,7 +108,8 @@ function qualityLaw(maxRate: number, terms: number, quality: number): Reservatio
   return (p) => fair + span * p ** a;
 }
 
-const groupKey = (line: RecordingLine): string => `${line.loan_request.borrower_card_color}|${line.loan_request.borrower.credit_score ?? '-'}`;
+const groupKey = (line: RecordingLine): string =>
+  `${line.loan_request.borrower_card_color}|${line.loan_request.borrower.credit_score ?? '-'}`;
 
 /** Each request's quality q (see above), by loan request id. */
 export function borrowerQualities(recording: PreparedRecording): Map<number, number> {
@@ -114,7 +118,8 @@ export function borrowerQualities(recording: PreparedRecording): Map<number, num
   const levels = defaultCounts(lines, levelOf);
   const groups = defaultCounts(lines, groupKey);
   const all = defaultCounts(lines, () => 'all').get('all');
-  const shrink = (count: DefaultCount | undefined, prior: number): number => ((count?.defaults ?? 0) + QUALITY_PRIOR_LOANS * prior) / ((count?.n ?? 0) + QUALITY_PRIOR_LOANS);
+  const shrink = (count: DefaultCount | undefined, prior: number): number =>
+    ((count?.defaults ?? 0) + QUALITY_PRIOR_LOANS * prior) / ((count?.n ?? 0) + QUALITY_PRIOR_LOANS);
   // With nothing resolved, a middling 10 %.
   const overall = all ? all.defaults / all.n : 0.1;
   const qualities = new Map<number, number>();
@@ -141,10 +146,14 @@ export function borrowerWorlds(recording: PreparedRecording, response: MarketRes
   const { midpoint, steepness } = response.takeUp;
   return [
     world('insensitive', 'rate-insensitive: any rate up to the maximum', (line) => insensitiveLaw(line.loan_request.max_interest_rate)),
-    world('linear', `linear take-up: all at 0.03 down to ${LINEAR_TAKE_UP_AT_MAX * 100} % at the maximum`, (line) => linearLaw(line.loan_request.max_interest_rate)),
+    world('linear', `linear take-up: all at 0.03 down to ${LINEAR_TAKE_UP_AT_MAX * 100} % at the maximum`, (line) =>
+      linearLaw(line.loan_request.max_interest_rate),
+    ),
     world('quality', 'quality-tied: good borrowers shop, poor ones take anything', (line) =>
       qualityLaw(line.loan_request.max_interest_rate, line.loan_request.loan_terms, qualityOf(line)),
     ),
-    world('assumed', `assumed curve: midpoint ${midpoint}, steepness ${steepness}`, (line) => curveLaw(line.loan_request.max_interest_rate, response)),
+    world('assumed', `assumed curve: midpoint ${midpoint}, steepness ${steepness}`, (line) =>
+      curveLaw(line.loan_request.max_interest_rate, response),
+    ),
   ];
 }

@@ -22,7 +22,14 @@ import { compilePricing, type CompiledPricing } from '../engine/compile/compile-
 import { resolveNumber } from '../engine/definition/param-values.js';
 import { featureSource } from '../engine/features/feature-source.js';
 import { curvePoint } from '../engine/pricing/expected-profit.js';
-import { featureByName, formatRatio, type CompiledStrategy, type Decision, type Enrichment, type FilterDefinition } from '../engine/index.js';
+import {
+  featureByName,
+  formatRatio,
+  type CompiledStrategy,
+  type Decision,
+  type Enrichment,
+  type FilterDefinition,
+} from '../engine/index.js';
 import type { RecordingLine } from '../recording/index.js';
 import type { LoanRequest } from '../domain/index.js';
 import { otherReason, reasonText } from '../domain/decision-reason.js';
@@ -60,14 +67,21 @@ function onPaidScore(filter: FilterDefinition): boolean {
  * `base` with the sight given, named `name`. Throws RangeError when `base` is not a YAML strategy
  * with a score and expected-profit pricing (its pricing is what the clairvoyants reuse).
  */
-export function clairvoyantStrategy(base: CompiledStrategy, recording: PreparedRecording, sight: ClairvoyantSight, name: string): CompiledStrategy {
+export function clairvoyantStrategy(
+  base: CompiledStrategy,
+  recording: PreparedRecording,
+  sight: ClairvoyantSight,
+  name: string,
+): CompiledStrategy {
   const definition = columnSourceOf(base)?.definition;
   const pricingDefinition = definition?.pricing;
   if (definition?.score === undefined || pricingDefinition?.mode !== 'expected_profit') {
     throw new RangeError(`a clairvoyant needs a YAML strategy with a score and expected_profit pricing; "${base.name}" is not one`);
   }
-  if (sight.repayProbability === undefined && sight.reservation === undefined) throw new RangeError('a clairvoyant needs risk sight, market sight or both');
-  if (definition.filters.some(onPaidScore)) throw new RangeError(`a clairvoyant cannot tell "${base.name}"'s filters on paid scores from its score's verdict`);
+  if (sight.repayProbability === undefined && sight.reservation === undefined)
+    throw new RangeError('a clairvoyant needs risk sight, market sight or both');
+  if (definition.filters.some(onPaidScore))
+    throw new RangeError(`a clairvoyant cannot tell "${base.name}"'s filters on paid scores from its score's verdict`);
   const fitted = columnSourceOf(base)?.fittedMarket;
   const minProbability = resolveNumber(definition.score.min_probability, base.params);
   const pricing = compilePricing(pricingDefinition, base.params, fitted);
@@ -84,9 +98,19 @@ export function clairvoyantStrategy(base: CompiledStrategy, recording: PreparedR
     if (!reachedVerdict(own) || own.probability === undefined) return { ...own, strategy: identity };
     const probability = sight.repayProbability === undefined ? own.probability : sight.repayProbability(request.id);
     const { automateFund, contributions, features, params } = own;
-    const skip = (reason: string): Decision => ({ action: 'skip', automateFund, reasons: [otherReason(reason)], contributions, features, strategy: identity, params, ...(probability === undefined ? {} : { probability }) });
+    const skip = (reason: string): Decision => ({
+      action: 'skip',
+      automateFund,
+      reasons: [otherReason(reason)],
+      contributions,
+      features,
+      strategy: identity,
+      params,
+      ...(probability === undefined ? {} : { probability }),
+    });
     if (probability === undefined) return skip(`${name}: no true repayment probability for request ${request.id}`);
-    if (probability < minProbability) return skip(`${name}: probability ${formatRatio(probability)} < min_probability ${formatRatio(minProbability)}`);
+    if (probability < minProbability)
+      return skip(`${name}: probability ${formatRatio(probability)} < min_probability ${formatRatio(minProbability)}`);
     const source = featureSource(request, enrichment);
     const offer = (rate: number, price: Extract<ReturnType<CompiledPricing>, { ok: true }>, reason: string): Decision => ({
       action: 'offer',
@@ -116,10 +140,15 @@ export function clairvoyantStrategy(base: CompiledStrategy, recording: PreparedR
     const rate = highestWinningRate(reservation, request.max_interest_rate, competition);
     if (rate === null) return skip(`${name}: no rate from 0.03 wins`);
     const price = openPricing(source, probability);
-    if (!price.ok || price.curve === undefined) return skip(`${name}: winning rate ${formatRatio(rate)} under the hurdle (${price.reasons.map(reasonText).join('; ')})`);
+    if (!price.ok || price.curve === undefined)
+      return skip(`${name}: winning rate ${formatRatio(rate)} under the hurdle (${price.reasons.map(reasonText).join('; ')})`);
     const point = curvePoint(price.curve, rate);
-    if (!(point.profitCents > 0)) return skip(`${name}: winning rate ${formatRatio(rate)} under the hurdle (break-even ${formatRatio(price.requiredRate)})`);
-    return { ...offer(rate, price, `${name}: offer ${formatRatio(rate)}, the highest that wins; break-even ${formatRatio(price.requiredRate)}`), expectedReturn: point.expectedReturn };
+    if (!(point.profitCents > 0))
+      return skip(`${name}: winning rate ${formatRatio(rate)} under the hurdle (break-even ${formatRatio(price.requiredRate)})`);
+    return {
+      ...offer(rate, price, `${name}: offer ${formatRatio(rate)}, the highest that wins; break-even ${formatRatio(price.requiredRate)}`),
+      expectedReturn: point.expectedReturn,
+    };
   };
 
   const strategy: CompiledStrategy = {

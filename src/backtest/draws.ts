@@ -69,11 +69,20 @@ export function summarizeDraws(draws: DrawFigures[]): DrawsSummary {
  * Backtests `strategies` once per seed. Returns the first draw's full result (the report's
  * tables) and every draw's headline figures.
  */
-export function runDraws(recording: PreparedRecording, strategies: readonly CompiledStrategy[], options: BacktestOptions, seeds: readonly number[]): { first: BacktestResult; draws: DrawsSummary } {
+export function runDraws(
+  recording: PreparedRecording,
+  strategies: readonly CompiledStrategy[],
+  options: BacktestOptions,
+  seeds: readonly number[],
+): { first: BacktestResult; draws: DrawsSummary } {
   let first: BacktestResult | undefined;
   const draws: DrawFigures[] = [];
   for (const [index, seed] of seeds.entries()) {
-    const result = runBacktest(recording, strategies, { ...options, market: { ...options.market, seed }, ...(index === 0 ? {} : { recordDecisions: false }) });
+    const result = runBacktest(recording, strategies, {
+      ...options,
+      market: { ...options.market, seed },
+      ...(index === 0 ? {} : { recordDecisions: false }),
+    });
     first ??= result;
     draws.push(figures(seed, result.summary));
   }
@@ -97,7 +106,12 @@ export function sensitivityCurves(curve: TakeUpCurve): Array<{ label: string; ta
 }
 
 /** The draws re-run under each sensitivity curve (the same seeds). */
-export function runSensitivity(recording: PreparedRecording, strategies: readonly CompiledStrategy[], options: BacktestOptions, seeds: readonly number[]): SensitivityCase[] {
+export function runSensitivity(
+  recording: PreparedRecording,
+  strategies: readonly CompiledStrategy[],
+  options: BacktestOptions,
+  seeds: readonly number[],
+): SensitivityCase[] {
   const response: MarketResponse = options.market?.response ?? DEFAULT_MARKET.response;
   return sensitivityCurves(response.takeUp).map(({ label, takeUp }) => {
     const market = { ...options.market, response: { ...response, takeUp } };

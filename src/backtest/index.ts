@@ -16,11 +16,30 @@ export { DEFAULT_MAX_DEFAULT } from './tune/objectives.js';
 export type { SplitSpec } from './tune/time-splits.js';
 export type { RankedTrial } from './tune/tuner.js';
 export { workerCount, workerPoolEvaluator } from './tune/worker-pool.js';
-export { DEFAULT_MARKET, judgeOffer, lacksOutcome, recordedCompetition, UNJUDGED_WARN_SHARE, unjudgedWarning, type MarketVerdict, type PrepaymentSetting } from './market-model.js';
+export {
+  DEFAULT_MARKET,
+  judgeOffer,
+  lacksOutcome,
+  recordedCompetition,
+  UNJUDGED_WARN_SHARE,
+  unjudgedWarning,
+  type MarketVerdict,
+  type PrepaymentSetting,
+} from './market-model.js';
 export { marketDraw } from './market-draws.js';
 export { loanCashFlows, type RepaymentPlan } from './loan-cash-flows.js';
 export { defaultBalance, defaultBalanceRule, type DefaultBalance } from './default-balance.js';
-export { drawSeeds, runDraws, runSensitivity, sensitivityCurves, summarizeDraws, type DrawsSummary, type DrawFigures, type SensitivityCase, type Spread } from './draws.js';
+export {
+  drawSeeds,
+  runDraws,
+  runSensitivity,
+  sensitivityCurves,
+  summarizeDraws,
+  type DrawsSummary,
+  type DrawFigures,
+  type SensitivityCase,
+  type Spread,
+} from './draws.js';
 export { MIN_FUNDED_LOANS, sampleSizeWarning } from './report/summary-lines.js';
 export type { BacktestDecision, BacktestSummary } from './backtest-result.js';
 export type { BacktestOptions } from './run-backtest.js';
@@ -28,7 +47,13 @@ export { borrowerWorlds, WORLD_NAMES, type BorrowerWorld, type WorldName } from 
 export { runWorlds, recordedAcceptanceShare, type WorldsBand, type WorldFigures } from './worlds-band.js';
 export { borrowerChoice, hasRecordedAcceptance } from './recorded-acceptance.js';
 export { wilson, rateRatio, type OfferStats, type DefaultRate, type RateRatio } from './offer-stats.js';
-export { ADVERSE_SELECTION_HEADER, ADVERSE_SELECTION_NOTE, adverseSelectionRows, COMPETITION_HEADER, competitionRows } from './report/adverse-selection.js';
+export {
+  ADVERSE_SELECTION_HEADER,
+  ADVERSE_SELECTION_NOTE,
+  adverseSelectionRows,
+  COMPETITION_HEADER,
+  competitionRows,
+} from './report/adverse-selection.js';
 export { bandHeadline, WORLDS_HEADER, worldsRows } from './report/worlds-band.js';
 export { SENSITIVITY_HEADER, sensitivityRows, sensitivityTitle } from './report/sensitivity-section.js';
 export { verdictLine } from './report/verdict.js';

@@ -15,9 +15,7 @@
  */
 import { monthlyPayment } from '../engine/index.js';
 
-export type RepaymentPlan =
-  | { kind: 'full'; prepayMonth: number | null }
-  | { kind: 'partial'; repaidCents: number; final: boolean };
+export type RepaymentPlan = { kind: 'full'; prepayMonth: number | null } | { kind: 'partial'; repaidCents: number; final: boolean };
 
 /** One instalment actually received. */
 export interface Instalment {
@@ -48,21 +46,34 @@ export interface LoanCashFlows {
   capitalCentMonths: number;
 }
 
-export function loanCashFlows(principalCents: number, rate: number, terms: number, plan: RepaymentPlan, recoveryDelayMonths = 0): LoanCashFlows {
+export function loanCashFlows(
+  principalCents: number,
+  rate: number,
+  terms: number,
+  plan: RepaymentPlan,
+  recoveryDelayMonths = 0,
+): LoanCashFlows {
   const payment = monthlyPayment(principalCents, rate, terms);
   const totalDue = payment * terms;
   const instalments: Instalment[] = [];
   let outstanding = principalCents;
   let capital = 0;
   const pay = (month: number, amount: number, principal: number): void => {
-    instalments.push({ month, amountCents: amount, interestCents: amount - principal, principalCents: principal, outstandingBeforeCents: outstanding });
+    instalments.push({
+      month,
+      amountCents: amount,
+      interestCents: amount - principal,
+      principalCents: principal,
+      outstandingBeforeCents: outstanding,
+    });
     capital += outstanding;
     outstanding -= principal;
   };
   const interestDue = (): number => Math.round((outstanding * rate) / 12);
 
   const repaid = plan.kind === 'full' ? totalDue : Math.min(totalDue, Math.max(0, Math.round(plan.repaidCents)));
-  const prepayMonth = plan.kind === 'full' && plan.prepayMonth !== null && plan.prepayMonth >= 1 && plan.prepayMonth < terms ? plan.prepayMonth : null;
+  const prepayMonth =
+    plan.kind === 'full' && plan.prepayMonth !== null && plan.prepayMonth >= 1 && plan.prepayMonth < terms ? plan.prepayMonth : null;
   const final = plan.kind === 'full' || plan.final;
   const fullInstalments = final ? Math.floor(repaid / payment) : terms;
   let left = repaid;

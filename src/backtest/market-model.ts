@@ -22,7 +22,14 @@
  *   recording says it repaid (`repaid_fraction` of the total due at the FUNDED rate), never more
  *   than it owes us.
  */
-import { acceptProbability, DEFAULT_MARKET_RESPONSE, totalRepayment, type CompetitionComparison, type MarketResponse, type RecordedCompetition } from '../engine/index.js';
+import {
+  acceptProbability,
+  DEFAULT_MARKET_RESPONSE,
+  totalRepayment,
+  type CompetitionComparison,
+  type MarketResponse,
+  type RecordedCompetition,
+} from '../engine/index.js';
 import type { Outcome, RecordingLine } from '../recording/index.js';
 import { parseCents } from '../domain/index.js';
 import { marketDraw } from './market-draws.js';
@@ -93,7 +100,10 @@ const FUNDED_STATUSES = new Set(['completed', 'current', 'collection', 'default'
  * What the recording says about the competition for a request, or 'lose' when the offer is
  * assumed lost (`unknownCompetition: 'lose'` and nothing recorded).
  */
-export function recordedCompetition(outcome: Outcome | undefined, unknown: MarketAssumptions['unknownCompetition']): RecordedCompetition | 'lose' {
+export function recordedCompetition(
+  outcome: Outcome | undefined,
+  unknown: MarketAssumptions['unknownCompetition'],
+): RecordedCompetition | 'lose' {
   const funded = outcome !== undefined && FUNDED_STATUSES.has(outcome.status);
   const best = outcome?.best_competing_rate;
   if (best === null) return { kind: 'none' };
@@ -123,7 +133,11 @@ function fateOf(outcome: Outcome | undefined, rate: number, market: MarketAssump
     if (!ifFunded) return 'unfunded';
     return { status: ifFunded.status, fraction: ifFunded.repaid_fraction, basisRate: outcome.funded_rate ?? rate };
   }
-  return { status: outcome.status, fraction: outcome.repaid_fraction ?? market.missingRepaidFraction[outcome.status], basisRate: outcome.funded_rate ?? rate };
+  return {
+    status: outcome.status,
+    fraction: outcome.repaid_fraction ?? market.missingRepaidFraction[outcome.status],
+    basisRate: outcome.funded_rate ?? rate,
+  };
 }
 
 /**
@@ -162,7 +176,13 @@ function prepayMonth(requestId: number, terms: number, market: MarketAssumptions
  * at `defaultProbability` (the offering strategy's, as the fit behind a borrower-dependent curve
  * used the lender's own) when the take-up depends on the borrower.
  */
-export function judgeOffer(line: RecordingLine, rate: number, market: MarketAssumptions, world?: ReservationSource, defaultProbability = 0): MarketVerdict {
+export function judgeOffer(
+  line: RecordingLine,
+  rate: number,
+  market: MarketAssumptions,
+  world?: ReservationSource,
+  defaultProbability = 0,
+): MarketVerdict {
   const request = line.loan_request;
   const fate = fateOf(line.outcome, rate, market);
   if (fate === 'unfunded' || fate === 'no_outcome') return { won: false, reason: fate, probability: 0 };
@@ -177,10 +197,15 @@ export function judgeOffer(line: RecordingLine, rate: number, market: MarketAssu
     probability = acceptProbability(rate, request.max_interest_rate, competition, market.response, market.comparison, defaultProbability);
     if (!(marketDraw(market.seed, request.id, 'accept') < probability)) {
       // As recorded acceptance names it: outbid when a competitor offered at or below our rate.
-      return { won: false, reason: borrowerChoice(rate, Number.POSITIVE_INFINITY, competition) === 'outbid' ? 'outbid' : 'declined', probability };
+      return {
+        won: false,
+        reason: borrowerChoice(rate, Number.POSITIVE_INFINITY, competition) === 'outbid' ? 'outbid' : 'declined',
+        probability,
+      };
     }
   }
-  if (fate.status === 'completed') return { won: true, plan: { kind: 'full', prepayMonth: prepayMonth(request.id, request.loan_terms, market) }, probability };
+  if (fate.status === 'completed')
+    return { won: true, plan: { kind: 'full', prepayMonth: prepayMonth(request.id, request.loan_terms, market) }, probability };
   const principal = parseCents(request.total_amount);
   // repaid_fraction is a share of the total due at the rate the loan was funded at: the same
   // dollars come back whatever we charged, but never more than we are owed (loanCashFlows caps).

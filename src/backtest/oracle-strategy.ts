@@ -7,7 +7,17 @@
  * like every strategy in a backtest. Where the recording says the highest rate the borrower
  * accepts (`reservation_rate`), it knows that too and offers the highest rate that still wins.
  */
-import { acceptProbability, DEFAULT_MARKET_RESPONSE, MIN_OFFER_RATE, totalRepayment, type CompetitionComparison, type CompiledStrategy, type Decision, type MarketResponse, type RecordedCompetition } from '../engine/index.js';
+import {
+  acceptProbability,
+  DEFAULT_MARKET_RESPONSE,
+  MIN_OFFER_RATE,
+  totalRepayment,
+  type CompetitionComparison,
+  type CompiledStrategy,
+  type Decision,
+  type MarketResponse,
+  type RecordedCompetition,
+} from '../engine/index.js';
 import { parseCents } from '../domain/index.js';
 import { otherReason } from '../domain/decision-reason.js';
 import type { PreparedRecording } from './prepared-recording.js';
@@ -44,7 +54,12 @@ function repaysInFull(outcome: NonNullable<PreparedRecording['entries'][number][
  * price is chosen, so with a scarce balance the oracle keeps its cash for loans that earn more
  * than the hurdle instead of lending it all to the first good borrowers (0: purely greedy).
  */
-export function oracleStrategy(recording: PreparedRecording, response: MarketResponse = DEFAULT_MARKET_RESPONSE, hurdleReturn = 0, comparison: CompetitionComparison = 'hard'): CompiledStrategy {
+export function oracleStrategy(
+  recording: PreparedRecording,
+  response: MarketResponse = DEFAULT_MARKET_RESPONSE,
+  hurdleReturn = 0,
+  comparison: CompetitionComparison = 'hard',
+): CompiledStrategy {
   const byId = new Map(recording.entries.map((entry) => [entry.line.loan_request.id, entry.line]));
   const identity = { name: 'oracle', version: '1', contentHash: 'oracle' };
   const strategy: CompiledStrategy = {
@@ -58,7 +73,15 @@ export function oracleStrategy(recording: PreparedRecording, response: MarketRes
     automateFund: true,
     features: [],
     evaluate(request): Decision {
-      const base: Decision = { action: 'skip', automateFund: true, reasons: [], contributions: [], features: {}, strategy: identity, params: {} };
+      const base: Decision = {
+        action: 'skip',
+        automateFund: true,
+        reasons: [],
+        contributions: [],
+        features: {},
+        strategy: identity,
+        params: {},
+      };
       const outcome = byId.get(request.id)?.outcome;
       if (!outcome || !repaysInFull(outcome)) return { ...base, reasons: [otherReason('oracle: does not repay in full')] };
       const competition = recordedCompetition(outcome, 'win');
@@ -68,13 +91,16 @@ export function oracleStrategy(recording: PreparedRecording, response: MarketRes
       if (outcome.reservation_rate !== undefined) {
         const rate = highestWinningRate(outcome.reservation_rate, request.max_interest_rate, competition);
         if (rate === null) return { ...base, reasons: [otherReason('oracle: cannot win')] };
-        if (totalRepayment(total, rate, request.loan_terms) - total - hurdleCents <= 0) return { ...base, reasons: [otherReason('oracle: no rate earns')] };
+        if (totalRepayment(total, rate, request.loan_terms) - total - hurdleCents <= 0)
+          return { ...base, reasons: [otherReason('oracle: no rate earns')] };
         return { ...base, action: 'offer', rate, probability: 1, reasons: [otherReason(`oracle: offer ${rate}`)] };
       }
       let best = { rate: 0, value: 0 };
       for (let rate = MIN_OFFER_RATE; rate <= request.max_interest_rate + 1e-9; rate += RATE_STEP) {
         const r = Math.min(rate, request.max_interest_rate);
-        const value = acceptProbability(r, request.max_interest_rate, competition, response, comparison) * (totalRepayment(total, r, request.loan_terms) - total - hurdleCents);
+        const value =
+          acceptProbability(r, request.max_interest_rate, competition, response, comparison) *
+          (totalRepayment(total, r, request.loan_terms) - total - hurdleCents);
         if (value > best.value) best = { rate: Math.round(r * 10_000) / 10_000, value };
       }
       if (best.value <= 0) return { ...base, reasons: [otherReason('oracle: no rate earns')] };

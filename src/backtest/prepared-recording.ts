@@ -78,7 +78,11 @@ export function prepareRecording(lines: Iterable<RecordingLine>, period: PeriodF
 }
 
 /** Reads and prepares a recording file; bad lines go to `onIssue`. */
-export async function loadRecording(file: string, period: PeriodFilter, onIssue: (issue: RecordingLineIssue) => void): Promise<PreparedRecording> {
+export async function loadRecording(
+  file: string,
+  period: PeriodFilter,
+  onIssue: (issue: RecordingLineIssue) => void,
+): Promise<PreparedRecording> {
   return prepareRecording(await readRecordingLines(file, onIssue), period);
 }
 

@@ -58,7 +58,12 @@ export function simSpendLedger(ledger: SimLedger): SpendLedger {
     subscribedSince: (provider, _fromMs, nowMs) => ledger.subscribed(nowMs, provider),
     record: (purchase) => {
       if (purchase.costCents > 0) {
-        ledger.dataBought(purchase.atMs, purchase.costCents, purchase.strategy, purchase.kind === 'subscription' ? purchase.provider : undefined);
+        ledger.dataBought(
+          purchase.atMs,
+          purchase.costCents,
+          purchase.strategy,
+          purchase.kind === 'subscription' ? purchase.provider : undefined,
+        );
       }
     },
   };

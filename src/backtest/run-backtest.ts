@@ -16,7 +16,18 @@ import { RecentDemand } from '../engine/pricing/cash-hurdle.js';
 import { checkOffer, UNCAPPED_RISK_LIMITS, type GuardRefusalCode, type GuardResult, type RiskLimits } from '../risk/index.js';
 import type { BacktestDecision, BacktestLoan, BacktestResult, SeriesPoint } from './backtest-result.js';
 import { EventQueue } from '../clock/event-queue.js';
-import { addMonthsUtc, DEFAULT_MARKET, defaultProbabilityOf, judgeOffer, lacksOutcome, loanCashFlows, recordedCompetition, type Instalment, type MarketAssumptions, type MarketVerdict } from './market-model.js';
+import {
+  addMonthsUtc,
+  DEFAULT_MARKET,
+  defaultProbabilityOf,
+  judgeOffer,
+  lacksOutcome,
+  loanCashFlows,
+  recordedCompetition,
+  type Instalment,
+  type MarketAssumptions,
+  type MarketVerdict,
+} from './market-model.js';
 import { OfferTally, populationDefault, type OfferFate } from './offer-stats.js';
 import { hasRecordedAcceptance, type ReservationSource } from './recorded-acceptance.js';
 import { isPrepared, prepareRecording, type PreparedRecording, type ReplayEntry } from './prepared-recording.js';
@@ -174,7 +185,8 @@ class Replay {
     }
     if (Number.isFinite(ms)) this.moveClock(ms);
     for (const fate of this.repayFates.takeUntil(ms)) {
-      if (this.context.learning?.curse.observe(fate.curse.strategy, fate.curse.observation, fate.repaid) === true) this.options.onRepayLearned?.(fate);
+      if (this.context.learning?.curse.observe(fate.curse.strategy, fate.curse.observation, fate.repaid) === true)
+        this.options.onRepayLearned?.(fate);
     }
   }
 
@@ -203,7 +215,12 @@ class Replay {
     const { decision, reasons } = outcome;
     // What the strategies would offer on, guard or not, weighted by its modelled take-up: the cash it would draw.
     if (decision.action === 'offer') this.demand.add(this.nowMs, entry.totalCents * (decision.modelled?.acceptProbability ?? 1));
-    const segments = this.segments.refs(String(request.borrower_card_color), entry.scoreBand, String(request.loan_terms), decision.strategy.name);
+    const segments = this.segments.refs(
+      String(request.borrower_card_color),
+      entry.scoreBand,
+      String(request.loan_terms),
+      decision.strategy.name,
+    );
     for (const counts of segments) counts.requests += 1;
     this.total.requests += 1;
     const { action } = outcome;
@@ -229,7 +246,19 @@ class Replay {
       this.decisions.push(record);
     }
     if (action === 'offer' && rate !== undefined) {
-      this.placeOffer({ entry, index, rate, strategy: decision.strategy.name, automateFund: decision.automateFund, key: { borrowerId: request.borrower.id, riskLevel: request.borrower_card_color }, segments, decision: record, learned: learnedOfferOf(decision), defaultProbability: defaultProbabilityOf(decision.probability), curse: curseOfferOf(decision) });
+      this.placeOffer({
+        entry,
+        index,
+        rate,
+        strategy: decision.strategy.name,
+        automateFund: decision.automateFund,
+        key: { borrowerId: request.borrower.id, riskLevel: request.borrower_card_color },
+        segments,
+        decision: record,
+        learned: learnedOfferOf(decision),
+        defaultProbability: defaultProbabilityOf(decision.probability),
+        curse: curseOfferOf(decision),
+      });
     }
   }
 
@@ -326,7 +355,8 @@ class Replay {
     const { learned } = offer;
     if (learned === undefined || !this.market.settle || fate === 'unfunded' || fate === 'no_outcome') return;
     const accepted = fate === 'won' || fate === 'funding_failed';
-    if (this.context.learning?.observe(learned.strategy, learned.observation, accepted) === true) this.options.onLearned?.(learned, accepted);
+    if (this.context.learning?.observe(learned.strategy, learned.observation, accepted) === true)
+      this.options.onLearned?.(learned, accepted);
   }
 
   private settle(offer: PendingOffer, verdict: MarketVerdict): void {
@@ -343,7 +373,13 @@ class Replay {
       return;
     }
     this.markFate(offer, 'won');
-    const flows = loanCashFlows(entry.totalCents, offer.rate, entry.line.loan_request.loan_terms, verdict.plan, this.market.recoveryDelayMonths);
+    const flows = loanCashFlows(
+      entry.totalCents,
+      offer.rate,
+      entry.line.loan_request.loan_terms,
+      verdict.plan,
+      this.market.recoveryDelayMonths,
+    );
     this.ledger.loanFunded(entry.totalCents, key);
     for (const counts of [...offer.segments, this.total]) {
       counts.funded += 1;
@@ -352,9 +388,12 @@ class Replay {
     }
     const loan: OpenLoan = { index: offer.index, key, segments: offer.segments };
     const fundedMs = this.nowMs;
-    for (const instalment of flows.instalments) this.events.add(addMonthsUtc(fundedMs, instalment.month), { kind: 'instalment', loan, instalment });
-    if (flows.lossMonth !== null) this.events.add(addMonthsUtc(fundedMs, flows.lossMonth), { kind: 'loss', loan, lossCents: flows.lossCents });
-    if (flows.recoveryMonth !== null) this.events.add(addMonthsUtc(fundedMs, flows.recoveryMonth), { kind: 'recovery', loan, recoveryCents: flows.recoveryCents });
+    for (const instalment of flows.instalments)
+      this.events.add(addMonthsUtc(fundedMs, instalment.month), { kind: 'instalment', loan, instalment });
+    if (flows.lossMonth !== null)
+      this.events.add(addMonthsUtc(fundedMs, flows.lossMonth), { kind: 'loss', loan, lossCents: flows.lossCents });
+    if (flows.recoveryMonth !== null)
+      this.events.add(addMonthsUtc(fundedMs, flows.recoveryMonth), { kind: 'recovery', loan, recoveryCents: flows.recoveryCents });
     // The winner's curse learns whether the loan repaid once its whole term has passed, defaulted
     // or not: feeding a default as soon as it happens would teach only early defaults for months
     // (the repaid loans' fates come last), a bias towards default. A loan the recording leaves
@@ -397,7 +436,13 @@ class Replay {
       return;
     }
     this.seriesDayMs = dayMs;
-    this.series.push({ at: new Date(dayMs).toISOString(), netCents: net, deployedCents: this.ledger.deployedCents, idleCents: this.ledger.balanceCents, reservedCents: this.ledger.reservedCents });
+    this.series.push({
+      at: new Date(dayMs).toISOString(),
+      netCents: net,
+      deployedCents: this.ledger.deployedCents,
+      idleCents: this.ledger.balanceCents,
+      reservedCents: this.ledger.reservedCents,
+    });
   }
 
   private result(recording: PreparedRecording): BacktestResult {
@@ -409,7 +454,14 @@ class Replay {
     const last = recording.entries.at(-1);
     const start = this.options.startingBalanceCents;
     return {
-      strategies: this.strategies.map((s) => ({ name: s.name, version: s.version, contentHash: s.contentHash, file: s.file, params: { ...s.params }, ...(s.marketSource === undefined ? {} : { marketSource: s.marketSource }) })),
+      strategies: this.strategies.map((s) => ({
+        name: s.name,
+        version: s.version,
+        contentHash: s.contentHash,
+        file: s.file,
+        params: { ...s.params },
+        ...(s.marketSource === undefined ? {} : { marketSource: s.marketSource }),
+      })),
       period: {
         from: first?.seenAt ?? null,
         to: last?.seenAt ?? null,
@@ -434,7 +486,8 @@ class Replay {
         fundingFailures: this.fundingFailures,
         unjudgedOffers: this.unjudgedOffers,
         unjudgedShare: total.offers === 0 ? 0 : this.unjudgedOffers / total.offers,
-        capitalUtilization: this.idleIntegral + this.deployedIntegral > 0 ? this.deployedIntegral / (this.idleIntegral + this.deployedIntegral) : 0,
+        capitalUtilization:
+          this.idleIntegral + this.deployedIntegral > 0 ? this.deployedIntegral / (this.idleIntegral + this.deployedIntegral) : 0,
         averageIdleCents: spanMs > 0 ? Math.round(this.idleIntegral / spanMs) : ledger.balanceCents,
         ...this.idleCash.shares(),
         netAnnualizedReturn: years > 0 && start > 0 ? net / start / years : 0,

@@ -39,7 +39,18 @@ export interface SegmentRow extends SegmentCounts {
 }
 
 export function emptyCounts(): SegmentCounts {
-  return { requests: 0, offers: 0, funded: 0, offeredRateSum: 0, deployedCents: 0, interestCents: 0, lossCents: 0, recoveryCents: 0, defaults: 0, capitalCentMonths: 0 };
+  return {
+    requests: 0,
+    offers: 0,
+    funded: 0,
+    offeredRateSum: 0,
+    deployedCents: 0,
+    interestCents: 0,
+    lossCents: 0,
+    recoveryCents: 0,
+    defaults: 0,
+    capitalCentMonths: 0,
+  };
 }
 
 /** Provider B's band when the recording holds its score, else "unscored". */
@@ -68,7 +79,12 @@ export class SegmentTable {
   /** The counts of the request's segments, in SEGMENT_DIMENSIONS order (risk_level, score_band, term, strategy). */
   refs(riskLevel: string, scoreBand: string, term: string, strategy: string): SegmentCounts[] {
     // Once per replayed request: four lookups, no intermediate objects.
-    return [countsOf(this.riskLevels, riskLevel), countsOf(this.scoreBands, scoreBand), countsOf(this.terms, term), countsOf(this.strategies, strategy)];
+    return [
+      countsOf(this.riskLevels, riskLevel),
+      countsOf(this.scoreBands, scoreBand),
+      countsOf(this.terms, term),
+      countsOf(this.strategies, strategy),
+    ];
   }
 
   private dimension(dimension: SegmentDimension): Map<string, SegmentCounts> {
@@ -79,9 +95,7 @@ export class SegmentTable {
     const out = {} as Record<SegmentDimension, SegmentRow[]>;
     for (const dimension of SEGMENT_DIMENSIONS) {
       const byKey = this.table.get(dimension) ?? new Map<string, SegmentCounts>();
-      out[dimension] = [...byKey.entries()]
-        .sort(([a], [b]) => compareKeys(a, b))
-        .map(([key, counts]) => segmentRow(key, counts));
+      out[dimension] = [...byKey.entries()].sort(([a], [b]) => compareKeys(a, b)).map(([key, counts]) => segmentRow(key, counts));
     }
     return out;
   }

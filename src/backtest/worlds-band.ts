@@ -46,7 +46,12 @@ export function recordedAcceptanceShare(recording: PreparedRecording): number {
 }
 
 /** `strategies` backtested over `seeds` in each borrower world. */
-export function runWorlds(recording: PreparedRecording, strategies: readonly CompiledStrategy[], options: BacktestOptions, seeds: readonly number[]): WorldsBand {
+export function runWorlds(
+  recording: PreparedRecording,
+  strategies: readonly CompiledStrategy[],
+  options: BacktestOptions,
+  seeds: readonly number[],
+): WorldsBand {
   const recordedShare = recordedAcceptanceShare(recording);
   if (recordedShare === 1) return { recordedShare, worlds: [], low: null, high: null };
   const response = options.market?.response ?? DEFAULT_MARKET.response;

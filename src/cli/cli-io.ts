@@ -22,11 +22,7 @@ export function warn(io: CliIo, line: string): void {
  * next write to the closed pipe fails with EPIPE, and `end` is called once instead of Node's
  * unhandled 'error' event (a stack trace and exit code 1). Any other write error is `fail`ed.
  */
-export function endWhenReaderCloses(
-  streams: readonly NodeJS.WritableStream[],
-  end: () => void,
-  fail: (error: Error) => void,
-): void {
+export function endWhenReaderCloses(streams: readonly NodeJS.WritableStream[], end: () => void, fail: (error: Error) => void): void {
   let ended = false;
   for (const stream of streams) {
     stream.on('error', (error: NodeJS.ErrnoException) => {

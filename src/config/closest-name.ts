@@ -26,9 +26,8 @@ export function closestName(name: string, candidates: Iterable<string>): string 
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of candidates) {
-    const distance = candidate.includes(name) || name.includes(candidate)
-      ? Math.abs(candidate.length - name.length) / 4
-      : editDistance(name, candidate);
+    const distance =
+      candidate.includes(name) || name.includes(candidate) ? Math.abs(candidate.length - name.length) / 4 : editDistance(name, candidate);
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;

@@ -36,9 +36,7 @@ export function parseYamlText<S extends z.ZodType>(
   const parsed = schema.safeParse(data);
   if (!parsed.success) throw new ConfigFileError(file, sortProblems(zodProblems(parsed.error, schema, positioned, file)));
 
-  const problems = rules.flatMap((rule) =>
-    rule(parsed.data).map((problem) => locate(positioned, file, problem.path, problem.message)),
-  );
+  const problems = rules.flatMap((rule) => rule(parsed.data).map((problem) => locate(positioned, file, problem.path, problem.message)));
   if (problems.length > 0) throw new ConfigFileError(file, sortProblems(problems));
   return parsed.data;
 }

@@ -35,11 +35,7 @@ function offsetOf(node: unknown): number | undefined {
  * to something missing (a required key that is absent is reported on its parent object).
  * With `atKey`, a map entry is reported at its key rather than its value (for unknown keys).
  */
-export function positionOf(
-  positioned: PositionedDocument,
-  path: ReadonlyArray<PropertyKey>,
-  atKey?: string,
-): Position {
+export function positionOf(positioned: PositionedDocument, path: ReadonlyArray<PropertyKey>, atKey?: string): Position {
   let node: unknown = positioned.document.contents;
   let offset = offsetOf(node) ?? 0;
   const steps = atKey === undefined ? path : [...path, atKey];

@@ -30,7 +30,13 @@ export class AccountSync {
     },
   ) {
     const { client, store, clock, log, paymentLoansPerSync } = deps;
-    this.payments = new PaymentSync({ client, store, clock, log, ...(paymentLoansPerSync === undefined ? {} : { maxLoans: paymentLoansPerSync }) });
+    this.payments = new PaymentSync({
+      client,
+      store,
+      clock,
+      log,
+      ...(paymentLoansPerSync === undefined ? {} : { maxLoans: paymentLoansPerSync }),
+    });
   }
 
   /** Reads the four loan lists, stores them, moves our offers to accepted or funded, then reads payments. */

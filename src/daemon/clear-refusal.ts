@@ -12,7 +12,14 @@
  * 5xx, a timeout, a bug) may have created the offer: it stays `unknown`, keeps its money
  * reserved, and is reconciled, never resent blindly (docs/daemon.md, "Acting").
  */
-import { AUTH_REFUSAL_CODES, InvalidArgumentError, NOT_SENT_NETWORK_CODES, refusesCall, ServiceError, type RefusedCall } from '../service/index.js';
+import {
+  AUTH_REFUSAL_CODES,
+  InvalidArgumentError,
+  NOT_SENT_NETWORK_CODES,
+  refusesCall,
+  ServiceError,
+  type RefusedCall,
+} from '../service/index.js';
 
 export type CallKind = RefusedCall;
 

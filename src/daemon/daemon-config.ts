@@ -46,11 +46,16 @@ export const daemonConfigSchema = z.strictObject({
       token_layout: z
         .enum(TOKEN_LAYOUTS)
         .default(DEFAULT_TOKEN_LAYOUT)
-        .describe('where the event sits in the token: auto reads both; envelope: claims {webhook_uuid, topic, data}; data: claims are the data, uuid and topic beside the token'),
+        .describe(
+          'where the event sits in the token: auto reads both; envelope: claims {webhook_uuid, topic, data}; data: claims are the data, uuid and topic beside the token',
+        ),
       warn_after: z
         .strictObject({
           refusals: z.number().int().positive().default(DEFAULT_WARN_AFTER_REFUSALS),
-          within_minutes: z.number().positive().default(DEFAULT_WARN_WINDOW_MS / 60_000),
+          within_minutes: z
+            .number()
+            .positive()
+            .default(DEFAULT_WARN_WINDOW_MS / 60_000),
         })
         .prefault({})
         .describe('validly signed webhooks refused for their shape this often raise a warning (/healthz, lendbot status, a notification)'),
@@ -119,23 +124,29 @@ export function applyEnv(config: DaemonConfigFile, env: Env): DaemonConfigFile {
   if (env.LENDBOT_DRY_RUN?.trim()) result.dry_run = parseBoolean(env.LENDBOT_DRY_RUN, 'LENDBOT_DRY_RUN');
   if (env.LENDBOT_LOG_LEVEL?.trim()) {
     const level = daemonConfigSchema.shape.log_level.safeParse(env.LENDBOT_LOG_LEVEL.trim());
-    if (!level.success) throw new ConfigurationError(`LENDBOT_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent (got "${env.LENDBOT_LOG_LEVEL}")`);
+    if (!level.success)
+      throw new ConfigurationError(
+        `LENDBOT_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent (got "${env.LENDBOT_LOG_LEVEL}")`,
+      );
     result.log_level = level.data;
   }
   if (env.LENDBOT_WEBHOOK_PORT?.trim()) {
     const port = Number(env.LENDBOT_WEBHOOK_PORT);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigurationError(`LENDBOT_WEBHOOK_PORT must be a port number (got "${env.LENDBOT_WEBHOOK_PORT}")`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new ConfigurationError(`LENDBOT_WEBHOOK_PORT must be a port number (got "${env.LENDBOT_WEBHOOK_PORT}")`);
     result.webhook.port = port;
   }
   if (env.LENDBOT_OPS_PORT?.trim()) {
     const port = Number(env.LENDBOT_OPS_PORT);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigurationError(`LENDBOT_OPS_PORT must be a port number (got "${env.LENDBOT_OPS_PORT}")`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new ConfigurationError(`LENDBOT_OPS_PORT must be a port number (got "${env.LENDBOT_OPS_PORT}")`);
     result.ops.port = port;
   }
   // A container binds 0.0.0.0 inside and publishes the port on the host's loopback (compose.yaml).
   if (env.LENDBOT_OPS_HOST?.trim()) result.ops.host = env.LENDBOT_OPS_HOST.trim();
   if (env.LENDBOT_POLL?.trim()) {
-    if (!cron.validate(env.LENDBOT_POLL.trim())) throw new ConfigurationError(`LENDBOT_POLL is not a cron expression (got "${env.LENDBOT_POLL}")`);
+    if (!cron.validate(env.LENDBOT_POLL.trim()))
+      throw new ConfigurationError(`LENDBOT_POLL is not a cron expression (got "${env.LENDBOT_POLL}")`);
     result.poll.schedule = env.LENDBOT_POLL.trim();
   }
   return result;

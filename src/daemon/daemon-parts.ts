@@ -14,7 +14,14 @@ import { createLogger, type Logger } from '../log/logger.js';
 import type { RiskLimits } from '../risk/index.js';
 import { ConfigurationError } from '../domain/index.js';
 import { reasonText } from '../domain/decision-reason.js';
-import { createMarketplaceClient, serviceConfigFromEnv, serviceSettingsFromSection, unionListFilters, type MarketplaceApi, type ServiceConfig } from '../service/index.js';
+import {
+  createMarketplaceClient,
+  serviceConfigFromEnv,
+  serviceSettingsFromSection,
+  unionListFilters,
+  type MarketplaceApi,
+  type ServiceConfig,
+} from '../service/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { buildWebhookServer, type WebhookServer } from '../webhook/index.js';
 import { AccountSync } from './account-sync.js';
@@ -84,7 +91,12 @@ export interface DaemonParts {
   strategyFiles: readonly string[] | undefined;
   /** Hot reload's sources and how a validated change is swapped in; undefined when the strategies were compiled in process. */
   reload:
-    | { strategyFiles: readonly string[]; configFile: string | undefined; configSchema: typeof daemonConfigSchema; apply: (next: ActiveConfig) => Promise<void> }
+    | {
+        strategyFiles: readonly string[];
+        configFile: string | undefined;
+        configSchema: typeof daemonConfigSchema;
+        apply: (next: ActiveConfig) => Promise<void>;
+      }
     | undefined;
   /** The config's expected-loss shares (equity in the status and /metrics). */
   lossRates: LossRates;
@@ -138,9 +150,15 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
   const notifier = notifierFromConfig(config.notifications, env, { clock, log: component('notify') });
   const notify = (...args: Parameters<WebhookNotifier['notify']>): void => void notifier?.notify(...args);
   const metrics = createMetrics();
-  const serviceHealth = new ServiceHealth({ clock: backoffClock, log: component('service'), notify: (data) => notify('service_degraded', data) });
+  const serviceHealth = new ServiceHealth({
+    clock: backoffClock,
+    log: component('service'),
+    notify: (data) => notify('service_degraded', data),
+  });
   const client = instrumentClient(bareClient, metrics, (endpoint, error) => serviceHealth.observe(endpoint, error));
-  const store = overrides.store ?? openStore(config.db, { onWarning: (message) => log.warn({ db: config.db }, message), synchronous: config.store.synchronous });
+  const store =
+    overrides.store ??
+    openStore(config.db, { onWarning: (message) => log.warn({ db: config.db }, message), synchronous: config.store.synchronous });
   const dryRun = config.dry_run;
 
   // What hot reload may change; read through get() each time, swapped between two requests.
@@ -197,7 +215,11 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
     worker: inbox,
     onOutcome: (outcome) => metrics.webhookEvents.inc({ outcome }),
     tokenLayout: config.webhook.token_layout,
-    refusalWarning: { state: store.state, refusals: config.webhook.warn_after.refusals, windowMs: config.webhook.warn_after.within_minutes * 60_000 },
+    refusalWarning: {
+      state: store.state,
+      refusals: config.webhook.warn_after.refusals,
+      windowMs: config.webhook.warn_after.within_minutes * 60_000,
+    },
   });
   const lossRates = lossRatesFromConfig(config);
   return {

@@ -91,7 +91,11 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
     async checkMarketplace() {
       const { serviceConfig } = parts;
       if (serviceConfig === undefined) return;
-      await checkMarketplaceAtStart(parts.bareClient, { baseUrl: serviceConfig.baseUrl, tries: serviceConfig.retry.readRetries + 1, log: parts.component('start') });
+      await checkMarketplaceAtStart(parts.bareClient, {
+        baseUrl: serviceConfig.baseUrl,
+        tries: serviceConfig.retry.readRetries + 1,
+        log: parts.component('start'),
+      });
     },
     async start() {
       // Webhooks are stored from now on, but nothing is decided before the offers a crash left
@@ -100,8 +104,18 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       const { host, port } = config.webhook;
       // Both ports first, before anything runs: a port another program holds ends start-up with
       // one line naming it and its setting (start-checks.ts).
-      await listenOrExplain(() => webhook.listen({ host, port }).then(() => undefined), { what: 'the webhook listener', host, port, setting: 'webhook.port or LENDBOT_WEBHOOK_PORT' });
-      await listenOrExplain(() => operator.start(), { what: 'the operator listener', host: config.ops.host, port: config.ops.port, setting: 'ops.port or LENDBOT_OPS_PORT' });
+      await listenOrExplain(() => webhook.listen({ host, port }).then(() => undefined), {
+        what: 'the webhook listener',
+        host,
+        port,
+        setting: 'webhook.port or LENDBOT_WEBHOOK_PORT',
+      });
+      await listenOrExplain(() => operator.start(), {
+        what: 'the operator listener',
+        host: config.ops.host,
+        port: config.ops.port,
+        setting: 'ops.port or LENDBOT_OPS_PORT',
+      });
       await ops.start();
       log.info({ webhookUrl, mode, dryRun, strategies: parts.strategies().map((s) => s.name) }, 'lendbot started');
       await settleAtStart();

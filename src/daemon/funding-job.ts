@@ -84,7 +84,8 @@ export class FundingJob {
     const { client, store, clock, log } = this.deps;
     // Read again: a sync may have settled the offer since the list was read.
     const offer = store.offers.get(offerId);
-    if (offer === undefined || offer.serviceOfferId === null || (offer.state !== 'placed' && offer.state !== 'accepted')) return 'settled_meanwhile';
+    if (offer === undefined || offer.serviceOfferId === null || (offer.state !== 'placed' && offer.state !== 'accepted'))
+      return 'settled_meanwhile';
     const facts = { loanRequestId: offer.loanRequestId, offerId: offer.serviceOfferId, state: offer.state };
 
     const limits = this.deps.limits();
@@ -104,7 +105,10 @@ export class FundingJob {
       const retryAt = this.retryLater(offer);
       // Expected now and then for an offer not accepted yet; worth a warning once it is.
       const level = offer.state === 'accepted' ? 'warn' : 'info';
-      log[level]({ ...facts, code: guard.code, reason: reasonText(guard.reason), retryAt }, 'funding refused by the guard; not sent, tried again later');
+      log[level](
+        { ...facts, code: guard.code, reason: reasonText(guard.reason), retryAt },
+        'funding refused by the guard; not sent, tried again later',
+      );
       return 'guard_refused';
     }
 
@@ -127,7 +131,10 @@ export class FundingJob {
         return 'failed';
       }
       // A timeout, a 5xx, an answer that cannot be read: funding may have started.
-      log.warn(details, 'fund call outcome unknown: not repeated before the next attempt; the next sync shows whether the loan is being funded');
+      log.warn(
+        details,
+        'fund call outcome unknown: not repeated before the next attempt; the next sync shows whether the loan is being funded',
+      );
       return 'ambiguous';
     }
 

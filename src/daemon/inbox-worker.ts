@@ -26,7 +26,6 @@ import { Backoff, DEFAULT_BACKOFF, type BackoffSettings } from '../clock/backoff
 import type { Pipeline } from './pipeline.js';
 import { findLoanRequest } from './request-finder.js';
 
-
 /** What handling an event reads of it: the webhook listener hands these fields of an event it just stored. */
 export type StoredEvent = Pick<InboxEvent, 'webhookUuid' | 'topic' | 'data'>;
 
@@ -215,7 +214,10 @@ export class InboxWorker implements StoredEventWorker {
       // An outage or a refusal: the event stays unprocessed and waits its back-off.
       const text = error instanceof Error ? error.message : String(error);
       const step = this.eventBackoff.failed(event.webhookUuid);
-      log.debug({ webhookUuid: event.webhookUuid, err: error, failures: step.failures, retryInMs: step.delayMs }, 'webhook event not processed yet');
+      log.debug(
+        { webhookUuid: event.webhookUuid, err: error, failures: step.failures, retryInMs: step.delayMs },
+        'webhook event not processed yet',
+      );
       return { kind: 'failed', error: text };
     }
   }

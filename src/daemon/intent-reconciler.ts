@@ -31,9 +31,7 @@ export interface ReconcileCounts {
 }
 
 export class IntentReconciler {
-  constructor(
-    private readonly deps: { client: MarketplaceApi; store: Store; clock: Clock; log: Logger; offerExpiryMs: () => number },
-  ) {}
+  constructor(private readonly deps: { client: MarketplaceApi; store: Store; clock: Clock; log: Logger; offerExpiryMs: () => number }) {}
 
   /** Settles every unsettled offer against one scan of the list. */
   async reconcile(listed: ListedRequests): Promise<ReconcileCounts> {
@@ -109,7 +107,10 @@ export class IntentReconciler {
         return true;
       }
       if (offer.state === 'intent') store.offers.markUnknown(offer.id, failureText(error), clock.now());
-      log.warn({ loanRequestId: offer.loanRequestId, code: error.code, text: failureText(error) }, 'offer still unknown; its money stays reserved');
+      log.warn(
+        { loanRequestId: offer.loanRequestId, code: error.code, text: failureText(error) },
+        'offer still unknown; its money stays reserved',
+      );
       return false;
     }
   }

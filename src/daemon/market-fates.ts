@@ -9,7 +9,14 @@
  */
 import type { Clock } from '../clock/clock.js';
 import type { Decision } from '../engine/index.js';
-import { learnedOfferOf, learningSummary, MarketLearning, type LearnerState, type LearningObservation, type StoredLearnerState } from '../engine/market/index.js';
+import {
+  learnedOfferOf,
+  learningSummary,
+  MarketLearning,
+  type LearnerState,
+  type LearningObservation,
+  type StoredLearnerState,
+} from '../engine/market/index.js';
 import type { Logger } from '../log/logger.js';
 import { createMarketLearningRepository, type MarketLearningRepository } from '../store/market-learning-repository.js';
 import { databaseOf, type Store } from '../store/index.js';

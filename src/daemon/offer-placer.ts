@@ -31,9 +31,7 @@ export interface PaperTerms {
 }
 
 export class OfferPlacer {
-  constructor(
-    private readonly deps: { client: MarketplaceApi; store: Store; clock: Clock; log: Logger; dryRun: boolean },
-  ) {}
+  constructor(private readonly deps: { client: MarketplaceApi; store: Store; clock: Clock; log: Logger; dryRun: boolean }) {}
 
   async place(request: LoanRequest, rate: number, automateFund: boolean, paper?: PaperTerms): Promise<PlaceOutcome> {
     const { store, clock, log, dryRun } = this.deps;
@@ -70,7 +68,11 @@ export class OfferPlacer {
     // Anything but the client's own errors is a bug: thrown. The intent row stays and keeps its
     // money reserved until the reconciler settles it.
     if (!(error instanceof ServiceError) && !(error instanceof InvalidArgumentError)) throw error;
-    if (error instanceof ServiceError && error.code === 'RULE_REFUSED' && (error.refusal === 'offer_exists' || isAlreadyOfferedText(error.serviceText))) {
+    if (
+      error instanceof ServiceError &&
+      error.code === 'RULE_REFUSED' &&
+      (error.refusal === 'offer_exists' || isAlreadyOfferedText(error.serviceText))
+    ) {
       // Our own earlier offer (made before a crash, or by hand): it exists, so it is placed.
       store.offers.setState(id, 'placed', clock.now());
       log.info({ loanRequestId }, 'offer already existed at the service; recorded as placed');
@@ -80,7 +82,10 @@ export class OfferPlacer {
       // It may exist: it keeps its money reserved until the reconciler settles it.
       const text = error instanceof ServiceError && error.code === 'AMBIGUOUS_OUTCOME' ? error.message : failureText(error);
       store.offers.markUnknown(id, text, clock.now());
-      log.warn({ loanRequestId, code: error.code, text }, 'offer outcome unknown; its money stays reserved; it will be reconciled, not resent');
+      log.warn(
+        { loanRequestId, code: error.code, text },
+        'offer outcome unknown; its money stays reserved; it will be reconciled, not resent',
+      );
       return { kind: 'unknown', text };
     }
     // A refusal lendbot recognises, or a failure before anything was sent: no offer exists. The

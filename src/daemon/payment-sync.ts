@@ -24,7 +24,13 @@ export const DEFAULT_PAYMENT_LOANS_PER_SYNC = 25;
 
 const CLOSED_LISTS: ReadonlySet<string> = new Set(['completed', 'default']);
 /** Failures that belong to one loan (the service does not know it, answers it in a shape or a size we cannot read, or sends it elsewhere). */
-const LOAN_OWN_FAILURES: ReadonlySet<ServiceErrorCode> = new Set(['NOT_FOUND', 'MALFORMED_RESPONSE', 'HTTP_ERROR', 'RESPONSE_TOO_LARGE', 'REDIRECT_REFUSED']);
+const LOAN_OWN_FAILURES: ReadonlySet<ServiceErrorCode> = new Set([
+  'NOT_FOUND',
+  'MALFORMED_RESPONSE',
+  'HTTP_ERROR',
+  'RESPONSE_TOO_LARGE',
+  'REDIRECT_REFUSED',
+]);
 
 export interface PaymentSyncResult {
   loansRead: number;
@@ -35,9 +41,7 @@ export interface PaymentSyncResult {
 }
 
 export class PaymentSync {
-  constructor(
-    private readonly deps: { client: MarketplaceApi; store: Store; clock: Clock; log: Logger; maxLoans?: number },
-  ) {}
+  constructor(private readonly deps: { client: MarketplaceApi; store: Store; clock: Clock; log: Logger; maxLoans?: number }) {}
 
   /** Reads the payments of the loans due for a read, at most `maxLoans` of them. */
   async sync(): Promise<PaymentSyncResult> {
@@ -50,17 +54,27 @@ export class PaymentSync {
       if (read === 'skip') continue;
       for (const issue of read.issues) log.warn({ issue, loanId: loan.loanId }, 'payment left out');
       const own = read.items.filter((payment) => payment.loan === loan.loanId);
-      if (own.length < read.items.length) log.warn({ loanId: loan.loanId, others: read.items.length - own.length }, "payments of another loan in a loan's payments left out");
+      if (own.length < read.items.length)
+        log.warn({ loanId: loan.loanId, others: read.items.length - own.length }, "payments of another loan in a loan's payments left out");
       const nowMs = clock.now();
       const upserted = store.payments.upsert(own, nowMs, { news: loan.readBefore });
-      store.payments.recordRead({ loanId: loan.loanId, listStatus: loan.listStatus, loanStatus: loan.loanStatus, atMs: nowMs, nextAtMs: this.nextRead(loan, nowMs) });
+      store.payments.recordRead({
+        loanId: loan.loanId,
+        listStatus: loan.listStatus,
+        loanStatus: loan.loanStatus,
+        atMs: nowMs,
+        nextAtMs: this.nextRead(loan, nowMs),
+      });
       result.loansRead += 1;
       result.inserted += upserted.inserted;
       result.updated += upserted.updated;
       result.newlyFlagged += upserted.newlyFlagged;
       if (upserted.newlyFlagged > 0) {
         const state = store.payments.stateOfLoan(loan.loanId);
-        log.warn({ loanId: loan.loanId, late: state?.late, missed: state?.missed, maxDelayedDays: state?.maxDelayedDays }, 'payment late or missed');
+        log.warn(
+          { loanId: loan.loanId, late: state?.late, missed: state?.missed, maxDelayedDays: state?.maxDelayedDays },
+          'payment late or missed',
+        );
       }
     }
     if (result.loansRead > 0) log.debug({ ...result }, 'payments synced');
@@ -78,7 +92,13 @@ export class PaymentSync {
     } catch (error) {
       if (error instanceof ServiceError && LOAN_OWN_FAILURES.has(error.code)) {
         log.warn({ err: error, loanId: loan.loanId }, 'payments of a loan not read; tried again in a day');
-        store.payments.recordRead({ loanId: loan.loanId, listStatus: loan.listStatus, loanStatus: loan.loanStatus, atMs: clock.now(), nextAtMs: clock.now() + DAY_MS });
+        store.payments.recordRead({
+          loanId: loan.loanId,
+          listStatus: loan.listStatus,
+          loanStatus: loan.loanStatus,
+          atMs: clock.now(),
+          nextAtMs: clock.now() + DAY_MS,
+        });
         return 'skip';
       }
       log.warn({ err: error, loanId: loan.loanId }, 'payments not read; the next sync tries again');

@@ -21,7 +21,14 @@
 import type { MarketFates } from './market-fates.js';
 import type { Clock } from '../clock/clock.js';
 import { placementReason, reasonText, type DecisionReason } from '../domain/decision-reason.js';
-import { decideAsync, type CompiledStrategy, type DataSource, type DecideOutcome, type Fetched, type SpendLedger } from '../engine/index.js';
+import {
+  decideAsync,
+  type CompiledStrategy,
+  type DataSource,
+  type DecideOutcome,
+  type Fetched,
+  type SpendLedger,
+} from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
 import { snapshotFromStore, type GuardRefusalCode, type RiskLimits } from '../risk/index.js';
 import { type LoanRequest, type PlaceOutcome, parseCents } from '../domain/index.js';
@@ -211,12 +218,17 @@ export class Pipeline {
     const active = this.deps.strategies();
     const split = this.deps.limits().split;
     // A live split: the request's arm decides, the other arm's strategy sits this one out.
-    const arm = split !== undefined && split.strategies.every((name) => active.some((strategy) => strategy.name === name && strategy.shadow !== true)) ? armOf(request.id, split) : undefined;
+    const arm =
+      split !== undefined && split.strategies.every((name) => active.some((strategy) => strategy.name === name && strategy.shadow !== true))
+        ? armOf(request.id, split)
+        : undefined;
     const otherArm = split === undefined || arm === undefined ? undefined : split.strategies[1 - arm];
     if (split !== undefined && arm === undefined) this.warnSplitIdle(split.strategies);
     const strategies = active.filter((strategy) => strategy.shadow !== true && strategy.name !== otherArm);
     if (strategies.length === 0) {
-      throw new Error('every active strategy is marked shadow: true; at least one must decide live (docs/strategies.md, "Shadow and split")');
+      throw new Error(
+        'every active strategy is marked shadow: true; at least one must decide live (docs/strategies.md, "Shadow and split")',
+      );
     }
     const shadows = active.filter((strategy) => strategy.shadow === true);
     const purchases = new DeferredPurchases(this.deps.spend);
@@ -226,7 +238,15 @@ export class Pipeline {
     let placement: PlaceOutcome | undefined;
     const fetching = this.fetchingFor(request, timed);
     const requestGuard = new RequestGuard(
-      { store, clock, dryRun: this.deps.dryRun, limits: this.deps.limits, balance: this.deps.balance, protections: this.deps.protections, splitBook: () => this.splitBookOf() },
+      {
+        store,
+        clock,
+        dryRun: this.deps.dryRun,
+        limits: this.deps.limits,
+        balance: this.deps.balance,
+        protections: this.deps.protections,
+        splitBook: () => this.splitBookOf(),
+      },
       request,
       split !== undefined && arm !== undefined ? { split, arm } : undefined,
     );
@@ -234,7 +254,8 @@ export class Pipeline {
       outcome = await timed('decide', () => decideAsync(request, context, fetching.data, (question) => requestGuard.check(question)));
       const { decision } = outcome;
       // What the strategies would offer on, guard or not, weighted by its modelled take-up: the cash it would draw.
-      if (decision.action === 'offer') this.demand.add(clock.now(), parseCents(request.total_amount) * (decision.modelled?.acceptProbability ?? 1));
+      if (decision.action === 'offer')
+        this.demand.add(clock.now(), parseCents(request.total_amount) * (decision.modelled?.acceptProbability ?? 1));
       const rate = decision.rate;
       if (outcome.action === 'offer' && rate !== undefined) {
         const paper = { strategy: decision.strategy.name, modelled: decision.modelled, repayProbability: decision.probability };
@@ -319,7 +340,12 @@ export class Pipeline {
   private async cashPosition(nowMs: number): Promise<CashPosition> {
     const limits = this.deps.limits();
     const balanceCents = await this.deps.balance.current();
-    const reservedCents = this.deps.store.offers.reserved({ nowMs, expiryMs: limits.offerExpiryMs, dryRun: this.deps.dryRun, includeManual: limits.reserveManualOffers });
+    const reservedCents = this.deps.store.offers.reserved({
+      nowMs,
+      expiryMs: limits.offerExpiryMs,
+      dryRun: this.deps.dryRun,
+      includeManual: limits.reserveManualOffers,
+    });
     return this.demand.position(nowMs, balanceCents - reservedCents - limits.minCashReserveCents);
   }
 
@@ -328,7 +354,10 @@ export class Pipeline {
     const key = arms.join(',');
     if (this.splitWarned === key) return;
     this.splitWarned = key;
-    this.deps.log.warn({ split: arms }, 'risk.split names strategies that are not both active and live; requests are decided without the split');
+    this.deps.log.warn(
+      { split: arms },
+      'risk.split names strategies that are not both active and live; requests are decided without the split',
+    );
   }
 
   /**
@@ -339,7 +368,8 @@ export class Pipeline {
   private recordShadows(request: LoanRequest, outcome: DecideOutcome, shadows: readonly CompiledStrategy[]): void {
     try {
       this.shadowBook ??= createShadowDecisionsRepository(databaseOf(this.deps.store));
-      for (const row of decideShadows(request, outcome.enrichment, shadows, this.deps.clock.now(), this.deps.marketFates?.learning)) this.shadowBook.record(row);
+      for (const row of decideShadows(request, outcome.enrichment, shadows, this.deps.clock.now(), this.deps.marketFates?.learning))
+        this.shadowBook.record(row);
     } catch (error) {
       this.deps.log.warn({ err: error, loanRequestId: request.id }, 'shadow decisions not recorded');
     }
@@ -430,7 +460,9 @@ export class Pipeline {
         retryAt: new Date(step.retryAtMs).toISOString(),
         err: failure.error,
       },
-      failure.own ? "request's data could not be read; decided later, the others go on" : 'data not fetched (service outage); request decided later',
+      failure.own
+        ? "request's data could not be read; decided later, the others go on"
+        : 'data not fetched (service outage); request decided later',
     );
     return {
       loanRequestId: request.id,

@@ -134,7 +134,14 @@ export class Poller {
     await hooks.afterScan?.({ ids: summary.listedIds, complete: summary.complete, startedMs, ...coverage });
     store.state.set(LAST_POLL_KEY, new Date(clock.now()).toISOString(), clock.now());
     log.info(
-      { listed: summary.listed, processed: summary.processed, deferred: summary.deferred, invalid: summary.invalid, pages: summary.pages, complete: summary.complete },
+      {
+        listed: summary.listed,
+        processed: summary.processed,
+        deferred: summary.deferred,
+        invalid: summary.invalid,
+        pages: summary.pages,
+        complete: summary.complete,
+      },
       'poll done',
     );
     return summary;
@@ -143,7 +150,10 @@ export class Poller {
   /** A poll ended by shutdown: what it read is not a scan (nothing is settled from it), and it is not recorded as done. */
   private stopped(summary: PollSummary): PollSummary {
     summary.complete = false;
-    this.deps.log.info({ processed: summary.processed, listed: summary.listed }, 'poll stopped for shutdown; the rest is decided after the restart');
+    this.deps.log.info(
+      { processed: summary.processed, listed: summary.listed },
+      'poll stopped for shutdown; the rest is decided after the restart',
+    );
     return summary;
   }
 
@@ -191,5 +201,14 @@ export class Poller {
 }
 
 function emptySummary(filters: LoanRequestFilters): PollSummary {
-  return { listed: 0, processed: 0, deferred: 0, invalid: 0, pages: 0, listedIds: new Set(), complete: Object.keys(filters).length === 0, filters };
+  return {
+    listed: 0,
+    processed: 0,
+    deferred: 0,
+    invalid: 0,
+    pages: 0,
+    listedIds: new Set(),
+    complete: Object.keys(filters).length === 0,
+    filters,
+  };
 }

@@ -37,7 +37,11 @@ export async function findLoanRequest(client: MarketplaceApi, hint: RequestHint,
         return undefined;
       }
     }
-    if (progress.cut) log.info({ loanRequestId: hint.loanRequestId, cut: progress.cut.reason, page: progress.cut.page }, 'list scan ended early; looking on');
+    if (progress.cut)
+      log.info(
+        { loanRequestId: hint.loanRequestId, cut: progress.cut.reason, page: progress.cut.page },
+        'list scan ended early; looking on',
+      );
   }
   return undefined;
 }

@@ -59,7 +59,9 @@ export class RequestGuard {
     let result = checkOffer(question, snapshot, limits);
     if (result.allowed && this.splitArm !== undefined) {
       const { split, arm } = this.splitArm;
-      const committedCents = this.deps.splitBook().committedCents({ strategy: split.strategies[arm], nowMs: clock.now(), expiryMs: limits.offerExpiryMs, dryRun });
+      const committedCents = this.deps
+        .splitBook()
+        .committedCents({ strategy: split.strategies[arm], nowMs: clock.now(), expiryMs: limits.offerExpiryMs, dryRun });
       const lentCents = Math.max(0, snapshot.exposureCents - snapshot.reservedCents);
       result = checkArmShare(split, arm, parseCents(this.request.total_amount), { committedCents, balanceCents, lentCents });
     }

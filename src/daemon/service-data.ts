@@ -67,7 +67,8 @@ export function storeSpendLedger(store: Store): SpendLedger {
       strategy === undefined
         ? store.purchases.spendCents({ fromMs, toMs: nowMs + 1 })
         : store.purchases.strategySpendCents({ strategy, fromMs, toMs: nowMs + 1 }),
-    subscribedSince: (provider, fromMs, nowMs) => store.purchases.subscriptions({ fromMs, toMs: nowMs + 1 }).some((row) => row.provider === provider),
+    subscribedSince: (provider, fromMs, nowMs) =>
+      store.purchases.subscriptions({ fromMs, toMs: nowMs + 1 }).some((row) => row.provider === provider),
     record: (purchase) =>
       store.purchases.record({
         loanRequestId: purchase.loanRequestId,

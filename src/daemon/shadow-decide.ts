@@ -51,13 +51,24 @@ function givenDataSource(enrichment: Enrichment, needed: Set<string>): DataSourc
  * daemon's learners; a challenger that learns (`pricing.learning`) prices with a copy of what was
  * learned for it, as it would live, and the reasons say which market response priced it.
  */
-export function decideShadows(request: LoanRequest, enrichment: Enrichment, shadows: readonly CompiledStrategy[], nowMs: number, learning?: MarketLearning): ShadowDecisionInput[] {
+export function decideShadows(
+  request: LoanRequest,
+  enrichment: Enrichment,
+  shadows: readonly CompiledStrategy[],
+  nowMs: number,
+  learning?: MarketLearning,
+): ShadowDecisionInput[] {
   const rows: ShadowDecisionInput[] = [];
   for (const strategy of shadows) {
     const needed = new Set<string>();
     // A copy: the step marks data unavailable on the enrichment it is given.
     const given: Enrichment = { ...enrichment };
-    const context = { strategies: [strategy], nowMs, ledger: NO_SPEND, learning: learning === undefined ? undefined : copyLearning(learning) };
+    const context = {
+      strategies: [strategy],
+      nowMs,
+      ledger: NO_SPEND,
+      learning: learning === undefined ? undefined : copyLearning(learning),
+    };
     const outcome = decideSync(request, context, givenDataSource(enrichment, needed), () => ALLOW, given);
     const { decision } = outcome;
     const offers = outcome.action === 'offer' && decision.rate !== undefined;
@@ -75,7 +86,11 @@ export function decideShadows(request: LoanRequest, enrichment: Enrichment, shad
       rate,
       probability,
       // The strategy's own modelled chance (learned or configured market), else the default market's.
-      modelledAccept: rate === null ? null : (decision.modelled?.acceptProbability ?? expectedAcceptProbability(rate, request.max_interest_rate, 1 - (probability ?? 1), DEFAULT_MARKET_RESPONSE)),
+      modelledAccept:
+        rate === null
+          ? null
+          : (decision.modelled?.acceptProbability ??
+            expectedAcceptProbability(rate, request.max_interest_rate, 1 - (probability ?? 1), DEFAULT_MARKET_RESPONSE)),
       amountCents: parseCents(request.total_amount),
       maxRate: request.max_interest_rate,
       reasons,

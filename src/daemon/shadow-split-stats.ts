@@ -58,13 +58,21 @@ function squaredDeviations(values: readonly number[], centre: number): number {
 }
 
 /** The mSPRT verdict on two arms' per-loan returns. */
-export function splitVerdict(a: ArmSample, b: ArmSample, options: { alpha?: number; tau?: number; minResolved?: number } = {}): SplitVerdict {
+export function splitVerdict(
+  a: ArmSample,
+  b: ArmSample,
+  options: { alpha?: number; tau?: number; minResolved?: number } = {},
+): SplitVerdict {
   const alpha = options.alpha ?? DEFAULT_ALPHA;
   const tau = options.tau ?? DEFAULT_TAU;
   const minResolved = options.minResolved ?? MIN_RESOLVED;
   const counts: [number, number] = [a.returns.length, b.returns.length];
   if (counts[0] < minResolved || counts[1] < minResolved) {
-    return { kind: 'not_yet', counts, reason: `not yet: ${counts[0]} and ${counts[1]} resolved loans, the test speaks from ${minResolved} in each arm` };
+    return {
+      kind: 'not_yet',
+      counts,
+      reason: `not yet: ${counts[0]} and ${counts[1]} resolved loans, the test speaks from ${minResolved} in each arm`,
+    };
   }
   const means: [number, number] = [mean(a.returns), mean(b.returns)];
   const pooled = (squaredDeviations(a.returns, means[0]) + squaredDeviations(b.returns, means[1])) / (counts[0] + counts[1] - 2);

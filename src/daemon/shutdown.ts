@@ -10,10 +10,7 @@ export interface Stoppable {
   stop(): Promise<void>;
 }
 
-export function installShutdown(
-  daemon: Stoppable,
-  options: { graceMs: number; log: (line: string) => void },
-): Promise<void> {
+export function installShutdown(daemon: Stoppable, options: { graceMs: number; log: (line: string) => void }): Promise<void> {
   return new Promise((resolve) => {
     let stopping = false;
     const stop = (why: string, exitCode: number): void => {

@@ -49,23 +49,31 @@ export async function checkMarketplaceAtStart(client: StartCheckClient, options:
     // The read left behind ends with the process, which this line stops.
     read.catch(() => undefined);
     if (outcome === 'no answer') {
-      throw new ConfigurationError(`no answer from the marketplace at ${originOf(options.baseUrl)} within ${Math.round(budgetMs / 1000)} s: check LENDBOT_BASE_URL and the network`);
+      throw new ConfigurationError(
+        `no answer from the marketplace at ${originOf(options.baseUrl)} within ${Math.round(budgetMs / 1000)} s: check LENDBOT_BASE_URL and the network`,
+      );
     }
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
     const refusal = startRefusal(error, options);
     if (refusal !== undefined) throw refusal;
-    options.log.warn({ code: error.code, reason: error.message }, 'the marketplace is failing at start; starting anyway, degraded until it answers');
+    options.log.warn(
+      { code: error.code, reason: error.message },
+      'the marketplace is failing at start; starting anyway, degraded until it answers',
+    );
   }
 }
 
 /** The one line that ends start-up for a failed start-up read, or undefined to start anyway. */
 export function startRefusal(error: ServiceError, options: { baseUrl: string; tries: number }): ConfigurationError | undefined {
   const origin = originOf(options.baseUrl);
-  if (error.code.startsWith('AUTH_')) return new ConfigurationError(`the marketplace refused lendbot's credentials at start: ${error.userText()}`);
+  if (error.code.startsWith('AUTH_'))
+    return new ConfigurationError(`the marketplace refused lendbot's credentials at start: ${error.userText()}`);
   if (error.code === 'NETWORK_ERROR') {
     const tries = options.tries === 1 ? '1 try' : `${options.tries} tries`;
-    return new ConfigurationError(`cannot reach the marketplace at ${origin} (${networkReason(error)}, ${tries}): check LENDBOT_BASE_URL and the network`);
+    return new ConfigurationError(
+      `cannot reach the marketplace at ${origin} (${networkReason(error)}, ${tries}): check LENDBOT_BASE_URL and the network`,
+    );
   }
   if (error.code === 'SERVER_ERROR' || error.code === 'RATE_LIMITED') return undefined;
   return new ConfigurationError(`${origin} does not answer as the marketplace does: ${error.userText()}; check LENDBOT_BASE_URL`);
@@ -96,7 +104,8 @@ function bindRefusal(error: unknown, where: ListenerSetting): ConfigurationError
   const change = `set ${where.setting} to another port`;
   if (code === 'EADDRINUSE') return new ConfigurationError(`${at} is in use by another program: stop it or ${change}`);
   if (code === 'EACCES') return new ConfigurationError(`${at} needs privileges lendbot does not have: ${change} (1024 or above)`);
-  if (code === 'EADDRNOTAVAIL') return new ConfigurationError(`${at}: ${where.host} is not an address of this machine; check the host setting beside ${where.setting}`);
+  if (code === 'EADDRNOTAVAIL')
+    return new ConfigurationError(`${at}: ${where.host} is not an address of this machine; check the host setting beside ${where.setting}`);
   return undefined;
 }
 

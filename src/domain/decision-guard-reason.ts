@@ -59,7 +59,9 @@ function ruleText(reason: GuardReason): string {
     case 'paused':
       return `paused: ${reason.why}`;
     case 'invalid_total':
-      return reason.at === 'offer' ? `total_amount ${reason.total} is not a positive amount` : `funding total ${reason.totalCents} cents is not a positive amount`;
+      return reason.at === 'offer'
+        ? `total_amount ${reason.total} is not a positive amount`
+        : `funding total ${reason.totalCents} cents is not a positive amount`;
     case 'rate_out_of_bounds':
       return `rate ${reason.rate} outside ${reason.min} to ${reason.max}`;
     case 'rate_above_max':

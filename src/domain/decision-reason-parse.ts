@@ -17,8 +17,10 @@ function at(parts: readonly string[], i: number): string {
   return parts[i] ?? '';
 }
 
-const balance = (at_: 'offer' | 'funding', equal: boolean): Build => (p) =>
-  guard({ guardCode: 'insufficient_balance', at: at_, balance: at(p, 0), reserved: at(p, 1), reserve: at(p, 2), total: at(p, 3), equal });
+const balance =
+  (at_: 'offer' | 'funding', equal: boolean): Build =>
+  (p) =>
+    guard({ guardCode: 'insufficient_balance', at: at_, balance: at(p, 0), reserved: at(p, 1), reserve: at(p, 2), total: at(p, 3), equal });
 
 const FILTER_TESTS = ['<', '>', 'in', 'not in'] as const;
 
@@ -40,7 +42,10 @@ const FORMS: ReadonlyArray<readonly [RegExp, Build]> = [
   ],
   [/^data still missing after buying; skipped$/, () => ({ code: 'data_still_missing' })],
   [/^data (\w+) not found$/, (p) => ({ code: 'data_not_found', what: at(p, 0) })],
-  [/^data (\S+) unreadable after (\d+) tries: (\S+)$/, (p) => ({ code: 'data_unreadable', what: at(p, 0), tries: at(p, 1), errorCode: at(p, 2) })],
+  [
+    /^data (\S+) unreadable after (\d+) tries: (\S+)$/,
+    (p) => ({ code: 'data_unreadable', what: at(p, 0), tries: at(p, 1), errorCode: at(p, 2) }),
+  ],
   [/^data (provider_[ab]) (\S+) unavailable$/, (p) => ({ code: 'data_provider_unavailable', slot: at(p, 0), provider: at(p, 1) })],
   [/^data (\S+) unavailable: ([\s\S]*)$/, (p) => ({ code: 'data_unavailable', what: at(p, 0), detail: at(p, 1) })],
   [
@@ -52,13 +57,22 @@ const FORMS: ReadonlyArray<readonly [RegExp, Build]> = [
     (p) => ({ code: 'data_provider_not_bought', slot: at(p, 0), provider: at(p, 1), probability: at(p, 2), min: at(p, 3), max: at(p, 4) }),
   ],
   [/^data (\w+) needed \((.+)\)$/, (p) => ({ code: 'data_needed', what: at(p, 0), why: at(p, 1) })],
-  [/^price (\w+) (\S+) < minimum rate (\S+)$/, (p) => ({ code: 'price_cap_below_minimum', cap: at(p, 0), rate: at(p, 1), minimum: at(p, 2) })],
-  [/^price break-even (\S+) > (\w+) (\S+)$/, (p) => ({ code: 'price_break_even_above_cap', breakEven: at(p, 0), cap: at(p, 1), rate: at(p, 2) })],
+  [
+    /^price (\w+) (\S+) < minimum rate (\S+)$/,
+    (p) => ({ code: 'price_cap_below_minimum', cap: at(p, 0), rate: at(p, 1), minimum: at(p, 2) }),
+  ],
+  [
+    /^price break-even (\S+) > (\w+) (\S+)$/,
+    (p) => ({ code: 'price_break_even_above_cap', breakEven: at(p, 0), cap: at(p, 1), rate: at(p, 2) }),
+  ],
   [
     /^price expected_profit <= 0 USD at every rate in \[(\S+), (\S+)\]; break-even (\S+)$/,
     (p) => ({ code: 'price_no_profit', low: at(p, 0), cap: at(p, 1), breakEven: at(p, 2) }),
   ],
-  [/^price required_rate (\S+) > (\w+) (\S+)$/, (p) => ({ code: 'price_required_above_cap', required: at(p, 0), cap: at(p, 1), rate: at(p, 2) })],
+  [
+    /^price required_rate (\S+) > (\w+) (\S+)$/,
+    (p) => ({ code: 'price_required_above_cap', required: at(p, 0), cap: at(p, 1), rate: at(p, 2) }),
+  ],
   [/^price payment_to_income unknown \(annual_income missing\)$/, () => ({ code: 'price_income_unknown' })],
   [/^price payment_to_income (\S+) > (\S+)$/, (p) => ({ code: 'price_payment_to_income', share: at(p, 0), max: at(p, 1) })],
   [
@@ -81,19 +95,33 @@ const FORMS: ReadonlyArray<readonly [RegExp, Build]> = [
   [/^price required_rate (\S+), offered (\S+)$/, (p) => ({ code: 'price_required_rate', required: at(p, 0), rate: at(p, 1) })],
   [
     /^price cash_hurdle ([+-]\S+) to (\S+): free (\S+) USD less this loan (\S+) USD against (\S+) USD expected demand in (\S+) days$/,
-    (p) => ({ code: 'price_cash_hurdle', shift: at(p, 0), target: at(p, 1), free: at(p, 2), loan: at(p, 3), demand: at(p, 4), days: at(p, 5) }),
+    (p) => ({
+      code: 'price_cash_hurdle',
+      shift: at(p, 0),
+      target: at(p, 1),
+      free: at(p, 2),
+      loan: at(p, 3),
+      demand: at(p, 4),
+      days: at(p, 5),
+    }),
   ],
   [/^plugin asked for data without naming any$/, () => ({ code: 'plugin_no_needs' })],
   [/^plugin rate (\S+) outside \[(\S+), (\S+)\]$/, (p) => ({ code: 'plugin_rate_outside', rate: at(p, 0), min: at(p, 1), max: at(p, 2) })],
   [/^plugin action (.+) is not offer, skip or needs_data$/, (p) => ({ code: 'plugin_bad_action', action: at(p, 0) })],
-  [/^guard funding total (\S+) cents is not a positive amount$/, (p) => guard({ guardCode: 'invalid_total', at: 'funding', totalCents: at(p, 0) })],
+  [
+    /^guard funding total (\S+) cents is not a positive amount$/,
+    (p) => guard({ guardCode: 'invalid_total', at: 'funding', totalCents: at(p, 0) }),
+  ],
   [/^guard funding balance (\S+) - reserved (\S+) - reserve (\S+) < total (\S+)$/, balance('funding', false)],
   [/^guard funding balance (\S+) - reserved (\S+) - reserve (\S+) = total (\S+), must exceed$/, balance('funding', true)],
   [/^guard kill switch on \(config\)$/, () => guard({ guardCode: 'kill_switch' })],
   [/^guard kill switch on \(file (.+)\)$/, (p) => guard({ guardCode: 'kill_switch', file: at(p, 0) })],
   [/^guard paused: ([\s\S]+)$/, (p) => guard({ guardCode: 'paused', why: at(p, 0) })],
   [/^guard total_amount (\S+) is not a positive amount$/, (p) => guard({ guardCode: 'invalid_total', at: 'offer', total: at(p, 0) })],
-  [/^guard rate (\S+) outside (\S+) to (\S+)$/, (p) => guard({ guardCode: 'rate_out_of_bounds', rate: at(p, 0), min: at(p, 1), max: at(p, 2) })],
+  [
+    /^guard rate (\S+) outside (\S+) to (\S+)$/,
+    (p) => guard({ guardCode: 'rate_out_of_bounds', rate: at(p, 0), min: at(p, 1), max: at(p, 2) }),
+  ],
   [/^guard rate (\S+) > max_interest_rate (\S+)$/, (p) => guard({ guardCode: 'rate_above_max', rate: at(p, 0), max: at(p, 1) })],
   [
     /^guard risk level (\S+) \((\w+)\) not allowed \(allowed (.*)\)$/,
@@ -101,17 +129,32 @@ const FORMS: ReadonlyArray<readonly [RegExp, Build]> = [
   ],
   [/^guard balance (\S+) - reserved (\S+) - reserve (\S+) < total (\S+)$/, balance('offer', false)],
   [/^guard balance (\S+) - reserved (\S+) - reserve (\S+) = total (\S+), must exceed$/, balance('offer', true)],
-  [/^guard exposure (\S+) \+ total (\S+) > max (\S+)$/, (p) => guard({ guardCode: 'max_open_exposure', exposure: at(p, 0), total: at(p, 1), max: at(p, 2) })],
+  [
+    /^guard exposure (\S+) \+ total (\S+) > max (\S+)$/,
+    (p) => guard({ guardCode: 'max_open_exposure', exposure: at(p, 0), total: at(p, 1), max: at(p, 2) }),
+  ],
   [
     /^guard borrower (\S+) exposure (\S+) \+ total (\S+) > max (\S+)$/,
     (p) => guard({ guardCode: 'max_per_borrower', borrower: at(p, 0), exposure: at(p, 1), total: at(p, 2), max: at(p, 3) }),
   ],
   [
     /^guard risk level (\S+) exposure (\S+) \+ total (\S+) = (\S+)% of (\S+) > max (\S+)%$/,
-    (p) => guard({ guardCode: 'max_share_by_risk_level', level: at(p, 0), exposure: at(p, 1), total: at(p, 2), share: at(p, 3), base: at(p, 4), max: at(p, 5) }),
+    (p) =>
+      guard({
+        guardCode: 'max_share_by_risk_level',
+        level: at(p, 0),
+        exposure: at(p, 1),
+        total: at(p, 2),
+        share: at(p, 3),
+        base: at(p, 4),
+        max: at(p, 5),
+      }),
   ],
   [/^guard offers today (\S+) >= max (\S+)$/, (p) => guard({ guardCode: 'max_offers_per_day', today: at(p, 0), max: at(p, 1) })],
-  [/^guard amount today (\S+) \+ total (\S+) > max (\S+)$/, (p) => guard({ guardCode: 'max_amount_per_day', today: at(p, 0), total: at(p, 1), max: at(p, 2) })],
+  [
+    /^guard amount today (\S+) \+ total (\S+) > max (\S+)$/,
+    (p) => guard({ guardCode: 'max_amount_per_day', today: at(p, 0), total: at(p, 1), max: at(p, 2) }),
+  ],
   [
     /^guard arm (\S+) committed (\S+) \+ total (\S+) > share (\S+)% of capital (\S+)$/,
     (p) => guard({ guardCode: 'arm_share', arm: at(p, 0), committed: at(p, 1), total: at(p, 2), share: at(p, 3), capital: at(p, 4) }),

@@ -47,7 +47,16 @@ export type PriceReason =
   | { code: 'price_payment_to_income'; share: string; max: string }
   | { code: 'price_max_rate'; rate: string; cap: string; required?: string }
   /** `learned` is the learned market's note ("; market learned v3 (12 fates)"), when one priced it. */
-  | { code: 'price_expected_profit'; rate: string; accept: string; profit: string; value: string; breakEven: string; learned?: string; curse?: string }
+  | {
+      code: 'price_expected_profit';
+      rate: string;
+      accept: string;
+      profit: string;
+      value: string;
+      breakEven: string;
+      learned?: string;
+      curse?: string;
+    }
   | { code: 'price_required_rate'; required: string; rate: string }
   /** The cash hurdle moved the target by `shift` (signed, "+0.0123"); money in dollars, `days` the window. */
   | { code: 'price_cash_hurdle'; shift: string; target: string; free: string; loan: string; demand: string; days: string };
@@ -87,8 +96,7 @@ export type AgentReason = { code: 'agent_offered'; agent: string; rate: string; 
 
 /** The webhook prefilter: dropped before fetching. `refusals` is each strategy's refusal, by name. */
 export type PrefilterReason =
-  | { code: 'crypto_not_allowed' }
-  | { code: 'prefiltered'; refusals: Array<{ strategy: string; reason: DecisionReason }> };
+  { code: 'crypto_not_allowed' } | { code: 'prefiltered'; refusals: Array<{ strategy: string; reason: DecisionReason }> };
 
 export type DecisionReason =
   | FilterReason
@@ -158,14 +166,41 @@ function laterReasonText(reason: Exclude<DecisionReason, FilterReason | ScoreRea
       // Joined rather than a template literal: a template's pieces stay linked (a V8 rope, a few
       // hundred bytes) for as long as the remembered price is kept, which in a replay is all of it.
       const { rate, accept, profit, value, breakEven, learned, curse } = reason;
-      return ['price expected_profit ', rate, ': P(accept) ', accept, ' × profit ', profit, ' USD = ', value, ' USD; break-even ', breakEven, learned ?? '', curse ?? ''].join('');
+      return [
+        'price expected_profit ',
+        rate,
+        ': P(accept) ',
+        accept,
+        ' × profit ',
+        profit,
+        ' USD = ',
+        value,
+        ' USD; break-even ',
+        breakEven,
+        learned ?? '',
+        curse ?? '',
+      ].join('');
     }
     case 'price_required_rate':
       return `price required_rate ${reason.required}, offered ${reason.rate}`;
     case 'price_cash_hurdle': {
       const { shift, target, free, loan, demand, days } = reason;
       // Joined, as the expected-profit text: a strategy following cash keeps one per remembered price.
-      return ['price cash_hurdle ', shift, ' to ', target, ': free ', free, ' USD less this loan ', loan, ' USD against ', demand, ' USD expected demand in ', days, ' days'].join('');
+      return [
+        'price cash_hurdle ',
+        shift,
+        ' to ',
+        target,
+        ': free ',
+        free,
+        ' USD less this loan ',
+        loan,
+        ' USD against ',
+        demand,
+        ' USD expected demand in ',
+        days,
+        ' days',
+      ].join('');
     }
     case 'plugin_no_needs':
       return 'plugin asked for data without naming any';

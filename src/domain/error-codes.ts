@@ -19,17 +19,20 @@ export const ERROR_CODES = {
   USER_INPUT: {
     raisedBy: 'UserError',
     exitCode: 1,
-    meaning: 'A command could not do what was asked: a missing file or option, options that do not go together, a check that failed; the message says what to change.',
+    meaning:
+      'A command could not do what was asked: a missing file or option, options that do not go together, a check that failed; the message says what to change.',
   },
   USAGE: {
     raisedBy: 'UserError',
     exitCode: 2,
-    meaning: 'An option or argument has a value the command cannot take (not a number, out of range); the message says what a good value looks like.',
+    meaning:
+      'An option or argument has a value the command cannot take (not a number, out of range); the message says what a good value looks like.',
   },
   NOT_HELD_OUT: {
     raisedBy: 'UserError',
     exitCode: 3,
-    meaning: 'lendbot train did not write its result: the new calibration or model loses on the held-out period in some borrower world; the figures per world are printed above (--ignore-worlds writes it anyway).',
+    meaning:
+      'lendbot train did not write its result: the new calibration or model loses on the held-out period in some borrower world; the figures per world are printed above (--ignore-worlds writes it anyway).',
   },
   CONFIGURATION: {
     raisedBy: 'ConfigurationError',
@@ -39,7 +42,8 @@ export const ERROR_CODES = {
   CONFIG_FILE: {
     raisedBy: 'ConfigFileError',
     exitCode: 1,
-    meaning: 'A configuration or strategy file could not be read, parsed or validated; every problem is listed as file:line:col path: message.',
+    meaning:
+      'A configuration or strategy file could not be read, parsed or validated; every problem is listed as file:line:col path: message.',
   },
   INVALID_ARGUMENT: {
     raisedBy: 'InvalidArgumentError',
@@ -59,7 +63,8 @@ export const ERROR_CODES = {
   AUTH_MISSING_CREDENTIALS: {
     raisedBy: 'ServiceError',
     exitCode: 1,
-    meaning: 'The marketplace saw no credentials (403 "Authentication credentials were not provided."); set LENDBOT_API_KEY and LENDBOT_SECRET_KEY.',
+    meaning:
+      'The marketplace saw no credentials (403 "Authentication credentials were not provided."); set LENDBOT_API_KEY and LENDBOT_SECRET_KEY.',
   },
   AUTH_INVALID_HMAC: {
     raisedBy: 'ServiceError',
@@ -74,7 +79,7 @@ export const ERROR_CODES = {
   AUTH_TIMESTAMP_OUT_OF_RANGE: {
     raisedBy: 'ServiceError',
     exitCode: 1,
-    meaning: "The marketplace and this machine disagree on the time (403 \"Timestamp out of range\"); check the machine's clock.",
+    meaning: 'The marketplace and this machine disagree on the time (403 "Timestamp out of range"); check the machine\'s clock.',
   },
   AUTH_FORBIDDEN: {
     raisedBy: 'ServiceError',
@@ -109,12 +114,14 @@ export const ERROR_CODES = {
   AMBIGUOUS_OUTCOME: {
     raisedBy: 'ServiceError',
     exitCode: 1,
-    meaning: 'An offer or funding call whose outcome is unknown: it may have been applied. lendbot reconciles it and never resends it blindly.',
+    meaning:
+      'An offer or funding call whose outcome is unknown: it may have been applied. lendbot reconciles it and never resends it blindly.',
   },
   REDIRECT_REFUSED: {
     raisedBy: 'ServiceError',
     exitCode: 1,
-    meaning: 'The marketplace answered with a redirect lendbot does not follow (another origin, a paid call, a POST); check LENDBOT_BASE_URL.',
+    meaning:
+      'The marketplace answered with a redirect lendbot does not follow (another origin, a paid call, a POST); check LENDBOT_BASE_URL.',
   },
   RESPONSE_TOO_LARGE: {
     raisedBy: 'ServiceError',

@@ -55,7 +55,9 @@ export interface DataSource<Sync extends boolean> {
   bankingData(request: LoanRequest): Sync extends true ? Fetched<BankingData> : Promise<Fetched<BankingData>>;
   providerResult(request: LoanRequest, provider: string): Sync extends true ? Fetched<ProviderResult> : Promise<Fetched<ProviderResult>>;
   /** Spec 4.9: every page of the borrower's completed loans (free). */
-  borrowerHistory(request: LoanRequest): Sync extends true ? Fetched<BorrowerLoanHistoryItem[]> : Promise<Fetched<BorrowerLoanHistoryItem[]>>;
+  borrowerHistory(
+    request: LoanRequest,
+  ): Sync extends true ? Fetched<BorrowerLoanHistoryItem[]> : Promise<Fetched<BorrowerLoanHistoryItem[]>>;
 }
 
 export interface PurchaseEntry {
@@ -156,7 +158,11 @@ function markUnavailable(enrichment: Enrichment, need: DataNeed): void {
 }
 
 /** Evaluate, buy, evaluate again, at most MAX_DATA_ROUNDS times. */
-function* evaluateWithData(request: LoanRequest, context: DecideContext, enrichment: Enrichment): Generator<FetchRequest | GuardRequest, Evaluated, Answer | GuardResult> {
+function* evaluateWithData(
+  request: LoanRequest,
+  context: DecideContext,
+  enrichment: Enrichment,
+): Generator<FetchRequest | GuardRequest, Evaluated, Answer | GuardResult> {
   const { strategies, nowMs, ledger } = context;
   const dataReasons: DecisionReason[] = [];
   const needsPasses: Decision[] = [];
@@ -200,13 +206,22 @@ function* buyOne(
   const costCents = need.kind === 'provider' && need.pricing === 'per_request' ? need.costCents : 0;
   const monthStart = monthStartMs(nowMs);
   const subscriptionCents =
-    need.kind === 'provider' && need.pricing === 'flat' && need.costCents > 0 && !ledger.subscribedSince(need.provider, monthStart, nowMs) ? need.costCents : 0;
+    need.kind === 'provider' && need.pricing === 'flat' && need.costCents > 0 && !ledger.subscribedSince(need.provider, monthStart, nowMs)
+      ? need.costCents
+      : 0;
   const dueCents = costCents + subscriptionCents;
   if (dueCents > 0) {
     const spent = ledger.spentSince(monthStart, nowMs, strategy);
     if (spent + dueCents > budgetCents) {
       markUnavailable(enrichment, need);
-      return { code: 'data_budget', spent: formatCents(spent), cost: formatCents(dueCents), budget: formatCents(budgetCents), what: name, subscription: subscriptionCents > 0 };
+      return {
+        code: 'data_budget',
+        spent: formatCents(spent),
+        cost: formatCents(dueCents),
+        budget: formatCents(budgetCents),
+        what: name,
+        subscription: subscriptionCents > 0,
+      };
     }
   }
   // A need is answered with what was fetched (the guard's answers go to GuardRequests only).
@@ -214,17 +229,50 @@ function* buyOne(
   // The month's subscription starts with its first purchase (a 404 is none: no score, no charge;
   // a 5xx may be billed). Asked again now, after the call: another request decided meanwhile may
   // have charged it, and from here to the record nothing else runs.
-  if (provider !== undefined && subscriptionCents > 0 && (answer.ok || answer.billed === true) && !ledger.subscribedSince(provider, monthStart, nowMs)) {
-    ledger.record({ loanRequestId: request.id, kind: 'subscription', provider, strategy, atMs: nowMs, costCents: subscriptionCents, ok: true });
+  if (
+    provider !== undefined &&
+    subscriptionCents > 0 &&
+    (answer.ok || answer.billed === true) &&
+    !ledger.subscribedSince(provider, monthStart, nowMs)
+  ) {
+    ledger.record({
+      loanRequestId: request.id,
+      kind: 'subscription',
+      provider,
+      strategy,
+      atMs: nowMs,
+      costCents: subscriptionCents,
+      ok: true,
+    });
   }
   if (!answer.ok) {
     const billedCents = answer.billed === true ? costCents : 0;
-    ledger.record({ loanRequestId: request.id, kind: need.kind, provider, strategy, atMs: nowMs, costCents: billedCents, ok: false, error: answer.detail });
+    ledger.record({
+      loanRequestId: request.id,
+      kind: need.kind,
+      provider,
+      strategy,
+      atMs: nowMs,
+      costCents: billedCents,
+      ok: false,
+      error: answer.detail,
+    });
     if (answer.outage !== undefined) throw answer.outage;
     markUnavailable(enrichment, need);
-    return need.kind === 'provider' ? { code: 'data_unavailable', what: name, detail: answer.detail } : { code: 'data_not_found', what: name };
+    return need.kind === 'provider'
+      ? { code: 'data_unavailable', what: name, detail: answer.detail }
+      : { code: 'data_not_found', what: name };
   }
-  ledger.record({ loanRequestId: request.id, kind: need.kind, provider, strategy, atMs: nowMs, costCents, ok: true, payload: answer.value });
+  ledger.record({
+    loanRequestId: request.id,
+    kind: need.kind,
+    provider,
+    strategy,
+    atMs: nowMs,
+    costCents,
+    ok: true,
+    payload: answer.value,
+  });
   if (need.kind === 'banking_data') enrichment.bankingData = answer.value as BankingData;
   else if (need.kind === 'borrower_history') enrichment.borrowerHistory = answer.value as BorrowerLoanHistoryItem[];
   else enrichment.providerResults = { ...enrichment.providerResults, [need.provider]: answer.value as ProviderResult };
@@ -242,11 +290,17 @@ export type OfferToGuard = Extract<OfferToCheck, { rate: number }>;
 export type AmountToGuard = Extract<OfferToCheck, { beforePricing: true }>;
 
 function offerOf(request: LoanRequest, decision: Decision): OfferToGuard | undefined {
-  return decision.action === 'offer' && decision.rate !== undefined ? { request, rate: decision.rate, automateFund: decision.automateFund } : undefined;
+  return decision.action === 'offer' && decision.rate !== undefined
+    ? { request, rate: decision.rate, automateFund: decision.automateFund }
+    : undefined;
 }
 
 /** The guard's verdict to report: its refusal before buying, else its verdict on the offer (asked now), else none. */
-function finalVerdict<R extends GuardResult | Promise<GuardResult>>(request: LoanRequest, evaluated: Evaluated, guard: (question: GuardQuestion) => R): R | GuardResult | undefined {
+function finalVerdict<R extends GuardResult | Promise<GuardResult>>(
+  request: LoanRequest,
+  evaluated: Evaluated,
+  guard: (question: GuardQuestion) => R,
+): R | GuardResult | undefined {
   if (evaluated.refusedBeforeBuying !== undefined) return evaluated.refusedBeforeBuying;
   const offer = offerOf(request, evaluated.decision);
   return offer === undefined ? undefined : guard(offer);
@@ -263,7 +317,11 @@ function outcome(evaluated: Evaluated, guard: GuardResult | undefined, learning:
 }
 
 /** The source's answer to one need. */
-function fetchNeed<Sync extends boolean>(source: DataSource<Sync>, request: LoanRequest, need: DataNeed): Sync extends true ? Answer : Promise<Answer> {
+function fetchNeed<Sync extends boolean>(
+  source: DataSource<Sync>,
+  request: LoanRequest,
+  need: DataNeed,
+): Sync extends true ? Answer : Promise<Answer> {
   if (need.kind === 'banking_data') return source.bankingData(request);
   if (need.kind === 'borrower_history') return source.borrowerHistory(request);
   return source.providerResult(request, need.provider);

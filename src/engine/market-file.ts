@@ -52,7 +52,13 @@ export const marketFileSchema = z.looseObject({
       competition_share: evidenceSchema.optional(),
       competition_rate: evidenceSchema.optional(),
       take_up: evidenceSchema
-        .extend({ took: count.optional(), walked: count.optional(), own_offers: count.optional(), competing_offers: count.optional(), history_rates: count.optional() })
+        .extend({
+          took: count.optional(),
+          walked: count.optional(),
+          own_offers: count.optional(),
+          competing_offers: count.optional(),
+          history_rates: count.optional(),
+        })
         .optional(),
       winners_curse: evidenceSchema.extend({ repaid: count.optional(), defaulted: count.optional() }).optional(),
     })
@@ -79,17 +85,23 @@ export interface LoadedMarketFile {
  * borrower-blind file prices exactly as the same numbers written inline).
  */
 export function marketOfFile(file: MarketFile): PartialMarketResponse {
-  const market = fittedMarket({ ...(file.competition ? { competition: file.competition } : {}), ...(file.take_up ? { take_up: file.take_up } : {}) }) ?? {};
+  const market =
+    fittedMarket({ ...(file.competition ? { competition: file.competition } : {}), ...(file.take_up ? { take_up: file.take_up } : {}) }) ??
+    {};
   return file.winners_curse === undefined ? market : { ...market, curse: file.winners_curse.w };
 }
 
 /** `over`'s numbers over `under`'s, section by section (either may be absent). */
-export function layerMarkets(under: PartialMarketResponse | undefined, over: PartialMarketResponse | undefined): PartialMarketResponse | undefined {
+export function layerMarkets(
+  under: PartialMarketResponse | undefined,
+  over: PartialMarketResponse | undefined,
+): PartialMarketResponse | undefined {
   if (under === undefined) return over;
   if (over === undefined) return under;
   const layered: PartialMarketResponse = {};
   if (under.takeUp !== undefined || over.takeUp !== undefined) layered.takeUp = { ...under.takeUp, ...over.takeUp };
-  if (under.competition !== undefined || over.competition !== undefined) layered.competition = { ...under.competition, ...over.competition };
+  if (under.competition !== undefined || over.competition !== undefined)
+    layered.competition = { ...under.competition, ...over.competition };
   const curse = over.curse ?? under.curse;
   if (curse !== undefined) layered.curse = curse;
   return layered;

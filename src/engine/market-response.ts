@@ -154,7 +154,8 @@ export function acceptProbability(
 ): number {
   const takeUp = (r: number): number => takeUpProbability(r, maxRate, response.takeUp, defaultProbability);
   if (recorded.kind === 'none') return takeUp(rate);
-  const beat = comparison === 'hard' ? (beatsHard(rate, recorded.rate) ? 1 : 0) : beatProbability(rate, recorded.rate, response.competition.width);
+  const beat =
+    comparison === 'hard' ? (beatsHard(rate, recorded.rate) ? 1 : 0) : beatProbability(rate, recorded.rate, response.competition.width);
   if (beat === 0) return 0;
   const theirs = takeUp(recorded.rate);
   if (recorded.kind === 'taken') return beat * (theirs <= 0 ? 0 : Math.min(1, takeUp(rate) / theirs));

@@ -91,7 +91,9 @@ function guardWords(reason: GuardReason): string {
     case 'paused':
       return `offers are paused: ${reason.why}`;
     case 'invalid_total':
-      return reason.at === 'funding' ? `nothing to fund: the total is ${reason.totalCents} cents` : `the request's total ${reason.total} is not a positive amount`;
+      return reason.at === 'funding'
+        ? `nothing to fund: the total is ${reason.totalCents} cents`
+        : `the request's total ${reason.total} is not a positive amount`;
     case 'rate_out_of_bounds':
       return `the rate ${percent(reason.rate)} is outside the marketplace's ${percent(reason.min)} to ${percent(reason.max)}`;
     case 'rate_above_max':
@@ -101,7 +103,8 @@ function guardWords(reason: GuardReason): string {
       return `risk level ${reason.name} is not allowed (allowed: ${allowed})`;
     }
     case 'insufficient_balance':
-      if (!reason.equal) return shortOfCash(reason.at === 'funding' ? 'fund' : 'offer', reason.balance, reason.reserved, reason.reserve, reason.total);
+      if (!reason.equal)
+        return shortOfCash(reason.at === 'funding' ? 'fund' : 'offer', reason.balance, reason.reserved, reason.reserve, reason.total);
       return reason.at === 'funding'
         ? `not enough free cash to fund: exactly ${dollars(reason.total)} free, and funding needs more than the total`
         : `not enough free cash: exactly ${dollars(reason.total)} free, and an offer needs more than its total`;

@@ -68,7 +68,9 @@ function offerText(record: LogRecord): string {
   ].filter((part) => part !== undefined);
   // An offer whose outcome is unknown, or that was already made, says so; a plain one needs no more.
   // A JSON log line holds the reasons' stored texts: read back once, here.
-  const fate = storedReasons(reasonsOf(record)).find((reason) => reason.code === 'offer_outcome_unknown' || reason.code === 'offer_already_recorded');
+  const fate = storedReasons(reasonsOf(record)).find(
+    (reason) => reason.code === 'offer_outcome_unknown' || reason.code === 'offer_already_recorded',
+  );
   const parts = [`offer  ${requestId(record)}  ${amount}${rate}`.trimEnd(), about.length > 0 ? `(${about.join(', ')})` : ''];
   if (fate !== undefined) parts.push(`· ${reasonWords(fate)}`);
   return parts.filter((part) => part !== '').join('  ');

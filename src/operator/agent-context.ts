@@ -55,7 +55,22 @@ export interface AgentCaller {
  * The parts an agent context is built from: the daemon's (src/daemon/daemon-parts.ts, DaemonParts)
  * or those `lendbot mcp` builds with the daemon's own classes (src/cli/commands/mcp/stdio-context.ts).
  */
-export interface AgentParts extends Pick<AgentContext, 'client' | 'store' | 'clock' | 'realClock' | 'mode' | 'dryRun' | 'strategies' | 'limits' | 'balance' | 'data' | 'spend' | 'placer' | 'protections'> {
+export interface AgentParts extends Pick<
+  AgentContext,
+  | 'client'
+  | 'store'
+  | 'clock'
+  | 'realClock'
+  | 'mode'
+  | 'dryRun'
+  | 'strategies'
+  | 'limits'
+  | 'balance'
+  | 'data'
+  | 'spend'
+  | 'placer'
+  | 'protections'
+> {
   /** The agent's logger is its child (component "agent"). */
   log: Logger;
   /** The strategy files in use; undefined when the strategies were compiled in process. */

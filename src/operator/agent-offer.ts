@@ -26,7 +26,10 @@ export type AgentOfferResult =
   | { status: PlaceOutcome['kind']; outcome: PlaceOutcome; reasons: DecisionReason[] };
 
 /** The guard's verdict on an agent's offer now: the store's snapshot, the current balance, any pause. */
-export async function agentGuardCheck(context: AgentContext, offer: { request: LoanRequest; rate: number; automateFund: boolean }): Promise<GuardResult> {
+export async function agentGuardCheck(
+  context: AgentContext,
+  offer: { request: LoanRequest; rate: number; automateFund: boolean },
+): Promise<GuardResult> {
   const limits = context.limits();
   const balanceCents = await context.balance.current();
   const snapshot = {
@@ -42,7 +45,8 @@ export function placeAgentOffer(context: AgentContext, caller: AgentCaller, inpu
     const { request, rate, automateFund } = input;
     const existing = store.offers.getByRequest(request.id);
     // The state every surface shows (store/offer-view.ts), not the table's bookkeeping column.
-    if (existing !== undefined) return { status: 'already_offered', state: store.offers.view(existing, offerViewQuery(clock.now(), context.limits())).state };
+    if (existing !== undefined)
+      return { status: 'already_offered', state: store.offers.view(existing, offerViewQuery(clock.now(), context.limits())).state };
 
     const guard = await agentGuardCheck(context, { request, rate, automateFund });
     const agent = `agent:${caller.tokenName}`;
@@ -52,7 +56,15 @@ export function placeAgentOffer(context: AgentContext, caller: AgentCaller, inpu
     }
 
     const outcome = await context.placer.place(request, rate, automateFund);
-    const reasons: DecisionReason[] = [{ code: 'agent_offered', agent, rate: String(rate), amount: formatCents(parseCents(request.total_amount)), confirmedVia: input.confirmedVia }];
+    const reasons: DecisionReason[] = [
+      {
+        code: 'agent_offered',
+        agent,
+        rate: String(rate),
+        amount: formatCents(parseCents(request.total_amount)),
+        confirmedVia: input.confirmedVia,
+      },
+    ];
     const fate = placementReason(outcome);
     if (fate !== undefined) reasons.push(fate);
     store.decisions.recordAgent({

@@ -114,7 +114,10 @@ export class AuthThrottle {
   refused(refusal: Refusal): void {
     this.rollLogWindow(this.clock.now());
     this.say(refusal.address ?? 'unknown', () =>
-      this.log.warn({ remoteAddress: refusal.address, method: refusal.method, path: refusal.path }, `operator request refused: ${refusal.why}`),
+      this.log.warn(
+        { remoteAddress: refusal.address, method: refusal.method, path: refusal.path },
+        `operator request refused: ${refusal.why}`,
+      ),
     );
   }
 

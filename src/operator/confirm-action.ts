@@ -3,7 +3,13 @@
  * `confirmed`, or the answer to give instead: nothing has been done at the service then.
  */
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ElicitResultSchema, type CallToolResult, type ClientCapabilities, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ElicitResultSchema,
+  type CallToolResult,
+  type ClientCapabilities,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import { isoFromMs } from '../store/index.js';
 import { codeProblem, type ConfirmationCodes } from './confirmation.js';
 import { answer } from './tool-answer.js';
@@ -41,7 +47,10 @@ export async function confirmAction(
     const check = deps.codes.redeem(code, tool, args, tokenName);
     if (check === 'ok') return { confirmed: true, via: 'code' };
     const problem = codeProblem(check);
-    return { confirmed: false, result: answer(`Nothing was done: ${problem}.`, { status: 'not_confirmed', problem, would: preview }, true) };
+    return {
+      confirmed: false,
+      result: answer(`Nothing was done: ${problem}.`, { status: 'not_confirmed', problem, would: preview }, true),
+    };
   }
   if (canElicitForm(deps.clientCapabilities())) {
     // Sent on the tool call's own stream, so the client shows it while the call is pending.
@@ -62,7 +71,10 @@ export async function confirmAction(
     );
     if (reply.action === 'accept' && reply.content?.confirm === true) return { confirmed: true, via: 'elicitation' };
     const status = reply.action === 'accept' ? 'declined' : reply.action === 'decline' ? 'declined' : 'cancelled';
-    return { confirmed: false, result: answer(`Nothing was done: the confirmation was ${status}.`, { status: 'not_confirmed', problem: status, would: preview }) };
+    return {
+      confirmed: false,
+      result: answer(`Nothing was done: the confirmation was ${status}.`, { status: 'not_confirmed', problem: status, would: preview }),
+    };
   }
   const issued = deps.codes.issue(tool, args, tokenName);
   return {

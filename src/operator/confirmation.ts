@@ -40,7 +40,9 @@ function canonical(value: unknown): string {
 }
 
 function bindingOf(tool: string, args: unknown, tokenName: string): string {
-  return createHash('sha256').update(`${tool}\n${tokenName}\n${canonical(args)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${tool}\n${tokenName}\n${canonical(args)}`)
+    .digest('hex');
 }
 
 export type CodeCheck = 'ok' | 'unknown' | 'expired' | 'mismatch';

@@ -21,6 +21,9 @@ export async function explainNow(context: AgentContext, request: LoanRequest): P
   const limits = context.limits();
   const balanceCents = await context.balance.current();
   const nowMs = clock.now();
-  const snapshot = { ...snapshotFromStore(store, balanceCents, nowMs, limits, { dryRun: context.dryRun }), pauseReason: context.protections.activePause()?.reason };
+  const snapshot = {
+    ...snapshotFromStore(store, balanceCents, nowMs, limits, { dryRun: context.dryRun }),
+    pauseReason: context.protections.activePause()?.reason,
+  };
   return decideSync(request, { strategies: context.strategies(), nowMs, ledger }, source, (offer) => checkOffer(offer, snapshot, limits));
 }

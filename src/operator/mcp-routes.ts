@@ -81,7 +81,12 @@ function rpcError(reply: FastifyReply, status: number, message: string): Fastify
 }
 
 /** Why a new session for `tokenName` cannot be opened now (and when to retry), or undefined when it can. */
-function overCap(held: readonly Session[], tokenName: string, perToken: number, nowMs: number): { message: string; status: number; retryAfterSeconds?: number } | undefined {
+function overCap(
+  held: readonly Session[],
+  tokenName: string,
+  perToken: number,
+  nowMs: number,
+): { message: string; status: number; retryAfterSeconds?: number } | undefined {
   const own = held.filter((session) => session.tokenName === tokenName);
   if (own.length >= perToken) {
     const idlest = Math.min(...own.map((session) => session.lastSeenMs));
@@ -92,9 +97,13 @@ function overCap(held: readonly Session[], tokenName: string, perToken: number, 
     };
   }
   const reserved = tokenName === OPERATOR_TOKEN_NAME ? 0 : Math.min(perToken, MAX_SESSIONS);
-  const counted = tokenName === OPERATOR_TOKEN_NAME ? held.length : held.filter((session) => session.tokenName !== OPERATOR_TOKEN_NAME).length;
+  const counted =
+    tokenName === OPERATOR_TOKEN_NAME ? held.length : held.filter((session) => session.tokenName !== OPERATOR_TOKEN_NAME).length;
   if (counted >= MAX_SESSIONS - reserved) {
-    return { status: 503, message: `Too many MCP sessions (${held.length} open; ${reserved} of ${MAX_SESSIONS} are kept for the operator token); close one or retry later` };
+    return {
+      status: 503,
+      message: `Too many MCP sessions (${held.length} open; ${reserved} of ${MAX_SESSIONS} are kept for the operator token); close one or retry later`,
+    };
   }
   return undefined;
 }
@@ -124,7 +133,10 @@ export function mcpRoutes(options: McpRoutesOptions): OperatorRoutes {
     if (own.length + [...opening].filter((session) => session.tokenName === tokenName).length < options.sessionsPerToken) return;
     const idlest = own.sort(([, a], [, b]) => a.lastSeenMs - b.lastSeenMs)[0];
     if (idlest === undefined || now - idlest[1].lastSeenMs < EVICT_IDLE_MS) return;
-    log.info({ agent: `agent:${tokenName}`, idleSeconds: Math.round((now - idlest[1].lastSeenMs) / 1000) }, 'MCP session ended to make room for a new one of the same token');
+    log.info(
+      { agent: `agent:${tokenName}`, idleSeconds: Math.round((now - idlest[1].lastSeenMs) / 1000) },
+      'MCP session ended to make room for a new one of the same token',
+    );
     await endSession(idlest[0]);
   };
 
@@ -145,7 +157,12 @@ export function mcpRoutes(options: McpRoutesOptions): OperatorRoutes {
           if (name === undefined) {
             const address = request.raw.socket.remoteAddress;
             if (authorization !== undefined) throttle.failed(address);
-            throttle.refused({ address, method: request.method, path: pathOf(request), why: authorization === undefined ? 'missing bearer token' : 'wrong bearer token' });
+            throttle.refused({
+              address,
+              method: request.method,
+              path: pathOf(request),
+              why: authorization === undefined ? 'missing bearer token' : 'wrong bearer token',
+            });
             return reply.code(401).header('www-authenticate', 'Bearer').send();
           }
           callerOf.set(request, name);
@@ -172,7 +189,8 @@ export function mcpRoutes(options: McpRoutesOptions): OperatorRoutes {
           if (found === undefined) return rpcError(reply, 404, 'Session not found; initialize a new one');
           if (found !== 'none') return handle(request, reply, found);
           const { Transport, isInitializeRequest, createAgentServer } = await (sdk ??= loadSdk());
-          if (!isInitializeRequest(request.body)) return rpcError(reply, 400, 'No session: send initialize first, without an Mcp-Session-Id header');
+          if (!isInitializeRequest(request.body))
+            return rpcError(reply, 400, 'No session: send initialize first, without an Mcp-Session-Id header');
           const tokenName = callerOf.get(request) ?? ANONYMOUS_SANDBOX_CALLER;
           await endIdlest(tokenName);
           // Checked with no wait between it and `opening.add` below.
@@ -197,7 +215,9 @@ export function mcpRoutes(options: McpRoutesOptions): OperatorRoutes {
                 sessions.delete(id);
               },
               // Without a token, only a page on this machine's own names may talk to it (DNS rebinding).
-              ...(options.anonymous ? { enableDnsRebindingProtection: true, allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] } : {}),
+              ...(options.anonymous
+                ? { enableDnsRebindingProtection: true, allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] }
+                : {}),
             }),
           };
           session.transport.onclose = () => {

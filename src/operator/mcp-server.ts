@@ -51,7 +51,10 @@ function answerServiceErrorsAsData(server: McpServer): void {
 }
 
 export function createAgentServer(context: AgentContext, caller: AgentCaller, codes: ConfirmationCodes): McpServer {
-  const server = new McpServer({ name: 'lendbot', version: LENDBOT_VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } });
+  const server = new McpServer(
+    { name: 'lendbot', version: LENDBOT_VERSION },
+    { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } },
+  );
   answerServiceErrorsAsData(server);
   const deps = { server, context, caller, codes };
   registerMarketplaceTools(server, context);

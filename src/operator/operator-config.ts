@@ -24,7 +24,10 @@ export const operatorConfigSchema = z.strictObject({
     .array(
       z.strictObject({
         name: tokenName.describe('shown in the decisions an agent records ("agent:NAME")'),
-        env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name, e.g. LENDBOT_TOKEN_CLAUDE').describe('the variable holding the token'),
+        env: z
+          .string()
+          .regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name, e.g. LENDBOT_TOKEN_CLAUDE')
+          .describe('the variable holding the token'),
         allowance: offerAllowanceSchema
           .optional()
           .describe("offers this token's agent may place without a person (default none: every offer it asks for waits for approval)"),
@@ -38,7 +41,12 @@ export const operatorConfigSchema = z.strictObject({
         tokens.forEach((token, index) => {
           const earlier = first.get(token[key]);
           if (earlier === undefined) first.set(token[key], index);
-          else context.addIssue({ code: 'custom', path: [index, key], message: `${token[key]} is already the ${key} of tokens[${earlier}]; each token needs its own ${key}` });
+          else
+            context.addIssue({
+              code: 'custom',
+              path: [index, key],
+              message: `${token[key]} is already the ${key} of tokens[${earlier}]; each token needs its own ${key}`,
+            });
         });
       }
     })
@@ -55,7 +63,9 @@ export const operatorConfigSchema = z.strictObject({
   public_url: z
     .url({ protocol: /^https?$/ })
     .optional()
-    .describe("the dashboard's address as people open it (a proxy, a tunnel), for the links in notifications and agents' answers; default the listener's own"),
+    .describe(
+      "the dashboard's address as people open it (a proxy, a tunnel), for the links in notifications and agents' answers; default the listener's own",
+    ),
   open_on_loopback: z
     .boolean()
     .default(true)

@@ -29,7 +29,12 @@ export interface OperatorListener {
   close(): Promise<void>;
 }
 
-export function buildOperatorListener(options: { host: string; port: number; log: Logger; routes: readonly OperatorRoutes[] }): OperatorListener {
+export function buildOperatorListener(options: {
+  host: string;
+  port: number;
+  log: Logger;
+  routes: readonly OperatorRoutes[];
+}): OperatorListener {
   const { host, log } = options;
   let port = options.port;
   const app: OperatorApp = fastify<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger>({

@@ -44,7 +44,8 @@ export interface OperatorSurfaceOptions {
 export function operatorSurface(options: OperatorSurfaceOptions): OperatorSurface {
   const { config, context, log } = options;
   const tokens = tokensFromEnv(config, options.env);
-  for (const name of tokens.inactive) log.warn({ token: name }, `operator token "${name}" is declared in ops.tokens but its variable is unset or empty: it lets nobody in`);
+  for (const name of tokens.inactive)
+    log.warn({ token: name }, `operator token "${name}" is declared in ops.tokens but its variable is unset or empty: it lets nobody in`);
   const loopback = isLoopbackHost(config.host);
   // Places what people approved with `lendbot approve`, and expires what waited too long.
   const proposals = new ProposalRunner(context);
@@ -65,7 +66,12 @@ export function operatorSurface(options: OperatorSurfaceOptions): OperatorSurfac
     };
   }
   const throttle = new AuthThrottle(context.realClock, log);
-  const auth = createOperatorAuth({ tokens, sessions: new SessionStore(context.realClock), openOnLoopback: config.open_on_loopback, throttle });
+  const auth = createOperatorAuth({
+    tokens,
+    sessions: new SessionStore(context.realClock),
+    openOnLoopback: config.open_on_loopback,
+    throttle,
+  });
   const listener: OperatorListener = buildOperatorListener({
     host: config.host,
     port: config.port,
@@ -102,11 +108,17 @@ export function operatorSurface(options: OperatorSurfaceOptions): OperatorSurfac
           ? `tokens ${tokens.names.join(', ')}${config.open_on_loopback ? '; read-only without one from this machine' : ''}`
           : config.open_on_loopback
             ? anonymousMcp
-              ? 'no token: read-only dashboard and the sandbox\'s MCP connector, from this machine'
+              ? "no token: read-only dashboard and the sandbox's MCP connector, from this machine"
               : 'no token: read-only, from this machine (set LENDBOT_OPERATOR_TOKEN to pause, resume or use /mcp)'
             : 'no token and ops.open_on_loopback false: nothing but the sign-in page answers';
       log.info(
-        { url: listener.url(), dashboard: `${listener.url()}/`, mcp: `${listener.url()}${MCP_PATH}`, tokens: anonymousMcp ? 'none (sandbox on loopback)' : tokens.names, access },
+        {
+          url: listener.url(),
+          dashboard: `${listener.url()}/`,
+          mcp: `${listener.url()}${MCP_PATH}`,
+          tokens: anonymousMcp ? 'none (sandbox on loopback)' : tokens.names,
+          access,
+        },
         'operator listener started: dashboard, API and /metrics, MCP agent connector at /mcp',
       );
     },
@@ -137,5 +149,9 @@ function refuseWeakTokens(weak: readonly WeakToken[], host: string, loopback: bo
     const which = weak.map((token) => `${token.variable} ${token.problem}`).join('; ');
     throw new ConfigurationError(`operator token too weak for ops.host ${host}, which is not loopback: ${which}; ${how}`);
   }
-  for (const token of weak) log.warn({ variable: token.variable }, `operator token ${token.variable} ${token.problem}: weak, accepted only because ops.host is loopback; ${how}`);
+  for (const token of weak)
+    log.warn(
+      { variable: token.variable },
+      `operator token ${token.variable} ${token.problem}: weak, accepted only because ops.host is loopback; ${how}`,
+    );
 }

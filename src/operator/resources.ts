@@ -20,7 +20,9 @@ export const REMOVED = '[removed]';
 export function withoutSecrets(value: unknown, depth = 0): unknown {
   if (depth > 20 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => withoutSecrets(item, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, SECRET_KEY.test(key) ? REMOVED : withoutSecrets(item, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, SECRET_KEY.test(key) ? REMOVED : withoutSecrets(item, depth + 1)]),
+  );
 }
 
 export function registerResources(server: McpServer, context: AgentContext): void {
@@ -32,10 +34,16 @@ export function registerResources(server: McpServer, context: AgentContext): voi
       const files = context.strategyFiles();
       if (files === undefined) {
         const names = context.strategies().map((strategy) => strategy.name);
-        return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: `strategies compiled in process (no files): ${names.join(', ')}\n` }] };
+        return {
+          contents: [{ uri: uri.href, mimeType: 'text/plain', text: `strategies compiled in process (no files): ${names.join(', ')}\n` }],
+        };
       }
       const contents = await Promise.all(
-        files.map(async (file) => ({ uri: `${STRATEGIES_URI}/${encodeURIComponent(basename(file))}`, mimeType: 'application/yaml', text: await readFile(file, 'utf8') })),
+        files.map(async (file) => ({
+          uri: `${STRATEGIES_URI}/${encodeURIComponent(basename(file))}`,
+          mimeType: 'application/yaml',
+          text: await readFile(file, 'utf8'),
+        })),
       );
       return { contents };
     },
@@ -43,8 +51,20 @@ export function registerResources(server: McpServer, context: AgentContext): voi
   server.registerResource(
     'config',
     CONFIG_URI,
-    { title: 'Effective configuration', description: 'The configuration in force (file, defaults and environment), secrets removed (YAML)', mimeType: 'application/yaml' },
+    {
+      title: 'Effective configuration',
+      description: 'The configuration in force (file, defaults and environment), secrets removed (YAML)',
+      mimeType: 'application/yaml',
+    },
     // The risk limits as in force now: hot reload may have changed them since the start.
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/yaml', text: stringify(withoutSecrets({ ...(context.config as object), risk: context.limits() })) }] }),
+    async (uri) => ({
+      contents: [
+        {
+          uri: uri.href,
+          mimeType: 'application/yaml',
+          text: stringify(withoutSecrets({ ...(context.config as object), risk: context.limits() })),
+        },
+      ],
+    }),
   );
 }

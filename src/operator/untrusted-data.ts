@@ -93,7 +93,10 @@ const PERSONAL_KEYS = new Set([
 ]);
 
 function scrub(value: unknown, key?: string): unknown {
-  if (typeof value === 'string') return key !== undefined && PERSONAL_KEYS.has(key.toLowerCase().replace(/[\s_-]/g, '')) ? REDACTED_TEXT : withoutPersonalPatterns(value);
+  if (typeof value === 'string')
+    return key !== undefined && PERSONAL_KEYS.has(key.toLowerCase().replace(/[\s_-]/g, ''))
+      ? REDACTED_TEXT
+      : withoutPersonalPatterns(value);
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => scrub(item));
   return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, scrub(item, name)]));
@@ -114,7 +117,12 @@ function fenced(data: unknown): string {
  * A tool's answer carrying marketplace data: `text` and `facts` are lendbot's own (numbers, ids,
  * states it validated); `data` is what the marketplace sent, shown as agentView makes it.
  */
-export function marketplaceAnswer(text: string, facts: Record<string, unknown>, data: Record<string, unknown>, isError = false): CallToolResult {
+export function marketplaceAnswer(
+  text: string,
+  facts: Record<string, unknown>,
+  data: Record<string, unknown>,
+  isError = false,
+): CallToolResult {
   const viewed = agentView(data);
   return {
     content: [{ type: 'text', text: `${text}\n\n${DATA_NOTICE}\n${fenced(viewed)}` }],
@@ -163,6 +171,11 @@ export function reasonsApart(reasons: readonly DecisionReason[], texts: string[]
  * lendbot's own answer, or, when the service's words were taken apart (reasonsApart), the same
  * answer with them under untrusted_marketplace_data.service_texts.
  */
-export function answerWithServiceTexts(text: string, facts: Record<string, unknown>, texts: readonly string[], isError = false): CallToolResult {
+export function answerWithServiceTexts(
+  text: string,
+  facts: Record<string, unknown>,
+  texts: readonly string[],
+  isError = false,
+): CallToolResult {
   return texts.length === 0 ? answer(text, facts, isError) : marketplaceAnswer(text, facts, { service_texts: texts }, isError);
 }

@@ -61,7 +61,12 @@ export interface OpsParts {
   notifier: NotificationSink | undefined;
   /** Hot reload: the files to watch and how to swap a validated change in; undefined turns it off. */
   reload:
-    | { strategyFiles: readonly string[]; configFile?: string | undefined; configSchema?: z.ZodType<{ risk: RiskLimits }>; apply: (next: ActiveConfig) => Promise<void> }
+    | {
+        strategyFiles: readonly string[];
+        configFile?: string | undefined;
+        configSchema?: z.ZodType<{ risk: RiskLimits }>;
+        apply: (next: ActiveConfig) => Promise<void>;
+      }
     | undefined;
   /** The config's expected-loss shares, for equity in /metrics and the status. */
   lossRates: LossRates;
@@ -189,7 +194,13 @@ export function attachOps(parts: OpsParts): Operations {
     metrics,
     jobs: () => [...jobs, ...summaryJobs],
     async start() {
-      summaryJobs = terminalSummaryJobs({ store, clock, limits: parts.limits, dryRun: parts.dryRun, log: log.child({ component: 'summary' }) });
+      summaryJobs = terminalSummaryJobs({
+        store,
+        clock,
+        limits: parts.limits,
+        dryRun: parts.dryRun,
+        log: log.child({ component: 'summary' }),
+      });
       recordClock();
       await reloader?.start();
       commands?.start();

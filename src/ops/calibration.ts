@@ -44,7 +44,13 @@ export function vintageMonthsBefore(nowMs: number, months: number): string {
 export function calibrated(counts: VintageCounts): VintageCalibration {
   const bad = counts.defaulted + counts.delinquent;
   const interval = wilson(bad, counts.loans);
-  return { ...counts, predicted: counts.loans === 0 ? null : counts.predictedSum / counts.loans, realised: interval.rate, low: interval.low, high: interval.high };
+  return {
+    ...counts,
+    predicted: counts.loans === 0 ? null : counts.predictedSum / counts.loans,
+    realised: interval.rate,
+    low: interval.low,
+    high: interval.high,
+  };
 }
 
 /** The sum of several vintages' counts, as vintage `name`. */
@@ -94,7 +100,12 @@ export interface CalibrationStatus extends CalibrationSummary {
 }
 
 /** The calibration block of the status report, over the protection's window. */
-export function calibrationStatus(store: Pick<Store, 'calibration'>, nowMs: number, settings: { window_months: number; min_loans: number }, alert: { sinceMs: number; figures: string } | undefined): CalibrationStatus {
+export function calibrationStatus(
+  store: Pick<Store, 'calibration'>,
+  nowMs: number,
+  settings: { window_months: number; min_loans: number },
+  alert: { sinceMs: number; figures: string } | undefined,
+): CalibrationStatus {
   return {
     ...calibrationSummary(store, nowMs, settings.window_months),
     minLoans: settings.min_loans,
@@ -109,8 +120,11 @@ export function calibrationStatus(store: Pick<Store, 'calibration'>, nowMs: numb
 export function calibrationLines(status: CalibrationStatus, vintages = 6): Array<[string, string]> {
   if (status.pooled.loans + status.pooled.unpredicted === 0 && status.alert === null) return [];
   const verdict = (row: VintageCalibration): string => (defaultAbovePrediction(row, status.minLoans) ? ' ABOVE PREDICTED' : '');
-  const lines: Array<[string, string]> = [['calibration', `loans since ${status.since}: ${calibrationFigures(status.pooled)}${verdict(status.pooled)}`]];
-  for (const row of [...status.vintages].reverse().slice(0, vintages)) lines.push([`  ${row.vintage}`, `${calibrationFigures(row)}${verdict(row)}`]);
+  const lines: Array<[string, string]> = [
+    ['calibration', `loans since ${status.since}: ${calibrationFigures(status.pooled)}${verdict(status.pooled)}`],
+  ];
+  for (const row of [...status.vintages].reverse().slice(0, vintages))
+    lines.push([`  ${row.vintage}`, `${calibrationFigures(row)}${verdict(row)}`]);
   if (status.alert !== null) lines.push(['  alert', `since ${status.alert.since}: ${status.alert.figures}`]);
   return lines;
 }
@@ -130,5 +144,11 @@ export function calibrationJson(status: CalibrationStatus): Record<string, unkno
     repaid: r.repaid,
     above_predicted: defaultAbovePrediction(r, status.minLoans),
   });
-  return { since: status.since, min_loans: status.minLoans, pooled: row(status.pooled), vintages: status.vintages.map(row), alert: status.alert };
+  return {
+    since: status.since,
+    min_loans: status.minLoans,
+    pooled: row(status.pooled),
+    vintages: status.vintages.map(row),
+    alert: status.alert,
+  };
 }

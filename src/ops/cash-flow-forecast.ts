@@ -125,7 +125,11 @@ function emptyBuckets(): Buckets {
  * Adds the instalments after `paid` of a loan to `buckets`: the first falls in month `firstMonth`
  * (clamped to 0: overdue ones are due now), one a month after it. Returns the outstanding principal.
  */
-function addSchedule(buckets: Buckets, loan: { principalCents: number; rate: number; terms: number; paid: number; hazard: number }, firstMonth: number): number {
+function addSchedule(
+  buckets: Buckets,
+  loan: { principalCents: number; rate: number; terms: number; paid: number; hazard: number },
+  firstMonth: number,
+): number {
   const { instalments } = loanCashFlows(loan.principalCents, loan.rate, loan.terms, { kind: 'full', prepayMonth: null });
   const remaining = instalments.slice(loan.paid);
   remaining.forEach((instalment, index) => {
@@ -161,7 +165,13 @@ export function forecastCashFlows(loans: readonly ForecastLoan[], flow: Reinvest
     const firstMonth = loan.nextDueMs === null ? 1 : monthsBetween(nowMs, loan.nextDueMs);
     outstanding += addSchedule(
       buckets,
-      { principalCents: loan.principalCents, rate: loan.rate, terms: loan.terms, paid: loan.paidInstalments, hazard: loan.delinquent ? Math.max(hazard, DELINQUENT_MONTHLY_HAZARD) : hazard },
+      {
+        principalCents: loan.principalCents,
+        rate: loan.rate,
+        terms: loan.terms,
+        paid: loan.paidInstalments,
+        hazard: loan.delinquent ? Math.max(hazard, DELINQUENT_MONTHLY_HAZARD) : hazard,
+      },
       firstMonth,
     );
   }
@@ -212,7 +222,8 @@ function projectReinvestment(base: Buckets, flow: ReinvestmentFlow, fallbackProb
   const hazard = monthlyHazard(flow.averageProbability ?? fallbackProbability, terms);
   let waiting = 0;
   for (let month = 0; month < FORECAST_MONTHS; month += 1) {
-    waiting += base.expectedPrincipal[month]! + base.expectedInterest[month]! + cohorts.expectedPrincipal[month]! + cohorts.expectedInterest[month]!;
+    waiting +=
+      base.expectedPrincipal[month]! + base.expectedInterest[month]! + cohorts.expectedPrincipal[month]! + cohorts.expectedInterest[month]!;
     const lend = usable ? Math.min(waiting, monthly) : 0;
     // Whole cents lent; fractions of a cent wait with the rest.
     const lendCents = Math.floor(lend);
@@ -239,5 +250,7 @@ function assumptionText(flow: ReinvestmentFlow, monthlyCents: number): string {
 /** What the forecast expects back (principal and interest, default-adjusted) in the next calendar month. */
 export function nextMonthExpectedInflow(forecast: CashFlowForecast): { month: string; cents: number } {
   const next = forecast.months[1];
-  return next === undefined ? { month: '', cents: 0 } : { month: next.month, cents: next.expectedPrincipalCents + next.expectedInterestCents };
+  return next === undefined
+    ? { month: '', cents: 0 }
+    : { month: next.month, cents: next.expectedPrincipalCents + next.expectedInterestCents };
 }

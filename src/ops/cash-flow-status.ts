@@ -26,7 +26,14 @@ export function cashFlowStatus(store: Store, nowMs: number, limits: RiskLimits, 
     nextMonth: { month: next.month, expectedCents: next.cents },
     twelveMonths: { expectedCents: forecast.totals.expectedCents, scheduledCents: forecast.totals.scheduledCents },
     loans: forecast.loans,
-    idle: { share: idle.share, freeCents: idle.freeCents, alertSince: idle.alert.aboveSince, alertedAt: idle.alert.alertedAt, maxIdleShare: idle.alert.maxIdleShare, forHours: idle.alert.forHours },
+    idle: {
+      share: idle.share,
+      freeCents: idle.freeCents,
+      alertSince: idle.alert.aboveSince,
+      alertedAt: idle.alert.alertedAt,
+      maxIdleShare: idle.alert.maxIdleShare,
+      forHours: idle.alert.forHours,
+    },
   };
 }
 
@@ -43,7 +50,12 @@ export function cashFlowLines(status: CashFlowStatus): Array<[string, string]> {
         ? `above ${Math.round(idle.maxIdleShare * 100)}% since ${idle.alertSince}, alert after ${idle.forHours} h`
         : `alert above ${Math.round(idle.maxIdleShare * 100)}% for ${idle.forHours} h`;
   return [
-    ['expected back', status.loans === 0 ? 'no open loans' : `${usd(nextMonth.expectedCents)} in ${nextMonth.month}, ${usd(twelveMonths.expectedCents)} over 12 months (scheduled ${usd(twelveMonths.scheduledCents)}, before defaults)`],
+    [
+      'expected back',
+      status.loans === 0
+        ? 'no open loans'
+        : `${usd(nextMonth.expectedCents)} in ${nextMonth.month}, ${usd(twelveMonths.expectedCents)} over 12 months (scheduled ${usd(twelveMonths.scheduledCents)}, before defaults)`,
+    ],
     ['idle cash', `${percent} of your money (${usd(idle.freeCents)} free); ${alert}`],
   ];
 }

@@ -69,12 +69,23 @@ export function idleCashJson(report: IdleCashReport): Record<string, unknown> {
       guard_refusals: reasons.guardRefusals,
       reserved_cents: reasons.reservedCents,
     },
-    alert: { enabled: alert.enabled, max_idle_share: alert.maxIdleShare, for_hours: alert.forHours, above_since: alert.aboveSince, alerted_at: alert.alertedAt },
+    alert: {
+      enabled: alert.enabled,
+      max_idle_share: alert.maxIdleShare,
+      for_hours: alert.forHours,
+      above_since: alert.aboveSince,
+      alerted_at: alert.alertedAt,
+    },
   };
 }
 
 /** Both views as of `nowMs`: what the API route and the agent tool answer. */
-export function cashFlowAnswer(store: Store, nowMs: number, limits: RiskLimits, dryRun: boolean): { forecast: Record<string, unknown>; idle: Record<string, unknown> } {
+export function cashFlowAnswer(
+  store: Store,
+  nowMs: number,
+  limits: RiskLimits,
+  dryRun: boolean,
+): { forecast: Record<string, unknown>; idle: Record<string, unknown> } {
   const forecast = buildCashFlowForecast(store, nowMs);
   return {
     forecast: cashFlowForecastJson(forecast),

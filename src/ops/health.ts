@@ -44,7 +44,13 @@ export interface HealthReport {
      * Not ok when events wait and none has been processed for longer than the limit, counting
      * from the later of the oldest waiting event's arrival, the last event processed and the start.
      */
-    inbox: { ok: boolean; depth: number | null; stalled_seconds: number | null; max_stall_seconds: number; last_processed_at: string | null };
+    inbox: {
+      ok: boolean;
+      depth: number | null;
+      stalled_seconds: number | null;
+      max_stall_seconds: number;
+      last_processed_at: string | null;
+    };
     service: { ok: boolean; reason?: string; since?: string };
     /** Not ok while the refused-webhooks warning holds (src/webhook/refusal-warning.ts). */
     webhook: { ok: boolean; warning?: string; since?: string; refused?: number };

@@ -145,13 +145,17 @@ export class HotReloader {
     if (limitsChanged) {
       const schema = this.options.configSchema ?? z.looseObject({ risk: riskLimitsSchema.prefault({}) });
       const config = await this.attempt('risk', () => loadYamlFile(configFile, schema));
-      if (config !== undefined && JSON.stringify(config.risk) !== JSON.stringify(this.active.limits)) next = { ...next, limits: config.risk };
+      if (config !== undefined && JSON.stringify(config.risk) !== JSON.stringify(this.active.limits))
+        next = { ...next, limits: config.risk };
     }
     if (next === this.active) return;
     await this.options.onChange?.(next);
     const log = this.options.log;
     if (next.strategies !== this.active.strategies) {
-      log.info({ strategies: next.strategies.map((s) => ({ name: s.name, version: s.version, contentHash: s.contentHash })) }, 'strategies reloaded');
+      log.info(
+        { strategies: next.strategies.map((s) => ({ name: s.name, version: s.version, contentHash: s.contentHash })) },
+        'strategies reloaded',
+      );
     }
     if (next.limits !== this.active.limits) log.info({ file: configFile }, 'risk limits reloaded');
     this.active = next;
@@ -162,10 +166,13 @@ export class HotReloader {
     try {
       return await load();
     } catch (error) {
-      const problems = error instanceof ConfigFileError ? error.problems.map(formatProblem) : [error instanceof Error ? error.message : String(error)];
+      const problems =
+        error instanceof ConfigFileError ? error.problems.map(formatProblem) : [error instanceof Error ? error.message : String(error)];
       this.options.log.error(
         { problems },
-        what === 'strategy' ? 'strategy edit rejected; the previous strategies stay active' : 'risk edit rejected; the previous limits stay active',
+        what === 'strategy'
+          ? 'strategy edit rejected; the previous strategies stay active'
+          : 'risk edit rejected; the previous limits stay active',
       );
       return undefined;
     }

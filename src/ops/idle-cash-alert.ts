@@ -38,14 +38,24 @@ export type IdleAlertChange = { kind: 'began'; state: IdleAlertState } | { kind:
  * `wallNowMs`, given on a sped-up clock only, is the machine's time: the alert then waits
  * `for_hours` of it too.
  */
-export function updateIdleAlert(state: Store['state'], settings: IdleCashSettings, share: number, nowMs: number, wallNowMs?: number): IdleAlertChange {
+export function updateIdleAlert(
+  state: Store['state'],
+  settings: IdleCashSettings,
+  share: number,
+  nowMs: number,
+  wallNowMs?: number,
+): IdleAlertChange {
   const current = storedIdleAlert(state);
   if (!settings.enabled || share <= settings.max_idle_share) {
     if (current === undefined) return undefined;
     state.set(IDLE_ALERT_KEY, 'null', nowMs);
     return current.alertedAtMs === null ? undefined : { kind: 'ended', state: current };
   }
-  const above: IdleAlertState = current ?? { aboveSinceMs: nowMs, alertedAtMs: null, ...(wallNowMs === undefined ? {} : { aboveSinceWallMs: wallNowMs }) };
+  const above: IdleAlertState = current ?? {
+    aboveSinceMs: nowMs,
+    alertedAtMs: null,
+    ...(wallNowMs === undefined ? {} : { aboveSinceWallMs: wallNowMs }),
+  };
   const forMs = settings.for_hours * HOUR_MS;
   const longEnoughOnWall = wallNowMs === undefined || wallNowMs - (above.aboveSinceWallMs ?? wallNowMs) >= forMs;
   if (above.alertedAtMs === null && nowMs - above.aboveSinceMs >= forMs && longEnoughOnWall) {

@@ -48,14 +48,24 @@ export interface IdleReasons {
 }
 
 /** Why money sat idle over the last `windowHours` of the clock. */
-export function idleReasons(store: Pick<Store, 'signals' | 'decisions' | 'cashFlow'>, nowMs: number, windowHours: number, reservedCents = 0): IdleReasons {
+export function idleReasons(
+  store: Pick<Store, 'signals' | 'decisions' | 'cashFlow'>,
+  nowMs: number,
+  windowHours: number,
+  reservedCents = 0,
+): IdleReasons {
   const range = { sinceMs: nowMs - windowHours * HOUR_MS, untilMs: nowMs + 1 };
   const seen = store.signals.requestsFirstSeenBetween(range.sinceMs, range.untilMs);
   const actions = store.decisions.countByAction(range);
   const strategySkips: IdleReasons['strategySkips'] = [];
   const guardRefusals: IdleReasons['guardRefusals'] = [];
   for (const cause of store.cashFlow.skipCauses(range)) {
-    if (cause.guardCode !== null) guardRefusals.push({ code: cause.guardCode, label: GUARD_WORDS[cause.guardCode] ?? cause.guardCode.replaceAll('_', ' '), count: cause.count });
+    if (cause.guardCode !== null)
+      guardRefusals.push({
+        code: cause.guardCode,
+        label: GUARD_WORDS[cause.guardCode] ?? cause.guardCode.replaceAll('_', ' '),
+        count: cause.count,
+      });
     else strategySkips.push({ kind: cause.kind, label: STRATEGY_WORDS[cause.kind] ?? cause.kind, count: cause.count });
   }
   const requests = seen.webhook + seen.poll;
@@ -69,9 +79,15 @@ function whyText(reasons: Omit<IdleReasons, 'why'>): string {
   const strategy = reasons.strategySkips.reduce((sum, cause) => sum + cause.count, 0);
   const guard = reasons.guardRefusals.reduce((sum, cause) => sum + cause.count, 0);
   const held = reasons.reservedCents > 0 ? ` Open offers hold $${(reasons.reservedCents / 100).toFixed(2)} while they wait.` : '';
-  const top = (causes: ReadonlyArray<{ label: string; count: number }>): string => causes.slice(0, 2).map((cause) => `${cause.label} ${cause.count}`).join(', ');
-  if (strategy === 0 && guard === 0) return `${reasons.offers} offers ${window} and no skips: money waits for offers to be accepted.${held}`;
-  if (guard > strategy) return `The risk limits refused ${guard} of ${reasons.skips + reasons.offers} requests ${window} (${top(reasons.guardRefusals)}).${held}`;
+  const top = (causes: ReadonlyArray<{ label: string; count: number }>): string =>
+    causes
+      .slice(0, 2)
+      .map((cause) => `${cause.label} ${cause.count}`)
+      .join(', ');
+  if (strategy === 0 && guard === 0)
+    return `${reasons.offers} offers ${window} and no skips: money waits for offers to be accepted.${held}`;
+  if (guard > strategy)
+    return `The risk limits refused ${guard} of ${reasons.skips + reasons.offers} requests ${window} (${top(reasons.guardRefusals)}).${held}`;
   return `The strategy skipped ${strategy} of ${reasons.skips + reasons.offers} requests ${window} (${top(reasons.strategySkips)}).${held}`;
 }
 
@@ -88,7 +104,13 @@ export interface IdleCashReport {
 }
 
 /** The idle-cash view as of `nowMs` (`lentOutCents`: the forecast's outstanding principal, when the caller has it). */
-export function buildIdleCashReport(store: Store, nowMs: number, limits: RiskLimits, dryRun: boolean, lentOutCents?: number): IdleCashReport {
+export function buildIdleCashReport(
+  store: Store,
+  nowMs: number,
+  limits: RiskLimits,
+  dryRun: boolean,
+  lentOutCents?: number,
+): IdleCashReport {
   const settings = limits.protections.idle_cash;
   const now = idleSampleNow(store, nowMs, limits, dryRun, lentOutCents);
   const recorded = readIdleSamples(store.state).filter((sample) => sample.atMs < nowMs);

@@ -53,7 +53,9 @@ export function readIdleSamples(state: Pick<Store['state'], 'get'>): IdleSample[
     const rows = JSON.parse(text) as unknown;
     if (!Array.isArray(rows)) return [];
     return rows
-      .filter((row): row is [number, number, number, number] => Array.isArray(row) && row.length === 4 && row.every((n) => typeof n === 'number'))
+      .filter(
+        (row): row is [number, number, number, number] => Array.isArray(row) && row.length === 4 && row.every((n) => typeof n === 'number'),
+      )
       .map(([atMs, freeCents, reservedCents, outstandingCents]) => ({ atMs, freeCents, reservedCents, outstandingCents }));
   } catch {
     return [];

@@ -5,7 +5,15 @@
  * the ledger's columns for it, to the cent.
  */
 import { formatCents, type TransferDayGroup } from '../domain/index.js';
-import { compareText, LEDGER_KINDS, movedCents, transferRole, type LedgerEntry, type LedgerKind, type TransferRole } from './loan-ledger.js';
+import {
+  compareText,
+  LEDGER_KINDS,
+  movedCents,
+  transferRole,
+  type LedgerEntry,
+  type LedgerKind,
+  type TransferRole,
+} from './loan-ledger.js';
 
 /** Days from..to, both included (YYYY-MM-DD); undefined: open. */
 export interface LedgerPeriod {
@@ -21,9 +29,19 @@ export interface LedgerMonthRow {
   cents: Record<LedgerKind, number>;
 }
 
-const inPeriod = (day: string, period: LedgerPeriod): boolean => (period.from === undefined || day >= period.from) && (period.to === undefined || day <= period.to);
+const inPeriod = (day: string, period: LedgerPeriod): boolean =>
+  (period.from === undefined || day >= period.from) && (period.to === undefined || day <= period.to);
 
-const zeros = (): Record<LedgerKind, number> => ({ lent: 0, principal: 0, interest: 0, fees: 0, late_fees: 0, write_offs: 0, recoveries: 0, other: 0 });
+const zeros = (): Record<LedgerKind, number> => ({
+  lent: 0,
+  principal: 0,
+  interest: 0,
+  fees: 0,
+  late_fees: 0,
+  write_offs: 0,
+  recoveries: 0,
+  other: 0,
+});
 
 /** The entries of the period summed per month and loan: by month, then loan (the account's row last). */
 export function ledgerMonths(entries: readonly LedgerEntry[], period: LedgerPeriod = {}): LedgerMonthRow[] {
@@ -36,7 +54,9 @@ export function ledgerMonths(entries: readonly LedgerEntry[], period: LedgerPeri
     if (row === undefined) rows.set(key, (row = { loanId: entry.loanId, month, cents: zeros() }));
     row.cents[entry.kind] += entry.cents;
   }
-  return [...rows.values()].sort((a, b) => compareText(a.month, b.month) || (a.loanId ?? Number.MAX_SAFE_INTEGER) - (b.loanId ?? Number.MAX_SAFE_INTEGER));
+  return [...rows.values()].sort(
+    (a, b) => compareText(a.month, b.month) || (a.loanId ?? Number.MAX_SAFE_INTEGER) - (b.loanId ?? Number.MAX_SAFE_INTEGER),
+  );
 }
 
 /** Every column summed. */
@@ -50,7 +70,8 @@ export const CSV_HEADER = ['loan_id', 'month', ...LEDGER_KINDS].join(',');
 
 /** The CSV text: a header, a line per loan and month, and with `totals` a last `total` line. */
 export function ledgerCsv(rows: readonly LedgerMonthRow[], options: { totals?: boolean } = {}): string {
-  const line = (first: string, month: string, cents: Record<LedgerKind, number>): string => [first, month, ...LEDGER_KINDS.map((kind) => formatCents(cents[kind]))].join(',');
+  const line = (first: string, month: string, cents: Record<LedgerKind, number>): string =>
+    [first, month, ...LEDGER_KINDS.map((kind) => formatCents(cents[kind]))].join(',');
   const lines = [CSV_HEADER, ...rows.map((row) => line(row.loanId === null ? 'account' : String(row.loanId), row.month, row.cents))];
   if (options.totals === true) lines.push(line('total', '', ledgerTotals(rows)));
   return `${lines.join('\n')}\n`;
@@ -72,17 +93,26 @@ export interface Reconciliation {
 }
 
 /** Which ledger columns hold each kind of transfer, and how (lent is the funding's amount turned positive). */
-const COLUMNS_OF: ReadonlyArray<{ label: string; roles: readonly TransferRole[]; ledger: (totals: Record<LedgerKind, number>) => number }> = [
-  // 0 - lent, not -lent: no -0 when nothing was lent.
-  { label: 'loans funded (Fund Loans, refunds of a loan) = -lent', roles: ['funding', 'refund'], ledger: (t) => 0 - t.lent },
-  { label: 'repayments (Monthly Payments) = principal + interest + late fees', roles: ['repayment'], ledger: (t) => t.principal + t.interest + t.late_fees },
-  { label: 'collections (Collection) = recoveries', roles: ['collection'], ledger: (t) => t.recoveries },
-  { label: 'fees (Lender Subscription) = fees', roles: ['fee'], ledger: (t) => t.fees },
-  { label: 'other transfers = other', roles: ['other'], ledger: (t) => t.other },
-];
+const COLUMNS_OF: ReadonlyArray<{ label: string; roles: readonly TransferRole[]; ledger: (totals: Record<LedgerKind, number>) => number }> =
+  [
+    // 0 - lent, not -lent: no -0 when nothing was lent.
+    { label: 'loans funded (Fund Loans, refunds of a loan) = -lent', roles: ['funding', 'refund'], ledger: (t) => 0 - t.lent },
+    {
+      label: 'repayments (Monthly Payments) = principal + interest + late fees',
+      roles: ['repayment'],
+      ledger: (t) => t.principal + t.interest + t.late_fees,
+    },
+    { label: 'collections (Collection) = recoveries', roles: ['collection'], ledger: (t) => t.recoveries },
+    { label: 'fees (Lender Subscription) = fees', roles: ['fee'], ledger: (t) => t.fees },
+    { label: 'other transfers = other', roles: ['other'], ledger: (t) => t.other },
+  ];
 
 /** Checks the rows of `period` against the transfer history of the same period, kind by kind. */
-export function reconcileLedger(rows: readonly LedgerMonthRow[], transfers: readonly TransferDayGroup[], period: LedgerPeriod = {}): Reconciliation {
+export function reconcileLedger(
+  rows: readonly LedgerMonthRow[],
+  transfers: readonly TransferDayGroup[],
+  period: LedgerPeriod = {},
+): Reconciliation {
   const byRole = new Map<TransferRole, number>();
   for (const group of transfers) {
     if (!inPeriod(group.date.slice(0, 10), period)) continue;

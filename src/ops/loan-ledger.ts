@@ -106,7 +106,16 @@ export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-const ROLE_ORDER: Record<TransferRole, number> = { funding: 0, refund: 1, repayment: 2, collection: 3, fee: 4, deposit: 5, withdrawal: 6, other: 7 };
+const ROLE_ORDER: Record<TransferRole, number> = {
+  funding: 0,
+  refund: 1,
+  repayment: 2,
+  collection: 3,
+  fee: 4,
+  deposit: 5,
+  withdrawal: 6,
+  other: 7,
+};
 
 /** The late and pay-later fees of the loan's paid payments, oldest due first: the k-th repayment pays the k-th. */
 function lateFeesInOrder(payments: readonly LoanPayment[]): number[] {
@@ -128,7 +137,13 @@ function writeOffDay(transfers: readonly LoanTransfer[], payments: readonly Loan
 }
 
 /** One loan's entries from its transfers (sorted), its rate, its payments and whether it defaulted. */
-function loanEntries(loanId: number, transfers: readonly LoanTransfer[], loan: StoredLoan | undefined, payments: readonly LoanPayment[], today: string): LedgerEntry[] {
+function loanEntries(
+  loanId: number,
+  transfers: readonly LoanTransfer[],
+  loan: StoredLoan | undefined,
+  payments: readonly LoanPayment[],
+  today: string,
+): LedgerEntry[] {
   // An unknown loan's rate is unknown: repayments are principal until it is back, then interest.
   const rate = loan?.interestRate ?? 0;
   const fees = lateFeesInOrder(payments);
@@ -161,7 +176,8 @@ function loanEntries(loanId: number, transfers: readonly LoanTransfer[], loan: S
       add(day, 'other', cents);
     }
   }
-  if (loan?.listStatus === 'default' && outstanding > 0) add(writeOffDay(transfers, payments, today), 'write_offs', outstanding, -outstanding);
+  if (loan?.listStatus === 'default' && outstanding > 0)
+    add(writeOffDay(transfers, payments, today), 'write_offs', outstanding, -outstanding);
   return entries;
 }
 

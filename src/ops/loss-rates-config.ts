@@ -14,7 +14,9 @@ export const ledgerSectionSchema = z
     expected_loss: z
       .array(z.strictObject({ days_late: z.number().int().min(1), share }))
       .default(DEFAULT_LOSS_RATES.byDaysLate.map((step) => ({ days_late: step.daysLate, share: step.rate })))
-      .refine((steps) => steps.every((step, i) => i === 0 || step.days_late > (steps[i - 1]?.days_late ?? 0)), { message: 'days_late must rise from one step to the next' })
+      .refine((steps) => steps.every((step, i) => i === 0 || step.days_late > (steps[i - 1]?.days_late ?? 0)), {
+        message: 'days_late must rise from one step to the next',
+      })
       .describe('from days_late days late on, this share of the principal still out is expected lost'),
     missed_payment_loss: share.default(DEFAULT_LOSS_RATES.missed).describe('the least share expected lost once a payment is missed'),
   })
@@ -23,7 +25,10 @@ export const ledgerSectionSchema = z
 export type LedgerSection = z.infer<typeof ledgerSectionSchema>;
 
 export function lossRatesOf(section: LedgerSection): LossRates {
-  return { byDaysLate: section.expected_loss.map((step) => ({ daysLate: step.days_late, rate: step.share })), missed: section.missed_payment_loss };
+  return {
+    byDaysLate: section.expected_loss.map((step) => ({ daysLate: step.days_late, rate: step.share })),
+    missed: section.missed_payment_loss,
+  };
 }
 
 /** The loss rates of a loaded configuration (the daemon's, as the agent context holds it); the defaults without a `ledger:` section. */

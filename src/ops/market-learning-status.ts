@@ -38,7 +38,10 @@ export function marketLearningLines(list: readonly MarketLearningStatus[]): Arra
       `market learned ${strategy}`,
       `v${s.version}, ${s.evidence} offer fates (${s.accepted} accepted); ${s.explored} exploring offers cost ${usd(s.explorationCostCents)} of ${usd(s.offeredValueCents)} expected`,
     ],
-    ['  take-up prior', `${s.curve.map((point) => two(point.prior)).join(' ')} at rates ${s.curve.map((point) => two(point.rate)).join(' ')} (typical request: max rate 0.30, default 0.10)`],
+    [
+      '  take-up prior',
+      `${s.curve.map((point) => two(point.prior)).join(' ')} at rates ${s.curve.map((point) => two(point.rate)).join(' ')} (typical request: max rate 0.30, default 0.10)`,
+    ],
     ['  take-up learned', s.curve.map((point) => two(point.learned)).join(' ')],
   ]);
 }

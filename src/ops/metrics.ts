@@ -47,17 +47,33 @@ export function createMetrics(options: MetricsOptions = {}): LendbotMetrics {
   const inboxDepth = gauge('lendbot_webhook_inbox_depth', 'webhook events stored and not yet processed');
   const lastPoll = gauge('lendbot_last_poll_timestamp_seconds', 'time of the last complete poll (0: none yet)');
   const offersToday = gauge('lendbot_offers_today', 'offers made today (UTC), refused ones excluded');
-  const offersByState = gauge('lendbot_offers', 'offers made in the last 30 days, by state as every surface shows them (placed, lost, expired, ...)', ['state']);
-  const paused = gauge('lendbot_protection_paused', '1 while a protection pauses new offers, by kind (account_refusal, default_spike, drawdown, calibration)', ['kind']);
-  const equity = gauge('lendbot_equity_cents', 'cash + principal still out on loans - the loss expected on late loans, in cents (as lendbot status)');
-  const nextMonthInflow = gauge('lendbot_expected_inflow_next_month_cents', "what the loans should bring back next calendar month after likely defaults, in cents");
+  const offersByState = gauge(
+    'lendbot_offers',
+    'offers made in the last 30 days, by state as every surface shows them (placed, lost, expired, ...)',
+    ['state'],
+  );
+  const paused = gauge(
+    'lendbot_protection_paused',
+    '1 while a protection pauses new offers, by kind (account_refusal, default_spike, drawdown, calibration)',
+    ['kind'],
+  );
+  const equity = gauge(
+    'lendbot_equity_cents',
+    'cash + principal still out on loans - the loss expected on late loans, in cents (as lendbot status)',
+  );
+  const nextMonthInflow = gauge(
+    'lendbot_expected_inflow_next_month_cents',
+    'what the loans should bring back next calendar month after likely defaults, in cents',
+  );
   const idleShare = gauge('lendbot_idle_share', 'the share of the money idle now: free / (free + reserved + lent out)');
   const webhooksSilent = gauge('lendbot_webhooks_silent', '1 while polls find new requests and no webhook arrives');
   // Calibration by vintage (the month a loan was created; "all": the protection's window): bounded
   // by the window's months (docs/operations.md, "Calibration").
   const calibration = {
-    predicted: gauge('lendbot_default_predicted', 'mean predicted default of the lender\'s loans, by vintage', ['vintage']),
-    realised: gauge('lendbot_default_realised', 'realised default so far (collection, default or a missed payment), by vintage', ['vintage']),
+    predicted: gauge('lendbot_default_predicted', "mean predicted default of the lender's loans, by vintage", ['vintage']),
+    realised: gauge('lendbot_default_realised', 'realised default so far (collection, default or a missed payment), by vintage', [
+      'vintage',
+    ]),
     low: gauge('lendbot_default_realised_low', 'low end of the 95 % interval of realised default, by vintage', ['vintage']),
     loans: gauge('lendbot_calibration_loans', 'loans with a predicted default, by vintage', ['vintage']),
     alert: gauge('lendbot_calibration_alert', '1 while realised default runs above predicted beyond noise'),
@@ -68,7 +84,10 @@ export function createMetrics(options: MetricsOptions = {}): LendbotMetrics {
     requestsSeen: counter('lendbot_requests_seen_total', 'loan requests sent through the pipeline, by source', ['source']),
     decisions: counter('lendbot_decisions_total', 'decisions recorded, by action and decisive reason', ['action', 'reason']),
     offers: counter('lendbot_offers_total', 'offers sent to the service, by outcome (placed, refused, ambiguous)', ['outcome']),
-    apiCalls: counter('lendbot_api_calls_total', 'marketplace API calls, by endpoint and code (ok or the error code)', ['endpoint', 'code']),
+    apiCalls: counter('lendbot_api_calls_total', 'marketplace API calls, by endpoint and code (ok or the error code)', [
+      'endpoint',
+      'code',
+    ]),
     apiErrors: counter('lendbot_api_errors_total', 'marketplace API calls that failed, by endpoint and error code', ['endpoint', 'code']),
     webhookEvents: counter('lendbot_webhook_events_total', 'webhook deliveries, by outcome', ['outcome']),
     apiCallSeconds: new Histogram({
@@ -95,7 +114,8 @@ export function createMetrics(options: MetricsOptions = {}): LendbotMetrics {
       lastPoll.set(report.lastPoll.at === null ? 0 : Date.parse(report.lastPoll.at) / 1000);
       offersToday.set(report.offersToday.offers);
       for (const [state, n] of Object.entries(report.offers)) offersByState.set({ state }, n);
-      for (const kind of ['account_refusal', 'default_spike', 'drawdown', 'calibration', 'operator']) paused.set({ kind }, report.pause?.kind === kind ? 1 : 0);
+      for (const kind of ['account_refusal', 'default_spike', 'drawdown', 'calibration', 'operator'])
+        paused.set({ kind }, report.pause?.kind === kind ? 1 : 0);
       webhooksSilent.set(report.webhooksSilent === null ? 0 : 1);
       if (report.equity !== null) equity.set(report.equity.equityCents);
       nextMonthInflow.set(report.cashFlow.nextMonth.expectedCents);
@@ -106,7 +126,10 @@ export function createMetrics(options: MetricsOptions = {}): LendbotMetrics {
 }
 
 /** Sets the calibration gauges: one series per vintage of the window and "all". */
-function observeCalibration(gauges: Record<'predicted' | 'realised' | 'low' | 'loans', Gauge<'vintage'>> & { alert: Gauge }, status: CalibrationStatus): void {
+function observeCalibration(
+  gauges: Record<'predicted' | 'realised' | 'low' | 'loans', Gauge<'vintage'>> & { alert: Gauge },
+  status: CalibrationStatus,
+): void {
   for (const name of ['predicted', 'realised', 'low', 'loans'] as const) gauges[name].reset();
   for (const row of [...status.vintages, status.pooled]) {
     const vintage = { vintage: row.vintage };

@@ -34,7 +34,6 @@ export interface WatcherDeps {
   budgetWarningShare?: number;
 }
 
-
 export class NotificationWatcher {
   private loanLists: Map<number, string> | undefined;
   private readonly budgetsWarned = new Set<string>();
@@ -52,7 +51,12 @@ export class NotificationWatcher {
     const cursor = store.state.get(NOTIFY_CURSOR_KEY) ?? isoFromMs(clock.now());
     const offers = store.offers.changedSince(cursor, 500);
     for (const offer of offers) {
-      const data = { loan_request_id: offer.loanRequestId, rate: offer.rate, total_amount_cents: offer.totalAmountCents, risk_level: offer.riskLevel };
+      const data = {
+        loan_request_id: offer.loanRequestId,
+        rate: offer.rate,
+        total_amount_cents: offer.totalAmountCents,
+        risk_level: offer.riskLevel,
+      };
       await send(offer.state === 'funded' ? 'offer_funded' : 'offer_placed', data);
     }
     store.state.set(NOTIFY_CURSOR_KEY, offers.at(-1)?.updatedAt ?? cursor, clock.now());
@@ -79,7 +83,11 @@ export class NotificationWatcher {
       // not warn about another's budget.
       if (budget.spentCents >= share * budget.monthlyBudgetCents) {
         this.budgetsWarned.add(key);
-        await send('budget_nearly_spent', { strategy: budget.strategy, spent_cents: budget.spentCents, monthly_budget_cents: budget.monthlyBudgetCents });
+        await send('budget_nearly_spent', {
+          strategy: budget.strategy,
+          spent_cents: budget.spentCents,
+          monthly_budget_cents: budget.monthlyBudgetCents,
+        });
       }
     }
 

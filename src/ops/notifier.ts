@@ -45,9 +45,14 @@ export const notificationsSchema = z.strictObject({
   format: z
     .enum(NOTIFICATION_FORMATS)
     .default('json')
-    .describe('json: the generic document; slack, discord: that webhook (LENDBOT_NOTIFY_URL); telegram: LENDBOT_TELEGRAM_BOT_TOKEN and LENDBOT_TELEGRAM_CHAT_ID'),
+    .describe(
+      'json: the generic document; slack, discord: that webhook (LENDBOT_NOTIFY_URL); telegram: LENDBOT_TELEGRAM_BOT_TOKEN and LENDBOT_TELEGRAM_CHAT_ID',
+    ),
   url: z.url().optional().describe('where to POST; LENDBOT_NOTIFY_URL overrides (it may hold a token)'),
-  telegram_api_url: z.url().default(DEFAULT_TELEGRAM_API_URL).describe("the Telegram Bot API's address (a Local Bot API Server, or a test's)"),
+  telegram_api_url: z
+    .url()
+    .default(DEFAULT_TELEGRAM_API_URL)
+    .describe("the Telegram Bot API's address (a Local Bot API Server, or a test's)"),
   events: z.partialRecord(z.enum(NOTIFICATION_EVENTS), z.boolean()).default({}).describe('false turns an event off'),
   retries: z.number().int().min(0).max(10).default(3),
   timeout_ms: z.number().int().positive().default(5000),
@@ -55,8 +60,12 @@ export const notificationsSchema = z.strictObject({
   digest: z
     .enum(DIGEST_PERIODS)
     .default('off')
-    .describe("day or week: a digest of the last complete period of the run's clock (net earned, interest, losses, idle cash, next month's inflow, offers made and won)"),
-  telegram_commands: telegramCommandsSchema.optional().describe('answer /status, /profit, /pause, /resume, /approve and /reject from allowed Telegram chats (format: telegram)'),
+    .describe(
+      "day or week: a digest of the last complete period of the run's clock (net earned, interest, losses, idle cash, next month's inflow, offers made and won)",
+    ),
+  telegram_commands: telegramCommandsSchema
+    .optional()
+    .describe('answer /status, /profit, /pause, /resume, /approve and /reject from allowed Telegram chats (format: telegram)'),
 });
 export type NotificationsConfig = z.infer<typeof notificationsSchema>;
 
@@ -144,5 +153,12 @@ export function notifierFromConfig(
   const section = config ?? notificationsSchema.parse({});
   const target = notificationTarget(section, env);
   if (target === undefined) return undefined;
-  return new WebhookNotifier({ url: target.url, format: target.format, events: section.events, retries: section.retries, timeoutMs: section.timeout_ms, ...deps });
+  return new WebhookNotifier({
+    url: target.url,
+    format: target.format,
+    events: section.events,
+    retries: section.retries,
+    timeoutMs: section.timeout_ms,
+    ...deps,
+  });
 }

@@ -25,7 +25,10 @@ export interface MetricsScrape {
 export function registerHealthRoute(app: OpsApp, check: () => HealthReport): void {
   app.get(HEALTH_PATH, async (_request, reply) => {
     const report = check();
-    return reply.code(report.status === 'ok' ? 200 : 503).header('cache-control', 'no-store').send(report);
+    return reply
+      .code(report.status === 'ok' ? 200 : 503)
+      .header('cache-control', 'no-store')
+      .send(report);
   });
 }
 

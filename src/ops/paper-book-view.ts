@@ -8,7 +8,7 @@ import type { PaperBookSummary, PaperOfferRecord } from '../store/index.js';
 
 /** Said wherever the book is shown. */
 export const PAPER_BOOK_NOTE =
-  'modelled: nothing was sent; P(accept) from the strategy\'s market response, repayment from its score; 95 % interval from the acceptances and defaults, offers taken as independent';
+  "modelled: nothing was sent; P(accept) from the strategy's market response, repayment from its score; 95 % interval from the acceptances and defaults, offers taken as independent";
 
 /** snake_case JSON, amounts as integer cents. */
 export function paperBookJson(summary: PaperBookSummary): Record<string, unknown> {
@@ -46,7 +46,10 @@ export function paperOfferJson(offer: PaperOfferRecord): Record<string, unknown>
 export function paperBookLines(summary: PaperBookSummary): Array<[string, string]> {
   const { requests } = summary;
   const lines: Array<[string, string]> = [
-    ['paper book', `${summary.offers} paper offers (${requests.listed} still listed, ${requests.gone} gone, ${requests.not_scanned} not scanned since)`],
+    [
+      'paper book',
+      `${summary.offers} paper offers (${requests.listed} still listed, ${requests.gone} gone, ${requests.not_scanned} not scanned since)`,
+    ],
   ];
   if (summary.offers > summary.notModelled) {
     lines.push([

@@ -23,7 +23,15 @@ import type { Cents } from '../domain/index.js';
 import type { MarketSource } from '../engine/compiled-strategy.js';
 import { accountMoney, type RiskLimits } from '../risk/index.js';
 import { offerStateCounts, type OfferStateCounts } from './offer-states-status.js';
-import { isoFromMs, LAST_POLL_KEY, msFromIso, utcDayBounds, type PaperBookSummary, type PaymentTotals, type Store } from '../store/index.js';
+import {
+  isoFromMs,
+  LAST_POLL_KEY,
+  msFromIso,
+  utcDayBounds,
+  type PaperBookSummary,
+  type PaymentTotals,
+  type Store,
+} from '../store/index.js';
 
 export interface StrategyBudget {
   strategy: string;
@@ -170,14 +178,22 @@ function dataSpend(store: Store, monthStart: number, nowMs: number, budgets: rea
     subscriptions: store.purchases
       .subscriptions(month)
       .map((row) => ({ provider: row.provider ?? '', strategy: row.strategy, costCents: row.costCents, at: row.boughtAt })),
-    budgets: budgets.map((budget) => ({ ...budget, spentCents: store.purchases.strategySpendCents({ strategy: budget.strategy, ...month }) })),
+    budgets: budgets.map((budget) => ({
+      ...budget,
+      spentCents: store.purchases.strategySpendCents({ strategy: budget.strategy, ...month }),
+    })),
   };
 }
 
 function pauseState(store: Store, nowMs: number): StatusReport['pause'] {
   const pause = storedPause(store.state, nowMs);
   if (pause === undefined) return null;
-  return { kind: pause.kind, reason: pause.reason, since: isoFromMs(pause.sinceMs), until: pause.untilMs === null ? null : isoFromMs(pause.untilMs) };
+  return {
+    kind: pause.kind,
+    reason: pause.reason,
+    since: isoFromMs(pause.sinceMs),
+    until: pause.untilMs === null ? null : isoFromMs(pause.untilMs),
+  };
 }
 
 function silenceState(store: Store): StatusReport['webhooksSilent'] {
@@ -187,7 +203,9 @@ function silenceState(store: Store): StatusReport['webhooksSilent'] {
 
 function refusalState(store: Store): StatusReport['webhookRefusals'] {
   const warning = storedRefusalWarning(store.state);
-  return warning === undefined ? null : { since: isoFromMs(warning.sinceMs), refused: warning.refused, warning: refusalWarningText(warning) };
+  return warning === undefined
+    ? null
+    : { since: isoFromMs(warning.sinceMs), refused: warning.refused, warning: refusalWarningText(warning) };
 }
 
 function killSwitchState(limits: RiskLimits): StatusReport['killSwitch'] {

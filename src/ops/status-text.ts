@@ -55,19 +55,33 @@ export function formatStatusText(report: StatusReport): string {
   lines.push(...cashFlowLines(report.cashFlow));
   add('data spend', `${usd(report.dataSpend.spentCents)} since ${report.dataSpend.monthStart.slice(0, 10)}`);
   for (const charge of report.dataSpend.subscriptions) {
-    add(`  subscription ${charge.provider}`, `${usd(charge.costCents)} on ${charge.at.slice(0, 10)}${charge.strategy === null ? '' : ` (${charge.strategy})`}`);
+    add(
+      `  subscription ${charge.provider}`,
+      `${usd(charge.costCents)} on ${charge.at.slice(0, 10)}${charge.strategy === null ? '' : ` (${charge.strategy})`}`,
+    );
   }
   for (const budget of report.dataSpend.budgets) {
-    add(`  budget ${budget.strategy}`, `${usd(budget.spentCents)} of ${usd(budget.monthlyBudgetCents)} (${usd(budget.monthlyBudgetCents - budget.spentCents)} left)`);
+    add(
+      `  budget ${budget.strategy}`,
+      `${usd(budget.spentCents)} of ${usd(budget.monthlyBudgetCents)} (${usd(budget.monthlyBudgetCents - budget.spentCents)} left)`,
+    );
     const unfitted = unfittedMarketText(budget.marketSource);
     if (unfitted !== undefined) add(`  market ${budget.strategy}`, unfitted);
   }
-  add('last poll', report.lastPoll.at === null || report.lastPoll.ageSeconds === null ? 'never' : `${report.lastPoll.at} (${age(report.lastPoll.ageSeconds)})`);
+  add(
+    'last poll',
+    report.lastPoll.at === null || report.lastPoll.ageSeconds === null
+      ? 'never'
+      : `${report.lastPoll.at} (${age(report.lastPoll.ageSeconds)})`,
+  );
   add('webhook inbox', `${report.inboxDepth} waiting`);
   add('kill switch', report.killSwitch.on ? `ON: ${report.killSwitch.why ?? ''}` : 'off');
   add('protections', report.pause === null ? 'no pause' : `PAUSED: ${report.pause.reason}`);
   if (report.webhooksSilent !== null) {
-    add('webhooks', `SILENT since ${report.webhooksSilent.since}: polls found ${report.webhooksSilent.polledRequests} new requests, no webhook came (ask to reactivate the subscription)`);
+    add(
+      'webhooks',
+      `SILENT since ${report.webhooksSilent.since}: polls found ${report.webhooksSilent.polledRequests} new requests, no webhook came (ask to reactivate the subscription)`,
+    );
   }
   if (report.webhookRefusals !== null) add('webhook tokens', `REFUSED: ${report.webhookRefusals.warning}`);
   if (report.paperBook !== null) lines.push(...paperBookLines(report.paperBook));
@@ -83,7 +97,14 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
     at: report.at,
     ...(report.clock === null
       ? {}
-      : { clock: { kind: report.clock.kind, speed: report.clock.speed, running: report.clock.running, read_at_wall: report.clock.readAtWall } }),
+      : {
+          clock: {
+            kind: report.clock.kind,
+            speed: report.clock.speed,
+            running: report.clock.running,
+            read_at_wall: report.clock.readAtWall,
+          },
+        }),
     scope: report.scope,
     balance_cents: report.balanceCents,
     reserved_cents: report.reservedCents,
@@ -117,7 +138,12 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
     data_spend: {
       month_start: report.dataSpend.monthStart,
       spent_cents: report.dataSpend.spentCents,
-      subscriptions: report.dataSpend.subscriptions.map((charge) => ({ provider: charge.provider, strategy: charge.strategy, cost_cents: charge.costCents, at: charge.at })),
+      subscriptions: report.dataSpend.subscriptions.map((charge) => ({
+        provider: charge.provider,
+        strategy: charge.strategy,
+        cost_cents: charge.costCents,
+        at: charge.at,
+      })),
       budgets: report.dataSpend.budgets.map((budget) => ({
         strategy: budget.strategy,
         monthly_budget_cents: budget.monthlyBudgetCents,
@@ -129,7 +155,8 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
     inbox_depth: report.inboxDepth,
     kill_switch: report.killSwitch,
     pause: report.pause,
-    webhooks_silent: report.webhooksSilent === null ? null : { since: report.webhooksSilent.since, polled_requests: report.webhooksSilent.polledRequests },
+    webhooks_silent:
+      report.webhooksSilent === null ? null : { since: report.webhooksSilent.since, polled_requests: report.webhooksSilent.polledRequests },
     webhook_refusals: report.webhookRefusals,
     paper_book: report.paperBook === null ? null : paperBookJson(report.paperBook),
     // Only when some strategy learns its market (pricing.learning).

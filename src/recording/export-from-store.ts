@@ -61,7 +61,8 @@ export function* recordingLinesFromStore(
     const fate = offer === undefined ? undefined : store.offers.fate(offer, { nowMs, expiryMs });
     if (offer !== undefined && fate !== undefined) {
       line.offer = { rate: offer.rate, status: fate.fate, at: offer.createdAt } satisfies OwnOffer;
-      if (!loan && fate.agedOut && fate.leftListAt !== null) line.outcome = { status: 'unfunded', resolved_at: fate.leftListAt } satisfies Outcome;
+      if (!loan && fate.agedOut && fate.leftListAt !== null)
+        line.outcome = { status: 'unfunded', resolved_at: fate.leftListAt } satisfies Outcome;
     }
     if (offer !== undefined && offer.dryRun) {
       const paper = store.paper.get(offer.id);

@@ -32,7 +32,19 @@ import { recordingLineSchema } from './recording-schema.js';
 export type LineCheck = (json: unknown) => boolean;
 
 /** zod schema types whose parsed value may differ from the input. */
-const OUTPUT_CHANGING = new Set(['transform', 'pipe', 'default', 'prefault', 'catch', 'success', 'codec', 'custom', 'lazy', 'promise', 'function']);
+const OUTPUT_CHANGING = new Set([
+  'transform',
+  'pipe',
+  'default',
+  'prefault',
+  'catch',
+  'success',
+  'codec',
+  'custom',
+  'lazy',
+  'promise',
+  'function',
+]);
 
 interface ZodCheckInternals {
   _zod: { def: { check: string; fn?: (input: unknown) => unknown; when?: unknown } };
@@ -70,10 +82,28 @@ function refinementsOf(checks: readonly ZodCheckInternals[], json: Record<string
 
 /** Keywords that constrain only values of one JSON type (and pass any other). */
 const TYPE_SPECIFIC = new Set([
-  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
-  'minLength', 'maxLength', 'pattern', 'format',
-  'properties', 'required', 'additionalProperties', 'patternProperties', 'propertyNames', 'minProperties', 'maxProperties',
-  'items', 'prefixItems', 'minItems', 'maxItems', 'uniqueItems', 'contains',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'properties',
+  'required',
+  'additionalProperties',
+  'patternProperties',
+  'propertyNames',
+  'minProperties',
+  'maxProperties',
+  'items',
+  'prefixItems',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'contains',
 ]);
 
 /** `anyOf: [{type: T, ...}, {type: 'null'}]` as `{type: [T, 'null'], ...}` where that reads the same. */
@@ -136,7 +166,17 @@ export function splitLargeProperties(schema: Record<string, unknown>): void {
 }
 
 /** Keywords whose value is a schema, a list of schemas, a map of names to schemas. */
-const ONE_SCHEMA = new Set(['items', 'additionalProperties', 'unevaluatedProperties', 'contains', 'propertyNames', 'not', 'if', 'then', 'else']);
+const ONE_SCHEMA = new Set([
+  'items',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'contains',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+]);
 const SCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
 

@@ -6,9 +6,20 @@
 import { formatCents as usd, type Cents } from '../domain/index.js';
 import type { BalanceFigures } from '../domain/decision-reason.js';
 
-export function balanceShortfall(input: { balanceCents: Cents; reservedCents: Cents; reserveCents: Cents; totalCents: Cents }): BalanceFigures | undefined {
+export function balanceShortfall(input: {
+  balanceCents: Cents;
+  reservedCents: Cents;
+  reserveCents: Cents;
+  totalCents: Cents;
+}): BalanceFigures | undefined {
   const { balanceCents, reservedCents, reserveCents, totalCents } = input;
   const free = balanceCents - reservedCents - reserveCents;
   if (free > totalCents) return undefined;
-  return { balance: usd(balanceCents), reserved: usd(reservedCents), reserve: usd(reserveCents), total: usd(totalCents), equal: free === totalCents };
+  return {
+    balance: usd(balanceCents),
+    reserved: usd(reservedCents),
+    reserve: usd(reserveCents),
+    total: usd(totalCents),
+    equal: free === totalCents,
+  };
 }

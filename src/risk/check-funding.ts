@@ -24,9 +24,22 @@ export interface FundingToCheck {
 export function checkFunding(input: FundingToCheck, limits: Pick<RiskLimits, 'minCashReserveCents'>): GuardResult {
   const { totalCents, balanceCents, reservedByOthersCents } = input;
   if (!Number.isSafeInteger(totalCents) || totalCents <= 0) {
-    return { allowed: false, code: 'invalid_total', reason: guardReason({ guardCode: 'invalid_total', at: 'funding', totalCents: String(totalCents) }) };
+    return {
+      allowed: false,
+      code: 'invalid_total',
+      reason: guardReason({ guardCode: 'invalid_total', at: 'funding', totalCents: String(totalCents) }),
+    };
   }
-  const shortfall = balanceShortfall({ balanceCents, reservedCents: reservedByOthersCents, reserveCents: limits.minCashReserveCents, totalCents });
+  const shortfall = balanceShortfall({
+    balanceCents,
+    reservedCents: reservedByOthersCents,
+    reserveCents: limits.minCashReserveCents,
+    totalCents,
+  });
   if (shortfall === undefined) return { allowed: true };
-  return { allowed: false, code: 'insufficient_balance', reason: guardReason({ guardCode: 'insufficient_balance', at: 'funding', ...shortfall }) };
+  return {
+    allowed: false,
+    code: 'insufficient_balance',
+    reason: guardReason({ guardCode: 'insufficient_balance', at: 'funding', ...shortfall }),
+  };
 }

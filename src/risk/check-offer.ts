@@ -115,12 +115,23 @@ export function checkOffer(input: OfferToCheck, snapshot: GuardSnapshot, limits:
   const exposureCents = Math.max(0, snapshot.exposureCents);
   const exposureAfter = exposureCents + total;
   if (limits.maxOpenExposureCents !== undefined && exposureAfter > limits.maxOpenExposureCents) {
-    return refuse({ guardCode: 'max_open_exposure', exposure: usd(exposureCents), total: usd(total), max: usd(limits.maxOpenExposureCents) });
+    return refuse({
+      guardCode: 'max_open_exposure',
+      exposure: usd(exposureCents),
+      total: usd(total),
+      max: usd(limits.maxOpenExposureCents),
+    });
   }
   if (limits.maxPerBorrowerCents !== undefined) {
     const borrower = Math.max(0, snapshot.exposureByBorrowerCents(request.borrower.id));
     if (borrower + total > limits.maxPerBorrowerCents) {
-      return refuse({ guardCode: 'max_per_borrower', borrower: String(request.borrower.id), exposure: usd(borrower), total: usd(total), max: usd(limits.maxPerBorrowerCents) });
+      return refuse({
+        guardCode: 'max_per_borrower',
+        borrower: String(request.borrower.id),
+        exposure: usd(borrower),
+        total: usd(total),
+        max: usd(limits.maxPerBorrowerCents),
+      });
     }
   }
   const maxShare = limits.maxShareByRiskLevel?.[level];
@@ -145,7 +156,12 @@ export function checkOffer(input: OfferToCheck, snapshot: GuardSnapshot, limits:
     return refuse({ guardCode: 'max_offers_per_day', today: String(snapshot.offersToday), max: String(limits.maxOffersPerDay) });
   }
   if (limits.maxAmountPerDayCents !== undefined && snapshot.amountTodayCents + total > limits.maxAmountPerDayCents) {
-    return refuse({ guardCode: 'max_amount_per_day', today: usd(snapshot.amountTodayCents), total: usd(total), max: usd(limits.maxAmountPerDayCents) });
+    return refuse({
+      guardCode: 'max_amount_per_day',
+      today: usd(snapshot.amountTodayCents),
+      total: usd(total),
+      max: usd(limits.maxAmountPerDayCents),
+    });
   }
   return { allowed: true };
 }

@@ -16,7 +16,14 @@ export const protectionSettingsSchema = z.strictObject({
       pause_hours: hours.default(6).describe('the pause lifts itself after this long (or at lendbot resume)'),
       patterns: z
         .array(z.string().min(1))
-        .default(['borrower can not offer', 'borrower cannot offer', 'currently borrowing', 'verified bank account', 'bank account is not verified', 'bank account not verified'])
+        .default([
+          'borrower can not offer',
+          'borrower cannot offer',
+          'currently borrowing',
+          'verified bank account',
+          'bank account is not verified',
+          'bank account not verified',
+        ])
         .describe('texts (case-insensitive) of the service refusing the ACCOUNT, not one request (spec 4.2 rules 2 and 9)'),
     })
     .prefault({}),
@@ -34,15 +41,29 @@ export const protectionSettingsSchema = z.strictObject({
       enabled: z.boolean().default(true),
       window_days: z.number().positive().default(60),
       min_loans: z.number().int().positive().default(5),
-      max_loss_share: z.number().min(0).max(1).default(0.15).describe('what the loans in collection or default still owe, each capped at its principal, as a share of the principal lent'),
+      max_loss_share: z
+        .number()
+        .min(0)
+        .max(1)
+        .default(0.15)
+        .describe('what the loans in collection or default still owe, each capped at its principal, as a share of the principal lent'),
       pause_hours: hours.default(24),
     })
     .prefault({}),
   calibration: z
     .strictObject({
-      enabled: z.boolean().default(true).describe('alert when realised default of recent loans runs above the predicted default beyond noise'),
+      enabled: z
+        .boolean()
+        .default(true)
+        .describe('alert when realised default of recent loans runs above the predicted default beyond noise'),
       pause: z.boolean().default(false).describe('also pause new offers while it does'),
-      window_months: z.number().int().positive().max(60).default(12).describe('loans created in this many months (this one included) are measured'),
+      window_months: z
+        .number()
+        .int()
+        .positive()
+        .max(60)
+        .default(12)
+        .describe('loans created in this many months (this one included) are measured'),
       min_loans: z.number().int().positive().default(30).describe('fewer loans with a prediction than this are too few to judge'),
       pause_hours: hours.default(24),
     })
@@ -51,13 +72,23 @@ export const protectionSettingsSchema = z.strictObject({
     .strictObject({
       enabled: z.boolean().default(true),
       window_hours: hours.default(6),
-      min_polled_requests: z.number().int().positive().default(5).describe('new requests found by polls, with no webhook at all, that raise the alert'),
+      min_polled_requests: z
+        .number()
+        .int()
+        .positive()
+        .default(5)
+        .describe('new requests found by polls, with no webhook at all, that raise the alert'),
     })
     .prefault({}),
   idle_cash: z
     .strictObject({
       enabled: z.boolean().default(true),
-      max_idle_share: z.number().min(0).max(1).default(0.5).describe('share of the money (free cash / free + reserved + lent out) above which cash counts as idle too long'),
+      max_idle_share: z
+        .number()
+        .min(0)
+        .max(1)
+        .default(0.5)
+        .describe('share of the money (free cash / free + reserved + lent out) above which cash counts as idle too long'),
       for_hours: hours.default(72).describe('how long the share must stay above it before the alert; also the window its reasons cover'),
     })
     .prefault({}),

@@ -104,10 +104,15 @@ export const riskLimitsSchema = z
     split: z
       .strictObject({
         strategies: z.tuple([z.string().min(1), z.string().min(1)]).describe('the two arms: names of active strategies'),
-        shares: z.tuple([z.number().gt(0).lt(1), z.number().gt(0).lt(1)]).default([0.5, 0.5]).describe("each arm's share of the requests and of the capital"),
+        shares: z
+          .tuple([z.number().gt(0).lt(1), z.number().gt(0).lt(1)])
+          .default([0.5, 0.5])
+          .describe("each arm's share of the requests and of the capital"),
       })
       .optional()
-      .describe('a live A/B split: each request goes to one arm by a stable hash of its id; each arm may commit at most its share of the capital'),
+      .describe(
+        'a live A/B split: each request goes to one arm by a stable hash of its id; each arm may commit at most its share of the capital',
+      ),
   })
   .superRefine((section, context) => {
     if (section.max_share_by_risk_level !== undefined && section.max_open_exposure === null) {
@@ -120,29 +125,28 @@ export const riskLimitsSchema = z
     if (section.split !== undefined) {
       const [first, second] = section.split.strategies;
       if (first === second) context.addIssue({ code: 'custom', path: ['split', 'strategies'], message: 'needs two different strategies' });
-      if (section.split.shares[0] + section.split.shares[1] > 1 + 1e-9) context.addIssue({ code: 'custom', path: ['split', 'shares'], message: 'the shares sum to more than 1' });
+      if (section.split.shares[0] + section.split.shares[1] > 1 + 1e-9)
+        context.addIssue({ code: 'custom', path: ['split', 'shares'], message: 'the shares sum to more than 1' });
     }
   })
-  .transform(
-    (section): RiskLimits => ({
-      minCashReserveCents: section.min_cash_reserve,
-      allowedRiskLevels: [...new Set(section.allowed_risk_levels)].sort((a, b) => a - b),
-      maxOpenExposureCents: section.max_open_exposure ?? undefined,
-      maxPerBorrowerCents: section.max_per_borrower ?? undefined,
-      maxShareByRiskLevel:
-        section.max_share_by_risk_level === undefined
-          ? undefined
-          : Object.fromEntries(Object.entries(section.max_share_by_risk_level).map(([level, share]) => [Number(level), share])),
-      maxOffersPerDay: section.max_offers_per_day,
-      maxAmountPerDayCents: section.max_amount_per_day ?? undefined,
-      killSwitch: section.kill_switch,
-      killSwitchFile: section.kill_switch_file,
-      offerExpiryMs: Math.round(section.offer_expiry_hours * HOUR_MS),
-      reserveManualOffers: section.reserve_manual_offers,
-      protections: section.protections,
-      ...(section.split === undefined ? {} : { split: { strategies: section.split.strategies, shares: section.split.shares } }),
-    }),
-  );
+  .transform((section): RiskLimits => ({
+    minCashReserveCents: section.min_cash_reserve,
+    allowedRiskLevels: [...new Set(section.allowed_risk_levels)].sort((a, b) => a - b),
+    maxOpenExposureCents: section.max_open_exposure ?? undefined,
+    maxPerBorrowerCents: section.max_per_borrower ?? undefined,
+    maxShareByRiskLevel:
+      section.max_share_by_risk_level === undefined
+        ? undefined
+        : Object.fromEntries(Object.entries(section.max_share_by_risk_level).map(([level, share]) => [Number(level), share])),
+    maxOffersPerDay: section.max_offers_per_day,
+    maxAmountPerDayCents: section.max_amount_per_day ?? undefined,
+    killSwitch: section.kill_switch,
+    killSwitchFile: section.kill_switch_file,
+    offerExpiryMs: Math.round(section.offer_expiry_hours * HOUR_MS),
+    reserveManualOffers: section.reserve_manual_offers,
+    protections: section.protections,
+    ...(section.split === undefined ? {} : { split: { strategies: section.split.strategies, shares: section.split.shares } }),
+  }));
 
 /** The YAML shape of the section, before defaults and conversion. */
 export type RiskLimitsInput = z.input<typeof riskLimitsSchema>;
@@ -154,4 +158,8 @@ export const DEFAULT_RISK_LIMITS: RiskLimits = riskLimitsSchema.parse({});
  * The default limits without the money caps: what a backtest applies when it is given no config,
  * so a replay over a large balance is not capped by starting points meant for a live account.
  */
-export const UNCAPPED_RISK_LIMITS: RiskLimits = riskLimitsSchema.parse({ max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null });
+export const UNCAPPED_RISK_LIMITS: RiskLimits = riskLimitsSchema.parse({
+  max_open_exposure: null,
+  max_per_borrower: null,
+  max_amount_per_day: null,
+});

@@ -32,7 +32,9 @@ export function paymentSchedule(principalCents: number, annualRate: number, term
 /** The epoch milliseconds `months` calendar months after `startMs` (day clamped to month end). */
 export function addMonths(startMs: number, months: number): number {
   const start = new Date(startMs);
-  const target = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + months, 1, start.getUTCHours(), start.getUTCMinutes(), start.getUTCSeconds()));
+  const target = new Date(
+    Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + months, 1, start.getUTCHours(), start.getUTCMinutes(), start.getUTCSeconds()),
+  );
   const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
   target.setUTCDate(Math.min(start.getUTCDate(), lastDay));
   return target.getTime();

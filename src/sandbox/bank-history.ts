@@ -58,14 +58,30 @@ export interface BankHistoryInput {
 
 // Day-to-day spending mix (weights), excluding rent, bills and fees which are drawn separately.
 const DAILY_MIX: ReadonlyArray<readonly [SpendingCategory, number]> = [
-  ['food', 30], ['goods_and_merch', 18], ['transportation', 14], ['entertainment', 9], ['lifestyle', 8],
-  ['services', 7], ['misc', 7], ['education', 3], ['donations', 2],
+  ['food', 30],
+  ['goods_and_merch', 18],
+  ['transportation', 14],
+  ['entertainment', 9],
+  ['lifestyle', 8],
+  ['services', 7],
+  ['misc', 7],
+  ['education', 3],
+  ['donations', 2],
 ];
 const MERCHANTS: Partial<Record<SpendingCategory, string>> = {
-  food: 'POS DEBIT GROCERY MART', goods_and_merch: 'ONLINE STORE PURCHASE', transportation: 'FUEL STATION',
-  entertainment: 'STREAMING SERVICE', lifestyle: 'PHARMACY', services: 'PHONE SERVICE', misc: 'ATM WITHDRAWAL',
-  education: 'BOOKSTORE', donations: 'CHARITY DONATION', home_expense: 'RENT PAYMENT', utilities: 'ELECTRIC CO',
-  credit_payment: 'CARD PAYMENT', bank_fees: 'OVERDRAFT FEE',
+  food: 'POS DEBIT GROCERY MART',
+  goods_and_merch: 'ONLINE STORE PURCHASE',
+  transportation: 'FUEL STATION',
+  entertainment: 'STREAMING SERVICE',
+  lifestyle: 'PHARMACY',
+  services: 'PHONE SERVICE',
+  misc: 'ATM WITHDRAWAL',
+  education: 'BOOKSTORE',
+  donations: 'CHARITY DONATION',
+  home_expense: 'RENT PAYMENT',
+  utilities: 'ELECTRIC CO',
+  credit_payment: 'CARD PAYMENT',
+  bank_fees: 'OVERDRAFT FEE',
 };
 
 /** Builds the 90 days of transactions (oldest first). Deterministic for the input. */
@@ -111,7 +127,14 @@ export function generateTransactions(input: BankHistoryInput): BankTransactionDa
     balance += draft.credit ? draft.cents : -draft.cents;
     if (before >= 0 && balance < 0) {
       const fee = 3500;
-      withFees.push({ day: draft.day, credit: false, cents: fee, category: BANK_CATEGORY_NAMES.bank_fees, sub: 'Overdraft', memo: 'OVERDRAFT FEE' });
+      withFees.push({
+        day: draft.day,
+        credit: false,
+        cents: fee,
+        category: BANK_CATEGORY_NAMES.bank_fees,
+        sub: 'Overdraft',
+        memo: 'OVERDRAFT FEE',
+      });
       balance -= fee;
     }
   }
@@ -120,7 +143,7 @@ export function generateTransactions(input: BankHistoryInput): BankTransactionDa
     const date = posted.toISOString().slice(0, 10);
     return {
       Memo: draft.memo,
-      TrnID: input.seed % 1_000_000 * 1000 + index,
+      TrnID: (input.seed % 1_000_000) * 1000 + index,
       CurAmt: { Amt: draft.cents / 100, CurCode: 'USD' },
       TrnType: draft.credit ? 'Credit' : 'Debit',
       Category: draft.category,

@@ -121,7 +121,7 @@ export function generateLoanRequest(
   const loanAmountCents = fields.loanAmountCents ?? amountDollars * 100;
   const loanTerms = fields.loanTerms ?? (crypto ? 12 : random.pick(TERMS));
   const feeSvcCents = Math.round(loanAmountCents * 0.05);
-  const feeLegislativeCents = (state.code.charCodeAt(0) + state.code.charCodeAt(1)) % 16 * 100;
+  const feeLegislativeCents = ((state.code.charCodeAt(0) + state.code.charCodeAt(1)) % 16) * 100;
   const feeExtraCents = random.chance(0.2) ? 500 : 0;
   const totalCents = loanAmountCents + feeSvcCents + feeLegislativeCents + feeExtraCents;
 

@@ -71,7 +71,8 @@ export function reservationRate(rule: BorrowerRule, facts: BorrowerFacts, draw: 
       // The rate where the curve equals the draw: the draw takes every cheaper rate (take-up
       // falls with the rate), so the rule is the same as comparing the draw with the curve.
       if (draw <= 0) return max;
-      const position = rule.steepness > 0 ? rule.midpoint - Math.log(draw / (1 - draw)) / rule.steepness : draw < 0.5 ? Infinity : -Infinity;
+      const position =
+        rule.steepness > 0 ? rule.midpoint - Math.log(draw / (1 - draw)) / rule.steepness : draw < 0.5 ? Infinity : -Infinity;
       rate = MIN_OFFER_RATE + position * span;
       break;
     }

@@ -122,7 +122,10 @@ export function ifFunded(request: LoanRequestRecord, rate = REFERENCE_RATE): { s
 
 // What the lender received of the scheduled amount: payments made (late fees excluded) plus what
 // collection recovered, net of the agency's fee.
-function repaidOf(loan: { payments: Array<{ status: string; amountCents: number }>; collectedCents: number; collectionFeeCents: number }, due: number): number {
+function repaidOf(
+  loan: { payments: Array<{ status: string; amountCents: number }>; collectedCents: number; collectionFeeCents: number },
+  due: number,
+): number {
   const paid = loan.payments.filter((p) => p.status === 'paid').reduce((sum, p) => sum + p.amountCents, 0);
   return Math.min(due, paid + loan.collectedCents - loan.collectionFeeCents);
 }

@@ -11,13 +11,7 @@ import { planCompetition } from './competitor-model.js';
 import { EventQueue } from '../clock/event-queue.js';
 import { Ledger } from './ledger.js';
 import { INVESTOR, LoanBook } from './loan-servicing.js';
-import {
-  ACCEPTANCE_TTL_MS,
-  LIST_WINDOW_MS,
-  REDECIDE_MS,
-  type MarketContext,
-  type MarketEvent,
-} from './market-events.js';
+import { ACCEPTANCE_TTL_MS, LIST_WINDOW_MS, REDECIDE_MS, type MarketContext, type MarketEvent } from './market-events.js';
 import { HOUR_MS } from '../clock/time-constants.js';
 import type { InvestorAccount, LoanRequestRecord, OfferRecord } from './market-types.js';
 import { checkFund, checkOfferRules, totalCents, type Refusal } from './offer-rules.js';
@@ -191,7 +185,10 @@ export class Market {
     const request = offer ? this.requests.get(offer.loanRequestId) : undefined;
     if (!offer || !request) return { ok: false, refusal: NOT_FOUND };
     if (offer.status !== 'pending' || request.status !== 'open') {
-      return { ok: false, refusal: { rule: 'control', status: 400, key: 'detail', text: 'Only a pending offer on an open loan request can be accepted.' } };
+      return {
+        ok: false,
+        refusal: { rule: 'control', status: 400, key: 'detail', text: 'Only a pending offer on an open loan request can be accepted.' },
+      };
     }
     this.accept(request, offer);
     return { ok: true, value: offer };

@@ -113,7 +113,11 @@ export class ServiceError extends AppError {
  */
 export function unreadableOutcome(details: ServiceErrorDetails, why: string): ServiceError {
   const answered = details.status === undefined ? 'the service answered' : `the service answered ${details.status}`;
-  return new ServiceError('AMBIGUOUS_OUTCOME', `${answered} but the answer could not be read (${why}); the request may have been applied`, details);
+  return new ServiceError(
+    'AMBIGUOUS_OUTCOME',
+    `${answered} but the answer could not be read (${why}); the request may have been applied`,
+    details,
+  );
 }
 
 /** A bad argument caught before anything was sent (a rate outside 0.03 to 2.0, a bad filter). */
@@ -127,7 +131,13 @@ export class InvalidArgumentError extends AppError {
 
 /** The four authentication texts of spec part 7, and the code each maps to. */
 /** Network failures (got's error codes) that prove a request never reached the service. */
-export const NOT_SENT_NETWORK_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+export const NOT_SENT_NETWORK_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+]);
 
 export const AUTH_TEXTS: ReadonlyArray<readonly [string, ServiceErrorCode]> = [
   ['Authentication credentials were not provided.', 'AUTH_MISSING_CREDENTIALS'],

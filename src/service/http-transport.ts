@@ -25,7 +25,14 @@ import got, { RequestError, type Got, type Response } from 'got';
 import type { Clock, Sleep } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import { ServiceClock, type ClockSkewSettings } from './clock-skew.js';
-import { AUTH_TEXTS, NOT_SENT_NETWORK_CODES, ServiceError, unreadableOutcome, type ServiceErrorCode, type ServiceErrorDetails } from './errors.js';
+import {
+  AUTH_TEXTS,
+  NOT_SENT_NETWORK_CODES,
+  ServiceError,
+  unreadableOutcome,
+  type ServiceErrorCode,
+  type ServiceErrorDetails,
+} from './errors.js';
 import { DEFAULT_REFUSALS, type RefusalTexts } from './refusal-texts.js';
 import { signRequest, type SignatureMode } from './hmac-signer.js';
 import { ACCEPT_ENCODING, decodeBody, responseLimitKey, type ResponseKind, type ResponseLimits } from './response-limits.js';
@@ -155,13 +162,9 @@ export class HttpTransport {
     const path = url.pathname + url.search;
     let hops = 0;
     const extraAttempts =
-      spec.retryClass === 'read'
-        ? this.settings.retry.readRetries
-        : spec.retryClass === 'paid'
-          ? this.settings.retry.paidRetries
-          : 0;
+      spec.retryClass === 'read' ? this.settings.retry.readRetries : spec.retryClass === 'paid' ? this.settings.retry.paidRetries : 0;
     let skewCorrected = false;
-    for (let attempt = 0; ; ) {
+    for (let attempt = 0; ;) {
       // Signed afresh for each attempt; the offset is remembered to judge a timestamp refusal.
       const signedWithOffset = this.serviceClock.currentOffsetSeconds();
       const timestamp = this.serviceClock.nowSeconds();

@@ -26,10 +26,7 @@ const STATE = /^[A-Za-z][A-Za-z .'-]*[A-Za-z.]$/;
 const ZIP = /^\d{5}(?:-\d{4})?$/;
 
 /** Query parameters for the filters, in a stable order. */
-export function encodeLoanRequestFilters(
-  filters: LoanRequestFilters,
-  rangeFormat: NumericRangeFormat,
-): Array<[string, string]> {
+export function encodeLoanRequestFilters(filters: LoanRequestFilters, rangeFormat: NumericRangeFormat): Array<[string, string]> {
   const query: Array<[string, string]> = [];
   if (filters.svcColor !== undefined) {
     if (!Number.isInteger(filters.svcColor) || filters.svcColor < 0 || filters.svcColor > 4) {

@@ -11,7 +11,6 @@
 import type { NumericRange } from '../domain/index.js';
 import { InvalidArgumentError } from './errors.js';
 
-
 export type NumericRangeFormat = 'min-max-params' | 'comma' | 'dash';
 export const NUMERIC_RANGE_FORMATS: readonly NumericRangeFormat[] = ['min-max-params', 'comma', 'dash'];
 
@@ -31,9 +30,7 @@ export function parseNumericFilter(text: string, name = 'completed_loans'): Nume
   return trimmed.split(',').map((part) => {
     const match = NUMERIC_FILTER_PART.exec(part);
     if (!match) {
-      throw new InvalidArgumentError(
-        `${name}: "${part}" is not a number or a range a-b (use e.g. 1,2,3 or 1-3 or 1,2,3-10)`,
-      );
+      throw new InvalidArgumentError(`${name}: "${part}" is not a number or a range a-b (use e.g. 1,2,3 or 1-3 or 1,2,3-10)`);
     }
     const from = Number(match[1]);
     if (match[2] === undefined) return { value: from };
@@ -73,11 +70,7 @@ function checkRange(range: NumericRange, name: string): void {
 }
 
 /** Writes a NumericRange filter as query parameters in the chosen format. */
-export function encodeNumericRange(
-  name: string,
-  range: NumericRange,
-  format: NumericRangeFormat,
-): Array<[string, string]> {
+export function encodeNumericRange(name: string, range: NumericRange, format: NumericRangeFormat): Array<[string, string]> {
   checkRange(range, name);
   const min = range.min === undefined ? '' : String(range.min);
   const max = range.max === undefined ? '' : String(range.max);

@@ -49,7 +49,10 @@ export const SERVICE_ENV_HELP: ReadonlyArray<readonly [string, string]> = [
   ['LENDBOT_HTTP_TIMEOUT_MS', `per-attempt timeout (default ${DEFAULT_TIMEOUT_MS})`],
   ['LENDBOT_READ_RETRIES', `extra attempts for reads (default ${DEFAULT_RETRY.readRetries})`],
   ['LENDBOT_PROVIDER_RETRIES', 'extra attempts for the paid provider endpoint (default 0)'],
-  ['LENDBOT_CLOCK_SKEW_CORRECTION', 'on (default) or off: after "Timestamp out of range", sign with the service\'s time from its Date header'],
+  [
+    'LENDBOT_CLOCK_SKEW_CORRECTION',
+    'on (default) or off: after "Timestamp out of range", sign with the service\'s time from its Date header',
+  ],
   ['LENDBOT_MAX_CLOCK_SKEW_SECONDS', `largest clock skew corrected, either way (default ${DEFAULT_CLOCK_SKEW.maxSkewSeconds})`],
 ];
 

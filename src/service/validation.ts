@@ -78,11 +78,7 @@ export function validateOutcome<S extends z.ZodType>(schema: S, result: CallResu
 }
 
 /** Validates each item of a list on its own. */
-export function validateItems<S extends z.ZodType>(
-  schema: S,
-  items: readonly unknown[],
-  endpoint: string,
-): ValidatedItems<z.infer<S>> {
+export function validateItems<S extends z.ZodType>(schema: S, items: readonly unknown[], endpoint: string): ValidatedItems<z.infer<S>> {
   const valid: Array<z.infer<S>> = [];
   const issues: ItemIssue[] = [];
   items.forEach((item, index) => {

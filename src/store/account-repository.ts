@@ -4,14 +4,7 @@
  * and the guard's balance read them.
  */
 import type { Database } from 'better-sqlite3';
-import {
-  dollarsToCents,
-  parseCents,
-  type Cents,
-  type Loan,
-  type LoanListStatus,
-  type TransferDayGroup,
-} from '../domain/index.js';
+import { dollarsToCents, parseCents, type Cents, type Loan, type LoanListStatus, type TransferDayGroup } from '../domain/index.js';
 import { flag, isoFromMs, parseJsonColumn } from './sql-values.js';
 
 export interface StoredLoan {
@@ -107,7 +100,9 @@ export function createAccountRepository(db: Database): AccountRepository {
   );
   const allLoans = db.prepare<[], LoanRow>('SELECT * FROM loans ORDER BY id');
   const loanByRequest = db.prepare<[number], LoanRow>('SELECT * FROM loans WHERE loan_request_id = ? ORDER BY id DESC LIMIT 1');
-  const countsByList = db.prepare<[], { list_status: string; n: number }>('SELECT list_status, COUNT(*) AS n FROM loans GROUP BY list_status ORDER BY list_status');
+  const countsByList = db.prepare<[], { list_status: string; n: number }>(
+    'SELECT list_status, COUNT(*) AS n FROM loans GROUP BY list_status ORDER BY list_status',
+  );
   const listsById = db.prepare<[], { id: number; list_status: string }>('SELECT id, list_status FROM loans');
   const pendingLoanIds = db.prepare<[], { id: number }>("SELECT id FROM loans WHERE lower(status) = 'pending'");
   const deleteLoan = db.prepare('DELETE FROM loans WHERE id = ?');
@@ -116,9 +111,7 @@ export function createAccountRepository(db: Database): AccountRepository {
     for (const { id } of pendingLoanIds.all()) if (!listed.has(id)) forgotten += deleteLoan.run(id).changes;
     return forgotten;
   });
-  const allTransfers = db.prepare<[], { date: string; raw_json: string }>(
-    'SELECT date, raw_json FROM transfers ORDER BY id',
-  );
+  const allTransfers = db.prepare<[], { date: string; raw_json: string }>('SELECT date, raw_json FROM transfers ORDER BY id');
 
   const upsertLoans = db.transaction((loans: readonly Loan[], listStatus: LoanListStatus, at: string) => {
     for (const loan of loans) {

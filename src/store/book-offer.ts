@@ -70,7 +70,8 @@ export function reserves(offer: ReservingOffer, query: ReservationQuery, cutoffM
   if (offer.dryRun !== (query.dryRun ?? false) || offer.id === query.exceptOfferId) return false;
   if (!offer.automateFund && query.includeManual !== true) return false;
   const { state } = offer;
-  const pending = state === 'intent' || state === 'unknown' || ((state === 'placed' || state === 'accepted') && offer.createdMs >= cutoffMs);
+  const pending =
+    state === 'intent' || state === 'unknown' || ((state === 'placed' || state === 'accepted') && offer.createdMs >= cutoffMs);
   return pending && (!offer.hasLoan || (!offer.automateFund && state === 'accepted'));
 }
 

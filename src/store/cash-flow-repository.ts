@@ -42,7 +42,13 @@ export interface CashFlowRepository {
 export function createCashFlowRepository(db: Database): CashFlowRepository {
   const flow = db.prepare<
     [string, string],
-    { loans: number; amount_cents: number | null; average_rate: number | null; average_terms: number | null; average_probability: number | null }
+    {
+      loans: number;
+      amount_cents: number | null;
+      average_rate: number | null;
+      average_terms: number | null;
+      average_probability: number | null;
+    }
   >(
     `SELECT COUNT(*) AS loans, SUM(l.loan_amount_cents) AS amount_cents, AVG(l.interest_rate) AS average_rate,
        AVG(json_extract(l.raw_json, '$.payment_terms')) AS average_terms, AVG(d.probability) AS average_probability

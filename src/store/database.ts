@@ -64,7 +64,6 @@ const warnOnStderr: StoreWarning = (message) => {
   process.stderr.write(`warning: ${message}\n`);
 };
 
-
 export interface OpenDatabaseOptions {
   /** Told when an existing file was open to other users (default: a `warning:` line on stderr). */
   onWarning?: StoreWarning;
@@ -145,7 +144,9 @@ function tightenIfShared(file: string, warn: StoreWarning): void {
     warn(`${file} was open to other users (mode ${octal(mode)}); tightened to ${octal(ownerOnly)}, owner only (see docs/store.md)`);
   } catch (error) {
     // Not ours to change (another user's file): say so, and still open it.
-    warn(`${file} is open to other users (mode ${octal(mode)}) and could not be tightened (${(error as Error).message}); run chmod go-rwx ${file}`);
+    warn(
+      `${file} is open to other users (mode ${octal(mode)}) and could not be tightened (${(error as Error).message}); run chmod go-rwx ${file}`,
+    );
   }
 }
 

@@ -55,7 +55,8 @@ export function createDecisionPages(db: Database): (query: DecisionPageQuery) =>
   const windowEnds = new Map<string, ReturnType<typeof db.prepare<Record<string, unknown>, { id: number }>>>();
 
   const scope = (withAction: boolean, withCursor: boolean): string =>
-    [withAction ? 'action = @action' : '', withCursor ? '(decided_at, id) < (@cursorAt, @cursorId)' : ''].filter(Boolean).join(' AND ') || '1';
+    [withAction ? 'action = @action' : '', withCursor ? '(decided_at, id) < (@cursorAt, @cursorId)' : ''].filter(Boolean).join(' AND ') ||
+    '1';
 
   function pageStatement(withAction: boolean, withCursor: boolean, withStrategy: boolean, withText: boolean) {
     const key = `${withAction}${withCursor}${withStrategy}${withText}`;

@@ -124,8 +124,7 @@ export function createDecisionsRepository(db: Database): DecisionsRepository {
     const since = query.sinceMs === undefined ? '' : isoFromMs(query.sinceMs);
     const until = query.untilMs === undefined ? '~' : isoFromMs(query.untilMs);
     const limit = query.limit ?? -1;
-    const params: ListParams =
-      query.action === undefined ? [since, until, limit] : [query.action, since, until, limit];
+    const params: ListParams = query.action === undefined ? [since, until, limit] : [query.action, since, until, limit];
     return { statement, params };
   }
 

@@ -82,7 +82,8 @@ export function sqlRecount(db: Database): GuardFigures {
      WHERE dry_run = ? AND state <> 'refused' AND created_at >= ? AND created_at < ?`,
   );
   return {
-    exposure: (query) => summarize(exposureRows.all({ dryRun: flag(query.dryRun ?? false), cutoff: isoFromMs(query.nowMs - query.expiryMs) })),
+    exposure: (query) =>
+      summarize(exposureRows.all({ dryRun: flag(query.dryRun ?? false), cutoff: isoFromMs(query.nowMs - query.expiryMs) })),
     reserved: (query) =>
       reservedSum.get({
         dryRun: flag(query.dryRun ?? false),

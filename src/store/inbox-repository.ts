@@ -84,9 +84,7 @@ export function createInboxRepository(db: Database): InboxRepository {
     `SELECT rowid AS seq, * FROM webhook_inbox WHERE processed_at IS NULL AND (received_at, rowid) > (?, ?)
      ORDER BY received_at, rowid LIMIT ?`,
   );
-  const processed = db.prepare(
-    'UPDATE webhook_inbox SET processed_at = ?, outcome = ? WHERE webhook_uuid = ? AND processed_at IS NULL',
-  );
+  const processed = db.prepare('UPDATE webhook_inbox SET processed_at = ?, outcome = ? WHERE webhook_uuid = ? AND processed_at IS NULL');
   const newest = db.prepare<[], { received_at: string }>('SELECT received_at FROM webhook_inbox ORDER BY rowid DESC LIMIT 1');
   const count = db.prepare<[], { depth: number }>('SELECT COUNT(*) AS depth FROM webhook_inbox WHERE processed_at IS NULL');
   // While the pipeline runs, the event that brought the request is still unprocessed, so the

@@ -66,7 +66,9 @@ export function createMarketLearningRepository(db: Database): MarketLearningRepo
     INSERT INTO market_learners (strategy, version, evidence, state_json, updated_at) VALUES (@strategy, @version, @evidence, @state, @at)
     ON CONFLICT (strategy) DO UPDATE SET version = excluded.version, evidence = excluded.evidence, state_json = excluded.state_json, updated_at = excluded.updated_at
   `);
-  const all = db.prepare('SELECT strategy, version, evidence, state_json AS state, updated_at AS updatedAt FROM market_learners ORDER BY strategy');
+  const all = db.prepare(
+    'SELECT strategy, version, evidence, state_json AS state, updated_at AS updatedAt FROM market_learners ORDER BY strategy',
+  );
   return {
     recordDecision(input) {
       insert.run({

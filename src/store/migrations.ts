@@ -156,7 +156,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 4,
-    description: 'webhook inbox: a hash of each token\'s signed payload, unique, so a token replayed under a new uuid is a duplicate',
+    description: "webhook inbox: a hash of each token's signed payload, unique, so a token replayed under a new uuid is a duplicate",
     sql: `
       -- With the data layout the uuid travels beside the token, unsigned (docs/webhooks.md): the
       -- signed content is what makes an event one event. 32 bytes; NULL for envelope-layout
@@ -205,7 +205,8 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 6,
-    description: 'decisions: who decided (NULL: the strategies; agent:NAME: an agent through the connector) and the decision an agent\'s replaced',
+    description:
+      "decisions: who decided (NULL: the strategies; agent:NAME: an agent through the connector) and the decision an agent's replaced",
     sql: `
       ALTER TABLE decisions ADD COLUMN source TEXT;
       -- An agent may offer on a request the strategies skipped: the row becomes the agent's and
@@ -231,7 +232,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 8,
-    description: 'purchases: the strategy that asked (per-strategy budgets) and subscription rows (a flat-priced provider\'s monthly fee)',
+    description: "purchases: the strategy that asked (per-strategy budgets) and subscription rows (a flat-priced provider's monthly fee)",
     sql: `
       -- SQLite cannot change a CHECK in place: the table is rebuilt with 'subscription' allowed and
       -- a strategy column (NULL for rows written before this step and for an agent's purchases).
@@ -261,7 +262,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 9,
-    description: 'offer proposals: the offers agents asked for, waiting for a person (or placed within their token\'s allowance)',
+    description: "offer proposals: the offers agents asked for, waiting for a person (or placed within their token's allowance)",
     sql: `
       -- One row per offer an agent asked for through the connector (docs/agent-connector.md,
       -- "Proposals"). Beyond its token's allowance it waits as 'pending' until a person approves
@@ -295,7 +296,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 10,
-    description: 'paper offers: what a dry run\'s would-be offers were modelled to bring (the paper book)',
+    description: "paper offers: what a dry run's would-be offers were modelled to bring (the paper book)",
     sql: `
       -- One row per dry-run offer (docs/daemon.md, "Paper book"): the acceptance the strategy's
       -- market response gave its rate, the score's repayment probability and the profit either way
@@ -343,7 +344,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 12,
-    description: 'learned market responses: each learning strategy\'s posterior, and which one priced each decision',
+    description: "learned market responses: each learning strategy's posterior, and which one priced each decision",
     sql: `
       -- One row per strategy with pricing.learning (docs/market-model.md, "Learning while live"):
       -- the learner's whole state as JSON (posterior mean and covariance, exploration totals), so

@@ -165,7 +165,8 @@ export function createOfferViews(db: Database): OfferViews {
     },
     counts(scope, query) {
       const counts = Object.fromEntries(OFFER_VIEW_STATES.map((state) => [state, 0])) as Record<OfferViewState, number>;
-      for (const row of counted.all({ ...stateParams(query), dryRun: flag(scope.dryRun ?? false), since: isoFromMs(scope.sinceMs) })) counts[row.view_state] += row.n;
+      for (const row of counted.all({ ...stateParams(query), dryRun: flag(scope.dryRun ?? false), since: isoFromMs(scope.sinceMs) }))
+        counts[row.view_state] += row.n;
       return counts;
     },
   };

@@ -154,7 +154,9 @@ export function createOffersRepository(db: Database): OffersRepository {
   const listings = createOfferListings(db);
   const views = createOfferViews(db);
   const newestAll = db.prepare<[number, number], OfferRow>('SELECT * FROM offers WHERE id < ? ORDER BY id DESC LIMIT ?');
-  const newestInState = db.prepare<[string, number, number], OfferRow>('SELECT * FROM offers WHERE state = ? AND id < ? ORDER BY id DESC LIMIT ?');
+  const newestInState = db.prepare<[string, number, number], OfferRow>(
+    'SELECT * FROM offers WHERE state = ? AND id < ? ORDER BY id DESC LIMIT ?',
+  );
 
   const createIntent = db.transaction((input: IntentInput): IntentResult => {
     const at = isoFromMs(input.atMs);

@@ -89,7 +89,9 @@ export class OpenOfferBook implements GuardFigures {
     this.recount = sqlRecount(db);
     this.offerById = db.prepare<[number], BookOfferRow>(`SELECT ${OFFER_COLUMNS} FROM offers o WHERE o.id = ?`);
     this.offersSince = db.prepare<[string], BookOfferRow>(OFFERS_SINCE_SQL);
-    this.openLoans = db.prepare<[], GroupRow>(`SELECT borrower_id, risk_level, SUM(cents) AS cents FROM (${OPEN_LOANS}) GROUP BY borrower_id, risk_level`);
+    this.openLoans = db.prepare<[], GroupRow>(
+      `SELECT borrower_id, risk_level, SUM(cents) AS cents FROM (${OPEN_LOANS}) GROUP BY borrower_id, risk_level`,
+    );
   }
 
   exposure(query: ExposureQuery): ExposureSummary {

@@ -106,13 +106,18 @@ function fate(row: { listed_until: string | null; left_list_at: string | null })
 }
 
 /** P(accept) × (p × repaid + (1 − p) × default): the offer's expected profit, in SQL. */
-const EXPECTED_SQL = 'p.accept_probability * (p.repay_probability * p.repaid_profit_cents + (1 - p.repay_probability) * p.default_profit_cents)';
+const EXPECTED_SQL =
+  'p.accept_probability * (p.repay_probability * p.repaid_profit_cents + (1 - p.repay_probability) * p.default_profit_cents)';
 /** E[X²] = P(accept) × (p × repaid² + (1 − p) × default²). */
 const SQUARE_SQL =
   'p.accept_probability * (p.repay_probability * p.repaid_profit_cents * p.repaid_profit_cents + (1 - p.repay_probability) * p.default_profit_cents * p.default_profit_cents)';
 
 function fromRow(row: Row): PaperOfferRecord {
-  const modelled = row.accept_probability !== null && row.repay_probability !== null && row.repaid_profit_cents !== null && row.default_profit_cents !== null;
+  const modelled =
+    row.accept_probability !== null &&
+    row.repay_probability !== null &&
+    row.repaid_profit_cents !== null &&
+    row.default_profit_cents !== null;
   return {
     offerId: row.offer_id,
     loanRequestId: row.loan_request_id,
@@ -124,7 +129,8 @@ function fromRow(row: Row): PaperOfferRecord {
     expectedProfitCents: modelled
       ? Math.round(
           (row.accept_probability as number) *
-            ((row.repay_probability as number) * (row.repaid_profit_cents as number) + (1 - (row.repay_probability as number)) * (row.default_profit_cents as number)),
+            ((row.repay_probability as number) * (row.repaid_profit_cents as number) +
+              (1 - (row.repay_probability as number)) * (row.default_profit_cents as number)),
         )
       : null,
     request: fate(row),

@@ -163,7 +163,9 @@ export function createPaymentsRepository(db: Database): PaymentsRepository {
        flag_seq = excluded.flag_seq`,
   );
   const loanPayments = db.prepare<[number], { raw_json: string }>('SELECT raw_json FROM payments WHERE loan_id = ? ORDER BY due_date, id');
-  const everyPayment = db.prepare<[], { loan_id: number; raw_json: string }>('SELECT loan_id, raw_json FROM payments ORDER BY loan_id, due_date, id');
+  const everyPayment = db.prepare<[], { loan_id: number; raw_json: string }>(
+    'SELECT loan_id, raw_json FROM payments ORDER BY loan_id, due_date, id',
+  );
   const overdueUnsettled = db.prepare<[number, string], { n: number }>(
     "SELECT COUNT(*) AS n FROM payments WHERE loan_id = ? AND due_date <= ? AND lower(status) <> 'paid' AND flag IS NOT 'missed'",
   );
@@ -280,7 +282,13 @@ export function createPaymentsRepository(db: Database): PaymentsRepository {
         readBefore: row.read_before === 1,
       })),
     recordRead(read) {
-      writeRead.run(read.loanId, read.listStatus, read.loanStatus, isoFromMs(read.atMs), read.nextAtMs === null ? null : isoFromMs(read.nextAtMs));
+      writeRead.run(
+        read.loanId,
+        read.listStatus,
+        read.loanStatus,
+        isoFromMs(read.atMs),
+        read.nextAtMs === null ? null : isoFromMs(read.nextAtMs),
+      );
     },
   };
 }

@@ -158,7 +158,9 @@ function fromRow(row: ProposalRow): StoredProposal {
 const USES_ALLOWANCE = `decided_by = '${ALLOWANCE_DECIDER}' AND (status IN ('approved', 'placing') OR outcome IN ('placed', 'unknown'))`;
 
 export function createProposalsRepository(db: Database): ProposalsRepository {
-  const insert = db.prepare<[string, number, number, 0 | 1, number, number, string, string, ProposalStatus, string, string, string | null, string | null]>(
+  const insert = db.prepare<
+    [string, number, number, 0 | 1, number, number, string, string, ProposalStatus, string, string, string | null, string | null]
+  >(
     `INSERT INTO offer_proposals (token_name, loan_request_id, rate, automate_fund, amount_cents, risk_level, request_json, explanation_json, status, created_at, expires_at, decided_by, decided_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
@@ -170,7 +172,9 @@ export function createProposalsRepository(db: Database): ProposalsRepository {
     `SELECT * FROM offer_proposals WHERE token_name = ? AND loan_request_id = ? AND rate = ? AND automate_fund = ? AND status = 'pending' AND expires_at > ?
      ORDER BY id DESC LIMIT 1`,
   );
-  const countPending = db.prepare<[string, string], { n: number }>("SELECT COUNT(*) AS n FROM offer_proposals WHERE token_name = ? AND status = 'pending' AND expires_at > ?");
+  const countPending = db.prepare<[string, string], { n: number }>(
+    "SELECT COUNT(*) AS n FROM offer_proposals WHERE token_name = ? AND status = 'pending' AND expires_at > ?",
+  );
   const afterId = db.prepare<[number, number], ProposalRow>('SELECT * FROM offer_proposals WHERE id > ? ORDER BY id LIMIT ?');
   const setDecision = db.prepare<[ProposalStatus, string, string, string | null, number]>(
     "UPDATE offer_proposals SET status = ?, decided_by = ?, decided_at = ?, note = ? WHERE id = ? AND status = 'pending'",
@@ -184,7 +188,9 @@ export function createProposalsRepository(db: Database): ProposalsRepository {
     "UPDATE offer_proposals SET status = 'expired', note = ? WHERE status = 'approved' AND expires_at <= ? AND decided_by <> 'allowance'",
   );
   // Read first: the runner asks every second, and an UPDATE would take the write lock each time.
-  const anyDue = db.prepare<[string], { id: number }>("SELECT id FROM offer_proposals WHERE status IN ('pending', 'approved') AND expires_at <= ? LIMIT 1");
+  const anyDue = db.prepare<[string], { id: number }>(
+    "SELECT id FROM offer_proposals WHERE status IN ('pending', 'approved') AND expires_at <= ? LIMIT 1",
+  );
   const approved = db.prepare<[number], { id: number }>("SELECT id FROM offer_proposals WHERE status = 'approved' ORDER BY id LIMIT ?");
   const interrupted = db.prepare("UPDATE offer_proposals SET status = 'approved' WHERE status = 'placing'");
 
@@ -213,7 +219,8 @@ export function createProposalsRepository(db: Database): ProposalsRepository {
     if (stored === undefined) throw new Error('a proposal just written cannot be read back');
     return stored;
   };
-  const usedCents = (tokenName: string, fromMs: number, toMs: number): Cents => used.get(tokenName, isoFromMs(fromMs), isoFromMs(toMs))?.cents ?? 0;
+  const usedCents = (tokenName: string, fromMs: number, toMs: number): Cents =>
+    used.get(tokenName, isoFromMs(fromMs), isoFromMs(toMs))?.cents ?? 0;
 
   // IMMEDIATE: the write lock is taken before the sum is read, so another process cannot slip an
   // allowance offer in between the sum and the insert.
@@ -222,19 +229,21 @@ export function createProposalsRepository(db: Database): ProposalsRepository {
     if (already + input.amountCents > input.maxPerDayCents) return { reserved: false, usedCents: already };
     return { reserved: true, proposal: write(input, 'placing', ALLOWANCE_DECIDER) };
   });
-  const decide = db.transaction((id: number, to: 'approved' | 'rejected', by: string, atMs: number, note: string | undefined): DecideResult => {
-    const current = get(id);
-    if (current === undefined || current.status !== 'pending') return { changed: false, proposal: current };
-    const at = isoFromMs(atMs);
-    if (current.expiresAt <= at) {
-      expirePending.run(at);
-      return { changed: false, proposal: get(id) };
-    }
-    setDecision.run(to, by, at, note ?? null, id);
-    const changed = get(id);
-    if (changed === undefined) throw new Error(`proposal ${id} vanished while it was decided`);
-    return { changed: true, proposal: changed };
-  });
+  const decide = db.transaction(
+    (id: number, to: 'approved' | 'rejected', by: string, atMs: number, note: string | undefined): DecideResult => {
+      const current = get(id);
+      if (current === undefined || current.status !== 'pending') return { changed: false, proposal: current };
+      const at = isoFromMs(atMs);
+      if (current.expiresAt <= at) {
+        expirePending.run(at);
+        return { changed: false, proposal: get(id) };
+      }
+      setDecision.run(to, by, at, note ?? null, id);
+      const changed = get(id);
+      if (changed === undefined) throw new Error(`proposal ${id} vanished while it was decided`);
+      return { changed: true, proposal: changed };
+    },
+  );
 
   return {
     propose: (input) => write(input, 'pending', null),

@@ -89,9 +89,7 @@ export function createPurchasesRepository(db: Database): PurchasesRepository {
     `INSERT INTO purchases (loan_request_id, kind, provider, strategy, cost_cents, bought_at, ok, error, payload_json)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const byRequest = db.prepare<[number], PurchaseRow>(
-    'SELECT * FROM purchases WHERE loan_request_id = ? ORDER BY bought_at, id',
-  );
+  const byRequest = db.prepare<[number], PurchaseRow>('SELECT * FROM purchases WHERE loan_request_id = ? ORDER BY bought_at, id');
   // NULL parameters mean "any": one prepared statement serves every filter combination.
   const spend = db.prepare<[{ from: string; to: string; provider: string | null; kind: string | null }], { total: number }>(
     `SELECT COALESCE(SUM(cost_cents), 0) AS total FROM purchases

@@ -59,7 +59,16 @@ export interface ShadowComparisonRow {
 export interface ShadowDecisionsRepository {
   record(input: ShadowDecisionInput): void;
   /** Rows of one request, by strategy name. */
-  forRequest(loanRequestId: number): Array<{ strategy: string; action: 'offer' | 'skip'; rate: number | null; needed: string[]; reasons: string[]; reasonValues: DecisionReason[] }>;
+  forRequest(
+    loanRequestId: number,
+  ): Array<{
+    strategy: string;
+    action: 'offer' | 'skip';
+    rate: number | null;
+    needed: string[];
+    reasons: string[];
+    reasonValues: DecisionReason[];
+  }>;
   /** Per challenger, its decisions since `sinceMs` (all when undefined) against the live ones. */
   compare(sinceMs?: number): ShadowComparisonRow[];
 }
@@ -72,7 +81,9 @@ export function createShadowDecisionsRepository(db: Database): ShadowDecisionsRe
       (loan_request_id, strategy, content_hash, action, rate, probability, modelled_accept, amount_cents, max_rate, reasons_json, needed_json, decided_at, reason_values_json)
     VALUES (@loanRequestId, @strategy, @contentHash, @action, @rate, @probability, @modelledAccept, @amountCents, @maxRate, @reasons, @needed, @decidedAt, @reasonValues)
   `);
-  const byRequest = db.prepare(`SELECT strategy, action, rate, needed_json, reasons_json, reason_values_json FROM shadow_decisions WHERE loan_request_id = ? ORDER BY strategy`);
+  const byRequest = db.prepare(
+    `SELECT strategy, action, rate, needed_json, reasons_json, reason_values_json FROM shadow_decisions WHERE loan_request_id = ? ORDER BY strategy`,
+  );
   // The live side of each request: its decision row and, when an offer went out, whether a
   // borrower took it (the offer accepted or funded, as the account sync records it).
   const comparison = db.prepare(`
@@ -120,16 +131,23 @@ export function createShadowDecisionsRepository(db: Database): ShadowDecisionsRe
       });
     },
     forRequest(loanRequestId) {
-      const rows = byRequest.all(loanRequestId) as Array<{ strategy: string; action: 'offer' | 'skip'; rate: number | null; needed_json: string; reasons_json: string; reason_values_json: string | null }>;
+      const rows = byRequest.all(loanRequestId) as Array<{
+        strategy: string;
+        action: 'offer' | 'skip';
+        rate: number | null;
+        needed_json: string;
+        reasons_json: string;
+        reason_values_json: string | null;
+      }>;
       return rows.map((row) => {
         const reasons = JSON.parse(row.reasons_json) as string[];
         return {
-        strategy: row.strategy,
-        action: row.action,
-        rate: row.rate,
-        needed: JSON.parse(row.needed_json) as string[],
-        reasons,
-        reasonValues: reasonValuesOf(row.reason_values_json, reasons),
+          strategy: row.strategy,
+          action: row.action,
+          rate: row.rate,
+          needed: JSON.parse(row.needed_json) as string[],
+          reasons,
+          reasonValues: reasonValuesOf(row.reason_values_json, reasons),
         };
       });
     },

@@ -48,7 +48,11 @@ export function createShadowSplitRepository(db: Database): ShadowSplitRepository
   `);
   return {
     committedCents(query) {
-      const row = committed.get({ strategy: query.strategy, cutoff: isoFromMs(query.nowMs - query.expiryMs), dryRun: query.dryRun ? 1 : 0 }) as { cents: number };
+      const row = committed.get({
+        strategy: query.strategy,
+        cutoff: isoFromMs(query.nowMs - query.expiryMs),
+        dryRun: query.dryRun ? 1 : 0,
+      }) as { cents: number };
       return row.cents;
     },
     resolvedLoans(strategy) {

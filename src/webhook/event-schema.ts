@@ -49,14 +49,7 @@ export interface WebhookEvent {
 
 /** What the listener did with one delivery; the daemon counts these in metrics. */
 export type WebhookOutcome =
-  | 'accepted'
-  | 'duplicate'
-  | 'forged'
-  | 'malformed'
-  | 'oversized'
-  | 'topic_mismatch'
-  | 'unknown_topic'
-  | 'unavailable';
+  'accepted' | 'duplicate' | 'forged' | 'malformed' | 'oversized' | 'topic_mismatch' | 'unknown_topic' | 'unavailable';
 
 export const WEBHOOK_OUTCOMES: readonly WebhookOutcome[] = [
   'accepted',

@@ -75,14 +75,28 @@ export class RefusalWarningTracker {
     this.guard(() => {
       const current = this.raised ? storedRefusalWarning(state) : undefined;
       if (current !== undefined) {
-        state.set(REFUSAL_WARNING_KEY, JSON.stringify({ ...current, lastMs: now, refused: current.refused + 1, lastCode: code, lastMessage: message }), now);
+        state.set(
+          REFUSAL_WARNING_KEY,
+          JSON.stringify({ ...current, lastMs: now, refused: current.refused + 1, lastCode: code, lastMessage: message }),
+          now,
+        );
         return;
       }
       if (this.recentMs.length < (this.options.refusals ?? DEFAULT_WARN_AFTER_REFUSALS)) return;
-      const warning: RefusalWarning = { sinceMs: now, lastMs: now, refused: this.recentMs.length, lastCode: code, lastMessage: message, layout: this.options.layout };
+      const warning: RefusalWarning = {
+        sinceMs: now,
+        lastMs: now,
+        refused: this.recentMs.length,
+        lastCode: code,
+        lastMessage: message,
+        layout: this.options.layout,
+      };
       state.set(REFUSAL_WARNING_KEY, JSON.stringify(warning), now);
       this.raised = true;
-      log.error({ refused: warning.refused, code, reason: message, layout: warning.layout }, 'validly signed webhooks keep being refused: the token layout may be misread');
+      log.error(
+        { refused: warning.refused, code, reason: message, layout: warning.layout },
+        'validly signed webhooks keep being refused: the token layout may be misread',
+      );
     });
   }
 

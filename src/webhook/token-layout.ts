@@ -63,7 +63,11 @@ function fieldsOf(issues: ReadonlyArray<{ path: PropertyKey[] }>): string {
 }
 
 /** Reads verified claims (a JSON object) with the layout setting; never throws. */
-export function readTokenLayout(claims: Record<string, unknown>, setting: TokenLayoutSetting, beside: BesideToken): LayoutReading | LayoutFailure {
+export function readTokenLayout(
+  claims: Record<string, unknown>,
+  setting: TokenLayoutSetting,
+  beside: BesideToken,
+): LayoutReading | LayoutFailure {
   const layout = layoutOf(claims);
   if (setting !== 'auto' && setting !== layout) {
     const message =
@@ -81,8 +85,15 @@ export function readTokenLayout(claims: Record<string, unknown>, setting: TokenL
 
   const fields = besideSchema.safeParse(beside);
   if (!fields.success) {
-    const why = setting === 'auto' ? 'token claims are not an envelope (webhook_uuid, topic, data), so they are read as the data layout, which' : 'the data layout (webhook.token_layout: data)';
-    return { ok: false, code: 'event_fields_invalid', message: `${why} needs webhook_uuid (a UUID) beside the token in the body, and a topic there or in X-Svc-Topic: invalid at ${fieldsOf(fields.error.issues)}` };
+    const why =
+      setting === 'auto'
+        ? 'token claims are not an envelope (webhook_uuid, topic, data), so they are read as the data layout, which'
+        : 'the data layout (webhook.token_layout: data)';
+    return {
+      ok: false,
+      code: 'event_fields_invalid',
+      message: `${why} needs webhook_uuid (a UUID) beside the token in the body, and a topic there or in X-Svc-Topic: invalid at ${fieldsOf(fields.error.issues)}`,
+    };
   }
   const data = Object.fromEntries(Object.entries(claims).filter(([key]) => !REGISTERED_CLAIMS.has(key)));
   const iat = typeof claims['iat'] === 'number' ? claims['iat'] : undefined;

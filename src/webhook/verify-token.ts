@@ -104,7 +104,9 @@ function verificationKey(secret: string): Promise<webcrypto.CryptoKey> {
 
 function joseFailure(error: unknown): VerifyFailure {
   // jose checks the signature before the claims: these come from a genuine signature.
-  const timing = error instanceof errors.JWTExpired || (error instanceof errors.JWTClaimValidationFailed && error.claim === 'nbf' && error.reason === 'check_failed');
+  const timing =
+    error instanceof errors.JWTExpired ||
+    (error instanceof errors.JWTClaimValidationFailed && error.claim === 'nbf' && error.reason === 'check_failed');
   const misread = !timing && (error instanceof errors.JWTInvalid || error instanceof errors.JWTClaimValidationFailed);
   return { ...joseFailureOf(error), misread };
 }
@@ -153,7 +155,13 @@ export async function verifyWebhookToken(
     return joseFailure(error);
   }
 
-  const misread = (code: VerifyFailureCode, message: string): VerifyFailure => ({ ok: false, outcome: 'malformed', code, message, misread: true });
+  const misread = (code: VerifyFailureCode, message: string): VerifyFailure => ({
+    ok: false,
+    outcome: 'malformed',
+    code,
+    message,
+    misread: true,
+  });
   if (nestsDeeperThan(payload, MAX_JSON_DEPTH)) return misread('too_deep', `token claims nest deeper than ${MAX_JSON_DEPTH} levels`);
 
   const reading = readTokenLayout(payload, options.layout ?? DEFAULT_TOKEN_LAYOUT, options.beside ?? {});
@@ -177,5 +185,7 @@ export async function verifyWebhookToken(
 
 /** SHA-256 (hex) of a compact JWS's decoded payload: what the signature covers, whatever the header. */
 export function payloadSha256(token: string): string {
-  return createHash('sha256').update(Buffer.from(token.split('.')[1] ?? '', 'base64url')).digest('hex');
+  return createHash('sha256')
+    .update(Buffer.from(token.split('.')[1] ?? '', 'base64url'))
+    .digest('hex');
 }

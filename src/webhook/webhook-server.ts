@@ -11,7 +11,14 @@
  * (refusal-warning.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type RawServerDefault } from 'fastify';
+import fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type RawServerDefault,
+} from 'fastify';
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import { ConfigurationError } from '../domain/index.js';
@@ -69,7 +76,9 @@ export type WebhookServer = FastifyInstance<RawServerDefault, IncomingMessage, S
   settled(): Promise<void>;
 };
 
-type Answer = { status: 200; outcome: 'accepted' | 'duplicate' | 'unknown_topic' } | { status: 400 | 401 | 413 | 503; outcome: WebhookOutcome; code: string; message: string };
+type Answer =
+  | { status: 200; outcome: 'accepted' | 'duplicate' | 'unknown_topic' }
+  | { status: 400 | 401 | 413 | 503; outcome: WebhookOutcome; code: string; message: string };
 
 const STATUS_TEXT: Record<'accepted' | 'duplicate' | 'unknown_topic', string> = {
   accepted: 'accepted',
@@ -160,7 +169,10 @@ export function buildWebhookServer(options: WebhookListenerOptions): WebhookServ
     return reply.code(result.status).send({ error: result.outcome, code: result.code, message: result.message });
   }
 
-  async function receive(body: unknown, topicHeader: string | string[] | undefined): Promise<Answer & { event?: WebhookEvent; layout?: TokenLayout }> {
+  async function receive(
+    body: unknown,
+    topicHeader: string | string[] | undefined,
+  ): Promise<Answer & { event?: WebhookEvent; layout?: TokenLayout }> {
     const read = tokenFromBody(body);
     if (!('token' in read)) return read;
     // The data layout takes the topic from the body, or else from the header (both clear text alike).
@@ -209,12 +221,20 @@ export function buildWebhookServer(options: WebhookListenerOptions): WebhookServ
         letIn(reply);
         return next();
       }
-      void answer(reply, { status: 503, outcome: 'unavailable', code: 'shutting_down', message: 'not accepting webhooks now; retry later' }, request.ip);
+      void answer(
+        reply,
+        { status: 503, outcome: 'unavailable', code: 'shutting_down', message: 'not accepting webhooks now; retry later' },
+        request.ip,
+      );
     });
 
     scope.setErrorHandler((error: FastifyError, request, reply) => {
       if (error.statusCode === 413) {
-        return answer(reply, { status: 413, outcome: 'oversized', code: 'too_large', message: `body exceeds ${bodyLimit} bytes` }, request.ip);
+        return answer(
+          reply,
+          { status: 413, outcome: 'oversized', code: 'too_large', message: `body exceeds ${bodyLimit} bytes` },
+          request.ip,
+        );
       }
       if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
         return answer(reply, { status: 400, outcome: 'malformed', code: 'bad_request', message: error.message }, request.ip);
@@ -226,7 +246,8 @@ export function buildWebhookServer(options: WebhookListenerOptions): WebhookServ
     scope.post(path, { bodyLimit }, async (request, reply) => {
       const result = await receive(request.body, request.headers['x-svc-topic']);
       // The layout is logged so an operator can see which one the marketplace sends before pinning it.
-      if (result.status === 200) log.info({ outcome: result.outcome, webhookUuid: result.event?.webhookUuid, layout: result.layout }, 'webhook received');
+      if (result.status === 200)
+        log.info({ outcome: result.outcome, webhookUuid: result.event?.webhookUuid, layout: result.layout }, 'webhook received');
       if (result.outcome !== 'accepted' || result.event === undefined) return answer(reply, result, request.ip);
       // The event is committed: wake the pipeline first, and write the 200 once the work it started
       // synchronously (its first marketplace call) has gone out, so answering does not delay it.

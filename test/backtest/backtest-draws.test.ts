@@ -49,7 +49,12 @@ describe('the default balance', () => {
   it('is 100 × the average total_amount, rounded up to 1,000 USD', () => {
     // Every request of the synthetic recording is 500.00: 100 x 500.00 = 50,000.00 exactly.
     expect(defaultBalance(recording)).toEqual({ cents: 5_000_000, averageTotalCents: 50_000 });
-    const odd = prepareRecording(syntheticRecording(3, 1, () => 1).map((line, i) => ({ ...line, loan_request: { ...line.loan_request, total_amount: ['500.00', '620.10', '700.00'][i] ?? '0' } })));
+    const odd = prepareRecording(
+      syntheticRecording(3, 1, () => 1).map((line, i) => ({
+        ...line,
+        loan_request: { ...line.loan_request, total_amount: ['500.00', '620.10', '700.00'][i] ?? '0' },
+      })),
+    );
     // Average 606.70: 100 x 606.70 = 60,670.00, rounded up to 61,000.00.
     expect(defaultBalance(odd)).toEqual({ cents: 6_100_000, averageTotalCents: 60_670 });
   });

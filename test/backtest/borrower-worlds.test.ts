@@ -27,7 +27,15 @@ function mixedRecording(): RecordingLine[] {
     const status = outcome.status === 'completed' ? 'completed' : 'default';
     const competing = 0.12 + (i % 7) * 0.03;
     if (i % 3 === 1) return { ...line, outcome: { ...outcome, funded_rate: competing, best_competing_rate: competing } };
-    if (i % 3 === 2) return { ...line, outcome: { status: 'unfunded', best_competing_rate: competing, if_funded: { status, repaid_fraction: outcome.repaid_fraction ?? 1 } } };
+    if (i % 3 === 2)
+      return {
+        ...line,
+        outcome: {
+          status: 'unfunded',
+          best_competing_rate: competing,
+          if_funded: { status, repaid_fraction: outcome.repaid_fraction ?? 1 },
+        },
+      };
     return line;
   });
 }
@@ -44,7 +52,8 @@ const options = { startingBalanceCents: 100_000_000, recordDecisions: true, mark
 
 describe('borrower worlds', () => {
   it('draw each borrower’s reservation rate from the world’s law, seeded', () => {
-    const rates = (name: (typeof WORLD_NAMES)[number], seed: number) => recording.entries.map(({ line }) => world(name).reservation(line, seed));
+    const rates = (name: (typeof WORLD_NAMES)[number], seed: number) =>
+      recording.entries.map(({ line }) => world(name).reservation(line, seed));
     // Every request's maximum is 0.30.
     expect(new Set(rates('insensitive', 1))).toEqual(new Set([0.3]));
     const linear = rates('linear', 1);
@@ -60,7 +69,9 @@ describe('borrower worlds', () => {
     // Quality: never below the fair price for the borrower's quality (the maximum when that is above it).
     const qualities = borrowerQualities(recording);
     const quality = rates('quality', 1);
-    recording.entries.forEach(({ line }, i) => expect(quality[i]).toBeGreaterThanOrEqual(Math.min(0.3, fairRate(qualities.get(line.loan_request.id) ?? 0, 12)) - 1e-12));
+    recording.entries.forEach(({ line }, i) =>
+      expect(quality[i]).toBeGreaterThanOrEqual(Math.min(0.3, fairRate(qualities.get(line.loan_request.id) ?? 0, 12)) - 1e-12),
+    );
     expect(rates('linear', 2)).not.toEqual(linear);
     expect(rates('linear', 1)).toEqual(linear);
   });
@@ -106,7 +117,8 @@ describe('borrower worlds', () => {
     // Nobody else offers: every acceptance is the world's.
     const alone = prepareRecording(syntheticRecording(900, 11, (low, random) => (random() < 0.25 - ((low - 540) / 220) * 0.23 ? 0.3 : 1)));
     const aloneWorlds = borrowerWorlds(alone, DEFAULT_MARKET.response);
-    const run = (name: string) => runBacktest(alone, [strategy], { ...options, world: aloneWorlds.find((w) => w.name === name) }).offerStats[0];
+    const run = (name: string) =>
+      runBacktest(alone, [strategy], { ...options, world: aloneWorlds.find((w) => w.name === name) }).offerStats[0];
     const quality = run('quality');
     const insensitive = run('insensitive');
     // On the mixed recording too, though diluted by the competitors the borrowers took.
@@ -121,7 +133,9 @@ describe('borrower worlds', () => {
   });
 
   it('differ in structure: the same offers earn differently, rate-insensitive borrowers funding the most', () => {
-    const funded = Object.fromEntries(worlds.map((w) => [w.name, runBacktest(recording, [strategy], { ...options, world: w }).summary.funded]));
+    const funded = Object.fromEntries(
+      worlds.map((w) => [w.name, runBacktest(recording, [strategy], { ...options, world: w }).summary.funded]),
+    );
     expect(funded.insensitive).toBeGreaterThan(funded.linear ?? Infinity);
     expect(funded.insensitive).toBeGreaterThan(funded.assumed ?? Infinity);
     expect(new Set(Object.values(funded)).size).toBe(4);

@@ -10,7 +10,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { carriedWorlds } from '../../bench/carried-learning.js';
 import { pricingVariant, withoutReservations } from '../../bench/variants.js';
-import { borrowerWorlds, DEFAULT_MARKET, type BorrowerWorld, defaultBalance, loadRecording, runBacktest, runDraws, runWorlds, type PreparedRecording } from '../../src/backtest/index.js';
+import {
+  borrowerWorlds,
+  DEFAULT_MARKET,
+  type BorrowerWorld,
+  defaultBalance,
+  loadRecording,
+  runBacktest,
+  runDraws,
+  runWorlds,
+  type PreparedRecording,
+} from '../../src/backtest/index.js';
 import { sliceRecording } from '../../src/backtest/prepared-recording.js';
 import { loadStrategyFile, type CompiledStrategy } from '../../src/engine/index.js';
 import { MarketLearning } from '../../src/engine/market/index.js';
@@ -44,7 +54,11 @@ describe('held-out runs with the learner carried from the training period', () =
   it('price the held-out period with the learner each world and draw trained, one per run', () => {
     const carried = carriedWorlds(periods, learning, options, SEEDS);
     // By hand: per draw, one learner through the training period, then the held-out one.
-    const byHand = (train: PreparedRecording, heldOut: PreparedRecording, worlds: { train?: BorrowerWorld | undefined; heldOut?: BorrowerWorld | undefined } = {}) =>
+    const byHand = (
+      train: PreparedRecording,
+      heldOut: PreparedRecording,
+      worlds: { train?: BorrowerWorld | undefined; heldOut?: BorrowerWorld | undefined } = {},
+    ) =>
       SEEDS.map((seed) => {
         const learner = new MarketLearning();
         runBacktest(train, [learning], { ...options, market: { seed }, learning: learner, world: worlds.train });

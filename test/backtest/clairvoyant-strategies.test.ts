@@ -10,7 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hiddenRepayProbabilities } from '../../bench/hidden-truth.js';
 import { clairvoyantStrategy, recordedReservation } from '../../src/backtest/clairvoyant-strategies.js';
 import { borrowerChoice, loadRecording, recordedCompetition, type PreparedRecording } from '../../src/backtest/index.js';
-import { compileStrategy, loadStrategyFile, parseStrategyText, type CompiledStrategy, type Decision, type Enrichment } from '../../src/engine/index.js';
+import {
+  compileStrategy,
+  loadStrategyFile,
+  parseStrategyText,
+  type CompiledStrategy,
+  type Decision,
+  type Enrichment,
+} from '../../src/engine/index.js';
 import { expectedProfitCents, type LoanEconomics } from '../../src/engine/loan-math.js';
 import type { RecordingLine } from '../../src/recording/index.js';
 import { exportSandboxRecording } from '../../src/sandbox/index.js';
@@ -22,7 +29,14 @@ const TARGET = 0.08;
 const MIN_PROBABILITY = 0.6;
 const economicsOf = (line: RecordingLine, probability: number): LoanEconomics => {
   const total = parseCents(line.loan_request.total_amount);
-  return { probability, recovery: 0.25, servicingCost: 0.02, fundedCents: total, repaidPrincipalCents: total, terms: line.loan_request.loan_terms };
+  return {
+    probability,
+    recovery: 0.25,
+    servicingCost: 0.02,
+    fundedCents: total,
+    repaidPrincipalCents: total,
+    terms: line.loan_request.loan_terms,
+  };
 };
 
 let dir: string;
@@ -52,18 +66,20 @@ function scoredLines(): RecordingLine[] {
 }
 
 describe('risk sight', () => {
-  it('with the strategy\'s own probability, decides exactly as the strategy', () => {
+  it("with the strategy's own probability, decides exactly as the strategy", () => {
     const own = (id: number): number | undefined => {
       const line = recording.entries.find((entry) => entry.line.loan_request.id === id)?.line;
       return line === undefined ? undefined : decide(balanced, line).probability;
     };
     const mirror = clairvoyantStrategy(balanced, recording, { repayProbability: own }, 'mirror');
     const lines = recording.entries.map((entry) => entry.line);
-    expect(lines.map((line) => [decide(mirror, line).action, decide(mirror, line).rate])).toEqual(lines.map((line) => [decide(balanced, line).action, decide(balanced, line).rate]));
+    expect(lines.map((line) => [decide(mirror, line).action, decide(mirror, line).rate])).toEqual(
+      lines.map((line) => [decide(balanced, line).action, decide(balanced, line).rate]),
+    );
     expect(lines.filter((line) => decide(balanced, line).action === 'offer').length).toBeGreaterThan(10);
   });
 
-  it('prices with the true repayment probability, under the strategy\'s min_probability and ceiling', () => {
+  it("prices with the true repayment probability, under the strategy's min_probability and ceiling", () => {
     const risk = clairvoyantStrategy(balanced, recording, { repayProbability: (id) => truth.get(id) }, 'risk-clairvoyant');
     let offered = 0;
     let rescued = 0;
@@ -91,7 +107,7 @@ describe('risk sight', () => {
 });
 
 describe('market sight', () => {
-  it('offers the highest rate that wins when it clears the hurdle at the strategy\'s probability, else skips', () => {
+  it("offers the highest rate that wins when it clears the hurdle at the strategy's probability, else skips", () => {
     const market = clairvoyantStrategy(balanced, recording, { reservation: recordedReservation }, 'market-clairvoyant');
     const counts = { offer: 0, belowHurdle: 0, cannotWin: 0 };
     for (const line of scoredLines()) {
@@ -131,7 +147,12 @@ describe('market sight', () => {
   });
 
   it('with risk sight too, prices the winning rate at the true probability', () => {
-    const both = clairvoyantStrategy(balanced, recording, { reservation: recordedReservation, repayProbability: (id) => truth.get(id) }, 'both');
+    const both = clairvoyantStrategy(
+      balanced,
+      recording,
+      { reservation: recordedReservation, repayProbability: (id) => truth.get(id) },
+      'both',
+    );
     const offers = scoredLines()
       .map((line) => ({ line, decision: decide(both, line) }))
       .filter(({ decision }) => decision.action === 'offer');
@@ -148,8 +169,11 @@ describe('market sight', () => {
     expect(() => clairvoyantStrategy(naive, recording, { reservation: recordedReservation }, 'x')).toThrow(/expected_profit/);
   });
 
-  it('refuses a strategy with a filter on a paid score, whose skips it could not tell from the score\'s', () => {
-    const text = readFileSync('strategies/balanced.yaml', 'utf8').replace('filters:\n', 'filters:\n  - feature: provider_a_score\n    min: 500\n    missing: pass\n');
+  it("refuses a strategy with a filter on a paid score, whose skips it could not tell from the score's", () => {
+    const text = readFileSync('strategies/balanced.yaml', 'utf8').replace(
+      'filters:\n',
+      'filters:\n  - feature: provider_a_score\n    min: 500\n    missing: pass\n',
+    );
     const file = join(dir, 'paid-filter.yaml');
     const paid = compileStrategy(parseStrategyText(text, file), { file, text });
     expect(() => clairvoyantStrategy(paid, recording, { reservation: recordedReservation }, 'x')).toThrow(/paid scores/);

@@ -42,12 +42,27 @@ export function handLine(id: number, outcome: Outcome) {
 export const HAND_LINES = [
   handLine(1, { status: 'completed', best_competing_rate: null, reservation_rate: 0.25, repaid_fraction: 1 }),
   handLine(2, { status: 'completed', best_competing_rate: null, reservation_rate: 0.2, repaid_fraction: 1 }),
-  handLine(3, { status: 'unfunded', best_competing_rate: null, reservation_rate: 0.19, if_funded: { status: 'completed', repaid_fraction: 1 } }),
+  handLine(3, {
+    status: 'unfunded',
+    best_competing_rate: null,
+    reservation_rate: 0.19,
+    if_funded: { status: 'completed', repaid_fraction: 1 },
+  }),
   handLine(4, { status: 'completed', funded_rate: 0.22, best_competing_rate: 0.22, reservation_rate: 0.3, repaid_fraction: 1 }),
   handLine(5, { status: 'completed', funded_rate: 0.2, best_competing_rate: 0.2, reservation_rate: 0.3, repaid_fraction: 1 }),
   handLine(6, { status: 'default', funded_rate: 0.18, best_competing_rate: 0.18, reservation_rate: 0.3, repaid_fraction: 0.5 }),
-  handLine(7, { status: 'unfunded', best_competing_rate: 0.25, reservation_rate: 0, if_funded: { status: 'completed', repaid_fraction: 1 } }),
-  handLine(8, { status: 'unfunded', best_competing_rate: 0.25, reservation_rate: 0.21, if_funded: { status: 'default', repaid_fraction: 0.4 } }),
+  handLine(7, {
+    status: 'unfunded',
+    best_competing_rate: 0.25,
+    reservation_rate: 0,
+    if_funded: { status: 'completed', repaid_fraction: 1 },
+  }),
+  handLine(8, {
+    status: 'unfunded',
+    best_competing_rate: 0.25,
+    reservation_rate: 0.21,
+    if_funded: { status: 'default', repaid_fraction: 0.4 },
+  }),
 ];
 export const HAND_VERDICTS = ['won', 'won', 'declined', 'won', 'outbid', 'outbid', 'declined', 'won'];
 /** A flat 0.20 on every request (the flat fixture with its ceiling at 0.20). */

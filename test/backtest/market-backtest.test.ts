@@ -13,7 +13,10 @@ import { CERTAIN_MARKET, recordingLine } from './recording-fixtures.js';
 import { FLAT_STRATEGY_YAML, flatStrategy } from './strategy-fixtures.js';
 
 const thousand = { loan_amount: '1000.00', total_amount: '1000.00', total_fees: '0.00', fee_legislative: '0.00', fee_svc: '0.00' };
-const at = (rate: number) => flatStrategy(FLAT_STRATEGY_YAML.replace('ceiling: 0.12', `ceiling: ${rate}`).replace('name: flat', `name: flat-${Math.round(rate * 100)}`));
+const at = (rate: number) =>
+  flatStrategy(
+    FLAT_STRATEGY_YAML.replace('ceiling: 0.12', `ceiling: ${rate}`).replace('name: flat', `name: flat-${Math.round(rate * 100)}`),
+  );
 
 /** `count` requests a day apart (1000.00 over 12 months, maximum 0.3) with a random mix of outcomes. */
 function mixedRecording(count: number, seed: number): RecordingLine[] {
@@ -24,9 +27,21 @@ function mixedRecording(count: number, seed: number): RecordingLine[] {
     const competing = random() < 0.5 ? null : Math.round((0.08 + random() * 0.2) * 10_000) / 10_000;
     let outcome: Outcome;
     if (roll < 0.55) outcome = { status: 'completed', best_competing_rate: competing, funded_rate: competing ?? 0.2, repaid_fraction: 1 };
-    else if (roll < 0.75) outcome = { status: 'default', best_competing_rate: competing, funded_rate: competing ?? 0.2, repaid_fraction: Math.round(random() * 1000) / 1000 };
-    else if (roll < 0.85) outcome = { status: 'current', best_competing_rate: competing, repaid_fraction: Math.round(random() * 1000) / 1000 };
-    else if (roll < 0.95) outcome = { status: 'unfunded', best_competing_rate: competing, if_funded: { status: random() < 0.7 ? 'completed' : 'collection', repaid_fraction: Math.round(random() * 1000) / 1000 } };
+    else if (roll < 0.75)
+      outcome = {
+        status: 'default',
+        best_competing_rate: competing,
+        funded_rate: competing ?? 0.2,
+        repaid_fraction: Math.round(random() * 1000) / 1000,
+      };
+    else if (roll < 0.85)
+      outcome = { status: 'current', best_competing_rate: competing, repaid_fraction: Math.round(random() * 1000) / 1000 };
+    else if (roll < 0.95)
+      outcome = {
+        status: 'unfunded',
+        best_competing_rate: competing,
+        if_funded: { status: random() < 0.7 ? 'completed' : 'collection', repaid_fraction: Math.round(random() * 1000) / 1000 },
+      };
     else outcome = { status: 'unfunded', best_competing_rate: null };
     return recordingLine({
       id: 20_000 + i,
@@ -43,7 +58,10 @@ describe('the backtest’s market', () => {
   it('counts every cent once: interest + recoveries − losses − data spend = net = the sum of the requests’ contributions, and the cash adds up', () => {
     for (const strategy of [at(0.12), at(0.25)]) {
       const start = 10_000_000;
-      const { summary, requestNetCents, segments } = runBacktest(recording, [strategy], { startingBalanceCents: start, recordContributions: true });
+      const { summary, requestNetCents, segments } = runBacktest(recording, [strategy], {
+        startingBalanceCents: start,
+        recordContributions: true,
+      });
       expect(summary.funded).toBeGreaterThan(50);
       expect(summary.recoveryCents).toBeGreaterThan(0);
       expect(summary.openCents).toBeGreaterThan(0);
@@ -58,7 +76,11 @@ describe('the backtest’s market', () => {
 
   it('a higher rate wins a subset of the borrowers a lower one wins (same seed, same draws)', () => {
     const won = (rate: number, seed: number): Set<number> => {
-      const { decisions } = runBacktest(recording, [at(rate)], { startingBalanceCents: 100_000_000, recordDecisions: true, market: { seed } });
+      const { decisions } = runBacktest(recording, [at(rate)], {
+        startingBalanceCents: 100_000_000,
+        recordDecisions: true,
+        market: { seed },
+      });
       return new Set(decisions.filter((d) => d.market === 'won').map((d) => d.loan_request_id));
     };
     const cheap = won(0.1, 1);
@@ -71,7 +93,11 @@ describe('the backtest’s market', () => {
   });
 
   it('requests nobody funded are won only when the recording says how they would have repaid', () => {
-    const { decisions } = runBacktest(recording, [at(0.1)], { startingBalanceCents: 100_000_000, recordDecisions: true, market: CERTAIN_MARKET });
+    const { decisions } = runBacktest(recording, [at(0.1)], {
+      startingBalanceCents: 100_000_000,
+      recordDecisions: true,
+      market: CERTAIN_MARKET,
+    });
     const byId = new Map(recording.map((l) => [l.loan_request.id, l.outcome]));
     const unfunded = decisions.filter((d) => byId.get(d.loan_request_id)?.status === 'unfunded');
     expect(unfunded.filter((d) => byId.get(d.loan_request_id)?.if_funded === undefined).every((d) => d.market === 'unfunded')).toBe(true);
@@ -86,7 +112,12 @@ describe('the backtest’s market', () => {
 
   it('a defaulter repays the same dollars whatever we charge, so a higher rate earns it nothing', () => {
     // repaid_fraction 0.5 of the total due at the funded rate 0.2: 12 x 92.63 / 2 = 555.78.
-    const line = recordingLine({ id: 1, seenAt: '2026-01-01T00:00:00Z', request: thousand, outcome: { status: 'default', funded_rate: 0.2, best_competing_rate: null, repaid_fraction: 0.5 } });
+    const line = recordingLine({
+      id: 1,
+      seenAt: '2026-01-01T00:00:00Z',
+      request: thousand,
+      outcome: { status: 'default', funded_rate: 0.2, best_competing_rate: null, repaid_fraction: 0.5 },
+    });
     const repaid = Math.round(0.5 * totalRepayment(100_000, 0.2, 12));
     expect(repaid).toBe(55_578);
     for (const rate of [0.12, 0.2, 0.5]) {
@@ -99,7 +130,12 @@ describe('the backtest’s market', () => {
   it('writes the loss off at the first missed instalment, so drawdown sees it before the recovery arrives', () => {
     // 1000.00 at 0.12: one instalment of 88.85 (interest 10.00), then 921.15 written off in
     // month 2; the 17.77 the borrower still paid arrives 3 months later.
-    const line = recordingLine({ id: 1, seenAt: '2026-01-01T00:00:00Z', request: thousand, outcome: { status: 'default', funded_rate: 0.12, best_competing_rate: null, repaid_fraction: 0.1 } });
+    const line = recordingLine({
+      id: 1,
+      seenAt: '2026-01-01T00:00:00Z',
+      request: thousand,
+      outcome: { status: 'default', funded_rate: 0.12, best_competing_rate: null, repaid_fraction: 0.1 },
+    });
     const { summary, series } = runBacktest([line], [flatStrategy()], { startingBalanceCents: 500_000, market: CERTAIN_MARKET });
     expect(summary).toMatchObject({ interestCents: 1000, lossCents: 92_115, recoveryCents: 1777, netCents: -89_338, defaultRate: 1 });
     expect(summary.maxDrawdown).toBeCloseTo(92_115 / 501_000, 12);
@@ -108,7 +144,11 @@ describe('the backtest’s market', () => {
 
   it('prepayment: completed loans paid off early earn less interest than the full schedule', () => {
     const completed = recording.filter((l) => l.outcome?.status === 'completed');
-    const run = (share: number) => runBacktest(completed, [at(0.12)], { startingBalanceCents: 100_000_000, market: { ...CERTAIN_MARKET, prepayment: { share, atTermFraction: 0.5 } } }).summary;
+    const run = (share: number) =>
+      runBacktest(completed, [at(0.12)], {
+        startingBalanceCents: 100_000_000,
+        market: { ...CERTAIN_MARKET, prepayment: { share, atTermFraction: 0.5 } },
+      }).summary;
     const none = run(0);
     const some = run(0.5);
     expect(some.funded).toBe(none.funded);
@@ -145,7 +185,12 @@ describe('the worked example of docs/backtesting.md (“The market model”)', (
   });
 
   it('a default repaying 10% of the total due at the funded 0.20 nets −888.84 at 0.12 and at 0.30, in a real backtest', () => {
-    const line = recordingLine({ id: 1, seenAt: '2026-01-01T00:00:00Z', request, outcome: { status: 'default', funded_rate: 0.2, best_competing_rate: null, repaid_fraction: 0.1 } });
+    const line = recordingLine({
+      id: 1,
+      seenAt: '2026-01-01T00:00:00Z',
+      request,
+      outcome: { status: 'default', funded_rate: 0.2, best_competing_rate: null, repaid_fraction: 0.1 },
+    });
     expect(totalRepayment(100_000, 0.2, 12)).toBe(111_156);
     const low = runBacktest([line], [at(0.12)], { startingBalanceCents: 500_000, market: CERTAIN_MARKET }).summary;
     expect(low).toMatchObject({ funded: 1, interestCents: 1000, lossCents: 92_115, recoveryCents: 2231, netCents: -88_884 });

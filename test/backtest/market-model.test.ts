@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { addMonthsUtc, DEFAULT_MARKET, judgeOffer, loanCashFlows, recordedCompetition, type MarketAssumptions } from '../../src/backtest/market-model.js';
+import {
+  addMonthsUtc,
+  DEFAULT_MARKET,
+  judgeOffer,
+  loanCashFlows,
+  recordedCompetition,
+  type MarketAssumptions,
+} from '../../src/backtest/market-model.js';
 import { marketDraw } from '../../src/backtest/market-draws.js';
 import { acceptProbability, marketResponse, totalRepayment } from '../../src/engine/index.js';
 import { CERTAIN_MARKET, recordingLine } from './recording-fixtures.js';
@@ -71,7 +78,10 @@ describe('loan cash flows (hand-computed)', () => {
 describe('what the recording says about the competition', () => {
   it('reads best_competing_rate, then funded_rate, then the unknownCompetition setting', () => {
     expect(recordedCompetition({ status: 'default', best_competing_rate: null }, 'lose')).toEqual({ kind: 'none' });
-    expect(recordedCompetition({ status: 'completed', best_competing_rate: 0.2, funded_rate: 0.19 }, 'win')).toEqual({ kind: 'taken', rate: 0.2 });
+    expect(recordedCompetition({ status: 'completed', best_competing_rate: 0.2, funded_rate: 0.19 }, 'win')).toEqual({
+      kind: 'taken',
+      rate: 0.2,
+    });
     expect(recordedCompetition({ status: 'unfunded', best_competing_rate: 0.2 }, 'win')).toEqual({ kind: 'refused', rate: 0.2 });
     expect(recordedCompetition({ status: 'collection', funded_rate: 0.15 }, 'lose')).toEqual({ kind: 'taken', rate: 0.15 });
     expect(recordedCompetition({ status: 'current' }, 'win')).toEqual({ kind: 'none' });
@@ -151,7 +161,10 @@ describe('judging an offer', () => {
     // Half of 12 x round(105000 x factor(0.2, 12)) at the funded rate, whatever our rate.
     const dollars = Math.round(0.5 * totalRepayment(105_000, 0.2, 12));
     for (const rate of [0.1, 0.3, 0.5]) {
-      expect(judgeOffer(recorded, rate, certain)).toMatchObject({ won: true, plan: { kind: 'partial', repaidCents: dollars, final: true } });
+      expect(judgeOffer(recorded, rate, certain)).toMatchObject({
+        won: true,
+        plan: { kind: 'partial', repaidCents: dollars, final: true },
+      });
     }
     // Without funded_rate the fraction is of the total due at our rate.
     const noFunded = line({ status: 'collection', best_competing_rate: null, repaid_fraction: 0.5 });
@@ -174,9 +187,15 @@ describe('judging an offer', () => {
   });
 
   it('judges a request nobody funded only when the recording says how it would have repaid', () => {
-    expect(judgeOffer(line({ status: 'unfunded', best_competing_rate: null }), 0.1, certain)).toMatchObject({ won: false, reason: 'unfunded' });
+    expect(judgeOffer(line({ status: 'unfunded', best_competing_rate: null }), 0.1, certain)).toMatchObject({
+      won: false,
+      reason: 'unfunded',
+    });
     const ifFunded = line({ status: 'unfunded', best_competing_rate: null, if_funded: { status: 'default', repaid_fraction: 0.25 } });
-    expect(judgeOffer(ifFunded, 0.1, certain)).toMatchObject({ won: true, plan: { kind: 'partial', repaidCents: Math.round(0.25 * totalRepayment(105_000, 0.1, 12)), final: true } });
+    expect(judgeOffer(ifFunded, 0.1, certain)).toMatchObject({
+      won: true,
+      plan: { kind: 'partial', repaidCents: Math.round(0.25 * totalRepayment(105_000, 0.1, 12)), final: true },
+    });
     // The borrower refused a competitor at 0.2: only the take-up that offer lacked is left for ours.
     const refused = line({ status: 'unfunded', best_competing_rate: 0.2, if_funded: { status: 'completed', repaid_fraction: 1 } });
     const p = acceptProbability(0.15, 0.6, { kind: 'refused', rate: 0.2 }, DEFAULT_MARKET.response, 'hard');
@@ -188,8 +207,14 @@ describe('judging an offer', () => {
 
   it('never funds a request without an outcome (unless assumed), nor one assumed lost', () => {
     expect(judgeOffer(line(undefined), 0.1, certain)).toMatchObject({ won: false, reason: 'no_outcome' });
-    expect(judgeOffer(line(undefined), 0.1, { ...certain, noOutcome: 0.9 })).toMatchObject({ won: true, plan: { kind: 'partial', final: true } });
-    expect(judgeOffer(line({ status: 'current', repaid_fraction: 0.3 }), 0.1, { ...certain, unknownCompetition: 'lose' })).toMatchObject({ won: false, reason: 'outbid' });
+    expect(judgeOffer(line(undefined), 0.1, { ...certain, noOutcome: 0.9 })).toMatchObject({
+      won: true,
+      plan: { kind: 'partial', final: true },
+    });
+    expect(judgeOffer(line({ status: 'current', repaid_fraction: 0.3 }), 0.1, { ...certain, unknownCompetition: 'lose' })).toMatchObject({
+      won: false,
+      reason: 'outbid',
+    });
   });
 });
 

@@ -12,8 +12,16 @@ describe('the oracle strategy', () => {
     recordingLine({ id: 1, seenAt: at(0), outcome: { status: 'completed', best_competing_rate: null, repaid_fraction: 1 } }),
     recordingLine({ id: 2, seenAt: at(1), outcome: { status: 'default', best_competing_rate: null, repaid_fraction: 0.3 } }),
     recordingLine({ id: 3, seenAt: at(2), outcome: { status: 'unfunded', best_competing_rate: null } }),
-    recordingLine({ id: 4, seenAt: at(3), outcome: { status: 'unfunded', best_competing_rate: null, if_funded: { status: 'completed', repaid_fraction: 1 } } }),
-    recordingLine({ id: 5, seenAt: at(4), outcome: { status: 'completed', funded_rate: 0.2, best_competing_rate: 0.2, repaid_fraction: 1 } }),
+    recordingLine({
+      id: 4,
+      seenAt: at(3),
+      outcome: { status: 'unfunded', best_competing_rate: null, if_funded: { status: 'completed', repaid_fraction: 1 } },
+    }),
+    recordingLine({
+      id: 5,
+      seenAt: at(4),
+      outcome: { status: 'completed', funded_rate: 0.2, best_competing_rate: 0.2, repaid_fraction: 1 },
+    }),
   ];
   const recording = prepareRecording(lines);
   const decide = (id: number, hurdle = 0) => {

@@ -57,7 +57,12 @@ const options = { startingBalanceCents: 1_000_000, market: { settle: false }, re
 
 describe('a flat-priced provider in a backtest', () => {
   it('charges the subscription in each simulated month with a purchase, to the request that started it', () => {
-    const lines = [line(1, '2026-01-30T10:00:00Z'), line(2, '2026-01-31T10:00:00Z'), line(3, '2026-02-01T10:00:00Z'), line(4, '2026-02-02T10:00:00Z')];
+    const lines = [
+      line(1, '2026-01-30T10:00:00Z'),
+      line(2, '2026-01-31T10:00:00Z'),
+      line(3, '2026-02-01T10:00:00Z'),
+      line(4, '2026-02-02T10:00:00Z'),
+    ];
     const { summary, requestNetCents } = runBacktest(lines, [PAID], options);
     // Two months of 200.00, four provider B scores of 1.50.
     expect(summary.dataSpendCents).toBe(2 * 20_000 + 4 * 150);

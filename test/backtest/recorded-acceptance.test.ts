@@ -41,10 +41,16 @@ describe('the borrower’s choice', () => {
 });
 
 describe('the ledger of a recording with reservation rates (computed by hand)', () => {
-  const result = runBacktest(HAND_LINES, [flatStrategy(FLAT_20_YAML, 'flat20.yaml')], { startingBalanceCents: 5_000_000, market: NO_PREPAYMENT, recordDecisions: true });
+  const result = runBacktest(HAND_LINES, [flatStrategy(FLAT_20_YAML, 'flat20.yaml')], {
+    startingBalanceCents: 5_000_000,
+    market: NO_PREPAYMENT,
+    recordDecisions: true,
+  });
 
   it('has the verdicts of the rule', () => {
-    expect(result.decisions.map((d) => [d.loan_request_id, d.action, d.rate, d.market])).toEqual(HAND_LINES.map((line, i) => [line.loan_request.id, 'offer', 0.2, HAND_VERDICTS[i]]));
+    expect(result.decisions.map((d) => [d.loan_request_id, d.action, d.rate, d.market])).toEqual(
+      HAND_LINES.map((line, i) => [line.loan_request.id, 'offer', 0.2, HAND_VERDICTS[i]]),
+    );
   });
 
   it('earns what the schedule says, to the cent', () => {

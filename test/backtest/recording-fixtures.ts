@@ -56,7 +56,12 @@ export interface SyntheticShape {
  * credit score ranges from "540-590" to "760-810" in steps of 20. `repaid(low, random)` says what
  * share of the total due each repays (1 = completed, less = default). Nobody else offers.
  */
-export function syntheticRecording(count: number, seed: number, repaid: (creditLow: number, random: () => number) => number, shape: SyntheticShape = {}): RecordingLine[] {
+export function syntheticRecording(
+  count: number,
+  seed: number,
+  repaid: (creditLow: number, random: () => number) => number,
+  shape: SyntheticShape = {},
+): RecordingLine[] {
   const { spacingHours = 1, loanTerms, firstId = 10_000, firstBorrowerId = 50_000 } = shape;
   const random = seededRandom(seed);
   const start = Date.parse('2026-01-01T00:00:00Z');

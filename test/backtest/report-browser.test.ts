@@ -30,7 +30,9 @@ describe.skipIf(skipReason !== undefined)('the HTML report in Chromium', () => {
   let dir: string;
   const lines = syntheticRecording(400, 7, (low, random) => (low < 620 && random() < 0.5 ? 0.4 : 1), { spacingHours: 6 });
   const strict = flatStrategy(FLAT_STRATEGY_YAML.replace('name: flat', 'name: strict').replace('value: 560', 'value: 700'), 'strict.yaml');
-  const results = [flatStrategy(), strict].map((s) => runBacktest(lines, [s], { startingBalanceCents: 10_000_000, market: CERTAIN_MARKET }));
+  const results = [flatStrategy(), strict].map((s) =>
+    runBacktest(lines, [s], { startingBalanceCents: 10_000_000, market: CERTAIN_MARKET }),
+  );
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'lendbot-report-browser-'));
@@ -70,11 +72,20 @@ describe.skipIf(skipReason !== undefined)('the HTML report in Chromium', () => {
         let painted = 0;
         for (let i = 3; i < pixels.length; i += 4) if ((pixels[i] ?? 0) > 0) painted += 1;
         // Chart.js keeps each chart reachable from its canvas.
-        const chart = (globalThis as unknown as { Chart: { getChart(c: unknown): { data: { datasets: unknown[] } } | undefined } }).Chart.getChart(canvas);
+        const chart = (
+          globalThis as unknown as { Chart: { getChart(c: unknown): { data: { datasets: unknown[] } } | undefined } }
+        ).Chart.getChart(canvas);
         return { id: canvas.id, painted, datasets: chart?.data.datasets.length ?? 0, width: canvas.clientWidth };
       }),
     );
-    expect(charts.map((c) => c.id)).toEqual(['chart-equity', 'chart-drawdown', 'chart-idle-cash', 'chart-default-rate-by-risk', 'chart-return-by-risk', 'chart-offered-rates']);
+    expect(charts.map((c) => c.id)).toEqual([
+      'chart-equity',
+      'chart-drawdown',
+      'chart-idle-cash',
+      'chart-default-rate-by-risk',
+      'chart-return-by-risk',
+      'chart-offered-rates',
+    ]);
     for (const chart of charts) {
       expect(chart.datasets, chart.id).toBe(2);
       expect(chart.painted, chart.id).toBeGreaterThan(1000);

@@ -25,13 +25,27 @@ const BALANCE = 20_000_000;
 function recording(count: number): RecordingLine[] {
   return syntheticRecording(count, 7, (low, random) => (low < 620 && random() < 0.5 ? 0.4 : 1)).map((line, i) =>
     i % 7 === 3
-      ? recordingLine({ id: line.loan_request.id, seenAt: line.seen_at, request: { borrower: line.loan_request.borrower, loan_amount: '500.00', total_amount: '500.00', total_fees: '0.00', fee_legislative: '0.00', fee_svc: '0.00', max_interest_rate: 0.3 }, outcome: { status: 'current', best_competing_rate: null, repaid_fraction: 0.3 } })
+      ? recordingLine({
+          id: line.loan_request.id,
+          seenAt: line.seen_at,
+          request: {
+            borrower: line.loan_request.borrower,
+            loan_amount: '500.00',
+            total_amount: '500.00',
+            total_fees: '0.00',
+            fee_legislative: '0.00',
+            fee_svc: '0.00',
+            max_interest_rate: 0.3,
+          },
+          outcome: { status: 'current', best_competing_rate: null, repaid_fraction: 0.3 },
+        })
       : line,
   );
 }
 
 const strict = flatStrategy(FLAT_STRATEGY_YAML.replace('name: flat', 'name: strict').replace('value: 560', 'value: 700'), 'strict.yaml');
-const run = (lines: RecordingLine[], strategy = flatStrategy()): BacktestResult => runBacktest(lines, [strategy], { startingBalanceCents: BALANCE, market: CERTAIN_MARKET });
+const run = (lines: RecordingLine[], strategy = flatStrategy()): BacktestResult =>
+  runBacktest(lines, [strategy], { startingBalanceCents: BALANCE, market: CERTAIN_MARKET });
 
 let dir: string;
 beforeAll(async () => {
@@ -56,7 +70,9 @@ function dataBlock(html: string): ReportData {
 
 function tableOf(html: string, className: string): string[][] {
   const table = new RegExp(`<table class="${className}">([\\s\\S]*?)</table>`).exec(html)?.[1] ?? '';
-  return [...table.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map((row) => [...(row[1] ?? '').matchAll(/<t[hd]>([\s\S]*?)<\/t[hd]>/g)].map((cell) => cell[1] ?? ''));
+  return [...table.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map((row) =>
+    [...(row[1] ?? '').matchAll(/<t[hd]>([\s\S]*?)<\/t[hd]>/g)].map((cell) => cell[1] ?? ''),
+  );
 }
 
 describe('the HTML report of two strategies on a large recording', () => {
@@ -134,7 +150,16 @@ describe('the HTML report of two strategies on a large recording', () => {
     expect(rows[0]).toEqual(['request id', 'strategy', 'funded', 'risk level', 'amount', 'rate', 'outcome', 'profit']);
     expect(rows).toHaveLength(1 + results.reduce((sum, r) => sum + r.summary.funded, 0));
     const first = results[0]?.loans[0];
-    expect(rows[1]).toEqual([String(first?.loanRequestId), 'flat', first?.fundedAt.slice(0, 10), riskLevelLabel(first?.riskLevel ?? -1), '$500.00', '12.0%', first?.outcome, dollars(first?.profitCents ?? 0)]);
+    expect(rows[1]).toEqual([
+      String(first?.loanRequestId),
+      'flat',
+      first?.fundedAt.slice(0, 10),
+      riskLevelLabel(first?.riskLevel ?? -1),
+      '$500.00',
+      '12.0%',
+      first?.outcome,
+      dollars(first?.profitCents ?? 0),
+    ]);
     for (const result of results) {
       // Each loan's profit is its share of interest + recoveries − losses: together, the whole.
       const { interestCents, recoveryCents, lossCents } = result.summary;
@@ -170,7 +195,10 @@ describe('the verdict, offer outcomes, idle cash and sensitivity of the HTML rep
 
   it('opens with one verdict line: the best run against uninvested cash and the other run, and its idle cash', () => {
     const verdict = /<p class="verdict"><strong>Verdict:<\/strong> (.*?)\.<\/p>/.exec(html)?.[1];
-    const [best, other] = runs[0] && runs[1] && runs[0].draws.netAnnualizedReturn.mean >= runs[1].draws.netAnnualizedReturn.mean ? [runs[0], runs[1]] : [runs[1], runs[0]];
+    const [best, other] =
+      runs[0] && runs[1] && runs[0].draws.netAnnualizedReturn.mean >= runs[1].draws.netAnnualizedReturn.mean
+        ? [runs[0], runs[1]]
+        : [runs[1], runs[0]];
     const summary = best?.first.summary;
     expect(verdict).toBe(
       `${best?.first.strategies[0]?.name} earned ${pct(best?.draws.netAnnualizedReturn.mean ?? NaN)} a year net on its capital (mean of 2 draws), beating uninvested cash (0%), ` +
@@ -185,13 +213,22 @@ describe('the verdict, offer outcomes, idle cash and sensitivity of the HTML rep
 
   it('with the band across borrower worlds, counts the worlds above cash and those where the best run is ahead', () => {
     const worlds = strategies.map((s) => runWorlds(prepared, [s], settings, [1]));
-    const verdict = verdictLine(results, runs.map((r) => r.draws), worlds) ?? '';
+    const verdict =
+      verdictLine(
+        results,
+        runs.map((r) => r.draws),
+        worlds,
+      ) ?? '';
     const bestIndex = (runs[0]?.draws.netAnnualizedReturn.mean ?? 0) >= (runs[1]?.draws.netAnnualizedReturn.mean ?? 0) ? 0 : 1;
     const [mine, theirs] = [worlds[bestIndex], worlds[1 - bestIndex]];
     const above = mine?.worlds.filter((w) => w.draws.netAnnualizedReturn.mean > 0).length;
-    const ahead = mine?.worlds.filter((w, i) => w.draws.netAnnualizedReturn.mean > (theirs?.worlds[i]?.draws.netAnnualizedReturn.mean ?? Infinity)).length;
+    const ahead = mine?.worlds.filter(
+      (w, i) => w.draws.netAnnualizedReturn.mean > (theirs?.worlds[i]?.draws.netAnnualizedReturn.mean ?? Infinity),
+    ).length;
     expect(mine?.worlds).toHaveLength(4);
-    expect(verdict).toContain(`, ${pct(mine?.low?.netAnnualizedReturn ?? NaN)} to ${pct(mine?.high?.netAnnualizedReturn ?? NaN)} across borrower worlds, `);
+    expect(verdict).toContain(
+      `, ${pct(mine?.low?.netAnnualizedReturn ?? NaN)} to ${pct(mine?.high?.netAnnualizedReturn ?? NaN)} across borrower worlds, `,
+    );
     expect(verdict).toContain(` uninvested cash (0%) on average and in ${above} of 4 borrower worlds, `);
     expect(verdict).toContain(`; ahead in ${ahead} of 4 borrower worlds)`);
   });
@@ -236,7 +273,9 @@ describe('the HTML report of a tiny run', () => {
     const result = run(recording(12));
     const html = await written([result]);
     expect(result.summary.funded).toBeGreaterThan(0);
-    expect(html).toContain(`<div class="warning" role="alert"><strong>Warning</strong><p>flat: fewer than ${MIN_FUNDED_LOANS} funded loans (${result.summary.funded}): the figures are noise-level.</p>`);
+    expect(html).toContain(
+      `<div class="warning" role="alert"><strong>Warning</strong><p>flat: fewer than ${MIN_FUNDED_LOANS} funded loans (${result.summary.funded}): the figures are noise-level.</p>`,
+    );
     expect(dataBlock(html).runs[0]?.sampleSizeWarning).toMatch(/^fewer than 100 funded loans/);
   });
 
@@ -246,7 +285,9 @@ describe('the HTML report of a tiny run', () => {
     // Nothing offered, nothing lent: all of the money sat idle the whole time.
     expect(nothing.summary).toMatchObject({ idleShare: 1, reservedShare: 0, idleShareWhileRequests: 1, capitalUtilization: 0 });
     const html = await written([nothing]);
-    expect(html).toContain('<p class="no-chart" data-chart="offered-rates">Offered rates: no offer passed the guard, so there is no distribution to show.</p>');
+    expect(html).toContain(
+      '<p class="no-chart" data-chart="offered-rates">Offered rates: no offer passed the guard, so there is no distribution to show.</p>',
+    );
     expect(html).toContain('<p class="no-chart" data-chart="default-rate-by-risk">');
     expect(html).not.toContain('id="chart-offered-rates"');
     expect(html).toContain('<canvas id="chart-equity"');
@@ -256,7 +297,11 @@ describe('the HTML report of a tiny run', () => {
   it('keeps a strategy name with </script> inside its element', async () => {
     const result = run(recording(12));
     const evil = '</script><script>document.title="pwned"</script><!--';
-    const renamed: BacktestResult = { ...result, strategies: result.strategies.map((s) => ({ ...s, name: evil })), loans: result.loans.map((l) => ({ ...l, strategy: evil })) };
+    const renamed: BacktestResult = {
+      ...result,
+      strategies: result.strategies.map((s) => ({ ...s, name: evil })),
+      loans: result.loans.map((l) => ({ ...l, strategy: evil })),
+    };
     const html = await written([renamed]);
     expect(html.match(/<script/gi)).toHaveLength(3);
     expect(html.match(/<\/script>/gi)).toHaveLength(3);
@@ -313,9 +358,32 @@ describe('the report’s chart data', () => {
   it('puts date ticks on whole days, weeks or month starts, about a dozen at most', () => {
     const day = (text: string) => Date.parse(`${text}T00:00:00Z`);
     const dates = (ticks: number[]) => ticks.map((t) => new Date(t).toISOString().slice(0, 10));
-    expect(dates(dateTicks(day('2026-01-01') + 3_600_000, day('2026-01-04')))).toEqual(['2026-01-01', '2026-01-02', '2026-01-03', '2026-01-04']);
-    expect(dates(dateTicks(day('2026-01-01'), day('2026-02-20')))).toEqual(['2026-01-01', '2026-01-08', '2026-01-15', '2026-01-22', '2026-01-29', '2026-02-05', '2026-02-12', '2026-02-19']);
-    expect(dates(dateTicks(day('2026-01-13'), day('2027-05-29')))).toEqual(['2026-03-01', '2026-05-01', '2026-07-01', '2026-09-01', '2026-11-01', '2027-01-01', '2027-03-01', '2027-05-01']);
+    expect(dates(dateTicks(day('2026-01-01') + 3_600_000, day('2026-01-04')))).toEqual([
+      '2026-01-01',
+      '2026-01-02',
+      '2026-01-03',
+      '2026-01-04',
+    ]);
+    expect(dates(dateTicks(day('2026-01-01'), day('2026-02-20')))).toEqual([
+      '2026-01-01',
+      '2026-01-08',
+      '2026-01-15',
+      '2026-01-22',
+      '2026-01-29',
+      '2026-02-05',
+      '2026-02-12',
+      '2026-02-19',
+    ]);
+    expect(dates(dateTicks(day('2026-01-13'), day('2027-05-29')))).toEqual([
+      '2026-03-01',
+      '2026-05-01',
+      '2026-07-01',
+      '2026-09-01',
+      '2026-11-01',
+      '2027-01-01',
+      '2027-03-01',
+      '2027-05-01',
+    ]);
     expect(dateTicks(day('2020-01-01'), day('2029-12-31')).length).toBeLessThanOrEqual(12);
     expect(dateTicks(5, 4)).toEqual([]);
   });

@@ -15,24 +15,52 @@ const automateFund = flatStrategy(FLAT_STRATEGY_YAML.replace('automate_fund: fal
 
 describe('runBacktest', () => {
   it('replays one won loan: 500.00 at 0.12 over 12 months earns 33.04', () => {
-    const result = runBacktest([recordingLine({ id: 1, seenAt: '2026-01-01T00:00:00Z', request: small, outcome: completed })], [flatStrategy()], {
-      startingBalanceCents: 100_000,
-      market: CERTAIN_MARKET,
-      recordDecisions: true,
-    });
+    const result = runBacktest(
+      [recordingLine({ id: 1, seenAt: '2026-01-01T00:00:00Z', request: small, outcome: completed })],
+      [flatStrategy()],
+      {
+        startingBalanceCents: 100_000,
+        market: CERTAIN_MARKET,
+        recordDecisions: true,
+      },
+    );
     // Payment round(50000 x 0.08884879) = 44.42; 12 x 44.42 = 533.04.
-    expect(result.summary).toMatchObject({ requests: 1, offers: 1, funded: 1, deployedCents: 50_000, interestCents: 3304, lossCents: 0, netCents: 3304 });
+    expect(result.summary).toMatchObject({
+      requests: 1,
+      offers: 1,
+      funded: 1,
+      deployedCents: 50_000,
+      interestCents: 3304,
+      lossCents: 0,
+      netCents: 3304,
+    });
     expect(result.summary.finalBalanceCents).toBe(103_304);
     expect(result.decisions).toEqual([
-      expect.objectContaining({ loan_request_id: 1, decided_at: '2026-01-01T00:00:00Z', action: 'offer', rate: 0.12, strategy: 'flat', market: 'won' }),
+      expect.objectContaining({
+        loan_request_id: 1,
+        decided_at: '2026-01-01T00:00:00Z',
+        action: 'offer',
+        rate: 0.12,
+        strategy: 'flat',
+        market: 'won',
+      }),
     ]);
     expect(result.strategies[0]).toMatchObject({ name: 'flat', params: { min_credit_score: 560 } });
     expect(result.strategies[0]?.contentHash).toMatch(/^[0-9a-f]{16}$/);
-    expect(result.segments.term).toEqual([expect.objectContaining({ key: '12', requests: 1, offers: 1, funded: 1, acceptance: 1, averageRate: 0.12 })]);
+    expect(result.segments.term).toEqual([
+      expect.objectContaining({ key: '12', requests: 1, offers: 1, funded: 1, acceptance: 1, averageRate: 0.12 }),
+    ]);
   });
 
   it('counts a default: half repaid loses the rest of the principal', () => {
-    const lines = [recordingLine({ id: 1, seenAt: '2026-01-01T00:00:00Z', request: { ...small, loan_amount: '1000.00', total_amount: '1000.00' }, outcome: { status: 'default', repaid_fraction: 0.5 } })];
+    const lines = [
+      recordingLine({
+        id: 1,
+        seenAt: '2026-01-01T00:00:00Z',
+        request: { ...small, loan_amount: '1000.00', total_amount: '1000.00' },
+        outcome: { status: 'default', repaid_fraction: 0.5 },
+      }),
+    ];
     const { summary, segments } = runBacktest(lines, [flatStrategy()], { startingBalanceCents: 500_000, market: CERTAIN_MARKET });
     expect(summary).toMatchObject({ interestCents: 4802, lossCents: 51_492, netCents: -46_690, defaultRate: 1 });
     expect(segments.risk_level[0]).toMatchObject({ key: '1', defaults: 1, defaultRate: 1 });
@@ -56,7 +84,14 @@ describe('runBacktest', () => {
   });
 
   it('skips with the strategy’s reasons', () => {
-    const lines = [recordingLine({ id: 1, seenAt: '2026-01-01T00:00:00Z', request: { ...small, borrower: { credit_score: '500-550' } }, outcome: completed })];
+    const lines = [
+      recordingLine({
+        id: 1,
+        seenAt: '2026-01-01T00:00:00Z',
+        request: { ...small, borrower: { credit_score: '500-550' } },
+        outcome: completed,
+      }),
+    ];
     const [decision] = runBacktest(lines, [flatStrategy()], { startingBalanceCents: 100_000, recordDecisions: true }).decisions;
     expect(decision?.action).toBe('skip');
     expect(decision?.reasons.join('; ')).toMatch(/credit_score_low/);
@@ -66,7 +101,11 @@ describe('runBacktest', () => {
 describe('the guard inside a backtest', () => {
   it('refuses a second offer the same day over max_offers_per_day, with the daemon’s reason', () => {
     const lines = [1, 2].map((id) => recordingLine({ id, seenAt: `2026-01-01T0${id}:00:00Z`, request: small, outcome: completed }));
-    const result = runBacktest(lines, [flatStrategy()], { startingBalanceCents: 1_000_000, limits: { ...DEFAULT_RISK_LIMITS, maxOffersPerDay: 1 }, recordDecisions: true });
+    const result = runBacktest(lines, [flatStrategy()], {
+      startingBalanceCents: 1_000_000,
+      limits: { ...DEFAULT_RISK_LIMITS, maxOffersPerDay: 1 },
+      recordDecisions: true,
+    });
     expect(result.decisions.map((d) => d.action)).toEqual(['offer', 'skip']);
     // Refused before buying banking data (the guard is asked first, without a rate): no price searched.
     expect(result.decisions[1]).toMatchObject({ guard_code: 'max_offers_per_day', rate: null });
@@ -77,7 +116,11 @@ describe('the guard inside a backtest', () => {
   it('keeps the decided rate when the guard refuses a priced offer (a strategy that buys no data)', () => {
     const noData = flatStrategy(FLAT_STRATEGY_YAML.replace('automate_fund: false', 'automate_fund: false\ndata:\n  banking_data: never'));
     const lines = [1, 2].map((id) => recordingLine({ id, seenAt: `2026-01-01T0${id}:00:00Z`, request: small, outcome: completed }));
-    const result = runBacktest(lines, [noData], { startingBalanceCents: 1_000_000, limits: { ...DEFAULT_RISK_LIMITS, maxOffersPerDay: 1 }, recordDecisions: true });
+    const result = runBacktest(lines, [noData], {
+      startingBalanceCents: 1_000_000,
+      limits: { ...DEFAULT_RISK_LIMITS, maxOffersPerDay: 1 },
+      recordDecisions: true,
+    });
     expect(result.decisions[1]).toMatchObject({ action: 'skip', guard_code: 'max_offers_per_day', rate: 0.12 });
     expect(result.decisions[1]?.reasons.at(-1)).toBe('guard offers today 1 >= max 1');
   });
@@ -140,7 +183,10 @@ describe('reading a recording', () => {
 
   it('keeps only the period asked for', async () => {
     const file = join(dir, 'rec.jsonl');
-    await writeRecording(file, [1, 2, 3].map((id) => recordingLine({ id, seenAt: `2026-01-0${id}T00:00:00Z`, request: small })));
+    await writeRecording(
+      file,
+      [1, 2, 3].map((id) => recordingLine({ id, seenAt: `2026-01-0${id}T00:00:00Z`, request: small })),
+    );
     const recording = await loadRecording(file, { from: '2026-01-02T00:00:00Z', to: '2026-01-03T00:00:00Z' }, () => undefined);
     expect(recording.entries.map((e) => e.line.loan_request.id)).toEqual([2]);
   });

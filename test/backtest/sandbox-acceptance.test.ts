@@ -45,7 +45,10 @@ const lineOf = (r: PreparedRecording, id: number): RecordingLine => {
 };
 
 /** Offers the market judged (not unjudged, not expired), with their line. */
-function judged(r: PreparedRecording, decisions: readonly BacktestDecision[]): Array<{ d: BacktestDecision; line: RecordingLine; rate: number }> {
+function judged(
+  r: PreparedRecording,
+  decisions: readonly BacktestDecision[],
+): Array<{ d: BacktestDecision; line: RecordingLine; rate: number }> {
   return decisions
     .filter((d) => d.action === 'offer' && d.rate !== null && ['won', 'funding_failed', 'outbid', 'declined'].includes(d.market ?? ''))
     .map((d) => ({ d, line: lineOf(r, d.loan_request_id), rate: d.rate ?? Number.NaN }));
@@ -68,7 +71,10 @@ describe('a sandbox export judged by its reservation rates', () => {
         const competition = recordedCompetition(line.outcome, 'win');
         const competing = competition === 'lose' || competition.kind === 'none' ? Number.POSITIVE_INFINITY : competition.rate;
         const wins = rate <= reservation && rate < competing;
-        expect([d.loan_request_id, wins ? 'won' : competing <= rate ? 'outbid' : 'declined']).toEqual([d.loan_request_id, d.market === 'funding_failed' ? 'won' : d.market]);
+        expect([d.loan_request_id, wins ? 'won' : competing <= rate ? 'outbid' : 'declined']).toEqual([
+          d.loan_request_id,
+          d.market === 'funding_failed' ? 'won' : d.market,
+        ]);
       }
     }
   });
@@ -94,7 +100,11 @@ describe('hard competition on the same market without reservation rates', () => 
 
   it('soft comparison, asked for, lets some offers win above the rate the borrower took', () => {
     const naive = strategies[0] as CompiledStrategy;
-    const result = runBacktest(stripped, [naive], { startingBalanceCents: 10_000_000, recordDecisions: true, market: { comparison: 'soft' } });
+    const result = runBacktest(stripped, [naive], {
+      startingBalanceCents: 10_000_000,
+      recordDecisions: true,
+      market: { comparison: 'soft' },
+    });
     const above = judged(stripped, result.decisions).filter(({ d, line, rate }) => {
       const taken = takenRate(line);
       return taken !== undefined && rate > taken && (d.market === 'won' || d.market === 'funding_failed');

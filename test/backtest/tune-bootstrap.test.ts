@@ -21,7 +21,10 @@ describe('the block bootstrap', () => {
     const a = blockBootstrap(series, settings);
     expect(blockBootstrap(series, settings)).toEqual(a);
     expect(blockBootstrap(series, { ...settings, seed: 8 })).not.toEqual(a);
-    expect(a.estimate).toBeCloseTo(values.reduce((s, v) => s + v, 0), 9);
+    expect(a.estimate).toBeCloseTo(
+      values.reduce((s, v) => s + v, 0),
+      9,
+    );
     expect(a.low).toBeLessThan(a.estimate);
     expect(a.high).toBeGreaterThan(a.estimate);
     // Mean 0.05 a value, sd about 0.29: the sum's 95% interval is about 25 ± 1.96 × 6.5.
@@ -74,30 +77,64 @@ describe('the paired held-out comparison', () => {
     score,
     years,
     requestNetCents: netCents,
-    figures: { netAnnualizedReturn: ret, maxDrawdown: ret - score, defaultRate: 0, offers: funded, funded, netCents: netCents.reduce((a, b) => a + b, 0) },
+    figures: {
+      netAnnualizedReturn: ret,
+      maxDrawdown: ret - score,
+      defaultRate: 0,
+      offers: funded,
+      funded,
+      netCents: netCents.reduce((a, b) => a + b, 0),
+    },
   });
 
   it('turns each run’s contributions into its own annualized return, so the differences add up to the return gain', () => {
     // $1,000 balance; the candidate nets $10 on each of 40 requests over 2 years (20% a year),
     // the current values $5 over 1 year (20% a year too): no gain, whatever the cents say.
-    const candidate = outcome(Array.from({ length: 40 }, () => 1000), 2, 0.2, 0.2, 40);
-    const baseline = outcome(Array.from({ length: 40 }, () => 500), 1, 0.2, 0.2, 40);
+    const candidate = outcome(
+      Array.from({ length: 40 }, () => 1000),
+      2,
+      0.2,
+      0.2,
+      40,
+    );
+    const baseline = outcome(
+      Array.from({ length: 40 }, () => 500),
+      1,
+      0.2,
+      0.2,
+      40,
+    );
     const evidence = compareHeldOut([{ candidate, baseline, spanMs: 40 * DAY_MS }], 100_000, 1);
     expect(evidence.returnGain).toBeCloseTo(0, 12);
     expect(evidence.low).toBeCloseTo(0, 12);
     expect(evidence.high).toBeCloseTo(0, 12);
-    expect(evidence).toMatchObject({ requests: 40, candidateFunded: 40, baselineFunded: 40, confidence: 0.95, resamples: 2000, blockLengths: [2] });
+    expect(evidence).toMatchObject({
+      requests: 40,
+      candidateFunded: 40,
+      baselineFunded: 40,
+      confidence: 0.95,
+      resamples: 2000,
+      blockLengths: [2],
+    });
   });
 
   it('charges a penalty increase in full and gives no credit for a decrease', () => {
     const gain = Array.from({ length: 40 }, () => 250); // 40 × $2.50 on $1,000 over a year: +10 points
     const none = Array.from({ length: 40 }, () => 0);
-    const worse = compareHeldOut([{ candidate: outcome(gain, 1, 0.1, 0.07, 5), baseline: outcome(none, 1, 0, -0.01, 5), spanMs: DAY_MS }], 100_000, 1);
+    const worse = compareHeldOut(
+      [{ candidate: outcome(gain, 1, 0.1, 0.07, 5), baseline: outcome(none, 1, 0, -0.01, 5), spanMs: DAY_MS }],
+      100_000,
+      1,
+    );
     expect(worse.returnGain).toBeCloseTo(0.1, 12);
     expect(worse.penaltyIncrease).toBeCloseTo(0.02, 12);
     expect(worse.gain).toBeCloseTo(0.08, 12);
     expect(worse.low).toBeCloseTo(0.08, 12);
-    const better = compareHeldOut([{ candidate: outcome(none, 1, 0, 0, 5), baseline: outcome(none, 1, 0, -0.05, 5), spanMs: DAY_MS }], 100_000, 1);
+    const better = compareHeldOut(
+      [{ candidate: outcome(none, 1, 0, 0, 5), baseline: outcome(none, 1, 0, -0.05, 5), spanMs: DAY_MS }],
+      100_000,
+      1,
+    );
     expect(better.penaltyIncrease).toBeCloseTo(-0.05, 12);
     expect(better.gain).toBe(0);
     expect(better.low).toBe(0);

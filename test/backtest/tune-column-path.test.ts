@@ -42,8 +42,14 @@ function variedRecording(count: number, seed: number): RecordingLine[] {
     const status = pick(['completed', 'completed', 'completed', 'default', 'current', 'unfunded', 'none'] as const);
     const competing = random() < 0.4 ? null : 0.1 + random() * 0.4;
     let outcome: Outcome | undefined;
-    if (status === 'unfunded') outcome = { status, best_competing_rate: null, ...(random() < 0.7 ? { if_funded: { status: 'completed', repaid_fraction: 1 } } : {}) };
-    else if (status !== 'none') outcome = { status, best_competing_rate: competing, repaid_fraction: status === 'completed' ? 1 : Math.round(random() * 90) / 100 };
+    if (status === 'unfunded')
+      outcome = {
+        status,
+        best_competing_rate: null,
+        ...(random() < 0.7 ? { if_funded: { status: 'completed', repaid_fraction: 1 } } : {}),
+      };
+    else if (status !== 'none')
+      outcome = { status, best_competing_rate: competing, repaid_fraction: status === 'completed' ? 1 : Math.round(random() * 90) / 100 };
     lines.push(
       recordingLine({
         id: 30_000 + i,
@@ -126,7 +132,14 @@ pricing:
 
 const yamlStrategy = (text: string, file: string): CompiledStrategy => compileStrategy(parseStrategyText(text, file), { file, text });
 
-function contextOf(strategy: CompiledStrategy, recording: PreparedRecording, split: SplitSpec, backtest: BacktestOptions, trials: number, seed: number): TrialContext {
+function contextOf(
+  strategy: CompiledStrategy,
+  recording: PreparedRecording,
+  split: SplitSpec,
+  backtest: BacktestOptions,
+  trials: number,
+  seed: number,
+): TrialContext {
   return {
     strategy,
     windows: timeWindows(recording, split),
@@ -165,19 +178,40 @@ const limits = riskLimitsSchema.parse({
 
 describe('training trials over columns', () => {
   it('give the figures of a full backtest: shipped balanced, one split', async () => {
-    const context = contextOf(await loadStrategyFile(strategyFile('balanced')), varied, { kind: 'split', trainShare: 0.7 }, { startingBalanceCents: 2_000_000 }, 30, 1);
+    const context = contextOf(
+      await loadStrategyFile(strategyFile('balanced')),
+      varied,
+      { kind: 'split', trainShare: 0.7 },
+      { startingBalanceCents: 2_000_000 },
+      30,
+      1,
+    );
     expect(columnRunner(context, 0)).not.toBeNull();
     expect(compareAll(context)).toBeGreaterThan(5);
   });
 
   it('give the figures of a full backtest: shipped conservative, walk-forward windows, a tight balance', async () => {
-    const context = contextOf(await loadStrategyFile(strategyFile('conservative')), varied, { kind: 'walk_forward', windows: 3 }, { startingBalanceCents: 300_000 }, 20, 2);
+    const context = contextOf(
+      await loadStrategyFile(strategyFile('conservative')),
+      varied,
+      { kind: 'walk_forward', windows: 3 },
+      { startingBalanceCents: 300_000 },
+      20,
+      2,
+    );
     expect(columnRunner(context, 2)).not.toBeNull();
     expect(compareAll(context)).toBeGreaterThan(3);
   });
 
   it('give the figures of a full backtest under risk limits (exposure, borrower, level share, daily caps, reserve)', async () => {
-    const context = contextOf(await loadStrategyFile(strategyFile('balanced')), varied, { kind: 'walk_forward', windows: 2 }, { startingBalanceCents: 1_000_000, limits }, 25, 3);
+    const context = contextOf(
+      await loadStrategyFile(strategyFile('balanced')),
+      varied,
+      { kind: 'walk_forward', windows: 2 },
+      { startingBalanceCents: 1_000_000, limits },
+      25,
+      3,
+    );
     expect(columnRunner(context, 0)).not.toBeNull();
     expect(compareAll(context)).toBeGreaterThan(5);
   });
@@ -186,29 +220,62 @@ describe('training trials over columns', () => {
     const strategy = yamlStrategy(ALWAYS_BANKING_YAML, 'always.yaml');
     const markets = [{ seed: 5 }, { decisionDelayMs: 40 * 3_600_000 }, { settle: false }, { decisionDelayMs: 0, recoveryDelayMonths: 0 }];
     for (const market of markets) {
-      const manual = riskLimitsSchema.parse({ max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null, reserve_manual_offers: false });
-      const context = contextOf(strategy, varied, { kind: 'split', trainShare: 0.6 }, { startingBalanceCents: 800_000, market, limits: manual }, 15, 4);
+      const manual = riskLimitsSchema.parse({
+        max_open_exposure: null,
+        max_per_borrower: null,
+        max_amount_per_day: null,
+        reserve_manual_offers: false,
+      });
+      const context = contextOf(
+        strategy,
+        varied,
+        { kind: 'split', trainShare: 0.6 },
+        { startingBalanceCents: 800_000, market, limits: manual },
+        15,
+        4,
+      );
       expect(columnRunner(context, 0)).not.toBeNull();
       expect(compareAll(context)).toBeGreaterThan(2);
     }
   });
 
   it('give the figures of a full backtest: no score (max_rate), and the cash-bound fixture', () => {
-    const maxRate = contextOf(yamlStrategy(MAX_RATE_YAML, 'max-rate.yaml'), varied, { kind: 'split', trainShare: 0.7 }, { startingBalanceCents: 600_000 }, 20, 5);
+    const maxRate = contextOf(
+      yamlStrategy(MAX_RATE_YAML, 'max-rate.yaml'),
+      varied,
+      { kind: 'split', trainShare: 0.7 },
+      { startingBalanceCents: 600_000 },
+      20,
+      5,
+    );
     expect(columnRunner(maxRate, 0)).not.toBeNull();
     expect(compareAll(maxRate)).toBeGreaterThan(3);
     const cashBound = prepareRecording(cashBoundRecording(600, 9, (low, random) => (low < 620 && random() < 0.6 ? 0.3 : 1)));
     // Every offer won, and a defaulter's recovery due with its write-off: cash flows that fall
     // due together, whose order moves the drawdown.
     for (const market of [{}, { ...CERTAIN_MARKET, recoveryDelayMonths: 0 }]) {
-      const open = contextOf(openStrategy(), cashBound, { kind: 'walk_forward', windows: 2 }, { startingBalanceCents: CASH_BOUND_BALANCE_CENTS, market }, 12, 6);
+      const open = contextOf(
+        openStrategy(),
+        cashBound,
+        { kind: 'walk_forward', windows: 2 },
+        { startingBalanceCents: CASH_BOUND_BALANCE_CENTS, market },
+        12,
+        6,
+      );
       expect(columnRunner(open, 1)).not.toBeNull();
       expect(compareAll(open)).toBeGreaterThan(3);
     }
   });
 
   it('fall back to full backtests for a strategy that buys provider data (shipped cashflow)', async () => {
-    const context = contextOf(await loadStrategyFile(strategyFile('cashflow')), varied, { kind: 'split', trainShare: 0.7 }, { startingBalanceCents: 2_000_000 }, 6, 7);
+    const context = contextOf(
+      await loadStrategyFile(strategyFile('cashflow')),
+      varied,
+      { kind: 'split', trainShare: 0.7 },
+      { startingBalanceCents: 2_000_000 },
+      6,
+      7,
+    );
     expect(columnRunner(context, 0)).toBeNull();
     compareAll(context);
   });

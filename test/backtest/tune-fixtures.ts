@@ -16,7 +16,12 @@ export const CASH_BOUND_BALANCE_CENTS = 500_000;
  * recording-fixtures.ts with short loans). `repaid(low, random)` is the share of the total due
  * each repays (1 = completed, less = default). Nobody else offers.
  */
-export function cashBoundRecording(count: number, seed: number, repaid: (creditLow: number, random: () => number) => number, spacingHours = 12): RecordingLine[] {
+export function cashBoundRecording(
+  count: number,
+  seed: number,
+  repaid: (creditLow: number, random: () => number) => number,
+  spacingHours = 12,
+): RecordingLine[] {
   return syntheticRecording(count, seed, repaid, { spacingHours, loanTerms: 3, firstId: 20_000, firstBorrowerId: 70_000 });
 }
 

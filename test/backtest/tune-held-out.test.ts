@@ -71,7 +71,10 @@ describe('tune judges the candidate on the held-out run, cash constraint and all
 
   it('charges a worse penalty term against the return gain (risk_adjusted)', async () => {
     const net = await tune(planted, openStrategy(), options(PLANTED_BALANCE_CENTS));
-    const risk = await tune(planted, openStrategy(), { ...options(PLANTED_BALANCE_CENTS), objective: { objective: 'risk_adjusted', maxDefault: 0.1 } });
+    const risk = await tune(planted, openStrategy(), {
+      ...options(PLANTED_BALANCE_CENTS),
+      objective: { objective: 'risk_adjusted', maxDefault: 0.1 },
+    });
     const window = risk.windows[0];
     const drawdown = (figures: { maxDrawdown: number } | null | undefined): number => figures?.maxDrawdown ?? 0;
     const increase = drawdown(window?.top[0]?.testFigures) - drawdown(window?.baseline.testFigures);

@@ -77,7 +77,10 @@ describe('tuning and replay with shared work', () => {
     const strategy = await loadStrategyFile(BALANCED);
     for (const params of [{ target_return: 0.12 }, { min_probability: 0.8 }, { target_return: 0.12 }, {}]) {
       const shared = runBacktest(recording, [strategy.withParams(params)], { startingBalanceCents: 20_000_000, recordDecisions: true });
-      const fresh = runBacktest(recording, [(await loadStrategyFile(BALANCED)).withParams(params)], { startingBalanceCents: 20_000_000, recordDecisions: true });
+      const fresh = runBacktest(recording, [(await loadStrategyFile(BALANCED)).withParams(params)], {
+        startingBalanceCents: 20_000_000,
+        recordDecisions: true,
+      });
       expect(shared.decisions).toEqual(fresh.decisions);
       expect(shared.summary).toEqual(fresh.summary);
     }

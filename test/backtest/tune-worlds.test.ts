@@ -45,9 +45,13 @@ describe('tune across borrower worlds', () => {
     expect(insensitive?.evidence.requests).toBe(360);
     expect(report.improved).toBe(false);
     expect(report.chosen).toEqual({ ceiling: 0.3 });
-    expect(report.verdict).toMatch(/^not across borrower worlds: .* but the held-out gain does not hold in insensitive -\d+\.\d\d points.*; keeping the current values \(--ignore-worlds writes them anyway\)$/);
+    expect(report.verdict).toMatch(
+      /^not across borrower worlds: .* but the held-out gain does not hold in insensitive -\d+\.\d\d points.*; keeping the current values \(--ignore-worlds writes them anyway\)$/,
+    );
     const text = formatTuneReport(report);
-    expect(text).toMatch(/Held out in each borrower world \(the gain must be above 0 in every one\):\n {2}world +gain +95% interval +requests +funded\n {2}insensitive +-\d+\.\d\d% +-\d+\.\d\d% to -\d+\.\d\d% +360 +360 vs 360\n/);
+    expect(text).toMatch(
+      /Held out in each borrower world \(the gain must be above 0 in every one\):\n {2}world +gain +95% interval +requests +funded\n {2}insensitive +-\d+\.\d\d% +-\d+\.\d\d% to -\d+\.\d\d% +360 +360 vs 360\n/,
+    );
   });
 
   it('writes it on the curve’s word alone when told to', async () => {

@@ -55,7 +55,10 @@ describe('offers judged without an outcome', () => {
   });
 
   it('are not counted when offers never settle (a dry-run replay judges nothing)', () => {
-    const result = runBacktest(recording([undefined, undefined]), [flatStrategy()], { startingBalanceCents: 1_000_000, market: { settle: false } });
+    const result = runBacktest(recording([undefined, undefined]), [flatStrategy()], {
+      startingBalanceCents: 1_000_000,
+      market: { settle: false },
+    });
     expect(result.summary).toMatchObject({ offers: 2, unjudgedOffers: 0, unjudgedShare: 0 });
     expect(formatBacktest(result, 'rec.jsonl')).not.toContain('judged without an outcome');
   });

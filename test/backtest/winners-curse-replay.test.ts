@@ -47,7 +47,9 @@ pricing:
  * repays in full with the score's chance whatever the rate: the take-up curve decides acceptance.
  */
 function honestWorld(seed: number): PreparedRecording {
-  return prepareRecording(syntheticRecording(600, seed, (_low, random) => (random() < SCORED ? 1 : 0.2), { spacingHours: 12, loanTerms: 3 }));
+  return prepareRecording(
+    syntheticRecording(600, seed, (_low, random) => (random() < SCORED ? 1 : 0.2), { spacingHours: 12, loanTerms: 3 }),
+  );
 }
 
 interface Replayed {
@@ -59,7 +61,12 @@ interface Replayed {
 function replay(recording: PreparedRecording, strategy: CompiledStrategy): Replayed {
   const fates: RepayFate[] = [];
   const learning = new MarketLearning();
-  const result = runBacktest(recording, [strategy], { startingBalanceCents: defaultBalance(recording).cents, learning, recordDecisions: true, onRepayLearned: (fate) => fates.push(fate) });
+  const result = runBacktest(recording, [strategy], {
+    startingBalanceCents: defaultBalance(recording).cents,
+    learning,
+    recordDecisions: true,
+    onRepayLearned: (fate) => fates.push(fate),
+  });
   const decisions = result.decisions
     .filter((d) => d.action === 'offer')
     .map((d) => {
@@ -88,7 +95,9 @@ describe("the winner's curse in a replay", () => {
       if ((decision.evidence ?? 0) > 0) later += 1;
     }
     expect(later).toBeGreaterThan(10);
-    const knownDefaultNotTold = decisions.some((d) => defaulted.some((fate) => fate.defaultMs !== null && fate.defaultMs <= d.seenMs && fate.atMs > d.seenMs));
+    const knownDefaultNotTold = decisions.some((d) =>
+      defaulted.some((fate) => fate.defaultMs !== null && fate.defaultMs <= d.seenMs && fate.atMs > d.seenMs),
+    );
     expect(knownDefaultNotTold).toBe(true);
   });
 

@@ -37,7 +37,8 @@ const found = findChromium();
 export const CHROMIUM = 'path' in found ? found.path : undefined;
 
 /** Why browser tests are skipped here (undefined when a browser was found). */
-export const skipReason = 'missing' in found ? `${found.missing}: browser tests skipped (LENDBOT_REQUIRE_BROWSER=1 makes that a failure)` : undefined;
+export const skipReason =
+  'missing' in found ? `${found.missing}: browser tests skipped (LENDBOT_REQUIRE_BROWSER=1 makes that a failure)` : undefined;
 
 /** Launches chromium headless; `--no-sandbox` because CI containers run as root, where its sandbox cannot start. */
 export async function launchChromium(): Promise<Browser> {

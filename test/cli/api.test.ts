@@ -13,7 +13,8 @@ beforeAll(async () => {
   env = { LENDBOT_BASE_URL: server.url, LENDBOT_API_KEY: 'cli-key', LENDBOT_SECRET_KEY: 'cli-secret' };
   server.route('GET /api/v3/loan_requests/', (request, s) => {
     const page = Number(request.query.get('page') ?? '1');
-    const items = request.query.get('svc_color') === '9' ? [] : requests.map((item, i) => (i === 12 ? { ...item, loan_terms: 'six' } : item));
+    const items =
+      request.query.get('svc_color') === '9' ? [] : requests.map((item, i) => (i === 12 ? { ...item, loan_terms: 'six' } : item));
     return pageOf(s, '/api/v3/loan_requests/', items, page, 10);
   });
   server.route('POST /api/v3/loan_requests/3/make_offer/', (request) => {
@@ -25,8 +26,15 @@ beforeAll(async () => {
       s,
       '/api/v3/transfer_history/',
       [
-        transferGroupJson('2026-11-19', [['processed', 'Add Money', '1000.00'], ['failed', 'Add Money', '500.00']]),
-        transferGroupJson('2026-11-20', [['processed', 'Fund Loans', '-535.00'], ['pending', 'Fund Loans', '-200.00'], ['pending', 'Monthly Payments', '95.12']]),
+        transferGroupJson('2026-11-19', [
+          ['processed', 'Add Money', '1000.00'],
+          ['failed', 'Add Money', '500.00'],
+        ]),
+        transferGroupJson('2026-11-20', [
+          ['processed', 'Fund Loans', '-535.00'],
+          ['pending', 'Fund Loans', '-200.00'],
+          ['pending', 'Monthly Payments', '95.12'],
+        ]),
       ],
       1,
       10,
@@ -51,7 +59,10 @@ describe('lendbot api', () => {
 
   it('loan-requests prints one page envelope and passes filters through', async () => {
     const before = server.requests.length;
-    const result = await runCli(['api', 'loan-requests', '--page', '3', '--credit-score', '600-700', '--completed-loans', '1,2,3-10', '--state', 'CA,texas'], env);
+    const result = await runCli(
+      ['api', 'loan-requests', '--page', '3', '--credit-score', '600-700', '--completed-loans', '1,2,3-10', '--state', 'CA,texas'],
+      env,
+    );
     expect(result.code).toBe(0);
     const page = JSON.parse(result.stdout) as { count: number; next: string | null; results: unknown[] };
     expect(page.count).toBe(25);

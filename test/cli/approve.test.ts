@@ -49,13 +49,19 @@ describe('lendbot approve and reject', () => {
     const offers = h.offersAt(loanRequestId);
     expect(offers).toHaveLength(1);
     expect(offers[0]).toMatchObject({ offered_interest: 0.2, automate_fund: true });
-    expect(approved.stdout).toMatch(new RegExp(`^approved proposal ${id}: offer 0.2 on loan request ${loanRequestId} \\(.*\\), asked by agent:claude\\n`));
+    expect(approved.stdout).toMatch(
+      new RegExp(`^approved proposal ${id}: offer 0.2 on loan request ${loanRequestId} \\(.*\\), asked by agent:claude\\n`),
+    );
     expect(approved.stdout).toMatch(new RegExp(`\\nproposal ${id} approved by cli:alice at \\S+: placed \\(offer ${offers[0]!.id}\\)\\n$`));
     expect(h.store.decisions.get(loanRequestId)).toMatchObject({ source: 'agent:claude', placement: 'placed' });
 
     const twice = await runCli(['approve', String(id), '--db', h.dbPath]);
     expect(twice.code).toBe(1);
-    expect(twice.stderr).toMatch(new RegExp(`^lendbot: proposal ${id} is no longer waiting: approved by cli:alice at \\S+: placed \\(offer ${offers[0]!.id}\\); nothing was done\\n$`));
+    expect(twice.stderr).toMatch(
+      new RegExp(
+        `^lendbot: proposal ${id} is no longer waiting: approved by cli:alice at \\S+: placed \\(offer ${offers[0]!.id}\\); nothing was done\\n$`,
+      ),
+    );
     expect(h.offersAt(loanRequestId)).toHaveLength(1);
     expect((await runCli(['approve', '--db', h.dbPath])).stdout).toBe('no proposal waits for a person\n');
   });
@@ -67,16 +73,28 @@ describe('lendbot approve and reject', () => {
     expect(rejected.stdout).toMatch(new RegExp(`^rejected proposal ${id}: .*; nothing is placed\\n$`));
     const late = await runCli(['approve', String(id), '--db', h.dbPath]);
     expect(late.code).toBe(1);
-    expect(late.stderr).toMatch(new RegExp(`^lendbot: proposal ${id} is no longer waiting: rejected by cli:bob at \\S+: too large for this borrower; nothing was done\\n$`));
+    expect(late.stderr).toMatch(
+      new RegExp(
+        `^lendbot: proposal ${id} is no longer waiting: rejected by cli:bob at \\S+: too large for this borrower; nothing was done\\n$`,
+      ),
+    );
     expect(h.offersAt(loanRequestId)).toHaveLength(0);
     expect((await callTool(agent, 'get_proposal', { proposal_id: id })).data).toMatchObject({ status: 'rejected', decided_by: 'cli:bob' });
   });
 
   it('refuses an id that is not a proposal, and explains itself with examples', async () => {
-    expect(await runCli(['approve', '99999', '--db', h.dbPath])).toMatchObject({ code: 1, stderr: 'lendbot: there is no proposal 99999\n' });
-    expect(await runCli(['reject', 'x', '--db', h.dbPath])).toMatchObject({ code: 1, stderr: 'lendbot: a proposal id is a positive whole number (got "x"); lendbot approve lists them\n' });
+    expect(await runCli(['approve', '99999', '--db', h.dbPath])).toMatchObject({
+      code: 1,
+      stderr: 'lendbot: there is no proposal 99999\n',
+    });
+    expect(await runCli(['reject', 'x', '--db', h.dbPath])).toMatchObject({
+      code: 1,
+      stderr: 'lendbot: a proposal id is a positive whole number (got "x"); lendbot approve lists them\n',
+    });
     const help = await runCli(['approve', '--help']);
-    expect(help.stdout).toContain("Usage: lendbot approve [options] [id]\n\napprove an agent's offer proposal (the running daemon places it), or list those");
+    expect(help.stdout).toContain(
+      "Usage: lendbot approve [options] [id]\n\napprove an agent's offer proposal (the running daemon places it), or list those",
+    );
     expect(help.stdout).toContain('\nExamples:\n  lendbot approve ');
     expect((await runCli(['reject', '--help'])).stdout).toContain('  lendbot reject 12 --reason "too large for this borrower"');
   });

@@ -17,7 +17,11 @@ describe('lendbot backtest', () => {
     strategy = join(dir, 'flat.yaml');
     await writeFile(strategy, FLAT_STRATEGY_YAML);
     await writeFile(join(dir, 'strict.yaml'), FLAT_STRATEGY_YAML.replace('name: flat', 'name: strict').replace('value: 560', 'value: 700'));
-    await writeRecording(data, [...syntheticRecording(60, 3, () => 1).slice(0, 30), 'this is not json', ...syntheticRecording(60, 3, () => 1).slice(30)]);
+    await writeRecording(data, [
+      ...syntheticRecording(60, 3, () => 1).slice(0, 30),
+      'this is not json',
+      ...syntheticRecording(60, 3, () => 1).slice(30),
+    ]);
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -26,19 +30,41 @@ describe('lendbot backtest', () => {
   it('prints the tables, warns about the bad line by number, and writes JSON and HTML', async () => {
     const json = join(dir, 'out.json');
     const html = join(dir, 'out.html');
-    const result = await runCli(['backtest', '--data', data, '--strategy', strategy, '--balance', '50000', '--json', json, '--html', html, '--decisions']);
+    const result = await runCli([
+      'backtest',
+      '--data',
+      data,
+      '--strategy',
+      strategy,
+      '--balance',
+      '50000',
+      '--json',
+      json,
+      '--html',
+      html,
+      '--decisions',
+    ]);
     expect(result.stderr).toContain(`warning: ${data}:31: not JSON`);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/By risk level\n/);
     expect(result.stdout).toMatch(/By score band/);
     expect(result.stdout).toMatch(/ {2}requests +60\n/);
-    const written = JSON.parse(await readFile(json, 'utf8')) as { runs: Array<{ decisions: unknown[]; strategies: Array<{ contentHash: string }> }> };
+    const written = JSON.parse(await readFile(json, 'utf8')) as {
+      runs: Array<{ decisions: unknown[]; strategies: Array<{ contentHash: string }> }>;
+    };
     expect(written.runs[0]?.decisions).toHaveLength(60);
-    expect(written.runs[0]?.decisions[0]).toMatchObject({ loan_request_id: 10_000, action: expect.stringMatching(/offer|skip/) as unknown });
+    expect(written.runs[0]?.decisions[0]).toMatchObject({
+      loan_request_id: 10_000,
+      action: expect.stringMatching(/offer|skip/) as unknown,
+    });
     const page = await readFile(html, 'utf8');
     expect(page).toContain('<canvas id="chart-equity"');
-    expect(page).toMatch(/Net annualized return on capital \(idle cash included\): <strong>-?[\d.]+%<\/strong>, \d+ loans funded \(seed 1\); mean over 5 draws/);
-    expect(page).toMatch(/<div class="warning" role="alert"><strong>Warning<\/strong><p>flat: fewer than 100 funded loans \(\d+\): the figures are noise-level\.<\/p>/);
+    expect(page).toMatch(
+      /Net annualized return on capital \(idle cash included\): <strong>-?[\d.]+%<\/strong>, \d+ loans funded \(seed 1\); mean over 5 draws/,
+    );
+    expect(page).toMatch(
+      /<div class="warning" role="alert"><strong>Warning<\/strong><p>flat: fewer than 100 funded loans \(\d+\): the figures are noise-level\.<\/p>/,
+    );
   });
 
   it('compares several strategies side by side', async () => {
@@ -49,8 +75,17 @@ describe('lendbot backtest', () => {
 
   it('applies the risk limits of a config file', async () => {
     const config = join(dir, 'lendbot.yaml');
-    await writeFile(config, 'risk:\n  max_offers_per_day: 2\n  max_open_exposure: null\n  max_per_borrower: null\n  max_amount_per_day: null\n');
-    const lines = [1, 2, 3].map((id) => recordingLine({ id, seenAt: `2026-01-01T0${id}:00:00Z`, outcome: { status: 'completed', best_competing_rate: null, repaid_fraction: 1 } }));
+    await writeFile(
+      config,
+      'risk:\n  max_offers_per_day: 2\n  max_open_exposure: null\n  max_per_borrower: null\n  max_amount_per_day: null\n',
+    );
+    const lines = [1, 2, 3].map((id) =>
+      recordingLine({
+        id,
+        seenAt: `2026-01-01T0${id}:00:00Z`,
+        outcome: { status: 'completed', best_competing_rate: null, repaid_fraction: 1 },
+      }),
+    );
     const small = join(dir, 'small.jsonl');
     await writeRecording(small, lines);
     const result = await runCli(['backtest', '--data', small, '--strategy', strategy, '--config', config]);
@@ -59,13 +94,29 @@ describe('lendbot backtest', () => {
 
   it('fits the balance to the recording when none is given, warns about a small sample, and reports the draws and the sensitivity', async () => {
     const json = join(dir, 'draws.json');
-    const result = await runCli(['backtest', '--data', data, '--strategy', strategy, '--conditions', 'unlimited', '--draws', '3', '--seed', '4', '--json', json]);
+    const result = await runCli([
+      'backtest',
+      '--data',
+      data,
+      '--strategy',
+      strategy,
+      '--conditions',
+      'unlimited',
+      '--draws',
+      '3',
+      '--seed',
+      '4',
+      '--json',
+      json,
+    ]);
     expect(result.code).toBe(0);
     // Every request is 500.00: 100 x 500.00 = 50,000.00.
     expect(result.stdout).toContain(
       'Conditions: no caps on exposure, per borrower or per day (--conditions unlimited); balance $50,000.00: 100 × the average request total_amount, $500.00, rounded up to 1,000 USD\nStarting balance 50000.00 USD;',
     );
-    expect(result.stdout).toMatch(/Net annualized return on capital \(idle cash included\): -?[\d.]+%, \d+ loans funded \(seed 4\); mean over 3 draws -?[\d.]+% \(range -?[\d.]+% to -?[\d.]+%, smallest to largest draw\)/);
+    expect(result.stdout).toMatch(
+      /Net annualized return on capital \(idle cash included\): -?[\d.]+%, \d+ loans funded \(seed 4\); mean over 3 draws -?[\d.]+% \(range -?[\d.]+% to -?[\d.]+%, smallest to largest draw\)/,
+    );
     expect(result.stdout).toMatch(/warning: fewer than 100 funded loans \(\d+\): the figures are noise-level/);
     expect(result.stdout).toMatch(/Sensitivity: net annualized return \(mean over the same 3 draws\)/);
     expect(result.stdout).toMatch(/steepness ×2 \(more rate-sensitive\) +0\.70 +12 /);
@@ -86,9 +137,25 @@ describe('lendbot backtest', () => {
   it('takes the market response from options and from a --market file, and refuses a bad file', async () => {
     const run = async (...extra: string[]) => {
       const json = join(dir, 'm.json');
-      const result = await runCli(['backtest', '--data', data, '--strategy', strategy, '--balance', '50000', '--draws', '1', '--no-sensitivity', '--json', json, ...extra]);
+      const result = await runCli([
+        'backtest',
+        '--data',
+        data,
+        '--strategy',
+        strategy,
+        '--balance',
+        '50000',
+        '--draws',
+        '1',
+        '--no-sensitivity',
+        '--json',
+        json,
+        ...extra,
+      ]);
       expect(result.stderr).not.toMatch(/error/);
-      const parsed = JSON.parse(await readFile(json, 'utf8')) as { runs: Array<{ summary: { funded: number }; settings: { market: { response: { takeUp: unknown }; prepayment: unknown } } }> };
+      const parsed = JSON.parse(await readFile(json, 'utf8')) as {
+        runs: Array<{ summary: { funded: number }; settings: { market: { response: { takeUp: unknown }; prepayment: unknown } } }>;
+      };
       return { stdout: result.stdout, run: parsed.runs[0] };
     };
     const flag = await run('--takeup-midpoint', '0.1', '--takeup-steepness', '12');
@@ -97,7 +164,10 @@ describe('lendbot backtest', () => {
     const file = join(dir, 'market.yaml');
     await writeFile(file, 'takeUp: { midpoint: 0.1, steepness: 12 }\nprepayment: { share: 0.5 }\n');
     const fromFile = await run('--market', file);
-    expect(fromFile.run?.settings.market).toMatchObject({ response: { takeUp: { midpoint: 0.1, steepness: 12 } }, prepayment: { share: 0.5, atTermFraction: 0.5 } });
+    expect(fromFile.run?.settings.market).toMatchObject({
+      response: { takeUp: { midpoint: 0.1, steepness: 12 } },
+      prepayment: { share: 0.5, atTermFraction: 0.5 },
+    });
     // At 0.12 of a 0.3 maximum (position 0.33) borrowers who walk away past 0.1 mostly refuse.
     const usual = await run();
     expect(fromFile.run?.summary.funded).toBeLessThan((usual.run?.summary.funded ?? 0) / 2);
@@ -113,17 +183,44 @@ describe('lendbot backtest', () => {
       const json = join(dir, 'lm.json');
       const file = join(dir, 'trained.market.json');
       await writeFile(file, JSON.stringify({ format: 'lendbot-market', version: 1, ...market }));
-      const result = await runCli(['backtest', '--data', data, '--strategy', strategy, '--balance', '50000', '--draws', '1', '--no-sensitivity', '--json', json, '--market', file]);
+      const result = await runCli([
+        'backtest',
+        '--data',
+        data,
+        '--strategy',
+        strategy,
+        '--balance',
+        '50000',
+        '--draws',
+        '1',
+        '--no-sensitivity',
+        '--json',
+        json,
+        '--market',
+        file,
+      ]);
       expect(result.code).toBe(0);
       expect(result.stderr).not.toContain('old market settings format');
       output = result.stdout;
-      const parsed = JSON.parse(await readFile(json, 'utf8')) as { runs: Array<{ summary: { funded: number }; settings: { market: { response: { takeUp: unknown }; prepayment: unknown; seed: number } } }> };
+      const parsed = JSON.parse(await readFile(json, 'utf8')) as {
+        runs: Array<{
+          summary: { funded: number };
+          settings: { market: { response: { takeUp: unknown }; prepayment: unknown; seed: number } };
+        }>;
+      };
       return parsed.runs[0];
     };
     const blind = await run({ take_up: { midpoint: 0.9, steepness: 12 }, backtest: { prepayment: { share: 0.5 }, seed: 3 } });
-    expect(blind?.settings.market).toMatchObject({ response: { takeUp: { midpoint: 0.9, steepness: 12 } }, prepayment: { share: 0.5, atTermFraction: 0.5 }, seed: 3 });
+    expect(blind?.settings.market).toMatchObject({
+      response: { takeUp: { midpoint: 0.9, steepness: 12 } },
+      prepayment: { share: 0.5, atTermFraction: 0.5 },
+      seed: 3,
+    });
     // The strategy's borrowers (default probability 0.047) walk away from 0.12 of 0.3 when the midpoint falls by 15 per unit of it.
-    const dependent = await run({ take_up: { midpoint: 0.9, steepness: 12, midpoint_per_default: -15 }, backtest: { prepayment: { share: 0.5 }, seed: 3 } });
+    const dependent = await run({
+      take_up: { midpoint: 0.9, steepness: 12, midpoint_per_default: -15 },
+      backtest: { prepayment: { share: 0.5 }, seed: 3 },
+    });
     expect(dependent?.settings.market.response.takeUp).toEqual({ midpoint: 0.9, steepness: 12, midpointPerDefault: -15 });
     expect(dependent?.summary.funded).toBeLessThan((blind?.summary.funded ?? 0) / 2);
     expect(output).toContain("Market: take-up midpoint 0.9, steepness 12 (midpoint -15 per unit of the strategy's default probability)");
@@ -163,13 +260,42 @@ describe('lendbot backtest', () => {
     await writeRecording(hand, HAND_LINES);
     await writeFile(flat20, FLAT_20_YAML);
     await writeFile(market, 'prepayment: { share: 0 }\n');
-    const result = await runCli(['backtest', '--data', hand, '--strategy', flat20, '--conditions', 'unlimited', '--balance', '50000', '--market', market, '--draws', '2', '--json', json, '--html', html, '--decisions']);
+    const result = await runCli([
+      'backtest',
+      '--data',
+      hand,
+      '--strategy',
+      flat20,
+      '--conditions',
+      'unlimited',
+      '--balance',
+      '50000',
+      '--market',
+      market,
+      '--draws',
+      '2',
+      '--json',
+      json,
+      '--html',
+      html,
+      '--decisions',
+    ]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("Acceptance is recorded on every request (reservation_rate): no borrower world is assumed, the figure above is the recording's");
-    expect(result.stdout).toMatch(/Competition and adverse selection \(seed 1\)\n +strategy +offers +won +funded +outbid +declined +unjudged +expired +win rate contested +win rate uncontested +recorded acceptance\n +flat +8 +4 +4 +2 +2 +0 +0 +40\.0% \(2 of 5\) +66\.7% \(2 of 3\) +8\n/);
-    expect(result.stdout).toMatch(/flat +25\.0% \[4\.6% to 69\.9%\] \(n 4\) +25\.0% \[7\.1% to 59\.1%\] \(n 8\) +25\.0% \[7\.1% to 59\.1%\] \(n 8\) +1\.00 \[/);
+    expect(result.stdout).toContain(
+      "Acceptance is recorded on every request (reservation_rate): no borrower world is assumed, the figure above is the recording's",
+    );
+    expect(result.stdout).toMatch(
+      /Competition and adverse selection \(seed 1\)\n +strategy +offers +won +funded +outbid +declined +unjudged +expired +win rate contested +win rate uncontested +recorded acceptance\n +flat +8 +4 +4 +2 +2 +0 +0 +40\.0% \(2 of 5\) +66\.7% \(2 of 3\) +8\n/,
+    );
+    expect(result.stdout).toMatch(
+      /flat +25\.0% \[4\.6% to 69\.9%\] \(n 4\) +25\.0% \[7\.1% to 59\.1%\] \(n 8\) +25\.0% \[7\.1% to 59\.1%\] \(n 8\) +1\.00 \[/,
+    );
     const written = JSON.parse(await readFile(json, 'utf8')) as {
-      runs: Array<{ decisions: Array<{ market: string }>; summary: { netCents: number; funded: number }; offerStats: Array<{ outbid: number; adverseSelection: { ratio: number } }> }>;
+      runs: Array<{
+        decisions: Array<{ market: string }>;
+        summary: { netCents: number; funded: number };
+        offerStats: Array<{ outbid: number; adverseSelection: { ratio: number } }>;
+      }>;
       worlds: Array<{ recordedShare: number; worlds: unknown[]; low: unknown }>;
       draws: Array<{ draws: Array<{ netCents: number }> }>;
     };
@@ -186,20 +312,44 @@ describe('lendbot backtest', () => {
     expect(page).toMatch(/<table class="competition">.*<th>flat<\/th><td>8<\/td><td>4<\/td><td>4<\/td><td>2<\/td><td>2<\/td>/);
     expect(page).toMatch(/<table class="adverse-selection">.*<td>25\.0% \[4\.6% to 69\.9%\] \(n 4\)<\/td>/);
     expect(page).toContain('Acceptance is recorded on every request');
-    const data = JSON.parse(/<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(page)?.[1] ?? '{}') as { runs: Array<{ offerStats: unknown[]; worlds: unknown }> };
+    const data = JSON.parse(/<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(page)?.[1] ?? '{}') as {
+      runs: Array<{ offerStats: unknown[]; worlds: unknown }>;
+    };
     expect(data.runs[0]?.offerStats).toEqual(run?.offerStats);
   });
 
   it('reports the headline as a band across borrower worlds, naming the low end, in terminal, JSON and HTML', async () => {
     const json = join(dir, 'band.json');
     const html = join(dir, 'band.html');
-    const result = await runCli(['backtest', '--data', data, '--strategy', strategy, '--balance', '50000', '--draws', '2', '--no-sensitivity', '--json', json, '--html', html]);
+    const result = await runCli([
+      'backtest',
+      '--data',
+      data,
+      '--strategy',
+      strategy,
+      '--balance',
+      '50000',
+      '--draws',
+      '2',
+      '--no-sensitivity',
+      '--json',
+      json,
+      '--html',
+      html,
+    ]);
     expect(result.code).toBe(0);
-    const band = /Net annualized return across borrower worlds: (-?[\d.]+)% to (-?[\d.]+)% \(low end: (\w+), [^;]+; high end: (\w+)\)/.exec(result.stdout);
+    const band = /Net annualized return across borrower worlds: (-?[\d.]+)% to (-?[\d.]+)% \(low end: (\w+), [^;]+; high end: (\w+)\)/.exec(
+      result.stdout,
+    );
     expect(band).not.toBeNull();
     expect(result.stdout).toMatch(/Borrower worlds: the same 2 draws/);
     for (const world of ['insensitive', 'linear', 'quality', 'assumed']) expect(result.stdout).toMatch(new RegExp(`\\n  ${world}: `));
-    const written = JSON.parse(await readFile(json, 'utf8')) as { worlds: Array<{ worlds: Array<{ world: string; draws: { netAnnualizedReturn: { mean: number } } }>; low: { world: string; netAnnualizedReturn: number } }> };
+    const written = JSON.parse(await readFile(json, 'utf8')) as {
+      worlds: Array<{
+        worlds: Array<{ world: string; draws: { netAnnualizedReturn: { mean: number } } }>;
+        low: { world: string; netAnnualizedReturn: number };
+      }>;
+    };
     const worlds = written.worlds[0];
     expect(worlds?.worlds.map((w) => w.world)).toEqual(['insensitive', 'linear', 'quality', 'assumed']);
     expect(worlds?.low.world).toBe(band?.[3]);
@@ -208,7 +358,19 @@ describe('lendbot backtest', () => {
     expect(page).toContain('<h2>Across borrower worlds</h2>');
     expect(page).toMatch(/<p class="band">Net annualized return across borrower worlds: -?[\d.]+% to -?[\d.]+% \(low end: \w+/);
     expect(page).toMatch(/<table class="worlds">/);
-    const none = await runCli(['backtest', '--data', data, '--strategy', strategy, '--balance', '50000', '--draws', '1', '--no-sensitivity', '--no-worlds']);
+    const none = await runCli([
+      'backtest',
+      '--data',
+      data,
+      '--strategy',
+      strategy,
+      '--balance',
+      '50000',
+      '--draws',
+      '1',
+      '--no-sensitivity',
+      '--no-worlds',
+    ]);
     expect(none.stdout).not.toContain('across borrower worlds');
   });
 
@@ -216,11 +378,18 @@ describe('lendbot backtest', () => {
     const db = join(dir, 'account.db');
     const { openStore } = await import('../../src/store/index.js');
     const store = openStore(db);
-    const transfer = (status: string, type: string, amount: string) => ({ transfer_status: status, transfer_type: type, transfer_amount: amount });
+    const transfer = (status: string, type: string, amount: string) => ({
+      transfer_status: status,
+      transfer_type: type,
+      transfer_amount: amount,
+    });
     store.account.replaceTransfers(
       [
         { date: '2026-11-18', transactions: [transfer('processed', 'Deposit', '6000.00')] },
-        { date: '2026-11-20', transactions: [transfer('processed', 'Loan Funding', '-500.00'), transfer('pending', 'Loan Funding', '-500.00')] },
+        {
+          date: '2026-11-20',
+          transactions: [transfer('processed', 'Loan Funding', '-500.00'), transfer('pending', 'Loan Funding', '-500.00')],
+        },
       ],
       Date.parse('2026-11-20T12:00:00Z'),
     );
@@ -229,19 +398,52 @@ describe('lendbot backtest', () => {
     await writeFile(config, `db: ${db}\nrisk:\n  max_open_exposure: null\n  max_per_borrower: null\n  max_amount_per_day: 1000\n`);
     const json = join(dir, 'daemon.json');
     const html = join(dir, 'daemon.html');
-    const result = await runCli(['backtest', '--data', data, '--strategy', strategy, '--config', config, '--draws', '1', '--no-sensitivity', '--no-worlds', '--json', json, '--html', html]);
+    const result = await runCli([
+      'backtest',
+      '--data',
+      data,
+      '--strategy',
+      strategy,
+      '--config',
+      config,
+      '--draws',
+      '1',
+      '--no-sensitivity',
+      '--no-worlds',
+      '--json',
+      json,
+      '--html',
+      html,
+    ]);
     expect(result.code).toBe(0);
     // Processed 6,000 - 500, less the pending 500 already committed: 5,000.00 usable.
     const conditions = `Conditions: risk limits from ${config}; balance $5,000.00 from the account on 2026-11-20 (${db})`;
     expect(result.stdout).toContain(`${conditions}\nStarting balance 5000.00 USD;`);
     // Two 500.00 offers a day at most: the config's cap, which the unlimited run never meets.
     expect(result.stdout).toMatch(/guard refusals +max_amount_per_day \d+/);
-    const written = JSON.parse(await readFile(json, 'utf8')) as { conditions: { name: string; limitsFrom: string }; balance: { cents: number; from: string; default: boolean } };
+    const written = JSON.parse(await readFile(json, 'utf8')) as {
+      conditions: { name: string; limitsFrom: string };
+      balance: { cents: number; from: string; default: boolean };
+    };
     expect(written.conditions).toMatchObject({ name: 'daemon', limitsFrom: config });
     expect(written.balance).toMatchObject({ cents: 500_000, from: 'account', default: true });
     expect(await readFile(html, 'utf8')).toContain(`<p class="conditions">${conditions}.</p>`);
-    const unlimited = await runCli(['backtest', '--data', data, '--strategy', strategy, '--conditions', 'unlimited', '--draws', '1', '--no-sensitivity', '--no-worlds']);
-    expect(unlimited.stdout).toContain('Conditions: no caps on exposure, per borrower or per day (--conditions unlimited); balance $50,000.00: 100 × the average request');
+    const unlimited = await runCli([
+      'backtest',
+      '--data',
+      data,
+      '--strategy',
+      strategy,
+      '--conditions',
+      'unlimited',
+      '--draws',
+      '1',
+      '--no-sensitivity',
+      '--no-worlds',
+    ]);
+    expect(unlimited.stdout).toContain(
+      'Conditions: no caps on exposure, per borrower or per day (--conditions unlimited); balance $50,000.00: 100 × the average request',
+    );
     expect(unlimited.stdout).toMatch(/guard refusals +none/);
   });
 
@@ -249,7 +451,19 @@ describe('lendbot backtest', () => {
     const config = join(dir, 'nodb.yaml');
     const db = join(dir, 'absent.db');
     await writeFile(config, `db: ${db}\n`);
-    const result = await runCli(['backtest', '--data', data, '--strategy', strategy, '--config', config, '--draws', '1', '--no-sensitivity', '--no-worlds']);
+    const result = await runCli([
+      'backtest',
+      '--data',
+      data,
+      '--strategy',
+      strategy,
+      '--config',
+      config,
+      '--draws',
+      '1',
+      '--no-sensitivity',
+      '--no-worlds',
+    ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
       `Conditions: risk limits from ${config}; balance $50,000.00: 100 × the average request total_amount, $500.00, rounded up to 1,000 USD (no account known: no database at ${db})`,
@@ -263,15 +477,37 @@ describe('lendbot backtest', () => {
     // Every borrower took a competitor at 0.119 or 0.12: the flat 0.12 offer never wins hard.
     const lines = syntheticRecording(80, 5, () => 1).map((line, i) => ({
       ...line,
-      outcome: { status: 'completed' as const, funded_rate: 0.119 + (i % 2) * 0.001, best_competing_rate: 0.119 + (i % 2) * 0.001, repaid_fraction: 1 },
+      outcome: {
+        status: 'completed' as const,
+        funded_rate: 0.119 + (i % 2) * 0.001,
+        best_competing_rate: 0.119 + (i % 2) * 0.001,
+        repaid_fraction: 1,
+      },
     }));
     const taken = join(dir, 'taken.jsonl');
     await writeRecording(taken, lines);
     const funded = async (...extra: string[]) => {
       const json = join(dir, 'taken.json');
-      const result = await runCli(['backtest', '--data', taken, '--strategy', strategy, '--balance', '50000', '--draws', '1', '--no-sensitivity', '--no-worlds', '--json', json, ...extra]);
+      const result = await runCli([
+        'backtest',
+        '--data',
+        taken,
+        '--strategy',
+        strategy,
+        '--balance',
+        '50000',
+        '--draws',
+        '1',
+        '--no-sensitivity',
+        '--no-worlds',
+        '--json',
+        json,
+        ...extra,
+      ]);
       expect(result.code).toBe(0);
-      const parsed = JSON.parse(await readFile(json, 'utf8')) as { runs: Array<{ summary: { funded: number }; offerStats: Array<{ outbid: number; offers: number }> }> };
+      const parsed = JSON.parse(await readFile(json, 'utf8')) as {
+        runs: Array<{ summary: { funded: number }; offerStats: Array<{ outbid: number; offers: number }> }>;
+      };
       return { stdout: result.stdout, run: parsed.runs[0] };
     };
     const hard = await funded();

@@ -17,7 +17,7 @@ const dir = mkdtempSync(join(tmpdir(), 'lendbot-modules-'));
 const hooks = join(dir, 'hooks.mjs');
 writeFileSync(
   hooks,
-  "export async function resolve(specifier, context, next) {\n  const resolved = await next(specifier, context);\n  process.stderr.write(`LOADED ${resolved.url}\\n`);\n  return resolved;\n}\n",
+  'export async function resolve(specifier, context, next) {\n  const resolved = await next(specifier, context);\n  process.stderr.write(`LOADED ${resolved.url}\\n`);\n  return resolved;\n}\n',
 );
 const register = join(dir, 'register.mjs');
 writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
@@ -27,10 +27,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** Every module resolved while importing `source` (a path from the repository's root), as paths from it. */
 function modulesLoadedBy(source: string): string[] {
   const url = new URL(source, ROOT).href;
-  const run = spawnSync(process.execPath, ['--import', 'tsx', '--import', pathToFileURL(register).href, '--input-type=module', '-e', `await import(${JSON.stringify(url)});`], {
-    cwd: new URL('.', ROOT),
-    encoding: 'utf8',
-  });
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--import', pathToFileURL(register).href, '--input-type=module', '-e', `await import(${JSON.stringify(url)});`],
+    {
+      cwd: new URL('.', ROOT),
+      encoding: 'utf8',
+    },
+  );
   expect(run.status, run.stderr).toBe(0);
   const root = ROOT.href;
   return run.stderr
@@ -41,18 +45,34 @@ function modulesLoadedBy(source: string): string[] {
 }
 
 /** The loaded modules that start with any of `prefixes`. */
-const under = (loaded: readonly string[], prefixes: readonly string[]): string[] => loaded.filter((path) => prefixes.some((prefix) => path.includes(prefix)));
+const under = (loaded: readonly string[], prefixes: readonly string[]): string[] =>
+  loaded.filter((path) => prefixes.some((prefix) => path.includes(prefix)));
 
 describe('what a command loads', () => {
   it('the backtest command loads neither the daemon nor its web server, metrics or database driver', () => {
     const loaded = modulesLoadedBy('src/cli/commands/backtest/index.ts');
     expect(loaded).toContain('src/backtest/run-backtest.ts');
-    expect(under(loaded, ['src/daemon/daemon.ts', 'src/cli/commands/run/index.ts', 'src/store/index.ts', 'src/store/database.ts', 'src/service/index.ts', 'src/service/http-transport.ts', 'src/log/logger.ts', 'node_modules/fastify/', 'node_modules/prom-client/', 'node_modules/better-sqlite3/'])).toEqual([]);
+    expect(
+      under(loaded, [
+        'src/daemon/daemon.ts',
+        'src/cli/commands/run/index.ts',
+        'src/store/index.ts',
+        'src/store/database.ts',
+        'src/service/index.ts',
+        'src/service/http-transport.ts',
+        'src/log/logger.ts',
+        'node_modules/fastify/',
+        'node_modules/prom-client/',
+        'node_modules/better-sqlite3/',
+      ]),
+    ).toEqual([]);
   });
 
   it("the daemon loads none of backtesting's reports, draws or tuner", () => {
     const loaded = modulesLoadedBy('src/daemon/daemon.ts');
     expect(loaded).toContain('src/ops/cash-flow-forecast.ts');
-    expect(under(loaded, ['src/backtest/index.ts', 'src/backtest/report/', 'src/backtest/tune/', 'src/backtest/run-backtest.ts'])).toEqual([]);
+    expect(under(loaded, ['src/backtest/index.ts', 'src/backtest/report/', 'src/backtest/tune/', 'src/backtest/run-backtest.ts'])).toEqual(
+      [],
+    );
   });
 });

@@ -39,7 +39,15 @@ function decide(store: Store, id: number, hour: number, action: 'offer' | 'skip'
 }
 
 function loan(id: number, loanRequestId: number, status: string) {
-  return loanSchema.parse({ id, loan_request_id: loanRequestId, loan_amount: 500, interest_rate: 0.228, status, loan_balance: 120.25, borrower_card_color: 1 });
+  return loanSchema.parse({
+    id,
+    loan_request_id: loanRequestId,
+    loan_amount: 500,
+    interest_rate: 0.228,
+    status,
+    loan_balance: 120.25,
+    borrower_card_color: 1,
+  });
 }
 
 beforeEach(() => {
@@ -57,7 +65,12 @@ beforeEach(() => {
   const refused = decide(store, 107, 6, 'offer');
   if (refused !== undefined) store.offers.markRefused(refused, 'offer exceeds max_interest_rate', T0);
   store.decisions.recordAgent({
-    loanRequestId: 108, source: 'agent:claude', action: 'skip', reasons: storedReasons(['agent: too many inquiries']), dryRun: false, decidedAtMs: T0 + 7 * HOUR,
+    loanRequestId: 108,
+    source: 'agent:claude',
+    action: 'skip',
+    reasons: storedReasons(['agent: too many inquiries']),
+    dryRun: false,
+    decidedAtMs: T0 + 7 * HOUR,
   });
   store.close();
   config = join(h.path, '..', 'lendbot.yaml');
@@ -65,7 +78,11 @@ beforeEach(() => {
 });
 afterEach(() => h.cleanup());
 
-const lines = (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+const lines = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe('lendbot decisions', () => {
   it('gives each decision its amount, risk level, outcome and source, oldest first', async () => {
@@ -99,7 +116,9 @@ describe('lendbot decisions', () => {
     expect(skips.stdout).toContain("credit score is under the strategy's minimum 600");
     expect(skips.stdout).not.toContain('filter credit_score < 600');
     const agent = await runCli(['decisions', '--config', config, '--limit', '1']);
-    expect(agent.stdout.split('\n')[1]).toBe('2026-03-10T19:00:00       108  skip            -  -              -  skipped    agent:claude    agent: too many inquiries');
+    expect(agent.stdout.split('\n')[1]).toBe(
+      '2026-03-10T19:00:00       108  skip            -  -              -  skipped    agent:claude    agent: too many inquiries',
+    );
   });
 
   it('--id shows one decision in full, with its offer and loan', async () => {
@@ -109,7 +128,9 @@ describe('lendbot decisions', () => {
     expect(text.stdout).toContain('decided by   strategy balanced (file abcdef012345)\n');
     expect(text.stdout).toContain('action       offer at 22.80%\n');
     expect(text.stdout).toContain('outcome      funded\n');
-    expect(text.stdout).toContain('offer        funded at 22.80%, $104.50, automate_fund, service offer 9104, created 2026-03-10T15:00:00.000Z');
+    expect(text.stdout).toContain(
+      'offer        funded at 22.80%, $104.50, automate_fund, service offer 9104, created 2026-03-10T15:00:00.000Z',
+    );
     expect(text.stdout).toContain('loan         1, current (funded), $500.00 at 22.80%, $120.25 still owed\n');
     expect(text.stdout).toContain('reasons:\n  offer 22.80 %\nfeatures:\n  credit_score: 675\n');
 
@@ -125,10 +146,14 @@ describe('lendbot decisions', () => {
 
   it('says so when there is no decision for the id, and refuses --id with list filters', async () => {
     expect(await runCli(['decisions', '--config', config, '--id', '999'])).toEqual({
-      code: 1, stdout: '', stderr: 'lendbot: no decision for loan request 999 in this database\n',
+      code: 1,
+      stdout: '',
+      stderr: 'lendbot: no decision for loan request 999 in this database\n',
     });
     expect(await runCli(['decisions', '--config', config, '--id', '101', '--limit', '2'])).toEqual({
-      code: 2, stdout: '', stderr: 'lendbot: --id shows one decision; leave out --since, --action and --limit\n',
+      code: 2,
+      stdout: '',
+      stderr: 'lendbot: --id shows one decision; leave out --since, --action and --limit\n',
     });
   });
 });

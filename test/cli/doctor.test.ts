@@ -73,7 +73,9 @@ async function writeConfig(options: ConfigOptions = {}): Promise<string> {
 /** The fixture marketplace with a page of loan requests and 1000.00 added to the account. */
 async function fixtureMarketplace(options: { nowSeconds?: () => number } = {}): Promise<FixtureServer> {
   const server = await startFixtureServer({ apiKey: 'doctor-key', secretKey: 'doctor-secret', ...options });
-  server.route('GET /api/v3/loan_requests/', (_request, s) => pageOf(s, '/api/v3/loan_requests/', [loanRequestJson(1), loanRequestJson(2)], 1, 10));
+  server.route('GET /api/v3/loan_requests/', (_request, s) =>
+    pageOf(s, '/api/v3/loan_requests/', [loanRequestJson(1), loanRequestJson(2)], 1, 10),
+  );
   server.route('GET /api/v3/transfer_history/', (_request, s) =>
     pageOf(s, '/api/v3/transfer_history/', [transferGroupJson('2026-11-19', [['processed', 'Add Money', '1000.00']])], 1, 10),
   );
@@ -82,7 +84,13 @@ async function fixtureMarketplace(options: { nowSeconds?: () => number } = {}): 
 }
 
 function fixtureEnv(server: FixtureServer, extra: Record<string, string> = {}): Record<string, string> {
-  return { LENDBOT_BASE_URL: server.url, LENDBOT_API_KEY: 'doctor-key', LENDBOT_SECRET_KEY: 'doctor-secret', LENDBOT_WEBHOOK_SECRET: 'whsec', ...extra };
+  return {
+    LENDBOT_BASE_URL: server.url,
+    LENDBOT_API_KEY: 'doctor-key',
+    LENDBOT_SECRET_KEY: 'doctor-secret',
+    LENDBOT_WEBHOOK_SECRET: 'whsec',
+    ...extra,
+  };
 }
 
 /** The line of one check, in the plain (not a terminal) form: `ok   NAME  detail`. */
@@ -138,7 +146,9 @@ describe('lendbot doctor', () => {
   it('a skewed Date header: a warning when lendbot corrects it, a failure when correction is off', async () => {
     const server = await fixtureMarketplace({ nowSeconds: () => Math.floor(Date.now() / 1000) + 900 });
     const corrected = await runCli(['doctor', '--config', await writeConfig()], fixtureEnv(server));
-    expect(lineOf(corrected.stdout, 'clock')).toMatch(/^warn .*the service's clock is (899|900|901) s from ours: beyond the 300 s signatures allow; lendbot signs with the service's time/);
+    expect(lineOf(corrected.stdout, 'clock')).toMatch(
+      /^warn .*the service's clock is (899|900|901) s from ours: beyond the 300 s signatures allow; lendbot signs with the service's time/,
+    );
     expect(corrected.stdout).toMatch(/fix: synchronise the machine's clock \(NTP\)/);
     expect(lineOf(corrected.stdout, 'credentials')).toMatch(/^ok /);
     expect(corrected.code).toBe(0);
@@ -189,7 +199,9 @@ describe('lendbot doctor', () => {
     const server = await fixtureMarketplace();
     const result = await runCli(['doctor', '--config', await writeConfig(), '--db', file], fixtureEnv(server));
     expect(result.code).toBe(0);
-    expect(lineOf(result.stdout, 'database')).toMatch(/^warn .*shared\.db is open to other users \(mode 0644\); lendbot tightens it at start/);
+    expect(lineOf(result.stdout, 'database')).toMatch(
+      /^warn .*shared\.db is open to other users \(mode 0644\); lendbot tightens it at start/,
+    );
     expect(result.stdout).toContain(`fix: chmod go-rwx ${file}`);
   });
 
@@ -234,7 +246,10 @@ describe('lendbot doctor', () => {
     const server = await fixtureMarketplace();
     const result = await runCli(['doctor', '--json', '--config', await writeConfig({ opsPort: port })], fixtureEnv(server));
     expect(result.code).toBe(1);
-    const report = JSON.parse(result.stdout) as { ok: boolean; checks: Array<{ name: string; status: string; detail: string; fix?: string }> };
+    const report = JSON.parse(result.stdout) as {
+      ok: boolean;
+      checks: Array<{ name: string; status: string; detail: string; fix?: string }>;
+    };
     expect(report.ok).toBe(false);
     expect(report.checks.find((check) => check.name === 'operator')).toEqual({
       name: 'operator',
@@ -304,11 +319,17 @@ describe('lendbot doctor', () => {
       const server = await fixtureMarketplace();
       const config = await writeConfig();
       const url = harness.daemon.webhookUrl;
-      const good = await runCli(['doctor', '--config', config, '--webhook-url', url], fixtureEnv(server, { LENDBOT_WEBHOOK_SECRET: harness.sandbox.credentials.webhookSecret }));
+      const good = await runCli(
+        ['doctor', '--config', config, '--webhook-url', url],
+        fixtureEnv(server, { LENDBOT_WEBHOOK_SECRET: harness.sandbox.credentials.webhookSecret }),
+      );
       expect(lineOf(good.stdout, 'webhook')).toMatch(/^ok .*answered 200 .*the signature verified with LENDBOT_WEBHOOK_SECRET/);
       expect(good.code).toBe(0);
 
-      const wrong = await runCli(['doctor', '--config', config, '--webhook-url', url], fixtureEnv(server, { LENDBOT_WEBHOOK_SECRET: 'not-the-secret' }));
+      const wrong = await runCli(
+        ['doctor', '--config', config, '--webhook-url', url],
+        fixtureEnv(server, { LENDBOT_WEBHOOK_SECRET: 'not-the-secret' }),
+      );
       expect(wrong.code).toBe(1);
       expect(lineOf(wrong.stdout, 'webhook')).toMatch(/^FAIL .*answered 401/);
       expect(wrong.stdout).toMatch(/fix: LENDBOT_WEBHOOK_SECRET here differs from the daemon's/);
@@ -317,8 +338,13 @@ describe('lendbot doctor', () => {
     it('without --webhook-url, the listener of the daemon running with this config gets the test event', async () => {
       const server = await fixtureMarketplace();
       const port = Number(new URL(harness.daemon.webhookUrl).port);
-      const result = await runCli(['doctor', '--config', await writeConfig({ webhookPort: port })], fixtureEnv(server, { LENDBOT_WEBHOOK_SECRET: harness.sandbox.credentials.webhookSecret }));
-      expect(lineOf(result.stdout, 'webhook')).toMatch(new RegExp(`^ok +webhook +http://127\\.0\\.0\\.1:${port}/webhooks answered 200 \\{"status":"ignored"\\}`));
+      const result = await runCli(
+        ['doctor', '--config', await writeConfig({ webhookPort: port })],
+        fixtureEnv(server, { LENDBOT_WEBHOOK_SECRET: harness.sandbox.credentials.webhookSecret }),
+      );
+      expect(lineOf(result.stdout, 'webhook')).toMatch(
+        new RegExp(`^ok +webhook +http://127\\.0\\.0\\.1:${port}/webhooks answered 200 \\{"status":"ignored"\\}`),
+      );
       expect(result.code).toBe(0);
     });
 

@@ -38,7 +38,13 @@ beforeEach(() => {
   h = tempStore();
   // Far more output than a pipe holds (64 KiB), so the command is still writing when the reader goes.
   for (let id = 1; id <= 3000; id += 1) {
-    h.store.decisions.record({ loanRequestId: id, action: 'skip', reasons: storedReasons([`filter credit_score < 600 (request ${id})`]), dryRun: false, decidedAtMs: id * 1000 });
+    h.store.decisions.record({
+      loanRequestId: id,
+      action: 'skip',
+      reasons: storedReasons([`filter credit_score < 600 (request ${id})`]),
+      dryRun: false,
+      decidedAtMs: id * 1000,
+    });
   }
   h.store.close();
 });

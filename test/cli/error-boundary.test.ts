@@ -9,7 +9,10 @@ import { InvalidArgumentError, ServiceError } from '../../src/service/index.js';
 describe('the CLI error boundary', () => {
   it('prints expected failures on one line with their exit code', () => {
     expect(reportError(new UserError('bad flag', 2))).toEqual({ exitCode: 2, text: 'lendbot: bad flag' });
-    expect(reportError(new ConfigurationError('LENDBOT_API_KEY is not set'))).toEqual({ exitCode: 1, text: 'lendbot: LENDBOT_API_KEY is not set' });
+    expect(reportError(new ConfigurationError('LENDBOT_API_KEY is not set'))).toEqual({
+      exitCode: 1,
+      text: 'lendbot: LENDBOT_API_KEY is not set',
+    });
     expect(reportError(new InvalidArgumentError('rate too high'))).toEqual({ exitCode: 2, text: 'lendbot: rate too high' });
     const service = new ServiceError('AMBIGUOUS_OUTCOME', 'failed after the request was sent (ETIMEDOUT); it may have been applied', {
       method: 'POST',
@@ -32,14 +35,20 @@ describe('the CLI error boundary', () => {
   });
 
   it('treats an operating-system error as the machine’s problem, not a bug', () => {
-    const error = Object.assign(new Error("EACCES: permission denied, open '/data/x.jsonl'"), { code: 'EACCES', syscall: 'open', path: '/data/x.jsonl' });
+    const error = Object.assign(new Error("EACCES: permission denied, open '/data/x.jsonl'"), {
+      code: 'EACCES',
+      syscall: 'open',
+      path: '/data/x.jsonl',
+    });
     expect(reportError(error)).toEqual({ exitCode: 1, text: 'lendbot: cannot open /data/x.jsonl: EACCES' });
   });
 
   it('says an unexpected error is a bug and shows its stack', () => {
     const report = reportError(new TypeError('x is undefined'));
     expect(report.exitCode).toBe(70);
-    expect(report.text).toMatch(/^lendbot: unexpected error; this is a bug, please report it with the lines below\.\nTypeError: x is undefined\n\s+at /);
+    expect(report.text).toMatch(
+      /^lendbot: unexpected error; this is a bug, please report it with the lines below\.\nTypeError: x is undefined\n\s+at /,
+    );
   });
 
   it('treats every AppError as expected, whichever part raised it, by its one base class', () => {
@@ -49,4 +58,3 @@ describe('the CLI error boundary', () => {
     expect(reportError(new Error('boom')).exitCode).toBe(70);
   });
 });
-

@@ -32,12 +32,20 @@ function capturingIo(): { io: CliIo; take: () => string } {
 /** The example lines of a help text: the indented lines under `Examples...:`. */
 function exampleLines(help: string): string[] | undefined {
   const block = /\nExamples[^\n]*:\n((?: {2}\S.*(?:\n|$))+)/.exec(help);
-  return block?.[1]?.split('\n').filter((line) => line.trim() !== '').map((line) => line.trim());
+  return block?.[1]
+    ?.split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => line.trim());
 }
 
 /** The command an invocation runs (`lendbot api offer 1042 --rate 0.2` runs `api offer`), and the long options it names. */
 function parseInvocation(root: Command, line: string): { command: Command; path: string[]; flags: string[] } {
-  const words = line.split(/\s+(?:#|\||>)\s/)[0]?.trim().split(/\s+/).slice(1) ?? [];
+  const words =
+    line
+      .split(/\s+(?:#|\||>)\s/)[0]
+      ?.trim()
+      .split(/\s+/)
+      .slice(1) ?? [];
   let command = root;
   const path: string[] = [];
   for (const word of words) {
@@ -64,7 +72,8 @@ function helpProblems(root: Command, command: Command, path: string[], take: () 
       const invocation = parseInvocation(root, line);
       const known = new Set(['--help', '--version', ...invocation.command.options.map((option) => option.long)]);
       for (const flag of invocation.flags) {
-        if (!known.has(flag)) problems.push(`${name}: example "${line}" gives ${flag}, which lendbot ${invocation.path.join(' ')} does not take`);
+        if (!known.has(flag))
+          problems.push(`${name}: example "${line}" gives ${flag}, which lendbot ${invocation.path.join(' ')} does not take`);
       }
     }
   }

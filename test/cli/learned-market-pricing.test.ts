@@ -66,7 +66,13 @@ describe('pricing with the learned market outside the live decision', () => {
       const learning = learnedRefusals(strategy, 200);
       const learner = learning.existing('learner');
       if (learner === undefined) throw new Error('no learner');
-      createMarketLearningRepository(databaseOf(h.store)).saveLearner('learner', learner.version, learner.evidence, { state: learner.snapshotState, settings: learner.settings, summary: learningSummary(learner) }, Date.now());
+      createMarketLearningRepository(databaseOf(h.store)).saveLearner(
+        'learner',
+        learner.version,
+        learner.evidence,
+        { state: learner.snapshotState, settings: learner.settings, summary: learningSummary(learner) },
+        Date.now(),
+      );
       const configured = await runCli(['strategy', 'explain', file, '--recording', recording, '--id', '7']);
       expect(configured.code).toBe(0);
       expect(configured.stdout).toContain('\n  priced with configured market\n');
@@ -76,7 +82,9 @@ describe('pricing with the learned market outside the live decision', () => {
       const rate = (text: string): number => Number(/decision {2}OFFER at ([\d.]+)/.exec(text)?.[1]);
       // Borrowers refused every rate above a fifth of the way: the learned price is far lower.
       expect(rate(learned.stdout)).toBeLessThan(rate(configured.stdout) - 0.05);
-      const json = JSON.parse((await runCli(['strategy', 'explain', file, '--recording', recording, '--id', '7', '--db', h.path, '--json'])).stdout) as { market: string };
+      const json = JSON.parse(
+        (await runCli(['strategy', 'explain', file, '--recording', recording, '--id', '7', '--db', h.path, '--json'])).stdout,
+      ) as { market: string };
       expect(json.market).toBe('market learned v200 (200 fates)');
       const missing = await runCli(['strategy', 'explain', file, '--recording', recording, '--id', '7', '--db', join(dir, 'none.db')]);
       expect(missing).toMatchObject({ code: 1, stderr: `lendbot: no database at ${join(dir, 'none.db')}\n` });

@@ -69,7 +69,18 @@ describe('lendbot ledger export', () => {
     expect(result.stderr).toContain('reconciled with the transfer history:');
     expect(result.code).toBe(0);
     const rows = parseCsv(readFileSync(out, 'utf8'));
-    expect(Object.keys(rows[0] ?? {})).toEqual(['loan_id', 'month', 'lent', 'principal', 'interest', 'fees', 'late_fees', 'write_offs', 'recoveries', 'other']);
+    expect(Object.keys(rows[0] ?? {})).toEqual([
+      'loan_id',
+      'month',
+      'lent',
+      'principal',
+      'interest',
+      'fees',
+      'late_fees',
+      'write_offs',
+      'recoveries',
+      'other',
+    ]);
     const total = rows.at(-1)!;
     expect(total.loan_id).toBe('total');
     const body = rows.slice(0, -1);
@@ -111,7 +122,11 @@ describe('lendbot ledger export', () => {
     const status = await runCli(['status', '--db', h.dbPath, '--json']);
     expect(status.code).toBe(0);
     const equity = (JSON.parse(status.stdout) as { equity: Record<string, number> }).equity;
-    expect(equity).toMatchObject({ equity_cents: returns.totals.equityCents, cash_cents: returns.totals.cashCents, written_off_cents: returns.totals.writtenOffCents });
+    expect(equity).toMatchObject({
+      equity_cents: returns.totals.equityCents,
+      cash_cents: returns.totals.cashCents,
+      written_off_cents: returns.totals.writtenOffCents,
+    });
     expect(equity.written_off_cents).toBeGreaterThan(0);
     const text = await runCli(['status', '--db', h.dbPath]);
     expect(text.stdout).toMatch(/equity\s+[\d.]+ \(cash [\d.]+ \+ loans out [\d.]+ - expected losses [\d.]+\); interest/);

@@ -74,7 +74,13 @@ describe('lendbot entry point', () => {
       // variable chose the sandbox, without running it.
       const used = join(dir, 'used.db');
       const store = openStore(used);
-      store.decisions.record({ loanRequestId: 1001, action: 'skip', reasons: storedReasons(['earlier run']), dryRun: false, decidedAtMs: 0 });
+      store.decisions.record({
+        loanRequestId: 1001,
+        action: 'skip',
+        reasons: storedReasons(['earlier run']),
+        dryRun: false,
+        decidedAtMs: 0,
+      });
       store.close();
       const sandbox = await runCli(['run'], { LENDBOT_SANDBOX: 'true', LENDBOT_DB: used });
       expect(sandbox).toEqual({
@@ -106,6 +112,8 @@ describe('lendbot entry point', () => {
     const help = await runCli(['run', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('\n  LENDBOT_SANDBOX                 true: the same as --sandbox (refused beside LENDBOT_BASE_URL)\n');
-    expect(help.stdout).toContain('\nWithout --sandbox (or LENDBOT_SANDBOX=true) it trades on the marketplace; it never falls back to the simulation.\n');
+    expect(help.stdout).toContain(
+      '\nWithout --sandbox (or LENDBOT_SANDBOX=true) it trades on the marketplace; it never falls back to the simulation.\n',
+    );
   });
 });

@@ -16,7 +16,12 @@ afterEach(() => h.cleanup());
 
 /** Pauses offering the way the daemon does (two account refusals) at `at`, then closes the store. */
 function pauseAt(at: string): void {
-  const protections = new Protections({ store: h.store, clock: new ManualClock(at), log: captureLog().log, settings: () => protectionSettingsSchema.parse({}) });
+  const protections = new Protections({
+    store: h.store,
+    clock: new ManualClock(at),
+    log: captureLog().log,
+    settings: () => protectionSettingsSchema.parse({}),
+  });
   protections.noteOfferRefusal(BORROWING);
   protections.noteOfferRefusal(BORROWING);
   h.store.close();
@@ -45,19 +50,29 @@ describe('lendbot resume', () => {
     });
     expect(storedPauseText()).toBe('null');
 
-    expect(await runCli(['resume'], { LENDBOT_DB: h.path })).toEqual({ code: 0, stdout: 'no pause in force; new offers are not paused by a protection\n', stderr: '' });
+    expect(await runCli(['resume'], { LENDBOT_DB: h.path })).toEqual({
+      code: 0,
+      stdout: 'no pause in force; new offers are not paused by a protection\n',
+      stderr: '',
+    });
   });
 
   it('refuses a database that does not exist, without creating it', async () => {
     h.store.close();
     const missing = join(h.path, '..', 'nope.db');
-    expect(await runCli(['resume', '--db', missing])).toEqual({ code: 1, stdout: '', stderr: `lendbot: no database at ${missing} (set --db or LENDBOT_DB)\n` });
+    expect(await runCli(['resume', '--db', missing])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `lendbot: no database at ${missing} (set --db or LENDBOT_DB)\n`,
+    });
   });
 
   it('explains itself with examples in --help', async () => {
     const result = await runCli(['resume', '--help']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('Usage: lendbot resume [options]\n\nlift a protection that paused new offers, and print what it lifted\n');
+    expect(result.stdout).toContain(
+      'Usage: lendbot resume [options]\n\nlift a protection that paused new offers, and print what it lifted\n',
+    );
     expect(result.stdout).toContain('--db <path>');
     expect(result.stdout).toContain('\nExamples:\n  lendbot status                         # why it paused (the "protections" line)\n');
     expect(result.stdout).toContain('  lendbot resume --db /data/lendbot.db\n');

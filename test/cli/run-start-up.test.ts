@@ -76,7 +76,9 @@ describe('lendbot run: fail fast at start', () => {
     const env = await liveEnv(server.url, { LENDBOT_API_KEY: 'not-the-key' });
     const result = await spawnCli(['run', '--dry-run'], env);
     expect(result.code, result.stdout + result.stderr).toBe(1);
-    expect(oneLine(result.stderr)).toMatch(/^lendbot: the marketplace refused lendbot's credentials at start: .*Invalid API Key \[AUTH_INVALID_API_KEY\] \(check LENDBOT_API_KEY/);
+    expect(oneLine(result.stderr)).toMatch(
+      /^lendbot: the marketplace refused lendbot's credentials at start: .*Invalid API Key \[AUTH_INVALID_API_KEY\] \(check LENDBOT_API_KEY/,
+    );
     expect(result.stdout).not.toContain('lendbot started');
     // One signed read, and nothing bound: fastify logs every listener it starts.
     expect(server.requests.map((request) => request.path)).toEqual(['/api/v3/transfer_history/']);
@@ -85,69 +87,107 @@ describe('lendbot run: fail fast at start', () => {
     expect(await portFree(Number(env.LENDBOT_OPS_PORT))).toBe(true);
   });
 
-  it('ends with one line naming LENDBOT_BASE_URL when the host does not resolve, after the bounded tries', { timeout: 60_000 }, async () => {
-    const env = await liveEnv('https://lendbot-start-up.invalid', { LENDBOT_READ_RETRIES: '2' });
-    const result = await spawnCli(['run'], env);
-    expect(result.code, result.stdout + result.stderr).toBe(1);
-    // ENOTFOUND, or EAI_AGAIN where the machine has no resolver at all.
-    expect(oneLine(result.stderr)).toMatch(
-      /^lendbot: cannot reach the marketplace at https:\/\/lendbot-start-up\.invalid \((ENOTFOUND|EAI_AGAIN), 3 tries\): check LENDBOT_BASE_URL and the network$/,
-    );
-    expect(result.stdout).not.toContain('lendbot started');
-    expect(result.stdout).not.toContain('Server listening');
-    // The tries are the client's, with its back-off: two retries were logged before giving up.
-    expect(result.stdout.match(/"msg":"[^"]*retry[^"]*"/gi) ?? [], result.stdout).toHaveLength(2);
-  });
+  it(
+    'ends with one line naming LENDBOT_BASE_URL when the host does not resolve, after the bounded tries',
+    { timeout: 60_000 },
+    async () => {
+      const env = await liveEnv('https://lendbot-start-up.invalid', { LENDBOT_READ_RETRIES: '2' });
+      const result = await spawnCli(['run'], env);
+      expect(result.code, result.stdout + result.stderr).toBe(1);
+      // ENOTFOUND, or EAI_AGAIN where the machine has no resolver at all.
+      expect(oneLine(result.stderr)).toMatch(
+        /^lendbot: cannot reach the marketplace at https:\/\/lendbot-start-up\.invalid \((ENOTFOUND|EAI_AGAIN), 3 tries\): check LENDBOT_BASE_URL and the network$/,
+      );
+      expect(result.stdout).not.toContain('lendbot started');
+      expect(result.stdout).not.toContain('Server listening');
+      // The tries are the client's, with its back-off: two retries were logged before giving up.
+      expect(result.stdout.match(/"msg":"[^"]*retry[^"]*"/gi) ?? [], result.stdout).toHaveLength(2);
+    },
+  );
 
   it.each([
-    { what: 'the operator listener', variable: 'LENDBOT_OPS_PORT', host: '127.0.0.1', setting: 'ops.port or LENDBOT_OPS_PORT', other: 'LENDBOT_WEBHOOK_PORT' },
-    { what: 'the webhook listener', variable: 'LENDBOT_WEBHOOK_PORT', host: '0.0.0.0', setting: 'webhook.port or LENDBOT_WEBHOOK_PORT', other: 'LENDBOT_OPS_PORT' },
-  ])('ends with one line naming the port and $setting when $what cannot have it', { timeout: 60_000 }, async ({ what, variable, host, setting, other }) => {
-    const server = await market();
-    const held = await holdPort();
-    const env = await liveEnv(server.url, { [variable]: String(held) });
-    const result = await spawnCli(['run', '--dry-run'], env);
-    expect(result.code, result.stdout + result.stderr).toBe(1);
-    expect(oneLine(result.stderr)).toBe(`lendbot: port ${held} (${what}, ${host}) is in use by another program: stop it or set ${setting} to another port`);
-    expect(result.stdout).not.toContain('lendbot started');
-    // Nothing ran: the one signed read of the start-up check and no job's call.
-    expect(server.requests).toHaveLength(1);
-    expect(await portFree(Number(env[other]))).toBe(true);
-  });
+    {
+      what: 'the operator listener',
+      variable: 'LENDBOT_OPS_PORT',
+      host: '127.0.0.1',
+      setting: 'ops.port or LENDBOT_OPS_PORT',
+      other: 'LENDBOT_WEBHOOK_PORT',
+    },
+    {
+      what: 'the webhook listener',
+      variable: 'LENDBOT_WEBHOOK_PORT',
+      host: '0.0.0.0',
+      setting: 'webhook.port or LENDBOT_WEBHOOK_PORT',
+      other: 'LENDBOT_OPS_PORT',
+    },
+  ])(
+    'ends with one line naming the port and $setting when $what cannot have it',
+    { timeout: 60_000 },
+    async ({ what, variable, host, setting, other }) => {
+      const server = await market();
+      const held = await holdPort();
+      const env = await liveEnv(server.url, { [variable]: String(held) });
+      const result = await spawnCli(['run', '--dry-run'], env);
+      expect(result.code, result.stdout + result.stderr).toBe(1);
+      expect(oneLine(result.stderr)).toBe(
+        `lendbot: port ${held} (${what}, ${host}) is in use by another program: stop it or set ${setting} to another port`,
+      );
+      expect(result.stdout).not.toContain('lendbot started');
+      // Nothing ran: the one signed read of the start-up check and no job's call.
+      expect(server.requests).toHaveLength(1);
+      expect(await portFree(Number(env[other]))).toBe(true);
+    },
+  );
 });
 
 describe('lendbot run: degrade later', () => {
-  it('keeps running, degraded (/healthz 503), when refusals begin after a successful start, with no stack trace', { timeout: 60_000 }, async () => {
-    const server = await market();
-    // The start-up check's read is accepted; from then on the key is refused on every call.
-    let accepted = 0;
-    const refused = { status: 403, body: { detail: 'Invalid API Key' } };
-    for (const path of ['transfer_history', 'loan_requests', 'loans/current_loan', 'loans/completed_loan', 'loans/collection_loan', 'loans/default_loan']) {
-      server.route(`GET /api/v3/${path}/`, () => (path === 'transfer_history' && accepted++ === 0 ? { status: 200, body: EMPTY_PAGE } : refused));
-    }
-    const env = await liveEnv(server.url);
-    const child = spawn(process.execPath, [BIN, 'run', '--dry-run'], { env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    cleanups.push(async () => {
-      if (child.exitCode === null) child.kill('SIGKILL');
-      await exited;
-    });
+  it(
+    'keeps running, degraded (/healthz 503), when refusals begin after a successful start, with no stack trace',
+    { timeout: 60_000 },
+    async () => {
+      const server = await market();
+      // The start-up check's read is accepted; from then on the key is refused on every call.
+      let accepted = 0;
+      const refused = { status: 403, body: { detail: 'Invalid API Key' } };
+      for (const path of [
+        'transfer_history',
+        'loan_requests',
+        'loans/current_loan',
+        'loans/completed_loan',
+        'loans/collection_loan',
+        'loans/default_loan',
+      ]) {
+        server.route(`GET /api/v3/${path}/`, () =>
+          path === 'transfer_history' && accepted++ === 0 ? { status: 200, body: EMPTY_PAGE } : refused,
+        );
+      }
+      const env = await liveEnv(server.url);
+      const child = spawn(process.execPath, [BIN, 'run', '--dry-run'], {
+        env: { ...cleanEnv(), ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      cleanups.push(async () => {
+        if (child.exitCode === null) child.kill('SIGKILL');
+        await exited;
+      });
 
-    await waitFor(() => stdout.includes('the daemon is degraded'), `the degraded line\n${stdout.slice(-3000)}\n${stderr}`, 30_000);
-    expect(stdout).toContain('lendbot started');
-    expect(child.exitCode).toBeNull();
-    const health = await fetch(`http://127.0.0.1:${env.LENDBOT_WEBHOOK_PORT}/healthz`);
-    expect(health.status).toBe(503);
-    // The refusal is an expected error: logged with its code and message, never a stack.
-    await waitFor(() => stdout.includes('"msg":"job failed'), `a failed job's line\n${stdout.slice(-3000)}`, 30_000);
-    expect(stdout).toContain('AUTH_INVALID_API_KEY');
-    expect(stdout).not.toMatch(/\\n\s+at /);
+      await waitFor(() => stdout.includes('the daemon is degraded'), `the degraded line\n${stdout.slice(-3000)}\n${stderr}`, 30_000);
+      expect(stdout).toContain('lendbot started');
+      expect(child.exitCode).toBeNull();
+      const health = await fetch(`http://127.0.0.1:${env.LENDBOT_WEBHOOK_PORT}/healthz`);
+      expect(health.status).toBe(503);
+      // The refusal is an expected error: logged with its code and message, never a stack.
+      await waitFor(() => stdout.includes('"msg":"job failed'), `a failed job's line\n${stdout.slice(-3000)}`, 30_000);
+      expect(stdout).toContain('AUTH_INVALID_API_KEY');
+      expect(stdout).not.toMatch(/\\n\s+at /);
 
-    child.kill('SIGTERM');
-    expect(await exited, stdout.slice(-2000) + stderr).toBe(0);
-  });
+      child.kill('SIGTERM');
+      expect(await exited, stdout.slice(-2000) + stderr).toBe(0);
+    },
+  );
 });

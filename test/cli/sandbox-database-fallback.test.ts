@@ -30,7 +30,13 @@ function spawnIn(cwd: string, args: string[], env: Record<string, string> = {}):
 function sandboxDatabase(): void {
   mkdirSync(join(dir, 'data'));
   const store = openStore(join(dir, 'data', 'sandbox.db'));
-  store.decisions.record({ loanRequestId: 1001, action: 'skip', reasons: storedReasons(['filter credit_score < 600']), dryRun: false, decidedAtMs: Date.now() });
+  store.decisions.record({
+    loanRequestId: 1001,
+    action: 'skip',
+    reasons: storedReasons(['filter credit_score < 600']),
+    dryRun: false,
+    decidedAtMs: Date.now(),
+  });
   store.close();
 }
 

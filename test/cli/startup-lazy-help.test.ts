@@ -62,12 +62,15 @@ const CASES: string[][] = [
 ];
 
 describe('lendbot loads only the command it runs', () => {
-  it.each(CASES.map((args) => [args.join(' ') || '(no arguments)', args]))('prints what the full program prints: %s', async (_label, args) => {
-    const lazy = await outputOf((io) => buildProgramFor(io, args as string[]), args as string[]);
-    const eager = await outputOf(buildProgram, args as string[]);
-    expect(lazy).toEqual(eager);
-    expect(eager.text.length).toBeGreaterThan(0);
-  });
+  it.each(CASES.map((args) => [args.join(' ') || '(no arguments)', args]))(
+    'prints what the full program prints: %s',
+    async (_label, args) => {
+      const lazy = await outputOf((io) => buildProgramFor(io, args as string[]), args as string[]);
+      const eager = await outputOf(buildProgram, args as string[]);
+      expect(lazy).toEqual(eager);
+      expect(eager.text.length).toBeGreaterThan(0);
+    },
+  );
 
   it('finds the command in the arguments', () => {
     expect(commandNamed(['--help'])).toBeUndefined();

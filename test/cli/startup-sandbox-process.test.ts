@@ -20,7 +20,8 @@ const alive = (pid: number): boolean => {
   }
 };
 
-const sandboxNow = async (url: string): Promise<number> => ((await (await fetch(`${url}/_sandbox/state`)).json()) as { now: string | number }).now as number;
+const sandboxNow = async (url: string): Promise<number> =>
+  ((await (await fetch(`${url}/_sandbox/state`)).json()) as { now: string | number }).now as number;
 
 describe('the embedded sandbox in its own process', () => {
   it('serves the daemon, keeps the clocks together and stops when closed', { timeout: 60_000 }, async () => {
@@ -39,7 +40,11 @@ describe('the embedded sandbox in its own process', () => {
       expect(Math.abs(mirrored - before)).toBeLessThan(config.sandbox.speed * 2_000);
 
       const jump = 30 * 86_400_000;
-      await fetch(`${sandbox.url}/_sandbox/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms: jump }) });
+      await fetch(`${sandbox.url}/_sandbox/advance`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ms: jump }),
+      });
       await new Promise((resolve) => setTimeout(resolve, 500));
       const after = toMs(await sandboxNow(sandbox.url));
       expect(Math.abs(sandbox.clock.now() - after)).toBeLessThan(config.sandbox.speed * 2_000);

@@ -109,6 +109,8 @@ describe('lendbot status after a sandbox run', () => {
       `as of|${report.at}`,
       `clock|simulated, ${SPEED}x (the sandbox run's clock); every time here is in it, stopped at ${report.clock.read_at_wall} by this machine's clock`,
     ]);
-    expect(lines.find((line) => line.startsWith('last poll|'))).toMatch(new RegExp(`^last poll\\|${report.last_poll.at.replace(/\./g, '\\.')} \\(\\d+ (s|min|h) ago\\)$`));
+    expect(lines.find((line) => line.startsWith('last poll|'))).toMatch(
+      new RegExp(`^last poll\\|${report.last_poll.at.replace(/\./g, '\\.')} \\(\\d+ (s|min|h) ago\\)$`),
+    );
   });
 });

@@ -13,7 +13,10 @@ beforeEach(() => {
   h.store.close();
   config = join(h.path, '..', 'lendbot.yaml');
   const strategy = resolve('strategies/balanced.yaml');
-  writeFileSync(config, `strategies: [${strategy}, missing.yaml]\nrisk:\n  max_offers_per_day: 5\n  kill_switch_file: ${join(h.path, '..', 'STOP')}\n`);
+  writeFileSync(
+    config,
+    `strategies: [${strategy}, missing.yaml]\nrisk:\n  max_offers_per_day: 5\n  kill_switch_file: ${join(h.path, '..', 'STOP')}\n`,
+  );
 });
 afterEach(() => h.cleanup());
 
@@ -35,7 +38,9 @@ describe('lendbot status', () => {
     });
     const dataSpend = report.data_spend as { spent_cents: number; budgets: unknown };
     // The seeded purchases are all the balanced strategy's.
-    expect(dataSpend.budgets).toEqual([{ strategy: 'balanced', monthly_budget_cents: 0, spent_cents: dataSpend.spent_cents, market_source: 'default' }]);
+    expect(dataSpend.budgets).toEqual([
+      { strategy: 'balanced', monthly_budget_cents: 0, spent_cents: dataSpend.spent_cents, market_source: 'default' },
+    ]);
   });
 
   it('shows the kill switch file and prints lines for people', async () => {

@@ -47,7 +47,9 @@ describe('bounded strategy fields', () => {
   });
 
   it('reports min_probability: 1.5 and a share above 1 with file:line:col and the bound', async () => {
-    const path = strategyFile(STRATEGY.replace('min_probability: $floor', 'min_probability: 1.5').replace('recovery: 0.2', 'recovery: 1.2'));
+    const path = strategyFile(
+      STRATEGY.replace('min_probability: $floor', 'min_probability: 1.5').replace('recovery: 0.2', 'recovery: 1.2'),
+    );
     const result = await runCli(['strategy', 'check', path]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
@@ -75,6 +77,8 @@ describe('bounded strategy fields', () => {
     const validate = new Ajv2020({ strict: false }).compile(schema);
     expect(validate(parse(STRATEGY))).toBe(true);
     expect(validate(parse(STRATEGY.replace('min_probability: $floor', 'min_probability: 1.5')))).toBe(false);
-    expect(validate.errors).toContainEqual(expect.objectContaining({ instancePath: '/score/min_probability', keyword: 'maximum', params: { comparison: '<=', limit: 1 } }));
+    expect(validate.errors).toContainEqual(
+      expect.objectContaining({ instancePath: '/score/min_probability', keyword: 'maximum', params: { comparison: '<=', limit: 1 } }),
+    );
   });
 });

@@ -17,10 +17,15 @@ let recording: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lendbot-strategy-cli-'));
   recording = join(dir, 'day.jsonl');
-  const line = (request: object, extra: object = {}): string => JSON.stringify({ v: 1, seen_at: '2026-11-20T14:03:07Z', loan_request: request, ...extra });
+  const line = (request: object, extra: object = {}): string =>
+    JSON.stringify({ v: 1, seen_at: '2026-11-20T14:03:07Z', loan_request: request, ...extra });
   await writeFile(
     recording,
-    [line(loanRequest({ id: 7 }), { data_aggs: bankingData() }), '{"broken": true}', line(loanRequest({ id: 8, borrower: { credit_score: '560-599' } }))].join('\n') + '\n',
+    [
+      line(loanRequest({ id: 7 }), { data_aggs: bankingData() }),
+      '{"broken": true}',
+      line(loanRequest({ id: 8, borrower: { credit_score: '560-599' } })),
+    ].join('\n') + '\n',
   );
 });
 afterAll(async () => {
@@ -33,7 +38,9 @@ describe('lendbot strategy', () => {
     await writeFile(broken, 'name: broken\ndescription: x\nversion: "1"\nfilters:\n  - feature: credit_scor\n    min: 1\n');
     const result = await runCli(['strategy', 'check', strategies('balanced'), strategies('cashflow'), broken]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/^ok .*balanced\.yaml: balanced 2\.1\.0 \(yaml, 4 params, hash [0-9a-f]{16}\)\nok .*cashflow\.yaml: cashflow/);
+    expect(result.stdout).toMatch(
+      /^ok .*balanced\.yaml: balanced 2\.1\.0 \(yaml, 4 params, hash [0-9a-f]{16}\)\nok .*cashflow\.yaml: cashflow/,
+    );
     expect(result.stderr).toBe(
       [
         // Cross-field rules (such as "missing score") run once the schema passes.
@@ -62,7 +69,9 @@ describe('lendbot strategy', () => {
     expect(result.stdout).toContain('request   7: 1000.00 USD over 12 months, max rate 0.60, risk medium');
     expect(result.stdout).toMatch(/scorecard +credit_score_mid +675 +10\.00 +0\.1733/);
     // balanced's calibration (strategies/balanced.yaml) maps the scorecard's 0.8772... as the last line.
-    expect(result.stdout).toMatch(/\n {2}calibration +calibration\.isotonic +-0\.48 +-0\.4781\n {2}total log-odds 1\.9660 -> probability 0\.8772\n/);
+    expect(result.stdout).toMatch(
+      /\n {2}calibration +calibration\.isotonic +-0\.48 +-0\.4781\n {2}total log-odds 1\.9660 -> probability 0\.8772\n/,
+    );
     expect(result.stdout).toMatch(/decision {2}OFFER at 0\.\d+, required 0\.\d+, expected annual return 0\.\d+, automate_fund true/);
     expect(result.stdout).toContain('  - score probability 0.8772');
   });
@@ -71,7 +80,9 @@ describe('lendbot strategy', () => {
     const result = await runCli(['strategy', 'explain', strategies('balanced'), '--recording', recording, '--id', '7', '--balance', '10']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('asked for banking data (data banking_data needed (free filters passed))');
-    expect(result.stdout).toContain('decision  SKIP: the guard refuses any offer of this amount, so no data was bought and no price searched');
+    expect(result.stdout).toContain(
+      'decision  SKIP: the guard refuses any offer of this amount, so no data was bought and no price searched',
+    );
     expect(result.stdout).toMatch(/ {2}- guard balance 10\.00 - reserved 0\.00 - reserve 0\.00 < total \d+\.\d\d/);
     expect(result.stdout).not.toMatch(/price (expected_profit|break-even|required_rate)/);
   });
@@ -79,7 +90,10 @@ describe('lendbot strategy', () => {
   it('explain --json gives the decision and the passes that asked for data', async () => {
     const result = await runCli(['strategy', 'explain', strategies('cashflow'), '--recording', recording, '--id', '8', '--json']);
     expect(result.code).toBe(0);
-    const output = JSON.parse(result.stdout) as { decision: { action: string; reasons: string[] }; needs_passes: Array<{ needs: unknown[] }> };
+    const output = JSON.parse(result.stdout) as {
+      decision: { action: string; reasons: string[] };
+      needs_passes: Array<{ needs: unknown[] }>;
+    };
     expect(output.needs_passes.map((pass) => pass.needs)).toEqual([[{ kind: 'banking_data' }]]);
     expect(output.decision.action).toBe('skip');
     expect(output.decision.reasons).toEqual(['filter negative_balance_count missing', 'filter bank_spending_to_income missing']);
@@ -98,8 +112,12 @@ describe('lendbot strategy', () => {
     const rows = result.stdout.split('\n').filter((line) => /^ {2}0\.\d+ +\d\.\d\d +-?\d+\.\d\d +-?\d+\.\d\d/.test(line));
     expect(rows.length).toBeGreaterThanOrEqual(8);
     expect(rows.filter((line) => line.endsWith('<- chosen')).map((line) => line.trim().split(/ +/)[0])).toEqual([rate]);
-    expect(result.stdout).toMatch(/\n {2}why: higher rates lose more borrowers than they earn \(at 0\.\d+ P\(accept\) 0\.\d\d × \d+\.\d\d = \d+\.\d\d USD\); lower rates win fewer/);
-    expect(result.stdout).toMatch(/ {2}- price expected_profit 0\.\d+: P\(accept\) 0\.\d\d × profit \d+\.\d\d USD = \d+\.\d\d USD; break-even 0\.\d+\n/);
+    expect(result.stdout).toMatch(
+      /\n {2}why: higher rates lose more borrowers than they earn \(at 0\.\d+ P\(accept\) 0\.\d\d × \d+\.\d\d = \d+\.\d\d USD\); lower rates win fewer/,
+    );
+    expect(result.stdout).toMatch(
+      / {2}- price expected_profit 0\.\d+: P\(accept\) 0\.\d\d × profit \d+\.\d\d USD = \d+\.\d\d USD; break-even 0\.\d+\n/,
+    );
   });
 
   it('explain says when the cap binds the expected-profit price', () => {
@@ -123,7 +141,9 @@ describe('lendbot strategy', () => {
     const lines = formatPriceCurve(price.curve, price.rate);
     expect(lines[0]).toMatch(/^price curve \(expected_profit: P\(accept\) × profit; break-even 0\.\d+, cap max_interest_rate 0\.40\)$/);
     expect(lines[1]?.split('\n').at(-1)).toMatch(/^ {2}0\.40 +0\.50 +\d+\.\d\d +\d+\.\d\d +<- chosen$/);
-    expect(lines[2]).toMatch(/^ {2}why: the cap binds: up to max_interest_rate 0\.40 each rise earns more than the borrowers it loses; lower rates win fewer/);
+    expect(lines[2]).toMatch(
+      /^ {2}why: the cap binds: up to max_interest_rate 0\.40 each rise earns more than the borrowers it loses; lower rates win fewer/,
+    );
   });
 
   it('explain says when the id is not in the recording', async () => {

@@ -27,14 +27,27 @@ describe('lendbot train', () => {
     expect(result.stdout).toMatch(/^Data .*market\.jsonl: 1500 requests, \d+ labelled \(\d+ repaid, \d+ defaulted\)/);
     expect(result.stdout).toMatch(/L2 penalty \d+(\.\d+)?, chosen on the last quarter of the fitting part/);
     expect(result.stdout).toMatch(/\n {2}held out +\d+ +\d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d +\d+\.\d % +0\.\d{3} +0\.\d{4}\n/);
-    expect(result.stdout).toMatch(/Calibration \(held out, by decile of predicted default, safest first\)\n {2}decile +n +predicted range +predicted +realised +95 % interval\n {2}1 /);
-    expect(result.stdout).toMatch(/\n {2}(off: )?overall: predicts \d+\.\d % where \d+\.\d % happened \(95 % interval [\d.]+-[\d.]+ %, n=\d+\)/);
-    expect(result.stdout).toMatch(/\n {2}Brier score 0\.\d{4} against 0\.\d{4} for a constant guess at the base rate \d+\.\d % \(n=\d+\): \d+\.\d % better\n/);
+    expect(result.stdout).toMatch(
+      /Calibration \(held out, by decile of predicted default, safest first\)\n {2}decile +n +predicted range +predicted +realised +95 % interval\n {2}1 /,
+    );
+    expect(result.stdout).toMatch(
+      /\n {2}(off: )?overall: predicts \d+\.\d % where \d+\.\d % happened \(95 % interval [\d.]+-[\d.]+ %, n=\d+\)/,
+    );
+    expect(result.stdout).toMatch(
+      /\n {2}Brier score 0\.\d{4} against 0\.\d{4} for a constant guess at the base rate \d+\.\d % \(n=\d+\): \d+\.\d % better\n/,
+    );
     expect(result.stdout).toMatch(/Weights of the written model .*refit on all \d+ labelled lines/);
     expect(result.stdout).toMatch(/competing offer on \d+\.\d % of 1500 requests/);
-    expect(result.stdout).toMatch(/Wrote .*market\.json \(\d+ features, sha256 [0-9a-f]{16}\)\nWrote .*models\/market\.market\.json \(the market response and its evidence; a strategy uses it as pricing\.market\.file\)\n$/);
-    expect(result.stdout).toMatch(/take-up evidence: \d+ fates \(0 of our own offers, \d+ of competitors' offers, 0 past loan rates of \d+ in the recording\); (fitted|thin evidence)/);
-    const market = JSON.parse(await readFile(join(dir, 'models', 'market.market.json'), 'utf8')) as { format: string; evidence: { competition_share: { lines: number; verdict: string } } };
+    expect(result.stdout).toMatch(
+      /Wrote .*market\.json \(\d+ features, sha256 [0-9a-f]{16}\)\nWrote .*models\/market\.market\.json \(the market response and its evidence; a strategy uses it as pricing\.market\.file\)\n$/,
+    );
+    expect(result.stdout).toMatch(
+      /take-up evidence: \d+ fates \(0 of our own offers, \d+ of competitors' offers, 0 past loan rates of \d+ in the recording\); (fitted|thin evidence)/,
+    );
+    const market = JSON.parse(await readFile(join(dir, 'models', 'market.market.json'), 'utf8')) as {
+      format: string;
+      evidence: { competition_share: { lines: number; verdict: string } };
+    };
     expect(market.format).toBe('lendbot-market');
     expect(market.evidence.competition_share).toMatchObject({ lines: 1500, verdict: 'fitted' });
     const model = JSON.parse(await readFile(out, 'utf8')) as { format: string; training: { refit: string; test: { auc: number } } };
@@ -48,7 +61,9 @@ describe('lendbot train', () => {
     const market = join(dir, 'markets', 'classic.json');
     const result = await runCli(['train', '--data', data, '--out', out, '--market-out', market, '--history-rates']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/take-up evidence: \d+ fates \(0 of our own offers, \d+ of competitors' offers, [1-9]\d* past loan rates of [1-9]\d* in the recording\)/);
+    expect(result.stdout).toMatch(
+      /take-up evidence: \d+ fates \(0 of our own offers, \d+ of competitors' offers, [1-9]\d* past loan rates of [1-9]\d* in the recording\)/,
+    );
     const written = JSON.parse(await readFile(market, 'utf8')) as { format: string; evidence: { take_up: { history_rates: number } } };
     expect(written.format).toBe('lendbot-market');
     expect(written.evidence.take_up.history_rates).toBeGreaterThan(0);
@@ -59,9 +74,25 @@ describe('lendbot train', () => {
 
   it('prints JSON with --json, with a fixed penalty and chosen features', async () => {
     const out = join(dir, 'small.json');
-    const result = await runCli(['train', '--data', data, '--out', out, '--json', '--l2', '3', '--features', 'credit_score_low,risk_level_name,annual_income']);
+    const result = await runCli([
+      'train',
+      '--data',
+      data,
+      '--out',
+      out,
+      '--json',
+      '--l2',
+      '3',
+      '--features',
+      'credit_score_low,risk_level_name,annual_income',
+    ]);
     expect(result.code).toBe(0);
-    const report = JSON.parse(result.stdout) as { l2: { value: number; chosen: string }; test: { auc: number }; weights: Array<{ term: string }>; model: { features: Array<{ name: string }> } };
+    const report = JSON.parse(result.stdout) as {
+      l2: { value: number; chosen: string };
+      test: { auc: number };
+      weights: Array<{ term: string }>;
+      model: { features: Array<{ name: string }> };
+    };
     expect(report.l2).toEqual({ value: 3, chosen: 'given', candidates: [] });
     expect(report.model.features.map((feature) => feature.name)).toEqual(['credit_score_low', 'risk_level_name', 'annual_income']);
     expect(report.weights.map((weight) => weight.term)).toContain('risk_level_name=low');
@@ -76,7 +107,13 @@ describe('lendbot train', () => {
     const few = join(dir, 'few.jsonl');
     await writeRecording(
       few,
-      [1, 2, 3].map((id) => recordingLine({ id, seenAt: `2026-01-01T0${id}:00:00Z`, outcome: { status: 'completed', best_competing_rate: null, repaid_fraction: 1 } })),
+      [1, 2, 3].map((id) =>
+        recordingLine({
+          id,
+          seenAt: `2026-01-01T0${id}:00:00Z`,
+          outcome: { status: 'completed', best_competing_rate: null, repaid_fraction: 1 },
+        }),
+      ),
     );
     const tooFew = await runCli(['train', '--data', few, '--out', out]);
     expect(tooFew.code).toBe(1);
@@ -97,7 +134,9 @@ describe('lendbot train', () => {
     await writeFile(strategy, yaml('models/checked.json'));
     const ok = await runCli(['strategy', 'check', strategy]);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(/^ok .*trained\.yaml: trained 1 \(yaml, 0 params, hash [0-9a-f]{16}\)\n {3}model .*checked\.json: \d+ features, sha256 [0-9a-f]{16}, held-out AUC 0\.\d{3} on \d+ lines\n$/);
+    expect(ok.stdout).toMatch(
+      /^ok .*trained\.yaml: trained 1 \(yaml, 0 params, hash [0-9a-f]{16}\)\n {3}model .*checked\.json: \d+ features, sha256 [0-9a-f]{16}, held-out AUC 0\.\d{3} on \d+ lines\n$/,
+    );
 
     const model = JSON.parse(await readFile(out, 'utf8')) as { features: Array<{ name: string }> };
     model.features[0] = { ...model.features[0], name: 'credit_score_lowest' };
@@ -112,11 +151,14 @@ describe('lendbot train', () => {
   /** The recording without recorded acceptance (reservation_rate), so the borrower worlds judge. */
   async function unrecordedCopy(): Promise<string> {
     const unrecorded = join(dir, 'unrecorded.jsonl');
-    const lines = (await readFile(data, 'utf8')).trim().split('\n').map((text) => {
-      const line = JSON.parse(text) as { outcome?: { reservation_rate?: number } };
-      if (line.outcome) delete line.outcome.reservation_rate;
-      return JSON.stringify(line);
-    });
+    const lines = (await readFile(data, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((text) => {
+        const line = JSON.parse(text) as { outcome?: { reservation_rate?: number } };
+        if (line.outcome) delete line.outcome.reservation_rate;
+        return JSON.stringify(line);
+      });
     await writeFile(unrecorded, `${lines.join('\n')}\n`);
     return unrecorded;
   }
@@ -126,22 +168,40 @@ describe('lendbot train', () => {
     const models = join(dir, 'checked');
     expect((await runCli(['train', '--data', unrecorded, '--out', join(models, 'm0.json'), '--train-share', '0.5'])).code).toBe(0);
     const strategy = join(models, 'modelled.yaml');
-    await writeFile(strategy, 'name: modelled\ndescription: scores with a trained model\nversion: "1"\ndata: { banking_data: never }\nscore: { model: m0.json, min_probability: 0.7 }\npricing:\n  mode: expected_profit\n  target_return: 0.05\n');
+    await writeFile(
+      strategy,
+      'name: modelled\ndescription: scores with a trained model\nversion: "1"\ndata: { banking_data: never }\nscore: { model: m0.json, min_probability: 0.7 }\npricing:\n  mode: expected_profit\n  target_return: 0.05\n',
+    );
     const out = join(models, 'm1.json');
     const refused = await runCli(['train', '--data', unrecorded, '--out', out, '--strategy', strategy]);
     expect(refused.code).toBe(3);
-    expect(refused.stdout).toContain('\nHeld out, in money: the strategy with the model fitted on the first part against the strategy as it is (balance ');
+    expect(refused.stdout).toContain(
+      '\nHeld out, in money: the strategy with the model fitted on the first part against the strategy as it is (balance ',
+    );
     expect(refused.stdout).toMatch(/\n {2}world +gain +95% interval +requests +funded\n {2}insensitive +-\d+\.\d\d% /);
     expect(refused.stdout).not.toContain('Wrote');
-    expect(refused.stderr).toMatch(/^lendbot: not written: .*modelled\.yaml with the new model loses held out in insensitive -\d+\.\d\d points.*m1\.json is unchanged \(--ignore-worlds writes it anyway\)\n$/);
+    expect(refused.stderr).toMatch(
+      /^lendbot: not written: .*modelled\.yaml with the new model loses held out in insensitive -\d+\.\d\d points.*m1\.json is unchanged \(--ignore-worlds writes it anyway\)\n$/,
+    );
     await expect(readFile(out)).rejects.toThrow(/ENOENT/);
     await expect(readFile(join(models, 'm1.market.json'))).rejects.toThrow(/ENOENT/);
     const forced = await runCli(['train', '--data', unrecorded, '--out', out, '--strategy', strategy, '--ignore-worlds']);
     expect(forced.code).toBe(0);
     expect(forced.stdout).toMatch(/; written anyway \(--ignore-worlds\)\.\nWrote .*m1\.market\.json/);
     expect(JSON.parse(await readFile(out, 'utf8'))).toMatchObject({ format: 'lendbot-model' });
-    expect(await runCli(['train', '--data', unrecorded, '--out', out, '--ignore-worlds'])).toMatchObject({ code: 1, stderr: 'lendbot: --ignore-worlds needs --strategy FILE: the strategy the new model is checked in\n' });
-    const unmodelled = await runCli(['train', '--data', unrecorded, '--out', out, '--strategy', new URL('../../strategies/balanced.yaml', import.meta.url).pathname]);
+    expect(await runCli(['train', '--data', unrecorded, '--out', out, '--ignore-worlds'])).toMatchObject({
+      code: 1,
+      stderr: 'lendbot: --ignore-worlds needs --strategy FILE: the strategy the new model is checked in\n',
+    });
+    const unmodelled = await runCli([
+      'train',
+      '--data',
+      unrecorded,
+      '--out',
+      out,
+      '--strategy',
+      new URL('../../strategies/balanced.yaml', import.meta.url).pathname,
+    ]);
     expect(unmodelled.code).toBe(1);
     expect(unmodelled.stderr).toContain('does not score with a model file (score.model)');
   });
@@ -157,16 +217,25 @@ describe('lendbot train', () => {
       expect(result.stdout).toMatch(/^Calibration of balanced \(.*balanced\.yaml\), platt, on 1 recording\n/);
       expect(result.stdout).toMatch(/\n {2}.*market\.jsonl +1500 +\d+ +\d+ +\d+ +\d+\n/);
       expect(result.stdout).toMatch(/\nFitted on the first part of each recording \(\d+ requests\): platt a \d+\.\d+, b -?\d+\.\d+\n/);
-      expect(result.stdout).toMatch(/\nHeld out, before \(the strategy as it is, (no calibration|platt a [-\d.]+, b [-\d.]+|isotonic, \d+ points \(.*\))\), by decile of predicted default, safest first\n {2}decile +n +predicted range/);
+      expect(result.stdout).toMatch(
+        /\nHeld out, before \(the strategy as it is, (no calibration|platt a [-\d.]+, b [-\d.]+|isotonic, \d+ points \(.*\))\), by decile of predicted default, safest first\n {2}decile +n +predicted range/,
+      );
       expect(result.stdout).toMatch(/\nHeld out, after \(the fitted calibration\)\n {2}decile/);
-      expect(result.stdout).toMatch(/\n {2}(off: )?overall: predicts \d+\.\d % where \d+\.\d % happened \(95 % interval [\d.]+-[\d.]+ %, n=\d+\)/);
-      expect(result.stdout).toMatch(/\nmin_probability 0\.\d+ is unchanged and now reads on the calibrated scale; 0\.\d+ would let the same requests through as before\n/);
+      expect(result.stdout).toMatch(
+        /\n {2}(off: )?overall: predicts \d+\.\d % where \d+\.\d % happened \(95 % interval [\d.]+-[\d.]+ %, n=\d+\)/,
+      );
+      expect(result.stdout).toMatch(
+        /\nmin_probability 0\.\d+ is unchanged and now reads on the calibrated scale; 0\.\d+ would let the same requests through as before\n/,
+      );
       expect(result.stdout).toMatch(/\nWrote .*calibrated\/balanced\.yaml \(score\.calibration\)\n$/);
       const written = await readFile(out, 'utf8');
-      const block = /\n {2}calibration:\n {4}method: platt\n {4}a: [\d.]+\n {4}b: -?[\d.]+\n {4}description: "lendbot train --calibrate platt: \d+ resolved requests the strategy scored, from market\.jsonl"\n/;
+      const block =
+        /\n {2}calibration:\n {4}method: platt\n {4}a: [\d.]+\n {4}b: -?[\d.]+\n {4}description: "lendbot train --calibrate platt: \d+ resolved requests the strategy scored, from market\.jsonl"\n/;
       expect(written).toMatch(block);
       const original = await readFile(balanced, 'utf8');
-      expect(written.replace(block, '\n').replace(/\n {2}calibration:\n(?: {4}.*\n)+/, '\n')).toBe(original.replace(/\n {2}calibration:\n(?: {4}.*\n)+/, '\n'));
+      expect(written.replace(block, '\n').replace(/\n {2}calibration:\n(?: {4}.*\n)+/, '\n')).toBe(
+        original.replace(/\n {2}calibration:\n(?: {4}.*\n)+/, '\n'),
+      );
       const strategy = await loadStrategyFile(out);
       expect(strategy.name).toBe('balanced');
 
@@ -180,12 +249,20 @@ describe('lendbot train', () => {
       const out = join(dir, 'calibrated', 'iso.yaml');
       const result = await runCli(['train', '--calibrate', 'isotonic', '--strategy', balanced, '--data', data, '--out', out, '--json']);
       expect(result.code).toBe(0);
-      const report = JSON.parse(result.stdout) as { method: string; calibration: { method: string; points: number[][] }; before: { overall: { n: number } }; after: { overall: { n: number } }; written: string };
+      const report = JSON.parse(result.stdout) as {
+        method: string;
+        calibration: { method: string; points: number[][] };
+        before: { overall: { n: number } };
+        after: { overall: { n: number } };
+        written: string;
+      };
       expect(report.method).toBe('isotonic');
       expect(report.calibration.points.length).toBeGreaterThan(1);
       expect(report.before.overall.n).toBe(report.after.overall.n);
       expect(report.written).toBe(out);
-      expect(await readFile(out, 'utf8')).toContain('    method: isotonic\n    points:   # [score probability, calibrated probability]\n      - [');
+      expect(await readFile(out, 'utf8')).toContain(
+        '    method: isotonic\n    points:   # [score probability, calibrated probability]\n      - [',
+      );
     });
 
     it('writes only when the calibration loses money held out in no borrower world, unless --ignore-worlds', async () => {
@@ -193,16 +270,37 @@ describe('lendbot train', () => {
       // (platt 1, -1) whose replacement, fitted on this market, loses in the rate-insensitive world.
       const unrecorded = await unrecordedCopy();
       const current = join(dir, 'platt.yaml');
-      await writeFile(current, (await readFile(balanced, 'utf8')).replace(/ {2}calibration:\n(?: {4}.*\n)+/, '  calibration: { method: platt, a: 1, b: -1 }\n'));
+      await writeFile(
+        current,
+        (await readFile(balanced, 'utf8')).replace(/ {2}calibration:\n(?: {4}.*\n)+/, '  calibration: { method: platt, a: 1, b: -1 }\n'),
+      );
       const out = join(dir, 'calibrated', 'refused.yaml');
       const refused = await runCli(['train', '--calibrate', 'platt', '--strategy', current, '--data', unrecorded, '--out', out]);
       expect(refused.code).toBe(3);
-      expect(refused.stdout).toMatch(/\nHeld out, in money: the strategy with the calibration fitted on the first part against the strategy as it is \(balance [\d,.]+ USD, seed 1\)\n/);
-      expect(refused.stdout).toMatch(/\n {2}world +gain +95% interval +requests +funded\n {2}insensitive +-\d+\.\d\d% .*\n {2}linear .*\n {2}quality .*\n {2}assumed .*\n/);
+      expect(refused.stdout).toMatch(
+        /\nHeld out, in money: the strategy with the calibration fitted on the first part against the strategy as it is \(balance [\d,.]+ USD, seed 1\)\n/,
+      );
+      expect(refused.stdout).toMatch(
+        /\n {2}world +gain +95% interval +requests +funded\n {2}insensitive +-\d+\.\d\d% .*\n {2}linear .*\n {2}quality .*\n {2}assumed .*\n/,
+      );
       expect(refused.stdout).not.toContain('Wrote');
-      expect(refused.stderr).toMatch(/^lendbot: not written: the new calibration loses held out in insensitive -\d+\.\d\d points; .*refused\.yaml is unchanged \(--ignore-worlds writes it anyway\)\n$/);
+      expect(refused.stderr).toMatch(
+        /^lendbot: not written: the new calibration loses held out in insensitive -\d+\.\d\d points; .*refused\.yaml is unchanged \(--ignore-worlds writes it anyway\)\n$/,
+      );
       await expect(readFile(out)).rejects.toThrow(/ENOENT/);
-      const forced = await runCli(['train', '--calibrate', 'platt', '--strategy', current, '--data', unrecorded, '--out', out, '--ignore-worlds', '--json']);
+      const forced = await runCli([
+        'train',
+        '--calibrate',
+        'platt',
+        '--strategy',
+        current,
+        '--data',
+        unrecorded,
+        '--out',
+        out,
+        '--ignore-worlds',
+        '--json',
+      ]);
       expect(forced.code).toBe(0);
       const report = JSON.parse(forced.stdout) as { written: string; worlds_check: { holds: boolean; worlds: Array<{ world: string }> } };
       expect(report).toMatchObject({ written: out, worlds_check: { holds: false } });
@@ -219,7 +317,17 @@ describe('lendbot train', () => {
       const bad = await runCli(['train', '--calibrate', 'spline', '--strategy', balanced, '--data', data, '--out', out]);
       expect(bad.code).not.toBe(0);
       expect(bad.stderr).toContain('expected platt or isotonic');
-      const missing = await runCli(['train', '--calibrate', 'platt', '--strategy', balanced, '--data', `${data},${join(dir, 'nowhere.jsonl')}`, '--out', out]);
+      const missing = await runCli([
+        'train',
+        '--calibrate',
+        'platt',
+        '--strategy',
+        balanced,
+        '--data',
+        `${data},${join(dir, 'nowhere.jsonl')}`,
+        '--out',
+        out,
+      ]);
       expect(missing).toMatchObject({ code: 1, stderr: `lendbot: cannot read ${join(dir, 'nowhere.jsonl')}: file not found\n` });
       await expect(readFile(out)).rejects.toThrow(/ENOENT/);
     });

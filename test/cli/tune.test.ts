@@ -16,13 +16,29 @@ describe('lendbot tune', () => {
     strategy = join(dir, 'flat.yaml');
     await writeFile(strategy, FLAT_STRATEGY_YAML);
     // Planted: credit score ranges starting below 620 repay 30%; the best floor is 610 or 620.
-    await writeRecording(data, syntheticRecording(400, 5, (low) => (low < 620 ? 0.3 : 1)));
+    await writeRecording(
+      data,
+      syntheticRecording(400, 5, (low) => (low < 620 ? 0.3 : 1)),
+    );
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const args = (...more: string[]): string[] => ['tune', '--data', data, '--strategy', strategy, '--trials', '20', '--seed', '3', '--balance', '300000', ...more];
+  const args = (...more: string[]): string[] => [
+    'tune',
+    '--data',
+    data,
+    '--strategy',
+    strategy,
+    '--trials',
+    '20',
+    '--seed',
+    '3',
+    '--balance',
+    '300000',
+    ...more,
+  ];
 
   it('finds the planted floor, shows the held-out comparison, and writes only the param value', async () => {
     const out = join(dir, 'flat.tuned.yaml');
@@ -32,7 +48,9 @@ describe('lendbot tune', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/Window 1: train 280 requests/);
     expect(result.stdout).toMatch(/ {2}current +0 +/);
-    expect(result.stdout).toMatch(/held out [-\d.]+%, 95% interval [-\d.]+% to [-\d.]+% \(paired over 120 held-out requests, blocks of \d+, 2000 resamples; funded \d+ vs \d+\)/);
+    expect(result.stdout).toMatch(
+      /held out [-\d.]+%, 95% interval [-\d.]+% to [-\d.]+% \(paired over 120 held-out requests, blocks of \d+, 2000 resamples; funded \d+ vs \d+\)/,
+    );
     expect(result.stdout).toMatch(/^improved: .*; writing the tuned values$/m);
     const report = JSON.parse(await readFile(json, 'utf8')) as Record<string, unknown> & { heldOut: Record<string, number> };
     expect(report).not.toHaveProperty('heldOutT');
@@ -45,7 +63,10 @@ describe('lendbot tune', () => {
   });
 
   it('gives the same report with two worker threads as in one thread', async () => {
-    const [one, two] = await Promise.all([runCli(args('--workers', '1', '--walk-forward', '2')), runCli(args('--workers', '2', '--walk-forward', '2'))]);
+    const [one, two] = await Promise.all([
+      runCli(args('--workers', '1', '--walk-forward', '2')),
+      runCli(args('--workers', '2', '--walk-forward', '2')),
+    ]);
     expect(two.stderr).toBe('');
     expect(two.code).toBe(0);
     expect(two.stdout).toBe(one.stdout);

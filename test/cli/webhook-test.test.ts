@@ -29,11 +29,15 @@ describe('lendbot webhook test', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const lines = result.stdout.split('\n');
-    expect(lines[0]).toMatch(/^sent new_loan_request_created [0-9a-f-]{36} \(loan request 999999999\) to http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
+    expect(lines[0]).toMatch(
+      /^sent new_loan_request_created [0-9a-f-]{36} \(loan request 999999999\) to http:\/\/127\.0\.0\.1:\d+\/webhooks$/,
+    );
     expect(lines[1]).toMatch(/^answered 200 .*: the signature verified with LENDBOT_WEBHOOK_SECRET$/);
     expect(lines[2]).toBe('the daemon:');
     expect(lines[3]).toMatch(/^ {2}stored in the inbox at \d{4}-/);
-    expect(lines[4]).toMatch(/^ {2}processed at .*: not listed: the marketplace has no such open loan request, so the event was dropped as unknown$/);
+    expect(lines[4]).toMatch(
+      /^ {2}processed at .*: not listed: the marketplace has no such open loan request, so the event was dropped as unknown$/,
+    );
     const uuid = /([0-9a-f-]{36})/.exec(lines[0] ?? '')?.[1] ?? '';
     expect(harness.store.inbox.get(uuid)?.outcome).toBe('not listed');
   });
@@ -41,12 +45,28 @@ describe('lendbot webhook test', () => {
   it('a listed loan request: --json reports the decision the daemon recorded', async () => {
     const request = harness.sandbox.control.createLoanRequest({ svcColor: 1 });
     const result = await runCli(
-      ['webhook', 'test', '--url', harness.daemon.webhookUrl, '--db', db, '--json', '--loan-request-id', String(request.id), '--amount', String(request.loan_amount)],
+      [
+        'webhook',
+        'test',
+        '--url',
+        harness.daemon.webhookUrl,
+        '--db',
+        db,
+        '--json',
+        '--loan-request-id',
+        String(request.id),
+        '--amount',
+        String(request.loan_amount),
+      ],
       env,
     );
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    const report = JSON.parse(result.stdout) as { status: number; ok: boolean; daemon: { stored: boolean; processed: boolean; outcome: string; decision: { action: string; dryRun: boolean } | null } };
+    const report = JSON.parse(result.stdout) as {
+      status: number;
+      ok: boolean;
+      daemon: { stored: boolean; processed: boolean; outcome: string; decision: { action: string; dryRun: boolean } | null };
+    };
     expect(report.status).toBe(200);
     expect(report.ok).toBe(true);
     expect(report.daemon.stored).toBe(true);

@@ -14,14 +14,17 @@ type Config = z.infer<typeof schema>;
 
 const uniqueNames: CrossFieldRule<Config> = (config) =>
   config.limits.flatMap((limit, index) =>
-    config.limits.findIndex((other) => other.name === limit.name) < index ? [{ path: ['limits', index, 'name'], message: `duplicate limit "${limit.name}"` }] : [],
+    config.limits.findIndex((other) => other.name === limit.name) < index
+      ? [{ path: ['limits', index, 'name'], message: `duplicate limit "${limit.name}"` }]
+      : [],
   );
 
 function problems(text: string, rules: Array<CrossFieldRule<Config>> = []): string[] {
   try {
     parseYamlText(text, 'lendbot.yaml', schema, rules);
   } catch (error) {
-    if (error instanceof ConfigFileError) return error.problems.map((problem) => `${problem.line}:${problem.col} ${problem.path}: ${problem.message}`);
+    if (error instanceof ConfigFileError)
+      return error.problems.map((problem) => `${problem.line}:${problem.col} ${problem.path}: ${problem.message}`);
     throw error;
   }
   return [];
@@ -70,7 +73,9 @@ mode: live-ish
     let text = 'a: &a [x, x, x, x, x, x, x, x, x]\n';
     for (let level = 1; level < names.length; level++) {
       const name = names[level] ?? '';
-      text += `${name}: &${name} [${Array(9).fill(`*${names[level - 1] ?? ''}`).join(', ')}]\n`;
+      text += `${name}: &${name} [${Array(9)
+        .fill(`*${names[level - 1] ?? ''}`)
+        .join(', ')}]\n`;
     }
     const found = problems(text);
     expect(found).toHaveLength(1);

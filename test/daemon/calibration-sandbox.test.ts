@@ -23,11 +23,25 @@ afterEach(async () => {
 
 describe('calibration against the sandbox', { timeout: 120_000 }, () => {
   it('finds the loans of borrowers who miss payments far above the predicted default, and alerts', async () => {
-    const risk = { max_amount_per_day: null, max_open_exposure: null, max_per_borrower: null, protections: { default_spike: { enabled: false }, drawdown: { enabled: false } } };
+    const risk = {
+      max_amount_per_day: null,
+      max_open_exposure: null,
+      max_per_borrower: null,
+      protections: { default_spike: { enabled: false }, drawdown: { enabled: false } },
+    };
     harness = await startDaemonHarness({ balanceCents: 10_000_000, risk, sandbox: { arrivalsPerHour: 0 } });
     const h = harness;
     for (let i = 0; i < 32; i += 1) {
-      h.sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.6, competitorOffers: 0, decisionDelayMs: HOUR, loanTerms: 3, loanAmountCents: 10_000, repayProbability: 0, missedMonth: 1 });
+      h.sandbox.control.createLoanRequest({
+        svcColor: 1,
+        maxInterestRate: 0.6,
+        competitorOffers: 0,
+        decisionDelayMs: HOUR,
+        loanTerms: 3,
+        loanAmountCents: 10_000,
+        repayProbability: 0,
+        missedMonth: 1,
+      });
     }
     await h.daemon.runJob('poll');
     await h.daemon.pipeline.idle();
@@ -46,6 +60,8 @@ describe('calibration against the sandbox', { timeout: 120_000 }, () => {
     expect(storedCalibrationDrift(h.store.state)).toBeDefined();
     const limits = riskLimitsSchema.parse(risk);
     const text = formatStatusText(buildStatusReport({ store: h.store, nowMs: h.sandbox.clock.now(), limits, budgets: [], dryRun: false }));
-    expect(text).toMatch(/\ncalibration +loans since \d{4}-\d{2}: predicted \d\.\d%, realised so far 100\.0% \[89\.\d% to 100\.0%\] of 32 loans .* ABOVE PREDICTED\n/);
+    expect(text).toMatch(
+      /\ncalibration +loans since \d{4}-\d{2}: predicted \d\.\d%, realised so far 100\.0% \[89\.\d% to 100\.0%\] of 32 loans .* ABOVE PREDICTED\n/,
+    );
   });
 });

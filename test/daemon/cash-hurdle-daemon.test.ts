@@ -22,7 +22,10 @@ function followsCash(): string {
   const dir = mkdtempSync(join(tmpdir(), 'lendbot-cash-'));
   dirs.push(dir);
   const file = join(dir, 'offer-all-cash.yaml');
-  writeFileSync(file, `${readFileSync(OFFER_ALL, 'utf8')}  cash_hurdle: { enabled: true, max_raise: 0.1, max_cut: 0.04, window_days: 14 }\n`);
+  writeFileSync(
+    file,
+    `${readFileSync(OFFER_ALL, 'utf8')}  cash_hurdle: { enabled: true, max_raise: 0.1, max_cut: 0.04, window_days: 14 }\n`,
+  );
   return file;
 }
 

@@ -45,7 +45,10 @@ export function queryDatabase<T>(file: string, sql: string, ...params: unknown[]
  * at start unless `pollAtStart` is false, and on `pollSchedule` when given), no risk caps (these
  * tests are about crashes).
  */
-export function writeChildConfig(file: string, options: { db: string; port: number; strategy: string; pollSchedule?: string; pollAtStart?: boolean }): void {
+export function writeChildConfig(
+  file: string,
+  options: { db: string; port: number; strategy: string; pollSchedule?: string; pollAtStart?: boolean },
+): void {
   writeFileSync(
     file,
     [

@@ -32,7 +32,13 @@ beforeAll(async () => {
   // Forty requests of 300.00 (plus fees): about fifteen fit the balance. Nobody else offers and
   // no borrower decides during the test, so every offer stays pending and keeps its money.
   for (let i = 0; i < 40; i++) {
-    sandbox.control.createLoanRequest({ svcColor: i % 3, loanAmountCents: 30_000, maxInterestRate: 0.6, competitorOffers: 0, decisionDelayMs: 30 * 86_400_000 });
+    sandbox.control.createLoanRequest({
+      svcColor: i % 3,
+      loanAmountCents: 30_000,
+      maxInterestRate: 0.6,
+      competitorOffers: 0,
+      decisionDelayMs: 30 * 86_400_000,
+    });
   }
   dir = mkdtempSync(join(tmpdir(), 'lendbot-overcommit-'));
   configFile = join(dir, 'lendbot.yaml');
@@ -52,7 +58,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Money the lender has promised at the service: pending automate_fund offers' totals. */
 function committedCents(): { cents: number; offers: number } {
   const pending = sandbox.control.offers().filter((offer) => offer.offer_status === 'pending' && offer.automate_fund === true);
-  return { cents: pending.reduce((sum, offer) => sum + parseCents(String(offer.loan_request?.total_amount ?? '0')), 0), offers: pending.length };
+  return {
+    cents: pending.reduce((sum, offer) => sum + parseCents(String(offer.loan_request?.total_amount ?? '0')), 0),
+    offers: pending.length,
+  };
 }
 
 describe('repeated crashes while offers are in flight', () => {
@@ -66,7 +75,7 @@ describe('repeated crashes while offers are in flight', () => {
       // Kill at the next new intent, or after a while when nothing more fits.
       const deadline = Date.now() + 3_000;
       while (offerRows() === before && Date.now() < deadline) await sleep(20);
-      await sleep(cycle * 37 % 300);
+      await sleep((cycle * 37) % 300);
       daemon.child.kill('SIGKILL');
       await daemon.exited;
     }
@@ -82,8 +91,16 @@ describe('repeated crashes while offers are in flight', () => {
     // The guard's rule: the balance must exceed every pending offer's total put together.
     expect(committed.cents).toBeLessThan(BALANCE_CENTS);
     // Every offer at the service is one of ours, once, and nothing is left unsettled.
-    const rows = queryDatabase<{ loan_request_id: number; state: string }>(join(dir, 'lendbot.db'), "SELECT loan_request_id, state FROM offers WHERE state <> 'refused'");
+    const rows = queryDatabase<{ loan_request_id: number; state: string }>(
+      join(dir, 'lendbot.db'),
+      "SELECT loan_request_id, state FROM offers WHERE state <> 'refused'",
+    );
     expect(rows.filter((row) => row.state === 'intent' || row.state === 'unknown')).toEqual([]);
-    expect(rows.map((row) => row.loan_request_id).sort()).toEqual(sandbox.control.offers().map((offer) => offer.loan_request?.id).sort());
+    expect(rows.map((row) => row.loan_request_id).sort()).toEqual(
+      sandbox.control
+        .offers()
+        .map((offer) => offer.loan_request?.id)
+        .sort(),
+    );
   });
 });

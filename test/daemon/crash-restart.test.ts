@@ -53,7 +53,11 @@ describe('a daemon killed mid-offer', () => {
     sandbox.control.setFaults({ latencyMs: 1500 });
 
     const first = startDaemon();
-    await waitFor(() => query('SELECT 1 FROM offers WHERE loan_request_id = ? AND state = ?', x.id, 'intent').length === 1, `the intent for ${x.id}\n${first.output()}`, 30_000);
+    await waitFor(
+      () => query('SELECT 1 FROM offers WHERE loan_request_id = ? AND state = ?', x.id, 'intent').length === 1,
+      `the intent for ${x.id}\n${first.output()}`,
+      30_000,
+    );
 
     // A webhook arrives while the pipeline is busy: it is stored (200) but not yet processed.
     const y = sandbox.control.createLoanRequest({ svcColor: 0, competitorOffers: 0 });
@@ -61,17 +65,26 @@ describe('a daemon killed mid-offer', () => {
     const token = await signEvent(sandbox.credentials.webhookSecret, {
       webhook_uuid: uuid,
       topic: 'new_loan_request_created',
-      data: { loan_request_id: y.id, loan_request_amount: Number(y.loan_amount), loan_request_type: 'cash', has_banking_data: true, automated_loan_request: false },
+      data: {
+        loan_request_id: y.id,
+        loan_request_amount: Number(y.loan_amount),
+        loan_request_type: 'cash',
+        has_banking_data: true,
+        automated_loan_request: false,
+      },
     });
     expect(await postWebhook(webhookUrl, JSON.stringify({ token }))).toBe(200);
     first.child.kill('SIGKILL');
     await first.exited;
-    expect(query<{ processed_at: string | null }>('SELECT processed_at FROM webhook_inbox WHERE webhook_uuid = ?', uuid)).toEqual([{ processed_at: null }]);
+    expect(query<{ processed_at: string | null }>('SELECT processed_at FROM webhook_inbox WHERE webhook_uuid = ?', uuid)).toEqual([
+      { processed_at: null },
+    ]);
 
     sandbox.control.setFaults({ latencyMs: 0 });
     const second = startDaemon();
     await waitFor(
-      () => query('SELECT 1 FROM decisions WHERE loan_request_id IN (?, ?)', x.id, y.id).length === 2 &&
+      () =>
+        query('SELECT 1 FROM decisions WHERE loan_request_id IN (?, ?)', x.id, y.id).length === 2 &&
         query('SELECT 1 FROM offers WHERE loan_request_id = ? AND state = ?', x.id, 'placed').length === 1,
       `both decisions and the settled offer\n${second.output()}`,
       30_000,
@@ -81,7 +94,9 @@ describe('a daemon killed mid-offer', () => {
     expect(sandbox.control.offers().filter((offer) => offer.loan_request?.id === x.id)).toHaveLength(1);
     expect(sandbox.control.offers().filter((offer) => offer.loan_request?.id === y.id)).toHaveLength(1);
     expect(query('SELECT loan_request_id FROM decisions WHERE loan_request_id = ?', x.id)).toHaveLength(1);
-    expect(query<{ outcome: string }>('SELECT outcome FROM webhook_inbox WHERE webhook_uuid = ?', uuid)[0]!.outcome).toMatch(/^(processed|duplicate: already decided)$/);
+    expect(query<{ outcome: string }>('SELECT outcome FROM webhook_inbox WHERE webhook_uuid = ?', uuid)[0]!.outcome).toMatch(
+      /^(processed|duplicate: already decided)$/,
+    );
 
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);

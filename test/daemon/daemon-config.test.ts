@@ -46,18 +46,29 @@ describe('the daemon configuration', () => {
       LENDBOT_WEBHOOK_PORT: '9000',
       LENDBOT_POLL: '*/5 * * * * *',
     });
-    expect(config).toMatchObject({ db: '/data/x.db', dry_run: true, log_level: 'debug', webhook: { port: 9000 }, poll: { schedule: '*/5 * * * * *' } });
+    expect(config).toMatchObject({
+      db: '/data/x.db',
+      dry_run: true,
+      log_level: 'debug',
+      webhook: { port: 9000 },
+      poll: { schedule: '*/5 * * * * *' },
+    });
   });
 
   it('names the variable when the environment is wrong', () => {
     const defaults = daemonConfigSchema.parse({});
-    expect(() => applyEnv(defaults, { LENDBOT_POLL: 'every minute' })).toThrow(new ConfigurationError('LENDBOT_POLL is not a cron expression (got "every minute")'));
+    expect(() => applyEnv(defaults, { LENDBOT_POLL: 'every minute' })).toThrow(
+      new ConfigurationError('LENDBOT_POLL is not a cron expression (got "every minute")'),
+    );
     expect(() => applyEnv(defaults, { LENDBOT_DRY_RUN: 'maybe' })).toThrow('LENDBOT_DRY_RUN must be true or false (got "maybe")');
     expect(() => applyEnv(defaults, { LENDBOT_WEBHOOK_PORT: '70000' })).toThrow('LENDBOT_WEBHOOK_PORT must be a port number (got "70000")');
   });
 
   it('reports every problem of a bad file with its line and column', async () => {
-    const path = file('bad.yaml', ['db: data/x.db', 'poll:', '  schedule: "every minute"', 'risk:', '  min_cash_reserve: -5', 'webhok:', '  port: 1', ''].join('\n'));
+    const path = file(
+      'bad.yaml',
+      ['db: data/x.db', 'poll:', '  schedule: "every minute"', 'risk:', '  min_cash_reserve: -5', 'webhok:', '  port: 1', ''].join('\n'),
+    );
     const error = await loadDaemonConfig(path, {}).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConfigFileError);
     const lines = (error as ConfigFileError).message.split('\n').slice(1);

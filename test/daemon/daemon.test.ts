@@ -107,7 +107,13 @@ describe('the daemon against the sandbox', () => {
     const claims = {
       webhook_uuid: randomUUID(),
       topic: 'new_loan_request_created',
-      data: { loan_request_id: request.id, loan_request_amount: Number(request.loan_amount), loan_request_type: 'cash', has_banking_data: true, automated_loan_request: false },
+      data: {
+        loan_request_id: request.id,
+        loan_request_amount: Number(request.loan_amount),
+        loan_request_type: 'cash',
+        has_banking_data: true,
+        automated_loan_request: false,
+      },
     };
     const body = JSON.stringify({ token: await signEvent(h.sandbox.credentials.webhookSecret, claims) });
     expect(await postWebhook(h.daemon.webhookUrl, body)).toBe(200);
@@ -117,7 +123,9 @@ describe('the daemon against the sandbox', () => {
 
     const forged = JSON.stringify({ token: await signEvent('not-the-secret', { ...claims, webhook_uuid: randomUUID() }) });
     expect(await postWebhook(h.daemon.webhookUrl, forged)).toBe(401);
-    const mislabelled = JSON.stringify({ token: await signEvent(h.sandbox.credentials.webhookSecret, { ...claims, webhook_uuid: randomUUID() }) });
+    const mislabelled = JSON.stringify({
+      token: await signEvent(h.sandbox.credentials.webhookSecret, { ...claims, webhook_uuid: randomUUID() }),
+    });
     expect(await postWebhook(h.daemon.webhookUrl, mislabelled, 'loan_funded')).toBe(400);
     expect(await postWebhook(h.daemon.webhookUrl, JSON.stringify({ token: 'x'.repeat(70_000) }))).toBe(413);
     expect(await postWebhook(h.daemon.webhookUrl, '{not json')).toBe(400);
@@ -133,7 +141,13 @@ describe('the daemon against the sandbox', () => {
     const h = harness;
     const post = async (type: string): Promise<string> => {
       const uuid = randomUUID();
-      const data = { loan_request_id: 987_654, loan_request_amount: 500, loan_request_type: type, has_banking_data: false, automated_loan_request: false };
+      const data = {
+        loan_request_id: 987_654,
+        loan_request_amount: 500,
+        loan_request_type: type,
+        has_banking_data: false,
+        automated_loan_request: false,
+      };
       const token = await signEvent(h.sandbox.credentials.webhookSecret, { webhook_uuid: uuid, topic: 'new_loan_request_created', data });
       expect(await postWebhook(h.daemon.webhookUrl, JSON.stringify({ token }))).toBe(200);
       await waitFor(() => (h.store.inbox.get(uuid)?.processedAt ?? null) !== null, 'the event to be processed');
@@ -161,7 +175,10 @@ describe('the daemon against the sandbox', () => {
     // The balance as read before the borrower accepts: no loan paid out yet.
     await h.daemon.runJob('balance');
     const paidOut = (): boolean =>
-      h.store.account.transferGroups().flatMap((group) => group.transactions).some((transfer) => transfer.transfer_type === 'Fund Loans' && transfer.loan_request_id === request.id);
+      h.store.account
+        .transferGroups()
+        .flatMap((group) => group.transactions)
+        .some((transfer) => transfer.transfer_type === 'Fund Loans' && transfer.loan_request_id === request.id);
     expect(paidOut()).toBe(false);
 
     h.sandbox.control.acceptOffer(offer.serviceOfferId!);
@@ -179,6 +196,8 @@ describe('the daemon against the sandbox', () => {
 
   it('names the jobs it has when asked for one it does not', async () => {
     harness = await startDaemonHarness();
-    await expect(harness.daemon.runJob('nope')).rejects.toThrow('no job "nope"; jobs: poll, balance, sync, fund, protections, inbox, learn');
+    await expect(harness.daemon.runJob('nope')).rejects.toThrow(
+      'no job "nope"; jobs: poll, balance, sync, fund, protections, inbox, learn',
+    );
   });
 });

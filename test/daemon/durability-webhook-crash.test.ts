@@ -49,7 +49,13 @@ describe('the webhook inbox across a SIGKILL', () => {
     const bodies = await Promise.all(
       Array.from({ length: EVENTS }, async (_, i) => {
         const uuid = randomUUID();
-        const data = { loan_request_id: 900_000 + i, loan_request_amount: 500, loan_request_type: 'crypto', has_banking_data: false, automated_loan_request: false };
+        const data = {
+          loan_request_id: 900_000 + i,
+          loan_request_amount: 500,
+          loan_request_type: 'crypto',
+          has_banking_data: false,
+          automated_loan_request: false,
+        };
         const token = await signEvent(sandbox.credentials.webhookSecret, { webhook_uuid: uuid, topic: 'new_loan_request_created', data });
         return { uuid, body: JSON.stringify({ token }) };
       }),
@@ -62,7 +68,11 @@ describe('the webhook inbox across a SIGKILL', () => {
       while (next < bodies.length) {
         const { uuid, body } = bodies[next++]!;
         try {
-          const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Svc-Topic': 'new_loan_request_created' }, body });
+          const response = await fetch(url, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', 'X-Svc-Topic': 'new_loan_request_created' },
+            body,
+          });
           await response.arrayBuffer();
           if (response.status !== 200) continue;
           acked.push(uuid);

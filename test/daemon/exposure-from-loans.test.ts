@@ -17,7 +17,14 @@ afterEach(async () => {
 
 const TOTAL_CENTS = 31_650;
 const requestJson = (id: number) =>
-  loanRequestJson(id, { loan_amount: '300.00', total_amount: '316.50', total_fees: '16.50', fee_legislative: '1.50', fee_extra: '5.00', fee_svc: '10.00' });
+  loanRequestJson(id, {
+    loan_amount: '300.00',
+    total_amount: '316.50',
+    total_fees: '16.50',
+    fee_legislative: '1.50',
+    fee_extra: '5.00',
+    fee_svc: '10.00',
+  });
 const page = (results: unknown[]) => ({ status: 200, body: { count: results.length, next: null, previous: null, results } });
 
 describe('exposure after a sync of loans the service reports as owing nothing', () => {
@@ -36,7 +43,9 @@ describe('exposure after a sync of loans the service reports as owing nothing', 
     expect(f.store.offers.listByState(['placed']).map((offer) => offer.loanRequestId)).toEqual([1, 2, 3]);
 
     loans = [
-      ...ids(1, 3).map((id) => loanJson(100 + id, { loan_request_id: id, loan_amount: 316.5, loan_balance: 0, remaining_debt: 0, loan_due_amount: 0 })),
+      ...ids(1, 3).map((id) =>
+        loanJson(100 + id, { loan_request_id: id, loan_amount: 316.5, loan_balance: 0, remaining_debt: 0, loan_due_amount: 0 }),
+      ),
       loanJson(200, { loan_request_id: 9_000, loan_balance: -100_000, remaining_debt: -100_000 }),
     ];
     await f.daemon.runJob('sync');
@@ -47,7 +56,9 @@ describe('exposure after a sync of loans the service reports as owing nothing', 
     listed = ids(1, 8);
     f.clock.advance(60_000);
     await f.daemon.runJob('poll');
-    const offeredOn = f.server.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/make_offer/')).map((request) => request.path);
+    const offeredOn = f.server.requests
+      .filter((request) => request.method === 'POST' && request.path.endsWith('/make_offer/'))
+      .map((request) => request.path);
     expect(offeredOn).toHaveLength(3);
     expect(ids(4, 8).map((id) => f.store.decisions.get(id)?.guardCode)).toEqual(ids(4, 8).map(() => 'max_open_exposure'));
     expect(f.store.decisions.get(4)?.reasons).toContain('guard exposure 949.50 + total 316.50 > max 1000.00');

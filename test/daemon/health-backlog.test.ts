@@ -33,7 +33,9 @@ describe('/healthz with a deep webhook inbox', () => {
     let seq = 0;
     // Events of a topic lendbot does not act on: the worker marks each processed at once.
     const arrive = (count: number, atMs: number) =>
-      f.store.inbox.insertMany(Array.from({ length: count }, () => ({ webhookUuid: `e${(seq += 1)}`, topic: 'loan_funded', data: {}, receivedAtMs: atMs })));
+      f.store.inbox.insertMany(
+        Array.from({ length: count }, () => ({ webhookUuid: `e${(seq += 1)}`, topic: 'loan_funded', data: {}, receivedAtMs: atMs })),
+      );
 
     const startedMs = f.clock.now();
     arrive(1200, startedMs);

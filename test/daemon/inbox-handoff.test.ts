@@ -18,7 +18,13 @@ afterEach(async () => {
 /** Posts a signed new-request webhook for `id` and returns its uuid. */
 async function postNewRequest(h: DaemonHarness, request: { id: number; loan_amount: string }): Promise<string> {
   const uuid = randomUUID();
-  const data = { loan_request_id: request.id, loan_request_amount: Number(request.loan_amount), loan_request_type: 'cash', has_banking_data: true, automated_loan_request: false };
+  const data = {
+    loan_request_id: request.id,
+    loan_request_amount: Number(request.loan_amount),
+    loan_request_type: 'cash',
+    has_banking_data: true,
+    automated_loan_request: false,
+  };
   const token = await signEvent(h.sandbox.credentials.webhookSecret, { webhook_uuid: uuid, topic: 'new_loan_request_created', data });
   expect(await postWebhook(h.daemon.webhookUrl, JSON.stringify({ token }))).toBe(200);
   return uuid;
@@ -32,7 +38,8 @@ function failingLists(client: MarketplaceClient, fails: (filters: LoanRequestFil
       if (typeof value !== 'function') return value;
       if (property !== 'loanRequestPages') return value.bind(target);
       return (filters?: LoanRequestFilters) => {
-        if (fails(filters)) throw new ServiceError('SERVER_ERROR', 'server error', { method: 'GET', path: '/api/v3/loan_requests/', status: 503 });
+        if (fails(filters))
+          throw new ServiceError('SERVER_ERROR', 'server error', { method: 'GET', path: '/api/v3/loan_requests/', status: 503 });
         return target.loanRequestPages(filters);
       };
     },
@@ -97,7 +104,10 @@ describe('inbox worker: events handed over by the listener', () => {
     failLists = true;
     const failed = h.sandbox.control.createLoanRequest({ svcColor: 1, competitorOffers: 0 });
     const failedUuid = await postNewRequest(h, failed);
-    await waitFor(() => h.logs.some((line) => line.msg === 'webhook events not processed; every one tried failed, backing off'), 'the failure');
+    await waitFor(
+      () => h.logs.some((line) => line.msg === 'webhook events not processed; every one tried failed, backing off'),
+      'the failure',
+    );
     expect(processed(h, failedUuid)).toBe(false);
     expect(h.store.decisions.has(failed.id)).toBe(false);
 
@@ -114,7 +124,9 @@ describe('inbox worker: events handed over by the listener', () => {
 
   it('after a pass where one event failed and another was handled, reads the inbox for the next webhook', async () => {
     let failingAmount: number | undefined;
-    harness = await startDaemonHarness({ wrapClient: (client) => failingLists(client, (filters) => filters?.loanAmount?.min === failingAmount) });
+    harness = await startDaemonHarness({
+      wrapClient: (client) => failingLists(client, (filters) => filters?.loanAmount?.min === failingAmount),
+    });
     const h = harness;
     h.sandbox.control.setFaults({ dropWebhookRate: 1 });
     await handleOneWebhook(h);

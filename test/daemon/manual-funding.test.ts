@@ -20,7 +20,11 @@ const NOT_ACCEPTED = 'This offer has not been accepted by the borrower.';
 
 /** A daemon trading offer-all-manual on one request of ours (the market's own arrivals are not heard). */
 async function placeManualOffer(options: { decisionDelayMs: number; balanceCents?: number }) {
-  harness = await startDaemonHarness({ strategyFiles: [OFFER_ALL_MANUAL], logLevel: 'debug', balanceCents: options.balanceCents ?? 1_000_000 });
+  harness = await startDaemonHarness({
+    strategyFiles: [OFFER_ALL_MANUAL],
+    logLevel: 'debug',
+    balanceCents: options.balanceCents ?? 1_000_000,
+  });
   const h = harness;
   h.sandbox.control.setFaults({ dropWebhookRate: 1 });
   const request = h.sandbox.control.createLoanRequest({ svcColor: 1, competitorOffers: 0, decisionDelayMs: options.decisionDelayMs });
@@ -133,7 +137,13 @@ describe('funding offers by hand (automate_fund: false)', () => {
     h.sandbox.control.acceptOffer(serviceOfferId);
     // The sync as the daemon would build it with the expiry (see the report: daemon.ts wiring).
     const captured = captureLog();
-    const sync = new AccountSync({ client: h.client, store: h.store, clock: h.sandbox.clock, log: captured.log, offerExpiryMs: () => 72 * HOUR });
+    const sync = new AccountSync({
+      client: h.client,
+      store: h.store,
+      clock: h.sandbox.clock,
+      log: captured.log,
+      offerExpiryMs: () => 72 * HOUR,
+    });
     await sync.sync();
     expect(h.store.offers.get(offer.id)!.state).toBe('accepted');
     expect(captured.lines.find((line) => line.level === 40)).toMatchObject({

@@ -20,7 +20,10 @@ afterEach(async () => {
   harness = undefined;
 });
 
-async function offeredRequest(h: DaemonHarness, fields: Parameters<DaemonHarness['sandbox']['control']['createLoanRequest']>[0]): Promise<number> {
+async function offeredRequest(
+  h: DaemonHarness,
+  fields: Parameters<DaemonHarness['sandbox']['control']['createLoanRequest']>[0],
+): Promise<number> {
   const request = h.sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.6, decisionDelayMs: 2 * HOUR, ...fields });
   await h.sandbox.control.flushWebhooks();
   await waitFor(() => h.store.offers.getByRequest(request.id)?.state === 'placed', `the offer on ${request.id}`);
@@ -45,7 +48,10 @@ describe('market learning in the daemon', () => {
     const outbid = await offeredRequest(h, { competitorRates: [0.031] });
     const walkedAway = await offeredRequest(h, { competitorOffers: 0, takeUp: 0 });
     const rows = (): Row[] => databaseOf(h.store).prepare('SELECT * FROM market_decisions ORDER BY loan_request_id').all() as Row[];
-    const learner = () => createMarketLearningRepository(databaseOf(h.store)).learners().find((row) => row.strategy === 'learn-all');
+    const learner = () =>
+      createMarketLearningRepository(databaseOf(h.store))
+        .learners()
+        .find((row) => row.strategy === 'learn-all');
 
     // All three priced by the prior (version 0), each with what its fate will teach.
     expect(rows().map((row) => [row.loan_request_id, row.version, row.evidence, row.action, row.fate])).toEqual([
@@ -88,7 +94,12 @@ describe('market learning in the daemon', () => {
     expect(replayed.existing('learn-all')?.snapshotState.posterior).toEqual(stored.state.posterior);
 
     // A restart resumes the stored learner exactly.
-    const resumed = new MarketFates({ store: h.store, clock: h.sandbox.clock, log: createLogger({ level: 'silent' }), offerExpiryMs: () => 72 * HOUR });
+    const resumed = new MarketFates({
+      store: h.store,
+      clock: h.sandbox.clock,
+      log: createLogger({ level: 'silent' }),
+      offerExpiryMs: () => 72 * HOUR,
+    });
     expect(resumed.learning.existing('learn-all')?.snapshotState).toEqual(stored.state);
   });
 });

@@ -32,7 +32,12 @@ describe('npm start on a fresh machine', () => {
 
   it('reaches its first offer in sandbox mode and stops on SIGTERM', { timeout: 120_000 }, async () => {
     const db = join(dir, 'lendbot.db');
-    const env = { ...cleanEnv(), LENDBOT_DB: db, LENDBOT_WEBHOOK_PORT: String(await freePort()), LENDBOT_OPS_PORT: String(await freePort()) };
+    const env = {
+      ...cleanEnv(),
+      LENDBOT_DB: db,
+      LENDBOT_WEBHOOK_PORT: String(await freePort()),
+      LENDBOT_OPS_PORT: String(await freePort()),
+    };
     const child = spawn(process.execPath, [BIN, 'run', '--sandbox'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -57,7 +62,9 @@ describe('npm start on a fresh machine', () => {
     // (a stop decides nothing new: test/daemon/sigterm-backlog.test.ts).
     const file = new Database(db, { readonly: true });
     try {
-      expect(file.prepare('SELECT count(*) AS n FROM requests_seen WHERE loan_request_id NOT IN (SELECT loan_request_id FROM decisions)').get()).toEqual({ n: 0 });
+      expect(
+        file.prepare('SELECT count(*) AS n FROM requests_seen WHERE loan_request_id NOT IN (SELECT loan_request_id FROM decisions)').get(),
+      ).toEqual({ n: 0 });
       expect((file.prepare('SELECT count(*) AS n FROM webhook_inbox').get() as { n: number }).n).toBeGreaterThan(0);
     } finally {
       file.close();
@@ -65,7 +72,10 @@ describe('npm start on a fresh machine', () => {
 
     const decisions = await runCli(['decisions', '--db', db, '--action', 'offer', '--json'], {});
     expect(decisions.code).toBe(0);
-    const offers = decisions.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const offers = decisions.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(offers.length).toBeGreaterThan(0);
     expect(Object.keys(offers[0]!)).toEqual(expect.arrayContaining(['loan_request_id', 'action', 'rate', 'strategy', 'reasons']));
     expect(offers.every((offer) => offer.action === 'offer' && typeof offer.rate === 'number')).toBe(true);

@@ -28,7 +28,14 @@ const makeOffer = (id: number): string => `POST /api/v3/loan_requests/${id}/make
 
 /** A request of 300.00 plus 16.50 of fees: 316.50 to fund. */
 function requestJson(id: number): Record<string, unknown> {
-  return loanRequestJson(id, { loan_amount: '300.00', total_amount: '316.50', total_fees: '16.50', fee_legislative: '1.50', fee_extra: '5.00', fee_svc: '10.00' });
+  return loanRequestJson(id, {
+    loan_amount: '300.00',
+    total_amount: '316.50',
+    total_fees: '16.50',
+    fee_legislative: '1.50',
+    fee_extra: '5.00',
+    fee_svc: '10.00',
+  });
 }
 
 /** A market of `count` such requests and an account holding 2,000.00. */
@@ -93,7 +100,11 @@ describe('make_offer answered with a 2xx lendbot cannot read', () => {
     // The next poll asks again about each unknown one: "already made an offer" settles it as placed.
     f.clock.advance(60_000);
     await f.daemon.runJob('poll');
-    expect(offersIn(f, ['placed']).map((offer) => offer.loanRequestId).sort((a, b) => a - b)).toEqual([...answered2xx].sort((a, b) => a - b));
+    expect(
+      offersIn(f, ['placed'])
+        .map((offer) => offer.loanRequestId)
+        .sort((a, b) => a - b),
+    ).toEqual([...answered2xx].sort((a, b) => a - b));
     expect(offersIn(f, ['unknown', 'intent', 'refused'])).toEqual([]);
     expect(answered2xx.size * TOTAL_CENTS).toBeLessThanOrEqual(BALANCE_CENTS);
   });
@@ -124,12 +135,26 @@ describe('which failed make_offer answers release the money', () => {
     const f = fixture;
     const closed = `http://127.0.0.1:${await freePort()}`;
     const client = createMarketplaceClient(
-      { baseUrl: closed, apiKey: API_KEY, secretKey: SECRET_KEY, signatureMode: 'timestamp-secret', numericRangeFormat: 'min-max-params', timeoutMs: 2000, retry: { ...DEFAULT_RETRY, readRetries: 0 } },
+      {
+        baseUrl: closed,
+        apiKey: API_KEY,
+        secretKey: SECRET_KEY,
+        signatureMode: 'timestamp-secret',
+        numericRangeFormat: 'min-max-params',
+        timeoutMs: 2000,
+        retry: { ...DEFAULT_RETRY, readRetries: 0 },
+      },
       { clock: f.clock },
     );
     const placer = new OfferPlacer({ client, store: f.store, clock: f.clock, log: silentLogger, dryRun: false });
-    expect(await placer.place(loanRequest(1), 0.2, true)).toMatchObject({ kind: 'refused', text: expect.stringMatching(/^NETWORK_ERROR: /) as unknown });
-    expect(await placer.place(loanRequest(2), 7, true)).toMatchObject({ kind: 'refused', text: expect.stringMatching(/^INVALID_ARGUMENT: /) as unknown });
+    expect(await placer.place(loanRequest(1), 0.2, true)).toMatchObject({
+      kind: 'refused',
+      text: expect.stringMatching(/^NETWORK_ERROR: /) as unknown,
+    });
+    expect(await placer.place(loanRequest(2), 7, true)).toMatchObject({
+      kind: 'refused',
+      text: expect.stringMatching(/^INVALID_ARGUMENT: /) as unknown,
+    });
     expect(f.store.offers.getByRequest(1)?.state).toBe('refused');
     expect(f.store.offers.getByRequest(2)?.state).toBe('refused');
   });

@@ -22,7 +22,10 @@ afterEach(async () => {
 });
 
 /** Creates a request in the sandbox and waits until the daemon's offer on it is placed. */
-async function offeredRequest(h: DaemonHarness, fields: Parameters<DaemonHarness['sandbox']['control']['createLoanRequest']>[0]): Promise<number> {
+async function offeredRequest(
+  h: DaemonHarness,
+  fields: Parameters<DaemonHarness['sandbox']['control']['createLoanRequest']>[0],
+): Promise<number> {
   const request = h.sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.6, ...fields });
   await h.sandbox.control.flushWebhooks();
   await waitFor(() => h.store.offers.getByRequest(request.id)?.state === 'placed', `the offer on ${request.id}`);
@@ -94,9 +97,24 @@ describe('offer fates from a daemon run against the sandbox', () => {
 
     // A backtest of the export counts the offers it had to judge without an outcome.
     const json = join(h.dir, 'bt.json');
-    const backtest = await runCli(['backtest', '--data', file, '--strategy', OFFER_ALL, '--conditions', 'unlimited', '--draws', '1', '--no-sensitivity', '--json', json]);
+    const backtest = await runCli([
+      'backtest',
+      '--data',
+      file,
+      '--strategy',
+      OFFER_ALL,
+      '--conditions',
+      'unlimited',
+      '--draws',
+      '1',
+      '--no-sensitivity',
+      '--json',
+      json,
+    ]);
     expect(backtest.code).toBe(0);
-    const result = JSON.parse(await readFile(json, 'utf8')) as { runs: Array<{ summary: { offers: number; unjudgedOffers: number; unjudgedShare: number } }> };
+    const result = JSON.parse(await readFile(json, 'utf8')) as {
+      runs: Array<{ summary: { offers: number; unjudgedOffers: number; unjudgedShare: number } }>;
+    };
     expect(result.runs[0]?.summary).toMatchObject({ offers: 5, unjudgedOffers: 4, unjudgedShare: 0.8 });
     expect(backtest.stdout).toContain('Offers judged without an outcome: 4 of 5 (80.0%)');
     expect(backtest.stdout).toContain('warning: 4 of 5 offers (80.0%) were on requests the recording has no outcome for');

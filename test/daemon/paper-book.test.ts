@@ -57,7 +57,10 @@ describe('paper book of a dry run against the sandbox', () => {
     const base = h.daemon.operatorUrl()!;
     const overview = (await (await fetch(new URL('/api/overview', base))).json()) as { status: { paperBook: unknown } };
     expect(overview.status.paperBook).toEqual(summary);
-    const paper = (await (await fetch(new URL('/api/paper', base))).json()) as Record<string, unknown> & { book: Record<string, unknown>; offers: Array<Record<string, unknown>> };
+    const paper = (await (await fetch(new URL('/api/paper', base))).json()) as Record<string, unknown> & {
+      book: Record<string, unknown>;
+      offers: Array<Record<string, unknown>>;
+    };
     expect(paper.basis).toBe('modelled');
     expect(paper.note).toMatch(/^modelled: nothing was sent/);
     expect(paper.book).toMatchObject({

@@ -51,7 +51,13 @@ describe('live and backtest parity', () => {
     // Enough money and offers a day that paid data is bought for offers the guard then allows
     // (it is asked before buying, so nothing is bought for what it refuses), and the daily cap
     // and the balance still refuse some.
-    const risk = { min_cash_reserve: 100, max_offers_per_day: 30, max_per_borrower: 2000, max_open_exposure: null, max_amount_per_day: null };
+    const risk = {
+      min_cash_reserve: 100,
+      max_offers_per_day: 30,
+      max_per_borrower: 2000,
+      max_open_exposure: null,
+      max_amount_per_day: null,
+    };
     const startingBalanceCents = 2_000_000;
     // Half a day of the market (its own arrivals plus sixty of ours), polled as it goes.
     harness = await dryRunSession({ strategyFiles: files, balanceCents: startingBalanceCents, risk }, 60);
@@ -65,7 +71,9 @@ describe('live and backtest parity', () => {
     expect(offers).toBeLessThan(live.length);
     expect(live.some((decision) => decision.reasons.some((reason) => reason.startsWith('guard ')))).toBe(true);
     // ...and paid data bought on the way, so the data loop and its budget are compared too.
-    const bought = databaseOf(h.store).prepare("SELECT count(*) AS n FROM purchases WHERE kind = 'provider' AND ok = 1").get() as { n: number };
+    const bought = databaseOf(h.store).prepare("SELECT count(*) AS n FROM purchases WHERE kind = 'provider' AND ok = 1").get() as {
+      n: number;
+    };
     expect(bought.n).toBeGreaterThan(0);
 
     const invalid: Array<{ loanRequestId: number; message: string }> = [];
@@ -89,7 +97,13 @@ describe('live and backtest parity', () => {
           other.rate === decision.rate &&
           other.strategy === decision.strategy &&
           JSON.stringify(other.reasons) === JSON.stringify(decision.reasons);
-        return same ? undefined : { id: decision.loanRequestId, live: [decision.action, decision.rate, decision.strategy, decision.reasons], backtest: other && [other.action, other.rate, other.strategy, other.reasons] };
+        return same
+          ? undefined
+          : {
+              id: decision.loanRequestId,
+              live: [decision.action, decision.rate, decision.strategy, decision.reasons],
+              backtest: other && [other.action, other.rate, other.strategy, other.reasons],
+            };
       })
       .filter((mismatch) => mismatch !== undefined);
     expect(mismatches).toEqual([]);
@@ -103,7 +117,11 @@ describe('live and backtest parity', () => {
     const refusedBeforeBuying = live.filter((decision) => decision.guardCode !== null && decision.rate === null);
     expect(refusedBeforeBuying.length).toBeGreaterThan(0);
     // Nothing was bought for them: no banking data fetched, no score paid for.
-    const boughtFor = new Set((databaseOf(h.store).prepare('SELECT DISTINCT loan_request_id AS id FROM purchases').all() as Array<{ id: number }>).map((row) => row.id));
+    const boughtFor = new Set(
+      (databaseOf(h.store).prepare('SELECT DISTINCT loan_request_id AS id FROM purchases').all() as Array<{ id: number }>).map(
+        (row) => row.id,
+      ),
+    );
     expect(refusedBeforeBuying.filter((decision) => boughtFor.has(decision.loanRequestId))).toEqual([]);
     const explained = recording
       .map((line) => {
@@ -117,7 +135,13 @@ describe('live and backtest parity', () => {
           (stoppedEarly || (outcome.decision.rate ?? null) === decision.rate) &&
           explainedDecision?.strategy.name === decision.strategy &&
           JSON.stringify(explainedReasons) === JSON.stringify(withoutGuard(decision.reasonValues));
-        return same ? undefined : { id: line.loan_request.id, live: decision && [decision.rate, decision.strategy, decision.reasons], explain: [outcome.decision.rate, outcome.decision.strategy.name, outcome.reasons] };
+        return same
+          ? undefined
+          : {
+              id: line.loan_request.id,
+              live: decision && [decision.rate, decision.strategy, decision.reasons],
+              explain: [outcome.decision.rate, outcome.decision.strategy.name, outcome.reasons],
+            };
       })
       .filter((mismatch) => mismatch !== undefined);
     expect(explained).toEqual([]);
@@ -134,7 +158,13 @@ describe('live and backtest parity', () => {
       doc.pricing = { ...doc.pricing, learning: { prior_sd: 1, explore_share: 0.2 } };
       const file = join(dir, 'balanced-learning.yaml');
       writeFileSync(file, stringify(doc));
-      const risk = { min_cash_reserve: 100, max_offers_per_day: 100, max_per_borrower: null, max_open_exposure: null, max_amount_per_day: null };
+      const risk = {
+        min_cash_reserve: 100,
+        max_offers_per_day: 100,
+        max_per_borrower: null,
+        max_open_exposure: null,
+        max_amount_per_day: null,
+      };
       const startingBalanceCents = 5_000_000;
       harness = await dryRunSession({ strategyFiles: [file], balanceCents: startingBalanceCents, risk }, 40);
       const h = harness;
@@ -145,13 +175,28 @@ describe('live and backtest parity', () => {
       expect(offers.some((decision) => decision.reasons.some((reason) => reason.includes('exploring (greedy')))).toBe(true);
 
       const recording = [...recordingLinesFromStore(h.store, [])];
-      const result = runBacktest(recording, [await loadStrategyFile(file)], { startingBalanceCents, limits: riskLimitsSchema.parse(risk), market: { settle: false }, recordDecisions: true });
+      const result = runBacktest(recording, [await loadStrategyFile(file)], {
+        startingBalanceCents,
+        limits: riskLimitsSchema.parse(risk),
+        market: { settle: false },
+        recordDecisions: true,
+      });
       const replayed = new Map(result.decisions.map((decision) => [decision.loan_request_id, decision]));
       const mismatches = live
         .map((decision) => {
           const other = replayed.get(decision.loanRequestId);
-          const same = other !== undefined && other.action === decision.action && other.rate === decision.rate && JSON.stringify(other.reasons) === JSON.stringify(decision.reasons);
-          return same ? undefined : { id: decision.loanRequestId, live: [decision.action, decision.rate, decision.reasons], backtest: other && [other.action, other.rate, other.reasons] };
+          const same =
+            other !== undefined &&
+            other.action === decision.action &&
+            other.rate === decision.rate &&
+            JSON.stringify(other.reasons) === JSON.stringify(decision.reasons);
+          return same
+            ? undefined
+            : {
+                id: decision.loanRequestId,
+                live: [decision.action, decision.rate, decision.reasons],
+                backtest: other && [other.action, other.rate, other.reasons],
+              };
         })
         .filter((mismatch) => mismatch !== undefined);
       expect(mismatches).toEqual([]);

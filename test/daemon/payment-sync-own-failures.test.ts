@@ -30,13 +30,19 @@ describe('payment sync and one loan the service answers oddly', () => {
     server.route('GET /api/v3/loans/8/payments/', () => ({ status: 200, rawBody: `[${'"x",'.repeat(40_000)}"x"]` }));
     server.route('GET /api/v3/loans/9/payments/', () => ({ status: 200, body: [] }));
     for (const id of [7, 8, 9]) {
-      db.store.account.upsertLoans([loanSchema.parse({ id, loan_amount: 500, interest_rate: 0.2, status: 'funded' })], 'current', clock.now());
+      db.store.account.upsertLoans(
+        [loanSchema.parse({ id, loan_amount: 500, interest_rate: 0.2, status: 'funded' })],
+        'current',
+        clock.now(),
+      );
     }
     const captured = captureLog('info');
     const sync = new PaymentSync({ client, store: db.store, clock, log: captured.log });
 
     expect((await sync.sync()).loansRead).toBe(1);
-    const skipped = captured.lines.filter((line) => line.msg === 'payments of a loan not read; tried again in a day').map((line) => line.loanId);
+    const skipped = captured.lines
+      .filter((line) => line.msg === 'payments of a loan not read; tried again in a day')
+      .map((line) => line.loanId);
     expect(skipped.sort()).toEqual([7, 8]);
     expect(captured.lines.some((line) => line.msg === 'payments not read; the next sync tries again')).toBe(false);
     expect(db.store.payments.dueForRead(clock.now(), 10)).toEqual([]);

@@ -27,7 +27,13 @@ const requests: Record<'late' | 'missed' | 'onTime', LoanRequest> = {} as never;
 const loanIds: Record<keyof typeof requests, number> = { late: 0, missed: 0, onTime: 0 };
 
 function sync(store = h.store, paymentLoansPerSync?: number): AccountSync {
-  return new AccountSync({ client: fx.client, store, clock: fx.sandbox.clock, log, ...(paymentLoansPerSync === undefined ? {} : { paymentLoansPerSync }) });
+  return new AccountSync({
+    client: fx.client,
+    store,
+    clock: fx.sandbox.clock,
+    log,
+    ...(paymentLoansPerSync === undefined ? {} : { paymentLoansPerSync }),
+  });
 }
 
 function watcher(): NotificationWatcher {
@@ -54,7 +60,13 @@ beforeAll(async () => {
     onTime: { repayProbability: 1, missedMonth: null, lateDays: [] },
   };
   for (const [role, fate] of Object.entries(fates) as Array<[keyof typeof requests, (typeof fates)['late']]>) {
-    const request = control.createLoanRequest({ competitorOffers: 0, decisionDelayMs: HOUR, loanTerms: 3, loanAmountCents: 100_000, ...fate });
+    const request = control.createLoanRequest({
+      competitorOffers: 0,
+      decisionDelayMs: HOUR,
+      loanTerms: 3,
+      loanAmountCents: 100_000,
+      ...fate,
+    });
     requests[role] = request;
     h.store.requests.markSeen(request, 'poll', fx.sandbox.clock.now());
     await fx.client.makeOffer(request.id, { offeredInterest: 0.24, automateFund: true });
@@ -87,10 +99,18 @@ describe('payments sync against the sandbox', () => {
       const captured = captureLog('info');
       const payments = new PaymentSync({ client: fx.client, store: other.store, clock: fx.sandbox.clock, log: captured.log });
       // A loan the service no longer knows (its payments answer 404), listed first as never read.
-      other.store.account.upsertLoans([loanSchema.parse({ id: 7, loan_amount: 500, interest_rate: 0.2, status: 'funded' })], 'current', fx.sandbox.clock.now());
+      other.store.account.upsertLoans(
+        [loanSchema.parse({ id: 7, loan_amount: 500, interest_rate: 0.2, status: 'funded' })],
+        'current',
+        fx.sandbox.clock.now(),
+      );
       await sync(other.store).sync();
       fx.sandbox.control.setFaults({ errorRate: 1 });
-      other.store.account.upsertLoans([loanSchema.parse({ id: 8, loan_amount: 500, interest_rate: 0.2, status: 'funded' })], 'current', fx.sandbox.clock.now());
+      other.store.account.upsertLoans(
+        [loanSchema.parse({ id: 8, loan_amount: 500, interest_rate: 0.2, status: 'funded' })],
+        'current',
+        fx.sandbox.clock.now(),
+      );
       expect(await payments.sync()).toEqual({ loansRead: 0, inserted: 0, updated: 0, newlyFlagged: 0 });
       expect(captured.lines.map((line) => [line.msg, line.loanId])).toEqual([['payments not read; the next sync tries again', 8]]);
       fx.sandbox.control.setFaults({ errorRate: 0 });
@@ -98,7 +118,9 @@ describe('payments sync against the sandbox', () => {
       expect(captured.lines.at(-1)).toMatchObject({ msg: 'payments of a loan not read; tried again in a day', loanId: 8 });
       // Loan 7 was skipped the same way by the first sync; the sandbox's own loans were read.
       expect(other.store.payments.dueForRead(fx.sandbox.clock.now(), 10)).toEqual([]);
-      expect(other.store.payments.dueForRead(fx.sandbox.clock.now() + DAY, 10).map((loan) => loan.loanId)).toEqual(expect.arrayContaining([7, 8]));
+      expect(other.store.payments.dueForRead(fx.sandbox.clock.now() + DAY, 10).map((loan) => loan.loanId)).toEqual(
+        expect.arrayContaining([7, 8]),
+      );
     } finally {
       other.cleanup();
     }
@@ -164,11 +186,20 @@ describe('payments sync against the sandbox', () => {
   it('keeps what the payments say about each loan', async () => {
     const fee = (await apiPayments(loanIds.late)).reduce((sum, p) => sum + dollarsToCents(p.late_payment_fees_amount ?? 0), 0);
     expect(fee).toBeGreaterThan(0);
-    expect(h.store.payments.stateOfLoan(loanIds.late)).toMatchObject({ payments: 2, paid: 2, late: 1, missed: 0, maxDelayedDays: 5, feesCents: fee });
+    expect(h.store.payments.stateOfLoan(loanIds.late)).toMatchObject({
+      payments: 2,
+      paid: 2,
+      late: 1,
+      missed: 0,
+      maxDelayedDays: 5,
+      feesCents: fee,
+    });
     expect(h.store.payments.stateOfLoan(loanIds.missed)).toMatchObject({ payments: 2, paid: 1, late: 0, missed: 1, feesCents: 0 });
     expect(h.store.payments.stateOfLoan(loanIds.onTime)).toMatchObject({ payments: 2, paid: 2, late: 0, missed: 0, maxDelayedDays: 0 });
     // The same figures in SQL, for anyone reading the file.
-    const row = databaseOf(h.store).prepare('SELECT late, missed, max_delayed_days, fees_cents FROM loan_payment_states WHERE loan_id = ?').get(loanIds.late);
+    const row = databaseOf(h.store)
+      .prepare('SELECT late, missed, max_delayed_days, fees_cents FROM loan_payment_states WHERE loan_id = ?')
+      .get(loanIds.late);
     expect(row).toEqual({ late: 1, missed: 0, max_delayed_days: 5, fees_cents: fee });
   });
 
@@ -184,7 +215,9 @@ describe('payments sync against the sandbox', () => {
 
     const text = await runCli(['status', '--db', h.path, '--config', config]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toContain(`\npayments           ${paid.length} paid (${dollars(paidCents)}), 1 late (up to 5 days), 1 missed, fees ${dollars(fees)}\n`);
+    expect(text.stdout).toContain(
+      `\npayments           ${paid.length} paid (${dollars(paidCents)}), 1 late (up to 5 days), 1 missed, fees ${dollars(fees)}\n`,
+    );
     const json = await runCli(['status', '--db', h.path, '--config', config, '--json']);
     expect((JSON.parse(json.stdout) as { payments: unknown }).payments).toEqual({
       loans: 3,
@@ -200,7 +233,10 @@ describe('payments sync against the sandbox', () => {
     const out = join(h.path, '..', 'recording.jsonl');
     const exported = await runCli(['record', 'export', '--db', h.path, '--out', out]);
     expect(exported.code).toBe(0);
-    const lines = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { loan_request: { id: number }; outcome?: { status: string; payments?: LoanPayment[] } });
+    const lines = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { loan_request: { id: number }; outcome?: { status: string; payments?: LoanPayment[] } });
     const byRequest = new Map(lines.map((line) => [line.loan_request.id, line.outcome]));
     const missed = byRequest.get(requests.missed.id);
     expect(missed?.status).toBe('collection');

@@ -81,7 +81,14 @@ function pipelineFor(onOffer: () => void, idleCheckpointMs?: number, limits: Ris
 
 describe('the pipeline writes around the offer POST', () => {
   it('writes only the intent and priced purchases before the POST, the rest after it', async () => {
-    const request = sandbox.control.createLoanRequest({ svcColor: 0, creditScore: 780, completedLoans: 5, hasBankingData: true, maxInterestRate: 1.2, competitorOffers: 0 });
+    const request = sandbox.control.createLoanRequest({
+      svcColor: 0,
+      creditScore: 780,
+      completedLoans: 5,
+      hasBankingData: true,
+      maxInterestRate: 1.2,
+      competitorOffers: 0,
+    });
     let atPost: unknown;
     const pipeline = pipelineFor(() => {
       atPost = {
@@ -110,7 +117,14 @@ describe('the pipeline writes around the offer POST', () => {
   });
 
   it('still writes what it bought when the request ends in an error', async () => {
-    const request = sandbox.control.createLoanRequest({ svcColor: 0, creditScore: 780, completedLoans: 5, hasBankingData: true, maxInterestRate: 1.2, competitorOffers: 0 });
+    const request = sandbox.control.createLoanRequest({
+      svcColor: 0,
+      creditScore: 780,
+      completedLoans: 5,
+      hasBankingData: true,
+      maxInterestRate: 1.2,
+      competitorOffers: 0,
+    });
     const pipeline = pipelineFor(() => {
       throw new Error('connection lost before the POST');
     });
@@ -122,7 +136,14 @@ describe('the pipeline writes around the offer POST', () => {
   });
 
   it('checkpoints the WAL into the file once no request came for a while', async () => {
-    const request = sandbox.control.createLoanRequest({ svcColor: 0, creditScore: 780, completedLoans: 5, hasBankingData: true, maxInterestRate: 1.2, competitorOffers: 0 });
+    const request = sandbox.control.createLoanRequest({
+      svcColor: 0,
+      creditScore: 780,
+      completedLoans: 5,
+      hasBankingData: true,
+      maxInterestRate: 1.2,
+      competitorOffers: 0,
+    });
     const pipeline = pipelineFor(() => undefined, 50);
     const before = statSync(path).size;
     await pipeline.process(request, 'webhook');
@@ -133,8 +154,22 @@ describe('the pipeline writes around the offer POST', () => {
   });
 
   it('prepares the guard figures once idle, and the next guard still sees what changed meanwhile', async () => {
-    const first = sandbox.control.createLoanRequest({ svcColor: 0, creditScore: 780, completedLoans: 5, hasBankingData: true, maxInterestRate: 1.2, competitorOffers: 0 });
-    const second = sandbox.control.createLoanRequest({ svcColor: 0, creditScore: 780, completedLoans: 5, hasBankingData: true, maxInterestRate: 1.2, competitorOffers: 0 });
+    const first = sandbox.control.createLoanRequest({
+      svcColor: 0,
+      creditScore: 780,
+      completedLoans: 5,
+      hasBankingData: true,
+      maxInterestRate: 1.2,
+      competitorOffers: 0,
+    });
+    const second = sandbox.control.createLoanRequest({
+      svcColor: 0,
+      creditScore: 780,
+      completedLoans: 5,
+      hasBankingData: true,
+      maxInterestRate: 1.2,
+      competitorOffers: 0,
+    });
     const cents = (amount: string): number => Math.round(Number(amount) * 100);
     // Room for both offers, and less than $100 more.
     const maxOpenExposureCents = cents(first.total_amount) + cents(second.total_amount) + 10_000;
@@ -150,7 +185,18 @@ describe('the pipeline writes around the offer POST', () => {
 
     // Meanwhile a loan made outside lendbot is synced: $200 more exposure, over the cap.
     store.account.upsertLoans(
-      [{ id: 1, loan_request_id: 999_999, borrower_card_color: 1, loan_amount: 300, interest_rate: 0.25, status: 'funded', loan_balance: 200, loan_paid_off: false }],
+      [
+        {
+          id: 1,
+          loan_request_id: 999_999,
+          borrower_card_color: 1,
+          loan_amount: 300,
+          interest_rate: 0.25,
+          status: 'funded',
+          loan_balance: 200,
+          loan_paid_off: false,
+        },
+      ],
       'current',
       sandbox.clock.now(),
     );
@@ -161,4 +207,3 @@ describe('the pipeline writes around the offer POST', () => {
     expect(store.purchases.forRequest(second.id)).toEqual([]);
   });
 });
-

@@ -66,7 +66,15 @@ export async function startPollFixture(options: PollFixtureOptions = {}): Promis
   const client = options.liveClient
     ? undefined
     : createMarketplaceClient(
-        { baseUrl: server.url, apiKey: API_KEY, secretKey: SECRET_KEY, signatureMode: 'timestamp-secret', numericRangeFormat: 'min-max-params', timeoutMs: 5000, retry: { ...DEFAULT_RETRY, readRetries: 0 } },
+        {
+          baseUrl: server.url,
+          apiKey: API_KEY,
+          secretKey: SECRET_KEY,
+          signatureMode: 'timestamp-secret',
+          numericRangeFormat: 'min-max-params',
+          timeoutMs: 5000,
+          retry: { ...DEFAULT_RETRY, readRetries: 0 },
+        },
         { clock },
       );
   const daemon = await createDaemon(config, env, {
@@ -92,7 +100,8 @@ export async function startPollFixture(options: PollFixtureOptions = {}): Promis
     store,
     clock,
     logs: lines,
-    calls: () => server.requests.map((request) => `${request.method} ${request.path}${request.query.size > 0 ? `?${request.query.toString()}` : ''}`),
+    calls: () =>
+      server.requests.map((request) => `${request.method} ${request.path}${request.query.size > 0 ? `?${request.query.toString()}` : ''}`),
     async close() {
       await daemon.stop();
       await server.close();
@@ -113,7 +122,12 @@ export function ids(from: number, to: number): number[] {
 }
 
 /** A page of the loan request list: `ids` as items, `count` and a link to page `nextPage` (or none). */
-export function listPage(server: FixtureServer, itemIds: readonly number[], count: number, nextPage: number | null): { status: number; body: unknown } {
+export function listPage(
+  server: FixtureServer,
+  itemIds: readonly number[],
+  count: number,
+  nextPage: number | null,
+): { status: number; body: unknown } {
   return {
     status: 200,
     body: {

@@ -168,13 +168,21 @@ pricing: { target_return: 0.05 }
   });
 
   it('sends no filter with poll.server_filters: false', async () => {
-    expect(await queryOfPoll({ strategies: [narrow], config: { poll: { schedule: 'off', at_start: false, server_filters: false } } })).toBe('');
+    expect(await queryOfPoll({ strategies: [narrow], config: { poll: { schedule: 'off', at_start: false, server_filters: false } } })).toBe(
+      '',
+    );
   });
 
   it('reads the whole list while an offer awaits reconciliation', async () => {
     fixture = await startPollFixture({ strategies: [narrow] });
     const f = fixture;
-    const intent = f.store.offers.createIntent({ request: loanRequest(99), rate: 0.3, automateFund: true, dryRun: false, atMs: f.clock.now() });
+    const intent = f.store.offers.createIntent({
+      request: loanRequest(99),
+      rate: 0.3,
+      automateFund: true,
+      dryRun: false,
+      atMs: f.clock.now(),
+    });
     if (!intent.created) throw new Error('intent not created');
     f.store.offers.markUnknown(intent.offer.id, 'timeout', f.clock.now());
     f.server.route(LIST, (_request, server) => listPage(server, [1], 1, null));
@@ -188,7 +196,13 @@ pricing: { target_return: 0.05 }
 
 describe('reconciliation during a poll', () => {
   function unknownOffer(f: PollFixture, loanRequestId: number, ageMs = 0): number {
-    const intent = f.store.offers.createIntent({ request: loanRequest(loanRequestId), rate: 0.3, automateFund: true, dryRun: false, atMs: f.clock.now() - ageMs });
+    const intent = f.store.offers.createIntent({
+      request: loanRequest(loanRequestId),
+      rate: 0.3,
+      automateFund: true,
+      dryRun: false,
+      atMs: f.clock.now() - ageMs,
+    });
     if (!intent.created) throw new Error('intent not created');
     f.store.offers.markUnknown(intent.offer.id, 'timeout', f.clock.now() - ageMs);
     return intent.offer.id;
@@ -217,7 +231,9 @@ describe('reconciliation during a poll', () => {
   }
 
   it('recognises an offer that already exists by a refusal text added in config', async () => {
-    const f = await pollWithDuplicateAnswer(await configWith(`service:\n  refusal_texts:\n    - { pattern: "duplicate offer", code: offer_exists }\n`));
+    const f = await pollWithDuplicateAnswer(
+      await configWith(`service:\n  refusal_texts:\n    - { pattern: "duplicate offer", code: offer_exists }\n`),
+    );
     expect(f.store.offers.getByRequest(7)?.state).toBe('placed');
     // Settled before the page's new request was decided.
     const offers = f.calls().filter((call) => call.endsWith('/make_offer/'));

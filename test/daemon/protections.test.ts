@@ -31,18 +31,28 @@ describe('the account-refusal protection', () => {
     expect(second?.reasons.at(-1)).toMatch(/^service refused: RULE_REFUSED: /);
     // The third is never sent: the guard refuses it with the protection's reason.
     expect(third).toMatchObject({ action: 'skip', guardCode: 'paused', placement: null });
-    expect(third?.reasons.at(-1)).toMatch(/^guard paused: account_refusal protection: account refused offers 2 times in 30 min: ".+"; paused until .+ or lendbot resume$/);
+    expect(third?.reasons.at(-1)).toMatch(
+      /^guard paused: account_refusal protection: account refused offers 2 times in 30 min: ".+"; paused until .+ or lendbot resume$/,
+    );
     expect(h.sandbox.control.offers()).toHaveLength(0);
 
     // What `lendbot status` reports (on the market's clock: the sandbox's is not the wall clock).
-    const report = buildStatusReport({ store: h.store, nowMs: h.sandbox.clock.now(), limits: riskLimitsSchema.parse({}), budgets: [], dryRun: false });
+    const report = buildStatusReport({
+      store: h.store,
+      nowMs: h.sandbox.clock.now(),
+      limits: riskLimitsSchema.parse({}),
+      budgets: [],
+      dryRun: false,
+    });
     expect(report.pause?.kind).toBe('account_refusal');
     expect(formatStatusText(report)).toMatch(/\nprotections +PAUSED: account_refusal protection: /);
 
     const resumed = await runCli(['resume', '--db', join(h.dir, 'lendbot.db')]);
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toMatch(/^lifted the account_refusal pause \(since .+\): account_refusal protection: /);
-    expect((await runCli(['resume', '--db', join(h.dir, 'lendbot.db')])).stdout).toBe('no pause in force; new offers are not paused by a protection\n');
+    expect((await runCli(['resume', '--db', join(h.dir, 'lendbot.db')])).stdout).toBe(
+      'no pause in force; new offers are not paused by a protection\n',
+    );
 
     h.sandbox.control.setInvestor({ borrowing: false });
     const next = h.sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.6, competitorOffers: 0 });

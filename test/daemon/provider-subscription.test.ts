@@ -36,7 +36,8 @@ async function decideOne(h: DaemonHarness, riskLevel: number) {
   return { id: request.id, decision, purchases };
 }
 
-const order = (kind: string, provider: string | null) => ['subscription', 'provider_a', 'provider_b'].indexOf(kind === 'subscription' ? kind : (provider ?? ''));
+const order = (kind: string, provider: string | null) =>
+  ['subscription', 'provider_a', 'provider_b'].indexOf(kind === 'subscription' ? kind : (provider ?? ''));
 
 const budgetReasons = (reasons: readonly string[]) => reasons.filter((reason) => reason.startsWith('data budget'));
 
@@ -89,7 +90,9 @@ describe("provider A's subscription and per-strategy budgets, against the sandbo
     // ... while b-buyer, 3.00 within its own 3.00 though the account spent 206.00, buys both.
     for (const bought of [b1, b2]) {
       expect(budgetReasons(bought.decision.reasons)).toEqual([]);
-      expect(bought.purchases.map((p) => [p.kind, p.provider, p.strategy, p.costCents])).toEqual([['provider', 'provider_b', 'b-buyer', 150]]);
+      expect(bought.purchases.map((p) => [p.kind, p.provider, p.strategy, p.costCents])).toEqual([
+        ['provider', 'provider_b', 'b-buyer', 150],
+      ]);
     }
     const march = { fromMs: Date.parse('2026-03-01T00:00:00Z'), toMs: Date.parse('2026-04-01T00:00:00Z') };
     expect(h.store.purchases.spendCents(march)).toBe(20_600);

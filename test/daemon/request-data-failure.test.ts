@@ -41,7 +41,9 @@ async function marketWithOneBadAnswer(config: Record<string, unknown> = {}): Pro
 }
 
 const bankingCallsFor = (f: PollFixture, id: number): number =>
-  f.server.requests.filter((request) => `${request.method} ${request.path}` === BANKING && (request.body as { loan_request_id: number }).loan_request_id === id).length;
+  f.server.requests.filter(
+    (request) => `${request.method} ${request.path}` === BANKING && (request.body as { loan_request_id: number }).loan_request_id === id,
+  ).length;
 
 describe('a request whose data answer cannot be read', () => {
   it('does not stop the poll: the other six are decided, it waits its back-off, then is decided without the data', async () => {
@@ -52,7 +54,12 @@ describe('a request whose data answer cannot be read', () => {
 
     expect(first).toMatchObject({ listed: 7, processed: 6, deferred: 1 });
     expect(GOOD.filter((id) => !f.store.decisions.has(id))).toEqual([]);
-    expect(f.store.offers.listByState(['placed']).map((offer) => offer.loanRequestId).sort((a, b) => a - b)).toEqual(GOOD);
+    expect(
+      f.store.offers
+        .listByState(['placed'])
+        .map((offer) => offer.loanRequestId)
+        .sort((a, b) => a - b),
+    ).toEqual(GOOD);
     expect(f.store.decisions.has(BAD)).toBe(false);
     expect(bankingCallsFor(f, BAD)).toBe(1);
     const deferred = f.logs.find((line) => line.msg === "request's data could not be read; decided later, the others go on");
@@ -96,7 +103,13 @@ describe('a request whose data answer cannot be read', () => {
     for (const id of [BAD, ...GOOD]) {
       const uuid = randomUUID();
       uuids.set(id, uuid);
-      const data = { loan_request_id: id, loan_request_amount: 500, loan_request_type: 'cash', has_banking_data: true, automated_loan_request: false };
+      const data = {
+        loan_request_id: id,
+        loan_request_amount: 500,
+        loan_request_type: 'cash',
+        has_banking_data: true,
+        automated_loan_request: false,
+      };
       const token = await signEvent('poll-webhook-secret', { webhook_uuid: uuid, topic: 'new_loan_request_created', data });
       expect(await postWebhook(f.daemon.webhookUrl, JSON.stringify({ token }))).toBe(200);
     }

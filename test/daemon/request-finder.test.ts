@@ -21,7 +21,12 @@ function page(query: URLSearchParams, ids: number[], count: number, next: number
   link.set('page', String(next));
   return {
     status: 200,
-    body: { count, next: next === null ? null : `${harness.server.url}/api/v3/loan_requests/?${link.toString()}`, previous: null, results: ids.map((id) => loanRequestJson(id)) },
+    body: {
+      count,
+      next: next === null ? null : `${harness.server.url}/api/v3/loan_requests/?${link.toString()}`,
+      previous: null,
+      results: ids.map((id) => loanRequestJson(id)),
+    },
   };
 }
 
@@ -47,7 +52,9 @@ describe('findLoanRequest', () => {
 
   it('answers "not listed" when every scan ended without it', async () => {
     harness = await startHarness();
-    harness.server.route(LIST, (request) => (request.query.get('page') === '2' ? { status: 404, body: { detail: 'Invalid page.' } } : page(request.query, [1, 2], 4, 2)));
+    harness.server.route(LIST, (request) =>
+      request.query.get('page') === '2' ? { status: 404, body: { detail: 'Invalid page.' } } : page(request.query, [1, 2], 4, 2),
+    );
     await expect(findLoanRequest(harness.client, { loanRequestId: 7 }, silentLogger)).resolves.toBeUndefined();
   });
 });

@@ -74,14 +74,18 @@ describe('a marketplace refusing our credentials', () => {
       },
       { clock },
     );
-    daemon = await createDaemon(config, {}, {
-      client,
-      clock,
-      store,
-      log,
-      strategies: [await loadStrategyFile(OFFER_ALL)],
-      webhookSecret: WEBHOOK_SECRET,
-    });
+    daemon = await createDaemon(
+      config,
+      {},
+      {
+        client,
+        clock,
+        store,
+        log,
+        strategies: [await loadStrategyFile(OFFER_ALL)],
+        webhookSecret: WEBHOOK_SECRET,
+      },
+    );
     await daemon.start();
 
     // Fifty webhooks arrive while every job ticks each second for three seconds.
@@ -89,7 +93,13 @@ describe('a marketplace refusing our credentials', () => {
       const token = await signEvent(WEBHOOK_SECRET, {
         webhook_uuid: randomUUID(),
         topic: 'new_loan_request_created',
-        data: { loan_request_id: 1000 + id, loan_request_amount: 500, loan_request_type: 'cash', has_banking_data: true, automated_loan_request: false },
+        data: {
+          loan_request_id: 1000 + id,
+          loan_request_amount: 500,
+          loan_request_type: 'cash',
+          has_banking_data: true,
+          automated_loan_request: false,
+        },
       });
       expect(await postWebhook(daemon.webhookUrl, JSON.stringify({ token }))).toBe(200);
     }

@@ -70,7 +70,9 @@ describe('a live split against the sandbox', () => {
     const report = await runCli(['shadow', 'report', '--config', config]);
     expect(report.code).toBe(0);
     expect(report.stdout).toMatch(/offer-all +share 30 % +0 resolved loans +P&L 0\.00/);
-    expect(report.stdout).toContain('sequential test (mSPRT, alpha 5 %): not yet: 0 and 0 resolved loans, the test speaks from 30 in each arm');
+    expect(report.stdout).toContain(
+      'sequential test (mSPRT, alpha 5 %): not yet: 0 and 0 resolved loans, the test speaks from 30 in each arm',
+    );
   });
 
   it('runs without the split, and says so once, when an arm is not a live strategy', async () => {

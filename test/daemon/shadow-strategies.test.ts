@@ -131,7 +131,7 @@ describe('shadow strategies against the sandbox', () => {
     expect(json.map((row) => [row.strategy, row.would_offer])).toEqual(withShadows.comparison.map((row) => [row.strategy, row.wouldOffer]));
   });
 
-  it("counts the live offer a borrower took as the real outcome, the rest as modelled", async () => {
+  it('counts the live offer a borrower took as the real outcome, the rest as modelled', async () => {
     harness = await startDaemonHarness({ strategyFiles: [OFFER_ALL, SHADOW_CHEAP], sandbox: { arrivalsPerHour: 0 } });
     const h = harness;
     h.sandbox.control.setFaults({ dropWebhookRate: 1 });
@@ -148,10 +148,21 @@ describe('shadow strategies against the sandbox', () => {
     expect(shadows.forRequest(walkedAway.id).map((row) => row.action)).toEqual(['offer']);
     // The borrower took the live offer on one request; the challenger's lower rate would have won it too.
     const [cheap] = shadows.compare();
-    expect(cheap).toMatchObject({ strategy: 'shadow-cheap', seen: 2, overlap: 2, liveFunded: 1, liveFundedAtOrBelow: 1, modelledOffers: 1 });
+    expect(cheap).toMatchObject({
+      strategy: 'shadow-cheap',
+      seen: 2,
+      overlap: 2,
+      liveFunded: 1,
+      liveFundedAtOrBelow: 1,
+      modelledOffers: 1,
+    });
     const report = await runCli(['shadow', 'report', '--db', join(h.dir, 'lendbot.db')]);
-    expect(report.stdout).toContain("the live offer was accepted on 1 request the challenger offered on; its rate was at or below the borrower's on 1");
-    expect(report.stdout).toMatch(/modelled +\d\.\d expected acceptances of its other 1 would-be offer \(market response, not an outcome\)/);
+    expect(report.stdout).toContain(
+      "the live offer was accepted on 1 request the challenger offered on; its rate was at or below the borrower's on 1",
+    );
+    expect(report.stdout).toMatch(
+      /modelled +\d\.\d expected acceptances of its other 1 would-be offer \(market response, not an outcome\)/,
+    );
   });
 
   it('decides nothing, and says why, when every strategy is a challenger', async () => {

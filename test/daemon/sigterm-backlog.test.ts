@@ -38,7 +38,10 @@ beforeAll(async () => {
     status: 200,
     body: { count: 1, next: null, previous: null, results: [transferGroupJson('2026-11-01', [['processed', 'Deposit', '100000.00']])] },
   }));
-  server.route('GET /api/v3/loan_requests/', () => ({ status: 200, body: { count: BACKLOG, next: null, previous: null, results: ids.map((id) => loanRequestJson(id)) } }));
+  server.route('GET /api/v3/loan_requests/', () => ({
+    status: 200,
+    body: { count: BACKLOG, next: null, previous: null, results: ids.map((id) => loanRequestJson(id)) },
+  }));
   for (const id of ids) {
     // Each offer takes a while, so a backlog builds behind it.
     server.route(`POST /api/v3/loan_requests/${id}/make_offer/`, (request) => {
@@ -61,52 +64,77 @@ afterAll(async () => {
 });
 
 function startDaemon(): ChildDaemon {
-  const env = { ...cleanEnv(), LENDBOT_BASE_URL: server.url, LENDBOT_API_KEY: API_KEY, LENDBOT_SECRET_KEY: SECRET_KEY, LENDBOT_WEBHOOK_SECRET: WEBHOOK_SECRET, LENDBOT_READ_RETRIES: '0' };
+  const env = {
+    ...cleanEnv(),
+    LENDBOT_BASE_URL: server.url,
+    LENDBOT_API_KEY: API_KEY,
+    LENDBOT_SECRET_KEY: SECRET_KEY,
+    LENDBOT_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    LENDBOT_READ_RETRIES: '0',
+  };
   return startChildDaemon(configFile, env, children);
 }
 
-const offersPosted = (): number => server.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/make_offer/')).length;
+const offersPosted = (): number =>
+  server.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/make_offer/')).length;
 const count = (sql: string): number => queryDatabase<{ n: number }>(db, sql)[0]?.n ?? 0;
-const exitCode = (daemon: ChildDaemon): Promise<unknown> => Promise.race([daemon.exited, new Promise((resolve) => setTimeout(() => resolve('hung'), 20_000))]);
+const exitCode = (daemon: ChildDaemon): Promise<unknown> =>
+  Promise.race([daemon.exited, new Promise((resolve) => setTimeout(() => resolve('hung'), 20_000))]);
 
 describe('SIGTERM with a backlog of webhook events', () => {
-  it('finishes the decision in flight, starts no other, exits 0 and leaves the rest in the inbox for the next start', { timeout: 90_000 }, async () => {
-    const first = startDaemon();
-    await waitFor(() => first.output().includes('"msg":"lendbot started"'), `the start\n${first.output()}`, 30_000);
-    for (const id of ids) {
-      const data = { loan_request_id: id, loan_request_amount: 500, loan_request_type: 'cash', has_banking_data: true, automated_loan_request: false };
-      const token = await signEvent(WEBHOOK_SECRET, { webhook_uuid: randomUUID(), topic: 'new_loan_request_created', data });
-      expect(await postWebhook(webhookUrl, JSON.stringify({ token }))).toBe(200);
-    }
-    await waitFor(() => offersPosted() >= 3, `three offers\n${first.output()}`, 30_000);
+  it(
+    'finishes the decision in flight, starts no other, exits 0 and leaves the rest in the inbox for the next start',
+    { timeout: 90_000 },
+    async () => {
+      const first = startDaemon();
+      await waitFor(() => first.output().includes('"msg":"lendbot started"'), `the start\n${first.output()}`, 30_000);
+      for (const id of ids) {
+        const data = {
+          loan_request_id: id,
+          loan_request_amount: 500,
+          loan_request_type: 'cash',
+          has_banking_data: true,
+          automated_loan_request: false,
+        };
+        const token = await signEvent(WEBHOOK_SECRET, { webhook_uuid: randomUUID(), topic: 'new_loan_request_created', data });
+        expect(await postWebhook(webhookUrl, JSON.stringify({ token }))).toBe(200);
+      }
+      await waitFor(() => offersPosted() >= 3, `three offers\n${first.output()}`, 30_000);
 
-    const postedAtSignal = offersPosted();
-    first.child.kill('SIGTERM');
-    expect(await exitCode(first), first.output().slice(-3000)).toBe(0);
-    expect(first.output()).toContain('"msg":"lendbot stopped"');
+      const postedAtSignal = offersPosted();
+      first.child.kill('SIGTERM');
+      expect(await exitCode(first), first.output().slice(-3000)).toBe(0);
+      expect(first.output()).toContain('"msg":"lendbot stopped"');
 
-    // At most the one decision in flight posted its offer after the signal.
-    const postedAfter = offersPosted() - postedAtSignal;
-    expect(postedAfter).toBeLessThanOrEqual(1);
-    const posted = offersPosted();
-    expect(count("SELECT count(*) AS n FROM offers WHERE state = 'placed'")).toBe(posted);
-    expect(count("SELECT count(*) AS n FROM offers WHERE state <> 'placed'")).toBe(0);
-    // Every event is in the inbox: those decided are processed, the others wait.
-    expect(count('SELECT count(*) AS n FROM webhook_inbox')).toBe(BACKLOG);
-    const waiting = count('SELECT count(*) AS n FROM webhook_inbox WHERE processed_at IS NULL');
-    expect(waiting).toBe(BACKLOG - count('SELECT count(*) AS n FROM decisions'));
-    expect(waiting).toBeGreaterThanOrEqual(BACKLOG - posted);
-    expect(waiting).toBeGreaterThan(0);
+      // At most the one decision in flight posted its offer after the signal.
+      const postedAfter = offersPosted() - postedAtSignal;
+      expect(postedAfter).toBeLessThanOrEqual(1);
+      const posted = offersPosted();
+      expect(count("SELECT count(*) AS n FROM offers WHERE state = 'placed'")).toBe(posted);
+      expect(count("SELECT count(*) AS n FROM offers WHERE state <> 'placed'")).toBe(0);
+      // Every event is in the inbox: those decided are processed, the others wait.
+      expect(count('SELECT count(*) AS n FROM webhook_inbox')).toBe(BACKLOG);
+      const waiting = count('SELECT count(*) AS n FROM webhook_inbox WHERE processed_at IS NULL');
+      expect(waiting).toBe(BACKLOG - count('SELECT count(*) AS n FROM decisions'));
+      expect(waiting).toBeGreaterThanOrEqual(BACKLOG - posted);
+      expect(waiting).toBeGreaterThan(0);
 
-    // The next start decides what was left, offering on each request once.
-    const second = startDaemon();
-    await waitFor(() => count('SELECT count(*) AS n FROM decisions') === BACKLOG, `the rest decided\n${second.output().slice(-3000)}`, 60_000);
-    await waitFor(() => count('SELECT count(*) AS n FROM webhook_inbox WHERE processed_at IS NULL') === 0, 'the inbox drained', 10_000);
-    second.child.kill('SIGTERM');
-    expect(await exitCode(second), second.output().slice(-3000)).toBe(0);
-    expect(offersPosted()).toBe(BACKLOG);
-    expect(new Set(server.requests.filter((request) => request.path.endsWith('/make_offer/')).map((request) => request.path)).size).toBe(BACKLOG);
-  });
+      // The next start decides what was left, offering on each request once.
+      const second = startDaemon();
+      await waitFor(
+        () => count('SELECT count(*) AS n FROM decisions') === BACKLOG,
+        `the rest decided\n${second.output().slice(-3000)}`,
+        60_000,
+      );
+      await waitFor(() => count('SELECT count(*) AS n FROM webhook_inbox WHERE processed_at IS NULL') === 0, 'the inbox drained', 10_000);
+      second.child.kill('SIGTERM');
+      expect(await exitCode(second), second.output().slice(-3000)).toBe(0);
+      expect(offersPosted()).toBe(BACKLOG);
+      expect(new Set(server.requests.filter((request) => request.path.endsWith('/make_offer/')).map((request) => request.path)).size).toBe(
+        BACKLOG,
+      );
+    },
+  );
 });
 
 describe('stop() during a poll', () => {

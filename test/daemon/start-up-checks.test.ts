@@ -35,7 +35,9 @@ describe('the start-up check', () => {
 
   it('ends start-up naming LENDBOT_SECRET_KEY when the signature is refused', async () => {
     harness = await startHarness({ secretKey: 'not-the-secret' });
-    await expect(check(harness).done).rejects.toThrow(/^the marketplace refused lendbot's credentials at start: .*\[AUTH_INVALID_HMAC\] \(check LENDBOT_SECRET_KEY/);
+    await expect(check(harness).done).rejects.toThrow(
+      /^the marketplace refused lendbot's credentials at start: .*\[AUTH_INVALID_HMAC\] \(check LENDBOT_SECRET_KEY/,
+    );
     expect(harness.server.requests).toHaveLength(1);
   });
 
@@ -57,9 +59,9 @@ describe('the start-up check', () => {
       // The budget runs out once the read is on the wire.
       while (harness?.server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     };
-    await expect(checkMarketplaceAtStart(harness.client, { baseUrl: harness.server.url, tries: TRIES, log, budgetMs: 30_000, sleep })).rejects.toThrow(
-      `no answer from the marketplace at ${harness.server.url} within 30 s: check LENDBOT_BASE_URL and the network`,
-    );
+    await expect(
+      checkMarketplaceAtStart(harness.client, { baseUrl: harness.server.url, tries: TRIES, log, budgetMs: 30_000, sleep }),
+    ).rejects.toThrow(`no answer from the marketplace at ${harness.server.url} within 30 s: check LENDBOT_BASE_URL and the network`);
     expect(waited).toBe(30_000);
   });
 
@@ -74,6 +76,12 @@ describe('the start-up check', () => {
     harness.server.route(TRANSFERS, () => ({ status: 503, body: { detail: 'maintenance' } }));
     const { lines, done } = check(harness);
     await expect(done).resolves.toBeUndefined();
-    expect(lines).toEqual([expect.objectContaining({ level: 40, code: 'SERVER_ERROR', msg: 'the marketplace is failing at start; starting anyway, degraded until it answers' })]);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 40,
+        code: 'SERVER_ERROR',
+        msg: 'the marketplace is failing at start; starting anyway, degraded until it answers',
+      }),
+    ]);
   });
 });

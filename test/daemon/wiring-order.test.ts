@@ -76,10 +76,22 @@ describe('the daemon wiring', () => {
     const { log, lines } = captureLog('debug');
     store = openStore(config.db);
     const client = createMarketplaceClient(
-      { baseUrl: market.url, apiKey: 'key', secretKey: 'a-wrong-secret', signatureMode: 'timestamp-secret', numericRangeFormat: 'min-max-params', timeoutMs: 5000, retry: { ...DEFAULT_RETRY, readRetries: 0 } },
+      {
+        baseUrl: market.url,
+        apiKey: 'key',
+        secretKey: 'a-wrong-secret',
+        signatureMode: 'timestamp-secret',
+        numericRangeFormat: 'min-max-params',
+        timeoutMs: 5000,
+        retry: { ...DEFAULT_RETRY, readRetries: 0 },
+      },
       { clock },
     );
-    daemon = await createDaemon(config, {}, { client, clock, store, log, strategies: [await loadStrategyFile(OFFER_ALL)], webhookSecret: 'wiring-webhook-secret' });
+    daemon = await createDaemon(
+      config,
+      {},
+      { client, clock, store, log, strategies: [await loadStrategyFile(OFFER_ALL)], webhookSecret: 'wiring-webhook-secret' },
+    );
 
     // The first job that can run: the balance read, refused (403 Invalid HMAC).
     await daemon.runJob('balance');
@@ -101,14 +113,19 @@ describe('the daemon wiring', () => {
           rules: {
             // variables: a closure that reads a `const` declared below it counts too; function
             // declarations are hoisted whole, and types cost nothing at run time.
-            '@typescript-eslint/no-use-before-define': ['error', { functions: false, classes: true, variables: true, typedefs: false, ignoreTypeReferences: true }],
+            '@typescript-eslint/no-use-before-define': [
+              'error',
+              { functions: false, classes: true, variables: true, typedefs: false, ignoreTypeReferences: true },
+            ],
           },
         },
       ],
     });
     const results = await eslint.lintFiles(COMPOSITION);
     expect(results).toHaveLength(COMPOSITION.length);
-    const used = results.flatMap((result) => result.messages.map((message) => `${result.filePath.slice(root.length)}:${message.line} ${message.message}`));
+    const used = results.flatMap((result) =>
+      result.messages.map((message) => `${result.filePath.slice(root.length)}:${message.line} ${message.message}`),
+    );
     expect(used).toEqual([]);
   });
 });

@@ -15,7 +15,9 @@ import { compileText } from './compile-text.js';
 import { loanRequest } from './fixtures.js';
 
 /** A market where better borrowers walk away sooner: low midpoint and a steep curve at low pd. */
-const SHOPPERS: MarketResponse = marketResponse({ takeUp: { midpoint: 0.3, steepness: 12, midpointPerDefault: 2, steepnessPerDefault: -30 } });
+const SHOPPERS: MarketResponse = marketResponse({
+  takeUp: { midpoint: 0.3, steepness: 12, midpointPerDefault: 2, steepnessPerDefault: -30 },
+});
 
 describe('take-up that depends on the borrower', () => {
   it('moves midpoint and steepness with the default probability, steepness never below 0', () => {
@@ -51,16 +53,24 @@ describe('take-up that depends on the borrower', () => {
     expect(acceptProbability(0.2, 0.36, { kind: 'none' }, SHOPPERS, 'hard', pd)).toBe(takeUpProbability(0.2, 0.36, SHOPPERS.takeUp, pd));
     // Refused a competitor at 0.25: takes ours at 0.2 with the take-up that 0.25 lacked.
     const at = (rate: number): number => takeUpProbability(rate, 0.36, SHOPPERS.takeUp, pd);
-    expect(acceptProbability(0.2, 0.36, { kind: 'refused', rate: 0.25 }, SHOPPERS, 'hard', pd)).toBeCloseTo((at(0.2) - at(0.25)) / (1 - at(0.25)), 12);
+    expect(acceptProbability(0.2, 0.36, { kind: 'refused', rate: 0.25 }, SHOPPERS, 'hard', pd)).toBeCloseTo(
+      (at(0.2) - at(0.25)) / (1 - at(0.25)),
+      12,
+    );
     // The default market is borrower-blind: the default probability changes nothing.
-    expect(acceptProbability(0.2, 0.36, { kind: 'none' }, DEFAULT_MARKET_RESPONSE, 'hard', 0.4)).toBe(acceptProbability(0.2, 0.36, { kind: 'none' }, DEFAULT_MARKET_RESPONSE, 'hard'));
+    expect(acceptProbability(0.2, 0.36, { kind: 'none' }, DEFAULT_MARKET_RESPONSE, 'hard', 0.4)).toBe(
+      acceptProbability(0.2, 0.36, { kind: 'none' }, DEFAULT_MARKET_RESPONSE, 'hard'),
+    );
   });
 
   it('is written in a strategy as take_up.midpoint_per_default and steepness_per_default, and priced for: a rate only poor borrowers accept is seen as such', () => {
-    const pricing = (takeUp: string): string => `  mode: expected_profit\n  target_return: 0.05\n  market:\n    competition: { share: 0 }\n    take_up: ${takeUp}\n`;
+    const pricing = (takeUp: string): string =>
+      `  mode: expected_profit\n  target_return: 0.05\n  market:\n    competition: { share: 0 }\n    take_up: ${takeUp}\n`;
     const logit = (p: number): number => Math.log(p / (1 - p));
     const strategy = (p: number, takeUp: string) =>
-      compileText(`data: { banking_data: never }\nscore:\n  logistic: { intercept: ${logit(p)}, terms: [{ feature: loan_terms, weight: 0 }] }\npricing:\n${pricing(takeUp)}`);
+      compileText(
+        `data: { banking_data: never }\nscore:\n  logistic: { intercept: ${logit(p)}, terms: [{ feature: loan_terms, weight: 0 }] }\npricing:\n${pricing(takeUp)}`,
+      );
     const request = loanRequest({ max_interest_rate: 0.36 });
     const rate = (p: number, takeUp: string): number => {
       const decision = strategy(p, takeUp).evaluate(request, {});
@@ -75,6 +85,9 @@ describe('take-up that depends on the borrower', () => {
     // The offer's modelled acceptance is the borrower's own.
     const decision = strategy(0.97, shoppers).evaluate(request, {});
     if (decision.action !== 'offer') throw new Error('expected an offer');
-    expect(decision.modelled?.acceptProbability).toBeCloseTo(takeUpProbability(decision.rate ?? Number.NaN, 0.36, SHOPPERS.takeUp, 1 - 0.97), 9);
+    expect(decision.modelled?.acceptProbability).toBeCloseTo(
+      takeUpProbability(decision.rate ?? Number.NaN, 0.36, SHOPPERS.takeUp, 1 - 0.97),
+      9,
+    );
   });
 });

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../../src/backtest/index.js';
 import { decideSync, type DataSource, type SpendLedger } from '../../src/engine/index.js';
-import { cashHurdleShift, demandOver, MAX_CASH_WINDOW_DAYS, RecentDemand, shiftedHurdle, type CashPosition } from '../../src/engine/pricing/cash-hurdle.js';
+import {
+  cashHurdleShift,
+  demandOver,
+  MAX_CASH_WINDOW_DAYS,
+  RecentDemand,
+  shiftedHurdle,
+  type CashPosition,
+} from '../../src/engine/pricing/cash-hurdle.js';
 import { CERTAIN_MARKET, syntheticRecording } from '../backtest/recording-fixtures.js';
 import { strategyAt } from './compile-text.js';
 import { loanRequest } from './fixtures.js';
@@ -25,7 +32,10 @@ const ON = costPlus('  cash_hurdle: { enabled: true, max_raise: 0.05, max_cut: 0
 const OFF = costPlus('  cash_hurdle: { enabled: false }');
 
 /** A full 14-day window whose demand all came today. */
-const position = (freeCents: number, demandCents: number): CashPosition => ({ freeCents, recentDemandCents: [demandCents, ...Array<number>(13).fill(0)] });
+const position = (freeCents: number, demandCents: number): CashPosition => ({
+  freeCents,
+  recentDemandCents: [demandCents, ...Array<number>(13).fill(0)],
+});
 
 describe('the cash hurdle rule', () => {
   it('raises the hurdle by all of max_raise at no free cash, nothing at one window of demand, and cuts toward max_cut as cash piles up', () => {
@@ -50,7 +60,9 @@ describe('the cash hurdle rule', () => {
     }
     const cut = shiftedHurdle(SETTINGS, 0.01, position(1e9, 1), 50_000);
     expect(cut.targetReturn).toBe(0);
-    expect(reasonText(cut.reason)).toBe('price cash_hurdle -0.0300 to 0.0000: free 10000000.00 USD less this loan 500.00 USD against 0.01 USD expected demand in 14 days');
+    expect(reasonText(cut.reason)).toBe(
+      'price cash_hurdle -0.0300 to 0.0000: free 10000000.00 USD less this loan 500.00 USD against 0.01 USD expected demand in 14 days',
+    );
     // The loan's own cash counts: free cash of exactly this loan leaves none for the demand.
     expect(shiftedHurdle(SETTINGS, 0.1, position(50_000, 10_000), 50_000).targetReturn).toBeCloseTo(0.15, 12);
   });
@@ -78,7 +90,8 @@ describe('the cash hurdle rule', () => {
 });
 
 describe('pricing with the cash hurdle', () => {
-  const decide = (strategy: typeof ON, cash?: CashPosition) => decideSync(loanRequest(), { strategies: [strategy], nowMs: NOW, ledger: NO_SPEND, cash }, NO_DATA, allow).decision;
+  const decide = (strategy: typeof ON, cash?: CashPosition) =>
+    decideSync(loanRequest(), { strategies: [strategy], nowMs: NOW, ledger: NO_SPEND, cash }, NO_DATA, allow).decision;
 
   it('prices higher when cash binds and lower when it sits idle, and says so in the reasons', () => {
     const asWritten = decide(ON);
@@ -87,7 +100,9 @@ describe('pricing with the cash hurdle', () => {
     expect(asWritten.rate).toBeDefined();
     expect(scarce.rate).toBeGreaterThan(asWritten.rate as number);
     expect(idle.rate).toBeLessThan(asWritten.rate as number);
-    expect(scarce.reasons.map(reasonText).at(-1)).toBe('price cash_hurdle +0.0500 to 0.1500: free 0.00 USD less this loan 1050.00 USD against 1000.00 USD expected demand in 14 days');
+    expect(scarce.reasons.map(reasonText).at(-1)).toBe(
+      'price cash_hurdle +0.0500 to 0.1500: free 0.00 USD less this loan 1050.00 USD against 1000.00 USD expected demand in 14 days',
+    );
     expect(asWritten.reasons.some((reason) => reason.code === 'price_cash_hurdle')).toBe(false);
   });
 

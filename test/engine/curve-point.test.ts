@@ -25,7 +25,16 @@ describe('curvePoint', () => {
       };
       const targetReturn = random() * 0.3;
       const cap = 0.03 + random() * 1.9;
-      const curve: PriceCurve = { economics, targetReturn, maxInterestRate: cap, market: DEFAULT_MARKET_RESPONSE, breakEvenRate: 0.03, low: 0.03, cap, capName: 'max_interest_rate' };
+      const curve: PriceCurve = {
+        economics,
+        targetReturn,
+        maxInterestRate: cap,
+        market: DEFAULT_MARKET_RESPONSE,
+        breakEvenRate: 0.03,
+        low: 0.03,
+        cap,
+        capName: 'max_interest_rate',
+      };
       const rate = 0.03 + random() * (cap - 0.03);
       const point = curvePoint(curve, rate);
       expect(Object.is(point.profitCents, expectedProfitCents(rate, targetReturn, economics))).toBe(true);

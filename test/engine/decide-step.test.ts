@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { guardReason } from '../../src/domain/decision-reason.js';
-import { decideAsync, decideSync, type DataSource, type Fetched, type GuardQuestion, type PurchaseEntry, type SpendLedger } from '../../src/engine/index.js';
+import {
+  decideAsync,
+  decideSync,
+  type DataSource,
+  type Fetched,
+  type GuardQuestion,
+  type PurchaseEntry,
+  type SpendLedger,
+} from '../../src/engine/index.js';
 import type { BankingData, ProviderResult } from '../../src/domain/index.js';
 import { ServiceError } from '../../src/service/index.js';
 import { compileText } from './compile-text.js';
@@ -58,13 +66,18 @@ function asyncOf(data: DataSource<true>): DataSource<false> {
 }
 
 const allow = () => ({ allowed: true }) as const;
-const everything = source({ banking: { ok: true, value: bankingData() }, providers: { acme: { ok: true, value: providerA(700) }, zeta: { ok: true, value: providerB(10) } } });
+const everything = source({
+  banking: { ok: true, value: bankingData() },
+  providers: { acme: { ok: true, value: providerA(700) }, zeta: { ok: true, value: providerB(10) } },
+});
 
 describe('the decide step', () => {
   it('buys what is asked, records each purchase at its price (a subscribed flat provider free), then offers', () => {
     const spend = ledger();
     const outcome = decideSync(loanRequest(), { strategies: [STRATEGY], nowMs: NOW, ledger: spend }, everything, allow);
-    expect(outcome.needsPasses.map((pass) => pass.needs?.[0]?.kind === 'provider' ? pass.needs[0].provider : pass.needs?.[0]?.kind)).toEqual(['banking_data', 'acme', 'zeta']);
+    expect(
+      outcome.needsPasses.map((pass) => (pass.needs?.[0]?.kind === 'provider' ? pass.needs[0].provider : pass.needs?.[0]?.kind)),
+    ).toEqual(['banking_data', 'acme', 'zeta']);
     expect(spend.purchases.map((p) => [p.kind, p.provider, p.costCents, p.ok])).toEqual([
       ['banking_data', undefined, 0, true],
       ['provider', 'acme', 0, true],
@@ -82,7 +95,13 @@ describe('the decide step', () => {
 
   it('decides without data that is not there, with the reasons the daemon gives', () => {
     const outcome = decideSync(loanRequest(), { strategies: [STRATEGY], nowMs: NOW, ledger: ledger() }, source({}), allow);
-    expect(outcome.reasons.map(reasonText)).toEqual(expect.arrayContaining(['data banking_data not found', 'data acme unavailable: not in recording', 'data zeta unavailable: not in recording']));
+    expect(outcome.reasons.map(reasonText)).toEqual(
+      expect.arrayContaining([
+        'data banking_data not found',
+        'data acme unavailable: not in recording',
+        'data zeta unavailable: not in recording',
+      ]),
+    );
   });
 
   it('appends the guard refusal of the offer and skips', () => {
@@ -90,14 +109,23 @@ describe('the decide step', () => {
     // Refuses the offer (a rate above the request's max, say), not its amount before buying.
     const refuseOffers = (question: GuardQuestion) => {
       questions.push(question);
-      return 'rate' in question ? ({ allowed: false, code: 'rate_above_max', reason: guardReason({ guardCode: 'rate_above_max', rate: '0.4', max: '0.3' }) } as const) : ({ allowed: true } as const);
+      return 'rate' in question
+        ? ({
+            allowed: false,
+            code: 'rate_above_max',
+            reason: guardReason({ guardCode: 'rate_above_max', rate: '0.4', max: '0.3' }),
+          } as const)
+        : ({ allowed: true } as const);
     };
     const outcome = decideSync(loanRequest(), { strategies: [STRATEGY], nowMs: NOW, ledger: ledger() }, everything, refuseOffers);
     expect(outcome.decision.action).toBe('offer');
     expect(outcome).toMatchObject({ action: 'skip', guard: { code: 'rate_above_max' } });
     expect(outcome.reasons.map(reasonText).at(-1)).toBe('guard rate 0.4 > max_interest_rate 0.3');
     // Asked twice: before the first purchase without a rate, then about the offer.
-    expect(questions.map((question) => ('rate' in question ? question.rate : 'before buying'))).toEqual(['before buying', outcome.decision.rate]);
+    expect(questions.map((question) => ('rate' in question ? question.rate : 'before buying'))).toEqual([
+      'before buying',
+      outcome.decision.rate,
+    ]);
   });
 
   it('asks the guard before buying; when it refuses, nothing is bought and no price searched', async () => {
@@ -105,7 +133,11 @@ describe('the decide step', () => {
     const refuse = (question: GuardQuestion) => {
       questions.push(question);
       const figures = { balance: '1.00', reserved: '0.00', reserve: '0.00', total: '520.00', equal: false };
-      return { allowed: false, code: 'insufficient_balance', reason: guardReason({ guardCode: 'insufficient_balance', at: 'offer', ...figures }) } as const;
+      return {
+        allowed: false,
+        code: 'insufficient_balance',
+        reason: guardReason({ guardCode: 'insufficient_balance', at: 'offer', ...figures }),
+      } as const;
     };
     const spend = ledger();
     const outcome = decideSync(loanRequest(), { strategies: [STRATEGY], nowMs: NOW, ledger: spend }, everything, refuse);
@@ -115,22 +147,38 @@ describe('the decide step', () => {
     // The strategies' decision is the round that asked for data: no rate, no price.
     expect(outcome.decision.action).toBe('needs_data');
     expect(outcome.decision.rate).toBeUndefined();
-    expect(outcome.reasons.map(reasonText)).toEqual(['data banking_data needed (free filters passed)', 'guard balance 1.00 - reserved 0.00 - reserve 0.00 < total 520.00']);
+    expect(outcome.reasons.map(reasonText)).toEqual([
+      'data banking_data needed (free filters passed)',
+      'guard balance 1.00 - reserved 0.00 - reserve 0.00 < total 520.00',
+    ]);
     // The daemon's driver stops there too.
     const asyncSpend = ledger();
-    const asyncOutcome = await decideAsync(loanRequest(), { strategies: [STRATEGY], nowMs: NOW, ledger: asyncSpend }, asyncOf(everything), async (question) => refuse(question));
+    const asyncOutcome = await decideAsync(
+      loanRequest(),
+      { strategies: [STRATEGY], nowMs: NOW, ledger: asyncSpend },
+      asyncOf(everything),
+      async (question) => refuse(question),
+    );
     expect(asyncOutcome).toEqual(outcome);
     expect(asyncSpend.purchases).toEqual([]);
   });
 
   it('gives the same outcome driven asynchronously, and an outage records what was billed and throws', async () => {
     const syncOutcome = decideSync(loanRequest(), { strategies: [STRATEGY], nowMs: NOW, ledger: ledger() }, everything, allow);
-    const asyncOutcome = await decideAsync(loanRequest(), { strategies: [STRATEGY], nowMs: NOW, ledger: ledger() }, asyncOf(everything), async () => ({ allowed: true }));
+    const asyncOutcome = await decideAsync(
+      loanRequest(),
+      { strategies: [STRATEGY], nowMs: NOW, ledger: ledger() },
+      asyncOf(everything),
+      async () => ({ allowed: true }),
+    );
     expect(asyncOutcome).toEqual(syncOutcome);
 
     const outage = new ServiceError('SERVER_ERROR', 'server error', { method: 'GET', path: '/x', status: 502 });
     const spend = ledger();
-    const failing = source({ banking: { ok: true, value: bankingData() }, providers: { acme: { ok: true, value: providerA(700) }, zeta: { ok: false, detail: 'bad gateway', billed: true, outage } } });
+    const failing = source({
+      banking: { ok: true, value: bankingData() },
+      providers: { acme: { ok: true, value: providerA(700) }, zeta: { ok: false, detail: 'bad gateway', billed: true, outage } },
+    });
     expect(() => decideSync(loanRequest(), { strategies: [STRATEGY], nowMs: NOW, ledger: spend }, failing, allow)).toThrow(outage);
     expect(spend.purchases.at(-1)).toMatchObject({ provider: 'zeta', costCents: 150, ok: false, error: 'bad gateway' });
   });

@@ -43,7 +43,9 @@ describe('data needs', () => {
   });
 
   it('decides without banking data that is unavailable or never bought', () => {
-    expect(strategyWith('  banking_data: after_filters').evaluate(loanRequest(), { unavailable: { bankingData: true } }).action).toBe('offer');
+    expect(strategyWith('  banking_data: after_filters').evaluate(loanRequest(), { unavailable: { bankingData: true } }).action).toBe(
+      'offer',
+    );
     expect(strategyWith('  banking_data: never').evaluate(loanRequest(), {}).action).toBe('offer');
   });
 
@@ -155,7 +157,9 @@ describe('evaluateAll', () => {
   it('orders each list it is given, however calls alternate between lists (the last order is remembered)', () => {
     // Two lists of the same strategies, whose priorities rank them the other way round.
     const first = compileText(`priority: 1\ndata: { banking_data: never }\n${SCORE}`);
-    const second = compileText(`priority: 2\ndata: { banking_data: never }\n${SCORE}`.replace('target_return: 0.05', 'target_return: 0.06'));
+    const second = compileText(
+      `priority: 2\ndata: { banking_data: never }\n${SCORE}`.replace('target_return: 0.05', 'target_return: 0.06'),
+    );
     const late = compileText(`priority: 3\ndata: { banking_data: never }\n${SCORE}`.replace('target_return: 0.05', 'target_return: 0.07'));
     const early = compileText(`priority: 0\ndata: { banking_data: never }\n${SCORE}`.replace('target_return: 0.05', 'target_return: 0.08'));
     const lists = [

@@ -33,7 +33,6 @@ pricing:
 const strategy = compileStrategy(parseStrategyText(text, 'small-cash.yaml'), { file: 'small-cash.yaml', text });
 
 describe('the webhook prefilter of a strategy', () => {
-
   it('refuses what the event already shows the filters refuse', () => {
     expect(textOf(strategy.prefilterEvent?.({ loanAmount: 2500, cryptoBacked: false }))).toBe('filter loan_amount > 1500');
     expect(textOf(strategy.prefilterEvent?.({ loanAmount: 100, cryptoBacked: false }))).toBe('filter loan_amount < 200');
@@ -54,12 +53,16 @@ describe('the webhook prefilter of a strategy', () => {
 describe('eventDropReason (the inbox drops an event before fetching its request)', () => {
   const cash = { loan_request_id: 1, loan_request_amount: 900, loan_request_type: 'cash' };
   it('drops crypto-backed requests unless risk level 4 is allowed', () => {
-    expect(textOf(eventDropReason({ ...cash, loan_request_type: 'crypto' }, [0, 1, 2], [strategy]))).toBe('crypto-backed requests are not allowed by risk.allowed_risk_levels');
+    expect(textOf(eventDropReason({ ...cash, loan_request_type: 'crypto' }, [0, 1, 2], [strategy]))).toBe(
+      'crypto-backed requests are not allowed by risk.allowed_risk_levels',
+    );
     expect(eventDropReason({ ...cash, loan_request_type: 'crypto' }, [0, 1, 2, 4], [{ name: 'any' }])).toBeNull();
   });
 
   it('drops what every strategy refuses, naming each; one strategy that may take it keeps it', () => {
-    expect(textOf(eventDropReason({ ...cash, loan_request_amount: 9000 }, [0, 1, 2], [strategy, strategy]))).toMatch(/^small-cash: .*; small-cash: /);
+    expect(textOf(eventDropReason({ ...cash, loan_request_amount: 9000 }, [0, 1, 2], [strategy, strategy]))).toMatch(
+      /^small-cash: .*; small-cash: /,
+    );
     expect(eventDropReason({ ...cash, loan_request_amount: 9000 }, [0, 1, 2], [strategy, { name: 'plugin' }])).toBeNull();
     expect(eventDropReason({ loan_request_id: 1 }, [0, 1, 2], [strategy])).toBeNull();
   });

@@ -16,19 +16,34 @@ describe('borrower history as a data source', () => {
   it('is never asked for by default: the history filter sees it missing', () => {
     const strategy = compileText(FILTERS + 'data: { banking_data: never }\n' + MINIMAL_SCORE);
     expect(strategy.dataPolicy.borrowerHistory).toBe('never');
-    expect(evaluate(loanRequest(), {}, strategy)).toMatchObject({ action: 'skip', reasons: storedReasons(['filter history_loans missing']) });
+    expect(evaluate(loanRequest(), {}, strategy)).toMatchObject({
+      action: 'skip',
+      reasons: storedReasons(['filter history_loans missing']),
+    });
   });
 
   it('after_filters: asked for once the free filters pass, then its filters, then banking data', () => {
     const strategy = compileText(FILTERS + 'data: { borrower_history: after_filters }\n' + MINIMAL_SCORE);
-    expect(evaluate(loanRequest({ loan_terms: 24 }), {}, strategy)).toMatchObject({ action: 'skip', reasons: storedReasons(['filter loan_terms > 12']) });
+    expect(evaluate(loanRequest({ loan_terms: 24 }), {}, strategy)).toMatchObject({
+      action: 'skip',
+      reasons: storedReasons(['filter loan_terms > 12']),
+    });
     expect(evaluate(loanRequest(), {}, strategy)).toMatchObject({ action: 'needs_data', needs: [{ kind: 'borrower_history' }] });
-    expect(evaluate(loanRequest(), { borrowerHistory: [] }, strategy)).toMatchObject({ action: 'skip', reasons: storedReasons(['filter history_loans < 1']) });
+    expect(evaluate(loanRequest(), { borrowerHistory: [] }, strategy)).toMatchObject({
+      action: 'skip',
+      reasons: storedReasons(['filter history_loans < 1']),
+    });
     // Banking data (after_filters by default) waits for the history filters.
-    expect(evaluate(loanRequest(), { borrowerHistory: [historyItem()] }, strategy)).toMatchObject({ action: 'needs_data', needs: [{ kind: 'banking_data' }] });
+    expect(evaluate(loanRequest(), { borrowerHistory: [historyItem()] }, strategy)).toMatchObject({
+      action: 'needs_data',
+      needs: [{ kind: 'banking_data' }],
+    });
     expect(evaluate(loanRequest(), { borrowerHistory: [historyItem()], bankingData: bankingData() }, strategy).action).toBe('offer');
     // Known unavailable (a 404): decided without it, by the filter's missing rule.
-    expect(evaluate(loanRequest(), { unavailable: { borrowerHistory: true } }, strategy)).toMatchObject({ action: 'skip', reasons: storedReasons(['filter history_loans missing']) });
+    expect(evaluate(loanRequest(), { unavailable: { borrowerHistory: true } }, strategy)).toMatchObject({
+      action: 'skip',
+      reasons: storedReasons(['filter history_loans missing']),
+    });
   });
 
   it('always: asked for before any filter, in the same pass as banking data when that is always too', () => {
@@ -41,7 +56,9 @@ describe('borrower history as a data source', () => {
   });
 
   it("sends a strategy that fetches history to tuning's full backtests, not the column path", () => {
-    expect(columnsUnsupported(compileText(FILTERS + 'data: { borrower_history: after_filters }\n' + MINIMAL_SCORE))).toBe('it fetches borrower history');
+    expect(columnsUnsupported(compileText(FILTERS + 'data: { borrower_history: after_filters }\n' + MINIMAL_SCORE))).toBe(
+      'it fetches borrower history',
+    );
     expect(columnsUnsupported(compileText(FILTERS + MINIMAL_SCORE))).toBeUndefined();
   });
 });

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  collectedShare,
-  expectedCollectedCents,
-  expectedProfitCents,
-  hurdleCents,
-} from '../../src/engine/loan-math.js';
+import { collectedShare, expectedCollectedCents, expectedProfitCents, hurdleCents } from '../../src/engine/loan-math.js';
 import {
   expectedAnnualReturn,
   monthlyPayment,

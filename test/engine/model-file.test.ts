@@ -11,11 +11,17 @@ describe('model file', () => {
     expect(loaded.definition.features).toHaveLength(4);
     expect(loaded.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(parseModelText(`${text(MODEL)}\n`, 'm.json').sha256).not.toBe(loaded.sha256);
-    expect(loaded.market).toEqual({ competition: { share: 0.5, intercept: 0.1, perDefault: 0.9, spread: 0.05 }, takeUp: { midpoint: 0.6, steepness: 5 } });
+    expect(loaded.market).toEqual({
+      competition: { share: 0.5, intercept: 0.1, perDefault: 0.9, spread: 0.05 },
+      takeUp: { midpoint: 0.6, steepness: 5 },
+    });
   });
 
   it('refuses a feature the catalogue lacks, naming the feature, the file and the line', () => {
-    const bad = { ...MODEL, features: [...MODEL.features, { name: 'credit_scroe_low', encoding: 'standardised', mean: 0, sd: 1, weight: 1 }] };
+    const bad = {
+      ...MODEL,
+      features: [...MODEL.features, { name: 'credit_scroe_low', encoding: 'standardised', mean: 0, sd: 1, weight: 1 }],
+    };
     let error: unknown;
     try {
       parseModelText(text(bad), 'models/bad.json');

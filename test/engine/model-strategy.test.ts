@@ -27,7 +27,10 @@ describe('a strategy with score.model', () => {
   };
 
   it('reads the model relative to the strategy file and shows its terms in the decision', async () => {
-    const file = await write('with-logistic.yaml', 'score:\n  model: model.json\n  logistic: { intercept: 0.25, terms: [{ feature: loan_terms, weight: 0 }] }\n');
+    const file = await write(
+      'with-logistic.yaml',
+      'score:\n  model: model.json\n  logistic: { intercept: 0.25, terms: [{ feature: loan_terms, weight: 0 }] }\n',
+    );
     const strategy = await loadStrategyFile(file);
     const decision = strategy.evaluate(loanRequest(), {});
     // credit_score_low 650 -> z 1 -> 0.8; income ln(1 + 54000) -> z (10.8967 - 10.5) / 0.5 -> x 0.4;
@@ -48,7 +51,10 @@ describe('a strategy with score.model', () => {
   });
 
   it('puts the model file in the content hash: retraining changes every decision’s hash', async () => {
-    const file = await write('hash.yaml', 'score:\n  model: hashed.json\n  logistic: { intercept: 0, terms: [{ feature: loan_terms, weight: 0 }] }\n');
+    const file = await write(
+      'hash.yaml',
+      'score:\n  model: hashed.json\n  logistic: { intercept: 0, terms: [{ feature: loan_terms, weight: 0 }] }\n',
+    );
     await writeFile(join(dir, 'hashed.json'), JSON.stringify(MODEL));
     const before = await loadStrategyFile(file);
     expect(await loadStrategyFile(file).then((s) => s.contentHash)).toBe(before.contentHash);
@@ -59,10 +65,21 @@ describe('a strategy with score.model', () => {
   });
 
   it('is refused, at score.model, when the model file is missing or names an unknown feature', async () => {
-    const missing = await write('missing.yaml', 'score:\n  model: nowhere.json\n  logistic: { intercept: 0, terms: [{ feature: loan_terms, weight: 0 }] }\n');
-    await expect(loadStrategyFile(missing)).rejects.toThrow(new RegExp(`${missing}:6:3 score.model: cannot use model file .*nowhere\\.json\\n.*nowhere\\.json:1:1 file not found`));
-    await writeFile(join(dir, 'unknown.json'), JSON.stringify({ ...MODEL, features: [{ name: 'no_such_feature', encoding: 'standardised', mean: 0, sd: 1, weight: 1 }] }));
-    const unknown = await write('unknown.yaml', 'score:\n  model: unknown.json\n  logistic: { intercept: 0, terms: [{ feature: loan_terms, weight: 0 }] }\n');
+    const missing = await write(
+      'missing.yaml',
+      'score:\n  model: nowhere.json\n  logistic: { intercept: 0, terms: [{ feature: loan_terms, weight: 0 }] }\n',
+    );
+    await expect(loadStrategyFile(missing)).rejects.toThrow(
+      new RegExp(`${missing}:6:3 score.model: cannot use model file .*nowhere\\.json\\n.*nowhere\\.json:1:1 file not found`),
+    );
+    await writeFile(
+      join(dir, 'unknown.json'),
+      JSON.stringify({ ...MODEL, features: [{ name: 'no_such_feature', encoding: 'standardised', mean: 0, sd: 1, weight: 1 }] }),
+    );
+    const unknown = await write(
+      'unknown.yaml',
+      'score:\n  model: unknown.json\n  logistic: { intercept: 0, terms: [{ feature: loan_terms, weight: 0 }] }\n',
+    );
     await expect(loadStrategyFile(unknown)).rejects.toBeInstanceOf(ConfigFileError);
     await expect(loadStrategyFile(unknown)).rejects.toThrow(/unknown\.json:\d+:\d+ features\[0\]\.name: unknown feature "no_such_feature"/);
   });

@@ -36,7 +36,12 @@ describe('strategy plugins', () => {
     const strategy = await loadStrategyFile(await write('good.mjs', GOOD));
     expect(strategy).toMatchObject({ name: 'flat-rate', version: '2.0.0', kind: 'plugin', params: { rate: 0.25 } });
     const decision = strategy.evaluate(loanRequest(), {});
-    expect(decision).toMatchObject({ action: 'offer', rate: 0.25, automateFund: true, reasons: [{ code: 'other', text: 'plugin flat rate' }] });
+    expect(decision).toMatchObject({
+      action: 'offer',
+      rate: 0.25,
+      automateFund: true,
+      reasons: [{ code: 'other', text: 'plugin flat rate' }],
+    });
     expect(decision.strategy.contentHash).toBe(strategy.contentHash);
     expect(strategy.withParams({ rate: 0.3 }).evaluate(loanRequest(), {}).rate).toBe(0.3);
   });
@@ -67,7 +72,10 @@ describe('strategy plugins', () => {
   });
 
   it('can be named by a YAML file, whose name, params and data policy apply', async () => {
-    await write('impl.mjs', `export default { name: 'impl', version: '0', evaluate: (r, e, p) => ({ action: 'offer', rate: p.rate, reasons: [] }) };\n`);
+    await write(
+      'impl.mjs',
+      `export default { name: 'impl', version: '0', evaluate: (r, e, p) => ({ action: 'offer', rate: p.rate, reasons: [] }) };\n`,
+    );
     const file = await write(
       'wrapper.yaml',
       `name: wrapped\ndescription: a plugin with YAML settings\nversion: "3"\npriority: 4\nautomate_fund: false\nplugin: ./impl.mjs\nparams:\n  rate: { value: 0.2, min: 0.1, max: 0.5 }\ndata: { monthly_budget: 30, banking_data: always }\n`,
@@ -79,7 +87,10 @@ describe('strategy plugins', () => {
   });
 
   it('is a challenger when its YAML says shadow: true, in every params variant', async () => {
-    await write('shadow-impl.mjs', `export default { name: 'impl', version: '0', evaluate: (r, e, p) => ({ action: 'offer', rate: p.rate, reasons: [] }) };\n`);
+    await write(
+      'shadow-impl.mjs',
+      `export default { name: 'impl', version: '0', evaluate: (r, e, p) => ({ action: 'offer', rate: p.rate, reasons: [] }) };\n`,
+    );
     const file = await write(
       'shadow-wrapper.yaml',
       `name: wrapped-shadow\ndescription: a plugin in shadow\nversion: "1"\nshadow: true\nplugin: ./shadow-impl.mjs\nparams:\n  rate: { value: 0.2, min: 0.1, max: 0.5 }\n`,

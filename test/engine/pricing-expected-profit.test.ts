@@ -73,10 +73,13 @@ describe('expected_profit pricing', () => {
     // competitor always offers at exactly 0.223456 + 1 × (1 − p) = 0.273456, and the lower rate
     // always wins. Profit rises with the rate, so the optimum is the highest 4-decimal rate
     // not above the competitor's: 0.2734.
-    const market = '  market:\n    take_up: { steepness: 0 }\n    competition: { share: 1, intercept: 0.223456, per_default: 1, spread: 0, width: 0 }\n';
+    const market =
+      '  market:\n    take_up: { steepness: 0 }\n    competition: { share: 1, intercept: 0.223456, per_default: 1, spread: 0, width: 0 }\n';
     const decision = strategyAt(0.95, EXPECTED_PROFIT + market).evaluate(loanRequest({ loan_terms: 36 }), {});
     expect(offered(decision)).toBe(0.2734);
-    expect(decision.reasons.map(reasonText).at(-1)).toMatch(/^price expected_profit 0\.2734: P\(accept\) 0\.50 × profit \d+\.\d\d USD = \d+\.\d\d USD; break-even 0\.\d+$/);
+    expect(decision.reasons.map(reasonText).at(-1)).toMatch(
+      /^price expected_profit 0\.2734: P\(accept\) 0\.50 × profit \d+\.\d\d USD = \d+\.\d\d USD; break-even 0\.\d+$/,
+    );
   });
 
   it('offers the cap when nobody walks away and nobody competes', () => {
@@ -146,7 +149,10 @@ describe('expected_profit pricing', () => {
   });
 
   it('skips when the hurdle puts break-even above the cap', () => {
-    const decision = strategyAt(0.95, '  mode: expected_profit\n  target_return: 1.5\n').evaluate(loanRequest({ max_interest_rate: 0.6 }), {});
+    const decision = strategyAt(0.95, '  mode: expected_profit\n  target_return: 1.5\n').evaluate(
+      loanRequest({ max_interest_rate: 0.6 }),
+      {},
+    );
     expect(decision.action).toBe('skip');
     expect(decision.reasons.map(reasonText).at(-1)).toMatch(/^price break-even \d+\.\d+ > max_interest_rate 0\.60$/);
     expect(decision.requiredRate).toBeGreaterThan(0.6);
@@ -156,7 +162,9 @@ describe('expected_profit pricing', () => {
     const market = '  market: { take_up: { midpoint: -1, steepness: 1000 } }\n';
     const decision = strategyAt(0.95, EXPECTED_PROFIT + market).evaluate(loanRequest({ max_interest_rate: 0.6 }), {});
     expect(decision.action).toBe('skip');
-    expect(decision.reasons.map(reasonText).at(-1)).toMatch(/^price expected_profit <= 0 USD at every rate in \[0\.\d+, 0\.60\]; break-even 0\.\d+$/);
+    expect(decision.reasons.map(reasonText).at(-1)).toMatch(
+      /^price expected_profit <= 0 USD at every rate in \[0\.\d+, 0\.60\]; break-even 0\.\d+$/,
+    );
   });
 
   it('names rate, P(accept), profit and break-even, and keeps expectedReturn the annual return at the rate', () => {
@@ -169,7 +177,8 @@ describe('expected_profit pricing', () => {
     expect(decision.requiredRate).toBeCloseTo(breakEven, 12);
     expect(decision.expectedReturn).toBeCloseTo(expectedAnnualReturn(rate, economics), 12);
     const accept = expectedAcceptProbability(rate, 0.6, 1 - probability, DEFAULT_MARKET_RESPONSE);
-    const [, p, profit, value, shown] = /P\(accept\) (\S+) × profit (\S+) USD = (\S+) USD; break-even (\S+)$/.exec(decision.reasons.map(reasonText).at(-1) ?? '') ?? [];
+    const [, p, profit, value, shown] =
+      /P\(accept\) (\S+) × profit (\S+) USD = (\S+) USD; break-even (\S+)$/.exec(decision.reasons.map(reasonText).at(-1) ?? '') ?? [];
     expect(Number(p)).toBeCloseTo(accept, 2);
     expect(Number(value)).toBeCloseTo(Number(p) * Number(profit), 0);
     expect(Number(shown)).toBeCloseTo(breakEven, 4);
@@ -177,7 +186,14 @@ describe('expected_profit pricing', () => {
 
   it('hands back the curve it chose on, so explain can redraw it', () => {
     const pricing = pricingOf(EXPECTED_PROFIT);
-    const economics = { probability: 0.95, recovery: 0.25, servicingCost: 0.02, fundedCents: 105_000, repaidPrincipalCents: 105_000, terms: 12 };
+    const economics = {
+      probability: 0.95,
+      recovery: 0.25,
+      servicingCost: 0.02,
+      fundedCents: 105_000,
+      repaidPrincipalCents: 105_000,
+      terms: 12,
+    };
     const price = compilePricing(pricing, {})(featureSource(loanRequest({ max_interest_rate: 0.6 }), {}), 0.95);
     expect(price.ok).toBe(true);
     if (!price.ok) return;
@@ -204,7 +220,6 @@ describe('expected_profit pricing', () => {
 });
 
 describe('the market response pricing uses', () => {
-
   it('is the strategy setting, over the fitted one, over the defaults', () => {
     const pricing = pricingOf(`${EXPECTED_PROFIT}  market: { take_up: { midpoint: 0.5 }, competition: { per_default: 2 } }\n`);
     const fitted = { takeUp: { midpoint: 0.6, steepness: 9 }, competition: { share: 0.3, perDefault: 1.5 } };
@@ -229,7 +244,10 @@ describe('cost_plus and max_rate pricing', () => {
   it('cost_plus is the default, and a market setting does not move it', () => {
     const request = loanRequest({ max_interest_rate: 0.6 });
     const plain = strategyAt(0.95, `${ECONOMICS}  margin: 0.01\n`).evaluate(request, {});
-    const named = strategyAt(0.95, `  mode: cost_plus\n${ECONOMICS}  margin: 0.01\n  market: { take_up: { midpoint: 0.1 } }\n`).evaluate(request, {});
+    const named = strategyAt(0.95, `  mode: cost_plus\n${ECONOMICS}  margin: 0.01\n  market: { take_up: { midpoint: 0.1 } }\n`).evaluate(
+      request,
+      {},
+    );
     expect(named.rate).toBe(plain.rate);
     expect(named.reasons).toEqual(plain.reasons);
     expect(plain.priceCurve).toBeUndefined();
@@ -241,7 +259,10 @@ describe('cost_plus and max_rate pricing', () => {
     expect(offered(naive)).toBe(0.6);
     expect(naive.reasons.map(reasonText).at(-1)).toMatch(/^price max_rate offered 0\.60 \(max_interest_rate\), required_rate \S+$/);
     expect(strategyAt(0.5, ECONOMICS).evaluate(request, {}).action).toBe('skip');
-    expect(offered(strategyAt(0.9, `  mode: max_rate\n${ECONOMICS}  ceiling_share_of_max: 0.9\n`).evaluate(request, {}))).toBeCloseTo(0.54, 12);
+    expect(offered(strategyAt(0.9, `  mode: max_rate\n${ECONOMICS}  ceiling_share_of_max: 0.9\n`).evaluate(request, {}))).toBeCloseTo(
+      0.54,
+      12,
+    );
     expect(offered(strategyAt(0.9, `  mode: max_rate\n${ECONOMICS}  ceiling: 0.3\n`).evaluate(request, {}))).toBe(0.3);
   });
 });

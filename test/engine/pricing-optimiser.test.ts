@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { optimalRate, type PriceCurve } from '../../src/engine/pricing/expected-profit.js';
-import { DEFAULT_MARKET_RESPONSE, expectedAcceptProbability, requiredRate, type LoanEconomics, type MarketResponse } from '../../src/engine/index.js';
+import {
+  DEFAULT_MARKET_RESPONSE,
+  expectedAcceptProbability,
+  requiredRate,
+  type LoanEconomics,
+  type MarketResponse,
+} from '../../src/engine/index.js';
 
 /** A seeded generator (a 32-bit LCG), so a failure names a case that can be replayed. */
 function seeded(seed: number): () => number {
@@ -110,12 +116,31 @@ describe('the expected-profit search', () => {
     // A competitor offers at 0.35 ± 0.02 on 70 % of requests: undercut it, or charge the
     // borrowers it leaves what they will take. Which peak is higher moves with the take-up
     // midpoint (at 0.9 the two are within 4 % of each other).
-    const economics: LoanEconomics = { probability: 0.95, recovery: 0.25, servicingCost: 0.02, fundedCents: 100_000, repaidPrincipalCents: 100_000, terms: 12 };
+    const economics: LoanEconomics = {
+      probability: 0.95,
+      recovery: 0.25,
+      servicingCost: 0.02,
+      fundedCents: 100_000,
+      repaidPrincipalCents: 100_000,
+      terms: 12,
+    };
     const peaks = new Set<string>();
     for (const midpoint of [0.5, 0.7, 0.9, 1.1]) {
-      const market: MarketResponse = { takeUp: { midpoint, steepness: 8 }, competition: { share: 0.7, intercept: 0.35, perDefault: 0, spread: 0.02, width: 0 } };
+      const market: MarketResponse = {
+        takeUp: { midpoint, steepness: 8 },
+        competition: { share: 0.7, intercept: 0.35, perDefault: 0, spread: 0.02, width: 0 },
+      };
       const breakEvenRate = requiredRate(0.05, economics);
-      const curve: PriceCurve = { economics, targetReturn: 0.05, maxInterestRate: 0.9, market, breakEvenRate, low: Math.ceil(breakEvenRate * 10_000) / 10_000, cap: 0.9, capName: 'max_interest_rate' };
+      const curve: PriceCurve = {
+        economics,
+        targetReturn: 0.05,
+        maxInterestRate: 0.9,
+        market,
+        breakEvenRate,
+        low: Math.ceil(breakEvenRate * 10_000) / 10_000,
+        cap: 0.9,
+        capName: 'max_interest_rate',
+      };
       expect(expectAsGoodAsDense(curve)).toBe(true);
       peaks.add(optimalRate(curve).rate < 0.35 ? 'undercut' : 'above');
     }

@@ -42,7 +42,10 @@ describe('pricing', () => {
     for (const logOdds of [-2, 0, 1, 2, 3, 5, 9]) {
       for (const target of [0, 0.05, 0.2, 0.6]) {
         for (const max of [0.03, 0.1, 0.35, 1, 2]) {
-          const decision = strategyAt(logOdds, `  target_return: ${target}\n  margin: 0.02`).evaluate(loanRequest({ max_interest_rate: max }), {});
+          const decision = strategyAt(logOdds, `  target_return: ${target}\n  margin: 0.02`).evaluate(
+            loanRequest({ max_interest_rate: max }),
+            {},
+          );
           if (decision.action !== 'offer') continue;
           expect(decision.rate).toBeGreaterThanOrEqual(MIN_OFFER_RATE);
           expect(decision.rate).toBeLessThanOrEqual(max);

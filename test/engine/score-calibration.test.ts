@@ -56,7 +56,10 @@ describe('score.calibration', () => {
     const text = `params:\n  slope: { value: 0.5, min: 0.1, max: 2 }\n${score('  calibration: { method: platt, a: $slope, b: 0 }')}`;
     const strategy = compileText(text);
     expect(evaluate(loanRequest(), { unavailable: { bankingData: true } }, strategy).probability).toBeCloseTo(logistic(1), 12);
-    expect(evaluate(loanRequest(), { unavailable: { bankingData: true } }, strategy.withParams({ slope: 1.5 })).probability).toBeCloseTo(logistic(3), 12);
+    expect(evaluate(loanRequest(), { unavailable: { bankingData: true } }, strategy.withParams({ slope: 1.5 })).probability).toBeCloseTo(
+      logistic(3),
+      12,
+    );
   });
 
   it('isotonic: straight lines between the points, flat beyond the ends', () => {
@@ -112,8 +115,12 @@ pricing:
     expect(problems('  calibration: { method: isotonic, points: [[0.5, 0.6], [0.7, 0.5]] }')).toContain(
       'score.calibration.points[1][1]: calibrated probabilities must not fall: 0.5 follows 0.6',
     );
-    expect(problems('  calibration: { method: isotonic, points: [[0.5, 0], [0.7, 0.5]] }')).toContain('0 is out of bounds (a calibrated probability: above 0 and below 1)');
-    expect(problems('  calibration: { method: platt, a: 0, b: 1 }')).toContain('score.calibration.a: 0 is out of bounds (a slope: above 0)');
+    expect(problems('  calibration: { method: isotonic, points: [[0.5, 0], [0.7, 0.5]] }')).toContain(
+      '0 is out of bounds (a calibrated probability: above 0 and below 1)',
+    );
+    expect(problems('  calibration: { method: platt, a: 0, b: 1 }')).toContain(
+      'score.calibration.a: 0 is out of bounds (a slope: above 0)',
+    );
     expect(problems('  calibration: { method: plat, a: 1, b: 1 }')).toContain('expected { method: platt');
   });
 });

@@ -45,7 +45,9 @@ describe("a compiled score's probability", () => {
       const slots = source.table.names.length;
       for (let i = 0; i < 2_000; i += 1) {
         // Any value in any slot (a term reads only its own), a fifth of them absent.
-        const values: FeatureValue[] = Array.from({ length: slots }, () => (random() < 0.2 ? null : (random() - 0.2) * 10 ** Math.floor(random() * 6)));
+        const values: FeatureValue[] = Array.from({ length: slots }, () =>
+          random() < 0.2 ? null : (random() - 0.2) * 10 ** Math.floor(random() * 6),
+        );
         expect(score.probability(values)).toBe(probabilityOf(score.contributions(values)));
         compared += 1;
       }

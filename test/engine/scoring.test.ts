@@ -65,7 +65,12 @@ ${PRICING}`);
     const decision = strategy.evaluate(loanRequest(), {});
     // mid 675 clamped to 660 -> 0.1; ln(1 + 54000) - 10 = 0.896787 -> 0.448394; provider A absent -> -0.25
     const logOdds = 1.5 + 0.1 + 0.5 * (Math.log1p(54000) - 10) - 0.25;
-    expect(decision.contributions.map((line) => line.feature)).toEqual(['logistic.intercept', 'credit_score_mid', 'annual_income', 'provider_a_score']);
+    expect(decision.contributions.map((line) => line.feature)).toEqual([
+      'logistic.intercept',
+      'credit_score_mid',
+      'annual_income',
+      'provider_a_score',
+    ]);
     expect(decision.contributions[1]?.logOdds).toBeCloseTo(0.1, 12);
     expect(decision.probability).toBeCloseTo(1 / (1 + Math.exp(-logOdds)), 12);
   });

@@ -20,7 +20,11 @@ async function problemsOf(text: string): Promise<string[]> {
   try {
     await loadStrategyFile(file);
   } catch (error) {
-    if (error instanceof ConfigFileError) return error.message.split('\n').slice(1).map((line) => line.replace(`${file}:`, ''));
+    if (error instanceof ConfigFileError)
+      return error.message
+        .split('\n')
+        .slice(1)
+        .map((line) => line.replace(`${file}:`, ''));
     throw error;
   }
   throw new Error('expected the file to be refused');

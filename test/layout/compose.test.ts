@@ -62,7 +62,9 @@ describe('compose.yaml', () => {
 
   it('takes its secrets from .env, which git ignores, and holds none itself', () => {
     expect([lendbot?.env_file].flat()).toEqual(['.env']);
-    const gitignore = readFileSync(root('.gitignore'), 'utf8').split('\n').map((line) => line.trim());
+    const gitignore = readFileSync(root('.gitignore'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim());
     expect(gitignore).toContain('.env');
     for (const [name, value] of Object.entries(lendbot?.environment ?? {})) {
       if (/KEY|SECRET|TOKEN|PASSWORD|NOTIFY_URL/.test(name)) expect(value, name).toMatch(/^\$\{\w+(:-)?\}$/);
@@ -135,7 +137,8 @@ describe.each(['README.md', 'docs/operations.md'])('the docker run in %s', (file
       expect(config.webhook.port).toBe(8080);
       expect(run.env.has('LENDBOT_OPERATOR_TOKEN')).toBe(true);
       expect(run.env.get('LENDBOT_OPERATOR_TOKEN')).toBeUndefined(); // from the shell, never written in the docs
-      for (const name of ['LENDBOT_BASE_URL', 'LENDBOT_API_KEY', 'LENDBOT_SECRET_KEY', 'LENDBOT_WEBHOOK_SECRET']) expect(run.env.has(name), name).toBe(true);
+      for (const name of ['LENDBOT_BASE_URL', 'LENDBOT_API_KEY', 'LENDBOT_SECRET_KEY', 'LENDBOT_WEBHOOK_SECRET'])
+        expect(run.env.has(name), name).toBe(true);
       expect(run.image).toBe('lendbot');
     }
   });

@@ -13,7 +13,11 @@ import { RUN_ENV_HELP, applyEnv, daemonConfigSchema } from '../../src/daemon/dae
 const text = readFileSync(fileURLToPath(new URL('../../config/lendbot.yaml', import.meta.url)), 'utf8');
 /** The comment lines before the first key. */
 const header = text.slice(0, text.search(/^\w/m));
-const listed = /environment overrides this file\s*#?\s*\(([^)]*)\)/.exec(header.replace(/\n#/g, ' '))?.[1]?.split(/[\s,]+/).filter(Boolean) ?? [];
+const listed =
+  /environment overrides this file\s*#?\s*\(([^)]*)\)/
+    .exec(header.replace(/\n#/g, ' '))?.[1]
+    ?.split(/[\s,]+/)
+    .filter(Boolean) ?? [];
 
 /** Values one of which each variable accepts; the variable overrides the file when the config changes. */
 const SAMPLES = ['data/other.db', 'true', 'debug', '9123', '::1', '*/5 * * * *'];

@@ -94,7 +94,8 @@ describe('fast paths', () => {
       }
       if (!existsSync(`${root}${test}`)) missing.push(`${fastPath}: no test ${test}`);
       const [file = '', only] = fastPath.split(':');
-      if (only !== undefined && !declares(readFileSync(`${root}${file}`, 'utf8'), only)) missing.push(`${fastPath}: ${file} declares no ${only}`);
+      if (only !== undefined && !declares(readFileSync(`${root}${file}`, 'utf8'), only))
+        missing.push(`${fastPath}: ${file} declares no ${only}`);
     }
     expect(missing).toEqual([]);
   });
@@ -115,7 +116,9 @@ describe('module-level memos', () => {
 
   it('are listed in docs/performance.md, and every memo listed exists', () => {
     const inCode = memos.flatMap((memo) => memo.names.map((name) => `${memo.path} ${name}`)).sort();
-    const inDocs = tableRows('### Memos', 2).map(([path = '', name = '']) => `${path} ${name}`).sort();
+    const inDocs = tableRows('### Memos', 2)
+      .map(([path = '', name = '']) => `${path} ${name}`)
+      .sort();
     expect(inCode.length).toBeGreaterThanOrEqual(5);
     expect(inDocs).toEqual(inCode);
   });

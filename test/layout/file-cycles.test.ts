@@ -17,11 +17,14 @@ import { describe, expect, it } from 'vitest';
 import { findCycle, sourceFiles, SRC } from './source-graph.js';
 
 /** A static import or re-export of a relative path (`erased` when it is `import type`/`export type`). */
-const IMPORT = /^(?:import|export)\s+(?<erased>type\s+)?(?:[\w$]+\s*,?\s*)?(?:\{[^}]*\}|\*(?:\s+as\s+[\w$]+)?)?\s*from\s+'(?<path>\.[^']+)'|^import\s+'(?<bare>\.[^']+)'/gm;
+const IMPORT =
+  /^(?:import|export)\s+(?<erased>type\s+)?(?:[\w$]+\s*,?\s*)?(?:\{[^}]*\}|\*(?:\s+as\s+[\w$]+)?)?\s*from\s+'(?<path>\.[^']+)'|^import\s+'(?<bare>\.[^']+)'/gm;
 
 /** The relative paths a file's text loads at run time ('./x.js'), in order. */
 function runtimeSpecifiers(text: string): string[] {
-  return [...text.matchAll(IMPORT)].flatMap(({ groups }) => (groups?.['erased'] === undefined ? [groups?.['path'] ?? groups?.['bare'] ?? ''] : []));
+  return [...text.matchAll(IMPORT)].flatMap(({ groups }) =>
+    groups?.['erased'] === undefined ? [groups?.['path'] ?? groups?.['bare'] ?? ''] : [],
+  );
 }
 
 /** File (relative to src/) -> the files it loads at run time. */

@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createMetrics } from '../../src/ops/metrics.js';
 
-const dashboard = JSON.parse(readFileSync(fileURLToPath(new URL('../../docs/grafana-dashboard.json', import.meta.url)), 'utf8')) as Dashboard;
+const dashboard = JSON.parse(
+  readFileSync(fileURLToPath(new URL('../../docs/grafana-dashboard.json', import.meta.url)), 'utf8'),
+) as Dashboard;
 
 interface Target {
   expr?: string;
@@ -30,7 +32,21 @@ interface Dashboard {
 /** Labels every scraped series carries (Prometheus adds them), and histograms' bucket label. */
 const TARGET_LABELS = ['instance', 'job'];
 const HISTOGRAM_SUFFIXES = ['_bucket', '_sum', '_count'];
-const KEYWORDS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'offset', 'bool', 'and', 'or', 'unless', 'inf', 'nan']);
+const KEYWORDS = new Set([
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'offset',
+  'bool',
+  'and',
+  'or',
+  'unless',
+  'inf',
+  'nan',
+]);
 
 /** Series names and labels from the registry: name → label names. */
 function registrySeries(): Map<string, { labels: string[]; histogram: boolean }> {
@@ -61,7 +77,12 @@ function exprParts(expr: string): ExprParts {
     return ' ';
   });
   rest = rest.replace(/\b(?:by|without|on|ignoring|group_left|group_right)\s*\(([^)]*)\)/g, (_, labels: string) => {
-    grouping.push(...labels.split(',').map((label) => label.trim()).filter(Boolean));
+    grouping.push(
+      ...labels
+        .split(',')
+        .map((label) => label.trim())
+        .filter(Boolean),
+    );
     return ' ';
   });
   rest = rest.replace(/\[[^\]]*\]/g, ' ');
@@ -85,11 +106,14 @@ function allPanels(panels: Panel[]): Panel[] {
 /** Every query in the dashboard with where it is, for messages. */
 function queries(): Array<{ where: string; expr: string; legend: string | undefined }> {
   const found = allPanels(dashboard.panels).flatMap((panel) =>
-    (panel.targets ?? []).flatMap((target) => (target.expr === undefined ? [] : [{ where: `panel "${panel.title}"`, expr: target.expr, legend: target.legendFormat }])),
+    (panel.targets ?? []).flatMap((target) =>
+      target.expr === undefined ? [] : [{ where: `panel "${panel.title}"`, expr: target.expr, legend: target.legendFormat }],
+    ),
   );
   for (const variable of dashboard.templating.list) {
     const query = typeof variable.query === 'string' ? variable.query : (variable.query as { query?: string } | undefined)?.query;
-    if (query !== undefined && variable.name !== 'datasource') found.push({ where: `variable $${variable.name}`, expr: query, legend: undefined });
+    if (query !== undefined && variable.name !== 'datasource')
+      found.push({ where: `variable $${variable.name}`, expr: query, legend: undefined });
   }
   return found;
 }
@@ -100,7 +124,11 @@ function problems(expr: string, series = registrySeries()): string[] {
   const { selectors, grouping } = exprParts(expr);
   const known: string[] = [...TARGET_LABELS];
   for (const { name, labels } of selectors) {
-    const base = series.has(name) ? name : HISTOGRAM_SUFFIXES.map((suffix) => name.endsWith(suffix) && name.slice(0, -suffix.length)).find((stem) => stem && series.get(stem)?.histogram);
+    const base = series.has(name)
+      ? name
+      : HISTOGRAM_SUFFIXES.map((suffix) => name.endsWith(suffix) && name.slice(0, -suffix.length)).find(
+          (stem) => stem && series.get(stem)?.histogram,
+        );
     const entry = base ? series.get(base) : undefined;
     if (entry === undefined) {
       found.push(`no series ${name}`);
@@ -115,15 +143,24 @@ function problems(expr: string, series = registrySeries()): string[] {
 
 describe('docs/grafana-dashboard.json', () => {
   it('reads PromQL the way the check needs', () => {
-    expect(exprParts('sum by (reason) (rate(lendbot_decisions_total{instance=~"$instance", action="skip"}[$__rate_interval])) * 60')).toEqual({
+    expect(
+      exprParts('sum by (reason) (rate(lendbot_decisions_total{instance=~"$instance", action="skip"}[$__rate_interval])) * 60'),
+    ).toEqual({
       selectors: [{ name: 'lendbot_decisions_total', labels: ['instance', 'action'] }],
       grouping: ['reason'],
     });
-    expect(exprParts('time() - max(lendbot_last_poll_timestamp_seconds > 0)').selectors).toEqual([{ name: 'lendbot_last_poll_timestamp_seconds', labels: [] }]);
-    expect(exprParts('label_values(lendbot_balance_cents, instance)').selectors).toEqual([{ name: 'lendbot_balance_cents', labels: ['instance'] }]);
+    expect(exprParts('time() - max(lendbot_last_poll_timestamp_seconds > 0)').selectors).toEqual([
+      { name: 'lendbot_last_poll_timestamp_seconds', labels: [] },
+    ]);
+    expect(exprParts('label_values(lendbot_balance_cents, instance)').selectors).toEqual([
+      { name: 'lendbot_balance_cents', labels: ['instance'] },
+    ]);
     // The check fails for what drifted: a renamed series, a label it does not have.
     expect(problems('sum(lendbot_balanc_cents)')).toEqual(['no series lendbot_balanc_cents']);
-    expect(problems('sum by (risk) (lendbot_exposure_cents{level="1"})')).toEqual(['lendbot_exposure_cents has no label level', 'no series here has the label risk']);
+    expect(problems('sum by (risk) (lendbot_exposure_cents{level="1"})')).toEqual([
+      'lendbot_exposure_cents has no label level',
+      'no series here has the label risk',
+    ]);
     expect(problems('histogram_quantile(0.9, sum by (le) (rate(lendbot_webhook_to_offer_seconds_bucket[5m])))')).toEqual([]);
     expect(problems('rate(lendbot_offers_total_bucket[5m])')).toEqual(['no series lendbot_offers_total_bucket']);
   });
@@ -138,13 +175,18 @@ describe('docs/grafana-dashboard.json', () => {
   it('labels legends only by labels the query keeps', () => {
     const wrong = queries().flatMap(({ where, expr, legend }) => {
       const kept = exprParts(expr).grouping;
-      return [...(legend ?? '').matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((match) => match[1] ?? '').filter((label) => !kept.includes(label)).map((label) => `${where}: legend {{${label}}} but ${expr}`);
+      return [...(legend ?? '').matchAll(/\{\{\s*(\w+)\s*\}\}/g)]
+        .map((match) => match[1] ?? '')
+        .filter((label) => !kept.includes(label))
+        .map((label) => `${where}: legend {{${label}}} but ${expr}`);
     });
     expect(wrong).toEqual([]);
   });
 
   it('charts every lendbot_ series (add a panel with a new metric)', () => {
-    const named = new Set(queries().flatMap(({ expr }) => exprParts(expr).selectors.map(({ name }) => name.replace(/_(bucket|sum|count)$/, ''))));
+    const named = new Set(
+      queries().flatMap(({ expr }) => exprParts(expr).selectors.map(({ name }) => name.replace(/_(bucket|sum|count)$/, ''))),
+    );
     const missing = [...registrySeries().keys()].filter((name) => name.startsWith('lendbot_') && !named.has(name));
     expect(missing).toEqual([]);
   });

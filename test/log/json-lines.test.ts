@@ -23,7 +23,8 @@ describe('the JSON log lines of a decision', () => {
     await harness.sandbox.control.flushWebhooks();
     await waitFor(() => harness.store.decisions.has(offered.id) && harness.store.decisions.has(refused.id), 'both decisions');
 
-    const line = (msg: string, id?: number) => harness.logs.find((entry) => entry.msg === msg && (id === undefined || entry.loanRequestId === id));
+    const line = (msg: string, id?: number) =>
+      harness.logs.find((entry) => entry.msg === msg && (id === undefined || entry.loanRequestId === id));
     const received = harness.logs.filter((entry) => entry.msg === 'webhook received');
     expect(received).toHaveLength(2);
     expect(received.map(keys)).toEqual([...Array(2)].map(() => [...BASE, 'layout', 'outcome', 'webhookUuid'].sort()));
@@ -32,10 +33,29 @@ describe('the JSON log lines of a decision', () => {
     const offer = line('decided: offer', offered.id);
     const skip = line('decided: skip', refused.id);
     // Every field the decision lines had, with the request's amount and risk level added after.
-    const decisionKeys = [...BASE, 'loanRequestId', 'source', 'action', 'rate', 'strategy', 'reasons', 'dryRun', 'totalAmount', 'riskLevel'].sort();
+    const decisionKeys = [
+      ...BASE,
+      'loanRequestId',
+      'source',
+      'action',
+      'rate',
+      'strategy',
+      'reasons',
+      'dryRun',
+      'totalAmount',
+      'riskLevel',
+    ].sort();
     expect(keys(offer)).toEqual(decisionKeys);
     expect(keys(skip)).toEqual(decisionKeys);
-    expect(offer).toMatchObject({ level: 30, component: 'pipeline', action: 'offer', source: 'webhook', strategy: 'offer-all', dryRun: false, riskLevel: 1 });
+    expect(offer).toMatchObject({
+      level: 30,
+      component: 'pipeline',
+      action: 'offer',
+      source: 'webhook',
+      strategy: 'offer-all',
+      dryRun: false,
+      riskLevel: 1,
+    });
     expect(skip).toMatchObject({ level: 30, component: 'pipeline', action: 'skip', riskLevel: 3 });
     expect(skip?.reasons).toContain('guard risk level 3 (friends) not allowed (allowed 0, 1, 2)');
     expect(keys(line('offer placed', offered.id))).toEqual([...BASE, 'loanRequestId', 'offerId', 'rate', 'automateFund'].sort());
@@ -45,7 +65,9 @@ describe('the JSON log lines of a decision', () => {
     expect(harness.logs.filter((entry) => typeof entry.msg === 'string' && /^(offer|skip) +#/.test(entry.msg))).toEqual([]);
 
     const amount = (total: string) => `$${Number(total).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
-    expect(terminalText(offer!)).toBe(`offer  #${offered.id}  ${amount(offered.total_amount)} at ${Number(((offer!.rate as number) * 100).toFixed(2))} %  (offer-all, risk medium)`);
+    expect(terminalText(offer!)).toBe(
+      `offer  #${offered.id}  ${amount(offered.total_amount)} at ${Number(((offer!.rate as number) * 100).toFixed(2))} %  (offer-all, risk medium)`,
+    );
     expect(terminalText(skip!)).toBe(`skip   #${refused.id}  risk level friends is not allowed (allowed: low, medium, high)`);
   });
 });

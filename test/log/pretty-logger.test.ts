@@ -59,9 +59,22 @@ describe('the logger on a terminal (pino-pretty)', () => {
   it('says each decision in one line of plain words', () => {
     const { log, written } = terminal();
     const pipeline = log.child({ component: 'pipeline' });
-    pipeline.info(decided({ loanRequestId: 1234, action: 'offer', rate: 0.228, reasons: ['score probability 0.91', 'price required_rate 0.2, offered 0.228'] }), 'decided: offer');
     pipeline.info(
-      decided({ loanRequestId: 1235, action: 'skip', rate: 0.3, reasons: ['score probability 0.91', 'guard balance 1198.00 - reserved 898.50 - reserve 0.00 < total 536.00'] }),
+      decided({
+        loanRequestId: 1234,
+        action: 'offer',
+        rate: 0.228,
+        reasons: ['score probability 0.91', 'price required_rate 0.2, offered 0.228'],
+      }),
+      'decided: offer',
+    );
+    pipeline.info(
+      decided({
+        loanRequestId: 1235,
+        action: 'skip',
+        rate: 0.3,
+        reasons: ['score probability 0.91', 'guard balance 1198.00 - reserved 898.50 - reserve 0.00 < total 536.00'],
+      }),
       'decided: skip',
     );
     pipeline.info(decided({ loanRequestId: 1236, action: 'skip', reasons: ['filter credit_score_low < 600'] }), 'decided: skip');
@@ -82,7 +95,19 @@ describe('the logger on a terminal (pino-pretty)', () => {
 
   it('shows the minute summary in words', () => {
     const { log, written } = terminal();
-    log.info({ requests: 41, offers: 6, funded: 2, totalRequests: 300, totalOffers: 51, totalFunded: 1, balanceCents: 481_200, freeCents: 129_000 }, 'summary');
+    log.info(
+      {
+        requests: 41,
+        offers: 6,
+        funded: 2,
+        totalRequests: 300,
+        totalOffers: 51,
+        totalFunded: 1,
+        balanceCents: 481_200,
+        freeCents: 129_000,
+      },
+      'summary',
+    );
     expect(written()).toBe(
       '[time] INFO: summary  last minute: 41 requests, 6 offers, 2 funded · since start: 300 requests, 51 offers, 1 funded · balance $4,812.00 · free $1,290.00\n',
     );
@@ -94,9 +119,13 @@ describe('the logger on a terminal (pino-pretty)', () => {
       log.info({ outcome: 'accepted', webhookUuid: 'u-1', layout: 'envelope' }, 'webhook received');
       log.info({ loanRequestId: 1234, offerId: 9, rate: 0.228, automateFund: true }, 'offer placed');
       log.info({ listed: 3 }, 'poll done');
-      const lines = written().split('\n').filter((line) => line !== '');
+      const lines = written()
+        .split('\n')
+        .filter((line) => line !== '');
       expect(lines.map((line) => line.replace(/ \{.*$/, ''))).toEqual(
-        level === 'info' ? ['[time] INFO: poll done'] : ['[time] INFO: webhook received', '[time] INFO: offer placed', '[time] INFO: poll done'],
+        level === 'info'
+          ? ['[time] INFO: poll done']
+          : ['[time] INFO: webhook received', '[time] INFO: offer placed', '[time] INFO: poll done'],
       );
     }
   });

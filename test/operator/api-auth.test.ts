@@ -27,7 +27,11 @@ describe('operator API authentication', () => {
     expect(await me.json()).toEqual({ signedIn: false, name: null, canRead: true, canChange: false });
     const overview = await h.call('/api/overview');
     expect(overview.status).toBe(200);
-    const body = (await overview.json()) as { mode: string; strategies: string[]; limits: { maxExposureCents: number; maxExposureByRiskLevelCents: Record<string, number> } };
+    const body = (await overview.json()) as {
+      mode: string;
+      strategies: string[];
+      limits: { maxExposureCents: number; maxExposureByRiskLevelCents: Record<string, number> };
+    };
     expect(body.mode).toBe('sandbox');
     expect(body.strategies).toEqual(['offer-all']);
     expect(body.limits.maxExposureCents).toBe(5_000_000);
@@ -38,10 +42,13 @@ describe('operator API authentication', () => {
     const statusWithHost = (host: string, headers: Record<string, string> = {}) =>
       new Promise<number>((resolve, reject) => {
         const url = new URL('/api/overview', h.base);
-        const sent = httpRequest({ hostname: url.hostname, port: url.port, path: url.pathname, headers: { host, ...headers } }, (answer) => {
-          answer.resume();
-          resolve(answer.statusCode ?? 0);
-        });
+        const sent = httpRequest(
+          { hostname: url.hostname, port: url.port, path: url.pathname, headers: { host, ...headers } },
+          (answer) => {
+            answer.resume();
+            resolve(answer.statusCode ?? 0);
+          },
+        );
         sent.on('error', reject);
         sent.end();
       });
@@ -58,13 +65,21 @@ describe('operator API authentication', () => {
     expect(noToken.status).toBe(401);
     expect(await noToken.json()).toEqual({ error: 'a change needs a token or a session: sign in, or send Authorization: Bearer <token>' });
     // A form of another site: no token, and a content type the API never takes.
-    const form = await h.call('/api/pause', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'reason=x' });
+    const form = await h.call('/api/pause', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'reason=x',
+    });
     expect(form.status).toBe(401);
     const wrong = await h.call('/api/pause', { method: 'POST', headers: { ...json, authorization: 'Bearer not-the-token' }, body: '{}' });
     expect(wrong.status).toBe(401);
     const wrongRead = await h.call('/api/overview', { headers: { authorization: 'Bearer not-the-token' } });
     expect(wrongRead.status).toBe(401);
-    const notJson = await h.call('/api/resume', { method: 'POST', headers: { authorization: `Bearer ${API_TOKEN}`, 'content-type': 'text/plain' }, body: '{}' });
+    const notJson = await h.call('/api/resume', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${API_TOKEN}`, 'content-type': 'text/plain' },
+      body: '{}',
+    });
     expect(notJson.status).toBe(415);
     expect(h.store.state.get('protection_pause')).toBeUndefined();
   });
@@ -86,7 +101,11 @@ describe('operator API authentication', () => {
 
     const me = await h.call('/api/me', { headers: { cookie: `other=1; ${cookie}` } });
     expect(await me.json()).toEqual({ signedIn: true, name: 'viewer', canRead: true, canChange: true });
-    const paused = await h.call('/api/pause', { method: 'POST', headers: { ...json, cookie }, body: JSON.stringify({ reason: 'checking' }) });
+    const paused = await h.call('/api/pause', {
+      method: 'POST',
+      headers: { ...json, cookie },
+      body: JSON.stringify({ reason: 'checking' }),
+    });
     expect(paused.status).toBe(200);
     expect(((await paused.json()) as { pause: { reason: string } }).pause.reason).toContain('the dashboard (viewer): checking');
     const resumed = await h.call('/api/resume', { method: 'POST', headers: { ...json, cookie }, body: '{}' });
@@ -129,7 +148,14 @@ describe('operator API authentication', () => {
     // Its inline scripts may draw; nothing in it may reach the API or load anything.
     expect(served.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(await served.text()).toBe('<!doctype html><title>report</title>');
-    for (const path of ['/reports/..%2fsecret.html', '/reports/%2e%2e%2fsecret.html', '/reports/..%5csecret.html', '/reports/link.html', '/reports/notes.txt', '/reports/secret.html']) {
+    for (const path of [
+      '/reports/..%2fsecret.html',
+      '/reports/%2e%2e%2fsecret.html',
+      '/reports/..%5csecret.html',
+      '/reports/link.html',
+      '/reports/notes.txt',
+      '/reports/secret.html',
+    ]) {
       const refused = await h.call(path);
       expect(refused.status, path).toBe(404);
       expect(await refused.text(), path).not.toContain('outside');
@@ -156,7 +182,8 @@ describe('with ops.open_on_loopback false', () => {
 
   it('refuses anonymous reads from this machine too, and answers a token', async () => {
     expect(await (await closed.call('/api/me')).json()).toEqual({ signedIn: false, name: null, canRead: false, canChange: false });
-    for (const path of ['/api/overview', '/api/decisions', '/api/reports', '/metrics']) expect((await closed.call(path)).status, path).toBe(401);
+    for (const path of ['/api/overview', '/api/decisions', '/api/reports', '/metrics'])
+      expect((await closed.call(path)).status, path).toBe(401);
     expect((await closed.asOperator('/api/overview')).status).toBe(200);
   });
 });

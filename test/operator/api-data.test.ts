@@ -6,7 +6,14 @@
 import { storedReason } from '../../src/domain/decision-reason-parse.js';
 import { skipReasonText } from '../../src/log/human-reasons.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DecisionAnswer, DecisionsAnswer, LoansAnswer, OffersAnswer, OverviewAnswer, ReturnsAnswer } from '../../src/operator/api/api-types.js';
+import type {
+  DecisionAnswer,
+  DecisionsAnswer,
+  LoansAnswer,
+  OffersAnswer,
+  OverviewAnswer,
+  ReturnsAnswer,
+} from '../../src/operator/api/api-types.js';
 import { parseCents, type LoanRequest } from '../../src/domain/index.js';
 import { DAY, HOUR } from '../sandbox/sandbox-fixture.js';
 import { startApiHarness, type ApiHarness } from './api-harness.js';
@@ -23,7 +30,9 @@ beforeAll(async () => {
     { repayProbability: 1, missedMonth: null, lateDays: [] },
     { repayProbability: 0, missedMonth: 1, lateDays: [] },
   ];
-  offered = fates.map((fate, index) => h.makeRequest({ svcColor: index === 2 ? 2 : 1, decisionDelayMs: HOUR, loanTerms: 3, loanAmountCents: 100_000, ...fate }));
+  offered = fates.map((fate, index) =>
+    h.makeRequest({ svcColor: index === 2 ? 2 : 1, decisionDelayMs: HOUR, loanTerms: 3, loanAmountCents: 100_000, ...fate }),
+  );
   // Cannot be priced under its maximum rate: a skip.
   unpriceable = h.makeRequest({ maxInterestRate: 0.03 });
   await h.daemon.runJob('poll');
@@ -54,7 +63,14 @@ describe('the operator API', () => {
     const stored = h.store.decisions.list({ order: 'desc' });
     expect(all.decisions.map((row) => row.loan_request_id)).toEqual(stored.map((row) => row.loanRequestId));
     const first = all.decisions.find((row) => row.loan_request_id === offered[0]!.id);
-    expect(first).toMatchObject({ action: 'offer', strategy: 'offer-all', amount_cents: parseCents(offered[0]!.total_amount), risk_level: 1, source: 'strategies', dry_run: false });
+    expect(first).toMatchObject({
+      action: 'offer',
+      strategy: 'offer-all',
+      amount_cents: parseCents(offered[0]!.total_amount),
+      risk_level: 1,
+      source: 'strategies',
+      dry_run: false,
+    });
     expect(first?.offer_state).toBe('funded');
 
     const pageOne = await get<DecisionsAnswer>('/api/decisions?limit=3');
@@ -89,7 +105,13 @@ describe('the operator API', () => {
   it('explains one decision from what was stored: contributions, price and the guard', async () => {
     const answer = await get<DecisionAnswer>(`/api/decisions/${offered[0]!.id}`);
     const stored = h.store.decisions.get(offered[0]!.id)!;
-    expect(answer.decision).toMatchObject({ loan_request_id: offered[0]!.id, action: 'offer', rate: stored.rate, features: stored.features, content_hash: stored.contentHash });
+    expect(answer.decision).toMatchObject({
+      loan_request_id: offered[0]!.id,
+      action: 'offer',
+      rate: stored.rate,
+      features: stored.features,
+      content_hash: stored.contentHash,
+    });
     expect(answer.request).toMatchObject({ id: offered[0]!.id });
     const explanation = answer.explanation!;
     expect(explanation.matchesStored).toBe(true);
@@ -122,7 +144,7 @@ describe('the operator API', () => {
     expect(good.originatedAt).not.toBeNull();
   });
 
-  it('computes returns that agree with the store\'s transfers and loans', async () => {
+  it("computes returns that agree with the store's transfers and loans", async () => {
     const returns = await get<ReturnsAnswer>('/api/returns');
     // Recomputed here from the stored transfers: per loan, what went out and what came back.
     const perLoan = new Map<number, { out: number; back: number }>();
@@ -141,7 +163,9 @@ describe('the operator API', () => {
       }
     }
     const loans = h.store.account.loans();
-    const badIds = new Set(loans.filter((loan) => loan.listStatus === 'collection' || loan.listStatus === 'default').map((loan) => loan.id));
+    const badIds = new Set(
+      loans.filter((loan) => loan.listStatus === 'collection' || loan.listStatus === 'default').map((loan) => loan.id),
+    );
     expect(badIds.size).toBe(1);
     let interest = 0;
     let losses = 0;
@@ -153,7 +177,13 @@ describe('the operator API', () => {
     }
     expect(interest).toBeGreaterThan(0);
     expect(losses).toBeGreaterThan(0);
-    expect(returns.totals).toMatchObject({ equityCents: cash + outstanding, cashCents: cash, expectedLossCents: 0, interestCents: interest, lossesCents: losses });
+    expect(returns.totals).toMatchObject({
+      equityCents: cash + outstanding,
+      cashCents: cash,
+      expectedLossCents: 0,
+      interestCents: interest,
+      lossesCents: losses,
+    });
     expect(returns.interest.at(-1)?.cents).toBe(interest);
     expect(returns.losses.at(-1)?.cents).toBe(losses);
     expect(returns.equity.at(-1)?.equityCents).toBe(cash + outstanding);

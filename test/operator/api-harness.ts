@@ -42,7 +42,9 @@ export interface ApiHarness {
   close(): Promise<void>;
 }
 
-export async function startApiHarness(options: { openOnLoopback?: boolean; mode?: 'live' | 'sandbox'; strategies?: CompiledStrategy[] } = {}): Promise<ApiHarness> {
+export async function startApiHarness(
+  options: { openOnLoopback?: boolean; mode?: 'live' | 'sandbox'; strategies?: CompiledStrategy[] } = {},
+): Promise<ApiHarness> {
   const sandbox = await startSandbox({ manualClock: true, seed: 17, arrivalsPerHour: 0 });
   sandbox.control.setBalance(2_000_000);
   const dir = mkdtempSync(join(tmpdir(), 'lendbot-api-'));
@@ -67,7 +69,15 @@ export async function startApiHarness(options: { openOnLoopback?: boolean; mode?
   const { log, lines: logs } = captureLog('debug');
   const service = clientFor(sandbox, { daemonRetries: true });
   const env = { LENDBOT_OPERATOR_TOKEN: API_TOKEN, LENDBOT_TOKEN_VIEWER: VIEWER_TOKEN };
-  const daemon = await createDaemon(config, env, { client: service, clock: sandbox.clock, store, log, mode: options.mode ?? 'sandbox', webhookSecret: sandbox.credentials.webhookSecret, ...(options.strategies === undefined ? {} : { strategies: options.strategies }) });
+  const daemon = await createDaemon(config, env, {
+    client: service,
+    clock: sandbox.clock,
+    store,
+    log,
+    mode: options.mode ?? 'sandbox',
+    webhookSecret: sandbox.credentials.webhookSecret,
+    ...(options.strategies === undefined ? {} : { strategies: options.strategies }),
+  });
   await daemon.start();
   const base = daemon.operatorUrl();
   if (base === undefined) throw new Error('the operator listener did not start');
@@ -81,10 +91,18 @@ export async function startApiHarness(options: { openOnLoopback?: boolean; mode?
     base,
     reportsDir,
     webhookBase: new URL(daemon.webhookUrl).origin,
-    makeRequest: (fields = {}) => sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.3, competitorOffers: 0, hasBankingData: true, ...fields }),
+    makeRequest: (fields = {}) =>
+      sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.3, competitorOffers: 0, hasBankingData: true, ...fields }),
     call,
     asOperator: (path, init = {}) =>
-      call(path, { ...init, headers: { authorization: `Bearer ${API_TOKEN}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...(init.headers as Record<string, string> | undefined) } }),
+      call(path, {
+        ...init,
+        headers: {
+          authorization: `Bearer ${API_TOKEN}`,
+          ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(init.headers as Record<string, string> | undefined),
+        },
+      }),
     async close() {
       await daemon.stop();
       await sandbox.close();

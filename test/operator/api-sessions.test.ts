@@ -36,6 +36,7 @@ describe('dashboard sessions', () => {
 
   it('take only loopback client addresses for this machine', () => {
     for (const address of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1']) expect(isLoopbackAddress(address), address).toBe(true);
-    for (const address of ['10.0.0.1', '::ffff:10.0.0.1', '128.0.0.1', 'fe80::1', undefined]) expect(isLoopbackAddress(address), String(address)).toBe(false);
+    for (const address of ['10.0.0.1', '::ffff:10.0.0.1', '128.0.0.1', 'fe80::1', undefined])
+      expect(isLoopbackAddress(address), String(address)).toBe(false);
   });
 });

@@ -19,9 +19,28 @@ function seedLoans(h: DaemonHarness, firstId: number, count: number, daysAgo: nu
   const created = new Date(h.sandbox.clock.now() - daysAgo * DAY).toISOString();
   for (let i = 0; i < count; i += 1) {
     const id = firstId + i;
-    const loan = { id, loan_request_id: 90_000 + id, borrower_card_color: 1, loan_amount: 500, interest_rate: 0.3, status: 'funded', loan_balance: 500, loan_paid_off: false, created_date: created };
+    const loan = {
+      id,
+      loan_request_id: 90_000 + id,
+      borrower_card_color: 1,
+      loan_amount: 500,
+      interest_rate: 0.3,
+      status: 'funded',
+      loan_balance: 500,
+      loan_paid_off: false,
+      created_date: created,
+    };
     h.store.account.upsertLoans([loan], i < bad ? 'default' : 'current', h.sandbox.clock.now());
-    h.store.decisions.record({ loanRequestId: 90_000 + id, strategy: 'offer-all', probability: 1 - predictedDefault, rate: 0.3, action: 'offer', reasons: storedReasons(['score']), dryRun: false, decidedAtMs: h.sandbox.clock.now() });
+    h.store.decisions.record({
+      loanRequestId: 90_000 + id,
+      strategy: 'offer-all',
+      probability: 1 - predictedDefault,
+      rate: 0.3,
+      action: 'offer',
+      reasons: storedReasons(['score']),
+      dryRun: false,
+      decidedAtMs: h.sandbox.clock.now(),
+    });
   }
   return created.slice(0, 7);
 }

@@ -31,7 +31,13 @@ interface ForecastBody {
   outstanding_principal_cents: number;
   next_month: { month: string; expected_cents: number };
   totals: { scheduled_cents: number; expected_cents: number };
-  months: Array<{ month: string; scheduled_principal_cents: number; scheduled_interest_cents: number; expected_principal_cents: number; expected_interest_cents: number }>;
+  months: Array<{
+    month: string;
+    scheduled_principal_cents: number;
+    scheduled_interest_cents: number;
+    expected_principal_cents: number;
+    expected_interest_cents: number;
+  }>;
   reinvestment: { assumption: string; loans: number };
 }
 
@@ -44,7 +50,9 @@ describe('GET /api/cash-flow and get_cash_flow_forecast', () => {
     expect(tool.isError).toBe(false);
     expect(tool.data).toEqual(body);
 
-    const open = h.store.account.loans().filter((loan) => loan.listStatus === 'current' && !loan.paidOff && loan.status.toLowerCase() !== 'pending');
+    const open = h.store.account
+      .loans()
+      .filter((loan) => loan.listStatus === 'current' && !loan.paidOff && loan.status.toLowerCase() !== 'pending');
     expect(open).toHaveLength(3);
     const { forecast } = body;
     expect(forecast.loans).toBe(3);
@@ -62,7 +70,12 @@ describe('GET /api/cash-flow and get_cash_flow_forecast', () => {
     expect(tool.text).toContain(`Expected back in ${forecast.next_month.month}`);
 
     // lendbot status reads the same functions.
-    const limits = riskLimitsSchema.parse({ max_open_exposure: 50_000, max_per_borrower: null, max_amount_per_day: null, max_share_by_risk_level: { '2': 0.25 } });
+    const limits = riskLimitsSchema.parse({
+      max_open_exposure: 50_000,
+      max_per_borrower: null,
+      max_amount_per_day: null,
+      max_share_by_risk_level: { '2': 0.25 },
+    });
     const status = statusJson(buildStatusReport({ store: h.store, nowMs: h.sandbox.clock.now(), limits, budgets: [], dryRun: false }));
     expect(status.cash_flow).toMatchObject({
       next_month: forecast.next_month,
@@ -72,7 +85,9 @@ describe('GET /api/cash-flow and get_cash_flow_forecast', () => {
   });
 
   it('shows idle cash with its reasons', async () => {
-    const body = (await (await h.call('/api/cash-flow')).json()) as { idle: { share: number; outstanding_cents: number; why: string; reasons: { offers: number } } };
+    const body = (await (await h.call('/api/cash-flow')).json()) as {
+      idle: { share: number; outstanding_cents: number; why: string; reasons: { offers: number } };
+    };
     expect(body.idle.share).toBeGreaterThan(0);
     expect(body.idle.share).toBeLessThan(1);
     expect(body.idle.reasons.offers).toBe(0);

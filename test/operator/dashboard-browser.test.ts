@@ -59,7 +59,9 @@ describe.skipIf(skipReason !== undefined)('the dashboard in chromium', { timeout
   it('shows the overview, read-only, before anyone signs in', async () => {
     const { status, mode } = await overview();
     const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-    await expect.poll(() => page.getByTestId('balance').textContent(), { timeout: UI_WAIT_MS }).toBe(dollars.format(status.balanceCents / 100));
+    await expect
+      .poll(() => page.getByTestId('balance').textContent(), { timeout: UI_WAIT_MS })
+      .toBe(dollars.format(status.balanceCents / 100));
     expect(await page.getByTestId('free-cash').textContent()).toBe(dollars.format(status.freeCents / 100));
     expect(await page.getByTestId('read-only-banner').isVisible()).toBe(true);
     // Given its client from outside, this daemon cannot know the market is a sandbox: it says live.
@@ -68,7 +70,9 @@ describe.skipIf(skipReason !== undefined)('the dashboard in chromium', { timeout
     expect(await page.getByTestId('pause-state').textContent()).toBe('Offers allowed');
     expect(await page.getByTestId('decisions-empty').isVisible()).toBe(true);
     // cashflow prices for expected profit with no fitted market: the overview says so.
-    expect(await page.getByText('prices with the unfitted default market; fit one with lendbot train').textContent()).toMatch(/^cashflow: prices with/);
+    expect(await page.getByText('prices with the unfitted default market; fit one with lendbot train').textContent()).toMatch(
+      /^cashflow: prices with/,
+    );
   });
 
   it('shows decisions as they arrive, rates in percent and money in dollars', async () => {
@@ -105,7 +109,9 @@ describe.skipIf(skipReason !== undefined)('the dashboard in chromium', { timeout
     await row.click();
     const panel = page.getByTestId('explanation-panel');
     await panel.waitFor({ state: 'visible' });
-    await expect.poll(() => page.getByTestId('explanation-title').textContent(), { timeout: UI_WAIT_MS }).toMatch(new RegExp(`^Request #${id}: offer at \\d+\\.\\d %$`));
+    await expect
+      .poll(() => page.getByTestId('explanation-title').textContent(), { timeout: UI_WAIT_MS })
+      .toMatch(new RegExp(`^Request #${id}: offer at \\d+\\.\\d %$`));
     const score = page.getByTestId('explanation-contributions');
     await score.waitFor();
     expect(await score.locator('tbody tr').count()).toBeGreaterThan(0);
@@ -126,7 +132,9 @@ describe.skipIf(skipReason !== undefined)('the dashboard in chromium', { timeout
     expect(await page.getByTestId('token-input').inputValue()).toBe('');
     expect(page.url()).not.toContain(OPERATOR_TOKEN);
     // A string: the test's own TypeScript has no DOM types, the page has the DOM.
-    const stored = await page.evaluate<string>('JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie');
+    const stored = await page.evaluate<string>(
+      'JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie',
+    );
     expect(stored).not.toContain(OPERATOR_TOKEN);
     // The session cookie is HttpOnly: the browser has it, the page's script cannot read it.
     const cookies = await context.cookies(bot.url);
@@ -177,7 +185,9 @@ describe.skipIf(skipReason !== undefined)('the dashboard in chromium', { timeout
   it('fits a 400 pixel wide screen: only the tables scroll sideways', async () => {
     await page.setViewportSize({ width: 400, height: 800 });
     try {
-      await expect.poll(() => page.evaluate<number>('document.documentElement.scrollWidth'), { timeout: UI_WAIT_MS }).toBeLessThanOrEqual(400);
+      await expect
+        .poll(() => page.evaluate<number>('document.documentElement.scrollWidth'), { timeout: UI_WAIT_MS })
+        .toBeLessThanOrEqual(400);
       const card = await page.getByTestId('card-balance').boundingBox();
       expect(card?.width).toBeGreaterThan(300);
       expect(card?.width).toBeLessThanOrEqual(400);

@@ -50,9 +50,9 @@ describe.skipIf(skipReason !== undefined)('the dashboard’s clock, counts and e
   const decisions = async () => (await bot.api<DecisionsAnswer>('/api/decisions?limit=200')).decisions;
 
   it('names the one clock the page is in, with the sandbox speed', async () => {
-    await expect.poll(() => page.getByTestId('run-clock').textContent(), { timeout: UI_WAIT_MS }).toBe(
-      'Run clock: simulated, 1 day = 1 s (86,400× real time); times in UTC, 24-hour',
-    );
+    await expect
+      .poll(() => page.getByTestId('run-clock').textContent(), { timeout: UI_WAIT_MS })
+      .toBe('Run clock: simulated, 1 day = 1 s (86,400× real time); times in UTC, 24-hour');
     const at = await page.getByTestId('overview-at').textContent();
     expect(at).toMatch(/^as of \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
     // No browser-local 12-hour time anywhere (the page runs in New York here).
@@ -66,7 +66,9 @@ describe.skipIf(skipReason !== undefined)('the dashboard’s clock, counts and e
     expect(overview.last24h).toEqual(counted);
     expect(counted.offer + counted.skip).toBeGreaterThan(0);
     await expect.poll(() => page.getByTestId('offers-24h').textContent(), { timeout: UI_WAIT_MS }).toBe(String(counted.offer));
-    expect(await page.getByTestId('skips-24h').textContent()).toBe(`${counted.skip} requests skipped in the same 24 hours of the run's clock`);
+    expect(await page.getByTestId('skips-24h').textContent()).toBe(
+      `${counted.skip} requests skipped in the same 24 hours of the run's clock`,
+    );
     expect(await page.getByTestId('card-offers-today').locator('h3').textContent()).toBe('Offers, last 24 hours');
   });
 
@@ -81,7 +83,9 @@ describe.skipIf(skipReason !== undefined)('the dashboard’s clock, counts and e
     await page.locator(`[data-testid="decision-row"][data-request-id="${skip.loan_request_id}"]`).click();
     const notScored = page.getByTestId('explanation-not-scored');
     await notScored.waitFor({ timeout: UI_WAIT_MS });
-    expect(await notScored.textContent()).toBe(`Not scored: the request did not pass the strategy's filters, so it stopped before the score: ${skip.why}.`);
+    expect(await notScored.textContent()).toBe(
+      `Not scored: the request did not pass the strategy's filters, so it stopped before the score: ${skip.why}.`,
+    );
     expect(await page.getByTestId('explanation-body').innerText()).not.toContain('no score lines');
     await page.keyboard.press('Escape');
   });
@@ -93,10 +97,21 @@ describe.skipIf(skipReason !== undefined)('the dashboard’s clock, counts and e
     const canvas = page.getByTestId('explanation-curve-canvas');
     await canvas.waitFor({ timeout: UI_WAIT_MS });
     const drawn = await canvas.evaluate((element) => {
-      const chart = (globalThis as unknown as { Chart: { getChart(canvas: unknown): { data: { datasets: Array<{ label: string; data: Array<{ x: number; y: number }> }> } } | undefined } }).Chart.getChart(element);
+      const chart = (
+        globalThis as unknown as {
+          Chart: {
+            getChart(canvas: unknown): { data: { datasets: Array<{ label: string; data: Array<{ x: number; y: number }> }> } } | undefined;
+          };
+        }
+      ).Chart.getChart(element);
       return chart?.data.datasets.map((dataset) => ({ label: dataset.label, points: dataset.data.length, x: dataset.data[0]?.x ?? null }));
     });
-    expect(drawn?.map((dataset) => dataset.label)).toEqual(['P(accept) × profit', 'Profit if accepted', 'P(accept)', expect.stringMatching(/^Chosen rate \d+(\.\d+)? %$/)]);
+    expect(drawn?.map((dataset) => dataset.label)).toEqual([
+      'P(accept) × profit',
+      'Profit if accepted',
+      'P(accept)',
+      expect.stringMatching(/^Chosen rate \d+(\.\d+)? %$/),
+    ]);
     expect(drawn?.[0]?.points).toBeGreaterThan(20);
     // The marked point is the offer's own rate.
     expect(drawn?.[3]).toEqual({ label: expect.any(String), points: 1, x: offer.rate });

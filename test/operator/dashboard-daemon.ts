@@ -80,14 +80,18 @@ export async function startDashboardDaemon(options: DashboardDaemonOptions = {})
     ops: { host: '127.0.0.1', port: 0, reports_dir: reportsDir },
   });
   const { log, lines: logs } = captureLog();
-  const daemon = await createDaemon(config, { LENDBOT_OPERATOR_TOKEN: OPERATOR_TOKEN }, {
-    client: clientFor(sandbox, { daemonRetries: true }),
-    clock: sandbox.clock,
-    ...(options.clockSpeed === undefined ? {} : { clockSpeed: options.clockSpeed }),
-    store,
-    log,
-    webhookSecret: sandbox.credentials.webhookSecret,
-  });
+  const daemon = await createDaemon(
+    config,
+    { LENDBOT_OPERATOR_TOKEN: OPERATOR_TOKEN },
+    {
+      client: clientFor(sandbox, { daemonRetries: true }),
+      clock: sandbox.clock,
+      ...(options.clockSpeed === undefined ? {} : { clockSpeed: options.clockSpeed }),
+      store,
+      log,
+      webhookSecret: sandbox.credentials.webhookSecret,
+    },
+  );
   await daemon.start();
   sandbox.control.subscribe(daemon.webhookUrl, 'investor@example.com');
   const url = daemon.operatorUrl();

@@ -100,9 +100,9 @@ describe.skipIf(skipReason !== undefined)("an agent's proposal on the dashboard,
     const offers = h.offersAt(loanRequestId);
     expect(offers).toHaveLength(1);
     expect(offers[0]).toMatchObject({ offered_interest: 0.27, automate_fund: true });
-    await expect.poll(() => card().getByTestId('proposal-result').textContent(), { timeout: UI_WAIT_MS }).toMatch(
-      new RegExp(`^proposal ${proposalId} approved by dashboard:operator at \\S+: placed \\(offer ${offers[0]!.id}\\)$`),
-    );
+    await expect
+      .poll(() => card().getByTestId('proposal-result').textContent(), { timeout: UI_WAIT_MS })
+      .toMatch(new RegExp(`^proposal ${proposalId} approved by dashboard:operator at \\S+: placed \\(offer ${offers[0]!.id}\\)$`));
     expect(await card().getByTestId('proposal-approve').count()).toBe(0);
     expect(h.store.proposals.get(proposalId)).toMatchObject({ status: 'done', outcome: 'placed', decidedBy: 'dashboard:operator' });
     expect(problems).toEqual([]);

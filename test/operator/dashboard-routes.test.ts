@@ -79,7 +79,9 @@ describe('the dashboard routes', () => {
     const assets = loadAssets();
     const imports = [...assets.entries()]
       .filter(([name]) => name.endsWith('.js'))
-      .flatMap(([, asset]) => [...asset.body.toString('utf8').matchAll(/^import .* from '\.\/([\w-]+\.js)';$/gm)].map((match) => match[1] ?? ''));
+      .flatMap(([, asset]) =>
+        [...asset.body.toString('utf8').matchAll(/^import .* from '\.\/([\w-]+\.js)';$/gm)].map((match) => match[1] ?? ''),
+      );
     expect(imports.length).toBeGreaterThan(10);
     for (const name of new Set(imports)) expect((await fetch(`${listener.url()}/assets/${name}`)).status, name).toBe(200);
     expect((await fetch(`${listener.url()}/assets/missing.js`)).status).toBe(404);
@@ -134,7 +136,9 @@ describe('a dashboard whose files are missing', () => {
       const response = await fetch(`${broken.url()}/`);
       expect(response.status).toBe(503);
       expect(await response.text()).toContain('npm run build');
-      expect(lines.filter((line) => String(line.msg).startsWith("the dashboard's files cannot be read (index.html is missing)"))).toHaveLength(1);
+      expect(
+        lines.filter((line) => String(line.msg).startsWith("the dashboard's files cannot be read (index.html is missing)")),
+      ).toHaveLength(1);
     } finally {
       await broken.close();
       rmSync(empty, { recursive: true, force: true });

@@ -14,7 +14,11 @@ import { startApiHarness, type ApiHarness } from './api-harness.js';
 const UI_WAIT_MS = 15_000;
 
 interface CashFlowBody {
-  forecast: { loans: number; next_month: { month: string; expected_cents: number }; months: Array<{ month: string; expected_principal_cents: number; expected_interest_cents: number }> };
+  forecast: {
+    loans: number;
+    next_month: { month: string; expected_cents: number };
+    months: Array<{ month: string; expected_principal_cents: number; expected_interest_cents: number }>;
+  };
   idle: { share: number; why: string };
 }
 
@@ -40,10 +44,16 @@ describe.skipIf(skipReason !== undefined)('the money-coming-back panel in chromi
     const summary = page.getByTestId('forecast-summary');
     await expect.poll(() => summary.textContent(), { timeout: UI_WAIT_MS }).toContain('Expected back in');
     const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-    expect(await summary.textContent()).toContain(`Expected back in ${body.forecast.next_month.month}: ${dollars.format(body.forecast.next_month.expected_cents / 100)}`);
+    expect(await summary.textContent()).toContain(
+      `Expected back in ${body.forecast.next_month.month}: ${dollars.format(body.forecast.next_month.expected_cents / 100)}`,
+    );
 
     const chart = await page.getByTestId('chart-forecast').evaluate((canvas) => {
-      const found = (globalThis as unknown as { Chart: { getChart(c: unknown): { data: { labels: string[]; datasets: Array<{ label: string; data: number[] }> } } } }).Chart.getChart(canvas);
+      const found = (
+        globalThis as unknown as {
+          Chart: { getChart(c: unknown): { data: { labels: string[]; datasets: Array<{ label: string; data: number[] }> } } };
+        }
+      ).Chart.getChart(canvas);
       return { labels: found.data.labels, principal: found.data.datasets[0]?.data, interest: found.data.datasets[1]?.data };
     });
     expect(chart.labels).toEqual(body.forecast.months.map((m) => m.month));
@@ -59,10 +69,13 @@ describe.skipIf(skipReason !== undefined)('the money-coming-back panel in chromi
     expect(idleAxis.type).toBe('linear');
     expect(idleAxis.labels.length).toBeGreaterThanOrEqual(2);
     expect(new Set(idleAxis.labels).size).toBe(idleAxis.labels.length);
-    expect(await page.getByTestId('idle-now').textContent()).toMatch(new RegExp(`^${Math.round(body.idle.share * 100)} % of your money is idle`));
+    expect(await page.getByTestId('idle-now').textContent()).toMatch(
+      new RegExp(`^${Math.round(body.idle.share * 100)} % of your money is idle`),
+    );
     expect(await page.getByTestId('idle-why').textContent()).toContain(body.idle.why);
     expect(await page.getByTestId('forecast-notes').textContent()).toContain('lent again as in the last 90 days');
-    if (process.env.LENDBOT_SCREENSHOT_DIR) await page.getByTestId('forecast-section').screenshot({ path: `${process.env.LENDBOT_SCREENSHOT_DIR}/forecast-panel.png` });
+    if (process.env.LENDBOT_SCREENSHOT_DIR)
+      await page.getByTestId('forecast-section').screenshot({ path: `${process.env.LENDBOT_SCREENSHOT_DIR}/forecast-panel.png` });
     expect(problems).toEqual([]);
   });
 });

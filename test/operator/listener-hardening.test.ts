@@ -19,19 +19,33 @@ afterEach(async () => {
   h = undefined;
 });
 
-const refusedLines = (logs: ReadonlyArray<Record<string, unknown>>) => logs.filter((line) => String(line.msg).startsWith('operator request refused'));
+const refusedLines = (logs: ReadonlyArray<Record<string, unknown>>) =>
+  logs.filter((line) => String(line.msg).startsWith('operator request refused'));
 
 describe('a token in the query string', () => {
   it('never reaches the log, on /mcp, /api and /reports', async () => {
     h = await startListenerHarness();
     const secret = 'query-token-9f1e27c3b8a4d650';
-    const paths = [`/mcp?token=${secret}`, `/mcp?access_token=${secret}&x=1`, `/api/overview?token=${secret}`, `/reports/x.html?token=${secret}`];
+    const paths = [
+      `/mcp?token=${secret}`,
+      `/mcp?access_token=${secret}&x=1`,
+      `/api/overview?token=${secret}`,
+      `/reports/x.html?token=${secret}`,
+    ];
     for (const path of paths) {
       // A wrong bearer token too, so that every route refuses and logs the request.
-      const response = await fetch(new URL(path, h.base), { method: path.startsWith('/mcp') ? 'POST' : 'GET', headers: { authorization: 'Bearer wrong-token-for-the-log-test', 'content-type': 'application/json' }, body: path.startsWith('/mcp') ? '{}' : null });
+      const response = await fetch(new URL(path, h.base), {
+        method: path.startsWith('/mcp') ? 'POST' : 'GET',
+        headers: { authorization: 'Bearer wrong-token-for-the-log-test', 'content-type': 'application/json' },
+        body: path.startsWith('/mcp') ? '{}' : null,
+      });
       expect(response.status, path).toBe(401);
     }
-    const unauthenticated = await fetch(new URL(`/mcp?token=${secret}`, h.base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const unauthenticated = await fetch(new URL(`/mcp?token=${secret}`, h.base), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(unauthenticated.status).toBe(401);
     const lines = refusedLines(h.logs);
     expect(lines.map((line) => line.path)).toEqual(['/mcp', '/mcp', '/api/overview', '/reports/x.html', '/mcp']);
@@ -48,7 +62,9 @@ describe('MCP sessions per token', () => {
     const over = await initialize(h.mcpUrl, CLAUDE);
     expect(over.status).toBe(429);
     expect(over.sessionId).toBeNull();
-    expect(JSON.parse(over.body).error.message).toContain('Too many MCP sessions for token "claude": 3 open, the most one token may hold (ops.mcp_sessions_per_token)');
+    expect(JSON.parse(over.body).error.message).toContain(
+      'Too many MCP sessions for token "claude": 3 open, the most one token may hold (ops.mcp_sessions_per_token)',
+    );
     expect(Number(over.retryAfter)).toBeGreaterThan(0);
     await expect(connectAgent(h.mcpUrl, CLAUDE)).rejects.toThrow(/Too many MCP sessions for token/);
 
@@ -75,7 +91,9 @@ describe('MCP sessions per token', () => {
     // 64 in all, 32 kept for the operator: robot finds no room, the operator does.
     const robot = await initialize(h.mcpUrl, ROBOT);
     expect(robot.status).toBe(503);
-    expect(JSON.parse(robot.body).error.message).toBe('Too many MCP sessions (32 open; 32 of 64 are kept for the operator token); close one or retry later');
+    expect(JSON.parse(robot.body).error.message).toBe(
+      'Too many MCP sessions (32 open; 32 of 64 are kept for the operator token); close one or retry later',
+    );
     for (let i = 0; i < 32; i++) expect((await initialize(h.mcpUrl, OPERATOR)).status, `operator session ${i + 1}`).toBe(200);
   });
 });
@@ -91,7 +109,11 @@ describe('wrong tokens', () => {
     const blocked = await initialize(h.mcpUrl, OPERATOR);
     expect(blocked.status).toBe(429);
     expect(blocked.retryAfter).toBe('60');
-    const signIn = await fetch(new URL('/api/session', h.base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: 'another-guess-bbbbbbbbbbbbbbbbbb' }) });
+    const signIn = await fetch(new URL('/api/session', h.base), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: 'another-guess-bbbbbbbbbbbbbbbbbb' }),
+    });
     expect(signIn.status).toBe(429);
     expect((await fetch(new URL('/api/overview', h.base), { headers: { authorization: `Bearer ${OPERATOR}` } })).status).toBe(429);
     // Without a token nothing is throttled (the dashboard asks who it is before signing in).
@@ -129,7 +151,12 @@ describe('wrong tokens', () => {
     clock.advance(60_000);
     expect(throttle.retryAfterSeconds('198.51.100.7')).toBeUndefined();
     const summary = lines.find((line) => String(line.msg).startsWith('operator requests refused:'));
-    expect(summary).toMatchObject({ refused: 90, addresses: 50, throttled: 1, top: expect.arrayContaining([{ address: '203.0.113.10', refused: 2 }]) });
+    expect(summary).toMatchObject({
+      refused: 90,
+      addresses: 50,
+      throttled: 1,
+      top: expect.arrayContaining([{ address: '203.0.113.10', refused: 2 }]),
+    });
     expect(lines.filter((line) => String(line.msg).includes('from all addresses together'))).toHaveLength(1);
   });
 });
@@ -138,7 +165,10 @@ describe('weak tokens', () => {
   it('are refused at start when the listener binds beyond loopback, naming the variable, never the value', async () => {
     const cases: Array<[Record<string, string>, string]> = [
       [{ LENDBOT_OPERATOR_TOKEN: 'Qz7#k' }, 'LENDBOT_OPERATOR_TOKEN is shorter than 24 characters'],
-      [{ LENDBOT_OPERATOR_TOKEN: OPERATOR, LENDBOT_TOKEN_CLAUDE: 'abababababababababababababababab' }, 'LENDBOT_TOKEN_CLAUDE has fewer than 8 different characters'],
+      [
+        { LENDBOT_OPERATOR_TOKEN: OPERATOR, LENDBOT_TOKEN_CLAUDE: 'abababababababababababababababab' },
+        'LENDBOT_TOKEN_CLAUDE has fewer than 8 different characters',
+      ],
     ];
     for (const [tokens, problem] of cases) {
       const started = startListenerHarness({ ops: { host: '0.0.0.0' }, tokens });

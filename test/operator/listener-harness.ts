@@ -59,7 +59,13 @@ export async function startListenerHarness(options: ListenerOptions = {}): Promi
     },
   });
   const tokens = options.tokens ?? { LENDBOT_OPERATOR_TOKEN: OPERATOR, LENDBOT_TOKEN_CLAUDE: CLAUDE, LENDBOT_TOKEN_ROBOT: ROBOT };
-  const env = { LENDBOT_BASE_URL: market.url, LENDBOT_API_KEY: API_KEY, LENDBOT_SECRET_KEY: SECRET_KEY, LENDBOT_READ_RETRIES: '0', ...tokens };
+  const env = {
+    LENDBOT_BASE_URL: market.url,
+    LENDBOT_API_KEY: API_KEY,
+    LENDBOT_SECRET_KEY: SECRET_KEY,
+    LENDBOT_READ_RETRIES: '0',
+    ...tokens,
+  };
   const { log, lines } = captureLog();
   const clock = new ManualClock(Date.now());
   const parts = await buildStdioContext(config, env, log);
@@ -101,9 +107,17 @@ export const INITIALIZE = JSON.stringify({
 });
 
 /** POSTs an initialize to /mcp with this token (or none); the session id when one was opened. */
-export async function initialize(url: URL, token: string | undefined): Promise<{ status: number; sessionId: string | null; body: string; retryAfter: string | null }> {
+export async function initialize(
+  url: URL,
+  token: string | undefined,
+): Promise<{ status: number; sessionId: string | null; body: string; retryAfter: string | null }> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   if (token !== undefined) headers.authorization = `Bearer ${token}`;
   const response = await fetch(url, { method: 'POST', headers, body: INITIALIZE });
-  return { status: response.status, sessionId: response.headers.get('mcp-session-id'), body: await response.text(), retryAfter: response.headers.get('retry-after') };
+  return {
+    status: response.status,
+    sessionId: response.headers.get('mcp-session-id'),
+    body: await response.text(),
+    retryAfter: response.headers.get('retry-after'),
+  };
 }

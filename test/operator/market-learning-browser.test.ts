@@ -19,7 +19,13 @@ const HOUR = 3_600_000;
 const UI_WAIT_MS = 15_000;
 
 interface LearningAnswer {
-  strategies: Array<{ strategy: string; version: number; evidence: number; accepted: number; curve: Array<{ rate: number; prior: number; learned: number }> }>;
+  strategies: Array<{
+    strategy: string;
+    version: number;
+    evidence: number;
+    accepted: number;
+    curve: Array<{ rate: number; prior: number; learned: number }>;
+  }>;
 }
 
 describe('the learned market response in status, the API and the dashboard', { timeout: 60_000 }, () => {
@@ -45,10 +51,20 @@ describe('the learned market response in status, the API and the dashboard', { t
     await h.daemon.runJob('sync');
     await h.daemon.runJob('learn');
 
-    const report = buildStatusReport({ store: h.store, nowMs: h.sandbox.clock.now(), limits: riskLimitsSchema.parse({}), budgets: [], dryRun: false });
+    const report = buildStatusReport({
+      store: h.store,
+      nowMs: h.sandbox.clock.now(),
+      limits: riskLimitsSchema.parse({}),
+      budgets: [],
+      dryRun: false,
+    });
     const text = formatStatusText(report);
-    expect(text).toMatch(/market learned learn-all +v2, 2 offer fates \(1 accepted\); 0 exploring offers cost 0\.00 USD of [\d.]+ USD expected\n/);
-    expect(text).toMatch(/\n {2}take-up prior +(0\.\d\d ){7}at rates 0\.06 0\.10 0\.14 0\.18 0\.22 0\.26 0\.30 \(typical request: max rate 0\.30, default 0\.10\)\n {2}take-up learned +0\.\d\d( 0\.\d\d){6}\n/);
+    expect(text).toMatch(
+      /market learned learn-all +v2, 2 offer fates \(1 accepted\); 0 exploring offers cost 0\.00 USD of [\d.]+ USD expected\n/,
+    );
+    expect(text).toMatch(
+      /\n {2}take-up prior +(0\.\d\d ){7}at rates 0\.06 0\.10 0\.14 0\.18 0\.22 0\.26 0\.30 \(typical request: max rate 0\.30, default 0\.10\)\n {2}take-up learned +0\.\d\d( 0\.\d\d){6}\n/,
+    );
     expect(statusJson(report).market_learning).toMatchObject([{ strategy: 'learn-all', version: 2, evidence: 2, accepted: 1 }]);
 
     const base = h.daemon.operatorUrl()!;
@@ -68,7 +84,9 @@ describe('the learned market response in status, the API and the dashboard', { t
     await expect.poll(() => panel.isVisible(), { timeout: UI_WAIT_MS }).toBe(true);
     expect(await panel.getByTestId('market-learning-figures').textContent()).toContain('version 2, learned from 2 offers (1 taken)');
     // Chart.js drew into the canvas (it sizes it to its box).
-    await expect.poll(() => panel.locator('canvas').evaluate((canvas) => (canvas as unknown as { width: number }).width), { timeout: UI_WAIT_MS }).toBeGreaterThan(0);
+    await expect
+      .poll(() => panel.locator('canvas').evaluate((canvas) => (canvas as unknown as { width: number }).width), { timeout: UI_WAIT_MS })
+      .toBeGreaterThan(0);
     expect(problems).toEqual([]);
   });
 });

@@ -30,7 +30,9 @@ afterAll(async () => {
 
 /** Risk-level-1 requests with bank data (b-buyer buys provider B about those). */
 function makeRequests(n: number): LoanRequest[] {
-  return Array.from({ length: n }, () => h.sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.6, competitorOffers: 0, hasBankingData: true }));
+  return Array.from({ length: n }, () =>
+    h.sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.6, competitorOffers: 0, hasBankingData: true }),
+  );
 }
 
 /** A confirmation code for each purchase, asked one after the other (nothing is bought yet). */
@@ -38,17 +40,23 @@ async function codesFor(requests: readonly LoanRequest[]): Promise<string[]> {
   const codes: string[] = [];
   for (const request of requests) {
     const first = await callTool(agent, 'get_provider_score', { loan_request_id: request.id, provider: 'provider_b' });
-    expect(first.data).toMatchObject({ status: 'confirmation_required', would: { cost_cents: 150, budget_of: 'b-buyer', budget_cents: 300 } });
+    expect(first.data).toMatchObject({
+      status: 'confirmation_required',
+      would: { cost_cents: 150, budget_of: 'b-buyer', budget_cents: 300 },
+    });
     codes.push(first.data.confirmation_code as string);
   }
   return codes;
 }
 
-const redeem = (request: LoanRequest, code: string) => callTool(agent, 'get_provider_score', { loan_request_id: request.id, provider: 'provider_b', confirmation_code: code });
+const redeem = (request: LoanRequest, code: string) =>
+  callTool(agent, 'get_provider_score', { loan_request_id: request.id, provider: 'provider_b', confirmation_code: code });
 
 /** The priced provider B purchases recorded for `requests`. */
 function boughtFor(requests: readonly LoanRequest[]) {
-  return requests.flatMap((request) => h.store.purchases.forRequest(request.id)).filter((row) => row.provider === 'provider_b' && row.costCents > 0);
+  return requests
+    .flatMap((request) => h.store.purchases.forRequest(request.id))
+    .filter((row) => row.provider === 'provider_b' && row.costCents > 0);
 }
 
 describe('the data budget under concurrent purchases', () => {
@@ -96,7 +104,8 @@ describe('the data budget under concurrent purchases', () => {
     expect(h.sandbox.control.billing().providerB.requests - billedBefore).toBe(2);
     // Each purchase refused for the budget says so: the agents' as answers, the daemon's in its decisions.
     const agentBought = answers.filter((a) => a.data.status === 'bought').length;
-    for (const answer of answers.filter((a) => a.data.status !== 'bought')) expect(answer).toMatchObject({ isError: true, data: { status: 'over_budget', reason: OVER } });
+    for (const answer of answers.filter((a) => a.data.status !== 'bought'))
+      expect(answer).toMatchObject({ isError: true, data: { status: 'over_budget', reason: OVER } });
     const daemonRefused = forDaemon.filter((request) => h.store.decisions.get(request.id)?.reasons.includes(OVER));
     expect(daemonRefused).toHaveLength(3 - (2 - agentBought));
   });

@@ -9,7 +9,15 @@ import { balanceFromTransfers, type LoanRequest } from '../../src/domain/index.j
 import { collectPages } from '../../src/service/index.js';
 import { agentView } from '../../src/operator/untrusted-data.js';
 import { equityJson, equityNow } from '../../src/ops/equity-now.js';
-import { callTool, CLAUDE_TOKEN, connectAgent, market, OPERATOR_TOKEN, startOperatorHarness, type OperatorHarness } from './operator-harness.js';
+import {
+  callTool,
+  CLAUDE_TOKEN,
+  connectAgent,
+  market,
+  OPERATOR_TOKEN,
+  startOperatorHarness,
+  type OperatorHarness,
+} from './operator-harness.js';
 
 const TOOLS = [
   'explain_decision',
@@ -76,10 +84,19 @@ describe('the MCP agent connector over HTTP', () => {
   });
 
   it('answers 401 with nothing else to a request without a token or with a wrong one', async () => {
-    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    });
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     for (const authorization of [undefined, 'Bearer wrong-token', `Basic ${OPERATOR_TOKEN}`, `Bearer ${OPERATOR_TOKEN}x`]) {
-      const response = await fetch(h.mcpUrl, { method: 'POST', headers: authorization ? { ...headers, authorization } : headers, body: initialize });
+      const response = await fetch(h.mcpUrl, {
+        method: 'POST',
+        headers: authorization ? { ...headers, authorization } : headers,
+        body: initialize,
+      });
       expect(response.status).toBe(401);
       expect(await response.text()).toBe('');
     }
@@ -130,12 +147,22 @@ describe('the MCP agent connector over HTTP', () => {
 
     const code = first.data.confirmation_code as string;
     // The code is bound to the arguments: another rate does not use it.
-    const otherRate = await callTool(trusted, 'place_offer', { loan_request_id: id, rate: 0.25, automate_fund: true, confirmation_code: code });
+    const otherRate = await callTool(trusted, 'place_offer', {
+      loan_request_id: id,
+      rate: 0.25,
+      automate_fund: true,
+      confirmation_code: code,
+    });
     expect(otherRate.data).toMatchObject({ status: 'not_confirmed' });
     expect(offersAt(id)).toHaveLength(0);
 
     const again = await callTool(trusted, 'place_offer', { loan_request_id: id, rate: 0.2, automate_fund: true });
-    const confirmed = await callTool(trusted, 'place_offer', { loan_request_id: id, rate: 0.2, automate_fund: true, confirmation_code: again.data.confirmation_code });
+    const confirmed = await callTool(trusted, 'place_offer', {
+      loan_request_id: id,
+      rate: 0.2,
+      automate_fund: true,
+      confirmation_code: again.data.confirmation_code,
+    });
     expect(confirmed.data).toMatchObject({ status: 'placed', guard: { allowed: true } });
     const offers = offersAt(id);
     expect(offers).toHaveLength(1);
@@ -145,10 +172,20 @@ describe('the MCP agent connector over HTTP', () => {
     expect(h.store.decisions.get(id)).toMatchObject({ action: 'offer', rate: 0.2, source: 'agent:claude', placement: 'placed' });
 
     // A code works once; a new confirmed call is not sent twice either.
-    const reused = await callTool(trusted, 'place_offer', { loan_request_id: id, rate: 0.2, automate_fund: true, confirmation_code: again.data.confirmation_code });
+    const reused = await callTool(trusted, 'place_offer', {
+      loan_request_id: id,
+      rate: 0.2,
+      automate_fund: true,
+      confirmation_code: again.data.confirmation_code,
+    });
     expect(reused.data).toMatchObject({ status: 'not_confirmed' });
     const third = await callTool(trusted, 'place_offer', { loan_request_id: id, rate: 0.2, automate_fund: true });
-    const repeat = await callTool(trusted, 'place_offer', { loan_request_id: id, rate: 0.2, automate_fund: true, confirmation_code: third.data.confirmation_code });
+    const repeat = await callTool(trusted, 'place_offer', {
+      loan_request_id: id,
+      rate: 0.2,
+      automate_fund: true,
+      confirmation_code: third.data.confirmation_code,
+    });
     expect(repeat.data).toMatchObject({ status: 'already_offered', offer_state: 'placed' });
     expect(offersAt(id)).toHaveLength(1);
   });
@@ -156,8 +193,15 @@ describe('the MCP agent connector over HTTP', () => {
   it("refuses an offer above the request's maximum rate with the guard's reason", async () => {
     const id = requests.aboveMax.id;
     const first = await callTool(agent, 'place_offer', { loan_request_id: id, rate: 0.5 });
-    const refused = await callTool(agent, 'place_offer', { loan_request_id: id, rate: 0.5, confirmation_code: first.data.confirmation_code });
-    expect(refused.data).toMatchObject({ status: 'refused_by_guard', guard: { allowed: false, code: 'rate_above_max', reason: 'guard rate 0.5 > max_interest_rate 0.3' } });
+    const refused = await callTool(agent, 'place_offer', {
+      loan_request_id: id,
+      rate: 0.5,
+      confirmation_code: first.data.confirmation_code,
+    });
+    expect(refused.data).toMatchObject({
+      status: 'refused_by_guard',
+      guard: { allowed: false, code: 'rate_above_max', reason: 'guard rate 0.5 > max_interest_rate 0.3' },
+    });
     expect(refused.text).toBe('Not offered: guard rate 0.5 > max_interest_rate 0.3.');
     expect(offersAt(id)).toHaveLength(0);
     expect(h.store.offers.getByRequest(id)).toBeUndefined();
@@ -208,7 +252,13 @@ describe('the MCP agent connector over HTTP', () => {
     expect((await callTool(agent, 'list_decisions', { action: 'skip' })).data.decisions).toEqual([]);
 
     const explained = await callTool(agent, 'explain_decision', { loan_request_id: requests.offer.id });
-    expect(explained.data).toMatchObject({ decided: true, action: 'offer', source: 'agent:claude', rate: 0.2, guard: { verdict: 'allowed' } });
+    expect(explained.data).toMatchObject({
+      decided: true,
+      action: 'offer',
+      source: 'agent:claude',
+      rate: 0.2,
+      guard: { verdict: 'allowed' },
+    });
     const notYet = await callTool(agent, 'explain_decision', { loan_request_id: requests.read.id });
     expect(notYet.data).toMatchObject({ decided: false, strategy: expect.any(String) });
     expect(['offer', 'skip']).toContain(notYet.data.would);
@@ -220,17 +270,37 @@ describe('the MCP agent connector over HTTP', () => {
   it('buys a provider score only when confirmed, and counts it against the budget', async () => {
     const id = requests.score.id;
     const first = await callTool(agent, 'get_provider_score', { loan_request_id: id, provider: 'provider_b' });
-    expect(first.data).toMatchObject({ status: 'confirmation_required', would: { provider: 'provider_b', cost_cents: 150, budget_of: 'cashflow', budget_cents: 15_000 } });
+    expect(first.data).toMatchObject({
+      status: 'confirmation_required',
+      would: { provider: 'provider_b', cost_cents: 150, budget_of: 'cashflow', budget_cents: 15_000 },
+    });
     expect(h.sandbox.control.billing().providerB.requests).toBe(0);
     expect(h.store.purchases.forRequest(id)).toEqual([]);
-    const bought = await callTool(agent, 'get_provider_score', { loan_request_id: id, provider: 'provider_b', confirmation_code: first.data.confirmation_code });
+    const bought = await callTool(agent, 'get_provider_score', {
+      loan_request_id: id,
+      provider: 'provider_b',
+      confirmation_code: first.data.confirmation_code,
+    });
     expect(bought.data).toMatchObject({ status: 'bought', cost_cents: 150 });
-    expect(h.store.purchases.forRequest(id)).toEqual([expect.objectContaining({ kind: 'provider', provider: 'provider_b', strategy: 'cashflow', costCents: 150, ok: true })]);
+    expect(h.store.purchases.forRequest(id)).toEqual([
+      expect.objectContaining({ kind: 'provider', provider: 'provider_b', strategy: 'cashflow', costCents: 150, ok: true }),
+    ]);
     expect(h.sandbox.control.billing().providerB.requests).toBe(1);
     // The strategy's spend this month (its own purchases too) leaves less than the price: refused, nothing bought.
-    h.store.purchases.record({ loanRequestId: id, kind: 'provider', provider: 'provider_b', strategy: 'cashflow', costCents: 14_800, boughtAtMs: h.sandbox.clock.now(), ok: true });
+    h.store.purchases.record({
+      loanRequestId: id,
+      kind: 'provider',
+      provider: 'provider_b',
+      strategy: 'cashflow',
+      costCents: 14_800,
+      boughtAtMs: h.sandbox.clock.now(),
+      ok: true,
+    });
     const over = await callTool(agent, 'get_provider_score', { loan_request_id: id, provider: 'provider_b' });
-    expect(over).toMatchObject({ isError: true, data: { status: 'over_budget', reason: 'data budget 149.50 + 1.50 > 150.00 for provider_b' } });
+    expect(over).toMatchObject({
+      isError: true,
+      data: { status: 'over_budget', reason: 'data budget 149.50 + 1.50 > 150.00 for provider_b' },
+    });
     expect(h.sandbox.control.billing().providerB.requests).toBe(1);
     const unknown = await callTool(agent, 'get_provider_score', { loan_request_id: id, provider: 'nobody' });
     expect(unknown).toMatchObject({ isError: true, data: { status: 'unknown_provider' } });
@@ -239,7 +309,9 @@ describe('the MCP agent connector over HTTP', () => {
   it('pauses new offers, refuses offers while paused, and resumes only when confirmed', async () => {
     const paused = await callTool(agent, 'pause_offers', { reason: 'market looks odd' });
     expect(paused.data).toMatchObject({ paused: true, already_paused: false, kind: 'operator' });
-    expect((await callTool(agent, 'get_status')).data).toMatchObject({ pause: { kind: 'operator', reason: expect.stringContaining('agent:operator (market looks odd)') } });
+    expect((await callTool(agent, 'get_status')).data).toMatchObject({
+      pause: { kind: 'operator', reason: expect.stringContaining('agent:operator (market looks odd)') },
+    });
 
     const args = { loan_request_id: requests.paused.id, rate: 0.2 };
     const first = await callTool(agent, 'place_offer', args);
@@ -285,16 +357,19 @@ describe('the MCP agent connector over HTTP', () => {
     const payments = await callTool(agent, 'get_payment_schedule', { loan_id: loanId });
     expect(market(payments.data).payments).toEqual(agentView((await h.service.listLoanPayments(loanId)).items));
     expect((market(payments.data).payments as unknown[]).length).toBeGreaterThan(0);
-    expect(market((await callTool(agent, 'list_loans', { status: 'default' })).data).items).toEqual(agentView((await h.service.listLoans('default')).items));
+    expect(market((await callTool(agent, 'list_loans', { status: 'default' })).data).items).toEqual(
+      agentView((await h.service.listLoans('default')).items),
+    );
 
     const transfers = await callTool(agent, 'list_transactions', {});
     expect(market(transfers.data).items).toEqual(agentView((await h.service.listTransfers(1)).items));
     const balance = await callTool(agent, 'get_balance');
     const fromService = balanceFromTransfers((await collectPages(h.service.transferPages())).items).availableCents;
     expect(balance.data.balance_cents).toBe(fromService);
-    expect(balance.data.free_cents).toBe((balance.data.balance_cents as number) - (balance.data.reserved_cents as number) - (balance.data.min_cash_reserve_cents as number));
+    expect(balance.data.free_cents).toBe(
+      (balance.data.balance_cents as number) - (balance.data.reserved_cents as number) - (balance.data.min_cash_reserve_cents as number),
+    );
     // Equity as every view reads it (ops/equity-now.ts).
     expect(balance.data.equity).toEqual(equityJson(equityNow(h.store, h.sandbox.clock)));
   });
-
 });

@@ -72,12 +72,18 @@ describe('lendbot mcp over stdio', () => {
     const first = await callTool(client, 'place_offer', { loan_request_id: request.id, rate: 0.22 });
     expect(first.data).toMatchObject({ status: 'confirmation_required' });
     expect(sandbox.control.offers()).toHaveLength(0);
-    const placed = await callTool(client, 'place_offer', { loan_request_id: request.id, rate: 0.22, confirmation_code: first.data.confirmation_code });
+    const placed = await callTool(client, 'place_offer', {
+      loan_request_id: request.id,
+      rate: 0.22,
+      confirmation_code: first.data.confirmation_code,
+    });
     expect(placed.data, placed.text).toMatchObject({ status: 'placed' });
     expect(sandbox.control.offers().map((offer) => [offer.loan_request?.id, offer.offered_interest])).toEqual([[request.id, 0.22]]);
 
     const decisions = await callTool(client, 'list_decisions', {});
-    expect(decisions.data.decisions).toEqual([expect.objectContaining({ loan_request_id: request.id, source: 'agent:desk', action: 'offer' })]);
+    expect(decisions.data.decisions).toEqual([
+      expect.objectContaining({ loan_request_id: request.id, source: 'agent:desk', action: 'offer' }),
+    ]);
   });
 
   it('logs to stderr only, and closes its database when the client goes', async () => {
@@ -85,7 +91,8 @@ describe('lendbot mcp over stdio', () => {
     await client.close();
     // Closed cleanly: the database opens and holds the agent's decision.
     const deadline = Date.now() + 10_000;
-    while (!stderr.includes('MCP agent connector stopped') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (!stderr.includes('MCP agent connector stopped') && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(stderr).toContain('"msg":"MCP agent connector stopped"');
     const store = openStore(join(dir, 'lendbot.db'));
     try {

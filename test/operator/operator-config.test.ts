@@ -32,7 +32,7 @@ async function problem(yaml: string): Promise<string> {
 }
 
 describe('ops: approvals', () => {
-  it('reads a token\'s allowance in cents, and gives none by default', async () => {
+  it("reads a token's allowance in cents, and gives none by default", async () => {
     const config = await load(
       [
         'ops:',
@@ -44,7 +44,11 @@ describe('ops: approvals', () => {
         '',
       ].join('\n'),
     );
-    expect(config.ops.tokens[0]).toEqual({ name: 'claude', env: 'LENDBOT_TOKEN_CLAUDE', allowance: { maxPerOfferCents: 25_000, maxPerDayCents: 60_050, riskLevels: [0, 1] } });
+    expect(config.ops.tokens[0]).toEqual({
+      name: 'claude',
+      env: 'LENDBOT_TOKEN_CLAUDE',
+      allowance: { maxPerOfferCents: 25_000, maxPerDayCents: 60_050, riskLevels: [0, 1] },
+    });
     const settings = approvalSettings(config.ops);
     expect(settings.allowanceOf('claude')).toEqual({ maxPerOfferCents: 25_000, maxPerDayCents: 60_050, riskLevels: [0, 1] });
     expect(settings.allowanceOf('research')).toBeUndefined();
@@ -63,14 +67,21 @@ describe('ops: approvals', () => {
     );
     expect(twice).toContain(':4:');
     expect(twice).toContain('ops.tokens[1].name: claude is already the name of tokens[0]; each token needs its own name');
-    const shared = await problem(['ops:', '  tokens:', '    - { name: a, env: LENDBOT_TOKEN_A }', '    - { name: b, env: LENDBOT_TOKEN_A }', ''].join('\n'));
+    const shared = await problem(
+      ['ops:', '  tokens:', '    - { name: a, env: LENDBOT_TOKEN_A }', '    - { name: b, env: LENDBOT_TOKEN_A }', ''].join('\n'),
+    );
     expect(shared).toContain('ops.tokens[1].env: LENDBOT_TOKEN_A is already the env of tokens[0]; each token needs its own env');
   });
 
   it('refuses an allowance that is incomplete, negative or on no risk level', async () => {
-    const entry = (allowance: string) => ['ops:', '  tokens:', `    - { name: a, env: LENDBOT_TOKEN_A, allowance: ${allowance} }`, ''].join('\n');
-    expect(await problem(entry('{ max_per_offer: 100, risk_levels: [0] }'))).toContain('ops.tokens[0].allowance.max_per_day: required: a USD amount, e.g. 100');
-    expect(await problem(entry('{ max_per_offer: -1, max_per_day: 100, risk_levels: [0] }'))).toContain('ops.tokens[0].allowance.max_per_offer: ');
+    const entry = (allowance: string) =>
+      ['ops:', '  tokens:', `    - { name: a, env: LENDBOT_TOKEN_A, allowance: ${allowance} }`, ''].join('\n');
+    expect(await problem(entry('{ max_per_offer: 100, risk_levels: [0] }'))).toContain(
+      'ops.tokens[0].allowance.max_per_day: required: a USD amount, e.g. 100',
+    );
+    expect(await problem(entry('{ max_per_offer: -1, max_per_day: 100, risk_levels: [0] }'))).toContain(
+      'ops.tokens[0].allowance.max_per_offer: ',
+    );
     expect(await problem(entry('{ max_per_offer: 1, max_per_day: 100, risk_levels: [] }'))).toContain('name at least one risk level');
     expect(await problem(entry('{ max_per_offer: 1, max_per_day: 100, risk_levels: [0], per_week: 5 }'))).toContain('per_week');
   });

@@ -57,12 +57,28 @@ export async function startOperatorHarness(options: OperatorHarnessOptions = {})
     risk: { max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null },
     // claude's allowance covers every offer of these tests: they are about the tools; what waits
     // for a person beyond an allowance is test/operator/proposals.test.ts's.
-    ops: { host: '127.0.0.1', port: 0, tokens: [{ name: 'claude', env: 'LENDBOT_TOKEN_CLAUDE', allowance: { max_per_offer: 1_000_000, max_per_day: 10_000_000, risk_levels: [0, 1, 2, 3, 4] } }] },
+    ops: {
+      host: '127.0.0.1',
+      port: 0,
+      tokens: [
+        {
+          name: 'claude',
+          env: 'LENDBOT_TOKEN_CLAUDE',
+          allowance: { max_per_offer: 1_000_000, max_per_day: 10_000_000, risk_levels: [0, 1, 2, 3, 4] },
+        },
+      ],
+    },
   });
   const { log, lines: logs } = captureLog();
   const service = clientFor(sandbox, { daemonRetries: true });
   const env = { LENDBOT_OPERATOR_TOKEN: OPERATOR_TOKEN, LENDBOT_TOKEN_CLAUDE: CLAUDE_TOKEN };
-  const daemon = await createDaemon(config, env, { client: service, clock: sandbox.clock, store, log, webhookSecret: sandbox.credentials.webhookSecret });
+  const daemon = await createDaemon(config, env, {
+    client: service,
+    clock: sandbox.clock,
+    store,
+    log,
+    webhookSecret: sandbox.credentials.webhookSecret,
+  });
   await daemon.start();
   const base = daemon.operatorUrl();
   if (base === undefined) throw new Error('the operator listener did not start');
@@ -84,7 +100,10 @@ export async function startOperatorHarness(options: OperatorHarnessOptions = {})
 
 /** An SDK client over streamable HTTP with this bearer token; `elicit` answers confirmation prompts. */
 export async function connectAgent(url: URL, token: string, elicit?: (message: string) => ElicitResult): Promise<Client> {
-  const client = new Client({ name: 'lendbot-test-agent', version: '1.0.0' }, { capabilities: elicit ? { elicitation: { form: {} } } : {} });
+  const client = new Client(
+    { name: 'lendbot-test-agent', version: '1.0.0' },
+    { capabilities: elicit ? { elicitation: { form: {} } } : {} },
+  );
   if (elicit) client.setRequestHandler(ElicitRequestSchema, async (request) => elicit(request.params.message));
   const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
   await client.connect(transport);
@@ -92,7 +111,11 @@ export async function connectAgent(url: URL, token: string, elicit?: (message: s
 }
 
 /** Calls a tool and returns its structured content (and whether it is an error answer). */
-export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ data: Record<string, unknown>; text: string; isError: boolean }> {
+export async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ data: Record<string, unknown>; text: string; isError: boolean }> {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
   if (result.structuredContent === undefined) throw new Error(`${name} answered without structured content: ${text}`);

@@ -37,7 +37,14 @@ async function start(mode: 'live' | 'sandbox', host: string, env: Record<string,
   });
   const { log, lines } = captureLog();
   const client = clientFor(sandbox, { daemonRetries: true });
-  const daemon = await createDaemon(config, env, { client, clock: sandbox.clock, log, mode, strategies: [await loadStrategyFile(OFFER_ALL)], webhookSecret: sandbox.credentials.webhookSecret });
+  const daemon = await createDaemon(config, env, {
+    client,
+    clock: sandbox.clock,
+    log,
+    mode,
+    strategies: [await loadStrategyFile(OFFER_ALL)],
+    webhookSecret: sandbox.credentials.webhookSecret,
+  });
   running = { daemon, sandbox, dir };
   await daemon.start();
   return { daemon, lines };

@@ -6,7 +6,12 @@ import { tokensFromEnv } from '../../src/operator/operator-tokens.js';
 import { ConfigurationError } from '../../src/domain/index.js';
 
 describe('operator tokens', () => {
-  const config = { tokens: [{ name: 'claude', env: 'LENDBOT_TOKEN_CLAUDE' }, { name: 'gone', env: 'LENDBOT_TOKEN_GONE' }] };
+  const config = {
+    tokens: [
+      { name: 'claude', env: 'LENDBOT_TOKEN_CLAUDE' },
+      { name: 'gone', env: 'LENDBOT_TOKEN_GONE' },
+    ],
+  };
 
   it('know LENDBOT_OPERATOR_TOKEN and the named tokens whose variable is set, by name', () => {
     const tokens = tokensFromEnv(config, { LENDBOT_OPERATOR_TOKEN: 'op-secret', LENDBOT_TOKEN_CLAUDE: ' claude-secret ' });
@@ -18,7 +23,17 @@ describe('operator tokens', () => {
 
   it('let nobody in with a missing, wrong, prefixed or differently formed token', () => {
     const tokens = tokensFromEnv(config, { LENDBOT_OPERATOR_TOKEN: 'op-secret' });
-    for (const header of [undefined, '', 'Bearer', 'Bearer ', 'op-secret', 'Basic op-secret', 'Bearer op-secre', 'Bearer op-secretx', 'Bearer op-secret extra']) {
+    for (const header of [
+      undefined,
+      '',
+      'Bearer',
+      'Bearer ',
+      'op-secret',
+      'Basic op-secret',
+      'Bearer op-secre',
+      'Bearer op-secretx',
+      'Bearer op-secret extra',
+    ]) {
       expect(tokens.authenticate(header), String(header)).toBeUndefined();
     }
   });
@@ -34,9 +49,19 @@ describe('operator tokens', () => {
     expect(daemonConfigSchema.safeParse({ ops: { tokens: [{ name: 'Claude Desktop', env: 'X' }] } }).success).toBe(false);
     expect(daemonConfigSchema.safeParse({ ops: { tokens: [{ name: 'claude', env: 'lower' }] } }).success).toBe(false);
     const defaults = daemonConfigSchema.parse({});
-    expect(defaults.ops).toEqual({ host: '127.0.0.1', port: 8081, tokens: [], proposal_expiry_minutes: 30, open_on_loopback: true, mcp_sessions_per_token: 8, reports_dir: 'reports' });
+    expect(defaults.ops).toEqual({
+      host: '127.0.0.1',
+      port: 8081,
+      tokens: [],
+      proposal_expiry_minutes: 30,
+      open_on_loopback: true,
+      mcp_sessions_per_token: 8,
+      reports_dir: 'reports',
+    });
     expect(applyEnv(defaults, { LENDBOT_OPS_PORT: '9091' }).ops.port).toBe(9091);
-    expect(() => applyEnv(defaults, { LENDBOT_OPS_PORT: 'x' })).toThrow(new ConfigurationError('LENDBOT_OPS_PORT must be a port number (got "x")'));
+    expect(() => applyEnv(defaults, { LENDBOT_OPS_PORT: 'x' })).toThrow(
+      new ConfigurationError('LENDBOT_OPS_PORT must be a port number (got "x")'),
+    );
   });
 });
 
@@ -47,7 +72,14 @@ describe('confirmation codes', () => {
     const codes = new ConfirmationCodes(new ManualClock());
     const { code } = codes.issue('place_offer', args, 'claude');
     expect(code).toMatch(/^[A-Z2-9]{8}$/);
-    expect(codes.redeem(code.toLowerCase(), 'place_offer', { automate_fund: false, rate: 0.2, loan_request_id: 7, confirmation_code: code }, 'claude')).toBe('ok');
+    expect(
+      codes.redeem(
+        code.toLowerCase(),
+        'place_offer',
+        { automate_fund: false, rate: 0.2, loan_request_id: 7, confirmation_code: code },
+        'claude',
+      ),
+    ).toBe('ok');
     expect(codes.redeem(code, 'place_offer', args, 'claude')).toBe('unknown');
   });
 

@@ -71,7 +71,11 @@ export async function startProposalHarness(options: ProposalHarnessOptions = {})
       proposal_expiry_minutes: options.proposalExpiryMinutes ?? 30,
       tokens: [
         { name: 'claude', env: 'LENDBOT_TOKEN_CLAUDE' },
-        { name: 'small', env: 'LENDBOT_TOKEN_SMALL', allowance: options.allowance ?? { max_per_offer: 1500, max_per_day: 2500, risk_levels: [0, 1] } },
+        {
+          name: 'small',
+          env: 'LENDBOT_TOKEN_SMALL',
+          allowance: options.allowance ?? { max_per_offer: 1500, max_per_day: 2500, risk_levels: [0, 1] },
+        },
       ],
     },
   });
@@ -106,11 +110,16 @@ export async function startProposalHarness(options: ProposalHarnessOptions = {})
     logs,
     base: baseOf(daemon),
     mcpUrl: new URL('/mcp', baseOf(daemon)),
-    makeRequest: (fields = {}) => sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.3, competitorOffers: 0, hasBankingData: true, ...fields }),
+    makeRequest: (fields = {}) =>
+      sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.3, competitorOffers: 0, hasBankingData: true, ...fields }),
     offersAt: (id) => sandbox.control.offers().filter((offer) => offer.loan_request?.id === id),
     call: (path, init) => fetch(new URL(path, harness.base), init),
     async signIn(token) {
-      const response = await harness.call('/api/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+      const response = await harness.call('/api/session', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token }),
+      });
       if (response.status !== 204) throw new Error(`sign-in: ${response.status} ${await response.text()}`);
       const cookie = response.headers.get('set-cookie')?.split(';')[0];
       if (cookie === undefined) throw new Error('sign-in set no cookie');

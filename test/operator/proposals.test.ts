@@ -39,7 +39,8 @@ afterAll(async () => {
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const approve = (id: unknown, headers: Record<string, string>) => postJson(h, `/api/proposals/${String(id)}/approve`, headers);
-const proposals = async (): Promise<ProposalsAnswer> => (await (await h.call('/api/proposals', { headers: bearer(OPERATOR_TOKEN) })).json()) as ProposalsAnswer;
+const proposals = async (): Promise<ProposalsAnswer> =>
+  (await (await h.call('/api/proposals', { headers: bearer(OPERATOR_TOKEN) })).json()) as ProposalsAnswer;
 
 describe('an agent without an allowance', () => {
   it('places no money by any combination of calls: every one is the same proposal, waiting for a person', async () => {
@@ -55,10 +56,15 @@ describe('an agent without an allowance', () => {
       loan_request_id: request.id,
       rate: 0.2,
       expires_at: '2026-03-10T09:30:00.000Z',
-      approve_at: { dashboard: `${h.base}/#proposal-${String(first.data.proposal_id)}`, command: `lendbot approve ${String(first.data.proposal_id)}` },
+      approve_at: {
+        dashboard: `${h.base}/#proposal-${String(first.data.proposal_id)}`,
+        command: `lendbot approve ${String(first.data.proposal_id)}`,
+      },
       why: 'token "claude" has no allowance, so every offer it asks for waits for a person',
     });
-    expect(first.text).toContain(`Proposal ${String(first.data.proposal_id)} waits until 2026-03-10T09:30:00.000Z for a person to approve it on the dashboard`);
+    expect(first.text).toContain(
+      `Proposal ${String(first.data.proposal_id)} waits until 2026-03-10T09:30:00.000Z for a person to approve it on the dashboard`,
+    );
     expect(first.data).not.toHaveProperty('confirmation_code');
 
     // A code it made up, the same call again, the same call from a client that accepts every
@@ -100,7 +106,7 @@ describe('an agent without an allowance', () => {
     expect(listed?.explanation.summary).toContain(`offer rate 0.2 on loan request ${request.id}`);
   });
 
-  it('is answered with the guard\'s refusal, and no proposal, when the guard refuses the offer now', async () => {
+  it("is answered with the guard's refusal, and no proposal, when the guard refuses the offer now", async () => {
     const request = h.makeRequest();
     const refused = await callTool(claude, 'place_offer', { loan_request_id: request.id, rate: 0.5 });
     expect(refused.data).toMatchObject({ status: 'refused_by_guard', guard: { code: 'rate_above_max' } });
@@ -135,8 +141,16 @@ describe('approving', () => {
     const offers = h.offersAt(request.id);
     expect(offers).toHaveLength(1);
     expect(offers[0]).toMatchObject({ offered_interest: 0.21, automate_fund: true });
-    expect(answer.proposal).toMatchObject({ id, status: 'done', outcome: 'placed', decidedBy: 'dashboard:operator', serviceOfferId: offers[0]!.id });
-    expect(answer.message).toBe(`proposal ${id} approved by dashboard:operator at 2026-03-10T09:00:00.000Z: placed (offer ${offers[0]!.id})`);
+    expect(answer.proposal).toMatchObject({
+      id,
+      status: 'done',
+      outcome: 'placed',
+      decidedBy: 'dashboard:operator',
+      serviceOfferId: offers[0]!.id,
+    });
+    expect(answer.message).toBe(
+      `proposal ${id} approved by dashboard:operator at 2026-03-10T09:00:00.000Z: placed (offer ${offers[0]!.id})`,
+    );
     expect(h.store.decisions.get(request.id)).toMatchObject({ action: 'offer', rate: 0.21, source: 'agent:claude', placement: 'placed' });
     expect(h.store.decisions.get(request.id)?.reasons[0]).toContain(`(confirmed by the approval of proposal ${id} by dashboard:operator)`);
 
@@ -164,7 +178,10 @@ describe('approving', () => {
     try {
       const request = h.makeRequest();
       const proposed = await callTool(operatorAgent, 'place_offer', { loan_request_id: request.id, rate: 0.2 });
-      expect(proposed.data).toMatchObject({ status: 'proposal_pending', why: 'token "operator" has no allowance, so every offer it asks for waits for a person' });
+      expect(proposed.data).toMatchObject({
+        status: 'proposal_pending',
+        why: 'token "operator" has no allowance, so every offer it asks for waits for a person',
+      });
       const id = proposed.data.proposal_id as number;
       const sameToken = await approve(id, bearer(OPERATOR_TOKEN));
       expect(sameToken.status).toBe(403);
@@ -173,10 +190,16 @@ describe('approving', () => {
       const session = await h.signIn(OPERATOR_TOKEN);
       const rejected = await postJson(h, `/api/proposals/${id}/reject`, { cookie: session }, { reason: 'not this one' });
       expect(rejected.status).toBe(200);
-      expect(((await rejected.json()) as ProposalDecisionAnswer).proposal).toMatchObject({ status: 'rejected', note: 'not this one', decidedBy: 'dashboard:operator' });
+      expect(((await rejected.json()) as ProposalDecisionAnswer).proposal).toMatchObject({
+        status: 'rejected',
+        note: 'not this one',
+        decidedBy: 'dashboard:operator',
+      });
       expect((await approve(id, { cookie: session })).status).toBe(409);
       expect(h.offersAt(request.id)).toHaveLength(0);
-      expect(await callTool(operatorAgent, 'get_proposal', { proposal_id: id })).toMatchObject({ data: { status: 'rejected', state: 'rejected by dashboard:operator at 2026-03-10T09:00:00.000Z: not this one' } });
+      expect(await callTool(operatorAgent, 'get_proposal', { proposal_id: id })).toMatchObject({
+        data: { status: 'rejected', state: 'rejected by dashboard:operator at 2026-03-10T09:00:00.000Z: not this one' },
+      });
     } finally {
       await operatorAgent.close();
     }
@@ -192,7 +215,9 @@ describe('approving', () => {
       expect(approved.status).toBe(200);
       const answer = (await approved.json()) as ProposalDecisionAnswer;
       expect(answer.proposal).toMatchObject({ status: 'done', outcome: 'refused_by_guard' });
-      expect(answer.message).toMatch(new RegExp(`^proposal ${id} approved by api:operator at \\S+: not placed: guard paused: .*looking at the market`));
+      expect(answer.message).toMatch(
+        new RegExp(`^proposal ${id} approved by api:operator at \\S+: not placed: guard paused: .*looking at the market`),
+      );
       expect(h.offersAt(request.id)).toHaveLength(0);
       expect(h.store.offers.getByRequest(request.id)).toBeUndefined();
     } finally {
@@ -207,7 +232,9 @@ describe('approving', () => {
     realClock.advance(30 * MINUTE);
     const late = await approve(id, bearer(OPERATOR_TOKEN));
     expect(late.status).toBe(409);
-    expect(((await late.json()) as { error: string }).error).toBe(`proposal ${id} is no longer waiting: expired at 2026-03-10T09:30:00.000Z without a decision; nothing was done`);
+    expect(((await late.json()) as { error: string }).error).toBe(
+      `proposal ${id} is no longer waiting: expired at 2026-03-10T09:30:00.000Z without a decision; nothing was done`,
+    );
     expect(h.offersAt(request.id)).toHaveLength(0);
     expect((await callTool(claude, 'get_proposal', { proposal_id: id })).data).toMatchObject({ status: 'expired' });
     // A new ask is a new proposal, with its own half hour.
@@ -225,11 +252,18 @@ describe('approving', () => {
     claude = await connectAgent(h.mcpUrl, CLAUDE_TOKEN);
     claudeAccepting = await connectAgent(h.mcpUrl, CLAUDE_TOKEN, () => ({ action: 'accept', content: { confirm: true } }));
 
-    expect((await proposals()).proposals.find((proposal) => proposal.id === id)).toMatchObject({ status: 'pending', link: `${h.base}/#proposal-${id}` });
+    expect((await proposals()).proposals.find((proposal) => proposal.id === id)).toMatchObject({
+      status: 'pending',
+      link: `${h.base}/#proposal-${id}`,
+    });
     // The operator's bearer token (a script's way) approves what another token proposed.
     const approved = await approve(id, bearer(OPERATOR_TOKEN));
     expect(approved.status).toBe(200);
-    expect(((await approved.json()) as ProposalDecisionAnswer).proposal).toMatchObject({ status: 'done', outcome: 'placed', decidedBy: 'api:operator' });
+    expect(((await approved.json()) as ProposalDecisionAnswer).proposal).toMatchObject({
+      status: 'done',
+      outcome: 'placed',
+      decidedBy: 'api:operator',
+    });
     expect(h.offersAt(request.id)).toHaveLength(1);
   });
 });
@@ -242,7 +276,11 @@ describe('a token with an allowance', () => {
       expect(parseCents(within.total_amount)).toBeLessThanOrEqual(150_000);
       const first = await callTool(small, 'place_offer', { loan_request_id: within.id, rate: 0.2 });
       expect(first.data).toMatchObject({ status: 'confirmation_required' });
-      const placed = await callTool(small, 'place_offer', { loan_request_id: within.id, rate: 0.2, confirmation_code: first.data.confirmation_code });
+      const placed = await callTool(small, 'place_offer', {
+        loan_request_id: within.id,
+        rate: 0.2,
+        confirmation_code: first.data.confirmation_code,
+      });
       expect(placed.data).toMatchObject({ status: 'placed', guard: { allowed: true } });
       expect(h.offersAt(within.id)).toHaveLength(1);
       expect(h.store.decisions.get(within.id)?.reasons[0]).toContain('(confirmed by code within the allowance of token small)');
@@ -253,7 +291,10 @@ describe('a token with an allowance', () => {
       expect(proposed.data.why).toMatch(/^\$4,\d{3}\.\d\d is above token "small"'s allowance of \$1,500\.00 per offer$/);
       const highRisk = h.makeRequest({ loanAmountCents: 50_000, svcColor: 2 });
       const risky = await callTool(small, 'place_offer', { loan_request_id: highRisk.id, rate: 0.2 });
-      expect(risky.data).toMatchObject({ status: 'proposal_pending', why: 'risk level 2 (high) is outside token "small"\'s allowance (levels 0 low, 1 medium)' });
+      expect(risky.data).toMatchObject({
+        status: 'proposal_pending',
+        why: 'risk level 2 (high) is outside token "small"\'s allowance (levels 0 low, 1 medium)',
+      });
       expect(h.offersAt(tooBig.id)).toHaveLength(0);
       expect(h.offersAt(highRisk.id)).toHaveLength(0);
     } finally {
@@ -261,7 +302,7 @@ describe('a token with an allowance', () => {
     }
   });
 
-  it('holds the day\'s total across calls at the same time: the rest become proposals', async () => {
+  it("holds the day's total across calls at the same time: the rest become proposals", async () => {
     const prompts: string[] = [];
     const small = await connectAgent(h.mcpUrl, SMALL_TOKEN, (message) => {
       prompts.push(message);
@@ -277,16 +318,23 @@ describe('a token with an allowance', () => {
       expect(Math.floor(250_000 / Math.min(...totals))).toBe(fit);
       expect(fit).toBeGreaterThan(0);
       expect(fit).toBeLessThan(5);
-      const answers = await Promise.all(requests.map((request) => callTool(small, 'place_offer', { loan_request_id: request.id, rate: 0.2 })));
+      const answers = await Promise.all(
+        requests.map((request) => callTool(small, 'place_offer', { loan_request_id: request.id, rate: 0.2 })),
+      );
       const statuses = answers.map((answer) => answer.data.status);
       expect(statuses.filter((status) => status === 'placed')).toHaveLength(fit);
       expect(statuses.filter((status) => status === 'proposal_pending')).toHaveLength(5 - fit);
       const atSandbox = requests.reduce((sum, request) => sum + h.offersAt(request.id).length, 0);
       expect(atSandbox).toBe(fit);
-      const placedCents = requests.filter((_request, index) => statuses[index] === 'placed').reduce((sum, request) => sum + parseCents(request.total_amount), 0);
+      const placedCents = requests
+        .filter((_request, index) => statuses[index] === 'placed')
+        .reduce((sum, request) => sum + parseCents(request.total_amount), 0);
       expect(placedCents).toBeLessThanOrEqual(250_000);
-      expect(h.store.proposals.allowanceUsedCents('small', Date.parse('2026-03-11T00:00:00Z'), Date.parse('2026-03-12T00:00:00Z'))).toBe(placedCents);
-      for (const answer of answers.filter((a) => a.data.status === 'proposal_pending')) expect(answer.data.why).toContain("is above token \"small\"'s allowance of $2,500.00 a day (UTC)");
+      expect(h.store.proposals.allowanceUsedCents('small', Date.parse('2026-03-11T00:00:00Z'), Date.parse('2026-03-12T00:00:00Z'))).toBe(
+        placedCents,
+      );
+      for (const answer of answers.filter((a) => a.data.status === 'proposal_pending'))
+        expect(answer.data.why).toContain('is above token "small"\'s allowance of $2,500.00 a day (UTC)');
     } finally {
       await small.close();
     }

@@ -25,7 +25,8 @@ describe.skipIf(skipReason !== undefined)('the returns charts in chromium', { ti
 
   beforeAll(async () => {
     h = await startApiHarness();
-    for (const lateDays of [[0, 9], [3]]) h.makeRequest({ decisionDelayMs: HOUR, loanTerms: 6, loanAmountCents: 100_000, repayProbability: 1, missedMonth: null, lateDays });
+    for (const lateDays of [[0, 9], [3]])
+      h.makeRequest({ decisionDelayMs: HOUR, loanTerms: 6, loanAmountCents: 100_000, repayProbability: 1, missedMonth: null, lateDays });
     await h.daemon.runJob('poll');
     // Steps of uneven length: payments land on dates a fixed-width axis would misplace.
     for (const days of [3, 30, 5, 40, 12]) {
@@ -48,13 +49,23 @@ describe.skipIf(skipReason !== undefined)('the returns charts in chromium', { ti
   const drawn = (testid: string): Promise<DrawnChart> =>
     page.evaluate((id) => {
       interface ChartLike {
-        scales: { x: { type: string; ticks: Array<{ value: number }>; getPixelForValue(v: number): number; ctx: { font: string; measureText(text: string): { width: number } } } };
+        scales: {
+          x: {
+            type: string;
+            ticks: Array<{ value: number }>;
+            getPixelForValue(v: number): number;
+            ctx: { font: string; measureText(text: string): { width: number } };
+          };
+        };
         getDatasetMeta(i: number): { data: Array<{ x: number }> };
         data: { datasets: Array<{ data: Array<{ x: number }> }> };
         options: { scales: { x: { ticks: { callback: (v: number) => string } } } };
       }
       // The page's globals, typed here (the tests compile without the DOM library).
-      const page = globalThis as unknown as { document: { querySelector(selector: string): unknown }; Chart: { getChart(canvas: unknown): ChartLike | undefined } };
+      const page = globalThis as unknown as {
+        document: { querySelector(selector: string): unknown };
+        Chart: { getChart(canvas: unknown): ChartLike | undefined };
+      };
       const chart = page.Chart.getChart(page.document.querySelector(`[data-testid="${id}"]`));
       if (chart === undefined) throw new Error(`no chart on ${id}`);
       const scale = chart.scales.x;
@@ -98,7 +109,9 @@ describe.skipIf(skipReason !== undefined)('the returns charts in chromium', { ti
     const start = returns.equity[0]!.equityCents;
     expect(returns.totals.outstandingCents).toBeGreaterThan(0);
     expect(returns.totals.interestCents).toBeGreaterThan(0);
-    expect(returns.totals.equityCents).toBe(start + returns.totals.interestCents + returns.totals.lateFeesCents - returns.totals.expectedLossCents);
+    expect(returns.totals.equityCents).toBe(
+      start + returns.totals.interestCents + returns.totals.lateFeesCents - returns.totals.expectedLossCents,
+    );
     const totals = await page.getByTestId('returns-totals').textContent();
     expect(totals).toContain('loans out');
     const notes = (await page.getByTestId('returns-notes').allTextContents()).join(' ');

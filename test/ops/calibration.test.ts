@@ -36,7 +36,13 @@ beforeEach(async () => {
   deliveries = [];
   receiver = await startNotificationReceiver();
   const notifier = new WebhookNotifier({ url: receiver.url, clock, log: captureLog().log });
-  protections = new Protections({ store, clock, log: captureLog().log, settings: () => settings, notify: (event, data) => void deliveries.push(notifier.notify(event, data)) });
+  protections = new Protections({
+    store,
+    clock,
+    log: captureLog().log,
+    settings: () => settings,
+    notify: (event, data) => void deliveries.push(notifier.notify(event, data)),
+  });
 });
 afterEach(async () => {
   await receiver.close();
@@ -55,16 +61,48 @@ async function events(): Promise<string[]> {
 function loan(id: number, created: string, list: 'current' | 'completed' | 'collection' | 'default', predictedDefault?: number) {
   const requestId = 5000 + id;
   store.account.upsertLoans(
-    [{ id, loan_request_id: requestId, borrower_card_color: 1, loan_amount: 500, interest_rate: 0.3, status: 'funded', loan_balance: 500, loan_paid_off: list === 'completed', created_date: `${created} 10:00:00+00:00` }],
+    [
+      {
+        id,
+        loan_request_id: requestId,
+        borrower_card_color: 1,
+        loan_amount: 500,
+        interest_rate: 0.3,
+        status: 'funded',
+        loan_balance: 500,
+        loan_paid_off: list === 'completed',
+        created_date: `${created} 10:00:00+00:00`,
+      },
+    ],
     list,
     clock.now(),
   );
   if (predictedDefault === undefined) return;
-  store.decisions.record({ loanRequestId: requestId, strategy: 'balanced', probability: 1 - predictedDefault, rate: 0.3, action: 'offer', reasons: storedReasons(['score']), dryRun: false, decidedAtMs: clock.now() });
+  store.decisions.record({
+    loanRequestId: requestId,
+    strategy: 'balanced',
+    probability: 1 - predictedDefault,
+    rate: 0.3,
+    action: 'offer',
+    reasons: storedReasons(['score']),
+    dryRun: false,
+    decidedAtMs: clock.now(),
+  });
 }
 
 function missedPayment(loanId: number) {
-  store.payments.upsert([loanPaymentSchema.parse({ id: 900 + loanId, loan: loanId, payment_amount: '50.00', payment_due_date: '2026-03-01', payment_status: 'Missed Payment' })], clock.now());
+  store.payments.upsert(
+    [
+      loanPaymentSchema.parse({
+        id: 900 + loanId,
+        loan: loanId,
+        payment_amount: '50.00',
+        payment_due_date: '2026-03-01',
+        payment_status: 'Missed Payment',
+      }),
+    ],
+    clock.now(),
+  );
 }
 
 /**
@@ -111,7 +149,9 @@ describe('calibration by vintage', () => {
     badBook();
     const report = buildStatusReport({ store, nowMs: clock.now(), limits: DEFAULT_RISK_LIMITS, budgets: [], dryRun: false });
     const text = formatStatusText(report);
-    expect(text).toMatch(/\ncalibration +loans since 2025-04: predicted 6\.0%, realised so far 28\.0% \[17\.5% to 41\.7%\] of 50 loans \(12 in collection or default, 2 with a missed payment, 6 repaid; 1 without a prediction\) ABOVE PREDICTED\n/);
+    expect(text).toMatch(
+      /\ncalibration +loans since 2025-04: predicted 6\.0%, realised so far 28\.0% \[17\.5% to 41\.7%\] of 50 loans \(12 in collection or default, 2 with a missed payment, 6 repaid; 1 without a prediction\) ABOVE PREDICTED\n/,
+    );
     expect(text).toMatch(/\n {2}2026-02 +predicted 10\.0%, realised so far 0\.0% \[0\.0% to 27\.8%\] of 10 loans/);
     const json = statusJson(report).calibration as { pooled: { above_predicted: boolean; loans: number }; vintages: unknown[] };
     expect(json.pooled).toMatchObject({ loans: 50, above_predicted: true });
@@ -132,7 +172,9 @@ describe('the calibration protection', () => {
     protections.check();
     protections.check();
     expect(await events()).toEqual(['calibration_drift']);
-    expect(receiver.received[0]?.data).toMatchObject({ message: expect.stringContaining('loans since 2025-04: predicted 6.0%, realised so far 28.0%') });
+    expect(receiver.received[0]?.data).toMatchObject({
+      message: expect.stringContaining('loans since 2025-04: predicted 6.0%, realised so far 28.0%'),
+    });
     expect(protections.activePause()).toBeUndefined();
     expect(storedCalibrationDrift(store.state)?.sinceMs).toBe(clock.now());
     const report = buildStatusReport({ store, nowMs: clock.now(), limits: DEFAULT_RISK_LIMITS, budgets: [], dryRun: false });
@@ -152,7 +194,10 @@ describe('the calibration protection', () => {
     settings = protectionSettingsSchema.parse({ ...BOOK_OFF, calibration: { pause: true, pause_hours: 12 } });
     badBook();
     protections.check();
-    expect(protections.activePause()).toMatchObject({ kind: 'calibration', reason: expect.stringContaining('calibration protection: loans since 2025-04') });
+    expect(protections.activePause()).toMatchObject({
+      kind: 'calibration',
+      reason: expect.stringContaining('calibration protection: loans since 2025-04'),
+    });
     protections.resume();
     protections.check();
     expect(protections.activePause()).toBeUndefined();

@@ -18,7 +18,14 @@ import { loanSchema, loanPaymentSchema } from '../../src/domain/index.js';
 import { tempStore } from '../store/fixtures.js';
 
 const NOW = Date.parse('2026-03-10T12:00:00.000Z');
-const NO_FLOW: ReinvestmentFlow = { windowDays: 90, loans: 0, amountCents: 0, averageRate: null, averageTerms: null, averageProbability: null };
+const NO_FLOW: ReinvestmentFlow = {
+  windowDays: 90,
+  loans: 0,
+  amountCents: 0,
+  averageRate: null,
+  averageTerms: null,
+  averageProbability: null,
+};
 
 // $1,000 at 12% a year over 6 months: 1% a month, payment round(100000 × 0.01 / (1 − 1.01^−6)) = 17255.
 // Interest is 1% of the principal outstanding, rounded; the last instalment clears the rest.
@@ -43,13 +50,29 @@ describe('the cash-flow forecast', () => {
   it('with survival 1 is the schedule, month by month', () => {
     const forecast = forecastCashFlows([loan()], NO_FLOW, NOW);
     expect(forecast.months.map((m) => m.month)).toEqual([
-      '2026-03', '2026-04', '2026-05', '2026-06', '2026-07', '2026-08', '2026-09', '2026-10', '2026-11', '2026-12', '2027-01', '2027-02',
+      '2026-03',
+      '2026-04',
+      '2026-05',
+      '2026-06',
+      '2026-07',
+      '2026-08',
+      '2026-09',
+      '2026-10',
+      '2026-11',
+      '2026-12',
+      '2027-01',
+      '2027-02',
     ]);
     expect(forecast.months.map((m) => m.scheduledInterestCents)).toEqual([0, ...INTEREST, 0, 0, 0, 0, 0]);
     expect(forecast.months.map((m) => m.scheduledPrincipalCents)).toEqual([0, ...PRINCIPAL, 0, 0, 0, 0, 0]);
     expect(forecast.months.map((m) => m.expectedInterestCents)).toEqual([0, ...INTEREST, 0, 0, 0, 0, 0]);
     expect(forecast.months.map((m) => m.expectedPrincipalCents)).toEqual([0, ...PRINCIPAL, 0, 0, 0, 0, 0]);
-    expect(forecast.totals).toEqual({ scheduledCents: 103_530, expectedCents: 103_530, expectedInterestCents: 3530, expectedPrincipalCents: 100_000 });
+    expect(forecast.totals).toEqual({
+      scheduledCents: 103_530,
+      expectedCents: 103_530,
+      expectedInterestCents: 3530,
+      expectedPrincipalCents: 100_000,
+    });
     expect(forecast.outstandingPrincipalCents).toBe(100_000);
     expect(nextMonthExpectedInflow(forecast)).toEqual({ month: '2026-04', cents: 17_255 });
   });
@@ -58,8 +81,12 @@ describe('the cash-flow forecast', () => {
     // p = 0.9^6 over 6 months is a hazard of 0.1 a month.
     expect(monthlyHazard(0.9 ** 6, 6)).toBeCloseTo(0.1, 12);
     const forecast = forecastCashFlows([loan({ repayProbability: 0.9 ** 6 })], NO_FLOW, NOW);
-    expect(forecast.months.slice(1, 7).map((m) => m.expectedInterestCents)).toEqual(INTEREST.map((cents, k) => Math.round(cents * 0.9 ** (k + 1))));
-    expect(forecast.months.slice(1, 7).map((m) => m.expectedPrincipalCents)).toEqual(PRINCIPAL.map((cents, k) => Math.round(cents * 0.9 ** (k + 1))));
+    expect(forecast.months.slice(1, 7).map((m) => m.expectedInterestCents)).toEqual(
+      INTEREST.map((cents, k) => Math.round(cents * 0.9 ** (k + 1))),
+    );
+    expect(forecast.months.slice(1, 7).map((m) => m.expectedPrincipalCents)).toEqual(
+      PRINCIPAL.map((cents, k) => Math.round(cents * 0.9 ** (k + 1))),
+    );
     // The schedule beside it is undiscounted.
     expect(forecast.months.slice(1, 7).map((m) => m.scheduledInterestCents)).toEqual(INTEREST);
     expect(nextMonthExpectedInflow(forecast).cents).toBe(Math.round(1000 * 0.9) + Math.round(16255 * 0.9));
@@ -96,7 +123,14 @@ describe('the cash-flow forecast', () => {
     expect(idle.reinvestment.assumption).toMatch(/No offer became a loan in the last 90 days/);
 
     // $100 a month: 3 loans of $100 in 90 days is 300 / (90 / 30.4375) a month.
-    const flow: ReinvestmentFlow = { windowDays: 90, loans: 3, amountCents: 30_000, averageRate: 0.24, averageTerms: 3, averageProbability: 1 };
+    const flow: ReinvestmentFlow = {
+      windowDays: 90,
+      loans: 3,
+      amountCents: 30_000,
+      averageRate: 0.24,
+      averageTerms: 3,
+      averageProbability: 1,
+    };
     const monthly = 30_000 / (90 / (365.25 / 12));
     const projected = forecastCashFlows([loan()], flow, NOW);
     expect(projected.reinvestment.monthlyCents).toBe(Math.round(monthly));
@@ -120,15 +154,30 @@ describe('the forecast read from the store', () => {
     h = tempStore();
     const { store } = h;
     const base = { loan_amount: 1000, interest_rate: 0.12, payment_terms: 6, status: 'Current', next_payment_date: '2026-04-01T00:00:00Z' };
-    store.account.upsertLoans([loanSchema.parse({ ...base, id: 1, loan_request_id: 501 }), loanSchema.parse({ ...base, id: 2, loan_request_id: 502 })], 'current', NOW);
+    store.account.upsertLoans(
+      [loanSchema.parse({ ...base, id: 1, loan_request_id: 501 }), loanSchema.parse({ ...base, id: 2, loan_request_id: 502 })],
+      'current',
+      NOW,
+    );
     store.account.upsertLoans([loanSchema.parse({ ...base, id: 3, loan_request_id: 503, loan_paid_off: true })], 'completed', NOW);
     store.account.upsertLoans([loanSchema.parse({ ...base, id: 4, loan_request_id: 504 })], 'default', NOW);
-    store.decisions.record({ loanRequestId: 501, action: 'offer', reasons: [], dryRun: false, decidedAtMs: NOW - 86_400_000, probability: 0.95 ** 6, rate: 0.12 });
+    store.decisions.record({
+      loanRequestId: 501,
+      action: 'offer',
+      reasons: [],
+      dryRun: false,
+      decidedAtMs: NOW - 86_400_000,
+      probability: 0.95 ** 6,
+      rate: 0.12,
+    });
     const paid = (id: number, due: string) =>
       loanPaymentSchema.parse({ id, loan: 2, payment_amount: '172.55', payment_due_date: due, payment_status: 'Paid' });
     store.payments.upsert([paid(21, '2026-01-01'), paid(22, '2026-02-01')], NOW);
     // Loan 2's third payment was due on March 1st and is not paid: it is delinquent.
-    store.payments.upsert([loanPaymentSchema.parse({ id: 23, loan: 2, payment_amount: '172.55', payment_due_date: '2026-03-01', payment_status: 'Pending' })], NOW);
+    store.payments.upsert(
+      [loanPaymentSchema.parse({ id: 23, loan: 2, payment_amount: '172.55', payment_due_date: '2026-03-01', payment_status: 'Pending' })],
+      NOW,
+    );
 
     const loans = forecastLoans(store, NOW);
     expect(loans.map((l) => [l.loanId, l.paidInstalments, l.repayProbability, l.delinquent])).toEqual([

@@ -18,7 +18,16 @@ import { databaseOf, type Store } from '../../src/store/index.js';
 import { captureLog } from '../log/log-capture.js';
 import { tempStore } from '../store/fixtures.js';
 import { startNotificationReceiver } from './notification-receiver.js';
-import { DISCORD_PATH, SLACK_PATH, TELEGRAM_CHAT_ID, TELEGRAM_TOKEN, startDiscord, startSlack, startTelegram, type FixtureService } from './notification-formats-services.js';
+import {
+  DISCORD_PATH,
+  SLACK_PATH,
+  TELEGRAM_CHAT_ID,
+  TELEGRAM_TOKEN,
+  startDiscord,
+  startSlack,
+  startTelegram,
+  type FixtureService,
+} from './notification-formats-services.js';
 
 const DAY = 86_400_000;
 // A Tuesday.
@@ -54,7 +63,9 @@ afterEach(async () => {
 /** Two offers decided and one won on 2026-03-10, one decided the day before; a loan with payments due in April; $500 deposited. */
 function seed(target: Store): void {
   const db = databaseOf(target);
-  const decision = db.prepare(`INSERT INTO decisions (loan_request_id, strategy, action, reasons_json, dry_run, decided_at, rate) VALUES (?, 's', ?, '[]', 0, ?, 0.2)`);
+  const decision = db.prepare(
+    `INSERT INTO decisions (loan_request_id, strategy, action, reasons_json, dry_run, decided_at, rate) VALUES (?, 's', ?, '[]', 0, ?, 0.2)`,
+  );
   decision.run(1, 'offer', '2026-03-09T23:00:00.000Z');
   decision.run(2, 'offer', '2026-03-10T01:00:00.000Z');
   decision.run(3, 'offer', '2026-03-10T02:00:00.000Z');
@@ -67,9 +78,21 @@ function seed(target: Store): void {
   db.prepare(
     `INSERT INTO loans (id, loan_request_id, list_status, status, risk_level, loan_amount_cents, remaining_cents, interest_rate, paid_off, raw_json, synced_at) VALUES (?, 2, ?, 'Current', 1, 10000, 10000, 0.2, 0, '{}', ?)`,
   ).run(7, 'current', '2026-03-10T06:00:00.000Z');
-  const payment = (id: number, due: string, status: string) => loanPaymentSchema.parse({ id, loan: 7, payment_amount: '45.50', payment_due_date: due, payment_status: status });
-  target.payments.upsert([payment(1, '2026-04-02', 'pending'), payment(2, '2026-04-20', 'pending'), payment(3, '2026-05-02', 'pending'), payment(4, '2026-03-02', 'paid')], T0);
-  target.account.replaceTransfers([{ date: '2026-03-01', transactions: [{ transfer_status: 'processed', transfer_type: 'Deposit', transfer_amount: '500.00' }] }], T0);
+  const payment = (id: number, due: string, status: string) =>
+    loanPaymentSchema.parse({ id, loan: 7, payment_amount: '45.50', payment_due_date: due, payment_status: status });
+  target.payments.upsert(
+    [
+      payment(1, '2026-04-02', 'pending'),
+      payment(2, '2026-04-20', 'pending'),
+      payment(3, '2026-05-02', 'pending'),
+      payment(4, '2026-03-02', 'paid'),
+    ],
+    T0,
+  );
+  target.account.replaceTransfers(
+    [{ date: '2026-03-01', transactions: [{ transfer_status: 'processed', transfer_type: 'Deposit', transfer_amount: '500.00' }] }],
+    T0,
+  );
 }
 
 async function started(service: Promise<FixtureService>): Promise<FixtureService> {
@@ -80,13 +103,24 @@ async function started(service: Promise<FixtureService>): Promise<FixtureService
 
 /** Idle cash and next month's inflow as lendbot status shows them: the digest must say the same. */
 function statusCashFlow(nowMs: number) {
-  return buildStatusReport({ store, nowMs, limits: { ...DEFAULT_RISK_LIMITS, minCashReserveCents: 0 }, budgets: [], dryRun: false }).cashFlow;
+  return buildStatusReport({ store, nowMs, limits: { ...DEFAULT_RISK_LIMITS, minCashReserveCents: 0 }, budgets: [], dryRun: false })
+    .cashFlow;
 }
 
-function digestFor(clock: ManualClock, config: Record<string, unknown>, env: Record<string, string>, every: 'day' | 'week' = 'day'): DigestSender {
+function digestFor(
+  clock: ManualClock,
+  config: Record<string, unknown>,
+  env: Record<string, string>,
+  every: 'day' | 'week' = 'day',
+): DigestSender {
   const notifier = notifierFromConfig(notificationsSchema.parse({ retries: 0, ...config }), env, { clock, log: captureLog('debug').log });
   if (notifier === undefined) throw new Error('expected a notifier');
-  const figures = storeDigestFigures({ store, limits: () => ({ ...DEFAULT_RISK_LIMITS, minCashReserveCents: 0 }), dryRun: false, earnings: () => EARNINGS });
+  const figures = storeDigestFigures({
+    store,
+    limits: () => ({ ...DEFAULT_RISK_LIMITS, minCashReserveCents: 0 }),
+    dryRun: false,
+    earnings: () => EARNINGS,
+  });
   return new DigestSender({ every, state: store.state, clock, figures, notify: (event, data) => notifier.notify(event, data) });
 }
 
@@ -169,10 +203,18 @@ describe('the digest notification', () => {
     expect(slackText).toContain('*Offers made*\\n3');
     expect(slackText).toContain('*Offers won*\\n1');
 
-    const embed = (discord.requests[0]?.body as { embeds: Array<{ title: string; description: string; fields: Array<{ name: string; value: string }> }> }).embeds[0];
+    const embed = (
+      discord.requests[0]?.body as { embeds: Array<{ title: string; description: string; fields: Array<{ name: string; value: string }> }> }
+    ).embeds[0];
     expect(embed?.title).toBe('Weekly digest: $8.50 net earned');
-    expect(embed?.description).toBe("The week from 2026-03-09 00:00 UTC to 2026-03-16 00:00 UTC by the run's clock; idle cash and next month's inflow as of now.");
-    expect(embed?.fields).toContainEqual({ name: 'Idle share of the money', value: percent(statusCashFlow(T0 + 6 * DAY).idle.share), inline: true });
+    expect(embed?.description).toBe(
+      "The week from 2026-03-09 00:00 UTC to 2026-03-16 00:00 UTC by the run's clock; idle cash and next month's inflow as of now.",
+    );
+    expect(embed?.fields).toContainEqual({
+      name: 'Idle share of the money',
+      value: percent(statusCashFlow(T0 + 6 * DAY).idle.share),
+      inline: true,
+    });
 
     const text = (telegram.requests[0]?.body as { text: string }).text;
     expect(text).toContain('<b>Weekly digest: $8.50 net earned</b>');

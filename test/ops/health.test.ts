@@ -20,7 +20,14 @@ beforeEach(async () => {
   progressAtMs = undefined;
   app = fastify();
   registerHealthRoute(app, () =>
-    checkHealth({ store: h.store, clock, startedAtMs: START, maxPollAgeMs: 300_000, maxInboxStallMs: 300_000, inboxProgressAtMs: () => progressAtMs }),
+    checkHealth({
+      store: h.store,
+      clock,
+      startedAtMs: START,
+      maxPollAgeMs: 300_000,
+      maxInboxStallMs: 300_000,
+      inboxProgressAtMs: () => progressAtMs,
+    }),
   );
   url = `${await app.listen({ host: '127.0.0.1', port: 0 })}/healthz`;
 });
@@ -78,7 +85,9 @@ describe('GET /healthz: the inbox check (issue 24, item 12)', () => {
   /** Stores `count` events received at `atMs` (now). */
   const arrive = (count: number, atMs = clock.now()): string[] => {
     const uuids = Array.from({ length: count }, () => `event-${(seq += 1)}`);
-    h.store.inbox.insertMany(uuids.map((webhookUuid) => ({ webhookUuid, topic: 'new_loan_request_created', data: { loan_request_id: seq }, receivedAtMs: atMs })));
+    h.store.inbox.insertMany(
+      uuids.map((webhookUuid) => ({ webhookUuid, topic: 'new_loan_request_created', data: { loan_request_id: seq }, receivedAtMs: atMs })),
+    );
     return uuids;
   };
   /** The worker processes `uuids` now. */

@@ -47,12 +47,21 @@ const messages = (): unknown[] => logs.map((line) => line.msg);
 describe('hot reload', () => {
   it('puts a valid strategy edit into force within seconds, with its new version', async () => {
     const before = reloader.current().strategies[0]!;
-    writeFileSync(strategyFile, readFileSync(strategyFile, 'utf8').replace('version: "1.0.0"', 'version: "1.1.0"').replace('target_return: 0.05', 'target_return: 0.07'));
+    writeFileSync(
+      strategyFile,
+      readFileSync(strategyFile, 'utf8')
+        .replace('version: "1.0.0"', 'version: "1.1.0"')
+        .replace('target_return: 0.05', 'target_return: 0.07'),
+    );
     await waitFor(() => reloader.current().strategies[0]?.version === '1.1.0', 'the reload');
     const after = reloader.current().strategies[0]!;
     expect(after.contentHash).not.toBe(before.contentHash);
     expect(applied).toHaveLength(1);
-    expect(logs.at(-1)).toMatchObject({ level: 30, msg: 'strategies reloaded', strategies: [{ name: 'offer-all', version: '1.1.0', contentHash: after.contentHash }] });
+    expect(logs.at(-1)).toMatchObject({
+      level: 30,
+      msg: 'strategies reloaded',
+      strategies: [{ name: 'offer-all', version: '1.1.0', contentHash: after.contentHash }],
+    });
   });
 
   it('rejects an invalid strategy edit with its line-numbered errors and keeps the previous version', async () => {
@@ -79,7 +88,10 @@ describe('hot reload', () => {
     expect(messages()).toEqual(['risk limits reloaded']);
     writeFileSync(configFile, 'risk:\n  max_offers_per_day: -1\n');
     await waitFor(() => messages().length === 2, 'the rejection');
-    expect(logs.at(-1)).toMatchObject({ msg: 'risk edit rejected; the previous limits stay active', problems: [expect.stringMatching(/^.*lendbot\.yaml:2:23 risk\.max_offers_per_day: /)] });
+    expect(logs.at(-1)).toMatchObject({
+      msg: 'risk edit rejected; the previous limits stay active',
+      problems: [expect.stringMatching(/^.*lendbot\.yaml:2:23 risk\.max_offers_per_day: /)],
+    });
     expect(reloader.current().limits.maxOffersPerDay).toBe(9);
   });
 });

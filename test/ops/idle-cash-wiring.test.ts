@@ -26,7 +26,10 @@ beforeEach(async () => {
   h = tempStore();
   receiver = await startNotificationReceiver();
   // All the money idle: a deposit and nothing lent.
-  h.store.account.replaceTransfers([{ date: '2026-03-01', transactions: [{ transfer_status: 'processed', transfer_type: 'Deposit', transfer_amount: '1000.00' }] }], Date.parse('2026-03-01T00:00:00Z'));
+  h.store.account.replaceTransfers(
+    [{ date: '2026-03-01', transactions: [{ transfer_status: 'processed', transfer_type: 'Deposit', transfer_amount: '1000.00' }] }],
+    Date.parse('2026-03-01T00:00:00Z'),
+  );
 });
 afterEach(async () => {
   await receiver.close();
@@ -58,7 +61,10 @@ function operations(clock: ManualClock, clockSpeed: number, realClock?: ManualCl
     lossRates: lossRatesFromConfig({}),
     earnings: () => ({ interest: [], losses: [] }),
     protections: new Protections({ store, clock, log, settings: () => limits.protections }),
-    proposals: { approve: (id, by) => approveProposal({ store, clock }, id, by), reject: (id, by) => rejectProposal({ store, clock }, id, by) },
+    proposals: {
+      approve: (id, by) => approveProposal({ store, clock }, id, by),
+      reject: (id, by) => rejectProposal({ store, clock }, id, by),
+    },
   };
   return attachOps(parts);
 }
@@ -66,13 +72,23 @@ function operations(clock: ManualClock, clockSpeed: number, realClock?: ManualCl
 describe('the idle-cash job', () => {
   it('runs every five minutes live, every five seconds on a simulated clock', () => {
     const clock = new ManualClock('2026-03-10T12:00:00Z');
-    expect(operations(clock, 1).jobs().find((job) => job.name === 'idle-cash')?.schedule).toBe('*/5 * * * *');
-    expect(operations(clock, 86_400).jobs().find((job) => job.name === 'idle-cash')?.schedule).toBe('*/5 * * * * *');
+    expect(
+      operations(clock, 1)
+        .jobs()
+        .find((job) => job.name === 'idle-cash')?.schedule,
+    ).toBe('*/5 * * * *');
+    expect(
+      operations(clock, 86_400)
+        .jobs()
+        .find((job) => job.name === 'idle-cash')?.schedule,
+    ).toBe('*/5 * * * * *');
   });
 
   it('notifies idle_cash once the share stayed above the threshold for the set hours', async () => {
     const clock = new ManualClock('2026-03-10T12:00:00Z');
-    const job = operations(clock, 1).jobs().find((candidate) => candidate.name === 'idle-cash');
+    const job = operations(clock, 1)
+      .jobs()
+      .find((candidate) => candidate.name === 'idle-cash');
     if (job === undefined) throw new Error('no idle-cash job');
     await job.run();
     clock.advance(HOUR);
@@ -86,10 +102,12 @@ describe('the idle-cash job', () => {
     expect(receiver.received[0]?.data).toMatchObject({ idle_cents: 100_000, since: '2026-03-10T12:00:00.000Z' });
   });
 
-  it('on a sped-up clock (the sandbox) also waits the set hours of the machine\'s own time', async () => {
+  it("on a sped-up clock (the sandbox) also waits the set hours of the machine's own time", async () => {
     const clock = new ManualClock('2026-03-10T12:00:00Z');
     const wall = new ManualClock('2026-11-26T09:00:00Z');
-    const job = operations(clock, 86_400, wall).jobs().find((candidate) => candidate.name === 'idle-cash');
+    const job = operations(clock, 86_400, wall)
+      .jobs()
+      .find((candidate) => candidate.name === 'idle-cash');
     if (job === undefined) throw new Error('no idle-cash job');
     await job.run();
     // Five simulated days in five seconds, checked each second: true on the run's clock, but no one could have acted.

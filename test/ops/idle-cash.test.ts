@@ -37,12 +37,29 @@ beforeEach(() => {
   sent = [];
   // One open loan of $1,000 (6 months, nothing paid yet): the money lent out.
   h.store.account.upsertLoans(
-    [loanSchema.parse({ id: 1, loan_request_id: 501, loan_amount: 1000, interest_rate: 0.12, payment_terms: 6, status: 'Current', next_payment_date: '2026-04-01T00:00:00Z' })],
+    [
+      loanSchema.parse({
+        id: 1,
+        loan_request_id: 501,
+        loan_amount: 1000,
+        interest_rate: 0.12,
+        payment_terms: 6,
+        status: 'Current',
+        next_payment_date: '2026-04-01T00:00:00Z',
+      }),
+    ],
     'current',
     START,
   );
   setBalance(4000);
-  watch = new IdleCashWatch({ store: h.store, clock, log: captureLog().log, limits: () => limits, dryRun: false, notify: (event, data) => sent.push({ event, data }) });
+  watch = new IdleCashWatch({
+    store: h.store,
+    clock,
+    log: captureLog().log,
+    limits: () => limits,
+    dryRun: false,
+    notify: (event, data) => sent.push({ event, data }),
+  });
 });
 afterEach(() => h.cleanup());
 
@@ -64,14 +81,19 @@ describe('idle cash', () => {
     expect(watch.check()?.kind).toBe('began');
     expect(sent.map((s) => s.event)).toEqual(['idle_cash']);
     expect(sent[0]?.data).toMatchObject({ idle_cents: 400_000, since: '2026-03-10T12:00:00.000Z' });
-    expect(String(sent[0]?.data.message)).toMatch(/^80% of your money has been idle for more than 2 h \(the alert is set at 50%\)\. No loan requests arrived in the last 2 h\.$/);
+    expect(String(sent[0]?.data.message)).toMatch(
+      /^80% of your money has been idle for more than 2 h \(the alert is set at 50%\)\. No loan requests arrived in the last 2 h\.$/,
+    );
 
     // Told once while it lasts.
     clock.advance(HOUR);
     expect(watch.check()).toBeUndefined();
     expect(sent).toHaveLength(1);
 
-    expect(buildIdleCashReport(h.store, clock.now(), limits, false).alert).toMatchObject({ aboveSince: '2026-03-10T12:00:00.000Z', alertedAt: '2026-03-10T14:00:00.000Z' });
+    expect(buildIdleCashReport(h.store, clock.now(), limits, false).alert).toMatchObject({
+      aboveSince: '2026-03-10T12:00:00.000Z',
+      alertedAt: '2026-03-10T14:00:00.000Z',
+    });
 
     // Money lent out: the share falls under the threshold and the alert is over (the views say so
     // at once, the stored state at the next check).
@@ -94,7 +116,14 @@ describe('idle cash', () => {
 
   it('does not alert when turned off', () => {
     const off = riskLimitsSchema.parse({ protections: { idle_cash: { enabled: false, for_hours: 1 } } });
-    const quiet = new IdleCashWatch({ store: h.store, clock, log: captureLog().log, limits: () => off, dryRun: false, notify: (event, data) => sent.push({ event, data }) });
+    const quiet = new IdleCashWatch({
+      store: h.store,
+      clock,
+      log: captureLog().log,
+      limits: () => off,
+      dryRun: false,
+      notify: (event, data) => sent.push({ event, data }),
+    });
     for (let i = 0; i < 5; i += 1) {
       quiet.check();
       clock.advance(HOUR);
@@ -104,14 +133,27 @@ describe('idle cash', () => {
 
   it('says why money sat idle: the strategy skipped, the risk limits refused, offers hold money', () => {
     const decide = (id: number, reasons: string[], guardCode: string | null) =>
-      h.store.decisions.record({ loanRequestId: id, action: 'skip', reasons: storedReasons(reasons), dryRun: false, decidedAtMs: clock.now() - HOUR, guardCode });
+      h.store.decisions.record({
+        loanRequestId: id,
+        action: 'skip',
+        reasons: storedReasons(reasons),
+        dryRun: false,
+        decidedAtMs: clock.now() - HOUR,
+        guardCode,
+      });
     decide(1, ['filter credit_score < 600'], null);
     decide(2, ['score probability 0.41 < min_probability 0.5'], null);
     decide(3, ['guard exposure 9800.00 + total 520.00 > max_open_exposure 10000.00'], 'max_open_exposure');
     decide(4, ['guard exposure 9900.00 + total 300.00 > max_open_exposure 10000.00'], 'max_open_exposure');
     decide(5, ['guard offers today 50 >= max_offers_per_day 50'], 'max_offers_per_day');
     // Older than the window: not counted.
-    h.store.decisions.record({ loanRequestId: 6, action: 'skip', reasons: storedReasons(['filter x']), dryRun: false, decidedAtMs: clock.now() - 3 * HOUR });
+    h.store.decisions.record({
+      loanRequestId: 6,
+      action: 'skip',
+      reasons: storedReasons(['filter x']),
+      dryRun: false,
+      decidedAtMs: clock.now() - 3 * HOUR,
+    });
     const { reasons } = buildIdleCashReport(h.store, clock.now(), limits, false);
     expect(reasons.skips).toBe(5);
     expect(reasons.strategySkips).toEqual([

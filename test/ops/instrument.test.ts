@@ -5,11 +5,24 @@ import { storedReasons } from '../../src/domain/decision-reason-parse.js';
 describe('metric labels come from codes, not from reason texts', () => {
   it('labels a guard refusal and a service refusal by their codes, whatever the words', () => {
     for (const words of ['guard balance 1.00 < total 5.00', 'any rewording at all']) {
-      expect(decisionReasonLabel({ loanRequestId: 1, action: 'skip', reasons: storedReasons([words]), guard: 'insufficient_balance' })).toBe('guard insufficient_balance');
+      expect(
+        decisionReasonLabel({ loanRequestId: 1, action: 'skip', reasons: storedReasons([words]), guard: 'insufficient_balance' }),
+      ).toBe('guard insufficient_balance');
     }
-    expect(decisionReasonLabel({ loanRequestId: 1, action: 'skip', reasons: storedReasons(['whatever it says']), placement: 'refused' })).toBe('service refused');
-    expect(decisionReasonLabel({ loanRequestId: 1, action: 'offer', reasons: storedReasons(['price required_rate 0.2, offered 0.25']), placement: 'placed' })).toBe('offer placed');
-    expect(decisionReasonLabel({ loanRequestId: 1, action: 'skip', reasons: storedReasons(['filter credit_score < 600']) })).toBe('filter credit_score');
+    expect(
+      decisionReasonLabel({ loanRequestId: 1, action: 'skip', reasons: storedReasons(['whatever it says']), placement: 'refused' }),
+    ).toBe('service refused');
+    expect(
+      decisionReasonLabel({
+        loanRequestId: 1,
+        action: 'offer',
+        reasons: storedReasons(['price required_rate 0.2, offered 0.25']),
+        placement: 'placed',
+      }),
+    ).toBe('offer placed');
+    expect(decisionReasonLabel({ loanRequestId: 1, action: 'skip', reasons: storedReasons(['filter credit_score < 600']) })).toBe(
+      'filter credit_score',
+    );
   });
 
   it('maps placements to offer outcomes; an offer recorded before sends nothing', () => {

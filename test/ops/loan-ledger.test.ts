@@ -35,7 +35,15 @@ function loan(id: number, listStatus: StoredLoan['listStatus'], rate: number, am
   };
 }
 
-function payment(id: number, loanId: number, cents: number, due: string, status: string, changed: string | null, feeCents = 0): LoanPayment {
+function payment(
+  id: number,
+  loanId: number,
+  cents: number,
+  due: string,
+  status: string,
+  changed: string | null,
+  feeCents = 0,
+): LoanPayment {
   return {
     id,
     loan: loanId,
@@ -164,13 +172,21 @@ describe('equity', () => {
   ];
 
   it('rises by the interest as it arrives, not flat until the principal is back', () => {
-    const series = equitySeries(input(rows, [loan(9, 'current', RATE, PRINCIPAL)], [payment(21, 9, schedule[0]!, '2026-02-01', 'paid', '2026-02-01 00:00:00+00:00')]), Date.parse('2026-02-10T12:00:00Z'));
+    const series = equitySeries(
+      input(rows, [loan(9, 'current', RATE, PRINCIPAL)], [payment(21, 9, schedule[0]!, '2026-02-01', 'paid', '2026-02-01 00:00:00+00:00')]),
+      Date.parse('2026-02-10T12:00:00Z'),
+    );
     expect(series.map((point) => [point.at.slice(0, 10), point.equityCents])).toEqual([
       ['2026-01-01', PRINCIPAL],
       ['2026-02-01', PRINCIPAL + 2000],
       ['2026-02-10', PRINCIPAL + 2000],
     ]);
-    expect(series.at(-1)).toMatchObject({ cashCents: schedule[0], outstandingCents: PRINCIPAL - (schedule[0]! - 2000), expectedLossCents: 0, interestCents: 2000 });
+    expect(series.at(-1)).toMatchObject({
+      cashCents: schedule[0],
+      outstandingCents: PRINCIPAL - (schedule[0]! - 2000),
+      expectedLossCents: 0,
+      interestCents: 2000,
+    });
   });
 
   it('is what the returns API answers, with the interest series beside it', () => {
@@ -192,7 +208,9 @@ describe('equity', () => {
     expect(at('2026-03-20T00:00:00Z')?.expectedLossCents).toBe(Math.round(out * 0.15));
     expect(at('2026-03-20T00:00:00Z')?.equityCents).toBe(schedule[0]! + out - Math.round(out * 0.15));
     // The series steps on the day the lateness crosses 16 days, not only on days money moved.
-    const days = equitySeries(input(rows, [loan(9, 'current', RATE, PRINCIPAL)], payments), Date.parse('2026-03-20T00:00:00Z')).map((point) => point.at.slice(0, 10));
+    const days = equitySeries(input(rows, [loan(9, 'current', RATE, PRINCIPAL)], payments), Date.parse('2026-03-20T00:00:00Z')).map(
+      (point) => point.at.slice(0, 10),
+    );
     expect(days).toContain('2026-03-17');
     expect(lossRate(0, true)).toBe(0.5);
     expect(lossRate(120, false)).toBe(0.8);
@@ -204,10 +222,22 @@ describe('equity', () => {
     const config = daemonConfigSchema.parse({ ledger: { expected_loss: [{ days_late: 1, share: 0.5 }], missed_payment_loss: 0.9 } });
     const rates = lossRatesFromConfig(config);
     expect(rates).toEqual({ byDaysLate: [{ daysLate: 1, rate: 0.5 }], missed: 0.9 });
-    const payments = [payment(21, 9, schedule[0]!, '2026-02-01', 'paid', '2026-02-01 00:00:00+00:00'), payment(22, 9, schedule[1]!, '2026-03-01', 'pending', null)];
+    const payments = [
+      payment(21, 9, schedule[0]!, '2026-02-01', 'paid', '2026-02-01 00:00:00+00:00'),
+      payment(22, 9, schedule[1]!, '2026-03-01', 'pending', null),
+    ];
     const out = PRINCIPAL - (schedule[0]! - 2000);
-    const late = equitySeries(input(rows, [loan(9, 'current', RATE, PRINCIPAL)], payments), Date.parse('2026-03-05T00:00:00Z'), rates).at(-1);
+    const late = equitySeries(input(rows, [loan(9, 'current', RATE, PRINCIPAL)], payments), Date.parse('2026-03-05T00:00:00Z'), rates).at(
+      -1,
+    );
     expect(late?.expectedLossCents).toBe(Math.round(out * 0.5));
-    expect(ledgerSectionSchema.safeParse({ expected_loss: [{ days_late: 30, share: 0.2 }, { days_late: 10, share: 0.1 }] }).error?.issues[0]?.message).toBe('days_late must rise from one step to the next');
+    expect(
+      ledgerSectionSchema.safeParse({
+        expected_loss: [
+          { days_late: 30, share: 0.2 },
+          { days_late: 10, share: 0.1 },
+        ],
+      }).error?.issues[0]?.message,
+    ).toBe('days_late must rise from one step to the next');
   });
 });

@@ -104,7 +104,15 @@ describe('metrics', () => {
     const { sandbox } = harness;
     const client = instrumentClient(
       createMarketplaceClient(
-        { baseUrl: sandbox.url, apiKey: sandbox.credentials.apiKey, secretKey: sandbox.credentials.secretKey, signatureMode: 'timestamp-secret', numericRangeFormat: 'min-max-params', timeoutMs: 5000, retry: DEFAULT_RETRY },
+        {
+          baseUrl: sandbox.url,
+          apiKey: sandbox.credentials.apiKey,
+          secretKey: sandbox.credentials.secretKey,
+          signatureMode: 'timestamp-secret',
+          numericRangeFormat: 'min-max-params',
+          timeoutMs: 5000,
+          retry: DEFAULT_RETRY,
+        },
         { clock: sandbox.clock },
       ),
       metrics,

@@ -12,7 +12,8 @@ import { ConfigurationError } from '../../src/domain/index.js';
 import { silentLogger } from '../../src/log/logger.js';
 
 const deps = { clock: new ManualClock('2026-03-10T12:00:00.000Z'), log: silentLogger };
-const build = (section: Record<string, unknown>, env: Record<string, string>) => notifierFromConfig(notificationsSchema.parse(section), env, deps);
+const build = (section: Record<string, unknown>, env: Record<string, string>) =>
+  notifierFromConfig(notificationsSchema.parse(section), env, deps);
 const TOKEN = '123456789:AAFixtureTokenFixtureTokenFixture_ab';
 
 function problem(section: Record<string, unknown>, env: Record<string, string>): string {
@@ -46,11 +47,16 @@ describe('notifications.format', () => {
       'notifications.format is telegram, but LENDBOT_TELEGRAM_CHAT_ID is not set: see docs/operations.md#notifications',
     );
     // A URL for the webhook formats does not stand in for the bot's variables.
-    expect(problem({ format: 'telegram' }, { LENDBOT_NOTIFY_URL: 'https://example.com/hook', LENDBOT_TELEGRAM_CHAT_ID: '-100123' })).toContain('LENDBOT_TELEGRAM_BOT_TOKEN is not set');
+    expect(
+      problem({ format: 'telegram' }, { LENDBOT_NOTIFY_URL: 'https://example.com/hook', LENDBOT_TELEGRAM_CHAT_ID: '-100123' }),
+    ).toContain('LENDBOT_TELEGRAM_BOT_TOKEN is not set');
   });
 
   it('says a malformed token or chat id is wrong without repeating it', () => {
-    const message = problem({ format: 'telegram' }, { LENDBOT_TELEGRAM_BOT_TOKEN: 'not-a-real-token-secret', LENDBOT_TELEGRAM_CHAT_ID: 'my chat' });
+    const message = problem(
+      { format: 'telegram' },
+      { LENDBOT_TELEGRAM_BOT_TOKEN: 'not-a-real-token-secret', LENDBOT_TELEGRAM_CHAT_ID: 'my chat' },
+    );
     expect(message).toBe(
       'notifications.format is telegram, but LENDBOT_TELEGRAM_BOT_TOKEN is not a bot token (digits, a colon, then letters, as @BotFather gives it); ' +
         'LENDBOT_TELEGRAM_CHAT_ID is not a chat id (a number such as -1001234567890, or @channelname): see docs/operations.md#notifications',
@@ -68,7 +74,9 @@ describe('notifications.format', () => {
     );
     expect(problem({ format: 'discord' }, {})).toContain("set LENDBOT_NOTIFY_URL to the Discord webhook's URL");
     const bad = problem({ format: 'discord' }, { LENDBOT_NOTIFY_URL: 'discord.com/api/webhooks/1/secret-part' });
-    expect(bad).toBe('notifications.format is discord, but LENDBOT_NOTIFY_URL is not a URL (e.g. https://hooks.slack.com/services/...): see docs/operations.md#notifications');
+    expect(bad).toBe(
+      'notifications.format is discord, but LENDBOT_NOTIFY_URL is not a URL (e.g. https://hooks.slack.com/services/...): see docs/operations.md#notifications',
+    );
     expect(build({ format: 'slack', url: 'https://hooks.slack.com/services/T0/B0/X' }, {})).toBeDefined();
   });
 
@@ -80,13 +88,23 @@ describe('notifications.format', () => {
 
 describe('plain words', () => {
   it('writes money in dollars and rates in percent', () => {
-    expect([dollars(0), dollars(5), dollars(123456), dollars(-250), dollars(100_000_000)]).toEqual(['$0.00', '$0.05', '$1,234.56', '-$2.50', '$1,000,000.00']);
+    expect([dollars(0), dollars(5), dollars(123456), dollars(-250), dollars(100_000_000)]).toEqual([
+      '$0.00',
+      '$0.05',
+      '$1,234.56',
+      '-$2.50',
+      '$1,000,000.00',
+    ]);
     expect([percent(0.228), percent(0.2125), percent(0.2), percent(2)]).toEqual(['22.8 %', '21.25 %', '20 %', '200 %']);
     expect(utcTime('2026-03-10T12:00:00.000Z')).toBe('2026-03-10 12:00 UTC');
   });
 
   it('names the event for people and keeps every other figure as a field', () => {
-    const message = describeNotification('payment_missed', { loan_id: 123, amount_cents: 1234, delayed_days: 40, fees_cents: null }, '2026-03-10T12:00:00.000Z');
+    const message = describeNotification(
+      'payment_missed',
+      { loan_id: 123, amount_cents: 1234, delayed_days: 40, fees_cents: null },
+      '2026-03-10T12:00:00.000Z',
+    );
     expect(message).toEqual({
       event: 'payment_missed',
       at: '2026-03-10T12:00:00.000Z',
@@ -97,7 +115,13 @@ describe('plain words', () => {
       ],
       severity: 'bad',
     });
-    expect(describeNotification('protection_paused', { kind: 'operator', reason: 'paused by the operator', until: null }, '2026-03-10T12:00:00.000Z')).toMatchObject({
+    expect(
+      describeNotification(
+        'protection_paused',
+        { kind: 'operator', reason: 'paused by the operator', until: null },
+        '2026-03-10T12:00:00.000Z',
+      ),
+    ).toMatchObject({
       title: 'New offers paused (operator)',
       description: 'paused by the operator',
       fields: [{ label: 'Until', value: 'resumed by hand (lendbot resume)' }],

@@ -49,7 +49,9 @@ async function startService(handler: Handler, refusalOf: (answer: Answer) => str
       const answer = incoming.method === 'POST' ? handler(request) : { status: 405, body: 'method not allowed' };
       const refusal = answer.status >= 400 ? refusalOf(answer) : undefined;
       if (refusal !== undefined) refusals.push(refusal);
-      response.writeHead(answer.status, answer.contentType === undefined ? {} : { 'content-type': answer.contentType }).end(answer.body ?? '');
+      response
+        .writeHead(answer.status, answer.contentType === undefined ? {} : { 'content-type': answer.contentType })
+        .end(answer.body ?? '');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -63,7 +65,8 @@ async function startService(handler: Handler, refusalOf: (answer: Answer) => str
 
 const isJson = (contentType: string | undefined): boolean => contentType?.split(';')[0]?.trim() === 'application/json';
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-const isText = (value: unknown, max: number, min = 1): value is string => typeof value === 'string' && value.length >= min && value.length <= max;
+const isText = (value: unknown, max: number, min = 1): value is string =>
+  typeof value === 'string' && value.length >= min && value.length <= max;
 
 // ---------------------------------------------------------------- Slack
 /** The path of the incoming webhook the Slack fixture serves (as hooks.slack.com/services/T/B/X). */
@@ -104,7 +107,9 @@ export function startSlack(): Promise<FixtureService> {
       if (request.path !== SLACK_PATH) return { status: 404, contentType: 'text/plain', body: 'no_service' };
       if (!isJson(request.contentType)) return { status: 400, contentType: 'text/plain', body: 'invalid_payload' };
       const problem = slackProblem(request.body);
-      return problem === undefined ? { status: 200, contentType: 'text/plain', body: 'ok' } : { status: 400, contentType: 'text/plain', body: problem };
+      return problem === undefined
+        ? { status: 200, contentType: 'text/plain', body: 'ok' }
+        : { status: 400, contentType: 'text/plain', body: problem };
     },
     (answer) => answer.body,
   );
@@ -132,8 +137,16 @@ function discordProblem(body: unknown): string | undefined {
       if (!isText(embed.description, 4096)) return 'embeds.0.description: must be 4096 or fewer in length';
       total += embed.description.length;
     }
-    if (embed.color !== undefined && !(Number.isInteger(embed.color) && (embed.color as number) >= 0 && (embed.color as number) <= 0xffffff)) return 'embeds.0.color: not a colour';
-    if (embed.timestamp !== undefined && !(typeof embed.timestamp === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(embed.timestamp))) return 'embeds.0.timestamp: not ISO8601';
+    if (
+      embed.color !== undefined &&
+      !(Number.isInteger(embed.color) && (embed.color as number) >= 0 && (embed.color as number) <= 0xffffff)
+    )
+      return 'embeds.0.color: not a colour';
+    if (
+      embed.timestamp !== undefined &&
+      !(typeof embed.timestamp === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(embed.timestamp))
+    )
+      return 'embeds.0.timestamp: not ISO8601';
     if (embed.footer !== undefined) {
       if (!isObject(embed.footer) || !isText(embed.footer.text, 2048)) return 'embeds.0.footer.text: must be 2048 or fewer in length';
       total += embed.footer.text.length;
@@ -155,13 +168,22 @@ function discordProblem(body: unknown): string | undefined {
 
 /** Discord answers 204 without a body, or 4xx with `{ message, code }`. */
 export function startDiscord(): Promise<FixtureService> {
-  const error = (status: number, message: string, code: number): Answer => ({ status, contentType: 'application/json', body: JSON.stringify({ message, code }) });
+  const error = (status: number, message: string, code: number): Answer => ({
+    status,
+    contentType: 'application/json',
+    body: JSON.stringify({ message, code }),
+  });
   return startService(
     (request) => {
       if (request.path !== DISCORD_PATH) return error(404, 'Unknown Webhook', 10015);
       if (!isJson(request.contentType)) return error(400, 'Cannot send an empty message', 50006);
       const problem = discordProblem(request.body);
-      return problem === undefined ? { status: 204 } : { ...error(400, 'Invalid Form Body', 50035), body: JSON.stringify({ message: 'Invalid Form Body', code: 50035, errors: problem }) };
+      return problem === undefined
+        ? { status: 204 }
+        : {
+            ...error(400, 'Invalid Form Body', 50035),
+            body: JSON.stringify({ message: 'Invalid Form Body', code: 50035, errors: problem }),
+          };
     },
     (answer) => answer.body,
   );
@@ -171,7 +193,24 @@ export function startDiscord(): Promise<FixtureService> {
 export const TELEGRAM_TOKEN = '123456789:AAFixtureTokenFixtureTokenFixture_ab';
 export const TELEGRAM_CHAT_ID = '-1001234567890';
 
-const TELEGRAM_TAGS = new Set(['b', 'strong', 'i', 'em', 'u', 'ins', 's', 'strike', 'del', 'a', 'code', 'pre', 'tg-spoiler', 'blockquote', 'span', 'tg-emoji']);
+const TELEGRAM_TAGS = new Set([
+  'b',
+  'strong',
+  'i',
+  'em',
+  'u',
+  'ins',
+  's',
+  'strike',
+  'del',
+  'a',
+  'code',
+  'pre',
+  'tg-spoiler',
+  'blockquote',
+  'span',
+  'tg-emoji',
+]);
 
 /**
  * Parses Telegram's HTML the way the Bot API does for parse_mode HTML: known tags only, properly
@@ -190,9 +229,11 @@ export function parseTelegramHtml(html: string): { text: string } | { error: str
       const tag = html.slice(index + 1, end);
       const closing = tag.startsWith('/');
       const name = (closing ? tag.slice(1) : tag).split(/\s/)[0]?.toLowerCase() ?? '';
-      if (!TELEGRAM_TAGS.has(name)) return { error: `Bad Request: can't parse entities: Unsupported start tag "${name}" at byte offset ${index}` };
+      if (!TELEGRAM_TAGS.has(name))
+        return { error: `Bad Request: can't parse entities: Unsupported start tag "${name}" at byte offset ${index}` };
       if (closing) {
-        if (open.pop() !== name) return { error: `Bad Request: can't parse entities: Can't find end tag corresponding to start tag "${name}"` };
+        if (open.pop() !== name)
+          return { error: `Bad Request: can't parse entities: Can't find end tag corresponding to start tag "${name}"` };
       } else open.push(name);
       index = end + 1;
     } else if (char === '&') {
@@ -207,7 +248,8 @@ export function parseTelegramHtml(html: string): { text: string } | { error: str
       index += 1;
     }
   }
-  if (open.length > 0) return { error: `Bad Request: can't parse entities: Can't find end tag corresponding to start tag "${open.at(-1)}"` };
+  if (open.length > 0)
+    return { error: `Bad Request: can't parse entities: Can't find end tag corresponding to start tag "${open.at(-1)}"` };
   return { text };
 }
 
@@ -216,7 +258,11 @@ export function parseTelegramHtml(html: string): { text: string } | { error: str
  * `{ ok: false, error_code, description }`. Only `chatId` exists: another chat is "chat not found".
  */
 export function startTelegram(chatId = TELEGRAM_CHAT_ID): Promise<FixtureService> {
-  const error = (status: number, description: string): Answer => ({ status, contentType: 'application/json', body: JSON.stringify({ ok: false, error_code: status, description }) });
+  const error = (status: number, description: string): Answer => ({
+    status,
+    contentType: 'application/json',
+    body: JSON.stringify({ ok: false, error_code: status, description }),
+  });
   let messageId = 0;
   return startService(
     (request) => {
@@ -230,7 +276,8 @@ export function startTelegram(chatId = TELEGRAM_CHAT_ID): Promise<FixtureService
       if (typeof chat_id !== 'string' && typeof chat_id !== 'number') return error(400, 'Bad Request: chat not found');
       if (String(chat_id) !== chatId) return error(400, 'Bad Request: chat not found');
       if (typeof text !== 'string' || text.trim() === '') return error(400, 'Bad Request: message text is empty');
-      if (parse_mode !== undefined && parse_mode !== 'HTML' && parse_mode !== 'MarkdownV2' && parse_mode !== 'Markdown') return error(400, 'Bad Request: unsupported parse_mode');
+      if (parse_mode !== undefined && parse_mode !== 'HTML' && parse_mode !== 'MarkdownV2' && parse_mode !== 'Markdown')
+        return error(400, 'Bad Request: unsupported parse_mode');
       let visible = text;
       if (parse_mode === 'HTML') {
         const parsed = parseTelegramHtml(text);
@@ -242,6 +289,7 @@ export function startTelegram(chatId = TELEGRAM_CHAT_ID): Promise<FixtureService
       const result = { message_id: messageId, date: 1773144000, chat: { id: Number(chatId), type: 'supergroup' }, text: visible };
       return { status: 200, contentType: 'application/json', body: JSON.stringify({ ok: true, result }) };
     },
-    (answer) => (answer.body === undefined ? undefined : ((JSON.parse(answer.body) as { description?: string }).description ?? answer.body)),
+    (answer) =>
+      answer.body === undefined ? undefined : ((JSON.parse(answer.body) as { description?: string }).description ?? answer.body),
   );
 }

@@ -41,14 +41,38 @@ const SAMPLES: Record<NotificationEvent, Record<string, unknown>> = {
   loan_late: { loan_id: 77 },
   loan_defaulted: { loan_id: 78 },
   payment_late: { loan_id: 123, payment_id: 9, due_date: '2026-03-01', status: 'late', amount_cents: 1234, delayed_days: 3, fees_cents: 0 },
-  payment_missed: { loan_id: 123, payment_id: 10, due_date: '2026-02-01', status: 'missed', amount_cents: 1234, delayed_days: 40, fees_cents: 250 },
-  daily_summary: { balance_cents: 119800, reserved_cents: 89850, free_cents: 29950, exposure_cents: 500000, loans_by_status: { current: 12, late: 1 }, data_spend_cents: 360 },
+  payment_missed: {
+    loan_id: 123,
+    payment_id: 10,
+    due_date: '2026-02-01',
+    status: 'missed',
+    amount_cents: 1234,
+    delayed_days: 40,
+    fees_cents: 250,
+  },
+  daily_summary: {
+    balance_cents: 119800,
+    reserved_cents: 89850,
+    free_cents: 29950,
+    exposure_cents: 500000,
+    loans_by_status: { current: 12, late: 1 },
+    data_spend_cents: 360,
+  },
   daemon_error: { message: 'SQLITE_BUSY: database is locked' },
   budget_nearly_spent: { strategy: 'balanced', spent_cents: 360, monthly_budget_cents: 450 },
   service_degraded: { code: 'AUTH_INVALID_HMAC', reason: 'Invalid HMAC: check LENDBOT_SECRET_KEY and LENDBOT_SIGNATURE_MODE' },
-  protection_paused: { kind: 'drawdown', reason: 'drawdown protection: 12 % below the peak; paused until 2026-03-11T12:00:00.000Z or lendbot resume', since: '2026-03-10T12:00:00.000Z', until: '2026-03-11T12:00:00.000Z' },
+  protection_paused: {
+    kind: 'drawdown',
+    reason: 'drawdown protection: 12 % below the peak; paused until 2026-03-11T12:00:00.000Z or lendbot resume',
+    since: '2026-03-10T12:00:00.000Z',
+    until: '2026-03-11T12:00:00.000Z',
+  },
   protection_lifted: { kind: 'operator', reason: 'paused by the operator', why: 'resumed by the operator' },
-  webhooks_silent: { polled_requests: 7, window_hours: 6, message: 'polls found 7 new requests in 6 h and no webhook arrived: is the subscription active?' },
+  webhooks_silent: {
+    polled_requests: 7,
+    window_hours: 6,
+    message: 'polls found 7 new requests in 6 h and no webhook arrived: is the subscription active?',
+  },
   digest: {
     period: 'week',
     from: '2026-03-02T00:00:00.000Z',
@@ -62,9 +86,23 @@ const SAMPLES: Record<NotificationEvent, Record<string, unknown>> = {
     offers_made: 14,
     offers_won: 3,
   },
-  webhooks_refused: { refused: 3, since: '2026-03-10T11:50:00.000Z', last_code: 'MALFORMED', last_message: 'no loan_request id', token_layout: 'nested', message: 'validly signed webhooks were refused 3 times: <check the token layout> & docs' },
-  calibration_drift: { message: 'realised default runs above the predicted beyond noise: loans since 2025-04: predicted 8.0%, realised so far 21.0% [15.2% to 28.1%] of 120 loans' },
-  idle_cash: { message: '62% of your money has been idle for more than 72 h (the alert is set at 50%). No loan requests arrived in the last 72 h.', idle_cents: 620000, since: '2026-03-07T12:00:00.000Z' },
+  webhooks_refused: {
+    refused: 3,
+    since: '2026-03-10T11:50:00.000Z',
+    last_code: 'MALFORMED',
+    last_message: 'no loan_request id',
+    token_layout: 'nested',
+    message: 'validly signed webhooks were refused 3 times: <check the token layout> & docs',
+  },
+  calibration_drift: {
+    message:
+      'realised default runs above the predicted beyond noise: loans since 2025-04: predicted 8.0%, realised so far 21.0% [15.2% to 28.1%] of 120 loans',
+  },
+  idle_cash: {
+    message: '62% of your money has been idle for more than 72 h (the alert is set at 50%). No loan requests arrived in the last 72 h.',
+    idle_cents: 620000,
+    since: '2026-03-07T12:00:00.000Z',
+  },
 };
 
 const clock = new ManualClock('2026-03-10T12:00:00.000Z');
@@ -125,7 +163,9 @@ describe('slack', () => {
     expect(offer).toContain('*Amount*\\n$520.00');
     expect(offer).toContain('*Risk level*\\n1 (medium)');
     // Slack's control characters are escaped, so text never turns into a link or a mention.
-    expect(JSON.stringify(slack.requests[NOTIFICATION_EVENTS.indexOf('webhooks_refused')]?.body)).toContain('&lt;check the token layout&gt; &amp; docs');
+    expect(JSON.stringify(slack.requests[NOTIFICATION_EVENTS.indexOf('webhooks_refused')]?.body)).toContain(
+      '&lt;check the token layout&gt; &amp; docs',
+    );
   });
 
   it('splits more than ten fields into further sections', async () => {
@@ -143,7 +183,14 @@ describe('slack', () => {
     const notifier = notifierFor({ format: 'slack' }, { LENDBOT_NOTIFY_URL: `${slack.origin}/services/T0/B0/revoked` }, captured.log);
     expect(await notifier.notify('loan_defaulted', SAMPLES.loan_defaulted)).toBe('failed');
     expect(slack.refusals).toEqual(['no_service']);
-    expect(captured.lines.at(-1)).toMatchObject({ level: 40, msg: 'notification not delivered', event: 'loan_defaulted', format: 'slack', status: 404, detail: 'no_service' });
+    expect(captured.lines.at(-1)).toMatchObject({
+      level: 40,
+      msg: 'notification not delivered',
+      event: 'loan_defaulted',
+      format: 'slack',
+      status: 404,
+      detail: 'no_service',
+    });
     expect(JSON.stringify(captured.lines)).not.toContain('revoked');
   });
 });
@@ -182,7 +229,10 @@ describe('discord', () => {
   it('cuts oversized data to the limits instead of being refused', async () => {
     const discord = await started(startDiscord());
     const notifier = notifierFor({ format: 'discord' }, { LENDBOT_NOTIFY_URL: `${discord.origin}${DISCORD_PATH}` });
-    const huge = { message: 'x'.repeat(10_000), ...Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`detail_${index}`, 'y'.repeat(2000)])) };
+    const huge = {
+      message: 'x'.repeat(10_000),
+      ...Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`detail_${index}`, 'y'.repeat(2000)])),
+    };
     expect(await notifier.notify('daemon_error', huge)).toBe('sent');
     expect(discord.refusals).toEqual([]);
     const embed = (discord.requests[0]?.body as { embeds: Array<{ description: string; fields: Array<{ value: string }> }> }).embeds[0];
@@ -194,9 +244,19 @@ describe('discord', () => {
   it("logs Discord's error message and does not throw", async () => {
     const discord = await started(startDiscord());
     const captured = captureLog('debug');
-    const notifier = notifierFor({ format: 'discord' }, { LENDBOT_NOTIFY_URL: `${discord.origin}/api/webhooks/1/deleted-token` }, captured.log);
+    const notifier = notifierFor(
+      { format: 'discord' },
+      { LENDBOT_NOTIFY_URL: `${discord.origin}/api/webhooks/1/deleted-token` },
+      captured.log,
+    );
     expect(await notifier.notify('offer_funded', SAMPLES.offer_funded)).toBe('failed');
-    expect(captured.lines.at(-1)).toMatchObject({ level: 40, msg: 'notification not delivered', format: 'discord', status: 404, detail: 'Unknown Webhook' });
+    expect(captured.lines.at(-1)).toMatchObject({
+      level: 40,
+      msg: 'notification not delivered',
+      format: 'discord',
+      status: 404,
+      detail: 'Unknown Webhook',
+    });
     expect(JSON.stringify(captured.lines)).not.toContain('deleted-token');
   });
 });
@@ -209,7 +269,11 @@ describe('telegram', () => {
     const notifier = notifierFor({ format: 'telegram', telegram_api_url: telegram.origin }, env);
     expect(await sendEverySample(notifier)).toEqual(NOTIFICATION_EVENTS.map(() => 'sent'));
     expect(telegram.refusals).toEqual([]);
-    expect(telegram.requests.every((request) => request.path === `/bot${TELEGRAM_TOKEN}/sendMessage` && request.contentType === 'application/json')).toBe(true);
+    expect(
+      telegram.requests.every(
+        (request) => request.path === `/bot${TELEGRAM_TOKEN}/sendMessage` && request.contentType === 'application/json',
+      ),
+    ).toBe(true);
 
     const placed = telegram.requests[0]?.body;
     expect(placed).toEqual({
@@ -241,7 +305,14 @@ describe('telegram', () => {
     const notifier = notifierFor({ format: 'telegram', telegram_api_url: telegram.origin }, env, captured.log);
     expect(await notifier.notify('payment_missed', SAMPLES.payment_missed)).toBe('failed');
     expect(telegram.refusals).toEqual(['Bad Request: chat not found']);
-    expect(captured.lines.at(-1)).toMatchObject({ level: 40, msg: 'notification not delivered', event: 'payment_missed', format: 'telegram', status: 400, detail: 'Bad Request: chat not found' });
+    expect(captured.lines.at(-1)).toMatchObject({
+      level: 40,
+      msg: 'notification not delivered',
+      event: 'payment_missed',
+      format: 'telegram',
+      status: 400,
+      detail: 'Bad Request: chat not found',
+    });
     expect(JSON.stringify(captured.lines)).not.toContain(TELEGRAM_TOKEN.split(':')[1]);
   });
 
@@ -274,7 +345,9 @@ describe('json (the default)', () => {
     try {
       const notifier = notifierFor({}, { LENDBOT_NOTIFY_URL: receiver.url });
       expect(await notifier.notify('offer_placed', SAMPLES.offer_placed)).toBe('sent');
-      expect(receiver.received).toEqual([{ event: 'offer_placed', at: '2026-03-10T12:00:00.000Z', app: 'lendbot', data: SAMPLES.offer_placed }]);
+      expect(receiver.received).toEqual([
+        { event: 'offer_placed', at: '2026-03-10T12:00:00.000Z', app: 'lendbot', data: SAMPLES.offer_placed },
+      ]);
     } finally {
       await receiver.close();
     }

@@ -77,7 +77,14 @@ describe('notification watcher', () => {
         store: h.store,
         clock: now,
         notifier: new WebhookNotifier({ url, clock: now, log }),
-        status: () => buildStatusReport({ store: h.store, nowMs: now.now(), limits: DEFAULT_RISK_LIMITS, budgets: [{ strategy: 'balanced', monthlyBudgetCents: 450 }], dryRun: false }),
+        status: () =>
+          buildStatusReport({
+            store: h.store,
+            nowMs: now.now(),
+            limits: DEFAULT_RISK_LIMITS,
+            budgets: [{ strategy: 'balanced', monthlyBudgetCents: 450 }],
+            dryRun: false,
+          }),
       });
       // The first check takes a baseline: history is not news. The seeded spend (4.00 of 4.50) is.
       expect(await watcher.check()).toBe(1);
@@ -85,7 +92,9 @@ describe('notification watcher', () => {
       expect(bodies[0]!.data).toEqual({ strategy: 'balanced', spent_cents: 400, monthly_budget_cents: 450 });
 
       now.advance(60_000);
-      databaseOf(h.store).prepare("UPDATE offers SET state = 'funded', updated_at = ? WHERE loan_request_id = 2000000001").run(new Date(now.now()).toISOString());
+      databaseOf(h.store)
+        .prepare("UPDATE offers SET state = 'funded', updated_at = ? WHERE loan_request_id = 2000000001")
+        .run(new Date(now.now()).toISOString());
       databaseOf(h.store).prepare("UPDATE loans SET list_status = 'default' WHERE id = 4").run();
       expect(await watcher.check()).toBe(2);
       expect(bodies.slice(1).map((body) => [body.event, body.data])).toEqual([
@@ -96,7 +105,10 @@ describe('notification watcher', () => {
 
       now.advance(24 * 3_600_000);
       expect(await watcher.check()).toBe(1);
-      expect(bodies.at(-1)).toMatchObject({ event: 'daily_summary', data: { balance_cents: 330_000, loans_by_status: { completed: 1, current: 2, default: 1 } } });
+      expect(bodies.at(-1)).toMatchObject({
+        event: 'daily_summary',
+        data: { balance_cents: 330_000, loans_by_status: { completed: 1, current: 2, default: 1 } },
+      });
     } finally {
       h.cleanup();
     }

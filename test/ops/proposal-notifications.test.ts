@@ -40,7 +40,8 @@ function watcher(config: Record<string, unknown>, env: Record<string, string>): 
   const { log } = captureLog();
   const notifier = notifierFromConfig(notificationsSchema.parse({ retries: 0, ...config }), env, { clock: systemClock, log });
   if (notifier === undefined) throw new Error('no notifier');
-  const status = () => buildStatusReport({ store: h.store, nowMs: systemClock.now(), limits: DEFAULT_RISK_LIMITS, budgets: [], dryRun: false });
+  const status = () =>
+    buildStatusReport({ store: h.store, nowMs: systemClock.now(), limits: DEFAULT_RISK_LIMITS, budgets: [], dryRun: false });
   return new NotificationWatcher({ store: h.store, clock: systemClock, notifier, status });
 }
 
@@ -56,7 +57,9 @@ describe('the notification of a proposal', () => {
     // Approved before the check: nobody needs telling.
     const other = h.makeRequest();
     const decided = await callTool(agent, 'place_offer', { loan_request_id: other.id, rate: 0.24 });
-    const rejected = await postJson(h, `/api/proposals/${String(decided.data.proposal_id)}/reject`, { cookie: await h.signIn(OPERATOR_TOKEN) });
+    const rejected = await postJson(h, `/api/proposals/${String(decided.data.proposal_id)}/reject`, {
+      cookie: await h.signIn(OPERATOR_TOKEN),
+    });
     expect(rejected.status).toBe(200);
 
     await json.check();
@@ -93,7 +96,9 @@ describe('the notification of a proposal', () => {
     const chat = watcher({ format: 'slack' }, { LENDBOT_NOTIFY_URL: `${slack.origin}${SLACK_PATH}` });
     await chat.check();
     expect(slack.refusals).toEqual([]);
-    const body = slack.requests.map((sent) => sent.body as { text: string; blocks: Array<{ text?: { text: string }; fields?: Array<{ text: string }> }> }).find((sent) => sent.text.includes(`loan request ${request.id}`));
+    const body = slack.requests
+      .map((sent) => sent.body as { text: string; blocks: Array<{ text?: { text: string }; fields?: Array<{ text: string }> }> })
+      .find((sent) => sent.text.includes(`loan request ${request.id}`));
     expect(body?.text).toBe(`agent:claude asks to offer on loan request ${request.id}: a person must approve`);
     const fields = body?.blocks.flatMap((block) => block.fields ?? []).map((field) => field.text) ?? [];
     expect(fields).toContain(`*Review and approve*\n${h.base}/#proposal-${id}`);

@@ -6,7 +6,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock/clock.js';
 import { createMetrics } from '../../src/ops/metrics.js';
 import { WebhookNotifier } from '../../src/ops/notifier.js';
-import { isAccountRefusal, PAUSE_KEY, Protections, protectionSettingsSchema, storedPause, type ProtectionSettings } from '../../src/ops/protections/index.js';
+import {
+  isAccountRefusal,
+  PAUSE_KEY,
+  Protections,
+  protectionSettingsSchema,
+  storedPause,
+  type ProtectionSettings,
+} from '../../src/ops/protections/index.js';
 import { buildStatusReport } from '../../src/ops/status-report.js';
 import { formatStatusText, statusJson } from '../../src/ops/status-text.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
@@ -61,9 +68,24 @@ async function events(): Promise<string[]> {
 
 /** A loan of the lender's, created `daysAgo`, in `list`, still owing `owed` USD (default: all of it). */
 function loan(id: number, daysAgo: number, list: 'current' | 'collection' | 'default', amount = 500, owed = amount) {
-  const created = new Date(clock.now() - daysAgo * DAY).toISOString().replace('T', ' ').replace(/\.\d+Z$/, '+00:00');
+  const created = new Date(clock.now() - daysAgo * DAY)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, '+00:00');
   store.account.upsertLoans(
-    [{ id, loan_request_id: 5000 + id, borrower_card_color: 1, loan_amount: amount, interest_rate: 0.3, status: 'funded', loan_balance: owed, loan_paid_off: false, created_date: created }],
+    [
+      {
+        id,
+        loan_request_id: 5000 + id,
+        borrower_card_color: 1,
+        loan_amount: amount,
+        interest_rate: 0.3,
+        status: 'funded',
+        loan_balance: owed,
+        loan_paid_off: false,
+        created_date: created,
+      },
+    ],
     list,
     clock.now(),
   );
@@ -72,10 +94,24 @@ function loan(id: number, daysAgo: number, list: 'current' | 'collection' | 'def
 describe('account refusals', () => {
   it('recognise the sandbox texts of rules 2 and 9 and plausible wordings, and no refusal of one request', () => {
     const patterns = settings.account_refusals.patterns;
-    for (const text of [BORROWING, OFFER_TEXTS.noBank, 'Investor is currently borrowing', 'The investor has no verified bank account.', 'Bank account not verified']) {
+    for (const text of [
+      BORROWING,
+      OFFER_TEXTS.noBank,
+      'Investor is currently borrowing',
+      'The investor has no verified bank account.',
+      'Bank account not verified',
+    ]) {
       expect(isAccountRefusal(text, patterns), text).toBe(true);
     }
-    const perRequest = [OFFER_TEXTS.canceled, OFFER_TEXTS.signed, OFFER_TEXTS.acceptedOther, OFFER_TEXTS.alreadyOffered, OFFER_TEXTS.maxRate(0.3), OFFER_TEXTS.balance, OFFER_TEXTS.closed];
+    const perRequest = [
+      OFFER_TEXTS.canceled,
+      OFFER_TEXTS.signed,
+      OFFER_TEXTS.acceptedOther,
+      OFFER_TEXTS.alreadyOffered,
+      OFFER_TEXTS.maxRate(0.3),
+      OFFER_TEXTS.balance,
+      OFFER_TEXTS.closed,
+    ];
     for (const text of [...perRequest, undefined]) expect(isAccountRefusal(text, patterns), text).toBe(false);
   });
 
@@ -88,12 +124,18 @@ describe('account refusals', () => {
     const pause = protections.activePause();
     expect(pause).toEqual({
       kind: 'account_refusal',
-      reason: 'account_refusal protection: account refused offers 2 times in 30 min: "Borrower can not offer."; paused until 2026-03-10T18:10:00.000Z or lendbot resume',
+      reason:
+        'account_refusal protection: account refused offers 2 times in 30 min: "Borrower can not offer."; paused until 2026-03-10T18:10:00.000Z or lendbot resume',
       sinceMs: clock.now(),
       untilMs: clock.now() + 6 * HOUR,
     });
     expect(await events()).toEqual(['protection_paused']);
-    expect(received[0]?.data).toEqual({ kind: 'account_refusal', reason: pause?.reason, since: '2026-03-10T12:10:00.000Z', until: '2026-03-10T18:10:00.000Z' });
+    expect(received[0]?.data).toEqual({
+      kind: 'account_refusal',
+      reason: pause?.reason,
+      since: '2026-03-10T12:10:00.000Z',
+      until: '2026-03-10T18:10:00.000Z',
+    });
 
     clock.advance(6 * HOUR - 1);
     expect(protections.activePause()?.kind).toBe('account_refusal');
@@ -150,7 +192,8 @@ describe('account refusals', () => {
     expect(await events()).toEqual(['protection_paused', 'protection_lifted']);
     expect(received[1]?.data).toEqual({
       kind: 'account_refusal',
-      reason: 'account_refusal protection: account refused offers 2 times in 30 min: "Borrower can not offer."; paused until 2026-03-10T18:00:00.000Z or lendbot resume',
+      reason:
+        'account_refusal protection: account refused offers 2 times in 30 min: "Borrower can not offer."; paused until 2026-03-10T18:00:00.000Z or lendbot resume',
       why: 'resumed by the operator',
     });
   });
@@ -159,9 +202,15 @@ describe('account refusals', () => {
     protections.noteOfferRefusal(BORROWING);
     protections.noteOfferRefusal(BORROWING);
     const report = buildStatusReport({ store, nowMs: clock.now(), limits: DEFAULT_RISK_LIMITS, budgets: [], dryRun: false });
-    const reason = 'account_refusal protection: account refused offers 2 times in 30 min: "Borrower can not offer."; paused until 2026-03-10T18:00:00.000Z or lendbot resume';
+    const reason =
+      'account_refusal protection: account refused offers 2 times in 30 min: "Borrower can not offer."; paused until 2026-03-10T18:00:00.000Z or lendbot resume';
     expect(formatStatusText(report)).toContain(`\nprotections      PAUSED: ${reason}\n`);
-    expect(statusJson(report).pause).toEqual({ kind: 'account_refusal', reason, since: '2026-03-10T12:00:00.000Z', until: '2026-03-10T18:00:00.000Z' });
+    expect(statusJson(report).pause).toEqual({
+      kind: 'account_refusal',
+      reason,
+      since: '2026-03-10T12:00:00.000Z',
+      until: '2026-03-10T18:00:00.000Z',
+    });
     const metrics = createMetrics({ processMetrics: false });
     metrics.observeStatus(report);
     const text = await metrics.registry.metrics();
@@ -187,7 +236,8 @@ describe('book protections', () => {
     protections.check();
     expect(protections.activePause()).toMatchObject({
       kind: 'default_spike',
-      reason: 'default_spike protection: 4 of 11 loans of the last 60 days in collection or default (36.4% > 30.0%); paused until 2026-03-11T12:00:00.000Z or lendbot resume',
+      reason:
+        'default_spike protection: 4 of 11 loans of the last 60 days in collection or default (36.4% > 30.0%); paused until 2026-03-11T12:00:00.000Z or lendbot resume',
     });
     expect(await events()).toEqual(['protection_paused']);
   });
@@ -237,7 +287,12 @@ describe('silent webhooks', () => {
 
   it('raise one alert when polls keep finding requests and no webhook arrives, and clear it when one does', async () => {
     polled([1, 2, 3, 4, 5], clock.now() - 5 * HOUR);
-    store.inbox.insert({ webhookUuid: '0b6f4c2e-3d5a-4e8b-9a71-2f0c6d8e1a00', topic: 'new_loan_request_created', data: { loan_request_id: 1 }, receivedAtMs: clock.now() - 7 * HOUR });
+    store.inbox.insert({
+      webhookUuid: '0b6f4c2e-3d5a-4e8b-9a71-2f0c6d8e1a00',
+      topic: 'new_loan_request_created',
+      data: { loan_request_id: 1 },
+      receivedAtMs: clock.now() - 7 * HOUR,
+    });
     protections.check();
     expect(protections.webhookSilence()).toEqual({ sinceMs: clock.now(), polledRequests: 5 });
     protections.check();
@@ -245,7 +300,8 @@ describe('silent webhooks', () => {
     expect(received[0]?.data).toEqual({
       polled_requests: 5,
       window_hours: 6,
-      message: 'no webhook in 6 h while polls found 5 new requests: the subscription may be deactivated (spec 6.3); ask the marketplace to reactivate it',
+      message:
+        'no webhook in 6 h while polls found 5 new requests: the subscription may be deactivated (spec 6.3); ask the marketplace to reactivate it',
     });
     const report = buildStatusReport({ store, nowMs: clock.now(), limits: DEFAULT_RISK_LIMITS, budgets: [], dryRun: false });
     expect(formatStatusText(report)).toContain(
@@ -259,7 +315,12 @@ describe('silent webhooks', () => {
     clock.advance(12 * HOUR);
     protections.check();
     expect(protections.webhookSilence()).toBeDefined();
-    store.inbox.insert({ webhookUuid: '0b6f4c2e-3d5a-4e8b-9a71-2f0c6d8e1a01', topic: 'new_loan_request_created', data: { loan_request_id: 9 }, receivedAtMs: clock.now() });
+    store.inbox.insert({
+      webhookUuid: '0b6f4c2e-3d5a-4e8b-9a71-2f0c6d8e1a01',
+      topic: 'new_loan_request_created',
+      data: { loan_request_id: 9 },
+      receivedAtMs: clock.now(),
+    });
     protections.check();
     expect(protections.webhookSilence()).toBeUndefined();
     expect(await events()).toEqual(['webhooks_silent']);
@@ -270,7 +331,12 @@ describe('silent webhooks', () => {
     protections.check();
     expect(protections.webhookSilence()).toBeUndefined();
 
-    store.inbox.insert({ webhookUuid: '0b6f4c2e-3d5a-4e8b-9a71-2f0c6d8e1a02', topic: 'new_loan_request_created', data: { loan_request_id: 9 }, receivedAtMs: clock.now() - 3 * HOUR });
+    store.inbox.insert({
+      webhookUuid: '0b6f4c2e-3d5a-4e8b-9a71-2f0c6d8e1a02',
+      topic: 'new_loan_request_created',
+      data: { loan_request_id: 9 },
+      receivedAtMs: clock.now() - 3 * HOUR,
+    });
     clock.advance(2 * HOUR);
     protections.check();
     expect(protections.webhookSilence()).toBeUndefined();

@@ -36,7 +36,9 @@ describe('ServiceHealth', () => {
     // Flapping within the hour is logged, not notified again; after it, notified again.
     clock.advance(10 * 60_000);
     health.observe('makeOffer', refusal('Timestamp out of range', 'AUTH_TIMESTAMP_OUT_OF_RANGE'));
-    expect(health.current()?.reason).toBe("Timestamp out of range on makeOffer: check the machine's clock (signatures are valid for 5 minutes)");
+    expect(health.current()?.reason).toBe(
+      "Timestamp out of range on makeOffer: check the machine's clock (signatures are valid for 5 minutes)",
+    );
     expect(sent).toHaveLength(1);
     health.observe('makeOffer');
     clock.advance(60 * 60_000);
@@ -48,11 +50,16 @@ describe('ServiceHealth', () => {
     const clock = new ManualClock('2026-03-10T12:00:00Z');
     const { log } = captureLog('debug');
     const health = new ServiceHealth({ clock, log });
-    const redirected = new ServiceError('REDIRECT_REFUSED', 'redirected to http://127.0.0.1:9; not followed', { method: 'GET', path: '/api/v3/loan_requests/', status: 302 });
+    const redirected = new ServiceError('REDIRECT_REFUSED', 'redirected to http://127.0.0.1:9; not followed', {
+      method: 'GET',
+      path: '/api/v3/loan_requests/',
+      status: 302,
+    });
     health.observe('loanRequestPages', redirected);
     expect(health.current()).toEqual({
       code: 'REDIRECT_REFUSED',
-      reason: 'REDIRECT_REFUSED on loanRequestPages: check LENDBOT_BASE_URL: it should be the address the service answers on without redirecting',
+      reason:
+        'REDIRECT_REFUSED on loanRequestPages: check LENDBOT_BASE_URL: it should be the address the service answers on without redirecting',
       sinceMs: clock.now(),
     });
   });

@@ -64,11 +64,18 @@ export function seedStatusData(store: Store, { decisions, nowMs }: SeedOptions):
       store.inbox.insert({ webhookUuid: uuid, topic: 'new_loan_request_created', data: { loan_request_id: 7 }, receivedAtMs: nowMs });
     }
   })();
-  const transfer = (status: string, type: string, amount: string) => ({ transfer_status: status, transfer_type: type, transfer_amount: amount });
+  const transfer = (status: string, type: string, amount: string) => ({
+    transfer_status: status,
+    transfer_type: type,
+    transfer_amount: amount,
+  });
   store.account.replaceTransfers(
     [
       { date: '2026-01-01', transactions: [transfer('processed', 'Deposit', '5000.00')] },
-      { date: '2026-01-02', transactions: [transfer('processed', 'Loan Funding', '-1500.00'), transfer('pending', 'Loan Funding', '-200.00')] },
+      {
+        date: '2026-01-02',
+        transactions: [transfer('processed', 'Loan Funding', '-1500.00'), transfer('pending', 'Loan Funding', '-200.00')],
+      },
     ],
     nowMs,
   );

@@ -13,11 +13,23 @@ beforeEach(() => {
 });
 afterEach(() => h.cleanup());
 
-const limits = riskLimitsSchema.parse({ min_cash_reserve: 100, max_open_exposure: 5000, max_offers_per_day: 10, max_amount_per_day: null, kill_switch: true });
+const limits = riskLimitsSchema.parse({
+  min_cash_reserve: 100,
+  max_open_exposure: 5000,
+  max_offers_per_day: 10,
+  max_amount_per_day: null,
+  kill_switch: true,
+});
 
 describe('status report', () => {
   it('adds up every figure from the store', () => {
-    const report = buildStatusReport({ store: h.store, nowMs: NOW, limits, budgets: [{ strategy: 'balanced', monthlyBudgetCents: 1000 }], dryRun: false });
+    const report = buildStatusReport({
+      store: h.store,
+      nowMs: NOW,
+      limits,
+      budgets: [{ strategy: 'balanced', monthlyBudgetCents: 1000 }],
+      dryRun: false,
+    });
     expect(statusJson(report)).toEqual({
       at: '2026-03-10T12:00:00.000Z',
       scope: 'live',
@@ -51,7 +63,19 @@ describe('status report', () => {
       calibration: {
         since: '2025-04',
         min_loans: 30,
-        pooled: { vintage: 'all', loans: 0, unpredicted: 0, predicted_default: null, realised_default: null, realised_low: null, realised_high: null, defaulted: 0, delinquent: 0, repaid: 0, above_predicted: false },
+        pooled: {
+          vintage: 'all',
+          loans: 0,
+          unpredicted: 0,
+          predicted_default: null,
+          realised_default: null,
+          realised_low: null,
+          realised_high: null,
+          defaulted: 0,
+          delinquent: 0,
+          repaid: 0,
+          above_predicted: false,
+        },
         vintages: [],
         alert: null,
       },
@@ -59,13 +83,26 @@ describe('status report', () => {
         next_month: { month: '2026-04', expected_cents: 0 },
         twelve_months: { expected_cents: 0, scheduled_cents: 0 },
         loans: 0,
-        idle: { share: 237_000 / (237_000 + 83_000), free_cents: 237_000, above_since: null, alerted_at: null, max_idle_share: 0.5, for_hours: 72 },
+        idle: {
+          share: 237_000 / (237_000 + 83_000),
+          free_cents: 237_000,
+          above_since: null,
+          alerted_at: null,
+          max_idle_share: 0.5,
+          for_hours: 72,
+        },
       },
     });
   });
 
   it('prints aligned lines for people', () => {
-    const report = buildStatusReport({ store: h.store, nowMs: NOW, limits, budgets: [{ strategy: 'balanced', monthlyBudgetCents: 1000 }], dryRun: false });
+    const report = buildStatusReport({
+      store: h.store,
+      nowMs: NOW,
+      limits,
+      budgets: [{ strategy: 'balanced', monthlyBudgetCents: 1000 }],
+      dryRun: false,
+    });
     expect(formatStatusText(report)).toBe(
       [
         'as of              2026-03-10T12:00:00.000Z',
@@ -96,7 +133,13 @@ describe('status report', () => {
   });
 
   it('counts the dry run offers in their own scope, and says so', () => {
-    const report = buildStatusReport({ store: h.store, nowMs: NOW, limits: riskLimitsSchema.parse({ max_amount_per_day: null }), budgets: [], dryRun: true });
+    const report = buildStatusReport({
+      store: h.store,
+      nowMs: NOW,
+      limits: riskLimitsSchema.parse({ max_amount_per_day: null }),
+      budgets: [],
+      dryRun: true,
+    });
     expect(report.scope).toBe('dry_run');
     expect(report.reservedCents).toBe(0);
     expect(report.offersToday).toEqual({ offers: 0, amountCents: 0, maxOffers: null, maxAmountCents: null });

@@ -54,11 +54,13 @@ export async function startBotFixture(): Promise<BotFixture> {
       if (match === null) return answer(response, 404, { ok: false, error_code: 404, description: 'Not Found' });
       if (match[1] !== BOT_TOKEN) return answer(response, 401, { ok: false, error_code: 401, description: 'Unauthorized' });
       if (match[2] === 'sendMessage') {
-        if (typeof body.text !== 'string') return answer(response, 400, { ok: false, error_code: 400, description: 'Bad Request: message text is empty' });
+        if (typeof body.text !== 'string')
+          return answer(response, 400, { ok: false, error_code: 400, description: 'Bad Request: message text is empty' });
         // HTML is parsed as Telegram does; the limit counts the text shown.
         const parsed = body.parse_mode === 'HTML' ? parseTelegramHtml(body.text) : { text: body.text };
         if ('error' in parsed) return answer(response, 400, { ok: false, error_code: 400, description: parsed.error });
-        if (parsed.text.length > 4096) return answer(response, 400, { ok: false, error_code: 400, description: 'Bad Request: message is too long' });
+        if (parsed.text.length > 4096)
+          return answer(response, 400, { ok: false, error_code: 400, description: 'Bad Request: message is too long' });
         fixture.sent.push({ chat_id: String(body.chat_id), text: parsed.text, html: body.parse_mode === 'HTML' ? body.text : null });
         return answer(response, 200, { ok: true, result: { message_id: nextMessageId++ } });
       }
@@ -107,7 +109,16 @@ export async function startBotFixture(): Promise<BotFixture> {
       return fixture.maxInFlight;
     },
     say(chatId, text, dateMs = Date.now()) {
-      queue.push({ update_id: nextUpdateId++, message: { message_id: nextMessageId++, date: Math.floor(dateMs / 1000), chat: { id: chatId, type: 'private' }, from: { id: chatId, username: 'lender' }, text } });
+      queue.push({
+        update_id: nextUpdateId++,
+        message: {
+          message_id: nextMessageId++,
+          date: Math.floor(dateMs / 1000),
+          chat: { id: chatId, type: 'private' },
+          from: { id: chatId, username: 'lender' },
+          text,
+        },
+      });
       for (const wake of [...waiting]) wake();
     },
     failNext(count) {
@@ -116,7 +127,8 @@ export async function startBotFixture(): Promise<BotFixture> {
     async waitForSent(count, timeoutMs = 10_000) {
       const until = Date.now() + timeoutMs;
       while (fixture.sent.length < count) {
-        if (Date.now() > until) throw new Error(`expected ${count} messages sent, got ${fixture.sent.length}: ${JSON.stringify(fixture.sent)}`);
+        if (Date.now() > until)
+          throw new Error(`expected ${count} messages sent, got ${fixture.sent.length}: ${JSON.stringify(fixture.sent)}`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },

@@ -58,13 +58,22 @@ afterEach(async () => {
 });
 
 function start(commands: Record<string, unknown> = {}): TelegramCommandPoller {
-  const section = notificationsSchema.parse({ format: 'telegram', telegram_api_url: bot.origin, telegram_commands: { enabled: true, poll_timeout_seconds: 1, ...commands } });
+  const section = notificationsSchema.parse({
+    format: 'telegram',
+    telegram_api_url: bot.origin,
+    telegram_commands: { enabled: true, poll_timeout_seconds: 1, ...commands },
+  });
   const limits = () => DEFAULT_RISK_LIMITS;
   const protections = new Protections({ store, clock, log: captured.log, settings: () => protectionSettingsSchema.parse({}) });
   const started = telegramCommandsFromConfig(section, env, {
     actions: {
       status: () => buildStatusReport({ store, nowMs: clock.now(), limits: limits(), budgets: [], dryRun: false }),
-      figures: storeDigestFigures({ store, limits, dryRun: false, earnings: () => ({ interest: [{ at: '2026-03-01T00:00:00.000Z', cents: 1234 }], losses: [] }) }),
+      figures: storeDigestFigures({
+        store,
+        limits,
+        dryRun: false,
+        earnings: () => ({ interest: [{ at: '2026-03-01T00:00:00.000Z', cents: 1234 }], losses: [] }),
+      }),
       nowMs: () => clock.now(),
       protections,
       proposals: {
@@ -107,7 +116,9 @@ describe('Telegram commands', () => {
     bot.say(LENDER, '/pause going on holiday');
     await bot.waitForSent(1);
     expect(lastText()).toBe('New offers paused. Send /resume to allow them again.');
-    expect(storedPause(store.state, clock.now())?.reason).toBe('paused by Telegram (lender): going on holiday; until someone resumes offers (the dashboard, Telegram /resume, lendbot resume or an agent)');
+    expect(storedPause(store.state, clock.now())?.reason).toBe(
+      'paused by Telegram (lender): going on holiday; until someone resumes offers (the dashboard, Telegram /resume, lendbot resume or an agent)',
+    );
     bot.say(STRANGER, '/resume');
     bot.say(LENDER, '/resume');
     await bot.waitForSent(2);
@@ -116,7 +127,16 @@ describe('Telegram commands', () => {
   });
 
   it("approves and rejects an agent's proposal as lendbot approve does", async () => {
-    const base = { tokenName: 'claude', rate: 0.2, automateFund: true, amountCents: 52_000, riskLevel: 1, explanation: {}, createdAtMs: Date.now(), expiresAtMs: Date.now() + 600_000 };
+    const base = {
+      tokenName: 'claude',
+      rate: 0.2,
+      automateFund: true,
+      amountCents: 52_000,
+      riskLevel: 1,
+      explanation: {},
+      createdAtMs: Date.now(),
+      expiresAtMs: Date.now() + 600_000,
+    };
     const first = store.proposals.propose({ ...base, loanRequestId: 1001, request: { id: 1001 } });
     const second = store.proposals.propose({ ...base, loanRequestId: 1002, request: { id: 1002 } });
     start();
@@ -182,8 +202,21 @@ describe('Telegram commands', () => {
 
   it('refuses to start without format: telegram', () => {
     const section = notificationsSchema.parse({ format: 'slack', telegram_commands: { enabled: true } });
-    const actions = { status: () => { throw new Error('unused'); }, figures: { figures: () => { throw new Error('unused'); } }, nowMs: () => NOW, protections: new Protections({ store, clock, log: captured.log, settings: () => protectionSettingsSchema.parse({}) }) };
-    expect(() => telegramCommandsFromConfig(section, env, { actions, state: store.state, realClock: systemClock, log: captured.log })).toThrow(
+    const actions = {
+      status: () => {
+        throw new Error('unused');
+      },
+      figures: {
+        figures: () => {
+          throw new Error('unused');
+        },
+      },
+      nowMs: () => NOW,
+      protections: new Protections({ store, clock, log: captured.log, settings: () => protectionSettingsSchema.parse({}) }),
+    };
+    expect(() =>
+      telegramCommandsFromConfig(section, env, { actions, state: store.state, realClock: systemClock, log: captured.log }),
+    ).toThrow(
       'notifications.telegram_commands.enabled needs notifications.format: telegram (the commands use its bot): see docs/operations.md#telegram-commands',
     );
   });
@@ -203,7 +236,13 @@ describe('the daemon with Telegram commands on', () => {
       risk: { max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null },
       notifications: { format: 'telegram', telegram_api_url: bot.origin, telegram_commands: { enabled: true, poll_timeout_seconds: 1 } },
     });
-    const daemon = await createDaemon(config, env, { client: clientFor(sandbox, { daemonRetries: true }), clock: sandbox.clock, store: daemonStore, log: captured.log, webhookSecret: sandbox.credentials.webhookSecret });
+    const daemon = await createDaemon(config, env, {
+      client: clientFor(sandbox, { daemonRetries: true }),
+      clock: sandbox.clock,
+      store: daemonStore,
+      log: captured.log,
+      webhookSecret: sandbox.credentials.webhookSecret,
+    });
     try {
       await daemon.start();
       bot.say(LENDER, '/pause');

@@ -35,12 +35,25 @@ function setUp(): { store: Store; clock: ManualClock } {
 let nextRequestId = 1000;
 
 function decide(store: Store, clock: ManualClock, action: 'offer' | 'skip'): void {
-  store.decisions.record({ loanRequestId: nextRequestId++, strategy: 'balanced', action, reasons: [], dryRun: false, decidedAtMs: clock.now() });
+  store.decisions.record({
+    loanRequestId: nextRequestId++,
+    strategy: 'balanced',
+    action,
+    reasons: [],
+    dryRun: false,
+    decidedAtMs: clock.now(),
+  });
 }
 
 /** An automate_fund offer of `total`, placed now; funded when asked. */
 function offer(store: Store, clock: ManualClock, total: string, state: 'placed' | 'funded'): void {
-  const intent = store.offers.createIntent({ request: loanRequest({ id: nextRequestId++, totalAmount: total }), rate: 0.2, automateFund: true, dryRun: false, atMs: clock.now() });
+  const intent = store.offers.createIntent({
+    request: loanRequest({ id: nextRequestId++, totalAmount: total }),
+    rate: 0.2,
+    automateFund: true,
+    dryRun: false,
+    atMs: clock.now(),
+  });
   if (!intent.created) throw new Error('offer existed');
   store.offers.setState(intent.offer.id, state, clock.now());
 }

@@ -28,7 +28,13 @@ function placed(id: number, options: { atMs?: number; riskLevel?: number; answer
   store.requests.markSeen(request, 'poll', atMs);
   const intent = store.offers.createIntent({ request, rate: 0.2, automateFund: true, dryRun: false, atMs });
   if (!intent.created) throw new Error('intent refused');
-  const answer = offerSchema.parse({ id: 9000 + id, offered_interest: 0.2, offer_status: options.answered ?? 'pending', automate_fund: true, created: CREATED });
+  const answer = offerSchema.parse({
+    id: 9000 + id,
+    offered_interest: 0.2,
+    offer_status: options.answered ?? 'pending',
+    automate_fund: true,
+    created: CREATED,
+  });
   store.offers.markPlaced(intent.offer.id, answer, atMs + 1000);
   return intent.offer.id;
 }
@@ -51,7 +57,12 @@ describe('offer fates from list scans', () => {
     placed(3);
     scan(T0 + HOUR, [1, 2, 3]);
     scan(T0 + 2 * HOUR, [2, 3]); // 1 left while our offer was out
-    expect(fate(1, T0 + 2 * HOUR)).toMatchObject({ fate: 'lost', listedUntil: new Date(T0 + HOUR).toISOString(), leftListAt: new Date(T0 + 2 * HOUR).toISOString(), agedOut: false });
+    expect(fate(1, T0 + 2 * HOUR)).toMatchObject({
+      fate: 'lost',
+      listedUntil: new Date(T0 + HOUR).toISOString(),
+      leftListAt: new Date(T0 + 2 * HOUR).toISOString(),
+      agedOut: false,
+    });
     scan(T0 + 80 * HOUR, [2, 3]); // still listed after our offer's 72 h
     scan(T0 + 81 * HOUR, [3]); // 2 leaves after that: our offer had expired
     const lines = await exported(T0 + 82 * HOUR);

@@ -27,7 +27,12 @@ function serviceOffer(id: number, rate: number) {
  * later states through the service's answer (markPlaced), the others as set by the placer or
  * the reconciler. `serviceId` false: the service never returned an offer.
  */
-function offerOn(id: number, rate: number, state: OfferState, options: { atMs?: number; dryRun?: boolean; serviceId?: boolean } = {}): void {
+function offerOn(
+  id: number,
+  rate: number,
+  state: OfferState,
+  options: { atMs?: number; dryRun?: boolean; serviceId?: boolean } = {},
+): void {
   const atMs = options.atMs ?? T0;
   const request = loanRequest({ id, borrowerId: 500 + id, maxInterestRate: 0.5 });
   store.requests.markSeen(request, 'poll', atMs);

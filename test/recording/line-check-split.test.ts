@@ -17,7 +17,8 @@ function propertiesOf(node: unknown, path = ''): Array<[string, unknown]> {
   const found: Array<[string, unknown]> = [];
   for (const [key, child] of Object.entries(node)) {
     if (key === 'properties' && typeof child === 'object' && child !== null) {
-      for (const [name, property] of Object.entries(child)) found.push([`${path}/${name}`, property], ...propertiesOf(property, `${path}/${name}`));
+      for (const [name, property] of Object.entries(child))
+        found.push([`${path}/${name}`, property], ...propertiesOf(property, `${path}/${name}`));
     } else found.push(...propertiesOf(child, `${path}/${key}`));
   }
   return found;

@@ -76,7 +76,9 @@ describe('the recording reader', () => {
 
   it('reads the same lines and reports the same bad lines, numbers and messages as zod and readline', async () => {
     const random = seededRandom(5);
-    const lines = syntheticRecording(300, 2, () => 1).map((line) => JSON.stringify(mutate(line as unknown as Record<string, unknown>, random)));
+    const lines = syntheticRecording(300, 2, () => 1).map((line) =>
+      JSON.stringify(mutate(line as unknown as Record<string, unknown>, random)),
+    );
     // Blank lines, a broken one, CRLF and lone CR breaks, and no newline at the end.
     const text = `${lines.slice(0, 100).join('\n')}\n\n   \n{not json\r\n${lines.slice(100, 200).join('\r\n')}\r${lines.slice(200).join('\n')}`;
     const file = join(dir, 'mixed.jsonl');
@@ -183,6 +185,8 @@ describe('the recording reader', () => {
       expect(good).toEqual(slow.good);
       expect(good.length).toBeGreaterThan(500);
     }
-    expect((await readRecordingLines(file, () => undefined)).some((line) => (line as { note?: string }).note?.startsWith('café'))).toBe(true);
+    expect((await readRecordingLines(file, () => undefined)).some((line) => (line as { note?: string }).note?.startsWith('café'))).toBe(
+      true,
+    );
   });
 });

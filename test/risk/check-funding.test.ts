@@ -9,22 +9,25 @@ function withText(...args: Parameters<typeof checkFunding>): { allowed: true } |
   return result.allowed ? result : { ...result, reason: reasonText(result.reason) };
 }
 
-
 const noReserve = { minCashReserveCents: 0 };
 
 describe('checkFunding (spec 4.3 precondition 5)', () => {
   it('allows funding when balance - reserved by others - reserve exceeds the total', () => {
-    expect(withText({ totalCents: 52_000, balanceCents: 100_000, reservedByOthersCents: 20_000 }, { minCashReserveCents: 27_999 })).toEqual({
-      allowed: true,
-    });
+    expect(withText({ totalCents: 52_000, balanceCents: 100_000, reservedByOthersCents: 20_000 }, { minCashReserveCents: 27_999 })).toEqual(
+      {
+        allowed: true,
+      },
+    );
   });
 
   it('refuses when what is left equals the total: the balance must exceed it', () => {
-    expect(withText({ totalCents: 52_000, balanceCents: 100_000, reservedByOthersCents: 20_000 }, { minCashReserveCents: 28_000 })).toEqual({
-      allowed: false,
-      code: 'insufficient_balance',
-      reason: 'guard funding balance 1000.00 - reserved 200.00 - reserve 280.00 = total 520.00, must exceed',
-    });
+    expect(withText({ totalCents: 52_000, balanceCents: 100_000, reservedByOthersCents: 20_000 }, { minCashReserveCents: 28_000 })).toEqual(
+      {
+        allowed: false,
+        code: 'insufficient_balance',
+        reason: 'guard funding balance 1000.00 - reserved 200.00 - reserve 280.00 = total 520.00, must exceed',
+      },
+    );
   });
 
   it('refuses when money reserved by other offers leaves too little, naming the figures', () => {

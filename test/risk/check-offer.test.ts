@@ -12,7 +12,6 @@ function withText(...args: Parameters<typeof checkOffer>): { allowed: true } | {
 import { snapshot } from './guard-snapshot.js';
 import { loanRequest, type LoanRequestOverrides } from '../store/fixtures.js';
 
-
 function limits(overrides: Partial<RiskLimits> = {}): RiskLimits {
   return { ...UNCAPPED_RISK_LIMITS, ...overrides };
 }
@@ -83,7 +82,9 @@ describe('checkOffer', () => {
         code: 'insufficient_balance',
         reason: 'guard balance 41.00 - reserved 0.00 - reserve 0.00 < total 520.00',
       });
-      expect(withText(offer(total), snapshot({ balanceCents: 100_000, reservedCents: 30_000 }), limits({ minCashReserveCents: 20_000 }))).toEqual({
+      expect(
+        withText(offer(total), snapshot({ balanceCents: 100_000, reservedCents: 30_000 }), limits({ minCashReserveCents: 20_000 })),
+      ).toEqual({
         allowed: false,
         code: 'insufficient_balance',
         reason: 'guard balance 1000.00 - reserved 300.00 - reserve 200.00 < total 520.00',
@@ -91,12 +92,16 @@ describe('checkOffer', () => {
     });
 
     it('refuses when it equals the total (the balance must exceed it), allows one cent more', () => {
-      expect(withText(offer(total), snapshot({ balanceCents: 62_000, reservedCents: 5_000 }), limits({ minCashReserveCents: 5_000 }))).toEqual({
+      expect(
+        withText(offer(total), snapshot({ balanceCents: 62_000, reservedCents: 5_000 }), limits({ minCashReserveCents: 5_000 })),
+      ).toEqual({
         allowed: false,
         code: 'insufficient_balance',
         reason: 'guard balance 620.00 - reserved 50.00 - reserve 50.00 = total 520.00, must exceed',
       });
-      expect(withText(offer(total), snapshot({ balanceCents: 62_001, reservedCents: 5_000 }), limits({ minCashReserveCents: 5_000 }))).toEqual({
+      expect(
+        withText(offer(total), snapshot({ balanceCents: 62_001, reservedCents: 5_000 }), limits({ minCashReserveCents: 5_000 })),
+      ).toEqual({
         allowed: true,
       });
     });
@@ -107,7 +112,9 @@ describe('checkOffer', () => {
         code: 'insufficient_balance',
         reason: 'guard balance 0.00 - reserved 0.00 - reserve 0.00 < total 520.00',
       });
-      expect(withText(offer({ ...total, automateFund: false }), snapshot({ balanceCents: 0 }), limits({ reserveManualOffers: false }))).toEqual({
+      expect(
+        withText(offer({ ...total, automateFund: false }), snapshot({ balanceCents: 0 }), limits({ reserveManualOffers: false })),
+      ).toEqual({
         allowed: true,
       });
     });
@@ -203,7 +210,11 @@ describe('checkOffer', () => {
 
   it('asked before pricing, checks every rule but the rate rules; an offer without a rate is refused', () => {
     const everything = limits({ maxOpenExposureCents: 1, maxOffersPerDay: 0 });
-    const amount = (overrides: LoanRequestOverrides = {}) => ({ request: loanRequest(overrides), beforePricing: true as const, automateFund: true });
+    const amount = (overrides: LoanRequestOverrides = {}) => ({
+      request: loanRequest(overrides),
+      beforePricing: true as const,
+      automateFund: true,
+    });
     // The rate rules are skipped: a max rate below the lowest offer does not refuse yet ...
     expect(withText(amount({ maxInterestRate: 0.01 }), snapshot(), limits())).toEqual({ allowed: true });
     // ... and every other rule is checked, in the same order.

@@ -28,14 +28,27 @@ afterEach(() => cleanup());
 
 /** A loan as a service that cannot count might list it. */
 function loan(id: number, loanRequestId: number, balance: { loan_balance?: number; remaining_debt?: number }): Loan {
-  return { id, loan_request_id: loanRequestId, borrower_card_color: 1, loan_amount: 300, interest_rate: 0.25, status: 'funded', loan_paid_off: false, ...balance };
+  return {
+    id,
+    loan_request_id: loanRequestId,
+    borrower_card_color: 1,
+    loan_amount: 300,
+    interest_rate: 0.25,
+    status: 'funded',
+    loan_paid_off: false,
+    ...balance,
+  };
 }
 
 /** The daemon's loop in small: ask the guard about each request, place what it allows. */
 function offerOnEach(ids: number[]): number[] {
   const placed: number[] = [];
   for (const id of ids) {
-    const verdict = checkOffer({ request: request(id), rate: 0.3, automateFund: true }, snapshotFromStore(store, 10_000_000, T0, limits), limits);
+    const verdict = checkOffer(
+      { request: request(id), rate: 0.3, automateFund: true },
+      snapshotFromStore(store, 10_000_000, T0, limits),
+      limits,
+    );
     if (!verdict.allowed) continue;
     const intent = store.offers.createIntent({ request: request(id), rate: 0.3, automateFund: true, dryRun: false, atMs: T0 });
     if (!intent.created) throw new Error('intent refused');
@@ -78,18 +91,35 @@ describe('exposure from loans the service reports wrong', () => {
 
   it('the guard itself never reads a negative exposure as room', () => {
     const offer = { request: request(1), rate: 0.3, automateFund: true };
-    const negative = snapshot({ exposureCents: -10_000_000, exposureByBorrowerCents: () => -10_000_000, exposureByRiskLevelCents: { 1: -10_000_000 } });
-    expect(checkOffer(offer, negative, riskLimitsSchema.parse({ max_open_exposure: 300, max_per_borrower: null, max_amount_per_day: null }))).toMatchObject({
+    const negative = snapshot({
+      exposureCents: -10_000_000,
+      exposureByBorrowerCents: () => -10_000_000,
+      exposureByRiskLevelCents: { 1: -10_000_000 },
+    });
+    expect(
+      checkOffer(offer, negative, riskLimitsSchema.parse({ max_open_exposure: 300, max_per_borrower: null, max_amount_per_day: null })),
+    ).toMatchObject({
       allowed: false,
       code: 'max_open_exposure',
       reason: guardReason({ guardCode: 'max_open_exposure', exposure: '0.00', total: '316.50', max: '300.00' }),
     });
-    expect(checkOffer(offer, negative, riskLimitsSchema.parse({ max_open_exposure: null, max_per_borrower: 300, max_amount_per_day: null }))).toMatchObject({
+    expect(
+      checkOffer(offer, negative, riskLimitsSchema.parse({ max_open_exposure: null, max_per_borrower: 300, max_amount_per_day: null })),
+    ).toMatchObject({
       allowed: false,
       code: 'max_per_borrower',
     });
     expect(
-      checkOffer(offer, negative, riskLimitsSchema.parse({ max_open_exposure: 1000, max_per_borrower: null, max_amount_per_day: null, max_share_by_risk_level: { 1: 0.3 } })),
+      checkOffer(
+        offer,
+        negative,
+        riskLimitsSchema.parse({
+          max_open_exposure: 1000,
+          max_per_borrower: null,
+          max_amount_per_day: null,
+          max_share_by_risk_level: { 1: 0.3 },
+        }),
+      ),
     ).toMatchObject({ allowed: false, code: 'max_share_by_risk_level' });
   });
 });

@@ -86,7 +86,10 @@ offer_expiry_hours: 1.5
   });
 
   it('produces a JSON Schema of the YAML shape for editors', () => {
-    const schema = z.toJSONSchema(riskLimitsSchema, { io: 'input' }) as { properties: Record<string, unknown>; additionalProperties: unknown };
+    const schema = z.toJSONSchema(riskLimitsSchema, { io: 'input' }) as {
+      properties: Record<string, unknown>;
+      additionalProperties: unknown;
+    };
     expect(Object.keys(schema.properties)).toEqual([
       'min_cash_reserve',
       'allowed_risk_levels',
@@ -107,7 +110,8 @@ offer_expiry_hours: 1.5
 
   it('reads a live split, and refuses one arm twice or shares above 1', () => {
     expect(riskLimitsSchema.parse({ split: { strategies: ['a', 'b'] } }).split).toEqual({ strategies: ['a', 'b'], shares: [0.5, 0.5] });
-    const messages = (input: unknown) => riskLimitsSchema.safeParse(input).error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    const messages = (input: unknown) =>
+      riskLimitsSchema.safeParse(input).error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     expect(messages({ split: { strategies: ['a', 'a'] } })).toEqual(['split.strategies: needs two different strategies']);
     expect(messages({ split: { strategies: ['a', 'b'], shares: [0.6, 0.5] } })).toEqual(['split.shares: the shares sum to more than 1']);
   });

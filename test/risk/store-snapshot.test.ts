@@ -20,7 +20,13 @@ afterEach(() => cleanup());
 const limits: RiskLimits = { ...DEFAULT_RISK_LIMITS, offerExpiryMs: 72 * HOUR };
 
 function place(id: number, total: string, borrowerId: number, riskLevel: number, automateFund = true, dryRun = false): void {
-  const result = store.offers.createIntent({ request: loanRequest({ id, totalAmount: total, borrowerId, riskLevel }), rate: 0.3, automateFund, dryRun, atMs: T0 });
+  const result = store.offers.createIntent({
+    request: loanRequest({ id, totalAmount: total, borrowerId, riskLevel }),
+    rate: 0.3,
+    automateFund,
+    dryRun,
+    atMs: T0,
+  });
   if (!result.created) throw new Error('intent refused');
   store.offers.markPlaced(result.offer.id, offerSchema.parse({ id: id + 9000, offered_interest: 0.3, offer_status: 'pending' }), T0);
 }
@@ -64,11 +70,21 @@ describe('snapshotFromStore', () => {
   it('refuses an offer that pending reservations leave no room for', () => {
     place(1, '500.00', 10, 1);
     const snapshot = snapshotFromStore(store, 100_000, T0 + HOUR, limits);
-    expect(checkOffer({ request: loanRequest({ id: 2, totalAmount: '520.00' }), rate: 0.3, automateFund: true }, snapshot, limits)).toEqual({
-      allowed: false,
-      code: 'insufficient_balance',
-      reason: guardReason({ guardCode: 'insufficient_balance', at: 'offer', balance: '1000.00', reserved: '500.00', reserve: '0.00', total: '520.00', equal: false }),
-    });
+    expect(checkOffer({ request: loanRequest({ id: 2, totalAmount: '520.00' }), rate: 0.3, automateFund: true }, snapshot, limits)).toEqual(
+      {
+        allowed: false,
+        code: 'insufficient_balance',
+        reason: guardReason({
+          guardCode: 'insufficient_balance',
+          at: 'offer',
+          balance: '1000.00',
+          reserved: '500.00',
+          reserve: '0.00',
+          total: '520.00',
+          equal: false,
+        }),
+      },
+    );
     // Once the pending offer is past its expiry, its money is free again.
     const later = snapshotFromStore(store, 100_000, T0 + 73 * HOUR, limits);
     expect(checkOffer({ request: loanRequest({ id: 2, totalAmount: '520.00' }), rate: 0.3, automateFund: true }, later, limits)).toEqual({

@@ -18,7 +18,13 @@ beforeAll(async () => {
   const { control } = fx.sandbox;
   // Three loans with known fates: repaid, a missed payment (then collection and default), repaid.
   for (const repayProbability of [1, 0, 1]) {
-    const request = control.createLoanRequest({ competitorOffers: 0, decisionDelayMs: HOUR, repayProbability, loanTerms: 6, loanAmountCents: 100_000 });
+    const request = control.createLoanRequest({
+      competitorOffers: 0,
+      decisionDelayMs: HOUR,
+      repayProbability,
+      loanTerms: 6,
+      loanAmountCents: 100_000,
+    });
     await fx.client.makeOffer(request.id, { offeredInterest: 0.24, automateFund: true });
     funded.push(request.id);
   }

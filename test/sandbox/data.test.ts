@@ -1,10 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bankingDataSchema,
-  providerAResultSchema,
-  providerBResultSchema,
-  type BankingData,
-} from '../../src/domain/index.js';
+import { bankingDataSchema, providerAResultSchema, providerBResultSchema, type BankingData } from '../../src/domain/index.js';
 import { aggregate90, type BankTransactionData } from '../../src/sandbox/bank-history.js';
 import { HOUR, serviceFailure, startFixture, type Fixture } from './sandbox-fixture.js';
 import { signedHeaders } from './signed-headers.js';
@@ -29,7 +24,10 @@ describe('fetch banking data (spec 4.4)', () => {
     expect(transactions.length).toBeGreaterThan(20);
     const recomputed = aggregate90(transactions, Date.parse(data.created), Math.round(Number(data.borrower_bank_balance) * 100));
     expect(data.agg_90).toEqual(recomputed.agg90);
-    expect(data.agg_90.total_credit).toBeCloseTo(Number(data.agg_90.credit_30) + Number(data.agg_90.credit_60) + Number(data.agg_90.credit_90), 2);
+    expect(data.agg_90.total_credit).toBeCloseTo(
+      Number(data.agg_90.credit_30) + Number(data.agg_90.credit_60) + Number(data.agg_90.credit_90),
+      2,
+    );
     expect(request.borrower_data_aggs?.avg_credit).toBe(data.agg_90.avg_credit);
     expect(data.agg_90).toHaveProperty('transportation_spending_last_90');
     expect(data.agg_90).toHaveProperty('cash_advance_last90');
@@ -77,6 +75,9 @@ describe('fetch third-party service (spec 4.5)', () => {
     expect(await failure(fx.client.fetchProviderResult(none.id, 'cashflow_plus'))).toEqual([404, 'Score for the loan request not found.']);
     const canceled = control.createLoanRequest({ cancel: true, decisionDelayMs: HOUR, competitorOffers: 0 });
     control.advance(HOUR);
-    expect(await failure(fx.client.fetchProviderResult(canceled.id, 'acme_score'))).toEqual([404, 'No active loan request found for this id.']);
+    expect(await failure(fx.client.fetchProviderResult(canceled.id, 'acme_score'))).toEqual([
+      404,
+      'No active loan request found for this id.',
+    ]);
   });
 });

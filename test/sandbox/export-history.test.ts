@@ -13,11 +13,14 @@ describe('sandbox export: borrower history', () => {
   it('writes the history of every request, as many items as the borrower has completed loans', async () => {
     const file = join(dir, 'h.jsonl');
     await exportSandboxRecording(file, { seed: 11, requests: 60 });
-    const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((text) => {
-      const parsed = parseRecordingLine(text);
-      if (!parsed.ok) throw new Error(parsed.message);
-      return parsed.value;
-    });
+    const lines = readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((text) => {
+        const parsed = parseRecordingLine(text);
+        if (!parsed.ok) throw new Error(parsed.message);
+        return parsed.value;
+      });
     expect(lines.some((line) => (line.borrower_history?.length ?? 0) > 0)).toBe(true);
     for (const line of lines) {
       expect(line.borrower_history?.length).toBe(line.loan_request.borrower.completed_loans_count);

@@ -51,7 +51,9 @@ describe('exportSandboxRecording', () => {
       expect(text).not.toBe(readFileSync(join(dir, 'b1.jsonl'), 'utf8'));
     }
     await exportSandboxRecording(join(dir, 'c.jsonl'), { seed: 9, requests: 5, includeTransactions: true });
-    const first = JSON.parse(readFileSync(join(dir, 'c.jsonl'), 'utf8').split('\n')[0] ?? '{}') as { data_aggs?: { data_aggregation?: unknown } };
+    const first = JSON.parse(readFileSync(join(dir, 'c.jsonl'), 'utf8').split('\n')[0] ?? '{}') as {
+      data_aggs?: { data_aggregation?: unknown };
+    };
     expect(first.data_aggs?.data_aggregation).toBeDefined();
   });
 
@@ -59,11 +61,14 @@ describe('exportSandboxRecording', () => {
     const file = join(dir, 'd.jsonl');
     await exportSandboxRecording(file, { seed: 13, requests: 600, shape: 'burden' });
     const market = runHeadlessMarket({ seed: 13, requests: 600, shape: 'burden' });
-    const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((text) => {
-      const result = parseRecordingLine(text);
-      if (!result.ok) throw new Error(result.message);
-      return result.value;
-    });
+    const lines = readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((text) => {
+        const result = parseRecordingLine(text);
+        if (!result.ok) throw new Error(result.message);
+        return result.value;
+      });
     let counterfactual = 0;
     let walkedAway = 0;
     for (const line of lines) {

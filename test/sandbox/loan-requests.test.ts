@@ -13,9 +13,42 @@ beforeAll(async () => {
   fx.sandbox.control.advance(3 * HOUR);
   const make = fx.sandbox.control.createLoanRequest;
   fixed = [
-    make({ state: 'CA', zipCode: '94110', invited: true, completedLoans: 0, creditScore: 720, svcColor: 0, loanAmountCents: 120_000, loanTerms: 6, competitorOffers: 0, decisionDelayMs: 20 * DAY }),
-    make({ state: 'new york', zipCode: '10027', invited: false, completedLoans: 2, creditScore: 610, svcColor: 2, loanAmountCents: 50_000, loanTerms: 12, competitorOffers: 0, decisionDelayMs: 20 * DAY }),
-    make({ state: 'TX', zipCode: '78701', invited: false, completedLoans: 7, creditScore: 655, svcColor: 1, loanAmountCents: 300_000, loanTerms: 24, competitorOffers: 0, decisionDelayMs: 20 * DAY }),
+    make({
+      state: 'CA',
+      zipCode: '94110',
+      invited: true,
+      completedLoans: 0,
+      creditScore: 720,
+      svcColor: 0,
+      loanAmountCents: 120_000,
+      loanTerms: 6,
+      competitorOffers: 0,
+      decisionDelayMs: 20 * DAY,
+    }),
+    make({
+      state: 'new york',
+      zipCode: '10027',
+      invited: false,
+      completedLoans: 2,
+      creditScore: 610,
+      svcColor: 2,
+      loanAmountCents: 50_000,
+      loanTerms: 12,
+      competitorOffers: 0,
+      decisionDelayMs: 20 * DAY,
+    }),
+    make({
+      state: 'TX',
+      zipCode: '78701',
+      invited: false,
+      completedLoans: 7,
+      creditScore: 655,
+      svcColor: 1,
+      loanAmountCents: 300_000,
+      loanTerms: 24,
+      competitorOffers: 0,
+      decisionDelayMs: 20 * DAY,
+    }),
   ];
 });
 afterAll(async () => fx.close());

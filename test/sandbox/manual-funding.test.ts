@@ -19,7 +19,9 @@ async function refusalText(promise: Promise<unknown>): Promise<string> {
   return error.serviceText ?? '';
 }
 
-async function currentLoans(): Promise<Array<{ id: number; status: string; loan_request_id?: number | undefined; next_payment_date?: string | null | undefined }>> {
+async function currentLoans(): Promise<
+  Array<{ id: number; status: string; loan_request_id?: number | undefined; next_payment_date?: string | null | undefined }>
+> {
   return (await fx.client.listLoans('current')).items;
 }
 
@@ -37,13 +39,19 @@ describe('an accepted offer awaiting the investor’s funding', () => {
     // Nothing is paid out before the fund call.
     expect(control.balance()).toEqual({ balanceCents: 1_000_000, availableCents: 1_000_000 });
 
-    expect(await fx.client.fundAcceptedOffer(offer.id)).toEqual({ message: 'Funding has started. You will be notified when it is finished.' });
+    expect(await fx.client.fundAcceptedOffer(offer.id)).toEqual({
+      message: 'Funding has started. You will be notified when it is finished.',
+    });
     // The same loan, now being funded; a second call is refused by precondition 1.
     expect(await currentLoans()).toMatchObject([{ id: pending!.id, status: 'pending', loan_request_id: request.id }]);
     expect(await refusalText(fx.client.fundAcceptedOffer(offer.id))).toBe('Funding for this offer has already been initiated.');
     control.advance(HOUR);
     expect(await currentLoans()).toMatchObject([{ id: pending!.id, status: 'funded', loan_request_id: request.id }]);
-    expect(control.fundCalls().map((call) => call.outcome)).toEqual([NOT_ACCEPTED, 'started', 'Funding for this offer has already been initiated.']);
+    expect(control.fundCalls().map((call) => call.outcome)).toEqual([
+      NOT_ACCEPTED,
+      'started',
+      'Funding for this offer has already been initiated.',
+    ]);
     expect(control.fundCalls().every((call) => call.offer_id === offer.id)).toBe(true);
     const overHttp = await fetch(`${fx.sandbox.url}/_sandbox/fund_calls`);
     expect(await overHttp.json()).toEqual(control.fundCalls());
@@ -98,7 +106,10 @@ describe('an accepted offer awaiting the investor’s funding', () => {
     const unfunded = await fx.client.makeOffer(short.id, { offeredInterest: 0.2, automateFund: true });
     control.setBalance(100);
     control.acceptOffer(unfunded.id);
-    expect(await currentLoans()).toMatchObject([{ status: 'pending', loan_request_id: short.id }, { status: 'funded', loan_request_id: request.id }]);
+    expect(await currentLoans()).toMatchObject([
+      { status: 'pending', loan_request_id: short.id },
+      { status: 'funded', loan_request_id: request.id },
+    ]);
   });
 
   it('answers the fund call over HTTP in the service’s shapes: 400 {detail} before acceptance, 201 {message} once after it', async () => {

@@ -21,7 +21,13 @@ function run(seed: number): Market {
 }
 
 function digest(market: Market): string {
-  const requests = [...market.requests.values()].map((r) => [r.id, r.status, r.loanAmountCents, r.bestCompetingRate, r.truth.repayProbability]);
+  const requests = [...market.requests.values()].map((r) => [
+    r.id,
+    r.status,
+    r.loanAmountCents,
+    r.bestCompetingRate,
+    r.truth.repayProbability,
+  ]);
   const loans = [...market.loanBook.loans.values()].map((l) => [l.id, l.loanRequestId, l.lender, l.rate, l.status, l.receivedCents]);
   return JSON.stringify({ requests, loans, balance: market.ledger.balanceCents() });
 }
@@ -96,7 +102,8 @@ describe('a long-running market', () => {
     for (const id of offersOfForgotten) expect(market.offers.has(id)).toBe(false);
     // Every loan still finds its request, and every investor offer too.
     for (const loan of market.loanBook.loans.values()) expect(market.requests.has(loan.loanRequestId)).toBe(true);
-    for (const offer of market.offers.values()) if (offer.lender === 'investor') expect(market.requests.has(offer.loanRequestId)).toBe(true);
+    for (const offer of market.offers.values())
+      if (offer.lender === 'investor') expect(market.requests.has(offer.loanRequestId)).toBe(true);
     expect(market.pruneClosed(cutoff)).toBe(0);
   });
 });

@@ -31,9 +31,15 @@ describe('POST make_offer (spec 4.2)', () => {
     const open = control.createLoanRequest({ ...quiet, maxInterestRate: 0.4 });
 
     control.setInvestor({ borrowing: true });
-    expect(await refusal(fx.client.makeOffer(open.id, { offeredInterest: 0.2 }))).toEqual({ code: 'RULE_REFUSED', status: 400, text: 'Borrower can not offer.' });
+    expect(await refusal(fx.client.makeOffer(open.id, { offeredInterest: 0.2 }))).toEqual({
+      code: 'RULE_REFUSED',
+      status: 400,
+      text: 'Borrower can not offer.',
+    });
     control.setInvestor({ borrowing: false, bankVerified: false });
-    expect((await refusal(fx.client.makeOffer(open.id, { offeredInterest: 0.2 }))).text).toBe('You need a verified bank account to make an offer.');
+    expect((await refusal(fx.client.makeOffer(open.id, { offeredInterest: 0.2 }))).text).toBe(
+      'You need a verified bank account to make an offer.',
+    );
     control.setInvestor({ bankVerified: true });
 
     expect((await refusal(fx.client.makeOffer(open.id, { offeredInterest: 0.41 }))).text).toBe(
@@ -46,7 +52,9 @@ describe('POST make_offer (spec 4.2)', () => {
     control.setBalance(1_000_000);
 
     await fx.client.makeOffer(open.id, { offeredInterest: 0.2 });
-    expect((await refusal(fx.client.makeOffer(open.id, { offeredInterest: 0.19 }))).text).toBe('You have already made an offer for this Loan Request');
+    expect((await refusal(fx.client.makeOffer(open.id, { offeredInterest: 0.19 }))).text).toBe(
+      'You have already made an offer for this Loan Request',
+    );
 
     const canceled = control.createLoanRequest({ ...quiet, cancel: true, decisionDelayMs: HOUR });
     control.advance(HOUR);
@@ -62,13 +70,19 @@ describe('POST make_offer (spec 4.2)', () => {
     const signed = control.createLoanRequest({ competitorOffers: 1, decisionDelayMs: 2 * HOUR, hasFundingResource: true });
     control.advance(2 * HOUR);
     expect(control.groundTruth(signed.id).fundedBy).toBe('competitor');
-    expect((await refusal(fx.client.makeOffer(signed.id, { offeredInterest: 0.1 }))).text).toBe('This loan request has already been signed.');
+    expect((await refusal(fx.client.makeOffer(signed.id, { offeredInterest: 0.1 }))).text).toBe(
+      'This loan request has already been signed.',
+    );
   });
 
   it('answers 404 for an unknown request and 400 for a rate outside 0.03 to 2.0', async () => {
     // Spec 4.2 shows no 404 and "Not found." is no refusal lendbot recognises: to the client the
     // offer may exist (issue 24, item 1), so the daemon would keep it reserved until reconciled.
-    expect(await refusal(fx.client.makeOffer(999_999, { offeredInterest: 0.2 }))).toEqual({ code: 'AMBIGUOUS_OUTCOME', status: 404, text: 'Not found.' });
+    expect(await refusal(fx.client.makeOffer(999_999, { offeredInterest: 0.2 }))).toEqual({
+      code: 'AMBIGUOUS_OUTCOME',
+      status: 404,
+      text: 'Not found.',
+    });
     const request = fx.sandbox.control.createLoanRequest(quiet);
     const response = await fetch(`${fx.sandbox.url}/api/v3/loan_requests/${request.id}/make_offer/`, {
       method: 'POST',
@@ -89,12 +103,18 @@ describe('POST fund (spec 4.3)', () => {
     expect(control.acceptOffer(offer.id).offer_status).toBe('accepted');
     expect(control.groundTruth(request.id).requestStatus).toBe('offered');
 
-    expect(await fx.client.fundAcceptedOffer(offer.id)).toEqual({ message: 'Funding has started. You will be notified when it is finished.' });
+    expect(await fx.client.fundAcceptedOffer(offer.id)).toEqual({
+      message: 'Funding has started. You will be notified when it is finished.',
+    });
     expect((await refusal(fx.client.fundAcceptedOffer(offer.id))).text).toBe('Funding for this offer has already been initiated.');
     const total = Math.round(Number(request.total_amount) * 100);
     expect(control.balance()).toEqual({ balanceCents: 1_000_000, availableCents: 1_000_000 - total });
     const pending = await fx.client.listTransfers();
-    expect(pending.items[0]?.transactions[0]).toMatchObject({ transfer_status: 'pending', transfer_type: 'Fund Loans', transfer_amount: `-${request.total_amount}` });
+    expect(pending.items[0]?.transactions[0]).toMatchObject({
+      transfer_status: 'pending',
+      transfer_type: 'Fund Loans',
+      transfer_amount: `-${request.total_amount}`,
+    });
 
     control.advance(HOUR);
     expect(control.balance().balanceCents).toBe(1_000_000 - total);

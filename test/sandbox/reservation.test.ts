@@ -98,7 +98,8 @@ describe('reservation rates', () => {
           const rate = tenThousandths / 10_000;
           const byCurve = draw < takeUpProbability(rate, maxInterestRate, curve);
           // The same decision, but within a ten-thousandth of the crossing (the rate is kept to four decimals).
-          if (Math.abs(takeUpProbability(rate, maxInterestRate, curve) - draw) > 1e-3) expect(rate <= reservation, `${draw} ${rate}`).toBe(byCurve);
+          if (Math.abs(takeUpProbability(rate, maxInterestRate, curve) - draw) > 1e-3)
+            expect(rate <= reservation, `${draw} ${rate}`).toBe(byCurve);
         }
       }
     }
@@ -109,7 +110,8 @@ describe('reservation rates', () => {
   it('tie acceptance to quality where borrowers shop, and hardly to the rate where they need the money', () => {
     const shoppers = marketShape('shoppers').borrowers;
     const urgent = marketShape('urgent').borrowers;
-    const at = (rule: typeof shoppers, repayProbability: number, draw = 0.5): number => reservationRate(rule, { maxInterestRate: 0.6, repayProbability }, draw);
+    const at = (rule: typeof shoppers, repayProbability: number, draw = 0.5): number =>
+      reservationRate(rule, { maxInterestRate: 0.6, repayProbability }, draw);
     // A good borrower accepts a little above a fair price for its risk; a poor one up to the maximum.
     expect(at(shoppers, 0.97)).toBeLessThan(0.15);
     expect(at(shoppers, 0.9)).toBeLessThan(at(shoppers, 0.8));
@@ -121,7 +123,12 @@ describe('reservation rates', () => {
 
   it('decide a tie between the sandbox investor and a competitor for the competitor, even when the investor offered first', () => {
     const market = new Market({ seed: 2, startMs: START, arrivalsPerHour: 0, initialBalanceCents: 10_000_000 });
-    const request = market.createLoanRequest({ takeUp: 1, hasFundingResource: true, competitorRates: [0.2], decisionDelayMs: 20 * 3_600_000 });
+    const request = market.createLoanRequest({
+      takeUp: 1,
+      hasFundingResource: true,
+      competitorRates: [0.2],
+      decisionDelayMs: 20 * 3_600_000,
+    });
     const offer = market.makeOffer(request.id, 0.2, true);
     if (!offer.ok) throw new Error(offer.refusal.text);
     market.advanceTo(START + DAY);
@@ -177,7 +184,8 @@ describe('adverse selection against a lender who prices blind', () => {
     const lines = await exportedLines(dir, 'shoppers', 9, 3000);
     const wonLines = lines.filter((line) => replayWins(line, Math.min(NAIVE_RATE, line.loan_request.max_interest_rate)));
     const fundable = lines.filter((line) => line.outcome?.status !== 'unfunded' || line.outcome.if_funded !== undefined);
-    const exported = share(wonLines.filter(defaulted).length, wonLines.length).rate / share(fundable.filter(defaulted).length, fundable.length).rate;
+    const exported =
+      share(wonLines.filter(defaulted).length, wonLines.length).rate / share(fundable.filter(defaulted).length, fundable.length).rate;
     expect(exported).toBeGreaterThan(1.2);
   }, 60_000);
 

@@ -45,7 +45,9 @@ describe('market shapes', () => {
     expect(SHAPES.length).toBeGreaterThanOrEqual(4);
     expect(SHAPES[0]?.name).toBe('classic');
     expect(new Set(SHAPES.map((shape) => shape.mainDriver.feature)).size).toBeGreaterThanOrEqual(3);
-    expect(() => marketShape('prime')).toThrow('unknown market shape "prime" (known: classic, credit, burden, volatility, shoppers, urgent)');
+    expect(() => marketShape('prime')).toThrow(
+      'unknown market shape "prime" (known: classic, credit, burden, volatility, shoppers, urgent)',
+    );
   });
 
   it.each(SHAPES.map((shape) => [shape.name]))('%s: between 10 and 30 percent of borrowers default, and of funded loans', (name) => {
@@ -75,7 +77,9 @@ describe('market shapes', () => {
       expect(main, `${shape.name} ${feature}`).toBeGreaterThan(0.3);
       // No other candidate driver separates as well in this shape.
       for (const other of candidates.filter((name) => name !== feature)) {
-        expect(spread(own, other, directions.get(other) ?? 'higher'), `${shape.name}: ${other} against ${feature}`).toBeLessThan(main - 0.05);
+        expect(spread(own, other, directions.get(other) ?? 'higher'), `${shape.name}: ${other} against ${feature}`).toBeLessThan(
+          main - 0.05,
+        );
       }
       // The same feature separates clearly less where another driver rules.
       for (const elsewhere of SHAPES.filter((s) => s.mainDriver.feature !== feature)) {

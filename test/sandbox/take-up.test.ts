@@ -64,7 +64,9 @@ describe('rate-sensitive borrowers', () => {
     for (const shape of Object.values(MARKET_SHAPES)) {
       const market = runHeadlessMarket({ seed: 21, requests: 2000, shape: shape.name });
       // Borrowers who decided on a table of competing offers: the lowest is the best competing rate.
-      const decided = [...market.requests.values()].filter((r) => r.bestCompetingRate !== null && r.status !== 'canceled' && r.borrower.hasFundingResource);
+      const decided = [...market.requests.values()].filter(
+        (r) => r.bestCompetingRate !== null && r.status !== 'canceled' && r.borrower.hasFundingResource,
+      );
       expect(decided.length, shape.name).toBeGreaterThan(800);
       for (const r of decided) {
         const acceptable = (r.bestCompetingRate ?? 0) <= r.reservationRate;
@@ -72,7 +74,10 @@ describe('rate-sensitive borrowers', () => {
         if (!acceptable) expect(r.refusedRate).toBe(r.bestCompetingRate);
         expect(r.reservationRate).toBeLessThanOrEqual(r.maxInterestRate);
       }
-      expect(decided.some((r) => r.refusedRate !== null), shape.name).toBe(true);
+      expect(
+        decided.some((r) => r.refusedRate !== null),
+        shape.name,
+      ).toBe(true);
     }
   });
 
@@ -81,7 +86,9 @@ describe('rate-sensitive borrowers', () => {
       const rule = shape.borrowers;
       if (rule.kind !== 'take-up-curve') continue;
       const market = runHeadlessMarket({ seed: 21, requests: 2000, shape: shape.name });
-      const decided = [...market.requests.values()].filter((r) => r.bestCompetingRate !== null && r.status !== 'canceled' && r.borrower.hasFundingResource);
+      const decided = [...market.requests.values()].filter(
+        (r) => r.bestCompetingRate !== null && r.status !== 'canceled' && r.borrower.hasFundingResource,
+      );
       const refusals = decided.filter((r) => r.refusedRate !== null);
       const expected = decided.reduce((sum, r) => sum + 1 - takeUpProbability(r.bestCompetingRate ?? 0, r.maxInterestRate, rule), 0);
       // Binomial: the standard deviation of the count is below √expected.

@@ -23,7 +23,9 @@ afterEach(async () => {
 });
 
 /** A receiver that hands each request to `answer` and logs when it arrived and was answered. */
-async function startReceiver(answer: (index: number, respond: (status: number) => void) => void): Promise<{ url: string; attempts: Attempt[] }> {
+async function startReceiver(
+  answer: (index: number, respond: (status: number) => void) => void,
+): Promise<{ url: string; attempts: Attempt[] }> {
   const attempts: Attempt[] = [];
   receiver = createServer((request: IncomingMessage, response: ServerResponse) => {
     const attempt: Attempt = { arrivedMs: performance.now(), answeredMs: null };

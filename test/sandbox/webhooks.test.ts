@@ -83,7 +83,11 @@ describe('webhooks (spec part 6)', () => {
       await control.flushWebhooks();
     }
     expect(received).toHaveLength(25);
-    const uuids = new Set(received.map((r) => r.body.token.split('.')[1]).map((p) => (JSON.parse(Buffer.from(p ?? '', 'base64url').toString()) as { webhook_uuid: string }).webhook_uuid));
+    const uuids = new Set(
+      received
+        .map((r) => r.body.token.split('.')[1])
+        .map((p) => (JSON.parse(Buffer.from(p ?? '', 'base64url').toString()) as { webhook_uuid: string }).webhook_uuid),
+    );
     expect(uuids.size).toBe(1);
     expect(control.webhooks().subscriptions[0]).toMatchObject({ id, active: false });
     expect(control.webhooks().deliveries[0]).toMatchObject({ status: 'failed', attempts: 25 });

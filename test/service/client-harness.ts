@@ -1,7 +1,13 @@
 /** A client wired to a fixture server, recording the waits it asks for instead of sleeping. */
 import { ManualClock } from '../../src/clock/clock.js';
 import { createLogger } from '../../src/log/logger.js';
-import { createMarketplaceClient, DEFAULT_RETRY, ServiceError, type MarketplaceClient, type ServiceConfig } from '../../src/service/index.js';
+import {
+  createMarketplaceClient,
+  DEFAULT_RETRY,
+  ServiceError,
+  type MarketplaceClient,
+  type ServiceConfig,
+} from '../../src/service/index.js';
 import { startFixtureServer, type FixtureOptions, type FixtureServer } from './fixture-server.js';
 
 export const API_KEY = 'test-key';

@@ -20,7 +20,6 @@ function routes(h: Harness): void {
 
 const stamps = (h: Harness): number[] => h.server.requests.map((request) => Number(request.headers['x-timestamp']));
 
-
 describe('clock skew correction', () => {
   afterEach(async () => {
     await harness.close();
@@ -121,7 +120,11 @@ describe('the learnt offset', () => {
   it('takes answers a second apart (whole-second Date headers) as the same skew', () => {
     const clock = new ManualClock('2026-11-20T14:00:00Z');
     const lines: string[] = [];
-    const serviceClock = new ServiceClock(clock, DEFAULT_CLOCK_SKEW, createLogger({ level: 'warn', destination: { write: (line: string) => void lines.push(line) } }));
+    const serviceClock = new ServiceClock(
+      clock,
+      DEFAULT_CLOCK_SKEW,
+      createLogger({ level: 'warn', destination: { write: (line: string) => void lines.push(line) } }),
+    );
     const where = { method: 'GET', path: '/api/v3/loan_requests/' };
     const serviceDate = (offsetSeconds: number): number => clock.now() + offsetSeconds * 1000;
     expect(serviceClock.learn(serviceDate(600), 0, where)).toBe(true);

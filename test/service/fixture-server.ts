@@ -71,7 +71,13 @@ export async function startFixtureServer(options: FixtureOptions): Promise<Fixtu
           body = text;
         }
       }
-      const request: FixtureRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body };
+      const request: FixtureRequest = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body,
+      };
       requests.push(request);
       const refusal = authenticate(request, options, now());
       const reply = refusal ? { ...refusal, ...(options.refusalDelayMs ? { delayMs: options.refusalDelayMs } : {}) } : answer(request);

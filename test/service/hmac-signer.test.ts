@@ -12,9 +12,8 @@ interface Vector {
 }
 
 // Computed with openssl, not with the code under test (see the file's _comment).
-const vectors = (
-  JSON.parse(readFileSync(new URL('./fixtures/hmac-vectors.json', import.meta.url), 'utf8')) as { vectors: Vector[] }
-).vectors;
+const vectors = (JSON.parse(readFileSync(new URL('./fixtures/hmac-vectors.json', import.meta.url), 'utf8')) as { vectors: Vector[] })
+  .vectors;
 
 describe('hmac signer', () => {
   it.each(vectors)('matches openssl for $mode at $timestamp', (vector) => {

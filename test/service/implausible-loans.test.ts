@@ -46,7 +46,9 @@ describe('loans whose money cannot be right are left out', () => {
   }
 
   it('a negative loan_amount', async () => {
-    expect(await issuesOf({ loan_amount: -100_000 })).toEqual([`GET ${PATH}: item 1 (id 2) left out: $.loan_amount: amount must be positive (got -100000)`]);
+    expect(await issuesOf({ loan_amount: -100_000 })).toEqual([
+      `GET ${PATH}: item 1 (id 2) left out: $.loan_amount: amount must be positive (got -100000)`,
+    ]);
   });
 
   it('a remaining debt above the original debt', async () => {

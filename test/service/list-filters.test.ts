@@ -15,8 +15,12 @@ function restrictionOf(filters: string, params = ''): ListRestriction | undefine
 describe("a strategy's restriction", () => {
   it('reads risk_level and borrower_risk_level filters (in, not_in, min, max)', () => {
     expect(restrictionOf('  - { feature: risk_level, in: [0, 1, 2] }')).toEqual({ riskLevels: [0, 1, 2] });
-    expect(restrictionOf('  - { feature: borrower_risk_level, not_in: [3] }\n  - { feature: risk_level, max: 2 }')).toEqual({ riskLevels: [0, 1, 2] });
-    expect(restrictionOf('  - { feature: risk_level, min: $lowest }', 'params: { lowest: { value: 3, min: 0, max: 4 } }')).toEqual({ riskLevels: [3, 4] });
+    expect(restrictionOf('  - { feature: borrower_risk_level, not_in: [3] }\n  - { feature: risk_level, max: 2 }')).toEqual({
+      riskLevels: [0, 1, 2],
+    });
+    expect(restrictionOf('  - { feature: risk_level, min: $lowest }', 'params: { lowest: { value: 3, min: 0, max: 4 } }')).toEqual({
+      riskLevels: [3, 4],
+    });
   });
 
   it('drops level 4 when crypto-backed requests are refused', () => {
@@ -27,7 +31,12 @@ describe("a strategy's restriction", () => {
   });
 
   it('reads the loan_amount bounds, params resolved, the narrowest of several filters', () => {
-    expect(restrictionOf('  - { feature: loan_amount, min: 100, max: $top }\n  - { feature: loan_amount, max: 800 }', 'params: { top: { value: 900, min: 500, max: 2000 } }')).toEqual({
+    expect(
+      restrictionOf(
+        '  - { feature: loan_amount, min: 100, max: $top }\n  - { feature: loan_amount, max: 800 }',
+        'params: { top: { value: 900, min: 500, max: 2000 } }',
+      ),
+    ).toEqual({
       loanAmount: { min: 100, max: 800 },
     });
   });
@@ -47,7 +56,9 @@ describe('the union over strategies', () => {
   });
 
   it('spans the amounts from the lowest minimum to the highest maximum, in whole dollars and a dollar more', () => {
-    expect(unionListFilters([{ loanAmount: { min: 200.5, max: 900 } }, { loanAmount: { min: 100, max: 1500.25 } }])).toEqual({ loanAmount: { min: 99, max: 1502 } });
+    expect(unionListFilters([{ loanAmount: { min: 200.5, max: 900 } }, { loanAmount: { min: 100, max: 1500.25 } }])).toEqual({
+      loanAmount: { min: 99, max: 1502 },
+    });
     expect(unionListFilters([{ loanAmount: { min: 200.5, max: 900 } }])).toEqual({ loanAmount: { min: 199, max: 901 } });
     // One strategy without a maximum: no maximum; one without a minimum: no minimum.
     expect(unionListFilters([{ loanAmount: { min: 200 } }, { loanAmount: { min: 100, max: 900 } }])).toEqual({ loanAmount: { min: 99 } });

@@ -60,7 +60,10 @@ describe('listing loan requests', () => {
     };
     harness.server.route(LIST, (request, server) => {
       const page = request.query.get('page') ?? '1';
-      return { status: 200, body: { count: 21, next: page === '1' ? `${server.url}/api/v3/loan_requests/?page=2` : null, previous: null, results: pages[page] } };
+      return {
+        status: 200,
+        body: { count: 21, next: page === '1' ? `${server.url}/api/v3/loan_requests/?page=2` : null, previous: null, results: pages[page] },
+      };
     });
     const { items } = await collectPages(harness.client.loanRequestPages());
     expect(items.map((item) => item.id)).toEqual(Array.from({ length: 19 }, (_, i) => 20 - i));
@@ -70,7 +73,12 @@ describe('listing loan requests', () => {
     harness = await startHarness();
     harness.server.route(LIST, () => ({
       status: 200,
-      body: { count: 3, next: null, previous: null, results: [loanRequestJson(1), loanRequestJson(2, { max_interest_rate: 'high' }), loanRequestJson(3)] },
+      body: {
+        count: 3,
+        next: null,
+        previous: null,
+        results: [loanRequestJson(1), loanRequestJson(2, { max_interest_rate: 'high' }), loanRequestJson(3)],
+      },
     }));
     const page = await harness.client.listLoanRequests();
     expect(page.items.map((item) => item.id)).toEqual([1, 3]);
@@ -114,7 +122,12 @@ describe('listing loan requests', () => {
     // Always the same page, under a link that changes each time so it never looks like a loop.
     harness.server.route(LIST, (_request, server) => ({
       status: 200,
-      body: { count: 3, next: `${server.url}/api/v3/loan_requests/?page=1&t=${server.requests.length}`, previous: null, results: [loanRequestJson(1)] },
+      body: {
+        count: 3,
+        next: `${server.url}/api/v3/loan_requests/?page=1&t=${server.requests.length}`,
+        previous: null,
+        results: [loanRequestJson(1)],
+      },
     }));
     const error = await failure(collectPages(harness.client.loanRequestPages()));
     expect(error.code).toBe('MALFORMED_RESPONSE');
@@ -144,7 +157,10 @@ describe('listing loan requests', () => {
     harness.server.route(LIST, (request, server) => {
       const page = Number(request.query.get('page') ?? '1');
       const results = Array.from({ length: 10 }, (_, i) => loanRequestJson(page * 100 + i));
-      return { status: 200, body: { count: 20, next: page < 4 ? `${server.url}/api/v3/loan_requests/?page=${page + 1}` : null, previous: null, results } };
+      return {
+        status: 200,
+        body: { count: 20, next: page < 4 ? `${server.url}/api/v3/loan_requests/?page=${page + 1}` : null, previous: null, results },
+      };
     });
     const { items } = await collectPages(harness.client.loanRequestPages());
     expect(items).toHaveLength(40);
@@ -167,11 +183,18 @@ describe('listing loan requests', () => {
     // Page 2 links to itself forever; a count of 1000 would allow far more pages than that.
     harness.server.route(LIST, (request, server) => ({
       status: 200,
-      body: { count: 1000, next: `${server.url}/api/v3/loan_requests/?page=2`, previous: null, results: [loanRequestJson(Number(request.query.get('page') ?? 1))] },
+      body: {
+        count: 1000,
+        next: `${server.url}/api/v3/loan_requests/?page=2`,
+        previous: null,
+        results: [loanRequestJson(Number(request.query.get('page') ?? 1))],
+      },
     }));
     const error = await failure(collectPages(harness.client.loanRequestPages()));
     expect(error.code).toBe('MALFORMED_RESPONSE');
-    expect(error.message).toBe(`GET /api/v3/loan_requests/?page=2 page link loops back to ${harness.server.url}/api/v3/loan_requests/?page=2`);
+    expect(error.message).toBe(
+      `GET /api/v3/loan_requests/?page=2 page link loops back to ${harness.server.url}/api/v3/loan_requests/?page=2`,
+    );
     expect(harness.server.requests.map((request) => request.query.toString())).toEqual(['', 'page=2']);
   });
 
@@ -231,7 +254,9 @@ describe('authentication failures', () => {
     expect(await response.json()).toEqual({ detail: 'Authentication credentials were not provided.' });
     const { reportError } = await import('../../src/cli/error-boundary.js');
     const error = new ServiceError('AUTH_MISSING_CREDENTIALS', 'authentication refused', { method: 'GET', path: '/x', status: 403 });
-    expect(reportError(error).text).toBe('lendbot: GET /x 403 authentication refused [AUTH_MISSING_CREDENTIALS] (set LENDBOT_API_KEY and LENDBOT_SECRET_KEY)');
+    expect(reportError(error).text).toBe(
+      'lendbot: GET /x 403 authentication refused [AUTH_MISSING_CREDENTIALS] (set LENDBOT_API_KEY and LENDBOT_SECRET_KEY)',
+    );
   });
 
   it('never puts the secret, key or signature into an error', async () => {
@@ -389,7 +414,10 @@ describe('funding', () => {
 describe('data endpoints', () => {
   it('fetches banking data with the loan request id in the body', async () => {
     harness = await startHarness();
-    harness.server.route('POST /api/v3/data_marketplace/data_aggregation/fetch_loan_request_data_aggs/', () => ({ status: 200, body: bankingDataJson() }));
+    harness.server.route('POST /api/v3/data_marketplace/data_aggregation/fetch_loan_request_data_aggs/', () => ({
+      status: 200,
+      body: bankingDataJson(),
+    }));
     const data = await harness.client.fetchBankingData(17);
     expect(data.agg_90.negative_balance_count).toBe(2);
     expect(harness.server.requests[0]!.body).toEqual({ loan_request_id: 17 });
@@ -433,7 +461,10 @@ describe('account endpoints', () => {
   it('reads payments as a plain array, leaving out bad items', async () => {
     harness = await startHarness();
     const payment = (id: number, amount: unknown): Record<string, unknown> => paymentJson(id, { payment_amount: amount });
-    harness.server.route('GET /api/v3/loans/9/payments/', () => ({ status: 200, body: [payment(1, '95.12'), payment(2, 95.12), payment(3, 'lots')] }));
+    harness.server.route('GET /api/v3/loans/9/payments/', () => ({
+      status: 200,
+      body: [payment(1, '95.12'), payment(2, 95.12), payment(3, 'lots')],
+    }));
     const { items, issues } = await harness.client.listLoanPayments(9);
     expect(items.map((item) => item.id)).toEqual([1, 2]);
     expect(issues).toHaveLength(1);
@@ -443,10 +474,16 @@ describe('account endpoints', () => {
   it('keeps every transfer day, negative and sub-cent amounts included, since the balance sums them all', async () => {
     harness = await startHarness();
     const days = [
-      transferGroupJson('2026-11-20', [['processed', 'Add Money', '1000.00'], ['processed', 'Fund Loans', '-535.50']]),
+      transferGroupJson('2026-11-20', [
+        ['processed', 'Add Money', '1000.00'],
+        ['processed', 'Fund Loans', '-535.50'],
+      ]),
       transferGroupJson('2026-11-21', [['processed', 'Fund Loans', '-300.005']]),
     ];
-    harness.server.route('GET /api/v3/transfer_history/', () => ({ status: 200, body: { count: 2, next: null, previous: null, results: days } }));
+    harness.server.route('GET /api/v3/transfer_history/', () => ({
+      status: 200,
+      body: { count: 2, next: null, previous: null, results: days },
+    }));
     const { items, issues } = await collectPages(harness.client.transferPages());
     expect(issues).toEqual([]);
     expect(items.map((day) => day.date)).toEqual(['2026-11-20', '2026-11-21']);
@@ -457,7 +494,10 @@ describe('account endpoints', () => {
   it('reads each loans-by-status list from its own path', async () => {
     harness = await startHarness();
     for (const path of ['current_loan', 'completed_loan', 'collection_loan', 'default_loan']) {
-      harness.server.route(`GET /api/v3/loans/${path}/`, () => ({ status: 200, body: { count: 0, next: null, previous: null, results: [] } }));
+      harness.server.route(`GET /api/v3/loans/${path}/`, () => ({
+        status: 200,
+        body: { count: 0, next: null, previous: null, results: [] },
+      }));
     }
     for (const status of ['current', 'completed', 'collection', 'default'] as const) await harness.client.listLoans(status);
     expect(harness.server.requests.map((request) => request.path)).toEqual([

@@ -27,7 +27,25 @@ describe('money', () => {
 
   it('tells decimal texts as the regular expression does, on the fast path and off it', () => {
     const pattern = /^([+-])?(\d+)(?:\.(\d+))?$/;
-    const texts = ['0', '12', '-3.50', '1250.00', '0.001', '+5', ' 7.5 ', '7.5\n', '1234567890123.45', '-', '-.5', '1.2.3', '1 000', '١٢', '12a', '0x10', 'Infinity'];
+    const texts = [
+      '0',
+      '12',
+      '-3.50',
+      '1250.00',
+      '0.001',
+      '+5',
+      ' 7.5 ',
+      '7.5\n',
+      '1234567890123.45',
+      '-',
+      '-.5',
+      '1.2.3',
+      '1 000',
+      '١٢',
+      '12a',
+      '0x10',
+      'Infinity',
+    ];
     for (const text of texts) expect(isDecimalText(text), JSON.stringify(text)).toBe(pattern.test(text.trim()));
   });
 

@@ -20,7 +20,14 @@ describe('completed_loans numeric filter', () => {
   it('matches values the way the service filters', () => {
     const parts = parseNumericFilter('0,2,5-7');
     expect([0, 1, 2, 4, 5, 6, 7, 8].map((n) => matchesNumericFilter(parts, n))).toEqual([
-      true, false, true, false, true, true, true, false,
+      true,
+      false,
+      true,
+      false,
+      true,
+      true,
+      true,
+      false,
     ]);
   });
 

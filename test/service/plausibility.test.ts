@@ -31,12 +31,24 @@ describe('plausible loan requests', () => {
   });
 
   it('leave out a non-positive loan amount', () => {
-    expect(loanRequestIssue({ loan_amount: '-300.00' })).toEqual({ itemId: 7, path: '$.loan_amount', message: 'amount must be positive (got "-300.00")' });
-    expect(loanRequestIssue({ loan_amount: '0' })).toEqual({ itemId: 7, path: '$.loan_amount', message: 'amount must be positive (got "0")' });
+    expect(loanRequestIssue({ loan_amount: '-300.00' })).toEqual({
+      itemId: 7,
+      path: '$.loan_amount',
+      message: 'amount must be positive (got "-300.00")',
+    });
+    expect(loanRequestIssue({ loan_amount: '0' })).toEqual({
+      itemId: 7,
+      path: '$.loan_amount',
+      message: 'amount must be positive (got "0")',
+    });
   });
 
   it('leave out a non-positive total amount', () => {
-    expect(loanRequestIssue({ total_amount: '0.00' })).toEqual({ itemId: 7, path: '$.total_amount', message: 'amount must be positive (got "0.00")' });
+    expect(loanRequestIssue({ total_amount: '0.00' })).toEqual({
+      itemId: 7,
+      path: '$.total_amount',
+      message: 'amount must be positive (got "0.00")',
+    });
   });
 
   it('leave out money with more than two decimals', () => {
@@ -63,7 +75,11 @@ describe('plausible loan requests', () => {
   });
 
   it('leave out a max interest rate outside 0.03 to 2.0', () => {
-    expect(loanRequestIssue({ max_interest_rate: 5.0 })).toEqual({ itemId: 7, path: '$.max_interest_rate', message: 'rate must be between 0.03 and 2 (got 5)' });
+    expect(loanRequestIssue({ max_interest_rate: 5.0 })).toEqual({
+      itemId: 7,
+      path: '$.max_interest_rate',
+      message: 'rate must be between 0.03 and 2 (got 5)',
+    });
     expect(loanRequestIssue({ max_interest_rate: 0.0299 })).toMatchObject({ path: '$.max_interest_rate' });
     expect(loanRequestIssue({ max_interest_rate: 0.03 })).toBeUndefined();
     expect(loanRequestIssue({ max_interest_rate: 2.0 })).toBeUndefined();
@@ -77,7 +93,9 @@ describe('plausible loan requests', () => {
     });
     expect(loanRequestIssue(withCreditScore('700-650'))).toMatchObject({ message: 'credit score range runs backwards (got "700-650")' });
     expect(loanRequestIssue(withCreditScore('250-299'))).toMatchObject({ message: 'credit score outside 300 to 850 (got "250-299")' });
-    expect(loanRequestIssue(withCreditScore('600-650-700'))).toMatchObject({ message: 'credit score range has 3 numbers (got "600-650-700")' });
+    expect(loanRequestIssue(withCreditScore('600-650-700'))).toMatchObject({
+      message: 'credit score range has 3 numbers (got "600-650-700")',
+    });
   });
 
   it('keep credit score texts that are plausible or say the score is unknown', () => {
@@ -118,7 +136,12 @@ describe('plausible loans and history items', () => {
   });
 
   it('leave out history items with a bad amount or rate', () => {
-    const item = (loanAmount: string, rate: string) => ({ borrower_card_color: 1, loan_amount: loanAmount, payment_terms: 6, interest_rate: rate });
+    const item = (loanAmount: string, rate: string) => ({
+      borrower_card_color: 1,
+      loan_amount: loanAmount,
+      payment_terms: 6,
+      interest_rate: rate,
+    });
     const { items, issues } = validateItems(
       plausibleBorrowerLoanHistoryItemSchema,
       [item('500.00', '0.2400'), item('0.00', '0.24'), item('500.00', '3.00')],

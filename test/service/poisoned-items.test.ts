@@ -48,11 +48,22 @@ function expectOneIssue(result: ValidatedItems<unknown> | Page<unknown>, path: s
 }
 
 describe('one poisoned loan request leaves the other five readable', () => {
-  const fields = ['loan_amount', 'total_amount', 'total_fees', 'fee_legislative', 'fee_extra', 'fee_svc', 'crypto_amount', 'crypto_market_value'];
+  const fields = [
+    'loan_amount',
+    'total_amount',
+    'total_fees',
+    'fee_legislative',
+    'fee_extra',
+    'fee_svc',
+    'crypto_amount',
+    'crypto_market_value',
+  ];
   for (const field of fields) {
     it(`${field}`, async () => {
       for (const bad of BAD_TEXTS) {
-        harness.server.route('GET /api/v3/loan_requests/', () => envelope(pageWithOneBad((n) => loanRequestJson(n), loanRequestJson(4, { [field]: bad }))));
+        harness.server.route('GET /api/v3/loan_requests/', () =>
+          envelope(pageWithOneBad((n) => loanRequestJson(n), loanRequestJson(4, { [field]: bad }))),
+        );
         const page = await harness.client.listLoanRequests();
         const issue = expectOneIssue(page, `$.${field}`, 4);
         expect(issue.message).toBe(
@@ -68,7 +79,9 @@ describe('one poisoned loan request leaves the other five readable', () => {
     // loan_amount unreadable, total_amount fine: the total-below-amount rule must not parse it.
     const { items, issues } = validateItems(plausibleLoanRequestSchema, [loanRequestJson(4, { loan_amount: '1e9' })], 'GET /x');
     expect(items).toEqual([]);
-    expect(issues.map((issue) => [issue.path, issue.message])).toEqual([['$.loan_amount', 'expected a decimal amount such as "1250.00" (got "1e9")']]);
+    expect(issues.map((issue) => [issue.path, issue.message])).toEqual([
+      ['$.loan_amount', 'expected a decimal amount such as "1250.00" (got "1e9")'],
+    ]);
   });
 });
 
@@ -77,7 +90,9 @@ describe('one poisoned loan leaves the other five readable', () => {
   for (const field of fields) {
     it(`${field}`, async () => {
       for (const bad of BAD_FLOATS) {
-        harness.server.route('GET /api/v3/loans/current_loan/', () => envelope(pageWithOneBad((n) => loanJson(n), loanJson(4, { [field]: bad }))));
+        harness.server.route('GET /api/v3/loans/current_loan/', () =>
+          envelope(pageWithOneBad((n) => loanJson(n), loanJson(4, { [field]: bad }))),
+        );
         expectOneIssue(await harness.client.listLoans('current'), `$.${field}`, 4);
       }
     });
@@ -88,7 +103,10 @@ describe('one poisoned payment leaves the other five readable', () => {
   for (const field of ['payment_amount', 'late_payment_fees_amount', 'pay_later_fees']) {
     it(`${field}`, async () => {
       for (const bad of BAD_FLOATS) {
-        harness.server.route('GET /api/v3/loans/9/payments/', () => ({ status: 200, body: pageWithOneBad((n) => paymentJson(n), paymentJson(4, { [field]: bad })) }));
+        harness.server.route('GET /api/v3/loans/9/payments/', () => ({
+          status: 200,
+          body: pageWithOneBad((n) => paymentJson(n), paymentJson(4, { [field]: bad })),
+        }));
         expectOneIssue(await harness.client.listLoanPayments(9), `$.${field}`, 4);
       }
     });
@@ -99,7 +117,10 @@ describe('one poisoned transfer leaves the other days readable', () => {
   it('transfer_amount', async () => {
     for (const bad of BAD_TEXTS) {
       const day = (n: number) => transferGroupJson(`2026-11-0${n}`, [['processed', 'Add Money', '100.00']]);
-      const poisoned = transferGroupJson('2026-11-04', [['processed', 'Add Money', '100.00'], ['processed', 'Fund Loans', bad]]);
+      const poisoned = transferGroupJson('2026-11-04', [
+        ['processed', 'Add Money', '100.00'],
+        ['processed', 'Fund Loans', bad],
+      ]);
       harness.server.route('GET /api/v3/transfer_history/', () => envelope(pageWithOneBad(day, poisoned)));
       const issue = expectOneIssue(await harness.client.listTransfers(), '$.transactions[1].transfer_amount');
       expect(issue.itemId).toBeUndefined();

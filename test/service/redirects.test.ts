@@ -24,11 +24,14 @@ afterEach(async () => {
   elsewhere = undefined;
 });
 
-
 /** The harness, and another origin that answers everything as the real service would. */
 async function withElsewhere(): Promise<FixtureServer> {
   harness = await startHarness();
-  elsewhere = await startFixtureServer({ apiKey: API_KEY, secretKey: SECRET_KEY, nowSeconds: () => Math.floor(harness.clock.now() / 1000) });
+  elsewhere = await startFixtureServer({
+    apiKey: API_KEY,
+    secretKey: SECRET_KEY,
+    nowSeconds: () => Math.floor(harness.clock.now() / 1000),
+  });
   const other = elsewhere;
   other.route(`GET ${LIST}`, (_request, server) => pageOf(server, LIST, [], 1, 10));
   other.route(`POST ${OFFER}`, () => ({ status: 201, body: offerJson(1, 7, 0.3, true) }));
@@ -105,7 +108,9 @@ describe('a redirect to another origin is never followed with our credentials', 
     harness = await startHarness();
     const { port } = new URL(harness.server.url);
     harness.server.route(`GET ${LIST}`, redirect(301, `https://127.0.0.1:${port}${LIST}`));
-    expect((await serviceFailure(harness.client.listLoanRequests())).message).toContain(`redirect to https://127.0.0.1:${port} not followed (another origin`);
+    expect((await serviceFailure(harness.client.listLoanRequests())).message).toContain(
+      `redirect to https://127.0.0.1:${port} not followed (another origin`,
+    );
     harness.server.route(`GET ${LIST}`, redirect(301, `http://localhost:${port}${LIST}`));
     expect((await serviceFailure(harness.client.listLoanRequests())).code).toBe('REDIRECT_REFUSED');
     expect(harness.server.requests).toHaveLength(2);
@@ -116,7 +121,9 @@ describe('redirects on our own origin', () => {
   it('a GET read follows, signed afresh, and reads the page', async () => {
     harness = await startHarness();
     harness.server.route(`GET ${LIST}`, redirect(301, '/api/v3/loan_requests/all/?page=1'));
-    harness.server.route('GET /api/v3/loan_requests/all/', (_request, server) => pageOf(server, LIST, [loanRequestJson(1), loanRequestJson(2)], 1, 10));
+    harness.server.route('GET /api/v3/loan_requests/all/', (_request, server) =>
+      pageOf(server, LIST, [loanRequestJson(1), loanRequestJson(2)], 1, 10),
+    );
 
     const page = await harness.client.listLoanRequests();
     expect(page.items.map((item) => item.id)).toEqual([1, 2]);
@@ -149,7 +156,10 @@ describe('redirects on our own origin', () => {
     harness.server.route(`POST ${PROVIDER}`, redirect(307, `${PROVIDER}v2/`));
     harness.server.route(`POST ${BANKING}`, redirect(307, `${BANKING}v2/`));
     const paid = await serviceFailure(harness.client.fetchProviderResult(17, 'provider_b'));
-    expect([paid.code, paid.message]).toEqual(['REDIRECT_REFUSED', `POST ${PROVIDER} 307 redirect to ${harness.server.url} not followed (a paid call never follows a redirect)`]);
+    expect([paid.code, paid.message]).toEqual([
+      'REDIRECT_REFUSED',
+      `POST ${PROVIDER} 307 redirect to ${harness.server.url} not followed (a paid call never follows a redirect)`,
+    ]);
     const banking = await serviceFailure(harness.client.fetchBankingData(17));
     expect(banking.message).toContain('(only GET reads follow a redirect)');
     expect(harness.server.requests).toHaveLength(2);
@@ -159,6 +169,9 @@ describe('redirects on our own origin', () => {
     harness = await startHarness();
     harness.server.route(`GET ${LIST}`, () => ({ status: 302 }));
     const error = await serviceFailure(harness.client.listLoanRequests());
-    expect([error.code, error.message]).toEqual(['REDIRECT_REFUSED', `GET ${LIST} 302 redirect without a usable Location not followed (nowhere to go)`]);
+    expect([error.code, error.message]).toEqual([
+      'REDIRECT_REFUSED',
+      `GET ${LIST} 302 redirect without a usable Location not followed (nowhere to go)`,
+    ]);
   });
 });

@@ -82,7 +82,9 @@ describe('texts added in config', () => {
   });
 
   it('refuses a bad regex or an unknown code with the file, line and column', async () => {
-    const error = await loadConfig('db: x.db\nservice:\n  refusal_texts:\n    - pattern: "/already (made/"\n      code: offer_exists\n    - { pattern: "gone", code: offer_gone }\n');
+    const error = await loadConfig(
+      'db: x.db\nservice:\n  refusal_texts:\n    - pattern: "/already (made/"\n      code: offer_exists\n    - { pattern: "gone", code: offer_gone }\n',
+    );
     expect(error).toBeInstanceOf(ConfigFileError);
     const message = (error as ConfigFileError).message;
     expect(message).toMatch(/lendbot\.yaml:4:\d+ service\.refusal_texts\[0\]\.pattern: not a valid regex: .*already \(made/);
@@ -92,7 +94,11 @@ describe('texts added in config', () => {
 
 describe('the client classifies answers by code', () => {
   const OFFER = 'POST /api/v3/loan_requests/7/make_offer/';
-  async function offerFailure(status: number, detail: string, refusalTexts?: Array<{ pattern: string; code: RefusalCode }>): Promise<ServiceError> {
+  async function offerFailure(
+    status: number,
+    detail: string,
+    refusalTexts?: Array<{ pattern: string; code: RefusalCode }>,
+  ): Promise<ServiceError> {
     harness = await startHarness(refusalTexts ? { refusalTexts } : {});
     harness.server.route(OFFER, () => ({ status, body: { detail } }));
     const error = await harness.client.makeOffer(7, { offeredInterest: 0.3 }).catch((failure: unknown) => failure);

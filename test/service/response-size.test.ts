@@ -22,7 +22,6 @@ afterEach(async () => {
   await harness.close();
 });
 
-
 /** `bytes` zeros through gzip, a megabyte at a time: the test never holds the inflated size. */
 async function gzipBomb(bytes: number): Promise<Buffer> {
   const zeros = Buffer.alloc(MB);
@@ -126,7 +125,11 @@ describe('answers are read up to their limit', () => {
 
   it('refuses at once a Content-Length above the limit', async () => {
     harness = await startHarness({ maxResponseBytes: { ...DEFAULT_RESPONSE_LIMITS, lists: 64 * 1024 } });
-    harness.server.route(LIST, () => ({ status: 200, rawBody: Buffer.alloc(100 * 1024, ' '), headers: { 'Content-Length': String(100 * 1024) } }));
+    harness.server.route(LIST, () => ({
+      status: 200,
+      rawBody: Buffer.alloc(100 * 1024, ' '),
+      headers: { 'Content-Length': String(100 * 1024) },
+    }));
     const error = await serviceFailure(harness.client.listLoanRequests());
     expect(error.message).toContain('answer larger than 65536 bytes on the wire');
   });
@@ -190,6 +193,8 @@ describe('compressed answers', () => {
       'GET /api/v3/loan_requests/ 200 answer is unreadable: Content-Encoding "zstd" is not one lendbot asked for',
     ]);
     harness.server.route(LIST, () => ({ status: 200, rawBody: json, headers: { 'Content-Encoding': 'gzip' } }));
-    expect((await serviceFailure(harness.client.listLoanRequests())).message).toMatch(/^GET \/api\/v3\/loan_requests\/ 200 answer is unreadable: the body does not inflate/);
+    expect((await serviceFailure(harness.client.listLoanRequests())).message).toMatch(
+      /^GET \/api\/v3\/loan_requests\/ 200 answer is unreadable: the body does not inflate/,
+    );
   });
 });

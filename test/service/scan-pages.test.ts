@@ -56,7 +56,9 @@ describe('scanPages', () => {
 
   it('fails on any other error of a later page', async () => {
     harness = await startHarness({ retry: { readRetries: 0, paidRetries: 0, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 1 } });
-    harness.server.route(LIST, (request) => (pageNumber(request.query) === 1 ? page(harness, [1], 2, 2) : { status: 500, body: { detail: 'boom' } }));
+    harness.server.route(LIST, (request) =>
+      pageNumber(request.query) === 1 ? page(harness, [1], 2, 2) : { status: 500, body: { detail: 'boom' } },
+    );
     await expect(scan({ pages: 0 })).rejects.toMatchObject({ code: 'SERVER_ERROR' });
   });
 
@@ -65,7 +67,12 @@ describe('scanPages', () => {
     // The first answer says 25 at 10 a page (3 pages); the list grows and never ends.
     harness.server.route(LIST, (request) => {
       const n = pageNumber(request.query);
-      return page(harness, Array.from({ length: 10 }, (_, i) => n * 100 + i), 15 + n * 10, n + 1);
+      return page(
+        harness,
+        Array.from({ length: 10 }, (_, i) => n * 100 + i),
+        15 + n * 10,
+        n + 1,
+      );
     });
     const progress: ScanProgress = { pages: 0 };
     expect((await scan(progress)).length).toBe(4);

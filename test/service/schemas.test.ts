@@ -38,7 +38,13 @@ describe('resource schemas', () => {
   });
 
   it('tell provider A from provider B by shape', () => {
-    const a = { loan_request_id: 1, model_version: 'v3', a_score: 712, a_score_request_id: '6f1c7d3e-0d7a-4a57-9a3c-1f0e2b3c4d5e', timestamp: '2026-11-20T14:04:00Z' };
+    const a = {
+      loan_request_id: 1,
+      model_version: 'v3',
+      a_score: 712,
+      a_score_request_id: '6f1c7d3e-0d7a-4a57-9a3c-1f0e2b3c4d5e',
+      timestamp: '2026-11-20T14:04:00Z',
+    };
     const b = {
       p2p_score: { date: '2026-11-20', score: 64, score_band: 'good', loan_request_id: '1' },
       attributes: { date: '2026-11-20', loan_request_id: '1', attributes: { cf_income_90d: 9301.5 } },
@@ -46,9 +52,7 @@ describe('resource schemas', () => {
     expect(providerResultSchema.parse(a)).toMatchObject({ a_score: 712 });
     expect(providerResultSchema.parse(b)).toMatchObject({ p2p_score: { score: 64 } });
     expect(providerResultSchema.safeParse({ score: 3 }).success).toBe(false);
-    expect([0, 24, 25, 50, 74, 75, 100].map(providerBBand)).toEqual([
-      'poor', 'poor', 'average', 'good', 'good', 'excellent', 'excellent',
-    ]);
+    expect([0, 24, 25, 50, 74, 75, 100].map(providerBBand)).toEqual(['poor', 'poor', 'average', 'good', 'good', 'excellent', 'excellent']);
   });
 
   it('refuse amounts that are not decimal text', () => {
@@ -57,7 +61,11 @@ describe('resource schemas', () => {
   });
 
   it('report each bad list item by index, id and JSON path, keeping the good ones', () => {
-    const items = [loanRequestJson(1), loanRequestJson(2, { borrower: { ...loanRequestJson(2).borrower as object, svc_color: 9 } }), loanRequestJson(3)];
+    const items = [
+      loanRequestJson(1),
+      loanRequestJson(2, { borrower: { ...(loanRequestJson(2).borrower as object), svc_color: 9 } }),
+      loanRequestJson(3),
+    ];
     const { items: good, issues } = validateItems(loanRequestSchema, items, 'GET /api/v3/loan_requests/');
     expect(good.map((item) => item.id)).toEqual([1, 3]);
     expect(issues).toEqual([

@@ -21,7 +21,9 @@ describe('service settings from the environment', () => {
   });
 
   it('reads the clock skew settings', () => {
-    expect(serviceConfigFromEnv({ ...base, LENDBOT_CLOCK_SKEW_CORRECTION: 'off', LENDBOT_MAX_CLOCK_SKEW_SECONDS: '600' }).clockSkew).toEqual({
+    expect(
+      serviceConfigFromEnv({ ...base, LENDBOT_CLOCK_SKEW_CORRECTION: 'off', LENDBOT_MAX_CLOCK_SKEW_SECONDS: '600' }).clockSkew,
+    ).toEqual({
       correct: false,
       maxSkewSeconds: 600,
     });

@@ -27,7 +27,6 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-
 const offer = offerJson(41, 7, 0.3, true);
 /** 2xx answers to make_offer that cannot be read, and why the error says so. */
 const UNREADABLE_OFFERS: Array<[string, FixtureReply, string]> = [
@@ -35,9 +34,21 @@ const UNREADABLE_OFFERS: Array<[string, FixtureReply, string]> = [
   ['an empty body', { status: 200, rawBody: '' }, 'no body'],
   ['204 No Content', { status: 204 }, 'no body'],
   ['an id as text', { status: 201, rawBody: '41' }, 'it does not match the spec at $: Invalid input: expected object, received number'],
-  ['the id as a string', { status: 201, body: { ...offer, id: '41' } }, 'it does not match the spec at $.id: Invalid input: expected number, received string'],
-  ['no offer_status', { status: 201, body: { ...offer, offer_status: undefined } }, 'it does not match the spec at $.offer_status: Invalid input: expected string, received undefined'],
-  ['a rate as text', { status: 201, body: { ...offer, offered_interest: '0.3' } }, 'it does not match the spec at $.offered_interest: Invalid input: expected number, received string'],
+  [
+    'the id as a string',
+    { status: 201, body: { ...offer, id: '41' } },
+    'it does not match the spec at $.id: Invalid input: expected number, received string',
+  ],
+  [
+    'no offer_status',
+    { status: 201, body: { ...offer, offer_status: undefined } },
+    'it does not match the spec at $.offer_status: Invalid input: expected string, received undefined',
+  ],
+  [
+    'a rate as text',
+    { status: 201, body: { ...offer, offered_interest: '0.3' } },
+    'it does not match the spec at $.offered_interest: Invalid input: expected number, received string',
+  ],
   ['JSON null', { status: 200, rawBody: 'null' }, 'no body'],
 ];
 
@@ -131,7 +142,7 @@ describe('only a clear refusal settles an offer or funding call', () => {
     expect((await offerError(429, 'Slow down.')).code).toBe('RATE_LIMITED');
   });
 
-  it("fund: 400 is a refusal whatever its text (spec 4.3); another unrecognised 4xx is unknown", async () => {
+  it('fund: 400 is a refusal whatever its text (spec 4.3); another unrecognised 4xx is unknown', async () => {
     harness = await startHarness();
     harness.server.route(FUND, () => ({ status: 400, body: { detail: 'Cannot be funded right now.' } }));
     expect((await serviceFailure(harness.client.fundAcceptedOffer(5))).code).toBe('RULE_REFUSED');

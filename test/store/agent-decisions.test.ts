@@ -14,12 +14,22 @@ afterAll(() => {
 
 const T0 = Date.parse('2026-03-10T12:00:00Z');
 function decision(id: number, more: Partial<DecisionInput> = {}): DecisionInput {
-  return { loanRequestId: id, strategy: 'balanced', action: 'skip', reasons: storedReasons(['filter credit_score < 600']), dryRun: false, decidedAtMs: T0, ...more };
+  return {
+    loanRequestId: id,
+    strategy: 'balanced',
+    action: 'skip',
+    reasons: storedReasons(['filter credit_score < 600']),
+    dryRun: false,
+    decidedAtMs: T0,
+    ...more,
+  };
 }
 
 describe("an agent's decisions", () => {
   it('are stored with their source when the strategies never decided the request', () => {
-    expect(store.decisions.recordAgent({ ...decision(1, { action: 'offer', rate: 0.2, strategy: null }), source: 'agent:claude' })).toBe('inserted');
+    expect(store.decisions.recordAgent({ ...decision(1, { action: 'offer', rate: 0.2, strategy: null }), source: 'agent:claude' })).toBe(
+      'inserted',
+    );
     expect(store.decisions.get(1)).toMatchObject({ action: 'offer', rate: 0.2, source: 'agent:claude', previous: null });
     // The pipeline then sees the request as decided and leaves it alone.
     expect(store.decisions.record(decision(1))).toBe('duplicate');
@@ -27,7 +37,9 @@ describe("an agent's decisions", () => {
 
   it("replace the strategies' decision and keep it whole", () => {
     store.decisions.record(decision(2));
-    expect(store.decisions.recordAgent({ ...decision(2, { action: 'offer', rate: 0.3, decidedAtMs: T0 + 1000 }), source: 'agent:operator' })).toBe('replaced');
+    expect(
+      store.decisions.recordAgent({ ...decision(2, { action: 'offer', rate: 0.3, decidedAtMs: T0 + 1000 }), source: 'agent:operator' }),
+    ).toBe('replaced');
     const stored = store.decisions.get(2);
     expect(stored).toMatchObject({ action: 'offer', rate: 0.3, source: 'agent:operator' });
     expect(stored?.previous).toMatchObject({ action: 'skip', reasons: ['filter credit_score < 600'], source: null });

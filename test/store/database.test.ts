@@ -2,13 +2,16 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { databaseOf, LATEST_VERSION,
+import {
+  databaseOf,
+  LATEST_VERSION,
   MIGRATIONS,
   StoreVersionError,
   openDatabase,
   openStore,
   schemaVersion,
-  type Migration, } from '../../src/store/index.js';
+  type Migration,
+} from '../../src/store/index.js';
 import { tempDir } from './fixtures.js';
 
 let cleanups: Array<() => void> = [];

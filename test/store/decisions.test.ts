@@ -57,14 +57,30 @@ describe('decisions', () => {
   });
 
   it('keeps the guard code and the placement as codes beside the reasons', () => {
-    store.decisions.record({ ...decision(7), action: 'skip', guardCode: 'insufficient_balance', reasons: storedReasons(['guard balance 1.00 - reserved 0.00 - reserve 0.00 < total 5.00']) });
-    store.decisions.record({ ...decision(8), placement: 'refused', action: 'skip', reasons: storedReasons(['service refused: RULE_REFUSED: signed']) });
+    store.decisions.record({
+      ...decision(7),
+      action: 'skip',
+      guardCode: 'insufficient_balance',
+      reasons: storedReasons(['guard balance 1.00 - reserved 0.00 - reserve 0.00 < total 5.00']),
+    });
+    store.decisions.record({
+      ...decision(8),
+      placement: 'refused',
+      action: 'skip',
+      reasons: storedReasons(['service refused: RULE_REFUSED: signed']),
+    });
     expect([store.decisions.get(7)?.guardCode, store.decisions.get(7)?.placement]).toEqual(['insufficient_balance', null]);
     expect([store.decisions.get(8)?.guardCode, store.decisions.get(8)?.placement]).toEqual([null, 'refused']);
   });
 
   it('stores a bare skip with defaults', () => {
-    store.decisions.record({ loanRequestId: 5, action: 'skip', reasons: storedReasons(['guard kill switch on']), dryRun: true, decidedAtMs: T0 });
+    store.decisions.record({
+      loanRequestId: 5,
+      action: 'skip',
+      reasons: storedReasons(['guard kill switch on']),
+      dryRun: true,
+      decidedAtMs: T0,
+    });
     expect(store.decisions.get(5)).toMatchObject({
       strategy: null,
       contentHash: null,

@@ -19,9 +19,21 @@ describe('durability', () => {
 
     const first = openStore(path);
     first.requests.markSeen(request, 'webhook', T0);
-    first.decisions.record({ loanRequestId: 31, action: 'offer', reasons: storedReasons(['ok']), dryRun: false, decidedAtMs: T0, rate: 0.3 });
+    first.decisions.record({
+      loanRequestId: 31,
+      action: 'offer',
+      reasons: storedReasons(['ok']),
+      dryRun: false,
+      decidedAtMs: T0,
+      rate: 0.3,
+    });
     const intent = first.offers.createIntent({ request, rate: 0.3, automateFund: true, dryRun: false, atMs: T0 });
-    first.inbox.insert({ webhookUuid: 'e3c9a1f0-1111-4222-8333-944455556666', topic: 'new_loan_request_created', data: { loan_request_id: 31 }, receivedAtMs: T0 });
+    first.inbox.insert({
+      webhookUuid: 'e3c9a1f0-1111-4222-8333-944455556666',
+      topic: 'new_loan_request_created',
+      data: { loan_request_id: 31 },
+      receivedAtMs: T0,
+    });
     first.state.set('last_poll_at', 'then', T0);
     first.close();
 

@@ -23,7 +23,8 @@ afterEach(() => {
 });
 
 const mode = (path: string) => statSync(path).mode & 0o777;
-const tightened = (file: string, from: string) => `${file} was open to other users (mode ${from}); tightened to 0600, owner only (see docs/store.md)`;
+const tightened = (file: string, from: string) =>
+  `${file} was open to other users (mode ${from}); tightened to 0600, owner only (see docs/store.md)`;
 
 /** A database file as an older lendbot (or a copy with the umask's 0644) left it. */
 function sharedDatabase(path: string): void {
@@ -76,7 +77,7 @@ describe('database file permissions', () => {
     expect(mode(path)).toBe(0o600);
   });
 
-  it('refuses a path that is a folder, a device or somebody else\'s file, and changes nothing there', async () => {
+  it("refuses a path that is a folder, a device or somebody else's file, and changes nothing there", async () => {
     const folder = join(dir, 'shared-folder');
     mkdirSync(folder);
     chmodSync(folder, 0o1777);

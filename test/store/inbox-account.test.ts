@@ -13,7 +13,13 @@ afterEach(() => cleanup());
 const UUID_A = '0b6f4c2e-3d5a-4e8b-9a71-2f0c6d8e1a01';
 const UUID_B = '0b6f4c2e-3d5a-4e8b-9a71-2f0c6d8e1a02';
 const UUID_C = '0b6f4c2e-3d5a-4e8b-9a71-2f0c6d8e1a03';
-const data = { loan_request_id: 7, loan_request_amount: 500, loan_request_type: 'cash', has_banking_data: true, automated_loan_request: false };
+const data = {
+  loan_request_id: 7,
+  loan_request_amount: 500,
+  loan_request_type: 'cash',
+  has_banking_data: true,
+  automated_loan_request: false,
+};
 
 describe('webhook inbox', () => {
   it('inserts an event once and reports duplicates without changing the first', () => {
@@ -48,14 +54,28 @@ describe('webhook inbox', () => {
 });
 
 describe('account', () => {
-  const loanA = loanSchema.parse({ id: 1, loan_request_id: 10, loan_amount: 500.1, interest_rate: 0.2, status: 'funded', loan_balance: 300.55, borrower_card_color: 1 });
+  const loanA = loanSchema.parse({
+    id: 1,
+    loan_request_id: 10,
+    loan_amount: 500.1,
+    interest_rate: 0.2,
+    status: 'funded',
+    loan_balance: 300.55,
+    borrower_card_color: 1,
+  });
 
   it('upserts loans by id and computes what is still owed', () => {
     store.account.upsertLoans([loanA], 'current', T0);
     store.account.upsertLoans([{ ...loanA, loan_balance: 0, loan_paid_off: true, status: 'completed' }], 'completed', T0 + 1);
-    store.account.upsertLoans([loanSchema.parse({ id: 2, loan_amount: 100, interest_rate: 0.1, status: 'funded', remaining_debt: 80 })], 'collection', T0);
+    store.account.upsertLoans(
+      [loanSchema.parse({ id: 2, loan_amount: 100, interest_rate: 0.1, status: 'funded', remaining_debt: 80 })],
+      'collection',
+      T0,
+    );
     const loans = store.account.loans();
-    expect(loans.map((l) => [l.id, l.listStatus, l.status, l.loanAmountCents, l.remainingCents, l.paidOff, l.riskLevel, l.loanRequestId])).toEqual([
+    expect(
+      loans.map((l) => [l.id, l.listStatus, l.status, l.loanAmountCents, l.remainingCents, l.paidOff, l.riskLevel, l.loanRequestId]),
+    ).toEqual([
       [1, 'completed', 'completed', 50010, 0, true, 1, 10],
       [2, 'collection', 'funded', 10000, 8000, false, null, null],
     ]);
@@ -63,8 +83,17 @@ describe('account', () => {
   });
 
   it('upserts payments by id', () => {
-    const payment = loanPaymentSchema.parse({ id: 5, loan: 1, payment_amount: '91.30', payment_due_date: '2026-04-01', payment_status: 'Missed Payment' });
-    store.payments.upsert([payment, { ...payment, id: 4, payment_due_date: '2026-03-01', payment_amount: 91.3, payment_status: 'paid' }], T0);
+    const payment = loanPaymentSchema.parse({
+      id: 5,
+      loan: 1,
+      payment_amount: '91.30',
+      payment_due_date: '2026-04-01',
+      payment_status: 'Missed Payment',
+    });
+    store.payments.upsert(
+      [payment, { ...payment, id: 4, payment_due_date: '2026-03-01', payment_amount: 91.3, payment_status: 'paid' }],
+      T0,
+    );
     store.payments.upsert([{ ...payment, payment_status: 'paid' }], T0 + 1);
     expect(store.payments.forLoan(1).map((p) => [p.id, p.payment_status])).toEqual([
       [4, 'paid'],
@@ -79,8 +108,22 @@ describe('account', () => {
       transferDayGroupSchema.parse({
         date: '2026-03-01',
         transactions: [
-          { transfer_status: 'processed', transfer_type: 'Add Money', transfer_amount: '1000.00', loan_request_id: null, loan_id: null, borrower_id: null },
-          { transfer_status: 'pending', transfer_type: 'Fund Loans', transfer_amount: '-520.00', loan_request_id: 10, loan_id: 1, borrower_id: 3 },
+          {
+            transfer_status: 'processed',
+            transfer_type: 'Add Money',
+            transfer_amount: '1000.00',
+            loan_request_id: null,
+            loan_id: null,
+            borrower_id: null,
+          },
+          {
+            transfer_status: 'pending',
+            transfer_type: 'Fund Loans',
+            transfer_amount: '-520.00',
+            loan_request_id: 10,
+            loan_id: 1,
+            borrower_id: 3,
+          },
         ],
       }),
       transferDayGroupSchema.parse({

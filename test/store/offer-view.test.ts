@@ -27,13 +27,27 @@ function placed(id: number, atMs = T0, options: { automateFund?: boolean; dryRun
     atMs,
   });
   if (!result.created) throw new Error('intent refused');
-  const offer = offerSchema.parse({ id: 9000 + id, offered_interest: 0.2, offer_status: 'pending', automate_fund: true, created: '2026-03-10T12:00:01Z' });
+  const offer = offerSchema.parse({
+    id: 9000 + id,
+    offered_interest: 0.2,
+    offer_status: 'pending',
+    automate_fund: true,
+    created: '2026-03-10T12:00:01Z',
+  });
   store.offers.markPlaced(result.offer.id, offer, atMs);
   return result.offer.id;
 }
 
 function loan(id: number, loanRequestId: number, status: string) {
-  return loanSchema.parse({ id, loan_request_id: loanRequestId, loan_amount: 100, interest_rate: 0.2, status, loan_balance: 100, loan_paid_off: false });
+  return loanSchema.parse({
+    id,
+    loan_request_id: loanRequestId,
+    loan_amount: 100,
+    interest_rate: 0.2,
+    status,
+    loan_balance: 100,
+    loan_paid_off: false,
+  });
 }
 
 /** A poll that listed `listed` and would have listed every request. */
@@ -43,7 +57,11 @@ function scan(listed: number[], atMs: number): void {
 
 /** What the poll noted of an offer's request, straight from its table. */
 function databaseListing(offerId: number): OfferListing {
-  const row = databaseOf(store).prepare<[number], { listed_until: string | null; left_list_at: string | null }>('SELECT listed_until, left_list_at FROM offer_listings WHERE offer_id = ?').get(offerId);
+  const row = databaseOf(store)
+    .prepare<[number], { listed_until: string | null; left_list_at: string | null }>(
+      'SELECT listed_until, left_list_at FROM offer_listings WHERE offer_id = ?',
+    )
+    .get(offerId);
   return { listedUntil: row?.listed_until ?? null, leftListAt: row?.left_list_at ?? null };
 }
 
@@ -67,7 +85,16 @@ describe('the offer view', () => {
     scan([4, 5, 6], T0 + 2 * HOUR);
 
     const now = T0 + 3 * HOUR;
-    expect([1, 2, 3, 4, 5, 6, 7, 8].map((id) => stateOf(id, now))).toEqual(['sending', 'unknown', 'refused', 'placed', 'accepted', 'funded', 'lost', 'rejected']);
+    expect([1, 2, 3, 4, 5, 6, 7, 8].map((id) => stateOf(id, now))).toEqual([
+      'sending',
+      'unknown',
+      'refused',
+      'placed',
+      'accepted',
+      'funded',
+      'lost',
+      'rejected',
+    ]);
     // The offers table still says placed for the lost one: the view is what surfaces show.
     expect(store.offers.getByRequest(7)?.state).toBe('placed');
     // Past its life, the still-listed offer has expired; the lost one stays lost.
@@ -78,9 +105,21 @@ describe('the offer view', () => {
     store.offers.createIntent({ request: loanRequest({ id: 1 }), rate: 0.2, automateFund: true, dryRun: false, atMs: T0 });
     for (const id of [2, 3, 4, 5, 6, 7, 8, 9, 10, 11]) placed(id, T0 + id * HOUR);
     placed(12, T0, { dryRun: true });
-    const rejected = store.offers.createIntent({ request: loanRequest({ id: 13 }), rate: 0.2, automateFund: true, dryRun: false, atMs: T0 });
+    const rejected = store.offers.createIntent({
+      request: loanRequest({ id: 13 }),
+      rate: 0.2,
+      automateFund: true,
+      dryRun: false,
+      atMs: T0,
+    });
     if (rejected.created) {
-      const answer = offerSchema.parse({ id: 9013, offered_interest: 0.2, offer_status: 'rejected', automate_fund: true, created: '2026-03-10T12:00:01Z' });
+      const answer = offerSchema.parse({
+        id: 9013,
+        offered_interest: 0.2,
+        offer_status: 'rejected',
+        automate_fund: true,
+        created: '2026-03-10T12:00:01Z',
+      });
       store.offers.markPlaced(rejected.offer.id, answer, T0);
     }
     const id = (loanRequestId: number): number => store.offers.getByRequest(loanRequestId)?.id ?? 0;
@@ -117,10 +156,14 @@ describe('the offer view', () => {
     const ids = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
     for (const nowMs of [T0 + 13 * HOUR, T0 + 9 * HOUR + EXPIRY, T0 + 9 * HOUR + EXPIRY + 1, T0 + 10 * HOUR + EXPIRY, T0 + 30 * EXPIRY]) {
       const shown = Object.fromEntries(store.offers.views({ limit: 100 }, at(nowMs)).map((offer) => [offer.loanRequestId, offer.state]));
-      expect(shown, new Date(nowMs).toISOString()).toEqual(Object.fromEntries(ids.map((loanRequestId) => [loanRequestId, reference(loanRequestId, nowMs)])));
+      expect(shown, new Date(nowMs).toISOString()).toEqual(
+        Object.fromEntries(ids.map((loanRequestId) => [loanRequestId, reference(loanRequestId, nowMs)])),
+      );
     }
     // Every state of the table above shows up somewhere on that grid.
-    const seen = new Set(ids.flatMap((loanRequestId) => [T0 + 13 * HOUR, T0 + 30 * EXPIRY].map((nowMs) => reference(loanRequestId, nowMs))));
+    const seen = new Set(
+      ids.flatMap((loanRequestId) => [T0 + 13 * HOUR, T0 + 30 * EXPIRY].map((nowMs) => reference(loanRequestId, nowMs))),
+    );
     expect([...seen].sort()).toEqual(['accepted', 'expired', 'funded', 'lost', 'placed', 'refused', 'rejected', 'sending']);
   });
 
@@ -135,7 +178,9 @@ describe('the offer view', () => {
       const views = store.offers.views({ limit: 100 }, at(now, includeManual));
       const reserving = views.filter((offer) => offer.reserving);
       expect(reserving.map((offer) => offer.loanRequestId).sort()).toEqual(includeManual ? [1, 3, 4] : [1, 3]);
-      expect(reserving.reduce((sum, offer) => sum + offer.totalAmountCents, 0)).toBe(store.offers.reserved({ nowMs: now, expiryMs: EXPIRY, includeManual }));
+      expect(reserving.reduce((sum, offer) => sum + offer.totalAmountCents, 0)).toBe(
+        store.offers.reserved({ nowMs: now, expiryMs: EXPIRY, includeManual }),
+      );
     }
     expect(stateOf(3, now)).toBe('lost');
   });

@@ -74,7 +74,10 @@ describe('offer intents', () => {
 
     expect(store.offers.get(a)).toMatchObject({ state: 'placed', serviceOfferId: 9001, updatedAt: '2026-03-10T12:00:00.001Z' });
     expect(JSON.parse(store.offers.get(a)?.offerJson ?? 'null')).toMatchObject({ id: 9001, offer_status: 'pending' });
-    expect(store.offers.getByRequest(2)).toMatchObject({ state: 'refused', serviceText: 'You have already made an offer on this loan request.' });
+    expect(store.offers.getByRequest(2)).toMatchObject({
+      state: 'refused',
+      serviceText: 'You have already made an offer on this loan request.',
+    });
     expect(store.offers.getByRequest(3)).toMatchObject({ state: 'unknown', serviceText: 'ETIMEDOUT' });
 
     expect(store.offers.setState(a, 'accepted', T0 + HOUR)).toBe(true);
@@ -139,7 +142,11 @@ describe('reserved money', () => {
   });
 
   it('forgets pending loans a complete sync no longer lists (an acceptance that expired unfunded)', () => {
-    store.account.upsertLoans([{ ...loan(78, 4, 500), status: 'pending' }, { ...loan(79, 5, 500), status: 'pending' }, loan(80, 6, 500)], 'current', T0);
+    store.account.upsertLoans(
+      [{ ...loan(78, 4, 500), status: 'pending' }, { ...loan(79, 5, 500), status: 'pending' }, loan(80, 6, 500)],
+      'current',
+      T0,
+    );
     expect(store.account.forgetUnlistedPending(new Set([79]))).toBe(1);
     expect(store.account.loans().map((stored) => stored.id)).toEqual([79, 80]);
   });

@@ -31,7 +31,16 @@ function random(seed: number): () => number {
 }
 
 function loan(id: number, loanRequestId: number, balance: number, riskLevel: number, paidOff = false) {
-  return { id, loan_request_id: loanRequestId, borrower_card_color: riskLevel, loan_amount: 1500, interest_rate: 0.25, status: 'funded', loan_balance: balance, loan_paid_off: paidOff };
+  return {
+    id,
+    loan_request_id: loanRequestId,
+    borrower_card_color: riskLevel,
+    loan_amount: 1500,
+    interest_rate: 0.25,
+    status: 'funded',
+    loan_balance: balance,
+    loan_paid_off: paidOff,
+  };
 }
 
 /** Every figure the guard and the status report read, from the book and from SQL. */
@@ -41,10 +50,17 @@ function figures(current: Store, nowMs: number, exceptOfferId: number) {
   for (const dryRun of [false, true]) {
     for (const expiryMs of [72 * HOUR, 20 * HOUR]) {
       const scope = { nowMs, expiryMs, dryRun };
-      for (const [name, figures] of [['book', book], ['sql', book.recount]] as const) {
+      for (const [name, figures] of [
+        ['book', book],
+        ['sql', book.recount],
+      ] as const) {
         const exposure = figures.exposure(scope);
         both[name].push(
-          { totalCents: exposure.totalCents, byBorrower: [...exposure.byBorrowerCents].sort((a, b) => a[0] - b[0]), byRisk: exposure.byRiskLevelCents },
+          {
+            totalCents: exposure.totalCents,
+            byBorrower: [...exposure.byBorrowerCents].sort((a, b) => a[0] - b[0]),
+            byRisk: exposure.byRiskLevelCents,
+          },
           figures.reserved(scope),
           figures.reserved({ ...scope, includeManual: true }),
           figures.reserved({ ...scope, includeManual: true, exceptOfferId }),
@@ -70,13 +86,23 @@ describe('the open-offer book', () => {
     const steps: Record<string, () => void> = {
       intent() {
         requestId += 1;
-        const request = loanRequest({ id: requestId, borrowerId: 1 + Math.floor(next() * 6), riskLevel: Math.floor(next() * 5), totalAmount: `${100 + Math.floor(next() * 900)}.00` });
+        const request = loanRequest({
+          id: requestId,
+          borrowerId: 1 + Math.floor(next() * 6),
+          riskLevel: Math.floor(next() * 5),
+          totalAmount: `${100 + Math.floor(next() * 900)}.00`,
+        });
         const result = store.offers.createIntent({ request, rate: 0.3, automateFund: next() < 0.7, dryRun: next() < 0.2, atMs: now });
         if (result.created) offerIds.push(result.offer.id);
       },
       placed() {
         const id = pick(offerIds);
-        if (id !== undefined) store.offers.markPlaced(id, offerSchema.parse({ id: 10_000 + id, offered_interest: 0.3, offer_status: next() < 0.2 ? 'accepted' : 'pending' }), now);
+        if (id !== undefined)
+          store.offers.markPlaced(
+            id,
+            offerSchema.parse({ id: 10_000 + id, offered_interest: 0.3, offer_status: next() < 0.2 ? 'accepted' : 'pending' }),
+            now,
+          );
       },
       refused() {
         const id = pick(offerIds);
@@ -93,7 +119,12 @@ describe('the open-offer book', () => {
       loanForOffer() {
         const id = pick(offerIds);
         const offer = id === undefined ? undefined : store.offers.get(id);
-        if (offer !== undefined) store.account.upsertLoans([loan(++loanId, offer.loanRequestId, Math.floor(next() * 800), offer.riskLevel, next() < 0.2)], pick(['current', 'collection', 'completed'] as const), now);
+        if (offer !== undefined)
+          store.account.upsertLoans(
+            [loan(++loanId, offer.loanRequestId, Math.floor(next() * 800), offer.riskLevel, next() < 0.2)],
+            pick(['current', 'collection', 'completed'] as const),
+            now,
+          );
       },
       loanOutside() {
         // A loan made outside lendbot, its request seen before or after the loan is synced.
@@ -106,7 +137,10 @@ describe('the open-offer book', () => {
       },
       resync() {
         // A sync upserts every loan again, in one statement per loan, inside one transaction.
-        const loans = store.account.loans().slice(0, 3).map((stored) => ({ ...stored.loan, loan_balance: Math.floor(next() * 500) }));
+        const loans = store.account
+          .loans()
+          .slice(0, 3)
+          .map((stored) => ({ ...stored.loan, loan_balance: Math.floor(next() * 500) }));
         store.account.upsertLoans([...loans, loan(++loanId, 99_000 + loanId, 200, 2)], 'current', now);
       },
       forgetPending() {
@@ -123,7 +157,9 @@ describe('the open-offer book', () => {
         const failing = db.transaction(() => {
           db.prepare("UPDATE offers SET state = 'refused' WHERE id = ?").run(id);
           // Asked inside the transaction: answered by SQL, and the book keeps nothing of it.
-          expect(store.exposure.summary({ nowMs: now, expiryMs: 72 * HOUR })).toEqual(openOfferBookOf(db).recount.exposure({ nowMs: now, expiryMs: 72 * HOUR }));
+          expect(store.exposure.summary({ nowMs: now, expiryMs: 72 * HOUR })).toEqual(
+            openOfferBookOf(db).recount.exposure({ nowMs: now, expiryMs: 72 * HOUR }),
+          );
           throw new Error('roll back');
         });
         expect(() => failing()).toThrow('roll back');
@@ -169,20 +205,36 @@ describe('the open-offer book', () => {
     });
     expect(() => firstQuestion()).toThrow('roll back');
     expect(store.exposure.summary(scope).totalCents).toBe(0);
-    store.offers.createIntent({ request: loanRequest({ id: 1, totalAmount: '100.00' }), rate: 0.3, automateFund: true, dryRun: false, atMs: T0 });
+    store.offers.createIntent({
+      request: loanRequest({ id: 1, totalAmount: '100.00' }),
+      rate: 0.3,
+      automateFund: true,
+      dryRun: false,
+      atMs: T0,
+    });
     expect(store.exposure.summary(scope).totalCents).toBe(10000);
     expect(store.offers.reserved(scope)).toBe(10000);
   });
 
   it('keeps counting an old pending offer and stops counting expired placed ones', () => {
     const place = (id: number, atMs: number): number => {
-      const result = store.offers.createIntent({ request: loanRequest({ id, totalAmount: '100.00' }), rate: 0.3, automateFund: true, dryRun: false, atMs });
+      const result = store.offers.createIntent({
+        request: loanRequest({ id, totalAmount: '100.00' }),
+        rate: 0.3,
+        automateFund: true,
+        dryRun: false,
+        atMs,
+      });
       if (!result.created) throw new Error('intent refused');
       return result.offer.id;
     };
     const old = place(1, T0);
     store.offers.setState(old, 'accepted', T0);
-    store.offers.markPlaced(place(2, T0 + 10 * DAY), offerSchema.parse({ id: 2, offered_interest: 0.3, offer_status: 'pending' }), T0 + 10 * DAY);
+    store.offers.markPlaced(
+      place(2, T0 + 10 * DAY),
+      offerSchema.parse({ id: 2, offered_interest: 0.3, offer_status: 'pending' }),
+      T0 + 10 * DAY,
+    );
     const expiryMs = 72 * HOUR;
     // Asked first late (a horizon after the old offer), then about the placed one's expiry.
     expect(store.exposure.summary({ nowMs: T0 + 10 * DAY, expiryMs }).totalCents).toBe(20000);
@@ -201,7 +253,13 @@ describe('the open-offer book', () => {
   it('asked again later with nothing written between, drops what the expiry or the day passed', () => {
     const expiryMs = 72 * HOUR;
     const offer = (id: number, atMs: number, state: OfferState): void => {
-      const result = store.offers.createIntent({ request: loanRequest({ id, totalAmount: '100.00' }), rate: 0.3, automateFund: true, dryRun: false, atMs });
+      const result = store.offers.createIntent({
+        request: loanRequest({ id, totalAmount: '100.00' }),
+        rate: 0.3,
+        automateFund: true,
+        dryRun: false,
+        atMs,
+      });
       if (!result.created) throw new Error('intent refused');
       store.offers.setState(result.offer.id, state, atMs);
     };
@@ -228,4 +286,3 @@ describe('the open-offer book', () => {
     expect(ask(T0 + 3 * HOUR).today).toBe(3);
   });
 });
-

@@ -14,7 +14,13 @@ afterEach(() => {
 });
 
 function dryOffer(store: Store, id: number, totalAmount: string): number {
-  const result = store.offers.createIntent({ request: loanRequest({ id, borrowerId: id, totalAmount }), rate: 0.2, automateFund: true, dryRun: true, atMs: T0 });
+  const result = store.offers.createIntent({
+    request: loanRequest({ id, borrowerId: id, totalAmount }),
+    rate: 0.2,
+    automateFund: true,
+    dryRun: true,
+    atMs: T0,
+  });
   if (!result.created) throw new Error('offer exists');
   store.offers.setState(result.offer.id, 'placed', T0);
   return result.offer.id;
@@ -29,12 +35,33 @@ describe('paper book', () => {
     const b = dryOffer(store, 2, '500.00');
     const c = dryOffer(store, 3, '300.00');
     // Offer a: q 0.5, p 0.9, +200 USD repaid, -600 USD defaulted. Offer b: q 0.25, p 0.8, +100, -300.
-    store.paper.record({ offerId: a, loanRequestId: 1, strategy: 's', modelled: { acceptProbability: 0.5, repaidProfitCents: 20_000, defaultProfitCents: -60_000 }, repayProbability: 0.9, atMs: T0 });
-    store.paper.record({ offerId: b, loanRequestId: 2, strategy: 's', modelled: { acceptProbability: 0.25, repaidProfitCents: 10_000, defaultProfitCents: -30_000 }, repayProbability: 0.8, atMs: T0 });
+    store.paper.record({
+      offerId: a,
+      loanRequestId: 1,
+      strategy: 's',
+      modelled: { acceptProbability: 0.5, repaidProfitCents: 20_000, defaultProfitCents: -60_000 },
+      repayProbability: 0.9,
+      atMs: T0,
+    });
+    store.paper.record({
+      offerId: b,
+      loanRequestId: 2,
+      strategy: 's',
+      modelled: { acceptProbability: 0.25, repaidProfitCents: 10_000, defaultProfitCents: -30_000 },
+      repayProbability: 0.8,
+      atMs: T0,
+    });
     // Without a score: counted, not modelled.
     store.paper.record({ offerId: c, loanRequestId: 3, strategy: 'naive', atMs: T0 });
     // Recorded twice: kept once.
-    store.paper.record({ offerId: b, loanRequestId: 2, strategy: 's', modelled: { acceptProbability: 1, repaidProfitCents: 1, defaultProfitCents: 1 }, repayProbability: 1, atMs: T0 });
+    store.paper.record({
+      offerId: b,
+      loanRequestId: 2,
+      strategy: 's',
+      modelled: { acceptProbability: 1, repaidProfitCents: 1, defaultProfitCents: 1 },
+      repayProbability: 1,
+      atMs: T0,
+    });
 
     // By hand: E[L_a] = 0.9·20000 − 0.1·60000 = 12000, E[L_a²] = 0.9·4e8 + 0.1·3.6e9 = 7.2e8;
     // E[X_a] = 6000, Var = 0.5·7.2e8 − 6000² = 3.24e8. E[L_b] = 8000 − 6000 = 2000,
@@ -52,7 +79,13 @@ describe('paper book', () => {
       interval95: { lowCents: Math.round(6500 - 1.959964 * sd), highCents: Math.round(6500 + 1.959964 * sd) },
       requests: { listed: 0, gone: 0, not_scanned: 3 },
     });
-    expect(store.paper.get(a)).toMatchObject({ acceptProbability: 0.5, repayProbability: 0.9, expectedProfitCents: 6000, amountCents: 100_000, request: 'not_scanned' });
+    expect(store.paper.get(a)).toMatchObject({
+      acceptProbability: 0.5,
+      repayProbability: 0.9,
+      expectedProfitCents: 6000,
+      amountCents: 100_000,
+      request: 'not_scanned',
+    });
     expect(store.paper.get(c)).toMatchObject({ acceptProbability: null, expectedProfitCents: null });
     expect(store.paper.recent(2).map((offer) => offer.offerId)).toEqual([c, b]);
   });
@@ -63,7 +96,11 @@ describe('paper book', () => {
     const { store } = temp;
     const stays = dryOffer(store, 1, '100.00');
     const leaves = dryOffer(store, 2, '100.00');
-    for (const [offerId, id] of [[stays, 1], [leaves, 2]] as const) store.paper.record({ offerId, loanRequestId: id, strategy: 's', atMs: T0 });
+    for (const [offerId, id] of [
+      [stays, 1],
+      [leaves, 2],
+    ] as const)
+      store.paper.record({ offerId, loanRequestId: id, strategy: 's', atMs: T0 });
     store.offers.noteListing({ listedIds: new Set([1, 2]), wouldList: () => true }, T0 + 60_000);
     store.offers.noteListing({ listedIds: new Set([1]), wouldList: () => true }, T0 + 120_000);
     expect(store.paper.get(stays)?.request).toBe('listed');

@@ -15,7 +15,13 @@ beforeEach(() => {
 afterEach(() => h.cleanup());
 
 function payment(fields: Partial<LoanPayment> & { id: number }): LoanPayment {
-  return loanPaymentSchema.parse({ loan: 1, payment_amount: '91.30', payment_due_date: '2026-04-01', payment_status: 'pending', ...fields });
+  return loanPaymentSchema.parse({
+    loan: 1,
+    payment_amount: '91.30',
+    payment_due_date: '2026-04-01',
+    payment_status: 'pending',
+    ...fields,
+  });
 }
 
 const loan = (id: number, status = 'funded', extra: Record<string, unknown> = {}) =>
@@ -24,9 +30,19 @@ const loan = (id: number, status = 'funded', extra: Record<string, unknown> = {}
 describe('payments repository', () => {
   it('keeps one row per payment and updates it when its state changes', () => {
     const due = payment({ id: 7 });
-    expect(store.payments.upsert([due, payment({ id: 8, payment_due_date: '2026-05-01' })], T0)).toEqual({ inserted: 2, updated: 0, unchanged: 0, newlyFlagged: 0 });
+    expect(store.payments.upsert([due, payment({ id: 8, payment_due_date: '2026-05-01' })], T0)).toEqual({
+      inserted: 2,
+      updated: 0,
+      unchanged: 0,
+      newlyFlagged: 0,
+    });
     expect(store.payments.upsert([due], T0 + 1)).toEqual({ inserted: 0, updated: 0, unchanged: 1, newlyFlagged: 0 });
-    expect(store.payments.upsert([{ ...due, payment_status: 'paid' }], T0 + 2)).toEqual({ inserted: 0, updated: 1, unchanged: 0, newlyFlagged: 0 });
+    expect(store.payments.upsert([{ ...due, payment_status: 'paid' }], T0 + 2)).toEqual({
+      inserted: 0,
+      updated: 1,
+      unchanged: 0,
+      newlyFlagged: 0,
+    });
     expect(store.payments.forLoan(1).map((p) => [p.id, p.payment_status])).toEqual([
       [7, 'paid'],
       [8, 'pending'],
@@ -65,13 +81,33 @@ describe('payments repository', () => {
       { news: false },
     );
     expect(result.newlyFlagged).toBe(0);
-    expect(store.payments.upsert([payment({ id: 3, payment_status: 'paid', delayed_days_count: 2, pay_later_fees: 1.25 })], T0).newlyFlagged).toBe(0);
+    expect(
+      store.payments.upsert([payment({ id: 3, payment_status: 'paid', delayed_days_count: 2, pay_later_fees: 1.25 })], T0).newlyFlagged,
+    ).toBe(0);
     expect(store.payments.lastFlagSeq()).toBe(0);
-    expect(store.payments.totals()).toEqual({ loans: 1, payments: 3, paid: 1, paidCents: 9130, late: 2, missed: 1, maxDelayedDays: 2, feesCents: 125 });
+    expect(store.payments.totals()).toEqual({
+      loans: 1,
+      payments: 3,
+      paid: 1,
+      paidCents: 9130,
+      late: 2,
+      missed: 1,
+      maxDelayedDays: 2,
+      feesCents: 125,
+    });
   });
 
   it('sums nothing when nothing is synced', () => {
-    expect(store.payments.totals()).toEqual({ loans: 0, payments: 0, paid: 0, paidCents: 0, late: 0, missed: 0, maxDelayedDays: 0, feesCents: 0 });
+    expect(store.payments.totals()).toEqual({
+      loans: 0,
+      payments: 0,
+      paid: 0,
+      paidCents: 0,
+      late: 0,
+      missed: 0,
+      maxDelayedDays: 0,
+      feesCents: 0,
+    });
     expect(store.payments.stateOfLoan(1)).toBeUndefined();
   });
 
@@ -115,9 +151,14 @@ describe('migration 5', () => {
     const { dir, cleanup } = tempDir();
     try {
       const path = join(dir, 'old.db');
-      const old = openDatabase(path, MIGRATIONS.filter((step) => step.version <= 3));
+      const old = openDatabase(
+        path,
+        MIGRATIONS.filter((step) => step.version <= 3),
+      );
       old
-        .prepare("INSERT INTO payments (id, loan_id, amount_cents, due_date, status, raw_json, synced_at) VALUES (1, 9, 9130, '2026-03-01', 'paid', '{}', '2026-03-02T00:00:00.000Z')")
+        .prepare(
+          "INSERT INTO payments (id, loan_id, amount_cents, due_date, status, raw_json, synced_at) VALUES (1, 9, 9130, '2026-03-01', 'paid', '{}', '2026-03-02T00:00:00.000Z')",
+        )
         .run();
       old.close();
       const upgraded = openStore(path);

@@ -38,7 +38,9 @@ describe('personal data at rest', () => {
     // What a strategy sees is the same from the stored copy as from the bank's answer.
     for (const name of ['balanced', 'cashflow', 'conservative']) {
       const strategy = await loadStrategyFile(fileURLToPath(new URL(`../../strategies/${name}.yaml`, import.meta.url)));
-      expect(evaluate(loanRequest(), { bankingData: stored }, strategy).features).toEqual(evaluate(loanRequest(), { bankingData: raw }, strategy).features);
+      expect(evaluate(loanRequest(), { bankingData: stored }, strategy).features).toEqual(
+        evaluate(loanRequest(), { bankingData: raw }, strategy).features,
+      );
     }
   });
 

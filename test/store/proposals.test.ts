@@ -36,21 +36,38 @@ const day = { dayStartMs: Date.parse('2026-03-10T00:00:00Z'), dayEndMs: Date.par
 describe('offer proposals', () => {
   it('are decided once: a second approval, or a rejection after it, changes nothing', () => {
     const proposal = h.store.proposals.propose(input());
-    expect(proposal).toMatchObject({ status: 'pending', decidedBy: null, expiresAt: '2026-03-10T12:30:00.000Z', explanation: { why: 'no allowance' }, request: { id: 1001 } });
+    expect(proposal).toMatchObject({
+      status: 'pending',
+      decidedBy: null,
+      expiresAt: '2026-03-10T12:30:00.000Z',
+      explanation: { why: 'no allowance' },
+      request: { id: 1001 },
+    });
     expect(h.store.proposals.findPending('claude', 1001, 0.2, true, T0)?.id).toBe(proposal.id);
     expect(h.store.proposals.findPending('claude', 1001, 0.21, true, T0)).toBeUndefined();
     expect(h.store.proposals.findPending('small', 1001, 0.2, true, T0)).toBeUndefined();
 
     const approved = h.store.proposals.decide(proposal.id, 'approved', 'cli:alice', T0 + MINUTE);
-    expect(approved).toMatchObject({ changed: true, proposal: { status: 'approved', decidedBy: 'cli:alice', decidedAt: '2026-03-10T12:01:00.000Z' } });
-    expect(h.store.proposals.decide(proposal.id, 'approved', 'dashboard:operator', T0 + 2 * MINUTE)).toMatchObject({ changed: false, proposal: { status: 'approved', decidedBy: 'cli:alice' } });
+    expect(approved).toMatchObject({
+      changed: true,
+      proposal: { status: 'approved', decidedBy: 'cli:alice', decidedAt: '2026-03-10T12:01:00.000Z' },
+    });
+    expect(h.store.proposals.decide(proposal.id, 'approved', 'dashboard:operator', T0 + 2 * MINUTE)).toMatchObject({
+      changed: false,
+      proposal: { status: 'approved', decidedBy: 'cli:alice' },
+    });
     expect(h.store.proposals.decide(proposal.id, 'rejected', 'dashboard:operator', T0 + 2 * MINUTE)).toMatchObject({ changed: false });
     expect(h.store.proposals.approvedIds(10)).toEqual([proposal.id]);
 
     expect(h.store.proposals.claim(proposal.id)?.status).toBe('placing');
     expect(h.store.proposals.claim(proposal.id)).toBeUndefined();
     h.store.proposals.finish(proposal.id, 'placed', { service_offer_id: 77 }, T0 + 3 * MINUTE);
-    expect(h.store.proposals.get(proposal.id)).toMatchObject({ status: 'done', outcome: 'placed', outcomeDetail: { service_offer_id: 77 }, finishedAt: '2026-03-10T12:03:00.000Z' });
+    expect(h.store.proposals.get(proposal.id)).toMatchObject({
+      status: 'done',
+      outcome: 'placed',
+      outcomeDetail: { service_offer_id: 77 },
+      finishedAt: '2026-03-10T12:03:00.000Z',
+    });
     expect(h.store.proposals.decide(999, 'approved', 'cli:alice', T0)).toEqual({ changed: false, proposal: undefined });
   });
 
@@ -61,9 +78,15 @@ describe('offer proposals', () => {
     expect(h.store.proposals.pendingCount('claude', T0)).toBe(1);
     expect(h.store.proposals.pendingCount('claude', T0 + 30 * MINUTE)).toBe(0);
 
-    expect(h.store.proposals.decide(late.id, 'approved', 'cli:alice', T0 + 30 * MINUTE)).toMatchObject({ changed: false, proposal: { status: 'expired' } });
+    expect(h.store.proposals.decide(late.id, 'approved', 'cli:alice', T0 + 30 * MINUTE)).toMatchObject({
+      changed: false,
+      proposal: { status: 'expired' },
+    });
     expect(h.store.proposals.expireDue(T0 + 30 * MINUTE)).toBe(1);
-    expect(h.store.proposals.get(approvedLate.id)).toMatchObject({ status: 'expired', note: 'approved, but no running daemon placed it before it expired' });
+    expect(h.store.proposals.get(approvedLate.id)).toMatchObject({
+      status: 'expired',
+      note: 'approved, but no running daemon placed it before it expired',
+    });
     expect(h.store.proposals.approvedIds(10)).toEqual([]);
     expect(h.store.proposals.list({ statuses: ['expired'], limit: 10 }).map((proposal) => proposal.id)).toEqual([approvedLate.id, late.id]);
   });
@@ -73,7 +96,10 @@ describe('offer proposals', () => {
     expect(first).toMatchObject({ reserved: true, proposal: { status: 'placing', decidedBy: ALLOWANCE_DECIDER } });
     const second = h.store.proposals.reserveAllowance({ ...input({ amountCents: 40_000, loanRequestId: 1002 }), ...day });
     expect(second.reserved).toBe(true);
-    expect(h.store.proposals.reserveAllowance({ ...input({ amountCents: 40_000, loanRequestId: 1003 }), ...day })).toEqual({ reserved: false, usedCents: 80_000 });
+    expect(h.store.proposals.reserveAllowance({ ...input({ amountCents: 40_000, loanRequestId: 1003 }), ...day })).toEqual({
+      reserved: false,
+      usedCents: 80_000,
+    });
     // Another token's day is its own.
     expect(h.store.proposals.reserveAllowance({ ...input({ tokenName: 'small', amountCents: 40_000 }), ...day }).reserved).toBe(true);
 

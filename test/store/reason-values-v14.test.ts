@@ -22,13 +22,20 @@ function databaseAt13(): string {
   const dir = mkdtempSync(join(tmpdir(), 'lendbot-v14-'));
   dirs.push(dir);
   const path = join(dir, 'lendbot.db');
-  const old = openDatabase(path, MIGRATIONS.filter((step) => step.version <= 13));
+  const old = openDatabase(
+    path,
+    MIGRATIONS.filter((step) => step.version <= 13),
+  );
   expect(schemaVersion(old)).toBe(13);
   old
-    .prepare(`INSERT INTO decisions (loan_request_id, action, reasons_json, dry_run, decided_at, guard_code) VALUES (7, 'skip', ?, 0, '2026-03-02T00:00:00.000Z', 'insufficient_balance')`)
+    .prepare(
+      `INSERT INTO decisions (loan_request_id, action, reasons_json, dry_run, decided_at, guard_code) VALUES (7, 'skip', ?, 0, '2026-03-02T00:00:00.000Z', 'insufficient_balance')`,
+    )
     .run(JSON.stringify(OLD_TEXTS));
   old
-    .prepare(`INSERT INTO shadow_decisions (loan_request_id, strategy, action, amount_cents, max_rate, reasons_json, decided_at) VALUES (7, 'challenger', 'skip', 500, 0.3, ?, '2026-03-02T00:00:00.000Z')`)
+    .prepare(
+      `INSERT INTO shadow_decisions (loan_request_id, strategy, action, amount_cents, max_rate, reasons_json, decided_at) VALUES (7, 'challenger', 'skip', 500, 0.3, ?, '2026-03-02T00:00:00.000Z')`,
+    )
     .run(JSON.stringify(['filter credit_score < 600']));
   old.close();
   return path;
@@ -38,7 +45,10 @@ describe('reasons as values at schema version 14', () => {
   it('reads a row written before the column from its text, and keeps the text as it was', () => {
     const store = openStore(databaseAt13());
     try {
-      const row = databaseOf(store).prepare('SELECT reasons_json, reason_values_json FROM decisions WHERE loan_request_id = 7').get() as { reasons_json: string; reason_values_json: string | null };
+      const row = databaseOf(store).prepare('SELECT reasons_json, reason_values_json FROM decisions WHERE loan_request_id = 7').get() as {
+        reasons_json: string;
+        reason_values_json: string | null;
+      };
       expect(row).toEqual({ reasons_json: JSON.stringify(OLD_TEXTS), reason_values_json: null });
       const stored = store.decisions.get(7);
       expect(stored?.reasons).toEqual(OLD_TEXTS);
@@ -54,16 +64,35 @@ describe('reasons as values at schema version 14', () => {
     const store = openStore(databaseAt13());
     try {
       // A plugin's text that the text reader would take for a filter's.
-      const reasons: DecisionReason[] = [{ code: 'other', text: 'filter credit_score < 600' }, { code: 'service_refused', text: 'RULE_REFUSED: signed' }];
+      const reasons: DecisionReason[] = [
+        { code: 'other', text: 'filter credit_score < 600' },
+        { code: 'service_refused', text: 'RULE_REFUSED: signed' },
+      ];
       store.decisions.record({ loanRequestId: 8, action: 'skip', reasons, dryRun: false, decidedAtMs: Date.parse('2026-03-03T00:00:00Z') });
-      const row = databaseOf(store).prepare('SELECT reasons_json, reason_values_json FROM decisions WHERE loan_request_id = 8').get() as { reasons_json: string; reason_values_json: string };
+      const row = databaseOf(store).prepare('SELECT reasons_json, reason_values_json FROM decisions WHERE loan_request_id = 8').get() as {
+        reasons_json: string;
+        reason_values_json: string;
+      };
       expect(row.reasons_json).toBe(JSON.stringify(['filter credit_score < 600', 'service refused: RULE_REFUSED: signed']));
       expect(JSON.parse(row.reason_values_json)).toEqual(reasons);
       expect(store.decisions.get(8)?.reasonValues).toEqual(reasons);
       expect(store.decisions.get(8)?.reasons).toEqual(reasons.map(reasonText));
 
       const shadows = createShadowDecisionsRepository(databaseOf(store));
-      shadows.record({ loanRequestId: 8, strategy: 'challenger', contentHash: null, action: 'skip', rate: null, probability: null, modelledAccept: null, amountCents: 500, maxRate: 0.3, reasons, needed: [], decidedAtMs: Date.parse('2026-03-03T00:00:00Z') });
+      shadows.record({
+        loanRequestId: 8,
+        strategy: 'challenger',
+        contentHash: null,
+        action: 'skip',
+        rate: null,
+        probability: null,
+        modelledAccept: null,
+        amountCents: 500,
+        maxRate: 0.3,
+        reasons,
+        needed: [],
+        decidedAtMs: Date.parse('2026-03-03T00:00:00Z'),
+      });
       expect(shadows.forRequest(8)[0]).toMatchObject({ reasons: reasons.map(reasonText), reasonValues: reasons });
     } finally {
       store.close();

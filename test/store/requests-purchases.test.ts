@@ -33,7 +33,11 @@ describe('requests', () => {
   });
 
   it('lists by first-seen time within [since, until)', () => {
-    for (const [id, at] of [[1, T0], [2, T0 + HOUR], [3, T0 + 2 * HOUR]] as const) {
+    for (const [id, at] of [
+      [1, T0],
+      [2, T0 + HOUR],
+      [3, T0 + 2 * HOUR],
+    ] as const) {
       store.requests.markSeen(loanRequest({ id }), 'poll', at);
     }
     expect(store.requests.list().map((r) => r.loanRequestId)).toEqual([1, 2, 3]);
@@ -58,7 +62,15 @@ describe('purchases', () => {
       payload: { p2p_score: { score: 70 } },
     });
     store.purchases.record({ loanRequestId: 1, kind: 'banking_data', costCents: 0, boughtAtMs: T0 + 1, ok: true });
-    store.purchases.record({ loanRequestId: 2, kind: 'provider', provider: 'B', costCents: 150, boughtAtMs: T0 + DAY, ok: false, error: 'score not found' });
+    store.purchases.record({
+      loanRequestId: 2,
+      kind: 'provider',
+      provider: 'B',
+      costCents: 150,
+      boughtAtMs: T0 + DAY,
+      ok: false,
+      error: 'score not found',
+    });
     store.purchases.record({ loanRequestId: 2, kind: 'provider', provider: 'A', costCents: 20000, boughtAtMs: T0 + 2 * DAY, ok: true });
 
     expect(store.purchases.spendCents({ fromMs: T0, toMs: T0 + 3 * DAY })).toBe(20300);

@@ -115,12 +115,29 @@ describe('record export from a store holding redacted purchases', () => {
     const db = join(dir, 'lendbot.db');
     const store = openStore(db);
     store.requests.markSeen(request, 'poll', Date.parse('2026-11-20T14:00:01Z'));
-    store.purchases.record({ loanRequestId: request.id, kind: 'banking_data', costCents: 0, boughtAtMs: Date.parse('2026-11-20T14:00:05Z'), ok: true, payload: raw });
-    store.purchases.record({ loanRequestId: request.id, kind: 'provider', provider: 'provider_a', costCents: 50, boughtAtMs: Date.parse('2026-11-20T14:00:09Z'), ok: true, payload: providerA() });
+    store.purchases.record({
+      loanRequestId: request.id,
+      kind: 'banking_data',
+      costCents: 0,
+      boughtAtMs: Date.parse('2026-11-20T14:00:05Z'),
+      ok: true,
+      payload: raw,
+    });
+    store.purchases.record({
+      loanRequestId: request.id,
+      kind: 'provider',
+      provider: 'provider_a',
+      costCents: 50,
+      boughtAtMs: Date.parse('2026-11-20T14:00:09Z'),
+      ok: true,
+      payload: providerA(),
+    });
     store.close();
 
     // Closing checkpoints the WAL into the file: every byte lendbot keeps is in this folder.
-    const written = readdirSync(dir).map((name) => readFileSync(join(dir, name)).toString('latin1')).join('\n');
+    const written = readdirSync(dir)
+      .map((name) => readFileSync(join(dir, name)).toString('latin1'))
+      .join('\n');
     for (const text of PERSONAL) expect(written).not.toContain(text);
 
     const out = join(dir, 'recording.jsonl');
@@ -132,7 +149,10 @@ describe('record export from a store holding redacted purchases', () => {
     if (!parsed.ok) throw new Error(parsed.message);
     const stored = parsed.value.data_aggs;
     if (stored === undefined) throw new Error('the recording line has no banking data');
-    expect(stored.data_aggregation?.DepAcctTrns?.BankAcctTrnRec.map((transaction) => transaction.Memo)).toEqual([REDACTED_TEXT, REDACTED_TEXT]);
+    expect(stored.data_aggregation?.DepAcctTrns?.BankAcctTrnRec.map((transaction) => transaction.Memo)).toEqual([
+      REDACTED_TEXT,
+      REDACTED_TEXT,
+    ]);
     expect(parsed.value.scores).toEqual({ provider_a: providerA() });
 
     const fromBank = allFeatures(request, { bankingData: raw, providerResults: { provider_a: providerA() } });
@@ -142,7 +162,11 @@ describe('record export from a store holding redacted purchases', () => {
     for (const name of ['balanced', 'cashflow', 'conservative']) {
       const strategy = await loadStrategyFile(fileURLToPath(new URL(`../../strategies/${name}.yaml`, import.meta.url)));
       const decideFromBank = evaluate(request, { bankingData: raw, providerResults: { provider_a: providerA() } }, strategy);
-      const decideFromStore = evaluate(parsed.value.loan_request, { bankingData: stored, providerResults: parsed.value.scores ?? {} }, strategy);
+      const decideFromStore = evaluate(
+        parsed.value.loan_request,
+        { bankingData: stored, providerResults: parsed.value.scores ?? {} },
+        strategy,
+      );
       expect(decideFromStore).toEqual(decideFromBank);
     }
   });

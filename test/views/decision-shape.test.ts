@@ -17,7 +17,14 @@ import type { DecisionJson } from '../../src/domain/decision-json.js';
 import { databaseOf } from '../../src/store/index.js';
 import { runCli } from '../cli/run-cli.js';
 import { OFFER_ALL } from '../daemon/daemon-harness.js';
-import { callTool, CLAUDE_TOKEN, connectAgent, OPERATOR_TOKEN, startOperatorHarness, type OperatorHarness } from '../operator/operator-harness.js';
+import {
+  callTool,
+  CLAUDE_TOKEN,
+  connectAgent,
+  OPERATOR_TOKEN,
+  startOperatorHarness,
+  type OperatorHarness,
+} from '../operator/operator-harness.js';
 
 /** The shape's names: every surface gives each decision all of them. */
 const SHAPE: ReadonlyArray<keyof DecisionJson> = [
@@ -69,7 +76,10 @@ afterAll(async () => {
 async function fromCli(db: string): Promise<Map<number, Record<string, unknown>>> {
   const result = await runCli(['decisions', '--db', db, '--json']);
   expect(result.code, result.stderr).toBe(0);
-  const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  const lines = result.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
   return new Map(lines.map((line) => [line.loan_request_id as number, line]));
 }
 
@@ -91,7 +101,20 @@ async function fromMcp(): Promise<Map<number, Record<string, unknown>>> {
 /** `lendbot backtest --db ... --json FILE --decisions`: the replay's decisions, by request id. */
 async function fromBacktest(db: string): Promise<Map<number, Record<string, unknown>>> {
   const out = join(dir, 'backtest.json');
-  const result = await runCli(['backtest', '--db', db, '--strategy', OFFER_ALL, '--draws', '1', '--no-sensitivity', '--no-worlds', '--json', out, '--decisions']);
+  const result = await runCli([
+    'backtest',
+    '--db',
+    db,
+    '--strategy',
+    OFFER_ALL,
+    '--draws',
+    '1',
+    '--no-sensitivity',
+    '--no-worlds',
+    '--json',
+    out,
+    '--decisions',
+  ]);
   expect(result.code, result.stderr).toBe(0);
   const found: Array<Record<string, unknown>> = [];
   // Wherever the result keeps them: every array named `decisions`.
@@ -126,13 +149,27 @@ describe('one decision shape', () => {
       expect(shapeOf(surfaces.api.get(id) ?? {})).toEqual(cli);
       expect(shapeOf(surfaces.mcp.get(id) ?? {})).toEqual(cli);
     }
-    expect(shapeOf(surfaces.cli.get(offered) ?? {})).toMatchObject({ action: 'offer', strategy: 'offer-all', source: 'strategies', guard_code: null, placement: 'placed', dry_run: false });
+    expect(shapeOf(surfaces.cli.get(offered) ?? {})).toMatchObject({
+      action: 'offer',
+      strategy: 'offer-all',
+      source: 'strategies',
+      guard_code: null,
+      placement: 'placed',
+      dry_run: false,
+    });
     expect(surfaces.cli.get(skipped)).toMatchObject({ action: 'skip', guard_code: 'risk_level_not_allowed', placement: null });
     // The backtest: the same decisions by the same step (sent nowhere: dry_run, no placement).
     for (const id of [offered, skipped]) {
       const live = shapeOf(surfaces.cli.get(id) ?? {});
       const replayed = shapeOf(surfaces.backtest.get(id) ?? {});
-      const same = (decision: Record<string, unknown>) => ({ action: decision.action, rate: decision.rate, strategy: decision.strategy, source: decision.source, reasons: decision.reasons, guard_code: decision.guard_code });
+      const same = (decision: Record<string, unknown>) => ({
+        action: decision.action,
+        rate: decision.rate,
+        strategy: decision.strategy,
+        source: decision.source,
+        reasons: decision.reasons,
+        guard_code: decision.guard_code,
+      });
       expect(same(replayed)).toEqual(same(live));
       expect(replayed).toMatchObject({ placement: null, dry_run: true });
     }

@@ -30,12 +30,24 @@ describe('equity kept between syncs', () => {
 
   it('is made again when a sync stores new transfers or loans', () => {
     expect(equityNowKept(h.store, AT, DEFAULT_LOSS_RATES).cashCents).toBe(100_000);
-    h.store.account.replaceTransfers([{ date: '2026-03-01', transactions: [deposit('1000.00')] }, { date: '2026-03-10', transactions: [deposit('500.00')] }], AT + 1_000);
+    h.store.account.replaceTransfers(
+      [
+        { date: '2026-03-01', transactions: [deposit('1000.00')] },
+        { date: '2026-03-10', transactions: [deposit('500.00')] },
+      ],
+      AT + 1_000,
+    );
     expect(equityNowKept(h.store, AT + 2_000, DEFAULT_LOSS_RATES).cashCents).toBe(150_000);
     const version = h.store.account.ledgerVersion();
-    h.store.account.upsertLoans([loanSchema.parse({ id: 7, loan_amount: 500, interest_rate: 0.2, status: 'funded' })], 'current', AT + 3_000);
+    h.store.account.upsertLoans(
+      [loanSchema.parse({ id: 7, loan_amount: 500, interest_rate: 0.2, status: 'funded' })],
+      'current',
+      AT + 3_000,
+    );
     expect(h.store.account.ledgerVersion()).not.toBe(version);
-    expect(equityNowKept(h.store, AT + 4_000, DEFAULT_LOSS_RATES)).toEqual({ ...equityNow(h.store, { now: () => AT + 4_000 }, DEFAULT_LOSS_RATES) });
+    expect(equityNowKept(h.store, AT + 4_000, DEFAULT_LOSS_RATES)).toEqual({
+      ...equityNow(h.store, { now: () => AT + 4_000 }, DEFAULT_LOSS_RATES),
+    });
   });
 
   it('is made again with other loss shares', () => {

@@ -95,11 +95,13 @@ function storeTruth(): Figures {
   for (const offer of h.store.offers.listByState(['intent', 'placed', 'refused', 'unknown', 'accepted', 'funded', 'rejected', 'expired'])) {
     const loan = h.store.account.loanForRequest(offer.loanRequestId);
     const fate = h.store.offers.fate(offer, guard)?.fate;
-    if (loan !== undefined) states[offer.loanRequestId] = loan.status.toLowerCase() === 'pending' && offer.state !== 'funded' ? 'accepted' : 'funded';
+    if (loan !== undefined)
+      states[offer.loanRequestId] = loan.status.toLowerCase() === 'pending' && offer.state !== 'funded' ? 'accepted' : 'funded';
     else states[offer.loanRequestId] = fate === 'pending' ? 'placed' : (fate ?? offer.state);
     if (Date.parse(offer.createdAt) >= nowMs - OFFER_COUNT_WINDOW_MS) recent[offer.loanRequestId] = states[offer.loanRequestId] ?? '';
     // An offer reserves when the guard's figure without it is smaller by its amount.
-    if (reservedCents - h.store.offers.reserved({ ...guard, exceptOfferId: offer.id }) === offer.totalAmountCents) reserving.push(offer.loanRequestId);
+    if (reservedCents - h.store.offers.reserved({ ...guard, exceptOfferId: offer.id }) === offer.totalAmountCents)
+      reserving.push(offer.loanRequestId);
   }
   const balanceCents = balanceFromStore(h.store);
   const equity = equityNow(h.store, { now: () => nowMs });
@@ -242,11 +244,14 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     await expect.poll(() => page.locator('[data-testid="offers-table"] tbody tr').count(), { timeout: UI_WAIT_MS }).toBe(offers);
     await expect.poll(() => page.getByTestId('balance').textContent(), { timeout: UI_WAIT_MS }).not.toBe('');
     expectSameAs(truth, 'dashboard', await fromDashboard(page));
-    if (process.env.LENDBOT_SCREENSHOT_DIR) await page.getByTestId('card-balance').screenshot({ path: `${process.env.LENDBOT_SCREENSHOT_DIR}/balance-card.png` });
+    if (process.env.LENDBOT_SCREENSHOT_DIR)
+      await page.getByTestId('card-balance').screenshot({ path: `${process.env.LENDBOT_SCREENSHOT_DIR}/balance-card.png` });
     await expect.poll(() => page.getByTestId('forecast-summary').textContent(), { timeout: UI_WAIT_MS }).toMatch(/^Expected back/);
     await expect.poll(() => page.getByTestId('returns-totals').textContent(), { timeout: UI_WAIT_MS }).toMatch(/^equity/);
     expectSameAs(truth, 'dashboard returns and money coming back', await fromDashboardMoney(page));
-    await expect.poll(() => page.locator('[data-testid="decision-row"][data-action="offer"]').count(), { timeout: UI_WAIT_MS }).toBe(offers);
+    await expect
+      .poll(() => page.locator('[data-testid="decision-row"][data-action="offer"]').count(), { timeout: UI_WAIT_MS })
+      .toBe(offers);
     expectSameAs(truth, 'dashboard decisions', await fromDashboardDecisions(page));
   });
 
@@ -254,7 +259,12 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     const truth = storeTruth();
     const nowMs = h.sandbox.clock.now();
     // Wired as the daemon wires it (daemon.ts): the returns series for interest and losses.
-    const digest = storeDigestFigures({ store: h.store, limits: () => riskLimitsSchema.parse(RISK), dryRun: false, earnings: (ms) => returnsFromStore(h.store, ms) });
+    const digest = storeDigestFigures({
+      store: h.store,
+      limits: () => riskLimitsSchema.parse(RISK),
+      dryRun: false,
+      earnings: (ms) => returnsFromStore(h.store, ms),
+    });
     // Over the whole run so far, the interest earned is all of it.
     expectSameAs(truth, 'digest', fromDigest(digest.figures({ fromMs: 0, toMs: nowMs + 1 }, nowMs)));
   });
@@ -273,9 +283,14 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
 
     const list = await runCli(['decisions', '--config', config, '--json']);
     expect(list).toMatchObject({ code: 0, stderr: '' });
-    const lines = list.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = list.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const each = await Promise.all(
-      Object.keys(truth.states).map(async (id) => JSON.parse((await runCli(['decisions', '--config', config, '--id', id, '--json'])).stdout) as Record<string, unknown>),
+      Object.keys(truth.states).map(
+        async (id) => JSON.parse((await runCli(['decisions', '--config', config, '--id', id, '--json'])).stdout) as Record<string, unknown>,
+      ),
     );
     // The loan in collection is 'late' there (the loan's fate after funding), as the store lists it.
     expect(lines.find((line) => line.loan_request_id === built.missed)?.outcome).toBe('late');

@@ -51,7 +51,11 @@ export function countStates(states: Record<number, string>): Record<string, numb
 }
 
 function nonZero(counts: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0).sort(([a], [b]) => a.localeCompare(b)));
+  return Object.fromEntries(
+    Object.entries(counts)
+      .filter(([, n]) => n > 0)
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 }
 
 const ascending = (ids: number[]): number[] => [...ids].sort((a, b) => a - b);
@@ -98,7 +102,9 @@ function fromEquityJson(equity: Record<string, number | undefined> | null): Show
 }
 
 /** Equity and its parts from the camelCase figures (the status report: overview, get_status; /api/returns totals). */
-function fromEquityFigures(equity: Pick<Figures, 'equityCents' | 'cashCents' | 'outstandingCents' | 'expectedLossCents' | 'interestCents'> | null): Shown {
+function fromEquityFigures(
+  equity: Pick<Figures, 'equityCents' | 'cashCents' | 'outstandingCents' | 'expectedLossCents' | 'interestCents'> | null,
+): Shown {
   // A surface that shows no equity where the lender looks for it shows NaN: never equal to the store's.
   if (equity === null) return { equityCents: Number.NaN };
   const { equityCents, cashCents, outstandingCents, expectedLossCents, interestCents } = equity;
@@ -111,9 +117,18 @@ function fromCashFlowJson(nextMonth: { expected_cents: number }, twelveMonthsCen
 }
 
 /** The status report's cash flow (overview, get_status): camelCase. */
-function fromCashFlowStatus(cashFlow: { nextMonth: { expectedCents: number }; twelveMonths: { expectedCents: number }; idle: { share: number } }): Shown {
+function fromCashFlowStatus(cashFlow: {
+  nextMonth: { expectedCents: number };
+  twelveMonths: { expectedCents: number };
+  idle: { share: number };
+}): Shown {
   const share = cashFlow.idle.share;
-  return { nextMonthCents: cashFlow.nextMonth.expectedCents, twelveMonthsCents: cashFlow.twelveMonths.expectedCents, idleShare: share, idlePercent: Math.round(share * 100) };
+  return {
+    nextMonthCents: cashFlow.nextMonth.expectedCents,
+    twelveMonthsCents: cashFlow.twelveMonths.expectedCents,
+    idleShare: share,
+    idlePercent: Math.round(share * 100),
+  };
 }
 
 type EquityStatus = Parameters<typeof fromEquityFigures>[0];
@@ -121,7 +136,11 @@ type CashFlowShown = Parameters<typeof fromCashFlowStatus>[0];
 
 /** `lendbot status --json`. */
 export function fromStatusJson(json: Record<string, unknown>): Shown {
-  const cashFlow = json.cash_flow as { next_month: { expected_cents: number }; twelve_months: { expected_cents: number }; idle: { share: number } };
+  const cashFlow = json.cash_flow as {
+    next_month: { expected_cents: number };
+    twelve_months: { expected_cents: number };
+    idle: { share: number };
+  };
   return {
     recentCounts: nonZero(json.offers_by_state as Record<string, number>),
     balanceCents: json.balance_cents as number,
@@ -153,10 +172,19 @@ export async function fromApi(base: string, token: string): Promise<Shown> {
     if (!response.ok) throw new Error(`GET ${path}: ${response.status}`);
     return (await response.json()) as T;
   };
-  const overview = await get<{ status: { balanceCents: number; reservedCents: number; freeCents: number; equity: EquityStatus; cashFlow: CashFlowShown } }>('/api/overview');
+  const overview = await get<{
+    status: { balanceCents: number; reservedCents: number; freeCents: number; equity: EquityStatus; cashFlow: CashFlowShown };
+  }>('/api/overview');
   const { offers } = await get<{ offers: OfferShown[] }>('/api/offers?limit=1000');
   const { balanceCents, reservedCents, freeCents } = overview.status;
-  return { ...fromOffers(offers), balanceCents, reservedCents, freeCents, ...fromEquityFigures(overview.status.equity), ...fromCashFlowStatus(overview.status.cashFlow) };
+  return {
+    ...fromOffers(offers),
+    balanceCents,
+    reservedCents,
+    freeCents,
+    ...fromEquityFigures(overview.status.equity),
+    ...fromCashFlowStatus(overview.status.cashFlow),
+  };
 }
 
 /** GET /api/returns: its totals (the last point of the equity, interest and losses series). */
@@ -171,7 +199,10 @@ export async function fromApiReturns(base: string, token: string): Promise<Shown
 /** GET /api/cash-flow: the forecast's next month and 12 months, and idle cash now. */
 export async function fromApiCashFlow(base: string, token: string): Promise<Shown> {
   const response = await fetch(new URL('/api/cash-flow', base), { headers: { authorization: `Bearer ${token}` } });
-  const { forecast, idle } = (await response.json()) as { forecast: { next_month: { expected_cents: number }; totals: { expected_cents: number } }; idle: { share: number } };
+  const { forecast, idle } = (await response.json()) as {
+    forecast: { next_month: { expected_cents: number }; totals: { expected_cents: number } };
+    idle: { share: number };
+  };
   return fromCashFlowJson(forecast.next_month, forecast.totals.expected_cents, idle.share);
 }
 
@@ -323,14 +354,21 @@ export function fromStatusText(text: string): Shown {
 
 /** The digest's figures (what the daily or weekly chat message says), over the whole run so far. */
 export function fromDigest(figures: { interestCents: number; idleShare: number; nextMonthInflowCents: number }): Shown {
-  return { interestCents: figures.interestCents, nextMonthCents: figures.nextMonthInflowCents, idleShare: figures.idleShare, idlePercent: Math.round(figures.idleShare * 100) };
+  return {
+    interestCents: figures.interestCents,
+    nextMonthCents: figures.nextMonthInflowCents,
+    idleShare: figures.idleShare,
+    idlePercent: Math.round(figures.idleShare * 100),
+  };
 }
 
 /** The dashboard's decisions table as chromium shows it: the offer column of each offer decision. */
 export async function fromDashboardDecisions(page: Page): Promise<Shown> {
-  const rows = await page.locator('[data-testid="decision-row"][data-action="offer"]').evaluateAll((trs) =>
-    trs.map((tr) => ({ request: tr.getAttribute('data-request-id') ?? '', offer: tr.querySelector('td:last-child')?.textContent ?? '' })),
-  );
+  const rows = await page
+    .locator('[data-testid="decision-row"][data-action="offer"]')
+    .evaluateAll((trs) =>
+      trs.map((tr) => ({ request: tr.getAttribute('data-request-id') ?? '', offer: tr.querySelector('td:last-child')?.textContent ?? '' })),
+    );
   const states = Object.fromEntries(rows.map((row) => [Number(row.request), row.offer]));
   return { states, counts: countStates(states) };
 }

@@ -22,7 +22,13 @@ async function listen(
   before: (server: WebhookServer) => void = () => undefined,
 ): Promise<{ server: WebhookServer; url: string; store: ReturnType<typeof tempStore>['store'] }> {
   const { store, cleanup } = tempStore();
-  const server = buildWebhookServer({ secret: SECRET, inbox: store.inbox, clock: new ManualClock(T0), log: silentLogger, worker: { wake: onStored } });
+  const server = buildWebhookServer({
+    secret: SECRET,
+    inbox: store.inbox,
+    clock: new ManualClock(T0),
+    log: silentLogger,
+    worker: { wake: onStored },
+  });
   before(server);
   server.addHook('onSend', async (_request, reply, payload) => {
     steps.push(`answer ${reply.statusCode}`);

@@ -10,10 +10,22 @@ import { formatStatusText, statusJson } from '../../src/ops/status-text.js';
 import { riskLimitsSchema } from '../../src/risk/index.js';
 import { buildWebhookServer, REFUSAL_WARNING_KEY, storedRefusalWarning } from '../../src/webhook/index.js';
 import { startNotificationReceiver, type NotificationReceiver } from '../ops/notification-receiver.js';
-import { DATA, SECRET, TOPIC, dataLayoutBody, eventClaims, signToken, startListener, tokenBody, type Harness, type ListenerOptions } from './webhook-fixtures.js';
+import {
+  DATA,
+  SECRET,
+  TOPIC,
+  dataLayoutBody,
+  eventClaims,
+  signToken,
+  startListener,
+  tokenBody,
+  type Harness,
+  type ListenerOptions,
+} from './webhook-fixtures.js';
 
 const MINUTE = 60_000;
-const ENVELOPE_PINNED_MESSAGE = 'token claims are not the envelope layout (webhook_uuid, topic and data are not all claims) and webhook.token_layout is envelope; auto reads both';
+const ENVELOPE_PINNED_MESSAGE =
+  'token claims are not the envelope layout (webhook_uuid, topic and data are not all claims) and webhook.token_layout is envelope; auto reads both';
 
 let h: Harness;
 let receiver: NotificationReceiver | undefined;
@@ -29,7 +41,12 @@ afterEach(async () => {
 
 /** A genuine data-layout delivery that a listener pinned to envelope refuses (400 layout_mismatch). */
 async function refusedGenuine(uuidSuffix: number): Promise<void> {
-  const answer = await h.post(await dataLayoutBody({ uuid: `6f1d2c3b-4a59-4e68-9d7c-00000000000${uuidSuffix}`, data: { ...DATA, loan_request_id: 3000 + uuidSuffix } }));
+  const answer = await h.post(
+    await dataLayoutBody({
+      uuid: `6f1d2c3b-4a59-4e68-9d7c-00000000000${uuidSuffix}`,
+      data: { ...DATA, loan_request_id: 3000 + uuidSuffix },
+    }),
+  );
   expect(answer).toMatchObject({ status: 400, body: { code: 'layout_mismatch' } });
 }
 
@@ -59,7 +76,9 @@ describe('the refused-webhooks warning', () => {
     expect(report.status).toBe('degraded');
     expect(report.checks.webhook).toEqual({ ok: false, warning, since, refused: 3 });
     expect(statusJson(status()).webhook_refusals).toEqual({ since, refused: 3, warning });
-    const line = formatStatusText(status()).split('\n').find((text) => text.startsWith('webhook tokens'));
+    const line = formatStatusText(status())
+      .split('\n')
+      .find((text) => text.startsWith('webhook tokens'));
     expect(line?.replace(/^webhook tokens +/, '')).toBe(`REFUSED: ${warning}`);
     expect(h.outcomeLines().filter((line) => line['msg'] === 'webhook refused')).toHaveLength(3);
     expect(h.logText()).toContain('validly signed webhooks keep being refused: the token layout may be misread');
@@ -78,7 +97,9 @@ describe('the refused-webhooks warning', () => {
     await refusedGenuine(3);
     for (let i = 0; i < 5; i++) {
       expect((await h.post(await dataLayoutBody({ secret: 'not-the-secret' }))).status).toBe(401);
-      expect((await h.post(tokenBody(await signToken(eventClaims({ exp: Math.floor(h.clock.now() / 1000) - 3600 })))))).toMatchObject({ status: 401 });
+      expect(await h.post(tokenBody(await signToken(eventClaims({ exp: Math.floor(h.clock.now() / 1000) - 3600 }))))).toMatchObject({
+        status: 401,
+      });
       expect((await h.post('{"token": 3}')).status).toBe(400);
     }
     expect(storedRefusalWarning(h.store.state)).toBeUndefined();
@@ -156,11 +177,21 @@ describe('the refused-webhooks warning', () => {
     for (const n of [1, 2, 3]) await refusedGenuine(n);
     const { store } = h;
     // A new listener on the same store, reading both layouts: as after a restart with the setting fixed.
-    const again = buildWebhookServer({ secret: SECRET, inbox: store.inbox, clock: h.clock, log: silentLogger, refusalWarning: { state: store.state } });
+    const again = buildWebhookServer({
+      secret: SECRET,
+      inbox: store.inbox,
+      clock: h.clock,
+      log: silentLogger,
+      refusalWarning: { state: store.state },
+    });
     const address = await again.listen({ port: 0, host: '127.0.0.1' });
     try {
       expect(storedRefusalWarning(store.state)).toMatchObject({ refused: 3 });
-      const response = await fetch(`${address}/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-topic': TOPIC }, body: await dataLayoutBody() });
+      const response = await fetch(`${address}/webhooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-svc-topic': TOPIC },
+        body: await dataLayoutBody(),
+      });
       expect(response.status).toBe(200);
       expect(storedRefusalWarning(store.state)).toBeUndefined();
     } finally {

@@ -40,7 +40,17 @@ interface Proxy {
 
 const PUBLIC_HOST = 'lendbot.example.org';
 const FORWARDED_PATHS = new Set(['POST /webhooks', 'GET /healthz']);
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host', 'upgrade', 'te', 'trailer', 'proxy-connection']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'host',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-connection',
+]);
 
 /** A reverse proxy forwarding as docs/going-live.md's nginx and Caddy examples, to `upstream`. */
 async function startProxy(upstream: string, options: ProxyOptions): Promise<Proxy> {
@@ -135,7 +145,12 @@ describe.each(['buffer', 'stream'] as const)('a webhook through a reverse proxy 
     const [hop] = p.seen;
     expect(Buffer.concat(hop?.received ?? []).equals(Buffer.from(sent))).toBe(true);
     expect(Buffer.concat(hop?.forwarded ?? []).equals(Buffer.from(sent))).toBe(true);
-    expect(hop?.headers).toMatchObject({ host: PUBLIC_HOST, 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9, 127.0.0.1', 'x-svc-topic': TOPIC });
+    expect(hop?.headers).toMatchObject({
+      host: PUBLIC_HOST,
+      'x-forwarded-proto': 'https',
+      'x-forwarded-for': '203.0.113.9, 127.0.0.1',
+      'x-svc-topic': TOPIC,
+    });
     expect(l.store.inbox.get(UUID)).toMatchObject({ webhookUuid: UUID, topic: TOPIC, data: DATA });
     expect(l.outcomes).toEqual(['accepted']);
   });
@@ -169,8 +184,14 @@ const found = (command: string): boolean => spawnSync(command, ['version'], { st
 const nginxFound = found('nginx');
 const caddyFound = found('caddy');
 const required = process.env.LENDBOT_REQUIRE_PROXIES === '1';
-for (const [name, there] of [['nginx', nginxFound], ['caddy', caddyFound]] as const) {
-  if (!there && !required) console.warn(`reverse-proxy.test.ts: ${name} not found, its test of the guide's example is skipped (apt-get install ${name === 'nginx' ? 'nginx-light' : 'caddy'})`);
+for (const [name, there] of [
+  ['nginx', nginxFound],
+  ['caddy', caddyFound],
+] as const) {
+  if (!there && !required)
+    console.warn(
+      `reverse-proxy.test.ts: ${name} not found, its test of the guide's example is skipped (apt-get install ${name === 'nginx' ? 'nginx-light' : 'caddy'})`,
+    );
 }
 
 /** The lines between the markers of the guide's ```<language> block, aimed at `upstream` (host:port). */
@@ -223,7 +244,10 @@ function caddyCommand(dir: string, port: number, upstream: string): [string, str
 }
 
 async function startRealProxy(kind: 'nginx' | 'caddy', upstream: string): Promise<RealProxy> {
-  if (!(kind === 'nginx' ? nginxFound : caddyFound)) throw new Error(`${kind} is not installed and LENDBOT_REQUIRE_PROXIES=1 asks for it (apt-get install ${kind === 'nginx' ? 'nginx-light' : 'caddy'})`);
+  if (!(kind === 'nginx' ? nginxFound : caddyFound))
+    throw new Error(
+      `${kind} is not installed and LENDBOT_REQUIRE_PROXIES=1 asks for it (apt-get install ${kind === 'nginx' ? 'nginx-light' : 'caddy'})`,
+    );
   const dir = mkdtempSync(join(tmpdir(), `lendbot-${kind}-`));
   const port = await freePort();
   const [command, args] = (kind === 'nginx' ? nginxCommand : caddyCommand)(dir, port, new URL(upstream).host);
@@ -234,7 +258,13 @@ async function startRealProxy(kind: 'nginx' | 'caddy', upstream: string): Promis
   // Ready when it answers; bounded by tries, not by a clock.
   for (let attempt = 0; attempt < 200; attempt += 1) {
     if (child.exitCode !== null) break;
-    if (await fetch(`${url}/nothing`).then(() => true, () => false)) break;
+    if (
+      await fetch(`${url}/nothing`).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {
@@ -257,25 +287,28 @@ describe.each([
     proxied = undefined;
   });
 
-  it.skipIf(!there && !required)('passes a signed event through to be stored, refuses a forged one naming the proxy, forwards nothing else', async () => {
-    listener = await startListener();
-    proxied = await startRealProxy(kind, new URL(listener.url).origin);
-    expect(await post(proxied.url, await marketplaceBody(), MARKETPLACE_HEADERS)).toEqual({ status: 200, body: { status: 'accepted' } });
-    expect(listener.store.inbox.get(UUID)).toMatchObject({ webhookUuid: UUID, topic: TOPIC, data: DATA });
+  it.skipIf(!there && !required)(
+    'passes a signed event through to be stored, refuses a forged one naming the proxy, forwards nothing else',
+    async () => {
+      listener = await startListener();
+      proxied = await startRealProxy(kind, new URL(listener.url).origin);
+      expect(await post(proxied.url, await marketplaceBody(), MARKETPLACE_HEADERS)).toEqual({ status: 200, body: { status: 'accepted' } });
+      expect(listener.store.inbox.get(UUID)).toMatchObject({ webhookUuid: UUID, topic: TOPIC, data: DATA });
 
-    const forged = tokenBody(await signToken(eventClaims({ webhook_uuid: '7e1d2c3b-4a59-4e68-9d7c-0b1a2c3d4e5f' }), 'not-the-secret'));
-    expect((await post(proxied.url, forged, MARKETPLACE_HEADERS)).status).toBe(401);
-    expect(listener.outcomeLines().at(-1)).toMatchObject({ outcome: 'forged', remoteAddress: '127.0.0.1' });
-    expect(listener.logText()).not.toContain('203.0.113.9');
+      const forged = tokenBody(await signToken(eventClaims({ webhook_uuid: '7e1d2c3b-4a59-4e68-9d7c-0b1a2c3d4e5f' }), 'not-the-secret'));
+      expect((await post(proxied.url, forged, MARKETPLACE_HEADERS)).status).toBe(401);
+      expect(listener.outcomeLines().at(-1)).toMatchObject({ outcome: 'forged', remoteAddress: '127.0.0.1' });
+      expect(listener.logText()).not.toContain('203.0.113.9');
 
-    // nginx refuses GET at the proxy (limit_except POST); Caddy forwards it and the listener answers as it would.
-    const getDirect = (await fetch(listener.url)).status;
-    expect(getDirect).toBe(404);
-    expect((await fetch(`${proxied.url}/webhooks`)).status).toBe(kind === 'nginx' ? 403 : getDirect);
-    expect((await fetch(`${proxied.url}/metrics`)).status).toBe(404);
-    expect((await fetch(`${proxied.url}/api/status`)).status).toBe(404);
-    expect(listener.outcomes).toEqual(['accepted', 'forged']);
-  });
+      // nginx refuses GET at the proxy (limit_except POST); Caddy forwards it and the listener answers as it would.
+      const getDirect = (await fetch(listener.url)).status;
+      expect(getDirect).toBe(404);
+      expect((await fetch(`${proxied.url}/webhooks`)).status).toBe(kind === 'nginx' ? 403 : getDirect);
+      expect((await fetch(`${proxied.url}/metrics`)).status).toBe(404);
+      expect((await fetch(`${proxied.url}/api/status`)).status).toBe(404);
+      expect(listener.outcomes).toEqual(['accepted', 'forged']);
+    },
+  );
 
   it.skipIf(!there && !required)('refuses a body over 64 KiB with 413, storing nothing', async () => {
     listener = await startListener();

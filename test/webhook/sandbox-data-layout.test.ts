@@ -23,8 +23,14 @@ describe('the daemon and a sandbox sending data-layout webhooks', () => {
       ['delivered', 1],
       ['delivered', 1],
     ]);
-    for (const [delivery, request] of [[deliveries[0]!, first], [deliveries[1]!, second]] as const) {
-      expect(harness.store.inbox.get(delivery.webhookUuid)).toMatchObject({ topic: 'new_loan_request_created', data: { loan_request_id: request.id } });
+    for (const [delivery, request] of [
+      [deliveries[0]!, first],
+      [deliveries[1]!, second],
+    ] as const) {
+      expect(harness.store.inbox.get(delivery.webhookUuid)).toMatchObject({
+        topic: 'new_loan_request_created',
+        data: { loan_request_id: request.id },
+      });
       expect(harness.store.requests.get(request.id)!.source).toBe('webhook');
     }
     const received = harness.logs.filter((line) => line['msg'] === 'webhook received');

@@ -4,7 +4,19 @@ import { generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { databaseOf } from '../../src/store/index.js';
 import { payloadSha256 } from '../../src/webhook/index.js';
-import { DATA, SECRET, TOPIC, UUID, dataLayoutBody, eventClaims, signToken, startListener, tokenBody, type Harness, type ListenerOptions } from './webhook-fixtures.js';
+import {
+  DATA,
+  SECRET,
+  TOPIC,
+  UUID,
+  dataLayoutBody,
+  eventClaims,
+  signToken,
+  startListener,
+  tokenBody,
+  type Harness,
+  type ListenerOptions,
+} from './webhook-fixtures.js';
 
 const OTHER_UUID = '0b1a2c3d-4e5f-4a59-8d7c-6f1d2c3b4a59';
 
@@ -18,7 +30,11 @@ afterEach(async () => {
 });
 
 function inboxRows(): Array<{ webhook_uuid: string; topic: string; data_json: string }> {
-  return databaseOf(h.store).prepare('SELECT webhook_uuid, topic, data_json FROM webhook_inbox ORDER BY rowid').all() as Array<{ webhook_uuid: string; topic: string; data_json: string }>;
+  return databaseOf(h.store).prepare('SELECT webhook_uuid, topic, data_json FROM webhook_inbox ORDER BY rowid').all() as Array<{
+    webhook_uuid: string;
+    topic: string;
+    data_json: string;
+  }>;
 }
 
 describe('token layouts, auto (the default)', () => {
@@ -46,7 +62,10 @@ describe('token layouts, auto (the default)', () => {
   it('stores a data-layout event of an unknown topic as ignored', async () => {
     await listen();
     const body = tokenBody(await signToken({ loan_id: 3 }), { webhook_uuid: OTHER_UUID, topic: 'loan_funded' });
-    expect(await h.post(body, { 'content-type': 'application/json', 'x-svc-topic': 'loan_funded' })).toEqual({ status: 200, body: { status: 'ignored' } });
+    expect(await h.post(body, { 'content-type': 'application/json', 'x-svc-topic': 'loan_funded' })).toEqual({
+      status: 200,
+      body: { status: 'ignored' },
+    });
     expect(h.store.inbox.get(OTHER_UUID)).toMatchObject({ topic: 'loan_funded', outcome: 'ignored' });
   });
 
@@ -56,7 +75,9 @@ describe('token layouts, auto (the default)', () => {
     const answer = await h.post(body);
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ error: 'malformed', code: 'event_fields_invalid' });
-    expect((answer.body as { message: string }).message).toMatch(/read as the data layout, which needs webhook_uuid \(a UUID\) beside the token.*invalid at webhook_uuid$/);
+    expect((answer.body as { message: string }).message).toMatch(
+      /read as the data layout, which needs webhook_uuid \(a UUID\) beside the token.*invalid at webhook_uuid$/,
+    );
     expect(inboxRows()).toEqual([]);
   });
 });
@@ -69,7 +90,8 @@ describe('pinned layouts', () => {
       body: {
         error: 'malformed',
         code: 'layout_mismatch',
-        message: 'token claims are not the envelope layout (webhook_uuid, topic and data are not all claims) and webhook.token_layout is envelope; auto reads both',
+        message:
+          'token claims are not the envelope layout (webhook_uuid, topic and data are not all claims) and webhook.token_layout is envelope; auto reads both',
       },
     });
     expect(await h.post(tokenBody(await signToken(eventClaims())))).toEqual({ status: 200, body: { status: 'accepted' } });
@@ -83,7 +105,8 @@ describe('pinned layouts', () => {
       body: {
         error: 'malformed',
         code: 'layout_mismatch',
-        message: 'token claims are the envelope layout (webhook_uuid, topic and data are claims) and webhook.token_layout is data; auto reads both',
+        message:
+          'token claims are the envelope layout (webhook_uuid, topic and data are claims) and webhook.token_layout is data; auto reads both',
       },
     });
     expect(await h.post(await dataLayoutBody())).toEqual({ status: 200, body: { status: 'accepted' } });
@@ -128,7 +151,10 @@ describe('deduplication on the signed content', () => {
     await listen();
     const token = await signToken({ ...DATA, iat: 1_700_000_000 });
     expect(await h.post(tokenBody(token, { webhook_uuid: UUID, topic: TOPIC }))).toEqual({ status: 200, body: { status: 'accepted' } });
-    expect(await h.post(tokenBody(token, { webhook_uuid: OTHER_UUID, topic: TOPIC }))).toEqual({ status: 200, body: { status: 'duplicate' } });
+    expect(await h.post(tokenBody(token, { webhook_uuid: OTHER_UUID, topic: TOPIC }))).toEqual({
+      status: 200,
+      body: { status: 'duplicate' },
+    });
     expect(inboxRows().map((row) => row.webhook_uuid)).toEqual([UUID]);
     expect(h.stored).toHaveLength(1);
     expect(h.outcomes).toEqual(['accepted', 'duplicate']);
@@ -148,7 +174,9 @@ describe('deduplication on the signed content', () => {
   it('still tells two genuine data-layout events apart by their signed content', async () => {
     await listen();
     expect((await h.post(await dataLayoutBody({ uuid: UUID }))).body).toEqual({ status: 'accepted' });
-    expect((await h.post(await dataLayoutBody({ uuid: OTHER_UUID, data: { ...DATA, loan_request_id: 2002 } }))).body).toEqual({ status: 'accepted' });
+    expect((await h.post(await dataLayoutBody({ uuid: OTHER_UUID, data: { ...DATA, loan_request_id: 2002 } }))).body).toEqual({
+      status: 'accepted',
+    });
     expect(inboxRows()).toHaveLength(2);
   });
 
@@ -168,7 +196,11 @@ describe('webhook.token_layout in the config', () => {
     expect(daemonConfigSchema.parse({ webhook: { token_layout: 'data' } }).webhook.token_layout).toBe('data');
     const wrong = daemonConfigSchema.safeParse({ webhook: { token_layout: 'claims' } });
     expect(wrong.success).toBe(false);
-    expect(wrong.error?.issues[0]).toMatchObject({ path: ['webhook', 'token_layout'], code: 'invalid_value', values: ['auto', 'envelope', 'data'] });
+    expect(wrong.error?.issues[0]).toMatchObject({
+      path: ['webhook', 'token_layout'],
+      code: 'invalid_value',
+      values: ['auto', 'envelope', 'data'],
+    });
   });
 });
 

@@ -32,7 +32,10 @@ describe('verifyWebhookToken', () => {
 
   it('marks topics it does not know, without checking their data', async () => {
     const result = await verify(await signToken(eventClaims({ topic: 'loan_funded', data: { anything: [1] }, iat: undefined })));
-    expect(result).toMatchObject({ ok: true, event: { webhookUuid: UUID, topic: 'loan_funded', data: { anything: [1] }, issuedAtMs: undefined, known: false } });
+    expect(result).toMatchObject({
+      ok: true,
+      event: { webhookUuid: UUID, topic: 'loan_funded', data: { anything: [1] }, issuedAtMs: undefined, known: false },
+    });
   });
 
   it('refuses a token signed with another secret', async () => {
@@ -49,18 +52,36 @@ describe('verifyWebhookToken', () => {
     const none = new UnsecuredJWT(eventClaims()).encode();
     const hs512 = await signToken(eventClaims(), SECRET, 'HS512');
     for (const token of [none, hs512]) {
-      expect(await verify(token)).toEqual({ ok: false, outcome: 'forged', code: 'alg_not_allowed', message: 'token algorithm is not HS256', misread: false });
+      expect(await verify(token)).toEqual({
+        ok: false,
+        outcome: 'forged',
+        code: 'alg_not_allowed',
+        message: 'token algorithm is not HS256',
+        misread: false,
+      });
     }
   });
 
   it('refuses text that is not a JWS', async () => {
-    expect(await verify('not.a.jwt')).toEqual({ ok: false, outcome: 'forged', code: 'not_a_jwt', message: 'token is not a valid JWS', misread: false });
+    expect(await verify('not.a.jwt')).toEqual({
+      ok: false,
+      outcome: 'forged',
+      code: 'not_a_jwt',
+      message: 'token is not a valid JWS',
+      misread: false,
+    });
   });
 
   it('checks exp when present, against the injected clock, with 30 s of tolerance', async () => {
     const exp = Math.floor(T0 / 1000) - 31;
     // Signed, but a time problem, not a misreading of the layout.
-    expect(await verify(await signToken(eventClaims({ exp })))).toEqual({ ok: false, outcome: 'forged', code: 'expired', message: 'token has expired', misread: false });
+    expect(await verify(await signToken(eventClaims({ exp })))).toEqual({
+      ok: false,
+      outcome: 'forged',
+      code: 'expired',
+      message: 'token has expired',
+      misread: false,
+    });
     expect((await verify(await signToken(eventClaims({ exp: exp + 2 })))).ok).toBe(true);
   });
 
@@ -106,8 +127,16 @@ describe('verifyWebhookToken', () => {
         'token claims are not an envelope (webhook_uuid, topic, data), so they are read as the data layout, which needs webhook_uuid (a UUID) beside the token in the body, and a topic there or in X-Svc-Topic: invalid at webhook_uuid, topic',
       misread: true,
     });
-    const notAnObject = await new CompactSign(new TextEncoder().encode('[1,2]')).setProtectedHeader({ alg: 'HS256' }).sign(webhookKey(SECRET));
-    expect(await verify(notAnObject)).toEqual({ ok: false, outcome: 'malformed', code: 'claims_invalid', message: 'token payload is not a JSON object', misread: true });
+    const notAnObject = await new CompactSign(new TextEncoder().encode('[1,2]'))
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(webhookKey(SECRET));
+    expect(await verify(notAnObject)).toEqual({
+      ok: false,
+      outcome: 'malformed',
+      code: 'claims_invalid',
+      message: 'token payload is not a JSON object',
+      misread: true,
+    });
   });
 
   it('checks new_loan_request_created data against spec 6.2', async () => {
@@ -151,18 +180,23 @@ describe('verifyWebhookToken', () => {
         ok: false,
         outcome: 'malformed',
         code: 'layout_mismatch',
-        message: 'token claims are not the envelope layout (webhook_uuid, topic and data are not all claims) and webhook.token_layout is envelope; auto reads both',
+        message:
+          'token claims are not the envelope layout (webhook_uuid, topic and data are not all claims) and webhook.token_layout is envelope; auto reads both',
         misread: true,
       });
       expect(await verifyWebhookToken(envelope, SECRET, { clock, beside, layout: 'data' })).toEqual({
         ok: false,
         outcome: 'malformed',
         code: 'layout_mismatch',
-        message: 'token claims are the envelope layout (webhook_uuid, topic and data are claims) and webhook.token_layout is data; auto reads both',
+        message:
+          'token claims are the envelope layout (webhook_uuid, topic and data are claims) and webhook.token_layout is data; auto reads both',
         misread: true,
       });
       expect(await verifyWebhookToken(data, SECRET, { clock, beside, layout: 'data' })).toMatchObject({ ok: true, layout: 'data' });
-      expect(await verifyWebhookToken(envelope, SECRET, { clock, beside, layout: 'envelope' })).toMatchObject({ ok: true, layout: 'envelope' });
+      expect(await verifyWebhookToken(envelope, SECRET, { clock, beside, layout: 'envelope' })).toMatchObject({
+        ok: true,
+        layout: 'envelope',
+      });
     });
 
     it('needs a UUID beside the token', async () => {
@@ -171,7 +205,8 @@ describe('verifyWebhookToken', () => {
         ok: false,
         outcome: 'malformed',
         code: 'event_fields_invalid',
-        message: 'the data layout (webhook.token_layout: data) needs webhook_uuid (a UUID) beside the token in the body, and a topic there or in X-Svc-Topic: invalid at webhook_uuid',
+        message:
+          'the data layout (webhook.token_layout: data) needs webhook_uuid (a UUID) beside the token in the body, and a topic there or in X-Svc-Topic: invalid at webhook_uuid',
         misread: true,
       });
     });
@@ -181,8 +216,17 @@ describe('verifyWebhookToken', () => {
       const { privateKey } = await generateKeyPair('RS256');
       const rs256 = await new SignJWT({ ...DATA }).setProtectedHeader({ alg: 'RS256' }).sign(privateKey);
       const wrong = await signToken(DATA, 'another-secret');
-      for (const [token, code] of [[none, 'alg_not_allowed'], [rs256, 'alg_not_allowed'], [wrong, 'bad_signature']] as const) {
-        expect(await verifyWebhookToken(token, SECRET, { clock, beside })).toMatchObject({ ok: false, outcome: 'forged', code, misread: false });
+      for (const [token, code] of [
+        [none, 'alg_not_allowed'],
+        [rs256, 'alg_not_allowed'],
+        [wrong, 'bad_signature'],
+      ] as const) {
+        expect(await verifyWebhookToken(token, SECRET, { clock, beside })).toMatchObject({
+          ok: false,
+          outcome: 'forged',
+          code,
+          misread: false,
+        });
       }
     });
   });

@@ -1,7 +1,18 @@
 import { databaseOf } from '../../src/store/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/webhook/index.js';
-import { DATA, TOPIC, UUID, eventClaims, nestedJson, signRawPayload, signToken, startListener, tokenBody, type Harness } from './webhook-fixtures.js';
+import {
+  DATA,
+  TOPIC,
+  UUID,
+  eventClaims,
+  nestedJson,
+  signRawPayload,
+  signToken,
+  startListener,
+  tokenBody,
+  type Harness,
+} from './webhook-fixtures.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -38,14 +49,20 @@ describe('webhook listener: nesting depth', () => {
     h = await startListener();
     const token = await signRawPayload(deepClaimsText(10_000, 'loan_funded'));
     const response = await h.post(tokenBody(token), { 'content-type': 'application/json', 'x-svc-topic': 'loan_funded' });
-    expect(response).toEqual({ status: 400, body: { error: 'malformed', code: 'too_deep', message: 'token claims nest deeper than 32 levels' } });
+    expect(response).toEqual({
+      status: 400,
+      body: { error: 'malformed', code: 'too_deep', message: 'token claims nest deeper than 32 levels' },
+    });
     expect(inboxCount(h)).toEqual({ n: 0 });
   });
 
   it('accepts claims exactly 32 levels deep and refuses 33', async () => {
     h = await startListener();
     // Claims (1) > data (2) > extra arrays: 30 arrays reach 32 levels.
-    expect(await h.post(tokenBody(await signRawPayload(deepClaimsText(MAX_JSON_DEPTH - 2))))).toEqual({ status: 200, body: { status: 'accepted' } });
+    expect(await h.post(tokenBody(await signRawPayload(deepClaimsText(MAX_JSON_DEPTH - 2))))).toEqual({
+      status: 200,
+      body: { status: 'accepted' },
+    });
     const deeper = await signToken(eventClaims({ webhook_uuid: '11111111-2222-4333-8444-555555555555' }));
     const tooDeep = await signRawPayload(deepClaimsText(MAX_JSON_DEPTH - 1).replace(UUID, '11111111-2222-4333-8444-555555555555'));
     expect((await h.post(tokenBody(tooDeep))).body).toMatchObject({ code: 'too_deep' });
@@ -56,13 +73,19 @@ describe('webhook listener: nesting depth', () => {
   it('400s raw JSON nested 100k deep (within a larger body limit), never a 5xx', async () => {
     h = await startListener({ bodyLimitBytes: 256 * 1024 });
     const deep = nestedJson(100_000);
-    expect(await h.post(deep)).toEqual({ status: 400, body: { error: 'malformed', code: 'too_deep', message: 'body nests deeper than 32 levels' } });
+    expect(await h.post(deep)).toEqual({
+      status: 400,
+      body: { error: 'malformed', code: 'too_deep', message: 'body nests deeper than 32 levels' },
+    });
     expect(await h.post(`{"token":"x","pad":${deep}}`)).toEqual({
       status: 400,
       body: { error: 'malformed', code: 'too_deep', message: 'body nests deeper than 32 levels' },
     });
     // Unbalanced: not JSON at all.
-    expect(await h.post(`{"token":${'['.repeat(100_000)}`)).toEqual({ status: 400, body: { error: 'malformed', code: 'bad_body', message: 'body is not JSON' } });
+    expect(await h.post(`{"token":${'['.repeat(100_000)}`)).toEqual({
+      status: 400,
+      body: { error: 'malformed', code: 'bad_body', message: 'body is not JSON' },
+    });
     expect(h.outcomes).toEqual(['malformed', 'malformed', 'malformed']);
     expect(inboxCount(h)).toEqual({ n: 0 });
   });
@@ -70,7 +93,10 @@ describe('webhook listener: nesting depth', () => {
   it('400s deep raw JSON within the default 64 KiB limit', async () => {
     h = await startListener();
     const deep = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000);
-    expect(await h.post(deep)).toEqual({ status: 400, body: { error: 'malformed', code: 'too_deep', message: 'body nests deeper than 32 levels' } });
+    expect(await h.post(deep)).toEqual({
+      status: 400,
+      body: { error: 'malformed', code: 'too_deep', message: 'body nests deeper than 32 levels' },
+    });
   });
 });
 

@@ -3,7 +3,14 @@ import { CompactSign, SignJWT } from 'jose';
 import { ManualClock } from '../../src/clock/clock.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { Store } from '../../src/store/index.js';
-import { buildWebhookServer, webhookKey, type TokenLayoutSetting, type WebhookEvent, type WebhookOutcome, type WebhookServer } from '../../src/webhook/index.js';
+import {
+  buildWebhookServer,
+  webhookKey,
+  type TokenLayoutSetting,
+  type WebhookEvent,
+  type WebhookOutcome,
+  type WebhookServer,
+} from '../../src/webhook/index.js';
 import { T0, tempStore } from '../store/fixtures.js';
 
 export const SECRET = 'whsec-test-secret-0123456789abcdef';
@@ -90,8 +97,14 @@ export async function startListener(options: ListenerOptions = {}): Promise<Harn
 }
 
 /** The data layout: claims are the data; uuid and topic travel beside the token. */
-export async function dataLayoutBody(options: { uuid?: string; topic?: string; data?: Record<string, unknown>; secret?: string; alg?: string } = {}): Promise<string> {
-  const token = await signToken({ ...(options.data ?? DATA), iat: Math.floor(T0 / 1000) }, options.secret ?? SECRET, options.alg ?? 'HS256');
+export async function dataLayoutBody(
+  options: { uuid?: string; topic?: string; data?: Record<string, unknown>; secret?: string; alg?: string } = {},
+): Promise<string> {
+  const token = await signToken(
+    { ...(options.data ?? DATA), iat: Math.floor(T0 / 1000) },
+    options.secret ?? SECRET,
+    options.alg ?? 'HS256',
+  );
   return tokenBody(token, { webhook_uuid: options.uuid ?? UUID, topic: options.topic ?? TOPIC });
 }
 

@@ -27,7 +27,12 @@ describe('webhook listener under fuzzing', () => {
     const wrong: string[] = [];
     const serverErrors: string[] = [];
     let index = 0;
-    for await (const fuzz of fuzzBodies(BODIES, { seed: 20261120, secret: SECRET, nowSeconds: Math.floor(T0 / 1000), bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES })) {
+    for await (const fuzz of fuzzBodies(BODIES, {
+      seed: 20261120,
+      secret: SECRET,
+      nowSeconds: Math.floor(T0 / 1000),
+      bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES,
+    })) {
       kinds.set(fuzz.kind, (kinds.get(fuzz.kind) ?? 0) + 1);
       if (fuzz.storesUuid !== undefined) expectedUuids.add(fuzz.storesUuid);
       if (fuzz.wakes) expectedWakes += 1;

@@ -97,7 +97,10 @@ describe('webhook listener: refused deliveries', () => {
 
   it('401s an expired token', async () => {
     const token = await signToken(eventClaims({ exp: Math.floor(T0 / 1000) - 3600 }));
-    expect(await h.post(tokenBody(token))).toEqual({ status: 401, body: { error: 'forged', code: 'expired', message: 'token has expired' } });
+    expect(await h.post(tokenBody(token))).toEqual({
+      status: 401,
+      body: { error: 'forged', code: 'expired', message: 'token has expired' },
+    });
     expectRefusedWithoutTrace('forged', 'expired', token);
   });
 
@@ -130,7 +133,10 @@ describe('webhook listener: refused deliveries', () => {
   it('413s a body over the limit (64 KiB by default)', async () => {
     const token = await signToken(eventClaims());
     const body = tokenBody(token, { padding: 'x'.repeat(64 * 1024) });
-    expect(await h.post(body)).toEqual({ status: 413, body: { error: 'oversized', code: 'too_large', message: 'body exceeds 65536 bytes' } });
+    expect(await h.post(body)).toEqual({
+      status: 413,
+      body: { error: 'oversized', code: 'too_large', message: 'body exceeds 65536 bytes' },
+    });
     expectRefusedWithoutTrace('oversized', 'too_large', token);
   });
 
@@ -161,10 +167,18 @@ describe('webhook listener: refused deliveries', () => {
   it('503s when the inbox cannot store, so the marketplace retries', async () => {
     h.store.close();
     const token = await signToken(eventClaims());
-    const response = await fetch(h.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-topic': TOPIC }, body: tokenBody(token) });
+    const response = await fetch(h.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-svc-topic': TOPIC },
+      body: tokenBody(token),
+    });
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('60');
-    expect(await response.json()).toEqual({ error: 'unavailable', code: 'store_failed', message: 'event could not be stored; retry later' });
+    expect(await response.json()).toEqual({
+      error: 'unavailable',
+      code: 'store_failed',
+      message: 'event could not be stored; retry later',
+    });
     expect(h.stored).toEqual([]);
     expect(h.outcomes).toEqual(['unavailable']);
   });
@@ -187,7 +201,14 @@ describe('buildWebhookServer', () => {
 
   it('serves a configured path and body limit, beside routes the daemon adds', async () => {
     const store = openStore(':memory:');
-    const server = buildWebhookServer({ secret: SECRET, path: '/hooks/svc', bodyLimitBytes: 100, inbox: store.inbox, clock: new ManualClock(T0), log: silentLogger });
+    const server = buildWebhookServer({
+      secret: SECRET,
+      path: '/hooks/svc',
+      bodyLimitBytes: 100,
+      inbox: store.inbox,
+      clock: new ManualClock(T0),
+      log: silentLogger,
+    });
     server.get('/healthz', () => ({ ok: true }));
     const address = await server.listen({ port: 0, host: '127.0.0.1' });
     try {

@@ -11,7 +11,14 @@ const bare = (value: number): string => (value * 100).toFixed(1);
 export const DECILE_HEADER = ['decile', 'n', 'predicted range', 'predicted', 'realised', '95 % interval', ''] as const;
 
 function groupCells(group: CalibrationGroup): string[] {
-  return [String(group.n), `${bare(group.from)}-${pct(group.to)}`, pct(group.predicted), pct(group.realised), `${bare(group.low)}-${pct(group.high)}`, calibrated(group) ? '' : 'off'];
+  return [
+    String(group.n),
+    `${bare(group.from)}-${pct(group.to)}`,
+    pct(group.predicted),
+    pct(group.realised),
+    `${bare(group.low)}-${pct(group.high)}`,
+    calibrated(group) ? '' : 'off',
+  ];
 }
 
 /** One row per decile of predicted default, safest first, then `all`; "off" marks a miscalibrated group. */

@@ -83,12 +83,22 @@ export function groupOf(items: readonly Prediction[]): CalibrationGroup {
   // The 95 % Wilson interval the adverse-selection figures use (offer-stats.ts); empty: [0, 1].
   const interval = wilson(defaults, items.length);
   const n = items.length;
-  return { n, from: n > 0 ? from : 0, to: n > 0 ? to : 0, predicted: n > 0 ? predicted / n : 0, realised: interval.rate ?? 0, low: interval.low ?? 0, high: interval.high ?? 1 };
+  return {
+    n,
+    from: n > 0 ? from : 0,
+    to: n > 0 ? to : 0,
+    predicted: n > 0 ? predicted / n : 0,
+    realised: interval.rate ?? 0,
+    low: interval.low ?? 0,
+    high: interval.high ?? 1,
+  };
 }
 
 /** Whether a group's prediction is within 2 points of what happened, or within its interval. */
 export function calibrated(group: CalibrationGroup): boolean {
-  return Math.abs(group.predicted - group.realised) <= CALIBRATION_TOLERANCE || (group.predicted >= group.low && group.predicted <= group.high);
+  return (
+    Math.abs(group.predicted - group.realised) <= CALIBRATION_TOLERANCE || (group.predicted >= group.low && group.predicted <= group.high)
+  );
 }
 
 /** Equal-count groups by predicted default, safest first (fewer when there are fewer items). */
@@ -121,7 +131,7 @@ export function groupVerdict(group: CalibrationGroup): string {
     return `predicts ${pct(group.predicted)} where ${pct(group.realised)} happened (${interval(group)}): ${why}`;
   }
   const way = group.predicted > group.realised ? 'overstates' : 'understates';
-  return `predicts ${pct(group.predicted)} where ${pct(group.realised)} happened (${interval(group)}): ${way} default by ${((Math.abs(group.predicted - group.realised)) * 100).toFixed(1)} points`;
+  return `predicts ${pct(group.predicted)} where ${pct(group.realised)} happened (${interval(group)}): ${way} default by ${(Math.abs(group.predicted - group.realised) * 100).toFixed(1)} points`;
 }
 
 function cutBands(items: readonly Prediction[], minProbability: number, width: number): CutBands {
@@ -144,7 +154,11 @@ function cutFinding(cut: CutBands): Finding {
   if (below.n === 0 || above.n === 0) return { kind: 'cut', ok: true, text: `${belowText}; ${aboveText}` };
   if (below.realised < above.realised) {
     const chance = below.high >= above.low ? ' (the intervals overlap: it may be chance)' : '';
-    return { kind: 'cut', ok: false, text: `${belowText}; ${aboveText}: requests just below the cut defaulted less than those just above${chance}` };
+    return {
+      kind: 'cut',
+      ok: false,
+      text: `${belowText}; ${aboveText}: requests just below the cut defaulted less than those just above${chance}`,
+    };
   }
   return { kind: 'cut', ok: true, text: `${belowText}; ${aboveText}` };
 }
@@ -160,10 +174,19 @@ export function calibrationStats(items: readonly Prediction[], minProbability: n
   if (items.length === 0) return { overall, deciles: rows, brier, constantBrier, cut, findings };
   findings.push({ kind: 'overall', ok: calibrated(overall), text: `overall: ${groupVerdict(overall)}` });
   for (const row of rows) {
-    if (!calibrated(row)) findings.push({ kind: 'decile', ok: false, text: `decile ${row.decile} (predicted ${bare(row.from)}-${pct(row.to)}): ${groupVerdict(row)}` });
+    if (!calibrated(row))
+      findings.push({
+        kind: 'decile',
+        ok: false,
+        text: `decile ${row.decile} (predicted ${bare(row.from)}-${pct(row.to)}): ${groupVerdict(row)}`,
+      });
   }
   if (cut !== undefined && cut.passing.n > 0 && cut.passing.n < items.length) {
-    findings.push({ kind: 'overall', ok: calibrated(cut.passing), text: `at or above min_probability ${minProbability}: ${groupVerdict(cut.passing)}` });
+    findings.push({
+      kind: 'overall',
+      ok: calibrated(cut.passing),
+      text: `at or above min_probability ${minProbability}: ${groupVerdict(cut.passing)}`,
+    });
   }
   const better = brier < constantBrier;
   const skill = constantBrier > 0 ? (1 - brier / constantBrier) * 100 : 0;

@@ -42,7 +42,9 @@ function fitPlatt(items: readonly ScoredRequest[]): CalibrationDefinition {
   );
   const [b = 0, a = 0] = fit.weights;
   if (!(a > 0)) {
-    throw new CalibrationFitError(`the score does not rank repaid above defaulted requests here (Platt slope ${a.toFixed(3)}): calibration keeps the order, so it cannot help`);
+    throw new CalibrationFitError(
+      `the score does not rank repaid above defaulted requests here (Platt slope ${a.toFixed(3)}): calibration keeps the order, so it cannot help`,
+    );
   }
   return { method: 'platt', a: round4(a), b: round4(b) };
 }
@@ -54,7 +56,11 @@ interface Block {
 }
 
 const rateOf = (block: Block): number => block.repaid / block.n;
-const merge = (left: Block, right: Block): Block => ({ n: left.n + right.n, sumP: left.sumP + right.sumP, repaid: left.repaid + right.repaid });
+const merge = (left: Block, right: Block): Block => ({
+  n: left.n + right.n,
+  sumP: left.sumP + right.sumP,
+  repaid: left.repaid + right.repaid,
+});
 
 /** Pool-adjacent-violators over blocks already in score order: repayment rates that never fall. */
 function poolViolators(blocks: readonly Block[]): Block[] {
@@ -73,12 +79,14 @@ function mergeSmall(blocks: Block[], min: number): Block[] {
   const out = [...blocks];
   for (;;) {
     let index = -1;
-    for (let i = 0; i < out.length; i += 1) if ((out[i] as Block).n < min && (index < 0 || (out[i] as Block).n < (out[index] as Block).n)) index = i;
+    for (let i = 0; i < out.length; i += 1)
+      if ((out[i] as Block).n < min && (index < 0 || (out[i] as Block).n < (out[index] as Block).n)) index = i;
     if (index < 0 || out.length < 2) return out;
     const block = out[index] as Block;
     const left = out[index - 1];
     const right = out[index + 1];
-    const useLeft = right === undefined || (left !== undefined && Math.abs(rateOf(left) - rateOf(block)) <= Math.abs(rateOf(right) - rateOf(block)));
+    const useLeft =
+      right === undefined || (left !== undefined && Math.abs(rateOf(left) - rateOf(block)) <= Math.abs(rateOf(right) - rateOf(block)));
     if (useLeft) out.splice(index - 1, 2, merge(left as Block, block));
     else out.splice(index, 2, merge(block, right as Block));
   }
@@ -107,7 +115,9 @@ function fitIsotonic(items: readonly ScoredRequest[]): CalibrationDefinition {
     else points.push([p, q]);
   }
   if (points.length < 2) {
-    throw new CalibrationFitError('the score gives every request the same probability here (one isotonic block): nothing to calibrate against');
+    throw new CalibrationFitError(
+      'the score gives every request the same probability here (one isotonic block): nothing to calibrate against',
+    );
   }
   return { method: 'isotonic', points };
 }

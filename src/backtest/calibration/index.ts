@@ -3,7 +3,18 @@
 // --calibrate, docs/training.md).
 export { strategyCalibration, predictionsOf, RESOLVED_RULE, type StrategyCalibration } from './strategy-calibration.js';
 export { strategyProbabilities, minProbabilityOf, type ScoredRequest, type StrategyProbabilities } from './strategy-probabilities.js';
-export { calibrationStats, calibrated, groupVerdict, CALIBRATION_TOLERANCE, CUT_BAND_WIDTH, type CalibrationGroup, type CalibrationStats, type CutBands, type Finding, type Prediction } from './calibration-stats.js';
+export {
+  calibrationStats,
+  calibrated,
+  groupVerdict,
+  CALIBRATION_TOLERANCE,
+  CUT_BAND_WIDTH,
+  type CalibrationGroup,
+  type CalibrationStats,
+  type CutBands,
+  type Finding,
+  type Prediction,
+} from './calibration-stats.js';
 export { fitCalibration, calibrator, CalibrationFitError, MIN_BLOCK, type CalibrationMethod } from './fit-calibration.js';
 export { decileRows, findingLines, calibrationWarnings, DECILE_HEADER } from './calibration-rows.js';
 export { withCalibration, calibrationYaml } from './write-calibration.js';

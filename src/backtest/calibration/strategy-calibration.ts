@@ -24,12 +24,22 @@ export interface StrategyCalibration extends CalibrationStats {
   minProbability: number;
 }
 
-export function predictionsOf(scored: readonly ScoredRequest[], probability: (item: ScoredRequest) => number = (item) => item.probability): Prediction[] {
+export function predictionsOf(
+  scored: readonly ScoredRequest[],
+  probability: (item: ScoredRequest) => number = (item) => item.probability,
+): Prediction[] {
   return scored.map((item) => ({ predicted: 1 - probability(item), defaulted: item.defaulted }));
 }
 
 export function strategyCalibration(recording: PreparedRecording, strategy: CompiledStrategy): StrategyCalibration {
   const found = strategyProbabilities(recording, strategy);
   const stats = calibrationStats(predictionsOf(found.scored), found.minProbability);
-  return { strategy: strategy.name, requests: found.requests, resolved: found.resolved, scored: found.scored.length, minProbability: found.minProbability, ...stats };
+  return {
+    strategy: strategy.name,
+    requests: found.requests,
+    resolved: found.resolved,
+    scored: found.scored.length,
+    minProbability: found.minProbability,
+    ...stats,
+  };
 }

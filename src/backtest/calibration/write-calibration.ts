@@ -42,7 +42,9 @@ export function withCalibration(text: string, calibration: CalibrationDefinition
   if (document.errors.length > 0) throw new RangeError(`the strategy file does not parse: ${document.errors[0]?.message ?? ''}`);
   const score: unknown = document.get('score', true);
   if (!isMap(score) || score.flow === true || score.items.length === 0) {
-    throw new RangeError(`score: is not a block map in the strategy file; add this under score: by hand:\n${calibrationYaml(calibration, 2)}`);
+    throw new RangeError(
+      `score: is not a block map in the strategy file; add this under score: by hand:\n${calibrationYaml(calibration, 2)}`,
+    );
   }
   const items = score.items as Array<Pair<Node, Node>>;
   const firstKey = items[0]?.key;

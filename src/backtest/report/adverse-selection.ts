@@ -30,7 +30,19 @@ export function offerOutcomesText(rows: readonly OfferStats[]): string | null {
   return `${r.offers.toLocaleString('en-US')} offers: ${r.won.toLocaleString('en-US')} won (${r.funded.toLocaleString('en-US')} funded), ${r.outbid.toLocaleString('en-US')} outbid, ${r.declined.toLocaleString('en-US')} declined, ${r.unjudged.toLocaleString('en-US')} unjudged, ${r.expired.toLocaleString('en-US')} expired`;
 }
 
-export const COMPETITION_HEADER = ['strategy', 'offers', 'won', 'funded', 'outbid', 'declined', 'unjudged', 'expired', 'win rate contested', 'win rate uncontested', 'recorded acceptance'];
+export const COMPETITION_HEADER = [
+  'strategy',
+  'offers',
+  'won',
+  'funded',
+  'outbid',
+  'declined',
+  'unjudged',
+  'expired',
+  'win rate contested',
+  'win rate uncontested',
+  'recorded acceptance',
+];
 
 /** One row per strategy: offers and what became of them. */
 export function competitionRows(rows: readonly OfferStats[]): string[][] {
@@ -49,11 +61,23 @@ export function competitionRows(rows: readonly OfferStats[]): string[][] {
   ]);
 }
 
-export const ADVERSE_SELECTION_HEADER = ['strategy', 'default of funded loans [95 %]', 'default of its offers [95 %]', 'default of the population [95 %]', 'funded / offered [95 %]'];
+export const ADVERSE_SELECTION_HEADER = [
+  'strategy',
+  'default of funded loans [95 %]',
+  'default of its offers [95 %]',
+  'default of the population [95 %]',
+  'funded / offered [95 %]',
+];
 
 /** One row per strategy: realised default of funded loans, offers and population, and their ratio. */
 export function adverseSelectionRows(rows: readonly OfferStats[]): string[][] {
-  return rows.map((r) => [r.strategy, defaultRateCell(r.fundedDefault), defaultRateCell(r.offeredDefault), defaultRateCell(r.populationDefault), ratioCell(r.adverseSelection)]);
+  return rows.map((r) => [
+    r.strategy,
+    defaultRateCell(r.fundedDefault),
+    defaultRateCell(r.offeredDefault),
+    defaultRateCell(r.populationDefault),
+    ratioCell(r.adverseSelection),
+  ]);
 }
 
 /** What the two tables mean, in one paragraph (both reports print it). */
@@ -64,7 +88,9 @@ export const ADVERSE_SELECTION_NOTE =
   'Funded / offered above 1: the offers that were taken were the worse ones (adverse selection).';
 
 /** The HTML section: both tables over every run (each row names its strategy) and the note. */
-export function competitionHtml(results: ReadonlyArray<{ offerStats: readonly OfferStats[]; settings: { market: { settle: boolean } } }>): string {
+export function competitionHtml(
+  results: ReadonlyArray<{ offerStats: readonly OfferStats[]; settings: { market: { settle: boolean } } }>,
+): string {
   const rows = results.filter((r) => r.settings.market.settle).flatMap((r) => r.offerStats);
   if (rows.length === 0) return '';
   return (

@@ -11,7 +11,9 @@ function strategySection(calibration: StrategyCalibration): string {
   const title = `<h3>${escapeHtml(calibration.strategy)}</h3><p>${calibration.scored.toLocaleString('en-US')} resolved requests scored (of ${calibration.resolved.toLocaleString('en-US')} resolved, ${calibration.requests.toLocaleString('en-US')} requests); by decile of predicted default, safest first.</p>`;
   if (calibration.overall.n === 0) return `${title}<p class="no-loans">No resolved request was scored.</p>`;
   const findings = calibration.findings
-    .map((finding) => `<li${finding.ok ? '' : ' class="off"'}>${finding.ok ? '' : '<strong>Off:</strong> '}${escapeHtml(finding.text)}.</li>`)
+    .map(
+      (finding) => `<li${finding.ok ? '' : ' class="off"'}>${finding.ok ? '' : '<strong>Off:</strong> '}${escapeHtml(finding.text)}.</li>`,
+    )
     .join('');
   return `${title}<div class="scroll">${table('calibration', DECILE_HEADER, decileRows(calibration))}</div><ul class="findings">${findings}</ul>`;
 }

@@ -39,15 +39,30 @@ export function cashSection(summary: BacktestSummary): string {
   );
 }
 
-export const CASH_HEADER = ['run', 'capital idle', 'average idle cash', 'offers refused for cash', 'accepted but unfundable', 'offers made'];
+export const CASH_HEADER = [
+  'run',
+  'capital idle',
+  'average idle cash',
+  'offers refused for cash',
+  'accepted but unfundable',
+  'offers made',
+];
 
 /** The HTML report's section: one row per run. */
 export function cashHtml(results: readonly BacktestResult[]): string {
   if (results.length === 0) return '';
   const rows = results.map((result) => {
     const c = cashFigures(result.summary);
-    return [runName(result), pct(c.idleShare), dollars(c.averageIdleCents), String(c.refusedForCash), String(c.unfundable), String(c.offers)];
+    return [
+      runName(result),
+      pct(c.idleShare),
+      dollars(c.averageIdleCents),
+      String(c.refusedForCash),
+      String(c.unfundable),
+      String(c.offers),
+    ];
   });
-  const note = 'Much idle cash and no refusals: the hurdle could fall; refusals for cash with little idle: cash binds and the hurdle could rise (pricing.cash_hurdle).';
+  const note =
+    'Much idle cash and no refusals: the hurdle could fall; refusals for cash with little idle: cash binds and the hurdle could rise (pricing.cash_hurdle).';
   return `<h2>Idle cash and refusals for cash</h2><div class="scroll">${table('cash', CASH_HEADER, rows)}</div><p>${escapeHtml(note)}</p>`;
 }

@@ -97,7 +97,9 @@ function chart(spec: ChartSpec): string {
 }
 
 function warnings(results: readonly BacktestResult[]): string {
-  const lines = results.flatMap((r) => [sampleSizeWarning(r.summary), unjudgedWarning(r.summary)].filter((w): w is string => w !== null).map((w) => `${runName(r)}: ${w}`));
+  const lines = results.flatMap((r) =>
+    [sampleSizeWarning(r.summary), unjudgedWarning(r.summary)].filter((w): w is string => w !== null).map((w) => `${runName(r)}: ${w}`),
+  );
   if (lines.length === 0) return '';
   return `<div class="warning" role="alert"><strong>Warning</strong>${lines.map((l) => `<p>${escapeHtml(l)}.</p>`).join('')}<p>Below ${MIN_FUNDED_LOANS} funded loans the figures are mostly luck: judge nothing from them.</p></div>`;
 }
@@ -109,26 +111,37 @@ function headline(result: BacktestResult, draws: DrawsSummary | undefined, band:
     const r = draws.netAnnualizedReturn;
     text += ` (seed ${settings.market.seed}); mean over ${draws.draws.length} draws ${pct(r.mean)} (range ${pct(r.min)} to ${pct(r.max)}, smallest to largest draw)`;
   }
-  const unjudged = settings.market.settle && summary.offers > 0 ? `<p>Offers judged without an outcome: ${summary.unjudgedOffers} of ${summary.offers} (${pct(summary.unjudgedShare)}).</p>` : '';
+  const unjudged =
+    settings.market.settle && summary.offers > 0
+      ? `<p>Offers judged without an outcome: ${summary.unjudgedOffers} of ${summary.offers} (${pct(summary.unjudgedShare)}).</p>`
+      : '';
   const range = band ? `<p class="band">${escapeHtml(bandHeadline(band))}.</p>` : '';
   const outcomes = settings.market.settle ? offerOutcomesText(result.offerStats) : null;
   const offers = outcomes ? `<p class="offers">${escapeHtml(outcomes)}.</p>` : '';
   return `<p class="headline">${text}.</p>${range}${offers}${unjudged}`;
 }
 
-const SEGMENT_TITLES = { score_band: ['By score band (provider B)', 'score band'], term: ['By term', 'term (months)'], strategy: ['By strategy', 'strategy'] } as const;
+const SEGMENT_TITLES = {
+  score_band: ['By score band (provider B)', 'score band'],
+  term: ['By term', 'term (months)'],
+  strategy: ['By strategy', 'strategy'],
+} as const;
 
 function runSection(result: BacktestResult, draws: DrawsSummary | undefined, band: WorldsBand | null = null): string {
   const { market } = result.settings;
   const strategies = result.strategies
     .map((s) => {
-      const params = Object.entries(s.params).map(([name, value]) => `${name}=${value}`).join(' ');
+      const params = Object.entries(s.params)
+        .map(([name, value]) => `${name}=${value}`)
+        .join(' ');
       const text = unfittedMarketText(s.marketSource);
       const unfitted = text !== undefined ? ` <strong class="unfitted-market">${escapeHtml(text)}</strong>` : '';
       return `<li><code>${escapeHtml(s.name)}</code> version ${escapeHtml(s.version)}, <code>${escapeHtml(s.file)}</code>, content <code>${escapeHtml(s.contentHash)}</code>${params ? `, params <code>${escapeHtml(params)}</code>` : ''}${unfitted}</li>`;
     })
     .join('');
-  const settle = market.settle ? `offers settle after ${market.decisionDelayMs / 3_600_000} h; seed ${market.seed}` : 'offers never settle (dry run)';
+  const settle = market.settle
+    ? `offers settle after ${market.decisionDelayMs / 3_600_000} h; seed ${market.seed}`
+    : 'offers never settle (dry run)';
   const others = (Object.keys(SEGMENT_TITLES) as Array<keyof typeof SEGMENT_TITLES>)
     .map((d) => `<h4>${SEGMENT_TITLES[d][0]}</h4>${segmentTable(SEGMENT_TITLES[d][1], result.segments[d])}`)
     .join('');
@@ -143,7 +156,9 @@ function runSection(result: BacktestResult, draws: DrawsSummary | undefined, ban
 
 function loansSection(results: readonly BacktestResult[]): string {
   const loans = results.flatMap((r) => r.loans.map((loan: BacktestLoan) => ({ run: runName(r), loan })));
-  const counts = (['repaid', 'defaulted', 'open'] as const).map((o) => `${loans.filter((l) => l.loan.outcome === o).length.toLocaleString('en-US')} ${o}`).join(', ');
+  const counts = (['repaid', 'defaulted', 'open'] as const)
+    .map((o) => `${loans.filter((l) => l.loan.outcome === o).length.toLocaleString('en-US')} ${o}`)
+    .join(', ');
   if (loans.length === 0) return '<h2>Loans</h2><p class="no-loans">No loan was funded.</p>';
   // Long lists start folded so the charts stay near the top of the page.
   return `<h2>Loans</h2><details${loans.length <= 200 ? ' open' : ''}><summary>${loans.length.toLocaleString('en-US')} funded loans: ${counts}. Profit is interest + recoveries − losses; open loans are still running where the recording ends.</summary>${loansTable(loans)}</details>`;
@@ -176,7 +191,11 @@ export function backtestHtml(
   const period = first
     ? `${first.period.requests.toLocaleString('en-US')} requests seen ${first.period.from ?? '-'} to ${first.period.to ?? '-'}; cash flows followed to ${first.period.end ?? '-'}`
     : 'No run';
-  const charts = (ids: readonly string[]): string => `<div class="charts">${data.charts.filter((c) => ids.includes(c.id)).map(chart).join('')}</div>`;
+  const charts = (ids: readonly string[]): string =>
+    `<div class="charts">${data.charts
+      .filter((c) => ids.includes(c.id))
+      .map(chart)
+      .join('')}</div>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(title)}</title>
@@ -186,7 +205,10 @@ ${data.verdict ? `<p class="verdict"><strong>Verdict:</strong> ${escapeHtml(data
 ${data.conditions ? `<p class="conditions">Conditions: ${escapeHtml(data.conditions)}.</p>` : ''}
 <p>Recording <code>${escapeHtml(source)}</code>: ${escapeHtml(period)}. The market model and every figure: docs/backtesting.md.</p>
 ${warnings(results)}
-<h2>Strategies side by side</h2><div class="scroll">${comparisonTable(results, draws.filter((d): d is DrawsSummary => d !== undefined))}</div>
+<h2>Strategies side by side</h2><div class="scroll">${comparisonTable(
+    results,
+    draws.filter((d): d is DrawsSummary => d !== undefined),
+  )}</div>
 ${worldsHtml(names, worlds)}
 ${sensitivityHtml(results, names, draws, extras.sensitivity ?? [])}
 ${competitionHtml(results)}

@@ -45,7 +45,11 @@ export function dateTicks(fromMs: number, toMs: number): number[] {
   const step = [1, 2, 3, 6, 12, 24].find((m) => months / m <= MAX_DATE_TICKS) ?? Math.ceil(months / MAX_DATE_TICKS);
   const ticks: number[] = [];
   // From the first month start inside the range, on months that are multiples of the step.
-  for (let m = Math.ceil((start.getUTCFullYear() * 12 + start.getUTCMonth() + (start.getUTCDate() > 1 ? 1 : 0)) / step) * step; ; m += step) {
+  for (
+    let m = Math.ceil((start.getUTCFullYear() * 12 + start.getUTCMonth() + (start.getUTCDate() > 1 ? 1 : 0)) / step) * step;
+    ;
+    m += step
+  ) {
     const t = Date.UTC(Math.floor(m / 12), m % 12, 1);
     if (t > toMs) break;
     ticks.push(t);
@@ -105,7 +109,14 @@ function dateAxis(times: readonly number[]): ChartSpec['x'] {
   return { title: 'date (UTC)', dates: true, ticks: times.length === 0 ? [] : dateTicks(Math.min(...times), Math.max(...times)) };
 }
 
-function overTime(id: string, title: string, yTitle: string, results: readonly BacktestResult[], pick: (point: EquityPoint) => number, empty: string): ChartSpec {
+function overTime(
+  id: string,
+  title: string,
+  yTitle: string,
+  results: readonly BacktestResult[],
+  pick: (point: EquityPoint) => number,
+  empty: string,
+): ChartSpec {
   const curves = results.map((r) => equityCurve(r.series, r.settings.startingBalanceCents));
   const times = curves.flat().map((p) => p.ms);
   return {
@@ -119,7 +130,13 @@ function overTime(id: string, title: string, yTitle: string, results: readonly B
   };
 }
 
-function byRiskLevel(id: string, title: string, yTitle: string, results: readonly BacktestResult[], pick: 'defaultRate' | 'annualizedReturn'): ChartSpec {
+function byRiskLevel(
+  id: string,
+  title: string,
+  yTitle: string,
+  results: readonly BacktestResult[],
+  pick: 'defaultRate' | 'annualizedReturn',
+): ChartSpec {
   // Only risk levels where some run funded a loan: elsewhere both figures are 0 by definition.
   const levels = [...new Set(results.flatMap((r) => r.segments.risk_level.filter((row) => row.funded > 0).map((row) => row.key)))];
   levels.sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
@@ -129,7 +146,10 @@ function byRiskLevel(id: string, title: string, yTitle: string, results: readonl
     kind: 'bar',
     x: { title: 'risk level', dates: false, categories: levels.map(riskLevelLabel) },
     y: { title: yTitle, unit: 'fraction' },
-    datasets: results.map((r) => ({ label: runName(r), data: levels.map((key) => r.segments.risk_level.find((row) => row.key === key)?.[pick] ?? 0) })),
+    datasets: results.map((r) => ({
+      label: runName(r),
+      data: levels.map((key) => r.segments.risk_level.find((row) => row.key === key)?.[pick] ?? 0),
+    })),
     ...(levels.length === 0 ? { empty: `${title}: no loan was funded, so there is nothing to show.` } : {}),
   };
 }
@@ -152,11 +172,31 @@ function idleCashChart(results: readonly BacktestResult[]): ChartSpec {
 export function reportCharts(results: readonly BacktestResult[]): ChartSpec[] {
   const rates = rateHistogram(results.map((r) => r.offeredRates));
   return [
-    overTime('equity', 'Equity: starting balance + net so far', 'equity (USD)', results, (p) => p.equityCents, 'Equity: the recording has no requests.'),
-    overTime('drawdown', 'Drawdown: dollars below the highest equity so far', 'drawdown (USD)', results, (p) => p.drawdownCents, 'Drawdown: the recording has no requests.'),
+    overTime(
+      'equity',
+      'Equity: starting balance + net so far',
+      'equity (USD)',
+      results,
+      (p) => p.equityCents,
+      'Equity: the recording has no requests.',
+    ),
+    overTime(
+      'drawdown',
+      'Drawdown: dollars below the highest equity so far',
+      'drawdown (USD)',
+      results,
+      (p) => p.drawdownCents,
+      'Drawdown: the recording has no requests.',
+    ),
     idleCashChart(results),
     byRiskLevel('default-rate-by-risk', 'Default rate by risk level (defaults / funded loans)', 'default rate (%)', results, 'defaultRate'),
-    byRiskLevel('return-by-risk', 'Annualized return on the money lent, by risk level', 'annualized return (%)', results, 'annualizedReturn'),
+    byRiskLevel(
+      'return-by-risk',
+      'Annualized return on the money lent, by risk level',
+      'annualized return (%)',
+      results,
+      'annualizedReturn',
+    ),
     {
       id: 'offered-rates',
       title: 'Offered rates (offers that passed the guard)',

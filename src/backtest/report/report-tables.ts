@@ -11,7 +11,8 @@ export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
-const row = (cells: readonly string[], head = false): string => `<tr>${cells.map((c, i) => (head || i === 0 ? `<th>${c}</th>` : `<td>${c}</td>`)).join('')}</tr>`;
+const row = (cells: readonly string[], head = false): string =>
+  `<tr>${cells.map((c, i) => (head || i === 0 ? `<th>${c}</th>` : `<td>${c}</td>`)).join('')}</tr>`;
 
 export function table(className: string, header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
   const body = rows.map((cells) => row(cells.map(escapeHtml))).join('');
@@ -25,7 +26,21 @@ export function comparisonTable(results: readonly BacktestResult[], draws: reado
 
 /** A segment's rows: what was asked, offered, funded and lost, and what it returned; `keyLabel` names a row's key. */
 export function segmentTable(keyTitle: string, rows: readonly SegmentRow[], keyLabel: (key: string) => string = (key) => key): string {
-  const header = [keyTitle, 'requests', 'offers', 'funded', 'defaults', 'default rate', 'avg offered rate', 'lent', 'interest', 'losses', 'recoveries', 'net', 'ann. return'];
+  const header = [
+    keyTitle,
+    'requests',
+    'offers',
+    'funded',
+    'defaults',
+    'default rate',
+    'avg offered rate',
+    'lent',
+    'interest',
+    'losses',
+    'recoveries',
+    'net',
+    'ann. return',
+  ];
   return table(
     'segment',
     header,

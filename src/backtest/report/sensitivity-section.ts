@@ -15,7 +15,11 @@ export const sensitivityTitle = (draws: number): string =>
   `Sensitivity: net annualized return (mean over the same ${draws} draws) if borrowers are more or less rate-sensitive`;
 
 /** The assumed curve first, then each case. */
-export function sensitivityRows(cases: readonly SensitivityCase[], result: Pick<BacktestResult, 'settings'>, draws: DrawsSummary): string[][] {
+export function sensitivityRows(
+  cases: readonly SensitivityCase[],
+  result: Pick<BacktestResult, 'settings'>,
+  draws: DrawsSummary,
+): string[][] {
   const row = (label: string, curve: { midpoint: number; steepness: number }, d: DrawsSummary): string[] => [
     label,
     curve.midpoint.toFixed(2),
@@ -38,7 +42,9 @@ export function sensitivityHtml(
     const run = cases[i];
     const summary = draws[i];
     if (!run || run.length === 0 || !summary) return [];
-    return [`<h3>${escapeHtml(names[i] ?? '')}</h3><p>${escapeHtml(sensitivityTitle(summary.draws.length))}.</p>${table('sensitivity', SENSITIVITY_HEADER, sensitivityRows(run, result, summary))}`];
+    return [
+      `<h3>${escapeHtml(names[i] ?? '')}</h3><p>${escapeHtml(sensitivityTitle(summary.draws.length))}.</p>${table('sensitivity', SENSITIVITY_HEADER, sensitivityRows(run, result, summary))}`,
+    ];
   });
   if (parts.length === 0) return '';
   return `<h2>Sensitivity</h2><p>The take-up curve is an assumption (docs/backtesting.md, "The market model"): the same draws with borrowers who walk away sooner or later, or mind the rate more or less.</p><div class="scroll">${parts.join('')}</div>`;

@@ -50,7 +50,12 @@ export function summaryLines(summary: BacktestSummary, money: (cents: number) =>
     ['interest earned', money(summary.interestCents)],
     ['losses (written off)', money(summary.lossCents)],
     ['recoveries', money(summary.recoveryCents)],
-    ['data spend', summary.subscriptionCents > 0 ? `${money(summary.dataSpendCents)} (subscriptions ${money(summary.subscriptionCents)})` : money(summary.dataSpendCents)],
+    [
+      'data spend',
+      summary.subscriptionCents > 0
+        ? `${money(summary.dataSpendCents)} (subscriptions ${money(summary.subscriptionCents)})`
+        : money(summary.dataSpendCents),
+    ],
     ['net', money(summary.netCents)],
     ['default rate', pct(summary.defaultRate)],
     ['return on deployed (annualized)', pct(summary.returnOnDeployed)],
@@ -71,7 +76,11 @@ export function summaryLines(summary: BacktestSummary, money: (cents: number) =>
  * Several runs' summaries side by side: a label, then one value per run (the terminal's "Side by
  * side" table and the HTML comparison table). Over several draws, the mean and range come first.
  */
-export function sideBySideRows(results: readonly BacktestResult[], draws: readonly DrawsSummary[] = [], money: (cents: number) => string = usd): string[][] {
+export function sideBySideRows(
+  results: readonly BacktestResult[],
+  draws: readonly DrawsSummary[] = [],
+  money: (cents: number) => string = usd,
+): string[][] {
   const columns = results.map((r) => summaryLines(r.summary, money));
   const rows = (columns[0] ?? []).map(([label], index) => [label, ...columns.map((c) => c[index]?.[1] ?? '')]);
   if (draws.length === results.length && (draws[0]?.draws.length ?? 0) > 1) {

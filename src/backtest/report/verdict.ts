@@ -34,16 +34,28 @@ function worldsAhead(best: RunFigures, other: RunFigures): string {
 }
 
 /** The verdict line, without a final period; null when there is no run. */
-export function verdictLine(results: readonly BacktestResult[], draws: ReadonlyArray<DrawsSummary | undefined> = [], worlds: ReadonlyArray<WorldsBand | null | undefined> = []): string | null {
+export function verdictLine(
+  results: readonly BacktestResult[],
+  draws: ReadonlyArray<DrawsSummary | undefined> = [],
+  worlds: ReadonlyArray<WorldsBand | null | undefined> = [],
+): string | null {
   const runs: RunFigures[] = results.map((result, i) => {
     const d = draws[i];
-    return { name: runName(result), net: d && d.draws.length > 1 ? d.netAnnualizedReturn.mean : result.summary.netAnnualizedReturn, result, band: worlds[i] ?? null };
+    return {
+      name: runName(result),
+      net: d && d.draws.length > 1 ? d.netAnnualizedReturn.mean : result.summary.netAnnualizedReturn,
+      result,
+      band: worlds[i] ?? null,
+    };
   });
   const best = runs.reduce<RunFigures | undefined>((top, run) => (top === undefined || run.net > top.net ? run : top), undefined);
   if (!best) return null;
   const d = draws[runs.indexOf(best)];
   const over = d && d.draws.length > 1 ? ` (mean of ${d.draws.length} draws)` : '';
-  const band = best.band?.low && best.band.high ? `, ${pct(best.band.low.netAnnualizedReturn)} to ${pct(best.band.high.netAnnualizedReturn)} across borrower worlds` : '';
+  const band =
+    best.band?.low && best.band.high
+      ? `, ${pct(best.band.low.netAnnualizedReturn)} to ${pct(best.band.high.netAnnualizedReturn)} across borrower worlds`
+      : '';
   const parts = [`${best.name} earned ${pct(best.net)} a year net on its capital${over}${band}`];
   const againstCash = best.band?.low && best.band.high ? worldsAbove(best.band) : '';
   parts.push(`${best.net > 0 ? 'beating' : 'not beating'} uninvested cash (0%)${againstCash ? ` on average and ${againstCash}` : ''}`);

@@ -9,21 +9,32 @@ import type { WorldsBand } from '../worlds-band.js';
 
 /** The band's headline line; without worlds (every request records acceptance) it says the run's figure is the recording's. */
 export function bandHeadline(band: WorldsBand): string {
-  const recorded = band.recordedShare > 0 ? `; ${pct(band.recordedShare)} of the requests record acceptance and are judged alike in every world` : '';
-  if (!band.low || !band.high) return `Acceptance is recorded on every request (reservation_rate): no borrower world is assumed, the figure above is the recording's`;
+  const recorded =
+    band.recordedShare > 0 ? `; ${pct(band.recordedShare)} of the requests record acceptance and are judged alike in every world` : '';
+  if (!band.low || !band.high)
+    return `Acceptance is recorded on every request (reservation_rate): no borrower world is assumed, the figure above is the recording's`;
   return (
     `Net annualized return across borrower worlds: ${pct(band.low.netAnnualizedReturn)} to ${pct(band.high.netAnnualizedReturn)}` +
     ` (low end: ${band.low.world}, ${band.low.label}; high end: ${band.high.world})${recorded}`
   );
 }
 
-export const WORLDS_HEADER = ['world', 'net ann. return (mean)', 'range over draws', 'funded', 'default of funded', 'default of offers', 'funded / offered [95 %]'];
+export const WORLDS_HEADER = [
+  'world',
+  'net ann. return (mean)',
+  'range over draws',
+  'funded',
+  'default of funded',
+  'default of offers',
+  'funded / offered [95 %]',
+];
 
 /** One row per world, the first draw's adverse-selection figures of the run's last row (its strategy, or "all"). */
 export function worldsRows(band: WorldsBand): string[][] {
   return band.worlds.map((w) => {
     const stats = w.offerStats.at(-1);
-    const rate = (r: { rate: number | null; n: number } | undefined): string => (r === undefined || r.rate === null ? '-' : `${pct(r.rate)} (n ${r.n})`);
+    const rate = (r: { rate: number | null; n: number } | undefined): string =>
+      r === undefined || r.rate === null ? '-' : `${pct(r.rate)} (n ${r.n})`;
     return [
       `${w.world}: ${w.label}`,
       pct(w.draws.netAnnualizedReturn.mean),

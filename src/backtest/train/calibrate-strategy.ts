@@ -70,9 +70,12 @@ const logistic = (x: number): number => 1 / (1 + Math.exp(-x));
 function checkClasses(items: readonly ScoredRequest[], what: string): void {
   const defaulted = items.filter((item) => item.defaulted === 1).length;
   const repaid = items.length - defaulted;
-  if (items.length < MIN_LABELLED) throw new CalibrationFitError(`${items.length} resolved requests the strategy scores ${what} (need at least ${MIN_LABELLED})`);
+  if (items.length < MIN_LABELLED)
+    throw new CalibrationFitError(`${items.length} resolved requests the strategy scores ${what} (need at least ${MIN_LABELLED})`);
   if (repaid < MIN_PER_CLASS || defaulted < MIN_PER_CLASS) {
-    throw new CalibrationFitError(`${repaid} repaid and ${defaulted} defaulted requests the strategy scores ${what}; each needs at least ${MIN_PER_CLASS}`);
+    throw new CalibrationFitError(
+      `${repaid} repaid and ${defaulted} defaulted requests the strategy scores ${what}; each needs at least ${MIN_PER_CLASS}`,
+    );
   }
 }
 
@@ -98,7 +101,11 @@ function describe(method: CalibrationMethod, scored: number, files: readonly str
 }
 
 /** Fits and judges the calibration of `strategy` on `recordings`; throws CalibrationFitError when the data cannot. */
-export function calibrateStrategy(recordings: ReadonlyArray<{ file: string; recording: PreparedRecording }>, strategy: CompiledStrategy, options: CalibrateOptions): CalibrateReport {
+export function calibrateStrategy(
+  recordings: ReadonlyArray<{ file: string; recording: PreparedRecording }>,
+  strategy: CompiledStrategy,
+  options: CalibrateOptions,
+): CalibrateReport {
   const facts: CalibrationRecordingFacts[] = [];
   const fitPart: ScoredRequest[] = [];
   const heldOut: ScoredRequest[] = [];
@@ -113,12 +120,21 @@ export function calibrateStrategy(recordings: ReadonlyArray<{ file: string; reco
     const firstHeldOut = found.scored[cut]?.loanRequestId;
     const from = recording.entries.findIndex((entry) => entry.line.loan_request.id === firstHeldOut);
     const heldOutFrom = from < 0 ? recording.entries.length : from;
-    facts.push({ file, requests: found.requests, resolved: found.resolved, scored: found.scored.length, fit: cut, heldOut: found.scored.length - cut, heldOutFrom });
+    facts.push({
+      file,
+      requests: found.requests,
+      resolved: found.resolved,
+      scored: found.scored.length,
+      fit: cut,
+      heldOut: found.scored.length - cut,
+      heldOutFrom,
+    });
   }
   const all = [...fitPart, ...heldOut];
   checkClasses(all, 'in the recordings');
   checkClasses(fitPart, `in the first ${Math.round(options.trainShare * 100)} % of each recording`);
-  if (heldOut.length === 0) throw new CalibrationFitError(`--train-share ${options.trainShare} leaves no request to judge the calibration on`);
+  if (heldOut.length === 0)
+    throw new CalibrationFitError(`--train-share ${options.trainShare} leaves no request to judge the calibration on`);
 
   const evaluated = fitCalibration(fitPart, options.method);
   const judge = calibrator(evaluated);
@@ -127,7 +143,14 @@ export function calibrateStrategy(recordings: ReadonlyArray<{ file: string; reco
     predictionsOf(heldOut, (item) => judge(item.rawProbability)),
     minProbability,
   );
-  const calibration = { ...fitCalibration(all, options.method), description: describe(options.method, all.length, recordings.map((r) => r.file)) };
+  const calibration = {
+    ...fitCalibration(all, options.method),
+    description: describe(
+      options.method,
+      all.length,
+      recordings.map((r) => r.file),
+    ),
+  };
   const source = columnSourceOf(strategy);
   const replaced = source?.definition.score?.calibration;
   let cut: CalibrateReport['cut'];

@@ -26,14 +26,20 @@ export interface CurseFit {
 }
 
 /** Own funded loans of known fate, in recording order, as the curse's observations. */
-function ownLoans(lines: readonly TrainingLine[], repaidProbability: (line: TrainingLine) => number): Array<{ observation: CurseObservation; repaid: boolean }> {
+function ownLoans(
+  lines: readonly TrainingLine[],
+  repaidProbability: (line: TrainingLine) => number,
+): Array<{ observation: CurseObservation; repaid: boolean }> {
   const loans: Array<{ observation: CurseObservation; repaid: boolean }> = [];
   for (const entry of lines) {
     const { offer, outcome, loan_request: request } = entry.line;
     if (offer?.status !== 'accepted' || entry.label === null) continue;
     // Accepted, but funded by someone else at another rate: not our loan.
     if (outcome?.funded_rate !== undefined && Math.abs(outcome.funded_rate - offer.rate) > 1e-9) continue;
-    loans.push({ observation: { position: positionOf(offer.rate, request.max_interest_rate), scoreLogit: logit(repaidProbability(entry)) }, repaid: entry.label === 1 });
+    loans.push({
+      observation: { position: positionOf(offer.rate, request.max_interest_rate), scoreLogit: logit(repaidProbability(entry)) },
+      repaid: entry.label === 1,
+    });
   }
   return loans;
 }
@@ -48,6 +54,11 @@ export function fitOwnCurse(lines: readonly TrainingLine[], repaidProbability: (
   return {
     w: fitted ? state.posterior.mean.map(round) : [0, 0, 0],
     sd: Array.from({ length: CURSE_SIZE }, (_, i) => round(Math.sqrt(state.posterior.cov[i * CURSE_SIZE + i] ?? 0))),
-    evidence: { lines: loans.length, verdict: !fitted ? 'none' : Math.min(repaid, defaulted) < THIN_LOANS ? 'thin' : 'fitted', repaid, defaulted },
+    evidence: {
+      lines: loans.length,
+      verdict: !fitted ? 'none' : Math.min(repaid, defaulted) < THIN_LOANS ? 'thin' : 'fitted',
+      repaid,
+      defaulted,
+    },
   };
 }

@@ -20,7 +20,8 @@ type Encoding =
   | { name: string; index: number; encoding: 'levels'; levels: string[]; hasMissing: boolean };
 
 /** One fitted column: the value (or a level) of a feature, or its missing indicator. */
-export type DesignColumn = { feature: number; role: 'value' } | { feature: number; role: 'missing' } | { feature: number; role: 'level'; level: string };
+export type DesignColumn =
+  { feature: number; role: 'value' } | { feature: number; role: 'missing' } | { feature: number; role: 'level'; level: string };
 
 export interface Design {
   encodings: Encoding[];
@@ -45,7 +46,10 @@ function planFeature(name: string, index: number, values: readonly FeatureValue[
       const key = levelKey(value);
       if (key !== null) counts.set(key, (counts.get(key) ?? 0) + 1);
     }
-    const levels = [...counts.entries()].filter(([, count]) => count >= MIN_LEVEL_LINES).map(([level]) => level).sort();
+    const levels = [...counts.entries()]
+      .filter(([, count]) => count >= MIN_LEVEL_LINES)
+      .map(([level]) => level)
+      .sort();
     if (levels.length === 0 && !hasMissing) return `no level on ${MIN_LEVEL_LINES} lines`;
     if (levels.length === 1 && counts.size === 1 && !hasMissing) return 'a single value';
     return { name, index, encoding: 'levels', levels, hasMissing };

@@ -64,12 +64,16 @@ export function checkAcrossWorlds(parts: readonly HeldOutPart[], candidate: Comp
     baseline: runTrialByBacktest(context(current, options), { trial: 0, window, part: 'test' }),
   });
   const assumed = compareHeldOut(
-    windows.map((window, w) => ({ ...runs(backtest, w), spanMs: (window.test.entries.at(-1)?.seenMs ?? 0) - (window.test.entries[0]?.seenMs ?? 0) })),
+    windows.map((window, w) => ({
+      ...runs(backtest, w),
+      spanMs: (window.test.entries.at(-1)?.seenMs ?? 0) - (window.test.entries[0]?.seenMs ?? 0),
+    })),
     startingBalanceCents,
     CHECK_SEED,
   );
   const worlds = heldOutInWorlds(windows, backtest, CHECK_SEED, runs);
-  const judged = worlds.length > 0 ? worlds.map((w) => ({ world: w.world, gain: w.evidence.gain })) : [{ world: 'recorded', gain: assumed.gain }];
+  const judged =
+    worlds.length > 0 ? worlds.map((w) => ({ world: w.world, gain: w.evidence.gain })) : [{ world: 'recorded', gain: assumed.gain }];
   const losing = judged.filter((w) => !(w.gain > -MATERIAL_LOSS));
   return { startingBalanceCents, assumed, worlds, losing, holds: losing.length === 0 };
 }

@@ -56,7 +56,13 @@ function penaltyMask(columns: number, unpenalised: readonly number[]): number[] 
 }
 
 /** The penalised log-likelihood. */
-export function penalisedLogLikelihood(rows: readonly (readonly number[])[], y: readonly number[], weights: readonly number[], l2: number, mask: readonly number[]): number {
+export function penalisedLogLikelihood(
+  rows: readonly (readonly number[])[],
+  y: readonly number[],
+  weights: readonly number[],
+  l2: number,
+  mask: readonly number[],
+): number {
   let total = 0;
   rows.forEach((row, i) => {
     const eta = dot(row, weights);
@@ -68,7 +74,13 @@ export function penalisedLogLikelihood(rows: readonly (readonly number[])[], y: 
 }
 
 /** The gradient of the penalised log-likelihood (zero at the answer). */
-export function gradient(rows: readonly (readonly number[])[], y: readonly number[], weights: readonly number[], l2: number, mask: readonly number[]): number[] {
+export function gradient(
+  rows: readonly (readonly number[])[],
+  y: readonly number[],
+  weights: readonly number[],
+  l2: number,
+  mask: readonly number[],
+): number[] {
   const g = weights.map((w, j) => -l2 * (mask[j] ?? 1) * w);
   rows.forEach((row, i) => {
     const residual = (y[i] ?? 0) - sigmoid(dot(row, weights));
@@ -151,7 +163,10 @@ export function fitLogistic(rows: readonly (readonly number[])[], y: readonly nu
     // picks the smallest step, as a pseudo-inverse would.
     let step = solveSpd(h, g);
     for (let ridge = 1e-10; step === null && ridge < 1e3; ridge *= 100) {
-      step = solveSpd(h.map((line, j) => line.map((value, k) => (j === k ? value + ridge : value))), g);
+      step = solveSpd(
+        h.map((line, j) => line.map((value, k) => (j === k ? value + ridge : value))),
+        g,
+      );
     }
     if (step === null) return { weights, iterations: iteration, converged: false, objective };
     let scale = 1;

@@ -33,11 +33,19 @@ export function marketFileOf(report: TrainReport, dataFile: string, fittedAt: Da
   }
   const t = section.take_up;
   if (t !== undefined) {
-    file.take_up = { midpoint: t.midpoint, steepness: t.steepness, midpoint_per_default: t.midpoint_per_default ?? 0, steepness_per_default: t.steepness_per_default ?? 0 };
+    file.take_up = {
+      midpoint: t.midpoint,
+      steepness: t.steepness,
+      midpoint_per_default: t.midpoint_per_default ?? 0,
+      steepness_per_default: t.steepness_per_default ?? 0,
+    };
   }
   const takeUp = evidence.takeUp;
   file.evidence = {
-    competition_share: { ...evidence.competitionShare, note: note('the share of requests with a competing offer', evidence.competitionShare) },
+    competition_share: {
+      ...evidence.competitionShare,
+      note: note('the share of requests with a competing offer', evidence.competitionShare),
+    },
     competition_rate: { ...evidence.competitionRate, note: note('the competing rate level', evidence.competitionRate) },
     take_up: {
       lines: takeUp.lines,

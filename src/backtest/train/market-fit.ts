@@ -107,7 +107,11 @@ function leastSquares(x: readonly number[], y: readonly number[]): { intercept: 
 const round = (value: number): number => Number(value.toFixed(6));
 
 /** Fits the market section; `repaidProbability` is the trained model's prediction for a line. */
-export function fitMarket(lines: readonly TrainingLine[], repaidProbability: (line: TrainingLine) => number, options: MarketFitOptions = {}): MarketFit {
+export function fitMarket(
+  lines: readonly TrainingLine[],
+  repaidProbability: (line: TrainingLine) => number,
+  options: MarketFitOptions = {},
+): MarketFit {
   const notes: string[] = [];
   const known = lines.filter((entry) => entry.line.outcome?.best_competing_rate !== undefined);
   const competed = known.filter((entry) => typeof entry.line.outcome?.best_competing_rate === 'number');
@@ -175,8 +179,16 @@ export function fitMarket(lines: readonly TrainingLine[], repaidProbability: (li
 }
 
 /** The fitted curve as the model file's section; per-default terms only when not 0. */
-function takeUpSection(fit: Exclude<ReturnType<typeof fitTakeUpCurve>, string>): { midpoint: number; steepness: number; midpoint_per_default?: number; steepness_per_default?: number } {
-  const section: { midpoint: number; steepness: number; midpoint_per_default?: number; steepness_per_default?: number } = { midpoint: fit.midpoint, steepness: fit.steepness };
+function takeUpSection(fit: Exclude<ReturnType<typeof fitTakeUpCurve>, string>): {
+  midpoint: number;
+  steepness: number;
+  midpoint_per_default?: number;
+  steepness_per_default?: number;
+} {
+  const section: { midpoint: number; steepness: number; midpoint_per_default?: number; steepness_per_default?: number } = {
+    midpoint: fit.midpoint,
+    steepness: fit.steepness,
+  };
   if (fit.midpointPerDefault !== 0 || fit.steepnessPerDefault !== 0) {
     section.midpoint_per_default = fit.midpointPerDefault;
     section.steepness_per_default = fit.steepnessPerDefault;
@@ -251,7 +263,11 @@ function pooledSample(lines: readonly TrainingLine[], pd: (entry: TrainingLine) 
       const competing = outcome?.best_competing_rate;
       if (outcome !== undefined && typeof competing === 'number') {
         const took = outcome.status !== 'unfunded';
-        sample.observations.push({ u: ratePosition(took ? (outcome.funded_rate ?? competing) : competing, maxRate), pd: p, took: took ? 1 : 0 });
+        sample.observations.push({
+          u: ratePosition(took ? (outcome.funded_rate ?? competing) : competing, maxRate),
+          pd: p,
+          took: took ? 1 : 0,
+        });
         sample.competing += 1;
       }
     }

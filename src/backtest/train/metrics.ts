@@ -13,7 +13,7 @@ export function auc(predicted: readonly number[], labels: readonly number[]): nu
   const order = predicted.map((p, i) => ({ p, y: labels[i] ?? 0 })).sort((a, b) => a.p - b.p);
   let positives = 0;
   let rankSum = 0;
-  for (let start = 0; start < order.length; ) {
+  for (let start = 0; start < order.length;) {
     let end = start;
     while (end < order.length && order[end]?.p === order[start]?.p) end += 1;
     // Ranks start..end-1 (1-based: start+1..end) share their average.

@@ -78,7 +78,10 @@ function fitBorrowerDependent(sample: readonly TakeUpObservation[], start: Param
       }
     }
     // A whisper of ridge keeps the step finite where the information is flat.
-    const step = solveSpd(info.map((row, a) => row.map((value, b) => (a === b ? value + 1e-9 : value))), g);
+    const step = solveSpd(
+      info.map((row, a) => row.map((value, b) => (a === b ? value + 1e-9 : value))),
+      g,
+    );
     if (step === null) return params;
     let scale = 1;
     let next = params.map((value, k) => value + (step[k] ?? 0)) as Params;
@@ -138,8 +141,20 @@ export function fitTakeUpCurve(sample: readonly TakeUpObservation[]): TakeUpCurv
   const [m0, m1, s0, s1] = dependent;
   // The borrower-dependent curve must still fall with the rate for the typical borrower.
   if (borrowerEvidence > LR_CRITICAL && s0 + s1 * medianPd > 0) {
-    return { midpoint: round(m0), midpointPerDefault: round(m1), steepness: round(s0), steepnessPerDefault: round(s1), borrowerEvidence: round(borrowerEvidence) };
+    return {
+      midpoint: round(m0),
+      midpointPerDefault: round(m1),
+      steepness: round(s0),
+      steepnessPerDefault: round(s1),
+      borrowerEvidence: round(borrowerEvidence),
+    };
   }
   if (!(steepness > 0)) return `refusals do not rise with the rate (slope ${b.toFixed(3)})`;
-  return { midpoint: round(a / steepness), steepness: round(steepness), midpointPerDefault: 0, steepnessPerDefault: 0, borrowerEvidence: round(Math.max(0, borrowerEvidence)) };
+  return {
+    midpoint: round(a / steepness),
+    steepness: round(steepness),
+    midpointPerDefault: 0,
+    steepnessPerDefault: 0,
+    borrowerEvidence: round(Math.max(0, borrowerEvidence)),
+  };
 }

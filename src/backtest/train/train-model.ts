@@ -174,8 +174,18 @@ function roundedModel(fitted: Fitted): { intercept: number; features: ModelFeatu
     intercept,
     features: features.map((feature): ModelFeature =>
       feature.encoding === 'standardised'
-        ? { ...feature, mean: round(feature.mean), sd: round(feature.sd), weight: round(feature.weight), missing_weight: round(feature.missing_weight) }
-        : { ...feature, levels: Object.fromEntries(Object.entries(feature.levels).map(([level, w]) => [level, round(w)])), missing_weight: round(feature.missing_weight) },
+        ? {
+            ...feature,
+            mean: round(feature.mean),
+            sd: round(feature.sd),
+            weight: round(feature.weight),
+            missing_weight: round(feature.missing_weight),
+          }
+        : {
+            ...feature,
+            levels: Object.fromEntries(Object.entries(feature.levels).map(([level, w]) => [level, round(w)])),
+            missing_weight: round(feature.missing_weight),
+          },
     ),
   };
 }
@@ -210,7 +220,10 @@ export function trainModel(data: TrainingData, options: TrainOptions): TrainRepo
   // The written model is refit on every labelled line: the held-out figures describe the method.
   const final = fit(labelled, data.names, l2.value);
   const { intercept, features: roundedFeatures } = roundedModel(final);
-  const probabilityOf = (fitted: Fitted) => (line: TrainingLine): number => predictRows([encodeRow(fitted.design, line.values)], fitted.weights)[0] ?? 0;
+  const probabilityOf =
+    (fitted: Fitted) =>
+    (line: TrainingLine): number =>
+      predictRows([encodeRow(fitted.design, line.values)], fitted.weights)[0] ?? 0;
   const market = fitMarket(data.lines, probabilityOf(final), { historyRates: options.historyRates === true });
   const curse = fitOwnCurse(data.lines, probabilityOf(final));
   const train = facts(trainLines, trainPredicted);
@@ -283,6 +296,9 @@ export function featureList(requested: readonly string[] | undefined): string[] 
   if (requested === undefined || requested.length === 0) return [...FEATURE_NAMES];
   const known = new Set<string>(FEATURE_NAMES);
   const unknown = requested.filter((name) => !known.has(name));
-  if (unknown.length > 0) throw new TrainingDataError(`unknown feature${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')} (lendbot strategy features lists them)`);
+  if (unknown.length > 0)
+    throw new TrainingDataError(
+      `unknown feature${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')} (lendbot strategy features lists them)`,
+    );
   return [...new Set(requested)];
 }

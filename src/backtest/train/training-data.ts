@@ -47,14 +47,12 @@ export function enrichmentOf(line: RecordingLine): Enrichment {
 /** Labels and feature values of every entry of a prepared recording. */
 export function trainingData(recording: PreparedRecording, names: readonly string[]): TrainingData {
   const computer = new FeatureComputer(names);
-  const lines = recording.entries.map(
-    (entry): TrainingLine => ({
-      seenMs: entry.seenMs,
-      seenAt: entry.seenAt,
-      line: entry.line,
-      label: labelOf(entry.line),
-      values: computer.values(entry.line.loan_request, enrichmentOf(entry.line)),
-    }),
-  );
+  const lines = recording.entries.map((entry): TrainingLine => ({
+    seenMs: entry.seenMs,
+    seenAt: entry.seenAt,
+    line: entry.line,
+    label: labelOf(entry.line),
+    values: computer.values(entry.line.loan_request, enrichmentOf(entry.line)),
+  }));
   return { names, lines };
 }

@@ -32,20 +32,29 @@ export class ColumnTrialRunner {
   ) {
     this.market = { ...DEFAULT_MARKET, ...context.backtest.market };
     this.book = new PriceBook(columns, this.market);
-    this.keys = columns.recording.entries.map(({ line }) => ({ borrowerId: line.loan_request.borrower.id, riskLevel: line.loan_request.borrower_card_color }));
+    this.keys = columns.recording.entries.map(({ line }) => ({
+      borrowerId: line.loan_request.borrower.id,
+      riskLevel: line.loan_request.borrower_card_color,
+    }));
   }
 
   /** The training figures of one param set (as given to withParams). */
   run(trialParams: ParamValues): ColumnFigures {
     const { strategy, backtest } = this.context;
     const params = mergeParams(strategy.params, strategy.paramSpecs, trialParams);
-    return replayOverColumns(this.columns, this.book.forParams(params), trialThresholds(this.columns, params), {
-      startingBalanceCents: backtest.startingBalanceCents,
-      limits: backtest.limits,
-      market: this.market,
-      automateFund: strategy.automateFund,
-      keys: this.keys,
-    }, this.heap);
+    return replayOverColumns(
+      this.columns,
+      this.book.forParams(params),
+      trialThresholds(this.columns, params),
+      {
+        startingBalanceCents: backtest.startingBalanceCents,
+        limits: backtest.limits,
+        market: this.market,
+        automateFund: strategy.automateFund,
+        keys: this.keys,
+      },
+      this.heap,
+    );
   }
 }
 
@@ -78,7 +87,8 @@ function makeRunner(context: TrialContext, window: number): ColumnTrialRunner | 
  */
 export function trialGroupKey(context: TrialContext, task: TrialTask): string {
   const source = columnSourceOf(context.strategy);
-  if (task.part === 'test' || !source || columnsUnsupported(context.strategy) !== undefined) return `${task.part} ${task.window} #${task.trial}`;
+  if (task.part === 'test' || !source || columnsUnsupported(context.strategy) !== undefined)
+    return `${task.part} ${task.window} #${task.trial}`;
   const params = mergeParams(context.strategy.params, context.strategy.paramSpecs, context.trials[task.trial] ?? {});
   const refs = findParamReferences(source.definition.pricing).map((ref) => ref.name);
   return `train ${task.window} ${pricingKey(refs, params)}`;

@@ -57,7 +57,11 @@ export function compareHeldOut(pairs: readonly HeldOutPair[], startingBalanceCen
     return { values, blockLength: blockLengthFor(values.length, pair.spanMs), weight };
   });
   // Its own stream, so the bootstrap does not reuse the draws that sampled the trials.
-  const interval = blockBootstrap(series, { resamples: BOOTSTRAP_RESAMPLES, confidence: BOOTSTRAP_CONFIDENCE, seed: (seed ^ 0x5bd1e995) >>> 0 });
+  const interval = blockBootstrap(series, {
+    resamples: BOOTSTRAP_RESAMPLES,
+    confidence: BOOTSTRAP_CONFIDENCE,
+    seed: (seed ^ 0x5bd1e995) >>> 0,
+  });
   const penalty = (outcome: TrialOutcome): number => outcome.figures.netAnnualizedReturn - outcome.score;
   const penaltyIncrease = pairs.reduce((total, pair) => total + weight * (penalty(pair.candidate) - penalty(pair.baseline)), 0);
   const charge = Math.max(0, penaltyIncrease);

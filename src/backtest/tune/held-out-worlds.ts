@@ -28,7 +28,12 @@ export type HeldOutRuns = (backtest: BacktestOptions, window: number) => { candi
  * params, train's calibrated strategy): `runs` backtests both on a window's held-out period in one
  * world; empty when every held-out line records acceptance.
  */
-export function heldOutInWorlds(windows: readonly TimeWindow[], backtest: BacktestOptions, seed: number, runs: HeldOutRuns): WorldHeldOut[] {
+export function heldOutInWorlds(
+  windows: readonly TimeWindow[],
+  backtest: BacktestOptions,
+  seed: number,
+  runs: HeldOutRuns,
+): WorldHeldOut[] {
   if (windows.every((window) => recordedAcceptanceShare(window.test) === 1)) return [];
   const response = backtest.market?.response ?? DEFAULT_MARKET.response;
   const perWindow = windows.map((window) => borrowerWorlds(window.test, response));
@@ -40,7 +45,11 @@ export function heldOutInWorlds(windows: readonly TimeWindow[], backtest: Backte
         spanMs: (window.test.entries.at(-1)?.seenMs ?? 0) - (window.test.entries[0]?.seenMs ?? 0),
       };
     });
-    return { world: name, label: perWindow[0]?.[index]?.label ?? name, evidence: compareHeldOut(pairs, backtest.startingBalanceCents, seed) };
+    return {
+      world: name,
+      label: perWindow[0]?.[index]?.label ?? name,
+      evidence: compareHeldOut(pairs, backtest.startingBalanceCents, seed),
+    };
   });
 }
 

@@ -19,7 +19,10 @@ export const DEFAULT_MAX_DEFAULT = 0.1;
 const DEFAULT_PENALTY = 10;
 
 /** The score of a backtest's figures (a summary, or a column trial's figures). */
-export function objectiveScore(summary: Pick<BacktestSummary, 'netAnnualizedReturn' | 'maxDrawdown' | 'defaultRate'>, settings: ObjectiveSettings): number {
+export function objectiveScore(
+  summary: Pick<BacktestSummary, 'netAnnualizedReturn' | 'maxDrawdown' | 'defaultRate'>,
+  settings: ObjectiveSettings,
+): number {
   switch (settings.objective) {
     case 'net_return':
       return summary.netAnnualizedReturn;

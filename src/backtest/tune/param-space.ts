@@ -27,7 +27,12 @@ export function sampleValue(spec: ParamSpec, u: number): number {
  * with), then random draws from `random`. Names are visited in sorted order so the same seed
  * gives the same trials whatever order the YAML lists them in.
  */
-export function sampleTrials(specs: Readonly<Record<string, ParamSpec>>, current: Readonly<ParamValues>, count: number, random: () => number): ParamValues[] {
+export function sampleTrials(
+  specs: Readonly<Record<string, ParamSpec>>,
+  current: Readonly<ParamValues>,
+  count: number,
+  random: () => number,
+): ParamValues[] {
   const names = Object.keys(specs).sort();
   const trials: ParamValues[] = [{ ...current }];
   const seen = new Set([JSON.stringify(current)]);

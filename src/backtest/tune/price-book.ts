@@ -12,7 +12,15 @@
  */
 import { compilePricing, type CompiledPricing } from '../../engine/compile/compile-pricing.js';
 import { findParamReferences } from '../../engine/definition/param-values.js';
-import { addMonthsUtc, defaultProbabilityOf, judgeOffer, loanCashFlows, type LoanCashFlows, type MarketAssumptions, type MarketVerdict } from '../market-model.js';
+import {
+  addMonthsUtc,
+  defaultProbabilityOf,
+  judgeOffer,
+  loanCashFlows,
+  type LoanCashFlows,
+  type MarketAssumptions,
+  type MarketVerdict,
+} from '../market-model.js';
 import type { ParamValues } from './param-space.js';
 import type { TrialColumns } from './trial-columns.js';
 
@@ -63,7 +71,13 @@ export class PricedRequests {
     if (verdict === undefined) {
       const entry = this.columns.recording.entries[i];
       if (!entry) throw new RangeError(`no request ${i}`);
-      this.verdicts[i] = verdict = judgeOffer(entry.line, this.rate(i), this.market, undefined, defaultProbabilityOf(this.columns.probability[i]));
+      this.verdicts[i] = verdict = judgeOffer(
+        entry.line,
+        this.rate(i),
+        this.market,
+        undefined,
+        defaultProbabilityOf(this.columns.probability[i]),
+      );
     }
     return verdict;
   }
@@ -74,12 +88,19 @@ export class PricedRequests {
    */
   loan(i: number, fundedMs: number): FundedLoan {
     let loan = this.loans[i];
-    if (loan !== undefined && !Number.isNaN(fundedMs) && loan.fundedMs !== fundedMs) throw new RangeError(`request ${i} funded at ${fundedMs}, kept at ${loan.fundedMs}`);
+    if (loan !== undefined && !Number.isNaN(fundedMs) && loan.fundedMs !== fundedMs)
+      throw new RangeError(`request ${i} funded at ${fundedMs}, kept at ${loan.fundedMs}`);
     if (loan === undefined) {
       const entry = this.columns.recording.entries[i];
       const verdict = this.verdict(i);
       if (!entry || !verdict.won) throw new RangeError(`request ${i} was not won`);
-      const flows = loanCashFlows(entry.totalCents, this.rate(i), entry.line.loan_request.loan_terms, verdict.plan, this.market.recoveryDelayMonths);
+      const flows = loanCashFlows(
+        entry.totalCents,
+        this.rate(i),
+        entry.line.loan_request.loan_terms,
+        verdict.plan,
+        this.market.recoveryDelayMonths,
+      );
       loan = {
         fundedMs,
         flows,

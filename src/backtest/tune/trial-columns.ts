@@ -97,7 +97,8 @@ export function columnsUnsupported(strategy: CompiledStrategy): string | undefin
   if (definition.pricing.winners_curse?.enabled === true) return "its prices learn from its funded loans' fates (pricing.winners_curse)";
   if (definition.score && findParamReferences({ ...definition.score, min_probability: 0 }).length > 0) return 'its score has params';
   for (const filter of definition.filters) {
-    if (findParamReferences({ ...filter, min: undefined, max: undefined }).length > 0) return `filter ${filter.feature} has params outside min and max`;
+    if (findParamReferences({ ...filter, min: undefined, max: undefined }).length > 0)
+      return `filter ${filter.feature} has params outside min and max`;
   }
   return undefined;
 }

@@ -65,7 +65,11 @@ export function runTrialByBacktest(context: TrialContext, task: TrialTask): Tria
   if (!window || !params) throw new RangeError(`no trial ${task.trial} or window ${task.window}`);
   const strategy = context.strategy.withParams(params);
   const heldOut = task.part === 'test';
-  const result = runBacktest(heldOut ? window.test : window.train, [strategy], { ...context.backtest, recordDecisions: false, recordContributions: heldOut });
+  const result = runBacktest(heldOut ? window.test : window.train, [strategy], {
+    ...context.backtest,
+    recordDecisions: false,
+    recordContributions: heldOut,
+  });
   const { summary } = result;
   const { netAnnualizedReturn, maxDrawdown, defaultRate, offers, funded, netCents } = summary;
   return {

@@ -20,7 +20,10 @@ const ready: Promise<TrialContext> = (async () => {
   return { strategy, windows: timeWindows(recording, init.split), trials: init.trials, backtest: init.backtest, objective: init.objective };
 })();
 
-const failure = (error: unknown): { ok: false; message: string } => ({ ok: false, message: error instanceof Error ? error.message : String(error) });
+const failure = (error: unknown): { ok: false; message: string } => ({
+  ok: false,
+  message: error instanceof Error ? error.message : String(error),
+});
 
 // A group of tasks (sharing their prices); one reply per task, in the group's order.
 port.on('message', (tasks: TrialTask[]) => {

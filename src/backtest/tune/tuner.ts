@@ -15,7 +15,14 @@ import type { ObjectiveSettings } from './objectives.js';
 import { sampleTrials, type ParamValues } from './param-space.js';
 import { seededRandom } from './seeded-random.js';
 import { timeWindows, type SplitSpec } from './time-splits.js';
-import { inProcessEvaluator, type TrialContext, type TrialEvaluator, type TrialFigures, type TrialOutcome, type TrialTask } from './trial-evaluator.js';
+import {
+  inProcessEvaluator,
+  type TrialContext,
+  type TrialEvaluator,
+  type TrialFigures,
+  type TrialOutcome,
+  type TrialTask,
+} from './trial-evaluator.js';
 
 export interface TuneOptions {
   trials: number;
@@ -113,7 +120,14 @@ export async function tune(recording: PreparedRecording, strategy: CompiledStrat
       const ranked = byWindow[index] ?? [];
       const rank = (outcome: TrialOutcome): RankedTrial => {
         const held = test.find((t) => t.window === index && t.trial === outcome.trial);
-        return { trial: outcome.trial, params: trials[outcome.trial] ?? {}, train: outcome.score, test: held?.score ?? null, trainFigures: outcome.figures, testFigures: held?.figures ?? null };
+        return {
+          trial: outcome.trial,
+          params: trials[outcome.trial] ?? {},
+          train: outcome.score,
+          test: held?.score ?? null,
+          trainFigures: outcome.figures,
+          testFigures: held?.figures ?? null,
+        };
       };
       const baseline = ranked.find((o) => o.trial === 0);
       if (!baseline) throw new Error('the baseline trial was not evaluated');
@@ -145,7 +159,14 @@ export async function tune(recording: PreparedRecording, strategy: CompiledStrat
 /** A gain in points of return, signed (tune's and train's verdicts). */
 export const points = (v: number): string => `${v >= 0 ? '+' : ''}${(v * 100).toFixed(2)} points`;
 
-function summarize(windows: WindowReport[], heldOut: HeldOutEvidence, worlds: WorldHeldOut[], strategy: CompiledStrategy, trials: readonly ParamValues[], options: TuneOptions): TuneReport {
+function summarize(
+  windows: WindowReport[],
+  heldOut: HeldOutEvidence,
+  worlds: WorldHeldOut[],
+  strategy: CompiledStrategy,
+  trials: readonly ParamValues[],
+  options: TuneOptions,
+): TuneReport {
   const mean = (values: number[]): number => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);
   const trainGain = mean(windows.map((w) => (w.top[0]?.train ?? 0) - w.baseline.train));
   const candidateDiffers = windows.some((w) => (w.top[0]?.trial ?? 0) !== 0);
@@ -157,15 +178,21 @@ function summarize(windows: WindowReport[], heldOut: HeldOutEvidence, worlds: Wo
   const chosen = improved && last ? { ...last.params } : baselineParams;
   const interval = `${Math.round(heldOut.confidence * 100)}% interval ${points(heldOut.low)} to ${points(heldOut.high)}`;
   const sample = `${heldOut.requests} held-out requests, ${heldOut.candidateFunded} loans funded by the candidate and ${heldOut.baselineFunded} by the current values`;
-  const charged = heldOut.penaltyIncrease > 0 ? `, after charging the candidate ${points(heldOut.penaltyIncrease)} of worse ${options.objective.objective === 'risk_adjusted' ? 'drawdown' : 'default penalty'}` : '';
+  const charged =
+    heldOut.penaltyIncrease > 0
+      ? `, after charging the candidate ${points(heldOut.penaltyIncrease)} of worse ${options.objective.objective === 'risk_adjusted' ? 'drawdown' : 'default penalty'}`
+      : '';
   let verdict: string;
   if (!candidateDiffers || trainGain <= 0) verdict = 'no trial beat the current values in training; keeping them';
   else if (improvedInCurve && !improved) {
     const lost = losingWorlds.map((w) => `${w.world} ${points(w.evidence.gain)}`).join(', ');
     verdict = `not across borrower worlds: ${points(trainGain)} in training, ${points(heldOut.gain)} held out (${interval}${charged}; ${sample}), but the held-out gain does not hold in ${lost}; keeping the current values (--ignore-worlds writes them anyway)`;
-  } else if (improved) verdict = `improved: ${points(trainGain)} in training, ${points(heldOut.gain)} held out (${interval}${charged}; ${sample}); writing the tuned values`;
-  else if (heldOut.gain <= 0) verdict = `overfit: ${points(trainGain)} in training but ${points(heldOut.gain)} held out (${interval}${charged}; ${sample}); keeping the current values`;
-  else verdict = `not shown: ${points(trainGain)} in training, ${points(heldOut.gain)} held out, but the ${interval} reaches zero${charged} (${sample}); keeping the current values`;
+  } else if (improved)
+    verdict = `improved: ${points(trainGain)} in training, ${points(heldOut.gain)} held out (${interval}${charged}; ${sample}); writing the tuned values`;
+  else if (heldOut.gain <= 0)
+    verdict = `overfit: ${points(trainGain)} in training but ${points(heldOut.gain)} held out (${interval}${charged}; ${sample}); keeping the current values`;
+  else
+    verdict = `not shown: ${points(trainGain)} in training, ${points(heldOut.gain)} held out, but the ${interval} reaches zero${charged} (${sample}); keeping the current values`;
   return {
     strategy: { name: strategy.name, contentHash: strategy.contentHash, file: strategy.file },
     objective: options.objective,

@@ -55,7 +55,10 @@ export function workerCount(cap = 8): number {
 }
 
 /** An evaluator backed by `count` worker threads reading `source`. */
-export function workerPoolEvaluator(source: Omit<WorkerInit, 'trials' | 'backtest' | 'objective'>, count: number): (context: TrialContext) => TrialEvaluator {
+export function workerPoolEvaluator(
+  source: Omit<WorkerInit, 'trials' | 'backtest' | 'objective'>,
+  count: number,
+): (context: TrialContext) => TrialEvaluator {
   return (context) => {
     const init: WorkerInit = { ...source, trials: context.trials, backtest: context.backtest, objective: context.objective };
     const workers = Array.from({ length: count }, () => new Worker(BOOTSTRAP, { eval: true, workerData: init }));
@@ -72,7 +75,12 @@ export function workerPoolEvaluator(source: Omit<WorkerInit, 'trials' | 'backtes
  * Hands out groups of tasks (groupTasks), the largest first, each to the next free worker: the
  * trials of one group share their prices, which the worker then computes once.
  */
-function runOnWorkers(workers: readonly Worker[], groups: readonly number[][], tasks: readonly TrialTask[], onDone: () => void): Promise<TrialOutcome[]> {
+function runOnWorkers(
+  workers: readonly Worker[],
+  groups: readonly number[][],
+  tasks: readonly TrialTask[],
+  onDone: () => void,
+): Promise<TrialOutcome[]> {
   return new Promise((resolve, reject) => {
     const results: TrialOutcome[] = new Array<TrialOutcome>(tasks.length);
     let next = 0;

@@ -74,18 +74,12 @@ export const bankTransactionSchema = z.looseObject({
 export type BankTransaction = z.infer<typeof bankTransactionSchema>;
 
 export const dataAggregationSchema = z.looseObject({
-  Status: z
-    .looseObject({ Severity: z.string(), StatusCode: z.number().int(), StatusDesc: z.string() })
-    .optional(),
+  Status: z.looseObject({ Severity: z.string(), StatusCode: z.number().int(), StatusDesc: z.string() }).optional(),
   DepAcctTrns: z
     .looseObject({
-      FIAcctId: z
-        .looseObject({ AcctId: z.number().int(), AcctType: z.string(), ExtAcctType: z.string().optional() })
-        .optional(),
+      FIAcctId: z.looseObject({ AcctId: z.number().int(), AcctType: z.string(), ExtAcctType: z.string().optional() }).optional(),
       BankAcctTrnRec: z.array(bankTransactionSchema),
-      SelectionCriterion: z
-        .looseObject({ SelRangeDt: z.looseObject({ StartDt: z.string(), EndDt: z.string() }) })
-        .optional(),
+      SelectionCriterion: z.looseObject({ SelRangeDt: z.looseObject({ StartDt: z.string(), EndDt: z.string() }) }).optional(),
     })
     .optional(),
 });

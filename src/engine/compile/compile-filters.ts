@@ -29,7 +29,12 @@ export function compileFilter(filter: FilterDefinition, params: Record<string, n
   const missingFails = filter.missing === 'fail' || filter.required === true;
   const missingReason: FilterReason = { code: 'filter_failed', feature: name, test: 'missing' };
   const inReason: FilterReason = { code: 'filter_failed', feature: name, test: 'not in', bound: filter.in ? listText(filter.in) : '' };
-  const notInReason: FilterReason = { code: 'filter_failed', feature: name, test: 'in', bound: filter.not_in ? listText(filter.not_in) : '' };
+  const notInReason: FilterReason = {
+    code: 'filter_failed',
+    feature: name,
+    test: 'in',
+    bound: filter.not_in ? listText(filter.not_in) : '',
+  };
   const belowReason: FilterReason = { code: 'filter_failed', feature: name, test: '<', bound: String(min) };
   const aboveReason: FilterReason = { code: 'filter_failed', feature: name, test: '>', bound: String(max) };
 

@@ -18,7 +18,14 @@ import { formatRatio, type ModelledOutcome } from '../decision.js';
 import { resolveNumber } from '../definition/param-values.js';
 import type { NumberOrParam, PricingDefinition } from '../definition/strategy-schema.js';
 import { expectedAnnualReturn, MIN_OFFER_RATE, paymentFactor, requiredRate, type LoanEconomics } from '../loan-math.js';
-import { expectedAcceptProbability, marketResponse, type CompetitionModel, type MarketResponse, type PartialMarketResponse, type TakeUpCurve } from '../market-response.js';
+import {
+  expectedAcceptProbability,
+  marketResponse,
+  type CompetitionModel,
+  type MarketResponse,
+  type PartialMarketResponse,
+  type TakeUpCurve,
+} from '../market-response.js';
 import { activeLearning } from '../market/active-learning.js';
 import type { LearningSettings } from '../market/market-learner.js';
 import { optimalRate, type CurvePoint, type PriceCurve } from '../pricing/expected-profit.js';
@@ -27,7 +34,15 @@ import { shiftedHurdle, type CashHurdleSettings, type CashPosition } from '../pr
 import { curseCurveOf, curseSettingsOf, curseText } from '../pricing/curse-settings.js';
 
 export type PriceResult =
-  | { ok: true; rate: number; requiredRate: number; expectedReturn: number; reasons: DecisionReason[]; curve?: PriceCurve; modelled?: ModelledOutcome }
+  | {
+      ok: true;
+      rate: number;
+      requiredRate: number;
+      expectedReturn: number;
+      reasons: DecisionReason[];
+      curve?: PriceCurve;
+      modelled?: ModelledOutcome;
+    }
   | { ok: false; requiredRate?: number; reasons: DecisionReason[] };
 
 /** `cash`: the lender's cash position, for a strategy whose hurdle follows it (`cash_hurdle`); absent, the hurdle as written. */
@@ -62,7 +77,11 @@ function definedEntries<T extends object>(entries: Array<[keyof T, number | unde
 }
 
 /** The strategy's `market` setting, over the fitted one, over the defaults. */
-export function resolveMarket(market: PricingDefinition['market'], params: Record<string, number>, fitted: FittedMarket = {}): MarketResponse {
+export function resolveMarket(
+  market: PricingDefinition['market'],
+  params: Record<string, number>,
+  fitted: FittedMarket = {},
+): MarketResponse {
   const n = (value: NumberOrParam | undefined): number | undefined => (value === undefined ? undefined : resolveNumber(value, params));
   const takeUp = market?.take_up;
   const competition = market?.competition;
@@ -88,18 +107,29 @@ export function resolveMarket(market: PricingDefinition['market'], params: Recor
  * The offer at `rate` as the models see it: its chance of acceptance (the search's own number
  * when it searched) and the profit either way, from the same loan arithmetic as the price.
  */
-function modelledOutcome(rate: number, economics: LoanEconomics, maxRate: number, market: MarketResponse, chosen: CurvePoint | undefined): ModelledOutcome {
+function modelledOutcome(
+  rate: number,
+  economics: LoanEconomics,
+  maxRate: number,
+  market: MarketResponse,
+  chosen: CurvePoint | undefined,
+): ModelledOutcome {
   const { fundedCents, repaidPrincipalCents, terms, recovery, servicingCost } = economics;
   const due = repaidPrincipalCents * paymentFactor(rate, terms) * terms * (1 - servicingCost);
   return {
-    acceptProbability: chosen !== undefined ? chosen.acceptProbability : expectedAcceptProbability(rate, maxRate, 1 - economics.probability, market),
+    acceptProbability:
+      chosen !== undefined ? chosen.acceptProbability : expectedAcceptProbability(rate, maxRate, 1 - economics.probability, market),
     repaidProfitCents: due - fundedCents,
     defaultProfitCents: due * recovery - fundedCents,
   };
 }
 
 /** The strategy's `pricing.learning`, when it learns. */
-function learningSettings(pricing: PricingDefinition, params: Record<string, number>, market: MarketResponse): LearningSettings | undefined {
+function learningSettings(
+  pricing: PricingDefinition,
+  params: Record<string, number>,
+  market: MarketResponse,
+): LearningSettings | undefined {
   const learning = pricing.learning;
   if (learning === undefined || !learning.enabled || pricing.mode !== 'expected_profit') return undefined;
   return { priorSd: learning.prior_sd, exploreShare: resolveNumber(learning.explore_share, params), market };
@@ -109,7 +139,10 @@ function learningSettings(pricing: PricingDefinition, params: Record<string, num
 function learnedText(curve: PriceCurve): string {
   const learned = curve.learning;
   if (learned === undefined) return '';
-  const exploring = learned.exploration === undefined ? '' : `; exploring (greedy ${formatRatio(learned.exploration.greedyRate)}, gives up ${usd(learned.exploration.lossCents)} USD)`;
+  const exploring =
+    learned.exploration === undefined
+      ? ''
+      : `; exploring (greedy ${formatRatio(learned.exploration.greedyRate)}, gives up ${usd(learned.exploration.lossCents)} USD)`;
   return `; market learned v${learned.version} (${learned.evidence} fates)${exploring}`;
 }
 
@@ -120,10 +153,19 @@ function learnedText(curve: PriceCurve): string {
 /** The strategy's `cash_hurdle`, when enabled. */
 function compileCashHurdle(setting: PricingDefinition['cash_hurdle'], params: Record<string, number>): CashHurdleSettings | undefined {
   if (setting === undefined || !setting.enabled) return undefined;
-  return { maxRaise: resolveNumber(setting.max_raise, params), maxCut: resolveNumber(setting.max_cut, params), windowDays: resolveNumber(setting.window_days, params) };
+  return {
+    maxRaise: resolveNumber(setting.max_raise, params),
+    maxCut: resolveNumber(setting.max_cut, params),
+    windowDays: resolveNumber(setting.window_days, params),
+  };
 }
 
-export function compilePricing(pricing: PricingDefinition, params: Record<string, number>, fitted?: FittedMarket, strategyName?: string): CompiledPricing {
+export function compilePricing(
+  pricing: PricingDefinition,
+  params: Record<string, number>,
+  fitted?: FittedMarket,
+  strategyName?: string,
+): CompiledPricing {
   const n = (value: NumberOrParam): number => resolveNumber(value, params);
   const mode = pricing.mode;
   const target = n(pricing.target_return);
@@ -175,27 +217,68 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
     } else if (mode === 'expected_profit') {
       if (cap < MIN_OFFER_RATE) return skipped(required, capTooLow(capName, cap));
       let low = Math.max(MIN_OFFER_RATE, roundUp(required));
-      if (low > cap) return skipped(required, { code: 'price_break_even_above_cap', breakEven: formatRatio(required), cap: capName, rate: formatRatio(cap) });
+      if (low > cap)
+        return skipped(required, {
+          code: 'price_break_even_above_cap',
+          breakEven: formatRatio(required),
+          cap: capName,
+          rate: formatRatio(cap),
+        });
       const curse = curseSettings === undefined ? undefined : curseCurveOf(curseSettings, strategyName);
       // Under a learned curse the break-even moves with the rate (the loans won low may repay
       // better than scored), so the search starts at the lowest rate allowed.
       if (curse !== undefined && curse.w.some((value) => value !== 0)) low = MIN_OFFER_RATE;
-      curve = { economics, targetReturn: hurdle, maxInterestRate: maxRate, market, breakEvenRate: required, low, cap, capName, ...(curse === undefined ? {} : { curse }) };
-      const learner = learning === undefined || strategyName === undefined ? undefined : activeLearning()?.learnerFor(strategyName, learning);
+      curve = {
+        economics,
+        targetReturn: hurdle,
+        maxInterestRate: maxRate,
+        market,
+        breakEvenRate: required,
+        low,
+        cap,
+        capName,
+        ...(curse === undefined ? {} : { curse }),
+      };
+      const learner =
+        learning === undefined || strategyName === undefined ? undefined : activeLearning()?.learnerFor(strategyName, learning);
       let best: CurvePoint;
       if (learner === undefined) best = optimalRate(curve);
       else ({ chosen: best, curve } = learnedPrice(curve, learner, String(source.request.id)));
       if (!(best.valueCents > 0)) {
-        return skipped(required, { code: 'price_no_profit', low: formatRatio(low), cap: formatRatio(cap), breakEven: formatRatio(required) });
+        return skipped(required, {
+          code: 'price_no_profit',
+          low: formatRatio(low),
+          cap: formatRatio(cap),
+          breakEven: formatRatio(required),
+        });
       }
       rate = best.rate;
       chosen = best;
       const learned = learnedText(curve);
       const curseWords = curseText(curve.curse, economics, rate, maxRate);
-      const figures = { rate: formatRatio(rate), accept: best.acceptProbability.toFixed(2), profit: usd(best.profitCents), value: usd(best.valueCents), breakEven: formatRatio(required) };
-      reasons = [{ code: 'price_expected_profit', ...figures, ...(learned === '' ? {} : { learned }), ...(curseWords === '' ? {} : { curse: curseWords }) }];
+      const figures = {
+        rate: formatRatio(rate),
+        accept: best.acceptProbability.toFixed(2),
+        profit: usd(best.profitCents),
+        value: usd(best.valueCents),
+        breakEven: formatRatio(required),
+      };
+      reasons = [
+        {
+          code: 'price_expected_profit',
+          ...figures,
+          ...(learned === '' ? {} : { learned }),
+          ...(curseWords === '' ? {} : { curse: curseWords }),
+        },
+      ];
     } else {
-      if (required > cap) return skipped(required, { code: 'price_required_above_cap', required: formatRatio(required), cap: capName, rate: formatRatio(cap) });
+      if (required > cap)
+        return skipped(required, {
+          code: 'price_required_above_cap',
+          required: formatRatio(required),
+          cap: capName,
+          rate: formatRatio(cap),
+        });
       if (cap < MIN_OFFER_RATE) return skipped(required, capTooLow(capName, cap));
       rate = Math.min(cap, Math.max(MIN_OFFER_RATE, roundUp(required + margin)));
       reasons = [{ code: 'price_required_rate', required: formatRatio(required), rate: formatRatio(rate) }];
@@ -205,7 +288,8 @@ export function compilePricing(pricing: PricingDefinition, params: Record<string
       const annual = source.borrower.annual_income;
       if (typeof annual !== 'number' || annual <= 0) return skipped(required, { code: 'price_income_unknown' });
       const share = ((source.totalAmountCents / 100) * paymentFactor(rate, economics.terms)) / (annual / 12);
-      if (share > maxPaymentToIncome) return skipped(required, { code: 'price_payment_to_income', share: formatRatio(share), max: formatRatio(maxPaymentToIncome) });
+      if (share > maxPaymentToIncome)
+        return skipped(required, { code: 'price_payment_to_income', share: formatRatio(share), max: formatRatio(maxPaymentToIncome) });
     }
     // The search's point already holds it (the same function of the same rate and economics).
     const expectedReturn = chosen !== undefined ? chosen.expectedReturn : expectedAnnualReturn(rate, economics);

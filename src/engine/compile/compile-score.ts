@@ -64,13 +64,22 @@ function scorecardTerms(score: ScoreDefinition, params: Record<string, number>, 
   const n = (value: NumberOrParam): number => resolveNumber(value, params);
   const perPoint = Math.LN2 / n(card.points_to_double_odds);
   const baseOdds = n(card.base_odds);
-  const base: Contribution = { feature: 'scorecard.base', value: null, points: n(card.base_points), logOdds: Math.log(baseOdds), model: 'scorecard' };
+  const base: Contribution = {
+    feature: 'scorecard.base',
+    value: null,
+    points: n(card.base_points),
+    logOdds: Math.log(baseOdds),
+    model: 'scorecard',
+  };
   const terms: ScoreTerm[] = [{ line: () => ({ ...base }), logOdds: () => base.logOdds }];
   for (const term of card.terms) {
     const slot = table.slot(term.feature);
     const missing = n(term.missing);
     const center = n(term.center);
-    const bins = term.bins?.map((bin) => ({ below: bin.below === undefined ? Number.POSITIVE_INFINITY : n(bin.below), points: n(bin.points) }));
+    const bins = term.bins?.map((bin) => ({
+      below: bin.below === undefined ? Number.POSITIVE_INFINITY : n(bin.below),
+      points: n(bin.points),
+    }));
     const levels = term.levels ? new Map(Object.entries(term.levels).map(([key, value]) => [key, n(value)])) : undefined;
     const perUnit = term.per_unit === undefined ? undefined : n(term.per_unit);
     const pointsOf = (value: Exclude<FeatureValue, null>): number => {
@@ -102,7 +111,10 @@ function logisticTerms(score: ScoreDefinition, params: Record<string, number>, t
   const n = (value: NumberOrParam): number => resolveNumber(value, params);
   const intercept = n(model.intercept);
   const terms: ScoreTerm[] = [
-    { line: () => ({ feature: 'logistic.intercept', value: null, points: intercept, logOdds: intercept, model: 'logistic' }), logOdds: () => intercept },
+    {
+      line: () => ({ feature: 'logistic.intercept', value: null, points: intercept, logOdds: intercept, model: 'logistic' }),
+      logOdds: () => intercept,
+    },
   ];
   for (const term of model.terms) {
     const slot = table.slot(term.feature);
@@ -112,7 +124,8 @@ function logisticTerms(score: ScoreDefinition, params: Record<string, number>, t
     const low = term.clamp ? n(term.clamp[0]) : Number.NEGATIVE_INFINITY;
     const high = term.clamp ? n(term.clamp[1]) : Number.POSITIVE_INFINITY;
     const log1p = term.transform === 'log1p';
-    const logOddsOf = (value: number): number => weight * (Math.min(high, Math.max(low, log1p ? Math.log1p(Math.max(0, value)) : value)) - center);
+    const logOddsOf = (value: number): number =>
+      weight * (Math.min(high, Math.max(low, log1p ? Math.log1p(Math.max(0, value)) : value)) - center);
     terms.push({
       line: (values) => {
         const value = values[slot] ?? null;
@@ -135,11 +148,20 @@ function logisticTerms(score: ScoreDefinition, params: Record<string, number>, t
  * Compiles the score. `model` is the file `score.model` names, loaded by the caller (compiling
  * does no I/O); throws RangeError when the score names a model and none is given.
  */
-export function compileScore(score: ScoreDefinition, params: Record<string, number>, table: FeatureTable, model?: LoadedModel): CompiledScore {
+export function compileScore(
+  score: ScoreDefinition,
+  params: Record<string, number>,
+  table: FeatureTable,
+  model?: LoadedModel,
+): CompiledScore {
   if (score.model !== undefined && model === undefined) {
     throw new RangeError(`score.model "${score.model}" is not loaded: load the strategy with loadStrategyFile, which reads it`);
   }
-  const terms = [...scorecardTerms(score, params, table), ...logisticTerms(score, params, table), ...(model ? modelTerms(model, table).map(fromLine) : [])];
+  const terms = [
+    ...scorecardTerms(score, params, table),
+    ...logisticTerms(score, params, table),
+    ...(model ? modelTerms(model, table).map(fromLine) : []),
+  ];
   const logOdds = terms.map((term) => term.logOdds);
   const calibration = score.calibration ? compileCalibration(score.calibration, params) : undefined;
   const calibrationName = `calibration.${score.calibration?.method ?? ''}`;

@@ -42,7 +42,11 @@ export function fittedMarketOf(model: LoadedModel | undefined, market: LoadedMar
 }
 
 /** Where an expected-profit strategy's market response comes from; undefined for other pricing. */
-export function marketSourceOf(definition: StrategyDefinition, model: LoadedModel | undefined, market: LoadedMarketFile | undefined): MarketSource | undefined {
+export function marketSourceOf(
+  definition: StrategyDefinition,
+  model: LoadedModel | undefined,
+  market: LoadedMarketFile | undefined,
+): MarketSource | undefined {
   const pricing = definition.pricing;
   if (pricing?.mode !== 'expected_profit') return undefined;
   // Each part from the top layer that sets it: the strategy's numbers, the market file, the model.
@@ -110,7 +114,8 @@ interface RememberedPrice {
 function rememberedPricing(pricing: CompiledPricing): CompiledPricing {
   const remembered: CompiledPricing = (source, probability, cash) => {
     const last = source.lastPrice as RememberedPrice | undefined;
-    if (last !== undefined && last.pricing === remembered && Object.is(last.probability, probability) && last.cash === cash) return last.result;
+    if (last !== undefined && last.pricing === remembered && Object.is(last.probability, probability) && last.cash === cash)
+      return last.result;
     const result = pricing(source, probability, cash);
     if (last === undefined) {
       const kept: RememberedPrice = { pricing: remembered, probability, cash, result };
@@ -135,7 +140,8 @@ function buildPlan(
   shared: SharedParts,
 ): EvaluationPlan {
   const { score, pricing } = definition;
-  if (!pricing || (!score && pricing.mode !== 'max_rate')) throw new RangeError(`strategy "${definition.name}" has no score or pricing to compile`);
+  if (!pricing || (!score && pricing.mode !== 'max_rate'))
+    throw new RangeError(`strategy "${definition.name}" has no score or pricing to compile`);
   const table = shared.table;
   const filters = definition.filters.map((filter) => compileFilter(filter, params, table));
   const byGroup = (test: (filter: CompiledFilter) => boolean): CompiledFilter[] => filters.filter(test);
@@ -154,7 +160,9 @@ function buildPlan(
     // The market file's (else the model's) fitted response; the strategy's own `pricing.market` overrides it.
     // A learning pricing answers from the learner's current state, so its prices are not remembered.
     pricing: sharedBy(shared.pricings, PRICINGS_KEPT, pricing, params, () =>
-      pricing.learning?.enabled === true || pricing.winners_curse?.enabled === true ? compilePricing(pricing, params, fitted, definition.name) : rememberedPricing(compilePricing(pricing, params, fitted)),
+      pricing.learning?.enabled === true || pricing.winners_curse?.enabled === true
+        ? compilePricing(pricing, params, fitted, definition.name)
+        : rememberedPricing(compilePricing(pricing, params, fitted)),
     ),
   };
 }

@@ -59,16 +59,28 @@ function readers(strategy: CompiledStrategy): Reader[] {
   const found: Reader[] = [];
   definition?.filters.forEach((filter, index) => {
     const skips = filter.missing === 'fail' || filter.required === true;
-    found.push({ feature: filter.feature, where: `filters[${index}]`, kind: 'filter', effect: skips ? 'it skips every request' : 'it never tests anything' });
+    found.push({
+      feature: filter.feature,
+      where: `filters[${index}]`,
+      kind: 'filter',
+      effect: skips ? 'it skips every request' : 'it never tests anything',
+    });
   });
   const terms = [
-    ...(definition?.score?.scorecard?.terms ?? []).map((term, index) => ({ feature: term.feature, where: `score.scorecard.terms[${index}]` })),
-    ...(definition?.score?.logistic?.terms ?? []).map((term, index) => ({ feature: term.feature, where: `score.logistic.terms[${index}]` })),
+    ...(definition?.score?.scorecard?.terms ?? []).map((term, index) => ({
+      feature: term.feature,
+      where: `score.scorecard.terms[${index}]`,
+    })),
+    ...(definition?.score?.logistic?.terms ?? []).map((term, index) => ({
+      feature: term.feature,
+      where: `score.logistic.terms[${index}]`,
+    })),
   ];
   for (const term of terms) found.push({ ...term, kind: 'score term', effect: 'it always gives its missing value' });
   const named = new Set(found.map((reader) => reader.feature));
   for (const feature of strategy.features) {
-    if (!named.has(feature)) found.push({ feature, where: 'score.model', kind: 'model feature', effect: 'the model always sees it missing' });
+    if (!named.has(feature))
+      found.push({ feature, where: 'score.model', kind: 'model feature', effect: 'the model always sees it missing' });
   }
   return found;
 }

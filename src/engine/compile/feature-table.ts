@@ -87,7 +87,10 @@ export class FeatureTable {
   private computeAgain(source: FeatureSource, known: readonly FeatureValue[]): FeatureValue[] {
     const values: FeatureValue[] = new Array<FeatureValue>(this.definitions.length);
     for (let index = 0; index < this.definitions.length; index += 1) {
-      values[index] = this.requestOnly[index] === true && index < known.length ? (known[index] ?? null) : (this.definitions[index] as FeatureDefinition).compute(source);
+      values[index] =
+        this.requestOnly[index] === true && index < known.length
+          ? (known[index] ?? null)
+          : (this.definitions[index] as FeatureDefinition).compute(source);
     }
     return values;
   }
@@ -108,7 +111,8 @@ export class FeatureTable {
       this.lastEntry = first;
     }
     for (let known = first; known !== undefined; known = known.next) {
-      if (known.bankingData === bankingData && known.history === history && known.providerA === providerA && known.providerB === providerB) return known;
+      if (known.bankingData === bankingData && known.history === history && known.providerA === providerA && known.providerB === providerB)
+        return known;
     }
     let source: FeatureSource;
     let values: FeatureValue[];

@@ -65,7 +65,11 @@ function providerNeed(provider: ProviderPolicy): DataNeed {
 }
 
 /** A provider's reason about buying its score at `probability`: within its band it is bought, outside not. */
-function providerReason(provider: ProviderPolicy, probability: number, code: 'data_provider_needed' | 'data_provider_not_bought'): DecisionReason {
+function providerReason(
+  provider: ProviderPolicy,
+  probability: number,
+  code: 'data_provider_needed' | 'data_provider_not_bought',
+): DecisionReason {
   const band = { min: formatRatio(provider.whenProbability.min), max: formatRatio(provider.whenProbability.max) };
   return { code, slot: provider.slot, provider: provider.provider, probability: formatRatio(probability), ...band };
 }
@@ -74,7 +78,11 @@ function providerReason(provider: ProviderPolicy, probability: number, code: 'da
 const NO_PROVIDERS: readonly string[] = [];
 
 /** The reasons of a priced decision: the data reasons, the score's, then pricing's (one array, no spreads). */
-function withPriceReasons(dataReasons: DecisionReason[], scoreReason: DecisionReason, priceReasons: readonly DecisionReason[]): DecisionReason[] {
+function withPriceReasons(
+  dataReasons: DecisionReason[],
+  scoreReason: DecisionReason,
+  priceReasons: readonly DecisionReason[],
+): DecisionReason[] {
   dataReasons.push(scoreReason);
   for (const reason of priceReasons) dataReasons.push(reason);
   return dataReasons;
@@ -129,12 +137,16 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
   const free = failures(plan.freeFilters, values);
   if (free) return decisionOf(plan, values, 'skip', free, []);
   if (historyPending) {
-    return decisionOf(plan, values, 'needs_data', [{ code: 'data_needed', what: 'borrower_history', why: 'free filters passed' }], [], { needs: [{ kind: 'borrower_history' }] });
+    return decisionOf(plan, values, 'needs_data', [{ code: 'data_needed', what: 'borrower_history', why: 'free filters passed' }], [], {
+      needs: [{ kind: 'borrower_history' }],
+    });
   }
   const history = failures(plan.historyFilters, values);
   if (history) return decisionOf(plan, values, 'skip', history, []);
   if (bankingPending) {
-    return decisionOf(plan, values, 'needs_data', [{ code: 'data_needed', what: 'banking_data', why: 'free filters passed' }], [], { needs: [{ kind: 'banking_data' }] });
+    return decisionOf(plan, values, 'needs_data', [{ code: 'data_needed', what: 'banking_data', why: 'free filters passed' }], [], {
+      needs: [{ kind: 'banking_data' }],
+    });
   }
   const banking = failures(plan.bankingFilters, values);
   if (banking) return decisionOf(plan, values, 'skip', banking, []);
@@ -169,14 +181,23 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
   const scoreReason: DecisionReason = { code: 'score', probability: probabilityText };
   const price = plan.pricing(source, probability, enrichment.cash);
   const reasons = withPriceReasons(dataReasons, scoreReason, price.reasons);
-  if (!price.ok) return decisionOf(plan, values, 'skip', reasons, contributions, price.requiredRate === undefined ? { probability } : { probability, requiredRate: price.requiredRate });
+  if (!price.ok)
+    return decisionOf(
+      plan,
+      values,
+      'skip',
+      reasons,
+      contributions,
+      price.requiredRate === undefined ? { probability } : { probability, requiredRate: price.requiredRate },
+    );
   const offer = decisionOf(plan, values, 'offer', reasons, contributions, { probability });
   offer.rate = price.rate;
   offer.expectedReturn = price.expectedReturn;
   offer.requiredRate = price.requiredRate;
   if (price.curve !== undefined) offer.priceCurve = price.curve;
   const learned = price.curve?.learning;
-  if (learned !== undefined) offer.marketResponse = { version: learned.version, evidence: learned.evidence, explored: learned.exploration !== undefined };
+  if (learned !== undefined)
+    offer.marketResponse = { version: learned.version, evidence: learned.evidence, explored: learned.exploration !== undefined };
   if (price.modelled !== undefined) offer.modelled = price.modelled;
   return offer;
 }

@@ -86,11 +86,15 @@ function filters(definition: StrategyDefinition): RuleProblem[] {
     }
     const min = valueOf(definition, filter.min);
     const max = valueOf(definition, filter.max);
-    if (min !== undefined && max !== undefined && min > max) problems.push({ path: [...path, 'min'], message: `min ${min} is above max ${max}` });
+    if (min !== undefined && max !== undefined && min > max)
+      problems.push({ path: [...path, 'min'], message: `min ${min} is above max ${max}` });
     for (const key of ['in', 'not_in'] as const) {
       filter[key]?.forEach((item, itemIndex) => {
         if (typeof item !== kind) {
-          problems.push({ path: [...path, key, itemIndex], message: `${filter.feature} is a ${kind}; ${JSON.stringify(item)} is a ${typeof item}` });
+          problems.push({
+            path: [...path, key, itemIndex],
+            message: `${filter.feature} is a ${kind}; ${JSON.stringify(item)} is a ${typeof item}`,
+          });
         }
       });
     }
@@ -116,21 +120,30 @@ function score(definition: StrategyDefinition): RuleProblem[] {
     if (forms !== 1) problems.push({ path, message: 'a scorecard term needs exactly one of bins, levels, per_unit' });
     const kind = featureByName(term.feature).kind;
     if ((term.bins || term.per_unit !== undefined) && kind !== 'number') {
-      problems.push({ path: [...path, 'feature'], message: `bins and per_unit need a number feature; ${term.feature} is a ${kind} (use levels)` });
+      problems.push({
+        path: [...path, 'feature'],
+        message: `bins and per_unit need a number feature; ${term.feature} is a ${kind} (use levels)`,
+      });
     }
     const bins = term.bins ?? [];
     let previous = Number.NEGATIVE_INFINITY;
     bins.forEach((bin, binIndex) => {
       const below = valueOf(definition, bin.below);
       const last = binIndex === bins.length - 1;
-      if (bin.below === undefined && !last) problems.push({ path: [...path, 'bins', binIndex], message: 'only the last bin may leave out "below"' });
-      if (below !== undefined && below <= previous) problems.push({ path: [...path, 'bins', binIndex, 'below'], message: `bins must rise: ${below} follows ${previous}` });
+      if (bin.below === undefined && !last)
+        problems.push({ path: [...path, 'bins', binIndex], message: 'only the last bin may leave out "below"' });
+      if (below !== undefined && below <= previous)
+        problems.push({ path: [...path, 'bins', binIndex, 'below'], message: `bins must rise: ${below} follows ${previous}` });
       if (below !== undefined) previous = below;
     });
   });
   logistic?.terms.forEach((term, index) => {
     const kind = featureByName(term.feature).kind;
-    if (kind !== 'number') problems.push({ path: ['score', 'logistic', 'terms', index, 'feature'], message: `a logistic term needs a number feature; ${term.feature} is a ${kind}` });
+    if (kind !== 'number')
+      problems.push({
+        path: ['score', 'logistic', 'terms', index, 'feature'],
+        message: `a logistic term needs a number feature; ${term.feature} is a ${kind}`,
+      });
   });
   return [...problems, ...isotonicPoints(definition)];
 }
@@ -145,7 +158,8 @@ function isotonicPoints(definition: StrategyDefinition): RuleProblem[] {
     if (previous === undefined) return;
     const path = ['score', 'calibration', 'points', index];
     if (p <= previous[0]) problems.push({ path: [...path, 0], message: `score probabilities must rise: ${p} follows ${previous[0]}` });
-    if (q < previous[1]) problems.push({ path: [...path, 1], message: `calibrated probabilities must not fall: ${q} follows ${previous[1]}` });
+    if (q < previous[1])
+      problems.push({ path: [...path, 1], message: `calibrated probabilities must not fall: ${q} follows ${previous[1]}` });
   });
   return problems;
 }
@@ -171,13 +185,32 @@ function data(definition: StrategyDefinition): RuleProblem[] {
 function learning(definition: StrategyDefinition): RuleProblem[] {
   const pricing = definition.pricing;
   if (pricing?.learning === undefined || pricing.learning.enabled === false || pricing.mode === 'expected_profit') return [];
-  return [{ path: ['pricing', 'learning'], message: `learning needs mode expected_profit (this pricing is ${pricing.mode}); remove it or set enabled: false` }];
+  return [
+    {
+      path: ['pricing', 'learning'],
+      message: `learning needs mode expected_profit (this pricing is ${pricing.mode}); remove it or set enabled: false`,
+    },
+  ];
 }
 
 function winnersCurse(definition: StrategyDefinition): RuleProblem[] {
   const pricing = definition.pricing;
   if (pricing?.winners_curse === undefined || pricing.winners_curse.enabled === false || pricing.mode === 'expected_profit') return [];
-  return [{ path: ['pricing', 'winners_curse'], message: `winners_curse needs mode expected_profit (this pricing is ${pricing.mode}); remove it or set enabled: false` }];
+  return [
+    {
+      path: ['pricing', 'winners_curse'],
+      message: `winners_curse needs mode expected_profit (this pricing is ${pricing.mode}); remove it or set enabled: false`,
+    },
+  ];
 }
 
-export const STRATEGY_RULES: ReadonlyArray<CrossFieldRule<StrategyDefinition>> = [paramReferences, paramRanges, paramBounds, filters, score, data, learning, winnersCurse];
+export const STRATEGY_RULES: ReadonlyArray<CrossFieldRule<StrategyDefinition>> = [
+  paramReferences,
+  paramRanges,
+  paramBounds,
+  filters,
+  score,
+  data,
+  learning,
+  winnersCurse,
+];

@@ -133,7 +133,9 @@ export const scorecardTermSchema = z
 
 export const scorecardSchema = z.strictObject({
   base_points: numberOrParam.default(600).describe('points at which the odds of repayment are base_odds'),
-  base_odds: numberOrParamWithin({ what: 'odds', min: 0, minExclusive: true }).default(20).describe('odds of repayment (repaid : defaulted) at base_points'),
+  base_odds: numberOrParamWithin({ what: 'odds', min: 0, minExclusive: true })
+    .default(20)
+    .describe('odds of repayment (repaid : defaulted) at base_points'),
   points_to_double_odds: numberOrParam.default(40).describe('points that double the odds'),
   terms: z.array(scorecardTermSchema).min(1),
 });
@@ -154,13 +156,17 @@ export const logisticSchema = z.strictObject({
 });
 
 /** A probability a calibration maps to: strictly inside (0, 1), so its log-odds are finite. */
-const calibratedProbability = z.number().gt(0, { error: (issue) => `${String(issue.input)} is out of bounds (a calibrated probability: above 0 and below 1)` })
+const calibratedProbability = z
+  .number()
+  .gt(0, { error: (issue) => `${String(issue.input)} is out of bounds (a calibrated probability: above 0 and below 1)` })
   .lt(1, { error: (issue) => `${String(issue.input)} is out of bounds (a calibrated probability: above 0 and below 1)` });
 
 const plattSchema = z
   .strictObject({
     method: z.literal('platt'),
-    a: numberOrParamWithin({ what: 'a slope', min: 0, minExclusive: true }).describe("slope on the score's log-odds of repayment (1: unchanged)"),
+    a: numberOrParamWithin({ what: 'a slope', min: 0, minExclusive: true }).describe(
+      "slope on the score's log-odds of repayment (1: unchanged)",
+    ),
     b: numberOrParam.describe('added to the log-odds of repayment (0: unchanged)'),
     description: z.string().optional().describe('what it was fitted on (lendbot train --calibrate writes it)'),
   })
@@ -195,7 +201,9 @@ export const scoreSchema = z
       .optional()
       .describe('a model file written by `lendbot train` (JSON), relative to this strategy file; see docs/training.md'),
     calibration: calibrationSchema.optional(),
-    min_probability: numberOrParamWithin(PROBABILITY).default(0).describe('skip below this estimated repayment probability (after calibration)'),
+    min_probability: numberOrParamWithin(PROBABILITY)
+      .default(0)
+      .describe('skip below this estimated repayment probability (after calibration)'),
   })
   .describe('estimated repayment probability; scorecard, logistic and model log-odds add up, then calibration maps the probability');
 
@@ -205,7 +213,9 @@ const cashHurdleSchema = z
     enabled: z.boolean().default(false).describe('move the hurdle with free cash against recent demand (off: target_return as written)'),
     max_raise: numberOrParamWithin(SHARE).default(0.05).describe('most the hurdle rises when there is no free cash for what keeps coming'),
     max_cut: numberOrParamWithin(SHARE).default(0.03).describe('most the hurdle falls when cash sits idle (never below zero)'),
-    window_days: numberOrParamWithin({ what: 'days', min: 1, max: 90 }).default(14).describe('days of recent offers whose expected take-up is the demand for cash'),
+    window_days: numberOrParamWithin({ what: 'days', min: 1, max: 90 })
+      .default(14)
+      .describe('days of recent offers whose expected take-up is the demand for cash'),
   })
   .describe('raise target_return when free cash binds, lower it when cash sits idle, within the bounds');
 
@@ -214,15 +224,23 @@ const takeUpSchema = z
     midpoint: numberOrParam
       .optional()
       .describe("position of the rate between 0.03 (0) and the request's max_interest_rate (1) where half of borrowers walk away"),
-    steepness: numberOrParamWithin(NOT_NEGATIVE).optional().describe('how sharply take-up falls around the midpoint (0: the rate does not matter)'),
+    steepness: numberOrParamWithin(NOT_NEGATIVE)
+      .optional()
+      .describe('how sharply take-up falls around the midpoint (0: the rate does not matter)'),
     midpoint_per_default: numberOrParam
       .optional()
-      .describe('midpoint added per unit of default probability (0: the same for every borrower; below 0: better borrowers walk away later)'),
+      .describe(
+        'midpoint added per unit of default probability (0: the same for every borrower; below 0: better borrowers walk away later)',
+      ),
     steepness_per_default: numberOrParam
       .optional()
-      .describe('steepness added per unit of default probability (0: the same for every borrower; below 0: better borrowers are more rate-sensitive); never below 0 in total'),
+      .describe(
+        'steepness added per unit of default probability (0: the same for every borrower; below 0: better borrowers are more rate-sensitive); never below 0 in total',
+      ),
   })
-  .describe('the chance a borrower takes an offer at all: 1 / (1 + e^(steepness * (position - midpoint))), midpoint and steepness moving with the default probability by the *_per_default numbers');
+  .describe(
+    'the chance a borrower takes an offer at all: 1 / (1 + e^(steepness * (position - midpoint))), midpoint and steepness moving with the default probability by the *_per_default numbers',
+  );
 
 const competitionSchema = z
   .strictObject({
@@ -230,7 +248,9 @@ const competitionSchema = z
     intercept: numberOrParamWithin(API_RATE).optional().describe('expected best competing rate at a zero default probability'),
     per_default: numberOrParam.optional().describe('expected best competing rate added per unit of default probability'),
     spread: numberOrParamWithin(NOT_NEGATIVE).optional().describe('standard deviation of the best competing rate'),
-    width: numberOrParamWithin(NOT_NEGATIVE).optional().describe('how soft the comparison with a competing rate is (0: the lower rate always wins)'),
+    width: numberOrParamWithin(NOT_NEGATIVE)
+      .optional()
+      .describe('how soft the comparison with a competing rate is (0: the lower rate always wins)'),
   })
   .describe('who else offers, and at what rate (normal around intercept + per_default * (1 - probability))');
 
@@ -240,11 +260,15 @@ const marketSchema = z
       .string()
       .min(1)
       .optional()
-      .describe('a market file written by `lendbot train --market-out` (JSON), relative to this strategy file; numbers set here override it (docs/training.md)'),
+      .describe(
+        'a market file written by `lendbot train --market-out` (JSON), relative to this strategy file; numbers set here override it (docs/training.md)',
+      ),
     take_up: takeUpSchema.optional(),
     competition: competitionSchema.optional(),
   })
-  .describe('how borrowers answer a rate (docs/market-model.md); unset numbers come from the market file, else a trained model, else cautious defaults');
+  .describe(
+    'how borrowers answer a rate (docs/market-model.md); unset numbers come from the market file, else a trained model, else cautious defaults',
+  );
 
 /** A learned correction's prior standard deviation, in log-odds per term (above 0, at most 10). */
 function priorSdSchema(fallback: number, description: string) {
@@ -259,8 +283,14 @@ function priorSdSchema(fallback: number, description: string) {
 /** `pricing.learning`: prices that learn the market's answer while live (docs/market-model.md, "Learning while live"). */
 const learningSchema = z
   .strictObject({
-    enabled: z.boolean().default(true).describe('learn take-up from the fates of this strategy\'s own offers (false: price with the configured market only)'),
-    prior_sd: priorSdSchema(1, 'how far the configured take-up may be wrong, in log-odds per term of the correction (larger: learns faster, trusts the prior less)'),
+    enabled: z
+      .boolean()
+      .default(true)
+      .describe("learn take-up from the fates of this strategy's own offers (false: price with the configured market only)"),
+    prior_sd: priorSdSchema(
+      1,
+      'how far the configured take-up may be wrong, in log-odds per term of the correction (larger: learns faster, trusts the prior less)',
+    ),
     explore_share: numberOrParamWithin(SHARE)
       .default(0.05)
       .describe('exploring rates on purpose may cost at most this share of the expected profit offered so far (0: never explore)'),
@@ -270,15 +300,23 @@ const learningSchema = z
 /** `pricing.winners_curse`: repayment as it is among the loans we win (src/engine/market/repay-curse.ts; docs/market-model.md). */
 const winnersCurseSchema = z
   .strictObject({
-    enabled: z.boolean().default(true).describe("price with the repayment chance of the loans this strategy wins at each rate (false: the score's chance as it is)"),
-    prior_sd: priorSdSchema(0.5, "how far the loans won may repay unlike their score, in log-odds per term (larger: funded loans' fates move it faster)"),
+    enabled: z
+      .boolean()
+      .default(true)
+      .describe("price with the repayment chance of the loans this strategy wins at each rate (false: the score's chance as it is)"),
+    prior_sd: priorSdSchema(
+      0.5,
+      "how far the loans won may repay unlike their score, in log-odds per term (larger: funded loans' fates move it faster)",
+    ),
     w: z
       .array(z.number())
       .length(3)
       .optional()
       .describe("the correction to start from, over [1, position, position x score log-odds] (default: the market file's, else 0)"),
   })
-  .describe("expected_profit only: learn from funded loans' fates how much worse the loans won at a rate repay than scored (the winner's curse)");
+  .describe(
+    "expected_profit only: learn from funded loans' fates how much worse the loans won at a rate repay than scored (the winner's curse)",
+  );
 
 export const pricingSchema = z
   .strictObject({
@@ -321,11 +359,11 @@ export const strategyFileSchema = z
     shadow: z
       .boolean()
       .default(false)
-      .describe('a challenger: decides on the live requests with the data the live strategies bought and records what it would have offered, never sending (lendbot shadow report)'),
+      .describe(
+        'a challenger: decides on the live requests with the data the live strategies bought and records what it would have offered, never sending (lendbot shadow report)',
+      ),
     plugin: z.string().min(1).optional().describe('a JavaScript/TypeScript module implementing the strategy instead'),
-    params: z
-      .record(z.string().regex(PARAM_NAME, 'param names are lowercase words joined by _'), paramSpecSchema)
-      .default({}),
+    params: z.record(z.string().regex(PARAM_NAME, 'param names are lowercase words joined by _'), paramSpecSchema).default({}),
     filters: z.array(filterSchema).default([]),
     data: dataSchema.default({ monthly_budget: 0, banking_data: 'after_filters', borrower_history: 'never' }),
     score: scoreSchema.optional(),

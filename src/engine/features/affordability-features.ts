@@ -20,20 +20,36 @@ function statedMonthlyIncome(source: FeatureSource): number | null {
 }
 
 export const AFFORDABILITY_FEATURES: FeatureDefinition[] = [
-  numberFeature('monthly_payment_at_max_rate', 'affordability', 'USD/month', 'monthly payment on the total amount at max_interest_rate', paymentAtMax),
+  numberFeature(
+    'monthly_payment_at_max_rate',
+    'affordability',
+    'USD/month',
+    'monthly payment on the total amount at max_interest_rate',
+    paymentAtMax,
+  ),
   numberFeature('payment_to_income_at_max_rate', 'affordability', 'ratio', 'that payment divided by the stated monthly income', (s) =>
     ratio(paymentAtMax(s), statedMonthlyIncome(s)),
   ),
   numberFeature('loan_to_income', 'affordability', 'ratio', 'loan amount divided by the stated annual income', (s) =>
     ratio(s.loanAmountCents / 100, s.borrower.annual_income),
   ),
-  numberFeature('payment_to_bank_income_at_max_rate', 'banking', 'ratio', 'payment at the max rate divided by the monthly income seen in the bank', (s) =>
-    ratio(paymentAtMax(s), monthly(s, 'credit')),
+  numberFeature(
+    'payment_to_bank_income_at_max_rate',
+    'banking',
+    'ratio',
+    'payment at the max rate divided by the monthly income seen in the bank',
+    (s) => ratio(paymentAtMax(s), monthly(s, 'credit')),
   ),
-  numberFeature('payment_to_net_flow_at_max_rate', 'banking', 'ratio', 'payment at the max rate divided by monthly income minus spending (absent when that is not positive)', (s) => {
-    const income = monthly(s, 'credit');
-    const spending = monthly(s, 'debit');
-    if (income === null || spending === null || income - spending <= 0) return null;
-    return paymentAtMax(s) / (income - spending);
-  }),
+  numberFeature(
+    'payment_to_net_flow_at_max_rate',
+    'banking',
+    'ratio',
+    'payment at the max rate divided by monthly income minus spending (absent when that is not positive)',
+    (s) => {
+      const income = monthly(s, 'credit');
+      const spending = monthly(s, 'debit');
+      if (income === null || spending === null || income - spending <= 0) return null;
+      return paymentAtMax(s) / (income - spending);
+    },
+  ),
 ];

@@ -62,7 +62,9 @@ const CATEGORY_FEATURES: FeatureDefinition[] = SPENDING_CATEGORIES.flatMap((cate
 ]);
 
 export const BANKING_FEATURES: FeatureDefinition[] = [
-  numberFeature('bank_avg_credit', 'banking', 'USD', 'agg_90.avg_credit: average income, last 90 days', (s) => field(s.agg90, 'avg_credit')),
+  numberFeature('bank_avg_credit', 'banking', 'USD', 'agg_90.avg_credit: average income, last 90 days', (s) =>
+    field(s.agg90, 'avg_credit'),
+  ),
   numberFeature('bank_avg_debit', 'banking', 'USD', 'agg_90.avg_debit: average spending, last 90 days', (s) => field(s.agg90, 'avg_debit')),
   numberFeature('bank_credit_30', 'banking', 'USD', 'income, last 30 days', (s) => field(s.agg90, 'credit_30')),
   numberFeature('bank_credit_60', 'banking', 'USD', 'income, days 30-60', (s) => field(s.agg90, 'credit_60')),
@@ -70,7 +72,9 @@ export const BANKING_FEATURES: FeatureDefinition[] = [
   numberFeature('bank_debit_30', 'banking', 'USD', 'spending, last 30 days', (s) => field(s.agg90, 'debit_30')),
   numberFeature('bank_debit_60', 'banking', 'USD', 'spending, days 30-60', (s) => field(s.agg90, 'debit_60')),
   numberFeature('bank_debit_90', 'banking', 'USD', 'spending, days 60-90', (s) => field(s.agg90, 'debit_90')),
-  numberFeature('bank_total_credit', 'banking', 'USD', 'income over 90 days (sum of the windows when the total is absent)', (s) => total90(s, 'credit')),
+  numberFeature('bank_total_credit', 'banking', 'USD', 'income over 90 days (sum of the windows when the total is absent)', (s) =>
+    total90(s, 'credit'),
+  ),
   numberFeature('bank_total_debit', 'banking', 'USD', 'spending over 90 days', (s) => total90(s, 'debit')),
   numberFeature('bank_monthly_income', 'banking', 'USD/month', 'a third of the 90-day income', (s) => monthly(s, 'credit')),
   numberFeature('bank_monthly_spending', 'banking', 'USD/month', 'a third of the 90-day spending', (s) => monthly(s, 'debit')),
@@ -79,17 +83,31 @@ export const BANKING_FEATURES: FeatureDefinition[] = [
     const spending = monthly(s, 'debit');
     return income === null || spending === null ? null : income - spending;
   }),
-  numberFeature('bank_spending_to_income', 'banking', 'ratio', '90-day spending divided by 90-day income', (s) => ratio(total90(s, 'debit'), total90(s, 'credit'))),
-  numberFeature('bank_income_trend', 'banking', 'ratio', '(last 30 days - days 60-90) income / monthly mean; > 0 rising', (s) => trend(s, 'credit')),
-  numberFeature('bank_spending_trend', 'banking', 'ratio', '(last 30 days - days 60-90) spending / monthly mean; > 0 rising', (s) => trend(s, 'debit')),
-  numberFeature('bank_income_volatility', 'banking', 'ratio', 'standard deviation / mean of the three monthly incomes', (s) => volatility(s, 'credit')),
-  numberFeature('bank_spending_volatility', 'banking', 'ratio', 'standard deviation / mean of the three monthly spendings', (s) => volatility(s, 'debit')),
+  numberFeature('bank_spending_to_income', 'banking', 'ratio', '90-day spending divided by 90-day income', (s) =>
+    ratio(total90(s, 'debit'), total90(s, 'credit')),
+  ),
+  numberFeature('bank_income_trend', 'banking', 'ratio', '(last 30 days - days 60-90) income / monthly mean; > 0 rising', (s) =>
+    trend(s, 'credit'),
+  ),
+  numberFeature('bank_spending_trend', 'banking', 'ratio', '(last 30 days - days 60-90) spending / monthly mean; > 0 rising', (s) =>
+    trend(s, 'debit'),
+  ),
+  numberFeature('bank_income_volatility', 'banking', 'ratio', 'standard deviation / mean of the three monthly incomes', (s) =>
+    volatility(s, 'credit'),
+  ),
+  numberFeature('bank_spending_volatility', 'banking', 'ratio', 'standard deviation / mean of the three monthly spendings', (s) =>
+    volatility(s, 'debit'),
+  ),
   numberFeature('bank_balance', 'banking', 'USD', 'borrower_bank_balance at the loan request', (s) => {
     const balance = s.bankingData?.borrower_bank_balance;
     return typeof balance === 'string' ? parseCents(balance) / 100 : null;
   }),
-  numberFeature('negative_balance_count', 'banking', 'count', 'times the balance went negative in 90 days', (s) => field(s.agg90, 'negative_balance_count')),
+  numberFeature('negative_balance_count', 'banking', 'count', 'times the balance went negative in 90 days', (s) =>
+    field(s.agg90, 'negative_balance_count'),
+  ),
   numberFeature('cash_advance_90', 'banking', 'USD', 'cash advances in 90 days', (s) => field(s.agg90, 'cash_advance_last90')),
-  numberFeature('cash_advance_share', 'banking', 'percent', 'cash advances as a share of total spending', (s) => field(s.agg90, 'cash_advance_percentage_from_total')),
+  numberFeature('cash_advance_share', 'banking', 'percent', 'cash advances as a share of total spending', (s) =>
+    field(s.agg90, 'cash_advance_percentage_from_total'),
+  ),
   ...CATEGORY_FEATURES,
 ];

@@ -4,7 +4,13 @@ import { numberFeature, type FeatureDefinition } from './feature-definition.js';
 
 export const PROVIDER_FEATURES: FeatureDefinition[] = [
   numberFeature('provider_a_score', 'provider_a', 'score', "provider A's a_score (flat monthly price)", (s) => s.providerA?.a_score),
-  numberFeature('provider_b_score', 'provider_b', '0-100', "provider B's p2p_score.score (priced per request)", (s) => s.providerB?.p2p_score.score),
+  numberFeature(
+    'provider_b_score',
+    'provider_b',
+    '0-100',
+    "provider B's p2p_score.score (priced per request)",
+    (s) => s.providerB?.p2p_score.score,
+  ),
   {
     name: 'provider_b_band',
     kind: 'string',

@@ -22,8 +22,20 @@ export const REQUEST_FEATURES: FeatureDefinition[] = [
   numberFeature('fee_legislative', 'request', 'USD', 'legislative fee (absent when not sent)', (s) => dollars(s.request.fee_legislative)),
   numberFeature('fee_extra', 'request', 'USD', 'extra fee (absent when not sent)', (s) => dollars(s.request.fee_extra)),
   numberFeature('fee_svc', 'request', 'USD', "the service's fee (absent when not sent)", (s) => dollars(s.request.fee_svc)),
-  numberFeature('max_interest_rate', 'request', 'annual rate', 'highest rate an offer may carry (0.03 to 2.0)', (s) => s.request.max_interest_rate),
-  numberFeature('risk_level', 'request', '0-4', 'borrower_card_color: 0 low, 1 medium, 2 high, 3 friends, 4 crypto-backed', (s) => s.request.borrower_card_color),
+  numberFeature(
+    'max_interest_rate',
+    'request',
+    'annual rate',
+    'highest rate an offer may carry (0.03 to 2.0)',
+    (s) => s.request.max_interest_rate,
+  ),
+  numberFeature(
+    'risk_level',
+    'request',
+    '0-4',
+    'borrower_card_color: 0 low, 1 medium, 2 high, 3 friends, 4 crypto-backed',
+    (s) => s.request.borrower_card_color,
+  ),
   {
     name: 'risk_level_name',
     kind: 'string',
@@ -46,11 +58,19 @@ export const REQUEST_FEATURES: FeatureDefinition[] = [
   numberFeature('crypto_collateral_ratio', 'request', 'ratio', 'crypto collateral value divided by the loan amount', (s) =>
     ratio(dollars(s.request.crypto_market_value), s.loanAmountCents / 100),
   ),
-  numberFeature('request_avg_credit', 'request', 'USD', 'borrower_data_aggs.avg_credit sent with the request (free)', (s) =>
-    s.request.borrower_data_aggs?.avg_credit,
+  numberFeature(
+    'request_avg_credit',
+    'request',
+    'USD',
+    'borrower_data_aggs.avg_credit sent with the request (free)',
+    (s) => s.request.borrower_data_aggs?.avg_credit,
   ),
-  numberFeature('request_avg_debit', 'request', 'USD', 'borrower_data_aggs.avg_debit sent with the request (free)', (s) =>
-    s.request.borrower_data_aggs?.avg_debit,
+  numberFeature(
+    'request_avg_debit',
+    'request',
+    'USD',
+    'borrower_data_aggs.avg_debit sent with the request (free)',
+    (s) => s.request.borrower_data_aggs?.avg_debit,
   ),
   numberFeature('count_views', 'request', 'count', 'how many times the request was viewed', (s) => s.request.count_views),
 ];

@@ -34,7 +34,7 @@ async function importModule(file: string): Promise<Record<string, unknown>> {
     if (/\.[cm]?tsx?$/.test(file)) await ensureTypeScriptLoader();
     return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
-    const message = error instanceof Error ? error.message.split('\n')[0] ?? error.message : String(error);
+    const message = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
     throw new ConfigFileError(file, [{ file, line: 1, col: 1, path: '', message: `cannot load strategy plugin: ${message}` }]);
   }
 }
@@ -62,7 +62,8 @@ export async function loadPluginFile(file: string, overrides: PluginOverrides = 
     version: overrides.version ?? plugin.version,
     contentHash: contentHashOf((overrides.hashPrefix ?? '') + text),
   };
-  const dataPolicy: DataPolicy = overrides.dataPolicy ?? plugin.dataPolicy ?? { monthlyBudgetCents: 0, bankingData: 'never', providers: [] };
+  const dataPolicy: DataPolicy = overrides.dataPolicy ??
+    plugin.dataPolicy ?? { monthlyBudgetCents: 0, bankingData: 'never', providers: [] };
   const automateFund = overrides.automateFund ?? plugin.automateFund ?? true;
   const priority = overrides.priority ?? plugin.priority;
   const build = (params: Record<string, number>): CompiledStrategy => ({

@@ -65,7 +65,11 @@ function marketFileKeyPosition(text: string): { line: number; col: number } {
  * The market file `pricing.market.file` names (relative to the strategy file), loaded and checked;
  * a missing or invalid one is a ConfigFileError of the strategy file pointing at that key.
  */
-export async function loadStrategyMarket(definition: StrategyDefinition, strategyFile: string, text = ''): Promise<LoadedMarketFile | undefined> {
+export async function loadStrategyMarket(
+  definition: StrategyDefinition,
+  strategyFile: string,
+  text = '',
+): Promise<LoadedMarketFile | undefined> {
   const file = definition.pricing?.market?.file;
   if (file === undefined) return undefined;
   const path = resolve(dirname(strategyFile), file);
@@ -100,7 +104,11 @@ export async function loadStrategy(path: string, paramOverrides: Readonly<Record
   if (definition.plugin === undefined) {
     const model = await loadStrategyModel(definition, path, text);
     const market = await loadStrategyMarket(definition, path, text);
-    const strategy = compileStrategy(definition, { file: path, text, ...(model === undefined ? {} : { model }), ...(market === undefined ? {} : { market }) }, paramOverrides);
+    const strategy = compileStrategy(
+      definition,
+      { file: path, text, ...(model === undefined ? {} : { model }), ...(market === undefined ? {} : { market }) },
+      paramOverrides,
+    );
     return model === undefined ? { strategy } : { strategy, model };
   }
 

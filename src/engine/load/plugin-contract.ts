@@ -30,7 +30,13 @@ export interface StrategyPlugin {
   dataPolicy?: {
     monthlyBudgetCents?: number;
     bankingData?: 'always' | 'after_filters' | 'never';
-    providers?: Array<{ slot: 'provider_a' | 'provider_b'; provider: string; pricing: 'flat' | 'per_request'; costCents: number; whenProbability: { min: number; max: number } }>;
+    providers?: Array<{
+      slot: 'provider_a' | 'provider_b';
+      provider: string;
+      pricing: 'flat' | 'per_request';
+      costCents: number;
+      whenProbability: { min: number; max: number };
+    }>;
   };
   automateFund?: boolean;
   priority?: number;

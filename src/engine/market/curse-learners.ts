@@ -4,7 +4,14 @@
  * backtest feeds each funded loan's fate once the replay has reached it (never before).
  */
 import type { Decision } from '../decision.js';
-import { curseObservationAt, curseUpdated, initialCurseState, type CurseObservation, type CurseSettings, type CurseState } from './repay-curse.js';
+import {
+  curseObservationAt,
+  curseUpdated,
+  initialCurseState,
+  type CurseObservation,
+  type CurseSettings,
+  type CurseState,
+} from './repay-curse.js';
 
 /** What a funded loan priced with the curse will teach it once its fate is known. */
 export interface CurseOffer {
@@ -46,5 +53,8 @@ function samePrior(a: CurseSettings, b: CurseSettings): boolean {
 export function curseOfferOf(decision: Decision): CurseOffer | undefined {
   const curve = decision.priceCurve;
   if (decision.action !== 'offer' || decision.rate === undefined || curve?.curse === undefined) return undefined;
-  return { strategy: decision.strategy.name, observation: curseObservationAt(decision.rate, curve.maxInterestRate, curve.economics.probability) };
+  return {
+    strategy: decision.strategy.name,
+    observation: curseObservationAt(decision.rate, curve.maxInterestRate, curve.economics.probability),
+  };
 }

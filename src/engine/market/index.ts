@@ -7,4 +7,12 @@ export { learnedAcceptCurve, observationAt, type LearnedCurve } from './learned-
 export { type LearningObservation, type Posterior } from './logistic-correction.js';
 export { copyLearning, marketUsedText } from './learning-copy.js';
 export { CurseLearners, curseOfferOf, type CurseOffer } from './curse-learners.js';
-export { fitCurse, curseObservationAt, wonRepayProbability, CURSE_TERMS, type CurseSettings, type CurseState, type CurseObservation } from './repay-curse.js';
+export {
+  fitCurse,
+  curseObservationAt,
+  wonRepayProbability,
+  CURSE_TERMS,
+  type CurseSettings,
+  type CurseState,
+  type CurseObservation,
+} from './repay-curse.js';

@@ -16,7 +16,12 @@ export interface LearnedCurve extends LearnedSnapshot {
 }
 
 /** P(accept | rate) for one request under the posterior. */
-export function learnedAcceptCurve(maxRate: number, defaultProbability: number, market: MarketResponse, posterior: Posterior): (rate: number) => number {
+export function learnedAcceptCurve(
+  maxRate: number,
+  defaultProbability: number,
+  market: MarketResponse,
+  posterior: Posterior,
+): (rate: number) => number {
   const prior = expectedAcceptCurve(maxRate, defaultProbability, market);
   return (rate) => {
     const position = positionOf(rate, maxRate);

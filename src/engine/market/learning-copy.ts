@@ -9,7 +9,9 @@ import { MarketLearning } from './market-learning.js';
 
 /** Every learner of `learning`, state and settings copied. */
 export function copyLearning(learning: MarketLearning): MarketLearning {
-  return new MarketLearning(learning.entries().map(([name, learner]) => [name, { state: learner.snapshotState, settings: learner.settings }] as const));
+  return new MarketLearning(
+    learning.entries().map(([name, learner]) => [name, { state: learner.snapshotState, settings: learner.settings }] as const),
+  );
 }
 
 /**

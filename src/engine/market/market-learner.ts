@@ -43,7 +43,15 @@ export interface LearnedSnapshot {
 }
 
 export function initialLearnerState(settings: LearningSettings): LearnerState {
-  return { posterior: priorPosterior(settings.priorSd), version: 0, evidence: 0, accepted: 0, explorationCostCents: 0, offeredValueCents: 0, explored: 0 };
+  return {
+    posterior: priorPosterior(settings.priorSd),
+    version: 0,
+    evidence: 0,
+    accepted: 0,
+    explorationCostCents: 0,
+    offeredValueCents: 0,
+    explored: 0,
+  };
 }
 
 export class MarketLearner {

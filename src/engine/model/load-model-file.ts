@@ -68,8 +68,10 @@ export function fittedMarket(section: MarketSection | undefined): FittedMarket |
   if (t) {
     market.takeUp = { midpoint: t.midpoint, steepness: t.steepness };
     // Borrower-dependent terms (lendbot train writes them; older files lack them): only when not 0.
-    if (typeof t.midpoint_per_default === 'number' && t.midpoint_per_default !== 0) market.takeUp.midpointPerDefault = t.midpoint_per_default;
-    if (typeof t.steepness_per_default === 'number' && t.steepness_per_default !== 0) market.takeUp.steepnessPerDefault = t.steepness_per_default;
+    if (typeof t.midpoint_per_default === 'number' && t.midpoint_per_default !== 0)
+      market.takeUp.midpointPerDefault = t.midpoint_per_default;
+    if (typeof t.steepness_per_default === 'number' && t.steepness_per_default !== 0)
+      market.takeUp.steepnessPerDefault = t.steepness_per_default;
   }
   return market;
 }

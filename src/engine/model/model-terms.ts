@@ -14,7 +14,9 @@ export type ScoreTerm = (values: readonly FeatureValue[]) => Contribution;
 /** The model's terms, its features given slots in `table`. */
 export function modelTerms(model: LoadedModel, table: FeatureTable): ScoreTerm[] {
   const intercept = model.definition.intercept;
-  const terms: ScoreTerm[] = [() => ({ feature: 'model.intercept', value: null, points: intercept, logOdds: intercept, model: 'logistic' })];
+  const terms: ScoreTerm[] = [
+    () => ({ feature: 'model.intercept', value: null, points: intercept, logOdds: intercept, model: 'logistic' }),
+  ];
   for (const feature of model.definition.features) {
     const slot = table.slot(feature.name);
     terms.push((values) => {

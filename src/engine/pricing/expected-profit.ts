@@ -15,7 +15,15 @@
  * samples show (peak-search.ts) and compares the 4-decimal rates around it: the rate a search
  * over every 0.0001 would choose, in a few dozen evaluations.
  */
-import { collectedShare, fastPaymentFactor, hurdleCents, MIN_OFFER_RATE, MONTHS_PER_YEAR, paymentFactor, type LoanEconomics } from '../loan-math.js';
+import {
+  collectedShare,
+  fastPaymentFactor,
+  hurdleCents,
+  MIN_OFFER_RATE,
+  MONTHS_PER_YEAR,
+  paymentFactor,
+  type LoanEconomics,
+} from '../loan-math.js';
 import { competingRateSd, expectedAcceptCurve, expectedAcceptProbability, type MarketResponse } from '../market-response.js';
 import { extraSteepness, learnedAcceptCurve, type LearnedCurve } from '../market/learned-accept.js';
 import { maximiseNear } from './peak-search.js';
@@ -90,12 +98,15 @@ function valueFunction(curve: PriceCurve): (rate: number) => number {
   const { economics, maxInterestRate, market } = curve;
   const collectedPerFactor = economics.repaidPrincipalCents * economics.terms * collectedShare(economics);
   const hurdle = hurdleCents(curve.targetReturn, economics);
-  const accept = curve.learning === undefined ? expectedAcceptCurve(maxInterestRate, 1 - economics.probability, market) : acceptCurveOf(curve);
+  const accept =
+    curve.learning === undefined ? expectedAcceptCurve(maxInterestRate, 1 - economics.probability, market) : acceptCurveOf(curve);
   const terms = economics.terms;
   const curse = curve.curse;
   if (curse !== undefined) {
     const perFactor = economics.repaidPrincipalCents * terms;
-    return (rate) => accept(rate) * (perFactor * collectedShare(economicsAt(economics, rate, maxInterestRate, curse)) * fastPaymentFactor(rate, terms) - hurdle);
+    return (rate) =>
+      accept(rate) *
+      (perFactor * collectedShare(economicsAt(economics, rate, maxInterestRate, curse)) * fastPaymentFactor(rate, terms) - hurdle);
   }
   return (rate) => accept(rate) * (collectedPerFactor * fastPaymentFactor(rate, terms) - hurdle);
 }
@@ -104,12 +115,18 @@ function valueFunction(curve: PriceCurve): (rate: number) => number {
 export function curvePoint(curve: PriceCurve, rate: number): CurvePoint {
   const { economics } = curve;
   const acceptProbability =
-    curve.learning === undefined ? expectedAcceptProbability(rate, curve.maxInterestRate, 1 - economics.probability, curve.market) : acceptCurveOf(curve)(rate);
+    curve.learning === undefined
+      ? expectedAcceptProbability(rate, curve.maxInterestRate, 1 - economics.probability, curve.market)
+      : acceptCurveOf(curve)(rate);
   // expectedProfitCents and expectedAnnualReturn (loan-math.ts) with their common part, the
   // expected collected amount, computed once: the same operations in the same order, so the very
   // same numbers (test/engine/pricing-optimiser.test.ts), with one Math.pow instead of two.
   const { fundedCents, repaidPrincipalCents, terms } = economics;
-  const collected = repaidPrincipalCents * paymentFactor(rate, terms) * terms * collectedShare(economicsAt(economics, rate, curve.maxInterestRate, curve.curse));
+  const collected =
+    repaidPrincipalCents *
+    paymentFactor(rate, terms) *
+    terms *
+    collectedShare(economicsAt(economics, rate, curve.maxInterestRate, curve.curse));
   const profitCents = collected - hurdleCents(curve.targetReturn, economics);
   const expectedReturn = ((collected - fundedCents) / fundedCents) * (MONTHS_PER_YEAR / terms);
   return { rate, acceptProbability, profitCents, valueCents: acceptProbability * profitCents, expectedReturn };

@@ -24,7 +24,15 @@ export interface Peak {
  * that the sample `at` (worth `atValue`) shows, where low <= from <= at <= to <= cap and
  * nothing in the bracket is higher than the peak's sides. The peak may be at either end.
  */
-export function maximiseNear(value: (rate: number) => number, from: number, at: number, to: number, atValue: number, low: number, cap: number): Peak {
+export function maximiseNear(
+  value: (rate: number) => number,
+  from: number,
+  at: number,
+  to: number,
+  atValue: number,
+  low: number,
+  cap: number,
+): Peak {
   // Brent's minimisation of −value over [a, b]; x is the best point so far, w the second best,
   // v the previous w; d the last step, e the one before.
   let a = from;

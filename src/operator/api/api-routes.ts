@@ -51,7 +51,7 @@ function errorHandler(deps: ApiDeps) {
     const status = error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) {
       deps.log.error({ err: error, method: request.method, path: pathOf(request) }, 'operator API request failed');
-      return fail(reply, status, 'internal error (the daemon\'s log says why)');
+      return fail(reply, status, "internal error (the daemon's log says why)");
     }
     return fail(reply, status, error.message);
   };
@@ -100,7 +100,12 @@ export function operatorApiRoutes(deps: ApiDeps): OperatorRoutes {
         registerReportFileRoute(root, deps);
         const { metrics } = deps;
         if (metrics !== undefined) {
-          root.get(METRICS_PATH, async (_request, reply) => reply.header('content-type', metrics.contentType).header('cache-control', 'no-store').send(await metrics.render()));
+          root.get(METRICS_PATH, async (_request, reply) =>
+            reply
+              .header('content-type', metrics.contentType)
+              .header('cache-control', 'no-store')
+              .send(await metrics.render()),
+          );
         }
       });
     },

@@ -147,7 +147,13 @@ export interface DecisionExplanation {
   price: ExplanationPrice;
   guard: ExplanationGuard;
   /** The strategies' decision recomputed from the stored request and the data bought for it. */
-  recomputed: { strategy: string; action: 'offer' | 'skip' | 'needs_data'; rate: number | null; probability: number | null; reasons: string[] };
+  recomputed: {
+    strategy: string;
+    action: 'offer' | 'skip' | 'needs_data';
+    rate: number | null;
+    probability: number | null;
+    reasons: string[];
+  };
   /** Whether the recomputed action and rate are the stored ones. */
   matchesStored: boolean;
   /** What could not be recovered, in plain words (a changed strategy file, data not bought, ...). */

@@ -36,7 +36,16 @@ function offerRow(offer: OfferView): OfferRow {
   };
 }
 
-const NO_PAYMENTS: LoanPayments = { payments: 0, paid: 0, paidCents: 0, late: 0, missed: 0, maxDelayedDays: 0, feesCents: 0, lastDueDate: null };
+const NO_PAYMENTS: LoanPayments = {
+  payments: 0,
+  paid: 0,
+  paidCents: 0,
+  late: 0,
+  missed: 0,
+  maxDelayedDays: 0,
+  feesCents: 0,
+  lastDueDate: null,
+};
 
 /** When a loan started: its own creation date, else when our offer on its request was made. */
 export function originOf(loan: StoredLoan, offerCreatedAt: (loanRequestId: number) => string | undefined): string | null {

@@ -27,7 +27,13 @@ function curvePointsOf(curve: PriceCurve | undefined, rate: number | undefined):
   if (curve === undefined || rate === undefined) return null;
   return curveRates(curve, rate, CURVE_POINTS).map((at) => {
     const point = curvePoint(curve, at);
-    return { rate: at, acceptProbability: point.acceptProbability, profitCents: point.profitCents, valueCents: point.valueCents, chosen: at === rate };
+    return {
+      rate: at,
+      acceptProbability: point.acceptProbability,
+      profitCents: point.profitCents,
+      valueCents: point.valueCents,
+      chosen: at === rate,
+    };
   });
 }
 
@@ -41,7 +47,9 @@ export function storedGuard(decision: StoredDecision): ExplanationGuard {
 }
 
 function isNumberRecord(value: unknown): value is Record<string, number> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((entry) => typeof entry === 'number');
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((entry) => typeof entry === 'number')
+  );
 }
 
 /** The strategy as it was when deciding, as far as it can be had: its stored params applied. */
@@ -55,7 +63,9 @@ function strategyOfTheTime(strategy: CompiledStrategy, decision: StoredDecision,
   try {
     return strategy.withParams(decision.params);
   } catch (error) {
-    notes.push(`the params of the time no longer apply (${error instanceof Error ? error.message : String(error)}): the current ones are used`);
+    notes.push(
+      `the params of the time no longer apply (${error instanceof Error ? error.message : String(error)}): the current ones are used`,
+    );
     return strategy;
   }
 }
@@ -66,13 +76,22 @@ export function explainStoredDecision(
   request: LoanRequest | undefined,
 ): { explanation: DecisionExplanation | null; notes: string[] } {
   const notes: string[] = [];
-  if (request === undefined) return { explanation: null, notes: ['the request is not in the store, so the decision cannot be recomputed; its stored features and reasons are all there is'] };
+  if (request === undefined)
+    return {
+      explanation: null,
+      notes: ['the request is not in the store, so the decision cannot be recomputed; its stored features and reasons are all there is'],
+    };
   if (decision.strategy === null) {
-    return { explanation: null, notes: ['no strategy got to decide this request (a pre-filter, or an error before deciding): the reasons say why'] };
+    return {
+      explanation: null,
+      notes: ['no strategy got to decide this request (a pre-filter, or an error before deciding): the reasons say why'],
+    };
   }
   const loaded = context.strategies().find((strategy) => strategy.name === decision.strategy);
-  if (loaded === undefined) return { explanation: null, notes: [`strategy "${decision.strategy}" is no longer loaded, so the decision cannot be recomputed`] };
-  if (decision.source !== null) notes.push(`${decision.source} made this decision; shown is what the strategy "${decision.strategy}" makes of the request`);
+  if (loaded === undefined)
+    return { explanation: null, notes: [`strategy "${decision.strategy}" is no longer loaded, so the decision cannot be recomputed`] };
+  if (decision.source !== null)
+    notes.push(`${decision.source} made this decision; shown is what the strategy "${decision.strategy}" makes of the request`);
   const strategy = strategyOfTheTime(loaded, decision, notes);
   const missing = new Set<string>();
   const outcome = decideSync(
@@ -82,19 +101,30 @@ export function explainStoredDecision(
     () => ({ allowed: true }),
   );
   if (missing.size > 0) notes.push(`not bought for this request, so decided without: ${[...missing].join(', ')}`);
-  if (decision.reasonValues.some((reason) => reason.code === 'data_budget')) notes.push('the data budget refused a purchase then; budgets are not replayed here');
-  if (strategy.followsCash === true) notes.push('its hurdle followed the cash position then (the reasons say by how much); recomputed here without it, at the hurdle as written');
+  if (decision.reasonValues.some((reason) => reason.code === 'data_budget'))
+    notes.push('the data budget refused a purchase then; budgets are not replayed here');
+  if (strategy.followsCash === true)
+    notes.push(
+      'its hurdle followed the cash position then (the reasons say by how much); recomputed here without it, at the hurdle as written',
+    );
   const recomputed = outcome.decision;
   const guard = storedGuard(decision);
   // A guard refusal means the strategy offered: it matches an offer at the same rate.
   const offered = decision.action === 'offer' || guard.allowed === false;
   const sameRate = decision.rate === null || (recomputed.rate !== undefined && Math.abs(recomputed.rate - decision.rate) < 1e-9);
   const matchesStored = offered ? recomputed.action === 'offer' && sameRate : recomputed.action !== 'offer';
-  if (!matchesStored) notes.push('recomputed, the strategy decides otherwise than it did: the data, the file or its params differ from then');
+  if (!matchesStored)
+    notes.push('recomputed, the strategy decides otherwise than it did: the data, the file or its params differ from then');
   return {
     notes,
     explanation: {
-      contributions: recomputed.contributions.map((line) => ({ name: line.feature, value: line.value, points: line.points, logOdds: line.logOdds, missing: line.missing === true })),
+      contributions: recomputed.contributions.map((line) => ({
+        name: line.feature,
+        value: line.value,
+        points: line.points,
+        logOdds: line.logOdds,
+        missing: line.missing === true,
+      })),
       price: {
         rate: recomputed.rate ?? null,
         probability: recomputed.probability ?? null,

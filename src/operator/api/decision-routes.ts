@@ -47,8 +47,19 @@ export function registerDecisionRoutes(api: OperatorApp, deps: ApiDeps): void {
     const query = parseOr400(listQuery, request.query, reply);
     if (query === undefined) return reply;
     try {
-      const page = store.decisions.page({ limit: query.limit, beforeId: query.before, action: query.action, strategy: query.strategy, text: query.q });
-      const answer: DecisionsAnswer = { decisions: page.decisions.map((decision) => rowOf(decision, { ...decision, offerState: decision.offerState === null ? null : offerStateOf(decision.loanRequestId) })), nextBefore: page.nextBefore };
+      const page = store.decisions.page({
+        limit: query.limit,
+        beforeId: query.before,
+        action: query.action,
+        strategy: query.strategy,
+        text: query.q,
+      });
+      const answer: DecisionsAnswer = {
+        decisions: page.decisions.map((decision) =>
+          rowOf(decision, { ...decision, offerState: decision.offerState === null ? null : offerStateOf(decision.loanRequestId) }),
+        ),
+        nextBefore: page.nextBefore,
+      };
       return reply.header('cache-control', 'no-store').send(answer);
     } catch (error) {
       if (error instanceof UnknownCursorError) return fail(reply, 400, `before: ${error.message}`);
@@ -64,7 +75,11 @@ export function registerDecisionRoutes(api: OperatorApp, deps: ApiDeps): void {
     const seen = store.requests.get(params.loanRequestId);
     const request_ = seen === undefined ? undefined : (JSON.parse(seen.rawJson) as LoanRequest);
     const detail: DecisionDetail = {
-      ...rowOf(decision, { amountCents: seen?.totalAmountCents ?? null, riskLevel: seen?.riskLevel ?? null, offerState: offerStateOf(params.loanRequestId) }),
+      ...rowOf(decision, {
+        amountCents: seen?.totalAmountCents ?? null,
+        riskLevel: seen?.riskLevel ?? null,
+        offerState: offerStateOf(params.loanRequestId),
+      }),
       features: decision.features,
       params: decision.params,
       timings: decision.timings,
@@ -74,7 +89,12 @@ export function registerDecisionRoutes(api: OperatorApp, deps: ApiDeps): void {
       reason_codes: decision.reasonValues.map((reason) => reason.code),
     };
     const { explanation, notes } = explainStoredDecision(context, decision, request_);
-    const answer: DecisionAnswer = { decision: detail, request: (request_ as Record<string, unknown> | undefined) ?? null, explanation, notes };
+    const answer: DecisionAnswer = {
+      decision: detail,
+      request: (request_ as Record<string, unknown> | undefined) ?? null,
+      explanation,
+      notes,
+    };
     return reply.header('cache-control', 'no-store').send(answer);
   });
 }

@@ -53,7 +53,12 @@ export function pathOf(request: FastifyRequest): string {
   return request.url.split('?', 1)[0] ?? request.url;
 }
 
-export function createOperatorAuth(options: { tokens: TokenSet; sessions: SessionStore; openOnLoopback: boolean; throttle: AuthThrottle }): OperatorAuth {
+export function createOperatorAuth(options: {
+  tokens: TokenSet;
+  sessions: SessionStore;
+  openOnLoopback: boolean;
+  throttle: AuthThrottle;
+}): OperatorAuth {
   const { tokens, sessions, throttle } = options;
   const counted = new WeakSet<FastifyRequest>();
   const callerOf = (request: FastifyRequest): string | undefined => {
@@ -68,12 +73,17 @@ export function createOperatorAuth(options: { tokens: TokenSet; sessions: Sessio
   };
   const refuse = (request: FastifyRequest, reply: FastifyReply, why: string): FastifyReply => {
     throttle.refused({ address: request.raw.socket.remoteAddress, method: request.method, path: pathOf(request), why });
-    return reply.code(401).header('www-authenticate', 'Bearer').header('cache-control', 'no-store').send({ error: `${why}: sign in, or send Authorization: Bearer <token>` });
+    return reply
+      .code(401)
+      .header('www-authenticate', 'Bearer')
+      .header('cache-control', 'no-store')
+      .send({ error: `${why}: sign in, or send Authorization: Bearer <token>` });
   };
   // The socket's address, not request.ip: no proxy header can make a remote caller look local.
   const fromLoopback = (request: FastifyRequest): boolean =>
     isLoopbackAddress(request.raw.socket.remoteAddress) && isLoopbackHostHeader(request.headers.host);
-  const canRead = (request: FastifyRequest): boolean => callerOf(request) !== undefined || (options.openOnLoopback && fromLoopback(request) && request.headers.authorization === undefined);
+  const canRead = (request: FastifyRequest): boolean =>
+    callerOf(request) !== undefined || (options.openOnLoopback && fromLoopback(request) && request.headers.authorization === undefined);
 
   return {
     tokens,
@@ -87,7 +97,12 @@ export function createOperatorAuth(options: { tokens: TokenSet; sessions: Sessio
       return refuse(request, reply, request.headers.authorization === undefined ? 'not signed in' : 'wrong bearer token');
     },
     async requireChange(request, reply) {
-      if (callerOf(request) === undefined) return refuse(request, reply, request.headers.authorization === undefined ? 'a change needs a token or a session' : 'wrong bearer token');
+      if (callerOf(request) === undefined)
+        return refuse(
+          request,
+          reply,
+          request.headers.authorization === undefined ? 'a change needs a token or a session' : 'wrong bearer token',
+        );
       const type = request.headers['content-type'] ?? '';
       if (!/^application\/json\s*(;|$)/i.test(type)) {
         return reply.code(415).header('cache-control', 'no-store').send({ error: 'send the body as content-type: application/json' });

@@ -15,7 +15,12 @@ const pauseBody = z.strictObject({ reason: z.string().trim().max(200).optional()
 const resumeBody = z.strictObject({});
 
 export function apiPause(pause: Pause): ApiPause {
-  return { kind: pause.kind, reason: pause.reason, since: isoFromMs(pause.sinceMs), until: pause.untilMs === null ? null : isoFromMs(pause.untilMs) };
+  return {
+    kind: pause.kind,
+    reason: pause.reason,
+    since: isoFromMs(pause.sinceMs),
+    until: pause.untilMs === null ? null : isoFromMs(pause.untilMs),
+  };
 }
 
 export function registerPauseRoutes(api: OperatorApp, deps: ApiDeps): void {
@@ -33,7 +38,10 @@ export function registerPauseRoutes(api: OperatorApp, deps: ApiDeps): void {
   api.post('/resume', async (request, reply) => {
     if (parseOr400(resumeBody, request.body, reply) === undefined) return reply;
     const lifted = context.protections.resume();
-    log.info({ caller: auth.callerOf(request), lifted: lifted?.kind ?? null }, lifted ? 'new offers resumed from the dashboard' : 'resume asked for while nothing was paused');
+    log.info(
+      { caller: auth.callerOf(request), lifted: lifted?.kind ?? null },
+      lifted ? 'new offers resumed from the dashboard' : 'resume asked for while nothing was paused',
+    );
     const answer: PauseAnswer = { pause: null };
     return reply.header('cache-control', 'no-store').send(answer);
   });

@@ -31,7 +31,8 @@ const idParams = z.strictObject({ id: z.coerce.number().int().positive() });
 const approveBody = z.strictObject({});
 const rejectBody = z.strictObject({ reason: z.string().trim().max(200).optional() });
 
-const NEEDS_OPERATOR = 'approving needs the operator: sign in with LENDBOT_OPERATOR_TOKEN (agents\' named tokens cannot approve), or run lendbot approve ID on the daemon\'s machine';
+const NEEDS_OPERATOR =
+  "approving needs the operator: sign in with LENDBOT_OPERATOR_TOKEN (agents' named tokens cannot approve), or run lendbot approve ID on the daemon's machine";
 
 export function apiProposal(proposal: StoredProposal, link: string | null): ApiProposal {
   const explanation = explanationOf(proposal);
@@ -56,7 +57,9 @@ export function apiProposal(proposal: StoredProposal, link: string | null): ApiP
     explanation: {
       summary: explanation.summary ?? null,
       why: explanation.why ?? null,
-      guardAtProposal: explanation.guard ? { allowed: explanation.guard.allowed, code: explanation.guard.code ?? null, reason: explanation.guard.reason ?? null } : null,
+      guardAtProposal: explanation.guard
+        ? { allowed: explanation.guard.allowed, code: explanation.guard.code ?? null, reason: explanation.guard.reason ?? null }
+        : null,
       strategy: explanation.strategy ?? null,
       notes: explanation.note ? [explanation.note] : [],
       loanTerms: explanation.request?.loan_terms ?? null,
@@ -82,15 +85,24 @@ export function registerProposalRoutes(api: OperatorApp, deps: ApiDeps): void {
     }
     return undefined;
   };
-  const decider = (request: FastifyRequest): string => `${request.headers.authorization === undefined ? 'dashboard' : 'api'}:${OPERATOR_TOKEN_NAME}`;
+  const decider = (request: FastifyRequest): string =>
+    `${request.headers.authorization === undefined ? 'dashboard' : 'api'}:${OPERATOR_TOKEN_NAME}`;
 
   api.get('/proposals', async (request, reply) => {
     const query = parseOr400(listQuery, request.query, reply);
     if (query === undefined) return reply;
     store.proposals.expireDue(realClock.now());
-    const proposals = store.proposals.list({ statuses: query.status === 'all' ? undefined : [query.status], limit: query.limit, beforeId: query.before });
+    const proposals = store.proposals.list({
+      statuses: query.status === 'all' ? undefined : [query.status],
+      limit: query.limit,
+      beforeId: query.before,
+    });
     const operator = isOperator(request);
-    const answer: ProposalsAnswer = { proposals: proposals.map(view), canApprove: operator, approveNeeds: operator ? null : NEEDS_OPERATOR };
+    const answer: ProposalsAnswer = {
+      proposals: proposals.map(view),
+      canApprove: operator,
+      approveNeeds: operator ? null : NEEDS_OPERATOR,
+    };
     return reply.header('cache-control', 'no-store').send(answer);
   });
 
@@ -120,8 +132,12 @@ export function registerProposalRoutes(api: OperatorApp, deps: ApiDeps): void {
       }
       const by = decider(request);
       const reason = 'reason' in body ? body.reason : undefined;
-      const decision = action === 'approve' ? await approveAndPlace(context, params.id, by) : rejectProposal({ store, clock: realClock }, params.id, by, reason);
-      if (!decision.changed || decision.proposal === undefined) return fail(reply, decision.proposal === undefined ? 404 : 409, decision.message);
+      const decision =
+        action === 'approve'
+          ? await approveAndPlace(context, params.id, by)
+          : rejectProposal({ store, clock: realClock }, params.id, by, reason);
+      if (!decision.changed || decision.proposal === undefined)
+        return fail(reply, decision.proposal === undefined ? 404 : 409, decision.message);
       log.info({ proposal: params.id, by, status: decision.proposal.status, outcome: decision.proposal.outcome }, decision.message);
       const answer: ProposalDecisionAnswer = { proposal: view(decision.proposal), message: decision.message };
       return reply.header('cache-control', 'no-store').send(answer);

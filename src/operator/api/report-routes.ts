@@ -58,14 +58,19 @@ export function registerReportFileRoute(app: OperatorApp, deps: ApiDeps): void {
     if (real === undefined || !real.startsWith(realFolder + sep)) return fail(reply, 404, 'no such report');
     const stats = await lstat(real).catch(() => undefined);
     if (stats === undefined || !stats.isFile()) return fail(reply, 404, 'no such report');
-    return reply
-      .header('content-type', 'text/html; charset=utf-8')
-      .header('cache-control', 'no-store')
-      // A report is our own file, but it is served beside the API: it may not be framed elsewhere.
-      .header('x-frame-options', 'SAMEORIGIN')
-      .header('x-content-type-options', 'nosniff')
-      // Its inline scripts draw the charts; nothing in it may call the API or load anything else.
-      .header('content-security-policy', "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'")
-      .send(createReadStream(real));
+    return (
+      reply
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        // A report is our own file, but it is served beside the API: it may not be framed elsewhere.
+        .header('x-frame-options', 'SAMEORIGIN')
+        .header('x-content-type-options', 'nosniff')
+        // Its inline scripts draw the charts; nothing in it may call the API or load anything else.
+        .header(
+          'content-security-policy',
+          "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'",
+        )
+        .send(createReadStream(real))
+    );
   });
 }

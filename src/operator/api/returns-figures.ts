@@ -51,7 +51,9 @@ function defaultRates(input: ReturnsInput): ReturnsAnswer['defaultRates'] {
     byRiskLevel: [...byLevel]
       .sort(([a], [b]) => (a ?? 99) - (b ?? 99))
       .map(([riskLevel, counts]) => ({ riskLevel, ...rate(counts.loans, counts.defaults) })),
-    byOriginationMonth: [...byMonth].sort(([a], [b]) => a.localeCompare(b)).map(([month, counts]) => ({ month, ...rate(counts.loans, counts.defaults) })),
+    byOriginationMonth: [...byMonth]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([month, counts]) => ({ month, ...rate(counts.loans, counts.defaults) })),
   };
 }
 

@@ -34,7 +34,11 @@ export function registerSessionRoutes(api: OperatorApp, deps: ApiDeps): void {
     }
     const session = auth.sessions.open(name);
     log.info({ caller: name }, 'operator signed in');
-    return reply.code(204).header('set-cookie', sessionCookie(session.id, session.maxAgeSeconds)).header('cache-control', 'no-store').send();
+    return reply
+      .code(204)
+      .header('set-cookie', sessionCookie(session.id, session.maxAgeSeconds))
+      .header('cache-control', 'no-store')
+      .send();
   });
 
   // Signing out needs nothing: it only ends the session the cookie names, and forgets the cookie.

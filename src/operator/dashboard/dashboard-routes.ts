@@ -34,7 +34,10 @@ const VENDOR_CACHE = 'public, max-age=86400';
 function send(request: FastifyRequest, reply: FastifyReply, asset: Asset, cacheControl: string): FastifyReply {
   reply.header('cache-control', cacheControl).header('etag', asset.etag).header('x-content-type-options', 'nosniff');
   if (asset.contentType.startsWith('text/html')) {
-    reply.header('content-security-policy', CONTENT_SECURITY_POLICY).header('referrer-policy', 'no-referrer').header('x-frame-options', 'DENY');
+    reply
+      .header('content-security-policy', CONTENT_SECURITY_POLICY)
+      .header('referrer-policy', 'no-referrer')
+      .header('x-frame-options', 'DENY');
   }
   if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
   return reply.type(asset.contentType).send(asset.body);
@@ -56,7 +59,8 @@ export function dashboardRoutes(options: { assets?: Map<string, Asset>; chartJs?
       } catch (error) {
         const why = `the dashboard's files cannot be read (${(error as Error).message}): build with npm run build, which copies them to dist/, and check that chart.js is installed`;
         app.log.error({ err: error }, why);
-        const unavailable = async (_request: FastifyRequest, reply: FastifyReply) => reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(`${why}\n`);
+        const unavailable = async (_request: FastifyRequest, reply: FastifyReply) =>
+          reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(`${why}\n`);
         app.get('/', unavailable);
         app.get('/assets/*', unavailable);
         return;

@@ -74,7 +74,16 @@ export async function proposeOffer(context: AgentContext, caller: AgentCaller, a
   const meanwhile = store.proposals.findPending(caller.tokenName, ask.request.id, ask.rate, ask.automateFund, realClock.now());
   if (meanwhile !== undefined) return { status: 'proposed', proposal: meanwhile, already: true };
   const proposal = store.proposals.propose(rowOf(context, caller, ask, explanation));
-  log.info({ proposal: proposal.id, loanRequestId: ask.request.id, rate: ask.rate, agent: `agent:${caller.tokenName}`, expiresAt: proposal.expiresAt }, `agent offer proposed, waiting for a person: ${why}`);
+  log.info(
+    {
+      proposal: proposal.id,
+      loanRequestId: ask.request.id,
+      rate: ask.rate,
+      agent: `agent:${caller.tokenName}`,
+      expiresAt: proposal.expiresAt,
+    },
+    `agent offer proposed, waiting for a person: ${why}`,
+  );
   return { status: 'proposed', proposal, already: false };
 }
 
@@ -104,7 +113,12 @@ export function outcomeOf(result: AgentOfferResult): { outcome: ProposalOutcome;
  * Places an offer the allowance covers, confirmed by the agent's client (`via`): the day's use is
  * taken in the same transaction that checks it; when it no longer fits, a proposal instead.
  */
-export async function placeWithinAllowance(context: AgentContext, caller: AgentCaller, ask: OfferAsk, via: string): Promise<AgentOfferResult | ProposeResult> {
+export async function placeWithinAllowance(
+  context: AgentContext,
+  caller: AgentCaller,
+  ask: OfferAsk,
+  via: string,
+): Promise<AgentOfferResult | ProposeResult> {
   const { store, realClock } = context;
   const verdict = allowanceNow(context, caller, ask);
   if (!verdict.within) return proposeOffer(context, caller, ask, verdict.why);
@@ -121,7 +135,10 @@ export async function placeWithinAllowance(context: AgentContext, caller: AgentC
   }
   const id = reservation.proposal.id;
   try {
-    const result = await placeAgentOffer(context, caller, { ...ask, confirmedVia: `${via} within the allowance of token ${caller.tokenName}` });
+    const result = await placeAgentOffer(context, caller, {
+      ...ask,
+      confirmedVia: `${via} within the allowance of token ${caller.tokenName}`,
+    });
     const { outcome, detail } = outcomeOf(result);
     store.proposals.finish(id, outcome, detail, realClock.now());
     return result;

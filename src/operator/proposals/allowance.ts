@@ -21,7 +21,8 @@ export interface OfferAllowance {
 /** A USD amount (a YAML number or decimal text) in cents; bounded, so no amount fails the conversion. */
 const usd = z
   .union([z.number().min(0).max(1_000_000_000), decimalText], {
-    error: (issue) => (issue.input === undefined ? 'required: a USD amount, e.g. 100' : 'a USD amount: a number from 0 or a decimal text such as "100.00"'),
+    error: (issue) =>
+      issue.input === undefined ? 'required: a USD amount, e.g. 100' : 'a USD amount: a number from 0 or a decimal text such as "100.00"',
   })
   .transform((amount) => amountToCents(amount))
   .pipe(z.number().int().nonnegative({ message: 'must not be negative' }));
@@ -35,13 +36,11 @@ export const offerAllowanceSchema = z
       .min(1, 'name at least one risk level (0 low, 1 medium, 2 high, 3 friends, 4 crypto-backed)')
       .describe('the risk levels offers may be placed on without a person'),
   })
-  .transform(
-    (section): OfferAllowance => ({
-      maxPerOfferCents: section.max_per_offer,
-      maxPerDayCents: section.max_per_day,
-      riskLevels: [...new Set(section.risk_levels)].sort((a, b) => a - b),
-    }),
-  );
+  .transform((section): OfferAllowance => ({
+    maxPerOfferCents: section.max_per_offer,
+    maxPerDayCents: section.max_per_day,
+    riskLevels: [...new Set(section.risk_levels)].sort((a, b) => a - b),
+  }));
 
 /** What the agent connector needs to know about approvals, from the `ops:` section. */
 export interface ApprovalSettings {
@@ -51,7 +50,10 @@ export interface ApprovalSettings {
   proposalTtlMs: number;
 }
 
-export function approvalSettings(ops: { tokens: ReadonlyArray<{ name: string; allowance?: OfferAllowance | undefined }>; proposal_expiry_minutes: number }): ApprovalSettings {
+export function approvalSettings(ops: {
+  tokens: ReadonlyArray<{ name: string; allowance?: OfferAllowance | undefined }>;
+  proposal_expiry_minutes: number;
+}): ApprovalSettings {
   const allowances = new Map<string, OfferAllowance>();
   for (const token of ops.tokens) if (token.allowance !== undefined) allowances.set(token.name, token.allowance);
   return { allowanceOf: (name) => allowances.get(name), proposalTtlMs: Math.round(ops.proposal_expiry_minutes * 60_000) };
@@ -69,11 +71,17 @@ export function allowanceVerdict(
   const whose = `token "${tokenName}"`;
   if (allowance === undefined) return { within: false, why: `${whose} has no allowance, so every offer it asks for waits for a person` };
   if (offer.amountCents > allowance.maxPerOfferCents) {
-    return { within: false, why: `${dollars(offer.amountCents)} is above ${whose}'s allowance of ${dollars(allowance.maxPerOfferCents)} per offer` };
+    return {
+      within: false,
+      why: `${dollars(offer.amountCents)} is above ${whose}'s allowance of ${dollars(allowance.maxPerOfferCents)} per offer`,
+    };
   }
   if (!allowance.riskLevels.includes(offer.riskLevel)) {
     const levels = allowance.riskLevels.map((level) => `${level} ${RISK_LEVEL_NAMES[level] ?? ''}`.trim()).join(', ');
-    return { within: false, why: `risk level ${offer.riskLevel} (${RISK_LEVEL_NAMES[offer.riskLevel] ?? 'unknown'}) is outside ${whose}'s allowance (levels ${levels})` };
+    return {
+      within: false,
+      why: `risk level ${offer.riskLevel} (${RISK_LEVEL_NAMES[offer.riskLevel] ?? 'unknown'}) is outside ${whose}'s allowance (levels ${levels})`,
+    };
   }
   if (usedTodayCents + offer.amountCents > allowance.maxPerDayCents) {
     return {

@@ -19,7 +19,8 @@ import { findOpenRequest } from '../find-request.js';
 import { outcomeOf } from './agent-asks.js';
 import { proposalHeadline, proposalStateText, unchangedText } from './proposal-text.js';
 
-export type ProposalDecision = { changed: true; proposal: StoredProposal; message: string } | { changed: false; proposal: StoredProposal | undefined; message: string };
+export type ProposalDecision =
+  { changed: true; proposal: StoredProposal; message: string } | { changed: false; proposal: StoredProposal | undefined; message: string };
 
 type Deciding = { store: Pick<Store, 'proposals'>; clock: Clock };
 
@@ -44,7 +45,8 @@ export async function placeApproved(context: AgentContext, id: number): Promise<
   const { store, realClock, log } = context;
   const claimed = store.proposals.claim(id);
   if (claimed === undefined) return undefined;
-  const finish = (outcome: Parameters<typeof store.proposals.finish>[1], detail: unknown) => store.proposals.finish(id, outcome, detail, realClock.now());
+  const finish = (outcome: Parameters<typeof store.proposals.finish>[1], detail: unknown) =>
+    store.proposals.finish(id, outcome, detail, realClock.now());
   try {
     const request = await findOpenRequest(context.client, claimed.loanRequestId);
     if (request === undefined) finish('not_open', {});
@@ -54,7 +56,12 @@ export async function placeApproved(context: AgentContext, id: number): Promise<
       const result = await placeAgentOffer(
         context,
         { tokenName: claimed.tokenName },
-        { request, rate: claimed.rate, automateFund: claimed.automateFund, confirmedVia: `the approval of proposal ${id} by ${claimed.decidedBy ?? 'a person'}` },
+        {
+          request,
+          rate: claimed.rate,
+          automateFund: claimed.automateFund,
+          confirmedVia: `the approval of proposal ${id} by ${claimed.decidedBy ?? 'a person'}`,
+        },
       );
       const { outcome, detail } = outcomeOf(result);
       finish(outcome, detail);
@@ -64,7 +71,17 @@ export async function placeApproved(context: AgentContext, id: number): Promise<
     finish('failed', { error: `${error instanceof Error ? error.message : String(error)}; nothing was sent` });
   }
   const done = store.proposals.get(id);
-  if (done !== undefined) log.info({ proposal: id, loanRequestId: done.loanRequestId, agent: `agent:${done.tokenName}`, outcome: done.outcome, approvedBy: done.decidedBy }, `approved proposal: ${proposalStateText(done)}`);
+  if (done !== undefined)
+    log.info(
+      {
+        proposal: id,
+        loanRequestId: done.loanRequestId,
+        agent: `agent:${done.tokenName}`,
+        outcome: done.outcome,
+        approvedBy: done.decidedBy,
+      },
+      `approved proposal: ${proposalStateText(done)}`,
+    );
   return done;
 }
 

@@ -47,7 +47,12 @@ export function offerSummary(ask: OfferAsk, dryRun: boolean): string {
   return `offer rate ${ask.rate} on loan request ${request.id} ($${total}, ${request.loan_terms} months, max rate ${request.max_interest_rate})${ask.automateFund ? ', funded automatically on acceptance' : ''}${dryRun ? ' [dry run: nothing is sent]' : ''}`;
 }
 
-export async function explainProposal(context: AgentContext, ask: OfferAsk, why: string, guard: ProposalExplanation['guard']): Promise<ProposalExplanation> {
+export async function explainProposal(
+  context: AgentContext,
+  ask: OfferAsk,
+  why: string,
+  guard: ProposalExplanation['guard'],
+): Promise<ProposalExplanation> {
   const { request } = ask;
   let strategy: StrategyView | null = null;
   let note: string | undefined;
@@ -63,7 +68,7 @@ export async function explainProposal(context: AgentContext, ask: OfferAsk, why:
   } catch (error) {
     // The explanation helps the person; its absence must not stop the proposal.
     note = `the strategies' view could not be worked out: ${error instanceof Error ? error.message : String(error)}`;
-    context.log.warn({ err: error, loanRequestId: request.id }, 'proposal: strategies\' view not worked out');
+    context.log.warn({ err: error, loanRequestId: request.id }, "proposal: strategies' view not worked out");
   }
   return {
     summary: offerSummary(ask, context.dryRun),
@@ -71,7 +76,12 @@ export async function explainProposal(context: AgentContext, ask: OfferAsk, why:
     guard,
     strategy,
     ...(note === undefined ? {} : { note }),
-    request: { loan_terms: request.loan_terms, max_interest_rate: request.max_interest_rate, total_amount: request.total_amount, credit_score: request.borrower.credit_score ?? null },
+    request: {
+      loan_terms: request.loan_terms,
+      max_interest_rate: request.max_interest_rate,
+      total_amount: request.total_amount,
+      credit_score: request.borrower.credit_score ?? null,
+    },
     dry_run: context.dryRun,
   };
 }

@@ -25,7 +25,8 @@ export class ProposalRunner {
 
   start(): void {
     const resumed = this.context.store.proposals.resumeInterrupted();
-    if (resumed > 0) this.context.log.info({ proposals: resumed }, 'approved proposals left mid-way by the last run are placed again (never sent twice)');
+    if (resumed > 0)
+      this.context.log.info({ proposals: resumed }, 'approved proposals left mid-way by the last run are placed again (never sent twice)');
     this.timer = setInterval(() => void this.tick(), this.tickMs);
     this.timer.unref();
     void this.tick();

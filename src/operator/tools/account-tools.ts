@@ -37,7 +37,9 @@ export function registerAccountTools({ server, context }: ToolDeps): void {
         listed = store.offers.views({ limit: args.limit, states: args.state }, query);
       } else {
         const record = store.offers.getByRequest(args.loan_request_id);
-        listed = (record === undefined ? [] : [store.offers.view(record, query)]).filter((offer) => args.state === undefined || args.state.includes(offer.state));
+        listed = (record === undefined ? [] : [store.offers.view(record, query)]).filter(
+          (offer) => args.state === undefined || args.state.includes(offer.state),
+        );
       }
       const counts = new Map<string, number>();
       for (const offer of listed) counts.set(offer.state, (counts.get(offer.state) ?? 0) + 1);
@@ -47,7 +49,9 @@ export function registerAccountTools({ server, context }: ToolDeps): void {
         const { service_text: _serviceText, ...own } = offerJson(offer);
         return own;
       });
-      const serviceTexts = listed.filter((offer) => offer.serviceText !== null).map((offer) => ({ loan_request_id: offer.loanRequestId, service_text: offer.serviceText }));
+      const serviceTexts = listed
+        .filter((offer) => offer.serviceText !== null)
+        .map((offer) => ({ loan_request_id: offer.loanRequestId, service_text: offer.serviceText }));
       return marketplaceAnswer(`${listed.length} offers${byState ? `: ${byState}` : ''}.`, { offers }, { service_texts: serviceTexts });
     },
   );
@@ -67,13 +71,16 @@ export function registerAccountTools({ server, context }: ToolDeps): void {
       await context.balance.refresh();
       const money = accountMoney(store, clock.now(), context.limits(), context.dryRun);
       const equity = equityNow(store, clock, lossRatesFromConfig(context.config));
-      return answer(`Balance ${usd(money.balanceCents)}, reserved ${usd(money.reservedCents)}, cash reserve ${usd(money.minCashReserveCents)}, free ${usd(money.freeCents)}. Equity ${equityText(equity)}.`, {
-        balance_cents: money.balanceCents,
-        reserved_cents: money.reservedCents,
-        min_cash_reserve_cents: money.minCashReserveCents,
-        free_cents: money.freeCents,
-        equity: equityJson(equity),
-      });
+      return answer(
+        `Balance ${usd(money.balanceCents)}, reserved ${usd(money.reservedCents)}, cash reserve ${usd(money.minCashReserveCents)}, free ${usd(money.freeCents)}. Equity ${equityText(equity)}.`,
+        {
+          balance_cents: money.balanceCents,
+          reserved_cents: money.reservedCents,
+          min_cash_reserve_cents: money.minCashReserveCents,
+          free_cents: money.freeCents,
+          equity: equityJson(equity),
+        },
+      );
     },
   );
 }

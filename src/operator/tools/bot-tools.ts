@@ -39,12 +39,15 @@ export function registerBotTools({ server, context, caller, codes }: ToolDeps): 
     'get_status',
     {
       title: "The bot's status",
-      description: 'Balance, reserved and free cash, exposure, offers today against the caps, loans, data spend, last poll, inbox, kill switch and any pause (as lendbot status).',
+      description:
+        'Balance, reserved and free cash, exposure, offers today against the caps, loans, data spend, last poll, inbox, kill switch and any pause (as lendbot status).',
       inputSchema: {},
       annotations: { readOnlyHint: true },
     },
     async () => {
-      const budgets = context.strategies().map((strategy) => ({ strategy: strategy.name, monthlyBudgetCents: strategy.dataPolicy.monthlyBudgetCents }));
+      const budgets = context
+        .strategies()
+        .map((strategy) => ({ strategy: strategy.name, monthlyBudgetCents: strategy.dataPolicy.monthlyBudgetCents }));
       const report = buildStatusReport({
         store: context.store,
         nowMs: context.clock.now(),
@@ -64,7 +67,8 @@ export function registerBotTools({ server, context, caller, codes }: ToolDeps): 
     'list_decisions',
     {
       title: "The bot's decisions",
-      description: 'The recorded decisions, latest first: offer or skip, with machine-readable reasons. Filters: action, strategy, since, request id.',
+      description:
+        'The recorded decisions, latest first: offer or skip, with machine-readable reasons. Filters: action, strategy, since, request id.',
       inputSchema: {
         action: z.enum(['offer', 'skip']).optional(),
         strategy: z.string().optional().describe('strategy name'),
@@ -87,11 +91,17 @@ export function registerBotTools({ server, context, caller, codes }: ToolDeps): 
           if (found.length >= args.limit) break;
         }
       }
-      const kept = found.filter((d) => (args.action === undefined || d.action === args.action) && (args.strategy === undefined || d.strategy === args.strategy));
+      const kept = found.filter(
+        (d) => (args.action === undefined || d.action === args.action) && (args.strategy === undefined || d.strategy === args.strategy),
+      );
       const offers = kept.filter((d) => d.action === 'offer').length;
       const texts: string[] = [];
       const decisions = kept.map((decision) => summaryOf(decision, texts));
-      return marketplaceAnswer(`${kept.length} decisions (${offers} offers, ${kept.length - offers} skips).`, { decisions }, { service_texts: texts });
+      return marketplaceAnswer(
+        `${kept.length} decisions (${offers} offers, ${kept.length - offers} skips).`,
+        { decisions },
+        { service_texts: texts },
+      );
     },
   );
 
@@ -108,7 +118,12 @@ export function registerBotTools({ server, context, caller, codes }: ToolDeps): 
       const stored = context.store.decisions.get(args.loan_request_id);
       if (stored !== undefined) {
         const refusal = guardReasonOf(stored.reasonValues);
-        const verdict = stored.guardCode === null ? (stored.action === 'offer' || stored.placement !== null ? 'allowed' : 'not asked') : `refused (${stored.guardCode})`;
+        const verdict =
+          stored.guardCode === null
+            ? stored.action === 'offer' || stored.placement !== null
+              ? 'allowed'
+              : 'not asked'
+            : `refused (${stored.guardCode})`;
         const texts: string[] = [];
         const reasons = reasonsApart(stored.reasonValues, texts);
         return marketplaceAnswer(
@@ -126,11 +141,20 @@ export function registerBotTools({ server, context, caller, codes }: ToolDeps): 
       }
       const request = await findOpenRequest(context.client, args.loan_request_id);
       if (request === undefined) {
-        return answer(`Loan request ${args.loan_request_id} was never decided and is not open.`, { loan_request_id: args.loan_request_id, decided: false, open: false }, true);
+        return answer(
+          `Loan request ${args.loan_request_id} was never decided and is not open.`,
+          { loan_request_id: args.loan_request_id, decided: false, open: false },
+          true,
+        );
       }
       const outcome = await explainNow(context, request);
       const { decision } = outcome;
-      const guard = outcome.guard === undefined ? { verdict: 'not asked' } : outcome.guard.allowed ? { verdict: 'allowed' } : { verdict: 'refused', code: outcome.guard.code, reason: reasonText(outcome.guard.reason) };
+      const guard =
+        outcome.guard === undefined
+          ? { verdict: 'not asked' }
+          : outcome.guard.allowed
+            ? { verdict: 'allowed' }
+            : { verdict: 'refused', code: outcome.guard.code, reason: reasonText(outcome.guard.reason) };
       const texts: string[] = [];
       const reasons = reasonsApart(outcome.reasons, texts);
       return marketplaceAnswer(
@@ -156,14 +180,22 @@ export function registerBotTools({ server, context, caller, codes }: ToolDeps): 
     'pause_offers',
     {
       title: 'Pause new offers',
-      description: 'Stop the bot from making new offers until resume_offers (or lendbot resume). Offers already made are unaffected. Takes effect at the next request.',
+      description:
+        'Stop the bot from making new offers until resume_offers (or lendbot resume). Offers already made are unaffected. Takes effect at the next request.',
       inputSchema: { reason: z.string().max(200).optional().describe('shown in the status and the notifications') },
       annotations: { readOnlyHint: false, idempotentHint: true },
     },
     async (args) => {
       const who = `agent:${caller.tokenName}${args.reason ? ` (${args.reason})` : ''}`;
       const { pause, already } = context.protections.pauseByOperator(who);
-      const view = { paused: true, already_paused: already, kind: pause.kind, reason: pause.reason, since: isoFromMs(pause.sinceMs), until: pause.untilMs === null ? null : isoFromMs(pause.untilMs) };
+      const view = {
+        paused: true,
+        already_paused: already,
+        kind: pause.kind,
+        reason: pause.reason,
+        since: isoFromMs(pause.sinceMs),
+        until: pause.untilMs === null ? null : isoFromMs(pause.untilMs),
+      };
       return answer(already ? `Already paused: ${pause.reason}.` : `New offers paused: ${pause.reason}.`, view);
     },
   );
@@ -172,7 +204,8 @@ export function registerBotTools({ server, context, caller, codes }: ToolDeps): 
     'resume_offers',
     {
       title: 'Resume new offers',
-      description: 'Lift the pause of new offers (an agent\'s or a protection\'s). Needs confirmation (elicitation, or a second call with the code the first returns).',
+      description:
+        "Lift the pause of new offers (an agent's or a protection's). Needs confirmation (elicitation, or a second call with the code the first returns).",
       inputSchema: { confirmation_code: z.string().optional().describe('the code a first call answered with') },
       annotations: { readOnlyHint: false },
     },
@@ -187,7 +220,10 @@ export function registerBotTools({ server, context, caller, codes }: ToolDeps): 
       if (!confirmation.confirmed) return confirmation.result;
       const lifted = context.protections.resume();
       context.log.info({ agent: `agent:${caller.tokenName}`, kind: lifted?.kind }, 'agent resumed offers');
-      return answer(`Resumed: the ${lifted?.kind ?? pause.kind} pause is lifted; new offers resume at the next request.`, { paused: false, lifted: lifted?.kind ?? null });
+      return answer(`Resumed: the ${lifted?.kind ?? pause.kind} pause is lifted; new offers resume at the next request.`, {
+        paused: false,
+        lifted: lifted?.kind ?? null,
+      });
     },
   );
 }

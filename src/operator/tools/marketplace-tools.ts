@@ -55,7 +55,12 @@ export function filtersOf(args: ListArgs): LoanRequestFilters {
 }
 
 /** A page of a list: `line` says an item from its validated numbers and ids only. */
-function pageAnswer<T>(label: string, pageNumber: number, result: Page<T>, line: (item: T) => string): ReturnType<typeof marketplaceAnswer> {
+function pageAnswer<T>(
+  label: string,
+  pageNumber: number,
+  result: Page<T>,
+  line: (item: T) => string,
+): ReturnType<typeof marketplaceAnswer> {
   const shown = result.items.slice(0, 10).map(line).join('; ');
   const more = result.items.length > 10 ? `; and ${result.items.length - 10} more` : '';
   const text = `${result.items.length} ${label} on page ${pageNumber} of ${result.count} in all${result.next ? ' (more pages)' : ''}${shown ? `: ${shown}${more}` : ''}.`;
@@ -83,7 +88,12 @@ export function registerMarketplaceTools(server: McpServer, context: AgentContex
     },
     async (args) => {
       const result = await client.listLoanRequests(filtersOf(args), args.page);
-      return pageAnswer('loan requests', args.page, result, (r) => `#${r.id} $${r.total_amount} risk ${r.borrower_card_color} ${r.loan_terms} months max rate ${r.max_interest_rate}`);
+      return pageAnswer(
+        'loan requests',
+        args.page,
+        result,
+        (r) => `#${r.id} $${r.total_amount} risk ${r.borrower_card_color} ${r.loan_terms} months max rate ${r.max_interest_rate}`,
+      );
     },
   );
 
@@ -97,7 +107,12 @@ export function registerMarketplaceTools(server: McpServer, context: AgentContex
     },
     async (args) => {
       const result = await client.listBorrowerLoanHistory(args.loan_request_id, args.page);
-      return pageAnswer(`completed loans of the borrower of request ${args.loan_request_id}`, args.page, result, (item) => `$${item.loan_amount} over ${item.payment_terms} payments at ${item.interest_rate}`);
+      return pageAnswer(
+        `completed loans of the borrower of request ${args.loan_request_id}`,
+        args.page,
+        result,
+        (item) => `$${item.loan_amount} over ${item.payment_terms} payments at ${item.interest_rate}`,
+      );
     },
   );
 
@@ -112,7 +127,11 @@ export function registerMarketplaceTools(server: McpServer, context: AgentContex
     async (args) => {
       const data = await client.fetchBankingData(args.loan_request_id);
       const transactions = data.data_aggregation?.DepAcctTrns?.BankAcctTrnRec?.length ?? 0;
-      return marketplaceAnswer(`Banking data of loan request ${args.loan_request_id}: ${transactions} bank transactions (memos and names removed).`, { loan_request_id: args.loan_request_id }, { banking_data: data });
+      return marketplaceAnswer(
+        `Banking data of loan request ${args.loan_request_id}: ${transactions} bank transactions (memos and names removed).`,
+        { loan_request_id: args.loan_request_id },
+        { banking_data: data },
+      );
     },
   );
 
@@ -126,7 +145,12 @@ export function registerMarketplaceTools(server: McpServer, context: AgentContex
     },
     async (args) => {
       const result = await client.listLoans(args.status, args.page);
-      return pageAnswer(`${args.status} loans`, args.page, result, (loan) => `#${loan.id} $${loan.loan_amount.toFixed(2)} at ${loan.interest_rate}`);
+      return pageAnswer(
+        `${args.status} loans`,
+        args.page,
+        result,
+        (loan) => `#${loan.id} $${loan.loan_amount.toFixed(2)} at ${loan.interest_rate}`,
+      );
     },
   );
 
@@ -134,14 +158,18 @@ export function registerMarketplaceTools(server: McpServer, context: AgentContex
     'get_payment_schedule',
     {
       title: "A loan's payments",
-      description: 'The payment schedule of one of the lender\'s loans (spec 4.8): due dates, amounts, states.',
+      description: "The payment schedule of one of the lender's loans (spec 4.8): due dates, amounts, states.",
       inputSchema: { loan_id: z.number().int().positive().describe('loan id (from list_loans)') },
       annotations: readOnly,
     },
     async (args) => {
       const { items, issues } = await client.listLoanPayments(args.loan_id);
       const paid = items.filter((payment) => payment.payment_status.toLowerCase() === 'paid').length;
-      return marketplaceAnswer(`Loan ${args.loan_id}: ${items.length} payments, ${paid} paid.`, { loan_id: args.loan_id, invalid_items: issues.length }, { payments: items });
+      return marketplaceAnswer(
+        `Loan ${args.loan_id}: ${items.length} payments, ${paid} paid.`,
+        { loan_id: args.loan_id, invalid_items: issues.length },
+        { payments: items },
+      );
     },
   );
 

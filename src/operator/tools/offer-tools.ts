@@ -24,11 +24,18 @@ const confirmationCode = z
   .describe('the code a first call answered with; leave out on the first call (or when the client confirms through elicitation)');
 
 const notOpen = (id: number) =>
-  answer(`Nothing was done: loan request ${id} is not in the list of open loan requests.`, { status: 'not_open', loan_request_id: id }, true);
+  answer(
+    `Nothing was done: loan request ${id} is not in the list of open loan requests.`,
+    { status: 'not_open', loan_request_id: id },
+    true,
+  );
 
 export function registerOfferTools({ server, context, caller, codes }: ToolDeps): void {
   const confirm = (extra: Parameters<typeof confirmAction>[1]['extra'], request: Omit<Parameters<typeof confirmAction>[0], 'tokenName'>) =>
-    confirmAction({ ...request, tokenName: caller.tokenName }, { codes, clientCapabilities: () => server.server.getClientCapabilities(), extra });
+    confirmAction(
+      { ...request, tokenName: caller.tokenName },
+      { codes, clientCapabilities: () => server.server.getClientCapabilities(), extra },
+    );
 
   server.registerTool(
     'place_offer',
@@ -48,7 +55,14 @@ export function registerOfferTools({ server, context, caller, codes }: ToolDeps)
       const request = await findOpenRequest(context.client, args.loan_request_id);
       if (request === undefined) return notOpen(args.loan_request_id);
       const ask = { request, rate: args.rate, automateFund: args.automate_fund };
-      const preview = { loan_request_id: request.id, rate: args.rate, automate_fund: args.automate_fund, total_amount: request.total_amount, max_interest_rate: request.max_interest_rate, dry_run: context.dryRun };
+      const preview = {
+        loan_request_id: request.id,
+        rate: args.rate,
+        automate_fund: args.automate_fund,
+        total_amount: request.total_amount,
+        max_interest_rate: request.max_interest_rate,
+        dry_run: context.dryRun,
+      };
       // Beyond the token's allowance a person decides: no confirmation prompt is shown (an agent's
       // code or a client's "accept" could not place it), the offer waits as a proposal.
       const allowance = allowanceNow(context, caller, ask);
@@ -65,10 +79,18 @@ export function registerOfferTools({ server, context, caller, codes }: ToolDeps)
           return proposalAnswer(context, result, preview);
         case 'refused_by_guard': {
           const reason = reasonText(result.guard.reason);
-          return answer(`Not offered: ${reason}.`, { ...preview, status: 'refused_by_guard', guard: { allowed: false, code: result.guard.code, reason } });
+          return answer(`Not offered: ${reason}.`, {
+            ...preview,
+            status: 'refused_by_guard',
+            guard: { allowed: false, code: result.guard.code, reason },
+          });
         }
         case 'already_offered':
-          return answer(`Not sent: an offer on loan request ${request.id} is already recorded (${result.state}).`, { ...preview, status: 'already_offered', offer_state: result.state });
+          return answer(`Not sent: an offer on loan request ${request.id} is already recorded (${result.state}).`, {
+            ...preview,
+            status: 'already_offered',
+            offer_state: result.state,
+          });
         default: {
           const outcome = result.outcome;
           const offerId = outcome.kind === 'placed' ? outcome.serviceOfferId : null;
@@ -113,9 +135,26 @@ export function registerOfferTools({ server, context, caller, codes }: ToolDeps)
       if (early.overBudget !== undefined) return refusedBudget(early.overBudget);
       const request = await findOpenRequest(context.client, args.loan_request_id);
       if (request === undefined) return notOpen(args.loan_request_id);
-      const preview = { loan_request_id: request.id, provider: args.provider, pricing: price.pricing, cost_cents: early.dueCents, budget_of: price.strategy, budget_cents: price.budgetCents };
-      const cost = early.subscriptionCents > 0 ? `$${formatCents(early.dueCents)} (the month's subscription)` : early.dueCents > 0 ? `$${formatCents(early.dueCents)}` : 'no charge (subscription already paid this month)';
-      const confirmation = await confirm(extra, { tool: 'get_provider_score', args, summary: `buy ${args.provider}'s result for loan request ${request.id}: ${cost}, from ${price.strategy}'s data budget`, preview });
+      const preview = {
+        loan_request_id: request.id,
+        provider: args.provider,
+        pricing: price.pricing,
+        cost_cents: early.dueCents,
+        budget_of: price.strategy,
+        budget_cents: price.budgetCents,
+      };
+      const cost =
+        early.subscriptionCents > 0
+          ? `$${formatCents(early.dueCents)} (the month's subscription)`
+          : early.dueCents > 0
+            ? `$${formatCents(early.dueCents)}`
+            : 'no charge (subscription already paid this month)';
+      const confirmation = await confirm(extra, {
+        tool: 'get_provider_score',
+        args,
+        summary: `buy ${args.provider}'s result for loan request ${request.id}: ${cost}, from ${price.strategy}'s data budget`,
+        preview,
+      });
       if (!confirmation.confirmed) return confirmation.result;
       // One purchase at a time, the daemon's and every agent's: the budget check, the call and the
       // spend's record are one step in the pipeline's queue, so purchases confirmed at once cannot
@@ -139,12 +178,17 @@ export function registerOfferTools({ server, context, caller, codes }: ToolDeps)
     const now = context.clock.now();
     const monthStart = monthStartMs(now);
     const perRequestCents = price.pricing === 'per_request' ? price.costCents : 0;
-    const subscriptionCents = price.pricing === 'flat' && price.costCents > 0 && !context.spend.subscribedSince(provider, monthStart, now) ? price.costCents : 0;
+    const subscriptionCents =
+      price.pricing === 'flat' && price.costCents > 0 && !context.spend.subscribedSince(provider, monthStart, now) ? price.costCents : 0;
     const dueCents = perRequestCents + subscriptionCents;
     const spent = context.spend.spentSince(monthStart, now, price.strategy);
     if (dueCents > 0 && spent + dueCents > price.budgetCents) {
       const what = subscriptionCents > 0 ? `${provider} (monthly subscription)` : provider;
-      return { dueCents, subscriptionCents, overBudget: `data budget ${formatCents(spent)} + ${formatCents(dueCents)} > ${formatCents(price.budgetCents)} for ${what}` };
+      return {
+        dueCents,
+        subscriptionCents,
+        overBudget: `data budget ${formatCents(spent)} + ${formatCents(dueCents)} > ${formatCents(price.budgetCents)} for ${what}`,
+      };
     }
     return { dueCents, subscriptionCents };
   }
@@ -155,17 +199,55 @@ export function registerOfferTools({ server, context, caller, codes }: ToolDeps)
     const fetched = await context.data.providerResult(request, provider);
     const perRequestCents = due.dueCents - due.subscriptionCents;
     // The month's subscription starts with its first purchase (a 404 is none; a 5xx may be billed).
-    if (due.subscriptionCents > 0 && (fetched.ok || fetched.billed === true) && !context.spend.subscribedSince(provider, monthStartMs(atMs), atMs)) {
-      context.spend.record({ loanRequestId: request.id, kind: 'subscription', provider, strategy, costCents: due.subscriptionCents, atMs, ok: true });
+    if (
+      due.subscriptionCents > 0 &&
+      (fetched.ok || fetched.billed === true) &&
+      !context.spend.subscribedSince(provider, monthStartMs(atMs), atMs)
+    ) {
+      context.spend.record({
+        loanRequestId: request.id,
+        kind: 'subscription',
+        provider,
+        strategy,
+        costCents: due.subscriptionCents,
+        atMs,
+        ok: true,
+      });
     }
     if (!fetched.ok) {
       const billed = fetched.billed === true ? perRequestCents : 0;
-      context.spend.record({ loanRequestId: request.id, kind: 'provider', provider, strategy, costCents: billed, atMs, ok: false, error: fetched.detail });
+      context.spend.record({
+        loanRequestId: request.id,
+        kind: 'provider',
+        provider,
+        strategy,
+        costCents: billed,
+        atMs,
+        ok: false,
+        error: fetched.detail,
+      });
       // The detail is the service's text: data, not instructions.
-      return marketplaceAnswer(`No result from ${provider} for loan request ${request.id}.`, { status: 'unavailable', cost_cents: billed }, { detail: fetched.detail }, true);
+      return marketplaceAnswer(
+        `No result from ${provider} for loan request ${request.id}.`,
+        { status: 'unavailable', cost_cents: billed },
+        { detail: fetched.detail },
+        true,
+      );
     }
-    context.spend.record({ loanRequestId: request.id, kind: 'provider', provider, strategy, costCents: perRequestCents, atMs, ok: true, payload: fetched.value });
-    context.log.info({ loanRequestId: request.id, provider, costCents: due.dueCents, strategy, agent: `agent:${caller.tokenName}` }, 'agent bought a provider result');
+    context.spend.record({
+      loanRequestId: request.id,
+      kind: 'provider',
+      provider,
+      strategy,
+      costCents: perRequestCents,
+      atMs,
+      ok: true,
+      payload: fetched.value,
+    });
+    context.log.info(
+      { loanRequestId: request.id, provider, costCents: due.dueCents, strategy, agent: `agent:${caller.tokenName}` },
+      'agent bought a provider result',
+    );
     return marketplaceAnswer(
       `${provider}'s result for loan request ${request.id} (cost $${formatCents(due.dueCents)}, from ${strategy}'s budget).`,
       { status: 'bought', loan_request_id: request.id, provider, cost_cents: due.dueCents, budget_of: strategy },
@@ -189,7 +271,8 @@ function providerPrice(strategies: ReturnType<ToolDeps['context']['strategies']>
     const policy = strategy.dataPolicy.providers.find((candidate) => candidate.provider === provider);
     if (policy === undefined) continue;
     const budgetCents = strategy.dataPolicy.monthlyBudgetCents;
-    if (found === undefined || budgetCents > found.budgetCents) found = { strategy: strategy.name, budgetCents, pricing: policy.pricing, costCents: policy.costCents };
+    if (found === undefined || budgetCents > found.budgetCents)
+      found = { strategy: strategy.name, budgetCents, pricing: policy.pricing, costCents: policy.costCents };
   }
   return found;
 }

@@ -63,7 +63,11 @@ function proposalFacts(context: AgentContext, stored: StoredProposal, texts: str
 }
 
 /** place_offer's answer when the offer was not placed but proposed (or could not be). */
-export function proposalAnswer(context: AgentContext, result: Exclude<ProposeResult, { status: 'refused_by_guard' }>, preview: Record<string, unknown>): CallToolResult {
+export function proposalAnswer(
+  context: AgentContext,
+  result: Exclude<ProposeResult, { status: 'refused_by_guard' }>,
+  preview: Record<string, unknown>,
+): CallToolResult {
   if (result.status === 'too_many_pending') {
     return answer(
       `Not proposed: ${result.pending} of your proposals already wait for a person (at most ${MAX_PENDING_PER_TOKEN}); wait until they are decided or expire.`,
@@ -77,7 +81,14 @@ export function proposalAnswer(context: AgentContext, result: Exclude<ProposeRes
   const why = explanationOf(proposal).why ?? 'it needs a person';
   return answer(
     `Not placed: ${why}. Proposal ${proposal.id}${result.already ? ' (already made for this offer)' : ''} waits until ${proposal.expiresAt} for a person to approve it${dashboard} or with \`${approveCommand(proposal.id)}\` on the daemon's machine; nothing is placed unless they do. Follow it with get_proposal {"proposal_id": ${proposal.id}}.`,
-    { ...preview, ...proposalFacts(context, proposal), status: 'proposal_pending', proposal_status: proposal.status, already_proposed: result.already, needs: "a person's approval" },
+    {
+      ...preview,
+      ...proposalFacts(context, proposal),
+      status: 'proposal_pending',
+      proposal_status: proposal.status,
+      already_proposed: result.already,
+      needs: "a person's approval",
+    },
   );
 }
 
@@ -99,7 +110,8 @@ export function registerProposalTools({ server, context, caller }: ToolDeps): vo
     async (args) => {
       context.store.proposals.expireDue(context.realClock.now());
       const proposal = own(args.proposal_id);
-      if (proposal === undefined) return answer(`You have no proposal ${args.proposal_id}.`, { status: 'not_found', proposal_id: args.proposal_id }, true);
+      if (proposal === undefined)
+        return answer(`You have no proposal ${args.proposal_id}.`, { status: 'not_found', proposal_id: args.proposal_id }, true);
       const texts: string[] = [];
       const facts = proposalFacts(context, proposal, texts);
       return answerWithServiceTexts(`Proposal ${proposal.id}: ${proposalHeadline(proposal)}; ${String(facts.state)}.`, facts, texts);
@@ -110,7 +122,8 @@ export function registerProposalTools({ server, context, caller }: ToolDeps): vo
     'list_proposals',
     {
       title: 'Your offer proposals',
-      description: "The offers you asked for beyond your token's allowance (and those placed within it), latest first; `status` narrows them, e.g. pending.",
+      description:
+        "The offers you asked for beyond your token's allowance (and those placed within it), latest first; `status` narrows them, e.g. pending.",
       inputSchema: {
         status: z.enum(PROPOSAL_STATUSES).optional(),
         limit: z.number().int().min(1).max(100).default(20),
@@ -119,11 +132,19 @@ export function registerProposalTools({ server, context, caller }: ToolDeps): vo
     },
     async (args) => {
       context.store.proposals.expireDue(context.realClock.now());
-      const proposals = context.store.proposals.list({ statuses: args.status === undefined ? undefined : [args.status], tokenName: caller.tokenName, limit: args.limit });
+      const proposals = context.store.proposals.list({
+        statuses: args.status === undefined ? undefined : [args.status],
+        tokenName: caller.tokenName,
+        limit: args.limit,
+      });
       const pending = proposals.filter((proposal) => proposal.status === 'pending').length;
       const texts: string[] = [];
       const listed = proposals.map((proposal) => proposalFacts(context, proposal, texts));
-      return answerWithServiceTexts(`${proposals.length} proposals of yours (${pending} waiting for a person).`, { proposals: listed }, texts);
+      return answerWithServiceTexts(
+        `${proposals.length} proposals of yours (${pending} waiting for a person).`,
+        { proposals: listed },
+        texts,
+      );
     },
   );
 }

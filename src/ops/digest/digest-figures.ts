@@ -86,7 +86,9 @@ export function storeDigestFigures(deps: StoreFiguresDeps): DigestFiguresProvide
       const lossesCents = valueAt(series.losses, period.toMs - 1) - valueAt(series.losses, period.fromMs - 1);
       const fromIso = new Date(period.fromMs).toISOString();
       const toIso = new Date(period.toMs).toISOString();
-      const won = store.offers.listByState(['accepted', 'funded']).filter((offer) => offer.updatedAt >= fromIso && offer.updatedAt < toIso).length;
+      const won = store.offers
+        .listByState(['accepted', 'funded'])
+        .filter((offer) => offer.updatedAt >= fromIso && offer.updatedAt < toIso).length;
       return {
         netEarnedCents: interestCents - lossesCents,
         interestCents,

@@ -38,7 +38,12 @@ export interface DigestDeps {
 }
 
 /** The digest's notification data for a period (cents, fractions and ISO times, as every event's). */
-export function digestData(every: 'day' | 'week', period: DigestPeriod, figures: DigestFiguresProvider, nowMs: number): Record<string, unknown> {
+export function digestData(
+  every: 'day' | 'week',
+  period: DigestPeriod,
+  figures: DigestFiguresProvider,
+  nowMs: number,
+): Record<string, unknown> {
   const f = figures.figures(period, nowMs);
   return {
     period: every,

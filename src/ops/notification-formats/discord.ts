@@ -11,7 +11,15 @@ import type { Severity } from './notification-message.js';
 import { errorText, type NotificationFormat } from './notification-format.js';
 import { clip } from './plain-words.js';
 
-export const DISCORD_LIMITS = { title: 256, description: 4096, fields: 25, fieldName: 256, fieldValue: 1024, footer: 2048, total: 6000 } as const;
+export const DISCORD_LIMITS = {
+  title: 256,
+  description: 4096,
+  fields: 25,
+  fieldName: 256,
+  fieldValue: 1024,
+  footer: 2048,
+  total: 6000,
+} as const;
 
 const COLOUR: Record<Severity, number> = { info: 0x3b82f6, good: 0x22c55e, warning: 0xf59e0b, bad: 0xef4444 };
 /** Values up to this long sit side by side (Discord shows three inline fields a row). */
@@ -32,7 +40,8 @@ export const discordFormat: NotificationFormat = {
     const footer = 'lendbot';
     const title = clip(message.title, DISCORD_LIMITS.title);
     let budget = DISCORD_LIMITS.total - title.length - footer.length;
-    const description = message.description === undefined ? undefined : clip(message.description, Math.min(DISCORD_LIMITS.description, budget - 500));
+    const description =
+      message.description === undefined ? undefined : clip(message.description, Math.min(DISCORD_LIMITS.description, budget - 500));
     budget -= description?.length ?? 0;
     const fields: DiscordEmbed['fields'] = [];
     for (const field of message.fields.slice(0, DISCORD_LIMITS.fields)) {

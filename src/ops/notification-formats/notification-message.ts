@@ -48,7 +48,12 @@ const WORDING: Record<NotificationEvent, Wording> = {
     said: ['agent', 'loan_request_id', 'approve_command'],
   },
   offer_funded: { title: (d) => `Offer funded on loan request ${text(d.loan_request_id)}`, severity: 'good', said: ['loan_request_id'] },
-  loan_late: { title: (d) => `Loan ${text(d.loan_id)} is late`, description: () => 'The marketplace moved it to the collection list.', severity: 'warning', said: ['loan_id'] },
+  loan_late: {
+    title: (d) => `Loan ${text(d.loan_id)} is late`,
+    description: () => 'The marketplace moved it to the collection list.',
+    severity: 'warning',
+    said: ['loan_id'],
+  },
   loan_defaulted: { title: (d) => `Loan ${text(d.loan_id)} defaulted`, severity: 'bad', said: ['loan_id'] },
   payment_late: { title: (d) => `Payment late on loan ${text(d.loan_id)}`, severity: 'warning', said: ['loan_id'] },
   payment_missed: { title: (d) => `Payment missed on loan ${text(d.loan_id)}`, severity: 'bad', said: ['loan_id'] },
@@ -63,14 +68,40 @@ const WORDING: Record<NotificationEvent, Wording> = {
     severity: 'warning',
     said: ['strategy'],
   },
-  service_degraded: { title: () => 'The marketplace refuses lendbot’s calls', description: sentence('reason'), severity: 'bad', said: ['reason'] },
-  protection_paused: { title: (d) => `New offers paused (${text(d.kind)})`, description: sentence('reason'), severity: 'warning', said: ['kind', 'reason'] },
-  protection_lifted: { title: (d) => `New offers resumed (${text(d.kind)} pause lifted)`, description: sentence('why'), severity: 'good', said: ['kind', 'why'] },
+  service_degraded: {
+    title: () => 'The marketplace refuses lendbot’s calls',
+    description: sentence('reason'),
+    severity: 'bad',
+    said: ['reason'],
+  },
+  protection_paused: {
+    title: (d) => `New offers paused (${text(d.kind)})`,
+    description: sentence('reason'),
+    severity: 'warning',
+    said: ['kind', 'reason'],
+  },
+  protection_lifted: {
+    title: (d) => `New offers resumed (${text(d.kind)} pause lifted)`,
+    description: sentence('why'),
+    severity: 'good',
+    said: ['kind', 'why'],
+  },
   webhooks_silent: { title: () => 'No webhooks are arriving', description: sentence('message'), severity: 'warning', said: ['message'] },
-  webhooks_refused: { title: () => 'Signed webhooks are being refused', description: sentence('message'), severity: 'warning', said: ['message'] },
-  calibration_drift: { title: () => 'Loans default more often than predicted', description: sentence('message'), severity: 'bad', said: ['message'] },
+  webhooks_refused: {
+    title: () => 'Signed webhooks are being refused',
+    description: sentence('message'),
+    severity: 'warning',
+    said: ['message'],
+  },
+  calibration_drift: {
+    title: () => 'Loans default more often than predicted',
+    description: sentence('message'),
+    severity: 'bad',
+    said: ['message'],
+  },
   digest: {
-    title: (d) => `${d.period === 'week' ? 'Weekly' : 'Daily'} digest: ${typeof d.net_earned_cents === 'number' ? dollars(d.net_earned_cents) : '?'} net earned`,
+    title: (d) =>
+      `${d.period === 'week' ? 'Weekly' : 'Daily'} digest: ${typeof d.net_earned_cents === 'number' ? dollars(d.net_earned_cents) : '?'} net earned`,
     description: (d) =>
       typeof d.from === 'string' && typeof d.until === 'string'
         ? `${d.period === 'week' ? 'The week' : 'The day'} from ${utcTime(d.from)} to ${utcTime(d.until)} by the run's clock; idle cash and next month's inflow as of now.`
@@ -92,5 +123,12 @@ export function describeNotification(event: NotificationEvent, data: Data, at: s
     if (rendered !== undefined) fields.push({ label: labelOf(key), value: rendered });
   }
   const description = wording.description?.(data);
-  return { event, at, title: wording.title(data), ...(description === undefined ? {} : { description }), fields, severity: wording.severity };
+  return {
+    event,
+    at,
+    title: wording.title(data),
+    ...(description === undefined ? {} : { description }),
+    fields,
+    severity: wording.severity,
+  };
 }

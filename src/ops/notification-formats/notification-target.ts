@@ -29,24 +29,42 @@ type Env = Record<string, string | undefined>;
 
 /** An environment variable: trimmed, and empty counts as unset. */
 const variable = (name: string) =>
-  z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined), z.string({ error: `${name} is not set` }));
+  z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined),
+    z.string({ error: `${name} is not set` }),
+  );
 
 const webhookEnv = z.object({
   // The message never repeats the value: the URL may carry a token.
-  LENDBOT_NOTIFY_URL: variable('LENDBOT_NOTIFY_URL').pipe(z.url({ error: 'LENDBOT_NOTIFY_URL is not a URL (e.g. https://hooks.slack.com/services/...)' })).optional(),
+  LENDBOT_NOTIFY_URL: variable('LENDBOT_NOTIFY_URL')
+    .pipe(z.url({ error: 'LENDBOT_NOTIFY_URL is not a URL (e.g. https://hooks.slack.com/services/...)' }))
+    .optional(),
 });
 
 export const telegramEnvSchema = z.object({
   LENDBOT_TELEGRAM_BOT_TOKEN: variable('LENDBOT_TELEGRAM_BOT_TOKEN').pipe(
-    z.string().regex(/^\d+:[A-Za-z0-9_-]{20,}$/, { error: 'LENDBOT_TELEGRAM_BOT_TOKEN is not a bot token (digits, a colon, then letters, as @BotFather gives it)' }),
+    z
+      .string()
+      .regex(/^\d+:[A-Za-z0-9_-]{20,}$/, {
+        error: 'LENDBOT_TELEGRAM_BOT_TOKEN is not a bot token (digits, a colon, then letters, as @BotFather gives it)',
+      }),
   ),
   LENDBOT_TELEGRAM_CHAT_ID: variable('LENDBOT_TELEGRAM_CHAT_ID').pipe(
-    z.string().regex(/^(-?\d+|@[A-Za-z][A-Za-z0-9_]{4,})$/, { error: 'LENDBOT_TELEGRAM_CHAT_ID is not a chat id (a number such as -1001234567890, or @channelname)' }),
+    z
+      .string()
+      .regex(/^(-?\d+|@[A-Za-z][A-Za-z0-9_]{4,})$/, {
+        error: 'LENDBOT_TELEGRAM_CHAT_ID is not a chat id (a number such as -1001234567890, or @channelname)',
+      }),
   ),
 });
 
 const HOW_TO = 'see docs/operations.md#notifications';
-const SERVICE_NAME: Record<NotificationFormatName, string> = { json: 'JSON', slack: 'Slack incoming', discord: 'Discord', telegram: 'Telegram' };
+const SERVICE_NAME: Record<NotificationFormatName, string> = {
+  json: 'JSON',
+  slack: 'Slack incoming',
+  discord: 'Discord',
+  telegram: 'Telegram',
+};
 
 function fail(format: NotificationFormatName, problems: string[]): never {
   throw new ConfigurationError(`notifications.format is ${format}, but ${problems.join('; ')}: ${HOW_TO}`);
@@ -57,12 +75,23 @@ export function notificationTarget(settings: TargetSettings, env: Env): Notifica
   const { format } = settings;
   if (format === 'telegram') {
     const parsed = telegramEnvSchema.safeParse(env);
-    if (!parsed.success) fail(format, parsed.error.issues.map((issue) => issue.message));
+    if (!parsed.success)
+      fail(
+        format,
+        parsed.error.issues.map((issue) => issue.message),
+      );
     const apiUrl = settings.telegram_api_url ?? DEFAULT_TELEGRAM_API_URL;
-    return { url: telegramSendMessageUrl(apiUrl, parsed.data.LENDBOT_TELEGRAM_BOT_TOKEN), format: telegramFormat(parsed.data.LENDBOT_TELEGRAM_CHAT_ID) };
+    return {
+      url: telegramSendMessageUrl(apiUrl, parsed.data.LENDBOT_TELEGRAM_BOT_TOKEN),
+      format: telegramFormat(parsed.data.LENDBOT_TELEGRAM_CHAT_ID),
+    };
   }
   const parsed = webhookEnv.safeParse(env);
-  if (!parsed.success) fail(format, parsed.error.issues.map((issue) => issue.message));
+  if (!parsed.success)
+    fail(
+      format,
+      parsed.error.issues.map((issue) => issue.message),
+    );
   const url = parsed.data.LENDBOT_NOTIFY_URL ?? settings.url;
   if (url === undefined) {
     if (format === 'json') return undefined;

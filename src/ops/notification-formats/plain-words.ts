@@ -54,7 +54,10 @@ const KEYS: Record<string, { label: string; render?: (value: unknown) => string 
   why: { label: 'Why' },
   code: { label: 'Code' },
   proposal_id: { label: 'Proposal' },
-  automate_fund: { label: 'Funded automatically on acceptance', render: (value) => (value === true ? 'yes' : value === false ? 'no' : undefined) },
+  automate_fund: {
+    label: 'Funded automatically on acceptance',
+    render: (value) => (value === true ? 'yes' : value === false ? 'no' : undefined),
+  },
   expires_at: { label: 'Expires' },
   why_approval: { label: 'Why it needs approval' },
   review_url: { label: 'Review and approve' },
@@ -84,7 +87,9 @@ export function renderValue(key: string, value: unknown): string | undefined {
   if (typeof value === 'string') return /^\d{4}-\d{2}-\d{2}T/.test(value) ? utcTime(value) : value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (typeof value === 'object' && !Array.isArray(value)) {
-    const parts = Object.entries(value as Record<string, unknown>).map(([name, item]) => `${name} ${typeof item === 'object' ? JSON.stringify(item) : String(item)}`);
+    const parts = Object.entries(value as Record<string, unknown>).map(
+      ([name, item]) => `${name} ${typeof item === 'object' ? JSON.stringify(item) : String(item)}`,
+    );
     return parts.length === 0 ? undefined : parts.join(', ');
   }
   return JSON.stringify(value);

@@ -16,7 +16,12 @@ const MAX_FIELD_TEXT = 2000;
 const FIELDS_PER_SECTION = 10;
 const MAX_BLOCKS = 50;
 
-const EMOJI: Record<Severity, string> = { info: ':information_source:', good: ':white_check_mark:', warning: ':warning:', bad: ':rotating_light:' };
+const EMOJI: Record<Severity, string> = {
+  info: ':information_source:',
+  good: ':white_check_mark:',
+  warning: ':warning:',
+  bad: ':rotating_light:',
+};
 
 /** Slack's three control characters in mrkdwn (https://api.slack.com/reference/surfaces/formatting#escaping). */
 export function escapeMrkdwn(text: string): string {
@@ -28,9 +33,7 @@ interface MrkdwnText {
   text: string;
 }
 
-export type SlackBlock =
-  | { type: 'section'; text?: MrkdwnText; fields?: MrkdwnText[] }
-  | { type: 'context'; elements: MrkdwnText[] };
+export type SlackBlock = { type: 'section'; text?: MrkdwnText; fields?: MrkdwnText[] } | { type: 'context'; elements: MrkdwnText[] };
 
 export const slackFormat: NotificationFormat = {
   name: 'slack',
@@ -39,7 +42,13 @@ export const slackFormat: NotificationFormat = {
     const title = `${EMOJI[message.severity]} *${escapeMrkdwn(message.title)}*`;
     const headline = message.description === undefined ? title : `${title}\n${escapeMrkdwn(message.description)}`;
     const fields = message.fields.map((field) => mrkdwn(`*${escapeMrkdwn(field.label)}*\n${escapeMrkdwn(field.value)}`, MAX_FIELD_TEXT));
-    const blocks: SlackBlock[] = [{ type: 'section', text: mrkdwn(headline, MAX_SECTION_TEXT), ...(fields.length > 0 ? { fields: fields.slice(0, FIELDS_PER_SECTION) } : {}) }];
+    const blocks: SlackBlock[] = [
+      {
+        type: 'section',
+        text: mrkdwn(headline, MAX_SECTION_TEXT),
+        ...(fields.length > 0 ? { fields: fields.slice(0, FIELDS_PER_SECTION) } : {}),
+      },
+    ];
     for (let start = FIELDS_PER_SECTION; start < fields.length && blocks.length < MAX_BLOCKS - 1; start += FIELDS_PER_SECTION) {
       blocks.push({ type: 'section', fields: fields.slice(start, start + FIELDS_PER_SECTION) });
     }

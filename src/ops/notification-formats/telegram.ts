@@ -32,9 +32,12 @@ export function telegramFormat(chatId: string): NotificationFormat {
     name: 'telegram',
     body({ message }) {
       // Lines are added while the visible text (before escaping) stays within the limit.
-      const lines: Array<{ visible: string; html: string }> = [{ visible: `${EMOJI[message.severity]} ${message.title}`, html: `${EMOJI[message.severity]} <b>${escapeHtml(message.title)}</b>` }];
+      const lines: Array<{ visible: string; html: string }> = [
+        { visible: `${EMOJI[message.severity]} ${message.title}`, html: `${EMOJI[message.severity]} <b>${escapeHtml(message.title)}</b>` },
+      ];
       if (message.description !== undefined) lines.push({ visible: message.description, html: escapeHtml(message.description) });
-      for (const field of message.fields) lines.push({ visible: `${field.label}: ${field.value}`, html: `${escapeHtml(field.label)}: <b>${escapeHtml(field.value)}</b>` });
+      for (const field of message.fields)
+        lines.push({ visible: `${field.label}: ${field.value}`, html: `${escapeHtml(field.label)}: <b>${escapeHtml(field.value)}</b>` });
       const footer = `lendbot · ${utcTime(message.at)}`;
       lines.push({ visible: footer, html: `<i>${escapeHtml(footer)}</i>` });
       const kept: string[] = [];

@@ -36,7 +36,11 @@ export function storedCalibrationDrift(state: Pick<Store['state'], 'get'>): Cali
 }
 
 /** Updates the stored alert at `nowMs` from the store's loans and says how it stands. */
-export function updateCalibrationDrift(store: Pick<Store, 'state' | 'calibration'>, settings: ProtectionSettings['calibration'], nowMs: number): CalibrationChange {
+export function updateCalibrationDrift(
+  store: Pick<Store, 'state' | 'calibration'>,
+  settings: ProtectionSettings['calibration'],
+  nowMs: number,
+): CalibrationChange {
   const current = storedCalibrationDrift(store.state);
   if (!settings.enabled) {
     if (current === undefined) return undefined;

@@ -86,7 +86,11 @@ export class Protections {
     if (!settings.enabled || !isAccountRefusal(serviceText, settings.patterns)) return;
     const heard = this.refusals.add(this.deps.clock.now(), settings.window_minutes * MINUTE_MS);
     if (heard < settings.count || this.activePause() !== undefined) return;
-    this.pause('account_refusal', `account refused offers ${heard} times in ${settings.window_minutes} min: "${serviceText ?? ''}"`, settings.pause_hours);
+    this.pause(
+      'account_refusal',
+      `account refused offers ${heard} times in ${settings.window_minutes} min: "${serviceText ?? ''}"`,
+      settings.pause_hours,
+    );
     this.refusals.clear();
   }
 
@@ -100,7 +104,9 @@ export class Protections {
       const trigger = bookTrigger(loans, now, settings, pausedFor);
       if (trigger !== undefined) {
         // Remember only loans still troubled, so the list never grows beyond the troubled book.
-        const troubled = new Set(loans.filter((loan) => loan.listStatus === 'collection' || loan.listStatus === 'default').map((loan) => loan.id));
+        const troubled = new Set(
+          loans.filter((loan) => loan.listStatus === 'collection' || loan.listStatus === 'default').map((loan) => loan.id),
+        );
         const remembered = [...new Set([...pausedFor, ...trigger.troubledLoanIds])].filter((id) => troubled.has(id));
         this.deps.store.state.set(PAUSED_LOANS_KEY, JSON.stringify(remembered), now);
         this.pause(trigger.kind, trigger.figures, trigger.pauseHours);
@@ -125,7 +131,12 @@ export class Protections {
     const current = this.activePause();
     if (current !== undefined) return { pause: current, already: true };
     const now = this.deps.clock.now();
-    const pause: Pause = { kind: 'operator', reason: `paused by ${why}; until someone resumes offers (the dashboard, Telegram /resume, lendbot resume or an agent)`, sinceMs: now, untilMs: null };
+    const pause: Pause = {
+      kind: 'operator',
+      reason: `paused by ${why}; until someone resumes offers (the dashboard, Telegram /resume, lendbot resume or an agent)`,
+      sinceMs: now,
+      untilMs: null,
+    };
     this.deps.store.state.set(PAUSE_KEY, JSON.stringify(pause), now);
     this.seenPause = pause;
     this.deps.log.warn({ kind: 'operator' }, `new offers paused: ${pause.reason}`);
@@ -171,7 +182,12 @@ export class Protections {
   private pause(kind: PauseKind, figures: string, pauseHours: number): void {
     const now = this.deps.clock.now();
     const untilMs = now + pauseHours * HOUR_MS;
-    const pause: Pause = { kind, reason: `${kind} protection: ${figures}; paused until ${isoFromMs(untilMs)} or lendbot resume`, sinceMs: now, untilMs };
+    const pause: Pause = {
+      kind,
+      reason: `${kind} protection: ${figures}; paused until ${isoFromMs(untilMs)} or lendbot resume`,
+      sinceMs: now,
+      untilMs,
+    };
     this.deps.store.state.set(PAUSE_KEY, JSON.stringify(pause), now);
     this.seenPause = pause;
     this.deps.log.warn({ kind, until: isoFromMs(untilMs) }, `new offers paused: ${pause.reason}`);

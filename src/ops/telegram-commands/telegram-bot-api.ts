@@ -9,7 +9,13 @@ import got, { HTTPError, RequestError } from 'got';
 /** A text message as getUpdates returns it (the fields lendbot reads). */
 export interface TelegramUpdate {
   update_id: number;
-  message?: { message_id: number; date: number; chat: { id: number; type?: string }; from?: { id: number; username?: string }; text?: string };
+  message?: {
+    message_id: number;
+    date: number;
+    chat: { id: number; type?: string };
+    from?: { id: number; username?: string };
+    text?: string;
+  };
 }
 
 /** A failure of a Bot API call, in words that never hold the token. */
@@ -51,9 +57,16 @@ export class TelegramBotApi {
   private async call<T>(method: string, json: Record<string, unknown>, timeoutMs: number, signal: AbortSignal | undefined): Promise<T> {
     try {
       const answer = await got
-        .post(`${this.base}/${method}`, { json, timeout: { request: timeoutMs }, retry: { limit: 0 }, headers: { 'user-agent': 'lendbot-commands' }, ...(signal ? { signal } : {}) })
+        .post(`${this.base}/${method}`, {
+          json,
+          timeout: { request: timeoutMs },
+          retry: { limit: 0 },
+          headers: { 'user-agent': 'lendbot-commands' },
+          ...(signal ? { signal } : {}),
+        })
         .json<BotAnswer<T>>();
-      if (answer.ok !== true || answer.result === undefined) throw new TelegramApiError(`${method}: ${answer.description ?? 'the answer did not say ok'}`, undefined);
+      if (answer.ok !== true || answer.result === undefined)
+        throw new TelegramApiError(`${method}: ${answer.description ?? 'the answer did not say ok'}`, undefined);
       return answer.result;
     } catch (error) {
       if (error instanceof TelegramApiError) throw error;
@@ -64,7 +77,10 @@ export class TelegramBotApi {
         } catch {
           // not JSON: the status alone says enough
         }
-        throw new TelegramApiError(`${method}: HTTP ${error.response.statusCode}${description ? ` ${description}` : ''}`, error.response.statusCode);
+        throw new TelegramApiError(
+          `${method}: HTTP ${error.response.statusCode}${description ? ` ${description}` : ''}`,
+          error.response.statusCode,
+        );
       }
       if (error instanceof RequestError) throw new TelegramApiError(`${method}: ${error.code}`, undefined);
       throw new TelegramApiError(`${method}: ${error instanceof Error ? error.name : 'failed'}`, undefined);

@@ -61,7 +61,11 @@ export class TelegramCommandPoller {
     while (this.running) {
       try {
         const stored = this.deps.state.get(TELEGRAM_OFFSET_KEY);
-        const updates = await api.getUpdates(stored === undefined ? undefined : Number(stored), this.deps.pollTimeoutSeconds, this.abort.signal);
+        const updates = await api.getUpdates(
+          stored === undefined ? undefined : Number(stored),
+          this.deps.pollTimeoutSeconds,
+          this.abort.signal,
+        );
         for (const update of updates) {
           if (!this.running) break;
           // Moved before obeying: a crash in the middle loses at most that command, never obeys it twice.
@@ -71,7 +75,10 @@ export class TelegramCommandPoller {
         backoffMs = FIRST_BACKOFF_MS;
       } catch (error) {
         if (!this.running) break;
-        log.warn({ detail: error instanceof Error ? error.message : String(error), retryInMs: backoffMs }, 'Telegram commands: getUpdates failed');
+        log.warn(
+          { detail: error instanceof Error ? error.message : String(error), retryInMs: backoffMs },
+          'Telegram commands: getUpdates failed',
+        );
         await this.sleep(backoffMs);
         backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2);
       }
@@ -91,15 +98,24 @@ export class TelegramCommandPoller {
     const by = message.from?.username ?? chatId;
     const reply =
       ageMs > this.deps.maxAgeMinutes * 60_000
-        ? { text: `Not obeyed: this command was sent ${Math.round(ageMs / 60_000)} minutes ago, while lendbot was not listening. Send it again if you still want it.` }
+        ? {
+            text: `Not obeyed: this command was sent ${Math.round(ageMs / 60_000)} minutes ago, while lendbot was not listening. Send it again if you still want it.`,
+          }
         : answerCommand(this.deps.actions, message.text, by);
     log.info({ chatId, command: message.text.split(/\s/)[0] }, 'Telegram command answered');
     // Cut the visible text, then escape it: the limit counts what the chat shows.
     const text = clip(reply.text, MAX_TEXT);
     try {
-      await this.deps.api.sendMessage(chatId, reply.monospace ? `<pre>${escapeHtml(text)}</pre>` : text, { html: reply.monospace === true, signal: this.abort.signal });
+      await this.deps.api.sendMessage(chatId, reply.monospace ? `<pre>${escapeHtml(text)}</pre>` : text, {
+        html: reply.monospace === true,
+        signal: this.abort.signal,
+      });
     } catch (error) {
-      if (this.running) log.warn({ chatId, detail: error instanceof Error ? error.message : String(error) }, 'Telegram commands: the answer could not be sent');
+      if (this.running)
+        log.warn(
+          { chatId, detail: error instanceof Error ? error.message : String(error) },
+          'Telegram commands: the answer could not be sent',
+        );
     }
   }
 

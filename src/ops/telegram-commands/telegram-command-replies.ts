@@ -86,14 +86,18 @@ function answerText(actions: CommandActions, text: string, by: string): string {
     }
     case 'resume': {
       const lifted = actions.protections.resume();
-      return lifted === undefined ? 'Nothing was paused: new offers are allowed.' : `New offers allowed again (the ${lifted.kind} pause is lifted).`;
+      return lifted === undefined
+        ? 'Nothing was paused: new offers are allowed.'
+        : `New offers allowed again (the ${lifted.kind} pause is lifted).`;
     }
     case 'approve':
     case 'reject': {
-      if (actions.proposals === undefined) return 'Proposals are not available here: agents can only propose through the daemon’s operator listener.';
+      if (actions.proposals === undefined)
+        return 'Proposals are not available here: agents can only propose through the daemon’s operator listener.';
       const id = proposalId(command.argument);
       if (id === undefined) return `Say which proposal: /${command.name} 12`;
-      const decision = command.name === 'approve' ? actions.proposals.approve(id, `telegram:${by}`) : actions.proposals.reject(id, `telegram:${by}`);
+      const decision =
+        command.name === 'approve' ? actions.proposals.approve(id, `telegram:${by}`) : actions.proposals.reject(id, `telegram:${by}`);
       return decision.message;
     }
     default:

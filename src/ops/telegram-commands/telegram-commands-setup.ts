@@ -24,13 +24,20 @@ export function telegramCommandsFromConfig(
   const commands = section?.telegram_commands;
   if (commands === undefined || !commands.enabled) return undefined;
   if (section?.format !== 'telegram') {
-    throw new ConfigurationError('notifications.telegram_commands.enabled needs notifications.format: telegram (the commands use its bot): see docs/operations.md#telegram-commands');
+    throw new ConfigurationError(
+      'notifications.telegram_commands.enabled needs notifications.format: telegram (the commands use its bot): see docs/operations.md#telegram-commands',
+    );
   }
   const parsed = telegramEnvSchema.safeParse(env);
-  if (!parsed.success) throw new ConfigurationError(`Telegram commands: ${parsed.error.issues.map((issue) => issue.message).join('; ')}: see docs/operations.md#telegram-commands`);
+  if (!parsed.success)
+    throw new ConfigurationError(
+      `Telegram commands: ${parsed.error.issues.map((issue) => issue.message).join('; ')}: see docs/operations.md#telegram-commands`,
+    );
   const chats = allowedChats(commands, parsed.data.LENDBOT_TELEGRAM_CHAT_ID);
   if (chats.size === 0) {
-    throw new ConfigurationError('Telegram commands: no chat is allowed (LENDBOT_TELEGRAM_CHAT_ID is a @channel name): list the chat ids in notifications.telegram_commands.allowed_chat_ids');
+    throw new ConfigurationError(
+      'Telegram commands: no chat is allowed (LENDBOT_TELEGRAM_CHAT_ID is a @channel name): list the chat ids in notifications.telegram_commands.allowed_chat_ids',
+    );
   }
   return new TelegramCommandPoller({
     api: new TelegramBotApi(section.telegram_api_url ?? DEFAULT_TELEGRAM_API_URL, parsed.data.LENDBOT_TELEGRAM_BOT_TOKEN),

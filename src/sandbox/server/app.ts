@@ -20,7 +20,12 @@ export interface ServerCredentials {
   secretKey: string;
 }
 
-export function buildServer(runtime: SandboxRuntime, control: SandboxControl, credentials: ServerCredentials, wallClock: Clock | undefined): FastifyInstance {
+export function buildServer(
+  runtime: SandboxRuntime,
+  control: SandboxControl,
+  credentials: ServerCredentials,
+  wallClock: Clock | undefined,
+): FastifyInstance {
   // A test or demo server: closing must never wait on a client's open connection.
   const app = Fastify({ logger: false, forceCloseConnections: true });
   const log = runtime.log.child({ component: 'sandbox-http' });

@@ -15,9 +15,7 @@ export function registerLoanRequestRoutes(app: FastifyInstance, runtime: Sandbox
     const matches = parseLoanRequestQuery(queryOf(request), market.account);
     const since = market.now() - LIST_WINDOW_MS;
     // Newest first; only requests still open to offers are listed (our reading of "exclusion criteria").
-    const items = [...market.requests.values()]
-      .filter((r) => r.status === 'open' && r.createdMs > since && matches(r))
-      .reverse();
+    const items = [...market.requests.values()].filter((r) => r.status === 'open' && r.createdMs > since && matches(r)).reverse();
     return paginate(request, items, (page) => runtime.faults.corrupt(page.map(loanRequestView)));
   });
 

@@ -48,7 +48,9 @@ describe('calibration figures', () => {
     const stats = calibrationStats(items, 0);
     expect(stats.constantBrier).toBeCloseTo(0.3 * 0.7, 12);
     expect(stats.brier).toBeCloseTo((0.1 * 0.9 + 0.25) / 2, 12);
-    expect(stats.findings.find((f) => f.kind === 'brier')?.text).toMatch(/^Brier score 0\.1700 against 0\.2100 for a constant guess at the base rate 30\.0 % \(n=200\): 19\.0 % better$/);
+    expect(stats.findings.find((f) => f.kind === 'brier')?.text).toMatch(
+      /^Brier score 0\.1700 against 0\.2100 for a constant guess at the base rate 30\.0 % \(n=200\): 19\.0 % better$/,
+    );
     // One constant prediction is no better than the constant guess.
     expect(calibrationStats(many(100, 0.3, 10), 0).findings.find((f) => f.kind === 'brier')?.ok).toBe(false);
   });

@@ -20,7 +20,8 @@ function scored(n: number, a: number, b: number, seed = 3): ScoredRequest[] {
   });
 }
 
-const meanDefault = (items: readonly ScoredRequest[], p: (item: ScoredRequest) => number): number => items.reduce((sum, item) => sum + 1 - p(item), 0) / items.length;
+const meanDefault = (items: readonly ScoredRequest[], p: (item: ScoredRequest) => number): number =>
+  items.reduce((sum, item) => sum + 1 - p(item), 0) / items.length;
 const realised = (items: readonly ScoredRequest[]): number => items.reduce((sum, item) => sum + item.defaulted, 0) / items.length;
 
 describe('fitting a calibration', () => {
@@ -65,6 +66,8 @@ describe('fitting a calibration', () => {
   it('refuses a score that ranks repaid requests below defaulted ones', () => {
     const backwards = scored(2_000, -1, 2);
     expect(() => fitCalibration(backwards, 'platt')).toThrow(CalibrationFitError);
-    expect(() => fitCalibration(backwards, 'platt')).toThrow(/does not rank repaid above defaulted requests here \(Platt slope -\d\.\d{3}\)/);
+    expect(() => fitCalibration(backwards, 'platt')).toThrow(
+      /does not rank repaid above defaulted requests here \(Platt slope -\d\.\d{3}\)/,
+    );
   });
 });

@@ -33,7 +33,12 @@ pricing:
 
 const at = (hour: number): string => new Date(Date.parse('2026-01-01T00:00:00Z') + hour * 3_600_000).toISOString().replace('.000Z', 'Z');
 const line = (id: number, low: number, outcome: RecordingLine['outcome']): RecordingLine =>
-  recordingLine({ id, seenAt: at(id), request: { borrower: { id: 500 + id, credit_score: `${low}-${low + 50}` } }, ...(outcome ? { outcome } : {}) });
+  recordingLine({
+    id,
+    seenAt: at(id),
+    request: { borrower: { id: 500 + id, credit_score: `${low}-${low + 50}` } },
+    ...(outcome ? { outcome } : {}),
+  });
 
 const LINES = [
   line(1, 700, { status: 'completed', best_competing_rate: null }), // mid 725: p 0.83, offered
@@ -92,16 +97,42 @@ describe("a strategy's calibration", () => {
     it('prints the section, and writes it in --json and --html', async () => {
       const json = join(dir, 'out.json');
       const html = join(dir, 'out.html');
-      const result = await runCli(['backtest', '--data', join(dir, 'rec.jsonl'), '--strategy', join(dir, 'mine.yaml'), '--balance', '5000', '--draws', '1', '--json', json, '--html', html]);
+      const result = await runCli([
+        'backtest',
+        '--data',
+        join(dir, 'rec.jsonl'),
+        '--strategy',
+        join(dir, 'mine.yaml'),
+        '--balance',
+        '5000',
+        '--draws',
+        '1',
+        '--json',
+        json,
+        '--html',
+        html,
+      ]);
       expect(result.code).toBe(0);
       // Under the headline, one line for a strategy whose probability is off overall.
-      expect(result.stdout).toMatch(/\nwarning: mine's probability is miscalibrated: it predicts \d+\.\d % where 60\.0 % happened \(95 % interval 23\.1-88\.2 %, n=5\): understates default by \d+\.\d points \(see "Calibration" below\)\n/);
-      expect(result.stdout).toContain('\nCalibration of mine: predicted against realised default on the 5 resolved requests it scores (of 6 resolved, 8 requests), by decile of predicted default, safest first\n');
+      expect(result.stdout).toMatch(
+        /\nwarning: mine's probability is miscalibrated: it predicts \d+\.\d % where 60\.0 % happened \(95 % interval 23\.1-88\.2 %, n=5\): understates default by \d+\.\d points \(see "Calibration" below\)\n/,
+      );
+      expect(result.stdout).toContain(
+        '\nCalibration of mine: predicted against realised default on the 5 resolved requests it scores (of 6 resolved, 8 requests), by decile of predicted default, safest first\n',
+      );
       expect(result.stdout).toMatch(/\n {2}decile +n +predicted range +predicted +realised +95 % interval\n/);
-      expect(result.stdout).toMatch(/\n {2}off: overall: predicts \d+\.\d % where 60\.0 % happened \(95 % interval 23\.1-88\.2 %, n=5\): understates default by \d+\.\d points\n/);
-      expect(result.stdout).toContain('  just below min_probability 0.75 (scored 0.70-0.75): no request; just above (0.75-0.80): 100.0 % (95 % interval 20.7-100.0 %, n=1, predicted 24.3 %)\n');
-      expect(result.stdout).toContain('  off: Brier score 0.3649 against 0.2400 for a constant guess at the base rate 60.0 % (n=5): no better than the constant guess\n');
-      const report = JSON.parse(await readFile(json, 'utf8')) as { runs: Array<{ calibration: Array<{ strategy: string; scored: number; deciles: unknown[] }> }> };
+      expect(result.stdout).toMatch(
+        /\n {2}off: overall: predicts \d+\.\d % where 60\.0 % happened \(95 % interval 23\.1-88\.2 %, n=5\): understates default by \d+\.\d points\n/,
+      );
+      expect(result.stdout).toContain(
+        '  just below min_probability 0.75 (scored 0.70-0.75): no request; just above (0.75-0.80): 100.0 % (95 % interval 20.7-100.0 %, n=1, predicted 24.3 %)\n',
+      );
+      expect(result.stdout).toContain(
+        '  off: Brier score 0.3649 against 0.2400 for a constant guess at the base rate 60.0 % (n=5): no better than the constant guess\n',
+      );
+      const report = JSON.parse(await readFile(json, 'utf8')) as {
+        runs: Array<{ calibration: Array<{ strategy: string; scored: number; deciles: unknown[] }> }>;
+      };
       expect(report.runs[0]?.calibration[0]).toMatchObject({ strategy: 'mine', scored: 5 });
       expect(report.runs[0]?.calibration[0]?.deciles).toHaveLength(5);
       const page = await readFile(html, 'utf8');

@@ -31,7 +31,9 @@ function recording(seed: number, repays: (u: number, random: () => number) => bo
     const rate = 0.03 + u * (MAX_RATE - 0.03);
     const own = i % 3 === 0;
     const repaid = own ? repays(u, random) : random() < 0.85;
-    const outcome = repaid ? { status: 'completed' as const, repaid_fraction: 1, funded_rate: rate } : { status: 'default' as const, repaid_fraction: 0.3, funded_rate: rate };
+    const outcome = repaid
+      ? { status: 'completed' as const, repaid_fraction: 1, funded_rate: rate }
+      : { status: 'default' as const, repaid_fraction: 0.3, funded_rate: rate };
     const base = recordingLine({ id: 40_000 + i, seenAt: seenAt(i), request: { max_interest_rate: MAX_RATE }, outcome });
     lines.push(own ? recordingLineSchema.parse({ ...base, offer: { rate, status: 'accepted', at: seenAt(i) } }) : base);
   }
@@ -54,25 +56,38 @@ const wonAt = (w: readonly number[], u: number): number => wonRepayProbability(0
 describe("the winner's curse from our own funded loans", () => {
   it('finds that loans won at high rates repay worse, and writes it into the market file', async () => {
     // Ours repay 0.95 at the lowest rate, falling to 0.55 at the maximum.
-    const report = await train('cursed.jsonl', recording(41, (u, random) => random() < 0.95 - 0.4 * u));
+    const report = await train(
+      'cursed.jsonl',
+      recording(41, (u, random) => random() < 0.95 - 0.4 * u),
+    );
     expect(report.curse.evidence).toMatchObject({ lines: 1000, verdict: 'fitted' });
     expect(wonAt(report.curse.w, 0.9)).toBeLessThan(wonAt(report.curse.w, 0.1) - 0.2);
     const text = JSON.stringify(marketFileOf(report, 'cursed.jsonl', new Date('2027-01-01T00:00:00Z')), null, 2);
     const loaded = parseMarketText(text, 'markets/m.json');
     expect(loaded.definition.winners_curse?.w).toEqual(report.curse.w);
-    expect(loaded.definition.evidence?.winners_curse).toMatchObject({ lines: 1000, repaid: report.curse.evidence.repaid, verdict: 'fitted' });
+    expect(loaded.definition.evidence?.winners_curse).toMatchObject({
+      lines: 1000,
+      repaid: report.curse.evidence.repaid,
+      verdict: 'fitted',
+    });
     // A strategy with pricing.market.file starts its curse there.
     expect(loaded.market.curse).toEqual(report.curse.w);
   });
 
   it('stays near 0 when our loans repaid as everyone else’s, whatever the rate', async () => {
-    const report = await train('flat.jsonl', recording(42, (_u, random) => random() < 0.85));
+    const report = await train(
+      'flat.jsonl',
+      recording(42, (_u, random) => random() < 0.85),
+    );
     expect(report.curse.evidence.lines).toBe(1000);
     expect(Math.abs(wonAt(report.curse.w, 0.9) - wonAt(report.curse.w, 0.1))).toBeLessThan(0.05);
   });
 
   it('writes no curse without own funded loans of both fates', async () => {
-    const report = await train('none.jsonl', recording(43, () => true));
+    const report = await train(
+      'none.jsonl',
+      recording(43, () => true),
+    );
     expect(report.curse.evidence.verdict).toBe('none');
     const file = marketFileOf(report, 'none.jsonl', new Date('2027-01-01T00:00:00Z'));
     expect(file.winners_curse).toBeUndefined();

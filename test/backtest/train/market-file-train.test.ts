@@ -35,11 +35,19 @@ function recording(seed: number, reservation: boolean): RecordingLine[] {
     const rate = rateAt(u);
     const extra = reservation ? { reservation_rate: 0.031 } : {};
     if (i % 10 === 0) {
-      const base = recordingLine({ id: 30_000 + i, seenAt: seenAt(i), request: { max_interest_rate: MAX_RATE }, outcome: funded(random, { funded_rate: rate, ...extra }) });
+      const base = recordingLine({
+        id: 30_000 + i,
+        seenAt: seenAt(i),
+        request: { max_interest_rate: MAX_RATE },
+        outcome: funded(random, { funded_rate: rate, ...extra }),
+      });
       lines.push(recordingLineSchema.parse({ ...base, offer: { rate, status: 'accepted', at: seenAt(i) } }));
       continue;
     }
-    const outcome: Outcome = random() < takeUp(u) ? funded(random, { best_competing_rate: rate, funded_rate: rate, ...extra }) : { status: 'unfunded', best_competing_rate: rate, ...extra };
+    const outcome: Outcome =
+      random() < takeUp(u)
+        ? funded(random, { best_competing_rate: rate, funded_rate: rate, ...extra })
+        : { status: 'unfunded', best_competing_rate: rate, ...extra };
     lines.push(recordingLine({ id: 30_000 + i, seenAt: seenAt(i), request: { max_interest_rate: MAX_RATE }, outcome }));
   }
   return lines;
@@ -58,7 +66,9 @@ const train = (name: string, lines: RecordingLine[]): Promise<TrainReport> => tr
 describe('take-up from every offer’s fate', () => {
   it('fits from competing offers taken or walked away from when our own were all accepted', async () => {
     const report = await train('accepted.jsonl', recording(31, false));
-    expect(report.market.notes).toContain("take-up not fitted from our own offers: 300 offers taken and 0 not taken (each needs 20); trying every offer's fate");
+    expect(report.market.notes).toContain(
+      "take-up not fitted from our own offers: 300 offers taken and 0 not taken (each needs 20); trying every offer's fate",
+    );
     const takeUpSection = report.market.section.take_up;
     expect(takeUpSection?.source).toBe('all_offers');
     expect(Math.abs((takeUpSection?.midpoint ?? 0) - 0.6)).toBeLessThan(0.06);
@@ -72,7 +82,13 @@ describe('take-up from every offer’s fate', () => {
     const loaded = parseMarketText(text, 'markets/m.json');
     expect(loaded.definition.fitted).toMatchObject({ data_file: 'file.jsonl', fitted_at: '2027-01-01T00:00:00.000Z' });
     expect(loaded.definition.evidence?.competition_share).toMatchObject({ lines: 2700, verdict: 'fitted' });
-    expect(loaded.definition.evidence?.take_up).toMatchObject({ lines: 3000, took: report.market.takeUpLines.took, own_offers: 300, competing_offers: 2700, verdict: 'fitted' });
+    expect(loaded.definition.evidence?.take_up).toMatchObject({
+      lines: 3000,
+      took: report.market.takeUpLines.took,
+      own_offers: 300,
+      competing_offers: 2700,
+      verdict: 'fitted',
+    });
     expect(loaded.market.takeUp?.midpoint).toBe(report.market.section.take_up?.midpoint);
     expect(loaded.market.competition?.share).toBe(1);
   });

@@ -20,7 +20,12 @@ const seenAt = (i: number): string => new Date(START + i * 3_600_000).toISOStrin
 type Status = 'accepted' | 'rejected' | 'lost' | 'expired' | 'pending';
 
 function ownLine(i: number, rate: number, status: Status, outcome?: Outcome): RecordingLine {
-  const base = recordingLine({ id: 20_000 + i, seenAt: seenAt(i), request: { max_interest_rate: MAX_RATE }, ...(outcome ? { outcome } : {}) });
+  const base = recordingLine({
+    id: 20_000 + i,
+    seenAt: seenAt(i),
+    request: { max_interest_rate: MAX_RATE },
+    ...(outcome ? { outcome } : {}),
+  });
   return recordingLineSchema.parse({ ...base, offer: { rate, status, at: seenAt(i) } });
 }
 

@@ -20,7 +20,8 @@ const OWN = { midpoint: 0.5, steepness: 8 };
 /** A different curve for competitors' offers, so the test can tell which source was fitted. */
 const COMPETING = { midpoint: 0.8, steepness: 5 };
 
-const takeUp = (u: number, curve: { midpoint: number; steepness: number }): number => 1 / (1 + Math.exp(curve.steepness * (u - curve.midpoint)));
+const takeUp = (u: number, curve: { midpoint: number; steepness: number }): number =>
+  1 / (1 + Math.exp(curve.steepness * (u - curve.midpoint)));
 const rateAt = (u: number): number => 0.03 + u * (MAX_RATE - 0.03);
 const seenAt = (i: number): string => new Date(START + i * HOUR_MS).toISOString().replace('.000Z', 'Z');
 
@@ -30,7 +31,12 @@ function fundedOutcome(random: () => number, extra: Partial<Outcome> = {}): Outc
 }
 
 /** A line of a daemon export: our offer at `rate`, with the outcome only when it was accepted (our loan). */
-function ownOfferLine(i: number, rate: number, status: 'accepted' | 'rejected' | 'expired' | 'pending', random: () => number): RecordingLine {
+function ownOfferLine(
+  i: number,
+  rate: number,
+  status: 'accepted' | 'rejected' | 'expired' | 'pending',
+  random: () => number,
+): RecordingLine {
   const base = recordingLine({
     id: 10_000 + i,
     seenAt: seenAt(i),
@@ -59,7 +65,10 @@ function competitorLines(count: number, seed: number, from: number): RecordingLi
   for (let i = from; i < from + count; i += 1) {
     const u = random();
     const rate = rateAt(u);
-    const outcome: Outcome = random() < takeUp(u, COMPETING) ? fundedOutcome(random, { best_competing_rate: rate }) : { status: 'unfunded', best_competing_rate: rate };
+    const outcome: Outcome =
+      random() < takeUp(u, COMPETING)
+        ? fundedOutcome(random, { best_competing_rate: rate })
+        : { status: 'unfunded', best_competing_rate: rate };
     lines.push(recordingLine({ id: 10_000 + i, seenAt: seenAt(i), request: { max_interest_rate: MAX_RATE }, outcome }));
   }
   return lines;
@@ -99,14 +108,22 @@ describe('take-up fitted from our own offers', () => {
     expect(loaded.market?.takeUp?.midpoint).toBe(report.market.section.take_up?.midpoint);
     expect(report.model.market?.take_up?.source).toBe('own_offers');
     const text = formatTrainReport(report, { file: 'model.json', sha256: '0'.repeat(64) });
-    expect(text).toMatch(/take-up from our own offers: midpoint 0\.\d{3}, steepness \d+\.\d{3} \(\d+ accepted or taken, \d+ rejected, expired or lost/);
+    expect(text).toMatch(
+      /take-up from our own offers: midpoint 0\.\d{3}, steepness \d+\.\d{3} \(\d+ accepted or taken, \d+ rejected, expired or lost/,
+    );
   });
 
   it('falls back to every offer’s fate when our settled offers are too few, and says so', async () => {
     // 30 offers: too few refusals of ours, so they are pooled with the competitors' 2000 fates.
     const fallback = await train('fallback.jsonl', [...ownOffers(30, 13), ...competitorLines(2000, 12, 30)]);
     expect(fallback.market.section.take_up?.source).toBe('all_offers');
-    expect(fallback.market.evidence.takeUp).toMatchObject({ ownOffers: 30, competingOffers: 2000, lines: 2030, verdict: 'fitted', borrowerDependent: false });
+    expect(fallback.market.evidence.takeUp).toMatchObject({
+      ownOffers: 30,
+      competingOffers: 2000,
+      lines: 2030,
+      verdict: 'fitted',
+      borrowerDependent: false,
+    });
     expect(Math.abs((fallback.market.section.take_up?.midpoint ?? 0) - COMPETING.midpoint)).toBeLessThan(0.1);
     expect(fallback.market.notes.some((note) => note.startsWith('take-up not fitted from our own offers:'))).toBe(true);
   });

@@ -22,7 +22,10 @@ import { exportSandboxRecording } from '../../../src/sandbox/index.js';
 import { recordingLine } from '../recording-fixtures.js';
 
 describe('labelOf', () => {
-  const line = (outcome: RecordingLine['outcome']): RecordingLine => ({ ...recordingLine({ id: 1, seenAt: '2026-01-01T00:00:00Z' }), outcome });
+  const line = (outcome: RecordingLine['outcome']): RecordingLine => ({
+    ...recordingLine({ id: 1, seenAt: '2026-01-01T00:00:00Z' }),
+    outcome,
+  });
   it('reads completed as 1, default and collection as 0, and leaves out what is not known', () => {
     expect(labelOf(line({ status: 'completed' }))).toBe(1);
     expect(labelOf(line({ status: 'default' }))).toBe(0);
@@ -67,7 +70,8 @@ describe('trainModel on a sandbox recording', () => {
 
   it('writes a model the engine scores exactly as the fit predicted', () => {
     const loaded = parseModelText(JSON.stringify(report.model), 'model.json');
-    const text = 'name: m\ndescription: model\nversion: "1"\ndata: { banking_data: always }\nscore:\n  model: model.json\n  logistic: { intercept: 0.5, terms: [{ feature: loan_terms, weight: 0 }] }\npricing:\n  target_return: 0.05\n';
+    const text =
+      'name: m\ndescription: model\nversion: "1"\ndata: { banking_data: always }\nscore:\n  model: model.json\n  logistic: { intercept: 0.5, terms: [{ feature: loan_terms, weight: 0 }] }\npricing:\n  target_return: 0.05\n';
     const strategy = compileStrategy(parseStrategyText(text, 's.yaml'), { file: 's.yaml', text, model: loaded });
     // The design the written model was refit with, and its weights read back from the file.
     const labelled = data.lines.filter((line) => line.label !== null);
@@ -117,17 +121,33 @@ describe('trainModel refuses data that cannot train', () => {
   const lines = (count: number, status: (i: number) => 'completed' | 'default' | 'current'): TrainingData => {
     const prepared = prepareRecording(
       Array.from({ length: count }, (_, i) =>
-        recordingLine({ id: i + 1, seenAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(), outcome: { status: status(i), best_competing_rate: null } }),
+        recordingLine({
+          id: i + 1,
+          seenAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+          outcome: { status: status(i), best_competing_rate: null },
+        }),
       ),
     );
     return trainingData(prepared, ['loan_amount', 'credit_score_low']);
   };
   it('names too few labelled lines', () => {
-    expect(() => trainModel(lines(100, (i) => (i < 30 ? (i % 2 ? 'completed' : 'default') : 'current')), { dataFile: 'r.jsonl', l2: 1, trainShare: 0.7 })).toThrow(
-      new TrainingDataError('r.jsonl: 30 labelled lines of 100 (need at least 50); a line is labelled when its outcome is completed, default or collection, or unfunded with if_funded'),
+    expect(() =>
+      trainModel(
+        lines(100, (i) => (i < 30 ? (i % 2 ? 'completed' : 'default') : 'current')),
+        { dataFile: 'r.jsonl', l2: 1, trainShare: 0.7 },
+      ),
+    ).toThrow(
+      new TrainingDataError(
+        'r.jsonl: 30 labelled lines of 100 (need at least 50); a line is labelled when its outcome is completed, default or collection, or unfunded with if_funded',
+      ),
     );
   });
   it('names a single class', () => {
-    expect(() => trainModel(lines(80, () => 'completed'), { dataFile: 'r.jsonl', l2: 1, trainShare: 0.7 })).toThrow(/every labelled line in the recording is repaid \(80 lines\)/);
+    expect(() =>
+      trainModel(
+        lines(80, () => 'completed'),
+        { dataFile: 'r.jsonl', l2: 1, trainShare: 0.7 },
+      ),
+    ).toThrow(/every labelled line in the recording is repaid \(80 lines\)/);
   });
 });

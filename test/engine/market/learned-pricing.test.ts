@@ -3,7 +3,13 @@
 // them lower and sees a high rate as one only poor borrowers take; exploration stays in budget.
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../src/engine/market/seeded-normals.js';
-import { DEFAULT_MARKET_RESPONSE, MIN_OFFER_RATE, parseStrategyText, type CompiledStrategy, type Decision } from '../../../src/engine/index.js';
+import {
+  DEFAULT_MARKET_RESPONSE,
+  MIN_OFFER_RATE,
+  parseStrategyText,
+  type CompiledStrategy,
+  type Decision,
+} from '../../../src/engine/index.js';
 import { expectedAcceptCurve } from '../../../src/engine/market-response.js';
 import { learnedAcceptCurve, MarketLearning, observationAt, withLearning } from '../../../src/engine/market/index.js';
 import { strategyAt } from '../compile-text.js';
@@ -35,7 +41,9 @@ describe('pricing over a learned market response', () => {
 
   it('refuses learning with a mode that weighs no acceptance', () => {
     const text = `name: x\ndescription: x\nversion: "1"\nscore: { logistic: { intercept: 3, terms: [{ feature: loan_terms, weight: 0 }] } }\npricing:\n  target_return: 0.05\n  learning: { prior_sd: 1 }\n`;
-    expect(() => parseStrategyText(text, 'x.yaml')).toThrow(/pricing\.learning: learning needs mode expected_profit \(this pricing is cost_plus\)/);
+    expect(() => parseStrategyText(text, 'x.yaml')).toThrow(
+      /pricing\.learning: learning needs mode expected_profit \(this pricing is cost_plus\)/,
+    );
   });
 
   it('learns that good borrowers refuse high rates: prices them lower, and sees a high rate as one only poor borrowers take', () => {
@@ -103,7 +111,10 @@ describe('a learner and the market response it corrects', () => {
     learning.observe('inline', observationAt(0.3, 0.6, 0.07, DEFAULT_MARKET_RESPONSE), false);
     expect(decide(first, 2, learning).marketResponse).toEqual({ version: 1, evidence: 1, explored: false });
     // The same strategy name, a reloaded file with another take-up midpoint: the old correction does not apply.
-    const reloaded = strategyAt(logit(0.93), `${learningPricing('    prior_sd: 1\n    explore_share: 0\n')}  market: { take_up: { midpoint: 0.5 } }\n`);
+    const reloaded = strategyAt(
+      logit(0.93),
+      `${learningPricing('    prior_sd: 1\n    explore_share: 0\n')}  market: { take_up: { midpoint: 0.5 } }\n`,
+    );
     expect(decide(reloaded, 3, learning).marketResponse).toEqual({ version: 0, evidence: 0, explored: false });
   });
 });

@@ -2,7 +2,15 @@
 // told (including a pd-dependent slope: better borrowers more rate-sensitive), the predictive
 // follows it, and draws are reproducible.
 import { describe, expect, it } from 'vitest';
-import { correctionAt, drawFrom, predictive, priorPosterior, sigmoid, updated, type Posterior } from '../../../src/engine/market/logistic-correction.js';
+import {
+  correctionAt,
+  drawFrom,
+  predictive,
+  priorPosterior,
+  sigmoid,
+  updated,
+  type Posterior,
+} from '../../../src/engine/market/logistic-correction.js';
 import { seededNormals, seededRandom } from '../../../src/engine/market/seeded-normals.js';
 
 describe('the logistic correction over the prior', () => {
@@ -20,7 +28,12 @@ describe('the logistic correction over the prior', () => {
       const p = sigmoid(priorLogit(u) + x.reduce((sum, value, i) => sum + value * (truth[i] ?? 0), 0));
       posterior = updated(posterior, { position: u, defaultProbability: pd, priorLogit: priorLogit(u) }, random() < p);
     }
-    for (const [u, pd] of [[0.2, 0.02], [0.8, 0.02], [0.5, 0.15], [0.9, 0.28]] as const) {
+    for (const [u, pd] of [
+      [0.2, 0.02],
+      [0.8, 0.02],
+      [0.5, 0.15],
+      [0.9, 0.28],
+    ] as const) {
       const x = [1, u, pd, u * pd];
       const truthP = sigmoid(priorLogit(u) + x.reduce((sum, value, i) => sum + value * (truth[i] ?? 0), 0));
       const { mean, variance } = correctionAt(posterior, u, pd);

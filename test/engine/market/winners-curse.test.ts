@@ -27,8 +27,24 @@ describe("pricing for the winner's curse", () => {
       const rate = 0.03 + 0.5 * random();
       // Not through log-odds and back: that rounds the last bit of about a third of them.
       expect(wonRepayProbability(p, rate, 0.6, [0, 0, 0])).toBe(p);
-      const economics = { probability: p, recovery: 0.2, servicingCost: 0.01, fundedCents: 100_000, repaidPrincipalCents: 105_000, terms: 12 };
-      const curve: PriceCurve = { economics, targetReturn: 0.05, maxInterestRate: 0.6, market: DEFAULT_MARKET_RESPONSE, breakEvenRate: 0.1, low: 0.1, cap: 0.6, capName: 'max_interest_rate' };
+      const economics = {
+        probability: p,
+        recovery: 0.2,
+        servicingCost: 0.01,
+        fundedCents: 100_000,
+        repaidPrincipalCents: 105_000,
+        terms: 12,
+      };
+      const curve: PriceCurve = {
+        economics,
+        targetReturn: 0.05,
+        maxInterestRate: 0.6,
+        market: DEFAULT_MARKET_RESPONSE,
+        breakEvenRate: 0.1,
+        low: 0.1,
+        cap: 0.6,
+        capName: 'max_interest_rate',
+      };
       const cursed: PriceCurve = { ...curve, curse: { w: [0, 0, 0], evidence: 0 } };
       expect(curvePoint(cursed, rate)).toEqual(curvePoint(curve, rate));
       if (i % 50 === 0) expect(optimalRate(cursed)).toEqual(optimalRate(curve));
@@ -89,6 +105,8 @@ describe("pricing for the winner's curse", () => {
 
   it('refuses the curse with a mode that prices no repayment chance per rate', () => {
     const text = `name: x\ndescription: x\nversion: "1"\nscore: { logistic: { intercept: 3, terms: [{ feature: loan_terms, weight: 0 }] } }\npricing:\n  target_return: 0.05\n  winners_curse: { prior_sd: 1 }\n`;
-    expect(() => parseStrategyText(text, 'x.yaml')).toThrow(/pricing\.winners_curse: winners_curse needs mode expected_profit \(this pricing is cost_plus\)/);
+    expect(() => parseStrategyText(text, 'x.yaml')).toThrow(
+      /pricing\.winners_curse: winners_curse needs mode expected_profit \(this pricing is cost_plus\)/,
+    );
   });
 });

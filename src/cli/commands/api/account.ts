@@ -14,14 +14,20 @@ export function registerAccount(api: Command, io: CliIo): void {
     api
       .command('transfers')
       .description('transfer history, grouped by date (spec 4.6)')
-      .addHelpText('after', examplesHelp('lendbot api transfers', ['lendbot api transfers --all > transfers.json', 'every page, as one JSON array'])),
-  ).action(
-    async (options: { all?: boolean; page?: number }) => {
-      await withClient(io, (client) =>
-        printList(io, options, (page) => client.listTransfers(page), () => client.transferPages()),
-      );
-    },
-  );
+      .addHelpText(
+        'after',
+        examplesHelp('lendbot api transfers', ['lendbot api transfers --all > transfers.json', 'every page, as one JSON array']),
+      ),
+  ).action(async (options: { all?: boolean; page?: number }) => {
+    await withClient(io, (client) =>
+      printList(
+        io,
+        options,
+        (page) => client.listTransfers(page),
+        () => client.transferPages(),
+      ),
+    );
+  });
 
   withPaging(
     api
@@ -30,11 +36,19 @@ export function registerAccount(api: Command, io: CliIo): void {
       .requiredOption('--status <status>', `one of ${LOAN_STATUSES.join(', ')}`, parseStatus)
       .addHelpText(
         'after',
-        examplesHelp('lendbot api loans --status current', ['lendbot api loans --status default --all', 'every defaulted loan, as one JSON array']),
+        examplesHelp('lendbot api loans --status current', [
+          'lendbot api loans --status default --all',
+          'every defaulted loan, as one JSON array',
+        ]),
       ),
   ).action(async (options: { status: LoanListStatus; all?: boolean; page?: number }) => {
     await withClient(io, (client) =>
-      printList(io, options, (page) => client.listLoans(options.status, page), () => client.loanPages(options.status)),
+      printList(
+        io,
+        options,
+        (page) => client.listLoans(options.status, page),
+        () => client.loanPages(options.status),
+      ),
     );
   });
 

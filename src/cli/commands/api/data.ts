@@ -32,8 +32,6 @@ export function registerData(api: Command, io: CliIo): void {
       ),
     )
     .action(async (loanRequestId: number, options: { provider: string }) => {
-      await withClient(io, async (client) =>
-        printJson(io, await client.fetchProviderResult(loanRequestId, options.provider)),
-      );
+      await withClient(io, async (client) => printJson(io, await client.fetchProviderResult(loanRequestId, options.provider)));
     });
 }

@@ -17,7 +17,7 @@ export function registerApiCommand(program: Command, io: CliIo): void {
       'after',
       examplesHelp(
         ['lendbot api loan-requests --svc-color 1 --credit-score 600-700', 'medium risk, credit score 600 to 700'],
-        ['lendbot api loans --status current --all', "every current loan, as one JSON array"],
+        ['lendbot api loans --status current --all', 'every current loan, as one JSON array'],
         ['lendbot api balance', 'derived from the transfer history'],
         ['lendbot sandbox', 'a local marketplace to try these on: it prints the LENDBOT_* lines to set'],
       ),

@@ -34,13 +34,15 @@ const DEFAULT_WAIT_SECONDS = 30;
 
 function parseId(text: string): number {
   const id = Number(text);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new UserError(`a proposal id is a positive whole number (got "${text}"); lendbot approve lists them`);
+  if (!Number.isSafeInteger(id) || id <= 0)
+    throw new UserError(`a proposal id is a positive whole number (got "${text}"); lendbot approve lists them`);
   return id;
 }
 
 function parseWait(text: string): number {
   const seconds = Number(text);
-  if (!Number.isFinite(seconds) || seconds < 0 || seconds > 3600) throw new UserError(`--wait takes seconds from 0 to 3600 (got "${text}")`);
+  if (!Number.isFinite(seconds) || seconds < 0 || seconds > 3600)
+    throw new UserError(`--wait takes seconds from 0 to 3600 (got "${text}")`);
   return seconds;
 }
 
@@ -75,7 +77,9 @@ function pendingText(store: Store): string {
   store.proposals.expireDue(systemClock.now());
   const waiting = store.proposals.list({ statuses: ['pending'], limit: 100 }).reverse();
   if (waiting.length === 0) return 'no proposal waits for a person\n';
-  const lines = [`${waiting.length} ${waiting.length === 1 ? 'proposal waits' : 'proposals wait'} for a person (lendbot approve ID, lendbot reject ID):`];
+  const lines = [
+    `${waiting.length} ${waiting.length === 1 ? 'proposal waits' : 'proposals wait'} for a person (lendbot approve ID, lendbot reject ID):`,
+  ];
   for (const proposal of waiting) lines.push(...describe(store, proposal));
   return `${lines.join('\n')}\n`;
 }
@@ -84,7 +88,10 @@ function describe(store: Store, proposal: StoredProposal): string[] {
   const explanation = explanationOf(proposal);
   const lines = [`  #${proposal.id}  ${proposalHeadline(proposal)}; ${proposalStateText(proposal)}`];
   if (explanation.why) lines.push(`      why a person: ${explanation.why}`);
-  if (explanation.guard) lines.push(`      guard when asked: ${explanation.guard.allowed ? 'allowed' : `refused (${explanation.guard.reason ?? explanation.guard.code ?? '?'})`}; it is asked again when approved`);
+  if (explanation.guard)
+    lines.push(
+      `      guard when asked: ${explanation.guard.allowed ? 'allowed' : `refused (${explanation.guard.reason ?? explanation.guard.code ?? '?'})`}; it is asked again when approved`,
+    );
   const strategy = explanation.strategy;
   if (strategy) {
     const rate = strategy.rate === null ? '' : ` at ${strategy.rate}`;
@@ -107,8 +114,14 @@ async function placedWithin(store: Store, id: number, seconds: number): Promise<
   }
 }
 
-const dbOption = ['--db <path>', 'SQLite file (default: LENDBOT_DB, then the config, then data/lendbot.db, else data/sandbox.db of npm start)'] as const;
-const configOption = ['--config <file>', `configuration file, for the database path (default ${DEFAULT_CONFIG_FILE} when it exists)`] as const;
+const dbOption = [
+  '--db <path>',
+  'SQLite file (default: LENDBOT_DB, then the config, then data/lendbot.db, else data/sandbox.db of npm start)',
+] as const;
+const configOption = [
+  '--config <file>',
+  `configuration file, for the database path (default ${DEFAULT_CONFIG_FILE} when it exists)`,
+] as const;
 const asOption = ['--as <name>', 'who decides, kept with the proposal as cli:NAME (default $USER)'] as const;
 
 export function registerApproveCommand(program: Command, io: CliIo): void {
@@ -153,7 +166,9 @@ ${examplesHelp(
         }
         const done = await placedWithin(store, id, wait);
         if (done === undefined) {
-          io.stdout.write(`no running daemon placed it within ${wait} s: lendbot run on this database places it when it runs, until ${decision.proposal.expiresAt}\n`);
+          io.stdout.write(
+            `no running daemon placed it within ${wait} s: lendbot run on this database places it when it runs, until ${decision.proposal.expiresAt}\n`,
+          );
           return;
         }
         const outcome = `proposal ${id} ${proposalStateText(done)}`;

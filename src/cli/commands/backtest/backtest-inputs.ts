@@ -103,17 +103,30 @@ export function addReplayOptions(command: Command, withDb: boolean, daemonCondit
         : "take the risk limits from this config's risk: section (default: built-in limits)",
     )
     .option('--unknown-competition <win|lose|rate>', 'when the recording does not tell the competing rate', competition)
-    .option('--competition <hard|soft>', 'hard (default): an offer at or above a recorded competing rate never wins; soft: compared by the --market file\'s backtest.width', comparison)
+    .option(
+      '--competition <hard|soft>',
+      "hard (default): an offer at or above a recorded competing rate never wins; soft: compared by the --market file's backtest.width",
+      comparison,
+    )
     .option('--decision-delay-hours <h>', 'hours from an offer to the borrower accepting or rejecting it (default 24)', hours)
-    .option('--market <file>', 'the market to replay against: a lendbot-market file (lendbot train --market-out), with an optional backtest: section (docs/backtesting.md)', readMarketFile)
-    .option('--takeup-midpoint <u>', 'rate position (0: lowest rate, 1: the request maximum) where half of borrowers walk away (default 0.7)', finite)
+    .option(
+      '--market <file>',
+      'the market to replay against: a lendbot-market file (lendbot train --market-out), with an optional backtest: section (docs/backtesting.md)',
+      readMarketFile,
+    )
+    .option(
+      '--takeup-midpoint <u>',
+      'rate position (0: lowest rate, 1: the request maximum) where half of borrowers walk away (default 0.7)',
+      finite,
+    )
     .option('--takeup-steepness <k>', 'how sharply take-up falls around the midpoint (default 6; 0: rate does not matter)', nonNegative);
 }
 
 /** The recording, ordered and trimmed; bad lines are warned about and skipped. */
 export async function loadSource(io: CliIo, source: RecordingSource): Promise<PreparedRecording> {
   const period: PeriodFilter = { from: source.from, to: source.to };
-  if ((source.data === undefined) === (source.db === undefined)) throw new UserError('give the recording as --data FILE or the database as --db PATH (one of them)');
+  if ((source.data === undefined) === (source.db === undefined))
+    throw new UserError('give the recording as --data FILE or the database as --db PATH (one of them)');
   let recording: PreparedRecording;
   if (source.db !== undefined) {
     if (!existsSync(source.db)) throw new UserError(`no database at ${source.db}`);
@@ -143,7 +156,10 @@ export async function loadSource(io: CliIo, source: RecordingSource): Promise<Pr
 
 /** Strategy files, comma-separated or repeated. */
 export async function loadStrategies(list: string): Promise<CompiledStrategy[]> {
-  const files = list.split(',').map((f) => f.trim()).filter((f) => f !== '');
+  const files = list
+    .split(',')
+    .map((f) => f.trim())
+    .filter((f) => f !== '');
   if (files.length === 0) throw new UserError('--strategy needs at least one file');
   try {
     return await loadStrategyFiles(files);
@@ -182,7 +198,8 @@ export function marketOf(options: MarketOptions): Partial<MarketAssumptions> {
   const chosen = options.competition ?? file?.comparison;
   if (chosen !== undefined) market.comparison = chosen;
   const competition = file?.response.competition;
-  if (competition !== undefined || Object.keys(takeUp).length > 0) market.response = marketResponse({ takeUp, competition: { ...competition } });
+  if (competition !== undefined || Object.keys(takeUp).length > 0)
+    market.response = marketResponse({ takeUp, competition: { ...competition } });
   if (file === undefined) return market;
   if (file.prepayment !== undefined) market.prepayment = { ...DEFAULT_MARKET.prepayment, ...file.prepayment };
   if (file.recoveryDelayMonths !== undefined) market.recoveryDelayMonths = file.recoveryDelayMonths;

@@ -3,13 +3,22 @@
  * strategy's predicted default by decile against what happened, the Brier score against a
  * constant guess, the requests around min_probability, and in plain words where it is off.
  */
-import { DECILE_HEADER, decileRows, findingLines, RESOLVED_RULE, type CalibrationStats, type StrategyCalibration } from '../../../backtest/calibration/index.js';
+import {
+  DECILE_HEADER,
+  decileRows,
+  findingLines,
+  RESOLVED_RULE,
+  type CalibrationStats,
+  type StrategyCalibration,
+} from '../../../backtest/calibration/index.js';
 import { formatTable } from '../strategy/text-table.js';
 
 /** The decile table and the findings, indented. */
 export function calibrationStatsText(stats: CalibrationStats): string {
   if (stats.overall.n === 0) return '  no resolved request was scored\n';
-  const findings = findingLines(stats).map((line) => `  ${line}\n`).join('');
+  const findings = findingLines(stats)
+    .map((line) => `  ${line}\n`)
+    .join('');
   return `${formatTable(DECILE_HEADER, decileRows(stats), '  ')}${findings}`;
 }
 

@@ -25,7 +25,9 @@ export type ConditionsChoice = (typeof CONDITIONS)[number];
 
 export function conditionsChoice(text: string): ConditionsChoice {
   if (text === 'daemon' || text === 'unlimited') return text;
-  throw new InvalidArgumentError("expected daemon (the daemon's risk limits and account balance) or unlimited (no caps, a balance fitted to the recording)");
+  throw new InvalidArgumentError(
+    "expected daemon (the daemon's risk limits and account balance) or unlimited (no caps, a balance fitted to the recording)",
+  );
 }
 
 export interface ConditionsOptions {
@@ -82,7 +84,11 @@ export function accountDatabase(configured: string, defaultPath = defaultDatabas
 
 function fitted(recording: PreparedRecording, why?: string): BalanceSource {
   const fit = defaultBalance(recording);
-  return { cents: fit.cents, from: 'fitted', rule: `balance ${dollars(fit.cents)}: ${defaultBalanceRule(fit, dollars)}${why ? ` (${why})` : ''}` };
+  return {
+    cents: fit.cents,
+    from: 'fitted',
+    rule: `balance ${dollars(fit.cents)}: ${defaultBalanceRule(fit, dollars)}${why ? ` (${why})` : ''}`,
+  };
 }
 
 async function daemonConditions(options: ConditionsOptions, recording: PreparedRecording, io: CliIo): Promise<BacktestConditions> {
@@ -99,7 +105,11 @@ async function daemonConditions(options: ConditionsOptions, recording: PreparedR
     const db = options.db ?? accountDatabase(config.db);
     const account = db !== ':memory:' && existsSync(db) ? await accountBalance(db) : null;
     balance = account
-      ? { cents: Math.max(0, account.cents), from: 'account', rule: `balance ${dollars(Math.max(0, account.cents))} from the account on ${account.asOf} (${db})` }
+      ? {
+          cents: Math.max(0, account.cents),
+          from: 'account',
+          rule: `balance ${dollars(Math.max(0, account.cents))} from the account on ${account.asOf} (${db})`,
+        }
       : fitted(recording, existsSync(db) ? `the account in ${db} has no transfer history yet` : `no account known: no database at ${db}`);
   }
   return { conditions: 'daemon', limits, limitsFrom: file ?? null, balance, text: `${limitsText}; ${balance.rule}` };
@@ -107,9 +117,14 @@ async function daemonConditions(options: ConditionsOptions, recording: PreparedR
 
 async function unlimitedConditions(options: ConditionsOptions, recording: PreparedRecording): Promise<BacktestConditions> {
   const limits = await loadLimits(options.config);
-  const limitsText = options.config === undefined ? 'no caps on exposure, per borrower or per day (--conditions unlimited)' : `risk limits from ${options.config}`;
+  const limitsText =
+    options.config === undefined
+      ? 'no caps on exposure, per borrower or per day (--conditions unlimited)'
+      : `risk limits from ${options.config}`;
   const balance: BalanceSource =
-    options.balance !== undefined ? { cents: options.balance, from: 'given', rule: `balance ${dollars(options.balance)} (--balance)` } : fitted(recording);
+    options.balance !== undefined
+      ? { cents: options.balance, from: 'given', rule: `balance ${dollars(options.balance)} (--balance)` }
+      : fitted(recording);
   return { conditions: 'unlimited', limits, limitsFrom: options.config ?? null, balance, text: `${limitsText}; ${balance.rule}` };
 }
 

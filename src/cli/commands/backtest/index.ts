@@ -11,7 +11,15 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { BacktestResult, DrawsSummary, SensitivityCase, WorldsBand } from '../../../backtest/index.js';
 import { backtestHtml, drawSeeds, runDraws, runSensitivity, runWorlds, verdictLine } from '../../../backtest/index.js';
 import type { CliIo } from '../../cli-io.js';
-import { addReplayOptions, loadSource, loadStrategies, marketOf, warnLegacyMarket, type MarketOptions, type RecordingSource } from './backtest-inputs.js';
+import {
+  addReplayOptions,
+  loadSource,
+  loadStrategies,
+  marketOf,
+  warnLegacyMarket,
+  type MarketOptions,
+  type RecordingSource,
+} from './backtest-inputs.js';
 import { backtestConditions, conditionsChoice, type ConditionsChoice } from './conditions.js';
 import { formatBacktest, formatSideBySide } from './report-text.js';
 import { strategyCalibration } from '../../../backtest/calibration/index.js';
@@ -57,25 +65,33 @@ export function registerBacktestCommand(program: Command, io: CliIo): void {
       conditionsChoice,
       'daemon',
     )
-    .option('--draws <n>', `seeded draws of the market (acceptance, prepayment) to average (default ${DEFAULT_DRAWS})`, positiveInteger, DEFAULT_DRAWS)
-    .option('--seed <n>', 'seed of the first draw; draw i uses seed + i (default 1, or the --market file\'s seed)', integer)
+    .option(
+      '--draws <n>',
+      `seeded draws of the market (acceptance, prepayment) to average (default ${DEFAULT_DRAWS})`,
+      positiveInteger,
+      DEFAULT_DRAWS,
+    )
+    .option('--seed <n>', "seed of the first draw; draw i uses seed + i (default 1, or the --market file's seed)", integer)
     .option('--no-sensitivity', 'leave out the sensitivity section (borrowers more and less rate-sensitive)')
-    .option('--no-worlds', 'leave out the band across borrower worlds (the headline is then one world\'s figure)')
+    .option('--no-worlds', "leave out the band across borrower worlds (the headline is then one world's figure)")
     .option('--together', 'run the strategies together, by priority, as the daemon does, instead of one by one')
     .option('--json <file>', 'write the full result as JSON')
     .option('--html <file>', 'write a self-contained HTML report with charts')
     .option('--decisions', 'include every request’s decision (action, rate, reasons) in the JSON')
     .option('--dry-run', 'offers never settle and hold until they expire, as in a dry-run daemon session')
-    .addHelpText(
-      'after',
-      '\nThe market model (who accepts an offer, how loans repay) is described in docs/backtesting.md.',
-    )
+    .addHelpText('after', '\nThe market model (who accepts an offer, how loans repay) is described in docs/backtesting.md.')
     .addHelpText(
       'after',
       examplesHelp(
-        ['lendbot backtest --data day.jsonl --strategy strategies/balanced.yaml,strategies/conservative.yaml --html report.html', 'two strategies side by side'],
+        [
+          'lendbot backtest --data day.jsonl --strategy strategies/balanced.yaml,strategies/conservative.yaml --html report.html',
+          'two strategies side by side',
+        ],
         ['lendbot backtest --db data/lendbot.db --strategy strategies/balanced.yaml --from 2026-11-01', "the daemon's own history"],
-        ['lendbot backtest --data day.jsonl --strategy strategies/balanced.yaml --conditions unlimited', 'no caps and a balance fitted to the recording, not the daemon\'s'],
+        [
+          'lendbot backtest --data day.jsonl --strategy strategies/balanced.yaml --conditions unlimited',
+          "no caps and a balance fitted to the recording, not the daemon's",
+        ],
         ['lendbot sandbox export --out day.jsonl', 'a recording to start with'],
       ),
     )
@@ -86,7 +102,12 @@ export function registerBacktestCommand(program: Command, io: CliIo): void {
       const conditions = await backtestConditions(options, recording, io);
       const settled = !options.dryRun;
       const market = { ...marketOf(options), ...(settled ? {} : { settle: false }) };
-      const settings = { startingBalanceCents: conditions.balance.cents, limits: conditions.limits, market, recordDecisions: options.decisions ?? false };
+      const settings = {
+        startingBalanceCents: conditions.balance.cents,
+        limits: conditions.limits,
+        market,
+        recordDecisions: options.decisions ?? false,
+      };
       // A dry run never draws: one run says everything.
       const seeds = drawSeeds(options.seed ?? market.seed ?? 1, settled ? options.draws : 1);
       const groups = options.together ? [strategies] : strategies.map((s) => [s]);
@@ -106,7 +127,11 @@ export function registerBacktestCommand(program: Command, io: CliIo): void {
       const source = options.data ?? options.db ?? '';
       const verdict = verdictLine(results, draws, worlds);
       if (verdict) io.stdout.write(`Verdict: ${verdict}.\n\n`);
-      results.forEach((result, i) => io.stdout.write(`${formatBacktest(result, source, { conditions: conditions.text, draws: draws[i], sensitivity: sensitivity[i], worlds: worlds[i] ?? undefined })}\n`));
+      results.forEach((result, i) =>
+        io.stdout.write(
+          `${formatBacktest(result, source, { conditions: conditions.text, draws: draws[i], sensitivity: sensitivity[i], worlds: worlds[i] ?? undefined })}\n`,
+        ),
+      );
       if (results.length > 1) io.stdout.write(formatSideBySide(results, draws));
       if (recording.duplicates > 0) io.stderr.write(`note: ${recording.duplicates} repeated lines merged into the requests they repeat\n`);
       if (options.json !== undefined) {

@@ -4,8 +4,27 @@
  * summary, the sensitivity to borrowers' rate sensitivity, and what is needed to reproduce the run.
  */
 import type { BacktestResult, DrawsSummary, SensitivityCase, Spread, WorldsBand } from '../../../backtest/index.js';
-import { pct, riskLevelLabel, runName, sampleSizeWarning, sideBySideRows, summaryLines, unjudgedWarning, usd } from '../../../backtest/index.js';
-import { ADVERSE_SELECTION_HEADER, ADVERSE_SELECTION_NOTE, adverseSelectionRows, bandHeadline, offerOutcomesText, COMPETITION_HEADER, competitionRows, WORLDS_HEADER, worldsRows } from '../../../backtest/index.js';
+import {
+  pct,
+  riskLevelLabel,
+  runName,
+  sampleSizeWarning,
+  sideBySideRows,
+  summaryLines,
+  unjudgedWarning,
+  usd,
+} from '../../../backtest/index.js';
+import {
+  ADVERSE_SELECTION_HEADER,
+  ADVERSE_SELECTION_NOTE,
+  adverseSelectionRows,
+  bandHeadline,
+  offerOutcomesText,
+  COMPETITION_HEADER,
+  competitionRows,
+  WORLDS_HEADER,
+  worldsRows,
+} from '../../../backtest/index.js';
 import { SEGMENT_DIMENSIONS, SENSITIVITY_HEADER, sensitivityRows, sensitivityTitle, type SegmentRow } from '../../../backtest/index.js';
 import { formatTable } from '../strategy/text-table.js';
 import { unfittedMarketText } from '../../../engine/market-source.js';
@@ -32,7 +51,20 @@ export interface ReportExtras {
 }
 
 function segmentTable(rows: readonly SegmentRow[], keyLabel: (key: string) => string = (key) => key): string {
-  const header = ['', 'requests', 'offers', 'accepted', 'avg rate', 'deployed', 'interest', 'losses', 'recoveries', 'default', 'net', 'ann. return'];
+  const header = [
+    '',
+    'requests',
+    'offers',
+    'accepted',
+    'avg rate',
+    'deployed',
+    'interest',
+    'losses',
+    'recoveries',
+    'default',
+    'net',
+    'ann. return',
+  ];
   const cells = rows.map((row) => [
     keyLabel(row.key),
     String(row.requests),
@@ -53,17 +85,25 @@ function segmentTable(rows: readonly SegmentRow[], keyLabel: (key: string) => st
 const range = (spread: Spread, format: (n: number) => string): string => `${format(spread.min)} to ${format(spread.max)}`;
 
 function header(result: BacktestResult, source: string, extras: ReportExtras): string {
-  const lines = [`Backtest of ${source}: ${result.period.requests} requests seen ${result.period.from ?? '-'} to ${result.period.to ?? '-'}, cash flows to ${result.period.end ?? '-'}`];
+  const lines = [
+    `Backtest of ${source}: ${result.period.requests} requests seen ${result.period.from ?? '-'} to ${result.period.to ?? '-'}, cash flows to ${result.period.end ?? '-'}`,
+  ];
   for (const strategy of result.strategies) {
-    const params = Object.entries(strategy.params).map(([name, value]) => `${name}=${value}`).join(' ');
-    lines.push(`Strategy ${strategy.name} ${strategy.version} (${strategy.file}, content ${strategy.contentHash})${params ? `, params ${params}` : ''}`);
+    const params = Object.entries(strategy.params)
+      .map(([name, value]) => `${name}=${value}`)
+      .join(' ');
+    lines.push(
+      `Strategy ${strategy.name} ${strategy.version} (${strategy.file}, content ${strategy.contentHash})${params ? `, params ${params}` : ''}`,
+    );
     const unfitted = unfittedMarketText(strategy.marketSource);
     if (unfitted !== undefined) lines.push(`  ${unfitted}`);
   }
   const { market, startingBalanceCents } = result.settings;
   if (extras.conditions) lines.push(`Conditions: ${extras.conditions}`);
   const balance = `Starting balance ${usd(startingBalanceCents)} USD`;
-  lines.push(`${balance}; unknown competition: ${market.unknownCompetition}; decision after ${market.decisionDelayMs / 3_600_000}h; ${market.settle ? 'offers settle' : 'offers never settle (dry run)'}`);
+  lines.push(
+    `${balance}; unknown competition: ${market.unknownCompetition}; decision after ${market.decisionDelayMs / 3_600_000}h; ${market.settle ? 'offers settle' : 'offers never settle (dry run)'}`,
+  );
   if (market.settle) {
     const { takeUp, competition } = market.response;
     lines.push(
@@ -121,12 +161,18 @@ function worldsSection(band: WorldsBand, draws: number): string {
 /** One run's full report. */
 export function formatBacktest(result: BacktestResult, source: string, extras: ReportExtras = {}): string {
   const parts = [header(result, source, extras), headline(result, extras)];
-  for (const dimension of SEGMENT_DIMENSIONS) parts.push(`\n${TITLES[dimension]}\n${segmentTable(result.segments[dimension], dimension === 'risk_level' ? riskLevelLabel : undefined)}`);
-  parts.push(`\nSummary (seed ${result.settings.market.seed})\n${formatTable(['', ''], summaryLines(result.summary), '  ').split('\n').slice(1).join('\n')}`);
+  for (const dimension of SEGMENT_DIMENSIONS)
+    parts.push(
+      `\n${TITLES[dimension]}\n${segmentTable(result.segments[dimension], dimension === 'risk_level' ? riskLevelLabel : undefined)}`,
+    );
+  parts.push(
+    `\nSummary (seed ${result.settings.market.seed})\n${formatTable(['', ''], summaryLines(result.summary), '  ').split('\n').slice(1).join('\n')}`,
+  );
   if (result.settings.market.settle) parts.push(competitionSection(result));
   parts.push(cashSection(result.summary));
   if (extras.worlds) parts.push(worldsSection(extras.worlds, extras.draws?.draws.length ?? 1));
-  if (extras.sensitivity && extras.sensitivity.length > 0 && extras.draws) parts.push(sensitivitySection(extras.sensitivity, result, extras.draws));
+  if (extras.sensitivity && extras.sensitivity.length > 0 && extras.draws)
+    parts.push(sensitivitySection(extras.sensitivity, result, extras.draws));
   if (result.calibration) parts.push(calibrationSection(result.calibration));
   return parts.join('');
 }

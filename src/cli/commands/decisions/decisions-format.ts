@@ -105,7 +105,12 @@ export function detailText(view: DecisionView): string {
   const lines: Array<readonly [string, string]> = [
     ['request', `${decision.loanRequestId}, ${dollars(view.amountCents)}, risk ${riskName(view.riskLevel)}`],
     ['decided at', `${decision.decidedAt}${decision.dryRun ? ' (dry run)' : ''}`],
-    ['decided by', view.source === 'strategy' ? `strategy ${decision.strategy ?? '- (none got to decide)'}${decision.contentHash === null ? '' : ` (file ${decision.contentHash.slice(0, 12)})`}` : view.source],
+    [
+      'decided by',
+      view.source === 'strategy'
+        ? `strategy ${decision.strategy ?? '- (none got to decide)'}${decision.contentHash === null ? '' : ` (file ${decision.contentHash.slice(0, 12)})`}`
+        : view.source,
+    ],
     ['action', decision.action === 'offer' ? `offer at ${percent(decision.rate)}` : 'skip'],
     ['probability', decision.probability === null ? '-' : decision.probability.toFixed(4)],
     ['outcome', view.outcome],
@@ -113,7 +118,12 @@ export function detailText(view: DecisionView): string {
     ['placement', decision.placement ?? '-'],
     ['offer', offer === undefined ? '-' : offerText(offer)],
     ['loan', loan === undefined ? '-' : loanText(loan)],
-    ['timings', Object.entries(decision.timings).map(([step, ms]) => `${step} ${ms} ms`).join(', ') || '-'],
+    [
+      'timings',
+      Object.entries(decision.timings)
+        .map(([step, ms]) => `${step} ${ms} ms`)
+        .join(', ') || '-',
+    ],
   ];
   const width = Math.max(...lines.map(([label]) => label.length));
   const head = lines.map(([label, value]) => `${label.padEnd(width)}  ${value}`);
@@ -123,7 +133,7 @@ export function detailText(view: DecisionView): string {
     ...(decision.reasons.length === 0 ? ['  -'] : decision.reasons.map((reason) => `  ${reason}`)),
     ...block('features', decision.features),
     ...block('params', decision.params),
-    ...(decision.previous === null ? [] : block('replaced decision (the strategies\')', decision.previous)),
+    ...(decision.previous === null ? [] : block("replaced decision (the strategies')", decision.previous)),
   ].join('\n');
 }
 

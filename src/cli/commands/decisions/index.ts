@@ -44,12 +44,18 @@ export function registerDecisionsCommand(program: Command, io: CliIo): void {
     .command('decisions')
     .description('list the decisions the daemon recorded: a table for people, JSON lines with --json')
     .option('--db <path>', 'SQLite file (default: LENDBOT_DB, then the config, then data/lendbot.db, else data/sandbox.db of npm start)')
-    .option('--config <file>', `configuration file, for the database path and risk.offer_expiry_hours (default ${DEFAULT_CONFIG_FILE} when it exists)`)
+    .option(
+      '--config <file>',
+      `configuration file, for the database path and risk.offer_expiry_hours (default ${DEFAULT_CONFIG_FILE} when it exists)`,
+    )
     .option('--id <loanRequestId>', 'one decision in full: reasons, features, params, guard, placement, offer and loan')
     .option('--since <iso>', 'only decisions at or after this time (e.g. 2026-11-20 or 2026-11-20T14:00:00Z)')
     .option('--action <action>', 'only offer or skip')
     .option('--limit <n>', 'only the newest n (listed oldest first)')
-    .option('--json', 'one JSON object a line (docs/decision-shape.md): loan_request_id, action, rate, reasons, guard_code, ..., amount_cents, outcome')
+    .option(
+      '--json',
+      'one JSON object a line (docs/decision-shape.md): loan_request_id, action, rate, reasons, guard_code, ..., amount_cents, outcome',
+    )
     .addHelpText('after', HELP_AFTER)
     .action(async (options: DecisionsOptions) => {
       const id = requestIdFrom(options);
@@ -82,7 +88,8 @@ function printOne(io: CliIo, store: Store, id: number, settings: FateSettings, j
 
 function printList(io: CliIo, store: Store, query: DecisionQuery, settings: FateSettings, json: boolean): void {
   // The newest N are read newest first by the index, then shown oldest first like the rest.
-  const decisions = query.limit === undefined ? store.decisions.iterate(query) : store.decisions.list({ ...query, order: 'desc' }).reverse();
+  const decisions =
+    query.limit === undefined ? store.decisions.iterate(query) : store.decisions.list({ ...query, order: 'desc' }).reverse();
   let count = 0;
   if (!json) io.stdout.write(`${TABLE_HEADER}\n`);
   for (const decision of decisions) {
@@ -110,7 +117,8 @@ function queryFrom(options: DecisionsOptions): DecisionQuery {
     query.sinceMs = ms;
   }
   if (options.action !== undefined) {
-    if (options.action !== 'offer' && options.action !== 'skip') throw new UserError(`--action must be offer or skip (got "${options.action}")`, 2);
+    if (options.action !== 'offer' && options.action !== 'skip')
+      throw new UserError(`--action must be offer or skip (got "${options.action}")`, 2);
     query.action = options.action;
   }
   if (options.limit !== undefined) {

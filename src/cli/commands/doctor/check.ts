@@ -23,7 +23,10 @@ export const skipped = (detail: string): CheckOutcome => ({ status: 'skip', deta
 export async function runCheck(name: string, timeoutMs: number, work: () => Promise<CheckOutcome>): Promise<CheckResult> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<CheckOutcome>((resolve) => {
-    timer = setTimeout(() => resolve(failed(`no answer within ${timeoutMs / 1000} s`, 'check the network and the address; --timeout raises the limit')), timeoutMs);
+    timer = setTimeout(
+      () => resolve(failed(`no answer within ${timeoutMs / 1000} s`, 'check the network and the address; --timeout raises the limit')),
+      timeoutMs,
+    );
   });
   try {
     const outcome = await Promise.race([work().catch((error: unknown) => failed(errorText(error))), timeout]);
@@ -35,7 +38,8 @@ export async function runCheck(name: string, timeoutMs: number, work: () => Prom
 
 /** An error in one line: an AppError's text with its hint, else the message. */
 export function errorText(error: unknown): string {
-  if (error !== null && typeof error === 'object' && 'userText' in error && typeof error.userText === 'function') return String(error.userText());
+  if (error !== null && typeof error === 'object' && 'userText' in error && typeof error.userText === 'function')
+    return String(error.userText());
   return error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
 }
 

@@ -36,7 +36,11 @@ export function registerDoctorCommand(program: Command, io: CliIo): void {
     .description('check everything live trading needs, one line each with the fix: keys, clock, balance, listeners, database, strategies')
     .option('--config <file>', `configuration file (default ${DEFAULT_CONFIG_FILE} when it exists)`)
     .option('--db <path>', 'the database to check (default: LENDBOT_DB, then the config, then data/lendbot.db)')
-    .option('--webhook-url <url>', 'the public webhook address the marketplace posts to: a signed test event is sent there (a failure then fails)', httpUrl('--webhook-url'))
+    .option(
+      '--webhook-url <url>',
+      'the public webhook address the marketplace posts to: a signed test event is sent there (a failure then fails)',
+      httpUrl('--webhook-url'),
+    )
     .option('--notify', 'send a test message to the notification target')
     .option('--json', 'one JSON document: {ok, checks: [{name, status, detail, fix}]}')
     .option('--timeout <seconds>', 'the longest each check may take', parseSeconds, DEFAULT_TIMEOUT_SECONDS)
@@ -60,7 +64,10 @@ Exit code 0 when no check failed: live trading can work.`,
       if (options.json) printJson(io, { ok: results.every((result) => result.status !== 'fail'), checks: results });
       else io.stdout.write(formatChecks(results, io.stdout.isTTY === true));
       const failures = results.filter((result) => result.status === 'fail').length;
-      if (failures > 0) throw new UserError(`${failures} check${failures === 1 ? '' : 's'} failed: live trading cannot work until ${failures === 1 ? 'it is' : 'they are'} fixed`);
+      if (failures > 0)
+        throw new UserError(
+          `${failures} check${failures === 1 ? '' : 's'} failed: live trading cannot work until ${failures === 1 ? 'it is' : 'they are'} fixed`,
+        );
     });
 }
 
@@ -91,7 +98,10 @@ async function runDoctor(options: DoctorOptions, io: CliIo, clock: Clock): Promi
   try {
     service = { ...serviceConfigFromEnv(io.env), ...(config === undefined ? {} : serviceSettingsFromSection(config.service)) };
   } catch (error) {
-    results.push({ name: 'credentials', ...failed(errorText(error), 'export LENDBOT_BASE_URL, LENDBOT_API_KEY and LENDBOT_SECRET_KEY (README, "Credentials")') });
+    results.push({
+      name: 'credentials',
+      ...failed(errorText(error), 'export LENDBOT_BASE_URL, LENDBOT_API_KEY and LENDBOT_SECRET_KEY (README, "Credentials")'),
+    });
   }
   if (service !== undefined) {
     const client = doctorClient(service, timeoutMs, clock);
@@ -124,9 +134,9 @@ async function runDoctor(options: DoctorOptions, io: CliIo, clock: Clock): Promi
   return results;
 }
 
-
 function parseSeconds(text: string): number {
   const seconds = Number(text);
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 600) throw new UserError(`--timeout must be seconds between 0 and 600 (got "${text}")`, 2);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 600)
+    throw new UserError(`--timeout must be seconds between 0 and 600 (got "${text}")`, 2);
   return seconds;
 }

@@ -26,15 +26,25 @@ export interface WebhookCheckInput {
 
 export async function checkWebhook(input: WebhookCheckInput): Promise<CheckOutcome> {
   if (input.secret === undefined || input.secret.trim() === '') {
-    return failed('LENDBOT_WEBHOOK_SECRET is not set', 'set it to the secret the marketplace gave with the webhook subscription (docs/going-live.md)');
+    return failed(
+      'LENDBOT_WEBHOOK_SECRET is not set',
+      'set it to the secret the marketplace gave with the webhook subscription (docs/going-live.md)',
+    );
   }
   const url = input.url ?? localListenerUrl(input.config);
   if (input.url === undefined && !(await listening(url, input.timeoutMs))) {
-    return warned(`no daemon listens at ${url}: the listener was not checked`, 'start lendbot run and run doctor again, or pass --webhook-url with the public address');
+    return warned(
+      `no daemon listens at ${url}: the listener was not checked`,
+      'start lendbot run and run doctor again, or pass --webhook-url with the public address',
+    );
   }
   const event = testEvent(DOCTOR_TOPIC, { note: 'a test event from lendbot doctor' });
   try {
-    const answer = await sendSignedEvent(url, input.secret, event, { nowMs: input.clock.now(), timeoutMs: input.timeoutMs, layout: input.config.webhook.token_layout });
+    const answer = await sendSignedEvent(url, input.secret, event, {
+      nowMs: input.clock.now(),
+      timeoutMs: input.timeoutMs,
+      layout: input.config.webhook.token_layout,
+    });
     const meaning = answerMeaning(answer);
     return meaning.ok ? passed(`${url} ${meaning.text}`) : failed(`${url} ${meaning.text}`, meaning.fix);
   } catch (error) {
@@ -58,7 +68,13 @@ async function listening(url: string, timeoutMs: number): Promise<boolean> {
   }
 }
 
-export async function checkNotifications(config: DaemonConfigFile, env: Record<string, string | undefined>, send: boolean, clock: Clock, timeoutMs: number): Promise<CheckOutcome> {
+export async function checkNotifications(
+  config: DaemonConfigFile,
+  env: Record<string, string | undefined>,
+  send: boolean,
+  clock: Clock,
+  timeoutMs: number,
+): Promise<CheckOutcome> {
   const section = config.notifications;
   let target: ReturnType<typeof notificationTarget>;
   try {
@@ -72,5 +88,8 @@ export async function checkNotifications(config: DaemonConfigFile, env: Record<s
   const notifier = new WebhookNotifier({ url: target.url, format: target.format, retries: 0, timeoutMs, clock, log: silentLogger });
   const result = await notifier.notify('daily_summary', { note: 'a test message from lendbot doctor: nothing happened' });
   if (result === 'sent') return passed(`${format} target accepted a test message`);
-  return failed(`${format} target did not accept a test message`, 'check LENDBOT_NOTIFY_URL (or the Telegram variables) and run again with --notify');
+  return failed(
+    `${format} target did not accept a test message`,
+    'check LENDBOT_NOTIFY_URL (or the Telegram variables) and run again with --notify',
+  );
 }

@@ -12,17 +12,26 @@ import { databaseFileProblem } from '../../../store/index.js';
 import { errorText, failed, passed, warned, type CheckOutcome } from './check.js';
 
 export function checkDatabase(path: string): CheckOutcome {
-  if (path === ':memory:') return warned('the database is in memory: everything is lost at exit', 'set LENDBOT_DB (or db: in the config) to a file');
+  if (path === ':memory:')
+    return warned('the database is in memory: everything is lost at exit', 'set LENDBOT_DB (or db: in the config) to a file');
   const stats = statOrUndefined(path);
   if (stats === undefined) {
     const folder = nearestExisting(dirname(path));
-    if (!writable(folder)) return failed(`${path} does not exist and ${folder} is not writable`, `make ${folder} writable by this user, or point LENDBOT_DB elsewhere`);
+    if (!writable(folder))
+      return failed(
+        `${path} does not exist and ${folder} is not writable`,
+        `make ${folder} writable by this user, or point LENDBOT_DB elsewhere`,
+      );
     return passed(`${path} does not exist yet; lendbot creates it owner-only (0600) in ${folder}`);
   }
   // The store's own rule (a folder, a device, a file that is not SQLite, for the file or its -wal and -shm), which `lendbot run` would refuse.
   for (const file of [path, `${path}-wal`, `${path}-shm`]) {
     const problem = databaseFileProblem(file);
-    if (problem !== undefined) return failed(`${file} is ${problem}, not a database file`, 'point LENDBOT_DB (or --db) at a file: a new name lendbot creates, or a database lendbot made');
+    if (problem !== undefined)
+      return failed(
+        `${file} is ${problem}, not a database file`,
+        'point LENDBOT_DB (or --db) at a file: a new name lendbot creates, or a database lendbot made',
+      );
   }
   if (!writable(path)) return failed(`${path} is not writable by this user`, `chown or chmod u+w ${path}, or run lendbot as its owner`);
   const mode = stats.mode & 0o777;
@@ -75,7 +84,11 @@ export async function checkOperatorPort(host: string, port: number, timeoutMs: n
   const where = `${host}:${port}`;
   const problem = await bindProblem(host, port);
   if (problem === undefined) return passed(`${where} is free for the operator listener`);
-  if (problem !== 'EADDRINUSE') return failed(`cannot listen on ${where}: ${problem}`, 'set ops.host (LENDBOT_OPS_HOST) to an address of this machine, and LENDBOT_OPS_PORT');
+  if (problem !== 'EADDRINUSE')
+    return failed(
+      `cannot listen on ${where}: ${problem}`,
+      'set ops.host (LENDBOT_OPS_HOST) to an address of this machine, and LENDBOT_OPS_PORT',
+    );
   if (await servedByLendbot(host, port, timeoutMs)) return passed(`${where} is served by a running lendbot`);
   return failed(`${where} is taken by another program`, 'stop it, or set LENDBOT_OPS_PORT to a free port');
 }

@@ -22,7 +22,10 @@ const NOTICEABLE_SKEW_SECONDS = 30;
 
 /** A client for the checks: no retries (a check answers now or fails), each attempt within the check's time. */
 export function doctorClient(config: ServiceConfig, timeoutMs: number, clock: Clock): MarketplaceClient {
-  return createMarketplaceClient({ ...config, timeoutMs: Math.min(config.timeoutMs, timeoutMs), retry: { ...config.retry, readRetries: 0 } }, { clock });
+  return createMarketplaceClient(
+    { ...config, timeoutMs: Math.min(config.timeoutMs, timeoutMs), retry: { ...config.retry, readRetries: 0 } },
+    { clock },
+  );
 }
 
 export async function checkCredentials(client: MarketplaceClient): Promise<CheckOutcome> {
@@ -56,39 +59,63 @@ function refusalFix(error: unknown): string | undefined {
  * with the service's time when correction is on and the skew is within the configured maximum,
  * and fails only when the service refused our signed read too.
  */
-export async function checkClockSkew(config: ServiceConfig, clock: Clock, timeoutMs: number, signedRead: SignedRead): Promise<CheckOutcome> {
+export async function checkClockSkew(
+  config: ServiceConfig,
+  clock: Clock,
+  timeoutMs: number,
+  signedRead: SignedRead,
+): Promise<CheckOutcome> {
   const before = clock.now();
   const response = await fetch(config.baseUrl, { method: 'GET', signal: AbortSignal.timeout(timeoutMs) });
   const after = clock.now();
   await response.arrayBuffer().catch(() => undefined);
   const date = response.headers.get('date');
   const serviceMs = date === null ? Number.NaN : Date.parse(date);
-  if (Number.isNaN(serviceMs)) return warned('the service sent no readable Date header: skew unknown', "keep the machine's clock synchronised (NTP)");
+  if (Number.isNaN(serviceMs))
+    return warned('the service sent no readable Date header: skew unknown', "keep the machine's clock synchronised (NTP)");
   // The Date header has whole seconds: compare with the middle of the exchange, in whole seconds.
   const skew = Math.floor(serviceMs / 1000) - Math.floor((before + after) / 2000);
   const size = Math.abs(skew);
   const said = `the service's clock is ${skew} s from ours`;
   if (size <= NOTICEABLE_SKEW_SECONDS) return passed(said);
-  if (size <= SIGNATURE_WINDOW_SECONDS) return warned(`${said} (signatures allow ${SIGNATURE_WINDOW_SECONDS} s)`, "synchronise the machine's clock (NTP)");
+  if (size <= SIGNATURE_WINDOW_SECONDS)
+    return warned(`${said} (signatures allow ${SIGNATURE_WINDOW_SECONDS} s)`, "synchronise the machine's clock (NTP)");
   const skewSettings = config.clockSkew;
   if (skewSettings?.correct !== false && size <= (skewSettings?.maxSkewSeconds ?? Infinity)) {
-    return warned(`${said}: beyond the ${SIGNATURE_WINDOW_SECONDS} s signatures allow; lendbot signs with the service's time`, "synchronise the machine's clock (NTP)");
+    return warned(
+      `${said}: beyond the ${SIGNATURE_WINDOW_SECONDS} s signatures allow; lendbot signs with the service's time`,
+      "synchronise the machine's clock (NTP)",
+    );
   }
   // The service took our signatures all the same: its Date is not the clock it checks them against
   // (the sandbox dates its answers in simulated time).
-  if (signedRead === 'accepted') return warned(`${said}, yet it accepted our signed read: its Date header is not the clock it checks signatures against`, "keep the machine's clock synchronised (NTP)");
+  if (signedRead === 'accepted')
+    return warned(
+      `${said}, yet it accepted our signed read: its Date header is not the clock it checks signatures against`,
+      "keep the machine's clock synchronised (NTP)",
+    );
   if (signedRead === 'refused_otherwise') {
-    return warned(`${said}: beyond the ${SIGNATURE_WINDOW_SECONDS} s signatures allow; whether the service refuses it shows once the credentials are right`, "synchronise the machine's clock (NTP)");
+    return warned(
+      `${said}: beyond the ${SIGNATURE_WINDOW_SECONDS} s signatures allow; whether the service refuses it shows once the credentials are right`,
+      "synchronise the machine's clock (NTP)",
+    );
   }
-  const why = skewSettings?.correct === false ? 'LENDBOT_CLOCK_SKEW_CORRECTION is off' : `beyond LENDBOT_MAX_CLOCK_SKEW_SECONDS (${skewSettings?.maxSkewSeconds})`;
-  return failed(`${said}: beyond the ${SIGNATURE_WINDOW_SECONDS} s signatures allow, and ${why}: every call is refused`, "synchronise the machine's clock (NTP)");
+  const why =
+    skewSettings?.correct === false
+      ? 'LENDBOT_CLOCK_SKEW_CORRECTION is off'
+      : `beyond LENDBOT_MAX_CLOCK_SKEW_SECONDS (${skewSettings?.maxSkewSeconds})`;
+  return failed(
+    `${said}: beyond the ${SIGNATURE_WINDOW_SECONDS} s signatures allow, and ${why}: every call is refused`,
+    "synchronise the machine's clock (NTP)",
+  );
 }
 
 export async function checkBalance(client: MarketplaceClient): Promise<CheckOutcome> {
   const { items, issues } = await collectPages(client.transferPages());
   const summary = balanceFromTransfers(items);
   const said = `available ${formatCents(summary.availableCents)} (balance ${formatCents(summary.balanceCents)}, ${summary.transfers} transfer${summary.transfers === 1 ? '' : 's'})`;
-  if (issues.length > 0) return warned(`${said}; ${issues.length} transfer group(s) unreadable, so it may be wrong`, 'lendbot api transfers --all shows them');
+  if (issues.length > 0)
+    return warned(`${said}; ${issues.length} transfer group(s) unreadable, so it may be wrong`, 'lendbot api transfers --all shows them');
   if (summary.availableCents <= 0) return failed(`${said}: nothing to lend`, 'add money to the marketplace account');
   return passed(said);
 }

@@ -29,10 +29,18 @@ export function registerLedgerCommand(program: Command, io: CliIo): void {
   const ledger = program
     .command('ledger')
     .description('what the loans earned, per loan and month: interest, principal, fees, write-offs (CSV for tax season)')
-    .addHelpText('after', examplesHelp(['lendbot ledger export --from 2026-01 --to 2026-12 --out ledger-2026.csv', "the year's earnings, reconciled with the transfer history"]));
+    .addHelpText(
+      'after',
+      examplesHelp([
+        'lendbot ledger export --from 2026-01 --to 2026-12 --out ledger-2026.csv',
+        "the year's earnings, reconciled with the transfer history",
+      ]),
+    );
   ledger
     .command('export')
-    .description('write the ledger as CSV (dollars, two decimals): loan_id, month, lent, principal, interest, fees, late_fees, write_offs, recoveries, other')
+    .description(
+      'write the ledger as CSV (dollars, two decimals): loan_id, month, lent, principal, interest, fees, late_fees, write_offs, recoveries, other',
+    )
     .option('--db <path>', 'SQLite file (default: LENDBOT_DB, else data/lendbot.db, else data/sandbox.db of npm start)')
     .option('--from <date>', 'first day included: YYYY-MM-DD, or YYYY-MM for the whole month')
     .option('--to <date>', 'last day included: YYYY-MM-DD, or YYYY-MM for the whole month')
@@ -65,7 +73,10 @@ ${examplesHelp(
         const rows = ledgerMonths(buildLoanLedger(input).entries, period);
         const reconciliation = reconcileLedger(rows, input.transfers, period);
         io.stderr.write(reconciliationText(reconciliation));
-        if (!reconciliation.ok) throw new UserError('the ledger does not reconcile with the transfer history (figures above); nothing written. This is a bug: please report it with the figures.');
+        if (!reconciliation.ok)
+          throw new UserError(
+            'the ledger does not reconcile with the transfer history (figures above); nothing written. This is a bug: please report it with the figures.',
+          );
         const csv = ledgerCsv(rows, { totals: options.totals === true });
         if (options.out === undefined) io.stdout.write(csv);
         else {
@@ -82,7 +93,9 @@ ${examplesHelp(
 
 function reconciliationText(reconciliation: Reconciliation): string {
   const lines = reconciliation.lines.map(({ label, transfersCents, ledgerCents }) =>
-    transfersCents === ledgerCents ? `  ${label}: ${formatCents(ledgerCents)}` : `  ${label}: transfers ${formatCents(transfersCents)}, ledger ${formatCents(ledgerCents)} DIFFERENT`,
+    transfersCents === ledgerCents
+      ? `  ${label}: ${formatCents(ledgerCents)}`
+      : `  ${label}: transfers ${formatCents(transfersCents)}, ledger ${formatCents(ledgerCents)} DIFFERENT`,
   );
   const head = reconciliation.ok ? 'reconciled with the transfer history:' : 'NOT reconciled with the transfer history:';
   const aside = `  left out (not earnings): deposits ${formatCents(reconciliation.depositsCents)}, withdrawals ${formatCents(reconciliation.withdrawalsCents)}`;

@@ -53,7 +53,14 @@ export function registerMcpCommand(program: Command, io: CliIo): void {
     .option('--strategy <file>', 'strategy file; repeat for several, in priority order (overrides the config)', collect)
     .option('--dry-run', 'record offers as the daemon does in a dry run, never POST them')
     .option('--name <name>', 'the agent\'s name in the decisions it records ("agent:NAME")', 'stdio')
-    .addHelpText('after', `${envHelp('Environment (the marketplace credentials are required)', SERVICE_ENV_HELP, RUN_ENV_HELP.filter(([name]) => STDIO_ENV.has(name)))}${HELP_AFTER}`)
+    .addHelpText(
+      'after',
+      `${envHelp(
+        'Environment (the marketplace credentials are required)',
+        SERVICE_ENV_HELP,
+        RUN_ENV_HELP.filter(([name]) => STDIO_ENV.has(name)),
+      )}${HELP_AFTER}`,
+    )
     .action(async (options: McpOptions) => {
       const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
       const config = await loadDaemonConfig(file, io.env);
@@ -61,7 +68,11 @@ export function registerMcpCommand(program: Command, io: CliIo): void {
       if (options.dryRun) config.dry_run = true;
       if (options.db) config.db = options.db;
       // stdout is the protocol's: logs go to stderr, as JSON lines.
-      const log = createLogger({ level: config.log_level, destination: { write: (line: string) => void io.stderr.write(line) }, pretty: false });
+      const log = createLogger({
+        level: config.log_level,
+        destination: { write: (line: string) => void io.stderr.write(line) },
+        pretty: false,
+      });
       const parts = await buildStdioContext(config, io.env, log);
       const server = createAgentServer(parts.context, { tokenName: options.name }, new ConfirmationCodes(systemClock));
       const closed = new Promise<void>((resolve) => {

@@ -24,13 +24,23 @@ export interface StdioParts {
   close(): Promise<void>;
 }
 
-export async function buildStdioContext(config: DaemonConfigFile, env: Record<string, string | undefined>, log: Logger): Promise<StdioParts> {
+export async function buildStdioContext(
+  config: DaemonConfigFile,
+  env: Record<string, string | undefined>,
+  log: Logger,
+): Promise<StdioParts> {
   const clock = systemClock;
   // Checked before anything is opened: a connector without credentials can do nothing.
   const serviceConfig = serviceConfigFromEnv(env);
   const strategies = await Promise.all(config.strategies.map((file) => loadStrategyFile(file)));
-  const client = createMarketplaceClient({ ...serviceConfig, ...serviceSettingsFromSection(config.service) }, { clock, log: log.child({ component: 'service' }) });
-  const store = openStore(config.db, { onWarning: (message) => log.warn({ db: config.db }, message), synchronous: config.store.synchronous });
+  const client = createMarketplaceClient(
+    { ...serviceConfig, ...serviceSettingsFromSection(config.service) },
+    { clock, log: log.child({ component: 'service' }) },
+  );
+  const store = openStore(config.db, {
+    onWarning: (message) => log.warn({ db: config.db }, message),
+    synchronous: config.store.synchronous,
+  });
   const component = (name: string): Logger => log.child({ component: name });
   const dryRun = config.dry_run;
   const balance = new BalanceTracker({ client, store, clock, log: component('balance') });

@@ -26,12 +26,20 @@ export function registerRecordCommand(program: Command, io: CliIo): void {
     .description('write every request the daemon saw, with the data bought, known outcomes and loan payments, as JSON lines')
     .option('--db <path>', 'SQLite file (default: LENDBOT_DB, else data/lendbot.db, else data/sandbox.db of npm start)')
     .requiredOption('--out <file>', 'recording to write (JSON lines, see docs/recording-format.md)')
-    .option('--offer-expiry-hours <hours>', "the daemon's risk.offer_expiry_hours: an own offer unanswered for longer (and not lost) is written as expired", hours, DEFAULT_OFFER_EXPIRY_HOURS)
+    .option(
+      '--offer-expiry-hours <hours>',
+      "the daemon's risk.offer_expiry_hours: an own offer unanswered for longer (and not lost) is written as expired",
+      hours,
+      DEFAULT_OFFER_EXPIRY_HOURS,
+    )
     .addHelpText(
       'after',
       examplesHelp(
         'lendbot record export --out history.jsonl',
-        ['lendbot record export --db data/sandbox.db --out sandbox-run.jsonl', 'the run npm start made (read by default when there is no data/lendbot.db)'],
+        [
+          'lendbot record export --db data/sandbox.db --out sandbox-run.jsonl',
+          'the run npm start made (read by default when there is no data/lendbot.db)',
+        ],
         ['lendbot record export --out history.jsonl --offer-expiry-hours 48', 'as risk.offer_expiry_hours: 48'],
       ),
     )

@@ -37,7 +37,12 @@ export function registerResumeCommand(program: Command, io: CliIo): void {
       const store = openStore(db);
       try {
         // No notify here: the running daemon notices the lift at its next read and notifies it.
-        const protections = new Protections({ store, clock: systemClock, log: createLogger({ level: 'silent' }), settings: () => config.risk.protections });
+        const protections = new Protections({
+          store,
+          clock: systemClock,
+          log: createLogger({ level: 'silent' }),
+          settings: () => config.risk.protections,
+        });
         io.stdout.write(resumeText(protections.resume()));
       } finally {
         store.close();

@@ -33,7 +33,8 @@ export interface EmbeddedSandbox {
 /** The market shape named by LENDBOT_SANDBOX_SHAPE, or the default one. */
 export function embeddedSandboxShape(env: Readonly<Record<string, string | undefined>>): string {
   const name = env.LENDBOT_SANDBOX_SHAPE?.trim() || DEFAULT_SHAPE_NAME;
-  if (!(name in MARKET_SHAPES)) throw new ConfigurationError(`LENDBOT_SANDBOX_SHAPE must be one of ${Object.keys(MARKET_SHAPES).join(', ')} (got "${name}")`);
+  if (!(name in MARKET_SHAPES))
+    throw new ConfigurationError(`LENDBOT_SANDBOX_SHAPE must be one of ${Object.keys(MARKET_SHAPES).join(', ')} (got "${name}")`);
   return name;
 }
 
@@ -49,7 +50,11 @@ function childExecArgv(): string[] {
   return ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
 }
 
-export async function startEmbeddedSandbox(config: DaemonConfigFile, log: Logger, shape: string = DEFAULT_SHAPE_NAME): Promise<EmbeddedSandbox> {
+export async function startEmbeddedSandbox(
+  config: DaemonConfigFile,
+  log: Logger,
+  shape: string = DEFAULT_SHAPE_NAME,
+): Promise<EmbeddedSandbox> {
   const webhookPort = config.webhook.port === 0 ? await freePort() : config.webhook.port;
   const webhookUrl = `http://127.0.0.1:${webhookPort}${config.webhook.path}`;
   const initialBalanceCents = Math.round(config.sandbox.initial_balance * 100);

@@ -44,7 +44,9 @@ export function registerRunCommand(program: Command, io: CliIo): void {
       if (options.dryRun) config.dry_run = true;
       if (options.db) config.db = options.db;
       // The simulated marketplace only when asked: the daemon itself knows nothing of it.
-      const run = sandboxAsked(options, io.env) ? await prepareSandboxRun(config, createLogger({ level: config.log_level }), io.env) : { config, overrides: {} };
+      const run = sandboxAsked(options, io.env)
+        ? await prepareSandboxRun(config, createLogger({ level: config.log_level }), io.env)
+        : { config, overrides: {} };
       const daemon = await createDaemon(run.config, io.env, { ...run.overrides, configFile: file });
       // Before a port is bound or a job runs: refused credentials or an unreachable marketplace
       // end here with one line (the error boundary's); the sandbox has nothing to check.

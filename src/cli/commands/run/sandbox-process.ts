@@ -37,7 +37,14 @@ async function start(options: SandboxStart): Promise<void> {
   // the first poll lists every request anyway.
   const subscription = handle.control.subscribe(options.webhookUrl, 'lendbot@sandbox.local');
   const reading = readClock(handle.clock, options.speed);
-  send({ type: 'ready', url: handle.url, apiKey: handle.credentials.apiKey, secretKey: handle.credentials.secretKey, webhookSecret: subscription.secret, clock: reading });
+  send({
+    type: 'ready',
+    url: handle.url,
+    apiKey: handle.credentials.apiKey,
+    secretKey: handle.credentials.secretKey,
+    webhookSecret: subscription.secret,
+    clock: reading,
+  });
   watchJumps(handle, reading.atMs, reading.wallMs, options.speed);
 }
 

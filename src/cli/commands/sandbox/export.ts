@@ -23,7 +23,12 @@ export function registerExport(sandbox: Command, io: CliIo): void {
     .description('run the market headless and write every loan request with its outcome as a recording (JSON lines)')
     .requiredOption('--out <file>', 'the recording file to write (overwritten)')
     .option('--seed <n>', 'market seed', wholeNumber('--seed', 0), 42)
-    .option('--shape <name>', 'market shape: what drives default and how lenders and borrowers behave', shapeName('--shape'), DEFAULT_SHAPE_NAME)
+    .option(
+      '--shape <name>',
+      'market shape: what drives default and how lenders and borrowers behave',
+      shapeName('--shape'),
+      DEFAULT_SHAPE_NAME,
+    )
     .option('--requests <n>', 'how many loan requests to write', wholeNumber('--requests', 1, 10_000_000), 1000)
     .option('--arrivals <n>', 'new loan requests per simulated hour', nonNegativeNumber('--arrivals'), 30)
     .option('--start <iso>', 'start of simulated time', isoTimeText('--start'), DEFAULT_START_TIME)
@@ -62,7 +67,12 @@ ${shapesHelp()}`,
         startTime: options.start,
         includeTransactions: options.transactions === true,
         providerNames: { a: options.providerA, b: options.providerB },
-        ...(progress ? { onProgress: (phase: string, done: number, total: number) => io.stderr.write(`\r${phase} ${Math.round((done / total) * 100)}%   `) } : {}),
+        ...(progress
+          ? {
+              onProgress: (phase: string, done: number, total: number) =>
+                io.stderr.write(`\r${phase} ${Math.round((done / total) * 100)}%   `),
+            }
+          : {}),
       });
       if (progress) io.stderr.write('\n');
       const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -17,7 +17,8 @@ export function wholeNumber(flag: string, min: number, max = Number.MAX_SAFE_INT
 export function positiveNumber(flag: string): (text: string) => number {
   return (text: string) => {
     const value = Number(text.trim());
-    if (text.trim() === '' || !Number.isFinite(value) || value <= 0) throw new UserError(`${flag} must be a number above 0 (got "${text}")`, 2);
+    if (text.trim() === '' || !Number.isFinite(value) || value <= 0)
+      throw new UserError(`${flag} must be a number above 0 (got "${text}")`, 2);
     return value;
   };
 }
@@ -26,7 +27,8 @@ export function positiveNumber(flag: string): (text: string) => number {
 export function nonNegativeNumber(flag: string): (text: string) => number {
   return (text: string) => {
     const value = Number(text.trim());
-    if (text.trim() === '' || !Number.isFinite(value) || value < 0) throw new UserError(`${flag} must be a number from 0 (got "${text}")`, 2);
+    if (text.trim() === '' || !Number.isFinite(value) || value < 0)
+      throw new UserError(`${flag} must be a number from 0 (got "${text}")`, 2);
     return value;
   };
 }
@@ -34,7 +36,8 @@ export function nonNegativeNumber(flag: string): (text: string) => number {
 /** An ISO 8601 time. */
 export function isoTimeText(flag: string): (text: string) => string {
   return (text: string) => {
-    if (Number.isNaN(Date.parse(text))) throw new UserError(`${flag} must be an ISO 8601 time such as 2026-01-01T00:00:00Z (got "${text}")`, 2);
+    if (Number.isNaN(Date.parse(text)))
+      throw new UserError(`${flag} must be an ISO 8601 time such as 2026-01-01T00:00:00Z (got "${text}")`, 2);
     return text;
   };
 }

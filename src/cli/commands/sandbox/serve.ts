@@ -28,14 +28,24 @@ export function registerServe(sandbox: Command, io: CliIo): void {
     .option('--port <port>', 'port to listen on (0: a free port)', wholeNumber('--port', 0, 65535), 8787)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--seed <n>', 'market seed: the same seed gives the same market', wholeNumber('--seed', 0), 42)
-    .option('--shape <name>', 'market shape: what drives default and how lenders and borrowers behave', shapeName('--shape'), DEFAULT_SHAPE_NAME)
+    .option(
+      '--shape <name>',
+      'market shape: what drives default and how lenders and borrowers behave',
+      shapeName('--shape'),
+      DEFAULT_SHAPE_NAME,
+    )
     .option('--speed <x>', 'simulated seconds per real second', positiveNumber('--speed'), 3600)
     .option('--arrivals <n>', 'new loan requests per simulated hour', nonNegativeNumber('--arrivals'), 30)
     .option('--start <iso>', 'start of simulated time', isoTimeText('--start'), DEFAULT_START_TIME)
     .option('--balance <usd>', "the sandbox investor's starting balance in USD", nonNegativeNumber('--balance'), 10_000)
     .option('--provider-a <name>', 'name of score provider A (flat monthly price)', DEFAULT_PROVIDER_NAMES.a)
     .option('--provider-b <name>', 'name of score provider B (billed per request)', DEFAULT_PROVIDER_NAMES.b)
-    .option('--webhook-token-layout <layout>', 'envelope: token claims {webhook_uuid, topic, data}; data: claims are the data, uuid and topic beside the token', tokenLayout('--webhook-token-layout'), 'envelope')
+    .option(
+      '--webhook-token-layout <layout>',
+      'envelope: token claims {webhook_uuid, topic, data}; data: claims are the data, uuid and topic beside the token',
+      tokenLayout('--webhook-token-layout'),
+      'envelope',
+    )
     .option('--verbose', 'log the sandbox’s own activity on stderr')
     .addHelpText(
       'after',

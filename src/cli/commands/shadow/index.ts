@@ -29,7 +29,13 @@ export function registerShadowCommand(program: Command, io: CliIo): void {
   const shadow = program
     .command('shadow')
     .description('challenger strategies in shadow: what they would have offered against the live ones')
-    .addHelpText('after', examplesHelp(['lendbot shadow report', 'each challenger against the live strategies'], ['lendbot shadow report --json', 'the same, for a script']));
+    .addHelpText(
+      'after',
+      examplesHelp(
+        ['lendbot shadow report', 'each challenger against the live strategies'],
+        ['lendbot shadow report --json', 'the same, for a script'],
+      ),
+    );
   shadow
     .command('report')
     .description('per challenger: requests seen, would-be offers and mean rate, overlap with the live offers, real and modelled outcomes')
@@ -59,7 +65,9 @@ export function registerShadowCommand(program: Command, io: CliIo): void {
         const rows = createShadowDecisionsRepository(db).compare(sinceMs);
         const split = config.risk.split;
         if (options.json === true) {
-          io.stdout.write(`${JSON.stringify({ shadow: shadowReportJson(rows), split: split === undefined ? null : splitFigures(db, split) })}\n`);
+          io.stdout.write(
+            `${JSON.stringify({ shadow: shadowReportJson(rows), split: split === undefined ? null : splitFigures(db, split) })}\n`,
+          );
           return;
         }
         io.stdout.write(shadowReportText(rows, options.since));
@@ -84,6 +92,9 @@ function splitFigures(db: Database, split: SplitSettings) {
     pnlCents: (loans[index] ?? []).reduce((sum, loan) => sum + loan.paidCents - loan.lentCents, 0),
   }));
   const [a, b] = split.strategies;
-  const verdict = splitVerdict({ name: a, returns: (loans[0] ?? []).map((loan) => loan.return) }, { name: b, returns: (loans[1] ?? []).map((loan) => loan.return) });
+  const verdict = splitVerdict(
+    { name: a, returns: (loans[0] ?? []).map((loan) => loan.return) },
+    { name: b, returns: (loans[1] ?? []).map((loan) => loan.return) },
+  );
   return { arms, verdict: splitVerdictText(a, b, verdict) };
 }

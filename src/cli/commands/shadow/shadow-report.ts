@@ -61,7 +61,9 @@ export interface ArmFigures {
 export function splitReportText(arms: readonly ArmFigures[], verdictLine: string): string {
   const lines = ['', 'live split (risk.split): P&L of resolved loans by arm, real outcomes'];
   for (const arm of arms) {
-    lines.push(`  ${arm.strategy.padEnd(20)} share ${(arm.share * 100).toFixed(0)} %   ${plural(arm.resolvedLoans, 'resolved loan', 'resolved loans')}   P&L ${formatCents(arm.pnlCents)}`);
+    lines.push(
+      `  ${arm.strategy.padEnd(20)} share ${(arm.share * 100).toFixed(0)} %   ${plural(arm.resolvedLoans, 'resolved loan', 'resolved loans')}   P&L ${formatCents(arm.pnlCents)}`,
+    );
   }
   lines.push(`  sequential test (mSPRT, alpha 5 %): ${verdictLine}`);
   return `${lines.join('\n')}\n`;

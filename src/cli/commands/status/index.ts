@@ -23,7 +23,9 @@ interface StatusOptions {
 export function registerStatusCommand(program: Command, io: CliIo): void {
   program
     .command('status')
-    .description('balance, reserved and free cash, exposure, offers today against the caps, loans, data spend, last poll, inbox, kill switch')
+    .description(
+      'balance, reserved and free cash, exposure, offers today against the caps, loans, data spend, last poll, inbox, kill switch',
+    )
     .option('--db <path>', 'SQLite file (default: LENDBOT_DB, then the config, then data/lendbot.db, else data/sandbox.db of npm start)')
     .option('--config <file>', `configuration file for the caps and strategies (default ${DEFAULT_CONFIG_FILE} when it exists)`)
     .option('--json', 'one JSON document, amounts in integer cents')
@@ -45,7 +47,15 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
       try {
         // A sandbox run's rows carry its simulated clock: read them all in the clock they were written in.
         const { nowMs, clock } = statusClock(store.state, systemClock.now());
-        const report = buildStatusReport({ store, nowMs, clock, limits: config.risk, budgets, dryRun: config.dry_run, equityLossRates: lossRatesOf(config.ledger) });
+        const report = buildStatusReport({
+          store,
+          nowMs,
+          clock,
+          limits: config.risk,
+          budgets,
+          dryRun: config.dry_run,
+          equityLossRates: lossRatesOf(config.ledger),
+        });
         if (options.json) printJson(io, statusJson(report));
         else io.stdout.write(formatStatusText(report));
       } finally {
@@ -60,9 +70,16 @@ async function strategyBudgets(files: readonly string[], io: CliIo): Promise<Str
   for (const file of files) {
     try {
       const strategy = await loadStrategyFile(file);
-      budgets.push({ strategy: strategy.name, monthlyBudgetCents: strategy.dataPolicy.monthlyBudgetCents, ...(strategy.marketSource === undefined ? {} : { marketSource: strategy.marketSource }) });
+      budgets.push({
+        strategy: strategy.name,
+        monthlyBudgetCents: strategy.dataPolicy.monthlyBudgetCents,
+        ...(strategy.marketSource === undefined ? {} : { marketSource: strategy.marketSource }),
+      });
     } catch (error) {
-      warn(io, `strategy ${file} not loaded, its data budget is left out: ${error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)}`);
+      warn(
+        io,
+        `strategy ${file} not loaded, its data budget is left out: ${error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)}`,
+      );
     }
   }
   return budgets;

@@ -14,14 +14,14 @@ export function registerCheck(strategy: Command, io: CliIo): void {
     .argument('<files...>', 'strategy files to check')
     .addHelpText(
       'after',
-      '\nA strategy whose score names a model file (score.model) is checked with it: the file loads, and every\nfeature it needs is in the catalogue. A filter or score term reading data the strategy never asks for\n(history_* without data.borrower_history, banking features with banking_data: never, a provider\'s\nfeatures without that provider) is a warning on stderr.\nExit code 0 when every file is valid, 1 otherwise.',
+      "\nA strategy whose score names a model file (score.model) is checked with it: the file loads, and every\nfeature it needs is in the catalogue. A filter or score term reading data the strategy never asks for\n(history_* without data.borrower_history, banking features with banking_data: never, a provider's\nfeatures without that provider) is a warning on stderr.\nExit code 0 when every file is valid, 1 otherwise.",
     )
     .addHelpText(
       'after',
-      examplesHelp(
-        'lendbot strategy check strategies/*.yaml',
-        ['lendbot strategy check strategies/balanced.yaml strategies/conservative.yaml', ''],
-      ),
+      examplesHelp('lendbot strategy check strategies/*.yaml', [
+        'lendbot strategy check strategies/balanced.yaml strategies/conservative.yaml',
+        '',
+      ]),
     )
     .action(async (files: string[]) => {
       let failed = 0;
@@ -32,8 +32,13 @@ export function registerCheck(strategy: Command, io: CliIo): void {
           io.stdout.write(`ok ${file}: ${loaded.name} ${loaded.version} (${loaded.kind}, ${params} params, hash ${loaded.contentHash})\n`);
           if (model) {
             const trained = model.definition.training;
-            const heldOut = trained?.test.auc === null || trained === undefined ? '' : `, held-out AUC ${trained.test.auc.toFixed(3)} on ${trained.test.lines} lines`;
-            io.stdout.write(`   model ${model.file}: ${model.definition.features.length} features, sha256 ${model.sha256.slice(0, 16)}${heldOut}\n`);
+            const heldOut =
+              trained?.test.auc === null || trained === undefined
+                ? ''
+                : `, held-out AUC ${trained.test.auc.toFixed(3)} on ${trained.test.lines} lines`;
+            io.stdout.write(
+              `   model ${model.file}: ${model.definition.features.length} features, sha256 ${model.sha256.slice(0, 16)}${heldOut}\n`,
+            );
           }
           // Valid, but probably not what was meant: warned, and the exit code stays 0.
           for (const warning of dataSourceWarnings(loaded)) warn(io, `${file}: ${warning.message}`);

@@ -49,7 +49,13 @@ function whyLine(curve: PriceCurve, chosen: CurvePoint): string {
 export function formatPriceCurve(curve: PriceCurve, chosenRate: number): string[] {
   const rows = curveRates(curve, chosenRate).map((rate) => {
     const point = curvePoint(curve, rate);
-    return [formatRatio(rate), point.acceptProbability.toFixed(2), usd(point.profitCents), usd(point.valueCents), rate === chosenRate ? '<- chosen' : ''];
+    return [
+      formatRatio(rate),
+      point.acceptProbability.toFixed(2),
+      usd(point.profitCents),
+      usd(point.valueCents),
+      rate === chosenRate ? '<- chosen' : '',
+    ];
   });
   const hurdle = curve.targetReturn === 0 ? 'profit' : `profit above the ${formatRatio(curve.targetReturn)} hurdle`;
   return [
@@ -73,7 +79,13 @@ export function formatExplanation(strategy: CompiledStrategy, request: LoanReque
   const features = Object.entries(decision.features);
   if (features.length > 0) {
     out.push('', 'features');
-    out.push(formatTable(['feature', 'value'], features.map(([name, value]) => [name, valueText(value)]), '  ').trimEnd());
+    out.push(
+      formatTable(
+        ['feature', 'value'],
+        features.map(([name, value]) => [name, valueText(value)]),
+        '  ',
+      ).trimEnd(),
+    );
   }
   if (decision.contributions.length > 0) {
     out.push('', 'score');

@@ -43,11 +43,19 @@ async function findLine(io: CliIo, recording: string, id: number): Promise<Recor
  * One recorded request through the decide step, as the daemon would take it: the recording is
  * the data source, nothing is spent yet this month, and the guard checks a balance without caps.
  */
-export function explainRecordedRequest(strategies: readonly CompiledStrategy[], line: RecordingLine, balanceCents: number, learning?: MarketLearning): DecideOutcome {
+export function explainRecordedRequest(
+  strategies: readonly CompiledStrategy[],
+  line: RecordingLine,
+  balanceCents: number,
+  learning?: MarketLearning,
+): DecideOutcome {
   const ledger = new SimLedger(balanceCents);
   const nowMs = Date.parse(line.seen_at);
-  return decideSync(line.loan_request, { strategies, nowMs, ledger: simSpendLedger(ledger), learning }, recordingDataSource(line), (offer) =>
-    checkOffer(offer, ledger.snapshot(nowMs), UNCAPPED_RISK_LIMITS),
+  return decideSync(
+    line.loan_request,
+    { strategies, nowMs, ledger: simSpendLedger(ledger), learning },
+    recordingDataSource(line),
+    (offer) => checkOffer(offer, ledger.snapshot(nowMs), UNCAPPED_RISK_LIMITS),
   );
 }
 
@@ -62,7 +70,8 @@ async function learnedMarkets(io: CliIo, db: string | undefined): Promise<Market
   const store = openStore(db);
   try {
     const { restored, unreadable } = storedLearners(store);
-    for (const strategy of unreadable) warn(io, `the learned market of ${strategy} in ${db} is unreadable; it prices with its configured market`);
+    for (const strategy of unreadable)
+      warn(io, `the learned market of ${strategy} in ${db} is unreadable; it prices with its configured market`);
     return new MarketLearning(restored);
   } finally {
     store.close();
@@ -86,14 +95,20 @@ export function registerExplain(strategy: Command, io: CliIo): void {
     .option('--json', 'print the decisions as JSON')
     .addHelpText(
       'after',
-      '\nThe request goes through the decide step the daemon and the backtest run: at most 4 rounds of buying, the\nstrategy\'s data budget (nothing spent yet this month), then the guard (no caps, this balance). Data the\nstrategy asks for but the recording lacks counts as not found; the passes that asked are shown too.',
+      "\nThe request goes through the decide step the daemon and the backtest run: at most 4 rounds of buying, the\nstrategy's data budget (nothing spent yet this month), then the guard (no caps, this balance). Data the\nstrategy asks for but the recording lacks counts as not found; the passes that asked are shown too.",
     )
     .addHelpText(
       'after',
       examplesHelp(
         'lendbot strategy explain strategies/balanced.yaml --recording day.jsonl --id 1001',
-        ['lendbot strategy explain strategies/conservative.yaml strategies/balanced.yaml --recording day.jsonl --id 1001 --balance 250', 'two strategies by priority, a 250 USD balance'],
-        ['lendbot strategy explain strategies/balanced.yaml --recording day.jsonl --id 1001 --db data/lendbot.db', "priced with the market the daemon learned"],
+        [
+          'lendbot strategy explain strategies/conservative.yaml strategies/balanced.yaml --recording day.jsonl --id 1001 --balance 250',
+          'two strategies by priority, a 250 USD balance',
+        ],
+        [
+          'lendbot strategy explain strategies/balanced.yaml --recording day.jsonl --id 1001 --db data/lendbot.db',
+          'priced with the market the daemon learned',
+        ],
         ['lendbot sandbox export --out day.jsonl', 'a recording to explain from'],
       ),
     )
@@ -106,7 +121,14 @@ export function registerExplain(strategy: Command, io: CliIo): void {
         const market = marketUsedText(result.decision);
         // The reasons as their machine texts, in the output as in the decisions table.
         const texts = (decision: Decision) => ({ ...decision, reasons: decision.reasons.map(reasonText) });
-        printJson(io, { loan_request_id: options.id, action: result.action, reasons: result.reasons.map(reasonText), decision: texts(result.decision), needs_passes: result.needsPasses.map(texts), ...(market === undefined ? {} : { market }) });
+        printJson(io, {
+          loan_request_id: options.id,
+          action: result.action,
+          reasons: result.reasons.map(reasonText),
+          decision: texts(result.decision),
+          needs_passes: result.needsPasses.map(texts),
+          ...(market === undefined ? {} : { market }),
+        });
         return;
       }
       io.stdout.write(formatExplanation(loaded, line.loan_request, result));

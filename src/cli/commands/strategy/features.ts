@@ -14,12 +14,18 @@ export function registerFeatures(strategy: Command, io: CliIo): void {
     .addHelpText('after', '\nbanking and provider features are absent until that data is bought (see docs/features.md).')
     .addHelpText(
       'after',
-      examplesHelp('lendbot strategy features', 'lendbot strategy features --group history', ['lendbot strategy features --json | jq -r ".[].name"', 'the names only']),
+      examplesHelp('lendbot strategy features', 'lendbot strategy features --group history', [
+        'lendbot strategy features --json | jq -r ".[].name"',
+        'the names only',
+      ]),
     )
     .action((options: { json?: boolean; group?: string }) => {
       const features = FEATURES.filter((feature) => options.group === undefined || feature.group === options.group);
       if (options.json) {
-        printJson(io, features.map(({ name, kind, group, unit, description }) => ({ name, kind, group, unit, description })));
+        printJson(
+          io,
+          features.map(({ name, kind, group, unit, description }) => ({ name, kind, group, unit, description })),
+        );
         return;
       }
       const rows = features.map((feature) => [feature.name, feature.group, feature.kind, feature.unit, feature.description]);

@@ -37,7 +37,12 @@ export async function compileText(text: string, file: string, replacement?: Load
   const definition = parseStrategyText(text, file);
   const model = replacement ?? (await loadStrategyModel(definition, file, text));
   const market = await loadStrategyMarket(definition, file, text);
-  return compileStrategy(definition, { file, text, ...(model === undefined ? {} : { model }), ...(market === undefined ? {} : { market }) });
+  return compileStrategy(definition, {
+    file,
+    text,
+    ...(model === undefined ? {} : { model }),
+    ...(market === undefined ? {} : { market }),
+  });
 }
 
 async function recordings(io: CliIo, files: readonly string[]): Promise<Array<{ file: string; recording: PreparedRecording }>> {
@@ -61,7 +66,10 @@ async function recordings(io: CliIo, files: readonly string[]): Promise<Array<{ 
 
 export async function runCalibrate(io: CliIo, options: CalibrateCliOptions): Promise<void> {
   if (options.strategy === undefined) throw new UserError('--calibrate needs --strategy FILE: the strategy whose score is calibrated');
-  const files = options.data.split(',').map((file) => file.trim()).filter((file) => file !== '');
+  const files = options.data
+    .split(',')
+    .map((file) => file.trim())
+    .filter((file) => file !== '');
   let strategy;
   let text: string;
   try {
@@ -90,12 +98,16 @@ export async function runCalibrate(io: CliIo, options: CalibrateCliOptions): Pro
   try {
     parseStrategyText(written, options.out);
   } catch (error) {
-    if (error instanceof ConfigFileError) throw new Error(`the calibrated strategy does not load (a bug): ${error.message}`, { cause: error });
+    if (error instanceof ConfigFileError)
+      throw new Error(`the calibrated strategy does not load (a bug): ${error.message}`, { cause: error });
     throw error;
   }
   // Tune's honesty: the calibration fitted on the first parts, judged against the strategy as it
   // is on the held-out parts, in every borrower world (held-out-check.ts).
-  const parts = loaded.map(({ recording }, index) => ({ recording, heldOutFrom: report.recordings[index]?.heldOutFrom ?? recording.entries.length }));
+  const parts = loaded.map(({ recording }, index) => ({
+    recording,
+    heldOutFrom: report.recordings[index]?.heldOutFrom ?? recording.entries.length,
+  }));
   const check = checkAcrossWorlds(parts, await compileText(judged, options.strategy), strategy);
   const refused = !check.holds && options.ignoreWorlds !== true;
   const out = refused ? null : options.out;
@@ -107,6 +119,9 @@ export async function runCalibrate(io: CliIo, options: CalibrateCliOptions): Pro
   else io.stdout.write(formatCalibrateReport(report, out, { text: worldsCheckText(check, options.ignoreWorlds === true) }));
   if (refused) {
     const lost = check.losing.map((w) => `${w.world} ${points(w.gain)}`).join(', ');
-    throw new UserError(`not written: the new calibration loses held out in ${lost}; ${options.out} is unchanged (--ignore-worlds writes it anyway)`, EXIT_NOT_ACROSS_WORLDS);
+    throw new UserError(
+      `not written: the new calibration loses held out in ${lost}; ${options.out} is unchanged (--ignore-worlds writes it anyway)`,
+      EXIT_NOT_ACROSS_WORLDS,
+    );
   }
 }

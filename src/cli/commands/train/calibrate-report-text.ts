@@ -25,10 +25,17 @@ export function worldsCheckText(check: WorldsCheck, ignoreWorlds: boolean, what:
     `\nHeld out, in money: the strategy with the ${what} fitted on the first part against the strategy as it is (balance ${usd(check.startingBalanceCents)} USD, seed ${CHECK_SEED})\n`,
     `  under the assumed take-up: ${points(a.gain)} of net annualized return, ${Math.round(a.confidence * 100)}% interval ${points(a.low)} to ${points(a.high)} (${a.requests} requests; funded ${a.candidateFunded} vs ${a.baselineFunded})\n`,
   ];
-  if (check.worlds.length > 0) parts.push(`In each borrower world (refused when the ${what} loses ${points(MATERIAL_LOSS).slice(1)} or more in any):\n`, worldsTable(check.worlds));
+  if (check.worlds.length > 0)
+    parts.push(
+      `In each borrower world (refused when the ${what} loses ${points(MATERIAL_LOSS).slice(1)} or more in any):\n`,
+      worldsTable(check.worlds),
+    );
   else parts.push('  every held-out request records acceptance: judged by it alone\n');
   if (check.holds) parts.push('Holds across borrower worlds.\n');
-  else parts.push(`Loses in ${check.losing.map((w) => `${w.world} ${points(w.gain)}`).join(', ')}${ignoreWorlds ? '; written anyway (--ignore-worlds)' : ''}.\n`);
+  else
+    parts.push(
+      `Loses in ${check.losing.map((w) => `${w.world} ${points(w.gain)}`).join(', ')}${ignoreWorlds ? '; written anyway (--ignore-worlds)' : ''}.\n`,
+    );
   return parts.join('');
 }
 
@@ -37,7 +44,9 @@ export function formatCalibrateReport(report: CalibrateReport, out: string | nul
   const parts: string[] = [];
   const scored = report.recordings.reduce((sum, r) => sum + r.scored, 0);
   const fit = report.recordings.reduce((sum, r) => sum + r.fit, 0);
-  parts.push(`Calibration of ${report.strategy.name} (${report.strategy.file}), ${report.method}, on ${report.recordings.length} recording${report.recordings.length > 1 ? 's' : ''}\n`);
+  parts.push(
+    `Calibration of ${report.strategy.name} (${report.strategy.file}), ${report.method}, on ${report.recordings.length} recording${report.recordings.length > 1 ? 's' : ''}\n`,
+  );
   parts.push(
     formatTable(
       ['recording', 'requests', 'resolved', 'scored', 'fit', 'held out'],
@@ -47,7 +56,8 @@ export function formatCalibrateReport(report: CalibrateReport, out: string | nul
   );
   parts.push(`  (${RESOLVED_RULE}; scored: the strategy's decision carries a probability)\n\n`);
   parts.push(`Fitted on the first part of each recording (${fit} requests): ${calibrationText(report.evaluated)}\n\n`);
-  const current = report.replaced === undefined ? 'the strategy as it is, no calibration' : `the strategy as it is, ${calibrationText(report.replaced)}`;
+  const current =
+    report.replaced === undefined ? 'the strategy as it is, no calibration' : `the strategy as it is, ${calibrationText(report.replaced)}`;
   parts.push(stats(`Held out, before (${current}), by decile of predicted default, safest first`, report.before), '\n');
   parts.push(stats('Held out, after (the fitted calibration)', report.after), '\n');
   parts.push(`Written: ${calibrationText(report.calibration)} (refit on all ${scored} scored requests)\n`);

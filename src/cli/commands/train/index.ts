@@ -47,7 +47,8 @@ function method(text: string): CalibrationMethod {
 function penalty(text: string): number | 'auto' {
   if (text === 'auto') return 'auto';
   const value = Number(text);
-  if (!(text.trim() !== '' && Number.isFinite(value) && value >= 0)) throw new InvalidArgumentError('expected "auto" or a number from 0, such as 10');
+  if (!(text.trim() !== '' && Number.isFinite(value) && value >= 0))
+    throw new InvalidArgumentError('expected "auto" or a number from 0, such as 10');
   return value;
 }
 
@@ -71,13 +72,28 @@ export function registerTrainCommand(program: Command, io: CliIo): void {
     .requiredOption('--data <file>', 'recording (JSON lines) with outcomes')
     .requiredOption('--out <file>', 'model file to write (JSON), e.g. models/market.json')
     .option('--features <names>', 'comma-separated features to use (default: the whole catalogue)', names)
-    .option('--l2 <n|auto>', 'L2 penalty on the standardised weights; auto: chosen by validation inside the fitting part', penalty, 'auto' as const)
+    .option(
+      '--l2 <n|auto>',
+      'L2 penalty on the standardised weights; auto: chosen by validation inside the fitting part',
+      penalty,
+      'auto' as const,
+    )
     .option('--train-share <share>', 'share of the labelled lines, oldest first, that fits the model for evaluation', share, 0.7)
     .option('--json', 'print the report as JSON instead of text')
-    .option('--calibrate <method>', "platt or isotonic: fit --strategy's score.calibration instead of a model, and write the strategy to --out", method)
-    .option('--market-out <file>', 'market file to write (JSON) for a strategy\'s pricing.market.file (default: beside --out, models/x.market.json)')
+    .option(
+      '--calibrate <method>',
+      "platt or isotonic: fit --strategy's score.calibration instead of a model, and write the strategy to --out",
+      method,
+    )
+    .option(
+      '--market-out <file>',
+      "market file to write (JSON) for a strategy's pricing.market.file (default: beside --out, models/x.market.json)",
+    )
     .option('--history-rates', "let the rates of borrowers' past loans join the take-up fit as rates they took (default: only counted)")
-    .option('--strategy <file>', 'with --calibrate: the strategy whose own score is calibrated (--data may then list several recordings, comma-separated); with a model: a strategy that scores with score.model, checked with the new model before it is written')
+    .option(
+      '--strategy <file>',
+      'with --calibrate: the strategy whose own score is calibrated (--data may then list several recordings, comma-separated); with a model: a strategy that scores with score.model, checked with the new model before it is written',
+    )
     .option('--ignore-worlds', 'with --strategy: write even when the new calibration or model loses money held out in some borrower world')
     .addHelpText(
       'after',
@@ -110,18 +126,32 @@ is written and the exit code is 3 (--ignore-worlds writes it anyway).`,
       examplesHelp(
         'lendbot train --data data/market.jsonl --out models/market.json',
         ['lendbot train --data day.jsonl --out models/day.json --train-share 0.8 --l2 auto', ''],
-        ['lendbot train --data market.jsonl --out models/m.json --market-out markets/m.json', 'the market file where strategies look for it'],
-        ['lendbot train --data market.jsonl --out models/m.json --strategy strategies/modelled.yaml', 'write the model only if the strategy earns with it in every borrower world'],
-        ['lendbot train --calibrate platt --strategy strategies/balanced.yaml --data a.jsonl,b.jsonl --out strategies/balanced.yaml', "calibrate balanced's probability in place"],
-        ['lendbot train --calibrate isotonic --strategy s.yaml --data a.jsonl --out s.yaml --ignore-worlds', 'write it even if it loses in some borrower world'],
+        [
+          'lendbot train --data market.jsonl --out models/m.json --market-out markets/m.json',
+          'the market file where strategies look for it',
+        ],
+        [
+          'lendbot train --data market.jsonl --out models/m.json --strategy strategies/modelled.yaml',
+          'write the model only if the strategy earns with it in every borrower world',
+        ],
+        [
+          'lendbot train --calibrate platt --strategy strategies/balanced.yaml --data a.jsonl,b.jsonl --out strategies/balanced.yaml',
+          "calibrate balanced's probability in place",
+        ],
+        [
+          'lendbot train --calibrate isotonic --strategy s.yaml --data a.jsonl --out s.yaml --ignore-worlds',
+          'write it even if it loses in some borrower world',
+        ],
       ),
     )
     .action(async (options: TrainCliOptions) => {
       if (options.calibrate !== undefined) {
-        if (options.features !== undefined) throw new UserError('--features is for a model; --calibrate calibrates the strategy\'s own score');
+        if (options.features !== undefined)
+          throw new UserError("--features is for a model; --calibrate calibrates the strategy's own score");
         return runCalibrate(io, { ...options, calibrate: options.calibrate });
       }
-      if (options.ignoreWorlds === true && options.strategy === undefined) throw new UserError('--ignore-worlds needs --strategy FILE: the strategy the new model is checked in');
+      if (options.ignoreWorlds === true && options.strategy === undefined)
+        throw new UserError('--ignore-worlds needs --strategy FILE: the strategy the new model is checked in');
       const marketOut = options.marketOut ?? defaultMarketFile(options.out);
       if (marketOut === options.out) throw new UserError('--market-out must differ from --out (the model file)');
       try {
@@ -138,13 +168,19 @@ is written and the exit code is 3 (--ignore-worlds writes it anyway).`,
       let report;
       try {
         const data = trainingData(recording, featureList(options.features));
-        report = trainModel(data, { dataFile: options.data, l2: options.l2, trainShare: options.trainShare, historyRates: options.historyRates === true });
+        report = trainModel(data, {
+          dataFile: options.data,
+          l2: options.l2,
+          trainShare: options.trainShare,
+          historyRates: options.historyRates === true,
+        });
       } catch (error) {
         if (error instanceof TrainingDataError) throw new UserError(error.message);
         throw error;
       }
       // With --strategy: written only when the new model loses no money held out in any borrower world.
-      const check = options.strategy === undefined ? undefined : await checkModelInStrategy(options.strategy, report, recording, options.out);
+      const check =
+        options.strategy === undefined ? undefined : await checkModelInStrategy(options.strategy, report, recording, options.out);
       const refused = check !== undefined && !check.holds && options.ignoreWorlds !== true;
       const text = `${JSON.stringify(report.model, null, 2)}\n`;
       const written = refused ? null : { file: options.out, sha256: createHash('sha256').update(text).digest('hex') };
@@ -158,15 +194,25 @@ is written and the exit code is 3 (--ignore-worlds writes it anyway).`,
       if (!report.converged) warn(io, 'the fit did not converge in 100 Newton steps; try a larger --l2');
       if (options.json === true) {
         const { model, evaluated: _evaluated, ...rest } = report;
-        printJson(io, { ...rest, written, market_file: written === null ? null : marketOut, ...(check === undefined ? {} : { worlds_check: check }), model });
+        printJson(io, {
+          ...rest,
+          written,
+          market_file: written === null ? null : marketOut,
+          ...(check === undefined ? {} : { worlds_check: check }),
+          model,
+        });
       } else {
         io.stdout.write(formatTrainReport(report, written));
         if (check !== undefined) io.stdout.write(worldsCheckText(check, options.ignoreWorlds === true, 'model'));
-        if (written !== null) io.stdout.write(`Wrote ${marketOut} (the market response and its evidence; a strategy uses it as pricing.market.file)\n`);
+        if (written !== null)
+          io.stdout.write(`Wrote ${marketOut} (the market response and its evidence; a strategy uses it as pricing.market.file)\n`);
       }
       if (refused) {
         const lost = check.losing.map((w) => `${w.world} ${points(w.gain)}`).join(', ');
-        throw new UserError(`not written: ${options.strategy ?? ''} with the new model loses held out in ${lost}; ${options.out} is unchanged (--ignore-worlds writes it anyway)`, EXIT_NOT_ACROSS_WORLDS);
+        throw new UserError(
+          `not written: ${options.strategy ?? ''} with the new model loses held out in ${lost}; ${options.out} is unchanged (--ignore-worlds writes it anyway)`,
+          EXIT_NOT_ACROSS_WORLDS,
+        );
       }
     });
 }

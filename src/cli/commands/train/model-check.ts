@@ -31,7 +31,12 @@ async function strategyWithModel(file: string): Promise<{ text: string; strategy
 }
 
 /** The held-out money check of the model `report` fitted, in the strategy `file`. */
-export async function checkModelInStrategy(file: string, report: TrainReport, recording: PreparedRecording, out: string): Promise<WorldsCheck> {
+export async function checkModelInStrategy(
+  file: string,
+  report: TrainReport,
+  recording: PreparedRecording,
+  out: string,
+): Promise<WorldsCheck> {
   const { text, strategy } = await strategyWithModel(file);
   const candidate = await compileText(text, file, parseModelText(JSON.stringify(report.evaluated), out));
   const from = recording.entries.findIndex((entry) => entry.line.loan_request.id === report.heldOutFromId);

@@ -15,7 +15,15 @@ import { workerCount, workerPoolEvaluator } from '../../../backtest/index.js';
 import { defaultBalance } from '../../../backtest/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
-import { addReplayOptions, loadLimits, loadSource, loadStrategies, marketOf, warnLegacyMarket, type MarketOptions } from '../backtest/backtest-inputs.js';
+import {
+  addReplayOptions,
+  loadLimits,
+  loadSource,
+  loadStrategies,
+  marketOf,
+  warnLegacyMarket,
+  type MarketOptions,
+} from '../backtest/backtest-inputs.js';
 import { progressLine } from './progress-line.js';
 import { formatTuneReport } from './tune-report-text.js';
 import { examplesHelp } from '../../examples-help.js';
@@ -67,13 +75,19 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
     .option('--walk-forward <k>', 'instead of --split: K anchored walk-forward windows', whole(1))
     .option('--out <file>', 'write the tuned strategy here (only param values change)')
     .option('--json <file>', 'write the tune report as JSON')
-    .option('--ignore-worlds', 'write the tuned values when the held-out gain holds under the assumed take-up curve, even if it fails in some borrower world')
+    .option(
+      '--ignore-worlds',
+      'write the tuned values when the held-out gain holds under the assumed take-up curve, even if it fails in some borrower world',
+    )
     .option('--workers <n>', 'worker threads (default: one per core when there is much to do; 1 = none)', whole(1))
     .addHelpText(
       'after',
       examplesHelp(
         'lendbot tune --data day.jsonl --strategy strategies/balanced.yaml --trials 200 --walk-forward 3 --out balanced.tuned.yaml',
-        ['lendbot tune --data day.jsonl --strategy strategies/balanced.yaml --objective risk_adjusted --split 0.8', 'report only, no file written'],
+        [
+          'lendbot tune --data day.jsonl --strategy strategies/balanced.yaml --objective risk_adjusted --split 0.8',
+          'report only, no file written',
+        ],
       ),
     )
     .action(async (options: TuneCliOptions) => {
@@ -85,7 +99,10 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
       if (Object.keys(strategy.paramSpecs).length === 0) throw new UserError(`${strategy.file} declares no params: nothing to tune`);
       const recording = await loadSource(io, options);
       const limits = await loadLimits(options.config);
-      const split: SplitSpec = options.walkForward !== undefined ? { kind: 'walk_forward', windows: options.walkForward } : { kind: 'split', trainShare: options.split ?? 0.7 };
+      const split: SplitSpec =
+        options.walkForward !== undefined
+          ? { kind: 'walk_forward', windows: options.walkForward }
+          : { kind: 'split', trainShare: options.split ?? 0.7 };
       // The same default as the backtest's: a balance that fits the recording (docs/backtesting.md).
       const backtest = { startingBalanceCents: options.balance ?? defaultBalance(recording).cents, limits, market: marketOf(options) };
       const windows = split.kind === 'split' ? 1 : split.windows;
@@ -99,7 +116,14 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
         backtest,
         onProgress: progress.update,
         acrossWorlds: options.ignoreWorlds !== true,
-        ...(threads > 1 ? { evaluator: workerPoolEvaluator({ file: options.data, period: { from: options.from, to: options.to }, strategyFile: strategy.file, split }, threads) } : {}),
+        ...(threads > 1
+          ? {
+              evaluator: workerPoolEvaluator(
+                { file: options.data, period: { from: options.from, to: options.to }, strategyFile: strategy.file, split },
+                threads,
+              ),
+            }
+          : {}),
       });
       progress.finish();
       io.stdout.write(formatTuneReport(report));

@@ -15,7 +15,16 @@ const params = (values: Record<string, number>): string =>
 
 function row(label: string, trial: RankedTrial): string[] {
   const held = trial.testFigures;
-  return [label, String(trial.trial), pts(trial.train), pts(trial.test), String(held?.offers ?? '-'), String(held?.funded ?? '-'), pts(held?.defaultRate ?? null), params(trial.params)];
+  return [
+    label,
+    String(trial.trial),
+    pts(trial.train),
+    pts(trial.test),
+    String(held?.offers ?? '-'),
+    String(held?.funded ?? '-'),
+    pts(held?.defaultRate ?? null),
+    params(trial.params),
+  ];
 }
 
 /** The held-out comparison per borrower world, one row each (tune's and train's reports). */
@@ -27,7 +36,11 @@ export function worldsTable(worlds: readonly WorldHeldOut[]): string {
     String(w.evidence.requests),
     `${w.evidence.candidateFunded} vs ${w.evidence.baselineFunded}`,
   ]);
-  return formatTable(['world', 'gain', `${Math.round((worlds[0]?.evidence.confidence ?? 0.95) * 100)}% interval`, 'requests', 'funded'], rows, '  ');
+  return formatTable(
+    ['world', 'gain', `${Math.round((worlds[0]?.evidence.confidence ?? 0.95) * 100)}% interval`, 'requests', 'funded'],
+    rows,
+    '  ',
+  );
 }
 
 export function formatTuneReport(report: TuneReport): string {

@@ -18,7 +18,12 @@ export interface DaemonReport {
 
 const POLL_EVERY_MS = 200;
 
-export async function daemonReport(store: Store, webhookUuid: string, loanRequestId: number, options: { waitMs: number; sleep: Sleep }): Promise<DaemonReport> {
+export async function daemonReport(
+  store: Store,
+  webhookUuid: string,
+  loanRequestId: number,
+  options: { waitMs: number; sleep: Sleep },
+): Promise<DaemonReport> {
   let waited = 0;
   let event = store.inbox.get(webhookUuid);
   while ((event === undefined || event.processedAt === null) && waited < options.waitMs) {
@@ -30,7 +35,9 @@ export async function daemonReport(store: Store, webhookUuid: string, loanReques
   const processed = event !== undefined && event.processedAt !== null;
   const found = processed ? store.decisions.get(loanRequestId) : undefined;
   const decision =
-    found === undefined ? null : { action: found.action, rate: found.rate, strategy: found.strategy, reasons: found.reasons, dryRun: found.dryRun };
+    found === undefined
+      ? null
+      : { action: found.action, rate: found.rate, strategy: found.strategy, reasons: found.reasons, dryRun: found.dryRun };
   const lines: string[] = [];
   if (event === undefined) lines.push(`the event is not in the inbox after ${options.waitMs / 1000} s`);
   else {
@@ -40,7 +47,9 @@ export async function daemonReport(store: Store, webhookUuid: string, loanReques
   }
   if (decision !== null) {
     const rate = decision.rate === null ? '' : ` at ${decision.rate}`;
-    lines.push(`decision on loan request ${loanRequestId}: ${decision.action}${rate} by ${decision.strategy ?? 'an agent'}${decision.dryRun ? ' (dry run)' : ''}: ${decision.reasons.join('; ')}`);
+    lines.push(
+      `decision on loan request ${loanRequestId}: ${decision.action}${rate} by ${decision.strategy ?? 'an agent'}${decision.dryRun ? ' (dry run)' : ''}: ${decision.reasons.join('; ')}`,
+    );
   }
   return { stored, receivedAt: event?.receivedAt ?? null, processed, outcome: event?.outcome ?? null, decision, lines };
 }

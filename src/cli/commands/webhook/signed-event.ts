@@ -57,11 +57,29 @@ export function answerMeaning(answer: DeliveryAnswer): { ok: boolean; text: stri
   const said = `${answer.status}${answer.text === '' ? '' : ` ${answer.text}`}`;
   if (answer.status === 200) return { ok: true, text: `answered ${said}: the signature verified with LENDBOT_WEBHOOK_SECRET` };
   if (answer.status === 401) {
-    return { ok: false, text: `answered ${said}: the listener refused the signature`, fix: "LENDBOT_WEBHOOK_SECRET here differs from the daemon's: set both to the secret the marketplace gave" };
+    return {
+      ok: false,
+      text: `answered ${said}: the listener refused the signature`,
+      fix: "LENDBOT_WEBHOOK_SECRET here differs from the daemon's: set both to the secret the marketplace gave",
+    };
   }
-  if (answer.status === 404) return { ok: false, text: `answered ${said}`, fix: 'the URL does not reach the listener: check the path (webhook.path, default /webhooks) and the proxy in front' };
-  if (answer.status === 503) return { ok: false, text: `answered ${said}: the daemon cannot store events now`, fix: 'see lendbot status and the daemon log (/healthz says why)' };
-  return { ok: false, text: `answered ${said}`, fix: 'the answer did not come from lendbot\'s listener, or it refused the event: check the proxy in front and the daemon log' };
+  if (answer.status === 404)
+    return {
+      ok: false,
+      text: `answered ${said}`,
+      fix: 'the URL does not reach the listener: check the path (webhook.path, default /webhooks) and the proxy in front',
+    };
+  if (answer.status === 503)
+    return {
+      ok: false,
+      text: `answered ${said}: the daemon cannot store events now`,
+      fix: 'see lendbot status and the daemon log (/healthz says why)',
+    };
+  return {
+    ok: false,
+    text: `answered ${said}`,
+    fix: "the answer did not come from lendbot's listener, or it refused the event: check the proxy in front and the daemon log",
+  };
 }
 
 /** Parses an option that must be an http(s) URL, or fails with a usage error naming it. */

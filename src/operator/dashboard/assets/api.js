@@ -26,12 +26,15 @@ async function answer(response) {
 /** GET a JSON answer; `query` values that are empty strings or null are left out. */
 export async function getJson(path, query = {}) {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value !== '' && value !== null && value !== undefined) params.set(name, String(value));
+  for (const [name, value] of Object.entries(query))
+    if (value !== '' && value !== null && value !== undefined) params.set(name, String(value));
   const search = params.toString();
   return answer(await fetch(search === '' ? path : `${path}?${search}`, { headers: { accept: 'application/json' }, cache: 'no-store' }));
 }
 
 /** A change (POST/DELETE): always a JSON body, which a form of another site cannot send. */
 export async function change(method, path, body = {}) {
-  return answer(await fetch(path, { method, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) }));
+  return answer(
+    await fetch(path, { method, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) }),
+  );
 }

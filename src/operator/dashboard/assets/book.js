@@ -32,7 +32,12 @@ function loanRow(loan) {
     { dataset: { testid: 'loan-row', list: loan.listStatus } },
     h('td', {}, `#${loan.id}`),
     h('td', {}, loan.loanRequestId === null ? '—' : `#${loan.loanRequestId}`),
-    h('td', {}, h('span', { class: `pill pill-list-${loan.listStatus}` }, loan.listStatus), loan.paidOff ? h('span', { class: 'pill' }, 'paid off') : null),
+    h(
+      'td',
+      {},
+      h('span', { class: `pill pill-list-${loan.listStatus}` }, loan.listStatus),
+      loan.paidOff ? h('span', { class: 'pill' }, 'paid off') : null,
+    ),
     h('td', {}, riskName(loan.riskLevel)),
     h('td', { class: 'num' }, money(loan.loanAmountCents)),
     h('td', { class: 'num' }, money(loan.remainingCents)),

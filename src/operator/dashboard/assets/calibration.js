@@ -43,5 +43,6 @@ export async function refreshCalibration() {
   );
   const alert = byTestId('calibration-alert');
   alert.hidden = answer.alert === null;
-  if (answer.alert !== null) alert.textContent = `Loans default more often than predicted (since ${answer.alert.since.slice(0, 10)}): ${answer.alert.figures}`;
+  if (answer.alert !== null)
+    alert.textContent = `Loans default more often than predicted (since ${answer.alert.since.slice(0, 10)}): ${answer.alert.figures}`;
 }

@@ -46,7 +46,13 @@ export function createDecisions({ openExplanation }) {
           },
         },
       },
-      h('td', { title: row.decided_at }, h('span', { class: 'nowrap' }, day(row.decided_at)), ' ', h('span', { class: 'nowrap' }, clockTime(row.decided_at))),
+      h(
+        'td',
+        { title: row.decided_at },
+        h('span', { class: 'nowrap' }, day(row.decided_at)),
+        ' ',
+        h('span', { class: 'nowrap' }, clockTime(row.decided_at)),
+      ),
       h('td', {}, `#${row.loan_request_id}`),
       h('td', {}, h('span', { class: `pill pill-${row.action}` }, row.action), row.dry_run ? h('span', { class: 'pill' }, 'dry') : null),
       h('td', {}, decidedBy(row)),
@@ -62,7 +68,10 @@ export function createDecisions({ openExplanation }) {
     const sorted = [...rows.values()].sort((a, b) => b.id - a.id);
     // A keyboard user's place survives the refresh.
     const focused = body.contains(document.activeElement) ? document.activeElement.dataset.requestId : undefined;
-    fill(body, sorted.map((row) => rowElement(row, freshIds.has(row.id))));
+    fill(
+      body,
+      sorted.map((row) => rowElement(row, freshIds.has(row.id))),
+    );
     if (focused !== undefined) body.querySelector(`tr[data-request-id="${focused}"]`)?.focus({ preventScroll: true });
     byTestId('decisions-empty').hidden = sorted.length > 0;
     older.hidden = oldestBefore === null;
@@ -122,7 +131,11 @@ export function createDecisions({ openExplanation }) {
     const known = [...select.options].map((option) => option.value).filter((v) => v !== '');
     if (known.join('\n') === names.join('\n')) return;
     const chosen = select.value;
-    fill(select, h('option', { value: '' }, 'all'), names.map((name) => h('option', { value: name }, name)));
+    fill(
+      select,
+      h('option', { value: '' }, 'all'),
+      names.map((name) => h('option', { value: name }, name)),
+    );
     select.value = names.includes(chosen) ? chosen : '';
   };
 

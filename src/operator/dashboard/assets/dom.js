@@ -42,5 +42,9 @@ export function fill(element, ...children) {
 
 /** A <dl> of label → value pairs (values may be nodes). */
 export function definitions(pairs, attributes = {}) {
-  return h('dl', { class: 'pairs', ...attributes }, pairs.flatMap(([label, value]) => [h('dt', {}, label), h('dd', {}, value)]));
+  return h(
+    'dl',
+    { class: 'pairs', ...attributes },
+    pairs.flatMap(([label, value]) => [h('dt', {}, label), h('dd', {}, value)]),
+  );
 }

@@ -20,7 +20,11 @@ function keyValueTable(object, testid) {
   return h(
     'table',
     { class: 'data compact', dataset: { testid } },
-    h('tbody', {}, entries.map(([name, v]) => h('tr', {}, h('th', { scope: 'row' }, name), h('td', { class: 'mono' }, value(v))))),
+    h(
+      'tbody',
+      {},
+      entries.map(([name, v]) => h('tr', {}, h('th', { scope: 'row' }, name), h('td', { class: 'mono' }, value(v)))),
+    ),
   );
 }
 
@@ -46,7 +50,11 @@ function contributionsTable(contributions, decision) {
   return h(
     'table',
     { class: 'data compact', dataset: { testid: 'explanation-contributions' } },
-    h('thead', {}, h('tr', {}, h('th', {}, 'Term'), h('th', {}, 'Value'), h('th', { class: 'num' }, 'Points'), h('th', { class: 'num' }, 'Log-odds'))),
+    h(
+      'thead',
+      {},
+      h('tr', {}, h('th', {}, 'Term'), h('th', {}, 'Value'), h('th', { class: 'num' }, 'Points'), h('th', { class: 'num' }, 'Log-odds')),
+    ),
     h(
       'tbody',
       {},
@@ -55,13 +63,22 @@ function contributionsTable(contributions, decision) {
           'tr',
           {},
           h('th', { scope: 'row' }, line.name),
-          h('td', { class: 'mono' }, value(line.value), line.missing ? h('span', { class: 'pill', title: "absent: the term's missing value was used" }, 'missing') : null),
+          h(
+            'td',
+            { class: 'mono' },
+            value(line.value),
+            line.missing ? h('span', { class: 'pill', title: "absent: the term's missing value was used" }, 'missing') : null,
+          ),
           h('td', { class: 'num' }, value(line.points)),
           h('td', { class: `num ${line.logOdds >= 0 ? 'up' : 'down'}` }, line.logOdds.toFixed(3)),
         ),
       ),
     ),
-    h('tfoot', {}, h('tr', {}, h('th', { scope: 'row', colspan: 3 }, 'Total log-odds of repayment'), h('td', { class: 'num' }, total.toFixed(3)))),
+    h(
+      'tfoot',
+      {},
+      h('tr', {}, h('th', { scope: 'row', colspan: 3 }, 'Total log-odds of repayment'), h('td', { class: 'num' }, total.toFixed(3))),
+    ),
   );
 }
 
@@ -83,7 +100,14 @@ function priceCurveFigure() {
     'figure',
     { class: 'chart', dataset: { testid: 'explanation-curve' } },
     h('figcaption', {}, 'Price curve: what each rate is worth before the borrower answers'),
-    h('div', { class: 'chart-box' }, h('canvas', { dataset: { testid: 'explanation-curve-canvas' }, 'aria-label': 'Expected value, profit and chance of acceptance by rate; the chosen rate marked' })),
+    h(
+      'div',
+      { class: 'chart-box' },
+      h('canvas', {
+        dataset: { testid: 'explanation-curve-canvas' },
+        'aria-label': 'Expected value, profit and chance of acceptance by rate; the chosen rate marked',
+      }),
+    ),
   );
 }
 
@@ -111,7 +135,13 @@ function render(answer) {
     section(
       'Reasons',
       'explanation-reasons',
-      decision.reasons.length > 0 ? h('ul', {}, decision.reasons.map((reason) => h('li', { title: reason }, words(decision, reason)))) : h('p', { class: 'muted' }, 'None given.'),
+      decision.reasons.length > 0
+        ? h(
+            'ul',
+            {},
+            decision.reasons.map((reason) => h('li', { title: reason }, words(decision, reason))),
+          )
+        : h('p', { class: 'muted' }, 'None given.'),
     ),
     explanation
       ? [
@@ -128,10 +158,30 @@ function render(answer) {
             explanation.price.curvePoints ? priceCurveFigure() : null,
           ),
           section('Guard', 'explanation-guard', h('p', { title: explanation.guard.reason ?? '' }, guardText(explanation.guard, decision))),
-          explanation.matchesStored ? null : h('p', { class: 'warning' }, `Recomputed now, ${explanation.recomputed.strategy} would ${explanation.recomputed.action}${explanation.recomputed.rate === null ? '' : ` at ${percent(explanation.recomputed.rate)}`}: not what was stored.`),
+          explanation.matchesStored
+            ? null
+            : h(
+                'p',
+                { class: 'warning' },
+                `Recomputed now, ${explanation.recomputed.strategy} would ${explanation.recomputed.action}${explanation.recomputed.rate === null ? '' : ` at ${percent(explanation.recomputed.rate)}`}: not what was stored.`,
+              ),
         ]
-      : section('Guard', 'explanation-guard', h('p', {}, decision.guard_code ? `Refused (${decision.guard_code}).` : 'No explanation could be recomputed.')),
-    notes.length > 0 ? section('Notes', 'explanation-notes', h('ul', {}, notes.map((note) => h('li', {}, note)))) : null,
+      : section(
+          'Guard',
+          'explanation-guard',
+          h('p', {}, decision.guard_code ? `Refused (${decision.guard_code}).` : 'No explanation could be recomputed.'),
+        ),
+    notes.length > 0
+      ? section(
+          'Notes',
+          'explanation-notes',
+          h(
+            'ul',
+            {},
+            notes.map((note) => h('li', {}, note)),
+          ),
+        )
+      : null,
     section('Features', 'explanation-features', keyValueTable(decision.features, 'explanation-features-table')),
     readableRequest(request, section),
     section('Time taken (ms)', 'explanation-timings', keyValueTable(stepNames(decision.timings), 'explanation-timings-table')),

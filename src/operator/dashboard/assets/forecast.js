@@ -7,7 +7,14 @@ import { drawChart } from './charts.js';
 import { byTestId, fill, h } from './dom.js';
 import { count, money, moneyShort, percent, time } from './format.js';
 
-const COLORS = { principal: '#2f5d62', interest: '#3a7d44', reinvested: '#a3be8c', scheduled: '#4c566a', idle: '#b0793a', threshold: '#b23a48' };
+const COLORS = {
+  principal: '#2f5d62',
+  interest: '#3a7d44',
+  reinvested: '#a3be8c',
+  scheduled: '#4c566a',
+  idle: '#b0793a',
+  threshold: '#b23a48',
+};
 const HALF_DAY_MS = 12 * 3_600_000;
 
 /** Draws on the canvas with this test id (charts.js). */
@@ -57,13 +64,34 @@ function idleChart(idle) {
   // A single sample (a daemon just started) gets a day around it, so the axis has a span to label.
   const first = (points[0]?.x ?? 0) - (points.length < 2 ? HALF_DAY_MS : 0);
   const last = (points.at(-1)?.x ?? 0) + (points.length < 2 ? HALF_DAY_MS : 0);
-  const tick = last - first > 3 * 2 * HALF_DAY_MS ? (v) => new Date(v).toISOString().slice(0, 10) : (v) => new Date(v).toISOString().slice(5, 16).replace('T', ' ');
+  const tick =
+    last - first > 3 * 2 * HALF_DAY_MS
+      ? (v) => new Date(v).toISOString().slice(0, 10)
+      : (v) => new Date(v).toISOString().slice(5, 16).replace('T', ' ');
   draw('chart-idle', {
     type: 'line',
     data: {
       datasets: [
-        { label: 'Share idle', data: points, borderColor: COLORS.idle, backgroundColor: COLORS.idle, borderWidth: 2, pointRadius: points.length < 30 ? 2 : 0, stepped: true },
-        { label: 'Alert threshold', data: [{ x: first, y: idle.alert.max_idle_share }, { x: last, y: idle.alert.max_idle_share }], borderColor: COLORS.threshold, borderDash: [4, 3], pointRadius: 0, borderWidth: 1 },
+        {
+          label: 'Share idle',
+          data: points,
+          borderColor: COLORS.idle,
+          backgroundColor: COLORS.idle,
+          borderWidth: 2,
+          pointRadius: points.length < 30 ? 2 : 0,
+          stepped: true,
+        },
+        {
+          label: 'Alert threshold',
+          data: [
+            { x: first, y: idle.alert.max_idle_share },
+            { x: last, y: idle.alert.max_idle_share },
+          ],
+          borderColor: COLORS.threshold,
+          borderDash: [4, 3],
+          pointRadius: 0,
+          borderWidth: 1,
+        },
       ],
     },
     options: {
@@ -73,12 +101,23 @@ function idleChart(idle) {
       parsing: false,
       scales: {
         // Milliseconds on a linear axis: samples sit where they were taken, ticks are UTC days.
-        x: { type: 'linear', min: first, max: last, title: { display: true, text: 'Time (UTC)' }, ticks: { maxRotation: 0, maxTicksLimit: 5, autoSkipPadding: 16, callback: tick } },
+        x: {
+          type: 'linear',
+          min: first,
+          max: last,
+          title: { display: true, text: 'Time (UTC)' },
+          ticks: { maxRotation: 0, maxTicksLimit: 5, autoSkipPadding: 16, callback: tick },
+        },
         y: { min: 0, max: 1, title: { display: true, text: 'Share of the money' }, ticks: { callback: (v) => percent(v, 0) } },
       },
       plugins: {
         legend: { display: true, position: 'bottom' },
-        tooltip: { callbacks: { title: (items) => time(new Date(items[0]?.parsed.x ?? 0).toISOString()), label: (context) => `${context.dataset.label}: ${percent(context.parsed.y, 0)}` } },
+        tooltip: {
+          callbacks: {
+            title: (items) => time(new Date(items[0]?.parsed.x ?? 0).toISOString()),
+            label: (context) => `${context.dataset.label}: ${percent(context.parsed.y, 0)}`,
+          },
+        },
       },
     },
   });
@@ -86,7 +125,9 @@ function idleChart(idle) {
 
 function reasonItems(reasons) {
   const items = [];
-  items.push(`${count(reasons.requests)} requests arrived, ${count(reasons.offers)} offered, ${count(reasons.skips)} skipped in the last ${reasons.window_hours} h`);
+  items.push(
+    `${count(reasons.requests)} requests arrived, ${count(reasons.offers)} offered, ${count(reasons.skips)} skipped in the last ${reasons.window_hours} h`,
+  );
   for (const cause of reasons.strategy_skips) items.push(`Skipped by ${cause.label}: ${count(cause.count)}`);
   for (const cause of reasons.guard_refusals) items.push(`Refused by ${cause.label}: ${count(cause.count)}`);
   if (reasons.reserved_cents > 0) items.push(`Held by open offers: ${money(reasons.reserved_cents)}`);
@@ -112,7 +153,11 @@ export async function refreshForecast() {
   fill(
     byTestId('forecast-notes'),
     h('li', {}, forecast.reinvestment.assumption),
-    h('li', {}, "Each loan's instalments are weighted by its chance of still paying, from the repayment probability the strategy gave it; late loans count as riskier, and nothing is assumed recovered after a default."),
+    h(
+      'li',
+      {},
+      "Each loan's instalments are weighted by its chance of still paying, from the repayment probability the strategy gave it; late loans count as riskier, and nothing is assumed recovered after a default.",
+    ),
   );
   const idleNow = byTestId('idle-now');
   idleNow.textContent = `${percent(idle.share, 0)} of your money is idle (${money(idle.free_cents)} free; ${money(idle.reserved_cents)} held by open offers; ${money(idle.outstanding_cents)} lent out).`;

@@ -82,7 +82,10 @@ export function duration(seconds) {
  */
 export function clockLabel(clock) {
   if (!clock || clock.kind !== 'simulated') return 'Run clock: UTC, 24-hour';
-  const pace = clock.speed > 1 ? `1 day = ${duration(86400 / clock.speed)} (${count(clock.speed)}× real time)` : 'moved by the sandbox, not by real time';
+  const pace =
+    clock.speed > 1
+      ? `1 day = ${duration(86400 / clock.speed)} (${count(clock.speed)}× real time)`
+      : 'moved by the sandbox, not by real time';
   return `Run clock: simulated, ${pace}; times in UTC, 24-hour`;
 }
 

@@ -24,7 +24,8 @@ function showProblem(error) {
     banner.hidden = true;
     return;
   }
-  banner.textContent = error instanceof ApiError ? `The daemon refused: ${error.message}` : `Cannot reach the daemon (${error.message}); retrying.`;
+  banner.textContent =
+    error instanceof ApiError ? `The daemon refused: ${error.message}` : `Cannot reach the daemon (${error.message}); retrying.`;
   banner.hidden = false;
 }
 
@@ -118,7 +119,8 @@ async function pauseOrResume(action) {
   try {
     const reasonInput = byTestId('pause-reason');
     const reason = reasonInput.value.trim();
-    const answer = action === 'pause' ? await change('POST', '/api/pause', reason === '' ? {} : { reason }) : await change('POST', '/api/resume', {});
+    const answer =
+      action === 'pause' ? await change('POST', '/api/pause', reason === '' ? {} : { reason }) : await change('POST', '/api/resume', {});
     reasonInput.value = '';
     paused = answer.pause;
     showPause();

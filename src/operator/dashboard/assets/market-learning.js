@@ -14,8 +14,23 @@ const chartKey = (strategy) => `market-learning:${strategy}`;
 
 function curveChart(canvas, item) {
   const labels = item.curve.map((point) => percent(point.rate));
-  const dataset = (label, color, key, dash) => ({ label, data: item.curve.map((point) => point[key]), borderColor: color, backgroundColor: color, borderWidth: 2, borderDash: dash, pointRadius: 2, tension: 0.2 });
-  const data = { labels, datasets: [dataset('Prior (configured)', COLORS.prior, 'prior', [6, 4]), dataset(`Learned (v${item.version})`, COLORS.learned, 'learned', [])] };
+  const dataset = (label, color, key, dash) => ({
+    label,
+    data: item.curve.map((point) => point[key]),
+    borderColor: color,
+    backgroundColor: color,
+    borderWidth: 2,
+    borderDash: dash,
+    pointRadius: 2,
+    tension: 0.2,
+  });
+  const data = {
+    labels,
+    datasets: [
+      dataset('Prior (configured)', COLORS.prior, 'prior', [6, 4]),
+      dataset(`Learned (v${item.version})`, COLORS.learned, 'learned', []),
+    ],
+  };
   drawChart(chartKey(item.strategy), canvas, {
     type: 'line',
     data,
@@ -28,7 +43,10 @@ function curveChart(canvas, item) {
         x: { title: { display: true, text: 'Offered rate (typical request: max 30 %, default 10 %)' } },
         y: { title: { display: true, text: 'Chance the offer is taken' }, beginAtZero: true, ticks: { callback: (v) => percent(v, 0) } },
       },
-      plugins: { legend: { display: true, position: 'bottom' }, tooltip: { callbacks: { label: (context) => `${context.dataset.label}: ${percent(context.parsed.y)}` } } },
+      plugins: {
+        legend: { display: true, position: 'bottom' },
+        tooltip: { callbacks: { label: (context) => `${context.dataset.label}: ${percent(context.parsed.y)}` } },
+      },
     },
   });
 }

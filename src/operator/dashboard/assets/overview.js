@@ -12,7 +12,11 @@ function bar(used, cap) {
   const fillElement = h('span');
   // Set through the CSSOM: the page's policy forbids inline style attributes.
   fillElement.style.width = `${Math.min(100, Math.max(0, share * 100)).toFixed(1)}%`;
-  return h('div', { class: share >= 1 ? 'bar over' : share >= 0.8 ? 'bar near' : 'bar', role: 'img', 'aria-label': `${percent(share, 0)} of the cap` }, fillElement);
+  return h(
+    'div',
+    { class: share >= 1 ? 'bar over' : share >= 0.8 ? 'bar near' : 'bar', role: 'img', 'aria-label': `${percent(share, 0)} of the cap` },
+    fillElement,
+  );
 }
 
 /** "$1.00 of $5.00" or "$1.00 (no cap)". */
@@ -29,13 +33,23 @@ function exposureCard(status, limits) {
   const rows = [...levels].sort().map((level) => {
     const used = status.exposure.byRiskLevelCents[level] ?? 0;
     const cap = limits.maxExposureByRiskLevelCents[level];
-    return h('li', { dataset: { testid: `exposure-level-${level}` } }, h('span', { class: 'label' }, `Risk ${riskName(level)}`), h('span', { class: 'figure' }, against(used, cap)), bar(used, cap));
+    return h(
+      'li',
+      { dataset: { testid: `exposure-level-${level}` } },
+      h('span', { class: 'label' }, `Risk ${riskName(level)}`),
+      h('span', { class: 'figure' }, against(used, cap)),
+      bar(used, cap),
+    );
   });
   return card(
     'card-exposure',
     'Exposure',
     h('p', { class: 'big' }, money(status.exposure.totalCents)),
-    h('p', { class: 'sub' }, typeof status.exposure.maxCents === 'number' ? `of ${money(status.exposure.maxCents)} open at most` : 'no cap on open exposure'),
+    h(
+      'p',
+      { class: 'sub' },
+      typeof status.exposure.maxCents === 'number' ? `of ${money(status.exposure.maxCents)} open at most` : 'no cap on open exposure',
+    ),
     bar(status.exposure.totalCents, status.exposure.maxCents),
     rows.length > 0 ? h('ul', { class: 'levels' }, rows) : h('p', { class: 'sub' }, 'Nothing lent yet.'),
   );
@@ -50,8 +64,16 @@ function offersCard(overview) {
     'card-offers-today',
     'Offers, last 24 hours',
     h('p', { class: 'big', dataset: { testid: 'offers-24h' } }, count(last24h.offer)),
-    h('p', { class: 'sub', dataset: { testid: 'skips-24h' } }, `${count(last24h.skip)} requests skipped in the same 24 hours of the run's clock`),
-    h('p', { class: 'sub' }, `Today's caps (UTC day): ${typeof today.maxOffers === 'number' ? `${count(today.offers)} of ${count(today.maxOffers)} offers` : `${count(today.offers)} offers (no cap)`}`),
+    h(
+      'p',
+      { class: 'sub', dataset: { testid: 'skips-24h' } },
+      `${count(last24h.skip)} requests skipped in the same 24 hours of the run's clock`,
+    ),
+    h(
+      'p',
+      { class: 'sub' },
+      `Today's caps (UTC day): ${typeof today.maxOffers === 'number' ? `${count(today.offers)} of ${count(today.maxOffers)} offers` : `${count(today.offers)} offers (no cap)`}`,
+    ),
     bar(today.offers, today.maxOffers),
     h('p', { class: 'sub' }, against(today.amountCents, today.maxAmountCents)),
     bar(today.amountCents, today.maxAmountCents),
@@ -69,7 +91,13 @@ function dataSpendCard(status) {
       'ul',
       { class: 'levels' },
       spend.budgets.map((budget) =>
-        h('li', {}, h('span', { class: 'label' }, budget.strategy), h('span', { class: 'figure' }, against(budget.spentCents, budget.monthlyBudgetCents)), bar(budget.spentCents, budget.monthlyBudgetCents)),
+        h(
+          'li',
+          {},
+          h('span', { class: 'label' }, budget.strategy),
+          h('span', { class: 'figure' }, against(budget.spentCents, budget.monthlyBudgetCents)),
+          bar(budget.spentCents, budget.monthlyBudgetCents),
+        ),
       ),
     ),
   );
@@ -78,15 +106,29 @@ function dataSpendCard(status) {
 function protectionsCard(status) {
   const pause = status.pause;
   const warnings = [];
-  if (status.webhooksSilent) warnings.push(`No webhook since ${time(status.webhooksSilent.since)} while polls found ${count(status.webhooksSilent.polledRequests)} requests: check the subscription.`);
+  if (status.webhooksSilent)
+    warnings.push(
+      `No webhook since ${time(status.webhooksSilent.since)} while polls found ${count(status.webhooksSilent.polledRequests)} requests: check the subscription.`,
+    );
   if (status.webhookRefusals) warnings.push(status.webhookRefusals.warning);
   return card(
     'card-protections',
     'Protections',
     definitions([
       ['New offers', pause ? h('span', { class: 'state-bad' }, `paused (${pause.kind})`) : h('span', { class: 'state-good' }, 'allowed')],
-      ...(pause ? [['Why', pause.reason], ['Since', time(pause.since)], ['Until', pause.until ? time(pause.until) : 'resumed by hand']] : []),
-      ['Kill switch', status.killSwitch.on ? h('span', { class: 'state-bad' }, `on: ${status.killSwitch.why ?? ''}`) : h('span', { class: 'state-good' }, 'off')],
+      ...(pause
+        ? [
+            ['Why', pause.reason],
+            ['Since', time(pause.since)],
+            ['Until', pause.until ? time(pause.until) : 'resumed by hand'],
+          ]
+        : []),
+      [
+        'Kill switch',
+        status.killSwitch.on
+          ? h('span', { class: 'state-bad' }, `on: ${status.killSwitch.why ?? ''}`)
+          : h('span', { class: 'state-good' }, 'off'),
+      ],
     ]),
     warnings.map((text) => h('p', { class: 'warning' }, text)),
   );
@@ -94,16 +136,36 @@ function protectionsCard(status) {
 
 function activityCard(overview) {
   const { status } = overview;
-  const loans = Object.entries(status.loansByStatus).map(([list, n]) => `${count(n)} ${list}`).join(', ') || 'none';
+  const loans =
+    Object.entries(status.loansByStatus)
+      .map(([list, n]) => `${count(n)} ${list}`)
+      .join(', ') || 'none';
   return card(
     'card-activity',
     'Activity',
     definitions([
-      ['Last poll', status.lastPoll.at ? h('span', { dataset: { testid: 'last-poll' }, title: time(status.lastPoll.at) }, ageOnClock(status.lastPoll.ageSeconds, status.clock)) : 'never'],
-      ['Last webhook', overview.lastWebhook ? h('span', { title: time(overview.lastWebhook.at) }, ageOnClock(overview.lastWebhook.ageSeconds, status.clock)) : 'never'],
+      [
+        'Last poll',
+        status.lastPoll.at
+          ? h(
+              'span',
+              { dataset: { testid: 'last-poll' }, title: time(status.lastPoll.at) },
+              ageOnClock(status.lastPoll.ageSeconds, status.clock),
+            )
+          : 'never',
+      ],
+      [
+        'Last webhook',
+        overview.lastWebhook
+          ? h('span', { title: time(overview.lastWebhook.at) }, ageOnClock(overview.lastWebhook.ageSeconds, status.clock))
+          : 'never',
+      ],
       ['Waiting to be decided', `${count(status.inboxDepth)} marketplace events`],
       ['Loans', loans],
-      ['Payments', `${count(status.payments.paid)} of ${count(status.payments.payments)} paid (${money(status.payments.paidCents)}), ${count(status.payments.late)} late, ${count(status.payments.missed)} missed`],
+      [
+        'Payments',
+        `${count(status.payments.paid)} of ${count(status.payments.payments)} paid (${money(status.payments.paidCents)}), ${count(status.payments.late)} late, ${count(status.payments.missed)} missed`,
+      ],
       ['Strategies', overview.strategies.join(', ') || 'none'],
       ...unfittedMarketRows(status),
     ]),
@@ -120,7 +182,17 @@ function unfittedMarketRows(status) {
 function equityRows(equity) {
   if (!equity) return [];
   return [
-    ['Equity', h('strong', { dataset: { testid: 'equity' }, title: `cash ${money(equity.cashCents)} + loans out ${money(equity.outstandingCents)} − expected losses ${money(equity.expectedLossCents)}` }, money(equity.equityCents))],
+    [
+      'Equity',
+      h(
+        'strong',
+        {
+          dataset: { testid: 'equity' },
+          title: `cash ${money(equity.cashCents)} + loans out ${money(equity.outstandingCents)} − expected losses ${money(equity.expectedLossCents)}`,
+        },
+        money(equity.equityCents),
+      ),
+    ],
     ['Interest earned', h('span', { dataset: { testid: 'equity-interest' } }, money(equity.interestCents))],
   ];
 }

@@ -10,12 +10,18 @@ export function paperBookCard(status) {
   if (!book) return null;
   const modelled = book.offers - book.notModelled;
   const rows = [
-    ['Paper offers', `${count(book.offers)} (${count(book.requests.listed)} still listed, ${count(book.requests.gone)} gone, ${count(book.requests.not_scanned)} not scanned since)`],
+    [
+      'Paper offers',
+      `${count(book.offers)} (${count(book.requests.listed)} still listed, ${count(book.requests.gone)} gone, ${count(book.requests.not_scanned)} not scanned since)`,
+    ],
   ];
   if (modelled > 0) {
     rows.push(
       ['Modelled profit', h('strong', { dataset: { testid: 'paper-profit' } }, money(book.expectedProfitCents))],
-      ['Modelled 95 % interval', h('span', { dataset: { testid: 'paper-interval' } }, `${money(book.interval95.lowCents)} to ${money(book.interval95.highCents)}`)],
+      [
+        'Modelled 95 % interval',
+        h('span', { dataset: { testid: 'paper-interval' } }, `${money(book.interval95.lowCents)} to ${money(book.interval95.highCents)}`),
+      ],
       ['Modelled acceptances', `${book.expectedAccepted.toFixed(1)} of ${count(modelled)}, ${money(book.expectedLentCents)} lent`],
     );
   }
@@ -25,6 +31,10 @@ export function paperBookCard(status) {
     { class: 'card', dataset: { testid: 'card-paper-book' } },
     h('h3', {}, 'Paper book (modelled)'),
     definitions(rows),
-    h('p', { class: 'sub' }, 'Modelled: nothing was sent. P(accept) from the strategy\'s market response, repayment from its score; the interval assumes independent offers.'),
+    h(
+      'p',
+      { class: 'sub' },
+      "Modelled: nothing was sent. P(accept) from the strategy's market response, repayment from its score; the interval assumes independent offers.",
+    ),
   );
 }

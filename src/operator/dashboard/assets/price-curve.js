@@ -10,7 +10,16 @@ const COLORS = { value: '#2f5d62', profit: '#8a6d3b', accept: '#5e81ac', chosen:
 let chart = null;
 
 function series(label, color, points, y, axis, extra = {}) {
-  return { label, data: points.map((point) => ({ x: point.rate, y: y(point) })), yAxisID: axis, borderColor: color, backgroundColor: color, borderWidth: 2, pointRadius: 0, ...extra };
+  return {
+    label,
+    data: points.map((point) => ({ x: point.rate, y: y(point) })),
+    yAxisID: axis,
+    borderColor: color,
+    backgroundColor: color,
+    borderWidth: 2,
+    pointRadius: 0,
+    ...extra,
+  };
 }
 
 /** Draws the curve on the panel's canvas, replacing the last one; nothing without points. */
@@ -29,7 +38,16 @@ export function drawPriceCurve(points) {
     series('P(accept)', COLORS.accept, points, (point) => point.acceptProbability, 'share'),
   ];
   if (chosen) {
-    datasets.push({ type: 'scatter', label: `Chosen rate ${percent(chosen.rate)}`, data: [{ x: chosen.rate, y: chosen.valueCents }], yAxisID: 'money', pointRadius: 6, pointStyle: 'rectRot', borderColor: COLORS.chosen, backgroundColor: COLORS.chosen });
+    datasets.push({
+      type: 'scatter',
+      label: `Chosen rate ${percent(chosen.rate)}`,
+      data: [{ x: chosen.rate, y: chosen.valueCents }],
+      yAxisID: 'money',
+      pointRadius: 6,
+      pointStyle: 'rectRot',
+      borderColor: COLORS.chosen,
+      backgroundColor: COLORS.chosen,
+    });
   }
   chart = new ChartJs(byTestId('explanation-curve-canvas'), {
     type: 'line',
@@ -42,14 +60,22 @@ export function drawPriceCurve(points) {
       scales: {
         x: { type: 'linear', title: { display: true, text: 'Rate offered' }, ticks: { maxRotation: 0, autoSkip: true, callback: tick } },
         money: { position: 'left', title: { display: true, text: 'Dollars' }, ticks: { callback: (v) => money(v) } },
-        share: { position: 'right', min: 0, max: 1, title: { display: true, text: 'P(accept)' }, grid: { drawOnChartArea: false }, ticks: { callback: (v) => percent(v, 0) } },
+        share: {
+          position: 'right',
+          min: 0,
+          max: 1,
+          title: { display: true, text: 'P(accept)' },
+          grid: { drawOnChartArea: false },
+          ticks: { callback: (v) => percent(v, 0) },
+        },
       },
       plugins: {
         legend: { position: 'bottom' },
         tooltip: {
           callbacks: {
             title: (items) => (items[0] ? `at ${percent(items[0].parsed.x, 2)}` : ''),
-            label: (context) => `${context.dataset.label}: ${context.dataset.yAxisID === 'share' ? percent(context.parsed.y) : money(context.parsed.y)}`,
+            label: (context) =>
+              `${context.dataset.label}: ${context.dataset.yAxisID === 'share' ? percent(context.parsed.y) : money(context.parsed.y)}`,
           },
         },
       },

@@ -96,25 +96,65 @@ export function createProposals({ onDecided, onUnauthorized }) {
         h('p', {}, h('span', { class: 'muted' }, 'Why a person: '), e.why ?? '—'),
         h('p', {}, h('span', { class: 'muted' }, 'Guard when asked: '), guardView(e.guardAtProposal)),
         h('p', {}, h('span', { class: 'muted' }, "The bot's own view: "), strategyView(e.strategy)),
-        e.strategy && e.strategy.reasons.length > 0 ? h('ul', { class: 'reasons' }, e.strategy.reasons.map((reason) => h('li', {}, reason))) : null,
+        e.strategy && e.strategy.reasons.length > 0
+          ? h(
+              'ul',
+              { class: 'reasons' },
+              e.strategy.reasons.map((reason) => h('li', {}, reason)),
+            )
+          : null,
         e.notes.map((note) => h('p', { class: 'muted' }, note)),
       ),
       waiting
         ? h(
             'div',
             { class: 'proposal-actions' },
-            h('button', { type: 'button', dataset: { testid: 'proposal-approve' }, disabled: blocked, title: last.canApprove ? 'Place this offer now (the guard is asked again)' : last.approveNeeds, on: { click: () => void decide(proposal, 'approve') } }, 'Approve and place'),
-            h('button', { type: 'button', class: 'secondary', dataset: { testid: 'proposal-reject' }, disabled: blocked, title: last.canApprove ? 'Never place this offer' : last.approveNeeds, on: { click: () => void decide(proposal, 'reject') } }, 'Reject'),
+            h(
+              'button',
+              {
+                type: 'button',
+                dataset: { testid: 'proposal-approve' },
+                disabled: blocked,
+                title: last.canApprove ? 'Place this offer now (the guard is asked again)' : last.approveNeeds,
+                on: { click: () => void decide(proposal, 'approve') },
+              },
+              'Approve and place',
+            ),
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'secondary',
+                dataset: { testid: 'proposal-reject' },
+                disabled: blocked,
+                title: last.canApprove ? 'Never place this offer' : last.approveNeeds,
+                on: { click: () => void decide(proposal, 'reject') },
+              },
+              'Reject',
+            ),
           )
         : null,
-      result ? h('p', { class: result.ok ? 'proposal-result state-good' : 'proposal-result state-bad', role: 'status', dataset: { testid: 'proposal-result' } }, result.text) : null,
+      result
+        ? h(
+            'p',
+            {
+              class: result.ok ? 'proposal-result state-good' : 'proposal-result state-bad',
+              role: 'status',
+              dataset: { testid: 'proposal-result' },
+            },
+            result.text,
+          )
+        : null,
     );
   };
 
   function render() {
     const focusId = linkedId();
     const shown = [...last.proposals].sort((a, b) => (a.id === focusId ? -1 : b.id === focusId ? 1 : b.id - a.id));
-    fill(list, shown.map((proposal) => card(proposal, proposal.id === focusId)));
+    fill(
+      list,
+      shown.map((proposal) => card(proposal, proposal.id === focusId)),
+    );
     empty.hidden = shown.length > 0;
     hint.textContent = last.canApprove ? 'Approving places the offer at once, the risk guard asked again.' : (last.approveNeeds ?? '');
     hint.hidden = hint.textContent === '' || shown.length === 0;

@@ -68,7 +68,10 @@ function nested(v) {
   if (typeof v !== 'object') return value(v);
   if (typeof v.title === 'string' && typeof v.message === 'string') return `${v.title}: ${v.message}`;
   return Object.entries(v)
-    .map(([name, item]) => `${words(name).toLowerCase()} ${Array.isArray(item) || (item && typeof item === 'object') ? nested(item) : value(item)}`)
+    .map(
+      ([name, item]) =>
+        `${words(name).toLowerCase()} ${Array.isArray(item) || (item && typeof item === 'object') ? nested(item) : value(item)}`,
+    )
     .join(', ');
 }
 
@@ -83,10 +86,21 @@ function rows(object, known) {
 
 /** The "Loan request" and "Borrower" sections of the panel (`section` is the panel's maker). */
 export function readableRequest(request, section) {
-  if (!request || typeof request !== 'object') return section('Loan request', 'explanation-request', h('p', { class: 'muted' }, 'Not in the store.'));
+  if (!request || typeof request !== 'object')
+    return section('Loan request', 'explanation-request', h('p', { class: 'muted' }, 'Not in the store.'));
   const borrower = request.borrower && typeof request.borrower === 'object' ? request.borrower : null;
   return [
-    section('Loan request', 'explanation-request', definitions(rows(request, REQUEST), { dataset: { testid: 'explanation-request-table' } })),
-    borrower ? section('Borrower', 'explanation-borrower', definitions(rows(borrower, BORROWER), { dataset: { testid: 'explanation-borrower-table' } })) : null,
+    section(
+      'Loan request',
+      'explanation-request',
+      definitions(rows(request, REQUEST), { dataset: { testid: 'explanation-request-table' } }),
+    ),
+    borrower
+      ? section(
+          'Borrower',
+          'explanation-borrower',
+          definitions(rows(borrower, BORROWER), { dataset: { testid: 'explanation-borrower-table' } }),
+        )
+      : null,
   ];
 }

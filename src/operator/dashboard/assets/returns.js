@@ -98,7 +98,9 @@ export async function refreshReturns() {
 
   draw('chart-interest', {
     type: 'line',
-    data: { datasets: [line('Realised interest', COLORS.interest, interest), line('Losses (written off and expected)', COLORS.losses, losses)] },
+    data: {
+      datasets: [line('Realised interest', COLORS.interest, interest), line('Losses (written off and expected)', COLORS.losses, losses)],
+    },
     // Before the first repayment both series are zero: an axis up to $100 rather than a squashed one.
     options: timeOptions({ ...moneyAxis('Dollars, cumulative'), beginAtZero: true, suggestedMax: 10000 }, moneyTooltip, minMs, maxMs),
   });
@@ -107,14 +109,20 @@ export async function refreshReturns() {
   draw('chart-default-risk', {
     type: 'bar',
     // Two-line labels with the count: a bar at 0 % of 40 loans says more than one of 2.
-    data: { labels: levels.map((row) => [row.riskLevel === null ? 'unknown' : `Risk ${riskName(row.riskLevel)}`, loans(row.loans)]), datasets: [{ label: 'Default rate', data: levels.map((row) => row.rate), backgroundColor: COLORS.bars }] },
+    data: {
+      labels: levels.map((row) => [row.riskLevel === null ? 'unknown' : `Risk ${riskName(row.riskLevel)}`, loans(row.loans)]),
+      datasets: [{ label: 'Default rate', data: levels.map((row) => row.rate), backgroundColor: COLORS.bars }],
+    },
     options: baseOptions('Risk level', percentAxis('Loans in collection or default'), rateTooltip(levels)),
   });
 
   const months = answer.defaultRates.byOriginationMonth;
   draw('chart-default-month', {
     type: 'bar',
-    data: { labels: months.map((row) => [row.month, loans(row.loans)]), datasets: [{ label: 'Default rate', data: months.map((row) => row.rate), backgroundColor: COLORS.bars }] },
+    data: {
+      labels: months.map((row) => [row.month, loans(row.loans)]),
+      datasets: [{ label: 'Default rate', data: months.map((row) => row.rate), backgroundColor: COLORS.bars }],
+    },
     options: baseOptions('Month of origination', percentAxis('Loans in collection or default'), rateTooltip(months)),
   });
 
@@ -122,5 +130,8 @@ export async function refreshReturns() {
   byTestId('returns-totals').textContent = totals
     ? `equity ${money(totals.equityCents)} (cash ${money(totals.cashCents)} + loans out ${money(totals.outstandingCents)} − expected losses ${money(totals.expectedLossCents)}), interest ${money(totals.interestCents)}, written off ${money(totals.writtenOffCents)}`
     : '';
-  fill(byTestId('returns-notes'), (answer.notes ?? []).map((note) => h('li', {}, note)));
+  fill(
+    byTestId('returns-notes'),
+    (answer.notes ?? []).map((note) => h('li', {}, note)),
+  );
 }
