@@ -59,9 +59,7 @@ export interface ShadowComparisonRow {
 export interface ShadowDecisionsRepository {
   record(input: ShadowDecisionInput): void;
   /** Rows of one request, by strategy name. */
-  forRequest(
-    loanRequestId: number,
-  ): Array<{
+  forRequest(loanRequestId: number): Array<{
     strategy: string;
     action: 'offer' | 'skip';
     rate: number | null;

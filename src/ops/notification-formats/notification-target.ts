@@ -43,18 +43,14 @@ const webhookEnv = z.object({
 
 export const telegramEnvSchema = z.object({
   LENDBOT_TELEGRAM_BOT_TOKEN: variable('LENDBOT_TELEGRAM_BOT_TOKEN').pipe(
-    z
-      .string()
-      .regex(/^\d+:[A-Za-z0-9_-]{20,}$/, {
-        error: 'LENDBOT_TELEGRAM_BOT_TOKEN is not a bot token (digits, a colon, then letters, as @BotFather gives it)',
-      }),
+    z.string().regex(/^\d+:[A-Za-z0-9_-]{20,}$/, {
+      error: 'LENDBOT_TELEGRAM_BOT_TOKEN is not a bot token (digits, a colon, then letters, as @BotFather gives it)',
+    }),
   ),
   LENDBOT_TELEGRAM_CHAT_ID: variable('LENDBOT_TELEGRAM_CHAT_ID').pipe(
-    z
-      .string()
-      .regex(/^(-?\d+|@[A-Za-z][A-Za-z0-9_]{4,})$/, {
-        error: 'LENDBOT_TELEGRAM_CHAT_ID is not a chat id (a number such as -1001234567890, or @channelname)',
-      }),
+    z.string().regex(/^(-?\d+|@[A-Za-z][A-Za-z0-9_]{4,})$/, {
+      error: 'LENDBOT_TELEGRAM_CHAT_ID is not a chat id (a number such as -1001234567890, or @channelname)',
+    }),
   ),
 });
 
