@@ -21,7 +21,7 @@ import type { CliIo } from '../../cli-io.js';
 import { databaseToRead } from '../../database-to-read.js';
 import { examplesHelp } from '../../examples-help.js';
 import { UserError } from '../../user-error.js';
-import { DEFAULT_CONFIG_FILE } from '../run/index.js';
+import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 
 interface DecideOptions {
   db?: string;

@@ -8,7 +8,7 @@ import { openStore, type DecisionAction, type DecisionQuery, type Store } from '
 import { printJson, type CliIo } from '../../cli-io.js';
 import { databaseToRead } from '../../database-to-read.js';
 import { UserError } from '../../user-error.js';
-import { DEFAULT_CONFIG_FILE } from '../run/index.js';
+import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 import type { FateSettings } from './decision-outcome.js';
 import { viewDecision } from './decision-view.js';
 import { detailText, fullJson, jsonLine, TABLE_HEADER, tableRow } from './decisions-format.js';

@@ -15,7 +15,7 @@ import { createAgentServer } from '../../../operator/mcp-server.js';
 import { SERVICE_ENV_HELP } from '../../../service/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { envHelp } from '../../env-help.js';
-import { DEFAULT_CONFIG_FILE } from '../run/index.js';
+import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 import { buildStdioContext } from './stdio-context.js';
 
 interface McpOptions {

@@ -8,7 +8,7 @@ import { Protections, type Pause } from '../../../ops/protections/index.js';
 import { isoFromMs, openStore } from '../../../store/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { databaseToRead } from '../../database-to-read.js';
-import { DEFAULT_CONFIG_FILE } from '../run/index.js';
+import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 
 const HELP_AFTER = `
 The running daemon reads the pause from the database before every offer, so new offers resume

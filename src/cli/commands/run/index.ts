@@ -21,8 +21,6 @@ interface RunOptions {
   sandbox?: boolean;
 }
 
-export { DEFAULT_CONFIG_FILE };
-
 export function registerRunCommand(program: Command, io: CliIo): void {
   program
     .command('run')

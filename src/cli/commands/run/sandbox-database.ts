@@ -12,8 +12,6 @@ import { ConfigurationError } from '../../../domain/index.js';
 import { fileHoldsDecisions } from '../../../store/index.js';
 import { sandboxDatabasePath } from './sandbox-database-path.js';
 
-export { sandboxDatabasePath };
-
 export function sandboxDatabase(configured: string, defaultPath: string, log: Logger): string {
   if (configured === defaultPath) {
     const path = sandboxDatabasePath(defaultPath);

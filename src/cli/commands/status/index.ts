@@ -11,7 +11,7 @@ import { formatStatusText, statusJson } from '../../../ops/status-text.js';
 import { openStore } from '../../../store/index.js';
 import { printJson, warn, type CliIo } from '../../cli-io.js';
 import { databaseToRead } from '../../database-to-read.js';
-import { DEFAULT_CONFIG_FILE } from '../run/index.js';
+import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 import { examplesHelp } from '../../examples-help.js';
 
 interface StatusOptions {
