@@ -3,249 +3,72 @@
  * test/recording/recording-reader.test.ts; change both or neither.
  *
  * A compiled check of recording lines, for reading large recordings fast: Ajv over the JSON Schema
- * generated from the zod schema at first use (so a field added to the zod schema is checked with
- * no further step). zod's safeParse costs about 10 µs a line, several times JSON.parse itself;
- * the compiled check costs a fraction of that.
+ * made from the zod schema (line-check-schema.ts), so a field added to the zod schema is checked
+ * with no further step. zod's safeParse costs about 10 µs a line, several times JSON.parse itself;
+ * the compiled check costs a fraction of that. It must accept exactly what zod accepts and the line
+ * must read the same without zod's output; a line the check refuses is parsed by zod, whose
+ * message is the one reported.
  *
- * It must accept exactly what zod accepts and the line must read the same without zod's output:
- * - a part the JSON Schema cannot say (a `refine`, a format without a pattern) is checked by zod
- *   itself, at that node only, through the `zodCheck` keyword;
- * - a part whose output differs from its input (a transform, a default, a stripping object, a
- *   trimming string) makes the compiled check unavailable: readers then use zod throughout.
- * A line the check refuses is parsed by zod, whose message is the one reported.
- *
- * A node whose only checks beyond the JSON Schema are synchronous refinements (`.refine(fn)`,
- * such as decimal amounts) is checked by calling those functions directly once Ajv has checked
- * the rest of the node: zod runs a refinement exactly when the node's other checks passed, and
- * the node is valid exactly when every one returns truthy. Other nodes go through zod's own
- * `safeParse`, whose verdict on a text or number is remembered.
- *
- * A nullable schema comes out of zod as `anyOf: [{type: T, ...}, {type: 'null'}]`; when the first
- * branch holds only keywords that apply to values of type T alone, it reads the same as
- * `{type: [T, 'null'], ...}`, which Ajv checks without trying branches (half the check's time).
+ * The check's code is written ahead of time (line-check.generated.ts, by
+ * scripts/generate-line-check.ts) from the same schema: compiling it at each start cost about
+ * 150 ms of every backtest. It is used only when the schema it was made from is the schema of now
+ * (the same SHA-256); otherwise Ajv compiles it here, as before, and
+ * test/recording/line-check-generated.test.ts fails until the script is run.
  */
-import { _, Ajv2020, type KeywordCxt } from 'ajv/dist/2020.js';
-import { z } from 'zod';
-import { recordingLineSchema } from './recording-schema.js';
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { compileLineCheck, type LineCheck } from './line-check-ajv.js';
+import { LINE_CHECK_SCHEMA_SHA256, LINE_CHECK_SOURCE } from './line-check.generated.js';
+import { lineCheckSchema, type LineCheckSchema } from './line-check-schema.js';
 
-/** True when the parsed JSON of a line is a valid recording line, usable as it is. */
-export type LineCheck = (json: unknown) => boolean;
+export type { LineCheck } from './line-check-ajv.js';
 
-/** zod schema types whose parsed value may differ from the input. */
-const OUTPUT_CHANGING = new Set([
-  'transform',
-  'pipe',
-  'default',
-  'prefault',
-  'catch',
-  'success',
-  'codec',
-  'custom',
-  'lazy',
-  'promise',
-  'function',
-]);
+/** Where the check in use came from: the committed code, Ajv at run time, or none (zod reads every line). */
+export type LineCheckOrigin = 'written' | 'compiled' | 'none';
 
-interface ZodCheckInternals {
-  _zod: { def: { check: string; fn?: (input: unknown) => unknown; when?: unknown } };
+/** The SHA-256 of the prepared schema, which names the schema the committed code was written from. */
+export function lineCheckSchemaHash(prepared: LineCheckSchema): string {
+  return createHash('sha256').update(JSON.stringify(prepared.schema)).digest('hex');
 }
 
-interface ZodInternals {
-  _zod: { def: { type: string; catchall?: unknown; checks?: ZodCheckInternals[] } };
-}
-
-/** How one node the JSON Schema cannot fully say is checked (see the file's comment). */
-type NodeCheck = (data: unknown) => boolean;
-
-/**
- * The node's refinements as one function, when they are all it adds to its JSON Schema (every
- * check is a refinement or one the schema states); undefined otherwise.
- */
-function refinementsOf(checks: readonly ZodCheckInternals[], json: Record<string, unknown>): NodeCheck | undefined {
-  if (json.format !== undefined && json.pattern === undefined) return undefined;
-  const refinements: Array<(input: unknown) => unknown> = [];
-  for (const check of checks) {
-    const { def } = check._zod;
-    if (def.check !== 'custom') continue;
-    if (typeof def.fn !== 'function' || def.when !== undefined) return undefined;
-    refinements.push(def.fn);
-  }
-  return (data) => {
-    for (const refinement of refinements) {
-      const verdict = refinement(data);
-      // An async refinement: zod's synchronous parse refuses it, and so does the check.
-      if (verdict instanceof Promise || !verdict) return false;
-    }
-    return true;
-  };
-}
-
-/** Keywords that constrain only values of one JSON type (and pass any other). */
-const TYPE_SPECIFIC = new Set([
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'format',
-  'properties',
-  'required',
-  'additionalProperties',
-  'patternProperties',
-  'propertyNames',
-  'minProperties',
-  'maxProperties',
-  'items',
-  'prefixItems',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-  'contains',
-]);
-
-/** `anyOf: [{type: T, ...}, {type: 'null'}]` as `{type: [T, 'null'], ...}` where that reads the same. */
-function mergeNullable(node: Record<string, unknown>): void {
-  const branches = node.anyOf;
-  if (!Array.isArray(branches) || branches.length !== 2) return;
-  const [value, nothing] = branches as Array<Record<string, unknown>>;
-  if (!value || !nothing || Object.keys(nothing).length !== 1 || nothing.type !== 'null') return;
-  if (typeof value.type !== 'string' || value.type === 'null') return;
-  if (!Object.keys(value).every((key) => key === 'type' || TYPE_SPECIFIC.has(key))) return;
-  const others = Object.keys(node).filter((key) => key !== 'anyOf');
-  if (others.some((key) => key in value || key === 'type')) return;
-  delete node.anyOf;
-  Object.assign(node, value, { type: [value.type, 'null'] });
-}
-
-/** Applies mergeNullable to every node of a JSON Schema, innermost first. */
-function mergeNullables(node: unknown): void {
-  if (Array.isArray(node)) {
-    for (const item of node) mergeNullables(item);
-    return;
-  }
-  if (typeof node !== 'object' || node === null) return;
-  for (const child of Object.values(node)) mergeNullables(child);
-  mergeNullable(node as Record<string, unknown>);
-}
-
-/** A sub-schema longer than this (as JSON text) gets a validating function of its own. */
-export const OWN_FUNCTION_CHARS = 1_500;
-
-/**
- * Moves every large property schema (innermost first) into `$defs`, referenced by `$ref`: with
- * `inlineRefs: false` Ajv compiles each into a function of its own. Inlined, a recording line's
- * check was one function of 61 KB of bytecode, over what V8's optimising compiler takes (60 KB),
- * so it only ever ran unoptimised, about three times slower. A `$ref` alone in a node checks
- * what the node it replaces checked.
- */
-export function splitLargeProperties(schema: Record<string, unknown>): void {
-  const defs = (schema.$defs ?? {}) as Record<string, unknown>;
-  let next = 0;
-  const visit = (node: unknown): void => {
-    if (typeof node !== 'object' || node === null) return;
-    const record = node as Record<string, unknown>;
-    for (const [keyword, value] of Object.entries(record)) {
-      if (SCHEMA_LISTS.has(keyword) && Array.isArray(value)) value.forEach(visit);
-      else if (SCHEMA_MAPS.has(keyword) && typeof value === 'object' && value !== null) Object.values(value).forEach(visit);
-      else if (ONE_SCHEMA.has(keyword)) visit(value);
-    }
-    const properties = record.properties;
-    if (typeof properties !== 'object' || properties === null) return;
-    for (const [name, property] of Object.entries(properties)) {
-      if (JSON.stringify(property).length <= OWN_FUNCTION_CHARS) continue;
-      const key = `split${next++}`;
-      defs[key] = property;
-      (properties as Record<string, unknown>)[name] = { $ref: `#/$defs/${key}` };
-    }
-  };
-  visit(schema);
-  if (next > 0) schema.$defs = defs;
-}
-
-/** Keywords whose value is a schema, a list of schemas, a map of names to schemas. */
-const ONE_SCHEMA = new Set([
-  'items',
-  'additionalProperties',
-  'unevaluatedProperties',
-  'contains',
-  'propertyNames',
-  'not',
-  'if',
-  'then',
-  'else',
-]);
-const SCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
-
-let compiled: LineCheck | null | undefined;
-
-function build(): LineCheck | null {
-  const exact: z.ZodType[] = [];
-  const direct: Array<NodeCheck | undefined> = [];
-  let usable = true;
-  let schema: Record<string, unknown>;
-  try {
-    schema = z.toJSONSchema(recordingLineSchema, {
-      io: 'input',
-      target: 'draft-2020-12',
-      override: (ctx) => {
-        const { def } = (ctx.zodSchema as unknown as ZodInternals)._zod;
-        const checks = (def.checks ?? []).map((check) => check._zod.def.check);
-        if (OUTPUT_CHANGING.has(def.type) || checks.includes('overwrite')) usable = false;
-        // z.object strips unknown keys; looseObject and strictObject keep the input as it is.
-        if (def.type === 'object' && def.catchall === undefined) usable = false;
-        const json = ctx.jsonSchema as Record<string, unknown>;
-        if (checks.includes('custom') || (json.format !== undefined && json.pattern === undefined)) {
-          json.zodCheck = exact.length;
-          exact.push(ctx.zodSchema as unknown as z.ZodType);
-          direct.push(refinementsOf(def.checks ?? [], json));
-        }
-      },
-    }) as Record<string, unknown>;
-  } catch {
-    return null;
-  }
-  if (!usable) return null;
-  mergeNullables(schema);
-  splitLargeProperties(schema);
-  // Formats are enforced by their patterns (or zodCheck); regexes as zod runs them (no u flag).
-  const ajv = new Ajv2020({ strict: false, validateFormats: false, unicodeRegExp: false, allErrors: false, inlineRefs: false });
-  // Texts and numbers repeat: zod's verdict on one is remembered (bounded).
-  const verdicts = exact.map(() => new Map<unknown, boolean>());
-  const zodCheck = (index: number, data: unknown): boolean => {
-    const refinements = direct[index];
-    if (refinements !== undefined) return refinements(data);
-    const memo = verdicts[index];
-    const primitive = typeof data === 'string' || typeof data === 'number';
-    const known = primitive ? memo?.get(data) : undefined;
-    if (known !== undefined) return known;
-    const ok = exact[index]?.safeParse(data).success === true;
-    if (primitive && memo) {
-      if (memo.size >= 10_000) memo.clear();
-      memo.set(data, ok);
-    }
-    return ok;
-  };
-  // A code keyword: the validator calls zodCheck directly. A function keyword (`validate`) would
-  // build a context object and the data's path text on every call, which cost as much as the
-  // rest of the check together.
-  ajv.addKeyword({
-    keyword: 'zodCheck',
-    schemaType: 'number',
-    code(cxt: KeywordCxt) {
-      const check = cxt.gen.scopeValue('keyword', { ref: zodCheck });
-      cxt.fail(_`!${check}(${cxt.schema as number}, ${cxt.data})`);
-    },
-  });
-  const validate = ajv.compile(schema);
+/** The committed code as a function of the schema's zodCheck. */
+function writtenCheck(prepared: LineCheckSchema): LineCheck {
+  // Ajv's own way to run compiled code (it too compiles with new Function); `require` serves
+  // the small runtime helpers the code may name (ajv/dist/runtime/...).
+  const make = new Function('zodCheck', 'require', LINE_CHECK_SOURCE) as (
+    zodCheck: LineCheckSchema['zodCheck'],
+    require: NodeJS.Require,
+  ) => (json: unknown) => boolean;
+  const validate = make(prepared.zodCheck, createRequire(import.meta.url));
   return (json) => validate(json);
 }
 
-/** The compiled check, or undefined when the schema needs zod's own parse (see above). */
+interface BuiltCheck {
+  check: LineCheck | undefined;
+  origin: LineCheckOrigin;
+}
+
+function build(): BuiltCheck {
+  const prepared = lineCheckSchema();
+  if (prepared === null) return { check: undefined, origin: 'none' };
+  if (lineCheckSchemaHash(prepared) === LINE_CHECK_SCHEMA_SHA256) return { check: writtenCheck(prepared), origin: 'written' };
+  return { check: compileLineCheck(prepared), origin: 'compiled' };
+}
+
+/** The one check of the process, built at first use. */
+let builtCheck: BuiltCheck | undefined;
+
+function built(): BuiltCheck {
+  if (builtCheck === undefined) builtCheck = build();
+  return builtCheck;
+}
+
+/** The compiled check, or undefined when the schema needs zod's own parse (see line-check-schema.ts). */
 export function recordingLineCheck(): LineCheck | undefined {
-  if (compiled === undefined) compiled = build();
-  return compiled ?? undefined;
+  return built().check;
+}
+
+/** Where the check in use came from (for tests and the performance notes). */
+export function recordingLineCheckOrigin(): LineCheckOrigin {
+  return built().origin;
 }

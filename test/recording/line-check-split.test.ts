@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { OWN_FUNCTION_CHARS, splitLargeProperties } from '../../src/recording/line-check.js';
+import { OWN_FUNCTION_CHARS, splitLargeProperties } from '../../src/recording/line-check-schema.js';
 import { recordingLineSchema } from '../../src/recording/recording-schema.js';
 
 type Node = Record<string, unknown>;

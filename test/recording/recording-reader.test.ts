@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRecordingLine, readRecording, type RecordingLineIssue } from '../../src/recording/index.js';
 import { readRecordingLines } from '../../src/recording/recording-io.js';
 import { recordingLineCheck } from '../../src/recording/line-check.js';
+import { compileLineCheck } from '../../src/recording/line-check-ajv.js';
+import { lineCheckSchema } from '../../src/recording/line-check-schema.js';
 import { recordingLineSchema } from '../../src/recording/recording-schema.js';
 import { seededRandom } from '../../src/backtest/tune/seeded-random.js';
 import { syntheticRecording } from '../backtest/recording-fixtures.js';
@@ -94,9 +96,11 @@ describe('the recording reader', () => {
     expect(streamed).toEqual(slow.good);
   });
 
-  it("gives zod's verdict on every line: nullable fields, refined amounts, wrong types", () => {
-    const check = recordingLineCheck();
-    if (!check) throw new Error('no compiled check');
+  it("gives zod's verdict on every line: nullable fields, refined amounts, wrong types (the written check and Ajv's at run time)", () => {
+    const written = recordingLineCheck();
+    const prepared = lineCheckSchema();
+    if (!written || !prepared) throw new Error('no compiled check');
+    const compiled = compileLineCheck(prepared);
     type Line = Record<string, Record<string, unknown>>;
     // Fields zod reads as nullable (merged into one JSON Schema type list) or refines (amounts).
     const edits: Array<(line: Line) => void> = [
@@ -129,7 +133,8 @@ describe('the recording reader', () => {
       edits[index % edits.length]?.(copy);
       for (const json of [copy, mutate(copy, random)]) {
         const zod = recordingLineSchema.safeParse(json).success;
-        expect(check(json), JSON.stringify(json)).toBe(zod);
+        expect(written(json), JSON.stringify(json)).toBe(zod);
+        expect(compiled(json), JSON.stringify(json)).toBe(zod);
         if (!zod) refused += 1;
       }
     }
