@@ -10,7 +10,7 @@ import { riskLimitsSchema } from '../risk/index.js';
 import { ConfigurationError } from '../domain/index.js';
 import { serviceSectionSchema } from '../service/service-config.js';
 import { ledgerSectionSchema } from '../ops/loss-rates-config.js';
-import { notificationsSchema } from '../ops/notifier.js';
+import { notificationsSchema } from '../ops/notifications-config.js';
 import { OPS_ENV_HELP, operatorConfigSchema } from '../operator/operator-config.js';
 import { DEFAULT_SYNCHRONOUS, SYNCHRONOUS_LEVELS } from '../store/synchronous.js';
 import { DEFAULT_WARN_AFTER_REFUSALS, DEFAULT_WARN_WINDOW_MS } from '../webhook/refusal-warning.js';

@@ -22,7 +22,7 @@ import { HotReloader, type ActiveConfig } from './hot-reload.js';
 import { idleCashSchedule, IdleCashWatch } from './idle-cash-alert.js';
 import type { LendbotMetrics } from './metrics.js';
 import { NotificationWatcher, type NotificationSink } from './notification-watcher.js';
-import type { NotificationsConfig } from './notifier.js';
+import type { NotificationsConfig } from './notifications-config.js';
 import type { DecisionFeed } from './instrument.js';
 import type { MetricsScrape, OpsApp } from './ops-routes.js';
 import type { ServiceDegraded } from './service-health.js';

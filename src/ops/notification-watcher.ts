@@ -9,7 +9,8 @@
  */
 import type { Clock } from '../clock/clock.js';
 import { isoFromMs, utcDayBounds, type Store } from '../store/index.js';
-import type { NotificationEvent, SendResult } from './notifier.js';
+import type { SendResult } from './notifier.js';
+import type { NotificationEvent } from './notifications-config.js';
 import { notifyFlaggedPayments } from './payment-notifications.js';
 import { notifyProposals } from './proposal-notifications.js';
 import type { StatusReport } from './status-report.js';

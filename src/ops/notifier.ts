@@ -7,67 +7,13 @@
  * the daemon.
  */
 import got, { HTTPError, RequestError } from 'got';
-import { z } from 'zod';
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import { jsonFormat } from './notification-formats/json.js';
-import { NOTIFICATION_FORMATS, type NotificationFormat } from './notification-formats/notification-format.js';
+import type { NotificationFormat } from './notification-formats/notification-format.js';
 import { describeNotification } from './notification-formats/notification-message.js';
 import { notificationTarget } from './notification-formats/notification-target.js';
-import { DEFAULT_TELEGRAM_API_URL } from './notification-formats/telegram.js';
-import { DIGEST_PERIODS } from './digest/digest-sender.js';
-import { telegramCommandsSchema } from './telegram-commands/telegram-commands-config.js';
-
-export const NOTIFICATION_EVENTS = [
-  'offer_placed',
-  'offer_proposed',
-  'offer_funded',
-  'loan_late',
-  'loan_defaulted',
-  'payment_late',
-  'payment_missed',
-  'daily_summary',
-  'digest',
-  'daemon_error',
-  'budget_nearly_spent',
-  'service_degraded',
-  'protection_paused',
-  'protection_lifted',
-  'calibration_drift',
-  'webhooks_silent',
-  'webhooks_refused',
-  'idle_cash',
-] as const;
-export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
-
-/** The `notifications:` config section (every event on unless set to false). */
-export const notificationsSchema = z.strictObject({
-  format: z
-    .enum(NOTIFICATION_FORMATS)
-    .default('json')
-    .describe(
-      'json: the generic document; slack, discord: that webhook (LENDBOT_NOTIFY_URL); telegram: LENDBOT_TELEGRAM_BOT_TOKEN and LENDBOT_TELEGRAM_CHAT_ID',
-    ),
-  url: z.url().optional().describe('where to POST; LENDBOT_NOTIFY_URL overrides (it may hold a token)'),
-  telegram_api_url: z
-    .url()
-    .default(DEFAULT_TELEGRAM_API_URL)
-    .describe("the Telegram Bot API's address (a Local Bot API Server, or a test's)"),
-  events: z.partialRecord(z.enum(NOTIFICATION_EVENTS), z.boolean()).default({}).describe('false turns an event off'),
-  retries: z.number().int().min(0).max(10).default(3),
-  timeout_ms: z.number().int().positive().default(5000),
-  budget_warning_share: z.number().min(0).max(1).default(0.8).describe('share of a data budget that triggers budget_nearly_spent'),
-  digest: z
-    .enum(DIGEST_PERIODS)
-    .default('off')
-    .describe(
-      "day or week: a digest of the last complete period of the run's clock (net earned, interest, losses, idle cash, next month's inflow, offers made and won)",
-    ),
-  telegram_commands: telegramCommandsSchema
-    .optional()
-    .describe('answer /status, /profit, /pause, /resume, /approve and /reject from allowed Telegram chats (format: telegram)'),
-});
-export type NotificationsConfig = z.infer<typeof notificationsSchema>;
+import { notificationsSchema, type NotificationEvent, type NotificationsConfig } from './notifications-config.js';
 
 export type SendResult = 'sent' | 'disabled' | 'failed';
 

@@ -4,7 +4,7 @@
 // buying; status and the budget warnings show each strategy's spend.
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { NotificationEvent } from '../../src/ops/notifier.js';
+import type { NotificationEvent } from '../../src/ops/notifications-config.js';
 import { NotificationWatcher } from '../../src/ops/notification-watcher.js';
 import { buildStatusReport } from '../../src/ops/status-report.js';
 import { formatStatusText, statusJson } from '../../src/ops/status-text.js';

@@ -6,7 +6,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock/clock.js';
-import { NOTIFICATION_EVENTS, notifierFromConfig, notificationsSchema, type NotificationEvent } from '../../src/ops/notifier.js';
+import { notifierFromConfig } from '../../src/ops/notifier.js';
+import { NOTIFICATION_EVENTS, notificationsSchema, type NotificationEvent } from '../../src/ops/notifications-config.js';
 import { captureLog } from '../log/log-capture.js';
 import { startNotificationReceiver } from './notification-receiver.js';
 import {

@@ -16,7 +16,7 @@ import { daemonConfigSchema } from '../../src/daemon/daemon-config.js';
 import { freePort } from '../../src/daemon/free-port.js';
 import { approveProposal, rejectProposal } from '../../src/operator/proposals/decide-proposal.js';
 import { storeDigestFigures } from '../../src/ops/digest/digest-figures.js';
-import { notificationsSchema } from '../../src/ops/notifier.js';
+import { notificationsSchema } from '../../src/ops/notifications-config.js';
 import { Protections, protectionSettingsSchema, storedPause } from '../../src/ops/protections/index.js';
 import { buildStatusReport } from '../../src/ops/status-report.js';
 import { TELEGRAM_OFFSET_KEY, type TelegramCommandPoller } from '../../src/ops/telegram-commands/telegram-command-poller.js';

@@ -10,7 +10,8 @@
 import type { Clock } from '../../clock/clock.js';
 import type { StateRepository } from '../../store/index.js';
 import { isoFromMs, utcDayBounds } from '../../store/sql-values.js';
-import type { NotificationEvent, SendResult } from '../notifier.js';
+import type { SendResult } from '../notifier.js';
+import type { NotificationEvent } from '../notifications-config.js';
 import type { DigestFiguresProvider, DigestPeriod } from './digest-figures.js';
 import { DAY_MS } from '../../clock/time-constants.js';
 

@@ -20,7 +20,7 @@ import type { Clock } from '../../clock/clock.js';
 import type { Logger } from '../../log/logger.js';
 import type { ProtectionSettings } from '../../risk/index.js';
 import { isoFromMs, type Store } from '../../store/index.js';
-import type { NotificationEvent } from '../notifier.js';
+import type { NotificationEvent } from '../notifications-config.js';
 import { isAccountRefusal, RefusalWindow } from './account-refusals.js';
 import { bookTrigger } from './book-protections.js';
 import { CALIBRATION_PAUSED_BAD_KEY, newBadLoans, updateCalibrationDrift } from './calibration-drift.js';

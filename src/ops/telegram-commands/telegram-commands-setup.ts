@@ -10,7 +10,7 @@ import { ConfigurationError } from '../../domain/index.js';
 import type { StateRepository } from '../../store/index.js';
 import { telegramEnvSchema } from '../notification-formats/notification-target.js';
 import { DEFAULT_TELEGRAM_API_URL } from '../notification-formats/telegram.js';
-import type { NotificationsConfig } from '../notifier.js';
+import type { NotificationsConfig } from '../notifications-config.js';
 import { TelegramBotApi } from './telegram-bot-api.js';
 import { TelegramCommandPoller } from './telegram-command-poller.js';
 import type { CommandActions } from './telegram-command-replies.js';
