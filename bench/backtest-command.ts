@@ -9,6 +9,12 @@
  * Each round runs both, alternately; the CPU time (user + system of the process and its threads,
  * from /proc) and the wall time of each are kept, and the medians printed with the ratio the
  * issue states: floor CPU / lendbot CPU (goal >= 0.5, i.e. lendbot at most 2x the floor).
+ * Two more processes each round say where the rest goes, side by side:
+ *   keep:     the floor, keeping every parsed line in an array (what any replay that reads the
+ *             recording once and passes over it several times holds: draws, calibration, worlds);
+ *   start-up: the same lendbot command on the recording's first 100 lines (its fixed cost).
+ * start-up + keep is what an in-memory backtest costs before it decides anything; the bound
+ * printed, floor / (start-up + keep), is the best ratio such a design can reach.
  *
  * Run: node --import tsx bench/backtest-command.ts [--requests N] [--source sandbox|synthetic]
  *        [--runs N] [--root DIR] [--profile DIR] [-- extra backtest options]
@@ -23,7 +29,7 @@
  * Like `npm start`, it first compiles dist/ when it is out of date, so the compiled code runs.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,6 +103,19 @@ const { createInterface } = require('node:readline');
 })();
 `;
 
+/** The floor that keeps what it parsed: every line's JSON held to the end, as a replay holds it. */
+const FLOOR_KEEP = `
+const { createReadStream } = require('node:fs');
+const { createInterface } = require('node:readline');
+(async () => {
+  const kept = [];
+  for await (const line of createInterface({ input: createReadStream(process.argv[1]), crlfDelay: Infinity })) {
+    if (line !== '') kept.push(JSON.parse(line));
+  }
+  if (kept.length === 0) process.exit(1);
+})();
+`;
+
 interface Run {
   wallMs: number;
   cpuMs: number;
@@ -129,17 +148,25 @@ const command = [
   ...args.extra,
 ];
 console.log(`root ${args.root}; recording ${file}; ${args.runs} rounds\nlendbot: node ${command.join(' ')}`);
+// The start-up run: the same command on the first 100 lines.
+const head = join(tmpdir(), 'lendbot-bench-recordings', `head-100-of-${args.source}-${args.requests}.jsonl`);
+writeFileSync(head, `${readFileSync(file, 'utf8').split('\n').slice(0, 100).join('\n')}\n`);
+const startupCommand = command.map((part) => (part === file ? head : part));
 // One untimed run of each warms the file cache, as a user's second command would find it.
 timed('floor', ['-e', FLOOR, file], args.root);
 timed('lendbot', command, args.root);
 const floors: Run[] = [];
 const lendbots: Run[] = [];
+const keeps: Run[] = [];
+const startups: Run[] = [];
 for (let round = 0; round < args.runs; round += 1) {
   floors.push(timed('floor', ['-e', FLOOR, file], args.root));
   lendbots.push(timed('lendbot', command, args.root));
-  const [floor, lendbot] = [floors.at(-1) as Run, lendbots.at(-1) as Run];
+  keeps.push(timed('keep', ['-e', FLOOR_KEEP, file], args.root));
+  startups.push(timed('start-up', startupCommand, args.root));
+  const [floor, lendbot, keep, startup] = [floors, lendbots, keeps, startups].map((runs) => runs.at(-1) as Run) as [Run, Run, Run, Run];
   console.log(
-    `round ${round + 1}: floor CPU ${floor.cpuMs} ms (wall ${floor.wallMs.toFixed(0)}), lendbot CPU ${lendbot.cpuMs} ms (wall ${lendbot.wallMs.toFixed(0)}): ${(floor.cpuMs / lendbot.cpuMs).toFixed(2)} of the floor`,
+    `round ${round + 1}: floor CPU ${floor.cpuMs} ms (wall ${floor.wallMs.toFixed(0)}), lendbot CPU ${lendbot.cpuMs} ms (wall ${lendbot.wallMs.toFixed(0)}): ${(floor.cpuMs / lendbot.cpuMs).toFixed(2)} of the floor; keep ${keep.cpuMs} ms, start-up ${startup.cpuMs} ms`,
   );
 }
 const cpu = { floor: median(floors.map((r) => r.cpuMs)), lendbot: median(lendbots.map((r) => r.cpuMs)) };
@@ -149,6 +176,13 @@ console.log(
 );
 console.log(
   `             floor wall ${wall.floor.toFixed(0)} ms, lendbot wall ${wall.lendbot.toFixed(0)} ms: ${(wall.floor / wall.lendbot).toFixed(2)} by wall time`,
+);
+const keep = median(keeps.map((r) => r.cpuMs));
+const startup = median(startups.map((r) => r.cpuMs));
+console.log(
+  `where it goes: keep (floor + holding every parsed line) CPU ${keep} ms; start-up (the command on 100 lines) CPU ${startup} ms;\n` +
+    `             an in-memory backtest costs start-up + keep = ${startup + keep} ms before deciding anything: at best ${(cpu.floor / (startup + keep)).toFixed(2)} of the floor;\n` +
+    `             lendbot's own work beyond that: ${cpu.lendbot - startup - keep} ms (checking, preparing, replay, calibration, report)`,
 );
 if (args.profile !== undefined) {
   timed('lendbot --cpu-prof', ['--cpu-prof', '--cpu-prof-dir', args.profile, ...command], args.root);
