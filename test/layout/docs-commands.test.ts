@@ -1,7 +1,8 @@
 /**
  * Every `lendbot ...` command the README, CONTRIBUTING and docs/ show (in code blocks and inline
  * code) names commands that exist and options those commands take, so a reader who copies one
- * never meets "unknown option". Checked against the program itself (buildProgram), not a list.
+ * never meets "unknown option". Checked against the program itself (buildProgram), not a list;
+ * and every `npm run` script they name is in package.json.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
@@ -82,5 +83,14 @@ describe('lendbot commands shown in the docs', () => {
     }
     expect(checked).toBeGreaterThan(100);
     expect([...new Set(wrong)]).toEqual([]);
+  });
+
+  it('run npm scripts that package.json has', () => {
+    const scripts = Object.keys((JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts);
+    const named = pages.flatMap((page) =>
+      [...readFileSync(`${root}${page}`, 'utf8').matchAll(/\bnpm run ([\w:-]+)/g)].map((match) => ({ page, script: match[1] ?? '' })),
+    );
+    expect(named.length).toBeGreaterThan(5);
+    expect(named.filter(({ script }) => !scripts.includes(script))).toEqual([]);
   });
 });
