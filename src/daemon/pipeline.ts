@@ -13,7 +13,7 @@
  * - Between the webhook and the make_offer POST only what guards money is written: priced
  *   purchases and the offer intent. The request's raw JSON and free purchases (the banking data,
  *   redacted) follow the POST, then the decision row.
- * - A request whose data could not be fetched is not decided now ('deferred'): it waits its own
+ * - A request whose data could not be fetched (request-fetching.ts) is not decided now ('deferred'): it waits its own
  *   back-off (request-retries.ts) and the caller goes on with the next request. When the failure
  *   is the request's own (an answer that cannot be read), the last of a bounded number of tries
  *   decides without that data; an outage of the service never makes a request decided blind.
@@ -21,22 +21,14 @@
 import type { MarketFates } from './market-fates.js';
 import type { Clock } from '../clock/clock.js';
 import { placementReason, reasonText, type DecisionReason } from '../domain/decision-reason.js';
-import {
-  decideAsync,
-  type CompiledStrategy,
-  type DataSource,
-  type DecideOutcome,
-  type Fetched,
-  type SpendLedger,
-} from '../engine/index.js';
+import { decideAsync, type CompiledStrategy, type DataSource, type DecideOutcome, type SpendLedger } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
-import { snapshotFromStore, type GuardRefusalCode, type RiskLimits } from '../risk/index.js';
+import type { GuardRefusalCode, RiskLimits } from '../risk/index.js';
 import { type LoanRequest, type PlaceOutcome, parseCents } from '../domain/index.js';
 import type { DecisionAction, RequestSource, Store } from '../store/index.js';
 import type { BalanceTracker } from './balance-tracker.js';
 import { DeferredPurchases } from './deferred-purchases.js';
 import { DEFAULT_REQUEST_RETRY, RequestRetries, type RequestRetrySettings } from './request-retries.js';
-import { isRequestOwnFailure } from './service-data.js';
 import type { Protections } from '../ops/protections/index.js';
 import type { OfferPlacer } from './offer-placer.js';
 import { RequestGuard } from './request-guard.js';
@@ -45,8 +37,10 @@ import { decideShadows } from './shadow-decide.js';
 import { databaseOf } from '../store/index.js';
 import { createShadowDecisionsRepository, type ShadowDecisionsRepository } from '../store/shadow-decisions-repository.js';
 import { createShadowSplitRepository, type ShadowSplitRepository } from '../store/shadow-split-repository.js';
-import { armOf } from '../risk/arm-share-rule.js';
 import { RecentDemand, type CashPosition } from '../engine/pricing/cash-hurdle.js';
+import { IdleUpkeep } from './idle-upkeep.js';
+import { errorCode, fetchingFor, type DataFailure } from './request-fetching.js';
+import { RequestStrategies } from './request-strategies.js';
 
 export interface PipelineDeps {
   store: Store;
@@ -76,8 +70,6 @@ export interface PipelineDeps {
   marketFates?: MarketFates | undefined;
 }
 
-const IDLE_CHECKPOINT_MS = 1_000;
-
 /** Why a request was not decided now, and when it may be tried again. */
 export interface Deferral {
   /** The failure is the request's own (counted toward its tries), not an outage of the service. */
@@ -104,45 +96,25 @@ export interface PipelineResult {
   placement?: PlaceOutcome['kind'] | undefined;
 }
 
-/** A data fetch of the request being decided that failed. */
-interface DataFailure {
-  error: unknown;
-  own: boolean;
-  /** banking_data, borrower_history or the provider's name. */
-  what: string;
-}
-
-interface FetchingForRequest {
-  data: DataSource<false>;
-  /** The failure the decide step was stopped by, if one was. */
-  failure: () => DataFailure | undefined;
-  /** Reasons for data given up on (the request's last try). */
-  givenUp: DecisionReason[];
-}
-
-function errorCode(error: unknown): string {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' ? code : 'ERROR';
-}
-
 /** Hears every request the pipeline decided (not those decided before): metrics, notifications. */
 export type DecisionListener = (request: LoanRequest, source: RequestSource, result: PipelineResult) => void;
 
 export class Pipeline {
   private readonly queue = new SerialQueue();
   private readonly listeners: DecisionListener[] = [];
-  private idleTimer: NodeJS.Timeout | undefined;
   private readonly retries: RequestRetries;
+  private readonly roles: RequestStrategies;
+  private readonly upkeep: IdleUpkeep;
   private intakeStopped = false;
   private shadowBook: ShadowDecisionsRepository | undefined;
   private splitBook: ShadowSplitRepository | undefined;
   /** Expected demand for cash (offered-on totals × modelled take-up), for strategies whose hurdle follows cash. */
   private readonly demand = new RecentDemand();
-  /** The split last warned about as not running (its arms not both live), so it is said once. */
-  private splitWarned: string | undefined;
 
   constructor(private readonly deps: PipelineDeps) {
     this.retries = new RequestRetries(deps.retryClock ?? deps.clock, deps.retry ?? DEFAULT_REQUEST_RETRY);
+    this.roles = new RequestStrategies(deps);
+    this.upkeep = new IdleUpkeep({ ...deps, inFlight: () => this.queue.size, checkpointAfterMs: deps.idleCheckpointMs });
   }
 
   /** When a request whose data failed may be tried again, while it waits (the inbox skips it until then). */
@@ -157,15 +129,12 @@ export class Pipeline {
 
   /** Sends one request through the pipeline, after the requests queued before it. */
   process(request: LoanRequest, source: RequestSource): Promise<PipelineResult> {
-    clearTimeout(this.idleTimer);
+    this.upkeep.requestArrived();
     return this.queue.run(async () => {
       try {
         return await this.run(request, source);
       } finally {
-        if (this.queue.size === 1) {
-          this.prepareGuardFiguresWhenIdle();
-          this.checkpointWhenIdle();
-        }
+        if (this.queue.size === 1) this.upkeep.pipelineEmptied();
       }
     });
   }
@@ -215,28 +184,13 @@ export class Pipeline {
       }
     };
 
-    const active = this.deps.strategies();
-    const split = this.deps.limits().split;
-    // A live split: the request's arm decides, the other arm's strategy sits this one out.
-    const arm =
-      split !== undefined && split.strategies.every((name) => active.some((strategy) => strategy.name === name && strategy.shadow !== true))
-        ? armOf(request.id, split)
-        : undefined;
-    const otherArm = split === undefined || arm === undefined ? undefined : split.strategies[1 - arm];
-    if (split !== undefined && arm === undefined) this.warnSplitIdle(split.strategies);
-    const strategies = active.filter((strategy) => strategy.shadow !== true && strategy.name !== otherArm);
-    if (strategies.length === 0) {
-      throw new Error(
-        'every active strategy is marked shadow: true; at least one must decide live (docs/strategies.md, "Shadow and split")',
-      );
-    }
-    const shadows = active.filter((strategy) => strategy.shadow === true);
+    const { live: strategies, shadows, splitArm } = this.roles.forRequest(request.id);
     const purchases = new DeferredPurchases(this.deps.spend);
     const cash = strategies.some((strategy) => strategy.followsCash === true) ? await this.cashPosition(clock.now()) : undefined;
     const context = { strategies, nowMs: clock.now(), ledger: purchases, cash, learning: this.deps.marketFates?.learning };
     let outcome: DecideOutcome;
     let placement: PlaceOutcome | undefined;
-    const fetching = this.fetchingFor(request, timed);
+    const fetching = fetchingFor(request, this.deps.data, this.retries, timed);
     const requestGuard = new RequestGuard(
       {
         store,
@@ -248,7 +202,7 @@ export class Pipeline {
         splitBook: () => this.splitBookOf(),
       },
       request,
-      split !== undefined && arm !== undefined ? { split, arm } : undefined,
+      splitArm,
     );
     try {
       outcome = await timed('decide', () => decideAsync(request, context, fetching.data, (question) => requestGuard.check(question)));
@@ -349,17 +303,6 @@ export class Pipeline {
     return this.demand.position(nowMs, balanceCents - reservedCents - limits.minCashReserveCents);
   }
 
-  /** A split whose arms are not both live strategies does not run: said once a configuration. */
-  private warnSplitIdle(arms: readonly string[]): void {
-    const key = arms.join(',');
-    if (this.splitWarned === key) return;
-    this.splitWarned = key;
-    this.deps.log.warn(
-      { split: arms },
-      'risk.split names strategies that are not both active and live; requests are decided without the split',
-    );
-  }
-
   /**
    * The challengers' would-be offers on the request just decided, on the data it bought. After
    * the live decision is recorded, so nothing of theirs is on the way to the offer; a failure
@@ -373,77 +316,6 @@ export class Pipeline {
     } catch (error) {
       this.deps.log.warn({ err: error, loanRequestId: request.id }, 'shadow decisions not recorded');
     }
-  }
-
-  /**
-   * Once no request waits, brings the guard's store figures up to date with the writes of the
-   * request just decided (the open-offer book takes them in and keeps its answers: src/store/
-   * open-offer-book.ts), so the next request's guard finds them ready instead of counting them on
-   * its way to the offer. Nothing is kept from here but the book's own state: the guard still
-   * asks the store afresh, and the book answers from what it holds only while nothing changed.
-   */
-  private prepareGuardFiguresWhenIdle(): void {
-    setImmediate(() => {
-      if (this.queue.size > 0) return;
-      const { store, clock, dryRun, log } = this.deps;
-      try {
-        snapshotFromStore(store, 0, clock.now(), this.deps.limits(), { dryRun });
-      } catch (error) {
-        // Only preparation: the next guard counts for itself.
-        log.debug({ err: error }, 'guard figures not prepared');
-      }
-    });
-  }
-
-  /**
-   * Checkpoints the store once no request came for a while: a checkpoint fsyncs, and done by a
-   * commit on the way to an offer it would delay that offer (src/store/database.ts).
-   */
-  private checkpointWhenIdle(): void {
-    clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => {
-      if (this.queue.size > 0) return;
-      try {
-        this.deps.store.checkpoint();
-      } catch (error) {
-        // The next idle moment (or SQLite's own backstop) tries again.
-        this.deps.log.warn({ err: error }, 'WAL checkpoint failed');
-      }
-    }, this.deps.idleCheckpointMs ?? IDLE_CHECKPOINT_MS);
-    this.idleTimer.unref();
-  }
-
-  /**
-   * The data source for one request, each fetch timed as 'enrich'. A failed fetch is noted (the
-   * decide step throws it, and run() defers the request); on the request's last try, a failure
-   * of its own is answered as "not had" instead, and its reason is kept for the decision.
-   */
-  private fetchingFor(request: LoanRequest, timed: <T>(step: string, work: () => Promise<T> | T) => Promise<T>): FetchingForRequest {
-    const { data } = this.deps;
-    const lastTry = this.retries.lastTry(request.id);
-    const givenUp: DecisionReason[] = [];
-    let failure: DataFailure | undefined;
-    const watch = async <T>(what: string, fetch: () => Promise<Fetched<T>>): Promise<Fetched<T>> => {
-      const answer = await timed('enrich', fetch);
-      if (answer.ok || answer.outage === undefined) return answer;
-      const own = isRequestOwnFailure(answer.outage);
-      if (own && lastTry) {
-        const tries = (this.retries.history(request.id)?.own ?? 0) + 1;
-        givenUp.push({ code: 'data_unreadable', what, tries: String(tries), errorCode: errorCode(answer.outage) });
-        return { ok: false, detail: answer.detail, ...(answer.billed === undefined ? {} : { billed: answer.billed }) };
-      }
-      failure = { error: answer.outage, own, what };
-      return answer;
-    };
-    return {
-      data: {
-        bankingData: (req) => watch('banking_data', () => data.bankingData(req)),
-        borrowerHistory: (req) => watch('borrower_history', () => data.borrowerHistory(req)),
-        providerResult: (req, provider) => watch(provider, () => data.providerResult(req, provider)),
-      },
-      failure: () => failure,
-      givenUp,
-    };
   }
 
   /** A request whose data failed: it waits its back-off and is decided on a later try. */
