@@ -4,21 +4,15 @@
  * never meets "unknown option". Checked against the program itself (buildProgram), not a list;
  * and every `npm run` script they name is in package.json.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { DOC_PAGES, ROOT } from './doc-pages.js';
 import { buildProgram } from '../../src/cli/program.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const pages = [
-  'README.md',
-  'CONTRIBUTING.md',
-  ...readdirSync(`${root}docs`)
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name}`),
-];
+const root = ROOT;
+const pages = DOC_PAGES;
 
 /** The code of a Markdown page: each line of its fenced blocks and each inline code span. */
 function codeOf(text: string): string[] {

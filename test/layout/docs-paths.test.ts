@@ -4,18 +4,12 @@
  * path must exist, so a moved file cannot leave a reader with a command that fails.
  * contributing.test.ts checks CONTRIBUTING's map in more detail.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { DOC_PAGES, ROOT } from './doc-pages.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const pages = [
-  'README.md',
-  'CONTRIBUTING.md',
-  ...readdirSync(`${root}docs`)
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name}`),
-];
+const root = ROOT;
+const pages = DOC_PAGES;
 
 /** A path inside the repository's own folders, with a file extension: src/a/b.ts, bench/x.ts, .ci/run excluded (no extension). */
 const PATH = /(?<![\w./-])((?:src|test|bench|scripts|schema|docs|\.ci)\/[\w./-]*\w\.(?:ts|js|mjs|md|json|sh))\b/g;
