@@ -46,7 +46,8 @@ export interface SandboxControl {
   acceptOffer(offerId: number): Offer;
   rejectOffer(offerId: number): Offer;
   /** Subscribes a URL to webhooks; the secret signs every event's JWT. */
-  subscribe(url: string, email: string): { id: number; secret: string };
+  /** `active: false`: paused until reactivated (see WebhookSender.subscribe). */
+  subscribe(url: string, email: string, options?: { active?: boolean }): { id: number; secret: string };
   reactivate(id: number): void;
   webhooks(): { subscriptions: readonly WebhookSubscription[]; deliveries: readonly WebhookDelivery[] };
   /** Resolves once every webhook attempt under way has finished. */
@@ -106,9 +107,9 @@ export function createControl(runtime: SandboxRuntime, webhookSecret: string): S
       runtime.sync();
       return unwrap(market.rejectOffer(offerId));
     },
-    subscribe(url, email) {
+    subscribe(url, email, options) {
       try {
-        return { id: runtime.webhooks.subscribe(url, email).id, secret: webhookSecret };
+        return { id: runtime.webhooks.subscribe(url, email, options).id, secret: webhookSecret };
       } catch (error) {
         throw new SandboxControlError(error instanceof Error ? error.message : String(error), 400);
       }

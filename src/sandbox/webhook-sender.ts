@@ -79,8 +79,12 @@ export class WebhookSender {
     this.key = new TextEncoder().encode(options.secret);
   }
 
-  /** Subscribes a URL; throws a RangeError with a user-facing text on a bad URL or e-mail. */
-  subscribe(url: string, email: string): WebhookSubscription {
+  /**
+   * Subscribes a URL; throws a RangeError with a user-facing text on a bad URL or e-mail.
+   * `active: false` subscribes it paused, sent nothing until reactivated (the embedded sandbox
+   * subscribes the daemon before its listener is up).
+   */
+  subscribe(url: string, email: string, options: { active?: boolean } = {}): WebhookSubscription {
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -93,9 +97,9 @@ export class WebhookSender {
       id: this.subscriptions.length + 1,
       url,
       email,
-      active: true,
+      active: options.active ?? true,
       createdMs: this.options.clock.now(),
-      deactivatedMs: null,
+      deactivatedMs: options.active === false ? this.options.clock.now() : null,
     };
     this.subscriptions.push(subscription);
     return subscription;

@@ -56,6 +56,37 @@ describe('the embedded sandbox in its own process', () => {
   });
 });
 
+describe('the embedded sandbox’s webhooks to the daemon', () => {
+  type Webhooks = { subscriptions: Array<{ active: boolean }>; deliveries: unknown[] };
+  const webhooksOf = async (url: string): Promise<Webhooks> => (await (await fetch(`${url}/_sandbox/webhooks`)).json()) as Webhooks;
+
+  it('wait until the daemon says it listens: nothing is sent (nor fails) before', { timeout: 60_000 }, async () => {
+    // Nobody listens on the webhook port: any delivery would fail and be retried with a warning.
+    const config = daemonConfigSchema.parse({ webhook: { port: 0 }, ops: { port: 0 }, log_level: 'silent' });
+    const sandbox = await startEmbeddedSandbox(config, silentLogger);
+    try {
+      // A day of market a second: a second and a half makes dozens of loan requests.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const page = await sandbox.client.listLoanRequests();
+      expect((page.items ?? []).length).toBeGreaterThan(0);
+      const paused = await webhooksOf(sandbox.url);
+      expect(paused.subscriptions.map((s) => s.active)).toEqual([false]);
+      expect(paused.deliveries).toEqual([]);
+
+      sandbox.daemonListening();
+      const deadline = Date.now() + 20_000;
+      let sent = paused;
+      while (sent.deliveries.length === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        sent = await webhooksOf(sandbox.url);
+      }
+      expect(sent.deliveries.length).toBeGreaterThan(0);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
 describe('the daemon’s copy of the sandbox clock', () => {
   it('agrees with the sandbox’s own clock to the millisecond, and follows jumps', () => {
     const speed = 86_400;

@@ -15,7 +15,7 @@ import { createMarketplaceClient, DEFAULT_RETRY, type MarketplaceClient } from '
 import { DEFAULT_SHAPE_NAME, MARKET_SHAPES } from '../../../sandbox/shapes/index.js';
 import type { DaemonConfigFile } from '../../../daemon/daemon-config.js';
 import { freePort } from '../../../daemon/free-port.js';
-import { MirrorClock, type FromSandbox, type SandboxStart } from './sandbox-messages.js';
+import { MirrorClock, type FromSandbox, type SandboxStart, type ToSandbox } from './sandbox-messages.js';
 
 export interface EmbeddedSandbox {
   url: string;
@@ -27,6 +27,8 @@ export interface EmbeddedSandbox {
   webhookSecret: string;
   /** The sandbox's process id. */
   pid: number;
+  /** Tells the sandbox the daemon's webhook listener is up: its webhooks start (they are paused till then). */
+  daemonListening(): void;
   close(): Promise<void>;
 }
 
@@ -105,6 +107,9 @@ export async function startEmbeddedSandbox(
     webhookUrl,
     webhookSecret: ready.webhookSecret,
     pid: child.pid ?? 0,
+    daemonListening() {
+      if (!closing && child.connected) child.send({ type: 'listening' } satisfies ToSandbox);
+    },
     async close() {
       closing = true;
       client.close();

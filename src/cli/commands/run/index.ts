@@ -44,13 +44,14 @@ export function registerRunCommand(program: Command, io: CliIo): void {
       // The simulated marketplace only when asked: the daemon itself knows nothing of it.
       const run = sandboxAsked(options, io.env)
         ? await prepareSandboxRun(config, createLogger({ level: config.log_level }), io.env)
-        : { config, overrides: {} };
+        : { config, overrides: {}, started: () => undefined };
       const daemon = await createDaemon(run.config, io.env, { ...run.overrides, configFile: file });
       // Before a port is bound or a job runs: refused credentials or an unreachable marketplace
       // end here with one line (the error boundary's); the sandbox has nothing to check.
       await daemon.checkMarketplace();
       const stopped = installShutdown(daemon, { graceMs: 10_000, log: (line) => io.stderr.write(`${line}\n`) });
       await daemon.start();
+      run.started();
       await stopped;
     });
 }

@@ -24,7 +24,8 @@ export interface ClockReading {
   speed: number;
 }
 
-export type ToSandbox = SandboxStart | { type: 'close' };
+/** `listening`: the daemon's webhook listener is up, so the sandbox may start sending to it. */
+export type ToSandbox = SandboxStart | { type: 'listening' } | { type: 'close' };
 
 export type FromSandbox =
   | { type: 'ready'; url: string; apiKey: string; secretKey: string; webhookSecret: string; clock: ClockReading }

@@ -15,6 +15,8 @@ import { readClock, type FromSandbox, type SandboxStart, type ToSandbox } from '
 const CLOCK_CHECK_MS = 100;
 
 let handle: SandboxHandle | undefined;
+/** The daemon's subscription, paused until the daemon says it listens. */
+let subscriptionId: number | undefined;
 let closing = false;
 
 function send(message: FromSandbox, then?: () => void): void {
@@ -33,9 +35,11 @@ async function start(options: SandboxStart): Promise<void> {
     log,
   });
   handle.control.setBalance(options.initialBalanceCents);
-  // Subscribing before the daemon listens is fine: an event that finds nobody is retried, and
-  // the first poll lists every request anyway.
-  const subscription = handle.control.subscribe(options.webhookUrl, 'lendbot@sandbox.local');
+  // Subscribed before the daemon listens (it needs the secret to start), but paused until it
+  // says it listens: an event sent before would only fail and be retried, with a warning on a
+  // new user's first screen. The daemon's first poll lists the requests made meanwhile.
+  const subscription = handle.control.subscribe(options.webhookUrl, 'lendbot@sandbox.local', { active: false });
+  subscriptionId = subscription.id;
   const reading = readClock(handle.clock, options.speed);
   send({
     type: 'ready',
@@ -75,6 +79,10 @@ process.on('disconnect', () => void close());
 process.on('message', (message: ToSandbox) => {
   if (message.type === 'close') {
     void close();
+    return;
+  }
+  if (message.type === 'listening') {
+    if (subscriptionId !== undefined) handle?.control.reactivate(subscriptionId);
     return;
   }
   start(message).catch((error: unknown) => {

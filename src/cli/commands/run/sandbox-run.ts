@@ -16,7 +16,7 @@ export async function prepareSandboxRun(
   config: DaemonConfigFile,
   log: Logger,
   env: Readonly<Record<string, string | undefined>> = process.env,
-): Promise<{ config: DaemonConfigFile; overrides: DaemonOverrides }> {
+): Promise<{ config: DaemonConfigFile; overrides: DaemonOverrides; started: () => void }> {
   const defaults = daemonConfigSchema.parse({});
   // Decided before the sandbox starts, so a refusal leaves nothing running.
   const db = sandboxDatabase(config.db, defaults.db, log);
@@ -34,6 +34,8 @@ export async function prepareSandboxRun(
       afterStop: () => sandbox.close(),
       log,
     },
+    // Once the daemon listens, the sandbox's webhooks to it start.
+    started: () => sandbox.daemonListening(),
   };
 }
 
