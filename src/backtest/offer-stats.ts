@@ -5,6 +5,10 @@
  * default more than the requests it offered on and than the recording's population: the
  * adverse-selection ratio. Default rates use the recording's realised fate (realised-fate.ts),
  * the same for every strategy, with 95 % Wilson intervals and their sample sizes.
+ *
+ * This module keeps a bounded memo of each prepared recording's population default rate
+ * (MEMO_POPULATION_DEFAULT, weakly by recording): a property of the recording alone, asked once
+ * by every replay of it (each draw, sensitivity case and world of one backtest).
  */
 import type { BacktestDecision } from './backtest-result.js';
 import type { PreparedRecording } from './prepared-recording.js';
@@ -120,13 +124,20 @@ const emptyCounts = (): Counts => ({
   offeredFates: { defaults: 0, n: 0 },
 });
 
-/** The recording's population default rate (every request whose fate it knows). */
+/** The population default rate of each recording replayed (entries are never changed once prepared). */
+const MEMO_POPULATION_DEFAULT = new WeakMap<PreparedRecording, DefaultRate>();
+
+/** The recording's population default rate (every request whose fate it knows); a copy each call. */
 export function populationDefault(recording: PreparedRecording): DefaultRate {
+  const known = MEMO_POPULATION_DEFAULT.get(recording);
+  if (known !== undefined) return { ...known };
   const all = defaultCounts(
     recording.entries.map((entry) => entry.line),
     () => 'all',
   ).get('all');
-  return wilson(all?.defaults ?? 0, all?.n ?? 0);
+  const rate = wilson(all?.defaults ?? 0, all?.n ?? 0);
+  MEMO_POPULATION_DEFAULT.set(recording, rate);
+  return { ...rate };
 }
 
 /** Counts offers per strategy as the replay settles them. */
