@@ -1,18 +1,22 @@
 /**
  * An expected failure: bad input, a missing setting, a refusal by the service. The CLI prints
- * its message on one line and exits with `exitCode`; no stack trace, since it is not a bug.
+ * its message on one line and exits with its code's exit code (src/domain/error-codes.ts, the
+ * catalogue every AppError reads); no stack trace, since it is not a bug.
  */
-import { AppError } from '../domain/index.js';
+import { AppError, type ErrorCode } from '../domain/index.js';
+
+/** The catalogue's codes a UserError may carry. */
+export type UserErrorCode = Extract<ErrorCode, 'USER_INPUT' | 'USAGE' | 'NOT_HELD_OUT'>;
 
 export class UserError extends AppError {
   override readonly name = 'UserError';
   /**
-   * USAGE (exit code 2) for an option or argument the command cannot take; NOT_HELD_OUT (3) for a
-   * trained result held back because it did not hold across borrower worlds; USER_INPUT (1) otherwise.
+   * USAGE for an option or argument the command cannot take; NOT_HELD_OUT for a trained result
+   * held back because it did not hold across borrower worlds; USER_INPUT otherwise.
    */
-  readonly code: 'USER_INPUT' | 'USAGE' | 'NOT_HELD_OUT';
-  constructor(message: string, exitCode: 1 | 2 | 3 = 1) {
+  readonly code: UserErrorCode;
+  constructor(message: string, code: UserErrorCode = 'USER_INPUT') {
     super(message);
-    this.code = exitCode === 2 ? 'USAGE' : exitCode === 3 ? 'NOT_HELD_OUT' : 'USER_INPUT';
+    this.code = code;
   }
 }

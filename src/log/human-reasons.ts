@@ -3,14 +3,13 @@
  * for a person: `reasonWords` renders a typed reason ("not enough free cash: $299.50 free, the
  * offer needs $536.00") the way `reasonText` renders its machine text ("guard balance 1198.00 -
  * reserved 898.50 - reserve 0.00 < total 536.00"). Decisions keep their reasons as values
- * (stored beside the machine text since schema 14); only a JSON log line's text and a row written
- * before schema 14 are typed again, once, by storedReason (humanReason, skipReasonText below are
- * for those). A reason lendbot does not make itself (a plugin's own) is shown as it is.
+ * (stored beside the machine text since schema 14); a JSON log line's text and a row written
+ * before schema 14 are typed again, once, where they are read (terminal-lines.ts, the store's row
+ * reader). A reason lendbot does not make itself (a plugin's own) is shown as it is.
  */
 // The figures as people read them live in plain-figures.ts (shared with chat notifications);
 // re-exported here, where the terminal's readers look for them.
 import type { DecisionReason, GuardReason } from '../domain/decision-reason.js';
-import { storedReason } from '../domain/decision-reason-parse.js';
 import { dollars, percent, riskLevelName } from './plain-figures.js';
 export { dollars, percent, riskLevelName } from './plain-figures.js';
 
@@ -226,11 +225,6 @@ export function reasonWords(reason: DecisionReason): string {
   }
 }
 
-/** One stored reason text (a decisions row's) in plain words; the text itself when its form is not known. */
-export function humanReason(reason: string): string {
-  return reasonWords(storedReason(reason));
-}
-
 /**
  * Why a request was skipped, in plain words: the reason that decided it. The strategy's failed
  * filters all count (the first is said, the rest counted); otherwise the last reason decided,
@@ -250,9 +244,4 @@ export function skipReasonWords(reasons: readonly DecisionReason[]): string {
   const missingBefore = before !== undefined && (before.code === 'data_not_found' || before.code === 'data_unavailable');
   if (last.code === 'data_still_missing' && missingBefore) return reasonWords(before);
   return reasonWords(last);
-}
-
-/** skipReasonWords of a stored row's reason texts. */
-export function skipReasonText(reasons: readonly string[]): string {
-  return skipReasonWords(reasons.map(storedReason));
 }

@@ -5,7 +5,8 @@
  * is decided here; the pretty stream in logger.ts asks `terminalText` for each line.
  */
 import { storedReasons } from '../domain/decision-reason-parse.js';
-import { dollars, percent, reasonWords, riskLevelName, skipReasonText } from './human-reasons.js';
+import type { DecisionReason } from '../domain/decision-reason.js';
+import { dollars, percent, reasonWords, riskLevelName, skipReasonWords } from './human-reasons.js';
 
 /** A log record as pino wrote it (JSON, parsed). */
 export type LogRecord = Record<string, unknown>;
@@ -53,8 +54,9 @@ function requestId(record: LogRecord): string {
   return `#${String(record.loanRequestId ?? '?')}`;
 }
 
-function reasonsOf(record: LogRecord): string[] {
-  return Array.isArray(record.reasons) ? record.reasons.map(String) : [];
+/** A decision line's reasons as values: the JSON line holds their stored texts, read back here, once. */
+function reasonsOf(record: LogRecord): DecisionReason[] {
+  return Array.isArray(record.reasons) ? storedReasons(record.reasons.map(String)) : [];
 }
 
 /** `offer  #1234  $536.00 at 22.8 %  (balanced, risk low)`, and what became of it when not plain. */
@@ -67,10 +69,7 @@ function offerText(record: LogRecord): string {
     record.dryRun === true ? 'dry run' : undefined,
   ].filter((part) => part !== undefined);
   // An offer whose outcome is unknown, or that was already made, says so; a plain one needs no more.
-  // A JSON log line holds the reasons' stored texts: read back once, here.
-  const fate = storedReasons(reasonsOf(record)).find(
-    (reason) => reason.code === 'offer_outcome_unknown' || reason.code === 'offer_already_recorded',
-  );
+  const fate = reasonsOf(record).find((reason) => reason.code === 'offer_outcome_unknown' || reason.code === 'offer_already_recorded');
   const parts = [`offer  ${requestId(record)}  ${amount}${rate}`.trimEnd(), about.length > 0 ? `(${about.join(', ')})` : ''];
   if (fate !== undefined) parts.push(`· ${reasonWords(fate)}`);
   return parts.filter((part) => part !== '').join('  ');
@@ -78,7 +77,7 @@ function offerText(record: LogRecord): string {
 
 /** `skip   #1235  not enough free cash: $299.50 free, the offer needs $536.00`. */
 function skipText(record: LogRecord): string {
-  return `skip   ${requestId(record)}  ${skipReasonText(reasonsOf(record))}`;
+  return `skip   ${requestId(record)}  ${skipReasonWords(reasonsOf(record))}`;
 }
 
 function plural(count: number, word: string): string {

@@ -4,10 +4,11 @@
  * marketplace client's calls are wrapped on the instance the composition root built.
  */
 import type { Clock } from '../clock/clock.js';
-import { reasonText, type DecisionReason } from '../domain/decision-reason.js';
+import type { DecisionReason } from '../domain/decision-reason.js';
 import { ServiceError, type MarketplaceApi } from '../service/index.js';
 import type { RequestSource, Store } from '../store/index.js';
-import { reasonLabel, type LendbotMetrics, type OfferOutcome } from './metrics.js';
+import type { LendbotMetrics, OfferOutcome } from './metrics.js';
+import { reasonLabel } from './reason-label.js';
 
 /** What the metrics read of a decision (the daemon pipeline's result holds this and more). */
 export interface DecisionSeen {
@@ -43,9 +44,7 @@ export function decisionReasonLabel(result: DecisionSeen): string {
   if (result.guard !== undefined) return `guard ${result.guard}`;
   if (result.placement === 'refused') return 'service refused';
   if (result.placement !== undefined) return `offer ${result.placement}`;
-  const last = result.reasons.at(-1);
-  // The label is the reason's leading words as text: the same label values as before reasons were values.
-  return reasonLabel(last === undefined ? undefined : reasonText(last));
+  return reasonLabel(result.reasons.at(-1));
 }
 
 /** Counts requests, decisions and offers, and times webhook-to-offer, for every request decided. */

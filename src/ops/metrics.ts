@@ -140,19 +140,3 @@ function observeCalibration(
   }
   gauges.alert.set(status.alert === null ? 0 : 1);
 }
-
-/**
- * A decision's reason as a label of bounded cardinality: its leading words, up to the first
- * number, operator or colon ("guard balance 41.00 < total 520.00" → "guard balance").
- */
-export function reasonLabel(reason: string | undefined): string {
-  if (reason === undefined || reason.trim() === '') return 'none';
-  const words: string[] = [];
-  for (const word of reason.trim().split(/\s+/)) {
-    if (/\d/.test(word) || /^[^A-Za-z_]+$/.test(word)) break;
-    const bare = word.replace(/[:;,]+$/, '');
-    if (bare !== '') words.push(bare);
-    if (bare !== word || words.length === 3) break;
-  }
-  return words.length === 0 ? 'other' : words.join(' ');
-}

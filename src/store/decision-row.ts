@@ -33,6 +33,7 @@ export interface DecisionRow {
 /** The decision a row holds, its JSON columns parsed. */
 export function decisionFromRow(row: DecisionRow): StoredDecision {
   const reasons = parseJsonColumn<string[]>(row.reasons_json);
+  const previous: unknown = row.previous_json === null ? null : parseJsonColumn(row.previous_json);
   return {
     id: row.id,
     loanRequestId: row.loan_request_id,
@@ -51,8 +52,20 @@ export function decisionFromRow(row: DecisionRow): StoredDecision {
     guardCode: row.guard_code,
     placement: row.placement,
     source: row.source,
-    previous: row.previous_json === null ? null : parseJsonColumn(row.previous_json),
+    previous,
+    previousReasonValues: previousReasonValues(previous),
   };
+}
+
+/**
+ * The reasons of the strategies' decision an agent's replaced, as values. That decision is kept
+ * whole as JSON (a StoredDecision as it was written): with its `reasonValues` when stored after
+ * migration 14, else only its texts, read back here like a row of the same age.
+ */
+function previousReasonValues(previous: unknown): DecisionReason[] | null {
+  if (previous === null || typeof previous !== 'object' || !('reasons' in previous) || !Array.isArray(previous.reasons)) return null;
+  if ('reasonValues' in previous && Array.isArray(previous.reasonValues)) return previous.reasonValues as DecisionReason[];
+  return storedReasons(previous.reasons.map(String));
 }
 
 /**

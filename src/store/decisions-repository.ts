@@ -55,8 +55,10 @@ export interface StoredDecision {
   placement: string | null;
   /** Who decided: null for the strategies, `agent:NAME` for an agent through the connector. */
   source: string | null;
-  /** The strategies' decision an agent's replaced, when there was one. */
+  /** The strategies' decision an agent's replaced, when there was one (kept whole, as it was stored). */
   previous: unknown;
+  /** That replaced decision's reasons as values (null when there is none); see decision-row.ts. */
+  previousReasonValues: DecisionReason[] | null;
 }
 
 export interface DecisionQuery {
@@ -86,6 +88,11 @@ export interface DecisionsRepository {
   countByAction(range: { sinceMs: number; untilMs: number }): Record<DecisionAction, number>;
   /** One page of decisions, newest first, with each request's amount and risk level and its offer's state (decision-page.ts). */
   page(query: DecisionPageQuery): DecisionPage;
+}
+
+/** A replaced decision as previous_json keeps it: the row's own fields, not what its reader derives from them. */
+function keptWhole({ previousReasonValues: _derived, ...decision }: StoredDecision): Omit<StoredDecision, 'previousReasonValues'> {
+  return decision;
 }
 
 export function createDecisionsRepository(db: Database): DecisionsRepository {
@@ -154,7 +161,7 @@ export function createDecisionsRepository(db: Database): DecisionsRepository {
       JSON.stringify(decision.reasons),
     ] as const;
   const agentValues = (decision: DecisionInput & { source: string }, previous: StoredDecision | null) =>
-    [...decisionValues(decision), decision.source, previous === null ? null : JSON.stringify(previous)] as const;
+    [...decisionValues(decision), decision.source, previous === null ? null : JSON.stringify(keptWhole(previous))] as const;
   // Replaced in one transaction: a reader sees the strategies' row or the agent's, never neither.
   const replaceWithAgent = db.transaction((decision: DecisionInput & { source: string }): 'inserted' | 'replaced' | 'duplicate' => {
     const row = byRequest.get(decision.loanRequestId);

@@ -8,7 +8,7 @@ import { InvalidArgumentError, ServiceError } from '../../src/service/index.js';
 
 describe('the CLI error boundary', () => {
   it('prints expected failures on one line with their exit code', () => {
-    expect(reportError(new UserError('bad flag', 2))).toEqual({ exitCode: 2, text: 'lendbot: bad flag' });
+    expect(reportError(new UserError('bad flag', 'USAGE'))).toEqual({ exitCode: 2, text: 'lendbot: bad flag' });
     expect(reportError(new ConfigurationError('LENDBOT_API_KEY is not set'))).toEqual({
       exitCode: 1,
       text: 'lendbot: LENDBOT_API_KEY is not set',

@@ -12,7 +12,7 @@ describe('an AppError', () => {
   it('exits with the exit code its code has in the catalogue', () => {
     const errors: AppError[] = [
       new UserError('no such file'),
-      new UserError('--rate must be a number', 2),
+      new UserError('--rate must be a number', 'USAGE'),
       new ConfigurationError('LENDBOT_API_KEY is not set'),
       new InvalidArgumentError('rate too high'),
       new ServiceError('RULE_REFUSED', 'refused', { method: 'POST', path: '/x' }),

@@ -12,12 +12,18 @@ import {
   type GuardSnapshot,
   type RiskLimits,
 } from '../../src/risk/index.js';
-import { dollars, humanReason, percent, reasonWords, skipReasonText } from '../../src/log/human-reasons.js';
+import { storedReason } from '../../src/domain/decision-reason-parse.js';
+import { dollars, percent, reasonWords, skipReasonWords } from '../../src/log/human-reasons.js';
 import { compileText } from '../engine/compile-text.js';
 import { loanRequest as engineRequest } from '../engine/fixtures.js';
 import { snapshot } from '../risk/guard-snapshot.js';
 import { checkArmShare } from '../../src/risk/arm-share-rule.js';
 import { loanRequest, type LoanRequestOverrides } from '../store/fixtures.js';
+
+/** A stored reason text in plain words (its value read back as the store and the log reader do). */
+const humanReason = (text: string): string => reasonWords(storedReason(text));
+/** Why a request was skipped, from its stored reason texts. */
+const skipReasonText = (texts: readonly string[]): string => skipReasonWords(texts.map(storedReason));
 
 /** The guard's reason for an offer of `rate` on a request of 536.00 (or as overridden). */
 function guardReason(

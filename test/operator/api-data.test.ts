@@ -4,7 +4,7 @@
  * through the API, offers, loans and returns checked against the store.
  */
 import { storedReason } from '../../src/domain/decision-reason-parse.js';
-import { skipReasonText } from '../../src/log/human-reasons.js';
+import { skipReasonWords } from '../../src/log/human-reasons.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   DecisionAnswer,
@@ -91,7 +91,7 @@ describe('the operator API', () => {
     expect(byId.decisions.map((row) => row.loan_request_id)).toEqual([offered[1]!.id]);
     const reason = skips.decisions[0]!.reasons[0]!;
     // The decisive reason in plain words, as the terminal says it.
-    expect(skips.decisions[0]!.why).toBe(skipReasonText(skips.decisions[0]!.reasons));
+    expect(skips.decisions[0]!.why).toBe(skipReasonWords(skips.decisions[0]!.reasons.map(storedReason)));
     expect(skips.decisions[0]!.why).not.toBe('');
     expect(offers.decisions[0]!.why).toBe('offered');
     const byReason = await get<DecisionsAnswer>(`/api/decisions?q=${encodeURIComponent(reason.slice(0, 12))}`);

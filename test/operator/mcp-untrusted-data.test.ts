@@ -252,4 +252,18 @@ describe('reasons as values reaching an agent', () => {
       guard: { verdict: 'not asked', code: null, reason: null },
     });
   });
+
+  it("takes the service's words out of the decision an agent's replaced, from its values as the store reads them", async () => {
+    const { store } = h.parts.context;
+    const skipped = { loanRequestId: 11, strategy: 'b-buyer', action: 'skip' as const, dryRun: false, decidedAtMs: h.clock.now() };
+    store.decisions.record({ ...skipped, reasons: [{ code: 'service_refused', text: PLANTED_NUMBERS }] });
+    store.decisions.recordAgent({ ...skipped, action: 'offer', rate: 0.2, reasons: [], source: 'agent:operator' });
+    const explained = await call('explain_decision', { loan_request_id: 11 });
+    expect(explained.isError).not.toBe(true);
+    expectClean(explained, 'explain_decision of a replaced decision');
+    const previous = (explained.structuredContent as { previous: Record<string, unknown> }).previous;
+    expect(previous).toMatchObject({ action: 'skip', reasons: [`service refused: see ${UNTRUSTED_FIELD}.service_texts[0]`] });
+    expect(previous).not.toHaveProperty('reasonValues');
+    expect(previous).not.toHaveProperty('previousReasonValues');
+  });
 });

@@ -2,7 +2,7 @@ import fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMarketplaceClient, DEFAULT_RETRY, ServiceError } from '../../src/service/index.js';
 import { instrumentClient, instrumentPipeline } from '../../src/ops/instrument.js';
-import { createMetrics, reasonLabel } from '../../src/ops/metrics.js';
+import { createMetrics } from '../../src/ops/metrics.js';
 import { registerMetricsRoute } from '../../src/ops/ops-routes.js';
 import { buildStatusReport } from '../../src/ops/status-report.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
@@ -129,14 +129,5 @@ describe('metrics', () => {
     expect(sample(text, 'lendbot_api_call_seconds_count{endpoint="makeOffer"}')).toBe(1);
     expect(sample(text, 'lendbot_api_call_seconds_sum{endpoint="makeOffer"}')).toBeGreaterThan(0);
     client.close();
-  });
-
-  it('labels reasons by their leading words, never by their numbers', () => {
-    expect(reasonLabel('guard balance 41.00 < total 520.00')).toBe('guard balance');
-    expect(reasonLabel('filter credit_score_low < 600')).toBe('filter credit_score_low');
-    expect(reasonLabel('service refused: RULE_REFUSED: rate too high')).toBe('service refused');
-    expect(reasonLabel('data still missing after buying; skipped')).toBe('data still missing');
-    expect(reasonLabel('0.91 >= 0.82')).toBe('other');
-    expect(reasonLabel(undefined)).toBe('none');
   });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStore, type DecisionInput } from '../../src/store/index.js';
+import { databaseOf, openStore, type DecisionInput } from '../../src/store/index.js';
 import { storedReasons } from '../../src/domain/decision-reason-parse.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-agent-decisions-'));
@@ -44,6 +44,22 @@ describe("an agent's decisions", () => {
     expect(stored).toMatchObject({ action: 'offer', rate: 0.3, source: 'agent:operator' });
     expect(stored?.previous).toMatchObject({ action: 'skip', reasons: ['filter credit_score < 600'], source: null });
     expect(store.decisions.list().filter((row) => row.loanRequestId === 2)).toHaveLength(1);
+    // Its reasons come back as values, and what is kept is the row as it was, nothing derived.
+    expect(stored?.previousReasonValues).toEqual([{ code: 'filter_failed', feature: 'credit_score', test: '<', bound: '600' }]);
+    expect(stored?.previous).not.toHaveProperty('previousReasonValues');
+  });
+
+  it("read a replaced decision's reasons from their texts when it was kept before migration 14", () => {
+    store.decisions.record(decision(3));
+    store.decisions.recordAgent({ ...decision(3, { action: 'offer', rate: 0.3 }), source: 'agent:operator' });
+    // A row replaced before migration 14 kept its decision without the reasons' values.
+    databaseOf(store)
+      .prepare("UPDATE decisions SET previous_json = json_remove(previous_json, '$.reasonValues') WHERE loan_request_id = 3")
+      .run();
+    const stored = store.decisions.get(3);
+    expect(stored?.previous).not.toHaveProperty('reasonValues');
+    expect(stored?.previousReasonValues).toEqual(storedReasons(['filter credit_score < 600']));
+    expect(store.decisions.get(1)?.previousReasonValues).toBeNull();
   });
 
   it("never replace another agent's decision", () => {

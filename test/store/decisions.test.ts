@@ -53,6 +53,7 @@ describe('decisions', () => {
       placement: null,
       source: null,
       previous: null,
+      previousReasonValues: null,
     });
   });
 

@@ -4,9 +4,8 @@
  * offer, `lendbot status` shows it, and `lendbot resume` lifts it too.
  */
 import { z } from 'zod';
-import { guardReasonOf, reasonText, type DecisionReason } from '../../domain/decision-reason.js';
+import { guardReasonOf, reasonText } from '../../domain/decision-reason.js';
 import { decisionJson, type DecisionJson } from '../../domain/decision-json.js';
-import { storedReasons } from '../../domain/decision-reason-parse.js';
 import { lossRatesFromConfig } from '../../ops/loss-rates-config.js';
 import { buildStatusReport } from '../../ops/status-report.js';
 import { formatCents } from '../../domain/index.js';
@@ -23,15 +22,16 @@ function summaryOf(decision: StoredDecision, texts: string[]): DecisionJson {
   return { ...decisionJson(decision), reasons: reasonsApart(decision.reasonValues, texts) };
 }
 
-/** The strategies' decision an agent's replaced (kept whole in the store), its reasons taken apart too. */
-function previousApart(previous: unknown, texts: string[]): unknown {
-  if (previous === null || typeof previous !== 'object' || !('reasons' in previous) || !Array.isArray(previous.reasons)) return previous;
-  // Kept whole as JSON in the row: its reasons as values when it was stored with them (after
-  // migration 14), else read back from their texts. The values themselves are not shown: they
-  // hold the service's words, which go only under untrusted data.
-  const { reasonValues, ...rest } = previous as { reasons: unknown[]; reasonValues?: unknown };
-  const values = Array.isArray(reasonValues) ? (reasonValues as DecisionReason[]) : storedReasons(previous.reasons.map(String));
-  return { ...rest, reasons: reasonsApart(values, texts) };
+/**
+ * The strategies' decision an agent's replaced (kept whole in the store), its reasons taken apart
+ * too: shown as their values (read at the store's edge), never as the values' JSON, which holds
+ * the service's words that go only under untrusted data.
+ */
+function previousApart(stored: StoredDecision, texts: string[]): unknown {
+  const { previous, previousReasonValues } = stored;
+  if (previousReasonValues === null || previous === null || typeof previous !== 'object') return previous;
+  const { reasonValues: _values, ...rest } = previous as { reasonValues?: unknown };
+  return { ...rest, reasons: reasonsApart(previousReasonValues, texts) };
 }
 
 export function registerBotTools({ server, context, caller, codes }: ToolDeps): void {
@@ -134,7 +134,7 @@ export function registerBotTools({ server, context, caller, codes }: ToolDeps): 
             decided: true,
             features: stored.features,
             guard: { verdict, code: stored.guardCode, reason: refusal === undefined ? null : reasonText(refusal) },
-            previous: previousApart(stored.previous, texts),
+            previous: previousApart(stored, texts),
           },
           { service_texts: texts },
         );

@@ -116,7 +116,7 @@ How it is computed:
 
 function parseStatus(text: string): LoanListStatus {
   if (!(LOAN_STATUSES as readonly string[]).includes(text)) {
-    throw new UserError(`--status must be one of ${LOAN_STATUSES.join(', ')} (got "${text}")`, 2);
+    throw new UserError(`--status must be one of ${LOAN_STATUSES.join(', ')} (got "${text}")`, 'USAGE');
   }
   return text as LoanListStatus;
 }

@@ -54,7 +54,8 @@ export async function printList<T>(
 /** Parses a positive whole-number argument, or fails with a usage error naming it. */
 export function positiveInt(name: string): (text: string) => number {
   return (text: string) => {
-    if (!/^\d+$/.test(text.trim()) || Number(text) < 1) throw new UserError(`${name} must be a positive whole number (got "${text}")`, 2);
+    if (!/^\d+$/.test(text.trim()) || Number(text) < 1)
+      throw new UserError(`${name} must be a positive whole number (got "${text}")`, 'USAGE');
     return Number(text);
   };
 }

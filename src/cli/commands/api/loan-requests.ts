@@ -60,7 +60,7 @@ export function registerLoanRequests(api: Command, io: CliIo): void {
 function filtersFromOptions(options: LoanRequestOptions): LoanRequestFilters {
   const filters: LoanRequestFilters = {};
   if (options.svcColor !== undefined) {
-    if (!/^[0-4]$/.test(options.svcColor)) throw new UserError(`--svc-color must be 0, 1, 2, 3 or 4 (got "${options.svcColor}")`, 2);
+    if (!/^[0-4]$/.test(options.svcColor)) throw new UserError(`--svc-color must be 0, 1, 2, 3 or 4 (got "${options.svcColor}")`, 'USAGE');
     filters.svcColor = Number(options.svcColor);
   }
   if (options.creditScore !== undefined) filters.creditScore = parseNumericRangeText(options.creditScore, '--credit-score');

@@ -45,7 +45,7 @@ export function registerOffers(api: Command, io: CliIo): void {
 
 function parseRate(text: string): number {
   const rate = Number(text);
-  if (text.trim() === '' || !Number.isFinite(rate)) throw new UserError(`--rate must be a number such as 0.25 (got "${text}")`, 2);
-  if (rate < 0.03 || rate > 2) throw new UserError(`--rate must be between 0.03 and 2.0 (got ${text})`, 2);
+  if (text.trim() === '' || !Number.isFinite(rate)) throw new UserError(`--rate must be a number such as 0.25 (got "${text}")`, 'USAGE');
+  if (rate < 0.03 || rate > 2) throw new UserError(`--rate must be between 0.03 and 2.0 (got ${text})`, 'USAGE');
   return rate;
 }

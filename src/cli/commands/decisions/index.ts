@@ -102,9 +102,9 @@ function printList(io: CliIo, store: Store, query: DecisionQuery, settings: Fate
 
 function requestIdFrom(options: DecisionsOptions): number | undefined {
   if (options.id === undefined) return undefined;
-  if (!/^\d+$/.test(options.id)) throw new UserError(`--id must be a loan request id, a whole number (got "${options.id}")`, 2);
+  if (!/^\d+$/.test(options.id)) throw new UserError(`--id must be a loan request id, a whole number (got "${options.id}")`, 'USAGE');
   if (options.since !== undefined || options.action !== undefined || options.limit !== undefined) {
-    throw new UserError('--id shows one decision; leave out --since, --action and --limit', 2);
+    throw new UserError('--id shows one decision; leave out --since, --action and --limit', 'USAGE');
   }
   return Number(options.id);
 }
@@ -113,16 +113,16 @@ function queryFrom(options: DecisionsOptions): DecisionQuery {
   const query: { sinceMs?: number; action?: DecisionAction; limit?: number } = {};
   if (options.since !== undefined) {
     const ms = Date.parse(options.since);
-    if (Number.isNaN(ms)) throw new UserError(`--since is not a date or time: "${options.since}" (e.g. 2026-11-20T14:00:00Z)`, 2);
+    if (Number.isNaN(ms)) throw new UserError(`--since is not a date or time: "${options.since}" (e.g. 2026-11-20T14:00:00Z)`, 'USAGE');
     query.sinceMs = ms;
   }
   if (options.action !== undefined) {
     if (options.action !== 'offer' && options.action !== 'skip')
-      throw new UserError(`--action must be offer or skip (got "${options.action}")`, 2);
+      throw new UserError(`--action must be offer or skip (got "${options.action}")`, 'USAGE');
     query.action = options.action;
   }
   if (options.limit !== undefined) {
-    if (!/^\d+$/.test(options.limit)) throw new UserError(`--limit must be a whole number (got "${options.limit}")`, 2);
+    if (!/^\d+$/.test(options.limit)) throw new UserError(`--limit must be a whole number (got "${options.limit}")`, 'USAGE');
     query.limit = Number(options.limit);
   }
   return query;

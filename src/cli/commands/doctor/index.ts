@@ -137,6 +137,6 @@ async function runDoctor(options: DoctorOptions, io: CliIo, clock: Clock): Promi
 function parseSeconds(text: string): number {
   const seconds = Number(text);
   if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 600)
-    throw new UserError(`--timeout must be seconds between 0 and 600 (got "${text}")`, 2);
+    throw new UserError(`--timeout must be seconds between 0 and 600 (got "${text}")`, 'USAGE');
   return seconds;
 }

@@ -108,7 +108,7 @@ function periodFrom(options: ExportOptions): LedgerPeriod {
   if (options.from !== undefined) period.from = dayOf(options.from, '--from', 'first');
   if (options.to !== undefined) period.to = dayOf(options.to, '--to', 'last');
   if (period.from !== undefined && period.to !== undefined && period.from > period.to) {
-    throw new UserError(`--from ${options.from ?? ''} is after --to ${options.to ?? ''}`, 2);
+    throw new UserError(`--from ${options.from ?? ''} is after --to ${options.to ?? ''}`, 'USAGE');
   }
   return period;
 }
@@ -127,5 +127,5 @@ function dayOf(text: string, flag: string, end: 'first' | 'last'): string {
     const ms = Date.parse(`${trimmed}T00:00:00Z`);
     if (!Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === trimmed) return trimmed;
   }
-  throw new UserError(`${flag} must be a day (2026-03-31) or a month (2026-03), got "${text}"`, 2);
+  throw new UserError(`${flag} must be a day (2026-03-31) or a month (2026-03), got "${text}"`, 'USAGE');
 }

@@ -7,7 +7,7 @@ export function wholeNumber(flag: string, min: number, max = Number.MAX_SAFE_INT
   return (text: string) => {
     const value = Number(text.trim());
     if (!/^\d+$/.test(text.trim()) || value < min || value > max) {
-      throw new UserError(`${flag} must be a whole number from ${min} to ${max} (got "${text}")`, 2);
+      throw new UserError(`${flag} must be a whole number from ${min} to ${max} (got "${text}")`, 'USAGE');
     }
     return value;
   };
@@ -18,7 +18,7 @@ export function positiveNumber(flag: string): (text: string) => number {
   return (text: string) => {
     const value = Number(text.trim());
     if (text.trim() === '' || !Number.isFinite(value) || value <= 0)
-      throw new UserError(`${flag} must be a number above 0 (got "${text}")`, 2);
+      throw new UserError(`${flag} must be a number above 0 (got "${text}")`, 'USAGE');
     return value;
   };
 }
@@ -28,7 +28,7 @@ export function nonNegativeNumber(flag: string): (text: string) => number {
   return (text: string) => {
     const value = Number(text.trim());
     if (text.trim() === '' || !Number.isFinite(value) || value < 0)
-      throw new UserError(`${flag} must be a number from 0 (got "${text}")`, 2);
+      throw new UserError(`${flag} must be a number from 0 (got "${text}")`, 'USAGE');
     return value;
   };
 }
@@ -37,7 +37,7 @@ export function nonNegativeNumber(flag: string): (text: string) => number {
 export function isoTimeText(flag: string): (text: string) => string {
   return (text: string) => {
     if (Number.isNaN(Date.parse(text)))
-      throw new UserError(`${flag} must be an ISO 8601 time such as 2026-01-01T00:00:00Z (got "${text}")`, 2);
+      throw new UserError(`${flag} must be an ISO 8601 time such as 2026-01-01T00:00:00Z (got "${text}")`, 'USAGE');
     return text;
   };
 }
@@ -46,7 +46,8 @@ export function isoTimeText(flag: string): (text: string) => string {
 export function shapeName(flag: string): (text: string) => string {
   return (text: string) => {
     const name = text.trim();
-    if (!(name in MARKET_SHAPES)) throw new UserError(`${flag} must be one of ${Object.keys(MARKET_SHAPES).join(', ')} (got "${text}")`, 2);
+    if (!(name in MARKET_SHAPES))
+      throw new UserError(`${flag} must be one of ${Object.keys(MARKET_SHAPES).join(', ')} (got "${text}")`, 'USAGE');
     return name;
   };
 }
@@ -62,7 +63,7 @@ export function shapesHelp(): string {
 export function tokenLayout(flag: string): (text: string) => 'envelope' | 'data' {
   return (text: string) => {
     const layout = text.trim();
-    if (layout !== 'envelope' && layout !== 'data') throw new UserError(`${flag} must be envelope or data (got "${text}")`, 2);
+    if (layout !== 'envelope' && layout !== 'data') throw new UserError(`${flag} must be envelope or data (got "${text}")`, 'USAGE');
     return layout;
   };
 }

@@ -55,7 +55,8 @@ export function registerShadowCommand(program: Command, io: CliIo): void {
       let sinceMs: number | undefined;
       if (options.since !== undefined) {
         sinceMs = Date.parse(options.since);
-        if (Number.isNaN(sinceMs)) throw new UserError(`--since is not a date or time: "${options.since}" (e.g. 2026-11-20T14:00:00Z)`, 2);
+        if (Number.isNaN(sinceMs))
+          throw new UserError(`--since is not a date or time: "${options.since}" (e.g. 2026-11-20T14:00:00Z)`, 'USAGE');
       }
       const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
       const config = await loadDaemonConfig(file, io.env);

@@ -29,9 +29,6 @@ export interface CalibrateCliOptions {
   ignoreWorlds?: boolean;
 }
 
-/** The exit code when the calibrated strategy is not written because it loses held out in some world. */
-export const EXIT_NOT_ACROSS_WORLDS = 3;
-
 /** `text` as a compiled strategy, with the model and market files it names (relative to `file`); `model` instead of its own. */
 export async function compileText(text: string, file: string, replacement?: LoadedModel): Promise<CompiledStrategy> {
   const definition = parseStrategyText(text, file);
@@ -121,7 +118,7 @@ export async function runCalibrate(io: CliIo, options: CalibrateCliOptions): Pro
     const lost = check.losing.map((w) => `${w.world} ${points(w.gain)}`).join(', ');
     throw new UserError(
       `not written: the new calibration loses held out in ${lost}; ${options.out} is unchanged (--ignore-worlds writes it anyway)`,
-      EXIT_NOT_ACROSS_WORLDS,
+      'NOT_HELD_OUT',
     );
   }
 }

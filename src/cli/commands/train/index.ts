@@ -14,7 +14,7 @@ import { printJson, warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import { formatTrainReport } from './train-report-text.js';
 import { examplesHelp } from '../../examples-help.js';
-import { EXIT_NOT_ACROSS_WORLDS, runCalibrate } from './calibrate-command.js';
+import { runCalibrate } from './calibrate-command.js';
 import { worldsCheckText } from './calibrate-report-text.js';
 import { checkModelInStrategy } from './model-check.js';
 import { points } from '../../../backtest/tune/tuner.js';
@@ -211,7 +211,7 @@ is written and the exit code is 3 (--ignore-worlds writes it anyway).`,
         const lost = check.losing.map((w) => `${w.world} ${points(w.gain)}`).join(', ');
         throw new UserError(
           `not written: ${options.strategy ?? ''} with the new model loses held out in ${lost}; ${options.out} is unchanged (--ignore-worlds writes it anyway)`,
-          EXIT_NOT_ACROSS_WORLDS,
+          'NOT_HELD_OUT',
         );
       }
     });

@@ -138,7 +138,7 @@ function daemonText(report: DaemonReport): string {
 function positive(name: string): (text: string) => number {
   return (text: string) => {
     const value = Number(text);
-    if (!Number.isFinite(value) || value <= 0) throw new UserError(`${name} must be a positive number (got "${text}")`, 2);
+    if (!Number.isFinite(value) || value <= 0) throw new UserError(`${name} must be a positive number (got "${text}")`, 'USAGE');
     return value;
   };
 }

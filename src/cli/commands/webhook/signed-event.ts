@@ -91,6 +91,6 @@ export function httpUrl(name: string): (text: string) => string {
     } catch {
       // reported below
     }
-    throw new UserError(`${name} must be an http(s) URL (got "${text}")`, 2);
+    throw new UserError(`${name} must be an http(s) URL (got "${text}")`, 'USAGE');
   };
 }
