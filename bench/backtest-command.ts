@@ -29,7 +29,8 @@
  * Like `npm start`, it first compiles dist/ when it is out of date, so the compiled code runs.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -116,6 +117,18 @@ const { createInterface } = require('node:readline');
 })();
 `;
 
+/** The first `count` lines of a file, read no further than they go. */
+async function firstLines(path: string, count: number): Promise<string[]> {
+  const lines: string[] = [];
+  const input = createReadStream(path);
+  for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+    lines.push(line);
+    if (lines.length >= count) break;
+  }
+  input.destroy();
+  return lines;
+}
+
 interface Run {
   wallMs: number;
   cpuMs: number;
@@ -150,7 +163,7 @@ const command = [
 console.log(`root ${args.root}; recording ${file}; ${args.runs} rounds\nlendbot: node ${command.join(' ')}`);
 // The start-up run: the same command on the first 100 lines.
 const head = join(tmpdir(), 'lendbot-bench-recordings', `head-100-of-${args.source}-${args.requests}.jsonl`);
-writeFileSync(head, `${readFileSync(file, 'utf8').split('\n').slice(0, 100).join('\n')}\n`);
+writeFileSync(head, `${(await firstLines(file, 100)).join('\n')}\n`);
 const startupCommand = command.map((part) => (part === file ? head : part));
 // One untimed run of each warms the file cache, as a user's second command would find it.
 timed('floor', ['-e', FLOOR, file], args.root);
