@@ -91,29 +91,25 @@ async function recordingFile(args: Args): Promise<string> {
   return file;
 }
 
-/** The floor: read and parse every line, keep nothing. */
+/**
+ * The floor: read and parse every line, keep nothing. With the argument `keep`, the floor that
+ * keeps what it parsed: every line's JSON held to the end, as a replay holds it.
+ */
 const FLOOR = `
 const { createReadStream } = require('node:fs');
 const { createInterface } = require('node:readline');
 (async () => {
+  const keep = process.argv[2] === 'keep';
+  const kept = [];
   let lines = 0;
   for await (const line of createInterface({ input: createReadStream(process.argv[1]), crlfDelay: Infinity })) {
-    if (line !== '') { JSON.parse(line); lines += 1; }
+    if (line !== '') {
+      const value = JSON.parse(line);
+      lines += 1;
+      if (keep) kept.push(value);
+    }
   }
   if (lines === 0) process.exit(1);
-})();
-`;
-
-/** The floor that keeps what it parsed: every line's JSON held to the end, as a replay holds it. */
-const FLOOR_KEEP = `
-const { createReadStream } = require('node:fs');
-const { createInterface } = require('node:readline');
-(async () => {
-  const kept = [];
-  for await (const line of createInterface({ input: createReadStream(process.argv[1]), crlfDelay: Infinity })) {
-    if (line !== '') kept.push(JSON.parse(line));
-  }
-  if (kept.length === 0) process.exit(1);
 })();
 `;
 
@@ -175,7 +171,7 @@ const startups: Run[] = [];
 for (let round = 0; round < args.runs; round += 1) {
   floors.push(timed('floor', ['-e', FLOOR, file], args.root));
   lendbots.push(timed('lendbot', command, args.root));
-  keeps.push(timed('keep', ['-e', FLOOR_KEEP, file], args.root));
+  keeps.push(timed('keep', ['-e', FLOOR, file, 'keep'], args.root));
   startups.push(timed('start-up', startupCommand, args.root));
   const [floor, lendbot, keep, startup] = [floors, lendbots, keeps, startups].map((runs) => runs.at(-1) as Run) as [Run, Run, Run, Run];
   console.log(
