@@ -23,15 +23,8 @@ import type { Cents } from '../domain/index.js';
 import type { MarketSource } from '../engine/compiled-strategy.js';
 import { accountMoney, type RiskLimits } from '../risk/index.js';
 import { offerStateCounts, type OfferStateCounts } from './offer-states-status.js';
-import {
-  isoFromMs,
-  LAST_POLL_KEY,
-  msFromIso,
-  utcDayBounds,
-  type PaperBookSummary,
-  type PaymentTotals,
-  type Store,
-} from '../store/index.js';
+import { readPaperBook, type PaperBookFigures } from './paper-book-figures.js';
+import { isoFromMs, LAST_POLL_KEY, msFromIso, utcDayBounds, type PaymentTotals, type Store } from '../store/index.js';
 
 export interface StrategyBudget {
   strategy: string;
@@ -107,8 +100,8 @@ export interface StatusReport {
   webhooksSilent: { since: string; polledRequests: number } | null;
   /** Validly signed webhooks keep being refused: the token layout may be misread (docs/webhooks.md). */
   webhookRefusals: { since: string; refused: number; warning: string } | null;
-  /** A dry run's paper book (modelled; docs/daemon.md, "Paper book"); null live with no paper offers. */
-  paperBook: PaperBookSummary | null;
+  /** A dry run's paper book (docs/daemon.md, "Paper book"); null live with no paper offers. */
+  paperBook: PaperBookFigures | null;
   /** Strategies whose prices learn the market (pricing.learning): version, evidence, learned vs prior take-up. */
   marketLearning: MarketLearningStatus[];
   /** Predicted against realised default of the lender's loans by vintage (docs/operations.md, "Calibration"). */
@@ -158,16 +151,16 @@ export function buildStatusReport(input: StatusInput): StatusReport {
     pause: pauseState(store, nowMs),
     webhooksSilent: silenceState(store),
     webhookRefusals: refusalState(store),
-    paperBook: paperBook(store, input.dryRun),
+    paperBook: paperBook(store, nowMs, limits, input.dryRun),
     marketLearning: marketLearningStatus(store),
     calibration: calibrationStatus(store, nowMs, limits.protections.calibration, storedCalibrationDrift(store.state)),
     cashFlow: cashFlowStatus(store, nowMs, limits, input.dryRun),
   };
 }
 
-function paperBook(store: Store, dryRun: boolean): PaperBookSummary | null {
-  const summary = store.paper.summary();
-  return dryRun || summary.offers > 0 ? summary : null;
+function paperBook(store: Store, nowMs: number, limits: RiskLimits, dryRun: boolean): PaperBookFigures | null {
+  const book = readPaperBook(store, nowMs, limits);
+  return dryRun || book.summary.offers > 0 ? book : null;
 }
 
 function dataSpend(store: Store, monthStart: number, nowMs: number, budgets: readonly StrategyBudget[]): StatusReport['dataSpend'] {
