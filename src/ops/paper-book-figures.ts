@@ -215,10 +215,18 @@ function wordsOf(figures: PaperBookFigures): string {
   return `${accept}; lifetime profit is earned over the loans' terms; ${capitalWords}`;
 }
 
-/** The book read from the store as of `nowMs`: what status, the API and the agent connector show. */
-export function readPaperBook(store: Store, nowMs: number, limits: RiskLimits): PaperBookFigures {
+/**
+ * The book read from the store as of `nowMs`: what status, the API and the agent connector show.
+ * `emptyAsNull`: an empty book is null, without reading the live offers (a live daemon's overview
+ * asks on every refresh).
+ */
+export function readPaperBook(store: Store, nowMs: number, limits: RiskLimits): PaperBookFigures;
+export function readPaperBook(store: Store, nowMs: number, limits: RiskLimits, emptyAsNull: true): PaperBookFigures | null;
+export function readPaperBook(store: Store, nowMs: number, limits: RiskLimits, emptyAsNull = false): PaperBookFigures | null {
+  const summary = store.paper.summary({ expiryMs: limits.offerExpiryMs });
+  if (emptyAsNull && summary.offers === 0) return null;
   return paperBookFigures({
-    summary: store.paper.summary({ expiryMs: limits.offerExpiryMs }),
+    summary,
     liveOffers: offerStateCounts(store, nowMs, limits, false),
     balanceCents: balanceFromStore(store),
     nowMs,

@@ -159,8 +159,7 @@ export function buildStatusReport(input: StatusInput): StatusReport {
 }
 
 function paperBook(store: Store, nowMs: number, limits: RiskLimits, dryRun: boolean): PaperBookFigures | null {
-  const book = readPaperBook(store, nowMs, limits);
-  return dryRun || book.summary.offers > 0 ? book : null;
+  return dryRun ? readPaperBook(store, nowMs, limits) : readPaperBook(store, nowMs, limits, true);
 }
 
 function dataSpend(store: Store, monthStart: number, nowMs: number, budgets: readonly StrategyBudget[]): StatusReport['dataSpend'] {
