@@ -16,6 +16,8 @@
  *                  taken is the most our offers could have won; where the curve assumes more, the
  *                  curve is scaled down to it. (Wrong where nobody else offered and the borrower
  *                  would have taken any rate: the market shows neither.)
+ *   learned_take_up  no fate of these offers, but the strategy's prices learn (pricing.learning)
+ *                  and the learner had learned from fates when it priced them: its take-up.
  *   assumed_curve  no fate yet: the strategy's own market response, said so.
  *
  * Beside the lifetime profit of the loans (earned over their terms), a return on the capital it
@@ -38,7 +40,7 @@ export const MIN_ANNUALISED_DAYS = 7;
 const YEAR_DAYS = 365;
 const Z95 = 1.959964;
 
-export type PaperAcceptanceSource = 'live_fates' | 'paper_fates' | 'assumed_curve';
+export type PaperAcceptanceSource = 'live_fates' | 'paper_fates' | 'learned_take_up' | 'assumed_curve';
 
 export interface PaperAcceptance {
   source: PaperAcceptanceSource;
@@ -52,6 +54,8 @@ export interface PaperAcceptance {
   n: number;
   /** The curve's own mean P(accept) over the modelled offers, for comparison. */
   curveRate: number;
+  /** Which curve priced the offers: the strategy's assumption, or a take-up learned from fates. */
+  curve: 'assumed' | 'learned';
 }
 
 export interface PaperBookFigures {
@@ -124,12 +128,18 @@ function acceptanceOf(input: PaperBookInput): { acceptance: PaperAcceptance; boo
         interval95: { low: w.low ?? 0, high: w.high ?? 1 },
         n: live,
         curveRate,
+        curve: summary.learned.offers > 0 ? 'learned' : 'assumed',
       },
       bookAt: flat,
     };
   }
   const { taken, untaken } = summary.fates;
   const known = taken + untaken;
+  // The curve the offers were priced with: the learned take-up where a learner with fates priced them.
+  const { learned } = summary;
+  const curve = learned.offers > 0 ? 'learned' : 'assumed';
+  const curveName =
+    learned.offers > 0 ? `learned take-up (${learned.offers} of ${modelled} offers, ${learned.evidence} fates learned)` : 'assumed curve';
   if (known > 0) {
     const w = wilson(taken, known);
     const ceiling = w.rate ?? 0;
@@ -138,25 +148,27 @@ function acceptanceOf(input: PaperBookInput): { acceptance: PaperAcceptance; boo
       acceptance: {
         source: 'paper_fates',
         label: binds
-          ? `acceptance: observed fates of ${offersText(known, 'paper')}: at most ${percent(ceiling)} (the assumed curve said ${percent(curveRate)})`
-          : `acceptance: assumed curve, within the at most ${percent(ceiling)} the fates of ${offersText(known, 'paper')} allow`,
+          ? `acceptance: observed fates of ${offersText(known, 'paper')}: at most ${percent(ceiling)} (the ${curveName} said ${percent(curveRate)})`
+          : `acceptance: ${curveName}, within the at most ${percent(ceiling)} the fates of ${offersText(known, 'paper')} allow`,
         rate: Math.min(curveRate, ceiling),
         // Within the bound the share is still the curve's assumption: no interval to give.
         interval95: binds ? { low: w.low ?? 0, high: Math.min(curveRate, w.high ?? 1) } : null,
         n: known,
         curveRate,
+        curve,
       },
       bookAt: scaled,
     };
   }
   return {
     acceptance: {
-      source: 'assumed_curve',
-      label: 'acceptance: assumed curve: no fates yet',
+      source: learned.offers > 0 ? 'learned_take_up' : 'assumed_curve',
+      label: learned.offers > 0 ? `acceptance: ${curveName}: no fates of these offers yet` : 'acceptance: assumed curve: no fates yet',
       rate: curveRate,
       interval95: null,
       n: 0,
       curveRate,
+      curve,
     },
     bookAt: scaled,
   };
@@ -204,7 +216,7 @@ function wordsOf(figures: PaperBookFigures): string {
   const atMost = acceptance.source === 'paper_fates' ? 'at most ' : '';
   const accept =
     acceptance.interval95 === null
-      ? `acceptance ${percent(acceptance.rate)} is the strategy's assumption, not measured: nothing was sent`
+      ? `acceptance ${percent(acceptance.rate)} is the strategy's ${acceptance.curve === 'learned' ? 'learned take-up, not measured on these offers' : 'assumption, not measured'}: nothing was sent`
       : `acceptance ${atMost}${percent(acceptance.rate)} (95 % ${percent(acceptance.interval95.low)} to ${percent(acceptance.interval95.high)}, ${offersText(acceptance.n)})`;
   const capitalWords =
     capital.annualReturn === null

@@ -73,6 +73,12 @@ export interface PaperBookSummary {
   moments: PaperBookMoments;
   /** When the first paper offer was made (ISO), or null for an empty book. */
   firstAt: string | null;
+  /**
+   * Modelled offers priced by a learned market response that had learned from fates (evidence
+   * above 0, market_decisions), and the most fates any of them rested on: their P(accept) is the
+   * learned take-up, not the prior curve.
+   */
+  learned: { offers: number; evidence: number };
 }
 
 /**
@@ -142,6 +148,8 @@ interface SumsRow {
   curve_square: number | null;
   curve_profit_squared: number | null;
   first_at: string | null;
+  learned: number | null;
+  evidence: number | null;
 }
 
 function fate(row: { listed_until: string | null; left_list_at: string | null }): PaperRequestFate {
@@ -215,8 +223,11 @@ export function createPaperBook(db: Database): PaperBook {
        sum(CASE WHEN ${modelledWhere} THEN ${PROFIT_SQL} * ${PROFIT_SQL} END) AS profit_squared,
        sum(CASE WHEN ${modelledWhere} THEN ${SQUARE_SQL} END) AS curve_square,
        sum(CASE WHEN ${modelledWhere} THEN (${EXPECTED_SQL}) * (${EXPECTED_SQL}) END) AS curve_profit_squared,
-       min(p.created_at) AS first_at
-     FROM paper_offers p JOIN offers o ON o.id = p.offer_id LEFT JOIN offer_listings l ON l.offer_id = p.offer_id`,
+       min(p.created_at) AS first_at,
+       sum(CASE WHEN ${modelledWhere} AND md.evidence > 0 THEN 1 ELSE 0 END) AS learned,
+       max(CASE WHEN ${modelledWhere} THEN md.evidence END) AS evidence
+     FROM paper_offers p JOIN offers o ON o.id = p.offer_id LEFT JOIN offer_listings l ON l.offer_id = p.offer_id
+       LEFT JOIN market_decisions md ON md.loan_request_id = p.loan_request_id`,
   );
 
   return {
@@ -268,6 +279,7 @@ export function createPaperBook(db: Database): PaperBook {
           curveProfitSquared: row.curve_profit_squared ?? 0,
         },
         firstAt: row.first_at,
+        learned: { offers: row.learned ?? 0, evidence: row.evidence ?? 0 },
       };
     },
   };

@@ -34,6 +34,7 @@ function summary(fates: { taken: number; untaken: number }): PaperBookSummary {
       curveProfitSquared: 10 * (0.4 * profit) ** 2,
     },
     firstAt: new Date(FIRST).toISOString(),
+    learned: { offers: 0, evidence: 0 },
   };
 }
 
@@ -54,6 +55,7 @@ describe('paper book figures', () => {
       interval95: null,
       n: 0,
       curveRate: 0.4,
+      curve: 'assumed',
     });
     expect(book.lifetimeProfitCents).toBe(12_000);
     expect(book.expectedAccepted).toBe(4);
@@ -79,6 +81,7 @@ describe('paper book figures', () => {
       interval95: { low: w.low, high: 0.4 },
       n: 8,
       curveRate: 0.4,
+      curve: 'assumed',
     });
     // The curve scaled by 0.125 / 0.4.
     expect(book.expectedAccepted).toBeCloseTo(1.25, 12);
@@ -119,6 +122,7 @@ describe('paper book figures', () => {
       interval95: { low: w.low, high: w.high },
       n: 50,
       curveRate: 0.4,
+      curve: 'assumed',
     });
     // 0.1 in place of every P(accept): 0.1 × ΣE[L] = 3,000, 1 loan, 1,000.00 lent.
     expect(book.lifetimeProfitCents).toBe(3000);
@@ -132,5 +136,27 @@ describe('paper book figures', () => {
       nowMs: FIRST + 73 * DAY,
     });
     expect(few.acceptance.source).toBe('paper_fates');
+  });
+
+  it('names the learned take-up where a learner with fates priced the offers', () => {
+    const learned = { ...summary({ taken: 0, untaken: 0 }), learned: { offers: 10, evidence: 240 } };
+    const book = paperBookFigures({ summary: learned, liveOffers: noLive, balanceCents: 500_000, nowMs: FIRST + 3 * DAY });
+    expect(book.acceptance).toMatchObject({
+      source: 'learned_take_up',
+      label: 'acceptance: learned take-up (10 of 10 offers, 240 fates learned): no fates of these offers yet',
+      rate: 0.4,
+      interval95: null,
+      curve: 'learned',
+    });
+    expect(book.words).toMatch(/^acceptance 40\.0 % is the strategy's learned take-up, not measured on these offers: nothing was sent; /);
+    const capped = paperBookFigures({
+      summary: { ...learned, fates: { taken: 1, untaken: 7 } },
+      liveOffers: noLive,
+      balanceCents: 500_000,
+      nowMs: FIRST + 3 * DAY,
+    });
+    expect(capped.acceptance.label).toBe(
+      'acceptance: observed fates of 8 paper offers: at most 12.5 % (the learned take-up (10 of 10 offers, 240 fates learned) said 40.0 %)',
+    );
   });
 });

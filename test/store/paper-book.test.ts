@@ -2,7 +2,8 @@
 // from the Bernoulli acceptances and the default probability, the 95 % interval, and the requests'
 // fates from the listing scans.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/index.js';
+import { databaseOf, type Store } from '../../src/store/index.js';
+import { createMarketLearningRepository } from '../../src/store/market-learning-repository.js';
 import { loanRequest, tempStore } from './fixtures.js';
 
 const T0 = Date.parse('2026-03-10T12:00:00.000Z');
@@ -93,7 +94,28 @@ describe('paper book', () => {
         curveProfitSquared: 6000 ** 2 + 500 ** 2,
       },
       firstAt: '2026-03-10T12:00:00.000Z',
+      learned: { offers: 0, evidence: 0 },
     });
+    // Offer a priced by a learned response that had learned from 12 fates, offer b by one that had
+    // learned nothing yet (evidence 0): one offer's P(accept) is a learned take-up.
+    const learning = createMarketLearningRepository(databaseOf(store));
+    for (const [loanRequestId, evidence] of [
+      [1, 12],
+      [2, 0],
+    ] as const)
+      learning.recordDecision({
+        loanRequestId,
+        strategy: 's',
+        version: 1,
+        evidence,
+        explored: false,
+        action: 'offer',
+        rate: 0.2,
+        predicted: 0.5,
+        observation: null,
+        decidedAtMs: T0,
+      });
+    expect(store.paper.summary(LIFE).learned).toEqual({ offers: 1, evidence: 12 });
     expect(store.paper.get(a)).toMatchObject({
       acceptProbability: 0.5,
       repayProbability: 0.9,
