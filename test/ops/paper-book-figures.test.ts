@@ -40,14 +40,14 @@ function summary(fates: { taken: number; untaken: number }): PaperBookSummary {
 
 const noLive = Object.fromEntries(OFFER_VIEW_STATES.map((state) => [state, 0])) as PaperBookInput['liveOffers'];
 
+/** The figures of `book` on a balance of 5,000.00, `days` after the first paper offer. */
+function figuresOf(book: PaperBookSummary, days: number, liveOffers = noLive): ReturnType<typeof paperBookFigures> {
+  return paperBookFigures({ summary: book, liveOffers, balanceCents: 500_000, nowMs: FIRST + days * DAY });
+}
+
 describe('paper book figures', () => {
   it('says the curve is assumed when no fate is known, and gives no return before a week', () => {
-    const book = paperBookFigures({
-      summary: summary({ taken: 0, untaken: 0 }),
-      liveOffers: noLive,
-      balanceCents: 500_000,
-      nowMs: FIRST + 3 * DAY,
-    });
+    const book = figuresOf(summary({ taken: 0, untaken: 0 }), 3);
     expect(book.acceptance).toEqual({
       source: 'assumed_curve',
       label: 'acceptance: assumed curve: no fates yet',
@@ -67,12 +67,7 @@ describe('paper book figures', () => {
 
   it('caps the curve at the share of requests the market took while our offers were out', () => {
     // 1 of 8 requests taken by another lender, 7 still listed after our offers' life: at most 12.5 %.
-    const book = paperBookFigures({
-      summary: summary({ taken: 1, untaken: 7 }),
-      liveOffers: noLive,
-      balanceCents: 500_000,
-      nowMs: FIRST + 73 * DAY,
-    });
+    const book = figuresOf(summary({ taken: 1, untaken: 7 }), 73);
     const w = wilson(1, 8);
     expect(book.acceptance).toEqual({
       source: 'paper_fates',
@@ -95,12 +90,7 @@ describe('paper book figures', () => {
       /^acceptance at most 12\.5 % \(95 % 2\.2 % to 40\.0 %, 8 offers\); .*; return on the balance at this pace, a year: 3\.8 %$/,
     );
     // Where the curve assumes less than the market allows, it stays, said so.
-    const loose = paperBookFigures({
-      summary: summary({ taken: 6, untaken: 2 }),
-      liveOffers: noLive,
-      balanceCents: 500_000,
-      nowMs: FIRST + 73 * DAY,
-    });
+    const loose = figuresOf(summary({ taken: 6, untaken: 2 }), 73);
     expect(loose.acceptance).toMatchObject({ source: 'paper_fates', rate: 0.4, interval95: null });
     expect(loose.acceptance.label).toBe('acceptance: assumed curve, within the at most 75.0 % the fates of 8 paper offers allow');
     expect(loose.lifetimeProfitCents).toBe(12_000);
@@ -108,12 +98,7 @@ describe('paper book figures', () => {
 
   it(`takes the live offers' observed share once ${LIVE_FATES_MIN} have a fate`, () => {
     const live = { ...noLive, accepted: 2, funded: 3, lost: 30, expired: 15, placed: 9 };
-    const book = paperBookFigures({
-      summary: summary({ taken: 1, untaken: 7 }),
-      liveOffers: live,
-      balanceCents: 500_000,
-      nowMs: FIRST + 73 * DAY,
-    });
+    const book = figuresOf(summary({ taken: 1, untaken: 7 }), 73, live);
     const w = wilson(5, 50);
     expect(book.acceptance).toEqual({
       source: 'live_fates',
@@ -129,18 +114,13 @@ describe('paper book figures', () => {
     expect(book.expectedAccepted).toBeCloseTo(1, 12);
     expect(book.expectedLentCents).toBe(100_000);
     // Fewer than the minimum: the paper offers' fates again.
-    const few = paperBookFigures({
-      summary: summary({ taken: 1, untaken: 7 }),
-      liveOffers: { ...noLive, accepted: 1, lost: 5 },
-      balanceCents: 500_000,
-      nowMs: FIRST + 73 * DAY,
-    });
+    const few = figuresOf(summary({ taken: 1, untaken: 7 }), 73, { ...noLive, accepted: 1, lost: 5 });
     expect(few.acceptance.source).toBe('paper_fates');
   });
 
   it('names the learned take-up where a learner with fates priced the offers', () => {
     const learned = { ...summary({ taken: 0, untaken: 0 }), learned: { offers: 10, evidence: 240 } };
-    const book = paperBookFigures({ summary: learned, liveOffers: noLive, balanceCents: 500_000, nowMs: FIRST + 3 * DAY });
+    const book = figuresOf(learned, 3);
     expect(book.acceptance).toMatchObject({
       source: 'learned_take_up',
       label: 'acceptance: learned take-up (10 of 10 offers, 240 fates learned): no fates of these offers yet',
@@ -149,12 +129,7 @@ describe('paper book figures', () => {
       curve: 'learned',
     });
     expect(book.words).toMatch(/^acceptance 40\.0 % is the strategy's learned take-up, not measured on these offers: nothing was sent; /);
-    const capped = paperBookFigures({
-      summary: { ...learned, fates: { taken: 1, untaken: 7 } },
-      liveOffers: noLive,
-      balanceCents: 500_000,
-      nowMs: FIRST + 3 * DAY,
-    });
+    const capped = figuresOf({ ...learned, fates: { taken: 1, untaken: 7 } }, 3);
     expect(capped.acceptance.label).toBe(
       'acceptance: observed fates of 8 paper offers: at most 12.5 % (the learned take-up (10 of 10 offers, 240 fates learned) said 40.0 %)',
     );
