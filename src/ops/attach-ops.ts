@@ -178,7 +178,15 @@ export function attachOps(parts: OpsParts): Operations {
   const figures = storeDigestFigures({ store, limits: parts.limits, dryRun: parts.dryRun, earnings: parts.earnings });
   const every = notifications?.digest ?? 'off';
   if (notifier !== undefined && every !== 'off') {
-    const digest = new DigestSender({ every, state: store.state, clock, figures, notify: (event, data) => notifier.notify(event, data) });
+    const digest = new DigestSender({
+      every,
+      state: store.state,
+      clock,
+      figures,
+      notify: (event, data) => notifier.notify(event, data),
+      // A sped-up clock passes days in seconds: one digest a check, not a burst of them.
+      ...(parts.clockSpeed > 1 ? { maxCatchUp: 1 } : {}),
+    });
     jobs.push({ name: 'digest', schedule: NOTIFY_SCHEDULE, run: () => digest.check() });
   }
   const commands = telegramCommandsFromConfig(notifications, parts.env, {
