@@ -192,6 +192,7 @@ export function attachOps(parts: OpsParts): Operations {
   const commands = telegramCommandsFromConfig(notifications, parts.env, {
     actions: { status, figures, nowMs: () => clock.now(), protections: parts.protections, proposals: parts.proposals },
     state: store.state,
+    updates: store.telegramUpdates,
     realClock,
     log: log.child({ component: 'telegram-commands' }),
   });
