@@ -9,7 +9,7 @@
  * whose message and URL the caller must keep out of logs when the URL holds a secret.
  */
 import got, { HTTPError, type Response } from 'got';
-import { ACCEPT_ENCODING, decodeBody } from './response-limits.js';
+import { ACCEPT_ENCODING, cancelPastLimit, decodeBody } from './response-limits.js';
 
 export interface BoundedPostOptions {
   json: unknown;
@@ -45,21 +45,13 @@ export async function postBounded(url: string, options: BoundedPostOptions): Pro
       : { limit: 0 },
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  let status: number | undefined;
-  let tooLarge = false;
-  void pending.on('response', (response: { statusCode: number }) => {
-    status = response.statusCode;
-  });
-  void pending.on('downloadProgress', ({ transferred, total }) => {
-    if (tooLarge || (transferred <= limit && (total === undefined || total <= limit))) return;
-    tooLarge = true;
-    pending.cancel();
-  });
+  const watch = cancelPastLimit(pending, limit);
   let response: Response<Buffer>;
   try {
     response = await pending;
   } catch (error) {
-    if (tooLarge) return { ok: false, status, problem: 'too-large', detail: `the answer is larger than ${limit} bytes; not read` };
+    if (watch.tooLarge())
+      return { ok: false, status: watch.status(), problem: 'too-large', detail: `the answer is larger than ${limit} bytes; not read` };
     // An HTTP error status is an answer like any other (got threw it after its retries).
     if (error instanceof HTTPError) response = error.response as Response<Buffer>;
     else throw error;
