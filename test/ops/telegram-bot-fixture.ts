@@ -52,6 +52,7 @@ export async function startBotFixture(): Promise<BotFixture> {
   let queue: TelegramUpdate[] = [];
   /** Replayed updates: sent with the next answer whatever its offset (what a replaying proxy does). */
   let replays: TelegramUpdate[] = [];
+  let calls = 0;
   let nextUpdateId = 500;
   let nextMessageId = 1;
   let inFlight = 0;
@@ -92,6 +93,7 @@ export async function startBotFixture(): Promise<BotFixture> {
       }
       if (match[2] !== 'getUpdates') return answer(response, 404, { ok: false, error_code: 404, description: 'Not Found' });
       fixture.polls += 1;
+      const call = ++calls;
       inFlight += 1;
       fixture.maxInFlight = Math.max(fixture.maxInFlight, inFlight);
       try {
@@ -124,8 +126,11 @@ export async function startBotFixture(): Promise<BotFixture> {
             response.on('close', wake);
           });
         }
-        const result = [...replays, ...queue.filter((update) => update.update_id >= offset)];
-        replays = [];
+        // Only the newest call takes the replays: an older one may be a stopped poller's, whose
+        // socket the server has not seen close yet.
+        const newest = call === calls;
+        const result = [...(newest ? replays : []), ...queue.filter((update) => update.update_id >= offset)];
+        if (newest) replays = [];
         return answer(response, 200, { ok: true, result });
       } finally {
         inFlight -= 1;
