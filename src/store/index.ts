@@ -15,6 +15,7 @@ import { createPurchasesRepository, type PurchasesRepository } from './purchases
 import { createRequestsRepository, type RequestsRepository } from './requests-repository.js';
 import { createSignalsRepository, type SignalsRepository } from './signals-repository.js';
 import { createStateRepository, type StateRepository } from './state-repository.js';
+import { createTelegramUpdatesRepository, type TelegramUpdatesRepository } from './telegram-updates-repository.js';
 
 export * from './database.js';
 export * from './migrations.js';
@@ -35,6 +36,7 @@ export * from './purchases-repository.js';
 export * from './requests-repository.js';
 export * from './signals-repository.js';
 export * from './state-repository.js';
+export * from './telegram-updates-repository.js';
 export * from './state-keys.js';
 export { REDACTED_TEXT, redactPersonalData } from './redact-personal-data.js';
 export { isoFromMs, msFromIso, utcDayBounds } from './sql-values.js';
@@ -59,6 +61,8 @@ export interface Store {
   calibration: CalibrationRepository;
   /** The recent acceptance flow and skip causes the cash-flow forecast and idle-cash view read. */
   cashFlow: CashFlowRepository;
+  /** The Telegram updates already obeyed (src/ops/telegram-commands), none twice. */
+  telegramUpdates: TelegramUpdatesRepository;
   /** Checkpoints the WAL into the file (the daemon does it when idle); nothing once closed. */
   checkpoint(): void;
   /** Closes the file; idempotent. */
@@ -83,6 +87,7 @@ export function openStore(path: string, options: OpenDatabaseOptions = {}): Stor
     paper: createPaperBook(db),
     calibration: createCalibrationRepository(db),
     cashFlow: createCashFlowRepository(db),
+    telegramUpdates: createTelegramUpdatesRepository(db),
     checkpoint() {
       if (db.open) checkpointWal(db);
     },

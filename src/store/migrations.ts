@@ -400,6 +400,20 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE shadow_decisions ADD COLUMN reason_values_json TEXT;
     `,
   },
+  {
+    version: 20,
+    description: 'telegram_updates: the Telegram updates already obeyed, so none is obeyed twice',
+    sql: `
+      -- One row per update id the command poller handled (src/ops/telegram-commands): a replayed
+      -- id is ignored, across restarts. Rows older than a week are pruned: Telegram's ids grow,
+      -- and a message that old is refused for its age anyway.
+      CREATE TABLE telegram_updates (
+        update_id INTEGER PRIMARY KEY,
+        handled_at TEXT NOT NULL
+      );
+      CREATE INDEX telegram_updates_handled ON telegram_updates (handled_at);
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

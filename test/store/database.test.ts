@@ -54,6 +54,7 @@ describe('openDatabase', () => {
       'requests_seen',
       'shadow_decisions',
       'state',
+      'telegram_updates',
       'transfers',
       'webhook_inbox',
     ]);
