@@ -4,6 +4,7 @@ export type { SandboxOptions, SandboxHandle, SandboxCredentials } from './start-
 export { SandboxControlError, type SandboxControl } from './control.js';
 export { groundTruthOf, ifFunded, outcomeOf } from './ground-truth.js';
 export type { LoanRequestFields } from './borrower-generator.js';
+export { MAX_RATE_BY_COLOR } from './borrower-generator.js';
 export type { SandboxFaults } from './faults.js';
 export type { GroundTruth } from './ground-truth.js';
 export type { Billing, ProviderNames } from './runtime.js';
