@@ -31,7 +31,7 @@ interface ScoreLink {
  * The score links. Each keeps the population's default share within about a point of the
  * shape's, so what differs is which borrowers default, not how many: the intercept shifts were
  * set on 12,000 generated classic borrowers (seeds 1 and 2), whose mean hidden default is 28.3 %,
- * 28.6 % bank-led and 28.0 % peaked-middle.
+ * 28.6 % bank-led and 28.5 % peaked-middle.
  */
 export const SCORE_LINKS: Readonly<Record<ScoreLinkName, ScoreLink>> = {
   // Thin or stale credit files (young, newly arrived, paid by gig work): the bureau says half as
@@ -53,10 +53,11 @@ export const SCORE_LINKS: Readonly<Record<ScoreLinkName, ScoreLink>> = {
   },
   // Prime files on a high-cost marketplace are self-selected: a borrower with a top score who
   // comes here was turned down, or is in trouble, elsewhere. Repayment rises with the score up
-  // to 700 and falls above it, so "higher score, safer" holds only for half of the range.
+  // to 700 and falls above it, so "higher score, safer" holds only for half of the range: on
+  // 12,000 generated classic borrowers 13 % default at 700-749, 24 % at 750 and above.
   'peaked-middle': {
     description: 'repayment rises with the credit score up to 700 and falls above it (top scores here are in trouble elsewhere)',
-    weights: (w) => ({ ...w, intercept: w.intercept + 0.15, creditScoreAbove700: -2.5 * w.creditScore }),
+    weights: (w) => ({ ...w, intercept: w.intercept + 0.21, creditScoreAbove700: -3.5 * w.creditScore }),
   },
 };
 
