@@ -400,6 +400,33 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE shadow_decisions ADD COLUMN reason_values_json TEXT;
     `,
   },
+  {
+    version: 15,
+    description: 'learned default levels: each strategy learner, the loans fed to it, and which one gave each decision',
+    sql: `
+      -- score.calibration method learned (src/engine/market/calibration-learner.ts): each strategy's
+      -- learner state, so a restart resumes it; the evidence fed so far of each funded loan (its
+      -- instalments paid on time, and whether it defaulted or completed), so nothing is fed twice;
+      -- and on each decision, which learned calibration gave its probability (version, evidence).
+      CREATE TABLE calibration_learners (
+        strategy TEXT PRIMARY KEY,
+        version INTEGER NOT NULL,
+        loans INTEGER NOT NULL,
+        defaults INTEGER NOT NULL,
+        loan_months INTEGER NOT NULL,
+        state_json TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE calibration_loans (
+        loan_id INTEGER PRIMARY KEY,
+        strategy TEXT NOT NULL,
+        paid INTEGER NOT NULL,
+        final TEXT CHECK (final IN ('defaulted', 'completed')),
+        updated_at TEXT NOT NULL
+      );
+      ALTER TABLE decisions ADD COLUMN calibration_json TEXT;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

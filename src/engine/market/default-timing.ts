@@ -14,8 +14,19 @@
 
 /** Slices of a term the hazard is learned over. */
 export const TIMING_BINS = 12;
-/** Loans' worth of exposure each slice's hazard is shrunk with towards the pooled one. */
+/** Loans' worth of exposure each slice's hazard is shrunk with towards the prior's shape. */
 const PRIOR_LOANS = 50;
+/**
+ * F(t) = t^PRIOR_SHAPE before any default is seen, and the shape each slice is shrunk towards
+ * (1: defaults spread evenly over the term; above 1, later in it, which makes early survival
+ * weaker evidence). On the sandbox's shapes 1.5 and 2 moved the second-half prediction by less
+ * than its noise on a few dozen loans (bench/calibration-learning.ts), so the plain one stays.
+ */
+const PRIOR_SHAPE = 1;
+
+function priorShare(age: number): number {
+  return Math.max(0, Math.min(1, age)) ** PRIOR_SHAPE;
+}
 
 /** Defaults and exposure (loan-terms at risk) by slice of the term, as plain data. */
 export interface DefaultTiming {
@@ -48,11 +59,15 @@ export function addDefault(timing: DefaultTiming, at: number): void {
 /** F as a function of age, from the timing's current counts (cheap: TIMING_BINS numbers). */
 export function defaultShareBy(timing: DefaultTiming): (age: number) => number {
   const totalDefaults = timing.defaults.reduce((sum, value) => sum + value, 0);
-  if (totalDefaults === 0) return (age) => Math.max(0, Math.min(1, age));
-  const totalExposure = timing.exposure.reduce((sum, value) => sum + value, 0);
-  const pooled = totalDefaults / Math.max(totalExposure, 1e-9);
+  if (totalDefaults === 0) return priorShare;
+  // The prior's hazard shape (rising as PRIOR_SHAPE says), scaled so it expects the defaults seen.
+  const shape = Array.from({ length: TIMING_BINS }, (_, bin) => PRIOR_SHAPE * ((bin + 0.5) / TIMING_BINS) ** (PRIOR_SHAPE - 1));
+  const expected = timing.exposure.reduce((sum, exposure, bin) => sum + exposure * (shape[bin] ?? 1), 0);
+  const pooled = totalDefaults / Math.max(expected, 1e-9);
   const pseudo = PRIOR_LOANS / TIMING_BINS;
-  const hazards = timing.defaults.map((defaults, bin) => (defaults + pseudo * pooled) / ((timing.exposure[bin] ?? 0) + pseudo));
+  const hazards = timing.defaults.map(
+    (defaults, bin) => (defaults + pseudo * pooled * (shape[bin] ?? 1)) / ((timing.exposure[bin] ?? 0) + pseudo),
+  );
   // Cumulative hazard at each slice's start.
   const cumulative = [0];
   for (let bin = 0; bin < TIMING_BINS; bin += 1) cumulative.push((cumulative[bin] ?? 0) + (hazards[bin] ?? 0) / TIMING_BINS);
@@ -62,6 +77,6 @@ export function defaultShareBy(timing: DefaultTiming): (age: number) => number {
     return (cumulative[bin] ?? 0) + (hazards[bin] ?? 0) * (clipped - bin / TIMING_BINS);
   };
   const whole = -Math.expm1(-hazardAt(1));
-  if (!(whole > 0)) return (age) => Math.max(0, Math.min(1, age));
+  if (!(whole > 0)) return priorShare;
   return (age) => -Math.expm1(-hazardAt(age)) / whole;
 }

@@ -3,7 +3,7 @@ import { type LoanRequest, RISK_LEVEL_NAMES } from '../../../domain/index.js';
 import { formatRatio, type CompiledStrategy, type Contribution, type DecideOutcome } from '../../../engine/index.js';
 import { curvePoint, curveRates, type CurvePoint, type PriceCurve } from '../../../engine/pricing/expected-profit.js';
 import { formatTable } from './text-table.js';
-import { marketUsedText } from '../../../engine/market/index.js';
+import { calibrationUsedText, marketUsedText } from '../../../engine/market/index.js';
 import { reasonText } from '../../../domain/decision-reason.js';
 
 /** How far from the chosen rate the "why" line looks on each side. */
@@ -98,6 +98,8 @@ export function formatExplanation(strategy: CompiledStrategy, request: LoanReque
   }
   const market = marketUsedText(decision);
   if (market !== undefined) out.push(`  priced with ${market}`);
+  const calibration = calibrationUsedText(decision);
+  if (calibration !== undefined) out.push(`  probability from the ${calibration}`);
   out.push('');
   if (decision.action === 'offer' && result.action === 'skip') {
     out.push(`decision  SKIP: the strategy offers ${formatRatio(decision.rate ?? 0)}, the guard refuses`);
