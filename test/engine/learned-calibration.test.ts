@@ -10,6 +10,7 @@ import { reasonText } from '../../src/domain/decision-reason.js';
 import { withLearning } from '../../src/engine/market/active-learning.js';
 import { MarketLearning } from '../../src/engine/market/index.js';
 import { compileText } from './compile-text.js';
+import { columnsUnsupported } from '../../src/backtest/tune/trial-columns.js';
 import { loanRequest } from './fixtures.js';
 
 /** A constant score of log-odds 2.5 (default 7.6 %) under `calibration`, priced for expected profit with `extra`. */
@@ -33,6 +34,11 @@ describe('a learned calibration', () => {
     expect(decision.probability).toBeCloseTo(logistic(2.5), 12);
     expect(decision.contributions.at(-1)).toMatchObject({ feature: 'calibration.learned', model: 'calibration', logOdds: 0 });
     expect(decision.calibration).toEqual({ version: 0, loans: 0, defaults: 0, loanMonths: 0, scoreDefault: 1 - logistic(2.5) });
+  });
+
+  it("keeps a tune's trials in order: a learned level is not priced once per request over columns", () => {
+    expect(columnsUnsupported(compileText(strategy(LEARNED)))).toMatch(/score\.calibration method learned/);
+    expect(columnsUnsupported(compileText(strategy('')))).toBeUndefined();
   });
 
   it('applies the active learner’s level and slope, after its seed', () => {
