@@ -16,6 +16,8 @@ import { explainRecordedRequest } from '../../src/cli/commands/strategy/explain.
 import { riskLimitsSchema } from '../../src/risk/index.js';
 import { startDaemonHarness, type DaemonHarness, type HarnessOptions } from './daemon-harness.js';
 import type { DecisionReason } from '../../src/domain/decision-reason.js';
+import type { StoredDecision } from '../../src/store/index.js';
+import type { BacktestDecision } from '../../src/backtest/index.js';
 import { CalibrationLearner, MarketLearning, type StoredCalibration } from '../../src/engine/market/index.js';
 import { createCalibrationLearningRepository } from '../../src/store/calibration-learning-repository.js';
 
@@ -45,6 +47,38 @@ async function dryRunSession(options: Omit<HarnessOptions, 'dryRun'>, requests: 
   await h.daemon.poller.poll();
   await h.daemon.pipeline.idle();
   return h;
+}
+
+/** Risk limits that refuse little: a hundred offers a day and no exposure caps. */
+const ROOMY_RISK = {
+  min_cash_reserve: 100,
+  max_offers_per_day: 100,
+  max_per_borrower: null,
+  max_open_exposure: null,
+  max_amount_per_day: null,
+};
+
+/** The live decisions the replay decided otherwise (action, rate, strategy or reasons), with both sides. */
+function replayMismatches(live: readonly StoredDecision[], replayedDecisions: readonly BacktestDecision[]) {
+  const replayed = new Map(replayedDecisions.map((decision) => [decision.loan_request_id, decision]));
+  return live
+    .map((decision) => {
+      const other = replayed.get(decision.loanRequestId);
+      const same =
+        other !== undefined &&
+        other.action === decision.action &&
+        other.rate === decision.rate &&
+        other.strategy === decision.strategy &&
+        JSON.stringify(other.reasons) === JSON.stringify(decision.reasons);
+      return same
+        ? undefined
+        : {
+            id: decision.loanRequestId,
+            live: [decision.action, decision.rate, decision.strategy, decision.reasons],
+            backtest: other && [other.action, other.rate, other.strategy, other.reasons],
+          };
+    })
+    .filter((mismatch) => mismatch !== undefined);
 }
 
 describe('live and backtest parity', () => {
@@ -89,25 +123,7 @@ describe('live and backtest parity', () => {
       recordDecisions: true,
     });
 
-    const replayed = new Map(result.decisions.map((decision) => [decision.loan_request_id, decision]));
-    const mismatches = live
-      .map((decision) => {
-        const other = replayed.get(decision.loanRequestId);
-        const same =
-          other !== undefined &&
-          other.action === decision.action &&
-          other.rate === decision.rate &&
-          other.strategy === decision.strategy &&
-          JSON.stringify(other.reasons) === JSON.stringify(decision.reasons);
-        return same
-          ? undefined
-          : {
-              id: decision.loanRequestId,
-              live: [decision.action, decision.rate, decision.strategy, decision.reasons],
-              backtest: other && [other.action, other.rate, other.strategy, other.reasons],
-            };
-      })
-      .filter((mismatch) => mismatch !== undefined);
+    const mismatches = replayMismatches(live, result.decisions);
     expect(mismatches).toEqual([]);
 
     // `strategy explain` takes the same step: the same strategy decision, rate and reasons for
@@ -170,13 +186,7 @@ describe('live and backtest parity', () => {
       const seeded = (): StoredCalibration => JSON.parse(JSON.stringify({ state: learner.snapshotState, settings })) as StoredCalibration;
       expect(learner.version).toBeGreaterThan(0);
 
-      const risk = {
-        min_cash_reserve: 100,
-        max_offers_per_day: 100,
-        max_per_borrower: null,
-        max_open_exposure: null,
-        max_amount_per_day: null,
-      };
+      const risk = ROOMY_RISK;
       const startingBalanceCents = 5_000_000;
       harness = await dryRunSession(
         {
@@ -211,22 +221,10 @@ describe('live and backtest parity', () => {
         recordDecisions: true,
         learning: new MarketLearning([], [[name, seeded()]]),
       });
-      const replayed = new Map(result.decisions.map((decision) => [decision.loan_request_id, decision]));
-      const mismatches = live
-        .map((decision) => {
-          const other = replayed.get(decision.loanRequestId);
-          const same =
-            other !== undefined &&
-            other.action === decision.action &&
-            other.rate === decision.rate &&
-            other.probability === decision.probability &&
-            JSON.stringify(other.reasons) === JSON.stringify(decision.reasons);
-          return same
-            ? undefined
-            : { id: decision.loanRequestId, live: [decision.action, decision.rate, decision.reasons], backtest: other };
-        })
-        .filter((mismatch) => mismatch !== undefined);
-      expect(mismatches).toEqual([]);
+      expect(replayMismatches(live, result.decisions)).toEqual([]);
+      // The learned level's probability too, to the bit.
+      const probability = new Map(result.decisions.map((decision) => [decision.loan_request_id, decision.probability]));
+      expect(live.filter((decision) => probability.get(decision.loanRequestId) !== decision.probability)).toEqual([]);
     },
   );
 
@@ -241,13 +239,7 @@ describe('live and backtest parity', () => {
       doc.pricing = { ...doc.pricing, learning: { prior_sd: 1, explore_share: 0.2 } };
       const file = join(dir, 'balanced-learning.yaml');
       writeFileSync(file, stringify(doc));
-      const risk = {
-        min_cash_reserve: 100,
-        max_offers_per_day: 100,
-        max_per_borrower: null,
-        max_open_exposure: null,
-        max_amount_per_day: null,
-      };
+      const risk = ROOMY_RISK;
       const startingBalanceCents = 5_000_000;
       harness = await dryRunSession({ strategyFiles: [file], balanceCents: startingBalanceCents, risk }, 40);
       const h = harness;
@@ -264,24 +256,7 @@ describe('live and backtest parity', () => {
         market: { settle: false },
         recordDecisions: true,
       });
-      const replayed = new Map(result.decisions.map((decision) => [decision.loan_request_id, decision]));
-      const mismatches = live
-        .map((decision) => {
-          const other = replayed.get(decision.loanRequestId);
-          const same =
-            other !== undefined &&
-            other.action === decision.action &&
-            other.rate === decision.rate &&
-            JSON.stringify(other.reasons) === JSON.stringify(decision.reasons);
-          return same
-            ? undefined
-            : {
-                id: decision.loanRequestId,
-                live: [decision.action, decision.rate, decision.reasons],
-                backtest: other && [other.action, other.rate, other.reasons],
-              };
-        })
-        .filter((mismatch) => mismatch !== undefined);
+      const mismatches = replayMismatches(live, result.decisions);
       expect(mismatches).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
