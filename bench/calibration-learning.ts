@@ -3,6 +3,7 @@
  *
  *   node --import tsx bench/calibration-learning.ts [--requests 3000] [--arrivals 1] [--seeds 1,2]
  *     [--shapes classic,credit,burden,volatility] [--offsets 0.4,1,2.5] [--strategy strategies/examples/balanced-learned.yaml]
+ *     [--uncertainty file|none|cost_plus_floor|blend]
  *
  * For every sandbox shape and seed it exports a recording (a few months of requests at a slow
  * arrival rate, so funded loans pay instalments while requests still come), and backtests the
@@ -13,7 +14,8 @@
  * what the prior alone would have said, and what happened; the learner's final level and slope
  * with the evidence it rests on; and the run's funded loans and annualised return. The shipped
  * `balanced` runs on the same recording for comparison (its predicted default is its isotonic
- * map's, read from the decisions).
+ * map's, read from the decisions). `--uncertainty` replaces the file's `pricing.level_uncertainty`
+ * (none: expected profit at the learned level alone; blend: its defaults), to compare the modes.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,6 +36,7 @@ const { values } = parseArgs({
     offsets: { type: 'string', default: '0.4,1,2.5' },
     strategy: { type: 'string', default: 'strategies/examples/balanced-learned.yaml' },
     balance: { type: 'string', default: '100000' },
+    uncertainty: { type: 'string', default: 'file' },
   },
 });
 const grid = marketGrid(values);
@@ -43,8 +46,13 @@ const pct = (value: number): string => (Number.isFinite(value) ? (value * 100).t
 
 /** The learned strategy with its prior centre moved by log(factor). */
 async function learnedWithOffset(dir: string, factor: number) {
-  const doc = parse(readFileSync(values.strategy, 'utf8')) as { score: { calibration: Record<string, unknown> } };
+  const doc = parse(readFileSync(values.strategy, 'utf8')) as {
+    score: { calibration: Record<string, unknown> };
+    pricing: Record<string, unknown>;
+  };
   doc.score.calibration = { ...doc.score.calibration, level_mean: Math.log(factor) };
+  if (values.uncertainty === 'none') delete doc.pricing['level_uncertainty'];
+  else if (values.uncertainty !== 'file') doc.pricing['level_uncertainty'] = { mode: values.uncertainty };
   const file = join(dir, `learned-x${factor}.yaml`);
   writeFileSync(file, stringify(doc));
   return loadStrategyFile(file);
@@ -62,7 +70,7 @@ function shippedCheck(result: BacktestResult): { n: number; predicted: number; r
 }
 
 console.log(
-  `${grid.requests} requests per market at ${grid.arrivalsPerHour} an hour, ${values.balance} USD; second half: default in % (n loans)`,
+  `${grid.requests} requests per market at ${grid.arrivalsPerHour} an hour, ${values.balance} USD, level uncertainty ${values.uncertainty}; second half: default in % (n loans)`,
 );
 console.log(
   [
