@@ -97,6 +97,11 @@ export interface BacktestLoan {
   outcome: 'repaid' | 'defaulted' | 'open';
   /** interest + recoveries − losses of this loan, in cents (data spend is per request, not here). */
   profitCents: number;
+  /**
+   * A loan priced under a learned default level (score.calibration method learned): the default
+   * probability it was priced with (learned so far) and the score's before the learned calibration.
+   */
+  calibration?: { predictedDefault: number; scoreDefault: number };
 }
 
 /** One point of the daily series behind the charts. */

@@ -53,6 +53,8 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   /** The config's `notifications:` section (e.g. Telegram commands against a fixture bot); default none. */
   notifications?: Record<string, unknown>;
+  /** Writes to the store before the daemon starts (what a previous run left, e.g. a learner's state). */
+  seedStore?: (store: Store) => void;
 }
 
 export async function startDaemonHarness(options: HarnessOptions = {}): Promise<DaemonHarness> {
@@ -60,6 +62,7 @@ export async function startDaemonHarness(options: HarnessOptions = {}): Promise<
   sandbox.control.setBalance(options.balanceCents ?? 1_000_000);
   const dir = mkdtempSync(join(tmpdir(), 'lendbot-daemon-'));
   const store = openStore(join(dir, 'lendbot.db'));
+  options.seedStore?.(store);
   const port = await freePort();
   const config = daemonConfigSchema.parse({
     db: join(dir, 'lendbot.db'),

@@ -40,6 +40,8 @@ describe('openDatabase', () => {
     expect(existsSync(path)).toBe(true);
     expect(schemaVersion(db)).toBe(LATEST_VERSION);
     expect(tableNames(db)).toEqual([
+      'calibration_learners',
+      'calibration_loans',
       'decisions',
       'loans',
       'market_decisions',
