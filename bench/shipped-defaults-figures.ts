@@ -7,6 +7,8 @@
  */
 import { runDraws, type BacktestOptions, type BacktestResult, type DefaultRate, type PreparedRecording } from '../src/backtest/index.js';
 import { strategyCalibration } from '../src/backtest/calibration/index.js';
+import { learnedLevelCheck, type LearnedLevelCheck } from '../src/backtest/calibration/learned-level-check.js';
+import { labelOf } from '../src/backtest/train/training-data.js';
 import { oracleStrategy } from '../src/backtest/oracle-strategy.js';
 import { sliceRecording } from '../src/backtest/prepared-recording.js';
 import type { CompiledStrategy } from '../src/engine/index.js';
@@ -40,7 +42,15 @@ export interface StrategyFigures {
   /** Share of the money held by open offers (whole recording, first draw). */
   held: number;
   calibration: CalibrationFigure;
+  /**
+   * The second half's requests. For a strategy that learns its default level, with the
+   * probability each was priced with in the whole replay (what the learner knew then, having
+   * seen the first half's payments); otherwise each request decided alone, as the report's
+   * calibration section does.
+   */
   secondHalf: CalibrationFigure;
+  /** A learning strategy's own second-half funded loans: priced default, the prior's, realised (learned-level-check.ts). */
+  learnedLoans: LearnedLevelCheck | undefined;
   /** Loans funded by LendingClub grade (whole recording; LendingClub only). */
   grades: Record<string, number> | undefined;
 }
@@ -63,6 +73,35 @@ function calibrationFigure(recording: PreparedRecording, strategy: CompiledStrat
   const found = strategyCalibration(recording, strategy);
   const { n, predicted, realised } = found.overall;
   return { n, predicted, realised, brier: found.brier, constantBrier: found.constantBrier };
+}
+
+/** Mean of squares, guarded for n = 0. */
+function figureOf(pairs: ReadonlyArray<{ predicted: number; defaulted: number }>): CalibrationFigure {
+  const n = pairs.length;
+  if (n === 0) return { n, predicted: Number.NaN, realised: Number.NaN, brier: Number.NaN, constantBrier: Number.NaN };
+  const predicted = pairs.reduce((sum, pair) => sum + pair.predicted, 0) / n;
+  const realised = pairs.reduce((sum, pair) => sum + pair.defaulted, 0) / n;
+  const brier = pairs.reduce((sum, pair) => sum + (pair.predicted - pair.defaulted) ** 2, 0) / n;
+  return { n, predicted, realised, brier, constantBrier: realised * (1 - realised) };
+}
+
+/**
+ * Calibration on the second half as the replay priced it: each resolved request of the second
+ * half that the whole run decided with a probability, at the probability it was decided with.
+ */
+function pricedCalibration(secondHalf: PreparedRecording, result: BacktestResult): CalibrationFigure {
+  const probabilityById = new Map<number, number>();
+  for (const decision of result.decisions)
+    if (decision.probability !== null && decision.probability !== undefined)
+      probabilityById.set(decision.loan_request_id, decision.probability);
+  const pairs: Array<{ predicted: number; defaulted: number }> = [];
+  for (const entry of secondHalf.entries) {
+    const label = labelOf(entry.line);
+    const probability = probabilityById.get(entry.line.loan_request.id);
+    if (label === null || probability === undefined) continue;
+    pairs.push({ predicted: 1 - probability, defaulted: label === 0 ? 1 : 0 });
+  }
+  return figureOf(pairs);
 }
 
 function loansByGrade(recording: PreparedRecording, result: BacktestResult): Record<string, number> {
@@ -102,6 +141,7 @@ export async function worldFigures(
   };
   const strategies = judged.map(({ name, strategy, twin }): StrategyFigures => {
     const whole = run(recording, strategy);
+    const learns = whole.first.loans.some((loan) => loan.calibration !== undefined);
     const stats = whole.first.offerStats[0];
     if (!stats) throw new Error(`no offer statistics for ${name}`);
     return {
@@ -114,7 +154,8 @@ export async function worldFigures(
       idle: whole.first.summary.idleShareWhileRequests,
       held: whole.first.summary.reservedShare,
       calibration: calibrationFigure(recording, strategy),
-      secondHalf: calibrationFigure(secondHalf, strategy),
+      secondHalf: learns ? pricedCalibration(secondHalf, whole.first) : calibrationFigure(secondHalf, strategy),
+      learnedLoans: learns ? learnedLevelCheck(whole.first, strategy.name) : undefined,
       grades: world.lendingClub ? loansByGrade(recording, whole.first) : undefined,
     };
   });

@@ -27,6 +27,7 @@ import { parseArgs } from 'node:util';
 import { defaultBalance, drawSeeds, type PreparedRecording } from '../src/backtest/index.js';
 import { loadStrategyFile } from '../src/engine/index.js';
 import type { ScoreLinkName } from '../src/sandbox/index.js';
+import type { LearnedLevelCheck } from '../src/backtest/calibration/learned-level-check.js';
 import { costPlusTwin } from './reference-strategies.js';
 import { worldFigures, type CalibrationFigure, type Judged, type RunFigure } from './shipped-defaults-figures.js';
 import { verdictLine, type JudgedWorld } from './shipped-defaults-verdict.js';
@@ -77,6 +78,8 @@ const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
 const run = (figure: RunFigure): string => `${pct(figure.net)} (${figure.funded})`;
 const calibration = (c: CalibrationFigure): string =>
   c.n === 0 ? '- (n 0)' : `${pct(c.predicted)} / ${pct(c.realised)}, ${c.brier.toFixed(4)} / ${c.constantBrier.toFixed(4)} (n ${c.n})`;
+const learned = (c: LearnedLevelCheck | undefined): string =>
+  c === undefined ? '-' : c.n === 0 ? '- (n 0)' : `${pct(c.predicted)} / ${pct(c.prior)} / ${pct(c.realised)} (n ${c.n})`;
 const rate = (r: { rate: number | null; n: number }): string => `${r.rate === null ? '-' : pct(r.rate)} (n ${r.n})`;
 
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-shipped-defaults-'));
@@ -90,7 +93,13 @@ try {
     const lendingClub = world.kind === LENDING_CLUB;
     const startingBalanceCents = lendingClub ? lendingClubBalanceCents(recording) : sandboxBalanceCents;
     if (lendingClub) lendingClubBalance = startingBalanceCents;
-    const figures = await worldFigures({ recording, file, dir, lendingClub }, judged, naive, { startingBalanceCents }, draws);
+    const figures = await worldFigures(
+      { recording, file, dir, lendingClub },
+      judged,
+      naive,
+      { startingBalanceCents, recordDecisions: true },
+      draws,
+    );
     results.push({ world, figures });
     for (const s of figures.strategies) {
       rows.push([
@@ -106,6 +115,7 @@ try {
         `${pct(s.idle)}, ${pct(s.held)}`,
         calibration(s.calibration),
         calibration(s.secondHalf),
+        learned(s.learnedLoans),
       ]);
       if (s.grades)
         gradeRows.push(
@@ -141,7 +151,8 @@ console.log(
     'funded default vs population',
     'idle, held by offers',
     'calibration, all',
-    'calibration, second half',
+    'calibration, second half (a learned level: as priced in the replay)',
+    'learned level, own 2nd-half loans: priced / prior / realised',
   ].join(' | '),
 );
 for (const row of rows) console.log(row.join(' | '));

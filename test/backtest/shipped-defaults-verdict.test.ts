@@ -25,6 +25,7 @@ function strategyFigures(net: number, grades?: Record<string, number>): Strategy
     held: 0.01,
     calibration: calibration(0.2, 0.19),
     secondHalf: calibration(0.2, 0.17),
+    learnedLoans: undefined,
     grades,
   };
 }
