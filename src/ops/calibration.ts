@@ -10,6 +10,8 @@
  */
 import { wilson } from '../backtest/offer-stats.js';
 import { isoFromMs, type Store, type VintageCounts } from '../store/index.js';
+import { strategyCalibrations, strategyVintageFigures, strategyVintageJson, type StrategyCalibration } from './calibration-by-strategy.js';
+import { hazardFigures, hazardJson, hazardRows, type HazardRow } from './instalment-hazard.js';
 
 export interface VintageCalibration extends VintageCounts {
   /** Mean predicted default of the vintage's loans (null without loans). */
@@ -97,6 +99,10 @@ export interface CalibrationStatus extends CalibrationSummary {
   minLoans: number;
   /** The calibration alert in force (its figures when it began), or null. */
   alert: { since: string; figures: string } | null;
+  /** Each strategy's months with the loans' age and a reading (calibration-by-strategy.ts). */
+  strategies: StrategyCalibration[];
+  /** The window's instalments by month of loan age (instalment-hazard.ts). */
+  hazard: HazardRow[];
 }
 
 /** The calibration block of the status report, over the protection's window. */
@@ -106,10 +112,13 @@ export function calibrationStatus(
   settings: { window_months: number; min_loans: number },
   alert: { sinceMs: number; figures: string } | undefined,
 ): CalibrationStatus {
+  const summary = calibrationSummary(store, nowMs, settings.window_months);
   return {
-    ...calibrationSummary(store, nowMs, settings.window_months),
+    ...summary,
     minLoans: settings.min_loans,
     alert: alert === undefined ? null : { since: isoFromMs(alert.sinceMs), figures: alert.figures },
+    strategies: strategyCalibrations(store.calibration.strategyVintages(summary.since, nowMs), settings.min_loans),
+    hazard: hazardRows(store.calibration.hazard(summary.since, nowMs), settings.min_loans),
   };
 }
 
@@ -126,6 +135,14 @@ export function calibrationLines(status: CalibrationStatus, vintages = 6): Array
   for (const row of [...status.vintages].reverse().slice(0, vintages))
     lines.push([`  ${row.vintage}`, `${calibrationFigures(row)}${verdict(row)}`]);
   if (status.alert !== null) lines.push(['  alert', `since ${status.alert.since}: ${status.alert.figures}`]);
+  for (const strategy of status.strategies) {
+    const name = strategy.strategy;
+    lines.push(['  by strategy', `${name}, months shown together: ${strategyVintageFigures(strategy.pooled)}`]);
+    for (const row of [...strategy.vintages].reverse().slice(0, vintages))
+      lines.push([`    ${row.vintage}`, `${name}: ${strategyVintageFigures(row)}`]);
+  }
+  if (status.hazard.length > 0) lines.push(['  by loan age', 'instalments of the loans above, by month of age (missed: the hazard)']);
+  for (const row of status.hazard) lines.push(['', hazardFigures(row)]);
   return lines;
 }
 
@@ -150,5 +167,11 @@ export function calibrationJson(status: CalibrationStatus): Record<string, unkno
     pooled: row(status.pooled),
     vintages: status.vintages.map(row),
     alert: status.alert,
+    strategies: status.strategies.map((s) => ({
+      strategy: s.strategy,
+      pooled: strategyVintageJson(s.pooled),
+      vintages: s.vintages.map(strategyVintageJson),
+    })),
+    hazard: status.hazard.map(hazardJson),
   };
 }

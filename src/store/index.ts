@@ -20,6 +20,7 @@ export * from './database.js';
 export * from './migrations.js';
 export * from './account-repository.js';
 export * from './calibration-repository.js';
+export type { HazardCounts } from './hazard-repository.js';
 export * from './cash-flow-repository.js';
 export * from './decisions-repository.js';
 export { SCAN_WINDOW, UnknownCursorError, type DecisionPage, type DecisionPageQuery, type PagedDecision } from './decision-page.js';
