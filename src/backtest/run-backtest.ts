@@ -243,6 +243,7 @@ class Replay {
         placement: null,
         dryRun: true,
       });
+      if (action === 'offer' && decision.expectedReturn !== undefined) record.expected_return = decision.expectedReturn;
       this.decisions.push(record);
     }
     if (action === 'offer' && rate !== undefined) {

@@ -14,7 +14,8 @@
  *   in line         otherwise
  */
 import { DAYS_PER_MONTH, type StrategyVintageCounts } from '../store/index.js';
-import { calibrated, type VintageCalibration } from './calibration.js';
+import { wilson } from '../backtest/offer-stats.js';
+import type { VintageCalibration } from './calibration.js';
 
 /** Below this share of the loans' terms gone by, a month reads "too early". */
 export const TOO_EARLY_TERM_SHARE = 0.25;
@@ -50,10 +51,17 @@ export function readingOf(row: Omit<StrategyVintageCalibration, 'reading'>, minL
   return 'in line';
 }
 
-function withAge(counts: StrategyVintageCounts, minLoans: number): StrategyVintageCalibration {
+/** One row's figures: its counts calibrated, with age, what is expected by now and the reading. */
+export function withAge(counts: StrategyVintageCounts, minLoans: number): StrategyVintageCalibration {
   const none = counts.loans === 0;
+  // As calibration.ts `calibrated` (which imports this file): the realised share and its interval.
+  const interval = wilson(counts.defaulted + counts.delinquent, counts.loans);
   const row = {
-    ...calibrated(counts),
+    ...counts,
+    predicted: none ? null : counts.predictedSum / counts.loans,
+    realised: interval.rate,
+    low: interval.low,
+    high: interval.high,
     strategy: counts.strategy,
     ageMonths: none ? null : counts.ageDaysSum / counts.loans / DAYS_PER_MONTH,
     termElapsed: none || counts.termMonths === 0 ? null : counts.termMonthsElapsed / counts.termMonths,
@@ -62,11 +70,12 @@ function withAge(counts: StrategyVintageCounts, minLoans: number): StrategyVinta
   return { ...row, reading: readingOf(row, minLoans) };
 }
 
-function pooled(strategy: string, rows: readonly StrategyVintageCounts[]): StrategyVintageCounts {
+/** Several rows' counts summed, as `strategy`'s "all" (or any name). */
+export function pooledStrategyCounts(strategy: string, rows: readonly StrategyVintageCounts[], vintage = 'all'): StrategyVintageCounts {
   const sum = (pick: (row: StrategyVintageCounts) => number): number => rows.reduce((total, row) => total + pick(row), 0);
   return {
     strategy,
-    vintage: 'all',
+    vintage,
     loans: sum((r) => r.loans),
     unpredicted: sum((r) => r.unpredicted),
     predictedSum: sum((r) => r.predictedSum),
@@ -86,7 +95,7 @@ export function strategyCalibrations(rows: readonly StrategyVintageCounts[], min
   for (const row of rows) byStrategy.set(row.strategy, [...(byStrategy.get(row.strategy) ?? []), row]);
   return [...byStrategy.entries()].map(([strategy, months]) => ({
     strategy,
-    pooled: withAge(pooled(strategy, months), minLoans),
+    pooled: withAge(pooledStrategyCounts(strategy, months), minLoans),
     vintages: months.map((row) => withAge(row, minLoans)),
   }));
 }

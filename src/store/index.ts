@@ -28,7 +28,14 @@ export * from './exposure-repository.js';
 export * from './inbox-repository.js';
 export * from './offers-repository.js';
 export { offerJson } from './offer-json.js';
-export { OFFER_VIEW_STATES, type OfferView, type OfferViewPage, type OfferViewQuery, type OfferViewState } from './offer-view.js';
+export {
+  OFFER_VIEW_STATES,
+  type OfferView,
+  type OfferViewPage,
+  type OfferViewQuery,
+  type OfferViewState,
+  type OfferMonthCount,
+} from './offer-view.js';
 export * from './paper-book.js';
 export * from './payments-repository.js';
 export * from './proposals-repository.js';
