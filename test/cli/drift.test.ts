@@ -136,3 +136,52 @@ describe('lendbot drift', { timeout: 120_000 }, () => {
     expect(noStrategy.stderr).toContain("required option '--strategy <files>' not specified");
   });
 });
+
+describe('lendbot drift on a dry run', { timeout: 180_000 }, () => {
+  it("sets the paper book's modelled acceptance and fills beside the replay's, with no live offer to judge them by", async () => {
+    const run = await startDaemonHarness({
+      dryRun: true,
+      sandbox: { arrivalsPerHour: 0.5, seed: 5 },
+      balanceCents: 100_000_000,
+      risk: RISK,
+    });
+    try {
+      for (let hour = 0; hour < 10 * 24; hour += 6) {
+        run.sandbox.control.advance(6 * HOUR);
+        await run.daemon.runJob('poll');
+        await run.daemon.pipeline.idle();
+      }
+      await run.daemon.stop();
+      const paper = run.store.paper.summary();
+      expect(paper.offers).toBeGreaterThan(50);
+      const json = join(dir, 'dry.json');
+      const result = await runCli([
+        'drift',
+        '--db',
+        join(run.dir, 'lendbot.db'),
+        '--strategy',
+        OFFER_ALL,
+        '--config',
+        config,
+        '--json',
+        json,
+      ]);
+      expect(result.code).toBe(0);
+      const report = JSON.parse(readFileSync(json, 'utf8')) as DriftJson & {
+        all: { fills: { paper: number | null }; offers: { paper_offers: number | null }; acceptance: { paper: number | null } };
+      };
+      // The paper book's own sums, month by month and together.
+      expect(report.all.offers.paper_offers).toBe(paper.offers);
+      expect(report.all.fills.paper).toBeCloseTo(paper.expectedAccepted, 9);
+      expect(report.all.acceptance.paper).toBeCloseTo(paper.expectedAccepted / (paper.offers - paper.notModelled), 9);
+      // Nothing was sent: no live acceptance to judge the expectations by.
+      expect(report.all.acceptance).toMatchObject({ live_n: 0, verdict: 'too little evidence' });
+      expect(report.all.offers.live_offers).toBe(0);
+      expect(report.findings[0]).toMatch(
+        /^acceptance: the backtest's market model expected \d+\.\d %, the paper book modelled \d+\.\d %; no live answered offers \(a dry run sends none\): nothing to compare yet$/,
+      );
+    } finally {
+      await run.close();
+    }
+  });
+});

@@ -11,6 +11,7 @@ import type { DriftMonth, DriftReport, ShareComparison } from './drift-report.js
 const pct = (share: number | null): string => (share === null ? '-' : `${(share * 100).toFixed(1)} %`);
 
 function liveShare(c: ShareComparison, of: string): string {
+  if (c.live.n === 0) return `no live ${of} (a dry run sends none): nothing to compare yet`;
   return `live ${pct(c.live.share)} of ${c.live.n} ${of}${c.live.low === null ? '' : ` [${pct(c.live.low)} to ${pct(c.live.high)}]`}`;
 }
 
@@ -21,7 +22,7 @@ function verdict(c: ShareComparison, drifted: string): string {
     case 'inside':
       return ': within the interval';
     case 'too little evidence':
-      return `: too little evidence yet (under 10)`;
+      return c.live.n === 0 ? '' : ': too little evidence yet (under 10)';
     default:
       return '';
   }
