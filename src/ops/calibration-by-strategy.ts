@@ -13,7 +13,7 @@
  *   below expected  the interval's high end below it (enough loans)
  *   in line         otherwise
  */
-import { DAYS_PER_MONTH, type StrategyVintageCounts } from '../store/index.js';
+import { DAYS_PER_MONTH, pooledCounts, type StrategyVintageCounts } from '../store/index.js';
 import { wilson } from '../backtest/offer-stats.js';
 import type { VintageCalibration } from './calibration.js';
 
@@ -74,14 +74,8 @@ export function withAge(counts: StrategyVintageCounts, minLoans: number): Strate
 export function pooledStrategyCounts(strategy: string, rows: readonly StrategyVintageCounts[], vintage = 'all'): StrategyVintageCounts {
   const sum = (pick: (row: StrategyVintageCounts) => number): number => rows.reduce((total, row) => total + pick(row), 0);
   return {
+    ...pooledCounts(rows, vintage),
     strategy,
-    vintage,
-    loans: sum((r) => r.loans),
-    unpredicted: sum((r) => r.unpredicted),
-    predictedSum: sum((r) => r.predictedSum),
-    defaulted: sum((r) => r.defaulted),
-    delinquent: sum((r) => r.delinquent),
-    repaid: sum((r) => r.repaid),
     ageDaysSum: sum((r) => r.ageDaysSum),
     termMonthsElapsed: sum((r) => r.termMonthsElapsed),
     termMonths: sum((r) => r.termMonths),

@@ -9,7 +9,7 @@
  * cautious: the LOW end of the interval above the predicted mean, on at least `minLoans` loans.
  */
 import { wilson } from '../backtest/offer-stats.js';
-import { isoFromMs, type Store, type VintageCounts } from '../store/index.js';
+import { isoFromMs, pooledCounts, type Store, type VintageCounts } from '../store/index.js';
 import { strategyCalibrations, strategyVintageFigures, strategyVintageJson, type StrategyCalibration } from './calibration-by-strategy.js';
 import { hazardFigures, hazardJson, hazardRows, type HazardRow } from './instalment-hazard.js';
 
@@ -52,20 +52,6 @@ export function calibrated(counts: VintageCounts): VintageCalibration {
     realised: interval.rate,
     low: interval.low,
     high: interval.high,
-  };
-}
-
-/** The sum of several vintages' counts, as vintage `name`. */
-export function pooledCounts(rows: readonly VintageCounts[], name = 'all'): VintageCounts {
-  const sum = (pick: (row: VintageCounts) => number): number => rows.reduce((total, row) => total + pick(row), 0);
-  return {
-    vintage: name,
-    loans: sum((r) => r.loans),
-    unpredicted: sum((r) => r.unpredicted),
-    predictedSum: sum((r) => r.predictedSum),
-    defaulted: sum((r) => r.defaulted),
-    delinquent: sum((r) => r.delinquent),
-    repaid: sum((r) => r.repaid),
   };
 }
 

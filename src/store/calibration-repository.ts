@@ -109,6 +109,20 @@ function addLoan(counts: VintageCounts, loan: LoanFacts): void {
   else if (loan.missed > 0) counts.delinquent += 1;
 }
 
+/** The sum of several vintages' counts, as vintage `name`. */
+export function pooledCounts(rows: readonly VintageCounts[], name = 'all'): VintageCounts {
+  const sum = (pick: (row: VintageCounts) => number): number => rows.reduce((total, row) => total + pick(row), 0);
+  return {
+    vintage: name,
+    loans: sum((r) => r.loans),
+    unpredicted: sum((r) => r.unpredicted),
+    predictedSum: sum((r) => r.predictedSum),
+    defaulted: sum((r) => r.defaulted),
+    delinquent: sum((r) => r.delinquent),
+    repaid: sum((r) => r.repaid),
+  };
+}
+
 /** Days in an average month: a loan's age in months. */
 export const DAYS_PER_MONTH = 365.25 / 12;
 
