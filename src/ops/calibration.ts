@@ -98,13 +98,16 @@ export function calibrationStatus(
   settings: { window_months: number; min_loans: number },
   alert: { sinceMs: number; figures: string } | undefined,
 ): CalibrationStatus {
-  const summary = calibrationSummary(store, nowMs, settings.window_months);
+  const since = vintageMonthsBefore(nowMs, Math.max(0, settings.window_months - 1));
+  const { vintages, strategyVintages } = store.calibration.breakdown(since, nowMs);
   return {
-    ...summary,
+    vintages: vintages.map(calibrated),
+    pooled: calibrated(pooledCounts(vintages)),
+    since,
     minLoans: settings.min_loans,
     alert: alert === undefined ? null : { since: isoFromMs(alert.sinceMs), figures: alert.figures },
-    strategies: strategyCalibrations(store.calibration.strategyVintages(summary.since, nowMs), settings.min_loans),
-    hazard: hazardRows(store.calibration.hazard(summary.since, nowMs), settings.min_loans),
+    strategies: strategyCalibrations(strategyVintages, settings.min_loans),
+    hazard: hazardRows(store.calibration.hazard(since, nowMs), settings.min_loans),
   };
 }
 

@@ -53,8 +53,10 @@ export interface StrategyVintageCounts extends VintageCounts {
 export interface CalibrationRepository {
   /** Every vintage from `fromVintage` ("2026-01", inclusive) on, oldest first. */
   vintages(fromVintage: string): VintageCounts[];
-  /** Every strategy's vintages from `fromVintage` on, by strategy then vintage, read at `nowMs` (loan ages, instalments due). */
+  /** Every strategy's vintages from `fromVintage` on, by strategy then vintage, read at `nowMs` (loan ages). */
   strategyVintages(fromVintage: string, nowMs: number): StrategyVintageCounts[];
+  /** Both of the above from one reading of the loans (what status shows). */
+  breakdown(fromVintage: string, nowMs: number): { vintages: VintageCounts[]; strategyVintages: StrategyVintageCounts[] };
   /** The instalments of the loans made from `fromVintage` on, by month of loan age, due by `nowMs` (hazard-repository.ts). */
   hazard(fromVintage: string, nowMs: number): HazardCounts[];
 }
@@ -78,12 +80,11 @@ const LOAN_FACTS = `
     COALESCE(d.strategy, d.source) AS strategy,
     d.probability AS probability,
     l.list_status AS list_status,
-    COALESCE(p.missed, 0) AS missed,
+    (SELECT COUNT(*) FROM payments x WHERE x.loan_id = l.id AND x.flag = 'missed') AS missed,
     julianday(:now) - julianday(json_extract(l.raw_json, '$.created_date')) AS age_days,
     CAST(json_extract(l.raw_json, '$.payment_terms') AS INTEGER) AS terms
   FROM loans l
   LEFT JOIN decisions d ON d.loan_request_id = l.loan_request_id
-  LEFT JOIN loan_payment_states p ON p.loan_id = l.id
   WHERE lower(l.status) <> 'pending' AND substr(json_extract(l.raw_json, '$.created_date'), 1, 7) >= :fromVintage`;
 
 const emptyCounts = (vintage: string): VintageCounts => ({
@@ -138,43 +139,41 @@ export function createCalibrationRepository(db: Database): CalibrationRepository
   const loanFacts = db.prepare<{ now: string; fromVintage: string }, LoanFacts>(LOAN_FACTS);
   const read = (fromVintage: string, nowMs: number): IterableIterator<LoanFacts> =>
     loanFacts.iterate({ now: new Date(nowMs).toISOString(), fromVintage });
+  // One pass over the loans makes both the pooled vintages and the strategy rows.
+  const breakdown = (fromVintage: string, nowMs: number): { vintages: VintageCounts[]; strategyVintages: StrategyVintageCounts[] } => {
+    const vintages = new Map<string, VintageCounts>();
+    const strategies = new Map<string, StrategyVintageCounts>();
+    for (const loan of read(fromVintage, nowMs)) {
+      if (loan.vintage === null) continue;
+      const pooled = vintages.get(loan.vintage) ?? emptyCounts(loan.vintage);
+      addLoan(pooled, loan);
+      vintages.set(loan.vintage, pooled);
+      if (loan.probability === null || loan.strategy === null) continue;
+      const key = `${loan.strategy}\u0000${loan.vintage}`;
+      const counts = strategies.get(key) ?? {
+        ...emptyCounts(loan.vintage),
+        strategy: loan.strategy,
+        ageDaysSum: 0,
+        termMonthsElapsed: 0,
+        termMonths: 0,
+        expectedByNowSum: 0,
+      };
+      addLoan(counts, loan);
+      const ageDays = Math.max(0, loan.age_days ?? 0);
+      counts.ageDaysSum += ageDays;
+      if (loan.terms !== null && loan.terms > 0) {
+        counts.termMonthsElapsed += Math.min(ageDays / DAYS_PER_MONTH, loan.terms);
+        counts.termMonths += loan.terms;
+      }
+      counts.expectedByNowSum += expectedDefaultByNow(loan.probability, ageDays / DAYS_PER_MONTH, loan.terms);
+      strategies.set(key, counts);
+    }
+    return { vintages: byKey(vintages), strategyVintages: byKey(strategies) };
+  };
   return {
     hazard: instalmentHazard(db),
-    vintages(fromVintage) {
-      const rows = new Map<string, VintageCounts>();
-      // Ages are not summed here: any reading time will do.
-      for (const loan of read(fromVintage, 0)) {
-        if (loan.vintage === null) continue;
-        const counts = rows.get(loan.vintage) ?? emptyCounts(loan.vintage);
-        addLoan(counts, loan);
-        rows.set(loan.vintage, counts);
-      }
-      return byKey(rows);
-    },
-    strategyVintages(fromVintage, nowMs) {
-      const rows = new Map<string, StrategyVintageCounts>();
-      for (const loan of read(fromVintage, nowMs)) {
-        if (loan.vintage === null || loan.probability === null || loan.strategy === null) continue;
-        const key = `${loan.strategy}\u0000${loan.vintage}`;
-        const counts = rows.get(key) ?? {
-          ...emptyCounts(loan.vintage),
-          strategy: loan.strategy,
-          ageDaysSum: 0,
-          termMonthsElapsed: 0,
-          termMonths: 0,
-          expectedByNowSum: 0,
-        };
-        addLoan(counts, loan);
-        const ageDays = Math.max(0, loan.age_days ?? 0);
-        counts.ageDaysSum += ageDays;
-        if (loan.terms !== null && loan.terms > 0) {
-          counts.termMonthsElapsed += Math.min(ageDays / DAYS_PER_MONTH, loan.terms);
-          counts.termMonths += loan.terms;
-        }
-        counts.expectedByNowSum += expectedDefaultByNow(loan.probability, ageDays / DAYS_PER_MONTH, loan.terms);
-        rows.set(key, counts);
-      }
-      return byKey(rows);
-    },
+    vintages: (fromVintage) => breakdown(fromVintage, 0).vintages,
+    strategyVintages: (fromVintage, nowMs) => breakdown(fromVintage, nowMs).strategyVintages,
+    breakdown,
   };
 }
