@@ -21,6 +21,8 @@ export interface BacktestDecision extends DecisionJson {
   market?: 'won' | 'outbid' | 'declined' | 'unfunded' | 'no_outcome' | 'funding_failed' | 'expired';
   /** The chance the market model gave the offer of being accepted (settled offers only). */
   accept_probability?: number;
+  /** Offers of a strategy that prices: the annual return it expected at the offered rate, defaults included (the drift report). */
+  expected_return?: number;
 }
 
 export interface StrategyRun {

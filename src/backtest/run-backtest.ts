@@ -256,6 +256,7 @@ class Replay {
         placement: null,
         dryRun: true,
       });
+      if (action === 'offer' && decision.expectedReturn !== undefined) record.expected_return = decision.expectedReturn;
       this.decisions.push(record);
     }
     if (action === 'offer' && rate !== undefined) {

@@ -104,6 +104,8 @@ export interface DecisionsRepository {
   countByAction(range: { sinceMs: number; untilMs: number }): Record<DecisionAction, number>;
   /** One page of decisions, newest first, with each request's amount and risk level and its offer's state (decision-page.ts). */
   page(query: DecisionPageQuery): DecisionPage;
+  /** Decisions of a dry run (true) or of live trading by the UTC month decided, oldest first: requests seen and offer decisions. */
+  countsByMonth(dryRun: boolean): Array<{ month: string; requests: number; offers: number }>;
 }
 
 /** A replaced decision as previous_json keeps it: the row's own fields, not what its reader derives from them. */
@@ -123,6 +125,11 @@ export function createDecisionsRepository(db: Database): DecisionsRepository {
     'SELECT COUNT(*) AS n FROM decisions WHERE action = ? AND decided_at >= ? AND decided_at < ?',
   );
   const byRequest = db.prepare<[number], DecisionRow>('SELECT * FROM decisions WHERE loan_request_id = ?');
+  // One row a month (the drift report): bounded by the book's age.
+  const byMonth = db.prepare<[number], { month: string; requests: number; offers: number }>(
+    `SELECT substr(decided_at, 1, 7) AS month, COUNT(*) AS requests, SUM(action = 'offer') AS offers
+     FROM decisions WHERE dry_run = ? GROUP BY 1 ORDER BY 1`,
+  );
 
   // Four fixed statements (with/without action, asc/desc) so each uses its index; LIMIT -1 is "all".
   type ListParams = (string | number)[];
@@ -195,6 +202,7 @@ export function createDecisionsRepository(db: Database): DecisionsRepository {
   const pages = createDecisionPages(db);
 
   return {
+    countsByMonth: (dryRun) => byMonth.all(dryRun ? 1 : 0),
     page: pages,
     recordAgent(decision) {
       return replaceWithAgent(decision);

@@ -21,6 +21,7 @@ export * from './database.js';
 export * from './migrations.js';
 export * from './account-repository.js';
 export * from './calibration-repository.js';
+export type { HazardCounts } from './hazard-repository.js';
 export * from './cash-flow-repository.js';
 export * from './decisions-repository.js';
 export { SCAN_WINDOW, UnknownCursorError, type DecisionPage, type DecisionPageQuery, type PagedDecision } from './decision-page.js';
@@ -28,7 +29,14 @@ export * from './exposure-repository.js';
 export * from './inbox-repository.js';
 export * from './offers-repository.js';
 export { offerJson } from './offer-json.js';
-export { OFFER_VIEW_STATES, type OfferView, type OfferViewPage, type OfferViewQuery, type OfferViewState } from './offer-view.js';
+export {
+  OFFER_VIEW_STATES,
+  type OfferView,
+  type OfferViewPage,
+  type OfferViewQuery,
+  type OfferViewState,
+  type OfferMonthCount,
+} from './offer-view.js';
 export * from './paper-book.js';
 export * from './payments-repository.js';
 export * from './proposals-repository.js';

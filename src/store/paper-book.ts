@@ -110,6 +110,24 @@ export interface PaperBook {
   summary(query: PaperBookQuery): PaperBookSummary;
   /** The newest `limit` paper offers, newest first. */
   recent(limit: number): PaperOfferRecord[];
+  /** The book by the UTC month each paper offer was made, oldest first (the drift report). */
+  byMonth(): PaperMonth[];
+}
+
+/** One month of the paper book: modelled sums over the offers a score modelled, and the requests seen gone. */
+export interface PaperMonth {
+  month: string;
+  offers: number;
+  /** Offers with modelled figures (a strategy with a score). */
+  modelled: number;
+  /** Sum of the modelled P(accept) of `modelled`. */
+  acceptSum: number;
+  /** Sum of their modelled repayment probability. */
+  repaySum: number;
+  /** Modelled P(accept) × expected profit once accepted, summed, in (unrounded) cents. */
+  expectedProfitCents: number;
+  /** Requests of the month's paper offers that left the list (observed). */
+  gone: number;
 }
 
 /** z for a two-sided 95 % interval. */
@@ -230,7 +248,19 @@ export function createPaperBook(db: Database): PaperBook {
        LEFT JOIN market_decisions md ON md.loan_request_id = p.loan_request_id`,
   );
 
+  const months = db.prepare<[], PaperMonth>(
+    `SELECT substr(p.created_at, 1, 7) AS month, count(*) AS offers,
+       sum(CASE WHEN ${modelledWhere} THEN 1 ELSE 0 END) AS modelled,
+       coalesce(sum(CASE WHEN ${modelledWhere} THEN p.accept_probability END), 0) AS acceptSum,
+       coalesce(sum(CASE WHEN ${modelledWhere} THEN p.repay_probability END), 0) AS repaySum,
+       coalesce(sum(CASE WHEN ${modelledWhere} THEN ${EXPECTED_SQL} END), 0) AS expectedProfitCents,
+       sum(CASE WHEN l.left_list_at IS NOT NULL THEN 1 ELSE 0 END) AS gone
+     FROM paper_offers p JOIN offers o ON o.id = p.offer_id LEFT JOIN offer_listings l ON l.offer_id = p.offer_id
+     GROUP BY 1 ORDER BY 1`,
+  );
+
   return {
+    byMonth: () => months.all(),
     record(input) {
       const m = input.modelled;
       const repay = m === undefined ? null : (input.repayProbability ?? null);
