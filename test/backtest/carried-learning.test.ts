@@ -43,8 +43,8 @@ beforeAll(async () => {
   const heldOut = sliceRecording(recording, cut, recording.entries.length);
   periods = { train, heldOut, strippedTrain: withoutReservations(train), strippedHeldOut: withoutReservations(heldOut) };
   options = { startingBalanceCents: defaultBalance(recording).cents };
-  balanced = await loadStrategyFile('strategies/balanced.yaml');
-  learning = pricingVariant('strategies/balanced.yaml', 'learning', { learning: { prior_sd: 1, explore_share: 0.05 } });
+  balanced = await loadStrategyFile('test/fixtures/balanced-fitted.yaml');
+  learning = pricingVariant('test/fixtures/balanced-fitted.yaml', 'learning', { learning: { prior_sd: 1, explore_share: 0.05 } });
 }, 60_000);
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });

@@ -24,7 +24,7 @@ import { exportSandboxRecording } from '../../src/sandbox/index.js';
 import { parseCents } from '../../src/domain/index.js';
 
 const MARKET = { seed: 1, requests: 400, shape: 'shoppers', arrivalsPerHour: 3 };
-// strategies/balanced.yaml's pricing and min_probability, written out so the test checks the arithmetic itself.
+// test/fixtures/balanced-fitted.yaml's pricing (balanced 2.1.0) and min_probability, written out so the test checks the arithmetic itself.
 const TARGET = 0.08;
 const MIN_PROBABILITY = 0.6;
 const economicsOf = (line: RecordingLine, probability: number): LoanEconomics => {
@@ -50,7 +50,7 @@ beforeAll(async () => {
   await exportSandboxRecording(file, MARKET);
   truth = hiddenRepayProbabilities(MARKET);
   recording = await loadRecording(file, {}, () => undefined);
-  balanced = await loadStrategyFile('strategies/balanced.yaml');
+  balanced = await loadStrategyFile('test/fixtures/balanced-fitted.yaml');
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -170,7 +170,7 @@ describe('market sight', () => {
   });
 
   it("refuses a strategy with a filter on a paid score, whose skips it could not tell from the score's", () => {
-    const text = readFileSync('strategies/balanced.yaml', 'utf8').replace(
+    const text = readFileSync('test/fixtures/balanced-fitted.yaml', 'utf8').replace(
       'filters:\n',
       'filters:\n  - feature: provider_a_score\n    min: 500\n    missing: pass\n',
     );

@@ -21,6 +21,9 @@ import { CERTAIN_MARKET, recordingLine } from './recording-fixtures.js';
 import { cashBoundRecording, CASH_BOUND_BALANCE_CENTS, openStrategy } from './tune-fixtures.js';
 
 const strategyFile = (name: string): string => new URL(`../../strategies/${name}.yaml`, import.meta.url).pathname;
+/** balanced 2.1.0, with a fitted calibration and no learning: the column path's equal (a learned level replays in order instead). */
+const FITTED_CONSERVATIVE = new URL('../fixtures/conservative-fitted.yaml', import.meta.url).pathname;
+const FITTED_BALANCED = new URL('../fixtures/balanced-fitted.yaml', import.meta.url).pathname;
 
 /**
  * Requests of every kind the accounting distinguishes: amounts, terms, risk levels, repeat
@@ -177,9 +180,9 @@ const limits = riskLimitsSchema.parse({
 });
 
 describe('training trials over columns', () => {
-  it('give the figures of a full backtest: shipped balanced, one split', async () => {
+  it('give the figures of a full backtest: balanced 2.1.0 (fitted calibration), one split', async () => {
     const context = contextOf(
-      await loadStrategyFile(strategyFile('balanced')),
+      await loadStrategyFile(FITTED_BALANCED),
       varied,
       { kind: 'split', trainShare: 0.7 },
       { startingBalanceCents: 2_000_000 },
@@ -190,9 +193,9 @@ describe('training trials over columns', () => {
     expect(compareAll(context)).toBeGreaterThan(5);
   });
 
-  it('give the figures of a full backtest: shipped conservative, walk-forward windows, a tight balance', async () => {
+  it('give the figures of a full backtest: conservative 2.1.0 (fitted calibration), walk-forward windows, a tight balance', async () => {
     const context = contextOf(
-      await loadStrategyFile(strategyFile('conservative')),
+      await loadStrategyFile(FITTED_CONSERVATIVE),
       varied,
       { kind: 'walk_forward', windows: 3 },
       { startingBalanceCents: 300_000 },
@@ -205,7 +208,7 @@ describe('training trials over columns', () => {
 
   it('give the figures of a full backtest under risk limits (exposure, borrower, level share, daily caps, reserve)', async () => {
     const context = contextOf(
-      await loadStrategyFile(strategyFile('balanced')),
+      await loadStrategyFile(FITTED_BALANCED),
       varied,
       { kind: 'walk_forward', windows: 2 },
       { startingBalanceCents: 1_000_000, limits },
@@ -281,7 +284,7 @@ describe('training trials over columns', () => {
   });
 
   it('give the same tune report as a tune whose every trial is a full backtest', async () => {
-    const strategy = await loadStrategyFile(strategyFile('balanced'));
+    const strategy = await loadStrategyFile(FITTED_BALANCED);
     const options = {
       trials: 20,
       seed: 11,
@@ -294,7 +297,7 @@ describe('training trials over columns', () => {
       close: () => Promise.resolve(),
     });
     const fast = await tune(varied, strategy, options);
-    const full = await tune(varied, await loadStrategyFile(strategyFile('balanced')), { ...options, evaluator: byBacktest });
+    const full = await tune(varied, await loadStrategyFile(FITTED_BALANCED), { ...options, evaluator: byBacktest });
     expect(fast.windows[0]?.top.length).toBeGreaterThan(1);
     expect(fast).toEqual(full);
   });

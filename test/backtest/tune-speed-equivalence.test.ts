@@ -13,7 +13,8 @@ import { tune, type TuneOptions } from '../../src/backtest/tune/tuner.js';
 import { loadStrategyFile } from '../../src/engine/index.js';
 import { syntheticRecording } from './recording-fixtures.js';
 
-const BALANCED = new URL('../../strategies/balanced.yaml', import.meta.url).pathname;
+// balanced 2.1.0 (a fitted calibration, no learning): the column path's ground; a learned level replays in order.
+const BALANCED = new URL('../fixtures/balanced-fitted.yaml', import.meta.url).pathname;
 const recording = prepareRecording(syntheticRecording(400, 5, (low, random) => (low < 620 && random() < 0.5 ? 0.4 : 1)));
 const options: TuneOptions = {
   trials: 25,

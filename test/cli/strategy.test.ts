@@ -32,6 +32,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+// balanced 2.1.0 (a fitted calibration, an 8 % hurdle, no learning): explain's figures below are its.
+const FITTED_BALANCED = new URL('../fixtures/balanced-fitted.yaml', import.meta.url).pathname;
+
 describe('lendbot strategy', () => {
   it('check passes the examples and lists every problem of a broken file', async () => {
     const broken = join(dir, 'broken.yaml');
@@ -39,7 +42,7 @@ describe('lendbot strategy', () => {
     const result = await runCli(['strategy', 'check', strategies('balanced'), strategies('cashflow'), broken]);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(
-      /^ok .*balanced\.yaml: balanced 2\.1\.0 \(yaml, 4 params, hash [0-9a-f]{16}\)\nok .*cashflow\.yaml: cashflow/,
+      /^ok .*balanced\.yaml: balanced 3\.0\.0 \(yaml, 4 params, hash [0-9a-f]{16}\)\n {3}default level learned from its own loans: .*\nok .*cashflow\.yaml: cashflow/,
     );
     expect(result.stderr).toBe(
       [
@@ -62,7 +65,7 @@ describe('lendbot strategy', () => {
   it('explain shows features, score, price and reasons for a recorded request', async () => {
     // The cost_plus line: balanced itself prices with expected_profit (the next test).
     const costPlus = join(dir, 'cost-plus.yaml');
-    await writeFile(costPlus, (await readFile(strategies('balanced'), 'utf8')).replace('mode: expected_profit', 'mode: cost_plus'));
+    await writeFile(costPlus, (await readFile(FITTED_BALANCED, 'utf8')).replace('mode: expected_profit', 'mode: cost_plus'));
     const result = await runCli(['strategy', 'explain', costPlus, '--recording', recording, '--id', '7']);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(`warning: ${recording}:2: $.v: Invalid input: expected 1 (and 2 more)\n`);
@@ -101,7 +104,7 @@ describe('lendbot strategy', () => {
 
   it('explain draws the expected-profit curve from break-even to the cap, the chosen rate marked', async () => {
     // balanced prices with mode expected_profit.
-    const result = await runCli(['strategy', 'explain', strategies('balanced'), '--recording', recording, '--id', '7']);
+    const result = await runCli(['strategy', 'explain', FITTED_BALANCED, '--recording', recording, '--id', '7']);
     expect(result.code).toBe(0);
     const offered = /decision {2}OFFER at (0\.\d+), break-even (0\.\d+)/.exec(result.stdout);
     expect(offered).not.toBeNull();

@@ -207,14 +207,15 @@ describe('lendbot train', () => {
   });
 
   describe('--calibrate', () => {
-    const balanced = new URL('../../strategies/balanced.yaml', import.meta.url).pathname;
+    // balanced 2.1.0, whose fitted calibration a new fit replaces (the shipped one learns its level: below).
+    const balanced = new URL('../fixtures/balanced-fitted.yaml', import.meta.url).pathname;
 
     it("fits a strategy's score.calibration, prints the held-out table before and after, and writes the strategy with the block and nothing else changed", async () => {
       const out = join(dir, 'calibrated', 'balanced.yaml');
       const result = await runCli(['train', '--calibrate', 'platt', '--strategy', balanced, '--data', data, '--out', out]);
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
-      expect(result.stdout).toMatch(/^Calibration of balanced \(.*balanced\.yaml\), platt, on 1 recording\n/);
+      expect(result.stdout).toMatch(/^Calibration of balanced \(.*balanced-fitted\.yaml\), platt, on 1 recording\n/);
       expect(result.stdout).toMatch(/\n {2}.*market\.jsonl +1500 +\d+ +\d+ +\d+ +\d+\n/);
       expect(result.stdout).toMatch(/\nFitted on the first part of each recording \(\d+ requests\): platt a \d+\.\d+, b -?\d+\.\d+\n/);
       expect(result.stdout).toMatch(
@@ -243,6 +244,31 @@ describe('lendbot train', () => {
       const again = join(dir, 'calibrated', 'again.yaml');
       expect((await runCli(['train', '--calibrate', 'platt', '--strategy', out, '--data', data, '--out', again])).code).toBe(0);
       expect((await readFile(again, 'utf8')).match(block)?.[0]).toBe(written.match(block)?.[0]);
+    });
+
+    it('writes the fit as the seed of a learned calibration, which stays learned', async () => {
+      const shipped = new URL('../../strategies/balanced.yaml', import.meta.url).pathname;
+      const out = join(dir, 'calibrated', 'learned.yaml');
+      const result = await runCli([
+        'train',
+        '--calibrate',
+        'platt',
+        '--strategy',
+        shipped,
+        '--data',
+        data,
+        '--out',
+        out,
+        '--ignore-worlds',
+      ]);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      const written = await readFile(out, 'utf8');
+      expect(written).toMatch(
+        /\n {2}calibration:\n {4}method: learned\n {4}level_sd: 1\n {4}slope_sd: 0\.3\n {4}seed:\n {6}method: platt\n {6}a: [-\d.]+\n {6}b: [-\d.]+\n/,
+      );
+      const strategy = await loadStrategyFile(out);
+      expect(strategy.name).toBe('balanced');
     });
 
     it('fits isotonic points and prints JSON with --json', async () => {

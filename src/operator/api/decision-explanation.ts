@@ -13,6 +13,7 @@ import { decideSync, type CompiledStrategy, type SpendLedger } from '../../engin
 import type { LoanRequest } from '../../domain/index.js';
 import type { StoredDecision, Store } from '../../store/index.js';
 import { curvePoint, curveRates, type PriceCurve } from '../../engine/pricing/expected-profit.js';
+import { MarketLearning } from '../../engine/market/index.js';
 import { purchasedData } from '../purchased-data.js';
 import type { DecisionExplanation, ExplanationGuard } from './api-types.js';
 
@@ -96,7 +97,9 @@ export function explainStoredDecision(
   const missing = new Set<string>();
   const outcome = decideSync(
     request,
-    { strategies: [strategy], nowMs: Date.parse(decision.decidedAt), ledger: unlimitedLedger },
+    // Through learners at their priors, as a daemon that had learned nothing would price (the
+    // state it had then is not kept): a strategy that learns prices through them even at v0.
+    { strategies: [strategy], nowMs: Date.parse(decision.decidedAt), ledger: unlimitedLedger, learning: new MarketLearning() },
     purchasedData(context.store, decision.loanRequestId, missing),
     () => ({ allowed: true }),
   );

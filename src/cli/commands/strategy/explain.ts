@@ -48,7 +48,9 @@ export function explainRecordedRequest(
   strategies: readonly CompiledStrategy[],
   line: RecordingLine,
   balanceCents: number,
-  learning?: MarketLearning,
+  // A daemon that has seen no fate yet still prices through its learners (at their priors): so
+  // does explain, unless it is given what a daemon learned (--db).
+  learning: MarketLearning = new MarketLearning(),
 ): DecideOutcome {
   const ledger = new SimLedger(balanceCents);
   const nowMs = Date.parse(line.seen_at);
@@ -62,7 +64,7 @@ export function explainRecordedRequest(
 
 /**
  * What the daemon learned of its strategies' markets (`--db`), as a copy: a strategy that learns
- * (`pricing.learning`) then prices as the daemon would now. Without it, with the configured market.
+ * (`pricing.learning`) then prices as the daemon would now. Without it, as a daemon that has learned nothing yet.
  */
 async function learnedMarkets(io: CliIo, db: string | undefined): Promise<MarketLearning | undefined> {
   if (db === undefined) return undefined;
