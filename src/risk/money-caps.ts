@@ -7,7 +7,9 @@
  * money is still in the balance): the same base as a live split's arm share. Not the free cash,
  * which falls as the bot lends, so a cap on it would shrink with every loan it allows; not the
  * equity, which needs the ledger's loss settings the pure guard does not have. Money repaid,
- * deposited or withdrawn moves it; principal written off leaves it where the ledger drops it.
+ * deposited or withdrawn moves it. A loan in default keeps counting at what it owes while the
+ * daemon's exposure counts it (the backtest's ledger drops it at the write-off), so a share does
+ * not shrink at once after a default: the protections pause on defaults instead.
  */
 import { z } from 'zod';
 import { amountToCents, decimalText, type Cents } from '../domain/index.js';
