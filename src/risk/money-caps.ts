@@ -41,16 +41,16 @@ const CAP_FORMS = 'a USD amount (10000), a share of the capital ({ share: 0.9 })
 /** The one message a bad cap gets: what the form it looks like lacks, then the three forms. */
 function capError(issue: {
   input?: unknown;
-  errors?: ReadonlyArray<ReadonlyArray<{ code: string; message: string; path: PropertyKey[] }>>;
+  errors?: ReadonlyArray<ReadonlyArray<{ code: string; message: string; path: PropertyKey[]; keys?: string[] }>>;
 }): string {
   const { input } = issue;
   // The option the value was meant as: an object is a share (a misspelt key first), anything else an amount.
   const asShare = issue.errors?.[1] ?? [];
-  const meant =
-    input !== null && typeof input === 'object'
-      ? (asShare.find((i) => i.code === 'unrecognized_keys') ?? asShare[0])
-      : issue.errors?.[0]?.[0];
-  const what = meant === undefined ? '' : `${meant.path.length > 0 ? `${meant.path.join('.')}: ` : ''}${meant.message}; `;
+  const misspelt = asShare.find((i) => i.code === 'unrecognized_keys');
+  const meant = input !== null && typeof input === 'object' ? (misspelt ?? asShare[0]) : issue.errors?.[0]?.[0];
+  let what = '';
+  if (meant === misspelt && misspelt !== undefined) what = `unknown key ${(misspelt.keys ?? []).map((k) => `"${k}"`).join(', ')}; `;
+  else if (meant !== undefined) what = `${meant.path.length > 0 ? `${meant.path.join('.')}: ` : ''}${meant.message}; `;
   return `${what}expected ${CAP_FORMS}`;
 }
 

@@ -54,7 +54,7 @@ describe('riskLimitsSchema', () => {
     expect(messages({ max_per_borrower: { share: 0 } })).toEqual([
       `max_per_borrower: share: a share is above 0 (null turns the cap off); ${forms}`,
     ]);
-    expect(messages({ max_per_borrower: { shares: 0.2 } })).toEqual([`max_per_borrower: Unrecognized key: "shares"; ${forms}`]);
+    expect(messages({ max_per_borrower: { shares: 0.2 } })).toEqual([`max_per_borrower: unknown key "shares"; ${forms}`]);
     expect(messages({ max_amount_per_day: 'lots' })).toEqual([
       `max_amount_per_day: expected a decimal amount such as "1250.00" (got "lots"); ${forms}`,
     ]);
