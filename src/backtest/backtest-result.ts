@@ -53,6 +53,12 @@ export interface BacktestSummary {
   defaultRate: number;
   /** Guard refusals by code. */
   guardRefusals: Partial<Record<GuardRefusalCode, number>>;
+  /**
+   * Requests the caps refused (open exposure, per borrower, per risk level, per day) and their
+   * total: the guard checks the cash first, so the free cash could have funded each of them.
+   * Absent in results written before it was kept.
+   */
+  capRefusals?: { requests: number; amountCents: number };
   /** Won offers the balance could not fund when accepted. */
   fundingFailures: number;
   /**

@@ -57,5 +57,6 @@ export {
 export { bandHeadline, WORLDS_HEADER, worldsRows } from './report/worlds-band.js';
 export { SENSITIVITY_HEADER, sensitivityRows, sensitivityTitle } from './report/sensitivity-section.js';
 export { verdictLine } from './report/verdict.js';
+export { idleHeadline, type IdleHeadline } from './report/idle-headline.js';
 export { offerOutcomesText } from './report/adverse-selection.js';
 export { idleCashText, riskLevelLabel } from './report/summary-lines.js';

@@ -111,6 +111,15 @@ type SimEvent =
   | { kind: 'loss'; loan: OpenLoan; lossCents: number; month: number }
   | { kind: 'recovery'; loan: OpenLoan; recoveryCents: number };
 
+/** The guard's caps: a refusal for one of these is money the caps held back, not money the market did not ask for. */
+const CAP_CODES: ReadonlySet<GuardRefusalCode> = new Set([
+  'max_open_exposure',
+  'max_per_borrower',
+  'max_share_by_risk_level',
+  'max_offers_per_day',
+  'max_amount_per_day',
+]);
+
 /** Replays `recording` with `strategies` (evaluated together, by priority, as the daemon does). */
 export function runBacktest(
   recording: readonly RecordingLine[] | PreparedRecording,
@@ -134,6 +143,8 @@ class Replay {
   private readonly segments = new SegmentTable();
   private readonly total = emptyCounts();
   private readonly refusals: Partial<Record<GuardRefusalCode, number>> = {};
+  /** Requests a money or count cap refused while the cash could fund them (the balance rule comes first). */
+  private readonly capRefusals = { requests: 0, amountCents: 0 };
   private readonly decisions: BacktestDecision[] = [];
   private readonly loans: BacktestLoan[] = [];
   private readonly offeredRates: number[] = [];
@@ -238,7 +249,13 @@ class Replay {
     this.total.requests += 1;
     const { action } = outcome;
     const guard: GuardRefusalCode | undefined = outcome.guard?.allowed === false ? outcome.guard.code : undefined;
-    if (guard !== undefined) this.refusals[guard] = (this.refusals[guard] ?? 0) + 1;
+    if (guard !== undefined) {
+      this.refusals[guard] = (this.refusals[guard] ?? 0) + 1;
+      if (CAP_CODES.has(guard)) {
+        this.capRefusals.requests += 1;
+        this.capRefusals.amountCents += entry.totalCents;
+      }
+    }
     const rate = decision.rate;
     let record: BacktestDecision | undefined;
     if (this.options.recordDecisions) {
@@ -519,6 +536,7 @@ class Replay {
         netCents: net,
         defaultRate: total.funded === 0 ? 0 : total.defaults / total.funded,
         guardRefusals: { ...this.refusals },
+        capRefusals: { ...this.capRefusals },
         fundingFailures: this.fundingFailures,
         unjudgedOffers: this.unjudgedOffers,
         unjudgedShare: total.offers === 0 ? 0 : this.unjudgedOffers / total.offers,

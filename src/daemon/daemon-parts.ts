@@ -22,7 +22,7 @@ import {
   type MarketplaceApi,
   type ServiceConfig,
 } from '../service/index.js';
-import { openStore, type Store } from '../store/index.js';
+import { claimStoreMode, openStore, type Store } from '../store/index.js';
 import { buildWebhookServer, type WebhookServer } from '../webhook/index.js';
 import { AccountSync } from './account-sync.js';
 import { BalanceTracker } from './balance-tracker.js';
@@ -160,6 +160,14 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
     overrides.store ??
     openStore(config.db, { onWarning: (message) => log.warn({ db: config.db }, message), synchronous: config.store.synchronous });
   const dryRun = config.dry_run;
+  // The file says whether it holds a dry run or live offers, and the two never mix unasked:
+  // every view reads its offers from that mode (store/store-mode.ts).
+  try {
+    claimStoreMode(store.mode, { dryRun, switchMode: overrides.switchStoreMode === true, path: config.db, nowMs: clock.now() });
+  } catch (error) {
+    if (overrides.store === undefined) store.close();
+    throw error;
+  }
 
   // What hot reload may change; read through get() each time, swapped between two requests.
   const active = new Swappable({ strategies: initialStrategies as readonly CompiledStrategy[], limits: config.risk });

@@ -42,6 +42,8 @@ export interface DaemonOverrides {
   clockSpeed?: number;
   /** How the daemon names its market in the log: 'live' (default) or 'sandbox'. */
   mode?: 'live' | 'sandbox';
+  /** Let a dry run take a live database, or the reverse (lendbot run --switch-db-mode; store/store-mode.ts). */
+  switchStoreMode?: boolean;
   /** Runs after the daemon stopped (the run command closes the sandbox it started). */
   afterStop?: () => Promise<void>;
 }

@@ -55,6 +55,12 @@ export const ERROR_CODES = {
     exitCode: 1,
     meaning: 'The database was written by a newer lendbot; upgrade lendbot or point LENDBOT_DB (--db) at another file.',
   },
+  STORE_MODE_MISMATCH: {
+    raisedBy: 'StoreModeError',
+    exitCode: 1,
+    meaning:
+      'lendbot run was asked to run live on a dry-run database, or a dry run on a live one; the message says which flag or file to use (--dry-run, another --db, or --switch-db-mode).',
+  },
   STORE_PATH_NOT_A_DATABASE: {
     raisedBy: 'StorePathError',
     exitCode: 1,

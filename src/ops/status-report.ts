@@ -21,7 +21,7 @@ import { equityNowKept } from './equity-cache.js';
 import { cashFlowStatus, type CashFlowStatus } from './cash-flow-status.js';
 import type { Cents } from '../domain/index.js';
 import type { MarketSource } from '../engine/compiled-strategy.js';
-import { accountMoney, type RiskLimits } from '../risk/index.js';
+import { accountMoney, capsNow, type RiskLimits } from '../risk/index.js';
 import { offerStateCounts, type OfferStateCounts } from './offer-states-status.js';
 import { readPaperBook, type PaperBookFigures } from './paper-book-figures.js';
 import { isoFromMs, LAST_POLL_KEY, msFromIso, utcDayBounds, type PaymentTotals, type Store } from '../store/index.js';
@@ -77,8 +77,17 @@ export interface StatusReport {
   minCashReserveCents: Cents;
   /** The last 30 days' offers by state as every surface shows them (store/offer-view.ts). */
   offers: OfferStateCounts;
-  exposure: { totalCents: Cents; byRiskLevelCents: Record<string, Cents>; maxCents: Cents | null };
-  offersToday: { offers: number; amountCents: Cents; maxOffers: number | null; maxAmountCents: Cents | null };
+  /** maxCents: the cap now, in cents, also when it is a share (maxShare) of the capital (risk/money-caps.ts). */
+  exposure: { totalCents: Cents; byRiskLevelCents: Record<string, Cents>; maxCents: Cents | null; maxShare: number | null };
+  offersToday: {
+    offers: number;
+    amountCents: Cents;
+    maxOffers: number | null;
+    maxAmountCents: Cents | null;
+    maxAmountShare: number | null;
+  };
+  /** Balance plus money lent out: what caps given as shares are shares of. */
+  capitalCents: Cents;
   decisionsToday: { offer: number; skip: number };
   /** Synced loans by the list they are in (current, completed, collection, default). */
   loansByStatus: Record<string, number>;
@@ -117,6 +126,8 @@ export function buildStatusReport(input: StatusInput): StatusReport {
   const money = accountMoney(store, nowMs, limits, input.dryRun);
   const exposure = store.exposure.summary(scope);
   const today = store.offers.dailyTotals(scope);
+  // The guard's own caps for this money: a share of the capital becomes cents as checkOffer reads it.
+  const caps = capsNow(limits, { ...money, exposureCents: exposure.totalCents });
   const monthStart = monthStartMs(nowMs);
   const lastPollIso = store.state.get(LAST_POLL_KEY) ?? null;
   const lastPollMs = lastPollIso === null ? Number.NaN : msFromIso(lastPollIso);
@@ -129,13 +140,16 @@ export function buildStatusReport(input: StatusInput): StatusReport {
     exposure: {
       totalCents: exposure.totalCents,
       byRiskLevelCents: Object.fromEntries(Object.entries(exposure.byRiskLevelCents).map(([level, cents]) => [level, cents])),
-      maxCents: limits.maxOpenExposureCents ?? null,
+      maxCents: caps.maxOpenExposureCents ?? null,
+      maxShare: limits.maxOpenExposureShare ?? null,
     },
+    capitalCents: caps.capitalCents,
     offersToday: {
       offers: today.offers,
       amountCents: today.amountCents,
       maxOffers: limits.maxOffersPerDay ?? null,
-      maxAmountCents: limits.maxAmountPerDayCents ?? null,
+      maxAmountCents: caps.maxAmountPerDayCents ?? null,
+      maxAmountShare: limits.maxAmountPerDayShare ?? null,
     },
     decisionsToday: decisionsToday(store, nowMs),
     loansByStatus: loansByStatus(store),

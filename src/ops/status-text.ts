@@ -28,6 +28,12 @@ function paymentsText(p: StatusReport['payments']): string {
   return `${p.paid} paid (${usd(p.paidCents)}), ${p.late} late${delay}, ${p.missed} missed, fees ${usd(p.feesCents)}`;
 }
 
+/** A cap as the guard reads it now; a share says what it is a share of ("4,500.00 (90 % of the capital, 5,000.00)"). */
+function capText(cents: number | null, share: number | null, capitalCents: number): string | null {
+  if (cents === null) return null;
+  return share === null ? usd(cents) : `${usd(cents)} (${Number((share * 100).toFixed(2))} % of the capital, ${usd(capitalCents)})`;
+}
+
 /** Aligned `label  value` lines. */
 export function formatStatusText(report: StatusReport): string {
   const lines: Array<[string, string]> = [];
@@ -40,13 +46,16 @@ export function formatStatusText(report: StatusReport): string {
   add('reserved', usd(report.reservedCents));
   add('free cash', `${usd(report.freeCents)} (after a reserve of ${usd(report.minCashReserveCents)})`);
   add('offers', `${offerStatesText(report.offers)} (made in the last 30 days)`);
-  add('exposure', against(usd(report.exposure.totalCents), report.exposure.maxCents === null ? null : usd(report.exposure.maxCents)));
+  add(
+    'exposure',
+    against(usd(report.exposure.totalCents), capText(report.exposure.maxCents, report.exposure.maxShare, report.capitalCents)),
+  );
   for (const [level, cents] of Object.entries(report.exposure.byRiskLevelCents)) {
     add(`  risk ${level} ${RISK_LEVEL_NAMES[Number(level)] ?? ''}`.trimEnd(), usd(cents));
   }
   const today = report.offersToday;
   add('offers today', against(String(today.offers), today.maxOffers === null ? null : String(today.maxOffers)));
-  add('offered today', against(usd(today.amountCents), today.maxAmountCents === null ? null : usd(today.maxAmountCents)));
+  add('offered today', against(usd(today.amountCents), capText(today.maxAmountCents, today.maxAmountShare, report.capitalCents)));
   add('decisions today', `${report.decisionsToday.offer} offer, ${report.decisionsToday.skip} skip`);
   const loans = Object.entries(report.loansByStatus);
   add('loans', loans.length === 0 ? 'none synced' : loans.map(([status, count]) => `${count} ${status}`).join(', '));
@@ -115,12 +124,15 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
       total_cents: report.exposure.totalCents,
       by_risk_level_cents: report.exposure.byRiskLevelCents,
       max_cents: report.exposure.maxCents,
+      max_share: report.exposure.maxShare,
     },
+    capital_cents: report.capitalCents,
     offers_today: {
       offers: report.offersToday.offers,
       amount_cents: report.offersToday.amountCents,
       max_offers: report.offersToday.maxOffers,
       max_amount_cents: report.offersToday.maxAmountCents,
+      max_amount_share: report.offersToday.maxAmountShare,
     },
     decisions_today: report.decisionsToday,
     loans_by_status: report.loansByStatus,

@@ -14,6 +14,7 @@
 import { MAX_RATE, MIN_RATE, RISK_LEVEL_NAMES, formatCents, parseCents, type Cents, type LoanRequest } from '../domain/index.js';
 import { guardReason, type GuardReason, type GuardRule } from '../domain/decision-reason.js';
 import { balanceShortfall } from './balance-rule.js';
+import { capsNow } from './money-caps.js';
 import type { RiskLimits } from './risk-limits.js';
 
 /** What the guard knows about the world when it checks an offer. */
@@ -114,23 +115,25 @@ export function checkOffer(input: OfferToCheck, snapshot: GuardSnapshot, limits:
   // figures says (a negative loan balance once lifted the cap: docs/risk-guard.md, "Exposure").
   const exposureCents = Math.max(0, snapshot.exposureCents);
   const exposureAfter = exposureCents + total;
-  if (limits.maxOpenExposureCents !== undefined && exposureAfter > limits.maxOpenExposureCents) {
+  // Caps given as shares are of the capital this snapshot shows (money-caps.ts).
+  const caps = capsNow(limits, { ...snapshot, exposureCents });
+  if (caps.maxOpenExposureCents !== undefined && exposureAfter > caps.maxOpenExposureCents) {
     return refuse({
       guardCode: 'max_open_exposure',
       exposure: usd(exposureCents),
       total: usd(total),
-      max: usd(limits.maxOpenExposureCents),
+      max: usd(caps.maxOpenExposureCents),
     });
   }
-  if (limits.maxPerBorrowerCents !== undefined) {
+  if (caps.maxPerBorrowerCents !== undefined) {
     const borrower = Math.max(0, snapshot.exposureByBorrowerCents(request.borrower.id));
-    if (borrower + total > limits.maxPerBorrowerCents) {
+    if (borrower + total > caps.maxPerBorrowerCents) {
       return refuse({
         guardCode: 'max_per_borrower',
         borrower: String(request.borrower.id),
         exposure: usd(borrower),
         total: usd(total),
-        max: usd(limits.maxPerBorrowerCents),
+        max: usd(caps.maxPerBorrowerCents),
       });
     }
   }
@@ -138,7 +141,7 @@ export function checkOffer(input: OfferToCheck, snapshot: GuardSnapshot, limits:
   if (maxShare !== undefined) {
     // Shares are of the exposure budget, so the first offers of a level are not refused for
     // being 100% of a still-small book; without a budget, of the exposure after this offer.
-    const base = Math.max(limits.maxOpenExposureCents ?? 0, exposureAfter);
+    const base = Math.max(caps.maxOpenExposureCents ?? 0, exposureAfter);
     const levelAfter = Math.max(0, snapshot.exposureByRiskLevelCents[level] ?? 0) + total;
     if (levelAfter > maxShare * base) {
       return refuse({
@@ -155,12 +158,12 @@ export function checkOffer(input: OfferToCheck, snapshot: GuardSnapshot, limits:
   if (limits.maxOffersPerDay !== undefined && snapshot.offersToday >= limits.maxOffersPerDay) {
     return refuse({ guardCode: 'max_offers_per_day', today: String(snapshot.offersToday), max: String(limits.maxOffersPerDay) });
   }
-  if (limits.maxAmountPerDayCents !== undefined && snapshot.amountTodayCents + total > limits.maxAmountPerDayCents) {
+  if (caps.maxAmountPerDayCents !== undefined && snapshot.amountTodayCents + total > caps.maxAmountPerDayCents) {
     return refuse({
       guardCode: 'max_amount_per_day',
       today: usd(snapshot.amountTodayCents),
       total: usd(total),
-      max: usd(limits.maxAmountPerDayCents),
+      max: usd(caps.maxAmountPerDayCents),
     });
   }
   return { allowed: true };

@@ -5,3 +5,4 @@ export * from './check-offer.js';
 export * from './store-snapshot.js';
 export * from './check-funding.js';
 export * from './account-money.js';
+export * from './money-caps.js';

@@ -1,11 +1,13 @@
 /**
  * The `risk:` section of the config: limits the guard enforces on every offer. YAML uses
  * snake_case and USD amounts (a number or a decimal text); the parsed limits are camelCase and
- * integer cents. Every key is optional; the defaults are conservative.
+ * integer cents. The three money caps are USD or a share of the capital (money-caps.ts). Every
+ * key is optional; the defaults are conservative.
  */
 import { z } from 'zod';
-import { amountToCents, decimalText, type Cents } from '../domain/index.js';
+import type { Cents } from '../domain/index.js';
 import { protectionSettingsSchema, type ProtectionSettings } from './protection-settings.js';
+import { capFields, moneyCapSchema, usdAmount } from './money-caps.js';
 import { HOUR_MS } from '../clock/time-constants.js';
 
 export interface RiskLimits {
@@ -15,14 +17,20 @@ export interface RiskLimits {
   allowedRiskLevels: number[];
   /** Cap on open exposure (see docs/store.md), including the offer being checked. */
   maxOpenExposureCents?: Cents | undefined;
+  /** The same cap as a share of the capital (money-caps.ts); set instead of the cents. */
+  maxOpenExposureShare?: number | undefined;
   /** Cap on one borrower's open exposure, including the offer being checked. */
   maxPerBorrowerCents?: Cents | undefined;
+  /** The same cap as a share of the capital; set instead of the cents. */
+  maxPerBorrowerShare?: number | undefined;
   /** Highest share (0 to 1) of the exposure budget one risk level may take. */
   maxShareByRiskLevel?: Partial<Record<number, number>> | undefined;
   /** Offers per UTC day (every offer made but those the service refused). */
   maxOffersPerDay?: number | undefined;
   /** Total amount offered per UTC day. */
   maxAmountPerDayCents?: Cents | undefined;
+  /** The same cap as a share of the capital; set instead of the cents. */
+  maxAmountPerDayShare?: number | undefined;
   /** Stop all new offers now. */
   killSwitch: boolean;
   /** Stop all new offers while this file exists (`touch data/STOP`). */
@@ -51,16 +59,12 @@ export const DEFAULT_ALLOWED_RISK_LEVELS = [0, 1, 2];
 export const DEFAULT_OFFER_EXPIRY_HOURS = 72;
 
 /**
- * Caps on by default, as starting points for real money (docs/risk-guard.md): raise them to fit
- * the account, or set one to null to turn it off.
+ * Caps on by default, as shares of the capital so they fit any account (docs/risk-guard.md). On
+ * the 5,000 USD account the README starts with they are the USD caps shipped before (1,000 per
+ * borrower, 2,500 a day; open exposure 4,500 where 10,000 could not bind): chosen from that and
+ * from keeping a tenth of the money uninvested, not fitted to any market.
  */
-export const DEFAULT_CAPS_USD = { max_open_exposure: 10_000, max_per_borrower: 1_000, max_amount_per_day: 2_500 } as const;
-
-/** A USD amount, as a YAML number (250, 12.5) or decimal text ("250.00"), turned into cents. */
-const usdAmount = z
-  .union([z.number(), decimalText])
-  .transform((amount) => amountToCents(amount))
-  .pipe(z.number().int().nonnegative({ message: 'must not be negative' }));
+export const DEFAULT_CAP_SHARES = { max_open_exposure: 0.9, max_per_borrower: 0.2, max_amount_per_day: 0.5 } as const;
 
 const riskLevelKey = z.enum(['0', '1', '2', '3', '4']);
 
@@ -71,24 +75,25 @@ export const riskLimitsSchema = z
       .array(z.number().int().min(0).max(4))
       .default(DEFAULT_ALLOWED_RISK_LEVELS)
       .describe('risk levels that may be offered on: 0 low, 1 medium, 2 high, 3 friends, 4 crypto-backed'),
-    max_open_exposure: usdAmount
-      .nullable()
-      // prefault, not default: the default goes through the USD-to-cents transform.
-      .prefault(DEFAULT_CAPS_USD.max_open_exposure)
-      .describe(`USD cap on open exposure (default ${DEFAULT_CAPS_USD.max_open_exposure}; null: no cap)`),
-    max_per_borrower: usdAmount
-      .nullable()
-      .prefault(DEFAULT_CAPS_USD.max_per_borrower)
-      .describe(`USD cap on one borrower (default ${DEFAULT_CAPS_USD.max_per_borrower}; null: no cap)`),
+    max_open_exposure: moneyCapSchema
+      // prefault, not default: the default goes through the cap's transform.
+      .prefault({ share: DEFAULT_CAP_SHARES.max_open_exposure })
+      .describe(
+        `cap on open exposure: USD, { share } of the capital (balance plus money lent out) or null for none (default { share: ${DEFAULT_CAP_SHARES.max_open_exposure} })`,
+      ),
+    max_per_borrower: moneyCapSchema
+      .prefault({ share: DEFAULT_CAP_SHARES.max_per_borrower })
+      .describe(`cap on one borrower: USD, { share } of the capital or null (default { share: ${DEFAULT_CAP_SHARES.max_per_borrower} })`),
     max_share_by_risk_level: z
       .partialRecord(riskLevelKey, z.number().min(0).max(1))
       .optional()
       .describe('per risk level, the highest share (0 to 1) of max_open_exposure it may take'),
     max_offers_per_day: z.number().int().nonnegative().optional().describe('offers per UTC day'),
-    max_amount_per_day: usdAmount
-      .nullable()
-      .prefault(DEFAULT_CAPS_USD.max_amount_per_day)
-      .describe(`USD offered per UTC day (default ${DEFAULT_CAPS_USD.max_amount_per_day}; null: no cap)`),
+    max_amount_per_day: moneyCapSchema
+      .prefault({ share: DEFAULT_CAP_SHARES.max_amount_per_day })
+      .describe(
+        `cap on the amount offered per UTC day: USD, { share } of the capital or null (default { share: ${DEFAULT_CAP_SHARES.max_amount_per_day} })`,
+      ),
     kill_switch: z.boolean().default(false).describe('true stops all new offers'),
     kill_switch_file: z.string().min(1).optional().describe('new offers stop while this file exists'),
     offer_expiry_hours: z
@@ -129,24 +134,32 @@ export const riskLimitsSchema = z
         context.addIssue({ code: 'custom', path: ['split', 'shares'], message: 'the shares sum to more than 1' });
     }
   })
-  .transform((section): RiskLimits => ({
-    minCashReserveCents: section.min_cash_reserve,
-    allowedRiskLevels: [...new Set(section.allowed_risk_levels)].sort((a, b) => a - b),
-    maxOpenExposureCents: section.max_open_exposure ?? undefined,
-    maxPerBorrowerCents: section.max_per_borrower ?? undefined,
-    maxShareByRiskLevel:
-      section.max_share_by_risk_level === undefined
-        ? undefined
-        : Object.fromEntries(Object.entries(section.max_share_by_risk_level).map(([level, share]) => [Number(level), share])),
-    maxOffersPerDay: section.max_offers_per_day,
-    maxAmountPerDayCents: section.max_amount_per_day ?? undefined,
-    killSwitch: section.kill_switch,
-    killSwitchFile: section.kill_switch_file,
-    offerExpiryMs: Math.round(section.offer_expiry_hours * HOUR_MS),
-    reserveManualOffers: section.reserve_manual_offers,
-    protections: section.protections,
-    ...(section.split === undefined ? {} : { split: { strategies: section.split.strategies, shares: section.split.shares } }),
-  }));
+  .transform((section): RiskLimits => {
+    const exposure = capFields(section.max_open_exposure);
+    const borrower = capFields(section.max_per_borrower);
+    const day = capFields(section.max_amount_per_day);
+    return {
+      minCashReserveCents: section.min_cash_reserve,
+      allowedRiskLevels: [...new Set(section.allowed_risk_levels)].sort((a, b) => a - b),
+      maxOpenExposureCents: exposure.cents,
+      ...(exposure.share === undefined ? {} : { maxOpenExposureShare: exposure.share }),
+      maxPerBorrowerCents: borrower.cents,
+      ...(borrower.share === undefined ? {} : { maxPerBorrowerShare: borrower.share }),
+      maxShareByRiskLevel:
+        section.max_share_by_risk_level === undefined
+          ? undefined
+          : Object.fromEntries(Object.entries(section.max_share_by_risk_level).map(([level, share]) => [Number(level), share])),
+      maxOffersPerDay: section.max_offers_per_day,
+      maxAmountPerDayCents: day.cents,
+      ...(day.share === undefined ? {} : { maxAmountPerDayShare: day.share }),
+      killSwitch: section.kill_switch,
+      killSwitchFile: section.kill_switch_file,
+      offerExpiryMs: Math.round(section.offer_expiry_hours * HOUR_MS),
+      reserveManualOffers: section.reserve_manual_offers,
+      protections: section.protections,
+      ...(section.split === undefined ? {} : { split: { strategies: section.split.strategies, shares: section.split.shares } }),
+    };
+  });
 
 /** The YAML shape of the section, before defaults and conversion. */
 export type RiskLimitsInput = z.input<typeof riskLimitsSchema>;

@@ -16,6 +16,7 @@ import { createRequestsRepository, type RequestsRepository } from './requests-re
 import { createSignalsRepository, type SignalsRepository } from './signals-repository.js';
 import { createStateRepository, type StateRepository } from './state-repository.js';
 import { createTelegramUpdatesRepository, type TelegramUpdatesRepository } from './telegram-updates-repository.js';
+import { createStoreModeRepository, type StoreModeRepository } from './store-mode.js';
 
 export * from './database.js';
 export * from './migrations.js';
@@ -46,6 +47,7 @@ export * from './signals-repository.js';
 export * from './state-repository.js';
 export * from './telegram-updates-repository.js';
 export * from './state-keys.js';
+export * from './store-mode.js';
 export { REDACTED_TEXT, redactPersonalData } from './redact-personal-data.js';
 export { isoFromMs, msFromIso, utcDayBounds } from './sql-values.js';
 
@@ -71,6 +73,8 @@ export interface Store {
   cashFlow: CashFlowRepository;
   /** The Telegram updates already obeyed (src/ops/telegram-commands), none twice. */
   telegramUpdates: TelegramUpdatesRepository;
+  /** Whether the file holds a dry run or live offers (store-mode.ts). */
+  mode: StoreModeRepository;
   /** Checkpoints the WAL into the file (the daemon does it when idle); nothing once closed. */
   checkpoint(): void;
   /** Closes the file; idempotent. */
@@ -96,6 +100,7 @@ export function openStore(path: string, options: OpenDatabaseOptions = {}): Stor
     calibration: createCalibrationRepository(db),
     cashFlow: createCashFlowRepository(db),
     telegramUpdates: createTelegramUpdatesRepository(db),
+    mode: createStoreModeRepository(db),
     checkpoint() {
       if (db.open) checkpointWal(db);
     },

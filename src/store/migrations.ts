@@ -441,6 +441,30 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX telegram_updates_handled ON telegram_updates (handled_at);
     `,
   },
+  {
+    version: 18,
+    description: 'store_mode: whether the database holds a dry run or live offers',
+    sql: `
+      -- One row once a daemon has opened the file (docs/daemon.md, "Dry-run databases"): every view
+      -- reads the dry run's paper offers, or the live ones, from it, without a flag. set_at is the
+      -- daemon's clock; how says who set it: daemon, switched (--switch-db-mode) or inferred below.
+      CREATE TABLE store_mode (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        mode TEXT NOT NULL CHECK (mode IN ('live', 'dry_run')),
+        set_at TEXT,
+        how TEXT NOT NULL CHECK (how IN ('daemon', 'switched', 'inferred'))
+      );
+      -- A file written before this step says what it is by its rows: any live offer or decision
+      -- makes it live; only dry-run ones, a dry run; none, nothing yet (the next daemon decides).
+      INSERT INTO store_mode (id, mode, set_at, how)
+      SELECT 1, CASE WHEN live THEN 'live' ELSE 'dry_run' END, NULL, 'inferred'
+      FROM (
+        SELECT EXISTS (SELECT 1 FROM offers WHERE dry_run = 0) OR EXISTS (SELECT 1 FROM decisions WHERE dry_run = 0) AS live,
+               EXISTS (SELECT 1 FROM offers WHERE dry_run = 1) OR EXISTS (SELECT 1 FROM decisions WHERE dry_run = 1) AS dry
+      )
+      WHERE live OR dry;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -203,7 +203,9 @@ describe('the verdict, offer outcomes, idle cash and sensitivity of the HTML rep
     expect(verdict).toBe(
       `${best?.first.strategies[0]?.name} earned ${pct(best?.draws.netAnnualizedReturn.mean ?? NaN)} a year net on its capital (mean of 2 draws), beating uninvested cash (0%), ` +
         `ahead of ${other?.first.strategies[0]?.name} (${pct(other?.draws.netAnnualizedReturn.mean ?? NaN)}); ` +
-        `${pct(summary?.idleShareWhileRequests ?? NaN)} of its money sat idle while requests arrived (${pct(summary?.idleShare ?? NaN)} to the last repayment)`,
+        `${pct(summary?.idleShareWhileRequests ?? NaN)} of its money sat idle while requests arrived (${pct(summary?.idleShare ?? NaN)} to the last repayment)` +
+        // No cap in this run: the idle money had no request the strategy would take.
+        ': the market offered too few requests this strategy would take for this balance (no cap refused one)',
     );
     // At the top: before the first section.
     expect(html.indexOf('class="verdict"')).toBeLessThan(html.indexOf('<h2>'));

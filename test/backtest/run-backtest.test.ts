@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadRecording } from '../../src/backtest/prepared-recording.js';
 import type { RecordingLineIssue } from '../../src/recording/index.js';
 import { runBacktest } from '../../src/backtest/run-backtest.js';
-import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
+import { DEFAULT_RISK_LIMITS, UNCAPPED_RISK_LIMITS } from '../../src/risk/index.js';
 import { CERTAIN_MARKET, recordingLine, writeRecording } from './recording-fixtures.js';
 import { FLAT_STRATEGY_YAML, flatStrategy } from './strategy-fixtures.js';
 
@@ -148,7 +148,7 @@ describe('the guard inside a backtest', () => {
     const result = runBacktest(lines, [automateFund], {
       startingBalanceCents: 60_000,
       market: { settle: false },
-      limits: { ...DEFAULT_RISK_LIMITS, offerExpiryMs: 48 * 3_600_000 },
+      limits: { ...UNCAPPED_RISK_LIMITS, offerExpiryMs: 48 * 3_600_000 },
       recordDecisions: true,
     });
     expect(result.decisions.map((d) => d.guard_code ?? d.action)).toEqual(['offer', 'insufficient_balance']);

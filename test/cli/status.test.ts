@@ -31,7 +31,9 @@ describe('lendbot status', () => {
       balance_cents: 330_000,
       reserved_cents: 83_000,
       free_cents: 247_000,
-      offers_today: { offers: 2, amount_cents: 83_000, max_offers: 5, max_amount_cents: 250_000 },
+      // The default daily cap, half the capital: 3,300.00 balance + 1,100.00 lent out.
+      offers_today: { offers: 2, amount_cents: 83_000, max_offers: 5, max_amount_cents: 220_000, max_amount_share: 0.5 },
+      capital_cents: 440_000,
       loans_by_status: { collection: 1, completed: 1, current: 2 },
       inbox_depth: 2,
       kill_switch: { on: false, why: null },

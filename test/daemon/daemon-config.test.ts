@@ -78,4 +78,25 @@ describe('the daemon configuration', () => {
       `${path}:6:1 webhok: unknown key "webhok"; did you mean "webhook"?`,
     ]);
   });
+
+  it('reads a money cap as USD or as a share of the capital, and names the three forms on a bad one, by line', async () => {
+    const good = file(
+      'caps.yaml',
+      ['risk:', '  max_open_exposure: { share: 0.75 }', '  max_per_borrower: 1500', '  max_amount_per_day: null', ''].join('\n'),
+    );
+    const config = await loadDaemonConfig(good, {});
+    expect(config.risk).toMatchObject({ maxOpenExposureShare: 0.75, maxPerBorrowerCents: 150_000, maxAmountPerDayCents: undefined });
+    const path = file(
+      'bad-caps.yaml',
+      ['risk:', '  max_open_exposure: { share: 1.5 }', '  max_per_borrower: { shares: 0.2 }', '  max_amount_per_day: lots', ''].join('\n'),
+    );
+    const error = await loadDaemonConfig(path, {}).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigFileError);
+    const forms = 'expected a USD amount (10000), a share of the capital ({ share: 0.9 }) or null (no cap)';
+    expect((error as ConfigFileError).message.split('\n').slice(1)).toEqual([
+      `${path}:2:22 risk.max_open_exposure: share: a share is at most 1 (the whole capital); ${forms}`,
+      `${path}:3:21 risk.max_per_borrower: unknown key "shares"; ${forms}`,
+      `${path}:4:23 risk.max_amount_per_day: expected a decimal amount such as "1250.00" (got "lots"); ${forms}`,
+    ]);
+  });
 });

@@ -37,16 +37,16 @@ describe('docs/going-live.md', () => {
     expect(named.filter((key) => !properties.includes(key))).toEqual([]);
     const defaults = riskLimitsSchema.parse({});
     const section = guide.slice(guide.indexOf('## 7.'), guide.indexOf('## 8.'));
-    for (const [key, cents] of [
-      ['max_open_exposure', defaults.maxOpenExposureCents],
-      ['max_per_borrower', defaults.maxPerBorrowerCents],
-      ['max_amount_per_day', defaults.maxAmountPerDayCents],
+    for (const [key, share] of [
+      ['max_open_exposure', defaults.maxOpenExposureShare],
+      ['max_per_borrower', defaults.maxPerBorrowerShare],
+      ['max_amount_per_day', defaults.maxAmountPerDayShare],
     ] as const) {
       expect(section, key).toContain(`| \`${key}\` |`);
       expect(
         section.split('\n').find((line) => line.startsWith(`| \`${key}\``)),
         key,
-      ).toMatch(new RegExp(`\\| ${String(Number(cents) / 100)} \\|$`));
+      ).toMatch(new RegExp(`\\| ${String(share)} of the capital \\|$`));
     }
   });
 });

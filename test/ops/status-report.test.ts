@@ -39,8 +39,15 @@ describe('status report', () => {
       min_cash_reserve_cents: 10_000,
       // The last 30 days': today's two are out, unanswered (the old settled ones are older).
       offers_by_state: { sending: 0, unknown: 0, refused: 1, placed: 2, accepted: 0, funded: 0, rejected: 0, lost: 0, expired: 0 },
-      exposure: { total_cents: 193_000, by_risk_level_cents: { '0': 40_000, '1': 77_000, '2': 76_000 }, max_cents: 500_000 },
-      offers_today: { offers: 2, amount_cents: 83_000, max_offers: 10, max_amount_cents: null },
+      exposure: {
+        total_cents: 193_000,
+        by_risk_level_cents: { '0': 40_000, '1': 77_000, '2': 76_000 },
+        max_cents: 500_000,
+        max_share: null,
+      },
+      // Balance plus money lent out (exposure beyond the reservations): 3,300 + 1,930 - 830.
+      capital_cents: 440_000,
+      offers_today: { offers: 2, amount_cents: 83_000, max_offers: 10, max_amount_cents: null, max_amount_share: null },
       decisions_today: { offer: 2, skip: 4 },
       loans_by_status: { collection: 1, completed: 1, current: 2 },
       payments: { loans: 0, payments: 0, paid: 0, paid_cents: 0, late: 0, missed: 0, max_delayed_days: 0, fees_cents: 0 },
@@ -144,8 +151,24 @@ describe('status report', () => {
     });
     expect(report.scope).toBe('dry_run');
     expect(report.reservedCents).toBe(0);
-    expect(report.offersToday).toEqual({ offers: 0, amountCents: 0, maxOffers: null, maxAmountCents: null });
+    expect(report.offersToday).toEqual({ offers: 0, amountCents: 0, maxOffers: null, maxAmountCents: null, maxAmountShare: null });
     expect(report.killSwitch).toEqual({ on: false, why: null });
     expect(formatStatusText(report).split('\n')[0]).toBe('as of            2026-03-10T12:00:00.000Z (dry-run offers)');
+  });
+
+  it('shows a cap given as a share in USD for the capital now, and what it is a share of', () => {
+    const report = buildStatusReport({
+      store: h.store,
+      nowMs: NOW,
+      limits: riskLimitsSchema.parse({ max_open_exposure: { share: 0.9 }, max_amount_per_day: { share: 0.5 } }),
+      budgets: [],
+      dryRun: false,
+    });
+    // Capital 4,400.00: 3,300.00 balance and 1,100.00 lent out.
+    expect(report.exposure).toMatchObject({ maxCents: 396_000, maxShare: 0.9 });
+    expect(report.offersToday).toMatchObject({ maxAmountCents: 220_000, maxAmountShare: 0.5 });
+    const lines = formatStatusText(report).split('\n');
+    expect(lines).toContain('exposure         1930.00 of 3960.00 (90 % of the capital, 4400.00)');
+    expect(lines).toContain('offered today    830.00 of 2200.00 (50 % of the capital, 4400.00)');
   });
 });

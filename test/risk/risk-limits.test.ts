@@ -4,15 +4,18 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_RISK_LIMITS, protectionSettingsSchema, riskLimitsSchema } from '../../src/risk/index.js';
 
 describe('riskLimitsSchema', () => {
-  it('fills conservative defaults', () => {
+  it('fills conservative defaults: the money caps as shares of the capital', () => {
     expect(DEFAULT_RISK_LIMITS).toEqual({
       minCashReserveCents: 0,
       allowedRiskLevels: [0, 1, 2],
-      maxOpenExposureCents: 1_000_000,
-      maxPerBorrowerCents: 100_000,
+      maxOpenExposureCents: undefined,
+      maxOpenExposureShare: 0.9,
+      maxPerBorrowerCents: undefined,
+      maxPerBorrowerShare: 0.2,
       maxShareByRiskLevel: undefined,
       maxOffersPerDay: undefined,
-      maxAmountPerDayCents: 250_000,
+      maxAmountPerDayCents: undefined,
+      maxAmountPerDayShare: 0.5,
       killSwitch: false,
       killSwitchFile: undefined,
       offerExpiryMs: 72 * 3_600_000,
@@ -24,6 +27,38 @@ describe('riskLimitsSchema', () => {
   it('turns a default cap off with null', () => {
     const limits = riskLimitsSchema.parse({ max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null });
     expect(limits).toMatchObject({ maxOpenExposureCents: undefined, maxPerBorrowerCents: undefined, maxAmountPerDayCents: undefined });
+    expect(limits.maxOpenExposureShare ?? limits.maxPerBorrowerShare ?? limits.maxAmountPerDayShare).toBeUndefined();
+  });
+
+  it('reads each cap as USD or as a share of the capital, never both', () => {
+    const limits = riskLimitsSchema.parse(
+      parseYaml('max_open_exposure: { share: 0.75 }\nmax_per_borrower: 1000\nmax_amount_per_day: { share: 1 }\n'),
+    );
+    expect(limits).toMatchObject({
+      maxOpenExposureCents: undefined,
+      maxOpenExposureShare: 0.75,
+      maxPerBorrowerCents: 100_000,
+      maxAmountPerDayCents: undefined,
+      maxAmountPerDayShare: 1,
+    });
+    expect(limits.maxPerBorrowerShare).toBeUndefined();
+  });
+
+  it('says what a bad cap lacks and names the three forms', () => {
+    const messages = (input: unknown) =>
+      riskLimitsSchema.safeParse(input).error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    const forms = 'expected a USD amount (10000), a share of the capital ({ share: 0.9 }) or null (no cap)';
+    expect(messages({ max_open_exposure: { share: 1.5 } })).toEqual([
+      `max_open_exposure: share: a share is at most 1 (the whole capital); ${forms}`,
+    ]);
+    expect(messages({ max_per_borrower: { share: 0 } })).toEqual([
+      `max_per_borrower: share: a share is above 0 (null turns the cap off); ${forms}`,
+    ]);
+    expect(messages({ max_per_borrower: { shares: 0.2 } })).toEqual([`max_per_borrower: unknown key "shares"; ${forms}`]);
+    expect(messages({ max_amount_per_day: 'lots' })).toEqual([
+      `max_amount_per_day: expected a decimal amount such as "1250.00" (got "lots"); ${forms}`,
+    ]);
+    expect(messages({ max_amount_per_day: -5 })).toEqual([`max_amount_per_day: must not be negative; ${forms}`]);
   });
 
   it('reads a full YAML section into cents and milliseconds', () => {

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { guardReason } from '../../src/domain/decision-reason.js';
-import { DEFAULT_RISK_LIMITS, balanceFromStore, checkOffer, snapshotFromStore, type RiskLimits } from '../../src/risk/index.js';
+import { UNCAPPED_RISK_LIMITS, balanceFromStore, checkOffer, snapshotFromStore, type RiskLimits } from '../../src/risk/index.js';
 import { offerSchema, transferDayGroupSchema } from '../../src/domain/index.js';
 import type { Store } from '../../src/store/index.js';
 import { HOUR, T0, loanRequest, tempStore } from '../store/fixtures.js';
@@ -17,7 +17,8 @@ beforeEach(() => {
 });
 afterEach(() => cleanup());
 
-const limits: RiskLimits = { ...DEFAULT_RISK_LIMITS, offerExpiryMs: 72 * HOUR };
+// No money caps: these tests are about reservations and the balance rule (the caps: check-offer and money-caps tests).
+const limits: RiskLimits = { ...UNCAPPED_RISK_LIMITS, offerExpiryMs: 72 * HOUR };
 
 function place(id: number, total: string, borrowerId: number, riskLevel: number, automateFund = true, dryRun = false): void {
   const result = store.offers.createIntent({

@@ -56,6 +56,7 @@ describe('openDatabase', () => {
       'requests_seen',
       'shadow_decisions',
       'state',
+      'store_mode',
       'telegram_updates',
       'transfers',
       'webhook_inbox',

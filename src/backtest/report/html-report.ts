@@ -23,6 +23,7 @@ import type { WorldsBand } from '../worlds-band.js';
 import { competitionHtml, offerOutcomesText } from './adverse-selection.js';
 import { sensitivityHtml } from './sensitivity-section.js';
 import { verdictLine } from './verdict.js';
+import { idleHeadline } from './idle-headline.js';
 import { bandHeadline, worldsHtml } from './worlds-band.js';
 
 /** What the command adds to the page beyond the runs, their draws and their bands. */
@@ -116,9 +117,12 @@ function headline(result: BacktestResult, draws: DrawsSummary | undefined, band:
       ? `<p>Offers judged without an outcome: ${summary.unjudgedOffers} of ${summary.offers} (${pct(summary.unjudgedShare)}).</p>`
       : '';
   const range = band ? `<p class="band">${escapeHtml(bandHeadline(band))}.</p>` : '';
+  // Beside the return, the money that earned nothing and why (the caps or the market's flow).
+  const idle = idleHeadline(summary, settings.market.settle);
+  const idleLine = `<p class="idle" data-idle-cause="${idle.cause ?? 'none'}">${escapeHtml(idle.text.charAt(0).toUpperCase() + idle.text.slice(1))}.</p>`;
   const outcomes = settings.market.settle ? offerOutcomesText(result.offerStats) : null;
   const offers = outcomes ? `<p class="offers">${escapeHtml(outcomes)}.</p>` : '';
-  return `<p class="headline">${text}.</p>${range}${offers}${unjudged}`;
+  return `<p class="headline">${text}.</p>${idleLine}${range}${offers}${unjudged}`;
 }
 
 const SEGMENT_TITLES = {

@@ -8,6 +8,7 @@ import type { BacktestResult } from '../backtest-result.js';
 import type { DrawsSummary } from '../draws.js';
 import type { WorldsBand } from '../worlds-band.js';
 import { MIN_FUNDED_LOANS, pct, runName } from './summary-lines.js';
+import { idleHeadline } from './idle-headline.js';
 
 interface RunFigures {
   name: string;
@@ -67,6 +68,7 @@ export function verdictLine(
   if (level.length > 0) parts.push(`level with ${list(level)}`);
   const summary = best.result.summary;
   const judged = summary.funded < MIN_FUNDED_LOANS ? `; only ${summary.funded} loans funded: too few to judge` : '';
-  const idle = `${pct(summary.idleShareWhileRequests)} of its money sat idle while requests arrived (${pct(summary.idleShare)} to the last repayment)`;
+  const because = idleHeadline(summary, best.result.settings.market.settle).because;
+  const idle = `${pct(summary.idleShareWhileRequests)} of its money sat idle while requests arrived (${pct(summary.idleShare)} to the last repayment)${because === null ? '' : `: ${because}`}`;
   return `${parts.join(', ')}; ${idle}${judged}`;
 }

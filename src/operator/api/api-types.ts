@@ -62,6 +62,8 @@ export interface OverviewLimits {
   maxExposureByRiskLevelCents: Record<string, number>;
   minCashReserveCents: number;
   maxPerBorrowerCents: number | null;
+  /** Balance plus money lent out: the caps configured as shares are shares of it (in cents above). */
+  capitalCents: number;
   allowedRiskLevels: number[];
   killSwitch: boolean;
 }

@@ -5,14 +5,15 @@
 import { lossRatesFromConfig } from '../../ops/loss-rates-config.js';
 import { statusClock } from '../../ops/status-clock.js';
 import { buildStatusReport } from '../../ops/status-report.js';
-import type { RiskLimits } from '../../risk/index.js';
+import { capsNow, type CapsNow, type RiskLimits } from '../../risk/index.js';
 import type { OperatorApp } from '../operator-listener.js';
 import type { ApiDeps } from './api-deps.js';
 import type { OverviewAnswer, OverviewLimits } from './api-types.js';
 import { DAY_MS } from '../../clock/time-constants.js';
 
-function limitsOf(limits: RiskLimits): OverviewLimits {
-  const maxExposure = limits.maxOpenExposureCents ?? null;
+/** The caps in cents as the guard reads them now: a share of the capital already turned into cents (the status report's). */
+function limitsOf(limits: RiskLimits, caps: CapsNow): OverviewLimits {
+  const maxExposure = caps.maxOpenExposureCents ?? null;
   const byLevel: Record<string, number> = {};
   if (maxExposure !== null) {
     for (const [level, share] of Object.entries(limits.maxShareByRiskLevel ?? {})) {
@@ -21,11 +22,12 @@ function limitsOf(limits: RiskLimits): OverviewLimits {
   }
   return {
     maxOffersPerDay: limits.maxOffersPerDay ?? null,
-    maxAmountPerDayCents: limits.maxAmountPerDayCents ?? null,
+    maxAmountPerDayCents: caps.maxAmountPerDayCents ?? null,
     maxExposureCents: maxExposure,
     maxExposureByRiskLevelCents: byLevel,
     minCashReserveCents: limits.minCashReserveCents,
-    maxPerBorrowerCents: limits.maxPerBorrowerCents ?? null,
+    maxPerBorrowerCents: caps.maxPerBorrowerCents ?? null,
+    capitalCents: caps.capitalCents,
     allowedRiskLevels: [...limits.allowedRiskLevels],
     killSwitch: limits.killSwitch,
   };
@@ -61,7 +63,14 @@ export function registerOverviewRoutes(api: OperatorApp, deps: ApiDeps): void {
       strategies: strategies.map((strategy) => strategy.name),
       status,
       lastWebhook: lastAt === undefined ? null : { at: lastAt, ageSeconds: Math.max(0, Math.round((nowMs - Date.parse(lastAt)) / 1000)) },
-      limits: limitsOf(limits),
+      limits: limitsOf(
+        limits,
+        capsNow(limits, {
+          balanceCents: status.balanceCents,
+          reservedCents: status.reservedCents,
+          exposureCents: status.exposure.totalCents,
+        }),
+      ),
       last24h: context.store.decisions.countByAction({ sinceMs: nowMs - DAY_MS, untilMs: nowMs + 1 }),
     };
     return reply.header('cache-control', 'no-store').send(answer);

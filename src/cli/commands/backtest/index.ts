@@ -9,7 +9,7 @@
 import { writeFile } from 'node:fs/promises';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { BacktestResult, DrawsSummary, SensitivityCase, WorldsBand } from '../../../backtest/index.js';
-import { backtestHtml, drawSeeds, runDraws, runSensitivity, runWorlds, verdictLine } from '../../../backtest/index.js';
+import { backtestHtml, drawSeeds, idleHeadline, runDraws, runSensitivity, runWorlds, verdictLine } from '../../../backtest/index.js';
 import type { CliIo } from '../../cli-io.js';
 import {
   addReplayOptions,
@@ -142,6 +142,8 @@ export function registerBacktestCommand(program: Command, io: CliIo): void {
           verdict,
           conditions: { name: conditions.conditions, text: conditions.text, limitsFrom: conditions.limitsFrom },
           runs: results,
+          // Per run: how much money sat idle and why (the caps, or the market's flow), as the headline says.
+          idle: results.map((result) => idleHeadline(result.summary, result.settings.market.settle)),
           draws,
           sensitivity,
           worlds,

@@ -5,6 +5,7 @@
  */
 import type { BacktestResult, DrawsSummary, SensitivityCase, Spread, WorldsBand } from '../../../backtest/index.js';
 import {
+  idleHeadline,
   pct,
   riskLevelLabel,
   runName,
@@ -125,7 +126,9 @@ function headline(result: BacktestResult, extras: ReportExtras): string {
       ` (seed ${settings.market.seed}); mean over ${draws.draws.length} draws ${pct(draws.netAnnualizedReturn.mean)}` +
       ` (range ${range(draws.netAnnualizedReturn, pct)}, smallest to largest draw), ${draws.funded.mean.toFixed(0)} loans funded on average`;
   }
-  const lines = [line];
+  // Beside the return, the money that earned nothing and why (the caps or the market's flow).
+  const idle = idleHeadline(summary, settings.market.settle);
+  const lines = [line, `${idle.text.charAt(0).toUpperCase()}${idle.text.slice(1)}`];
   // The headline is the band: the figure above is the curve run's (or the recording's).
   if (extras.worlds) lines.push(bandHeadline(extras.worlds));
   const outcomes = settings.market.settle ? offerOutcomesText(result.offerStats) : null;

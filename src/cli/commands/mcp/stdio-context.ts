@@ -17,7 +17,7 @@ import type { Logger } from '../../../log/logger.js';
 import { Protections } from '../../../ops/protections/index.js';
 import { buildAgentContext, type AgentContext } from '../../../operator/agent-context.js';
 import { createMarketplaceClient, serviceConfigFromEnv, serviceSettingsFromSection } from '../../../service/index.js';
-import { openStore } from '../../../store/index.js';
+import { openStore, StoreModeError } from '../../../store/index.js';
 
 export interface StdioParts {
   context: AgentContext;
@@ -42,7 +42,16 @@ export async function buildStdioContext(
     synchronous: config.store.synchronous,
   });
   const component = (name: string): Logger => log.child({ component: name });
-  const dryRun = config.dry_run;
+  // The database says whether it holds a dry run (store/store-mode.ts): on a dry-run file the
+  // agent's offers are paper ones too, whatever the config says; a dry run is never asked of a
+  // live file (its paper offers would mix with the real ones).
+  const recorded = store.mode.get()?.mode;
+  if (config.dry_run && recorded === 'live') {
+    store.close();
+    client.close();
+    throw new StoreModeError(config.db, 'live');
+  }
+  const dryRun = config.dry_run || recorded === 'dry_run';
   const balance = new BalanceTracker({ client, store, clock, log: component('balance') });
   // No pipeline here: the agent's offers wait their turn in a queue of their own.
   const queue = new SerialQueue();

@@ -19,6 +19,7 @@ interface RunOptions {
   dryRun?: boolean;
   db?: string;
   sandbox?: boolean;
+  switchDbMode?: boolean;
 }
 
 export function registerRunCommand(program: Command, io: CliIo): void {
@@ -29,6 +30,10 @@ export function registerRunCommand(program: Command, io: CliIo): void {
     .option('--strategy <file>', 'strategy file; repeat for several, in priority order (overrides the config)', collect)
     .option('--dry-run', 'do everything but POST offers; decisions are marked dry-run')
     .option('--db <path>', 'SQLite file (overrides LENDBOT_DB and the config)')
+    .option(
+      '--switch-db-mode',
+      'let a dry run go on in a database that holds live offers, or a live run in a dry-run database (it is refused otherwise)',
+    )
     .option('--sandbox', 'trade against the embedded simulated marketplace (no real money; what npm start does)')
     .addHelpText(
       'after',
@@ -45,7 +50,15 @@ export function registerRunCommand(program: Command, io: CliIo): void {
       const run = sandboxAsked(options, io.env)
         ? await prepareSandboxRun(config, createLogger({ level: config.log_level }), io.env)
         : { config, overrides: {}, started: () => undefined };
-      const daemon = await createDaemon(run.config, io.env, { ...run.overrides, configFile: file });
+      const daemon = await createDaemon(run.config, io.env, {
+        ...run.overrides,
+        configFile: file,
+        ...(options.switchDbMode === true ? { switchStoreMode: true } : {}),
+      }).catch(async (error: unknown) => {
+        // A refusal at start (a dry-run database asked to run live) leaves no sandbox running.
+        await run.overrides.afterStop?.();
+        throw error;
+      });
       // Before a port is bound or a job runs: refused credentials or an unreachable marketplace
       // end here with one line (the error boundary's); the sandbox has nothing to check.
       await daemon.checkMarketplace();

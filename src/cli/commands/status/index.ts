@@ -8,7 +8,7 @@ import { lossRatesOf } from '../../../ops/loss-rates-config.js';
 import { statusClock } from '../../../ops/status-clock.js';
 import { buildStatusReport, type StrategyBudget } from '../../../ops/status-report.js';
 import { formatStatusText, statusJson } from '../../../ops/status-text.js';
-import { openStore } from '../../../store/index.js';
+import { openStore, storeIsDryRun } from '../../../store/index.js';
 import { printJson, warn, type CliIo } from '../../cli-io.js';
 import { databaseToRead } from '../../database-to-read.js';
 import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
@@ -53,7 +53,8 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
           clock,
           limits: config.risk,
           budgets,
-          dryRun: config.dry_run,
+          // The database says whether it holds a dry run; the config only when no daemon said yet.
+          dryRun: storeIsDryRun(store.mode, config.dry_run),
           equityLossRates: lossRatesOf(config.ledger),
         });
         if (options.json) printJson(io, statusJson(report));

@@ -48,11 +48,18 @@ function exposureCard(status, limits) {
     h(
       'p',
       { class: 'sub' },
-      typeof status.exposure.maxCents === 'number' ? `of ${money(status.exposure.maxCents)} open at most` : 'no cap on open exposure',
+      typeof status.exposure.maxCents === 'number'
+        ? `of ${money(status.exposure.maxCents)} open at most${shareOfCapital(status.exposure.maxShare)}`
+        : 'no cap on open exposure',
     ),
     bar(status.exposure.totalCents, status.exposure.maxCents),
     rows.length > 0 ? h('ul', { class: 'levels' }, rows) : h('p', { class: 'sub' }, 'Nothing lent yet.'),
   );
+}
+
+// A cap set as a share of the capital (balance plus money lent out) grows with the account: say so.
+function shareOfCapital(share) {
+  return typeof share === 'number' ? ` (${Math.round(share * 1000) / 10} % of the capital)` : '';
 }
 
 // Counts over the last 24 hours of the run's clock: in the sandbox a UTC day passes in about a
