@@ -1,0 +1,99 @@
+/**
+ * What the retraining loop lays over the strategy files, never writing them: the managed version
+ * in force of each strategy (a promoted candidate, or what a rollback restored), and each waiting
+ * round's candidate as a challenger in shadow (`<strategy> retrain #<id>`, docs/strategies.md,
+ * "Shadow and split"). Both live in the store, so `lendbot retrain rollback` in another process
+ * reaches a running daemon at its next look (`refresh`, every minute).
+ */
+import { readFile } from 'node:fs/promises';
+import { parseDocument } from 'yaml';
+import { compileStrategyText, type CompiledStrategy } from '../engine/index.js';
+import type { Logger } from '../log/logger.js';
+import type { RetrainRepository, RetrainRound } from '../store/index.js';
+
+interface Layer {
+  /** Strategy name -> the managed version in force (its text) and its compiled form. */
+  versions: Map<string, { versionId: number; text: string; strategy: CompiledStrategy }>;
+  shadows: CompiledStrategy[];
+}
+
+/** A candidate's text as a challenger: its own name, `shadow: true`, the rest as fitted. */
+export function asShadowText(text: string, name: string): string {
+  const document = parseDocument(text);
+  document.set('name', name);
+  document.set('shadow', true);
+  return document.toString();
+}
+
+export class ManagedStrategies {
+  private layer: Layer = { versions: new Map(), shadows: [] };
+  private signature: string | undefined;
+  private memo: { base: readonly CompiledStrategy[]; layer: Layer; result: readonly CompiledStrategy[] } | undefined;
+
+  constructor(
+    private readonly repo: RetrainRepository,
+    private readonly log: Logger,
+  ) {}
+
+  /** The strategies as they run: each file's managed version where one is in force, then the candidates in shadow. */
+  over(base: readonly CompiledStrategy[]): readonly CompiledStrategy[] {
+    const memo = this.memo;
+    // Called for every request: the same arrays give the same answer without a copy.
+    if (memo !== undefined && memo.base === base && memo.layer === this.layer) return memo.result;
+    const { versions, shadows } = this.layer;
+    const result =
+      versions.size === 0 && shadows.length === 0
+        ? base
+        : [...base.map((strategy) => versions.get(strategy.name)?.strategy ?? strategy), ...shadows];
+    this.memo = { base, layer: this.layer, result };
+    return result;
+  }
+
+  /** The YAML a strategy runs with: its managed version, or its file. */
+  async textOf(strategy: CompiledStrategy): Promise<string> {
+    return this.layer.versions.get(strategy.name)?.text ?? (await readFile(strategy.file, 'utf8'));
+  }
+
+  /**
+   * Reads the versions in force and the waiting rounds; when they changed, compiles them and
+   * hands the new layer to `swap` (the daemon swaps it between two requests). `base`: the files.
+   */
+  async refresh(base: readonly CompiledStrategy[], swap: (apply: () => void) => Promise<void>): Promise<boolean> {
+    const inForce = this.repo.inForce();
+    const waiting = this.repo.waiting();
+    const signature = JSON.stringify([inForce.map((v) => v.id), waiting.map((r) => r.id), base.map((s) => s.contentHash)]);
+    if (signature === this.signature) return false;
+    const next: Layer = { versions: new Map(), shadows: [] };
+    for (const version of inForce) {
+      const file = base.find((strategy) => strategy.name === version.strategy);
+      if (version.text === null || file === undefined) continue;
+      const compiled = await this.compile(version.text, file.file, `managed version #${version.id} of ${version.strategy}`);
+      if (compiled !== undefined) next.versions.set(version.strategy, { versionId: version.id, text: version.text, strategy: compiled });
+    }
+    for (const round of waiting) {
+      const shadow = await this.shadowOf(round, base);
+      if (shadow !== undefined) next.shadows.push(shadow);
+    }
+    await swap(() => {
+      this.layer = next;
+    });
+    this.signature = signature;
+    return true;
+  }
+
+  private async shadowOf(round: RetrainRound, base: readonly CompiledStrategy[]): Promise<CompiledStrategy | undefined> {
+    const file = base.find((strategy) => strategy.name === round.strategy);
+    if (round.candidateText === null || round.shadowName === null || file === undefined) return undefined;
+    return this.compile(asShadowText(round.candidateText, round.shadowName), file.file, `retraining candidate #${round.id}`);
+  }
+
+  private async compile(text: string, file: string, what: string): Promise<CompiledStrategy | undefined> {
+    try {
+      return await compileStrategyText(text, file);
+    } catch (error) {
+      // A version that no longer compiles (a model file moved) leaves the file's strategy running.
+      this.log.error({ err: error, file }, `${what} does not load; the strategy file runs instead`);
+      return undefined;
+    }
+  }
+}

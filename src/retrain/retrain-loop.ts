@@ -1,0 +1,68 @@
+/**
+ * The retraining loop's look, once a minute (docs/training.md, "Retraining while live"): lay the
+ * store's managed versions and waiting candidates over the strategy files (managed-strategies.ts),
+ * judge each candidate whose shadow period is over (shadow-judgement.ts), and, when
+ * `retrain.enabled`, start a round for each live strategy whose next round is due
+ * (retrain-round.ts). A look with nothing due reads two small tables and does nothing else.
+ */
+import type { CompiledStrategy } from '../engine/index.js';
+import type { Logger } from '../log/logger.js';
+import { msFromIso } from '../store/index.js';
+import type { ManagedStrategies } from './managed-strategies.js';
+import { planRound, recordRound, type RoundDeps, type RunningStrategy } from './retrain-round.js';
+import { judgeShadow } from './shadow-judgement.js';
+
+export interface RetrainLoopDeps extends RoundDeps {
+  log: Logger;
+  managed: ManagedStrategies;
+  /** The strategies from the files, as hot reload last loaded them. */
+  fileStrategies(): readonly CompiledStrategy[];
+  /** Swaps a new layer in between two requests. */
+  swap(apply: () => void): Promise<void>;
+}
+
+export class RetrainLoop {
+  constructor(private readonly deps: RetrainLoopDeps) {}
+
+  /** The live strategies as they run now (managed versions in place), with their YAML. */
+  async running(): Promise<RunningStrategy[]> {
+    const live = this.deps.managed.over(this.deps.fileStrategies()).filter((strategy) => strategy.shadow !== true);
+    return Promise.all(live.map(async (strategy) => ({ strategy, text: strategy.kind === 'yaml' ? await this.deps.managed.textOf(strategy) : '' })));
+  }
+
+  async tick(): Promise<void> {
+    const { deps } = this;
+    await deps.managed.refresh(deps.fileStrategies(), deps.swap);
+    const running = await this.running();
+    let changed = false;
+    for (const round of deps.repo.waiting()) {
+      const strategy = running.find((r) => r.strategy.name === round.strategy);
+      if (strategy === undefined) {
+        deps.repo.decideRound(round.id, 'refused', `${round.strategy} no longer runs live`, round.shadow, deps.clock.now(), deps.clock.now());
+        changed = true;
+        continue;
+      }
+      const verdict = await judgeShadow(deps, round, strategy);
+      if (verdict === undefined) continue;
+      deps.log.info({ round: round.id, strategy: round.strategy, decision: verdict.decision }, `retraining: ${verdict.reason}`);
+      changed ||= verdict.decision !== 'waiting';
+    }
+    if (deps.settings.enabled) {
+      const waiting = new Set(deps.repo.waiting().map((round) => round.strategy));
+      for (const strategy of running) {
+        if (waiting.has(strategy.strategy.name) || !this.due(strategy.strategy.name)) continue;
+        const plan = await planRound(deps, strategy);
+        const id = recordRound(deps, plan, strategy);
+        deps.log.info({ round: id, strategy: plan.strategy, decision: plan.decision }, `retraining: ${plan.reason}`);
+        changed ||= plan.decision !== 'refused';
+      }
+    }
+    if (changed) await deps.managed.refresh(deps.fileStrategies(), deps.swap);
+  }
+
+  /** A strategy's next round is due: never retrained, or its last round's next_at has come. */
+  private due(strategy: string): boolean {
+    const last = this.deps.repo.lastRound(strategy);
+    return last === undefined || last.nextAt === null || this.deps.clock.now() >= msFromIso(last.nextAt);
+  }
+}
