@@ -79,6 +79,8 @@ export const daemonConfigSchema = z.strictObject({
       reconcile: cronExpression.default('*/2 * * * *'),
       fund_accepted: cronExpression.default('* * * * *'),
       protections: cronExpression.default('* * * * *'),
+      // Retraining's look (src/retrain/): cheap when nothing is due; a rollback is taken up within it.
+      retrain: cronExpression.default('* * * * *'),
     })
     .prefault({}),
   risk: riskLimitsSchema.prefault({}),

@@ -52,7 +52,7 @@ import type { ProposalDecider } from '../ops/telegram-commands/telegram-command-
 import { reachableHost } from '../operator/operator-listener.js';
 import { returnsFromStore } from '../operator/api/returns-routes.js';
 import { approveProposal, rejectProposal } from '../operator/proposals/decide-proposal.js';
-import type { StrategyLayer } from '../retrain/index.js';
+import type { StrategyLayer } from '../retrain/attach-retrain.js';
 
 type Env = Record<string, string | undefined>;
 export type DaemonClient = MarketplaceApi & { close?: () => void };

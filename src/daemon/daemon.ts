@@ -18,7 +18,7 @@ import type { MarketplaceApi } from '../service/index.js';
 import type { Store } from '../store/index.js';
 import { attachOps } from '../ops/attach-ops.js';
 import { attachOperator } from '../operator/attach-operator.js';
-import { attachRetrain } from '../retrain/index.js';
+import { attachRetrain } from '../retrain/attach-retrain.js';
 import type { DaemonConfigFile } from './daemon-config.js';
 import { daemonJobs } from './daemon-jobs.js';
 import { assembleDaemonParts } from './daemon-parts.js';

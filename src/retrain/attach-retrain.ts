@@ -19,7 +19,8 @@ export interface StrategyLayer {
 
 /** What retraining reads of the daemon's built parts (src/daemon/daemon-parts.ts). */
 export interface RetrainParts {
-  config: { retrain: RetrainSection };
+  /** `jobs.retrain`: the schedule of the loop's look (a cron expression, or off). */
+  config: { retrain: RetrainSection; jobs: { retrain: string } };
   store: Store;
   clock: Clock;
   component(name: string): Logger;
@@ -36,9 +37,6 @@ export interface Retraining {
   /** Lays the versions in force over the files before the first request is decided. */
   start(): Promise<void>;
 }
-
-/** Every minute: cheap when nothing is due, and a rollback from another process is taken up within it. */
-export const RETRAIN_SCHEDULE = '* * * * *';
 
 export function attachRetrain(parts: RetrainParts): Retraining {
   const log = parts.component('retrain');
@@ -61,7 +59,7 @@ export function attachRetrain(parts: RetrainParts): Retraining {
   });
   return {
     loop,
-    jobs: [{ name: 'retrain', schedule: RETRAIN_SCHEDULE, run: () => loop.tick() }],
+    jobs: [{ name: 'retrain', schedule: parts.config.jobs.retrain, run: () => loop.tick() }],
     async start() {
       await managed.refresh(parts.fileStrategies(), swap);
     },

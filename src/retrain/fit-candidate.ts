@@ -68,6 +68,17 @@ export function heldOutFigures(check: WorldsCheck): HeldOutFigures {
   };
 }
 
+/**
+ * The money comparison in words. A store's own recording names our own rate as the rate each loan
+ * was funded at, which the backtest reads as a rate to beat: an offer at or above it funds
+ * nothing, so a candidate that prices no lower funds nothing either, and that is said plainly.
+ */
+export function fundedText(figures: HeldOutFigures): string {
+  const { candidateFunded, baselineFunded } = figures.assumed;
+  const text = `${candidateFunded} loans funded against ${baselineFunded} in the backtest of its ${figures.requests} requests`;
+  return candidateFunded === 0 && baselineFunded === 0 ? `${text}: the money comparison is empty and says nothing either way` : text;
+}
+
 /** Where the worlds check loses, in words: "insensitive -0.31 points, linear -0.12 points". */
 export function losingText(figures: HeldOutFigures): string {
   return figures.losing.map((w) => `${w.world} ${points(w.gain)}`).join(', ');
@@ -100,7 +111,8 @@ export async function fitCandidate(
   settings: Pick<RetrainSettings, 'minResolved' | 'heldOutShare'>,
 ): Promise<CandidateOutcome> {
   const resolved = resolvedLoans(recording);
-  if (strategy.kind !== 'yaml') return { kind: 'refused', reason: 'a plugin strategy: it has no calibration to refit', resolvedLoans: resolved };
+  if (strategy.kind !== 'yaml')
+    return { kind: 'refused', reason: 'a plugin strategy: it has no calibration to refit', resolvedLoans: resolved };
   if (resolved < settings.minResolved) {
     return {
       kind: 'refused',
@@ -142,7 +154,9 @@ export async function fitCandidate(
   }
   return {
     kind: 'holds',
-    reason: `holds held out in every borrower world; Brier ${fit.after.brier.toFixed(4)} against ${fit.before.brier.toFixed(4)} on ${fit.heldOut} held-out loans`,
+    reason:
+      `Brier ${fit.after.brier.toFixed(4)} against ${fit.before.brier.toFixed(4)} on ${fit.heldOut} held-out loans, and no borrower world loses ` +
+      `(${fundedText(heldOut)})`,
     resolvedLoans: resolved,
     fit,
     heldOut,

@@ -1,7 +1,7 @@
 /**
  * What the retraining loop lays over the strategy files, never writing them: the managed version
  * in force of each strategy (a promoted candidate, or what a rollback restored), and each waiting
- * round's candidate as a challenger in shadow (`<strategy> retrain #<id>`, docs/strategies.md,
+ * round's candidate as a challenger in shadow (`<strategy>-retrain-<id>`, docs/strategies.md,
  * "Shadow and split"). Both live in the store, so `lendbot retrain rollback` in another process
  * reaches a running daemon at its next look (`refresh`, every minute).
  */

@@ -23,7 +23,12 @@ export const retrainSectionSchema = z.strictObject({
     .min(MIN_RESOLVED_FLOOR)
     .default(200)
     .describe('resolved loans (repaid or defaulted) a round needs; fewer: refused as noise'),
-  held_out_share: z.number().gt(0).lt(1).default(0.3).describe('the newest share of the resolved loans the candidate is judged on, never fitted on'),
+  held_out_share: z
+    .number()
+    .gt(0)
+    .lt(1)
+    .default(0.3)
+    .describe('the newest share of the resolved loans the candidate is judged on, never fitted on'),
   shadow_days: z.number().min(0).default(14).describe('days a candidate that holds out decides in shadow before it can be promoted'),
   promote_min_gain: z
     .number()

@@ -9,8 +9,17 @@ import type { CompiledStrategy } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
 import { msFromIso } from '../store/index.js';
 import type { ManagedStrategies } from './managed-strategies.js';
-import { planRound, recordRound, type RoundDeps, type RunningStrategy } from './retrain-round.js';
-import { judgeShadow } from './shadow-judgement.js';
+import type { RoundDeps, RunningStrategy } from './retrain-round.js';
+
+/**
+ * The rounds' code (the trainer, the backtests of the held-out check), loaded on first use: the
+ * daemon starts without backtesting's modules (test/cli/command-modules.test.ts), and a loop
+ * with nothing due never loads them.
+ */
+const roundsCode = async () => {
+  const [round, shadow] = await Promise.all([import('./retrain-round.js'), import('./shadow-judgement.js')]);
+  return { planRound: round.planRound, recordRound: round.recordRound, judgeShadow: shadow.judgeShadow };
+};
 
 export interface RetrainLoopDeps extends RoundDeps {
   log: Logger;
@@ -27,7 +36,9 @@ export class RetrainLoop {
   /** The live strategies as they run now (managed versions in place), with their YAML. */
   async running(): Promise<RunningStrategy[]> {
     const live = this.deps.managed.over(this.deps.fileStrategies()).filter((strategy) => strategy.shadow !== true);
-    return Promise.all(live.map(async (strategy) => ({ strategy, text: strategy.kind === 'yaml' ? await this.deps.managed.textOf(strategy) : '' })));
+    return Promise.all(
+      live.map(async (strategy) => ({ strategy, text: strategy.kind === 'yaml' ? await this.deps.managed.textOf(strategy) : '' })),
+    );
   }
 
   async tick(): Promise<void> {
@@ -38,11 +49,18 @@ export class RetrainLoop {
     for (const round of deps.repo.waiting()) {
       const strategy = running.find((r) => r.strategy.name === round.strategy);
       if (strategy === undefined) {
-        deps.repo.decideRound(round.id, 'refused', `${round.strategy} no longer runs live`, round.shadow, deps.clock.now(), deps.clock.now());
+        deps.repo.decideRound(
+          round.id,
+          'refused',
+          `${round.strategy} no longer runs live`,
+          round.shadow,
+          deps.clock.now(),
+          deps.clock.now(),
+        );
         changed = true;
         continue;
       }
-      const verdict = await judgeShadow(deps, round, strategy);
+      const verdict = await (await roundsCode()).judgeShadow(deps, round, strategy);
       if (verdict === undefined) continue;
       deps.log.info({ round: round.id, strategy: round.strategy, decision: verdict.decision }, `retraining: ${verdict.reason}`);
       changed ||= verdict.decision !== 'waiting';
@@ -51,6 +69,7 @@ export class RetrainLoop {
       const waiting = new Set(deps.repo.waiting().map((round) => round.strategy));
       for (const strategy of running) {
         if (waiting.has(strategy.strategy.name) || !this.due(strategy.strategy.name)) continue;
+        const { planRound, recordRound } = await roundsCode();
         const plan = await planRound(deps, strategy);
         const id = recordRound(deps, plan, strategy);
         deps.log.info({ round: id, strategy: plan.strategy, decision: plan.decision }, `retraining: ${plan.reason}`);

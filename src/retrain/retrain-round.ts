@@ -55,7 +55,12 @@ export async function planRound(deps: RoundDeps, running: RunningStrategy): Prom
   const base = { strategy: running.strategy.name, startedAtMs: nowMs, outcome };
   if (outcome.kind === 'refused') return { ...base, decision: 'refused', reason: outcome.reason, nextAtMs: nowMs + deps.settings.everyMs };
   if (deps.settings.shadowMs === 0) {
-    return { ...base, decision: 'promoted', reason: `${outcome.reason}; no shadow period configured`, nextAtMs: nowMs + deps.settings.everyMs };
+    return {
+      ...base,
+      decision: 'promoted',
+      reason: `${outcome.reason}; no shadow period configured`,
+      nextAtMs: nowMs + deps.settings.everyMs,
+    };
   }
   const shadowUntilMs = nowMs + deps.settings.shadowMs;
   return {

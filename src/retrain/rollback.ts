@@ -24,8 +24,14 @@ function strategyOf(repo: RetrainRepository, named: string | undefined): Strateg
   const found = named === undefined ? inForce : inForce.filter((version) => version.strategy === named);
   if (found.length === 1 && found[0] !== undefined) return found[0];
   if (found.length === 0)
-    throw new RollbackRefusal(named === undefined ? 'no strategy has a retrained version: nothing to roll back' : `${named} has no retrained version: nothing to roll back`);
-  throw new RollbackRefusal(`several strategies have retrained versions (${found.map((v) => v.strategy).join(', ')}): name one with --strategy`);
+    throw new RollbackRefusal(
+      named === undefined
+        ? 'no strategy has a retrained version: nothing to roll back'
+        : `${named} has no retrained version: nothing to roll back`,
+    );
+  throw new RollbackRefusal(
+    `several strategies have retrained versions (${found.map((v) => v.strategy).join(', ')}): name one with --strategy`,
+  );
 }
 
 export function rollback(repo: RetrainRepository, options: { strategy?: string; to?: number }, atMs: number): RollbackResult {

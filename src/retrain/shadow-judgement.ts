@@ -1,19 +1,23 @@
 /**
  * The end of a candidate's shadow period: promoted only when its gain holds on what happened
  * while it ran in shadow. The period's requests are held out twice over (the candidate was
- * fitted before they came), so they are judged as `train` judges: the candidate against the
- * strategy as it runs, backtested on the period in every borrower world (held-out-check.ts),
- * beside what the shadow itself decided (the same figures as `lendbot shadow report`).
+ * fitted before they came), so they are judged twice: its probabilities against the realised
+ * defaults of the period's resolved loans (a lower Brier score than the strategy as it runs), and
+ * its money as `train` judges it, backtested on the period in every borrower world against the
+ * strategy as it runs (held-out-check.ts), beside what the shadow itself decided (the same
+ * figures as `lendbot shadow report`).
  *
  * Nothing promotes on noise: the period must hold as many resolved loans as the fit was judged
  * on (retrain.min_resolved × held_out_share); until it does, the round keeps waiting.
  */
 import { DAY_MS } from '../clock/time-constants.js';
 import { checkAcrossWorlds, labelOf } from '../backtest/train/index.js';
-import { compileStrategyText } from '../engine/index.js';
+import { prepareRecording, type PreparedRecording } from '../backtest/index.js';
+import { strategyCalibration } from '../backtest/calibration/index.js';
+import { compileStrategyText, type CompiledStrategy } from '../engine/index.js';
 import { createShadowDecisionsRepository, type ShadowComparisonRow } from '../store/shadow-decisions-repository.js';
 import { databaseOf, msFromIso, type RetrainRound } from '../store/index.js';
-import { heldOutFigures, losingText, type HeldOutFigures } from './fit-candidate.js';
+import { fundedText, heldOutFigures, losingText, type HeldOutFigures } from './fit-candidate.js';
 import { promote, storeRecording, type RoundDeps, type RunningStrategy } from './retrain-round.js';
 
 /** What the shadow period showed, as stored with the round. */
@@ -24,11 +28,26 @@ export interface ShadowFigures {
   needed: number;
   /** The challenger's own decisions in the period (lendbot shadow report's row), when it decided any. */
   decisions: ShadowComparisonRow | null;
+  /** Predicted against realised default on the period's resolved loans: the strategy as it runs, and the candidate. */
+  calibration: { current: PeriodCalibration; candidate: PeriodCalibration } | null;
   heldOut: HeldOutFigures | null;
+}
+
+export interface PeriodCalibration {
+  n: number;
+  predicted: number;
+  realised: number;
+  brier: number;
+}
+
+function periodCalibration(recording: PreparedRecording, strategy: CompiledStrategy): PeriodCalibration {
+  const stats = strategyCalibration(recording, strategy);
+  return { n: stats.overall.n, predicted: stats.overall.predicted, realised: stats.overall.realised, brier: stats.brier };
 }
 
 export type ShadowVerdict = { decision: 'waiting' | 'promoted' | 'refused'; reason: string; shadow: ShadowFigures };
 
+const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
 const points = (gain: number): string => `${gain >= 0 ? '+' : ''}${(gain * 100).toFixed(2)} points`;
 
 /** Judges a waiting round whose shadow period is over, and records the verdict. Undefined while the period runs. */
@@ -62,7 +81,15 @@ async function shadowVerdict(deps: RoundDeps, round: RetrainRound, running: Runn
     createShadowDecisionsRepository(databaseOf(deps.store))
       .compare(fromMs)
       .find((row) => row.strategy === round.shadowName) ?? null;
-  const shadow: ShadowFigures = { fromMs, requests: period.length, resolvedLoans: resolved, needed, decisions, heldOut: null };
+  const shadow: ShadowFigures = {
+    fromMs,
+    requests: period.length,
+    resolvedLoans: resolved,
+    needed,
+    decisions,
+    calibration: null,
+    heldOut: null,
+  };
   const base = (round.candidate as { base?: string } | null)?.base;
   if (base !== undefined && base !== running.strategy.contentHash)
     return { decision: 'refused', reason: 'the strategy changed while its candidate was in shadow; the next round fits on it', shadow };
@@ -75,6 +102,20 @@ async function shadowVerdict(deps: RoundDeps, round: RetrainRound, running: Runn
     };
   }
   const candidate = await compileStrategyText(round.candidateText, running.strategy.file);
+  // What a calibration is for: honest probabilities on loans it never saw.
+  const periodRecording = prepareRecording(period.map((entry) => entry.line));
+  const calibration = {
+    current: periodCalibration(periodRecording, running.strategy),
+    candidate: periodCalibration(periodRecording, candidate),
+  };
+  shadow.calibration = calibration;
+  if (!(calibration.candidate.brier < calibration.current.brier)) {
+    return {
+      decision: 'refused',
+      reason: `over its shadow period it predicts the ${calibration.candidate.n} resolved loans no better (Brier ${calibration.candidate.brier.toFixed(4)} against ${calibration.current.brier.toFixed(4)})`,
+      shadow,
+    };
+  }
   const heldOut = heldOutFigures(checkAcrossWorlds([{ recording, heldOutFrom }], candidate, running.strategy));
   shadow.heldOut = heldOut;
   if (!heldOut.holds) return { decision: 'refused', reason: `in its shadow period it loses in ${losingText(heldOut)}`, shadow };
@@ -89,7 +130,11 @@ async function shadowVerdict(deps: RoundDeps, round: RetrainRound, running: Runn
   }
   return {
     decision: 'promoted',
-    reason: `its gain held over its shadow period in every borrower world (weakest ${weakest.world} ${points(weakest.gain)}, ${resolved} resolved loans, ${period.length} requests)`,
+    reason:
+      `its gain held over its shadow period: Brier ${calibration.candidate.brier.toFixed(4)} against ${calibration.current.brier.toFixed(4)} ` +
+      `on ${calibration.candidate.n} resolved loans (predicts ${pct(calibration.candidate.predicted)} where ${pct(calibration.candidate.realised)} happened, ` +
+      `against ${pct(calibration.current.predicted)}), and no borrower world loses (weakest ${weakest.world} ${points(weakest.gain)}; ` +
+      `${fundedText(heldOut)})`,
     shadow,
   };
 }

@@ -38,7 +38,7 @@ export interface NewRetrainRound {
   candidateText?: string;
   fit?: unknown;
   heldOut?: unknown;
-  /** A waiting round's shadow strategy is named `<strategy> retrain #<id>` (shadowNameOf). */
+  /** A waiting round's shadow strategy is named `<strategy>-retrain-<id>`. */
   shadowUntilMs?: number;
   nextAtMs: number;
 }
@@ -59,7 +59,14 @@ export interface RetrainRepository {
   /** Records a round; a decided one (promoted, refused) gets its decision time now. */
   addRound(round: NewRetrainRound): number;
   /** Closes a waiting round with its shadow figures. */
-  decideRound(id: number, decision: Exclude<RetrainDecision, 'waiting'>, reason: string, shadow: unknown, atMs: number, nextAtMs: number): void;
+  decideRound(
+    id: number,
+    decision: Exclude<RetrainDecision, 'waiting'>,
+    reason: string,
+    shadow: unknown,
+    atMs: number,
+    nextAtMs: number,
+  ): void;
   /** Keeps a round waiting with a new reason and its shadow figures so far. */
   noteRound(id: number, reason: string, shadow: unknown, nextAtMs: number): void;
   rounds(options?: { strategy?: string; limit?: number }): RetrainRound[];
@@ -148,14 +155,14 @@ export function createRetrainRepository(db: Database): RetrainRepository {
     VALUES (@strategy, @startedAt, @decidedAt, @decision, @reason, @resolvedLoans, @candidate, @candidateText, @fit, @heldOut,
       @shadowUntil, @nextAt)
   `);
-  const nameShadow = db.prepare(`UPDATE retrain_rounds SET shadow_name = strategy || ' retrain #' || id WHERE id = ?`);
+  const nameShadow = db.prepare(`UPDATE retrain_rounds SET shadow_name = strategy || '-retrain-' || id WHERE id = ?`);
   const decide = db.prepare(
     `UPDATE retrain_rounds SET decision = ?, reason = ?, shadow_json = ?, decided_at = ?, next_at = ? WHERE id = ? AND decision = 'waiting'`,
   );
   const note = db.prepare(`UPDATE retrain_rounds SET reason = ?, shadow_json = ?, next_at = ? WHERE id = ? AND decision = 'waiting'`);
   const byId = db.prepare<[number], RoundRow>('SELECT * FROM retrain_rounds WHERE id = ?');
-  const all = db.prepare<[string | null, number], RoundRow>(
-    'SELECT * FROM retrain_rounds WHERE (?1 IS NULL OR strategy = ?1) ORDER BY id DESC LIMIT ?2',
+  const all = db.prepare<[{ strategy: string | null; limit: number }], RoundRow>(
+    'SELECT * FROM retrain_rounds WHERE (@strategy IS NULL OR strategy = @strategy) ORDER BY id DESC LIMIT @limit',
   );
   const waitingRows = db.prepare<[], RoundRow>(`SELECT * FROM retrain_rounds WHERE decision = 'waiting' ORDER BY id`);
   const insertVersion = db.prepare(`
@@ -163,8 +170,8 @@ export function createRetrainRepository(db: Database): RetrainRepository {
     VALUES (@strategy, @kind, @roundId, @text, @parentId, @restoredId, @createdAt)
   `);
   const versionById = db.prepare<[number], VersionRow>('SELECT * FROM strategy_versions WHERE id = ?');
-  const versionRows = db.prepare<[string | null], VersionRow>(
-    'SELECT * FROM strategy_versions WHERE (?1 IS NULL OR strategy = ?1) ORDER BY id',
+  const versionRows = db.prepare<[{ strategy: string | null }], VersionRow>(
+    'SELECT * FROM strategy_versions WHERE (@strategy IS NULL OR strategy = @strategy) ORDER BY id',
   );
   const inForceRows = db.prepare<[], VersionRow>(
     'SELECT * FROM strategy_versions WHERE id IN (SELECT MAX(id) FROM strategy_versions GROUP BY strategy) ORDER BY strategy',
@@ -198,7 +205,7 @@ export function createRetrainRepository(db: Database): RetrainRepository {
       note.run(reason, json(shadow), isoFromMs(nextAtMs), id);
     },
     rounds(options = {}) {
-      return all.all(options.strategy ?? null, options.limit ?? -1).map(roundOf);
+      return all.all({ strategy: options.strategy ?? null, limit: options.limit ?? -1 }).map(roundOf);
     },
     round(id) {
       const row = byId.get(id);
@@ -206,13 +213,13 @@ export function createRetrainRepository(db: Database): RetrainRepository {
     },
     waiting: () => waitingRows.all().map(roundOf),
     lastRound(strategy) {
-      const row = all.get(strategy ?? null, 1);
+      const row = all.get({ strategy: strategy ?? null, limit: 1 });
       return row === undefined ? undefined : roundOf(row);
     },
     addVersion(version, atMs) {
       return Number(insertVersion.run({ ...version, createdAt: isoFromMs(atMs) }).lastInsertRowid);
     },
-    versions: (strategy) => versionRows.all(strategy ?? null).map(versionOf),
+    versions: (strategy) => versionRows.all({ strategy: strategy ?? null }).map(versionOf),
     version(id) {
       const row = versionById.get(id);
       return row === undefined ? undefined : versionOf(row);

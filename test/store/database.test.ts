@@ -52,8 +52,10 @@ describe('openDatabase', () => {
       'payments',
       'purchases',
       'requests_seen',
+      'retrain_rounds',
       'shadow_decisions',
       'state',
+      'strategy_versions',
       'transfers',
       'webhook_inbox',
     ]);

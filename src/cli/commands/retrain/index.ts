@@ -43,7 +43,8 @@ async function openFor(options: CommonOptions, io: CliIo): Promise<{ config: Dae
 
 function versionId(text: string): number {
   const value = Number(text.replace(/^#/, ''));
-  if (!Number.isInteger(value) || value <= 0) throw new InvalidArgumentError('expected a version id from lendbot retrain history, such as 3');
+  if (!Number.isInteger(value) || value <= 0)
+    throw new InvalidArgumentError('expected a version id from lendbot retrain history, such as 3');
   return value;
 }
 
@@ -146,10 +147,20 @@ export function registerRetrainCommand(program: Command, io: CliIo): void {
       try {
         const repo = createRetrainRepository(databaseOf(store));
         const nowMs = statusClock(store.state, Date.now()).nowMs;
-        const result = rollback(repo, { ...(options.strategy === undefined ? {} : { strategy: options.strategy }), ...(options.to === undefined ? {} : { to: options.to }) }, nowMs);
+        const result = rollback(
+          repo,
+          {
+            ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
+            ...(options.to === undefined ? {} : { to: options.to }),
+          },
+          nowMs,
+        );
         if (options.json === true) printJson(io, result);
         else {
-          const now = result.version.text === null ? 'its file as written' : `the version of ${result.version.restoredId === null ? '?' : `#${result.version.restoredId}`}`;
+          const now =
+            result.version.text === null
+              ? 'its file as written'
+              : `the version of ${result.version.restoredId === null ? '?' : `#${result.version.restoredId}`}`;
           io.stdout.write(
             `${result.strategy}: version #${result.version.id} in force, ${now} (was #${result.replaced.id}); a running daemon takes it up within a minute\n`,
           );

@@ -16,10 +16,14 @@ export function evidenceLines(fit: FitFigures | undefined, heldOut: HeldOutFigur
     );
   }
   if (heldOut !== undefined) {
-    lines.push(`  held out (${heldOut.requests} requests), net annualized return gain in points, candidate against the strategy as it runs:`);
+    lines.push(
+      `  held out (${heldOut.requests} requests), net annualized return gain in points, candidate against the strategy as it runs:`,
+    );
     const rows = heldOut.worlds.length > 0 ? heldOut.worlds : [{ world: 'recorded', ...heldOut.assumed }];
     for (const w of rows)
-      lines.push(`    ${w.world.padEnd(12)} ${points(w.gain).padStart(7)} [${points(w.low)} to ${points(w.high)}], funded ${w.candidateFunded} against ${w.baselineFunded}`);
+      lines.push(
+        `    ${w.world.padEnd(12)} ${points(w.gain).padStart(7)} [${points(w.low)} to ${points(w.high)}], funded ${w.candidateFunded} against ${w.baselineFunded}`,
+      );
   }
   return lines;
 }
@@ -40,7 +44,11 @@ export function historyText(rounds: readonly RetrainRound[], versions: readonly 
   const lines = ['Rounds, newest first:'];
   for (const round of rounds) {
     lines.push(`  #${round.id} ${round.strategy} ${round.startedAt}  ${round.decision.toUpperCase()}: ${round.reason}`);
-    lines.push(...evidenceLines((round.fit ?? undefined) as FitFigures | undefined, (round.heldOut ?? undefined) as HeldOutFigures | undefined).map((l) => `  ${l}`));
+    lines.push(
+      ...evidenceLines((round.fit ?? undefined) as FitFigures | undefined, (round.heldOut ?? undefined) as HeldOutFigures | undefined).map(
+        (l) => `  ${l}`,
+      ),
+    );
   }
   lines.push('Strategy versions (the newest of each strategy is in force; "file" is the strategy file as written):');
   const inForce = new Set<number>();
@@ -50,8 +58,13 @@ export function historyText(rounds: readonly RetrainRound[], versions: readonly 
   if (versions.length === 0) lines.push('  none: every strategy runs its file');
   for (const version of [...versions].reverse()) {
     const source = version.text === null ? 'file' : 'retrained';
-    const how = version.kind === 'promoted' ? `promoted by round #${version.roundId ?? '?'}` : `rollback to ${version.restoredId === null ? 'the file' : `#${version.restoredId}`}`;
-    lines.push(`  #${version.id} ${version.strategy} ${version.createdAt}  ${how} (${source})${inForce.has(version.id) ? '  IN FORCE' : ''}`);
+    const how =
+      version.kind === 'promoted'
+        ? `promoted by round #${version.roundId ?? '?'}`
+        : `rollback to ${version.restoredId === null ? 'the file' : `#${version.restoredId}`}`;
+    lines.push(
+      `  #${version.id} ${version.strategy} ${version.createdAt}  ${how} (${source})${inForce.has(version.id) ? '  IN FORCE' : ''}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
