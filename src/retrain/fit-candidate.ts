@@ -2,86 +2,23 @@
  * One retraining candidate: a strategy's `score.calibration` refitted on the lender's own loans
  * (the store's own recording, built in memory) with `lendbot train --calibrate`'s code, then
  * judged as `train` judges: on the held-out period, in every borrower world (held-out-check.ts).
- * Nothing here is new statistics; it is the command's steps with a refusal as a value.
+ * A strategy that scores with a model file has its model refitted instead (fit-model-candidate.ts).
+ * Nothing here is new statistics; it is the commands' steps with a refusal as a value.
  */
-import { calibrateStrategy, checkAcrossWorlds, labelOf, type CalibrateReport, type WorldsCheck } from '../backtest/train/index.js';
+import { calibrateStrategy, checkAcrossWorlds, labelOf, type CalibrateReport } from '../backtest/train/index.js';
 import { CalibrationFitError, withCalibration, type CalibrationMethod } from '../backtest/calibration/index.js';
 import type { PreparedRecording } from '../backtest/index.js';
 import { compileStrategyText, type CompiledStrategy } from '../engine/index.js';
 import { columnSourceOf } from '../engine/compile/compile-strategy.js';
 import type { RetrainSettings } from './retrain-config.js';
+import { fundedText, heldOutFigures, losingText, type CandidateOutcome, type FitFigures } from './candidate-evidence.js';
+import { fitModelCandidate, modelPathOf } from './fit-model-candidate.js';
 
-/** The fit in figures, as stored with the round (held-out calibration before and after). */
-export interface FitFigures {
-  method: CalibrationMethod;
-  fitted: number;
-  heldOut: number;
-  before: { predicted: number; realised: number; brier: number; n: number };
-  after: { predicted: number; realised: number; brier: number; n: number };
-}
-
-/** The held-out check in figures: the gain (net annualized return, candidate minus current) per world. */
-export interface HeldOutFigures {
-  requests: number;
-  assumed: { gain: number; low: number; high: number; candidateFunded: number; baselineFunded: number };
-  worlds: Array<{ world: string; gain: number; low: number; high: number; candidateFunded: number; baselineFunded: number }>;
-  losing: Array<{ world: string; gain: number }>;
-  holds: boolean;
-}
-
-export type CandidateOutcome =
-  | { kind: 'refused'; reason: string; resolvedLoans: number; fit?: FitFigures; heldOut?: HeldOutFigures; calibration?: unknown }
-  | {
-      kind: 'holds';
-      reason: string;
-      resolvedLoans: number;
-      fit: FitFigures;
-      heldOut: HeldOutFigures;
-      /** The calibration refitted on every resolved loan: what would run. */
-      calibration: unknown;
-      /** The strategy's text with it. */
-      text: string;
-    };
+export type { CandidateOutcome, FitFigures, HeldOutFigures } from './candidate-evidence.js';
 
 /** Resolved loans (repaid in full, or defaulted) in a recording: what a calibration learns from. */
 export function resolvedLoans(recording: PreparedRecording): number {
   return recording.entries.filter((entry) => labelOf(entry.line) !== null).length;
-}
-
-const points = (gain: number): string => `${gain >= 0 ? '+' : ''}${(gain * 100).toFixed(2)} points`;
-
-/** The held-out check as the figures stored and shown. */
-export function heldOutFigures(check: WorldsCheck): HeldOutFigures {
-  const figures = (e: WorldsCheck['assumed']) => ({
-    gain: e.gain,
-    low: e.low,
-    high: e.high,
-    candidateFunded: e.candidateFunded,
-    baselineFunded: e.baselineFunded,
-  });
-  return {
-    requests: check.assumed.requests,
-    assumed: figures(check.assumed),
-    worlds: check.worlds.map((w) => ({ world: w.world, ...figures(w.evidence) })),
-    losing: check.losing,
-    holds: check.holds,
-  };
-}
-
-/**
- * The money comparison in words. A store's own recording names our own rate as the rate each loan
- * was funded at, which the backtest reads as a rate to beat: an offer at or above it funds
- * nothing, so a candidate that prices no lower funds nothing either, and that is said plainly.
- */
-export function fundedText(figures: HeldOutFigures): string {
-  const { candidateFunded, baselineFunded } = figures.assumed;
-  const text = `${candidateFunded} loans funded against ${baselineFunded} in the backtest of its ${figures.requests} requests`;
-  return candidateFunded === 0 && baselineFunded === 0 ? `${text}: the money comparison is empty and says nothing either way` : text;
-}
-
-/** Where the worlds check loses, in words: "insensitive -0.31 points, linear -0.12 points". */
-export function losingText(figures: HeldOutFigures): string {
-  return figures.losing.map((w) => `${w.world} ${points(w.gain)}`).join(', ');
 }
 
 function fitFigures(report: CalibrateReport): FitFigures {
@@ -120,6 +57,9 @@ export async function fitCandidate(
       resolvedLoans: resolved,
     };
   }
+  // A strategy that scores with a model file has its model refitted; its calibration block stays.
+  const modelPath = modelPathOf(text, strategy.file);
+  if (modelPath !== undefined) return fitModelCandidate(recording, strategy, text, modelPath, settings.heldOutShare, resolved);
   const current = columnSourceOf(strategy)?.definition.score?.calibration;
   const method: CalibrationMethod = current?.method === 'isotonic' ? 'isotonic' : 'platt';
   let report: CalibrateReport;

@@ -7,7 +7,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseDocument } from 'yaml';
-import { compileStrategyText, type CompiledStrategy } from '../engine/index.js';
+import { compileStrategyText, parseStrategyText, type CompiledStrategy } from '../engine/index.js';
+import { strategyModelPath } from '../engine/load/load-strategy-file.js';
+import { parseModelText } from '../engine/model/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RetrainRepository, RetrainRound } from '../store/index.js';
 
@@ -15,6 +17,16 @@ interface Layer {
   /** Strategy name -> the managed version in force (its text) and its compiled form. */
   versions: Map<string, { versionId: number; text: string; strategy: CompiledStrategy }>;
   shadows: CompiledStrategy[];
+}
+
+/**
+ * A candidate or managed version compiled as if it were the strategy file `file`; `model`: the
+ * retrained model file's JSON, read in place of the one its score.model names.
+ */
+export async function compileCandidate(text: string, model: string | null, file: string): Promise<CompiledStrategy> {
+  if (model === null) return compileStrategyText(text, file);
+  const modelPath = strategyModelPath(parseStrategyText(text, file), file) ?? `${file}.model.json`;
+  return compileStrategyText(text, file, parseModelText(model, modelPath));
 }
 
 /** A candidate's text as a challenger: its own name, `shadow: true`, the rest as fitted. */
@@ -67,7 +79,7 @@ export class ManagedStrategies {
     for (const version of inForce) {
       const file = base.find((strategy) => strategy.name === version.strategy);
       if (version.text === null || file === undefined) continue;
-      const compiled = await this.compile(version.text, file.file, `managed version #${version.id} of ${version.strategy}`);
+      const compiled = await this.compile(version.text, version.model, file.file, `managed version #${version.id} of ${version.strategy}`);
       if (compiled !== undefined) next.versions.set(version.strategy, { versionId: version.id, text: version.text, strategy: compiled });
     }
     for (const round of waiting) {
@@ -84,12 +96,17 @@ export class ManagedStrategies {
   private async shadowOf(round: RetrainRound, base: readonly CompiledStrategy[]): Promise<CompiledStrategy | undefined> {
     const file = base.find((strategy) => strategy.name === round.strategy);
     if (round.candidateText === null || round.shadowName === null || file === undefined) return undefined;
-    return this.compile(asShadowText(round.candidateText, round.shadowName), file.file, `retraining candidate #${round.id}`);
+    return this.compile(
+      asShadowText(round.candidateText, round.shadowName),
+      round.candidateModel,
+      file.file,
+      `retraining candidate #${round.id}`,
+    );
   }
 
-  private async compile(text: string, file: string, what: string): Promise<CompiledStrategy | undefined> {
+  private async compile(text: string, model: string | null, file: string, what: string): Promise<CompiledStrategy | undefined> {
     try {
-      return await compileStrategyText(text, file);
+      return await compileCandidate(text, model, file);
     } catch (error) {
       // A version that no longer compiles (a model file moved) leaves the file's strategy running.
       this.log.error({ err: error, file }, `${what} does not load; the strategy file runs instead`);

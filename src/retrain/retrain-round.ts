@@ -1,7 +1,7 @@
 /**
  * One retraining round of one strategy (docs/training.md, "Retraining while live"): the store's
- * own recording in memory, a candidate fitted and judged held out across borrower worlds
- * (fit-candidate.ts), then either refused, promoted (no shadow period configured) or left
+ * own recording in memory, a candidate (the calibration refitted, or the model for a strategy
+ * that scores with one) fitted and judged held out across borrower worlds (fit-candidate.ts), then either refused, promoted (no shadow period configured) or left
  * waiting while it decides in shadow. Every outcome is recorded with its evidence.
  */
 import type { Clock } from '../clock/clock.js';
@@ -84,18 +84,26 @@ export function recordRound(deps: Pick<RoundDeps, 'repo'>, plan: RoundPlan, runn
       resolvedLoans: outcome.resolvedLoans,
       ...(outcome.calibration === undefined ? {} : { candidate: { calibration: outcome.calibration, base: running.strategy.contentHash } }),
       ...(outcome.kind === 'holds' ? { candidateText: outcome.text } : {}),
+      ...(outcome.kind === 'holds' && outcome.model !== undefined ? { candidateModel: outcome.model } : {}),
       ...(outcome.fit === undefined ? {} : { fit: outcome.fit }),
       ...(outcome.heldOut === undefined ? {} : { heldOut: outcome.heldOut }),
       ...(plan.shadowUntilMs === undefined ? {} : { shadowUntilMs: plan.shadowUntilMs }),
       nextAtMs: plan.nextAtMs,
     });
-    if (plan.decision === 'promoted' && outcome.kind === 'holds') promote(deps.repo, plan.strategy, id, outcome.text, plan.startedAtMs);
+    if (plan.decision === 'promoted' && outcome.kind === 'holds')
+      promote(deps.repo, plan.strategy, id, { text: outcome.text, model: outcome.model ?? null }, plan.startedAtMs);
     return id;
   });
 }
 
-/** Puts a candidate's text in force; the version it replaces is kept (its parent, for rollback). */
-export function promote(repo: RetrainRepository, strategy: string, roundId: number, text: string, atMs: number): number {
+/** Puts a candidate (its text, and its model for a strategy with one) in force; the version it replaces is kept (its parent, for rollback). */
+export function promote(
+  repo: RetrainRepository,
+  strategy: string,
+  roundId: number,
+  candidate: { text: string; model: string | null },
+  atMs: number,
+): number {
   const current = repo.inForce().find((version) => version.strategy === strategy);
-  return repo.addVersion({ strategy, kind: 'promoted', roundId, text, parentId: current?.id ?? null, restoredId: null }, atMs);
+  return repo.addVersion({ strategy, kind: 'promoted', roundId, ...candidate, parentId: current?.id ?? null, restoredId: null }, atMs);
 }

@@ -56,6 +56,7 @@ export function rollback(repo: RetrainRepository, options: { strategy?: string; 
         kind: 'rollback',
         roundId: null,
         text: target?.text ?? null,
+        model: target?.model ?? null,
         parentId: target?.parentId ?? null,
         restoredId: target?.id ?? null,
       },

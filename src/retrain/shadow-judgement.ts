@@ -14,10 +14,11 @@ import { DAY_MS } from '../clock/time-constants.js';
 import { checkAcrossWorlds, labelOf } from '../backtest/train/index.js';
 import { prepareRecording, type PreparedRecording } from '../backtest/index.js';
 import { strategyCalibration } from '../backtest/calibration/index.js';
-import { compileStrategyText, type CompiledStrategy } from '../engine/index.js';
+import type { CompiledStrategy } from '../engine/index.js';
+import { compileCandidate } from './managed-strategies.js';
 import { createShadowDecisionsRepository, type ShadowComparisonRow } from '../store/shadow-decisions-repository.js';
 import { databaseOf, msFromIso, type RetrainRound } from '../store/index.js';
-import { fundedText, heldOutFigures, losingText, type HeldOutFigures } from './fit-candidate.js';
+import { fundedText, heldOutFigures, losingText, type HeldOutFigures } from './candidate-evidence.js';
 import { promote, storeRecording, type RoundDeps, type RunningStrategy } from './retrain-round.js';
 
 /** What the shadow period showed, as stored with the round. */
@@ -63,7 +64,7 @@ export async function judgeShadow(deps: RoundDeps, round: RetrainRound, running:
     deps.repo.transaction(() => {
       deps.repo.decideRound(round.id, verdict.decision as 'promoted' | 'refused', verdict.reason, verdict.shadow, nowMs, nextAtMs);
       if (verdict.decision === 'promoted' && round.candidateText !== null)
-        promote(deps.repo, round.strategy, round.id, round.candidateText, nowMs);
+        promote(deps.repo, round.strategy, round.id, { text: round.candidateText, model: round.candidateModel }, nowMs);
     });
   }
   return verdict;
@@ -101,7 +102,7 @@ async function shadowVerdict(deps: RoundDeps, round: RetrainRound, running: Runn
       shadow,
     };
   }
-  const candidate = await compileStrategyText(round.candidateText, running.strategy.file);
+  const candidate = await compileCandidate(round.candidateText, round.candidateModel, running.strategy.file);
   // What a calibration is for: honest probabilities on loans it never saw.
   const periodRecording = prepareRecording(period.map((entry) => entry.line));
   const calibration = {

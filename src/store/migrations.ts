@@ -419,6 +419,7 @@ export const MIGRATIONS: readonly Migration[] = [
         resolved_loans INTEGER NOT NULL,
         candidate_json TEXT,
         candidate_text TEXT,
+        candidate_model TEXT,
         fit_json TEXT,
         held_out_json TEXT,
         shadow_name TEXT,
@@ -428,7 +429,8 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX retrain_rounds_strategy ON retrain_rounds (strategy, id);
       -- The managed versions of a strategy the daemon runs instead of its file (never rewritten):
-      -- the newest row of a strategy is in force; text NULL means the file as written. parent_id
+      -- the newest row of a strategy is in force; text NULL means the file as written; model, the
+      -- retrained model file's JSON its score.model reads instead of the file's. parent_id
       -- is the version this one was built on, what a rollback without --to restores.
       CREATE TABLE strategy_versions (
         id INTEGER PRIMARY KEY,
@@ -436,6 +438,7 @@ export const MIGRATIONS: readonly Migration[] = [
         kind TEXT NOT NULL CHECK (kind IN ('promoted', 'rollback')),
         round_id INTEGER REFERENCES retrain_rounds (id),
         text TEXT,
+        model TEXT,
         parent_id INTEGER REFERENCES strategy_versions (id),
         restored_id INTEGER REFERENCES strategy_versions (id),
         created_at TEXT NOT NULL

@@ -20,6 +20,8 @@ export interface RetrainRound {
   resolvedLoans: number;
   candidate: unknown;
   candidateText: string | null;
+  /** The candidate's retrained model file (JSON), for a strategy that scores with one. */
+  candidateModel: string | null;
   fit: unknown;
   heldOut: unknown;
   shadowName: string | null;
@@ -36,6 +38,7 @@ export interface NewRetrainRound {
   resolvedLoans: number;
   candidate?: unknown;
   candidateText?: string;
+  candidateModel?: string;
   fit?: unknown;
   heldOut?: unknown;
   /** A waiting round's shadow strategy is named `<strategy>-retrain-<id>`. */
@@ -50,6 +53,8 @@ export interface StrategyVersion {
   kind: 'promoted' | 'rollback';
   roundId: number | null;
   text: string | null;
+  /** The model file (JSON) its score.model reads instead of the file's; null: the file's own. */
+  model: string | null;
   parentId: number | null;
   restoredId: number | null;
   createdAt: string;
@@ -93,6 +98,7 @@ interface RoundRow {
   resolved_loans: number;
   candidate_json: string | null;
   candidate_text: string | null;
+  candidate_model: string | null;
   fit_json: string | null;
   held_out_json: string | null;
   shadow_name: string | null;
@@ -107,6 +113,7 @@ interface VersionRow {
   kind: 'promoted' | 'rollback';
   round_id: number | null;
   text: string | null;
+  model: string | null;
   parent_id: number | null;
   restored_id: number | null;
   created_at: string;
@@ -126,6 +133,7 @@ function roundOf(row: RoundRow): RetrainRound {
     resolvedLoans: row.resolved_loans,
     candidate: parsed(row.candidate_json),
     candidateText: row.candidate_text,
+    candidateModel: row.candidate_model,
     fit: parsed(row.fit_json),
     heldOut: parsed(row.held_out_json),
     shadowName: row.shadow_name,
@@ -142,6 +150,7 @@ function versionOf(row: VersionRow): StrategyVersion {
     kind: row.kind,
     roundId: row.round_id,
     text: row.text,
+    model: row.model,
     parentId: row.parent_id,
     restoredId: row.restored_id,
     createdAt: row.created_at,
@@ -151,8 +160,8 @@ function versionOf(row: VersionRow): StrategyVersion {
 export function createRetrainRepository(db: Database): RetrainRepository {
   const insertRound = db.prepare(`
     INSERT INTO retrain_rounds (strategy, started_at, decided_at, decision, reason, resolved_loans, candidate_json, candidate_text,
-      fit_json, held_out_json, shadow_until, next_at)
-    VALUES (@strategy, @startedAt, @decidedAt, @decision, @reason, @resolvedLoans, @candidate, @candidateText, @fit, @heldOut,
+      candidate_model, fit_json, held_out_json, shadow_until, next_at)
+    VALUES (@strategy, @startedAt, @decidedAt, @decision, @reason, @resolvedLoans, @candidate, @candidateText, @candidateModel, @fit, @heldOut,
       @shadowUntil, @nextAt)
   `);
   const nameShadow = db.prepare(`UPDATE retrain_rounds SET shadow_name = strategy || '-retrain-' || id WHERE id = ?`);
@@ -166,8 +175,8 @@ export function createRetrainRepository(db: Database): RetrainRepository {
   );
   const waitingRows = db.prepare<[], RoundRow>(`SELECT * FROM retrain_rounds WHERE decision = 'waiting' ORDER BY id`);
   const insertVersion = db.prepare(`
-    INSERT INTO strategy_versions (strategy, kind, round_id, text, parent_id, restored_id, created_at)
-    VALUES (@strategy, @kind, @roundId, @text, @parentId, @restoredId, @createdAt)
+    INSERT INTO strategy_versions (strategy, kind, round_id, text, model, parent_id, restored_id, created_at)
+    VALUES (@strategy, @kind, @roundId, @text, @model, @parentId, @restoredId, @createdAt)
   `);
   const versionById = db.prepare<[number], VersionRow>('SELECT * FROM strategy_versions WHERE id = ?');
   const versionRows = db.prepare<[{ strategy: string | null }], VersionRow>(
@@ -189,6 +198,7 @@ export function createRetrainRepository(db: Database): RetrainRepository {
           resolvedLoans: round.resolvedLoans,
           candidate: json(round.candidate),
           candidateText: round.candidateText ?? null,
+          candidateModel: round.candidateModel ?? null,
           fit: json(round.fit),
           heldOut: json(round.heldOut),
           shadowUntil: round.shadowUntilMs === undefined ? null : isoFromMs(round.shadowUntilMs),
