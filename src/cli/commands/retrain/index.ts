@@ -157,10 +157,7 @@ export function registerRetrainCommand(program: Command, io: CliIo): void {
         );
         if (options.json === true) printJson(io, result);
         else {
-          const now =
-            result.version.text === null
-              ? 'its file as written'
-              : `the version of ${result.version.restoredId === null ? '?' : `#${result.version.restoredId}`}`;
+          const now = result.version.text === null ? 'its file as written' : `the version of #${result.version.restoredId ?? '?'} again`;
           io.stdout.write(
             `${result.strategy}: version #${result.version.id} in force, ${now} (was #${result.replaced.id}); a running daemon takes it up within a minute\n`,
           );
