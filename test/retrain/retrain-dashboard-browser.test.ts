@@ -1,7 +1,8 @@
 /**
- * The last retraining round where a lender looks: `lendbot status --json`, `GET /api/overview`
- * and the dashboard's Activity card in a real browser (Debian's chromium through playwright-core;
- * the browser part is skipped, saying why, without chromium).
+ * The last retraining round where a lender looks: `lendbot status --json`, `GET /api/overview`,
+ * the agents' read-only `get_retrain_history` (the official MCP SDK client) and the dashboard's
+ * Activity card in a real browser (Debian's chromium through playwright-core; the browser part is
+ * skipped, saying why, without chromium).
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,9 +11,11 @@ import { statusJson } from '../../src/ops/status-text.js';
 import { riskLimitsSchema } from '../../src/risk/index.js';
 import { launchChromium, skipReason } from '../browser/chromium.js';
 import type { DaemonHarness } from '../daemon/daemon-harness.js';
+import { callTool, connectAgent } from '../operator/operator-harness.js';
 import { retrainHarness } from './retrain-fixture.js';
 
 const UI_WAIT_MS = 15_000;
+const TOKEN = 'retrain-operator-token-0123456789abcdef';
 
 describe('the last retraining round in status, the API and the dashboard', { timeout: 60_000 }, () => {
   let harness: DaemonHarness | undefined;
@@ -23,7 +26,7 @@ describe('the last retraining round in status, the API and the dashboard', { tim
   });
 
   it('shows its decision, why, and the next look', async () => {
-    const h = await retrainHarness({ enabled: true, min_resolved: 100 });
+    const h = await retrainHarness({ enabled: true, min_resolved: 100 }, undefined, { LENDBOT_OPERATOR_TOKEN: TOKEN });
     harness = h;
     await h.daemon.runJob('retrain');
     const report = buildStatusReport({
@@ -51,6 +54,20 @@ describe('the last retraining round in status, the API and the dashboard', { tim
       status: { retrain: { last: { decision: string } } };
     };
     expect(overview.status.retrain.last.decision).toBe('refused');
+    const agent = await connectAgent(new URL('/mcp', base), TOKEN);
+    try {
+      const tool = await callTool(agent, 'get_retrain_history', { strategy: 'optimist' });
+      expect(tool.isError).toBe(false);
+      expect(tool.text).toBe(
+        'Last round #1 of optimist (2026-01-01T00:00:00.000Z): refused, 0 resolved loans, fewer than retrain.min_resolved 100: too few to tell a better calibration from noise. 0 strategy versions.',
+      );
+      expect(tool.data).toMatchObject({ rounds: [{ id: 1, decision: 'refused', resolvedLoans: 0 }], versions: [] });
+      expect(JSON.stringify(tool.data)).not.toContain('candidateText');
+      const { tools } = await agent.listTools();
+      expect(tools.find((t) => t.name === 'get_retrain_history')?.annotations?.readOnlyHint).toBe(true);
+    } finally {
+      await agent.close();
+    }
 
     if (skipReason !== undefined) return;
     browser = await launchChromium();

@@ -19,6 +19,7 @@ export function predictedDefault(completed: number): number {
 export async function retrainHarness(
   retrain: Record<string, unknown>,
   strategy = OPTIMIST,
+  env: Record<string, string> = {},
 ): Promise<DaemonHarness & { repo: RetrainRepository }> {
   const harness = await startDaemonHarness({
     balanceCents: 100_000_000,
@@ -26,6 +27,7 @@ export async function retrainHarness(
     risk: { protections: { default_spike: { enabled: false }, drawdown: { enabled: false }, calibration: { enabled: false } } },
     sandbox: { arrivalsPerHour: 0 },
     retrain,
+    env,
   });
   return Object.assign(harness, { repo: createRetrainRepository(databaseOf(harness.store)) });
 }
