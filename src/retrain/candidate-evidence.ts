@@ -2,8 +2,24 @@
  * A retraining candidate's evidence, as stored with its round and shown: the fit's held-out
  * calibration before and after, and the held-out money check per borrower world.
  */
+import type { PreparedRecording } from '../backtest/index.js';
 import type { WorldsCheck } from '../backtest/train/index.js';
-import type { CalibrationMethod } from '../backtest/calibration/index.js';
+import { strategyCalibration, type CalibrationMethod } from '../backtest/calibration/index.js';
+import type { CompiledStrategy } from '../engine/index.js';
+
+/** Predicted against realised default, and the Brier score, of a strategy on the resolved loans of a recording. */
+export interface CalibrationFigures {
+  n: number;
+  predicted: number;
+  realised: number;
+  brier: number;
+}
+
+/** `strategy`'s probabilities against what happened on `recording`'s resolved loans (the backtest's calibration section). */
+export function calibrationOn(recording: PreparedRecording, strategy: CompiledStrategy): CalibrationFigures {
+  const stats = strategyCalibration(recording, strategy);
+  return { n: stats.overall.n, predicted: stats.overall.predicted, realised: stats.overall.realised, brier: stats.brier };
+}
 
 /** The fit in figures, as stored with the round (held-out calibration before and after). */
 export interface FitFigures {
@@ -11,8 +27,8 @@ export interface FitFigures {
   method: CalibrationMethod | 'model';
   fitted: number;
   heldOut: number;
-  before: { predicted: number; realised: number; brier: number; n: number };
-  after: { predicted: number; realised: number; brier: number; n: number };
+  before: CalibrationFigures;
+  after: CalibrationFigures;
 }
 
 /** The held-out check in figures: the gain (net annualized return, candidate minus current) per world. */

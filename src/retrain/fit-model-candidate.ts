@@ -7,21 +7,15 @@
  * model (on every resolved loan) is what would run, from the store, never written over the file.
  */
 import { prepareRecording, type PreparedRecording } from '../backtest/index.js';
-import { strategyCalibration } from '../backtest/calibration/index.js';
 import { checkAcrossWorlds, trainingData, trainModel, TrainingDataError, type TrainReport } from '../backtest/train/index.js';
 import { compileStrategyText, parseStrategyText, type CompiledStrategy } from '../engine/index.js';
 import { loadStrategyModel, strategyModelPath } from '../engine/load/load-strategy-file.js';
 import { parseModelText } from '../engine/model/index.js';
-import { fundedText, heldOutFigures, losingText, type CandidateOutcome, type FitFigures } from './candidate-evidence.js';
+import { calibrationOn, fundedText, heldOutFigures, losingText, type CandidateOutcome, type FitFigures } from './candidate-evidence.js';
 
 /** The path the strategy's score.model names (resolved against its file), or undefined without one. */
 export function modelPathOf(text: string, file: string): string | undefined {
   return strategyModelPath(parseStrategyText(text, file), file);
-}
-
-function side(recording: PreparedRecording, strategy: CompiledStrategy): FitFigures['before'] {
-  const stats = strategyCalibration(recording, strategy);
-  return { predicted: stats.overall.predicted, realised: stats.overall.realised, brier: stats.brier, n: stats.overall.n };
 }
 
 /** Refits `strategy`'s model on `recording` (the store's own) and judges it held out. */
@@ -50,8 +44,8 @@ export async function fitModelCandidate(
     method: 'model',
     fitted: report.train.lines,
     heldOut: report.test.lines,
-    before: side(heldOutPart, strategy),
-    after: side(heldOutPart, judged),
+    before: calibrationOn(heldOutPart, strategy),
+    after: calibrationOn(heldOutPart, judged),
   };
   const model = `${JSON.stringify(report.model, null, 2)}\n`;
   const summary = { features: features.length, l2: report.l2.value, auc: report.test.auc };

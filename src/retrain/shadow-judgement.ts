@@ -12,13 +12,18 @@
  */
 import { DAY_MS } from '../clock/time-constants.js';
 import { checkAcrossWorlds, labelOf } from '../backtest/train/index.js';
-import { prepareRecording, type PreparedRecording } from '../backtest/index.js';
-import { strategyCalibration } from '../backtest/calibration/index.js';
-import type { CompiledStrategy } from '../engine/index.js';
+import { prepareRecording } from '../backtest/index.js';
 import { compileCandidate } from './managed-strategies.js';
 import { createShadowDecisionsRepository, type ShadowComparisonRow } from '../store/shadow-decisions-repository.js';
 import { databaseOf, msFromIso, type RetrainRound } from '../store/index.js';
-import { fundedText, heldOutFigures, losingText, type HeldOutFigures } from './candidate-evidence.js';
+import {
+  calibrationOn,
+  fundedText,
+  heldOutFigures,
+  losingText,
+  type CalibrationFigures,
+  type HeldOutFigures,
+} from './candidate-evidence.js';
 import { promote, storeRecording, type RoundDeps, type RunningStrategy } from './retrain-round.js';
 
 /** What the shadow period showed, as stored with the round. */
@@ -30,20 +35,8 @@ export interface ShadowFigures {
   /** The challenger's own decisions in the period (lendbot shadow report's row), when it decided any. */
   decisions: ShadowComparisonRow | null;
   /** Predicted against realised default on the period's resolved loans: the strategy as it runs, and the candidate. */
-  calibration: { current: PeriodCalibration; candidate: PeriodCalibration } | null;
+  calibration: { current: CalibrationFigures; candidate: CalibrationFigures } | null;
   heldOut: HeldOutFigures | null;
-}
-
-export interface PeriodCalibration {
-  n: number;
-  predicted: number;
-  realised: number;
-  brier: number;
-}
-
-function periodCalibration(recording: PreparedRecording, strategy: CompiledStrategy): PeriodCalibration {
-  const stats = strategyCalibration(recording, strategy);
-  return { n: stats.overall.n, predicted: stats.overall.predicted, realised: stats.overall.realised, brier: stats.brier };
 }
 
 export type ShadowVerdict = { decision: 'waiting' | 'promoted' | 'refused'; reason: string; shadow: ShadowFigures };
@@ -106,8 +99,8 @@ async function shadowVerdict(deps: RoundDeps, round: RetrainRound, running: Runn
   // What a calibration is for: honest probabilities on loans it never saw.
   const periodRecording = prepareRecording(period.map((entry) => entry.line));
   const calibration = {
-    current: periodCalibration(periodRecording, running.strategy),
-    candidate: periodCalibration(periodRecording, candidate),
+    current: calibrationOn(periodRecording, running.strategy),
+    candidate: calibrationOn(periodRecording, candidate),
   };
   shadow.calibration = calibration;
   if (!(calibration.candidate.brier < calibration.current.brier)) {
