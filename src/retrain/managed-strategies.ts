@@ -12,6 +12,7 @@ import { strategyModelPath } from '../engine/load/load-strategy-file.js';
 import { parseModelText } from '../engine/model/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RetrainRepository, RetrainRound } from '../store/index.js';
+import type { RunningStrategy } from './retrain-round.js';
 
 interface Layer {
   /** Strategy name -> the managed version in force (its text) and its compiled form. */
@@ -61,6 +62,18 @@ export class ManagedStrategies {
     return result;
   }
 
+  /** The strategies as they run, each with its YAML and its file's content hash (what a round fits on). */
+  async running(files: readonly CompiledStrategy[]): Promise<RunningStrategy[]> {
+    const live = this.over(files).filter((strategy) => strategy.shadow !== true);
+    return Promise.all(
+      live.map(async (strategy) => ({
+        strategy,
+        text: strategy.kind === 'yaml' ? await this.textOf(strategy) : '',
+        fileHash: files.find((file) => file.name === strategy.name)?.contentHash ?? strategy.contentHash,
+      })),
+    );
+  }
+
   /** The YAML a strategy runs with: its managed version, or its file. */
   async textOf(strategy: CompiledStrategy): Promise<string> {
     return this.layer.versions.get(strategy.name)?.text ?? (await readFile(strategy.file, 'utf8'));
@@ -79,6 +92,14 @@ export class ManagedStrategies {
     for (const version of inForce) {
       const file = base.find((strategy) => strategy.name === version.strategy);
       if (version.text === null || file === undefined) continue;
+      if (version.fileHash !== null && version.fileHash !== file.contentHash) {
+        // The lender edited the file since: their edit runs, not a version built on the old text.
+        this.log.warn(
+          { strategy: version.strategy, version: version.id },
+          `${version.strategy}'s file changed since retrained version #${version.id} was built on it; the file runs (lendbot retrain history)`,
+        );
+        continue;
+      }
       const compiled = await this.compile(version.text, version.model, file.file, `managed version #${version.id} of ${version.strategy}`);
       if (compiled !== undefined) next.versions.set(version.strategy, { versionId: version.id, text: version.text, strategy: compiled });
     }

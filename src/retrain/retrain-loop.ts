@@ -9,7 +9,7 @@ import type { CompiledStrategy } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
 import { msFromIso } from '../store/index.js';
 import type { ManagedStrategies } from './managed-strategies.js';
-import type { RoundDeps, RunningStrategy } from './retrain-round.js';
+import type { RoundDeps } from './retrain-round.js';
 
 /**
  * The rounds' code (the trainer, the backtests of the held-out check), loaded on first use: the
@@ -33,18 +33,10 @@ export interface RetrainLoopDeps extends RoundDeps {
 export class RetrainLoop {
   constructor(private readonly deps: RetrainLoopDeps) {}
 
-  /** The live strategies as they run now (managed versions in place), with their YAML. */
-  async running(): Promise<RunningStrategy[]> {
-    const live = this.deps.managed.over(this.deps.fileStrategies()).filter((strategy) => strategy.shadow !== true);
-    return Promise.all(
-      live.map(async (strategy) => ({ strategy, text: strategy.kind === 'yaml' ? await this.deps.managed.textOf(strategy) : '' })),
-    );
-  }
-
   async tick(): Promise<void> {
     const { deps } = this;
     await deps.managed.refresh(deps.fileStrategies(), deps.swap);
-    const running = await this.running();
+    const running = await deps.managed.running(deps.fileStrategies());
     let changed = false;
     for (const round of deps.repo.waiting()) {
       const strategy = running.find((r) => r.strategy.name === round.strategy);

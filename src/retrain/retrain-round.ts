@@ -25,6 +25,8 @@ export interface RoundDeps {
 export interface RunningStrategy {
   strategy: CompiledStrategy;
   text: string;
+  /** The content hash of its strategy file: a promoted version runs only while the file is unchanged. */
+  fileHash: string;
 }
 
 /** What a round found and would record. */
@@ -91,7 +93,13 @@ export function recordRound(deps: Pick<RoundDeps, 'repo'>, plan: RoundPlan, runn
       nextAtMs: plan.nextAtMs,
     });
     if (plan.decision === 'promoted' && outcome.kind === 'holds')
-      promote(deps.repo, plan.strategy, id, { text: outcome.text, model: outcome.model ?? null }, plan.startedAtMs);
+      promote(
+        deps.repo,
+        plan.strategy,
+        id,
+        { text: outcome.text, model: outcome.model ?? null, fileHash: running.fileHash },
+        plan.startedAtMs,
+      );
     return id;
   });
 }
@@ -101,7 +109,7 @@ export function promote(
   repo: RetrainRepository,
   strategy: string,
   roundId: number,
-  candidate: { text: string; model: string | null },
+  candidate: { text: string; model: string | null; fileHash: string | null },
   atMs: number,
 ): number {
   const current = repo.inForce().find((version) => version.strategy === strategy);

@@ -57,6 +57,7 @@ export function rollback(repo: RetrainRepository, options: { strategy?: string; 
         roundId: null,
         text: target?.text ?? null,
         model: target?.model ?? null,
+        fileHash: target?.fileHash ?? null,
         parentId: target?.parentId ?? null,
         restoredId: target?.id ?? null,
       },

@@ -57,7 +57,13 @@ export async function judgeShadow(deps: RoundDeps, round: RetrainRound, running:
     deps.repo.transaction(() => {
       deps.repo.decideRound(round.id, verdict.decision as 'promoted' | 'refused', verdict.reason, verdict.shadow, nowMs, nextAtMs);
       if (verdict.decision === 'promoted' && round.candidateText !== null)
-        promote(deps.repo, round.strategy, round.id, { text: round.candidateText, model: round.candidateModel }, nowMs);
+        promote(
+          deps.repo,
+          round.strategy,
+          round.id,
+          { text: round.candidateText, model: round.candidateModel, fileHash: running.fileHash },
+          nowMs,
+        );
     });
   }
   return verdict;

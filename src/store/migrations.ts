@@ -430,7 +430,9 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX retrain_rounds_strategy ON retrain_rounds (strategy, id);
       -- The managed versions of a strategy the daemon runs instead of its file (never rewritten):
       -- the newest row of a strategy is in force; text NULL means the file as written; model, the
-      -- retrained model file's JSON its score.model reads instead of the file's. parent_id
+      -- retrained model file's JSON its score.model reads instead of the file's; file_hash, the
+      -- content hash of the strategy file it was built on (once the file is edited, the file runs
+      -- again). parent_id
       -- is the version this one was built on, what a rollback without --to restores.
       CREATE TABLE strategy_versions (
         id INTEGER PRIMARY KEY,
@@ -439,6 +441,7 @@ export const MIGRATIONS: readonly Migration[] = [
         round_id INTEGER REFERENCES retrain_rounds (id),
         text TEXT,
         model TEXT,
+        file_hash TEXT,
         parent_id INTEGER REFERENCES strategy_versions (id),
         restored_id INTEGER REFERENCES strategy_versions (id),
         created_at TEXT NOT NULL

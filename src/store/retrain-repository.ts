@@ -55,6 +55,8 @@ export interface StrategyVersion {
   text: string | null;
   /** The model file (JSON) its score.model reads instead of the file's; null: the file's own. */
   model: string | null;
+  /** The content hash of the strategy file it was built on: once the file changes, the file runs again. */
+  fileHash: string | null;
   parentId: number | null;
   restoredId: number | null;
   createdAt: string;
@@ -114,6 +116,7 @@ interface VersionRow {
   round_id: number | null;
   text: string | null;
   model: string | null;
+  file_hash: string | null;
   parent_id: number | null;
   restored_id: number | null;
   created_at: string;
@@ -151,6 +154,7 @@ function versionOf(row: VersionRow): StrategyVersion {
     roundId: row.round_id,
     text: row.text,
     model: row.model,
+    fileHash: row.file_hash,
     parentId: row.parent_id,
     restoredId: row.restored_id,
     createdAt: row.created_at,
@@ -175,8 +179,8 @@ export function createRetrainRepository(db: Database): RetrainRepository {
   );
   const waitingRows = db.prepare<[], RoundRow>(`SELECT * FROM retrain_rounds WHERE decision = 'waiting' ORDER BY id`);
   const insertVersion = db.prepare(`
-    INSERT INTO strategy_versions (strategy, kind, round_id, text, model, parent_id, restored_id, created_at)
-    VALUES (@strategy, @kind, @roundId, @text, @model, @parentId, @restoredId, @createdAt)
+    INSERT INTO strategy_versions (strategy, kind, round_id, text, model, file_hash, parent_id, restored_id, created_at)
+    VALUES (@strategy, @kind, @roundId, @text, @model, @fileHash, @parentId, @restoredId, @createdAt)
   `);
   const versionById = db.prepare<[number], VersionRow>('SELECT * FROM strategy_versions WHERE id = ?');
   const versionRows = db.prepare<[{ strategy: string | null }], VersionRow>(

@@ -92,8 +92,7 @@ export function registerRetrainCommand(program: Command, io: CliIo): void {
         const repo = createRetrainRepository(databaseOf(store));
         const managed = new ManagedStrategies(repo, silentLogger);
         await managed.refresh([fromFile], async (apply) => apply());
-        const strategy = managed.over([fromFile])[0] ?? fromFile;
-        const running = { strategy, text: await managed.textOf(strategy) };
+        const running = (await managed.running([fromFile]))[0] ?? { strategy: fromFile, text: '', fileHash: fromFile.contentHash };
         // The database's own clock: a sandbox database's times are simulated (status-clock.ts).
         const clock = new ManualClock(statusClock(store.state, Date.now()).nowMs);
         const deps: RoundDeps = { store, repo, clock, settings: retrainSettings(config.retrain), offerExpiryMs: config.risk.offerExpiryMs };
