@@ -68,7 +68,8 @@ export class ManagedStrategies {
     return Promise.all(
       live.map(async (strategy) => ({
         strategy,
-        text: strategy.kind === 'yaml' ? await this.textOf(strategy) : '',
+        // A file gone since it was loaded reads as empty: its round then fails and says so.
+        text: strategy.kind === 'yaml' ? await this.textOf(strategy).catch(() => '') : '',
         fileHash: files.find((file) => file.name === strategy.name)?.contentHash ?? strategy.contentHash,
       })),
     );

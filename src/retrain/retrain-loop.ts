@@ -62,7 +62,25 @@ export class RetrainLoop {
       for (const strategy of running) {
         if (waiting.has(strategy.strategy.name) || !this.due(strategy.strategy.name)) continue;
         const { planRound, recordRound } = await roundsCode();
-        const plan = await planRound(deps, strategy);
+        let plan;
+        try {
+          plan = await planRound(deps, strategy);
+        } catch (error) {
+          // A round that throws is a bug or a broken file; recorded as refused, so it is not retried every minute.
+          const nowMs = deps.clock.now();
+          const message = error instanceof Error ? error.message : String(error);
+          deps.log.error({ err: error, strategy: strategy.strategy.name }, 'retraining round failed');
+          // resolvedLoans 0: the round did not get as far as counting them.
+          const failed = { kind: 'refused' as const, reason: `the round failed: ${message}`, resolvedLoans: 0 };
+          plan = {
+            strategy: strategy.strategy.name,
+            startedAtMs: nowMs,
+            outcome: failed,
+            decision: 'refused' as const,
+            reason: failed.reason,
+            nextAtMs: nowMs + deps.settings.everyMs,
+          };
+        }
         const id = recordRound(deps, plan, strategy);
         deps.log.info({ round: id, strategy: plan.strategy, decision: plan.decision }, `retraining: ${plan.reason}`);
         changed ||= plan.decision !== 'refused';
