@@ -3,7 +3,7 @@
  * in force of each strategy (a promoted candidate, or what a rollback restored), and each waiting
  * round's candidate as a challenger in shadow (`<strategy>-retrain-<id>`, docs/strategies.md,
  * "Shadow and split"). Both live in the store, so `lendbot retrain rollback` in another process
- * reaches a running daemon at its next look (`refresh`, every minute).
+ * reaches a running daemon at its next look (`refresh`, on `jobs.retrain`: every minute by default).
  */
 import { readFile } from 'node:fs/promises';
 import { parseDocument } from 'yaml';

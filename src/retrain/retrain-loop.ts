@@ -1,9 +1,10 @@
 /**
- * The retraining loop's look, once a minute (docs/training.md, "Retraining while live"): lay the
- * store's managed versions and waiting candidates over the strategy files (managed-strategies.ts),
- * judge each candidate whose shadow period is over (shadow-judgement.ts), and, when
- * `retrain.enabled`, start a round for each live strategy whose next round is due
- * (retrain-round.ts). A look with nothing due reads two small tables and does nothing else.
+ * The retraining loop's look, on `jobs.retrain` (every minute by default; docs/training.md,
+ * "Retraining while live"): lay the store's managed versions and waiting candidates over the
+ * strategy files (managed-strategies.ts), judge each candidate whose shadow period is over
+ * (shadow-judgement.ts), and, when `retrain.enabled`, start a round for each live strategy whose
+ * next round is due (retrain-round.ts). A look with nothing due reads two small tables and does
+ * nothing else.
  */
 import type { CompiledStrategy } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
