@@ -35,7 +35,7 @@
  *   quality-tied world.
  * The balance is the backtest's default for the whole recording (docs/backtesting.md).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -50,10 +50,10 @@ import {
 } from '../src/backtest/index.js';
 import { oracleStrategy } from '../src/backtest/oracle-strategy.js';
 import { sliceRecording } from '../src/backtest/prepared-recording.js';
-import { featureList, trainingData, trainModel } from '../src/backtest/train/index.js';
 import { loadStrategyFile, type CompiledStrategy } from '../src/engine/index.js';
 import { carriedWorlds } from './carried-learning.js';
 import { MARKET_GRID_OPTIONS, marketGrid, marketRecordings } from './market-grid.js';
+import { bestOracleHurdle, costPlusTwin, TRAIN_SHARE, trainedStrategy } from './reference-strategies.js';
 import { pricingVariant, withoutReservations } from './variants.js';
 
 const { values } = parseArgs({
@@ -69,8 +69,6 @@ const { values } = parseArgs({
 });
 const grid = marketGrid(values);
 const { requests, draws } = grid;
-const TRAIN_SHARE = 0.7;
-const ORACLE_HURDLES = [0, 0.1, 0.2, 0.3, 0.4];
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
 const ratio = (stats: OfferStats | undefined): string => {
@@ -79,21 +77,7 @@ const ratio = (stats: OfferStats | undefined): string => {
   return `${r.ratio === null ? '-' : r.ratio.toFixed(2)} [${r.low.toFixed(2)}, ${r.high.toFixed(2)}] (n ${stats.fundedDefault.n})`;
 };
 
-/** The strategy file with cost-plus pricing (margin 0.01) instead of its own. */
-const costPlusTwin = (file: string): CompiledStrategy => pricingVariant(file, 'cost-plus', { mode: 'cost_plus', margin: 0.01 });
-
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-dq-'));
-
-/** strategies/examples/trained.yaml with a model fitted on `recording` only (written beside it). */
-async function trainedStrategy(recording: PreparedRecording, dataFile: string): Promise<CompiledStrategy> {
-  const report = trainModel(trainingData(recording, featureList(undefined)), { dataFile, l2: 'auto', trainShare: TRAIN_SHARE });
-  mkdirSync(join(dir, 'models'), { recursive: true });
-  mkdirSync(join(dir, 'strategies', 'examples'), { recursive: true });
-  writeFileSync(join(dir, 'models', 'market.json'), JSON.stringify(report.model));
-  const file = join(dir, 'strategies', 'examples', 'trained.yaml');
-  copyFileSync('strategies/examples/trained.yaml', file);
-  return loadStrategyFile(file);
-}
 
 /** A strategy's net annualized return (mean over the draws), loans funded and offer statistics: recorded, and per borrower world. */
 interface WorldFigure {
@@ -164,15 +148,9 @@ try {
       { name: 'all', recording },
       { name: 'last 30 %', recording: sliceRecording(recording, cut, recording.entries.length) },
     ];
-    // The oracle knows every outcome and reservation rate, so it may as well know which hurdle
-    // suits this market: the best in the recorded world over the whole recording.
-    const hurdle = ORACLE_HURDLES.map((h) => ({
-      h,
-      mean: runDraws(recording, [oracleStrategy(recording, undefined, h)], { startingBalanceCents: balance }, draws).draws
-        .netAnnualizedReturn.mean,
-    })).reduce((a, b) => (b.mean > a.mean ? b : a)).h;
+    const hurdle = bestOracleHurdle(recording, { startingBalanceCents: balance }, draws);
     const train = sliceRecording(recording, 0, cut);
-    const trained = await trainedStrategy(train, file);
+    const trained = await trainedStrategy(train, file, dir);
     const heldOut = periods[1]?.recording ?? recording;
     const carriedPeriods = { train, heldOut, strippedTrain: withoutReservations(train), strippedHeldOut: withoutReservations(heldOut) };
     /** Held out, a learning strategy's learner has lived through the first 70 % (in the same world and draw). */

@@ -8,6 +8,9 @@ import { parse, stringify } from 'yaml';
 import type { PreparedRecording } from '../src/backtest/index.js';
 import { compileStrategy, parseStrategyText, type CompiledStrategy } from '../src/engine/index.js';
 
+/** Pricing settings that only `mode: expected_profit` accepts (strategy-rules.ts). */
+const EXPECTED_PROFIT_ONLY = ['level_uncertainty', 'learning', 'winners_curse'] as const;
+
 /**
  * The strategy file with `pricing` merged into its pricing section and named `name-suffix` (two
  * strategies in one backtest need different names): the same scorecard and filters. It is compiled
@@ -17,6 +20,9 @@ export function pricingVariant(file: string, suffix: string, pricing: Record<str
   const doc = parse(readFileSync(file, 'utf8')) as { name: string; pricing: Record<string, unknown> };
   doc.name = `${doc.name}-${suffix}`;
   doc.pricing = { ...doc.pricing, ...pricing };
+  // What only expected-profit pricing reads would make a cost-plus twin invalid: the twin keeps
+  // the scorecard, its calibration (learned or not) and the filters, and prices by cost alone.
+  if (doc.pricing.mode !== 'expected_profit') for (const key of EXPECTED_PROFIT_ONLY) delete doc.pricing[key];
   const text = stringify(doc);
   const variant = join(dirname(file), `${doc.name}.yaml`);
   return compileStrategy(parseStrategyText(text, variant), { file: variant, text });

@@ -21,6 +21,8 @@ export interface BacktestDecision extends DecisionJson {
   market?: 'won' | 'outbid' | 'declined' | 'unfunded' | 'no_outcome' | 'funding_failed' | 'expired';
   /** The chance the market model gave the offer of being accepted (settled offers only). */
   accept_probability?: number;
+  /** Offers of a strategy that prices: the annual return it expected at the offered rate, defaults included (the drift report). */
+  expected_return?: number;
 }
 
 export interface StrategyRun {
@@ -97,6 +99,11 @@ export interface BacktestLoan {
   outcome: 'repaid' | 'defaulted' | 'open';
   /** interest + recoveries − losses of this loan, in cents (data spend is per request, not here). */
   profitCents: number;
+  /**
+   * A loan priced under a learned default level (score.calibration method learned): the default
+   * probability it was priced with (learned so far) and the score's before the learned calibration.
+   */
+  calibration?: { predictedDefault: number; scoreDefault: number };
 }
 
 /** One point of the daily series behind the charts. */

@@ -17,7 +17,7 @@ import { MIN_OFFER_RATE, takeUpProbability, type MarketResponse } from '../engin
 import type { RecordingLine } from '../recording/index.js';
 import { marketDraw } from './market-draws.js';
 import type { PreparedRecording } from './prepared-recording.js';
-import { defaultCounts, realisedDefault, type DefaultCount } from './realised-fate.js';
+import { defaultCounts, type DefaultCount } from './realised-fate.js';
 import type { ReservationSource } from './recorded-acceptance.js';
 
 export const WORLD_NAMES = ['insensitive', 'linear', 'quality', 'assumed'] as const;
@@ -72,13 +72,18 @@ function curveLaw(maxRate: number, response: MarketResponse): ReservationLaw {
   return (p) => MIN_OFFER_RATE + (midpoint + Math.log(p / (1 - p)) / steepness) * (maxRate - MIN_OFFER_RATE);
 }
 
-// The quality-tied world (c). A borrower's quality q is their default probability as they know it:
-// half what the recording says became of them (1 defaulted, 0 repaid), half the default rate the
-// recording shows for borrowers with the same risk level and credit score range (shrunk towards
-// the risk level's, then the recording's, by QUALITY_PRIOR_LOANS pseudo-loans). Never the
-// strategy's own score.
-export const QUALITY_OWN_WEIGHT = 0.5;
+// The quality-tied world (c). A borrower's quality q is their default probability as they know it,
+// latent: the recording does not reveal it. It is drawn per borrower and per seed around the
+// default rate the recording shows for borrowers with the same risk level and credit score range
+// (shrunk towards the risk level's, then the recording's, by QUALITY_PRIOR_LOANS pseudo-loans):
+// logit(q) = logit(group rate) + QUALITY_SPREAD × a logistic draw. Never the borrower's own
+// recorded fate (a world that read it rewarded a strategy for refusing exactly the borrowers who
+// later defaulted, which no strategy can know), never the strategy's own score. (The borrower's
+// fate is one of the group's n resolved loans, beside 20 pseudo-loans: a weight of at most 1/21,
+// shared with every borrower of the group, where it used to be a half of their own.)
 export const QUALITY_PRIOR_LOANS = 20;
+/** Scale of the logistic spread of logit(q) around the group's: a standard deviation of about 0.9 on the logit. */
+export const QUALITY_SPREAD = 0.5;
 /** The fair price for a default probability q over `terms` months: FAIR_BASE + FAIR_PER_DEFAULT × q / years. */
 export const FAIR_BASE = 0.04;
 // Losing 60 % of the principal with probability q, earned back on the half of it that is
@@ -111,8 +116,8 @@ function qualityLaw(maxRate: number, terms: number, quality: number): Reservatio
 const groupKey = (line: RecordingLine): string =>
   `${line.loan_request.borrower_card_color}|${line.loan_request.borrower.credit_score ?? '-'}`;
 
-/** Each request's quality q (see above), by loan request id. */
-export function borrowerQualities(recording: PreparedRecording): Map<number, number> {
+/** Each request's group rate (see above), the median of its latent quality, by loan request id. */
+export function groupDefaultRates(recording: PreparedRecording): Map<number, number> {
   const lines = recording.entries.map((entry) => entry.line);
   const levelOf = (line: RecordingLine): string => String(line.loan_request.borrower_card_color);
   const levels = defaultCounts(lines, levelOf);
@@ -122,35 +127,44 @@ export function borrowerQualities(recording: PreparedRecording): Map<number, num
     ((count?.defaults ?? 0) + QUALITY_PRIOR_LOANS * prior) / ((count?.n ?? 0) + QUALITY_PRIOR_LOANS);
   // With nothing resolved, a middling 10 %.
   const overall = all ? all.defaults / all.n : 0.1;
-  const qualities = new Map<number, number>();
-  for (const line of lines) {
-    const group = shrink(groups.get(groupKey(line)), shrink(levels.get(levelOf(line)), overall));
-    const own = realisedDefault(line);
-    qualities.set(line.loan_request.id, own === undefined ? group : QUALITY_OWN_WEIGHT * (own ? 1 : 0) + (1 - QUALITY_OWN_WEIGHT) * group);
-  }
-  return qualities;
+  const rates = new Map<number, number>();
+  for (const line of lines) rates.set(line.loan_request.id, shrink(groups.get(groupKey(line)), shrink(levels.get(levelOf(line)), overall)));
+  return rates;
 }
 
-function world(name: WorldName, label: string, law: (line: RecordingLine) => ReservationLaw): BorrowerWorld {
+// Logits beyond these are certainties no borrower knows of themselves.
+const MIN_QUALITY = 1e-4;
+const MAX_QUALITY = 1 - 1e-4;
+
+/** A borrower's latent quality for `seed`: the group rate moved on the logit scale by a seeded logistic draw. */
+export function latentQuality(groupRate: number, seed: number, loanRequestId: number): number {
+  const g = Math.min(MAX_QUALITY, Math.max(MIN_QUALITY, groupRate));
+  const u = Math.min(MAX_QUALITY, Math.max(MIN_QUALITY, marketDraw(seed, loanRequestId, 'quality')));
+  const logit = Math.log(g / (1 - g)) + QUALITY_SPREAD * Math.log(u / (1 - u));
+  return 1 / (1 + Math.exp(-logit));
+}
+
+function world(name: WorldName, label: string, law: (line: RecordingLine, seed: number) => ReservationLaw): BorrowerWorld {
   return {
     name,
     label,
-    reservation: (line, seed) => reservationOf(law(line), marketDraw(seed, line.loan_request.id, 'accept')),
+    reservation: (line, seed) => reservationOf(law(line, seed), marketDraw(seed, line.loan_request.id, 'accept')),
   };
 }
 
 /** The four worlds for `recording`; `response` is the assumed curve of world (d). */
 export function borrowerWorlds(recording: PreparedRecording, response: MarketResponse): BorrowerWorld[] {
-  let qualities: Map<number, number> | undefined;
-  const qualityOf = (line: RecordingLine): number => (qualities ??= borrowerQualities(recording)).get(line.loan_request.id) ?? 0.1;
+  let groupRates: Map<number, number> | undefined;
+  const qualityOf = (line: RecordingLine, seed: number): number =>
+    latentQuality((groupRates ??= groupDefaultRates(recording)).get(line.loan_request.id) ?? 0.1, seed, line.loan_request.id);
   const { midpoint, steepness } = response.takeUp;
   return [
     world('insensitive', 'rate-insensitive: any rate up to the maximum', (line) => insensitiveLaw(line.loan_request.max_interest_rate)),
     world('linear', `linear take-up: all at 0.03 down to ${LINEAR_TAKE_UP_AT_MAX * 100} % at the maximum`, (line) =>
       linearLaw(line.loan_request.max_interest_rate),
     ),
-    world('quality', 'quality-tied: good borrowers shop, poor ones take anything', (line) =>
-      qualityLaw(line.loan_request.max_interest_rate, line.loan_request.loan_terms, qualityOf(line)),
+    world('quality', 'quality-tied: good borrowers shop, poor ones take anything', (line, seed) =>
+      qualityLaw(line.loan_request.max_interest_rate, line.loan_request.loan_terms, qualityOf(line, seed)),
     ),
     world('assumed', `assumed curve: midpoint ${midpoint}, steepness ${steepness}`, (line) =>
       curveLaw(line.loan_request.max_interest_rate, response),

@@ -11,7 +11,14 @@ import { decisionJson } from '../domain/decision-json.js';
 import { reasonText } from '../domain/decision-reason.js';
 import { decideSync, type CompiledStrategy, type DecideContext, type GuardQuestion, type SpendLedger } from '../engine/index.js';
 import { RepayFates, type RepayFate } from './repay-fates.js';
-import { curseOfferOf, learnedOfferOf, MarketLearning, type CurseOffer, type LearnedOffer } from '../engine/market/index.js';
+import {
+  calibrationOfferOf,
+  curseOfferOf,
+  learnedOfferOf,
+  MarketLearning,
+  type CurseOffer,
+  type LearnedOffer,
+} from '../engine/market/index.js';
 import { RecentDemand } from '../engine/pricing/cash-hurdle.js';
 import { checkOffer, UNCAPPED_RISK_LIMITS, type GuardRefusalCode, type GuardResult, type RiskLimits } from '../risk/index.js';
 import type { BacktestDecision, BacktestLoan, BacktestResult, SeriesPoint } from './backtest-result.js';
@@ -85,19 +92,23 @@ interface PendingOffer {
   defaultProbability: number;
   /** What the offer, if funded, teaches its strategy's winner's-curse learner (`pricing.winners_curse`). */
   curse?: CurseOffer | undefined;
+  /** What the offer, if funded, teaches its strategy's learned calibration (`score.calibration` method learned). */
+  calibration?: { strategy: string; scoreDefault: number } | undefined;
 }
 
 interface OpenLoan {
   index: number;
   key: ExposureKey;
   segments: SegmentCounts[];
+  /** The learned calibration its instalments and default teach, by the loan's key there. */
+  calibration?: { strategy: string; loanKey: string } | undefined;
 }
 
 type SimEvent =
   | { kind: 'decide'; offer: PendingOffer; verdict: MarketVerdict }
   | { kind: 'expire'; offer: PendingOffer }
   | { kind: 'instalment'; loan: OpenLoan; instalment: Instalment }
-  | { kind: 'loss'; loan: OpenLoan; lossCents: number }
+  | { kind: 'loss'; loan: OpenLoan; lossCents: number; month: number }
   | { kind: 'recovery'; loan: OpenLoan; recoveryCents: number };
 
 /** Replays `recording` with `strategies` (evaluated together, by priority, as the daemon does). */
@@ -188,6 +199,8 @@ class Replay {
       if (this.context.learning?.curse.observe(fate.curse.strategy, fate.curse.observation, fate.repaid) === true)
         this.options.onRepayLearned?.(fate);
     }
+    // The learned calibrations refit on what the instalments and defaults so far taught them (at most once a day).
+    if (Number.isFinite(this.nowMs)) this.context.learning?.calibration.refitDue(this.nowMs);
   }
 
   private moveClock(ms: number): void {
@@ -243,6 +256,7 @@ class Replay {
         placement: null,
         dryRun: true,
       });
+      if (action === 'offer' && decision.expectedReturn !== undefined) record.expected_return = decision.expectedReturn;
       this.decisions.push(record);
     }
     if (action === 'offer' && rate !== undefined) {
@@ -258,6 +272,7 @@ class Replay {
         learned: learnedOfferOf(decision),
         defaultProbability: defaultProbabilityOf(decision.probability),
         curse: curseOfferOf(decision),
+        calibration: calibrationOfferOf(decision),
       });
     }
   }
@@ -314,9 +329,11 @@ class Replay {
         for (const counts of loan.segments) counts.interestCents += instalment.interestCents;
         this.total.interestCents += instalment.interestCents;
         this.contribute(loan.index, instalment.interestCents);
+        this.teachCalibration(loan, instalment.month, false);
         return;
       }
       case 'loss':
+        this.teachCalibration(event.loan, event.month, true);
         this.ledger.principalLost(event.lossCents, event.loan.key);
         for (const counts of event.loan.segments) {
           counts.lossCents += event.lossCents;
@@ -333,6 +350,15 @@ class Replay {
         this.contribute(event.loan.index, event.recoveryCents);
         return;
     }
+  }
+
+  /** A funded loan's instalment paid (or its default) as the learned calibration's evidence, at the replay's time. */
+  private teachCalibration(loan: OpenLoan, month: number, defaulted: boolean): void {
+    const taught = loan.calibration;
+    if (taught === undefined) return;
+    const learner = this.context.learning?.calibration.existing(taught.strategy);
+    if (defaulted) learner?.defaulted(taught.loanKey, month);
+    else learner?.paid(taught.loanKey, month);
   }
 
   /** What became of an offer: on its decision (when kept) and in the competition tally. */
@@ -388,10 +414,17 @@ class Replay {
     }
     const loan: OpenLoan = { index: offer.index, key, segments: offer.segments };
     const fundedMs = this.nowMs;
+    if (offer.calibration !== undefined) {
+      const loanKey = String(entry.line.loan_request.id);
+      this.context.learning?.calibration
+        .existing(offer.calibration.strategy)
+        ?.funded(loanKey, offer.calibration.scoreDefault, entry.line.loan_request.loan_terms);
+      loan.calibration = { strategy: offer.calibration.strategy, loanKey };
+    }
     for (const instalment of flows.instalments)
       this.events.add(addMonthsUtc(fundedMs, instalment.month), { kind: 'instalment', loan, instalment });
     if (flows.lossMonth !== null)
-      this.events.add(addMonthsUtc(fundedMs, flows.lossMonth), { kind: 'loss', loan, lossCents: flows.lossCents });
+      this.events.add(addMonthsUtc(fundedMs, flows.lossMonth), { kind: 'loss', loan, lossCents: flows.lossCents, month: flows.lossMonth });
     if (flows.recoveryMonth !== null)
       this.events.add(addMonthsUtc(fundedMs, flows.recoveryMonth), { kind: 'recovery', loan, recoveryCents: flows.recoveryCents });
     // The winner's curse learns whether the loan repaid once its whole term has passed, defaulted
@@ -415,6 +448,9 @@ class Replay {
       rate: offer.rate,
       outcome: flows.lossMonth !== null ? 'defaulted' : flows.openCents > 0 ? 'open' : 'repaid',
       profitCents: interest + flows.recoveryCents - flows.lossCents,
+      ...(offer.calibration === undefined
+        ? {}
+        : { calibration: { predictedDefault: offer.defaultProbability, scoreDefault: offer.calibration.scoreDefault } }),
     });
   }
 

@@ -123,6 +123,12 @@ export const COMMAND_TABLE: readonly CommandEntry[] = [
     load: async () => (await import('./commands/backtest/index.js')).registerBacktestCommand,
   },
   {
+    name: 'drift',
+    summary: 'backtest against live: what the backtest and the paper book expected, month by month, beside what happened',
+    hasOptions: true,
+    load: async () => (await import('./commands/drift/index.js')).registerDriftCommand,
+  },
+  {
     name: 'tune',
     summary: 'search a strategy’s params on a recording; keep the best only if it beats the current values held out',
     hasOptions: true,

@@ -5,7 +5,8 @@
  * offer's fate fed to its strategy's learner once the daemon knows it (offer-fate.ts): accepted
  * or funded teaches 1, rejected, lost or expired 0. A dry run's offers reach no borrower and
  * teach nothing. The fate and the learner state it changed are written in one transaction, so a
- * restart resumes the posterior exactly and never learns a fate twice.
+ * restart resumes the posterior exactly and never learns a fate twice. The learned default levels
+ * ride along (calibration-fates.ts): restored here, fed from loans' payments on the same pass.
  */
 import type { Clock } from '../clock/clock.js';
 import type { Decision } from '../engine/index.js';
@@ -20,6 +21,7 @@ import {
 import type { Logger } from '../log/logger.js';
 import { createMarketLearningRepository, type MarketLearningRepository } from '../store/market-learning-repository.js';
 import { databaseOf, type Store } from '../store/index.js';
+import { CalibrationFeeder, storedCalibrations } from './calibration-fates.js';
 
 /** Offers looked at per pass; the rest wait for the next. */
 const BATCH = 500;
@@ -55,13 +57,19 @@ export function storedLearners(store: Store): { restored: Array<[string, StoredL
 
 export class MarketFates {
   readonly learning: MarketLearning;
+  /** Feeds funded loans' payments to the learned default levels (score.calibration method learned). */
+  readonly calibration: CalibrationFeeder;
   private readonly book: MarketLearningRepository;
 
   constructor(private readonly deps: MarketFatesDeps) {
     this.book = createMarketLearningRepository(databaseOf(deps.store));
     const { restored, unreadable } = storedLearners(deps.store);
     for (const strategy of unreadable) deps.log.warn({ strategy }, 'stored market learner unreadable; it starts again from its prior');
-    this.learning = new MarketLearning(restored);
+    const calibrations = storedCalibrations(deps.store);
+    for (const strategy of calibrations.unreadable)
+      deps.log.warn({ strategy }, 'stored default-level learner unreadable; it starts again from its prior');
+    this.learning = new MarketLearning(restored, calibrations.restored);
+    this.calibration = new CalibrationFeeder(deps.store, this.learning.calibration, deps.log);
   }
 
   /**
@@ -114,6 +122,7 @@ export class MarketFates {
       learnedCount += 1;
     }
     if (learnedCount > 0) this.deps.log.info({ fates: learnedCount }, 'market response learned from offer fates');
+    this.calibration.feed(nowMs);
     return learnedCount;
   }
 

@@ -252,6 +252,7 @@ export class Pipeline {
       timings,
       guardCode: guard ?? null,
       placement: placement?.kind ?? null,
+      calibration: decision.calibration,
     });
     // An unknown answer may have reached the service: its fate is learned once the reconciler settles it.
     const mayReachBorrower = !this.deps.dryRun && (placement?.kind === 'placed' || placement?.kind === 'unknown');

@@ -58,8 +58,35 @@ export type PriceReason =
       curse?: string;
     }
   | { code: 'price_required_rate'; required: string; rate: string }
+  | LevelUncertainReason
   /** The cash hurdle moved the target by `shift` (signed, "+0.0123"); money in dollars, `days` the window. */
   | { code: 'price_cash_hurdle'; shift: string; target: string; free: string; loan: string; demand: string; days: string };
+
+/**
+ * The learned default level's uncertainty priced in (`pricing.level_uncertainty`): which learned
+ * calibration (its version and the loans, loan-months it rests on), the predicted default and its
+ * sd in log-odds, the expected-profit rate (`ep`), and how the uncertainty moved it: a floor at
+ * the pessimistic quantile's break-even, or a blend weighted by the evidence towards cost-plus.
+ */
+export type LevelUncertainReason = {
+  code: 'price_level_uncertain';
+  version: string;
+  loans: string;
+  loanMonths: string;
+  default: string;
+  sd: string;
+  ep: string;
+} & (
+  { mode: 'cost_plus_floor'; quantile: string; pessimistic: string; floor: string } | { mode: 'blend'; weight: string; costPlus: string }
+);
+
+/** The machine text of a level-uncertainty reason. */
+function levelUncertainText(reason: LevelUncertainReason): string {
+  const head = `price level uncertain v${reason.version} (${reason.loans} loans, ${reason.loanMonths} loan-months): default ${reason.default}, sd ${reason.sd}`;
+  return reason.mode === 'cost_plus_floor'
+    ? `${head}; floor ${reason.floor} at q${reason.quantile} default ${reason.pessimistic}, expected_profit ${reason.ep}`
+    : `${head}; blend ${reason.weight} of expected_profit ${reason.ep} over cost-plus ${reason.costPlus}`;
+}
 
 /** A plugin strategy's answer refused. */
 export type PluginReason =
@@ -183,6 +210,8 @@ function laterReasonText(reason: Exclude<DecisionReason, FilterReason | ScoreRea
     }
     case 'price_required_rate':
       return `price required_rate ${reason.required}, offered ${reason.rate}`;
+    case 'price_level_uncertain':
+      return levelUncertainText(reason);
     case 'price_cash_hurdle': {
       const { shift, target, free, loan, demand, days } = reason;
       // Joined, as the expected-profit text: a strategy following cash keeps one per remembered price.

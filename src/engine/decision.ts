@@ -3,13 +3,14 @@ import type { DecisionReason } from '../domain/decision-reason.js';
 import type { DataNeed } from './enrichment.js';
 import type { FeatureValue } from './features/feature-definition.js';
 import type { PriceCurve } from './pricing/expected-profit.js';
+import type { CalibrationUsed } from './market/calibration-learners.js';
 
 /** One line of the score: a term's input, its points and what it adds to the log-odds. */
 export interface Contribution {
   /**
    * The feature, or `scorecard.base` / `logistic.intercept` for the constant lines, or
-   * `calibration.platt` / `calibration.isotonic` for the calibration (the last line; its value is
-   * the probability before calibration).
+   * `calibration.platt` / `calibration.isotonic` / `calibration.learned` for the calibration (the
+   * last lines; each one's value is the probability before it).
    */
   feature: string;
   value: FeatureValue;
@@ -61,6 +62,12 @@ export interface Decision {
    * learned), the fates it rests on, and whether the rate explored. Absent: the configured one.
    */
   marketResponse?: { version: number; evidence: number; explored: boolean };
+  /**
+   * Which learned calibration (`score.calibration: { method: learned }`) gave the probability: its
+   * version (one per refit), the loans, defaults and loan-months it rests on, and the score's
+   * default probability before it (what the loan teaches the learner if funded). Absent: none.
+   */
+  calibration?: CalibrationUsed;
   /** Offers with a probability only: what the models say would become of the offer (a dry run's paper book). */
   modelled?: ModelledOutcome;
   automateFund: boolean;

@@ -177,6 +177,12 @@ function priceWords(reason: Extract<DecisionReason, { code: `price_${string}` }>
       return `offered ${percent(reason.rate)}: ${percent(reason.accept)} chance of acceptance, expected profit ${dollars(reason.value)} (break-even ${percent(reason.breakEven)})`;
     case 'price_required_rate':
       return `offered ${percent(reason.rate)} (needs ${percent(reason.required)})`;
+    case 'price_level_uncertain': {
+      const learned = `the default level is still being learned (${reason.loans} loans followed for ${reason.loanMonths} loan-months: ${percent(reason.default)} default predicted, ± ${reason.sd} in log-odds)`;
+      return reason.mode === 'cost_plus_floor'
+        ? `${learned}: priced no lower than ${percent(reason.floor)}, the break-even if ${percent(reason.pessimistic)} default (the pessimistic ${percent(reason.quantile)} quantile); expected profit alone gave ${percent(reason.ep)}`
+        : `${learned}: ${percent(reason.weight)} of the way from cost-plus ${percent(reason.costPlus)} to the expected-profit rate ${percent(reason.ep)}`;
+    }
     case 'price_cash_hurdle': {
       const moved = reason.shift.startsWith('-') ? 'lowered' : 'raised';
       return `target return ${moved} by ${percent(Math.abs(Number(reason.shift)))} to ${percent(reason.target)}: ${dollars(reason.free)} free less this loan's ${dollars(reason.loan)} against ${dollars(reason.demand)} expected in ${reason.days} days`;
@@ -219,6 +225,7 @@ export function reasonWords(reason: DecisionReason): string {
     case 'price_expected_profit':
     case 'price_required_rate':
     case 'price_cash_hurdle':
+    case 'price_level_uncertain':
       return priceWords(reason);
     default:
       return engineWords(reason);

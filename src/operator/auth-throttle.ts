@@ -1,49 +1,58 @@
 /**
- * Wrong tokens on the operator listener, throttled by client address and overall, and logged as a
- * summary instead of a line each.
+ * Wrong tokens on the operator listener, throttled and logged as a summary instead of a line each.
  *
- * - A wrong bearer token (on /mcp, /api, /metrics, /reports, GET /api/me too) or a wrong token at
- *   the dashboard's sign-in is a failure of the socket's address (never a forwarding header),
- *   counted once a request.
- * - An address with `perAddress` failures in its window is answered 429 with Retry-After (the
- *   window's end) for every request that carries a token until then, without the token being
- *   compared: its guessing stops there. The operator on another address is not affected.
- * - With `overall` failures in a window from all addresses together (many addresses guessing),
- *   every address but loopback is answered so: this machine, and an SSH tunnel, which arrives on
- *   loopback, keep their way in.
+ * - A right token is never throttled: it is compared before anything is counted (the route hook,
+ *   auth-throttle-routes.ts), so wrong guesses from the operator's own address, or from every
+ *   client behind one reverse proxy, never lock the operator or an agent out (issue 37, item 5).
+ *   The tokens are long and random (operator-tokens.ts): the throttle bounds the cost and the log
+ *   of a flood of guesses, not the odds of one, which are nil.
+ * - A wrong token (a bearer header on any route, a sign-in's body) is a failure counted twice: for
+ *   the client (its address, or behind a proxy of `ops.trusted_proxies` the address the proxy
+ *   forwards) and for the token presented (a digest, kept in memory only). A client or a token
+ *   with `perClient` failures in its window is answered 429 with Retry-After (the window's end)
+ *   for every wrong token it presents until then.
+ * - With `overall` failures in a window from all clients together (many addresses guessing), every
+ *   wrong token is answered so, except from loopback (this machine, an SSH tunnel).
  * - Requests without a token are not failures (a dashboard asking before sign-in, a cookie a
  *   restart forgot): they are refused, never throttled.
  *
- * Logging: the first refusals of a window are a line each, as before (`LINES_PER_WINDOW` at
- * most, whoever sends them); the rest are counted and told in one summary line when the window
- * is over (at the next refusal after it, at the next sweep, or at close).
+ * Logging: the first refusals of a window are a line each (`LINES_PER_WINDOW` at most, whoever
+ * sends them); the rest are counted and told in one summary line when the window is over (at the
+ * next refusal after it, at the next sweep, or at close).
  *
- * Time is the injected clock; memory is bounded (`MAX_ADDRESSES` remembered, oldest dropped first).
+ * Time is the injected clock; memory is bounded (`MAX_KEYS` clients and tokens remembered each,
+ * oldest dropped first).
  */
-import type { FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
-import { isLoopbackAddress, pathOf } from './api/operator-auth.js';
-import type { OperatorRoutes } from './operator-listener.js';
-
-/** The dashboard's sign-in: its body carries a token. */
-const SIGN_IN_PATH = '/api/session';
+import { isLoopbackAddress } from './api/operator-auth.js';
 
 export interface ThrottleLimits {
-  /** Wrong tokens from one address in a window before it is answered 429 until the window ends. */
-  perAddress: number;
-  /** Wrong tokens from all addresses together in a window before every address but loopback is. */
+  /** Wrong tokens from one client, or of one token, in a window before it is answered 429 until the window ends. */
+  perClient: number;
+  /** Wrong tokens from all clients together in a window before every one but loopback is. */
   overall: number;
   windowMs: number;
 }
 
-export const DEFAULT_THROTTLE: ThrottleLimits = { perAddress: 10, overall: 100, windowMs: 60_000 };
-/** Addresses remembered at most: past it the oldest are forgotten (the overall limit still counts them). */
-const MAX_ADDRESSES = 10_000;
+export const DEFAULT_THROTTLE: ThrottleLimits = { perClient: 10, overall: 100, windowMs: 60_000 };
+/** Clients (and token digests) remembered at most: past it the oldest are forgotten (the overall limit still counts them). */
+const MAX_KEYS = 10_000;
 /** Refusals logged one by one in a window; the rest go into the summary. */
 const LINES_PER_WINDOW = 10;
-/** Addresses named in a summary line, those with most refusals first. */
-const SUMMARY_ADDRESSES = 5;
+/** Clients named in a summary line, those with most refusals first. */
+const SUMMARY_CLIENTS = 5;
+
+/** Who presented a wrong token, and which. */
+export interface WrongToken {
+  /** The client: the socket's address, or the forwarded one behind a trusted proxy. */
+  client: string | undefined;
+  /** The socket's address (loopback keeps its way in under a flood from everywhere). */
+  peer: string | undefined;
+  /** The token as presented; only its digest is kept. */
+  token: string;
+}
 
 interface Window {
   startMs: number;
@@ -54,7 +63,7 @@ interface Window {
 interface LogWindow {
   startMs: number;
   lines: number;
-  /** Refusals not logged one by one, by address (bounded: beyond MAX_ADDRESSES they count as "other"). */
+  /** Refusals not logged one by one, by client (bounded: beyond MAX_KEYS they count as "other"). */
   unlogged: Map<string, number>;
   unloggedTotal: number;
   /** 429 answers given in the window. */
@@ -69,8 +78,43 @@ export interface Refusal {
   why: string;
 }
 
+/** Failures by key in windows of `windowMs`, at most MAX_KEYS keys. */
+class WindowCounts {
+  private readonly windows = new Map<string, Window>();
+
+  constructor(private readonly windowMs: number) {}
+
+  /** The key's window if it is still running at `now`. */
+  current(key: string, now: number): Window | undefined {
+    const window = this.windows.get(key);
+    return window !== undefined && now - window.startMs < this.windowMs ? window : undefined;
+  }
+
+  count(key: string, now: number): Window {
+    const own = this.current(key, now) ?? { startMs: now, failures: 0 };
+    own.failures += 1;
+    this.windows.delete(key);
+    if (this.windows.size >= MAX_KEYS) {
+      for (const [other, state] of this.windows) if (now - state.startMs >= this.windowMs) this.windows.delete(other);
+      while (this.windows.size >= MAX_KEYS) {
+        const oldest = this.windows.keys().next().value;
+        if (oldest === undefined) break;
+        this.windows.delete(oldest);
+      }
+    }
+    this.windows.set(key, own);
+    return own;
+  }
+}
+
+/** A token's digest: enough to count its repeats, never enough to recover it. */
+function tokenKey(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex').slice(0, 24);
+}
+
 export class AuthThrottle {
-  private readonly addresses = new Map<string, Window>();
+  private readonly clients: WindowCounts;
+  private readonly tokens: WindowCounts;
   private overall: Window;
   private logWindow: LogWindow;
 
@@ -79,35 +123,65 @@ export class AuthThrottle {
     private readonly log: Logger,
     private readonly limits: ThrottleLimits = DEFAULT_THROTTLE,
   ) {
+    this.clients = new WindowCounts(limits.windowMs);
+    this.tokens = new WindowCounts(limits.windowMs);
     this.overall = { startMs: clock.now(), failures: 0 };
     this.logWindow = this.newLogWindow(clock.now());
   }
 
   /**
-   * Seconds an address must wait before presenting a token again, or undefined when it may now.
-   * Asked before any token is compared; a 429 given is counted for the summary.
+   * Seconds a wrong token's presenter must wait, or undefined when it may be refused the usual
+   * way (401) and counted. Asked only once the token is known to be wrong; a 429 is counted for
+   * the summary.
    */
-  retryAfterSeconds(address: string | undefined): number | undefined {
+  retryAfterSeconds(wrong: WrongToken): number | undefined {
     const now = this.clock.now();
     this.rollLogWindow(now);
-    const key = address ?? 'unknown';
-    const own = this.current(this.addresses.get(key), now);
-    let untilMs: number | undefined;
-    if (own !== undefined && own.failures >= this.limits.perAddress) untilMs = own.startMs + this.limits.windowMs;
-    else if (!isLoopbackAddress(address)) {
-      this.overall = this.current(this.overall, now) ?? { startMs: now, failures: 0 };
-      if (this.overall.failures >= this.limits.overall) untilMs = this.overall.startMs + this.limits.windowMs;
+    const ends: number[] = [];
+    for (const window of [this.clients.current(wrong.client ?? 'unknown', now), this.tokens.current(tokenKey(wrong.token), now)])
+      if (window !== undefined && window.failures >= this.limits.perClient) ends.push(window.startMs + this.limits.windowMs);
+    if (!isLoopbackAddress(wrong.peer)) {
+      this.overall = this.running(this.overall, now);
+      if (this.overall.failures >= this.limits.overall) ends.push(this.overall.startMs + this.limits.windowMs);
     }
-    if (untilMs === undefined) return undefined;
+    if (ends.length === 0) return undefined;
     this.logWindow.throttled += 1;
-    return Math.max(1, Math.ceil((untilMs - now) / 1000));
+    return Math.max(1, Math.ceil((Math.max(...ends) - now) / 1000));
   }
 
-  /** A wrong token from `address`: counts toward its limit and the overall one. */
-  failed(address: string | undefined): void {
+  /** A wrong token: counts toward its client's limit, its own and the overall one. */
+  failed(wrong: WrongToken): void {
     const now = this.clock.now();
     this.rollLogWindow(now);
-    this.countFailure(address ?? 'unknown', now, address);
+    const key = wrong.client ?? 'unknown';
+    const own = this.clients.count(key, now);
+    const token = this.tokens.count(tokenKey(wrong.token), now);
+    this.overall = this.running(this.overall, now);
+    this.overall.failures += 1;
+    const seconds = Math.ceil(this.limits.windowMs / 1000);
+    const waitSeconds = (window: Window) => Math.max(1, Math.ceil((window.startMs + this.limits.windowMs - now) / 1000));
+    if (own.failures === this.limits.perClient) {
+      this.say(key, () =>
+        this.log.warn(
+          { remoteAddress: wrong.client, failures: own.failures, retryAfterSeconds: waitSeconds(own) },
+          `operator: ${own.failures} wrong tokens from ${key} in ${seconds} s; its wrong tokens are answered 429 for ${waitSeconds(own)} s (a right one still gets in)`,
+        ),
+      );
+    }
+    if (token.failures === this.limits.perClient) {
+      this.say(key, () =>
+        this.log.warn(
+          { remoteAddress: wrong.client, failures: token.failures, retryAfterSeconds: waitSeconds(token) },
+          `operator: one wrong token presented ${token.failures} times in ${seconds} s; it is answered 429 for ${waitSeconds(token)} s from any address`,
+        ),
+      );
+    }
+    if (this.overall.failures === this.limits.overall) {
+      this.log.warn(
+        { failures: this.overall.failures },
+        `operator: ${this.overall.failures} wrong tokens in ${seconds} s from all addresses together; wrong tokens from any address but loopback are answered 429 until the window ends`,
+      );
+    }
   }
 
   /** A refused request: a line while the window has room for it, else a count for the summary. */
@@ -128,30 +202,6 @@ export class AuthThrottle {
     else this.rollLogWindow(now);
   }
 
-  private countFailure(key: string, now: number, address: string | undefined): void {
-    const own = this.current(this.addresses.get(key), now) ?? { startMs: now, failures: 0 };
-    own.failures += 1;
-    this.remember(key, own, now);
-    this.overall = this.current(this.overall, now) ?? { startMs: now, failures: 0 };
-    this.overall.failures += 1;
-    const seconds = Math.ceil(this.limits.windowMs / 1000);
-    if (own.failures === this.limits.perAddress) {
-      const waitSeconds = Math.max(1, Math.ceil((own.startMs + this.limits.windowMs - now) / 1000));
-      this.say(key, () =>
-        this.log.warn(
-          { remoteAddress: address, failures: own.failures, retryAfterSeconds: waitSeconds },
-          `operator: ${own.failures} wrong tokens from ${key} in ${seconds} s; its requests with a token are answered 429 for ${waitSeconds} s`,
-        ),
-      );
-    }
-    if (this.overall.failures === this.limits.overall) {
-      this.log.warn(
-        { failures: this.overall.failures },
-        `operator: ${this.overall.failures} wrong tokens in ${seconds} s from all addresses together; requests with a token from any address but loopback are answered 429 until the window ends`,
-      );
-    }
-  }
-
   /** A line, while the window has room for it; else a count for the summary. */
   private say(key: string, line: () => void): void {
     const window = this.logWindow;
@@ -161,7 +211,7 @@ export class AuthThrottle {
       return;
     }
     window.unloggedTotal += 1;
-    if (window.unlogged.has(key) || window.unlogged.size < MAX_ADDRESSES) window.unlogged.set(key, (window.unlogged.get(key) ?? 0) + 1);
+    if (window.unlogged.has(key) || window.unlogged.size < MAX_KEYS) window.unlogged.set(key, (window.unlogged.get(key) ?? 0) + 1);
   }
 
   private rollLogWindow(now: number): void {
@@ -174,7 +224,7 @@ export class AuthThrottle {
     if (window.unloggedTotal === 0 && window.throttled === 0) return;
     const top = [...window.unlogged]
       .sort((a, b) => b[1] - a[1])
-      .slice(0, SUMMARY_ADDRESSES)
+      .slice(0, SUMMARY_CLIENTS)
       .map(([address, refused]) => ({ address, refused }));
     const seconds = Math.max(1, Math.round((now - window.startMs) / 1000));
     this.log.warn(
@@ -187,57 +237,8 @@ export class AuthThrottle {
     return { startMs: now, lines: 0, unlogged: new Map(), unloggedTotal: 0, throttled: 0 };
   }
 
-  /** The window if it is still running at `now`, else undefined. */
-  private current(window: Window | undefined, now: number): Window | undefined {
-    return window !== undefined && now - window.startMs < this.limits.windowMs ? window : undefined;
+  /** The overall window if it still runs at `now`, else a new one. */
+  private running(window: Window, now: number): Window {
+    return now - window.startMs < this.limits.windowMs ? window : { startMs: now, failures: 0 };
   }
-
-  private remember(key: string, window: Window, now: number): void {
-    this.addresses.delete(key);
-    if (this.addresses.size >= MAX_ADDRESSES) {
-      for (const [other, state] of this.addresses) if (this.current(state, now) === undefined) this.addresses.delete(other);
-      while (this.addresses.size >= MAX_ADDRESSES) {
-        const oldest = this.addresses.keys().next().value;
-        if (oldest === undefined) break;
-        this.addresses.delete(oldest);
-      }
-    }
-    this.addresses.set(key, window);
-  }
-}
-
-/** Whether a request presents a token: a bearer header, or the dashboard's sign-in. */
-function presentsToken(request: FastifyRequest): boolean {
-  return request.headers.authorization !== undefined || (request.method === 'POST' && pathOf(request) === SIGN_IN_PATH);
-}
-
-/**
- * The throttle as the first of the listener's route groups: an onRequest hook on the whole
- * listener that answers 429 to a request presenting a token from an address (or, overall, from
- * anywhere but loopback) over its limit, before any route compares the token.
- */
-export function authThrottleRoutes(throttle: AuthThrottle): OperatorRoutes {
-  let sweeper: NodeJS.Timeout | undefined;
-  return {
-    name: 'auth-throttle',
-    register(app) {
-      app.addHook('onRequest', async (request, reply) => {
-        if (!presentsToken(request)) return undefined;
-        const wait = throttle.retryAfterSeconds(request.raw.socket.remoteAddress);
-        if (wait === undefined) return undefined;
-        return reply
-          .code(429)
-          .header('retry-after', String(wait))
-          .header('cache-control', 'no-store')
-          .send({ error: `too many wrong tokens from this address: retry in ${wait} s` });
-      });
-      // The summary of a window is said even when no refusal follows it.
-      sweeper = setInterval(() => throttle.flush(), 60_000);
-      sweeper.unref();
-    },
-    async close() {
-      if (sweeper) clearInterval(sweeper);
-      throttle.flush(true);
-    },
-  };
 }

@@ -25,6 +25,7 @@ import type { Logger } from '../log/logger.js';
 import type { AgentContext } from './agent-context.js';
 import { pathOf } from './api/operator-auth.js';
 import type { AuthThrottle } from './auth-throttle.js';
+import { clientOf, wrongToken } from './wrong-token.js';
 import type { ConfirmationCodes } from './confirmation.js';
 import type { OperatorApp, OperatorRoutes } from './operator-listener.js';
 import { OPERATOR_TOKEN_NAME, type TokenSet } from './operator-tokens.js';
@@ -155,10 +156,9 @@ export function mcpRoutes(options: McpRoutesOptions): OperatorRoutes {
           const authorization = request.headers.authorization;
           const name = options.anonymous ? ANONYMOUS_SANDBOX_CALLER : tokens.authenticate(authorization);
           if (name === undefined) {
-            const address = request.raw.socket.remoteAddress;
-            if (authorization !== undefined) throttle.failed(address);
+            if (authorization !== undefined) throttle.failed(wrongToken(request, authorization));
             throttle.refused({
-              address,
+              address: clientOf(request),
               method: request.method,
               path: pathOf(request),
               why: authorization === undefined ? 'missing bearer token' : 'wrong bearer token',

@@ -77,6 +77,12 @@ export const operatorConfigSchema = z.strictObject({
     .max(32)
     .default(8)
     .describe('the most MCP sessions one token may hold at once (64 in all; the operator token keeps this many for itself)'),
+  trusted_proxies: z
+    .array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], { error: 'an IP address or a CIDR range, e.g. 127.0.0.1 or 10.0.0.0/8' }))
+    .default([])
+    .describe(
+      'reverse proxies in front of the listener (addresses or CIDR ranges): their X-Forwarded-For names the client the wrong-token throttle counts; none by default',
+    ),
   reports_dir: z.string().min(1).default('reports').describe('the folder of backtest HTML reports the dashboard lists (GET /api/reports)'),
 });
 export type OperatorConfig = z.infer<typeof operatorConfigSchema>;

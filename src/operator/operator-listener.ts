@@ -34,6 +34,8 @@ export function buildOperatorListener(options: {
   port: number;
   log: Logger;
   routes: readonly OperatorRoutes[];
+  /** Proxies (addresses, CIDR ranges) whose X-Forwarded-For names the client (`request.ip`); none by default. */
+  trustedProxies?: readonly string[];
 }): OperatorListener {
   const { host, log } = options;
   let port = options.port;
@@ -43,6 +45,8 @@ export function buildOperatorListener(options: {
     logController: new LogController({ disableRequestLogging: true }),
     // An MCP client may keep a stream open for as long as it likes: close cuts it.
     forceCloseConnections: true,
+    // Only the wrong-token throttle reads request.ip; loopback checks read the socket itself.
+    trustProxy: options.trustedProxies !== undefined && options.trustedProxies.length > 0 ? [...options.trustedProxies] : false,
   });
   const address = () => ({ host, port });
   for (const group of options.routes) group.register(app, { address });

@@ -16,7 +16,8 @@ import type { AgentContext } from './agent-context.js';
 import { operatorApiRoutes } from './api/api-routes.js';
 import { createOperatorAuth } from './api/operator-auth.js';
 import { SessionStore } from './api/sessions.js';
-import { AuthThrottle, authThrottleRoutes } from './auth-throttle.js';
+import { AuthThrottle } from './auth-throttle.js';
+import { authThrottleRoutes } from './auth-throttle-routes.js';
 import { ConfirmationCodes } from './confirmation.js';
 import { dashboardRoutes } from './dashboard/dashboard-routes.js';
 import { MCP_PATH, mcpRoutes } from './mcp-routes.js';
@@ -76,9 +77,10 @@ export function operatorSurface(options: OperatorSurfaceOptions): OperatorSurfac
     host: config.host,
     port: config.port,
     log,
+    trustedProxies: config.trusted_proxies,
     routes: [
       // First: it answers 429 before any other group compares a token.
-      authThrottleRoutes(throttle),
+      authThrottleRoutes(throttle, tokens),
       mcpRoutes({
         context,
         codes: new ConfirmationCodes(context.realClock),

@@ -178,12 +178,21 @@ export function attachOps(parts: OpsParts): Operations {
   const figures = storeDigestFigures({ store, limits: parts.limits, dryRun: parts.dryRun, earnings: parts.earnings });
   const every = notifications?.digest ?? 'off';
   if (notifier !== undefined && every !== 'off') {
-    const digest = new DigestSender({ every, state: store.state, clock, figures, notify: (event, data) => notifier.notify(event, data) });
+    const digest = new DigestSender({
+      every,
+      state: store.state,
+      clock,
+      figures,
+      notify: (event, data) => notifier.notify(event, data),
+      // A sped-up clock passes days in seconds: one digest a check, not a burst of them.
+      ...(parts.clockSpeed > 1 ? { maxCatchUp: 1 } : {}),
+    });
     jobs.push({ name: 'digest', schedule: NOTIFY_SCHEDULE, run: () => digest.check() });
   }
   const commands = telegramCommandsFromConfig(notifications, parts.env, {
     actions: { status, figures, nowMs: () => clock.now(), protections: parts.protections, proposals: parts.proposals },
     state: store.state,
+    updates: store.telegramUpdates,
     realClock,
     log: log.child({ component: 'telegram-commands' }),
   });

@@ -9,7 +9,9 @@
  * cautious: the LOW end of the interval above the predicted mean, on at least `minLoans` loans.
  */
 import { wilson } from '../backtest/offer-stats.js';
-import { isoFromMs, type Store, type VintageCounts } from '../store/index.js';
+import { isoFromMs, pooledCounts, type Store, type VintageCounts } from '../store/index.js';
+import { strategyCalibrations, strategyVintageFigures, strategyVintageJson, type StrategyCalibration } from './calibration-by-strategy.js';
+import { hazardFigures, hazardJson, hazardRows, type HazardRow } from './instalment-hazard.js';
 
 export interface VintageCalibration extends VintageCounts {
   /** Mean predicted default of the vintage's loans (null without loans). */
@@ -53,20 +55,6 @@ export function calibrated(counts: VintageCounts): VintageCalibration {
   };
 }
 
-/** The sum of several vintages' counts, as vintage `name`. */
-export function pooledCounts(rows: readonly VintageCounts[], name = 'all'): VintageCounts {
-  const sum = (pick: (row: VintageCounts) => number): number => rows.reduce((total, row) => total + pick(row), 0);
-  return {
-    vintage: name,
-    loans: sum((r) => r.loans),
-    unpredicted: sum((r) => r.unpredicted),
-    predictedSum: sum((r) => r.predictedSum),
-    defaulted: sum((r) => r.defaulted),
-    delinquent: sum((r) => r.delinquent),
-    repaid: sum((r) => r.repaid),
-  };
-}
-
 /** The vintages of the last `windowMonths` months (this one included), each and together. */
 export function calibrationSummary(store: Pick<Store, 'calibration'>, nowMs: number, windowMonths: number): CalibrationSummary {
   const since = vintageMonthsBefore(nowMs, Math.max(0, windowMonths - 1));
@@ -97,6 +85,10 @@ export interface CalibrationStatus extends CalibrationSummary {
   minLoans: number;
   /** The calibration alert in force (its figures when it began), or null. */
   alert: { since: string; figures: string } | null;
+  /** Each strategy's months with the loans' age and a reading (calibration-by-strategy.ts). */
+  strategies: StrategyCalibration[];
+  /** The window's instalments by month of loan age (instalment-hazard.ts). */
+  hazard: HazardRow[];
 }
 
 /** The calibration block of the status report, over the protection's window. */
@@ -106,10 +98,16 @@ export function calibrationStatus(
   settings: { window_months: number; min_loans: number },
   alert: { sinceMs: number; figures: string } | undefined,
 ): CalibrationStatus {
+  const since = vintageMonthsBefore(nowMs, Math.max(0, settings.window_months - 1));
+  const { vintages, strategyVintages } = store.calibration.breakdown(since, nowMs);
   return {
-    ...calibrationSummary(store, nowMs, settings.window_months),
+    vintages: vintages.map(calibrated),
+    pooled: calibrated(pooledCounts(vintages)),
+    since,
     minLoans: settings.min_loans,
     alert: alert === undefined ? null : { since: isoFromMs(alert.sinceMs), figures: alert.figures },
+    strategies: strategyCalibrations(strategyVintages, settings.min_loans),
+    hazard: hazardRows(store.calibration.hazard(since, nowMs), settings.min_loans),
   };
 }
 
@@ -126,6 +124,14 @@ export function calibrationLines(status: CalibrationStatus, vintages = 6): Array
   for (const row of [...status.vintages].reverse().slice(0, vintages))
     lines.push([`  ${row.vintage}`, `${calibrationFigures(row)}${verdict(row)}`]);
   if (status.alert !== null) lines.push(['  alert', `since ${status.alert.since}: ${status.alert.figures}`]);
+  for (const strategy of status.strategies) {
+    const name = strategy.strategy;
+    lines.push(['  by strategy', `${name}, months shown together: ${strategyVintageFigures(strategy.pooled)}`]);
+    for (const row of [...strategy.vintages].reverse().slice(0, vintages))
+      lines.push([`    ${row.vintage}`, `${name}: ${strategyVintageFigures(row)}`]);
+  }
+  if (status.hazard.length > 0) lines.push(['  by loan age', 'instalments of the loans above, by month of age (missed: the hazard)']);
+  for (const row of status.hazard) lines.push(['', hazardFigures(row)]);
   return lines;
 }
 
@@ -150,5 +156,11 @@ export function calibrationJson(status: CalibrationStatus): Record<string, unkno
     pooled: row(status.pooled),
     vintages: status.vintages.map(row),
     alert: status.alert,
+    strategies: status.strategies.map((s) => ({
+      strategy: s.strategy,
+      pooled: strategyVintageJson(s.pooled),
+      vintages: s.vintages.map(strategyVintageJson),
+    })),
+    hazard: status.hazard.map(hazardJson),
   };
 }

@@ -6,6 +6,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CalibrationStatus } from './calibration.js';
+import { calibrationDetailGauges } from './calibration-metrics.js';
 import type { StatusReport } from './status-report.js';
 
 export type OfferOutcome = 'placed' | 'refused' | 'ambiguous';
@@ -78,6 +79,8 @@ export function createMetrics(options: MetricsOptions = {}): LendbotMetrics {
     loans: gauge('lendbot_calibration_loans', 'loans with a predicted default, by vintage', ['vintage']),
     alert: gauge('lendbot_calibration_alert', '1 while realised default runs above predicted beyond noise'),
   };
+  // By strategy and month made, with the loans' age, and the instalment hazard (calibration-metrics.ts).
+  const calibrationDetail = calibrationDetailGauges(gauge);
 
   return {
     registry,
@@ -121,6 +124,7 @@ export function createMetrics(options: MetricsOptions = {}): LendbotMetrics {
       nextMonthInflow.set(report.cashFlow.nextMonth.expectedCents);
       idleShare.set(report.cashFlow.idle.share);
       observeCalibration(calibration, report.calibration);
+      calibrationDetail.observe(report.calibration);
     },
   };
 }

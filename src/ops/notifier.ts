@@ -3,23 +3,31 @@
  * reads (notification-formats/): the generic JSON document (the default) for a script or an
  * automation service, or a Slack, Discord or Telegram message in plain words. Each event can be
  * turned off. Sending never throws: a notification that cannot be delivered is logged, with the
- * service's own explanation and never the URL (it holds a token), and dropped; it never stops
- * the daemon.
+ * service's own explanation and never the URL or a token (secret-text.ts: redacted from every
+ * error text, the service's included), and dropped; it never stops the daemon. Answers are read
+ * within NOTIFY_ANSWER_LIMIT bytes (postBounded).
  */
-import got, { HTTPError, RequestError } from 'got';
+import { RequestError } from 'got';
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
+import { postBounded } from '../service/index.js';
 import { jsonFormat } from './notification-formats/json.js';
 import type { NotificationFormat } from './notification-formats/notification-format.js';
 import { describeNotification } from './notification-formats/notification-message.js';
 import { notificationTarget } from './notification-formats/notification-target.js';
+import { redactSecrets, urlSecrets } from './notification-formats/secret-text.js';
 import { notificationsSchema, type NotificationEvent, type NotificationsConfig } from './notifications-config.js';
 
 export type SendResult = 'sent' | 'disabled' | 'failed';
 
+/** Bytes of a receiver's answer read at most: an acknowledgement, or a few lines of explanation. */
+export const NOTIFY_ANSWER_LIMIT = 256 * 1024;
+
 export interface NotifierOptions {
   /** Where to POST; it may hold a token, so it is never logged. */
   url: string;
+  /** What no log line may show (default: the URL's secret parts, secret-text.ts). */
+  secrets?: readonly string[];
   /** The body and the reading of answers (default: the generic JSON document). */
   format?: NotificationFormat;
   events?: Partial<Record<NotificationEvent, boolean>>;
@@ -33,7 +41,11 @@ export interface NotifierOptions {
 
 /** Sends events to a webhook in one format. */
 export class WebhookNotifier {
-  constructor(private readonly options: NotifierOptions) {}
+  private readonly secrets: readonly string[];
+
+  constructor(private readonly options: NotifierOptions) {
+    this.secrets = options.secrets ?? urlSecrets(options.url);
+  }
 
   enabled(event: NotificationEvent): boolean {
     return this.options.events?.[event] ?? true;
@@ -47,43 +59,51 @@ export class WebhookNotifier {
     try {
       const at = new Date(clock.now()).toISOString();
       const body = format.body({ event, at, data, message: describeNotification(event, data, at) });
-      const response = await got.post(this.options.url, {
+      const answer = await postBounded(this.options.url, {
         json: body,
-        timeout: { request: this.options.timeoutMs ?? 5000 },
+        timeoutMs: this.options.timeoutMs ?? 5000,
+        limit: NOTIFY_ANSWER_LIMIT,
         retry: {
           limit: this.options.retries ?? 3,
-          methods: ['POST'],
           statusCodes: [408, 425, 429, 500, 502, 503, 504],
-          calculateDelay: ({ attemptCount, computedValue }) => (computedValue === 0 ? 0 : baseDelay * 2 ** (attemptCount - 1)),
+          delayMs: (attempt) => baseDelay * 2 ** (attempt - 1),
         },
         headers: { 'user-agent': 'lendbot-notifier' },
       });
-      const rejection = format.rejection?.(response.body);
+      if (!answer.ok) {
+        log.warn({ event, format: format.name, status: answer.status, detail: answer.detail }, 'notification not delivered');
+        return 'failed';
+      }
+      if (answer.status < 200 || answer.status > 299) {
+        const detail = format.refusal(answer.text);
+        log.warn(
+          { event, format: format.name, status: answer.status, ...(detail === undefined ? {} : { detail: this.scrub(detail) }) },
+          'notification not delivered',
+        );
+        return 'failed';
+      }
+      const rejection = format.rejection?.(answer.text);
       if (rejection !== undefined) {
-        log.warn({ event, format: format.name, status: response.statusCode, detail: rejection }, 'notification not delivered');
+        log.warn({ event, format: format.name, status: answer.status, detail: this.scrub(rejection) }, 'notification not delivered');
         return 'failed';
       }
       log.debug({ event, format: format.name }, 'notification sent');
       return 'sent';
     } catch (error) {
-      log.warn({ event, format: format.name, ...this.failure(error, format) }, 'notification not delivered');
+      log.warn({ event, format: format.name, ...this.failure(error) }, 'notification not delivered');
       return 'failed';
     }
   }
 
-  /** What went wrong, for the log: the status and the service's words, never the URL or the body sent. */
-  private failure(error: unknown, format: NotificationFormat): Record<string, unknown> {
-    if (error instanceof HTTPError) {
-      const detail = format.refusal(String(error.response.body ?? ''));
-      return { status: error.response.statusCode, ...(detail === undefined ? {} : { detail: this.scrub(detail) }) };
-    }
+  /** What went wrong, for the log: the code and words, never the URL, a token or the body sent. */
+  private failure(error: unknown): Record<string, unknown> {
     if (error instanceof RequestError) return { code: error.code, detail: this.scrub(error.message) };
     // Not an HTTP failure: a bug in a format, say. Logged, never thrown: notifications never stop the daemon.
     return { detail: this.scrub(error instanceof Error ? error.message : String(error)) };
   }
 
   private scrub(text: string): string {
-    return text.split(this.options.url).join('[notification url]');
+    return redactSecrets(text, this.secrets);
   }
 }
 
@@ -101,6 +121,7 @@ export function notifierFromConfig(
   if (target === undefined) return undefined;
   return new WebhookNotifier({
     url: target.url,
+    secrets: target.secrets,
     format: target.format,
     events: section.events,
     retries: section.retries,

@@ -50,6 +50,8 @@ export function reasonLabel(reason: DecisionReason | undefined): string {
       return 'price max_rate offered';
     case 'price_cash_hurdle':
       return 'price cash_hurdle';
+    case 'price_level_uncertain':
+      return 'price level uncertain';
     case 'plugin_no_needs':
       return 'plugin asked for';
     case 'plugin_rate_outside':

@@ -24,15 +24,8 @@ import type { Cents } from '../domain/index.js';
 import type { MarketSource } from '../engine/compiled-strategy.js';
 import { accountMoney, type RiskLimits } from '../risk/index.js';
 import { offerStateCounts, type OfferStateCounts } from './offer-states-status.js';
-import {
-  isoFromMs,
-  LAST_POLL_KEY,
-  msFromIso,
-  utcDayBounds,
-  type PaperBookSummary,
-  type PaymentTotals,
-  type Store,
-} from '../store/index.js';
+import { readPaperBook, type PaperBookFigures } from './paper-book-figures.js';
+import { isoFromMs, LAST_POLL_KEY, msFromIso, utcDayBounds, type PaymentTotals, type Store } from '../store/index.js';
 
 export interface StrategyBudget {
   strategy: string;
@@ -108,8 +101,8 @@ export interface StatusReport {
   webhooksSilent: { since: string; polledRequests: number } | null;
   /** Validly signed webhooks keep being refused: the token layout may be misread (docs/webhooks.md). */
   webhookRefusals: { since: string; refused: number; warning: string } | null;
-  /** A dry run's paper book (modelled; docs/daemon.md, "Paper book"); null live with no paper offers. */
-  paperBook: PaperBookSummary | null;
+  /** A dry run's paper book (docs/daemon.md, "Paper book"); null live with no paper offers. */
+  paperBook: PaperBookFigures | null;
   /** Strategies whose prices learn the market (pricing.learning): version, evidence, learned vs prior take-up. */
   marketLearning: MarketLearningStatus[];
   /** Predicted against realised default of the lender's loans by vintage (docs/operations.md, "Calibration"). */
@@ -161,7 +154,7 @@ export function buildStatusReport(input: StatusInput): StatusReport {
     pause: pauseState(store, nowMs),
     webhooksSilent: silenceState(store),
     webhookRefusals: refusalState(store),
-    paperBook: paperBook(store, input.dryRun),
+    paperBook: paperBook(store, nowMs, limits, input.dryRun),
     marketLearning: marketLearningStatus(store),
     calibration: calibrationStatus(store, nowMs, limits.protections.calibration, storedCalibrationDrift(store.state)),
     cashFlow: cashFlowStatus(store, nowMs, limits, input.dryRun),
@@ -169,9 +162,8 @@ export function buildStatusReport(input: StatusInput): StatusReport {
   };
 }
 
-function paperBook(store: Store, dryRun: boolean): PaperBookSummary | null {
-  const summary = store.paper.summary();
-  return dryRun || summary.offers > 0 ? summary : null;
+function paperBook(store: Store, nowMs: number, limits: RiskLimits, dryRun: boolean): PaperBookFigures | null {
+  return dryRun ? readPaperBook(store, nowMs, limits) : readPaperBook(store, nowMs, limits, true);
 }
 
 function dataSpend(store: Store, monthStart: number, nowMs: number, budgets: readonly StrategyBudget[]): StatusReport['dataSpend'] {

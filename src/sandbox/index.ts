@@ -4,6 +4,7 @@ export type { SandboxOptions, SandboxHandle, SandboxCredentials } from './start-
 export { SandboxControlError, type SandboxControl } from './control.js';
 export { groundTruthOf, ifFunded, outcomeOf } from './ground-truth.js';
 export type { LoanRequestFields } from './borrower-generator.js';
+export { MAX_RATE_BY_COLOR } from './borrower-generator.js';
 export type { SandboxFaults } from './faults.js';
 export type { GroundTruth } from './ground-truth.js';
 export type { Billing, ProviderNames } from './runtime.js';
@@ -12,4 +13,5 @@ export { NEW_LOAN_REQUEST_TOPIC } from './webhook-sender.js';
 export { exportSandboxRecording, runHeadlessMarket, type ExportOptions, type ExportSummary } from './recording-export.js';
 export { Market, type MarketOptions } from './market.js';
 export { MARKET_SHAPES, DEFAULT_SHAPE_NAME, marketShape, type MarketShape } from './shapes/index.js';
+export { SCORE_LINKS, shiftedShape, worldShiftLabel, type ScoreLinkName, type WorldShift } from './shapes/index.js';
 export { reservationRate, type BorrowerRule } from './borrower-rules.js';

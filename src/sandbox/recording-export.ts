@@ -14,7 +14,7 @@ import { DAY_MS } from '../clock/time-constants.js';
 import { Market } from './market.js';
 import type { LoanRequestRecord } from './market-types.js';
 import { providerAResult, providerBResult } from './provider-scores.js';
-import { marketShape } from './shapes/index.js';
+import { marketShape, shiftedShape, worldShiftLabel, type ScoreLinkName } from './shapes/index.js';
 import { bankingDataView, bankingSummaryView, borrowerHistoryView, isoTime, loanRequestView } from './resource-views.js';
 import type { ProviderNames } from './runtime.js';
 import { DEFAULT_PROVIDER_NAMES, DEFAULT_START_TIME } from './start-sandbox.js';
@@ -26,6 +26,10 @@ export interface ExportOptions {
   arrivalsPerHour?: number;
   /** The market shape by name (default `classic`). */
   shape?: string;
+  /** Multiplies every borrower's odds of default (shapes/world-shift.ts; absent or 1: the shape's own level). */
+  defaultScale?: number | undefined;
+  /** Replaces the shape's link between the credit file and default (shapes/world-shift.ts; absent: the shape's own). */
+  scoreLink?: ScoreLinkName | undefined;
   startTime?: string;
   providerNames?: ProviderNames;
   /** Include the raw bank transactions (`data_aggregation`); large, so off by default. */
@@ -38,6 +42,8 @@ export interface ExportSummary {
   lines: number;
   /** The market shape the recording was generated with. */
   shape: string;
+  /** The shift applied to the shape ("default odds x0.4, score link bank-led"), "" for none. */
+  world: string;
   /** Requests whose borrower walked away from an offer as too expensive. */
   walkedAway: number;
   byStatus: Record<string, number>;
@@ -58,7 +64,7 @@ export function runHeadlessMarket(options: Omit<ExportOptions, 'includeTransacti
   const startMs = Date.parse(options.startTime ?? DEFAULT_START_TIME);
   const market = new Market({
     seed: options.seed,
-    shape: marketShape(options.shape),
+    shape: shiftedShape(marketShape(options.shape), { defaultScale: options.defaultScale, scoreLink: options.scoreLink }),
     startMs,
     arrivalsPerHour: options.arrivalsPerHour ?? 30,
     maxArrivals: options.requests,
@@ -94,7 +100,16 @@ export async function exportSandboxRecording(file: string, options: ExportOption
     if (lines % 1000 === 0) progress('writing', lines, market.requests.size);
   }
   await writer.close();
-  return { lines, shape: market.shape.name, walkedAway, byStatus, simulatedFrom: isoTime(startMs), simulatedUntil: isoTime(market.now()) };
+  const world = worldShiftLabel({ defaultScale: options.defaultScale, scoreLink: options.scoreLink });
+  return {
+    lines,
+    shape: market.shape.name,
+    world,
+    walkedAway,
+    byStatus,
+    simulatedFrom: isoTime(startMs),
+    simulatedUntil: isoTime(market.now()),
+  };
 }
 
 /** One request as a recording line, seen when it was created. */

@@ -32,6 +32,8 @@ export const REFERENCE_RATE = 0.3;
 export function observableLogit(f: ObservableFeatures, w: RepaymentWeights): number {
   let logit = w.intercept;
   logit += w.creditScore * (f.creditScore - 650);
+  // Only shifted worlds set it: the shapes' own logits stay exactly what they were.
+  if (w.creditScoreAbove700 !== undefined) logit += w.creditScoreAbove700 * Math.max(0, f.creditScore - 700);
   logit += w.creditUtilization * (f.creditUtilization - 0.4);
   logit += w.hardInquiries * f.hardInquiries;
   logit += w.derogatoryMarks * f.derogatoryMarks;

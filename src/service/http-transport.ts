@@ -35,7 +35,14 @@ import {
 } from './errors.js';
 import { DEFAULT_REFUSALS, type RefusalTexts } from './refusal-texts.js';
 import { signRequest, type SignatureMode } from './hmac-signer.js';
-import { ACCEPT_ENCODING, decodeBody, responseLimitKey, type ResponseKind, type ResponseLimits } from './response-limits.js';
+import {
+  ACCEPT_ENCODING,
+  cancelPastLimit,
+  decodeBody,
+  responseLimitKey,
+  type ResponseKind,
+  type ResponseLimits,
+} from './response-limits.js';
 
 /** How an endpoint may be repeated after a failure. */
 export type RetryClass =
@@ -278,21 +285,11 @@ export class HttpTransport {
       responseType: 'buffer',
       ...(spec.body === undefined ? {} : { json: spec.body }),
     });
-    let status: number | undefined;
-    let tooLarge = false;
-    // `on` hands back the request itself, which is awaited below.
-    void pending.on('response', (response: { statusCode: number }) => {
-      status = response.statusCode;
-    });
-    void pending.on('downloadProgress', ({ transferred, total }) => {
-      if (tooLarge || (transferred <= limit && (total === undefined || total <= limit))) return;
-      tooLarge = true;
-      pending.cancel();
-    });
+    const watch = cancelPastLimit(pending, limit);
     try {
       return await pending;
     } catch (error) {
-      if (tooLarge) throw this.tooLargeError(spec, path, status, 'on the wire');
+      if (watch.tooLarge()) throw this.tooLargeError(spec, path, watch.status(), 'on the wire');
       throw this.networkError(spec, path, error);
     }
   }

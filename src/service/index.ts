@@ -14,3 +14,4 @@ export * from './schemas/index.js';
 export { HttpTransport, parseRetryAfter, type RetrySettings, type RetryClass } from './http-transport.js';
 export * from './pagination.js';
 export { DEFAULT_CLOCK_SKEW, type ClockSkewSettings } from './clock-skew.js';
+export { postBounded, type BoundedAnswer, type BoundedPostOptions } from './bounded-post.js';

@@ -9,6 +9,7 @@
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import type { CancelableRequest, Response } from 'got';
 
 export const RESPONSE_KINDS = ['lists', 'banking_data', 'provider_results', 'offers'] as const;
 /** Which limit an endpoint's answers are held to. */
@@ -81,4 +82,30 @@ function isZlibWrapped(raw: Buffer): boolean {
   const cmf = raw[0];
   const flg = raw[1];
   return cmf !== undefined && flg !== undefined && (cmf & 0x0f) === 8 && (cmf * 256 + flg) % 31 === 0;
+}
+
+/** What a watched request saw: its status once answered, and whether it was cut at the limit. */
+export interface SizeWatch {
+  status(): number | undefined;
+  tooLarge(): boolean;
+}
+
+/**
+ * Cancels `pending` as soon as its bytes on the wire pass `limit`, or at once when its
+ * Content-Length says they will, so the body is never buffered beyond it. Attach before awaiting;
+ * once the request fails, `tooLarge()` tells a cut from another failure.
+ */
+export function cancelPastLimit(pending: CancelableRequest<Response<Buffer>>, limit: number): SizeWatch {
+  let status: number | undefined;
+  let tooLarge = false;
+  // `on` hands back the request itself, which the caller awaits.
+  void pending.on('response', (response: { statusCode: number }) => {
+    status = response.statusCode;
+  });
+  void pending.on('downloadProgress', ({ transferred, total }) => {
+    if (tooLarge || (transferred <= limit && (total === undefined || total <= limit))) return;
+    tooLarge = true;
+    pending.cancel();
+  });
+  return { status: () => status, tooLarge: () => tooLarge };
 }

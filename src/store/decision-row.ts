@@ -4,7 +4,7 @@
  */
 import type { DecisionReason } from '../domain/decision-reason.js';
 import { storedReasons } from '../domain/decision-reason-parse.js';
-import type { DecisionAction, StoredDecision } from './decisions-repository.js';
+import type { DecisionAction, DecisionCalibration, StoredDecision } from './decisions-repository.js';
 import { parseJsonColumn } from './sql-values.js';
 
 /** A decisions row as SQLite returns it (the repository and decision-page.ts both read it). */
@@ -28,6 +28,8 @@ export interface DecisionRow {
   placement: string | null;
   source: string | null;
   previous_json: string | null;
+  /** Which learned calibration gave the probability; NULL when none did (and on rows before migration 15). */
+  calibration_json?: string | null;
 }
 
 /** The decision a row holds, its JSON columns parsed. */
@@ -54,6 +56,9 @@ export function decisionFromRow(row: DecisionRow): StoredDecision {
     source: row.source,
     previous,
     previousReasonValues: previousReasonValues(previous),
+    ...(row.calibration_json === null || row.calibration_json === undefined
+      ? {}
+      : { calibration: parseJsonColumn<DecisionCalibration>(row.calibration_json) }),
   };
 }
 

@@ -31,6 +31,20 @@ export interface DecisionInput {
   guardCode?: string | null | undefined;
   /** What became of the offer sent: placed, refused, unknown, exists (PlaceOutcome kind). */
   placement?: string | null | undefined;
+  /** Which learned calibration gave the probability (score.calibration method learned), when one did. */
+  calibration?: DecisionCalibration | undefined;
+}
+
+/**
+ * Which learned calibration gave a decision's probability: the learner's version (one per refit),
+ * the loans, defaults and loan-months it rested on, and the score's default probability before it.
+ */
+export interface DecisionCalibration {
+  version: number;
+  loans: number;
+  defaults: number;
+  loanMonths: number;
+  scoreDefault: number;
 }
 
 /** A decision as stored: one row per loan request seen. */
@@ -59,6 +73,8 @@ export interface StoredDecision {
   previous: unknown;
   /** That replaced decision's reasons as values (null when there is none); see decision-row.ts. */
   previousReasonValues: DecisionReason[] | null;
+  /** Which learned calibration gave the probability (migration 15); absent when none did. */
+  calibration?: DecisionCalibration;
 }
 
 export interface DecisionQuery {
@@ -88,6 +104,8 @@ export interface DecisionsRepository {
   countByAction(range: { sinceMs: number; untilMs: number }): Record<DecisionAction, number>;
   /** One page of decisions, newest first, with each request's amount and risk level and its offer's state (decision-page.ts). */
   page(query: DecisionPageQuery): DecisionPage;
+  /** Decisions of a dry run (true) or of live trading by the UTC month decided, oldest first: requests seen and offer decisions. */
+  countsByMonth(dryRun: boolean): Array<{ month: string; requests: number; offers: number }>;
 }
 
 /** A replaced decision as previous_json keeps it: the row's own fields, not what its reader derives from them. */
@@ -98,8 +116,8 @@ function keptWhole({ previousReasonValues: _derived, ...decision }: StoredDecisi
 export function createDecisionsRepository(db: Database): DecisionsRepository {
   const insert = db.prepare(
     `INSERT INTO decisions (loan_request_id, strategy, content_hash, params_json, features_json, probability,
-       rate, action, reasons_json, dry_run, decided_at, timings_json, guard_code, placement, reason_values_json)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       rate, action, reasons_json, dry_run, decided_at, timings_json, guard_code, placement, reason_values_json, calibration_json)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (loan_request_id) DO NOTHING`,
   );
   const exists = db.prepare<[number], { one: number }>('SELECT 1 AS one FROM decisions WHERE loan_request_id = ?');
@@ -107,6 +125,11 @@ export function createDecisionsRepository(db: Database): DecisionsRepository {
     'SELECT COUNT(*) AS n FROM decisions WHERE action = ? AND decided_at >= ? AND decided_at < ?',
   );
   const byRequest = db.prepare<[number], DecisionRow>('SELECT * FROM decisions WHERE loan_request_id = ?');
+  // One row a month (the drift report): bounded by the book's age.
+  const byMonth = db.prepare<[number], { month: string; requests: number; offers: number }>(
+    `SELECT substr(decided_at, 1, 7) AS month, COUNT(*) AS requests, SUM(action = 'offer') AS offers
+     FROM decisions WHERE dry_run = ? GROUP BY 1 ORDER BY 1`,
+  );
 
   // Four fixed statements (with/without action, asc/desc) so each uses its index; LIMIT -1 is "all".
   type ListParams = (string | number)[];
@@ -137,8 +160,8 @@ export function createDecisionsRepository(db: Database): DecisionsRepository {
 
   const insertAgent = db.prepare(
     `INSERT INTO decisions (loan_request_id, strategy, content_hash, params_json, features_json, probability,
-       rate, action, reasons_json, dry_run, decided_at, timings_json, guard_code, placement, reason_values_json, source, previous_json)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       rate, action, reasons_json, dry_run, decided_at, timings_json, guard_code, placement, reason_values_json, calibration_json, source, previous_json)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const removeRow = db.prepare<[number]>('DELETE FROM decisions WHERE loan_request_id = ?');
   /** The columns every decision row has, in the order of both INSERTs. */
@@ -159,6 +182,7 @@ export function createDecisionsRepository(db: Database): DecisionsRepository {
       decision.guardCode ?? null,
       decision.placement ?? null,
       JSON.stringify(decision.reasons),
+      decision.calibration === undefined ? null : JSON.stringify(decision.calibration),
     ] as const;
   const agentValues = (decision: DecisionInput & { source: string }, previous: StoredDecision | null) =>
     [...decisionValues(decision), decision.source, previous === null ? null : JSON.stringify(keptWhole(previous))] as const;
@@ -178,6 +202,7 @@ export function createDecisionsRepository(db: Database): DecisionsRepository {
   const pages = createDecisionPages(db);
 
   return {
+    countsByMonth: (dryRun) => byMonth.all(dryRun ? 1 : 0),
     page: pages,
     recordAgent(decision) {
       return replaceWithAgent(decision);

@@ -15,11 +15,13 @@ import { createPurchasesRepository, type PurchasesRepository } from './purchases
 import { createRequestsRepository, type RequestsRepository } from './requests-repository.js';
 import { createSignalsRepository, type SignalsRepository } from './signals-repository.js';
 import { createStateRepository, type StateRepository } from './state-repository.js';
+import { createTelegramUpdatesRepository, type TelegramUpdatesRepository } from './telegram-updates-repository.js';
 
 export * from './database.js';
 export * from './migrations.js';
 export * from './account-repository.js';
 export * from './calibration-repository.js';
+export type { HazardCounts } from './hazard-repository.js';
 export * from './cash-flow-repository.js';
 export * from './decisions-repository.js';
 export { SCAN_WINDOW, UnknownCursorError, type DecisionPage, type DecisionPageQuery, type PagedDecision } from './decision-page.js';
@@ -27,7 +29,14 @@ export * from './exposure-repository.js';
 export * from './inbox-repository.js';
 export * from './offers-repository.js';
 export { offerJson } from './offer-json.js';
-export { OFFER_VIEW_STATES, type OfferView, type OfferViewPage, type OfferViewQuery, type OfferViewState } from './offer-view.js';
+export {
+  OFFER_VIEW_STATES,
+  type OfferView,
+  type OfferViewPage,
+  type OfferViewQuery,
+  type OfferViewState,
+  type OfferMonthCount,
+} from './offer-view.js';
 export * from './paper-book.js';
 export * from './payments-repository.js';
 export * from './proposals-repository.js';
@@ -36,6 +45,7 @@ export * from './requests-repository.js';
 export * from './retrain-repository.js';
 export * from './signals-repository.js';
 export * from './state-repository.js';
+export * from './telegram-updates-repository.js';
 export * from './state-keys.js';
 export { REDACTED_TEXT, redactPersonalData } from './redact-personal-data.js';
 export { isoFromMs, msFromIso, utcDayBounds } from './sql-values.js';
@@ -60,6 +70,8 @@ export interface Store {
   calibration: CalibrationRepository;
   /** The recent acceptance flow and skip causes the cash-flow forecast and idle-cash view read. */
   cashFlow: CashFlowRepository;
+  /** The Telegram updates already obeyed (src/ops/telegram-commands), none twice. */
+  telegramUpdates: TelegramUpdatesRepository;
   /** Checkpoints the WAL into the file (the daemon does it when idle); nothing once closed. */
   checkpoint(): void;
   /** Closes the file; idempotent. */
@@ -84,6 +96,7 @@ export function openStore(path: string, options: OpenDatabaseOptions = {}): Stor
     paper: createPaperBook(db),
     calibration: createCalibrationRepository(db),
     cashFlow: createCashFlowRepository(db),
+    telegramUpdates: createTelegramUpdatesRepository(db),
     checkpoint() {
       if (db.open) checkpointWal(db);
     },

@@ -401,7 +401,48 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 15,
+    description: 'learned default levels: each strategy learner, the loans fed to it, and which one gave each decision',
+    sql: `
+      -- score.calibration method learned (src/engine/market/calibration-learner.ts): each strategy's
+      -- learner state, so a restart resumes it; the evidence fed so far of each funded loan (its
+      -- instalments paid on time, and whether it defaulted or completed), so nothing is fed twice;
+      -- and on each decision, which learned calibration gave its probability (version, evidence).
+      CREATE TABLE calibration_learners (
+        strategy TEXT PRIMARY KEY,
+        version INTEGER NOT NULL,
+        loans INTEGER NOT NULL,
+        defaults INTEGER NOT NULL,
+        loan_months INTEGER NOT NULL,
+        state_json TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE calibration_loans (
+        loan_id INTEGER PRIMARY KEY,
+        strategy TEXT NOT NULL,
+        paid INTEGER NOT NULL,
+        final TEXT CHECK (final IN ('defaulted', 'completed')),
+        updated_at TEXT NOT NULL
+      );
+      ALTER TABLE decisions ADD COLUMN calibration_json TEXT;
+    `,
+  },
+  {
     version: 16,
+    description: 'telegram_updates: the Telegram updates already obeyed, so none is obeyed twice',
+    sql: `
+      -- One row per update id the command poller handled (src/ops/telegram-commands): a replayed
+      -- id is ignored, across restarts. Rows older than a week are pruned: Telegram's ids grow,
+      -- and a message that old is refused for its age anyway.
+      CREATE TABLE telegram_updates (
+        update_id INTEGER PRIMARY KEY,
+        handled_at TEXT NOT NULL
+      );
+      CREATE INDEX telegram_updates_handled ON telegram_updates (handled_at);
+    `,
+  },
+  {
+    version: 17,
     description: 'retraining while live: each round with its evidence, and the strategy versions it promoted',
     sql: `
       -- One row per retraining round of one strategy (docs/training.md, "Retraining while live"):

@@ -75,6 +75,16 @@ export interface OfferViews {
   newest(page: OfferViewPage, query: OfferViewQuery): OfferView[];
   /** How many offers made since `sinceMs` are in each state, in the scope (live by default). */
   counts(scope: OfferScope & { sinceMs: number }, query: OfferViewQuery): Record<OfferViewState, number>;
+  /** Every offer of the scope by the UTC month it was made ("2026-03") and state: how many, and their total. */
+  countsByMonth(scope: OfferScope, query: OfferViewQuery): OfferMonthCount[];
+}
+
+/** The offers of one month in one state. */
+export interface OfferMonthCount {
+  month: string;
+  state: OfferViewState;
+  offers: number;
+  totalCents: number;
 }
 
 interface ViewRow extends OfferRow {
@@ -145,6 +155,12 @@ export function createOfferViews(db: Database): OfferViews {
     `SELECT ${STATE_SQL} AS view_state, COUNT(*) AS n ${FROM} WHERE o.created_at >= @since AND o.dry_run = @dryRun GROUP BY 1`,
   );
 
+  // One row a month and state (the drift report, ops/drift/): bounded by the book's age.
+  const byMonth = db.prepare<[StateParams & { dryRun: number }], OfferMonthCount>(
+    `SELECT substr(o.created_at, 1, 7) AS month, ${STATE_SQL} AS state, COUNT(*) AS offers, SUM(o.total_amount_cents) AS totalCents
+     ${FROM} WHERE o.dry_run = @dryRun GROUP BY 1, 2 ORDER BY 1, 2`,
+  );
+
   return {
     of(offer, query) {
       const row = byId.get({ ...stateParams(query), id: offer.id });
@@ -168,6 +184,9 @@ export function createOfferViews(db: Database): OfferViews {
       for (const row of counted.all({ ...stateParams(query), dryRun: flag(scope.dryRun ?? false), since: isoFromMs(scope.sinceMs) }))
         counts[row.view_state] += row.n;
       return counts;
+    },
+    countsByMonth(scope, query) {
+      return byMonth.all({ ...stateParams(query), dryRun: flag(scope.dryRun ?? false) });
     },
   };
 }

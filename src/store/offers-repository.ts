@@ -17,7 +17,14 @@ import { offerFromRow, type OfferRow } from './offer-row.js';
 import { openOfferBookOf } from './open-offer-book.js';
 import { createOfferListings, type ListingNote, type ListingScan } from './offer-listings.js';
 import type { OfferFate } from './offer-fate.js';
-import { createOfferViews, type OfferView, type OfferViewPage, type OfferViewQuery, type OfferViewState } from './offer-view.js';
+import {
+  createOfferViews,
+  type OfferView,
+  type OfferViewPage,
+  type OfferViewQuery,
+  type OfferViewState,
+  type OfferMonthCount,
+} from './offer-view.js';
 import { flag, isoFromMs, msFromIso } from './sql-values.js';
 
 export { LIST_WINDOW_MS, OWN_OFFER_FATES, type OfferFate, type OfferListing, type OwnOfferFate } from './offer-fate.js';
@@ -120,6 +127,8 @@ export interface OffersRepository {
   view(offer: OfferRecord, query: OfferViewQuery): OfferView;
   /** Offers as shown, newest first, a page at a time, optionally in some states only. */
   views(page: OfferViewPage, query: OfferViewQuery): OfferView[];
+  /** Every offer of the scope by month made and state as shown (offer-view.ts). */
+  viewCountsByMonth(scope: OfferScope, query: OfferViewQuery): OfferMonthCount[];
   /** How many offers made since `sinceMs` are in each state as shown (live ones by default). */
   viewCounts(scope: OfferScope & { sinceMs: number }, query: OfferViewQuery): Record<OfferViewState, number>;
 }
@@ -233,6 +242,7 @@ export function createOffersRepository(db: Database): OffersRepository {
     view: (offer, query) => views.of(offer, query),
     views: (page, query) => views.newest(page, query),
     viewCounts: (scope, query) => views.counts(scope, query),
+    viewCountsByMonth: (scope, query) => views.countsByMonth(scope, query),
     scheduleFunding(id, schedule) {
       const next = schedule.nextAtMs === null ? null : isoFromMs(schedule.nextAtMs);
       return writeSchedule.run(schedule.attempts, next, id).changes === 1;

@@ -1,5 +1,5 @@
 /**
- * Retraining while live (migration 16; docs/training.md, "Retraining while live"): each round
+ * Retraining while live (migration 17; docs/training.md, "Retraining while live"): each round
  * with its evidence, and the managed versions of a strategy the daemon runs instead of its file.
  * Built on the store's connection (`createRetrainRepository(databaseOf(store))`), as the learned
  * market responses are: the retraining wing (src/retrain/) owns it.

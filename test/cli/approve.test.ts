@@ -7,7 +7,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, connectAgent } from '../operator/operator-harness.js';
-import { CLAUDE_TOKEN, startProposalHarness, type ProposalHarness } from '../operator/proposal-harness.js';
+import { CLAUDE_TOKEN, OPERATOR_TOKEN, postJson, startProposalHarness, type ProposalHarness } from '../operator/proposal-harness.js';
 import { runCli } from './run-cli.js';
 
 let h: ProposalHarness;
@@ -31,6 +31,36 @@ async function propose(rate: number): Promise<{ id: number; loanRequestId: numbe
 }
 
 describe('lendbot approve and reject', () => {
+  it('approves what the operator token proposed at /mcp, which that token can approve neither as a bearer nor through its session', async () => {
+    const operatorAgent = await connectAgent(h.mcpUrl, OPERATOR_TOKEN);
+    try {
+      const request = h.makeRequest();
+      const proposed = await callTool(operatorAgent, 'place_offer', { loan_request_id: request.id, rate: 0.2 });
+      expect(proposed.data).toMatchObject({ status: 'proposal_pending' });
+      const id = proposed.data.proposal_id as number;
+      const approve = (headers: Record<string, string>) => postJson(h, `/api/proposals/${id}/approve`, headers);
+      const byBearer = await approve({ authorization: `Bearer ${OPERATOR_TOKEN}` });
+      expect(byBearer.status).toBe(403);
+      // One sign-in with the same token is the same identity: no right its bearer header lacks.
+      const bySession = await approve({ cookie: await h.signIn(OPERATOR_TOKEN) });
+      expect(bySession.status).toBe(403);
+      expect(((await bySession.json()) as { error: string }).error).toBe(
+        `proposal ${id} was asked for with the operator token at /mcp: that token cannot approve it too, as a bearer or through a session signed in with it; approve it with lendbot approve ${id} on the daemon's machine or /approve ${id} in Telegram`,
+      );
+      expect(h.store.proposals.get(id)).toMatchObject({ status: 'pending' });
+      expect(h.offersAt(request.id)).toHaveLength(0);
+
+      // Another person's way approves it, and the running daemon places it.
+      const approved = await runCli(['approve', String(id), '--db', h.dbPath, '--as', 'alice']);
+      expect(approved.stderr).toBe('');
+      expect(approved.code).toBe(0);
+      expect(h.offersAt(request.id)).toHaveLength(1);
+      expect(h.store.proposals.get(id)).toMatchObject({ status: 'done', outcome: 'placed', decidedBy: 'cli:alice' });
+    } finally {
+      await operatorAgent.close();
+    }
+  });
+
   it('lists what waits, approves one, and prints the offer the running daemon placed', async () => {
     const { id, loanRequestId } = await propose(0.2);
     const listed = await runCli(['approve', '--db', h.dbPath]);

@@ -120,6 +120,27 @@ describe('lendbot strategy', () => {
     );
   });
 
+  it('check and explain name a learned default level, and explain says when its uncertainty moved the price', async () => {
+    const learned = fileURLToPath(new URL('../../strategies/examples/balanced-learned.yaml', import.meta.url));
+    const checked = await runCli(['strategy', 'check', learned]);
+    expect(checked.code).toBe(0);
+    expect(checked.stdout).toContain(
+      "   default level learned from its own loans: starts at the score's own level moved by 0 log-odds, level sd 1, slope sd 0.3; priced no lower than the break-even at the 0.8 quantile (cost_plus_floor)\n",
+    );
+    const result = await runCli(['strategy', 'explain', learned, '--recording', recording, '--id', '7']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('  probability from the calibration learned v0 (0 loans, 0 defaults, 0 loan-months)\n');
+    expect(result.stdout).toMatch(/\n {2}calibration +calibration\.learned +0\.00 +0\.0000\n/);
+    expect(result.stdout).toMatch(
+      /\n {2}- price level uncertain v0 \(0 loans, 0 loan-months\): default 0\.\d+, sd \d\.\d\d; floor (0\.\d+) at q0\.80 default 0\.\d+, expected_profit 0\.\d+\n/,
+    );
+    const [, floor] = /floor (0\.\d+) at q0\.80/.exec(result.stdout) ?? [];
+    const [, offered] = /decision {2}OFFER at (0\.\d+)/.exec(result.stdout) ?? [];
+    // At a cold start the floor binds, and the why line says the learned level moved the rate.
+    expect(offered).toBe(floor);
+    expect(result.stdout).toMatch(/\n {2}why: the default level is still being learned \(0 loans followed for 0 loan-months: /);
+  });
+
   it('explain says when the cap binds the expected-profit price', () => {
     const pricing = parseStrategyText(
       [

@@ -55,6 +55,8 @@ export interface HarnessOptions {
   notifications?: Record<string, unknown>;
   /** The config's `retrain:` section; default the shipped one (off). */
   retrain?: Record<string, unknown>;
+  /** Writes to the store before the daemon starts (what a previous run left, e.g. a learner's state). */
+  seedStore?: (store: Store) => void;
 }
 
 export async function startDaemonHarness(options: HarnessOptions = {}): Promise<DaemonHarness> {
@@ -62,6 +64,7 @@ export async function startDaemonHarness(options: HarnessOptions = {}): Promise<
   sandbox.control.setBalance(options.balanceCents ?? 1_000_000);
   const dir = mkdtempSync(join(tmpdir(), 'lendbot-daemon-'));
   const store = openStore(join(dir, 'lendbot.db'));
+  options.seedStore?.(store);
   const port = await freePort();
   const config = daemonConfigSchema.parse({
     db: join(dir, 'lendbot.db'),

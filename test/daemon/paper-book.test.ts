@@ -45,8 +45,16 @@ describe('paper book of a dry run against the sandbox', () => {
     const listedPaper = h.store.paper.get(h.store.offers.getByRequest(listed.id)!.id)!;
     expect(takenPaper.request).toBe('gone');
     expect(listedPaper.request).toBe('listed');
-    const summary = h.store.paper.summary();
-    expect(summary).toMatchObject({ basis: 'modelled', offers: 2, notModelled: 0, requests: { listed: 1, gone: 1, not_scanned: 0 } });
+    const summary = h.store.paper.summary({ expiryMs: 72 * HOUR });
+    // The request another lender's offer took left the list while ours was out; the other's fate
+    // waits for the end of our offer's life.
+    expect(summary).toMatchObject({
+      basis: 'modelled',
+      offers: 2,
+      notModelled: 0,
+      requests: { listed: 1, gone: 1, not_scanned: 0 },
+      fates: { taken: 1, untaken: 0 },
+    });
     // The sum of the offers' expected profits (each rounded to the cent: within a cent per offer).
     const byOffer = h.store.paper.recent(10).reduce((sum, offer) => sum + (offer.expectedProfitCents ?? 0), 0);
     expect(Math.abs(summary.expectedProfitCents - byOffer)).toBeLessThanOrEqual(1);
@@ -55,20 +63,26 @@ describe('paper book of a dry run against the sandbox', () => {
 
     // The operator API: in the overview's status and on its own route, labelled modelled.
     const base = h.daemon.operatorUrl()!;
-    const overview = (await (await fetch(new URL('/api/overview', base))).json()) as { status: { paperBook: unknown } };
-    expect(overview.status.paperBook).toEqual(summary);
+    const overview = (await (await fetch(new URL('/api/overview', base))).json()) as { status: { paperBook: { summary: unknown } } };
+    expect(overview.status.paperBook.summary).toEqual(summary);
     const paper = (await (await fetch(new URL('/api/paper', base))).json()) as Record<string, unknown> & {
       book: Record<string, unknown>;
       offers: Array<Record<string, unknown>>;
     };
     expect(paper.basis).toBe('modelled');
-    expect(paper.note).toMatch(/^modelled: nothing was sent/);
+    expect(paper.note).toMatch(/^nothing was sent: acceptance from what the market did/);
     expect(paper.book).toMatchObject({
       basis: 'modelled',
       offers: 2,
       modelled_expected_profit_cents: summary.expectedProfitCents,
       modelled_interval_95_cents: { low: summary.interval95.lowCents, high: summary.interval95.highCents },
       requests: { listed: 1, gone: 1, not_scanned: 0 },
+      // One fate, one taken: the market allows up to all of them, so the curve stands, said so.
+      acceptance: {
+        source: 'paper_fates',
+        label: 'acceptance: assumed curve, within the at most 100.0 % the fates of 1 paper offer allow',
+      },
+      lifetime_profit_cents: summary.expectedProfitCents,
     });
     expect(paper.offers.map((offer) => [offer.loan_request_id, offer.request])).toEqual([
       [listed.id, 'listed'],
@@ -84,8 +98,10 @@ describe('paper book of a dry run against the sandbox', () => {
     const status = JSON.parse(json.stdout) as { paper_book: Record<string, unknown> };
     expect(status.paper_book).toEqual(paper.book);
     const text = await runCli(['status', '--db', db]);
-    expect(text.stdout).toMatch(/^paper book +2 paper offers \(1 still listed, 1 gone, 0 not scanned since\)$/m);
-    expect(text.stdout).toMatch(/^ {2}modelled profit +-?\$?[\d,.]+ expected \(95 % .+ to .+\), .+: MODELLED, nothing was sent$/m);
+    expect(text.stdout).toMatch(/^paper book +2 paper offers \(1 still listed, 1 gone, 0 not scanned since\): nothing was sent$/m);
+    expect(text.stdout).toMatch(/^ {2}lifetime profit +-?[\d,.]+ expected \(95 % .+ to .+\), .+, earned over the loans' terms$/m);
+    // Three hours of paper offers: too short a window to annualise.
+    expect(text.stdout).toMatch(/^ {2}return +none yet on the balance of 10000\.00: no return on capital before 7 days of paper offers$/m);
 
     // lendbot record export: each paper offer apart from `offer`, its modelled figures named so.
     const file = join(h.dir, 'paper.jsonl');

@@ -16,6 +16,10 @@ import { explainRecordedRequest } from '../../src/cli/commands/strategy/explain.
 import { riskLimitsSchema } from '../../src/risk/index.js';
 import { startDaemonHarness, type DaemonHarness, type HarnessOptions } from './daemon-harness.js';
 import type { DecisionReason } from '../../src/domain/decision-reason.js';
+import type { StoredDecision } from '../../src/store/index.js';
+import type { BacktestDecision } from '../../src/backtest/index.js';
+import { CalibrationLearner, MarketLearning, type StoredCalibration } from '../../src/engine/market/index.js';
+import { createCalibrationLearningRepository } from '../../src/store/calibration-learning-repository.js';
 
 const strategy = (name: string): string => fileURLToPath(new URL(`../../strategies/${name}.yaml`, import.meta.url));
 const HOUR_MS = 3_600_000;
@@ -43,6 +47,38 @@ async function dryRunSession(options: Omit<HarnessOptions, 'dryRun'>, requests: 
   await h.daemon.poller.poll();
   await h.daemon.pipeline.idle();
   return h;
+}
+
+/** Risk limits that refuse little: a hundred offers a day and no exposure caps. */
+const ROOMY_RISK = {
+  min_cash_reserve: 100,
+  max_offers_per_day: 100,
+  max_per_borrower: null,
+  max_open_exposure: null,
+  max_amount_per_day: null,
+};
+
+/** The live decisions the replay decided otherwise (action, rate, strategy or reasons), with both sides. */
+function replayMismatches(live: readonly StoredDecision[], replayedDecisions: readonly BacktestDecision[]) {
+  const replayed = new Map(replayedDecisions.map((decision) => [decision.loan_request_id, decision]));
+  return live
+    .map((decision) => {
+      const other = replayed.get(decision.loanRequestId);
+      const same =
+        other !== undefined &&
+        other.action === decision.action &&
+        other.rate === decision.rate &&
+        other.strategy === decision.strategy &&
+        JSON.stringify(other.reasons) === JSON.stringify(decision.reasons);
+      return same
+        ? undefined
+        : {
+            id: decision.loanRequestId,
+            live: [decision.action, decision.rate, decision.strategy, decision.reasons],
+            backtest: other && [other.action, other.rate, other.strategy, other.reasons],
+          };
+    })
+    .filter((mismatch) => mismatch !== undefined);
 }
 
 describe('live and backtest parity', () => {
@@ -87,25 +123,7 @@ describe('live and backtest parity', () => {
       recordDecisions: true,
     });
 
-    const replayed = new Map(result.decisions.map((decision) => [decision.loan_request_id, decision]));
-    const mismatches = live
-      .map((decision) => {
-        const other = replayed.get(decision.loanRequestId);
-        const same =
-          other !== undefined &&
-          other.action === decision.action &&
-          other.rate === decision.rate &&
-          other.strategy === decision.strategy &&
-          JSON.stringify(other.reasons) === JSON.stringify(decision.reasons);
-        return same
-          ? undefined
-          : {
-              id: decision.loanRequestId,
-              live: [decision.action, decision.rate, decision.strategy, decision.reasons],
-              backtest: other && [other.action, other.rate, other.strategy, other.reasons],
-            };
-      })
-      .filter((mismatch) => mismatch !== undefined);
+    const mismatches = replayMismatches(live, result.decisions);
     expect(mismatches).toEqual([]);
 
     // `strategy explain` takes the same step: the same strategy decision, rate and reasons for
@@ -147,6 +165,69 @@ describe('live and backtest parity', () => {
     expect(explained).toEqual([]);
   });
 
+  it(
+    'a learned default level prices the same in a dry run and its replay, both fed the same loans’ fates',
+    { timeout: 120_000 },
+    async () => {
+      // The learner both start from: the example strategy's prior, fed forty funded loans'
+      // instalments and defaults (as a daemon's payment sync or a replay would), refitted.
+      const file = fileURLToPath(new URL('../../strategies/examples/balanced-learned.yaml', import.meta.url));
+      const name = 'balanced-learned';
+      const settings = { levelSd: 1, slopeSd: 0.3, levelMean: 0 };
+      const learner = new CalibrationLearner(settings);
+      for (let i = 0; i < 40; i += 1) learner.funded(`L${i}`, 0.04 + (i % 8) * 0.02, 12);
+      for (let month = 1; month <= 6; month += 1) {
+        for (let i = 0; i < 40; i += 1) {
+          if (i % 5 === 0 && month === 1 + (i % 6)) learner.defaulted(`L${i}`, month);
+          else learner.paid(`L${i}`, month);
+        }
+        learner.refitIfDue(month * 31 * 24 * HOUR_MS);
+      }
+      const seeded = (): StoredCalibration => JSON.parse(JSON.stringify({ state: learner.snapshotState, settings })) as StoredCalibration;
+      expect(learner.version).toBeGreaterThan(0);
+
+      const risk = ROOMY_RISK;
+      const startingBalanceCents = 5_000_000;
+      harness = await dryRunSession(
+        {
+          strategyFiles: [file],
+          balanceCents: startingBalanceCents,
+          risk,
+          seedStore: (store) => {
+            const stored = seeded();
+            createCalibrationLearningRepository(databaseOf(store)).saveLearner(
+              name,
+              { version: stored.state.version, ...stored.state.evidence, state: stored },
+              0,
+            );
+          },
+        },
+        40,
+      );
+      const h = harness;
+      const live = h.store.decisions.list();
+      const offers = live.filter((decision) => decision.action === 'offer');
+      expect(offers.length).toBeGreaterThan(3);
+      const { version, evidence } = learner;
+      const named = `price level uncertain v${version} (${evidence.loans} loans, ${evidence.loanMonths} loan-months)`;
+      expect(offers.every((decision) => decision.reasons.some((reason) => reason.startsWith(named)))).toBe(true);
+      expect(offers.every((decision) => decision.calibration?.version === version)).toBe(true);
+
+      const recording = [...recordingLinesFromStore(h.store, [])];
+      const result = runBacktest(recording, [await loadStrategyFile(file)], {
+        startingBalanceCents,
+        limits: riskLimitsSchema.parse(risk),
+        market: { settle: false },
+        recordDecisions: true,
+        learning: new MarketLearning([], [[name, seeded()]]),
+      });
+      expect(replayMismatches(live, result.decisions)).toEqual([]);
+      // The learned level's probability too, to the bit.
+      const probability = new Map(result.decisions.map((decision) => [decision.loan_request_id, decision.probability]));
+      expect(live.filter((decision) => probability.get(decision.loanRequestId) !== decision.probability)).toEqual([]);
+    },
+  );
+
   it('a learning strategy (pricing.learning) explores and prices the same in a dry run and its replay', { timeout: 120_000 }, async () => {
     // A dry run's offers reach no borrower, so neither side learns a fate: what must agree is the
     // learned response's version and evidence on every decision, and each exploring draw (seeded
@@ -158,13 +239,7 @@ describe('live and backtest parity', () => {
       doc.pricing = { ...doc.pricing, learning: { prior_sd: 1, explore_share: 0.2 } };
       const file = join(dir, 'balanced-learning.yaml');
       writeFileSync(file, stringify(doc));
-      const risk = {
-        min_cash_reserve: 100,
-        max_offers_per_day: 100,
-        max_per_borrower: null,
-        max_open_exposure: null,
-        max_amount_per_day: null,
-      };
+      const risk = ROOMY_RISK;
       const startingBalanceCents = 5_000_000;
       harness = await dryRunSession({ strategyFiles: [file], balanceCents: startingBalanceCents, risk }, 40);
       const h = harness;
@@ -181,24 +256,7 @@ describe('live and backtest parity', () => {
         market: { settle: false },
         recordDecisions: true,
       });
-      const replayed = new Map(result.decisions.map((decision) => [decision.loan_request_id, decision]));
-      const mismatches = live
-        .map((decision) => {
-          const other = replayed.get(decision.loanRequestId);
-          const same =
-            other !== undefined &&
-            other.action === decision.action &&
-            other.rate === decision.rate &&
-            JSON.stringify(other.reasons) === JSON.stringify(decision.reasons);
-          return same
-            ? undefined
-            : {
-                id: decision.loanRequestId,
-                live: [decision.action, decision.rate, decision.reasons],
-                backtest: other && [other.action, other.rate, other.reasons],
-              };
-        })
-        .filter((mismatch) => mismatch !== undefined);
+      const mismatches = replayMismatches(live, result.decisions);
       expect(mismatches).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

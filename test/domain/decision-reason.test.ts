@@ -41,6 +41,7 @@ describe('reasons as values', () => {
       'price_expected_profit',
       'price_required_rate',
       'price_cash_hurdle',
+      'price_level_uncertain',
       'plugin_no_needs',
       'plugin_rate_outside',
       'plugin_bad_action',

@@ -10,6 +10,7 @@ import { compileScore, probabilityOf } from '../../src/engine/compile/compile-sc
 import type { FeatureValue } from '../../src/engine/features/feature-definition.js';
 import { seededRandom } from '../../src/backtest/tune/seeded-random.js';
 import { compileText } from './compile-text.js';
+import { MarketLearning, withLearning } from '../../src/engine/market/index.js';
 
 const LOGISTIC = `
 score:
@@ -53,5 +54,34 @@ describe("a compiled score's probability", () => {
       }
     }
     expect(compared).toBe(6_000);
+  });
+
+  it('is exactly what its lines add up to under a learned calibration with a seed, as its learner moves', () => {
+    const text = `${LOGISTIC.replace('pricing:', '  calibration: { method: learned, seed: { method: platt, a: 0.9, b: -0.2 } }\npricing:')}`;
+    const strategy = compileText(text, 'learned.yaml', 'learned');
+    const source = columnSourceOf(strategy);
+    if (!source?.definition.score) throw new Error('no score');
+    const score = compileScore(source.definition.score, { ...strategy.params }, source.table, source.model, 'learned');
+    const learning = new MarketLearning();
+    const learner = learning.calibration.learnerFor('learned', { levelSd: 1, slopeSd: 0.3, levelMean: 0 });
+    const random = seededRandom(12);
+    for (let round = 0; round < 4; round += 1) {
+      for (let i = 0; i < 10; i += 1) {
+        const key = `${round}-${i}`;
+        learner.funded(key, 0.05 + random() * 0.2, 6);
+        if (random() < 0.4) learner.defaulted(key, 2);
+        else learner.paid(key, 3);
+      }
+      learner.refitIfDue(round * 86_400_000);
+      withLearning(learning, () => {
+        for (let i = 0; i < 200; i += 1) {
+          const values: FeatureValue[] = Array.from({ length: source.table.names.length }, () =>
+            random() < 0.2 ? null : (random() - 0.2) * 10 ** Math.floor(random() * 6),
+          );
+          expect(score.probability(values)).toBe(probabilityOf(score.contributions(values)));
+        }
+      });
+    }
+    expect(learner.version).toBe(4);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The operator listener against a token thief and a careless client (issue 24, item 8): no token
  * from a query string in the log, MCP sessions capped per token with room kept for the operator,
- * wrong tokens throttled per address (429 with Retry-After, a summary line instead of one a
- * guess), and weak tokens refused off loopback. Real HTTP, the SDK's client, a manual real clock.
+ * wrong tokens throttled per client and per token (429 with Retry-After, a summary line instead of
+ * one a guess) without ever locking out a right token (issue 37, item 5), and weak tokens refused
+ * off loopback. Real HTTP, the SDK's client, a manual real clock.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock/clock.js';
@@ -99,57 +100,110 @@ describe('MCP sessions per token', () => {
 });
 
 describe('wrong tokens', () => {
-  it('are throttled per address: 429 with Retry-After after 10 in a minute, one summary line instead of a line each, and in again once the window is over', async () => {
+  const signIn = (base: string, token: string, headers: Record<string, string> = {}) =>
+    fetch(new URL('/api/session', base), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ token }),
+    });
+
+  it('are throttled per client (429 with Retry-After after 10 in a minute) while the right tokens get in at once, and are summarised in the log', async () => {
     h = await startListenerHarness();
     const attempts: number[] = [];
-    for (let i = 0; i < 40; i++) attempts.push((await initialize(h.mcpUrl, `wrong-guess-${i}-aaaaaaaaaaaaaaaa`)).status);
+    for (let i = 0; i < 50; i++) attempts.push((await initialize(h.mcpUrl, `wrong-guess-${i}-aaaaaaaaaaaaaaaa`)).status);
     expect(attempts.slice(0, 10)).toEqual(Array(10).fill(401));
-    expect(attempts.slice(10)).toEqual(Array(30).fill(429));
-    // From this address even the right token waits (its guesses stopped being compared), on every route.
-    const blocked = await initialize(h.mcpUrl, OPERATOR);
-    expect(blocked.status).toBe(429);
-    expect(blocked.retryAfter).toBe('60');
-    const signIn = await fetch(new URL('/api/session', h.base), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token: 'another-guess-bbbbbbbbbbbbbbbbbb' }),
-    });
-    expect(signIn.status).toBe(429);
-    expect((await fetch(new URL('/api/overview', h.base), { headers: { authorization: `Bearer ${OPERATOR}` } })).status).toBe(429);
+    expect(attempts.slice(10)).toEqual(Array(40).fill(429));
+    // From the very same address the right tokens are never throttled: bearer, session, an agent's /mcp.
+    const operator = await initialize(h.mcpUrl, OPERATOR);
+    expect(operator.status).toBe(200);
+    expect((await fetch(new URL('/api/overview', h.base), { headers: { authorization: `Bearer ${OPERATOR}` } })).status).toBe(200);
+    expect((await signIn(h.base, OPERATOR)).status).toBe(204);
+    const agent = await connectAgent(h.mcpUrl, CLAUDE);
+    try {
+      expect((await callTool(agent, 'get_status', {})).isError).not.toBe(true);
+    } finally {
+      await agent.close();
+    }
+    // The guesser stays throttled, at sign-in as on every route.
+    const guess = await initialize(h.mcpUrl, 'wrong-guess-after-aaaaaaaaaaaaaaaa');
+    expect(guess.status).toBe(429);
+    expect(guess.retryAfter).toBe('60');
+    expect(JSON.parse(guess.body)).toEqual({ error: 'too many wrong tokens: retry in 60 s' });
+    expect((await signIn(h.base, 'another-guess-bbbbbbbbbbbbbbbbbb')).status).toBe(429);
+    expect(
+      (await fetch(new URL('/api/overview', h.base), { headers: { authorization: 'Bearer guess-cccccccccccccccccccccc' } })).status,
+    ).toBe(429);
     // Without a token nothing is throttled (the dashboard asks who it is before signing in).
     expect((await fetch(new URL('/api/me', h.base))).status).toBe(200);
 
     h.clock.advance(45_000);
-    expect((await initialize(h.mcpUrl, OPERATOR)).retryAfter).toBe('15');
+    expect((await initialize(h.mcpUrl, 'wrong-guess-later-aaaaaaaaaaaaaaaa')).retryAfter).toBe('15');
     // Ten refusals logged one by one, one line saying the address is throttled; the rest counted.
     expect(refusedLines(h.logs)).toHaveLength(9);
     expect(h.logs.filter((line) => String(line.msg).includes('wrong tokens from 127.0.0.1 in 60 s'))).toHaveLength(1);
 
     h.clock.advance(15_000);
-    expect((await initialize(h.mcpUrl, OPERATOR)).status).toBe(200);
+    expect((await initialize(h.mcpUrl, 'wrong-guess-next-aaaaaaaaaaaaaaaa')).status).toBe(401);
     const summary = h.logs.find((line) => String(line.msg).startsWith('operator requests refused:'));
-    // The tenth refusal, past the lines of the window, and the 34 answers 429.
-    expect(summary).toMatchObject({ refused: 1, addresses: 1, throttled: 34 });
-    expect(summary?.msg).toContain('34 answered 429 (too many wrong tokens)');
+    // The tenth refusal, past the lines of the window, and the 44 answers 429.
+    expect(summary).toMatchObject({ refused: 1, addresses: 1, throttled: 44 });
+    expect(summary?.msg).toContain('44 answered 429 (too many wrong tokens)');
   });
 
-  it('from many addresses together lock out every address but loopback, and the summary names the busiest', () => {
+  it('behind a trusted proxy count the forwarded client: a guesser behind it does not throttle the others', async () => {
+    h = await startListenerHarness({ ops: { trusted_proxies: ['127.0.0.1', '::1'] } });
+    const attacker = { 'x-forwarded-for': '203.0.113.9' };
+    const attempts: number[] = [];
+    for (let i = 0; i < 50; i++) attempts.push((await initialize(h.mcpUrl, `proxied-guess-${i}-aaaaaaaaaaaaaaaa`, attacker)).status);
+    expect(attempts.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(attempts.slice(10)).toEqual(Array(40).fill(429));
+    // Another client through the same proxy: a mistyped token is refused (401), not throttled.
+    expect((await initialize(h.mcpUrl, 'a-typo-in-the-token-aaaaaaaaaaaaaa', { 'x-forwarded-for': '198.51.100.7' })).status).toBe(401);
+    expect((await initialize(h.mcpUrl, OPERATOR, { 'x-forwarded-for': '198.51.100.7' })).status).toBe(200);
+    expect((await initialize(h.mcpUrl, OPERATOR, attacker)).status).toBe(200);
+    expect(h.logs.filter((line) => String(line.msg).includes('wrong tokens from 203.0.113.9 in 60 s'))).toHaveLength(1);
+  });
+
+  it('without a trusted proxy believe no forwarding header, and count one token presented from many clients', async () => {
+    h = await startListenerHarness();
+    const attempts: number[] = [];
+    for (let i = 0; i < 12; i++)
+      attempts.push((await initialize(h.mcpUrl, `spoofed-${i}-aaaaaaaaaaaaaaaa`, { 'x-forwarded-for': `203.0.113.${i}` })).status);
+    expect(attempts).toEqual([...Array(10).fill(401), 429, 429]);
+    await h.close();
+
+    h = await startListenerHarness({ ops: { trusted_proxies: ['127.0.0.0/8'] } });
+    const replayed: number[] = [];
+    for (let i = 0; i < 12; i++)
+      replayed.push((await initialize(h.mcpUrl, 'one-leaked-old-token-aaaaaaaaaaaa', { 'x-forwarded-for': `203.0.113.${i}` })).status);
+    expect(replayed).toEqual([...Array(10).fill(401), 429, 429]);
+    expect(h.logs.filter((line) => String(line.msg).includes('one wrong token presented 10 times in 60 s'))).toHaveLength(1);
+  });
+
+  it('refuses a trusted proxy that is not an address or a range', () => {
+    expect(() => daemonConfigSchema.parse({ ops: { trusted_proxies: ['proxy.example'] } })).toThrow(
+      'an IP address or a CIDR range, e.g. 127.0.0.1 or 10.0.0.0/8',
+    );
+  });
+
+  it('from many addresses together lock out every wrong token but loopback, and the summary names the busiest', () => {
     const { log, lines } = captureLog();
     const clock = new ManualClock('2026-03-10T12:00:00Z');
     const throttle = new AuthThrottle(clock, log);
+    const wrong = (address: string, i = 0) => ({ client: address, peer: address, token: `guess-${address}-${i}` });
     for (let i = 0; i < 100; i++) {
       const address = `203.0.113.${i % 50}`;
-      expect(throttle.retryAfterSeconds(address)).toBeUndefined();
-      throttle.failed(address);
+      expect(throttle.retryAfterSeconds(wrong(address, i))).toBeUndefined();
+      throttle.failed(wrong(address, i));
       throttle.refused({ address, method: 'POST', path: '/mcp', why: 'wrong bearer token' });
     }
     // Two guesses each: no address reached its own 10, but 100 together did.
-    expect(throttle.retryAfterSeconds('198.51.100.7')).toBe(60);
-    expect(throttle.retryAfterSeconds('::1')).toBeUndefined();
-    expect(throttle.retryAfterSeconds('127.0.0.1')).toBeUndefined();
+    expect(throttle.retryAfterSeconds(wrong('198.51.100.7'))).toBe(60);
+    expect(throttle.retryAfterSeconds(wrong('::1'))).toBeUndefined();
+    expect(throttle.retryAfterSeconds(wrong('127.0.0.1'))).toBeUndefined();
     expect(lines.filter((line) => String(line.msg).startsWith('operator request refused'))).toHaveLength(10);
     clock.advance(60_000);
-    expect(throttle.retryAfterSeconds('198.51.100.7')).toBeUndefined();
+    expect(throttle.retryAfterSeconds(wrong('198.51.100.7'))).toBeUndefined();
     const summary = lines.find((line) => String(line.msg).startsWith('operator requests refused:'));
     expect(summary).toMatchObject({
       refused: 90,

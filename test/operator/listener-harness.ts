@@ -110,8 +110,13 @@ export const INITIALIZE = JSON.stringify({
 export async function initialize(
   url: URL,
   token: string | undefined,
+  extraHeaders: Record<string, string> = {},
 ): Promise<{ status: number; sessionId: string | null; body: string; retryAfter: string | null }> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    ...extraHeaders,
+  };
   if (token !== undefined) headers.authorization = `Bearer ${token}`;
   const response = await fetch(url, { method: 'POST', headers, body: INITIALIZE });
   return {

@@ -57,6 +57,7 @@ describe('operator tokens', () => {
       open_on_loopback: true,
       mcp_sessions_per_token: 8,
       reports_dir: 'reports',
+      trusted_proxies: [],
     });
     expect(applyEnv(defaults, { LENDBOT_OPS_PORT: '9091' }).ops.port).toBe(9091);
     expect(() => applyEnv(defaults, { LENDBOT_OPS_PORT: 'x' })).toThrow(

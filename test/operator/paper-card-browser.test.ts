@@ -1,7 +1,9 @@
 /**
  * The dashboard's paper book card in a real browser (Debian's chromium through playwright-core)
- * against a dry-run daemon on the sandbox: the card says "modelled" and shows the book's expected
- * profit and 95 % interval as the overview answers them, and which requests are gone. Skipped,
+ * against a dry-run daemon on the sandbox: the card says nothing was sent, names where its
+ * acceptance comes from, and shows the book's lifetime profit and 95 % interval as the overview
+ * answers them, and which requests are gone. (test/views/paper-book-view.test.ts compares every
+ * figure of the card with the other surfaces.) Skipped,
  * saying why, without chromium (dashboard-browser.test.ts has the LENDBOT_REQUIRE_BROWSER check).
  */
 import type { Browser } from 'playwright-core';
@@ -21,7 +23,7 @@ describe.skipIf(skipReason !== undefined)('the paper book card in chromium', { t
     await harness?.close();
   });
 
-  it('shows the modelled book of a dry run with its interval and the requests gone', async () => {
+  it('shows the book of a dry run with where its acceptance comes from, its interval and the requests gone', async () => {
     harness = await startDaemonHarness({ dryRun: true, sandbox: { arrivalsPerHour: 0 } });
     const h = harness;
     const decide = { decisionDelayMs: 2 * HOUR, svcColor: 1, maxInterestRate: 0.6 };
@@ -42,14 +44,22 @@ describe.skipIf(skipReason !== undefined)('the paper book card in chromium', { t
     const card = page.getByTestId('card-paper-book');
     await expect.poll(() => card.isVisible(), { timeout: UI_WAIT_MS }).toBe(true);
     const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-    expect(await card.locator('h3').textContent()).toBe('Paper book (modelled)');
-    expect(await page.getByTestId('paper-profit').textContent()).toBe(dollars.format(book.expectedProfitCents / 100));
+    expect(await card.locator('h3').textContent()).toBe('Paper book (nothing sent)');
+    expect(await page.getByTestId('paper-profit').textContent()).toBe(dollars.format(book.lifetimeProfitCents / 100));
     expect(await page.getByTestId('paper-interval').textContent()).toBe(
-      `${dollars.format(book.interval95.lowCents / 100)} to ${dollars.format(book.interval95.highCents / 100)}`,
+      `${dollars.format(book.lifetimeProfit95.lowCents / 100)} to ${dollars.format(book.lifetimeProfit95.highCents / 100)}`,
     );
+    // One request taken by another lender, the other's fate still open: the curve, within what one fate allows.
+    expect(await page.getByTestId('paper-acceptance').textContent()).toMatch(
+      /^assumed curve, within the at most 100\.0 % the fates of 1 paper offer allow \([\d.]+ %; an assumption: nothing was sent\)$/,
+    );
+    // Three hours of paper offers: no return on the balance yet.
+    expect(await page.getByTestId('paper-return').textContent()).toBe('None yet on the balance of $10,000.00');
     const text = (await card.textContent()) ?? '';
     expect(text).toContain('2 (1 still listed, 1 gone, 0 not scanned since)');
-    expect(text).toContain('Modelled: nothing was sent.');
+    expect(await page.getByTestId('paper-words').textContent()).toMatch(
+      /^acceptance [\d.]+ % is the strategy's assumption, not measured: nothing was sent; /,
+    );
     expect(problems).toEqual([]);
   });
 });

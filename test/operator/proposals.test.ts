@@ -173,20 +173,12 @@ describe('approving', () => {
     }
   });
 
-  it("refuses the operator's bearer token for what that token proposed at /mcp, and rejecting places nothing", async () => {
+  it("lets the operator's session reject what the operator token proposed (rejecting places nothing), never approve it", async () => {
     const operatorAgent = await connectAgent(h.mcpUrl, OPERATOR_TOKEN);
     try {
       const request = h.makeRequest();
       const proposed = await callTool(operatorAgent, 'place_offer', { loan_request_id: request.id, rate: 0.2 });
-      expect(proposed.data).toMatchObject({
-        status: 'proposal_pending',
-        why: 'token "operator" has no allowance, so every offer it asks for waits for a person',
-      });
       const id = proposed.data.proposal_id as number;
-      const sameToken = await approve(id, bearer(OPERATOR_TOKEN));
-      expect(sameToken.status).toBe(403);
-      expect(((await sameToken.json()) as { error: string }).error).toContain('that bearer token cannot approve it too');
-
       const session = await h.signIn(OPERATOR_TOKEN);
       const rejected = await postJson(h, `/api/proposals/${id}/reject`, { cookie: session }, { reason: 'not this one' });
       expect(rejected.status).toBe(200);
@@ -195,7 +187,7 @@ describe('approving', () => {
         note: 'not this one',
         decidedBy: 'dashboard:operator',
       });
-      expect((await approve(id, { cookie: session })).status).toBe(409);
+      expect((await approve(id, { cookie: session })).status).toBe(403);
       expect(h.offersAt(request.id)).toHaveLength(0);
       expect(await callTool(operatorAgent, 'get_proposal', { proposal_id: id })).toMatchObject({
         data: { status: 'rejected', state: 'rejected by dashboard:operator at 2026-03-10T09:00:00.000Z: not this one' },

@@ -177,6 +177,42 @@ describe('the digest notification', () => {
     }
   });
 
+  it('sends each day exactly once, in order, across failed deliveries and restarts, at most 7 after a long downtime', async () => {
+    const receiver = await startNotificationReceiver();
+    const sent = () => receiver.received.map((body) => String(body.data.from).slice(0, 10));
+    try {
+      const clock = new ManualClock(T0);
+      const env = { LENDBOT_NOTIFY_URL: receiver.url };
+      expect(await digestFor(clock, {}, env).check()).toBe(false);
+      // The receiver is down for the next two deliveries, across two day boundaries.
+      receiver.failNext(2);
+      clock.advance(DAY);
+      expect(await digestFor(clock, {}, env).check()).toBe(false);
+      clock.advance(DAY);
+      expect(await digestFor(clock, {}, env).check()).toBe(false);
+      expect(sent()).toEqual([]);
+      // Restarted three days later (a new sender on the same file): every day since, oldest first.
+      clock.advance(3 * DAY);
+      const restarted = digestFor(clock, {}, env);
+      expect(await restarted.check()).toBe(true);
+      expect(await restarted.check()).toBe(false);
+      expect(sent()).toEqual(['2026-03-10', '2026-03-11', '2026-03-12', '2026-03-13', '2026-03-14']);
+      // Ten days down: the last 7 are sent, the first of them saying how many were not.
+      clock.advance(10 * DAY);
+      expect(await digestFor(clock, {}, env).check()).toBe(true);
+      expect(sent().slice(5)).toEqual(['2026-03-18', '2026-03-19', '2026-03-20', '2026-03-21', '2026-03-22', '2026-03-23', '2026-03-24']);
+      expect(receiver.received[5]?.data.earlier_periods_not_sent).toBe(3);
+      expect(receiver.received[6]?.data).not.toHaveProperty('earlier_periods_not_sent');
+      clock.advance(DAY);
+      expect(await digestFor(clock, {}, env).check()).toBe(true);
+      expect(sent()).toHaveLength(13);
+      expect(new Set(sent()).size).toBe(13);
+      expect(store.state.get(NOTIFY_DIGEST_KEY)).toBe('2026-03-26T00:00:00.000Z');
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('says the week in plain words in Slack, Discord and Telegram, which each service accepts', async () => {
     const slack = await started(startSlack());
     const discord = await started(startDiscord());

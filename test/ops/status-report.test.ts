@@ -78,6 +78,8 @@ describe('status report', () => {
         },
         vintages: [],
         alert: null,
+        strategies: [],
+        hazard: [],
       },
       cash_flow: {
         next_month: { month: '2026-04', expected_cents: 0 },

@@ -3,6 +3,9 @@
  * answers the queued updates from `offset` on (and forgets the older ones, as Telegram does), or
  * holds the call up to its `timeout` seconds until one is queued; `sendMessage` records the
  * message (HTML parsed as Telegram parses it, refused when it would not parse). It counts calls in flight, can fail the next calls with 502, and refuses any other token.
+ * `getMe` names the bot (`lendbot_bot`). For attacks (issue 37, item 4) it can replay an update
+ * already answered, answer the next getUpdates with an error quoting the request's path, or
+ * stream a huge answer (counting the bytes it managed to write before the client hung up).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +13,7 @@ import type { TelegramUpdate } from '../../src/ops/telegram-commands/telegram-bo
 import { parseTelegramHtml } from './notification-formats-services.js';
 
 export const BOT_TOKEN = '123456789:AAFixtureTokenFixtureTokenFixture_ab';
+export const BOT_USERNAME = 'lendbot_bot';
 
 export interface BotFixture {
   origin: string;
@@ -22,6 +26,16 @@ export interface BotFixture {
   maxInFlight: number;
   /** The next `count` getUpdates calls answer 502. */
   failNext(count: number): void;
+  /** Queues again an update already delivered (same id, same message): a replay. */
+  replay(updateId: number): void;
+  /** The next getUpdates call answers `status` with this description (the request's path put for `{path}`). */
+  describeNext(status: number, description: string): void;
+  /** The next getUpdates call answers 200 with `bytes` of JSON, streamed without a Content-Length. */
+  streamNext(bytes: number): void;
+  /** Bytes of the streamed answer written before the client hung up (or all of them). */
+  streamed: number;
+  /** The ids of every update queued so far, in order. */
+  updateIds: number[];
   /** Resolves once `count` messages were sent. */
   waitForSent(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -36,12 +50,24 @@ async function bodyOf(request: IncomingMessage): Promise<Record<string, unknown>
 
 export async function startBotFixture(): Promise<BotFixture> {
   let queue: TelegramUpdate[] = [];
+  /** Replayed updates: sent with the next answer whatever its offset (what a replaying proxy does). */
+  let replays: TelegramUpdate[] = [];
+  let calls = 0;
   let nextUpdateId = 500;
   let nextMessageId = 1;
   let inFlight = 0;
   let failing = 0;
+  let described: { status: number; description: string } | undefined;
+  let streaming = 0;
+  const history = new Map<number, TelegramUpdate>();
   const waiting = new Set<() => void>();
-  const fixture = { sent: [] as Array<{ chat_id: string; text: string; html: string | null }>, polls: 0, maxInFlight: 0 };
+  const fixture = {
+    sent: [] as Array<{ chat_id: string; text: string; html: string | null }>,
+    polls: 0,
+    maxInFlight: 0,
+    streamed: 0,
+    updateIds: [] as number[],
+  };
 
   const answer = (response: ServerResponse, status: number, body: unknown): void => {
     response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -53,6 +79,7 @@ export async function startBotFixture(): Promise<BotFixture> {
       const body = await bodyOf(request);
       if (match === null) return answer(response, 404, { ok: false, error_code: 404, description: 'Not Found' });
       if (match[1] !== BOT_TOKEN) return answer(response, 401, { ok: false, error_code: 401, description: 'Unauthorized' });
+      if (match[2] === 'getMe') return answer(response, 200, { ok: true, result: { id: 123456789, is_bot: true, username: BOT_USERNAME } });
       if (match[2] === 'sendMessage') {
         if (typeof body.text !== 'string')
           return answer(response, 400, { ok: false, error_code: 400, description: 'Bad Request: message text is empty' });
@@ -66,6 +93,7 @@ export async function startBotFixture(): Promise<BotFixture> {
       }
       if (match[2] !== 'getUpdates') return answer(response, 404, { ok: false, error_code: 404, description: 'Not Found' });
       fixture.polls += 1;
+      const call = ++calls;
       inFlight += 1;
       fixture.maxInFlight = Math.max(fixture.maxInFlight, inFlight);
       try {
@@ -73,9 +101,19 @@ export async function startBotFixture(): Promise<BotFixture> {
           failing -= 1;
           return answer(response, 502, { ok: false, error_code: 502, description: 'Bad Gateway' });
         }
+        if (described !== undefined) {
+          const { status, description } = described;
+          described = undefined;
+          return answer(response, status, { ok: false, error_code: status, description: description.replace('{path}', request.url ?? '') });
+        }
+        if (streaming > 0) {
+          const total = streaming;
+          streaming = 0;
+          return await stream(response, total);
+        }
         const offset = typeof body.offset === 'number' ? body.offset : 0;
         queue = queue.filter((update) => update.update_id >= offset);
-        if (queue.length === 0) {
+        if (queue.length === 0 && replays.length === 0) {
           const timeoutMs = (typeof body.timeout === 'number' ? body.timeout : 0) * 1000;
           await new Promise<void>((resolve) => {
             const wake = (): void => {
@@ -88,12 +126,31 @@ export async function startBotFixture(): Promise<BotFixture> {
             response.on('close', wake);
           });
         }
-        return answer(response, 200, { ok: true, result: queue.filter((update) => update.update_id >= offset) });
+        // Only the newest call takes the replays: an older one may be a stopped poller's, whose
+        // socket the server has not seen close yet.
+        const newest = call === calls;
+        const result = [...(newest ? replays : []), ...queue.filter((update) => update.update_id >= offset)];
+        if (newest) replays = [];
+        return answer(response, 200, { ok: true, result });
       } finally {
         inFlight -= 1;
       }
     })();
   });
+  /** `total` bytes of one long JSON string, in 64 KiB chunks, until written or the client hangs up. */
+  async function stream(response: ServerResponse, total: number): Promise<void> {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    let closed = false;
+    response.on('close', () => (closed = true));
+    response.write('{"ok":true,"result":[{"update_id":1,"padding":"');
+    while (!closed && fixture.streamed < total) {
+      fixture.streamed += chunk.length;
+      if (!response.write(chunk)) await new Promise((resolve) => response.once('drain', resolve).once('close', resolve));
+    }
+    if (!closed) response.end('"}]}');
+  }
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
@@ -108,9 +165,29 @@ export async function startBotFixture(): Promise<BotFixture> {
     get maxInFlight() {
       return fixture.maxInFlight;
     },
+    get streamed() {
+      return fixture.streamed;
+    },
+    get updateIds() {
+      return fixture.updateIds;
+    },
+    replay(updateId) {
+      const update = history.get(updateId);
+      if (update === undefined) throw new Error(`no update ${updateId} was queued`);
+      replays.push(update);
+      for (const wake of [...waiting]) wake();
+    },
+    describeNext(status, description) {
+      described = { status, description };
+    },
+    streamNext(bytes) {
+      streaming = bytes;
+    },
     say(chatId, text, dateMs = Date.now()) {
-      queue.push({
-        update_id: nextUpdateId++,
+      const updateId = nextUpdateId++;
+      fixture.updateIds.push(updateId);
+      const update: TelegramUpdate = {
+        update_id: updateId,
         message: {
           message_id: nextMessageId++,
           date: Math.floor(dateMs / 1000),
@@ -118,7 +195,9 @@ export async function startBotFixture(): Promise<BotFixture> {
           from: { id: chatId, username: 'lender' },
           text,
         },
-      });
+      };
+      history.set(updateId, update);
+      queue.push(update);
       for (const wake of [...waiting]) wake();
     },
     failNext(count) {

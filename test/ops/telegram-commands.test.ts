@@ -14,14 +14,10 @@ import { ManualClock, systemClock } from '../../src/clock/clock.js';
 import { createDaemon } from '../../src/daemon/daemon.js';
 import { daemonConfigSchema } from '../../src/daemon/daemon-config.js';
 import { freePort } from '../../src/daemon/free-port.js';
-import { approveProposal, rejectProposal } from '../../src/operator/proposals/decide-proposal.js';
-import { storeDigestFigures } from '../../src/ops/digest/digest-figures.js';
 import { notificationsSchema } from '../../src/ops/notifications-config.js';
 import { Protections, protectionSettingsSchema, storedPause } from '../../src/ops/protections/index.js';
-import { buildStatusReport } from '../../src/ops/status-report.js';
 import { TELEGRAM_OFFSET_KEY, type TelegramCommandPoller } from '../../src/ops/telegram-commands/telegram-command-poller.js';
 import { telegramCommandsFromConfig } from '../../src/ops/telegram-commands/telegram-commands-setup.js';
-import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { waitFor } from '../daemon/daemon-harness.js';
@@ -30,11 +26,11 @@ import { clientFor } from '../sandbox/sandbox-fixture.js';
 import { tempStore } from '../store/fixtures.js';
 import { seedStatusData } from './status-fixtures.js';
 import { BOT_TOKEN, startBotFixture, type BotFixture } from './telegram-bot-fixture.js';
+import { COMMANDS_ENV, LENDER, startCommandPoller } from './telegram-commands-harness.js';
 
-const LENDER = 424242;
 const STRANGER = 666;
 const NOW = Date.parse('2026-03-10T12:00:00.000Z');
-const env = { LENDBOT_TELEGRAM_BOT_TOKEN: BOT_TOKEN, LENDBOT_TELEGRAM_CHAT_ID: String(LENDER) };
+const env = COMMANDS_ENV;
 
 let h: ReturnType<typeof tempStore>;
 let store: Store;
@@ -58,37 +54,8 @@ afterEach(async () => {
 });
 
 function start(commands: Record<string, unknown> = {}): TelegramCommandPoller {
-  const section = notificationsSchema.parse({
-    format: 'telegram',
-    telegram_api_url: bot.origin,
-    telegram_commands: { enabled: true, poll_timeout_seconds: 1, ...commands },
-  });
-  const limits = () => DEFAULT_RISK_LIMITS;
-  const protections = new Protections({ store, clock, log: captured.log, settings: () => protectionSettingsSchema.parse({}) });
-  const started = telegramCommandsFromConfig(section, env, {
-    actions: {
-      status: () => buildStatusReport({ store, nowMs: clock.now(), limits: limits(), budgets: [], dryRun: false }),
-      figures: storeDigestFigures({
-        store,
-        limits,
-        dryRun: false,
-        earnings: () => ({ interest: [{ at: '2026-03-01T00:00:00.000Z', cents: 1234 }], losses: [] }),
-      }),
-      nowMs: () => clock.now(),
-      protections,
-      proposals: {
-        approve: (id, by) => approveProposal({ store, clock: systemClock }, id, by),
-        reject: (id, by) => rejectProposal({ store, clock: systemClock }, id, by),
-      },
-    },
-    state: store.state,
-    realClock: systemClock,
-    log: captured.log,
-  });
-  if (started === undefined) throw new Error('expected the commands to be on');
-  started.start();
-  poller = started;
-  return started;
+  poller = startCommandPoller({ store, bot, log: captured.log, clock, commands });
+  return poller;
 }
 
 const lastText = () => bot.sent.at(-1)?.text ?? '';
@@ -194,7 +161,7 @@ describe('Telegram commands', () => {
     expect(bot.sent[1]?.text.endsWith('x…')).toBe(true);
     expect(bot.polls).toBeGreaterThanOrEqual(3);
     expect(bot.maxInFlight).toBe(1);
-    const failures = captured.lines.filter((line) => line.msg === 'Telegram commands: getUpdates failed');
+    const failures = captured.lines.filter((line) => line.msg === 'Telegram commands: the Bot API call failed');
     expect(failures.map((line) => line.retryInMs)).toEqual([1000, 2000]);
     expect(failures[0]?.detail).toBe('getUpdates: HTTP 502 Bad Gateway');
     expect(JSON.stringify(captured.lines)).not.toContain(BOT_TOKEN.split(':')[1]);
@@ -215,7 +182,13 @@ describe('Telegram commands', () => {
       protections: new Protections({ store, clock, log: captured.log, settings: () => protectionSettingsSchema.parse({}) }),
     };
     expect(() =>
-      telegramCommandsFromConfig(section, env, { actions, state: store.state, realClock: systemClock, log: captured.log }),
+      telegramCommandsFromConfig(section, env, {
+        actions,
+        state: store.state,
+        updates: store.telegramUpdates,
+        realClock: systemClock,
+        log: captured.log,
+      }),
     ).toThrow(
       'notifications.telegram_commands.enabled needs notifications.format: telegram (the commands use its bot): see docs/operations.md#telegram-commands',
     );

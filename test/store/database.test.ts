@@ -40,6 +40,8 @@ describe('openDatabase', () => {
     expect(existsSync(path)).toBe(true);
     expect(schemaVersion(db)).toBe(LATEST_VERSION);
     expect(tableNames(db)).toEqual([
+      'calibration_learners',
+      'calibration_loans',
       'decisions',
       'loans',
       'market_decisions',
@@ -56,6 +58,7 @@ describe('openDatabase', () => {
       'shadow_decisions',
       'state',
       'strategy_versions',
+      'telegram_updates',
       'transfers',
       'webhook_inbox',
     ]);

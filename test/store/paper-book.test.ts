@@ -2,10 +2,14 @@
 // from the Bernoulli acceptances and the default probability, the 95 % interval, and the requests'
 // fates from the listing scans.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/index.js';
+import { databaseOf, type Store } from '../../src/store/index.js';
+import { createMarketLearningRepository } from '../../src/store/market-learning-repository.js';
 import { loanRequest, tempStore } from './fixtures.js';
 
 const T0 = Date.parse('2026-03-10T12:00:00.000Z');
+const HOUR = 3_600_000;
+/** The default offer life, risk.offer_expiry_hours 72. */
+const LIFE = { expiryMs: 72 * HOUR };
 
 let cleanup: (() => void) | undefined;
 afterEach(() => {
@@ -67,7 +71,7 @@ describe('paper book', () => {
     // E[X_a] = 6000, Var = 0.5·7.2e8 − 6000² = 3.24e8. E[L_b] = 8000 − 6000 = 2000,
     // E[L_b²] = 0.8·1e8 + 0.2·9e8 = 2.6e8; E[X_b] = 500, Var = 0.25·2.6e8 − 500² = 6.475e7.
     const sd = Math.sqrt(3.24e8 + 6.475e7);
-    const summary = store.paper.summary();
+    const summary = store.paper.summary(LIFE);
     expect(summary).toEqual({
       basis: 'modelled',
       offers: 3,
@@ -78,7 +82,40 @@ describe('paper book', () => {
       sdCents: Math.round(sd),
       interval95: { lowCents: Math.round(6500 - 1.959964 * sd), highCents: Math.round(6500 + 1.959964 * sd) },
       requests: { listed: 0, gone: 0, not_scanned: 3 },
+      fates: { taken: 0, untaken: 0 },
+      // The moments any acceptance share needs: Σ amount, ΣE[L], ΣE[L²], ΣE[L]², and the curve's.
+      moments: {
+        amountCents: 150_000,
+        profit: 14_000,
+        square: 7.2e8 + 2.6e8,
+        profitSquared: 12_000 ** 2 + 2000 ** 2,
+        curveProfit: 6500,
+        curveSquare: 0.5 * 7.2e8 + 0.25 * 2.6e8,
+        curveProfitSquared: 6000 ** 2 + 500 ** 2,
+      },
+      firstAt: '2026-03-10T12:00:00.000Z',
+      learned: { offers: 0, evidence: 0 },
     });
+    // Offer a priced by a learned response that had learned from 12 fates, offer b by one that had
+    // learned nothing yet (evidence 0): one offer's P(accept) is a learned take-up.
+    const learning = createMarketLearningRepository(databaseOf(store));
+    for (const [loanRequestId, evidence] of [
+      [1, 12],
+      [2, 0],
+    ] as const)
+      learning.recordDecision({
+        loanRequestId,
+        strategy: 's',
+        version: 1,
+        evidence,
+        explored: false,
+        action: 'offer',
+        rate: 0.2,
+        predicted: 0.5,
+        observation: null,
+        decidedAtMs: T0,
+      });
+    expect(store.paper.summary(LIFE).learned).toEqual({ offers: 1, evidence: 12 });
     expect(store.paper.get(a)).toMatchObject({
       acceptProbability: 0.5,
       repayProbability: 0.9,
@@ -105,6 +142,14 @@ describe('paper book', () => {
     store.offers.noteListing({ listedIds: new Set([1]), wouldList: () => true }, T0 + 120_000);
     expect(store.paper.get(stays)?.request).toBe('listed');
     expect(store.paper.get(leaves)?.request).toBe('gone');
-    expect(store.paper.summary().requests).toEqual({ listed: 1, gone: 1, not_scanned: 0 });
+    expect(store.paper.summary(LIFE).requests).toEqual({ listed: 1, gone: 1, not_scanned: 0 });
+    // Read against the offers' life: the request that left while the offer was out was taken; the
+    // other is open until a scan lists it after the life's end.
+    expect(store.paper.summary(LIFE).fates).toEqual({ taken: 1, untaken: 0 });
+    store.offers.noteListing({ listedIds: new Set([1]), wouldList: () => true }, T0 + 73 * HOUR);
+    expect(store.paper.summary(LIFE).fates).toEqual({ taken: 1, untaken: 1 });
+    // A request seen listed after the life's end and gone later was not taken while the offer was out.
+    store.offers.noteListing({ listedIds: new Set(), wouldList: () => true }, T0 + 80 * HOUR);
+    expect(store.paper.summary(LIFE)).toMatchObject({ requests: { listed: 0, gone: 2 }, fates: { taken: 1, untaken: 1 } });
   });
 });

@@ -2,8 +2,9 @@
  * Every surface a lender looks at, on one store after a run against the sandbox, says the same:
  * the same offers in the same states, the same offers holding money back, the same balance,
  * reserved and free cash, the same equity (and its parts), the same money expected back next
- * month and over 12 months, and the same idle share, all equal to what the store says
- * (equityNow, buildCashFlowForecast, the idle-cash report). The daemon funds accepted offers
+ * month and over 12 months, the same idle share, and the same predicted against realised default
+ * by strategy and month made with the instalments by month of loan age, all equal to what the
+ * store says (equityNow, buildCashFlowForecast, the idle-cash report, calibrationStatus). The daemon funds accepted offers
  * itself (automate_fund false, reserving): the run leaves two offers funded 40 days ago (one loan
  * repaying on time, one in collection after a missed payment: interest earned and a loss
  * expected), one accepted and not funded yet, two lost long ago, one expired, one just lost
@@ -38,16 +39,20 @@ import { equityNow } from '../../src/ops/equity-now.js';
 import { OFFER_COUNT_WINDOW_MS } from '../../src/ops/offer-states-status.js';
 import { buildCashFlowForecast } from '../../src/ops/forecast-loans.js';
 import { buildIdleCashReport } from '../../src/ops/idle-cash-report.js';
+import { calibrationStatus } from '../../src/ops/calibration.js';
 import {
   countStates,
   fromApi,
+  fromApiCalibration,
   fromApiCashFlow,
   fromApiDecisions,
   fromApiReturns,
   fromConnector,
   fromConnectorCashFlow,
   fromConnectorStatus,
+  fromCalibrationReport,
   fromDashboard,
+  fromDashboardCalibration,
   fromDashboardDecisions,
   fromDashboardMoney,
   fromDecisions,
@@ -124,6 +129,11 @@ function storeTruth(): Figures {
     twelveMonthsCents: forecast.totals.expectedCents,
     idleShare,
     idlePercent: Math.round(idleShare * 100),
+    // Predicted against realised default by strategy and month made, and the instalments by month of age.
+    ...(fromCalibrationReport(calibrationStatus(h.store, nowMs, limits.protections.calibration, undefined)) as Pick<
+      Figures,
+      'vintageLoans' | 'vintagePredicted' | 'vintageRealised' | 'vintageReading' | 'instalments'
+    >),
   };
 }
 
@@ -210,6 +220,10 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     expect(truth.twelveMonthsCents).toBeGreaterThan(truth.nextMonthCents ?? 0);
     expect(truth.idleShare).toBeGreaterThan(0);
     expect(truth.idleShare).toBeLessThan(1);
+    // Both funded loans were made this month by the one strategy; the first instalments: one paid, one missed.
+    expect(Object.entries(truth.vintageLoans ?? {}).filter(([key]) => key.endsWith('/all'))).toEqual([['offer-all-manual/all', 2]]);
+    expect(truth.instalments).toEqual({ 1: '2 0 1' });
+    expect(truth.vintageRealised?.['offer-all-manual/all']).toBe('50.0');
   });
 
   it('shows the same on the operator API, /metrics, Telegram /status, the agent connector and the dashboard', async () => {
@@ -220,6 +234,7 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     expectSameAs(truth, 'operator API decisions', await fromApiDecisions(base, OPERATOR_TOKEN));
     expectSameAs(truth, 'operator API returns', await fromApiReturns(base, OPERATOR_TOKEN));
     expectSameAs(truth, 'operator API cash flow', await fromApiCashFlow(base, OPERATOR_TOKEN));
+    expectSameAs(truth, 'operator API calibration', await fromApiCalibration(base, OPERATOR_TOKEN));
     expectSameAs(truth, '/metrics', await fromMetrics(base, OPERATOR_TOKEN));
 
     // Telegram's /status: the daemon's answer in the chat (its notifications go there too).
@@ -253,6 +268,10 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
       .poll(() => page.locator('[data-testid="decision-row"][data-action="offer"]').count(), { timeout: UI_WAIT_MS })
       .toBe(offers);
     expectSameAs(truth, 'dashboard decisions', await fromDashboardDecisions(page));
+    await expect
+      .poll(() => page.locator('[data-testid="calibration-strategies"] tbody tr').count(), { timeout: UI_WAIT_MS })
+      .toBe(Object.keys(truth.vintageLoans).length);
+    expectSameAs(truth, 'dashboard calibration', await fromDashboardCalibration(page));
   });
 
   it("gives the digest the same interest, idle share and next month's inflow", () => {

@@ -39,9 +39,88 @@ export interface Figures {
   idleShare: number;
   /** The same share in whole percent, as the dashboard and the chat texts show it. */
   idlePercent: number;
+  /** Calibration by "strategy/month made" (and "strategy/all"): loans with a prediction. */
+  vintageLoans: Record<string, number>;
+  /** The same rows' predicted and realised default, in percent with one decimal ("0.7"). */
+  vintagePredicted: Record<string, string>;
+  vintageRealised: Record<string, string>;
+  /** The same rows' reading ("too early", "in line", ...). */
+  vintageReading: Record<string, string>;
+  /** Instalments by month of loan age: "due late missed". */
+  instalments: Record<string, string>;
 }
 
 export type Shown = Partial<Figures>;
+
+/** A share in percent with one decimal, as every calibration figure is compared. */
+export const pct1 = (share: number | null | undefined): string => (typeof share === 'number' ? (share * 100).toFixed(1) : '-');
+
+interface VintageShown {
+  vintage: string;
+  loans: number;
+  predicted: number | null;
+  realised: number | null;
+  reading?: string;
+}
+
+/** Calibration figures from each strategy's rows and the instalment table (every surface's readers end here). */
+export function calibrationFigures(
+  strategies: ReadonlyArray<{ strategy: string; rows: readonly VintageShown[] }>,
+  instalments: ReadonlyArray<{ ageMonth: number; due: number; late: number; missed: number }>,
+  withReading = true,
+): Shown {
+  const loans: Record<string, number> = {};
+  const predicted: Record<string, string> = {};
+  const realised: Record<string, string> = {};
+  const reading: Record<string, string> = {};
+  for (const { strategy, rows } of strategies)
+    for (const row of rows) {
+      const key = `${strategy}/${row.vintage}`;
+      loans[key] = row.loans;
+      predicted[key] = pct1(row.predicted);
+      realised[key] = pct1(row.realised);
+      reading[key] = row.reading ?? '';
+    }
+  const table = Object.fromEntries(instalments.map((row) => [String(row.ageMonth), `${row.due} ${row.late} ${row.missed}`]));
+  return {
+    vintageLoans: loans,
+    vintagePredicted: predicted,
+    vintageRealised: realised,
+    ...(withReading ? { vintageReading: reading } : {}),
+    instalments: table,
+  };
+}
+
+type VintageJson = { vintage: string; loans: number; predicted_default: number | null; realised_default: number | null; reading: string };
+
+/** The snake_case calibration object (status --json's `calibration`, GET /api/calibration). */
+export function fromCalibrationJson(json: {
+  strategies: Array<{ strategy: string; pooled: VintageJson; vintages: VintageJson[] }>;
+  hazard: Array<{ age_month: number; due: number; late: number; missed: number }>;
+}): Shown {
+  const row = (r: VintageJson): VintageShown => ({
+    vintage: r.vintage,
+    loans: r.loans,
+    predicted: r.predicted_default,
+    realised: r.realised_default,
+    reading: r.reading,
+  });
+  return calibrationFigures(
+    json.strategies.map((s) => ({ strategy: s.strategy, rows: [...s.vintages, s.pooled].map(row) })),
+    json.hazard.map((h) => ({ ageMonth: h.age_month, due: h.due, late: h.late, missed: h.missed })),
+  );
+}
+
+/** The status report's calibration block (camelCase: get_status, and the store's truth). */
+export function fromCalibrationReport(calibration: {
+  strategies: ReadonlyArray<{ strategy: string; pooled: VintageShown; vintages: readonly VintageShown[] }>;
+  hazard: ReadonlyArray<{ ageMonth: number; due: number; late: number; missed: number }>;
+}): Shown {
+  return calibrationFigures(
+    calibration.strategies.map((s) => ({ strategy: s.strategy, rows: [...s.vintages, s.pooled] })),
+    calibration.hazard,
+  );
+}
 
 /** Offers by state, states with none left out, in name order (so two counts compare equal). */
 export function countStates(states: Record<number, string>): Record<string, number> {
@@ -148,7 +227,48 @@ export function fromStatusJson(json: Record<string, unknown>): Shown {
     freeCents: json.free_cents as number,
     ...fromEquityJson(json.equity as Record<string, number> | null),
     ...fromCashFlowJson(cashFlow.next_month, cashFlow.twelve_months.expected_cents, cashFlow.idle.share),
+    ...fromCalibrationJson(json.calibration as Parameters<typeof fromCalibrationJson>[0]),
   };
+}
+
+/** GET /api/calibration (the dashboard's calibration panel reads it). */
+export async function fromApiCalibration(base: string, token: string): Promise<Shown> {
+  const response = await fetch(new URL('/api/calibration', base), { headers: { authorization: `Bearer ${token}` } });
+  if (!response.ok) throw new Error(`GET /api/calibration: ${response.status}`);
+  return fromCalibrationJson((await response.json()) as Parameters<typeof fromCalibrationJson>[0]);
+}
+
+/** The dashboard's calibration detail as chromium shows it: the strategy table and the instalments by month of age. */
+export async function fromDashboardCalibration(page: Page): Promise<Shown> {
+  const cells = (testId: string): Promise<string[][]> =>
+    page
+      .getByTestId(testId)
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+  const percentOf = (text: string): number | null => (text === '–' ? null : Number(text.replace(' %', '')) / 100);
+  const strategies = new Map<string, VintageShown[]>();
+  for (const [strategy = '', month = '', loans = '', , predicted = '', , realised = '', , reading = ''] of await cells(
+    'calibration-strategies',
+  )) {
+    const row = {
+      vintage: month === 'All months shown' ? 'all' : month,
+      loans: Number(loans),
+      predicted: percentOf(predicted),
+      realised: percentOf(realised),
+      reading,
+    };
+    strategies.set(strategy, [...(strategies.get(strategy) ?? []), row]);
+  }
+  const instalments = (await cells('calibration-hazard')).map(([age = '', due = '', late = '', missed = '']) => ({
+    ageMonth: Number(age.replace('month ', '')),
+    due: Number(due),
+    late: Number(late),
+    missed: Number(missed),
+  }));
+  return calibrationFigures(
+    [...strategies].map(([strategy, rows]) => ({ strategy, rows })),
+    instalments,
+  );
 }
 
 /** `lendbot decisions --json` lines (the outcome of each offer decision) and each `decisions --id N --json`'s offer. */
@@ -225,7 +345,36 @@ export async function fromMetrics(base: string, token: string): Promise<Shown> {
   };
   const counts: Record<string, number> = {};
   for (const match of text.matchAll(/^lendbot_offers\{state="(\w+)"\} (\d+)$/gm)) counts[match[1] ?? ''] = Number(match[2]);
+  const labelled = (name: string): Array<[string, number]> =>
+    [...text.matchAll(new RegExp(`^${name}\\{strategy="([^"]+)",vintage="([^"]+)"\\} (-?[\\d.e+-]+)$`, 'gm'))].map((m) => [
+      `${m[1]}/${m[2]}`,
+      Number(m[3]),
+    ]);
+  const byAge = (name: string): Record<string, number> =>
+    Object.fromEntries([...text.matchAll(new RegExp(`^${name}\\{age_month="(\\d+)"\\} (\\d+)$`, 'gm'))].map((m) => [m[1], Number(m[2])]));
+  const [due, late, missed] = ['lendbot_instalments_due', 'lendbot_instalments_late', 'lendbot_instalments_missed'].map(byAge);
+  const instalments = Object.keys(due ?? {}).map((age) => ({
+    ageMonth: Number(age),
+    due: due?.[age] ?? Number.NaN,
+    late: late?.[age] ?? Number.NaN,
+    missed: missed?.[age] ?? Number.NaN,
+  }));
+  const strategies = new Map<string, VintageShown[]>();
+  const predicted = Object.fromEntries(labelled('lendbot_vintage_default_predicted'));
+  const realised = Object.fromEntries(labelled('lendbot_vintage_default_realised'));
+  for (const [key, loans] of labelled('lendbot_vintage_loans')) {
+    const [strategy = '', vintage = ''] = key.split('/');
+    strategies.set(strategy, [
+      ...(strategies.get(strategy) ?? []),
+      { vintage, loans, predicted: predicted[key] ?? null, realised: realised[key] ?? null },
+    ]);
+  }
   return {
+    ...calibrationFigures(
+      [...strategies].map(([strategy, rows]) => ({ strategy, rows })),
+      instalments,
+      false,
+    ),
     recentCounts: nonZero(counts),
     balanceCents: gauge('lendbot_balance_cents'),
     reservedCents: gauge('lendbot_reserved_cents'),
@@ -267,6 +416,7 @@ export async function fromConnectorStatus(client: Client): Promise<Shown> {
     freeCents: data.freeCents as number,
     ...fromEquityFigures(data.equity as EquityStatus),
     ...fromCashFlowStatus(data.cashFlow as CashFlowShown),
+    ...fromCalibrationReport(data.calibration as Parameters<typeof fromCalibrationReport>[0]),
   };
 }
 

@@ -11,7 +11,7 @@
  *   says 31/32, "very likely", not "certain"). Follows any rising shape, needs more data.
  */
 import { compileCalibration } from '../../engine/compile/compile-calibration.js';
-import type { CalibrationDefinition } from '../../engine/definition/strategy-schema.js';
+import type { CalibrationDefinition, FittedCalibrationDefinition } from '../../engine/definition/strategy-schema.js';
 import { fitLogistic } from '../train/logistic-fit.js';
 import type { ScoredRequest } from './strategy-probabilities.js';
 
@@ -33,7 +33,7 @@ const logit = (p: number): number => {
 };
 const round4 = (value: number): number => Math.round(value * 10_000) / 10_000;
 
-function fitPlatt(items: readonly ScoredRequest[]): CalibrationDefinition {
+function fitPlatt(items: readonly ScoredRequest[]): FittedCalibrationDefinition {
   const rows = items.map((item) => [1, logit(item.rawProbability)]);
   const fit = fitLogistic(
     rows,
@@ -92,7 +92,7 @@ function mergeSmall(blocks: Block[], min: number): Block[] {
   }
 }
 
-function fitIsotonic(items: readonly ScoredRequest[]): CalibrationDefinition {
+function fitIsotonic(items: readonly ScoredRequest[]): FittedCalibrationDefinition {
   const order = [...items].sort((a, b) => a.rawProbability - b.rawProbability);
   // Requests with the same score are one block from the start (a scorecard gives many ties).
   const ties: Block[] = [];
@@ -123,7 +123,7 @@ function fitIsotonic(items: readonly ScoredRequest[]): CalibrationDefinition {
 }
 
 /** Fits `method` on the score's probabilities (before the strategy's own calibration) and labels of `items`. */
-export function fitCalibration(items: readonly ScoredRequest[], method: CalibrationMethod): CalibrationDefinition {
+export function fitCalibration(items: readonly ScoredRequest[], method: CalibrationMethod): FittedCalibrationDefinition {
   return method === 'platt' ? fitPlatt(items) : fitIsotonic(items);
 }
 

@@ -18,3 +18,4 @@ export {
 export { fitCalibration, calibrator, CalibrationFitError, MIN_BLOCK, type CalibrationMethod } from './fit-calibration.js';
 export { decileRows, findingLines, calibrationWarnings, DECILE_HEADER } from './calibration-rows.js';
 export { withCalibration, calibrationYaml } from './write-calibration.js';
+export { learnedLevelCheck, type LearnedLevelCheck } from './learned-level-check.js';

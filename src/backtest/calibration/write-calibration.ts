@@ -5,10 +5,10 @@
  * finds the places.
  */
 import { isMap, isScalar, parseDocument, type Node, type Pair } from 'yaml';
-import type { CalibrationDefinition } from '../../engine/definition/strategy-schema.js';
+import type { FittedCalibrationDefinition } from '../../engine/definition/strategy-schema.js';
 
 /** The block's lines, keys at `indent` spaces. */
-export function calibrationYaml(calibration: CalibrationDefinition, indent: number): string {
+export function calibrationYaml(calibration: FittedCalibrationDefinition, indent: number): string {
   const pad = ' '.repeat(indent);
   const inner = ' '.repeat(indent + 2);
   const lines = [`${pad}calibration:`, `${inner}method: ${calibration.method}`];
@@ -37,7 +37,7 @@ function keyOf(pair: Pair): string | undefined {
 }
 
 /** The text with `calibration` as its score's calibration; throws RangeError when it cannot be placed. */
-export function withCalibration(text: string, calibration: CalibrationDefinition): string {
+export function withCalibration(text: string, calibration: FittedCalibrationDefinition): string {
   const document = parseDocument(text);
   if (document.errors.length > 0) throw new RangeError(`the strategy file does not parse: ${document.errors[0]?.message ?? ''}`);
   const score: unknown = document.get('score', true);

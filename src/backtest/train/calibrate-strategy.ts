@@ -15,7 +15,7 @@ import { basename } from 'node:path';
 import type { CompiledStrategy } from '../../engine/index.js';
 import { columnSourceOf } from '../../engine/compile/compile-strategy.js';
 import { resolveNumber } from '../../engine/definition/param-values.js';
-import type { CalibrationDefinition } from '../../engine/definition/strategy-schema.js';
+import type { CalibrationDefinition, FittedCalibrationDefinition } from '../../engine/definition/strategy-schema.js';
 import type { PreparedRecording } from '../prepared-recording.js';
 import {
   calibrationStats,
@@ -54,12 +54,12 @@ export interface CalibrateReport {
   /** The strategy's calibration before this fit (replaced by it), if it had one. */
   replaced: CalibrationDefinition | undefined;
   /** Fitted on the fitting parts: what `after` judges. */
-  evaluated: CalibrationDefinition;
+  evaluated: FittedCalibrationDefinition;
   /** Held-out requests: the strategy as it stands, then with `evaluated`. */
   before: CalibrationStats;
   after: CalibrationStats;
   /** Refit on every scored request: what is written. */
-  calibration: CalibrationDefinition;
+  calibration: FittedCalibrationDefinition;
   /** The strategy's min_probability, and the calibrated value that lets the same requests through (null when none does). */
   cut: { minProbability: number; sameRequestsAt: number | null } | undefined;
 }
@@ -85,6 +85,8 @@ function checkClasses(items: readonly ScoredRequest[], what: string): void {
  */
 export function rawCut(current: CalibrationDefinition | undefined, params: Readonly<Record<string, number>>, cut: number): number {
   if (current === undefined) return cut;
+  // A learned calibration prices a cold start at its seed moved by the prior's centre (logit of default + level_mean).
+  if (current.method === 'learned') return rawCut(current.seed, params, logistic(logit(cut) + current.level_mean));
   if (current.method === 'platt') return logistic((logit(cut) - resolveNumber(current.b, params)) / resolveNumber(current.a, params));
   const points = current.points;
   if ((points[0]?.[1] ?? 1) >= cut) return 0;

@@ -95,6 +95,8 @@ export function columnsUnsupported(strategy: CompiledStrategy): string | undefin
   // Each price depends on the fates learned before it: a replay in order, not columns priced once.
   if (definition.pricing.learning?.enabled === true) return 'its prices learn from the fates of its offers (pricing.learning)';
   if (definition.pricing.winners_curse?.enabled === true) return "its prices learn from its funded loans' fates (pricing.winners_curse)";
+  if (definition.score?.calibration?.method === 'learned')
+    return "its default level learns from its funded loans' payments (score.calibration method learned)";
   if (definition.score && findParamReferences({ ...definition.score, min_probability: 0 }).length > 0) return 'its score has params';
   for (const filter of definition.filters) {
     if (findParamReferences({ ...filter, min: undefined, max: undefined }).length > 0)

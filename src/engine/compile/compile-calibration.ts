@@ -6,12 +6,15 @@
  *   platt:    calibrated log-odds = a × log-odds + b
  *   isotonic: p = 1 / (1 + e^-(log-odds)); q = the points' piecewise linear value at p (flat
  *             beyond the first and last point); calibrated log-odds = ln(q / (1 − q))
+ *   learned:  its seed (platt or isotonic, if any), then logit P(default) = a + b · logit(pd_score)
+ *             with [a, b] the strategy's calibration learner's posterior mean (compile-score.ts)
  *
  * Working on log-odds lets the calibration be one more contribution line (its log-odds are the
  * calibrated minus the raw total), so the lines still add up to the probability decided with.
  */
 import { resolveNumber } from '../definition/param-values.js';
 import type { CalibrationDefinition } from '../definition/strategy-schema.js';
+import type { CalibrationSettings } from '../market/calibration-learner.js';
 
 /** The raw total log-odds of repayment to the calibrated total. */
 export type CompiledCalibration = (logOdds: number) => number;
@@ -33,7 +36,29 @@ export function interpolatePoints(points: ReadonlyArray<readonly [number, number
   return last[1];
 }
 
+/**
+ * The learned calibration as a map of the repayment log-odds L under [a, b]: logit(pd_score) = −L,
+ * logit(pd) = a + b·(−L), so the calibrated repayment log-odds are b·L − a.
+ */
+export function learnedMap(mean: readonly number[], logOdds: number): number {
+  return (mean[1] ?? 1) * logOdds - (mean[0] ?? 0);
+}
+
+/** The compiled learned calibration's settings (its prior). */
+export function calibrationSettingsOf(calibration: Extract<CalibrationDefinition, { method: 'learned' }>): CalibrationSettings {
+  return { levelSd: calibration.level_sd, slopeSd: calibration.slope_sd, levelMean: calibration.level_mean };
+}
+
+/**
+ * A fitted map; a learned calibration here is its seed followed by the prior's centre (what it
+ * prices with before any loan is seen; the score applies the learner's posterior instead).
+ */
 export function compileCalibration(calibration: CalibrationDefinition, params: Record<string, number>): CompiledCalibration {
+  if (calibration.method === 'learned') {
+    const seed = calibration.seed === undefined ? (logOdds: number) => logOdds : compileCalibration(calibration.seed, params);
+    const centre = [calibration.level_mean, 1];
+    return (logOdds) => learnedMap(centre, seed(logOdds));
+  }
   if (calibration.method === 'platt') {
     const a = resolveNumber(calibration.a, params);
     const b = resolveNumber(calibration.b, params);

@@ -28,7 +28,9 @@ import {
 } from '../market-response.js';
 import { activeLearning } from '../market/active-learning.js';
 import type { LearningSettings } from '../market/market-learner.js';
-import { optimalRate, type CurvePoint, type PriceCurve } from '../pricing/expected-profit.js';
+import { curvePoint, optimalRate, type CurvePoint, type PriceCurve } from '../pricing/expected-profit.js';
+import { levelUncertaintyOf, robustRate } from '../pricing/level-uncertainty.js';
+import type { LevelEvidence } from './learned-calibration.js';
 import { learnedPrice } from '../pricing/learned-price.js';
 import { shiftedHurdle, type CashHurdleSettings, type CashPosition } from '../pricing/cash-hurdle.js';
 import { curseCurveOf, curseSettingsOf, curseText } from '../pricing/curse-settings.js';
@@ -45,8 +47,11 @@ export type PriceResult =
     }
   | { ok: false; requiredRate?: number; reasons: DecisionReason[] };
 
-/** `cash`: the lender's cash position, for a strategy whose hurdle follows it (`cash_hurdle`); absent, the hurdle as written. */
-export type CompiledPricing = (source: FeatureSource, probability: number, cash?: CashPosition) => PriceResult;
+/**
+ * `cash`: the lender's cash position, for a strategy whose hurdle follows it (`cash_hurdle`); absent, the hurdle as written.
+ * `level`: the learned default level and its uncertainty (score.calibration method learned), for `level_uncertainty`.
+ */
+export type CompiledPricing = (source: FeatureSource, probability: number, cash?: CashPosition, level?: LevelEvidence) => PriceResult;
 
 /** The market response a trained model file may carry (fitted by `lendbot train`). */
 type FittedMarket = PartialMarketResponse;
@@ -180,8 +185,9 @@ export function compilePricing(
   const learning = learningSettings(pricing, params, market);
   const cashHurdle = compileCashHurdle(pricing.cash_hurdle, params);
   const curseSettings = curseSettingsOf(pricing, fitted);
+  const levelUncertainty = mode === 'expected_profit' ? levelUncertaintyOf(pricing.level_uncertainty, params) : undefined;
 
-  const priceAt = (source: FeatureSource, probability: number, hurdle: number): PriceResult => {
+  const priceAt = (source: FeatureSource, probability: number, hurdle: number, level: LevelEvidence | undefined): PriceResult => {
     const maxRate = source.request.max_interest_rate;
     const economics: LoanEconomics = {
       probability,
@@ -254,13 +260,32 @@ export function compilePricing(
       }
       rate = best.rate;
       chosen = best;
+      // While the learned default level is uncertain, the uncertainty moves the rate (level-uncertainty.ts).
+      let levelReason: DecisionReason | undefined;
+      if (levelUncertainty !== undefined && level !== undefined) {
+        const robust = robustRate(levelUncertainty, { level, hurdle, economics, required, greedyRate: best.rate, low, cap });
+        levelReason = robust.reason;
+        if (robust.rate === undefined) {
+          const floor =
+            robust.reason.code === 'price_level_uncertain' && robust.reason.mode === 'cost_plus_floor' ? robust.reason.floor : '';
+          return {
+            ok: false,
+            requiredRate: required,
+            reasons: [robust.reason, { code: 'price_break_even_above_cap', breakEven: floor, cap: capName, rate: formatRatio(cap) }],
+          };
+        }
+        if (robust.rate !== best.rate) {
+          rate = robust.rate;
+          chosen = curvePoint(curve, rate);
+        }
+      }
       const learned = learnedText(curve);
       const curseWords = curseText(curve.curse, economics, rate, maxRate);
       const figures = {
         rate: formatRatio(rate),
-        accept: best.acceptProbability.toFixed(2),
-        profit: usd(best.profitCents),
-        value: usd(best.valueCents),
+        accept: chosen.acceptProbability.toFixed(2),
+        profit: usd(chosen.profitCents),
+        value: usd(chosen.valueCents),
         breakEven: formatRatio(required),
       };
       reasons = [
@@ -271,6 +296,7 @@ export function compilePricing(
           ...(curseWords === '' ? {} : { curse: curseWords }),
         },
       ];
+      if (levelReason !== undefined) reasons.push(levelReason);
     } else {
       if (required > cap)
         return skipped(required, {
@@ -299,12 +325,13 @@ export function compilePricing(
     if (!Number.isNaN(probability)) result.modelled = modelledOutcome(rate, economics, maxRate, market, chosen);
     return result;
   };
-  if (cashHurdle === undefined || mode === 'max_rate') return (source, probability) => priceAt(source, probability, target);
+  if (cashHurdle === undefined || mode === 'max_rate')
+    return (source, probability, _cash, level) => priceAt(source, probability, target, level);
   // The hurdle each request is priced with moves with the cash position; the reason says by how much.
-  return (source, probability, cash) => {
-    if (cash === undefined) return priceAt(source, probability, target);
+  return (source, probability, cash, level) => {
+    if (cash === undefined) return priceAt(source, probability, target, level);
     const shifted = shiftedHurdle(cashHurdle, target, cash, fundLoanAmountOnly ? source.loanAmountCents : source.totalAmountCents);
-    const result = priceAt(source, probability, shifted.targetReturn);
+    const result = priceAt(source, probability, shifted.targetReturn, level);
     result.reasons.push(shifted.reason);
     return result;
   };

@@ -7,7 +7,8 @@
  *   scorecard: ln(base_odds) + (sum of term points) * ln 2 / points_to_double_odds
  *   logistic:  intercept + sum of weight * (clamp(transform(value)) - center)
  *   model:     intercept + sum of its features' terms (src/engine/model/model-encoding.ts)
- *   calibration (optional): the total log-odds mapped (compile-calibration.ts), one more line
+ *   calibration (optional): the total log-odds mapped (compile-calibration.ts), one more line;
+ *     a learned one adds its seed's line (if any), then its own, under the learner's posterior
  *   probability = 1 / (1 + e^-(log-odds))
  */
 import type { Contribution } from '../decision.js';
@@ -16,7 +17,9 @@ import type { NumberOrParam, ScoreDefinition } from '../definition/strategy-sche
 import type { FeatureValue } from '../features/feature-definition.js';
 import type { LoadedModel } from '../model/load-model-file.js';
 import { modelTerms } from '../model/model-terms.js';
-import { compileCalibration, type CompiledCalibration } from './compile-calibration.js';
+import { compileCalibration, learnedMap, type CompiledCalibration } from './compile-calibration.js';
+import { learnedCalibrationOf, type LearnedCalibration } from './learned-calibration.js';
+import { LEARNED_LINE } from '../market/calibration-learners.js';
 import type { FeatureTable } from './feature-table.js';
 
 type Term = (values: readonly FeatureValue[]) => Contribution;
@@ -34,6 +37,8 @@ export interface CompiledScore {
    * request and reads the lines of almost none.
    */
   probability(values: readonly FeatureValue[]): number;
+  /** A learned calibration (`method: learned`): what pricing reads of its level and uncertainty. */
+  learned?: LearnedCalibration;
 }
 
 export function logistic(logOdds: number): number {
@@ -146,13 +151,15 @@ function logisticTerms(score: ScoreDefinition, params: Record<string, number>, t
 
 /**
  * Compiles the score. `model` is the file `score.model` names, loaded by the caller (compiling
- * does no I/O); throws RangeError when the score names a model and none is given.
+ * does no I/O); throws RangeError when the score names a model and none is given. `strategyName`
+ * names a learned calibration's learner among the active ones (without it: the prior).
  */
 export function compileScore(
   score: ScoreDefinition,
   params: Record<string, number>,
   table: FeatureTable,
   model?: LoadedModel,
+  strategyName?: string,
 ): CompiledScore {
   if (score.model !== undefined && model === undefined) {
     throw new RangeError(`score.model "${score.model}" is not loaded: load the strategy with loadStrategyFile, which reads it`);
@@ -163,23 +170,37 @@ export function compileScore(
     ...(model ? modelTerms(model, table).map(fromLine) : []),
   ];
   const logOdds = terms.map((term) => term.logOdds);
-  const calibration = score.calibration ? compileCalibration(score.calibration, params) : undefined;
-  const calibrationName = `calibration.${score.calibration?.method ?? ''}`;
-  return {
+  const written = score.calibration;
+  const learned = learnedCalibrationOf(written, strategyName);
+  // A learned calibration's seed is the fitted map under it (a line of its own), then the learned line.
+  const fitted = written?.method === 'learned' ? written.seed : written;
+  const calibration = fitted ? compileCalibration(fitted, params) : undefined;
+  const calibrationName = `calibration.${fitted?.method ?? ''}`;
+  const compiled: CompiledScore = {
     minProbability: resolveNumber(score.min_probability, params),
     contributions: (values) => {
       const lines = terms.map((term) => term.line(values));
       if (calibration !== undefined) lines.push(calibrationLine(calibrationName, calibration, lines));
+      if (learned !== undefined) lines.push(calibrationLine(LEARNED_LINE, learnedMapNow(learned), lines));
       return lines;
     },
     probability: (values) => {
-      // As probabilityOf: a running total from 0, lines in order, the calibration line last.
+      // As probabilityOf: a running total from 0, lines in order, the calibration lines last.
       let total = 0;
       for (const term of logOdds) total += term(values);
       if (calibration !== undefined) total += adjustment(calibration, total);
+      if (learned !== undefined) total += adjustment(learnedMapNow(learned), total);
       return logistic(total);
     },
   };
+  if (learned !== undefined) compiled.learned = learned;
+  return compiled;
+}
+
+/** The learned calibration as a map, under the posterior it prices with now. */
+function learnedMapNow(learned: LearnedCalibration): CompiledCalibration {
+  const { mean } = learned.posterior();
+  return (logOdds) => learnedMap(mean, logOdds);
 }
 
 /** What the calibration adds to the raw total log-odds. */

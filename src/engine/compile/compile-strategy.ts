@@ -156,11 +156,11 @@ function buildPlan(
     historyFilters: byGroup((filter) => filter.group === 'history'),
     bankingFilters: byGroup((filter) => filter.group === 'banking'),
     providerFilters: byGroup(paid),
-    score: score ? compileScore(score, params, table, model) : undefined,
+    score: score ? compileScore(score, params, table, model, definition.name) : undefined,
     // The market file's (else the model's) fitted response; the strategy's own `pricing.market` overrides it.
     // A learning pricing answers from the learner's current state, so its prices are not remembered.
     pricing: sharedBy(shared.pricings, PRICINGS_KEPT, pricing, params, () =>
-      pricing.learning?.enabled === true || pricing.winners_curse?.enabled === true
+      pricing.learning?.enabled === true || pricing.winners_curse?.enabled === true || pricing.level_uncertainty !== undefined
         ? compilePricing(pricing, params, fitted, definition.name)
         : rememberedPricing(compilePricing(pricing, params, fitted)),
     ),

@@ -154,6 +154,9 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
   if (!plan.score) return offerWithoutScore(plan, source, values);
   const contributions = plan.score.contributions(values);
   const probability = probabilityOf(contributions);
+  // A learned calibration: which one gave the probability, and its uncertainty for pricing.
+  const level = plan.score.learned?.levelOf(contributions);
+  const scored: Partial<Decision> = level === undefined ? { probability } : { probability, calibration: level.used };
   const dataReasons: DecisionReason[] = [];
   const unavailable = enrichment.unavailable?.providers ?? NO_PROVIDERS;
   for (const provider of plan.dataPolicy.providers) {
@@ -164,22 +167,22 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
     } else if (probability >= min && probability <= max) {
       return decisionOf(plan, values, 'needs_data', [providerReason(provider, probability, 'data_provider_needed')], contributions, {
         needs: [providerNeed(provider)],
-        probability,
+        ...scored,
       });
     } else {
       dataReasons.push(providerReason(provider, probability, 'data_provider_not_bought'));
     }
   }
   const providerFailures = failures(plan.providerFilters, values);
-  if (providerFailures) return decisionOf(plan, values, 'skip', [...dataReasons, ...providerFailures], contributions, { probability });
+  if (providerFailures) return decisionOf(plan, values, 'skip', [...dataReasons, ...providerFailures], contributions, scored);
 
   const probabilityText = formatRatio(probability);
   if (probability < plan.score.minProbability) {
     const below: DecisionReason = { code: 'score_below_min', probability: probabilityText, min: ratioText(plan.score.minProbability) };
-    return decisionOf(plan, values, 'skip', [...dataReasons, below], contributions, { probability });
+    return decisionOf(plan, values, 'skip', [...dataReasons, below], contributions, scored);
   }
   const scoreReason: DecisionReason = { code: 'score', probability: probabilityText };
-  const price = plan.pricing(source, probability, enrichment.cash);
+  const price = plan.pricing(source, probability, enrichment.cash, level);
   const reasons = withPriceReasons(dataReasons, scoreReason, price.reasons);
   if (!price.ok)
     return decisionOf(
@@ -188,9 +191,9 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
       'skip',
       reasons,
       contributions,
-      price.requiredRate === undefined ? { probability } : { probability, requiredRate: price.requiredRate },
+      price.requiredRate === undefined ? scored : { ...scored, requiredRate: price.requiredRate },
     );
-  const offer = decisionOf(plan, values, 'offer', reasons, contributions, { probability });
+  const offer = decisionOf(plan, values, 'offer', reasons, contributions, scored);
   offer.rate = price.rate;
   offer.expectedReturn = price.expectedReturn;
   offer.requiredRate = price.requiredRate;

@@ -150,13 +150,17 @@ function score(definition: StrategyDefinition): RuleProblem[] {
 
 /** An isotonic calibration must rise: each point's score probability above the last, its calibrated one not below. */
 function isotonicPoints(definition: StrategyDefinition): RuleProblem[] {
-  const calibration = definition.score?.calibration;
-  if (calibration?.method !== 'isotonic') return [];
+  const written = definition.score?.calibration;
+  // A learned calibration's seed is checked as the calibration it is.
+  const seeded = written?.method === 'learned' ? written.seed : written;
+  const at = written?.method === 'learned' ? ['score', 'calibration', 'seed'] : ['score', 'calibration'];
+  if (seeded?.method !== 'isotonic') return [];
+  const calibration = seeded;
   const problems: RuleProblem[] = [];
   calibration.points.forEach(([p, q], index) => {
     const previous = calibration.points[index - 1];
     if (previous === undefined) return;
-    const path = ['score', 'calibration', 'points', index];
+    const path = [...at, 'points', index];
     if (p <= previous[0]) problems.push({ path: [...path, 0], message: `score probabilities must rise: ${p} follows ${previous[0]}` });
     if (q < previous[1])
       problems.push({ path: [...path, 1], message: `calibrated probabilities must not fall: ${q} follows ${previous[1]}` });
@@ -204,6 +208,23 @@ function winnersCurse(definition: StrategyDefinition): RuleProblem[] {
   ];
 }
 
+/** Level uncertainty prices the learned calibration's uncertainty into an expected-profit price: it needs both. */
+function levelUncertainty(definition: StrategyDefinition): RuleProblem[] {
+  const pricing = definition.pricing;
+  if (pricing?.level_uncertainty === undefined) return [];
+  const problems: RuleProblem[] = [];
+  const path = ['pricing', 'level_uncertainty'];
+  if (pricing.mode !== 'expected_profit')
+    problems.push({ path, message: `level_uncertainty needs mode expected_profit (this pricing is ${pricing.mode}); remove it` });
+  if (definition.score?.calibration?.method !== 'learned')
+    problems.push({
+      path,
+      message:
+        'level_uncertainty prices the uncertainty of a learned default level: set score.calibration to { method: learned }, or remove it',
+    });
+  return problems;
+}
+
 export const STRATEGY_RULES: ReadonlyArray<CrossFieldRule<StrategyDefinition>> = [
   paramReferences,
   paramRanges,
@@ -213,4 +234,5 @@ export const STRATEGY_RULES: ReadonlyArray<CrossFieldRule<StrategyDefinition>> =
   data,
   learning,
   winnersCurse,
+  levelUncertainty,
 ];

@@ -183,9 +183,48 @@ const isotonicSchema = z
   })
   .describe('a rising, piecewise linear map of the probability');
 
-export const calibrationSchema = z
+/** A fitted map a learned calibration may start from. */
+const seedCalibrationSchema = z
   .discriminatedUnion('method', [plattSchema, isotonicSchema], {
     error: 'expected { method: platt, a: 1.1, b: -0.3 } or { method: isotonic, points: [[0.5, 0.6], [0.9, 0.85]] }',
+  })
+  .describe('the fitted map applied first; the learned level and slope correct what it gives');
+
+/** `method: learned` (src/engine/market/calibration-learner.ts; docs/market-model.md, "Learning the default level"). */
+const learnedCalibrationSchema = z
+  .strictObject({
+    method: z.literal('learned'),
+    level_sd: z
+      .number()
+      .gt(0, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: above 0)` })
+      .max(5, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: at most 5)` })
+      .default(1)
+      .describe(
+        'how far the default level may be off before any loan is seen, in log-odds of default (1: the odds of default may be e = 2.7 times higher or lower at one standard deviation)',
+      ),
+    slope_sd: z
+      .number()
+      .gt(0, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: above 0)` })
+      .max(2, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: at most 2)` })
+      .default(0.3)
+      .describe("how far the score's spread between good and bad borrowers may be off (the slope's prior sd around 1)"),
+    level_mean: z
+      .number()
+      .min(-5, { error: (issue) => `${String(issue.input)} is out of bounds (log-odds: from -5 to 5)` })
+      .max(5, { error: (issue) => `${String(issue.input)} is out of bounds (log-odds: from -5 to 5)` })
+      .default(0)
+      .describe("the prior's centre for the level, added to the score's log-odds of default (0: the score's own level)"),
+    seed: seedCalibrationSchema.optional(),
+    description: z.string().optional(),
+  })
+  .describe(
+    "learn the default probability's level and slope from this strategy's own funded loans (payments as early evidence), starting from the score (or `seed`) with the prior's uncertainty",
+  );
+
+export const calibrationSchema = z
+  .discriminatedUnion('method', [plattSchema, isotonicSchema, learnedCalibrationSchema], {
+    error:
+      'expected { method: platt, a: 1.1, b: -0.3 }, { method: isotonic, points: [[0.5, 0.6], [0.9, 0.85]] } or { method: learned, level_sd: 1, slope_sd: 0.3 }',
   })
   .describe(
     "maps the score's repayment probability to a calibrated one before filters and pricing (fit it with lendbot train --calibrate; docs/training.md)",
@@ -318,6 +357,29 @@ const winnersCurseSchema = z
     "expected_profit only: learn from funded loans' fates how much worse the loans won at a rate repay than scored (the winner's curse)",
   );
 
+/** `pricing.level_uncertainty`: robust prices while the learned default level is uncertain (src/engine/pricing/level-uncertainty.ts). */
+const levelUncertaintySchema = z
+  .strictObject({
+    mode: z
+      .enum(['cost_plus_floor', 'blend'])
+      .default('cost_plus_floor')
+      .describe(
+        "cost_plus_floor: the expected-profit rate, never below the break-even at the pessimistic default quantile; blend: cost-plus (plus margin) at cold start, expected profit taking over as the learner's evidence grows",
+      ),
+    quantile: numberOrParamWithin({ what: 'a quantile', min: 0.5, max: 0.999 })
+      .default(0.8)
+      .describe('cost_plus_floor: the quantile of the posterior default probability the floor breaks even at'),
+    margin: numberOrParamWithin({ what: 'a rate margin', min: 0, max: 1 })
+      .default(0.01)
+      .describe('blend: added to the cost-plus rate at the posterior mean default'),
+    evidence_half: numberOrParamWithin({ what: 'loan-months', min: 0, minExclusive: true })
+      .default(600)
+      .describe("blend: loan-months of the strategy's own funded loans at which expected profit has half the weight"),
+  })
+  .describe(
+    'expected_profit with score.calibration method learned only: carry the uncertainty of the learned default level into the price, and say so in the reasons',
+  );
+
 export const pricingSchema = z
   .strictObject({
     mode: z
@@ -344,6 +406,7 @@ export const pricingSchema = z
     market: marketSchema.optional(),
     learning: learningSchema.optional(),
     winners_curse: winnersCurseSchema.optional(),
+    level_uncertainty: levelUncertaintySchema.optional(),
     cash_hurdle: cashHurdleSchema.optional(),
   })
   .describe('the offered rate, within the caps: cost plus a margin, the expected-profit optimum, or the cap itself');
@@ -376,6 +439,9 @@ export type StrategyDefinition = z.infer<typeof strategyFileSchema>;
 export type FilterDefinition = z.infer<typeof filterSchema>;
 export type ScoreDefinition = z.infer<typeof scoreSchema>;
 export type CalibrationDefinition = z.infer<typeof calibrationSchema>;
+/** A fitted calibration (platt or isotonic): what `lendbot train --calibrate` writes, and a learned one's seed. */
+export type FittedCalibrationDefinition = z.infer<typeof seedCalibrationSchema>;
+export type LevelUncertaintyDefinition = z.infer<typeof levelUncertaintySchema>;
 export type PricingDefinition = z.infer<typeof pricingSchema>;
 export type LearningDefinition = z.infer<typeof learningSchema>;
 export type DataDefinition = z.infer<typeof dataSchema>;

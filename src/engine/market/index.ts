@@ -5,7 +5,22 @@ export { learningSummary, TYPICAL_BORROWER, type LearningSummary } from './learn
 export { withLearning, activeLearning } from './active-learning.js';
 export { learnedAcceptCurve, observationAt, type LearnedCurve } from './learned-accept.js';
 export { type LearningObservation, type Posterior } from './logistic-correction.js';
-export { copyLearning, marketUsedText } from './learning-copy.js';
+export { copyLearning, marketUsedText, calibrationUsedText } from './learning-copy.js';
+export {
+  CalibrationLearner,
+  initialCalibrationState,
+  type CalibrationSettings,
+  type CalibrationState,
+  type CalibrationEvidence,
+} from './calibration-learner.js';
+export {
+  CalibrationLearners,
+  calibrationOfferOf,
+  predictedLevel,
+  LEARNED_LINE,
+  type CalibrationUsed,
+  type StoredCalibration,
+} from './calibration-learners.js';
 export { CurseLearners, curseOfferOf, type CurseOffer } from './curse-learners.js';
 export {
   fitCurse,

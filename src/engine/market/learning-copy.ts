@@ -11,7 +11,15 @@ import { MarketLearning } from './market-learning.js';
 export function copyLearning(learning: MarketLearning): MarketLearning {
   return new MarketLearning(
     learning.entries().map(([name, learner]) => [name, { state: learner.snapshotState, settings: learner.settings }] as const),
+    learning.calibration.entries().map(([name, learner]) => [name, { state: learner.snapshotState, settings: learner.settings }] as const),
   );
+}
+
+/** Which learned calibration gave `decision`'s probability, in words; undefined when none did. */
+export function calibrationUsedText(decision: Pick<Decision, 'calibration'>): string | undefined {
+  const used = decision.calibration;
+  if (used === undefined) return undefined;
+  return `calibration learned v${used.version} (${used.loans} loans, ${used.defaults} defaults, ${used.loanMonths} loan-months)`;
 }
 
 /**

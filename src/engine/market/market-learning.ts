@@ -2,7 +2,8 @@
  * The learners of every strategy that learns (`pricing.learning`), by strategy name: one for a
  * daemon (restored from the store at start), one per backtest run (starting from the prior).
  * The decide step makes it the active one while strategies evaluate (active-learning.ts), counts
- * each offer against its learner's exploration budget, and the daemon or backtest feeds fates.
+ * each offer against its learner's exploration budget, and the daemon or backtest feeds fates
+ * (offers' to the take-up learners, funded loans' to the curse and calibration learners).
  */
 import type { Decision } from '../decision.js';
 import type { MarketResponse } from '../market-response.js';
@@ -10,6 +11,7 @@ import { learnedAcceptCurve, observationAt } from './learned-accept.js';
 import type { LearningObservation } from './logistic-correction.js';
 import { MarketLearner, type LearnerState, type LearningSettings } from './market-learner.js';
 import { CurseLearners } from './curse-learners.js';
+import { CalibrationLearners, type StoredCalibration } from './calibration-learners.js';
 
 /** What a decision priced by a learner needs to be learned from later. */
 export interface LearnedOffer {
@@ -31,10 +33,16 @@ export class MarketLearning {
   private readonly learners = new Map<string, MarketLearner>();
   /** The winner's-curse corrections (`pricing.winners_curse`), learned from funded loans' fates. */
   readonly curse = new CurseLearners();
+  /** The learned default levels (`score.calibration: { method: learned }`), learned from funded loans' payments. */
+  readonly calibration: CalibrationLearners;
 
-  /** `restored`: learners stored earlier (a daemon's restart resumes them). */
-  constructor(restored: Iterable<readonly [string, StoredLearnerState]> = []) {
+  /** `restored`, `calibrations`: learners stored earlier (a daemon's restart resumes them). */
+  constructor(
+    restored: Iterable<readonly [string, StoredLearnerState]> = [],
+    calibrations: Iterable<readonly [string, StoredCalibration]> = [],
+  ) {
     for (const [name, { state, settings }] of restored) this.learners.set(name, new MarketLearner(settings, state));
+    this.calibration = new CalibrationLearners(calibrations);
   }
 
   /**

@@ -17,6 +17,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthThrottle } from '../auth-throttle.js';
+import { clientOf, wrongToken } from '../wrong-token.js';
 import type { TokenSet } from '../operator-tokens.js';
 import { readCookie, SESSION_COOKIE } from './cookies.js';
 import type { SessionStore } from './sessions.js';
@@ -67,12 +68,12 @@ export function createOperatorAuth(options: {
     const name = tokens.authenticate(bearer);
     if (name === undefined && !counted.has(request)) {
       counted.add(request);
-      throttle.failed(request.raw.socket.remoteAddress);
+      throttle.failed(wrongToken(request, bearer));
     }
     return name;
   };
   const refuse = (request: FastifyRequest, reply: FastifyReply, why: string): FastifyReply => {
-    throttle.refused({ address: request.raw.socket.remoteAddress, method: request.method, path: pathOf(request), why });
+    throttle.refused({ address: clientOf(request), method: request.method, path: pathOf(request), why });
     return reply
       .code(401)
       .header('www-authenticate', 'Bearer')

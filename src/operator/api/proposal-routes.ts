@@ -5,9 +5,10 @@
  *   caller who may read;
  * - `POST /api/proposals/:id/approve` (body `{}`) and `/reject` (`{ "reason": "..." }`): only the
  *   operator, that is a dashboard session signed in with LENDBOT_OPERATOR_TOKEN or that token as a
- *   bearer. A named token (an agent's) is refused with 403 even through a dashboard session, and
- *   a proposal made with the operator token itself at /mcp cannot be approved with that bearer
- *   token: only from the dashboard or with `lendbot approve`. Approving places the offer at once
+ *   bearer. A named token (an agent's) is refused with 403 even through a dashboard session. A
+ *   token is one identity, bearer or session alike: a proposal it asked for at /mcp cannot be
+ *   approved by it (403), only by another person's way (`lendbot approve`, Telegram's /approve);
+ *   it may reject its own ask, which places nothing. Approving places the offer at once
  *   (the guard asked again), and answers what became of it; approving anything no longer
  *   waiting answers 409 and changes nothing.
  */
@@ -77,11 +78,16 @@ export function registerProposalRoutes(api: OperatorApp, deps: ApiDeps): void {
   const view = (proposal: StoredProposal): ApiProposal => apiProposal(proposal, proposalLink(store.state, proposal.id) ?? null);
   const isOperator = (request: FastifyRequest): boolean => auth.callerOf(request) === OPERATOR_TOKEN_NAME;
 
-  /** Why this caller may not decide this proposal (403), or undefined when it may. */
-  const refusal = (request: FastifyRequest, proposal: StoredProposal): string | undefined => {
-    if (!isOperator(request)) return NEEDS_OPERATOR;
-    if (proposal.tokenName === OPERATOR_TOKEN_NAME && request.headers.authorization !== undefined) {
-      return `proposal ${proposal.id} was asked for with the operator token at /mcp: that bearer token cannot approve it too; approve it on the dashboard or with lendbot approve ${proposal.id}`;
+  /**
+   * Why this caller may not decide this proposal (403), or undefined when it may. The caller is
+   * its token, whether it came as a bearer header or as the session it signed in with: one sign-in
+   * must not give a token a right its bearer header lacks (issue 37, item 8).
+   */
+  const refusal = (request: FastifyRequest, proposal: StoredProposal, action: 'approve' | 'reject'): string | undefined => {
+    const caller = auth.callerOf(request);
+    if (caller !== OPERATOR_TOKEN_NAME) return NEEDS_OPERATOR;
+    if (action === 'approve' && proposal.tokenName === caller) {
+      return `proposal ${proposal.id} was asked for with the operator token at /mcp: that token cannot approve it too, as a bearer or through a session signed in with it; approve it with lendbot approve ${proposal.id} on the daemon's machine or /approve ${proposal.id} in Telegram`;
     }
     return undefined;
   };
@@ -125,9 +131,9 @@ export function registerProposalRoutes(api: OperatorApp, deps: ApiDeps): void {
       if (body === undefined) return reply;
       const proposal = store.proposals.get(params.id);
       if (proposal === undefined) return fail(reply, 404, `there is no proposal ${params.id}`);
-      const refused = refusal(request, proposal);
+      const refused = refusal(request, proposal, action);
       if (refused !== undefined) {
-        log.warn({ proposal: params.id, caller: auth.callerOf(request) ?? null }, `proposal ${action} refused: not the operator`);
+        log.warn({ proposal: params.id, caller: auth.callerOf(request) ?? null }, `proposal ${action} refused: ${refused}`);
         return fail(reply, 403, refused);
       }
       const by = decider(request);

@@ -9,6 +9,7 @@ import type { ApiDeps } from './api-deps.js';
 import { fail, parseOr400 } from './api-deps.js';
 import type { MeAnswer } from './api-types.js';
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from './cookies.js';
+import { clientOf, wrongToken } from '../wrong-token.js';
 import { pathOf } from './operator-auth.js';
 
 const signIn = z.strictObject({ token: z.string().min(1, 'token: the operator token').max(512) });
@@ -27,9 +28,13 @@ export function registerSessionRoutes(api: OperatorApp, deps: ApiDeps): void {
     if (body === undefined) return reply;
     const name = auth.tokens.identify(body.token.trim());
     if (name === undefined) {
-      const address = request.raw.socket.remoteAddress;
-      auth.throttle.failed(address);
-      auth.throttle.refused({ address, method: request.method, path: pathOf(request), why: 'sign-in with a wrong token' });
+      auth.throttle.failed(wrongToken(request, body.token));
+      auth.throttle.refused({
+        address: clientOf(request),
+        method: request.method,
+        path: pathOf(request),
+        why: 'sign-in with a wrong token',
+      });
       return fail(reply, 401, 'wrong token');
     }
     const session = auth.sessions.open(name);

@@ -2,10 +2,11 @@
  * The digest: one notification a day or a week (`notifications.digest`) summing up the last
  * complete period of the run's clock (UTC days; weeks from Monday): net earned, interest, losses,
  * idle cash, next month's expected inflow, offers made and won (digest-figures.ts). The
- * notification check calls `check` on its schedule; the state table keeps the period last told,
- * so a restart neither repeats nor skips one. The first check on a database only takes a
- * baseline. A sandbox clock racing through days between two checks gets one digest of the last
- * complete period, not one per simulated day.
+ * notification check calls `check` on its schedule; the state table keeps the first period not
+ * yet told, so each period is sent once across restarts, downtime and failed deliveries (issue 37,
+ * item 6: 3 of 6 days were once never sent), at most MAX_CATCH_UP at a time. The first check on a
+ * database only takes a baseline. A sandbox clock racing through days between two checks gets
+ * one digest a check, of the last complete period, saying how many it did not send.
  */
 import type { Clock } from '../../clock/clock.js';
 import type { StateRepository } from '../../store/index.js';
@@ -18,7 +19,7 @@ import { DAY_MS } from '../../clock/time-constants.js';
 export const DIGEST_PERIODS = ['off', 'day', 'week'] as const;
 export type DigestEvery = (typeof DIGEST_PERIODS)[number];
 
-/** The start of the last period told (ISO), in the state table. */
+/** The start of the first period not yet told (ISO), in the state table: every one before it was sent or dropped. */
 export const NOTIFY_DIGEST_KEY = 'notify_digest_period';
 
 /** The period holding `ms`: its UTC day, or its week from Monday 00:00 UTC. */
@@ -36,6 +37,8 @@ export interface DigestDeps {
   clock: Clock;
   figures: DigestFiguresProvider;
   notify: (event: NotificationEvent, data: Record<string, unknown>) => Promise<SendResult>;
+  /** Periods sent at most in one check (default MAX_CATCH_UP; 1 on a sped-up clock, where days pass in seconds). */
+  maxCatchUp?: number;
 }
 
 /** The digest's notification data for a period (cents, fractions and ISO times, as every event's). */
@@ -61,20 +64,44 @@ export function digestData(
   };
 }
 
+/** Periods sent at most in one check after downtime or failures; older ones are counted, not sent. */
+export const MAX_CATCH_UP = 7;
+
 export class DigestSender {
   constructor(private readonly deps: DigestDeps) {}
 
-  /** Sends the digest of the period just ended, once; returns whether one was sent. */
+  /**
+   * Sends the digest of every period ended and not yet told, oldest first, each once: the state
+   * moves past a period only once its digest is delivered (or the event is turned off), so a
+   * failed delivery is tried again at the next check and a restart resumes where the last run
+   * stopped. Beyond `maxCatchUp` periods the oldest are dropped and the first digest sent says how
+   * many. Returns whether one was sent.
+   */
   async check(): Promise<boolean> {
     const { every, state, clock } = this.deps;
     const nowMs = clock.now();
     const current = periodHolding(every, nowMs);
-    const currentKey = isoFromMs(current.fromMs);
     const told = state.get(NOTIFY_DIGEST_KEY);
-    if (told === currentKey) return false;
-    state.set(NOTIFY_DIGEST_KEY, currentKey, nowMs);
-    if (told === undefined) return false;
-    const ended = periodHolding(every, current.fromMs - 1);
-    return (await this.deps.notify('digest', digestData(every, ended, this.deps.figures, nowMs))) === 'sent';
+    const toldMs = told === undefined ? Number.NaN : Date.parse(told);
+    if (!Number.isFinite(toldMs) || toldMs > current.fromMs) {
+      // The first check on a database (or a clock set back): a baseline, nothing to tell yet.
+      state.set(NOTIFY_DIGEST_KEY, isoFromMs(current.fromMs), nowMs);
+      return false;
+    }
+    const due: DigestPeriod[] = [];
+    for (let period = periodHolding(every, toldMs); period.toMs <= current.fromMs; period = periodHolding(every, period.toMs)) {
+      due.push(period);
+    }
+    const limit = this.deps.maxCatchUp ?? MAX_CATCH_UP;
+    const dropped = Math.max(0, due.length - limit);
+    let sent = false;
+    for (const [index, period] of due.slice(dropped).entries()) {
+      const data = digestData(every, period, this.deps.figures, nowMs);
+      const result = await this.deps.notify('digest', index === 0 && dropped > 0 ? { ...data, earlier_periods_not_sent: dropped } : data);
+      if (result === 'failed') return sent;
+      sent ||= result === 'sent';
+      state.set(NOTIFY_DIGEST_KEY, isoFromMs(period.toMs), nowMs);
+    }
+    return sent;
   }
 }

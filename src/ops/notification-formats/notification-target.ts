@@ -10,6 +10,7 @@ import { ConfigurationError } from '../../domain/index.js';
 import { discordFormat } from './discord.js';
 import { jsonFormat } from './json.js';
 import type { NotificationFormat, NotificationFormatName } from './notification-format.js';
+import { botTokenSecrets, urlSecrets } from './secret-text.js';
 import { slackFormat } from './slack.js';
 import { DEFAULT_TELEGRAM_API_URL, telegramFormat, telegramSendMessageUrl } from './telegram.js';
 
@@ -17,6 +18,8 @@ export interface NotificationTarget {
   /** Holds a secret for every chat service (a webhook token, Telegram's bot token): never log it. */
   url: string;
   format: NotificationFormat;
+  /** What an error text must never show: the URL's secret parts, and Telegram's token (secret-text.ts). */
+  secrets: string[];
 }
 
 export interface TargetSettings {
@@ -77,9 +80,11 @@ export function notificationTarget(settings: TargetSettings, env: Env): Notifica
         parsed.error.issues.map((issue) => issue.message),
       );
     const apiUrl = settings.telegram_api_url ?? DEFAULT_TELEGRAM_API_URL;
+    const url = telegramSendMessageUrl(apiUrl, parsed.data.LENDBOT_TELEGRAM_BOT_TOKEN);
     return {
-      url: telegramSendMessageUrl(apiUrl, parsed.data.LENDBOT_TELEGRAM_BOT_TOKEN),
+      url,
       format: telegramFormat(parsed.data.LENDBOT_TELEGRAM_CHAT_ID),
+      secrets: [...urlSecrets(url), ...botTokenSecrets(parsed.data.LENDBOT_TELEGRAM_BOT_TOKEN)],
     };
   }
   const parsed = webhookEnv.safeParse(env);
@@ -93,5 +98,5 @@ export function notificationTarget(settings: TargetSettings, env: Env): Notifica
     if (format === 'json') return undefined;
     fail(format, [`no webhook URL is set (set LENDBOT_NOTIFY_URL to the ${SERVICE_NAME[format]} webhook's URL)`]);
   }
-  return { url, format: format === 'slack' ? slackFormat : format === 'discord' ? discordFormat : jsonFormat };
+  return { url, format: format === 'slack' ? slackFormat : format === 'discord' ? discordFormat : jsonFormat, secrets: urlSecrets(url) };
 }

@@ -41,11 +41,15 @@ export const COMMANDS_HELP = [
   "/reject ID - reject an agent's proposal",
 ].join('\n');
 
-/** The command and its argument of a message ("/pause@lendbot_bot going away" → pause, "going away"). */
-export function parseCommand(text: string): { name: string; argument: string } | undefined {
-  const match = /^\/([a-z_]+)(?:@\w+)?(?:\s+([\s\S]*))?$/i.exec(text.trim());
+/**
+ * The command of a message, its argument and the bot it names, if any ("/pause@lendbot_bot going
+ * away" → pause, "going away", lendbot_bot). In a group every bot sees a command; one naming
+ * another bot is not for lendbot (the poller ignores it).
+ */
+export function parseCommand(text: string): { name: string; argument: string; bot?: string } | undefined {
+  const match = /^\/([a-z_]+)(?:@(\w+))?(?:\s+([\s\S]*))?$/i.exec(text.trim());
   if (match === null) return undefined;
-  return { name: (match[1] ?? '').toLowerCase(), argument: (match[2] ?? '').trim() };
+  return { name: (match[1] ?? '').toLowerCase(), argument: (match[3] ?? '').trim(), ...(match[2] === undefined ? {} : { bot: match[2] }) };
 }
 
 function profitText(actions: CommandActions): string {

@@ -7,7 +7,7 @@
 import type { Clock } from '../../clock/clock.js';
 import type { Logger } from '../../log/logger.js';
 import { ConfigurationError } from '../../domain/index.js';
-import type { StateRepository } from '../../store/index.js';
+import type { StateRepository, TelegramUpdatesRepository } from '../../store/index.js';
 import { telegramEnvSchema } from '../notification-formats/notification-target.js';
 import { DEFAULT_TELEGRAM_API_URL } from '../notification-formats/telegram.js';
 import type { NotificationsConfig } from '../notifications-config.js';
@@ -19,7 +19,7 @@ import { allowedChats } from './telegram-commands-config.js';
 export function telegramCommandsFromConfig(
   section: NotificationsConfig | undefined,
   env: Record<string, string | undefined>,
-  deps: { actions: CommandActions; state: StateRepository; realClock: Clock; log: Logger },
+  deps: { actions: CommandActions; state: StateRepository; updates: TelegramUpdatesRepository; realClock: Clock; log: Logger },
 ): TelegramCommandPoller | undefined {
   const commands = section?.telegram_commands;
   if (commands === undefined || !commands.enabled) return undefined;
@@ -44,6 +44,7 @@ export function telegramCommandsFromConfig(
     actions: deps.actions,
     allowedChats: chats,
     state: deps.state,
+    updates: deps.updates,
     realClock: deps.realClock,
     log: deps.log,
     pollTimeoutSeconds: commands.poll_timeout_seconds,

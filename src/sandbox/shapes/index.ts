@@ -12,6 +12,7 @@ import { VOLATILITY_SHAPE } from './volatility.js';
 
 export type { BorrowerPopulation, CompetitorBehaviour, MarketShape, RepaymentWeights } from './market-shape.js';
 export type { BorrowerRule } from '../borrower-rules.js';
+export { SCORE_LINKS, shiftedShape, worldShiftLabel, type ScoreLinkName, type WorldShift } from './world-shift.js';
 
 export const MARKET_SHAPES: Readonly<Record<string, MarketShape>> = {
   [CLASSIC_SHAPE.name]: CLASSIC_SHAPE,

@@ -16,6 +16,11 @@ export interface RepaymentWeights {
   intercept: number;
   /** Per credit-score point above 650. */
   creditScore: number;
+  /**
+   * Per credit-score point above 700, on top of `creditScore` (absent: none). A shifted world's
+   * (world-shift.ts) way to bend the score's link: negative enough, top scores repay less.
+   */
+  creditScoreAbove700?: number;
   /** Per unit of credit utilization (0 to 1) above 0.4. */
   creditUtilization: number;
   hardInquiries: number;

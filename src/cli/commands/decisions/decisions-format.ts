@@ -2,7 +2,7 @@
 import { decisionJson } from '../../../domain/decision-json.js';
 import { skipReasonWords } from '../../../log/human-reasons.js';
 import { formatCents, RISK_LEVEL_NAMES } from '../../../domain/index.js';
-import { offerJson, type OfferView, type StoredLoan } from '../../../store/index.js';
+import { offerJson, type DecisionCalibration, type OfferView, type StoredLoan } from '../../../store/index.js';
 import type { DecisionView } from './decision-view.js';
 
 const COLUMNS: ReadonlyArray<readonly [string, number, 'left' | 'right']> = [
@@ -82,6 +82,7 @@ export function fullJson(view: DecisionView): Record<string, unknown> {
     params: decision.params,
     timings: decision.timings,
     previous: decision.previous,
+    ...(decision.calibration === undefined ? {} : { calibration: decision.calibration }),
     offer: view.offer === undefined ? null : offerJson(view.offer),
     loan: view.loan === undefined ? null : loanJson(view.loan),
   };
@@ -113,6 +114,7 @@ export function detailText(view: DecisionView): string {
     ],
     ['action', decision.action === 'offer' ? `offer at ${percent(decision.rate)}` : 'skip'],
     ['probability', decision.probability === null ? '-' : decision.probability.toFixed(4)],
+    ...(decision.calibration === undefined ? [] : [['calibration', calibrationText(decision.calibration)] as const]),
     ['outcome', view.outcome],
     ['guard', decision.guardCode ?? '-'],
     ['placement', decision.placement ?? '-'],
@@ -135,6 +137,11 @@ export function detailText(view: DecisionView): string {
     ...block('params', decision.params),
     ...(decision.previous === null ? [] : block("replaced decision (the strategies')", decision.previous)),
   ].join('\n');
+}
+
+/** Which learned default level gave the probability: its version and the evidence it rested on. */
+function calibrationText(used: DecisionCalibration): string {
+  return `learned v${used.version} (${used.loans} loans, ${used.defaults} defaults, ${used.loanMonths} loan-months); score before it ${(1 - used.scoreDefault).toFixed(4)}`;
 }
 
 function offerText(offer: OfferView): string {

@@ -1,13 +1,30 @@
 /** `lendbot sandbox export`: a recording with known outcomes, from a headless market run. */
 import type { Command } from 'commander';
-import { DEFAULT_PROVIDER_NAMES, DEFAULT_SHAPE_NAME, DEFAULT_START_TIME, exportSandboxRecording } from '../../../sandbox/index.js';
+import {
+  DEFAULT_PROVIDER_NAMES,
+  DEFAULT_SHAPE_NAME,
+  DEFAULT_START_TIME,
+  exportSandboxRecording,
+  type ScoreLinkName,
+} from '../../../sandbox/index.js';
 import type { CliIo } from '../../cli-io.js';
-import { isoTimeText, nonNegativeNumber, shapeName, shapesHelp, wholeNumber } from './options.js';
+import {
+  isoTimeText,
+  nonNegativeNumber,
+  positiveNumber,
+  scoreLinkName,
+  scoreLinksHelp,
+  shapeName,
+  shapesHelp,
+  wholeNumber,
+} from './options.js';
 import { examplesHelp } from '../../examples-help.js';
 
 interface ExportCliOptions {
   seed: number;
   shape: string;
+  defaultScale?: number;
+  scoreLink?: ScoreLinkName;
   requests: number;
   out: string;
   arrivals: number;
@@ -29,6 +46,12 @@ export function registerExport(sandbox: Command, io: CliIo): void {
       shapeName('--shape'),
       DEFAULT_SHAPE_NAME,
     )
+    .option(
+      '--default-scale <x>',
+      "multiply every borrower's odds of default by x (0.4: a safer market, 1.5: a riskier one)",
+      positiveNumber('--default-scale'),
+    )
+    .option('--score-link <name>', 'change how the credit file relates to default (below)', scoreLinkName('--score-link'))
     .option('--requests <n>', 'how many loan requests to write', wholeNumber('--requests', 1, 10_000_000), 1000)
     .option('--arrivals <n>', 'new loan requests per simulated hour', nonNegativeNumber('--arrivals'), 30)
     .option('--start <iso>', 'start of simulated time', isoTimeText('--start'), DEFAULT_START_TIME)
@@ -46,13 +69,22 @@ the last arrival until loans resolve; loans still running then are "current". Th
 shape give the same file. See docs/recording-format.md and docs/sandbox.md.
 
 Market shapes:
-${shapesHelp()}`,
+${shapesHelp()}
+
+Shifted worlds (--default-scale, --score-link: the shape's borrowers and competitors, another
+level or link of default; docs/sandbox.md, "Shifted worlds"). Score links:
+${scoreLinksHelp()}`,
     )
     .addHelpText(
       'after',
       examplesHelp(
         'lendbot sandbox export --out day.jsonl',
         ['lendbot sandbox export --out credit.jsonl --shape credit --requests 5000 --seed 7', 'a bigger market of another shape'],
+        [
+          'lendbot sandbox export --out safer.jsonl --shape shoppers --default-scale 0.4',
+          'the same market with 0.4 times the odds of default',
+        ],
+        ['lendbot sandbox export --out bank.jsonl --score-link bank-led', 'where the bank account says more than the credit score'],
         ['lendbot backtest --data day.jsonl --strategy strategies/balanced.yaml', 'then replay it'],
       ),
     )
@@ -62,6 +94,8 @@ ${shapesHelp()}`,
       const summary = await exportSandboxRecording(options.out, {
         seed: options.seed,
         shape: options.shape,
+        defaultScale: options.defaultScale,
+        scoreLink: options.scoreLink,
         requests: options.requests,
         arrivalsPerHour: options.arrivals,
         startTime: options.start,
@@ -81,7 +115,7 @@ ${shapesHelp()}`,
         .join(', ');
       io.stdout.write(
         `wrote ${summary.lines} loan requests to ${options.out} in ${seconds}s (simulated ${summary.simulatedFrom} to ${summary.simulatedUntil}; ${statuses})\n` +
-          `market shape ${summary.shape}, seed ${options.seed}: ${summary.walkedAway} borrowers walked away from an offer as too expensive\n`,
+          `market shape ${summary.shape}${summary.world === '' ? '' : ` (${summary.world})`}, seed ${options.seed}: ${summary.walkedAway} borrowers walked away from an offer as too expensive\n`,
       );
     });
 }

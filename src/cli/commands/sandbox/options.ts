@@ -1,5 +1,5 @@
 /** Argument parsers shared by the `lendbot sandbox` subcommands. */
-import { MARKET_SHAPES } from '../../../sandbox/index.js';
+import { MARKET_SHAPES, SCORE_LINKS, type ScoreLinkName } from '../../../sandbox/index.js';
 import { UserError } from '../../user-error.js';
 
 /** A whole number within bounds, or a usage error naming the flag. */
@@ -50,6 +50,23 @@ export function shapeName(flag: string): (text: string) => string {
       throw new UserError(`${flag} must be one of ${Object.keys(MARKET_SHAPES).join(', ')} (got "${text}")`, 'USAGE');
     return name;
   };
+}
+
+/** A score link's name (src/sandbox/shapes/world-shift.ts). */
+export function scoreLinkName(flag: string): (text: string) => ScoreLinkName {
+  return (text: string) => {
+    const name = text.trim();
+    if (!Object.hasOwn(SCORE_LINKS, name))
+      throw new UserError(`${flag} must be one of ${Object.keys(SCORE_LINKS).join(', ')} (got "${text}")`, 'USAGE');
+    return name as ScoreLinkName;
+  };
+}
+
+/** `--help` text listing every score link with its one-line description. */
+export function scoreLinksHelp(): string {
+  return Object.entries(SCORE_LINKS)
+    .map(([name, link]) => `  ${name.padEnd(14)} ${link.description}`)
+    .join('\n');
 }
 
 /** `--help` text listing every shape with its one-line description. */

@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import { ConfigFileError } from '../../../config/index.js';
 import { dataSourceWarnings } from '../../../engine/compile/data-source-warnings.js';
 import { loadStrategy } from '../../../engine/load/load-strategy-file.js';
+import { columnSourceOf } from '../../../engine/compile/compile-strategy.js';
+import type { StrategyDefinition } from '../../../engine/definition/strategy-schema.js';
 import { warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import { examplesHelp } from '../../examples-help.js';
@@ -40,6 +42,8 @@ export function registerCheck(strategy: Command, io: CliIo): void {
               `   model ${model.file}: ${model.definition.features.length} features, sha256 ${model.sha256.slice(0, 16)}${heldOut}\n`,
             );
           }
+          const learned = learnedCalibrationLine(columnSourceOf(loaded)?.definition);
+          if (learned !== undefined) io.stdout.write(`   ${learned}\n`);
           // Valid, but probably not what was meant: warned, and the exit code stays 0.
           for (const warning of dataSourceWarnings(loaded)) warn(io, `${file}: ${warning.message}`);
         } catch (error) {
@@ -50,4 +54,19 @@ export function registerCheck(strategy: Command, io: CliIo): void {
       }
       if (failed > 0) throw new UserError(`${failed} of ${files.length} strategy files have problems`);
     });
+}
+
+/** What a learned default level starts from, and how its uncertainty is priced: one line, or undefined. */
+export function learnedCalibrationLine(definition: StrategyDefinition | undefined): string | undefined {
+  const calibration = definition?.score?.calibration;
+  if (calibration?.method !== 'learned') return undefined;
+  const seed = calibration.seed === undefined ? "the score's own level" : `its ${calibration.seed.method} seed`;
+  const robust = definition?.pricing?.level_uncertainty;
+  const pricing =
+    robust === undefined
+      ? 'priced at the posterior mean (no pricing.level_uncertainty)'
+      : robust.mode === 'cost_plus_floor'
+        ? `priced no lower than the break-even at the ${String(robust.quantile)} quantile (cost_plus_floor)`
+        : `priced cost-plus + ${String(robust.margin)}, expected profit taking over by ${String(robust.evidence_half)} loan-months (blend)`;
+  return `default level learned from its own loans: starts at ${seed} moved by ${calibration.level_mean} log-odds, level sd ${calibration.level_sd}, slope sd ${calibration.slope_sd}; ${pricing}`;
 }

@@ -3,8 +3,9 @@ import { type LoanRequest, RISK_LEVEL_NAMES } from '../../../domain/index.js';
 import { formatRatio, type CompiledStrategy, type Contribution, type DecideOutcome } from '../../../engine/index.js';
 import { curvePoint, curveRates, type CurvePoint, type PriceCurve } from '../../../engine/pricing/expected-profit.js';
 import { formatTable } from './text-table.js';
-import { marketUsedText } from '../../../engine/market/index.js';
-import { reasonText } from '../../../domain/decision-reason.js';
+import { calibrationUsedText, marketUsedText } from '../../../engine/market/index.js';
+import { reasonText, type LevelUncertainReason } from '../../../domain/decision-reason.js';
+import { reasonWords } from '../../../log/human-reasons.js';
 
 /** How far from the chosen rate the "why" line looks on each side. */
 const WHY_DISTANCE = 0.02;
@@ -45,8 +46,17 @@ function whyLine(curve: PriceCurve, chosen: CurvePoint): string {
   return `  why: ${parts.join('; ')}`;
 }
 
-/** The expected-profit curve from break-even to the cap, the chosen rate marked. */
-export function formatPriceCurve(curve: PriceCurve, chosenRate: number): string[] {
+/** Why the rate is not expected profit's own: the learned level's uncertainty moved it (pricing.level_uncertainty). */
+function movedLine(curve: PriceCurve, chosenRate: number, level: LevelUncertainReason): string {
+  const ep = Number(level.ep);
+  return `  why: ${reasonWords(level)}, ${pointText(curvePoint(curve, ep))}; offered ${formatRatio(chosenRate)}`;
+}
+
+/**
+ * The expected-profit curve from break-even to the cap, the chosen rate marked. `level`: the
+ * decision's level-uncertainty reason, when the learned level's uncertainty priced it.
+ */
+export function formatPriceCurve(curve: PriceCurve, chosenRate: number, level?: LevelUncertainReason): string[] {
   const rows = curveRates(curve, chosenRate).map((rate) => {
     const point = curvePoint(curve, rate);
     return [
@@ -61,7 +71,9 @@ export function formatPriceCurve(curve: PriceCurve, chosenRate: number): string[
   return [
     `price curve (expected_profit: P(accept) × ${hurdle}; break-even ${formatRatio(curve.breakEvenRate)}, cap ${curve.capName} ${formatRatio(curve.cap)})`,
     formatTable(['rate', 'P(accept)', 'profit USD', 'P × profit USD', ''], rows, '  ').trimEnd(),
-    whyLine(curve, curvePoint(curve, chosenRate)),
+    level !== undefined && Number(level.ep) !== chosenRate
+      ? movedLine(curve, chosenRate, level)
+      : whyLine(curve, curvePoint(curve, chosenRate)),
   ];
 }
 
@@ -94,10 +106,13 @@ export function formatExplanation(strategy: CompiledStrategy, request: LoanReque
     out.push(`  total log-odds ${total.toFixed(4)} -> probability ${formatRatio(decision.probability ?? 1 / (1 + Math.exp(-total)))}`);
   }
   if (decision.priceCurve && decision.rate !== undefined) {
-    out.push('', ...formatPriceCurve(decision.priceCurve, decision.rate));
+    const level = decision.reasons.find((reason): reason is LevelUncertainReason => reason.code === 'price_level_uncertain');
+    out.push('', ...formatPriceCurve(decision.priceCurve, decision.rate, level));
   }
   const market = marketUsedText(decision);
   if (market !== undefined) out.push(`  priced with ${market}`);
+  const calibration = calibrationUsedText(decision);
+  if (calibration !== undefined) out.push(`  probability from the ${calibration}`);
   out.push('');
   if (decision.action === 'offer' && result.action === 'skip') {
     out.push(`decision  SKIP: the strategy offers ${formatRatio(decision.rate ?? 0)}, the guard refuses`);

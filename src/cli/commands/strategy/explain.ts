@@ -14,8 +14,9 @@ import { printJson, warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import { formatExplanation } from './explain-format.js';
 import { existsSync } from 'node:fs';
-import { MarketLearning, marketUsedText } from '../../../engine/market/index.js';
+import { calibrationUsedText, MarketLearning, marketUsedText } from '../../../engine/market/index.js';
 import { storedLearners } from '../../../daemon/market-fates.js';
+import { storedCalibrations } from '../../../daemon/calibration-fates.js';
 import { examplesHelp } from '../../examples-help.js';
 import { reasonText } from '../../../domain/decision-reason.js';
 
@@ -72,7 +73,10 @@ async function learnedMarkets(io: CliIo, db: string | undefined): Promise<Market
     const { restored, unreadable } = storedLearners(store);
     for (const strategy of unreadable)
       warn(io, `the learned market of ${strategy} in ${db} is unreadable; it prices with its configured market`);
-    return new MarketLearning(restored);
+    const calibrations = storedCalibrations(store);
+    for (const strategy of calibrations.unreadable)
+      warn(io, `the learned default level of ${strategy} in ${db} is unreadable; it prices with its prior`);
+    return new MarketLearning(restored, calibrations.restored);
   } finally {
     store.close();
   }
@@ -119,6 +123,7 @@ export function registerExplain(strategy: Command, io: CliIo): void {
       const loaded = strategies.find((strategy) => strategy.name === result.decision.strategy.name) ?? strategies[0]!;
       if (options.json) {
         const market = marketUsedText(result.decision);
+        const calibration = calibrationUsedText(result.decision);
         // The reasons as their machine texts, in the output as in the decisions table.
         const texts = (decision: Decision) => ({ ...decision, reasons: decision.reasons.map(reasonText) });
         printJson(io, {
@@ -128,6 +133,7 @@ export function registerExplain(strategy: Command, io: CliIo): void {
           decision: texts(result.decision),
           needs_passes: result.needsPasses.map(texts),
           ...(market === undefined ? {} : { market }),
+          ...(calibration === undefined ? {} : { calibration }),
         });
         return;
       }

@@ -10,6 +10,8 @@ import { formatTable } from '../strategy/text-table.js';
 
 /** A calibration block in one line. */
 export function calibrationText(calibration: CalibrationDefinition): string {
+  if (calibration.method === 'learned')
+    return `learned (level sd ${calibration.level_sd}, slope sd ${calibration.slope_sd}${calibration.seed === undefined ? '' : `, seed ${calibrationText(calibration.seed)}`})`;
   if (calibration.method === 'platt') return `platt a ${String(calibration.a)}, b ${String(calibration.b)}`;
   return `isotonic, ${calibration.points.length} points (${calibration.points.map(([p, q]) => `${p}->${q}`).join(', ')})`;
 }

@@ -5,6 +5,7 @@
 import { getJson } from './api.js';
 import { byTestId, fill, h } from './dom.js';
 import { count, percent } from './format.js';
+import { drawCalibrationDetail } from './calibration-detail.js';
 
 function share(value) {
   return value === null ? '–' : percent(value);
@@ -41,6 +42,7 @@ export async function refreshCalibration() {
     `Loans made since ${answer.since}; a month is judged on at least ${answer.min_loans} loans.`,
     unpredicted > 0 ? ` ${count(unpredicted)} loans had no prediction (made by hand) and are left out.` : '',
   );
+  drawCalibrationDetail(answer);
   const alert = byTestId('calibration-alert');
   alert.hidden = answer.alert === null;
   if (answer.alert !== null)

@@ -1,0 +1,45 @@
+/**
+ * The strategies a decision bench measures a strategy against (bench/decision-quality.ts,
+ * bench/shipped-defaults.ts): its cost-plus twin, a strategy trained on the first 70 % of the
+ * market, and the oracle with the hurdle that suits the market best.
+ */
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runDraws, type BacktestOptions, type PreparedRecording } from '../src/backtest/index.js';
+import { oracleStrategy } from '../src/backtest/oracle-strategy.js';
+import { featureList, trainingData, trainModel } from '../src/backtest/train/index.js';
+import { loadStrategyFile, type CompiledStrategy } from '../src/engine/index.js';
+import { pricingVariant } from './variants.js';
+
+/** The share of a market that trains; the rest is the held-out period. */
+export const TRAIN_SHARE = 0.7;
+/** The oracle's hurdles (a year, on the money lent) a bench chooses from. */
+export const ORACLE_HURDLES = [0, 0.1, 0.2, 0.3, 0.4];
+
+/** The strategy file with cost-plus pricing (margin 0.01) instead of its own: the same scorecard and filters. */
+export const costPlusTwin = (file: string): CompiledStrategy => pricingVariant(file, 'cost-plus', { mode: 'cost_plus', margin: 0.01 });
+
+/**
+ * strategies/examples/trained.yaml with a model fitted on `recording` only (its first
+ * TRAIN_SHARE), written under `dir` with the model beside it.
+ */
+export async function trainedStrategy(recording: PreparedRecording, dataFile: string, dir: string): Promise<CompiledStrategy> {
+  const report = trainModel(trainingData(recording, featureList(undefined)), { dataFile, l2: 'auto', trainShare: TRAIN_SHARE });
+  mkdirSync(join(dir, 'models'), { recursive: true });
+  mkdirSync(join(dir, 'strategies', 'examples'), { recursive: true });
+  writeFileSync(join(dir, 'models', 'market.json'), JSON.stringify(report.model));
+  const file = join(dir, 'strategies', 'examples', 'trained.yaml');
+  copyFileSync('strategies/examples/trained.yaml', file);
+  return loadStrategyFile(file);
+}
+
+/**
+ * The oracle knows every outcome and reservation rate, so it may as well know which hurdle suits
+ * this market: the one with the best mean return over `draws` on the whole recording.
+ */
+export function bestOracleHurdle(recording: PreparedRecording, options: BacktestOptions, draws: readonly number[]): number {
+  return ORACLE_HURDLES.map((h) => ({
+    h,
+    mean: runDraws(recording, [oracleStrategy(recording, undefined, h)], options, draws).draws.netAnnualizedReturn.mean,
+  })).reduce((a, b) => (b.mean > a.mean ? b : a)).h;
+}

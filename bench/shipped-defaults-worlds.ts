@@ -1,0 +1,82 @@
+/**
+ * The worlds bench/shipped-defaults.ts judges shipped strategies on (issue 35): sandbox shapes at
+ * several default levels and score links (docs/sandbox.md, "Shifted worlds"), each a recording
+ * exported into a temporary folder, and the LendingClub loans (docs/lending-club.md).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadRecording, type PreparedRecording } from '../src/backtest/index.js';
+import { openRecordingWriter } from '../src/recording/index.js';
+import { exportSandboxRecording, worldShiftLabel, type ScoreLinkName, type WorldShift } from '../src/sandbox/index.js';
+import { DAY_MS, HOUR_MS } from '../src/clock/time-constants.js';
+import { LENDING_CLUB_CSV, lendingClubRecording, parseLendingClubCsv } from './lending-club-mapping.js';
+
+export const LENDING_CLUB = 'lending-club';
+
+export interface WorldSpec {
+  /** How the tables name it: "shoppers-1", "shoppers-1 default odds x0.4", "lending-club". */
+  name: string;
+  /** The sandbox shape, or LENDING_CLUB. */
+  kind: string;
+  seed: number;
+  shift: WorldShift;
+}
+
+export interface WorldGrid {
+  /** Sandbox shapes and/or LENDING_CLUB. */
+  worlds: string[];
+  seeds: number[];
+  scales: number[];
+  links: ScoreLinkName[];
+}
+
+/** Every world of the grid: each shape and seed at each default scale, then at each score link (scale 1); LendingClub once. */
+export function worldSpecs(grid: WorldGrid): WorldSpec[] {
+  const specs: WorldSpec[] = [];
+  for (const kind of grid.worlds) {
+    if (kind === LENDING_CLUB) {
+      specs.push({ name: LENDING_CLUB, kind, seed: 0, shift: {} });
+      continue;
+    }
+    for (const seed of grid.seeds) {
+      const shifts: WorldShift[] = [
+        ...grid.scales.map((scale) => (scale === 1 ? {} : { defaultScale: scale })),
+        ...grid.links.map((link) => ({ scoreLink: link })),
+      ];
+      for (const shift of shifts) {
+        const label = worldShiftLabel(shift);
+        specs.push({ name: `${kind}-${seed}${label === '' ? '' : ` ${label}`}`, kind, seed, shift });
+      }
+    }
+  }
+  return specs;
+}
+
+/** Writes the world's recording under `dir` (requests arriving over `days`) and loads it. */
+export async function worldRecording(
+  spec: WorldSpec,
+  dir: string,
+  requests: number,
+  days: number,
+): Promise<{ file: string; recording: PreparedRecording }> {
+  const file = join(dir, `${spec.name.replace(/[^\w.-]+/g, '_')}.jsonl`);
+  if (spec.kind === LENDING_CLUB) {
+    const writer = await openRecordingWriter(file);
+    for (const line of lendingClubRecording(parseLendingClubCsv(readFileSync(LENDING_CLUB_CSV, 'utf8')), { days }))
+      await writer.write(line);
+    await writer.close();
+  } else {
+    await exportSandboxRecording(file, {
+      seed: spec.seed,
+      requests,
+      shape: spec.kind,
+      arrivalsPerHour: requests / ((days * DAY_MS) / HOUR_MS),
+      defaultScale: spec.shift.defaultScale,
+      scoreLink: spec.shift.scoreLink,
+    });
+  }
+  const issues: string[] = [];
+  const recording = await loadRecording(file, {}, (issue) => issues.push(`${issue.line}: ${issue.message}`));
+  if (issues.length > 0) throw new Error(`${file}: ${issues.length} bad lines, first ${issues[0]}`);
+  return { file, recording };
+}

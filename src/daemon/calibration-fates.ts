@@ -1,0 +1,111 @@
+/**
+ * The daemon's side of the learned default level (docs/market-model.md, "Learning the default
+ * level"): the calibration learners, restored from the store at start, and on the learning job's
+ * schedule each funded loan's evidence fed from what the account and payment syncs stored: a
+ * loan funded on a decision a learned calibration priced joins its strategy's learner; each
+ * payment marked paid is an instalment survived; a missed payment, or the loan in the collection
+ * or default list, is its default (at the instalment after the last paid); the completed list
+ * repays it. Then each learner whose evidence changed refits (at most once a day) and is saved
+ * with what was fed in one transaction, so a restart resumes it and feeds nothing twice.
+ */
+import type { CalibrationLearners, CalibrationState, StoredCalibration } from '../engine/market/index.js';
+import type { Logger } from '../log/logger.js';
+import {
+  createCalibrationLearningRepository,
+  type CalibrationLearningRepository,
+  type CalibrationLoanRow,
+} from '../store/calibration-learning-repository.js';
+import { databaseOf, type Store } from '../store/index.js';
+
+function isStoredCalibration(value: unknown): value is StoredCalibration {
+  const state = (value as { state?: Partial<CalibrationState> } | null)?.state;
+  const settings = (value as { settings?: unknown } | null)?.settings;
+  return (
+    Array.isArray(state?.posterior?.mean) &&
+    Array.isArray(state?.running) &&
+    Array.isArray(state?.finished) &&
+    typeof settings === 'object' &&
+    settings !== null
+  );
+}
+
+/** The calibration learners stored in `store` (readable ones), and the strategies whose state is unreadable. */
+export function storedCalibrations(store: Store): { restored: Array<[string, StoredCalibration]>; unreadable: string[] } {
+  const restored: Array<[string, StoredCalibration]> = [];
+  const unreadable: string[] = [];
+  for (const row of createCalibrationLearningRepository(databaseOf(store)).learners()) {
+    if (isStoredCalibration(row.state)) restored.push([row.strategy, row.state]);
+    else unreadable.push(row.strategy);
+  }
+  return { restored, unreadable };
+}
+
+/** The score's default before the learned calibration, from a decision's calibration_json. */
+function scoreDefaultOf(calibration: unknown): number | undefined {
+  const value = (calibration as { scoreDefault?: unknown } | null)?.scoreDefault;
+  return typeof value === 'number' && value > 0 && value < 1 ? value : undefined;
+}
+
+export class CalibrationFeeder {
+  private readonly book: CalibrationLearningRepository;
+
+  constructor(
+    store: Store,
+    private readonly learners: CalibrationLearners,
+    private readonly log: Logger,
+  ) {
+    this.book = createCalibrationLearningRepository(databaseOf(store));
+  }
+
+  /** Feeds what the store learned since the last pass, refits and saves; returns how many loans moved. */
+  feed(nowMs: number): number {
+    let moved = 0;
+    const touched = new Set<string>();
+    this.book.transaction(() => {
+      for (const row of this.book.loansToFeed()) {
+        if (this.feedLoan(row, nowMs)) {
+          moved += 1;
+          touched.add(row.strategy);
+        }
+      }
+      for (const strategy of this.learners.refitDue(nowMs)) touched.add(strategy);
+      for (const strategy of touched) this.save(strategy, nowMs);
+    });
+    if (moved > 0) this.log.info({ loans: moved }, 'default level learned from loan payments');
+    return moved;
+  }
+
+  /** Saves a learner as it is now (the daemon saves after feeding; a test may seed one). */
+  save(strategy: string, atMs: number): void {
+    const learner = this.learners.existing(strategy);
+    if (learner === undefined) return;
+    const stored: StoredCalibration = { state: learner.snapshotState, settings: learner.settings };
+    this.book.saveLearner(strategy, { version: learner.version, ...learner.evidence, state: stored }, atMs);
+  }
+
+  private feedLoan(row: CalibrationLoanRow, nowMs: number): boolean {
+    const learner = this.learners.existing(row.strategy);
+    const scoreDefault = scoreDefaultOf(row.calibration);
+    // A strategy no longer loaded (its learner not made since the start), or a loan without a term: wait.
+    if (learner === undefined || scoreDefault === undefined || row.term === null) return false;
+    const key = String(row.loanRequestId);
+    const term = row.term;
+    if (row.fedPaid === null) learner.funded(key, scoreDefault, term);
+    const paid = Math.min(row.paid, term);
+    const fedPaid = row.fedPaid ?? 0;
+    const defaulted = row.missed > 0 || row.listStatus === 'collection' || row.listStatus === 'default';
+    const completed = !defaulted && row.listStatus === 'completed';
+    if (paid > fedPaid && !completed) learner.paid(key, paid);
+    let final: 'defaulted' | 'completed' | null = null;
+    if (defaulted) {
+      learner.defaulted(key, paid + 1);
+      final = 'defaulted';
+    } else if (completed) {
+      learner.paid(key, term);
+      final = 'completed';
+    }
+    const changed = row.fedPaid === null || paid > fedPaid || final !== null;
+    if (changed) this.book.markFed({ loanId: row.loanId, strategy: row.strategy, paid: final === 'completed' ? term : paid, final }, nowMs);
+    return changed;
+  }
+}

@@ -1,0 +1,68 @@
+/** The verdict lines and the world grid of bench/shipped-defaults.ts. */
+import { describe, expect, it } from 'vitest';
+import type { CalibrationFigure, StrategyFigures, WorldFigures } from '../../bench/shipped-defaults-figures.js';
+import { verdictLine } from '../../bench/shipped-defaults-verdict.js';
+import { worldSpecs } from '../../bench/shipped-defaults-worlds.js';
+
+const calibration = (predicted: number, realised: number): CalibrationFigure => ({
+  n: 1000,
+  predicted,
+  realised,
+  brier: 0.15,
+  constantBrier: 0.16,
+});
+const run = (net: number, funded = 50): { net: number; funded: number } => ({ net, funded });
+
+function strategyFigures(net: number, grades?: Record<string, number>): StrategyFigures {
+  return {
+    strategy: 'balanced',
+    all: run(net),
+    heldOut: run(net),
+    twin: { all: run(net + 0.004), heldOut: run(net + 0.004) },
+    fundedDefault: { defaults: 7, n: 100, rate: 0.07, low: 0.03, high: 0.14 },
+    populationDefault: { defaults: 52, n: 1000, rate: 0.052, low: 0.04, high: 0.07 },
+    idle: 0.5,
+    held: 0.01,
+    calibration: calibration(0.2, 0.19),
+    secondHalf: calibration(0.2, 0.17),
+    learnedLoans: undefined,
+    grades,
+  };
+}
+
+function worldFigures(figure: StrategyFigures): WorldFigures {
+  return {
+    strategies: [figure],
+    naive: { all: run(-0.05), heldOut: run(-0.04) },
+    oracle: { ...run(0.2), hurdle: 0.1 },
+    trained: run(0.04),
+  };
+}
+
+describe('shipped defaults verdict', () => {
+  it('passes a goal only when it holds in every world it applies to, and says in how many', () => {
+    const [shoppersSafe, shoppersRisky, urgent] = worldSpecs({ worlds: ['shoppers', 'urgent'], seeds: [1], scales: [1, 1.5], links: [] });
+    expect([shoppersSafe?.name, shoppersRisky?.name, urgent?.name]).toEqual(['shoppers-1', 'shoppers-1 default odds x1.5', 'urgent-1']);
+    const line = verdictLine('balanced', [
+      { world: shoppersSafe!, figures: worldFigures(strategyFigures(0.06)) },
+      { world: shoppersRisky!, figures: worldFigures(strategyFigures(0.05)) },
+      { world: urgent!, figures: worldFigures(strategyFigures(0.1)) },
+    ]);
+    expect(line).toContain('>= 5.5 % where better borrowers shop: FAIL (2 of 4)');
+    expect(line).toContain('>= twin - 0.5 there: ok (4 of 4)');
+    expect(line).toContain('beats naive: ok (3 of 3)');
+    // Second half: 20 % predicted against 17 % realised, 3 points off, in every world.
+    expect(line).toContain('calibrated within 2 points on the second half: FAIL (0 of 3)');
+    expect(line).toContain('LendingClub funds A-C: n/a');
+  });
+
+  it('on LendingClub asks for loans on each of grades A, B and C, a funded default at most 1.5x the population and a positive net', () => {
+    const [lendingClub] = worldSpecs({ worlds: ['lending-club'], seeds: [1, 2], scales: [1], links: ['bank-led'] });
+    const judged = (grades: Record<string, number>) => [{ world: lendingClub!, figures: worldFigures(strategyFigures(0.03, grades)) }];
+    const funds = verdictLine('balanced', judged({ A: 3, B: 5, C: 1, D: 0, E: 0, F: 0, G: 0 }));
+    expect(funds).toContain('LendingClub funds A-C: ok (1 of 1)');
+    expect(funds).toContain('LendingClub funded default <= 1.5x population: ok (1 of 1)');
+    expect(funds).toContain('LendingClub net > 0: ok (1 of 1)');
+    expect(verdictLine('balanced', judged({ A: 0, B: 5, C: 1, D: 0, E: 0, F: 0, G: 0 }))).toContain('LendingClub funds A-C: FAIL (0 of 1)');
+  });
+});

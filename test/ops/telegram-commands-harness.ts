@@ -1,0 +1,65 @@
+/**
+ * The Telegram command poller as the daemon wires it (telegramCommandsFromConfig), on a real
+ * store, against the fixture Bot API (telegram-bot-fixture.ts), with the actions the daemon
+ * gives it: status, the digest's figures, the protections and proposals' decisions.
+ */
+import type { Clock } from '../../src/clock/clock.js';
+import { systemClock } from '../../src/clock/clock.js';
+import type { Logger } from '../../src/log/logger.js';
+import { approveProposal, rejectProposal } from '../../src/operator/proposals/decide-proposal.js';
+import { storeDigestFigures } from '../../src/ops/digest/digest-figures.js';
+import { notificationsSchema } from '../../src/ops/notifications-config.js';
+import { Protections, protectionSettingsSchema } from '../../src/ops/protections/index.js';
+import { buildStatusReport } from '../../src/ops/status-report.js';
+import type { TelegramCommandPoller } from '../../src/ops/telegram-commands/telegram-command-poller.js';
+import { telegramCommandsFromConfig } from '../../src/ops/telegram-commands/telegram-commands-setup.js';
+import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
+import type { Store } from '../../src/store/index.js';
+import { BOT_TOKEN, type BotFixture } from './telegram-bot-fixture.js';
+
+/** The lender's chat, allowed by LENDBOT_TELEGRAM_CHAT_ID. */
+export const LENDER = 424242;
+export const COMMANDS_ENV = { LENDBOT_TELEGRAM_BOT_TOKEN: BOT_TOKEN, LENDBOT_TELEGRAM_CHAT_ID: String(LENDER) };
+
+/** Starts a poller (telegram_commands `commands` over the defaults, a 1 s long poll). */
+export function startCommandPoller(options: {
+  store: Store;
+  bot: BotFixture;
+  log: Logger;
+  /** The run's clock (the status report's, the pause's). */
+  clock: Clock;
+  commands?: Record<string, unknown>;
+}): TelegramCommandPoller {
+  const { store, bot, log, clock } = options;
+  const section = notificationsSchema.parse({
+    format: 'telegram',
+    telegram_api_url: bot.origin,
+    telegram_commands: { enabled: true, poll_timeout_seconds: 1, ...options.commands },
+  });
+  const limits = () => DEFAULT_RISK_LIMITS;
+  const protections = new Protections({ store, clock, log, settings: () => protectionSettingsSchema.parse({}) });
+  const started = telegramCommandsFromConfig(section, COMMANDS_ENV, {
+    actions: {
+      status: () => buildStatusReport({ store, nowMs: clock.now(), limits: limits(), budgets: [], dryRun: false }),
+      figures: storeDigestFigures({
+        store,
+        limits,
+        dryRun: false,
+        earnings: () => ({ interest: [{ at: '2026-03-01T00:00:00.000Z', cents: 1234 }], losses: [] }),
+      }),
+      nowMs: () => clock.now(),
+      protections,
+      proposals: {
+        approve: (id, by) => approveProposal({ store, clock: systemClock }, id, by),
+        reject: (id, by) => rejectProposal({ store, clock: systemClock }, id, by),
+      },
+    },
+    state: store.state,
+    updates: store.telegramUpdates,
+    realClock: systemClock,
+    log,
+  });
+  if (started === undefined) throw new Error('expected the commands to be on');
+  started.start();
+  return started;
+}
