@@ -135,6 +135,12 @@ export const COMMAND_TABLE: readonly CommandEntry[] = [
     load: async () => (await import('./commands/tune/index.js')).registerTuneCommand,
   },
   {
+    name: 'retrain',
+    summary: 'retraining while live: run a round by hand, list the rounds and versions, roll back',
+    hasOptions: false,
+    load: async () => (await import('./commands/retrain/index.js')).registerRetrainCommand,
+  },
+  {
     name: 'train',
     summary: 'fit a default model from a recording and write it for a strategy’s score.model',
     hasOptions: true,

@@ -12,6 +12,7 @@ import { serviceSectionSchema } from '../service/service-config.js';
 import { ledgerSectionSchema } from '../ops/loss-rates-config.js';
 import { notificationsSchema } from '../ops/notifications-config.js';
 import { OPS_ENV_HELP, operatorConfigSchema } from '../operator/operator-config.js';
+import { retrainSectionSchema } from '../retrain/retrain-config.js';
 import { DEFAULT_SYNCHRONOUS, SYNCHRONOUS_LEVELS } from '../store/synchronous.js';
 import { DEFAULT_WARN_AFTER_REFUSALS, DEFAULT_WARN_WINDOW_MS } from '../webhook/refusal-warning.js';
 import { DEFAULT_TOKEN_LAYOUT, TOKEN_LAYOUTS } from '../webhook/token-layout.js';
@@ -78,11 +79,14 @@ export const daemonConfigSchema = z.strictObject({
       reconcile: cronExpression.default('*/2 * * * *'),
       fund_accepted: cronExpression.default('* * * * *'),
       protections: cronExpression.default('* * * * *'),
+      // Retraining's look (src/retrain/): cheap when nothing is due; a rollback is taken up within it.
+      retrain: cronExpression.default('* * * * *'),
     })
     .prefault({}),
   risk: riskLimitsSchema.prefault({}),
   ledger: ledgerSectionSchema.prefault({}),
   notifications: notificationsSchema.optional(),
+  retrain: retrainSectionSchema.prefault({}).describe('retraining while live (docs/training.md, "Retraining while live")'),
   ops: operatorConfigSchema.prefault({}).describe('the operator listener: the MCP agent connector at /mcp (docs/agent-connector.md)'),
   sandbox: z
     .strictObject({

@@ -52,6 +52,7 @@ import type { ProposalDecider } from '../ops/telegram-commands/telegram-command-
 import { reachableHost } from '../operator/operator-listener.js';
 import { returnsFromStore } from '../operator/api/returns-routes.js';
 import { approveProposal, rejectProposal } from '../operator/proposals/decide-proposal.js';
+import type { StrategyLayer } from '../retrain/attach-retrain.js';
 
 type Env = Record<string, string | undefined>;
 export type DaemonClient = MarketplaceApi & { close?: () => void };
@@ -84,8 +85,12 @@ export interface DaemonParts {
   serviceHealth: ServiceHealth;
   /** Outbound notifications; undefined when they are off. */
   notifier: WebhookNotifier | undefined;
-  /** The active strategies and limits, read at each use: hot reload swaps them. */
+  /** The active strategies and limits, read at each use: hot reload swaps them; features lay theirs over (strategyLayer). */
   strategies(): readonly CompiledStrategy[];
+  /** The strategies the files (or the overrides) gave, before any feature's layer. */
+  fileStrategies(): readonly CompiledStrategy[];
+  /** Where a feature lays strategies over the files' (retraining's managed versions and shadow candidates); identity until one does. */
+  strategyLayer: StrategyLayer;
   limits(): RiskLimits;
   /** The strategy files in use; undefined when the strategies were compiled in process (tests). */
   strategyFiles: readonly string[] | undefined;
@@ -171,7 +176,9 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
 
   // What hot reload may change; read through get() each time, swapped between two requests.
   const active = new Swappable({ strategies: initialStrategies as readonly CompiledStrategy[], limits: config.risk });
-  const strategies = () => active.get().strategies;
+  const strategyLayer: StrategyLayer = { over: (files) => files };
+  const fileStrategies = () => active.get().strategies;
+  const strategies = () => strategyLayer.over(fileStrategies());
   const limits = () => active.get().limits;
   const offerExpiryMs = () => limits().offerExpiryMs;
   const balance = new BalanceTracker({ client, store, clock, log: component('balance') });
@@ -249,6 +256,8 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
     serviceHealth,
     notifier,
     strategies,
+    fileStrategies,
+    strategyLayer,
     limits,
     strategyFiles: overrides.strategies === undefined ? config.strategies : undefined,
     // Hot reload only when the strategies came from files (tests pass compiled ones).

@@ -7,7 +7,8 @@
  * Three steps, each nameable: the built parts (daemon-parts.ts, assembleDaemonParts: store,
  * client, pipeline, inbox worker, poller, listener), the daemon's jobs (daemon-jobs.ts,
  * daemonJobs), then the features, each attached in one call: operations (src/ops/attach-ops.ts,
- * attachOps) and the operator listener (src/operator/attach-operator.ts, attachOperator).
+ * attachOps), retraining (src/retrain/attach-retrain.ts, attachRetrain) and the operator
+ * listener (src/operator/attach-operator.ts, attachOperator).
  */
 import type { Clock } from '../clock/clock.js';
 import { Scheduler } from '../clock/scheduler.js';
@@ -17,6 +18,7 @@ import type { MarketplaceApi } from '../service/index.js';
 import type { Store } from '../store/index.js';
 import { attachOps } from '../ops/attach-ops.js';
 import { attachOperator } from '../operator/attach-operator.js';
+import { attachRetrain } from '../retrain/attach-retrain.js';
 import type { DaemonConfigFile } from './daemon-config.js';
 import { daemonJobs } from './daemon-jobs.js';
 import { assembleDaemonParts } from './daemon-parts.js';
@@ -65,7 +67,7 @@ export interface Daemon {
    */
   checkMarketplace(): Promise<void>;
   start(): Promise<void>;
-  /** Runs one of the scheduled jobs now (poll, balance, sync, fund, protections, inbox, learn, and the operations' own, such as digest); joins a run under way. */
+  /** Runs one of the scheduled jobs now (poll, balance, sync, fund, protections, inbox, learn, retrain, and the operations' own, such as digest); joins a run under way. */
   runJob(name: string): Promise<void>;
   /** Stops intake, finishes work in flight, closes everything. */
   stop(): Promise<void>;
@@ -78,6 +80,7 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
   const { store, pipeline, poller, inbox, webhook, log, dryRun, mode, webhookUrl } = parts;
   const { jobs, inboxJob, pollJob, settleAtStart } = daemonJobs(parts);
   const ops = attachOps(parts);
+  const retrain = attachRetrain(parts);
   const operator = attachOperator(parts, ops);
   const scheduler = new Scheduler(parts.component('scheduler'), parts.backoffClock);
 
@@ -119,6 +122,8 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
         setting: 'ops.port or LENDBOT_OPS_PORT',
       });
       await ops.start();
+      // The managed strategy versions in force run from the first request on.
+      await retrain.start();
       log.info({ webhookUrl, mode, dryRun, strategies: parts.strategies().map((s) => s.name) }, 'lendbot started');
       await settleAtStart();
       inbox.release();
@@ -127,10 +132,11 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       if (config.poll.at_start) await scheduler.runOnce(pollJob);
       scheduler.start(jobs);
       scheduler.start(ops.jobs());
+      scheduler.start(retrain.jobs);
     },
     runJob(name: string) {
-      // The operations' jobs too (the digest, notifications): tests run them on their own clock.
-      const all = [...jobs, ...ops.jobs()];
+      // The operations' and retraining's jobs too (the digest, notifications, retrain): tests run them on their own clock.
+      const all = [...jobs, ...ops.jobs(), ...retrain.jobs];
       const job = all.find((candidate) => candidate.name === name);
       if (!job) return Promise.reject(new RangeError(`no job "${name}"; jobs: ${all.map((j) => j.name).join(', ')}`));
       return scheduler.runOnce(job);

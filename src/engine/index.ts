@@ -4,7 +4,7 @@ export { formatRatio, type Contribution, type Decision, type ModelledOutcome, ty
 export type { CompiledStrategy, DataPolicy, ProviderPolicy } from './compiled-strategy.js';
 export { evaluate, evaluateAll, byPriority } from './evaluate.js';
 export { compileStrategy, contentHashOf } from './compile/compile-strategy.js';
-export { loadStrategyFile, parseStrategyText } from './load/load-strategy-file.js';
+export { compileStrategyText, loadStrategyFile, parseStrategyText } from './load/load-strategy-file.js';
 export { loadStrategyFiles } from './load/load-strategy-files.js';
 export type { StrategyPlugin, PluginDecision } from './load/plugin-contract.js';
 export {

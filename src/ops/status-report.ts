@@ -8,6 +8,7 @@
  * from a scan of the decisions table, so it stays fast with millions of decisions. A dry run's
  * paper book sums its own table (one row per dry-run offer, far fewer than decisions).
  */
+import { retrainStatus, type RetrainStatus } from './retrain-status.js';
 import { existsSync } from 'node:fs';
 import { monthStartMs } from '../clock/utc-month.js';
 import { storedPause, storedWebhookSilence } from './protections/index.js';
@@ -117,6 +118,8 @@ export interface StatusReport {
   calibration: CalibrationStatus;
   /** Money expected back (default-adjusted forecast) and idle cash (cash-flow-status.ts). */
   cashFlow: CashFlowStatus;
+  /** Retraining while live: the last round and the next look (retrain-status.ts); null before the first round. */
+  retrain: RetrainStatus | null;
 }
 
 /** Builds the report from the store as of `nowMs`. */
@@ -169,6 +172,7 @@ export function buildStatusReport(input: StatusInput): StatusReport {
     marketLearning: marketLearningStatus(store),
     calibration: calibrationStatus(store, nowMs, limits.protections.calibration, storedCalibrationDrift(store.state)),
     cashFlow: cashFlowStatus(store, nowMs, limits, input.dryRun),
+    retrain: retrainStatus(store),
   };
 }
 

@@ -1,4 +1,5 @@
 /** The status report as people read it (`lendbot status`) and as scripts read it (`--json`). */
+import { retrainJson, retrainLines } from './retrain-status.js';
 import { marketLearningJson, marketLearningLines } from './market-learning-status.js';
 import { formatCents, RISK_LEVEL_NAMES } from '../domain/index.js';
 import { cashFlowJson, cashFlowLines } from './cash-flow-status.js';
@@ -96,6 +97,7 @@ export function formatStatusText(report: StatusReport): string {
   if (report.paperBook !== null) lines.push(...paperBookLines(report.paperBook));
   lines.push(...marketLearningLines(report.marketLearning));
   lines.push(...calibrationLines(report.calibration));
+  lines.push(...retrainLines(report.retrain));
   const width = Math.max(...lines.map(([label]) => label.length));
   return `${lines.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n')}\n`;
 }
@@ -175,5 +177,6 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
     ...(report.marketLearning.length === 0 ? {} : { market_learning: marketLearningJson(report.marketLearning) }),
     calibration: calibrationJson(report.calibration),
     cash_flow: cashFlowJson(report.cashFlow),
+    retrain: retrainJson(report.retrain),
   };
 }

@@ -43,6 +43,7 @@ export * from './payments-repository.js';
 export * from './proposals-repository.js';
 export * from './purchases-repository.js';
 export * from './requests-repository.js';
+export * from './retrain-repository.js';
 export * from './signals-repository.js';
 export * from './state-repository.js';
 export * from './telegram-updates-repository.js';

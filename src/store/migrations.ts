@@ -442,6 +442,55 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 17,
+    description: 'retraining while live: each round with its evidence, and the strategy versions it promoted',
+    sql: `
+      -- One row per retraining round of one strategy (docs/training.md, "Retraining while live"):
+      -- decision is where it stands (waiting: its candidate runs in shadow until shadow_until), reason
+      -- says why in plain words, and each *_json column holds the evidence of one step: the fit,
+      -- the held-out check per borrower world, the shadow period's figures. next_at: when the loop
+      -- looks at this strategy again (the shadow's end, or the next round), for status.
+      CREATE TABLE retrain_rounds (
+        id INTEGER PRIMARY KEY,
+        strategy TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        decided_at TEXT,
+        decision TEXT NOT NULL CHECK (decision IN ('promoted', 'refused', 'waiting')),
+        reason TEXT NOT NULL,
+        resolved_loans INTEGER NOT NULL,
+        candidate_json TEXT,
+        candidate_text TEXT,
+        candidate_model TEXT,
+        fit_json TEXT,
+        held_out_json TEXT,
+        shadow_name TEXT,
+        shadow_until TEXT,
+        shadow_json TEXT,
+        next_at TEXT
+      );
+      CREATE INDEX retrain_rounds_strategy ON retrain_rounds (strategy, id);
+      -- The managed versions of a strategy the daemon runs instead of its file (never rewritten):
+      -- the newest row of a strategy is in force; text NULL means the file as written; model, the
+      -- retrained model file's JSON its score.model reads instead of the file's; file_hash, the
+      -- content hash of the strategy file it was built on (once the file is edited, the file runs
+      -- again). parent_id
+      -- is the version this one was built on, what a rollback without --to restores.
+      CREATE TABLE strategy_versions (
+        id INTEGER PRIMARY KEY,
+        strategy TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('promoted', 'rollback')),
+        round_id INTEGER REFERENCES retrain_rounds (id),
+        text TEXT,
+        model TEXT,
+        file_hash TEXT,
+        parent_id INTEGER REFERENCES strategy_versions (id),
+        restored_id INTEGER REFERENCES strategy_versions (id),
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX strategy_versions_strategy ON strategy_versions (strategy, id);
+    `,
+  },
+  {
     version: 18,
     description: 'store_mode: whether the database holds a dry run or live offers',
     sql: `

@@ -53,6 +53,8 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   /** The config's `notifications:` section (e.g. Telegram commands against a fixture bot); default none. */
   notifications?: Record<string, unknown>;
+  /** The config's `retrain:` section; default the shipped one (off). */
+  retrain?: Record<string, unknown>;
   /** Writes to the store before the daemon starts (what a previous run left, e.g. a learner's state). */
   seedStore?: (store: Store) => void;
 }
@@ -71,10 +73,11 @@ export async function startDaemonHarness(options: HarnessOptions = {}): Promise<
     // The operator listener now serves on loopback without a token too: a free port, not 8081.
     ops: { port: 0 },
     poll: { schedule: NEVER, at_start: false },
-    jobs: { balance_refresh: NEVER, reconcile: NEVER, fund_accepted: NEVER, protections: NEVER },
+    jobs: { balance_refresh: NEVER, reconcile: NEVER, fund_accepted: NEVER, protections: NEVER, retrain: NEVER },
     // The shipped caps are starting points for a live account; tests set the limits they test.
     risk: { max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null, ...options.risk },
     ...(options.notifications === undefined ? {} : { notifications: options.notifications }),
+    ...(options.retrain === undefined ? {} : { retrain: options.retrain }),
   });
   const { log, lines: logs } = captureLog(options.logLevel);
   const client = clientFor(sandbox, { daemonRetries: true });

@@ -28,6 +28,7 @@ const TOOLS = [
   'get_payment_schedule',
   'get_proposal',
   'get_provider_score',
+  'get_retrain_history',
   'get_status',
   'list_decisions',
   'list_loan_requests',

@@ -64,7 +64,7 @@ describe('lendbot mcp over stdio', () => {
   it('serves the same tools, answering as the sandbox does', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain('place_offer');
-    expect(tools).toHaveLength(18);
+    expect(tools).toHaveLength(19);
     const request = sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.4, competitorOffers: 0 });
     const listed = await callTool(client, 'list_loan_requests', {});
     expect((market(listed.data).items as Array<{ id: number }>).map((item) => item.id)).toEqual([request.id]);

@@ -101,6 +101,8 @@ describe('status report', () => {
           for_hours: 72,
         },
       },
+      // No retraining round yet.
+      retrain: null,
     });
   });
 

@@ -83,6 +83,23 @@ export async function loadStrategyMarket(
 }
 
 /** A loaded strategy, with the model file its score names (YAML only). */
+/**
+ * A YAML strategy's text compiled as if it were the file `file` (its model and market files are
+ * read relative to it); `model` instead of the one its score names. For strategies that live in
+ * memory: a fitted candidate, a managed version from the store (docs/training.md).
+ */
+export async function compileStrategyText(text: string, file: string, model?: LoadedModel): Promise<CompiledStrategy> {
+  const definition = parseStrategyText(text, file);
+  const loadedModel = model ?? (await loadStrategyModel(definition, file, text));
+  const market = await loadStrategyMarket(definition, file, text);
+  return compileStrategy(definition, {
+    file,
+    text,
+    ...(loadedModel === undefined ? {} : { model: loadedModel }),
+    ...(market === undefined ? {} : { market }),
+  });
+}
+
 export interface LoadedStrategy {
   strategy: CompiledStrategy;
   model?: LoadedModel;

@@ -56,6 +56,7 @@ function withSandboxCadence(config: DaemonConfigFile, defaults: DaemonConfigFile
       reconcile: pick(config.jobs.reconcile, defaults.jobs.reconcile, everySecond),
       fund_accepted: pick(config.jobs.fund_accepted, defaults.jobs.fund_accepted, everySecond),
       protections: pick(config.jobs.protections, defaults.jobs.protections),
+      retrain: pick(config.jobs.retrain, defaults.jobs.retrain),
     },
   };
 }

@@ -10,9 +10,7 @@ import { loadRecording, type PreparedRecording } from '../../../backtest/index.j
 import { CalibrationFitError, withCalibration, type CalibrationMethod } from '../../../backtest/calibration/index.js';
 import { calibrateStrategy, checkAcrossWorlds } from '../../../backtest/train/index.js';
 import { ConfigFileError } from '../../../config/index.js';
-import { compileStrategy, loadStrategyFile, parseStrategyText, type CompiledStrategy } from '../../../engine/index.js';
-import { loadStrategyMarket, loadStrategyModel } from '../../../engine/load/load-strategy-file.js';
-import type { LoadedModel } from '../../../engine/model/index.js';
+import { compileStrategyText, loadStrategyFile, parseStrategyText } from '../../../engine/index.js';
 import { printJson, warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import { formatCalibrateReport, worldsCheckText } from './calibrate-report-text.js';
@@ -30,17 +28,7 @@ export interface CalibrateCliOptions {
 }
 
 /** `text` as a compiled strategy, with the model and market files it names (relative to `file`); `model` instead of its own. */
-export async function compileText(text: string, file: string, replacement?: LoadedModel): Promise<CompiledStrategy> {
-  const definition = parseStrategyText(text, file);
-  const model = replacement ?? (await loadStrategyModel(definition, file, text));
-  const market = await loadStrategyMarket(definition, file, text);
-  return compileStrategy(definition, {
-    file,
-    text,
-    ...(model === undefined ? {} : { model }),
-    ...(market === undefined ? {} : { market }),
-  });
-}
+export const compileText = compileStrategyText;
 
 async function recordings(io: CliIo, files: readonly string[]): Promise<Array<{ file: string; recording: PreparedRecording }>> {
   const out: Array<{ file: string; recording: PreparedRecording }> = [];

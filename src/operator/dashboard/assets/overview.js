@@ -175,8 +175,23 @@ function activityCard(overview) {
       ],
       ['Strategies', overview.strategies.join(', ') || 'none'],
       ...unfittedMarketRows(status),
+      ...retrainRows(status),
     ]),
   );
+}
+
+/** The last retraining round, its decision and the next look, once a round has run (docs/training.md). */
+function retrainRows(status) {
+  const retrain = status.retrain;
+  if (!retrain) return [];
+  const { last } = retrain;
+  const next = retrain.nextAt ? `; next look ${time(retrain.nextAt)}` : '';
+  return [
+    [
+      'Retraining',
+      h('span', { dataset: { testid: 'retrain-last' } }, `round #${last.id} of ${last.strategy}: ${last.decision}, ${last.reason}${next}`),
+    ],
+  ];
 }
 
 /** A row naming the strategies that price against the unfitted default market, when any do. */

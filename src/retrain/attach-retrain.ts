@@ -1,0 +1,67 @@
+/**
+ * Retraining while live, attached to the daemon's built parts in one call (as attachOps is):
+ * it lays its managed versions and shadow candidates over the strategy files through the
+ * parts' strategy layer, and brings its job. Deleting src/retrain/ and the attach line removes it.
+ */
+import type { Clock } from '../clock/clock.js';
+import type { Job } from '../clock/scheduler.js';
+import type { CompiledStrategy } from '../engine/index.js';
+import type { Logger } from '../log/logger.js';
+import { createRetrainRepository, databaseOf, type Store } from '../store/index.js';
+import { ManagedStrategies } from './managed-strategies.js';
+import { retrainSettings, type RetrainSection } from './retrain-config.js';
+import { RetrainLoop } from './retrain-loop.js';
+
+/** Where a feature lays strategies over the files' (the daemon's strategies() reads through it). */
+export interface StrategyLayer {
+  over: (files: readonly CompiledStrategy[]) => readonly CompiledStrategy[];
+}
+
+/** What retraining reads of the daemon's built parts (src/daemon/daemon-parts.ts). */
+export interface RetrainParts {
+  /** `jobs.retrain`: the schedule of the loop's look (a cron expression, or off). */
+  config: { retrain: RetrainSection; jobs: { retrain: string } };
+  store: Store;
+  clock: Clock;
+  component(name: string): Logger;
+  fileStrategies(): readonly CompiledStrategy[];
+  strategyLayer: StrategyLayer;
+  limits(): { offerExpiryMs: number };
+  /** Runs work between two requests. */
+  pipeline: { exclusive<T>(work: () => Promise<T>): Promise<T> };
+}
+
+export interface Retraining {
+  loop: RetrainLoop;
+  jobs: Job[];
+  /** Lays the versions in force over the files before the first request is decided. */
+  start(): Promise<void>;
+}
+
+export function attachRetrain(parts: RetrainParts): Retraining {
+  const log = parts.component('retrain');
+  const repo = createRetrainRepository(databaseOf(parts.store));
+  const managed = new ManagedStrategies(repo, log);
+  parts.strategyLayer.over = (files) => managed.over(files);
+  const swap = (apply: () => void): Promise<void> => parts.pipeline.exclusive(async () => apply());
+  const loop = new RetrainLoop({
+    store: parts.store,
+    repo,
+    clock: parts.clock,
+    settings: retrainSettings(parts.config.retrain),
+    get offerExpiryMs() {
+      return parts.limits().offerExpiryMs;
+    },
+    log,
+    managed,
+    fileStrategies: parts.fileStrategies,
+    swap,
+  });
+  return {
+    loop,
+    jobs: [{ name: 'retrain', schedule: parts.config.jobs.retrain, run: () => loop.tick() }],
+    async start() {
+      await managed.refresh(parts.fileStrategies(), swap);
+    },
+  };
+}
