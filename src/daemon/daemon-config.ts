@@ -9,6 +9,7 @@ import { loadYamlFile, type CrossFieldRule } from '../config/index.js';
 import { riskLimitsSchema } from '../risk/index.js';
 import { ConfigurationError } from '../domain/index.js';
 import { serviceSectionSchema } from '../service/service-config.js';
+import { DEFAULT_MAX_FAILED_POLLS } from '../ops/health.js';
 import { ledgerSectionSchema } from '../ops/loss-rates-config.js';
 import { notificationsSchema } from '../ops/notifications-config.js';
 import { OPS_ENV_HELP, operatorConfigSchema } from '../operator/operator-config.js';
@@ -69,6 +70,12 @@ export const daemonConfigSchema = z.strictObject({
         .boolean()
         .default(true)
         .describe("send the list filters the active strategies' risk-level and amount filters allow (false: read the whole list)"),
+      failures_before_degraded: z
+        .number()
+        .int()
+        .min(1)
+        .default(DEFAULT_MAX_FAILED_POLLS)
+        .describe('this many polls failed in a row make /healthz degraded, with the last error as the reason'),
     })
     .prefault({}),
   service: serviceSectionSchema.prefault({}),
