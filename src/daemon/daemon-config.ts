@@ -10,6 +10,7 @@ import { riskLimitsSchema } from '../risk/index.js';
 import { ConfigurationError } from '../domain/index.js';
 import { serviceSectionSchema } from '../service/service-config.js';
 import { DEFAULT_MAX_FAILED_POLLS } from '../ops/health.js';
+import { DEFAULT_UNKNOWN_OFFER_RESENDS } from './unknown-offer-resends.js';
 import { ledgerSectionSchema } from '../ops/loss-rates-config.js';
 import { notificationsSchema } from '../ops/notifications-config.js';
 import { OPS_ENV_HELP, operatorConfigSchema } from '../operator/operator-config.js';
@@ -79,6 +80,22 @@ export const daemonConfigSchema = z.strictObject({
     })
     .prefault({}),
   service: serviceSectionSchema.prefault({}),
+  unknown_offers: z
+    .strictObject({
+      resends: z.number().int().min(0).max(20).default(DEFAULT_UNKNOWN_OFFER_RESENDS.resends),
+      first_wait_seconds: z
+        .number()
+        .positive()
+        .default(DEFAULT_UNKNOWN_OFFER_RESENDS.firstWaitMs / 1000),
+      max_wait_minutes: z
+        .number()
+        .positive()
+        .default(DEFAULT_UNKNOWN_OFFER_RESENDS.maxWaitMs / 60_000),
+    })
+    .prefault({})
+    .describe(
+      'an offer whose outcome is unknown is sent again at most `resends` times, waiting first_wait_seconds, then twice as long each time up to max_wait_minutes',
+    ),
   jobs: z
     .strictObject({
       balance_refresh: cronExpression.default('*/5 * * * *'),

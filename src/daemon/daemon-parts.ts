@@ -31,6 +31,8 @@ import type { DaemonOverrides } from './daemon.js';
 import { FundingJob } from './funding-job.js';
 import { InboxWorker } from './inbox-worker.js';
 import { IntentReconciler } from './intent-reconciler.js';
+import { MINUTE_MS } from '../clock/time-constants.js';
+import type { UnknownOfferResendSettings } from './unknown-offer-resends.js';
 import { MarketFates } from './market-fates.js';
 import { OfferPlacer } from './offer-placer.js';
 import { Pipeline } from './pipeline.js';
@@ -166,6 +168,12 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
   const strategies = () => active.get().strategies;
   const limits = () => active.get().limits;
   const offerExpiryMs = () => limits().offerExpiryMs;
+  const unknownOfferResends: UnknownOfferResendSettings = {
+    resends: config.unknown_offers.resends,
+    // Scaled by the sandbox's speed, as the health limits are: the clock may be simulated.
+    firstWaitMs: config.unknown_offers.first_wait_seconds * 1000 * (overrides.clockSpeed ?? 1),
+    maxWaitMs: config.unknown_offers.max_wait_minutes * MINUTE_MS * (overrides.clockSpeed ?? 1),
+  };
   const balance = new BalanceTracker({ client, store, clock, log: component('balance') });
   const placer = new OfferPlacer({ client, store, clock, log: component('act'), dryRun });
   const protections = new Protections({ store, clock, log: component('protect'), settings: () => limits().protections, notify });
@@ -271,7 +279,14 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
     inbox,
     webhook,
     webhookUrl: `http://${reachableHost(config.webhook.host)}:${config.webhook.port}${config.webhook.path}`,
-    reconciler: new IntentReconciler({ client, store, clock, log: component('reconcile'), offerExpiryMs }),
+    reconciler: new IntentReconciler({
+      client,
+      store,
+      clock,
+      log: component('reconcile'),
+      offerExpiryMs,
+      resends: () => unknownOfferResends,
+    }),
     accountSync: new AccountSync({ client, store, clock, log: component('sync'), offerExpiryMs }),
     funding: new FundingJob({ client, store, clock, log: component('fund'), dryRun, balance, limits, pipeline }),
   };
