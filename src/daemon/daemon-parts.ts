@@ -56,7 +56,8 @@ import { returnsFromStore } from '../operator/api/returns-routes.js';
 import { approveProposal, rejectProposal } from '../operator/proposals/decide-proposal.js';
 
 type Env = Record<string, string | undefined>;
-export type DaemonClient = MarketplaceApi & { close?: () => void };
+/** The marketplace client the daemon owns: closed at the stop, its calls abandoned when the stop must not wait. */
+export type DaemonClient = MarketplaceApi & { close?: () => void; abandon?: () => number };
 
 /** Everything the composition root built, for the features to attach to. */
 export interface DaemonParts {
