@@ -110,13 +110,7 @@ export function unreadableOr(error: unknown, path: string): unknown {
 
 /** Refuses a connection's file unless it holds lendbot's tables at this build's version. */
 function refuseByContent(db: Database, path: string): void {
-  const tables = new Set(
-    db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
-      .pluck()
-      .all()
-      .map((name) => String(name)),
-  );
+  const tables = tableNames(db);
   const missing = LENDBOT_TABLES.filter((table) => !tables.has(table));
   if (missing.length > 0) {
     const what =
@@ -126,6 +120,44 @@ function refuseByContent(db: Database, path: string): void {
   const version = schemaVersion(db);
   if (version > LATEST_VERSION) throw new StoreVersionError(path, version, LATEST_VERSION);
   if (version < LATEST_VERSION) throw new StoreNeedsUpgradeError(path, version);
+}
+
+/**
+ * For a command that writes (`lendbot run`, `resume`, `approve`, `mcp`): refuses an existing file
+ * that holds another program's database, before anything is created, migrated or chmod-ed there.
+ * An absent or empty file is one lendbot makes its own; a database with no tables too.
+ */
+export function refuseForeignDatabase(path: string): void {
+  if (path === ':memory:' || path === '' || !existsSync(path)) return;
+  const stats = statSync(path);
+  if (!stats.isFile() || stats.size === 0) return; // not a file: the opening refuses it with its own words
+  const header = readHeader(path, stats.size);
+  if (header === undefined) return; // not SQLite, or too short: the opening refuses it with its own words
+  if (header.applicationId !== 0)
+    throw new StoreNotLendbotsError(path, `an SQLite database of another program (application id ${header.applicationId})`);
+  let db: Database | undefined;
+  try {
+    db = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    const tables = tableNames(db);
+    const missing = LENDBOT_TABLES.filter((table) => !tables.has(table));
+    if (tables.size > 0 && missing.length > 0)
+      throw new StoreNotLendbotsError(path, `an SQLite database of another program (no ${missing.join(', ')} table)`);
+  } catch (error) {
+    throw unreadableOr(error, path);
+  } finally {
+    db?.close();
+  }
+}
+
+function tableNames(db: Database): Set<string> {
+  return new Set(
+    db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .pluck()
+      .all()
+      .map((name) => String(name)),
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 // The store's public face: open one SQLite file and get a repository per table group.
 import { checkpointWal, openDatabase, type Database, type OpenDatabaseOptions } from './database.js';
-import { openDatabaseReadOnly, unreadableOr } from './database-identity.js';
+import { openDatabaseReadOnly, refuseForeignDatabase, unreadableOr } from './database-identity.js';
 import { MIGRATIONS } from './migrations.js';
 import { createAccountRepository, type AccountRepository } from './account-repository.js';
 import { createCalibrationRepository, type CalibrationRepository } from './calibration-repository.js';
@@ -69,6 +69,8 @@ export interface Store {
 
 /** Opens (creating the file and its parent directory if needed) and migrates a store; ':memory:' works. */
 export function openStore(path: string, options: OpenDatabaseOptions = {}): Store {
+  // Another program's database is never migrated into lendbot's (nor chmod-ed).
+  refuseForeignDatabase(path);
   return storeOn(openDatabase(path, MIGRATIONS, options));
 }
 

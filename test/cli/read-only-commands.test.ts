@@ -196,3 +196,34 @@ describe('lendbot doctor on the same files', () => {
     });
   }
 });
+
+describe("a command that writes refuses another program's database too, before changing anything", () => {
+  const WRITERS: ReadonlyArray<readonly [string, (db: string) => string[]]> = [
+    ['resume', (db) => ['resume', '--db', db]],
+    ['approve', (db) => ['approve', '--db', db]],
+  ];
+  for (const [name, args] of WRITERS) {
+    it(`${name}: exit 1, one line, the file byte-identical and still mode 0640`, async () => {
+      const path = foreignDatabase(5);
+      chmodSync(path, 0o640);
+      const before = fingerprint(path);
+      const result = await runCli(args(path));
+      expect(result.code).toBe(1);
+      expect(result.stderr.trimEnd().split('\n').at(-1)).toBe(
+        `lendbot: ${path} is an SQLite database of another program (no requests_seen, decisions, offers, state table), not a lendbot database; nothing was changed there: point --db (or LENDBOT_DB) at lendbot's database`,
+      );
+      expect(fingerprint(path)).toEqual(before);
+    });
+  }
+
+  it('resume: a truncated lendbot database is one line, not a stack trace, and is not chmod-ed', async () => {
+    const path = truncatedLendbotDatabase();
+    chmodSync(path, 0o640);
+    const before = fingerprint(path);
+    const result = await runCli(['resume', '--db', path]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^lendbot: database .* cannot be read \(database disk image is malformed\); nothing was changed there/m);
+    expect(result.stderr).not.toMatch(/this is a bug|\n\s+at /);
+    expect(fingerprint(path)).toEqual(before);
+  });
+});
