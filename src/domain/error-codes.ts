@@ -64,7 +64,7 @@ export const ERROR_CODES = {
     raisedBy: 'StoreNotLendbotsError',
     exitCode: 1,
     meaning:
-      "A command that only reads was given a file that is not lendbot's database (another program's SQLite file, an empty file); nothing was changed there.",
+      "The file given is not lendbot's database: another program's SQLite file (or, to a command that only reads, an empty file); nothing was changed there.",
   },
   STORE_NEEDS_UPGRADE: {
     raisedBy: 'StoreNeedsUpgradeError',
