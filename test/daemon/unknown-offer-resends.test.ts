@@ -9,9 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { IntentReconciler } from '../../src/daemon/intent-reconciler.js';
 import { loanSchema } from '../../src/domain/index.js';
 import { silentLogger } from '../../src/log/logger.js';
-import { createMarketplaceClient, DEFAULT_RETRY } from '../../src/service/index.js';
 import { loanJson, loanRequestJson } from '../service/fixtures/resources.js';
-import { API_KEY, LIST, SECRET_KEY, startPollFixture, type PollFixture } from './poll-fixture.js';
+import { fixtureClient, LIST, startPollFixture, type PollFixture } from './poll-fixture.js';
 
 let fixture: PollFixture | undefined;
 afterEach(async () => {
@@ -89,18 +88,7 @@ describe('an offer whose answer cannot be read', () => {
     expect(said.some((text) => /not resent/.test(text))).toBe(false);
 
     // A restart (a new reconciler on the same database) does not start the count over.
-    const client = createMarketplaceClient(
-      {
-        baseUrl: f.server.url,
-        apiKey: API_KEY,
-        secretKey: SECRET_KEY,
-        signatureMode: 'timestamp-secret',
-        numericRangeFormat: 'min-max-params',
-        timeoutMs: 5000,
-        retry: { ...DEFAULT_RETRY, readRetries: 0 },
-      },
-      { clock: f.clock },
-    );
+    const client = fixtureClient(f.server.url, f.clock);
     const restarted = new IntentReconciler({
       client,
       store: f.store,
