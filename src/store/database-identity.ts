@@ -9,7 +9,7 @@
  * version 0 with no write-ahead log beside it). The rest is read through a read-only connection:
  * lendbot's tables must be there and the schema version must be this build's.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { AppError } from '../domain/index.js';
 import { BUSY_TIMEOUT_MS, databaseFileProblem, schemaVersion, StorePathError, StoreVersionError, type Database } from './database.js';
@@ -66,7 +66,14 @@ interface Header {
 
 function readHeader(path: string, size: number): Header | undefined {
   if (size < HEADER_BYTES) return undefined;
-  const bytes = readFileSync(path, { flag: 'r' }).subarray(0, HEADER_BYTES);
+  // The first 100 bytes only: a database may be hundreds of megabytes.
+  const bytes = Buffer.alloc(HEADER_BYTES);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, bytes, 0, HEADER_BYTES, 0);
+  } finally {
+    closeSync(fd);
+  }
   const rawPageSize = bytes.readUInt16BE(16);
   // "In-header database size" is valid only when its version-valid-for number matches the change counter.
   const pagesValid = bytes.readUInt32BE(92) === bytes.readUInt32BE(24) && bytes.readUInt32BE(28) > 0;
@@ -91,7 +98,10 @@ function refuseByHeader(path: string): void {
   if (size === 0) throw new StoreNotLendbotsError(path, 'an empty file');
   const header = readHeader(path, size);
   if (header === undefined) throw new StoreUnreadableError(path, `truncated: ${size} bytes, shorter than an SQLite header`);
-  if (header.pages !== undefined && size < header.pages * header.pageSize)
+  // Only with no write-ahead log beside it: a daemon's checkpoint may write page 1 before the
+  // pages that grow the file, and SQLite's own read (under its locks) tells a damaged file then.
+  const quiet = !existsSync(`${path}-wal`);
+  if (quiet && header.pages !== undefined && size < header.pages * header.pageSize)
     throw new StoreUnreadableError(path, `truncated: ${size} bytes where its header counts ${header.pages * header.pageSize}`);
   if (header.applicationId !== 0)
     throw new StoreNotLendbotsError(path, `an SQLite database of another program (application id ${header.applicationId})`);
