@@ -93,6 +93,15 @@ function olderLendbotDatabase(): string {
   return path;
 }
 
+/** lendbot's database as a newer lendbot left it (a schema version this build does not know). */
+function newerLendbotDatabase(): string {
+  const path = place('newer.db');
+  const db = openDatabase(path, MIGRATIONS, { onWarning: () => undefined });
+  db.pragma(`user_version = ${LATEST_VERSION + 1}`);
+  db.close();
+  return path;
+}
+
 interface Case {
   name: string;
   make: () => string;
@@ -133,6 +142,12 @@ const CASES: Case[] = [
     make: olderLendbotDatabase,
     message: (path) =>
       `lendbot: database ${path} has schema version 12, older than ${LATEST_VERSION} this lendbot reads; run lendbot run once to upgrade it (a command that only reads never changes the file)`,
+  },
+  {
+    name: 'a lendbot database of a newer schema',
+    make: newerLendbotDatabase,
+    message: (path) =>
+      `lendbot: database ${path} has schema version ${LATEST_VERSION + 1}, newer than ${LATEST_VERSION} known to this lendbot: upgrade lendbot, or point LENDBOT_DB (--db) at another file`,
   },
 ];
 
