@@ -9,7 +9,7 @@ import { loadYamlFile, type CrossFieldRule } from '../config/index.js';
 import { riskLimitsSchema } from '../risk/index.js';
 import { ConfigurationError } from '../domain/index.js';
 import { serviceSectionSchema } from '../service/service-config.js';
-import { DEFAULT_MAX_FAILED_POLLS } from '../ops/health.js';
+import { DEFAULT_MAX_FAILED_POLLS } from './poll-failures.js';
 import { DEFAULT_UNKNOWN_OFFER_RESENDS } from './unknown-offer-resends.js';
 import { ledgerSectionSchema } from '../ops/loss-rates-config.js';
 import { notificationsSchema } from '../ops/notifications-config.js';

@@ -7,6 +7,9 @@
  */
 import type { Clock } from '../clock/clock.js';
 
+/** How many failed polls in a row `/healthz` reports as degraded (poll.failures_before_degraded). */
+export const DEFAULT_MAX_FAILED_POLLS = 3;
+
 // The reason is one line of a health answer, not a log: a long service text is cut.
 const MAX_REASON_CHARS = 300;
 

@@ -110,8 +110,7 @@ export function attachOps(parts: OpsParts): Operations {
     maxInboxStallMs: DEFAULT_MAX_INBOX_STALL_MS * parts.clockSpeed,
     inboxProgressAtMs: () => parts.inbox.lastProgressAtMs,
     serviceDegraded: () => parts.serviceHealth.current(),
-    failedPolls: () => parts.poller.failedPolls(),
-    maxFailedPolls: parts.config.poll.failures_before_degraded,
+    pollFailures: { current: () => parts.poller.failedPolls(), max: parts.config.poll.failures_before_degraded },
     equityLossRates: parts.lossRates,
   });
 

@@ -34,8 +34,7 @@ export interface HealthMetricsDeps {
   inboxProgressAtMs?: () => number | undefined;
   serviceDegraded?: () => ServiceDegraded | undefined;
   /** The polls failed in a row, and how many make the poll check fail. */
-  failedPolls?: HealthOptions['failedPolls'];
-  maxFailedPolls?: number;
+  pollFailures?: HealthOptions['pollFailures'];
   /** The config's expected-loss shares: the scrape then has equity (lendbot_equity_cents). */
   equityLossRates?: LossRates;
   log?: Logger;
@@ -54,8 +53,7 @@ export function attachHealthAndMetrics(deps: HealthMetricsDeps): { metrics: Metr
       ...(deps.maxInboxStallMs === undefined ? {} : { maxInboxStallMs: deps.maxInboxStallMs }),
       ...(deps.inboxProgressAtMs === undefined ? {} : { inboxProgressAtMs: deps.inboxProgressAtMs }),
       ...(deps.serviceDegraded === undefined ? {} : { serviceDegraded: deps.serviceDegraded }),
-      ...(deps.failedPolls === undefined ? {} : { failedPolls: deps.failedPolls }),
-      ...(deps.maxFailedPolls === undefined ? {} : { maxFailedPolls: deps.maxFailedPolls }),
+      ...(deps.pollFailures === undefined ? {} : { pollFailures: deps.pollFailures }),
     }),
   );
   const scrape = metricsScrape(

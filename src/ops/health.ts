@@ -15,8 +15,6 @@ import { refusalWarningText, storedRefusalWarning } from '../webhook/refusal-war
 
 export const HEALTH_PROBE_KEY = 'health_probe_at';
 export const DEFAULT_MAX_POLL_AGE_MS = 10 * 60_000;
-/** Polls failed in a row before the poll check fails (`poll.failures_before_degraded`). */
-export const DEFAULT_MAX_FAILED_POLLS = 3;
 /** How long events may wait with none processed before the inbox counts as stalled. */
 export const DEFAULT_MAX_INBOX_STALL_MS = 10 * 60_000;
 
@@ -34,10 +32,11 @@ export interface HealthOptions {
   inboxProgressAtMs?: () => number | undefined;
   /** The marketplace's refusal of our credentials or clock, if it refuses them now. */
   serviceDegraded?: () => ServiceDegraded | undefined;
-  /** The polls failed since the last that succeeded (the poller's count). */
-  failedPolls?: () => { inRow: number; reason: string; sinceMs: number } | undefined;
-  /** This many failed polls in a row fail the poll check (degraded). */
-  maxFailedPolls?: number;
+  /**
+   * The polls failed since the last that succeeded (the poller's count), and how many in a row
+   * fail the poll check (degraded): `poll.failures_before_degraded`.
+   */
+  pollFailures?: { current: () => { inRow: number; reason: string; sinceMs: number } | undefined; max: number };
 }
 
 export interface HealthReport {
@@ -55,8 +54,8 @@ export interface HealthReport {
       last_poll_at: string | null;
       age_seconds: number | null;
       max_age_seconds: number;
-      failed_in_row: number;
-      max_failed_in_row: number;
+      failed_in_row?: number;
+      max_failed_in_row?: number;
       reason?: string;
       since?: string;
     };
@@ -99,16 +98,15 @@ export function checkHealth(options: HealthOptions): HealthReport {
   const since = lastPoll === null ? options.startedAtMs : msFromIso(lastPoll);
   const ageMs = Math.max(0, now - since);
   const fresh = ageMs <= maxAgeMs;
-  const failed = options.failedPolls?.();
-  const maxFailed = options.maxFailedPolls ?? DEFAULT_MAX_FAILED_POLLS;
-  const pollsFailing = failed !== undefined && failed.inRow >= maxFailed;
+  const failed = options.pollFailures?.current();
+  const maxFailed = options.pollFailures?.max;
+  const pollsFailing = failed !== undefined && maxFailed !== undefined && failed.inRow >= maxFailed;
   const poll: HealthReport['checks']['poll'] = {
     ok: fresh && !pollsFailing,
     last_poll_at: lastPoll,
     age_seconds: lastPoll === null ? null : Math.round(ageMs / 1000),
     max_age_seconds: Math.round(maxAgeMs / 1000),
-    failed_in_row: failed?.inRow ?? 0,
-    max_failed_in_row: maxFailed,
+    ...(maxFailed === undefined ? {} : { failed_in_row: failed?.inRow ?? 0, max_failed_in_row: maxFailed }),
     ...(failed === undefined ? {} : { reason: failed.reason, since: isoFromMs(failed.sinceMs) }),
   };
 
