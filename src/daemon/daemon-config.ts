@@ -9,6 +9,8 @@ import { loadYamlFile, type CrossFieldRule } from '../config/index.js';
 import { riskLimitsSchema } from '../risk/index.js';
 import { ConfigurationError } from '../domain/index.js';
 import { serviceSectionSchema } from '../service/service-config.js';
+import { DEFAULT_MAX_FAILED_POLLS } from './poll-failures.js';
+import { DEFAULT_UNKNOWN_OFFER_RESENDS } from './unknown-offer-resends.js';
 import { ledgerSectionSchema } from '../ops/loss-rates-config.js';
 import { notificationsSchema } from '../ops/notifications-config.js';
 import { OPS_ENV_HELP, operatorConfigSchema } from '../operator/operator-config.js';
@@ -70,9 +72,31 @@ export const daemonConfigSchema = z.strictObject({
         .boolean()
         .default(true)
         .describe("send the list filters the active strategies' risk-level and amount filters allow (false: read the whole list)"),
+      failures_before_degraded: z
+        .number()
+        .int()
+        .min(1)
+        .default(DEFAULT_MAX_FAILED_POLLS)
+        .describe('this many polls failed in a row make /healthz degraded, with the last error as the reason'),
     })
     .prefault({}),
   service: serviceSectionSchema.prefault({}),
+  unknown_offers: z
+    .strictObject({
+      resends: z.number().int().min(0).max(20).default(DEFAULT_UNKNOWN_OFFER_RESENDS.resends),
+      first_wait_seconds: z
+        .number()
+        .positive()
+        .default(DEFAULT_UNKNOWN_OFFER_RESENDS.firstWaitMs / 1000),
+      max_wait_minutes: z
+        .number()
+        .positive()
+        .default(DEFAULT_UNKNOWN_OFFER_RESENDS.maxWaitMs / 60_000),
+    })
+    .prefault({})
+    .describe(
+      'an offer whose outcome is unknown is sent again at most `resends` times, waiting first_wait_seconds, then twice as long each time up to max_wait_minutes',
+    ),
   jobs: z
     .strictObject({
       balance_refresh: cronExpression.default('*/5 * * * *'),

@@ -31,6 +31,8 @@ import type { DaemonOverrides } from './daemon.js';
 import { FundingJob } from './funding-job.js';
 import { InboxWorker } from './inbox-worker.js';
 import { IntentReconciler } from './intent-reconciler.js';
+import { MINUTE_MS } from '../clock/time-constants.js';
+import type { UnknownOfferResendSettings } from './unknown-offer-resends.js';
 import { MarketFates } from './market-fates.js';
 import { OfferPlacer } from './offer-placer.js';
 import { Pipeline } from './pipeline.js';
@@ -55,7 +57,8 @@ import { approveProposal, rejectProposal } from '../operator/proposals/decide-pr
 import type { StrategyLayer } from '../retrain/attach-retrain.js';
 
 type Env = Record<string, string | undefined>;
-export type DaemonClient = MarketplaceApi & { close?: () => void };
+/** The marketplace client the daemon owns: closed at the stop, its calls abandoned when the stop must not wait. */
+export type DaemonClient = MarketplaceApi & { close?: () => void; abandon?: () => number };
 
 /** Everything the composition root built, for the features to attach to. */
 export interface DaemonParts {
@@ -181,6 +184,12 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
   const strategies = () => strategyLayer.over(fileStrategies());
   const limits = () => active.get().limits;
   const offerExpiryMs = () => limits().offerExpiryMs;
+  const unknownOfferResends: UnknownOfferResendSettings = {
+    resends: config.unknown_offers.resends,
+    // Scaled by the sandbox's speed, as the health limits are: the clock may be simulated.
+    firstWaitMs: config.unknown_offers.first_wait_seconds * 1000 * (overrides.clockSpeed ?? 1),
+    maxWaitMs: config.unknown_offers.max_wait_minutes * MINUTE_MS * (overrides.clockSpeed ?? 1),
+  };
   const balance = new BalanceTracker({ client, store, clock, log: component('balance') });
   const placer = new OfferPlacer({ client, store, clock, log: component('act'), dryRun });
   const protections = new Protections({ store, clock, log: component('protect'), settings: () => limits().protections, notify });
@@ -288,7 +297,14 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
     inbox,
     webhook,
     webhookUrl: `http://${reachableHost(config.webhook.host)}:${config.webhook.port}${config.webhook.path}`,
-    reconciler: new IntentReconciler({ client, store, clock, log: component('reconcile'), offerExpiryMs }),
+    reconciler: new IntentReconciler({
+      client,
+      store,
+      clock,
+      log: component('reconcile'),
+      offerExpiryMs,
+      resends: () => unknownOfferResends,
+    }),
     accountSync: new AccountSync({ client, store, clock, log: component('sync'), offerExpiryMs }),
     funding: new FundingJob({ client, store, clock, log: component('fund'), dryRun, balance, limits, pipeline }),
   };

@@ -14,14 +14,13 @@ import type { Clock } from '../clock/clock.js';
 import { Scheduler } from '../clock/scheduler.js';
 import type { CompiledStrategy } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
-import type { MarketplaceApi } from '../service/index.js';
 import type { Store } from '../store/index.js';
 import { attachOps } from '../ops/attach-ops.js';
 import { attachOperator } from '../operator/attach-operator.js';
 import { attachRetrain } from '../retrain/attach-retrain.js';
 import type { DaemonConfigFile } from './daemon-config.js';
 import { daemonJobs } from './daemon-jobs.js';
-import { assembleDaemonParts } from './daemon-parts.js';
+import { assembleDaemonParts, type DaemonClient } from './daemon-parts.js';
 import type { InboxWorker } from './inbox-worker.js';
 import type { Pipeline } from './pipeline.js';
 import type { Poller } from './poller.js';
@@ -29,7 +28,7 @@ import { checkMarketplaceAtStart, listenOrExplain } from './start-checks.js';
 
 export interface DaemonOverrides {
   clock?: Clock;
-  client?: MarketplaceApi & { close?: () => void };
+  client?: DaemonClient;
   store?: Store;
   log?: Logger;
   strategies?: CompiledStrategy[];
@@ -71,6 +70,12 @@ export interface Daemon {
   runJob(name: string): Promise<void>;
   /** Stops intake, finishes work in flight, closes everything. */
   stop(): Promise<void>;
+  /**
+   * Cancels the marketplace calls in flight and refuses new ones, so a stop under way finishes
+   * whatever the marketplace does (an offer in flight stays unknown, its money reserved, and is
+   * reconciled after the restart). Returns how many calls were in flight.
+   */
+  abandonInFlight(): number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -140,6 +145,12 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       const job = all.find((candidate) => candidate.name === name);
       if (!job) return Promise.reject(new RangeError(`no job "${name}"; jobs: ${all.map((j) => j.name).join(', ')}`));
       return scheduler.runOnce(job);
+    },
+    abandonInFlight() {
+      const cancelled = parts.bareClient.abandon?.() ?? 0;
+      if (cancelled > 0)
+        log.warn({ calls: cancelled }, 'marketplace calls abandoned for the stop; an offer among them stays unknown, its money reserved');
+      return cancelled;
     },
     async stop() {
       if (stopped) return;

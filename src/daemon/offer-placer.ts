@@ -8,7 +8,8 @@
  * lendbot cannot read above all (a 2xx means the offer exists, whatever its body), is `unknown`:
  * it keeps reserving its money and counts toward exposure and the daily caps until reconciled.
  * A request whose intent already exists is never posted again from here: an 'unknown' or a stale
- * 'intent' row is settled by the IntentReconciler, never resent blindly.
+ * 'intent' row is settled by the IntentReconciler, by reading first and by a bounded number of
+ * re-sends with back-off (unknown-offer-resends.ts).
  */
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
@@ -33,11 +34,23 @@ export interface PaperTerms {
 export class OfferPlacer {
   constructor(private readonly deps: { client: MarketplaceApi; store: Store; clock: Clock; log: Logger; dryRun: boolean }) {}
 
-  async place(request: LoanRequest, rate: number, automateFund: boolean, paper?: PaperTerms): Promise<PlaceOutcome> {
+  /**
+   * Places one offer. `onIntent` hears the intent row's id once it is committed, before the POST:
+   * an approved proposal notes it, so a placing the process stopped in the middle of is known
+   * afterwards as that proposal's.
+   */
+  async place(
+    request: LoanRequest,
+    rate: number,
+    automateFund: boolean,
+    paper?: PaperTerms,
+    onIntent?: (offerId: number) => void,
+  ): Promise<PlaceOutcome> {
     const { store, clock, log, dryRun } = this.deps;
     const intent = store.offers.createIntent({ request, rate, automateFund, dryRun, atMs: clock.now() });
     if (!intent.created) return { kind: 'exists', state: intent.existing.state };
     const id = intent.offer.id;
+    onIntent?.(id);
     if (dryRun) {
       // A dry run stops before the POST; the simulated offer still reserves money in its own scope,
       // and goes into the paper book with what the models said of it (an agent's: modelled by none).
@@ -84,7 +97,7 @@ export class OfferPlacer {
       store.offers.markUnknown(id, text, clock.now());
       log.warn(
         { loanRequestId, code: error.code, text },
-        'offer outcome unknown; its money stays reserved; it will be reconciled, not resent',
+        'offer outcome unknown; its money stays reserved; it is settled by reading, and sent again at most unknown_offers.resends times, with back-off',
       );
       return { kind: 'unknown', text };
     }

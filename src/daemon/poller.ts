@@ -28,6 +28,7 @@ import {
 import { LAST_POLL_KEY, type Store } from '../store/index.js';
 import type { ListedRequests } from './intent-reconciler.js';
 import type { Pipeline } from './pipeline.js';
+import { PollFailures, type FailedPolls } from './poll-failures.js';
 
 export interface PollSummary {
   listed: number;
@@ -69,15 +70,35 @@ const OUTAGES_ENDING_A_POLL = 3;
 export class Poller {
   private running: Promise<PollSummary> | undefined;
   private stopping = false;
+  private readonly failures: PollFailures;
 
-  constructor(private readonly deps: PollerDeps) {}
+  constructor(private readonly deps: PollerDeps) {
+    this.failures = new PollFailures(deps.clock);
+  }
 
   /** Polls once; a poll already under way is joined rather than doubled. */
   poll(hooks: PollHooks = {}): Promise<PollSummary> {
-    this.running ??= this.run(hooks).finally(() => {
-      this.running = undefined;
-    });
+    this.running ??= this.run(hooks)
+      .then(
+        (summary) => {
+          // A poll cut short by shutdown says nothing about the service.
+          if (!this.stopping) this.failures.succeeded();
+          return summary;
+        },
+        (error: unknown) => {
+          if (!this.stopping) this.failures.failed(error);
+          throw error;
+        },
+      )
+      .finally(() => {
+        this.running = undefined;
+      });
     return this.running;
+  }
+
+  /** The polls failed in a row since the last that succeeded, for `/healthz`. */
+  failedPolls(): FailedPolls | undefined {
+    return this.failures.current();
   }
 
   /**

@@ -3,14 +3,29 @@
  * retries later), finishes work in flight, closes the database and exits 0. A second signal, or
  * the grace period running out, forces exit with code 1. An uncaught error leads to the same
  * orderly stop with a non-zero code.
+ *
+ * Work in flight waits on the marketplace, which may be slow or silent (a make_offer answered in
+ * 30 s, a list that never comes): halfway through the grace period the calls still in flight are
+ * abandoned (Daemon.abandonInFlight), so the stop ends within its limit whatever the marketplace
+ * does. That is safe: an offer abandoned after it was sent is kept `unknown`, its money reserved,
+ * and reconciled after the restart; one not sent yet is not sent.
  */
 import { AppError } from '../domain/index.js';
 
 export interface Stoppable {
   stop(): Promise<void>;
+  /** Cancels the marketplace calls still in flight; how many there were. */
+  abandonInFlight?(): number;
 }
 
-export function installShutdown(daemon: Stoppable, options: { graceMs: number; log: (line: string) => void }): Promise<void> {
+export interface ShutdownOptions {
+  graceMs: number;
+  /** When the calls still in flight are abandoned (default: half the grace period). */
+  abandonAfterMs?: number;
+  log: (line: string) => void;
+}
+
+export function installShutdown(daemon: Stoppable, options: ShutdownOptions): Promise<void> {
   return new Promise((resolve) => {
     let stopping = false;
     const stop = (why: string, exitCode: number): void => {
@@ -25,10 +40,17 @@ export function installShutdown(daemon: Stoppable, options: { graceMs: number; l
         process.exit(1);
       }, options.graceMs);
       timer.unref();
+      const abandonAfterMs = options.abandonAfterMs ?? options.graceMs / 2;
+      const abandon = setTimeout(() => {
+        const calls = daemon.abandonInFlight?.() ?? 0;
+        if (calls > 0) options.log(`lendbot: ${calls} marketplace call(s) still in flight after ${abandonAfterMs} ms; abandoned`);
+      }, abandonAfterMs);
+      abandon.unref();
       daemon
         .stop()
         .then(() => {
           clearTimeout(timer);
+          clearTimeout(abandon);
           resolve();
           // Everything is closed; exit now rather than wait on a library's stray timer.
           process.exit(exitCode);

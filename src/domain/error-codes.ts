@@ -66,6 +66,22 @@ export const ERROR_CODES = {
     exitCode: 1,
     meaning: 'LENDBOT_DB (--db) names a folder, a device or a file that is not a database; nothing was changed there.',
   },
+  STORE_NOT_LENDBOT: {
+    raisedBy: 'StoreNotLendbotsError',
+    exitCode: 1,
+    meaning:
+      "The file given is not lendbot's database: another program's SQLite file (or, to a command that only reads, an empty file); nothing was changed there.",
+  },
+  STORE_NEEDS_UPGRADE: {
+    raisedBy: 'StoreNeedsUpgradeError',
+    exitCode: 1,
+    meaning: 'The database is at an older schema version; a command that only reads never upgrades it: run lendbot run once, which does.',
+  },
+  STORE_UNREADABLE: {
+    raisedBy: 'StoreUnreadableError',
+    exitCode: 1,
+    meaning: 'The database file is truncated or damaged; nothing was changed there. Restore it from a backup.',
+  },
   AUTH_MISSING_CREDENTIALS: {
     raisedBy: 'ServiceError',
     exitCode: 1,

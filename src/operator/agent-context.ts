@@ -38,7 +38,15 @@ export interface AgentContext {
   data: DataSource<false>;
   spend: SpendLedger;
   /** The daemon's offer path: intent row committed before the POST, never sent twice. */
-  placer: { place(request: LoanRequest, rate: number, automateFund: boolean): Promise<PlaceOutcome> };
+  placer: {
+    place(
+      request: LoanRequest,
+      rate: number,
+      automateFund: boolean,
+      paper?: undefined,
+      onIntent?: (offerId: number) => void,
+    ): Promise<PlaceOutcome>;
+  };
   /** Runs `job` between two of the pipeline's requests (the guard then sees every reservation). */
   exclusive<T>(job: () => Promise<T>): Promise<T>;
   protections: Pick<Protections, 'activePause' | 'resume' | 'pauseByOperator'>;

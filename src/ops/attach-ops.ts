@@ -37,7 +37,7 @@ import { telegramCommandsFromConfig } from './telegram-commands/telegram-command
 
 /** What operations read of the daemon's built parts (src/daemon/daemon-parts.ts, DaemonParts). */
 export interface OpsParts {
-  config: { notifications?: NotificationsConfig | undefined };
+  config: { notifications?: NotificationsConfig | undefined; poll: { failures_before_degraded: number } };
   env: Record<string, string | undefined>;
   log: Logger;
   store: Store;
@@ -57,6 +57,8 @@ export interface OpsParts {
   inbox: { readonly lastProgressAtMs: number | undefined };
   /** The marketplace's refusal of our credentials or clock, for `/healthz`. */
   serviceHealth: { current(): ServiceDegraded | undefined };
+  /** The polls failed in a row, for `/healthz`. */
+  poller: { failedPolls(): { inRow: number; reason: string; sinceMs: number } | undefined };
   /** Outbound notifications; undefined when they are off. */
   notifier: NotificationSink | undefined;
   /** Hot reload: the files to watch and how to swap a validated change in; undefined turns it off. */
@@ -108,6 +110,7 @@ export function attachOps(parts: OpsParts): Operations {
     maxInboxStallMs: DEFAULT_MAX_INBOX_STALL_MS * parts.clockSpeed,
     inboxProgressAtMs: () => parts.inbox.lastProgressAtMs,
     serviceDegraded: () => parts.serviceHealth.current(),
+    pollFailures: { current: () => parts.poller.failedPolls(), max: parts.config.poll.failures_before_degraded },
     equityLossRates: parts.lossRates,
   });
 

@@ -9,7 +9,7 @@ import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import type { RiskLimits } from '../risk/index.js';
 import type { Store } from '../store/index.js';
-import { checkHealth } from './health.js';
+import { checkHealth, type HealthOptions } from './health.js';
 import type { ServiceDegraded } from './service-health.js';
 import { instrumentPipeline, type DecisionFeed } from './instrument.js';
 import type { LossRates } from './equity.js';
@@ -33,6 +33,8 @@ export interface HealthMetricsDeps {
   /** When the inbox worker last processed an event (the same clock). */
   inboxProgressAtMs?: () => number | undefined;
   serviceDegraded?: () => ServiceDegraded | undefined;
+  /** The polls failed in a row, and how many make the poll check fail. */
+  pollFailures?: HealthOptions['pollFailures'];
   /** The config's expected-loss shares: the scrape then has equity (lendbot_equity_cents). */
   equityLossRates?: LossRates;
   log?: Logger;
@@ -51,6 +53,7 @@ export function attachHealthAndMetrics(deps: HealthMetricsDeps): { metrics: Metr
       ...(deps.maxInboxStallMs === undefined ? {} : { maxInboxStallMs: deps.maxInboxStallMs }),
       ...(deps.inboxProgressAtMs === undefined ? {} : { inboxProgressAtMs: deps.inboxProgressAtMs }),
       ...(deps.serviceDegraded === undefined ? {} : { serviceDegraded: deps.serviceDegraded }),
+      ...(deps.pollFailures === undefined ? {} : { pollFailures: deps.pollFailures }),
     }),
   );
   const scrape = metricsScrape(

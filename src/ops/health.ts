@@ -2,10 +2,11 @@
  * The daemon's health, as `GET /healthz` reports it: the process is up, the database takes a
  * write, the last complete poll is recent enough, the webhook inbox drains (however deep it is:
  * a backlog being worked through is healthy, one where nothing is processed is not), and the
- * marketplace accepts our credentials and clock, and validly signed webhooks are not being refused.
- * Any failing check makes the whole answer 503, so an orchestrator restarts or alerts; a refusing
- * marketplace, or webhooks we keep misreading, are reported as `degraded`, with the reason, since
- * restarting will not mend them.
+ * marketplace accepts our credentials and clock, validly signed webhooks are not being refused,
+ * and polls are not failing in a row. Any failing check makes the whole answer 503, so an
+ * orchestrator restarts or alerts; a refusing marketplace, webhooks we keep misreading, or polls
+ * that keep failing are reported as `degraded`, with the reason, since restarting will not mend
+ * them.
  */
 import type { Clock } from '../clock/clock.js';
 import { isoFromMs, LAST_POLL_KEY, msFromIso, type Store } from '../store/index.js';
@@ -31,6 +32,11 @@ export interface HealthOptions {
   inboxProgressAtMs?: () => number | undefined;
   /** The marketplace's refusal of our credentials or clock, if it refuses them now. */
   serviceDegraded?: () => ServiceDegraded | undefined;
+  /**
+   * The polls failed since the last that succeeded (the poller's count), and how many in a row
+   * fail the poll check (degraded): `poll.failures_before_degraded`.
+   */
+  pollFailures?: { current: () => { inRow: number; reason: string; sinceMs: number } | undefined; max: number };
 }
 
 export interface HealthReport {
@@ -39,7 +45,20 @@ export interface HealthReport {
   checks: {
     process: { ok: true; uptime_seconds: number };
     database: { ok: boolean; error?: string };
-    poll: { ok: boolean; last_poll_at: string | null; age_seconds: number | null; max_age_seconds: number };
+    /**
+     * Not ok when the last complete poll is too old (failing) or when `failed_in_row` polls failed
+     * (degraded, with the last failure as `reason`, `since` the first of them).
+     */
+    poll: {
+      ok: boolean;
+      last_poll_at: string | null;
+      age_seconds: number | null;
+      max_age_seconds: number;
+      failed_in_row?: number;
+      max_failed_in_row?: number;
+      reason?: string;
+      since?: string;
+    };
     /**
      * Not ok when events wait and none has been processed for longer than the limit, counting
      * from the later of the oldest waiting event's arrival, the last event processed and the start.
@@ -78,11 +97,17 @@ export function checkHealth(options: HealthOptions): HealthReport {
   }
   const since = lastPoll === null ? options.startedAtMs : msFromIso(lastPoll);
   const ageMs = Math.max(0, now - since);
-  const poll = {
-    ok: ageMs <= maxAgeMs,
+  const fresh = ageMs <= maxAgeMs;
+  const failed = options.pollFailures?.current();
+  const maxFailed = options.pollFailures?.max;
+  const pollsFailing = failed !== undefined && maxFailed !== undefined && failed.inRow >= maxFailed;
+  const poll: HealthReport['checks']['poll'] = {
+    ok: fresh && !pollsFailing,
     last_poll_at: lastPoll,
     age_seconds: lastPoll === null ? null : Math.round(ageMs / 1000),
     max_age_seconds: Math.round(maxAgeMs / 1000),
+    ...(maxFailed === undefined ? {} : { failed_in_row: failed?.inRow ?? 0, max_failed_in_row: maxFailed }),
+    ...(failed === undefined ? {} : { reason: failed.reason, since: isoFromMs(failed.sinceMs) }),
   };
 
   const inbox = inboxCheck(options, now);
@@ -93,7 +118,9 @@ export function checkHealth(options: HealthOptions): HealthReport {
   const webhook = webhookCheck(store);
 
   const checks = { process: { ok: true as const, uptime_seconds: Math.round(process.uptime()) }, database, poll, inbox, service, webhook };
-  const status = !(database.ok && poll.ok && inbox.ok) ? 'failing' : service.ok && webhook.ok ? 'ok' : 'degraded';
+  // Polls that fail while the last complete one is still recent are degraded (the service fails
+  // them; a restart will not mend it); once that poll is too old, the check is failing as before.
+  const status = !(database.ok && fresh && inbox.ok) ? 'failing' : service.ok && webhook.ok && !pollsFailing ? 'ok' : 'degraded';
   return { status, checks };
 }
 

@@ -132,6 +132,9 @@ export class HttpTransport {
     http: new http.Agent({ keepAlive: true }),
     https: new https.Agent({ keepAlive: true }),
   };
+  /** Requests on the wire, for abandon(). */
+  private readonly inFlight = new Set<{ cancel(reason?: string): void }>();
+  private readonly abandoned = new Latch();
 
   /**
    * got with the options every call shares, merged once: got normalises the options it is given
@@ -163,6 +166,21 @@ export class HttpTransport {
     this.agents.https.destroy();
   }
 
+  /**
+   * Shutdown: cancels every call in flight and refuses new ones, so a slow or silent marketplace
+   * cannot hold a stop past its limit. A cancelled make_offer or fund that was sent fails as
+   * AMBIGUOUS_OUTCOME (the daemon keeps it unknown, reserving its money, and reconciles it after
+   * the restart); one not yet sent is a not-sent NETWORK_ERROR; retries stop. Returns how many
+   * calls were in flight.
+   */
+  abandon(): number {
+    this.abandoned.set();
+    const cancelled = this.inFlight.size;
+    for (const pending of this.inFlight) pending.cancel('lendbot is stopping');
+    this.inFlight.clear();
+    return cancelled;
+  }
+
   /** Sends the call, retrying as its class allows; returns a 2xx answer or throws ServiceError. */
   async call(spec: CallSpec): Promise<CallResult> {
     let url = this.resolve(spec);
@@ -172,6 +190,7 @@ export class HttpTransport {
       spec.retryClass === 'read' ? this.settings.retry.readRetries : spec.retryClass === 'paid' ? this.settings.retry.paidRetries : 0;
     let skewCorrected = false;
     for (let attempt = 0; ;) {
+      if (this.abandoned.isSet) throw new ServiceError('NETWORK_ERROR', 'not sent: lendbot is stopping', { method: spec.method, path });
       // Signed afresh for each attempt; the offset is remembered to judge a timestamp refusal.
       const signedWithOffset = this.serviceClock.currentOffsetSeconds();
       const timestamp = this.serviceClock.nowSeconds();
@@ -195,14 +214,16 @@ export class HttpTransport {
           skewCorrected = true;
           continue;
         }
-        if (!(error instanceof ServiceError) || !error.transient || attempt >= extraAttempts) throw error;
+        if (!(error instanceof ServiceError) || !error.transient || attempt >= extraAttempts || this.abandoned.isSet) throw error;
         const delay = this.retryDelay(error, attempt);
         if (delay === undefined) throw error;
         this.deps.log.warn(
           { method: spec.method, path, code: error.code, status: error.status, attempt: attempt + 1, delayMs: delay },
           'marketplace call failed; retrying',
         );
-        await this.deps.sleep(delay);
+        // A stop does not wait for the back-off: the call fails with its last error.
+        await Promise.race([this.deps.sleep(delay), this.abandoned.wait]);
+        if (this.abandoned.isSet) throw error;
         attempt += 1;
       }
     }
@@ -286,11 +307,14 @@ export class HttpTransport {
       ...(spec.body === undefined ? {} : { json: spec.body }),
     });
     const watch = cancelPastLimit(pending, limit);
+    this.inFlight.add(pending);
     try {
       return await pending;
     } catch (error) {
       if (watch.tooLarge()) throw this.tooLargeError(spec, path, watch.status(), 'on the wire');
       throw this.networkError(spec, path, error);
+    } finally {
+      this.inFlight.delete(pending);
     }
   }
 
@@ -462,4 +486,22 @@ export function parseRetryAfter(header: string | string[] | undefined, nowMs: nu
   const date = Date.parse(value);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - nowMs);
+}
+
+/** A flag set once, with a promise that resolves when it is. */
+class Latch {
+  isSet = false;
+  readonly wait: Promise<void>;
+  private release: () => void = () => undefined;
+
+  constructor() {
+    this.wait = new Promise((resolve) => {
+      this.release = resolve;
+    });
+  }
+
+  set(): void {
+    this.isSet = true;
+    this.release();
+  }
 }

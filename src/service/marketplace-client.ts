@@ -58,6 +58,11 @@ export class MarketplaceClient implements MarketplaceApi {
     this.transport.close();
   }
 
+  /** Shutdown: cancels the calls in flight and refuses new ones (HttpTransport.abandon); how many were in flight. */
+  abandon(): number {
+    return this.transport.abandon();
+  }
+
   listLoanRequests(filters: LoanRequestFilters = {}, page?: number): Promise<Page<LoanRequest>> {
     return this.firstPage(plausibleLoanRequestSchema, this.loanRequestsCall(filters, page));
   }

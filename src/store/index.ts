@@ -1,5 +1,6 @@
 // The store's public face: open one SQLite file and get a repository per table group.
 import { checkpointWal, openDatabase, type Database, type OpenDatabaseOptions } from './database.js';
+import { openDatabaseReadOnly, refuseForeignDatabase, unreadableOr } from './database-identity.js';
 import { MIGRATIONS } from './migrations.js';
 import { createAccountRepository, type AccountRepository } from './account-repository.js';
 import { createCalibrationRepository, type CalibrationRepository } from './calibration-repository.js';
@@ -20,6 +21,7 @@ import { createStoreModeRepository, type StoreModeRepository } from './store-mod
 
 export * from './database.js';
 export * from './migrations.js';
+export { StoreNeedsUpgradeError, StoreNotLendbotsError, StoreUnreadableError } from './database-identity.js';
 export * from './account-repository.js';
 export * from './calibration-repository.js';
 export type { HazardCounts } from './hazard-repository.js';
@@ -84,7 +86,36 @@ export interface Store {
 
 /** Opens (creating the file and its parent directory if needed) and migrates a store; ':memory:' works. */
 export function openStore(path: string, options: OpenDatabaseOptions = {}): Store {
-  const db = openDatabase(path, MIGRATIONS, options);
+  // Another program's database is never migrated into lendbot's (nor chmod-ed).
+  refuseForeignDatabase(path);
+  return storeOn(openDatabase(path, MIGRATIONS, options));
+}
+
+/**
+ * Opens lendbot's existing database for a command that only reads it: read-only, never migrated
+ * or chmod-ed; another program's file, an empty one, a damaged one or one of another schema
+ * version is refused with a one-line error (database-identity.ts). Any write through it fails.
+ */
+export function openStoreReadOnly(path: string): Store {
+  return storeOn(openDatabaseReadOnly(path));
+}
+
+/**
+ * Runs `read` on the database opened read-only and closes it; a file found damaged while it is
+ * read (its header was sound, a later page is not) is the same one-line error as at opening.
+ */
+export async function readStore<T>(path: string, read: (store: Store) => T | Promise<T>): Promise<T> {
+  const store = openStoreReadOnly(path);
+  try {
+    return await read(store);
+  } catch (error) {
+    throw unreadableOr(error, path);
+  } finally {
+    store.close();
+  }
+}
+
+function storeOn(db: Database): Store {
   const store: Store = {
     requests: createRequestsRepository(db),
     purchases: createPurchasesRepository(db),

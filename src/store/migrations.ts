@@ -492,6 +492,20 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 18,
+    description: 'offers: re-sends of an unknown outcome; proposals: the offer row their placing wrote',
+    sql: `
+      -- An offer whose outcome is unknown is re-sent a bounded number of times, with back-off
+      -- (src/daemon/unknown-offer-resends.ts): how many re-sends so far and when the next may go,
+      -- kept across restarts so a crash loop cannot re-send for ever.
+      ALTER TABLE offers ADD COLUMN resends INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE offers ADD COLUMN next_resend_at TEXT;
+      -- The offer row an approved proposal's placing wrote, before its POST: a placing the process
+      -- stopped in the middle of is taken up again as that offer's, not as "already offered".
+      ALTER TABLE offer_proposals ADD COLUMN offer_id INTEGER;
+    `,
+  },
+  {
+    version: 19,
     description: 'store_mode: whether the database holds a dry run or live offers',
     sql: `
       -- One row once a daemon has opened the file (docs/daemon.md, "Dry-run databases"): every view

@@ -16,6 +16,7 @@ import { parseCents, type Cents, type LoanRequest, type Offer } from '../domain/
 import { offerFromRow, type OfferRow } from './offer-row.js';
 import { openOfferBookOf } from './open-offer-book.js';
 import { createOfferListings, type ListingNote, type ListingScan } from './offer-listings.js';
+import { createOfferResends, type ResendSchedule } from './offer-resends.js';
 import type { OfferFate } from './offer-fate.js';
 import {
   createOfferViews,
@@ -29,6 +30,7 @@ import { flag, isoFromMs, msFromIso } from './sql-values.js';
 
 export { LIST_WINDOW_MS, OWN_OFFER_FATES, type OfferFate, type OfferListing, type OwnOfferFate } from './offer-fate.js';
 export type { ListingNote, ListingScan } from './offer-listings.js';
+export type { ResendSchedule } from './offer-resends.js';
 
 export const OFFER_STATES = ['intent', 'placed', 'refused', 'unknown', 'accepted', 'funded', 'rejected', 'expired'] as const;
 export type OfferState = (typeof OFFER_STATES)[number];
@@ -119,6 +121,9 @@ export interface OffersRepository {
   fundSchedule(id: number): FundSchedule | undefined;
   /** Stores when to try funding next (after a refusal), or resets it (attempts 0: try at once). */
   scheduleFunding(id: number, schedule: FundSchedule): boolean;
+  /** The re-sends of an offer whose outcome is unknown (offer-resends.ts). */
+  resendSchedule(id: number): ResendSchedule | undefined;
+  scheduleResend(id: number, schedule: ResendSchedule): boolean;
   /** Notes which open offers' requests a scan of the list showed or missed (offer-listings.ts). */
   noteListing(scan: ListingScan, atMs: number): ListingNote;
   /** What became of an offer the service took, as precisely as it lets us see (offer-fate.ts); undefined for one it never took. */
@@ -161,6 +166,7 @@ export function createOffersRepository(db: Database): OffersRepository {
   );
   const writeSchedule = db.prepare('UPDATE offers SET fund_attempts = ?, next_fund_at = ? WHERE id = ?');
   const listings = createOfferListings(db);
+  const resends = createOfferResends(db);
   const views = createOfferViews(db);
   const newestAll = db.prepare<[number, number], OfferRow>('SELECT * FROM offers WHERE id < ? ORDER BY id DESC LIMIT ?');
   const newestInState = db.prepare<[string, number, number], OfferRow>(
@@ -237,6 +243,8 @@ export function createOffersRepository(db: Database): OffersRepository {
       if (row === undefined) return undefined;
       return { attempts: row.fund_attempts, nextAtMs: row.next_fund_at === null ? null : msFromIso(row.next_fund_at) };
     },
+    resendSchedule: (id) => resends.schedule(id),
+    scheduleResend: (id, schedule) => resends.record(id, schedule),
     noteListing: (scan, atMs) => listings.note(scan, atMs),
     fate: (offer, query) => listings.fate(offer, query),
     view: (offer, query) => views.of(offer, query),

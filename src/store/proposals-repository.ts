@@ -129,6 +129,10 @@ export interface ProposalsRepository {
   approvedIds(limit: number): number[];
   /** placing → approved, for rows a stopped process left mid-way (the offer path never sends twice). */
   resumeInterrupted(): number;
+  /** Notes the offer row this proposal's placing wrote (before its POST). */
+  noteOffer(id: number, offerId: number): void;
+  /** The offer row this proposal's placing wrote, if it got that far. */
+  offerIdOf(id: number): number | undefined;
 }
 
 function fromRow(row: ProposalRow): StoredProposal {
@@ -193,6 +197,8 @@ export function createProposalsRepository(db: Database): ProposalsRepository {
   );
   const approved = db.prepare<[number], { id: number }>("SELECT id FROM offer_proposals WHERE status = 'approved' ORDER BY id LIMIT ?");
   const interrupted = db.prepare("UPDATE offer_proposals SET status = 'approved' WHERE status = 'placing'");
+  const setOffer = db.prepare<[number, number]>('UPDATE offer_proposals SET offer_id = ? WHERE id = ?');
+  const offerOf = db.prepare<[number], { offer_id: number | null }>('SELECT offer_id FROM offer_proposals WHERE id = ?');
 
   const get = (id: number): StoredProposal | undefined => {
     const row = byId.get(id);
@@ -292,5 +298,9 @@ export function createProposalsRepository(db: Database): ProposalsRepository {
     },
     approvedIds: (limit) => approved.all(limit).map((row) => row.id),
     resumeInterrupted: () => interrupted.run().changes,
+    noteOffer(id, offerId) {
+      setOffer.run(offerId, id);
+    },
+    offerIdOf: (id) => offerOf.get(id)?.offer_id ?? undefined,
   };
 }

@@ -10,11 +10,10 @@ import { OfferPlacer } from '../../src/daemon/offer-placer.js';
 import { freePort } from '../../src/daemon/free-port.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { formatCents } from '../../src/domain/index.js';
-import { createMarketplaceClient, DEFAULT_RETRY } from '../../src/service/index.js';
 import type { OfferState } from '../../src/store/index.js';
 import type { FixtureReply } from '../service/fixture-server.js';
 import { loanRequestJson, offerJson, transferGroupJson } from '../service/fixtures/resources.js';
-import { API_KEY, ids, LIST, loanRequest, SECRET_KEY, startPollFixture, type PollFixture } from './poll-fixture.js';
+import { fixtureClient, ids, LIST, loanRequest, startPollFixture, type PollFixture } from './poll-fixture.js';
 
 let fixture: PollFixture | undefined;
 afterEach(async () => {
@@ -134,18 +133,7 @@ describe('which failed make_offer answers release the money', () => {
     fixture = await marketOf(1);
     const f = fixture;
     const closed = `http://127.0.0.1:${await freePort()}`;
-    const client = createMarketplaceClient(
-      {
-        baseUrl: closed,
-        apiKey: API_KEY,
-        secretKey: SECRET_KEY,
-        signatureMode: 'timestamp-secret',
-        numericRangeFormat: 'min-max-params',
-        timeoutMs: 2000,
-        retry: { ...DEFAULT_RETRY, readRetries: 0 },
-      },
-      { clock: f.clock },
-    );
+    const client = fixtureClient(closed, f.clock, 2000);
     const placer = new OfferPlacer({ client, store: f.store, clock: f.clock, log: silentLogger, dryRun: false });
     expect(await placer.place(loanRequest(1), 0.2, true)).toMatchObject({
       kind: 'refused',

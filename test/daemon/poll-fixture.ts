@@ -11,7 +11,7 @@ import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { daemonConfigSchema, type DaemonConfigFile } from '../../src/daemon/daemon-config.js';
 import { loadStrategyFile, type CompiledStrategy } from '../../src/engine/index.js';
 import { loanRequestSchema, type LoanRequest } from '../../src/domain/index.js';
-import { createMarketplaceClient, DEFAULT_RETRY } from '../../src/service/index.js';
+import { createMarketplaceClient, DEFAULT_RETRY, type MarketplaceClient } from '../../src/service/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { captureLog } from '../log/log-capture.js';
 import { startFixtureServer, type FixtureServer } from '../service/fixture-server.js';
@@ -63,20 +63,7 @@ export async function startPollFixture(options: PollFixtureOptions = {}): Promis
   });
   const { log, lines } = captureLog();
   const env = { LENDBOT_BASE_URL: server.url, LENDBOT_API_KEY: API_KEY, LENDBOT_SECRET_KEY: SECRET_KEY };
-  const client = options.liveClient
-    ? undefined
-    : createMarketplaceClient(
-        {
-          baseUrl: server.url,
-          apiKey: API_KEY,
-          secretKey: SECRET_KEY,
-          signatureMode: 'timestamp-secret',
-          numericRangeFormat: 'min-max-params',
-          timeoutMs: 5000,
-          retry: { ...DEFAULT_RETRY, readRetries: 0 },
-        },
-        { clock },
-      );
+  const client = options.liveClient ? undefined : fixtureClient(server.url, clock);
   const daemon = await createDaemon(config, env, {
     ...(client ? { client } : {}),
     clock,
@@ -109,6 +96,22 @@ export async function startPollFixture(options: PollFixtureOptions = {}): Promis
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A client of the fixture marketplace at `baseUrl`, signing as it expects, with no read retries. */
+export function fixtureClient(baseUrl: string, clock: ManualClock, timeoutMs = 5000): MarketplaceClient {
+  return createMarketplaceClient(
+    {
+      baseUrl,
+      apiKey: API_KEY,
+      secretKey: SECRET_KEY,
+      signatureMode: 'timestamp-secret',
+      numericRangeFormat: 'min-max-params',
+      timeoutMs,
+      retry: { ...DEFAULT_RETRY, readRetries: 0 },
+    },
+    { clock },
+  );
 }
 
 /** A loan request as the daemon parses it (for store rows a test writes itself). */

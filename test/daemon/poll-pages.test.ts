@@ -223,7 +223,8 @@ describe('reconciliation during a poll', () => {
   async function pollWithDuplicateAnswer(config: Record<string, unknown>): Promise<PollFixture> {
     fixture = await startPollFixture({ liveClient: true, config });
     const f = fixture;
-    unknownOffer(f, 7);
+    // Sent two minutes ago: its first re-send is due (unknown_offers.first_wait_seconds, 60).
+    unknownOffer(f, 7, 2 * 60_000);
     f.server.route('POST /api/v3/loan_requests/7/make_offer/', () => ({ status: 400, body: { detail: DUPLICATE } }));
     f.server.route(LIST, (_request, server) => listPage(server, [8, 7], 2, null));
     await f.daemon.runJob('poll');

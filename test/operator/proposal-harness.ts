@@ -41,8 +41,8 @@ export interface ProposalHarness {
   call(path: string, init?: RequestInit): Promise<Response>;
   /** A dashboard session's cookie, signed in with this token. */
   signIn(token: string): Promise<string>;
-  /** Stops the daemon and starts a new one on the same file (a restart). */
-  restart(): Promise<void>;
+  /** Stops the daemon and starts a new one on the same file (a restart); `between` runs while none runs. */
+  restart(between?: () => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -125,9 +125,10 @@ export async function startProposalHarness(options: ProposalHarnessOptions = {})
       if (cookie === undefined) throw new Error('sign-in set no cookie');
       return cookie;
     },
-    async restart() {
+    async restart(between) {
       await daemon.stop();
       store.close();
+      between?.();
       store = openStore(dbPath);
       daemon = await start(store);
       harness.daemon = daemon;

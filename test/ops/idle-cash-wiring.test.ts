@@ -42,7 +42,7 @@ function operations(clock: ManualClock, clockSpeed: number, realClock?: ManualCl
   const notifications = notificationsSchema.parse({ url: receiver.url, retries: 0 });
   const store = h.store;
   const parts: OpsParts = {
-    config: { notifications },
+    config: { notifications, poll: { failures_before_degraded: 3 } },
     env: {},
     log,
     store,
@@ -57,6 +57,7 @@ function operations(clock: ManualClock, clockSpeed: number, realClock?: ManualCl
     pipeline: { onDecided: () => undefined },
     inbox: { lastProgressAtMs: undefined },
     serviceHealth: { current: () => undefined },
+    poller: { failedPolls: () => undefined },
     notifier: notifierFromConfig(notifications, {}, { clock, log }),
     reload: undefined,
     lossRates: lossRatesFromConfig({}),

@@ -69,13 +69,22 @@ describe('database file permissions', () => {
     expect(warnings).toEqual([]);
   });
 
-  it('a lendbot command warns on stderr when it tightens the file', { timeout: 60_000 }, async () => {
-    const path = join(dir, 'lendbot.db');
-    sharedDatabase(path);
-    const result = await spawnCli(['decisions', '--db', path, '--json']);
-    expect(result).toEqual({ code: 0, stdout: '', stderr: `warning: ${tightened(path, '0644')}\n` });
-    expect(mode(path)).toBe(0o600);
-  });
+  it(
+    'a lendbot command that writes warns on stderr when it tightens the file; one that only reads leaves the mode',
+    { timeout: 60_000 },
+    async () => {
+      const path = join(dir, 'lendbot.db');
+      sharedDatabase(path);
+      const read = await spawnCli(['decisions', '--db', path, '--json']);
+      expect(read).toEqual({ code: 0, stdout: '', stderr: '' });
+      expect(mode(path)).toBe(0o644);
+      const result = await spawnCli(['resume', '--db', path]);
+      // The read left the -wal and -shm SQLite reads through, with the file's mode: tightened too.
+      expect(result.code).toBe(0);
+      expect(result.stderr.split('\n')[0]).toBe(`warning: ${tightened(path, '0644')}`);
+      expect(mode(path)).toBe(0o600);
+    },
+  );
 
   it("refuses a path that is a folder, a device or somebody else's file, and changes nothing there", async () => {
     const folder = join(dir, 'shared-folder');

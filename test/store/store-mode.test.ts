@@ -34,7 +34,7 @@ describe('the store mode: a dry run or live offers', () => {
   });
 });
 
-describe('migration 18 on a file written before it', () => {
+describe('migration 19 on a file written before it', () => {
   it.each([
     ['only dry-run rows: a dry run', [1], 'dry_run'],
     ['any live row: live', [1, 0], 'live'],
@@ -46,7 +46,7 @@ describe('migration 18 on a file written before it', () => {
       // Rebuild the file at the version before the step, with decisions of the given kinds.
       const raw = new Database(h.path);
       raw.exec('DROP TABLE store_mode');
-      raw.pragma(`user_version = ${Math.max(...MIGRATIONS.filter((m) => m.version < 18).map((m) => m.version))}`);
+      raw.pragma(`user_version = ${Math.max(...MIGRATIONS.filter((m) => m.version < 19).map((m) => m.version))}`);
       dryRuns.forEach((dryRun, i) =>
         raw
           .prepare(

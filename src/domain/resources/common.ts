@@ -24,8 +24,23 @@ export const dollarsNumber = z
 /** An amount the service sends either as decimal text or as a float (payments do both). */
 export const decimalTextOrNumber = z.union([decimalText, dollarsNumber]);
 
-/** An integer identifier. */
-export const id = z.number().int();
+/**
+ * A resource identifier: a positive safe integer. The service's ids are database keys (1, 2, ...);
+ * 0, a negative number or one past 2^53 cannot name a resource, and every call lendbot would make
+ * about it is refused before it is sent, so such an item is that item's issue at the edge, never
+ * a failure found later in the middle of a poll.
+ */
+export const id = z
+  .number()
+  .int()
+  .refine((value) => value > 0, { error: (issue) => `an id is a positive whole number (got ${String(issue.input)})` });
+
+/**
+ * An integer that refers to another resource inside a transfer. Looser than `id` on purpose: a
+ * transfer left out for an odd reference would make the balance wrong by its amount (see the
+ * service's plausibility rules), and nothing is ever asked about these references.
+ */
+export const referenceId = z.number().int();
 
 /** A risk level (`svc_color`, `borrower_card_color`): 0 low, 1 medium, 2 high, 3 friends, 4 crypto. */
 export const riskLevel = z.number().int().min(0).max(MAX_RISK_LEVEL);

@@ -1,6 +1,6 @@
 // Spec 2.7: transfer history, grouped by date. Statuses and types are open-ended strings.
 import { z } from 'zod';
-import { dateText, decimalText, id } from './common.js';
+import { dateText, decimalText, referenceId } from './common.js';
 
 export const TRANSFER_TYPES_SEEN = [
   'Add Money',
@@ -21,9 +21,9 @@ export const transferSchema = z.looseObject({
   /** Signed decimal text; outgoing money is negative. */
   transfer_amount: decimalText,
   transfer_source_dest: z.string().nullish(),
-  loan_request_id: id.nullish(),
-  loan_id: id.nullish(),
-  borrower_id: id.nullish(),
+  loan_request_id: referenceId.nullish(),
+  loan_id: referenceId.nullish(),
+  borrower_id: referenceId.nullish(),
 });
 export type Transfer = z.infer<typeof transferSchema>;
 

@@ -138,6 +138,7 @@ export async function placeWithinAllowance(
     const result = await placeAgentOffer(context, caller, {
       ...ask,
       confirmedVia: `${via} within the allowance of token ${caller.tokenName}`,
+      proposalId: id,
     });
     const { outcome, detail } = outcomeOf(result);
     store.proposals.finish(id, outcome, detail, realClock.now());

@@ -61,6 +61,7 @@ export async function placeApproved(context: AgentContext, id: number): Promise<
           rate: claimed.rate,
           automateFund: claimed.automateFund,
           confirmedVia: `the approval of proposal ${id} by ${claimed.decidedBy ?? 'a person'}`,
+          proposalId: id,
         },
       );
       const { outcome, detail } = outcomeOf(result);

@@ -130,15 +130,13 @@ export async function loadSource(io: CliIo, source: RecordingSource): Promise<Pr
   let recording: PreparedRecording;
   if (source.db !== undefined) {
     if (!existsSync(source.db)) throw new UserError(`no database at ${source.db}`);
-    const { openStore } = await import('../../../store/index.js');
-    const store = openStore(source.db);
-    try {
+    const { readStore } = await import('../../../store/index.js');
+    recording = await readStore(source.db, (store) => {
       const invalid: Array<{ loanRequestId: number; message: string }> = [];
-      recording = prepareRecording([...recordingLinesFromStore(store, invalid)], period);
+      const prepared = prepareRecording([...recordingLinesFromStore(store, invalid)], period);
       for (const bad of invalid) warn(io, `request ${bad.loanRequestId} left out: ${bad.message}`);
-    } finally {
-      store.close();
-    }
+      return prepared;
+    });
   } else {
     const file = source.data ?? '';
     if (!existsSync(file)) throw new UserError(`recording not found: ${file}`);

@@ -59,16 +59,13 @@ export interface BacktestConditions {
 
 /** The account's usable balance in the daemon's database and the date of its newest transfer; null when it knows none. */
 export async function accountBalance(path: string): Promise<{ cents: number; asOf: string } | null> {
-  const { openStore } = await import('../../../store/index.js');
-  const store = openStore(path);
-  try {
+  const { readStore } = await import('../../../store/index.js');
+  return readStore(path, async (store) => {
     const groups = store.account.transferGroups();
     if (groups.length === 0) return null;
     const asOf = groups.map((g) => g.date).reduce((a, b) => (b > a ? b : a));
     return { cents: balanceFromTransfers(groups).availableCents, asOf: asOf.slice(0, 10) };
-  } finally {
-    store.close();
-  }
+  });
 }
 
 /** The recording-fitted balance; `why` says why no account balance was used. */

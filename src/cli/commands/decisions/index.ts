@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { systemClock } from '../../../clock/clock.js';
 import { loadDaemonConfig } from '../../../daemon/daemon-config.js';
 import { statusClock } from '../../../ops/status-clock.js';
-import { openStore, type DecisionAction, type DecisionQuery, type Store } from '../../../store/index.js';
+import { readStore, type DecisionAction, type DecisionQuery, type Store } from '../../../store/index.js';
 import { printJson, type CliIo } from '../../cli-io.js';
 import { databaseToRead } from '../../database-to-read.js';
 import { UserError } from '../../user-error.js';
@@ -62,8 +62,7 @@ export function registerDecisionsCommand(program: Command, io: CliIo): void {
       const query = queryFrom(options);
       const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
       const config = await loadDaemonConfig(file, io.env);
-      const store = openStore(databaseToRead(options.db, config.db, io));
-      try {
+      await readStore(databaseToRead(options.db, config.db, io), async (store) => {
         // An unanswered offer's age is read in the clock the database was written in (a sandbox run's is simulated).
         const settings: FateSettings = {
           nowMs: statusClock(store.state, systemClock.now()).nowMs,
@@ -72,9 +71,7 @@ export function registerDecisionsCommand(program: Command, io: CliIo): void {
         };
         if (id !== undefined) printOne(io, store, id, settings, options.json === true);
         else printList(io, store, query, settings, options.json === true);
-      } finally {
-        store.close();
-      }
+      });
     });
 }
 

@@ -1,14 +1,15 @@
 /**
  * The checks of `lendbot doctor` on this machine: the database file (writable, owner-only), each
  * strategy file with its model, and the operator listener's port. Nothing is created or changed:
- * the database is looked at, never opened.
+ * the database is opened read-only, as every command that only reads opens it.
  */
 import { accessSync, constants, statSync, type Stats } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname } from 'node:path';
 import { loadStrategyFile } from '../../../engine/index.js';
 import { reachableHost } from '../../../operator/operator-listener.js';
-import { databaseFileProblem } from '../../../store/index.js';
+import { AppError } from '../../../domain/index.js';
+import { databaseFileProblem, LATEST_VERSION, openStoreReadOnly, StoreNeedsUpgradeError } from '../../../store/index.js';
 import { errorText, failed, passed, warned, type CheckOutcome } from './check.js';
 
 export function checkDatabase(path: string): CheckOutcome {
@@ -33,6 +34,8 @@ export function checkDatabase(path: string): CheckOutcome {
         'point LENDBOT_DB (or --db) at a file: a new name lendbot creates, or a database lendbot made',
       );
   }
+  const content = contentProblem(path, stats);
+  if (content !== undefined) return content;
   if (!writable(path)) return failed(`${path} is not writable by this user`, `chown or chmod u+w ${path}, or run lendbot as its owner`);
   const mode = stats.mode & 0o777;
   const octal = `0${mode.toString(8)}`;
@@ -40,6 +43,24 @@ export function checkDatabase(path: string): CheckOutcome {
     return warned(`${path} is open to other users (mode ${octal}); lendbot tightens it at start`, `chmod go-rwx ${path}`);
   }
   return passed(`${path} is writable, owner only (mode ${octal})`);
+}
+
+/** Whether the file is lendbot's database at this build's version (an empty file is one lendbot run fills). */
+function contentProblem(path: string, stats: Stats): CheckOutcome | undefined {
+  if (stats.size === 0)
+    return warned(`${path} is an empty file; lendbot run makes it its database`, 'check LENDBOT_DB (or --db) names the file you mean');
+  try {
+    openStoreReadOnly(path).close();
+    return undefined;
+  } catch (error) {
+    if (error instanceof StoreNeedsUpgradeError)
+      return warned(
+        `${path} is lendbot's database at schema version ${error.fileVersion}; lendbot run upgrades it to ${LATEST_VERSION} when it starts`,
+        'back it up first if you may go back to the older lendbot',
+      );
+    if (error instanceof AppError) return failed(error.message, 'point LENDBOT_DB (or --db) at the database lendbot made');
+    throw error;
+  }
 }
 
 function statOrUndefined(path: string): Stats | undefined {

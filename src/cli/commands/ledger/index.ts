@@ -11,7 +11,7 @@ import { ledgerCsv, ledgerMonths, reconcileLedger, type LedgerPeriod, type Recon
 import { buildLoanLedger } from '../../../ops/loan-ledger.js';
 import { statusClock } from '../../../ops/status-clock.js';
 import { formatCents } from '../../../domain/index.js';
-import { openStore } from '../../../store/index.js';
+import { readStore } from '../../../store/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { databaseToRead, defaultDatabase } from '../../database-to-read.js';
 import { examplesHelp } from '../../examples-help.js';
@@ -65,8 +65,7 @@ ${examplesHelp(
     .action(async (options: ExportOptions) => {
       const period = periodFrom(options);
       const db = databaseToRead(options.db, io.env.LENDBOT_DB?.trim() || defaultDatabase(), io);
-      const store = openStore(db);
-      try {
+      await readStore(db, async (store) => {
         // "Today" in the clock the database was written in (a sandbox run's is simulated).
         const { nowMs } = statusClock(store.state, systemClock.now());
         const input = ledgerInputFromStore(store, nowMs);
@@ -85,9 +84,7 @@ ${examplesHelp(
           });
           io.stderr.write(`wrote ${rows.length} row${rows.length === 1 ? '' : 's'} to ${options.out}\n`);
         }
-      } finally {
-        store.close();
-      }
+      });
     });
 }
 

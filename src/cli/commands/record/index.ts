@@ -4,7 +4,7 @@ import { exportRecordingFromStore } from '../../../recording/index.js';
 import { DEFAULT_OFFER_EXPIRY_HOURS } from '../../../risk/index.js';
 import { systemClock } from '../../../clock/clock.js';
 import { statusClock } from '../../../ops/status-clock.js';
-import { openStore } from '../../../store/index.js';
+import { readStore } from '../../../store/index.js';
 import { warn, type CliIo } from '../../cli-io.js';
 import { examplesHelp } from '../../examples-help.js';
 import { databaseToRead, defaultDatabase } from '../../database-to-read.js';
@@ -45,8 +45,7 @@ export function registerRecordCommand(program: Command, io: CliIo): void {
     )
     .action(async (options: { db?: string; out: string; offerExpiryHours: number }) => {
       const db = databaseToRead(options.db, io.env.LENDBOT_DB?.trim() || defaultDatabase(), io);
-      const store = openStore(db);
-      try {
+      await readStore(db, async (store) => {
         // "Now" (the age of unanswered offers) in the clock the database was written in: a
         // sandbox run's simulated clock, else this machine's (src/ops/status-clock.ts).
         const { nowMs } = statusClock(store.state, systemClock.now());
@@ -54,9 +53,7 @@ export function registerRecordCommand(program: Command, io: CliIo): void {
         const summary = await exportRecordingFromStore(store, options.out, { clock, offerExpiryMs: options.offerExpiryHours * HOUR_MS });
         for (const bad of summary.invalid) warn(io, `request ${bad.loanRequestId} left out: ${bad.message}`);
         io.stderr.write(`wrote ${summary.written} request${summary.written === 1 ? '' : 's'} to ${options.out}\n`);
-      } finally {
-        store.close();
-      }
+      });
     });
 }
 

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loadDaemonConfig } from '../../../daemon/daemon-config.js';
-import { databaseOf, openStore } from '../../../store/index.js';
+import { databaseOf, readStore } from '../../../store/index.js';
 import { createShadowDecisionsRepository } from '../../../store/shadow-decisions-repository.js';
 import type { CliIo } from '../../cli-io.js';
 import { databaseToRead } from '../../database-to-read.js';
@@ -60,8 +60,7 @@ export function registerShadowCommand(program: Command, io: CliIo): void {
       }
       const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
       const config = await loadDaemonConfig(file, io.env);
-      const store = openStore(databaseToRead(options.db, config.db, io));
-      try {
+      await readStore(databaseToRead(options.db, config.db, io), async (store) => {
         const db = databaseOf(store);
         const rows = createShadowDecisionsRepository(db).compare(sinceMs);
         const split = config.risk.split;
@@ -76,9 +75,7 @@ export function registerShadowCommand(program: Command, io: CliIo): void {
           const figures = splitFigures(db, split);
           io.stdout.write(splitReportText(figures.arms, figures.verdict));
         }
-      } finally {
-        store.close();
-      }
+      });
     });
 }
 

@@ -8,7 +8,7 @@ import { lossRatesOf } from '../../../ops/loss-rates-config.js';
 import { statusClock } from '../../../ops/status-clock.js';
 import { buildStatusReport, type StrategyBudget } from '../../../ops/status-report.js';
 import { formatStatusText, statusJson } from '../../../ops/status-text.js';
-import { openStore, storeIsDryRun } from '../../../store/index.js';
+import { readStore, storeIsDryRun } from '../../../store/index.js';
 import { printJson, warn, type CliIo } from '../../cli-io.js';
 import { databaseToRead } from '../../database-to-read.js';
 import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
@@ -43,8 +43,7 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
       const config = await loadDaemonConfig(file, io.env);
       const db = databaseToRead(options.db, config.db, io);
       const budgets = await strategyBudgets(config.strategies, io);
-      const store = openStore(db);
-      try {
+      await readStore(db, async (store) => {
         // A sandbox run's rows carry its simulated clock: read them all in the clock they were written in.
         const { nowMs, clock } = statusClock(store.state, systemClock.now());
         const report = buildStatusReport({
@@ -59,9 +58,7 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
         });
         if (options.json) printJson(io, statusJson(report));
         else io.stdout.write(formatStatusText(report));
-      } finally {
-        store.close();
-      }
+      });
     });
 }
 

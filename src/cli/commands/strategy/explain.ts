@@ -69,9 +69,8 @@ export function explainRecordedRequest(
 async function learnedMarkets(io: CliIo, db: string | undefined): Promise<MarketLearning | undefined> {
   if (db === undefined) return undefined;
   if (!existsSync(db)) throw new UserError(`no database at ${db}`);
-  const { openStore } = await import('../../../store/index.js');
-  const store = openStore(db);
-  try {
+  const { readStore } = await import('../../../store/index.js');
+  return readStore(db, async (store) => {
     const { restored, unreadable } = storedLearners(store);
     for (const strategy of unreadable)
       warn(io, `the learned market of ${strategy} in ${db} is unreadable; it prices with its configured market`);
@@ -79,9 +78,7 @@ async function learnedMarkets(io: CliIo, db: string | undefined): Promise<Market
     for (const strategy of calibrations.unreadable)
       warn(io, `the learned default level of ${strategy} in ${db} is unreadable; it prices with its prior`);
     return new MarketLearning(restored, calibrations.restored);
-  } finally {
-    store.close();
-  }
+  });
 }
 
 function usd(text: string): number {

@@ -9,7 +9,7 @@
 import type { Command } from 'commander';
 import { realSleep, systemClock } from '../../../clock/clock.js';
 import { NEW_LOAN_REQUEST_TOPIC } from '../../../domain/index.js';
-import { openStore, type Store } from '../../../store/index.js';
+import { openStoreReadOnly, type Store } from '../../../store/index.js';
 import { printJson, type CliIo } from '../../cli-io.js';
 import { databaseToRead } from '../../database-to-read.js';
 import { examplesHelp } from '../../examples-help.js';
@@ -78,7 +78,7 @@ Environment:
       if (!secret)
         throw new UserError('LENDBOT_WEBHOOK_SECRET is not set: export the secret the marketplace gave with the webhook subscription');
       // Opened before sending: a mistyped --db fails before anything is sent.
-      const store = options.db === undefined ? undefined : openStore(databaseToRead(options.db, options.db, io));
+      const store = options.db === undefined ? undefined : openStoreReadOnly(databaseToRead(options.db, options.db, io));
       try {
         await runTest(options, secret, store, io);
       } finally {
