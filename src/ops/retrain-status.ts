@@ -45,8 +45,16 @@ export function retrainLines(status: RetrainStatus | null): Array<[string, strin
   if (status === null) return [];
   const { last } = status;
   const next = status.nextAt === null ? '' : `; next look ${status.nextAt}`;
-  const managed = status.versionsInForce.length === 0 ? '' : `; running retrained ${status.versionsInForce.map((v) => `${v.strategy} (#${v.version})`).join(', ')}`;
-  return [['retraining', `round #${last.id} of ${last.strategy} (${last.startedAt}): ${last.decision.toUpperCase()}, ${last.reason}${next}${managed}`]];
+  const managed =
+    status.versionsInForce.length === 0
+      ? ''
+      : `; running retrained ${status.versionsInForce.map((v) => `${v.strategy} (#${v.version})`).join(', ')}`;
+  return [
+    [
+      'retraining',
+      `round #${last.id} of ${last.strategy} (${last.startedAt}): ${last.decision.toUpperCase()}, ${last.reason}${next}${managed}`,
+    ],
+  ];
 }
 
 /** snake_case JSON. */

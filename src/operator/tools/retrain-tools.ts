@@ -24,8 +24,12 @@ export function registerRetrainTools({ server, context }: ToolDeps): void {
     async ({ strategy, limit }) => {
       const repo = createRetrainRepository(databaseOf(context.store));
       // The candidate's full YAML stays out: the figures and decision are what an agent reads.
-      const rounds = repo.rounds({ limit, ...(strategy === undefined ? {} : { strategy }) }).map(({ candidateText: _text, ...round }) => round);
-      const versions = repo.versions(strategy).map(({ text, ...version }) => ({ ...version, source: text === null ? 'file' : 'retrained' }));
+      const rounds = repo
+        .rounds({ limit, ...(strategy === undefined ? {} : { strategy }) })
+        .map(({ candidateText: _text, ...round }) => round);
+      const versions = repo
+        .versions(strategy)
+        .map(({ text, ...version }) => ({ ...version, source: text === null ? 'file' : 'retrained' }));
       const last = rounds[0];
       const text =
         last === undefined
