@@ -75,7 +75,8 @@ describe('pricing with the learned market outside the live decision', () => {
       );
       const configured = await runCli(['strategy', 'explain', file, '--recording', recording, '--id', '7']);
       expect(configured.code).toBe(0);
-      expect(configured.stdout).toContain('\n  priced with configured market\n');
+      // Without --db, as a daemon that has seen no fate yet: through its learner at the prior.
+      expect(configured.stdout).toContain('\n  priced with market learned v0 (0 fates)\n');
       const learned = await runCli(['strategy', 'explain', file, '--recording', recording, '--id', '7', '--db', h.path]);
       expect(learned.stderr).toBe('');
       expect(learned.stdout).toContain('\n  priced with market learned v200 (200 fates)\n');
