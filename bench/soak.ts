@@ -9,7 +9,7 @@
  * request offered twice. Prints figures; asserts nothing.
  *
  * Run: node --import tsx bench/soak.ts [--minutes 30] [--restart-every 120] [--balance 300000]
- *        [--speed 120] [--arrivals 30] [--fail-seconds 60]
+ *        [--speed 600] [--arrivals 6] [--fail-seconds 150]
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,8 +29,8 @@ const { values } = parseArgs({
     minutes: { type: 'string', default: '30' },
     'restart-every': { type: 'string', default: '120' },
     balance: { type: 'string', default: '300000' },
-    speed: { type: 'string', default: '120' },
-    arrivals: { type: 'string', default: '30' },
+    speed: { type: 'string', default: '600' },
+    arrivals: { type: 'string', default: '6' },
     'fail-seconds': { type: 'string', default: '150' },
   },
 });
@@ -46,7 +46,12 @@ const POLL_EVERY_S = 5;
 // start into a failing marketplace. Ok again takes one poll after that back-off.
 const SETTLE = { toBadMs: 60_000, toOkMs: 60_000 };
 const FAULTS = { latencyMs: 100, errorRate: 0.03, malformedRate: 0.01 };
-const EXPIRY_MS = 72 * HOUR_MS;
+// The daemon runs on real time, the sandbox `speed` times faster: an offer's reservation
+// (risk.offer_expiry_hours) lasts twice the borrowers' longest wait (30 simulated hours,
+// src/sandbox/competitor-model.ts) in real hours. At 72 real hours, every offer lost at the
+// sandbox kept its money reserved for the whole soak and offers stopped once the first ones filled the balance.
+const EXPIRY_HOURS = 60 / Number(values.speed);
+const EXPIRY_MS = EXPIRY_HOURS * HOUR_MS;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const usd = (cents: number) => (cents / 100).toLocaleString('en-US', { maximumFractionDigits: 0 });
@@ -67,7 +72,7 @@ writeFileSync(
     `poll: { schedule: "*/${POLL_EVERY_S} * * * * *", at_start: true }`,
     'jobs: { balance_refresh: "*/15 * * * * *", reconcile: "*/15 * * * * *", retrain: off }',
     // Only the balance binds: the caps would stop the flow of offers long before it.
-    'risk: { max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null }',
+    `risk: { max_open_exposure: null, max_per_borrower: null, max_amount_per_day: null, offer_expiry_hours: ${EXPIRY_HOURS} }`,
     '',
   ].join('\n'),
 );
@@ -235,7 +240,7 @@ const rows: Array<[string, string]> = [
   ['failing stretches: s to first not-ok / to ok again', lags.map((lag) => `${lag.toBad.toFixed(0)} / ${lag.toOk.toFixed(0)}`).join('; ')],
 ];
 console.log(
-  `\nsoak: ${MINUTES} min, restart every ${RESTART_EVERY_MS / 1000} s, balance ${values.balance} USD, sandbox speed ${values.speed}, ` +
+  `\nsoak: ${MINUTES} min, restart every ${RESTART_EVERY_MS / 1000} s, balance ${values.balance} USD, sandbox speed ${values.speed}, reservations ${(EXPIRY_HOURS * 60).toFixed(0)} min, ` +
     `${values.arrivals} requests per simulated hour, faults ${JSON.stringify(FAULTS)}, every call failing for ${FAIL_MS / 1000} s twice; /healthz judged ${SETTLE.toBadMs / 1000} s into a failing stretch or a start, ${SETTLE.toOkMs / 1000} s after`,
 );
 for (const [label, value] of rows) console.log(`${label.padEnd(52)} ${value}`);
