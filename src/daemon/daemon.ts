@@ -101,11 +101,12 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
     async checkMarketplace() {
       const { serviceConfig } = parts;
       if (serviceConfig === undefined) return;
-      await checkMarketplaceAtStart(parts.bareClient, {
+      const failing = await checkMarketplaceAtStart(parts.bareClient, {
         baseUrl: serviceConfig.baseUrl,
         tries: serviceConfig.retry.readRetries + 1,
         log: parts.component('start'),
       });
+      if (failing !== undefined) poller.failingAtStart(failing);
     },
     async start() {
       // Webhooks are stored from now on, but nothing is decided before the offers a crash left

@@ -20,6 +20,8 @@ export interface FailedPolls {
   reason: string;
   /** When the first of them failed (the clock's ms). */
   sinceMs: number;
+  /** The marketplace was already failing when the daemon started: degraded until a poll succeeds. */
+  atStart?: boolean;
 }
 
 export class PollFailures {
@@ -34,7 +36,28 @@ export class PollFailures {
   failed(error: unknown): void {
     const text = error instanceof Error ? error.message : String(error);
     const reason = text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS)}...` : text;
-    this.failures = { inRow: (this.failures?.inRow ?? 0) + 1, reason, sinceMs: this.failures?.sinceMs ?? this.clock.now() };
+    this.failures = {
+      inRow: (this.failures?.inRow ?? 0) + 1,
+      reason,
+      sinceMs: this.failures?.sinceMs ?? this.clock.now(),
+      ...(this.failures?.atStart === true ? { atStart: true } : {}),
+    };
+  }
+
+  /**
+   * The start-up read failed (the daemon started anyway): degraded from now until a poll succeeds.
+   * Without it a daemon restarted into an outage said ok until its third failed poll, a minute or
+   * more after the warning that said it was degraded.
+   */
+  failedAtStart(error: unknown): void {
+    const text = error instanceof Error ? error.message : String(error);
+    const reason = `the marketplace was failing at start: ${text}`;
+    this.failures = {
+      inRow: 0,
+      reason: reason.length > MAX_REASON_CHARS ? `${reason.slice(0, MAX_REASON_CHARS)}...` : reason,
+      sinceMs: this.clock.now(),
+      atStart: true,
+    };
   }
 
   /** The failures since the last successful poll; undefined when the last poll succeeded. */

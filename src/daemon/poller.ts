@@ -96,6 +96,11 @@ export class Poller {
     return this.running;
   }
 
+  /** The start-up read failed: `/healthz` is degraded until a poll succeeds (poll-failures.ts). */
+  failingAtStart(error: unknown): void {
+    this.failures.failedAtStart(error);
+  }
+
   /** The polls failed in a row since the last that succeeded, for `/healthz`. */
   failedPolls(): FailedPolls | undefined {
     return this.failures.current();

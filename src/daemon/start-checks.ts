@@ -39,9 +39,10 @@ const unrefSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, m
  *
  * Ends start-up (throws a one-line AppError) when the credentials are refused, the base URL cannot
  * be reached, or what answers there is not the marketplace. A service that is there but failing
- * (5xx, 429) is an outage, not a misconfiguration: the daemon starts and degrades.
+ * (5xx, 429) is an outage, not a misconfiguration: the daemon starts and degrades; the failure
+ * is returned so health says degraded from the first second, not only after a few failed polls.
  */
-export async function checkMarketplaceAtStart(client: StartCheckClient, options: StartCheckOptions): Promise<void> {
+export async function checkMarketplaceAtStart(client: StartCheckClient, options: StartCheckOptions): Promise<ServiceError | undefined> {
   const budgetMs = options.budgetMs ?? START_CHECK_BUDGET_MS;
   try {
     const read = client.listTransfers(1).then(() => 'answered' as const);
@@ -61,7 +62,10 @@ export async function checkMarketplaceAtStart(client: StartCheckClient, options:
       { code: error.code, reason: error.message },
       'the marketplace is failing at start; starting anyway, degraded until it answers',
     );
+    // The caller keeps /healthz degraded until a poll succeeds: the warning's promise.
+    return error;
   }
+  return undefined;
 }
 
 /** The one line that ends start-up for a failed start-up read, or undefined to start anyway. */

@@ -36,7 +36,7 @@ export interface HealthOptions {
    * The polls failed since the last that succeeded (the poller's count), and how many in a row
    * fail the poll check (degraded): `poll.failures_before_degraded`.
    */
-  pollFailures?: { current: () => { inRow: number; reason: string; sinceMs: number } | undefined; max: number };
+  pollFailures?: { current: () => { inRow: number; reason: string; sinceMs: number; atStart?: boolean } | undefined; max: number };
 }
 
 export interface HealthReport {
@@ -100,7 +100,8 @@ export function checkHealth(options: HealthOptions): HealthReport {
   const fresh = ageMs <= maxAgeMs;
   const failed = options.pollFailures?.current();
   const maxFailed = options.pollFailures?.max;
-  const pollsFailing = failed !== undefined && maxFailed !== undefined && failed.inRow >= maxFailed;
+  // A daemon that started into an outage is degraded from its first answer, not after `max` polls.
+  const pollsFailing = failed !== undefined && maxFailed !== undefined && (failed.atStart === true || failed.inRow >= maxFailed);
   const poll: HealthReport['checks']['poll'] = {
     ok: fresh && !pollsFailing,
     last_poll_at: lastPoll,

@@ -100,4 +100,40 @@ describe('/healthz while every poll fails', () => {
       checks: { poll: { ok: false, failed_in_row: 1, max_failed_in_row: 1 } },
     });
   });
+
+  it('is degraded from the start when the marketplace was failing at start, and ok after the first poll that succeeds', async () => {
+    // The soak (bench/soak.ts) restarted a daemon into an outage: the start-up read failed, the
+    // log said "degraded until it answers", and /healthz said ok for over a minute.
+    const port = await freePort();
+    fixture = await startPollFixture({ liveClient: true, config: { webhook: { host: '127.0.0.1', port } } });
+    const f = fixture;
+    let failing = true;
+    f.server.route('GET /api/v3/transfer_history/', () =>
+      failing
+        ? { status: 503, body: { detail: 'maintenance' } }
+        : { status: 200, body: { count: 0, next: null, previous: null, results: [] } },
+    );
+    f.server.route(LIST, () =>
+      failing
+        ? { status: 503, body: { detail: 'maintenance' } }
+        : { status: 200, body: { count: 0, next: null, previous: null, results: [] } },
+    );
+    await f.daemon.checkMarketplace();
+    await f.daemon.start();
+    const health = async () => {
+      const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+      const body = (await response.json()) as { status: string; checks: { poll: Record<string, unknown> } };
+      return { http: response.status, status: body.status, poll: body.checks.poll };
+    };
+    const first = await health();
+    expect(first).toMatchObject({ http: 503, status: 'degraded', poll: { ok: false, failed_in_row: 0 } });
+    expect(String(first.poll.reason)).toContain('the marketplace was failing at start');
+
+    await f.daemon.runJob('poll').catch(() => undefined);
+    expect(await health()).toMatchObject({ http: 503, status: 'degraded', poll: { ok: false, failed_in_row: 1 } });
+
+    failing = false;
+    await f.daemon.runJob('poll');
+    expect(await health()).toMatchObject({ http: 200, status: 'ok', poll: { ok: true, failed_in_row: 0 } });
+  });
 });
