@@ -25,6 +25,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { rssOf } from './process-rss.js';
 
 interface Args {
   minutes: number;
@@ -54,16 +55,6 @@ function parseArgs(argv: readonly string[]): Args {
 }
 
 const MB = 1024 * 1024;
-
-/** Resident memory of one process in bytes (VmRSS), or 0 once it is gone. */
-function rssOf(pid: number): number {
-  try {
-    const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
 
 /** Every process below `pid` (children, grandchildren, ...). */
 function descendants(pid: number): number[] {

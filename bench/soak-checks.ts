@@ -3,7 +3,6 @@
  * at the sandbox and in the daemon's own database against the balance, offers twice on one
  * request, and whether a /healthz answer told the truth about the marketplace at that moment.
  */
-import { readFileSync } from 'node:fs';
 import { parseCents } from '../src/domain/index.js';
 import { balanceFromStore } from '../src/risk/index.js';
 import type { SandboxHandle } from '../src/sandbox/index.js';
@@ -61,16 +60,6 @@ export async function storedMoney(dbFile: string, expiryMs: number): Promise<Sto
   );
   const unsettled = queryDatabase<{ n: number }>(dbFile, "SELECT COUNT(*) AS n FROM offers WHERE state IN ('intent', 'unknown')");
   return { ...money, duplicateRequests: twice[0]?.n ?? 0, unsettled: unsettled[0]?.n ?? 0 };
-}
-
-/** Resident memory of a process in bytes (VmRSS), or 0 once it is gone. */
-export function rssOf(pid: number): number {
-  try {
-    const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
 }
 
 /** When the marketplace failed every call on purpose (real ms since the epoch). */

@@ -22,7 +22,8 @@ import { freePort } from '../src/daemon/free-port.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { childEnv } from '../test/daemon/child-daemon.js';
 import { OFFER_ALL } from '../test/daemon/daemon-harness.js';
-import { expectedHealth, marketMoney, rssOf, storedMoney, type FailingStretch } from './soak-checks.js';
+import { rssOf } from './process-rss.js';
+import { expectedHealth, marketMoney, storedMoney, type FailingStretch } from './soak-checks.js';
 
 const { values } = parseArgs({
   options: {
