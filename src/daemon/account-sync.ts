@@ -1,5 +1,5 @@
 /**
- * Reconciliation with the service's loan lists (spec 4.7): loans are stored for reports,
+ * Reconciliation with the service's loan lists (marketplace 4.7): loans are stored for reports,
  * exposure and outcomes, and what they reveal settles our offers. The spec has no way to read an
  * offer's status, so acceptance is detected here: a loan in the investor's lists whose
  * `loan_request_id` is one we offered on means our offer was accepted; `funded` (or any list but

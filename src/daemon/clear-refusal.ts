@@ -5,7 +5,7 @@
  * shown"), so only two kinds of failure prove nothing was done:
  * - a refusal lendbot recognises: a 4xx whose text is in the refusal table (src/service/
  *   refusal-texts.ts, extended by `service.refusal_texts`) with a code that refuses this call,
- *   or one of the four authentication texts of spec part 7;
+ *   or one of the four authentication texts of marketplace part 7;
  * - a failure before anything was sent: a bad argument caught by the client, or a network
  *   failure with a not-sent cause (connection refused, no such host, no route, nothing uploaded).
  * Anything else (an answer that cannot be read, a redirect, a 4xx with a text not recognised, a

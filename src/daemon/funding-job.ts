@@ -1,5 +1,5 @@
 /**
- * Funds the accepted offers of strategies with `automate_fund: false` (spec 4.3), once each.
+ * Funds the accepted offers of strategies with `automate_fund: false` (marketplace 4.3), once each.
  *
  * The spec has no way to read an offer's status, so acceptance is found two ways: the account
  * sync sees a pending loan for the request (the offer becomes 'accepted'), and this job asks the

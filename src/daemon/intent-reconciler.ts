@@ -5,7 +5,7 @@
  * Reading first: a loan of ours for the request (stored by the account sync) says the offer was
  * placed and accepted. The spec has no list of our offers, so the one other way to ask is to send
  * the offer again: the service refuses a second offer by the same investor on the same request
- * (spec 4.2, rule 7), so it either places the offer that never arrived or answers that an offer
+ * (marketplace 4.2, rule 7), so it either places the offer that never arrived or answers that an offer
  * exists (refusal code `offer_exists`, whatever the service's words: src/service/refusal-texts.ts),
  * which settles it as placed. A re-send is bounded (unknown-offer-resends.ts: a few times, with
  * back-off, counted in the database), and only while the request is still listed (still open).

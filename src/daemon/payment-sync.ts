@@ -1,5 +1,5 @@
 /**
- * Reads the payments of the investor's loans (spec 4.8) into the store. The endpoint takes one
+ * Reads the payments of the investor's loans (marketplace 4.8) into the store. The endpoint takes one
  * loan and returns its whole payment array, with no "changed since" or paging, so the increment
  * is chosen here: each sync reads at most `maxLoans` loans, those never read or moved to another
  * list or status first (a missed payment moves a loan to collection), then those whose next read
@@ -111,7 +111,7 @@ export class PaymentSync {
     const today = new Date(nowMs).toISOString().slice(0, 10);
     if (this.deps.store.payments.hasOverdueUnsettled(loan.loanId, today)) return nowMs + HOUR_MS;
     if (loan.nextPaymentDate === null) return nowMs + DAY_MS;
-    // The service writes `YYYY-MM-DD HH:MM:SS+00:00` (spec 2.5).
+    // The service writes `YYYY-MM-DD HH:MM:SS+00:00` (marketplace 2.5).
     const nextMs = Date.parse(loan.nextPaymentDate.replace(' ', 'T'));
     if (Number.isNaN(nextMs)) return nowMs + DAY_MS;
     if (nextMs <= nowMs) return nowMs + HOUR_MS;

@@ -1,6 +1,6 @@
 /**
  * The daemon's two seams of the decide step (src/engine/decide-step.ts): data comes from the
- * service (spec 4.4 banking data, 4.5 provider scores, 4.9 borrower history) and spend is recorded in the purchases
+ * service (marketplace 4.4 banking data, 4.5 provider scores, 4.9 borrower history) and spend is recorded in the purchases
  * table, which the monthly budget reads back.
  */
 import type { DataSource, Fetched, SpendLedger } from '../engine/index.js';

@@ -1,6 +1,6 @@
 /**
  * What a strategy's filters say about the loan requests it could accept, in the words the
- * marketplace's list filters use (spec 4.1). The engine derives it from a strategy; the client
+ * marketplace's list filters use (marketplace 4.1). The engine derives it from a strategy; the client
  * turns the union of all strategies' into query filters (src/service/loan-request-filters.ts).
  */
 

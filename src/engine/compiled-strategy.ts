@@ -9,7 +9,7 @@ import type { EventFacts } from './compile/event-prefilter.js';
 /** One paid provider a strategy may buy, and when. */
 export interface ProviderPolicy {
   slot: 'provider_a' | 'provider_b';
-  /** The provider's name as the service knows it (spec 4.5 provider_name). */
+  /** The provider's name as the service knows it (marketplace 4.5 provider_name). */
   provider: string;
   pricing: 'flat' | 'per_request';
   /** USD cents a month (flat) or per request. */

@@ -7,7 +7,7 @@
 /** Months in a year: the monthly rate is the annual rate divided by this. */
 export const MONTHS_PER_YEAR = 12;
 
-/** The lowest rate the service accepts on an offer (spec 4.2, part 8). */
+/** The lowest rate the service accepts on an offer (marketplace 4.2, part 8). */
 export const MIN_OFFER_RATE = 0.03;
 /** The highest rate the service accepts on an offer. */
 export const MAX_OFFER_RATE = 2.0;

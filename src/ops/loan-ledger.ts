@@ -1,5 +1,5 @@
 /**
- * The lender's money per loan, from the transfer history (spec 2.7), the loans (2.5) and their
+ * The lender's money per loan, from the transfer history (marketplace 2.7), the loans (2.5) and their
  * payments (2.6). Every transfer that moved money becomes ledger entries of one kind:
  *
  * - `Fund Loans`: lent (a `Refund` naming a loan gives some back);

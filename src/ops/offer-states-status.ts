@@ -1,7 +1,7 @@
 /**
  * The status report's count of the last 30 days' offers by state, as every surface shows them
  * (store/offer-view.ts): `lendbot status`, the overview and the `lendbot_offers` gauge read this
- * one figure. 30 days: the list window (spec 4.1), past which an offer's state no longer moves,
+ * one figure. 30 days: the list window (marketplace 4.1), past which an offer's state no longer moves,
  * and a range of the creation index rather than a count of every offer ever made.
  */
 import { offerViewQuery, type RiskLimits } from '../risk/index.js';

@@ -33,7 +33,7 @@ export const outcomeSchema = z.looseObject({
   /** Share of the total due that was repaid, 0 to 1. */
   repaid_fraction: z.number().min(0).max(1).optional(),
   resolved_at: z.iso.datetime({ offset: true }).optional(),
-  /** The investor's loan's payments (spec 2.6) as last synced, oldest due first; only on the daemon's own loans. */
+  /** The investor's loan's payments (marketplace 2.6) as last synced, oldest due first; only on the daemon's own loans. */
   payments: z.array(loanPaymentSchema).optional(),
   /**
    * For a request nobody funded: what the borrower would have repaid had it been funded (a
@@ -98,7 +98,7 @@ export const recordingLineSchema = z.looseObject({
   data_aggs: bankingDataSchema.optional(),
   scores: z.record(z.string(), providerResultSchema).optional(),
   /**
-   * The borrower's completed loans (spec 2.8, every page of 4.9) as fetched when the request was
+   * The borrower's completed loans (marketplace 2.8, every page of 4.9) as fetched when the request was
    * decided; [] when there were none. Absent: not fetched, or not found.
    */
   borrower_history: z.array(borrowerLoanHistoryItemSchema).optional(),

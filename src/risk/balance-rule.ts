@@ -1,5 +1,5 @@
 /**
- * The balance rule, once, for offering and for funding by hand (spec 4.2 rule 4, 4.3
+ * The balance rule, once, for offering and for funding by hand (marketplace 4.2 rule 4, 4.3
  * precondition 5): the balance less what other pending offers hold back and the cash reserve
  * must EXCEED the total; equal is refused. Returns the figures of a refusal (its reason's), or undefined.
  */

@@ -1,5 +1,5 @@
 /**
- * The guard's balance rule at funding time (spec 4.3 precondition 5): before lendbot funds an
+ * The guard's balance rule at funding time (marketplace 4.3 precondition 5): before lendbot funds an
  * accepted offer by hand, the usable balance less the money other pending offers hold back and
  * the cash reserve must EXCEED the offer's total. Pure, like checkOffer: a refusal is a value
  * whose reason names the figures, logged and retried later, never sent to the service.

@@ -24,7 +24,7 @@ export const protectionSettingsSchema = z.strictObject({
           'bank account is not verified',
           'bank account not verified',
         ])
-        .describe('texts (case-insensitive) of the service refusing the ACCOUNT, not one request (spec 4.2 rules 2 and 9)'),
+        .describe('texts (case-insensitive) of the service refusing the ACCOUNT, not one request (docs/marketplace.md 4.2 rules 2 and 9)'),
     })
     .prefault({}),
   default_spike: z

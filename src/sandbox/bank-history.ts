@@ -1,6 +1,6 @@
 /**
  * A borrower's 90 days of bank transactions before the loan request, and the agg_90 aggregates
- * computed from them (spec 2.9). The transactions are rebuilt from a seed whenever they are
+ * computed from them (marketplace 2.9). The transactions are rebuilt from a seed whenever they are
  * needed, so the market keeps only the aggregates in memory; `aggregate90` is the single
  * definition of agg_90, used both when generating and by tests that recompute it.
  */

@@ -67,7 +67,7 @@ const LETTERS = 'ABCDEFGHIJKLMNOPRSTW';
 /** Share of requests with no banking data (fetching it answers 404). */
 const NO_BANKING_SHARE = 0.08;
 
-/** Credit score as the range text of spec 2.3 ("650-699"). */
+/** Credit score as the range text of marketplace 2.3 ("650-699"). */
 export function creditScoreRange(score: number): string {
   const low = Math.floor(score / 50) * 50;
   return `${low}-${low + 49}`;

@@ -53,12 +53,12 @@ export interface SandboxControl {
   /** Resolves once every webhook attempt under way has finished. */
   flushWebhooks(): Promise<void>;
   setFaults(faults: SandboxFaults): void;
-  /** Rules 2 and 9 of spec 4.2: whether the investor is borrowing, has a verified bank account. */
+  /** Rules 2 and 9 of marketplace 4.2: whether the investor is borrowing, has a verified bank account. */
   setInvestor(settings: { borrowing?: boolean; bankVerified?: boolean }): void;
   groundTruth(loanRequestId: number): GroundTruth;
   /** The sandbox investor's offers with their current status. */
   offers(): Offer[];
-  /** The last 1000 fund calls (spec 4.3) on the investor's offers: offer id, time, `started` or the refusal text. */
+  /** The last 1000 fund calls (marketplace 4.3) on the investor's offers: offer id, time, `started` or the refusal text. */
   fundCalls(): Array<{ offer_id: number; at: string; outcome: string }>;
   billing(): Billing;
 }

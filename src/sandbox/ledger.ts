@@ -1,5 +1,5 @@
 /**
- * The sandbox investor's money: every movement is a transfer (spec 2.7), and the balance is the
+ * The sandbox investor's money: every movement is a transfer (marketplace 2.7), and the balance is the
  * sum of processed transfers, so the transfer history always explains the balance.
  */
 import type { TransferRecord, TransferStatus } from './market-types.js';

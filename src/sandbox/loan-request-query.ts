@@ -1,5 +1,5 @@
 /**
- * The filters of spec 4.1, read from a query string into one predicate over loan requests. Range
+ * The filters of marketplace 4.1, read from a query string into one predicate over loan requests. Range
  * filters accept every encoding the client can write (numeric-filters.ts); a bad value is a
  * refusal with a text that says what a good one looks like, never an empty list.
  */

@@ -5,7 +5,7 @@
  * sandbox investor is written to its ledger.
  *
  * An investor's offer that was accepted but not funded at once (no automate_fund, or not enough
- * money) is a `pending` loan from the acceptance on, as spec 4.7 lists "loans pending or funded":
+ * money) is a `pending` loan from the acceptance on, as marketplace 4.7 lists "loans pending or funded":
  * that is how the investor learns of the acceptance. Funding later keeps the same loan (and id);
  * an acceptance that expires unfunded withdraws it.
  */

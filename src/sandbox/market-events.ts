@@ -26,7 +26,7 @@ export const FUNDING_DELAY_MS = 15 * MINUTE_MS;
 export const ACCEPTANCE_TTL_MS = 48 * HOUR_MS;
 /** How long after an unanswered decision the borrower looks at the offers again. */
 export const REDECIDE_MS = 12 * HOUR_MS;
-/** The list window of spec 4.1; open requests close (unfunded) at its end. */
+/** The list window of marketplace 4.1; open requests close (unfunded) at its end. */
 export const LIST_WINDOW_MS = 30 * DAY_MS;
 /** Days after a missed payment before collection recovers what it can, then before default. */
 export const COLLECTION_AFTER_MS = 30 * DAY_MS;

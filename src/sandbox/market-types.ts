@@ -24,7 +24,7 @@ export interface BorrowerProfile {
   state: string;
   zipCode: string;
   invited: boolean;
-  /** Whether the borrower has a primary funding resource (fund precondition 4 of spec 4.3). */
+  /** Whether the borrower has a primary funding resource (fund precondition 4 of marketplace 4.3). */
   hasFundingResource: boolean;
 }
 
@@ -41,7 +41,7 @@ export interface BankProfile {
 export type LoanRequestStatus =
   /** Listed; open to offers. */
   | 'open'
-  /** The borrower accepted an offer ("Offered" in spec 4.3). */
+  /** The borrower accepted an offer ("Offered" in marketplace 4.3). */
   | 'offered'
   /** Funded: the loan agreement is signed. */
   | 'signed'
@@ -165,7 +165,7 @@ export interface TransferRecord {
   borrowerId: number | null;
 }
 
-/** The sandbox investor's account settings (rules 2 and 9 of spec 4.2). */
+/** The sandbox investor's account settings (rules 2 and 9 of marketplace 4.2). */
 export interface InvestorAccount {
   borrowing: boolean;
   bankVerified: boolean;

@@ -52,7 +52,7 @@ export class Market {
   readonly ledger = new Ledger();
   readonly loanBook: LoanBook;
   readonly account: InvestorAccount = { borrowing: false, bankVerified: true, zipCodes: ['94103', '10001'] };
-  /** Provider B calls billed, by loan request id (spec 4.5: 1.50 USD each). */
+  /** Provider B calls billed, by loan request id (marketplace 4.5: 1.50 USD each). */
   readonly providerBCalls: number[] = [];
   /** Months (YYYY-MM) in which provider A was used (200 USD each, flat). */
   readonly providerAMonths = new Set<string>();

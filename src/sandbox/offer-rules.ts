@@ -1,5 +1,5 @@
 /**
- * The nine rejection rules of spec 4.2 and the five fund preconditions of spec 4.3, as values:
+ * The nine rejection rules of marketplace 4.2 and the five fund preconditions of marketplace 4.3, as values:
  * a refusal says which rule, the status, the body key and the text the service sends. Where the
  * real service's text is known it is used verbatim; the others are ours (docs/sandbox.md).
  */
@@ -70,7 +70,7 @@ export function checkOfferRules(input: {
   return undefined;
 }
 
-/** Checks the five preconditions of spec 4.3 for the investor's offer. */
+/** Checks the five preconditions of marketplace 4.3 for the investor's offer. */
 export function checkFund(input: { offer: OfferRecord; request: LoanRequestRecord; availableCents: number }): Refusal | undefined {
   const { offer, request } = input;
   if (offer.processed) return refuse('1 processed', FUND_TEXTS.processed);

@@ -1,5 +1,5 @@
 /**
- * The two third-party score providers of spec 2.10. Both read the same observable features as
+ * The two third-party score providers of marketplace 2.10. Both read the same observable features as
  * everyone else, each with its own error, so buying a score adds information without revealing
  * the hidden truth. A request's score is the same on every call (its noise is drawn from the
  * request's own stream); only the timestamp moves.

@@ -3,7 +3,7 @@
  * until the requested number of loan requests has arrived and the market has settled, then
  * writes one recording line per request (docs/recording-format.md) with its banking data, both
  * providers' results as they would have been bought when the request was seen, the borrower's
- * loan history as spec 4.9 serves it, and the
+ * loan history as marketplace 4.9 serves it, and the
  * ground-truth outcome (for a request nobody funded, also how it would have repaid: `if_funded`).
  */
 import { openRecordingWriter } from '../recording/index.js';

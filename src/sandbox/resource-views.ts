@@ -1,5 +1,5 @@
 /**
- * The market's records as the resources of spec part 2. Every view here validates under the
+ * The market's records as the resources of marketplace part 2. Every view here validates under the
  * client's zod schemas (the tests check it). Internally consistent by construction: totals are
  * sums of the fees, agg_90 comes from the transactions, loan figures from the payment schedule.
  */
@@ -19,7 +19,7 @@ export function isoTime(ms: number): string {
   return new Date(ms).toISOString().replace('.000Z', 'Z');
 }
 
-/** The `YYYY-MM-DD HH:MM:SS+00:00` form loans use (spec 2.5). */
+/** The `YYYY-MM-DD HH:MM:SS+00:00` form loans use (marketplace 2.5). */
 export function loanTime(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}+00:00`;
 }

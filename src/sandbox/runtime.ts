@@ -34,7 +34,7 @@ export interface RuntimeOptions {
   webhookTokenLayout?: 'envelope' | 'data';
 }
 
-/** Provider prices of spec 4.5, in cents. */
+/** Provider prices of marketplace 4.5, in cents. */
 export const PROVIDER_A_MONTHLY_CENTS = 20_000;
 export const PROVIDER_B_PER_REQUEST_CENTS = 150;
 
@@ -129,7 +129,7 @@ export interface Billing {
   total: string;
 }
 
-/** The `data` of a `new_loan_request_created` event (spec 6.2). */
+/** The `data` of a `new_loan_request_created` event (marketplace 6.2). */
 export function newLoanRequestData(request: LoanRequestRecord): Record<string, unknown> {
   return {
     loan_request_id: request.id,

@@ -1,5 +1,5 @@
 /**
- * Webhook delivery (spec part 6, our reading in docs/sandbox.md): each event is POSTed to every
+ * Webhook delivery (marketplace part 6, our reading in docs/sandbox.md): each event is POSTed to every
  * active subscription with `X-Svc-Topic` and a body `{"token": JWT}`, the JWT HS256-signed with
  * the webhook secret and carrying `{webhook_uuid, topic, data}` plus `iat`. An answer other than
  * 200 (or none within the timeout) is retried every simulated hour, up to 24 times; when the last

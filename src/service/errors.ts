@@ -129,7 +129,7 @@ export class InvalidArgumentError extends AppError {
   }
 }
 
-/** The four authentication texts of spec part 7, and the code each maps to. */
+/** The four authentication texts of marketplace part 7, and the code each maps to. */
 /** Network failures (got's error codes) that prove a request never reached the service. */
 export const NOT_SENT_NETWORK_CODES: ReadonlySet<string> = new Set([
   'ECONNREFUSED',
@@ -146,7 +146,7 @@ export const AUTH_TEXTS: ReadonlyArray<readonly [string, ServiceErrorCode]> = [
   ['Timestamp out of range', 'AUTH_TIMESTAMP_OUT_OF_RANGE'],
 ];
 
-/** The codes of spec part 7's authentication texts: the service refused the call before doing anything. */
+/** The codes of marketplace part 7's authentication texts: the service refused the call before doing anything. */
 export const AUTH_REFUSAL_CODES: ReadonlySet<ServiceErrorCode> = new Set(AUTH_TEXTS.map(([, code]) => code));
 
 /** Hints an operator can act on, by code. */

@@ -1,5 +1,5 @@
 /**
- * Request signing of spec part 5: X-API-KEY, X-Timestamp (Unix seconds) and X-HMAC, the
+ * Request signing of marketplace part 5: X-API-KEY, X-Timestamp (Unix seconds) and X-HMAC, the
  * lowercase hex HMAC-SHA256 keyed with the secret key. The documented rule signs
  * `<timestamp>:<secret>`; one sample in the spec signs the timestamp followed by the URL, which we
  * support as a non-default mode for services that turn out to work that way.

@@ -101,7 +101,7 @@ export interface CallSpec {
   /** Which size limit the answer is held to. */
   responseKind: ResponseKind;
   /**
-   * Unsafe calls: 4xx statuses that refuse whatever their text says (fund's 400, spec 4.3). Without
+   * Unsafe calls: 4xx statuses that refuse whatever their text says (fund's 400, marketplace 4.3). Without
    * them only a recognised refusal text refuses, and any other 4xx is AMBIGUOUS_OUTCOME.
    */
   refusalStatuses?: readonly number[];
@@ -430,7 +430,7 @@ export class HttpTransport {
 
 /**
  * An offer or fund call answered with an error status other than authentication (401, 403) and
- * 429. The status of most offer refusals is "not shown" (spec 4.2), so only a clear refusal
+ * 429. The status of most offer refusals is "not shown" (marketplace 4.2), so only a clear refusal
  * settles it: a text lendbot recognises, or a status that refuses by itself (fund's 400). A 5xx,
  * or a 4xx whose text says nothing lendbot knows, may come after the service applied the
  * request: the outcome is unknown, never a refusal that would release the money.
@@ -459,7 +459,7 @@ function parseBody(text: string): ParsedBody {
   }
 }
 
-/** The service's own explanation: `detail` or `message` (spec part 7). */
+/** The service's own explanation: `detail` or `message` (marketplace part 7). */
 function serviceTextOf(body: unknown): string | undefined {
   if (body && typeof body === 'object') {
     const record = body as Record<string, unknown>;

@@ -1,5 +1,5 @@
 /**
- * The query filters of spec 4.1 and their encoding. Bad values are refused before anything is
+ * The query filters of marketplace 4.1 and their encoding. Bad values are refused before anything is
  * sent, with a message that says what a good value looks like.
  */
 import type { ListRestriction, NumericRange } from '../domain/index.js';

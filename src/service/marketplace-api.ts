@@ -1,5 +1,5 @@
 /**
- * The marketplace as the rest of lendbot sees it: one method per endpoint of spec part 4.
+ * The marketplace as the rest of lendbot sees it: one method per endpoint of marketplace part 4.
  * The HTTP client implements it; the backtester plugs in its own.
  */
 import type { LoanRequestFilters } from './loan-request-filters.js';
@@ -17,7 +17,7 @@ import type {
 } from '../domain/index.js';
 import type { ItemIssue, ValidatedItems } from './validation.js';
 
-/** One page of a paginated list (spec 2.1), with the items that failed validation set aside. */
+/** One page of a paginated list (marketplace 2.1), with the items that failed validation set aside. */
 export interface Page<T> {
   count: number;
   next: string | null;

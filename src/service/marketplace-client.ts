@@ -39,7 +39,7 @@ import {
 import { validateItems, validateOne, validateOutcome } from './validation.js';
 import type { ValidatedItems } from './validation.js';
 
-/** Loans-by-status paths of spec 4.7. */
+/** Loans-by-status paths of marketplace 4.7. */
 export const LOAN_LIST_PATHS: Record<LoanListStatus, string> = {
   current: '/api/v3/loans/current_loan/',
   completed: '/api/v3/loans/completed_loan/',

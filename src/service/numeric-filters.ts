@@ -1,5 +1,5 @@
 /**
- * The two filter syntaxes of spec 4.1 whose text the client has to write.
+ * The two filter syntaxes of marketplace 4.1 whose text the client has to write.
  *
  * - Numeric Filter (`completed_loans`): a comma list of numbers and ranges `a-b`, e.g. `1,2,3-10`.
  * - NumericRange (`credit_score`, `loan_amount`, `loan_terms`): the spec does not show its text.

@@ -1,5 +1,5 @@
 /**
- * Following `next` links (spec 2.1) without following them forever. A chain is refused with
+ * Following `next` links (marketplace 2.1) without following them forever. A chain is refused with
  * MALFORMED_RESPONSE when it
  * - leaves our host (checked by the transport) or loops back to a link already read;
  * - hands out an empty page that still links to a next page;

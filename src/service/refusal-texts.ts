@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 
-/** The calls a refusal says the service did not carry out (spec 4.2 make_offer, 4.3 fund). */
+/** The calls a refusal says the service did not carry out (marketplace 4.2 make_offer, 4.3 fund). */
 export type RefusedCall = 'offer' | 'fund';
 
 /**

@@ -58,7 +58,7 @@ function check<S extends z.ZodType>(schema: S, value: unknown): Checked<z.infer<
 export function validateOne<S extends z.ZodType>(schema: S, result: CallResult): z.infer<S> {
   const checked = check(schema, result.body);
   if (checked.ok) return checked.value;
-  throw new ServiceError('MALFORMED_RESPONSE', `answer does not match the spec at ${checked.path}: ${checked.message}`, {
+  throw new ServiceError('MALFORMED_RESPONSE', `answer does not match the documented shape at ${checked.path}: ${checked.message}`, {
     method: result.method,
     path: result.path,
     status: result.status,
@@ -73,7 +73,7 @@ export function validateOne<S extends z.ZodType>(schema: S, result: CallResult):
 export function validateOutcome<S extends z.ZodType>(schema: S, result: CallResult): z.infer<S> {
   const checked = check(schema, result.body);
   if (checked.ok) return checked.value;
-  const why = result.body === null ? 'no body' : `it does not match the spec at ${checked.path}: ${checked.message}`;
+  const why = result.body === null ? 'no body' : `it does not match the documented shape at ${checked.path}: ${checked.message}`;
   throw unreadableOutcome({ method: result.method, path: result.path, status: result.status }, why);
 }
 

@@ -236,7 +236,7 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       -- SQLite cannot change a CHECK in place: the table is rebuilt with 'subscription' allowed and
       -- a strategy column (NULL for rows written before this step and for an agent's purchases).
-      -- 'borrower_history' (spec 4.9, free) is allowed too, so storing it needs no second rebuild.
+      -- 'borrower_history' (marketplace 4.9, free) is allowed too, so storing it needs no second rebuild.
       CREATE TABLE purchases_v8 (
         id INTEGER PRIMARY KEY,
         loan_request_id INTEGER NOT NULL,

@@ -3,7 +3,7 @@
  * no offer after the make_offer answer (no endpoint reads an offer; its transitions are "not
  * shown"), so the daemon has two signals: a loan of ours for the request (acceptance, seen by
  * the account sync) and whether the request is still in the list (the poll). The list holds
- * requests "issued within the last 30 days" (spec 4.1) that are open; a request leaves it when
+ * requests "issued within the last 30 days" (marketplace 4.1) that are open; a request leaves it when
  * someone's offer is taken, when the borrower cancels, or when its 30 days are over. Neither the
  * request (2.2) nor any other resource shows who funded it or at what rate, so a lost offer
  * never carries the winning rate.
@@ -42,7 +42,7 @@ export interface OfferFateInput {
   answeredStatus: string | null;
   createdAt: string;
   listing: OfferListing;
-  /** The request's `created` (spec 2.2), epoch ms; null when unknown. */
+  /** The request's `created` (marketplace 2.2), epoch ms; null when unknown. */
   requestCreatedMs: number | null;
   nowMs: number;
   /** How long an offer is taken to stay open (risk.offer_expiry_hours). */

@@ -1,5 +1,5 @@
 /**
- * The payments of the investor's loans (spec 2.6, read per loan with 4.8), what they say about
+ * The payments of the investor's loans (marketplace 2.6, read per loan with 4.8), what they say about
  * each loan (late and missed payments, the longest delay, fees) and when each loan's payments
  * are worth reading again. The account sync writes them; status, notifications and exports read.
  *
@@ -100,7 +100,7 @@ export interface PaymentsRepository {
 
 const FLAG_RANK: Record<PaymentFlag, number> = { late: 1, missed: 2 };
 
-/** Reads a payment's state; the status vocabulary is open-ended (spec 2.6), so it is matched loosely. */
+/** Reads a payment's state; the status vocabulary is open-ended (marketplace 2.6), so it is matched loosely. */
 export function paymentFacts(payment: LoanPayment): PaymentFacts {
   const status = payment.payment_status.trim().toLowerCase();
   const missed = status.includes('missed');

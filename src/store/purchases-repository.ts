@@ -10,7 +10,7 @@ import { flag, isoFromMs } from './sql-values.js';
 
 /**
  * `subscription`: a flat-priced provider's monthly fee (one row a provider a UTC month).
- * `borrower_history`: spec 4.9, free (cost 0), kept so exports and explanations have it.
+ * `borrower_history`: marketplace 4.9, free (cost 0), kept so exports and explanations have it.
  */
 export type PurchaseKind = 'banking_data' | 'borrower_history' | 'provider' | 'subscription';
 

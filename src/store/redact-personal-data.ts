@@ -1,6 +1,6 @@
 /**
  * What is bought about a borrower is stored without the free text in it. The bank's raw response
- * (spec 2.9 `data_aggregation`) carries each transaction's `Memo`, free text from the bank that
+ * (marketplace 2.9 `data_aggregation`) carries each transaction's `Memo`, free text from the bank that
  * may hold names and account numbers; other providers may send descriptions or payee names. No
  * feature reads free text: features use `agg_90`, the balance, and the transactions' amounts,
  * types, categories and dates, which are kept. So every free-text field, at any depth, becomes

@@ -1,5 +1,5 @@
 /**
- * What a webhook event is (spec part 6): `{ webhook_uuid, topic, data }`, all signed in the token's
+ * What a webhook event is (marketplace part 6): `{ webhook_uuid, topic, data }`, all signed in the token's
  * claims (envelope layout) or the data signed and the rest beside the token (data layout,
  * token-layout.ts), and the data of each topic we know.
  */

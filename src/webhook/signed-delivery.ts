@@ -1,5 +1,5 @@
 /**
- * A webhook delivery as the marketplace sends it (spec part 6): a POST with `X-Svc-Topic` and a
+ * A webhook delivery as the marketplace sends it (marketplace part 6): a POST with `X-Svc-Topic` and a
  * JSON body carrying `token`, a JWT HS256-signed with the webhook secret. The claim layout is
  * "not shown" in the spec, so both layouts the listener reads are built here (token-layout.ts):
  * `envelope` signs `{webhook_uuid, topic, data}` and sends `{token}`; `data` signs the event's

@@ -1,5 +1,5 @@
 /**
- * Where the event sits in a webhook token (spec 6.4 says the token "holds the event data"; the
+ * Where the event sits in a webhook token (marketplace 6.4 says the token "holds the event data"; the
  * claim layout is not shown). Two readings:
  *
  * - envelope: the claims are the event, `{ webhook_uuid, topic, data, iat? }`; everything is signed.

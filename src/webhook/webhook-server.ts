@@ -1,5 +1,5 @@
 /**
- * The webhook listener (spec 6.4). The marketplace deactivates a subscription after 24 hours
+ * The webhook listener (marketplace 6.4). The marketplace deactivates a subscription after 24 hours
  * without a 200, so the listener answers fast, stores every genuine event durably BEFORE it says
  * 200, and says 503 (retry later) rather than 200 when it cannot store. Events verified in the
  * same turn of the event loop share one commit (group-commit.ts).

@@ -301,7 +301,7 @@ describe('silent webhooks', () => {
       polled_requests: 5,
       window_hours: 6,
       message:
-        'no webhook in 6 h while polls found 5 new requests: the subscription may be deactivated (spec 6.3); ask the marketplace to reactivate it',
+        'no webhook in 6 h while polls found 5 new requests: the subscription may be deactivated; ask the marketplace to reactivate it',
     });
     const report = buildStatusReport({ store, nowMs: clock.now(), limits: DEFAULT_RISK_LIMITS, budgets: [], dryRun: false });
     expect(formatStatusText(report)).toContain(

@@ -212,7 +212,7 @@ describe('listing loan requests', () => {
     const error = await failure(harness.client.listLoanRequests());
     expect(error.code).toBe('MALFORMED_RESPONSE');
     expect(error.message).toBe(
-      'GET /api/v3/loan_requests/ 200 answer does not match the spec at $.results: Invalid input: expected array, received undefined',
+      'GET /api/v3/loan_requests/ 200 answer does not match the documented shape at $.results: Invalid input: expected array, received undefined',
     );
   });
 });

@@ -33,21 +33,25 @@ const UNREADABLE_OFFERS: Array<[string, FixtureReply, string]> = [
   ['a body that is not JSON', { status: 201, rawBody: '<html>Offer created</html>', headers: { 'Content-Type': 'text/html' } }, 'not JSON'],
   ['an empty body', { status: 200, rawBody: '' }, 'no body'],
   ['204 No Content', { status: 204 }, 'no body'],
-  ['an id as text', { status: 201, rawBody: '41' }, 'it does not match the spec at $: Invalid input: expected object, received number'],
+  [
+    'an id as text',
+    { status: 201, rawBody: '41' },
+    'it does not match the documented shape at $: Invalid input: expected object, received number',
+  ],
   [
     'the id as a string',
     { status: 201, body: { ...offer, id: '41' } },
-    'it does not match the spec at $.id: Invalid input: expected number, received string',
+    'it does not match the documented shape at $.id: Invalid input: expected number, received string',
   ],
   [
     'no offer_status',
     { status: 201, body: { ...offer, offer_status: undefined } },
-    'it does not match the spec at $.offer_status: Invalid input: expected string, received undefined',
+    'it does not match the documented shape at $.offer_status: Invalid input: expected string, received undefined',
   ],
   [
     'a rate as text',
     { status: 201, body: { ...offer, offered_interest: '0.3' } },
-    'it does not match the spec at $.offered_interest: Invalid input: expected number, received string',
+    'it does not match the documented shape at $.offered_interest: Invalid input: expected number, received string',
   ],
   ['JSON null', { status: 200, rawBody: 'null' }, 'no body'],
 ];

@@ -16,7 +16,7 @@
  *   2. all_offers: every fate the recording shows: our own offers as above, and on the other
  *      requests the competing offer the borrower took (funded) or walked away from (unfunded
  *      although a competitor offered). A recording with no refusals of ours still has these.
- *   With `historyRates`, the rates of a borrower's past loans (spec 4.9: rates it once took) join
+ *   With `historyRates`, the rates of a borrower's past loans (marketplace 4.9: rates it once took) join
  *   sample 2 as takes; by default they are only counted (an old rate says little about today's).
  *   A sample is used with at least MIN_TAKE_UP_LINES fates of either kind and when refusals rise
  *   with the rate; otherwise the next one is tried, and the report says why.
@@ -68,7 +68,7 @@ export interface MarketFit {
 }
 
 export interface MarketFitOptions {
-  /** Borrower-history rates (spec 4.9) join the pooled sample as takes. */
+  /** Borrower-history rates (marketplace 4.9) join the pooled sample as takes. */
   historyRates?: boolean;
 }
 
@@ -237,7 +237,7 @@ function takenRate(outcome: Outcome | undefined): number | undefined {
   return outcome.funded_rate ?? outcome.best_competing_rate ?? undefined;
 }
 
-/** The rates of the borrower's past loans the line carries (spec 4.9), as numbers. */
+/** The rates of the borrower's past loans the line carries (marketplace 4.9), as numbers. */
 function historyRates(entry: TrainingLine): number[] {
   const items = entry.line.borrower_history ?? [];
   return items.map((item) => Number(item.interest_rate)).filter((rate) => Number.isFinite(rate) && rate > 0);

@@ -1,4 +1,4 @@
-// Building blocks shared by the resource schemas of spec part 2.
+// Building blocks shared by the resource schemas of marketplace part 2.
 import { z } from 'zod';
 import { centsOf, isDecimalText, isSafeDollars } from '../money.js';
 import { MAX_RISK_LEVEL } from '../risk-levels.js';

@@ -1,4 +1,4 @@
-// The resource schemas of spec part 2 and the types inferred from them.
+// The resource schemas of marketplace part 2 and the types inferred from them.
 export * from './common.js';
 export * from './loan-request.js';
 export * from './offer.js';

@@ -20,6 +20,6 @@ export const offerSchema = z.looseObject({
 });
 export type Offer = z.infer<typeof offerSchema>;
 
-/** The 201 answer of the fund endpoint (spec 4.3). */
+/** The 201 answer of the fund endpoint (marketplace 4.3). */
 export const fundStartedSchema = z.looseObject({ message: z.string() });
 export type FundStarted = z.infer<typeof fundStartedSchema>;

@@ -1,6 +1,6 @@
 /**
  * A strategy's filters read against what a webhook event tells before the request is fetched
- * (spec 6.2: the amount and whether it is crypto-backed). Only filters on those features are
+ * (marketplace 6.2: the amount and whether it is crypto-backed). Only filters on those features are
  * checked, and a fact the event does not carry never fails: the prefilter may only save a fetch
  * the full evaluation would have wasted, never drop a request the strategy might take.
  */

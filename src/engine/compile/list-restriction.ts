@@ -1,5 +1,5 @@
 /**
- * What a strategy's free filters say about the list filters of spec 4.1: the risk levels and the
+ * What a strategy's free filters say about the list filters of marketplace 4.1: the risk levels and the
  * loan amount range a request must have for the strategy to take it. The poll asks the service
  * only for the union of these over the active strategies (unionListFilters), so this may be wider
  * than the filters (it ignores what it cannot express) but never narrower: a request the strategy
@@ -11,7 +11,7 @@ import type { FilterDefinition } from '../definition/strategy-schema.js';
 
 const ALL_LEVELS = [0, 1, 2, 3, 4] as const;
 // risk_level is borrower_card_color, borrower_risk_level the borrower's svc_color: "same values as
-// svc_color" (spec 2.2), so both stand for the list's svc_color filter.
+// svc_color" (marketplace 2.2), so both stand for the list's svc_color filter.
 const LEVEL_FEATURES = new Set(['risk_level', 'borrower_risk_level']);
 
 function levelPasses(filter: FilterDefinition, level: number, params: Readonly<Record<string, number>>): boolean {

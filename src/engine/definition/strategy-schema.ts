@@ -26,7 +26,7 @@ interface Bounds {
 
 const PROBABILITY: Bounds = { what: 'a probability', min: 0, max: 1 };
 const SHARE: Bounds = { what: 'a share', min: 0, max: 1 };
-/** The rates the service accepts in an offer (spec 4.2: offered_interest 0.03 to 2.0). */
+/** The rates the service accepts in an offer (docs/marketplace.md 4.2: offered_interest 0.03 to 2.0). */
 const API_RATE: Bounds = { what: 'a rate the service accepts', min: 0.03, max: 2 };
 const NOT_NEGATIVE: Bounds = { what: 'never negative', min: 0 };
 
@@ -96,19 +96,19 @@ export const dataSchema = z
       .enum(['always', 'after_filters', 'never'])
       .default('never')
       .describe(
-        "fetch the borrower's completed loans (free, spec 4.9; the history_* features) for every request, only for those passing the other free filters, or never",
+        "fetch the borrower's completed loans (free, docs/marketplace.md 4.9; the history_* features) for every request, only for those passing the other free filters, or never",
       ),
     provider_a: z
       .strictObject({
         provider: z.string().min(1).describe("the provider's name as the service operator gives it"),
-        monthly_price: z.number().min(0).default(200).describe('flat USD a month (spec 4.5)'),
+        monthly_price: z.number().min(0).default(200).describe('flat USD a month (docs/marketplace.md 4.5)'),
         when_probability: probabilityBand,
       })
       .optional(),
     provider_b: z
       .strictObject({
         provider: z.string().min(1).describe("the provider's name as the service operator gives it"),
-        price_per_request: z.number().min(0).default(1.5).describe('USD per request (spec 4.5)'),
+        price_per_request: z.number().min(0).default(1.5).describe('USD per request (docs/marketplace.md 4.5)'),
         when_probability: probabilityBand,
       })
       .optional(),

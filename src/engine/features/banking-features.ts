@@ -1,5 +1,5 @@
 /**
- * Features of the 90-day banking aggregates (spec 2.9 `agg_90`): income and spending per 30-day
+ * Features of the 90-day banking aggregates (marketplace 2.9 `agg_90`): income and spending per 30-day
  * window, their trend and volatility, each category's share, cash advances, negative balances
  * and bank fees. All absent until banking data is bought, and each absent when its field is.
  * Window 30 is the most recent month, 90 the oldest (days 60-90 after the request's creation

@@ -1,5 +1,5 @@
 /**
- * Features of the borrower (spec 2.3): scores, the credit-score range, credit file, income.
+ * Features of the borrower (marketplace 2.3): scores, the credit-score range, credit file, income.
  *
  * This module keeps a bounded memo of the last credit score text parsed (MEMO_CREDIT_RANGE, one
  * entry): credit_score_low, _high and _mid of one request read the same text one after another,

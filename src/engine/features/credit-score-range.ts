@@ -1,5 +1,5 @@
 /**
- * The borrower's `credit_score` is a range text (spec 2.3), e.g. "650-700". Seen and plausible
+ * The borrower's `credit_score` is a range text (marketplace 2.3), e.g. "650-700". Seen and plausible
  * forms: "650-700" (low-high), "800+" (at least 800), "<580" or "below 580", and a single
  * number. Credit scores run from 300 to 850, which bounds the open ends.
  */

@@ -3,16 +3,19 @@ import { FEATURES } from './feature-catalogue.js';
 import type { FeatureGroup } from './feature-definition.js';
 
 const GROUPS: ReadonlyArray<[FeatureGroup, string]> = [
-  ['request', 'The loan request (spec 2.2). Always present.'],
-  ['borrower', 'The borrower inside the request (spec 2.3). Present when the service sent the field.'],
+  ['request', 'The loan request ([marketplace 2.2](marketplace.md#22-loan-request)). Always present.'],
+  ['borrower', 'The borrower inside the request ([marketplace 2.3](marketplace.md#23-borrower)). Present when the service sent the field.'],
   ['affordability', 'The monthly payment at the max rate against stated income. Free.'],
   [
     'history',
-    "The borrower's completed loans (spec 2.8, from 4.9; free). Absent unless the strategy asks for it (`data.borrower_history`) and it was found.",
+    "The borrower's completed loans ([marketplace 2.8](marketplace.md#28-borrower-loan-history-item), from [4.9](marketplace.md#49-borrower-loan-history); free). Absent unless the strategy asks for it (`data.borrower_history`) and it was found.",
   ],
-  ['banking', 'The 90-day banking aggregates (spec 2.9 agg_90). Absent until banking data is bought.'],
-  ['provider_a', 'Provider A (spec 2.10; flat monthly price). Absent until bought.'],
-  ['provider_b', 'Provider B (spec 2.10; priced per request). Absent until bought.'],
+  [
+    'banking',
+    'The 90-day banking aggregates ([marketplace 2.9](marketplace.md#29-banking-data) `agg_90`). Absent until banking data is bought.',
+  ],
+  ['provider_a', 'Provider A ([marketplace 2.10](marketplace.md#210-third-party-scores); flat monthly price). Absent until bought.'],
+  ['provider_b', 'Provider B ([marketplace 2.10](marketplace.md#210-third-party-scores); priced per request). Absent until bought.'],
 ];
 
 export function featuresMarkdown(): string {

@@ -1,4 +1,4 @@
-/** Features of the borrower's completed-loan history (spec 2.8); absent when it was not fetched. */
+/** Features of the borrower's completed-loan history (marketplace 2.8); absent when it was not fetched. */
 import { parseCents } from '../../domain/index.js';
 import { numberFeature, ratio, type FeatureDefinition } from './feature-definition.js';
 import type { FeatureSource } from './feature-source.js';

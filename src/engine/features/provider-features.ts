@@ -1,4 +1,4 @@
-/** Features from the third-party scores (spec 2.10); absent until that provider is bought. */
+/** Features from the third-party scores (marketplace 2.10); absent until that provider is bought. */
 import { PROVIDER_B_BANDS } from '../../domain/index.js';
 import { numberFeature, type FeatureDefinition } from './feature-definition.js';
 

@@ -1,4 +1,4 @@
-/** Features of the loan request itself (spec 2.2): amounts, terms, fees, rate cap, risk level. */
+/** Features of the loan request itself (marketplace 2.2): amounts, terms, fees, rate cap, risk level. */
 import { parseCents, RISK_LEVEL_NAMES } from '../../domain/index.js';
 import { numberFeature, ratio, type FeatureDefinition } from './feature-definition.js';
 import type { FeatureSource } from './feature-source.js';

@@ -1,5 +1,5 @@
 /**
- * The marketplace's read tools (spec 4.1 and 4.4 to 4.9), straight through the daemon's client:
+ * The marketplace's read tools (marketplace 4.1 and 4.4 to 4.9), straight through the daemon's client:
  * loan requests with every filter, a borrower's history, banking data, the lender's loans,
  * payments and transfers. Nothing here writes to the service or the store.
  *
@@ -38,7 +38,7 @@ export const listLoanRequestsInput = {
 
 type ListArgs = z.infer<z.ZodObject<typeof listLoanRequestsInput>>;
 
-/** The tool's arguments as the client's filters (spec 4.1). */
+/** The tool's arguments as the client's filters. */
 export function filtersOf(args: ListArgs): LoanRequestFilters {
   const filters: LoanRequestFilters = {};
   if (args.risk_level !== undefined) filters.svcColor = args.risk_level;
@@ -82,7 +82,7 @@ export function registerMarketplaceTools(server: McpServer, context: AgentContex
     'list_loan_requests',
     {
       title: 'List loan requests',
-      description: 'Browse open loan requests (spec 4.1) with any of its filters; one page at a time.',
+      description: 'Browse open loan requests with any of its filters; one page at a time.',
       inputSchema: listLoanRequestsInput,
       annotations: readOnly,
     },
@@ -101,7 +101,7 @@ export function registerMarketplaceTools(server: McpServer, context: AgentContex
     'get_borrower_history',
     {
       title: "A borrower's loan history",
-      description: 'The completed loans of the borrower behind a loan request (spec 4.9).',
+      description: 'The completed loans of the borrower behind a loan request.',
       inputSchema: { loan_request_id: loanRequestId, page },
       annotations: readOnly,
     },
@@ -120,7 +120,7 @@ export function registerMarketplaceTools(server: McpServer, context: AgentContex
     'get_banking_data',
     {
       title: 'Banking data',
-      description: "The bank-derived data aggregation of a loan request's borrower (spec 4.4; free).",
+      description: "The bank-derived data aggregation of a loan request's borrower (free).",
       inputSchema: { loan_request_id: loanRequestId },
       annotations: readOnly,
     },
@@ -139,7 +139,7 @@ export function registerMarketplaceTools(server: McpServer, context: AgentContex
     'list_loans',
     {
       title: "The lender's loans",
-      description: "The lender's loans by status (spec 4.7): current (pending or funded), completed, collection, default.",
+      description: "The lender's loans by status: current (pending or funded), completed, collection, default.",
       inputSchema: { status: z.enum(['current', 'completed', 'collection', 'default']).default('current'), page },
       annotations: readOnly,
     },
@@ -158,7 +158,7 @@ export function registerMarketplaceTools(server: McpServer, context: AgentContex
     'get_payment_schedule',
     {
       title: "A loan's payments",
-      description: "The payment schedule of one of the lender's loans (spec 4.8): due dates, amounts, states.",
+      description: "The payment schedule of one of the lender's loans: due dates, amounts, states.",
       inputSchema: { loan_id: z.number().int().positive().describe('loan id (from list_loans)') },
       annotations: readOnly,
     },
@@ -177,7 +177,7 @@ export function registerMarketplaceTools(server: McpServer, context: AgentContex
     'list_transactions',
     {
       title: 'Transfer history',
-      description: "The lender's transfers (funding, repayments, deposits) grouped by day (spec 4.6).",
+      description: "The lender's transfers (funding, repayments, deposits) grouped by day.",
       inputSchema: { page },
       annotations: readOnly,
     },

@@ -113,7 +113,7 @@ export function registerOfferTools({ server, context, caller, codes }: ToolDeps)
     {
       title: "A third-party provider's score (paid)",
       description:
-        "Buy a provider's result for a loan request (spec 4.5). Per-request providers cost money: needs confirmation, and is refused when it would exceed the month's data budget. Counted in the purchases table like the bot's own purchases.",
+        "Buy a provider's result for a loan request. Per-request providers cost money: needs confirmation, and is refused when it would exceed the month's data budget. Counted in the purchases table like the bot's own purchases.",
       inputSchema: {
         loan_request_id: z.number().int().positive(),
         provider: z.string().min(1).describe("the provider's name, as in the strategies' data section"),

@@ -1,5 +1,5 @@
 /**
- * Refusals of the ACCOUNT, not of one request: the investor is borrowing (spec 4.2 rule 2) or has
+ * Refusals of the ACCOUNT, not of one request: the investor is borrowing (marketplace 4.2 rule 2) or has
  * no verified bank account (rule 9). The spec does not show the real texts, so they are matched
  * with configurable patterns; every further offer would be refused the same way.
  */

@@ -3,7 +3,7 @@
  * account or of the book, not of one request (freqtrade's "protections" are the model):
  *
  * - account_refusals: the service refused offers for account reasons (the investor is borrowing,
- *   no verified bank account: spec 4.2 rules 2 and 9) `count` times within a window. Every
+ *   no verified bank account: marketplace 4.2 rules 2 and 9) `count` times within a window. Every
  *   further offer would be refused too.
  * - default_spike and drawdown: the lender's recent loans go bad (book-protections.ts).
  *
@@ -153,7 +153,7 @@ export class Protections {
     const change = updateWebhookSilence(this.deps.store, settings, now);
     if (change?.kind === 'began') {
       const polled = change.alert.polledRequests;
-      const message = `no webhook in ${change.windowHours} h while polls found ${polled} new requests: the subscription may be deactivated (spec 6.3); ask the marketplace to reactivate it`;
+      const message = `no webhook in ${change.windowHours} h while polls found ${polled} new requests: the subscription may be deactivated; ask the marketplace to reactivate it`;
       this.deps.log.warn({ polled, windowHours: change.windowHours }, message);
       this.deps.notify?.('webhooks_silent', { polled_requests: polled, window_hours: change.windowHours, message });
     } else if (change?.kind === 'ended') {

@@ -1,7 +1,7 @@
 /**
  * The silent-webhooks alert (an alert, not a pause): polls keep finding new requests while no
  * webhook arrives. The marketplace deactivates a subscription after 24 h of failed deliveries
- * (spec 6.4) and it stays inactive until reactivation is asked for (spec 6.3), so the bot would
+ * (marketplace 6.4) and it stays inactive until reactivation is asked for (marketplace 6.3), so the bot would
  * otherwise go on for months on polls alone, slower than its competitors.
  *
  * Only requests first seen by a poll at least an hour ago count (at most half the window): the

@@ -1,5 +1,5 @@
 /**
- * Authentication of spec part 5 as the service applies it: the three headers, the HMAC over
+ * Authentication of marketplace part 5 as the service applies it: the three headers, the HMAC over
  * `<timestamp>:<secret>` (or, as one sample shows, the timestamp followed by the URL) as lowercase
  * hex, and the 5-minute window. Returns the part-7 text to answer with, or undefined when the request passes.
  */

@@ -1,4 +1,4 @@
-/** What the sandbox's routes share: pagination (spec 2.1), ids, body fields and refusals. */
+/** What the sandbox's routes share: pagination (marketplace 2.1), ids, body fields and refusals. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Refusal } from '../offer-rules.js';
 
@@ -55,7 +55,7 @@ export function positiveIntField(value: unknown): number | undefined {
 }
 
 /**
- * One page of `items` in the envelope of spec 2.1, with absolute `next`/`previous` links; only the
+ * One page of `items` in the envelope of marketplace 2.1, with absolute `next`/`previous` links; only the
  * page's items are rendered into resources.
  */
 export function paginate<T>(request: FastifyRequest, items: readonly T[], render: (page: T[]) => unknown[]): Record<string, unknown> {

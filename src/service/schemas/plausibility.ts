@@ -83,7 +83,7 @@ export function creditScoreProblem(text: string): string | undefined {
 
 const LOAN_REQUEST_FEES = ['total_fees', 'fee_legislative', 'fee_extra', 'fee_svc'] as const;
 
-/** Loan requests (spec 2.2): positive amounts in whole cents, total not below the amount, rate in bounds. */
+/** Loan requests (marketplace 2.2): positive amounts in whole cents, total not below the amount, rate in bounds. */
 export const plausibleLoanRequestSchema = loanRequestSchema.superRefine((request, ctx) => {
   const amount = positiveMoney(request.loan_amount, 'loan_amount');
   const total = positiveMoney(request.total_amount, 'total_amount');
@@ -165,7 +165,7 @@ function loanMoneyProblems(loan: Loan): Problem[] {
 }
 
 /**
- * Loans (spec 2.5): a positive amount in whole cents, an interest rate from 0.03 to 2.0, and money
+ * Loans (marketplace 2.5): a positive amount in whole cents, an interest rate from 0.03 to 2.0, and money
  * that can be right (loanMoneyProblems).
  */
 export const plausibleLoanSchema = loanSchema.superRefine((loan, ctx) => {
@@ -174,7 +174,7 @@ export const plausibleLoanSchema = loanSchema.superRefine((loan, ctx) => {
   report(ctx, basics.length > 0 ? basics : loanMoneyProblems(loan));
 });
 
-/** A borrower's past loans (spec 2.8): as loans, with amount and rate as decimal text. */
+/** A borrower's past loans (marketplace 2.8): as loans, with amount and rate as decimal text. */
 export const plausibleBorrowerLoanHistoryItemSchema = borrowerLoanHistoryItemSchema.superRefine((item, ctx) => {
   // An interest rate that is not a plain decimal is the shape's issue (decimalText).
   const rateProblems = centsOf(item.interest_rate) === undefined ? [] : rate(Number(item.interest_rate), 'interest_rate');

@@ -1,5 +1,5 @@
 /**
- * `lendbot api transfers|loans|payments|history|balance`: reading the account (spec 4.6 to 4.9).
+ * `lendbot api transfers|loans|payments|history|balance`: reading the account (docs/marketplace.md 4.6 to 4.9).
  */
 import type { Command } from 'commander';
 import { balanceFromTransfers, formatCents, LOAN_STATUSES, type LoanListStatus } from '../../../domain/index.js';
@@ -13,7 +13,7 @@ export function registerAccount(api: Command, io: CliIo): void {
   withPaging(
     api
       .command('transfers')
-      .description('transfer history, grouped by date (spec 4.6)')
+      .description('transfer history, grouped by date (docs/marketplace.md 4.6)')
       .addHelpText(
         'after',
         examplesHelp('lendbot api transfers', ['lendbot api transfers --all > transfers.json', 'every page, as one JSON array']),
@@ -32,7 +32,7 @@ export function registerAccount(api: Command, io: CliIo): void {
   withPaging(
     api
       .command('loans')
-      .description("the investor's loans by status (spec 4.7)")
+      .description("the investor's loans by status (docs/marketplace.md 4.7)")
       .requiredOption('--status <status>', `one of ${LOAN_STATUSES.join(', ')}`, parseStatus)
       .addHelpText(
         'after',
@@ -54,7 +54,7 @@ export function registerAccount(api: Command, io: CliIo): void {
 
   api
     .command('payments')
-    .description('the payments of a loan, as a plain array (spec 4.8)')
+    .description('the payments of a loan, as a plain array (docs/marketplace.md 4.8)')
     .argument('<loan-id>', 'loan id', positiveInt('loan id'))
     .addHelpText('after', examplesHelp(['lendbot api payments 77', 'the payments of loan 77 (ids from api loans)']))
     .action(async (loanId: number) => {
@@ -68,7 +68,7 @@ export function registerAccount(api: Command, io: CliIo): void {
   withPaging(
     api
       .command('history')
-      .description("the borrower's completed loans for a loan request (spec 4.9)")
+      .description("the borrower's completed loans for a loan request (docs/marketplace.md 4.9)")
       .argument('<loan-request-id>', 'loan request id', positiveInt('loan request id'))
       .addHelpText('after', examplesHelp('lendbot api history 1042', ['lendbot api history 1042 --all', 'every page'])),
   ).action(async (loanRequestId: number, options: { all?: boolean; page?: number }) => {

@@ -1,4 +1,4 @@
-/** `lendbot api aggs` and `lendbot api score`: data bought about a loan request (spec 4.4, 4.5). */
+/** `lendbot api aggs` and `lendbot api score`: data bought about a loan request (docs/marketplace.md 4.4, 4.5). */
 import type { Command } from 'commander';
 import { printJson, type CliIo } from '../../cli-io.js';
 import { positiveInt, withClient } from './api-context.js';
@@ -7,7 +7,7 @@ import { examplesHelp } from '../../examples-help.js';
 export function registerData(api: Command, io: CliIo): void {
   api
     .command('aggs')
-    .description("fetch a loan request's banking data aggregation (spec 4.4)")
+    .description("fetch a loan request's banking data aggregation (docs/marketplace.md 4.4)")
     .argument('<loan-request-id>', 'loan request id', positiveInt('loan request id'))
     .addHelpText('after', '\nThe output holds raw bank transactions, whose memo text may contain personal data.')
     .addHelpText('after', examplesHelp('lendbot api aggs 1042', ['lendbot api aggs 1042 | jq .agg_90', 'the 90-day aggregation only']))
@@ -17,7 +17,7 @@ export function registerData(api: Command, io: CliIo): void {
 
   api
     .command('score')
-    .description("fetch a third-party provider's score for a loan request (spec 4.5)")
+    .description("fetch a third-party provider's score for a loan request (docs/marketplace.md 4.5)")
     .argument('<loan-request-id>', 'loan request id', positiveInt('loan request id'))
     .requiredOption('--provider <name>', 'provider name as given by the service operator')
     .addHelpText(

@@ -1,4 +1,4 @@
-/** `lendbot api loan-requests`: list loan requests with every filter of spec 4.1. */
+/** `lendbot api loan-requests`: list loan requests with every filter of docs/marketplace.md 4.1. */
 import type { Command } from 'commander';
 import { parseNumericFilter, parseNumericRangeText, type LoanRequestFilters } from '../../../service/index.js';
 import type { CliIo } from '../../cli-io.js';
@@ -25,7 +25,7 @@ export function registerLoanRequests(api: Command, io: CliIo): void {
   withPaging(
     api
       .command('loan-requests')
-      .description('list loan requests issued within the last 30 days (spec 4.1)')
+      .description('list loan requests issued within the last 30 days (docs/marketplace.md 4.1)')
       .option('--svc-color <0-4>', 'risk level: 0 low, 1 medium, 2 high, 3 friends, 4 crypto-backed')
       .option('--credit-score <range>', 'credit score range: MIN-MAX, MIN- or -MAX (e.g. 600-700)')
       .option('--loan-amount <range>', 'loan amount range in USD (e.g. 500-2000)')

@@ -1,4 +1,4 @@
-/** `lendbot api offer` and `lendbot api fund`: the two calls that move money (spec 4.2, 4.3). */
+/** `lendbot api offer` and `lendbot api fund`: the two calls that move money (docs/marketplace.md 4.2, 4.3). */
 import type { Command } from 'commander';
 import { printJson, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
@@ -8,7 +8,7 @@ import { examplesHelp } from '../../examples-help.js';
 export function registerOffers(api: Command, io: CliIo): void {
   api
     .command('offer')
-    .description('offer an interest rate on a loan request (spec 4.2); never retried automatically')
+    .description('offer an interest rate on a loan request (docs/marketplace.md 4.2); never retried automatically')
     .argument('<loan-request-id>', 'loan request id', positiveInt('loan request id'))
     .requiredOption('--rate <rate>', 'offered interest, 0.03 to 2.0', parseRate)
     .option('--automate-fund', 'fund automatically once the borrower accepts (default: off)')
@@ -35,7 +35,7 @@ export function registerOffers(api: Command, io: CliIo): void {
 
   api
     .command('fund')
-    .description("fund an accepted offer from the investor's balance (spec 4.3); never retried automatically")
+    .description("fund an accepted offer from the investor's balance (docs/marketplace.md 4.3); never retried automatically")
     .argument('<offer-id>', 'accepted offer id', positiveInt('offer id'))
     .addHelpText('after', examplesHelp(['lendbot api fund 5501', 'fund accepted offer 5501 (the id api offer printed)']))
     .action(async (offerId: number) => {

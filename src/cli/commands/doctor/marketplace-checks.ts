@@ -15,7 +15,7 @@ import {
 } from '../../../service/index.js';
 import { errorText, failed, passed, warned, type CheckOutcome } from './check.js';
 
-/** The signature window of spec part 5: a clock further off is refused unless corrected. */
+/** The signature window of marketplace part 5: a clock further off is refused unless corrected. */
 const SIGNATURE_WINDOW_SECONDS = 300;
 /** A skew below this is ordinary drift, not worth a line of warning. */
 const NOTICEABLE_SKEW_SECONDS = 30;

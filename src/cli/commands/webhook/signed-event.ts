@@ -1,5 +1,5 @@
 /**
- * A webhook event shaped as the marketplace sends it (spec part 6), built by the same code as the
+ * A webhook event shaped as the marketplace sends it (marketplace part 6), built by the same code as the
  * sandbox's sender (src/webhook/signed-delivery.ts), in the layout the daemon's config pins.
  * `lendbot doctor` and `lendbot webhook test` send one to check the listener and its secret.
  */
