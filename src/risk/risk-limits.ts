@@ -60,7 +60,7 @@ export const DEFAULT_OFFER_EXPIRY_HOURS = 72;
 
 /**
  * Caps on by default, as shares of the capital so they fit any account (docs/risk-guard.md). On
- * the 5,000 USD account the README starts with they are the USD caps shipped before (1,000 per
+ * the 5,000 USD account `npm start` starts with they are the USD caps shipped before (1,000 per
  * borrower, 2,500 a day; open exposure 4,500 where 10,000 could not bind): chosen from that and
  * from keeping a tenth of the money uninvested, not fitted to any market.
  */

@@ -76,10 +76,10 @@ describe('compose.yaml', () => {
 });
 
 /**
- * The `docker run` commands the README and docs/operations.md show: each publishes the webhook port
+ * The `docker run` commands docs/operations.md shows (the README sends readers there): each publishes the webhook port
  * and the operator port (on the host's loopback only), makes the operator listener listen where it
  * is published, and passes the operator token, without which it would not start off loopback.
- * The README's used to publish 8080 only, so the dashboard and /metrics it mentions were unreachable.
+ * The README's once published 8080 only, so the dashboard and /metrics it mentioned were unreachable.
  */
 interface DockerRun {
   ports: string[];
@@ -114,7 +114,7 @@ function dockerRuns(markdown: string): DockerRun[] {
 
 const dockerfile = readFileSync(root('Dockerfile'), 'utf8');
 
-describe.each(['README.md', 'docs/operations.md'])('the docker run in %s', (file) => {
+describe.each(['docs/operations.md'])('the docker run in %s', (file) => {
   const runs = dockerRuns(readFileSync(root(file), 'utf8')).filter((run) => run.ports.length > 0);
 
   it('publishes the webhook port and the operator port on 127.0.0.1 only, as compose.yaml does', () => {
