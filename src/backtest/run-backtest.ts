@@ -409,7 +409,7 @@ class Replay {
       this.markFate(offer, verdict.reason);
       return;
     }
-    // Spec 4.3: funding needs a balance that EXCEEDS the total.
+    // Marketplace 4.3: funding needs a balance that EXCEEDS the total.
     if (this.ledger.balanceCents <= entry.totalCents) {
       this.fundingFailures += 1;
       this.markFate(offer, 'funding_failed');

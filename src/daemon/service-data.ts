@@ -43,7 +43,7 @@ async function fetched<T>(call: () => Promise<T>, options: { refusedIsMissing: b
 }
 
 /**
- * Spec 4.9, every page (a borrower's completed loans: a page or two). Items that fail validation
+ * Marketplace 4.9, every page (a borrower's completed loans: a page or two). Items that fail validation
  * are left out, as on every list the client reads; a 404 on any page means the request is gone.
  */
 async function wholeHistory(client: MarketplaceApi, loanRequestId: number): Promise<BorrowerLoanHistoryItem[]> {

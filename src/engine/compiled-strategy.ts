@@ -22,7 +22,7 @@ export interface ProviderPolicy {
 export interface DataPolicy {
   monthlyBudgetCents: number;
   bankingData: 'always' | 'after_filters' | 'never';
-  /** Spec 4.9, free: fetched before any filter, after the free filters, or never. Absent: never (plugins). */
+  /** Marketplace 4.9, free: fetched before any filter, after the free filters, or never. Absent: never (plugins). */
   borrowerHistory?: 'always' | 'after_filters' | 'never';
   /** Flat-priced providers first: they are asked for before per-request ones. */
   providers: ProviderPolicy[];

@@ -54,7 +54,7 @@ export type Fetched<T> =
 export interface DataSource<Sync extends boolean> {
   bankingData(request: LoanRequest): Sync extends true ? Fetched<BankingData> : Promise<Fetched<BankingData>>;
   providerResult(request: LoanRequest, provider: string): Sync extends true ? Fetched<ProviderResult> : Promise<Fetched<ProviderResult>>;
-  /** Spec 4.9: every page of the borrower's completed loans (free). */
+  /** Marketplace 4.9: every page of the borrower's completed loans (free). */
   borrowerHistory(
     request: LoanRequest,
   ): Sync extends true ? Fetched<BorrowerLoanHistoryItem[]> : Promise<Fetched<BorrowerLoanHistoryItem[]>>;

@@ -3,11 +3,11 @@ import type { BankingData, BorrowerLoanHistoryItem, ProviderResult } from '../do
 import type { CashPosition } from './pricing/cash-hurdle.js';
 
 export interface Enrichment {
-  /** Spec 2.9, from fetch_loan_request_data_aggs. */
+  /** Marketplace 2.9, from fetch_loan_request_data_aggs. */
   bankingData?: BankingData;
-  /** Spec 2.10, keyed by provider name (the brand name the operator gives). */
+  /** Marketplace 2.10, keyed by provider name (the brand name the operator gives). */
   providerResults?: Record<string, ProviderResult>;
-  /** Spec 2.8 (from 4.9, every page): the borrower's completed loans; empty when there are none. */
+  /** Marketplace 2.8 (from 4.9, every page): the borrower's completed loans; empty when there are none. */
   borrowerHistory?: BorrowerLoanHistoryItem[];
   /**
    * Data the caller asked for and could not get (404, budget spent, outage). The strategy then
@@ -26,6 +26,6 @@ export interface Enrichment {
 /** A piece of data a strategy wants before it can decide; the caller buys it and evaluates again. */
 export type DataNeed =
   | { kind: 'banking_data' }
-  /** Spec 4.9: free, so no price and no budget check. */
+  /** Marketplace 4.9: free, so no price and no budget check. */
   | { kind: 'borrower_history' }
   | { kind: 'provider'; provider: string; pricing: 'flat' | 'per_request'; costCents: number };

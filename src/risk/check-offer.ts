@@ -98,7 +98,7 @@ export function checkOffer(input: OfferToCheck, snapshot: GuardSnapshot, limits:
     return refuse({ guardCode: 'risk_level_not_allowed', level: String(level), name: RISK_LEVEL_NAMES[level] ?? 'unknown', allowed });
   }
 
-  // Spec 4.2 rule 4 and 4.3: funding needs a balance that EXCEEDS the total. With automate_fund
+  // Marketplace 4.2 rule 4 and 4.3: funding needs a balance that EXCEEDS the total. With automate_fund
   // the service funds at acceptance; without it the lender funds by hand later, and an offer the
   // lender cannot fund is a broken promise, so by default it must fit too (reserveManualOffers).
   if (input.automateFund || limits.reserveManualOffers) {

@@ -149,7 +149,7 @@ export class Market {
     return [...this.offers.values()].filter((offer) => offer.lender === INVESTOR);
   }
 
-  /** Spec 4.2: the investor offers on a request. */
+  /** Marketplace 4.2: the investor offers on a request. */
   makeOffer(requestId: number, rate: number, automateFund: boolean): Outcome<OfferRecord> {
     const request = this.requests.get(requestId);
     if (!request) return { ok: false, refusal: NOT_FOUND };
@@ -165,7 +165,7 @@ export class Market {
     return { ok: true, value: this.addOffer(request, INVESTOR, rate, automateFund) };
   }
 
-  /** Spec 4.3: the investor funds its accepted offer. */
+  /** Marketplace 4.3: the investor funds its accepted offer. */
   fund(offerId: number): Outcome<OfferRecord> {
     const offer = this.offers.get(offerId);
     const request = offer ? this.requests.get(offer.loanRequestId) : undefined;

@@ -30,7 +30,7 @@ export function isoDate(ms: number): string {
 
 const dollars = (cents: number): number => roundTo(cents / 100, 2);
 
-/** Spec 2.2 with the borrower of 2.3. */
+/** Marketplace 2.2 with the borrower of 2.3. */
 export function loanRequestView(request: LoanRequestRecord): Json {
   const b = request.borrower;
   const fees = request.feeLegislativeCents + request.feeExtraCents + request.feeSvcCents;
@@ -91,7 +91,7 @@ export function loanRequestView(request: LoanRequestRecord): Json {
   return view;
 }
 
-/** Spec 2.9: the banking data, with the transactions rebuilt from their seed. */
+/** Marketplace 2.9: the banking data, with the transactions rebuilt from their seed. */
 export function bankingDataView(request: LoanRequestRecord): Json | undefined {
   const bank = request.bank;
   if (!bank) return undefined;
@@ -127,7 +127,7 @@ export function bankingSummaryView(request: LoanRequestRecord): Json | undefined
   };
 }
 
-/** Spec 2.4. */
+/** Marketplace 2.4. */
 export function offerView(offer: OfferRecord, request: LoanRequestRecord): Json {
   const total = totalCents(request);
   const schedule = paymentSchedule(total, offer.rate, request.loanTerms);
@@ -146,7 +146,7 @@ export function offerView(offer: OfferRecord, request: LoanRequestRecord): Json 
   };
 }
 
-/** Spec 2.5. */
+/** Marketplace 2.5. */
 export function loanView(loan: LoanRecord, request: LoanRequestRecord, book: LoanBook): Json {
   const next = book.nextDue(loan.id);
   const scheduled = book.scheduledTotal(loan.id);
@@ -178,7 +178,7 @@ export function loanView(loan: LoanRecord, request: LoanRequestRecord, book: Loa
   };
 }
 
-/** Spec 2.6. */
+/** Marketplace 2.6. */
 export function paymentView(payment: PaymentRecord): Json {
   return {
     id: payment.id,
@@ -197,7 +197,7 @@ export function paymentView(payment: PaymentRecord): Json {
   };
 }
 
-/** Spec 2.7: transfers grouped by date, newest date first (and newest first within a date). */
+/** Marketplace 2.7: transfers grouped by date, newest date first (and newest first within a date). */
 export function transferGroupsView(transfers: readonly TransferRecord[]): Json[] {
   const groups = new Map<string, Json[]>();
   for (const transfer of [...transfers].reverse()) {
@@ -217,7 +217,7 @@ export function transferGroupsView(transfers: readonly TransferRecord[]): Json[]
   return [...groups.entries()].map(([date, transactions]) => ({ date, transactions }));
 }
 
-/** Spec 2.8: the borrower's completed loans, one per completed loan, drawn from the borrower's id. */
+/** Marketplace 2.8: the borrower's completed loans, one per completed loan, drawn from the borrower's id. */
 export function borrowerHistoryView(seed: number, request: LoanRequestRecord): Json[] {
   const random = forkRandom(seed, 'history', request.borrower.id);
   return Array.from({ length: request.borrower.completedLoans }, () => ({

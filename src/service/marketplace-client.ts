@@ -78,7 +78,7 @@ export class MarketplaceClient implements MarketplaceApi {
       method: 'POST',
       target: `/api/v3/loan_requests/${loanRequestId}/make_offer/`,
       body: { offered_interest: input.offeredInterest, automate_fund: input.automateFund ?? false },
-      // Spec 4.2 shows no refusal status (no refusalStatuses): only a recognised text refuses an offer.
+      // Marketplace 4.2 shows no refusal status (no refusalStatuses): only a recognised text refuses an offer.
       retryClass: 'unsafe',
       responseKind: 'offers',
     });
@@ -94,7 +94,7 @@ export class MarketplaceClient implements MarketplaceApi {
       retryClass: 'unsafe',
       withBearer: true,
       responseKind: 'offers',
-      // Spec 4.3: 400 {detail} means the offer cannot be funded, whatever the text.
+      // Marketplace 4.3: 400 {detail} means the offer cannot be funded, whatever the text.
       refusalStatuses: [400],
     });
     return validateOutcome(fundStartedSchema, result);

@@ -17,7 +17,7 @@
  *   pending   none of these yet
  */
 
-/** Spec 4.1 and 8: the list holds requests issued within the last 30 days. */
+/** Marketplace 4.1 and 8: the list holds requests issued within the last 30 days. */
 export const LIST_WINDOW_MS = 30 * 86_400_000;
 /**
  * A request listed this close to its 30 days' end and gone after it is taken to have aged out

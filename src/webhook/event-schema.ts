@@ -18,7 +18,7 @@ export const webhookClaimsSchema = z.looseObject({
   iat: z.number().optional(),
 });
 
-/** Spec 6.2: the data of `new_loan_request_created`. Extra fields are kept. */
+/** Marketplace 6.2: the data of `new_loan_request_created`. Extra fields are kept. */
 export const newLoanRequestCreatedSchema = z.looseObject({
   loan_request_id: z.number().int().positive(),
   loan_request_amount: z.number().nonnegative(),

@@ -96,12 +96,13 @@ describe('links between the docs', () => {
     const wrong: string[] = [];
     const pages = [...DOC_PAGES, ...sourceFiles('src')];
     for (const page of pages) {
-      for (const match of textOf(page).matchAll(/\bmarketplace(?:\.md,?)?(?: part)? (\d+(?:\.\d+)?)(?:(?:,| and| to) (\d+(?:\.\d+)?))*/g)) {
-        for (const number of match.slice(1)) {
-          if (number !== undefined && !sections.has(number)) wrong.push(`${page}: "${match[0]}": no section ${number}`);
+      const cited = /\bmarketplace(?:\.md,?)?(?: part)? \d+(?:\.\d+)?(?:(?:,| and| to|, from) \d+(?:\.\d+)?)*/gi;
+      for (const [citation] of textOf(page).matchAll(cited)) {
+        for (const [number] of citation.matchAll(/\d+(?:\.\d+)?/g)) {
+          if (!sections.has(number)) wrong.push(`${page}: "${citation}": no section ${number}`);
         }
       }
-      if (page.startsWith('src/') && /\bspec (?:part )?\d/.test(textOf(page)))
+      if (page.startsWith('src/') && /\bspec (?:part )?\d/i.test(textOf(page)))
         wrong.push(`${page}: cites "spec N" (write "marketplace N", a section of docs/marketplace.md)`);
     }
     expect(wrong).toEqual([]);

@@ -88,7 +88,7 @@ export function replayOverColumns(
     const key = keys[i] as ExposureKey;
     ledger.offerClosed(total, reserves, key);
     if (!priced.verdict(i).won) return;
-    // Spec 4.3: funding needs a balance that EXCEEDS the total.
+    // Marketplace 4.3: funding needs a balance that EXCEEDS the total.
     if (ledger.balanceCents <= total) return;
     const loan = priced.loan(i, now);
     ledger.loanFunded(total, key);

@@ -1,4 +1,4 @@
-// Spec 2.9: banking data aggregation. `data_aggregation` is the raw core-banking response
+// Marketplace 2.9: banking data aggregation. `data_aggregation` is the raw core-banking response
 // (its Memo text may hold personal data: never log it); `agg_90` holds the 90-day aggregates.
 import { z } from 'zod';
 import { decimalText, optionalNumber, timestampText } from './common.js';

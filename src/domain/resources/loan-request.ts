@@ -1,4 +1,4 @@
-// Spec 2.2 (loan request) and 2.3 (borrower). Unknown fields are kept (looseObject) so
+// Marketplace 2.2 (loan request) and 2.3 (borrower). Unknown fields are kept (looseObject) so
 // recordings hold exactly what the service sent, and a new field never breaks intake.
 import { z } from 'zod';
 import { dateText, decimalText, id, optionalNumber, riskLevel, timestampText } from './common.js';
@@ -63,7 +63,7 @@ export const loanRequestSchema = z.looseObject({
 });
 export type LoanRequest = z.infer<typeof loanRequestSchema>;
 
-/** Spec 2.8: an item of a borrower's completed-loan history. */
+/** Marketplace 2.8: an item of a borrower's completed-loan history. */
 export const borrowerLoanHistoryItemSchema = z.looseObject({
   lender: z.looseObject({ initial: z.string(), avatar: z.number().int() }).optional(),
   borrower: z.looseObject({ initial: z.string(), avatar: z.number().int() }).optional(),

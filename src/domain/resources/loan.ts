@@ -1,4 +1,4 @@
-// Spec 2.5 (loan) and 2.6 (loan payment). Loans carry float dollar amounts; payments carry
+// Marketplace 2.5 (loan) and 2.6 (loan payment). Loans carry float dollar amounts; payments carry
 // decimal text or floats. Status texts stay strings: the vocabularies are open-ended.
 import { z } from 'zod';
 import { dateText, decimalTextOrNumber, dollarsNumber, id, optionalNumber, riskLevel, timestampText } from './common.js';

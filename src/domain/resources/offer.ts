@@ -1,4 +1,4 @@
-// Spec 2.4: an offer, as make_offer returns it. The status vocabulary is open-ended, so it
+// Marketplace 2.4: an offer, as make_offer returns it. The status vocabulary is open-ended, so it
 // stays a string; the embedded lender and loan request keep whatever fields they carry.
 import { z } from 'zod';
 import { id, timestampText } from './common.js';

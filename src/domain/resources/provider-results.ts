@@ -1,4 +1,4 @@
-// Spec 2.10: the two third-party score providers' answers. Provider names are brand names the
+// Marketplace 2.10: the two third-party score providers' answers. Provider names are brand names the
 // operator supplies; the shapes below tell the two apart.
 import { z } from 'zod';
 import { dateText, id, timestampText } from './common.js';

@@ -1,4 +1,4 @@
-// Spec 2.7: transfer history, grouped by date. Statuses and types are open-ended strings.
+// Marketplace 2.7: transfer history, grouped by date. Statuses and types are open-ended strings.
 import { z } from 'zod';
 import { dateText, decimalText, referenceId } from './common.js';
 

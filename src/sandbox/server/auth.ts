@@ -36,7 +36,7 @@ function header(value: HeaderValue): string | undefined {
   return text === undefined || text.trim() === '' ? undefined : text.trim();
 }
 
-// Spec 5.3: the signature is lowercase hex. Uppercase (or any other spelling) is a wrong
+// Marketplace part 5: the signature is lowercase hex. Uppercase (or any other spelling) is a wrong
 // signature, as a service comparing the texts would find it.
 function sameHex(a: string, b: string): boolean {
   const left = Buffer.from(a);

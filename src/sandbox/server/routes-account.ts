@@ -1,4 +1,4 @@
-/** Spec 4.6 (transfer history), 4.7 (loans by status) and 4.8 (payments of a loan). */
+/** Marketplace 4.6 (transfer history), 4.7 (loans by status) and 4.8 (payments of a loan). */
 import type { FastifyInstance } from 'fastify';
 import type { LoanListStatus } from '../../domain/index.js';
 import { LOAN_LIST_PATHS } from '../../service/index.js';

@@ -1,4 +1,4 @@
-/** Spec 4.4 (banking data) and 4.5 (third-party providers, billed as the spec prices them). */
+/** Marketplace 4.4 (banking data) and 4.5 (third-party providers, billed as the spec prices them). */
 import type { FastifyInstance } from 'fastify';
 import type { LoanRequestRecord } from '../market-types.js';
 import { providerAResult, providerBResult } from '../provider-scores.js';

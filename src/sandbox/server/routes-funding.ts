@@ -1,4 +1,4 @@
-/** Spec 4.3: fund an accepted offer (201 `{message}`, 400 `{detail}`). */
+/** Marketplace 4.3: fund an accepted offer (201 `{message}`, 400 `{detail}`). */
 import type { FastifyInstance } from 'fastify';
 import { FUND_TEXTS } from '../offer-rules.js';
 import type { SandboxRuntime } from '../runtime.js';

@@ -1,4 +1,4 @@
-/** Spec 4.1 (list with filters), 4.2 (make offer) and 4.9 (borrower loan history). */
+/** Marketplace 4.1 (list with filters), 4.2 (make offer) and 4.9 (borrower loan history). */
 import type { FastifyInstance } from 'fastify';
 import { LIST_WINDOW_MS } from '../market-events.js';
 import { borrowerHistoryView, loanRequestView, offerView } from '../resource-views.js';

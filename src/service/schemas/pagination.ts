@@ -1,4 +1,4 @@
-// Spec 2.1: the pagination envelope. Items are validated one by one elsewhere, so that one bad
+// Marketplace 2.1: the pagination envelope. Items are validated one by one elsewhere, so that one bad
 // item never hides the good ones; here `results` is only required to be an array.
 import { z } from 'zod';
 
