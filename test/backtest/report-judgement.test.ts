@@ -55,7 +55,7 @@ describe('a run the recording cannot judge', () => {
   it('alone: the verdict says so and what to backtest instead', () => {
     const blind = run(lines.map(withoutOutcome));
     expect(verdictLine([blind])).toBe(
-      `flat cannot be judged: all ${blind.summary.offers} of its offers were on requests the recording has no outcome for, so nothing says whether a borrower would have taken one or how the loan would have repaid (a daemon's own export knows only the outcomes of its own loans, a dry run's none: backtest a recording with outcomes, such as \`lendbot sandbox export\`'s)`,
+      `flat cannot be judged: all ${blind.summary.offers} of its offers were on requests the recording has no outcome for, so nothing says whether a borrower would have taken one or how the loan would have repaid (a daemon's own export knows only the outcomes of its own loans, a dry run's none: backtest a recording with outcomes, such as one from lendbot sandbox export)`,
     );
   });
 });

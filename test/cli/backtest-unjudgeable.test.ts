@@ -42,7 +42,7 @@ describe('lendbot backtest on a recording without outcomes (a dry run’s export
     expect(result.code).toBe(0);
     const out = result.stdout;
     expect(out).toMatch(
-      /^Verdict: balanced and naive cannot be judged: all their offers \(\d+ and \d+\) were on requests the recording has no outcome for, so nothing says whether a borrower would have taken one or how the loan would have repaid \(a daemon's own export knows only the outcomes of its own loans, a dry run's none: backtest a recording with outcomes, such as `lendbot sandbox export`'s\)\.\n/,
+      /^Verdict: balanced and naive cannot be judged: all their offers \(\d+ and \d+\) were on requests the recording has no outcome for, so nothing says whether a borrower would have taken one or how the loan would have repaid \(a daemon's own export knows only the outcomes of its own loans, a dry run's none: backtest a recording with outcomes, such as one from lendbot sandbox export\)\.\n/,
     );
     expect(out).not.toMatch(/earned [-\d]|level with|beating/);
     expect(out).toMatch(
@@ -68,5 +68,9 @@ describe('lendbot backtest on a recording without outcomes (a dry run’s export
     expect(page.match(/<p class="sensitivity-note">Sensitivity: none: the recording could judge no offer/g)).toHaveLength(2);
     expect(page).not.toContain('<table class="sensitivity">');
     expect(page).not.toContain('<h2>Across borrower worlds</h2>');
+    // The warnings say why nothing was funded, not that 0 loans are too few.
+    const offers = /all (\d+) of its offers/.exec(out)?.[1] ?? 'none';
+    expect(page).toContain(`balanced: ${offers} of ${offers} offers (100.0%) were on requests the recording has no outcome for`);
+    expect(page).not.toContain('fewer than 100 funded loans');
   });
 });

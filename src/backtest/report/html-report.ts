@@ -80,7 +80,7 @@ export function reportData(
       startingBalanceCents: r.settings.startingBalanceCents,
       summary: r.summary,
       riskLevels: r.segments.risk_level,
-      sampleSizeWarning: sampleSizeWarning(r.summary),
+      sampleSizeWarning: cannotBeJudged(r.summary) ? null : sampleSizeWarning(r.summary),
       offerStats: r.offerStats,
       worlds: worlds[i] ?? null,
       sensitivity: extras.sensitivity?.[i] ?? [],
@@ -99,11 +99,16 @@ function chart(spec: ChartSpec): string {
 }
 
 function warnings(results: readonly BacktestResult[]): string {
+  // A run the recording cannot judge funded nothing because of that: its unjudged warning says so, not the sample size.
+  const sampleWarning = (r: BacktestResult): string | null => (cannotBeJudged(r.summary) ? null : sampleSizeWarning(r.summary));
   const lines = results.flatMap((r) =>
-    [sampleSizeWarning(r.summary), unjudgedWarning(r.summary)].filter((w): w is string => w !== null).map((w) => `${runName(r)}: ${w}`),
+    [sampleWarning(r), unjudgedWarning(r.summary)].filter((w): w is string => w !== null).map((w) => `${runName(r)}: ${w}`),
   );
   if (lines.length === 0) return '';
-  return `<div class="warning" role="alert"><strong>Warning</strong>${lines.map((l) => `<p>${escapeHtml(l)}.</p>`).join('')}<p>Below ${MIN_FUNDED_LOANS} funded loans the figures are mostly luck: judge nothing from them.</p></div>`;
+  const luck = results.some((r) => sampleWarning(r) !== null)
+    ? `<p>Below ${MIN_FUNDED_LOANS} funded loans the figures are mostly luck: judge nothing from them.</p>`
+    : '';
+  return `<div class="warning" role="alert"><strong>Warning</strong>${lines.map((l) => `<p>${escapeHtml(l)}.</p>`).join('')}${luck}</div>`;
 }
 
 function headline(result: BacktestResult, draws: DrawsSummary | undefined, band: WorldsBand | null = null): string {

@@ -34,7 +34,7 @@ export function cannotBeJudgedClause(runs: ReadonlyArray<{ name: string; summary
 
 /** What to do about it, for the verdict. */
 export const JUDGEABLE_RECORDING_HINT =
-  "a daemon's own export knows only the outcomes of its own loans, a dry run's none: backtest a recording with outcomes, such as `lendbot sandbox export`'s";
+  "a daemon's own export knows only the outcomes of its own loans, a dry run's none: backtest a recording with outcomes, such as one from lendbot sandbox export";
 
 /** The value a report shows in place of a return it cannot judge. */
 export const CANNOT_BE_JUDGED = 'cannot be judged';
