@@ -1,7 +1,7 @@
 /**
  * Borrower worlds (docs/backtesting.md, "A band across borrower worlds"): structurally different
  * rules for how borrowers answer a rate, for the lines of a recording that do not record it
- * (no `outcome.reservation_rate`). Each world is a law of the borrower's reservation rate R (the
+ * (no `outcome.reservation_rate`), or, for the report's band, for every line (replaceRecorded). Each world is a law of the borrower's reservation rate R (the
  * highest rate they accept) per line; a seeded draw picks R from it, so a world run is judged by
  * recorded acceptance (recorded-acceptance.ts) exactly as a recording that had R: the borrower
  * takes the cheapest of our offer and the recorded competing one at or below R.
@@ -144,30 +144,61 @@ export function latentQuality(groupRate: number, seed: number, loanRequestId: nu
   return 1 / (1 + Math.exp(-logit));
 }
 
-function world(name: WorldName, label: string, law: (line: RecordingLine, seed: number) => ReservationLaw): BorrowerWorld {
+function world(
+  name: WorldName,
+  label: string,
+  law: (line: RecordingLine, seed: number) => ReservationLaw,
+  replacesRecorded: boolean,
+): BorrowerWorld {
   return {
     name,
     label,
     reservation: (line, seed) => reservationOf(law(line, seed), marketDraw(seed, line.loan_request.id, 'accept')),
+    ...(replacesRecorded ? { replacesRecorded } : {}),
   };
 }
 
+/** How the worlds treat lines that record acceptance. */
+export interface WorldsOptions {
+  /**
+   * true (the report's band): every borrower answers by the world's rule, recorded or not, so a
+   * recording with recorded acceptance still shows how the strategy would fare with other
+   * borrowers; false (tune, train): recorded lines keep their own answer.
+   */
+  replaceRecorded?: boolean;
+}
+
 /** The four worlds for `recording`; `response` is the assumed curve of world (d). */
-export function borrowerWorlds(recording: PreparedRecording, response: MarketResponse): BorrowerWorld[] {
+export function borrowerWorlds(recording: PreparedRecording, response: MarketResponse, options: WorldsOptions = {}): BorrowerWorld[] {
+  const replaces = options.replaceRecorded === true;
   let groupRates: Map<number, number> | undefined;
   const qualityOf = (line: RecordingLine, seed: number): number =>
     latentQuality((groupRates ??= groupDefaultRates(recording)).get(line.loan_request.id) ?? 0.1, seed, line.loan_request.id);
   const { midpoint, steepness } = response.takeUp;
   return [
-    world('insensitive', 'rate-insensitive: any rate up to the maximum', (line) => insensitiveLaw(line.loan_request.max_interest_rate)),
-    world('linear', `linear take-up: all at 0.03 down to ${LINEAR_TAKE_UP_AT_MAX * 100} % at the maximum`, (line) =>
-      linearLaw(line.loan_request.max_interest_rate),
+    world(
+      'insensitive',
+      'rate-insensitive: any rate up to the maximum',
+      (line) => insensitiveLaw(line.loan_request.max_interest_rate),
+      replaces,
     ),
-    world('quality', 'quality-tied: good borrowers shop, poor ones take anything', (line, seed) =>
-      qualityLaw(line.loan_request.max_interest_rate, line.loan_request.loan_terms, qualityOf(line, seed)),
+    world(
+      'linear',
+      `linear take-up: all at 0.03 down to ${LINEAR_TAKE_UP_AT_MAX * 100} % at the maximum`,
+      (line) => linearLaw(line.loan_request.max_interest_rate),
+      replaces,
     ),
-    world('assumed', `assumed curve: midpoint ${midpoint}, steepness ${steepness}`, (line) =>
-      curveLaw(line.loan_request.max_interest_rate, response),
+    world(
+      'quality',
+      'quality-tied: good borrowers shop, poor ones take anything',
+      (line, seed) => qualityLaw(line.loan_request.max_interest_rate, line.loan_request.loan_terms, qualityOf(line, seed)),
+      replaces,
+    ),
+    world(
+      'assumed',
+      `assumed curve: midpoint ${midpoint}, steepness ${steepness}`,
+      (line) => curveLaw(line.loan_request.max_interest_rate, response),
+      replaces,
     ),
   ];
 }

@@ -44,7 +44,7 @@ export { MIN_FUNDED_LOANS, sampleSizeWarning } from './report/summary-lines.js';
 export type { BacktestDecision, BacktestSummary } from './backtest-result.js';
 export type { BacktestOptions } from './run-backtest.js';
 export { borrowerWorlds, WORLD_NAMES, type BorrowerWorld, type WorldName } from './borrower-worlds.js';
-export { runWorlds, recordedAcceptanceShare, type WorldsBand, type WorldFigures } from './worlds-band.js';
+export { runWorlds, recordedAcceptanceShare, type BandEnd, type BandHeadline, type WorldsBand, type WorldFigures } from './worlds-band.js';
 export { borrowerChoice, hasRecordedAcceptance } from './recorded-acceptance.js';
 export { wilson, rateRatio, type OfferStats, type DefaultRate, type RateRatio } from './offer-stats.js';
 export {
@@ -54,8 +54,15 @@ export {
   COMPETITION_HEADER,
   competitionRows,
 } from './report/adverse-selection.js';
-export { bandHeadline, WORLDS_HEADER, worldsRows } from './report/worlds-band.js';
-export { SENSITIVITY_HEADER, sensitivityRows, sensitivityTitle } from './report/sensitivity-section.js';
+export { bandHeadline, headlineExplained, WORLDS_HEADER, worldsRows } from './report/worlds-band.js';
+export {
+  SENSITIVITY_HEADER,
+  sensitivityNote,
+  sensitivityRows,
+  sensitivityTitle,
+  type SensitivityNote,
+} from './report/sensitivity-section.js';
+export { CANNOT_BE_JUDGED, cannotBeJudged, cannotBeJudgedReason } from './report/unjudgeable.js';
 export { verdictLine } from './report/verdict.js';
 export { idleHeadline, type IdleHeadline } from './report/idle-headline.js';
 export { offerOutcomesText } from './report/adverse-selection.js';

@@ -34,7 +34,7 @@ import type { Outcome, RecordingLine } from '../recording/index.js';
 import { parseCents } from '../domain/index.js';
 import { marketDraw } from './market-draws.js';
 import type { RepaymentPlan } from './loan-cash-flows.js';
-import { borrowerChoice, type ReservationSource } from './recorded-acceptance.js';
+import { borrowerChoice, judgingReservation, type ReservationSource } from './recorded-acceptance.js';
 
 export { addMonthsUtc, loanCashFlows, type Instalment, type LoanCashFlows, type RepaymentPlan } from './loan-cash-flows.js';
 
@@ -172,7 +172,7 @@ function prepayMonth(requestId: number, terms: number, market: MarketAssumptions
 
 /**
  * Whether an offer at `rate` on the recorded request wins, and how the loan then repays. The
- * line's own `reservation_rate` decides when it has one; else `world`'s made-up one; else the curve,
+ * line's own `reservation_rate` decides when it has one (unless `world` replaces it); else `world`'s made-up one; else the curve,
  * at `defaultProbability` (the offering strategy's, as the fit behind a borrower-dependent curve
  * used the lender's own) when the take-up depends on the borrower.
  */
@@ -188,7 +188,7 @@ export function judgeOffer(
   if (fate === 'unfunded' || fate === 'no_outcome') return { won: false, reason: fate, probability: 0 };
   const competition = recordedCompetition(line.outcome, market.unknownCompetition);
   if (competition === 'lose') return { won: false, reason: 'outbid', probability: 0 };
-  const reservation = line.outcome?.reservation_rate ?? world?.reservation(line, market.seed);
+  const reservation = judgingReservation(line, market.seed, world);
   let probability = 1;
   if (reservation !== undefined) {
     const choice = borrowerChoice(rate, reservation, competition);

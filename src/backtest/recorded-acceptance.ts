@@ -27,6 +27,22 @@ export function borrowerChoice(rate: number, reservation: number, competition: R
 export interface ReservationSource {
   /** The highest rate the borrower of `line` would accept: a seeded draw for `seed`. */
   reservation(line: RecordingLine, seed: number): number;
+  /**
+   * true: the made-up rate replaces a recorded one too (the report's band: what the strategy would
+   * earn if every borrower answered by this world's rule); absent: recorded lines keep their own.
+   */
+  replacesRecorded?: boolean | undefined;
+}
+
+/** The reservation rate that judges an offer on `line`: the world's when it replaces recorded ones, else the line's own, else the world's. */
+export function judgingReservation(line: RecordingLine, seed: number, world: ReservationSource | undefined): number | undefined {
+  if (world?.replacesRecorded === true) return world.reservation(line, seed);
+  return line.outcome?.reservation_rate ?? world?.reservation(line, seed);
+}
+
+/** Whether the line's own reservation_rate judged an offer on it (it has one and `world` does not replace it). */
+export function judgedByRecordedAcceptance(line: RecordingLine, world: ReservationSource | undefined): boolean {
+  return hasRecordedAcceptance(line) && world?.replacesRecorded !== true;
 }
 
 /** Whether acceptance on this line is recorded (it has `outcome.reservation_rate`). */

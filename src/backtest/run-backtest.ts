@@ -36,7 +36,7 @@ import {
   type MarketVerdict,
 } from './market-model.js';
 import { OfferTally, populationDefault, type OfferFate } from './offer-stats.js';
-import { hasRecordedAcceptance, type ReservationSource } from './recorded-acceptance.js';
+import { judgedByRecordedAcceptance, type ReservationSource } from './recorded-acceptance.js';
 import { isPrepared, prepareRecording, type PreparedRecording, type ReplayEntry } from './prepared-recording.js';
 import { ReplayDataSource, simSpendLedger } from './recording-data.js';
 import type { RecordingLine } from '../recording/index.js';
@@ -383,7 +383,13 @@ class Replay {
     if (offer.decision) offer.decision.market = fate;
     const { line } = offer.entry;
     const competition = recordedCompetition(line.outcome, this.market.unknownCompetition);
-    this.tally.add(offer.strategy, line, fate, competition === 'lose' || competition.kind !== 'none', hasRecordedAcceptance(line));
+    this.tally.add(
+      offer.strategy,
+      line,
+      fate,
+      competition === 'lose' || competition.kind !== 'none',
+      judgedByRecordedAcceptance(line, this.options.world),
+    );
     this.learn(offer, fate);
   }
 

@@ -2,7 +2,10 @@
  * The band across borrower worlds (docs/backtesting.md, "A band across borrower worlds"): the
  * same draws of a backtest re-run in each borrower world (borrower-worlds.ts), so the headline is
  * a range over structurally different borrowers, not one curve's figure, and names the world at
- * its low end. Lines that record acceptance (`reservation_rate`) are judged alike in every world.
+ * its low end. In the band every borrower answers by the world's rule, even on lines that record
+ * their answer (`reservation_rate`): a recording whose every line records it still has a band,
+ * the recorded truth plus what the strategy would earn with borrowers who answer differently.
+ * The headline run is one end candidate beside the worlds, so the band always holds it.
  */
 import type { CompiledStrategy } from '../engine/index.js';
 import { borrowerWorlds, type WorldName } from './borrower-worlds.js';
@@ -22,21 +25,35 @@ export interface WorldFigures {
   offerStats: OfferStats[];
 }
 
-/** One end of the band: a world and its mean net annualized return over the draws. */
+/**
+ * What judged the headline run's offers: the recording's own answers on every line (`recorded`),
+ * the assumed take-up curve given what each recorded borrower did (`curve`), or both (`mixed`).
+ */
+export type HeadlineBasis = 'recorded' | 'curve' | 'mixed';
+
+/** The headline run as the band sees it: what judged it, and its mean net annualized return over the draws. */
+export interface BandHeadline {
+  basis: HeadlineBasis;
+  label: string;
+  netAnnualizedReturn: number;
+}
+
+/** One end of the band: a world, or the headline run, and its mean net annualized return over the draws. */
 export interface BandEnd {
-  world: WorldName;
+  world: WorldName | 'headline';
   label: string;
   netAnnualizedReturn: number;
 }
 
 export interface WorldsBand {
-  /** Share of the recording's requests that record acceptance: the same in every world. */
+  /** Share of the recording's requests that record acceptance: they judge the headline run, not the worlds. */
   recordedShare: number;
-  /** Empty when every request records acceptance: no world is assumed. */
+  headline: BandHeadline;
+  /** The four worlds, each replacing every borrower's answer with its own rule. */
   worlds: WorldFigures[];
-  /** The world with the lowest mean net annualized return, and the highest; null without worlds. */
-  low: BandEnd | null;
-  high: BandEnd | null;
+  /** The lowest and the highest mean net annualized return of the headline and the worlds. */
+  low: BandEnd;
+  high: BandEnd;
 }
 
 /** Share of the recording's requests with `outcome.reservation_rate`. */
@@ -45,24 +62,42 @@ export function recordedAcceptanceShare(recording: PreparedRecording): number {
   return n === 0 ? 0 : recording.entries.filter((entry) => hasRecordedAcceptance(entry.line)).length / n;
 }
 
-/** `strategies` backtested over `seeds` in each borrower world. */
+const HEADLINE_LABELS: Record<HeadlineBasis, string> = {
+  recorded: "the recording's own answers (reservation_rate on every request)",
+  curve: 'the assumed take-up curve, given what each recorded borrower did',
+  mixed: "the recording's own answers where it has them, the assumed take-up curve elsewhere",
+};
+
+/** What judged the headline run, from the share of requests that record acceptance. */
+export function headlineBasis(recordedShare: number): HeadlineBasis {
+  return recordedShare === 1 ? 'recorded' : recordedShare === 0 ? 'curve' : 'mixed';
+}
+
+/**
+ * `strategies` backtested over `seeds` in each borrower world; `headline` is the same backtest's
+ * own draws (run here when not given).
+ */
 export function runWorlds(
   recording: PreparedRecording,
   strategies: readonly CompiledStrategy[],
   options: BacktestOptions,
   seeds: readonly number[],
+  headline: DrawsSummary = runDraws(recording, strategies, { ...options, recordDecisions: false }, seeds).draws,
 ): WorldsBand {
   const recordedShare = recordedAcceptanceShare(recording);
-  if (recordedShare === 1) return { recordedShare, worlds: [], low: null, high: null };
+  const basis = headlineBasis(recordedShare);
+  const head: BandHeadline = { basis, label: HEADLINE_LABELS[basis], netAnnualizedReturn: headline.netAnnualizedReturn.mean };
   const response = options.market?.response ?? DEFAULT_MARKET.response;
-  const worlds = borrowerWorlds(recording, response).map((world): WorldFigures => {
+  const worlds = borrowerWorlds(recording, response, { replaceRecorded: true }).map((world): WorldFigures => {
     const { first, draws } = runDraws(recording, strategies, { ...options, world, recordDecisions: false }, seeds);
     return { world: world.name, label: world.label, draws, offerStats: first.offerStats };
   });
-  const end = (pick: (a: number, b: number) => boolean): BandEnd | null =>
-    worlds.reduce<BandEnd | null>((best, w) => {
-      const value = w.draws.netAnnualizedReturn.mean;
-      return best === null || pick(value, best.netAnnualizedReturn) ? { world: w.world, label: w.label, netAnnualizedReturn: value } : best;
-    }, null);
-  return { recordedShare, worlds, low: end((a, b) => a < b), high: end((a, b) => a > b) };
+  const ends: BandEnd[] = [
+    { world: 'headline', label: head.label, netAnnualizedReturn: head.netAnnualizedReturn },
+    ...worlds.map((w) => ({ world: w.world, label: w.label, netAnnualizedReturn: w.draws.netAnnualizedReturn.mean })),
+  ];
+  // The headline comes first, so a world that ties it does not take its place as an end.
+  const end = (pick: (a: number, b: number) => boolean): BandEnd =>
+    ends.reduce((best, candidate) => (pick(candidate.netAnnualizedReturn, best.netAnnualizedReturn) ? candidate : best));
+  return { recordedShare, headline: head, worlds, low: end((a, b) => a < b), high: end((a, b) => a > b) };
 }

@@ -13,7 +13,7 @@ import {
   WORLD_NAMES,
 } from '../../src/backtest/borrower-worlds.js';
 import { DEFAULT_MARKET } from '../../src/backtest/market-model.js';
-import { prepareRecording, runBacktest, runWorlds } from '../../src/backtest/index.js';
+import { prepareRecording, runBacktest, runDraws, runWorlds } from '../../src/backtest/index.js';
 import { recordedCompetition } from '../../src/backtest/market-model.js';
 import { acceptProbability } from '../../src/engine/index.js';
 import type { RecordingLine } from '../../src/recording/index.js';
@@ -166,19 +166,53 @@ describe('borrower worlds', () => {
 });
 
 describe('the band', () => {
-  it('runs every world over the draws and names the low end', () => {
-    const band = runWorlds(recording, [strategy], { startingBalanceCents: 100_000_000 }, [1, 2]);
+  it('runs every world over the draws and spans the headline and the worlds, naming both ends', () => {
+    const headline = runDraws(recording, [strategy], { startingBalanceCents: 100_000_000 }, [1, 2]).draws;
+    const band = runWorlds(recording, [strategy], { startingBalanceCents: 100_000_000 }, [1, 2], headline);
     expect(band.recordedShare).toBe(0);
+    expect(band.headline).toMatchObject({ basis: 'curve', netAnnualizedReturn: headline.netAnnualizedReturn.mean });
     expect(band.worlds.map((w) => w.world)).toEqual([...WORLD_NAMES]);
-    const means = band.worlds.map((w) => w.draws.netAnnualizedReturn.mean);
-    expect(band.low?.netAnnualizedReturn).toBe(Math.min(...means));
-    expect(band.high?.netAnnualizedReturn).toBe(Math.max(...means));
-    expect(band.low?.world).toBe(band.worlds[means.indexOf(Math.min(...means))]?.world);
+    const means = [headline.netAnnualizedReturn.mean, ...band.worlds.map((w) => w.draws.netAnnualizedReturn.mean)];
+    const names = ['headline', ...band.worlds.map((w) => w.world)];
+    expect(band.low.netAnnualizedReturn).toBe(Math.min(...means));
+    expect(band.high.netAnnualizedReturn).toBe(Math.max(...means));
+    expect(band.low.world).toBe(names[means.indexOf(Math.min(...means))]);
     expect(band.worlds[0]?.draws.seeds).toEqual([1, 2]);
+    // The same headline, run by runWorlds itself when not given.
+    expect(runWorlds(recording, [strategy], { startingBalanceCents: 100_000_000 }, [1, 2]).headline).toEqual(band.headline);
   });
 
-  it('assumes no world where every line records acceptance', () => {
+  it('on a recording whose every line records acceptance: the recorded truth plus four worlds that replace every answer', () => {
+    const recorded = prepareRecording(
+      mixedRecording().map((line, i) => ({
+        ...line,
+        outcome: { status: 'unfunded' as const, ...line.outcome, reservation_rate: 0.1 + (i % 5) * 0.05 },
+      })),
+    );
+    const settings = { startingBalanceCents: 100_000_000, market: options.market };
+    const band = runWorlds(recorded, [strategy], settings, [1, 2]);
+    expect(band.recordedShare).toBe(1);
+    expect(band.headline.basis).toBe('recorded');
+    expect(band.worlds.map((w) => w.world)).toEqual([...WORLD_NAMES]);
+    // Every world judges by its own rule, not by the recorded rate: none of its offers counts as recorded acceptance...
+    for (const w of band.worlds) expect(w.offerStats[0]?.recordedAcceptance).toBe(0);
+    // ...so the worlds differ from one another and from the truth, which judged every answered offer.
+    const means = band.worlds.map((w) => w.draws.netAnnualizedReturn.mean);
+    expect(new Set([band.headline.netAnnualizedReturn, ...means]).size).toBe(5);
+    // On this recording a world is what it is on the same requests without the recorded rates.
+    const bare = prepareRecording(mixedRecording());
+    expect(means).toEqual(runWorlds(bare, [strategy], settings, [1, 2]).worlds.map((w) => w.draws.netAnnualizedReturn.mean));
+    // The tuner's worlds (tune, train) still keep a line's recorded answer: there, a world changes nothing on this recording.
+    const kept = borrowerWorlds(recorded, DEFAULT_MARKET.response).find((w) => w.name === 'linear');
+    const truth = runBacktest(recorded, [strategy], settings);
+    expect(runBacktest(recorded, [strategy], { ...settings, world: kept }).summary.netCents).toBe(truth.summary.netCents);
+  });
+
+  it('spans the recorded truth on the hand-worked recording, whose worlds used to be empty', () => {
     const band = runWorlds(prepareRecording(HAND_LINES), [strategy], { startingBalanceCents: 5_000_000 }, [1]);
-    expect(band).toEqual({ recordedShare: 1, worlds: [], low: null, high: null });
+    expect(band.recordedShare).toBe(1);
+    expect(band.worlds).toHaveLength(4);
+    expect(band.low.netAnnualizedReturn).toBeLessThanOrEqual(band.headline.netAnnualizedReturn);
+    expect(band.high.netAnnualizedReturn).toBeGreaterThanOrEqual(band.headline.netAnnualizedReturn);
   });
 });

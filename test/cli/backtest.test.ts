@@ -281,8 +281,13 @@ describe('lendbot backtest', () => {
       '--decisions',
     ]);
     expect(result.code).toBe(0);
+    // The headline is the recorded truth; the band adds the worlds, which replace every recorded answer.
+    expect(result.stdout).toMatch(/\nNet annualized return across borrower worlds: -?[\d.]+% to -?[\d.]+% \(low end: /);
     expect(result.stdout).toContain(
-      "Acceptance is recorded on every request (reservation_rate): no borrower world is assumed, the figure above is the recording's",
+      "The headline (-0.4%) is the recording's truth: every request records the highest rate its borrower would accept",
+    );
+    expect(result.stdout).toContain(
+      'Sensitivity: none to show: every offer the recording could judge was judged by the highest rate its borrower recorded (reservation_rate)',
     );
     expect(result.stdout).toMatch(
       /Competition and adverse selection \(seed 1\)\n +strategy +offers +won +funded +outbid +declined +unjudged +expired +win rate contested +win rate uncontested +recorded acceptance\n +flat +8 +4 +4 +2 +2 +0 +0 +40\.0% \(2 of 5\) +66\.7% \(2 of 3\) +8\n/,
@@ -296,7 +301,7 @@ describe('lendbot backtest', () => {
         summary: { netCents: number; funded: number };
         offerStats: Array<{ outbid: number; adverseSelection: { ratio: number } }>;
       }>;
-      worlds: Array<{ recordedShare: number; worlds: unknown[]; low: unknown }>;
+      worlds: Array<{ recordedShare: number; headline: { basis: string }; worlds: unknown[]; low: unknown }>;
       draws: Array<{ draws: Array<{ netCents: number }> }>;
     };
     const run = written.runs[0];
@@ -306,12 +311,13 @@ describe('lendbot backtest', () => {
     // No draw decides anything: every seed gives the same ledger.
     expect(written.draws[0]?.draws.map((d) => d.netCents)).toEqual([-22_070, -22_070]);
     expect(run?.offerStats[0]).toMatchObject({ outbid: 2, adverseSelection: { ratio: 1 } });
-    expect(written.worlds).toEqual([{ recordedShare: 1, worlds: [], low: null, high: null }]);
+    expect(written.worlds[0]).toMatchObject({ recordedShare: 1, headline: { basis: 'recorded' } });
+    expect(written.worlds[0]?.worlds).toHaveLength(4);
     const page = await readFile(html, 'utf8');
     expect(page).toContain('<h2>Competition and adverse selection</h2>');
     expect(page).toMatch(/<table class="competition">.*<th>flat<\/th><td>8<\/td><td>4<\/td><td>4<\/td><td>2<\/td><td>2<\/td>/);
     expect(page).toMatch(/<table class="adverse-selection">.*<td>25\.0% \[4\.6% to 69\.9%\] \(n 4\)<\/td>/);
-    expect(page).toContain('Acceptance is recorded on every request');
+    expect(page).toContain('<p class="band-headline">The headline (-0.4%) is the recording&#39;s truth');
     const data = JSON.parse(/<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(page)?.[1] ?? '{}') as {
       runs: Array<{ offerStats: unknown[]; worlds: unknown }>;
     };
@@ -338,22 +344,26 @@ describe('lendbot backtest', () => {
       html,
     ]);
     expect(result.code).toBe(0);
-    const band = /Net annualized return across borrower worlds: (-?[\d.]+)% to (-?[\d.]+)% \(low end: (\w+), [^;]+; high end: (\w+)\)/.exec(
-      result.stdout,
-    );
+    const band =
+      /Net annualized return across borrower worlds: (-?[\d.]+)% to (-?[\d.]+)% \(low end: ([\w ]+), [^;]+; high end: ([\w ]+)\)/.exec(
+        result.stdout,
+      );
     expect(band).not.toBeNull();
-    expect(result.stdout).toMatch(/Borrower worlds: the same 2 draws/);
+    expect(result.stdout).toMatch(/Borrower worlds: the headline, then the same 2 draws/);
+    expect(result.stdout).toMatch(/\n {2}headline: the assumed take-up curve, given what each recorded borrower did +/);
     for (const world of ['insensitive', 'linear', 'quality', 'assumed']) expect(result.stdout).toMatch(new RegExp(`\\n  ${world}: `));
     const written = JSON.parse(await readFile(json, 'utf8')) as {
       worlds: Array<{
         worlds: Array<{ world: string; draws: { netAnnualizedReturn: { mean: number } } }>;
+        headline: { netAnnualizedReturn: number };
         low: { world: string; netAnnualizedReturn: number };
       }>;
     };
     const worlds = written.worlds[0];
     expect(worlds?.worlds.map((w) => w.world)).toEqual(['insensitive', 'linear', 'quality', 'assumed']);
-    expect(worlds?.low.world).toBe(band?.[3]);
-    expect(worlds?.low.netAnnualizedReturn).toBe(Math.min(...(worlds?.worlds ?? []).map((w) => w.draws.netAnnualizedReturn.mean)));
+    expect(worlds?.low.world).toBe(band?.[3] === 'the headline' ? 'headline' : band?.[3]);
+    const means = [worlds?.headline.netAnnualizedReturn ?? NaN, ...(worlds?.worlds ?? []).map((w) => w.draws.netAnnualizedReturn.mean)];
+    expect(worlds?.low.netAnnualizedReturn).toBe(Math.min(...means));
     const page = await readFile(html, 'utf8');
     expect(page).toContain('<h2>Across borrower worlds</h2>');
     expect(page).toMatch(/<p class="band">Net annualized return across borrower worlds: -?[\d.]+% to -?[\d.]+% \(low end: \w+/);

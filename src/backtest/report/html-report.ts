@@ -25,10 +25,11 @@ import { sensitivityHtml } from './sensitivity-section.js';
 import { verdictLine } from './verdict.js';
 import { idleHeadline } from './idle-headline.js';
 import { bandHeadline, worldsHtml } from './worlds-band.js';
+import { CANNOT_BE_JUDGED, cannotBeJudged, cannotBeJudgedReason } from './unjudgeable.js';
 
 /** What the command adds to the page beyond the runs, their draws and their bands. */
 export interface HtmlExtras {
-  /** Each run's sensitivity cases (`sensitivity[i]` belongs to `results[i]`); absent or empty: no section. */
+  /** Each run's sensitivity cases (`sensitivity[i]` belongs to `results[i]`); undefined: not asked for; empty: none computed (the section's note says why, or nothing). */
   sensitivity?: ReadonlyArray<readonly SensitivityCase[] | undefined>;
   /** The conditions the runs were backtested on and where they came from ("risk limits from config/lendbot.yaml; ..."). */
   conditions?: string;
@@ -79,7 +80,7 @@ export function reportData(
       startingBalanceCents: r.settings.startingBalanceCents,
       summary: r.summary,
       riskLevels: r.segments.risk_level,
-      sampleSizeWarning: sampleSizeWarning(r.summary),
+      sampleSizeWarning: cannotBeJudged(r.summary) ? null : sampleSizeWarning(r.summary),
       offerStats: r.offerStats,
       worlds: worlds[i] ?? null,
       sensitivity: extras.sensitivity?.[i] ?? [],
@@ -98,15 +99,27 @@ function chart(spec: ChartSpec): string {
 }
 
 function warnings(results: readonly BacktestResult[]): string {
+  // A run the recording cannot judge funded nothing because of that: its unjudged warning says so, not the sample size.
+  const sampleWarning = (r: BacktestResult): string | null => (cannotBeJudged(r.summary) ? null : sampleSizeWarning(r.summary));
   const lines = results.flatMap((r) =>
-    [sampleSizeWarning(r.summary), unjudgedWarning(r.summary)].filter((w): w is string => w !== null).map((w) => `${runName(r)}: ${w}`),
+    [sampleWarning(r), unjudgedWarning(r.summary)].filter((w): w is string => w !== null).map((w) => `${runName(r)}: ${w}`),
   );
   if (lines.length === 0) return '';
-  return `<div class="warning" role="alert"><strong>Warning</strong>${lines.map((l) => `<p>${escapeHtml(l)}.</p>`).join('')}<p>Below ${MIN_FUNDED_LOANS} funded loans the figures are mostly luck: judge nothing from them.</p></div>`;
+  const luck = results.some((r) => sampleWarning(r) !== null)
+    ? `<p>Below ${MIN_FUNDED_LOANS} funded loans the figures are mostly luck: judge nothing from them.</p>`
+    : '';
+  return `<div class="warning" role="alert"><strong>Warning</strong>${lines.map((l) => `<p>${escapeHtml(l)}.</p>`).join('')}${luck}</div>`;
 }
 
 function headline(result: BacktestResult, draws: DrawsSummary | undefined, band: WorldsBand | null = null): string {
   const { summary, settings } = result;
+  if (cannotBeJudged(summary)) {
+    const outcomes = offerOutcomesText(result.offerStats);
+    return (
+      `<p class="headline" data-judged="no">Net annualized return on capital: <strong>${CANNOT_BE_JUDGED}</strong>: ${escapeHtml(cannotBeJudgedReason(summary))}.</p>` +
+      (outcomes ? `<p class="offers">${escapeHtml(outcomes)}.</p>` : '')
+    );
+  }
   let text = `Net annualized return on capital (idle cash included): <strong>${pct(summary.netAnnualizedReturn)}</strong>, ${summary.funded.toLocaleString('en-US')} loans funded`;
   if (draws && draws.draws.length > 1) {
     const r = draws.netAnnualizedReturn;
@@ -178,7 +191,8 @@ figure.chart{margin:0}figcaption{font-weight:600;margin-bottom:4px}.plot{positio
 .warning{border:2px solid #c0392b;background:#fdecea;color:#7b1d12;padding:8px 14px;margin:12px 0}.warning p{margin:4px 0}
 .no-chart,.no-loans{color:#555;font-style:italic}code{font-size:.9em}table.loans{font-size:.92em}
 tr[data-outcome=defaulted] td{color:#a32}details{margin:8px 0}summary{cursor:pointer}
-ul.findings li.off{color:#7b1d12}`;
+ul.findings li.off{color:#7b1d12}
+table.comparison td{white-space:normal;min-width:6em}.sensitivity-note,.band-headline{color:#444}`;
 
 /** The whole page; `draws[i]`, `worlds[i]` and `extras.sensitivity[i]` belong to `results[i]`. */
 export function backtestHtml(
@@ -213,7 +227,14 @@ ${warnings(results)}
     results,
     draws.filter((d): d is DrawsSummary => d !== undefined),
   )}</div>
-${worldsHtml(names, worlds)}
+${worldsHtml(
+  names,
+  worlds,
+  results.map((r, i) => {
+    const d = draws[i];
+    return d ? { draws: d, offerStats: r.offerStats } : undefined;
+  }),
+)}
 ${sensitivityHtml(results, names, draws, extras.sensitivity ?? [])}
 ${competitionHtml(results)}
 ${calibrationHtml(results)}

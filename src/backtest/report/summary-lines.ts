@@ -3,6 +3,7 @@ import { riskLevelName } from '../../log/plain-figures.js';
 import { formatCents } from '../../domain/index.js';
 import type { BacktestResult, BacktestSummary } from '../backtest-result.js';
 import type { DrawsSummary } from '../draws.js';
+import { CANNOT_BE_JUDGED, cannotBeJudged } from './unjudgeable.js';
 
 /** Below this many funded loans a backtest's figures are mostly luck (every report says so). */
 export const MIN_FUNDED_LOANS = 100;
@@ -42,7 +43,8 @@ export function summaryLines(summary: BacktestSummary, money: (cents: number) =>
     .map(([code, count]) => `${code} ${count}`)
     .join(', ');
   return [
-    ['net annualized return (on capital)', pct(summary.netAnnualizedReturn)],
+    // A return on offers the recording could not judge is no result: 0 % would read as one.
+    ['net annualized return (on capital)', cannotBeJudged(summary) ? CANNOT_BE_JUDGED : pct(summary.netAnnualizedReturn)],
     ['requests', String(summary.requests)],
     ['offers', String(summary.offers)],
     ['loans funded', String(summary.funded)],
@@ -84,9 +86,13 @@ export function sideBySideRows(
   const columns = results.map((r) => summaryLines(r.summary, money));
   const rows = (columns[0] ?? []).map(([label], index) => [label, ...columns.map((c) => c[index]?.[1] ?? '')]);
   if (draws.length === results.length && (draws[0]?.draws.length ?? 0) > 1) {
+    const judged = (i: number, text: string): string => (results[i] && cannotBeJudged(results[i].summary) ? CANNOT_BE_JUDGED : text);
     rows.unshift(
-      [`net ann. return, mean of ${draws[0]?.draws.length ?? 0} draws`, ...draws.map((d) => pct(d.netAnnualizedReturn.mean))],
-      ['  range over the draws', ...draws.map((d) => `${pct(d.netAnnualizedReturn.min)} to ${pct(d.netAnnualizedReturn.max)}`)],
+      [`net ann. return, mean of ${draws[0]?.draws.length ?? 0} draws`, ...draws.map((d, i) => judged(i, pct(d.netAnnualizedReturn.mean)))],
+      [
+        '  range over the draws',
+        ...draws.map((d, i) => judged(i, `${pct(d.netAnnualizedReturn.min)} to ${pct(d.netAnnualizedReturn.max)}`)),
+      ],
     );
   }
   return rows;

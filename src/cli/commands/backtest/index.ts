@@ -9,7 +9,17 @@
 import { writeFile } from 'node:fs/promises';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { BacktestResult, DrawsSummary, SensitivityCase, WorldsBand } from '../../../backtest/index.js';
-import { backtestHtml, drawSeeds, idleHeadline, runDraws, runSensitivity, runWorlds, verdictLine } from '../../../backtest/index.js';
+import {
+  backtestHtml,
+  cannotBeJudged,
+  drawSeeds,
+  idleHeadline,
+  runDraws,
+  runSensitivity,
+  runWorlds,
+  sensitivityNote,
+  verdictLine,
+} from '../../../backtest/index.js';
 import type { CliIo } from '../../cli-io.js';
 import {
   addReplayOptions,
@@ -113,7 +123,8 @@ export function registerBacktestCommand(program: Command, io: CliIo): void {
       const groups = options.together ? [strategies] : strategies.map((s) => [s]);
       const results: BacktestResult[] = [];
       const draws: DrawsSummary[] = [];
-      const sensitivity: SensitivityCase[][] = [];
+      // Per run; undefined when not asked for (--no-sensitivity, a dry run).
+      const sensitivity: Array<SensitivityCase[] | undefined> = [];
       const worlds: Array<WorldsBand | null> = [];
       for (const group of groups) {
         const run = runDraws(recording, group, settings, seeds);
@@ -121,8 +132,14 @@ export function registerBacktestCommand(program: Command, io: CliIo): void {
         run.first.calibration = group.map((strategy) => strategyCalibration(recording, strategy));
         results.push(run.first);
         draws.push(run.draws);
-        sensitivity.push(settled && options.sensitivity ? runSensitivity(recording, group, settings, seeds) : []);
-        worlds.push(settled && options.worlds ? runWorlds(recording, group, settings, seeds) : null);
+        // Where the take-up curve judged no offer, varying it cannot change a figure: the report says so instead.
+        const curveJudged = sensitivityNote(run.first)?.replacesTable !== true;
+        sensitivity.push(
+          settled && options.sensitivity ? (curveJudged ? runSensitivity(recording, group, settings, seeds) : []) : undefined,
+        );
+        // A run the recording cannot judge has no band: every world would judge nothing too.
+        const judgeable = !cannotBeJudged(run.first.summary);
+        worlds.push(settled && options.worlds && judgeable ? runWorlds(recording, group, settings, seeds, run.draws) : null);
       }
       const source = options.data ?? options.db ?? '';
       const verdict = verdictLine(results, draws, worlds);
@@ -145,7 +162,7 @@ export function registerBacktestCommand(program: Command, io: CliIo): void {
           // Per run: how much money sat idle and why (the caps, or the market's flow), as the headline says.
           idle: results.map((result) => idleHeadline(result.summary, result.settings.market.settle)),
           draws,
-          sensitivity,
+          sensitivity: sensitivity.map((cases) => cases ?? []),
           worlds,
           balance: { cents: balance.cents, default: balance.from !== 'given', from: balance.from, rule: balance.rule },
         };

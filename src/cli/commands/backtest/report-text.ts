@@ -20,13 +20,24 @@ import {
   ADVERSE_SELECTION_NOTE,
   adverseSelectionRows,
   bandHeadline,
+  cannotBeJudged,
+  cannotBeJudgedReason,
+  CANNOT_BE_JUDGED,
+  headlineExplained,
   offerOutcomesText,
   COMPETITION_HEADER,
   competitionRows,
   WORLDS_HEADER,
   worldsRows,
 } from '../../../backtest/index.js';
-import { SEGMENT_DIMENSIONS, SENSITIVITY_HEADER, sensitivityRows, sensitivityTitle, type SegmentRow } from '../../../backtest/index.js';
+import {
+  SEGMENT_DIMENSIONS,
+  SENSITIVITY_HEADER,
+  sensitivityNote,
+  sensitivityRows,
+  sensitivityTitle,
+  type SegmentRow,
+} from '../../../backtest/index.js';
 import { formatTable } from '../strategy/text-table.js';
 import { unfittedMarketText } from '../../../engine/market-source.js';
 import type { TakeUpCurve } from '../../../engine/index.js';
@@ -47,7 +58,7 @@ export interface ReportExtras {
   conditions?: string | undefined;
   draws?: DrawsSummary | undefined;
   sensitivity?: readonly SensitivityCase[] | undefined;
-  /** The band across borrower worlds (absent: --no-worlds, or a dry run). */
+  /** The band across borrower worlds (absent: --no-worlds, a dry run, or a run the recording cannot judge). */
   worlds?: WorldsBand | undefined;
 }
 
@@ -119,6 +130,7 @@ function header(result: BacktestResult, source: string, extras: ReportExtras): s
 /** The headline: net annualized return on the capital, this draw and over all draws, and the sample-size warning. */
 function headline(result: BacktestResult, extras: ReportExtras): string {
   const { summary, settings } = result;
+  if (cannotBeJudged(summary)) return unjudgeableHeadline(result);
   const draws = extras.draws;
   let line = `\nNet annualized return on capital (idle cash included): ${pct(summary.netAnnualizedReturn)}, ${summary.funded} loans funded`;
   if (draws && draws.draws.length > 1) {
@@ -129,8 +141,8 @@ function headline(result: BacktestResult, extras: ReportExtras): string {
   // Beside the return, the money that earned nothing and why (the caps or the market's flow).
   const idle = idleHeadline(summary, settings.market.settle);
   const lines = [line, `${idle.text.charAt(0).toUpperCase()}${idle.text.slice(1)}`];
-  // The headline is the band: the figure above is the curve run's (or the recording's).
-  if (extras.worlds) lines.push(bandHeadline(extras.worlds));
+  // The headline is the band, and the figure above is one of its ends' candidates: say what it is.
+  if (extras.worlds) lines.push(bandHeadline(extras.worlds), headlineExplained(extras.worlds));
   const outcomes = settings.market.settle ? offerOutcomesText(result.offerStats) : null;
   if (outcomes) lines.push(outcomes);
   const warning = sampleSizeWarning(summary);
@@ -145,8 +157,23 @@ function headline(result: BacktestResult, extras: ReportExtras): string {
   return lines.join('\n') + '\n';
 }
 
+/** A run none of whose offers the recording could judge: no return, only what became of the offers and why. */
+function unjudgeableHeadline(result: BacktestResult): string {
+  const lines = [`\nNet annualized return on capital: ${CANNOT_BE_JUDGED}: ${cannotBeJudgedReason(result.summary)}`];
+  const outcomes = offerOutcomesText(result.offerStats);
+  if (outcomes) lines.push(outcomes);
+  const unjudged = unjudgedWarning(result.summary);
+  if (unjudged) lines.push(`warning: ${unjudged}`);
+  return lines.join('\n') + '\n';
+}
+
+/** The table, or the note that says why there is none (the curve judged no offer). */
 function sensitivitySection(cases: readonly SensitivityCase[], result: BacktestResult, draws: DrawsSummary): string {
-  return `\n${sensitivityTitle(draws.draws.length)}\n${formatTable(SENSITIVITY_HEADER, sensitivityRows(cases, result, draws), '  ')}`;
+  const note = sensitivityNote(result);
+  if (note?.replacesTable) return `\n${note.text}\n`;
+  if (cases.length === 0) return '';
+  const after = note ? `${note.text}\n` : '';
+  return `\n${sensitivityTitle(draws.draws.length)}\n${formatTable(SENSITIVITY_HEADER, sensitivityRows(cases, result, draws), '  ')}${after}`;
 }
 
 function competitionSection(result: BacktestResult): string {
@@ -155,10 +182,9 @@ function competitionSection(result: BacktestResult): string {
   return `\nCompetition and adverse selection (seed ${result.settings.market.seed})\n${competition}\n${adverse}\n${ADVERSE_SELECTION_NOTE}\n`;
 }
 
-function worldsSection(band: WorldsBand, draws: number): string {
-  if (band.worlds.length === 0) return '';
-  const table = formatTable(WORLDS_HEADER, worldsRows(band), '  ');
-  return `\nBorrower worlds: the same ${draws} draws with borrowers who answer a rate by different rules (docs/backtesting.md); defaults of the first draw\n${table}`;
+function worldsSection(band: WorldsBand, result: BacktestResult, draws: DrawsSummary | undefined): string {
+  const table = formatTable(WORLDS_HEADER, worldsRows(band, draws ? { draws, offerStats: result.offerStats } : undefined), '  ');
+  return `\nBorrower worlds: the headline, then the same ${draws?.draws.length ?? 1} draws with borrowers who answer a rate by different rules (docs/backtesting.md); defaults of the first draw\n${table}`;
 }
 
 /** One run's full report. */
@@ -173,9 +199,8 @@ export function formatBacktest(result: BacktestResult, source: string, extras: R
   );
   if (result.settings.market.settle) parts.push(competitionSection(result));
   parts.push(cashSection(result.summary));
-  if (extras.worlds) parts.push(worldsSection(extras.worlds, extras.draws?.draws.length ?? 1));
-  if (extras.sensitivity && extras.sensitivity.length > 0 && extras.draws)
-    parts.push(sensitivitySection(extras.sensitivity, result, extras.draws));
+  if (extras.worlds) parts.push(worldsSection(extras.worlds, result, extras.draws));
+  if (extras.sensitivity && extras.draws) parts.push(sensitivitySection(extras.sensitivity, result, extras.draws));
   if (result.calibration) parts.push(calibrationSection(result.calibration));
   return parts.join('');
 }
