@@ -9,7 +9,8 @@
  * (LendingClub: its grade; a sandbox world: the recorded credit score range), with the
  * population's realised default, the offers made and won, the funded loans' realised default, the
  * median offered rate less the recorded competing rate (negative: below it) and less the request's
- * maximum, the median priced default; then the skips by the reason that refused (the last one not about data bought). No caps, one draw.
+ * maximum, the median priced default; then the skips by the reason that refused (the last one not about data bought), a price refusal
+ * marked when its break-even is the level-uncertainty floor's. No caps, one draw.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,6 +71,17 @@ const band = (): Band => ({
 /** A skip reason without its numbers, so the same rule counts once. */
 const reasonKind = (reason: string | undefined): string => (reason ?? '(none)').replace(/-?\d+(\.\d+)?/g, '#').slice(0, 70);
 
+/**
+ * Whether a price refusal's break-even is the level-uncertainty floor's (`floor F at q...` in the
+ * level reason): the price at the learned level's mean would have been under the ceiling or not,
+ * but the floor is what refused.
+ */
+function floorRefused(reasons: readonly string[], refusal: string | undefined): boolean {
+  const breakEven = /^price break-even ([\d.]+) >/.exec(refusal ?? '')?.[1];
+  const floor = reasons.map((reason) => /floor ([\d.]+) at q/.exec(reason)?.[1]).find((found) => found !== undefined);
+  return breakEven !== undefined && floor !== undefined && Math.abs(Number(breakEven) - Number(floor)) < 1e-4;
+}
+
 const strategy = await loadStrategyFile(values.strategy);
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-offer-bands-'));
 try {
@@ -97,7 +109,8 @@ try {
       if (decision === undefined) continue;
       if (decision.action !== 'offer') {
         // The refusing reason: the last that is not a data purchase's (those are appended after it).
-        const kind = reasonKind([...decision.reasons].reverse().find((reason) => !reason.startsWith('data ')));
+        const refusal = [...decision.reasons].reverse().find((reason) => !reason.startsWith('data '));
+        const kind = `${reasonKind(refusal)}${floorRefused(decision.reasons, refusal) ? ' (the level-uncertainty floor)' : ''}`;
         b.skips.set(kind, (b.skips.get(kind) ?? 0) + 1);
         continue;
       }
