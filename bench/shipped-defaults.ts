@@ -82,7 +82,8 @@ const calibration = (c: CalibrationFigure): string =>
   c.n === 0 ? '- (n 0)' : `${pct(c.predicted)} / ${pct(c.realised)}, ${c.brier.toFixed(4)} / ${c.constantBrier.toFixed(4)} (n ${c.n})`;
 const learned = (c: LearnedLevelCheck | undefined): string =>
   c === undefined ? '-' : c.n === 0 ? '- (n 0)' : `${pct(c.predicted)} / ${pct(c.prior)} / ${pct(c.realised)} (n ${c.n})`;
-const moonshot = (m: MoonshotFigure): string => ('none' in m ? `n/a: ${m.none}` : `${run(m)} h ${m.hurdle}`);
+const moonshot = (m: MoonshotFigure): string =>
+  'none' in m ? `n/a: ${m.none}` : `${run(m)} h ${m.hurdle}${m.level === '-' ? '' : `, level ${m.level}`}`;
 const rate = (r: { rate: number | null; n: number }): string => `${r.rate === null ? '-' : pct(r.rate)} (n ${r.n})`;
 
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-shipped-defaults-'));

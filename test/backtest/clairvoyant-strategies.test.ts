@@ -193,4 +193,13 @@ describe('market sight on a strategy that learns its default level', () => {
     const offers = first.decisions.filter((decision) => decision.action === 'offer');
     expect(offers.every((decision) => decision.reasons.some((reason) => reason.startsWith('moonshot: offer')))).toBe(true);
   }, 60_000);
+
+  it('keeps the level at the prior when asked, under its own name', async () => {
+    const learning = await loadStrategyFile('strategies/balanced.yaml');
+    const frozen = clairvoyantStrategy(learning, recording, { reservation: recordedReservation }, 'moonshot', { feedsLevel: false });
+    expect(frozen.name).toBe('moonshot');
+    const { first } = runDraws(recording, [frozen], { startingBalanceCents: 10_000_000 }, [1]);
+    expect(first.loans.length).toBeGreaterThan(5);
+    expect(first.loans.some((loan) => loan.calibration !== undefined)).toBe(false);
+  }, 60_000);
 });

@@ -17,7 +17,7 @@ const run = (net: number, funded = 50): { net: number; funded: number } => ({ ne
 function strategyFigures(
   net: number,
   grades?: Record<string, number>,
-  moonshot: MoonshotFigure = { net: 0.1, funded: 40, hurdle: 0.2 },
+  moonshot: MoonshotFigure = { net: 0.1, funded: 40, hurdle: 0.2, level: 'learned' },
 ): StrategyFigures {
   return {
     strategy: 'balanced',
