@@ -4,9 +4,9 @@
  * a trained market, its borrower-dependent take-up included, replays as it was fitted. Settings only
  * a replay reads (prepayment, recovery delay, seed, how a competing rate is compared, what an
  * unknown one is, the decision delay) go in its optional `backtest:` section: the one place a
- * replay's market is set (the flags that repeated it are refused). The older settings file (camelCase `takeUp`, `competition`,
- * `prepayment`, ...) is still read, with a deprecation note. Unknown keys are refused in both, so
- * a typo does not silently fall back to the default.
+ * replay's market is set (the flags that repeated it are refused). The older settings file
+ * (camelCase `takeUp`, `competition`, `prepayment`, ...) is still read, with a deprecation note.
+ * Unknown keys are refused in both, so a typo does not silently fall back to the default.
  */
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
