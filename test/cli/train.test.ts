@@ -100,7 +100,9 @@ describe('lendbot train model | calibration | market', () => {
       stderr:
         'lendbot: --market-out is no longer an option: the market file goes beside the model; lendbot train market --out FILE writes one elsewhere\n',
     });
+    // The subcommands keep commander's checks: an unknown option or a stray word is refused.
     expect(await runCli(['train', 'model', '--data', data, '--out', out, '--calibrate', 'platt'])).toMatchObject({ code: 1 });
+    expect(await runCli(['train', 'market', 'extra', '--data', data, '--out', out])).toMatchObject({ code: 1 });
     await expect(readFile(out)).rejects.toThrow(/ENOENT/);
     for (const job of ['model', 'calibration', 'market']) {
       const help = await runCli(['train', job, '--help']);

@@ -26,9 +26,6 @@ export function registerTrainCommand(program: Command, io: CliIo): void {
   const train = program
     .command('train')
     .description("fit from a recording: a default model, a strategy's calibration or the market's response")
-    // Only so the old flag form reaches the action below and is told the subcommand to use.
-    .allowUnknownOption()
-    .allowExcessArguments()
     .addHelpText(
       'after',
       examplesHelp(
@@ -47,4 +44,7 @@ export function registerTrainCommand(program: Command, io: CliIo): void {
   registerTrainModelCommand(train, io);
   registerTrainCalibrationCommand(train, io);
   registerTrainMarketCommand(train, io);
+  // Only so the old flag form reaches the action above and is told the subcommand to use. Set
+  // after the subcommands exist: commander copies allowExcessArguments into those made later.
+  train.allowUnknownOption().allowExcessArguments();
 }
