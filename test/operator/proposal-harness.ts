@@ -51,6 +51,8 @@ export interface ProposalHarnessOptions {
   /** The `small` token's allowance (default: $1,500 per offer, $2,500 a day, risk levels 0 and 1). */
   allowance?: { max_per_offer: number; max_per_day: number; risk_levels: number[] };
   proposalExpiryMinutes?: number;
+  /** The strategy files (default: offer-all alone). */
+  strategyFiles?: string[];
 }
 
 export async function startProposalHarness(options: ProposalHarnessOptions = {}): Promise<ProposalHarness> {
@@ -60,7 +62,7 @@ export async function startProposalHarness(options: ProposalHarnessOptions = {})
   const dbPath = join(dir, 'lendbot.db');
   const config: DaemonConfigFile = daemonConfigSchema.parse({
     db: dbPath,
-    strategies: [OFFER_ALL],
+    strategies: options.strategyFiles ?? [OFFER_ALL],
     webhook: { host: '127.0.0.1', port: 0 },
     poll: { schedule: 'off', at_start: false },
     jobs: { balance_refresh: 'off', reconcile: 'off', fund_accepted: 'off', protections: 'off' },

@@ -331,6 +331,10 @@ export interface ApiProposal {
   status: string;
   /** Where it stands, in one sentence. */
   state: string;
+  /** What happened, one word (src/operator/proposals/proposal-text.ts): waiting, approved, placed, not_placed, unknown, rejected, expired. */
+  verdict: string;
+  /** The verdict as the badge reads it ("approved, not placed"). */
+  verdictLabel: string;
   createdAt: string;
   expiresAt: string;
   /** `allowance`, `dashboard:operator`, `api:operator`, `cli:NAME`; null while pending. */

@@ -19,7 +19,7 @@ import type { OperatorApp } from '../operator-listener.js';
 import { OPERATOR_TOKEN_NAME } from '../operator-tokens.js';
 import { approveAndPlace, rejectProposal } from '../proposals/decide-proposal.js';
 import { proposalLink } from '../proposals/proposal-link.js';
-import { explanationOf, proposalStateText, type OutcomeDetail } from '../proposals/proposal-text.js';
+import { explanationOf, proposalStateText, proposalVerdict, VERDICT_LABELS, type OutcomeDetail } from '../proposals/proposal-text.js';
 import { fail, parseOr400, type ApiDeps } from './api-deps.js';
 import type { ApiProposal, ProposalDecisionAnswer, ProposalsAnswer } from './api-types.js';
 
@@ -48,6 +48,8 @@ export function apiProposal(proposal: StoredProposal, link: string | null): ApiP
     riskLevel: proposal.riskLevel,
     status: proposal.status,
     state: proposalStateText(proposal),
+    verdict: proposalVerdict(proposal),
+    verdictLabel: VERDICT_LABELS[proposalVerdict(proposal)],
     createdAt: proposal.createdAt,
     expiresAt: proposal.expiresAt,
     decidedBy: proposal.decidedBy,

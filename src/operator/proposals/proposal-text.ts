@@ -53,6 +53,40 @@ export function outcomeText(proposal: StoredProposal): string {
   }
 }
 
+/**
+ * What happened to a proposal, as one word a badge can show: `done` alone says nothing of the
+ * money (an approval the guard refused, or whose request had closed, is done too), so every view
+ * shows this instead: placed; approved but not placed; sent with its fate unknown; rejected;
+ * expired; or still waiting or on its way.
+ */
+export type ProposalVerdict = 'waiting' | 'approved' | 'placed' | 'not_placed' | 'unknown' | 'rejected' | 'expired';
+
+export function proposalVerdict(proposal: StoredProposal): ProposalVerdict {
+  switch (proposal.status) {
+    case 'pending':
+      return 'waiting';
+    case 'approved':
+    case 'placing':
+      return 'approved';
+    case 'rejected':
+    case 'expired':
+      return proposal.status;
+    case 'done':
+      return proposal.outcome === 'placed' ? 'placed' : proposal.outcome === 'unknown' ? 'unknown' : 'not_placed';
+  }
+}
+
+/** The verdict as a badge reads it. */
+export const VERDICT_LABELS: Record<ProposalVerdict, string> = {
+  waiting: 'waiting for approval',
+  approved: 'approved, being placed',
+  placed: 'approved and placed',
+  not_placed: 'approved, not placed',
+  unknown: 'sent, outcome unknown',
+  rejected: 'rejected',
+  expired: 'expired',
+};
+
 /** Where the proposal stands, in one sentence. */
 export function proposalStateText(proposal: StoredProposal): string {
   const by = proposal.decidedBy === null ? '' : ` by ${proposal.decidedBy}`;

@@ -73,7 +73,8 @@ export function createProposals({ onDecided, onUnauthorized }) {
         'header',
         { class: 'proposal-head' },
         h('strong', {}, `#${proposal.id} ${proposal.agent}: offer ${percent(proposal.rate)} on request #${proposal.loanRequestId}`),
-        h('span', { class: `pill pill-proposal-${proposal.status}`, dataset: { testid: 'proposal-status' } }, proposal.status),
+        // What happened, not the row's status: an approval that placed nothing is "done" too.
+        h('span', { class: `pill pill-proposal-${proposal.verdict}`, dataset: { testid: 'proposal-status' } }, proposal.verdictLabel),
         e.dryRun ? h('span', { class: 'pill' }, 'dry run') : null,
       ),
       h('p', { class: 'proposal-state', dataset: { testid: 'proposal-state' } }, proposal.state),
