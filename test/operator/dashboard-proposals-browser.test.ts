@@ -70,6 +70,13 @@ describe.skipIf(skipReason !== undefined)("an agent's proposal on the dashboard,
     expect(text).toContain('Guard when asked: allowed (asked again on approval)');
     expect(text).toMatch(/The bot's own view: offer-all would offer/);
     expect(text).toMatch(/Amount \$[\d,]+\.\d\d/);
+    // The sandbox's clock is not real time: a person's times say which clock they are in, and
+    // no bare ISO time stands on the page.
+    expect(text).toMatch(/Expires \d{4}-\d\d-\d\d \d\d:\d\d UTC real time/);
+    expect(await card().getByTestId('proposal-state').textContent()).toMatch(
+      /^waiting for a person's approval until \d{4}-\d\d-\d\d \d\d:\d\d UTC real time$/,
+    );
+    expect(text).not.toMatch(/\d\dT\d\d:\d\d/);
     expect(await card().getByTestId('proposal-approve').isDisabled()).toBe(true);
     expect(await page.getByTestId('proposals-hint').textContent()).toContain('approving needs the operator');
     // Opening the link decided nothing.
@@ -105,7 +112,11 @@ describe.skipIf(skipReason !== undefined)("an agent's proposal on the dashboard,
     expect(offers[0]).toMatchObject({ offered_interest: 0.27, automate_fund: true });
     await expect
       .poll(() => card().getByTestId('proposal-result').textContent(), { timeout: UI_WAIT_MS })
-      .toMatch(new RegExp(`^proposal ${proposalId} approved by dashboard:operator at \\S+: placed \\(offer ${offers[0]!.id}\\)$`));
+      .toMatch(
+        new RegExp(
+          `^proposal ${proposalId} approved by dashboard:operator at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC real time: placed \\(offer ${offers[0]!.id}\\)$`,
+        ),
+      );
     expect(await card().getByTestId('proposal-approve').count()).toBe(0);
     expect(h.store.proposals.get(proposalId)).toMatchObject({ status: 'done', outcome: 'placed', decidedBy: 'dashboard:operator' });
     // The badge says what happened to the money, not the row's "done".
