@@ -105,7 +105,7 @@ export function setPageClock(clock, at) {
   const before = pageClock?.kind;
   pageClock = clock ? { ...clock, at } : null;
   // Parts drawn before the first overview answer drew their times without knowing the clock.
-  if (pageClock?.kind !== before) window.dispatchEvent(new Event(PAGE_CLOCK_EVENT));
+  if (pageClock?.kind !== before) window.dispatchEvent(new window.Event(PAGE_CLOCK_EVENT));
 }
 
 /**
