@@ -201,9 +201,15 @@ describe('the MCP agent connector over HTTP', () => {
     });
     expect(refused.data).toMatchObject({
       status: 'refused_by_guard',
-      guard: { allowed: false, code: 'rate_above_max', reason: 'guard rate 0.5 > max_interest_rate 0.3' },
+      guard: {
+        allowed: false,
+        code: 'rate_above_max',
+        reason: 'guard rate 0.5 > max_interest_rate 0.3',
+        words: "the rate 50 % is above the borrower's maximum 30 %",
+      },
     });
-    expect(refused.text).toBe('Not offered: guard rate 0.5 > max_interest_rate 0.3.');
+    // In words, not the guard's tokens (issue 36, item 7).
+    expect(refused.text).toBe("Not offered: the rate 50 % is above the borrower's maximum 30 %.");
     expect(offersAt(id)).toHaveLength(0);
     expect(h.store.offers.getByRequest(id)).toBeUndefined();
     // Not a decision: the strategies may still decide the request themselves.

@@ -11,6 +11,7 @@
  */
 import { parseCents } from '../../domain/index.js';
 import { reasonText } from '../../domain/decision-reason.js';
+import { reasonWords } from '../../log/human-reasons.js';
 import { utcDayBounds, type ProposalInput, type ProposalOutcome, type StoredProposal } from '../../store/index.js';
 import type { AgentCaller, AgentContext } from '../agent-context.js';
 import { agentGuardCheck, placeAgentOffer, type AgentOfferResult } from '../agent-offer.js';
@@ -91,7 +92,11 @@ export async function proposeOffer(context: AgentContext, caller: AgentCaller, a
 export function outcomeOf(result: AgentOfferResult): { outcome: ProposalOutcome; detail: OutcomeDetail } {
   switch (result.status) {
     case 'refused_by_guard':
-      return { outcome: 'refused_by_guard', detail: { guard: { code: result.guard.code, reason: reasonText(result.guard.reason) } } };
+      // The machine text for programs, the words for the person reading the proposal.
+      return {
+        outcome: 'refused_by_guard',
+        detail: { guard: { code: result.guard.code, reason: reasonText(result.guard.reason), words: reasonWords(result.guard.reason) } },
+      };
     case 'already_offered':
       return { outcome: 'already_offered', detail: { offer_state: result.state } };
     default: {

@@ -11,7 +11,8 @@ import type { ProposalExplanation } from './explain-proposal.js';
 export interface OutcomeDetail {
   service_offer_id?: number | null;
   reasons?: string[];
-  guard?: { code: string; reason: string };
+  /** The guard's refusal: its machine text, and (since issue 36) its words. */
+  guard?: { code: string; reason: string; words?: string };
   offer_state?: string;
   error?: string;
 }
@@ -36,7 +37,7 @@ export function outcomeText(proposal: StoredProposal): string {
     case 'placed':
       return `placed${detail.service_offer_id ? ` (offer ${detail.service_offer_id})` : ''}`;
     case 'refused_by_guard':
-      return `not placed: ${detail.guard?.reason ?? 'the guard refused it'}`;
+      return `not placed: ${detail.guard?.words ?? detail.guard?.reason ?? 'the guard refused it'}`;
     case 'refused':
       return `the marketplace refused it${last ? ` (${last})` : ''}`;
     case 'unknown':
