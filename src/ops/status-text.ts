@@ -26,7 +26,7 @@ function age(seconds: number): string {
 function paymentsText(p: StatusReport['payments']): string {
   if (p.payments === 0) return 'none synced';
   const delay = p.maxDelayedDays > 0 ? ` (up to ${p.maxDelayedDays} days)` : '';
-  return `${p.paid} paid (${usd(p.paidCents)}), ${p.late} late${delay}, ${p.missed} missed, fees ${usd(p.feesCents)}`;
+  return `${p.paid} paid (${usd(p.paidCents)}), ${p.late} late${delay}, ${p.missed} missed, late fees charged ${usd(p.feesCents)}`;
 }
 
 /** A cap as the guard reads it now; a share says what it is a share of ("4,500.00 (90 % of the capital, 5,000.00)"). */
@@ -146,7 +146,7 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
       late: report.payments.late,
       missed: report.payments.missed,
       max_delayed_days: report.payments.maxDelayedDays,
-      fees_cents: report.payments.feesCents,
+      late_fees_charged_cents: report.payments.feesCents,
     },
     equity: report.equity === null ? null : equityJson(report.equity),
     data_spend: {

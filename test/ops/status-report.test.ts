@@ -50,7 +50,7 @@ describe('status report', () => {
       offers_today: { offers: 2, amount_cents: 83_000, max_offers: 10, max_amount_cents: null, max_amount_share: null },
       decisions_today: { offer: 2, skip: 4 },
       loans_by_status: { collection: 1, completed: 1, current: 2 },
-      payments: { loans: 0, payments: 0, paid: 0, paid_cents: 0, late: 0, missed: 0, max_delayed_days: 0, fees_cents: 0 },
+      payments: { loans: 0, payments: 0, paid: 0, paid_cents: 0, late: 0, missed: 0, max_delayed_days: 0, late_fees_charged_cents: 0 },
       // Not asked for: equity reads the whole history (lendbot status asks, test/cli/ledger-export.test.ts).
       equity: null,
       data_spend: {
