@@ -12,6 +12,7 @@
 import { parseCents } from '../../domain/index.js';
 import { reasonText } from '../../domain/decision-reason.js';
 import { reasonWords } from '../../log/human-reasons.js';
+import { holdWhileWaiting } from './request-holds.js';
 import { utcDayBounds, type ProposalInput, type ProposalOutcome, type StoredProposal } from '../../store/index.js';
 import type { AgentCaller, AgentContext } from '../agent-context.js';
 import { agentGuardCheck, placeAgentOffer, type AgentOfferResult } from '../agent-offer.js';
@@ -85,6 +86,8 @@ export async function proposeOffer(context: AgentContext, caller: AgentCaller, a
     },
     `agent offer proposed, waiting for a person: ${why}`,
   );
+  // In the sandbox the borrower would decide long before a person could answer.
+  await holdWhileWaiting(context, proposal);
   return { status: 'proposed', proposal, already: false };
 }
 
