@@ -2,6 +2,7 @@
 import { retrainJson, retrainLines } from './retrain-status.js';
 import { marketLearningJson, marketLearningLines } from './market-learning-status.js';
 import { formatCents, RISK_LEVEL_NAMES } from '../domain/index.js';
+import { counted } from '../log/plain-figures.js';
 import { cashFlowJson, cashFlowLines } from './cash-flow-status.js';
 import { offerStatesText } from './offer-states-status.js';
 import { paperBookJson, paperBookLines } from './paper-book-view.js';
@@ -57,7 +58,7 @@ export function formatStatusText(report: StatusReport): string {
   const today = report.offersToday;
   add('offers today', against(String(today.offers), today.maxOffers === null ? null : String(today.maxOffers)));
   add('offered today', against(usd(today.amountCents), capText(today.maxAmountCents, today.maxAmountShare, report.capitalCents)));
-  add('decisions today', `${report.decisionsToday.offer} offer, ${report.decisionsToday.skip} skip`);
+  add('decisions today', `${counted(report.decisionsToday.offer, 'offer')}, ${counted(report.decisionsToday.skip, 'skip')}`);
   const loans = Object.entries(report.loansByStatus);
   add('loans', loans.length === 0 ? 'none synced' : loans.map(([status, count]) => `${count} ${status}`).join(', '));
   add('payments', paymentsText(report.payments));
@@ -71,9 +72,12 @@ export function formatStatusText(report: StatusReport): string {
     );
   }
   for (const budget of report.dataSpend.budgets) {
+    // A budget of nothing is a strategy that buys no data: said so, not "0.00 of 0.00 (0.00 left)".
     add(
       `  budget ${budget.strategy}`,
-      `${usd(budget.spentCents)} of ${usd(budget.monthlyBudgetCents)} (${usd(budget.monthlyBudgetCents - budget.spentCents)} left)`,
+      budget.monthlyBudgetCents === 0 && budget.spentCents === 0
+        ? 'buys no paid data'
+        : `${usd(budget.spentCents)} of ${usd(budget.monthlyBudgetCents)} (${usd(budget.monthlyBudgetCents - budget.spentCents)} left)`,
     );
     const unfitted = unfittedMarketText(budget.marketSource);
     if (unfitted !== undefined) add(`  market ${budget.strategy}`, unfitted);
