@@ -270,6 +270,11 @@ describe('the MCP agent connector over HTTP', () => {
     expect(notYet.data).toMatchObject({ decided: false, strategy: expect.any(String) });
     expect(['offer', 'skip']).toContain(notYet.data.would);
     expect((notYet.data.reasons as string[]).length).toBeGreaterThan(0);
+    // The sentence is in words (issue 36, item 7): the engine's tokens stay in the data's reasons.
+    expect(notYet.text).toMatch(
+      new RegExp(`^Request ${requests.read.id} \\(not decided yet\\) would be: (offer|skip), by strategy \\S+: `),
+    );
+    expect(notYet.text.split('\n')[0]).not.toMatch(/score probability|price |filter |_/);
     // Explaining buys nothing.
     expect(h.store.purchases.forRequest(requests.read.id)).toEqual([]);
   });
