@@ -21,6 +21,7 @@ import type { Store } from '../../src/store/index.js';
 import { captureLog } from '../log/log-capture.js';
 import { loanRequest, tempStore } from '../store/fixtures.js';
 import { BOT_TOKEN, startBotFixture, type BotFixture } from './telegram-bot-fixture.js';
+import { LENDER, startCommandPoller } from './telegram-commands-harness.js';
 
 const CHAT = '424242';
 const MINUTE = 60_000;
@@ -187,6 +188,29 @@ describe('notifications to a chat', () => {
     await bot.close();
     expect(await outbox.notifyDelivered('digest', { period: 'day', net_earned_cents: 0 })).toBe('failed');
     bot = await startBotFixture({ limits: { clock, ...TELEGRAM_LIMITS } });
+  });
+});
+
+describe('answers to Telegram commands', () => {
+  it('take their turn in the chat the notifications write to: together they stay within its limit', async () => {
+    const section = notificationsSchema.parse({ format: 'telegram', telegram_api_url: bot.origin, retries: 0 });
+    const windows = new SendWindows({ limits: paceLimits(section.pace), clock, sleep: simulatedSleep });
+    const env = { LENDBOT_TELEGRAM_BOT_TOKEN: BOT_TOKEN, LENDBOT_TELEGRAM_CHAT_ID: String(LENDER) };
+    const outbox = pacedNotifier(notifierFromConfig(section, env, { clock, log }), section.pace, windows, log) as ChatOutbox;
+    const poller = startCommandPoller({ store, bot, log, clock, windows });
+    try {
+      for (let loan = 1; loan <= 20; loan += 1) void outbox.notify('payment_late', { loan_id: loan });
+      await drained(outbox, 20);
+      const first = bot.sent[0]?.atMs ?? 0;
+      bot.say(LENDER, '/help');
+      await bot.waitForSent(21);
+      expect(bot.sent[20]?.text).toContain('Commands:');
+      // The chat had its 20 messages of the minute: the answer waited for the minute to pass.
+      expect(bot.sent[20]?.atMs).toBe(first + MINUTE);
+      expect(bot.tooMany).toBe(0);
+    } finally {
+      await poller.stop();
+    }
   });
 });
 
