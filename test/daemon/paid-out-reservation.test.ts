@@ -11,6 +11,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildStatusReport } from '../../src/ops/status-report.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
+import { databaseOf } from '../../src/store/index.js';
+import { openOfferBookOf } from '../../src/store/open-offer-book.js';
 import { startDaemonHarness, type DaemonHarness } from './daemon-harness.js';
 
 let harness: DaemonHarness | undefined;
@@ -49,12 +51,11 @@ describe('a loan funded at the marketplace before the daemon syncs it', () => {
     // Paid out once: no longer reserved as well (before the fix: reserved = total, free = 1,000,000 − 2 × total).
     expect(debited.reserved).toBe(0);
     expect(debited.free).toBe(before.free);
-    // The guard's figure (the open-offer book) and the SQL it is the fast path of agree.
-    expect(h.store.offers.reserved({ nowMs: h.sandbox.clock.now(), expiryMs: limits.offerExpiryMs })).toBe(0);
-    expect(
-      h.store.offers.view(h.store.offers.getByRequest(request.id)!, { nowMs: h.sandbox.clock.now(), expiryMs: limits.offerExpiryMs })
-        .reserving,
-    ).toBe(false);
+    // The guard's figure (the open-offer book), the SQL it is the fast path of, and the offer's view agree.
+    const query = { nowMs: h.sandbox.clock.now(), expiryMs: limits.offerExpiryMs, includeManual: true };
+    expect(h.store.offers.reserved(query)).toBe(0);
+    expect(openOfferBookOf(databaseOf(h.store)).recount.reserved(query)).toBe(0);
+    expect(h.store.offers.view(h.store.offers.getByRequest(request.id)!, query).reserving).toBe(false);
 
     // Then the loan sync: the offer is funded, and the money figures do not move.
     await h.daemon.runJob('sync');
