@@ -123,6 +123,22 @@ describe('lendbot doctor, misaddressed', () => {
     expect(front.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['POST /moved']);
     expect(elsewhere.requests).toEqual([]);
   });
+
+  it('--notify at a notification URL that redirects to another host: fails, and the test message is not carried there', async () => {
+    const server = await doctor.fixtureMarketplace();
+    const front = await foreign();
+    const elsewhere = await foreign();
+    front.redirectTo = `http://localhost:${elsewhere.port}/hook`;
+    const config = await doctor.writeConfig({ extra: ['notifications:', '  format: json', '  retries: 0'] });
+    const result = await runCli(
+      ['doctor', '--config', config, '--notify'],
+      fixtureEnv(server, { LENDBOT_NOTIFY_URL: `${front.url}/moved` }),
+    );
+    expect(lineOf(result.stdout, 'notifications')).toMatch(/^FAIL .*json target did not accept a test message/);
+    expect(fixOf(result.stdout, 'notifications')).toMatch(/^fix: check LENDBOT_NOTIFY_URL/);
+    expect(front.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['POST /moved']);
+    expect(elsewhere.requests).toEqual([]);
+  });
 });
 
 describe('lendbot webhook test, misaddressed', () => {
