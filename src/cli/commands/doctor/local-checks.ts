@@ -130,7 +130,7 @@ function bindProblem(host: string, port: number): Promise<string | undefined> {
 async function servedByLendbot(host: string, port: number, timeoutMs: number): Promise<boolean> {
   const shown = reachableHost(host);
   try {
-    const response = await fetch(`http://${shown}:${port}/`, { signal: AbortSignal.timeout(timeoutMs) });
+    const response = await fetch(`http://${shown}:${port}/`, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
     return (await response.text()).includes('<title>lendbot dashboard</title>');
   } catch {
     return false;
