@@ -8,7 +8,7 @@
  * apps do (src/ops/attach-ops.ts, `attachOps`; src/operator/attach-operator.ts, `attachOperator`):
  * each reads what it needs of the parts and registers its routes, listeners and jobs.
  */
-import { realSleep, systemClock, type Clock } from '../clock/clock.js';
+import { systemClock, type Clock } from '../clock/clock.js';
 import { eventDropReason, loadStrategyFiles, type CompiledStrategy, type DataSource, type SpendLedger } from '../engine/index.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import type { RiskLimits } from '../risk/index.js';
@@ -48,7 +48,7 @@ import { notificationsSchema } from '../ops/notifications-config.js';
 import { paceLimits } from '../ops/chat-pace/chat-pace-config.js';
 import type { MessageSender } from '../ops/chat-pace/chat-outbox.js';
 import { pacedNotifier } from '../ops/chat-pace/paced-notifier.js';
-import { SendWindows } from '../ops/chat-pace/send-windows.js';
+import { SendWindows, sleepNotHoldingExit } from '../ops/chat-pace/send-windows.js';
 import { Protections } from '../ops/protections/index.js';
 import { ServiceHealth } from '../ops/service-health.js';
 import type { ActiveConfig } from '../ops/hot-reload.js';
@@ -163,7 +163,7 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
   const webhookSecret = overrides.webhookSecret ?? env.LENDBOT_WEBHOOK_SECRET?.trim();
   if (!webhookSecret) throw new ConfigurationError('LENDBOT_WEBHOOK_SECRET is not set; export the webhook secret the marketplace gave you');
   const pace = (config.notifications ?? notificationsSchema.parse({})).pace;
-  const chatWindows = new SendWindows({ limits: paceLimits(pace), clock: systemClock, sleep: realSleep, ...overrides.chatPace });
+  const chatWindows = new SendWindows({ limits: paceLimits(pace), clock: systemClock, sleep: sleepNotHoldingExit, ...overrides.chatPace });
   const notifier = pacedNotifier(
     notifierFromConfig(config.notifications, env, { clock, log: component('notify') }),
     pace,

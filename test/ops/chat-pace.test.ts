@@ -6,6 +6,9 @@
  * (its sleep moves it), so a minute of pacing takes no real minute. Real SQLite store, the real
  * notification watcher, notifier and Telegram format.
  */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock, type Sleep } from '../../src/clock/clock.js';
 import { ChatOutbox } from '../../src/ops/chat-pace/chat-outbox.js';
@@ -236,4 +239,24 @@ describe('notifications.pace', () => {
     expect(notifier).toBeDefined();
     expect(notifier).not.toBeInstanceOf(ChatOutbox);
   });
+});
+
+describe("a chat's turn at exit", () => {
+  it('a process whose messages wait for the chat ends anyway (the daemon never waits for a chat to stop)', async () => {
+    // Two turns a minute apart in a child process: a wait that held the process open would keep it a minute.
+    const script = [
+      "import { systemClock } from './src/clock/clock.ts';",
+      "import { SendWindows, sleepNotHoldingExit } from './src/ops/chat-pace/send-windows.ts';",
+      'const windows = new SendWindows({ limits: { minGapMs: 60_000, perMinute: 20 }, clock: systemClock, sleep: sleepNotHoldingExit });',
+      "await windows.take('chat');",
+      "void windows.take('chat').then(() => console.log('second turn'));",
+      "console.log('first turn');",
+    ].join('\n');
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      timeout: 30_000,
+    });
+    // Ended by itself (execFile's timeout kills and fails a child still running after 30 s), without the second turn.
+    expect(stdout).toBe('first turn\n');
+  }, 40_000);
 });
