@@ -128,7 +128,7 @@ describe('lendbot strategy', () => {
     const checked = await runCli(['strategy', 'check', learned]);
     expect(checked.code).toBe(0);
     expect(checked.stdout).toContain(
-      "   default level learned from its own loans: starts at the score's own level moved by 0 log-odds, level sd 1, slope sd 0.3; priced no lower than the break-even at the 0.8 quantile (cost_plus_floor)\n",
+      "   default level learned from its own loans: centred on the score's own level (level sd 1, slope sd 0.3; the price reads the mean default over that spread); priced no lower than the break-even at the 0.8 quantile (cost_plus_floor)\n",
     );
     // At the 0.82 quantile (the example's 0.8 break-even is below the price at the mean default for this request).
     const pessimistic = join(dir, 'learned-q82.yaml');
