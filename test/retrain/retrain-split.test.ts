@@ -16,11 +16,11 @@ import { ManualClock } from '../../src/clock/clock.js';
 import { loadStrategyFile } from '../../src/engine/index.js';
 import { ManagedStrategies, retrainSettings, retrainSectionSchema, type RunningStrategy } from '../../src/retrain/index.js';
 import { judgeShadow } from '../../src/retrain/shadow-judgement.js';
-import type { SplitEvidence } from '../../src/retrain/split-evidence.js';
+import { splitEvidence, type SplitEvidence } from '../../src/retrain/split-evidence.js';
 import { createRetrainRepository, databaseOf, isoFromMs, openStore, type Store } from '../../src/store/index.js';
 import { runCli } from '../cli/run-cli.js';
 import { captureLog } from '../log/log-capture.js';
-import { OPTIMIST } from './retrain-fixture.js';
+import { lendAndResolve, OPTIMIST, retrainHarness, twicePredicted } from './retrain-fixture.js';
 
 const DAY = 86_400_000;
 const START = Date.parse('2027-01-01T00:00:00Z');
@@ -114,6 +114,27 @@ function deps(s: Store, clock: ManualClock) {
   return { store: s, repo, clock, settings, offerExpiryMs: 72 * 3_600_000, split: SPLIT };
 }
 
+type Deps = ReturnType<typeof deps>;
+
+/** Ten resolved loans an arm a day, looked at each day, until the loop decides or 400 loans an arm. */
+async function lendUntilDecided(
+  d: Deps,
+  running: RunningStrategy,
+  current: { defaults: number; gain: number },
+  candidate: { defaults: number; gain: number },
+) {
+  let verdict;
+  let n = 0;
+  while (verdict === undefined && n < 400) {
+    n += 10;
+    resolvedLoans(d.store, 'optimist', 10_000 + n, 10, START + n * 3_600_000, current.defaults, current.gain, n);
+    resolvedLoans(d.store, 'optimist-retrain-1', 20_000 + n, 10, START + n * 3_600_000, candidate.defaults, candidate.gain, n + 7);
+    d.clock.advance(DAY);
+    verdict = await judgeShadow(d, d.repo.rounds()[0]!, running);
+  }
+  return { verdict, n };
+}
+
 describe('the retraining loop reads a live split of the strategy against its candidate', () => {
   it('decides nothing on equal arms, however often it looks', async () => {
     const { s, clock, running } = await setUp();
@@ -143,16 +164,8 @@ describe('the retraining loop reads a live split of the strategy against its can
   it('promotes a clearly better candidate before its shadow period ends, with the evidence in its history', async () => {
     const { s, clock, running, path } = await setUp();
     const d = deps(s, clock);
-    let verdict;
-    let n = 0;
     // Candidate: 4 % defaults, +10 % otherwise; the strategy: 25 % defaults, +6 %.
-    while (verdict === undefined && n < 400) {
-      n += 10;
-      resolvedLoans(s, 'optimist', 10_000 + n, 10, START + n * 3_600_000, 0.25, 6, n);
-      resolvedLoans(s, 'optimist-retrain-1', 20_000 + n, 10, START + n * 3_600_000, 0.04, 10, n + 7);
-      clock.advance(DAY);
-      verdict = await judgeShadow(d, d.repo.rounds()[0]!, running);
-    }
+    const { verdict, n } = await lendUntilDecided(d, running, { defaults: 0.25, gain: 6 }, { defaults: 0.04, gain: 10 });
     expect(verdict?.decision).toBe('promoted');
     const split = verdict?.shadow.split as SplitEvidence;
     expect(split.favours).toBe('candidate');
@@ -172,15 +185,7 @@ describe('the retraining loop reads a live split of the strategy against its can
   it('refuses a candidate the test finds worse', async () => {
     const { s, clock, running } = await setUp();
     const d = deps(s, clock);
-    let verdict;
-    let n = 0;
-    while (verdict === undefined && n < 400) {
-      n += 10;
-      resolvedLoans(s, 'optimist', 10_000 + n, 10, START + n * 3_600_000, 0.04, 10, n);
-      resolvedLoans(s, 'optimist-retrain-1', 20_000 + n, 10, START + n * 3_600_000, 0.25, 6, n + 7);
-      clock.advance(DAY);
-      verdict = await judgeShadow(d, d.repo.rounds()[0]!, running);
-    }
+    const { verdict, n } = await lendUntilDecided(d, running, { defaults: 0.04, gain: 10 }, { defaults: 0.25, gain: 6 });
     expect(verdict?.decision).toBe('refused');
     expect(d.repo.rounds()[0]?.reason).toMatch(
       /^the live split's sequential test says it returns less: different: optimist returns more; /,
@@ -202,5 +207,40 @@ describe('the retraining loop reads a live split of the strategy against its can
     const without = new ManagedStrategies(repo, log);
     await without.refresh([file], async (apply) => apply());
     expect(without.over([file]).find((strategy) => strategy.name === `optimist-retrain-${roundId}`)?.shadow).toBe(true);
+  });
+
+  it('in the daemon: the candidate decides its arm of the requests live, and the loop reads the split', { timeout: 240_000 }, async () => {
+    const h = await retrainHarness(
+      { enabled: true, min_resolved: 100, held_out_share: 0.3, shadow_days: 365 },
+      OPTIMIST,
+      {},
+      { split: SPLIT },
+    );
+    try {
+      await lendAndResolve(h, 300, twicePredicted, 11);
+      await h.daemon.runJob('retrain');
+      expect(h.repo.rounds()[0]).toMatchObject({ decision: 'waiting', shadowName: 'optimist-retrain-1' });
+      const firstId = Math.max(...h.store.decisions.list({ limit: 1000 }).map((decision) => decision.loanRequestId));
+      await lendAndResolve(h, 80, twicePredicted, 12);
+      const arms = new Map<string, number>();
+      for (const decision of h.store.decisions.list({ limit: 1000 }))
+        if (decision.loanRequestId > firstId) arms.set(decision.strategy ?? '', (arms.get(decision.strategy ?? '') ?? 0) + 1);
+      // The split's two arms, and nothing else: the candidate decides live on its half.
+      expect([...arms.keys()].sort()).toEqual(['optimist', 'optimist-retrain-1']);
+      expect(arms.get('optimist')).toBeGreaterThan(20);
+      expect(arms.get('optimist-retrain-1')).toBeGreaterThan(20);
+      await h.daemon.runJob('retrain');
+      const [round] = h.repo.rounds();
+      // The loop's evidence: each arm's loans resolved since the round began.
+      const split = splitEvidence(h.store, SPLIT, round!);
+      expect(split?.counts[0]).toBeGreaterThan(20);
+      expect(split?.counts[1]).toBeGreaterThan(20);
+      // About 40 loans an arm: the test has not spoken; the round waits for its shadow date.
+      expect(split?.favours).toBeNull();
+      expect(round?.decision).toBe('waiting');
+      expect(h.repo.inForce()).toEqual([]);
+    } finally {
+      await h.close();
+    }
   });
 });
