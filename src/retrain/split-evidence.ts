@@ -2,11 +2,11 @@
  * A live split's sequential test as retraining evidence (docs/training.md, "Retraining while
  * live"): when `risk.split` runs the strategy against its waiting candidate
  * (`<strategy>-retrain-<round>`), the mSPRT on the arms' per-loan returns since the round began
- * (src/daemon/shadow-split-stats.ts) may end the round early: promoted when the test says the
+ * (src/risk/shadow-split-stats.ts) may end the round early: promoted when the test says the
  * candidate returns more, refused when it says less. It stays valid however often it is looked
  * at, so the loop reads it at every look; "no difference shown yet" decides nothing.
  */
-import { DEFAULT_ALPHA, splitVerdict, splitVerdictText } from '../daemon/shadow-split-stats.js';
+import { DEFAULT_ALPHA, splitVerdict, splitVerdictText } from '../risk/shadow-split-stats.js';
 import type { SplitSettings } from '../risk/risk-limits.js';
 import { createShadowSplitRepository } from '../store/shadow-split-repository.js';
 import { databaseOf, isoFromMs, msFromIso, type RetrainRound, type Store } from '../store/index.js';
