@@ -16,7 +16,7 @@
 import { MIN_OFFER_RATE, takeUpProbability, type MarketResponse } from '../engine/index.js';
 import type { RecordingLine } from '../recording/index.js';
 import { marketDraw } from './market-draws.js';
-import type { PreparedRecording } from './prepared-recording.js';
+import { recordingLines, type PreparedRecording } from './prepared-recording.js';
 import { defaultCounts, type DefaultCount } from './realised-fate.js';
 import type { ReservationSource } from './recorded-acceptance.js';
 
@@ -118,17 +118,18 @@ const groupKey = (line: RecordingLine): string =>
 
 /** Each request's group rate (see above), the median of its latent quality, by loan request id. */
 export function groupDefaultRates(recording: PreparedRecording): Map<number, number> {
-  const lines = recording.entries.map((entry) => entry.line);
+  // Passes over the lines one at a time (recordingLines), never all of them held at once.
   const levelOf = (line: RecordingLine): string => String(line.loan_request.borrower_card_color);
-  const levels = defaultCounts(lines, levelOf);
-  const groups = defaultCounts(lines, groupKey);
-  const all = defaultCounts(lines, () => 'all').get('all');
+  const levels = defaultCounts(recordingLines(recording), levelOf);
+  const groups = defaultCounts(recordingLines(recording), groupKey);
+  const all = defaultCounts(recordingLines(recording), () => 'all').get('all');
   const shrink = (count: DefaultCount | undefined, prior: number): number =>
     ((count?.defaults ?? 0) + QUALITY_PRIOR_LOANS * prior) / ((count?.n ?? 0) + QUALITY_PRIOR_LOANS);
   // With nothing resolved, a middling 10 %.
   const overall = all ? all.defaults / all.n : 0.1;
   const rates = new Map<number, number>();
-  for (const line of lines) rates.set(line.loan_request.id, shrink(groups.get(groupKey(line)), shrink(levels.get(levelOf(line)), overall)));
+  for (const line of recordingLines(recording))
+    rates.set(line.loan_request.id, shrink(groups.get(groupKey(line)), shrink(levels.get(levelOf(line)), overall)));
   return rates;
 }
 

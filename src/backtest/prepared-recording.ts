@@ -9,6 +9,7 @@ import type { RecordingLineIssue } from '../recording/index.js';
 import { readRecordingLines } from '../recording/recording-io.js';
 import type { RecordingLine } from '../recording/index.js';
 import { scoreBandOf } from './segment-stats.js';
+import { loadCompactRecording, type CompactReadOptions } from './compact/compact-recording.js';
 
 export interface ReplayEntry {
   line: RecordingLine;
@@ -77,13 +78,36 @@ export function prepareRecording(lines: Iterable<RecordingLine>, period: PeriodF
   return { entries, duplicates };
 }
 
-/** Reads and prepares a recording file; bad lines go to `onIssue`. */
+/**
+ * Reads and prepares a recording file; bad lines go to `onIssue`. Read into the compact form
+ * (src/backtest/compact/compact-recording.ts, the same entries as prepareRecording makes of
+ * readRecordingLines, at a fraction of the memory); `options` adds progress and the memory limit.
+ */
 export async function loadRecording(
+  file: string,
+  period: PeriodFilter,
+  onIssue: (issue: RecordingLineIssue) => void,
+  options: Omit<CompactReadOptions, 'period' | 'onIssue'> = {},
+): Promise<PreparedRecording> {
+  return loadCompactRecording(file, { ...options, period, onIssue });
+}
+
+/** loadRecording the readable way: every line parsed and kept, then prepareRecording (the compact reader's reference). */
+export async function loadRecordingLines(
   file: string,
   period: PeriodFilter,
   onIssue: (issue: RecordingLineIssue) => void,
 ): Promise<PreparedRecording> {
   return prepareRecording(await readRecordingLines(file, onIssue), period);
+}
+
+/**
+ * Each entry's line in replay order, one at a time: a compact recording builds each line when it
+ * is read, so a pass over this holds one line at a time where `entries.map((e) => e.line)` would
+ * hold them all.
+ */
+export function* recordingLines(recording: PreparedRecording): Generator<RecordingLine, void, undefined> {
+  for (const entry of recording.entries) yield entry.line;
 }
 
 /** The entries from index `start` (inclusive) to `end` (exclusive), as a recording of its own. */
