@@ -43,10 +43,14 @@ const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d\d\dZ$/;
 const POWERS = [1, 10, 100, 1000, 10000];
 /** Strings longer than this are never put in the table (they are ids and memos, rarely repeated). */
 const TABLE_MAX_LENGTH = 48;
-/** At most this many strings in the table; later ones are written inline. */
-const TABLE_MAX_SIZE = 1 << 20;
+/**
+ * At most this many strings in the table; later ones are written inline. The strings that repeat
+ * across a recording (bank names, dates, score bands, model versions, initials) are a few
+ * thousand; the table lives on the JavaScript heap, so it stays small.
+ */
+const TABLE_MAX_SIZE = 1 << 16;
 /** Strings seen once, remembered to be put in the table when seen again; cleared when this full. */
-const CANDIDATES_MAX_SIZE = 1 << 17;
+const CANDIDATES_MAX_SIZE = 1 << 14;
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
