@@ -131,7 +131,10 @@ const MEMO_POPULATION_DEFAULT = new WeakMap<PreparedRecording, DefaultRate>();
 export function populationDefault(recording: PreparedRecording): DefaultRate {
   const known = MEMO_POPULATION_DEFAULT.get(recording);
   if (known !== undefined) return { ...known };
-  const all = defaultCounts(recordingLines(recording), () => 'all').get('all');
+  const counted = recording.outcomeCounts;
+  const all = counted
+    ? { defaults: counted.defaults, n: counted.resolved }
+    : defaultCounts(recordingLines(recording), () => 'all').get('all');
   const rate = wilson(all?.defaults ?? 0, all?.n ?? 0);
   MEMO_POPULATION_DEFAULT.set(recording, rate);
   return { ...rate };

@@ -24,6 +24,20 @@ export interface PreparedRecording {
   entries: readonly ReplayEntry[];
   /** Lines that repeated a loan request id already in the recording. */
   duplicates: number;
+  /**
+   * What the entries' outcomes tell as a whole, counted while reading (a compact recording, whose
+   * lines cost a decoding at each pass over them); absent: counted from the lines when asked.
+   */
+  outcomeCounts?: OutcomeCounts | undefined;
+}
+
+/** Counts over a recording's entries: see recordedAcceptanceShare (worlds-band.ts) and populationDefault (offer-stats.ts). */
+export interface OutcomeCounts {
+  /** Entries with `outcome.reservation_rate` (hasRecordedAcceptance). */
+  recordedAcceptance: number;
+  /** Entries whose fate once funded is known (realisedDefault not undefined), and how many of them defaulted. */
+  resolved: number;
+  defaults: number;
 }
 
 export interface PeriodFilter {

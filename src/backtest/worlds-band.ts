@@ -42,7 +42,9 @@ export interface WorldsBand {
 /** Share of the recording's requests with `outcome.reservation_rate`. */
 export function recordedAcceptanceShare(recording: PreparedRecording): number {
   const n = recording.entries.length;
-  return n === 0 ? 0 : recording.entries.filter((entry) => hasRecordedAcceptance(entry.line)).length / n;
+  if (n === 0) return 0;
+  const counted = recording.outcomeCounts?.recordedAcceptance;
+  return (counted ?? recording.entries.filter((entry) => hasRecordedAcceptance(entry.line)).length) / n;
 }
 
 /** `strategies` backtested over `seeds` in each borrower world. */

@@ -14,6 +14,8 @@ import { loadCompactRecording, RecordingTooLargeError, type ReadProgress } from 
 import { loadRecordingLines, type PreparedRecording } from '../../src/backtest/prepared-recording.js';
 import { runBacktest } from '../../src/backtest/run-backtest.js';
 import { runDraws } from '../../src/backtest/draws.js';
+import { populationDefault } from '../../src/backtest/offer-stats.js';
+import { recordedAcceptanceShare } from '../../src/backtest/worlds-band.js';
 import { loadStrategyFiles } from '../../src/engine/index.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
 import { exportSandboxRecording } from '../../src/sandbox/index.js';
@@ -64,6 +66,12 @@ describe('the compact recording', () => {
     expect(compact.duplicates).toBe(reference.duplicates);
     expect(issues[0]).toEqual(issues[1]);
     expect(issues[0]).toHaveLength(1);
+    // The outcome counts made while reading are what a pass over the lines counts.
+    expect(compact.outcomeCounts).toBeDefined();
+    expect(reference.outcomeCounts).toBeUndefined();
+    expect(recordedAcceptanceShare(compact)).toBe(recordedAcceptanceShare(reference));
+    expect(populationDefault(compact)).toEqual(populationDefault(reference));
+    expect(populationDefault(compact).n).toBeGreaterThan(0);
   });
 
   it('gives the same backtest, to the byte, as the parsed lines (draws, decisions, calibration learning)', async () => {

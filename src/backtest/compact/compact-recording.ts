@@ -18,7 +18,9 @@ import { getHeapStatistics } from 'node:v8';
 import { parseCents } from '../../domain/index.js';
 import type { RecordingLine, RecordingLineIssue } from '../../recording/index.js';
 import { readRecordingBatches } from '../../recording/recording-io.js';
-import type { PeriodFilter, PreparedRecording, ReplayEntry } from '../prepared-recording.js';
+import type { OutcomeCounts, PeriodFilter, PreparedRecording, ReplayEntry } from '../prepared-recording.js';
+import { realisedDefault } from '../realised-fate.js';
+import { hasRecordedAcceptance } from '../recorded-acceptance.js';
 import { scoreBandOf } from '../segment-stats.js';
 import { CompactJson } from './compact-json.js';
 import { Float64Column } from './float64-column.js';
@@ -58,6 +60,9 @@ class CompactLines {
   readonly line = new Float64Column();
   readonly totalCents = new Float64Column();
   readonly band = new Float64Column();
+  /** Per request: 1 when its outcome records acceptance; its realised default, 1, 0 or -1 (unknown). */
+  readonly recordedAcceptance = new Float64Column();
+  readonly realisedDefault = new Float64Column();
   readonly bandNames: string[] = [];
   private readonly bandIndex = new Map<string, number>();
   private readonly cents = new Map<string, number>();
@@ -158,6 +163,9 @@ export async function loadCompactRecording(file: string, options: CompactReadOpt
       lines.line.set(slot, lines.json.encode(line));
       lines.totalCents.set(slot, lines.centsOf(line.loan_request.total_amount));
       lines.band.set(slot, lines.bandOf(line));
+      lines.recordedAcceptance.set(slot, hasRecordedAcceptance(line) ? 1 : 0);
+      const defaulted = realisedDefault(line);
+      lines.realisedDefault.set(slot, defaulted === undefined ? -1 : defaulted ? 1 : 0);
     }
     const held = lines.json.bytes + lines.line.length * BYTES_PER_REQUEST_BESIDE_LINE;
     // Half of the limit: the other half is the replays' working memory (the lines in flight,
@@ -185,7 +193,14 @@ export async function loadCompactRecording(file: string, options: CompactReadOpt
   order.sort((a, b) => seen.get(a) - seen.get(b) || a - b);
   const entries: ReplayEntry[] = new Array<ReplayEntry>(n);
   for (let index = 0; index < n; index += 1) entries[index] = new CompactEntry(lines, order[index] as number);
-  return { entries, duplicates };
+  const outcomeCounts: OutcomeCounts = { recordedAcceptance: 0, resolved: 0, defaults: 0 };
+  for (let slot = 0; slot < n; slot += 1) {
+    outcomeCounts.recordedAcceptance += lines.recordedAcceptance.get(slot);
+    const defaulted = lines.realisedDefault.get(slot);
+    if (defaulted >= 0) outcomeCounts.resolved += 1;
+    if (defaulted === 1) outcomeCounts.defaults += 1;
+  }
+  return { entries, duplicates, outcomeCounts };
 }
 
 /** A recording larger than the memory configured for it; `limitBytes` names the limit. */
