@@ -11,7 +11,7 @@
  * by every replay of it (each draw, sensitivity case and world of one backtest).
  */
 import type { BacktestDecision } from './backtest-result.js';
-import { recordingLines, type PreparedRecording } from './prepared-recording.js';
+import { outcomeCountsOf, recordingLines, type PreparedRecording } from './prepared-recording.js';
 import { defaultCounts, realisedDefault, type DefaultCount } from './realised-fate.js';
 import type { RecordingLine } from '../recording/index.js';
 
@@ -131,7 +131,7 @@ const MEMO_POPULATION_DEFAULT = new WeakMap<PreparedRecording, DefaultRate>();
 export function populationDefault(recording: PreparedRecording): DefaultRate {
   const known = MEMO_POPULATION_DEFAULT.get(recording);
   if (known !== undefined) return { ...known };
-  const counted = recording.outcomeCounts;
+  const counted = outcomeCountsOf(recording);
   const all = counted
     ? { defaults: counted.defaults, n: counted.resolved }
     : defaultCounts(recordingLines(recording), () => 'all').get('all');

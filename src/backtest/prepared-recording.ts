@@ -33,6 +33,8 @@ export interface PreparedRecording {
 
 /** Counts over a recording's entries: see recordedAcceptanceShare (worlds-band.ts) and populationDefault (offer-stats.ts). */
 export interface OutcomeCounts {
+  /** The entries counted: a recording copied with other entries (`{ ...recording, entries }`) is counted again from its lines. */
+  of: readonly ReplayEntry[];
   /** Entries with `outcome.reservation_rate` (hasRecordedAcceptance). */
   recordedAcceptance: number;
   /** Entries whose fate once funded is known (realisedDefault not undefined), and how many of them defaulted. */
@@ -113,6 +115,19 @@ export async function loadRecordingLines(
   onIssue: (issue: RecordingLineIssue) => void,
 ): Promise<PreparedRecording> {
   return prepareRecording(await readRecordingLines(file, onIssue), period);
+}
+
+/** The recording's outcome counts when they count its entries (see OutcomeCounts.of). */
+export function outcomeCountsOf(recording: PreparedRecording): OutcomeCounts | undefined {
+  return recording.outcomeCounts?.of === recording.entries ? recording.outcomeCounts : undefined;
+}
+
+/**
+ * `entry` with another line, as a plain entry. A loaded recording's entries are views on its
+ * compact form whose fields are getters: spreading one (`{ ...entry }`) copies none of them.
+ */
+export function withLine(entry: ReplayEntry, line: RecordingLine): ReplayEntry {
+  return { line, seenAt: entry.seenAt, seenMs: entry.seenMs, totalCents: entry.totalCents, scoreBand: entry.scoreBand };
 }
 
 /**

@@ -9,7 +9,7 @@ import { borrowerWorlds, type WorldName } from './borrower-worlds.js';
 import { runDraws, type DrawsSummary } from './draws.js';
 import { DEFAULT_MARKET } from './market-model.js';
 import type { OfferStats } from './offer-stats.js';
-import type { PreparedRecording } from './prepared-recording.js';
+import { outcomeCountsOf, type PreparedRecording } from './prepared-recording.js';
 import { hasRecordedAcceptance } from './recorded-acceptance.js';
 import type { BacktestOptions } from './run-backtest.js';
 
@@ -43,7 +43,7 @@ export interface WorldsBand {
 export function recordedAcceptanceShare(recording: PreparedRecording): number {
   const n = recording.entries.length;
   if (n === 0) return 0;
-  const counted = recording.outcomeCounts?.recordedAcceptance;
+  const counted = outcomeCountsOf(recording)?.recordedAcceptance;
   return (counted ?? recording.entries.filter((entry) => hasRecordedAcceptance(entry.line)).length) / n;
 }
 

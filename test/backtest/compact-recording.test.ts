@@ -72,6 +72,9 @@ describe('the compact recording', () => {
     expect(recordedAcceptanceShare(compact)).toBe(recordedAcceptanceShare(reference));
     expect(populationDefault(compact)).toEqual(populationDefault(reference));
     expect(populationDefault(compact).n).toBeGreaterThan(0);
+    // A copy with other entries is counted from its lines, not from the counts made while reading.
+    const none = { ...compact, entries: compact.entries.filter((entry) => entry.line.outcome?.reservation_rate === undefined) };
+    expect(recordedAcceptanceShare(none)).toBe(0);
   });
 
   it('gives the same backtest, to the byte, as the parsed lines (draws, decisions, calibration learning)', async () => {

@@ -193,7 +193,7 @@ export async function loadCompactRecording(file: string, options: CompactReadOpt
   order.sort((a, b) => seen.get(a) - seen.get(b) || a - b);
   const entries: ReplayEntry[] = new Array<ReplayEntry>(n);
   for (let index = 0; index < n; index += 1) entries[index] = new CompactEntry(lines, order[index] as number);
-  const outcomeCounts: OutcomeCounts = { recordedAcceptance: 0, resolved: 0, defaults: 0 };
+  const outcomeCounts: OutcomeCounts = { of: entries, recordedAcceptance: 0, resolved: 0, defaults: 0 };
   for (let slot = 0; slot < n; slot += 1) {
     outcomeCounts.recordedAcceptance += lines.recordedAcceptance.get(slot);
     const defaulted = lines.realisedDefault.get(slot);
