@@ -104,24 +104,16 @@ function measured(label: string, args: readonly string[], cwd: string): Run {
   return { cpuMs: childrenCpuMs() - cpuBefore, wallMs, peakMb: Number(peak[1]) / 1024 };
 }
 
+/** The issue's one-replay command, after `backtest --data FILE`. */
+const ONE_REPLAY = ['--strategy', 'strategies/balanced.yaml', '--draws', '1', '--no-sensitivity'];
+
 const args = parseArgs(process.argv.slice(2));
 spawnSync(process.execPath, ['bin/build-dist.js', '--if-stale'], { cwd: args.root, stdio: 'inherit' });
 console.log(`root ${args.root}; ${args.runs} round(s) per size`);
 const rows: string[] = [];
 for (const requests of args.sizes) {
   const file = recordingFile(args.root, requests);
-  const command = [
-    'bin/lendbot.js',
-    'backtest',
-    '--data',
-    file,
-    '--strategy',
-    'strategies/balanced.yaml',
-    '--draws',
-    '1',
-    '--no-sensitivity',
-    ...args.extra,
-  ];
+  const command = ['bin/lendbot.js', 'backtest', '--data', file, ...ONE_REPLAY, ...args.extra];
   const floors: Run[] = [];
   const lendbots: Run[] = [];
   for (let round = 0; round < args.runs; round += 1) {
@@ -138,7 +130,5 @@ for (const requests of args.sizes) {
   console.log(line);
   rows.push(line);
 }
-console.log(
-  `\nlendbot: node ${['bin/lendbot.js', 'backtest', '--data', 'FILE', '--strategy', 'strategies/balanced.yaml', '--draws', '1', '--no-sensitivity', ...args.extra].join(' ')}`,
-);
+console.log(`\nlendbot: node ${['bin/lendbot.js', 'backtest', '--data', 'FILE', ...ONE_REPLAY, ...args.extra].join(' ')}`);
 for (const row of rows) console.log(row);
