@@ -177,10 +177,10 @@ export async function loadRecordingShowingProgress(
     return await loadRecording(file, period, onIssue, {
       fileBytes,
       progressEveryBytes: PROGRESS_EVERY_BYTES,
+      // On stderr, beside the warnings, so a report on stdout (or piped) stays the report alone.
       onProgress: ({ bytesRead, requests }) =>
-        warn(
-          io,
-          `reading ${file}: ${mb(bytesRead)} of ${mb(fileBytes)} MB (${Math.floor((100 * bytesRead) / fileBytes)} %), ${requests.toLocaleString('en-US')} requests`,
+        io.stderr.write(
+          `reading ${file}: ${mb(bytesRead)} of ${mb(fileBytes)} MB (${Math.floor((100 * bytesRead) / fileBytes)} %), ${requests.toLocaleString('en-US')} requests\n`,
         ),
     });
   } catch (error) {
