@@ -141,11 +141,12 @@ export class CompactJson {
   }
 
   private write(value: JsonValue): void {
-    if (value === null) this.byte(TAG_NULL);
+    // Numbers and strings first: most of a line's values.
+    if (typeof value === 'number') this.number(value);
+    else if (typeof value === 'string') this.string(value);
+    else if (value === null) this.byte(TAG_NULL);
     else if (value === true) this.byte(TAG_TRUE);
     else if (value === false) this.byte(TAG_FALSE);
-    else if (typeof value === 'number') this.number(value);
-    else if (typeof value === 'string') this.string(value);
     else if (Array.isArray(value)) {
       this.byte(TAG_ARRAY);
       this.varint(value.length);
@@ -199,6 +200,11 @@ export class CompactJson {
   }
 
   private number(value: number): void {
+    if (Number.isSafeInteger(value) && !Object.is(value, -0)) {
+      this.byte(value < 0 ? TAG_NEG_INT : TAG_UINT);
+      this.varint(Math.abs(value));
+      return;
+    }
     const magnitude = Math.abs(value);
     if (!Object.is(value, -0) && magnitude <= Number.MAX_SAFE_INTEGER) {
       for (let d = 0; d < POWERS.length; d += 1) {
