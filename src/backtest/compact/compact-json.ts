@@ -17,6 +17,8 @@
  * address (chunk * CHUNK_BYTES + offset), a plain number a column can hold.
  */
 
+import { ShapeTable, type JsonValue } from './compact-shapes.js';
+
 const CHUNK_BYTES = 1 << 22;
 const TAG_NULL = 0;
 const TAG_FALSE = 1;
@@ -54,14 +56,6 @@ const CANDIDATES_MAX_SIZE = 1 << 14;
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-
-/** A node of the shape tree: the key list from the root to it, and the shapes one more key makes. */
-interface ShapeNode {
-  id: number;
-  next: Map<string, ShapeNode> | undefined;
-}
-
 /** Writes and reads compact values; one per recording held in memory. */
 export class CompactJson {
   private readonly chunks: Buffer[] = [];
@@ -71,13 +65,12 @@ export class CompactJson {
   /** Scratch space a value is written into before it is copied into a chunk in one piece. */
   private scratch = Buffer.allocUnsafe(1 << 16);
   private at = 0;
-  private readonly shapes: string[][] = [[]];
-  private readonly root: ShapeNode = { id: 0, next: undefined };
+  private readonly shapes = new ShapeTable();
   private readonly table: string[] = [];
   private readonly tableIndex = new Map<string, number>();
   private readonly candidates = new Set<string>();
-  private readonly builders: Array<(() => JsonValue) | undefined> = [];
-  private readonly byFirstKey = new Map<string, number[]>();
+  /** Reads one value where the cursor is, for the shapes' object builders. */
+  private readonly readValue = (): JsonValue => this.read();
   /** The last time written and read (a one-entry memo each: a line repeats its time). */
   private lastTimeText = '';
   private lastTimeMs = Number.NaN;
@@ -153,50 +146,12 @@ export class CompactJson {
       for (const item of value) this.write(item);
     } else {
       const keys = Object.keys(value);
-      const shape = this.shapeOf(keys);
+      const shape = this.shapes.idOf(keys);
       this.byte(TAG_OBJECT);
       this.varint(shape);
       // Object.values lists the values in the order of Object.keys, in one call (a keyed read per key is slower).
       for (const item of Object.values(value)) this.write(item);
     }
-  }
-
-  /**
-   * The shape of an object with `keys`. The shapes already met with the same first key are tried
-   * first, comparing keys by identity (JSON.parse gives the same string object for a repeated
-   * key): one lookup per object instead of one per key down the tree.
-   */
-  private shapeOf(keys: readonly string[]): number {
-    const first = keys[0] ?? '';
-    const known = this.byFirstKey.get(first);
-    if (known !== undefined) {
-      for (const id of known) {
-        const candidate = this.shapes[id] as string[];
-        if (candidate.length !== keys.length) continue;
-        let same = true;
-        for (let index = 0; index < keys.length && same; index += 1) same = candidate[index] === keys[index];
-        if (same) return id;
-      }
-    }
-    const id = this.shapeInTree(keys);
-    if (known === undefined) this.byFirstKey.set(first, [id]);
-    else if (known.length < 16) known.push(id);
-    return id;
-  }
-
-  private shapeInTree(keys: readonly string[]): number {
-    let node = this.root;
-    for (const key of keys) {
-      node.next ??= new Map();
-      let child = node.next.get(key);
-      if (child === undefined) {
-        child = { id: this.shapes.length, next: undefined };
-        this.shapes.push([...(this.shapes[node.id] as string[]), key]);
-        node.next.set(key, child);
-      }
-      node = child;
-    }
-    return node.id;
   }
 
   private number(value: number): void {
@@ -275,22 +230,6 @@ export class CompactJson {
     this.at += this.scratch.write(text, this.at, 'utf8');
   }
 
-  /**
-   * A function that reads one object of `shape`: an object literal with the shape's keys in order,
-   * which V8 builds with its final layout at once (setting the keys one by one cost three times
-   * the decoding time). Made at the first object of each shape; a recording has a few dozen.
-   */
-  private builderOf(shape: number): () => JsonValue {
-    const keys = this.shapes[shape] as string[];
-    // A computed "__proto__" is an own property, as JSON.parse makes it; a plain one would set the prototype.
-    const fields = keys.map((key) => `${key === '__proto__' ? '["__proto__"]' : JSON.stringify(key)}: read()`);
-    // Ajv's and msgpackr's way of compiling a reader (line-check.ts runs generated code the same way).
-    const make = new Function('read', `return () => ({ ${fields.join(', ')} });`) as (read: () => JsonValue) => () => JsonValue;
-    return make(this.readValue);
-  }
-
-  private readonly readValue = (): JsonValue => this.read();
-
   /** A short ASCII string written byte by byte (cheaper than a call into Buffer#write); false, and nothing written, when not ASCII. */
   private writeAscii(value: string): boolean {
     for (let index = 0; index < value.length; index += 1) if (value.charCodeAt(index) >= 0x80) return false;
@@ -358,7 +297,7 @@ export class CompactJson {
       }
       case TAG_OBJECT: {
         const shape = this.readVarint();
-        return (this.builders[shape] ??= this.builderOf(shape))();
+        return this.shapes.builder(shape, this.readValue)();
       }
       default: {
         if (tag > TAG_NEG_DECIMAL && tag < TAG_FLOAT) return -this.readVarint() / (POWERS[tag - TAG_NEG_DECIMAL] as number);
