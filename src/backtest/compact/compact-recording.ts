@@ -23,7 +23,7 @@ import { realisedDefault } from '../realised-fate.js';
 import { hasRecordedAcceptance } from '../recorded-acceptance.js';
 import { scoreBandOf } from '../segment-stats.js';
 import { CompactJson } from './compact-json.js';
-import { Float64Column } from './float64-column.js';
+import { Float64Column, smallIntColumn } from './float64-column.js';
 
 /** How far a read has come, for a person watching a long one. */
 export interface ReadProgress {
@@ -59,10 +59,11 @@ class CompactLines {
   readonly seenAt = new Float64Column();
   readonly line = new Float64Column();
   readonly totalCents = new Float64Column();
+  /** The score band's index in bandNames (any text a provider sends: not bounded to a byte). */
   readonly band = new Float64Column();
   /** Per request: 1 when its outcome records acceptance; its realised default, 1, 0 or -1 (unknown). */
-  readonly recordedAcceptance = new Float64Column();
-  readonly realisedDefault = new Float64Column();
+  readonly recordedAcceptance = smallIntColumn();
+  readonly realisedDefault = smallIntColumn();
   readonly bandNames: string[] = [];
   private readonly bandIndex = new Map<string, number>();
   private readonly cents = new Map<string, number>();

@@ -1,10 +1,18 @@
 /**
- * A column of numbers that grows as a recording is read: a Float64Array doubled when full, eight
- * bytes a value instead of a slot in an array of boxed numbers.
+ * A column of numbers that grows as a recording is read: a typed array doubled when full, eight
+ * bytes a value (one for a small count or flag, `Int8Array`) instead of a slot in an array of
+ * boxed numbers.
  */
+type TypedValues = Float64Array | Int8Array;
+
 export class Float64Column {
-  private values = new Float64Array(1024);
+  private values: TypedValues;
   private size = 0;
+
+  /** `make` gives the array of a given length (Float64Array by default; Int8Array for values -128..127). */
+  constructor(private readonly make: (length: number) => TypedValues = (length) => new Float64Array(length)) {
+    this.values = make(1024);
+  }
 
   get length(): number {
     return this.size;
@@ -12,7 +20,7 @@ export class Float64Column {
 
   push(value: number): void {
     if (this.size === this.values.length) {
-      const larger = new Float64Array(this.values.length * 2);
+      const larger = this.make(this.values.length * 2);
       larger.set(this.values);
       this.values = larger;
     }
@@ -31,3 +39,6 @@ export class Float64Column {
     else throw new RangeError(`column index ${index} beyond its length ${this.size}`);
   }
 }
+
+/** A column of small integers (-128..127), one byte each. */
+export const smallIntColumn = (): Float64Column => new Float64Column((length) => new Int8Array(length));
