@@ -23,7 +23,7 @@ import { realisedDefault } from '../realised-fate.js';
 import { hasRecordedAcceptance } from '../recorded-acceptance.js';
 import { scoreBandOf } from '../segment-stats.js';
 import { CompactJson } from './compact-json.js';
-import { Float64Column, smallIntColumn } from './float64-column.js';
+import { NumberColumn, smallIntColumn } from './number-column.js';
 
 /** How far a read has come, for a person watching a long one. */
 export interface ReadProgress {
@@ -55,12 +55,12 @@ export const BYTES_PER_REQUEST_BESIDE_LINE = 220;
 /** The recording's lines in compact form, with the per-request columns, in reading order (slots). */
 class CompactLines {
   readonly json = new CompactJson();
-  readonly seenMs = new Float64Column();
-  readonly seenAt = new Float64Column();
-  readonly line = new Float64Column();
-  readonly totalCents = new Float64Column();
+  readonly seenMs = new NumberColumn();
+  readonly seenAt = new NumberColumn();
+  readonly line = new NumberColumn();
+  readonly totalCents = new NumberColumn();
   /** The score band's index in bandNames (any text a provider sends: not bounded to a byte). */
-  readonly band = new Float64Column();
+  readonly band = new NumberColumn();
   /** Per request: 1 when its outcome records acceptance; its realised default, 1, 0 or -1 (unknown). */
   readonly recordedAcceptance = smallIntColumn();
   readonly realisedDefault = smallIntColumn();

@@ -5,7 +5,7 @@
  */
 type TypedValues = Float64Array | Int8Array;
 
-export class Float64Column {
+export class NumberColumn {
   private values: TypedValues;
   private size = 0;
 
@@ -41,4 +41,4 @@ export class Float64Column {
 }
 
 /** A column of small integers (-128..127), one byte each. */
-export const smallIntColumn = (): Float64Column => new Float64Column((length) => new Int8Array(length));
+export const smallIntColumn = (): NumberColumn => new NumberColumn((length) => new Int8Array(length));
