@@ -7,7 +7,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import { accountDatabase } from '../../src/cli/commands/backtest/conditions.js';
+import { exportSandboxRecording } from '../../src/sandbox/index.js';
+import { runCli } from './run-cli.js';
 
 describe('the database a backtest reads the account balance from', () => {
   let dir: string;
@@ -28,5 +31,47 @@ describe('the database a backtest reads the account balance from', () => {
     expect(accountDatabase(chosen, defaultPath)).toBe(chosen);
     await writeFile(defaultPath, '');
     expect(accountDatabase(defaultPath, defaultPath)).toBe(defaultPath);
+  });
+});
+
+describe('a database found by default that cannot be read', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'lendbot-backtest-unreadable-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('only informs the balance: the backtest runs on the recording’s balance and says why', async () => {
+    const data = join(dir, 'market.jsonl');
+    await exportSandboxRecording(data, { seed: 3, requests: 120, arrivalsPerHour: 3 });
+    // Another program's SQLite file where the config says the daemon's database is.
+    const db = join(dir, 'other.db');
+    const foreign = new Database(db);
+    foreign.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)');
+    foreign.close();
+    const config = join(dir, 'lendbot.yaml');
+    await writeFile(config, `db: ${db}\n`);
+    const base = [
+      'backtest',
+      '--data',
+      data,
+      '--strategy',
+      'strategies/balanced.yaml',
+      '--draws',
+      '1',
+      '--no-sensitivity',
+      '--no-worlds',
+      '--config',
+      config,
+    ];
+
+    const found = await runCli(base);
+    expect(found.stderr).toBe('');
+    expect(found.code).toBe(0);
+    expect(found.stdout).toMatch(
+      new RegExp(`Conditions: .*\\(the account in ${db.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} could not be read: .+\\)`),
+    );
   });
 });

@@ -79,6 +79,26 @@ export function accountDatabase(configured: string, defaultPath = defaultDatabas
   return existsSync(sandbox) ? sandbox : configured;
 }
 
+/**
+ * The account's balance, or why it could not be read. A database named with --db that cannot be
+ * read stops the command; one found by default (the configured path, or npm start's sandbox.db)
+ * only informs the balance, so a file of an older lendbot or another program falls back to the
+ * recording's balance with the reason in the header instead of stopping a backtest that never
+ * asked for it.
+ */
+const UNREADABLE_STORE_CODES = new Set(['STORE_NEEDS_UPGRADE', 'STORE_NOT_LENDBOT', 'STORE_UNREADABLE']);
+
+async function readAccount(db: string, named: boolean): Promise<{ account: { cents: number; asOf: string } | null; unreadable?: string }> {
+  try {
+    return { account: await accountBalance(db) };
+  } catch (error) {
+    // By code, not class: the backtest loads the store only when it reads a database.
+    const code = (error as { code?: unknown }).code;
+    if (named || typeof code !== 'string' || !UNREADABLE_STORE_CODES.has(code)) throw error;
+    return { account: null, unreadable: `the account in ${db} could not be read: ${(error as Error).message}` };
+  }
+}
+
 function fitted(recording: PreparedRecording, why?: string): BalanceSource {
   const fit = defaultBalance(recording);
   return {
@@ -100,14 +120,19 @@ async function daemonConditions(options: ConditionsOptions, recording: PreparedR
     balance = { cents: options.balance, from: 'given', rule: `balance ${dollars(options.balance)} (--balance)` };
   } else {
     const db = options.db ?? accountDatabase(config.db);
-    const account = db !== ':memory:' && existsSync(db) ? await accountBalance(db) : null;
+    const read = db !== ':memory:' && existsSync(db) ? await readAccount(db, options.db !== undefined) : { account: null };
+    const account = read.account;
     balance = account
       ? {
           cents: Math.max(0, account.cents),
           from: 'account',
           rule: `balance ${dollars(Math.max(0, account.cents))} from the account on ${account.asOf} (${db})`,
         }
-      : fitted(recording, existsSync(db) ? `the account in ${db} has no transfer history yet` : `no account known: no database at ${db}`);
+      : fitted(
+          recording,
+          read.unreadable ??
+            (existsSync(db) ? `the account in ${db} has no transfer history yet` : `no account known: no database at ${db}`),
+        );
   }
   return { conditions: 'daemon', limits, limitsFrom: file ?? null, balance, text: `${limitsText}; ${balance.rule}` };
 }
