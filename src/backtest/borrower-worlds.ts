@@ -13,7 +13,8 @@
  * (market-draws.ts), so strategies meet the same borrowers in every world, and on a request
  * nobody else offered on the `assumed` world gives the verdicts of the curve run.
  */
-import { MIN_OFFER_RATE, takeUpProbability, type MarketResponse } from '../engine/index.js';
+import { takeUpProbability, type MarketResponse } from '../engine/index.js';
+import { MIN_OFFER_RATE } from '../math/index.js';
 import type { RecordingLine } from '../recording/index.js';
 import { marketDraw } from './market-draws.js';
 import type { PreparedRecording } from './prepared-recording.js';

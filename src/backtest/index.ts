@@ -46,7 +46,7 @@ export type { BacktestOptions } from './run-backtest.js';
 export { borrowerWorlds, WORLD_NAMES, type BorrowerWorld, type WorldName } from './borrower-worlds.js';
 export { runWorlds, recordedAcceptanceShare, type BandEnd, type BandHeadline, type WorldsBand, type WorldFigures } from './worlds-band.js';
 export { borrowerChoice, hasRecordedAcceptance } from './recorded-acceptance.js';
-export { wilson, rateRatio, type OfferStats, type DefaultRate, type RateRatio } from './offer-stats.js';
+export type { OfferStats } from './offer-stats.js';
 export {
   ADVERSE_SELECTION_HEADER,
   ADVERSE_SELECTION_NOTE,

@@ -15,7 +15,7 @@
  * write it and a backtest decide acceptance exactly as the market did; below the lowest allowed
  * rate (nothing acceptable) it is 0.
  */
-import { MIN_OFFER_RATE } from '../engine/index.js';
+import { MIN_OFFER_RATE } from '../math/index.js';
 import { clamp } from './random.js';
 
 /** Today's rule: take-up is 1 / (1 + e^(steepness × (position − midpoint))) of the rate's position. */

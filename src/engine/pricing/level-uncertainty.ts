@@ -19,8 +19,7 @@ import type { LevelEvidence } from '../compile/learned-calibration.js';
 import { formatRatio } from '../decision.js';
 import { resolveNumber } from '../definition/param-values.js';
 import type { LevelUncertaintyDefinition } from '../definition/strategy-schema.js';
-import { MIN_OFFER_RATE, requiredRate, type LoanEconomics } from '../loan-math.js';
-import { sigmoid } from '../market/logistic-correction.js';
+import { logistic as sigmoid, MIN_OFFER_RATE, requiredRate, type LoanEconomics } from '../../math/index.js';
 
 export interface LevelUncertaintySettings {
   mode: 'cost_plus_floor' | 'blend';
