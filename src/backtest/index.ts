@@ -54,7 +54,7 @@ export {
   COMPETITION_HEADER,
   competitionRows,
 } from './report/adverse-selection.js';
-export { bandHeadline, headlineExplained, WORLDS_HEADER, worldsRows } from './report/worlds-band.js';
+export { bandHeadline, headlineExplained, WORLDS_HEADER, worldsRows } from './report/worlds-band-section.js';
 export {
   SENSITIVITY_HEADER,
   sensitivityNote,

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/daemon/free-port.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { formatChecks } from '../../src/cli/commands/doctor/check.js';
+import { formatChecks } from '../../src/cli/commands/doctor/check-runner.js';
 import { openStore } from '../../src/store/index.js';
 import { OFFER_ALL, startDaemonHarness, type DaemonHarness } from '../daemon/daemon-harness.js';
 import { pageOf, startFixtureServer, type FixtureServer } from '../service/fixture-server.js';

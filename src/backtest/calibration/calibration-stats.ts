@@ -11,7 +11,7 @@
  *   realised default's 95 % interval.
  */
 import { wilson } from '../../math/index.js';
-import { brier } from '../train/metrics.js';
+import { brier } from '../train/prediction-quality.js';
 
 /** A prediction this far from what happened, and outside its interval, is called off. */
 export const CALIBRATION_TOLERANCE = 0.02;

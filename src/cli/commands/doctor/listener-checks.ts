@@ -10,7 +10,7 @@ import { silentLogger } from '../../../log/logger.js';
 import { notificationTarget } from '../../../ops/notification-formats/notification-target.js';
 import { WebhookNotifier } from '../../../ops/notifier.js';
 import { answerMeaning, deliveryFailureText, sendSignedEvent, testEvent } from '../webhook/signed-event.js';
-import { errorText, failed, passed, skipped, warned, type CheckOutcome } from './check.js';
+import { errorText, failed, passed, skipped, warned, type CheckOutcome } from './check-runner.js';
 
 /** A topic lendbot does not act on: the listener verifies it, stores it as ignored, and answers 200. */
 export const DOCTOR_TOPIC = 'lendbot_doctor_check';

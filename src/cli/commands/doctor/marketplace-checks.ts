@@ -13,7 +13,7 @@ import {
   type MarketplaceClient,
   type ServiceConfig,
 } from '../../../service/index.js';
-import { errorText, failed, passed, warned, type CheckOutcome } from './check.js';
+import { errorText, failed, passed, warned, type CheckOutcome } from './check-runner.js';
 
 /** The signature window of marketplace part 5: a clock further off is refused unless corrected. */
 const SIGNATURE_WINDOW_SECONDS = 300;
