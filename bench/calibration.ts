@@ -10,7 +10,7 @@
  * 95 % interval, "ok" when within 2 points or within the interval, the Brier score against a
  * constant guess at the base rate, the AUC of the probability, how many deciles are off, and the
  * same for the requests at or above min_probability. Give two versions of a file (say the one
- * before `lendbot train --calibrate`, from git show) to compare them: same name, other path.
+ * before `lendbot train calibration`, from git show) to compare them: same name, other path.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -14,7 +14,7 @@ import { oracleStrategy } from '../src/backtest/oracle-strategy.js';
 import { sliceRecording } from '../src/backtest/prepared-recording.js';
 import type { CompiledStrategy } from '../src/engine/index.js';
 import { gradeOfCreditScoreRange } from './lending-club-mapping.js';
-import { bestOracleHurdle, TRAIN_SHARE, trainedStrategy } from './reference-strategies.js';
+import { bestOracleHurdle, moonshotFigure, TRAIN_SHARE, trainedStrategy, type MoonshotFigure } from './reference-strategies.js';
 
 /** A strategy's probability against what happened (resolved requests it scored). */
 export interface CalibrationFigure {
@@ -54,6 +54,8 @@ export interface StrategyFigures {
   learnedLoans: LearnedLevelCheck | undefined;
   /** Loans funded by LendingClub grade (whole recording; LendingClub only). */
   grades: Record<string, number> | undefined;
+  /** The moonshot lender built on this strategy, whole recording (reference-strategies.ts), or why there is none. */
+  moonshot: MoonshotFigure;
 }
 
 export interface WorldFigures {
@@ -158,6 +160,7 @@ export async function worldFigures(
       secondHalf: learns ? pricedCalibration(secondHalf, whole.first) : calibrationFigure(secondHalf, strategy),
       learnedLoans: learns ? learnedLevelCheck(whole.first, strategy.name) : undefined,
       grades: world.lendingClub ? loansByGrade(recording, whole.first) : undefined,
+      moonshot: moonshotFigure(strategy, recording, options, draws),
     };
   });
   const hurdle = bestOracleHurdle(recording, options, draws);

@@ -8,7 +8,10 @@
  *   constant guess (whole recording); predicted default within 2 points of realised on the
  *   second half;
  * - LendingClub: funds loans on each of grades A, B and C, its funded loans default at most 1.5
- *   times the population's rate, and its net is positive.
+ *   times the population's rate, and its net is positive;
+ * - the moonshot: at least 60 % of the moonshot lender's return (the same strategy knowing every
+ *   reservation rate and competing offer, not the outcomes) in every world that records
+ *   reservation rates; where the moonshot earns nothing, at least its return.
  */
 import type { WorldFigures } from './shipped-defaults-figures.js';
 import { LENDING_CLUB, type WorldSpec } from './shipped-defaults-worlds.js';
@@ -17,6 +20,7 @@ export const SHOPPERS_FLOOR = 0.055;
 export const TWIN_SLACK = 0.005;
 export const CALIBRATION_POINTS = 0.02;
 export const FUNDED_DEFAULT_RATIO = 1.5;
+export const MOONSHOT_SHARE = 0.6;
 
 export interface JudgedWorld {
   world: WorldSpec;
@@ -33,6 +37,14 @@ interface Check {
 function checkText({ goal, held, cells }: Check): string {
   if (cells === 0) return `${goal}: n/a`;
   return `${goal}: ${held === cells ? 'ok' : 'FAIL'} (${held} of ${cells})`;
+}
+
+/**
+ * Whether `net` is at least MOONSHOT_SHARE of the moonshot's: a share of a loss or of nothing
+ * means nothing, so where the moonshot earns nothing or loses, the strategy must do at least as well.
+ */
+export function reachesMoonshot(net: number, moonshot: number): boolean {
+  return moonshot > 0 ? net >= MOONSHOT_SHARE * moonshot : net >= moonshot;
 }
 
 /** The checks of one strategy over every world, one line. */
@@ -70,6 +82,10 @@ export function verdictLine(strategy: string, worlds: readonly JudgedWorld[]): s
       mine.map(({ figure }) =>
         figure.secondHalf.n === 0 ? undefined : Math.abs(figure.secondHalf.predicted - figure.secondHalf.realised) <= CALIBRATION_POINTS,
       ),
+    ),
+    count(
+      `>= ${MOONSHOT_SHARE * 100} % of moonshot`,
+      mine.map(({ figure }) => ('none' in figure.moonshot ? undefined : reachesMoonshot(figure.all.net, figure.moonshot.net))),
     ),
     count(
       'LendingClub funds A-C',

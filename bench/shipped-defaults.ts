@@ -13,7 +13,9 @@
  *
  * For each world and strategy it prints: the net annualized return on the balance over the whole
  * recording and held out (the last 30 %, a fresh balance), loans funded, the same for the
- * strategy's cost-plus twin and for naive max-rate, the oracle's return and the held-out return
+ * strategy's cost-plus twin and for naive max-rate, the oracle's return, the moonshot's (the
+ * strategy knowing every reservation rate and competing offer, not the outcomes; n/a on
+ * LendingClub, which records no reservation rate) and the held-out return
  * of a strategy trained on the first 70 %; the funded loans' realised default against the
  * population's (with n), the idle share while requests arrived, and calibration (mean predicted
  * against realised default, Brier against a constant guess) on the whole recording and on its
@@ -28,7 +30,7 @@ import { defaultBalance, drawSeeds, type PreparedRecording } from '../src/backte
 import { loadStrategyFile } from '../src/engine/index.js';
 import type { ScoreLinkName } from '../src/sandbox/index.js';
 import type { LearnedLevelCheck } from '../src/backtest/calibration/learned-level-check.js';
-import { costPlusTwin } from './reference-strategies.js';
+import { costPlusTwin, type MoonshotFigure } from './reference-strategies.js';
 import { worldFigures, type CalibrationFigure, type Judged, type RunFigure } from './shipped-defaults-figures.js';
 import { verdictLine, type JudgedWorld } from './shipped-defaults-verdict.js';
 import { LENDING_CLUB, worldRecording, worldSpecs } from './shipped-defaults-worlds.js';
@@ -80,6 +82,8 @@ const calibration = (c: CalibrationFigure): string =>
   c.n === 0 ? '- (n 0)' : `${pct(c.predicted)} / ${pct(c.realised)}, ${c.brier.toFixed(4)} / ${c.constantBrier.toFixed(4)} (n ${c.n})`;
 const learned = (c: LearnedLevelCheck | undefined): string =>
   c === undefined ? '-' : c.n === 0 ? '- (n 0)' : `${pct(c.predicted)} / ${pct(c.prior)} / ${pct(c.realised)} (n ${c.n})`;
+const moonshot = (m: MoonshotFigure): string =>
+  'none' in m ? `n/a: ${m.none}` : `${run(m)} h ${m.hurdle}${m.level === '-' ? '' : `, level ${m.level}`}`;
 const rate = (r: { rate: number | null; n: number }): string => `${r.rate === null ? '-' : pct(r.rate)} (n ${r.n})`;
 
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-shipped-defaults-'));
@@ -110,6 +114,7 @@ try {
         `${run(s.twin.all)}, ${run(s.twin.heldOut)}`,
         `${run(figures.naive.all)}, ${run(figures.naive.heldOut)}`,
         `${run(figures.oracle)} h ${figures.oracle.hurdle}`,
+        moonshot(s.moonshot),
         run(figures.trained),
         `${rate(s.fundedDefault)} vs ${rate(s.populationDefault)}`,
         `${pct(s.idle)}, ${pct(s.held)}`,
@@ -147,6 +152,7 @@ console.log(
     'cost-plus twin (all, held out)',
     'naive (all, held out)',
     'oracle, all',
+    'moonshot, all',
     'trained on first 70 %, held out',
     'funded default vs population',
     'idle, held by offers',

@@ -16,6 +16,13 @@
  *   rate − 0.0001, the request's maximum)) when that rate clears the strategy's hurdle on expected
  *   profit at the probability it prices with, else a skip;
  * - both: market sight pricing with the true probability.
+ *
+ * A strategy that learns its default level (`score.calibration: { method: learned }`) learns it
+ * here too, from the clairvoyant's own funded loans: the learner is the strategy's, found by its
+ * name, so the clairvoyant answers under that name and its offers carry the calibration they were
+ * priced with. Without that its level would stay the prior's for the whole replay, and market
+ * sight would be judged with a probability the strategy itself never prices with past its first
+ * loans. `feedsLevel: false` keeps the level at the prior on purpose (a bench compares the two).
  */
 import { columnSourceOf } from '../engine/compile/compile-strategy.js';
 import { compilePricing, type CompiledPricing } from '../engine/compile/compile-pricing.js';
@@ -72,6 +79,7 @@ export function clairvoyantStrategy(
   recording: PreparedRecording,
   sight: ClairvoyantSight,
   name: string,
+  options: { feedsLevel?: boolean } = {},
 ): CompiledStrategy {
   const definition = columnSourceOf(base)?.definition;
   const pricingDefinition = definition?.pricing;
@@ -90,7 +98,8 @@ export function clairvoyantStrategy(
   const { ceiling: _ceiling, ceiling_share_of_max: _share, ...uncapped } = pricingDefinition;
   const openPricing = compilePricing(uncapped, base.params, fitted);
   const lines = new Map(recording.entries.map((entry) => [entry.line.loan_request.id, entry.line]));
-  const identity = { name, version: base.version, contentHash: `${base.contentHash}-${name}` };
+  const learnsLevel = definition.score.calibration?.method === 'learned' && options.feedsLevel !== false;
+  const identity = { name: learnsLevel ? base.name : name, version: base.version, contentHash: `${base.contentHash}-${name}` };
 
   const decide = (request: LoanRequest, enrichment: Enrichment): Decision => {
     const own = base.evaluate(request, enrichment);
@@ -126,6 +135,8 @@ export function clairvoyantStrategy(
       features,
       strategy: identity,
       params,
+      // What the loan, if funded, teaches the strategy's learned level (calibrationOfferOf).
+      ...(own.calibration === undefined || !learnsLevel ? {} : { calibration: own.calibration }),
     });
     if (sight.reservation === undefined) {
       const price = pricing(source, probability);
@@ -162,7 +173,7 @@ export function clairvoyantStrategy(
     automateFund: base.automateFund,
     features: base.features,
     evaluate: decide,
-    withParams: (overrides) => clairvoyantStrategy(base.withParams(overrides), recording, sight, name),
+    withParams: (overrides) => clairvoyantStrategy(base.withParams(overrides), recording, sight, name, options),
   };
   return strategy;
 }

@@ -142,8 +142,8 @@ export const COMMAND_TABLE: readonly CommandEntry[] = [
   },
   {
     name: 'train',
-    summary: 'fit a default model from a recording and write it for a strategy’s score.model',
-    hasOptions: true,
+    summary: "fit from a recording: a default model, a strategy's calibration or the market's response",
+    hasOptions: false,
     load: async () => (await import('./commands/train/index.js')).registerTrainCommand,
   },
 ];

@@ -1,7 +1,7 @@
 /**
- * The daemon's configuration: `config/lendbot.yaml` (every key documented inline there),
- * validated with zod and reported as `file:line:col path: message`, then overridden by the
- * environment (LENDBOT_*), which always wins. Secrets only ever come from the environment.
+ * The daemon's configuration: `config/lendbot.yaml`, a short starter (every key documented in
+ * config/lendbot.reference.yaml), validated with zod and reported as `file:line:col path:
+ * message`, then overridden by the environment (LENDBOT_*), which always wins. Secrets only ever come from the environment.
  */
 import { z } from 'zod';
 import cron from 'node-cron';

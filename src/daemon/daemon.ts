@@ -17,6 +17,7 @@ import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/index.js';
 import { attachOps } from '../ops/attach-ops.js';
 import { attachOperator } from '../operator/attach-operator.js';
+import type { RequestHolds } from '../operator/proposals/request-holds.js';
 import { attachRetrain } from '../retrain/attach-retrain.js';
 import type { DaemonConfigFile } from './daemon-config.js';
 import { daemonJobs } from './daemon-jobs.js';
@@ -47,6 +48,8 @@ export interface DaemonOverrides {
   switchStoreMode?: boolean;
   /** Runs after the daemon stopped (the run command closes the sandbox it started). */
   afterStop?: () => Promise<void>;
+  /** The sandbox's hold on a request while an agent's proposal waits (src/operator/proposals/request-holds.ts); absent live. */
+  requestHolds?: RequestHolds;
 }
 
 export interface Daemon {
@@ -86,7 +89,7 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
   const { jobs, inboxJob, pollJob, settleAtStart } = daemonJobs(parts);
   const ops = attachOps(parts);
   const retrain = attachRetrain(parts);
-  const operator = attachOperator(parts, ops);
+  const operator = attachOperator(parts, ops, overrides.requestHolds);
   const scheduler = new Scheduler(parts.component('scheduler'), parts.backoffClock);
 
   let stopped = false;

@@ -3,9 +3,8 @@
  * falls in (docs/strategies.md, "Shadow and split"): a live split's other arm sits the request
  * out; a split whose arms are not both live strategies does not run, said once a configuration.
  */
-import type { CompiledStrategy } from '../engine/index.js';
+import { strategyRoles, type CompiledStrategy } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
-import { armOf } from '../risk/arm-share-rule.js';
 import type { RiskLimits } from '../risk/index.js';
 import type { SplitArm } from './request-guard.js';
 
@@ -36,14 +35,8 @@ export class RequestStrategies {
   forRequest(loanRequestId: number): RequestStrategyRoles {
     const active = this.deps.strategies();
     const split = this.deps.limits().split;
-    // A live split: the request's arm decides, the other arm's strategy sits this one out.
-    const arm =
-      split !== undefined && split.strategies.every((name) => active.some((strategy) => strategy.name === name && strategy.shadow !== true))
-        ? armOf(loanRequestId, split)
-        : undefined;
-    const otherArm = split === undefined || arm === undefined ? undefined : split.strategies[1 - arm];
+    const { live, shadows, arm } = strategyRoles(active, split, loanRequestId);
     if (split !== undefined && arm === undefined) this.warnSplitIdle(split.strategies);
-    const live = active.filter((strategy) => strategy.shadow !== true && strategy.name !== otherArm);
     if (live.length === 0) {
       throw new Error(
         'every active strategy is marked shadow: true; at least one must decide live (docs/strategies.md, "Shadow and split")',
@@ -51,7 +44,7 @@ export class RequestStrategies {
     }
     return {
       live,
-      shadows: active.filter((strategy) => strategy.shadow === true),
+      shadows,
       splitArm: split !== undefined && arm !== undefined ? { split, arm } : undefined,
     };
   }

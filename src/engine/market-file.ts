@@ -1,5 +1,5 @@
 /**
- * The market file `lendbot train --market-out` writes and a strategy's `pricing.market.file`
+ * The market file `lendbot train market` writes and a strategy's `pricing.market.file`
  * reads (docs/training.md): JSON, versioned, the fitted market response (competition and a take-up
  * curve that may depend on the borrower's default probability) with the evidence each part rests
  * on, so a reader can tell a fit on thousands of offers from one on a handful. Loading validates
@@ -26,7 +26,7 @@ const evidenceSchema = z.looseObject({
 });
 
 export const marketFileSchema = z.looseObject({
-  format: z.literal(MARKET_FORMAT, { error: `expected format "${MARKET_FORMAT}" (a file written by lendbot train --market-out)` }),
+  format: z.literal(MARKET_FORMAT, { error: `expected format "${MARKET_FORMAT}" (a file written by lendbot train market)` }),
   version: z.literal(MARKET_VERSION, { error: `expected version ${MARKET_VERSION}; refit with this lendbot` }),
   fitted: z
     .looseObject({ data_file: z.string(), fitted_at: z.string(), period: z.looseObject({ from: z.string(), to: z.string() }) })

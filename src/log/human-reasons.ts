@@ -233,6 +233,17 @@ export function reasonWords(reason: DecisionReason): string {
 }
 
 /**
+ * Every reason of a decision as one sentence for a person ("Chance of full repayment 78.0 %;
+ * offered 22.8 %: 35.0 % chance of acceptance, expected profit $12.34 (break-even 10.0 %).").
+ * An offer is explained by all its reasons in order; `skipReasonWords` picks a skip's one.
+ */
+export function reasonsSentence(reasons: readonly DecisionReason[]): string {
+  if (reasons.length === 0) return 'No reason recorded.';
+  const text = reasons.map(reasonWords).join('; ');
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}${text.endsWith('.') ? '' : '.'}`;
+}
+
+/**
  * Why a request was skipped, in plain words: the reason that decided it. The strategy's failed
  * filters all count (the first is said, the rest counted); otherwise the last reason decided,
  * as the engine appends in order (score, price, then buying's, the guard's, the service's).

@@ -30,3 +30,8 @@ export function riskLevelName(level: number | string): string {
 export function dollarsFromCents(cents: number): string {
   return dollars(Math.round(cents) / 100);
 }
+
+/** A count with its noun, singular for one ("1 offer", "2 offers"); `many` for irregular plurals. */
+export function counted(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

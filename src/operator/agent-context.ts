@@ -13,6 +13,7 @@ import type { Cents, LoanRequest, PlaceOutcome } from '../domain/index.js';
 import type { MarketplaceApi } from '../service/index.js';
 import type { Store } from '../store/index.js';
 import { approvalSettings, type ApprovalSettings } from './proposals/allowance.js';
+import type { RequestHolds } from './proposals/request-holds.js';
 
 export interface AgentContext {
   client: MarketplaceApi;
@@ -52,6 +53,8 @@ export interface AgentContext {
   protections: Pick<Protections, 'activePause' | 'resume' | 'pauseByOperator'>;
   /** Each token's allowance and how long a proposal waits (ops: section; docs/agent-connector.md, "Proposals"). */
   approvals: ApprovalSettings;
+  /** The sandbox's hold on a request while its proposal waits (proposals/request-holds.ts); absent live. */
+  requestHolds?: RequestHolds | undefined;
 }
 
 /** Who is calling: the name of the token they presented ("agent:NAME" in the decisions). */
@@ -90,7 +93,7 @@ export interface AgentParts extends Pick<
 }
 
 /** The agent connector's context from the parts it acts through. */
-export function buildAgentContext(parts: AgentParts): AgentContext {
+export function buildAgentContext(parts: AgentParts, requestHolds?: RequestHolds): AgentContext {
   const { pipeline, strategyFiles } = parts;
   return {
     client: parts.client,
@@ -112,5 +115,6 @@ export function buildAgentContext(parts: AgentParts): AgentContext {
     protections: parts.protections,
     // `lendbot mcp --name` finds its allowance among ops.tokens as the listener's tokens do.
     approvals: approvalSettings(parts.config.ops),
+    requestHolds,
   };
 }

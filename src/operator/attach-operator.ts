@@ -9,6 +9,7 @@ import type { MetricsScrape } from '../ops/ops-routes.js';
 import { buildAgentContext, type AgentParts } from './agent-context.js';
 import type { OperatorConfig } from './operator-config.js';
 import { operatorSurface, type OperatorSurface } from './operator-surface.js';
+import type { RequestHolds } from './proposals/request-holds.js';
 
 /** What the operator listener reads of the daemon's built parts (src/daemon/daemon-parts.ts, DaemonParts). */
 export interface OperatorParts extends AgentParts {
@@ -18,12 +19,13 @@ export interface OperatorParts extends AgentParts {
 }
 
 /** Builds the operator surface; `served.metrics` is the scrape operations made (attach-ops.ts) for GET /metrics. */
-export function attachOperator(parts: OperatorParts, served: { metrics: MetricsScrape }): OperatorSurface {
+/** `requestHolds`: the sandbox's hold on a request while a proposal waits (proposals/request-holds.ts); absent live. */
+export function attachOperator(parts: OperatorParts, served: { metrics: MetricsScrape }, requestHolds?: RequestHolds): OperatorSurface {
   return operatorSurface({
     config: parts.config.ops,
     env: parts.env,
     log: parts.log.child({ component: 'operator' }),
     metrics: served.metrics,
-    context: buildAgentContext(parts),
+    context: buildAgentContext(parts, requestHolds),
   });
 }

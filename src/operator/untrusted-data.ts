@@ -148,8 +148,14 @@ export function serviceErrorAnswer(error: ServiceError): CallToolResult {
 /**
  * Decision reasons with the service's words taken out: each such reason ends with a pointer to
  * `service_texts[i]`, and the text is pushed onto `texts` (to go under untrusted_marketplace_data).
+ * `render` says each reason: its machine text (the default, for the data) or its words (for the
+ * sentence a person reads; given a fresh `texts`, its pointers number the same).
  */
-export function reasonsApart(reasons: readonly DecisionReason[], texts: string[]): string[] {
+export function reasonsApart(
+  reasons: readonly DecisionReason[],
+  texts: string[],
+  render: (reason: DecisionReason) => string = reasonText,
+): string[] {
   return reasons.map((reason) => {
     // The reasons whose tail is the service's own words.
     const pointer = (): string => `see ${UNTRUSTED_FIELD}.service_texts[${texts.length - 1}]`;
@@ -157,12 +163,12 @@ export function reasonsApart(reasons: readonly DecisionReason[], texts: string[]
       case 'service_refused':
       case 'offer_outcome_unknown':
         texts.push(reason.text);
-        return reasonText({ ...reason, text: pointer() });
+        return render({ ...reason, text: pointer() });
       case 'data_unavailable':
         texts.push(reason.detail);
-        return reasonText({ ...reason, detail: pointer() });
+        return render({ ...reason, detail: pointer() });
       default:
-        return reasonText(reason);
+        return render(reason);
     }
   });
 }

@@ -44,7 +44,7 @@ export function equityNow(store: Store, clock: Clock, rates: LossRates = DEFAULT
 /** Equity as `lendbot status` prints it: the total and its parts, in plain words. */
 export function equityText(figures: EquityFigures): string {
   const usd = formatCents;
-  return `${usd(figures.equityCents)} (cash ${usd(figures.cashCents)} + loans out ${usd(figures.outstandingCents)} - expected losses ${usd(figures.expectedLossCents)}); interest ${usd(figures.interestCents)}, written off ${usd(figures.writtenOffCents)}`;
+  return `${usd(figures.equityCents)} (cash ${usd(figures.cashCents)} + loans out ${usd(figures.outstandingCents)} - expected losses ${usd(figures.expectedLossCents)}); interest ${usd(figures.interestCents)}, late fees received ${usd(figures.lateFeesCents)}, written off ${usd(figures.writtenOffCents)}`;
 }
 
 /** Equity in `lendbot status --json`, amounts in integer cents. */
@@ -55,7 +55,7 @@ export function equityJson(figures: EquityFigures): Record<string, number> {
     outstanding_cents: figures.outstandingCents,
     expected_loss_cents: figures.expectedLossCents,
     interest_cents: figures.interestCents,
-    late_fees_cents: figures.lateFeesCents,
+    late_fees_received_cents: figures.lateFeesCents,
     written_off_cents: figures.writtenOffCents,
     recoveries_cents: figures.recoveriesCents,
   };

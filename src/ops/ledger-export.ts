@@ -66,7 +66,22 @@ export function ledgerTotals(rows: readonly LedgerMonthRow[]): Record<LedgerKind
   return totals;
 }
 
-export const CSV_HEADER = ['loan_id', 'month', ...LEDGER_KINDS].join(',');
+/**
+ * The CSV's column of each kind: late fees are named as what they are here, received (the
+ * status's "late fees charged" are what the marketplace billed, received or not).
+ */
+const CSV_COLUMN: Record<LedgerKind, string> = {
+  lent: 'lent',
+  principal: 'principal',
+  interest: 'interest',
+  fees: 'fees',
+  late_fees: 'late_fees_received',
+  write_offs: 'write_offs',
+  recoveries: 'recoveries',
+  other: 'other',
+};
+
+export const CSV_HEADER = ['loan_id', 'month', ...LEDGER_KINDS.map((kind) => CSV_COLUMN[kind])].join(',');
 
 /** The CSV text: a header, a line per loan and month, and with `totals` a last `total` line. */
 export function ledgerCsv(rows: readonly LedgerMonthRow[], options: { totals?: boolean } = {}): string {
@@ -98,7 +113,7 @@ const COLUMNS_OF: ReadonlyArray<{ label: string; roles: readonly TransferRole[];
     // 0 - lent, not -lent: no -0 when nothing was lent.
     { label: 'loans funded (Fund Loans, refunds of a loan) = -lent', roles: ['funding', 'refund'], ledger: (t) => 0 - t.lent },
     {
-      label: 'repayments (Monthly Payments) = principal + interest + late fees',
+      label: 'repayments (Monthly Payments) = principal + interest + late fees received',
       roles: ['repayment'],
       ledger: (t) => t.principal + t.interest + t.late_fees,
     },

@@ -2,6 +2,7 @@
 import { retrainJson, retrainLines } from './retrain-status.js';
 import { marketLearningJson, marketLearningLines } from './market-learning-status.js';
 import { formatCents, RISK_LEVEL_NAMES } from '../domain/index.js';
+import { counted } from '../log/plain-figures.js';
 import { cashFlowJson, cashFlowLines } from './cash-flow-status.js';
 import { offerStatesText } from './offer-states-status.js';
 import { paperBookJson, paperBookLines } from './paper-book-view.js';
@@ -26,7 +27,7 @@ function age(seconds: number): string {
 function paymentsText(p: StatusReport['payments']): string {
   if (p.payments === 0) return 'none synced';
   const delay = p.maxDelayedDays > 0 ? ` (up to ${p.maxDelayedDays} days)` : '';
-  return `${p.paid} paid (${usd(p.paidCents)}), ${p.late} late${delay}, ${p.missed} missed, fees ${usd(p.feesCents)}`;
+  return `${p.paid} paid (${usd(p.paidCents)}), ${p.late} late${delay}, ${p.missed} missed, late fees charged ${usd(p.feesCents)}`;
 }
 
 /** A cap as the guard reads it now; a share says what it is a share of ("4,500.00 (90 % of the capital, 5,000.00)"). */
@@ -57,7 +58,7 @@ export function formatStatusText(report: StatusReport): string {
   const today = report.offersToday;
   add('offers today', against(String(today.offers), today.maxOffers === null ? null : String(today.maxOffers)));
   add('offered today', against(usd(today.amountCents), capText(today.maxAmountCents, today.maxAmountShare, report.capitalCents)));
-  add('decisions today', `${report.decisionsToday.offer} offer, ${report.decisionsToday.skip} skip`);
+  add('decisions today', `${counted(report.decisionsToday.offer, 'offer')}, ${counted(report.decisionsToday.skip, 'skip')}`);
   const loans = Object.entries(report.loansByStatus);
   add('loans', loans.length === 0 ? 'none synced' : loans.map(([status, count]) => `${count} ${status}`).join(', '));
   add('payments', paymentsText(report.payments));
@@ -71,9 +72,12 @@ export function formatStatusText(report: StatusReport): string {
     );
   }
   for (const budget of report.dataSpend.budgets) {
+    // A budget of nothing is a strategy that buys no data: said so, not "0.00 of 0.00 (0.00 left)".
     add(
       `  budget ${budget.strategy}`,
-      `${usd(budget.spentCents)} of ${usd(budget.monthlyBudgetCents)} (${usd(budget.monthlyBudgetCents - budget.spentCents)} left)`,
+      budget.monthlyBudgetCents === 0 && budget.spentCents === 0
+        ? 'buys no paid data'
+        : `${usd(budget.spentCents)} of ${usd(budget.monthlyBudgetCents)} (${usd(budget.monthlyBudgetCents - budget.spentCents)} left)`,
     );
     const unfitted = unfittedMarketText(budget.marketSource);
     if (unfitted !== undefined) add(`  market ${budget.strategy}`, unfitted);
@@ -146,7 +150,7 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
       late: report.payments.late,
       missed: report.payments.missed,
       max_delayed_days: report.payments.maxDelayedDays,
-      fees_cents: report.payments.feesCents,
+      late_fees_charged_cents: report.payments.feesCents,
     },
     equity: report.equity === null ? null : equityJson(report.equity),
     data_spend: {

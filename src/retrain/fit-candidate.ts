@@ -1,6 +1,6 @@
 /**
  * One retraining candidate: a strategy's `score.calibration` refitted on the lender's own loans
- * (the store's own recording, built in memory) with `lendbot train --calibrate`'s code, then
+ * (the store's own recording, built in memory) with `lendbot train calibration`'s code, then
  * judged as `train` judges: on the held-out period, in every borrower world (held-out-check.ts).
  * A strategy that scores with a model file has its model refitted instead (fit-model-candidate.ts).
  * Nothing here is new statistics; it is the commands' steps with a refusal as a value.

@@ -1,7 +1,7 @@
 /**
  * A retraining candidate for a strategy that scores with a model file (`score.model`): the model
  * refitted on the lender's own loans with `lendbot train`'s code, over the features the current
- * model reads, judged as `lendbot train --strategy` judges it (cli/commands/train/model-check.ts):
+ * model reads, judged as `lendbot train model --strategy` judges it (cli/commands/train/model-check.ts):
  * the strategy scoring with the model fitted on the older loans alone, against the strategy as it
  * runs, on the held-out period in every borrower world. The strategy's text is kept; the refitted
  * model (on every resolved loan) is what would run, from the store, never written over the file.

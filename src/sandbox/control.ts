@@ -45,6 +45,13 @@ export interface SandboxControl {
   /** The borrower accepts this pending offer now (automatic funding applies). */
   acceptOffer(offerId: number): Offer;
   rejectOffer(offerId: number): Offer;
+  /**
+   * The request's borrower waits for a lender's answer until `untilIso` (simulated time;
+   * borrower-holds.ts): what lendbot asks while an agent's proposal on it waits for a person.
+   */
+  holdLoanRequest(loanRequestId: number, untilIso: string): { held_until: string };
+  /** Ends a hold now: the borrower's put-off decision runs at once. */
+  releaseLoanRequest(loanRequestId: number): void;
   /** Subscribes a URL to webhooks; the secret signs every event's JWT. */
   /** `active: false`: paused until reactivated (see WebhookSender.subscribe). */
   subscribe(url: string, email: string, options?: { active?: boolean }): { id: number; secret: string };
@@ -106,6 +113,19 @@ export function createControl(runtime: SandboxRuntime, webhookSecret: string): S
     rejectOffer(offerId) {
       runtime.sync();
       return unwrap(market.rejectOffer(offerId));
+    },
+    holdLoanRequest(loanRequestId, untilIso) {
+      const until = Date.parse(untilIso);
+      if (Number.isNaN(until)) throw new SandboxControlError(`not an ISO 8601 time: "${untilIso}"`, 400);
+      runtime.sync();
+      const held = market.holdRequest(loanRequestId, until);
+      if (!held.ok) throw new SandboxControlError(held.refusal.text, held.refusal.status === 404 ? 404 : 400);
+      return { held_until: isoTime(until) };
+    },
+    releaseLoanRequest(loanRequestId) {
+      runtime.sync();
+      market.releaseRequest(loanRequestId);
+      runtime.sync();
     },
     subscribe(url, email, options) {
       try {

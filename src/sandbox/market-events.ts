@@ -8,6 +8,7 @@ export type MarketEvent =
   | { kind: 'cancel'; requestId: number }
   | { kind: 'window-end'; requestId: number }
   | { kind: 'acceptance-expiry'; requestId: number; offerId: number }
+  | { kind: 'hold-end'; requestId: number }
   | { kind: 'funding-complete'; loanId: number }
   | { kind: 'payment-due'; loanId: number; month: number }
   | { kind: 'payment-paid'; loanId: number; paymentId: number }

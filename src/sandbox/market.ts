@@ -7,6 +7,7 @@
  * the same seed and the same actions at the same simulated times give the same market.
  */
 import { generateLoanRequest, type LoanRequestFields } from './borrower-generator.js';
+import { BorrowerHolds } from './borrower-holds.js';
 import { planCompetition } from './competitor-model.js';
 import { EventQueue } from '../clock/event-queue.js';
 import { Ledger } from './ledger.js';
@@ -59,6 +60,7 @@ export class Market {
   /** The last 1000 fund calls on the investor's offers, oldest first (for tests: how often, and why refused). */
   readonly fundCalls: FundCall[] = [];
   private readonly queue = new EventQueue<MarketEvent>();
+  private readonly holds = new BorrowerHolds();
   private readonly arrivals: Random;
   private readonly listeners: Array<(request: LoanRequestRecord) => void> = [];
   private current: number;
@@ -205,6 +207,28 @@ export class Market {
     return { ok: true, value: offer };
   }
 
+  /**
+   * Control: the borrower of this open request waits for a lender's answer until `untilMs`
+   * (borrower-holds.ts); a later call extends it. Refused for a request that is not open.
+   */
+  holdRequest(requestId: number, untilMs: number): Outcome<LoanRequestRecord> {
+    const request = this.requests.get(requestId);
+    if (!request) return { ok: false, refusal: NOT_FOUND };
+    if (request.status !== 'open') {
+      return { ok: false, refusal: { rule: 'control', status: 400, key: 'detail', text: 'Only an open loan request can be held.' } };
+    }
+    if (!this.holds.hold(requestId, untilMs)) {
+      return { ok: false, refusal: { rule: 'control', status: 400, key: 'detail', text: 'Too many loan requests are held already.' } };
+    }
+    this.queue.add(untilMs, { kind: 'hold-end', requestId });
+    return { ok: true, value: request };
+  }
+
+  /** Control: ends a hold now; the borrower's put-off events run at once (nothing when not held). */
+  releaseRequest(requestId: number): void {
+    for (const event of this.holds.release(requestId)) this.queue.add(this.current, event);
+  }
+
   /** Control: sets the processed balance by an `Add Money` or `Withdrawal` transfer. */
   setBalance(cents: number): void {
     const difference = cents - this.ledger.balanceCents();
@@ -228,7 +252,14 @@ export class Market {
 
   private handle(event: MarketEvent): void {
     if (this.loanBook.handle(event)) return;
+    if (this.holds.defer(event, this.current)) return;
     switch (event.kind) {
+      case 'hold-end': {
+        // A hold extended since this event was queued ends at its own, later, event.
+        const until = this.holds.heldUntil(event.requestId);
+        if (until !== undefined && until <= this.current) this.releaseRequest(event.requestId);
+        return;
+      }
       case 'arrival':
         this.arrived += 1;
         this.createLoanRequest();

@@ -3,7 +3,8 @@
  *
  *   pending ──a person approves──> approved ──claimed──> placing ──> done (outcome)
  *      ├──a person rejects──> rejected
- *      └──expires_at passes──> expired          (an approval no daemon took up in time, too)
+ *      ├──expires_at passes──> expired          (an approval no daemon took up in time, too)
+ *      └──its loan request closes──> expired    (expires_at moved to then, the note says why)
  *
  * An offer within its token's allowance is written straight as `placing`, decided by
  * `allowance`, in the same transaction that sums the allowance already used that day: two agent
@@ -125,6 +126,10 @@ export interface ProposalsRepository {
   finish(id: number, outcome: ProposalOutcome, detail: unknown, atMs: number): void;
   /** Pending or approved-but-not-placed proposals whose time is up → expired; returns how many. */
   expireDue(nowMs: number): number;
+  /** The waiting proposals (id and loan request), oldest first, at most `limit`. */
+  pendingRequests(limit: number): Array<{ id: number; loanRequestId: number }>;
+  /** pending → expired now, with why (its request closed); false when it no longer waited. */
+  expireNow(id: number, note: string, atMs: number): boolean;
   /** Approved proposals no one has placed yet (approved by `lendbot approve`, or left by a restart). */
   approvedIds(limit: number): number[];
   /** placing → approved, for rows a stopped process left mid-way (the offer path never sends twice). */
@@ -194,6 +199,12 @@ export function createProposalsRepository(db: Database): ProposalsRepository {
   // Read first: the runner asks every second, and an UPDATE would take the write lock each time.
   const anyDue = db.prepare<[string], { id: number }>(
     "SELECT id FROM offer_proposals WHERE status IN ('pending', 'approved') AND expires_at <= ? LIMIT 1",
+  );
+  const pendingRows = db.prepare<[number], { id: number; loan_request_id: number }>(
+    "SELECT id, loan_request_id FROM offer_proposals WHERE status = 'pending' ORDER BY id LIMIT ?",
+  );
+  const expireOne = db.prepare<[string, string, number]>(
+    "UPDATE offer_proposals SET status = 'expired', note = ?, expires_at = ? WHERE id = ? AND status = 'pending'",
   );
   const approved = db.prepare<[number], { id: number }>("SELECT id FROM offer_proposals WHERE status = 'approved' ORDER BY id LIMIT ?");
   const interrupted = db.prepare("UPDATE offer_proposals SET status = 'approved' WHERE status = 'placing'");
@@ -296,6 +307,8 @@ export function createProposalsRepository(db: Database): ProposalsRepository {
       const note = 'approved, but no running daemon placed it before it expired';
       return expirePending.run(at).changes + expireApproved.run(note, at).changes;
     },
+    pendingRequests: (limit) => pendingRows.all(limit).map((row) => ({ id: row.id, loanRequestId: row.loan_request_id })),
+    expireNow: (id, note, atMs) => expireOne.run(note, isoFromMs(atMs), id).changes === 1,
     approvedIds: (limit) => approved.all(limit).map((row) => row.id),
     resumeInterrupted: () => interrupted.run().changes,
     noteOffer(id, offerId) {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hiddenRepayProbabilities } from '../../bench/hidden-truth.js';
 import { clairvoyantStrategy, recordedReservation } from '../../src/backtest/clairvoyant-strategies.js';
-import { borrowerChoice, loadRecording, recordedCompetition, type PreparedRecording } from '../../src/backtest/index.js';
+import { borrowerChoice, loadRecording, recordedCompetition, runDraws, type PreparedRecording } from '../../src/backtest/index.js';
 import {
   compileStrategy,
   loadStrategyFile,
@@ -178,4 +178,28 @@ describe('market sight', () => {
     const paid = compileStrategy(parseStrategyText(text, file), { file, text });
     expect(() => clairvoyantStrategy(paid, recording, { reservation: recordedReservation }, 'x')).toThrow(/paid scores/);
   });
+});
+
+describe('market sight on a strategy that learns its default level', () => {
+  it("feeds the strategy's learner with its own funded loans, as the strategy would be fed", async () => {
+    const learning = await loadStrategyFile('strategies/balanced.yaml');
+    const moonshot = clairvoyantStrategy(learning, recording, { reservation: recordedReservation }, 'moonshot');
+    // The learner is the strategy's, found by name: the clairvoyant answers under it.
+    expect(moonshot.name).toBe(learning.name);
+    const { first } = runDraws(recording, [moonshot], { startingBalanceCents: 10_000_000, recordDecisions: true }, [1]);
+    expect(first.loans.length).toBeGreaterThan(5);
+    // Every funded loan teaches the level it was priced with (without it the level stayed the prior's).
+    expect(first.loans.every((loan) => loan.calibration !== undefined)).toBe(true);
+    const offers = first.decisions.filter((decision) => decision.action === 'offer');
+    expect(offers.every((decision) => decision.reasons.some((reason) => reason.startsWith('moonshot: offer')))).toBe(true);
+  }, 60_000);
+
+  it('keeps the level at the prior when asked, under its own name', async () => {
+    const learning = await loadStrategyFile('strategies/balanced.yaml');
+    const frozen = clairvoyantStrategy(learning, recording, { reservation: recordedReservation }, 'moonshot', { feedsLevel: false });
+    expect(frozen.name).toBe('moonshot');
+    const { first } = runDraws(recording, [frozen], { startingBalanceCents: 10_000_000 }, [1]);
+    expect(first.loans.length).toBeGreaterThan(5);
+    expect(first.loans.some((loan) => loan.calibration !== undefined)).toBe(false);
+  }, 60_000);
 });

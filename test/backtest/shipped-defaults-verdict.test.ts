@@ -1,7 +1,8 @@
 /** The verdict lines and the world grid of bench/shipped-defaults.ts. */
 import { describe, expect, it } from 'vitest';
 import type { CalibrationFigure, StrategyFigures, WorldFigures } from '../../bench/shipped-defaults-figures.js';
-import { verdictLine } from '../../bench/shipped-defaults-verdict.js';
+import type { MoonshotFigure } from '../../bench/reference-strategies.js';
+import { reachesMoonshot, verdictLine } from '../../bench/shipped-defaults-verdict.js';
 import { worldSpecs } from '../../bench/shipped-defaults-worlds.js';
 
 const calibration = (predicted: number, realised: number): CalibrationFigure => ({
@@ -13,7 +14,11 @@ const calibration = (predicted: number, realised: number): CalibrationFigure => 
 });
 const run = (net: number, funded = 50): { net: number; funded: number } => ({ net, funded });
 
-function strategyFigures(net: number, grades?: Record<string, number>): StrategyFigures {
+function strategyFigures(
+  net: number,
+  grades?: Record<string, number>,
+  moonshot: MoonshotFigure = { net: 0.1, funded: 40, hurdle: 0.2, level: 'learned' },
+): StrategyFigures {
   return {
     strategy: 'balanced',
     all: run(net),
@@ -27,6 +32,7 @@ function strategyFigures(net: number, grades?: Record<string, number>): Strategy
     secondHalf: calibration(0.2, 0.17),
     learnedLoans: undefined,
     grades,
+    moonshot,
   };
 }
 
@@ -54,6 +60,22 @@ describe('shipped defaults verdict', () => {
     // Second half: 20 % predicted against 17 % realised, 3 points off, in every world.
     expect(line).toContain('calibrated within 2 points on the second half: FAIL (0 of 3)');
     expect(line).toContain('LendingClub funds A-C: n/a');
+    // The moonshot earns 10 %: 6 % is 60 % of it, 5 % is not.
+    expect(line).toContain('>= 60 % of moonshot: FAIL (2 of 3)');
+  });
+
+  it('asks for 60 % of the moonshot where it earns, at least its return where it does not, and skips worlds without one', () => {
+    expect(reachesMoonshot(0.06, 0.1)).toBe(true);
+    expect(reachesMoonshot(0.059, 0.1)).toBe(false);
+    // 60 % of a loss would ask for less than the loss: the strategy must do at least as well.
+    expect(reachesMoonshot(-0.03, -0.02)).toBe(false);
+    expect(reachesMoonshot(-0.01, -0.02)).toBe(true);
+    const [shoppers, lendingClub] = worldSpecs({ worlds: ['shoppers', 'lending-club'], seeds: [1], scales: [1], links: [] });
+    const line = verdictLine('balanced', [
+      { world: shoppers!, figures: worldFigures(strategyFigures(0.07)) },
+      { world: lendingClub!, figures: worldFigures(strategyFigures(0.03, undefined, { none: 'no reservation rate recorded' })) },
+    ]);
+    expect(line).toContain('>= 60 % of moonshot: ok (1 of 1)');
   });
 
   it('on LendingClub asks for loans on each of grades A, B and C, a funded default at most 1.5x the population and a positive net', () => {

@@ -33,6 +33,8 @@ const options = (acrossWorlds: boolean): TuneOptions => ({
   split: { kind: 'split', trainShare: 0.7 },
   backtest: { startingBalanceCents: 50_000_000, market: { response: marketResponse({ takeUp: { midpoint: 0.2, steepness: 15 } }) } },
   acrossWorlds,
+  // A small recording for speed: the worlds rule is tested here, not the sample size.
+  acceptSmallSample: true,
 });
 
 describe('tune across borrower worlds', () => {

@@ -14,6 +14,9 @@ const options: TuneOptions = {
   objective: { objective: 'net_return', maxDefault: 0.1 },
   split: { kind: 'split', trainShare: 0.7 },
   backtest: { startingBalanceCents: 40_000_000 },
+  // These recordings are small for speed (under 100 loans funded held out): the search is what
+  // is tested here; the sample-size rule has its own test below.
+  acceptSmallSample: true,
 };
 
 // Planted: borrowers whose credit score range starts below 620 repay 30% of what is due, the
@@ -27,6 +30,17 @@ const planted = prepareRecording(syntheticRecording(600, 11, (low) => (low < 620
 const noise = prepareRecording(syntheticRecording(600, 14, (_, random) => (random() < 0.2 ? 0.69 : 1)));
 
 describe('tune', () => {
+  it('keeps the current values when fewer than 100 loans were funded held out, the backtest\'s "mostly luck" bar', async () => {
+    const { acceptSmallSample: _accept, ...strict } = options;
+    const report = await tune(planted, flatStrategy(), strict);
+    expect(Math.min(report.heldOut.candidateFunded, report.heldOut.baselineFunded)).toBeLessThan(100);
+    expect(report.heldOut.low).toBeGreaterThan(0);
+    expect(report).toMatchObject({ improved: false, smallSample: true, chosen: report.baselineParams });
+    expect(report.verdict).toMatch(
+      /^too few loans to judge: .*\d+ loans funded by the candidate and \d+ by the current values\), but below 100 funded loans a backtest's figures are mostly luck; keeping the current values \(a longer recording, or --accept-small-sample to write them anyway\)$/,
+    );
+  });
+
   it('finds the planted optimum, and the gain holds out', async () => {
     const report = await tune(planted, flatStrategy(), options);
     expect([610, 620]).toContain(report.chosen.min_credit_score);

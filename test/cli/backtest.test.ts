@@ -134,7 +134,59 @@ describe('lendbot backtest', () => {
     expect(written.balance).toMatchObject({ cents: 5_000_000, default: true });
   });
 
-  it('takes the market response from options and from a --market file, and refuses a bad file', async () => {
+  it('takes the market only from the --market file: the flags that repeated it fail naming its key', async () => {
+    for (const [flag, value, key] of [
+      ['--takeup-midpoint', '0.1', 'take_up: { midpoint, steepness }'],
+      ['--takeup-steepness', '12', 'take_up: { midpoint, steepness }'],
+      ['--competition', 'soft', 'backtest: { comparison }'],
+      ['--unknown-competition', 'lose', 'backtest: { unknown_competition }'],
+      ['--decision-delay-hours', '48', 'backtest: { decision_delay_hours }'],
+    ] as const) {
+      for (const command of ['backtest', 'tune']) {
+        const refused = await runCli([command, '--data', data, '--strategy', strategy, flag, value]);
+        expect(refused.code, flag).toBe(2);
+        expect(refused.stderr.trim()).toBe(
+          `lendbot: ${flag} is no longer an option: set ${key} in the --market file (docs/backtesting.md, "The market model")`,
+        );
+      }
+    }
+    const help = await runCli(['backtest', '--help']);
+    expect(help.stdout).not.toMatch(/--takeup-|--competition|--unknown-competition|--decision-delay-hours/);
+    const json = join(dir, 'settings.json');
+    const file = join(dir, 'settings.market.yaml');
+    await writeFile(
+      file,
+      'format: lendbot-market\nversion: 1\ntake_up: { midpoint: 0.1, steepness: 12 }\nbacktest: { unknown_competition: lose, decision_delay_hours: 48, comparison: soft }\n',
+    );
+    const fromFile = await runCli([
+      'backtest',
+      '--data',
+      data,
+      '--strategy',
+      strategy,
+      '--draws',
+      '1',
+      '--no-sensitivity',
+      '--json',
+      json,
+      '--market',
+      file,
+    ]);
+    expect(fromFile.code).toBe(0);
+    const parsed = JSON.parse(await readFile(json, 'utf8')) as { runs: Array<{ settings: { market: Record<string, unknown> } }> };
+    expect(parsed.runs[0]?.settings.market).toMatchObject({
+      unknownCompetition: 'lose',
+      decisionDelayMs: 48 * 3_600_000,
+      comparison: 'soft',
+      response: { takeUp: { midpoint: 0.1, steepness: 12 } },
+    });
+    await writeFile(file, 'format: lendbot-market\nversion: 1\nbacktest: { unknown_competition: maybe }\n');
+    const bad = await runCli(['backtest', '--data', data, '--strategy', strategy, '--market', file]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('backtest.unknown_competition');
+  });
+
+  it('takes the market response from a --market file, and refuses a bad file', async () => {
     const run = async (...extra: string[]) => {
       const json = join(dir, 'm.json');
       const result = await runCli([
@@ -158,9 +210,6 @@ describe('lendbot backtest', () => {
       };
       return { stdout: result.stdout, run: parsed.runs[0] };
     };
-    const flag = await run('--takeup-midpoint', '0.1', '--takeup-steepness', '12');
-    expect(flag.run?.settings.market.response.takeUp).toEqual({ midpoint: 0.1, steepness: 12 });
-    expect(flag.stdout).not.toContain('Sensitivity');
     const file = join(dir, 'market.yaml');
     await writeFile(file, 'takeUp: { midpoint: 0.1, steepness: 12 }\nprepayment: { share: 0.5 }\n');
     const fromFile = await run('--market', file);
@@ -168,6 +217,7 @@ describe('lendbot backtest', () => {
       response: { takeUp: { midpoint: 0.1, steepness: 12 } },
       prepayment: { share: 0.5, atTermFraction: 0.5 },
     });
+    expect(fromFile.stdout).not.toContain('Sensitivity');
     // At 0.12 of a 0.3 maximum (position 0.33) borrowers who walk away past 0.1 mostly refuse.
     const usual = await run();
     expect(fromFile.run?.summary.funded).toBeLessThan((usual.run?.summary.funded ?? 0) / 2);
@@ -483,7 +533,7 @@ describe('lendbot backtest', () => {
     expect(bad.stderr).toContain('expected daemon');
   });
 
-  it('never wins above a competing rate the borrower took, unless --competition soft (or the market file) asks for it', async () => {
+  it("never wins above a competing rate the borrower took, unless the market file's backtest.comparison asks for soft", async () => {
     // Every borrower took a competitor at 0.119 or 0.12: the flat 0.12 offer never wins hard.
     const lines = syntheticRecording(80, 5, () => 1).map((line, i) => ({
       ...line,
@@ -524,14 +574,16 @@ describe('lendbot backtest', () => {
     expect(hard.stdout).toContain('competition hard');
     expect(hard.run?.summary.funded).toBe(0);
     expect(hard.run?.offerStats[0]?.outbid).toBe(hard.run?.offerStats[0]?.offers);
-    const soft = await funded('--competition', 'soft');
+    const file = join(dir, 'soft.yaml');
+    await writeFile(file, 'format: lendbot-market\nversion: 1\nbacktest: { comparison: soft }\n');
+    const soft = await funded('--market', file);
     expect(soft.stdout).toContain('competition soft (width 0.01)');
     expect(soft.run?.summary.funded).toBeGreaterThan(10);
-    const file = join(dir, 'soft.yaml');
     await writeFile(file, 'competition: { comparison: soft, width: 0.02 }\n');
     expect((await funded('--market', file)).run?.summary.funded).toBeGreaterThan(10);
-    const bad = await runCli(['backtest', '--data', taken, '--strategy', strategy, '--competition', 'fuzzy']);
+    await writeFile(file, 'format: lendbot-market\nversion: 1\nbacktest: { comparison: fuzzy }\n');
+    const bad = await runCli(['backtest', '--data', taken, '--strategy', strategy, '--market', file]);
     expect(bad.code).not.toBe(0);
-    expect(bad.stderr).toContain('expected hard');
+    expect(bad.stderr).toContain('backtest.comparison');
   });
 });

@@ -9,6 +9,12 @@ import { runCli } from './run-cli.js';
 import { storedReasons } from '../../src/domain/decision-reason-parse.js';
 
 let h: ReturnType<typeof tempStore>;
+/** An offer's reasons as the engine writes them (issue 36: these tokens were what a lender read). */
+const OFFER_REASONS = [
+  'score probability 0.78',
+  'price expected_profit 0.228: P(accept) 0.35 × profit 35.26 USD = 12.34 USD; break-even 0.1',
+];
+const OFFER_WORDS = 'Chance of full repayment 78 %; offered 22.8 %: 35 % chance of acceptance, expected profit $12.34 (break-even 10 %).';
 let config: string;
 
 function serviceOffer(id: number) {
@@ -27,7 +33,7 @@ function decide(store: Store, id: number, hour: number, action: 'offer' | 'skip'
     probability: 0.93,
     rate: action === 'offer' ? 0.228 : null,
     action,
-    reasons: storedReasons(action === 'offer' ? ['offer 22.80 %'] : ['filter credit_score < 600']),
+    reasons: storedReasons(action === 'offer' ? OFFER_REASONS : ['filter credit_score < 600']),
     dryRun: false,
     decidedAtMs: T0 + hour * HOUR,
   });
@@ -108,8 +114,11 @@ describe('lendbot decisions', () => {
     expect(table.code).toBe(0);
     const rows = table.stdout.split('\n');
     expect(rows[0]).toMatch(/^decided at +request +action +amount +risk +rate +outcome +decided by +why$/);
-    expect(rows[1]).toBe('2026-03-10T17:00:00       106  offer     $106.50  medium    22.80%  defaulted  balanced        offer 22.80 %');
+    expect(rows[1]).toBe(`2026-03-10T17:00:00       106  offer     $106.50  medium    22.80%  defaulted  balanced        ${OFFER_WORDS}`);
     expect(rows[2]).toContain('   107  offer     $107.50  high      22.80%  refused    balanced');
+    // An offer is explained in a sentence, not the engine's tokens.
+    expect(rows[2]).toContain(`balanced        ${OFFER_WORDS}`);
+    expect(table.stdout).not.toMatch(/score probability|price expected_profit/);
     expect(rows[3]).toBe('2 decisions');
     // A skip says what decided it in plain words; --json keeps the machine reasons.
     const skips = await runCli(['decisions', '--config', config, '--action', 'skip']);
@@ -132,7 +141,9 @@ describe('lendbot decisions', () => {
       'offer        funded at 22.80%, $104.50, automate_fund, service offer 9104, created 2026-03-10T15:00:00.000Z',
     );
     expect(text.stdout).toContain('loan         1, current (funded), $500.00 at 22.80%, $120.25 still owed\n');
-    expect(text.stdout).toContain('reasons:\n  offer 22.80 %\nfeatures:\n  credit_score: 675\n');
+    expect(text.stdout).toContain(
+      'reasons:\n  chance of full repayment 78 %\n  offered 22.8 %: 35 % chance of acceptance, expected profit $12.34 (break-even 10 %)\nfeatures:\n  credit_score: 675\n',
+    );
 
     const json = await runCli(['decisions', '--config', config, '--id', '106', '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({

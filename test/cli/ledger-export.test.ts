@@ -76,7 +76,7 @@ describe('lendbot ledger export', () => {
       'principal',
       'interest',
       'fees',
-      'late_fees',
+      'late_fees_received',
       'write_offs',
       'recoveries',
       'other',
@@ -86,16 +86,18 @@ describe('lendbot ledger export', () => {
     const body = rows.slice(0, -1);
     expect(body.every((row) => /^\d+$/.test(row.loan_id ?? '') && /^\d{4}-\d{2}$/.test(row.month ?? ''))).toBe(true);
     const cents = (row: Record<string, string>, column: string) => parseCents(row[column] ?? 'x');
-    for (const column of ['lent', 'principal', 'interest', 'late_fees', 'write_offs', 'recoveries']) {
+    for (const column of ['lent', 'principal', 'interest', 'late_fees_received', 'write_offs', 'recoveries']) {
       expect(body.reduce((sum, row) => sum + cents(row, column), 0)).toBe(cents(total, column));
     }
 
     const transfers = transferTotals();
     expect(-cents(total, 'lent')).toBe(transfers.get('Fund Loans'));
-    expect(cents(total, 'principal') + cents(total, 'interest') + cents(total, 'late_fees')).toBe(transfers.get('Monthly Payments'));
+    expect(cents(total, 'principal') + cents(total, 'interest') + cents(total, 'late_fees_received')).toBe(
+      transfers.get('Monthly Payments'),
+    );
     expect(cents(total, 'recoveries')).toBe(transfers.get('Collection'));
     // Every kind of movement this run had: a late fee, interest, a recovery and a write-off.
-    expect(cents(total, 'late_fees')).toBeGreaterThan(0);
+    expect(cents(total, 'late_fees_received')).toBeGreaterThan(0);
     expect(cents(total, 'interest')).toBeGreaterThan(0);
     expect(cents(total, 'recoveries')).toBeGreaterThan(0);
     expect(cents(total, 'write_offs')).toBeGreaterThan(0);
@@ -130,6 +132,27 @@ describe('lendbot ledger export', () => {
     expect(equity.written_off_cents).toBeGreaterThan(0);
     const text = await runCli(['status', '--db', h.dbPath]);
     expect(text.stdout).toMatch(/equity\s+[\d.]+ \(cash [\d.]+ \+ loans out [\d.]+ - expected losses [\d.]+\); interest/);
+  });
+
+  it('names the late fees charged and the late fees received apart, the same in status, the ledger and the API', async () => {
+    const ledger = parseCsv((await runCli(['ledger', 'export', '--db', h.dbPath, '--totals'])).stdout).at(-1)!;
+    const received = parseCents(ledger.late_fees_received ?? 'x');
+    const charged = h.store.payments.states().reduce((sum, state) => sum + state.feesCents, 0);
+    expect(received).toBeGreaterThan(0);
+    const json = JSON.parse((await runCli(['status', '--db', h.dbPath, '--json'])).stdout) as {
+      payments: Record<string, number>;
+      equity: Record<string, number>;
+    };
+    expect(json.payments.late_fees_charged_cents).toBe(charged);
+    expect(json.equity.late_fees_received_cents).toBe(received);
+    const returns = (await (await h.asOperator('/api/returns')).json()) as ReturnsAnswer;
+    expect(returns.totals.lateFeesReceivedCents).toBe(received);
+    const text = (await runCli(['status', '--db', h.dbPath])).stdout;
+    const usd = (cents: number) => (cents / 100).toFixed(2);
+    expect(text).toMatch(new RegExp(`payments .*, late fees charged ${usd(charged).replace('.', '\\.')}\n`));
+    expect(text).toContain(`late fees received ${usd(received)},`);
+    // No bare "fees" figure a reader could take for either.
+    expect(text).not.toMatch(/[^d] fees [\d.]+/);
   });
 
   it('refuses a period it cannot read, with the form it wants', async () => {

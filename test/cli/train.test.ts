@@ -7,7 +7,7 @@ import { loadStrategyFile } from '../../src/engine/index.js';
 import { recordingLine, writeRecording } from '../backtest/recording-fixtures.js';
 import { runCli } from './run-cli.js';
 
-describe('lendbot train', () => {
+describe('lendbot train model | calibration | market', () => {
   let dir: string;
   let data: string;
   beforeAll(async () => {
@@ -21,7 +21,7 @@ describe('lendbot train', () => {
 
   it('prints counts, held-out metrics, calibration, weights and market response, and writes the model', async () => {
     const out = join(dir, 'models', 'market.json');
-    const result = await runCli(['train', '--data', data, '--out', out]);
+    const result = await runCli(['train', 'model', '--data', data, '--out', out]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Data .*market\.jsonl: 1500 requests, \d+ labelled \(\d+ repaid, \d+ defaulted\)/);
@@ -56,26 +56,66 @@ describe('lendbot train', () => {
     expect(model.training.test.auc).toBeGreaterThan(0.6);
   });
 
-  it('writes the market file where --market-out says, and refuses it on the model file', async () => {
-    const out = join(dir, 'models', 'other.json');
+  it('train market writes the market file alone, where --out says', async () => {
     const market = join(dir, 'markets', 'classic.json');
-    const result = await runCli(['train', '--data', data, '--out', out, '--market-out', market, '--history-rates']);
+    const result = await runCli(['train', 'market', '--data', data, '--out', market, '--history-rates']);
+    expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Market response from .*market\.jsonl \(1500 requests\)\n {2}competing offer on /);
     expect(result.stdout).toMatch(
       /take-up evidence: \d+ fates \(0 of our own offers, \d+ of competitors' offers, [1-9]\d* past loan rates of [1-9]\d* in the recording\)/,
     );
+    expect(result.stdout).toMatch(
+      /\nWrote .*markets\/classic\.json \(a strategy uses it as pricing\.market\.file, a backtest as --market\)\n$/,
+    );
+    expect(result.stdout).not.toContain('Weights');
     const written = JSON.parse(await readFile(market, 'utf8')) as { format: string; evidence: { take_up: { history_rates: number } } };
     expect(written.format).toBe('lendbot-market');
     expect(written.evidence.take_up.history_rates).toBeGreaterThan(0);
-    const same = await runCli(['train', '--data', data, '--out', out, '--market-out', out]);
-    expect(same.code).not.toBe(0);
-    expect(same.stderr).toContain('--market-out must differ from --out (the model file)');
+    // Nothing but the market file: no model beside it.
+    await expect(readFile(join(dir, 'markets', 'classic.market.json'))).rejects.toThrow(/ENOENT/);
+    const json = await runCli(['train', 'market', '--data', data, '--out', market, '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ written: market, market: { format: 'lendbot-market', version: 1 } });
+  });
+
+  it('refuses the old flag form with one line naming the subcommand that does that job', async () => {
+    const out = join(dir, 'old', 'm.json');
+    expect(await runCli(['train', '--data', data, '--out', out])).toMatchObject({
+      code: 2,
+      stderr:
+        'lendbot: lendbot train now names its job: lendbot train model (the same options, for a default model), lendbot train calibration or lendbot train market\n',
+    });
+    expect(await runCli(['train', '--calibrate', 'isotonic', '--strategy', 's.yaml', '--data', data, '--out', out])).toMatchObject({
+      code: 2,
+      stderr:
+        'lendbot: lendbot train --calibrate is now lendbot train calibration --method isotonic (with the same --strategy, --data and --out)\n',
+    });
+    expect(await runCli(['train', '--data', data, '--out', out, '--market-out', join(dir, 'old', 'x.json')])).toMatchObject({
+      code: 2,
+      stderr:
+        'lendbot: lendbot train --market-out is now lendbot train market --data FILE --out FILE (lendbot train model writes the market file beside the model)\n',
+    });
+    expect(await runCli(['train', 'model', '--data', data, '--out', out, '--market-out', join(dir, 'old', 'x.json')])).toMatchObject({
+      code: 2,
+      stderr:
+        'lendbot: --market-out is no longer an option: the market file goes beside the model; lendbot train market --out FILE writes one elsewhere\n',
+    });
+    // The subcommands keep commander's checks: an unknown option or a stray word is refused.
+    expect(await runCli(['train', 'model', '--data', data, '--out', out, '--calibrate', 'platt'])).toMatchObject({ code: 1 });
+    expect(await runCli(['train', 'market', 'extra', '--data', data, '--out', out])).toMatchObject({ code: 1 });
+    await expect(readFile(out)).rejects.toThrow(/ENOENT/);
+    for (const job of ['model', 'calibration', 'market']) {
+      const help = await runCli(['train', job, '--help']);
+      expect(help.stdout).toContain(`Usage: lendbot train ${job} [options]`);
+      expect(help.stdout).toContain(`\nExamples:\n  lendbot train ${job} `);
+    }
   });
 
   it('prints JSON with --json, with a fixed penalty and chosen features', async () => {
     const out = join(dir, 'small.json');
     const result = await runCli([
       'train',
+      'model',
       '--data',
       data,
       '--out',
@@ -100,7 +140,7 @@ describe('lendbot train', () => {
 
   it('says what is wrong with the input', async () => {
     const out = join(dir, 'never.json');
-    const missing = await runCli(['train', '--data', join(dir, 'nowhere.jsonl'), '--out', out]);
+    const missing = await runCli(['train', 'model', '--data', join(dir, 'nowhere.jsonl'), '--out', out]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe(`lendbot: cannot read ${join(dir, 'nowhere.jsonl')}: file not found\n`);
 
@@ -115,11 +155,11 @@ describe('lendbot train', () => {
         }),
       ),
     );
-    const tooFew = await runCli(['train', '--data', few, '--out', out]);
+    const tooFew = await runCli(['train', 'model', '--data', few, '--out', out]);
     expect(tooFew.code).toBe(1);
     expect(tooFew.stderr).toContain(`lendbot: ${few}: 3 labelled lines of 3 (need at least 50)`);
 
-    const unknown = await runCli(['train', '--data', data, '--out', out, '--features', 'credit_score_low,no_such']);
+    const unknown = await runCli(['train', 'model', '--data', data, '--out', out, '--features', 'credit_score_low,no_such']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toBe('lendbot: unknown feature "no_such" (lendbot strategy features lists them)\n');
     await expect(readFile(out)).rejects.toThrow(/ENOENT/);
@@ -127,7 +167,7 @@ describe('lendbot train', () => {
 
   it('trains a model `strategy check` accepts, and check refuses a model naming an unknown feature', async () => {
     const out = join(dir, 'models', 'checked.json');
-    expect((await runCli(['train', '--data', data, '--out', out, '--l2', '10'])).code).toBe(0);
+    expect((await runCli(['train', 'model', '--data', data, '--out', out, '--l2', '10'])).code).toBe(0);
     const strategy = join(dir, 'trained.yaml');
     const yaml = (model: string): string =>
       `name: trained\ndescription: a trained model\nversion: "1"\nscore:\n  model: ${model}\n  logistic: { intercept: 0, terms: [{ feature: loan_terms, weight: 0 }] }\n  min_probability: 0.8\npricing:\n  target_return: 0.05\n`;
@@ -166,14 +206,14 @@ describe('lendbot train', () => {
   it('with --strategy, writes the model only when the strategy with it loses no money held out in any borrower world', async () => {
     const unrecorded = await unrecordedCopy();
     const models = join(dir, 'checked');
-    expect((await runCli(['train', '--data', unrecorded, '--out', join(models, 'm0.json'), '--train-share', '0.5'])).code).toBe(0);
+    expect((await runCli(['train', 'model', '--data', unrecorded, '--out', join(models, 'm0.json'), '--train-share', '0.5'])).code).toBe(0);
     const strategy = join(models, 'modelled.yaml');
     await writeFile(
       strategy,
       'name: modelled\ndescription: scores with a trained model\nversion: "1"\ndata: { banking_data: never }\nscore: { model: m0.json, min_probability: 0.7 }\npricing:\n  mode: expected_profit\n  target_return: 0.05\n',
     );
     const out = join(models, 'm1.json');
-    const refused = await runCli(['train', '--data', unrecorded, '--out', out, '--strategy', strategy]);
+    const refused = await runCli(['train', 'model', '--data', unrecorded, '--out', out, '--strategy', strategy]);
     expect(refused.code).toBe(3);
     expect(refused.stdout).toContain(
       '\nHeld out, in money: the strategy with the model fitted on the first part against the strategy as it is (balance ',
@@ -185,16 +225,17 @@ describe('lendbot train', () => {
     );
     await expect(readFile(out)).rejects.toThrow(/ENOENT/);
     await expect(readFile(join(models, 'm1.market.json'))).rejects.toThrow(/ENOENT/);
-    const forced = await runCli(['train', '--data', unrecorded, '--out', out, '--strategy', strategy, '--ignore-worlds']);
+    const forced = await runCli(['train', 'model', '--data', unrecorded, '--out', out, '--strategy', strategy, '--ignore-worlds']);
     expect(forced.code).toBe(0);
     expect(forced.stdout).toMatch(/; written anyway \(--ignore-worlds\)\.\nWrote .*m1\.market\.json/);
     expect(JSON.parse(await readFile(out, 'utf8'))).toMatchObject({ format: 'lendbot-model' });
-    expect(await runCli(['train', '--data', unrecorded, '--out', out, '--ignore-worlds'])).toMatchObject({
+    expect(await runCli(['train', 'model', '--data', unrecorded, '--out', out, '--ignore-worlds'])).toMatchObject({
       code: 1,
       stderr: 'lendbot: --ignore-worlds needs --strategy FILE: the strategy the new model is checked in\n',
     });
     const unmodelled = await runCli([
       'train',
+      'model',
       '--data',
       unrecorded,
       '--out',
@@ -206,13 +247,13 @@ describe('lendbot train', () => {
     expect(unmodelled.stderr).toContain('does not score with a model file (score.model)');
   });
 
-  describe('--calibrate', () => {
+  describe('train calibration', () => {
     // balanced 2.1.0, whose fitted calibration a new fit replaces (the shipped one learns its level: below).
     const balanced = new URL('../fixtures/balanced-fitted.yaml', import.meta.url).pathname;
 
     it("fits a strategy's score.calibration, prints the held-out table before and after, and writes the strategy with the block and nothing else changed", async () => {
       const out = join(dir, 'calibrated', 'balanced.yaml');
-      const result = await runCli(['train', '--calibrate', 'platt', '--strategy', balanced, '--data', data, '--out', out]);
+      const result = await runCli(['train', 'calibration', '--method', 'platt', '--strategy', balanced, '--data', data, '--out', out]);
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/^Calibration of balanced \(.*balanced-fitted\.yaml\), platt, on 1 recording\n/);
@@ -231,7 +272,7 @@ describe('lendbot train', () => {
       expect(result.stdout).toMatch(/\nWrote .*calibrated\/balanced\.yaml \(score\.calibration\)\n$/);
       const written = await readFile(out, 'utf8');
       const block =
-        /\n {2}calibration:\n {4}method: platt\n {4}a: [\d.]+\n {4}b: -?[\d.]+\n {4}description: "lendbot train --calibrate platt: \d+ resolved requests the strategy scored, from market\.jsonl"\n/;
+        /\n {2}calibration:\n {4}method: platt\n {4}a: [\d.]+\n {4}b: -?[\d.]+\n {4}description: "lendbot train calibration --method platt: \d+ resolved requests the strategy scored, from market\.jsonl"\n/;
       expect(written).toMatch(block);
       const original = await readFile(balanced, 'utf8');
       expect(written.replace(block, '\n').replace(/\n {2}calibration:\n(?: {4}.*\n)+/, '\n')).toBe(
@@ -242,7 +283,7 @@ describe('lendbot train', () => {
 
       // Calibrating the calibrated file again fits on the score before its calibration: the same block.
       const again = join(dir, 'calibrated', 'again.yaml');
-      expect((await runCli(['train', '--calibrate', 'platt', '--strategy', out, '--data', data, '--out', again])).code).toBe(0);
+      expect((await runCli(['train', 'calibration', '--method', 'platt', '--strategy', out, '--data', data, '--out', again])).code).toBe(0);
       expect((await readFile(again, 'utf8')).match(block)?.[0]).toBe(written.match(block)?.[0]);
     });
 
@@ -251,7 +292,8 @@ describe('lendbot train', () => {
       const out = join(dir, 'calibrated', 'learned.yaml');
       const result = await runCli([
         'train',
-        '--calibrate',
+        'calibration',
+        '--method',
         'platt',
         '--strategy',
         shipped,
@@ -273,7 +315,19 @@ describe('lendbot train', () => {
 
     it('fits isotonic points and prints JSON with --json', async () => {
       const out = join(dir, 'calibrated', 'iso.yaml');
-      const result = await runCli(['train', '--calibrate', 'isotonic', '--strategy', balanced, '--data', data, '--out', out, '--json']);
+      const result = await runCli([
+        'train',
+        'calibration',
+        '--method',
+        'isotonic',
+        '--strategy',
+        balanced,
+        '--data',
+        data,
+        '--out',
+        out,
+        '--json',
+      ]);
       expect(result.code).toBe(0);
       const report = JSON.parse(result.stdout) as {
         method: string;
@@ -302,7 +356,18 @@ describe('lendbot train', () => {
         (await readFile(balanced, 'utf8')).replace(/ {2}calibration:\n(?: {4}.*\n)+/, '  calibration: { method: platt, a: 1, b: -1 }\n'),
       );
       const out = join(dir, 'calibrated', 'refused.yaml');
-      const refused = await runCli(['train', '--calibrate', 'platt', '--strategy', current, '--data', unrecorded, '--out', out]);
+      const refused = await runCli([
+        'train',
+        'calibration',
+        '--method',
+        'platt',
+        '--strategy',
+        current,
+        '--data',
+        unrecorded,
+        '--out',
+        out,
+      ]);
       expect(refused.code).toBe(3);
       expect(refused.stdout).toMatch(
         /\nHeld out, in money: the strategy with the calibration fitted on the first part against the strategy as it is \(balance [\d,.]+ USD, seed 1\)\n/,
@@ -317,7 +382,8 @@ describe('lendbot train', () => {
       await expect(readFile(out)).rejects.toThrow(/ENOENT/);
       const forced = await runCli([
         'train',
-        '--calibrate',
+        'calibration',
+        '--method',
         'platt',
         '--strategy',
         current,
@@ -337,16 +403,17 @@ describe('lendbot train', () => {
 
     it('says what is wrong with the options', async () => {
       const out = join(dir, 'never.yaml');
-      expect(await runCli(['train', '--calibrate', 'platt', '--data', data, '--out', out])).toMatchObject({
+      expect(await runCli(['train', 'calibration', '--method', 'platt', '--data', data, '--out', out])).toMatchObject({
         code: 1,
-        stderr: 'lendbot: --calibrate needs --strategy FILE: the strategy whose score is calibrated\n',
+        stderr: "error: required option '--strategy <file>' not specified\n(run with --help for usage)\n",
       });
-      const bad = await runCli(['train', '--calibrate', 'spline', '--strategy', balanced, '--data', data, '--out', out]);
+      const bad = await runCli(['train', 'calibration', '--method', 'spline', '--strategy', balanced, '--data', data, '--out', out]);
       expect(bad.code).not.toBe(0);
       expect(bad.stderr).toContain('expected platt or isotonic');
       const missing = await runCli([
         'train',
-        '--calibrate',
+        'calibration',
+        '--method',
         'platt',
         '--strategy',
         balanced,

@@ -37,6 +37,8 @@ describe('lendbot tune', () => {
     '3',
     '--balance',
     '300000',
+    // A small recording for speed: below 100 loans funded held out (the rule has its own test).
+    '--accept-small-sample',
     ...more,
   ];
 
@@ -51,7 +53,9 @@ describe('lendbot tune', () => {
     expect(result.stdout).toMatch(
       /held out [-\d.]+%, 95% interval [-\d.]+% to [-\d.]+% \(paired over 120 held-out requests, blocks of \d+, 2000 resamples; funded \d+ vs \d+\)/,
     );
-    expect(result.stdout).toMatch(/^improved: .*; writing the tuned values$/m);
+    expect(result.stdout).toMatch(
+      /^improved: .*; writing the tuned values \(fewer than 100 funded loans: mostly luck, written as --accept-small-sample asked\)$/m,
+    );
     const report = JSON.parse(await readFile(json, 'utf8')) as Record<string, unknown> & { heldOut: Record<string, number> };
     expect(report).not.toHaveProperty('heldOutT');
     expect(report.heldOut).toMatchObject({ requests: 120, confidence: 0.95, resamples: 2000 });
@@ -60,6 +64,23 @@ describe('lendbot tune', () => {
     const written = await readFile(out, 'utf8');
     expect(written).toMatch(/min_credit_score: \{ value: 6[12]0, min: 540/);
     expect(written.replace(/value: 6[12]0/, 'value: 560')).toBe(FLAT_STRATEGY_YAML);
+  });
+
+  it('refuses to write values from fewer than 100 held-out loans, and says where its balance comes from', async () => {
+    const out = join(dir, 'flat.small.yaml');
+    const plain = ['tune', '--data', data, '--strategy', strategy, '--trials', '20', '--seed', '3', '--out', out];
+    const result = await runCli(plain);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /^too few loans to judge: .*below 100 funded loans a backtest's figures are mostly luck; keeping the current values/m,
+    );
+    expect(result.stderr).toBe(`wrote ${out} (current values kept)\n`);
+    expect(await readFile(out, 'utf8')).toBe(FLAT_STRATEGY_YAML);
+    expect(result.stdout).toMatch(
+      /starting balance [\d.]+ USD \(the backtest's default, 100 × the average request total_amount, \$[\d,.]+, rounded up to 1,000 USD; --balance sets it\)\n/,
+    );
+    const given = await runCli(args());
+    expect(given.stdout).toContain('starting balance 300000.00 USD (given by --balance)\n');
   });
 
   it('gives the same report with two worker threads as in one thread', async () => {

@@ -1,6 +1,6 @@
 /**
  * schema/config.schema.json is generated from the daemon's config schema and committed, so
- * editors check config/lendbot.yaml; it must not drift from the zod schema. Regenerate with
+ * editors check config/lendbot.yaml and config/lendbot.reference.yaml; it must not drift from the zod schema. Regenerate with
  *   node --import tsx scripts/generate-schema.ts
  */
 import { readFile } from 'node:fs/promises';
@@ -10,7 +10,7 @@ import { parse } from 'yaml';
 import { configJsonSchemaText } from '../../src/daemon/daemon-config-json-schema.js';
 
 const committed = new URL('../../schema/config.schema.json', import.meta.url);
-const shipped = new URL('../../config/lendbot.yaml', import.meta.url);
+const shipped = [new URL('../../config/lendbot.yaml', import.meta.url), new URL('../../config/lendbot.reference.yaml', import.meta.url)];
 
 function validator(schemaText: string) {
   return new Ajv2020({ strict: false, allErrors: true }).compile(JSON.parse(schemaText) as object);
@@ -21,11 +21,13 @@ describe('schema/config.schema.json', () => {
     expect(await readFile(committed, 'utf8')).toBe(configJsonSchemaText());
   });
 
-  it('is named on the first line of config/lendbot.yaml, which it accepts', async () => {
-    const text = await readFile(shipped, 'utf8');
-    expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=../schema/config.schema.json');
+  it('is named on the first line of the starter config/lendbot.yaml and of the reference, which it accepts', async () => {
     const validate = validator(await readFile(committed, 'utf8'));
-    expect(validate(parse(text) ?? {}), JSON.stringify(validate.errors)).toBe(true);
+    for (const file of shipped) {
+      const text = await readFile(file, 'utf8');
+      expect(text.split('\n')[0], file.pathname).toBe('# yaml-language-server: $schema=../schema/config.schema.json');
+      expect(validate(parse(text) ?? {}), JSON.stringify(validate.errors)).toBe(true);
+    }
   });
 
   it('refuses what the daemon refuses: an unknown key, a port out of range', async () => {

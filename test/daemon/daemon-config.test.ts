@@ -8,6 +8,7 @@ import { applyEnv, daemonConfigSchema, loadDaemonConfig } from '../../src/daemon
 import { ConfigurationError } from '../../src/domain/index.js';
 
 const SHIPPED = fileURLToPath(new URL('../../config/lendbot.yaml', import.meta.url));
+const REFERENCE = fileURLToPath(new URL('../../config/lendbot.reference.yaml', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -18,8 +19,10 @@ function file(name: string, text: string): string {
 }
 
 describe('the daemon configuration', () => {
-  it('ships a config/lendbot.yaml that is valid and equals the defaults', async () => {
+  it('ships a starter config/lendbot.yaml and the full config/lendbot.reference.yaml, both valid and both the defaults', async () => {
     const shipped = await loadDaemonConfig(SHIPPED, {});
+    // The starter omits what the reference spells out: the same effective configuration.
+    expect(shipped).toEqual(await loadDaemonConfig(REFERENCE, {}));
     expect(shipped).toEqual(daemonConfigSchema.parse({}));
     expect(shipped.risk.allowedRiskLevels).toEqual([0, 1, 2]);
     expect(shipped.webhook).toEqual({

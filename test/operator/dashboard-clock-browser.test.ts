@@ -67,7 +67,7 @@ describe.skipIf(skipReason !== undefined)('the dashboard’s clock, counts and e
     expect(counted.offer + counted.skip).toBeGreaterThan(0);
     await expect.poll(() => page.getByTestId('offers-24h').textContent(), { timeout: UI_WAIT_MS }).toBe(String(counted.offer));
     expect(await page.getByTestId('skips-24h').textContent()).toBe(
-      `${counted.skip} requests skipped in the same 24 hours of the run's clock`,
+      `${counted.skip} ${counted.skip === 1 ? 'request' : 'requests'} skipped in the same 24 hours of the run's clock`,
     );
     expect(await page.getByTestId('card-offers-today').locator('h3').textContent()).toBe('Offers, last 24 hours');
   });

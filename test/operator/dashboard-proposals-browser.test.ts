@@ -11,6 +11,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock/clock.js';
 import { browserRequired, launchChromium, skipReason } from '../browser/chromium.js';
 import { callTool, connectAgent } from './operator-harness.js';
 import { CLAUDE_TOKEN, OPERATOR_TOKEN, startProposalHarness, type ProposalHarness } from './proposal-harness.js';
@@ -29,7 +30,9 @@ describe.skipIf(skipReason !== undefined)("an agent's proposal on the dashboard,
   let loanRequestId = 0;
 
   beforeAll(async () => {
-    h = await startProposalHarness();
+    // People's time stands still (a ManualClock): the proposal runner looks for closed requests
+    // once, at start, so the test decides when a withdrawn request's proposal is approved.
+    h = await startProposalHarness({ realClock: new ManualClock(new Date().toISOString()) });
     agent = await connectAgent(h.mcpUrl, CLAUDE_TOKEN);
     const request = h.makeRequest({ hasFundingResource: true });
     loanRequestId = request.id;
@@ -67,6 +70,13 @@ describe.skipIf(skipReason !== undefined)("an agent's proposal on the dashboard,
     expect(text).toContain('Guard when asked: allowed (asked again on approval)');
     expect(text).toMatch(/The bot's own view: offer-all would offer/);
     expect(text).toMatch(/Amount \$[\d,]+\.\d\d/);
+    // The sandbox's clock is not real time: a person's times say which clock they are in, and
+    // no bare ISO time stands on the page.
+    expect(text).toMatch(/Expires \d{4}-\d\d-\d\d \d\d:\d\d UTC real time/);
+    expect(await card().getByTestId('proposal-state').textContent()).toMatch(
+      /^waiting for a person's approval until \d{4}-\d\d-\d\d \d\d:\d\d UTC real time$/,
+    );
+    expect(text).not.toMatch(/\d\dT\d\d:\d\d/);
     expect(await card().getByTestId('proposal-approve').isDisabled()).toBe(true);
     expect(await page.getByTestId('proposals-hint').textContent()).toContain('approving needs the operator');
     // Opening the link decided nothing.
@@ -102,9 +112,35 @@ describe.skipIf(skipReason !== undefined)("an agent's proposal on the dashboard,
     expect(offers[0]).toMatchObject({ offered_interest: 0.27, automate_fund: true });
     await expect
       .poll(() => card().getByTestId('proposal-result').textContent(), { timeout: UI_WAIT_MS })
-      .toMatch(new RegExp(`^proposal ${proposalId} approved by dashboard:operator at \\S+: placed \\(offer ${offers[0]!.id}\\)$`));
+      .toMatch(
+        new RegExp(
+          `^proposal ${proposalId} approved by dashboard:operator at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC real time: placed \\(offer ${offers[0]!.id}\\)$`,
+        ),
+      );
     expect(await card().getByTestId('proposal-approve').count()).toBe(0);
     expect(h.store.proposals.get(proposalId)).toMatchObject({ status: 'done', outcome: 'placed', decidedBy: 'dashboard:operator' });
+    // The badge says what happened to the money, not the row's "done".
+    expect(await card().getByTestId('proposal-status').textContent()).toBe('approved and placed');
+    expect(await card().getByTestId('proposal-status').getAttribute('class')).toContain('pill-proposal-placed');
+    expect(problems).toEqual([]);
+  });
+
+  it('marks an approval that placed nothing "approved, not placed", in red, with why', async () => {
+    // The borrower withdraws the request while the proposal waits.
+    const request = h.makeRequest({ cancel: true, decisionDelayMs: 3_600_000 });
+    const proposed = await callTool(agent, 'place_offer', { loan_request_id: request.id, rate: 0.25 });
+    const id = proposed.data.proposal_id as number;
+    h.sandbox.control.advance(2 * 3_600_000);
+    const gone = page.locator(`[data-testid="proposal"][data-proposal-id="${id}"]`);
+    await page.goto(`${h.base}/#proposal-${id}`);
+    const approve = gone.getByTestId('proposal-approve');
+    await expect.poll(() => approve.isEnabled(), { timeout: UI_WAIT_MS }).toBe(true);
+    await approve.click();
+    await expect.poll(() => gone.getByTestId('proposal-status').textContent(), { timeout: UI_WAIT_MS }).toBe('approved, not placed');
+    expect(await gone.getByTestId('proposal-status').getAttribute('class')).toContain('pill-proposal-not_placed');
+    expect(await gone.getByTestId('proposal-state').textContent()).toContain(`not placed: loan request ${request.id} is no longer open`);
+    expect(await gone.getByTestId('proposal-result').getAttribute('class')).toContain('state-bad');
+    expect(h.offersAt(request.id)).toHaveLength(0);
     expect(problems).toEqual([]);
   });
 });

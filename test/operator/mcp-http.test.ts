@@ -201,9 +201,15 @@ describe('the MCP agent connector over HTTP', () => {
     });
     expect(refused.data).toMatchObject({
       status: 'refused_by_guard',
-      guard: { allowed: false, code: 'rate_above_max', reason: 'guard rate 0.5 > max_interest_rate 0.3' },
+      guard: {
+        allowed: false,
+        code: 'rate_above_max',
+        reason: 'guard rate 0.5 > max_interest_rate 0.3',
+        words: "the rate 50 % is above the borrower's maximum 30 %",
+      },
     });
-    expect(refused.text).toBe('Not offered: guard rate 0.5 > max_interest_rate 0.3.');
+    // In words, not the guard's tokens (issue 36, item 7).
+    expect(refused.text).toBe("Not offered: the rate 50 % is above the borrower's maximum 30 %.");
     expect(offersAt(id)).toHaveLength(0);
     expect(h.store.offers.getByRequest(id)).toBeUndefined();
     // Not a decision: the strategies may still decide the request themselves.
@@ -264,6 +270,11 @@ describe('the MCP agent connector over HTTP', () => {
     expect(notYet.data).toMatchObject({ decided: false, strategy: expect.any(String) });
     expect(['offer', 'skip']).toContain(notYet.data.would);
     expect((notYet.data.reasons as string[]).length).toBeGreaterThan(0);
+    // The sentence is in words (issue 36, item 7): the engine's tokens stay in the data's reasons.
+    expect(notYet.text).toMatch(
+      new RegExp(`^Request ${requests.read.id} \\(not decided yet\\) would be: (offer|skip), by strategy \\S+: `),
+    );
+    expect(notYet.text.split('\n')[0]).not.toMatch(/score probability|price |filter |_/);
     // Explaining buys nothing.
     expect(h.store.purchases.forRequest(requests.read.id)).toEqual([]);
   });

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '../../src/clock/clock.js';
+import { sandboxRequestHolds } from '../../src/cli/commands/run/sandbox-request-holds.js';
 import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { daemonConfigSchema, type DaemonConfigFile } from '../../src/daemon/daemon-config.js';
 import { startSandbox, type LoanRequestFields, type SandboxHandle } from '../../src/sandbox/index.js';
@@ -51,6 +52,10 @@ export interface ProposalHarnessOptions {
   /** The `small` token's allowance (default: $1,500 per offer, $2,500 a day, risk levels 0 and 1). */
   allowance?: { max_per_offer: number; max_per_day: number; risk_levels: number[] };
   proposalExpiryMinutes?: number;
+  /** The strategy files (default: offer-all alone). */
+  strategyFiles?: string[];
+  /** Hold a request at the sandbox while its proposal waits, as `lendbot run --sandbox` does (over its control API). */
+  holdRequests?: boolean;
 }
 
 export async function startProposalHarness(options: ProposalHarnessOptions = {}): Promise<ProposalHarness> {
@@ -60,7 +65,7 @@ export async function startProposalHarness(options: ProposalHarnessOptions = {})
   const dbPath = join(dir, 'lendbot.db');
   const config: DaemonConfigFile = daemonConfigSchema.parse({
     db: dbPath,
-    strategies: [OFFER_ALL],
+    strategies: options.strategyFiles ?? [OFFER_ALL],
     webhook: { host: '127.0.0.1', port: 0 },
     poll: { schedule: 'off', at_start: false },
     jobs: { balance_refresh: 'off', reconcile: 'off', fund_accepted: 'off', protections: 'off' },
@@ -90,6 +95,8 @@ export async function startProposalHarness(options: ProposalHarnessOptions = {})
       log,
       webhookSecret: sandbox.credentials.webhookSecret,
       ...(options.realClock ? { realClock: options.realClock } : {}),
+      // As a sandbox at 60× would: a proposal's real half hour holds the borrower 30 market hours.
+      ...(options.holdRequests === true ? { requestHolds: sandboxRequestHolds(sandbox.url, sandbox.clock, 60) } : {}),
     });
     await daemon.start();
     return daemon;

@@ -208,7 +208,7 @@ describe('approving', () => {
       const answer = (await approved.json()) as ProposalDecisionAnswer;
       expect(answer.proposal).toMatchObject({ status: 'done', outcome: 'refused_by_guard' });
       expect(answer.message).toMatch(
-        new RegExp(`^proposal ${id} approved by api:operator at \\S+: not placed: guard paused: .*looking at the market`),
+        new RegExp(`^proposal ${id} approved by api:operator at \\S+: not placed: offers are paused: .*looking at the market`),
       );
       expect(h.offersAt(request.id)).toHaveLength(0);
       expect(h.store.offers.getByRequest(request.id)).toBeUndefined();

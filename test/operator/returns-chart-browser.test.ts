@@ -110,7 +110,7 @@ describe.skipIf(skipReason !== undefined)('the returns charts in chromium', { ti
     expect(returns.totals.outstandingCents).toBeGreaterThan(0);
     expect(returns.totals.interestCents).toBeGreaterThan(0);
     expect(returns.totals.equityCents).toBe(
-      start + returns.totals.interestCents + returns.totals.lateFeesCents - returns.totals.expectedLossCents,
+      start + returns.totals.interestCents + returns.totals.lateFeesReceivedCents - returns.totals.expectedLossCents,
     );
     const totals = await page.getByTestId('returns-totals').textContent();
     expect(totals).toContain('loans out');

@@ -141,7 +141,7 @@ describe('the ledger export', () => {
     const months = ledgerMonths(buildLoanLedger(ledgerInput).entries);
     expect(ledgerCsv(months, { totals: true })).toBe(
       [
-        'loan_id,month,lent,principal,interest,fees,late_fees,write_offs,recoveries,other',
+        'loan_id,month,lent,principal,interest,fees,late_fees_received,write_offs,recoveries,other',
         '7,2026-01,1000.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00',
         `7,2026-02,0.00,${dollars(schedule[0]! - 2000)},20.00,0.00,0.00,0.00,0.00,0.00`,
         'account,2026-02,0.00,0.00,0.00,-20.00,0.00,0.00,0.00,0.00',

@@ -50,7 +50,7 @@ describe('status report', () => {
       offers_today: { offers: 2, amount_cents: 83_000, max_offers: 10, max_amount_cents: null, max_amount_share: null },
       decisions_today: { offer: 2, skip: 4 },
       loans_by_status: { collection: 1, completed: 1, current: 2 },
-      payments: { loans: 0, payments: 0, paid: 0, paid_cents: 0, late: 0, missed: 0, max_delayed_days: 0, fees_cents: 0 },
+      payments: { loans: 0, payments: 0, paid: 0, paid_cents: 0, late: 0, missed: 0, max_delayed_days: 0, late_fees_charged_cents: 0 },
       // Not asked for: equity reads the whole history (lendbot status asks, test/cli/ledger-export.test.ts).
       equity: null,
       data_spend: {
@@ -111,7 +111,10 @@ describe('status report', () => {
       store: h.store,
       nowMs: NOW,
       limits,
-      budgets: [{ strategy: 'balanced', monthlyBudgetCents: 1000 }],
+      budgets: [
+        { strategy: 'balanced', monthlyBudgetCents: 1000 },
+        { strategy: 'flat', monthlyBudgetCents: 0 },
+      ],
       dryRun: false,
     });
     expect(formatStatusText(report)).toBe(
@@ -127,13 +130,15 @@ describe('status report', () => {
         '  risk 2 high      760.00',
         'offers today       2 of 10',
         'offered today      830.00 (no cap)',
-        'decisions today    2 offer, 4 skip',
+        'decisions today    2 offers, 4 skips',
         'loans              1 collection, 1 completed, 2 current',
         'payments           none synced',
         'expected back      no open loans',
         'idle cash          74% of your money (2370.00 free); alert above 50% for 72 h',
         'data spend         4.00 since 2026-03-01',
         '  budget balanced  4.00 of 10.00 (6.00 left)',
+        // A strategy that buys no data: words, not "0.00 of 0.00 (0.00 left)".
+        '  budget flat      buys no paid data',
         'last poll          2026-03-10T11:58:30.000Z (90 s ago)',
         'webhook inbox      2 waiting',
         'kill switch        ON: risk.kill_switch is true',

@@ -1,6 +1,6 @@
 /**
  * The calibration figures as table rows and lines of text, shared by the backtest report (terminal
- * and HTML) and `lendbot train --calibrate`, so both read the same.
+ * and HTML) and `lendbot train calibration`, so both read the same.
  */
 import { calibrated, groupVerdict, type CalibrationGroup, type CalibrationStats } from './calibration-stats.js';
 import type { StrategyCalibration } from './strategy-calibration.js';

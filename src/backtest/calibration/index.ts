@@ -1,6 +1,6 @@
 // Calibration: a strategy's repayment probability against what happened (every backtest report,
 // docs/backtesting.md) and fitting the `score.calibration` block that corrects it (lendbot train
-// --calibrate, docs/training.md).
+// calibration, docs/training.md).
 export { strategyCalibration, predictionsOf, RESOLVED_RULE, type StrategyCalibration } from './strategy-calibration.js';
 export { strategyProbabilities, minProbabilityOf, type ScoredRequest, type StrategyProbabilities } from './strategy-probabilities.js';
 export {

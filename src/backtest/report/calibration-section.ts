@@ -25,7 +25,7 @@ export function calibrationHtml(results: readonly BacktestResult[]): string {
   return (
     `<h2>Calibration: predicted against realised default</h2>` +
     `<p>Each strategy's repayment probability on every resolved request of the recording it scores, not only its loans (${escapeHtml(RESOLVED_RULE)}). ` +
-    `"off": more than 2 points from what happened and outside the 95 % interval of the realised rate. Fix a miscalibrated score with <code>lendbot train --calibrate</code> (docs/training.md).</p>` +
+    `"off": more than 2 points from what happened and outside the 95 % interval of the realised rate. Fix a miscalibrated score with <code>lendbot train calibration</code> (docs/training.md).</p>` +
     calibrations.map(strategySection).join('')
   );
 }

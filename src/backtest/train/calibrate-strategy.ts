@@ -1,5 +1,5 @@
 /**
- * `lendbot train --calibrate`: fits a strategy's `score.calibration` on its own score from one or
+ * `lendbot train calibration`: fits a strategy's `score.calibration` on its own score from one or
  * more recordings, and judges it on held-out requests before writing it.
  *
  * 1. Every resolved request each recording holds and the strategy scores (calibration/
@@ -98,7 +98,7 @@ export function rawCut(current: CalibrationDefinition | undefined, params: Reado
 }
 
 function describe(method: CalibrationMethod, scored: number, files: readonly string[]): string {
-  return `lendbot train --calibrate ${method}: ${scored} resolved requests the strategy scored, from ${files.map((file) => basename(file)).join(', ')}`;
+  return `lendbot train calibration --method ${method}: ${scored} resolved requests the strategy scored, from ${files.map((file) => basename(file)).join(', ')}`;
 }
 
 /** Fits and judges the calibration of `strategy` on `recordings`; throws CalibrationFitError when the data cannot. */

@@ -1,5 +1,5 @@
 /**
- * Tune's honesty for `lendbot train --calibrate` (docs/training.md, "Checked across borrower
+ * Tune's honesty for `lendbot train calibration` (docs/training.md, "Checked across borrower
  * worlds"): before a strategy is written, the strategy with the new calibration (fitted on the
  * first part of each recording only) and the strategy it replaces are backtested on each
  * recording's held-out part, in every borrower world of the band, and compared request by request

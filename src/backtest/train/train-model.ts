@@ -73,7 +73,7 @@ export interface TrainReport {
   model: ModelFile;
   /**
    * The model fitted on the fitting part alone, with the market fitted on the lines seen before
-   * the held-out part: what `lendbot train --strategy` judges on the held-out part (held-out-check.ts).
+   * the held-out part: what `lendbot train model --strategy` judges on the held-out part (held-out-check.ts).
    */
   evaluated: ModelFile;
   /** The first held-out line's loan request id: where the held-out period starts. */

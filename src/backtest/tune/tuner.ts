@@ -8,6 +8,7 @@
  */
 import type { CompiledStrategy } from '../../engine/index.js';
 import type { PreparedRecording } from '../prepared-recording.js';
+import { MIN_FUNDED_LOANS } from '../report/summary-lines.js';
 import type { BacktestOptions } from '../run-backtest.js';
 import { compareHeldOut, type HeldOutEvidence, type HeldOutPair } from './held-out-comparison.js';
 import { heldOutAcrossWorlds, type WorldHeldOut } from './held-out-worlds.js';
@@ -40,6 +41,12 @@ export interface TuneOptions {
    * default it must also hold (gain above 0) in every borrower world (held-out-worlds.ts).
    */
   acrossWorlds?: boolean;
+  /**
+   * true: write the candidate even when fewer loans than MIN_FUNDED_LOANS were funded held out
+   * (by either side). By default such a sample is too small to judge, as every backtest report
+   * says of it, and the current values are kept.
+   */
+  acceptSmallSample?: boolean;
 }
 
 export interface RankedTrial {
@@ -81,8 +88,14 @@ export interface TuneReport {
   heldOut: HeldOutEvidence;
   /** The held-out comparison in each borrower world (empty when the recording records acceptance). */
   worlds: WorldHeldOut[];
-  /** Whether the held-out interval's lower bound is above zero and (unless acrossWorlds is false) the gain holds in every world. */
+  /**
+   * Whether the held-out interval's lower bound is above zero, (unless acrossWorlds is false) the
+   * gain holds in every world, and (unless acceptSmallSample) both sides funded at least
+   * MIN_FUNDED_LOANS loans held out.
+   */
   improved: boolean;
+  /** Fewer held-out loans funded (by the fewer side) than a backtest needs before its figures are more than luck. */
+  smallSample: boolean;
   verdict: string;
   /** The values to write: the last window's candidate when improved, else the current ones. */
   chosen: ParamValues;
@@ -172,7 +185,11 @@ function summarize(
   const candidateDiffers = windows.some((w) => (w.top[0]?.trial ?? 0) !== 0);
   const improvedInCurve = candidateDiffers && trainGain > 0 && heldOut.low > 0;
   const losingWorlds = worlds.filter((w) => !(w.evidence.gain > 0));
-  const improved = improvedInCurve && (options.acrossWorlds === false || losingWorlds.length === 0);
+  const acrossWorlds = options.acrossWorlds === false || losingWorlds.length === 0;
+  // The backtest's own bar: below it a report calls its figures mostly luck, so tune must not
+  // write values from such a sample either (issue 36: values were written from 27 against 43 loans).
+  const smallSample = Math.min(heldOut.candidateFunded, heldOut.baselineFunded) < MIN_FUNDED_LOANS;
+  const improved = improvedInCurve && acrossWorlds && (!smallSample || options.acceptSmallSample === true);
   const baselineParams = { ...(trials[0] ?? {}) };
   const last = windows.at(-1)?.top[0];
   const chosen = improved && last ? { ...last.params } : baselineParams;
@@ -184,11 +201,13 @@ function summarize(
       : '';
   let verdict: string;
   if (!candidateDiffers || trainGain <= 0) verdict = 'no trial beat the current values in training; keeping them';
+  else if (improvedInCurve && acrossWorlds && !improved)
+    verdict = `too few loans to judge: ${points(trainGain)} in training, ${points(heldOut.gain)} held out (${interval}${charged}; ${sample}), but below ${MIN_FUNDED_LOANS} funded loans a backtest's figures are mostly luck; keeping the current values (a longer recording, or --accept-small-sample to write them anyway)`;
   else if (improvedInCurve && !improved) {
     const lost = losingWorlds.map((w) => `${w.world} ${points(w.evidence.gain)}`).join(', ');
     verdict = `not across borrower worlds: ${points(trainGain)} in training, ${points(heldOut.gain)} held out (${interval}${charged}; ${sample}), but the held-out gain does not hold in ${lost}; keeping the current values (--ignore-worlds writes them anyway)`;
   } else if (improved)
-    verdict = `improved: ${points(trainGain)} in training, ${points(heldOut.gain)} held out (${interval}${charged}; ${sample}); writing the tuned values`;
+    verdict = `improved: ${points(trainGain)} in training, ${points(heldOut.gain)} held out (${interval}${charged}; ${sample}); writing the tuned values${smallSample ? ` (fewer than ${MIN_FUNDED_LOANS} funded loans: mostly luck, written as --accept-small-sample asked)` : ''}`;
   else if (heldOut.gain <= 0)
     verdict = `overfit: ${points(trainGain)} in training but ${points(heldOut.gain)} held out (${interval}${charged}; ${sample}); keeping the current values`;
   else
@@ -206,6 +225,7 @@ function summarize(
     heldOut,
     worlds,
     improved,
+    smallSample,
     verdict,
     chosen,
     baselineParams,

@@ -168,7 +168,7 @@ const plattSchema = z
       "slope on the score's log-odds of repayment (1: unchanged)",
     ),
     b: numberOrParam.describe('added to the log-odds of repayment (0: unchanged)'),
-    description: z.string().optional().describe('what it was fitted on (lendbot train --calibrate writes it)'),
+    description: z.string().optional().describe('what it was fitted on (lendbot train calibration writes it)'),
   })
   .describe('log-odds of repayment become a x (log-odds) + b');
 
@@ -179,7 +179,7 @@ const isotonicSchema = z
       .array(z.tuple([z.number().min(0).max(1), calibratedProbability]))
       .min(2)
       .describe('[score probability, calibrated probability] pairs, both rising; straight lines between them, flat beyond the ends'),
-    description: z.string().optional().describe('what it was fitted on (lendbot train --calibrate writes it)'),
+    description: z.string().optional().describe('what it was fitted on (lendbot train calibration writes it)'),
   })
   .describe('a rising, piecewise linear map of the probability');
 
@@ -227,7 +227,7 @@ export const calibrationSchema = z
       'expected { method: platt, a: 1.1, b: -0.3 }, { method: isotonic, points: [[0.5, 0.6], [0.9, 0.85]] } or { method: learned, level_sd: 1, slope_sd: 0.3 }',
   })
   .describe(
-    "maps the score's repayment probability to a calibrated one before filters and pricing (fit it with lendbot train --calibrate; docs/training.md)",
+    "maps the score's repayment probability to a calibrated one before filters and pricing (fit it with lendbot train calibration; docs/training.md)",
   );
 
 export const scoreSchema = z
@@ -300,7 +300,7 @@ const marketSchema = z
       .min(1)
       .optional()
       .describe(
-        'a market file written by `lendbot train --market-out` (JSON), relative to this strategy file; numbers set here override it (docs/training.md)',
+        'a market file written by `lendbot train market` (JSON), relative to this strategy file; numbers set here override it (docs/training.md)',
       ),
     take_up: takeUpSchema.optional(),
     competition: competitionSchema.optional(),
@@ -439,7 +439,7 @@ export type StrategyDefinition = z.infer<typeof strategyFileSchema>;
 export type FilterDefinition = z.infer<typeof filterSchema>;
 export type ScoreDefinition = z.infer<typeof scoreSchema>;
 export type CalibrationDefinition = z.infer<typeof calibrationSchema>;
-/** A fitted calibration (platt or isotonic): what `lendbot train --calibrate` writes, and a learned one's seed. */
+/** A fitted calibration (platt or isotonic): what `lendbot train calibration` writes, and a learned one's seed. */
 export type FittedCalibrationDefinition = z.infer<typeof seedCalibrationSchema>;
 export type LevelUncertaintyDefinition = z.infer<typeof levelUncertaintySchema>;
 export type PricingDefinition = z.infer<typeof pricingSchema>;

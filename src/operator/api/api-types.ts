@@ -207,7 +207,8 @@ export interface LoanPayments {
   late: number;
   missed: number;
   maxDelayedDays: number;
-  feesCents: number;
+  /** Late and pay-later fees charged on its payments (received or not; what was received is in the returns' lateFeesReceivedCents). */
+  lateFeesChargedCents: number;
   /** The last due date of its schedule; null when no payment was synced yet. */
   lastDueDate: string | null;
 }
@@ -267,7 +268,8 @@ export interface ReturnsAnswer {
     outstandingCents: number;
     expectedLossCents: number;
     writtenOffCents: number;
-    lateFeesCents: number;
+    /** Late fees that reached the account in repayments (the ledger's late_fees_received). */
+    lateFeesReceivedCents: number;
     recoveriesCents: number;
   };
   /** How the figures were made and what they leave out. */
@@ -331,6 +333,10 @@ export interface ApiProposal {
   status: string;
   /** Where it stands, in one sentence. */
   state: string;
+  /** What happened, one word (src/operator/proposals/proposal-text.ts): waiting, approved, placed, not_placed, unknown, rejected, expired. */
+  verdict: string;
+  /** The verdict as the badge reads it ("approved, not placed"). */
+  verdictLabel: string;
   createdAt: string;
   expiresAt: string;
   /** `allowance`, `dashboard:operator`, `api:operator`, `cli:NAME`; null while pending. */

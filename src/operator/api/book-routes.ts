@@ -43,7 +43,7 @@ const NO_PAYMENTS: LoanPayments = {
   late: 0,
   missed: 0,
   maxDelayedDays: 0,
-  feesCents: 0,
+  lateFeesChargedCents: 0,
   lastDueDate: null,
 };
 
@@ -70,9 +70,10 @@ function loanRow(loan: StoredLoan, payments: LoanPaymentState | undefined, origi
   };
 }
 
-function withoutLoanId(state: LoanPaymentState): Omit<LoanPaymentState, 'loanId'> {
-  const { loanId: _loanId, ...rest } = state;
-  return rest;
+/** The API's names: the fees are the late and pay-later fees charged on the payments, received or not. */
+function withoutLoanId(state: LoanPaymentState): LoanPayments {
+  const { loanId: _loanId, feesCents, ...rest } = state;
+  return { ...rest, lateFeesChargedCents: feesCents };
 }
 
 export function registerBookRoutes(api: OperatorApp, deps: ApiDeps): void {

@@ -19,7 +19,8 @@ import type { OperatorApp } from '../operator-listener.js';
 import { OPERATOR_TOKEN_NAME } from '../operator-tokens.js';
 import { approveAndPlace, rejectProposal } from '../proposals/decide-proposal.js';
 import { proposalLink } from '../proposals/proposal-link.js';
-import { explanationOf, proposalStateText, type OutcomeDetail } from '../proposals/proposal-text.js';
+import { releaseHold } from '../proposals/request-holds.js';
+import { explanationOf, proposalStateText, proposalVerdict, VERDICT_LABELS, type OutcomeDetail } from '../proposals/proposal-text.js';
 import { fail, parseOr400, type ApiDeps } from './api-deps.js';
 import type { ApiProposal, ProposalDecisionAnswer, ProposalsAnswer } from './api-types.js';
 
@@ -48,6 +49,8 @@ export function apiProposal(proposal: StoredProposal, link: string | null): ApiP
     riskLevel: proposal.riskLevel,
     status: proposal.status,
     state: proposalStateText(proposal),
+    verdict: proposalVerdict(proposal),
+    verdictLabel: VERDICT_LABELS[proposalVerdict(proposal)],
     createdAt: proposal.createdAt,
     expiresAt: proposal.expiresAt,
     decidedBy: proposal.decidedBy,
@@ -145,6 +148,8 @@ export function registerProposalRoutes(api: OperatorApp, deps: ApiDeps): void {
       if (!decision.changed || decision.proposal === undefined)
         return fail(reply, decision.proposal === undefined ? 404 : 409, decision.message);
       log.info({ proposal: params.id, by, status: decision.proposal.status, outcome: decision.proposal.outcome }, decision.message);
+      // A rejection ends the wait: the borrower (held in the sandbox) decides now.
+      if (action === 'reject') await releaseHold(context, decision.proposal.loanRequestId);
       const answer: ProposalDecisionAnswer = { proposal: view(decision.proposal), message: decision.message };
       return reply.header('cache-control', 'no-store').send(answer);
     };

@@ -73,7 +73,7 @@ export function computeReturns(input: ReturnsInput, nowMs: number, rates?: LossR
       outstandingCents: last?.outstandingCents ?? 0,
       expectedLossCents: last?.expectedLossCents ?? 0,
       writtenOffCents: last?.writtenOffCents ?? 0,
-      lateFeesCents: last?.lateFeesCents ?? 0,
+      lateFeesReceivedCents: last?.lateFeesCents ?? 0,
       recoveriesCents: last?.recoveriesCents ?? 0,
     },
     notes: [...RETURNS_NOTES],

@@ -11,6 +11,8 @@
  */
 import { parseCents } from '../../domain/index.js';
 import { reasonText } from '../../domain/decision-reason.js';
+import { reasonWords } from '../../log/human-reasons.js';
+import { holdWhileWaiting } from './request-holds.js';
 import { utcDayBounds, type ProposalInput, type ProposalOutcome, type StoredProposal } from '../../store/index.js';
 import type { AgentCaller, AgentContext } from '../agent-context.js';
 import { agentGuardCheck, placeAgentOffer, type AgentOfferResult } from '../agent-offer.js';
@@ -84,6 +86,8 @@ export async function proposeOffer(context: AgentContext, caller: AgentCaller, a
     },
     `agent offer proposed, waiting for a person: ${why}`,
   );
+  // In the sandbox the borrower would decide long before a person could answer.
+  await holdWhileWaiting(context, proposal);
   return { status: 'proposed', proposal, already: false };
 }
 
@@ -91,7 +95,11 @@ export async function proposeOffer(context: AgentContext, caller: AgentCaller, a
 export function outcomeOf(result: AgentOfferResult): { outcome: ProposalOutcome; detail: OutcomeDetail } {
   switch (result.status) {
     case 'refused_by_guard':
-      return { outcome: 'refused_by_guard', detail: { guard: { code: result.guard.code, reason: reasonText(result.guard.reason) } } };
+      // The machine text for programs, the words for the person reading the proposal.
+      return {
+        outcome: 'refused_by_guard',
+        detail: { guard: { code: result.guard.code, reason: reasonText(result.guard.reason), words: reasonWords(result.guard.reason) } },
+      };
     case 'already_offered':
       return { outcome: 'already_offered', detail: { offer_state: result.state } };
     default: {

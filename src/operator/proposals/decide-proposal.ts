@@ -18,6 +18,7 @@ import { placeAgentOffer } from '../agent-offer.js';
 import { findOpenRequest } from '../find-request.js';
 import { outcomeOf } from './agent-asks.js';
 import { proposalHeadline, proposalStateText, unchangedText } from './proposal-text.js';
+import { releaseHold } from './request-holds.js';
 
 export type ProposalDecision =
   { changed: true; proposal: StoredProposal; message: string } | { changed: false; proposal: StoredProposal | undefined; message: string };
@@ -71,6 +72,8 @@ export async function placeApproved(context: AgentContext, id: number): Promise<
     // Reading the list failed (an outage): nothing was sent. The agent may propose again.
     finish('failed', { error: `${error instanceof Error ? error.message : String(error)}; nothing was sent` });
   }
+  // Placed or not, the proposal is decided: the borrower (held in the sandbox) decides now.
+  await releaseHold(context, claimed.loanRequestId);
   const done = store.proposals.get(id);
   if (done !== undefined)
     log.info(

@@ -1,11 +1,11 @@
 /**
  * What a person reads before approving an agent's offer, written when the agent asks: what would
  * happen, why it needs them (the allowance's verdict), the guard's verdict then, and what the
- * bot's own strategies would decide on the data already bought (explain-now.ts: nothing is
+ * strategy that decides the request live would decide on the data already bought (explain-now.ts: nothing is
  * bought for it). The guard is asked again when the person approves.
  */
 import { formatCents, parseCents, type LoanRequest } from '../../domain/index.js';
-import { reasonText } from '../../domain/decision-reason.js';
+import { reasonWords } from '../../log/human-reasons.js';
 import type { AgentContext } from '../agent-context.js';
 import { explainNow } from '../explain-now.js';
 
@@ -63,7 +63,8 @@ export async function explainProposal(
       would: outcome.action,
       rate: outcome.decision.rate ?? null,
       probability: outcome.decision.probability ?? null,
-      reasons: outcome.reasons.map(reasonText),
+      // Plain words for the person deciding, not the engine's tokens.
+      reasons: outcome.reasons.map(reasonWords),
     };
   } catch (error) {
     // The explanation helps the person; its absence must not stop the proposal.

@@ -3,20 +3,26 @@
  * database (it has no marketplace client); this runner, in the running daemon, notices approved
  * proposals and places them (decide-proposal.ts), and marks proposals whose time is up as expired
  * so the lists say so. It looks once a second (real time): one indexed query when nothing waits.
+ * Every CLOSED_CHECK_MS it also expires waiting proposals whose loan request has closed
+ * (closed-requests.ts): one read of the open list, and only while something waits.
  *
  * At start it takes up what a stopped daemon left mid-way (`placing` → `approved`): placing again
  * is safe, the offer path never sends one request's offer twice.
  */
 import type { AgentContext } from '../agent-context.js';
+import { expireClosedRequests } from './closed-requests.js';
 import { placeApproved } from './decide-proposal.js';
 
 const TICK_MS = 1000;
 /** Approved proposals placed per tick; the rest wait for the next one. */
 const BATCH = 10;
+/** How often (real time) waiting proposals' requests are looked for in the open list. */
+const CLOSED_CHECK_MS = 15_000;
 
 export class ProposalRunner {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  private lastClosedCheckMs = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly context: AgentContext,
@@ -52,6 +58,11 @@ export class ProposalRunner {
       const expired = store.proposals.expireDue(realClock.now());
       if (expired > 0) log.info({ proposals: expired }, 'agent proposals expired without being placed');
       for (const id of store.proposals.approvedIds(BATCH)) await placeApproved(this.context, id);
+      if (realClock.now() - this.lastClosedCheckMs >= CLOSED_CHECK_MS) {
+        this.lastClosedCheckMs = realClock.now();
+        const closed = await expireClosedRequests(this.context);
+        if (closed > 0) log.info({ proposals: closed }, 'agent proposals expired: their loan requests closed before anyone approved them');
+      }
     } catch (error) {
       // A closed database at shutdown, a locked file: the next pass tries again.
       log.warn({ err: error }, 'proposal runner pass failed');

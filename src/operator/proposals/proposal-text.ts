@@ -11,7 +11,8 @@ import type { ProposalExplanation } from './explain-proposal.js';
 export interface OutcomeDetail {
   service_offer_id?: number | null;
   reasons?: string[];
-  guard?: { code: string; reason: string };
+  /** The guard's refusal: its machine text, and (since issue 36) its words. */
+  guard?: { code: string; reason: string; words?: string };
   offer_state?: string;
   error?: string;
 }
@@ -36,7 +37,7 @@ export function outcomeText(proposal: StoredProposal): string {
     case 'placed':
       return `placed${detail.service_offer_id ? ` (offer ${detail.service_offer_id})` : ''}`;
     case 'refused_by_guard':
-      return `not placed: ${detail.guard?.reason ?? 'the guard refused it'}`;
+      return `not placed: ${detail.guard?.words ?? detail.guard?.reason ?? 'the guard refused it'}`;
     case 'refused':
       return `the marketplace refused it${last ? ` (${last})` : ''}`;
     case 'unknown':
@@ -52,6 +53,40 @@ export function outcomeText(proposal: StoredProposal): string {
       return 'no outcome yet';
   }
 }
+
+/**
+ * What happened to a proposal, as one word a badge can show: `done` alone says nothing of the
+ * money (an approval the guard refused, or whose request had closed, is done too), so every view
+ * shows this instead: placed; approved but not placed; sent with its fate unknown; rejected;
+ * expired; or still waiting or on its way.
+ */
+export type ProposalVerdict = 'waiting' | 'approved' | 'placed' | 'not_placed' | 'unknown' | 'rejected' | 'expired';
+
+export function proposalVerdict(proposal: StoredProposal): ProposalVerdict {
+  switch (proposal.status) {
+    case 'pending':
+      return 'waiting';
+    case 'approved':
+    case 'placing':
+      return 'approved';
+    case 'rejected':
+    case 'expired':
+      return proposal.status;
+    case 'done':
+      return proposal.outcome === 'placed' ? 'placed' : proposal.outcome === 'unknown' ? 'unknown' : 'not_placed';
+  }
+}
+
+/** The verdict as a badge reads it. */
+export const VERDICT_LABELS: Record<ProposalVerdict, string> = {
+  waiting: 'waiting for approval',
+  approved: 'approved, being placed',
+  placed: 'approved and placed',
+  not_placed: 'approved, not placed',
+  unknown: 'sent, outcome unknown',
+  rejected: 'rejected',
+  expired: 'expired',
+};
 
 /** Where the proposal stands, in one sentence. */
 export function proposalStateText(proposal: StoredProposal): string {

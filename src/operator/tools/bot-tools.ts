@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { guardReasonOf, reasonText } from '../../domain/decision-reason.js';
+import { reasonWords } from '../../log/human-reasons.js';
 import { decisionJson, type DecisionJson } from '../../domain/decision-json.js';
 import { lossRatesFromConfig } from '../../ops/loss-rates-config.js';
 import { buildStatusReport } from '../../ops/status-report.js';
@@ -126,14 +127,21 @@ export function registerBotTools({ server, context, caller, codes }: ToolDeps): 
             : `refused (${stored.guardCode})`;
         const texts: string[] = [];
         const reasons = reasonsApart(stored.reasonValues, texts);
+        // The sentence in words (the data keeps the machine reasons); the same pointers.
+        const words = reasonsApart(stored.reasonValues, [], reasonWords);
         return marketplaceAnswer(
-          `Request ${stored.loanRequestId}: ${stored.action} by ${stored.source ?? `strategy ${stored.strategy ?? '(none)'}`}, ${reasons.join('; ')}.`,
+          `Request ${stored.loanRequestId}: ${stored.action} by ${stored.source ?? `strategy ${stored.strategy ?? '(none)'}`}: ${words.join('; ')}.`,
           {
             ...decisionJson(stored),
             reasons,
             decided: true,
             features: stored.features,
-            guard: { verdict, code: stored.guardCode, reason: refusal === undefined ? null : reasonText(refusal) },
+            guard: {
+              verdict,
+              code: stored.guardCode,
+              reason: refusal === undefined ? null : reasonText(refusal),
+              words: refusal === undefined ? null : reasonWords(refusal),
+            },
             previous: previousApart(stored, texts),
           },
           { service_texts: texts },
@@ -154,11 +162,17 @@ export function registerBotTools({ server, context, caller, codes }: ToolDeps): 
           ? { verdict: 'not asked' }
           : outcome.guard.allowed
             ? { verdict: 'allowed' }
-            : { verdict: 'refused', code: outcome.guard.code, reason: reasonText(outcome.guard.reason) };
+            : {
+                verdict: 'refused',
+                code: outcome.guard.code,
+                reason: reasonText(outcome.guard.reason),
+                words: reasonWords(outcome.guard.reason),
+              };
       const texts: string[] = [];
       const reasons = reasonsApart(outcome.reasons, texts);
+      const words = reasonsApart(outcome.reasons, [], reasonWords);
       return marketplaceAnswer(
-        `Request ${request.id} (not decided yet) would be: ${outcome.action}; ${reasons.join('; ')}.`,
+        `Request ${request.id} (not decided yet) would be: ${outcome.action}, by strategy ${decision.strategy.name}: ${words.join('; ')}.`,
         {
           loan_request_id: request.id,
           decided: false,

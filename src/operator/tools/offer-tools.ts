@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { monthStartMs } from '../../clock/utc-month.js';
 import { MAX_RATE, MIN_RATE, formatCents, type Cents, type LoanRequest } from '../../domain/index.js';
 import { reasonText } from '../../domain/decision-reason.js';
+import { reasonWords } from '../../log/human-reasons.js';
 import { confirmAction } from '../confirm-action.js';
 import { findOpenRequest } from '../find-request.js';
 import { allowanceNow, placeWithinAllowance, proposeOffer } from '../proposals/agent-asks.js';
@@ -78,11 +79,12 @@ export function registerOfferTools({ server, context, caller, codes }: ToolDeps)
         case 'too_many_pending':
           return proposalAnswer(context, result, preview);
         case 'refused_by_guard': {
-          const reason = reasonText(result.guard.reason);
-          return answer(`Not offered: ${reason}.`, {
+          // Said in words (what the agent relays to its person); the machine text stays in `reason`.
+          const words = reasonWords(result.guard.reason);
+          return answer(`Not offered: ${words}.`, {
             ...preview,
             status: 'refused_by_guard',
-            guard: { allowed: false, code: result.guard.code, reason },
+            guard: { allowed: false, code: result.guard.code, reason: reasonText(result.guard.reason), words },
           });
         }
         case 'already_offered':

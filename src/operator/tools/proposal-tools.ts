@@ -10,7 +10,7 @@ import { PROPOSAL_STATUSES, type StoredProposal } from '../../store/index.js';
 import type { AgentContext } from '../agent-context.js';
 import { MAX_PENDING_PER_TOKEN, type ProposeResult } from '../proposals/agent-asks.js';
 import { approveCommand, proposalLink } from '../proposals/proposal-link.js';
-import { explanationOf, proposalHeadline, proposalStateText, type OutcomeDetail } from '../proposals/proposal-text.js';
+import { explanationOf, proposalHeadline, proposalStateText, proposalVerdict, type OutcomeDetail } from '../proposals/proposal-text.js';
 import { answer } from '../tool-answer.js';
 import { answerWithServiceTexts, reasonsApart, UNTRUSTED_FIELD } from '../untrusted-data.js';
 import { storedReasons } from '../../domain/decision-reason-parse.js';
@@ -51,6 +51,7 @@ function proposalFacts(context: AgentContext, stored: StoredProposal, texts: str
     risk_level: proposal.riskLevel,
     status: proposal.status,
     state: proposalStateText(proposal),
+    verdict: proposalVerdict(proposal),
     why: explanationOf(proposal).why ?? null,
     created_at: proposal.createdAt,
     expires_at: proposal.expiresAt,

@@ -170,7 +170,7 @@ export class Protections {
       return;
     }
     if (change.kind === 'began') {
-      const message = `realised default runs above the predicted beyond noise: ${change.drift.figures}; check the score (lendbot train --calibrate) or lower the amounts`;
+      const message = `realised default runs above the predicted beyond noise: ${change.drift.figures}; check the score (lendbot train calibration) or lower the amounts`;
       this.deps.log.warn({ loans: change.pooled.loans }, message);
       this.deps.notify?.('calibration_drift', { message });
     }

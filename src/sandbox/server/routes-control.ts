@@ -28,6 +28,16 @@ export function registerControlRoutes(app: FastifyInstance, control: SandboxCont
 
   app.post('/_sandbox/loan_requests', (request) => control.createLoanRequest(bodyOf(request) as LoanRequestFields));
 
+  app.post('/_sandbox/loan_requests/:id/hold', (request) => {
+    const until = bodyOf(request).until;
+    if (typeof until !== 'string') throw new HttpRefusal(400, { detail: 'until must be an ISO 8601 text (simulated time)' });
+    return control.holdLoanRequest(idParam(request, 'id'), until);
+  });
+  app.post('/_sandbox/loan_requests/:id/release', (request) => {
+    control.releaseLoanRequest(idParam(request, 'id'));
+    return { released: true };
+  });
+
   app.post('/_sandbox/balance', (request) => {
     const body = bodyOf(request);
     const cents = typeof body.cents === 'number' ? body.cents : typeof body.amount === 'string' ? parseCents(body.amount) : NaN;

@@ -19,6 +19,8 @@ import { amountToCents } from '../../../domain/index.js';
 import { warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
+import { addRetiredOption } from '../../retired-option.js';
+import { HOUR_MS } from '../../../clock/time-constants.js';
 
 export interface RecordingSource {
   data?: string | undefined;
@@ -30,15 +32,21 @@ export interface RecordingSource {
 export interface MarketOptions {
   balance?: number | undefined;
   config?: string | undefined;
-  unknownCompetition?: MarketAssumptions['unknownCompetition'] | undefined;
-  /** --competition hard|soft. */
-  competition?: MarketAssumptions['comparison'] | undefined;
-  decisionDelayHours?: number | undefined;
-  /** --market FILE, already read and checked. */
+  /** --market FILE, already read and checked: the one place a replay's market is set. */
   market?: MarketFile | undefined;
-  takeupMidpoint?: number | undefined;
-  takeupSteepness?: number | undefined;
 }
+
+/**
+ * The flags that repeated the market file, each with the key that says it there. They are refused
+ * with that key's name, so a script that passed one fails instead of replaying another market.
+ */
+export const RETIRED_MARKET_FLAGS: ReadonlyArray<readonly [flags: string, key: string]> = [
+  ['--takeup-midpoint <u>', 'take_up: { midpoint, steepness }'],
+  ['--takeup-steepness <k>', 'take_up: { midpoint, steepness }'],
+  ['--competition <hard|soft>', 'backtest: { comparison }'],
+  ['--unknown-competition <win|lose|rate>', 'backtest: { unknown_competition }'],
+  ['--decision-delay-hours <h>', 'backtest: { decision_delay_hours }'],
+];
 
 /** A point in time for --from/--to. */
 export function isoTime(text: string): string {
@@ -52,41 +60,11 @@ export function usdAmount(text: string): number {
   return amountToCents(text);
 }
 
-function competition(text: string): MarketAssumptions['unknownCompetition'] {
-  if (text === 'win' || text === 'lose') return text;
-  const rate = Number(text);
-  if (!Number.isFinite(rate) || rate < 0) throw new InvalidArgumentError('expected win, lose or a rate such as 0.25');
-  return rate;
-}
-
-function comparison(text: string): MarketAssumptions['comparison'] {
-  if (text === 'hard' || text === 'soft') return text;
-  throw new InvalidArgumentError('expected hard (no offer wins at or above a recorded competing rate) or soft');
-}
-
-function hours(text: string): number {
-  const value = Number(text);
-  if (!Number.isFinite(value) || value < 0) throw new InvalidArgumentError('expected a number of hours');
-  return value;
-}
-
-function finite(text: string): number {
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value)) throw new InvalidArgumentError('expected a number');
-  return value;
-}
-
-function nonNegative(text: string): number {
-  const value = finite(text);
-  if (value < 0) throw new InvalidArgumentError('expected a number of 0 or more');
-  return value;
-}
-
 /** Adds the options every replaying command takes; `daemonConditions`: the backtest's defaults come from the daemon's config and account (conditions.ts). */
 export function addReplayOptions(command: Command, withDb: boolean, daemonConditions = false): Command {
   command.option('--data <file>', 'recording (JSON lines, docs/recording-format.md)');
   if (withDb) command.option('--db <path>', "the daemon's SQLite file, instead of --data");
-  return command
+  command
     .option('--from <iso>', 'replay requests seen from this time (inclusive)', isoTime)
     .option('--to <iso>', 'replay requests seen before this time', isoTime)
     .option(
@@ -102,24 +80,14 @@ export function addReplayOptions(command: Command, withDb: boolean, daemonCondit
         ? `the daemon's config: its risk: limits and its database (default ${DEFAULT_CONFIG_FILE} when it exists, else the built-in limits)`
         : "take the risk limits from this config's risk: section (default: built-in limits)",
     )
-    .option('--unknown-competition <win|lose|rate>', 'when the recording does not tell the competing rate', competition)
-    .option(
-      '--competition <hard|soft>',
-      "hard (default): an offer at or above a recorded competing rate never wins; soft: compared by the --market file's backtest.width",
-      comparison,
-    )
-    .option('--decision-delay-hours <h>', 'hours from an offer to the borrower accepting or rejecting it (default 24)', hours)
     .option(
       '--market <file>',
-      'the market to replay against: a lendbot-market file (lendbot train --market-out), with an optional backtest: section (docs/backtesting.md)',
+      'the market to replay against: a lendbot-market file (lendbot train market), with an optional backtest: section (docs/backtesting.md)',
       readMarketFile,
-    )
-    .option(
-      '--takeup-midpoint <u>',
-      'rate position (0: lowest rate, 1: the request maximum) where half of borrowers walk away (default 0.7)',
-      finite,
-    )
-    .option('--takeup-steepness <k>', 'how sharply take-up falls around the midpoint (default 6; 0: rate does not matter)', nonNegative);
+    );
+  for (const [flags, key] of RETIRED_MARKET_FLAGS)
+    addRetiredOption(command, flags, `set ${key} in the --market file (docs/backtesting.md, "The market model")`);
+  return command;
 }
 
 /** The recording, ordered and trimmed; bad lines are warned about and skipped. */
@@ -187,18 +155,14 @@ export function warnLegacyMarket(io: CliIo, options: MarketOptions): void {
 /** The market assumptions the options override. */
 export function marketOf(options: MarketOptions): Partial<MarketAssumptions> {
   const market: Partial<MarketAssumptions> = {};
-  if (options.unknownCompetition !== undefined) market.unknownCompetition = options.unknownCompetition;
-  if (options.decisionDelayHours !== undefined) market.decisionDelayMs = Math.round(options.decisionDelayHours * 3_600_000);
   const file = options.market;
-  const takeUp = { ...file?.response.takeUp };
-  if (options.takeupMidpoint !== undefined) takeUp.midpoint = options.takeupMidpoint;
-  if (options.takeupSteepness !== undefined) takeUp.steepness = options.takeupSteepness;
-  const chosen = options.competition ?? file?.comparison;
-  if (chosen !== undefined) market.comparison = chosen;
-  const competition = file?.response.competition;
-  if (competition !== undefined || Object.keys(takeUp).length > 0)
-    market.response = marketResponse({ takeUp, competition: { ...competition } });
   if (file === undefined) return market;
+  if (file.unknownCompetition !== undefined) market.unknownCompetition = file.unknownCompetition;
+  if (file.decisionDelayHours !== undefined) market.decisionDelayMs = Math.round(file.decisionDelayHours * HOUR_MS);
+  if (file.comparison !== undefined) market.comparison = file.comparison;
+  const { takeUp, competition } = file.response;
+  if (competition !== undefined || takeUp !== undefined)
+    market.response = marketResponse({ takeUp: { ...takeUp }, competition: { ...competition } });
   if (file.prepayment !== undefined) market.prepayment = { ...DEFAULT_MARKET.prepayment, ...file.prepayment };
   if (file.recoveryDelayMonths !== undefined) market.recoveryDelayMonths = file.recoveryDelayMonths;
   if (file.seed !== undefined) market.seed = file.seed;

@@ -1,5 +1,5 @@
 /**
- * The calibration section of the terminal report (and of `lendbot train --calibrate`): each
+ * The calibration section of the terminal report (and of `lendbot train calibration`): each
  * strategy's predicted default by decile against what happened, the Brier score against a
  * constant guess, the requests around min_probability, and in plain words where it is off.
  */

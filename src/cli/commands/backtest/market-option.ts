@@ -1,11 +1,12 @@
 /**
  * `--market FILE`: the market a backtest or tune replays against (docs/backtesting.md). One format,
- * the `lendbot-market` v1 file `lendbot train --market-out` writes (src/engine/market-file.ts), so
+ * the `lendbot-market` v1 file `lendbot train market` writes (src/engine/market-file.ts), so
  * a trained market, its borrower-dependent take-up included, replays as it was fitted. Settings only
- * a replay reads (prepayment, recovery delay, seed, how a competing rate is compared) go in its
- * optional `backtest:` section. The older settings file (camelCase `takeUp`, `competition`,
- * `prepayment`, ...) is still read, with a deprecation note. Unknown keys are refused in both, so
- * a typo does not silently fall back to the default.
+ * a replay reads (prepayment, recovery delay, seed, how a competing rate is compared, what an
+ * unknown one is, the decision delay) go in its optional `backtest:` section: the one place a
+ * replay's market is set (the flags that repeated it are refused). The older settings file
+ * (camelCase `takeUp`, `competition`, `prepayment`, ...) is still read, with a deprecation note.
+ * Unknown keys are refused in both, so a typo does not silently fall back to the default.
  */
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
@@ -45,6 +46,10 @@ const backtestSectionSchema = z.strictObject({
   prepayment: z.strictObject({ share: share.optional(), at_term_fraction: share.optional() }).optional(),
   recovery_delay_months: z.number().int().min(0).optional(),
   seed: z.number().int().optional(),
+  /** When the recording does not tell the competing rate: win (as if nobody offered), lose, or a rate taken at. */
+  unknown_competition: z.union([z.enum(['win', 'lose']), z.number().min(0)]).optional(),
+  /** Hours from an offer to the borrower's answer. */
+  decision_delay_hours: z.number().min(0).optional(),
 });
 
 /** A `--market` file read into what the replay takes, whichever format it was written in. */
@@ -58,11 +63,13 @@ export interface MarketFile {
   prepayment?: Partial<MarketAssumptions['prepayment']>;
   recoveryDelayMonths?: number;
   seed?: number;
+  unknownCompetition?: MarketAssumptions['unknownCompetition'];
+  decisionDelayHours?: number;
 }
 
 /** What a lender reads when the old format is given. */
 export function legacyMarketNote(file: string): string {
-  return `${file} is in the old market settings format (takeUp, competition, prepayment, ...), which will be dropped; write it as a lendbot-market file (format: lendbot-market, version: 1, take_up, competition, backtest: { prepayment, recovery_delay_months, seed, comparison, width }), see docs/backtesting.md`;
+  return `${file} is in the old market settings format (takeUp, competition, prepayment, ...), which will be dropped; write it as a lendbot-market file (format: lendbot-market, version: 1, take_up, competition, backtest: { prepayment, recovery_delay_months, seed, comparison, width, unknown_competition, decision_delay_hours }), see docs/backtesting.md`;
 }
 
 /** The keys of `value` that are set (an optional key of a parsed file may hold undefined). */
@@ -104,7 +111,15 @@ function fromMarketFile(file: string, text: string): MarketFile {
   }
   const section = backtestSectionSchema.safeParse((loaded.definition as { backtest?: unknown }).backtest ?? {});
   if (!section.success) throw firstIssue(file, section.error, 'backtest.');
-  const { comparison: chosen, width, prepayment, recovery_delay_months: recoveryDelayMonths, seed } = section.data;
+  const {
+    comparison: chosen,
+    width,
+    prepayment,
+    recovery_delay_months: recoveryDelayMonths,
+    seed,
+    unknown_competition: unknownCompetition,
+    decision_delay_hours: decisionDelayHours,
+  } = section.data;
   const response: PartialMarketResponse = { ...loaded.market };
   if (width !== undefined) response.competition = { ...response.competition, width };
   return {
@@ -115,6 +130,8 @@ function fromMarketFile(file: string, text: string): MarketFile {
     ...(prepayment === undefined ? {} : { prepayment: defined({ share: prepayment.share, atTermFraction: prepayment.at_term_fraction }) }),
     ...(recoveryDelayMonths === undefined ? {} : { recoveryDelayMonths }),
     ...(seed === undefined ? {} : { seed }),
+    ...(unknownCompetition === undefined ? {} : { unknownCompetition }),
+    ...(decisionDelayHours === undefined ? {} : { decisionDelayHours }),
   };
 }
 

@@ -1,6 +1,6 @@
 /** How `lendbot decisions` prints: a table row per decision, JSON lines, and one decision in full. */
 import { decisionJson } from '../../../domain/decision-json.js';
-import { skipReasonWords } from '../../../log/human-reasons.js';
+import { reasonsSentence, reasonWords, skipReasonWords } from '../../../log/human-reasons.js';
 import { formatCents, RISK_LEVEL_NAMES } from '../../../domain/index.js';
 import { offerJson, type DecisionCalibration, type OfferView, type StoredLoan } from '../../../store/index.js';
 import type { DecisionView } from './decision-view.js';
@@ -56,8 +56,8 @@ export function tableRow(view: DecisionView): string {
     decidedBy(view),
   ]);
   // A skip says the reason that decided it in plain words (as `lendbot run` on a terminal and the
-  // dashboard do); an offer keeps its score and price reasons. --id and --json keep every reason.
-  const why = decision.action === 'skip' ? skipReasonWords(decision.reasonValues) : decision.reasons.join('; ');
+  // dashboard do); an offer its score and price reasons as a sentence. --json keeps the machine reasons.
+  const why = decision.action === 'skip' ? skipReasonWords(decision.reasonValues) : reasonsSentence(decision.reasonValues);
   return `${row}  ${why}`;
 }
 
@@ -132,7 +132,8 @@ export function detailText(view: DecisionView): string {
   return [
     ...head,
     'reasons:',
-    ...(decision.reasons.length === 0 ? ['  -'] : decision.reasons.map((reason) => `  ${reason}`)),
+    // In words; `--id --json` keeps the machine text.
+    ...(decision.reasonValues.length === 0 ? ['  -'] : decision.reasonValues.map((reason) => `  ${reasonWords(reason)}`)),
     ...block('features', decision.features),
     ...block('params', decision.params),
     ...(decision.previous === null ? [] : block("replaced decision (the strategies')", decision.previous)),

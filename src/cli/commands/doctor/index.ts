@@ -90,7 +90,7 @@ async function runDoctor(options: DoctorOptions, io: CliIo, clock: Clock): Promi
       config = await loadDaemonConfig(file, io.env);
       return { status: 'ok', detail: file === undefined ? 'no config file: the defaults' : `${file} is valid` };
     } catch (error) {
-      return failed(errorText(error), 'lendbot run --help lists the settings; config/lendbot.yaml documents each key');
+      return failed(errorText(error), 'lendbot run --help lists the settings; config/lendbot.reference.yaml documents each key');
     }
   });
 

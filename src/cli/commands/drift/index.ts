@@ -46,7 +46,7 @@ export function registerDriftCommand(program: Command, io: CliIo): void {
     .option('--config <file>', `the daemon's config: the risk limits the replay runs under (default ${DEFAULT_CONFIG_FILE} when it exists)`)
     .option(
       '--market <file>',
-      "the backtest's market (a lendbot-market file, lendbot train --market-out); default: the built-in take-up curve",
+      "the backtest's market (a lendbot-market file, lendbot train market); default: the built-in take-up curve",
       readMarketFile,
     )
     .option('--balance <usd>', "the replay's starting balance in USD (default: the account's cash before its loans)", usdAmount)

@@ -39,7 +39,7 @@ export function registerLedgerCommand(program: Command, io: CliIo): void {
   ledger
     .command('export')
     .description(
-      'write the ledger as CSV (dollars, two decimals): loan_id, month, lent, principal, interest, fees, late_fees, write_offs, recoveries, other',
+      'write the ledger as CSV (dollars, two decimals): loan_id, month, lent, principal, interest, fees, late_fees_received, write_offs, recoveries, other',
     )
     .option('--db <path>', 'SQLite file (default: LENDBOT_DB, else data/lendbot.db, else data/sandbox.db of npm start)')
     .option('--from <date>', 'first day included: YYYY-MM-DD, or YYYY-MM for the whole month')
@@ -50,7 +50,7 @@ export function registerLedgerCommand(program: Command, io: CliIo): void {
       'after',
       `
 Interest and principal are split from each repayment by the loan's rate and schedule (the
-marketplace does not say the split); late fees are the payment's own. Recoveries are what
+marketplace does not say the split); late fees received are the payment's own. Recoveries are what
 collections brought back; write-offs the principal not recovered when a loan defaults. Fees are
 negative (what you paid). Rows with loan_id "account" hold money of no one loan (subscriptions,
 rewards). Deposits and withdrawals are not earnings and are left out. Before writing, the totals

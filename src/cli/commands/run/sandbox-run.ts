@@ -10,6 +10,7 @@ import type { DaemonOverrides } from '../../../daemon/daemon.js';
 import type { Logger } from '../../../log/logger.js';
 import { embeddedSandboxShape, startEmbeddedSandbox } from './embedded-sandbox.js';
 import { sandboxDatabase } from './sandbox-database.js';
+import { sandboxRequestHolds } from './sandbox-request-holds.js';
 
 /** `env` is where LENDBOT_SANDBOX_SHAPE is read (the CLI's environment; default this process's). */
 export async function prepareSandboxRun(
@@ -31,6 +32,8 @@ export async function prepareSandboxRun(
       backoffClock: systemClock,
       clockSpeed: config.sandbox.speed,
       mode: 'sandbox',
+      // At a day a second a borrower decides before any person could approve a proposal.
+      requestHolds: sandboxRequestHolds(sandbox.url, sandbox.clock, config.sandbox.speed),
       afterStop: () => sandbox.close(),
       log,
     },

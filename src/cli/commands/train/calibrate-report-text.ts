@@ -1,4 +1,4 @@
-/** `lendbot train --calibrate`'s report as text: the data, the held-out table before and after, what was written. */
+/** `lendbot train calibration`'s report as text: the data, the held-out table before and after, what was written. */
 import { RESOLVED_RULE, type CalibrationStats } from '../../../backtest/calibration/index.js';
 import { calibrationStatsText } from '../backtest/calibration-text.js';
 import { CHECK_SEED, MATERIAL_LOSS, type CalibrateReport, type WorldsCheck } from '../../../backtest/train/index.js';

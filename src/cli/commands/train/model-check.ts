@@ -1,8 +1,8 @@
 /**
- * `lendbot train --strategy FILE` (a model, not --calibrate): before the model is written, the
+ * `lendbot train model --strategy FILE` (a model, not a calibration): before the model is written, the
  * strategy scoring with the model fitted on the fitting part alone (and the market fitted on the
  * lines before the held-out part) is compared with the strategy as it is on the held-out part, in
- * every borrower world, by the check --calibrate uses (held-out-check.ts).
+ * every borrower world, by the check train calibration uses (held-out-check.ts).
  */
 import { readFile } from 'node:fs/promises';
 import type { PreparedRecording } from '../../../backtest/index.js';
@@ -12,7 +12,7 @@ import { loadStrategyFile, parseStrategyText } from '../../../engine/index.js';
 import { strategyModelPath } from '../../../engine/load/load-strategy-file.js';
 import { parseModelText } from '../../../engine/model/index.js';
 import { UserError } from '../../user-error.js';
-import { compileText } from './calibrate-command.js';
+import { compileText } from './calibration-command.js';
 
 /** Loads `file` as a YAML strategy that scores with a model; a clear UserError otherwise. */
 async function strategyWithModel(file: string): Promise<{ text: string; strategy: Awaited<ReturnType<typeof loadStrategyFile>> }> {

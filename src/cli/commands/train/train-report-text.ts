@@ -1,4 +1,4 @@
-/** `lendbot train`'s report as text: counts, metrics, calibration, weights, market response. */
+/** `lendbot train model`'s report as text: counts, metrics, calibration, weights, market response (train market prints the last alone). */
 import { wonRepayProbability } from '../../../engine/market/repay-curse.js';
 import { LR_CRITICAL, THIN_LINES, type PartEvidence, type SplitFacts, type TrainReport } from '../../../backtest/train/index.js';
 import { takeUpAt } from '../../../engine/index.js';
@@ -41,9 +41,13 @@ function curseLine(curse: TrainReport['curse']): string {
   return `  winner's curse on our own funded loans (${repaid} repaid, ${defaulted} not; ${verdictText(verdict)}): a borrower scored 0.90 repays ${at(0.2)} / ${at(0.5)} / ${at(0.9)} when won low / half-way / near the maximum`;
 }
 
-function marketLines(report: TrainReport): string {
+/** The market response's lines under `heading` (train model saves it twice, train market once). */
+export function marketLines(
+  report: TrainReport,
+  heading = 'Market response (saved in the model file as `market`, and in the market file)',
+): string {
   const { section, notes, takeUpLines, evidence } = report.market;
-  const out: string[] = ['Market response (saved in the model file as `market`, and in the market file)'];
+  const out: string[] = [heading];
   const c = section.competition;
   if (c?.share !== undefined)
     out.push(`  competing offer on ${pct(c.share)} of ${c.lines ?? 0} requests (${verdictText(evidence.competitionShare.verdict)})`);

@@ -12,7 +12,7 @@ import { rewriteParams } from '../../../backtest/index.js';
 import type { SplitSpec } from '../../../backtest/index.js';
 import { tune } from '../../../backtest/index.js';
 import { workerCount, workerPoolEvaluator } from '../../../backtest/index.js';
-import { defaultBalance } from '../../../backtest/index.js';
+import { defaultBalance, defaultBalanceRule, dollars } from '../../../backtest/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import {
@@ -43,6 +43,7 @@ interface TuneCliOptions extends MarketOptions {
   json?: string;
   workers?: number;
   ignoreWorlds?: boolean;
+  acceptSmallSample?: boolean;
 }
 
 // Below this many request-evaluations, starting threads costs more than it saves.
@@ -79,6 +80,10 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
       '--ignore-worlds',
       'write the tuned values when the held-out gain holds under the assumed take-up curve, even if it fails in some borrower world',
     )
+    .option(
+      '--accept-small-sample',
+      'write the tuned values even when fewer than 100 loans were funded held out (the backtest calls such figures mostly luck)',
+    )
     .option('--workers <n>', 'worker threads (default: one per core when there is much to do; 1 = none)', whole(1))
     .addHelpText(
       'after',
@@ -104,7 +109,13 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
           ? { kind: 'walk_forward', windows: options.walkForward }
           : { kind: 'split', trainShare: options.split ?? 0.7 };
       // The same default as the backtest's: a balance that fits the recording (docs/backtesting.md).
-      const backtest = { startingBalanceCents: options.balance ?? defaultBalance(recording).cents, limits, market: marketOf(options) };
+      const fit = defaultBalance(recording);
+      const backtest = { startingBalanceCents: options.balance ?? fit.cents, limits, market: marketOf(options) };
+      // Where the balance comes from, said beside it: a bare 88,000 USD reads as a figure of the account.
+      const balanceSource =
+        options.balance === undefined
+          ? `the backtest's default, ${defaultBalanceRule(fit, dollars)}; --balance sets it`
+          : 'given by --balance';
       const windows = split.kind === 'split' ? 1 : split.windows;
       const threads = options.workers ?? (options.trials * recording.entries.length * windows >= WORKER_THRESHOLD ? workerCount() : 1);
       const progress = progressLine(io, 'tuning');
@@ -116,6 +127,7 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
         backtest,
         onProgress: progress.update,
         acrossWorlds: options.ignoreWorlds !== true,
+        acceptSmallSample: options.acceptSmallSample === true,
         ...(threads > 1
           ? {
               evaluator: workerPoolEvaluator(
@@ -126,7 +138,7 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
           : {}),
       });
       progress.finish();
-      io.stdout.write(formatTuneReport(report));
+      io.stdout.write(formatTuneReport(report, balanceSource));
       if (options.json !== undefined) await writeFile(options.json, `${JSON.stringify(report, null, 2)}\n`);
       if (options.out !== undefined) {
         await writeFile(options.out, rewriteParams(await readFile(strategy.file, 'utf8'), report.chosen));

@@ -43,10 +43,11 @@ export function worldsTable(worlds: readonly WorldHeldOut[]): string {
   );
 }
 
-export function formatTuneReport(report: TuneReport): string {
+/** `balanceSource`: where the starting balance comes from ("given by --balance", or the default's rule). */
+export function formatTuneReport(report: TuneReport, balanceSource?: string): string {
   const split = report.split.kind === 'split' ? `split ${report.split.trainShare}` : `walk-forward ${report.split.windows} windows`;
   const parts = [
-    `Tuned ${report.strategy.name} (${report.strategy.file}, content ${report.strategy.contentHash}): ${report.trials} trials, seed ${report.seed}, objective ${report.objective.objective}, ${split}, balance ${usd(report.startingBalanceCents)} USD\n`,
+    `Tuned ${report.strategy.name} (${report.strategy.file}, content ${report.strategy.contentHash}): ${report.trials} trials, seed ${report.seed}, objective ${report.objective.objective}, ${split}, starting balance ${usd(report.startingBalanceCents)} USD${balanceSource === undefined ? '' : ` (${balanceSource})`}\n`,
   ];
   report.windows.forEach((window, index) => {
     parts.push(

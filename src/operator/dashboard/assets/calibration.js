@@ -4,7 +4,7 @@
 // than the score said. Young months read low: their loans have had little time to go bad.
 import { getJson } from './api.js';
 import { byTestId, fill, h } from './dom.js';
-import { count, percent } from './format.js';
+import { count, counted, percent } from './format.js';
 import { drawCalibrationDetail } from './calibration-detail.js';
 
 function share(value) {
@@ -40,7 +40,7 @@ export async function refreshCalibration() {
   fill(
     byTestId('calibration-note'),
     `Loans made since ${answer.since}; a month is judged on at least ${answer.min_loans} loans.`,
-    unpredicted > 0 ? ` ${count(unpredicted)} loans had no prediction (made by hand) and are left out.` : '',
+    unpredicted > 0 ? ` ${counted(unpredicted, 'loan')} had no prediction (made by hand) and are left out.` : '',
   );
   drawCalibrationDetail(answer);
   const alert = byTestId('calibration-alert');

@@ -5,7 +5,7 @@
 import { getJson } from './api.js';
 import { drawChart } from './charts.js';
 import { byTestId, fill, h } from './dom.js';
-import { count, money, moneyShort, percent, time } from './format.js';
+import { count, counted, money, moneyShort, percent, time } from './format.js';
 
 const COLORS = {
   principal: '#2f5d62',
@@ -126,7 +126,7 @@ function idleChart(idle) {
 function reasonItems(reasons) {
   const items = [];
   items.push(
-    `${count(reasons.requests)} requests arrived, ${count(reasons.offers)} offered, ${count(reasons.skips)} skipped in the last ${reasons.window_hours} h`,
+    `${counted(reasons.requests, 'request')} arrived, ${count(reasons.offers)} offered, ${count(reasons.skips)} skipped in the last ${reasons.window_hours} h`,
   );
   for (const cause of reasons.strategy_skips) items.push(`Skipped by ${cause.label}: ${count(cause.count)}`);
   for (const cause of reasons.guard_refusals) items.push(`Refused by ${cause.label}: ${count(cause.count)}`);

@@ -35,6 +35,11 @@ export function count(n) {
   return typeof n === 'number' ? counts.format(n) : '—';
 }
 
+/** A count with its noun, singular for one ("1 offer", "3 offers"); `many` for irregular plurals. */
+export function counted(n, one, many = `${one}s`) {
+  return `${count(n)} ${n === 1 ? one : many}`;
+}
+
 /** An ISO time as "2026-01-01 12:34 UTC"; a dash for null. */
 export function time(iso) {
   if (typeof iso !== 'string' || iso.length < 16) return '—';
@@ -87,6 +92,44 @@ export function clockLabel(clock) {
       ? `1 day = ${duration(86400 / clock.speed)} (${count(clock.speed)}× real time)`
       : 'moved by the sandbox, not by real time';
   return `Run clock: simulated, ${pace}; times in UTC, 24-hour`;
+}
+
+/** The page's clock as the overview last read it (status.clock and status.at), for times kept in real time. */
+let pageClock = null;
+
+/** The event a part listens to, to draw its real-time times again once the page's clock is known. */
+export const PAGE_CLOCK_EVENT = 'lendbot:page-clock';
+
+/** Called by the overview with each status report. */
+export function setPageClock(clock, at) {
+  const before = pageClock?.kind;
+  pageClock = clock ? { ...clock, at } : null;
+  // Parts drawn before the first overview answer drew their times without knowing the clock.
+  if (pageClock?.kind !== before) window.dispatchEvent(new window.Event(PAGE_CLOCK_EVENT));
+}
+
+/**
+ * A time kept in real time (a person's: when an agent asked, when its proposal expires, when a
+ * report file was written) on a page whose other times are the run's clock. Live both are one
+ * clock. When the run's clock is simulated the time is labelled "real time", and, when the
+ * clock runs at a known speed, shown on the run's clock first, so no bare time of the other
+ * clock stands among the page's.
+ */
+export function realTime(iso) {
+  if (!pageClock || pageClock.kind !== 'simulated') return time(iso);
+  if (typeof iso !== 'string') return '—';
+  const wallAt = Date.parse(pageClock.readAtWall ?? '');
+  const runAt = Date.parse(pageClock.at ?? '');
+  if (pageClock.speed > 1 && Number.isFinite(wallAt) && Number.isFinite(runAt)) {
+    const onRunClock = new Date(runAt + (Date.parse(iso) - wallAt) * pageClock.speed).toISOString();
+    return `${time(onRunClock)} on the run's clock (${time(iso)} real time)`;
+  }
+  return `${time(iso)} real time`;
+}
+
+/** Text with ISO times in it (a proposal's state), each as realTime says it. */
+export function withRealTimes(text) {
+  return typeof text === 'string' ? text.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, (iso) => realTime(iso)) : text;
 }
 
 /** How long ago by the run's clock, and in real time too when the clock is simulated and faster. */

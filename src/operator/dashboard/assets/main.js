@@ -8,6 +8,7 @@ import { createDecisions } from './decisions.js';
 import { createExplanation } from './explanation.js';
 import { refreshMarketLearning } from './market-learning.js';
 import { refreshForecast } from './forecast.js';
+import { PAGE_CLOCK_EVENT } from './format.js';
 import { renderOverview } from './overview.js';
 import { createProposals } from './proposals.js';
 import { refreshReports } from './reports.js';
@@ -91,6 +92,8 @@ const refreshProposals = every(5 * SECONDS, proposals.refresh);
 const refreshBook = every(10 * SECONDS, book.refresh);
 const refreshCharts = every(30 * SECONDS, refreshReturns);
 const refreshReportList = every(30 * SECONDS, refreshReports);
+// The report list's times are real time: drawn again once the page's clock is known.
+window.addEventListener(PAGE_CLOCK_EVENT, () => void refreshReportList());
 const refreshLearning = every(30 * SECONDS, refreshMarketLearning);
 const refreshCalibrationTable = every(60 * SECONDS, refreshCalibration);
 const refreshCashFlow = every(30 * SECONDS, refreshForecast);

@@ -5,7 +5,7 @@
 import { getJson } from './api.js';
 import { drawChart, forgetChart } from './charts.js';
 import { byTestId, fill, h } from './dom.js';
-import { count, money, percent } from './format.js';
+import { count, counted, money, percent } from './format.js';
 
 const COLORS = { prior: '#8a8f98', learned: '#2f5d62' };
 /** The strategies the figures were made for, in order (one a line). */
@@ -78,7 +78,7 @@ export async function refreshMarketLearning() {
   strategies.forEach((item, index) => {
     const figure = list.children[index];
     figure.querySelector('[data-testid="market-learning-figures"]').textContent =
-      `version ${count(item.version)}, learned from ${count(item.evidence)} offers (${count(item.accepted)} taken); exploring cost ${money(item.exploration_cost_cents)} of ${money(item.offered_value_cents)} expected`;
+      `version ${count(item.version)}, learned from ${counted(item.evidence, 'offer')} (${count(item.accepted)} taken); exploring cost ${money(item.exploration_cost_cents)} of ${money(item.offered_value_cents)} expected`;
     curveChart(figure.querySelector('canvas'), item);
   });
 }

@@ -2,7 +2,7 @@
 // against budgets, protections and the kill switch, and how fresh the daemon's view of the market
 // is; and the one clock every time on the page is in, named in the top bar.
 import { byTestId, definitions, fill, h } from './dom.js';
-import { ageOnClock, clockLabel, count, money, percent, riskName, time } from './format.js';
+import { ageOnClock, clockLabel, count, counted, money, percent, riskName, setPageClock, time } from './format.js';
 import { paperBookCard } from './paper-book.js';
 
 /** A thin bar of used / cap; full and red when over. */
@@ -19,9 +19,11 @@ function bar(used, cap) {
   );
 }
 
-/** "$1.00 of $5.00" or "$1.00 (no cap)". */
+/** "$1.00 of $5.00", "none yet of $5.00", "$1.00 (no cap)"; a cap of nothing says so instead of "$0.00 of $0.00". */
 function against(used, cap, format = money) {
-  return typeof cap === 'number' ? `${format(used)} of ${format(cap)}` : `${format(used)} (no cap)`;
+  if (typeof cap !== 'number') return used === 0 ? 'none yet (no cap)' : `${format(used)} (no cap)`;
+  if (cap === 0 && used === 0) return 'none: the cap is 0';
+  return used === 0 ? `none yet of ${format(cap)}` : `${format(used)} of ${format(cap)}`;
 }
 
 function card(testid, title, ...body) {
@@ -53,6 +55,12 @@ function exposureCard(status, limits) {
         : 'no cap on open exposure',
     ),
     bar(status.exposure.totalCents, status.exposure.maxCents),
+    // Not a second figure for the money: it is what could be lost, counted the cautious way.
+    h(
+      'p',
+      { class: 'sub', dataset: { testid: 'exposure-means' } },
+      "What is at stake: open offers' totals and what borrowers still owe on loans, interest not yet earned included (so it can be above equity).",
+    ),
     rows.length > 0 ? h('ul', { class: 'levels' }, rows) : h('p', { class: 'sub' }, 'Nothing lent yet.'),
   );
 }
@@ -74,12 +82,12 @@ function offersCard(overview) {
     h(
       'p',
       { class: 'sub', dataset: { testid: 'skips-24h' } },
-      `${count(last24h.skip)} requests skipped in the same 24 hours of the run's clock`,
+      `${counted(last24h.skip, 'request')} skipped in the same 24 hours of the run's clock`,
     ),
     h(
       'p',
       { class: 'sub' },
-      `Today's caps (UTC day): ${typeof today.maxOffers === 'number' ? `${count(today.offers)} of ${count(today.maxOffers)} offers` : `${count(today.offers)} offers (no cap)`}`,
+      `Today's caps (UTC day): ${typeof today.maxOffers === 'number' ? `${count(today.offers)} of ${counted(today.maxOffers, 'offer')}` : `${counted(today.offers, 'offer')} (no cap)`}`,
     ),
     bar(today.offers, today.maxOffers),
     h('p', { class: 'sub' }, against(today.amountCents, today.maxAmountCents)),
@@ -102,7 +110,13 @@ function dataSpendCard(status) {
           'li',
           {},
           h('span', { class: 'label' }, budget.strategy),
-          h('span', { class: 'figure' }, against(budget.spentCents, budget.monthlyBudgetCents)),
+          h(
+            'span',
+            { class: 'figure' },
+            budget.monthlyBudgetCents === 0 && budget.spentCents === 0
+              ? 'buys no paid data'
+              : against(budget.spentCents, budget.monthlyBudgetCents),
+          ),
           bar(budget.spentCents, budget.monthlyBudgetCents),
         ),
       ),
@@ -115,7 +129,7 @@ function protectionsCard(status) {
   const warnings = [];
   if (status.webhooksSilent)
     warnings.push(
-      `No webhook since ${time(status.webhooksSilent.since)} while polls found ${count(status.webhooksSilent.polledRequests)} requests: check the subscription.`,
+      `No webhook since ${time(status.webhooksSilent.since)} while polls found ${counted(status.webhooksSilent.polledRequests, 'request')}: check the subscription.`,
     );
   if (status.webhookRefusals) warnings.push(status.webhookRefusals.warning);
   return card(
@@ -146,7 +160,7 @@ function activityCard(overview) {
   const loans =
     Object.entries(status.loansByStatus)
       .map(([list, n]) => `${count(n)} ${list}`)
-      .join(', ') || 'none';
+      .join(', ') || 'none yet';
   return card(
     'card-activity',
     'Activity',
@@ -167,11 +181,13 @@ function activityCard(overview) {
           ? h('span', { title: time(overview.lastWebhook.at) }, ageOnClock(overview.lastWebhook.ageSeconds, status.clock))
           : 'never',
       ],
-      ['Waiting to be decided', `${count(status.inboxDepth)} marketplace events`],
+      ['Waiting to be decided', status.inboxDepth === 0 ? 'nothing' : counted(status.inboxDepth, 'marketplace event')],
       ['Loans', loans],
       [
         'Payments',
-        `${count(status.payments.paid)} of ${count(status.payments.payments)} paid (${money(status.payments.paidCents)}), ${count(status.payments.late)} late, ${count(status.payments.missed)} missed`,
+        status.payments.payments === 0
+          ? 'none yet'
+          : `${count(status.payments.paid)} of ${counted(status.payments.payments, 'payment')} paid (${money(status.payments.paidCents)}), ${count(status.payments.late)} late, ${count(status.payments.missed)} missed`,
       ],
       ['Strategies', overview.strategies.join(', ') || 'none'],
       ...unfittedMarketRows(status),
@@ -200,23 +216,31 @@ function unfittedMarketRows(status) {
   return names.length === 0 ? [] : [['Market', `${names.join(', ')}: prices with the unfitted default market; fit one with lendbot train`]];
 }
 
-/** Equity under the balance: cash plus the principal still out, less the loss expected on late loans (the returns section's figure). */
-function equityRows(equity) {
-  if (!equity) return [];
-  return [
-    [
-      'Equity',
-      h(
-        'strong',
-        {
-          dataset: { testid: 'equity' },
-          title: `cash ${money(equity.cashCents)} + loans out ${money(equity.outstandingCents)} − expected losses ${money(equity.expectedLossCents)}`,
-        },
-        money(equity.equityCents),
-      ),
-    ],
-    ['Interest earned', h('span', { dataset: { testid: 'equity-interest' } }, money(equity.interestCents))],
+/**
+ * The money card leads with equity, what the account is worth (cash + the principal still out on
+ * loans − the loss expected on late loans: the returns section's figure), in large type; then
+ * the cash and what of it is free. Before the first equity is worked out, the cash leads.
+ */
+function moneyCard(status) {
+  const equity = status.equity;
+  const cashRows = [
+    ['Cash in the account', h('span', { dataset: { testid: 'balance' } }, money(status.balanceCents))],
+    ['Reserved by open offers', h('span', { dataset: { testid: 'reserved' } }, money(status.reservedCents))],
+    ['Cash reserve kept', money(status.minCashReserveCents)],
+    ['Free for new offers', h('strong', { dataset: { testid: 'free-cash' } }, money(status.freeCents))],
   ];
+  if (!equity) return card('card-balance', 'Your money', h('p', { class: 'sub' }, 'Equity not worked out yet.'), definitions(cashRows));
+  return card(
+    'card-balance',
+    'Your money',
+    h('p', { class: 'big', dataset: { testid: 'equity' } }, money(equity.equityCents)),
+    h(
+      'p',
+      { class: 'sub', dataset: { testid: 'equity-parts' } },
+      `Equity, what the account is worth: cash ${money(equity.cashCents)} + loans out ${money(equity.outstandingCents)} − expected losses ${money(equity.expectedLossCents)}`,
+    ),
+    definitions([...cashRows, ['Interest earned', h('span', { dataset: { testid: 'equity-interest' } }, money(equity.interestCents))]]),
+  );
 }
 
 /** Draws the cards from GET /api/overview. */
@@ -229,19 +253,10 @@ export function renderOverview(overview) {
   byTestId('dry-run-badge').hidden = !overview.dryRun;
   byTestId('overview-at').textContent = `as of ${time(status.at)}`;
   byTestId('run-clock').textContent = clockLabel(status.clock);
+  setPageClock(status.clock, status.at);
   fill(
     byTestId('overview-cards'),
-    card(
-      'card-balance',
-      'Balance',
-      h('p', { class: 'big', dataset: { testid: 'balance' } }, money(status.balanceCents)),
-      definitions([
-        ['Reserved by open offers', h('span', { dataset: { testid: 'reserved' } }, money(status.reservedCents))],
-        ['Cash reserve kept', money(status.minCashReserveCents)],
-        ['Free for new offers', h('strong', { dataset: { testid: 'free-cash' } }, money(status.freeCents))],
-        ...equityRows(status.equity),
-      ]),
-    ),
+    moneyCard(status),
     exposureCard(status, limits),
     offersCard(overview),
     dataSpendCard(status),

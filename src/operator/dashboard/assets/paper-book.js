@@ -3,7 +3,7 @@
 // curve, said so), its lifetime profit and its return on the balance. Drawn from the overview's
 // status.paperBook, the one computation every surface shows (docs/daemon.md, "Paper book").
 import { definitions, h } from './dom.js';
-import { count, money, percent } from './format.js';
+import { count, counted, money, percent } from './format.js';
 
 function acceptanceText(acceptance) {
   const interval = acceptance.interval95
@@ -46,7 +46,7 @@ export function paperBookCard(status) {
       ['Return', h('span', { dataset: { testid: 'paper-return' } }, returnText(book.capital))],
     );
   }
-  if (summary.notModelled > 0) rows.push(['Not modelled', `${count(summary.notModelled)} offers of strategies without a score`]);
+  if (summary.notModelled > 0) rows.push(['Not modelled', `${counted(summary.notModelled, 'offer')} of strategies without a score`]);
   return h(
     'article',
     { class: 'card', dataset: { testid: 'card-paper-book' } },

@@ -6,7 +6,7 @@
 // the signed-in operator makes by clicking.
 import { ApiError, change, getJson } from './api.js';
 import { byTestId, definitions, fill, h } from './dom.js';
-import { money, percent, riskName, time } from './format.js';
+import { money, PAGE_CLOCK_EVENT, percent, realTime, riskName, withRealTimes } from './format.js';
 
 const LINKED = /^#proposal-(\d+)$/;
 
@@ -73,10 +73,12 @@ export function createProposals({ onDecided, onUnauthorized }) {
         'header',
         { class: 'proposal-head' },
         h('strong', {}, `#${proposal.id} ${proposal.agent}: offer ${percent(proposal.rate)} on request #${proposal.loanRequestId}`),
-        h('span', { class: `pill pill-proposal-${proposal.status}`, dataset: { testid: 'proposal-status' } }, proposal.status),
+        // What happened, not the row's status: an approval that placed nothing is "done" too.
+        h('span', { class: `pill pill-proposal-${proposal.verdict}`, dataset: { testid: 'proposal-status' } }, proposal.verdictLabel),
         e.dryRun ? h('span', { class: 'pill' }, 'dry run') : null,
       ),
-      h('p', { class: 'proposal-state', dataset: { testid: 'proposal-state' } }, proposal.state),
+      // The state's times are a person's (real time): said so on a simulated-clock page.
+      h('p', { class: 'proposal-state', dataset: { testid: 'proposal-state' } }, withRealTimes(proposal.state)),
       definitions(
         [
           ['Amount', money(proposal.amountCents)],
@@ -85,8 +87,8 @@ export function createProposals({ onDecided, onUnauthorized }) {
           ['Max rate', percent(e.maxInterestRate)],
           ['Credit score', e.creditScore ?? '—'],
           ['Funded on acceptance', proposal.automateFund ? 'yes' : 'no'],
-          ['Asked', time(proposal.createdAt)],
-          ['Expires', time(proposal.expiresAt)],
+          ['Asked', realTime(proposal.createdAt)],
+          ['Expires', realTime(proposal.expiresAt)],
         ],
         { dataset: { testid: 'proposal-facts' } },
       ),
@@ -142,7 +144,7 @@ export function createProposals({ onDecided, onUnauthorized }) {
               role: 'status',
               dataset: { testid: 'proposal-result' },
             },
-            result.text,
+            withRealTimes(result.text),
           )
         : null,
     );
@@ -176,5 +178,6 @@ export function createProposals({ onDecided, onUnauthorized }) {
 
   filter.addEventListener('change', () => void refresh().catch(() => undefined));
   window.addEventListener('hashchange', () => void refresh().catch(() => undefined));
+  window.addEventListener(PAGE_CLOCK_EVENT, () => render());
   return { refresh };
 }

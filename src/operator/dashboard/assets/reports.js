@@ -2,7 +2,7 @@
 // in a tab of its own (they are whole pages with their own charts).
 import { getJson } from './api.js';
 import { byTestId, fill, h } from './dom.js';
-import { time } from './format.js';
+import { realTime } from './format.js';
 
 function size(bytes) {
   return bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} kB`;
@@ -18,7 +18,7 @@ export async function refreshReports() {
         'li',
         {},
         h('a', { href: report.url, target: '_blank', rel: 'noopener', dataset: { testid: 'report-link' } }, report.name),
-        h('span', { class: 'muted' }, ` ${size(report.sizeBytes)}, ${time(report.modifiedAt)}`),
+        h('span', { class: 'muted' }, ` ${size(report.sizeBytes)}, written ${realTime(report.modifiedAt)}`),
       ),
     ),
   );

@@ -1,30 +1,74 @@
 /**
- * `lendbot train --calibrate platt|isotonic --strategy FILE`: fits the strategy's
+ * `lendbot train calibration --method platt|isotonic --strategy FILE`: fits the strategy's
  * `score.calibration` on its own score from one or more recordings, prints the held-out
  * calibration before and after, and writes the strategy file with the fitted block (every other
  * line as it was). docs/training.md, "Calibrating a strategy".
  */
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
 import { loadRecording, type PreparedRecording } from '../../../backtest/index.js';
 import { CalibrationFitError, withCalibration, type CalibrationMethod } from '../../../backtest/calibration/index.js';
 import { calibrateStrategy, checkAcrossWorlds } from '../../../backtest/train/index.js';
 import { ConfigFileError } from '../../../config/index.js';
 import { compileStrategyText, loadStrategyFile, parseStrategyText } from '../../../engine/index.js';
 import { printJson, warn, type CliIo } from '../../cli-io.js';
+import { examplesHelp } from '../../examples-help.js';
 import { UserError } from '../../user-error.js';
 import { formatCalibrateReport, worldsCheckText } from './calibrate-report-text.js';
+import { share, TRAIN_SHARE_HELP } from './train-inputs.js';
 import { points } from '../../../backtest/tune/tuner.js';
 
 export interface CalibrateCliOptions {
   data: string;
   out: string;
-  strategy?: string;
-  calibrate: CalibrationMethod;
+  strategy: string;
+  method: CalibrationMethod;
   trainShare: number;
   json?: boolean;
   /** Write even when the new calibration loses held out in some borrower world. */
   ignoreWorlds?: boolean;
+}
+
+function method(text: string): CalibrationMethod {
+  if (text !== 'platt' && text !== 'isotonic') throw new InvalidArgumentError('expected platt or isotonic');
+  return text;
+}
+
+export function registerTrainCalibrationCommand(train: Command, io: CliIo): void {
+  train
+    .command('calibration')
+    .description("fit a strategy's score.calibration on its own score from recordings and write the strategy with it")
+    .requiredOption('--method <method>', 'platt (a logistic curve) or isotonic (a stepwise curve)', method)
+    .requiredOption('--strategy <file>', 'the strategy whose own score is calibrated (a YAML strategy)')
+    .requiredOption('--data <files>', 'recording(s) (JSON lines) with outcomes, comma-separated')
+    .requiredOption('--out <file>', 'strategy file to write: the strategy with the fitted block, every other line kept')
+    .option('--train-share <share>', TRAIN_SHARE_HELP, share, 0.7)
+    .option('--ignore-worlds', 'write even when the new calibration loses money held out in some borrower world')
+    .option('--json', 'print the report as JSON instead of text')
+    .addHelpText(
+      'after',
+      `
+The calibration is fitted on the resolved requests the strategy scores, the first --train-share
+of each recording; the rest judge it. Before writing, the strategy with the calibration fitted on
+the first part is backtested against the strategy as it is on the held-out part of each
+recording, in every borrower world; when it loses money in any world nothing is written and the
+exit code is 3 (--ignore-worlds writes it anyway).`,
+    )
+    .addHelpText(
+      'after',
+      examplesHelp(
+        [
+          'lendbot train calibration --method platt --strategy strategies/balanced.yaml --data a.jsonl,b.jsonl --out strategies/balanced.yaml',
+          "calibrate balanced's probability in place",
+        ],
+        [
+          'lendbot train calibration --method isotonic --strategy s.yaml --data a.jsonl --out s.yaml --ignore-worlds',
+          'write it even if it loses in some borrower world',
+        ],
+      ),
+    )
+    .action((options: CalibrateCliOptions) => runCalibrate(io, options));
 }
 
 /** `text` as a compiled strategy, with the model and market files it names (relative to `file`); `model` instead of its own. */
@@ -49,8 +93,7 @@ async function recordings(io: CliIo, files: readonly string[]): Promise<Array<{ 
   return out;
 }
 
-export async function runCalibrate(io: CliIo, options: CalibrateCliOptions): Promise<void> {
-  if (options.strategy === undefined) throw new UserError('--calibrate needs --strategy FILE: the strategy whose score is calibrated');
+async function runCalibrate(io: CliIo, options: CalibrateCliOptions): Promise<void> {
   const files = options.data
     .split(',')
     .map((file) => file.trim())
@@ -71,7 +114,7 @@ export async function runCalibrate(io: CliIo, options: CalibrateCliOptions): Pro
   let judged: string;
   const loaded = await recordings(io, files);
   try {
-    report = calibrateStrategy(loaded, strategy, { method: options.calibrate, trainShare: options.trainShare });
+    report = calibrateStrategy(loaded, strategy, { method: options.method, trainShare: options.trainShare });
     written = withCalibration(text, report.calibration);
     judged = withCalibration(text, report.evaluated);
   } catch (error) {
