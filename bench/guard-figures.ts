@@ -28,7 +28,7 @@ function request(id: number): LoanRequest {
   return loanRequestSchema.parse({
     id,
     borrower: {
-      id: id % 300,
+      id: 1 + (id % 300),
       avatar: 1,
       initial: 'J.D.',
       svc_score: 640,

@@ -9,8 +9,11 @@
  * - the market's price is LendingClub's own rate: it is both the funded and the best competing
  *   rate, so an offer wins only strictly below it; no reservation rate (the borrowers' rule is
  *   not known);
- * - `good` is a completed loan, `bad` a default with no repaid fraction (a replay then assumes
- *   nothing came back).
+ * - `good` is a completed loan, `bad` a default. The data has no date for it: the instalment first
+ *   missed is a draw spread evenly over the term (a constant hazard), seeded by the row, and the
+ *   instalments before it are repaid, nothing after (no recovery is known). Writing every bad
+ *   loan off at its first instalment, as this did before, showed a learner every default at
+ *   once while the 36- and 60-month survivors showed their survival a month at a time.
  */
 import { MAX_RATE_BY_COLOR } from '../src/sandbox/index.js';
 import { RECORDING_VERSION, type RecordingLine } from '../src/recording/index.js';
@@ -123,12 +126,26 @@ function addMonths(ms: number, months: number): number {
   return date.getTime();
 }
 
+/** A uniform draw in [0, 1) for row `index` (a 32-bit integer hash: the same row, the same draw). */
+function rowDraw(index: number): number {
+  let h = Math.imul(index + 0x9e3779b9, 0x85ebca6b) >>> 0;
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) >>> 0;
+  h = (h ^ (h >>> 16)) >>> 0;
+  return h / 4_294_967_296;
+}
+
+/** The instalment a bad loan first missed: 1 to its term, evenly (docs/lending-club.md). */
+export function missedMonthOf(index: number, termMonths: number): number {
+  return 1 + Math.floor(rowDraw(index) * termMonths);
+}
+
 /** One loan as a recording line: `index` is its place in the file (its seen_at and id follow from it). */
 export function lendingClubLine(loan: LendingClubLoan, index: number, seenMs: number): RecordingLine {
   const level = riskLevelOf(loan.subGrade);
   const amount = loan.fundedAmount.toFixed(2);
   const rate = Math.round(loan.interestRate * 100) / 10_000;
   const seenAt = isoTime(seenMs);
+  const missed = missedMonthOf(index, loan.termMonths);
   return {
     v: RECORDING_VERSION,
     seen_at: seenAt,
@@ -159,7 +176,10 @@ export function lendingClubLine(loan: LendingClubLoan, index: number, seenMs: nu
       status: loan.good ? 'completed' : 'default',
       funded_rate: rate,
       best_competing_rate: rate,
-      ...(loan.good ? { repaid_fraction: 1 } : {}),
+      // A bad loan paid its instalments before the one it missed (equal instalments: that share of the total due).
+      ...(loan.good
+        ? { repaid_fraction: 1 }
+        : { repaid_fraction: Math.ceil(((missed - 1) / loan.termMonths) * 10_000) / 10_000, missed_month: missed }),
       resolved_at: isoTime(addMonths(seenMs, loan.termMonths)),
     },
   };

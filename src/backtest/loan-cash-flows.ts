@@ -9,13 +9,16 @@
  *   paid on time; at the first instalment missed the outstanding principal is written off (a
  *   loss, so equity and drawdown see it then), and whatever the borrower still pays after that
  *   (the part of an instalment, collection recoveries) arrives `recoveryDelayMonths` later as a
- *   recovery. interest + recovery − loss = repaid − principal, to the cent.
+ *   recovery. interest + recovery − loss = repaid − principal, to the cent. With `missedMonth`
+ *   (the recording's `missed_month`) the instalments stop before it: a recovery is not read as
+ *   instalments paid, which would make the loan default later than it did.
  * - `partial`, not final (a `current` loan): the repaid cents are instalments (the last one
  *   partial) and the principal left is still open where the recording ends, not lost.
  */
 import { monthlyPayment } from '../math/index.js';
 
-export type RepaymentPlan = { kind: 'full'; prepayMonth: number | null } | { kind: 'partial'; repaidCents: number; final: boolean };
+export type RepaymentPlan =
+  { kind: 'full'; prepayMonth: number | null } | { kind: 'partial'; repaidCents: number; final: boolean; missedMonth?: number };
 
 /** One instalment actually received. */
 export interface Instalment {
@@ -75,7 +78,9 @@ export function loanCashFlows(
   const prepayMonth =
     plan.kind === 'full' && plan.prepayMonth !== null && plan.prepayMonth >= 1 && plan.prepayMonth < terms ? plan.prepayMonth : null;
   const final = plan.kind === 'full' || plan.final;
-  const fullInstalments = final ? Math.floor(repaid / payment) : terms;
+  const missedMonth = plan.kind === 'partial' && final ? plan.missedMonth : undefined;
+  const byRepaid = final ? Math.floor(repaid / payment) : terms;
+  const fullInstalments = missedMonth === undefined ? byRepaid : Math.min(byRepaid, Math.max(0, missedMonth - 1));
   let left = repaid;
   for (let month = 1; month <= Math.min(terms, fullInstalments) && left > 0; month += 1) {
     if (month === prepayMonth) {

@@ -121,6 +121,8 @@ interface Fate {
   fraction: number;
   /** The rate the recorded fraction refers to (funded_rate, else our offered rate). */
   basisRate: number;
+  /** The instalment first missed, when the recording says (`missed_month`). */
+  missedMonth?: number | undefined;
 }
 
 function fateOf(outcome: Outcome | undefined, rate: number, market: MarketAssumptions): Fate | 'unfunded' | 'no_outcome' {
@@ -131,12 +133,18 @@ function fateOf(outcome: Outcome | undefined, rate: number, market: MarketAssump
   if (outcome.status === 'unfunded') {
     const ifFunded = outcome.if_funded;
     if (!ifFunded) return 'unfunded';
-    return { status: ifFunded.status, fraction: ifFunded.repaid_fraction, basisRate: outcome.funded_rate ?? rate };
+    return {
+      status: ifFunded.status,
+      fraction: ifFunded.repaid_fraction,
+      basisRate: outcome.funded_rate ?? rate,
+      missedMonth: ifFunded.missed_month,
+    };
   }
   return {
     status: outcome.status,
     fraction: outcome.repaid_fraction ?? market.missingRepaidFraction[outcome.status],
     basisRate: outcome.funded_rate ?? rate,
+    missedMonth: outcome.missed_month,
   };
 }
 
@@ -210,7 +218,9 @@ export function judgeOffer(
   // repaid_fraction is a share of the total due at the rate the loan was funded at: the same
   // dollars come back whatever we charged, but never more than we are owed (loanCashFlows caps).
   const repaidCents = Math.round(Math.min(1, Math.max(0, fate.fraction)) * totalRepayment(principal, fate.basisRate, request.loan_terms));
-  return { won: true, plan: { kind: 'partial', repaidCents, final: fate.status !== 'current' }, probability };
+  const final = fate.status !== 'current';
+  const missedMonth = final && fate.missedMonth !== undefined ? { missedMonth: fate.missedMonth } : {};
+  return { won: true, plan: { kind: 'partial', repaidCents, final, ...missedMonth }, probability };
 }
 
 /** The default probability a repayment probability gives the judge: 0 without one (no score). */

@@ -43,7 +43,12 @@ import { Swappable } from './swappable.js';
 // health hears them, the protections pause the pipeline, and both notify.
 import { instrumentClient } from '../ops/instrument.js';
 import { createMetrics, type LendbotMetrics } from '../ops/metrics.js';
-import { notifierFromConfig, type WebhookNotifier } from '../ops/notifier.js';
+import { notifierFromConfig } from '../ops/notifier.js';
+import { notificationsSchema } from '../ops/notifications-config.js';
+import { paceLimits } from '../ops/chat-pace/chat-pace-config.js';
+import type { MessageSender } from '../ops/chat-pace/chat-outbox.js';
+import { pacedNotifier } from '../ops/chat-pace/paced-notifier.js';
+import { SendWindows, sleepNotHoldingExit } from '../ops/chat-pace/send-windows.js';
 import { Protections } from '../ops/protections/index.js';
 import { ServiceHealth } from '../ops/service-health.js';
 import type { ActiveConfig } from '../ops/hot-reload.js';
@@ -86,8 +91,10 @@ export interface DaemonParts {
   store: Store;
   metrics: LendbotMetrics;
   serviceHealth: ServiceHealth;
-  /** Outbound notifications; undefined when they are off. */
-  notifier: WebhookNotifier | undefined;
+  /** Outbound notifications, a chat's paced (ops/chat-pace/); undefined when they are off. */
+  notifier: MessageSender | undefined;
+  /** Each chat's send window, shared by the notifications and Telegram's command answers. */
+  chatWindows: SendWindows;
   /** The active strategies and limits, read at each use: hot reload swaps them; features lay theirs over (strategyLayer). */
   strategies(): readonly CompiledStrategy[];
   /** The strategies the files (or the overrides) gave, before any feature's layer. */
@@ -155,8 +162,15 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
   }
   const webhookSecret = overrides.webhookSecret ?? env.LENDBOT_WEBHOOK_SECRET?.trim();
   if (!webhookSecret) throw new ConfigurationError('LENDBOT_WEBHOOK_SECRET is not set; export the webhook secret the marketplace gave you');
-  const notifier = notifierFromConfig(config.notifications, env, { clock, log: component('notify') });
-  const notify = (...args: Parameters<WebhookNotifier['notify']>): void => void notifier?.notify(...args);
+  const pace = (config.notifications ?? notificationsSchema.parse({})).pace;
+  const chatWindows = new SendWindows({ limits: paceLimits(pace), clock: systemClock, sleep: sleepNotHoldingExit, ...overrides.chatPace });
+  const notifier = pacedNotifier(
+    notifierFromConfig(config.notifications, env, { clock, log: component('notify') }),
+    pace,
+    chatWindows,
+    component('notify'),
+  );
+  const notify = (...args: Parameters<MessageSender['notify']>): void => void notifier?.notify(...args);
   const metrics = createMetrics();
   const serviceHealth = new ServiceHealth({
     clock: backoffClock,
@@ -264,6 +278,7 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
     metrics,
     serviceHealth,
     notifier,
+    chatWindows,
     strategies,
     fileStrategies,
     strategyLayer,

@@ -10,7 +10,7 @@
  * attachOps), retraining (src/retrain/attach-retrain.ts, attachRetrain) and the operator
  * listener (src/operator/attach-operator.ts, attachOperator).
  */
-import type { Clock } from '../clock/clock.js';
+import type { Clock, Sleep } from '../clock/clock.js';
 import { Scheduler } from '../clock/scheduler.js';
 import type { CompiledStrategy } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
@@ -40,6 +40,8 @@ export interface DaemonOverrides {
   backoffClock?: Clock;
   /** Real time for a person's minutes (confirmation codes, agents' proposals); default the system clock. */
   realClock?: Clock;
+  /** The time chat messages are paced on (default the system clock and real waits): Telegram's limits are real seconds. */
+  chatPace?: { clock: Clock; sleep: Sleep };
   /** Simulated seconds per real second of `clock` (default 1); scales the health check's poll age. */
   clockSpeed?: number;
   /** How the daemon names its market in the log: 'live' (default) or 'sandbox'. */

@@ -31,6 +31,7 @@ import { buildStatusReport, type StrategyBudget } from './status-report.js';
 import { terminalSummaryJobs } from './terminal-summary.js';
 import { storeDigestFigures, type EarningsSeries } from './digest/digest-figures.js';
 import { DigestSender } from './digest/digest-sender.js';
+import type { SendWindows } from './chat-pace/send-windows.js';
 import type { Protections } from './protections/index.js';
 import type { ProposalDecider } from './telegram-commands/telegram-command-replies.js';
 import { telegramCommandsFromConfig } from './telegram-commands/telegram-commands-setup.js';
@@ -61,6 +62,8 @@ export interface OpsParts {
   poller: { failedPolls(): { inRow: number; reason: string; sinceMs: number } | undefined };
   /** Outbound notifications; undefined when they are off. */
   notifier: NotificationSink | undefined;
+  /** Each chat's send window (chat-pace/send-windows.ts): Telegram's answers take their turn beside the notifications. */
+  chatWindows?: SendWindows | undefined;
   /** Hot reload: the files to watch and how to swap a validated change in; undefined turns it off. */
   reload:
     | {
@@ -129,10 +132,12 @@ export function attachOps(parts: OpsParts): Operations {
 
   // Says which clock its times are in (Telegram's /status prints it, as `lendbot status` does).
   const { realClock } = parts;
-  const status = () =>
+  // The one status report of every surface here: Telegram's /status, /profit and the digest's
+  // idle cash, the daily summary (issue 36, item 5: /status and /profit once disagreed).
+  const statusAt = (nowMs: number) =>
     buildStatusReport({
       store,
-      nowMs: clock.now(),
+      nowMs,
       limits: parts.limits(),
       budgets: budgets(),
       dryRun: parts.dryRun,
@@ -140,6 +145,7 @@ export function attachOps(parts: OpsParts): Operations {
       // Telegram's /status has the equity line `lendbot status` prints.
       equityLossRates: parts.lossRates,
     });
+  const status = () => statusAt(clock.now());
   const jobs: Job[] = [];
   // `lendbot status` reads the database in the clock it was written in (status-clock.ts).
   const clockRecorder = new ClockRecorder(store.state, clock, systemClock, parts.clockSpeed);
@@ -178,7 +184,7 @@ export function attachOps(parts: OpsParts): Operations {
       void notifier.notify('daemon_error', { message: error instanceof Error ? error.message : String(error) });
     };
   }
-  const figures = storeDigestFigures({ store, limits: parts.limits, dryRun: parts.dryRun, earnings: parts.earnings });
+  const figures = storeDigestFigures({ store, status: statusAt, earnings: parts.earnings });
   const every = notifications?.digest ?? 'off';
   if (notifier !== undefined && every !== 'off') {
     const digest = new DigestSender({
@@ -186,7 +192,8 @@ export function attachOps(parts: OpsParts): Operations {
       state: store.state,
       clock,
       figures,
-      notify: (event, data) => notifier.notify(event, data),
+      // Told only once delivered: a chat's outbox answers `notify` when it queues.
+      notify: (event, data) => (notifier.notifyDelivered ?? notifier.notify).call(notifier, event, data),
       // A sped-up clock passes days in seconds: one digest a check, not a burst of them.
       ...(parts.clockSpeed > 1 ? { maxCatchUp: 1 } : {}),
     });
@@ -198,6 +205,7 @@ export function attachOps(parts: OpsParts): Operations {
     updates: store.telegramUpdates,
     realClock,
     log: log.child({ component: 'telegram-commands' }),
+    windows: parts.chatWindows,
   });
   // On a terminal, a summary line a minute, counting from the start (terminal-summary.ts).
   let summaryJobs: Job[] = [];

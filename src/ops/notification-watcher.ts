@@ -23,6 +23,8 @@ export const NOTIFY_REFUSALS_KEY = 'notify_webhook_refusals_since';
 
 export interface NotificationSink {
   notify(event: NotificationEvent, data: Record<string, unknown>): Promise<SendResult>;
+  /** Answers once delivered where `notify` only queues (a chat's outbox, chat-pace/chat-outbox.ts). */
+  notifyDelivered?(event: NotificationEvent, data: Record<string, unknown>): Promise<SendResult>;
 }
 
 export interface WatcherDeps {
@@ -41,12 +43,14 @@ export class NotificationWatcher {
 
   constructor(private readonly deps: WatcherDeps) {}
 
-  /** Sends every notification due now; returns how many were sent. */
+  /** Sends every notification due now; returns how many were sent (or queued for a chat). */
   async check(): Promise<number> {
     const { store, clock, notifier } = this.deps;
     let sent = 0;
     const send = async (event: NotificationEvent, data: Record<string, unknown>): Promise<void> => {
-      if ((await notifier.notify(event, data)) === 'sent') sent += 1;
+      // A chat's outbox queues at once ('queued'): the offers of one check go as one message (chat-pace/).
+      const result = await notifier.notify(event, data);
+      if (result === 'sent' || result === 'queued') sent += 1;
     };
 
     const cursor = store.state.get(NOTIFY_CURSOR_KEY) ?? isoFromMs(clock.now());

@@ -4,6 +4,7 @@
  * (the backtest reads the daemon's config for its risk limits).
  */
 import { z } from 'zod';
+import { chatPaceSchema } from './chat-pace/chat-pace-config.js';
 import { DIGEST_PERIODS } from './digest/digest-sender.js';
 import { NOTIFICATION_FORMATS } from './notification-formats/notification-format.js';
 import { DEFAULT_TELEGRAM_API_URL } from './notification-formats/telegram.js';
@@ -53,6 +54,11 @@ export const notificationsSchema = z.strictObject({
     .default('off')
     .describe(
       "day or week: a digest of the last complete period of the run's clock (net earned, interest, losses, idle cash, next month's inflow, offers made and won)",
+    ),
+  pace: chatPaceSchema
+    .prefault({})
+    .describe(
+      "how fast lendbot writes to a chat (telegram, slack, discord): Telegram's per-chat limit by default; offers waiting together go as one message",
     ),
   telegram_commands: telegramCommandsSchema
     .optional()

@@ -18,7 +18,8 @@ import { notificationTarget } from './notification-formats/notification-target.j
 import { redactSecrets, urlSecrets } from './notification-formats/secret-text.js';
 import { notificationsSchema, type NotificationEvent, type NotificationsConfig } from './notifications-config.js';
 
-export type SendResult = 'sent' | 'disabled' | 'failed';
+/** 'queued': handed to a chat's outbox, which sends it in the chat's turn (chat-pace/chat-outbox.ts). */
+export type SendResult = 'sent' | 'queued' | 'disabled' | 'failed';
 
 /** Bytes of a receiver's answer read at most: an acknowledgement, or a few lines of explanation. */
 export const NOTIFY_ANSWER_LIMIT = 256 * 1024;
@@ -35,6 +36,8 @@ export interface NotifierOptions {
   timeoutMs?: number;
   /** First retry delay; doubles each time (default 1000 ms). */
   retryDelayMs?: number;
+  /** The chat the messages land in (notification-target.ts), for the pacing of chat formats. */
+  chatKey?: string;
   clock: Clock;
   log: Logger;
 }
@@ -49,6 +52,12 @@ export class WebhookNotifier {
 
   enabled(event: NotificationEvent): boolean {
     return this.options.events?.[event] ?? true;
+  }
+
+  /** The format's name and the chat it writes to: what pacing needs to know (chat-pace/paced-notifier.ts). */
+  get destination(): { format: string; chatKey: string } {
+    const format = this.options.format ?? jsonFormat;
+    return { format: format.name, chatKey: this.options.chatKey ?? format.name };
   }
 
   async notify(event: NotificationEvent, data: Record<string, unknown>): Promise<SendResult> {
@@ -109,7 +118,8 @@ export class WebhookNotifier {
 
 /**
  * A notifier from the config section and the environment; undefined when notifications are off
- * (json without a URL). Throws a ConfigurationError naming what a chosen format lacks.
+ * (json without a URL). Throws a ConfigurationError naming what a chosen format lacks. The daemon
+ * paces a chat format's messages through chat-pace/paced-notifier.ts.
  */
 export function notifierFromConfig(
   config: NotificationsConfig | undefined,
@@ -126,6 +136,7 @@ export function notifierFromConfig(
     events: section.events,
     retries: section.retries,
     timeoutMs: section.timeout_ms,
+    chatKey: target.chatKey,
     ...deps,
   });
 }

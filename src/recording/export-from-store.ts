@@ -101,6 +101,10 @@ function outcomeOfStoredLoan(loan: StoredLoan, store: Store): Outcome {
   }
   const payments = store.payments.forLoan(loan.id);
   if (payments.length > 0) outcome.payments = payments;
+  // The instalment after the last one paid, as the daemon's learned level counts the default
+  // (calibration-fates.ts): a backtest of this recording writes the loan off there.
+  if ((status === 'collection' || status === 'default') && payments.length > 0)
+    outcome.missed_month = payments.filter((payment) => payment.payment_status.toLowerCase() === 'paid').length + 1;
   return outcome;
 }
 

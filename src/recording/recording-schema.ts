@@ -32,6 +32,12 @@ export const outcomeSchema = z.looseObject({
   reservation_rate: z.number().min(0).optional(),
   /** Share of the total due that was repaid, 0 to 1. */
   repaid_fraction: z.number().min(0).max(1).optional(),
+  /**
+   * For a `collection` or `default`: the instalment (1-based) first missed. A backtest writes the
+   * loan off there and counts what `repaid_fraction` says beyond the instalments before it as a
+   * recovery; without it, the repaid share is read as whole instalments paid before the loss.
+   */
+  missed_month: z.number().int().min(1).optional(),
   resolved_at: z.iso.datetime({ offset: true }).optional(),
   /** The investor's loan's payments (marketplace 2.6) as last synced, oldest due first; only on the daemon's own loans. */
   payments: z.array(loanPaymentSchema).optional(),
@@ -43,6 +49,7 @@ export const outcomeSchema = z.looseObject({
     .looseObject({
       status: z.enum(['completed', 'collection', 'default']),
       repaid_fraction: z.number().min(0).max(1),
+      missed_month: z.number().int().min(1).optional(),
     })
     .optional(),
 });

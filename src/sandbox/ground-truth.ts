@@ -99,6 +99,10 @@ export function outcomeOf(market: Market, loanRequestId: number): Outcome {
     best_competing_rate: request.bestCompetingRate,
     reservation_rate: request.reservationRate,
     repaid_fraction: roundTo(Math.max(0, repaid), 4),
+    // The loan missed it: a backtest writes the loan off there, not after the recovery read as instalments.
+    ...((status === 'collection' || status === 'default') && request.truth.missedMonth !== null
+      ? { missed_month: request.truth.missedMonth }
+      : {}),
     ...(loan.resolvedMs === null ? {} : { resolved_at: isoTime(loan.resolvedMs) }),
   };
 }
@@ -109,7 +113,10 @@ export function outcomeOf(market: Market, loanRequestId: number): Outcome {
  * of the scheduled total at REFERENCE_RATE (with equal instalments the share barely depends on the
  * rate). Computed as loan servicing pays a real loan: at a real loan's rate it equals its repaid_fraction.
  */
-export function ifFunded(request: LoanRequestRecord, rate = REFERENCE_RATE): { status: 'completed' | 'default'; repaid_fraction: number } {
+export function ifFunded(
+  request: LoanRequestRecord,
+  rate = REFERENCE_RATE,
+): { status: 'completed' | 'default'; repaid_fraction: number; missed_month?: number } {
   const { missedMonth, recoveryShare } = request.truth;
   if (missedMonth === null) return { status: 'completed', repaid_fraction: 1 };
   const schedule = paymentSchedule(totalCents(request), rate, request.loanTerms);
@@ -117,7 +124,7 @@ export function ifFunded(request: LoanRequestRecord, rate = REFERENCE_RATE): { s
   const paid = schedule.slice(0, missedMonth - 1).reduce((sum, amount) => sum + amount, 0);
   const recovered = Math.round((due - paid) * recoveryShare);
   const net = paid + recovered - Math.round(recovered * COLLECTION_FEE_SHARE);
-  return { status: 'default', repaid_fraction: due === 0 ? 0 : roundTo(Math.min(1, net / due), 4) };
+  return { status: 'default', repaid_fraction: due === 0 ? 0 : roundTo(Math.min(1, net / due), 4), missed_month: missedMonth };
 }
 
 // What the lender received of the scheduled amount: payments made (late fees excluded) plus what

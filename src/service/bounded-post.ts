@@ -34,6 +34,9 @@ export async function postBounded(url: string, options: BoundedPostOptions): Pro
     responseType: 'buffer',
     // Inflated here, within the limit: got's own inflating knows no bound.
     decompress: false,
+    // A redirect is an answer, never followed: the message (and what the URL stands for) must
+    // not be carried to another host (issue 36, item 4); the caller logs its status.
+    followRedirect: false,
     timeout: { request: options.timeoutMs },
     retry: retry
       ? {

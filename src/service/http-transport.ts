@@ -34,6 +34,7 @@ import {
   type ServiceErrorDetails,
 } from './errors.js';
 import { DEFAULT_REFUSALS, type RefusalTexts } from './refusal-texts.js';
+import { answerSnippet, isWebPage } from './shown-text.js';
 import { signRequest, type SignatureMode } from './hmac-signer.js';
 import {
   ACCEPT_ENCODING,
@@ -472,9 +473,11 @@ function serviceTextOf(body: unknown): string | undefined {
   return undefined;
 }
 
+/** The answer's text for an error message; a web page is named by its title, not quoted (shown-text.ts). */
 function snippet(text: string): string | undefined {
   const trimmed = text.trim();
   if (trimmed === '') return undefined;
+  if (isWebPage(trimmed)) return answerSnippet(trimmed);
   return trimmed.length > 200 ? `${trimmed.slice(0, 200)}…` : trimmed;
 }
 

@@ -7,6 +7,7 @@ export * from './loan-request-filters.js';
 export * from './marketplace-api.js';
 export * from './marketplace-client.js';
 export * from './service-config.js';
+export { answerSnippet, isWebPage, shownUrl, splitCredentials } from './shown-text.js';
 export { DEFAULT_RESPONSE_LIMITS, RESPONSE_KINDS, responseLimitKey, type ResponseKind, type ResponseLimits } from './response-limits.js';
 export * from './create-client.js';
 export * from './validation.js';

@@ -10,6 +10,7 @@ import type { RetrySettings } from './http-transport.js';
 import { NUMERIC_RANGE_FORMATS, type NumericRangeFormat } from './numeric-filters.js';
 import { refusalTextsSchema, type RefusalTextRule } from './refusal-texts.js';
 import { DEFAULT_RESPONSE_LIMITS, RESPONSE_KINDS, type ResponseLimits } from './response-limits.js';
+import { shownUrl } from './shown-text.js';
 
 export interface ServiceConfig {
   baseUrl: string;
@@ -103,7 +104,7 @@ export function serviceConfigFromEnv(env: Env = process.env): ServiceConfig {
     const url = new URL(baseUrl);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
   } catch {
-    throw new ConfigurationError(`LENDBOT_BASE_URL is not an http(s) URL: ${baseUrl}`);
+    throw new ConfigurationError(`LENDBOT_BASE_URL is not an http(s) URL: ${shownUrl(baseUrl)}`);
   }
   const bearerToken = env.LENDBOT_BEARER_TOKEN?.trim();
   return {

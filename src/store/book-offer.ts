@@ -21,6 +21,8 @@ export interface BookOffer {
   dryRun: boolean;
   /** A loan for its request is synced: the loan counts instead (see exposure-repository.ts). */
   hasLoan: boolean;
+  /** The transfer history already shows the money paid out for its request (PAID_OUT_SQL). */
+  paidOut: boolean;
 }
 
 export interface BookOfferRow {
@@ -33,11 +35,21 @@ export interface BookOfferRow {
   created_at: string;
   dry_run: 0 | 1;
   has_loan: 0 | 1;
+  paid_out: 0 | 1;
 }
+
+/**
+ * Whether the transfer history (what the balance is computed from: balanceFromTransfers) already
+ * shows money going out for the offer's request, pending or processed. Such an offer's money has
+ * left the available balance, so it no longer reserves: counted in both, it was held back twice
+ * until the loan sync marked the offer funded (the soak of issue 37 saw reserved at 164.9 % of the
+ * balance while the marketplace never had more than 93.3 % pending). For `FROM offers o`.
+ */
+export const PAID_OUT_SQL = `EXISTS (SELECT 1 FROM transfers t WHERE t.loan_request_id = o.loan_request_id AND t.amount_cents < 0 AND lower(t.status) <> 'failed')`;
 
 /** The columns of a BookOfferRow, for `SELECT ... FROM offers o`. */
 export const OFFER_COLUMNS = `o.id, o.automate_fund, o.total_amount_cents, o.risk_level, o.borrower_id, o.state, o.created_at, o.dry_run,
-  EXISTS (SELECT 1 FROM loans l WHERE l.loan_request_id = o.loan_request_id) AS has_loan`;
+  EXISTS (SELECT 1 FROM loans l WHERE l.loan_request_id = o.loan_request_id) AS has_loan, ${PAID_OUT_SQL} AS paid_out`;
 
 /** Pending offers count whatever their age (until settled or a loan replaces them). */
 const PENDING_STATES: ReadonlySet<OfferState> = new Set(['intent', 'unknown', 'accepted', 'funded']);
@@ -53,6 +65,7 @@ export function fromRow(row: BookOfferRow): BookOffer {
     createdMs: msFromIso(row.created_at),
     dryRun: row.dry_run === 1,
     hasLoan: row.has_loan === 1,
+    paidOut: row.paid_out === 1,
   };
 }
 
@@ -63,11 +76,13 @@ export function countsInExposure(offer: BookOffer, dryRun: boolean, cutoffMs: nu
 }
 
 /** The fields of an offer its reservation depends on. */
-export type ReservingOffer = Pick<BookOffer, 'id' | 'automateFund' | 'state' | 'createdMs' | 'dryRun' | 'hasLoan'>;
+export type ReservingOffer = Pick<BookOffer, 'id' | 'automateFund' | 'state' | 'createdMs' | 'dryRun' | 'hasLoan' | 'paidOut'>;
 
 /** Whether the offer holds money back in the scope of `query` (offer-view.ts asks it per offer). */
 export function reserves(offer: ReservingOffer, query: ReservationQuery, cutoffMs: number): boolean {
   if (offer.dryRun !== (query.dryRun ?? false) || offer.id === query.exceptOfferId) return false;
+  // Its money already left the balance (PAID_OUT_SQL): reserving it too would count it twice.
+  if (offer.paidOut) return false;
   if (!offer.automateFund && query.includeManual !== true) return false;
   const { state } = offer;
   const pending =

@@ -8,6 +8,7 @@ import type { Database } from 'better-sqlite3';
 import type { Cents } from '../domain/index.js';
 import type { OfferScope, ReservationQuery } from './offers-repository.js';
 import { flag, isoFromMs, utcDayBounds } from './sql-values.js';
+import { PAID_OUT_SQL } from './book-offer.js';
 
 export interface ExposureSummary {
   totalCents: Cents;
@@ -75,7 +76,8 @@ export function sqlRecount(db: Database): GuardFigures {
        AND (NOT EXISTS (SELECT 1 FROM loans l WHERE l.loan_request_id = o.loan_request_id)
             -- An accepted offer we fund by hand is listed as a pending loan before our fund
             -- call moves any money: it keeps its money until the call succeeds (funded).
-            OR (o.automate_fund = 0 AND o.state = 'accepted'))`,
+            OR (o.automate_fund = 0 AND o.state = 'accepted'))
+       AND NOT ${PAID_OUT_SQL}`,
   );
   const dailyRow = db.prepare<[number, string, string], { offers: number; total: number }>(
     `SELECT COUNT(*) AS offers, COALESCE(SUM(total_amount_cents), 0) AS total FROM offers

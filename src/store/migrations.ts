@@ -528,6 +528,15 @@ export const MIGRATIONS: readonly Migration[] = [
       WHERE live OR dry;
     `,
   },
+  {
+    version: 20,
+    description: 'transfers_request: the transfer history by loan request',
+    sql: `
+      -- An offer whose money the history already shows paid out no longer reserves it
+      -- (book-offer.ts, PAID_OUT_SQL): the guard, the views and the book ask it per offer.
+      CREATE INDEX IF NOT EXISTS transfers_request ON transfers (loan_request_id);
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

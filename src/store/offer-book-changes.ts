@@ -2,7 +2,9 @@
  * How the open-offer book (open-offer-book.ts) learns what changed: temporary triggers (this
  * connection only, no schema change) note every changed offer id in a temporary table. That
  * table is transactional, so a rolled-back write notes nothing. Anything that changes what a
- * loan is attributed to (or loans themselves) notes RELOAD instead of an id.
+ * loan is attributed to (or loans themselves) notes RELOAD instead of an id. A transfer paying out
+ * for a request (or its removal: the history is replaced at each read) notes that request's offer,
+ * whose reservation depends on it (book-offer.ts, PAID_OUT_SQL).
  */
 import type { Database } from 'better-sqlite3';
 
@@ -34,6 +36,16 @@ const TRIGGERS = `
     WHEN EXISTS (SELECT 1 FROM main.loans WHERE loan_request_id = NEW.loan_request_id) BEGIN ${note(`${RELOAD}`)} END;
   CREATE TEMP TRIGGER IF NOT EXISTS offer_book_request_update AFTER UPDATE ON main.requests_seen BEGIN ${note(`${RELOAD}`)} END;
   CREATE TEMP TRIGGER IF NOT EXISTS offer_book_request_delete AFTER DELETE ON main.requests_seen BEGIN ${note(`${RELOAD}`)} END;
+  CREATE TEMP TRIGGER IF NOT EXISTS offer_book_transfer_insert AFTER INSERT ON main.transfers
+    WHEN NEW.loan_request_id IS NOT NULL AND NEW.amount_cents < 0 BEGIN
+    INSERT INTO temp.offer_book_changes SELECT o.id FROM main.offers o WHERE o.loan_request_id = NEW.loan_request_id
+      AND NOT EXISTS (SELECT 1 FROM temp.offer_book_changes c WHERE c.offer_id = o.id);
+  END;
+  CREATE TEMP TRIGGER IF NOT EXISTS offer_book_transfer_delete AFTER DELETE ON main.transfers
+    WHEN OLD.loan_request_id IS NOT NULL AND OLD.amount_cents < 0 BEGIN
+    INSERT INTO temp.offer_book_changes SELECT o.id FROM main.offers o WHERE o.loan_request_id = OLD.loan_request_id
+      AND NOT EXISTS (SELECT 1 FROM temp.offer_book_changes c WHERE c.offer_id = o.id);
+  END;
 `;
 
 /** The notes of one connection: the ids changed since the last take (RELOAD among them), and SQLite's data_version. */

@@ -34,7 +34,7 @@
 import type { Database } from 'better-sqlite3';
 import { offerFromRow, type OfferRow } from './offer-row.js';
 import type { OfferRecord, OfferScope, OfferState } from './offers-repository.js';
-import { reserves } from './book-offer.js';
+import { PAID_OUT_SQL, reserves } from './book-offer.js';
 import { flag, isoFromMs } from './sql-values.js';
 
 export const OFFER_VIEW_STATES = ['sending', 'unknown', 'refused', 'placed', 'accepted', 'funded', 'rejected', 'lost', 'expired'] as const;
@@ -90,6 +90,7 @@ export interface OfferMonthCount {
 interface ViewRow extends OfferRow {
   view_state: OfferViewState;
   has_loan: 0 | 1;
+  paid_out: 0 | 1;
 }
 
 /** The parameters STATE_SQL reads: the cutoff of an offer's life and its length. */
@@ -123,7 +124,7 @@ const STATE_SQL = `CASE
   END`;
 
 const FROM = `FROM offers o LEFT JOIN offer_listings l ON l.offer_id = o.id ${OUR_LOAN}`;
-const VIEW_SELECT = `SELECT o.*, ${STATE_SQL} AS view_state, lo.id IS NOT NULL AS has_loan ${FROM}`;
+const VIEW_SELECT = `SELECT o.*, ${STATE_SQL} AS view_state, lo.id IS NOT NULL AS has_loan, ${PAID_OUT_SQL} AS paid_out ${FROM}`;
 
 function stateParams(query: OfferViewQuery): StateParams {
   return { cutoff: isoFromMs(query.nowMs - query.expiryMs), life: `+${(query.expiryMs / 1000).toFixed(3)} seconds` };
@@ -132,7 +133,7 @@ function stateParams(query: OfferViewQuery): StateParams {
 function toView(row: ViewRow, query: OfferViewQuery): OfferView {
   const record = offerFromRow(row);
   const reserving = reserves(
-    { ...record, createdMs: Date.parse(record.createdAt), hasLoan: row.has_loan === 1 },
+    { ...record, createdMs: Date.parse(record.createdAt), hasLoan: row.has_loan === 1, paidOut: row.paid_out === 1 },
     { nowMs: query.nowMs, expiryMs: query.expiryMs, dryRun: record.dryRun, includeManual: query.includeManual },
     query.nowMs - query.expiryMs,
   );

@@ -61,6 +61,19 @@ describe('loan cash flows (hand-computed)', () => {
     expect(1000 + 1777 - 92_115).toBe(10_662 - 100_000);
   });
 
+  it('with the missed month recorded, the instalments stop before it: what came back later is a recovery, not instalments', () => {
+    // 53.31 USD repaid, but the borrower missed instalment 2: one instalment of 88.85, the 921.15
+    // still owed written off in month 2, and the 444.25 collected arrives three months later. Read
+    // as instalments, the same dollars would have defaulted in month 7.
+    const flows = loanCashFlows(100_000, 0.12, 12, { kind: 'partial', repaidCents: 53_310, final: true, missedMonth: 2 }, 3);
+    expect(flows.instalments.map((i) => i.amountCents)).toEqual([8885]);
+    expect(flows).toMatchObject({ lossCents: 92_115, lossMonth: 2, recoveryCents: 44_425, recoveryMonth: 5, repaidCents: 53_310 });
+    expect(1000 + 44_425 - 92_115).toBe(53_310 - 100_000);
+    // Fewer dollars than the instalments before the missed one: the loss comes where the money ran out.
+    const short = loanCashFlows(100_000, 0.12, 12, { kind: 'partial', repaidCents: 10_662, final: true, missedMonth: 6 }, 3);
+    expect(short).toMatchObject({ lossMonth: 2, recoveryCents: 1777 });
+  });
+
   it('a loan still running keeps its principal open instead of losing it', () => {
     const flows = loanCashFlows(100_000, 0.12, 12, { kind: 'partial', repaidCents: 53_310, final: false });
     expect(flows.lossCents).toBe(0);
@@ -170,6 +183,17 @@ describe('judging an offer', () => {
     // Without funded_rate the fraction is of the total due at our rate.
     const noFunded = line({ status: 'collection', best_competing_rate: null, repaid_fraction: 0.5 });
     expect(judgeOffer(noFunded, 0.3, certain)).toMatchObject({ plan: { repaidCents: Math.round(0.5 * totalRepayment(105_000, 0.3, 12)) } });
+  });
+
+  it('passes the recorded missed month on to the repayment plan, from the outcome or from if_funded', () => {
+    const recorded = line({ status: 'default', funded_rate: 0.2, best_competing_rate: null, repaid_fraction: 0.5, missed_month: 3 });
+    expect(judgeOffer(recorded, 0.2, certain)).toMatchObject({ plan: { kind: 'partial', final: true, missedMonth: 3 } });
+    const ifFunded = line({
+      status: 'unfunded',
+      best_competing_rate: null,
+      if_funded: { status: 'default', repaid_fraction: 0.25, missed_month: 2 },
+    });
+    expect(judgeOffer(ifFunded, 0.1, certain)).toMatchObject({ plan: { kind: 'partial', final: true, missedMonth: 2 } });
   });
 
   it('a completed loan repays our schedule, prepaid early for the share of borrowers the draw picks', () => {

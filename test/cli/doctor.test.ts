@@ -4,99 +4,24 @@
  * that is a directory; an operator port held by another program; a webhook listener with another
  * secret. Everything runs in-process through the real program (runCli).
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/daemon/free-port.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { formatChecks } from '../../src/cli/commands/doctor/check-runner.js';
 import { openStore } from '../../src/store/index.js';
 import { OFFER_ALL, startDaemonHarness, type DaemonHarness } from '../daemon/daemon-harness.js';
-import { pageOf, startFixtureServer, type FixtureServer } from '../service/fixture-server.js';
-import { loanRequestJson, transferGroupJson } from '../service/fixtures/resources.js';
+import { doctorHarness, fixOf, fixtureEnv, lineOf } from './doctor-harness.js';
 import { runCli } from './run-cli.js';
 
-const BALANCED = fileURLToPath(new URL('../../strategies/balanced.yaml', import.meta.url));
+const doctor = doctorHarness();
+const { closers, writeConfig, fixtureMarketplace } = doctor;
+const dir = doctor.dir;
 
-let dir: string;
-const closers: Array<() => Promise<void>> = [];
-
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'lendbot-doctor-'));
-});
-
-afterEach(async () => {
-  while (closers.length > 0) await closers.pop()?.();
-});
-
-afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
-
-interface ConfigOptions {
-  db?: string;
-  strategies?: string[];
-  webhookPort?: number;
-  opsPort?: number;
-  /** `webhook.token_layout`, when the test pins one. */
-  tokenLayout?: string;
-  /** More lines at the end of the file. */
-  extra?: string[];
-}
-
-let configs = 0;
-/** A config in the temp dir: free ports (no daemon listens there) unless given, a database file there. */
-async function writeConfig(options: ConfigOptions = {}): Promise<string> {
-  configs += 1;
-  const file = join(dir, `lendbot-${configs}.yaml`);
-  const lines = [
-    `db: ${JSON.stringify(options.db ?? join(dir, `lendbot-${configs}.db`))}`,
-    'strategies:',
-    ...(options.strategies ?? [BALANCED]).map((strategy) => `  - ${JSON.stringify(strategy)}`),
-    'webhook:',
-    '  host: 127.0.0.1',
-    `  port: ${options.webhookPort ?? (await freePort())}`,
-    ...(options.tokenLayout === undefined ? [] : [`  token_layout: ${options.tokenLayout}`]),
-    'ops:',
-    '  host: 127.0.0.1',
-    `  port: ${options.opsPort ?? (await freePort())}`,
-    ...(options.extra ?? []),
-    '',
-  ];
-  writeFileSync(file, lines.join('\n'));
-  return file;
-}
-
-/** The fixture marketplace with a page of loan requests and 1000.00 added to the account. */
-async function fixtureMarketplace(options: { nowSeconds?: () => number } = {}): Promise<FixtureServer> {
-  const server = await startFixtureServer({ apiKey: 'doctor-key', secretKey: 'doctor-secret', ...options });
-  server.route('GET /api/v3/loan_requests/', (_request, s) =>
-    pageOf(s, '/api/v3/loan_requests/', [loanRequestJson(1), loanRequestJson(2)], 1, 10),
-  );
-  server.route('GET /api/v3/transfer_history/', (_request, s) =>
-    pageOf(s, '/api/v3/transfer_history/', [transferGroupJson('2026-11-19', [['processed', 'Add Money', '1000.00']])], 1, 10),
-  );
-  closers.push(() => server.close());
-  return server;
-}
-
-function fixtureEnv(server: FixtureServer, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    LENDBOT_BASE_URL: server.url,
-    LENDBOT_API_KEY: 'doctor-key',
-    LENDBOT_SECRET_KEY: 'doctor-secret',
-    LENDBOT_WEBHOOK_SECRET: 'whsec',
-    ...extra,
-  };
-}
-
-/** The line of one check, in the plain (not a terminal) form: `ok   NAME  detail`. */
-function lineOf(stdout: string, name: string): string {
-  return stdout.split('\n').find((line) => new RegExp(`^\\S+\\s+${name}\\s`).test(line)) ?? `(no ${name} line in:\n${stdout})`;
-}
+afterEach(() => doctor.cleanup());
+afterAll(() => doctor.remove());
 
 describe('lendbot doctor', () => {
   it('passes against the sandbox: every check ok, the webhook a warning while no daemon runs, exit 0', async () => {
@@ -348,11 +273,24 @@ describe('lendbot doctor', () => {
       expect(result.code).toBe(0);
     });
 
-    it("the operator port held by the running lendbot's dashboard passes", async () => {
+    it("the operator port held by a running lendbot's dashboard is a warning with its fix: lendbot run would refuse to start there", async () => {
       const server = await fixtureMarketplace();
       const port = Number(new URL(harness.daemon.operatorUrl() ?? 'http://x').port);
-      const result = await runCli(['doctor', '--config', await writeConfig({ opsPort: port })], fixtureEnv(server));
-      expect(lineOf(result.stdout, 'operator')).toBe(`ok   operator       127.0.0.1:${port} is served by a running lendbot`);
+      const config = await writeConfig({ opsPort: port });
+      const result = await runCli(['doctor', '--config', config], fixtureEnv(server));
+      expect(lineOf(result.stdout, 'operator')).toBe(
+        `warn operator       127.0.0.1:${port} is served by a running lendbot: lendbot run with this config cannot start beside it`,
+      );
+      expect(fixOf(result.stdout, 'operator')).toBe(
+        'fix: if that is this bot, it is already running (lendbot status); else stop it, or set LENDBOT_OPS_PORT to a free port',
+      );
+      // What doctor warns of is what run does: a second daemon on that port stops at start with one line.
+      const run = await runCli(['run', '--config', config, '--dry-run'], {
+        ...fixtureEnv(server),
+        LENDBOT_DB: join(dir, 'second.db'),
+      });
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toContain(`port ${port} (the operator listener, 127.0.0.1) is in use by another program`);
     });
 
     it('--webhook-url nobody answers at fails (a daemon not running is a failure when the URL is given)', async () => {

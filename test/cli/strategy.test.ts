@@ -128,16 +128,20 @@ describe('lendbot strategy', () => {
     const checked = await runCli(['strategy', 'check', learned]);
     expect(checked.code).toBe(0);
     expect(checked.stdout).toContain(
-      "   default level learned from its own loans: starts at the score's own level moved by 0 log-odds, level sd 1, slope sd 0.3; priced no lower than the break-even at the 0.8 quantile (cost_plus_floor)\n",
+      "   default level learned from its own loans: centred on the score's own level (level sd 1, slope sd 0.3; the price reads the mean default over that spread); priced no lower than the break-even at the 0.8 quantile (cost_plus_floor)\n",
     );
-    const result = await runCli(['strategy', 'explain', learned, '--recording', recording, '--id', '7']);
+    // At the 0.82 quantile (the example's 0.8 break-even is below the price at the mean default for this request).
+    const pessimistic = join(dir, 'learned-q82.yaml');
+    await writeFile(pessimistic, (await readFile(learned, 'utf8')).replace('quantile: 0.8', 'quantile: 0.82'));
+    const result = await runCli(['strategy', 'explain', pessimistic, '--recording', recording, '--id', '7']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('  probability from the calibration learned v0 (0 loans, 0 defaults, 0 loan-months)\n');
-    expect(result.stdout).toMatch(/\n {2}calibration +calibration\.learned +0\.00 +0\.0000\n/);
+    // The prior's mean default at the score, above the score's own: the learned line lowers the log-odds of repayment.
+    expect(result.stdout).toMatch(/\n {2}calibration +calibration\.learned +-0\.\d\d +-0\.\d{4}\n/);
     expect(result.stdout).toMatch(
-      /\n {2}- price level uncertain v0 \(0 loans, 0 loan-months\): default 0\.\d+, sd \d\.\d\d; floor (0\.\d+) at q0\.80 default 0\.\d+, expected_profit 0\.\d+\n/,
+      /\n {2}- price level uncertain v0 \(0 loans, 0 loan-months\): default 0\.\d+, sd \d\.\d\d; floor (0\.\d+) at q0\.82 default 0\.\d+, expected_profit 0\.\d+\n/,
     );
-    const [, floor] = /floor (0\.\d+) at q0\.80/.exec(result.stdout) ?? [];
+    const [, floor] = /floor (0\.\d+) at q0\.82/.exec(result.stdout) ?? [];
     const [, offered] = /decision {2}OFFER at (0\.\d+)/.exec(result.stdout) ?? [];
     // At a cold start the floor binds, and the why line says the learned level moved the rate.
     expect(offered).toBe(floor);

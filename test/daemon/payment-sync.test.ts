@@ -236,11 +236,20 @@ describe('payments sync against the sandbox', () => {
     const lines = readFileSync(out, 'utf8')
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as { loan_request: { id: number }; outcome?: { status: string; payments?: LoanPayment[] } });
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            loan_request: { id: number };
+            outcome?: { status: string; payments?: LoanPayment[]; missed_month?: number };
+          },
+      );
     const byRequest = new Map(lines.map((line) => [line.loan_request.id, line.outcome]));
     const missed = byRequest.get(requests.missed.id);
     expect(missed?.status).toBe('collection');
     expect(missed?.payments?.map((p) => p.payment_status)).toEqual(['paid', 'Missed Payment']);
+    // The instalment it missed, so a backtest of the export writes it off there.
+    expect(missed?.missed_month).toBe(2);
+    expect(byRequest.get(requests.late.id)?.missed_month).toBeUndefined();
     expect(byRequest.get(requests.late.id)?.payments).toEqual(await apiPayments(loanIds.late));
   });
 });

@@ -29,10 +29,16 @@ const NO_BANK = { unavailable: { bankingData: true } } as const;
 const logistic = (x: number): number => 1 / (1 + Math.exp(-x));
 
 describe('a learned calibration', () => {
-  it('prices with the prior outside the decide step: the score itself, as a learned line that adds nothing', () => {
+  it('prices with the prior outside the decide step: the mean default over the prior at the score, as a learned line', () => {
     const decision = evaluate(loanRequest(), NO_BANK, compileText(strategy(LEARNED)));
-    expect(decision.probability).toBeCloseTo(logistic(2.5), 12);
-    expect(decision.contributions.at(-1)).toMatchObject({ feature: 'calibration.learned', model: 'calibration', logOdds: 0 });
+    // logit(pd) = a − 2.5 b with a ~ N(0, 1), b ~ N(1, 0.3²): variance 1 + 0.09 × 2.5² = 1.5625.
+    // Its mean default is σ(−2.5 / √(1 + π × 1.5625 / 8)) = 12.3 %, above the score's own 7.6 %:
+    // the level is unknown, and a default rate can be far higher more easily than far lower.
+    const meanDefault = logistic(-2.5 / Math.sqrt(1 + (Math.PI * 1.5625) / 8));
+    expect(meanDefault).toBeCloseTo(0.1226, 4);
+    expect(decision.probability).toBeCloseTo(1 - meanDefault, 12);
+    expect(decision.contributions.at(-1)).toMatchObject({ feature: 'calibration.learned', model: 'calibration' });
+    expect(decision.contributions.at(-1)?.logOdds).toBeCloseTo(Math.log((1 - meanDefault) / meanDefault) - 2.5, 10);
     expect(decision.calibration).toEqual({ version: 0, loans: 0, defaults: 0, loanMonths: 0, scoreDefault: 1 - logistic(2.5) });
   });
 
@@ -55,10 +61,13 @@ describe('a learned calibration', () => {
     learner.refitIfDue(0);
     const decision = withLearning(learning, () => evaluate(loanRequest(), NO_BANK, compiled));
     const [a = 0, b = 1] = learner.posterior.mean;
+    const [vaa = 0, vab = 0, , vbb = 0] = learner.posterior.cov;
     const lines = decision.contributions.map((line) => line.feature);
     expect(lines.slice(-2)).toEqual(['calibration.platt', 'calibration.learned']);
-    // Seed: 2.5 − 0.5 = 2 log-odds of repayment; learned: logit(pd) = a + b · (−2).
-    expect(decision.probability).toBeCloseTo(1 - logistic(a - 2 * b), 10);
+    // Seed: 2.5 − 0.5 = 2 log-odds of repayment; learned: logit(pd) = a + b · (−2), normal with
+    // variance vaa − 4 vab + 4 vbb; priced with its mean default.
+    const variance = vaa - 4 * vab + 4 * vbb;
+    expect(decision.probability).toBeCloseTo(1 - logistic((a - 2 * b) / Math.sqrt(1 + (Math.PI * variance) / 8)), 10);
     expect(decision.calibration).toMatchObject({ version: 1, loans: 10, defaults: 5 });
     expect(decision.calibration?.scoreDefault).toBeCloseTo(1 - logistic(2), 12);
   });
@@ -69,14 +78,15 @@ describe('pricing.level_uncertainty', () => {
 
   it('cost_plus_floor: never below the break-even at the pessimistic quantile, and the reason says so', () => {
     const plain = priced('');
-    const floored = priced('  level_uncertainty: { mode: cost_plus_floor, quantile: 0.8 }');
+    // At the 0.85 quantile: the posterior's mean default already prices above the 0.8 quantile's break-even here.
+    const floored = priced('  level_uncertainty: { mode: cost_plus_floor, quantile: 0.85 }');
     const texts = floored.reasons.map(reasonText);
     const level = texts.find((text) => text.startsWith('price level uncertain'));
     expect(level).toMatch(
-      /^price level uncertain v0 \(0 loans, 0 loan-months\): default 0\.0759, sd \S+; floor (\S+) at q0\.80 default (\S+), expected_profit (\S+)$/,
+      /^price level uncertain v0 \(0 loans, 0 loan-months\): default 0\.1226, sd 1\.25; floor (\S+) at q0\.85 default (\S+), expected_profit (\S+)$/,
     );
-    const [, floor = '', pessimistic = '', ep = ''] = /floor (\S+) at q0\.80 default (\S+), expected_profit (\S+)$/.exec(level ?? '') ?? [];
-    expect(Number(pessimistic)).toBeGreaterThan(0.0759);
+    const [, floor = '', pessimistic = '', ep = ''] = /floor (\S+) at q0\.85 default (\S+), expected_profit (\S+)$/.exec(level ?? '') ?? [];
+    expect(Number(pessimistic)).toBeGreaterThan(0.1226);
     expect(Number(ep)).toBe(plain.rate);
     expect(floored.rate).toBe(Math.max(Number(ep), Number(floor)));
     expect(floored.rate ?? 0).toBeGreaterThan(plain.rate ?? 0);

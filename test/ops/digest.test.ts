@@ -116,10 +116,10 @@ function digestFor(
 ): DigestSender {
   const notifier = notifierFromConfig(notificationsSchema.parse({ retries: 0, ...config }), env, { clock, log: captureLog('debug').log });
   if (notifier === undefined) throw new Error('expected a notifier');
+  const limits = { ...DEFAULT_RISK_LIMITS, minCashReserveCents: 0 };
   const figures = storeDigestFigures({
     store,
-    limits: () => ({ ...DEFAULT_RISK_LIMITS, minCashReserveCents: 0 }),
-    dryRun: false,
+    status: (nowMs) => buildStatusReport({ store, nowMs, limits, budgets: [], dryRun: false }),
     earnings: () => EARNINGS,
   });
   return new DigestSender({ every, state: store.state, clock, figures, notify: (event, data) => notifier.notify(event, data) });

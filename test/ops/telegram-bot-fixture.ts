@@ -3,7 +3,10 @@
  * answers the queued updates from `offset` on (and forgets the older ones, as Telegram does), or
  * holds the call up to its `timeout` seconds until one is queued; `sendMessage` records the
  * message (HTML parsed as Telegram parses it, refused when it would not parse). It counts calls in flight, can fail the next calls with 502, and refuses any other token.
- * `getMe` names the bot (`lendbot_bot`). For attacks (issue 37, item 4) it can replay an update
+ * `getMe` names the bot (`lendbot_bot`). Given a clock, it holds each chat to Telegram's limits as the
+ * real API does (a message sooner than `minGapMs` after the last, or over `perMinute` in 60 s, is
+ * refused 429 "Too Many Requests: retry after N") and stamps each message with the clock's time.
+ * For attacks (issue 37, item 4) it can replay an update
  * already answered, answer the next getUpdates with an error quoting the request's path, or
  * stream a huge answer (counting the bytes it managed to write before the client hung up).
  */
@@ -19,8 +22,10 @@ export interface BotFixture {
   origin: string;
   /** Queues a text message from `chatId`, dated `dateMs` (default now). */
   say(chatId: number, text: string, dateMs?: number): void;
-  /** What each message showed (HTML parsed), and its HTML when it was sent as such. */
-  sent: Array<{ chat_id: string; text: string; html: string | null }>;
+  /** What each message showed (HTML parsed), its HTML when it was sent as such, and when (the limits' clock). */
+  sent: Array<{ chat_id: string; text: string; html: string | null; atMs?: number }>;
+  /** Messages refused 429 for the per-chat limits. */
+  tooMany: number;
   /** getUpdates calls so far, and the most ever in flight at once. */
   polls: number;
   maxInFlight: number;
@@ -48,7 +53,16 @@ async function bodyOf(request: IncomingMessage): Promise<Record<string, unknown>
   return text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
 }
 
-export async function startBotFixture(): Promise<BotFixture> {
+/** Telegram's per-chat limits as the fixture enforces them, on a clock the test controls. */
+export interface ChatLimits {
+  clock: { now(): number };
+  minGapMs: number;
+  perMinute: number;
+}
+
+export async function startBotFixture(options: { limits?: ChatLimits } = {}): Promise<BotFixture> {
+  /** Per chat, the times of the messages accepted in the last minute (limits' clock). */
+  const recent = new Map<string, number[]>();
   let queue: TelegramUpdate[] = [];
   /** Replayed updates: sent with the next answer whatever its offset (what a replaying proxy does). */
   let replays: TelegramUpdate[] = [];
@@ -62,7 +76,8 @@ export async function startBotFixture(): Promise<BotFixture> {
   const history = new Map<number, TelegramUpdate>();
   const waiting = new Set<() => void>();
   const fixture = {
-    sent: [] as Array<{ chat_id: string; text: string; html: string | null }>,
+    sent: [] as Array<{ chat_id: string; text: string; html: string | null; atMs?: number }>,
+    tooMany: 0,
     polls: 0,
     maxInFlight: 0,
     streamed: 0,
@@ -88,7 +103,29 @@ export async function startBotFixture(): Promise<BotFixture> {
         if ('error' in parsed) return answer(response, 400, { ok: false, error_code: 400, description: parsed.error });
         if (parsed.text.length > 4096)
           return answer(response, 400, { ok: false, error_code: 400, description: 'Bad Request: message is too long' });
-        fixture.sent.push({ chat_id: String(body.chat_id), text: parsed.text, html: body.parse_mode === 'HTML' ? body.text : null });
+        const limits = options.limits;
+        if (limits !== undefined) {
+          const nowMs = limits.clock.now();
+          const times = (recent.get(String(body.chat_id)) ?? []).filter((at) => at > nowMs - 60_000);
+          const last = times.at(-1);
+          if ((last !== undefined && nowMs - last < limits.minGapMs) || times.length >= limits.perMinute) {
+            fixture.tooMany += 1;
+            const retryAfter = Math.max(1, Math.ceil(((times[0] ?? nowMs) + 60_000 - nowMs) / 1000));
+            return answer(response, 429, {
+              ok: false,
+              error_code: 429,
+              description: `Too Many Requests: retry after ${retryAfter}`,
+              parameters: { retry_after: retryAfter },
+            });
+          }
+          recent.set(String(body.chat_id), [...times, nowMs]);
+        }
+        fixture.sent.push({
+          chat_id: String(body.chat_id),
+          text: parsed.text,
+          html: body.parse_mode === 'HTML' ? body.text : null,
+          ...(limits === undefined ? {} : { atMs: limits.clock.now() }),
+        });
         return answer(response, 200, { ok: true, result: { message_id: nextMessageId++ } });
       }
       if (match[2] !== 'getUpdates') return answer(response, 404, { ok: false, error_code: 404, description: 'Not Found' });
@@ -161,6 +198,9 @@ export async function startBotFixture(): Promise<BotFixture> {
     },
     get polls() {
       return fixture.polls;
+    },
+    get tooMany() {
+      return fixture.tooMany;
     },
     get maxInFlight() {
       return fixture.maxInFlight;

@@ -6,6 +6,7 @@
 import type { Clock } from '../../src/clock/clock.js';
 import { systemClock } from '../../src/clock/clock.js';
 import type { Logger } from '../../src/log/logger.js';
+import type { SendWindows } from '../../src/ops/chat-pace/send-windows.js';
 import { approveProposal, rejectProposal } from '../../src/operator/proposals/decide-proposal.js';
 import { storeDigestFigures } from '../../src/ops/digest/digest-figures.js';
 import { notificationsSchema } from '../../src/ops/notifications-config.js';
@@ -29,6 +30,8 @@ export function startCommandPoller(options: {
   /** The run's clock (the status report's, the pause's). */
   clock: Clock;
   commands?: Record<string, unknown>;
+  /** The chats' send windows the answers take their turn in (shared with the notifications). */
+  windows?: SendWindows;
 }): TelegramCommandPoller {
   const { store, bot, log, clock } = options;
   const section = notificationsSchema.parse({
@@ -38,13 +41,15 @@ export function startCommandPoller(options: {
   });
   const limits = () => DEFAULT_RISK_LIMITS;
   const protections = new Protections({ store, clock, log, settings: () => protectionSettingsSchema.parse({}) });
+  // One status report for /status and /profit, as attach-ops.ts wires them.
+  const statusAt = (nowMs: number) => buildStatusReport({ store, nowMs, limits: limits(), budgets: [], dryRun: false });
   const started = telegramCommandsFromConfig(section, COMMANDS_ENV, {
+    windows: options.windows,
     actions: {
-      status: () => buildStatusReport({ store, nowMs: clock.now(), limits: limits(), budgets: [], dryRun: false }),
+      status: () => statusAt(clock.now()),
       figures: storeDigestFigures({
         store,
-        limits,
-        dryRun: false,
+        status: statusAt,
         earnings: () => ({ interest: [{ at: '2026-03-01T00:00:00.000Z', cents: 1234 }], losses: [] }),
       }),
       nowMs: () => clock.now(),

@@ -7,6 +7,7 @@ import {
   creditScoreRangeOf,
   gradeOfCreditScoreRange,
   LENDING_CLUB_CSV,
+  missedMonthOf,
   parseLendingClubCsv,
   riskLevelOf,
 } from '../../bench/lending-club-mapping.js';
@@ -67,6 +68,12 @@ describe('LendingClub loans as a recording (scripts/lending-club-recording.ts)',
       expect(request.loan_terms).toBe(row.term === 'term_36' ? 36 : 60);
       expect(request.borrower.hard_inquiries).toBe(Number(row.inq_last_6mths));
       expect(line.outcome?.status).toBe(row.Class === 'good' ? 'completed' : 'default');
+      if (row.Class === 'bad') {
+        // A default at a drawn instalment, the ones before it repaid.
+        const missed = line.outcome?.missed_month ?? 0;
+        expect(missed).toBe(missedMonthOf(i, request.loan_terms));
+        expect(line.outcome?.repaid_fraction).toBeCloseTo((missed - 1) / request.loan_terms, 3);
+      } else expect(line.outcome?.missed_month).toBeUndefined();
       expect(line.outcome?.funded_rate).toBeCloseTo(Number(row.int_rate) / 100, 10);
       expect(line.outcome?.best_competing_rate).toBe(line.outcome?.funded_rate);
       expect(line.outcome?.reservation_rate).toBeUndefined();
@@ -74,6 +81,20 @@ describe('LendingClub loans as a recording (scripts/lending-club-recording.ts)',
       expect(line.scores).toBeUndefined();
       expect(Date.parse(line.outcome?.resolved_at ?? '')).toBeGreaterThan(entry.seenMs + (request.loan_terms - 1) * 30 * 86_400_000);
     });
+  });
+
+  it('spreads a bad loan’s missed instalment evenly over its term, the same for the same row', () => {
+    for (const term of [36, 60]) {
+      const months = Array.from({ length: 6000 }, (_, index) => missedMonthOf(index, term));
+      expect(Math.min(...months)).toBe(1);
+      expect(Math.max(...months)).toBe(term);
+      // Each third of the term holds a third of the draws (± 4 standard errors of 6,000 draws: 0.024).
+      for (const third of [0, 1, 2]) {
+        const share = months.filter((month) => Math.floor(((month - 1) * 3) / term) === third).length / months.length;
+        expect(Math.abs(share - 1 / 3)).toBeLessThan(0.024);
+      }
+      expect(missedMonthOf(17, term)).toBe(months[17]);
+    }
   });
 
   it('spaces credit scores evenly by sub-grade from 796-799 (A1) to 660-663 (G5), and refuses an unknown sub-grade', () => {

@@ -71,6 +71,7 @@ describe('exportSandboxRecording', () => {
       });
     let counterfactual = 0;
     let walkedAway = 0;
+    let madeAndMissed = 0;
     for (const line of lines) {
       const request = market.requests.get(line.loan_request.id);
       if (!request) throw new Error(`no request ${line.loan_request.id}`);
@@ -84,6 +85,8 @@ describe('exportSandboxRecording', () => {
         expect(outcome.if_funded.status).toBe(defaults ? 'default' : 'completed');
         expect(outcome.if_funded.repaid_fraction).toBe(defaults ? ifFunded(request).repaid_fraction : 1);
         if (defaults) expect(outcome.if_funded.repaid_fraction).toBeLessThan(1);
+        // The instalment first missed, so a backtest writes the loan off there (not after the recovery).
+        expect(outcome.if_funded.missed_month).toBe(defaults ? request.truth.missedMonth : undefined);
       }
       // A borrower who walked away from a competing offer: the recording keeps that offer's rate.
       if (unfunded && request.refusedRate !== null && fundable) {
@@ -93,7 +96,11 @@ describe('exportSandboxRecording', () => {
       // On a loan that was made, the same arithmetic at its rate gives its repaid_fraction.
       const loan = request.loanId === null ? undefined : market.loanBook.loans.get(request.loanId);
       if (loan) expect(ifFunded(request, loan.rate).repaid_fraction).toBe(outcome?.repaid_fraction);
+      const missed = outcome?.status === 'default' || outcome?.status === 'collection';
+      if (missed) madeAndMissed += 1;
+      expect(outcome?.missed_month, `request ${request.id} (${outcome?.status})`).toBe(missed ? request.truth.missedMonth : undefined);
     }
+    expect(madeAndMissed).toBeGreaterThan(10);
     expect(counterfactual).toBeGreaterThan(100);
     expect(walkedAway).toBeGreaterThan(30);
     expect(lines.some((line) => line.outcome?.if_funded?.status === 'default')).toBe(true);

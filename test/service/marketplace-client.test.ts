@@ -203,7 +203,7 @@ describe('listing loan requests', () => {
     harness.server.route(LIST, () => ({ status: 200, rawBody: '<html>maintenance</html>' }));
     const error = await failure(harness.client.listLoanRequests());
     expect(error.code).toBe('MALFORMED_RESPONSE');
-    expect(error.message).toBe('GET /api/v3/loan_requests/ 200 answer is not JSON: <html>maintenance</html>');
+    expect(error.message).toBe('GET /api/v3/loan_requests/ 200 answer is not JSON: an HTML page ("maintenance")');
   });
 
   it('reports an envelope without results by path', async () => {

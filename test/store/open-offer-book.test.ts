@@ -1,5 +1,5 @@
 // The guard's figures come from the in-memory open-offer book; they must equal the SQL recount
-// after every kind of change: offers placed, refused, accepted, funded, expired (by state and by
+// after every kind of change (the transfer history too): offers placed, refused, accepted, funded, expired (by state and by
 // age), loans synced and forgotten, raw SQL, rolled-back transactions, another connection's
 // writes, a restart, and time moving back (a simulated clock).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -142,6 +142,18 @@ describe('the open-offer book', () => {
           .slice(0, 3)
           .map((stored) => ({ ...stored.loan, loan_balance: Math.floor(next() * 500) }));
         store.account.upsertLoans([...loans, loan(++loanId, 99_000 + loanId, 200, 2)], 'current', now);
+      },
+      transfers() {
+        // The balance job replaces the whole history: funding debits for some offers' requests
+        // (pending, processed or failed), which end their reservations (book-offer.ts, PAID_OUT_SQL).
+        const paid = offerIds.filter(() => next() < 0.3).map((id) => store.offers.get(id)?.loanRequestId);
+        const transactions = paid.map((loanRequestId) => ({
+          transfer_status: pick(['pending', 'processed', 'failed']),
+          transfer_type: 'Fund Loans',
+          transfer_amount: '-100.00',
+          loan_request_id: loanRequestId,
+        }));
+        store.account.replaceTransfers([{ date: '2026-03-10', transactions }], now);
       },
       forgetPending() {
         store.account.forgetUnlistedPending(new Set());

@@ -35,6 +35,7 @@ import { BOT_TOKEN, startBotFixture, type BotFixture } from '../ops/telegram-bot
 import { returnsFromStore } from '../../src/operator/api/returns-routes.js';
 import { nextMonthExpectedInflow } from '../../src/ops/cash-flow-forecast.js';
 import { storeDigestFigures } from '../../src/ops/digest/digest-figures.js';
+import { buildStatusReport } from '../../src/ops/status-report.js';
 import { equityNow } from '../../src/ops/equity-now.js';
 import { OFFER_COUNT_WINDOW_MS } from '../../src/ops/offer-states-status.js';
 import { buildCashFlowForecast } from '../../src/ops/forecast-loans.js';
@@ -280,8 +281,7 @@ describe('one truth about offers and money on every surface', { timeout: 120_000
     // Wired as the daemon wires it (daemon.ts): the returns series for interest and losses.
     const digest = storeDigestFigures({
       store: h.store,
-      limits: () => riskLimitsSchema.parse(RISK),
-      dryRun: false,
+      status: (ms) => buildStatusReport({ store: h.store, nowMs: ms, limits: riskLimitsSchema.parse(RISK), budgets: [], dryRun: false }),
       earnings: (ms) => returnsFromStore(h.store, ms),
     });
     // Over the whole run so far, the interest earned is all of it.

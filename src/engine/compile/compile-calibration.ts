@@ -6,8 +6,8 @@
  *   platt:    calibrated log-odds = a × log-odds + b
  *   isotonic: p = 1 / (1 + e^-(log-odds)); q = the points' piecewise linear value at p (flat
  *             beyond the first and last point); calibrated log-odds = ln(q / (1 − q))
- *   learned:  its seed (platt or isotonic, if any), then logit P(default) = a + b · logit(pd_score)
- *             with [a, b] the strategy's calibration learner's posterior mean (compile-score.ts)
+ *   learned:  its seed (platt or isotonic, if any), then P(default) = E[σ(a + b · logit(pd_score))]
+ *             over the strategy's calibration learner's posterior of [a, b] (compile-score.ts)
  *
  * Working on log-odds lets the calibration be one more contribution line (its log-odds are the
  * calibrated minus the raw total), so the lines still add up to the probability decided with.
@@ -15,7 +15,8 @@
 import { logistic, logit } from '../../math/index.js';
 import { resolveNumber } from '../definition/param-values.js';
 import type { CalibrationDefinition } from '../definition/strategy-schema.js';
-import type { CalibrationSettings } from '../market/calibration-learner.js';
+import { levelAt, meanDefaultLogOdds, priorCalibration, type CalibrationSettings } from '../market/calibration-learner.js';
+import type { Posterior } from '../market/logistic-correction.js';
 
 /** The raw total log-odds of repayment to the calibrated total. */
 export type CompiledCalibration = (logOdds: number) => number;
@@ -38,11 +39,17 @@ export function interpolatePoints(points: ReadonlyArray<readonly [number, number
 }
 
 /**
- * The learned calibration as a map of the repayment log-odds L under [a, b]: logit(pd_score) = −L,
- * logit(pd) = a + b·(−L), so the calibrated repayment log-odds are b·L − a.
+ * The learned calibration as a map of the repayment log-odds L under the posterior of [a, b]:
+ * logit(pd_score) = −L and η = a + b·(−L) is normal (levelAt). The default probability priced
+ * with is the posterior's mean of σ(η), not σ of its mean: expected profit is linear in the
+ * default probability, so its mean is what the price needs, and below one half σ(mean η) is lower
+ * than that (the more so the less is known): priced so, a cold start would take the low end of
+ * the level it is unsure of as its best guess. The calibrated repayment log-odds are minus the
+ * mean's log-odds (meanDefaultLogOdds).
  */
-export function learnedMap(mean: readonly number[], logOdds: number): number {
-  return (mean[1] ?? 1) * logOdds - (mean[0] ?? 0);
+export function learnedMap(posterior: Posterior, logOdds: number): number {
+  const { mean, variance } = levelAt(posterior, logistic(-logOdds));
+  return -meanDefaultLogOdds(mean, variance);
 }
 
 /** The compiled learned calibration's settings (its prior). */
@@ -51,14 +58,14 @@ export function calibrationSettingsOf(calibration: Extract<CalibrationDefinition
 }
 
 /**
- * A fitted map; a learned calibration here is its seed followed by the prior's centre (what it
- * prices with before any loan is seen; the score applies the learner's posterior instead).
+ * A fitted map; a learned calibration here is its seed followed by the prior (what it prices
+ * with before any loan is seen; the score applies the learner's posterior instead).
  */
 export function compileCalibration(calibration: CalibrationDefinition, params: Record<string, number>): CompiledCalibration {
   if (calibration.method === 'learned') {
     const seed = calibration.seed === undefined ? (logOdds: number) => logOdds : compileCalibration(calibration.seed, params);
-    const centre = [calibration.level_mean, 1];
-    return (logOdds) => learnedMap(centre, seed(logOdds));
+    const prior = priorCalibration(calibrationSettingsOf(calibration));
+    return (logOdds) => learnedMap(prior, seed(logOdds));
   }
   if (calibration.method === 'platt') {
     const a = resolveNumber(calibration.a, params);

@@ -196,8 +196,8 @@ export function compileScore(
 
 /** The learned calibration as a map, under the posterior it prices with now. */
 function learnedMapNow(learned: LearnedCalibration): CompiledCalibration {
-  const { mean } = learned.posterior();
-  return (logOdds) => learnedMap(mean, logOdds);
+  const posterior = learned.posterior();
+  return (logOdds) => learnedMap(posterior, logOdds);
 }
 
 /** What the calibration adds to the raw total log-odds. */

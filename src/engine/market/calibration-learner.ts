@@ -96,6 +96,16 @@ export function levelAt(posterior: Posterior, pdScore: number): { mean: number; 
   return { x, mean: a + b * x, variance: Math.max(0, vaa + 2 * x * vab + x * x * vbb) };
 }
 
+/**
+ * The posterior's mean default probability, E[σ(η)] for η ~ N(mean, variance), in log-odds:
+ * MacKay's probit approximation σ(mean / √(1 + π·variance/8)), within 0.9 points of probability
+ * of the exact integral for variances up to 3. What is priced with (compile-calibration.ts,
+ * learnedMap): below one half it is above σ(mean), the more so the less is known.
+ */
+export function meanDefaultLogOdds(mean: number, variance: number): number {
+  return mean / Math.sqrt(1 + (Math.PI * Math.max(0, variance)) / 8);
+}
+
 /** One evidence term of the fit: the gradient and curvature of its log-likelihood in η = a + b·x. */
 interface Term {
   x: number;

@@ -2,12 +2,12 @@
  * Robust prices while the learned default level is uncertain (`pricing.level_uncertainty`;
  * docs/strategies.md, "level_uncertainty"). The learned calibration (market/calibration-learner.ts)
  * gives the predicted default's log-odds as a posterior N(m, s²) at each request; expected-profit
- * pricing at σ(m) alone would price a cold start as if the level were known. Two ways to carry s
- * into the price:
+ * pricing at the posterior's mean default alone (E[σ], compile-calibration.ts) would price a cold
+ * start as if losses could not run above it. Two ways to carry s into the price:
  *
- *   cost_plus_floor: the expected-profit rate at σ(m), never below the rate that breaks even
+ *   cost_plus_floor: the expected-profit rate at the mean default, never below the rate that breaks even
  *                    (cost-plus, no margin) at the pessimistic default σ(m + z_q · s);
- *   blend:           cost-plus at σ(m) plus `margin`, moving to the expected-profit rate as the
+ *   blend:           cost-plus at the mean default plus `margin`, moving to the expected-profit rate as the
  *                    strategy's own evidence grows: rate = cp + w · (ep − cp), w = n / (n + half),
  *                    n the loan-months its funded loans have been followed (paid or missed
  *                    instalments), `half` = evidence_half.
@@ -20,6 +20,7 @@ import { formatRatio } from '../decision.js';
 import { resolveNumber } from '../definition/param-values.js';
 import type { LevelUncertaintyDefinition } from '../definition/strategy-schema.js';
 import { logistic as sigmoid, MIN_OFFER_RATE, requiredRate, type LoanEconomics } from '../../math/index.js';
+import { meanDefaultLogOdds } from '../market/calibration-learner.js';
 
 export interface LevelUncertaintySettings {
   mode: 'cost_plus_floor' | 'blend';
@@ -87,7 +88,8 @@ export function robustRate(settings: LevelUncertaintySettings, inputs: RobustInp
     version: String(used.version),
     loans: String(used.loans),
     loanMonths: String(used.loanMonths),
-    default: formatRatio(sigmoid(level.mean)),
+    // The default priced with: the posterior's mean probability (compile-calibration.ts, learnedMap).
+    default: formatRatio(sigmoid(meanDefaultLogOdds(level.mean, level.sd * level.sd))),
     sd: level.sd.toFixed(2),
     ep: formatRatio(greedyRate),
   };

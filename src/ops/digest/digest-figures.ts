@@ -14,8 +14,7 @@
  */
 import type { Cents } from '../../domain/index.js';
 import type { Store } from '../../store/index.js';
-import type { RiskLimits } from '../../risk/index.js';
-import { buildStatusReport } from '../status-report.js';
+import type { StatusReport } from '../status-report.js';
 
 /** A period of the run's clock, [fromMs, toMs). */
 export interface DigestPeriod {
@@ -63,8 +62,11 @@ function valueAt(series: ReadonlyArray<{ at: string; cents: number }>, ms: numbe
 
 export interface StoreFiguresDeps {
   store: Store;
-  limits: () => RiskLimits;
-  dryRun: boolean;
+  /**
+   * The status report at a time: the one `lendbot status`, the dashboard and Telegram's /status
+   * read (attach-ops.ts), so /profit's idle cash is /status's free cash, never a figure of its own.
+   */
+  status: (nowMs: number) => StatusReport;
   /** The returns series up to `nowMs` (the operator API's returns figures). */
   earnings: (nowMs: number) => EarningsSeries;
 }
@@ -73,9 +75,9 @@ export interface StoreFiguresDeps {
 export function storeDigestFigures(deps: StoreFiguresDeps): DigestFiguresProvider {
   const { store } = deps;
   // Idle cash and next month's inflow as lendbot status shows them: the default-adjusted
-  // forecast (cash-flow-forecast.ts) and the idle share (idle-cash.ts).
+  // forecast (cash-flow-forecast.ts) and the idle share (idle-cash.ts), from the one status report.
   const idleAndInflow = (nowMs: number): Pick<DigestFigures, 'idleCashCents' | 'idleShare' | 'nextMonthInflowCents'> => {
-    const { idle, nextMonth } = buildStatusReport({ store, nowMs, limits: deps.limits(), budgets: [], dryRun: deps.dryRun }).cashFlow;
+    const { idle, nextMonth } = deps.status(nowMs).cashFlow;
     return { idleCashCents: Math.max(0, idle.freeCents), idleShare: idle.share, nextMonthInflowCents: nextMonth.expectedCents };
   };
   return {

@@ -39,7 +39,12 @@ const text = (value: unknown): string => (value === undefined || value === null 
 const sentence = (key: string) => (data: Data) => (typeof data[key] === 'string' && data[key] !== '' ? data[key] : undefined);
 
 const WORDING: Record<NotificationEvent, Wording> = {
-  offer_placed: { title: (d) => `Offer placed on loan request ${text(d.loan_request_id)}`, severity: 'info', said: ['loan_request_id'] },
+  // Several offers waiting for the chat's turn go as one message (chat-pace/offer-group.ts): `offers` says how many.
+  offer_placed: {
+    title: (d) => (typeof d.offers === 'number' ? `${d.offers} offers placed` : `Offer placed on loan request ${text(d.loan_request_id)}`),
+    severity: 'info',
+    said: ['loan_request_id', 'offers'],
+  },
   offer_proposed: {
     title: (d) => `${text(d.agent)} asks to offer on loan request ${text(d.loan_request_id)}: a person must approve`,
     description: (d) =>
@@ -47,7 +52,11 @@ const WORDING: Record<NotificationEvent, Wording> = {
     severity: 'warning',
     said: ['agent', 'loan_request_id', 'approve_command'],
   },
-  offer_funded: { title: (d) => `Offer funded on loan request ${text(d.loan_request_id)}`, severity: 'good', said: ['loan_request_id'] },
+  offer_funded: {
+    title: (d) => (typeof d.offers === 'number' ? `${d.offers} offers funded` : `Offer funded on loan request ${text(d.loan_request_id)}`),
+    severity: 'good',
+    said: ['loan_request_id', 'offers'],
+  },
   loan_late: {
     title: (d) => `Loan ${text(d.loan_id)} is late`,
     description: () => 'The marketplace moved it to the collection list.',

@@ -20,6 +20,8 @@ export interface NotificationTarget {
   format: NotificationFormat;
   /** What an error text must never show: the URL's secret parts, and Telegram's token (secret-text.ts). */
   secrets: string[];
+  /** The chat the messages land in, whose per-chat limit paces them (Telegram's chat id; a webhook's one channel). */
+  chatKey: string;
 }
 
 export interface TargetSettings {
@@ -85,6 +87,7 @@ export function notificationTarget(settings: TargetSettings, env: Env): Notifica
       url,
       format: telegramFormat(parsed.data.LENDBOT_TELEGRAM_CHAT_ID),
       secrets: [...urlSecrets(url), ...botTokenSecrets(parsed.data.LENDBOT_TELEGRAM_BOT_TOKEN)],
+      chatKey: parsed.data.LENDBOT_TELEGRAM_CHAT_ID,
     };
   }
   const parsed = webhookEnv.safeParse(env);
@@ -98,5 +101,10 @@ export function notificationTarget(settings: TargetSettings, env: Env): Notifica
     if (format === 'json') return undefined;
     fail(format, [`no webhook URL is set (set LENDBOT_NOTIFY_URL to the ${SERVICE_NAME[format]} webhook's URL)`]);
   }
-  return { url, format: format === 'slack' ? slackFormat : format === 'discord' ? discordFormat : jsonFormat, secrets: urlSecrets(url) };
+  return {
+    url,
+    format: format === 'slack' ? slackFormat : format === 'discord' ? discordFormat : jsonFormat,
+    secrets: urlSecrets(url),
+    chatKey: `${format} webhook`,
+  };
 }

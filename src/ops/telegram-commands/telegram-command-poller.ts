@@ -14,6 +14,7 @@
  */
 import type { Clock } from '../../clock/clock.js';
 import type { Logger } from '../../log/logger.js';
+import type { SendWindows } from '../chat-pace/send-windows.js';
 import type { StateRepository, TelegramUpdatesRepository } from '../../store/index.js';
 import { clip } from '../notification-formats/plain-words.js';
 import { escapeHtml } from '../notification-formats/telegram.js';
@@ -42,6 +43,8 @@ export interface CommandPollerDeps {
   log: Logger;
   pollTimeoutSeconds: number;
   maxAgeMinutes: number;
+  /** The chats' send windows, shared with the notifications (chat-pace/send-windows.ts): an answer takes its turn too. */
+  windows?: SendWindows | undefined;
 }
 
 export class TelegramCommandPoller {
@@ -128,6 +131,7 @@ export class TelegramCommandPoller {
     // Cut the visible text, then escape it: the limit counts what the chat shows.
     const shown = clip(reply.text, MAX_TEXT);
     try {
+      await this.deps.windows?.take(chatId);
       await this.deps.api.sendMessage(chatId, reply.monospace ? `<pre>${escapeHtml(shown)}</pre>` : shown, {
         html: reply.monospace === true,
         signal: this.abort.signal,

@@ -6,6 +6,7 @@
  */
 import type { Clock } from '../../clock/clock.js';
 import type { Logger } from '../../log/logger.js';
+import type { SendWindows } from '../chat-pace/send-windows.js';
 import { ConfigurationError } from '../../domain/index.js';
 import type { StateRepository, TelegramUpdatesRepository } from '../../store/index.js';
 import { telegramEnvSchema } from '../notification-formats/notification-target.js';
@@ -19,7 +20,15 @@ import { allowedChats } from './telegram-commands-config.js';
 export function telegramCommandsFromConfig(
   section: NotificationsConfig | undefined,
   env: Record<string, string | undefined>,
-  deps: { actions: CommandActions; state: StateRepository; updates: TelegramUpdatesRepository; realClock: Clock; log: Logger },
+  deps: {
+    actions: CommandActions;
+    state: StateRepository;
+    updates: TelegramUpdatesRepository;
+    realClock: Clock;
+    log: Logger;
+    /** Shared with the notifications, so answers and notifications together keep the chat's limit. */
+    windows?: SendWindows | undefined;
+  },
 ): TelegramCommandPoller | undefined {
   const commands = section?.telegram_commands;
   if (commands === undefined || !commands.enabled) return undefined;
@@ -49,5 +58,6 @@ export function telegramCommandsFromConfig(
     log: deps.log,
     pollTimeoutSeconds: commands.poll_timeout_seconds,
     maxAgeMinutes: commands.max_age_minutes,
+    windows: deps.windows,
   });
 }

@@ -9,6 +9,7 @@ import { reachableHost } from '../../../operator/operator-listener.js';
 import { silentLogger } from '../../../log/logger.js';
 import { notificationTarget } from '../../../ops/notification-formats/notification-target.js';
 import { WebhookNotifier } from '../../../ops/notifier.js';
+import { answerSnippet, shownUrl } from '../../../service/index.js';
 import { answerMeaning, deliveryFailureText, sendSignedEvent, testEvent } from '../webhook/signed-event.js';
 import { errorText, failed, passed, skipped, warned, type CheckOutcome } from './check-runner.js';
 
@@ -32,11 +33,20 @@ export async function checkWebhook(input: WebhookCheckInput): Promise<CheckOutco
     );
   }
   const url = input.url ?? localListenerUrl(input.config);
-  if (input.url === undefined && !(await listening(url, input.timeoutMs))) {
-    return warned(
-      `no daemon listens at ${url}: the listener was not checked`,
-      'start lendbot run and run doctor again, or pass --webhook-url with the public address',
-    );
+  if (input.url === undefined) {
+    const there = await whoListens(url, input.timeoutMs);
+    if (there.who === 'nobody')
+      return warned(
+        `no daemon listens at ${url}: the listener was not checked`,
+        'start lendbot run and run doctor again, or pass --webhook-url with the public address',
+      );
+    if (there.who === 'another program') {
+      const { host } = new URL(url);
+      return failed(
+        `${host} is taken by another program (its /healthz answered ${there.said}): lendbot run could not listen there`,
+        'stop it, or set webhook.port (LENDBOT_WEBHOOK_PORT) to a free port',
+      );
+    }
   }
   const event = testEvent(DOCTOR_TOPIC, { note: 'a test event from lendbot doctor' });
   try {
@@ -46,7 +56,8 @@ export async function checkWebhook(input: WebhookCheckInput): Promise<CheckOutco
       layout: input.config.webhook.token_layout,
     });
     const meaning = answerMeaning(answer);
-    return meaning.ok ? passed(`${url} ${meaning.text}`) : failed(`${url} ${meaning.text}`, meaning.fix);
+    const shown = shownUrl(url);
+    return meaning.ok ? passed(`${shown} ${meaning.text}`) : failed(`${shown} ${meaning.text}`, meaning.fix);
   } catch (error) {
     return failed(deliveryFailureText(url, error), 'check the address, the proxy in front of the listener and that lendbot run is up');
   }
@@ -57,15 +68,29 @@ export function localListenerUrl(config: Pick<DaemonConfigFile, 'webhook'>): str
   return `http://${reachableHost(config.webhook.host)}:${config.webhook.port}${config.webhook.path}`;
 }
 
-/** Whether anything answers HTTP at the listener's address (the daemon's /healthz shares it). */
-async function listening(url: string, timeoutMs: number): Promise<boolean> {
+type Listener = { who: 'nobody' | 'lendbot' } | { who: 'another program'; said: string };
+
+/**
+ * Who answers at the listener's address: the daemon's /healthz (on the same port) answers its
+ * health report, JSON with a status and checks; anything else there is another program, which
+ * `lendbot run` could not share the port with.
+ */
+async function whoListens(url: string, timeoutMs: number): Promise<Listener> {
+  let response: Response;
   try {
-    const response = await fetch(new URL('/healthz', url), { signal: AbortSignal.timeout(timeoutMs) });
-    await response.arrayBuffer().catch(() => undefined);
-    return true;
+    response = await fetch(new URL('/healthz', url), { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
   } catch {
-    return false;
+    return { who: 'nobody' };
   }
+  const text = await response.text().catch(() => '');
+  try {
+    const report = JSON.parse(text) as { status?: unknown; checks?: unknown };
+    if (typeof report.status === 'string' && typeof report.checks === 'object' && report.checks !== null) return { who: 'lendbot' };
+  } catch {
+    // not JSON: not lendbot's health report
+  }
+  const body = answerSnippet(text, response.headers.get('content-type'));
+  return { who: 'another program', said: `${response.status}${body === undefined ? '' : ` with ${body}`}` };
 }
 
 export async function checkNotifications(

@@ -97,9 +97,10 @@ export async function checkStrategy(file: string): Promise<CheckOutcome> {
 }
 
 /**
- * The operator listener's port: free (the daemon will bind it), or already served by a running
- * lendbot (its dashboard answers there). Anything else holds it and the daemon would run without
- * its dashboard, or a user would open someone else's.
+ * The operator listener's port: free (the daemon will bind it), or held. A running lendbot (its
+ * dashboard answers there) is a warning, not a pass: `lendbot run` with this config refuses to
+ * start beside it (issue 36, item 4), which is right only when that lendbot is this bot, already
+ * running. Anything else holding it is a failure.
  */
 export async function checkOperatorPort(host: string, port: number, timeoutMs: number): Promise<CheckOutcome> {
   const where = `${host}:${port}`;
@@ -110,7 +111,11 @@ export async function checkOperatorPort(host: string, port: number, timeoutMs: n
       `cannot listen on ${where}: ${problem}`,
       'set ops.host (LENDBOT_OPS_HOST) to an address of this machine, and LENDBOT_OPS_PORT',
     );
-  if (await servedByLendbot(host, port, timeoutMs)) return passed(`${where} is served by a running lendbot`);
+  if (await servedByLendbot(host, port, timeoutMs))
+    return warned(
+      `${where} is served by a running lendbot: lendbot run with this config cannot start beside it`,
+      'if that is this bot, it is already running (lendbot status); else stop it, or set LENDBOT_OPS_PORT to a free port',
+    );
   return failed(`${where} is taken by another program`, 'stop it, or set LENDBOT_OPS_PORT to a free port');
 }
 
@@ -125,7 +130,7 @@ function bindProblem(host: string, port: number): Promise<string | undefined> {
 async function servedByLendbot(host: string, port: number, timeoutMs: number): Promise<boolean> {
   const shown = reachableHost(host);
   try {
-    const response = await fetch(`http://${shown}:${port}/`, { signal: AbortSignal.timeout(timeoutMs) });
+    const response = await fetch(`http://${shown}:${port}/`, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
     return (await response.text()).includes('<title>lendbot dashboard</title>');
   } catch {
     return false;

@@ -11,6 +11,8 @@ import {
   OPERATOR_HINTS,
   ServiceError,
   type MarketplaceClient,
+  shownUrl,
+  splitCredentials,
   type ServiceConfig,
 } from '../../../service/index.js';
 import { errorText, failed, passed, warned, type CheckOutcome } from './check-runner.js';
@@ -28,14 +30,36 @@ export function doctorClient(config: ServiceConfig, timeoutMs: number, clock: Cl
   );
 }
 
-export async function checkCredentials(client: MarketplaceClient): Promise<CheckOutcome> {
+export async function checkCredentials(client: MarketplaceClient, baseUrl: string): Promise<CheckOutcome> {
   try {
     const page = await client.listLoanRequests({}, 1);
     return passed(`a signed read of the loan request list was accepted (${page.count} listed)`);
   } catch (error) {
+    if (error instanceof ServiceError && error.code === 'NOT_FOUND') return notTheApi(error, baseUrl);
     // The hint goes on the fix line, not twice.
     return failed(error instanceof ServiceError ? `${error.message} [${error.code}]` : errorText(error), refusalFix(error));
   }
+}
+
+/**
+ * A 404 for the loan request list, which the marketplace always has: the base URL is not the
+ * marketplace's root. Most often it already ends in /api/v3, which lendbot adds itself.
+ */
+function notTheApi(error: ServiceError, baseUrl: string): CheckOutcome {
+  const said = `${error.method} ${error.path} answered 404${error.serviceText === undefined ? '' : ` (${error.serviceText})`}`;
+  const base = new URL(baseUrl);
+  const apiPrefix = /\/api\/v\d+\/?$/.exec(base.pathname);
+  if (apiPrefix !== null) {
+    base.pathname = base.pathname.slice(0, apiPrefix.index) || '/';
+    return failed(
+      `${said}: LENDBOT_BASE_URL ends in ${apiPrefix[0].replace(/\/$/, '')}, which lendbot adds itself`,
+      `set LENDBOT_BASE_URL to ${shownUrl(base.toString()).replace(/\/$/, '')}`,
+    );
+  }
+  return failed(
+    `${said}: ${shownUrl(baseUrl)} is not the marketplace's API`,
+    "set LENDBOT_BASE_URL to the marketplace's own address (scheme and host, without /api/v3)",
+  );
 }
 
 /** What became of the signed read, for the clock's verdict. */
@@ -66,7 +90,22 @@ export async function checkClockSkew(
   signedRead: SignedRead,
 ): Promise<CheckOutcome> {
   const before = clock.now();
-  const response = await fetch(config.baseUrl, { method: 'GET', signal: AbortSignal.timeout(timeoutMs) });
+  let response: Response;
+  try {
+    // Any answer has a Date: a redirect is not followed (it may lead to another host), only read.
+    const { url, authorization } = splitCredentials(config.baseUrl);
+    response = await fetch(url, {
+      method: 'GET',
+      redirect: 'manual',
+      headers: authorization === undefined ? {} : { authorization },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    return failed(
+      `no answer from ${new URL(config.baseUrl).origin} to read its clock: ${networkReason(error)}`,
+      'check LENDBOT_BASE_URL and the network: the marketplace did not answer',
+    );
+  }
   const after = clock.now();
   await response.arrayBuffer().catch(() => undefined);
   const date = response.headers.get('date');
@@ -108,6 +147,14 @@ export async function checkClockSkew(
     `${said}: beyond the ${SIGNATURE_WINDOW_SECONDS} s signatures allow, and ${why}: every call is refused`,
     "synchronise the machine's clock (NTP)",
   );
+}
+
+/** ECONNREFUSED, ENOTFOUND, a timeout: what a failed fetch says in a word or two. */
+function networkReason(error: unknown): string {
+  if (error instanceof Error && error.name === 'TimeoutError') return 'no answer in time';
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+  return code ?? (cause instanceof Error ? cause.message : String(cause));
 }
 
 export async function checkBalance(client: MarketplaceClient): Promise<CheckOutcome> {

@@ -64,9 +64,12 @@ export function learnedCalibrationLine(definition: StrategyDefinition | undefine
   const robust = definition?.pricing?.level_uncertainty;
   const pricing =
     robust === undefined
-      ? 'priced at the posterior mean (no pricing.level_uncertainty)'
+      ? "priced at the posterior's mean default (no pricing.level_uncertainty)"
       : robust.mode === 'cost_plus_floor'
         ? `priced no lower than the break-even at the ${String(robust.quantile)} quantile (cost_plus_floor)`
         : `priced cost-plus + ${String(robust.margin)}, expected profit taking over by ${String(robust.evidence_half)} loan-months (blend)`;
-  return `default level learned from its own loans: starts at ${seed} moved by ${calibration.level_mean} log-odds, level sd ${calibration.level_sd}, slope sd ${calibration.slope_sd}; ${pricing}`;
+  const centre = calibration.level_mean === 0 ? seed : `${seed} moved by ${calibration.level_mean} log-odds`;
+  // The learner prices the mean default over its uncertainty, above the centre's own default while
+  // little is known: say so, or "starts at the score's own level" reads as the price.
+  return `default level learned from its own loans: centred on ${centre} (level sd ${calibration.level_sd}, slope sd ${calibration.slope_sd}; the price reads the mean default over that spread); ${pricing}`;
 }

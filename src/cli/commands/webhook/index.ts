@@ -9,6 +9,7 @@
 import type { Command } from 'commander';
 import { realSleep, systemClock } from '../../../clock/clock.js';
 import { NEW_LOAN_REQUEST_TOPIC } from '../../../domain/index.js';
+import { shownUrl } from '../../../service/index.js';
 import { openStoreReadOnly, type Store } from '../../../store/index.js';
 import { printJson, type CliIo } from '../../cli-io.js';
 import { databaseToRead } from '../../database-to-read.js';
@@ -118,7 +119,9 @@ async function runTest(options: WebhookTestOptions, secret: string, store: Store
       daemon: daemon ?? null,
     });
   } else {
-    io.stdout.write(`sent ${NEW_LOAN_REQUEST_TOPIC} ${event.webhookUuid} (loan request ${options.loanRequestId}) to ${options.url}\n`);
+    io.stdout.write(
+      `sent ${NEW_LOAN_REQUEST_TOPIC} ${event.webhookUuid} (loan request ${options.loanRequestId}) to ${shownUrl(options.url)}\n`,
+    );
     io.stdout.write(`${meaning.text}\n`);
     if (daemon !== undefined) io.stdout.write(daemonText(daemon));
     else if (meaning.ok && store === undefined) io.stdout.write("pass --db with the daemon's database to see what it did with the event\n");
