@@ -36,6 +36,8 @@ export interface StrategyFigures {
   all: RunFigure;
   heldOut: RunFigure;
   twin: { all: RunFigure; heldOut: RunFigure };
+  /** Paid scores and subscriptions bought (cents, first draw): what its net paid for data. */
+  dataSpendCents: { all: number; heldOut: number };
   fundedDefault: DefaultRate;
   populationDefault: DefaultRate;
   /** Share of the money idle while requests arrived (whole recording, first draw). */
@@ -144,14 +146,16 @@ export async function worldFigures(
   };
   const strategies = judged.map(({ name, strategy, twin }): StrategyFigures => {
     const whole = run(recording, strategy);
+    const held = run(heldOut, strategy);
     const learns = whole.first.loans.some((loan) => loan.calibration !== undefined);
     const stats = whole.first.offerStats[0];
     if (!stats) throw new Error(`no offer statistics for ${name}`);
     return {
       strategy: name,
       all: whole.figure,
-      heldOut: run(heldOut, strategy).figure,
+      heldOut: held.figure,
       twin: { all: run(recording, twin).figure, heldOut: run(heldOut, twin).figure },
+      dataSpendCents: { all: whole.first.summary.dataSpendCents, heldOut: held.first.summary.dataSpendCents },
       fundedDefault: stats.fundedDefault,
       populationDefault: stats.populationDefault,
       idle: whole.first.summary.idleShareWhileRequests,

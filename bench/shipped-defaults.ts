@@ -17,7 +17,8 @@
  * strategy knowing every reservation rate and competing offer, not the outcomes; n/a on
  * LendingClub, which records no reservation rate) and the held-out return
  * of a strategy trained on the first 70 %; the funded loans' realised default against the
- * population's (with n), the idle share while requests arrived, and calibration (mean predicted
+ * population's (with n), the idle share while requests arrived, the paid data bought (USD, whole
+ * recording and held out: cashflow's provider B scores), and calibration (mean predicted
  * against realised default, Brier against a constant guess) on the whole recording and on its
  * second half; on LendingClub, loans funded by grade. Then one verdict line per strategy against
  * the issue's goals (shipped-defaults-verdict.ts). No risk caps, as an outside evaluator runs it.
@@ -78,6 +79,7 @@ const naive = await loadStrategyFile('strategies/examples/naive.yaml');
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
 const run = (figure: RunFigure): string => `${pct(figure.net)} (${figure.funded})`;
+const usd = (cents: number): string => (cents / 100).toFixed(0);
 const calibration = (c: CalibrationFigure): string =>
   c.n === 0 ? '- (n 0)' : `${pct(c.predicted)} / ${pct(c.realised)}, ${c.brier.toFixed(4)} / ${c.constantBrier.toFixed(4)} (n ${c.n})`;
 const learned = (c: LearnedLevelCheck | undefined): string =>
@@ -118,6 +120,7 @@ try {
         run(figures.trained),
         `${rate(s.fundedDefault)} vs ${rate(s.populationDefault)}`,
         `${pct(s.idle)}, ${pct(s.held)}`,
+        `${usd(s.dataSpendCents.all)}, ${usd(s.dataSpendCents.heldOut)}`,
         calibration(s.calibration),
         calibration(s.secondHalf),
         learned(s.learnedLoans),
@@ -156,6 +159,7 @@ console.log(
     'trained on first 70 %, held out',
     'funded default vs population',
     'idle, held by offers',
+    'paid data USD (all, held out)',
     'calibration, all',
     'calibration, second half (a learned level: as priced in the replay)',
     'learned level, own 2nd-half loans: priced / prior / realised',

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import type { PreparedRecording } from '../src/backtest/index.js';
+import { withLine } from '../src/backtest/prepared-recording.js';
 import { compileStrategy, parseStrategyText, type CompiledStrategy } from '../src/engine/index.js';
 
 /** Pricing settings that only `mode: expected_profit` accepts (strategy-rules.ts). */
@@ -35,7 +36,7 @@ export function withoutReservations(recording: PreparedRecording): PreparedRecor
     entries: recording.entries.map((entry) => {
       if (entry.line.outcome?.reservation_rate === undefined) return entry;
       const { reservation_rate: _dropped, ...outcome } = entry.line.outcome;
-      return { ...entry, line: { ...entry.line, outcome } };
+      return withLine(entry, { ...entry.line, outcome });
     }),
   };
 }

@@ -17,8 +17,8 @@ import { takeUpProbability, type MarketResponse } from '../engine/index.js';
 import { logistic, logit, MIN_OFFER_RATE } from '../math/index.js';
 import type { RecordingLine } from '../recording/index.js';
 import { marketDraw } from './market-draws.js';
-import type { PreparedRecording } from './prepared-recording.js';
-import { defaultCounts, type DefaultCount } from './realised-fate.js';
+import { recordingLines, type PreparedRecording } from './prepared-recording.js';
+import { realisedDefault, type DefaultCount } from './realised-fate.js';
 import type { ReservationSource } from './recorded-acceptance.js';
 
 export const WORLD_NAMES = ['insensitive', 'linear', 'quality', 'assumed'] as const;
@@ -119,18 +119,44 @@ const groupKey = (line: RecordingLine): string =>
 
 /** Each request's group rate (see above), the median of its latent quality, by loan request id. */
 export function groupDefaultRates(recording: PreparedRecording): Map<number, number> {
-  const lines = recording.entries.map((entry) => entry.line);
-  const levelOf = (line: RecordingLine): string => String(line.loan_request.borrower_card_color);
-  const levels = defaultCounts(lines, levelOf);
-  const groups = defaultCounts(lines, groupKey);
-  const all = defaultCounts(lines, () => 'all').get('all');
+  // One pass over the lines, one at a time (a compact recording builds each as it is read):
+  // each line's keys are kept, the lines are not.
+  const n = recording.entries.length;
+  const ids = new Float64Array(n);
+  const groupOf: string[] = new Array<string>(n);
+  const levelOf: string[] = new Array<string>(n);
+  const levels = new Map<string, DefaultCount>();
+  const groups = new Map<string, DefaultCount>();
+  const all: DefaultCount = { n: 0, defaults: 0 };
+  let index = 0;
+  for (const line of recordingLines(recording)) {
+    const group = groupKey(line);
+    const level = String(line.loan_request.borrower_card_color);
+    ids[index] = line.loan_request.id;
+    groupOf[index] = group;
+    levelOf[index] = level;
+    index += 1;
+    const defaulted = realisedDefault(line);
+    if (defaulted === undefined) continue;
+    for (const count of [countOf(levels, level), countOf(groups, group), all]) {
+      count.n += 1;
+      if (defaulted) count.defaults += 1;
+    }
+  }
   const shrink = (count: DefaultCount | undefined, prior: number): number =>
     ((count?.defaults ?? 0) + QUALITY_PRIOR_LOANS * prior) / ((count?.n ?? 0) + QUALITY_PRIOR_LOANS);
   // With nothing resolved, a middling 10 %.
-  const overall = all ? all.defaults / all.n : 0.1;
+  const overall = all.n > 0 ? all.defaults / all.n : 0.1;
   const rates = new Map<number, number>();
-  for (const line of lines) rates.set(line.loan_request.id, shrink(groups.get(groupKey(line)), shrink(levels.get(levelOf(line)), overall)));
+  for (let i = 0; i < n; i += 1)
+    rates.set(ids[i] as number, shrink(groups.get(groupOf[i] as string), shrink(levels.get(levelOf[i] as string), overall)));
   return rates;
+}
+
+function countOf(counts: Map<string, DefaultCount>, key: string): DefaultCount {
+  let count = counts.get(key);
+  if (count === undefined) counts.set(key, (count = { n: 0, defaults: 0 }));
+  return count;
 }
 
 // Logits beyond these are certainties no borrower knows of themselves.

@@ -3,6 +3,7 @@
 export { recordingDataSource, simSpendLedger } from './recording-data.js';
 export { SimLedger } from './sim-ledger.js';
 export { prepareRecording, loadRecording, type PreparedRecording, type PeriodFilter } from './prepared-recording.js';
+export { RecordingTooLargeError } from './compact/compact-recording.js';
 export { runBacktest } from './run-backtest.js';
 export type { BacktestResult } from './backtest-result.js';
 export type { MarketAssumptions } from './market-model.js';
@@ -46,6 +47,7 @@ export type { BacktestOptions } from './run-backtest.js';
 export { borrowerWorlds, WORLD_NAMES, type BorrowerWorld, type WorldName } from './borrower-worlds.js';
 export { runWorlds, recordedAcceptanceShare, type BandEnd, type BandHeadline, type WorldsBand, type WorldFigures } from './worlds-band.js';
 export { borrowerChoice, hasRecordedAcceptance } from './recorded-acceptance.js';
+export { ownAcceptedRate } from './own-accepted-offer.js';
 export type { OfferStats } from './offer-stats.js';
 export {
   ADVERSE_SELECTION_HEADER,

@@ -17,6 +17,9 @@
  *   would have repaid (`outcome.if_funded`); otherwise it cannot be won. Nor can a request
  *   without an outcome (unless the `noOutcome` setting assumes one). Either way the recording could not
  *   judge the offer: the report counts such offers (lacksOutcome) and warns when they are many.
+ * - Our own loan in a daemon's recording (`offer` accepted at the loan's funded_rate): an offer at
+ *   or below that rate is taken, as the borrower took it; above it, no competitor is known and the
+ *   curve (given that acceptance) or the borrower world judges (own-accepted-offer.ts).
  * - A won loan repays at the OFFERED rate (loan-cash-flows.ts): a completed loan pays our whole
  *   schedule (or prepays, by a seeded draw); a loan that did not complete repays the dollars the
  *   recording says it repaid (`repaid_fraction` of the total due at the FUNDED rate), never more
@@ -35,6 +38,7 @@ import { parseCents } from '../domain/index.js';
 import { marketDraw } from './market-draws.js';
 import type { RepaymentPlan } from './loan-cash-flows.js';
 import { borrowerChoice, judgingReservation, type ReservationSource } from './recorded-acceptance.js';
+import { ownAcceptedRate } from './own-accepted-offer.js';
 
 export { addMonthsUtc, loanCashFlows, type Instalment, type LoanCashFlows, type RepaymentPlan } from './loan-cash-flows.js';
 
@@ -194,7 +198,10 @@ export function judgeOffer(
   const request = line.loan_request;
   const fate = fateOf(line.outcome, rate, market);
   if (fate === 'unfunded' || fate === 'no_outcome') return { won: false, reason: fate, probability: 0 };
-  const competition = recordedCompetition(line.outcome, market.unknownCompetition);
+  // Our own loan (own-accepted-offer.ts): its funded_rate is ours, so no competitor is known.
+  const own = ownAcceptedRate(line);
+  if (own !== undefined && rate <= own) return wonLoan(request, fate, market, 1);
+  const competition = own !== undefined ? ({ kind: 'none' } as const) : recordedCompetition(line.outcome, market.unknownCompetition);
   if (competition === 'lose') return { won: false, reason: 'outbid', probability: 0 };
   const reservation = judgingReservation(line, market.seed, world);
   let probability = 1;
@@ -203,6 +210,8 @@ export function judgeOffer(
     if (choice !== 'won') return { won: false, reason: choice, probability: 0 };
   } else {
     probability = acceptProbability(rate, request.max_interest_rate, competition, market.response, market.comparison, defaultProbability);
+    // Above a rate the borrower accepted: the curve's chance given that they took the lower one.
+    if (own !== undefined) probability = Math.min(1, probability / acceptedAt(own, request.max_interest_rate, market, defaultProbability));
     if (!(marketDraw(market.seed, request.id, 'accept') < probability)) {
       // As recorded acceptance names it: outbid when a competitor offered at or below our rate.
       return {
@@ -212,6 +221,17 @@ export function judgeOffer(
       };
     }
   }
+  return wonLoan(request, fate, market, probability);
+}
+
+/** The curve's chance of acceptance at a rate the borrower is known to have accepted at (never 0, it divides). */
+function acceptedAt(rate: number, maxRate: number, market: MarketAssumptions, defaultProbability: number): number {
+  const p = acceptProbability(rate, maxRate, { kind: 'none' }, market.response, market.comparison, defaultProbability);
+  return Math.max(p, 1e-9);
+}
+
+/** A won offer's loan: how it repays, by the recorded fate. */
+function wonLoan(request: RecordingLine['loan_request'], fate: Fate, market: MarketAssumptions, probability: number): MarketVerdict {
   if (fate.status === 'completed')
     return { won: true, plan: { kind: 'full', prepayMonth: prepayMonth(request.id, request.loan_terms, market) }, probability };
   const principal = parseCents(request.total_amount);

@@ -11,7 +11,7 @@
  * by every replay of it (each draw, sensitivity case and world of one backtest).
  */
 import type { BacktestDecision } from './backtest-result.js';
-import type { PreparedRecording } from './prepared-recording.js';
+import { outcomeCountsOf, recordingLines, type PreparedRecording } from './prepared-recording.js';
 import { defaultCounts, realisedDefault, type DefaultCount } from './realised-fate.js';
 import type { RecordingLine } from '../recording/index.js';
 import { rateRatio, wilson, type DefaultRate, type RateRatio } from '../math/index.js';
@@ -86,10 +86,10 @@ const MEMO_POPULATION_DEFAULT = new WeakMap<PreparedRecording, DefaultRate>();
 export function populationDefault(recording: PreparedRecording): DefaultRate {
   const known = MEMO_POPULATION_DEFAULT.get(recording);
   if (known !== undefined) return { ...known };
-  const all = defaultCounts(
-    recording.entries.map((entry) => entry.line),
-    () => 'all',
-  ).get('all');
+  const counted = outcomeCountsOf(recording);
+  const all = counted
+    ? { defaults: counted.defaults, n: counted.resolved }
+    : defaultCounts(recordingLines(recording), () => 'all').get('all');
   const rate = wilson(all?.defaults ?? 0, all?.n ?? 0);
   MEMO_POPULATION_DEFAULT.set(recording, rate);
   return { ...rate };

@@ -9,6 +9,7 @@ import type { RecordingLineIssue } from '../recording/index.js';
 import { readRecordingLines } from '../recording/recording-io.js';
 import type { RecordingLine } from '../recording/index.js';
 import { scoreBandOf } from './segment-stats.js';
+import { loadCompactRecording, type CompactReadOptions } from './compact/compact-recording.js';
 
 export interface ReplayEntry {
   line: RecordingLine;
@@ -23,6 +24,22 @@ export interface PreparedRecording {
   entries: readonly ReplayEntry[];
   /** Lines that repeated a loan request id already in the recording. */
   duplicates: number;
+  /**
+   * What the entries' outcomes tell as a whole, counted while reading (a compact recording, whose
+   * lines cost a decoding at each pass over them); absent: counted from the lines when asked.
+   */
+  outcomeCounts?: OutcomeCounts | undefined;
+}
+
+/** Counts over a recording's entries: see recordedAcceptanceShare (worlds-band.ts) and populationDefault (offer-stats.ts). */
+export interface OutcomeCounts {
+  /** The entries counted: a recording copied with other entries (`{ ...recording, entries }`) is counted again from its lines. */
+  of: readonly ReplayEntry[];
+  /** Entries with `outcome.reservation_rate` (hasRecordedAcceptance). */
+  recordedAcceptance: number;
+  /** Entries whose fate once funded is known (realisedDefault not undefined), and how many of them defaulted. */
+  resolved: number;
+  defaults: number;
 }
 
 export interface PeriodFilter {
@@ -77,13 +94,49 @@ export function prepareRecording(lines: Iterable<RecordingLine>, period: PeriodF
   return { entries, duplicates };
 }
 
-/** Reads and prepares a recording file; bad lines go to `onIssue`. */
+/**
+ * Reads and prepares a recording file; bad lines go to `onIssue`. Read into the compact form
+ * (src/backtest/compact/compact-recording.ts, the same entries as prepareRecording makes of
+ * readRecordingLines, at a fraction of the memory); `options` adds progress and the memory limit.
+ */
 export async function loadRecording(
+  file: string,
+  period: PeriodFilter,
+  onIssue: (issue: RecordingLineIssue) => void,
+  options: Omit<CompactReadOptions, 'period' | 'onIssue'> = {},
+): Promise<PreparedRecording> {
+  return loadCompactRecording(file, { ...options, period, onIssue });
+}
+
+/** loadRecording the readable way: every line parsed and kept, then prepareRecording (the compact reader's reference). */
+export async function loadRecordingLines(
   file: string,
   period: PeriodFilter,
   onIssue: (issue: RecordingLineIssue) => void,
 ): Promise<PreparedRecording> {
   return prepareRecording(await readRecordingLines(file, onIssue), period);
+}
+
+/** The recording's outcome counts when they count its entries (see OutcomeCounts.of). */
+export function outcomeCountsOf(recording: PreparedRecording): OutcomeCounts | undefined {
+  return recording.outcomeCounts?.of === recording.entries ? recording.outcomeCounts : undefined;
+}
+
+/**
+ * `entry` with another line, as a plain entry. A loaded recording's entries are views on its
+ * compact form whose fields are getters: spreading one (`{ ...entry }`) copies none of them.
+ */
+export function withLine(entry: ReplayEntry, line: RecordingLine): ReplayEntry {
+  return { line, seenAt: entry.seenAt, seenMs: entry.seenMs, totalCents: entry.totalCents, scoreBand: entry.scoreBand };
+}
+
+/**
+ * Each entry's line in replay order, one at a time: a compact recording builds each line when it
+ * is read, so a pass over this holds one line at a time where `entries.map((e) => e.line)` would
+ * hold them all.
+ */
+export function* recordingLines(recording: PreparedRecording): Generator<RecordingLine, void, undefined> {
+  for (const entry of recording.entries) yield entry.line;
 }
 
 /** The entries from index `start` (inclusive) to `end` (exclusive), as a recording of its own. */

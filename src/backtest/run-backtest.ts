@@ -78,6 +78,12 @@ const YEAR_MS = 365.25 * DAY_MS;
 
 interface PendingOffer {
   entry: ReplayEntry;
+  /**
+   * The request's line, read once at its decision: a compact recording builds `entry.line` anew
+   * at each read (src/backtest/compact/compact-recording.ts), so the offer keeps the one it was
+   * decided on until its fate.
+   */
+  line: RecordingLine;
   /** The request's index in replay order. */
   index: number;
   rate: number;
@@ -229,12 +235,13 @@ class Replay {
   }
 
   private decide(entry: ReplayEntry, index: number): void {
-    const request = entry.line.loan_request;
+    const line = entry.line;
+    const request = line.loan_request;
     // One context, source and guard for the whole replay, pointed at this request: nothing
     // holds them past the (synchronous) step.
     this.context.nowMs = this.nowMs;
     if (this.followsCash) this.context.cash = this.demand.position(this.nowMs, this.freeCents());
-    this.source.line = entry.line;
+    this.source.line = line;
     const outcome = decideSync(request, this.context, this.source, this.guard);
     const { decision, reasons } = outcome;
     // What the strategies would offer on, guard or not, weighted by its modelled take-up: the cash it would draw.
@@ -279,6 +286,7 @@ class Replay {
     if (action === 'offer' && rate !== undefined) {
       this.placeOffer({
         entry,
+        line,
         index,
         rate,
         strategy: decision.strategy.name,
@@ -324,9 +332,9 @@ class Replay {
       this.events.add(expiryAt, { kind: 'expire', offer });
       return;
     }
-    const verdict = judgeOffer(offer.entry.line, offer.rate, this.market, this.options.world, offer.defaultProbability);
+    const verdict = judgeOffer(offer.line, offer.rate, this.market, this.options.world, offer.defaultProbability);
     if (offer.decision) offer.decision.accept_probability = verdict.probability;
-    if (lacksOutcome(offer.entry.line)) this.unjudgedOffers += 1;
+    if (lacksOutcome(offer.line)) this.unjudgedOffers += 1;
     if (this.market.decisionDelayMs > this.limits.offerExpiryMs) this.events.add(expiryAt, { kind: 'expire', offer });
     else this.events.add(this.nowMs + this.market.decisionDelayMs, { kind: 'decide', offer, verdict });
   }
@@ -381,7 +389,7 @@ class Replay {
   /** What became of an offer: on its decision (when kept) and in the competition tally. */
   private markFate(offer: PendingOffer, fate: OfferFate): void {
     if (offer.decision) offer.decision.market = fate;
-    const { line } = offer.entry;
+    const { line } = offer;
     const competition = recordedCompetition(line.outcome, this.market.unknownCompetition);
     this.tally.add(
       offer.strategy,
@@ -409,7 +417,7 @@ class Replay {
   }
 
   private settle(offer: PendingOffer, verdict: MarketVerdict): void {
-    const { entry, key } = offer;
+    const { entry, key, line } = offer;
     this.ledger.offerClosed(entry.totalCents, this.reserves(offer), key);
     if (!verdict.won) {
       this.markFate(offer, verdict.reason);
@@ -422,13 +430,7 @@ class Replay {
       return;
     }
     this.markFate(offer, 'won');
-    const flows = loanCashFlows(
-      entry.totalCents,
-      offer.rate,
-      entry.line.loan_request.loan_terms,
-      verdict.plan,
-      this.market.recoveryDelayMonths,
-    );
+    const flows = loanCashFlows(entry.totalCents, offer.rate, line.loan_request.loan_terms, verdict.plan, this.market.recoveryDelayMonths);
     this.ledger.loanFunded(entry.totalCents, key);
     for (const counts of [...offer.segments, this.total]) {
       counts.funded += 1;
@@ -438,10 +440,10 @@ class Replay {
     const loan: OpenLoan = { index: offer.index, key, segments: offer.segments };
     const fundedMs = this.nowMs;
     if (offer.calibration !== undefined) {
-      const loanKey = String(entry.line.loan_request.id);
+      const loanKey = String(line.loan_request.id);
       this.context.learning?.calibration
         .existing(offer.calibration.strategy)
-        ?.funded(loanKey, offer.calibration.scoreDefault, entry.line.loan_request.loan_terms);
+        ?.funded(loanKey, offer.calibration.scoreDefault, line.loan_request.loan_terms);
       loan.calibration = { strategy: offer.calibration.strategy, loanKey };
     }
     for (const instalment of flows.instalments)
@@ -455,7 +457,7 @@ class Replay {
     // (the repaid loans' fates come last), a bias towards default. A loan the recording leaves
     // open teaches nothing.
     if (offer.curse !== undefined && flows.openCents === 0) {
-      const term = entry.line.loan_request.loan_terms;
+      const term = line.loan_request.loan_terms;
       const defaultMs = flows.lossMonth === null ? null : addMonthsUtc(fundedMs, flows.lossMonth);
       this.repayFates.add({ atMs: addMonthsUtc(fundedMs, term), curse: offer.curse, repaid: defaultMs === null, fundedMs, defaultMs });
     }
@@ -463,7 +465,7 @@ class Replay {
     // Every scheduled flow runs before the replay ends, so the loan's fate is known now.
     const interest = flows.instalments.reduce((sum, instalment) => sum + instalment.interestCents, 0);
     this.loans.push({
-      loanRequestId: entry.line.loan_request.id,
+      loanRequestId: line.loan_request.id,
       fundedAt: new Date(fundedMs).toISOString(),
       strategy: offer.strategy,
       riskLevel: key.riskLevel,

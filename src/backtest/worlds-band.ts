@@ -12,7 +12,7 @@ import { borrowerWorlds, type WorldName } from './borrower-worlds.js';
 import { runDraws, type DrawsSummary } from './draws.js';
 import { DEFAULT_MARKET } from './market-model.js';
 import type { OfferStats } from './offer-stats.js';
-import type { PreparedRecording } from './prepared-recording.js';
+import { outcomeCountsOf, type PreparedRecording } from './prepared-recording.js';
 import { hasRecordedAcceptance } from './recorded-acceptance.js';
 import type { BacktestOptions } from './run-backtest.js';
 
@@ -59,7 +59,9 @@ export interface WorldsBand {
 /** Share of the recording's requests with `outcome.reservation_rate`. */
 export function recordedAcceptanceShare(recording: PreparedRecording): number {
   const n = recording.entries.length;
-  return n === 0 ? 0 : recording.entries.filter((entry) => hasRecordedAcceptance(entry.line)).length / n;
+  if (n === 0) return 0;
+  const counted = outcomeCountsOf(recording)?.recordedAcceptance;
+  return (counted ?? recording.entries.filter((entry) => hasRecordedAcceptance(entry.line)).length) / n;
 }
 
 const HEADLINE_LABELS: Record<HeadlineBasis, string> = {

@@ -9,6 +9,9 @@
  * list is written `unfunded`: nobody funded it while we watched. The service never shows who
  * funded a request nor at what rate, so `best_competing_rate` stays out. A dry run's offer is
  * written apart, as `paper_offer` with the paper book's modelled figures (never as `offer`).
+ * A loan of ours carries its rate as `funded_rate` and our offer `accepted` at that rate: together
+ * they say the borrower took our rate, and a backtest reads them so, not as a competitor's rate
+ * to beat (src/backtest/own-accepted-offer.ts).
  */
 import { systemClock, type Clock } from '../clock/clock.js';
 import { DEFAULT_OFFER_EXPIRY_HOURS } from '../risk/index.js';

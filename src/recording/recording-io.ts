@@ -67,6 +67,8 @@ function isBlank(text: string): boolean {
 interface LineChunk {
   first: number;
   texts: string[];
+  /** Bytes of the file read up to the end of this chunk. */
+  bytesRead: number;
 }
 
 /**
@@ -79,6 +81,7 @@ interface LineChunk {
 async function* lineChunks(file: string): AsyncGenerator<LineChunk, void, undefined> {
   let carried: Buffer | undefined;
   let number = 1;
+  let bytesRead = 0;
   const split = (text: string, out: string[]): void => {
     // A lone \r ends a line too (readline's rule); rare enough to take the slow path.
     if (text.includes('\r')) out.push(...text.split('\r'));
@@ -93,6 +96,7 @@ async function* lineChunks(file: string): AsyncGenerator<LineChunk, void, undefi
     }
   };
   for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
+    bytesRead += (chunk as Buffer).length;
     const bytes = carried === undefined ? (chunk as Buffer) : Buffer.concat([carried, chunk as Buffer]);
     const lastBreak = bytes.lastIndexOf(NEWLINE);
     if (lastBreak === -1) {
@@ -102,7 +106,7 @@ async function* lineChunks(file: string): AsyncGenerator<LineChunk, void, undefi
     carried = lastBreak + 1 < bytes.length ? bytes.subarray(lastBreak + 1) : undefined;
     const out: string[] = [];
     linesOf(bytes.toString('utf8', 0, lastBreak + 1), out);
-    yield { first: number, texts: out };
+    yield { first: number, texts: out, bytesRead };
     number += out.length;
   }
   if (carried !== undefined) {
@@ -110,7 +114,7 @@ async function* lineChunks(file: string): AsyncGenerator<LineChunk, void, undefi
     const rest = carried.toString('utf8');
     const out: string[] = [];
     split(rest.endsWith('\r') ? rest.slice(0, -1) : rest, out);
-    yield { first: number, texts: out };
+    yield { first: number, texts: out, bytesRead };
   }
 }
 
@@ -131,6 +135,18 @@ export async function readRecordingLines(file: string, onIssue: (issue: Recordin
     for (const good of readChunk(file, chunk, onIssue)) lines.push(good);
   }
   return lines;
+}
+
+/**
+ * readRecording a chunk of the file at a time (about 1 MB): its good lines and how many bytes of
+ * the file are read so far, for a reader that keeps a compact form of each line and drops the
+ * parsed one (src/backtest/compact/compact-recording.ts) and shows its progress.
+ */
+export async function* readRecordingBatches(
+  file: string,
+  onIssue: (issue: RecordingLineIssue) => void,
+): AsyncGenerator<{ lines: RecordingLine[]; bytesRead: number }, void, undefined> {
+  for await (const chunk of lineChunks(file)) yield { lines: readChunk(file, chunk, onIssue), bytesRead: chunk.bytesRead };
 }
 
 function readChunk(file: string, chunk: LineChunk, onIssue: (issue: RecordingLineIssue) => void): RecordingLine[] {

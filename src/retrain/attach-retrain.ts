@@ -7,6 +7,7 @@ import type { Clock } from '../clock/clock.js';
 import type { Job } from '../clock/scheduler.js';
 import type { CompiledStrategy } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
+import type { SplitSettings } from '../risk/risk-limits.js';
 import { createRetrainRepository, databaseOf, type Store } from '../store/index.js';
 import { ManagedStrategies } from './managed-strategies.js';
 import { retrainSettings, type RetrainSection } from './retrain-config.js';
@@ -26,7 +27,7 @@ export interface RetrainParts {
   component(name: string): Logger;
   fileStrategies(): readonly CompiledStrategy[];
   strategyLayer: StrategyLayer;
-  limits(): { offerExpiryMs: number };
+  limits(): { offerExpiryMs: number; split?: SplitSettings | undefined };
   /** Runs work between two requests. */
   pipeline: { exclusive<T>(work: () => Promise<T>): Promise<T> };
 }
@@ -41,7 +42,7 @@ export interface Retraining {
 export function attachRetrain(parts: RetrainParts): Retraining {
   const log = parts.component('retrain');
   const repo = createRetrainRepository(databaseOf(parts.store));
-  const managed = new ManagedStrategies(repo, log);
+  const managed = new ManagedStrategies(repo, log, () => parts.limits().split?.strategies ?? []);
   parts.strategyLayer.over = (files) => managed.over(files);
   const swap = (apply: () => void): Promise<void> => parts.pipeline.exclusive(async () => apply());
   const loop = new RetrainLoop({
@@ -51,6 +52,9 @@ export function attachRetrain(parts: RetrainParts): Retraining {
     settings: retrainSettings(parts.config.retrain),
     get offerExpiryMs() {
       return parts.limits().offerExpiryMs;
+    },
+    get split() {
+      return parts.limits().split;
     },
     log,
     managed,

@@ -2,7 +2,7 @@
  * A retraining candidate's evidence, as stored with its round and shown: the fit's held-out
  * calibration before and after, and the held-out money check per borrower world.
  */
-import type { PreparedRecording } from '../backtest/index.js';
+import { ownAcceptedRate, type PreparedRecording } from '../backtest/index.js';
 import type { WorldsCheck } from '../backtest/train/index.js';
 import { strategyCalibration, type CalibrationMethod } from '../backtest/calibration/index.js';
 import type { CompiledStrategy } from '../engine/index.js';
@@ -38,6 +38,11 @@ export interface HeldOutFigures {
   worlds: Array<{ world: string; gain: number; low: number; high: number; candidateFunded: number; baselineFunded: number }>;
   losing: Array<{ world: string; gain: number }>;
   holds: boolean;
+  /**
+   * Of the requests, those that became our own loans (own-accepted-offer.ts): an offer at or
+   * below the rate their borrower took is judged by what happened; absent on rounds recorded before.
+   */
+  ownLoans?: number;
 }
 
 export type CandidateOutcome =
@@ -58,8 +63,15 @@ export type CandidateOutcome =
 
 const points = (gain: number): string => `${gain >= 0 ? '+' : ''}${(gain * 100).toFixed(2)} points`;
 
-/** The held-out check as the figures stored and shown. */
-export function heldOutFigures(check: WorldsCheck): HeldOutFigures {
+/** The held-out requests (from `heldOutFrom` on) that became our own loans at a rate the recording names. */
+export function ownLoansFrom(recording: PreparedRecording, heldOutFrom: number): number {
+  let count = 0;
+  for (let i = heldOutFrom; i < recording.entries.length; i += 1) if (ownAcceptedRate(recording.entries[i]!.line) !== undefined) count += 1;
+  return count;
+}
+
+/** The held-out check as the figures stored and shown; `ownLoans`: ownLoansFrom of the period checked. */
+export function heldOutFigures(check: WorldsCheck, ownLoans: number): HeldOutFigures {
   const figures = (e: WorldsCheck['assumed']) => ({
     gain: e.gain,
     low: e.low,
@@ -73,17 +85,23 @@ export function heldOutFigures(check: WorldsCheck): HeldOutFigures {
     worlds: check.worlds.map((w) => ({ world: w.world, ...figures(w.evidence) })),
     losing: check.losing,
     holds: check.holds,
+    ownLoans,
   };
 }
 
 /**
- * The money comparison in words. A store's own recording names our own rate as the rate each loan
- * was funded at, which the backtest reads as a rate to beat: an offer at or above it funds
- * nothing, so a candidate that prices no lower funds nothing either, and that is said plainly.
+ * The money comparison in words, with what judged it: on our own loans (the store's recording
+ * names the rate each borrower took from us) an offer at or below that rate is taken as it was,
+ * one above it is judged by the take-up curve or the borrower world; elsewhere the curve or the
+ * world decides. An empty comparison is said plainly.
  */
 export function fundedText(figures: HeldOutFigures): string {
   const { candidateFunded, baselineFunded } = figures.assumed;
-  const text = `${candidateFunded} loans funded against ${baselineFunded} in the backtest of its ${figures.requests} requests`;
+  const own =
+    figures.ownLoans === undefined
+      ? ''
+      : ` (${figures.ownLoans} of them our own loans: an offer at or below the rate the borrower took is judged by what happened, a dearer one by the curve or the world)`;
+  const text = `${candidateFunded} loans funded against ${baselineFunded} in the backtest of its ${figures.requests} requests${own}`;
   return candidateFunded === 0 && baselineFunded === 0 ? `${text}: the money comparison is empty and says nothing either way` : text;
 }
 

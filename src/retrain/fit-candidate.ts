@@ -11,7 +11,7 @@ import type { PreparedRecording } from '../backtest/index.js';
 import { compileStrategyText, type CompiledStrategy } from '../engine/index.js';
 import { columnSourceOf } from '../engine/compile/compile-strategy.js';
 import type { RetrainSettings } from './retrain-config.js';
-import { fundedText, heldOutFigures, losingText, type CandidateOutcome, type FitFigures } from './candidate-evidence.js';
+import { fundedText, heldOutFigures, losingText, ownLoansFrom, type CandidateOutcome, type FitFigures } from './candidate-evidence.js';
 import { fitModelCandidate, modelPathOf } from './fit-model-candidate.js';
 
 export type { CandidateOutcome, FitFigures, HeldOutFigures } from './candidate-evidence.js';
@@ -81,7 +81,7 @@ export async function fitCandidate(
   }
   const judged = await compileStrategyText(withCalibration(text, report.evaluated), strategy.file);
   const heldOutFrom = report.recordings[0]?.heldOutFrom ?? recording.entries.length;
-  const heldOut = heldOutFigures(checkAcrossWorlds([{ recording, heldOutFrom }], judged, strategy));
+  const heldOut = heldOutFigures(checkAcrossWorlds([{ recording, heldOutFrom }], judged, strategy), ownLoansFrom(recording, heldOutFrom));
   if (!heldOut.holds) {
     return {
       kind: 'refused',

@@ -11,7 +11,15 @@ import { checkAcrossWorlds, trainingData, trainModel, TrainingDataError, type Tr
 import { compileStrategyText, parseStrategyText, type CompiledStrategy } from '../engine/index.js';
 import { loadStrategyModel, strategyModelPath } from '../engine/load/load-strategy-file.js';
 import { parseModelText } from '../engine/model/index.js';
-import { calibrationOn, fundedText, heldOutFigures, losingText, type CandidateOutcome, type FitFigures } from './candidate-evidence.js';
+import {
+  calibrationOn,
+  fundedText,
+  heldOutFigures,
+  losingText,
+  ownLoansFrom,
+  type CandidateOutcome,
+  type FitFigures,
+} from './candidate-evidence.js';
 
 /** The path the strategy's score.model names (resolved against its file), or undefined without one. */
 export function modelPathOf(text: string, file: string): string | undefined {
@@ -58,7 +66,7 @@ export async function fitModelCandidate(
       calibration: summary,
     };
   }
-  const heldOut = heldOutFigures(checkAcrossWorlds([{ recording, heldOutFrom }], judged, strategy));
+  const heldOut = heldOutFigures(checkAcrossWorlds([{ recording, heldOutFrom }], judged, strategy), ownLoansFrom(recording, heldOutFrom));
   if (!heldOut.holds) {
     return {
       kind: 'refused',

@@ -17,6 +17,7 @@ import type { RunningStrategy } from './retrain-round.js';
 interface Layer {
   /** Strategy name -> the managed version in force (its text) and its compiled form. */
   versions: Map<string, { versionId: number; text: string; strategy: CompiledStrategy }>;
+  /** The waiting candidates: in shadow, or live where risk.split runs one as an arm. */
   shadows: CompiledStrategy[];
 }
 
@@ -30,11 +31,11 @@ export async function compileCandidate(text: string, model: string | null, file:
   return compileStrategyText(text, file, parseModelText(model, modelPath));
 }
 
-/** A candidate's text as a challenger: its own name, `shadow: true`, the rest as fitted. */
-export function asShadowText(text: string, name: string): string {
+/** A candidate's text as a challenger: its own name, `shadow: true` (false: a live split's arm), the rest as fitted. */
+export function asShadowText(text: string, name: string, shadow = true): string {
   const document = parseDocument(text);
   document.set('name', name);
-  document.set('shadow', true);
+  document.set('shadow', shadow);
   return document.toString();
 }
 
@@ -46,6 +47,8 @@ export class ManagedStrategies {
   constructor(
     private readonly repo: RetrainRepository,
     private readonly log: Logger,
+    /** risk.split's arms: a candidate named there decides live as its arm (split-evidence.ts). */
+    private readonly splitArms: () => readonly string[] = () => [],
   ) {}
 
   /** The strategies as they run: each file's managed version where one is in force, then the candidates in shadow. */
@@ -64,7 +67,9 @@ export class ManagedStrategies {
 
   /** The strategies as they run, each with its YAML and its file's content hash (what a round fits on). */
   async running(files: readonly CompiledStrategy[]): Promise<RunningStrategy[]> {
-    const live = this.over(files).filter((strategy) => strategy.shadow !== true);
+    // A candidate running as a split arm is live but not retrained itself.
+    const candidates = new Set(this.layer.shadows.map((strategy) => strategy.name));
+    const live = this.over(files).filter((strategy) => strategy.shadow !== true && !candidates.has(strategy.name));
     return Promise.all(
       live.map(async (strategy) => ({
         strategy,
@@ -87,7 +92,8 @@ export class ManagedStrategies {
   async refresh(base: readonly CompiledStrategy[], swap: (apply: () => void) => Promise<void>): Promise<boolean> {
     const inForce = this.repo.inForce();
     const waiting = this.repo.waiting();
-    const signature = JSON.stringify([inForce.map((v) => v.id), waiting.map((r) => r.id), base.map((s) => s.contentHash)]);
+    const arms = this.splitArms();
+    const signature = JSON.stringify([inForce.map((v) => v.id), waiting.map((r) => r.id), base.map((s) => s.contentHash), arms]);
     if (signature === this.signature) return false;
     const next: Layer = { versions: new Map(), shadows: [] };
     for (const version of inForce) {
@@ -105,7 +111,7 @@ export class ManagedStrategies {
       if (compiled !== undefined) next.versions.set(version.strategy, { versionId: version.id, text: version.text, strategy: compiled });
     }
     for (const round of waiting) {
-      const shadow = await this.shadowOf(round, base);
+      const shadow = await this.shadowOf(round, base, arms);
       if (shadow !== undefined) next.shadows.push(shadow);
     }
     await swap(() => {
@@ -115,11 +121,16 @@ export class ManagedStrategies {
     return true;
   }
 
-  private async shadowOf(round: RetrainRound, base: readonly CompiledStrategy[]): Promise<CompiledStrategy | undefined> {
+  private async shadowOf(
+    round: RetrainRound,
+    base: readonly CompiledStrategy[],
+    arms: readonly string[],
+  ): Promise<CompiledStrategy | undefined> {
     const file = base.find((strategy) => strategy.name === round.strategy);
     if (round.candidateText === null || round.shadowName === null || file === undefined) return undefined;
+    const splitArm = arms.includes(round.strategy) && arms.includes(round.shadowName);
     return this.compile(
-      asShadowText(round.candidateText, round.shadowName),
+      asShadowText(round.candidateText, round.shadowName, !splitArm),
       round.candidateModel,
       file.file,
       `retraining candidate #${round.id}`,

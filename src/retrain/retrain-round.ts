@@ -5,6 +5,7 @@
  * waiting while it decides in shadow. Every outcome is recorded with its evidence.
  */
 import type { Clock } from '../clock/clock.js';
+import type { SplitSettings } from '../risk/risk-limits.js';
 import { prepareRecording, type PreparedRecording } from '../backtest/index.js';
 import type { CompiledStrategy } from '../engine/index.js';
 import { recordingLinesFromStore } from '../recording/index.js';
@@ -19,6 +20,8 @@ export interface RoundDeps {
   settings: RetrainSettings;
   /** risk.offer_expiry_hours in ms: how the export reads an offer nobody answered. */
   offerExpiryMs: number;
+  /** risk.split: a live split of the strategy against its candidate is read as evidence (split-evidence.ts). */
+  split?: SplitSettings | undefined;
 }
 
 /** A strategy as it runs now, with the YAML it runs from. */

@@ -9,6 +9,10 @@
  *
  * Nothing promotes on noise: the period must hold as many resolved loans as the fit was judged
  * on (retrain.min_resolved × held_out_share); until it does, the round keeps waiting.
+ *
+ * Where a live split runs the strategy against its candidate (split-evidence.ts), the split's
+ * sequential test decides as soon as it says the difference is real, at any look, in the
+ * period or after: promoted when the candidate returns more, refused when it returns less.
  */
 import { DAY_MS } from '../clock/time-constants.js';
 import { checkAcrossWorlds, labelOf } from '../backtest/train/index.js';
@@ -20,11 +24,13 @@ import {
   calibrationOn,
   fundedText,
   heldOutFigures,
+  ownLoansFrom,
   losingText,
   type CalibrationFigures,
   type HeldOutFigures,
 } from './candidate-evidence.js';
 import { promote, storeRecording, type RoundDeps, type RunningStrategy } from './retrain-round.js';
+import { splitEvidence, type SplitEvidence } from './split-evidence.js';
 
 /** What the shadow period showed, as stored with the round. */
 export interface ShadowFigures {
@@ -37,6 +43,8 @@ export interface ShadowFigures {
   /** Predicted against realised default on the period's resolved loans: the strategy as it runs, and the candidate. */
   calibration: { current: CalibrationFigures; candidate: CalibrationFigures } | null;
   heldOut: HeldOutFigures | null;
+  /** The live split's sequential test, where the split runs the strategy against the candidate. */
+  split?: SplitEvidence;
 }
 
 export type ShadowVerdict = { decision: 'waiting' | 'promoted' | 'refused'; reason: string; shadow: ShadowFigures };
@@ -49,8 +57,11 @@ export async function judgeShadow(deps: RoundDeps, round: RetrainRound, running:
   const nowMs = deps.clock.now();
   // next_at: the shadow's end, then a day after each look that found too few resolved loans.
   const dueAt = round.nextAt ?? round.shadowUntil;
-  if (dueAt === null || nowMs < msFromIso(dueAt)) return undefined;
-  const verdict = await shadowVerdict(deps, round, running);
+  // The split's test is valid at every look: when it speaks, the round need not wait for its date.
+  const split = splitEvidence(deps.store, deps.split, round);
+  const speaks = split?.favours !== undefined && split.favours !== null;
+  if (!speaks && (dueAt === null || nowMs < msFromIso(dueAt))) return undefined;
+  const verdict = await shadowVerdict(deps, round, running, split);
   const nextAtMs = verdict.decision === 'waiting' ? nowMs + DAY_MS : nowMs + deps.settings.everyMs;
   if (verdict.decision === 'waiting') deps.repo.noteRound(round.id, verdict.reason, verdict.shadow, nextAtMs);
   else {
@@ -69,7 +80,12 @@ export async function judgeShadow(deps: RoundDeps, round: RetrainRound, running:
   return verdict;
 }
 
-async function shadowVerdict(deps: RoundDeps, round: RetrainRound, running: RunningStrategy): Promise<ShadowVerdict> {
+async function shadowVerdict(
+  deps: RoundDeps,
+  round: RetrainRound,
+  running: RunningStrategy,
+  split: SplitEvidence | undefined,
+): Promise<ShadowVerdict> {
   const fromMs = msFromIso(round.startedAt);
   const recording = storeRecording(deps.store, deps.clock, deps.offerExpiryMs);
   const found = recording.entries.findIndex((entry) => entry.seenMs >= fromMs);
@@ -89,15 +105,21 @@ async function shadowVerdict(deps: RoundDeps, round: RetrainRound, running: Runn
     decisions,
     calibration: null,
     heldOut: null,
+    ...(split === undefined ? {} : { split }),
   };
   const base = (round.candidate as { base?: string } | null)?.base;
   if (base !== undefined && base !== running.strategy.contentHash)
     return { decision: 'refused', reason: 'the strategy changed while its candidate was in shadow; the next round fits on it', shadow };
   if (round.candidateText === null) return { decision: 'refused', reason: 'the round holds no candidate (a bug)', shadow };
+  if (split?.favours === 'candidate')
+    return { decision: 'promoted', reason: `the live split's sequential test says it returns more: ${split.text}`, shadow };
+  if (split?.favours === 'current')
+    return { decision: 'refused', reason: `the live split's sequential test says it returns less: ${split.text}`, shadow };
   if (resolved < needed) {
+    const test = split === undefined ? '' : `; the live split's sequential test: ${split.text}`;
     return {
       decision: 'waiting',
-      reason: `in shadow: ${resolved} of the ${needed} resolved loans needed from its period so far (retrain.min_resolved × held_out_share)`,
+      reason: `in shadow: ${resolved} of the ${needed} resolved loans needed from its period so far (retrain.min_resolved × held_out_share)${test}`,
       shadow,
     };
   }
@@ -116,7 +138,10 @@ async function shadowVerdict(deps: RoundDeps, round: RetrainRound, running: Runn
       shadow,
     };
   }
-  const heldOut = heldOutFigures(checkAcrossWorlds([{ recording, heldOutFrom }], candidate, running.strategy));
+  const heldOut = heldOutFigures(
+    checkAcrossWorlds([{ recording, heldOutFrom }], candidate, running.strategy),
+    ownLoansFrom(recording, heldOutFrom),
+  );
   shadow.heldOut = heldOut;
   if (!heldOut.holds) return { decision: 'refused', reason: `in its shadow period it loses in ${losingText(heldOut)}`, shadow };
   const judged = heldOut.worlds.length > 0 ? heldOut.worlds : [{ world: 'recorded', gain: heldOut.assumed.gain }];

@@ -23,7 +23,8 @@ export interface ArmResolvedLoan {
 
 export interface ShadowSplitRepository {
   committedCents(query: { strategy: string; nowMs: number; expiryMs: number; dryRun: boolean }): Cents;
-  resolvedLoans(strategy: string): ArmResolvedLoan[];
+  /** `sinceIso`: only loans of requests decided from then on (a retraining candidate's arm period). */
+  resolvedLoans(strategy: string, sinceIso?: string): ArmResolvedLoan[];
 }
 
 export function createShadowSplitRepository(db: Database): ShadowSplitRepository {
@@ -43,7 +44,7 @@ export function createShadowSplitRepository(db: Database): ShadowSplitRepository
     FROM loans l
     JOIN decisions d ON d.loan_request_id = l.loan_request_id
     LEFT JOIN loan_payment_states p ON p.loan_id = l.id
-    WHERE d.strategy = ? AND (l.paid_off = 1 OR l.status IN ('completed', 'default')) AND l.loan_amount_cents > 0
+    WHERE d.strategy = @strategy AND d.decided_at >= @since AND (l.paid_off = 1 OR l.status IN ('completed', 'default')) AND l.loan_amount_cents > 0
     ORDER BY l.id
   `);
   return {
@@ -55,8 +56,8 @@ export function createShadowSplitRepository(db: Database): ShadowSplitRepository
       }) as { cents: number };
       return row.cents;
     },
-    resolvedLoans(strategy) {
-      const rows = resolved.all(strategy) as Array<{ loanRequestId: number; lentCents: number; paidCents: number }>;
+    resolvedLoans(strategy, sinceIso = '') {
+      const rows = resolved.all({ strategy, since: sinceIso }) as Array<{ loanRequestId: number; lentCents: number; paidCents: number }>;
       return rows.map((row) => ({ ...row, return: (row.paidCents - row.lentCents) / row.lentCents }));
     },
   };

@@ -15,6 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backtestHtml, loadRecording, runDraws, runSensitivity, runWorlds, type PreparedRecording } from '../../src/backtest/index.js';
 import { strategyCalibration } from '../../src/backtest/calibration/index.js';
+import { withLine } from '../../src/backtest/prepared-recording.js';
 import { loadStrategyFile } from '../../src/engine/index.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
 import { exportSandboxRecording } from '../../src/sandbox/index.js';
@@ -52,7 +53,7 @@ describe.skipIf(skipReason !== undefined)('the HTML report layout in Chromium', 
       duplicates: 0,
       entries: exported.entries.map((entry) => {
         const { reservation_rate: _gone, ...outcome } = entry.line.outcome ?? { status: 'unfunded' as const };
-        return { ...entry, line: { ...entry.line, outcome } };
+        return withLine(entry, { ...entry.line, outcome });
       }),
     };
     const strategies = [await loadStrategyFile('strategies/balanced.yaml'), await loadStrategyFile('strategies/examples/naive.yaml')];

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { borrowerWorlds } from '../../src/backtest/borrower-worlds.js';
+import { withLine } from '../../src/backtest/prepared-recording.js';
 import { DEFAULT_MARKET, recordedCompetition } from '../../src/backtest/market-model.js';
 import { loadRecording, runBacktest, type PreparedRecording } from '../../src/backtest/index.js';
 import type { BacktestDecision } from '../../src/backtest/backtest-result.js';
@@ -29,7 +30,7 @@ beforeAll(async () => {
     duplicates: 0,
     entries: recording.entries.map((entry) => {
       const { reservation_rate: _gone, ...outcome } = entry.line.outcome ?? { status: 'unfunded' as const };
-      return { ...entry, line: { ...entry.line, outcome } };
+      return withLine(entry, { ...entry.line, outcome });
     }),
   };
   strategies = [await loadStrategyFile('strategies/examples/naive.yaml'), await loadStrategyFile('strategies/balanced.yaml')];

@@ -24,6 +24,7 @@ function strategyFigures(
     all: run(net),
     heldOut: run(net),
     twin: { all: run(net + 0.004), heldOut: run(net + 0.004) },
+    dataSpendCents: { all: 0, heldOut: 0 },
     fundedDefault: { defaults: 7, n: 100, rate: 0.07, low: 0.03, high: 0.14 },
     populationDefault: { defaults: 52, n: 1000, rate: 0.052, low: 0.04, high: 0.07 },
     idle: 0.5,

@@ -42,7 +42,7 @@ describe('lendbot strategy', () => {
     const result = await runCli(['strategy', 'check', strategies('balanced'), strategies('cashflow'), broken]);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(
-      /^ok .*balanced\.yaml: balanced 3\.0\.0 \(yaml, 4 params, hash [0-9a-f]{16}\)\n {3}default level learned from its own loans: .*\nok .*cashflow\.yaml: cashflow/,
+      /^ok .*balanced\.yaml: balanced 3\.0\.0 \(yaml, 4 params, hash [0-9a-f]{16}\)\n {3}default level learned from its own loans: .*\nok .*cashflow\.yaml: cashflow 3\.0\.0 \(yaml, 4 params, hash [0-9a-f]{16}\)\n {3}default level learned from its own loans: /,
     );
     expect(result.stderr).toBe(
       [

@@ -216,7 +216,7 @@ describe('payments sync against the sandbox', () => {
     const text = await runCli(['status', '--db', h.path, '--config', config]);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(
-      `\npayments           ${paid.length} paid (${dollars(paidCents)}), 1 late (up to 5 days), 1 missed, fees ${dollars(fees)}\n`,
+      `\npayments           ${paid.length} paid (${dollars(paidCents)}), 1 late (up to 5 days), 1 missed, late fees charged ${dollars(fees)}\n`,
     );
     const json = await runCli(['status', '--db', h.path, '--config', config, '--json']);
     expect((JSON.parse(json.stdout) as { payments: unknown }).payments).toEqual({
@@ -227,7 +227,7 @@ describe('payments sync against the sandbox', () => {
       late: 1,
       missed: 1,
       max_delayed_days: 5,
-      fees_cents: fees,
+      late_fees_charged_cents: fees,
     });
 
     const out = join(h.path, '..', 'recording.jsonl');

@@ -1,9 +1,9 @@
-// The split's sequential test (mSPRT, src/daemon/shadow-split-stats.ts): "not yet" on small
+// The split's sequential test (mSPRT, src/risk/shadow-split-stats.ts): "not yet" on small
 // samples, a clear difference found, and equal arms watched after every loan raise a false alarm
 // in few of many seeds (at most alpha).
 import { describe, expect, it } from 'vitest';
 import { seededRandom as generator } from '../../src/backtest/tune/seeded-random.js';
-import { splitVerdict, splitVerdictText } from '../../src/daemon/shadow-split-stats.js';
+import { splitVerdict, splitVerdictText } from '../../src/risk/shadow-split-stats.js';
 
 /** A loan's return: +gain when repaid, −loss on default (a lending book's skewed law). */
 function loanReturn(random: () => number, defaultRate: number): number {

@@ -35,8 +35,9 @@ describe('strategy files', () => {
     for (const name of ['balanced', 'conservative', 'cashflow']) {
       const strategy = await loadStrategyFile(new URL(`../../strategies/${name}.yaml`, import.meta.url).pathname);
       expect(strategy.name).toBe(name);
-      // A good low-risk file; cashflow decides without its provider B score (calibrated, this
-      // request is in its band). conservative's calibrated 0.93 cut skips a 700-740 file.
+      // A good low-risk file; cashflow decides without its provider B score (at the scorecard's
+      // own level, where a learned level starts, this request is in its band). conservative's
+      // 0.93 cut skips a 700-740 file.
       const decision = evaluate(
         loanRequest({ borrower_card_color: 0, borrower: { credit_score: '740-780' } }),
         { bankingData: bankingData(), unavailable: { providers: ['provider_b'] } },
@@ -45,6 +46,20 @@ describe('strategy files', () => {
       expect(decision.action).toBe('offer');
       expect(decision.rate).toBeLessThanOrEqual(0.6);
     }
+  });
+
+  it('cashflow asks for its provider B score at the cold start, where the learned level starts', async () => {
+    // The band reads the learned probability, which starts at the scorecard's own level (0.967
+    // here): 2.1.0's band, 0.72-0.9, was set on its sandbox fit and at this level offers unscored.
+    const strategy = await loadStrategyFile(new URL('../../strategies/cashflow.yaml', import.meta.url).pathname);
+    const decision = evaluate(
+      loanRequest({ borrower_card_color: 0, borrower: { credit_score: '740-780' } }),
+      { bankingData: bankingData() },
+      strategy,
+    );
+    expect(decision.action).toBe('needs_data');
+    expect(decision.needs).toEqual([{ kind: 'provider', provider: 'provider_b', pricing: 'per_request', costCents: 150 }]);
+    expect(decision.calibration).toBeDefined();
   });
 
   it('report every schema problem with its line and column', async () => {

@@ -20,11 +20,12 @@ export async function retrainHarness(
   retrain: Record<string, unknown>,
   strategy = OPTIMIST,
   env: Record<string, string> = {},
+  risk: Record<string, unknown> = {},
 ): Promise<DaemonHarness & { repo: RetrainRepository }> {
   const harness = await startDaemonHarness({
     balanceCents: 100_000_000,
     strategyFiles: [strategy],
-    risk: { protections: { default_spike: { enabled: false }, drawdown: { enabled: false }, calibration: { enabled: false } } },
+    risk: { protections: { default_spike: { enabled: false }, drawdown: { enabled: false }, calibration: { enabled: false } }, ...risk },
     sandbox: { arrivalsPerHour: 0 },
     retrain,
     env,

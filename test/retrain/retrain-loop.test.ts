@@ -84,6 +84,13 @@ describe('retraining while live', { timeout: 240_000 }, () => {
       calibration: { current: { brier: number }; candidate: { brier: number } };
     };
     expect(figures.resolvedLoans).toBeGreaterThanOrEqual(30);
+    // The store's own loans judge the money (own-accepted-offer.ts): the strategy as it runs takes
+    // the loans its borrowers took at its rates; the candidate, pricing higher, is judged by the curve and worlds.
+    const shadowMoney = (promoted?.shadow as { heldOut: HeldOutFigures }).heldOut;
+    expect(promoted?.reason).not.toContain('the money comparison is empty');
+    expect(shadowMoney.assumed.baselineFunded).toBeGreaterThan(50);
+    for (const world of shadowMoney.worlds) expect(world.baselineFunded).toBe(shadowMoney.assumed.baselineFunded);
+    for (const world of shadowMoney.worlds) expect(world.candidateFunded).toBeGreaterThan(0);
     expect(figures.calibration.candidate.brier).toBeLessThan(figures.calibration.current.brier);
     const [version] = h.repo.inForce();
     expect(version).toMatchObject({ strategy: 'optimist', kind: 'promoted', roundId: 1, parentId: null });
@@ -134,6 +141,7 @@ describe('retraining while live', { timeout: 240_000 }, () => {
     await lendAndResolve(h, 110, (c) => 0.52 * pessimistDefault(c), 12);
     await h.daemon.runJob('retrain');
     const [round] = h.repo.rounds();
+    if (process.env.RETRAIN_PRINT === '1') console.log(round?.reason, JSON.stringify(round?.heldOut), JSON.stringify(round?.fit));
     expect(round?.decision).toBe('refused');
     expect(round?.reason).toMatch(
       /^loses held out in insensitive -\d+\.\d\d points, .*\(net annualized return against the strategy as it runs\)$/,

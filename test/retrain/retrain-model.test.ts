@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRecording } from '../../src/backtest/index.js';
 import { trainingData, trainModel } from '../../src/backtest/train/index.js';
 import { exportSandboxRecording } from '../../src/sandbox/index.js';
-import { lendAndResolve, retrainHarness, twicePredicted } from './retrain-fixture.js';
+import { lendAndResolve, predictedDefault, retrainHarness } from './retrain-fixture.js';
 
 let dir: string;
 let strategyFile: string;
@@ -54,9 +54,11 @@ describe('retraining a model', { timeout: 240_000 }, () => {
     const h = await retrainHarness({ enabled: true, min_resolved: 100, held_out_share: 0.3, shadow_days: 0 }, strategyFile);
     try {
       const before = await readFile(modelFile, 'utf8');
-      await lendAndResolve(h, 300, twicePredicted, 9);
+      await lendAndResolve(h, 300, (c) => Math.min(0.9, 8 * predictedDefault(c)), 9);
       await h.daemon.runJob('retrain');
       const [round] = h.repo.rounds();
+      if (process.env.RETRAIN_PRINT === '1')
+        console.log(round?.reason, round?.resolvedLoans, JSON.stringify(round?.heldOut), JSON.stringify(round?.fit));
       expect(round).toMatchObject({ decision: 'promoted', fit: { method: 'model' } });
       expect(round?.reason).toMatch(
         /^refitted model: Brier 0\.\d{4} against 0\.\d{4} on \d+ held-out loans, and no borrower world loses .*; no shadow period configured$/,

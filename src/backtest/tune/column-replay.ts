@@ -18,6 +18,7 @@
  * What only a report needs (segments, the daily series, decisions, capital utilization) is not kept.
  */
 import { checkOffer, UNCAPPED_RISK_LIMITS, type RiskLimits } from '../../risk/index.js';
+import type { FeatureSource } from '../../engine/features/feature-source.js';
 import type { ExposureKey } from '../sim-ledger.js';
 import { SimLedger } from '../sim-ledger.js';
 import type { MarketAssumptions } from '../market-model.js';
@@ -153,7 +154,8 @@ export function replayOverColumns(
     if (reserves && !(ledger.balanceCents - ledger.reservedCents - limits.minCashReserveCents > entry.totalCents)) continue;
     const rate = priced.rate(i);
     if (Number.isNaN(rate)) continue;
-    if (!checkOffer({ request: entry.line.loan_request, rate, automateFund }, ledger.snapshot(now), limits).allowed) continue;
+    if (!checkOffer({ request: (columns.sources[i] as FeatureSource).request, rate, automateFund }, ledger.snapshot(now), limits).allowed)
+      continue;
     const key = keys[i] as ExposureKey;
     ledger.offerPlaced(now, entry.totalCents, reserves, key);
     offers += 1;

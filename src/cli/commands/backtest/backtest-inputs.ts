@@ -3,11 +3,17 @@
  * database), the strategies, the risk limits from the daemon's config, and the market options.
  * Expected failures become UserErrors with one line that says how to fix them.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { z } from 'zod';
-import { recordingLinesFromStore } from '../../../recording/index.js';
-import { loadRecording, prepareRecording, type PeriodFilter, type PreparedRecording } from '../../../backtest/index.js';
+import { recordingLinesFromStore, type RecordingLineIssue } from '../../../recording/index.js';
+import {
+  loadRecording,
+  prepareRecording,
+  RecordingTooLargeError,
+  type PeriodFilter,
+  type PreparedRecording,
+} from '../../../backtest/index.js';
 import type { MarketAssumptions } from '../../../backtest/index.js';
 import { DEFAULT_MARKET } from '../../../backtest/index.js';
 import { marketResponse } from '../../../engine/index.js';
@@ -109,7 +115,7 @@ export async function loadSource(io: CliIo, source: RecordingSource): Promise<Pr
     const file = source.data ?? '';
     if (!existsSync(file)) throw new UserError(`recording not found: ${file}`);
     let bad = 0;
-    recording = await loadRecording(file, period, (issue) => {
+    recording = await loadRecordingShowingProgress(io, file, period, (issue) => {
       bad += 1;
       // A file of garbage should not flood the terminal: the first ten, then a count.
       if (bad <= 10) warn(io, `${issue.file}:${issue.line}: ${issue.message}`);
@@ -118,6 +124,37 @@ export async function loadSource(io: CliIo, source: RecordingSource): Promise<Pr
   }
   if (recording.entries.length === 0) throw new UserError('the recording holds no requests in the period');
   return recording;
+}
+
+/** A progress line each this many bytes of a recording read (a 1,000,000-request sandbox export is about 3 GB). */
+export const PROGRESS_EVERY_BYTES = 256 * 1024 * 1024;
+
+/**
+ * loadRecording with a progress line on stderr for each PROGRESS_EVERY_BYTES read, and the error a
+ * person can act on when the recording does not fit in the memory configured.
+ */
+export async function loadRecordingShowingProgress(
+  io: CliIo,
+  file: string,
+  period: PeriodFilter,
+  onIssue: (issue: RecordingLineIssue) => void,
+): Promise<PreparedRecording> {
+  const fileBytes = statSync(file).size;
+  const mb = (bytes: number): string => Math.round(bytes / (1024 * 1024)).toLocaleString('en-US');
+  try {
+    return await loadRecording(file, period, onIssue, {
+      fileBytes,
+      progressEveryBytes: PROGRESS_EVERY_BYTES,
+      // On stderr, beside the warnings, so a report on stdout (or piped) stays the report alone.
+      onProgress: ({ bytesRead, requests }) =>
+        io.stderr.write(
+          `reading ${file}: ${mb(bytesRead)} of ${mb(fileBytes)} MB (${Math.floor((100 * bytesRead) / fileBytes)} %), ${requests.toLocaleString('en-US')} requests\n`,
+        ),
+    });
+  } catch (error) {
+    if (error instanceof RecordingTooLargeError) throw new UserError(error.message);
+    throw error;
+  }
 }
 
 /** Strategy files, comma-separated or repeated. */

@@ -12,7 +12,7 @@ import { databaseToRead } from '../../database-to-read.js';
 import { examplesHelp } from '../../examples-help.js';
 import { UserError } from '../../user-error.js';
 import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
-import { splitVerdict, splitVerdictText } from '../../../daemon/shadow-split-stats.js';
+import { splitVerdict, splitVerdictText } from '../../../risk/shadow-split-stats.js';
 import type { SplitSettings } from '../../../risk/index.js';
 import { createShadowSplitRepository } from '../../../store/shadow-split-repository.js';
 import type { Database } from 'better-sqlite3';

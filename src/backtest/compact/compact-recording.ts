@@ -1,0 +1,216 @@
+/**
+ * FAST PATH of src/backtest/prepared-recording.ts:prepareRecording; equivalence: test/backtest/compact-recording.test.ts; change both or neither.
+ *
+ * A recording read once, streaming, into a compact form, so a backtest's memory follows the
+ * requests, not their JSON (issue 39): each line is parsed and checked as the readable reader
+ * does, written in the compact form of compact-json.ts and dropped; what every replay reads per
+ * request (when it was seen, its total, its score band) sits in typed columns. An entry's `line`
+ * is built from the compact form each time it is read: a replay reads it once per request and
+ * lets it go, so only the requests in flight are ever whole objects.
+ *
+ * The order and the duplicates follow prepareRecording's rule, which this must keep: lines outside
+ * the period are left out first; a request recorded twice is replayed once, at the earliest
+ * seen_at among its lines (the earlier line's text on equal instants), with the content of its
+ * last line in the file; requests are ordered by that instant, and equal instants keep the order
+ * in which each request first appeared in the file.
+ */
+import { getHeapStatistics } from 'node:v8';
+import { parseCents } from '../../domain/index.js';
+import type { RecordingLine, RecordingLineIssue } from '../../recording/index.js';
+import { readRecordingBatches } from '../../recording/recording-io.js';
+import type { OutcomeCounts, PeriodFilter, PreparedRecording, ReplayEntry } from '../prepared-recording.js';
+import { realisedDefault } from '../realised-fate.js';
+import { hasRecordedAcceptance } from '../recorded-acceptance.js';
+import { scoreBandOf } from '../segment-stats.js';
+import { CompactJson } from './compact-json.js';
+import { NumberColumn, smallIntColumn } from './number-column.js';
+
+/** How far a read has come, for a person watching a long one. */
+export interface ReadProgress {
+  bytesRead: number;
+  fileBytes: number;
+  requests: number;
+}
+
+export interface CompactReadOptions {
+  period?: PeriodFilter | undefined;
+  /** Bad lines, by number, as the readable reader reports them. */
+  onIssue: (issue: RecordingLineIssue) => void;
+  /** The memory configured, in bytes (default: node's heap limit); the recording may take half of it. */
+  memoryLimitBytes?: number | undefined;
+  /** Called each `progressEveryBytes` of the file read (default: never). */
+  onProgress?: ((progress: ReadProgress) => void) | undefined;
+  progressEveryBytes?: number | undefined;
+  /** The file's size, for the progress figures. */
+  fileBytes?: number | undefined;
+}
+
+/**
+ * What one request costs beside its compact bytes: six numbers in columns, its entry object and
+ * its place in the entries list, and the id map while reading (about 170 bytes of heap a request
+ * after reading 200,000 sandbox requests); used only to say that a recording will not fit.
+ */
+export const BYTES_PER_REQUEST_BESIDE_LINE = 220;
+
+/** The recording's lines in compact form, with the per-request columns, in reading order (slots). */
+class CompactLines {
+  readonly json = new CompactJson();
+  readonly seenMs = new NumberColumn();
+  readonly seenAt = new NumberColumn();
+  readonly line = new NumberColumn();
+  readonly totalCents = new NumberColumn();
+  /** The score band's index in bandNames (any text a provider sends: not bounded to a byte). */
+  readonly band = new NumberColumn();
+  /** Per request: 1 when its outcome records acceptance; its realised default, 1, 0 or -1 (unknown). */
+  readonly recordedAcceptance = smallIntColumn();
+  readonly realisedDefault = smallIntColumn();
+  readonly bandNames: string[] = [];
+  private readonly bandIndex = new Map<string, number>();
+  private readonly cents = new Map<string, number>();
+
+  centsOf(text: string): number {
+    let value = this.cents.get(text);
+    if (value === undefined) {
+      // Amounts repeat ("250.00" on thousands of requests); a bounded memo of them.
+      if (this.cents.size >= 100_000) this.cents.clear();
+      this.cents.set(text, (value = parseCents(text)));
+    }
+    return value;
+  }
+
+  bandOf(line: RecordingLine): number {
+    const name = scoreBandOf(line.scores);
+    let index = this.bandIndex.get(name);
+    if (index === undefined) {
+      index = this.bandNames.length;
+      this.bandNames.push(name);
+      this.bandIndex.set(name, index);
+    }
+    return index;
+  }
+}
+
+/** One request of a compact recording; its line is built anew at each read of `line`. */
+class CompactEntry implements ReplayEntry {
+  constructor(
+    private readonly lines: CompactLines,
+    private readonly slot: number,
+  ) {}
+
+  get line(): RecordingLine {
+    return this.lines.json.decode(this.lines.line.get(this.slot)) as RecordingLine;
+  }
+
+  get seenAt(): string {
+    return this.lines.json.decode(this.lines.seenAt.get(this.slot)) as string;
+  }
+
+  get seenMs(): number {
+    return this.lines.seenMs.get(this.slot);
+  }
+
+  get totalCents(): number {
+    return this.lines.totalCents.get(this.slot);
+  }
+
+  get scoreBand(): string {
+    return this.lines.bandNames[this.lines.band.get(this.slot)] as string;
+  }
+}
+
+function instant(text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const ms = Date.parse(text);
+  if (!Number.isFinite(ms)) throw new RangeError(`not an ISO-8601 time: ${text}`);
+  return ms;
+}
+
+/** The heap limit node runs with (--max-old-space-size), the memory a recording may take by default. */
+export function configuredMemoryBytes(): number {
+  return getHeapStatistics().heap_size_limit;
+}
+
+const MB = 1024 * 1024;
+
+/** Reads `file` into a compact prepared recording; see the first comment for the order and duplicates. */
+export async function loadCompactRecording(file: string, options: CompactReadOptions): Promise<PreparedRecording> {
+  const fromMs = instant(options.period?.from, Number.NEGATIVE_INFINITY);
+  const toMs = instant(options.period?.to, Number.POSITIVE_INFINITY);
+  const limit = options.memoryLimitBytes ?? configuredMemoryBytes();
+  const every = options.progressEveryBytes ?? Number.POSITIVE_INFINITY;
+  const lines = new CompactLines();
+  const slotOf = new Map<number, number>();
+  let duplicates = 0;
+  let nextProgress = every;
+  for await (const batch of readRecordingBatches(file, options.onIssue)) {
+    for (const line of batch.lines) {
+      const seenMs = Date.parse(line.seen_at);
+      if (seenMs < fromMs || seenMs >= toMs) continue;
+      const id = line.loan_request.id;
+      let slot = slotOf.get(id);
+      if (slot === undefined) {
+        slot = lines.line.length;
+        slotOf.set(id, slot);
+        lines.seenMs.push(seenMs);
+        lines.seenAt.push(lines.json.encode(line.seen_at));
+      } else {
+        duplicates += 1;
+        // The earliest instant stays; the earlier line's text on equal instants.
+        if (!(lines.seenMs.get(slot) <= seenMs)) {
+          lines.seenMs.set(slot, seenMs);
+          lines.seenAt.set(slot, lines.json.encode(line.seen_at));
+        }
+      }
+      lines.line.set(slot, lines.json.encode(line));
+      lines.totalCents.set(slot, lines.centsOf(line.loan_request.total_amount));
+      lines.band.set(slot, lines.bandOf(line));
+      lines.recordedAcceptance.set(slot, hasRecordedAcceptance(line) ? 1 : 0);
+      const defaulted = realisedDefault(line);
+      lines.realisedDefault.set(slot, defaulted === undefined ? -1 : defaulted ? 1 : 0);
+    }
+    const held = lines.json.bytes + lines.line.length * BYTES_PER_REQUEST_BESIDE_LINE;
+    // Half of the limit: the other half is the replays' working memory (the lines in flight,
+    // the parser's garbage, the results).
+    if (held > limit / 2) {
+      throw new RecordingTooLargeError(
+        `the recording ${file} does not fit in the ${Math.round(limit / MB).toLocaleString('en-US')} MB of memory configured ` +
+          `(node's heap limit; the recording may take half of it, the replays need the rest): ` +
+          `${lines.line.length.toLocaleString('en-US')} requests already take ${Math.round(held / MB).toLocaleString('en-US')} MB ` +
+          `after ${Math.round(batch.bytesRead / MB).toLocaleString('en-US')} MB of the file. ` +
+          'Give node more memory (NODE_OPTIONS=--max-old-space-size=<MB>) or replay a part of it with --from and --to.',
+        limit,
+      );
+    }
+    if (batch.bytesRead >= nextProgress) {
+      options.onProgress?.({ bytesRead: batch.bytesRead, fileBytes: options.fileBytes ?? batch.bytesRead, requests: lines.line.length });
+      while (nextProgress <= batch.bytesRead) nextProgress += every;
+    }
+  }
+  const n = lines.line.length;
+  const order = new Uint32Array(n);
+  for (let slot = 0; slot < n; slot += 1) order[slot] = slot;
+  const seen = lines.seenMs;
+  // By time; equal times keep the order each request first appeared in (its slot).
+  order.sort((a, b) => seen.get(a) - seen.get(b) || a - b);
+  const entries: ReplayEntry[] = new Array<ReplayEntry>(n);
+  for (let index = 0; index < n; index += 1) entries[index] = new CompactEntry(lines, order[index] as number);
+  const outcomeCounts: OutcomeCounts = { of: entries, recordedAcceptance: 0, resolved: 0, defaults: 0 };
+  for (let slot = 0; slot < n; slot += 1) {
+    outcomeCounts.recordedAcceptance += lines.recordedAcceptance.get(slot);
+    const defaulted = lines.realisedDefault.get(slot);
+    if (defaulted >= 0) outcomeCounts.resolved += 1;
+    if (defaulted === 1) outcomeCounts.defaults += 1;
+  }
+  return { entries, duplicates, outcomeCounts };
+}
+
+/** A recording larger than the memory configured for it; `limitBytes` names the limit. */
+export class RecordingTooLargeError extends Error {
+  override readonly name = 'RecordingTooLargeError';
+  constructor(
+    message: string,
+    readonly limitBytes: number,
+  ) {
+    super(message);
+  }
+}
