@@ -5,7 +5,8 @@
  * population's, its idle share, and its calibration on the whole recording and on its second half.
  * 100,000 USD by default and no caps: the figures are about decisions, not about limits.
  */
-import { runDraws, type BacktestOptions, type BacktestResult, type DefaultRate, type PreparedRecording } from '../src/backtest/index.js';
+import { runDraws, type BacktestOptions, type BacktestResult, type PreparedRecording } from '../src/backtest/index.js';
+import type { DefaultRate } from '../src/math/index.js';
 import { strategyCalibration } from '../src/backtest/calibration/index.js';
 import { learnedLevelCheck, type LearnedLevelCheck } from '../src/backtest/calibration/learned-level-check.js';
 import { labelOf } from '../src/backtest/train/training-data.js';

@@ -72,11 +72,11 @@ export interface BacktestSummary {
   capitalUtilization: number;
   /** Time-average cash balance. */
   averageIdleCents: number;
-  /** Time-weighted share of the money (cash + principal lent) that was free cash, lent to no one and held by no offer (idle-cash.ts). */
+  /** Time-weighted share of the money (cash + principal lent) that was free cash, lent to no one and held by no offer (idle-cash-meter.ts). */
   idleShare: number;
   /** Time-weighted share of the money held by open offers. */
   reservedShare: number;
-  /** idleShare from the first request to the last only (idle-cash.ts: the tail after it has nothing to lend to). */
+  /** idleShare from the first request to the last only (idle-cash-meter.ts: the tail after it has nothing to lend to). */
   idleShareWhileRequests: number;
   /** net / starting balance, per year of the simulated period: the headline (idle cash included). */
   netAnnualizedReturn: number;

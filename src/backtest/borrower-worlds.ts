@@ -13,7 +13,8 @@
  * (market-draws.ts), so strategies meet the same borrowers in every world, and on a request
  * nobody else offered on the `assumed` world gives the verdicts of the curve run.
  */
-import { MIN_OFFER_RATE, takeUpProbability, type MarketResponse } from '../engine/index.js';
+import { takeUpProbability, type MarketResponse } from '../engine/index.js';
+import { logistic, logit, MIN_OFFER_RATE } from '../math/index.js';
 import type { RecordingLine } from '../recording/index.js';
 import { marketDraw } from './market-draws.js';
 import { recordingLines, type PreparedRecording } from './prepared-recording.js';
@@ -69,7 +70,7 @@ function curveLaw(maxRate: number, response: MarketResponse): ReservationLaw {
     return (p) => (p < never ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY);
   }
   // P(R < r) = 1 − take-up(r), logistic in r's position: its inverse.
-  return (p) => MIN_OFFER_RATE + (midpoint + Math.log(p / (1 - p)) / steepness) * (maxRate - MIN_OFFER_RATE);
+  return (p) => MIN_OFFER_RATE + (midpoint + logit(p, 0) / steepness) * (maxRate - MIN_OFFER_RATE);
 }
 
 // The quality-tied world (c). A borrower's quality q is their default probability as they know it,
@@ -166,8 +167,7 @@ const MAX_QUALITY = 1 - 1e-4;
 export function latentQuality(groupRate: number, seed: number, loanRequestId: number): number {
   const g = Math.min(MAX_QUALITY, Math.max(MIN_QUALITY, groupRate));
   const u = Math.min(MAX_QUALITY, Math.max(MIN_QUALITY, marketDraw(seed, loanRequestId, 'quality')));
-  const logit = Math.log(g / (1 - g)) + QUALITY_SPREAD * Math.log(u / (1 - u));
-  return 1 / (1 + Math.exp(-logit));
+  return logistic(logit(g, 0) + QUALITY_SPREAD * logit(u, 0));
 }
 
 function world(

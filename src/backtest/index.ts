@@ -48,7 +48,7 @@ export { borrowerWorlds, WORLD_NAMES, type BorrowerWorld, type WorldName } from 
 export { runWorlds, recordedAcceptanceShare, type BandEnd, type BandHeadline, type WorldsBand, type WorldFigures } from './worlds-band.js';
 export { borrowerChoice, hasRecordedAcceptance } from './recorded-acceptance.js';
 export { ownAcceptedRate } from './own-accepted-offer.js';
-export { wilson, rateRatio, type OfferStats, type DefaultRate, type RateRatio } from './offer-stats.js';
+export type { OfferStats } from './offer-stats.js';
 export {
   ADVERSE_SELECTION_HEADER,
   ADVERSE_SELECTION_NOTE,
@@ -56,7 +56,7 @@ export {
   COMPETITION_HEADER,
   competitionRows,
 } from './report/adverse-selection.js';
-export { bandHeadline, headlineExplained, WORLDS_HEADER, worldsRows } from './report/worlds-band.js';
+export { bandHeadline, headlineExplained, WORLDS_HEADER, worldsRows } from './report/worlds-band-section.js';
 export {
   SENSITIVITY_HEADER,
   sensitivityNote,

@@ -15,7 +15,7 @@
  * - `partial`, not final (a `current` loan): the repaid cents are instalments (the last one
  *   partial) and the principal left is still open where the recording ends, not lost.
  */
-import { monthlyPayment } from '../engine/index.js';
+import { monthlyPayment } from '../math/index.js';
 
 export type RepaymentPlan =
   { kind: 'full'; prepayMonth: number | null } | { kind: 'partial'; repaidCents: number; final: boolean; missedMonth?: number };

@@ -28,11 +28,11 @@
 import {
   acceptProbability,
   DEFAULT_MARKET_RESPONSE,
-  totalRepayment,
   type CompetitionComparison,
   type MarketResponse,
   type RecordedCompetition,
 } from '../engine/index.js';
+import { totalRepayment } from '../math/index.js';
 import type { Outcome, RecordingLine } from '../recording/index.js';
 import { parseCents } from '../domain/index.js';
 import { marketDraw } from './market-draws.js';

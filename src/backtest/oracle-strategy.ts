@@ -10,14 +10,13 @@
 import {
   acceptProbability,
   DEFAULT_MARKET_RESPONSE,
-  MIN_OFFER_RATE,
-  totalRepayment,
   type CompetitionComparison,
   type CompiledStrategy,
   type Decision,
   type MarketResponse,
   type RecordedCompetition,
 } from '../engine/index.js';
+import { MIN_OFFER_RATE, totalRepayment } from '../math/index.js';
 import { parseCents } from '../domain/index.js';
 import { otherReason } from '../domain/decision-reason.js';
 import type { PreparedRecording } from './prepared-recording.js';

@@ -42,7 +42,7 @@ import { ReplayDataSource, simSpendLedger } from './recording-data.js';
 import type { RecordingLine } from '../recording/index.js';
 import { SegmentTable, segmentRow, emptyCounts, type SegmentCounts } from './segment-stats.js';
 import { SimLedger, type ExposureKey } from './sim-ledger.js';
-import { IdleCashMeter } from './idle-cash.js';
+import { IdleCashMeter } from './idle-cash-meter.js';
 import { DAY_MS } from '../clock/time-constants.js';
 
 export interface BacktestOptions {

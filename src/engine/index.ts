@@ -20,19 +20,6 @@ export { FEATURES, FEATURE_NAMES, featureByName } from './features/feature-catal
 export type { FeatureDefinition, FeatureGroup, FeatureValue } from './features/feature-definition.js';
 export { parseCreditScoreRange, type CreditScoreRange } from './features/credit-score-range.js';
 export {
-  MIN_OFFER_RATE,
-  MAX_OFFER_RATE,
-  MONTHS_PER_YEAR,
-  paymentFactor,
-  monthlyPayment,
-  monthInterestCents,
-  totalRepayment,
-  rateForPaymentFactor,
-  expectedAnnualReturn,
-  requiredRate,
-  type LoanEconomics,
-} from './loan-math.js';
-export {
   decideSync,
   decideAsync,
   budgetOfDecision,

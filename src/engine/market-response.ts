@@ -17,8 +17,7 @@
  *   a rate C ~ Normal(intercept + perDefault × default probability, spread); above the request's
  *   maximum nobody offers.
  */
-import { logistic } from './compile/compile-score.js';
-import { MIN_OFFER_RATE } from './loan-math.js';
+import { logistic, MIN_OFFER_RATE } from '../math/index.js';
 
 export interface TakeUpCurve {
   /** Position (0: the lowest allowed rate, 1: the request's maximum) where half of borrowers walk away. */

@@ -14,7 +14,7 @@
  *   in line         otherwise
  */
 import { DAYS_PER_MONTH, pooledCounts, type StrategyVintageCounts } from '../store/index.js';
-import { wilson } from '../backtest/offer-stats.js';
+import { wilson } from '../math/index.js';
 import type { VintageCalibration } from './calibration.js';
 
 /** Below this share of the loans' terms gone by, a month reads "too early". */

@@ -8,7 +8,7 @@
  * young vintage reads low. So the one test that says "worse than predicted" is one-sided and
  * cautious: the LOW end of the interval above the predicted mean, on at least `minLoans` loans.
  */
-import { wilson } from '../backtest/offer-stats.js';
+import { wilson } from '../math/index.js';
 import { isoFromMs, pooledCounts, type Store, type VintageCounts } from '../store/index.js';
 import { strategyCalibrations, strategyVintageFigures, strategyVintageJson, type StrategyCalibration } from './calibration-by-strategy.js';
 import { hazardFigures, hazardJson, hazardRows, type HazardRow } from './instalment-hazard.js';

@@ -5,7 +5,7 @@
  * share missed by each age (Kaplan–Meier: 1 − the product of the months' survival). A hazard
  * above its expectation beyond noise shows months before the loans' terms end.
  */
-import { wilson } from '../backtest/offer-stats.js';
+import { wilson } from '../math/index.js';
 import type { HazardCounts } from '../store/index.js';
 
 export interface HazardRow extends HazardCounts {

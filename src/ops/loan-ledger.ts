@@ -18,7 +18,7 @@
  * transfer. A transfer moved money when processed; a pending outgoing one is already committed and
  * counts too; a failed one, or a pending incoming one, has not (yet) moved anything.
  */
-import { monthInterestCents } from '../engine/index.js';
+import { monthInterestCents } from '../math/index.js';
 import { parseCents, type LoanPayment, type Transfer, type TransferDayGroup } from '../domain/index.js';
 import type { StoredLoan } from '../store/index.js';
 import { paymentFacts } from '../store/payments-repository.js';

@@ -27,7 +27,7 @@
  * acceptances' and defaults' draws.
  */
 import { DAY_MS } from '../clock/time-constants.js';
-import { wilson } from '../backtest/offer-stats.js';
+import { wilson } from '../math/index.js';
 import type { Cents } from '../domain/index.js';
 import { balanceFromStore, type RiskLimits } from '../risk/index.js';
 import type { PaperBookSummary, Store } from '../store/index.js';

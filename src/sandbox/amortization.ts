@@ -1,20 +1,14 @@
 /**
  * Payment schedules: equal monthly payments that amortize a principal at an annual rate
- * (rate/12 per month). Cents are whole; the last payment absorbs the rounding so the payments
- * add up exactly to principal plus interest.
+ * (rate/12 per month), the payment and each month's interest by the one loan math (src/math/).
+ * Cents are whole; the last payment absorbs the rounding so the payments add up exactly to
+ * principal plus interest.
  */
-import { monthInterestCents } from '../engine/index.js';
-
-/** The equal monthly payment, in cents, for a principal repaid over `terms` months. */
-export function monthlyPaymentCents(principalCents: number, annualRate: number, terms: number): number {
-  const r = annualRate / 12;
-  if (r === 0) return Math.ceil(principalCents / terms);
-  return Math.round((principalCents * r) / (1 - (1 + r) ** -terms));
-}
+import { monthInterestCents, monthlyPayment } from '../math/index.js';
 
 /** Every payment of the schedule, in cents; the last one settles the exact remaining balance. */
 export function paymentSchedule(principalCents: number, annualRate: number, terms: number): number[] {
-  const payment = monthlyPaymentCents(principalCents, annualRate, terms);
+  const payment = monthlyPayment(principalCents, annualRate, terms);
   const amounts: number[] = [];
   let balance = principalCents;
   for (let month = 1; month <= terms; month++) {

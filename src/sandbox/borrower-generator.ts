@@ -8,7 +8,7 @@
  */
 import { aggregate90, generateTransactions, type BankHistoryInput } from './bank-history.js';
 import { fixedReservationRate, reservationRate, type BorrowerFacts } from './borrower-rules.js';
-import { monthlyPaymentCents } from './amortization.js';
+import { monthlyPayment } from '../math/index.js';
 import type { BankProfile, BorrowerProfile, LoanRequestRecord } from './market-types.js';
 import { clamp, forkRandom, roundTo, type Random } from './random.js';
 import { drawHiddenTruth, REFERENCE_RATE, type ObservableFeatures } from './repayment-model.js';
@@ -146,7 +146,7 @@ export function generateLoanRequest(
     derogatoryMarks: borrower.derogatoryMarks,
     completedLoans: borrower.completedLoans,
     monthlyIncomeCents,
-    referencePaymentCents: monthlyPaymentCents(totalCents, REFERENCE_RATE, loanTerms),
+    referencePaymentCents: monthlyPayment(totalCents, REFERENCE_RATE, loanTerms),
     agg90: bank?.agg90 ?? null,
   };
   const truth = drawHiddenTruth(features, loanTerms, shape.repayment, random);

@@ -15,7 +15,7 @@
  * write it and a backtest decide acceptance exactly as the market did; below the lowest allowed
  * rate (nothing acceptable) it is 0.
  */
-import { MIN_OFFER_RATE } from '../engine/index.js';
+import { logit, MIN_OFFER_RATE } from '../math/index.js';
 import { clamp } from './random.js';
 
 /** Today's rule: take-up is 1 / (1 + e^(steepness × (position − midpoint))) of the rate's position. */
@@ -71,8 +71,7 @@ export function reservationRate(rule: BorrowerRule, facts: BorrowerFacts, draw: 
       // The rate where the curve equals the draw: the draw takes every cheaper rate (take-up
       // falls with the rate), so the rule is the same as comparing the draw with the curve.
       if (draw <= 0) return max;
-      const position =
-        rule.steepness > 0 ? rule.midpoint - Math.log(draw / (1 - draw)) / rule.steepness : draw < 0.5 ? Infinity : -Infinity;
+      const position = rule.steepness > 0 ? rule.midpoint - logit(draw, 0) / rule.steepness : draw < 0.5 ? Infinity : -Infinity;
       rate = MIN_OFFER_RATE + position * span;
       break;
     }

@@ -12,6 +12,7 @@ import { clamp, roundTo, type Random } from './random.js';
 import { CLASSIC_SHAPE } from './shapes/classic.js';
 import type { CompetitorBehaviour } from './shapes/market-shape.js';
 import { HOUR_MS } from '../clock/time-constants.js';
+import { logistic } from '../math/index.js';
 
 export interface CompetitorOffer {
   lender: string;
@@ -47,7 +48,7 @@ export function planCompetition(
   const offers: CompetitorOffer[] = [];
   for (let n = 0; n < wanted; n++) {
     const read = request.truth.observableLogit + behaviour.readsHiddenRisk * request.truth.noise;
-    const believed = 1 / (1 + Math.exp(-(read + random.normal(0, behaviour.estimateErrorSd))));
+    const believed = logistic(read + random.normal(0, behaviour.estimateErrorSd));
     const rate = forcedRates?.[n] ?? competitorRate(1 - believed, behaviour, random);
     // A forced count or rate (control API) always offers; a market competitor walks away from a bad price.
     if (forcedCount === undefined && rate > request.maxInterestRate) continue;

@@ -5,6 +5,7 @@
  * request's own stream); only the timestamp moves.
  */
 import { providerBBand } from '../domain/index.js';
+import { logistic } from '../math/index.js';
 import { aggNumber } from './repayment-model.js';
 import type { LoanRequestRecord } from './market-types.js';
 import { clamp, forkRandom, roundTo } from './random.js';
@@ -12,12 +13,10 @@ import { isoDate, isoTime } from './resource-views.js';
 
 type Json = Record<string, unknown>;
 
-const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
-
 /** Provider A: a 300-900 score with a model version and a request id. */
 export function providerAResult(seed: number, request: LoanRequestRecord, nowMs: number): Json {
   const random = forkRandom(seed, 'provider-a', request.id);
-  const score = Math.round(300 + 600 * sigmoid(request.truth.observableLogit + random.normal(0, 0.55)));
+  const score = Math.round(300 + 600 * logistic(request.truth.observableLogit + random.normal(0, 0.55)));
   return {
     loan_request_id: request.id,
     model_version: 'a-score-2.3.1',
@@ -30,7 +29,7 @@ export function providerAResult(seed: number, request: LoanRequestRecord, nowMs:
 /** Provider B: a 0-100 score with its band, and a few calculated bank attributes. */
 export function providerBResult(seed: number, request: LoanRequestRecord, nowMs: number): Json {
   const random = forkRandom(seed, 'provider-b', request.id);
-  const score = Math.round(clamp(100 * sigmoid(request.truth.observableLogit - 1.2 + random.normal(0, 0.45)), 0, 100));
+  const score = Math.round(clamp(100 * logistic(request.truth.observableLogit - 1.2 + random.normal(0, 0.45)), 0, 100));
   const agg = request.bank?.agg90;
   const attributes: Json = agg
     ? {

@@ -8,6 +8,7 @@
  * who funds the loan or when the simulation looks at it.
  */
 import type { Agg90 } from '../domain/index.js';
+import { logistic } from '../math/index.js';
 import type { HiddenTruth } from './market-types.js';
 import { clamp, type Random } from './random.js';
 import type { RepaymentWeights } from './shapes/market-shape.js';
@@ -67,15 +68,11 @@ export function incomeVolatility(agg: Agg90): number {
   return Math.sqrt(variance) / mean;
 }
 
-function sigmoid(x: number): number {
-  return 1 / (1 + Math.exp(-x));
-}
-
 /** Draws the hidden truth of a request from its features and its own random stream. */
 export function drawHiddenTruth(features: ObservableFeatures, terms: number, weights: RepaymentWeights, random: Random): HiddenTruth {
   const base = observableLogit(features, weights);
   const noise = random.normal(0, weights.noiseSd);
-  const repayProbability = clamp(sigmoid(base + noise), 0.01, 0.995);
+  const repayProbability = clamp(logistic(base + noise), 0.01, 0.995);
   const defaults = random.next() > repayProbability;
   // Defaults cluster early in a loan's life.
   const missedMonth = defaults ? 1 + Math.floor(terms * random.next() ** 1.5) : null;

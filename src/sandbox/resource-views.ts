@@ -6,7 +6,8 @@
 import { formatCents } from '../domain/index.js';
 import { aggregate90, generateTransactions } from './bank-history.js';
 import { creditScoreRange } from './borrower-generator.js';
-import { monthlyPaymentCents, paymentSchedule } from './amortization.js';
+import { monthlyPayment } from '../math/index.js';
+import { paymentSchedule } from './amortization.js';
 import type { LoanBook } from './loan-servicing.js';
 import type { LoanRecord, LoanRequestRecord, OfferRecord, PaymentRecord, TransferRecord } from './market-types.js';
 import { totalCents } from './offer-rules.js';
@@ -137,7 +138,7 @@ export function offerView(offer: OfferRecord, request: LoanRequestRecord): Json 
     offer_status: offer.status,
     lender: { id: 1, initial: 'SI', avatar: 1 },
     loan_request: loanRequestView(request),
-    monthly_payment: dollars(monthlyPaymentCents(total, offer.rate, request.loanTerms)),
+    monthly_payment: dollars(monthlyPayment(total, offer.rate, request.loanTerms)),
     loan_gain: dollars(schedule.reduce((a, b) => a + b, 0) - total),
     created: isoTime(offer.createdMs),
     offer_status_changed: isoTime(offer.statusChangedMs),

@@ -20,7 +20,7 @@ import { MarketLearning } from '../../src/engine/market/index.js';
 import { exportSandboxRecording } from '../../src/sandbox/index.js';
 import { TIMING_BINS } from '../../src/engine/market/default-timing.js';
 import { levelAt, meanDefaultLogOdds } from '../../src/engine/market/calibration-learner.js';
-import { sigmoid } from '../../src/engine/market/logistic-correction.js';
+import { logistic as sigmoid } from '../../src/math/index.js';
 
 const LEVEL_MEAN = Math.log(0.4);
 let dir: string;

@@ -18,7 +18,7 @@ import {
   type Decision,
   type Enrichment,
 } from '../../src/engine/index.js';
-import { expectedProfitCents, type LoanEconomics } from '../../src/engine/loan-math.js';
+import { expectedProfitCents, type LoanEconomics } from '../../src/math/index.js';
 import type { RecordingLine } from '../../src/recording/index.js';
 import { exportSandboxRecording } from '../../src/sandbox/index.js';
 import { parseCents } from '../../src/domain/index.js';

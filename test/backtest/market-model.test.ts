@@ -8,7 +8,8 @@ import {
   type MarketAssumptions,
 } from '../../src/backtest/market-model.js';
 import { marketDraw } from '../../src/backtest/market-draws.js';
-import { acceptProbability, marketResponse, totalRepayment } from '../../src/engine/index.js';
+import { acceptProbability, marketResponse } from '../../src/engine/index.js';
+import { totalRepayment } from '../../src/math/index.js';
 import { CERTAIN_MARKET, recordingLine } from './recording-fixtures.js';
 
 type OutcomeOverrides = Parameters<typeof recordingLine>[0]['outcome'];

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { borrowerChoice } from '../../src/backtest/recorded-acceptance.js';
 import { DEFAULT_MARKET, judgeOffer, type MarketAssumptions } from '../../src/backtest/market-model.js';
 import { runBacktest } from '../../src/backtest/index.js';
-import { rateRatio, wilson } from '../../src/backtest/offer-stats.js';
+import { rateRatio, wilson } from '../../src/math/index.js';
 import { marketResponse } from '../../src/engine/index.js';
 import { FLAT_20_YAML, HAND_LINES, HAND_VERDICTS, NO_PREPAYMENT } from './hand-recording.js';
 import { flatStrategy } from './strategy-fixtures.js';

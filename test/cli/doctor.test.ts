@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/daemon/free-port.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { formatChecks } from '../../src/cli/commands/doctor/check.js';
+import { formatChecks } from '../../src/cli/commands/doctor/check-runner.js';
 import { openStore } from '../../src/store/index.js';
 import { OFFER_ALL, startDaemonHarness, type DaemonHarness } from '../daemon/daemon-harness.js';
 import { doctorHarness, fixOf, fixtureEnv, lineOf } from './doctor-harness.js';

@@ -10,7 +10,7 @@ import {
   type MarketResponse,
 } from '../../src/engine/index.js';
 import { expectedAcceptCurve } from '../../src/engine/market-response.js';
-import { logistic } from '../../src/engine/compile/compile-score.js';
+import { logistic } from '../../src/math/index.js';
 import { compileText } from './compile-text.js';
 import { loanRequest } from './fixtures.js';
 

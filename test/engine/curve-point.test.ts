@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { curvePoint, type PriceCurve } from '../../src/engine/pricing/expected-profit.js';
-import { DEFAULT_MARKET_RESPONSE, type LoanEconomics } from '../../src/engine/index.js';
-import { expectedAnnualReturn, expectedProfitCents } from '../../src/engine/loan-math.js';
+import { DEFAULT_MARKET_RESPONSE } from '../../src/engine/index.js';
+import { expectedAnnualReturn, expectedProfitCents, type LoanEconomics } from '../../src/math/index.js';
 
 describe('curvePoint', () => {
   it('equals expectedProfitCents and expectedAnnualReturn exactly', () => {

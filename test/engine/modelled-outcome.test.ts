@@ -2,7 +2,8 @@
 // sums: P(accept) under the market response the strategy prices with, and the profit either way.
 import { describe, expect, it } from 'vitest';
 import { curvePoint } from '../../src/engine/pricing/expected-profit.js';
-import { DEFAULT_MARKET_RESPONSE, expectedAcceptProbability, paymentFactor } from '../../src/engine/index.js';
+import { DEFAULT_MARKET_RESPONSE, expectedAcceptProbability } from '../../src/engine/index.js';
+import { paymentFactor } from '../../src/math/index.js';
 import { compileText, strategyAt } from './compile-text.js';
 import { loanRequest } from './fixtures.js';
 

@@ -4,13 +4,12 @@ import { featureSource } from '../../src/engine/features/feature-source.js';
 import {
   DEFAULT_MARKET_RESPONSE,
   expectedAcceptProbability,
-  expectedAnnualReturn,
   parseStrategyText,
-  requiredRate,
   type Decision,
   type MarketResponse,
   type PricingDefinition,
 } from '../../src/engine/index.js';
+import { expectedAnnualReturn, requiredRate } from '../../src/math/index.js';
 import { compileText } from './compile-text.js';
 import { loanRequest } from './fixtures.js';
 import { reasonText } from '../../src/domain/decision-reason.js';

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { optimalRate, type PriceCurve } from '../../src/engine/pricing/expected-profit.js';
-import {
-  DEFAULT_MARKET_RESPONSE,
-  expectedAcceptProbability,
-  requiredRate,
-  type LoanEconomics,
-  type MarketResponse,
-} from '../../src/engine/index.js';
+import { DEFAULT_MARKET_RESPONSE, expectedAcceptProbability, type MarketResponse } from '../../src/engine/index.js';
+import { requiredRate, type LoanEconomics } from '../../src/math/index.js';
 
 /** A seeded generator (a 32-bit LCG), so a failure names a case that can be replayed. */
 function seeded(seed: number): () => number {

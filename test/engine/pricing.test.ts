@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectedAnnualReturn, MIN_OFFER_RATE, requiredRate } from '../../src/engine/index.js';
+import { expectedAnnualReturn, MIN_OFFER_RATE, requiredRate } from '../../src/math/index.js';
 import { strategyAt } from './compile-text.js';
 import { loanRequest } from './fixtures.js';
 import { reasonText } from '../../src/domain/decision-reason.js';

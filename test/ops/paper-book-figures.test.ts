@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { LIVE_FATES_MIN, paperBookFigures, type PaperBookInput } from '../../src/ops/paper-book-figures.js';
 import { OFFER_VIEW_STATES, type PaperBookSummary } from '../../src/store/index.js';
-import { wilson } from '../../src/backtest/index.js';
+import { wilson } from '../../src/math/index.js';
 
 const DAY = 86_400_000;
 const FIRST = Date.parse('2026-03-01T00:00:00.000Z');

@@ -10,8 +10,8 @@
  * - findings in plain words: where the prediction is off by more than 2 points and outside the
  *   realised default's 95 % interval.
  */
-import { wilson } from '../offer-stats.js';
-import { brier } from '../train/metrics.js';
+import { wilson } from '../../math/index.js';
+import { brier } from '../train/prediction-quality.js';
 
 /** A prediction this far from what happened, and outside its interval, is called off. */
 export const CALIBRATION_TOLERANCE = 0.02;

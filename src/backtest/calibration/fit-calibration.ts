@@ -13,6 +13,7 @@
 import { compileCalibration } from '../../engine/compile/compile-calibration.js';
 import type { CalibrationDefinition, FittedCalibrationDefinition } from '../../engine/definition/strategy-schema.js';
 import { fitLogistic } from '../train/logistic-fit.js';
+import { logistic, logit } from '../../math/index.js';
 import type { ScoredRequest } from './strategy-probabilities.js';
 
 export type CalibrationMethod = 'platt' | 'isotonic';
@@ -27,14 +28,12 @@ export class CalibrationFitError extends Error {
   override readonly name = 'CalibrationFitError';
 }
 
-const logit = (p: number): number => {
-  const clipped = Math.min(1 - 1e-9, Math.max(1e-9, p));
-  return Math.log(clipped / (1 - clipped));
-};
+/** Raw scores are kept this far from 0 and 1 before taking log-odds: a fit must not see an infinity. */
+const SCORE_EDGE = 1e-9;
 const round4 = (value: number): number => Math.round(value * 10_000) / 10_000;
 
 function fitPlatt(items: readonly ScoredRequest[]): FittedCalibrationDefinition {
-  const rows = items.map((item) => [1, logit(item.rawProbability)]);
+  const rows = items.map((item) => [1, logit(item.rawProbability, SCORE_EDGE)]);
   const fit = fitLogistic(
     rows,
     items.map((item) => 1 - item.defaulted),
@@ -130,5 +129,5 @@ export function fitCalibration(items: readonly ScoredRequest[], method: Calibrat
 /** The score's probability (before calibration) to the calibrated one, under `calibration`. */
 export function calibrator(calibration: CalibrationDefinition): (rawProbability: number) => number {
   const map = compileCalibration(calibration, {});
-  return (rawProbability) => 1 / (1 + Math.exp(-map(logit(rawProbability))));
+  return (rawProbability) => logistic(map(logit(rawProbability, SCORE_EDGE)));
 }

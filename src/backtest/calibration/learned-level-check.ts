@@ -6,6 +6,7 @@
  * prior's centre) would have predicted for the same loans. Loans the recording leaves open are
  * left out of both sides.
  */
+import { logistic, logit } from '../../math/index.js';
 import type { BacktestResult } from '../backtest-result.js';
 
 export interface LearnedLevelCheck {
@@ -17,10 +18,6 @@ export interface LearnedLevelCheck {
   prior: number;
   /** Share of them that defaulted. */
   realised: number;
-}
-
-function logit(p: number): number {
-  return Math.log(p / (1 - p));
 }
 
 /** The check over `result`'s loans of `strategy`; `levelMean` is the prior's centre (log-odds of default). */
@@ -37,7 +34,7 @@ export function learnedLevelCheck(result: BacktestResult, strategy: string, leve
     if (!(Date.parse(loan.fundedAt) >= middle)) continue;
     n += 1;
     predicted += loan.calibration.predictedDefault;
-    prior += 1 / (1 + Math.exp(-(logit(loan.calibration.scoreDefault) + levelMean)));
+    prior += logistic(logit(loan.calibration.scoreDefault, 0) + levelMean);
     if (loan.outcome === 'defaulted') defaulted += 1;
   }
   return n === 0

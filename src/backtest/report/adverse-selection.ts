@@ -4,7 +4,8 @@
  * the realised default of the loans it won against its offers and the recording's population,
  * each with its 95 % interval and sample size (src/backtest/offer-stats.ts).
  */
-import type { DefaultRate, OfferStats, RateRatio, WinRate } from '../offer-stats.js';
+import type { DefaultRate, RateRatio } from '../../math/index.js';
+import type { OfferStats, WinRate } from '../offer-stats.js';
 import { escapeHtml, table } from './report-tables.js';
 import { pct } from './summary-lines.js';
 

@@ -24,7 +24,7 @@ import { competitionHtml, offerOutcomesText } from './adverse-selection.js';
 import { sensitivityHtml } from './sensitivity-section.js';
 import { verdictLine } from './verdict.js';
 import { idleHeadline } from './idle-headline.js';
-import { bandHeadline, worldsHtml } from './worlds-band.js';
+import { bandHeadline, worldsHtml } from './worlds-band-section.js';
 import { CANNOT_BE_JUDGED, cannotBeJudged, cannotBeJudgedReason } from './unjudgeable.js';
 
 /** What the command adds to the page beyond the runs, their draws and their bands. */

@@ -16,6 +16,7 @@ import type { CompiledStrategy } from '../../engine/index.js';
 import { columnSourceOf } from '../../engine/compile/compile-strategy.js';
 import { resolveNumber } from '../../engine/definition/param-values.js';
 import type { CalibrationDefinition, FittedCalibrationDefinition } from '../../engine/definition/strategy-schema.js';
+import { logistic, logit } from '../../math/index.js';
 import type { PreparedRecording } from '../prepared-recording.js';
 import {
   calibrationStats,
@@ -64,9 +65,6 @@ export interface CalibrateReport {
   cut: { minProbability: number; sameRequestsAt: number | null } | undefined;
 }
 
-const logit = (p: number): number => Math.log(p / (1 - p));
-const logistic = (x: number): number => 1 / (1 + Math.exp(-x));
-
 function checkClasses(items: readonly ScoredRequest[], what: string): void {
   const defaulted = items.filter((item) => item.defaulted === 1).length;
   const repaid = items.length - defaulted;
@@ -85,9 +83,10 @@ function checkClasses(items: readonly ScoredRequest[], what: string): void {
  */
 export function rawCut(current: CalibrationDefinition | undefined, params: Readonly<Record<string, number>>, cut: number): number {
   if (current === undefined) return cut;
+  // logit(cut, 0): a cut lies strictly between 0 and 1, so no clamp (the numbers stay as before the move).
   // A learned calibration prices a cold start at its seed moved by the prior's centre (logit of default + level_mean).
-  if (current.method === 'learned') return rawCut(current.seed, params, logistic(logit(cut) + current.level_mean));
-  if (current.method === 'platt') return logistic((logit(cut) - resolveNumber(current.b, params)) / resolveNumber(current.a, params));
+  if (current.method === 'learned') return rawCut(current.seed, params, logistic(logit(cut, 0) + current.level_mean));
+  if (current.method === 'platt') return logistic((logit(cut, 0) - resolveNumber(current.b, params)) / resolveNumber(current.a, params));
   const points = current.points;
   if ((points[0]?.[1] ?? 1) >= cut) return 0;
   for (let i = 1; i < points.length; i += 1) {

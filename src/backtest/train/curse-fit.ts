@@ -10,7 +10,7 @@ import { positionOf } from '../../engine/market/logistic-correction.js';
 import { CURSE_SIZE, fitCurse, type CurseObservation } from '../../engine/market/repay-curse.js';
 import type { PartEvidence } from './market-fit.js';
 import type { TrainingLine } from './training-data.js';
-import { logit } from '../../engine/market/logistic-correction.js';
+import { logit } from '../../math/index.js';
 
 /** The prior the fit starts from: the strategy setting's default (schema: winners_curse.prior_sd). */
 export const CURSE_FIT_PRIOR_SD = 0.5;

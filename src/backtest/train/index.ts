@@ -13,7 +13,7 @@ export {
   type SplitFacts,
 } from './train-model.js';
 export { fitLogistic, predictRows, gradient, type FitOptions, type FitResult } from './logistic-fit.js';
-export { auc, brier } from './metrics.js';
+export { auc, brier } from './prediction-quality.js';
 export {
   fitMarket,
   MIN_TAKE_UP_LINES,

@@ -9,7 +9,7 @@ import { encodeRow, modelFeatures, planDesign, type Design } from './design.js';
 import { fitLogistic, predictRows } from './logistic-fit.js';
 import { fitMarket, type MarketFit } from './market-fit.js';
 import { fitOwnCurse, type CurseFit } from './curse-fit.js';
-import { auc, brier } from './metrics.js';
+import { auc, brier } from './prediction-quality.js';
 import { calibrationStats, type CalibrationStats } from '../calibration/calibration-stats.js';
 import type { TrainingData, TrainingLine } from './training-data.js';
 

@@ -12,10 +12,11 @@
  * Working on log-odds lets the calibration be one more contribution line (its log-odds are the
  * calibrated minus the raw total), so the lines still add up to the probability decided with.
  */
+import { logistic, logit } from '../../math/index.js';
 import { resolveNumber } from '../definition/param-values.js';
 import type { CalibrationDefinition } from '../definition/strategy-schema.js';
 import { levelAt, meanDefaultLogOdds, priorCalibration, type CalibrationSettings } from '../market/calibration-learner.js';
-import { sigmoid, type Posterior } from '../market/logistic-correction.js';
+import type { Posterior } from '../market/logistic-correction.js';
 
 /** The raw total log-odds of repayment to the calibrated total. */
 export type CompiledCalibration = (logOdds: number) => number;
@@ -47,7 +48,7 @@ export function interpolatePoints(points: ReadonlyArray<readonly [number, number
  * mean's log-odds (meanDefaultLogOdds).
  */
 export function learnedMap(posterior: Posterior, logOdds: number): number {
-  const { mean, variance } = levelAt(posterior, sigmoid(-logOdds));
+  const { mean, variance } = levelAt(posterior, logistic(-logOdds));
   return -meanDefaultLogOdds(mean, variance);
 }
 
@@ -73,7 +74,8 @@ export function compileCalibration(calibration: CalibrationDefinition, params: R
   }
   const points = calibration.points;
   return (logOdds) => {
-    const q = interpolatePoints(points, 1 / (1 + Math.exp(-logOdds)));
-    return Math.log(q / (1 - q));
+    // logit(q, 0): no clamp, so a point mapped to 0 or 1 stays an infinite log-odds as before.
+    const q = interpolatePoints(points, logistic(logOdds));
+    return logit(q, 0);
   };
 }

@@ -17,7 +17,7 @@ import type { DecisionReason } from '../../domain/decision-reason.js';
 import { formatRatio, type ModelledOutcome } from '../decision.js';
 import { resolveNumber } from '../definition/param-values.js';
 import type { NumberOrParam, PricingDefinition } from '../definition/strategy-schema.js';
-import { expectedAnnualReturn, MIN_OFFER_RATE, paymentFactor, requiredRate, type LoanEconomics } from '../loan-math.js';
+import { expectedAnnualReturn, MIN_OFFER_RATE, paymentFactor, requiredRate, type LoanEconomics } from '../../math/index.js';
 import {
   expectedAcceptProbability,
   marketResponse,

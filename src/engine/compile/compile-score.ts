@@ -11,6 +11,7 @@
  *     a learned one adds its seed's line (if any), then its own, under the learner's posterior
  *   probability = 1 / (1 + e^-(log-odds))
  */
+import { logistic } from '../../math/index.js';
 import type { Contribution } from '../decision.js';
 import { resolveNumber } from '../definition/param-values.js';
 import type { NumberOrParam, ScoreDefinition } from '../definition/strategy-schema.js';
@@ -39,10 +40,6 @@ export interface CompiledScore {
   probability(values: readonly FeatureValue[]): number;
   /** A learned calibration (`method: learned`): what pricing reads of its level and uncertainty. */
   learned?: LearnedCalibration;
-}
-
-export function logistic(logOdds: number): number {
-  return 1 / (1 + Math.exp(-logOdds));
 }
 
 /** The probability a set of contributions adds up to. */

@@ -10,7 +10,7 @@ import type { StrategyDefinition } from '../definition/strategy-schema.js';
 import { compileDataPolicy } from './compile-data-policy.js';
 import { compileFilter, type CompiledFilter } from './compile-filters.js';
 import { compileEventPrefilter } from './event-prefilter.js';
-import { compileListRestriction } from './list-restriction.js';
+import { compileListRestriction } from './compile-list-restriction.js';
 import { compilePricing, type CompiledPricing, type PriceResult } from './compile-pricing.js';
 import { compileScore } from './compile-score.js';
 import { findParamReferences } from '../definition/param-values.js';

@@ -4,7 +4,7 @@
  * plus fees) over loan_terms months; see loan-math.ts. Pricing can also cap the payment at the
  * rate actually offered (pricing.max_payment_to_income).
  */
-import { paymentFactor } from '../loan-math.js';
+import { paymentFactor } from '../../math/index.js';
 import { numberFeature, ratio, type FeatureDefinition } from './feature-definition.js';
 import type { FeatureSource } from './feature-source.js';
 import { monthly } from './banking-features.js';

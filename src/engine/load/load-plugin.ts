@@ -12,7 +12,7 @@ import { contentHashOf } from '../compile/compile-strategy.js';
 import { formatRatio, type Decision, type StrategyIdentity } from '../decision.js';
 import type { ParamSpec } from '../definition/strategy-schema.js';
 import type { Enrichment } from '../enrichment.js';
-import { MIN_OFFER_RATE } from '../loan-math.js';
+import { MIN_OFFER_RATE } from '../../math/index.js';
 import { ensureTypeScriptLoader } from './typescript-loader.js';
 import { pluginExportsSchema, type PluginDecision, type StrategyPlugin } from './plugin-contract.js';
 

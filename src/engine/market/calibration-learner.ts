@@ -19,7 +19,8 @@
  */
 import { DAY_MS } from '../../clock/time-constants.js';
 import { addDefault, addExposure, defaultShareBy, emptyTiming, type DefaultTiming } from './default-timing.js';
-import { logit, sigmoid, type Posterior } from './logistic-correction.js';
+import { logistic as sigmoid, logit } from '../../math/index.js';
+import type { Posterior } from './logistic-correction.js';
 
 /** A strategy's `score.calibration: { method: learned }`, compiled. */
 export interface CalibrationSettings {

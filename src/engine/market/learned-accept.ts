@@ -4,7 +4,8 @@
  * (probit approximation). A posterior without covariance is a single θ (a Thompson draw).
  */
 import { expectedAcceptCurve, type MarketResponse } from '../market-response.js';
-import { correctionAt, logit, positionOf, predictive, type LearningObservation, type Posterior } from './logistic-correction.js';
+import { logit } from '../../math/index.js';
+import { correctionAt, positionOf, predictive, type LearningObservation, type Posterior } from './logistic-correction.js';
 import type { LearnedSnapshot } from './market-learner.js';
 
 /** What a price curve carries of the learned market response (plain data: explanations redraw it). */

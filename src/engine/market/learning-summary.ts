@@ -3,7 +3,7 @@
  * exploring cost, and its acceptance against the prior's at a few rate positions for a typical
  * borrower (a request at TYPICAL_BORROWER's maximum rate and default probability).
  */
-import { MIN_OFFER_RATE } from '../loan-math.js';
+import { MIN_OFFER_RATE } from '../../math/index.js';
 import { expectedAcceptCurve } from '../market-response.js';
 import { learnedAcceptCurve } from './learned-accept.js';
 import type { MarketLearner } from './market-learner.js';

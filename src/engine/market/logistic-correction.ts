@@ -11,7 +11,7 @@
  * with the full 4×4 covariance so the terms' evidence is shared honestly). The pd and u·pd
  * terms let a world where better borrowers are more rate-sensitive be learned.
  */
-import { MIN_OFFER_RATE } from '../loan-math.js';
+import { logistic, MIN_OFFER_RATE } from '../../math/index.js';
 
 /** Terms of x, in order. */
 export const CORRECTION_TERMS = ['intercept', 'position', 'default', 'position_x_default'] as const;
@@ -33,18 +33,6 @@ export interface LearningObservation {
   defaultProbability: number;
   /** The prior's log-odds of acceptance at the offered rate. */
   priorLogit: number;
-}
-
-/** Probabilities are kept this far from 0 and 1 before taking log-odds (a prior of exactly 0 stays finite). */
-const EDGE = 1e-6;
-
-export function logit(probability: number): number {
-  const p = Math.min(1 - EDGE, Math.max(EDGE, probability));
-  return Math.log(p / (1 - p));
-}
-
-export function sigmoid(logOdds: number): number {
-  return 1 / (1 + Math.exp(-logOdds));
 }
 
 /** The prior N(0, sd² I), over `size` terms (the take-up correction's four by default). */
@@ -97,7 +85,7 @@ export function correctionAt(posterior: Posterior, position: number, defaultProb
  * σ(μ / √(1 + π s² / 8)) (MacKay 1992): uncertainty pulls the chance towards one half.
  */
 export function predictive(priorLogit: number, correctionMean: number, correctionVariance: number): number {
-  return sigmoid((priorLogit + correctionMean) / Math.sqrt(1 + (Math.PI * correctionVariance) / 8));
+  return logistic((priorLogit + correctionMean) / Math.sqrt(1 + (Math.PI * correctionVariance) / 8));
 }
 
 /**
@@ -111,7 +99,7 @@ export function updated(posterior: Posterior, observation: LearningObservation, 
 /** updated() for any terms x over an offset log-odds: the one Laplace step every correction shares. */
 export function updatedAt(posterior: Posterior, x: readonly number[], offsetLogit: number, outcome: boolean): Posterior {
   const n = x.length;
-  const p = sigmoid(offsetLogit + dot(posterior.mean, x));
+  const p = logistic(offsetLogit + dot(posterior.mean, x));
   const weight = Math.max(p * (1 - p), 1e-9);
   const sx = covTimes(posterior.cov, x);
   const denominator = 1 + weight * dot(x, sx);

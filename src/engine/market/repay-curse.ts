@@ -19,7 +19,8 @@
  * MEAN, not the predictive average: the prior's width says how far w may move with evidence,
  * and averaging over it would pull every score towards one half before a single loan is seen.
  */
-import { logit, positionOf, priorPosterior, sigmoid, updatedAt, type Posterior } from './logistic-correction.js';
+import { logistic, logit } from '../../math/index.js';
+import { positionOf, priorPosterior, updatedAt, type Posterior } from './logistic-correction.js';
 
 /** Terms of the curse's x, in order. */
 export const CURSE_TERMS = ['intercept', 'position', 'position_x_logit'] as const;
@@ -52,7 +53,7 @@ export function wonRepayProbability(probability: number, rate: number, maxRate: 
   const x = curseTerms(positionOf(rate, maxRate), scoreLogit);
   let shift = 0;
   for (let i = 0; i < x.length; i += 1) shift += (w[i] ?? 0) * (x[i] ?? 0);
-  return shift === 0 ? probability : sigmoid(scoreLogit + shift);
+  return shift === 0 ? probability : logistic(scoreLogit + shift);
 }
 
 /** Whether a mean is all zeros (the curse changes nothing). */

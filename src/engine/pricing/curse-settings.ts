@@ -5,7 +5,7 @@
  * feeds it funded loans' fates as the replay reaches them), else the prior's centre.
  */
 import type { PricingDefinition } from '../definition/strategy-schema.js';
-import type { LoanEconomics } from '../loan-math.js';
+import type { LoanEconomics } from '../../math/index.js';
 import type { PartialMarketResponse } from '../market-response.js';
 import { activeLearning } from '../market/active-learning.js';
 import { CURSE_TERMS, wonRepayProbability, type CurseSettings } from '../market/repay-curse.js';

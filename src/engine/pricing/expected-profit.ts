@@ -1,5 +1,5 @@
 /**
- * FAST PATH (curvePoint) of src/engine/loan-math.ts:expectedProfitCents; equivalence: test/engine/curve-point.test.ts;
+ * FAST PATH (curvePoint) of src/math/loan-math.ts:expectedProfitCents; equivalence: test/engine/curve-point.test.ts;
  * change both or neither.
  *
  * Expected-profit pricing (docs/strategies.md, "pricing"): for one request, the rate r in
@@ -23,7 +23,7 @@ import {
   MONTHS_PER_YEAR,
   paymentFactor,
   type LoanEconomics,
-} from '../loan-math.js';
+} from '../../math/index.js';
 import { competingRateSd, expectedAcceptCurve, expectedAcceptProbability, type MarketResponse } from '../market-response.js';
 import { extraSteepness, learnedAcceptCurve, type LearnedCurve } from '../market/learned-accept.js';
 import { maximiseNear } from './peak-search.js';

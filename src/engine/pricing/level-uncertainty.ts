@@ -19,9 +19,8 @@ import type { LevelEvidence } from '../compile/learned-calibration.js';
 import { formatRatio } from '../decision.js';
 import { resolveNumber } from '../definition/param-values.js';
 import type { LevelUncertaintyDefinition } from '../definition/strategy-schema.js';
-import { MIN_OFFER_RATE, requiredRate, type LoanEconomics } from '../loan-math.js';
+import { logistic as sigmoid, MIN_OFFER_RATE, requiredRate, type LoanEconomics } from '../../math/index.js';
 import { meanDefaultLogOdds } from '../market/calibration-learner.js';
-import { sigmoid } from '../market/logistic-correction.js';
 
 export interface LevelUncertaintySettings {
   mode: 'cost_plus_floor' | 'blend';

@@ -3,7 +3,7 @@
  * (`pricing.winners_curse`; market/repay-curse.ts): the repayment chance is that of the loans won
  * at that rate, so a rate only the worst borrowers accept is valued as such.
  */
-import type { LoanEconomics } from '../loan-math.js';
+import type { LoanEconomics } from '../../math/index.js';
 import { wonRepayProbability } from '../market/repay-curse.js';
 
 /** What a price curve carries of the curse (plain data: explanations redraw it). */

@@ -8,7 +8,7 @@
  * the loans' age (calibration-by-strategy.ts), and by month of loan age (the instalment hazard).
  * Return has no interval (a few loans' outcomes decide it) and is set side by side, unjudged.
  */
-import { wilson } from '../../backtest/offer-stats.js';
+import { wilson } from '../../math/index.js';
 import type { StrategyVintageCalibration } from '../calibration-by-strategy.js';
 import type { HazardRow } from '../instalment-hazard.js';
 import type { BacktestMonth } from './backtest-months.js';

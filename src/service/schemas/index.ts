@@ -1,4 +1,4 @@
 // What the client checks on the wire beyond the resources' shapes (src/domain/resources/): the
 // pagination envelope and the plausibility rules.
-export * from './pagination.js';
+export * from './page-envelope.js';
 export * from './plausibility.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../../src/clock/time-constants.js';
 import { CalibrationLearner, fitCalibration, type CalibrationSettings } from '../../../src/engine/market/calibration-learner.js';
 import { defaultShareBy, emptyTiming, addDefault, addExposure } from '../../../src/engine/market/default-timing.js';
-import { logit, sigmoid } from '../../../src/engine/market/logistic-correction.js';
+import { logistic as sigmoid, logit } from '../../../src/math/index.js';
 import { seededRandom } from '../../../src/engine/market/seeded-normals.js';
 
 const SETTINGS: CalibrationSettings = { levelSd: 1.5, slopeSd: 0.5, levelMean: 0 };

@@ -3,13 +3,8 @@
 // them lower and sees a high rate as one only poor borrowers take; exploration stays in budget.
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../src/engine/market/seeded-normals.js';
-import {
-  DEFAULT_MARKET_RESPONSE,
-  MIN_OFFER_RATE,
-  parseStrategyText,
-  type CompiledStrategy,
-  type Decision,
-} from '../../../src/engine/index.js';
+import { DEFAULT_MARKET_RESPONSE, parseStrategyText, type CompiledStrategy, type Decision } from '../../../src/engine/index.js';
+import { MIN_OFFER_RATE } from '../../../src/math/index.js';
 import { expectedAcceptCurve } from '../../../src/engine/market-response.js';
 import { learnedAcceptCurve, MarketLearning, observationAt, withLearning } from '../../../src/engine/market/index.js';
 import { strategyAt } from '../compile-text.js';

@@ -7,10 +7,10 @@ import {
   drawFrom,
   predictive,
   priorPosterior,
-  sigmoid,
   updated,
   type Posterior,
 } from '../../../src/engine/market/logistic-correction.js';
+import { logistic } from '../../../src/math/index.js';
 import { seededNormals, seededRandom } from '../../../src/engine/market/seeded-normals.js';
 
 describe('the logistic correction over the prior', () => {
@@ -25,7 +25,7 @@ describe('the logistic correction over the prior', () => {
       const u = random();
       const pd = 0.3 * random();
       const x = [1, u, pd, u * pd];
-      const p = sigmoid(priorLogit(u) + x.reduce((sum, value, i) => sum + value * (truth[i] ?? 0), 0));
+      const p = logistic(priorLogit(u) + x.reduce((sum, value, i) => sum + value * (truth[i] ?? 0), 0));
       posterior = updated(posterior, { position: u, defaultProbability: pd, priorLogit: priorLogit(u) }, random() < p);
     }
     for (const [u, pd] of [
@@ -35,7 +35,7 @@ describe('the logistic correction over the prior', () => {
       [0.9, 0.28],
     ] as const) {
       const x = [1, u, pd, u * pd];
-      const truthP = sigmoid(priorLogit(u) + x.reduce((sum, value, i) => sum + value * (truth[i] ?? 0), 0));
+      const truthP = logistic(priorLogit(u) + x.reduce((sum, value, i) => sum + value * (truth[i] ?? 0), 0));
       const { mean, variance } = correctionAt(posterior, u, pd);
       expect(Math.abs(predictive(priorLogit(u), mean, variance) - truthP), `u ${u} pd ${pd}`).toBeLessThan(0.03);
     }
@@ -48,8 +48,8 @@ describe('the logistic correction over the prior', () => {
     const { mean, variance } = correctionAt(prior, 0.5, 0.1);
     expect(mean).toBe(0);
     expect(variance).toBeCloseTo(1 + 0.25 + 0.01 + 0.0025, 12);
-    expect(predictive(-2, mean, variance)).toBeGreaterThan(sigmoid(-2));
-    expect(predictive(-2, mean, 0)).toBe(sigmoid(-2));
+    expect(predictive(-2, mean, variance)).toBeGreaterThan(logistic(-2));
+    expect(predictive(-2, mean, 0)).toBe(logistic(-2));
   });
 
   it('draws the same θ for the same key, and a different one for another', () => {

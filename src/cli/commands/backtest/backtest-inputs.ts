@@ -17,7 +17,7 @@ import {
 import type { MarketAssumptions } from '../../../backtest/index.js';
 import { DEFAULT_MARKET } from '../../../backtest/index.js';
 import { marketResponse } from '../../../engine/index.js';
-import { legacyMarketNote, readMarketFile, type MarketFile } from './market-file.js';
+import { legacyMarketNote, readMarketFile, type MarketFile } from './market-option.js';
 import { ConfigFileError, loadYamlFile } from '../../../config/index.js';
 import { loadStrategyFiles, type CompiledStrategy } from '../../../engine/index.js';
 import { UNCAPPED_RISK_LIMITS, riskLimitsSchema, type RiskLimits } from '../../../risk/index.js';

@@ -13,7 +13,7 @@ import { printJson, type CliIo } from '../../cli-io.js';
 import { examplesHelp } from '../../examples-help.js';
 import { UserError } from '../../user-error.js';
 import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
-import { errorText, failed, formatChecks, runCheck, skipped, type CheckOutcome, type CheckResult } from './check.js';
+import { errorText, failed, formatChecks, runCheck, skipped, type CheckOutcome, type CheckResult } from './check-runner.js';
 import { httpUrl } from '../webhook/signed-event.js';
 import { checkNotifications, checkWebhook } from './listener-checks.js';
 import { checkDatabase, checkOperatorPort, checkStrategy } from './local-checks.js';

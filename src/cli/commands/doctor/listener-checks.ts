@@ -11,7 +11,7 @@ import { notificationTarget } from '../../../ops/notification-formats/notificati
 import { WebhookNotifier } from '../../../ops/notifier.js';
 import { answerSnippet, shownUrl } from '../../../service/index.js';
 import { answerMeaning, deliveryFailureText, sendSignedEvent, testEvent } from '../webhook/signed-event.js';
-import { errorText, failed, passed, skipped, warned, type CheckOutcome } from './check.js';
+import { errorText, failed, passed, skipped, warned, type CheckOutcome } from './check-runner.js';
 
 /** A topic lendbot does not act on: the listener verifies it, stores it as ignored, and answers 200. */
 export const DOCTOR_TOPIC = 'lendbot_doctor_check';

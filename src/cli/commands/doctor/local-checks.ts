@@ -10,7 +10,7 @@ import { loadStrategyFile } from '../../../engine/index.js';
 import { reachableHost } from '../../../operator/operator-listener.js';
 import { AppError } from '../../../domain/index.js';
 import { databaseFileProblem, LATEST_VERSION, openStoreReadOnly, StoreNeedsUpgradeError } from '../../../store/index.js';
-import { errorText, failed, passed, warned, type CheckOutcome } from './check.js';
+import { errorText, failed, passed, warned, type CheckOutcome } from './check-runner.js';
 
 export function checkDatabase(path: string): CheckOutcome {
   if (path === ':memory:')

@@ -15,7 +15,7 @@ import {
   splitCredentials,
   type ServiceConfig,
 } from '../../../service/index.js';
-import { errorText, failed, passed, warned, type CheckOutcome } from './check.js';
+import { errorText, failed, passed, warned, type CheckOutcome } from './check-runner.js';
 
 /** The signature window of marketplace part 5: a clock further off is refused unless corrected. */
 const SIGNATURE_WINDOW_SECONDS = 300;

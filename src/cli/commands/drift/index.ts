@@ -22,7 +22,7 @@ import { examplesHelp } from '../../examples-help.js';
 import { loadSource, loadStrategies, marketOf, usdAmount, warnLegacyMarket } from '../backtest/backtest-inputs.js';
 import { formatCents } from '../../../domain/index.js';
 import { backtestConditions } from '../backtest/conditions.js';
-import { readMarketFile, type MarketFile } from '../backtest/market-file.js';
+import { readMarketFile, type MarketFile } from '../backtest/market-option.js';
 import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 
 interface DriftOptions {

@@ -3,6 +3,7 @@ import { type LoanRequest, RISK_LEVEL_NAMES } from '../../../domain/index.js';
 import { formatRatio, type CompiledStrategy, type Contribution, type DecideOutcome } from '../../../engine/index.js';
 import { curvePoint, curveRates, type CurvePoint, type PriceCurve } from '../../../engine/pricing/expected-profit.js';
 import { formatTable } from './text-table.js';
+import { logistic } from '../../../math/index.js';
 import { calibrationUsedText, marketUsedText } from '../../../engine/market/index.js';
 import { reasonText, type LevelUncertainReason } from '../../../domain/decision-reason.js';
 import { reasonWords } from '../../../log/human-reasons.js';
@@ -103,7 +104,7 @@ export function formatExplanation(strategy: CompiledStrategy, request: LoanReque
     out.push('', 'score');
     out.push(formatTable(['model', 'line', 'value', 'points', 'log-odds'], contributionRows(decision.contributions), '  ').trimEnd());
     const total = decision.contributions.reduce((sum, line) => sum + line.logOdds, 0);
-    out.push(`  total log-odds ${total.toFixed(4)} -> probability ${formatRatio(decision.probability ?? 1 / (1 + Math.exp(-total)))}`);
+    out.push(`  total log-odds ${total.toFixed(4)} -> probability ${formatRatio(decision.probability ?? logistic(total))}`);
   }
   if (decision.priceCurve && decision.rate !== undefined) {
     const level = decision.reasons.find((reason): reason is LevelUncertainReason => reason.code === 'price_level_uncertain');

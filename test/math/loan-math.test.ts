@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { collectedShare, expectedCollectedCents, expectedProfitCents, hurdleCents } from '../../src/engine/loan-math.js';
 import {
+  collectedShare,
+  expectedCollectedCents,
+  expectedProfitCents,
+  hurdleCents,
   expectedAnnualReturn,
   monthlyPayment,
   paymentFactor,
@@ -8,7 +11,7 @@ import {
   requiredRate,
   totalRepayment,
   type LoanEconomics,
-} from '../../src/engine/index.js';
+} from '../../src/math/index.js';
 
 describe('loan arithmetic', () => {
   it('amortizes monthly: 1000.00 at 12% a year over 12 months is 88.85 a month', () => {

@@ -1,7 +1,8 @@
 /**
- * The loan arithmetic pricing rests on, exported so the backtester's market model uses the same
- * numbers. Rates are annual, in the API's unit (0.03 = 3% a year); `terms` is the number of
- * monthly payments (`loan_terms`); a loan is repaid by equal monthly payments (amortization).
+ * The loan arithmetic pricing rests on, on the ground floor (src/math/) so the backtester's market
+ * model, the sandbox's schedules and the lender's ledger use the same numbers. Rates are annual,
+ * in the API's unit (0.03 = 3% a year); `terms` is the number of monthly payments (`loan_terms`);
+ * a loan is repaid by equal monthly payments (amortization).
  */
 
 /** Months in a year: the monthly rate is the annual rate divided by this. */

@@ -1,6 +1,6 @@
 /** The backtest's idle-cash meter: time-weighted shares of free cash, cash held by offers and principal lent. */
 import { describe, expect, it } from 'vitest';
-import { IdleCashMeter } from '../../src/backtest/idle-cash.js';
+import { IdleCashMeter } from '../../src/backtest/idle-cash-meter.js';
 
 describe('IdleCashMeter', () => {
   it('weights each state by how long it lasted, and closes the request window where told', () => {
