@@ -268,6 +268,8 @@ export class Pipeline {
         rate: decision.rate,
         strategy: decision.strategy.name,
         reasons: reasons.map(reasonText),
+        // The same reasons as values, for a terminal's words (no reader parses the texts).
+        reasonValues: reasons,
         dryRun: this.deps.dryRun,
         totalAmount: request.total_amount,
         riskLevel: request.borrower_card_color,

@@ -5,8 +5,8 @@
  * `reasonWords` (src/log/human-reasons.ts) is the same reason in plain words for a person.
  *
  * Figures are kept as the writer formatted them ("1198.00", "0.2275"): the machine text shows
- * them so, and a reason read back from a stored row (decision-reason-parse.ts) is the same value
- * as the one written. A reason lendbot does not make itself (a plugin strategy's, the backtest's
+ * them so. Readers take reasons only as values (the texts of rows written before values were
+ * read back once, by the migration in src/store/reason-texts-to-values.ts). A reason lendbot does not make itself (a plugin strategy's, the backtest's
  * oracle, a form added later) is `other` and keeps its text.
  */
 import type { GuardReason } from './decision-guard-reason.js';

@@ -4,8 +4,7 @@
  * logged record (the JSON line, parsed), so the JSON written off a terminal is the same whatever
  * is decided here; the pretty stream in logger.ts asks `terminalText` for each line.
  */
-import { storedReasons } from '../domain/decision-reason-parse.js';
-import type { DecisionReason } from '../domain/decision-reason.js';
+import { otherReason, type DecisionReason } from '../domain/decision-reason.js';
 import { dollars, percent, reasonWords, riskLevelName, skipReasonWords } from './human-reasons.js';
 
 /** A log record as pino wrote it (JSON, parsed). */
@@ -54,9 +53,13 @@ function requestId(record: LogRecord): string {
   return `#${String(record.loanRequestId ?? '?')}`;
 }
 
-/** A decision line's reasons as values: the JSON line holds their stored texts, read back here, once. */
+/**
+ * A decision line's reasons as values (`reasonValues`, written beside the texts). A line without
+ * them (written by an older lendbot) shows its texts as they are.
+ */
 function reasonsOf(record: LogRecord): DecisionReason[] {
-  return Array.isArray(record.reasons) ? storedReasons(record.reasons.map(String)) : [];
+  if (Array.isArray(record.reasonValues)) return record.reasonValues as DecisionReason[];
+  return Array.isArray(record.reasons) ? record.reasons.map((text) => otherReason(String(text))) : [];
 }
 
 /** `offer  #1234  $536.00 at 22.8 %  (balanced, risk low)`, and what became of it when not plain. */

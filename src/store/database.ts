@@ -198,6 +198,7 @@ export function migrate(db: Database, path: string, migrations: readonly Migrati
     const pending = migrations.filter((step) => step.version > current).sort((a, b) => a.version - b.version);
     for (const step of pending) {
       db.exec(step.sql);
+      step.transform?.(db);
       db.pragma(`user_version = ${step.version}`);
     }
     return schemaVersion(db);

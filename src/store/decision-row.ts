@@ -2,8 +2,7 @@
  * A decisions row as SQLite returns it and the decision it holds: shared by the repository and
  * the page query (decision-page.ts), which would otherwise import each other.
  */
-import type { DecisionReason } from '../domain/decision-reason.js';
-import { storedReasons } from '../domain/decision-reason-parse.js';
+import { otherReason, type DecisionReason } from '../domain/decision-reason.js';
 import type { DecisionAction, DecisionCalibration, StoredDecision } from './decisions-repository.js';
 import { parseJsonColumn } from './sql-values.js';
 
@@ -64,19 +63,19 @@ export function decisionFromRow(row: DecisionRow): StoredDecision {
 
 /**
  * The reasons of the strategies' decision an agent's replaced, as values. That decision is kept
- * whole as JSON (a StoredDecision as it was written): with its `reasonValues` when stored after
- * migration 14, else only its texts, read back here like a row of the same age.
+ * whole as JSON (a StoredDecision as it was written), with its `reasonValues` (written by the
+ * migration "reason texts to values" where it was stored without them).
  */
 function previousReasonValues(previous: unknown): DecisionReason[] | null {
   if (previous === null || typeof previous !== 'object' || !('reasons' in previous) || !Array.isArray(previous.reasons)) return null;
   if ('reasonValues' in previous && Array.isArray(previous.reasonValues)) return previous.reasonValues as DecisionReason[];
-  return storedReasons(previous.reasons.map(String));
+  return previous.reasons.map((text) => otherReason(String(text)));
 }
 
 /**
- * The reasons as values: from their own column, or for a row written before migration 14 (the
- * column NULL) read back from the text, the only rows that are.
+ * The reasons as values, from their own column: every row has it since the migration "reason
+ * texts to values". Should one not, its texts are shown as they are, never parsed.
  */
 export function reasonValuesOf(valuesJson: string | null, texts: readonly string[]): DecisionReason[] {
-  return valuesJson === null ? storedReasons(texts) : parseJsonColumn<DecisionReason[]>(valuesJson);
+  return valuesJson === null ? texts.map(otherReason) : parseJsonColumn<DecisionReason[]>(valuesJson);
 }

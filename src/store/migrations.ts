@@ -7,10 +7,15 @@
  * compare as text). Money is integer cents; rates are the API's unit (0.03 to 2.0).
  */
 
+import type { Database } from 'better-sqlite3';
+import { reasonTextsToValues } from './reason-texts-to-values.js';
+
 export interface Migration {
   version: number;
   description: string;
   sql: string;
+  /** What SQL alone cannot do, run after `sql` in the same transaction. */
+  transform?: (db: Database) => void;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -394,8 +399,8 @@ export const MIGRATIONS: readonly Migration[] = [
       -- Each reason as a value, [{"code": ..., figures}] (src/domain/decision-reason.ts), written
       -- with every new row; reasons_json keeps the same reasons as text, byte for byte as before,
       -- so old readers and old databases read the same. Readers use this column when it is set and
-      -- read the text back (storedReason, src/domain/decision-reason-parse.ts) only for the rows
-      -- written before this step, where it is NULL.
+      -- read the text back only for the rows written before this step, where it is NULL (until
+      -- the step "reason texts to values" below wrote their values too).
       ALTER TABLE decisions ADD COLUMN reason_values_json TEXT;
       ALTER TABLE shadow_decisions ADD COLUMN reason_values_json TEXT;
     `,
@@ -536,6 +541,15 @@ export const MIGRATIONS: readonly Migration[] = [
       -- (book-offer.ts, PAID_OUT_SQL): the guard, the views and the book ask it per offer.
       CREATE INDEX IF NOT EXISTS transfers_request ON transfers (loan_request_id);
     `,
+  },
+  {
+    // "reason texts to values": if another branch also adds a step 21, renumber this one after it.
+    version: 21,
+    description:
+      "reason texts to values: every reason stored only as text (before step 14, agents' replaced decisions, proposals) as its value",
+    // Readers take reasons only as values since this step; the text columns stay as written.
+    sql: '',
+    transform: reasonTextsToValues,
   },
 ];
 

@@ -6,7 +6,7 @@ import { loanSchema, offerSchema } from '../../src/domain/index.js';
 import type { Store } from '../../src/store/index.js';
 import { HOUR, T0, loanRequest, tempStore } from '../store/fixtures.js';
 import { runCli } from './run-cli.js';
-import { storedReasons } from '../../src/domain/decision-reason-parse.js';
+import { storedReasons } from '../../src/store/reason-texts-to-values.js';
 
 let h: ReturnType<typeof tempStore>;
 /** An offer's reasons as the engine writes them (issue 36: these tokens were what a lender read). */

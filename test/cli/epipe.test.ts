@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempStore } from '../store/fixtures.js';
 import { BIN, cleanEnv } from './run-cli.js';
-import { storedReasons } from '../../src/domain/decision-reason-parse.js';
+import { storedReasons } from '../../src/store/reason-texts-to-values.js';
 
 interface Ended {
   code: number | null;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import { LENDBOT_VERSION } from '../../src/version.js';
 import { runCli } from './run-cli.js';
-import { storedReasons } from '../../src/domain/decision-reason-parse.js';
+import { storedReasons } from '../../src/store/reason-texts-to-values.js';
 
 const MISSING_ALL =
   'lendbot: LENDBOT_BASE_URL, LENDBOT_API_KEY, LENDBOT_SECRET_KEY and LENDBOT_WEBHOOK_SECRET are not set: set them to trade on the marketplace, or run `lendbot run --sandbox` for the simulated one (no real money)\n';

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import { tempDir } from '../store/fixtures.js';
 import { BIN, cleanEnv, runCli, type CliResult } from './run-cli.js';
-import { storedReasons } from '../../src/domain/decision-reason-parse.js';
+import { storedReasons } from '../../src/store/reason-texts-to-values.js';
 
 let dir: string;
 let cleanup: () => void;

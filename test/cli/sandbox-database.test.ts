@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sandboxDatabase } from '../../src/cli/commands/run/sandbox-database.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { openStore } from '../../src/store/index.js';
-import { storedReasons } from '../../src/domain/decision-reason-parse.js';
+import { storedReasons } from '../../src/store/reason-texts-to-values.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-sandbox-db-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,7 +5,7 @@ import { monthStartMs } from '../../src/clock/utc-month.js';
 const reference = (ms: number) => Date.UTC(new Date(ms).getUTCFullYear(), new Date(ms).getUTCMonth(), 1);
 
 describe('monthStartMs', () => {
-  it('gives the start of the UTC month, however the calls jump between months (the last month is remembered)', () => {
+  it('gives the start of the UTC month, however the calls jump between months', () => {
     const times = [
       '2026-03-10T12:00:00Z',
       '2026-03-31T23:59:59.999Z',

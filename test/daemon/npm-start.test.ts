@@ -16,7 +16,7 @@ import { freePort } from '../../src/daemon/free-port.js';
 import { openStore } from '../../src/store/index.js';
 import { BIN, cleanEnv, runCli } from '../cli/run-cli.js';
 import { waitFor } from './daemon-harness.js';
-import { storedReasons } from '../../src/domain/decision-reason-parse.js';
+import { storedReasons } from '../../src/store/reason-texts-to-values.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-start-'));

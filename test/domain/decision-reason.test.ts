@@ -3,7 +3,7 @@
 // that text as the database's reader does (storedReason) to the very same value.
 import { describe, expect, it } from 'vitest';
 import { reasonText, type ReasonCode } from '../../src/domain/decision-reason.js';
-import { storedReason, storedReasons } from '../../src/domain/decision-reason-parse.js';
+import { storedReason, storedReasons } from '../../src/store/reason-texts-to-values.js';
 import { REASON_CASES as CASES } from './reason-cases.js';
 
 describe('reasons as values', () => {

@@ -1,8 +1,8 @@
 /**
  * A replay's shortcuts in computing features must give the values a fresh computation gives:
  * a request's later rounds (after buying data) copy its request-only features instead of parsing
- * the credit score text and the amounts again, the credit score text is parsed once for the
- * features that read it, and amounts are parsed by a fast path for the common form.
+ * the credit score text and the amounts again, and amounts are parsed by a fast path for the
+ * common form.
  */
 import { describe, expect, it } from 'vitest';
 import { FEATURES, type Enrichment } from '../../src/engine/index.js';

@@ -4,7 +4,7 @@ import { columnsUnsupported } from '../../src/backtest/tune/trial-columns.js';
 import { evaluate } from '../../src/engine/index.js';
 import { compileText, MINIMAL_SCORE } from './compile-text.js';
 import { bankingData, historyItem, loanRequest } from './fixtures.js';
-import { storedReasons } from '../../src/domain/decision-reason-parse.js';
+import { storedReasons } from '../../src/store/reason-texts-to-values.js';
 
 const FILTERS = `
 filters:

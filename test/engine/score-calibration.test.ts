@@ -5,11 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { evaluate, parseStrategyText } from '../../src/engine/index.js';
-import { compileScore, probabilityOf } from '../../src/engine/compile/compile-score.js';
-import { columnSourceOf } from '../../src/engine/compile/compile-strategy.js';
 import { interpolatePoints } from '../../src/engine/compile/compile-calibration.js';
-import type { FeatureValue } from '../../src/engine/features/feature-definition.js';
-import { seededRandom } from '../../src/backtest/tune/seeded-random.js';
 import { compileText } from './compile-text.js';
 import { loanRequest } from './fixtures.js';
 import { reasonText } from '../../src/domain/decision-reason.js';
@@ -76,28 +72,6 @@ describe('score.calibration', () => {
     const decision = evaluate(loanRequest(), { unavailable: { bankingData: true } }, strategy);
     expect(decision.probability).toBeCloseTo(0.7 + (0.06 * (logistic(2) - 0.8)) / 0.1, 12);
     expect(decision.contributions.at(-1)?.feature).toBe('calibration.isotonic');
-  });
-
-  it("keeps the probability exactly what the lines add up to (tuning's columns read the former)", () => {
-    const strategy = compileText(`
-score:
-  scorecard:
-    base_odds: 6
-    terms:
-      - { feature: credit_score_mid, bins: [{ below: 640, points: -20 }, { points: 15 }], missing: -30 }
-      - { feature: payment_to_income_at_max_rate, per_unit: -150, center: 0.1, missing: -20 }
-  calibration: { method: isotonic, points: [[0.3, 0.1], [0.7, 0.65], [0.95, 0.9]] }
-pricing:
-  target_return: 0.08
-`);
-    const source = columnSourceOf(strategy);
-    if (!source?.definition.score) throw new Error('no score');
-    const compiled = compileScore(source.definition.score, { ...strategy.params }, source.table, source.model);
-    const random = seededRandom(5);
-    for (let i = 0; i < 2_000; i += 1) {
-      const values: FeatureValue[] = source.table.names.map(() => (random() < 0.2 ? null : random() * 800));
-      expect(compiled.probability(values)).toBe(probabilityOf(compiled.contributions(values)));
-    }
   });
 
   it('refuses points that fall, a slope of 0 and probabilities of 0 or 1', () => {

@@ -12,7 +12,7 @@ import {
   type GuardSnapshot,
   type RiskLimits,
 } from '../../src/risk/index.js';
-import { storedReason } from '../../src/domain/decision-reason-parse.js';
+import { storedReason } from '../../src/store/reason-texts-to-values.js';
 import { dollars, percent, reasonWords, skipReasonWords } from '../../src/log/human-reasons.js';
 import { compileText } from '../engine/compile-text.js';
 import { loanRequest as engineRequest } from '../engine/fixtures.js';

@@ -32,7 +32,8 @@ describe('the JSON log lines of a decision', () => {
 
     const offer = line('decided: offer', offered.id);
     const skip = line('decided: skip', refused.id);
-    // Every field the decision lines had, with the request's amount and risk level added after.
+    // Every field the decision lines had, with the request's amount and risk level added after, and
+    // the reasons' values beside their texts (what a terminal words them from, never the texts).
     const decisionKeys = [
       ...BASE,
       'loanRequestId',
@@ -41,6 +42,7 @@ describe('the JSON log lines of a decision', () => {
       'rate',
       'strategy',
       'reasons',
+      'reasonValues',
       'dryRun',
       'totalAmount',
       'riskLevel',
@@ -58,6 +60,13 @@ describe('the JSON log lines of a decision', () => {
     });
     expect(skip).toMatchObject({ level: 30, component: 'pipeline', action: 'skip', riskLevel: 3 });
     expect(skip?.reasons).toContain('guard risk level 3 (friends) not allowed (allowed 0, 1, 2)');
+    expect(skip?.reasonValues).toContainEqual({
+      code: 'guard',
+      guardCode: 'risk_level_not_allowed',
+      level: '3',
+      name: 'friends',
+      allowed: '0, 1, 2',
+    });
     expect(keys(line('offer placed', offered.id))).toEqual([...BASE, 'loanRequestId', 'offerId', 'rate', 'automateFund'].sort());
 
     // Nothing for terminals is written as JSON: no words, no summary.

@@ -5,6 +5,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createLogger, onTerminal, type Logger } from '../../src/log/logger.js';
 import { captureLog } from './log-capture.js';
+import { guardReason, reasonText, type DecisionReason } from '../../src/domain/decision-reason.js';
 
 // What a terminal shows: colours stripped, the time of day replaced (it is the local time).
 const plain = (text: string): string => stripVTControlCharacters(text).replace(/^\[\d\d:\d\d:\d\d\]/gm, '[time]');
@@ -23,9 +24,21 @@ function terminal(level: 'info' | 'debug' = 'info'): { log: Logger; written: () 
 }
 
 /** A decision line's fields as the pipeline logs them (src/daemon/pipeline.ts). */
-function decided(fields: Record<string, unknown>): Record<string, unknown> {
-  return { source: 'webhook', strategy: 'balanced', dryRun: false, totalAmount: '536.00', riskLevel: 0, ...fields };
+/** A decision line as the pipeline logs it: the reasons' texts and, beside them, their values. */
+function decided({ reasons, ...fields }: Record<string, unknown> & { reasons: DecisionReason[] }): Record<string, unknown> {
+  return {
+    source: 'webhook',
+    strategy: 'balanced',
+    dryRun: false,
+    totalAmount: '536.00',
+    riskLevel: 0,
+    ...fields,
+    reasons: reasons.map(reasonText),
+    reasonValues: reasons,
+  };
 }
+
+const SCORE: DecisionReason = { code: 'score', probability: '0.91' };
 
 describe('the logger on a terminal (pino-pretty)', () => {
   it('formats each line in this thread, as it is logged, on one line, with redaction', () => {
@@ -64,7 +77,7 @@ describe('the logger on a terminal (pino-pretty)', () => {
         loanRequestId: 1234,
         action: 'offer',
         rate: 0.228,
-        reasons: ['score probability 0.91', 'price required_rate 0.2, offered 0.228'],
+        reasons: [SCORE, { code: 'price_required_rate', required: '0.2', rate: '0.228' }],
       }),
       'decided: offer',
     );
@@ -73,15 +86,50 @@ describe('the logger on a terminal (pino-pretty)', () => {
         loanRequestId: 1235,
         action: 'skip',
         rate: 0.3,
-        reasons: ['score probability 0.91', 'guard balance 1198.00 - reserved 898.50 - reserve 0.00 < total 536.00'],
+        reasons: [
+          SCORE,
+          guardReason({
+            guardCode: 'insufficient_balance',
+            at: 'offer',
+            balance: '1198.00',
+            reserved: '898.50',
+            reserve: '0.00',
+            total: '536.00',
+            equal: false,
+          }),
+        ],
       }),
       'decided: skip',
     );
-    pipeline.info(decided({ loanRequestId: 1236, action: 'skip', reasons: ['filter credit_score_low < 600'] }), 'decided: skip');
+    pipeline.info(
+      decided({
+        loanRequestId: 1236,
+        action: 'skip',
+        reasons: [{ code: 'filter_failed', feature: 'credit_score_low', test: '<', bound: '600' }],
+      }),
+      'decided: skip',
+    );
     pipeline.info(decided({ loanRequestId: 1237, action: 'offer', rate: 0.19, riskLevel: 2, dryRun: true, reasons: [] }), 'decided: offer');
     pipeline.info(
-      decided({ loanRequestId: 1238, action: 'offer', rate: 0.25, reasons: ['offer outcome unknown: timeout after 10000 ms'] }),
+      decided({
+        loanRequestId: 1238,
+        action: 'offer',
+        rate: 0.25,
+        reasons: [{ code: 'offer_outcome_unknown', text: 'timeout after 10000 ms' }],
+      }),
       'decided: offer',
+    );
+    // A line an older lendbot wrote has the texts alone: they are shown as they are, never parsed.
+    pipeline.info(
+      {
+        source: 'webhook',
+        strategy: 'balanced',
+        totalAmount: '536.00',
+        loanRequestId: 1239,
+        action: 'skip',
+        reasons: ['filter credit_score_low < 600'],
+      },
+      'decided: skip',
     );
     expect(written().split('\n')).toEqual([
       '[time] INFO: offer  #1234  $536.00 at 22.8 %  (balanced, risk low)',
@@ -89,6 +137,7 @@ describe('the logger on a terminal (pino-pretty)', () => {
       "[time] INFO: skip   #1236  credit score is under the strategy's minimum 600",
       '[time] INFO: offer  #1237  $536.00 at 19 %  (balanced, risk high, dry run)',
       '[time] INFO: offer  #1238  $536.00 at 25 %  (balanced, risk low)  · offer sent, outcome unknown until the next poll (timeout after 10000 ms)',
+      '[time] INFO: skip   #1239  filter credit_score_low < 600',
       '',
     ]);
   });

@@ -3,7 +3,7 @@
  * newest first a page at a time and filtered, one decision's explanation, pause and resume
  * through the API, offers, loans and returns checked against the store.
  */
-import { storedReason } from '../../src/domain/decision-reason-parse.js';
+import { storedReason } from '../../src/store/reason-texts-to-values.js';
 import { skipReasonWords } from '../../src/log/human-reasons.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseOf, SCAN_WINDOW, UnknownCursorError } from '../../src/store/index.js';
 import { tempStore } from '../store/fixtures.js';
-import { storedReasons } from '../../src/domain/decision-reason-parse.js';
+import { storedReasons } from '../../src/store/reason-texts-to-values.js';
 
 const TOTAL = SCAN_WINDOW + 2_000;
 let h: ReturnType<typeof tempStore>;

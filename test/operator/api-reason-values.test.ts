@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storedReasons } from '../../src/domain/decision-reason-parse.js';
+import { storedReasons } from '../../src/store/reason-texts-to-values.js';
 import { loadStrategyFile } from '../../src/engine/index.js';
 import type { DecisionAnswer } from '../../src/operator/api/api-types.js';
 import { startApiHarness, type ApiHarness } from './api-harness.js';

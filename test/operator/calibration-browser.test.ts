@@ -9,7 +9,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { launchChromium, skipReason } from '../browser/chromium.js';
 import { startDaemonHarness, type DaemonHarness } from '../daemon/daemon-harness.js';
-import { storedReasons } from '../../src/domain/decision-reason-parse.js';
+import { storedReasons } from '../../src/store/reason-texts-to-values.js';
 
 const DAY = 86_400_000;
 const UI_WAIT_MS = 15_000;

@@ -10,7 +10,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { launchChromium, skipReason } from '../browser/chromium.js';
 import { startDaemonHarness, type DaemonHarness } from '../daemon/daemon-harness.js';
-import { storedReasons } from '../../src/domain/decision-reason-parse.js';
+import { storedReasons } from '../../src/store/reason-texts-to-values.js';
 import { loanPaymentSchema } from '../../src/domain/index.js';
 import { calibrationStatus } from '../../src/ops/calibration.js';
 

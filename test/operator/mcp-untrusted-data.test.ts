@@ -14,7 +14,7 @@ import { agg90Json, bankingDataJson, loanRequestJson, transferGroupJson } from '
 import { pageOf } from '../service/fixture-server.js';
 import { connectAgent } from './operator-harness.js';
 import { OPERATOR, startListenerHarness, type ListenerHarness } from './listener-harness.js';
-import { storedReasons } from '../../src/domain/decision-reason-parse.js';
+import { storedReasons } from '../../src/store/reason-texts-to-values.js';
 
 const NAME = 'Jonathan Q. Smithers';
 const SSN = '123-45-6789';

@@ -165,6 +165,15 @@ describe('approving', () => {
     // The agent reads where it stands, and cannot read another token's proposals.
     const followed = await callTool(claude, 'get_proposal', { proposal_id: id });
     expect(followed.data).toMatchObject({ status: 'done', outcome: 'placed', decided_by: 'dashboard:operator', approve_at: null });
+    // The outcome keeps its reasons as values beside their texts (what readers use; nothing parses the texts),
+    // and the agent reads the texts alone, as before.
+    const detail = h.store.proposals.get(id)?.outcomeDetail as { reasons: string[]; reason_values: Array<{ code: string }> };
+    expect(detail.reason_values.map((reason) => reason.code)).toEqual(['agent_offered']);
+    expect(detail.reasons).toHaveLength(1);
+    expect((followed.data as { outcome_detail: Record<string, unknown> }).outcome_detail).toEqual({
+      reasons: detail.reasons,
+      service_offer_id: offers[0]!.id,
+    });
     const small = await connectAgent(h.mcpUrl, SMALL_TOKEN);
     try {
       expect(await callTool(small, 'get_proposal', { proposal_id: id })).toMatchObject({ isError: true, data: { status: 'not_found' } });

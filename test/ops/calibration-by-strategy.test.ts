@@ -11,7 +11,7 @@ import { buildStatusReport } from '../../src/ops/status-report.js';
 import { formatStatusText, statusJson } from '../../src/ops/status-text.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
 import { loanPaymentSchema } from '../../src/domain/index.js';
-import { storedReasons } from '../../src/domain/decision-reason-parse.js';
+import { storedReasons } from '../../src/store/reason-texts-to-values.js';
 import type { Store } from '../../src/store/index.js';
 import { tempStore } from '../store/fixtures.js';
 

@@ -17,7 +17,7 @@ import type { Store } from '../../src/store/index.js';
 import { captureLog } from '../log/log-capture.js';
 import { tempStore } from '../store/fixtures.js';
 import { startNotificationReceiver, type NotificationReceiver } from '../messaging/notification-receiver.js';
-import { storedReasons } from '../../src/domain/decision-reason-parse.js';
+import { storedReasons } from '../../src/store/reason-texts-to-values.js';
 
 let store: Store;
 let cleanup: () => void;

@@ -14,7 +14,7 @@ import { riskLimitsSchema } from '../../src/risk/index.js';
 import { loanSchema } from '../../src/domain/index.js';
 import { captureLog } from '../log/log-capture.js';
 import { tempStore } from '../store/fixtures.js';
-import { storedReasons } from '../../src/domain/decision-reason-parse.js';
+import { storedReasons } from '../../src/store/reason-texts-to-values.js';
 
 const START = Date.parse('2026-03-10T12:00:00.000Z');
 const HOUR = 3_600_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decisionReasonLabel, offerOutcomeOf } from '../../src/ops/instrument.js';
-import { storedReasons } from '../../src/domain/decision-reason-parse.js';
+import { storedReasons } from '../../src/store/reason-texts-to-values.js';
 
 describe('metric labels come from codes, not from reason texts', () => {
   it('labels a guard refusal and a service refusal by their codes, whatever the words', () => {

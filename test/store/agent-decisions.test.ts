@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { databaseOf, openStore, type DecisionInput } from '../../src/store/index.js';
-import { storedReasons } from '../../src/domain/decision-reason-parse.js';
+import { storedReasons } from '../../src/store/reason-texts-to-values.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-agent-decisions-'));
 const store = openStore(join(dir, 'lendbot.db'));
@@ -49,16 +49,16 @@ describe("an agent's decisions", () => {
     expect(stored?.previous).not.toHaveProperty('previousReasonValues');
   });
 
-  it("read a replaced decision's reasons from their texts when it was kept before migration 14", () => {
+  it("never parse a replaced decision's texts: without values (the migration wrote every older row's) they show as they are", () => {
     store.decisions.record(decision(3));
     store.decisions.recordAgent({ ...decision(3, { action: 'offer', rate: 0.3 }), source: 'agent:operator' });
-    // A row replaced before migration 14 kept its decision without the reasons' values.
+    // No file holds such a row once migrated (test/store/reason-texts-to-values.test.ts); were one to, nothing reads its text.
     databaseOf(store)
       .prepare("UPDATE decisions SET previous_json = json_remove(previous_json, '$.reasonValues') WHERE loan_request_id = 3")
       .run();
     const stored = store.decisions.get(3);
     expect(stored?.previous).not.toHaveProperty('reasonValues');
-    expect(stored?.previousReasonValues).toEqual(storedReasons(['filter credit_score < 600']));
+    expect(stored?.previousReasonValues).toEqual([{ code: 'other', text: 'filter credit_score < 600' }]);
     expect(store.decisions.get(1)?.previousReasonValues).toBeNull();
   });
 

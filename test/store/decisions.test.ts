@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { databaseOf, type DecisionInput, type Store } from '../../src/store/index.js';
 import { HOUR, T0, tempStore } from './fixtures.js';
-import { storedReasons } from '../../src/domain/decision-reason-parse.js';
+import { storedReasons } from '../../src/store/reason-texts-to-values.js';
 
 let store: Store;
 let cleanup: () => void;

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { databaseOf, openStore } from '../../src/store/index.js';
 import { T0, loanRequest, tempDir } from './fixtures.js';
-import { storedReasons } from '../../src/domain/decision-reason-parse.js';
+import { storedReasons } from '../../src/store/reason-texts-to-values.js';
 
 let cleanups: Array<() => void> = [];
 afterEach(() => {

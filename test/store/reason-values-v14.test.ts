@@ -1,6 +1,7 @@
-// Migration 14 on a file written by version 13: the decisions (and shadow decisions) kept as they
-// were, their reasons read back from the text (the fallback, for these old rows only), while a
-// row written now keeps its reasons as values beside the same text.
+// Migration 14 on a file written by version 13: the decisions (and shadow decisions) keep their
+// texts as they were and get their values (written once by the later step "reason texts to
+// values", test/store/reason-texts-to-values.test.ts), while a row written now keeps its reasons
+// as values beside the same text.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,14 +43,18 @@ function databaseAt13(): string {
 }
 
 describe('reasons as values at schema version 14', () => {
-  it('reads a row written before the column from its text, and keeps the text as it was', () => {
+  it('gives a row written before the column its values, and keeps the text as it was', () => {
     const store = openStore(databaseAt13());
     try {
       const row = databaseOf(store).prepare('SELECT reasons_json, reason_values_json FROM decisions WHERE loan_request_id = 7').get() as {
         reasons_json: string;
         reason_values_json: string | null;
       };
-      expect(row).toEqual({ reasons_json: JSON.stringify(OLD_TEXTS), reason_values_json: null });
+      expect(row.reasons_json).toBe(JSON.stringify(OLD_TEXTS));
+      expect((JSON.parse(row.reason_values_json ?? '[]') as DecisionReason[]).map((reason) => reason.code)).toEqual([
+        'guard',
+        'service_refused',
+      ]);
       const stored = store.decisions.get(7);
       expect(stored?.reasons).toEqual(OLD_TEXTS);
       expect(stored?.reasonValues.map((reason) => reason.code)).toEqual(['guard', 'service_refused']);

@@ -17,7 +17,7 @@
  * A strategy this cannot represent exactly gets a reason instead, and its trials are full backtests.
  */
 import { compileFilter } from '../../engine/compile/compile-filters.js';
-import { compileScore } from '../../engine/compile/compile-score.js';
+import { compileScore, probabilityOf } from '../../engine/compile/compile-score.js';
 import { columnSourceOf, type StrategyColumnSource } from '../../engine/compile/compile-strategy.js';
 import type { FilterDefinition, NumberOrParam } from '../../engine/definition/strategy-schema.js';
 import { findParamReferences, referencedParam, resolveNumber } from '../../engine/definition/param-values.js';
@@ -161,7 +161,7 @@ export function buildTrialColumns(strategy: CompiledStrategy, recording: Prepare
     }
     fixedPass[i] = pass ? 1 : 0;
     const final = roundValues.at(-1) as FeatureValue[];
-    probability[i] = score ? score.probability(final) : Number.NaN;
+    probability[i] = score ? probabilityOf(score.contributions(final)) : Number.NaN;
     sources[i] = after.source;
   }
   const thresholds = thresholdsOf.map(({ f, values }) => ({ values, min: f.filter.min, max: f.filter.max }));

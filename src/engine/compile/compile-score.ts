@@ -1,7 +1,4 @@
 /**
- * FAST PATH (probability) of src/engine/compile/compile-score.ts:probabilityOf; equivalence:
- * test/engine/score-probability.test.ts; change both or neither.
- *
  * The score compiled to closures: a points scorecard, a logistic model and/or a trained model
  * file, each term a function of one feature slot. All produce log-odds of repayment, which add up:
  *   scorecard: ln(base_odds) + (sum of term points) * ln 2 / points_to_double_odds
@@ -25,19 +22,10 @@ import type { FeatureTable } from './feature-table.js';
 
 type Term = (values: readonly FeatureValue[]) => Contribution;
 
-/** One term's log-odds alone: what deciding needs, without building the contribution line. */
-type TermLogOdds = (values: readonly FeatureValue[]) => number;
-
 export interface CompiledScore {
   minProbability: number;
   /** Every contribution line (constants first); their logOdds sum to the total. */
   contributions(values: readonly FeatureValue[]): Contribution[];
-  /**
-   * The probability `contributions` adds up to, summed in the same order with the same
-   * arithmetic (so the very same number), without building the lines: a replay scores every
-   * request and reads the lines of almost none.
-   */
-  probability(values: readonly FeatureValue[]): number;
   /** A learned calibration (`method: learned`): what pricing reads of its level and uncertainty. */
   learned?: LearnedCalibration;
 }
@@ -49,18 +37,7 @@ export function probabilityOf(contributions: readonly Contribution[]): number {
   return logistic(total);
 }
 
-/** A term as its contribution line and as its log-odds alone (which must equal the line's). */
-interface ScoreTerm {
-  line: Term;
-  logOdds: TermLogOdds;
-}
-
-/** A term known only as its line (a model file's): its log-odds read from the line. */
-function fromLine(line: Term): ScoreTerm {
-  return { line, logOdds: (values) => line(values).logOdds };
-}
-
-function scorecardTerms(score: ScoreDefinition, params: Record<string, number>, table: FeatureTable): ScoreTerm[] {
+function scorecardTerms(score: ScoreDefinition, params: Record<string, number>, table: FeatureTable): Term[] {
   const card = score.scorecard;
   if (!card) return [];
   const n = (value: NumberOrParam): number => resolveNumber(value, params);
@@ -73,7 +50,7 @@ function scorecardTerms(score: ScoreDefinition, params: Record<string, number>, 
     logOdds: Math.log(baseOdds),
     model: 'scorecard',
   };
-  const terms: ScoreTerm[] = [{ line: () => ({ ...base }), logOdds: () => base.logOdds }];
+  const terms: Term[] = [() => ({ ...base })];
   for (const term of card.terms) {
     const slot = table.slot(term.feature);
     const missing = n(term.missing);
@@ -93,31 +70,23 @@ function scorecardTerms(score: ScoreDefinition, params: Record<string, number>, 
       return ((value as number) - center) * (perUnit ?? 0);
     };
     const points = (value: FeatureValue): number => (value === null ? missing : pointsOf(value));
-    terms.push({
-      line: (values) => {
-        const value = values[slot] ?? null;
-        const termPoints = points(value);
-        const line: Contribution = { feature: term.feature, value, points: termPoints, logOdds: termPoints * perPoint, model: 'scorecard' };
-        if (value === null) line.missing = true;
-        return line;
-      },
-      logOdds: (values) => points(values[slot] ?? null) * perPoint,
+    terms.push((values) => {
+      const value = values[slot] ?? null;
+      const termPoints = points(value);
+      const line: Contribution = { feature: term.feature, value, points: termPoints, logOdds: termPoints * perPoint, model: 'scorecard' };
+      if (value === null) line.missing = true;
+      return line;
     });
   }
   return terms;
 }
 
-function logisticTerms(score: ScoreDefinition, params: Record<string, number>, table: FeatureTable): ScoreTerm[] {
+function logisticTerms(score: ScoreDefinition, params: Record<string, number>, table: FeatureTable): Term[] {
   const model = score.logistic;
   if (!model) return [];
   const n = (value: NumberOrParam): number => resolveNumber(value, params);
   const intercept = n(model.intercept);
-  const terms: ScoreTerm[] = [
-    {
-      line: () => ({ feature: 'logistic.intercept', value: null, points: intercept, logOdds: intercept, model: 'logistic' }),
-      logOdds: () => intercept,
-    },
-  ];
+  const terms: Term[] = [() => ({ feature: 'logistic.intercept', value: null, points: intercept, logOdds: intercept, model: 'logistic' })];
   for (const term of model.terms) {
     const slot = table.slot(term.feature);
     const weight = n(term.weight);
@@ -128,19 +97,13 @@ function logisticTerms(score: ScoreDefinition, params: Record<string, number>, t
     const log1p = term.transform === 'log1p';
     const logOddsOf = (value: number): number =>
       weight * (Math.min(high, Math.max(low, log1p ? Math.log1p(Math.max(0, value)) : value)) - center);
-    terms.push({
-      line: (values) => {
-        const value = values[slot] ?? null;
-        if (typeof value !== 'number') {
-          return { feature: term.feature, value, points: missing, logOdds: missing, model: 'logistic', missing: true };
-        }
-        const logOdds = logOddsOf(value);
-        return { feature: term.feature, value, points: logOdds, logOdds, model: 'logistic' };
-      },
-      logOdds: (values) => {
-        const value = values[slot] ?? null;
-        return typeof value === 'number' ? logOddsOf(value) : missing;
-      },
+    terms.push((values) => {
+      const value = values[slot] ?? null;
+      if (typeof value !== 'number') {
+        return { feature: term.feature, value, points: missing, logOdds: missing, model: 'logistic', missing: true };
+      }
+      const logOdds = logOddsOf(value);
+      return { feature: term.feature, value, points: logOdds, logOdds, model: 'logistic' };
     });
   }
   return terms;
@@ -164,9 +127,8 @@ export function compileScore(
   const terms = [
     ...scorecardTerms(score, params, table),
     ...logisticTerms(score, params, table),
-    ...(model ? modelTerms(model, table).map(fromLine) : []),
+    ...(model ? modelTerms(model, table) : []),
   ];
-  const logOdds = terms.map((term) => term.logOdds);
   const written = score.calibration;
   const learned = learnedCalibrationOf(written, strategyName);
   // A learned calibration's seed is the fitted map under it (a line of its own), then the learned line.
@@ -176,18 +138,10 @@ export function compileScore(
   const compiled: CompiledScore = {
     minProbability: resolveNumber(score.min_probability, params),
     contributions: (values) => {
-      const lines = terms.map((term) => term.line(values));
+      const lines = terms.map((term) => term(values));
       if (calibration !== undefined) lines.push(calibrationLine(calibrationName, calibration, lines));
       if (learned !== undefined) lines.push(calibrationLine(LEARNED_LINE, learnedMapNow(learned), lines));
       return lines;
-    },
-    probability: (values) => {
-      // As probabilityOf: a running total from 0, lines in order, the calibration lines last.
-      let total = 0;
-      for (const term of logOdds) total += term(values);
-      if (calibration !== undefined) total += adjustment(calibration, total);
-      if (learned !== undefined) total += adjustment(learnedMapNow(learned), total);
-      return logistic(total);
     },
   };
   if (learned !== undefined) compiled.learned = learned;

@@ -11,10 +11,8 @@
  * terms' `missing` rules decide instead of asking again.
  *
  * A replay evaluates every request (most of them twice: before and after banking data), so the
- * path is kept lean: passing filters allocate nothing, the min_probability text is formatted once,
- * and what a decision carries is built for it and kept by nothing else.
- *
- * This module keeps a bounded memo of min_probability texts (MEMO_RATIO_TEXTS, up to 1,000 values).
+ * path is kept lean: passing filters allocate nothing, and what a decision carries is built for
+ * it and kept by nothing else.
  */
 import type { LoanRequest } from '../../domain/index.js';
 import type { DecisionReason } from '../../domain/decision-reason.js';
@@ -86,17 +84,6 @@ function withPriceReasons(
   dataReasons.push(scoreReason);
   for (const reason of priceReasons) dataReasons.push(reason);
   return dataReasons;
-}
-
-/** The min_probability texts, formatted once per value (a param set keeps one). */
-const MEMO_RATIO_TEXTS = new Map<number, string>();
-function ratioText(value: number): string {
-  let text = MEMO_RATIO_TEXTS.get(value);
-  if (text === undefined) {
-    if (MEMO_RATIO_TEXTS.size >= 1_000) MEMO_RATIO_TEXTS.clear();
-    MEMO_RATIO_TEXTS.set(value, (text = formatRatio(value)));
-  }
-  return text;
 }
 
 /**
@@ -178,7 +165,7 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
 
   const probabilityText = formatRatio(probability);
   if (probability < plan.score.minProbability) {
-    const below: DecisionReason = { code: 'score_below_min', probability: probabilityText, min: ratioText(plan.score.minProbability) };
+    const below: DecisionReason = { code: 'score_below_min', probability: probabilityText, min: formatRatio(plan.score.minProbability) };
     return decisionOf(plan, values, 'skip', [...dataReasons, below], contributions, scored);
   }
   const scoreReason: DecisionReason = { code: 'score', probability: probabilityText };

@@ -1,24 +1,12 @@
 /**
  * Features of the borrower (marketplace 2.3): scores, the credit-score range, credit file, income.
- *
- * This module keeps a bounded memo of the last credit score text parsed (MEMO_CREDIT_RANGE, one
- * entry): credit_score_low, _high and _mid of one request read the same text one after another,
- * so it is parsed once, not once per feature (test/engine/feature-reuse.test.ts).
  */
 import { numberFeature, type FeatureDefinition } from './feature-definition.js';
 import { parseCreditScoreRange, type CreditScoreRange } from './credit-score-range.js';
 import type { FeatureSource } from './feature-source.js';
 
-/** The last text parsed (undefined before the first) and its range. */
-const MEMO_CREDIT_RANGE: { text: string | null | undefined; range: CreditScoreRange | null } = { text: undefined, range: null };
-
 function creditRange(source: FeatureSource): CreditScoreRange | null {
-  const text = source.borrower.credit_score;
-  if (text !== MEMO_CREDIT_RANGE.text || MEMO_CREDIT_RANGE.text === undefined) {
-    MEMO_CREDIT_RANGE.range = parseCreditScoreRange(text);
-    MEMO_CREDIT_RANGE.text = text;
-  }
-  return MEMO_CREDIT_RANGE.range;
+  return parseCreditScoreRange(source.borrower.credit_score);
 }
 
 export const BORROWER_FEATURES: FeatureDefinition[] = [

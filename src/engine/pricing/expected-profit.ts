@@ -1,7 +1,4 @@
 /**
- * FAST PATH (curvePoint) of src/math/loan-math.ts:expectedProfitCents; equivalence: test/engine/curve-point.test.ts;
- * change both or neither.
- *
  * Expected-profit pricing (docs/strategies.md, "pricing"): for one request, the rate r in
  * [break-even, cap] that maximises
  *
@@ -17,11 +14,11 @@
  */
 import {
   collectedShare,
+  expectedAnnualReturn,
+  expectedProfitCents,
   fastPaymentFactor,
   hurdleCents,
   MIN_OFFER_RATE,
-  MONTHS_PER_YEAR,
-  paymentFactor,
   type LoanEconomics,
 } from '../../math/index.js';
 import { competingRateSd, expectedAcceptCurve, expectedAcceptProbability, type MarketResponse } from '../market-response.js';
@@ -118,17 +115,10 @@ export function curvePoint(curve: PriceCurve, rate: number): CurvePoint {
     curve.learning === undefined
       ? expectedAcceptProbability(rate, curve.maxInterestRate, 1 - economics.probability, curve.market)
       : acceptCurveOf(curve)(rate);
-  // expectedProfitCents and expectedAnnualReturn (loan-math.ts) with their common part, the
-  // expected collected amount, computed once: the same operations in the same order, so the very
-  // same numbers (test/engine/pricing-optimiser.test.ts), with one Math.pow instead of two.
-  const { fundedCents, repaidPrincipalCents, terms } = economics;
-  const collected =
-    repaidPrincipalCents *
-    paymentFactor(rate, terms) *
-    terms *
-    collectedShare(economicsAt(economics, rate, curve.maxInterestRate, curve.curse));
-  const profitCents = collected - hurdleCents(curve.targetReturn, economics);
-  const expectedReturn = ((collected - fundedCents) / fundedCents) * (MONTHS_PER_YEAR / terms);
+  // With a winner's curse, P(repay | won at rate) replaces the score's chance (won-economics.ts).
+  const won = economicsAt(economics, rate, curve.maxInterestRate, curve.curse);
+  const profitCents = expectedProfitCents(rate, curve.targetReturn, won);
+  const expectedReturn = expectedAnnualReturn(rate, won);
   return { rate, acceptProbability, profitCents, valueCents: acceptProbability * profitCents, expectedReturn };
 }
 

@@ -107,8 +107,9 @@ export function outcomeOf(result: AgentOfferResult): { outcome: ProposalOutcome;
       return {
         outcome: outcome.kind,
         detail: {
-          // Stored with the proposal as JSON: the reasons' machine texts.
+          // Stored with the proposal as JSON: the reasons' machine texts, and the values readers use.
           reasons: result.reasons.map(reasonText),
+          reason_values: result.reasons,
           service_offer_id: outcome.kind === 'placed' ? outcome.serviceOfferId : null,
           ...(outcome.kind === 'exists' ? { offer_state: outcome.state } : {}),
         },

@@ -13,7 +13,7 @@ import { approveCommand, proposalLink } from '../proposals/proposal-link.js';
 import { explanationOf, proposalHeadline, proposalStateText, proposalVerdict, type OutcomeDetail } from '../proposals/proposal-text.js';
 import { answer } from '../tool-answer.js';
 import { answerWithServiceTexts, reasonsApart, UNTRUSTED_FIELD } from '../untrusted-data.js';
-import { storedReasons } from '../../domain/decision-reason-parse.js';
+import { otherReason } from '../../domain/decision-reason.js';
 import type { ToolDeps } from './tool-deps.js';
 
 /** Where a person approves a waiting proposal (null where it no longer waits). */
@@ -29,10 +29,11 @@ function approveAt(context: AgentContext, proposal: StoredProposal): { dashboard
 function withServiceTextsApart(proposal: StoredProposal, texts: string[]): StoredProposal {
   const detail = proposal.outcomeDetail;
   if (detail === null || typeof detail !== 'object') return proposal;
-  const { reasons, error, ...rest } = detail as OutcomeDetail;
+  const { reasons, reason_values: values, error, ...rest } = detail as OutcomeDetail;
   const apart: OutcomeDetail = { ...rest };
-  // A proposal's outcome keeps its reasons as text (the proposal's stored JSON): read back here.
-  if (reasons !== undefined) apart.reasons = reasonsApart(storedReasons(reasons), texts);
+  // The values are stored beside the texts (an outcome without them shows its texts as they are).
+  const typed = values ?? reasons?.map(otherReason);
+  if (typed !== undefined) apart.reasons = reasonsApart(typed, texts);
   if (error !== undefined) {
     texts.push(error);
     apart.error = `see ${UNTRUSTED_FIELD}.service_texts[${texts.length - 1}]`;

@@ -1,14 +1,23 @@
 /**
- * Reasons read back from stored text: the decisions table, the agent's and the shadow decisions
- * keep each reason as its machine text (reasonText), and rows written before reasons were values
- * hold nothing else. This is the one place text becomes a typed reason again, and it is ONLY for
- * text read from the database (or a JSON log): code that makes a decision keeps its reasons
- * typed and never comes here. One small pattern per kind; a text that no pattern reads back to
- * the same bytes is `other`, shown as it is, never dropped.
+ * The migration that turned every stored reason text into its value (src/store/migrations.ts,
+ * the step "reason texts to values"), and the only code left that reads reason text.
+ *
+ * Before migration 14 the decisions and shadow decisions kept reasons only as their machine text
+ * (reasonText); an agent's decision keeps the strategies' decision it replaced whole as JSON, and
+ * a proposal's outcome kept its reasons as text. Readers used to read those texts back at run
+ * time, with the patterns below. This step reads each of them back ONCE, into the columns and
+ * fields readers now take values from, so no run-time code parses reason text any more.
+ *
+ * The patterns are frozen as they were when the step shipped: they match the texts every
+ * version before it wrote, and a migration must give the same values on every file it ever
+ * meets, so they are never edited (the texts written after the step are never read back). A
+ * text that no pattern reads back to the same bytes becomes `other` and keeps its text: nothing
+ * is dropped. Log lines are not rewritten (docs/store.md says how an old one reads).
  */
-import type { DecisionReason, FilterReason } from './decision-reason.js';
-import { reasonText } from './decision-reason.js';
-import { guardReason as guard } from './decision-guard-reason.js';
+import type { Database } from 'better-sqlite3';
+import type { DecisionReason, FilterReason } from '../domain/decision-reason.js';
+import { reasonText } from '../domain/decision-reason.js';
+import { guardReason as guard } from '../domain/decision-guard-reason.js';
 
 type Build = (parts: string[]) => DecisionReason;
 
@@ -209,7 +218,11 @@ function prefiltered(text: string): DecisionReason | undefined {
   return { code: 'prefiltered', refusals };
 }
 
-/** A stored reason text as the typed reason it was written from; `other` when no form reads it back exactly. */
+/**
+ * A stored reason text as the typed reason it was written from; `other` when no form reads it back
+ * exactly. Exported for the migration's tests only: no run-time code reads reason text
+ * (test/layout/reason-text.test.ts).
+ */
 export function storedReason(text: string): DecisionReason {
   for (const [pattern, build] of FORMS) {
     const match = pattern.exec(text);
@@ -223,7 +236,59 @@ export function storedReason(text: string): DecisionReason {
   return { code: 'other', text };
 }
 
-/** Every stored reason of a decision row, typed. */
-export function storedReasons(texts: readonly string[]): DecisionReason[] {
-  return texts.map(storedReason);
+/** Every stored reason of a row, typed; a value that is not a list reads as no reasons. */
+export function storedReasons(texts: unknown): DecisionReason[] {
+  return Array.isArray(texts) ? texts.map((text) => storedReason(String(text))) : [];
+}
+
+/** Rows are read a page at a time by id (better-sqlite3 cannot write while a read is open), so memory stays bounded. */
+const PAGE = 1_000;
+
+/** Each row `select` pages through (ids above the last), given to `update`. */
+function eachPage<Row extends { id: number }>(db: Database, select: string, update: (row: Row) => void): void {
+  const page = db.prepare<[number, number], Row>(`${select} AND id > ? ORDER BY id LIMIT ?`);
+  for (let last = 0; ;) {
+    const rows = page.all(last, PAGE);
+    for (const row of rows) update(row);
+    const next = rows.at(-1);
+    if (next === undefined) return;
+    last = next.id;
+  }
+}
+
+/** A JSON object column, or undefined when it holds something else. */
+function objectOf(json: string): Record<string, unknown> | undefined {
+  const value: unknown = JSON.parse(json);
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/**
+ * Writes the values of every reason text still stored without them: decisions and shadow
+ * decisions written before migration 14 (reason_values_json NULL), the replaced decision an
+ * agent's decision keeps (previous_json without reasonValues) and proposals' outcomes (reasons
+ * without reason_values). Runs inside the migration's transaction.
+ */
+export function reasonTextsToValues(db: Database): void {
+  for (const table of ['decisions', 'shadow_decisions']) {
+    const setValues = db.prepare<[string, number]>(`UPDATE ${table} SET reason_values_json = ? WHERE id = ?`);
+    eachPage<{ id: number; reasons_json: string }>(db, `SELECT id, reasons_json FROM ${table} WHERE reason_values_json IS NULL`, (row) =>
+      setValues.run(JSON.stringify(storedReasons(JSON.parse(row.reasons_json))), row.id),
+    );
+  }
+  addValuesToObjects(db, 'decisions', 'previous_json', 'reasonValues');
+  addValuesToObjects(db, 'offer_proposals', 'outcome_json', 'reason_values');
+}
+
+/** Adds `valuesKey`, the values of `reasons`, to each JSON object in `column` that has the texts but not the values. */
+function addValuesToObjects(db: Database, table: string, column: string, valuesKey: string): void {
+  const update = db.prepare<[string, number]>(`UPDATE ${table} SET ${column} = ? WHERE id = ?`);
+  eachPage<{ id: number; json: string }>(
+    db,
+    `SELECT id, ${column} AS json FROM ${table} WHERE ${column} IS NOT NULL
+       AND json_type(${column}, '$.reasons') = 'array' AND json_type(${column}, '$.${valuesKey}') IS NULL`,
+    (row) => {
+      const object = objectOf(row.json);
+      if (object !== undefined) update.run(JSON.stringify({ ...object, [valuesKey]: storedReasons(object.reasons) }), row.id);
+    },
+  );
 }
