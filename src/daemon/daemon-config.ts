@@ -12,7 +12,7 @@ import { serviceSectionSchema } from '../service/service-config.js';
 import { DEFAULT_MAX_FAILED_POLLS } from './poll-failures.js';
 import { DEFAULT_UNKNOWN_OFFER_RESENDS } from './unknown-offer-resends.js';
 import { ledgerSectionSchema } from '../ops/loss-rates-config.js';
-import { notificationsSchema } from '../ops/notifications-config.js';
+import { notificationsSchema } from '../messaging/notifications-config.js';
 import { OPS_ENV_HELP, operatorConfigSchema } from '../operator/operator-config.js';
 import { retrainSectionSchema } from '../retrain/retrain-config.js';
 import { DEFAULT_SYNCHRONOUS, SYNCHRONOUS_LEVELS } from '../store/synchronous.js';

@@ -1,14 +1,15 @@
 /**
  * The daemon's built parts, assembled in the order they use one another, so nothing is used
- * before it exists: the notifier before the service health and the protections that send through
- * it, the metrics before the client they count, the client and store before everything that calls
+ * before it exists: the notice relay before the service health and the protections that send
+ * through it (messaging points it at its notifier when it attaches, notice-relay.ts), the metrics before the client they count, the client and store before everything that calls
  * them, the pipeline before the inbox worker and the poller that feed it.
  *
  * The features then attach to these parts in one call each, the way fastify plugins and probot
- * apps do (src/ops/attach-ops.ts, `attachOps`; src/operator/attach-operator.ts, `attachOperator`):
+ * apps do (src/ops/attach-ops.ts, `attachOps`; src/messaging/attach-messaging.ts, `attachMessaging`;
+ * src/operator/attach-operator.ts, `attachOperator`):
  * each reads what it needs of the parts and registers its routes, listeners and jobs.
  */
-import { systemClock, type Clock } from '../clock/clock.js';
+import { systemClock, type Clock, type Sleep } from '../clock/clock.js';
 import { eventDropReason, loadStrategyFiles, type CompiledStrategy, type DataSource, type SpendLedger } from '../engine/index.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import type { RiskLimits } from '../risk/index.js';
@@ -34,6 +35,7 @@ import { IntentReconciler } from './intent-reconciler.js';
 import { MINUTE_MS } from '../clock/time-constants.js';
 import type { UnknownOfferResendSettings } from './unknown-offer-resends.js';
 import { MarketFates } from './market-fates.js';
+import { NoticeRelay } from './notice-relay.js';
 import { OfferPlacer } from './offer-placer.js';
 import { Pipeline } from './pipeline.js';
 import { Poller } from './poller.js';
@@ -43,20 +45,13 @@ import { Swappable } from './swappable.js';
 // health hears them, the protections pause the pipeline, and both notify.
 import { instrumentClient } from '../ops/instrument.js';
 import { createMetrics, type LendbotMetrics } from '../ops/metrics.js';
-import { notifierFromConfig } from '../ops/notifier.js';
-import { notificationsSchema } from '../ops/notifications-config.js';
-import { paceLimits } from '../ops/chat-pace/chat-pace-config.js';
-import type { MessageSender } from '../ops/chat-pace/chat-outbox.js';
-import { pacedNotifier } from '../ops/chat-pace/paced-notifier.js';
-import { SendWindows, sleepNotHoldingExit } from '../ops/chat-pace/send-windows.js';
 import { Protections } from '../ops/protections/index.js';
 import { ServiceHealth } from '../ops/service-health.js';
 import type { ActiveConfig } from '../ops/hot-reload.js';
 import { lossRatesFromConfig } from '../ops/loss-rates-config.js';
 import type { LossRates } from '../ops/equity.js';
-import type { EarningsSeries } from '../ops/digest/digest-figures.js';
-import type { ProposalDecider } from '../ops/telegram-commands/telegram-command-replies.js';
 import { reachableHost } from '../operator/operator-listener.js';
+import type { ReturnsAnswer } from '../operator/api/api-types.js';
 import { returnsFromStore } from '../operator/api/returns-routes.js';
 import { approveProposal, rejectProposal } from '../operator/proposals/decide-proposal.js';
 import type { StrategyLayer } from '../retrain/attach-retrain.js';
@@ -91,10 +86,10 @@ export interface DaemonParts {
   store: Store;
   metrics: LendbotMetrics;
   serviceHealth: ServiceHealth;
-  /** Outbound notifications, a chat's paced (ops/chat-pace/); undefined when they are off. */
-  notifier: MessageSender | undefined;
-  /** Each chat's send window, shared by the notifications and Telegram's command answers. */
-  chatWindows: SendWindows;
+  /** Where the parts' notifications go: messaging's notifier once it attaches (notice-relay.ts); nowhere without it. */
+  notices: NoticeRelay;
+  /** The time chat messages are paced on, when a test passes its own (DaemonOverrides.chatPace). */
+  chatPace: { clock: Clock; sleep: Sleep } | undefined;
   /** The active strategies and limits, read at each use: hot reload swaps them; features lay theirs over (strategyLayer). */
   strategies(): readonly CompiledStrategy[];
   /** The strategies the files (or the overrides) gave, before any feature's layer. */
@@ -116,9 +111,9 @@ export interface DaemonParts {
   /** The config's expected-loss shares (equity in the status and /metrics). */
   lossRates: LossRates;
   /** The returns series up to a time (the digest's earnings, Telegram's /profit). */
-  earnings(nowMs: number): EarningsSeries;
+  earnings(nowMs: number): ReturnsAnswer;
   /** Approves or rejects an agent's proposal, as `lendbot approve` does (Telegram's /approve). */
-  proposals: ProposalDecider;
+  proposals: Record<'approve' | 'reject', (id: number, by: string) => { message: string }>;
   balance: BalanceTracker;
   placer: OfferPlacer;
   protections: Protections;
@@ -162,15 +157,8 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
   }
   const webhookSecret = overrides.webhookSecret ?? env.LENDBOT_WEBHOOK_SECRET?.trim();
   if (!webhookSecret) throw new ConfigurationError('LENDBOT_WEBHOOK_SECRET is not set; export the webhook secret the marketplace gave you');
-  const pace = (config.notifications ?? notificationsSchema.parse({})).pace;
-  const chatWindows = new SendWindows({ limits: paceLimits(pace), clock: systemClock, sleep: sleepNotHoldingExit, ...overrides.chatPace });
-  const notifier = pacedNotifier(
-    notifierFromConfig(config.notifications, env, { clock, log: component('notify') }),
-    pace,
-    chatWindows,
-    component('notify'),
-  );
-  const notify = (...args: Parameters<MessageSender['notify']>): void => void notifier?.notify(...args);
+  const notices = new NoticeRelay();
+  const notify = (...args: Parameters<NoticeRelay['notify']>): void => notices.notify(...args);
   const metrics = createMetrics();
   const serviceHealth = new ServiceHealth({
     clock: backoffClock,
@@ -277,8 +265,8 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
     store,
     metrics,
     serviceHealth,
-    notifier,
-    chatWindows,
+    notices,
+    chatPace: overrides.chatPace,
     strategies,
     fileStrategies,
     strategyLayer,

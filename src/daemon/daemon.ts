@@ -7,14 +7,16 @@
  * Three steps, each nameable: the built parts (daemon-parts.ts, assembleDaemonParts: store,
  * client, pipeline, inbox worker, poller, listener), the daemon's jobs (daemon-jobs.ts,
  * daemonJobs), then the features, each attached in one call: operations (src/ops/attach-ops.ts,
- * attachOps), retraining (src/retrain/attach-retrain.ts, attachRetrain) and the operator
- * listener (src/operator/attach-operator.ts, attachOperator).
+ * attachOps), messaging (src/messaging/attach-messaging.ts, attachMessaging), retraining
+ * (src/retrain/attach-retrain.ts, attachRetrain) and the operator listener
+ * (src/operator/attach-operator.ts, attachOperator).
  */
 import type { Clock, Sleep } from '../clock/clock.js';
 import { Scheduler } from '../clock/scheduler.js';
 import type { CompiledStrategy } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/index.js';
+import { attachMessaging, type Messaging } from '../messaging/attach-messaging.js';
 import { attachOps } from '../ops/attach-ops.js';
 import { attachOperator } from '../operator/attach-operator.js';
 import type { RequestHolds } from '../operator/proposals/request-holds.js';
@@ -50,6 +52,11 @@ export interface DaemonOverrides {
   switchStoreMode?: boolean;
   /** Runs after the daemon stopped (the run command closes the sandbox it started). */
   afterStop?: () => Promise<void>;
+  /**
+   * false leaves messaging (notifications, the digest, Telegram) unattached, as deleting its attach
+   * line would: the daemon decides and places without it (test/daemon/messaging-left-out.test.ts).
+   */
+  messaging?: false;
   /** The sandbox's hold on a request while an agent's proposal waits (src/operator/proposals/request-holds.ts); absent live. */
   requestHolds?: RequestHolds;
 }
@@ -85,11 +92,15 @@ export interface Daemon {
 
 type Env = Record<string, string | undefined>;
 
+/** Messaging left out: no jobs, nothing to start; the parts' notices go nowhere (notice-relay.ts). */
+const NO_MESSAGING: Messaging = { jobs: [], start: () => undefined, stop: () => undefined };
+
 export async function createDaemon(config: DaemonConfigFile, env: Env, overrides: DaemonOverrides = {}): Promise<Daemon> {
   const parts = await assembleDaemonParts(config, env, overrides);
   const { store, pipeline, poller, inbox, webhook, log, dryRun, mode, webhookUrl } = parts;
   const { jobs, inboxJob, pollJob, settleAtStart } = daemonJobs(parts);
   const ops = attachOps(parts);
+  const messaging = overrides.messaging === false ? NO_MESSAGING : attachMessaging(parts);
   const retrain = attachRetrain(parts);
   const operator = attachOperator(parts, ops, overrides.requestHolds);
   const scheduler = new Scheduler(parts.component('scheduler'), parts.backoffClock);
@@ -133,6 +144,7 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
         setting: 'ops.port or LENDBOT_OPS_PORT',
       });
       await ops.start();
+      messaging.start();
       // The managed strategy versions in force run from the first request on.
       await retrain.start();
       log.info({ webhookUrl, mode, dryRun, strategies: parts.strategies().map((s) => s.name) }, 'lendbot started');
@@ -143,11 +155,12 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       if (config.poll.at_start) await scheduler.runOnce(pollJob);
       scheduler.start(jobs);
       scheduler.start(ops.jobs());
+      scheduler.start(messaging.jobs);
       scheduler.start(retrain.jobs);
     },
     runJob(name: string) {
-      // The operations' and retraining's jobs too (the digest, notifications, retrain): tests run them on their own clock.
-      const all = [...jobs, ...ops.jobs(), ...retrain.jobs];
+      // The operations', messaging's and retraining's jobs too (the digest, notifications, retrain): tests run them on their own clock.
+      const all = [...jobs, ...ops.jobs(), ...messaging.jobs, ...retrain.jobs];
       const job = all.find((candidate) => candidate.name === name);
       if (!job) return Promise.reject(new RangeError(`no job "${name}"; jobs: ${all.map((j) => j.name).join(', ')}`));
       return scheduler.runOnce(job);
@@ -167,6 +180,7 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       pipeline.stopIntake();
       const intakeStopped = Promise.all([inbox.stop(), poller.stop()]);
       ops.stop();
+      messaging.stop();
       // No agent call starts after this; one under way finishes in the pipeline's queue.
       await operator.stop();
       await intakeStopped;

@@ -20,5 +20,6 @@ export * from './balance.js';
 export * from './risk-levels.js';
 export * from './resources/index.js';
 export * from './event-topics.js';
+export * from './notification-events.js';
 export * from './list-restriction.js';
 export * from './place-outcome.js';

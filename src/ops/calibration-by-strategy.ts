@@ -13,9 +13,18 @@
  *   below expected  the interval's high end below it (enough loans)
  *   in line         otherwise
  */
-import { DAYS_PER_MONTH, pooledCounts, type StrategyVintageCounts } from '../store/index.js';
+import { DAYS_PER_MONTH, pooledCounts, type StrategyVintageCounts, type VintageCounts } from '../store/index.js';
 import { wilson } from '../math/index.js';
-import type { VintageCalibration } from './calibration.js';
+
+/** One vintage's calibration: its counts, the mean prediction and the realised share with its interval (calibration.ts `calibrated`). */
+export interface VintageCalibration extends VintageCounts {
+  /** Mean predicted default of the vintage's loans (null without loans). */
+  predicted: number | null;
+  /** (defaulted + delinquent) / loans so far, and its 95 % Wilson interval (null without loans). */
+  realised: number | null;
+  low: number | null;
+  high: number | null;
+}
 
 /** Below this share of the loans' terms gone by, a month reads "too early". */
 export const TOO_EARLY_TERM_SHARE = 0.25;

@@ -10,17 +10,16 @@
  */
 import { wilson } from '../math/index.js';
 import { isoFromMs, pooledCounts, type Store, type VintageCounts } from '../store/index.js';
-import { strategyCalibrations, strategyVintageFigures, strategyVintageJson, type StrategyCalibration } from './calibration-by-strategy.js';
+import {
+  strategyCalibrations,
+  strategyVintageFigures,
+  strategyVintageJson,
+  type StrategyCalibration,
+  type VintageCalibration,
+} from './calibration-by-strategy.js';
 import { hazardFigures, hazardJson, hazardRows, type HazardRow } from './instalment-hazard.js';
 
-export interface VintageCalibration extends VintageCounts {
-  /** Mean predicted default of the vintage's loans (null without loans). */
-  predicted: number | null;
-  /** (defaulted + delinquent) / loans so far, and its 95 % Wilson interval (null without loans). */
-  realised: number | null;
-  low: number | null;
-  high: number | null;
-}
+export type { VintageCalibration } from './calibration-by-strategy.js';
 
 export interface CalibrationSummary {
   /** The vintages of the window, oldest first. */

@@ -1,6 +1,6 @@
 /**
  * Health and metrics for the daemon, part of attachOps (attach-ops.ts, the one call that also adds
- * hot reload and notifications): instruments the pipeline, registers `GET /healthz` on the webhook
+ * hot reload and the idle-cash watch): instruments the pipeline, registers `GET /healthz` on the webhook
  * listener (before it listens) and returns the metrics scrape the operator listener serves at
  * `GET /metrics`. The metrics are one of the daemon's built parts, so the client and the webhook
  * listener's `onOutcome` feed them too.

@@ -17,7 +17,7 @@ import { isoFromMs, type Store } from '../store/index.js';
 import { IDLE_ALERT_KEY, storedIdleAlert, type IdleAlertState } from './idle-alert-state.js';
 import { idleShare, idleSampleNow, recordIdleSample } from './idle-cash.js';
 import { idleReasons } from './idle-cash-report.js';
-import type { NotificationEvent } from './notifications-config.js';
+import type { NotificationEvent } from '../domain/index.js';
 import { HOUR_MS } from '../clock/time-constants.js';
 
 /**

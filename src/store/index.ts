@@ -74,7 +74,7 @@ export interface Store {
   calibration: CalibrationRepository;
   /** The recent acceptance flow and skip causes the cash-flow forecast and idle-cash view read. */
   cashFlow: CashFlowRepository;
-  /** The Telegram updates already obeyed (src/ops/telegram-commands), none twice. */
+  /** The Telegram updates already obeyed (src/messaging/telegram-commands), none twice. */
   telegramUpdates: TelegramUpdatesRepository;
   /** Whether the file holds a dry run or live offers (store-mode.ts). */
   mode: StoreModeRepository;

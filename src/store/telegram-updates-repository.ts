@@ -1,4 +1,4 @@
-// The Telegram updates the command poller already handled (src/ops/telegram-commands): none twice.
+// The Telegram updates the command poller already handled (src/messaging/telegram-commands): none twice.
 import type { Database } from 'better-sqlite3';
 import { DAY_MS } from '../clock/time-constants.js';
 import { isoFromMs } from './sql-values.js';

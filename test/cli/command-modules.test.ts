@@ -64,7 +64,7 @@ describe('what a command loads', () => {
         'node_modules/fastify/',
         'node_modules/prom-client/',
         'node_modules/better-sqlite3/',
-        // The notifier's got, reached through the daemon config's notifications section (ops/notifications-config.ts).
+        // The notifier's got, reached through the daemon config's notifications section (messaging/notifications-config.ts).
         'node_modules/got/',
         // The recording check's code is written ahead of time (src/recording/line-check.ts).
         'node_modules/ajv/dist/2020',

@@ -55,6 +55,8 @@ export interface HarnessOptions {
   notifications?: Record<string, unknown>;
   /** The config's `retrain:` section; default the shipped one (off). */
   retrain?: Record<string, unknown>;
+  /** false leaves messaging unattached (DaemonOverrides.messaging). */
+  messaging?: false;
   /** Writes to the store before the daemon starts (what a previous run left, e.g. a learner's state). */
   seedStore?: (store: Store) => void;
 }
@@ -88,6 +90,7 @@ export async function startDaemonHarness(options: HarnessOptions = {}): Promise<
     log,
     strategies: await Promise.all((options.strategyFiles ?? [OFFER_ALL]).map((path) => loadStrategyFile(path))),
     webhookSecret: sandbox.credentials.webhookSecret,
+    ...(options.messaging === undefined ? {} : { messaging: options.messaging }),
   });
   await daemon.start();
   sandbox.control.subscribe(daemon.webhookUrl, 'investor@example.com');

@@ -6,15 +6,15 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountSync } from '../../src/daemon/account-sync.js';
 import { PaymentSync } from '../../src/daemon/payment-sync.js';
-import { NotificationWatcher } from '../../src/ops/notification-watcher.js';
-import { WebhookNotifier } from '../../src/ops/notifier.js';
+import { NotificationWatcher } from '../../src/messaging/notification-watcher.js';
+import { WebhookNotifier } from '../../src/messaging/notifier.js';
 import { buildStatusReport } from '../../src/ops/status-report.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
 import { amountToCents, dollarsToCents, loanSchema, type LoanPayment, type LoanRequest } from '../../src/domain/index.js';
 import { databaseOf } from '../../src/store/index.js';
 import { runCli } from '../cli/run-cli.js';
 import { captureLog } from '../log/log-capture.js';
-import { startNotificationReceiver, type NotificationReceiver } from '../ops/notification-receiver.js';
+import { startNotificationReceiver, type NotificationReceiver } from '../messaging/notification-receiver.js';
 import { DAY, HOUR, startFixture, type Fixture } from '../sandbox/sandbox-fixture.js';
 import { tempStore } from '../store/fixtures.js';
 

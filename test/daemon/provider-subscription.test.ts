@@ -4,8 +4,8 @@
 // buying; status and the budget warnings show each strategy's spend.
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { NotificationEvent } from '../../src/ops/notifications-config.js';
-import { NotificationWatcher } from '../../src/ops/notification-watcher.js';
+import type { NotificationEvent } from '../../src/domain/index.js';
+import { NotificationWatcher } from '../../src/messaging/notification-watcher.js';
 import { buildStatusReport } from '../../src/ops/status-report.js';
 import { formatStatusText, statusJson } from '../../src/ops/status-text.js';
 import { UNCAPPED_RISK_LIMITS } from '../../src/risk/index.js';

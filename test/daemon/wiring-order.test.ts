@@ -23,7 +23,7 @@ import { loadStrategyFile } from '../../src/engine/index.js';
 import { createMarketplaceClient, DEFAULT_RETRY } from '../../src/service/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { captureLog } from '../log/log-capture.js';
-import { startNotificationReceiver, type NotificationReceiver } from '../ops/notification-receiver.js';
+import { startNotificationReceiver, type NotificationReceiver } from '../messaging/notification-receiver.js';
 import { startFixtureServer, type FixtureServer } from '../service/fixture-server.js';
 import { OFFER_ALL } from './daemon-harness.js';
 

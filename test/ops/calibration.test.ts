@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock/clock.js';
 import { calibrationSummary, defaultAbovePrediction } from '../../src/ops/calibration.js';
 import { createMetrics } from '../../src/ops/metrics.js';
-import { WebhookNotifier } from '../../src/ops/notifier.js';
+import { WebhookNotifier } from '../../src/messaging/notifier.js';
 import { Protections, protectionSettingsSchema, storedCalibrationDrift, type ProtectionSettings } from '../../src/ops/protections/index.js';
 import { buildStatusReport } from '../../src/ops/status-report.js';
 import { formatStatusText, statusJson } from '../../src/ops/status-text.js';
@@ -16,7 +16,7 @@ import { loanPaymentSchema } from '../../src/domain/index.js';
 import type { Store } from '../../src/store/index.js';
 import { captureLog } from '../log/log-capture.js';
 import { tempStore } from '../store/fixtures.js';
-import { startNotificationReceiver, type NotificationReceiver } from './notification-receiver.js';
+import { startNotificationReceiver, type NotificationReceiver } from '../messaging/notification-receiver.js';
 import { storedReasons } from '../../src/domain/decision-reason-parse.js';
 
 let store: Store;

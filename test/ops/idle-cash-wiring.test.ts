@@ -9,14 +9,13 @@ import { ManualClock, systemClock } from '../../src/clock/clock.js';
 import { attachOps, type OpsParts } from '../../src/ops/attach-ops.js';
 import { lossRatesFromConfig } from '../../src/ops/loss-rates-config.js';
 import { createMetrics } from '../../src/ops/metrics.js';
-import { notifierFromConfig } from '../../src/ops/notifier.js';
-import { notificationsSchema } from '../../src/ops/notifications-config.js';
-import { Protections } from '../../src/ops/protections/index.js';
-import { approveProposal, rejectProposal } from '../../src/operator/proposals/decide-proposal.js';
+import { notifierFromConfig } from '../../src/messaging/notifier.js';
+import { notificationsSchema } from '../../src/messaging/notifications-config.js';
+import { NoticeRelay } from '../../src/daemon/notice-relay.js';
 import { riskLimitsSchema } from '../../src/risk/index.js';
 import { captureLog } from '../log/log-capture.js';
 import { tempStore } from '../store/fixtures.js';
-import { startNotificationReceiver, type NotificationReceiver } from './notification-receiver.js';
+import { startNotificationReceiver, type NotificationReceiver } from '../messaging/notification-receiver.js';
 
 const HOUR = 3_600_000;
 const limits = riskLimitsSchema.parse({ protections: { idle_cash: { max_idle_share: 0.5, for_hours: 2 } } });
@@ -41,9 +40,11 @@ function operations(clock: ManualClock, clockSpeed: number, realClock?: ManualCl
   const { log } = captureLog();
   const notifications = notificationsSchema.parse({ url: receiver.url, retries: 0 });
   const store = h.store;
+  // As the daemon wires it: the alert goes through the notice relay messaging points at its notifier.
+  const notices = new NoticeRelay();
+  notices.sendTo(notifierFromConfig(notifications, {}, { clock, log }));
   const parts: OpsParts = {
-    config: { notifications, poll: { failures_before_degraded: 3 } },
-    env: {},
+    config: { poll: { failures_before_degraded: 3 } },
     log,
     store,
     clock,
@@ -58,15 +59,9 @@ function operations(clock: ManualClock, clockSpeed: number, realClock?: ManualCl
     inbox: { lastProgressAtMs: undefined },
     serviceHealth: { current: () => undefined },
     poller: { failedPolls: () => undefined },
-    notifier: notifierFromConfig(notifications, {}, { clock, log }),
+    notices,
     reload: undefined,
     lossRates: lossRatesFromConfig({}),
-    earnings: () => ({ interest: [], losses: [] }),
-    protections: new Protections({ store, clock, log, settings: () => limits.protections }),
-    proposals: {
-      approve: (id, by) => approveProposal({ store, clock }, id, by),
-      reject: (id, by) => rejectProposal({ store, clock }, id, by),
-    },
   };
   return attachOps(parts);
 }

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock/clock.js';
 import { createMetrics } from '../../src/ops/metrics.js';
-import { WebhookNotifier } from '../../src/ops/notifier.js';
+import { WebhookNotifier } from '../../src/messaging/notifier.js';
 import {
   isAccountRefusal,
   PAUSE_KEY,
@@ -19,7 +19,7 @@ import { formatStatusText, statusJson } from '../../src/ops/status-text.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
 import { OFFER_TEXTS } from '../../src/sandbox/offer-rules.js';
 import { openStore, type Store } from '../../src/store/index.js';
-import { startNotificationReceiver, type NotificationReceiver } from './notification-receiver.js';
+import { startNotificationReceiver, type NotificationReceiver } from '../messaging/notification-receiver.js';
 import { captureLog } from '../log/log-capture.js';
 import { loanRequest, tempStore } from '../store/fixtures.js';
 

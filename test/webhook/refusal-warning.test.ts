@@ -3,13 +3,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log/logger.js';
 import { checkHealth } from '../../src/ops/health.js';
-import { NotificationWatcher } from '../../src/ops/notification-watcher.js';
-import { WebhookNotifier } from '../../src/ops/notifier.js';
+import { NotificationWatcher } from '../../src/messaging/notification-watcher.js';
+import { WebhookNotifier } from '../../src/messaging/notifier.js';
 import { buildStatusReport } from '../../src/ops/status-report.js';
 import { formatStatusText, statusJson } from '../../src/ops/status-text.js';
 import { riskLimitsSchema } from '../../src/risk/index.js';
 import { buildWebhookServer, REFUSAL_WARNING_KEY, storedRefusalWarning } from '../../src/webhook/index.js';
-import { startNotificationReceiver, type NotificationReceiver } from '../ops/notification-receiver.js';
+import { startNotificationReceiver, type NotificationReceiver } from '../messaging/notification-receiver.js';
 import {
   DATA,
   SECRET,

@@ -20,7 +20,7 @@ import type { Clock } from '../../clock/clock.js';
 import type { Logger } from '../../log/logger.js';
 import type { ProtectionSettings } from '../../risk/index.js';
 import { isoFromMs, type Store } from '../../store/index.js';
-import type { NotificationEvent } from '../notifications-config.js';
+import type { NotificationEvent } from '../../domain/index.js';
 import { isAccountRefusal, RefusalWindow } from './account-refusals.js';
 import { bookTrigger } from './book-protections.js';
 import { CALIBRATION_PAUSED_BAD_KEY, newBadLoans, updateCalibrationDrift } from './calibration-drift.js';
@@ -46,7 +46,7 @@ export interface ProtectionsDeps {
   log: Logger;
   /** Read at every use, so a hot-reloaded `risk.protections` applies at once. */
   settings: () => ProtectionSettings;
-  /** Sends a notification; never throws (the daemon passes its notifier's). */
+  /** Sends a notification; never throws (the daemon passes its notice relay, src/daemon/notice-relay.ts). */
   notify?: (event: NotificationEvent, data: Record<string, unknown>) => void;
 }
 

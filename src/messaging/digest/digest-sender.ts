@@ -12,12 +12,9 @@ import type { Clock } from '../../clock/clock.js';
 import type { StateRepository } from '../../store/index.js';
 import { isoFromMs, utcDayBounds } from '../../store/sql-values.js';
 import type { SendResult } from '../notifier.js';
-import type { NotificationEvent } from '../notifications-config.js';
+import type { NotificationEvent } from '../../domain/index.js';
 import type { DigestFiguresProvider, DigestPeriod } from './digest-figures.js';
 import { DAY_MS } from '../../clock/time-constants.js';
-
-export const DIGEST_PERIODS = ['off', 'day', 'week'] as const;
-export type DigestEvery = (typeof DIGEST_PERIODS)[number];
 
 /** The start of the first period not yet told (ISO), in the state table: every one before it was sent or dropped. */
 export const NOTIFY_DIGEST_KEY = 'notify_digest_period';

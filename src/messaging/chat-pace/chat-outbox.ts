@@ -14,7 +14,7 @@
  */
 import type { Logger } from '../../log/logger.js';
 import type { SendResult } from '../notifier.js';
-import type { NotificationEvent } from '../notifications-config.js';
+import type { NotificationEvent } from '../../domain/index.js';
 import { GROUPED_EVENTS, OfferGroup } from './offer-group.js';
 import type { SendWindows } from './send-windows.js';
 

@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock/clock.js';
-import { NOTIFY_ANSWER_LIMIT, notifierFromConfig } from '../../src/ops/notifier.js';
-import { notificationsSchema } from '../../src/ops/notifications-config.js';
+import { NOTIFY_ANSWER_LIMIT, notifierFromConfig } from '../../src/messaging/notifier.js';
+import { notificationsSchema } from '../../src/messaging/notifications-config.js';
 import { captureLog } from '../log/log-capture.js';
 import { TELEGRAM_CHAT_ID, TELEGRAM_TOKEN } from './notification-formats-services.js';
 

@@ -14,7 +14,7 @@
  */
 import type { Cents } from '../../domain/index.js';
 import type { Store } from '../../store/index.js';
-import type { StatusReport } from '../status-report.js';
+import type { StatusReport } from '../../ops/status-report.js';
 
 /** A period of the run's clock, [fromMs, toMs). */
 export interface DigestPeriod {

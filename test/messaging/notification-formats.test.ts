@@ -6,8 +6,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock/clock.js';
-import { notifierFromConfig } from '../../src/ops/notifier.js';
-import { NOTIFICATION_EVENTS, notificationsSchema, type NotificationEvent } from '../../src/ops/notifications-config.js';
+import { notifierFromConfig } from '../../src/messaging/notifier.js';
+import { NOTIFICATION_EVENTS, type NotificationEvent } from '../../src/domain/index.js';
+import { notificationsSchema } from '../../src/messaging/notifications-config.js';
 import { captureLog } from '../log/log-capture.js';
 import { startNotificationReceiver } from './notification-receiver.js';
 import {
@@ -22,7 +23,7 @@ import {
   type FixtureService,
 } from './notification-formats-services.js';
 
-/** One example of every event, with the data the daemon sends (see src/ops/notification-watcher.ts and its callers). */
+/** One example of every event, with the data the daemon sends (see src/messaging/notification-watcher.ts and its callers). */
 const SAMPLES: Record<NotificationEvent, Record<string, unknown>> = {
   offer_placed: { loan_request_id: 1001, rate: 0.228, total_amount_cents: 52000, risk_level: 1 },
   offer_proposed: {

@@ -4,7 +4,7 @@
  * and a severity the formats turn into a colour or an emoji. The generic JSON format does not use
  * it: its consumers are programs reading `data`.
  */
-import type { NotificationEvent } from '../notifications-config.js';
+import type { NotificationEvent } from '../../domain/index.js';
 import { dollars, labelOf, renderValue, utcTime } from './plain-words.js';
 
 export type Severity = 'info' | 'good' | 'warning' | 'bad';

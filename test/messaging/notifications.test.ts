@@ -3,14 +3,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock/clock.js';
-import { NotificationWatcher } from '../../src/ops/notification-watcher.js';
-import { notifierFromConfig, WebhookNotifier } from '../../src/ops/notifier.js';
-import { notificationsSchema } from '../../src/ops/notifications-config.js';
+import { NotificationWatcher } from '../../src/messaging/notification-watcher.js';
+import { notifierFromConfig, WebhookNotifier } from '../../src/messaging/notifier.js';
+import { notificationsSchema } from '../../src/messaging/notifications-config.js';
 import { buildStatusReport } from '../../src/ops/status-report.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
 import { tempStore } from '../store/fixtures.js';
 import { captureLog } from '../log/log-capture.js';
-import { seedStatusData } from './status-fixtures.js';
+import { seedStatusData } from '../ops/status-fixtures.js';
 
 /** A receiver that answers with the next status of `answers` (then 200) and keeps every body. */
 let server: Server;

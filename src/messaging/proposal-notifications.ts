@@ -7,7 +7,7 @@
  */
 import type { Clock } from '../clock/clock.js';
 import { proposalLink, type Store, type StoredProposal } from '../store/index.js';
-import type { NotificationEvent } from './notifications-config.js';
+import type { NotificationEvent } from '../domain/index.js';
 
 export const NOTIFY_PROPOSALS_CURSOR_KEY = 'notify_proposals_cursor';
 

@@ -7,9 +7,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock/clock.js';
-import { NotificationWatcher } from '../../src/ops/notification-watcher.js';
-import { notifierFromConfig } from '../../src/ops/notifier.js';
-import { notificationsSchema } from '../../src/ops/notifications-config.js';
+import { NotificationWatcher } from '../../src/messaging/notification-watcher.js';
+import { notifierFromConfig } from '../../src/messaging/notifier.js';
+import { notificationsSchema } from '../../src/messaging/notifications-config.js';
 import { buildStatusReport } from '../../src/ops/status-report.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
 import { captureLog } from '../log/log-capture.js';

@@ -16,7 +16,8 @@ import type { NotificationFormat } from './notification-formats/notification-for
 import { describeNotification } from './notification-formats/notification-message.js';
 import { notificationTarget } from './notification-formats/notification-target.js';
 import { redactSecrets, urlSecrets } from './notification-formats/secret-text.js';
-import { notificationsSchema, type NotificationEvent, type NotificationsConfig } from './notifications-config.js';
+import type { NotificationEvent } from '../domain/index.js';
+import { notificationsSchema, type NotificationsConfig } from './notifications-config.js';
 
 /** 'queued': handed to a chat's outbox, which sends it in the chat's turn (chat-pace/chat-outbox.ts). */
 export type SendResult = 'sent' | 'queued' | 'disabled' | 'failed';

@@ -8,8 +8,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock/clock.js';
 import { storedPause } from '../../src/ops/protections/index.js';
-import { UPDATES_ANSWER_LIMIT } from '../../src/ops/telegram-commands/telegram-bot-api.js';
-import type { TelegramCommandPoller } from '../../src/ops/telegram-commands/telegram-command-poller.js';
+import { UPDATES_ANSWER_LIMIT } from '../../src/messaging/telegram-commands/telegram-bot-api.js';
+import type { TelegramCommandPoller } from '../../src/messaging/telegram-commands/telegram-command-poller.js';
 import type { Store } from '../../src/store/index.js';
 import { waitFor } from '../daemon/daemon-harness.js';
 import { captureLog } from '../log/log-capture.js';

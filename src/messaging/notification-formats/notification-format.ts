@@ -3,7 +3,7 @@
  * service's answer (its own words for a refusal, and whether a 2xx answer really was accepted).
  * The sender (../notifier.ts) does the HTTP, the retries and the logging, the same for every format.
  */
-import type { NotificationEvent } from '../notifications-config.js';
+import type { NotificationEvent } from '../../domain/index.js';
 import type { NotificationMessage } from './notification-message.js';
 
 export const NOTIFICATION_FORMATS = ['json', 'slack', 'discord', 'telegram'] as const;

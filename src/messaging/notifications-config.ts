@@ -1,36 +1,18 @@
 /**
- * The `notifications:` config section and the events a notification can be about: apart from the
+ * The `notifications:` config section (the events a notification can be about are the domain's,
+ * src/domain/notification-events.ts): apart from the
  * notifier (notifier.ts), which sends with got, so reading a config does not load the HTTP client
  * (the backtest reads the daemon's config for its risk limits).
  */
 import { z } from 'zod';
+import { NOTIFICATION_EVENTS } from '../domain/index.js';
 import { chatPaceSchema } from './chat-pace/chat-pace-config.js';
-import { DIGEST_PERIODS } from './digest/digest-sender.js';
 import { NOTIFICATION_FORMATS } from './notification-formats/notification-format.js';
 import { DEFAULT_TELEGRAM_API_URL } from './notification-formats/telegram.js';
 import { telegramCommandsSchema } from './telegram-commands/telegram-commands-config.js';
 
-export const NOTIFICATION_EVENTS = [
-  'offer_placed',
-  'offer_proposed',
-  'offer_funded',
-  'loan_late',
-  'loan_defaulted',
-  'payment_late',
-  'payment_missed',
-  'daily_summary',
-  'digest',
-  'daemon_error',
-  'budget_nearly_spent',
-  'service_degraded',
-  'protection_paused',
-  'protection_lifted',
-  'calibration_drift',
-  'webhooks_silent',
-  'webhooks_refused',
-  'idle_cash',
-] as const;
-export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
+/** How often the digest is sent (src/messaging/digest/digest-sender.ts). */
+export const DIGEST_PERIODS = ['off', 'day', 'week'] as const;
 
 /** The `notifications:` config section (every event on unless set to false). */
 export const notificationsSchema = z.strictObject({

@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock/clock.js';
-import { dollars, percent, utcTime } from '../../src/ops/notification-formats/plain-words.js';
-import { describeNotification } from '../../src/ops/notification-formats/notification-message.js';
-import { notifierFromConfig } from '../../src/ops/notifier.js';
-import { notificationsSchema } from '../../src/ops/notifications-config.js';
+import { dollars, percent, utcTime } from '../../src/messaging/notification-formats/plain-words.js';
+import { describeNotification } from '../../src/messaging/notification-formats/notification-message.js';
+import { notifierFromConfig } from '../../src/messaging/notifier.js';
+import { notificationsSchema } from '../../src/messaging/notifications-config.js';
 import { ConfigurationError } from '../../src/domain/index.js';
 import { silentLogger } from '../../src/log/logger.js';
 

@@ -10,10 +10,10 @@
 import type { Clock } from '../clock/clock.js';
 import { isoFromMs, utcDayBounds, type Store } from '../store/index.js';
 import type { SendResult } from './notifier.js';
-import type { NotificationEvent } from './notifications-config.js';
+import type { NotificationEvent } from '../domain/index.js';
 import { notifyFlaggedPayments } from './payment-notifications.js';
 import { notifyProposals } from './proposal-notifications.js';
-import type { StatusReport } from './status-report.js';
+import type { StatusReport } from '../ops/status-report.js';
 import { refusalWarningText, storedRefusalWarning } from '../webhook/refusal-warning.js';
 
 export const NOTIFY_CURSOR_KEY = 'notify_offers_cursor';

@@ -4,7 +4,7 @@
  * says how many, for how much, at which rates and on which requests (the first few named).
  * Its size is fixed however many join: the count, the sums and at most NAMED_REQUESTS ids.
  */
-import type { NotificationEvent } from '../notifications-config.js';
+import type { NotificationEvent } from '../../domain/index.js';
 
 /** The offer events told as a group when several wait. Proposals are not: each needs a person's approval. */
 export const GROUPED_EVENTS: ReadonlySet<NotificationEvent> = new Set(['offer_placed', 'offer_funded']);

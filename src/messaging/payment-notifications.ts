@@ -7,7 +7,7 @@
 import type { Clock } from '../clock/clock.js';
 import { amountToCents } from '../domain/index.js';
 import { paymentFacts, type FlaggedPayment, type Store } from '../store/index.js';
-import type { NotificationEvent } from './notifications-config.js';
+import type { NotificationEvent } from '../domain/index.js';
 
 export const NOTIFY_PAYMENTS_CURSOR_KEY = 'notify_payments_cursor';
 

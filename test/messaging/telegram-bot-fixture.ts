@@ -12,7 +12,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TelegramUpdate } from '../../src/ops/telegram-commands/telegram-bot-api.js';
+import type { TelegramUpdate } from '../../src/messaging/telegram-commands/telegram-bot-api.js';
 import { parseTelegramHtml } from './notification-formats-services.js';
 
 export const BOT_TOKEN = '123456789:AAFixtureTokenFixtureTokenFixture_ab';

@@ -5,17 +5,27 @@
  * dashboard, the agent connector and `lendbot resume` use; /approve and /reject record a
  * person's decision on an agent's proposal as `lendbot approve` does (the daemon then places it).
  */
-import type { Protections } from '../protections/index.js';
 import { digestData } from '../digest/digest-sender.js';
 import type { DigestFiguresProvider } from '../digest/digest-figures.js';
 import { describeNotification } from '../notification-formats/notification-message.js';
-import type { StatusReport } from '../status-report.js';
-import { formatStatusText } from '../status-text.js';
+import type { StatusReport } from '../../ops/status-report.js';
+import { formatStatusText } from '../../ops/status-text.js';
 
 /** A person's decision on a proposal, as `lendbot approve` makes it (src/operator/proposals). */
 export interface ProposalDecider {
   approve(id: number, by: string): { message: string };
   reject(id: number, by: string): { message: string };
+}
+
+/**
+ * The pause as /pause and /resume touch it: the daemon passes its protections
+ * (src/ops/protections/protections.ts, `Protections`), which fit this shape. Written here so
+ * messaging reads operations only through the status report.
+ */
+export interface OperatorPause {
+  pauseByOperator(why: string): { pause: { reason: string }; already: boolean };
+  /** The pause lifted, or undefined when nothing was paused. */
+  resume(): { kind: string } | undefined;
 }
 
 export interface CommandActions {
@@ -24,7 +34,7 @@ export interface CommandActions {
   figures: DigestFiguresProvider;
   /** The run's clock, for /profit's period. */
   nowMs(): number;
-  protections: Pick<Protections, 'activePause' | 'pauseByOperator' | 'resume'>;
+  protections: OperatorPause;
   /** Absent where proposals do not exist (no operator listener). */
   proposals?: ProposalDecider | undefined;
 }

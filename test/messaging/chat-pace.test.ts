@@ -11,13 +11,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock, type Sleep } from '../../src/clock/clock.js';
-import { ChatOutbox } from '../../src/ops/chat-pace/chat-outbox.js';
-import { chatPaceSchema, paceLimits } from '../../src/ops/chat-pace/chat-pace-config.js';
-import { pacedNotifier } from '../../src/ops/chat-pace/paced-notifier.js';
-import { SendWindows } from '../../src/ops/chat-pace/send-windows.js';
-import { NotificationWatcher, NOTIFY_CURSOR_KEY } from '../../src/ops/notification-watcher.js';
-import { notificationsSchema } from '../../src/ops/notifications-config.js';
-import { notifierFromConfig } from '../../src/ops/notifier.js';
+import { ChatOutbox } from '../../src/messaging/chat-pace/chat-outbox.js';
+import { chatPaceSchema, paceLimits } from '../../src/messaging/chat-pace/chat-pace-config.js';
+import { pacedNotifier } from '../../src/messaging/chat-pace/paced-notifier.js';
+import { SendWindows } from '../../src/messaging/chat-pace/send-windows.js';
+import { NotificationWatcher, NOTIFY_CURSOR_KEY } from '../../src/messaging/notification-watcher.js';
+import { notificationsSchema } from '../../src/messaging/notifications-config.js';
+import { notifierFromConfig } from '../../src/messaging/notifier.js';
 import { buildStatusReport } from '../../src/ops/status-report.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
 import type { Store } from '../../src/store/index.js';
@@ -246,7 +246,7 @@ describe("a chat's turn at exit", () => {
     // Two turns a minute apart in a child process: a wait that held the process open would keep it a minute.
     const script = [
       "import { systemClock } from './src/clock/clock.ts';",
-      "import { SendWindows, sleepNotHoldingExit } from './src/ops/chat-pace/send-windows.ts';",
+      "import { SendWindows, sleepNotHoldingExit } from './src/messaging/chat-pace/send-windows.ts';",
       'const windows = new SendWindows({ limits: { minGapMs: 60_000, perMinute: 20 }, clock: systemClock, sleep: sleepNotHoldingExit });',
       "await windows.take('chat');",
       "void windows.take('chat').then(() => console.log('second turn'));",
