@@ -7,7 +7,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { lineCheckGeneratedText } from '../src/recording/line-check-generated-text.js';
+import { lineCheckGeneratedText } from './line-check-source.js';
 
 const target = fileURLToPath(new URL('../src/recording/line-check.generated.ts', import.meta.url));
 const text = lineCheckGeneratedText();

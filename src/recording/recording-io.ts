@@ -17,40 +17,32 @@ export interface RecordingLineIssue {
   message: string;
 }
 
-/** Parses one line of a recording; returns the line or a message saying what is wrong. */
-export function parseRecordingLine(text: string): { ok: true; value: RecordingLine } | { ok: false; message: string } {
+/** A line of a recording as read: the line, or what is wrong with it. */
+export type ParsedRecordingLine = { ok: true; value: RecordingLine } | { ok: false; message: string };
+
+/**
+ * The one way to read a line of a recording, for every reader and writer. A line the fast check
+ * (line-check.ts) accepts is used as JSON.parse made it, which reads the same as zod's output; any
+ * other goes to zod (zodRecordingLine), whose verdict and message stand.
+ */
+export function parseRecordingLine(text: string): ParsedRecordingLine {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
     return { ok: false, message: `not JSON (${error instanceof Error ? error.message : String(error)})` };
   }
+  if (recordingLineCheck()?.(json) === true) return { ok: true, value: json as RecordingLine };
+  return zodRecordingLine(json);
+}
+
+/** The reference reading of a parsed line: zod's, its first issue as `path: message`. */
+export function zodRecordingLine(json: unknown): ParsedRecordingLine {
   const parsed = recordingLineSchema.safeParse(json);
   if (parsed.success) return { ok: true, value: parsed.data };
   const first = parsed.error.issues[0];
   const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more)` : '';
   return { ok: false, message: first ? `${jsonPath(first.path)}: ${first.message}${more}` : 'invalid' };
-}
-
-/**
- * parseRecordingLine for readers of whole files: a line the compiled check (line-check.ts)
- * accepts is used as JSON.parse made it, which reads the same; any other goes through zod, whose
- * verdict and message stand. Returns the line, or the message (a text) when it is bad: no
- * wrapper object for each of a recording's lines.
- */
-function readRecordingLine(text: string): RecordingLine | string {
-  const check = recordingLineCheck();
-  if (check !== undefined) {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    if (json !== undefined && check(json)) return json as RecordingLine;
-  }
-  const result = parseRecordingLine(text);
-  return result.ok ? result.value : result.message;
 }
 
 const NEWLINE = 0x0a;
@@ -155,9 +147,9 @@ function readChunk(file: string, chunk: LineChunk, onIssue: (issue: RecordingLin
   for (let index = 0; index < texts.length; index += 1) {
     const text = texts[index] as string;
     if (isBlank(text)) continue;
-    const result = readRecordingLine(text);
-    if (typeof result === 'string') onIssue({ file, line: first + index, message: result });
-    else good.push(result);
+    const result = parseRecordingLine(text);
+    if (result.ok) good.push(result.value);
+    else onIssue({ file, line: first + index, message: result.message });
   }
   return good;
 }

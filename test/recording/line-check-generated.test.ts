@@ -1,15 +1,17 @@
 /**
  * The recording line check's code is written ahead of time (scripts/generate-line-check.ts) so a
  * backtest does not run Ajv's compiler at every start. The committed file must be what the script
- * writes from today's schema, and a reader must use it; its verdicts equal zod's and the run-time
- * compiled check's (recording-reader.test.ts).
+ * writes from today's schema, and a reader must use it (its verdicts: line-check-equivalence.test.ts).
+ * When it is stale, no fast check runs: zod reads every line.
  */
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { lineCheckGeneratedText } from '../../src/recording/line-check-generated-text.js';
-import { recordingLineCheckOrigin } from '../../src/recording/line-check.js';
+import { lineCheckGeneratedText } from '../../scripts/line-check-source.js';
+import { recordingLineCheck, writtenLineCheck } from '../../src/recording/line-check.js';
+import { lineCheckSchema } from '../../src/recording/line-check-schema.js';
+import { LINE_CHECK_SCHEMA_SHA256, LINE_CHECK_SOURCE } from '../../src/recording/line-check.generated.js';
 
 const committed = fileURLToPath(new URL('../../src/recording/line-check.generated.ts', import.meta.url));
 
@@ -24,8 +26,15 @@ describe('the written recording line check', () => {
     ).toBe(true);
   });
 
+  it('is not used when it was made from another schema: zod reads every line then', () => {
+    const prepared = lineCheckSchema();
+    if (prepared === null) throw new Error('no fast check for the schema');
+    expect(writtenLineCheck(prepared, { sha256: LINE_CHECK_SCHEMA_SHA256, source: LINE_CHECK_SOURCE })).toBeTypeOf('function');
+    expect(writtenLineCheck(prepared, { sha256: '0'.repeat(64), source: LINE_CHECK_SOURCE })).toBeUndefined();
+  });
+
   it('is the check readers use, and loading it leaves Ajv unloaded', () => {
-    expect(recordingLineCheckOrigin()).toBe('written');
+    expect(recordingLineCheck()).toBeTypeOf('function');
     // In a process of its own: only the written code and Ajv's small runtime helper are loaded.
     const probe = spawnSync(
       process.execPath,
@@ -33,11 +42,11 @@ describe('the written recording line check', () => {
         '--import',
         'tsx',
         '-e',
-        "const { createRequire } = await import('node:module'); const m = await import('./src/recording/line-check.ts'); m.recordingLineCheck(); const loaded = Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes('/ajv/')); console.log(m.recordingLineCheckOrigin(), loaded.map((k) => k.replace(/.*\\/ajv\\//, '')).join(' '));",
+        "const { createRequire } = await import('node:module'); const m = await import('./src/recording/line-check.ts'); m.recordingLineCheck(); const loaded = Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes('/ajv/')); console.log(typeof m.recordingLineCheck(), loaded.map((k) => k.replace(/.*\\/ajv\\//, '')).join(' '));",
       ],
       { cwd: fileURLToPath(new URL('../..', import.meta.url)), encoding: 'utf8' },
     );
     expect(probe.stderr).toBe('');
-    expect(probe.stdout.trim()).toBe('written dist/runtime/ucs2length.js');
+    expect(probe.stdout.trim()).toBe('function dist/runtime/ucs2length.js');
   });
 });
