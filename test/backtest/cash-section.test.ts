@@ -34,5 +34,9 @@ describe('idle cash and refusals for cash', () => {
     expect(starved.summary.reservedShare).toBeGreaterThan(0);
     expect(cashFigures(starved.summary).idleShare).toBe(starved.summary.idleShare);
     expect(cashSection(starved.summary)).toContain(`${(starved.summary.idleShare * 100).toFixed(1)}% of the money idle`);
+    // One name for the average cash wherever it is shown: it includes what open offers hold.
+    const html = backtestHtml([starved], 'r.jsonl');
+    expect(html).not.toContain('average idle cash');
+    expect(html).toContain('<th>average cash (idle or held by offers)</th>');
   });
 });

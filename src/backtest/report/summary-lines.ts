@@ -62,7 +62,7 @@ export function summaryLines(summary: BacktestSummary, money: (cents: number) =>
     ['default rate', pct(summary.defaultRate)],
     ['return on deployed (annualized)', pct(summary.returnOnDeployed)],
     ['capital utilization', pct(summary.capitalUtilization)],
-    ['average idle cash', money(summary.averageIdleCents)],
+    ['average cash (idle or held by offers)', money(summary.averageIdleCents)],
     ['idle cash, share of the money over time', idleCashText(summary)],
     ['max drawdown', pct(summary.maxDrawdown)],
     ['largest exposure', money(summary.largestExposureCents)],
