@@ -3,8 +3,11 @@
  * cross-field rules on the typed value. Every problem of every step that can run is reported at
  * once as `file:line:col path: message` in one ConfigFileError.
  */
+import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
+import { closestName } from './closest-name.js';
 import { ConfigFileError, dottedPath, type ConfigProblem } from './config-file-error.js';
 import { parseWithPositions, positionOf, type PositionedDocument } from './yaml-positions.js';
 import { issueMessage, knownKeysAt, unknownKeyMessage } from './zod-issue-text.js';
@@ -72,9 +75,24 @@ export async function readConfigText(path: string): Promise<string> {
     return await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'file not found' : `cannot read file (${code ?? String(error)})`;
+    const why = code === 'ENOENT' ? `file not found${nearbyFile(path)}` : `cannot read file (${code ?? String(error)})`;
     throw new ConfigFileError(path, [{ file: path, line: 1, col: 1, path: '', message: why }]);
   }
+}
+
+/**
+ * `; did you mean "strategies/balanced.yaml"?` for a path with a typo (`.yml` for `.yaml`, a
+ * letter off) when its folder holds a close name; empty when the folder cannot be read.
+ */
+function nearbyFile(path: string): string {
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return '';
+  }
+  const closest = closestName(basename(path), names);
+  return closest === undefined ? '' : `; did you mean "${join(dirname(path), closest)}"?`;
 }
 
 function zodProblems(error: z.ZodError, schema: z.ZodType, positioned: PositionedDocument, file: string): ConfigProblem[] {

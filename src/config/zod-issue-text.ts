@@ -9,7 +9,14 @@ import { didYouMean } from './closest-name.js';
 function unwrap(schema: z.ZodType): z.ZodType {
   let current: z.ZodType = schema;
   for (let depth = 0; depth < 10; depth += 1) {
-    if (current instanceof z.ZodOptional || current instanceof z.ZodNullable || current instanceof z.ZodDefault) {
+    // `.prefault({})` wraps most sections of the daemon's config (risk, webhook, ...): without it
+    // here a typo under them got no "did you mean".
+    if (
+      current instanceof z.ZodOptional ||
+      current instanceof z.ZodNullable ||
+      current instanceof z.ZodDefault ||
+      current instanceof z.ZodPrefault
+    ) {
       current = current.unwrap() as z.ZodType;
     } else if (current instanceof z.ZodPipe) {
       current = current.in as z.ZodType;

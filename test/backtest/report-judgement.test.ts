@@ -17,7 +17,7 @@ import {
   type BacktestResult,
 } from '../../src/backtest/index.js';
 import type { RecordingLine } from '../../src/recording/index.js';
-import { syntheticRecording } from './recording-fixtures.js';
+import { CERTAIN_MARKET, syntheticRecording } from './recording-fixtures.js';
 import { flatStrategy, FLAT_STRATEGY_YAML } from './strategy-fixtures.js';
 
 const lines = syntheticRecording(120, 5, (low, random) => (random() < 0.2 ? 0.3 : 1));
@@ -109,5 +109,15 @@ describe('the headline beside the band', () => {
     expect(explain(lines.map((line, i) => (i < 30 ? recorded(line, i) : line)))).toMatch(
       /^The headline \(-?[\d.]+%\) judges offers on the 25\.0% of requests that record the highest rate their borrower would accept by that rate, and the others by the assumed take-up curve/,
     );
+  });
+
+  it('counts one funded loan as "1 loan", not "1 loans"', () => {
+    const one = runBacktest(
+      syntheticRecording(1, 3, () => 1),
+      [flatStrategy()],
+      { startingBalanceCents: 100_000, market: CERTAIN_MARKET },
+    );
+    expect(one.summary.funded).toBe(1);
+    expect(verdictLine([one])).toMatch(/; only 1 loan funded: too few to judge$/);
   });
 });

@@ -53,7 +53,9 @@ describe('lendbot backtest on a recording without outcomes (a dry run’s export
     expect(out.match(/\nSensitivity: none: the recording could judge no offer, so no take-up curve changes anything\n/g)).toHaveLength(2);
     expect(out).not.toContain('as assumed');
     expect(out).toMatch(/\n {2}net ann\. return, mean of 2 draws +cannot be judged +cannot be judged\n/);
-    expect(out).toMatch(/\n {2}net annualized return \(on capital\) +cannot be judged +cannot be judged\n/);
+    expect(out).toMatch(
+      /\n {2}net ann\. return of draw 1 \(seed \d+; the rows below are its figures\) +cannot be judged +cannot be judged\n/,
+    );
     const written = JSON.parse(await readFile(json, 'utf8')) as { worlds: unknown[]; sensitivity: unknown[][]; verdict: string };
     expect(written.worlds).toEqual([null, null]);
     expect(written.sensitivity).toEqual([[], []]);
@@ -63,7 +65,7 @@ describe('lendbot backtest on a recording without outcomes (a dry run’s export
       page.match(/<p class="headline" data-judged="no">Net annualized return on capital: <strong>cannot be judged<\/strong>/g),
     ).toHaveLength(2);
     expect(page).toMatch(
-      /<table class="comparison">.*<th>net annualized return \(on capital\)<\/th><td>cannot be judged<\/td><td>cannot be judged<\/td>/s,
+      /<table class="comparison">.*<th>net ann\. return of draw 1 \(seed \d+; the rows below are its figures\)<\/th><td>cannot be judged<\/td><td>cannot be judged<\/td>/s,
     );
     expect(page.match(/<p class="sensitivity-note">Sensitivity: none: the recording could judge no offer/g)).toHaveLength(2);
     expect(page).not.toContain('<table class="sensitivity">');

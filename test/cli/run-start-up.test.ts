@@ -5,12 +5,14 @@
  * that begins after a successful start leaves the daemon running, degraded.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/daemon/free-port.js';
+import { storedReasons } from '../../src/domain/decision-reason-parse.js';
+import { fileHoldsDecisions, openStore } from '../../src/store/index.js';
 import { waitFor } from '../daemon/daemon-harness.js';
 import { startFixtureServer, type FixtureServer } from '../service/fixture-server.js';
 import { BIN, cleanEnv, spawnCli } from './run-cli.js';
@@ -85,6 +87,20 @@ describe('lendbot run: fail fast at start', () => {
     expect(result.stdout).not.toContain('Server listening');
     expect(await portFree(Number(env.LENDBOT_WEBHOOK_PORT))).toBe(true);
     expect(await portFree(Number(env.LENDBOT_OPS_PORT))).toBe(true);
+    // No empty database left behind: status and decisions keep finding the sandbox run's.
+    expect(existsSync(env.LENDBOT_DB ?? '')).toBe(false);
+  });
+
+  it('keeps a database that was there before a refused start, with what it holds', { timeout: 60_000 }, async () => {
+    const server = await market();
+    const env = await liveEnv(server.url, { LENDBOT_API_KEY: 'not-the-key' });
+    const db = env.LENDBOT_DB ?? '';
+    const store = openStore(db);
+    store.decisions.record({ loanRequestId: 7, action: 'skip', reasons: storedReasons(['test']), dryRun: false, decidedAtMs: 0 });
+    store.close();
+    const result = await spawnCli(['run'], env);
+    expect(result.code, result.stdout + result.stderr).toBe(1);
+    expect(fileHoldsDecisions(db)).toBe(true);
   });
 
   it(

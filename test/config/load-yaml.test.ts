@@ -108,6 +108,14 @@ describe('loadYamlFile', () => {
     const file = join(dir, 'missing.yaml');
     await expect(loadYamlFile(file, schema)).rejects.toThrow(`${file}:1:1 file not found`);
   });
+
+  it('names the file beside a missing one that was probably meant (.yml for .yaml)', async () => {
+    await writeFile(join(dir, 'balanced.yaml'), 'listen:\n  host: localhost\n  port: 9000\n');
+    const typo = join(dir, 'balanced.yml');
+    await expect(loadYamlFile(typo, schema)).rejects.toThrow(`${typo}:1:1 file not found; did you mean "${join(dir, 'balanced.yaml')}"?`);
+    const far = join(dir, 'nothing-like-it.yaml');
+    await expect(loadYamlFile(far, schema)).rejects.toThrow(new RegExp(`${far}:1:1 file not found$`));
+  });
 });
 
 describe('closestName', () => {

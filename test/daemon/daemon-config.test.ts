@@ -82,6 +82,16 @@ describe('the daemon configuration', () => {
     ]);
   });
 
+  it('names the closest key for a typo inside a section that has defaults (risk, webhook)', async () => {
+    const path = file('typo.yaml', ['risk:', '  max_per_borower: 100', 'webhook:', '  prot: 8080', ''].join('\n'));
+    const error = await loadDaemonConfig(path, {}).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigFileError);
+    expect((error as ConfigFileError).message.split('\n').slice(1)).toEqual([
+      `${path}:2:3 risk.max_per_borower: unknown key "max_per_borower"; did you mean "max_per_borrower"?`,
+      `${path}:4:3 webhook.prot: unknown key "prot"; did you mean "port"?`,
+    ]);
+  });
+
   it('reads a money cap as USD or as a share of the capital, and names the three forms on a bad one, by line', async () => {
     const good = file(
       'caps.yaml',

@@ -46,7 +46,9 @@ describe.skipIf(skipReason !== undefined)('a cap as a share of the capital on th
     const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
     await expect
       .poll(() => card.locator('p.sub').first().textContent(), { timeout: UI_WAIT_MS })
-      .toBe(`of ${dollars.format((status.exposure.maxCents ?? 0) / 100)} open at most (90 % of the capital)`);
+      .toBe(
+        `of ${dollars.format((status.exposure.maxCents ?? 0) / 100)} open at most (90 % of the capital, ${dollars.format(status.capitalCents / 100)})`,
+      );
     expect(problems).toEqual([]);
   });
 });

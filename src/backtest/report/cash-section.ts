@@ -10,7 +10,11 @@ import { dollars, pct, runName } from './summary-lines.js';
 
 /** The idle-cash and refusals-for-cash figures of one run. */
 export interface CashFigures {
-  /** Share of capital idle over the run (time-weighted, 1 − utilization). */
+  /**
+   * Share of the money idle over the run: lent to no one and held by no offer (time-weighted).
+   * The verdict's and the side-by-side table's figure: 1 − utilization also counted the cash
+   * open offers hold, so this table once said 71.7 % where the verdict said 70.2 %.
+   */
   idleShare: number;
   averageIdleCents: number;
   /** Offers the guard refused because the free balance could not cover them. */
@@ -22,7 +26,7 @@ export interface CashFigures {
 
 export function cashFigures(summary: BacktestSummary): CashFigures {
   return {
-    idleShare: 1 - summary.capitalUtilization,
+    idleShare: summary.idleShare,
     averageIdleCents: summary.averageIdleCents,
     refusedForCash: summary.guardRefusals.insufficient_balance ?? 0,
     unfundable: summary.fundingFailures,
@@ -34,15 +38,15 @@ export function cashFigures(summary: BacktestSummary): CashFigures {
 export function cashSection(summary: BacktestSummary): string {
   const c = cashFigures(summary);
   return (
-    `\nCash: ${pct(c.idleShare)} of capital idle on average (${dollars(c.averageIdleCents)}); ` +
+    `\nCash: ${pct(c.idleShare)} of the money idle, held by no offer, on average (cash on average ${dollars(c.averageIdleCents)}); ` +
     `refused for cash: ${c.refusedForCash} offers by the guard, ${c.unfundable} accepted but unfundable (of ${c.offers} offers made)\n`
   );
 }
 
 export const CASH_HEADER = [
   'run',
-  'capital idle',
-  'average idle cash',
+  'money idle (no offer holds it)',
+  'average cash',
   'offers refused for cash',
   'accepted but unfundable',
   'offers made',

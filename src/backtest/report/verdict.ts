@@ -74,7 +74,10 @@ export function verdictLine(
   if (behind.length > 0) parts.push(`ahead of ${list(behind)}`);
   if (level.length > 0) parts.push(`level with ${list(level)}`);
   const summary = best.result.summary;
-  const few = summary.funded < MIN_FUNDED_LOANS ? `; only ${summary.funded} loans funded: too few to judge` : '';
+  const few =
+    summary.funded < MIN_FUNDED_LOANS
+      ? `; only ${summary.funded === 1 ? '1 loan' : `${summary.funded} loans`} funded: too few to judge`
+      : '';
   const because = idleHeadline(summary, best.result.settings.market.settle).because;
   const idle = `${pct(summary.idleShareWhileRequests)} of its money sat idle while requests arrived (${pct(summary.idleShare)} to the last repayment)${because === null ? '' : `: ${because}`}`;
   const notJudged = unjudgeable.length > 0 ? `; ${unjudgeableText(unjudgeable)}` : '';

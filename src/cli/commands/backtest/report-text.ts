@@ -132,7 +132,8 @@ function headline(result: BacktestResult, extras: ReportExtras): string {
   const { summary, settings } = result;
   if (cannotBeJudged(summary)) return unjudgeableHeadline(result);
   const draws = extras.draws;
-  let line = `\nNet annualized return on capital (idle cash included): ${pct(summary.netAnnualizedReturn)}, ${summary.funded} loans funded`;
+  const loans = summary.funded === 1 ? '1 loan' : `${summary.funded} loans`;
+  let line = `\nNet annualized return on capital (idle cash included): ${pct(summary.netAnnualizedReturn)}, ${loans} funded`;
   if (draws && draws.draws.length > 1) {
     line +=
       ` (seed ${settings.market.seed}); mean over ${draws.draws.length} draws ${pct(draws.netAnnualizedReturn.mean)}` +

@@ -11,6 +11,7 @@ import type { CliIo } from '../../cli-io.js';
 import { envHelp } from '../../env-help.js';
 import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 import { limitDaemonHeapGrowth } from './daemon-heap.js';
+import { rememberDatabaseBeforeStart } from './failed-start-database.js';
 import { prepareSandboxRun } from './sandbox-run.js';
 
 interface RunOptions {
@@ -50,6 +51,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
       const run = sandboxAsked(options, io.env)
         ? await prepareSandboxRun(config, createLogger({ level: config.log_level }), io.env)
         : { config, overrides: {}, started: () => undefined };
+      const database = rememberDatabaseBeforeStart(run.config.db);
       const daemon = await createDaemon(run.config, io.env, {
         ...run.overrides,
         configFile: file,
@@ -61,7 +63,11 @@ export function registerRunCommand(program: Command, io: CliIo): void {
       });
       // Before a port is bound or a job runs: refused credentials or an unreachable marketplace
       // end here with one line (the error boundary's); the sandbox has nothing to check.
-      await daemon.checkMarketplace();
+      await daemon.checkMarketplace().catch((error: unknown) => {
+        daemon.store.close();
+        database.forgetIfCreated();
+        throw error;
+      });
       const stopped = installShutdown(daemon, { graceMs: 10_000, log: (line) => io.stderr.write(`${line}\n`) });
       await daemon.start();
       run.started();

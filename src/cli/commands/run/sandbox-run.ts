@@ -7,20 +7,28 @@
 import { systemClock } from '../../../clock/clock.js';
 import { daemonConfigSchema, type DaemonConfigFile } from '../../../daemon/daemon-config.js';
 import type { DaemonOverrides } from '../../../daemon/daemon.js';
+import { loadStrategyFiles } from '../../../engine/index.js';
 import type { Logger } from '../../../log/logger.js';
 import { embeddedSandboxShape, startEmbeddedSandbox } from './embedded-sandbox.js';
 import { sandboxDatabase } from './sandbox-database.js';
 import { sandboxRequestHolds } from './sandbox-request-holds.js';
 
-/** `env` is where LENDBOT_SANDBOX_SHAPE is read (the CLI's environment; default this process's). */
+/**
+ * `env` is where LENDBOT_SANDBOX_SHAPE is read (the CLI's environment; default this process's);
+ * `defaultDb` is the database path a run gets when none is chosen (the config's default).
+ */
 export async function prepareSandboxRun(
   config: DaemonConfigFile,
   log: Logger,
   env: Readonly<Record<string, string | undefined>> = process.env,
+  defaultDb: string = daemonConfigSchema.parse({}).db,
 ): Promise<{ config: DaemonConfigFile; overrides: DaemonOverrides; started: () => void }> {
   const defaults = daemonConfigSchema.parse({});
+  // Before the previous sandbox run's database is emptied: a typo in a strategy path or a bad
+  // strategy file must stop the run with its one line and lose nothing (the daemon loads them again).
+  await loadStrategyFiles(config.strategies);
   // Decided before the sandbox starts, so a refusal leaves nothing running.
-  const db = sandboxDatabase(config.db, defaults.db, log);
+  const db = sandboxDatabase(config.db, defaultDb, log, systemClock.now());
   const shape = embeddedSandboxShape(env);
   const sandbox = await startEmbeddedSandbox(config, log, shape);
   return {

@@ -111,6 +111,17 @@ function priceCurveFigure() {
   );
 }
 
+/**
+ * The price section's heading. A request the run skipped (the guard said no, or a paid source was
+ * never bought) has no rate and no P(repay) of its own, yet the decide step run again may price
+ * it: those figures are what the strategy would have asked, never offered, and the heading says
+ * so, or the panel would show "Rate —" above "Rate 78.6 %" for one decision.
+ */
+function priceTitle(decision, explanation) {
+  if (decision.rate !== null || explanation.price.rate === null) return 'Price';
+  return 'Price it would have asked (recomputed now; nothing was offered)';
+}
+
 function render(answer) {
   const { decision, explanation, request } = answer;
   const headline = decision.action === 'offer' ? `offer at ${percent(decision.rate)}` : 'skip';
@@ -147,7 +158,7 @@ function render(answer) {
       ? [
           section('Score', 'explanation-score', contributionsTable(explanation.contributions, decision)),
           section(
-            'Price',
+            priceTitle(decision, explanation),
             'explanation-price',
             definitions([
               ['Rate', percent(explanation.price.rate)],
@@ -186,7 +197,7 @@ function render(answer) {
     readableRequest(request, section),
     section('Time taken (ms)', 'explanation-timings', keyValueTable(stepNames(decision.timings), 'explanation-timings-table')),
   );
-  drawPriceCurve(explanation ? explanation.price.curvePoints : null);
+  drawPriceCurve(explanation ? explanation.price.curvePoints : null, { offered: decision.rate !== null });
 }
 
 export function createExplanation() {

@@ -51,7 +51,7 @@ function exposureCard(status, limits) {
       'p',
       { class: 'sub' },
       typeof status.exposure.maxCents === 'number'
-        ? `of ${money(status.exposure.maxCents)} open at most${shareOfCapital(status.exposure.maxShare)}`
+        ? `of ${money(status.exposure.maxCents)} open at most${shareOfCapital(status.exposure.maxShare, status.capitalCents)}`
         : 'no cap on open exposure',
     ),
     bar(status.exposure.totalCents, status.exposure.maxCents),
@@ -65,9 +65,13 @@ function exposureCard(status, limits) {
   );
 }
 
-// A cap set as a share of the capital (balance plus money lent out) grows with the account: say so.
-function shareOfCapital(share) {
-  return typeof share === 'number' ? ` (${Math.round(share * 1000) / 10} % of the capital)` : '';
+// A cap set as a share of the capital grows with the account: say so, with the capital itself
+// (balance plus what borrowers still owe, unearned interest included), as `lendbot status` does:
+// it is neither the equity nor cash + loans out, so without it the cap's base could not be checked.
+function shareOfCapital(share, capitalCents) {
+  if (typeof share !== 'number') return '';
+  const capital = typeof capitalCents === 'number' ? `, ${money(capitalCents)}` : '';
+  return ` (${Math.round(share * 1000) / 10} % of the capital${capital})`;
 }
 
 // Counts over the last 24 hours of the run's clock: in the sandbox a UTC day passes in about a

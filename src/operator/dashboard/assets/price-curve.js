@@ -22,8 +22,11 @@ function series(label, color, points, y, axis, extra = {}) {
   };
 }
 
-/** Draws the curve on the panel's canvas, replacing the last one; nothing without points. */
-export function drawPriceCurve(points) {
+/**
+ * Draws the curve on the panel's canvas, replacing the last one; nothing without points.
+ * `offered`: whether the decision offered; a skip's curve is recomputed, so its rate was never chosen.
+ */
+export function drawPriceCurve(points, { offered = true } = {}) {
   chart?.destroy();
   chart = null;
   if (!Array.isArray(points) || points.length === 0) return;
@@ -40,7 +43,7 @@ export function drawPriceCurve(points) {
   if (chosen) {
     datasets.push({
       type: 'scatter',
-      label: `Chosen rate ${percent(chosen.rate)}`,
+      label: `${offered ? 'Chosen rate' : 'Rate it would have asked'} ${percent(chosen.rate)}`,
       data: [{ x: chosen.rate, y: chosen.valueCents }],
       yAxisID: 'money',
       pointRadius: 6,
