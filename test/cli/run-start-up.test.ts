@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/daemon/free-port.js';
-import { storedReasons } from '../../src/domain/decision-reason-parse.js';
+import { storedReasons } from '../../src/store/reason-texts-to-values.js';
 import { fileHoldsDecisions, openStore } from '../../src/store/index.js';
 import { waitFor } from '../daemon/daemon-harness.js';
 import { startFixtureServer, type FixtureServer } from '../service/fixture-server.js';
