@@ -153,6 +153,7 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       // Events stored before a stop or crash come first, then a full poll.
       await scheduler.runOnce(inboxJob);
       if (config.poll.at_start) await scheduler.runOnce(pollJob);
+      parts.protections.listeningSince(parts.clock.now());
       scheduler.start(jobs);
       scheduler.start(ops.jobs());
       scheduler.start(messaging.jobs);

@@ -326,6 +326,19 @@ describe('silent webhooks', () => {
     expect(await events()).toEqual(['webhooks_silent']);
   });
 
+  it('claim no silence before the daemon has listened for a whole window (a fast simulated clock made hours of its start-up)', () => {
+    // Polls found requests hours ago and no webhook came: silent, had the daemon been listening.
+    polled([1, 2, 3, 4, 5], clock.now() - 5 * HOUR);
+    protections.listeningSince(clock.now() - 2 * HOUR);
+    protections.check();
+    expect(protections.webhookSilence()).toBeUndefined();
+    // A whole window (6 h) listened and still no webhook: now it is.
+    clock.advance(4 * HOUR);
+    polled([6, 7, 8, 9, 10], clock.now() - 2 * HOUR);
+    protections.check();
+    expect(protections.webhookSilence()).toEqual({ sinceMs: clock.now(), polledRequests: 5 });
+  });
+
   it('stay quiet just after a start, while the service may still retry what it missed, and while webhooks arrive', () => {
     polled([1, 2, 3, 4, 5, 6, 7, 8], clock.now() - 30 * MINUTE); // the first poll after a start
     protections.check();

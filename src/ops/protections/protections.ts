@@ -55,7 +55,15 @@ export class Protections {
   /** The pause this process last saw in force: one that then vanished was lifted by `lendbot resume`. */
   private seenPause: Pause | undefined;
 
+  /** When the daemon finished starting and listens for webhooks; unset outside a daemon. */
+  private listeningSinceMs: number | undefined;
+
   constructor(private readonly deps: ProtectionsDeps) {}
+
+  /** Called by the daemon at the end of its start: silence is claimed only over time it listened. */
+  listeningSince(ms: number): void {
+    this.listeningSinceMs = ms;
+  }
 
   /**
    * The pause in force now, if any. Read from the store at each call (`lendbot resume` writes
@@ -150,7 +158,7 @@ export class Protections {
   }
 
   private checkWebhookSilence(settings: ProtectionSettings['webhook_silence'], now: number): void {
-    const change = updateWebhookSilence(this.deps.store, settings, now);
+    const change = updateWebhookSilence(this.deps.store, settings, now, this.listeningSinceMs);
     if (change?.kind === 'began') {
       const polled = change.alert.polledRequests;
       const message = `no webhook in ${change.windowHours} h while polls found ${polled} new requests: the subscription may be deactivated; ask the marketplace to reactivate it`;

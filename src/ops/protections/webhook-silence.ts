@@ -6,7 +6,10 @@
  *
  * Only requests first seen by a poll at least an hour ago count (at most half the window): the
  * service retries a missed delivery every hour, so a daemon just (re)started, whose first poll
- * finds what it missed, is not taken for a silent one.
+ * finds what it missed, is not taken for a silent one. And a daemon that has not yet listened
+ * for a whole window (`listeningSinceMs`, the end of its start) claims no silence over time it
+ * was not listening: on a fast simulated clock the sandbox's first webhooks, sent once start-up
+ * has finished, came hours of its time after the first poll and raised a false alert.
  */
 import type { ProtectionSettings } from '../../risk/index.js';
 import type { Store } from '../../store/index.js';
@@ -37,6 +40,7 @@ export function updateWebhookSilence(
   store: Pick<Store, 'state' | 'signals'>,
   settings: ProtectionSettings['webhook_silence'],
   nowMs: number,
+  listeningSinceMs?: number,
 ): SilenceChange {
   const current = storedWebhookSilence(store.state);
   const lastWebhookMs = store.signals.lastWebhookReceivedMs();
@@ -50,6 +54,7 @@ export function updateWebhookSilence(
   }
   if (!settings.enabled) return undefined;
   const windowMs = settings.window_hours * HOUR_MS;
+  if (listeningSinceMs !== undefined && nowMs - listeningSinceMs < windowMs) return undefined;
   if (lastWebhookMs !== undefined && lastWebhookMs >= nowMs - windowMs) return undefined;
   const graceMs = Math.min(HOUR_MS, windowMs / 2);
   const polled = store.signals.requestsFirstSeenBetween(nowMs - windowMs, nowMs - graceMs).poll;
