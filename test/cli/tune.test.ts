@@ -77,10 +77,10 @@ describe('lendbot tune', () => {
     expect(result.stderr).toBe(`wrote ${out} (current values kept)\n`);
     expect(await readFile(out, 'utf8')).toBe(FLAT_STRATEGY_YAML);
     expect(result.stdout).toMatch(
-      /starting balance [\d.]+ USD \(the backtest's default, 100 × the average request total_amount, \$[\d,.]+, rounded up to 1,000 USD; --balance sets it\)\n/,
+      /starting balance \$[\d,.]+ \(the backtest's default, 100 × the average request total_amount, \$[\d,.]+, rounded up to 1,000 USD; --balance sets it\)\n/,
     );
     const given = await runCli(args());
-    expect(given.stdout).toContain('starting balance 300000.00 USD (given by --balance)\n');
+    expect(given.stdout).toContain('starting balance $300,000.00 (given by --balance)\n');
   });
 
   it('gives the same report with two worker threads as in one thread', async () => {

@@ -4,7 +4,7 @@
  */
 import type { RankedTrial, TuneReport } from '../../../backtest/index.js';
 import type { WorldHeldOut } from '../../../backtest/tune/held-out-worlds.js';
-import { usd } from '../../../backtest/index.js';
+import { dollars } from '../../../backtest/index.js';
 import { formatTable } from '../strategy/text-table.js';
 
 const pts = (score: number | null): string => (score === null ? '-' : `${(score * 100).toFixed(2)}%`);
@@ -47,7 +47,7 @@ export function worldsTable(worlds: readonly WorldHeldOut[]): string {
 export function formatTuneReport(report: TuneReport, balanceSource?: string): string {
   const split = report.split.kind === 'split' ? `split ${report.split.trainShare}` : `walk-forward ${report.split.windows} windows`;
   const parts = [
-    `Tuned ${report.strategy.name} (${report.strategy.file}, content ${report.strategy.contentHash}): ${report.trials} trials, seed ${report.seed}, objective ${report.objective.objective}, ${split}, starting balance ${usd(report.startingBalanceCents)} USD${balanceSource === undefined ? '' : ` (${balanceSource})`}\n`,
+    `Tuned ${report.strategy.name} (${report.strategy.file}, content ${report.strategy.contentHash}): ${report.trials} trials, seed ${report.seed}, objective ${report.objective.objective}, ${split}, starting balance ${dollars(report.startingBalanceCents)}${balanceSource === undefined ? '' : ` (${balanceSource})`}\n`,
   ];
   report.windows.forEach((window, index) => {
     parts.push(
