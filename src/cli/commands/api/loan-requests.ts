@@ -5,6 +5,7 @@ import type { CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import { printList, withClient, withPaging } from './api-context.js';
 import { examplesHelp } from '../../examples-help.js';
+import { commaList } from '../../comma-list.js';
 
 interface LoanRequestOptions {
   svcColor?: string;
@@ -72,15 +73,8 @@ function filtersFromOptions(options: LoanRequestOptions): LoanRequestFilters {
   }
   if (options.invitedBorrowers) filters.invitedBorrowers = true;
   if (options.previousBorrowers) filters.previousBorrowers = true;
-  if (options.state !== undefined) filters.state = splitList(options.state);
-  if (options.zipCode !== undefined) filters.zipCode = splitList(options.zipCode);
+  if (options.state !== undefined) filters.state = commaList(options.state);
+  if (options.zipCode !== undefined) filters.zipCode = commaList(options.zipCode);
   if (options.nearbyZipcodes) filters.nearbyZipcodes = true;
   return filters;
-}
-
-function splitList(text: string): string[] {
-  return text
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part) => part !== '');
 }

@@ -27,6 +27,7 @@ import { UserError } from '../../user-error.js';
 import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 import { addRetiredOption } from '../../retired-option.js';
 import { HOUR_MS } from '../../../clock/time-constants.js';
+import { commaList } from '../../comma-list.js';
 
 export interface RecordingSource {
   data?: string | undefined;
@@ -159,10 +160,7 @@ export async function loadRecordingShowingProgress(
 
 /** Strategy files, comma-separated or repeated. */
 export async function loadStrategies(list: string): Promise<CompiledStrategy[]> {
-  const files = list
-    .split(',')
-    .map((f) => f.trim())
-    .filter((f) => f !== '');
+  const files = commaList(list);
   if (files.length === 0) throw new UserError('--strategy needs at least one file');
   try {
     return await loadStrategyFiles(files);

@@ -18,6 +18,7 @@ import { UserError } from '../../user-error.js';
 import { formatCalibrateReport, worldsCheckText } from './calibrate-report-text.js';
 import { share, TRAIN_SHARE_HELP } from './train-inputs.js';
 import { points } from '../../../backtest/tune/tuner.js';
+import { commaList } from '../../comma-list.js';
 
 export interface CalibrateCliOptions {
   data: string;
@@ -94,10 +95,7 @@ async function recordings(io: CliIo, files: readonly string[]): Promise<Array<{ 
 }
 
 async function runCalibrate(io: CliIo, options: CalibrateCliOptions): Promise<void> {
-  const files = options.data
-    .split(',')
-    .map((file) => file.trim())
-    .filter((file) => file !== '');
+  const files = commaList(options.data);
   let strategy;
   let text: string;
   try {

@@ -9,6 +9,7 @@ import { loadRecording, type PreparedRecording } from '../../../backtest/index.j
 import { featureList, trainingData, trainModel, TrainingDataError, type TrainReport } from '../../../backtest/train/index.js';
 import { warn, type CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
+import { commaList } from '../../comma-list.js';
 
 /** The options of a fit from one recording. */
 export interface FitCliOptions {
@@ -36,13 +37,6 @@ export function share(text: string): number {
   return value;
 }
 
-function names(text: string): string[] {
-  return text
-    .split(',')
-    .map((name) => name.trim())
-    .filter((name) => name !== '');
-}
-
 /** --train-share, as train model, calibration and market all take it. */
 export const TRAIN_SHARE_HELP = 'share of the labelled lines, oldest first, that fits (the rest judge it)';
 
@@ -50,7 +44,7 @@ export const TRAIN_SHARE_HELP = 'share of the labelled lines, oldest first, that
 export function addFitOptions(command: Command): Command {
   return command
     .requiredOption('--data <file>', 'recording (JSON lines) with outcomes')
-    .option('--features <names>', 'comma-separated features to use (default: the whole catalogue)', names)
+    .option('--features <names>', 'comma-separated features to use (default: the whole catalogue)', commaList)
     .option(
       '--l2 <n|auto>',
       'L2 penalty on the standardised weights; auto: chosen by validation inside the fitting part',
