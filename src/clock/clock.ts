@@ -47,3 +47,6 @@ export function unixSeconds(clock: Clock): number {
 export type Sleep = (ms: number) => Promise<void>;
 
 export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Real waits that do not hold the process open: a stop never waits for one (a chat's turn, a start-up check's budget). */
+export const sleepNotHoldingExit: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref());

@@ -4,7 +4,7 @@
  * another program holds, ends start-up with one line that names what to change. Refusals that
  * begin after a successful start keep the daemon running, degraded (src/ops/service-health.ts).
  */
-import type { Sleep } from '../clock/clock.js';
+import { sleepNotHoldingExit, type Sleep } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import { ConfigurationError } from '../domain/index.js';
 import { ServiceError, type MarketplaceApi } from '../service/index.js';
@@ -28,8 +28,6 @@ export interface StartCheckOptions {
   sleep?: Sleep;
 }
 
-const unrefSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref());
-
 /**
  * One signed read: the first page of the transfer history, which the balance needs first anyway.
  * The client signs it after any clock-skew correction (src/service/clock-skew.ts) and retries a
@@ -46,7 +44,7 @@ export async function checkMarketplaceAtStart(client: StartCheckClient, options:
   const budgetMs = options.budgetMs ?? START_CHECK_BUDGET_MS;
   try {
     const read = client.listTransfers(1).then(() => 'answered' as const);
-    const outcome = await Promise.race([read, (options.sleep ?? unrefSleep)(budgetMs).then(() => 'no answer' as const)]);
+    const outcome = await Promise.race([read, (options.sleep ?? sleepNotHoldingExit)(budgetMs).then(() => 'no answer' as const)]);
     // The read left behind ends with the process, which this line stops.
     read.catch(() => undefined);
     if (outcome === 'no answer') {

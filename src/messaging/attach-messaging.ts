@@ -11,13 +11,13 @@
  * call out, or `notifications:` off, leaves the daemon deciding and placing as before
  * (test/daemon/messaging-left-out.test.ts).
  */
-import { systemClock, type Clock, type Sleep } from '../clock/clock.js';
+import { sleepNotHoldingExit, systemClock, type Clock, type Sleep } from '../clock/clock.js';
 import type { Job } from '../clock/scheduler.js';
 import type { Logger } from '../log/logger.js';
 import { daemonStatus, type DaemonStatusParts } from '../ops/daemon-status.js';
 import { paceLimits } from './chat-pace/chat-pace-config.js';
 import { pacedNotifier } from './chat-pace/paced-notifier.js';
-import { SendWindows, sleepNotHoldingExit } from './chat-pace/send-windows.js';
+import { SendWindows } from './chat-pace/send-windows.js';
 import { storeDigestFigures, type EarningsSeries } from './digest/digest-figures.js';
 import { DigestSender } from './digest/digest-sender.js';
 import { NotificationWatcher, type NotificationSink } from './notification-watcher.js';

@@ -245,8 +245,8 @@ describe("a chat's turn at exit", () => {
   it('a process whose messages wait for the chat ends anyway (the daemon never waits for a chat to stop)', async () => {
     // Two turns a minute apart in a child process: a wait that held the process open would keep it a minute.
     const script = [
-      "import { systemClock } from './src/clock/clock.ts';",
-      "import { SendWindows, sleepNotHoldingExit } from './src/messaging/chat-pace/send-windows.ts';",
+      "import { systemClock, sleepNotHoldingExit } from './src/clock/clock.ts';",
+      "import { SendWindows } from './src/messaging/chat-pace/send-windows.ts';",
       'const windows = new SendWindows({ limits: { minGapMs: 60_000, perMinute: 20 }, clock: systemClock, sleep: sleepNotHoldingExit });',
       "await windows.take('chat');",
       "void windows.take('chat').then(() => console.log('second turn'));",

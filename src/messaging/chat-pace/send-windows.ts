@@ -9,12 +9,6 @@ import type { Clock, Sleep } from '../../clock/clock.js';
 import { MINUTE_MS } from '../../clock/time-constants.js';
 import type { PaceLimits } from './chat-pace-config.js';
 
-/**
- * Real waits that do not hold the process open: a message still waiting for its chat's turn when
- * the daemon stops is not sent, and the stop never waits for a chat's minute.
- */
-export const sleepNotHoldingExit: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref());
-
 class SendWindow {
   /** Times of the last messages, oldest first, at most `perMinute` of them. */
   private readonly sent: number[] = [];
