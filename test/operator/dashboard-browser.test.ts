@@ -68,7 +68,8 @@ describe.skipIf(skipReason !== undefined)('the dashboard in chromium', { timeout
     expect(await page.getByTestId('mode-badge').textContent()).toBe(mode === 'sandbox' ? 'sandbox: no real money' : 'live');
     expect(await page.getByTestId('pause-button').isDisabled()).toBe(true);
     expect(await page.getByTestId('pause-state').textContent()).toBe('Offers allowed');
-    expect(await page.getByTestId('decisions-empty').isVisible()).toBe(true);
+    // The decisions list loads on its own request after the balance: wait for it, not for the balance.
+    await expect.poll(() => page.getByTestId('decisions-empty').isVisible(), { timeout: UI_WAIT_MS }).toBe(true);
     // cashflow prices for expected profit with no fitted market: the overview says so.
     expect(await page.getByText('prices with the unfitted default market; fit one with lendbot train').textContent()).toMatch(
       /^cashflow: prices with/,
