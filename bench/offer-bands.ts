@@ -8,8 +8,10 @@
  * recordings that bench writes, one seed at today's default level), the strategy's requests by band
  * (LendingClub: its grade; a sandbox world: the recorded credit score range), with the
  * population's realised default, the offers made and won, the funded loans' realised default, the
- * median offered rate less the recorded competing rate (negative: below it) and less the request's
- * maximum, the median priced default; then the skips by the reason that refused (the last one not about data bought), a price refusal
+ * median offered rate less the recorded competing rate (negative: below it), the offer's break-even at
+ * its priced default and the level-uncertainty floor less the same competing rate (which of the
+ * three is above it says what kept the offer from winning: the level, the floor or the rate
+ * expected profit chose), the offered rate less the request's maximum, the median priced default; then the skips by the reason that refused (the last one not about data bought), a price refusal
  * marked when its break-even is the level-uncertainty floor's. No caps, one draw.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -50,6 +52,9 @@ interface Band {
   fundedDefaults: number;
   fundedResolved: number;
   underCompeting: number[];
+  /** The offer's break-even at the priced default, and the level-uncertainty floor, less the competing rate. */
+  breakEvenUnderCompeting: number[];
+  floorUnderCompeting: number[];
   underMax: number[];
   pricedDefault: number[];
   skips: Map<string, number>;
@@ -63,6 +68,8 @@ const band = (): Band => ({
   fundedDefaults: 0,
   fundedResolved: 0,
   underCompeting: [],
+  breakEvenUnderCompeting: [],
+  floorUnderCompeting: [],
   underMax: [],
   pricedDefault: [],
   skips: new Map(),
@@ -118,7 +125,15 @@ try {
       if (decision.probability !== null) b.pricedDefault.push(1 - decision.probability);
       const competing = line.outcome?.best_competing_rate;
       if (decision.rate !== null) {
-        if (typeof competing === 'number') b.underCompeting.push(decision.rate - competing);
+        if (typeof competing === 'number') {
+          b.underCompeting.push(decision.rate - competing);
+          const breakEven = decision.reasons
+            .map((reason) => /; break-even ([\d.]+)/.exec(reason)?.[1])
+            .find((found) => found !== undefined);
+          const floor = decision.reasons.map((reason) => /floor ([\d.]+) at q/.exec(reason)?.[1]).find((found) => found !== undefined);
+          if (breakEven !== undefined) b.breakEvenUnderCompeting.push(Number(breakEven) - competing);
+          if (floor !== undefined) b.floorUnderCompeting.push(Number(floor) - competing);
+        }
         b.underMax.push(decision.rate - line.loan_request.max_interest_rate);
       }
       if (decision.market === 'won') {
@@ -131,7 +146,7 @@ try {
     }
     console.log(`\n${spec.name}: net ${pct(first.summary.netAnnualizedReturn)}, ${first.loans.length} loans`);
     console.log(
-      'band | requests | population default | offers | won | funded default (n) | rate - competing (median) | rate - max | priced default | most frequent refusal',
+      'band | requests | population default | offers | won | funded default (n) | rate - competing (median) | break-even - competing | floor - competing | rate - max | priced default | most frequent refusal',
     );
     for (const [key, b] of [...bands.entries()].sort(([a], [c]) => a.localeCompare(c))) {
       console.log(
@@ -143,6 +158,8 @@ try {
           b.won,
           `${pct(b.fundedResolved === 0 ? null : b.fundedDefaults / b.fundedResolved)} (${b.fundedResolved})`,
           points(median(b.underCompeting)),
+          points(median(b.breakEvenUnderCompeting)),
+          points(median(b.floorUnderCompeting)),
           points(median(b.underMax)),
           pct(median(b.pricedDefault)),
           [...b.skips.entries()].sort((a, c) => c[1] - a[1]).map(([kind, n]) => `${n} ${kind}`)[0] ?? '-',
