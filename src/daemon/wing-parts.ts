@@ -8,21 +8,19 @@ import type { z } from 'zod';
 import type { Clock } from '../clock/clock.js';
 import { messagingWing } from '../messaging/messaging-wing.js';
 
-/** A wing's entry: its config sections by key, and its lines of `lendbot doctor`. */
-interface WingEntry {
-  config: Readonly<Record<string, z.ZodType>>;
-  checks: readonly { name: string; run: (input: never) => Promise<unknown> }[];
-}
-
-const WINGS = [messagingWing] as const satisfies readonly WingEntry[];
+const WINGS = [messagingWing] as const;
 
 /** The sections of every wing as one object (an intersection, so each key keeps its own schema). */
-type SectionsOf<Wings> = Wings extends readonly [infer First extends WingEntry, ...infer Rest]
+type SectionsOf<Wings> = Wings extends readonly [infer First extends { config: object }, ...infer Rest]
   ? First['config'] & SectionsOf<Rest>
   : object;
 
+function sectionsOf<Wings extends readonly { config: Readonly<Record<string, z.ZodType>> }[]>(wings: Wings): SectionsOf<Wings> {
+  return Object.assign({}, ...wings.map((wing) => wing.config)) as SectionsOf<Wings>;
+}
+
 /** Every wing's config sections, spread into the daemon's schema. */
-export const WING_CONFIG = Object.assign({}, ...WINGS.map((wing) => wing.config)) as SectionsOf<typeof WINGS>;
+export const WING_CONFIG = sectionsOf(WINGS);
 
 /** A line of `lendbot doctor` a wing adds, with what the doctor hands it. */
 export interface WingCheck {
@@ -37,5 +35,9 @@ export interface WingCheck {
   }): Promise<{ status: 'ok' | 'warn' | 'fail' | 'skip'; detail: string; fix?: string | undefined }>;
 }
 
+function checksOf(wings: readonly { checks: readonly WingCheck[] }[]): readonly WingCheck[] {
+  return wings.flatMap((wing) => wing.checks);
+}
+
 /** Every wing's doctor checks, in the order the wings are listed. */
-export const WING_CHECKS: readonly WingCheck[] = WINGS.flatMap((wing) => wing.checks);
+export const WING_CHECKS = checksOf(WINGS);
