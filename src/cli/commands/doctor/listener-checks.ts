@@ -1,7 +1,7 @@
 /**
  * The check of `lendbot doctor` on what reaches the daemon from outside: the webhook listener (a
  * signed test event, verified with the configured secret). What the daemon sends out is checked
- * by its wing (messaging's notifications line, src/messaging/notifications-check.ts).
+ * by its wing (messaging's notifications line, checkNotifications in src/messaging/notifier.ts).
  */
 import type { Clock } from '../../../clock/clock.js';
 import type { DaemonConfigFile } from '../../../daemon/daemon-config.js';
