@@ -1,12 +1,7 @@
-/**
- * A recording file read into the entries a replay walks (prepared-recording.ts): the compact
- * reader for every replay, and the readable reference it is held equal to
- * (test/backtest/compact-recording.test.ts).
- */
+// A recording file read into the entries a replay walks (prepared-recording.ts), by the compact reader.
 import type { RecordingLineIssue } from '../recording/index.js';
-import { readRecordingLines } from '../recording/recording-io.js';
 import { loadCompactRecording, type CompactReadOptions } from './compact/compact-recording.js';
-import { prepareRecording, type PeriodFilter, type PreparedRecording } from './prepared-recording.js';
+import type { PeriodFilter, PreparedRecording } from './prepared-recording.js';
 
 /**
  * Reads and prepares a recording file; bad lines go to `onIssue`. Read into the compact form
@@ -20,13 +15,4 @@ export async function loadRecording(
   options: Omit<CompactReadOptions, 'period' | 'onIssue'> = {},
 ): Promise<PreparedRecording> {
   return loadCompactRecording(file, { ...options, period, onIssue });
-}
-
-/** loadRecording the readable way: every line parsed and kept, then prepareRecording (the compact reader's reference). */
-export async function loadRecordingLines(
-  file: string,
-  period: PeriodFilter,
-  onIssue: (issue: RecordingLineIssue) => void,
-): Promise<PreparedRecording> {
-  return prepareRecording(await readRecordingLines(file, onIssue), period);
 }
