@@ -43,7 +43,7 @@ export interface StoredDecision {
   source: string | null;
   /** The strategies' decision an agent's replaced, when there was one (kept whole, as it was stored). */
   previous: unknown;
-  /** That replaced decision's reasons as values (null when there is none); see decision-row.ts. */
+  /** That replaced decision's reasons as values (null when there is none; decisionFromRow reads them). */
   previousReasonValues: DecisionReason[] | null;
   /** Which learned calibration gave the probability (migration 15); absent when none did. */
   calibration?: DecisionCalibration;
