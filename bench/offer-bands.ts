@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultBalance, runDraws, type BacktestDecision } from '../src/backtest/index.js';
-import { labelOf } from '../src/backtest/train/training-data.js';
+import { labelOf } from '../src/backtest/realised-fate.js';
 import { loadStrategyFile } from '../src/engine/index.js';
 import { gradeOfCreditScoreRange } from './lending-club-mapping.js';
 import { LENDING_CLUB, worldRecording, worldSpecs } from './shipped-defaults-worlds.js';
