@@ -253,7 +253,8 @@ describe('live and backtest parity', () => {
         expect(offers.some((decision) => decision.reasons.some((reason) => reason.includes('exploring (greedy')))).toBe(true);
 
         const recording = [...recordingLinesFromStore(h.store, [])];
-        const result = runBacktest(recording, [await loadStrategyFile(file)], {
+        const strategies = [await loadStrategyFile(file)];
+        const result = runBacktest(recording, strategies, {
           startingBalanceCents,
           limits: riskLimitsSchema.parse(risk),
           market: { settle: false },
@@ -265,7 +266,6 @@ describe('live and backtest parity', () => {
         // `strategy explain` prices each request alone, with learners at the same version (v0) but
         // none of the session's running totals: each exploring draw is the same, because an offer's
         // right to explore reads that offer and the posterior only.
-        const strategies = [await loadStrategyFile(file)];
         const explainedOtherwise = recording
           .map((line) => {
             const decision = offers.find((candidate) => candidate.loanRequestId === line.loan_request.id);
