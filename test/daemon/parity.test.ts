@@ -228,38 +228,58 @@ describe('live and backtest parity', () => {
     },
   );
 
-  it('a learning strategy (pricing.learning) explores and prices the same in a dry run and its replay', { timeout: 120_000 }, async () => {
-    // A dry run's offers reach no borrower, so neither side learns a fate: what must agree is the
-    // learned response's version and evidence on every decision, and each exploring draw (seeded
-    // by request and version) with the exploration budget it is counted against.
-    const dir = mkdtempSync(join(tmpdir(), 'lendbot-parity-learning-'));
-    try {
-      const doc = parse(readFileSync(strategy('balanced'), 'utf8')) as { name: string; pricing: Record<string, unknown> };
-      doc.name = 'balanced-learning';
-      doc.pricing = { ...doc.pricing, learning: { prior_sd: 1, explore_share: 0.2 } };
-      const file = join(dir, 'balanced-learning.yaml');
-      writeFileSync(file, stringify(doc));
-      const risk = ROOMY_RISK;
-      const startingBalanceCents = 5_000_000;
-      harness = await dryRunSession({ strategyFiles: [file], balanceCents: startingBalanceCents, risk }, 40);
-      const h = harness;
-      const live = h.store.decisions.list();
-      const offers = live.filter((decision) => decision.action === 'offer');
-      expect(offers.length).toBeGreaterThan(5);
-      expect(offers.every((decision) => decision.reasons.some((reason) => reason.includes('market learned v0 (0 fates)')))).toBe(true);
-      expect(offers.some((decision) => decision.reasons.some((reason) => reason.includes('exploring (greedy')))).toBe(true);
+  it(
+    'a learning strategy (pricing.learning) explores and prices the same in a dry run, its replay and strategy explain',
+    { timeout: 120_000 },
+    async () => {
+      // A dry run's offers reach no borrower, so neither side learns a fate: what must agree is the
+      // learned response's version and evidence on every decision, and each exploring draw (seeded
+      // by request and version) with the exploration budget it is counted against.
+      const dir = mkdtempSync(join(tmpdir(), 'lendbot-parity-learning-'));
+      try {
+        const doc = parse(readFileSync(strategy('balanced'), 'utf8')) as { name: string; pricing: Record<string, unknown> };
+        doc.name = 'balanced-learning';
+        doc.pricing = { ...doc.pricing, learning: { prior_sd: 1, explore_share: 0.2 } };
+        const file = join(dir, 'balanced-learning.yaml');
+        writeFileSync(file, stringify(doc));
+        const risk = ROOMY_RISK;
+        const startingBalanceCents = 5_000_000;
+        harness = await dryRunSession({ strategyFiles: [file], balanceCents: startingBalanceCents, risk }, 40);
+        const h = harness;
+        const live = h.store.decisions.list();
+        const offers = live.filter((decision) => decision.action === 'offer');
+        expect(offers.length).toBeGreaterThan(5);
+        expect(offers.every((decision) => decision.reasons.some((reason) => reason.includes('market learned v0 (0 fates)')))).toBe(true);
+        expect(offers.some((decision) => decision.reasons.some((reason) => reason.includes('exploring (greedy')))).toBe(true);
 
-      const recording = [...recordingLinesFromStore(h.store, [])];
-      const result = runBacktest(recording, [await loadStrategyFile(file)], {
-        startingBalanceCents,
-        limits: riskLimitsSchema.parse(risk),
-        market: { settle: false },
-        recordDecisions: true,
-      });
-      const mismatches = replayMismatches(live, result.decisions);
-      expect(mismatches).toEqual([]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+        const recording = [...recordingLinesFromStore(h.store, [])];
+        const strategies = [await loadStrategyFile(file)];
+        const result = runBacktest(recording, strategies, {
+          startingBalanceCents,
+          limits: riskLimitsSchema.parse(risk),
+          market: { settle: false },
+          recordDecisions: true,
+        });
+        const mismatches = replayMismatches(live, result.decisions);
+        expect(mismatches).toEqual([]);
+
+        // `strategy explain` prices each request alone, with learners at the same version (v0) but
+        // none of the session's running totals: each exploring draw is the same, because an offer's
+        // right to explore reads that offer and the posterior only.
+        const explainedOtherwise = recording
+          .map((line) => {
+            const decision = offers.find((candidate) => candidate.loanRequestId === line.loan_request.id);
+            if (decision === undefined) return undefined;
+            const outcome = explainRecordedRequest(strategies, line, startingBalanceCents);
+            return outcome.decision.rate === decision.rate
+              ? undefined
+              : { id: decision.loanRequestId, live: decision.reasons, explain: outcome.reasons };
+          })
+          .filter((mismatch) => mismatch !== undefined);
+        expect(explainedOtherwise).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

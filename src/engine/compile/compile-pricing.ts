@@ -31,7 +31,7 @@ import type { LearningSettings } from '../market/market-learner.js';
 import { curvePoint, optimalRate, type CurvePoint, type PriceCurve } from '../pricing/expected-profit.js';
 import { levelUncertaintyOf, robustRate } from '../pricing/level-uncertainty.js';
 import type { LevelEvidence } from './learned-calibration.js';
-import { learnedPrice } from '../pricing/learned-price.js';
+import { learnedPrice, movedByLaterRule } from '../pricing/learned-price.js';
 import { shiftedHurdle, type CashHurdleSettings, type CashPosition } from '../pricing/cash-hurdle.js';
 import { curseCurveOf, curseSettingsOf, curseText } from '../pricing/curse-settings.js';
 
@@ -277,6 +277,13 @@ export function compilePricing(
         if (robust.rate !== best.rate) {
           rate = robust.rate;
           chosen = curvePoint(curve, rate);
+          // An exploring price the rule moved is judged against the greedy price the rule would have moved too.
+          const greedy = curve.learning?.exploration?.greedyRate;
+          const greedyMoved =
+            greedy === undefined
+              ? rate
+              : robustRate(levelUncertainty, { level, hurdle, economics, required, greedyRate: greedy, low, cap }).rate;
+          curve = movedByLaterRule(curve, rate, greedyMoved ?? rate);
         }
       }
       const learned = learnedText(curve);

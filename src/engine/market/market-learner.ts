@@ -93,11 +93,14 @@ export class MarketLearner {
 
   /**
    * Whether an offer may explore at an expected-profit loss of `lossCents` against the greedy
-   * price worth `greedyValueCents`: the budget counts the offer being priced as made.
+   * price worth `greedyValueCents`: each offer may give up at most `exploreShare` of its own
+   * greedy value, so the running cost stays within the share of everything offered. The rule
+   * reads this offer and the posterior only, not the running totals, so whoever prices the same
+   * request with the same posterior (the daemon, its replay, `strategy explain` with a copy of
+   * the learners, a learner restored at another point of its budget) explores the same way.
    */
   mayExplore(lossCents: number, greedyValueCents: number): boolean {
-    const { explorationCostCents, offeredValueCents } = this.state;
-    return explorationCostCents + lossCents <= this.settings.exploreShare * (offeredValueCents + greedyValueCents);
+    return lossCents <= this.settings.exploreShare * greedyValueCents;
   }
 
   /** Counts an offer made against the exploration budget: its greedy value, and its loss when it explored. */

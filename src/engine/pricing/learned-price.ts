@@ -33,3 +33,21 @@ export function learnedPrice(curve: PriceCurve, learner: MarketLearner, requestK
   if (!(explored.valueCents > 0) || !learner.mayExplore(lossCents, greedy.valueCents)) return greedyPrice;
   return { chosen: explored, curve: { ...learned, learning: { ...learning, exploration: { greedyRate: greedy.rate, lossCents } } } };
 }
+
+/**
+ * The learned curve of an offer whose rate a later rule moved (the level-uncertainty floor or
+ * blend, level-uncertainty.ts): `offeredRate` is what the offer carries, `greedyOfferedRate` what
+ * the same rule makes of the greedy price. An exploring draw that the rule moved onto the greedy
+ * price's own rate explored nothing (a floor above both), so it no longer says it explored nor
+ * counts against the budget; otherwise its loss and the greedy value are those of the rates the
+ * rule leaves, so the budget counts what the offer really gave up.
+ */
+export function movedByLaterRule(curve: PriceCurve, offeredRate: number, greedyOfferedRate: number): PriceCurve {
+  const learning = curve.learning;
+  if (learning === undefined) return curve;
+  const greedyValueCents = curvePoint(curve, greedyOfferedRate).valueCents;
+  const { exploration: _was, ...rest } = learning;
+  if (learning.exploration === undefined || greedyOfferedRate === offeredRate) return { ...curve, learning: { ...rest, greedyValueCents } };
+  const lossCents = greedyValueCents - curvePoint(curve, offeredRate).valueCents;
+  return { ...curve, learning: { ...rest, greedyValueCents, exploration: { greedyRate: greedyOfferedRate, lossCents } } };
+}
