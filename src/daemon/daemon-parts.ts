@@ -38,6 +38,8 @@ import { MarketFates } from './market-fates.js';
 import { NoticeRelay } from './notice-relay.js';
 import { OfferPlacer } from './offer-placer.js';
 import { Pipeline } from './pipeline.js';
+import { attachPipelineFeatures } from './pipeline-features.js';
+import { RequestGuards } from './request-guard.js';
 import { Poller } from './poller.js';
 import { serviceDataSource, storeSpendLedger } from './service-data.js';
 import { Swappable } from './swappable.js';
@@ -198,22 +200,23 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
   const marketFates = new MarketFates({ store, clock, log: component('learn'), offerExpiryMs });
   const data = serviceDataSource(client);
   const spend = storeSpendLedger(store);
+  const pipelineLog = component('pipeline');
+  const guards = new RequestGuards({ store, clock, dryRun, limits, balance, pause: protections });
+  // A request whose data failed waits in real time, like every back-off.
   const pipeline = new Pipeline({
     store,
     clock,
-    log: component('pipeline'),
+    log: pipelineLog,
     strategies,
     limits,
-    balance,
+    guards,
     data,
     spend,
     placer,
     dryRun,
-    protections,
-    // A request whose data failed waits in real time, like every back-off.
     retryClock: backoffClock,
-    marketFates,
   });
+  attachPipelineFeatures(pipeline, { store, log: pipelineLog, limits, dryRun, balance, marketFates, refusals: protections });
   // The poll asks only for what some active strategy could take (read at each poll: hot reload).
   const listFilters = () => (config.poll.server_filters ? unionListFilters(strategies().map((strategy) => strategy.listRestriction)) : {});
   const poller = new Poller({ client, store, pipeline, clock, log: component('poll'), listFilters });
