@@ -33,11 +33,11 @@ import { MarketFates } from './market-fates.js';
 import { NoticeRelay } from './notice-relay.js';
 import { OfferPlacer } from './offer-placer.js';
 import { Pipeline } from './pipeline.js';
-import { attachPipelineFeatures } from './pipeline-features.js';
+import { attachCashPosition } from './cash-position.js';
+import { attachShadows } from './shadow-decide.js';
 import { RequestGuards } from './request-guard.js';
 import { Poller } from './poller.js';
 import { serviceDataSource, storeSpendLedger } from './service-data.js';
-import { Swappable } from './swappable.js';
 // The instruments other parts are built with: the metrics count the client's calls, the service
 // health hears them, the protections pause the pipeline, and both notify.
 import { instrumentClient } from '../ops/instrument.js';
@@ -170,12 +170,12 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
     throw error;
   }
 
-  // What hot reload may change; read through get() each time, swapped between two requests.
-  const inForce = new Swappable({ strategies: initialStrategies as readonly CompiledStrategy[], limits: config.risk });
+  // What hot reload may change: read at each use, so nobody keeps a stale copy; swapped between two requests.
+  let inForce: ActiveConfig = { strategies: initialStrategies, limits: config.risk };
   const strategyLayer: StrategyLayer = { over: (files) => files };
-  const fileStrategies = () => inForce.get().strategies;
+  const fileStrategies = () => inForce.strategies;
   const strategies = () => strategyLayer.over(fileStrategies());
-  const limits = () => inForce.get().limits;
+  const limits = () => inForce.limits;
   const offerExpiryMs = () => limits().offerExpiryMs;
   const balance = new BalanceTracker({ client, store, clock, log: component('balance') });
   const placer = new OfferPlacer({ client, store, clock, log: component('act'), dryRun });
@@ -199,7 +199,17 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
     dryRun,
     retryClock: backoffClock,
   });
-  attachPipelineFeatures(pipeline, { store, log: pipelineLog, limits, dryRun, balance, marketFates, refusals: protections });
+  // The features a decision reads or feeds, in the order their hooks run (Pipeline.provide, Pipeline.onDecided); the metrics listen after them (attachOps).
+  attachCashPosition(pipeline, { store, limits, balance, dryRun });
+  marketFates.attachTo(pipeline, dryRun);
+  pipeline.onDecided((_request, _source, _result, { placement }) => {
+    // Refusals for account reasons feed the automatic pauses (src/ops/protections).
+    if (placement?.kind === 'refused') protections.noteOfferRefusal(placement.serviceText);
+    // The offer may have moved money (automate_fund): refresh in the background.
+    if (placement?.kind === 'placed' && !dryRun)
+      balance.refresh().catch((error: unknown) => pipelineLog.warn({ err: error }, 'balance refresh failed'));
+  });
+  attachShadows(pipeline, { store, log: pipelineLog });
   // The poll asks only for what some active strategy could take (read at each poll: hot reload).
   const listFilters = () => (config.poll.server_filters ? unionListFilters(strategies().map((strategy) => strategy.listRestriction)) : {});
   const poller = new Poller({ client, store, pipeline, clock, log: component('poll'), listFilters });
@@ -257,7 +267,10 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
               configFile: overrides.configFile,
               configSchema: daemonConfigSchema,
               // Swapped between two requests, never during one.
-              apply: (next) => pipeline.exclusive(async () => inForce.swap(next)),
+              apply: (next) =>
+                pipeline.exclusive(async () => {
+                  inForce = next;
+                }),
             }
           : undefined,
     },

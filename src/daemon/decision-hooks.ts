@@ -1,15 +1,14 @@
 /**
- * Where features attach to the pipeline without the pipeline naming them (fastify's hooks,
- * probot's `app.on`): a context provider adds what a strategy's decision reads (the cash
- * position, the learned take-up) to the decide context; a decision listener acts on a request once
- * it is decided and recorded (the shadows, the market's fates, the protections' count of refusals,
- * the metrics). Both run inside the pipeline's serial queue, in the order they were registered, so
- * the next request sees what they did.
+ * What features attach to the pipeline with, so it names none of them (fastify's hooks, probot's
+ * `app.on`; Pipeline.provide and Pipeline.onDecided): a context provider adds what a strategy's
+ * decision reads (the cash position, the learned take-up) to the decide context; a decision
+ * listener acts on a request once it is decided and recorded (the shadows, the market's fates,
+ * the protections' count of refusals, the metrics). Both run inside the pipeline's serial queue,
+ * in the order they were registered, so the next request sees what they did.
  */
 import type { DecisionReason } from '../domain/decision-reason.js';
 import type { LoanRequest, PlaceOutcome } from '../domain/index.js';
 import type { CompiledStrategy, DecideContext, DecideOutcome } from '../engine/index.js';
-import type { Logger } from '../log/logger.js';
 import type { GuardRefusalCode } from '../risk/index.js';
 import type { DecisionAction, RequestSource } from '../store/index.js';
 
@@ -65,36 +64,3 @@ export interface DecidedTurn {
 
 /** Hears every request the pipeline decided (not those decided before): metrics, shadows, fates. */
 export type DecisionListener = (request: LoanRequest, source: RequestSource, result: PipelineResult, turn: DecidedTurn) => void;
-
-export class DecisionHooks {
-  private readonly providers: ContextProvider[] = [];
-  private readonly listeners: DecisionListener[] = [];
-
-  constructor(private readonly log: Logger) {}
-
-  provide(provider: ContextProvider): void {
-    this.providers.push(provider);
-  }
-
-  onDecided(listener: DecisionListener): void {
-    this.listeners.push(listener);
-  }
-
-  /** What the providers add for this request, one after another (a later one's field wins). */
-  async context(turn: Parameters<ContextProvider>[0]): Promise<ProvidedContext> {
-    let provided: ProvidedContext = {};
-    for (const provider of this.providers) provided = { ...provided, ...(await provider(turn)) };
-    return provided;
-  }
-
-  /** Tells every listener, in order; one that throws is logged and the others still hear it. */
-  decided(request: LoanRequest, source: RequestSource, result: PipelineResult, turn: DecidedTurn): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(request, source, result, turn);
-      } catch (error) {
-        this.log.error({ err: error, loanRequestId: request.id }, 'decision listener failed');
-      }
-    }
-  }
-}

@@ -14,7 +14,7 @@
  * - The pipeline names no feature: what one needs before the decision (the cash position, the
  *   learned take-up) comes through the decide context by a provider it registers (`provide`);
  *   what it does after (shadows, market fates, the protections' count of refusals, metrics) is an
- *   `onDecided` listener. Both run in the serial queue in the order registered (decision-hooks.ts).
+ *   `onDecided` listener (their types in decision-hooks.ts). Both run in the serial queue in the order registered.
  * - Between the webhook and the make_offer POST only what guards money is written: priced
  *   purchases and the offer intent. The request's raw JSON and free purchases (the banking data,
  *   redacted) follow the POST, then the decision row.
@@ -30,7 +30,7 @@ import { decideAsync, type CompiledStrategy, type DataSource, type DecideOutcome
 import type { Logger } from '../log/logger.js';
 import type { RiskLimits } from '../risk/index.js';
 import type { DecisionAction, RequestSource, Store } from '../store/index.js';
-import { DecisionHooks, type ContextProvider, type DecidedTurn, type DecisionListener, type PipelineResult } from './decision-hooks.js';
+import type { ContextProvider, DecidedTurn, DecisionListener, PipelineResult, ProvidedContext } from './decision-hooks.js';
 import { DeferredPurchases } from './deferred-purchases.js';
 import { IdleUpkeep } from './idle-upkeep.js';
 import type { OfferPlacer } from './offer-placer.js';
@@ -39,8 +39,6 @@ import type { RequestGuards } from './request-guard.js';
 import { DEFAULT_REQUEST_RETRY, RequestRetries, type RequestRetrySettings } from './request-retries.js';
 import { RequestStrategies } from './request-strategies.js';
 import { SerialQueue } from './serial-queue.js';
-
-export type { Deferral, PipelineResult } from './decision-hooks.js';
 
 export interface PipelineDeps {
   store: Store;
@@ -75,14 +73,14 @@ interface Decided extends Omit<DecidedTurn, 'decidedAtMs'> {
 
 export class Pipeline {
   private readonly queue = new SerialQueue();
-  private readonly hooks: DecisionHooks;
+  private readonly providers: ContextProvider[] = [];
+  private readonly listeners: DecisionListener[] = [];
   private readonly retries: RequestRetries;
   private readonly roles: RequestStrategies;
   private readonly upkeep: IdleUpkeep;
   private intakeStopped = false;
 
   constructor(private readonly deps: PipelineDeps) {
-    this.hooks = new DecisionHooks(deps.log);
     this.retries = new RequestRetries(deps.retryClock ?? deps.clock, deps.retry ?? DEFAULT_REQUEST_RETRY);
     this.roles = new RequestStrategies(deps);
     this.upkeep = new IdleUpkeep({ ...deps, inFlight: () => this.queue.size, checkpointAfterMs: deps.idleCheckpointMs });
@@ -93,14 +91,14 @@ export class Pipeline {
     return this.retries.waitingUntil(loanRequestId);
   }
 
-  /** Adds to each request's decide context, before its decision, after the providers registered before. */
+  /** Adds to each request's decide context, before its decision, after the providers registered before (a later one's field wins). */
   provide(provider: ContextProvider): void {
-    this.hooks.provide(provider);
+    this.providers.push(provider);
   }
 
   /** Calls `listener` after each decision is recorded, after the listeners registered before; one that throws is logged, never fatal. */
   onDecided(listener: DecisionListener): void {
-    this.hooks.onDecided(listener);
+    this.listeners.push(listener);
   }
 
   /** Sends one request through the pipeline, after the requests queued before it. */
@@ -146,7 +144,8 @@ export class Pipeline {
     const { timings, timed } = stepTimings();
     const { live: strategies, shadows, splitArm } = this.roles.forRequest(request.id);
     const purchases = new DeferredPurchases(this.deps.spend);
-    const provided = await this.hooks.context({ request, strategies, nowMs: clock.now() });
+    let provided: ProvidedContext = {};
+    for (const provider of this.providers) provided = { ...provided, ...(await provider({ request, strategies, nowMs: clock.now() })) };
     const context = { ...provided, strategies, nowMs: clock.now(), ledger: purchases };
     const fetching = fetchingFor(request, this.deps.data, this.retries, timed);
     const guard = this.deps.guards.forRequest(request, splitArm);
@@ -237,7 +236,14 @@ export class Pipeline {
       action === 'offer' ? 'decided: offer' : 'decided: skip',
     );
     const result: PipelineResult = { loanRequestId: request.id, action, rate: decision.rate, reasons, guard, placement: placement?.kind };
-    this.hooks.decided(request, source, result, { ...decided, decidedAtMs });
+    const turn = { ...decided, decidedAtMs };
+    for (const listener of this.listeners) {
+      try {
+        listener(request, source, result, turn);
+      } catch (error) {
+        log.error({ err: error, loanRequestId: request.id }, 'decision listener failed');
+      }
+    }
     return result;
   }
 

@@ -1,9 +1,10 @@
 /**
- * The pipeline's registration surface (src/daemon/decision-hooks.ts; issue 38, item 1): a
- * provider's value reaches the decide context (a cash position makes a cash-following strategy
- * price with its hurdle), and onDecided listeners run inside the serial queue in the order they
- * were registered: every listener of one request before the next request's provider, a throwing
- * listener logged and the next one still called. A real pipeline on the sandbox, a real store.
+ * The pipeline's registration surface (Pipeline.provide and Pipeline.onDecided,
+ * src/daemon/pipeline.ts; issue 38, item 1): a provider's value reaches the decide context (a
+ * cash position makes a cash-following strategy price with its hurdle), and onDecided listeners
+ * run inside the serial queue in the order they were registered: every listener of one request
+ * before the next request's provider, a throwing listener logged and the next one still called.
+ * A real pipeline on the sandbox, a real store.
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

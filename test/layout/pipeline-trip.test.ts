@@ -1,6 +1,6 @@
 /**
  * The trip and nothing else (issue 38, item 1): the pipeline is seen -> decide -> guard -> place
- * -> record -> publish, and features attach to it (src/daemon/decision-hooks.ts) instead of
+ * -> record -> publish, and features attach to it (Pipeline.provide, Pipeline.onDecided) instead of
  * entering through its front door. Read with the TypeScript compiler's parser, so a comment or a
  * string cannot fool the counts:
  *
@@ -26,7 +26,7 @@ const NOT_FOR_THE_PIPELINE = [
   /^engine\/pricing\//,
   /^engine\/market\//,
   /^store\/shadow-/,
-  /^daemon\/(market-fates|calibration-fates|shadow-decide|cash-position|pipeline-features)\.ts$/,
+  /^daemon\/(market-fates|calibration-fates|shadow-decide|cash-position)\.ts$/,
 ];
 
 function parse(file: string): ts.SourceFile {
