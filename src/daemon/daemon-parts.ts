@@ -1,13 +1,14 @@
 /**
  * The daemon's built parts, assembled in the order they use one another, so nothing is used
  * before it exists: the notice relay before the service health and the protections that send
- * through it (messaging points it at its notifier when it attaches, notice-relay.ts), the metrics before the client they count, the client and store before everything that calls
- * them, the pipeline before the inbox worker and the poller that feed it.
+ * through it (messaging points it at its notifier when it attaches, notice-relay.ts), the metrics
+ * before the client they count, the client and store before everything that calls them, the
+ * pipeline and its features (cash, market learning, shadows) before the inbox worker and the
+ * poller that feed it. The parts come in named groups, so a feature reads a few of them.
  *
  * The features then attach to these parts in one call each, the way fastify plugins and probot
- * apps do (src/ops/attach-ops.ts, `attachOps`; src/messaging/attach-messaging.ts, `attachMessaging`;
- * src/operator/attach-operator.ts, `attachOperator`):
- * each reads what it needs of the parts and registers its routes, listeners and jobs.
+ * apps do (src/daemon/daemon.ts: attachOps, attachMessaging, attachRetrain, attachOperator): each
+ * reads what it needs of the parts and registers its routes, listeners and jobs.
  */
 import { systemClock, type Clock, type Sleep } from '../clock/clock.js';
 import { eventDropReason, loadStrategyFiles, type CompiledStrategy, type DataSource, type SpendLedger } from '../engine/index.js';
@@ -38,8 +39,6 @@ import { attachShadows } from './shadow-decide.js';
 import { RequestGuards } from './request-guard.js';
 import { Poller } from './poller.js';
 import { serviceDataSource, storeSpendLedger } from './service-data.js';
-// The instruments other parts are built with: the metrics count the client's calls, the service
-// health hears them, the protections pause the pipeline, and both notify.
 import { instrumentClient } from '../ops/instrument.js';
 import { createMetrics, type LendbotMetrics } from '../ops/metrics.js';
 import { Protections } from '../ops/protections/index.js';
