@@ -8,8 +8,12 @@
  * recordings that bench writes, one seed at today's default level), the strategy's requests by band
  * (LendingClub: its grade; a sandbox world: the recorded credit score range), with the
  * population's realised default, the offers made and won, the funded loans' realised default, the
- * median offered rate less the recorded competing rate (negative: below it) and less the request's
- * maximum, the median priced default; then the skips by the reason that refused (the last one not about data bought), a price refusal
+ * median offered rate less the recorded competing rate (negative: below it), the offer's break-even at
+ * its priced default and the level-uncertainty floor less the same competing rate (which of the
+ * three is above it says what kept the offer from winning: the level, the floor or the rate
+ * expected profit chose) and the offers outbid counted by that (level: the break-even at the priced
+ * default was already at or above the competing rate; floor: the floor was; choice: only the rate
+ * chosen), the offered rate less the request's maximum, the median priced default; then the skips by the reason that refused (the last one not about data bought), a price refusal
  * marked when its break-even is the level-uncertainty floor's. No caps, one draw.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultBalance, runDraws, type BacktestDecision } from '../src/backtest/index.js';
-import { labelOf } from '../src/backtest/train/training-data.js';
+import { labelOf } from '../src/backtest/realised-fate.js';
 import { loadStrategyFile } from '../src/engine/index.js';
 import { gradeOfCreditScoreRange } from './lending-club-mapping.js';
 import { LENDING_CLUB, worldRecording, worldSpecs } from './shipped-defaults-worlds.js';
@@ -50,6 +54,11 @@ interface Band {
   fundedDefaults: number;
   fundedResolved: number;
   underCompeting: number[];
+  /** The offer's break-even at the priced default, and the level-uncertainty floor, less the competing rate. */
+  breakEvenUnderCompeting: number[];
+  floorUnderCompeting: number[];
+  /** Offers outbid, by what was already above the competing rate: the break-even, else the floor, else only the rate chosen. */
+  outbidBy: { level: number; floor: number; choice: number };
   underMax: number[];
   pricedDefault: number[];
   skips: Map<string, number>;
@@ -63,6 +72,9 @@ const band = (): Band => ({
   fundedDefaults: 0,
   fundedResolved: 0,
   underCompeting: [],
+  breakEvenUnderCompeting: [],
+  floorUnderCompeting: [],
+  outbidBy: { level: 0, floor: 0, choice: 0 },
   underMax: [],
   pricedDefault: [],
   skips: new Map(),
@@ -118,7 +130,20 @@ try {
       if (decision.probability !== null) b.pricedDefault.push(1 - decision.probability);
       const competing = line.outcome?.best_competing_rate;
       if (decision.rate !== null) {
-        if (typeof competing === 'number') b.underCompeting.push(decision.rate - competing);
+        if (typeof competing === 'number') {
+          b.underCompeting.push(decision.rate - competing);
+          const breakEven = decision.reasons
+            .map((reason) => /; break-even ([\d.]+)/.exec(reason)?.[1])
+            .find((found) => found !== undefined);
+          const floor = decision.reasons.map((reason) => /floor ([\d.]+) at q/.exec(reason)?.[1]).find((found) => found !== undefined);
+          if (breakEven !== undefined) b.breakEvenUnderCompeting.push(Number(breakEven) - competing);
+          if (floor !== undefined) b.floorUnderCompeting.push(Number(floor) - competing);
+          if (decision.market === 'outbid') {
+            if (breakEven !== undefined && Number(breakEven) >= competing) b.outbidBy.level += 1;
+            else if (floor !== undefined && Number(floor) >= competing) b.outbidBy.floor += 1;
+            else b.outbidBy.choice += 1;
+          }
+        }
         b.underMax.push(decision.rate - line.loan_request.max_interest_rate);
       }
       if (decision.market === 'won') {
@@ -131,7 +156,7 @@ try {
     }
     console.log(`\n${spec.name}: net ${pct(first.summary.netAnnualizedReturn)}, ${first.loans.length} loans`);
     console.log(
-      'band | requests | population default | offers | won | funded default (n) | rate - competing (median) | rate - max | priced default | most frequent refusal',
+      'band | requests | population default | offers | won | funded default (n) | rate - competing (median) | break-even - competing | floor - competing | outbid: level / floor / choice | rate - max | priced default | most frequent refusal',
     );
     for (const [key, b] of [...bands.entries()].sort(([a], [c]) => a.localeCompare(c))) {
       console.log(
@@ -143,6 +168,9 @@ try {
           b.won,
           `${pct(b.fundedResolved === 0 ? null : b.fundedDefaults / b.fundedResolved)} (${b.fundedResolved})`,
           points(median(b.underCompeting)),
+          points(median(b.breakEvenUnderCompeting)),
+          points(median(b.floorUnderCompeting)),
+          `${b.outbidBy.level} / ${b.outbidBy.floor} / ${b.outbidBy.choice}`,
           points(median(b.underMax)),
           pct(median(b.pricedDefault)),
           [...b.skips.entries()].sort((a, c) => c[1] - a[1]).map(([kind, n]) => `${n} ${kind}`)[0] ?? '-',

@@ -9,7 +9,7 @@ import { runDraws, type BacktestOptions, type BacktestResult, type PreparedRecor
 import type { DefaultRate } from '../src/math/index.js';
 import { strategyCalibration } from '../src/backtest/calibration/index.js';
 import { learnedLevelCheck, type LearnedLevelCheck } from '../src/backtest/calibration/learned-level-check.js';
-import { labelOf } from '../src/backtest/train/training-data.js';
+import { labelOf } from '../src/backtest/realised-fate.js';
 import { oracleStrategy } from '../src/backtest/oracle-strategy.js';
 import { sliceRecording } from '../src/backtest/prepared-recording.js';
 import type { CompiledStrategy } from '../src/engine/index.js';

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultBalance, runBacktest, type PreparedRecording } from '../src/backtest/index.js';
-import { labelOf } from '../src/backtest/train/training-data.js';
+import { labelOf } from '../src/backtest/realised-fate.js';
 import { loadStrategyFile } from '../src/engine/index.js';
 import { MARKET_GRID_OPTIONS, marketGrid, marketRecordings } from './market-grid.js';
 

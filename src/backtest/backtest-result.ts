@@ -4,7 +4,7 @@ import type { GuardRefusalCode } from '../risk/index.js';
 import type { MarketSource } from '../engine/compiled-strategy.js';
 import type { StrategyCalibration } from './calibration/strategy-calibration.js';
 import type { MarketAssumptions } from './market-model.js';
-import type { OfferStats } from './offer-stats.js';
+import type { OfferFate, OfferStats } from './offer-stats.js';
 import type { SegmentDimension, SegmentRow } from './segment-stats.js';
 
 /**
@@ -18,7 +18,7 @@ export interface BacktestDecision extends DecisionJson {
    * What the market model did with an offer: 'declined' is a borrower who walked away from our
    * rate (no cheaper competitor), 'outbid' one who took, or would take, a cheaper competitor.
    */
-  market?: 'won' | 'outbid' | 'declined' | 'unfunded' | 'no_outcome' | 'funding_failed' | 'expired';
+  market?: OfferFate;
   /** The chance the market model gave the offer of being accepted (settled offers only). */
   accept_probability?: number;
   /** Offers of a strategy that prices: the annual return it expected at the offered rate, defaults included (the drift report). */

@@ -2,7 +2,8 @@
 // step's recording-side seams (strategy explain uses them). Recordings themselves: src/recording.
 export { recordingDataSource, simSpendLedger } from './recording-data.js';
 export { SimLedger } from './sim-ledger.js';
-export { prepareRecording, loadRecording, type PreparedRecording, type PeriodFilter } from './prepared-recording.js';
+export { prepareRecording, type PreparedRecording, type PeriodFilter } from './prepared-recording.js';
+export { loadRecording } from './load-recording.js';
 export { RecordingTooLargeError } from './compact/compact-recording.js';
 export { runBacktest } from './run-backtest.js';
 export type { BacktestResult } from './backtest-result.js';
@@ -28,7 +29,6 @@ export {
   type PrepaymentSetting,
 } from './market-model.js';
 export { marketDraw } from './market-draws.js';
-export { loanCashFlows, type RepaymentPlan } from './loan-cash-flows.js';
 export { defaultBalance, defaultBalanceRule, type DefaultBalance } from './default-balance.js';
 export {
   drawSeeds,

@@ -20,7 +20,7 @@
  * - Our own loan in a daemon's recording (`offer` accepted at the loan's funded_rate): an offer at
  *   or below that rate is taken, as the borrower took it; above it, no competitor is known and the
  *   curve (given that acceptance) or the borrower world judges (own-accepted-offer.ts).
- * - A won loan repays at the OFFERED rate (loan-cash-flows.ts): a completed loan pays our whole
+ * - A won loan repays at the OFFERED rate (src/math/loan-cash-flows.ts): a completed loan pays our whole
  *   schedule (or prepays, by a seeded draw); a loan that did not complete repays the dollars the
  *   recording says it repaid (`repaid_fraction` of the total due at the FUNDED rate), never more
  *   than it owes us.
@@ -32,15 +32,12 @@ import {
   type MarketResponse,
   type RecordedCompetition,
 } from '../engine/index.js';
-import { totalRepayment } from '../math/index.js';
+import { totalRepayment, type RepaymentPlan } from '../math/index.js';
 import type { Outcome, RecordingLine } from '../recording/index.js';
 import { parseCents } from '../domain/index.js';
 import { marketDraw } from './market-draws.js';
-import type { RepaymentPlan } from './loan-cash-flows.js';
 import { borrowerChoice, judgingReservation, type ReservationSource } from './recorded-acceptance.js';
 import { ownAcceptedRate } from './own-accepted-offer.js';
-
-export { addMonthsUtc, loanCashFlows, type Instalment, type LoanCashFlows, type RepaymentPlan } from './loan-cash-flows.js';
 
 /** Completed loans paid off early: which share of them, and when (a share of the term). */
 export interface PrepaymentSetting {

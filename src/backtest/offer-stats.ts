@@ -10,7 +10,6 @@
  * (MEMO_POPULATION_DEFAULT, weakly by recording): a property of the recording alone, asked once
  * by every replay of it (each draw, sensitivity case and world of one backtest).
  */
-import type { BacktestDecision } from './backtest-result.js';
 import { outcomeCountsOf, recordingLines, type PreparedRecording } from './prepared-recording.js';
 import { defaultCounts, realisedDefault, type DefaultCount } from './realised-fate.js';
 import type { RecordingLine } from '../recording/index.js';
@@ -61,8 +60,8 @@ export interface OfferStats extends OfferCounts {
   adverseSelection: RateRatio;
 }
 
-/** What the market did with one offer, as the tally counts it. */
-export type OfferFate = NonNullable<BacktestDecision['market']>;
+/** What the market did with one offer, as the tally counts it (a backtest decision's `market`). */
+export type OfferFate = 'won' | 'outbid' | 'declined' | 'unfunded' | 'no_outcome' | 'funding_failed' | 'expired';
 
 interface Counts extends OfferCounts {
   contested: WinRate;

@@ -5,11 +5,8 @@
  * its last line (which holds what was learned since, like its outcome).
  */
 import { parseCents } from '../domain/index.js';
-import type { RecordingLineIssue } from '../recording/index.js';
-import { readRecordingLines } from '../recording/recording-io.js';
 import type { RecordingLine } from '../recording/index.js';
 import { scoreBandOf } from './segment-stats.js';
-import { loadCompactRecording, type CompactReadOptions } from './compact/compact-recording.js';
 
 export interface ReplayEntry {
   line: RecordingLine;
@@ -92,29 +89,6 @@ export function prepareRecording(lines: Iterable<RecordingLine>, period: PeriodF
   // order the daemon decided them in when the file is its export.
   const entries = [...byId.values()].sort((a, b) => a.seenMs - b.seenMs);
   return { entries, duplicates };
-}
-
-/**
- * Reads and prepares a recording file; bad lines go to `onIssue`. Read into the compact form
- * (src/backtest/compact/compact-recording.ts, the same entries as prepareRecording makes of
- * readRecordingLines, at a fraction of the memory); `options` adds progress and the memory limit.
- */
-export async function loadRecording(
-  file: string,
-  period: PeriodFilter,
-  onIssue: (issue: RecordingLineIssue) => void,
-  options: Omit<CompactReadOptions, 'period' | 'onIssue'> = {},
-): Promise<PreparedRecording> {
-  return loadCompactRecording(file, { ...options, period, onIssue });
-}
-
-/** loadRecording the readable way: every line parsed and kept, then prepareRecording (the compact reader's reference). */
-export async function loadRecordingLines(
-  file: string,
-  period: PeriodFilter,
-  onIssue: (issue: RecordingLineIssue) => void,
-): Promise<PreparedRecording> {
-  return prepareRecording(await readRecordingLines(file, onIssue), period);
 }
 
 /** The recording's outcome counts when they count its entries (see OutcomeCounts.of). */

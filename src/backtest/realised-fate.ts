@@ -6,7 +6,19 @@
  * left out of every default rate.
  */
 import type { RecordingLine } from '../recording/index.js';
-import { labelOf } from './train/training-data.js';
+
+/**
+ * The repayment label of a line: completed is 1, default and collection are 0; a request nobody
+ * funded counts by what `outcome.if_funded` says would have happened, when the recording knows.
+ */
+export function labelOf(line: RecordingLine): 0 | 1 | null {
+  const outcome = line.outcome;
+  if (!outcome) return null;
+  const status = outcome.status === 'unfunded' ? outcome.if_funded?.status : outcome.status;
+  if (status === 'completed') return 1;
+  if (status === 'default' || status === 'collection') return 0;
+  return null;
+}
 
 /** true: defaulted; false: repaid in full; undefined: the recording does not say (training's label, read as a default). */
 export function realisedDefault(line: RecordingLine): boolean | undefined {

@@ -23,15 +23,14 @@ import { RecentDemand } from '../engine/pricing/cash-hurdle.js';
 import { checkOffer, UNCAPPED_RISK_LIMITS, type GuardRefusalCode, type GuardResult, type RiskLimits } from '../risk/index.js';
 import type { BacktestDecision, BacktestLoan, BacktestResult, SeriesPoint } from './backtest-result.js';
 import { EventQueue } from '../clock/event-queue.js';
+import { addMonthsUtc } from '../clock/utc-month.js';
+import { loanCashFlows, type Instalment } from '../math/index.js';
 import {
-  addMonthsUtc,
   DEFAULT_MARKET,
   defaultProbabilityOf,
   judgeOffer,
   lacksOutcome,
-  loanCashFlows,
   recordedCompetition,
-  type Instalment,
   type MarketAssumptions,
   type MarketVerdict,
 } from './market-model.js';

@@ -131,8 +131,3 @@ export function formatCents(cents: Cents): string {
   // Not padStart: reasons format a few amounts for every refused request of a replay.
   return `${sign}${whole}.${rest < 10 ? '0' : ''}${rest}`;
 }
-
-/** Cents as a float dollar amount, for arithmetic that is not bookkeeping (pricing formulas). */
-export function centsToDollars(cents: Cents): number {
-  return cents / 100;
-}

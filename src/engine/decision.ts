@@ -3,7 +3,6 @@ import type { DecisionReason } from '../domain/decision-reason.js';
 import type { DataNeed } from './enrichment.js';
 import type { FeatureValue } from './features/feature-definition.js';
 import type { PriceCurve } from './pricing/expected-profit.js';
-import type { CalibrationUsed } from './market/calibration-learners.js';
 
 /** One line of the score: a term's input, its points and what it adds to the log-odds. */
 export interface Contribution {
@@ -43,6 +42,16 @@ export interface ModelledOutcome {
   repaidProfitCents: number;
   /** Collected minus funded, in (unrounded) cents, if accepted and the borrower defaults (the recovery only). */
   defaultProfitCents: number;
+}
+
+/** Which calibration priced a decision: the learner's version and what it rested on, and the loan's score before it. */
+export interface CalibrationUsed {
+  version: number;
+  loans: number;
+  defaults: number;
+  loanMonths: number;
+  /** The score's default probability before the learned calibration (what the loan teaches with, if funded). */
+  scoreDefault: number;
 }
 
 export interface Decision {

@@ -9,14 +9,14 @@
  */
 import { RequestError } from 'got';
 import type { Clock } from '../clock/clock.js';
-import type { Logger } from '../log/logger.js';
+import { silentLogger, type Logger } from '../log/logger.js';
 import { postBounded } from '../service/index.js';
 import { jsonFormat } from './notification-formats/json.js';
 import type { NotificationFormat } from './notification-formats/notification-format.js';
 import { describeNotification } from './notification-formats/notification-message.js';
 import { notificationTarget } from './notification-formats/notification-target.js';
 import { redactSecrets, urlSecrets } from './notification-formats/secret-text.js';
-import type { NotificationEvent } from '../domain/index.js';
+import { AppError, type NotificationEvent } from '../domain/index.js';
 import { notificationsSchema, type NotificationsConfig } from './notifications-config.js';
 
 /** 'queued': handed to a chat's outbox, which sends it in the chat's turn (chat-pace/chat-outbox.ts). */
@@ -140,4 +140,43 @@ export function notifierFromConfig(
     chatKey: target.chatKey,
     ...deps,
   });
+}
+
+/**
+ * `lendbot doctor`'s notifications line (through messaging-wing.ts): whether the section and the
+ * environment name a target, and, only when asked (it lands in someone's chat), whether it takes
+ * a test message. What the doctor hands it is every wing's check's (src/daemon/wing-parts.ts).
+ */
+export async function checkNotifications(input: {
+  config: { notifications?: NotificationsConfig | undefined };
+  env: Record<string, string | undefined>;
+  notify: boolean;
+  clock: Clock;
+  timeoutMs: number;
+}): Promise<{ status: 'ok' | 'skip'; detail: string } | { status: 'fail'; detail: string; fix: string }> {
+  const { config, env, notify, clock, timeoutMs } = input;
+  const section = config.notifications;
+  let target: ReturnType<typeof notificationTarget>;
+  try {
+    target = notificationTarget(section ?? { format: 'json' }, env);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return {
+      status: 'fail',
+      detail: error.userText(),
+      fix: 'set what the notification format needs (docs/operations.md, "Notifications")',
+    };
+  }
+  if (target === undefined)
+    return { status: 'skip', detail: 'no notification target configured (notifications: in the config, LENDBOT_NOTIFY_URL)' };
+  const format = section?.format ?? 'json';
+  if (!notify) return { status: 'ok', detail: `${format} target configured; --notify sends a test message` };
+  const notifier = new WebhookNotifier({ url: target.url, format: target.format, retries: 0, timeoutMs, clock, log: silentLogger });
+  const result = await notifier.notify('daily_summary', { note: 'a test message from lendbot doctor: nothing happened' });
+  if (result === 'sent') return { status: 'ok', detail: `${format} target accepted a test message` };
+  return {
+    status: 'fail',
+    detail: `${format} target did not accept a test message`,
+    fix: 'check LENDBOT_NOTIFY_URL (or the Telegram variables) and run again with --notify',
+  };
 }

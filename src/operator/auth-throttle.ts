@@ -26,7 +26,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
-import { isLoopbackAddress } from './api/operator-auth.js';
+import { isLoopbackAddress, type WrongToken } from './wrong-token.js';
 
 export interface ThrottleLimits {
   /** Wrong tokens from one client, or of one token, in a window before it is answered 429 until the window ends. */
@@ -43,16 +43,6 @@ const MAX_KEYS = 10_000;
 const LINES_PER_WINDOW = 10;
 /** Clients named in a summary line, those with most refusals first. */
 const SUMMARY_CLIENTS = 5;
-
-/** Who presented a wrong token, and which. */
-export interface WrongToken {
-  /** The client: the socket's address, or the forwarded one behind a trusted proxy. */
-  client: string | undefined;
-  /** The socket's address (loopback keeps its way in under a flood from everywhere). */
-  peer: string | undefined;
-  /** The token as presented; only its digest is kept. */
-  token: string;
-}
 
 interface Window {
   startMs: number;

@@ -1,7 +1,7 @@
 /**
  * The default-adjusted cash-flow forecast (docs/operations.md, "Cash-flow forecast"), a pure
  * function of the open loans and the recent acceptance flow. Each loan's remaining schedule is
- * the backtest's amortisation (loanCashFlows: equal monthly instalments, interest on the
+ * the loan's amortisation (src/math's loanCashFlows: equal monthly instalments, interest on the
  * outstanding principal) from the instalments already paid on; each instalment is weighted by the
  * chance the loan is still paying then. That chance comes from the repayment probability of the
  * decision that funded the loan, p over its whole term, turned into a constant monthly hazard
@@ -14,7 +14,7 @@
  * recent acceptance flow (how much was lent a month, at what rate and terms): an assumption, said
  * in the answer, not a promise.
  */
-import { loanCashFlows } from '../backtest/loan-cash-flows.js';
+import { loanCashFlows } from '../math/index.js';
 
 /** Months forecast: the current calendar month and the eleven after it. */
 export const FORECAST_MONTHS = 12;

@@ -105,11 +105,6 @@ export function capsNow(limits: MoneyCapLimits, money: CapitalFigures): CapsNow 
   };
 }
 
-/** Whether any cap is a share, so the views say what it is a share of. */
-export function anyCapIsShare(limits: MoneyCapLimits): boolean {
-  return [limits.maxOpenExposureShare, limits.maxPerBorrowerShare, limits.maxAmountPerDayShare].some((s) => s !== undefined);
-}
-
 /** The cents and share fields of RiskLimits for one parsed cap. */
 export function capFields(cap: MoneyCap): { cents: Cents | undefined; share: number | undefined } {
   if (cap === null) return { cents: undefined, share: undefined };

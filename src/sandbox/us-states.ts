@@ -68,11 +68,6 @@ export function stateCode(text: string): string | undefined {
   return US_STATES.find((state) => state.code.toLowerCase() === wanted || state.name.toLowerCase() === wanted)?.code;
 }
 
-/** The state a zip code belongs to in the sandbox (by its three-digit prefix). */
-export function stateOfZip(zip: string): UsState | undefined {
-  return US_STATES.find((state) => zip.startsWith(state.zipPrefix));
-}
-
 /** Whether two zip codes count as nearby: the same three-digit prefix (one sectional center). */
 export function zipsAreNearby(a: string, b: string): boolean {
   return a.slice(0, 3) === b.slice(0, 3);

@@ -7,8 +7,21 @@
  * together; test/store/open-offer-book.test.ts compares the two.
  */
 import type { Cents } from '../domain/index.js';
-import type { OfferState, ReservationQuery } from './offers-repository.js';
+import type { OfferState } from './offer-row.js';
 import { msFromIso } from './sql-values.js';
+
+/** Which offers to count: the live ones (default) or, for a dry run, the simulated ones. */
+export interface OfferScope {
+  dryRun?: boolean | undefined;
+}
+
+export interface ReservationQuery extends OfferScope {
+  nowMs: number;
+  expiryMs: number;
+  /** Offers without automate_fund reserve too. */
+  includeManual?: boolean | undefined;
+  exceptOfferId?: number | undefined;
+}
 
 export interface BookOffer {
   id: number;

@@ -10,8 +10,7 @@
  * before the page is full, `nextBefore` says where to read on.
  */
 import type { Database } from 'better-sqlite3';
-import { decisionFromRow, type DecisionRow } from './decision-row.js';
-import type { DecisionAction, StoredDecision } from './decisions-repository.js';
+import { decisionFromRow, type DecisionAction, type DecisionRow, type StoredDecision } from './decision-row.js';
 
 /** How many decisions a filtered page looks at past its cursor, at most. */
 export const SCAN_WINDOW = 5_000;

@@ -1,10 +1,53 @@
 /**
- * A decisions row as SQLite returns it and the decision it holds: shared by the repository and
+ * The decision as stored and the decisions row that holds it: shared by the repository and
  * the page query (decision-page.ts), which would otherwise import each other.
  */
 import { otherReason, type DecisionReason } from '../domain/decision-reason.js';
-import type { DecisionAction, DecisionCalibration, StoredDecision } from './decisions-repository.js';
 import { parseJsonColumn } from './sql-values.js';
+
+export type DecisionAction = 'offer' | 'skip';
+
+/**
+ * Which learned calibration gave a decision's probability: the learner's version (one per refit),
+ * the loans, defaults and loan-months it rested on, and the score's default probability before it.
+ */
+export interface DecisionCalibration {
+  version: number;
+  loans: number;
+  defaults: number;
+  loanMonths: number;
+  scoreDefault: number;
+}
+
+/** A decision as stored: one row per loan request seen. */
+export interface StoredDecision {
+  id: number;
+  loanRequestId: number;
+  strategy: string | null;
+  contentHash: string | null;
+  params: unknown;
+  features: unknown;
+  probability: number | null;
+  rate: number | null;
+  action: DecisionAction;
+  /** The reasons' machine texts (reasonText), as stored. */
+  reasons: string[];
+  /** The same reasons as values (read back from the text for rows written before migration 14). */
+  reasonValues: DecisionReason[];
+  dryRun: boolean;
+  decidedAt: string;
+  timings: Record<string, number>;
+  guardCode: string | null;
+  placement: string | null;
+  /** Who decided: null for the strategies, `agent:NAME` for an agent through the connector. */
+  source: string | null;
+  /** The strategies' decision an agent's replaced, when there was one (kept whole, as it was stored). */
+  previous: unknown;
+  /** That replaced decision's reasons as values (null when there is none; decisionFromRow reads them). */
+  previousReasonValues: DecisionReason[] | null;
+  /** Which learned calibration gave the probability (migration 15); absent when none did. */
+  calibration?: DecisionCalibration;
+}
 
 /** A decisions row as SQLite returns it (the repository and decision-page.ts both read it). */
 export interface DecisionRow {

@@ -5,10 +5,8 @@
 import type { Database } from 'better-sqlite3';
 import { reasonText, type DecisionReason } from '../domain/decision-reason.js';
 import { createDecisionPages, type DecisionPage, type DecisionPageQuery } from './decision-page.js';
-import { decisionFromRow, type DecisionRow } from './decision-row.js';
+import { decisionFromRow, type DecisionAction, type DecisionCalibration, type DecisionRow, type StoredDecision } from './decision-row.js';
 import { flag, isoFromMs } from './sql-values.js';
-
-export type DecisionAction = 'offer' | 'skip';
 
 export interface DecisionInput {
   loanRequestId: number;
@@ -33,48 +31,6 @@ export interface DecisionInput {
   placement?: string | null | undefined;
   /** Which learned calibration gave the probability (score.calibration method learned), when one did. */
   calibration?: DecisionCalibration | undefined;
-}
-
-/**
- * Which learned calibration gave a decision's probability: the learner's version (one per refit),
- * the loans, defaults and loan-months it rested on, and the score's default probability before it.
- */
-export interface DecisionCalibration {
-  version: number;
-  loans: number;
-  defaults: number;
-  loanMonths: number;
-  scoreDefault: number;
-}
-
-/** A decision as stored: one row per loan request seen. */
-export interface StoredDecision {
-  id: number;
-  loanRequestId: number;
-  strategy: string | null;
-  contentHash: string | null;
-  params: unknown;
-  features: unknown;
-  probability: number | null;
-  rate: number | null;
-  action: DecisionAction;
-  /** The reasons' machine texts (reasonText), as stored. */
-  reasons: string[];
-  /** The same reasons as values (read back from the text for rows written before migration 14). */
-  reasonValues: DecisionReason[];
-  dryRun: boolean;
-  decidedAt: string;
-  timings: Record<string, number>;
-  guardCode: string | null;
-  placement: string | null;
-  /** Who decided: null for the strategies, `agent:NAME` for an agent through the connector. */
-  source: string | null;
-  /** The strategies' decision an agent's replaced, when there was one (kept whole, as it was stored). */
-  previous: unknown;
-  /** That replaced decision's reasons as values (null when there is none); see decision-row.ts. */
-  previousReasonValues: DecisionReason[] | null;
-  /** Which learned calibration gave the probability (migration 15); absent when none did. */
-  calibration?: DecisionCalibration;
 }
 
 export interface DecisionQuery {

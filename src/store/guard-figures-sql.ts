@@ -6,9 +6,8 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { Cents } from '../domain/index.js';
-import type { OfferScope, ReservationQuery } from './offers-repository.js';
 import { flag, isoFromMs, utcDayBounds } from './sql-values.js';
-import { PAID_OUT_SQL } from './book-offer.js';
+import { PAID_OUT_SQL, type OfferScope, type ReservationQuery } from './book-offer.js';
 
 export interface ExposureSummary {
   totalCents: Cents;

@@ -27,10 +27,12 @@ export * from './calibration-repository.js';
 export type { HazardCounts } from './hazard-repository.js';
 export * from './cash-flow-repository.js';
 export * from './decisions-repository.js';
+export type { DecisionAction, DecisionCalibration, StoredDecision } from './decision-row.js';
 export { SCAN_WINDOW, UnknownCursorError, type DecisionPage, type DecisionPageQuery, type PagedDecision } from './decision-page.js';
 export * from './exposure-repository.js';
 export * from './inbox-repository.js';
 export * from './offers-repository.js';
+export type { OfferRecord, OfferState } from './offer-row.js';
 export { offerJson } from './offer-json.js';
 export {
   OFFER_VIEW_STATES,

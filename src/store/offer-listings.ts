@@ -7,7 +7,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { LIST_WINDOW_MS, offerFate, type OfferFate, type OfferListing } from './offer-fate.js';
-import type { OfferRecord } from './offers-repository.js';
+import type { OfferRecord } from './offer-row.js';
 import { isoFromMs } from './sql-values.js';
 
 /** One scan of the loan request list, as the poll read it. */

@@ -1,8 +1,29 @@
 /**
- * A row of the offers table and the offer it holds: shared by the repository and the lender's
- * view of offers (offer-view.ts), which would otherwise import each other.
+ * An offer, its states, and the row of the offers table that holds it: shared by the repository
+ * and the lender's view of offers (offer-view.ts), which would otherwise import each other.
  */
-import type { OfferRecord, OfferState } from './offers-repository.js';
+import type { Cents } from '../domain/index.js';
+
+export const OFFER_STATES = ['intent', 'placed', 'refused', 'unknown', 'accepted', 'funded', 'rejected', 'expired'] as const;
+export type OfferState = (typeof OFFER_STATES)[number];
+
+export interface OfferRecord {
+  id: number;
+  loanRequestId: number;
+  rate: number;
+  automateFund: boolean;
+  totalAmountCents: Cents;
+  riskLevel: number;
+  borrowerId: number;
+  state: OfferState;
+  serviceOfferId: number | null;
+  /** The service's refusal text, or the error of an ambiguous attempt. */
+  serviceText: string | null;
+  offerJson: string | null;
+  createdAt: string;
+  updatedAt: string;
+  dryRun: boolean;
+}
 
 /** A row of the offers table as SQLite returns it. */
 export interface OfferRow {

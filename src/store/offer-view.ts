@@ -32,9 +32,8 @@
  * ("agrees with offerFate") holds the two equal over every recorded state, listing and age.
  */
 import type { Database } from 'better-sqlite3';
-import { offerFromRow, type OfferRow } from './offer-row.js';
-import type { OfferRecord, OfferScope, OfferState } from './offers-repository.js';
-import { PAID_OUT_SQL, reserves } from './book-offer.js';
+import { offerFromRow, type OfferRecord, type OfferRow, type OfferState } from './offer-row.js';
+import { PAID_OUT_SQL, reserves, type OfferScope } from './book-offer.js';
 import { flag, isoFromMs } from './sql-values.js';
 
 export const OFFER_VIEW_STATES = ['sending', 'unknown', 'refused', 'placed', 'accepted', 'funded', 'rejected', 'lost', 'expired'] as const;

@@ -13,7 +13,8 @@
  */
 import type { Database } from 'better-sqlite3';
 import { parseCents, type Cents, type LoanRequest, type Offer } from '../domain/index.js';
-import { offerFromRow, type OfferRow } from './offer-row.js';
+import type { OfferScope, ReservationQuery } from './book-offer.js';
+import { OFFER_STATES, offerFromRow, type OfferRecord, type OfferRow, type OfferState } from './offer-row.js';
 import { openOfferBookOf } from './open-offer-book.js';
 import { createOfferListings, type ListingNote, type ListingScan } from './offer-listings.js';
 import { createOfferResends, type ResendSchedule } from './offer-resends.js';
@@ -32,27 +33,6 @@ export { LIST_WINDOW_MS, OWN_OFFER_FATES, type OfferFate, type OfferListing, typ
 export type { ListingNote, ListingScan } from './offer-listings.js';
 export type { ResendSchedule } from './offer-resends.js';
 
-export const OFFER_STATES = ['intent', 'placed', 'refused', 'unknown', 'accepted', 'funded', 'rejected', 'expired'] as const;
-export type OfferState = (typeof OFFER_STATES)[number];
-
-export interface OfferRecord {
-  id: number;
-  loanRequestId: number;
-  rate: number;
-  automateFund: boolean;
-  totalAmountCents: Cents;
-  riskLevel: number;
-  borrowerId: number;
-  state: OfferState;
-  serviceOfferId: number | null;
-  /** The service's refusal text, or the error of an ambiguous attempt. */
-  serviceText: string | null;
-  offerJson: string | null;
-  createdAt: string;
-  updatedAt: string;
-  dryRun: boolean;
-}
-
 export interface IntentInput {
   request: LoanRequest;
   rate: number;
@@ -62,19 +42,6 @@ export interface IntentInput {
 }
 
 export type IntentResult = { created: true; offer: OfferRecord } | { created: false; existing: OfferRecord };
-
-/** Which offers to count: the live ones (default) or, for a dry run, the simulated ones. */
-export interface OfferScope {
-  dryRun?: boolean | undefined;
-}
-
-export interface ReservationQuery extends OfferScope {
-  nowMs: number;
-  expiryMs: number;
-  /** Offers without automate_fund reserve too. */
-  includeManual?: boolean | undefined;
-  exceptOfferId?: number | undefined;
-}
 
 /** When funding an offer by hand is tried next, and how many tries the service refused so far. */
 export interface FundSchedule {

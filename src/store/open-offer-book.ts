@@ -17,7 +17,6 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { Cents } from '../domain/index.js';
-import type { ReservationQuery } from './offers-repository.js';
 import {
   countsInExposure,
   fromRow,
@@ -28,6 +27,7 @@ import {
   reserves,
   type BookOffer,
   type BookOfferRow,
+  type ReservationQuery,
 } from './book-offer.js';
 import {
   addExposure,

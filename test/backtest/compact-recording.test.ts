@@ -1,6 +1,6 @@
 /**
  * The compact recording (src/backtest/compact/) against its reference, the recording read into
- * parsed lines and prepared (loadRecordingLines, prepareRecording): the same entries, the same
+ * parsed lines and prepared (readRecordingLines, prepareRecording): the same entries, the same
  * duplicates rule, and the same backtest to the byte, on a sandbox export and on hand-made lines
  * out of order and recorded twice; the compact form gives back every JSON value as JSON.parse
  * made it.
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompactJson } from '../../src/backtest/compact/compact-json.js';
 import { loadCompactRecording, RecordingTooLargeError, type ReadProgress } from '../../src/backtest/compact/compact-recording.js';
-import { loadRecordingLines, type PreparedRecording } from '../../src/backtest/prepared-recording.js';
+import { prepareRecording, type PreparedRecording } from '../../src/backtest/prepared-recording.js';
 import { runBacktest } from '../../src/backtest/run-backtest.js';
 import { runDraws } from '../../src/backtest/draws.js';
 import { populationDefault } from '../../src/backtest/offer-stats.js';
@@ -20,6 +20,7 @@ import { loadStrategyFiles } from '../../src/engine/index.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
 import { exportSandboxRecording } from '../../src/sandbox/index.js';
 import type { RecordingLineIssue } from '../../src/recording/index.js';
+import { readRecordingLines } from '../../src/recording/recording-io.js';
 import { recordingLine, writeRecording } from './recording-fixtures.js';
 
 let dir: string;
@@ -54,7 +55,7 @@ async function both(
 ): Promise<{ compact: PreparedRecording; reference: PreparedRecording; issues: [RecordingLineIssue[], RecordingLineIssue[]] }> {
   const issues: [RecordingLineIssue[], RecordingLineIssue[]] = [[], []];
   const compact = await loadCompactRecording(file, { period, onIssue: (issue) => issues[0].push(issue) });
-  const reference = await loadRecordingLines(file, period, (issue) => issues[1].push(issue));
+  const reference = prepareRecording(await readRecordingLines(file, (issue) => issues[1].push(issue)), period);
   return { compact, reference, issues };
 }
 

@@ -9,7 +9,7 @@ import type { Outcome, RecordingLine } from '../../src/recording/index.js';
 import { seededRandom } from '../../src/backtest/tune/seeded-random.js';
 import { acceptProbability, marketResponse } from '../../src/engine/index.js';
 import { totalRepayment } from '../../src/math/index.js';
-import { loanCashFlows } from '../../src/backtest/loan-cash-flows.js';
+import { loanCashFlows } from '../../src/math/index.js';
 import { CERTAIN_MARKET, recordingLine } from './recording-fixtures.js';
 import { FLAT_STRATEGY_YAML, flatStrategy } from './strategy-fixtures.js';
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadRecording } from '../../src/backtest/prepared-recording.js';
+import { loadRecording } from '../../src/backtest/load-recording.js';
 import type { RecordingLineIssue } from '../../src/recording/index.js';
 import { runBacktest } from '../../src/backtest/run-backtest.js';
 import { DEFAULT_RISK_LIMITS, UNCAPPED_RISK_LIMITS } from '../../src/risk/index.js';

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { readFile } from 'node:fs/promises';
 import { defaultBalance, loadRecording, prepareRecording, runBacktest, type PreparedRecording } from '../../src/backtest/index.js';
-import { addMonthsUtc } from '../../src/backtest/market-model.js';
+import { addMonthsUtc } from '../../src/clock/utc-month.js';
 import type { RepayFate } from '../../src/backtest/repay-fates.js';
 import { compileStrategy, parseStrategyText, type CompiledStrategy } from '../../src/engine/index.js';
 import { MarketLearning } from '../../src/engine/market/index.js';

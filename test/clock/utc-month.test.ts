@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { monthStartMs } from '../../src/clock/utc-month.js';
+import { addMonthsUtc, monthStartMs } from '../../src/clock/utc-month.js';
 
 /** The reference: a fresh Date every time. */
 const reference = (ms: number) => Date.UTC(new Date(ms).getUTCFullYear(), new Date(ms).getUTCMonth(), 1);
@@ -25,5 +25,12 @@ describe('monthStartMs', () => {
   it('is NaN for a time that is not one, without remembering it', () => {
     expect(monthStartMs(Number.NaN)).toBeNaN();
     expect(monthStartMs(Date.parse('2026-05-05T00:00:00Z'))).toBe(Date.parse('2026-05-01T00:00:00Z'));
+  });
+});
+
+describe('calendar months', () => {
+  it('keeps the day, clamped to the end of shorter months', () => {
+    expect(new Date(addMonthsUtc(Date.parse('2026-01-31T10:00:00Z'), 1)).toISOString()).toBe('2026-02-28T10:00:00.000Z');
+    expect(new Date(addMonthsUtc(Date.parse('2026-11-15T00:00:00Z'), 3)).toISOString()).toBe('2027-02-15T00:00:00.000Z');
   });
 });

@@ -1,82 +1,37 @@
 /**
  * No file of src/ imports one that imports it back, directly or through others (the folder test
- * sees only cycles between folders). In an ES module cycle one of the files runs while the other
- * is half loaded: a constant read at load time is undefined or throws, depending on which file a
- * caller happened to import first.
+ * sees only cycles between folders), and `import type` counts (issue 38: "0 import circles
+ * counting type imports").
  *
- * What counts as an import: `import ... from './x.js'`, `export ... from './x.js'` and
- * `import './x.js'`, including `import { type A } from`, which verbatimModuleSyntax compiles to
- * `import {} from` and so still loads the file. What does not: `import type` and `export type`,
- * which the compiler erases (they cannot leave a half-loaded module behind, and a type that names
- * its neighbour back is often the plainest way to write two halves of one thing), and
- * `await import('./x.js')`, which runs after both files have loaded (the lazy command table).
+ * At run time a cycle is a bug: one of the files runs while the other is half loaded, so a
+ * constant read at load time is undefined or throws, depending on which file a caller happened to
+ * import first. `import { type A }` counts there too (verbatimModuleSyntax compiles it to
+ * `import {} from`, which still loads the file). A cycle of types loads nothing, but it still ties
+ * files that should come apart: two halves neither of which can be read, tested or moved alone.
+ * A type goes where it belongs instead, in the lower of the two files or a small file of its own
+ * at the right floor (decision-row.ts holds the stored decision the repository and the page
+ * query both read). `await import('./x.js')` never counts: it runs after both files have loaded.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findCycle, sourceFiles, SRC } from './source-graph.js';
-
-/** A static import or re-export of a relative path (`erased` when it is `import type`/`export type`). */
-const IMPORT =
-  /^(?:import|export)\s+(?<erased>type\s+)?(?:[\w$]+\s*,?\s*)?(?:\{[^}]*\}|\*(?:\s+as\s+[\w$]+)?)?\s*from\s+'(?<path>\.[^']+)'|^import\s+'(?<bare>\.[^']+)'/gm;
-
-/** The relative paths a file's text loads at run time ('./x.js'), in order. */
-function runtimeSpecifiers(text: string): string[] {
-  return [...text.matchAll(IMPORT)].flatMap(({ groups }) =>
-    groups?.['erased'] === undefined ? [groups?.['path'] ?? groups?.['bare'] ?? ''] : [],
-  );
-}
-
-/** File (relative to src/) -> the files it loads at run time. */
-function fileGraph(): Map<string, Set<string>> {
-  const graph = new Map<string, Set<string>>();
-  for (const file of sourceFiles(SRC)) {
-    const targets = runtimeSpecifiers(readFileSync(file, 'utf8')).map((specifier) => {
-      const target = resolve(dirname(file), specifier.replace(/\.js$/, '.ts'));
-      if (!existsSync(target)) throw new Error(`${relative(SRC, file)} imports ${specifier}, which is no .ts file of src/`);
-      return relative(SRC, target);
-    });
-    graph.set(relative(SRC, file), new Set(targets));
-  }
-  return graph;
-}
-
-function reachableFrom(graph: ReadonlyMap<string, ReadonlySet<string>>, start: string): Set<string> {
-  const seen = new Set<string>();
-  const stack = [start];
-  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    for (const next of graph.get(node) ?? []) {
-      if (!seen.has(next)) {
-        seen.add(next);
-        stack.push(next);
-      }
-    }
-  }
-  return seen;
-}
+import { cycleText, fileGraph, importCycles, importSpecifiers, type ImportCycle } from './source-graph.js';
 
 /**
- * Each group of files that reach one another, as one loop through it and the group's size:
- * "a.ts -> b.ts -> a.ts (2 files)". Sorted, so a failure reads the same on every run.
+ * The one circle of types left, in the daemon's composition, which is being restructured on its
+ * own: daemon-parts.ts reads DaemonOverrides from daemon.ts, which calls daemonJobs (daemon-jobs.ts)
+ * on the DaemonParts it built. Only these files may form it: a circle that grows fails.
  */
-function importCycles(graph: ReadonlyMap<string, ReadonlySet<string>>): string[] {
-  const reach = new Map([...graph.keys()].map((node) => [node, reachableFrom(graph, node)]));
-  const grouped = new Set<string>();
-  const cycles: string[] = [];
-  for (const node of [...graph.keys()].sort()) {
-    if (grouped.has(node) || !reach.get(node)?.has(node)) continue;
-    const group = new Set([...(reach.get(node) ?? [])].filter((other) => reach.get(other)?.has(node)));
-    const members = [...group].sort();
-    for (const member of members) grouped.add(member);
-    const inside = new Map(members.map((member) => [member, new Set([...(graph.get(member) ?? [])].filter((next) => group.has(next)))]));
-    cycles.push(`${(findCycle(inside) ?? [node]).join(' -> ')} (${members.length} files: ${members.join(', ')})`);
-  }
-  return cycles;
-}
+const COMPOSITION_LEFT = new Set(['daemon/daemon.ts', 'daemon/daemon-parts.ts', 'daemon/daemon-jobs.ts']);
+
+const leftForNow = (cycle: ImportCycle) => cycle.members.every((member) => COMPOSITION_LEFT.has(member));
 
 describe('the files of src/', () => {
-  it('have no import cycle between files', () => {
-    expect(importCycles(fileGraph())).toEqual([]);
+  it('have no import cycle between files at run time', () => {
+    expect(importCycles(fileGraph(true)).map(cycleText)).toEqual([]);
+  });
+
+  it('have no import cycle between files, type imports counted', () => {
+    const cycles = importCycles(fileGraph());
+    expect(cycles.filter((cycle) => !leftForNow(cycle)).map(cycleText)).toEqual([]);
   });
 
   it('lists each cycle once with its files (the check itself works)', () => {
@@ -87,10 +42,13 @@ describe('the files of src/', () => {
       ['d.ts', new Set(['c.ts'])],
       ['e.ts', new Set(['a.ts'])],
     ]);
-    expect(importCycles(graph)).toEqual(['a.ts -> b.ts -> a.ts (2 files: a.ts, b.ts)', 'c.ts -> d.ts -> c.ts (2 files: c.ts, d.ts)']);
+    expect(importCycles(graph).map(cycleText)).toEqual([
+      'a.ts -> b.ts -> a.ts (2 files: a.ts, b.ts)',
+      'c.ts -> d.ts -> c.ts (2 files: c.ts, d.ts)',
+    ]);
   });
 
-  it('counts value imports, re-exports and `{ type A }` imports, not `import type` or dynamic import()', () => {
+  it('counts value imports, re-exports and `{ type A }` imports at run time, `import type` only with types, never dynamic import()', () => {
     const text = [
       "import { a } from './one.js';",
       "import type { B } from './two.js';",
@@ -100,6 +58,7 @@ describe('the files of src/', () => {
       "import './six.js';",
       "const g = await import('./seven.js');",
     ].join('\n');
-    expect(runtimeSpecifiers(text)).toEqual(['./one.js', './three.js', './five.js', './six.js']);
+    expect(importSpecifiers(text, true)).toEqual(['./one.js', './three.js', './five.js', './six.js']);
+    expect(importSpecifiers(text)).toEqual(['./one.js', './two.js', './three.js', './four.js', './five.js', './six.js']);
   });
 });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock/clock.js';
 import { clearedSessionCookie, readCookie, sessionCookie } from '../../src/operator/api/cookies.js';
-import { isLoopbackAddress } from '../../src/operator/api/operator-auth.js';
+import { isLoopbackAddress } from '../../src/operator/wrong-token.js';
 import { SESSION_TTL_MS, SessionStore } from '../../src/operator/api/sessions.js';
 
 describe('dashboard sessions', () => {

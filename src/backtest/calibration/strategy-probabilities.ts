@@ -18,7 +18,7 @@ import { resolveNumber } from '../../engine/definition/param-values.js';
 import type { GuardResult } from '../../risk/index.js';
 import type { PreparedRecording } from '../prepared-recording.js';
 import { ReplayDataSource } from '../recording-data.js';
-import { labelOf } from '../train/training-data.js';
+import { labelOf } from '../realised-fate.js';
 
 /** One resolved request the strategy scored. */
 export interface ScoredRequest {

@@ -1,6 +1,7 @@
 // Training a default model from a recording (`lendbot train`, docs/training.md): the data, the
 // fit, its metrics and the market response fitted beside it.
-export { trainingData, labelOf, enrichmentOf, type TrainingData, type TrainingLine } from './training-data.js';
+export { labelOf } from '../realised-fate.js';
+export { trainingData, enrichmentOf, type TrainingData, type TrainingLine } from './training-data.js';
 export {
   trainModel,
   featureList,

@@ -7,6 +7,7 @@ import { FeatureComputer } from '../../engine/model/index.js';
 import type { Enrichment, FeatureValue } from '../../engine/index.js';
 import type { RecordingLine } from '../../recording/index.js';
 import type { PreparedRecording } from '../prepared-recording.js';
+import { labelOf } from '../realised-fate.js';
 
 export interface TrainingLine {
   seenMs: number;
@@ -21,19 +22,6 @@ export interface TrainingLine {
 export interface TrainingData {
   names: readonly string[];
   lines: TrainingLine[];
-}
-
-/**
- * The repayment label of a line: completed is 1, default and collection are 0; a request nobody
- * funded counts by what `outcome.if_funded` says would have happened, when the recording knows.
- */
-export function labelOf(line: RecordingLine): 0 | 1 | null {
-  const outcome = line.outcome;
-  if (!outcome) return null;
-  const status = outcome.status === 'unfunded' ? outcome.if_funded?.status : outcome.status;
-  if (status === 'completed') return 1;
-  if (status === 'default' || status === 'collection') return 0;
-  return null;
 }
 
 /** What a line says was bought about the request, as the engine's Enrichment. */

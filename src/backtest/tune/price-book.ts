@@ -12,15 +12,9 @@
  */
 import { compilePricing, type CompiledPricing } from '../../engine/compile/compile-pricing.js';
 import { findParamReferences } from '../../engine/definition/param-values.js';
-import {
-  addMonthsUtc,
-  defaultProbabilityOf,
-  judgeOffer,
-  loanCashFlows,
-  type LoanCashFlows,
-  type MarketAssumptions,
-  type MarketVerdict,
-} from '../market-model.js';
+import { addMonthsUtc } from '../../clock/utc-month.js';
+import { loanCashFlows, type LoanCashFlows } from '../../math/index.js';
+import { defaultProbabilityOf, judgeOffer, type MarketAssumptions, type MarketVerdict } from '../market-model.js';
 import type { ParamValues } from './param-space.js';
 import type { TrialColumns } from './trial-columns.js';
 

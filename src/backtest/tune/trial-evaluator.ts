@@ -5,19 +5,13 @@
  * A held-out run also keeps each request's contribution to the net, for the paired comparison
  * of the candidate with the current values (held-out-comparison.ts).
  */
-import type { CompiledStrategy } from '../../engine/index.js';
 import type { BacktestSummary } from '../backtest-result.js';
-import { runBacktest, type BacktestOptions } from '../run-backtest.js';
+import { runBacktest } from '../run-backtest.js';
 import { columnRunner, trialGroupKey } from './column-trials.js';
-import { objectiveScore, type ObjectiveSettings } from './objectives.js';
-import type { ParamValues } from './param-space.js';
-import type { TimeWindow } from './time-splits.js';
+import { objectiveScore } from './objectives.js';
+import type { TrialContext, TrialTask } from './trial-context.js';
 
-export interface TrialTask {
-  trial: number;
-  window: number;
-  part: 'train' | 'test';
-}
+export type { TrialContext, TrialTask } from './trial-context.js';
 
 /** The figures of a trial a tune report shows. */
 export type TrialFigures = Pick<BacktestSummary, 'netAnnualizedReturn' | 'maxDrawdown' | 'defaultRate' | 'offers' | 'funded' | 'netCents'>;
@@ -35,15 +29,6 @@ export interface TrialEvaluator {
   /** Scores `tasks`; `onDone` is called after each, for progress. Results are in task order. */
   evaluate(tasks: readonly TrialTask[], onDone: () => void): Promise<TrialOutcome[]>;
   close(): Promise<void>;
-}
-
-/** Everything a trial needs besides its task; workers rebuild the same from their init data. */
-export interface TrialContext {
-  strategy: CompiledStrategy;
-  windows: readonly TimeWindow[];
-  trials: readonly ParamValues[];
-  backtest: BacktestOptions;
-  objective: ObjectiveSettings;
 }
 
 /**

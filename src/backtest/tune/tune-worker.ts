@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadStrategyFile } from '../../engine/index.js';
-import { loadRecording } from '../prepared-recording.js';
+import { loadRecording } from '../load-recording.js';
 import { timeWindows } from './time-splits.js';
 import { runTrial, type TrialContext, type TrialTask } from './trial-evaluator.js';
 import type { WorkerInit } from './worker-pool.js';

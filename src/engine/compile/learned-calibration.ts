@@ -5,11 +5,11 @@
  * decision's record read of it: the predicted default's log-odds with their uncertainty, and
  * which calibration it was (version and evidence).
  */
-import type { Contribution } from '../decision.js';
+import type { CalibrationUsed, Contribution } from '../decision.js';
 import type { CalibrationDefinition } from '../definition/strategy-schema.js';
 import { activeLearning } from '../market/active-learning.js';
 import type { CalibrationLearner, CalibrationSettings } from '../market/calibration-learner.js';
-import { calibrationPosterior, learnedLineOf, predictedLevel, type CalibrationUsed } from '../market/calibration-learners.js';
+import { calibrationPosterior, learnedLineOf, predictedLevel } from '../market/calibration-learners.js';
 import type { Posterior } from '../market/logistic-correction.js';
 import { calibrationSettingsOf } from './compile-calibration.js';
 

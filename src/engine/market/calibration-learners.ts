@@ -11,16 +11,6 @@ import type { Posterior } from './logistic-correction.js';
 /** The feature name of the learned calibration's contribution line (its value: the repayment probability before it). */
 export const LEARNED_LINE = 'calibration.learned';
 
-/** Which calibration priced a decision: the learner's version and what it rested on, and the loan's score before it. */
-export interface CalibrationUsed {
-  version: number;
-  loans: number;
-  defaults: number;
-  loanMonths: number;
-  /** The score's default probability before the learned calibration (what the loan teaches with, if funded). */
-  scoreDefault: number;
-}
-
 /** A learner as stored: its state and the settings it was last fitted with. */
 export interface StoredCalibration {
   state: CalibrationState;

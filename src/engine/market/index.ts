@@ -13,14 +13,7 @@ export {
   type CalibrationState,
   type CalibrationEvidence,
 } from './calibration-learner.js';
-export {
-  CalibrationLearners,
-  calibrationOfferOf,
-  predictedLevel,
-  LEARNED_LINE,
-  type CalibrationUsed,
-  type StoredCalibration,
-} from './calibration-learners.js';
+export { CalibrationLearners, calibrationOfferOf, predictedLevel, LEARNED_LINE, type StoredCalibration } from './calibration-learners.js';
 export { CurseLearners, curseOfferOf, type CurseOffer } from './curse-learners.js';
 export {
   fitCurse,

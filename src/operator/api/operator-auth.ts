@@ -17,7 +17,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthThrottle } from '../auth-throttle.js';
-import { clientOf, wrongToken } from '../wrong-token.js';
+import { clientOf, isLoopbackAddress, wrongToken } from '../wrong-token.js';
 import type { TokenSet } from '../operator-tokens.js';
 import { readCookie, SESSION_COOKIE } from './cookies.js';
 import type { SessionStore } from './sessions.js';
@@ -34,12 +34,6 @@ export interface OperatorAuth {
   requireRead(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
   /** A preHandler hook: 401 unless signed in, 415 unless the body is JSON. */
   requireChange(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
-}
-
-/** Whether a client's address is this machine's loopback (IPv4, IPv6, or IPv4 mapped in IPv6). */
-export function isLoopbackAddress(address: string | undefined): boolean {
-  if (address === undefined) return false;
-  return address === '::1' || /^(::ffff:)?127(\.\d{1,3}){3}$/i.test(address);
 }
 
 /** Whether a Host header names this machine's loopback (with or without a port). */

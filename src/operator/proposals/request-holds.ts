@@ -6,8 +6,9 @@
  * decides hours after listing: the proposal's real half hour fits). Failing to hold or release
  * never stops a proposal: it is logged, and approving still checks the request is open.
  */
+import type { Clock } from '../../clock/clock.js';
+import type { Logger } from '../../log/logger.js';
 import type { StoredProposal } from '../../store/index.js';
-import type { AgentContext } from '../agent-context.js';
 
 export interface RequestHolds {
   /** The borrower waits for an answer for `forRealMs` of real time (the market converts to its clock). */
@@ -16,11 +17,15 @@ export interface RequestHolds {
   release(loanRequestId: number): Promise<void>;
 }
 
+/** What holding reads of the agent context (agent-context.ts, which carries the seam). */
+interface HoldingContext {
+  requestHolds?: RequestHolds | undefined;
+  realClock: Clock;
+  log: Logger;
+}
+
 /** Holds the request of a proposal just made until the proposal expires. */
-export async function holdWhileWaiting(
-  context: Pick<AgentContext, 'requestHolds' | 'realClock' | 'log'>,
-  proposal: StoredProposal,
-): Promise<void> {
+export async function holdWhileWaiting(context: HoldingContext, proposal: StoredProposal): Promise<void> {
   const holds = context.requestHolds;
   if (holds === undefined) return;
   const forRealMs = Date.parse(proposal.expiresAt) - context.realClock.now();
@@ -35,7 +40,7 @@ export async function holdWhileWaiting(
 }
 
 /** Lets the borrower decide now that the proposal was decided. */
-export async function releaseHold(context: Pick<AgentContext, 'requestHolds' | 'log'>, loanRequestId: number): Promise<void> {
+export async function releaseHold(context: Omit<HoldingContext, 'realClock'>, loanRequestId: number): Promise<void> {
   try {
     await context.requestHolds?.release(loanRequestId);
   } catch (error) {

@@ -1,5 +1,5 @@
 /** What the sandbox's routes share: pagination (marketplace 2.1), ids, body fields and refusals. */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Refusal } from '../offer-rules.js';
 
 /** Items per page (the spec does not show the real page size). */
@@ -78,10 +78,4 @@ export function paginate<T>(request: FastifyRequest, items: readonly T[], render
     previous: page > 1 ? link(page - 1) : null,
     results: render(items.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE)),
   };
-}
-
-/** Sends an HttpRefusal (or rethrows anything else). */
-export function sendRefusal(reply: FastifyReply, error: unknown): FastifyReply {
-  if (error instanceof HttpRefusal) return reply.code(error.status).send(error.body);
-  throw error;
 }

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { systemClock, type Clock } from '../../../clock/clock.js';
 import { loadDaemonConfig, type DaemonConfigFile } from '../../../daemon/daemon-config.js';
+import { WING_CHECKS } from '../../../daemon/wing-parts.js';
 import { serviceConfigFromEnv, serviceSettingsFromSection, type ServiceConfig } from '../../../service/index.js';
 import { printJson, type CliIo } from '../../cli-io.js';
 import { examplesHelp } from '../../examples-help.js';
@@ -15,7 +16,7 @@ import { UserError } from '../../user-error.js';
 import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 import { errorText, failed, formatChecks, runCheck, skipped, type CheckOutcome, type CheckResult } from './check-runner.js';
 import { httpUrl } from '../webhook/signed-event.js';
-import { checkNotifications, checkWebhook } from './listener-checks.js';
+import { checkWebhook } from './listener-checks.js';
 import { checkDatabase, checkOperatorPort, checkStrategy } from './local-checks.js';
 import { checkBalance, checkClockSkew, checkCredentials, doctorClient, signedReadOf } from './marketplace-checks.js';
 
@@ -122,7 +123,8 @@ async function runDoctor(options: DoctorOptions, io: CliIo, clock: Clock): Promi
   }
 
   if (config === undefined) {
-    for (const name of ['webhook', 'operator', 'database', 'strategies', 'notifications']) skip(name, 'needs a valid config');
+    for (const name of ['webhook', 'operator', 'database', 'strategies', ...WING_CHECKS.map((wing) => wing.name)])
+      skip(name, 'needs a valid config');
     return results;
   }
   const loaded = config;
@@ -132,7 +134,8 @@ async function runDoctor(options: DoctorOptions, io: CliIo, clock: Clock): Promi
   await check('operator', () => checkOperatorPort(loaded.ops.host, loaded.ops.port, timeoutMs));
   await check('database', async () => checkDatabase(options.db ?? loaded.db));
   for (const strategyFile of loaded.strategies) await check('strategy', () => checkStrategy(strategyFile));
-  await check('notifications', () => checkNotifications(loaded, io.env, options.notify === true, clock, timeoutMs));
+  const wingInput = { config: loaded, env: io.env, notify: options.notify === true, clock, timeoutMs };
+  for (const wingCheck of WING_CHECKS) await check(wingCheck.name, () => wingCheck.run(wingInput));
   return results;
 }
 

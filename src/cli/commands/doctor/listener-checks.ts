@@ -1,17 +1,14 @@
 /**
- * The checks of `lendbot doctor` on what reaches the daemon from outside and what it sends out:
- * the webhook listener (a signed test event, verified with the configured secret) and each
- * notification target (a test message, only when asked: it lands in someone's chat).
+ * The check of `lendbot doctor` on what reaches the daemon from outside: the webhook listener (a
+ * signed test event, verified with the configured secret). What the daemon sends out is checked
+ * by its wing (messaging's notifications line, checkNotifications in src/messaging/notifier.ts).
  */
 import type { Clock } from '../../../clock/clock.js';
 import type { DaemonConfigFile } from '../../../daemon/daemon-config.js';
 import { reachableHost } from '../../../operator/operator-listener.js';
-import { silentLogger } from '../../../log/logger.js';
-import { notificationTarget } from '../../../messaging/notification-formats/notification-target.js';
-import { WebhookNotifier } from '../../../messaging/notifier.js';
 import { answerSnippet, shownUrl } from '../../../service/index.js';
 import { answerMeaning, deliveryFailureText, sendSignedEvent, testEvent } from '../webhook/signed-event.js';
-import { errorText, failed, passed, skipped, warned, type CheckOutcome } from './check-runner.js';
+import { failed, passed, warned, type CheckOutcome } from './check-runner.js';
 
 /** A topic lendbot does not act on: the listener verifies it, stores it as ignored, and answers 200. */
 export const DOCTOR_TOPIC = 'lendbot_doctor_check';
@@ -91,30 +88,4 @@ async function whoListens(url: string, timeoutMs: number): Promise<Listener> {
   }
   const body = answerSnippet(text, response.headers.get('content-type'));
   return { who: 'another program', said: `${response.status}${body === undefined ? '' : ` with ${body}`}` };
-}
-
-export async function checkNotifications(
-  config: DaemonConfigFile,
-  env: Record<string, string | undefined>,
-  send: boolean,
-  clock: Clock,
-  timeoutMs: number,
-): Promise<CheckOutcome> {
-  const section = config.notifications;
-  let target: ReturnType<typeof notificationTarget>;
-  try {
-    target = notificationTarget(section ?? { format: 'json' }, env);
-  } catch (error) {
-    return failed(errorText(error), 'set what the notification format needs (docs/operations.md, "Notifications")');
-  }
-  if (target === undefined) return skipped('no notification target configured (notifications: in the config, LENDBOT_NOTIFY_URL)');
-  const format = section?.format ?? 'json';
-  if (!send) return passed(`${format} target configured; --notify sends a test message`);
-  const notifier = new WebhookNotifier({ url: target.url, format: target.format, retries: 0, timeoutMs, clock, log: silentLogger });
-  const result = await notifier.notify('daily_summary', { note: 'a test message from lendbot doctor: nothing happened' });
-  if (result === 'sent') return passed(`${format} target accepted a test message`);
-  return failed(
-    `${format} target did not accept a test message`,
-    'check LENDBOT_NOTIFY_URL (or the Telegram variables) and run again with --notify',
-  );
 }

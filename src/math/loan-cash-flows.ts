@@ -1,7 +1,8 @@
 /**
- * The cash flows of one won loan in a backtest (docs/backtesting.md, "The market model"): equal
- * monthly instalments at the OFFERED rate, whole cents; interest is the month's rate on the
- * outstanding principal, rounded to the cent, and the rest of an instalment returns principal.
+ * The cash flows of one loan: equal monthly instalments at its rate, whole cents; interest is the
+ * month's rate on the outstanding principal, rounded to the cent, and the rest of an instalment
+ * returns principal. The backtest pays its won loans by it at the offered rate (docs/backtesting.md,
+ * "The market model"); the cash-flow forecast projects the lender's open loans by it.
  *
  * - `full`: every instalment is paid, or, with a `prepayMonth`, the outstanding principal is
  *   paid off with that month's interest and nothing more is due.
@@ -15,7 +16,7 @@
  * - `partial`, not final (a `current` loan): the repaid cents are instalments (the last one
  *   partial) and the principal left is still open where the recording ends, not lost.
  */
-import { monthlyPayment } from '../math/index.js';
+import { monthlyPayment } from './loan-math.js';
 
 export type RepaymentPlan =
   { kind: 'full'; prepayMonth: number | null } | { kind: 'partial'; repaidCents: number; final: boolean; missedMonth?: number };
@@ -118,15 +119,4 @@ export function loanCashFlows(
     openCents: final ? 0 : outstanding,
     capitalCentMonths: capital,
   };
-}
-
-/** `ms` moved on by `months` calendar months (UTC), the day clamped to the month's end. */
-export function addMonthsUtc(ms: number, months: number): number {
-  const date = new Date(ms);
-  const target = new Date(ms);
-  target.setUTCDate(1);
-  target.setUTCMonth(date.getUTCMonth() + months);
-  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-  target.setUTCDate(Math.min(date.getUTCDate(), lastDay));
-  return target.getTime();
 }
