@@ -1,12 +1,16 @@
 /**
- * The daemon's own scheduled jobs, made of its built parts (daemon-parts.ts): the poll, the inbox
- * pass, the balance, the account sync, the funding of accepted manual offers, the protections'
- * check and the learning of offer fates; and the settling, at start, of the offers a crash or an
- * outage left unsettled. `lendbot` runs them by name (Daemon.runJob).
+ * The daemon's own scheduled jobs, made of its built parts (daemon-parts.ts) and of the workers
+ * only they run (the reconciler, the account sync, the funding): the poll, the inbox pass, the
+ * balance, the account sync, the funding of accepted manual offers, the protections' check and the
+ * learning of offer fates; and the settling, at start, of the offers a crash or an outage left
+ * unsettled. `lendbot` runs them by name (Daemon.runJob).
  */
 import type { Job } from '../clock/scheduler.js';
+import { MINUTE_MS } from '../clock/time-constants.js';
+import { AccountSync } from './account-sync.js';
 import type { DaemonParts } from './daemon-parts.js';
-import type { ListedRequests } from './intent-reconciler.js';
+import { FundingJob } from './funding-job.js';
+import { IntentReconciler, type ListedRequests } from './intent-reconciler.js';
 import type { PollHooks } from './poller.js';
 
 export interface DaemonJobs {
@@ -21,7 +25,24 @@ export interface DaemonJobs {
 }
 
 export function daemonJobs(parts: DaemonParts): DaemonJobs {
-  const { config, pipeline, reconciler, poller, inbox, balance, accountSync, funding, protections, marketFates, store, log } = parts;
+  const { config, pipeline, store, log, dryRun, marketFates } = parts;
+  const { poller, inbox } = parts.intake;
+  const { client } = parts.marketplace;
+  const { balance } = parts.trading;
+  const { protections } = parts.instruments;
+  const clock = parts.clocks.market;
+  const { limits } = parts.active;
+  const offerExpiryMs = () => limits().offerExpiryMs;
+  const component = (name: string) => log.child({ component: name });
+  // Scaled by the sandbox's speed, as the health limits are: the clock may be simulated.
+  const resends = {
+    resends: config.unknown_offers.resends,
+    firstWaitMs: config.unknown_offers.first_wait_seconds * 1000 * parts.clocks.speed,
+    maxWaitMs: config.unknown_offers.max_wait_minutes * MINUTE_MS * parts.clocks.speed,
+  };
+  const reconciler = new IntentReconciler({ client, store, clock, log: component('reconcile'), offerExpiryMs, resends: () => resends });
+  const accountSync = new AccountSync({ client, store, clock, log: component('sync'), offerExpiryMs });
+  const funding = new FundingJob({ client, store, clock, log: component('fund'), dryRun, balance, limits, pipeline });
   // Offers whose outcome is unknown are settled before new requests are decided, so the guard
   // weighs new offers against known money (they reserve meanwhile in any case).
   const settleUnknownOffers = (listed: ListedRequests) => pipeline.exclusive(() => reconciler.reconcile(listed));

@@ -1,13 +1,14 @@
 /**
  * The daemon's built parts, assembled in the order they use one another, so nothing is used
  * before it exists: the notice relay before the service health and the protections that send
- * through it (messaging points it at its notifier when it attaches, notice-relay.ts), the metrics before the client they count, the client and store before everything that calls
- * them, the pipeline before the inbox worker and the poller that feed it.
+ * through it (messaging points it at its notifier when it attaches, notice-relay.ts), the metrics
+ * before the client they count, the client and store before everything that calls them, the
+ * pipeline and its features (cash, market learning, shadows) before the inbox worker and the
+ * poller that feed it. The parts come in named groups, so a feature reads a few of them.
  *
  * The features then attach to these parts in one call each, the way fastify plugins and probot
- * apps do (src/ops/attach-ops.ts, `attachOps`; src/messaging/attach-messaging.ts, `attachMessaging`;
- * src/operator/attach-operator.ts, `attachOperator`):
- * each reads what it needs of the parts and registers its routes, listeners and jobs.
+ * apps do (src/daemon/daemon.ts: attachOps, attachMessaging, attachRetrain, attachOperator): each
+ * reads what it needs of the parts and registers its routes, listeners and jobs.
  */
 import { systemClock, type Clock, type Sleep } from '../clock/clock.js';
 import { eventDropReason, loadStrategyFiles, type CompiledStrategy, type DataSource, type SpendLedger } from '../engine/index.js';
@@ -25,24 +26,19 @@ import {
 } from '../service/index.js';
 import { claimStoreMode, openStore, type Store } from '../store/index.js';
 import { buildWebhookServer, type WebhookServer } from '../webhook/index.js';
-import { AccountSync } from './account-sync.js';
 import { BalanceTracker } from './balance-tracker.js';
 import { daemonConfigSchema, type DaemonConfigFile } from './daemon-config.js';
 import type { DaemonOverrides } from './daemon.js';
-import { FundingJob } from './funding-job.js';
 import { InboxWorker } from './inbox-worker.js';
-import { IntentReconciler } from './intent-reconciler.js';
-import { MINUTE_MS } from '../clock/time-constants.js';
-import type { UnknownOfferResendSettings } from './unknown-offer-resends.js';
 import { MarketFates } from './market-fates.js';
 import { NoticeRelay } from './notice-relay.js';
 import { OfferPlacer } from './offer-placer.js';
 import { Pipeline } from './pipeline.js';
+import { attachCashPosition } from './cash-position.js';
+import { attachShadows } from './shadow-decide.js';
+import { RequestGuards } from './request-guard.js';
 import { Poller } from './poller.js';
 import { serviceDataSource, storeSpendLedger } from './service-data.js';
-import { Swappable } from './swappable.js';
-// The instruments other parts are built with: the metrics count the client's calls, the service
-// health hears them, the protections pause the pipeline, and both notify.
 import { instrumentClient } from '../ops/instrument.js';
 import { createMetrics, type LendbotMetrics } from '../ops/metrics.js';
 import { Protections } from '../ops/protections/index.js';
@@ -60,45 +56,30 @@ type Env = Record<string, string | undefined>;
 /** The marketplace client the daemon owns: closed at the stop, its calls abandoned when the stop must not wait. */
 export type DaemonClient = MarketplaceApi & { close?: () => void; abandon?: () => number };
 
-/** Everything the composition root built, for the features to attach to. */
-export interface DaemonParts {
-  config: DaemonConfigFile;
-  env: Env;
-  mode: 'live' | 'sandbox';
-  dryRun: boolean;
-  log: Logger;
-  /** The logger of one component (`log.child({ component })`). */
-  component(name: string): Logger;
+/** The clocks the parts run on. */
+export interface DaemonClocks {
   /** The market's clock: every stored time is in it. */
-  clock: Clock;
+  market: Clock;
   /** Real time when the market's clock is fast: back-off and retries wait on it. */
-  backoffClock: Clock;
+  backoff: Clock;
   /** Real time for a person's minutes (confirmation codes, proposals, Telegram). */
-  realClock: Clock;
-  /** Simulated seconds per real second of `clock` (1 live). */
-  clockSpeed: number;
-  /** The client every part calls through, each call counted by the metrics and heard by the service health. */
-  client: DaemonClient;
-  /** The client as built, for the start-up check (a refusal there ends start-up, it is no degradation). */
-  bareClient: DaemonClient;
-  /** How the client was configured; undefined when the market was passed in (the sandbox, tests). */
-  serviceConfig: ServiceConfig | undefined;
-  store: Store;
-  metrics: LendbotMetrics;
-  serviceHealth: ServiceHealth;
-  /** Where the parts' notifications go: messaging's notifier once it attaches (notice-relay.ts); nowhere without it. */
-  notices: NoticeRelay;
+  real: Clock;
+  /** Simulated seconds per real second of `market` (1 live). */
+  speed: number;
   /** The time chat messages are paced on, when a test passes its own (DaemonOverrides.chatPace). */
   chatPace: { clock: Clock; sleep: Sleep } | undefined;
-  /** The active strategies and limits, read at each use: hot reload swaps them; features lay theirs over (strategyLayer). */
-  strategies(): readonly CompiledStrategy[];
+}
+
+/** The strategies and limits in force, read at each use: hot reload swaps them; features lay theirs over (layer). */
+export interface ActiveStrategies {
+  strategies: () => readonly CompiledStrategy[];
   /** The strategies the files (or the overrides) gave, before any feature's layer. */
-  fileStrategies(): readonly CompiledStrategy[];
+  fileStrategies: () => readonly CompiledStrategy[];
   /** Where a feature lays strategies over the files' (retraining's managed versions and shadow candidates); identity until one does. */
-  strategyLayer: StrategyLayer;
-  limits(): RiskLimits;
+  layer: StrategyLayer;
+  limits: () => RiskLimits;
   /** The strategy files in use; undefined when the strategies were compiled in process (tests). */
-  strategyFiles: readonly string[] | undefined;
+  files: readonly string[] | undefined;
   /** Hot reload's sources and how a validated change is swapped in; undefined when the strategies were compiled in process. */
   reload:
     | {
@@ -108,31 +89,40 @@ export interface DaemonParts {
         apply: (next: ActiveConfig) => Promise<void>;
       }
     | undefined;
-  /** The config's expected-loss shares (equity in the status and /metrics). */
-  lossRates: LossRates;
-  /** The returns series up to a time (the digest's earnings, Telegram's /profit). */
-  earnings(nowMs: number): ReturnsAnswer;
+}
+
+/** Everything the composition root built, for the features to attach to. */
+export interface DaemonParts {
+  config: DaemonConfigFile;
+  env: Env;
+  /** A component's logger is its child (`log.child({ component })`). */
+  log: Logger;
+  dryRun: boolean;
+  clocks: DaemonClocks;
+  marketplace: {
+    mode: 'live' | 'sandbox';
+    /** The client every part calls through, each call counted by the metrics and heard by the service health. */
+    client: DaemonClient;
+    /** The client as built, for the start-up check (a refusal there ends start-up, it is no degradation). */
+    bareClient: DaemonClient;
+    /** How the client was configured; undefined when the market was passed in (the sandbox, tests). */
+    serviceConfig: ServiceConfig | undefined;
+  };
+  store: Store;
+  active: ActiveStrategies;
+  /** What other parts are built with: the metrics count the client's calls, the service health hears them, the protections pause the pipeline, and all notify through the relay (messaging's notifier once it attaches, notice-relay.ts). */
+  instruments: { metrics: LendbotMetrics; serviceHealth: ServiceHealth; notices: NoticeRelay; protections: Protections };
+  /** What a decision is made and an offer placed with, the pipeline's and an agent's: paid data from the service, its spend to the purchases table, the balance, the placer. */
+  trading: { data: DataSource<false>; spend: SpendLedger; balance: BalanceTracker; placer: OfferPlacer };
+  /** The config's expected-loss shares (equity in the status and /metrics) and the returns series up to a time (the digest's earnings, Telegram's /profit). */
+  returns: { lossRates: LossRates; earnings: (nowMs: number) => ReturnsAnswer };
   /** Approves or rejects an agent's proposal, as `lendbot approve` does (Telegram's /approve). */
   proposals: Record<'approve' | 'reject', (id: number, by: string) => { message: string }>;
-  balance: BalanceTracker;
-  placer: OfferPlacer;
-  protections: Protections;
-  marketFates: MarketFates;
-  /** The decide step's seams: paid data from the service, its spend to the purchases table. */
-  data: DataSource<false>;
-  spend: SpendLedger;
   pipeline: Pipeline;
-  /** Lists the requests page by page and sends each one not yet decided to the pipeline. */
-  poller: Poller;
-  /** Works through the webhook inbox and sends each new request to the pipeline. */
-  inbox: InboxWorker;
-  /** The marketplace-facing listener, before it listens: features add their routes (/healthz). */
-  webhook: WebhookServer;
-  /** The webhook URL on this machine (for the sandbox's subscription and for tests). */
-  webhookUrl: string;
-  reconciler: IntentReconciler;
-  accountSync: AccountSync;
-  funding: FundingJob;
+  /** The market's learners, attached to the pipeline; their job learns the offers' fates (daemon-jobs.ts). */
+  marketFates: MarketFates;
+  /** How requests come in: the poller (page by page), the inbox worker (the stored webhooks), the marketplace-facing listener before it listens (features add their routes, /healthz) and its URL on this machine. */
+  intake: { poller: Poller; inbox: InboxWorker; webhook: WebhookServer; webhookUrl: string };
 }
 
 /** Builds the parts in dependency order; the jobs and the daemon's start and stop are the caller's (daemon.ts). */
@@ -179,41 +169,46 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
     throw error;
   }
 
-  // What hot reload may change; read through get() each time, swapped between two requests.
-  const active = new Swappable({ strategies: initialStrategies as readonly CompiledStrategy[], limits: config.risk });
+  // What hot reload may change: read at each use, so nobody keeps a stale copy; swapped between two requests.
+  let inForce: ActiveConfig = { strategies: initialStrategies, limits: config.risk };
   const strategyLayer: StrategyLayer = { over: (files) => files };
-  const fileStrategies = () => active.get().strategies;
+  const fileStrategies = () => inForce.strategies;
   const strategies = () => strategyLayer.over(fileStrategies());
-  const limits = () => active.get().limits;
+  const limits = () => inForce.limits;
   const offerExpiryMs = () => limits().offerExpiryMs;
-  const unknownOfferResends: UnknownOfferResendSettings = {
-    resends: config.unknown_offers.resends,
-    // Scaled by the sandbox's speed, as the health limits are: the clock may be simulated.
-    firstWaitMs: config.unknown_offers.first_wait_seconds * 1000 * (overrides.clockSpeed ?? 1),
-    maxWaitMs: config.unknown_offers.max_wait_minutes * MINUTE_MS * (overrides.clockSpeed ?? 1),
-  };
   const balance = new BalanceTracker({ client, store, clock, log: component('balance') });
   const placer = new OfferPlacer({ client, store, clock, log: component('act'), dryRun });
   const protections = new Protections({ store, clock, log: component('protect'), settings: () => limits().protections, notify });
   const marketFates = new MarketFates({ store, clock, log: component('learn'), offerExpiryMs });
   const data = serviceDataSource(client);
   const spend = storeSpendLedger(store);
+  const pipelineLog = component('pipeline');
+  const guards = new RequestGuards({ store, clock, dryRun, limits, balance, pause: protections });
+  // A request whose data failed waits in real time, like every back-off.
   const pipeline = new Pipeline({
     store,
     clock,
-    log: component('pipeline'),
+    log: pipelineLog,
     strategies,
     limits,
-    balance,
+    guards,
     data,
     spend,
     placer,
     dryRun,
-    protections,
-    // A request whose data failed waits in real time, like every back-off.
     retryClock: backoffClock,
-    marketFates,
   });
+  // The features a decision reads or feeds, in the order their hooks run (Pipeline.provide, Pipeline.onDecided); the metrics listen after them (attachOps).
+  attachCashPosition(pipeline, { store, limits, balance, dryRun });
+  marketFates.attachTo(pipeline, dryRun);
+  pipeline.onDecided((_request, _source, _result, { placement }) => {
+    // Refusals for account reasons feed the automatic pauses (src/ops/protections).
+    if (placement?.kind === 'refused') protections.noteOfferRefusal(placement.serviceText);
+    // The offer may have moved money (automate_fund): refresh in the background.
+    if (placement?.kind === 'placed' && !dryRun)
+      balance.refresh().catch((error: unknown) => pipelineLog.warn({ err: error }, 'balance refresh failed'));
+  });
+  attachShadows(pipeline, { store, log: pipelineLog });
   // The poll asks only for what some active strategy could take (read at each poll: hot reload).
   const listFilters = () => (config.poll.server_filters ? unionListFilters(strategies().map((strategy) => strategy.listRestriction)) : {});
   const poller = new Poller({ client, store, pipeline, clock, log: component('poll'), listFilters });
@@ -248,68 +243,46 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
     },
   });
   const lossRates = lossRatesFromConfig(config);
+  const webhookUrl = `http://${reachableHost(config.webhook.host)}:${config.webhook.port}${config.webhook.path}`;
   return {
     config,
     env,
-    mode,
-    dryRun,
     log,
-    component,
-    clock,
-    backoffClock,
-    realClock,
-    clockSpeed: overrides.clockSpeed ?? 1,
-    client,
-    bareClient,
-    serviceConfig,
+    dryRun,
+    clocks: { market: clock, backoff: backoffClock, real: realClock, speed: overrides.clockSpeed ?? 1, chatPace: overrides.chatPace },
+    marketplace: { mode, client, bareClient, serviceConfig },
     store,
-    metrics,
-    serviceHealth,
-    notices,
-    chatPace: overrides.chatPace,
-    strategies,
-    fileStrategies,
-    strategyLayer,
-    limits,
-    strategyFiles: overrides.strategies === undefined ? config.strategies : undefined,
-    // Hot reload only when the strategies came from files (tests pass compiled ones).
-    reload:
-      overrides.strategies === undefined
-        ? {
-            strategyFiles: config.strategies,
-            configFile: overrides.configFile,
-            configSchema: daemonConfigSchema,
-            // Swapped between two requests, never during one.
-            apply: (next) => pipeline.exclusive(async () => active.swap(next)),
-          }
-        : undefined,
-    lossRates,
-    earnings: (nowMs) => returnsFromStore(store, nowMs, lossRates),
+    active: {
+      strategies,
+      fileStrategies,
+      layer: strategyLayer,
+      limits,
+      files: overrides.strategies === undefined ? config.strategies : undefined,
+      // Hot reload only when the strategies came from files (tests pass compiled ones).
+      reload:
+        overrides.strategies === undefined
+          ? {
+              strategyFiles: config.strategies,
+              configFile: overrides.configFile,
+              configSchema: daemonConfigSchema,
+              // Swapped between two requests, never during one.
+              apply: (next) =>
+                pipeline.exclusive(async () => {
+                  inForce = next;
+                }),
+            }
+          : undefined,
+    },
+    instruments: { metrics, serviceHealth, notices, protections },
+    trading: { data, spend, balance, placer },
+    returns: { lossRates, earnings: (nowMs) => returnsFromStore(store, nowMs, lossRates) },
     proposals: {
       approve: (id, by) => approveProposal({ store, clock: realClock }, id, by),
       reject: (id, by) => rejectProposal({ store, clock: realClock }, id, by),
     },
-    balance,
-    placer,
-    protections,
-    marketFates,
-    data,
-    spend,
     pipeline,
-    poller,
-    inbox,
-    webhook,
-    webhookUrl: `http://${reachableHost(config.webhook.host)}:${config.webhook.port}${config.webhook.path}`,
-    reconciler: new IntentReconciler({
-      client,
-      store,
-      clock,
-      log: component('reconcile'),
-      offerExpiryMs,
-      resends: () => unknownOfferResends,
-    }),
-    accountSync: new AccountSync({ client, store, clock, log: component('sync'), offerExpiryMs }),
-    funding: new FundingJob({ client, store, clock, log: component('fund'), dryRun, balance, limits, pipeline }),
+    marketFates,
+    intake: { poller, inbox, webhook, webhookUrl },
   };
 }
 

@@ -97,13 +97,15 @@ const NO_MESSAGING: Messaging = { jobs: [], start: () => undefined, stop: () => 
 
 export async function createDaemon(config: DaemonConfigFile, env: Env, overrides: DaemonOverrides = {}): Promise<Daemon> {
   const parts = await assembleDaemonParts(config, env, overrides);
-  const { store, pipeline, poller, inbox, webhook, log, dryRun, mode, webhookUrl } = parts;
+  const { store, pipeline, log, dryRun } = parts;
+  const { poller, inbox, webhook, webhookUrl } = parts.intake;
+  const { mode, bareClient, serviceConfig } = parts.marketplace;
   const { jobs, inboxJob, pollJob, settleAtStart } = daemonJobs(parts);
   const ops = attachOps(parts);
   const messaging = overrides.messaging === false ? NO_MESSAGING : attachMessaging(parts);
   const retrain = attachRetrain(parts);
   const operator = attachOperator(parts, ops, overrides.requestHolds);
-  const scheduler = new Scheduler(parts.component('scheduler'), parts.backoffClock);
+  const scheduler = new Scheduler(log.child({ component: 'scheduler' }), parts.clocks.backoff);
 
   let stopped = false;
   return {
@@ -115,12 +117,11 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
     webhookUrl,
     operatorUrl: () => operator.url(),
     async checkMarketplace() {
-      const { serviceConfig } = parts;
       if (serviceConfig === undefined) return;
-      const failing = await checkMarketplaceAtStart(parts.bareClient, {
+      const failing = await checkMarketplaceAtStart(bareClient, {
         baseUrl: serviceConfig.baseUrl,
         tries: serviceConfig.retry.readRetries + 1,
-        log: parts.component('start'),
+        log: log.child({ component: 'start' }),
       });
       if (failing !== undefined) poller.failingAtStart(failing);
     },
@@ -147,13 +148,13 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       messaging.start();
       // The managed strategy versions in force run from the first request on.
       await retrain.start();
-      log.info({ webhookUrl, mode, dryRun, strategies: parts.strategies().map((s) => s.name) }, 'lendbot started');
+      log.info({ webhookUrl, mode, dryRun, strategies: parts.active.strategies().map((s) => s.name) }, 'lendbot started');
       await settleAtStart();
       inbox.release();
       // Events stored before a stop or crash come first, then a full poll.
       await scheduler.runOnce(inboxJob);
       if (config.poll.at_start) await scheduler.runOnce(pollJob);
-      parts.protections.listeningSince(parts.clock.now());
+      parts.instruments.protections.listeningSince(parts.clocks.market.now());
       scheduler.start(jobs);
       scheduler.start(ops.jobs());
       scheduler.start(messaging.jobs);
@@ -167,7 +168,7 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       return scheduler.runOnce(job);
     },
     abandonInFlight() {
-      const cancelled = parts.bareClient.abandon?.() ?? 0;
+      const cancelled = bareClient.abandon?.() ?? 0;
       if (cancelled > 0)
         log.warn({ calls: cancelled }, 'marketplace calls abandoned for the stop; an offer among them stays unknown, its money reserved');
       return cancelled;
@@ -190,10 +191,10 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       // event must be in the inbox before the database closes (it is decided after the restart).
       await webhook.settled();
       await pipeline.idle();
-      await parts.balance.idle();
+      await parts.trading.balance.idle();
       await webhook.close();
       await overrides.afterStop?.();
-      parts.client.close?.();
+      parts.marketplace.client.close?.();
       if (!overrides.store) store.close();
       log.info('lendbot stopped');
     },

@@ -22,6 +22,7 @@ import type { Logger } from '../log/logger.js';
 import { createMarketLearningRepository, type MarketLearningRepository } from '../store/market-learning-repository.js';
 import { databaseOf, type Store } from '../store/index.js';
 import { CalibrationFeeder, storedCalibrations } from './calibration-fates.js';
+import type { ContextProvider, DecisionListener } from './decision-hooks.js';
 
 /** Offers looked at per pass; the rest wait for the next. */
 const BATCH = 500;
@@ -70,6 +71,20 @@ export class MarketFates {
       deps.log.warn({ strategy }, 'stored default-level learner unreadable; it starts again from its prior');
     this.learning = new MarketLearning(restored, calibrations.restored);
     this.calibration = new CalibrationFeeder(deps.store, this.learning.calibration, deps.log);
+  }
+
+  /**
+   * Attaches to the pipeline: the learners price its decisions (the decide context's `learning`),
+   * and each decision they priced is noted once recorded. A dry run's offers reach no borrower.
+   */
+  attachTo(pipeline: { provide(provider: ContextProvider): void; onDecided(listener: DecisionListener): void }, dryRun: boolean): void {
+    pipeline.provide(() => ({ learning: this.learning }));
+    pipeline.onDecided((request, _source, { action }, { outcome, placement, decidedAtMs }) => {
+      if (action !== 'offer' && action !== 'skip') return;
+      // An unknown answer may have reached the service: its fate is learned once the reconciler settles it.
+      const mayReachBorrower = !dryRun && (placement?.kind === 'placed' || placement?.kind === 'unknown');
+      this.noteDecision(request.id, outcome.decision, action, mayReachBorrower, decidedAtMs);
+    });
   }
 
   /**

@@ -1,15 +1,20 @@
 /**
  * The path every loan request takes, whichever way it came (webhook, poll):
  *
- *   seen? ─> enrich ⇄ decide ─> guard ─> act ─> record
+ *   seen? ─> decide (enrich ⇄ decide ─> guard) ─> place ─> record ─> publish
  *
  * - Each request gets exactly one decision row, offer or skip, with machine-readable reasons.
  * - Requests go through one at a time (SerialQueue), so the guard always sees the reservations
  *   of the offer before.
- * - enrich ⇄ decide ─> guard is the engine's decide step (src/engine/decide-step.ts), the same
- *   code the backtester and `strategy explain` run; here data comes from the service, spend goes
- *   to the purchases table, and the guard (request-guard.ts, RequestGuard.check) takes its
- *   snapshot from the store. act is the OfferPlacer (offer-placer.ts), record the decisions table.
+ * - decide is the engine's decide step (src/engine/decide-step.ts), the same code the backtester
+ *   and `strategy explain` run; here data comes from the service, spend goes to the purchases
+ *   table, and the guard (request-guard.ts, RequestGuard.check) takes its snapshot from the store.
+ *   place is the OfferPlacer (offer-placer.ts), record the decisions table, publish the log line
+ *   and the listeners.
+ * - The pipeline names no feature: what one needs before the decision (the cash position, the
+ *   learned take-up) comes through the decide context by a provider it registers (`provide`);
+ *   what it does after (shadows, market fates, the protections' count of refusals, metrics) is an
+ *   `onDecided` listener (their types in decision-hooks.ts). Both run in the serial queue in the order registered.
  * - Between the webhook and the make_offer POST only what guards money is written: priced
  *   purchases and the offer intent. The request's raw JSON and free purchases (the banking data,
  *   redacted) follow the POST, then the decision row.
@@ -18,29 +23,22 @@
  *   is the request's own (an answer that cannot be read), the last of a bounded number of tries
  *   decides without that data; an outage of the service never makes a request decided blind.
  */
-import type { MarketFates } from './market-fates.js';
 import type { Clock } from '../clock/clock.js';
 import { placementReason, reasonText, type DecisionReason } from '../domain/decision-reason.js';
+import type { LoanRequest, PlaceOutcome } from '../domain/index.js';
 import { decideAsync, type CompiledStrategy, type DataSource, type DecideOutcome, type SpendLedger } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
-import type { GuardRefusalCode, RiskLimits } from '../risk/index.js';
-import { type LoanRequest, type PlaceOutcome, parseCents } from '../domain/index.js';
+import type { RiskLimits } from '../risk/index.js';
 import type { DecisionAction, RequestSource, Store } from '../store/index.js';
-import type { BalanceTracker } from './balance-tracker.js';
+import type { ContextProvider, DecidedTurn, DecisionListener, PipelineResult, ProvidedContext } from './decision-hooks.js';
 import { DeferredPurchases } from './deferred-purchases.js';
-import { DEFAULT_REQUEST_RETRY, RequestRetries, type RequestRetrySettings } from './request-retries.js';
-import type { Protections } from '../ops/protections/index.js';
-import type { OfferPlacer } from './offer-placer.js';
-import { RequestGuard } from './request-guard.js';
-import { SerialQueue } from './serial-queue.js';
-import { decideShadows } from './shadow-decide.js';
-import { databaseOf } from '../store/index.js';
-import { createShadowDecisionsRepository, type ShadowDecisionsRepository } from '../store/shadow-decisions-repository.js';
-import { createShadowSplitRepository, type ShadowSplitRepository } from '../store/shadow-split-repository.js';
-import { RecentDemand, type CashPosition } from '../engine/pricing/cash-hurdle.js';
 import { IdleUpkeep } from './idle-upkeep.js';
-import { errorCode, fetchingFor, type DataFailure } from './request-fetching.js';
+import type { OfferPlacer } from './offer-placer.js';
+import { errorCode, fetchingFor, type DataFailure, type StepTimer } from './request-fetching.js';
+import type { RequestGuards } from './request-guard.js';
+import { DEFAULT_REQUEST_RETRY, RequestRetries, type RequestRetrySettings } from './request-retries.js';
 import { RequestStrategies } from './request-strategies.js';
+import { SerialQueue } from './serial-queue.js';
 
 export interface PipelineDeps {
   store: Store;
@@ -52,64 +50,35 @@ export interface PipelineDeps {
    */
   strategies: () => readonly CompiledStrategy[];
   limits: () => RiskLimits;
-  balance: BalanceTracker;
+  /** Each request's guard: the pure guard on the store's snapshot, the pause, a live split's arm share. */
+  guards: RequestGuards;
   /** Where bought data comes from (the service) and where its spend is recorded (the store). */
   data: DataSource<false>;
   spend: SpendLedger;
   placer: OfferPlacer;
   dryRun: boolean;
-  /** Automatic pauses (src/ops/protections): a pause refuses every offer; refusals feed them. */
-  protections?: Pick<Protections, 'activePause' | 'noteOfferRefusal'> | undefined;
   /** Real milliseconds without a request after which the store's WAL is checkpointed (default 1 s). */
   idleCheckpointMs?: number | undefined;
   /** The clock a request whose data failed waits on (default `clock`): real time when the market's clock is fast. */
   retryClock?: Clock | undefined;
   /** How long such a request waits and how often it is tried (default DEFAULT_REQUEST_RETRY). */
   retry?: RequestRetrySettings | undefined;
-  /** The learners of strategies with `pricing.learning` (market-fates.ts): they price, and each decision they priced is noted. */
-  marketFates?: MarketFates | undefined;
 }
 
-/** Why a request was not decided now, and when it may be tried again. */
-export interface Deferral {
-  /** The failure is the request's own (counted toward its tries), not an outage of the service. */
-  own: boolean;
-  retryAtMs: number;
-  /** The failure; undefined when the request was still waiting from an earlier one. */
-  error?: unknown;
-}
-
-export interface PipelineResult {
-  loanRequestId: number;
-  /**
-   * 'already' when the request had been decided before; 'deferred' when it could not be decided
-   * now (its data failed, or it still waits after such a failure): no decision row, tried later;
-   * 'stopped' when the daemon is stopping and the request had not begun (decided after the restart).
-   */
-  action: DecisionAction | 'already' | 'deferred' | 'stopped';
-  deferred?: Deferral | undefined;
-  rate?: number | undefined;
+/** The decide and place steps of one request, as record and publish take them. */
+interface Decided extends Omit<DecidedTurn, 'decidedAtMs'> {
   reasons: DecisionReason[];
-  /** Why the guard refused, as a code; the reasons say it in words. */
-  guard?: GuardRefusalCode | undefined;
-  /** What became of the offer sent; undefined when none was sent. */
-  placement?: PlaceOutcome['kind'] | undefined;
+  timings: Record<string, number>;
 }
-
-/** Hears every request the pipeline decided (not those decided before): metrics, notifications. */
-export type DecisionListener = (request: LoanRequest, source: RequestSource, result: PipelineResult) => void;
 
 export class Pipeline {
   private readonly queue = new SerialQueue();
+  private readonly providers: ContextProvider[] = [];
   private readonly listeners: DecisionListener[] = [];
   private readonly retries: RequestRetries;
   private readonly roles: RequestStrategies;
   private readonly upkeep: IdleUpkeep;
   private intakeStopped = false;
-  private shadowBook: ShadowDecisionsRepository | undefined;
-  private splitBook: ShadowSplitRepository | undefined;
-  /** Expected demand for cash (offered-on totals × modelled take-up), for strategies whose hurdle follows cash. */
-  private readonly demand = new RecentDemand();
 
   constructor(private readonly deps: PipelineDeps) {
     this.retries = new RequestRetries(deps.retryClock ?? deps.clock, deps.retry ?? DEFAULT_REQUEST_RETRY);
@@ -122,7 +91,12 @@ export class Pipeline {
     return this.retries.waitingUntil(loanRequestId);
   }
 
-  /** Calls `listener` after each decision is recorded; a listener that throws is logged, never fatal. */
+  /** Adds to each request's decide context, before its decision, after the providers registered before (a later one's field wins). */
+  provide(provider: ContextProvider): void {
+    this.providers.push(provider);
+  }
+
+  /** Calls `listener` after each decision is recorded, after the listeners registered before; one that throws is logged, never fatal. */
   onDecided(listener: DecisionListener): void {
     this.listeners.push(listener);
   }
@@ -161,55 +135,25 @@ export class Pipeline {
     return this.queue.size;
   }
 
+  /** The trip of one request: seen -> decide (guard included) -> place -> record -> publish. */
   private async run(request: LoanRequest, source: RequestSource): Promise<PipelineResult> {
-    const { store, clock, log } = this.deps;
-    if (this.intakeStopped) return { loanRequestId: request.id, action: 'stopped', reasons: [] };
+    const { store, clock } = this.deps;
     const seenAtMs = clock.now();
-    if (store.decisions.has(request.id)) {
-      store.requests.markSeen(request, source, seenAtMs);
-      return { loanRequestId: request.id, action: 'already', reasons: [] };
-    }
-    const waitingUntil = this.retries.waitingUntil(request.id);
-    if (waitingUntil !== undefined) {
-      return { loanRequestId: request.id, action: 'deferred', reasons: [], deferred: { own: false, retryAtMs: waitingUntil } };
-    }
-
-    const timings: Record<string, number> = {};
-    const timed = async <T>(step: string, work: () => Promise<T> | T): Promise<T> => {
-      const started = performance.now();
-      try {
-        return await work();
-      } finally {
-        timings[step] = Math.round((performance.now() - started) * 100) / 100 + (timings[step] ?? 0);
-      }
-    };
-
+    const notNow = this.notToDecide(request, source, seenAtMs);
+    if (notNow !== undefined) return notNow;
+    const { timings, timed } = stepTimings();
     const { live: strategies, shadows, splitArm } = this.roles.forRequest(request.id);
     const purchases = new DeferredPurchases(this.deps.spend);
-    const cash = strategies.some((strategy) => strategy.followsCash === true) ? await this.cashPosition(clock.now()) : undefined;
-    const context = { strategies, nowMs: clock.now(), ledger: purchases, cash, learning: this.deps.marketFates?.learning };
+    let provided: ProvidedContext = {};
+    for (const provider of this.providers) provided = { ...provided, ...(await provider({ request, strategies, nowMs: clock.now() })) };
+    const context = { ...provided, strategies, nowMs: clock.now(), ledger: purchases };
+    const fetching = fetchingFor(request, this.deps.data, this.retries, timed);
+    const guard = this.deps.guards.forRequest(request, splitArm);
     let outcome: DecideOutcome;
     let placement: PlaceOutcome | undefined;
-    const fetching = fetchingFor(request, this.deps.data, this.retries, timed);
-    const requestGuard = new RequestGuard(
-      {
-        store,
-        clock,
-        dryRun: this.deps.dryRun,
-        limits: this.deps.limits,
-        balance: this.deps.balance,
-        protections: this.deps.protections,
-        splitBook: () => this.splitBookOf(),
-      },
-      request,
-      splitArm,
-    );
     try {
-      outcome = await timed('decide', () => decideAsync(request, context, fetching.data, (question) => requestGuard.check(question)));
+      outcome = await timed('decide', () => decideAsync(request, context, fetching.data, (question) => guard.check(question)));
       const { decision } = outcome;
-      // What the strategies would offer on, guard or not, weighted by its modelled take-up: the cash it would draw.
-      if (decision.action === 'offer')
-        this.demand.add(clock.now(), parseCents(request.total_amount) * (decision.modelled?.acceptProbability ?? 1));
       const rate = decision.rate;
       if (outcome.action === 'offer' && rate !== undefined) {
         const paper = { strategy: decision.strategy.name, modelled: decision.modelled, repayProbability: decision.probability };
@@ -226,16 +170,35 @@ export class Pipeline {
       store.requests.markSeen(request, source, seenAtMs);
       purchases.flush();
     }
-    const guardMs = requestGuard.spentMs;
+    const guardMs = guard.spentMs;
     if (guardMs !== undefined) timings.guard = Math.round(guardMs * 100) / 100;
     // 'decide' includes the purchases and the guard it waited for; keep only the engine's own time.
     timings.decide = Math.round(((timings.decide ?? 0) - (timings.enrich ?? 0) - (guardMs ?? 0)) * 100) / 100;
-    const { decision } = outcome;
     // Data given up on after the request's tries: the decision was made without it, and says so.
     const reasons = outcome.reasons.concat(fetching.givenUp);
-    const guard = outcome.guard?.allowed === false ? outcome.guard.code : undefined;
-    const action = placement === undefined ? 'skip' : this.afterPlacement(placement, reasons);
+    return this.recordAndPublish(request, source, { outcome, placement, shadows, provided, reasons, timings });
+  }
 
+  /** The result of a request not decided now (stopping, decided before, waiting its back-off); undefined when it is decided now. */
+  private notToDecide(request: LoanRequest, source: RequestSource, seenAtMs: number): PipelineResult | undefined {
+    if (this.intakeStopped) return { loanRequestId: request.id, action: 'stopped', reasons: [] };
+    if (this.deps.store.decisions.has(request.id)) {
+      this.deps.store.requests.markSeen(request, source, seenAtMs);
+      return { loanRequestId: request.id, action: 'already', reasons: [] };
+    }
+    const waitingUntil = this.retries.waitingUntil(request.id);
+    if (waitingUntil === undefined) return undefined;
+    return { loanRequestId: request.id, action: 'deferred', reasons: [], deferred: { own: false, retryAtMs: waitingUntil } };
+  }
+
+  /** Writes the decision row, then says it: the log line and every listener, in order. */
+  private recordAndPublish(request: LoanRequest, source: RequestSource, decided: Decided): PipelineResult {
+    const { store, clock, log, dryRun } = this.deps;
+    const { outcome, placement, reasons } = decided;
+    const { decision } = outcome;
+    const guard = outcome.guard?.allowed === false ? outcome.guard.code : undefined;
+    const action = placement === undefined ? 'skip' : actionAfter(placement, reasons);
+    const decidedAtMs = clock.now();
     store.decisions.record({
       loanRequestId: request.id,
       strategy: decision.strategy.name,
@@ -247,18 +210,14 @@ export class Pipeline {
       rate: decision.rate ?? null,
       action,
       reasons,
-      dryRun: this.deps.dryRun,
-      decidedAtMs: clock.now(),
-      timings,
+      dryRun,
+      decidedAtMs,
+      timings: decided.timings,
       guardCode: guard ?? null,
       placement: placement?.kind ?? null,
       calibration: decision.calibration,
     });
-    // An unknown answer may have reached the service: its fate is learned once the reconciler settles it.
-    const mayReachBorrower = !this.deps.dryRun && (placement?.kind === 'placed' || placement?.kind === 'unknown');
-    this.deps.marketFates?.noteDecision(request.id, decision, action, mayReachBorrower, clock.now());
     this.retries.forget(request.id);
-    if (shadows.length > 0) this.recordShadows(request, outcome, shadows);
     // totalAmount and riskLevel (added after the rest) let a terminal say "$536.00 at 22.8 %, risk low" (src/log/terminal-lines.ts).
     log.info(
       {
@@ -270,55 +229,22 @@ export class Pipeline {
         reasons: reasons.map(reasonText),
         // The same reasons as values, for a terminal's words (no reader parses the texts).
         reasonValues: reasons,
-        dryRun: this.deps.dryRun,
+        dryRun,
         totalAmount: request.total_amount,
         riskLevel: request.borrower_card_color,
       },
       action === 'offer' ? 'decided: offer' : 'decided: skip',
     );
     const result: PipelineResult = { loanRequestId: request.id, action, rate: decision.rate, reasons, guard, placement: placement?.kind };
+    const turn = { ...decided, decidedAtMs };
     for (const listener of this.listeners) {
       try {
-        listener(request, source, result);
+        listener(request, source, result, turn);
       } catch (error) {
         log.error({ err: error, loanRequestId: request.id }, 'decision listener failed');
       }
     }
     return result;
-  }
-
-  /** What each arm of the split has committed, made on first use. */
-  private splitBookOf(): ShadowSplitRepository {
-    this.splitBook ??= createShadowSplitRepository(databaseOf(this.deps.store));
-    return this.splitBook;
-  }
-
-  /** Free cash as the guard's balance rule counts it (balance − pending offers − reserve), with the recent demand. */
-  private async cashPosition(nowMs: number): Promise<CashPosition> {
-    const limits = this.deps.limits();
-    const balanceCents = await this.deps.balance.current();
-    const reservedCents = this.deps.store.offers.reserved({
-      nowMs,
-      expiryMs: limits.offerExpiryMs,
-      dryRun: this.deps.dryRun,
-      includeManual: limits.reserveManualOffers,
-    });
-    return this.demand.position(nowMs, balanceCents - reservedCents - limits.minCashReserveCents);
-  }
-
-  /**
-   * The challengers' would-be offers on the request just decided, on the data it bought. After
-   * the live decision is recorded, so nothing of theirs is on the way to the offer; a failure
-   * here is logged and never touches the live decision.
-   */
-  private recordShadows(request: LoanRequest, outcome: DecideOutcome, shadows: readonly CompiledStrategy[]): void {
-    try {
-      this.shadowBook ??= createShadowDecisionsRepository(databaseOf(this.deps.store));
-      for (const row of decideShadows(request, outcome.enrichment, shadows, this.deps.clock.now(), this.deps.marketFates?.learning))
-        this.shadowBook.record(row);
-    } catch (error) {
-      this.deps.log.warn({ err: error, loanRequestId: request.id }, 'shadow decisions not recorded');
-    }
   }
 
   /** A request whose data failed: it waits its back-off and is decided on a later try. */
@@ -346,25 +272,25 @@ export class Pipeline {
       deferred: { own: failure.own, retryAtMs: step.retryAtMs, error: failure.error },
     };
   }
+}
 
-  /** The action an offer sent comes to; its outcome is appended to `reasons`. */
-  private afterPlacement(placement: PlaceOutcome, reasons: DecisionReason[]): DecisionAction {
-    const { log, dryRun } = this.deps;
-    const fate = placementReason(placement);
-    if (fate !== undefined) reasons.push(fate);
-    switch (placement.kind) {
-      case 'refused':
-        this.deps.protections?.noteOfferRefusal(placement.serviceText);
-        return 'skip';
-      case 'unknown':
-      case 'exists':
-        return 'offer';
-      case 'placed':
-        if (!dryRun) {
-          // The offer may have moved money (automate_fund): refresh in the background.
-          this.deps.balance.refresh().catch((error: unknown) => log.warn({ err: error }, 'balance refresh failed'));
-        }
-        return 'offer';
+/** The action an offer sent comes to (a refusal is a skip); its outcome is appended to `reasons`. */
+function actionAfter(placement: PlaceOutcome, reasons: DecisionReason[]): DecisionAction {
+  const fate = placementReason(placement);
+  if (fate !== undefined) reasons.push(fate);
+  return placement.kind === 'refused' ? 'skip' : 'offer';
+}
+
+/** The decision row's timings, and the timer each step adds its milliseconds into. */
+function stepTimings(): { timings: Record<string, number>; timed: StepTimer } {
+  const timings: Record<string, number> = {};
+  const timed: StepTimer = async (step, work) => {
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      timings[step] = Math.round((performance.now() - started) * 100) / 100 + (timings[step] ?? 0);
     }
-  }
+  };
+  return { timings, timed };
 }

@@ -7,13 +7,17 @@
  */
 import type { Clock } from '../clock/clock.js';
 import type { GuardQuestion } from '../engine/index.js';
-import type { Protections } from '../ops/protections/index.js';
 import { checkArmShare } from '../risk/arm-share-rule.js';
 import { checkOffer, snapshotFromStore, type GuardResult, type RiskLimits, type SplitSettings } from '../risk/index.js';
 import { parseCents, type LoanRequest } from '../domain/index.js';
-import type { Store } from '../store/index.js';
-import type { ShadowSplitRepository } from '../store/shadow-split-repository.js';
+import { databaseOf, type Store } from '../store/index.js';
+import { createShadowSplitRepository, type ShadowSplitRepository } from '../store/shadow-split-repository.js';
 import type { BalanceTracker } from './balance-tracker.js';
+
+/** An automatic pause in force (the protections, src/ops/protections): while one holds, every offer is refused. */
+export interface PauseSource {
+  activePause(): { reason: string } | undefined;
+}
 
 export interface RequestGuardDeps {
   store: Store;
@@ -21,9 +25,7 @@ export interface RequestGuardDeps {
   dryRun: boolean;
   limits: () => RiskLimits;
   balance: Pick<BalanceTracker, 'current'>;
-  protections?: Pick<Protections, 'activePause'> | undefined;
-  /** What each arm of the split has committed (made on first use). */
-  splitBook: () => ShadowSplitRepository;
+  pause?: PauseSource | undefined;
 }
 
 /** The arm of a live split the request falls in (src/risk/arm-share-rule.ts, armOf). */
@@ -32,11 +34,24 @@ export interface SplitArm {
   arm: 0 | 1;
 }
 
+/** Makes the guard of each request; the split book is opened on first use and kept. */
+export class RequestGuards {
+  private splitBook: ShadowSplitRepository | undefined;
+
+  constructor(private readonly deps: RequestGuardDeps) {}
+
+  forRequest(request: LoanRequest, splitArm: SplitArm | undefined): RequestGuard {
+    const splitBook = (): ShadowSplitRepository => (this.splitBook ??= createShadowSplitRepository(databaseOf(this.deps.store)));
+    return new RequestGuard({ ...this.deps, splitBook }, request, splitArm);
+  }
+}
+
 export class RequestGuard {
   private spent: number | undefined;
 
   constructor(
-    private readonly deps: RequestGuardDeps,
+    /** `splitBook`: what each arm of the split has committed. */
+    private readonly deps: RequestGuardDeps & { splitBook: () => ShadowSplitRepository },
     private readonly request: LoanRequest,
     private readonly splitArm: SplitArm | undefined,
   ) {}
@@ -54,7 +69,7 @@ export class RequestGuard {
     const balanceCents = await this.deps.balance.current();
     const snapshot = {
       ...snapshotFromStore(store, balanceCents, clock.now(), limits, { dryRun }),
-      pauseReason: this.deps.protections?.activePause()?.reason,
+      pauseReason: this.deps.pause?.activePause()?.reason,
     };
     let result = checkOffer(question, snapshot, limits);
     if (result.allowed && this.splitArm !== undefined) {

@@ -11,12 +11,17 @@
  *   creates a purchases row nor touches a live strategy's budget.
  * - No guard: the guard's capital rules belong to the live book; a would-be offer is the
  *   strategy's own answer, with the market response's modelled chance of acceptance.
+ * - After the live decision is recorded (a listener of the pipeline, attachShadows), so nothing of
+ *   theirs is on the way to the offer; a failure here is logged and never touches the live decision.
  */
 import { DEFAULT_MARKET_RESPONSE, expectedAcceptProbability } from '../engine/market-response.js';
 import { decideSync, type CompiledStrategy, type DataSource, type Enrichment, type Fetched, type SpendLedger } from '../engine/index.js';
 import type { GuardResult } from '../risk/index.js';
 import { parseCents, type LoanRequest } from '../domain/index.js';
-import type { ShadowDecisionInput } from '../store/shadow-decisions-repository.js';
+import { createShadowDecisionsRepository, type ShadowDecisionInput } from '../store/shadow-decisions-repository.js';
+import { databaseOf, type Store } from '../store/index.js';
+import type { Logger } from '../log/logger.js';
+import type { DecisionListener } from './decision-hooks.js';
 import { copyLearning, marketUsedText, type MarketLearning } from '../engine/market/index.js';
 import { otherReason } from '../domain/decision-reason.js';
 
@@ -99,4 +104,18 @@ export function decideShadows(
     });
   }
   return rows;
+}
+
+/** Records the challengers' would-be offers on each request the pipeline decided, on the data it bought. */
+export function attachShadows(pipeline: { onDecided(listener: DecisionListener): void }, deps: { store: Store; log: Logger }): void {
+  let book: ReturnType<typeof createShadowDecisionsRepository> | undefined;
+  pipeline.onDecided((request, _source, _result, { outcome, shadows, provided, decidedAtMs }) => {
+    if (shadows.length === 0) return;
+    try {
+      book ??= createShadowDecisionsRepository(databaseOf(deps.store));
+      for (const row of decideShadows(request, outcome.enrichment, shadows, decidedAtMs, provided.learning)) book.record(row);
+    } catch (error) {
+      deps.log.warn({ err: error, loanRequestId: request.id }, 'shadow decisions not recorded');
+    }
+  });
 }

@@ -31,17 +31,15 @@ export interface MessagingParts extends DaemonStatusParts {
   config: { notifications?: NotificationsConfig | undefined };
   env: Record<string, string | undefined>;
   log: Logger;
-  clock: Clock;
-  /** Simulated seconds per real second (the sandbox's speed); 1 for live. */
-  clockSpeed: number;
-  /** Where the parts built before messaging send their notices; pointed at the notifier here. */
-  notices: { sendTo(sink: NotificationSink | undefined): void };
-  /** The time chat messages are paced on (default the system clock and real waits): Telegram's limits are real seconds. */
-  chatPace?: { clock: Clock; sleep: Sleep } | undefined;
+  /**
+   * `speed`: simulated seconds per real second (the sandbox's speed), 1 for live. `chatPace`: the
+   * time chat messages are paced on (default the system clock and real waits): Telegram's limits are real seconds.
+   */
+  clocks: DaemonStatusParts['clocks'] & { market: Clock; speed: number; chatPace?: { clock: Clock; sleep: Sleep } | undefined };
+  /** `notices`: where the parts built before messaging send theirs, pointed at the notifier here; Telegram's /pause and /resume go through the protections. */
+  instruments: { notices: { sendTo(sink: NotificationSink | undefined): void }; protections: OperatorPause };
   /** The returns series (interest, losses) up to a time, for the digest and /profit. */
-  earnings: (nowMs: number) => EarningsSeries;
-  /** Telegram's /pause and /resume go through these (the daemon's protections). */
-  protections: OperatorPause;
+  returns: DaemonStatusParts['returns'] & { earnings: (nowMs: number) => EarningsSeries };
   /** Telegram's /approve and /reject, as `lendbot approve` decides. */
   proposals: ProposalDecider;
 }
@@ -57,18 +55,24 @@ export interface Messaging {
 const NOTIFY_SCHEDULE = '* * * * *';
 
 export function attachMessaging(parts: MessagingParts): Messaging {
-  const { store, clock, log } = parts;
+  const { store, log } = parts;
+  const { market: clock, speed: clockSpeed, real: realClock } = parts.clocks;
   const notifications = parts.config.notifications;
   const pace = (notifications ?? notificationsSchema.parse({})).pace;
   // Each chat's send window: Telegram's answers take their turn beside the notifications.
-  const chatWindows = new SendWindows({ limits: paceLimits(pace), clock: systemClock, sleep: sleepNotHoldingExit, ...parts.chatPace });
+  const chatWindows = new SendWindows({
+    limits: paceLimits(pace),
+    clock: systemClock,
+    sleep: sleepNotHoldingExit,
+    ...parts.clocks.chatPace,
+  });
   const notifier = pacedNotifier(
     notifierFromConfig(notifications, parts.env, { clock, log: log.child({ component: 'notify' }) }),
     pace,
     chatWindows,
     log.child({ component: 'notify' }),
   );
-  parts.notices.sendTo(notifier);
+  parts.instruments.notices.sendTo(notifier);
   const statusAt = daemonStatus(parts);
   const status = () => statusAt(clock.now());
   const jobs: Job[] = [];
@@ -86,7 +90,7 @@ export function attachMessaging(parts: MessagingParts): Messaging {
       void notifier.notify('daemon_error', { message: error instanceof Error ? error.message : String(error) });
     };
   }
-  const figures = storeDigestFigures({ store, status: statusAt, earnings: parts.earnings });
+  const figures = storeDigestFigures({ store, status: statusAt, earnings: parts.returns.earnings });
   const every = notifications?.digest ?? 'off';
   if (notifier !== undefined && every !== 'off') {
     const digest = new DigestSender({
@@ -97,15 +101,15 @@ export function attachMessaging(parts: MessagingParts): Messaging {
       // Told only once delivered: a chat's outbox answers `notify` when it queues.
       notify: (event, data) => (notifier.notifyDelivered ?? notifier.notify).call(notifier, event, data),
       // A sped-up clock passes days in seconds: one digest a check, not a burst of them.
-      ...(parts.clockSpeed > 1 ? { maxCatchUp: 1 } : {}),
+      ...(clockSpeed > 1 ? { maxCatchUp: 1 } : {}),
     });
     jobs.push({ name: 'digest', schedule: NOTIFY_SCHEDULE, run: () => digest.check() });
   }
   const commands = telegramCommandsFromConfig(notifications, parts.env, {
-    actions: { status, figures, nowMs: () => clock.now(), protections: parts.protections, proposals: parts.proposals },
+    actions: { status, figures, nowMs: () => clock.now(), protections: parts.instruments.protections, proposals: parts.proposals },
     state: store.state,
     updates: store.telegramUpdates,
-    realClock: parts.realClock,
+    realClock,
     log: log.child({ component: 'telegram-commands' }),
     windows: chatWindows,
   });

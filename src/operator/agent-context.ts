@@ -66,26 +66,17 @@ export interface AgentCaller {
  * The parts an agent context is built from: the daemon's (src/daemon/daemon-parts.ts, DaemonParts)
  * or those `lendbot mcp` builds with the daemon's own classes (src/cli/commands/mcp/stdio-context.ts).
  */
-export interface AgentParts extends Pick<
-  AgentContext,
-  | 'client'
-  | 'store'
-  | 'clock'
-  | 'realClock'
-  | 'mode'
-  | 'dryRun'
-  | 'strategies'
-  | 'limits'
-  | 'balance'
-  | 'data'
-  | 'spend'
-  | 'placer'
-  | 'protections'
-> {
+export interface AgentParts {
+  store: Store;
   /** The agent's logger is its child (component "agent"). */
   log: Logger;
-  /** The strategy files in use; undefined when the strategies were compiled in process. */
-  strategyFiles: readonly string[] | undefined;
+  dryRun: boolean;
+  clocks: { market: Clock; real: Clock };
+  marketplace: { client: MarketplaceApi; mode: 'live' | 'sandbox' };
+  /** `files`: the strategy files in use; undefined when the strategies were compiled in process. */
+  active: Pick<AgentContext, 'strategies' | 'limits'> & { files: readonly string[] | undefined };
+  trading: Pick<AgentContext, 'balance' | 'data' | 'spend' | 'placer'>;
+  instruments: Pick<AgentContext, 'protections'>;
   /** The effective configuration; its `ops:` section holds the tokens' allowances. */
   config: { ops: Parameters<typeof approvalSettings>[0] };
   /** Whose queue the agent's offers wait in, between two of the pipeline's requests. */
@@ -94,25 +85,22 @@ export interface AgentParts extends Pick<
 
 /** The agent connector's context from the parts it acts through. */
 export function buildAgentContext(parts: AgentParts, requestHolds?: RequestHolds): AgentContext {
-  const { pipeline, strategyFiles } = parts;
+  const { pipeline, active } = parts;
   return {
-    client: parts.client,
+    client: parts.marketplace.client,
     store: parts.store,
-    clock: parts.clock,
-    realClock: parts.realClock,
+    clock: parts.clocks.market,
+    realClock: parts.clocks.real,
     log: parts.log.child({ component: 'agent' }),
-    mode: parts.mode,
+    mode: parts.marketplace.mode,
     dryRun: parts.dryRun,
-    strategies: parts.strategies,
-    limits: parts.limits,
-    strategyFiles: () => strategyFiles,
+    strategies: active.strategies,
+    limits: active.limits,
+    strategyFiles: () => active.files,
     config: parts.config,
-    balance: parts.balance,
-    data: parts.data,
-    spend: parts.spend,
-    placer: parts.placer,
+    ...parts.trading,
     exclusive: (job) => pipeline.exclusive(job),
-    protections: parts.protections,
+    protections: parts.instruments.protections,
     // `lendbot mcp --name` finds its allowance among ops.tokens as the listener's tokens do.
     approvals: approvalSettings(parts.config.ops),
     requestHolds,

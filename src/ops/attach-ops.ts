@@ -35,37 +35,37 @@ export interface OpsParts {
   config: { poll: { failures_before_degraded: number } };
   log: Logger;
   store: Store;
-  clock: Clock;
-  /** Real time, for the status's clock and the idle-cash alert's hours on a sped-up clock. */
-  realClock: Clock;
-  /** Simulated seconds per real second (the sandbox's speed); 1 for live. Scales the health limits. */
-  clockSpeed: number;
   dryRun: boolean;
-  strategies: () => readonly CompiledStrategy[];
-  limits: () => RiskLimits;
-  /** The marketplace-facing listener, before it listens: `/healthz` is added to it. */
-  webhook: OpsApp;
-  metrics: LendbotMetrics;
+  /** `real`: the status's clock and the idle-cash alert's hours on a sped-up clock; `speed` (simulated seconds per real second, 1 live) scales the health limits. */
+  clocks: { market: Clock; real: Clock; speed: number };
+  active: {
+    strategies: () => readonly CompiledStrategy[];
+    limits: () => RiskLimits;
+    /** Hot reload: the files to watch and how to swap a validated change in; undefined turns it off. */
+    reload:
+      | {
+          strategyFiles: readonly string[];
+          configFile?: string | undefined;
+          configSchema?: z.ZodType<{ risk: RiskLimits }>;
+          apply: (next: ActiveConfig) => Promise<void>;
+        }
+      | undefined;
+  };
+  /** The service health is the marketplace's refusal of our credentials or clock, for `/healthz`; the notices are where the idle-cash alert goes (src/daemon/notice-relay.ts). */
+  instruments: {
+    metrics: LendbotMetrics;
+    serviceHealth: { current(): ServiceDegraded | undefined };
+    notices: { notify(event: NotificationEvent, data: Record<string, unknown>): void };
+  };
   pipeline: DecisionFeed;
-  /** When the inbox worker last processed an event (the clock's ms), for `/healthz`'s inbox check. */
-  inbox: { readonly lastProgressAtMs: number | undefined };
-  /** The marketplace's refusal of our credentials or clock, for `/healthz`. */
-  serviceHealth: { current(): ServiceDegraded | undefined };
-  /** The polls failed in a row, for `/healthz`. */
-  poller: { failedPolls(): { inRow: number; reason: string; sinceMs: number } | undefined };
-  /** Where the idle-cash alert sends its notice (src/daemon/notice-relay.ts): messaging's notifier, or nowhere. */
-  notices: { notify(event: NotificationEvent, data: Record<string, unknown>): void };
-  /** Hot reload: the files to watch and how to swap a validated change in; undefined turns it off. */
-  reload:
-    | {
-        strategyFiles: readonly string[];
-        configFile?: string | undefined;
-        configSchema?: z.ZodType<{ risk: RiskLimits }>;
-        apply: (next: ActiveConfig) => Promise<void>;
-      }
-    | undefined;
+  /** For `/healthz`: the listener it is added to (before it listens), the inbox's last progress, the polls failed in a row. */
+  intake: {
+    webhook: OpsApp;
+    inbox: { readonly lastProgressAtMs: number | undefined };
+    poller: { failedPolls(): { inRow: number; reason: string; sinceMs: number } | undefined };
+  };
   /** The config's expected-loss shares, for equity in /metrics. */
-  lossRates: LossRates;
+  returns: { lossRates: LossRates };
 }
 
 export interface Operations {
@@ -78,27 +78,30 @@ export interface Operations {
 }
 
 export function attachOps(parts: OpsParts): Operations {
-  const { store, clock, log, notices } = parts;
-  const budgets = () => strategyBudgets(parts.strategies());
+  const { store, log, dryRun } = parts;
+  const { market: clock, real: realClock, speed: clockSpeed } = parts.clocks;
+  const { strategies, limits, reload } = parts.active;
+  const { serviceHealth, notices } = parts.instruments;
+  const { inbox, poller } = parts.intake;
+  const budgets = () => strategyBudgets(strategies());
   const { metrics } = attachHealthAndMetrics({
     log,
-    app: parts.webhook,
-    metrics: parts.metrics,
+    app: parts.intake.webhook,
+    metrics: parts.instruments.metrics,
     store,
     clock,
     pipeline: parts.pipeline,
-    limits: parts.limits,
+    limits,
     budgets,
-    dryRun: parts.dryRun,
-    maxPollAgeMs: DEFAULT_MAX_POLL_AGE_MS * parts.clockSpeed,
-    maxInboxStallMs: DEFAULT_MAX_INBOX_STALL_MS * parts.clockSpeed,
-    inboxProgressAtMs: () => parts.inbox.lastProgressAtMs,
-    serviceDegraded: () => parts.serviceHealth.current(),
-    pollFailures: { current: () => parts.poller.failedPolls(), max: parts.config.poll.failures_before_degraded },
-    equityLossRates: parts.lossRates,
+    dryRun,
+    maxPollAgeMs: DEFAULT_MAX_POLL_AGE_MS * clockSpeed,
+    maxInboxStallMs: DEFAULT_MAX_INBOX_STALL_MS * clockSpeed,
+    inboxProgressAtMs: () => inbox.lastProgressAtMs,
+    serviceDegraded: () => serviceHealth.current(),
+    pollFailures: { current: () => poller.failedPolls(), max: parts.config.poll.failures_before_degraded },
+    equityLossRates: parts.returns.lossRates,
   });
 
-  const reload = parts.reload;
   const reloader =
     reload === undefined
       ? undefined
@@ -106,15 +109,14 @@ export function attachOps(parts: OpsParts): Operations {
           strategyFiles: reload.strategyFiles,
           configFile: reload.configFile,
           ...(reload.configSchema === undefined ? {} : { configSchema: reload.configSchema }),
-          initial: { strategies: parts.strategies(), limits: parts.limits() },
+          initial: { strategies: strategies(), limits: limits() },
           log: log.child({ component: 'reload' }),
           onChange: reload.apply,
         });
 
-  const { realClock } = parts;
   const jobs: Job[] = [];
   // `lendbot status` reads the database in the clock it was written in (status-clock.ts).
-  const clockRecorder = new ClockRecorder(store.state, clock, systemClock, parts.clockSpeed);
+  const clockRecorder = new ClockRecorder(store.state, clock, systemClock, clockSpeed);
   const recordClock = (stopped = false): void => {
     try {
       clockRecorder.record(stopped);
@@ -128,13 +130,13 @@ export function attachOps(parts: OpsParts): Operations {
   const idleCash = new IdleCashWatch({
     store,
     clock,
-    ...(parts.clockSpeed > 1 ? { wallClock: realClock } : {}),
+    ...(clockSpeed > 1 ? { wallClock: realClock } : {}),
     log: log.child({ component: 'idle-cash' }),
-    limits: parts.limits,
-    dryRun: parts.dryRun,
+    limits,
+    dryRun,
     notify: (event, data) => notices.notify(event, data),
   });
-  jobs.push({ name: 'idle-cash', schedule: idleCashSchedule(parts.clockSpeed), run: async () => idleCash.check() });
+  jobs.push({ name: 'idle-cash', schedule: idleCashSchedule(clockSpeed), run: async () => idleCash.check() });
   // On a terminal, a summary line a minute, counting from the start (terminal-summary.ts).
   let summaryJobs: Job[] = [];
 
@@ -145,8 +147,8 @@ export function attachOps(parts: OpsParts): Operations {
       summaryJobs = terminalSummaryJobs({
         store,
         clock,
-        limits: parts.limits,
-        dryRun: parts.dryRun,
+        limits,
+        dryRun,
         log: log.child({ component: 'summary' }),
       });
       recordClock();

@@ -16,12 +16,11 @@ import { buildStatusReport, type StatusReport, type StrategyBudget } from './sta
 export interface DaemonStatusParts {
   store: Store;
   /** Real time: the status says which clock its times are in, as `lendbot status` does (status-clock.ts). */
-  realClock: Clock;
+  clocks: { real: Clock };
   dryRun: boolean;
-  strategies: () => readonly CompiledStrategy[];
-  limits: () => RiskLimits;
+  active: { strategies: () => readonly CompiledStrategy[]; limits: () => RiskLimits };
   /** The config's expected-loss shares, for the equity line. */
-  lossRates: LossRates;
+  returns: { lossRates: LossRates };
 }
 
 /** Each configured strategy's monthly data budget, as the status and the metrics show it. */
@@ -31,16 +30,17 @@ export function strategyBudgets(strategies: readonly CompiledStrategy[]): Strate
 
 /** The daemon's status report at a time of the run's clock. */
 export function daemonStatus(parts: DaemonStatusParts): (nowMs: number) => StatusReport {
-  const { store, realClock } = parts;
+  const { store } = parts;
+  const { strategies, limits } = parts.active;
   return (nowMs) =>
     buildStatusReport({
       store,
       nowMs,
-      limits: parts.limits(),
-      budgets: strategyBudgets(parts.strategies()),
+      limits: limits(),
+      budgets: strategyBudgets(strategies()),
       dryRun: parts.dryRun,
-      clock: statusClock(store.state, realClock.now()).clock,
+      clock: statusClock(store.state, parts.clocks.real.now()).clock,
       // Telegram's /status has the equity line `lendbot status` prints.
-      equityLossRates: parts.lossRates,
+      equityLossRates: parts.returns.lossRates,
     });
 }

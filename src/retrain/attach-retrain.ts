@@ -23,11 +23,14 @@ export interface RetrainParts {
   /** `jobs.retrain`: the schedule of the loop's look (a cron expression, or off). */
   config: { retrain: RetrainSection; jobs: { retrain: string } };
   store: Store;
-  clock: Clock;
-  component(name: string): Logger;
-  fileStrategies(): readonly CompiledStrategy[];
-  strategyLayer: StrategyLayer;
-  limits(): { offerExpiryMs: number; split?: SplitSettings | undefined };
+  log: Logger;
+  clocks: { market: Clock };
+  /** The strategies the files gave, the layer retraining lays its versions over, and the limits in force. */
+  active: {
+    fileStrategies: () => readonly CompiledStrategy[];
+    layer: StrategyLayer;
+    limits: () => { offerExpiryMs: number; split?: SplitSettings | undefined };
+  };
   /** Runs work between two requests. */
   pipeline: { exclusive<T>(work: () => Promise<T>): Promise<T> };
 }
@@ -40,32 +43,33 @@ export interface Retraining {
 }
 
 export function attachRetrain(parts: RetrainParts): Retraining {
-  const log = parts.component('retrain');
+  const log = parts.log.child({ component: 'retrain' });
+  const { fileStrategies, limits } = parts.active;
   const repo = createRetrainRepository(databaseOf(parts.store));
-  const managed = new ManagedStrategies(repo, log, () => parts.limits().split?.strategies ?? []);
-  parts.strategyLayer.over = (files) => managed.over(files);
+  const managed = new ManagedStrategies(repo, log, () => limits().split?.strategies ?? []);
+  parts.active.layer.over = (files) => managed.over(files);
   const swap = (apply: () => void): Promise<void> => parts.pipeline.exclusive(async () => apply());
   const loop = new RetrainLoop({
     store: parts.store,
     repo,
-    clock: parts.clock,
+    clock: parts.clocks.market,
     settings: retrainSettings(parts.config.retrain),
     get offerExpiryMs() {
-      return parts.limits().offerExpiryMs;
+      return limits().offerExpiryMs;
     },
     get split() {
-      return parts.limits().split;
+      return limits().split;
     },
     log,
     managed,
-    fileStrategies: parts.fileStrategies,
+    fileStrategies,
     swap,
   });
   return {
     loop,
     jobs: [{ name: 'retrain', schedule: parts.config.jobs.retrain, run: () => loop.tick() }],
     async start() {
-      await managed.refresh(parts.fileStrategies(), swap);
+      await managed.refresh(fileStrategies(), swap);
     },
   };
 }

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BalanceTracker } from '../../src/daemon/balance-tracker.js';
 import { OfferPlacer } from '../../src/daemon/offer-placer.js';
 import { Pipeline } from '../../src/daemon/pipeline.js';
+import { RequestGuards } from '../../src/daemon/request-guard.js';
 import { serviceDataSource, storeSpendLedger } from '../../src/daemon/service-data.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { UNCAPPED_RISK_LIMITS, type RiskLimits } from '../../src/risk/index.js';
@@ -70,7 +71,7 @@ function pipelineFor(onOffer: () => void, idleCheckpointMs?: number, limits: Ris
     ...deps,
     strategies: () => [BUYER],
     limits: () => limits,
-    balance: new BalanceTracker(deps),
+    guards: new RequestGuards({ ...deps, limits: () => limits, balance: new BalanceTracker(deps), dryRun: false }),
     data: serviceDataSource(client),
     spend: storeSpendLedger(store),
     placer: new OfferPlacer({ ...deps, dryRun: false }),

@@ -56,24 +56,22 @@ export async function buildStdioContext(
   // No pipeline here: the agent's offers wait their turn in a queue of their own.
   const queue = new SerialQueue();
   const context: AgentContext = buildAgentContext({
-    client,
     store,
-    clock,
-    realClock: systemClock,
     log,
-    mode: 'live',
     dryRun,
-    strategies: () => strategies,
-    limits: () => config.risk,
-    strategyFiles: config.strategies,
+    clocks: { market: clock, real: systemClock },
+    marketplace: { client, mode: 'live' },
+    active: { strategies: () => strategies, limits: () => config.risk, files: config.strategies },
     config,
-    balance,
-    data: serviceDataSource(client),
-    spend: storeSpendLedger(store),
-    placer: new OfferPlacer({ client, store, clock, log: component('act'), dryRun }),
+    trading: {
+      balance,
+      data: serviceDataSource(client),
+      spend: storeSpendLedger(store),
+      placer: new OfferPlacer({ client, store, clock, log: component('act'), dryRun }),
+    },
     pipeline: { exclusive: (job) => queue.run(job) },
     // No notifier here: a running daemon notices a pause or a lift at its next read and notifies it.
-    protections: new Protections({ store, clock, log: component('protect'), settings: () => config.risk.protections }),
+    instruments: { protections: new Protections({ store, clock, log: component('protect'), settings: () => config.risk.protections }) },
   });
   return {
     context,
