@@ -98,7 +98,7 @@ interface PendingOffer {
   /** What the offer, if funded, teaches its strategy's winner's-curse learner (`pricing.winners_curse`). */
   curse?: CurseOffer | undefined;
   /** What the offer, if funded, teaches its strategy's learned calibration (`score.calibration` method learned). */
-  calibration?: { strategy: string; scoreDefault: number; position?: number } | undefined;
+  calibration?: { strategy: string; scoreDefault: number } | undefined;
 }
 
 interface OpenLoan {
@@ -442,7 +442,7 @@ class Replay {
       const loanKey = String(line.loan_request.id);
       this.context.learning?.calibration
         .existing(offer.calibration.strategy)
-        ?.funded(loanKey, offer.calibration.scoreDefault, line.loan_request.loan_terms, offer.calibration.position);
+        ?.funded(loanKey, offer.calibration.scoreDefault, line.loan_request.loan_terms);
       loan.calibration = { strategy: offer.calibration.strategy, loanKey };
     }
     for (const instalment of flows.instalments)

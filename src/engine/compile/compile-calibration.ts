@@ -54,9 +54,7 @@ export function learnedMap(posterior: Posterior, logOdds: number): number {
 
 /** The compiled learned calibration's settings (its prior). */
 export function calibrationSettingsOf(calibration: Extract<CalibrationDefinition, { method: 'learned' }>): CalibrationSettings {
-  const settings: CalibrationSettings = { levelSd: calibration.level_sd, slopeSd: calibration.slope_sd, levelMean: calibration.level_mean };
-  if (calibration.position_sd !== undefined && calibration.position_sd > 0) settings.positionSd = calibration.position_sd;
-  return settings;
+  return { levelSd: calibration.level_sd, slopeSd: calibration.slope_sd, levelMean: calibration.level_mean };
 }
 
 /**

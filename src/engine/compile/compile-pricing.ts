@@ -30,7 +30,7 @@ import { activeLearning } from '../market/active-learning.js';
 import type { LearningSettings } from '../market/market-learner.js';
 import { curvePoint, optimalRate, type CurvePoint, type PriceCurve } from '../pricing/expected-profit.js';
 import { levelUncertaintyOf, robustRate } from '../pricing/level-uncertainty.js';
-import { positionCurveOf, type LevelEvidence } from './learned-calibration.js';
+import type { LevelEvidence } from './learned-calibration.js';
 import { learnedPrice, movedByLaterRule } from '../pricing/learned-price.js';
 import { shiftedHurdle, type CashHurdleSettings, type CashPosition } from '../pricing/cash-hurdle.js';
 import { curseCurveOf, curseSettingsOf, curseText } from '../pricing/curse-settings.js';
@@ -230,8 +230,7 @@ export function compilePricing(
           cap: capName,
           rate: formatRatio(cap),
         });
-      // Without a winner's curse of its own, a learned level's position term moves the default with the rate.
-      const curse = curseSettings === undefined ? positionCurveOf(level) : curseCurveOf(curseSettings, strategyName);
+      const curse = curseSettings === undefined ? undefined : curseCurveOf(curseSettings, strategyName);
       // Under a learned curse the break-even moves with the rate (the loans won low may repay
       // better than scored), so the search starts at the lowest rate allowed.
       if (curse !== undefined && curse.w.some((value) => value !== 0)) low = MIN_OFFER_RATE;

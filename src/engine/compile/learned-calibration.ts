@@ -9,8 +9,6 @@ import type { CalibrationUsed, Contribution } from '../decision.js';
 import type { CalibrationDefinition } from '../definition/strategy-schema.js';
 import { activeLearning } from '../market/active-learning.js';
 import type { CalibrationLearner, CalibrationSettings } from '../market/calibration-learner.js';
-import type { PositionTerm } from '../market/calibration-position.js';
-import type { CurseCurve } from '../pricing/won-economics.js';
 import { calibrationPosterior, learnedLineOf, predictedLevel } from '../market/calibration-learners.js';
 import type { Posterior } from '../market/logistic-correction.js';
 import { calibrationSettingsOf } from './compile-calibration.js';
@@ -21,19 +19,6 @@ export interface LevelEvidence {
   /** The predicted default's log-odds: posterior mean and sd at this request's score. */
   mean: number;
   sd: number;
-  /** The level's position term (`position_sd`), once learned: the level above holds at its centre ū. */
-  position?: PositionTerm;
-}
-
-/**
- * The position term as the price curve's won-loan correction (won-economics.ts): default log-odds
- * + c·(u − ū) are repayment log-odds + c·ū − c·u, i.e. w = [c·ū, −c, 0] over [1, u, u·ℓ].
- * Undefined while c is 0 (the price is today's, to the bit).
- */
-export function positionCurveOf(level: LevelEvidence | undefined): CurseCurve | undefined {
-  const term = level?.position;
-  if (term === undefined || term.mean === 0) return undefined;
-  return { w: [term.mean * term.centre, -term.mean, 0], evidence: term.loans };
 }
 
 export interface LearnedCalibration {
@@ -63,13 +48,7 @@ export function learnedCalibrationOf(
       const active = learner();
       const { mean, sd } = predictedLevel(calibrationPosterior(active, settings), scoreDefault);
       const evidence = active?.evidence ?? { loans: 0, defaults: 0, loanMonths: 0 };
-      const position = active?.position;
-      return {
-        used: { version: active?.version ?? 0, ...evidence, scoreDefault },
-        mean,
-        sd,
-        ...(position === undefined ? {} : { position }),
-      };
+      return { used: { version: active?.version ?? 0, ...evidence, scoreDefault }, mean, sd };
     },
   };
 }

@@ -214,14 +214,6 @@ const learnedCalibrationSchema = z
       .max(5, { error: (issue) => `${String(issue.input)} is out of bounds (log-odds: from -5 to 5)` })
       .default(0)
       .describe("the prior's centre for the level, added to the score's log-odds of default (0: the score's own level)"),
-    position_sd: z
-      .number()
-      .min(0, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: from 0)` })
-      .max(3, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: at most 3)` })
-      .optional()
-      .describe(
-        "prior sd of how the default of the loans won moves with the offered rate's position between 0.03 and the request's maximum, in log-odds per whole range (absent or 0: the level is one for every price)",
-      ),
     seed: seedCalibrationSchema.optional(),
     description: z.string().optional(),
   })

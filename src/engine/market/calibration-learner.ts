@@ -21,14 +21,6 @@ import { DAY_MS } from '../../clock/time-constants.js';
 import { addDefault, addExposure, defaultShareBy, emptyTiming, type DefaultTiming } from './default-timing.js';
 import { logistic as sigmoid, logit } from '../../math/index.js';
 import type { Posterior } from './logistic-correction.js';
-import {
-  levelMarginal,
-  positionBandOf,
-  positionedStep,
-  POSITION_BAND,
-  type PositionedTerm,
-  type PositionTerm,
-} from './calibration-position.js';
 
 /** A strategy's `score.calibration: { method: learned }`, compiled. */
 export interface CalibrationSettings {
@@ -38,11 +30,6 @@ export interface CalibrationSettings {
   slopeSd: number;
   /** Prior centre of a (0: the score's own level). */
   levelMean: number;
-  /**
-   * Prior sd of the position term c (calibration-position.ts); 0 or absent: no term, the
-   * two-parameter fit of before, bit for bit.
-   */
-  positionSd?: number;
 }
 
 /** A funded loan still running: its score's logit(pd), term and instalments paid on time. */
@@ -51,8 +38,6 @@ export interface RunningLoan {
   x: number;
   term: number;
   paid: number;
-  /** The offered rate's position it was won at (kept only while the position term is on). */
-  u?: number;
 }
 
 /** What the learner rests on. */
@@ -71,10 +56,8 @@ export interface CalibrationState {
   posterior: Posterior;
   evidence: CalibrationEvidence;
   running: RunningLoan[];
-  /** Loans whose fate is final, by band of x (and of u, 4th, when the position term is on): [band, defaults, repaid, uBand?]. */
-  finished: Array<[number, number, number] | [number, number, number, number]>;
-  /** The position term's posterior (absent while it is off or before evidence). */
-  position?: PositionTerm;
+  /** Loans whose fate is final, by band of x: [band, defaults, repaid]. */
+  finished: Array<[number, number, number]>;
   timing: DefaultTiming;
   /** Evidence came in since the last fit. */
   dirty: boolean;
@@ -145,7 +128,6 @@ function runningTerm(p: number, share: number): { gradient: number; curvature: n
 
 /** The posterior mode and Laplace covariance over every loan in `state`, from `start`. */
 export function fitCalibration(state: CalibrationState, settings: CalibrationSettings, start: readonly number[]): Posterior {
-  if ((settings.positionSd ?? 0) > 0) return fitPositioned(state, settings, start, 0).level;
   const share = defaultShareBy(state.timing);
   const prior = priorCalibration(settings);
   const pa = 1 / settings.levelSd ** 2;
@@ -189,80 +171,17 @@ export function fitCalibration(state: CalibrationState, settings: CalibrationSet
   return { mean: [a, b], cov };
 }
 
-/**
- * The posterior mode over [a, b, c] with the position term (calibration-position.ts): as
- * fitCalibration, each loan also at d = u − ū; loans kept without a position sit at ū (d = 0).
- */
-export function fitPositioned(
-  state: CalibrationState,
-  settings: CalibrationSettings,
-  start: readonly number[],
-  startC: number,
-): { level: Posterior; position: PositionTerm } {
-  const share = defaultShareBy(state.timing);
-  let weight = 0;
-  let sum = 0;
-  for (const [, defaults, repaid, uBand] of state.finished) {
-    if (uBand === undefined) continue;
-    weight += defaults + repaid;
-    sum += (defaults + repaid) * uBand * POSITION_BAND;
-  }
-  const running = state.running.filter((loan) => loan.paid > 0);
-  for (const loan of running) {
-    if (loan.u === undefined) continue;
-    weight += 1;
-    sum += loan.u;
-  }
-  const centre = weight > 0 ? sum / weight : 0.5;
-  const prior = {
-    levelMean: settings.levelMean,
-    levelSd: settings.levelSd,
-    slopeSd: settings.slopeSd,
-    positionSd: settings.positionSd ?? 0,
-  };
-  let at: [number, number, number] = [start[0] ?? settings.levelMean, start[1] ?? 1, startC];
-  let cov: number[] = [settings.levelSd ** 2, 0, 0, 0, settings.slopeSd ** 2, 0, 0, 0, prior.positionSd ** 2];
-  for (let step = 0; step < NEWTON_STEPS; step += 1) {
-    const [a, b, c] = at;
-    const terms: PositionedTerm[] = [];
-    for (const [band, defaults, repaid, uBand] of state.finished) {
-      const x = band * BAND;
-      const d = uBand === undefined ? 0 : uBand * POSITION_BAND - centre;
-      terms.push({ x, d, ...termsAt(sigmoid(a + b * x + c * d), defaults, repaid) });
-    }
-    for (const loan of running) {
-      const d = loan.u === undefined ? 0 : loan.u - centre;
-      terms.push({ x: loan.x, d, ...runningTerm(sigmoid(a + b * loan.x + c * d), share(loan.paid / loan.term)) });
-    }
-    const next = positionedStep(prior, at, terms);
-    cov = next.cov;
-    let [da, db, dc] = next.step;
-    const length = Math.hypot(da, db, dc);
-    if (length > 2) {
-      da *= 2 / length;
-      db *= 2 / length;
-      dc *= 2 / length;
-    }
-    at = [a + da, Math.min(MAX_SLOPE, Math.max(MIN_SLOPE, b + db)), c + dc];
-    if (length < 1e-9) break;
-  }
-  return {
-    level: levelMarginal(at, cov),
-    position: { mean: at[2], sd: Math.sqrt(Math.max(0, cov[8] ?? 0)), centre, loans: weight },
-  };
-}
-
 /** A strategy's calibration learner: its evidence, fed as loans are funded, pay and default. */
 export class CalibrationLearner {
   private readonly byKey = new Map<string, RunningLoan>();
-  private readonly bands = new Map<string, CalibrationState['finished'][number]>();
+  private readonly bands = new Map<number, [number, number, number]>();
 
   constructor(
     public settings: CalibrationSettings,
     private state: CalibrationState = initialCalibrationState(settings),
   ) {
     for (const loan of state.running) this.byKey.set(loan.key, loan);
-    for (const band of state.finished) this.bands.set(bandKey(band[0], band[3]), band);
+    for (const band of state.finished) this.bands.set(band[0], band);
   }
 
   /** The state, to store or show (a copy). */
@@ -283,20 +202,10 @@ export class CalibrationLearner {
     return this.state.posterior;
   }
 
-  /** The position term pricing reads (undefined while it is off or has no evidence). */
-  get position(): PositionTerm | undefined {
-    return this.state.position;
-  }
-
-  /**
-   * A loan funded at `pdScore` (the score's default probability before this calibration), won at
-   * the rate's `position` (kept only while the position term is on).
-   */
-  funded(key: string, pdScore: number, term: number, position?: number): void {
+  /** A loan funded at `pdScore` (the score's default probability before this calibration). */
+  funded(key: string, pdScore: number, term: number): void {
     if (this.byKey.has(key) || !(term > 0) || !Number.isFinite(pdScore)) return;
     const loan: RunningLoan = { key, x: logit(pdScore), term, paid: 0 };
-    if ((this.settings.positionSd ?? 0) > 0 && position !== undefined && Number.isFinite(position))
-      loan.u = Math.min(1, Math.max(0, position));
     this.byKey.set(key, loan);
     this.state.running.push(loan);
     this.state.evidence.loans += 1;
@@ -342,16 +251,9 @@ export class CalibrationLearner {
 
   private refit(day: number | null): void {
     const hasEvidence = this.state.finished.length > 0 || this.state.running.some((loan) => loan.paid > 0);
-    const startC = this.state.position?.mean ?? 0;
-    delete this.state.position;
-    if (hasEvidence && (this.settings.positionSd ?? 0) > 0) {
-      const fit = fitPositioned(this.state, this.settings, this.state.posterior.mean, startC);
-      this.state.posterior = fit.level;
-      this.state.position = fit.position;
-    } else
-      this.state.posterior = hasEvidence
-        ? fitCalibration(this.state, this.settings, this.state.posterior.mean)
-        : priorCalibration(this.settings);
+    this.state.posterior = hasEvidence
+      ? fitCalibration(this.state, this.settings, this.state.posterior.mean)
+      : priorCalibration(this.settings);
     this.state.version += 1;
     this.state.dirty = false;
     this.state.fittedDay = day;
@@ -362,19 +264,12 @@ export class CalibrationLearner {
     const index = this.state.running.indexOf(loan);
     if (index >= 0) this.state.running.splice(index, 1);
     const band = Math.round(loan.x / BAND);
-    const uBand = loan.u === undefined ? undefined : positionBandOf(loan.u);
-    const key = bandKey(band, uBand);
-    let counts = this.bands.get(key);
+    let counts = this.bands.get(band);
     if (counts === undefined) {
-      counts = uBand === undefined ? [band, 0, 0] : [band, 0, 0, uBand];
-      this.bands.set(key, counts);
+      counts = [band, 0, 0];
+      this.bands.set(band, counts);
       this.state.finished.push(counts);
     }
     counts[defaulted ? 1 : 2] += 1;
   }
-}
-
-/** A final fates' count's key: its band of x, and of u when it has one. */
-function bandKey(band: number, uBand: number | undefined): string {
-  return uBand === undefined ? String(band) : `${band}:${uBand}`;
 }

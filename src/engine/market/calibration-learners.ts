@@ -6,7 +6,7 @@
  */
 import type { Contribution, Decision } from '../decision.js';
 import { CalibrationLearner, levelAt, priorCalibration, type CalibrationSettings, type CalibrationState } from './calibration-learner.js';
-import { positionOf, type Posterior } from './logistic-correction.js';
+import type { Posterior } from './logistic-correction.js';
 
 /** The feature name of the learned calibration's contribution line (its value: the repayment probability before it). */
 export const LEARNED_LINE = 'calibration.learned';
@@ -51,7 +51,7 @@ export class CalibrationLearners {
 }
 
 function sameSettings(a: CalibrationSettings, b: CalibrationSettings): boolean {
-  return a.levelSd === b.levelSd && a.slopeSd === b.slopeSd && a.levelMean === b.levelMean && (a.positionSd ?? 0) === (b.positionSd ?? 0);
+  return a.levelSd === b.levelSd && a.slopeSd === b.slopeSd && a.levelMean === b.levelMean;
 }
 
 /** The posterior the score prices with: the learner's when one is active, else the prior. */
@@ -68,16 +68,11 @@ export function learnedLineOf(contributions: readonly Contribution[]): Contribut
   return undefined;
 }
 
-/**
- * What a funded loan priced under a learned calibration teaches its learner: the strategy, the
- * score's default before it and the offered rate's position (for the position term).
- */
-export function calibrationOfferOf(decision: Decision): { strategy: string; scoreDefault: number; position?: number } | undefined {
+/** What a funded loan priced under a learned calibration teaches its learner: the strategy and the score's default before it. */
+export function calibrationOfferOf(decision: Decision): { strategy: string; scoreDefault: number } | undefined {
   const used = decision.calibration;
   if (decision.action !== 'offer' || used === undefined) return undefined;
-  const maxRate = decision.priceCurve?.maxInterestRate;
-  const position = decision.rate === undefined || maxRate === undefined ? undefined : positionOf(decision.rate, maxRate);
-  return { strategy: decision.strategy.name, scoreDefault: used.scoreDefault, ...(position === undefined ? {} : { position }) };
+  return { strategy: decision.strategy.name, scoreDefault: used.scoreDefault };
 }
 
 /** The predicted default's log-odds mean and sd at the score's default `pdScore`. */
