@@ -9,7 +9,7 @@ import type { RecordingLine } from '../recording/index.js';
 import { labelOf } from './train/training-data.js';
 
 /** true: defaulted; false: repaid in full; undefined: the recording does not say (training's label, read as a default). */
-export function realisedDefault(line: RecordingLine): boolean | undefined {
+export function realisedDefault(line: Pick<RecordingLine, 'outcome'>): boolean | undefined {
   const label = labelOf(line);
   return label === null ? undefined : label === 0;
 }

@@ -37,9 +37,9 @@ import {
 } from './market-model.js';
 import { OfferTally, populationDefault, type OfferFate } from './offer-stats.js';
 import { judgedByRecordedAcceptance, type ReservationSource } from './recorded-acceptance.js';
-import { isPrepared, prepareRecording, type PreparedRecording, type ReplayEntry } from './prepared-recording.js';
+import { isPrepared, prepareRecording, readForReplay, type PreparedRecording, type ReplayEntry } from './prepared-recording.js';
 import { ReplayDataSource, simSpendLedger } from './recording-data.js';
-import type { RecordingLine } from '../recording/index.js';
+import type { LineWithoutData, RecordingLine } from '../recording/index.js';
 import { SegmentTable, segmentRow, emptyCounts, type SegmentCounts } from './segment-stats.js';
 import { SimLedger, type ExposureKey } from './sim-ledger.js';
 import { IdleCashMeter } from './idle-cash-meter.js';
@@ -81,9 +81,9 @@ interface PendingOffer {
   /**
    * The request's line, read once at its decision: a compact recording builds `entry.line` anew
    * at each read (src/backtest/compact/compact-recording.ts), so the offer keeps the one it was
-   * decided on until its fate.
+   * decided on until its fate (without the recorded data, which only the decision reads).
    */
-  line: RecordingLine;
+  line: LineWithoutData;
   /** The request's index in replay order. */
   index: number;
   rate: number;
@@ -235,13 +235,15 @@ class Replay {
   }
 
   private decide(entry: ReplayEntry, index: number): void {
-    const line = entry.line;
+    // The recorded data is read through the data source alone, so a compact recording builds it
+    // only for requests that get as far as buying it.
+    const { line, data } = readForReplay(entry);
     const request = line.loan_request;
     // One context, source and guard for the whole replay, pointed at this request: nothing
     // holds them past the (synchronous) step.
     this.context.nowMs = this.nowMs;
     if (this.followsCash) this.context.cash = this.demand.position(this.nowMs, this.freeCents());
-    this.source.line = line;
+    this.source.line = data;
     const outcome = decideSync(request, this.context, this.source, this.guard);
     const { decision, reasons } = outcome;
     // What the strategies would offer on, guard or not, weighted by its modelled take-up: the cash it would draw.

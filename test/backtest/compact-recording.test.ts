@@ -8,10 +8,18 @@
 import { appendFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CompactJson } from '../../src/backtest/compact/compact-json.js';
 import { loadCompactRecording, RecordingTooLargeError, type ReadProgress } from '../../src/backtest/compact/compact-recording.js';
-import { loadRecordingLines, type PreparedRecording } from '../../src/backtest/prepared-recording.js';
+import {
+  loadRecordingLines,
+  readForReplay,
+  worldFacts,
+  type PreparedRecording,
+  type ReplayEntry,
+} from '../../src/backtest/prepared-recording.js';
+import { worldFactsOf } from '../../src/backtest/world-facts.js';
+import { groupDefaultRates } from '../../src/backtest/borrower-worlds.js';
 import { runBacktest } from '../../src/backtest/run-backtest.js';
 import { runDraws } from '../../src/backtest/draws.js';
 import { populationDefault } from '../../src/backtest/offer-stats.js';
@@ -118,6 +126,38 @@ describe('the compact recording', () => {
     const trimmed = await both(file, period);
     expect(view(trimmed.compact)).toEqual(view(trimmed.reference));
     expect(view(trimmed.compact)[2]).toEqual([3, '2026-01-01T12:00:00Z', undefined]);
+  });
+
+  it('reads a line for a replay without its recorded data, built only when the data source asks, and keeps the world facts', async () => {
+    const { compact, reference } = await both(exported);
+    compact.entries.forEach((entry, index) => {
+      const full = entry.line;
+      const { line, data } = readForReplay(entry);
+      // The same line but for the recorded data, which the data source reads from `data`.
+      const withoutData = { ...full, data_aggs: undefined, scores: undefined, borrower_history: undefined };
+      expect(JSON.stringify(line)).toBe(JSON.stringify(withoutData));
+      expect(JSON.stringify([data.data_aggs, data.scores, data.borrower_history])).toBe(
+        JSON.stringify([full.data_aggs, full.scores, full.borrower_history]),
+      );
+      expect(worldFacts(entry)).toEqual(worldFactsOf(full));
+      expect(worldFacts(reference.entries[index] as ReplayEntry)).toEqual(worldFactsOf(full));
+    });
+    expect(groupDefaultRates(compact)).toEqual(groupDefaultRates(reference));
+  });
+
+  it('builds the recorded data of only the requests a replay buys data for', async () => {
+    const { compact } = await both(exported);
+    const strategies = await loadStrategyFiles(['strategies/balanced.yaml']);
+    const decode = vi.spyOn(CompactJson.prototype, 'decode');
+    try {
+      const result = runBacktest(compact, strategies, { startingBalanceCents: 5_000_000, limits: DEFAULT_RISK_LIMITS });
+      // Skipped at a free filter or refused by the guard before buying: no banking data built.
+      expect(result.summary.requests).toBe(1500);
+      expect(decode.mock.calls.length).toBeGreaterThan(0);
+      expect(decode.mock.calls.length).toBeLessThan(1500 / 2);
+    } finally {
+      decode.mockRestore();
+    }
   });
 
   it('stops with an error naming the memory limit when the recording does not fit', async () => {

@@ -16,7 +16,7 @@ import { decideSync, type CompiledStrategy, type SpendLedger } from '../../engin
 import { columnSourceOf } from '../../engine/compile/compile-strategy.js';
 import { resolveNumber } from '../../engine/definition/param-values.js';
 import type { GuardResult } from '../../risk/index.js';
-import type { PreparedRecording } from '../prepared-recording.js';
+import { readForReplay, type PreparedRecording } from '../prepared-recording.js';
 import { ReplayDataSource } from '../recording-data.js';
 import { labelOf } from '../train/training-data.js';
 
@@ -68,16 +68,19 @@ export function strategyProbabilities(recording: PreparedRecording, strategy: Co
   const scored: ScoredRequest[] = [];
   let resolved = 0;
   for (const entry of recording.entries) {
-    const label = labelOf(entry.line);
+    // Read once (a compact recording builds the line anew at each read of `entry.line`), its
+    // recorded data only if the decision buys it.
+    const { line, data } = readForReplay(entry);
+    const label = labelOf(line);
     if (label === null) continue;
     resolved += 1;
-    source.line = entry.line;
+    source.line = data;
     context.nowMs = entry.seenMs;
-    const { decision } = decideSync(entry.line.loan_request, context, source, allowAll);
+    const { decision } = decideSync(line.loan_request, context, source, allowAll);
     const probability = decision.probability;
     if (probability === undefined || !Number.isFinite(probability)) continue;
     scored.push({
-      loanRequestId: entry.line.loan_request.id,
+      loanRequestId: line.loan_request.id,
       seenMs: entry.seenMs,
       probability,
       rawProbability: rawOf(decision.contributions, probability),

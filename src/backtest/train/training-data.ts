@@ -27,7 +27,7 @@ export interface TrainingData {
  * The repayment label of a line: completed is 1, default and collection are 0; a request nobody
  * funded counts by what `outcome.if_funded` says would have happened, when the recording knows.
  */
-export function labelOf(line: RecordingLine): 0 | 1 | null {
+export function labelOf(line: Pick<RecordingLine, 'outcome'>): 0 | 1 | null {
   const outcome = line.outcome;
   if (!outcome) return null;
   const status = outcome.status === 'unfunded' ? outcome.if_funded?.status : outcome.status;
