@@ -81,7 +81,7 @@ export function runDraws(
     const result = runBacktest(recording, strategies, {
       ...options,
       market: { ...options.market, seed },
-      ...(index === 0 ? {} : { recordDecisions: false }),
+      ...(index === 0 ? {} : { recordDecisions: false, onRead: undefined }),
     });
     first ??= result;
     draws.push(figures(seed, result.summary));

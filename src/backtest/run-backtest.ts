@@ -37,7 +37,14 @@ import {
 } from './market-model.js';
 import { OfferTally, populationDefault, type OfferFate } from './offer-stats.js';
 import { judgedByRecordedAcceptance, type ReservationSource } from './recorded-acceptance.js';
-import { isPrepared, prepareRecording, readForReplay, type PreparedRecording, type ReplayEntry } from './prepared-recording.js';
+import {
+  isPrepared,
+  prepareRecording,
+  readForReplay,
+  type PreparedRecording,
+  type ReplayEntry,
+  type ReplayRead,
+} from './prepared-recording.js';
 import { ReplayDataSource, simSpendLedger } from './recording-data.js';
 import type { LineWithoutData, RecordingLine } from '../recording/index.js';
 import { SegmentTable, segmentRow, emptyCounts, type SegmentCounts } from './segment-stats.js';
@@ -72,6 +79,12 @@ export interface BacktestOptions {
   onLearned?: ((offer: LearnedOffer, accepted: boolean) => void) | undefined;
   /** Called with each funded loan's fate as it is fed to a winner's-curse learner (at fate.atMs of the replay). */
   onRepayLearned?: ((fate: RepayFate) => void) | undefined;
+  /**
+   * Called with each request after it is decided, as the replay read it: a pass over the recording
+   * that rides on the replay's reading instead of reading every line again (the backtest command's
+   * calibration section). runDraws hands it to the first draw only.
+   */
+  onRead?: ((entry: ReplayEntry, read: ReplayRead) => void) | undefined;
 }
 
 const YEAR_MS = 365.25 * DAY_MS;
@@ -237,7 +250,8 @@ class Replay {
   private decide(entry: ReplayEntry, index: number): void {
     // The recorded data is read through the data source alone, so a compact recording builds it
     // only for requests that get as far as buying it.
-    const { line, data } = readForReplay(entry);
+    const read = readForReplay(entry);
+    const { line, data } = read;
     const request = line.loan_request;
     // One context, source and guard for the whole replay, pointed at this request: nothing
     // holds them past the (synchronous) step.
@@ -245,6 +259,7 @@ class Replay {
     if (this.followsCash) this.context.cash = this.demand.position(this.nowMs, this.freeCents());
     this.source.line = data;
     const outcome = decideSync(request, this.context, this.source, this.guard);
+    this.options.onRead?.(entry, read);
     const { decision, reasons } = outcome;
     // What the strategies would offer on, guard or not, weighted by its modelled take-up: the cash it would draw.
     if (decision.action === 'offer') this.demand.add(this.nowMs, entry.totalCents * (decision.modelled?.acceptProbability ?? 1));

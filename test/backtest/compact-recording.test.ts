@@ -17,7 +17,9 @@ import {
   worldFacts,
   type PreparedRecording,
   type ReplayEntry,
+  type ReplayRead,
 } from '../../src/backtest/prepared-recording.js';
+import { StrategyProbabilityPass, strategyProbabilities } from '../../src/backtest/calibration/index.js';
 import { worldFactsOf } from '../../src/backtest/world-facts.js';
 import { groupDefaultRates } from '../../src/backtest/borrower-worlds.js';
 import { runBacktest } from '../../src/backtest/run-backtest.js';
@@ -158,6 +160,22 @@ describe('the compact recording', () => {
     } finally {
       decode.mockRestore();
     }
+  });
+
+  it("finds the calibration section's probabilities as the first draw reads each request, as a pass of their own finds them", async () => {
+    const { compact } = await both(exported);
+    const strategies = await loadStrategyFiles(['strategies/balanced.yaml', 'strategies/conservative.yaml']);
+    const options = { startingBalanceCents: 5_000_000, limits: DEFAULT_RISK_LIMITS };
+    const passes = strategies.map((strategy) => new StrategyProbabilityPass(strategy));
+    const onRead = (entry: ReplayEntry, read: ReplayRead): void => passes.forEach((pass) => pass.add(entry, read));
+    const riding = runDraws(compact, strategies, { ...options, onRead }, [1, 2]);
+    strategies.forEach((strategy, index) => {
+      const alone = strategyProbabilities(compact, strategy);
+      expect(alone.scored.length).toBeGreaterThan(100);
+      expect(passes[index]?.result(compact.entries.length)).toEqual(alone);
+    });
+    // The replay itself is the same with the pass riding on it.
+    expect(JSON.stringify(riding)).toBe(JSON.stringify(runDraws(compact, strategies, options, [1, 2])));
   });
 
   it('stops with an error naming the memory limit when the recording does not fit', async () => {
