@@ -148,6 +148,30 @@ export function runBacktest(
   return new Replay(strategies, options).run(isPrepared(recording) ? recording : prepareRecording(recording));
 }
 
+/** One backtest of runBacktestsTogether. */
+export interface BacktestRun {
+  strategies: readonly CompiledStrategy[];
+  options: BacktestOptions;
+}
+
+/**
+ * runBacktest once per run, the replays in lockstep: each request is read once and decided by
+ * every run in turn, so the runs share its reading (a compact recording builds each line anew
+ * at each read) and the strategies' feature values for it (their feature tables keep the last
+ * request's). Each replay keeps its own state and sees the requests in the same order as alone,
+ * so each result is the one runBacktest gives; all of them are held until the end (a replay's
+ * state is its loans and offers, small beside the recording).
+ */
+export function runBacktestsTogether(recording: PreparedRecording, runs: readonly BacktestRun[]): BacktestResult[] {
+  const replays = runs.map(({ strategies, options }) => new Replay(strategies, options));
+  for (const replay of replays) replay.begin(recording);
+  recording.entries.forEach((entry, index) => {
+    const read = readForReplay(entry);
+    for (const replay of replays) replay.step(entry, index, read);
+  });
+  return replays.map((replay) => replay.end(recording));
+}
+
 class Replay {
   private readonly limits: RiskLimits;
   private readonly market: MarketAssumptions;
@@ -199,17 +223,28 @@ class Replay {
   }
 
   run(recording: PreparedRecording): BacktestResult {
+    this.begin(recording);
+    recording.entries.forEach((entry, index) => this.step(entry, index, readForReplay(entry)));
+    return this.end(recording);
+  }
+
+  begin(recording: PreparedRecording): void {
     const first = recording.entries[0];
     if (first) this.startMs = this.nowMs = first.seenMs;
     if (this.options.recordContributions) this.requestNet.length = recording.entries.length;
     this.requestNet.fill(0);
-    recording.entries.forEach((entry, index) => {
-      this.advanceTo(entry.seenMs);
-      const spentBefore = this.ledger.dataSpendCents;
-      this.decide(entry, index);
-      this.contribute(index, spentBefore - this.ledger.dataSpendCents);
-      this.afterChange();
-    });
+  }
+
+  /** Request `index` of the replay, read (readForReplay) by the caller. */
+  step(entry: ReplayEntry, index: number, read: ReplayRead): void {
+    this.advanceTo(entry.seenMs);
+    const spentBefore = this.ledger.dataSpendCents;
+    this.decide(entry, index, read);
+    this.contribute(index, spentBefore - this.ledger.dataSpendCents);
+    this.afterChange();
+  }
+
+  end(recording: PreparedRecording): BacktestResult {
     this.idleCash.requestsEnded();
     this.advanceTo(Number.POSITIVE_INFINITY);
     return this.result(recording);
@@ -247,10 +282,9 @@ class Replay {
     if (this.options.recordContributions) this.requestNet[index] = (this.requestNet[index] ?? 0) + cents;
   }
 
-  private decide(entry: ReplayEntry, index: number): void {
+  private decide(entry: ReplayEntry, index: number, read: ReplayRead): void {
     // The recorded data is read through the data source alone, so a compact recording builds it
     // only for requests that get as far as buying it.
-    const read = readForReplay(entry);
     const { line, data } = read;
     const request = line.loan_request;
     // One context, source and guard for the whole replay, pointed at this request: nothing

@@ -21,8 +21,9 @@ import {
 } from '../../src/backtest/prepared-recording.js';
 import { StrategyProbabilityPass, strategyProbabilities } from '../../src/backtest/calibration/index.js';
 import { worldFactsOf } from '../../src/backtest/world-facts.js';
-import { groupDefaultRates } from '../../src/backtest/borrower-worlds.js';
-import { runBacktest } from '../../src/backtest/run-backtest.js';
+import { borrowerWorlds, groupDefaultRates } from '../../src/backtest/borrower-worlds.js';
+import { runBacktest, runBacktestsTogether } from '../../src/backtest/run-backtest.js';
+import { DEFAULT_MARKET } from '../../src/backtest/market-model.js';
 import { runDraws } from '../../src/backtest/draws.js';
 import { populationDefault } from '../../src/backtest/offer-stats.js';
 import { recordedAcceptanceShare } from '../../src/backtest/worlds-band.js';
@@ -176,6 +177,21 @@ describe('the compact recording', () => {
     });
     // The replay itself is the same with the pass riding on it.
     expect(JSON.stringify(riding)).toBe(JSON.stringify(runDraws(compact, strategies, options, [1, 2])));
+  });
+
+  it('replays several backtests in lockstep, each request read once, with the result each gives alone', async () => {
+    const { compact } = await both(exported);
+    const [balanced, conservative] = await loadStrategyFiles(['strategies/balanced.yaml', 'strategies/conservative.yaml']);
+    if (!balanced || !conservative) throw new Error('strategies not loaded');
+    const options = { startingBalanceCents: 5_000_000, limits: DEFAULT_RISK_LIMITS, recordDecisions: true };
+    const [quality] = borrowerWorlds(compact, DEFAULT_MARKET.response, { replaceRecorded: true }).filter((w) => w.name === 'quality');
+    const runs = [
+      { strategies: [balanced], options },
+      { strategies: [balanced], options: { ...options, market: { seed: 2 }, world: quality } },
+      { strategies: [conservative, balanced], options: { ...options, recordContributions: true } },
+    ];
+    const alone = runs.map(({ strategies, options: own }) => JSON.stringify(runBacktest(compact, strategies, own)));
+    expect(runBacktestsTogether(compact, runs).map((result) => JSON.stringify(result))).toEqual(alone);
   });
 
   it('stops with an error naming the memory limit when the recording does not fit', async () => {
