@@ -97,7 +97,8 @@ class CompactLines {
   }
 
   bandOf(line: RecordingLine): number {
-    const name = scoreBandOf(line.scores);
+    // Every line read here passed the recording check (parseRecordingLine).
+    const name = scoreBandOf(line.scores, true);
     let index = this.bandIndex.get(name);
     if (index === undefined) {
       index = this.bandNames.length;
