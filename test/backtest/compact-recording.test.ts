@@ -27,7 +27,8 @@ import { DEFAULT_MARKET } from '../../src/backtest/market-model.js';
 import { runDraws } from '../../src/backtest/draws.js';
 import { populationDefault } from '../../src/backtest/offer-stats.js';
 import { recordedAcceptanceShare } from '../../src/backtest/worlds-band.js';
-import { loadStrategyFiles } from '../../src/engine/index.js';
+import { decideSync, loadStrategyFiles, type DecideContext, type Decision, type SpendLedger } from '../../src/engine/index.js';
+import { ReplayDataSource } from '../../src/backtest/recording-data.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
 import { exportSandboxRecording } from '../../src/sandbox/index.js';
 import type { RecordingLineIssue } from '../../src/recording/index.js';
@@ -177,6 +178,33 @@ describe('the compact recording', () => {
     });
     // The replay itself is the same with the pass riding on it.
     expect(JSON.stringify(riding)).toBe(JSON.stringify(runDraws(compact, strategies, options, [1, 2])));
+  });
+
+  it("finds each strategy's probability without searching a price, the probability a whole evaluation gives", async () => {
+    const { compact } = await both(exported);
+    const strategies = await loadStrategyFiles(['strategies/balanced.yaml', 'strategies/conservative.yaml']);
+    const spent: SpendLedger = { spentSince: () => 0, subscribedSince: () => false, record: () => undefined };
+    for (const strategy of strategies) {
+      const source = new ReplayDataSource();
+      const context = { strategies: [strategy], nowMs: 0, ledger: spent };
+      const probabilityOnly = { ...context, probabilityOnly: true };
+      const whole: number[] = [];
+      const alone: number[] = [];
+      let priced = 0;
+      for (const entry of compact.entries) {
+        source.line = entry.line;
+        const decide = (asked: DecideContext): Decision =>
+          decideSync(entry.line.loan_request, asked, source, () => ({ allowed: true })).decision;
+        const full = decide(context);
+        const only = decide(probabilityOnly);
+        whole.push(full.probability ?? Number.NaN, Number(full.contributions.at(-1)?.value ?? Number.NaN));
+        alone.push(only.probability ?? Number.NaN, Number(only.contributions.at(-1)?.value ?? Number.NaN));
+        if (full.rate !== undefined) priced += 1;
+        expect(only.rate).toBeUndefined();
+      }
+      expect(alone).toEqual(whole);
+      expect(priced).toBeGreaterThan(50);
+    }
   });
 
   it('replays several backtests in lockstep, each request read once, with the result each gives alone', async () => {

@@ -83,7 +83,8 @@ export class StrategyProbabilityPass {
   private resolved = 0;
 
   constructor(private readonly strategy: CompiledStrategy) {
-    this.context = { strategies: [strategy], nowMs: 0, ledger: NOTHING_SPENT };
+    // The probability alone: a YAML strategy searches no price (DecideContext.probabilityOnly).
+    this.context = { strategies: [strategy], nowMs: 0, ledger: NOTHING_SPENT, probabilityOnly: true };
   }
 
   add(entry: ReplayEntry, { line, data }: ReplayRead): void {
