@@ -90,10 +90,17 @@ function drawOptions(options: BacktestOptions, seed: number, index: number): Bac
 }
 
 /**
- * runDraws for each of `optionSets` (the sensitivity curves, the borrower worlds), every draw of
- * every set replayed in lockstep (runBacktestsTogether): each request is read once for all of
- * them, with the same results as one after another. Options with a learner of their own
- * (`learning`) carry what one draw learned into the next, so those run one after another.
+ * At most this many replays run side by side: each holds its state (loans, offers, learners,
+ * the day series) until the end, so a default backtest's 20 world runs go 4 at a time, which
+ * shares each line's reading four ways and keeps the one-draw command's memory to 4 replays.
+ */
+export const REPLAYS_TOGETHER = 4;
+
+/**
+ * runDraws for each of `optionSets` (the sensitivity curves, the borrower worlds), the draws
+ * replayed in lockstep, REPLAYS_TOGETHER at a time (runBacktestsTogether): each request is read
+ * once for all of them, with the same results as one after another. Options with a learner of
+ * their own (`learning`) carry what one draw learned into the next, so those run one by one.
  */
 export function runDrawsTogether(
   recording: PreparedRecording,
@@ -104,7 +111,16 @@ export function runDrawsTogether(
   if (seeds.length === 0) throw new RangeError('runDraws needs at least one seed');
   const runs = optionSets.flatMap((options) => seeds.map((seed, index) => ({ strategies, options: drawOptions(options, seed, index) })));
   const carried = optionSets.some((options) => options.learning !== undefined);
-  const results = carried ? runs.map((run) => runBacktest(recording, run.strategies, run.options)) : runBacktestsTogether(recording, runs);
+  const results: BacktestResult[] = [];
+  const together = carried ? 1 : REPLAYS_TOGETHER;
+  for (let start = 0; start < runs.length; start += together) {
+    const group = runs.slice(start, start + together);
+    results.push(
+      ...(group.length === 1
+        ? group.map((run) => runBacktest(recording, run.strategies, run.options))
+        : runBacktestsTogether(recording, group)),
+    );
+  }
   return optionSets.map((_, set) => {
     const own = results.slice(set * seeds.length, (set + 1) * seeds.length);
     const draws = own.map((result, index) => figures(seeds[index] as number, result.summary));
