@@ -99,6 +99,12 @@ export interface DecideContext {
   learning?: MarketLearning | undefined;
   /** Free cash and recent demand now, for strategies whose hurdle follows cash (pricing/cash-hurdle.ts); absent: the hurdle as written. */
   cash?: CashPosition | undefined;
+  /**
+   * Only the strategies' probability is needed (a backtest's calibration section): a YAML
+   * strategy searches no price and skips where it would price (Enrichment.probabilityOnly); the
+   * data rounds, filters and score run as always, so the probability is a whole evaluation's.
+   */
+  probabilityOnly?: boolean | undefined;
 }
 
 /** The outcome of the step before acting: offer (guard allowed) or skip, and why. */
@@ -167,6 +173,7 @@ function* evaluateWithData(
   const dataReasons: DecisionReason[] = [];
   const needsPasses: Decision[] = [];
   if (context.cash !== undefined) enrichment.cash = context.cash;
+  if (context.probabilityOnly === true) enrichment.probabilityOnly = true;
   const evaluateNow = (): Decision => withLearning(context.learning, () => evaluateAll(request, enrichment, strategies));
   let decision = evaluateNow();
   for (let round = 0; decision.action === 'needs_data' && round < MAX_DATA_ROUNDS; round++) {
