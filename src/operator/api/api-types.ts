@@ -22,11 +22,6 @@ export interface ErrorAnswer {
   error: string;
 }
 
-/** POST /api/session body. */
-export interface SessionRequest {
-  token: string;
-}
-
 /** GET /api/me: who the caller is (answers without authentication). */
 export interface MeAnswer {
   /** True with a valid session cookie or bearer token. */
@@ -303,11 +298,6 @@ export interface ApiPause {
   until: string | null;
 }
 
-/** POST /api/pause body. */
-export interface PauseRequest {
-  reason?: string;
-}
-
 /** POST /api/pause (already: a pause was in force and is kept) and POST /api/resume (pause: null). */
 export interface PauseAnswer {
   pause: ApiPause | null;
@@ -383,9 +373,4 @@ export interface ProposalDecisionAnswer {
   proposal: ApiProposal;
   /** What was done, or what became of the offer, in one line. */
   message: string;
-}
-
-/** POST /api/proposals/:id/reject body. */
-export interface ProposalRejectRequest {
-  reason?: string;
 }
