@@ -28,7 +28,6 @@ import { claimStoreMode, openStore, type Store } from '../store/index.js';
 import { buildWebhookServer, type WebhookServer } from '../webhook/index.js';
 import { BalanceTracker } from './balance-tracker.js';
 import { daemonConfigSchema, type DaemonConfigFile } from './daemon-config.js';
-import type { DaemonOverrides } from './daemon.js';
 import { InboxWorker } from './inbox-worker.js';
 import { MarketFates } from './market-fates.js';
 import { NoticeRelay } from './notice-relay.js';
@@ -51,10 +50,44 @@ import type { ReturnsAnswer } from '../operator/api/api-types.js';
 import { returnsFromStore } from '../operator/api/returns-routes.js';
 import { approveProposal, rejectProposal } from '../operator/proposals/decide-proposal.js';
 import type { StrategyLayer } from '../retrain/attach-retrain.js';
+import type { RequestHolds } from '../operator/proposals/request-holds.js';
 
 type Env = Record<string, string | undefined>;
 /** The marketplace client the daemon owns: closed at the stop, its calls abandoned when the stop must not wait. */
 export type DaemonClient = MarketplaceApi & { close?: () => void; abandon?: () => number };
+
+/** What the composition root's caller may pass instead of building it (createDaemon in daemon.ts). */
+export interface DaemonOverrides {
+  clock?: Clock;
+  client?: DaemonClient;
+  store?: Store;
+  log?: Logger;
+  strategies?: CompiledStrategy[];
+  webhookSecret?: string;
+  /** The config file the daemon was loaded from; its `risk:` section is hot-reloaded. */
+  configFile?: string | undefined;
+  /** The clock back-off waits on (default `clock`): real time when the market's clock is fast. */
+  backoffClock?: Clock;
+  /** Real time for a person's minutes (confirmation codes, agents' proposals); default the system clock. */
+  realClock?: Clock;
+  /** The time chat messages are paced on (default the system clock and real waits): Telegram's limits are real seconds. */
+  chatPace?: { clock: Clock; sleep: Sleep };
+  /** Simulated seconds per real second of `clock` (default 1); scales the health check's poll age. */
+  clockSpeed?: number;
+  /** How the daemon names its market in the log: 'live' (default) or 'sandbox'. */
+  mode?: 'live' | 'sandbox';
+  /** Let a dry run take a live database, or the reverse (lendbot run --switch-db-mode; store/store-mode.ts). */
+  switchStoreMode?: boolean;
+  /** Runs after the daemon stopped (the run command closes the sandbox it started). */
+  afterStop?: () => Promise<void>;
+  /**
+   * false leaves messaging (notifications, the digest, Telegram) unattached, as deleting its attach
+   * line would: the daemon decides and places without it (test/daemon/messaging-left-out.test.ts).
+   */
+  messaging?: false;
+  /** The sandbox's hold on a request while an agent's proposal waits (src/operator/proposals/request-holds.ts); absent live. */
+  requestHolds?: RequestHolds;
+}
 
 /** The clocks the parts run on. */
 export interface DaemonClocks {

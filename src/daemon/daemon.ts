@@ -11,55 +11,21 @@
  * (src/retrain/attach-retrain.ts, attachRetrain) and the operator listener
  * (src/operator/attach-operator.ts, attachOperator).
  */
-import type { Clock, Sleep } from '../clock/clock.js';
 import { Scheduler } from '../clock/scheduler.js';
-import type { CompiledStrategy } from '../engine/index.js';
-import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/index.js';
 import { attachMessaging, type Messaging } from '../messaging/attach-messaging.js';
 import { attachOps } from '../ops/attach-ops.js';
 import { attachOperator } from '../operator/attach-operator.js';
-import type { RequestHolds } from '../operator/proposals/request-holds.js';
 import { attachRetrain } from '../retrain/attach-retrain.js';
 import type { DaemonConfigFile } from './daemon-config.js';
 import { daemonJobs } from './daemon-jobs.js';
-import { assembleDaemonParts, type DaemonClient } from './daemon-parts.js';
+import { assembleDaemonParts, type DaemonOverrides } from './daemon-parts.js';
 import type { InboxWorker } from './inbox-worker.js';
 import type { Pipeline } from './pipeline.js';
 import type { Poller } from './poller.js';
 import { checkMarketplaceAtStart, listenOrExplain } from './start-checks.js';
 
-export interface DaemonOverrides {
-  clock?: Clock;
-  client?: DaemonClient;
-  store?: Store;
-  log?: Logger;
-  strategies?: CompiledStrategy[];
-  webhookSecret?: string;
-  /** The config file the daemon was loaded from; its `risk:` section is hot-reloaded. */
-  configFile?: string | undefined;
-  /** The clock back-off waits on (default `clock`): real time when the market's clock is fast. */
-  backoffClock?: Clock;
-  /** Real time for a person's minutes (confirmation codes, agents' proposals); default the system clock. */
-  realClock?: Clock;
-  /** The time chat messages are paced on (default the system clock and real waits): Telegram's limits are real seconds. */
-  chatPace?: { clock: Clock; sleep: Sleep };
-  /** Simulated seconds per real second of `clock` (default 1); scales the health check's poll age. */
-  clockSpeed?: number;
-  /** How the daemon names its market in the log: 'live' (default) or 'sandbox'. */
-  mode?: 'live' | 'sandbox';
-  /** Let a dry run take a live database, or the reverse (lendbot run --switch-db-mode; store/store-mode.ts). */
-  switchStoreMode?: boolean;
-  /** Runs after the daemon stopped (the run command closes the sandbox it started). */
-  afterStop?: () => Promise<void>;
-  /**
-   * false leaves messaging (notifications, the digest, Telegram) unattached, as deleting its attach
-   * line would: the daemon decides and places without it (test/daemon/messaging-left-out.test.ts).
-   */
-  messaging?: false;
-  /** The sandbox's hold on a request while an agent's proposal waits (src/operator/proposals/request-holds.ts); absent live. */
-  requestHolds?: RequestHolds;
-}
+export type { DaemonOverrides };
 
 export interface Daemon {
   mode: 'live' | 'sandbox';
