@@ -11,7 +11,14 @@
  * reads what it needs of the parts and registers its routes, listeners and jobs.
  */
 import { systemClock, type Clock, type Sleep } from '../clock/clock.js';
-import { eventDropReason, loadStrategyFiles, type CompiledStrategy, type DataSource, type SpendLedger } from '../engine/index.js';
+import {
+  eventDropReason,
+  loadStrategyFiles,
+  type CompiledStrategy,
+  type DataSource,
+  type SpendLedger,
+  type StrategyLayer,
+} from '../engine/index.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import type { RiskLimits } from '../risk/index.js';
 import { ConfigurationError } from '../domain/index.js';
@@ -49,7 +56,6 @@ import { reachableHost } from '../operator/operator-listener.js';
 import type { ReturnsAnswer } from '../operator/api/api-types.js';
 import { returnsFromStore } from '../operator/api/returns-routes.js';
 import { approveProposal, rejectProposal } from '../operator/proposals/decide-proposal.js';
-import type { StrategyLayer } from '../retrain/attach-retrain.js';
 import type { RequestHolds } from '../operator/proposals/request-holds.js';
 
 type Env = Record<string, string | undefined>;
@@ -85,6 +91,8 @@ export interface DaemonOverrides {
    * line would: the daemon decides and places without it (test/daemon/messaging-left-out.test.ts).
    */
   messaging?: false;
+  /** false leaves retraining unattached, as deleting its attach line would (test/daemon/retrain-left-out.test.ts). */
+  retrain?: false;
   /** The sandbox's hold on a request while an agent's proposal waits (src/operator/proposals/request-holds.ts); absent live. */
   requestHolds?: RequestHolds;
 }

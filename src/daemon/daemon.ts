@@ -16,7 +16,7 @@ import type { Store } from '../store/index.js';
 import { attachMessaging, type Messaging } from '../messaging/attach-messaging.js';
 import { attachOps } from '../ops/attach-ops.js';
 import { attachOperator } from '../operator/attach-operator.js';
-import { attachRetrain } from '../retrain/attach-retrain.js';
+import { attachRetrain, type Retraining } from '../retrain/attach-retrain.js';
 import type { DaemonConfigFile } from './daemon-config.js';
 import { daemonJobs } from './daemon-jobs.js';
 import { assembleDaemonParts, type DaemonOverrides } from './daemon-parts.js';
@@ -24,6 +24,7 @@ import type { InboxWorker } from './inbox-worker.js';
 import type { Pipeline } from './pipeline.js';
 import type { Poller } from './poller.js';
 import { checkMarketplaceAtStart, listenOrExplain } from './start-checks.js';
+import { WING_TOOLS } from './wing-parts.js';
 
 export type { DaemonOverrides };
 
@@ -60,6 +61,8 @@ type Env = Record<string, string | undefined>;
 
 /** Messaging left out: no jobs, nothing to start; the parts' notices go nowhere (notice-relay.ts). */
 const NO_MESSAGING: Messaging = { jobs: [], start: () => undefined, stop: () => undefined };
+/** Retraining left out: the strategy files run as they are, and no retrain job exists. */
+const NO_RETRAIN: Pick<Retraining, 'jobs' | 'start'> = { jobs: [], start: async () => undefined };
 
 export async function createDaemon(config: DaemonConfigFile, env: Env, overrides: DaemonOverrides = {}): Promise<Daemon> {
   const parts = await assembleDaemonParts(config, env, overrides);
@@ -69,8 +72,8 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
   const { jobs, inboxJob, pollJob, settleAtStart } = daemonJobs(parts);
   const ops = attachOps(parts);
   const messaging = overrides.messaging === false ? NO_MESSAGING : attachMessaging(parts);
-  const retrain = attachRetrain(parts);
-  const operator = attachOperator(parts, ops, overrides.requestHolds);
+  const retrain = overrides.retrain === false ? NO_RETRAIN : attachRetrain(parts);
+  const operator = attachOperator(parts, { metrics: ops.metrics, tools: WING_TOOLS }, overrides.requestHolds);
   const scheduler = new Scheduler(log.child({ component: 'scheduler' }), parts.clocks.backoff);
 
   let stopped = false;

@@ -4,6 +4,7 @@
  * call it with their parts: the same client, store, guard inputs and offer placer the daemon
  * trades with, so an agent's offer goes the daemon's way.
  */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Clock } from '../clock/clock.js';
 import type { CompiledStrategy, DataSource, SpendLedger } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
@@ -12,6 +13,7 @@ import type { RiskLimits } from '../risk/index.js';
 import type { Cents, LoanRequest, PlaceOutcome } from '../domain/index.js';
 import type { MarketplaceApi } from '../service/index.js';
 import type { Store } from '../store/index.js';
+import type { ConfirmationCodes } from './confirmation.js';
 import { approvalSettings, type ApprovalSettings } from './proposals/allowance.js';
 import type { RequestHolds } from './proposals/request-holds.js';
 
@@ -55,7 +57,21 @@ export interface AgentContext {
   approvals: ApprovalSettings;
   /** The sandbox's hold on a request while its proposal waits (proposals/request-holds.ts); absent live. */
   requestHolds?: RequestHolds | undefined;
+  /** The wings' tools, registered on every session's server after the connector's own (src/daemon/wing-parts.ts, WING_TOOLS). */
+  tools: readonly AgentTools[];
 }
+
+/** What every group of tools is registered with: one per MCP session (one caller). */
+export interface ToolDeps {
+  server: McpServer;
+  context: AgentContext;
+  caller: AgentCaller;
+  /** Shared by the sessions of one process, so a code works whichever session redeems it. */
+  codes: ConfirmationCodes;
+}
+
+/** A group of tools a wing adds to the agent connector. */
+export type AgentTools = (deps: ToolDeps) => void;
 
 /** Who is calling: the name of the token they presented ("agent:NAME" in the decisions). */
 export interface AgentCaller {
@@ -83,8 +99,11 @@ export interface AgentParts {
   pipeline: { exclusive<T>(job: () => Promise<T>): Promise<T> };
 }
 
-/** The agent connector's context from the parts it acts through. */
-export function buildAgentContext(parts: AgentParts, requestHolds?: RequestHolds): AgentContext {
+/** The agent connector's context from the parts it acts through, with the wings' tools (and the sandbox's request holds). */
+export function buildAgentContext(
+  parts: AgentParts,
+  wings: { tools: readonly AgentTools[]; requestHolds?: RequestHolds | undefined },
+): AgentContext {
   const { pipeline, active } = parts;
   return {
     client: parts.marketplace.client,
@@ -103,6 +122,6 @@ export function buildAgentContext(parts: AgentParts, requestHolds?: RequestHolds
     protections: parts.instruments.protections,
     // `lendbot mcp --name` finds its allowance among ops.tokens as the listener's tokens do.
     approvals: approvalSettings(parts.config.ops),
-    requestHolds,
+    ...wings,
   };
 }

@@ -13,7 +13,6 @@ import { registerResources } from './resources.js';
 import { registerAccountTools } from './tools/account-tools.js';
 import { registerBotTools } from './tools/bot-tools.js';
 import { registerCashFlowTools } from './tools/cash-flow-tools.js';
-import { registerRetrainTools } from './tools/retrain-tools.js';
 import { registerMarketplaceTools } from './tools/marketplace-tools.js';
 import { registerOfferTools } from './tools/offer-tools.js';
 import { serviceErrorAnswer } from './untrusted-data.js';
@@ -64,7 +63,7 @@ export function createAgentServer(context: AgentContext, caller: AgentCaller, co
   registerProposalTools(deps);
   registerBotTools(deps);
   registerCashFlowTools(deps);
-  registerRetrainTools(deps);
+  for (const register of context.tools) register(deps);
   registerResources(server, context);
   return server;
 }

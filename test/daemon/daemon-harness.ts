@@ -57,6 +57,8 @@ export interface HarnessOptions {
   retrain?: Record<string, unknown>;
   /** false leaves messaging unattached (DaemonOverrides.messaging). */
   messaging?: false;
+  /** false leaves retraining unattached (DaemonOverrides.retrain). */
+  retrainWing?: false;
   /** Writes to the store before the daemon starts (what a previous run left, e.g. a learner's state). */
   seedStore?: (store: Store) => void;
 }
@@ -91,6 +93,7 @@ export async function startDaemonHarness(options: HarnessOptions = {}): Promise<
     strategies: await Promise.all((options.strategyFiles ?? [OFFER_ALL]).map((path) => loadStrategyFile(path))),
     webhookSecret: sandbox.credentials.webhookSecret,
     ...(options.messaging === undefined ? {} : { messaging: options.messaging }),
+    ...(options.retrainWing === undefined ? {} : { retrain: options.retrainWing }),
   });
   await daemon.start();
   sandbox.control.subscribe(daemon.webhookUrl, 'investor@example.com');

@@ -17,7 +17,7 @@ import { offerSummary } from '../proposals/explain-proposal.js';
 import { answer } from '../tool-answer.js';
 import { answerWithServiceTexts, marketplaceAnswer, reasonsApart } from '../untrusted-data.js';
 import { proposalAnswer } from './proposal-tools.js';
-import type { ToolDeps } from './tool-deps.js';
+import type { ToolDeps } from '../agent-context.js';
 
 const confirmationCode = z
   .string()

@@ -14,7 +14,7 @@ import { explanationOf, proposalHeadline, proposalStateText, proposalVerdict, ty
 import { answer } from '../tool-answer.js';
 import { answerWithServiceTexts, reasonsApart, UNTRUSTED_FIELD } from '../untrusted-data.js';
 import { otherReason } from '../../domain/decision-reason.js';
-import type { ToolDeps } from './tool-deps.js';
+import type { ToolDeps } from '../agent-context.js';
 
 /** Where a person approves a waiting proposal (null where it no longer waits). */
 function approveAt(context: AgentContext, proposal: StoredProposal): { dashboard: string | null; command: string } | null {

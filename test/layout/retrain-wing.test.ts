@@ -1,0 +1,39 @@
+/**
+ * Retraining is a wing (issue 38, item 2): src/retrain/ holds the loop, its rounds, the managed
+ * versions, its config section and the agents' tool, and attaches itself in one call
+ * (attach-retrain.ts, attachRetrain). Deleting the folder, its attach line, its entry among the
+ * wings and the `lendbot retrain` command leaves lendbot whole; the daemon decides and places
+ * without it (test/daemon/retrain-left-out.test.ts).
+ *
+ * - outside the folder only ATTACHED_BY name it, and the command only through the wing's index;
+ * - it sits above the operator listener whose tool registration it uses, so nothing below it
+ *   (ops, messaging, operator and their floors) can import it (folder-cycles.test.ts, FLOORS).
+ */
+import { describe, expect, it } from 'vitest';
+import { fileGraph } from './source-graph.js';
+
+/** The attach line (daemon.ts), the wing's entry (wing-parts.ts: `retrain:` and the agents' tool) and `lendbot retrain`. */
+const ATTACHED_BY = [
+  'cli/commands/retrain/index.ts -> retrain/index.ts',
+  'cli/commands/retrain/retrain-text.ts -> retrain/index.ts',
+  'daemon/daemon.ts -> retrain/attach-retrain.ts',
+  'daemon/wing-parts.ts -> retrain/retrain-wing.ts',
+];
+
+const graph = fileGraph();
+const inRetrain = (file: string) => file.startsWith('retrain/');
+
+describe('the retraining wing', () => {
+  it('holds its own agent tool and config section', () => {
+    expect(graph.has('retrain/retrain-tools.ts')).toBe(true);
+    expect(graph.has('retrain/retrain-wing.ts')).toBe(true);
+    expect(graph.has('operator/tools/retrain-tools.ts')).toBe(false);
+  });
+
+  it('is imported outside its folder only by its attach line, its entry among the wings and its command', () => {
+    const edges = [...graph]
+      .filter(([file]) => !inRetrain(file))
+      .flatMap(([file, targets]) => [...targets].filter(inRetrain).map((target) => `${file} -> ${target}`));
+    expect(edges.sort()).toEqual(ATTACHED_BY);
+  });
+});
