@@ -55,8 +55,7 @@ import type { LossRates } from '../ops/equity.js';
 import { reachableHost } from '../operator/operator-listener.js';
 import type { ReturnsAnswer } from '../operator/api/api-types.js';
 import { returnsFromStore } from '../operator/api/returns-routes.js';
-import { approveProposal, rejectProposal } from '../operator/proposals/decide-proposal.js';
-import type { RequestHolds } from '../operator/proposals/request-holds.js';
+import type { RequestHolds } from '../operator/agent-context.js';
 
 type Env = Record<string, string | undefined>;
 /** The marketplace client the daemon owns: closed at the stop, its calls abandoned when the stop must not wait. */
@@ -91,9 +90,11 @@ export interface DaemonOverrides {
    * line would: the daemon decides and places without it (test/daemon/messaging-left-out.test.ts).
    */
   messaging?: false;
+  /** false leaves the agents' proposals unattached: none is placed or expired (test/daemon/proposals-left-out.test.ts). */
+  proposals?: false;
   /** false leaves retraining unattached, as deleting its attach line would (test/daemon/retrain-left-out.test.ts). */
   retrain?: false;
-  /** The sandbox's hold on a request while an agent's proposal waits (src/operator/proposals/request-holds.ts); absent live. */
+  /** The sandbox's hold on a request while an agent's proposal waits (src/proposals/request-holds.ts); absent live. */
   requestHolds?: RequestHolds;
 }
 
@@ -157,8 +158,6 @@ export interface DaemonParts {
   trading: { data: DataSource<false>; spend: SpendLedger; balance: BalanceTracker; placer: OfferPlacer };
   /** The config's expected-loss shares (equity in the status and /metrics) and the returns series up to a time (the digest's earnings, Telegram's /profit). */
   returns: { lossRates: LossRates; earnings: (nowMs: number) => ReturnsAnswer };
-  /** Approves or rejects an agent's proposal, as `lendbot approve` does (Telegram's /approve). */
-  proposals: Record<'approve' | 'reject', (id: number, by: string) => { message: string }>;
   pipeline: Pipeline;
   /** The market's learners, attached to the pipeline; their job learns the offers' fates (daemon-jobs.ts). */
   marketFates: MarketFates;
@@ -317,10 +316,6 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
     instruments: { metrics, serviceHealth, notices, protections },
     trading: { data, spend, balance, placer },
     returns: { lossRates, earnings: (nowMs) => returnsFromStore(store, nowMs, lossRates) },
-    proposals: {
-      approve: (id, by) => approveProposal({ store, clock: realClock }, id, by),
-      reject: (id, by) => rejectProposal({ store, clock: realClock }, id, by),
-    },
     pipeline,
     marketFates,
     intake: { poller, inbox, webhook, webhookUrl },

@@ -16,7 +16,6 @@ import { registerCashFlowTools } from './tools/cash-flow-tools.js';
 import { registerMarketplaceTools } from './tools/marketplace-tools.js';
 import { registerOfferTools } from './tools/offer-tools.js';
 import { serviceErrorAnswer } from './untrusted-data.js';
-import { registerProposalTools } from './tools/proposal-tools.js';
 
 const INSTRUCTIONS = `lendbot invests for a lender on a peer-to-peer lending marketplace. Browse loan requests, read a
 borrower's history and banking data, the lender's loans, offers, balance, payments and transfers;
@@ -60,7 +59,6 @@ export function createAgentServer(context: AgentContext, caller: AgentCaller, co
   registerMarketplaceTools(server, context);
   registerAccountTools(deps);
   registerOfferTools(deps);
-  registerProposalTools(deps);
   registerBotTools(deps);
   registerCashFlowTools(deps);
   for (const register of context.tools) register(deps);

@@ -1,5 +1,6 @@
 /**
- * The daemon's side of `lendbot approve`: that command only records the person's approval in the
+ * The proposals wing, attached to a running daemon in one call (attachProposals), and its runner,
+ * the daemon's side of `lendbot approve`: that command only records the person's approval in the
  * database (it has no marketplace client); this runner, in the running daemon, notices approved
  * proposals and places them (decide-proposal.ts), and marks proposals whose time is up as expired
  * so the lists say so. It looks once a second (real time): one indexed query when nothing waits.
@@ -9,9 +10,9 @@
  * At start it takes up what a stopped daemon left mid-way (`placing` → `approved`): placing again
  * is safe, the offer path never sends one request's offer twice.
  */
-import type { AgentContext } from '../agent-context.js';
+import type { AgentContext } from '../operator/agent-context.js';
 import { expireClosedRequests } from './closed-requests.js';
-import { placeApproved } from './decide-proposal.js';
+import { approveProposal, placeApproved, rejectProposal } from './decide-proposal.js';
 
 const TICK_MS = 1000;
 /** Approved proposals placed per tick; the rest wait for the next one. */
@@ -68,4 +69,22 @@ export class ProposalRunner {
       log.warn({ err: error }, 'proposal runner pass failed');
     }
   }
+}
+
+/** The proposals wing in a running daemon: its runner, and a person's decision as `lendbot approve` makes it (Telegram's /approve, /reject). */
+export interface Proposals {
+  start(): void;
+  stop(): Promise<void>;
+  decider: Record<'approve' | 'reject', (id: number, by: string) => { message: string }>;
+}
+
+/** Attached to the operator listener's agent context (src/operator/attach-operator.ts), whose offer path it places through. */
+export function attachProposals(context: AgentContext): Proposals {
+  const runner = new ProposalRunner(context);
+  const deciding = { store: context.store, clock: context.realClock };
+  return {
+    start: () => runner.start(),
+    stop: () => runner.stop(),
+    decider: { approve: (id, by) => approveProposal(deciding, id, by), reject: (id, by) => rejectProposal(deciding, id, by) },
+  };
 }

@@ -1,0 +1,38 @@
+/**
+ * The agents' proposals are a wing (issue 38, item 2): src/proposals/ holds asking a person,
+ * deciding, the runner that places what was approved, the agents' get_proposal and
+ * list_proposals, and /api/proposals. It attaches itself in one call (attach-proposals.ts,
+ * attachProposals) and reaches the operator listener through registrations (src/daemon/
+ * wing-parts.ts: WING_AGENT, WING_API_ROUTES), never the reverse. Deleting the folder, its attach
+ * line, its entry among the wings and `lendbot approve` / `reject` leaves lendbot whole; the
+ * daemon decides and places without it (test/daemon/proposals-left-out.test.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { fileGraph } from './source-graph.js';
+
+/** The attach line (daemon.ts), the wing's entry (wing-parts.ts) and `lendbot approve` / `reject`, through the wing's index. */
+const ATTACHED_BY = [
+  'cli/commands/approve/index.ts -> proposals/index.ts',
+  'daemon/daemon.ts -> proposals/attach-proposals.ts',
+  'daemon/wing-parts.ts -> proposals/proposals-wing.ts',
+];
+
+const graph = fileGraph();
+const inProposals = (file: string) => file.startsWith('proposals/');
+
+describe('the proposals wing', () => {
+  it('holds its tools, routes and runner; the operator keeps no proposals folder', () => {
+    for (const file of ['proposal-tools.ts', 'proposal-routes.ts', 'attach-proposals.ts', 'propose-offer.ts'])
+      expect(graph.has(`proposals/${file}`)).toBe(true);
+    expect([...graph.keys()].filter((file) => file.startsWith('operator/proposals/') || file.endsWith('/proposal-tools.ts'))).toEqual([
+      'proposals/proposal-tools.ts',
+    ]);
+  });
+
+  it('is imported outside its folder only by its attach line, its entry among the wings and its command', () => {
+    const edges = [...graph]
+      .filter(([file]) => !inProposals(file))
+      .flatMap(([file, targets]) => [...targets].filter(inProposals).map((target) => `${file} -> ${target}`));
+    expect(edges.sort()).toEqual(ATTACHED_BY);
+  });
+});
