@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock/clock.js';
 import { parseCents } from '../../src/domain/index.js';
 import { approveProposal } from '../../src/proposals/index.js';
-import { startDaemonHarness, waitFor, type DaemonHarness } from './daemon-harness.js';
+import { offerHookedAndPolled, startDaemonHarness, waitFor, type DaemonHarness } from './daemon-harness.js';
 
 let harness: DaemonHarness | undefined;
 afterEach(async () => {
@@ -38,25 +38,6 @@ function approvedProposalOnUnseenRequest(h: DaemonHarness): { proposalId: number
   return { proposalId: proposal.id, requestId: request.id };
 }
 
-/** A webhook's request and a polled one, each decided and offered on the sandbox. */
-async function offerTwoRequests(h: DaemonHarness): Promise<void> {
-  h.sandbox.control.setFaults({ dropWebhookRate: 0 });
-  const hooked = h.sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.6, competitorOffers: 0 });
-  await h.sandbox.control.flushWebhooks();
-  await waitFor(() => h.store.decisions.has(hooked.id), 'the webhook request decided');
-  h.sandbox.control.setFaults({ dropWebhookRate: 1 });
-  const polled = h.sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.6, competitorOffers: 0 });
-  await h.sandbox.control.flushWebhooks();
-  await h.daemon.poller.poll();
-  await h.daemon.pipeline.idle();
-  for (const id of [hooked.id, polled.id]) {
-    expect(h.store.decisions.get(id)?.action).toBe('offer');
-    expect(h.store.offers.getByRequest(id)?.state).toBe('placed');
-    expect(h.sandbox.control.offers().filter((offer) => offer.loan_request?.id === id)).toHaveLength(1);
-  }
-  expect(h.store.requests.get(polled.id)?.source).toBe('poll');
-}
-
 describe('the daemon with the proposals wing left out', () => {
   it('with the wing attached, the approved proposal is placed (the control)', async () => {
     harness = await startDaemonHarness();
@@ -64,7 +45,7 @@ describe('the daemon with the proposals wing left out', () => {
     // The runner looks once a real second.
     await waitFor(() => harness?.store.proposals.get(proposalId)?.outcome === 'placed', 'the approved proposal placed');
     expect(harness.store.decisions.get(requestId)?.source).toBe('agent:claude');
-    await offerTwoRequests(harness);
+    await offerHookedAndPolled(harness);
   });
 
   it('decides and places from a webhook and a poll, and places no proposal', async () => {
@@ -74,6 +55,6 @@ describe('the daemon with the proposals wing left out', () => {
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(harness.store.proposals.get(proposalId)?.status).toBe('approved');
     expect(harness.sandbox.control.offers().filter((offer) => offer.loan_request?.id === requestId)).toEqual([]);
-    await offerTwoRequests(harness);
+    await offerHookedAndPolled(harness);
   });
 });
