@@ -43,7 +43,7 @@ export function offerSummary(ask: OfferAsk, dryRun: boolean): string {
   return `offer rate ${ask.rate} on loan request ${request.id} ($${total}, ${request.loan_terms} months, max rate ${request.max_interest_rate})${ask.automateFund ? ', funded automatically on acceptance' : ''}${dryRun ? ' [dry run: nothing is sent]' : ''}`;
 }
 
-export function amountOf(ask: OfferAsk): { amountCents: number; riskLevel: number } {
+function amountOf(ask: OfferAsk): { amountCents: number; riskLevel: number } {
   return { amountCents: parseCents(ask.request.total_amount), riskLevel: ask.request.borrower_card_color };
 }
 

@@ -20,26 +20,23 @@ const BATCH = 10;
 /** How often (real time) waiting proposals' requests are looked for in the open list. */
 const CLOSED_CHECK_MS = 15_000;
 
-export class ProposalRunner {
+class ProposalRunner {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private lastClosedCheckMs = Number.NEGATIVE_INFINITY;
 
-  constructor(
-    private readonly context: AgentContext,
-    private readonly tickMs: number = TICK_MS,
-  ) {}
+  constructor(private readonly context: AgentContext) {}
 
   start(): void {
     const resumed = this.context.store.proposals.resumeInterrupted();
     if (resumed > 0)
       this.context.log.info({ proposals: resumed }, 'approved proposals left mid-way by the last run are placed again (never sent twice)');
-    this.timer = setInterval(() => void this.tick(), this.tickMs);
+    this.timer = setInterval(() => void this.tick(), TICK_MS);
     this.timer.unref();
     void this.tick();
   }
 
-  /** One pass (tests call it directly); joins a pass under way. */
+  /** One pass; joins a pass under way. */
   tick(): Promise<void> {
     this.running ??= this.pass().finally(() => {
       this.running = undefined;
@@ -71,20 +68,15 @@ export class ProposalRunner {
   }
 }
 
-/** The proposals wing in a running daemon: its runner, and a person's decision as `lendbot approve` makes it (Telegram's /approve, /reject). */
-export interface Proposals {
-  start(): void;
-  stop(): Promise<void>;
-  decider: Record<'approve' | 'reject', (id: number, by: string) => { message: string }>;
-}
-
-/** Attached to the operator listener's agent context (src/operator/attach-operator.ts), whose offer path it places through. */
-export function attachProposals(context: AgentContext): Proposals {
-  const runner = new ProposalRunner(context);
+/**
+ * The runner on the operator listener's agent context (src/operator/attach-operator.ts), whose offer path it places
+ * through, with a person's decision as `lendbot approve` makes it (Telegram's /approve and /reject).
+ */
+export function attachProposals(context: AgentContext) {
   const deciding = { store: context.store, clock: context.realClock };
-  return {
-    start: () => runner.start(),
-    stop: () => runner.stop(),
-    decider: { approve: (id, by) => approveProposal(deciding, id, by), reject: (id, by) => rejectProposal(deciding, id, by) },
+  const decider = {
+    approve: (id: number, by: string) => approveProposal(deciding, id, by),
+    reject: (id: number, by: string) => rejectProposal(deciding, id, by),
   };
+  return Object.assign(new ProposalRunner(context), { decider });
 }
