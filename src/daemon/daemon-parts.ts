@@ -3,7 +3,7 @@
  * before it exists: the notice relay before the service health and the protections that send
  * through it (messaging points it at its notifier when it attaches, notice-relay.ts), the metrics
  * before the client they count, the client and store before everything that calls them, the
- * pipeline and its features (cash, market learning, shadows) before the inbox worker and the
+ * pipeline and its features (cash, market learning) before the inbox worker and the
  * poller that feed it. The parts come in named groups, so a feature reads a few of them.
  *
  * The features then attach to these parts in one call each, the way fastify plugins and probot
@@ -41,7 +41,6 @@ import { NoticeRelay } from './notice-relay.js';
 import { OfferPlacer } from './offer-placer.js';
 import { Pipeline } from './pipeline.js';
 import { attachCashPosition } from './cash-position.js';
-import { attachShadows } from './shadow-decide.js';
 import { RequestGuards } from './request-guard.js';
 import { Poller } from './poller.js';
 import { serviceDataSource, storeSpendLedger } from './service-data.js';
@@ -92,6 +91,8 @@ export interface DaemonOverrides {
   messaging?: false;
   /** false leaves the agents' proposals unattached: none is placed or expired (test/daemon/proposals-left-out.test.ts). */
   proposals?: false;
+  /** false leaves the challengers (shadow strategies) unattached (test/daemon/challengers-left-out.test.ts). */
+  challengers?: false;
   /** false leaves retraining unattached, as deleting its attach line would (test/daemon/retrain-left-out.test.ts). */
   retrain?: false;
   /** The sandbox's hold on a request while an agent's proposal waits (src/proposals/request-holds.ts); absent live. */
@@ -248,7 +249,6 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
     if (placement?.kind === 'placed' && !dryRun)
       balance.refresh().catch((error: unknown) => pipelineLog.warn({ err: error }, 'balance refresh failed'));
   });
-  attachShadows(pipeline, { store, log: pipelineLog });
   // The poll asks only for what some active strategy could take (read at each poll: hot reload).
   const listFilters = () => (config.poll.server_filters ? unionListFilters(strategies().map((strategy) => strategy.listRestriction)) : {});
   const poller = new Poller({ client, store, pipeline, clock, log: component('poll'), listFilters });

@@ -17,6 +17,7 @@ import type { Store } from '../store/index.js';
 import { attachMessaging, type Messaging } from '../messaging/attach-messaging.js';
 import { attachOps } from '../ops/attach-ops.js';
 import { attachOperator } from '../operator/attach-operator.js';
+import { attachShadows } from '../challengers/shadow-decide.js';
 import { attachProposals } from '../proposals/attach-proposals.js';
 import { attachRetrain, type Retraining } from '../retrain/attach-retrain.js';
 import type { DaemonConfigFile } from './daemon-config.js';
@@ -72,6 +73,8 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
   const { poller, inbox, webhook, webhookUrl } = parts.intake;
   const { mode, bareClient, serviceConfig } = parts.marketplace;
   const { jobs, inboxJob, pollJob, settleAtStart } = daemonJobs(parts);
+  // The challengers hear each decision before the metrics do (attachOps), as the features of the parts do.
+  if (overrides.challengers !== false) attachShadows(parts);
   const ops = attachOps(parts);
   const wings = { ...WING_AGENT, requestHolds: overrides.requestHolds };
   const operator = attachOperator(parts, { metrics: ops.metrics, wings, apiRoutes: WING_API_ROUTES });

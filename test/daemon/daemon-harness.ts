@@ -62,6 +62,8 @@ export interface HarnessOptions {
   retrainWing?: false;
   /** false leaves the agents' proposals unattached (DaemonOverrides.proposals). */
   proposalsWing?: false;
+  /** false leaves the challengers unattached (DaemonOverrides.challengers). */
+  challengersWing?: false;
   /** Writes to the store before the daemon starts (what a previous run left, e.g. a learner's state). */
   seedStore?: (store: Store) => void;
 }
@@ -98,6 +100,7 @@ export async function startDaemonHarness(options: HarnessOptions = {}): Promise<
     ...(options.messaging === undefined ? {} : { messaging: options.messaging }),
     ...(options.retrainWing === undefined ? {} : { retrain: options.retrainWing }),
     ...(options.proposalsWing === undefined ? {} : { proposals: options.proposalsWing }),
+    ...(options.challengersWing === undefined ? {} : { challengers: options.challengersWing }),
   });
   await daemon.start();
   sandbox.control.subscribe(daemon.webhookUrl, 'investor@example.com');
