@@ -6,7 +6,8 @@
  *
  * Three steps, each nameable: the built parts (daemon-parts.ts, assembleDaemonParts: store,
  * client, pipeline, inbox worker, poller, listener), the daemon's jobs (daemon-jobs.ts,
- * daemonJobs), then the features, each attached in one call: operations (src/ops/attach-ops.ts,
+ * daemonJobs), then the features, each attached in one call: the challengers
+ * (src/challengers/shadow-decide.ts, attachShadows), operations (src/ops/attach-ops.ts,
  * attachOps), the operator listener (src/operator/attach-operator.ts, attachOperator), the agents'
  * proposals (src/proposals/attach-proposals.ts, attachProposals), messaging
  * (src/messaging/attach-messaging.ts, attachMessaging) and retraining (src/retrain/attach-retrain.ts,
@@ -73,7 +74,7 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
   const { poller, inbox, webhook, webhookUrl } = parts.intake;
   const { mode, bareClient, serviceConfig } = parts.marketplace;
   const { jobs, inboxJob, pollJob, settleAtStart } = daemonJobs(parts);
-  // The challengers hear each decision before the metrics do (attachOps), as the features of the parts do.
+  // Before attachOps: the challengers hear each decision before the metrics do.
   if (overrides.challengers !== false) attachShadows(parts);
   const ops = attachOps(parts);
   const wings = { ...WING_AGENT, requestHolds: overrides.requestHolds };
