@@ -28,7 +28,7 @@ import type { InboxWorker } from './inbox-worker.js';
 import type { Pipeline } from './pipeline.js';
 import type { Poller } from './poller.js';
 import { checkMarketplaceAtStart, listenOrExplain } from './start-checks.js';
-import { WING_AGENT, WING_API_ROUTES } from './wing-parts.js';
+import { WING_AGENT, WING_API_ROUTES } from './wing-surfaces.js';
 
 export type { DaemonOverrides };
 

@@ -3,18 +3,31 @@
  * deciding, the runner that places what was approved, the agents' get_proposal and
  * list_proposals, and /api/proposals. It attaches itself in one call (attach-proposals.ts,
  * attachProposals) and reaches the operator listener through registrations (src/daemon/
- * wing-parts.ts: WING_AGENT, WING_API_ROUTES), never the reverse. Deleting the folder, its attach
+ * wing-surfaces.ts: WING_AGENT, WING_API_ROUTES), never the reverse. Deleting the folder, its attach
  * line, its entry among the wings and `lendbot approve` / `reject` leaves lendbot whole; the
  * daemon decides and places without it (test/daemon/proposals-left-out.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { fileGraph, importsInto } from './source-graph.js';
 
-/** The attach line (daemon.ts), the wing's entry (wing-parts.ts) and `lendbot approve` / `reject`, through the wing's index. */
+/** Every file `file` loads at run time, itself included. */
+function loadedBy(file: string): Set<string> {
+  const runtime = fileGraph(true);
+  const seen = new Set<string>();
+  const stack = [file];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    if (seen.has(next)) continue;
+    seen.add(next);
+    stack.push(...(runtime.get(next) ?? []));
+  }
+  return seen;
+}
+
+/** The attach line (daemon.ts), the wing's entry (wing-surfaces.ts) and `lendbot approve` / `reject`, through the wing's index. */
 const ATTACHED_BY = [
   'cli/commands/approve/index.ts -> proposals/index.ts',
   'daemon/daemon.ts -> proposals/attach-proposals.ts',
-  'daemon/wing-parts.ts -> proposals/proposals-wing.ts',
+  'daemon/wing-surfaces.ts -> proposals/proposals-wing.ts',
 ];
 
 const graph = fileGraph();
@@ -30,5 +43,11 @@ describe('the proposals wing', () => {
 
   it('is imported outside its folder only by its attach line, its entry among the wings and its command', () => {
     expect(importsInto('proposals', graph)).toEqual(ATTACHED_BY);
+  });
+
+  it('is not loaded by reading the configuration, nor the operator beyond its `ops:` section (wing-surfaces.ts names it)', () => {
+    const OPS_SECTION = ['operator/operator-config.ts', 'operator/allowance.ts'];
+    const loaded = [...loadedBy('daemon/daemon-config.ts')].filter((file) => !OPS_SECTION.includes(file));
+    expect(loaded.filter((file) => /^(proposals|operator)\/|^retrain\/retrain-tools\.ts$/.test(file))).toEqual([]);
   });
 });

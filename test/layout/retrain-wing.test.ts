@@ -12,12 +12,13 @@
 import { describe, expect, it } from 'vitest';
 import { fileGraph, importsInto } from './source-graph.js';
 
-/** The attach line (daemon.ts), the wing's entry (wing-parts.ts: `retrain:` and the agents' tool) and `lendbot retrain`. */
+/** The attach line (daemon.ts), the wing's entries (wing-parts.ts: `retrain:`; wing-surfaces.ts: the agents' tool) and `lendbot retrain`. */
 const ATTACHED_BY = [
   'cli/commands/retrain/index.ts -> retrain/index.ts',
   'cli/commands/retrain/retrain-text.ts -> retrain/index.ts',
   'daemon/daemon.ts -> retrain/attach-retrain.ts',
   'daemon/wing-parts.ts -> retrain/retrain-wing.ts',
+  'daemon/wing-surfaces.ts -> retrain/retrain-tools.ts',
 ];
 
 const graph = fileGraph();

@@ -16,7 +16,7 @@ export interface ApiDeps {
   /** Undefined where no metrics exist (`lendbot mcp` has no daemon): /metrics answers 404 then. */
   metrics?: MetricsScrape | undefined;
   log: Logger;
-  /** The routes the wings add under /api, behind the same sign-in (src/daemon/wing-parts.ts, WING_API_ROUTES). */
+  /** The routes the wings add under /api, behind the same sign-in (src/daemon/wing-surfaces.ts, WING_API_ROUTES). */
   apiRoutes?: readonly ApiRoutes[] | undefined;
 }
 

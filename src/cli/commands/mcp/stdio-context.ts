@@ -9,7 +9,7 @@
 import { systemClock } from '../../../clock/clock.js';
 import { BalanceTracker } from '../../../daemon/balance-tracker.js';
 import type { DaemonConfigFile } from '../../../daemon/daemon-config.js';
-import { WING_AGENT } from '../../../daemon/wing-parts.js';
+import { WING_AGENT } from '../../../daemon/wing-surfaces.js';
 import { OfferPlacer } from '../../../daemon/offer-placer.js';
 import { SerialQueue } from '../../../daemon/serial-queue.js';
 import { serviceDataSource, storeSpendLedger } from '../../../daemon/service-data.js';
