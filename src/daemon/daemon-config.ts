@@ -13,7 +13,6 @@ import { DEFAULT_MAX_FAILED_POLLS } from './poll-failures.js';
 import { DEFAULT_UNKNOWN_OFFER_RESENDS } from './unknown-offer-resends.js';
 import { ledgerSectionSchema } from '../ops/loss-rates-config.js';
 import { OPS_ENV_HELP, operatorConfigSchema } from '../operator/operator-config.js';
-import { retrainSectionSchema } from '../retrain/retrain-config.js';
 import { DEFAULT_SYNCHRONOUS, SYNCHRONOUS_LEVELS } from '../store/synchronous.js';
 import { DEFAULT_WARN_AFTER_REFUSALS, DEFAULT_WARN_WINDOW_MS } from '../webhook/refusal-warning.js';
 import { DEFAULT_TOKEN_LAYOUT, TOKEN_LAYOUTS } from '../webhook/token-layout.js';
@@ -111,7 +110,6 @@ export const daemonConfigSchema = z.strictObject({
   ledger: ledgerSectionSchema.prefault({}),
   // notifications: (src/messaging), and every other wing's sections.
   ...WING_CONFIG,
-  retrain: retrainSectionSchema.prefault({}).describe('retraining while live (docs/training.md, "Retraining while live")'),
   ops: operatorConfigSchema.prefault({}).describe('the operator listener: the MCP agent connector at /mcp (docs/agent-connector.md)'),
   sandbox: z
     .strictObject({

@@ -3,7 +3,7 @@
  * before it exists: the notice relay before the service health and the protections that send
  * through it (messaging points it at its notifier when it attaches, notice-relay.ts), the metrics
  * before the client they count, the client and store before everything that calls them, the
- * pipeline and its features (cash, market learning, shadows) before the inbox worker and the
+ * pipeline and its features (cash, market learning) before the inbox worker and the
  * poller that feed it. The parts come in named groups, so a feature reads a few of them.
  *
  * The features then attach to these parts in one call each, the way fastify plugins and probot
@@ -11,7 +11,14 @@
  * reads what it needs of the parts and registers its routes, listeners and jobs.
  */
 import { systemClock, type Clock, type Sleep } from '../clock/clock.js';
-import { eventDropReason, loadStrategyFiles, type CompiledStrategy, type DataSource, type SpendLedger } from '../engine/index.js';
+import {
+  eventDropReason,
+  loadStrategyFiles,
+  type CompiledStrategy,
+  type DataSource,
+  type SpendLedger,
+  type StrategyLayer,
+} from '../engine/index.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import type { RiskLimits } from '../risk/index.js';
 import { ConfigurationError } from '../domain/index.js';
@@ -28,14 +35,12 @@ import { claimStoreMode, openStore, type Store } from '../store/index.js';
 import { buildWebhookServer, type WebhookServer } from '../webhook/index.js';
 import { BalanceTracker } from './balance-tracker.js';
 import { daemonConfigSchema, type DaemonConfigFile } from './daemon-config.js';
-import type { DaemonOverrides } from './daemon.js';
 import { InboxWorker } from './inbox-worker.js';
 import { MarketFates } from './market-fates.js';
 import { NoticeRelay } from './notice-relay.js';
 import { OfferPlacer } from './offer-placer.js';
 import { Pipeline } from './pipeline.js';
 import { attachCashPosition } from './cash-position.js';
-import { attachShadows } from './shadow-decide.js';
 import { RequestGuards } from './request-guard.js';
 import { Poller } from './poller.js';
 import { serviceDataSource, storeSpendLedger } from './service-data.js';
@@ -49,12 +54,50 @@ import type { LossRates } from '../ops/equity.js';
 import { reachableHost } from '../operator/operator-listener.js';
 import type { ReturnsAnswer } from '../operator/api/api-types.js';
 import { returnsFromStore } from '../operator/api/returns-routes.js';
-import { approveProposal, rejectProposal } from '../operator/proposals/decide-proposal.js';
-import type { StrategyLayer } from '../retrain/attach-retrain.js';
+import type { RequestHolds } from '../operator/agent-context.js';
 
 type Env = Record<string, string | undefined>;
 /** The marketplace client the daemon owns: closed at the stop, its calls abandoned when the stop must not wait. */
 export type DaemonClient = MarketplaceApi & { close?: () => void; abandon?: () => number };
+
+/** What the composition root's caller may pass instead of building it (createDaemon in daemon.ts). */
+export interface DaemonOverrides {
+  clock?: Clock;
+  client?: DaemonClient;
+  store?: Store;
+  log?: Logger;
+  strategies?: CompiledStrategy[];
+  webhookSecret?: string;
+  /** The config file the daemon was loaded from; its `risk:` section is hot-reloaded. */
+  configFile?: string | undefined;
+  /** The clock back-off waits on (default `clock`): real time when the market's clock is fast. */
+  backoffClock?: Clock;
+  /** Real time for a person's minutes (confirmation codes, agents' proposals); default the system clock. */
+  realClock?: Clock;
+  /** The time chat messages are paced on (default the system clock and real waits): Telegram's limits are real seconds. */
+  chatPace?: { clock: Clock; sleep: Sleep };
+  /** Simulated seconds per real second of `clock` (default 1); scales the health check's poll age. */
+  clockSpeed?: number;
+  /** How the daemon names its market in the log: 'live' (default) or 'sandbox'. */
+  mode?: 'live' | 'sandbox';
+  /** Let a dry run take a live database, or the reverse (lendbot run --switch-db-mode; store/store-mode.ts). */
+  switchStoreMode?: boolean;
+  /** Runs after the daemon stopped (the run command closes the sandbox it started). */
+  afterStop?: () => Promise<void>;
+  /**
+   * false leaves messaging (notifications, the digest, Telegram) unattached, as deleting its attach
+   * line would: the daemon decides and places without it (test/daemon/messaging-left-out.test.ts).
+   */
+  messaging?: false;
+  /** false leaves the agents' proposals unattached: none is placed or expired (test/daemon/proposals-left-out.test.ts). */
+  proposals?: false;
+  /** false leaves the challengers (shadow strategies) unattached (test/daemon/challengers-left-out.test.ts). */
+  challengers?: false;
+  /** false leaves retraining unattached, as deleting its attach line would (test/daemon/retrain-left-out.test.ts). */
+  retrain?: false;
+  /** The sandbox's hold on a request while an agent's proposal waits (src/proposals/request-holds.ts); absent live. */
+  requestHolds?: RequestHolds;
+}
 
 /** The clocks the parts run on. */
 export interface DaemonClocks {
@@ -116,8 +159,6 @@ export interface DaemonParts {
   trading: { data: DataSource<false>; spend: SpendLedger; balance: BalanceTracker; placer: OfferPlacer };
   /** The config's expected-loss shares (equity in the status and /metrics) and the returns series up to a time (the digest's earnings, Telegram's /profit). */
   returns: { lossRates: LossRates; earnings: (nowMs: number) => ReturnsAnswer };
-  /** Approves or rejects an agent's proposal, as `lendbot approve` does (Telegram's /approve). */
-  proposals: Record<'approve' | 'reject', (id: number, by: string) => { message: string }>;
   pipeline: Pipeline;
   /** The market's learners, attached to the pipeline; their job learns the offers' fates (daemon-jobs.ts). */
   marketFates: MarketFates;
@@ -208,7 +249,6 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
     if (placement?.kind === 'placed' && !dryRun)
       balance.refresh().catch((error: unknown) => pipelineLog.warn({ err: error }, 'balance refresh failed'));
   });
-  attachShadows(pipeline, { store, log: pipelineLog });
   // The poll asks only for what some active strategy could take (read at each poll: hot reload).
   const listFilters = () => (config.poll.server_filters ? unionListFilters(strategies().map((strategy) => strategy.listRestriction)) : {});
   const poller = new Poller({ client, store, pipeline, clock, log: component('poll'), listFilters });
@@ -276,10 +316,6 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
     instruments: { metrics, serviceHealth, notices, protections },
     trading: { data, spend, balance, placer },
     returns: { lossRates, earnings: (nowMs) => returnsFromStore(store, nowMs, lossRates) },
-    proposals: {
-      approve: (id, by) => approveProposal({ store, clock: realClock }, id, by),
-      reject: (id, by) => rejectProposal({ store, clock: realClock }, id, by),
-    },
     pipeline,
     marketFates,
     intake: { poller, inbox, webhook, webhookUrl },

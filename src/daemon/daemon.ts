@@ -6,60 +6,31 @@
  *
  * Three steps, each nameable: the built parts (daemon-parts.ts, assembleDaemonParts: store,
  * client, pipeline, inbox worker, poller, listener), the daemon's jobs (daemon-jobs.ts,
- * daemonJobs), then the features, each attached in one call: operations (src/ops/attach-ops.ts,
- * attachOps), messaging (src/messaging/attach-messaging.ts, attachMessaging), retraining
- * (src/retrain/attach-retrain.ts, attachRetrain) and the operator listener
- * (src/operator/attach-operator.ts, attachOperator).
+ * daemonJobs), then the features, each attached in one call: the challengers
+ * (src/challengers/shadow-decide.ts, attachShadows), operations (src/ops/attach-ops.ts,
+ * attachOps), the operator listener (src/operator/attach-operator.ts, attachOperator), the agents'
+ * proposals (src/proposals/attach-proposals.ts, attachProposals), messaging
+ * (src/messaging/attach-messaging.ts, attachMessaging) and retraining (src/retrain/attach-retrain.ts,
+ * attachRetrain).
  */
-import type { Clock, Sleep } from '../clock/clock.js';
 import { Scheduler } from '../clock/scheduler.js';
-import type { CompiledStrategy } from '../engine/index.js';
-import type { Logger } from '../log/logger.js';
 import type { Store } from '../store/index.js';
 import { attachMessaging, type Messaging } from '../messaging/attach-messaging.js';
 import { attachOps } from '../ops/attach-ops.js';
 import { attachOperator } from '../operator/attach-operator.js';
-import type { RequestHolds } from '../operator/proposals/request-holds.js';
-import { attachRetrain } from '../retrain/attach-retrain.js';
+import { attachShadows } from '../challengers/shadow-decide.js';
+import { attachProposals } from '../proposals/attach-proposals.js';
+import { attachRetrain, type Retraining } from '../retrain/attach-retrain.js';
 import type { DaemonConfigFile } from './daemon-config.js';
 import { daemonJobs } from './daemon-jobs.js';
-import { assembleDaemonParts, type DaemonClient } from './daemon-parts.js';
+import { assembleDaemonParts, type DaemonOverrides } from './daemon-parts.js';
 import type { InboxWorker } from './inbox-worker.js';
 import type { Pipeline } from './pipeline.js';
 import type { Poller } from './poller.js';
 import { checkMarketplaceAtStart, listenOrExplain } from './start-checks.js';
+import { WING_AGENT, WING_API_ROUTES } from './wing-surfaces.js';
 
-export interface DaemonOverrides {
-  clock?: Clock;
-  client?: DaemonClient;
-  store?: Store;
-  log?: Logger;
-  strategies?: CompiledStrategy[];
-  webhookSecret?: string;
-  /** The config file the daemon was loaded from; its `risk:` section is hot-reloaded. */
-  configFile?: string | undefined;
-  /** The clock back-off waits on (default `clock`): real time when the market's clock is fast. */
-  backoffClock?: Clock;
-  /** Real time for a person's minutes (confirmation codes, agents' proposals); default the system clock. */
-  realClock?: Clock;
-  /** The time chat messages are paced on (default the system clock and real waits): Telegram's limits are real seconds. */
-  chatPace?: { clock: Clock; sleep: Sleep };
-  /** Simulated seconds per real second of `clock` (default 1); scales the health check's poll age. */
-  clockSpeed?: number;
-  /** How the daemon names its market in the log: 'live' (default) or 'sandbox'. */
-  mode?: 'live' | 'sandbox';
-  /** Let a dry run take a live database, or the reverse (lendbot run --switch-db-mode; store/store-mode.ts). */
-  switchStoreMode?: boolean;
-  /** Runs after the daemon stopped (the run command closes the sandbox it started). */
-  afterStop?: () => Promise<void>;
-  /**
-   * false leaves messaging (notifications, the digest, Telegram) unattached, as deleting its attach
-   * line would: the daemon decides and places without it (test/daemon/messaging-left-out.test.ts).
-   */
-  messaging?: false;
-  /** The sandbox's hold on a request while an agent's proposal waits (src/operator/proposals/request-holds.ts); absent live. */
-  requestHolds?: RequestHolds;
-}
+export type { DaemonOverrides };
 
 export interface Daemon {
   mode: 'live' | 'sandbox';
@@ -94,6 +65,8 @@ type Env = Record<string, string | undefined>;
 
 /** Messaging left out: no jobs, nothing to start; the parts' notices go nowhere (notice-relay.ts). */
 const NO_MESSAGING: Messaging = { jobs: [], start: () => undefined, stop: () => undefined };
+/** Retraining left out: the strategy files run as they are, and no retrain job exists. */
+const NO_RETRAIN: Pick<Retraining, 'jobs' | 'start'> = { jobs: [], start: async () => undefined };
 
 export async function createDaemon(config: DaemonConfigFile, env: Env, overrides: DaemonOverrides = {}): Promise<Daemon> {
   const parts = await assembleDaemonParts(config, env, overrides);
@@ -101,10 +74,14 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
   const { poller, inbox, webhook, webhookUrl } = parts.intake;
   const { mode, bareClient, serviceConfig } = parts.marketplace;
   const { jobs, inboxJob, pollJob, settleAtStart } = daemonJobs(parts);
+  // Before attachOps: the challengers hear each decision before the metrics do.
+  if (overrides.challengers !== false) attachShadows(parts);
   const ops = attachOps(parts);
-  const messaging = overrides.messaging === false ? NO_MESSAGING : attachMessaging(parts);
-  const retrain = attachRetrain(parts);
-  const operator = attachOperator(parts, ops, overrides.requestHolds);
+  const wings = { ...WING_AGENT, requestHolds: overrides.requestHolds };
+  const operator = attachOperator(parts, { metrics: ops.metrics, wings, apiRoutes: WING_API_ROUTES });
+  const proposals = overrides.proposals === false ? undefined : attachProposals(operator.context);
+  const messaging = overrides.messaging === false ? NO_MESSAGING : attachMessaging({ ...parts, proposals: proposals?.decider });
+  const retrain = overrides.retrain === false ? NO_RETRAIN : attachRetrain(parts);
   const scheduler = new Scheduler(log.child({ component: 'scheduler' }), parts.clocks.backoff);
 
   let stopped = false;
@@ -145,6 +122,8 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
         setting: 'ops.port or LENDBOT_OPS_PORT',
       });
       await ops.start();
+      // Places what people approved (lendbot approve, the dashboard, Telegram), and expires what waited too long.
+      proposals?.start();
       messaging.start();
       // The managed strategy versions in force run from the first request on.
       await retrain.start();
@@ -184,6 +163,7 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       ops.stop();
       messaging.stop();
       // No agent call starts after this; one under way finishes in the pipeline's queue.
+      await proposals?.stop();
       await operator.stop();
       await intakeStopped;
       await scheduler.stop();

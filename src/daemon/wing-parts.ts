@@ -1,14 +1,16 @@
 /**
  * What the daemon's configuration and `lendbot doctor` take from the wings, each wing named once
  * here (its attach line is in daemon.ts): its config sections, composed into the daemon's schema
- * (daemon-config.ts), and its checks, run by the doctor after its own. Deleting a wing's folder,
+ * (daemon-config.ts), and its checks, run by the doctor after its own; what a wing adds to the
+ * operator listener is named in wing-surfaces.ts. Deleting a wing's folder,
  * its entry here and its attach line removes it (test/layout/messaging-wing.test.ts).
  */
 import type { z } from 'zod';
 import type { Clock } from '../clock/clock.js';
 import { messagingWing } from '../messaging/messaging-wing.js';
+import { retrainWing } from '../retrain/retrain-wing.js';
 
-const WINGS = [messagingWing] as const;
+const WINGS = [messagingWing, retrainWing] as const;
 
 /** The sections of every wing as one object (an intersection: each key keeps its own schema). */
 type SectionsOf<Wings> = Wings extends readonly [infer First extends { config: object }, ...infer Rest]

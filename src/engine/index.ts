@@ -56,4 +56,4 @@ export {
   type CompetitionComparison,
 } from './market-response.js';
 export { eventDropReason, type EventFacts } from './compile/event-prefilter.js';
-export { strategyRoles, type StrategyRoles } from './strategy-roles.js';
+export { strategyRoles, type StrategyLayer, type StrategyRoles } from './strategy-roles.js';

@@ -10,6 +10,11 @@ import { armOf } from '../risk/arm-share-rule.js';
 import type { SplitSettings } from '../risk/index.js';
 import type { CompiledStrategy } from './compiled-strategy.js';
 
+/** Where a feature lays strategies over the files' (the daemon's strategies() reads through it; retraining's managed versions). */
+export interface StrategyLayer {
+  over: (files: readonly CompiledStrategy[]) => readonly CompiledStrategy[];
+}
+
 export interface StrategyRoles {
   /** Those that decide live, in priority order (empty when every strategy is a shadow). */
   live: readonly CompiledStrategy[];

@@ -4,6 +4,7 @@
  * call it with their parts: the same client, store, guard inputs and offer placer the daemon
  * trades with, so an agent's offer goes the daemon's way.
  */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Clock } from '../clock/clock.js';
 import type { CompiledStrategy, DataSource, SpendLedger } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
@@ -12,8 +13,9 @@ import type { RiskLimits } from '../risk/index.js';
 import type { Cents, LoanRequest, PlaceOutcome } from '../domain/index.js';
 import type { MarketplaceApi } from '../service/index.js';
 import type { Store } from '../store/index.js';
-import { approvalSettings, type ApprovalSettings } from './proposals/allowance.js';
-import type { RequestHolds } from './proposals/request-holds.js';
+import type { ConfirmationCodes } from './confirmation.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { approvalSettings, type ApprovalSettings } from './allowance.js';
 
 export interface AgentContext {
   client: MarketplaceApi;
@@ -53,9 +55,55 @@ export interface AgentContext {
   protections: Pick<Protections, 'activePause' | 'resume' | 'pauseByOperator'>;
   /** Each token's allowance and how long a proposal waits (ops: section; docs/agent-connector.md, "Proposals"). */
   approvals: ApprovalSettings;
-  /** The sandbox's hold on a request while its proposal waits (proposals/request-holds.ts); absent live. */
+  /** The sandbox's hold on a request while its proposal waits (src/proposals/request-holds.ts); absent live. */
   requestHolds?: RequestHolds | undefined;
+  /** The wings' tools, registered on every session's server after the connector's own (src/daemon/wing-surfaces.ts, WING_AGENT). */
+  tools: readonly AgentTools[];
+  /** What place_offer does beyond the caller's allowance: a proposal a person approves (src/proposals/); absent, it refuses. */
+  beyondAllowance?: BeyondAllowanceAsk | undefined;
 }
+
+/** What an agent asks to offer. */
+export interface OfferAsk {
+  request: LoanRequest;
+  rate: number;
+  automateFund: boolean;
+}
+
+/** place_offer's answer to an offer beyond the caller's allowance (`why`), given the offer's `preview` facts. */
+export type BeyondAllowanceAsk = (
+  context: AgentContext,
+  caller: AgentCaller,
+  ask: OfferAsk,
+  why: string,
+  preview: Record<string, unknown>,
+) => Promise<CallToolResult>;
+
+/**
+ * Holding a loan request while an agent's proposal on it waits for a person: only the sandbox can
+ * (src/cli/commands/run/sandbox-request-holds.ts; src/proposals/request-holds.ts uses it).
+ */
+export interface RequestHolds {
+  /** The borrower waits for an answer for `forRealMs` of real time (the market converts to its clock). */
+  hold(loanRequestId: number, forRealMs: number): Promise<void>;
+  /** The borrower decides now (the proposal was decided). */
+  release(loanRequestId: number): Promise<void>;
+}
+
+/** What the wings add to an agent context: their tools, place_offer's way beyond the allowance, the sandbox's holds. */
+export type AgentWings = Pick<AgentContext, 'tools' | 'beyondAllowance' | 'requestHolds'>;
+
+/** What every group of tools is registered with: one per MCP session (one caller). */
+export interface ToolDeps {
+  server: McpServer;
+  context: AgentContext;
+  caller: AgentCaller;
+  /** Shared by the sessions of one process, so a code works whichever session redeems it. */
+  codes: ConfirmationCodes;
+}
+
+/** A group of tools a wing adds to the agent connector. */
+export type AgentTools = (deps: ToolDeps) => void;
 
 /** Who is calling: the name of the token they presented ("agent:NAME" in the decisions). */
 export interface AgentCaller {
@@ -83,8 +131,8 @@ export interface AgentParts {
   pipeline: { exclusive<T>(job: () => Promise<T>): Promise<T> };
 }
 
-/** The agent connector's context from the parts it acts through. */
-export function buildAgentContext(parts: AgentParts, requestHolds?: RequestHolds): AgentContext {
+/** The agent connector's context from the parts it acts through, with what the wings add. */
+export function buildAgentContext(parts: AgentParts, wings: AgentWings): AgentContext {
   const { pipeline, active } = parts;
   return {
     client: parts.marketplace.client,
@@ -103,6 +151,6 @@ export function buildAgentContext(parts: AgentParts, requestHolds?: RequestHolds
     protections: parts.instruments.protections,
     // `lendbot mcp --name` finds its allowance among ops.tokens as the listener's tokens do.
     approvals: approvalSettings(parts.config.ops),
-    requestHolds,
+    ...wings,
   };
 }

@@ -5,18 +5,13 @@
  */
 import type { Clock } from '../clock/clock.js';
 import type { Job } from '../clock/scheduler.js';
-import type { CompiledStrategy } from '../engine/index.js';
+import type { CompiledStrategy, StrategyLayer } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
 import type { SplitSettings } from '../risk/risk-limits.js';
 import { createRetrainRepository, databaseOf, type Store } from '../store/index.js';
 import { ManagedStrategies } from './managed-strategies.js';
 import { retrainSettings, type RetrainSection } from './retrain-config.js';
 import { RetrainLoop } from './retrain-loop.js';
-
-/** Where a feature lays strategies over the files' (the daemon's strategies() reads through it). */
-export interface StrategyLayer {
-  over: (files: readonly CompiledStrategy[]) => readonly CompiledStrategy[];
-}
 
 /** What retraining reads of the daemon's built parts (src/daemon/daemon-parts.ts). */
 export interface RetrainParts {

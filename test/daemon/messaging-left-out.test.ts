@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startNotificationReceiver, type NotificationReceiver } from '../messaging/notification-receiver.js';
-import { startDaemonHarness, waitFor, type DaemonHarness } from './daemon-harness.js';
+import { offerHookedAndPolled, startDaemonHarness, type DaemonHarness } from './daemon-harness.js';
 
 let harness: DaemonHarness | undefined;
 let receiver: NotificationReceiver;
@@ -20,33 +20,13 @@ afterEach(async () => {
   await receiver.close();
 });
 
-/** A webhook's request and a polled one, each decided and offered on the sandbox. */
-async function offerTwoRequests(h: DaemonHarness): Promise<number[]> {
-  const hooked = h.sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.6, competitorOffers: 0 });
-  await h.sandbox.control.flushWebhooks();
-  await waitFor(() => h.store.decisions.has(hooked.id), 'the webhook request decided');
-  h.sandbox.control.setFaults({ dropWebhookRate: 1 });
-  const polled = h.sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.6, competitorOffers: 0 });
-  await h.sandbox.control.flushWebhooks();
-  await h.daemon.poller.poll();
-  await h.daemon.pipeline.idle();
-  const ids = [hooked.id, polled.id];
-  for (const id of ids) {
-    expect(h.store.decisions.get(id)?.action).toBe('offer');
-    expect(h.store.offers.getByRequest(id)?.state).toBe('placed');
-    expect(h.sandbox.control.offers().filter((offer) => offer.loan_request?.id === id)).toHaveLength(1);
-  }
-  expect(h.store.requests.get(polled.id)?.source).toBe('poll');
-  return ids;
-}
-
 describe('the daemon with messaging left out', () => {
   it('with messaging attached, the same run notifies the offers (the control)', async () => {
     harness = await startDaemonHarness({ notifications: { url: receiver.url, retries: 0 } });
     // The first check sets the cursor at now; offers after it are told at the next.
     await harness.daemon.runJob('notify');
     harness.sandbox.control.advance(1000);
-    await offerTwoRequests(harness);
+    await offerHookedAndPolled(harness);
     await harness.daemon.runJob('notify');
     await expect.poll(() => receiver.received.filter((body) => body.event === 'offer_placed').length).toBe(2);
   });
@@ -54,7 +34,7 @@ describe('the daemon with messaging left out', () => {
   it('decides and places from a webhook and a poll, and notifies nothing', async () => {
     harness = await startDaemonHarness({ notifications: { url: receiver.url, retries: 0 }, messaging: false });
     harness.sandbox.control.advance(1000);
-    await offerTwoRequests(harness);
+    await offerHookedAndPolled(harness);
     await expect(harness.daemon.runJob('notify')).rejects.toThrow(/no job "notify"/);
     await expect(harness.daemon.runJob('digest')).rejects.toThrow(/no job "digest"/);
     // The parts built first still notify through the relay: a notice with nowhere to go is dropped, not thrown.

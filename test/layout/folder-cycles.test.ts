@@ -19,8 +19,9 @@ const FLOORS: readonly (readonly string[])[] = [
   ['log', 'clock', 'config'],
   ['store', 'risk', 'engine'],
   ['service', 'webhook', 'recording', 'backtest', 'sandbox'],
-  ['ops', 'retrain'],
+  ['ops'],
   ['messaging', 'operator'],
+  ['retrain', 'proposals', 'challengers'],
   ['daemon'],
   ['cli'],
 ];

@@ -305,7 +305,7 @@ export interface PauseAnswer {
 }
 
 /**
- * One agent's offer proposal (src/operator/proposals; docs/agent-connector.md, "Proposals"): an
+ * One agent's offer proposal (src/proposals/; docs/agent-connector.md, "Proposals"): an
  * offer an agent asked for beyond its token's allowance, waiting for the operator, or one already
  * decided (and, for `allowance` ones, placed within the token's allowance). Times are real time.
  */
@@ -323,7 +323,7 @@ export interface ApiProposal {
   status: string;
   /** Where it stands, in one sentence. */
   state: string;
-  /** What happened, one word (src/operator/proposals/proposal-text.ts): waiting, approved, placed, not_placed, unknown, rejected, expired. */
+  /** What happened, one word (src/proposals/proposal-text.ts): waiting, approved, placed, not_placed, unknown, rejected, expired. */
   verdict: string;
   /** The verdict as the badge reads it ("approved, not placed"). */
   verdictLabel: string;

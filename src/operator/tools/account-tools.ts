@@ -11,7 +11,7 @@ import { accountMoney, offerViewQuery } from '../../risk/index.js';
 import { OFFER_VIEW_STATES, offerJson, type OfferView } from '../../store/index.js';
 import { answer } from '../tool-answer.js';
 import { marketplaceAnswer } from '../untrusted-data.js';
-import type { ToolDeps } from './tool-deps.js';
+import type { ToolDeps } from '../agent-context.js';
 
 const usd = (cents: Cents): string => `$${formatCents(cents)}`;
 

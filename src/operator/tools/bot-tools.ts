@@ -17,7 +17,7 @@ import { explainNow } from '../explain-now.js';
 import { findOpenRequest } from '../find-request.js';
 import { answer } from '../tool-answer.js';
 import { marketplaceAnswer, reasonsApart } from '../untrusted-data.js';
-import type { ToolDeps } from './tool-deps.js';
+import type { ToolDeps } from '../agent-context.js';
 
 /** A decision as listed (the one decision shape); the service's words in its reasons go onto `texts` (reasonsApart). */
 function summaryOf(decision: StoredDecision, texts: string[]): DecisionJson {

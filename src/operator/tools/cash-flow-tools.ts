@@ -6,7 +6,7 @@
 import { cashFlowAnswer } from '../../ops/cash-flow-view.js';
 import { formatCents } from '../../domain/index.js';
 import { answer } from '../tool-answer.js';
-import type { ToolDeps } from './tool-deps.js';
+import type { ToolDeps } from '../agent-context.js';
 
 function cents(value: unknown): string {
   return `$${formatCents(typeof value === 'number' ? value : 0)}`;

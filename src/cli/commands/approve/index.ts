@@ -12,9 +12,14 @@ import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import { systemClock } from '../../../clock/clock.js';
 import { loadDaemonConfig } from '../../../daemon/daemon-config.js';
-import { approveProposal, rejectProposal } from '../../../operator/proposals/decide-proposal.js';
-import { proposalLink } from '../../../operator/proposals/proposal-link.js';
-import { explanationOf, proposalHeadline, proposalStateText } from '../../../operator/proposals/proposal-text.js';
+import {
+  approveProposal,
+  explanationOf,
+  proposalHeadline,
+  proposalLink,
+  proposalStateText,
+  rejectProposal,
+} from '../../../proposals/index.js';
 import { openStore, type Store, type StoredProposal } from '../../../store/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { databaseToRead } from '../../database-to-read.js';

@@ -9,6 +9,7 @@
 import { systemClock } from '../../../clock/clock.js';
 import { BalanceTracker } from '../../../daemon/balance-tracker.js';
 import type { DaemonConfigFile } from '../../../daemon/daemon-config.js';
+import { WING_AGENT } from '../../../daemon/wing-surfaces.js';
 import { OfferPlacer } from '../../../daemon/offer-placer.js';
 import { SerialQueue } from '../../../daemon/serial-queue.js';
 import { serviceDataSource, storeSpendLedger } from '../../../daemon/service-data.js';
@@ -55,24 +56,27 @@ export async function buildStdioContext(
   const balance = new BalanceTracker({ client, store, clock, log: component('balance') });
   // No pipeline here: the agent's offers wait their turn in a queue of their own.
   const queue = new SerialQueue();
-  const context: AgentContext = buildAgentContext({
-    store,
-    log,
-    dryRun,
-    clocks: { market: clock, real: systemClock },
-    marketplace: { client, mode: 'live' },
-    active: { strategies: () => strategies, limits: () => config.risk, files: config.strategies },
-    config,
-    trading: {
-      balance,
-      data: serviceDataSource(client),
-      spend: storeSpendLedger(store),
-      placer: new OfferPlacer({ client, store, clock, log: component('act'), dryRun }),
+  const context: AgentContext = buildAgentContext(
+    {
+      store,
+      log,
+      dryRun,
+      clocks: { market: clock, real: systemClock },
+      marketplace: { client, mode: 'live' },
+      active: { strategies: () => strategies, limits: () => config.risk, files: config.strategies },
+      config,
+      trading: {
+        balance,
+        data: serviceDataSource(client),
+        spend: storeSpendLedger(store),
+        placer: new OfferPlacer({ client, store, clock, log: component('act'), dryRun }),
+      },
+      pipeline: { exclusive: (job) => queue.run(job) },
+      // No notifier here: a running daemon notices a pause or a lift at its next read and notifies it.
+      instruments: { protections: new Protections({ store, clock, log: component('protect'), settings: () => config.risk.protections }) },
     },
-    pipeline: { exclusive: (job) => queue.run(job) },
-    // No notifier here: a running daemon notices a pause or a lift at its next read and notifies it.
-    instruments: { protections: new Protections({ store, clock, log: component('protect'), settings: () => config.risk.protections }) },
-  });
+    WING_AGENT,
+  );
   return {
     context,
     async close() {

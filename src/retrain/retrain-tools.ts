@@ -4,9 +4,9 @@
  * history --json` gives them. Rolling back stays a person's command.
  */
 import { z } from 'zod';
-import { createRetrainRepository, databaseOf } from '../../store/index.js';
-import { answer } from '../tool-answer.js';
-import type { ToolDeps } from './tool-deps.js';
+import type { ToolDeps } from '../operator/agent-context.js';
+import { answer } from '../operator/tool-answer.js';
+import { createRetrainRepository, databaseOf } from '../store/index.js';
 
 export function registerRetrainTools({ server, context }: ToolDeps): void {
   server.registerTool(
