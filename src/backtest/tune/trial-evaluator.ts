@@ -12,11 +12,15 @@ import { columnRunner, trialGroupKey } from './column-trials.js';
 import { objectiveScore, type ObjectiveSettings } from './objectives.js';
 import type { ParamValues } from './param-space.js';
 import type { TimeWindow } from './time-splits.js';
+import { sliceRecording, type PreparedRecording } from '../prepared-recording.js';
+import { rungStart } from './successive-halving.js';
 
 export interface TrialTask {
   trial: number;
   window: number;
   part: 'train' | 'test';
+  /** A training trial of a halving rung: replayed on the rung's part of the period (successive-halving.ts); absent: the whole period. */
+  rung?: number;
 }
 
 /** The figures of a trial a tune report shows. */
@@ -44,6 +48,30 @@ export interface TrialContext {
   trials: readonly ParamValues[];
   backtest: BacktestOptions;
   objective: ObjectiveSettings;
+  /** Per halving rung, the share of a training period its trials replay (its most recent part). */
+  rungShares?: readonly number[];
+}
+
+/** Per tune context (weakly, as long as the context), the rung parts of each training period: one per rung and window. */
+const MEMO_RUNG_PERIODS = new WeakMap<TrialContext, Map<string, PreparedRecording>>();
+
+/** The requests a task replays: the held-out period, the whole training period, or a rung's part of it. */
+export function trialPeriod(context: TrialContext, task: TrialTask): PreparedRecording {
+  const window = context.windows[task.window];
+  if (!window) throw new RangeError(`no window ${task.window}`);
+  if (task.part === 'test') return window.test;
+  const share = task.rung === undefined ? 1 : context.rungShares?.[task.rung];
+  if (share === undefined) throw new RangeError(`no rung ${task.rung}`);
+  if (share >= 1) return window.train;
+  let byKey = MEMO_RUNG_PERIODS.get(context);
+  if (!byKey) MEMO_RUNG_PERIODS.set(context, (byKey = new Map()));
+  const key = `${task.window} ${task.rung}`;
+  let period = byKey.get(key);
+  if (!period) {
+    const n = window.train.entries.length;
+    byKey.set(key, (period = sliceRecording(window.train, rungStart(n, share), n)));
+  }
+  return period;
 }
 
 /**
@@ -51,7 +79,7 @@ export interface TrialContext {
  * the same figures as a backtest), otherwise, and always for held-out runs, a full backtest.
  */
 export function runTrial(context: TrialContext, task: TrialTask): TrialOutcome {
-  const runner = task.part === 'train' ? columnRunner(context, task.window) : null;
+  const runner = task.part === 'train' ? columnRunner(context, task.window, task.rung) : null;
   const params = context.trials[task.trial];
   if (!runner || !params) return runTrialByBacktest(context, task);
   const { years, ...figures } = runner.run(params);
@@ -60,12 +88,11 @@ export function runTrial(context: TrialContext, task: TrialTask): TrialOutcome {
 
 /** Runs one task as a full backtest (what the column path must agree with). */
 export function runTrialByBacktest(context: TrialContext, task: TrialTask): TrialOutcome {
-  const window = context.windows[task.window];
   const params = context.trials[task.trial];
-  if (!window || !params) throw new RangeError(`no trial ${task.trial} or window ${task.window}`);
+  if (!params) throw new RangeError(`no trial ${task.trial}`);
   const strategy = context.strategy.withParams(params);
   const heldOut = task.part === 'test';
-  const result = runBacktest(heldOut ? window.test : window.train, [strategy], {
+  const result = runBacktest(trialPeriod(context, task), [strategy], {
     ...context.backtest,
     recordDecisions: false,
     recordContributions: heldOut,

@@ -17,7 +17,8 @@ if (!port) throw new Error('tune-worker.ts runs as a worker thread only');
 const ready: Promise<TrialContext> = (async () => {
   const recording = await loadRecording(init.file, init.period, () => undefined);
   const strategy = await loadStrategyFile(init.strategyFile);
-  return { strategy, windows: timeWindows(recording, init.split), trials: init.trials, backtest: init.backtest, objective: init.objective };
+  const { trials, backtest, objective, rungShares } = init;
+  return { strategy, windows: timeWindows(recording, init.split), trials, backtest, objective, ...(rungShares ? { rungShares } : {}) };
 })();
 
 const failure = (error: unknown): { ok: false; message: string } => ({

@@ -27,6 +27,7 @@ export interface WorkerInit {
   trials: readonly ParamValues[];
   backtest: BacktestOptions;
   objective: ObjectiveSettings;
+  rungShares: readonly number[] | undefined;
 }
 
 // Run from the sources, the worker is TypeScript: the thread first registers tsx's loader, as
@@ -56,11 +57,17 @@ export function workerCount(cap = 8): number {
 
 /** An evaluator backed by `count` worker threads reading `source`. */
 export function workerPoolEvaluator(
-  source: Omit<WorkerInit, 'trials' | 'backtest' | 'objective'>,
+  source: Omit<WorkerInit, 'trials' | 'backtest' | 'objective' | 'rungShares'>,
   count: number,
 ): (context: TrialContext) => TrialEvaluator {
   return (context) => {
-    const init: WorkerInit = { ...source, trials: context.trials, backtest: context.backtest, objective: context.objective };
+    const init: WorkerInit = {
+      ...source,
+      trials: context.trials,
+      backtest: context.backtest,
+      objective: context.objective,
+      rungShares: context.rungShares,
+    };
     const workers = Array.from({ length: count }, () => new Worker(BOOTSTRAP, { eval: true, workerData: init }));
     return {
       evaluate: (tasks, onDone) => runOnWorkers(workers, groupTasks(context, tasks), tasks, onDone),

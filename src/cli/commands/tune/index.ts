@@ -44,6 +44,7 @@ interface TuneCliOptions extends MarketOptions {
   workers?: number;
   ignoreWorlds?: boolean;
   acceptSmallSample?: boolean;
+  halving?: boolean;
 }
 
 // Below this many request-evaluations, starting threads costs more than it saves.
@@ -84,6 +85,11 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
       '--accept-small-sample',
       'write the tuned values even when fewer than 100 loans were funded held out (the backtest calls such figures mostly luck)',
     )
+    .option(
+      '--halving',
+      'successive halving: judge every trial on the most recent part of the training period first, replay only the best on all of it (default when trials x training requests reach 100 million)',
+    )
+    .option('--no-halving', 'replay every trial on the whole training period, however large the tune')
     .option('--workers <n>', 'worker threads (default: one per core when there is much to do; 1 = none)', whole(1))
     .addHelpText(
       'after',
@@ -92,6 +98,10 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
         [
           'lendbot tune --data day.jsonl --strategy strategies/balanced.yaml --objective risk_adjusted --split 0.8',
           'report only, no file written',
+        ],
+        [
+          'lendbot tune --data year.jsonl --strategy strategies/balanced.yaml --trials 1000 --out balanced.tuned.yaml',
+          'a large recording: successive halving, on every core',
         ],
       ),
     )
@@ -128,6 +138,7 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
         onProgress: progress.update,
         acrossWorlds: options.ignoreWorlds !== true,
         acceptSmallSample: options.acceptSmallSample === true,
+        ...(options.halving === undefined ? {} : { halving: options.halving }),
         ...(threads > 1
           ? {
               evaluator: workerPoolEvaluator(
