@@ -4,6 +4,9 @@
  * pool (worker-pool.ts) spreads the same tasks over threads and returns the same numbers.
  * A held-out run also keeps each request's contribution to the net, for the paired comparison
  * of the candidate with the current values (held-out-comparison.ts).
+ *
+ * This module keeps a bounded memo of each tune context's halving rung periods (MEMO_RUNG_PERIODS:
+ * one list of entries per rung and window, held weakly by the context: they go when the tune does).
  */
 import type { CompiledStrategy } from '../../engine/index.js';
 import type { BacktestSummary } from '../backtest-result.js';

@@ -11,7 +11,7 @@ import { OBJECTIVES, DEFAULT_MAX_DEFAULT, type Objective } from '../../../backte
 import { rewriteParams } from '../../../backtest/index.js';
 import type { SplitSpec } from '../../../backtest/index.js';
 import { tune } from '../../../backtest/index.js';
-import { workerCount, workerPoolEvaluator } from '../../../backtest/index.js';
+import { shareCompactRecording, workerCount, workerPoolEvaluator } from '../../../backtest/index.js';
 import { defaultBalance, defaultBalanceRule, dollars } from '../../../backtest/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
@@ -142,7 +142,14 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
         ...(threads > 1
           ? {
               evaluator: workerPoolEvaluator(
-                { file: options.data, period: { from: options.from, to: options.to }, strategyFile: strategy.file, split },
+                {
+                  // The workers read this process's recording (shared memory), not a copy each.
+                  recording: shareCompactRecording(recording),
+                  file: options.data,
+                  period: { from: options.from, to: options.to },
+                  strategyFile: strategy.file,
+                  split,
+                },
                 threads,
               ),
             }
