@@ -4,9 +4,12 @@
  * own with its wall time, CPU (user + system of the process and its threads) and peak RSS.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync } from 'node:fs';
+import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { DAY_MS } from '../src/clock/time-constants.js';
 import { childrenCpuMs } from './bench-timing.js';
 
 /** The sandbox export of `requests` requests, made once and kept in the temp folder (shared with bench/backtest-command.ts). */
@@ -46,4 +49,62 @@ export function measured(label: string, args: readonly string[], cwd: string): R
   const peak = /peak-rss-kb (\d+)\s*$/.exec(run.stderr);
   if (!peak) throw new Error(`${label}: no peak RSS reported`);
   return { cpuMs: childrenCpuMs() - cpuBefore, wallMs, peakMb: Number(peak[1]) / 1024, stdout: run.stdout };
+}
+
+/**
+ * `copies` copies of the recording `file`, one after another in time, made once in the temp
+ * folder: copy k has every time (ISO instants and dates) moved k spans of the file later and every
+ * request and borrower id moved by k × 10,000,000, so no request or borrower repeats. A million
+ * requests from the 200,000-request export in a few minutes, where exporting a million from the
+ * sandbox takes hours on a busy machine.
+ */
+export async function repeatedRecording(file: string, copies: number): Promise<string> {
+  const out = file.replace(/\.jsonl$/, `-x${copies}.jsonl`);
+  if (existsSync(out)) return out;
+  const first = (await firstAndLastSeen(file)) ?? { firstMs: 0, lastMs: 0 };
+  // Whole days, so a moved date ("2026-01-01") stays the date of the moved instants.
+  const spanMs = Math.ceil((first.lastMs - first.firstMs + 1) / DAY_MS) * DAY_MS;
+  console.log(`making ${out} (${copies} copies of ${file}, each ${spanMs / DAY_MS} days later) ...`);
+  const partial = `${out}.partial`;
+  const writer = createWriteStream(partial);
+  for (let k = 0; k < copies; k += 1) {
+    const shiftMs = k * spanMs;
+    const idShift = k * 10_000_000;
+    for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+      if (line === '') continue;
+      const moved =
+        k === 0
+          ? line
+          : line
+              .replace(
+                /"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)"/g,
+                (_, iso: string) => `"${new Date(Date.parse(iso) + shiftMs).toISOString()}"`,
+              )
+              .replace(/"(\d{4}-\d\d-\d\d)"/g, (_, day: string) => `"${new Date(Date.parse(day) + shiftMs).toISOString().slice(0, 10)}"`)
+              .replace(
+                /"(id|loan_request_id|fav_loan_request_id)":(\d+)/g,
+                (_, key: string, id: string) => `"${key}":${Number(id) + idShift}`,
+              )
+              .replace(/"loan_request_id":"(\d+)"/g, (_, id: string) => `"loan_request_id":"${Number(id) + idShift}"`);
+      if (!writer.write(`${moved}\n`)) await once(writer, 'drain');
+    }
+  }
+  writer.end();
+  await once(writer, 'finish');
+  renameSync(partial, out);
+  return out;
+}
+
+/** The first and last `seen_at` of a recording, in milliseconds. */
+async function firstAndLastSeen(file: string): Promise<{ firstMs: number; lastMs: number } | undefined> {
+  let firstMs = Number.POSITIVE_INFINITY;
+  let lastMs = Number.NEGATIVE_INFINITY;
+  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+    const seen = /"seen_at":"([^"]+)"/.exec(line);
+    if (!seen) continue;
+    const ms = Date.parse(seen[1] as string);
+    if (ms < firstMs) firstMs = ms;
+    if (ms > lastMs) lastMs = ms;
+  }
+  return Number.isFinite(firstMs) ? { firstMs, lastMs } : undefined;
 }
