@@ -3,9 +3,8 @@
  * Keys, secrets, signatures, tokens and bank memo text are redacted wherever they appear in a
  * logged object, at any depth, so a log file can be shared with support without leaking anything.
  */
-import { createRequire } from 'node:module';
 import { pino, type Logger, type DestinationStream, type Level } from 'pino';
-import type { prettyFactory as PrettyFactory } from 'pino-pretty';
+import { prettyFactory } from 'pino-pretty';
 import { AppError } from '../domain/index.js';
 import { terminalText, type LogRecord } from './terminal-lines.js';
 
@@ -118,9 +117,6 @@ export function onTerminal(log: Logger): boolean {
  * with only its time and level beside them, so every line keeps the same layout and colours.
  */
 function prettyStream(destination: DestinationStream, verbose: boolean): DestinationStream {
-  // Loaded only for a terminal: a daemon logging JSON (a service, a container) does not hold
-  // pino-pretty and its dependencies, several MB of its resident memory (bench/webhook-memory.ts).
-  const { prettyFactory } = createRequire(import.meta.url)('pino-pretty') as { prettyFactory: typeof PrettyFactory };
   const format = prettyFactory(PRETTY_OPTIONS);
   return {
     write: (line: string) => {

@@ -80,10 +80,4 @@ describe('what a command loads', () => {
       [],
     );
   });
-
-  it('the daemon loads pino-pretty only when it logs to a terminal (its resident memory as a service or container)', () => {
-    const loaded = modulesLoadedBy('src/daemon/daemon.ts');
-    expect(loaded).toContain('src/log/logger.ts');
-    expect(under(loaded, ['node_modules/pino-pretty/'])).toEqual([]);
-  });
 });
