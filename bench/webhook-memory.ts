@@ -28,9 +28,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { SignJWT } from 'jose';
-import { webhookKey } from '../src/webhook/index.js';
 import { rssOf } from './process-rss.js';
+import { postDelivery, signedDeliveries } from './webhook-deliveries.js';
 
 /** The node flags of package.json's start script and the image (docs/operations.md). */
 const START_FLAGS = '--max-semi-space-size=2';
@@ -55,7 +54,6 @@ const [events, bursts, concurrency, pauseS, watchS, intervalS] = [
   values.interval,
 ].map(Number) as [number, number, number, number, number, number];
 const SECRET = 'whsec-bench-secret-0123456789abcdef';
-const TOPIC = 'new_loan_request_created';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MB = 1024 * 1024;
 
@@ -122,56 +120,15 @@ function startListener(code: string, flags: readonly string[], env: Record<strin
   });
 }
 
-async function signedBodies(prefix: number): Promise<string[]> {
-  const key = webhookKey(SECRET);
-  const iat = Math.floor(Date.now() / 1000);
-  const bodies: string[] = [];
-  for (let i = 0; i < events; i += 1) {
-    const data = {
-      loan_request_id: prefix * 100_000 + i + 1,
-      loan_request_amount: 500,
-      loan_request_type: 'crypto',
-      has_banking_data: false,
-      automated_loan_request: false,
-    };
-    const uuid = `${prefix.toString(16).padStart(8, '0')}-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
-    const token = await new SignJWT({ webhook_uuid: uuid, topic: TOPIC, data })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuedAt(iat)
-      .sign(key);
-    bodies.push(JSON.stringify({ token }));
-  }
-  return bodies;
-}
-
-function post(agent: http.Agent, url: URL, body: string): Promise<number> {
-  return new Promise((resolve) => {
-    const request = http.request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', 'x-svc-topic': TOPIC, 'content-length': Buffer.byteLength(body) },
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
-      },
-    );
-    request.on('error', () => resolve(0));
-    request.end(body);
-  });
-}
-
 /** The bursts to one listener; the count of non-200 answers. */
 async function sendBursts(url: string): Promise<number> {
   let failed = 0;
   for (let b = 0; b < bursts; b += 1) {
-    const bodies = await signedBodies(b + 1);
+    const bodies = await signedDeliveries(SECRET, b + 1, events);
     const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
     let next = 0;
     const lane = async (): Promise<void> => {
-      while (next < bodies.length) if ((await post(agent, new URL(url), bodies[next++] as string)) !== 200) failed += 1;
+      while (next < bodies.length) if ((await postDelivery(agent, new URL(url), bodies[next++]?.body ?? '')) !== 200) failed += 1;
     };
     await Promise.all(Array.from({ length: concurrency }, lane));
     agent.destroy();

@@ -1,24 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { prepareRecording } from '../../src/backtest/prepared-recording.js';
 import { halvesByDefault, halvingRungs, promote, rungStart } from '../../src/backtest/tune/successive-halving.js';
 import { tune, type TuneOptions } from '../../src/backtest/tune/tuner.js';
 import { formatTuneReport } from '../../src/cli/commands/tune/tune-report-text.js';
-import { syntheticRecording } from './recording-fixtures.js';
 import { FLAT_STRATEGY_YAML, flatStrategy } from './strategy-fixtures.js';
+import { PLANTED_OPTIONS, plantedRecording } from './tune-fixtures.js';
 
-// The recording and options of tune.test.ts: credit score ranges starting below 620 repay 30% of
-// what is due, the rest in full, so the best floor is 610 or 620.
-const planted = prepareRecording(syntheticRecording(600, 11, (low) => (low < 620 ? 0.3 : 1)));
+const planted = plantedRecording();
 // Floors every 2 points, so 30 trials are 30 distinct floors (its grid of 10 has 23).
 const fineFloor = (): ReturnType<typeof flatStrategy> => flatStrategy(FLAT_STRATEGY_YAML.replace('step: 10', 'step: 2'));
-const options: TuneOptions = {
-  trials: 30,
-  seed: 1,
-  objective: { objective: 'net_return', maxDefault: 0.1 },
-  split: { kind: 'split', trainShare: 0.7 },
-  backtest: { startingBalanceCents: 40_000_000 },
-  acceptSmallSample: true,
-};
+const options: TuneOptions = PLANTED_OPTIONS;
 
 describe('successive halving', () => {
   it('plans rungs of a third of the trials on three times the requests, the last on the whole period', () => {
