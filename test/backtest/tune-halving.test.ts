@@ -44,7 +44,13 @@ describe('successive halving', () => {
   });
 
   it('finds the planted optimum judging every trial on a third of the period first', async () => {
-    const report = await tune(planted, fineFloor(), { ...options, halving: true, minRungRequests: 100 });
+    const rungs: unknown[] = [];
+    const report = await tune(planted, fineFloor(), { ...options, halving: true, minRungRequests: 100, onRung: (r) => rungs.push(r) });
+    // 420 training requests: the last 140 first.
+    expect(rungs).toEqual([
+      { rung: 1, of: 2, share: 1 / 3, trials: 30, requests: 140 },
+      { rung: 2, of: 2, share: 1, trials: 11, requests: 420 },
+    ]);
     expect(report.halving).toEqual([
       { share: 1 / 3, trials: 30 },
       { share: 1, trials: 11 },

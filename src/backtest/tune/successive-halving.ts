@@ -86,12 +86,15 @@ export async function trainByRungs(
   trials: number,
   rungs: readonly Rung[],
   onDone: () => void,
+  /** Called as rung `k` (from 0) starts, with how many trials it judges per window. */
+  onRung?: (k: number, trials: number) => void,
 ): Promise<RungOutcomes[]> {
   let alive: number[][] = Array.from({ length: windows }, () => Array.from({ length: trials }, (_, trial) => trial));
   const done: RungOutcomes[] = [];
   for (let k = 0; k < rungs.length; k += 1) {
     const rung = rungs[k] as Rung;
     const last = k === rungs.length - 1;
+    onRung?.(k, alive[0]?.length ?? 0);
     const tasks: TrialTask[] = alive.flatMap((judged, window) =>
       judged.map((trial) => ({ trial, window, part: 'train' as const, ...(last ? {} : { rung: k }) })),
     );

@@ -15,7 +15,7 @@ import { heldOutAcrossWorlds, type WorldHeldOut } from './held-out-worlds.js';
 import type { ObjectiveSettings } from './objectives.js';
 import { sampleTrials, type ParamValues } from './param-space.js';
 import { seededRandom } from './seeded-random.js';
-import { HALVING_ETA, halvesByDefault, halvingRungs, trainByRungs } from './successive-halving.js';
+import { HALVING_ETA, halvesByDefault, halvingRungs, rungStart, trainByRungs } from './successive-halving.js';
 import { timeWindows, type SplitSpec } from './time-splits.js';
 import {
   inProcessEvaluator,
@@ -35,6 +35,8 @@ export interface TuneOptions {
   /** How many of the best training trials the report lists (only the best is held out). */
   top?: number;
   onProgress?: (done: number, total: number) => void;
+  /** Called as each halving rung starts (only when the tune halves): a line for a long run in a pipe, where no progress bar shows. */
+  onRung?: (rung: RungStart) => void;
   /** Builds the evaluator (the worker pool); in-process when absent. */
   evaluator?: (context: TrialContext) => TrialEvaluator;
   /**
@@ -56,6 +58,15 @@ export interface TuneOptions {
   halving?: boolean;
   /** The fewest requests a halving rung judges on (MIN_RUNG_REQUESTS; smaller in tests of small recordings). */
   minRungRequests?: number;
+}
+
+/** A halving rung as it starts: its number (from 1) of `of`, its share of the training period, its trials and requests per window. */
+export interface RungStart {
+  rung: number;
+  of: number;
+  share: number;
+  trials: number;
+  requests: number;
 }
 
 /** A rung of a halving tune: the share of the training period (its most recent part) and the trials judged on it per window. */
@@ -143,7 +154,15 @@ export async function tune(recording: PreparedRecording, strategy: CompiledStrat
   let done = 0;
   const tick = (): void => options.onProgress?.(++done, total);
   try {
-    const trainRungs = await trainByRungs(evaluator, windows.length, trials.length, rungs, tick);
+    const onRung =
+      rungs.length > 1 && options.onRung
+        ? (k: number, judged: number) => {
+            const share = rungs[k]?.share ?? 1;
+            const requests = shortest - rungStart(shortest, share);
+            options.onRung?.({ rung: k + 1, of: rungs.length, share, trials: judged, requests });
+          }
+        : undefined;
+    const trainRungs = await trainByRungs(evaluator, windows.length, trials.length, rungs, tick, onRung);
     const train = trainRungs.at(-1)?.outcomes ?? [];
     const byWindow = windows.map((_, window) =>
       train.filter((o) => o.window === window).sort((a, b) => b.score - a.score || a.trial - b.trial),

@@ -136,6 +136,13 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
         split,
         backtest,
         onProgress: progress.update,
+        // A long tune in a pipe or a log shows no progress bar: a line as each rung starts.
+        onRung: ({ rung, of, share, trials, requests }) =>
+          io.stderr.write(
+            `${progress.active ? '\n' : ''}tuning: rung ${rung} of ${of}, ${trials.toLocaleString('en-US')} trials on ` +
+              `${share >= 1 ? 'the whole training period' : `the last ${(share * 100).toFixed(1)}% of the training period`} ` +
+              `(${requests.toLocaleString('en-US')} requests)\n`,
+          ),
         acrossWorlds: options.ignoreWorlds !== true,
         acceptSmallSample: options.acceptSmallSample === true,
         ...(options.halving === undefined ? {} : { halving: options.halving }),
