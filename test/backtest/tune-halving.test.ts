@@ -1,4 +1,12 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { shareCompactRecording } from '../../src/backtest/compact/shared-compact-recording.js';
+import { loadRecording } from '../../src/backtest/prepared-recording.js';
+import { workerPoolEvaluator } from '../../src/backtest/tune/worker-pool.js';
+import { loadStrategyFile } from '../../src/engine/index.js';
+import { syntheticRecording, writeRecording } from './recording-fixtures.js';
 import { halvesByDefault, halvingRungs, promote, rungStart } from '../../src/backtest/tune/successive-halving.js';
 import { tune, type TuneOptions } from '../../src/backtest/tune/tuner.js';
 import { formatTuneReport } from '../../src/cli/commands/tune/tune-report-text.js';
@@ -82,5 +90,29 @@ describe('successive halving', () => {
     const small = await tune(planted, fineFloor(), options);
     expect(asked).toEqual(small);
     expect(small).not.toHaveProperty('halving');
+  });
+
+  it('gives the same report on worker threads reading the shared recording as in this thread', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lendbot-tune-halving-'));
+    try {
+      const file = join(dir, 'planted.jsonl');
+      const strategyFile = join(dir, 'fine.yaml');
+      await writeRecording(
+        file,
+        syntheticRecording(600, 11, (low) => (low < 620 ? 0.3 : 1)),
+      );
+      await writeFile(strategyFile, FLAT_STRATEGY_YAML.replace('step: 10', 'step: 2'));
+      const recording = await loadRecording(file, {}, () => undefined);
+      const strategy = await loadStrategyFile(strategyFile);
+      const halving = { ...options, halving: true, minRungRequests: 100 };
+      const inThread = await tune(recording, strategy, halving);
+      const source = { recording: shareCompactRecording(recording), file, period: {}, strategyFile, split: options.split };
+      expect(source.recording).toBeDefined();
+      const onWorkers = await tune(recording, strategy, { ...halving, evaluator: workerPoolEvaluator(source, 2) });
+      expect(onWorkers.halving).toHaveLength(2);
+      expect(onWorkers).toEqual(inThread);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
