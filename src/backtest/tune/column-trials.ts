@@ -17,7 +17,8 @@ import { MAX_COLUMN_INSTALMENTS, replayOverColumns, type ColumnFigures } from '.
 import type { ParamValues } from './param-space.js';
 import { PriceBook, pricingKey } from './price-book.js';
 import { buildTrialColumns, columnsUnsupported, trialThresholds, type TrialColumns } from './trial-columns.js';
-import { trialPeriod, type TrialContext, type TrialTask } from './trial-evaluator.js';
+import { trialPeriod } from './rung-periods.js';
+import type { TrialContext, TrialTask } from './trial-evaluator.js';
 import { TypedEventHeap } from './typed-event-heap.js';
 
 export class ColumnTrialRunner {

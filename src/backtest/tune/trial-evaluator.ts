@@ -4,9 +4,6 @@
  * pool (worker-pool.ts) spreads the same tasks over threads and returns the same numbers.
  * A held-out run also keeps each request's contribution to the net, for the paired comparison
  * of the candidate with the current values (held-out-comparison.ts).
- *
- * This module keeps a bounded memo of each tune context's halving rung periods (MEMO_RUNG_PERIODS:
- * one list of entries per rung and window, held weakly by the context: they go when the tune does).
  */
 import type { CompiledStrategy } from '../../engine/index.js';
 import type { BacktestSummary } from '../backtest-result.js';
@@ -15,8 +12,7 @@ import { columnRunner, trialGroupKey } from './column-trials.js';
 import { objectiveScore, type ObjectiveSettings } from './objectives.js';
 import type { ParamValues } from './param-space.js';
 import type { TimeWindow } from './time-splits.js';
-import { sliceRecording, type PreparedRecording } from '../prepared-recording.js';
-import { rungStart } from './successive-halving.js';
+import { trialPeriod } from './rung-periods.js';
 
 export interface TrialTask {
   trial: number;
@@ -53,28 +49,6 @@ export interface TrialContext {
   objective: ObjectiveSettings;
   /** Per halving rung, the share of a training period its trials replay (its most recent part). */
   rungShares?: readonly number[];
-}
-
-/** Per tune context (weakly, as long as the context), the rung parts of each training period: one per rung and window. */
-const MEMO_RUNG_PERIODS = new WeakMap<TrialContext, Map<string, PreparedRecording>>();
-
-/** The requests a task replays: the held-out period, the whole training period, or a rung's part of it. */
-export function trialPeriod(context: TrialContext, task: TrialTask): PreparedRecording {
-  const window = context.windows[task.window];
-  if (!window) throw new RangeError(`no window ${task.window}`);
-  if (task.part === 'test') return window.test;
-  const share = task.rung === undefined ? 1 : context.rungShares?.[task.rung];
-  if (share === undefined) throw new RangeError(`no rung ${task.rung}`);
-  if (share >= 1) return window.train;
-  let byKey = MEMO_RUNG_PERIODS.get(context);
-  if (!byKey) MEMO_RUNG_PERIODS.set(context, (byKey = new Map()));
-  const key = `${task.window} ${task.rung}`;
-  let period = byKey.get(key);
-  if (!period) {
-    const n = window.train.entries.length;
-    byKey.set(key, (period = sliceRecording(window.train, rungStart(n, share), n)));
-  }
-  return period;
 }
 
 /**
