@@ -147,6 +147,8 @@ export async function tune(recording: PreparedRecording, strategy: CompiledStrat
     rungShares: rungs.map((r) => r.share),
   };
   const evaluator = (options.evaluator ?? inProcessEvaluator)(context);
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> => (closed ??= evaluator.close());
   const top = Math.min(options.top ?? 5, trials.length);
   // Training: every trial of each rung on every window (a rung after the first also keeps the
   // current values, hence its + 1); held out: the candidate and the current values.
@@ -172,6 +174,8 @@ export async function tune(recording: PreparedRecording, strategy: CompiledStrat
       [...new Set([0, candidate])].map((trial) => ({ trial, window, part: 'test' as const })),
     );
     const test = await evaluator.evaluate(testTasks, tick);
+    // The worker threads' memory goes before this thread replays the borrower worlds.
+    await close();
     options.onProgress?.(total, total);
     const heldOut = (window: number, trial: number): TrialOutcome => {
       const outcome = test.find((t) => t.window === window && t.trial === trial);
@@ -215,7 +219,7 @@ export async function tune(recording: PreparedRecording, strategy: CompiledStrat
     const halvingReport = rungs.length > 1 ? trainRungs.map(({ share, trials: judged }) => ({ share, trials: judged })) : [];
     return summarize(reports, evidence, worlds, strategy, trials, options, halvingReport);
   } finally {
-    await evaluator.close();
+    await close();
   }
 }
 
