@@ -18,11 +18,10 @@
  * Like `npm start`, it first compiles dist/ when it is out of date, so the compiled code runs.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { childrenCpuMs } from './bench-timing.js';
+import { measured, recordingFile, type Run } from './measured-process.js';
 import { median } from './synthetic-recording.js';
 
 interface Args {
@@ -52,23 +51,6 @@ function parseArgs(argv: readonly string[]): Args {
   return args;
 }
 
-/** The sandbox export of `requests` requests, made once and kept in the temp folder (shared with bench/backtest-command.ts). */
-function recordingFile(root: string, requests: number): string {
-  const dir = join(tmpdir(), 'lendbot-bench-recordings');
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `sandbox-${requests}.jsonl`);
-  if (existsSync(file)) return file;
-  const partial = `${file}.partial`;
-  console.log(`making ${file} ...`);
-  const made = spawnSync(process.execPath, ['bin/lendbot.js', 'sandbox', 'export', '--out', partial, '--requests', String(requests)], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (made.status !== 0) throw new Error(`lendbot sandbox export exited ${made.status}`);
-  renameSync(partial, file);
-  return file;
-}
-
 const FLOOR = `
 const { createReadStream } = require('node:fs');
 const { createInterface } = require('node:readline');
@@ -83,26 +65,6 @@ const { createInterface } = require('node:readline');
   if (lines === 0) process.exit(1);
 })();
 `;
-
-/** Preloaded into each measured process: its own peak RSS (kB), written to stderr as it exits. */
-const PEAK_HOOK = `data:text/javascript,process.on('exit', () => process.stderr.write('\\npeak-rss-kb ' + process.resourceUsage().maxRSS + '\\n'));`;
-
-interface Run {
-  cpuMs: number;
-  wallMs: number;
-  peakMb: number;
-}
-
-function measured(label: string, args: readonly string[], cwd: string): Run {
-  const cpuBefore = childrenCpuMs();
-  const start = process.hrtime.bigint();
-  const run = spawnSync(process.execPath, ['--import', PEAK_HOOK, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 << 20 });
-  const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
-  if (run.status !== 0) throw new Error(`${label} exited ${run.status}: ${run.stderr.slice(-2000)}`);
-  const peak = /peak-rss-kb (\d+)\s*$/.exec(run.stderr);
-  if (!peak) throw new Error(`${label}: no peak RSS reported`);
-  return { cpuMs: childrenCpuMs() - cpuBefore, wallMs, peakMb: Number(peak[1]) / 1024 };
-}
 
 /** The issue's one-replay command, after `backtest --data FILE`. */
 const ONE_REPLAY = ['--strategy', 'strategies/balanced.yaml', '--draws', '1', '--no-sensitivity'];
@@ -120,7 +82,7 @@ for (const requests of args.sizes) {
     floors.push(measured('floor', ['-e', FLOOR, file], args.root));
     lendbots.push(measured('lendbot', command, args.root));
   }
-  const m = (runs: Run[], key: keyof Run): number => median(runs.map((r) => r[key]));
+  const m = (runs: Run[], key: 'cpuMs' | 'wallMs' | 'peakMb'): number => median(runs.map((r) => r[key]));
   const [floorCpu, lendbotCpu] = [m(floors, 'cpuMs'), m(lendbots, 'cpuMs')];
   const line =
     `${requests.toLocaleString('en-US')} requests (${Math.round(statSync(file).size / 1e6)} MB): ` +

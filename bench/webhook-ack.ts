@@ -22,7 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import fastify from 'fastify';
-import { jwtVerify, SignJWT } from 'jose';
+import { jwtVerify } from 'jose';
 import { createDaemon } from '../src/daemon/daemon.js';
 import { daemonConfigSchema } from '../src/daemon/daemon-config.js';
 import { freePort } from '../src/daemon/free-port.js';
@@ -31,6 +31,7 @@ import { silentLogger } from '../src/log/logger.js';
 import type { MarketplaceApi } from '../src/service/index.js';
 import { openStore } from '../src/store/index.js';
 import { webhookKey } from '../src/webhook/index.js';
+import { postDelivery, signedDeliveries } from './webhook-deliveries.js';
 
 const { values } = parseArgs({
   options: {
@@ -42,7 +43,6 @@ const { values } = parseArgs({
   },
 });
 const SECRET = 'whsec-bench-secret-0123456789abcdef';
-const TOPIC = 'new_loan_request_created';
 
 interface BurstRequest {
   url: string;
@@ -60,52 +60,8 @@ interface BurstResult {
 
 // ---- the sender (child process) ----
 
-const uuidOf = (prefix: number, i: number): string =>
-  `${prefix.toString(16).padStart(8, '0')}-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
-
-async function signBodies(request: BurstRequest): Promise<Array<{ uuid: string; body: string }>> {
-  const key = webhookKey(SECRET);
-  const iat = Math.floor(Date.now() / 1000);
-  const bodies: Array<{ uuid: string; body: string }> = [];
-  for (let i = 0; i < request.events; i += 1) {
-    const uuid = uuidOf(request.prefix, i);
-    const data = {
-      loan_request_id: request.prefix * 100_000 + i + 1,
-      loan_request_amount: 500,
-      loan_request_type: 'crypto',
-      has_banking_data: false,
-      automated_loan_request: false,
-    };
-    const token = await new SignJWT({ webhook_uuid: uuid, topic: TOPIC, data })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuedAt(iat)
-      .sign(key);
-    bodies.push({ uuid, body: JSON.stringify({ token }) });
-  }
-  return bodies;
-}
-
-function post(agent: http.Agent, url: URL, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', 'x-svc-topic': TOPIC, 'content-length': Buffer.byteLength(body) },
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
-      },
-    );
-    request.on('error', reject);
-    request.end(body);
-  });
-}
-
 async function burst(request: BurstRequest): Promise<BurstResult> {
-  const bodies = await signBodies(request);
+  const bodies = await signedDeliveries(SECRET, request.prefix, request.events);
   const agent = new http.Agent({ keepAlive: true, maxSockets: request.concurrency });
   const url = new URL(request.url);
   const acked: string[] = [];
@@ -115,7 +71,7 @@ async function burst(request: BurstRequest): Promise<BurstResult> {
   const lane = async (): Promise<void> => {
     while (next < bodies.length) {
       const { uuid, body } = bodies[next++]!;
-      const status = await post(agent, url, body).catch(() => 0);
+      const status = await postDelivery(agent, url, body);
       if (status === 200) acked.push(uuid);
       else failed += 1;
     }

@@ -5,6 +5,7 @@ export { SimLedger } from './sim-ledger.js';
 export { prepareRecording, type PreparedRecording, type PeriodFilter } from './prepared-recording.js';
 export { loadRecording } from './load-recording.js';
 export { RecordingTooLargeError } from './compact/compact-recording.js';
+export { shareCompactRecording } from './compact/shared-compact-recording.js';
 export { runBacktest } from './run-backtest.js';
 export type { BacktestResult } from './backtest-result.js';
 export type { MarketAssumptions } from './market-model.js';

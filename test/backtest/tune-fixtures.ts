@@ -5,6 +5,8 @@
  * to everyone is short of cash most of the time and every bad loan it funds displaces a good one.
  */
 import type { RecordingLine } from '../../src/recording/index.js';
+import { prepareRecording, type PreparedRecording } from '../../src/backtest/prepared-recording.js';
+import type { TuneOptions } from '../../src/backtest/tune/tuner.js';
 import { compileStrategy, parseStrategyText, type CompiledStrategy } from '../../src/engine/index.js';
 import { syntheticRecording } from './recording-fixtures.js';
 
@@ -53,3 +55,23 @@ pricing:
 export function openStrategy(): CompiledStrategy {
   return compileStrategy(parseStrategyText(OPEN_STRATEGY_YAML, 'open.yaml'), { file: 'open.yaml', text: OPEN_STRATEGY_YAML });
 }
+
+/**
+ * Planted: borrowers whose credit score range starts below 620 repay 30% of what is due, the rest
+ * repay in full. The best floor is therefore above 600 and at most 620 (ranges start every 20 points).
+ */
+export function plantedRecording(): PreparedRecording {
+  return prepareRecording(syntheticRecording(600, 11, (low) => (low < 620 ? 0.3 : 1)));
+}
+
+/** The options tune.test.ts and tune-halving.test.ts tune the planted recording with. */
+export const PLANTED_OPTIONS: TuneOptions = {
+  trials: 30,
+  seed: 1,
+  objective: { objective: 'net_return', maxDefault: 0.1 },
+  split: { kind: 'split', trainShare: 0.7 },
+  backtest: { startingBalanceCents: 40_000_000 },
+  // These recordings are small for speed (under 100 loans funded held out): the search is what
+  // is tested here; the sample-size rule has its own test.
+  acceptSmallSample: true,
+};

@@ -7,21 +7,11 @@ import { timeWindows } from '../../src/backtest/tune/time-splits.js';
 import { tune, type TuneOptions } from '../../src/backtest/tune/tuner.js';
 import { syntheticRecording } from './recording-fixtures.js';
 import { FLAT_STRATEGY_YAML, flatStrategy } from './strategy-fixtures.js';
+import { PLANTED_OPTIONS, plantedRecording } from './tune-fixtures.js';
 
-const options: TuneOptions = {
-  trials: 30,
-  seed: 1,
-  objective: { objective: 'net_return', maxDefault: 0.1 },
-  split: { kind: 'split', trainShare: 0.7 },
-  backtest: { startingBalanceCents: 40_000_000 },
-  // These recordings are small for speed (under 100 loans funded held out): the search is what
-  // is tested here; the sample-size rule has its own test below.
-  acceptSmallSample: true,
-};
-
-// Planted: borrowers whose credit score range starts below 620 repay 30% of what is due, the
-// rest repay in full. The best floor is therefore 610 or 620 (ranges start every 20 points).
-const planted = prepareRecording(syntheticRecording(600, 11, (low) => (low < 620 ? 0.3 : 1)));
+const options: TuneOptions = PLANTED_OPTIONS;
+// The best floor is 610 or 620 (tune-fixtures.ts).
+const planted = plantedRecording();
 // Noise: one in five defaults whatever the credit score, repaying 69% of what is due, which makes
 // the expected net of a loan about zero (0.8 x 33.04 + 0.2 x (0.69 x 533.04 - 500) = -0.01): no
 // floor is better than another, and any gain in training is luck. (Over seeds 12 to 31 the

@@ -93,6 +93,14 @@ describe('lendbot tune', () => {
     expect(two.stdout).toBe(one.stdout);
   });
 
+  it('takes --halving and --no-halving; a recording this small is too short to halve, and the report is the same', async () => {
+    const [plain, halving, none] = await Promise.all([runCli(args()), runCli(args('--halving')), runCli(args('--no-halving'))]);
+    expect(halving.code).toBe(0);
+    expect(halving.stdout).toBe(plain.stdout);
+    expect(none.stdout).toBe(plain.stdout);
+    expect(plain.stdout).not.toContain('Successive halving');
+  });
+
   it('refuses --split with --walk-forward', async () => {
     const result = await runCli(args('--split', '0.6', '--walk-forward', '2'));
     expect(result).toMatchObject({ code: 1, stderr: 'lendbot: give --split or --walk-forward, not both\n' });

@@ -13,7 +13,8 @@
  * - a string seen twice is kept once in a table (bank names, score bands, dates); others inline;
  *   a time as toISOString writes it is kept as its milliseconds.
  *
- * The bytes go into chunks of a few MB held outside the JavaScript heap; a value is named by its
+ * The bytes go into chunks of a few MB held outside the JavaScript heap, in shared memory so
+ * tune's worker threads read them without a copy (share, fromShared); a value is named by its
  * address (chunk * CHUNK_BYTES + offset), a plain number a column can hold.
  *
  * decodeDeferring builds an object without some of its keys' values: each is stepped over without
@@ -60,6 +61,13 @@ const CANDIDATES_MAX_SIZE = 1 << 14;
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** What another thread needs to read the values of a CompactJson: its chunks (shared, not copied) and its tables. */
+export interface SharedCompactJson {
+  chunks: SharedArrayBuffer[];
+  table: string[];
+  shapes: string[][];
+}
+
 /** Writes and reads compact values; one per recording held in memory. */
 export class CompactJson {
   private readonly chunks: Buffer[] = [];
@@ -69,7 +77,6 @@ export class CompactJson {
   /** Scratch space a value is written into before it is copied into a chunk in one piece. */
   private scratch = Buffer.allocUnsafe(1 << 16);
   private at = 0;
-  private readonly shapes = new ShapeTable();
   private readonly table: string[] = [];
   private readonly tableIndex = new Map<string, number>();
   private readonly candidates = new Set<string>();
@@ -99,13 +106,35 @@ export class CompactJson {
     return this.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
   }
 
+  /** The chunks and tables, for fromShared in another thread (the chunks are shared memory: no copy). */
+  share(): SharedCompactJson {
+    return {
+      chunks: this.chunks.map((chunk) => chunk.buffer as SharedArrayBuffer),
+      table: [...this.table],
+      shapes: this.shapes.keyLists(),
+    };
+  }
+
+  /** A reader of the values `shared` holds (written in another thread; nothing is written to it here). */
+  static fromShared(shared: SharedCompactJson): CompactJson {
+    const json = new CompactJson(ShapeTable.fromKeyLists(shared.shapes));
+    for (const buffer of shared.chunks) json.chunks.push(Buffer.from(buffer));
+    json.table.push(...shared.table);
+    // Reading only: a value written here would go to a chunk of its own, after the shared ones.
+    json.chunkIndex = json.chunks.length - 1;
+    json.used = Number.POSITIVE_INFINITY;
+    return json;
+  }
+
+  constructor(private readonly shapes = new ShapeTable()) {}
+
   /** Writes `value` and returns its address. */
   encode(value: unknown): number {
     this.at = 0;
     this.write(value as JsonValue);
     const length = this.at;
     if (this.used + length > this.chunk.length) {
-      this.chunk = Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, length));
+      this.chunk = Buffer.from(new SharedArrayBuffer(Math.max(CHUNK_BYTES, length)));
       this.chunks.push(this.chunk);
       this.chunkIndex += 1;
       this.used = 0;

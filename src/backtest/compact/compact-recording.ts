@@ -24,7 +24,7 @@ import { realisedDefault } from '../realised-fate.js';
 import { hasRecordedAcceptance } from '../recorded-acceptance.js';
 import { scoreBandOf } from '../segment-stats.js';
 import { CompactJson } from './compact-json.js';
-import { NumberColumn, smallIntColumn } from './number-column.js';
+import { NumberColumn, smallIntColumn, type TypedValues } from './number-column.js';
 
 /** How far a read has come, for a person watching a long one. */
 export interface ReadProgress {
@@ -54,26 +54,68 @@ export interface CompactReadOptions {
  */
 export const BYTES_PER_REQUEST_BESIDE_LINE = 232;
 
+/** The columns of a CompactLines, by name, as another thread reads them (shared memory: no copy). */
+export interface SharedColumns {
+  length: number;
+  values: Record<
+    'seenMs' | 'seenAt' | 'line' | 'totalCents' | 'band' | 'recordedAcceptance' | 'realisedDefault' | 'id' | 'group',
+    TypedValues
+  >;
+}
+
 /** The recording's lines in compact form, with the per-request columns, in reading order (slots). */
-class CompactLines {
-  readonly json = new CompactJson();
-  readonly seenMs = new NumberColumn();
-  readonly seenAt = new NumberColumn();
-  readonly line = new NumberColumn();
-  readonly totalCents = new NumberColumn();
+export class CompactLines {
+  readonly json: CompactJson;
+  readonly seenMs: NumberColumn;
+  readonly seenAt: NumberColumn;
+  readonly line: NumberColumn;
+  readonly totalCents: NumberColumn;
   /** The score band's index in bandNames (any text a provider sends: not bounded to a byte). */
-  readonly band = new NumberColumn();
+  readonly band: NumberColumn;
   /** Per request: 1 when its outcome records acceptance; its realised default, 1, 0 or -1 (unknown). */
-  readonly recordedAcceptance = smallIntColumn();
-  readonly realisedDefault = smallIntColumn();
+  readonly recordedAcceptance: NumberColumn;
+  readonly realisedDefault: NumberColumn;
   /** Per request: its loan request id, and its world group's index in groups (WorldFacts). */
-  readonly id = new NumberColumn();
-  readonly group = new NumberColumn((length) => new Int32Array(length));
-  readonly groups: Array<{ level: string; group: string }> = [];
+  readonly id: NumberColumn;
+  readonly group: NumberColumn;
+  readonly groups: Array<{ level: string; group: string }>;
+  /** Only while reading: a thread reading shared columns never adds a group. */
   private readonly groupIndex = new Map<string, number>();
-  readonly bandNames: string[] = [];
+  readonly bandNames: string[];
   private readonly bandIndex = new Map<string, number>();
   private readonly cents = new Map<string, number>();
+
+  /** Empty, to be read into; or over the parts another thread shared (shared-compact-recording.ts). */
+  constructor(shared?: {
+    json: CompactJson;
+    columns: SharedColumns;
+    bandNames: string[];
+    groups: Array<{ level: string; group: string }>;
+  }) {
+    const column = (name: keyof SharedColumns['values'], make: () => NumberColumn): NumberColumn =>
+      shared ? NumberColumn.over(shared.columns.values[name], shared.columns.length) : make();
+    const doubles = (): NumberColumn => new NumberColumn();
+    this.json = shared?.json ?? new CompactJson();
+    this.seenMs = column('seenMs', doubles);
+    this.seenAt = column('seenAt', doubles);
+    this.line = column('line', doubles);
+    this.totalCents = column('totalCents', doubles);
+    this.band = column('band', doubles);
+    this.recordedAcceptance = column('recordedAcceptance', smallIntColumn);
+    this.realisedDefault = column('realisedDefault', smallIntColumn);
+    this.id = column('id', doubles);
+    this.group = column('group', () => new NumberColumn((length) => new Int32Array(new SharedArrayBuffer(length * 4))));
+    this.bandNames = shared ? [...shared.bandNames] : [];
+    this.groups = shared ? shared.groups.map((g) => ({ ...g })) : [];
+  }
+
+  /** The columns, for another thread (shared memory: no copy). */
+  shareColumns(): SharedColumns {
+    const { seenMs, seenAt, line, totalCents, band, recordedAcceptance, realisedDefault, id, group } = this;
+    const columns = { seenMs, seenAt, line, totalCents, band, recordedAcceptance, realisedDefault, id, group };
+    const values = Object.fromEntries(Object.entries(columns).map(([name, c]) => [name, c.storage])) as SharedColumns['values'];
+    return { length: line.length, values };
+  }
 
   centsOf(text: string): number {
     let value = this.cents.get(text);
@@ -154,10 +196,10 @@ class DeferredData implements RecordedData {
 }
 
 /** One request of a compact recording; its line is built anew at each read of `line`. */
-class CompactEntry implements ReplayEntry {
+export class CompactEntry implements ReplayEntry {
   constructor(
-    private readonly lines: CompactLines,
-    private readonly slot: number,
+    readonly lines: CompactLines,
+    readonly slot: number,
   ) {}
 
   get line(): RecordingLine {
@@ -269,10 +311,16 @@ export async function loadCompactRecording(file: string, options: CompactReadOpt
   const seen = lines.seenMs;
   // By time; equal times keep the order each request first appeared in (its slot).
   order.sort((a, b) => seen.get(a) - seen.get(b) || a - b);
+  return compactEntries(lines, order, duplicates);
+}
+
+/** The prepared recording of `lines` replayed in `order` (slots), with its outcome counts. */
+export function compactEntries(lines: CompactLines, order: Uint32Array, duplicates: number): PreparedRecording {
+  const n = order.length;
   const entries: ReplayEntry[] = new Array<ReplayEntry>(n);
   for (let index = 0; index < n; index += 1) entries[index] = new CompactEntry(lines, order[index] as number);
   const outcomeCounts: OutcomeCounts = { of: entries, recordedAcceptance: 0, resolved: 0, defaults: 0 };
-  for (let slot = 0; slot < n; slot += 1) {
+  for (let slot = 0; slot < lines.line.length; slot += 1) {
     outcomeCounts.recordedAcceptance += lines.recordedAcceptance.get(slot);
     const defaulted = lines.realisedDefault.get(slot);
     if (defaulted >= 0) outcomeCounts.resolved += 1;

@@ -21,6 +21,19 @@ export class ShapeTable {
   /** Per list of deferred keys, the deferring builders by shape. */
   private readonly deferring = new Map<readonly string[], Array<(() => JsonValue) | undefined>>();
 
+  /** Every shape's key list, by shape number (for another thread: fromKeyLists gives the same numbers). */
+  keyLists(): string[][] {
+    return this.keys.map((keys) => [...keys]);
+  }
+
+  /** The table whose shapes are `lists` (keyLists of another), each with the same number. */
+  static fromKeyLists(lists: readonly string[][]): ShapeTable {
+    const table = new ShapeTable();
+    // A shape's shorter key lists are shapes made before it, so numbering them in order repeats the numbers.
+    for (const keys of lists) table.idOf(keys);
+    return table;
+  }
+
   /**
    * The shape of an object with `keys`. The shapes already met with the same first key are tried
    * first, comparing keys by identity (JSON.parse gives the same string object for a repeated

@@ -1,17 +1,32 @@
 /**
  * A column of numbers that grows as a recording is read: a typed array doubled when full, eight
  * bytes a value (one for a small count or flag, `Int8Array`) instead of a slot in an array of
- * boxed numbers.
+ * boxed numbers. The arrays are in shared memory, so tune's worker threads read the columns
+ * without a copy of their own (shared-compact-recording.ts).
  */
-type TypedValues = Float64Array | Int32Array | Int8Array;
+export type TypedValues = Float64Array | Int32Array | Int8Array;
+
+const sharedDoubles = (length: number): TypedValues => new Float64Array(new SharedArrayBuffer(length * 8));
 
 export class NumberColumn {
   private values: TypedValues;
   private size = 0;
 
   /** `make` gives the array of a given length (Float64Array by default; Int8Array for values -128..127). */
-  constructor(private readonly make: (length: number) => TypedValues = (length) => new Float64Array(length)) {
+  constructor(private readonly make: (length: number) => TypedValues = sharedDoubles) {
     this.values = make(1024);
+  }
+
+  /** A column over `values` (another thread's column, shared): its first `length` values. */
+  static over(values: TypedValues, length: number): NumberColumn {
+    const column = new NumberColumn(() => values);
+    column.size = length;
+    return column;
+  }
+
+  /** The array the values are in (shared memory; only the first `length` count). */
+  get storage(): TypedValues {
+    return this.values;
   }
 
   get length(): number {
@@ -41,4 +56,4 @@ export class NumberColumn {
 }
 
 /** A column of small integers (-128..127), one byte each. */
-export const smallIntColumn = (): NumberColumn => new NumberColumn((length) => new Int8Array(length));
+export const smallIntColumn = (): NumberColumn => new NumberColumn((length) => new Int8Array(new SharedArrayBuffer(length)));

@@ -6,7 +6,7 @@
  * full backtests (trial-evaluator.ts).
  *
  * This module keeps a bounded memo of each tune context's runners (MEMO_RUNNERS, one per window,
- * held weakly by the context: they go when the tune does).
+ * for the rung being replayed, held weakly by the context: they go when the tune does).
  */
 import { mergeParams } from '../../engine/compiled-strategy.js';
 import { columnSourceOf } from '../../engine/compile/compile-strategy.js';
@@ -17,6 +17,7 @@ import { MAX_COLUMN_INSTALMENTS, replayOverColumns, type ColumnFigures } from '.
 import type { ParamValues } from './param-space.js';
 import { PriceBook, pricingKey } from './price-book.js';
 import { buildTrialColumns, columnsUnsupported, trialThresholds, type TrialColumns } from './trial-columns.js';
+import { trialPeriod } from './rung-periods.js';
 import type { TrialContext, TrialTask } from './trial-context.js';
 import { TypedEventHeap } from './typed-event-heap.js';
 
@@ -58,24 +59,30 @@ export class ColumnTrialRunner {
   }
 }
 
-/** Per tune context (weakly: kept as long as the context), per window: its runner, or null. */
-const MEMO_RUNNERS = new WeakMap<TrialContext, Map<number, ColumnTrialRunner | null>>();
+/** Per tune context (weakly: kept as long as the context), per window and rung: its runner, or null. */
+const MEMO_RUNNERS = new WeakMap<TrialContext, Map<string, ColumnTrialRunner | null>>();
 
-/** The column runner of a window's training period, or null when its trials need full backtests. */
-export function columnRunner(context: TrialContext, window: number): ColumnTrialRunner | null {
-  let byWindow = MEMO_RUNNERS.get(context);
-  if (!byWindow) MEMO_RUNNERS.set(context, (byWindow = new Map()));
-  let runner = byWindow.get(window);
+/**
+ * The column runner of a window's training period (or of a halving rung's part of it), or null
+ * when its trials need full backtests. A tune replays one rung at a time, so a window's runner
+ * for another rung is let go when this one is made.
+ */
+export function columnRunner(context: TrialContext, window: number, rung?: number): ColumnTrialRunner | null {
+  let byPeriod = MEMO_RUNNERS.get(context);
+  if (!byPeriod) MEMO_RUNNERS.set(context, (byPeriod = new Map()));
+  const key = `${window} ${rung ?? 'all'}`;
+  let runner = byPeriod.get(key);
   if (runner === undefined) {
-    runner = makeRunner(context, window);
-    byWindow.set(window, runner);
+    for (const other of byPeriod.keys()) if (other.startsWith(`${window} `)) byPeriod.delete(other);
+    runner = makeRunner(context, window, rung);
+    byPeriod.set(key, runner);
   }
   return runner;
 }
 
-function makeRunner(context: TrialContext, window: number): ColumnTrialRunner | null {
-  const recording = context.windows[window]?.train;
-  if (!recording || recording.entries.length === 0) return null;
+function makeRunner(context: TrialContext, window: number, rung: number | undefined): ColumnTrialRunner | null {
+  const recording = trialPeriod(context, { trial: 0, window, part: 'train', ...(rung === undefined ? {} : { rung }) });
+  if (recording.entries.length === 0) return null;
   if (recording.entries.some((entry) => entry.line.loan_request.loan_terms > MAX_COLUMN_INSTALMENTS)) return null;
   const columns = buildTrialColumns(context.strategy, recording);
   return typeof columns === 'string' ? null : new ColumnTrialRunner(context, columns);
@@ -91,5 +98,5 @@ export function trialGroupKey(context: TrialContext, task: TrialTask): string {
     return `${task.part} ${task.window} #${task.trial}`;
   const params = mergeParams(context.strategy.params, context.strategy.paramSpecs, context.trials[task.trial] ?? {});
   const refs = findParamReferences(source.definition.pricing).map((ref) => ref.name);
-  return `train ${task.window} ${pricingKey(refs, params)}`;
+  return `train ${task.window} ${task.rung ?? 'all'} ${pricingKey(refs, params)}`;
 }

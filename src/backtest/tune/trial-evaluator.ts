@@ -5,38 +5,20 @@
  * A held-out run also keeps each request's contribution to the net, for the paired comparison
  * of the candidate with the current values (held-out-comparison.ts).
  */
-import type { BacktestSummary } from '../backtest-result.js';
 import { runBacktest } from '../run-backtest.js';
 import { columnRunner, trialGroupKey } from './column-trials.js';
 import { objectiveScore } from './objectives.js';
-import type { TrialContext, TrialTask } from './trial-context.js';
+import type { TrialContext, TrialEvaluator, TrialOutcome, TrialTask } from './trial-context.js';
+import { trialPeriod } from './rung-periods.js';
 
-export type { TrialContext, TrialTask } from './trial-context.js';
-
-/** The figures of a trial a tune report shows. */
-export type TrialFigures = Pick<BacktestSummary, 'netAnnualizedReturn' | 'maxDrawdown' | 'defaultRate' | 'offers' | 'funded' | 'netCents'>;
-
-export interface TrialOutcome extends TrialTask {
-  score: number;
-  figures: TrialFigures;
-  /** The backtest's span in years (first request to last cash flow): its return's denominator. */
-  years: number;
-  /** Held-out runs only: each request's contribution to the net in cents, in replay order. */
-  requestNetCents?: number[];
-}
-
-export interface TrialEvaluator {
-  /** Scores `tasks`; `onDone` is called after each, for progress. Results are in task order. */
-  evaluate(tasks: readonly TrialTask[], onDone: () => void): Promise<TrialOutcome[]>;
-  close(): Promise<void>;
-}
+export type { TrialContext, TrialEvaluator, TrialFigures, TrialOutcome, TrialTask } from './trial-context.js';
 
 /**
  * Runs one task: a training trial over columns when the strategy allows it (column-trials.ts,
  * the same figures as a backtest), otherwise, and always for held-out runs, a full backtest.
  */
 export function runTrial(context: TrialContext, task: TrialTask): TrialOutcome {
-  const runner = task.part === 'train' ? columnRunner(context, task.window) : null;
+  const runner = task.part === 'train' ? columnRunner(context, task.window, task.rung) : null;
   const params = context.trials[task.trial];
   if (!runner || !params) return runTrialByBacktest(context, task);
   const { years, ...figures } = runner.run(params);
@@ -45,12 +27,11 @@ export function runTrial(context: TrialContext, task: TrialTask): TrialOutcome {
 
 /** Runs one task as a full backtest (what the column path must agree with). */
 export function runTrialByBacktest(context: TrialContext, task: TrialTask): TrialOutcome {
-  const window = context.windows[task.window];
   const params = context.trials[task.trial];
-  if (!window || !params) throw new RangeError(`no trial ${task.trial} or window ${task.window}`);
+  if (!params) throw new RangeError(`no trial ${task.trial}`);
   const strategy = context.strategy.withParams(params);
   const heldOut = task.part === 'test';
-  const result = runBacktest(heldOut ? window.test : window.train, [strategy], {
+  const result = runBacktest(trialPeriod(context, task), [strategy], {
     ...context.backtest,
     recordDecisions: false,
     recordContributions: heldOut,

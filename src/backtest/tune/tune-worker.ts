@@ -1,10 +1,12 @@
 /**
- * A tuning worker thread: rebuilds the trial context from its init data (reads the recording and
- * the strategy itself, so nothing large crosses threads), then scores the groups of tasks it is
+ * A tuning worker thread: rebuilds the trial context from its init data (reads the tune's
+ * recording from shared memory, or the file itself, and loads the strategy, so nothing large is
+ * copied across threads), then scores the groups of tasks it is
  * sent (training trials over columns when the strategy allows, column-trials.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadStrategyFile } from '../../engine/index.js';
+import { compactRecordingFromShared } from '../compact/shared-compact-recording.js';
 import { loadRecording } from '../load-recording.js';
 import { timeWindows } from './time-splits.js';
 import { runTrial, type TrialContext, type TrialTask } from './trial-evaluator.js';
@@ -15,9 +17,12 @@ const port = parentPort;
 if (!port) throw new Error('tune-worker.ts runs as a worker thread only');
 
 const ready: Promise<TrialContext> = (async () => {
-  const recording = await loadRecording(init.file, init.period, () => undefined);
+  const recording = init.recording
+    ? compactRecordingFromShared(init.recording)
+    : await loadRecording(init.file, init.period, () => undefined);
   const strategy = await loadStrategyFile(init.strategyFile);
-  return { strategy, windows: timeWindows(recording, init.split), trials: init.trials, backtest: init.backtest, objective: init.objective };
+  const { trials, backtest, objective, rungShares } = init;
+  return { strategy, windows: timeWindows(recording, init.split), trials, backtest, objective, ...(rungShares ? { rungShares } : {}) };
 })();
 
 const failure = (error: unknown): { ok: false; message: string } => ({

@@ -15,6 +15,7 @@ import { heldOutAcrossWorlds, type WorldHeldOut } from './held-out-worlds.js';
 import type { ObjectiveSettings } from './objectives.js';
 import { sampleTrials, type ParamValues } from './param-space.js';
 import { seededRandom } from './seeded-random.js';
+import { HALVING_ETA, halvesByDefault, halvingRungs, rungStart, trainByRungs } from './successive-halving.js';
 import { timeWindows, type SplitSpec } from './time-splits.js';
 import {
   inProcessEvaluator,
@@ -34,6 +35,8 @@ export interface TuneOptions {
   /** How many of the best training trials the report lists (only the best is held out). */
   top?: number;
   onProgress?: (done: number, total: number) => void;
+  /** Called as each halving rung starts (only when the tune halves): a line for a long run in a pipe, where no progress bar shows. */
+  onRung?: (rung: RungStart) => void;
   /** Builds the evaluator (the worker pool); in-process when absent. */
   evaluator?: (context: TrialContext) => TrialEvaluator;
   /**
@@ -47,6 +50,29 @@ export interface TuneOptions {
    * says of it, and the current values are kept.
    */
   acceptSmallSample?: boolean;
+  /**
+   * true: successive halving (successive-halving.ts), trials first judged on parts of the
+   * training period; false: every trial on the whole period; absent: halving when the tune is
+   * large (halvesByDefault).
+   */
+  halving?: boolean;
+  /** The fewest requests a halving rung judges on (MIN_RUNG_REQUESTS; smaller in tests of small recordings). */
+  minRungRequests?: number;
+}
+
+/** A halving rung as it starts: its number (from 1) of `of`, its share of the training period, its trials and requests per window. */
+export interface RungStart {
+  rung: number;
+  of: number;
+  share: number;
+  trials: number;
+  requests: number;
+}
+
+/** A rung of a halving tune: the share of the training period (its most recent part) and the trials judged on it per window. */
+export interface RungReport {
+  share: number;
+  trials: number;
 }
 
 export interface RankedTrial {
@@ -97,6 +123,8 @@ export interface TuneReport {
   /** Fewer held-out loans funded (by the fewer side) than a backtest needs before its figures are more than luck. */
   smallSample: boolean;
   verdict: string;
+  /** The rungs, shortest part first, when the tune halved (absent when every trial replayed the whole period). */
+  halving?: RungReport[];
   /** The values to write: the last window's candidate when improved, else the current ones. */
   chosen: ParamValues;
   baselineParams: ParamValues;
@@ -105,16 +133,39 @@ export interface TuneReport {
 export async function tune(recording: PreparedRecording, strategy: CompiledStrategy, options: TuneOptions): Promise<TuneReport> {
   const trials = sampleTrials(strategy.paramSpecs, strategy.params, Math.max(1, options.trials), seededRandom(options.seed));
   const windows = timeWindows(recording, options.split);
-  const context: TrialContext = { strategy, windows, trials, backtest: options.backtest, objective: options.objective };
+  const shortest = Math.min(...windows.map((w) => w.train.entries.length));
+  const halving = options.halving ?? halvesByDefault(trials.length, shortest);
+  const rungs = halving
+    ? halvingRungs(trials.length, shortest, HALVING_ETA, options.minRungRequests)
+    : [{ share: 1, trials: trials.length }];
+  const context: TrialContext = {
+    strategy,
+    windows,
+    trials,
+    backtest: options.backtest,
+    objective: options.objective,
+    rungShares: rungs.map((r) => r.share),
+  };
   const evaluator = (options.evaluator ?? inProcessEvaluator)(context);
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> => (closed ??= evaluator.close());
   const top = Math.min(options.top ?? 5, trials.length);
-  // Training: every trial on every window; held out: the candidate and the current values.
-  const total = trials.length * windows.length + windows.length * 2;
+  // Training: every trial of each rung on every window (a rung after the first also keeps the
+  // current values, hence its + 1); held out: the candidate and the current values.
+  const total = windows.length * (rungs.reduce((sum, r, k) => sum + Math.min(trials.length, r.trials + (k > 0 ? 1 : 0)), 0) + 2);
   let done = 0;
   const tick = (): void => options.onProgress?.(++done, total);
   try {
-    const trainTasks: TrialTask[] = windows.flatMap((_, window) => trials.map((__, trial) => ({ trial, window, part: 'train' as const })));
-    const train = await evaluator.evaluate(trainTasks, tick);
+    const onRung =
+      rungs.length > 1 && options.onRung
+        ? (k: number, judged: number) => {
+            const share = rungs[k]?.share ?? 1;
+            const requests = shortest - rungStart(shortest, share);
+            options.onRung?.({ rung: k + 1, of: rungs.length, share, trials: judged, requests });
+          }
+        : undefined;
+    const trainRungs = await trainByRungs(evaluator, windows.length, trials.length, rungs, tick, onRung);
+    const train = trainRungs.at(-1)?.outcomes ?? [];
     const byWindow = windows.map((_, window) =>
       train.filter((o) => o.window === window).sort((a, b) => b.score - a.score || a.trial - b.trial),
     );
@@ -123,6 +174,8 @@ export async function tune(recording: PreparedRecording, strategy: CompiledStrat
       [...new Set([0, candidate])].map((trial) => ({ trial, window, part: 'test' as const })),
     );
     const test = await evaluator.evaluate(testTasks, tick);
+    // The worker threads' memory goes before this thread replays the borrower worlds.
+    await close();
     options.onProgress?.(total, total);
     const heldOut = (window: number, trial: number): TrialOutcome => {
       const outcome = test.find((t) => t.window === window && t.trial === trial);
@@ -163,9 +216,10 @@ export async function tune(recording: PreparedRecording, strategy: CompiledStrat
     const evidence = compareHeldOut(pairs, options.backtest.startingBalanceCents, options.seed);
     // Only a candidate that differs is worth judging in the worlds (the runs cost a backtest each).
     const worlds = candidates.some((trial) => trial !== 0) ? heldOutAcrossWorlds(context, candidates, options.seed) : [];
-    return summarize(reports, evidence, worlds, strategy, trials, options);
+    const halvingReport = rungs.length > 1 ? trainRungs.map(({ share, trials: judged }) => ({ share, trials: judged })) : [];
+    return summarize(reports, evidence, worlds, strategy, trials, options, halvingReport);
   } finally {
-    await evaluator.close();
+    await close();
   }
 }
 
@@ -179,6 +233,7 @@ function summarize(
   strategy: CompiledStrategy,
   trials: readonly ParamValues[],
   options: TuneOptions,
+  halving: RungReport[],
 ): TuneReport {
   const mean = (values: number[]): number => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);
   const trainGain = mean(windows.map((w) => (w.top[0]?.train ?? 0) - w.baseline.train));
@@ -227,6 +282,7 @@ function summarize(
     improved,
     smallSample,
     verdict,
+    ...(halving.length > 0 ? { halving } : {}),
     chosen,
     baselineParams,
   };

@@ -1,5 +1,6 @@
 /**
- * Tuning on every core: worker threads each load the recording and strategy once, then take
+ * Tuning on every core: worker threads each read the recording (the tune's own, in shared memory:
+ * shared-compact-recording.ts) and load the strategy once, then take
  * groups of trial tasks that share their prices (trials with the same pricing params, on the
  * same window) as they finish, so each price is computed by one worker and slow and fast groups
  * balance out. Results are put back in task order, so a tune gives the same report with or
@@ -11,6 +12,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { SharedCompactRecording } from '../compact/shared-compact-recording.js';
 import type { PeriodFilter } from '../prepared-recording.js';
 import type { BacktestOptions } from '../run-backtest.js';
 import type { ObjectiveSettings } from './objectives.js';
@@ -20,6 +22,8 @@ import { groupTasks, type TrialContext, type TrialEvaluator, type TrialOutcome, 
 
 /** What a worker needs to rebuild the trial context on its own. */
 export interface WorkerInit {
+  /** The recording as the tune loaded it, read without a copy; absent: the worker reads `file` itself. */
+  recording?: SharedCompactRecording | undefined;
   file: string;
   period: PeriodFilter;
   strategyFile: string;
@@ -27,6 +31,7 @@ export interface WorkerInit {
   trials: readonly ParamValues[];
   backtest: BacktestOptions;
   objective: ObjectiveSettings;
+  rungShares: readonly number[] | undefined;
 }
 
 // Run from the sources, the worker is TypeScript: the thread first registers tsx's loader, as
@@ -56,11 +61,17 @@ export function workerCount(cap = 8): number {
 
 /** An evaluator backed by `count` worker threads reading `source`. */
 export function workerPoolEvaluator(
-  source: Omit<WorkerInit, 'trials' | 'backtest' | 'objective'>,
+  source: Omit<WorkerInit, 'trials' | 'backtest' | 'objective' | 'rungShares'>,
   count: number,
 ): (context: TrialContext) => TrialEvaluator {
   return (context) => {
-    const init: WorkerInit = { ...source, trials: context.trials, backtest: context.backtest, objective: context.objective };
+    const init: WorkerInit = {
+      ...source,
+      trials: context.trials,
+      backtest: context.backtest,
+      objective: context.objective,
+      rungShares: context.rungShares,
+    };
     const workers = Array.from({ length: count }, () => new Worker(BOOTSTRAP, { eval: true, workerData: init }));
     return {
       evaluate: (tasks, onDone) => runOnWorkers(workers, groupTasks(context, tasks), tasks, onDone),

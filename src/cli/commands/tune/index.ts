@@ -11,7 +11,7 @@ import { OBJECTIVES, DEFAULT_MAX_DEFAULT, type Objective } from '../../../backte
 import { rewriteParams } from '../../../backtest/index.js';
 import type { SplitSpec } from '../../../backtest/index.js';
 import { tune } from '../../../backtest/index.js';
-import { workerCount, workerPoolEvaluator } from '../../../backtest/index.js';
+import { shareCompactRecording, workerCount, workerPoolEvaluator } from '../../../backtest/index.js';
 import { defaultBalance, defaultBalanceRule, dollars } from '../../../backtest/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
@@ -44,6 +44,7 @@ interface TuneCliOptions extends MarketOptions {
   workers?: number;
   ignoreWorlds?: boolean;
   acceptSmallSample?: boolean;
+  halving?: boolean;
 }
 
 // Below this many request-evaluations, starting threads costs more than it saves.
@@ -84,6 +85,11 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
       '--accept-small-sample',
       'write the tuned values even when fewer than 100 loans were funded held out (the backtest calls such figures mostly luck)',
     )
+    .option(
+      '--halving',
+      'successive halving: judge every trial on the most recent part of the training period first, replay only the best on all of it (default when trials x training requests reach 100 million)',
+    )
+    .option('--no-halving', 'replay every trial on the whole training period, however large the tune')
     .option('--workers <n>', 'worker threads (default: one per core when there is much to do; 1 = none)', whole(1))
     .addHelpText(
       'after',
@@ -92,6 +98,10 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
         [
           'lendbot tune --data day.jsonl --strategy strategies/balanced.yaml --objective risk_adjusted --split 0.8',
           'report only, no file written',
+        ],
+        [
+          'lendbot tune --data year.jsonl --strategy strategies/balanced.yaml --trials 1000 --out balanced.tuned.yaml',
+          'a large recording: successive halving, on every core',
         ],
       ),
     )
@@ -126,12 +136,27 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
         split,
         backtest,
         onProgress: progress.update,
+        // A long tune in a pipe or a log shows no progress bar: a line as each rung starts.
+        onRung: ({ rung, of, share, trials, requests }) =>
+          io.stderr.write(
+            `${progress.active ? '\n' : ''}tuning: rung ${rung} of ${of}, ${trials.toLocaleString('en-US')} trials on ` +
+              `${share >= 1 ? 'the whole training period' : `the last ${(share * 100).toFixed(1)}% of the training period`} ` +
+              `(${requests.toLocaleString('en-US')} requests)\n`,
+          ),
         acrossWorlds: options.ignoreWorlds !== true,
         acceptSmallSample: options.acceptSmallSample === true,
+        ...(options.halving === undefined ? {} : { halving: options.halving }),
         ...(threads > 1
           ? {
               evaluator: workerPoolEvaluator(
-                { file: options.data, period: { from: options.from, to: options.to }, strategyFile: strategy.file, split },
+                {
+                  // The workers read this process's recording (shared memory), not a copy each.
+                  recording: shareCompactRecording(recording),
+                  file: options.data,
+                  period: { from: options.from, to: options.to },
+                  strategyFile: strategy.file,
+                  split,
+                },
                 threads,
               ),
             }

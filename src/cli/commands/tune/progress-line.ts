@@ -4,10 +4,15 @@
  */
 import type { CliIo } from '../../cli-io.js';
 
-export function progressLine(io: CliIo, label: string): { update: (done: number, total: number) => void; finish: () => void } {
+export function progressLine(
+  io: CliIo,
+  label: string,
+): { active: boolean; update: (done: number, total: number) => void; finish: () => void } {
   const active = io.stderr.isTTY === true && !io.env.CI;
   let last = -1;
   return {
+    /** Whether the bar is drawn (a terminal outside CI): another line then starts on a fresh one. */
+    active,
     update(done, total) {
       if (!active || total === 0) return;
       const percent = Math.floor((done / total) * 100);

@@ -43,12 +43,21 @@ export function worldsTable(worlds: readonly WorldHeldOut[]): string {
   );
 }
 
+const share = (value: number): string => (value >= 1 ? 'all of it' : `its last ${(value * 100).toFixed(1)}%`);
+
+/** Successive halving's rungs in a sentence: which trials were replayed on how much of the training period. */
+function halvingLine(rungs: NonNullable<TuneReport['halving']>): string {
+  const steps = rungs.map((rung) => `${rung.trials} on ${share(rung.share)}`).join(', ');
+  return `Successive halving (the trials at first judged on the most recent part of the training period, the best third of each rung on a part three times longer): ${steps}. The table ranks the trials replayed on all of it.\n`;
+}
+
 /** `balanceSource`: where the starting balance comes from ("given by --balance", or the default's rule). */
 export function formatTuneReport(report: TuneReport, balanceSource?: string): string {
   const split = report.split.kind === 'split' ? `split ${report.split.trainShare}` : `walk-forward ${report.split.windows} windows`;
   const parts = [
     `Tuned ${report.strategy.name} (${report.strategy.file}, content ${report.strategy.contentHash}): ${report.trials} trials, seed ${report.seed}, objective ${report.objective.objective}, ${split}, starting balance ${dollars(report.startingBalanceCents)}${balanceSource === undefined ? '' : ` (${balanceSource})`}\n`,
   ];
+  if (report.halving !== undefined) parts.push(halvingLine(report.halving));
   report.windows.forEach((window, index) => {
     parts.push(
       `\nWindow ${index + 1}: train ${window.trainRequests} requests ${window.trainFrom ?? '-'} to ${window.trainTo ?? '-'}; held out ${window.testRequests} requests ${window.testFrom ?? '-'} to ${window.testTo ?? '-'}\n`,
