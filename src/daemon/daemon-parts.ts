@@ -93,6 +93,8 @@ export interface DaemonOverrides {
   messaging?: false;
   /** false leaves retraining unattached, as deleting its attach line would (test/daemon/retrain-left-out.test.ts). */
   retrain?: false;
+  /** false leaves the cash-flow wing (the idle-cash watch) unattached, as deleting its attach line would (test/daemon/cash-flow-left-out.test.ts). */
+  cashFlow?: false;
   /** The sandbox's hold on a request while an agent's proposal waits (src/operator/proposals/request-holds.ts); absent live. */
   requestHolds?: RequestHolds;
 }

@@ -8,9 +8,11 @@
  * client, pipeline, inbox worker, poller, listener), the daemon's jobs (daemon-jobs.ts,
  * daemonJobs), then the features, each attached in one call: operations (src/ops/attach-ops.ts,
  * attachOps), messaging (src/messaging/attach-messaging.ts, attachMessaging), retraining
- * (src/retrain/attach-retrain.ts, attachRetrain) and the operator listener
+ * (src/retrain/attach-retrain.ts, attachRetrain), the idle-cash watch (src/cash-flow/attach-cash-flow.ts,
+ * attachCashFlow) and the operator listener
  * (src/operator/attach-operator.ts, attachOperator).
  */
+import { attachCashFlow, type CashFlowWatch } from '../cash-flow/attach-cash-flow.js';
 import { Scheduler } from '../clock/scheduler.js';
 import type { Store } from '../store/index.js';
 import { attachMessaging, type Messaging } from '../messaging/attach-messaging.js';
@@ -24,7 +26,7 @@ import type { InboxWorker } from './inbox-worker.js';
 import type { Pipeline } from './pipeline.js';
 import type { Poller } from './poller.js';
 import { checkMarketplaceAtStart, listenOrExplain } from './start-checks.js';
-import { WING_TOOLS } from './wing-parts.js';
+import { WING_ROUTES, WING_TOOLS } from './wing-parts.js';
 
 export type { DaemonOverrides };
 
@@ -45,7 +47,7 @@ export interface Daemon {
    */
   checkMarketplace(): Promise<void>;
   start(): Promise<void>;
-  /** Runs one of the scheduled jobs now (poll, balance, sync, fund, protections, inbox, learn, retrain, and the operations' own, such as digest); joins a run under way. */
+  /** Runs one of the scheduled jobs now (poll, balance, sync, fund, protections, inbox, learn, retrain, idle-cash, and the operations' own, such as digest); joins a run under way. */
   runJob(name: string): Promise<void>;
   /** Stops intake, finishes work in flight, closes everything. */
   stop(): Promise<void>;
@@ -63,6 +65,8 @@ type Env = Record<string, string | undefined>;
 const NO_MESSAGING: Messaging = { jobs: [], start: () => undefined, stop: () => undefined };
 /** Retraining left out: the strategy files run as they are, and no retrain job exists. */
 const NO_RETRAIN: Pick<Retraining, 'jobs' | 'start'> = { jobs: [], start: async () => undefined };
+/** The cash-flow wing left out: no idle-cash job (the status still shows the forecast and idle cash now). */
+const NO_CASH_FLOW: CashFlowWatch = { jobs: [] };
 
 export async function createDaemon(config: DaemonConfigFile, env: Env, overrides: DaemonOverrides = {}): Promise<Daemon> {
   const parts = await assembleDaemonParts(config, env, overrides);
@@ -73,7 +77,8 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
   const ops = attachOps(parts);
   const messaging = overrides.messaging === false ? NO_MESSAGING : attachMessaging(parts);
   const retrain = overrides.retrain === false ? NO_RETRAIN : attachRetrain(parts);
-  const operator = attachOperator(parts, { metrics: ops.metrics, tools: WING_TOOLS }, overrides.requestHolds);
+  const cashFlow = overrides.cashFlow === false ? NO_CASH_FLOW : attachCashFlow(parts);
+  const operator = attachOperator(parts, { metrics: ops.metrics, tools: WING_TOOLS, routes: WING_ROUTES }, overrides.requestHolds);
   const scheduler = new Scheduler(log.child({ component: 'scheduler' }), parts.clocks.backoff);
 
   let stopped = false;
@@ -128,10 +133,11 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       scheduler.start(ops.jobs());
       scheduler.start(messaging.jobs);
       scheduler.start(retrain.jobs);
+      scheduler.start(cashFlow.jobs);
     },
     runJob(name: string) {
-      // The operations', messaging's and retraining's jobs too (the digest, notifications, retrain): tests run them on their own clock.
-      const all = [...jobs, ...ops.jobs(), ...messaging.jobs, ...retrain.jobs];
+      // The operations' and the wings' jobs too (the digest, notifications, retrain, idle-cash): tests run them on their own clock.
+      const all = [...jobs, ...ops.jobs(), ...messaging.jobs, ...retrain.jobs, ...cashFlow.jobs];
       const job = all.find((candidate) => candidate.name === name);
       if (!job) return Promise.reject(new RangeError(`no job "${name}"; jobs: ${all.map((j) => j.name).join(', ')}`));
       return scheduler.runOnce(job);

@@ -14,6 +14,7 @@ import type { Cents, LoanRequest, PlaceOutcome } from '../domain/index.js';
 import type { MarketplaceApi } from '../service/index.js';
 import type { Store } from '../store/index.js';
 import type { ConfirmationCodes } from './confirmation.js';
+import type { OperatorApp } from './operator-listener.js';
 import { approvalSettings, type ApprovalSettings } from './proposals/allowance.js';
 import type { RequestHolds } from './proposals/request-holds.js';
 
@@ -59,6 +60,8 @@ export interface AgentContext {
   requestHolds?: RequestHolds | undefined;
   /** The wings' tools, registered on every session's server after the connector's own (src/daemon/wing-parts.ts, WING_TOOLS). */
   tools: readonly AgentTools[];
+  /** The wings' API routes, served under `/api` after the API's own (src/daemon/wing-parts.ts, WING_ROUTES). */
+  routes: readonly ApiRoutes[];
 }
 
 /** What every group of tools is registered with: one per MCP session (one caller). */
@@ -72,6 +75,8 @@ export interface ToolDeps {
 
 /** A group of tools a wing adds to the agent connector. */
 export type AgentTools = (deps: ToolDeps) => void;
+/** A group of API routes a wing adds under `/api`, behind the API's sign-in (src/operator/api/api-routes.ts). */
+export type ApiRoutes = (api: OperatorApp, context: AgentContext) => void;
 
 /** Who is calling: the name of the token they presented ("agent:NAME" in the decisions). */
 export interface AgentCaller {
@@ -99,10 +104,10 @@ export interface AgentParts {
   pipeline: { exclusive<T>(job: () => Promise<T>): Promise<T> };
 }
 
-/** The agent connector's context from the parts it acts through, with the wings' tools (and the sandbox's request holds). */
+/** The agent connector's context from the parts it acts through, with the wings' tools and routes (and the sandbox's request holds). */
 export function buildAgentContext(
   parts: AgentParts,
-  wings: { tools: readonly AgentTools[]; requestHolds?: RequestHolds | undefined },
+  wings: { tools: readonly AgentTools[]; routes: readonly ApiRoutes[]; requestHolds?: RequestHolds | undefined },
 ): AgentContext {
   const { pipeline, active } = parts;
   return {

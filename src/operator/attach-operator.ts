@@ -6,7 +6,7 @@
  */
 import type { Logger } from '../log/logger.js';
 import type { MetricsScrape } from '../ops/ops-routes.js';
-import { buildAgentContext, type AgentParts, type AgentTools } from './agent-context.js';
+import { buildAgentContext, type AgentParts, type AgentTools, type ApiRoutes } from './agent-context.js';
 import type { OperatorConfig } from './operator-config.js';
 import { operatorSurface, type OperatorSurface } from './operator-surface.js';
 import type { RequestHolds } from './proposals/request-holds.js';
@@ -20,11 +20,11 @@ export interface OperatorParts extends AgentParts {
 
 /**
  * Builds the operator surface; `served.metrics` is the scrape operations made (attach-ops.ts) for GET /metrics, `served.tools`
- * the wings' agent tools. `requestHolds`: the sandbox's hold on a request while a proposal waits (proposals/request-holds.ts); absent live.
+ * and `served.routes` the wings' agent tools and API routes. `requestHolds`: the sandbox's hold on a request while a proposal waits (proposals/request-holds.ts); absent live.
  */
 export function attachOperator(
   parts: OperatorParts,
-  served: { metrics: MetricsScrape; tools: readonly AgentTools[] },
+  served: { metrics: MetricsScrape; tools: readonly AgentTools[]; routes: readonly ApiRoutes[] },
   requestHolds?: RequestHolds,
 ): OperatorSurface {
   return operatorSurface({
@@ -32,6 +32,6 @@ export function attachOperator(
     env: parts.env,
     log: parts.log.child({ component: 'operator' }),
     metrics: served.metrics,
-    context: buildAgentContext(parts, { tools: served.tools, requestHolds }),
+    context: buildAgentContext(parts, { tools: served.tools, routes: served.routes, requestHolds }),
   });
 }

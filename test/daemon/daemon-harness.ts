@@ -59,6 +59,8 @@ export interface HarnessOptions {
   messaging?: false;
   /** false leaves retraining unattached (DaemonOverrides.retrain). */
   retrainWing?: false;
+  /** false leaves the cash-flow wing unattached (DaemonOverrides.cashFlow). */
+  cashFlowWing?: false;
   /** Writes to the store before the daemon starts (what a previous run left, e.g. a learner's state). */
   seedStore?: (store: Store) => void;
 }
@@ -94,6 +96,7 @@ export async function startDaemonHarness(options: HarnessOptions = {}): Promise<
     webhookSecret: sandbox.credentials.webhookSecret,
     ...(options.messaging === undefined ? {} : { messaging: options.messaging }),
     ...(options.retrainWing === undefined ? {} : { retrain: options.retrainWing }),
+    ...(options.cashFlowWing === undefined ? {} : { cashFlow: options.cashFlowWing }),
   });
   await daemon.start();
   sandbox.control.subscribe(daemon.webhookUrl, 'investor@example.com');

@@ -21,7 +21,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['service', 'webhook', 'recording', 'backtest', 'sandbox'],
   ['ops'],
   ['messaging', 'operator'],
-  ['retrain'],
+  ['retrain', 'cash-flow'],
   ['daemon'],
   ['cli'],
 ];

@@ -15,7 +15,6 @@ import type { OperatorApp, OperatorRoutes } from '../operator-listener.js';
 import { fail, type ApiDeps } from './api-deps.js';
 import { registerBookRoutes } from './book-routes.js';
 import { registerCalibrationRoutes } from './calibration-routes.js';
-import { registerCashFlowRoutes } from './cash-flow-routes.js';
 import { registerDecisionRoutes } from './decision-routes.js';
 import { pathOf } from './operator-auth.js';
 import { registerOverviewRoutes } from './overview-routes.js';
@@ -85,11 +84,11 @@ export function operatorApiRoutes(deps: ApiDeps): OperatorRoutes {
           registerReturnsRoutes(api, deps);
           registerMarketLearningRoutes(api, deps);
           registerCalibrationRoutes(api, deps);
-          registerCashFlowRoutes(api, deps);
           registerReportListRoute(api, deps);
           registerPauseRoutes(api, deps);
           registerPaperRoutes(api, deps);
           registerProposalRoutes(api, deps);
+          for (const register of deps.context.routes) register(api, deps.context);
         },
         { prefix: API_PREFIX },
       );

@@ -5,9 +5,9 @@
  */
 import type { RiskLimits } from '../risk/index.js';
 import type { Store } from '../store/index.js';
-import { nextMonthExpectedInflow, type CashFlowForecast } from './cash-flow-forecast.js';
-import { buildCashFlowForecast } from './forecast-loans.js';
-import { buildIdleCashReport, type IdleCashReport } from './idle-cash-report.js';
+import { nextMonthExpectedInflow, type CashFlowForecast } from '../ops/cash-flow-forecast.js';
+import { buildCashFlowForecast } from '../ops/forecast-loans.js';
+import { buildIdleCashReport, type IdleCashReport } from '../ops/idle-cash-report.js';
 
 export function cashFlowForecastJson(forecast: CashFlowForecast): Record<string, unknown> {
   const next = nextMonthExpectedInflow(forecast);
