@@ -12,8 +12,8 @@
  * attachCashFlow) and the operator listener
  * (src/operator/attach-operator.ts, attachOperator).
  */
-import { attachCashFlow, type CashFlowWatch } from '../cash-flow/attach-cash-flow.js';
-import { Scheduler } from '../clock/scheduler.js';
+import { attachCashFlow } from '../cash-flow/attach-cash-flow.js';
+import { Scheduler, type Job } from '../clock/scheduler.js';
 import type { Store } from '../store/index.js';
 import { attachMessaging, type Messaging } from '../messaging/attach-messaging.js';
 import { attachOps } from '../ops/attach-ops.js';
@@ -66,7 +66,7 @@ const NO_MESSAGING: Messaging = { jobs: [], start: () => undefined, stop: () => 
 /** Retraining left out: the strategy files run as they are, and no retrain job exists. */
 const NO_RETRAIN: Pick<Retraining, 'jobs' | 'start'> = { jobs: [], start: async () => undefined };
 /** The cash-flow wing left out: no idle-cash job (the status still shows the forecast and idle cash now). */
-const NO_CASH_FLOW: CashFlowWatch = { jobs: [] };
+const NO_CASH_FLOW: { jobs: Job[] } = { jobs: [] };
 
 export async function createDaemon(config: DaemonConfigFile, env: Env, overrides: DaemonOverrides = {}): Promise<Daemon> {
   const parts = await assembleDaemonParts(config, env, overrides);

@@ -10,31 +10,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { IDLE_SAMPLES_KEY } from '../../src/ops/idle-cash.js';
 import { buildStatusReport } from '../../src/ops/status-report.js';
 import { riskLimitsSchema } from '../../src/risk/index.js';
-import { startDaemonHarness, waitFor, type DaemonHarness } from './daemon-harness.js';
+import { startDaemonHarness, type DaemonHarness } from './daemon-harness.js';
+import { offerTwoRequests } from './offer-two-requests.js';
 
 let harness: DaemonHarness | undefined;
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
 });
-
-/** A webhook's request and a polled one, each decided and offered on the sandbox. */
-async function offerTwoRequests(h: DaemonHarness): Promise<void> {
-  const hooked = h.sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.6, competitorOffers: 0 });
-  await h.sandbox.control.flushWebhooks();
-  await waitFor(() => h.store.decisions.has(hooked.id), 'the webhook request decided');
-  h.sandbox.control.setFaults({ dropWebhookRate: 1 });
-  const polled = h.sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.6, competitorOffers: 0 });
-  await h.sandbox.control.flushWebhooks();
-  await h.daemon.poller.poll();
-  await h.daemon.pipeline.idle();
-  for (const id of [hooked.id, polled.id]) {
-    expect(h.store.decisions.get(id)?.action).toBe('offer');
-    expect(h.store.offers.getByRequest(id)?.state).toBe('placed');
-    expect(h.sandbox.control.offers().filter((offer) => offer.loan_request?.id === id)).toHaveLength(1);
-  }
-  expect(h.store.requests.get(polled.id)?.source).toBe('poll');
-}
 
 /** The status's idle cash now, as `lendbot status`, the dashboard and the metrics read it. */
 function idleShareNow(h: DaemonHarness): number {

@@ -7,7 +7,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startNotificationReceiver, type NotificationReceiver } from '../messaging/notification-receiver.js';
-import { startDaemonHarness, waitFor, type DaemonHarness } from './daemon-harness.js';
+import { startDaemonHarness, type DaemonHarness } from './daemon-harness.js';
+import { offerTwoRequests } from './offer-two-requests.js';
 
 let harness: DaemonHarness | undefined;
 let receiver: NotificationReceiver;
@@ -19,26 +20,6 @@ afterEach(async () => {
   harness = undefined;
   await receiver.close();
 });
-
-/** A webhook's request and a polled one, each decided and offered on the sandbox. */
-async function offerTwoRequests(h: DaemonHarness): Promise<number[]> {
-  const hooked = h.sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.6, competitorOffers: 0 });
-  await h.sandbox.control.flushWebhooks();
-  await waitFor(() => h.store.decisions.has(hooked.id), 'the webhook request decided');
-  h.sandbox.control.setFaults({ dropWebhookRate: 1 });
-  const polled = h.sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.6, competitorOffers: 0 });
-  await h.sandbox.control.flushWebhooks();
-  await h.daemon.poller.poll();
-  await h.daemon.pipeline.idle();
-  const ids = [hooked.id, polled.id];
-  for (const id of ids) {
-    expect(h.store.decisions.get(id)?.action).toBe('offer');
-    expect(h.store.offers.getByRequest(id)?.state).toBe('placed');
-    expect(h.sandbox.control.offers().filter((offer) => offer.loan_request?.id === id)).toHaveLength(1);
-  }
-  expect(h.store.requests.get(polled.id)?.source).toBe('poll');
-  return ids;
-}
 
 describe('the daemon with messaging left out', () => {
   it('with messaging attached, the same run notifies the offers (the control)', async () => {

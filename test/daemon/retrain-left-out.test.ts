@@ -9,7 +9,8 @@ import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadStrategyFile } from '../../src/engine/index.js';
 import { createRetrainRepository, databaseOf, type Store } from '../../src/store/index.js';
-import { OFFER_ALL, startDaemonHarness, waitFor, type DaemonHarness } from './daemon-harness.js';
+import { OFFER_ALL, startDaemonHarness, type DaemonHarness } from './daemon-harness.js';
+import { offerTwoRequests } from './offer-two-requests.js';
 
 let harness: DaemonHarness | undefined;
 afterEach(async () => {
@@ -26,31 +27,16 @@ function seedRetrainedVersion(store: Store): void {
   createRetrainRepository(databaseOf(store)).addVersion({ ...version, restoredId: null, fileHash: file.contentHash }, 0);
 }
 
-/** A webhook's request and a polled one, each decided and offered on the sandbox; the strategies' hashes they were decided by. */
-async function offerTwoRequests(h: DaemonHarness): Promise<(string | null | undefined)[]> {
-  const hooked = h.sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.6, competitorOffers: 0 });
-  await h.sandbox.control.flushWebhooks();
-  await waitFor(() => h.store.decisions.has(hooked.id), 'the webhook request decided');
-  h.sandbox.control.setFaults({ dropWebhookRate: 1 });
-  const polled = h.sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.6, competitorOffers: 0 });
-  await h.sandbox.control.flushWebhooks();
-  await h.daemon.poller.poll();
-  await h.daemon.pipeline.idle();
-  const ids = [hooked.id, polled.id];
-  for (const id of ids) {
-    expect(h.store.decisions.get(id)?.action).toBe('offer');
-    expect(h.store.offers.getByRequest(id)?.state).toBe('placed');
-    expect(h.sandbox.control.offers().filter((offer) => offer.loan_request?.id === id)).toHaveLength(1);
-  }
-  expect(h.store.requests.get(polled.id)?.source).toBe('poll');
-  return ids.map((id) => h.store.decisions.get(id)?.contentHash);
+/** The strategies' hashes the two requests were decided by. */
+async function decidedHashes(h: DaemonHarness): Promise<(string | null | undefined)[]> {
+  return (await offerTwoRequests(h)).map((id) => h.store.decisions.get(id)?.contentHash);
 }
 
 describe('the daemon with retraining left out', () => {
   it('with retraining attached, the retrained version decides (the control)', async () => {
     harness = await startDaemonHarness({ seedStore: seedRetrainedVersion });
     harness.sandbox.control.advance(1000);
-    const hashes = await offerTwoRequests(harness);
+    const hashes = await decidedHashes(harness);
     expect(hashes[0]).not.toBe(file.contentHash);
     expect(hashes).toEqual([hashes[0], hashes[0]]);
     await harness.daemon.runJob('retrain');
@@ -59,7 +45,7 @@ describe('the daemon with retraining left out', () => {
   it('decides and places from a webhook and a poll by the file as written, with no retrain job', async () => {
     harness = await startDaemonHarness({ seedStore: seedRetrainedVersion, retrainWing: false });
     harness.sandbox.control.advance(1000);
-    expect(await offerTwoRequests(harness)).toEqual([file.contentHash, file.contentHash]);
+    expect(await decidedHashes(harness)).toEqual([file.contentHash, file.contentHash]);
     await expect(harness.daemon.runJob('retrain')).rejects.toThrow(/no job "retrain"/);
   });
 });

@@ -54,11 +54,11 @@ beforeEach(() => {
   setBalance(4000);
   watch = new IdleCashWatch({
     store: h.store,
-    clock,
+    clocks: { market: clock, real: clock, speed: 1 },
     log: captureLog().log,
-    limits: () => limits,
+    active: { limits: () => limits },
     dryRun: false,
-    notify: (event, data) => sent.push({ event, data }),
+    instruments: { notices: { notify: (event, data) => sent.push({ event, data }) } },
   });
 });
 afterEach(() => h.cleanup());
@@ -118,11 +118,11 @@ describe('idle cash', () => {
     const off = riskLimitsSchema.parse({ protections: { idle_cash: { enabled: false, for_hours: 1 } } });
     const quiet = new IdleCashWatch({
       store: h.store,
-      clock,
+      clocks: { market: clock, real: clock, speed: 1 },
       log: captureLog().log,
-      limits: () => off,
+      active: { limits: () => off },
       dryRun: false,
-      notify: (event, data) => sent.push({ event, data }),
+      instruments: { notices: { notify: (event, data) => sent.push({ event, data }) } },
     });
     for (let i = 0; i < 5; i += 1) {
       quiet.check();
