@@ -9,74 +9,32 @@ import { nextMonthExpectedInflow, type CashFlowForecast } from '../ops/cash-flow
 import { buildCashFlowForecast } from '../ops/forecast-loans.js';
 import { buildIdleCashReport, type IdleCashReport } from '../ops/idle-cash-report.js';
 
-export function cashFlowForecastJson(forecast: CashFlowForecast): Record<string, unknown> {
-  const next = nextMonthExpectedInflow(forecast);
-  const { flow } = forecast.reinvestment;
-  return {
-    at: forecast.at,
-    loans: forecast.loans,
-    delinquent_loans: forecast.delinquentLoans,
-    loans_without_probability: forecast.loansWithoutProbability,
-    fallback_probability: forecast.fallbackProbability,
-    outstanding_principal_cents: forecast.outstandingPrincipalCents,
-    next_month: { month: next.month, expected_cents: next.cents },
-    totals: {
-      scheduled_cents: forecast.totals.scheduledCents,
-      expected_cents: forecast.totals.expectedCents,
-      expected_principal_cents: forecast.totals.expectedPrincipalCents,
-      expected_interest_cents: forecast.totals.expectedInterestCents,
-    },
-    months: forecast.months.map((month) => ({
-      month: month.month,
-      scheduled_principal_cents: month.scheduledPrincipalCents,
-      scheduled_interest_cents: month.scheduledInterestCents,
-      expected_principal_cents: month.expectedPrincipalCents,
-      expected_interest_cents: month.expectedInterestCents,
-      reinvested_cents: month.reinvestedCents,
-      reinvestment_inflow_cents: month.reinvestmentInflowCents,
-      reinvestment_interest_cents: month.reinvestmentInterestCents,
-      uninvested_cents: month.uninvestedCents,
-    })),
-    reinvestment: {
-      assumption: forecast.reinvestment.assumption,
-      monthly_cents: forecast.reinvestment.monthlyCents,
-      window_days: flow.windowDays,
-      loans: flow.loans,
-      amount_cents: flow.amountCents,
-      average_rate: flow.averageRate,
-      average_terms: flow.averageTerms,
-      average_probability: flow.averageProbability,
-    },
-  };
+/** The API's snake_case of a view's own camelCase names, all the way down (`freeCents` is `free_cents`). */
+function snakeKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(snakeKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snakeKeys(inner)]),
+  );
 }
 
-export function idleCashJson(report: IdleCashReport): Record<string, unknown> {
-  const { reasons, alert } = report;
-  return {
-    at: report.at,
-    share: report.share,
-    free_cents: report.freeCents,
-    reserved_cents: report.reservedCents,
-    outstanding_cents: report.outstandingCents,
-    series: report.series.map((point) => ({ at: point.at, share: point.share, free_cents: point.freeCents })),
-    why: reasons.why,
-    reasons: {
-      window_hours: reasons.windowHours,
-      requests: reasons.requests,
-      offers: reasons.offers,
-      skips: reasons.skips,
-      strategy_skips: reasons.strategySkips,
-      guard_refusals: reasons.guardRefusals,
-      reserved_cents: reasons.reservedCents,
-    },
-    alert: {
-      enabled: alert.enabled,
-      max_idle_share: alert.maxIdleShare,
-      for_hours: alert.forHours,
-      above_since: alert.aboveSince,
-      alerted_at: alert.alertedAt,
-    },
-  };
+/** The forecast with next month's inflow beside it and the acceptance flow inside the reinvestment. */
+function cashFlowForecastJson(forecast: CashFlowForecast): Record<string, unknown> {
+  const next = nextMonthExpectedInflow(forecast);
+  const { reinvestment, ...rest } = forecast;
+  const { flow, ...projection } = reinvestment;
+  return snakeKeys({
+    ...rest,
+    nextMonth: { month: next.month, expectedCents: next.cents },
+    reinvestment: { ...projection, ...flow },
+  }) as Record<string, unknown>;
+}
+
+/** The idle-cash view with the reasons' plain sentence at the top (`why`). */
+function idleCashJson(report: IdleCashReport): Record<string, unknown> {
+  const { reasons, ...rest } = report;
+  const { why, ...counts } = reasons;
+  return snakeKeys({ ...rest, why, reasons: counts }) as Record<string, unknown>;
 }
 
 /** Both views as of `nowMs`: what the API route and the agent tool answer. */
