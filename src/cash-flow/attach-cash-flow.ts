@@ -3,7 +3,7 @@
  * attachOps is): the idle-cash watch, which records the series of idle money and tells when the
  * share stayed too high (idle-cash-alert.ts). Its surfaces, the forecast route and agent tool,
  * come through its wing entry (cash-flow-wing.ts). The figures themselves, the forecast and idle
- * cash now, stay in the status report every view reads (src/ops/cash-flow-status.ts), so the
+ * cash now, stay in the status report every view reads (src/money/cash-flow-status.ts), so the
  * status, dashboard, metrics and digest keep one truth with this wing left out.
  */
 import type { Job } from '../clock/scheduler.js';

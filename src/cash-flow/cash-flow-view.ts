@@ -5,9 +5,9 @@
  */
 import type { RiskLimits } from '../risk/index.js';
 import type { Store } from '../store/index.js';
-import { nextMonthExpectedInflow, type CashFlowForecast } from '../ops/cash-flow-forecast.js';
-import { buildCashFlowForecast } from '../ops/forecast-loans.js';
-import { buildIdleCashReport, type IdleCashReport } from '../ops/idle-cash-report.js';
+import { nextMonthExpectedInflow, type CashFlowForecast } from '../money/cash-flow-forecast.js';
+import { buildCashFlowForecast } from '../money/forecast-loans.js';
+import { buildIdleCashReport, type IdleCashReport } from '../money/idle-cash-report.js';
 
 /** The API's snake_case of a view's own camelCase names, all the way down (`freeCents` is `free_cents`). */
 function snakeKeys(value: unknown): unknown {

@@ -14,9 +14,9 @@ import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import type { ProtectionSettings, RiskLimits } from '../risk/index.js';
 import { isoFromMs, type Store } from '../store/index.js';
-import { IDLE_ALERT_KEY, storedIdleAlert, type IdleAlertState } from '../ops/idle-alert-state.js';
-import { idleShare, idleSampleNow, recordIdleSample } from '../ops/idle-cash.js';
-import { idleReasons } from '../ops/idle-cash-report.js';
+import { IDLE_ALERT_KEY, storedIdleAlert, type IdleAlertState } from '../money/idle-alert-state.js';
+import { idleShare, idleSampleNow, recordIdleSample } from '../money/idle-cash.js';
+import { idleReasons } from '../money/idle-cash-report.js';
 import type { NotificationEvent } from '../domain/index.js';
 import { HOUR_MS } from '../clock/time-constants.js';
 

@@ -14,7 +14,7 @@ import type { Job } from '../clock/scheduler.js';
 import type { CompiledStrategy } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RiskLimits } from '../risk/index.js';
-import type { LossRates } from './equity.js';
+import type { LossRates } from '../money/equity.js';
 import type { Store } from '../store/index.js';
 import type { z } from 'zod';
 import { attachHealthAndMetrics } from './health-metrics.js';

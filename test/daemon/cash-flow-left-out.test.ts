@@ -4,10 +4,10 @@
  * wing unattached (DaemonOverrides.cashFlow = false, what deleting its attach line in
  * src/daemon/daemon.ts does). It still turns both into guarded offers, no idle-cash job exists
  * and no idle sample is recorded, while the status report every view reads still has the
- * forecast and idle cash now (src/ops/cash-flow-status.ts stays in the core: one truth).
+ * forecast and idle cash now (src/money/cash-flow-status.ts stays in the core: one truth).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { IDLE_SAMPLES_KEY } from '../../src/ops/idle-cash.js';
+import { IDLE_SAMPLES_KEY } from '../../src/money/idle-cash.js';
 import { buildStatusReport } from '../../src/ops/status-report.js';
 import { riskLimitsSchema } from '../../src/risk/index.js';
 import { startDaemonHarness, type DaemonHarness } from './daemon-harness.js';

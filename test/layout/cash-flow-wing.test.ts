@@ -10,7 +10,7 @@
  * - it sits above the operator listener whose route and tool registration it uses, so nothing
  *   below it can import it (folder-cycles.test.ts, FLOORS).
  *
- * The figures stay in the status report every view reads (src/ops/cash-flow-status.ts and the
+ * The figures stay in the status report every view reads (src/money/cash-flow-status.ts and the
  * forecast and idle-cash report it calls): `lendbot status`, the dashboard's cards, the metrics,
  * the digest and Telegram read one truth (test/views/money-view.test.ts).
  */

@@ -18,7 +18,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['math'],
   ['log', 'clock', 'config'],
   ['store', 'risk', 'engine'],
-  ['service', 'webhook', 'recording', 'backtest', 'sandbox'],
+  ['service', 'webhook', 'recording', 'backtest', 'sandbox', 'money'],
   ['ops'],
   ['messaging', 'operator'],
   ['retrain', 'cash-flow'],

@@ -6,10 +6,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock/clock.js';
-import { storedIdleAlert } from '../../src/ops/idle-alert-state.js';
+import { storedIdleAlert } from '../../src/money/idle-alert-state.js';
 import { IdleCashWatch } from '../../src/cash-flow/idle-cash-alert.js';
-import { buildIdleCashReport } from '../../src/ops/idle-cash-report.js';
-import { MAX_SAMPLES, MIN_SAMPLE_SPACING_MS, readIdleSamples, recordIdleSample } from '../../src/ops/idle-cash.js';
+import { buildIdleCashReport } from '../../src/money/idle-cash-report.js';
+import { MAX_SAMPLES, MIN_SAMPLE_SPACING_MS, readIdleSamples, recordIdleSample } from '../../src/money/idle-cash.js';
 import { riskLimitsSchema } from '../../src/risk/index.js';
 import { loanSchema } from '../../src/domain/index.js';
 import { captureLog } from '../log/log-capture.js';
