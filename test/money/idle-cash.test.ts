@@ -10,7 +10,7 @@ import { storedIdleAlert } from '../../src/money/idle-alert-state.js';
 import { IdleCashWatch } from '../../src/cash-flow/idle-cash-alert.js';
 import { buildIdleCashReport } from '../../src/money/idle-cash-report.js';
 import { MAX_SAMPLES, MIN_SAMPLE_SPACING_MS, readIdleSamples, recordIdleSample } from '../../src/money/idle-cash.js';
-import { riskLimitsSchema } from '../../src/risk/index.js';
+import { riskLimitsSchema, type RiskLimits } from '../../src/risk/index.js';
 import { loanSchema } from '../../src/domain/index.js';
 import { captureLog } from '../log/log-capture.js';
 import { tempStore } from '../store/fixtures.js';
@@ -52,16 +52,21 @@ beforeEach(() => {
     START,
   );
   setBalance(4000);
-  watch = new IdleCashWatch({
+  watch = watchWith(limits);
+});
+afterEach(() => h.cleanup());
+
+/** The watch on this test's store and clock, with these limits; what it tells lands in `sent`. */
+function watchWith(risk: RiskLimits): IdleCashWatch {
+  return new IdleCashWatch({
     store: h.store,
     clocks: { market: clock, real: clock, speed: 1 },
     log: captureLog().log,
-    active: { limits: () => limits },
+    active: { limits: () => risk },
     dryRun: false,
     instruments: { notices: { notify: (event, data) => sent.push({ event, data }) } },
   });
-});
-afterEach(() => h.cleanup());
+}
 
 describe('idle cash', () => {
   it('is free cash over free cash, reserved and principal lent out', () => {
@@ -116,14 +121,7 @@ describe('idle cash', () => {
 
   it('does not alert when turned off', () => {
     const off = riskLimitsSchema.parse({ protections: { idle_cash: { enabled: false, for_hours: 1 } } });
-    const quiet = new IdleCashWatch({
-      store: h.store,
-      clocks: { market: clock, real: clock, speed: 1 },
-      log: captureLog().log,
-      active: { limits: () => off },
-      dryRun: false,
-      instruments: { notices: { notify: (event, data) => sent.push({ event, data }) } },
-    });
+    const quiet = watchWith(off);
     for (let i = 0; i < 5; i += 1) {
       quiet.check();
       clock.advance(HOUR);
