@@ -15,10 +15,10 @@
  */
 import { takeUpProbability, type MarketResponse } from '../engine/index.js';
 import { logistic, logit, MIN_OFFER_RATE } from '../math/index.js';
-import type { RecordingLine } from '../recording/index.js';
+import type { LineWithoutData } from '../recording/index.js';
 import { marketDraw } from './market-draws.js';
-import { recordingLines, type PreparedRecording } from './prepared-recording.js';
-import { realisedDefault, type DefaultCount } from './realised-fate.js';
+import { worldFacts, type PreparedRecording } from './prepared-recording.js';
+import type { DefaultCount } from './realised-fate.js';
 import type { ReservationSource } from './recorded-acceptance.js';
 
 export const WORLD_NAMES = ['insensitive', 'linear', 'quality', 'assumed'] as const;
@@ -114,13 +114,10 @@ function qualityLaw(maxRate: number, terms: number, quality: number): Reservatio
   return (p) => fair + span * p ** a;
 }
 
-const groupKey = (line: RecordingLine): string =>
-  `${line.loan_request.borrower_card_color}|${line.loan_request.borrower.credit_score ?? '-'}`;
-
 /** Each request's group rate (see above), the median of its latent quality, by loan request id. */
 export function groupDefaultRates(recording: PreparedRecording): Map<number, number> {
-  // One pass over the lines, one at a time (a compact recording builds each as it is read):
-  // each line's keys are kept, the lines are not.
+  // One pass over the requests' groups and fates (a compact recording keeps them while reading;
+  // otherwise each line is read in turn, and only its keys kept).
   const n = recording.entries.length;
   const ids = new Float64Array(n);
   const groupOf: string[] = new Array<string>(n);
@@ -129,14 +126,12 @@ export function groupDefaultRates(recording: PreparedRecording): Map<number, num
   const groups = new Map<string, DefaultCount>();
   const all: DefaultCount = { n: 0, defaults: 0 };
   let index = 0;
-  for (const line of recordingLines(recording)) {
-    const group = groupKey(line);
-    const level = String(line.loan_request.borrower_card_color);
-    ids[index] = line.loan_request.id;
+  for (const entry of recording.entries) {
+    const { loanRequestId, group, level, defaulted } = worldFacts(entry);
+    ids[index] = loanRequestId;
     groupOf[index] = group;
     levelOf[index] = level;
     index += 1;
-    const defaulted = realisedDefault(line);
     if (defaulted === undefined) continue;
     for (const count of [countOf(levels, level), countOf(groups, group), all]) {
       count.n += 1;
@@ -173,7 +168,7 @@ export function latentQuality(groupRate: number, seed: number, loanRequestId: nu
 function world(
   name: WorldName,
   label: string,
-  law: (line: RecordingLine, seed: number) => ReservationLaw,
+  law: (line: LineWithoutData, seed: number) => ReservationLaw,
   replacesRecorded: boolean,
 ): BorrowerWorld {
   return {
@@ -198,7 +193,7 @@ export interface WorldsOptions {
 export function borrowerWorlds(recording: PreparedRecording, response: MarketResponse, options: WorldsOptions = {}): BorrowerWorld[] {
   const replaces = options.replaceRecorded === true;
   let groupRates: Map<number, number> | undefined;
-  const qualityOf = (line: RecordingLine, seed: number): number =>
+  const qualityOf = (line: LineWithoutData, seed: number): number =>
     latentQuality((groupRates ??= groupDefaultRates(recording)).get(line.loan_request.id) ?? 0.1, seed, line.loan_request.id);
   const { midpoint, steepness } = response.takeUp;
   return [

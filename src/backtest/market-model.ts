@@ -33,7 +33,7 @@ import {
   type RecordedCompetition,
 } from '../engine/index.js';
 import { totalRepayment, type RepaymentPlan } from '../math/index.js';
-import type { Outcome, RecordingLine } from '../recording/index.js';
+import type { LineWithoutData, Outcome, RecordingLine } from '../recording/index.js';
 import { parseCents } from '../domain/index.js';
 import { marketDraw } from './market-draws.js';
 import { borrowerChoice, judgingReservation, type ReservationSource } from './recorded-acceptance.js';
@@ -154,7 +154,7 @@ function fateOf(outcome: Outcome | undefined, rate: number, market: MarketAssump
  * request and the recording cannot say how the borrower would have repaid (no `if_funded`). A
  * daemon's own recording is mostly such lines (it knows outcomes of its own loans only).
  */
-export function lacksOutcome(line: RecordingLine): boolean {
+export function lacksOutcome(line: LineWithoutData): boolean {
   const outcome = line.outcome;
   return outcome === undefined || (outcome.status === 'unfunded' && outcome.if_funded === undefined);
 }
@@ -186,7 +186,7 @@ function prepayMonth(requestId: number, terms: number, market: MarketAssumptions
  * used the lender's own) when the take-up depends on the borrower.
  */
 export function judgeOffer(
-  line: RecordingLine,
+  line: LineWithoutData,
   rate: number,
   market: MarketAssumptions,
   world?: ReservationSource,

@@ -11,14 +11,14 @@
  * An offer that was rejected, lost or expired says the borrower took something cheaper or
  * nothing; its line has no repayment to judge a loan by, so it changes nothing here.
  */
-import type { RecordingLine } from '../recording/index.js';
+import type { LineWithoutData } from '../recording/index.js';
 
 const FUNDED = new Set(['completed', 'current', 'collection', 'default']);
 /** Rates are written as numbers; the loan's rate and the offer's may differ by a float's last digit. */
 const SAME_RATE = 1e-9;
 
 /** The rate of our own offer that became this line's loan, or undefined when the line records none. */
-export function ownAcceptedRate(line: RecordingLine): number | undefined {
+export function ownAcceptedRate(line: LineWithoutData): number | undefined {
   const { offer, outcome } = line;
   if (offer?.status !== 'accepted' || outcome === undefined || !FUNDED.has(outcome.status)) return undefined;
   // A line naming the competition (a simulator's) is judged by it, as before.

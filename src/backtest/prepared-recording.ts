@@ -5,11 +5,25 @@
  * its last line (which holds what was learned since, like its outcome).
  */
 import { parseCents } from '../domain/index.js';
-import type { RecordingLine } from '../recording/index.js';
+import type { LineWithoutData, RecordedData, RecordingLine } from '../recording/index.js';
 import { scoreBandOf } from './segment-stats.js';
+import { worldFactsOf, type WorldFacts } from './world-facts.js';
+
+/** A request as a replay reads it: the line, and what was bought about it, read from it only when asked for. */
+export interface ReplayRead {
+  line: LineWithoutData;
+  data: RecordedData;
+}
 
 export interface ReplayEntry {
   line: RecordingLine;
+  /**
+   * The line as a replay reads it, where building it whole costs (a compact recording builds the
+   * recorded data only when the data source reads it); absent: `line` serves both (readForReplay).
+   */
+  readForReplay?: (() => ReplayRead) | undefined;
+  /** What the quality-tied borrower world groups the request by, kept while reading; absent: read from the line (worldFacts). */
+  worldFacts?: (() => WorldFacts) | undefined;
   /** When it was first seen (the earliest line's seen_at). */
   seenAt: string;
   seenMs: number;
@@ -102,6 +116,18 @@ export function outcomeCountsOf(recording: PreparedRecording): OutcomeCounts | u
  */
 export function withLine(entry: ReplayEntry, line: RecordingLine): ReplayEntry {
   return { line, seenAt: entry.seenAt, seenMs: entry.seenMs, totalCents: entry.totalCents, scoreBand: entry.scoreBand };
+}
+
+/** The entry's world facts (see ReplayEntry.worldFacts). */
+export function worldFacts(entry: ReplayEntry): WorldFacts {
+  return entry.worldFacts?.() ?? worldFactsOf(readForReplay(entry).line);
+}
+
+/** The entry's line as a replay reads it (see ReplayEntry.readForReplay). */
+export function readForReplay(entry: ReplayEntry): ReplayRead {
+  if (entry.readForReplay !== undefined) return entry.readForReplay();
+  const line = entry.line;
+  return { line, data: line };
 }
 
 /**

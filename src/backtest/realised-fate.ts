@@ -11,7 +11,7 @@ import type { RecordingLine } from '../recording/index.js';
  * The repayment label of a line: completed is 1, default and collection are 0; a request nobody
  * funded counts by what `outcome.if_funded` says would have happened, when the recording knows.
  */
-export function labelOf(line: RecordingLine): 0 | 1 | null {
+export function labelOf(line: Pick<RecordingLine, 'outcome'>): 0 | 1 | null {
   const outcome = line.outcome;
   if (!outcome) return null;
   const status = outcome.status === 'unfunded' ? outcome.if_funded?.status : outcome.status;
@@ -21,7 +21,7 @@ export function labelOf(line: RecordingLine): 0 | 1 | null {
 }
 
 /** true: defaulted; false: repaid in full; undefined: the recording does not say (training's label, read as a default). */
-export function realisedDefault(line: RecordingLine): boolean | undefined {
+export function realisedDefault(line: Pick<RecordingLine, 'outcome'>): boolean | undefined {
   const label = labelOf(line);
   return label === null ? undefined : label === 0;
 }

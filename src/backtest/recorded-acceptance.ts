@@ -12,7 +12,7 @@
  * Rates are compared as the numbers written, with no tolerance.
  */
 import { beatsHard, type RecordedCompetition } from '../engine/index.js';
-import type { RecordingLine } from '../recording/index.js';
+import type { LineWithoutData } from '../recording/index.js';
 
 export type BorrowerChoice = 'won' | 'outbid' | 'declined';
 
@@ -26,7 +26,7 @@ export function borrowerChoice(rate: number, reservation: number, competition: R
 /** Something that makes up a reservation rate for a line that records none (a borrower world). */
 export interface ReservationSource {
   /** The highest rate the borrower of `line` would accept: a seeded draw for `seed`. */
-  reservation(line: RecordingLine, seed: number): number;
+  reservation(line: LineWithoutData, seed: number): number;
   /**
    * true: the made-up rate replaces a recorded one too (the report's band: what the strategy would
    * earn if every borrower answered by this world's rule); absent: recorded lines keep their own.
@@ -35,17 +35,17 @@ export interface ReservationSource {
 }
 
 /** The reservation rate that judges an offer on `line`: the world's when it replaces recorded ones, else the line's own, else the world's. */
-export function judgingReservation(line: RecordingLine, seed: number, world: ReservationSource | undefined): number | undefined {
+export function judgingReservation(line: LineWithoutData, seed: number, world: ReservationSource | undefined): number | undefined {
   if (world?.replacesRecorded === true) return world.reservation(line, seed);
   return line.outcome?.reservation_rate ?? world?.reservation(line, seed);
 }
 
 /** Whether the line's own reservation_rate judged an offer on it (it has one and `world` does not replace it). */
-export function judgedByRecordedAcceptance(line: RecordingLine, world: ReservationSource | undefined): boolean {
+export function judgedByRecordedAcceptance(line: LineWithoutData, world: ReservationSource | undefined): boolean {
   return hasRecordedAcceptance(line) && world?.replacesRecorded !== true;
 }
 
 /** Whether acceptance on this line is recorded (it has `outcome.reservation_rate`). */
-export function hasRecordedAcceptance(line: RecordingLine): boolean {
+export function hasRecordedAcceptance(line: LineWithoutData): boolean {
   return line.outcome?.reservation_rate !== undefined;
 }

@@ -6,15 +6,16 @@
  */
 import type { DataSource, Fetched, SpendLedger } from '../engine/index.js';
 import type { BankingData, BorrowerLoanHistoryItem, LoanRequest, ProviderResult } from '../domain/index.js';
-import type { RecordingLine } from '../recording/index.js';
+import type { RecordedData, RecordingLine } from '../recording/index.js';
 import type { SimLedger } from './sim-ledger.js';
 
 /**
- * recordingDataSource for a replay: one object whose `line` is set to the request being decided,
- * so a hundred thousand requests do not each build a source.
+ * recordingDataSource for a replay: one object whose `line` is set to the request being decided
+ * (its line, or what was bought about it: ReplayRead's `data`), so a hundred thousand requests
+ * do not each build a source.
  */
 export class ReplayDataSource implements DataSource<true> {
-  line: RecordingLine | undefined;
+  line: RecordedData | undefined;
 
   bankingData(): Fetched<BankingData> {
     const aggs = this.line?.data_aggs;

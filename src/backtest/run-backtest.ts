@@ -36,9 +36,16 @@ import {
 } from './market-model.js';
 import { OfferTally, populationDefault, type OfferFate } from './offer-stats.js';
 import { judgedByRecordedAcceptance, type ReservationSource } from './recorded-acceptance.js';
-import { isPrepared, prepareRecording, type PreparedRecording, type ReplayEntry } from './prepared-recording.js';
+import {
+  isPrepared,
+  prepareRecording,
+  readForReplay,
+  type PreparedRecording,
+  type ReplayEntry,
+  type ReplayRead,
+} from './prepared-recording.js';
 import { ReplayDataSource, simSpendLedger } from './recording-data.js';
-import type { RecordingLine } from '../recording/index.js';
+import type { LineWithoutData, RecordingLine } from '../recording/index.js';
 import { SegmentTable, segmentRow, emptyCounts, type SegmentCounts } from './segment-stats.js';
 import { SimLedger, type ExposureKey } from './sim-ledger.js';
 import { IdleCashMeter } from './idle-cash-meter.js';
@@ -71,6 +78,12 @@ export interface BacktestOptions {
   onLearned?: ((offer: LearnedOffer, accepted: boolean) => void) | undefined;
   /** Called with each funded loan's fate as it is fed to a winner's-curse learner (at fate.atMs of the replay). */
   onRepayLearned?: ((fate: RepayFate) => void) | undefined;
+  /**
+   * Called with each request after it is decided, as the replay read it: a pass over the recording
+   * that rides on the replay's reading instead of reading every line again (the backtest command's
+   * calibration section). runDraws hands it to the first draw only.
+   */
+  onRead?: ((entry: ReplayEntry, read: ReplayRead) => void) | undefined;
 }
 
 const YEAR_MS = 365.25 * DAY_MS;
@@ -80,9 +93,9 @@ interface PendingOffer {
   /**
    * The request's line, read once at its decision: a compact recording builds `entry.line` anew
    * at each read (src/backtest/compact/compact-recording.ts), so the offer keeps the one it was
-   * decided on until its fate.
+   * decided on until its fate (without the recorded data, which only the decision reads).
    */
-  line: RecordingLine;
+  line: LineWithoutData;
   /** The request's index in replay order. */
   index: number;
   rate: number;
@@ -132,6 +145,30 @@ export function runBacktest(
   options: BacktestOptions,
 ): BacktestResult {
   return new Replay(strategies, options).run(isPrepared(recording) ? recording : prepareRecording(recording));
+}
+
+/** One backtest of runBacktestsTogether. */
+export interface BacktestRun {
+  strategies: readonly CompiledStrategy[];
+  options: BacktestOptions;
+}
+
+/**
+ * runBacktest once per run, the replays in lockstep: each request is read once and decided by
+ * every run in turn, so the runs share its reading (a compact recording builds each line anew
+ * at each read) and the strategies' feature values for it (their feature tables keep the last
+ * request's). Each replay keeps its own state and sees the requests in the same order as alone,
+ * so each result is the one runBacktest gives; all of them are held until the end (a replay's
+ * state is its loans and offers, small beside the recording).
+ */
+export function runBacktestsTogether(recording: PreparedRecording, runs: readonly BacktestRun[]): BacktestResult[] {
+  const replays = runs.map(({ strategies, options }) => new Replay(strategies, options));
+  for (const replay of replays) replay.begin(recording);
+  recording.entries.forEach((entry, index) => {
+    const read = readForReplay(entry);
+    for (const replay of replays) replay.step(entry, index, read);
+  });
+  return replays.map((replay) => replay.end(recording));
 }
 
 class Replay {
@@ -185,17 +222,28 @@ class Replay {
   }
 
   run(recording: PreparedRecording): BacktestResult {
+    this.begin(recording);
+    recording.entries.forEach((entry, index) => this.step(entry, index, readForReplay(entry)));
+    return this.end(recording);
+  }
+
+  begin(recording: PreparedRecording): void {
     const first = recording.entries[0];
     if (first) this.startMs = this.nowMs = first.seenMs;
     if (this.options.recordContributions) this.requestNet.length = recording.entries.length;
     this.requestNet.fill(0);
-    recording.entries.forEach((entry, index) => {
-      this.advanceTo(entry.seenMs);
-      const spentBefore = this.ledger.dataSpendCents;
-      this.decide(entry, index);
-      this.contribute(index, spentBefore - this.ledger.dataSpendCents);
-      this.afterChange();
-    });
+  }
+
+  /** Request `index` of the replay, read (readForReplay) by the caller. */
+  step(entry: ReplayEntry, index: number, read: ReplayRead): void {
+    this.advanceTo(entry.seenMs);
+    const spentBefore = this.ledger.dataSpendCents;
+    this.decide(entry, index, read);
+    this.contribute(index, spentBefore - this.ledger.dataSpendCents);
+    this.afterChange();
+  }
+
+  end(recording: PreparedRecording): BacktestResult {
     this.idleCash.requestsEnded();
     this.advanceTo(Number.POSITIVE_INFINITY);
     return this.result(recording);
@@ -233,15 +281,18 @@ class Replay {
     if (this.options.recordContributions) this.requestNet[index] = (this.requestNet[index] ?? 0) + cents;
   }
 
-  private decide(entry: ReplayEntry, index: number): void {
-    const line = entry.line;
+  private decide(entry: ReplayEntry, index: number, read: ReplayRead): void {
+    // The recorded data is read through the data source alone, so a compact recording builds it
+    // only for requests that get as far as buying it.
+    const { line, data } = read;
     const request = line.loan_request;
     // One context, source and guard for the whole replay, pointed at this request: nothing
     // holds them past the (synchronous) step.
     this.context.nowMs = this.nowMs;
     if (this.followsCash) this.context.cash = this.demand.position(this.nowMs, this.freeCents());
-    this.source.line = line;
+    this.source.line = data;
     const outcome = decideSync(request, this.context, this.source, this.guard);
+    this.options.onRead?.(entry, read);
     const { decision, reasons } = outcome;
     // What the strategies would offer on, guard or not, weighted by its modelled take-up: the cash it would draw.
     if (decision.action === 'offer') this.demand.add(this.nowMs, entry.totalCents * (decision.modelled?.acceptProbability ?? 1));

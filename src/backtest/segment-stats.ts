@@ -53,14 +53,21 @@ export function emptyCounts(): SegmentCounts {
   };
 }
 
-/** Provider B's band when the recording holds its score, else "unscored". */
-export function scoreBandOf(scores: Record<string, ProviderResult> | undefined): string {
+/**
+ * Provider B's band when the recording holds its score, else "unscored". `lineChecked`: the scores
+ * are those of a line the recording check accepted, so each result is a valid provider A or B
+ * result (providerResultSchema's union).
+ */
+export function scoreBandOf(scores: Record<string, ProviderResult> | undefined, lineChecked = false): string {
   if (scores) {
     for (const result of Object.values(scores)) {
       // Only a result with a p2p_score object can be provider B's: the others are passed over
       // without a parse (a refused parse builds zod's issues, the larger cost per request).
       const score: unknown = (result as { p2p_score?: unknown }).p2p_score;
       if (typeof score !== 'object' || score === null) continue;
+      // A checked result without a number a_score is no valid provider A result, so it is a valid
+      // provider B one: its band as the parse would give it, without the parse (about 1.5 µs a line).
+      if (lineChecked && typeof (result as { a_score?: unknown }).a_score !== 'number') return (score as { score_band: string }).score_band;
       const b = providerBResultSchema.safeParse(result);
       if (b.success) return b.data.p2p_score.score_band;
     }

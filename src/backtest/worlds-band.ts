@@ -9,7 +9,7 @@
  */
 import type { CompiledStrategy } from '../engine/index.js';
 import { borrowerWorlds, type WorldName } from './borrower-worlds.js';
-import { runDraws, type DrawsSummary } from './draws.js';
+import { runDraws, runDrawsTogether, type Draws, type DrawsSummary } from './draws.js';
 import { DEFAULT_MARKET } from './market-model.js';
 import type { OfferStats } from './offer-stats.js';
 import { outcomeCountsOf, type PreparedRecording } from './prepared-recording.js';
@@ -90,8 +90,16 @@ export function runWorlds(
   const basis = headlineBasis(recordedShare);
   const head: BandHeadline = { basis, label: HEADLINE_LABELS[basis], netAnnualizedReturn: headline.netAnnualizedReturn.mean };
   const response = options.market?.response ?? DEFAULT_MARKET.response;
-  const worlds = borrowerWorlds(recording, response, { replaceRecorded: true }).map((world): WorldFigures => {
-    const { first, draws } = runDraws(recording, strategies, { ...options, world, recordDecisions: false }, seeds);
+  const band = borrowerWorlds(recording, response, { replaceRecorded: true });
+  // Every world's draws replayed in lockstep: each request read once for all of them.
+  const runs = runDrawsTogether(
+    recording,
+    strategies,
+    band.map((world) => ({ ...options, world, recordDecisions: false })),
+    seeds,
+  );
+  const worlds = band.map((world, index): WorldFigures => {
+    const { first, draws } = runs[index] as Draws;
     return { world: world.name, label: world.label, draws, offerStats: first.offerStats };
   });
   const ends: BandEnd[] = [

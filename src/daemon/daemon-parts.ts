@@ -3,7 +3,7 @@
  * before it exists: the notice relay before the service health and the protections that send
  * through it (messaging points it at its notifier when it attaches, notice-relay.ts), the metrics
  * before the client they count, the client and store before everything that calls them, the
- * pipeline and its features (cash, market learning, shadows) before the inbox worker and the
+ * pipeline and its features (cash, market learning) before the inbox worker and the
  * poller that feed it. The parts come in named groups, so a feature reads a few of them.
  *
  * The features then attach to these parts in one call each, the way fastify plugins and probot
@@ -41,7 +41,6 @@ import { NoticeRelay } from './notice-relay.js';
 import { OfferPlacer } from './offer-placer.js';
 import { Pipeline } from './pipeline.js';
 import { attachCashPosition } from './cash-position.js';
-import { attachShadows } from './shadow-decide.js';
 import { RequestGuards } from './request-guard.js';
 import { Poller } from './poller.js';
 import { serviceDataSource, storeSpendLedger } from './service-data.js';
@@ -55,8 +54,7 @@ import type { LossRates } from '../money/equity.js';
 import { reachableHost } from '../operator/operator-listener.js';
 import type { ReturnsAnswer } from '../operator/api/api-types.js';
 import { returnsFromStore } from '../operator/api/returns-routes.js';
-import { approveProposal, rejectProposal } from '../operator/proposals/decide-proposal.js';
-import type { RequestHolds } from '../operator/proposals/request-holds.js';
+import type { RequestHolds } from '../operator/agent-context.js';
 
 type Env = Record<string, string | undefined>;
 /** The marketplace client the daemon owns: closed at the stop, its calls abandoned when the stop must not wait. */
@@ -91,11 +89,15 @@ export interface DaemonOverrides {
    * line would: the daemon decides and places without it (test/daemon/messaging-left-out.test.ts).
    */
   messaging?: false;
+  /** false leaves the agents' proposals unattached: none is placed or expired (test/daemon/proposals-left-out.test.ts). */
+  proposals?: false;
+  /** false leaves the challengers (shadow strategies) unattached (test/daemon/challengers-left-out.test.ts). */
+  challengers?: false;
   /** false leaves retraining unattached, as deleting its attach line would (test/daemon/retrain-left-out.test.ts). */
   retrain?: false;
   /** false leaves the cash-flow wing (the idle-cash watch) unattached, as deleting its attach line would (test/daemon/cash-flow-left-out.test.ts). */
   cashFlow?: false;
-  /** The sandbox's hold on a request while an agent's proposal waits (src/operator/proposals/request-holds.ts); absent live. */
+  /** The sandbox's hold on a request while an agent's proposal waits (src/proposals/request-holds.ts); absent live. */
   requestHolds?: RequestHolds;
 }
 
@@ -159,8 +161,6 @@ export interface DaemonParts {
   trading: { data: DataSource<false>; spend: SpendLedger; balance: BalanceTracker; placer: OfferPlacer };
   /** The config's expected-loss shares (equity in the status and /metrics) and the returns series up to a time (the digest's earnings, Telegram's /profit). */
   returns: { lossRates: LossRates; earnings: (nowMs: number) => ReturnsAnswer };
-  /** Approves or rejects an agent's proposal, as `lendbot approve` does (Telegram's /approve). */
-  proposals: Record<'approve' | 'reject', (id: number, by: string) => { message: string }>;
   pipeline: Pipeline;
   /** The market's learners, attached to the pipeline; their job learns the offers' fates (daemon-jobs.ts). */
   marketFates: MarketFates;
@@ -251,7 +251,6 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
     if (placement?.kind === 'placed' && !dryRun)
       balance.refresh().catch((error: unknown) => pipelineLog.warn({ err: error }, 'balance refresh failed'));
   });
-  attachShadows(pipeline, { store, log: pipelineLog });
   // The poll asks only for what some active strategy could take (read at each poll: hot reload).
   const listFilters = () => (config.poll.server_filters ? unionListFilters(strategies().map((strategy) => strategy.listRestriction)) : {});
   const poller = new Poller({ client, store, pipeline, clock, log: component('poll'), listFilters });
@@ -319,10 +318,6 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
     instruments: { metrics, serviceHealth, notices, protections },
     trading: { data, spend, balance, placer },
     returns: { lossRates, earnings: (nowMs) => returnsFromStore(store, nowMs, lossRates) },
-    proposals: {
-      approve: (id, by) => approveProposal({ store, clock: realClock }, id, by),
-      reject: (id, by) => rejectProposal({ store, clock: realClock }, id, by),
-    },
     pipeline,
     marketFates,
     intake: { poller, inbox, webhook, webhookUrl },

@@ -6,11 +6,12 @@
  *
  * Three steps, each nameable: the built parts (daemon-parts.ts, assembleDaemonParts: store,
  * client, pipeline, inbox worker, poller, listener), the daemon's jobs (daemon-jobs.ts,
- * daemonJobs), then the features, each attached in one call: operations (src/ops/attach-ops.ts,
- * attachOps), messaging (src/messaging/attach-messaging.ts, attachMessaging), retraining
- * (src/retrain/attach-retrain.ts, attachRetrain), the idle-cash watch (src/cash-flow/attach-cash-flow.ts,
- * attachCashFlow) and the operator listener
- * (src/operator/attach-operator.ts, attachOperator).
+ * daemonJobs), then the features, each attached in one call: the challengers
+ * (src/challengers/shadow-decide.ts, attachShadows), operations (src/ops/attach-ops.ts,
+ * attachOps), the operator listener (src/operator/attach-operator.ts, attachOperator), the agents'
+ * proposals (src/proposals/attach-proposals.ts, attachProposals), messaging
+ * (src/messaging/attach-messaging.ts, attachMessaging), retraining (src/retrain/attach-retrain.ts,
+ * attachRetrain) and the idle-cash watch (src/cash-flow/attach-cash-flow.ts, attachCashFlow).
  */
 import { attachCashFlow } from '../cash-flow/attach-cash-flow.js';
 import { Scheduler, type Job } from '../clock/scheduler.js';
@@ -18,6 +19,8 @@ import type { Store } from '../store/index.js';
 import { attachMessaging, type Messaging } from '../messaging/attach-messaging.js';
 import { attachOps } from '../ops/attach-ops.js';
 import { attachOperator } from '../operator/attach-operator.js';
+import { attachShadows } from '../challengers/shadow-decide.js';
+import { attachProposals } from '../proposals/attach-proposals.js';
 import { attachRetrain, type Retraining } from '../retrain/attach-retrain.js';
 import type { DaemonConfigFile } from './daemon-config.js';
 import { daemonJobs } from './daemon-jobs.js';
@@ -26,7 +29,7 @@ import type { InboxWorker } from './inbox-worker.js';
 import type { Pipeline } from './pipeline.js';
 import type { Poller } from './poller.js';
 import { checkMarketplaceAtStart, listenOrExplain } from './start-checks.js';
-import { WING_ROUTES, WING_TOOLS } from './wing-parts.js';
+import { WING_AGENT, WING_API_ROUTES } from './wing-surfaces.js';
 
 export type { DaemonOverrides };
 
@@ -74,11 +77,15 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
   const { poller, inbox, webhook, webhookUrl } = parts.intake;
   const { mode, bareClient, serviceConfig } = parts.marketplace;
   const { jobs, inboxJob, pollJob, settleAtStart } = daemonJobs(parts);
+  // Before attachOps: the challengers hear each decision before the metrics do.
+  if (overrides.challengers !== false) attachShadows(parts);
   const ops = attachOps(parts);
-  const messaging = overrides.messaging === false ? NO_MESSAGING : attachMessaging(parts);
+  const wings = { ...WING_AGENT, requestHolds: overrides.requestHolds };
+  const operator = attachOperator(parts, { metrics: ops.metrics, wings, apiRoutes: WING_API_ROUTES });
+  const proposals = overrides.proposals === false ? undefined : attachProposals(operator.context);
+  const messaging = overrides.messaging === false ? NO_MESSAGING : attachMessaging({ ...parts, proposals: proposals?.decider });
   const retrain = overrides.retrain === false ? NO_RETRAIN : attachRetrain(parts);
   const cashFlow = overrides.cashFlow === false ? NO_CASH_FLOW : attachCashFlow(parts);
-  const operator = attachOperator(parts, { metrics: ops.metrics, tools: WING_TOOLS, routes: WING_ROUTES }, overrides.requestHolds);
   const scheduler = new Scheduler(log.child({ component: 'scheduler' }), parts.clocks.backoff);
 
   let stopped = false;
@@ -119,6 +126,8 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
         setting: 'ops.port or LENDBOT_OPS_PORT',
       });
       await ops.start();
+      // Places what people approved (lendbot approve, the dashboard, Telegram), and expires what waited too long.
+      proposals?.start();
       messaging.start();
       // The managed strategy versions in force run from the first request on.
       await retrain.start();
@@ -159,6 +168,7 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       ops.stop();
       messaging.stop();
       // No agent call starts after this; one under way finishes in the pipeline's queue.
+      await proposals?.stop();
       await operator.stop();
       await intakeStopped;
       await scheduler.stop();

@@ -54,7 +54,7 @@ export interface DecidedTurn {
   outcome: DecideOutcome;
   /** What became of the offer sent; undefined when none was sent. */
   placement: PlaceOutcome | undefined;
-  /** The strategies that decided it beside the live ones, recorded apart (shadow-decide.ts). */
+  /** The strategies that decided it beside the live ones, recorded apart (src/challengers/shadow-decide.ts). */
   shadows: readonly CompiledStrategy[];
   /** What the providers added to the decide context (the learners that priced it). */
   provided: ProvidedContext;

@@ -46,7 +46,7 @@ export interface PipelineDeps {
   log: Logger;
   /**
    * The active strategies, in priority order; a function so hot reload can swap them. Those
-   * marked `shadow` only decide beside the live ones on the live ones' data (src/daemon/shadow-decide.ts).
+   * marked `shadow` only decide beside the live ones on the live ones' data (src/challengers/shadow-decide.ts).
    */
   strategies: () => readonly CompiledStrategy[];
   limits: () => RiskLimits;

@@ -12,7 +12,7 @@ import type { SplitArm } from './request-guard.js';
 export interface RequestStrategyRoles {
   /** Those that decide live, in priority order. */
   live: readonly CompiledStrategy[];
-  /** Those that decide beside them on their data, recorded apart (shadow-decide.ts). */
+  /** Those that decide beside them on their data, recorded apart (src/challengers/shadow-decide.ts). */
   shadows: readonly CompiledStrategy[];
   /** The arm of a live split the request falls in; undefined without one. */
   splitArm: SplitArm | undefined;

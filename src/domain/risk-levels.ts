@@ -7,7 +7,5 @@
 /** Names of the risk levels, indexed by their integer: 0 low, 1 medium, 2 high, 3 friends, 4 crypto. */
 export const RISK_LEVEL_NAMES = ['low', 'medium', 'high', 'friends', 'crypto'] as const;
 
-export type RiskLevelName = (typeof RISK_LEVEL_NAMES)[number];
-
 /** The highest risk level the spec defines. */
 export const MAX_RISK_LEVEL = RISK_LEVEL_NAMES.length - 1;

@@ -43,7 +43,7 @@ export interface CompiledStrategy {
   automateFund: boolean;
   /** Lower runs first in evaluateAll; absent runs after every strategy that has one. */
   priority?: number;
-  /** A challenger (`shadow: true`): decides beside the live strategies on their data, never offers (src/daemon/shadow-decide.ts). */
+  /** A challenger (`shadow: true`): decides beside the live strategies on their data, never offers (src/challengers/shadow-decide.ts). */
   shadow?: boolean;
   /**
    * Where an expected-profit strategy's market response comes from: numbers written in its

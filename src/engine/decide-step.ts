@@ -99,6 +99,12 @@ export interface DecideContext {
   learning?: MarketLearning | undefined;
   /** Free cash and recent demand now, for strategies whose hurdle follows cash (pricing/cash-hurdle.ts); absent: the hurdle as written. */
   cash?: CashPosition | undefined;
+  /**
+   * Only the strategies' probability is needed (a backtest's calibration section): a YAML
+   * strategy searches no price and skips where it would price (Enrichment.probabilityOnly); the
+   * data rounds, filters and score run as always, so the probability is a whole evaluation's.
+   */
+  probabilityOnly?: boolean | undefined;
 }
 
 /** The outcome of the step before acting: offer (guard allowed) or skip, and why. */
@@ -167,6 +173,7 @@ function* evaluateWithData(
   const dataReasons: DecisionReason[] = [];
   const needsPasses: Decision[] = [];
   if (context.cash !== undefined) enrichment.cash = context.cash;
+  if (context.probabilityOnly === true) enrichment.probabilityOnly = true;
   const evaluateNow = (): Decision => withLearning(context.learning, () => evaluateAll(request, enrichment, strategies));
   let decision = evaluateNow();
   for (let round = 0; decision.action === 'needs_data' && round < MAX_DATA_ROUNDS; round++) {
@@ -226,6 +233,7 @@ function* buyOne(
   }
   // A need is answered with what was fetched (the guard's answers go to GuardRequests only).
   const answer = (yield { need }) as Answer;
+  const purchase = { loanRequestId: request.id, provider, strategy, atMs: nowMs };
   // The month's subscription starts with its first purchase (a 404 is none: no score, no charge;
   // a 5xx may be billed). Asked again now, after the call: another request decided meanwhile may
   // have charged it, and from here to the record nothing else runs.
@@ -235,44 +243,18 @@ function* buyOne(
     (answer.ok || answer.billed === true) &&
     !ledger.subscribedSince(provider, monthStart, nowMs)
   ) {
-    ledger.record({
-      loanRequestId: request.id,
-      kind: 'subscription',
-      provider,
-      strategy,
-      atMs: nowMs,
-      costCents: subscriptionCents,
-      ok: true,
-    });
+    ledger.record({ ...purchase, kind: 'subscription', costCents: subscriptionCents, ok: true });
   }
   if (!answer.ok) {
     const billedCents = answer.billed === true ? costCents : 0;
-    ledger.record({
-      loanRequestId: request.id,
-      kind: need.kind,
-      provider,
-      strategy,
-      atMs: nowMs,
-      costCents: billedCents,
-      ok: false,
-      error: answer.detail,
-    });
+    ledger.record({ ...purchase, kind: need.kind, costCents: billedCents, ok: false, error: answer.detail });
     if (answer.outage !== undefined) throw answer.outage;
     markUnavailable(enrichment, need);
     return need.kind === 'provider'
       ? { code: 'data_unavailable', what: name, detail: answer.detail }
       : { code: 'data_not_found', what: name };
   }
-  ledger.record({
-    loanRequestId: request.id,
-    kind: need.kind,
-    provider,
-    strategy,
-    atMs: nowMs,
-    costCents,
-    ok: true,
-    payload: answer.value,
-  });
+  ledger.record({ ...purchase, kind: need.kind, costCents, ok: true, payload: answer.value });
   if (need.kind === 'banking_data') enrichment.bankingData = answer.value as BankingData;
   else if (need.kind === 'borrower_history') enrichment.borrowerHistory = answer.value as BorrowerLoanHistoryItem[];
   else enrichment.providerResults = { ...enrichment.providerResults, [need.provider]: answer.value as ProviderResult };

@@ -21,6 +21,12 @@ export interface Enrichment {
   };
   /** The lender's free cash and recent demand, set by the decide step from its context (a strategy's cash_hurdle prices with it). */
   cash?: CashPosition;
+  /**
+   * Set by the decide step when its caller needs the strategies' probability alone (a backtest's
+   * calibration section): a YAML strategy that gets as far as pricing skips there, with the
+   * probability and contributions it would price with, and searches no price.
+   */
+  probabilityOnly?: true;
 }
 
 /** A piece of data a strategy wants before it can decide; the caller buys it and evaluates again. */

@@ -55,5 +55,5 @@ export {
   type RecordedCompetition,
   type CompetitionComparison,
 } from './market-response.js';
-export { eventDropReason, type EventFacts, type EventPrefilter as StrategyEventPrefilter } from './compile/event-prefilter.js';
+export { eventDropReason, type EventFacts } from './compile/event-prefilter.js';
 export { strategyRoles, type StrategyLayer, type StrategyRoles } from './strategy-roles.js';

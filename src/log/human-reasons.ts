@@ -7,11 +7,8 @@
  * before schema 14 are typed again, once, where they are read (terminal-lines.ts, the store's row
  * reader). A reason lendbot does not make itself (a plugin's own) is shown as it is.
  */
-// The figures as people read them live in plain-figures.ts (shared with chat notifications);
-// re-exported here, where the terminal's readers look for them.
 import type { DecisionReason, GuardReason } from '../domain/decision-reason.js';
 import { dollars, percent, riskLevelName } from './plain-figures.js';
-export { dollars, percent, riskLevelName } from './plain-figures.js';
 
 /** A feature or setting name in words: `credit_score_low` is "credit score low". */
 function words(name: string): string {

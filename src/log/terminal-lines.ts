@@ -5,7 +5,8 @@
  * is decided here; the pretty stream in logger.ts asks `terminalText` for each line.
  */
 import { otherReason, type DecisionReason } from '../domain/decision-reason.js';
-import { dollars, percent, reasonWords, riskLevelName, skipReasonWords } from './human-reasons.js';
+import { reasonWords, skipReasonWords } from './human-reasons.js';
+import { counted, dollars, percent, riskLevelName } from './plain-figures.js';
 
 /** A log record as pino wrote it (JSON, parsed). */
 export type LogRecord = Record<string, unknown>;
@@ -83,12 +84,8 @@ function skipText(record: LogRecord): string {
   return `skip   ${requestId(record)}  ${skipReasonWords(reasonsOf(record))}`;
 }
 
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
-}
-
 function counts(requests: number, offers: number, funded: number): string {
-  return `${plural(requests, 'request')}, ${plural(offers, 'offer')}, ${funded} funded`;
+  return `${counted(requests, 'request')}, ${counted(offers, 'offer')}, ${funded} funded`;
 }
 
 /** `summary  last minute: 41 requests, 6 offers, 2 funded · since start: ... · balance $4,812.00 · free $1,290.00`. */

@@ -13,6 +13,11 @@ export const MIN_OFFER_RATE = 0.03;
 /** The highest rate the service accepts on an offer. */
 export const MAX_OFFER_RATE = 2.0;
 
+/** Rounds a rate up to 4 decimals, so rounding never takes it below what was required. */
+export function roundRateUp(rate: number): number {
+  return Math.ceil(rate * 10_000 - 1e-9) / 10_000;
+}
+
 /** The monthly payment per unit of principal: i / (1 - (1 + i)^-n), with i = rate / 12. */
 export function paymentFactor(annualRate: number, terms: number): number {
   const monthly = annualRate / MONTHS_PER_YEAR;

@@ -40,8 +40,8 @@ export interface MessagingParts extends DaemonStatusParts {
   instruments: { notices: { sendTo(sink: NotificationSink | undefined): void }; protections: OperatorPause };
   /** The returns series (interest, losses) up to a time, for the digest and /profit. */
   returns: DaemonStatusParts['returns'] & { earnings: (nowMs: number) => EarningsSeries };
-  /** Telegram's /approve and /reject, as `lendbot approve` decides. */
-  proposals: ProposalDecider;
+  /** Telegram's /approve and /reject, as `lendbot approve` decides; absent without the proposals wing (src/proposals/). */
+  proposals?: ProposalDecider | undefined;
 }
 
 export interface Messaging {

@@ -1,5 +1,5 @@
 /**
- * Tells each offer an agent proposed (src/operator/proposals), once, while it waits for a
+ * Tells each offer an agent proposed (src/proposals/), once, while it waits for a
  * person: with the link that opens it on the dashboard (where the operator signs in and
  * approves; opening the link approves nothing) and the `lendbot approve` command. A cursor in the
  * state table keeps the last proposal told, so neither the next check nor a restart tells one

@@ -14,9 +14,8 @@ import type { Cents, LoanRequest, PlaceOutcome } from '../domain/index.js';
 import type { MarketplaceApi } from '../service/index.js';
 import type { Store } from '../store/index.js';
 import type { ConfirmationCodes } from './confirmation.js';
-import type { OperatorApp } from './operator-listener.js';
-import { approvalSettings, type ApprovalSettings } from './proposals/allowance.js';
-import type { RequestHolds } from './proposals/request-holds.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { approvalSettings, type ApprovalSettings } from './allowance.js';
 
 export interface AgentContext {
   client: MarketplaceApi;
@@ -56,13 +55,43 @@ export interface AgentContext {
   protections: Pick<Protections, 'activePause' | 'resume' | 'pauseByOperator'>;
   /** Each token's allowance and how long a proposal waits (ops: section; docs/agent-connector.md, "Proposals"). */
   approvals: ApprovalSettings;
-  /** The sandbox's hold on a request while its proposal waits (proposals/request-holds.ts); absent live. */
+  /** The sandbox's hold on a request while its proposal waits (src/proposals/request-holds.ts); absent live. */
   requestHolds?: RequestHolds | undefined;
-  /** The wings' tools, registered on every session's server after the connector's own (src/daemon/wing-parts.ts, WING_TOOLS). */
+  /** The wings' tools, registered on every session's server after the connector's own (src/daemon/wing-surfaces.ts, WING_AGENT). */
   tools: readonly AgentTools[];
-  /** The wings' API routes, served under `/api` after the API's own (src/daemon/wing-parts.ts, WING_ROUTES). */
-  routes: readonly ApiRoutes[];
+  /** What place_offer does beyond the caller's allowance: a proposal a person approves (src/proposals/); absent, it refuses. */
+  beyondAllowance?: BeyondAllowanceAsk | undefined;
 }
+
+/** What an agent asks to offer. */
+export interface OfferAsk {
+  request: LoanRequest;
+  rate: number;
+  automateFund: boolean;
+}
+
+/** place_offer's answer to an offer beyond the caller's allowance (`why`), given the offer's `preview` facts. */
+export type BeyondAllowanceAsk = (
+  context: AgentContext,
+  caller: AgentCaller,
+  ask: OfferAsk,
+  why: string,
+  preview: Record<string, unknown>,
+) => Promise<CallToolResult>;
+
+/**
+ * Holding a loan request while an agent's proposal on it waits for a person: only the sandbox can
+ * (src/cli/commands/run/sandbox-request-holds.ts; src/proposals/request-holds.ts uses it).
+ */
+export interface RequestHolds {
+  /** The borrower waits for an answer for `forRealMs` of real time (the market converts to its clock). */
+  hold(loanRequestId: number, forRealMs: number): Promise<void>;
+  /** The borrower decides now (the proposal was decided). */
+  release(loanRequestId: number): Promise<void>;
+}
+
+/** What the wings add to an agent context: their tools, place_offer's way beyond the allowance, the sandbox's holds. */
+export type AgentWings = Pick<AgentContext, 'tools' | 'beyondAllowance' | 'requestHolds'>;
 
 /** What every group of tools is registered with: one per MCP session (one caller). */
 export interface ToolDeps {
@@ -75,8 +104,6 @@ export interface ToolDeps {
 
 /** A group of tools a wing adds to the agent connector. */
 export type AgentTools = (deps: ToolDeps) => void;
-/** A group of API routes a wing adds under `/api`, behind the API's sign-in (src/operator/api/api-routes.ts). */
-export type ApiRoutes = (api: OperatorApp, context: AgentContext) => void;
 
 /** Who is calling: the name of the token they presented ("agent:NAME" in the decisions). */
 export interface AgentCaller {
@@ -104,11 +131,8 @@ export interface AgentParts {
   pipeline: { exclusive<T>(job: () => Promise<T>): Promise<T> };
 }
 
-/** The agent connector's context from the parts it acts through, with the wings' tools and routes (and the sandbox's request holds). */
-export function buildAgentContext(
-  parts: AgentParts,
-  wings: { tools: readonly AgentTools[]; routes: readonly ApiRoutes[]; requestHolds?: RequestHolds | undefined },
-): AgentContext {
+/** The agent connector's context from the parts it acts through, with what the wings add. */
+export function buildAgentContext(parts: AgentParts, wings: AgentWings): AgentContext {
   const { pipeline, active } = parts;
   return {
     client: parts.marketplace.client,

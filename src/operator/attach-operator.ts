@@ -6,10 +6,10 @@
  */
 import type { Logger } from '../log/logger.js';
 import type { MetricsScrape } from '../ops/ops-routes.js';
-import { buildAgentContext, type AgentParts, type AgentTools, type ApiRoutes } from './agent-context.js';
+import { buildAgentContext, type AgentContext, type AgentParts, type AgentWings } from './agent-context.js';
+import type { ApiRoutes } from './api/api-deps.js';
 import type { OperatorConfig } from './operator-config.js';
 import { operatorSurface, type OperatorSurface } from './operator-surface.js';
-import type { RequestHolds } from './proposals/request-holds.js';
 
 /** What the operator listener reads of the daemon's built parts (src/daemon/daemon-parts.ts, DaemonParts). */
 export interface OperatorParts extends AgentParts {
@@ -19,19 +19,21 @@ export interface OperatorParts extends AgentParts {
 }
 
 /**
- * Builds the operator surface; `served.metrics` is the scrape operations made (attach-ops.ts) for GET /metrics, `served.tools`
- * and `served.routes` the wings' agent tools and API routes. `requestHolds`: the sandbox's hold on a request while a proposal waits (proposals/request-holds.ts); absent live.
+ * Builds the operator surface and the agents' context, which the proposals wing attaches to;
+ * `served`: the scrape operations made (attach-ops.ts) for GET /metrics, and what the wings add.
  */
 export function attachOperator(
   parts: OperatorParts,
-  served: { metrics: MetricsScrape; tools: readonly AgentTools[]; routes: readonly ApiRoutes[] },
-  requestHolds?: RequestHolds,
-): OperatorSurface {
-  return operatorSurface({
+  served: { metrics: MetricsScrape; wings: AgentWings; apiRoutes: readonly ApiRoutes[] },
+): OperatorSurface & { context: AgentContext } {
+  const context = buildAgentContext(parts, served.wings);
+  const surface = operatorSurface({
     config: parts.config.ops,
     env: parts.env,
     log: parts.log.child({ component: 'operator' }),
     metrics: served.metrics,
-    context: buildAgentContext(parts, { tools: served.tools, routes: served.routes, requestHolds }),
+    apiRoutes: served.apiRoutes,
+    context,
   });
+  return { ...surface, context };
 }

@@ -15,7 +15,6 @@ import { registerBotTools } from './tools/bot-tools.js';
 import { registerMarketplaceTools } from './tools/marketplace-tools.js';
 import { registerOfferTools } from './tools/offer-tools.js';
 import { serviceErrorAnswer } from './untrusted-data.js';
-import { registerProposalTools } from './tools/proposal-tools.js';
 
 const INSTRUCTIONS = `lendbot invests for a lender on a peer-to-peer lending marketplace. Browse loan requests, read a
 borrower's history and banking data, the lender's loans, offers, balance, payments and transfers;
@@ -59,7 +58,6 @@ export function createAgentServer(context: AgentContext, caller: AgentCaller, co
   registerMarketplaceTools(server, context);
   registerAccountTools(deps);
   registerOfferTools(deps);
-  registerProposalTools(deps);
   registerBotTools(deps);
   for (const register of context.tools) register(deps);
   registerResources(server, context);

@@ -7,7 +7,7 @@
  * restarting, without touching the others.
  */
 import { z } from 'zod';
-import { offerAllowanceSchema } from './proposals/allowance.js';
+import { offerAllowanceSchema } from './allowance.js';
 
 export const DEFAULT_OPS_HOST = '127.0.0.1';
 export const DEFAULT_OPS_PORT = 8081;

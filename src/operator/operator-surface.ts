@@ -13,6 +13,7 @@ import { ConfigurationError } from '../domain/index.js';
 import type { MetricsScrape } from '../ops/ops-routes.js';
 import { DASHBOARD_URL_KEY } from '../store/index.js';
 import type { AgentContext } from './agent-context.js';
+import type { ApiRoutes } from './api/api-deps.js';
 import { operatorApiRoutes } from './api/api-routes.js';
 import { createOperatorAuth } from './api/operator-auth.js';
 import { SessionStore } from './api/sessions.js';
@@ -24,7 +25,6 @@ import { MCP_PATH, mcpRoutes } from './mcp-routes.js';
 import type { OperatorConfig } from './operator-config.js';
 import { buildOperatorListener, isLoopbackHost, type OperatorListener } from './operator-listener.js';
 import { tokensFromEnv, type WeakToken } from './operator-tokens.js';
-import { ProposalRunner } from './proposals/proposal-runner.js';
 
 export interface OperatorSurface {
   /** The listener's base URL once started; undefined when nothing is served. */
@@ -40,6 +40,8 @@ export interface OperatorSurfaceOptions {
   log: Logger;
   /** The daemon's Prometheus scrape, served at GET /metrics. */
   metrics?: MetricsScrape | undefined;
+  /** The routes the wings add to the API. */
+  apiRoutes?: readonly ApiRoutes[] | undefined;
 }
 
 export function operatorSurface(options: OperatorSurfaceOptions): OperatorSurface {
@@ -48,8 +50,6 @@ export function operatorSurface(options: OperatorSurfaceOptions): OperatorSurfac
   for (const name of tokens.inactive)
     log.warn({ token: name }, `operator token "${name}" is declared in ops.tokens but its variable is unset or empty: it lets nobody in`);
   const loopback = isLoopbackHost(config.host);
-  // Places what people approved with `lendbot approve`, and expires what waited too long.
-  const proposals = new ProposalRunner(context);
   refuseWeakTokens(tokens.weak, config.host, loopback, log);
   const anonymousMcp = tokens.size === 0 && context.mode === 'sandbox' && loopback;
   if (tokens.size === 0 && !loopback) {
@@ -59,11 +59,8 @@ export function operatorSurface(options: OperatorSurfaceOptions): OperatorSurfac
     );
     return {
       url: () => undefined,
-      start: async () => {
-        recordDashboardUrl(context, '');
-        proposals.start();
-      },
-      stop: () => proposals.stop(),
+      start: async () => recordDashboardUrl(context, ''),
+      stop: async () => undefined,
     };
   }
   const throttle = new AuthThrottle(context.realClock, log);
@@ -91,7 +88,7 @@ export function operatorSurface(options: OperatorSurfaceOptions): OperatorSurfac
         realClock: context.realClock,
         log,
       }),
-      operatorApiRoutes({ context, auth, reportsDir: config.reports_dir, metrics: options.metrics, log }),
+      operatorApiRoutes({ context, auth, reportsDir: config.reports_dir, metrics: options.metrics, log, apiRoutes: options.apiRoutes }),
       dashboardRoutes(),
     ],
   });
@@ -102,7 +99,6 @@ export function operatorSurface(options: OperatorSurfaceOptions): OperatorSurfac
       // A port another program holds stops the daemon (the caller names the port and its
       // setting): a dashboard silently missing led people to someone else's on that port.
       await listener.listen();
-      proposals.start();
       started = true;
       recordDashboardUrl(context, config.public_url ?? listener.url());
       const access =
@@ -125,7 +121,6 @@ export function operatorSurface(options: OperatorSurfaceOptions): OperatorSurfac
       );
     },
     async stop() {
-      await proposals.stop();
       if (!started) return;
       started = false;
       recordDashboardUrl(context, '');
@@ -134,7 +129,7 @@ export function operatorSurface(options: OperatorSurfaceOptions): OperatorSurfac
   };
 }
 
-/** Where the links to proposals point (proposals/proposal-link.ts); '' while no dashboard is served. */
+/** Where the links to proposals point (src/proposals/proposal-link.ts); '' while no dashboard is served. */
 function recordDashboardUrl(context: AgentContext, url: string): void {
   context.store.state.set(DASHBOARD_URL_KEY, url, context.realClock.now());
 }

@@ -15,6 +15,7 @@
  */
 import { DAYS_PER_MONTH, pooledCounts, type StrategyVintageCounts, type VintageCounts } from '../store/index.js';
 import { wilson } from '../math/index.js';
+import { pct } from './instalment-hazard.js';
 
 /** One vintage's calibration: its counts, the mean prediction and the realised share with its interval (calibration.ts `calibrated`). */
 export interface VintageCalibration extends VintageCounts {
@@ -102,8 +103,6 @@ export function strategyCalibrations(rows: readonly StrategyVintageCounts[], min
     vintages: months.map((row) => withAge(row, minLoans)),
   }));
 }
-
-const pct = (share: number | null): string => (share === null ? '-' : `${(share * 100).toFixed(1)}%`);
 
 /** "12 loans, 2.5 months old (21% of their terms): predicted 8.0%, by now 1.7%; realised 0.0% [0.0% to 24.2%]: too early". */
 export function strategyVintageFigures(row: StrategyVintageCalibration): string {

@@ -17,7 +17,7 @@ import {
   type StrategyCalibration,
   type VintageCalibration,
 } from './calibration-by-strategy.js';
-import { hazardFigures, hazardJson, hazardRows, type HazardRow } from './instalment-hazard.js';
+import { hazardFigures, hazardJson, hazardRows, pct, type HazardRow } from './instalment-hazard.js';
 
 export type { VintageCalibration } from './calibration-by-strategy.js';
 
@@ -65,8 +65,6 @@ export function calibrationSummary(store: Pick<Store, 'calibration'>, nowMs: num
 export function defaultAbovePrediction(row: VintageCalibration, minLoans: number): boolean {
   return row.loans >= minLoans && row.low !== null && row.predicted !== null && row.low > row.predicted;
 }
-
-const pct = (share: number | null): string => (share === null ? '-' : `${(share * 100).toFixed(1)}%`);
 
 /** "predicted 8.0%, realised 21.0% [15.2% to 28.1%] of 120 loans (20 in default or collection, 5 delinquent)". */
 export function calibrationFigures(row: VintageCalibration): string {

@@ -10,14 +10,16 @@ import type { Logger } from '../log/logger.js';
 import type { RiskLimits } from '../risk/index.js';
 import type { Store } from '../store/index.js';
 import { checkHealth, type HealthOptions } from './health.js';
-import type { ServiceDegraded } from './service-health.js';
 import { instrumentPipeline, type DecisionFeed } from './instrument.js';
 import type { LossRates } from '../money/equity.js';
 import type { LendbotMetrics } from './metrics.js';
 import { metricsScrape, registerHealthRoute, type MetricsScrape, type OpsApp } from './ops-routes.js';
 import { buildStatusReport, type StrategyBudget } from './status-report.js';
 
-export interface HealthMetricsDeps {
+/** The health checks' own settings (health.ts), passed on as given. */
+type HealthSettings = Pick<HealthOptions, 'maxPollAgeMs' | 'maxInboxStallMs' | 'inboxProgressAtMs' | 'serviceDegraded' | 'pollFailures'>;
+
+export interface HealthMetricsDeps extends HealthSettings {
   app: OpsApp;
   metrics: LendbotMetrics;
   store: Store;
@@ -26,36 +28,16 @@ export interface HealthMetricsDeps {
   limits: () => RiskLimits;
   budgets: () => readonly StrategyBudget[];
   dryRun: boolean;
-  /** Oldest acceptable last poll in the clock's milliseconds (scale it by the sandbox speed). */
-  maxPollAgeMs?: number;
-  /** Longest time events may wait with none processed, in the clock's milliseconds (scaled likewise). */
-  maxInboxStallMs?: number;
-  /** When the inbox worker last processed an event (the same clock). */
-  inboxProgressAtMs?: () => number | undefined;
-  serviceDegraded?: () => ServiceDegraded | undefined;
-  /** The polls failed in a row, and how many make the poll check fail. */
-  pollFailures?: HealthOptions['pollFailures'];
   /** The config's expected-loss shares: the scrape then has equity (lendbot_equity_cents). */
   equityLossRates?: LossRates;
   log?: Logger;
 }
 
 export function attachHealthAndMetrics(deps: HealthMetricsDeps): { metrics: MetricsScrape } {
-  const { app, metrics, store, clock } = deps;
+  const { app, metrics, store, clock, pipeline, limits, budgets, dryRun, equityLossRates, log, ...health } = deps;
   const startedAtMs = clock.now();
-  instrumentPipeline(deps.pipeline, { metrics, store, clock });
-  registerHealthRoute(app, () =>
-    checkHealth({
-      store,
-      clock,
-      startedAtMs,
-      ...(deps.maxPollAgeMs === undefined ? {} : { maxPollAgeMs: deps.maxPollAgeMs }),
-      ...(deps.maxInboxStallMs === undefined ? {} : { maxInboxStallMs: deps.maxInboxStallMs }),
-      ...(deps.inboxProgressAtMs === undefined ? {} : { inboxProgressAtMs: deps.inboxProgressAtMs }),
-      ...(deps.serviceDegraded === undefined ? {} : { serviceDegraded: deps.serviceDegraded }),
-      ...(deps.pollFailures === undefined ? {} : { pollFailures: deps.pollFailures }),
-    }),
-  );
+  instrumentPipeline(pipeline, { metrics, store, clock });
+  registerHealthRoute(app, () => checkHealth({ ...health, store, clock, startedAtMs }));
   const scrape = metricsScrape(
     metrics.registry,
     () =>
@@ -63,13 +45,13 @@ export function attachHealthAndMetrics(deps: HealthMetricsDeps): { metrics: Metr
         buildStatusReport({
           store,
           nowMs: clock.now(),
-          limits: deps.limits(),
-          budgets: deps.budgets(),
-          dryRun: deps.dryRun,
-          ...(deps.equityLossRates === undefined ? {} : { equityLossRates: deps.equityLossRates }),
+          limits: limits(),
+          budgets: budgets(),
+          dryRun,
+          ...(equityLossRates === undefined ? {} : { equityLossRates }),
         }),
       ),
-    (error) => deps.log?.warn({ err: error }, 'metrics gauges not refreshed'),
+    (error) => log?.warn({ err: error }, 'metrics gauges not refreshed'),
   );
   return { metrics: scrape };
 }

@@ -43,7 +43,8 @@ export function hazardRows(counts: readonly HazardCounts[], minDue: number): Haz
   });
 }
 
-const pct = (share: number | null): string => (share === null ? '-' : `${(share * 100).toFixed(1)}%`);
+/** A share as the calibration and drift reports print it: "12.5%", "-" for none. */
+export const pct = (share: number | null): string => (share === null ? '-' : `${(share * 100).toFixed(1)}%`);
 
 /** "month 2: 38 due, 3 late, 1 missed: 2.6% [0.5% to 13.5%] against 0.7% expected; 5.1% missed by then". */
 export function hazardFigures(row: HazardRow): string {

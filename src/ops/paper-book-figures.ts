@@ -99,7 +99,8 @@ function offersText(n: number, kind?: string): string {
   return `${n} ${kind === undefined ? '' : `${kind} `}offer${n === 1 ? '' : 's'}`;
 }
 
-function percent(share: number): string {
+/** A share as the paper book states it: "12.5 %". */
+export function percent(share: number): string {
   return `${(share * 100).toFixed(1)} %`;
 }
 

@@ -4,9 +4,9 @@
  * source of its acceptance named, the capital it assumes, and the curve's own modelled figures
  * kept apart and named so (docs/daemon.md, "Paper book").
  */
-import { formatCents, type Cents } from '../domain/index.js';
+import { formatCents } from '../domain/index.js';
 import type { PaperOfferRecord } from '../store/index.js';
-import type { PaperBookFigures } from './paper-book-figures.js';
+import { percent, type PaperBookFigures } from './paper-book-figures.js';
 
 /** Said wherever the book is shown. */
 export const PAPER_BOOK_NOTE =
@@ -80,7 +80,7 @@ export function acceptanceText(book: PaperBookFigures): string {
 /** The return on the balance in one line, or why there is none. */
 export function returnText(book: PaperBookFigures): string {
   const { capital } = book;
-  const on = `on the balance of ${usd(capital.balanceCents)}`;
+  const on = `on the balance of ${formatCents(capital.balanceCents)}`;
   if (capital.annualReturn === null || capital.annualReturn95 === null) return `none yet ${on}: ${book.words.split('; ').at(-1) ?? ''}`;
   return `${percent(capital.annualReturn)} a year ${on} (95 % ${percent(capital.annualReturn95.low)} to ${percent(capital.annualReturn95.high)}), at the pace of ${capital.days} days of paper offers`;
 }
@@ -100,22 +100,14 @@ export function paperBookLines(book: PaperBookFigures): Array<[string, string]> 
       ['  acceptance', acceptanceText(book)],
       [
         '  lifetime profit',
-        `${usd(book.lifetimeProfitCents)} expected (95 % ${usd(book.lifetimeProfit95.lowCents)} to ${usd(book.lifetimeProfit95.highCents)}), ` +
-          `${book.expectedAccepted.toFixed(1)} accepted and ${usd(book.expectedLentCents)} lent expected, earned over the loans' terms`,
+        `${formatCents(book.lifetimeProfitCents)} expected (95 % ${formatCents(book.lifetimeProfit95.lowCents)} to ${formatCents(book.lifetimeProfit95.highCents)}), ` +
+          `${book.expectedAccepted.toFixed(1)} accepted and ${formatCents(book.expectedLentCents)} lent expected, earned over the loans' terms`,
       ],
       ['  return', returnText(book)],
     );
   }
   if (summary.notModelled > 0) lines.push(['  not modelled', `${summary.notModelled} offers of strategies without a score`]);
   return lines;
-}
-
-function usd(cents: Cents): string {
-  return formatCents(cents);
-}
-
-function percent(share: number): string {
-  return `${(share * 100).toFixed(1)} %`;
 }
 
 function round2(value: number): number {

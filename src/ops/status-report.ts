@@ -11,7 +11,7 @@
 import { retrainStatus, type RetrainStatus } from './retrain-status.js';
 import { existsSync } from 'node:fs';
 import { monthStartMs } from '../clock/utc-month.js';
-import { storedPause, storedWebhookSilence } from './protections/index.js';
+import { pauseJson, storedPause, storedWebhookSilence } from './protections/index.js';
 import { storedCalibrationDrift } from './protections/calibration-drift.js';
 import { calibrationStatus, type CalibrationStatus } from './calibration.js';
 import { refusalWarningText, storedRefusalWarning } from '../webhook/refusal-warning.js';
@@ -197,13 +197,7 @@ function dataSpend(store: Store, monthStart: number, nowMs: number, budgets: rea
 
 function pauseState(store: Store, nowMs: number): StatusReport['pause'] {
   const pause = storedPause(store.state, nowMs);
-  if (pause === undefined) return null;
-  return {
-    kind: pause.kind,
-    reason: pause.reason,
-    since: isoFromMs(pause.sinceMs),
-    until: pause.untilMs === null ? null : isoFromMs(pause.untilMs),
-  };
+  return pause === undefined ? null : pauseJson(pause);
 }
 
 function silenceState(store: Store): StatusReport['webhooksSilent'] {

@@ -114,3 +114,9 @@ export const recordingLineSchema = z.looseObject({
   paper_offer: paperOfferSchema.optional(),
 });
 export type RecordingLine = z.infer<typeof recordingLineSchema>;
+
+/** What was bought about a request, as a line records it: what a replay's data source reads (src/backtest/recording-data.ts). */
+export type RecordedData = Pick<RecordingLine, 'data_aggs' | 'scores' | 'borrower_history'>;
+
+/** A line without its recorded data: what a replay reads of it besides (the request, its outcome, our offers). */
+export type LineWithoutData = Pick<RecordingLine, 'v' | 'seen_at' | 'loan_request' | 'outcome' | 'offer' | 'paper_offer'>;

@@ -44,7 +44,7 @@ import {
 import { installChangeNotes, RELOAD, type ChangeNotes } from './offer-book-changes.js';
 import { isoFromMs, utcDayBounds } from './sql-values.js';
 
-export type { DailyQuery, DailyTotals, ExposureQuery, ExposureSummary, GuardFigures } from './guard-figures-sql.js';
+export type { ExposureQuery, ExposureSummary, GuardFigures } from './guard-figures-sql.js';
 
 /** An answer the book gave, and the cutoffs (offer expiry) over which it stays the answer. */
 interface KeptAnswer {

@@ -1,5 +1,5 @@
 /**
- * Offer proposals: the offers agents asked for through the connector (src/operator/proposals).
+ * Offer proposals: the offers agents asked for through the connector (src/proposals/).
  *
  *   pending ──a person approves──> approved ──claimed──> placing ──> done (outcome)
  *      ├──a person rejects──> rejected
@@ -37,7 +37,7 @@ interface ProposalFields {
   riskLevel: number;
   /** The request as the list showed it when the agent asked. */
   request: unknown;
-  /** Why it waits and what the guard and the strategies said then (src/operator/proposals). */
+  /** Why it waits and what the guard and the strategies said then (src/proposals/). */
   explanation: unknown;
 }
 

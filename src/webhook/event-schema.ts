@@ -27,7 +27,6 @@ export const newLoanRequestCreatedSchema = z.looseObject({
   has_banking_data: z.boolean(),
   automated_loan_request: z.boolean(),
 });
-export type NewLoanRequestCreated = z.infer<typeof newLoanRequestCreatedSchema>;
 
 export const NEW_LOAN_REQUEST_CREATED = NEW_LOAN_REQUEST_TOPIC;
 
@@ -50,14 +49,3 @@ export interface WebhookEvent {
 /** What the listener did with one delivery; the daemon counts these in metrics. */
 export type WebhookOutcome =
   'accepted' | 'duplicate' | 'forged' | 'malformed' | 'oversized' | 'topic_mismatch' | 'unknown_topic' | 'unavailable';
-
-export const WEBHOOK_OUTCOMES: readonly WebhookOutcome[] = [
-  'accepted',
-  'duplicate',
-  'forged',
-  'malformed',
-  'oversized',
-  'topic_mismatch',
-  'unknown_topic',
-  'unavailable',
-];

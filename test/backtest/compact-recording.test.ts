@@ -8,15 +8,27 @@
 import { appendFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CompactJson } from '../../src/backtest/compact/compact-json.js';
 import { loadCompactRecording, RecordingTooLargeError, type ReadProgress } from '../../src/backtest/compact/compact-recording.js';
-import { prepareRecording, type PreparedRecording } from '../../src/backtest/prepared-recording.js';
-import { runBacktest } from '../../src/backtest/run-backtest.js';
+import {
+  prepareRecording,
+  readForReplay,
+  worldFacts,
+  type PreparedRecording,
+  type ReplayEntry,
+  type ReplayRead,
+} from '../../src/backtest/prepared-recording.js';
+import { StrategyProbabilityPass, strategyProbabilities } from '../../src/backtest/calibration/index.js';
+import { worldFactsOf } from '../../src/backtest/world-facts.js';
+import { borrowerWorlds, groupDefaultRates } from '../../src/backtest/borrower-worlds.js';
+import { runBacktest, runBacktestsTogether } from '../../src/backtest/run-backtest.js';
+import { DEFAULT_MARKET } from '../../src/backtest/market-model.js';
 import { runDraws } from '../../src/backtest/draws.js';
 import { populationDefault } from '../../src/backtest/offer-stats.js';
 import { recordedAcceptanceShare } from '../../src/backtest/worlds-band.js';
-import { loadStrategyFiles } from '../../src/engine/index.js';
+import { decideSync, loadStrategyFiles, type DecideContext, type Decision, type SpendLedger } from '../../src/engine/index.js';
+import { ReplayDataSource } from '../../src/backtest/recording-data.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/index.js';
 import { exportSandboxRecording } from '../../src/sandbox/index.js';
 import type { RecordingLineIssue } from '../../src/recording/index.js';
@@ -119,6 +131,96 @@ describe('the compact recording', () => {
     const trimmed = await both(file, period);
     expect(view(trimmed.compact)).toEqual(view(trimmed.reference));
     expect(view(trimmed.compact)[2]).toEqual([3, '2026-01-01T12:00:00Z', undefined]);
+  });
+
+  it('reads a line for a replay without its recorded data, built only when the data source asks, and keeps the world facts', async () => {
+    const { compact, reference } = await both(exported);
+    compact.entries.forEach((entry, index) => {
+      const full = entry.line;
+      const { line, data } = readForReplay(entry);
+      // The same line but for the recorded data, which the data source reads from `data`.
+      const withoutData = { ...full, data_aggs: undefined, scores: undefined, borrower_history: undefined };
+      expect(JSON.stringify(line)).toBe(JSON.stringify(withoutData));
+      expect(JSON.stringify([data.data_aggs, data.scores, data.borrower_history])).toBe(
+        JSON.stringify([full.data_aggs, full.scores, full.borrower_history]),
+      );
+      expect(worldFacts(entry)).toEqual(worldFactsOf(full));
+      expect(worldFacts(reference.entries[index] as ReplayEntry)).toEqual(worldFactsOf(full));
+    });
+    expect(groupDefaultRates(compact)).toEqual(groupDefaultRates(reference));
+  });
+
+  it('builds the recorded data of only the requests a replay buys data for', async () => {
+    const { compact } = await both(exported);
+    const strategies = await loadStrategyFiles(['strategies/balanced.yaml']);
+    const decode = vi.spyOn(CompactJson.prototype, 'decode');
+    try {
+      const result = runBacktest(compact, strategies, { startingBalanceCents: 5_000_000, limits: DEFAULT_RISK_LIMITS });
+      // Skipped at a free filter or refused by the guard before buying: no banking data built.
+      expect(result.summary.requests).toBe(1500);
+      expect(decode.mock.calls.length).toBeGreaterThan(0);
+      expect(decode.mock.calls.length).toBeLessThan(1500 / 2);
+    } finally {
+      decode.mockRestore();
+    }
+  });
+
+  it("finds the calibration section's probabilities as the first draw reads each request, as a pass of their own finds them", async () => {
+    const { compact } = await both(exported);
+    const strategies = await loadStrategyFiles(['strategies/balanced.yaml', 'strategies/conservative.yaml']);
+    const options = { startingBalanceCents: 5_000_000, limits: DEFAULT_RISK_LIMITS };
+    const passes = strategies.map((strategy) => new StrategyProbabilityPass(strategy));
+    const onRead = (entry: ReplayEntry, read: ReplayRead): void => passes.forEach((pass) => pass.add(entry, read));
+    const riding = runDraws(compact, strategies, { ...options, onRead }, [1, 2]);
+    strategies.forEach((strategy, index) => {
+      const alone = strategyProbabilities(compact, strategy);
+      expect(alone.scored.length).toBeGreaterThan(100);
+      expect(passes[index]?.result(compact.entries.length)).toEqual(alone);
+    });
+    // The replay itself is the same with the pass riding on it.
+    expect(JSON.stringify(riding)).toBe(JSON.stringify(runDraws(compact, strategies, options, [1, 2])));
+  });
+
+  it("finds each strategy's probability without searching a price, the probability a whole evaluation gives", async () => {
+    const { compact } = await both(exported);
+    const strategies = await loadStrategyFiles(['strategies/balanced.yaml', 'strategies/conservative.yaml']);
+    const spent: SpendLedger = { spentSince: () => 0, subscribedSince: () => false, record: () => undefined };
+    for (const strategy of strategies) {
+      const source = new ReplayDataSource();
+      const context = { strategies: [strategy], nowMs: 0, ledger: spent };
+      const probabilityOnly = { ...context, probabilityOnly: true };
+      const whole: number[] = [];
+      const alone: number[] = [];
+      let priced = 0;
+      for (const entry of compact.entries) {
+        source.line = entry.line;
+        const decide = (asked: DecideContext): Decision =>
+          decideSync(entry.line.loan_request, asked, source, () => ({ allowed: true })).decision;
+        const full = decide(context);
+        const only = decide(probabilityOnly);
+        whole.push(full.probability ?? Number.NaN, Number(full.contributions.at(-1)?.value ?? Number.NaN));
+        alone.push(only.probability ?? Number.NaN, Number(only.contributions.at(-1)?.value ?? Number.NaN));
+        if (full.rate !== undefined) priced += 1;
+        expect(only.rate).toBeUndefined();
+      }
+      expect(alone).toEqual(whole);
+      expect(priced).toBeGreaterThan(50);
+    }
+  });
+
+  it('replays several backtests in lockstep, each request read once, with the result each gives alone', async () => {
+    const { compact } = await both(exported);
+    const [balanced, conservative] = await loadStrategyFiles(['strategies/balanced.yaml', 'strategies/conservative.yaml']);
+    if (!balanced || !conservative) throw new Error('strategies not loaded');
+    const options = { startingBalanceCents: 5_000_000, limits: DEFAULT_RISK_LIMITS, recordDecisions: true };
+    const [quality] = borrowerWorlds(compact, DEFAULT_MARKET.response, { replaceRecorded: true }).filter((w) => w.name === 'quality');
+    const runs = [
+      { strategies: [balanced], options },
+      { strategies: [balanced], options: { ...options, market: { seed: 2 }, world: quality } },
+      { strategies: [conservative, balanced], options: { ...options, recordContributions: true } },
+    ];
+    const alone = runs.map(({ strategies, options: own }) => JSON.stringify(runBacktest(compact, strategies, own)));
+    expect(runBacktestsTogether(compact, runs).map((result) => JSON.stringify(result))).toEqual(alone);
   });
 
   it('stops with an error naming the memory limit when the recording does not fit', async () => {

@@ -16,6 +16,22 @@ describe('scoreBandOf', () => {
     expect(scoreBandOf({ zeta: providerB, alpha: providerA } as Record<string, ProviderResult>)).toBe('good');
   });
 
+  it('reads the same band from the scores of a checked line without parsing each result as provider B', () => {
+    const checked = [
+      { provider_a: providerA, provider_b: providerB },
+      { zeta: providerB, alpha: providerA },
+      { provider_a: providerA },
+      // A valid provider A result with a p2p_score of no provider B shape: passed over either way.
+      {
+        odd: { ...providerA, p2p_score: { score: 140 } },
+        provider_b: { ...providerB, p2p_score: { ...providerB.p2p_score, score_band: 'poor' } },
+      },
+      {},
+    ] as unknown as Array<Record<string, ProviderResult>>;
+    for (const scores of checked) expect(scoreBandOf(scores, true)).toBe(scoreBandOf(scores));
+    expect(checked.map((scores) => scoreBandOf(scores, true))).toEqual(['good', 'good', 'unscored', 'poor', 'unscored']);
+  });
+
   it('is unscored without a valid provider B result', () => {
     expect(scoreBandOf(undefined)).toBe('unscored');
     expect(scoreBandOf({})).toBe('unscored');

@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decideShadows } from '../../src/daemon/shadow-decide.js';
+import { decideShadows } from '../../src/challengers/shadow-decide.js';
 import { loadStrategyFile, type CompiledStrategy } from '../../src/engine/index.js';
 import { MIN_OFFER_RATE } from '../../src/math/index.js';
 import { learningSummary, MarketLearning, observationAt, withLearning } from '../../src/engine/market/index.js';

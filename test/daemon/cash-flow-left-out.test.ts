@@ -10,8 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { IDLE_SAMPLES_KEY } from '../../src/money/idle-cash.js';
 import { buildStatusReport } from '../../src/ops/status-report.js';
 import { riskLimitsSchema } from '../../src/risk/index.js';
-import { startDaemonHarness, type DaemonHarness } from './daemon-harness.js';
-import { offerTwoRequests } from './offer-two-requests.js';
+import { offerHookedAndPolled, startDaemonHarness, type DaemonHarness } from './daemon-harness.js';
 
 let harness: DaemonHarness | undefined;
 afterEach(async () => {
@@ -29,7 +28,7 @@ describe('the daemon with the cash-flow wing left out', () => {
   it('with the wing attached, the idle-cash job records a sample of idle money (the control)', async () => {
     harness = await startDaemonHarness();
     harness.sandbox.control.advance(1000);
-    await offerTwoRequests(harness);
+    await offerHookedAndPolled(harness);
     await harness.daemon.runJob('idle-cash');
     expect(harness.store.state.get(IDLE_SAMPLES_KEY)).toBeDefined();
     expect(idleShareNow(harness)).toBeGreaterThanOrEqual(0);
@@ -38,7 +37,7 @@ describe('the daemon with the cash-flow wing left out', () => {
   it('decides and places from a webhook and a poll, with no idle-cash job and the status whole', async () => {
     harness = await startDaemonHarness({ cashFlowWing: false });
     harness.sandbox.control.advance(1000);
-    await offerTwoRequests(harness);
+    await offerHookedAndPolled(harness);
     await expect(harness.daemon.runJob('idle-cash')).rejects.toThrow(/no job "idle-cash"/);
     expect(harness.store.state.get(IDLE_SAMPLES_KEY)).toBeUndefined();
     expect(idleShareNow(harness)).toBeGreaterThanOrEqual(0);

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { SignJWT } from 'jose';
 import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { daemonConfigSchema } from '../../src/daemon/daemon-config.js';
@@ -61,6 +62,10 @@ export interface HarnessOptions {
   retrainWing?: false;
   /** false leaves the cash-flow wing unattached (DaemonOverrides.cashFlow). */
   cashFlowWing?: false;
+  /** false leaves the agents' proposals unattached (DaemonOverrides.proposals). */
+  proposalsWing?: false;
+  /** false leaves the challengers unattached (DaemonOverrides.challengers). */
+  challengersWing?: false;
   /** Writes to the store before the daemon starts (what a previous run left, e.g. a learner's state). */
   seedStore?: (store: Store) => void;
 }
@@ -97,6 +102,8 @@ export async function startDaemonHarness(options: HarnessOptions = {}): Promise<
     ...(options.messaging === undefined ? {} : { messaging: options.messaging }),
     ...(options.retrainWing === undefined ? {} : { retrain: options.retrainWing }),
     ...(options.cashFlowWing === undefined ? {} : { cashFlow: options.cashFlowWing }),
+    ...(options.proposalsWing === undefined ? {} : { proposals: options.proposalsWing }),
+    ...(options.challengersWing === undefined ? {} : { challengers: options.challengersWing }),
   });
   await daemon.start();
   sandbox.control.subscribe(daemon.webhookUrl, 'investor@example.com');
@@ -123,6 +130,30 @@ export async function waitFor(check: () => boolean, what: string, timeoutMs = 10
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/**
+ * A webhook's request and a polled one (its webhook lost), each decided and offered on the sandbox
+ * exactly once: what the wings' left-out tests show the daemon still does. Their ids.
+ */
+export async function offerHookedAndPolled(h: DaemonHarness): Promise<number[]> {
+  h.sandbox.control.setFaults({ dropWebhookRate: 0 });
+  const hooked = h.sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.6, competitorOffers: 0 });
+  await h.sandbox.control.flushWebhooks();
+  await waitFor(() => h.store.decisions.has(hooked.id), 'the webhook request decided');
+  h.sandbox.control.setFaults({ dropWebhookRate: 1 });
+  const polled = h.sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.6, competitorOffers: 0 });
+  await h.sandbox.control.flushWebhooks();
+  await h.daemon.poller.poll();
+  await h.daemon.pipeline.idle();
+  const ids = [hooked.id, polled.id];
+  for (const id of ids) {
+    expect(h.store.decisions.get(id)?.action).toBe('offer');
+    expect(h.store.offers.getByRequest(id)?.state).toBe('placed');
+    expect(h.sandbox.control.offers().filter((offer) => offer.loan_request?.id === id)).toHaveLength(1);
+  }
+  expect(h.store.requests.get(polled.id)?.source).toBe('poll');
+  return ids;
 }
 
 /** A webhook token as the marketplace signs it (our reading of spec part 6; docs/webhooks.md). */

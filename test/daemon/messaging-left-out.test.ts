@@ -7,8 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startNotificationReceiver, type NotificationReceiver } from '../messaging/notification-receiver.js';
-import { startDaemonHarness, type DaemonHarness } from './daemon-harness.js';
-import { offerTwoRequests } from './offer-two-requests.js';
+import { offerHookedAndPolled, startDaemonHarness, type DaemonHarness } from './daemon-harness.js';
 
 let harness: DaemonHarness | undefined;
 let receiver: NotificationReceiver;
@@ -27,7 +26,7 @@ describe('the daemon with messaging left out', () => {
     // The first check sets the cursor at now; offers after it are told at the next.
     await harness.daemon.runJob('notify');
     harness.sandbox.control.advance(1000);
-    await offerTwoRequests(harness);
+    await offerHookedAndPolled(harness);
     await harness.daemon.runJob('notify');
     await expect.poll(() => receiver.received.filter((body) => body.event === 'offer_placed').length).toBe(2);
   });
@@ -35,7 +34,7 @@ describe('the daemon with messaging left out', () => {
   it('decides and places from a webhook and a poll, and notifies nothing', async () => {
     harness = await startDaemonHarness({ notifications: { url: receiver.url, retries: 0 }, messaging: false });
     harness.sandbox.control.advance(1000);
-    await offerTwoRequests(harness);
+    await offerHookedAndPolled(harness);
     await expect(harness.daemon.runJob('notify')).rejects.toThrow(/no job "notify"/);
     await expect(harness.daemon.runJob('digest')).rejects.toThrow(/no job "digest"/);
     // The parts built first still notify through the relay: a notice with nowhere to go is dropped, not thrown.

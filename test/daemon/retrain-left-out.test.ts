@@ -9,8 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadStrategyFile } from '../../src/engine/index.js';
 import { createRetrainRepository, databaseOf, type Store } from '../../src/store/index.js';
-import { OFFER_ALL, startDaemonHarness, type DaemonHarness } from './daemon-harness.js';
-import { offerTwoRequests } from './offer-two-requests.js';
+import { OFFER_ALL, offerHookedAndPolled, startDaemonHarness, type DaemonHarness } from './daemon-harness.js';
 
 let harness: DaemonHarness | undefined;
 afterEach(async () => {
@@ -27,16 +26,11 @@ function seedRetrainedVersion(store: Store): void {
   createRetrainRepository(databaseOf(store)).addVersion({ ...version, restoredId: null, fileHash: file.contentHash }, 0);
 }
 
-/** The strategies' hashes the two requests were decided by. */
-async function decidedHashes(h: DaemonHarness): Promise<(string | null | undefined)[]> {
-  return (await offerTwoRequests(h)).map((id) => h.store.decisions.get(id)?.contentHash);
-}
-
 describe('the daemon with retraining left out', () => {
   it('with retraining attached, the retrained version decides (the control)', async () => {
     harness = await startDaemonHarness({ seedStore: seedRetrainedVersion });
     harness.sandbox.control.advance(1000);
-    const hashes = await decidedHashes(harness);
+    const hashes = (await offerHookedAndPolled(harness)).map((id) => harness?.store.decisions.get(id)?.contentHash);
     expect(hashes[0]).not.toBe(file.contentHash);
     expect(hashes).toEqual([hashes[0], hashes[0]]);
     await harness.daemon.runJob('retrain');
@@ -45,7 +39,8 @@ describe('the daemon with retraining left out', () => {
   it('decides and places from a webhook and a poll by the file as written, with no retrain job', async () => {
     harness = await startDaemonHarness({ seedStore: seedRetrainedVersion, retrainWing: false });
     harness.sandbox.control.advance(1000);
-    expect(await decidedHashes(harness)).toEqual([file.contentHash, file.contentHash]);
+    const ids = await offerHookedAndPolled(harness);
+    expect(ids.map((id) => harness?.store.decisions.get(id)?.contentHash)).toEqual([file.contentHash, file.contentHash]);
     await expect(harness.daemon.runJob('retrain')).rejects.toThrow(/no job "retrain"/);
   });
 });

@@ -23,10 +23,12 @@ const NOT_FOR_THE_PIPELINE = [
   /^operator\//,
   /^messaging\//,
   /^retrain\//,
+  /^proposals\//,
+  /^challengers\//,
   /^engine\/pricing\//,
   /^engine\/market\//,
   /^store\/shadow-/,
-  /^daemon\/(market-fates|calibration-fates|shadow-decide|cash-position)\.ts$/,
+  /^daemon\/(market-fates|calibration-fates|cash-position)\.ts$/,
 ];
 
 function parse(file: string): ts.SourceFile {

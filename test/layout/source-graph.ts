@@ -113,3 +113,12 @@ export function importCycles(graph: ReadonlyMap<string, ReadonlySet<string>>): I
 export function cycleText({ loop, members }: ImportCycle): string {
   return `${loop.join(' -> ')} (${members.length} files: ${members.join(', ')})`;
 }
+
+/** Every import of a file of `folder` (of src/) from a file outside it, as "from -> to", sorted: a wing's attach lines. */
+export function importsInto(folder: string, graph: ReadonlyMap<string, ReadonlySet<string>> = fileGraph()): string[] {
+  const inside = (file: string) => file.startsWith(`${folder}/`);
+  return [...graph]
+    .filter(([file]) => !inside(file))
+    .flatMap(([file, targets]) => [...targets].filter(inside).map((target) => `${file} -> ${target}`))
+    .sort();
+}

@@ -13,7 +13,8 @@ import {
   type RiskLimits,
 } from '../../src/risk/index.js';
 import { storedReason } from '../../src/store/reason-texts-to-values.js';
-import { dollars, percent, reasonWords, skipReasonWords } from '../../src/log/human-reasons.js';
+import { reasonWords, skipReasonWords } from '../../src/log/human-reasons.js';
+import { dollars, percent } from '../../src/log/plain-figures.js';
 import { compileText } from '../engine/compile-text.js';
 import { loanRequest as engineRequest } from '../engine/fixtures.js';
 import { snapshot } from '../risk/guard-snapshot.js';

@@ -7,7 +7,7 @@ import type { Clock } from '../../src/clock/clock.js';
 import { systemClock } from '../../src/clock/clock.js';
 import type { Logger } from '../../src/log/logger.js';
 import type { SendWindows } from '../../src/messaging/chat-pace/send-windows.js';
-import { approveProposal, rejectProposal } from '../../src/operator/proposals/decide-proposal.js';
+import { approveProposal, rejectProposal } from '../../src/proposals/index.js';
 import { storeDigestFigures } from '../../src/messaging/digest/digest-figures.js';
 import { notificationsSchema } from '../../src/messaging/notifications-config.js';
 import { Protections, protectionSettingsSchema } from '../../src/ops/protections/index.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { daemonConfigSchema, loadDaemonConfig } from '../../src/daemon/daemon-config.js';
-import { approvalSettings } from '../../src/operator/proposals/allowance.js';
+import { approvalSettings } from '../../src/operator/allowance.js';
 
 let dir: string;
 beforeEach(() => {

@@ -7,6 +7,7 @@ import { realisedDefault } from '../../src/backtest/realised-fate.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { parseRecordingLine, type RecordingLine } from '../../src/recording/index.js';
 import { exportSandboxRecording, runHeadlessMarket, type ExportOptions } from '../../src/sandbox/index.js';
+import { marketShape, shiftedShape, type ScoreLinkName } from '../../src/sandbox/shapes/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lendbot-world-shift-'));
 
@@ -124,5 +125,13 @@ describe('shifted worlds in sandbox export', () => {
       message: '--score-link must be one of bank-led, peaked-middle (got "steep")',
       exitCode: 2,
     });
+  });
+});
+
+describe('an unknown score link', () => {
+  it('is a RangeError naming the known links, not a crash reading undefined', () => {
+    expect(() => shiftedShape(marketShape('classic'), { scoreLink: 'none' as ScoreLinkName })).toThrow(
+      /unknown score link "none" \(known: bank-led, peaked-middle\)/,
+    );
   });
 });

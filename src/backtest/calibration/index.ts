@@ -1,8 +1,20 @@
 // Calibration: a strategy's repayment probability against what happened (every backtest report,
 // docs/backtesting.md) and fitting the `score.calibration` block that corrects it (lendbot train
 // calibration, docs/training.md).
-export { strategyCalibration, predictionsOf, RESOLVED_RULE, type StrategyCalibration } from './strategy-calibration.js';
-export { strategyProbabilities, minProbabilityOf, type ScoredRequest, type StrategyProbabilities } from './strategy-probabilities.js';
+export {
+  strategyCalibration,
+  calibrationOfProbabilities,
+  predictionsOf,
+  RESOLVED_RULE,
+  type StrategyCalibration,
+} from './strategy-calibration.js';
+export {
+  strategyProbabilities,
+  StrategyProbabilityPass,
+  minProbabilityOf,
+  type ScoredRequest,
+  type StrategyProbabilities,
+} from './strategy-probabilities.js';
 export {
   calibrationStats,
   calibrated,

@@ -8,7 +8,7 @@
 import type { CompiledStrategy } from '../../engine/index.js';
 import type { PreparedRecording } from '../prepared-recording.js';
 import { calibrationStats, type CalibrationStats, type Prediction } from './calibration-stats.js';
-import { strategyProbabilities, type ScoredRequest } from './strategy-probabilities.js';
+import { strategyProbabilities, type ScoredRequest, type StrategyProbabilities } from './strategy-probabilities.js';
 
 /** What counts, said once for every report (docs/backtesting.md, "Calibration"). */
 export const RESOLVED_RULE =
@@ -32,10 +32,14 @@ export function predictionsOf(
 }
 
 export function strategyCalibration(recording: PreparedRecording, strategy: CompiledStrategy): StrategyCalibration {
-  const found = strategyProbabilities(recording, strategy);
+  return calibrationOfProbabilities(strategyProbabilities(recording, strategy));
+}
+
+/** The calibration section of probabilities already found (strategyProbabilities, or a StrategyProbabilityPass a replay fed). */
+export function calibrationOfProbabilities(found: StrategyProbabilities): StrategyCalibration {
   const stats = calibrationStats(predictionsOf(found.scored), found.minProbability);
   return {
-    strategy: strategy.name,
+    strategy: found.strategy,
     requests: found.requests,
     resolved: found.resolved,
     scored: found.scored.length,

@@ -12,11 +12,11 @@
  * the recording has it (a simulator knows how the borrower would have repaid); `current`, and
  * `unfunded` without `if_funded`, are not resolved.
  */
-import { decideSync, type CompiledStrategy, type SpendLedger } from '../../engine/index.js';
+import { decideSync, type CompiledStrategy, type DecideContext, type SpendLedger } from '../../engine/index.js';
 import { columnSourceOf } from '../../engine/compile/compile-strategy.js';
 import { resolveNumber } from '../../engine/definition/param-values.js';
 import type { GuardResult } from '../../risk/index.js';
-import type { PreparedRecording } from '../prepared-recording.js';
+import { readForReplay, type PreparedRecording, type ReplayEntry, type ReplayRead } from '../prepared-recording.js';
 import { ReplayDataSource } from '../recording-data.js';
 import { labelOf } from '../realised-fate.js';
 
@@ -63,26 +63,51 @@ export function minProbabilityOf(strategy: CompiledStrategy): number {
 
 /** Every resolved request of `recording` that `strategy` scores, with its probability and label. */
 export function strategyProbabilities(recording: PreparedRecording, strategy: CompiledStrategy): StrategyProbabilities {
-  const source = new ReplayDataSource();
-  const context = { strategies: [strategy], nowMs: 0, ledger: NOTHING_SPENT };
-  const scored: ScoredRequest[] = [];
-  let resolved = 0;
-  for (const entry of recording.entries) {
-    const label = labelOf(entry.line);
-    if (label === null) continue;
-    resolved += 1;
-    source.line = entry.line;
-    context.nowMs = entry.seenMs;
-    const { decision } = decideSync(entry.line.loan_request, context, source, allowAll);
+  const pass = new StrategyProbabilityPass(strategy);
+  // Each line read once (a compact recording builds it anew at each read of `entry.line`), its
+  // recorded data only if the decision buys it.
+  for (const entry of recording.entries) pass.add(entry, readForReplay(entry));
+  return pass.result(recording.entries.length);
+}
+
+/**
+ * strategyProbabilities a request at a time, for a replay that reads the recording anyway: the
+ * backtest command hands each request to it as its first draw reads it (run-backtest.ts, onRead),
+ * so the calibration section costs no pass of its own over the lines. Every request must be
+ * added, in replay order.
+ */
+export class StrategyProbabilityPass {
+  private readonly source = new ReplayDataSource();
+  private readonly context: DecideContext;
+  private readonly scored: ScoredRequest[] = [];
+  private resolved = 0;
+
+  constructor(private readonly strategy: CompiledStrategy) {
+    // The probability alone: a YAML strategy searches no price (DecideContext.probabilityOnly).
+    this.context = { strategies: [strategy], nowMs: 0, ledger: NOTHING_SPENT, probabilityOnly: true };
+  }
+
+  add(entry: ReplayEntry, { line, data }: ReplayRead): void {
+    const label = labelOf(line);
+    if (label === null) return;
+    this.resolved += 1;
+    this.source.line = data;
+    this.context.nowMs = entry.seenMs;
+    const { decision } = decideSync(line.loan_request, this.context, this.source, allowAll);
     const probability = decision.probability;
-    if (probability === undefined || !Number.isFinite(probability)) continue;
-    scored.push({
-      loanRequestId: entry.line.loan_request.id,
+    if (probability === undefined || !Number.isFinite(probability)) return;
+    this.scored.push({
+      loanRequestId: line.loan_request.id,
       seenMs: entry.seenMs,
       probability,
       rawProbability: rawOf(decision.contributions, probability),
       defaulted: label === 1 ? 0 : 1,
     });
   }
-  return { strategy: strategy.name, requests: recording.entries.length, resolved, scored, minProbability: minProbabilityOf(strategy) };
+
+  /** What the requests added came to; `requests`: how many there were. */
+  result(requests: number): StrategyProbabilities {
+    const { strategy, resolved, scored } = this;
+    return { strategy: strategy.name, requests, resolved, scored, minProbability: minProbabilityOf(strategy) };
+  }
 }

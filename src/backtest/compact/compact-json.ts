@@ -15,6 +15,10 @@
  *
  * The bytes go into chunks of a few MB held outside the JavaScript heap; a value is named by its
  * address (chunk * CHUNK_BYTES + offset), a plain number a column can hold.
+ *
+ * decodeDeferring builds an object without some of its keys' values: each is stepped over without
+ * building anything and its address kept, to be decoded only if asked for (a replay's request
+ * whose strategy buys no banking data never needs that data's fifty numbers).
  */
 
 import { ShapeTable, type JsonValue } from './compact-shapes.js';
@@ -79,6 +83,16 @@ export class CompactJson {
   /** Where decode reads next (decoding is synchronous: one cursor serves every read). */
   private cursor = 0;
   private reading: Buffer = Buffer.alloc(0);
+  /** The address of `reading`'s first byte. */
+  private readingBase = 0;
+  /** Where decodeDeferring writes the addresses of the values it steps over. */
+  private deferredAt: number[] = [];
+  /** Steps over the value of the `index`th deferred key, keeping its address (the shapes' deferring builders call it). */
+  private readonly deferValue = (index: number): undefined => {
+    this.deferredAt[index] = this.readingBase + this.cursor;
+    this.skip();
+    return undefined;
+  };
 
   /** Bytes held in chunks (the memory this form costs, beside its tables). */
   get bytes(): number {
@@ -104,10 +118,31 @@ export class CompactJson {
 
   /** The value written at `address`, built anew (callers may keep or drop it). */
   decode(address: number): unknown {
+    this.seek(address);
+    return this.read();
+  }
+
+  /**
+   * The object at `address` without the values of the `deferred` keys: each is stepped over and
+   * its address written to `at` at the key's index in `deferred` (-1 when the object lacks the
+   * key), for decode to build when asked. The deferred keys read undefined on the object built.
+   * A value that is not an object is decoded whole.
+   */
+  decodeDeferring(address: number, deferred: readonly string[], at: number[]): unknown {
+    this.seek(address);
+    at.fill(-1, 0, deferred.length);
+    if (this.reading[this.cursor] !== TAG_OBJECT) return this.read();
+    this.cursor += 1;
+    const shape = this.readVarint();
+    this.deferredAt = at;
+    return this.shapes.deferringBuilder(shape, deferred, this.readValue, this.deferValue)();
+  }
+
+  private seek(address: number): void {
     const chunk = Math.floor(address / CHUNK_BYTES);
     this.reading = this.chunks[chunk] as Buffer;
-    this.cursor = address - chunk * CHUNK_BYTES;
-    return this.read();
+    this.readingBase = chunk * CHUNK_BYTES;
+    this.cursor = address - this.readingBase;
   }
 
   private room(bytes: number): void {
@@ -250,6 +285,24 @@ export class CompactJson {
       if (byte < 0x80) return value;
       scale *= 0x80;
     }
+  }
+
+  /** Moves the cursor past one value, building nothing. */
+  private skip(): void {
+    const tag = this.reading[this.cursor++] as number;
+    if (tag <= TAG_TRUE) return;
+    if (tag === TAG_FLOAT) this.cursor += 8;
+    else if (tag === TAG_ASCII || tag === TAG_UTF8 || tag === TAG_JSON_STRING) {
+      const length = this.readVarint();
+      this.cursor += length;
+    } else if (tag === TAG_ARRAY) {
+      for (let left = this.readVarint(); left > 0; left -= 1) this.skip();
+    } else if (tag === TAG_OBJECT) {
+      for (let left = this.shapes.size(this.readVarint()); left > 0; left -= 1) this.skip();
+    } else if (tag <= TAG_ISO_TIME) {
+      // Every other tag (integers, decimals, table strings, times) is followed by one varint.
+      while ((this.reading[this.cursor++] as number) >= 0x80);
+    } else throw new RangeError(`compact value: unknown tag ${tag}`);
   }
 
   private read(): JsonValue {

@@ -16,9 +16,10 @@
  */
 import { getHeapStatistics } from 'node:v8';
 import { parseCents } from '../../domain/index.js';
-import type { RecordingLine, RecordingLineIssue } from '../../recording/index.js';
+import type { LineWithoutData, RecordedData, RecordingLine, RecordingLineIssue } from '../../recording/index.js';
 import { readRecordingBatches } from '../../recording/recording-io.js';
-import type { OutcomeCounts, PeriodFilter, PreparedRecording, ReplayEntry } from '../prepared-recording.js';
+import type { OutcomeCounts, PeriodFilter, PreparedRecording, ReplayEntry, ReplayRead } from '../prepared-recording.js';
+import { worldFactsOf, type WorldFacts } from '../world-facts.js';
 import { realisedDefault } from '../realised-fate.js';
 import { hasRecordedAcceptance } from '../recorded-acceptance.js';
 import { scoreBandOf } from '../segment-stats.js';
@@ -46,11 +47,12 @@ export interface CompactReadOptions {
 }
 
 /**
- * What one request costs beside its compact bytes: six numbers in columns, its entry object and
+ * What one request costs beside its compact bytes: eight numbers in columns, its entry object and
  * its place in the entries list, and the id map while reading (about 170 bytes of heap a request
- * after reading 200,000 sandbox requests); used only to say that a recording will not fit.
+ * after reading 200,000 sandbox requests, before the id and world group columns' 12 bytes); used
+ * only to say that a recording will not fit.
  */
-export const BYTES_PER_REQUEST_BESIDE_LINE = 220;
+export const BYTES_PER_REQUEST_BESIDE_LINE = 232;
 
 /** The recording's lines in compact form, with the per-request columns, in reading order (slots). */
 class CompactLines {
@@ -64,6 +66,11 @@ class CompactLines {
   /** Per request: 1 when its outcome records acceptance; its realised default, 1, 0 or -1 (unknown). */
   readonly recordedAcceptance = smallIntColumn();
   readonly realisedDefault = smallIntColumn();
+  /** Per request: its loan request id, and its world group's index in groups (WorldFacts). */
+  readonly id = new NumberColumn();
+  readonly group = new NumberColumn((length) => new Int32Array(length));
+  readonly groups: Array<{ level: string; group: string }> = [];
+  private readonly groupIndex = new Map<string, number>();
   readonly bandNames: string[] = [];
   private readonly bandIndex = new Map<string, number>();
   private readonly cents = new Map<string, number>();
@@ -78,8 +85,20 @@ class CompactLines {
     return value;
   }
 
+  groupOf(line: RecordingLine): number {
+    const { level, group } = worldFactsOf(line);
+    let index = this.groupIndex.get(group);
+    if (index === undefined) {
+      index = this.groups.length;
+      this.groups.push({ level, group });
+      this.groupIndex.set(group, index);
+    }
+    return index;
+  }
+
   bandOf(line: RecordingLine): number {
-    const name = scoreBandOf(line.scores);
+    // Every line read here passed the recording check (parseRecordingLine).
+    const name = scoreBandOf(line.scores, true);
     let index = this.bandIndex.get(name);
     if (index === undefined) {
       index = this.bandNames.length;
@@ -87,6 +106,50 @@ class CompactLines {
       this.bandIndex.set(name, index);
     }
     return index;
+  }
+}
+
+/** The keys of a line a replay reads through its data source only (RecordedData), in DeferredData's order. */
+const RECORDED_DATA_KEYS: readonly string[] = ['data_aggs', 'scores', 'borrower_history'];
+
+/**
+ * A line's recorded data, each part built from the compact form when first read: most requests a
+ * replay decides never get as far as buying data (a filter or the guard stops them first), so
+ * their banking data and scores, two thirds of a sandbox line, are never built.
+ */
+class DeferredData implements RecordedData {
+  private aggs: RecordingLine['data_aggs'];
+  private results: RecordingLine['scores'];
+  private history: RecordingLine['borrower_history'];
+  /** Which parts are built: bit i for RECORDED_DATA_KEYS[i]. */
+  private built = 0;
+
+  constructor(
+    private readonly json: CompactJson,
+    /** Per key of RECORDED_DATA_KEYS, the address of its value (-1: the line has none). */
+    private readonly at: readonly number[],
+  ) {}
+
+  /** Part `index`, built the first time it is asked for (undefined when the line has none). */
+  private part(index: number): unknown {
+    this.built |= 1 << index;
+    const address = this.at[index] as number;
+    return address < 0 ? undefined : this.json.decode(address);
+  }
+
+  get data_aggs(): RecordingLine['data_aggs'] {
+    if ((this.built & 1) === 0) this.aggs = this.part(0) as RecordingLine['data_aggs'];
+    return this.aggs;
+  }
+
+  get scores(): RecordingLine['scores'] {
+    if ((this.built & 2) === 0) this.results = this.part(1) as RecordingLine['scores'];
+    return this.results;
+  }
+
+  get borrower_history(): RecordingLine['borrower_history'] {
+    if ((this.built & 4) === 0) this.history = this.part(2) as RecordingLine['borrower_history'];
+    return this.history;
   }
 }
 
@@ -99,6 +162,18 @@ class CompactEntry implements ReplayEntry {
 
   get line(): RecordingLine {
     return this.lines.json.decode(this.lines.line.get(this.slot)) as RecordingLine;
+  }
+
+  worldFacts(): WorldFacts {
+    const { level, group } = this.lines.groups[this.lines.group.get(this.slot)] as { level: string; group: string };
+    const defaulted = this.lines.realisedDefault.get(this.slot);
+    return { loanRequestId: this.lines.id.get(this.slot), level, group, defaulted: defaulted < 0 ? undefined : defaulted === 1 };
+  }
+
+  readForReplay(): ReplayRead {
+    const at = [-1, -1, -1];
+    const line = this.lines.json.decodeDeferring(this.lines.line.get(this.slot), RECORDED_DATA_KEYS, at) as LineWithoutData;
+    return { line, data: new DeferredData(this.lines.json, at) };
   }
 
   get seenAt(): string {
@@ -151,6 +226,7 @@ export async function loadCompactRecording(file: string, options: CompactReadOpt
       if (slot === undefined) {
         slot = lines.line.length;
         slotOf.set(id, slot);
+        lines.id.push(id);
         lines.seenMs.push(seenMs);
         lines.seenAt.push(lines.json.encode(line.seen_at));
       } else {
@@ -164,6 +240,7 @@ export async function loadCompactRecording(file: string, options: CompactReadOpt
       lines.line.set(slot, lines.json.encode(line));
       lines.totalCents.set(slot, lines.centsOf(line.loan_request.total_amount));
       lines.band.set(slot, lines.bandOf(line));
+      lines.group.set(slot, lines.groupOf(line));
       lines.recordedAcceptance.set(slot, hasRecordedAcceptance(line) ? 1 : 0);
       const defaulted = realisedDefault(line);
       lines.realisedDefault.set(slot, defaulted === undefined ? -1 : defaulted ? 1 : 0);

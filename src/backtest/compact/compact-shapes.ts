@@ -18,6 +18,8 @@ export class ShapeTable {
   private readonly root: ShapeNode = { id: 0, next: undefined };
   private readonly byFirstKey = new Map<string, number[]>();
   private readonly builders: Array<(() => JsonValue) | undefined> = [];
+  /** Per list of deferred keys, the deferring builders by shape. */
+  private readonly deferring = new Map<readonly string[], Array<(() => JsonValue) | undefined>>();
 
   /**
    * The shape of an object with `keys`. The shapes already met with the same first key are tried
@@ -65,14 +67,48 @@ export class ShapeTable {
    */
   builder(shape: number, read: () => JsonValue): () => JsonValue {
     let built = this.builders[shape];
+    if (built === undefined) this.builders[shape] = built = this.compile(shape, () => 'read()')(read, () => undefined);
+    return built;
+  }
+
+  /** How many keys an object of `shape` has. */
+  size(shape: number): number {
+    return (this.keys[shape] as string[]).length;
+  }
+
+  /**
+   * builder's reader, but each key of `deferred` is handed to `defer` with its index there (which
+   * steps over its value and keeps where it is) instead of being read. One cache per `deferred`
+   * list: callers pass the same array each time.
+   */
+  deferringBuilder(
+    shape: number,
+    deferred: readonly string[],
+    read: () => JsonValue,
+    defer: (index: number) => undefined,
+  ): () => JsonValue {
+    let builders = this.deferring.get(deferred);
+    if (builders === undefined) this.deferring.set(deferred, (builders = []));
+    let built = builders[shape];
     if (built === undefined) {
-      const keys = this.keys[shape] as string[];
-      // A computed "__proto__" is an own property, as JSON.parse makes it; a plain one would set the prototype.
-      const fields = keys.map((key) => `${key === '__proto__' ? '["__proto__"]' : JSON.stringify(key)}: read()`);
-      // Ajv's and msgpackr's way of compiling a reader (line-check.ts runs generated code the same way).
-      const make = new Function('read', `return () => ({ ${fields.join(', ')} });`) as (read: () => JsonValue) => () => JsonValue;
-      this.builders[shape] = built = make(read);
+      const value = (key: string): string => (deferred.includes(key) ? `defer(${deferred.indexOf(key)})` : 'read()');
+      builders[shape] = built = this.compile(shape, value)(read, defer);
     }
     return built;
+  }
+
+  /** The maker of a reader of `shape`'s objects, each key's value written by `value`. */
+  private compile(
+    shape: number,
+    value: (key: string) => string,
+  ): (read: () => JsonValue, defer: (index: number) => undefined) => () => JsonValue {
+    const keys = this.keys[shape] as string[];
+    // A computed "__proto__" is an own property, as JSON.parse makes it; a plain one would set the prototype.
+    const fields = keys.map((key) => `${key === '__proto__' ? '["__proto__"]' : JSON.stringify(key)}: ${value(key)}`);
+    // Ajv's and msgpackr's way of compiling a reader (line-check.ts runs generated code the same way).
+    return new Function('read', 'defer', `return () => ({ ${fields.join(', ')} });`) as (
+      read: () => JsonValue,
+      defer: (index: number) => undefined,
+    ) => () => JsonValue;
   }
 }

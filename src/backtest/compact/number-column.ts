@@ -3,7 +3,7 @@
  * bytes a value (one for a small count or flag, `Int8Array`) instead of a slot in an array of
  * boxed numbers.
  */
-type TypedValues = Float64Array | Int8Array;
+type TypedValues = Float64Array | Int32Array | Int8Array;
 
 export class NumberColumn {
   private values: TypedValues;

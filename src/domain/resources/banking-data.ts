@@ -71,7 +71,6 @@ export const bankTransactionSchema = z.looseObject({
   PostedDt: z.string(),
   CreatedOnDt: z.string().optional(),
 });
-export type BankTransaction = z.infer<typeof bankTransactionSchema>;
 
 export const dataAggregationSchema = z.looseObject({
   Status: z.looseObject({ Severity: z.string(), StatusCode: z.number().int(), StatusDesc: z.string() }).optional(),

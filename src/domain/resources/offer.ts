@@ -1,9 +1,8 @@
-// Marketplace 2.4: an offer, as make_offer returns it. The status vocabulary is open-ended, so it
-// stays a string; the embedded lender and loan request keep whatever fields they carry.
+// Marketplace 2.4: an offer, as make_offer returns it. The status vocabulary is open-ended (pending,
+// accepted, rejected and expired seen so far), so it stays a string; the embedded lender and loan
+// request keep whatever fields they carry.
 import { z } from 'zod';
 import { id, timestampText } from './common.js';
-
-export const OFFER_STATUSES_SEEN = ['pending', 'accepted', 'rejected', 'expired'] as const;
 
 export const offerSchema = z.looseObject({
   id,

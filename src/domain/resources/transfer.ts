@@ -1,19 +1,8 @@
-// Marketplace 2.7: transfer history, grouped by date. Statuses and types are open-ended strings.
+// Marketplace 2.7: transfer history, grouped by date. Statuses and types are open-ended strings
+// (types seen: Add Money, Withdrawal, Fund Loans, Monthly Payments, Collection, Lender
+// Subscription, Default Crypto, Liquidate Crypto, Reward, Refund).
 import { z } from 'zod';
 import { dateText, decimalText, referenceId } from './common.js';
-
-export const TRANSFER_TYPES_SEEN = [
-  'Add Money',
-  'Withdrawal',
-  'Fund Loans',
-  'Monthly Payments',
-  'Collection',
-  'Lender Subscription',
-  'Default Crypto',
-  'Liquidate Crypto',
-  'Reward',
-  'Refund',
-] as const;
 
 export const transferSchema = z.looseObject({
   transfer_status: z.string(),

@@ -17,7 +17,7 @@ import type { DecisionReason } from '../../domain/decision-reason.js';
 import { formatRatio, type ModelledOutcome } from '../decision.js';
 import { resolveNumber } from '../definition/param-values.js';
 import type { NumberOrParam, PricingDefinition } from '../definition/strategy-schema.js';
-import { expectedAnnualReturn, MIN_OFFER_RATE, paymentFactor, requiredRate, type LoanEconomics } from '../../math/index.js';
+import { expectedAnnualReturn, MIN_OFFER_RATE, paymentFactor, requiredRate, roundRateUp, type LoanEconomics } from '../../math/index.js';
 import {
   expectedAcceptProbability,
   marketResponse,
@@ -55,11 +55,6 @@ export type CompiledPricing = (source: FeatureSource, probability: number, cash?
 
 /** The market response a trained model file may carry (fitted by `lendbot train`). */
 type FittedMarket = PartialMarketResponse;
-
-/** Rounds a rate up to 4 decimals, so rounding never takes it below what was required. */
-function roundUp(rate: number): number {
-  return Math.ceil(rate * 10_000 - 1e-9) / 10_000;
-}
 
 /** Cents as USD with 2 decimals, for reasons. */
 function usd(cents: number): string {
@@ -222,7 +217,7 @@ export function compilePricing(
       reasons = [{ code: 'price_max_rate', rate: formatRatio(rate), cap: capName, ...requiredText }];
     } else if (mode === 'expected_profit') {
       if (cap < MIN_OFFER_RATE) return skipped(required, capTooLow(capName, cap));
-      let low = Math.max(MIN_OFFER_RATE, roundUp(required));
+      let low = Math.max(MIN_OFFER_RATE, roundRateUp(required));
       if (low > cap)
         return skipped(required, {
           code: 'price_break_even_above_cap',
@@ -313,7 +308,7 @@ export function compilePricing(
           rate: formatRatio(cap),
         });
       if (cap < MIN_OFFER_RATE) return skipped(required, capTooLow(capName, cap));
-      rate = Math.min(cap, Math.max(MIN_OFFER_RATE, roundUp(required + margin)));
+      rate = Math.min(cap, Math.max(MIN_OFFER_RATE, roundRateUp(required + margin)));
       reasons = [{ code: 'price_required_rate', required: formatRatio(required), rate: formatRatio(rate) }];
     }
 

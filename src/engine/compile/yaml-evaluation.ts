@@ -169,6 +169,9 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
     return decisionOf(plan, values, 'skip', [...dataReasons, below], contributions, scored);
   }
   const scoreReason: DecisionReason = { code: 'score', probability: probabilityText };
+  // Asked for the probability alone (Enrichment.probabilityOnly): no price search.
+  if (enrichment.probabilityOnly === true)
+    return decisionOf(plan, values, 'skip', withPriceReasons(dataReasons, scoreReason, []), contributions, scored);
   const price = plan.pricing(source, probability, enrichment.cash, level);
   const reasons = withPriceReasons(dataReasons, scoreReason, price.reasons);
   if (!price.ok)

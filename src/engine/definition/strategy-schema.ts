@@ -443,6 +443,5 @@ export type CalibrationDefinition = z.infer<typeof calibrationSchema>;
 export type FittedCalibrationDefinition = z.infer<typeof seedCalibrationSchema>;
 export type LevelUncertaintyDefinition = z.infer<typeof levelUncertaintySchema>;
 export type PricingDefinition = z.infer<typeof pricingSchema>;
-export type LearningDefinition = z.infer<typeof learningSchema>;
 export type DataDefinition = z.infer<typeof dataSchema>;
 export type ParamSpec = z.infer<typeof paramSpecSchema>;

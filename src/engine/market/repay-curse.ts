@@ -56,11 +56,6 @@ export function wonRepayProbability(probability: number, rate: number, maxRate: 
   return shift === 0 ? probability : logistic(scoreLogit + shift);
 }
 
-/** Whether a mean is all zeros (the curse changes nothing). */
-export function isNeutral(w: readonly number[]): boolean {
-  return w.every((value) => value === 0);
-}
-
 /** A strategy's `pricing.winners_curse`, compiled. */
 export interface CurseSettings {
   priorSd: number;

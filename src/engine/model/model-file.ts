@@ -64,7 +64,6 @@ export const trainingFactsSchema = z.looseObject({
  * field existed lack it (they were fitted from competing rates).
  */
 export const TAKE_UP_SOURCES = ['own_offers', 'all_offers', 'competing_rates'] as const;
-export type TakeUpSource = (typeof TAKE_UP_SOURCES)[number];
 
 /** The market response fitted from the same recording, in the terms of src/engine/market-response.ts. */
 export const marketSectionSchema = z.looseObject({
@@ -104,6 +103,4 @@ export const modelFileSchema = z.looseObject({
 export type ModelFile = z.infer<typeof modelFileSchema>;
 export type ModelFeature = z.infer<typeof modelFeatureSchema>;
 export type StandardisedFeature = z.infer<typeof standardisedFeatureSchema>;
-export type LevelsFeature = z.infer<typeof levelsFeatureSchema>;
 export type MarketSection = z.infer<typeof marketSectionSchema>;
-export type TrainingFacts = z.infer<typeof trainingFactsSchema>;

@@ -19,7 +19,7 @@ import type { LevelEvidence } from '../compile/learned-calibration.js';
 import { formatRatio } from '../decision.js';
 import { resolveNumber } from '../definition/param-values.js';
 import type { LevelUncertaintyDefinition } from '../definition/strategy-schema.js';
-import { logistic as sigmoid, MIN_OFFER_RATE, requiredRate, type LoanEconomics } from '../../math/index.js';
+import { logistic, MIN_OFFER_RATE, requiredRate, roundRateUp, type LoanEconomics } from '../../math/index.js';
 import { meanDefaultLogOdds } from '../market/calibration-learner.js';
 
 export interface LevelUncertaintySettings {
@@ -62,11 +62,6 @@ export function normalQuantile(p: number): number {
   return (poly(a, r) * q) / (poly(b, r) * r + 1);
 }
 
-/** Rounds a rate up to 4 decimals (as pricing does), so rounding never takes it below what was asked. */
-function roundUp(rate: number): number {
-  return Math.ceil(rate * 10_000 - 1e-9) / 10_000;
-}
-
 /** What the robust price needs of the expected-profit search around it. */
 export interface RobustInputs {
   level: LevelEvidence;
@@ -89,13 +84,13 @@ export function robustRate(settings: LevelUncertaintySettings, inputs: RobustInp
     loans: String(used.loans),
     loanMonths: String(used.loanMonths),
     // The default priced with: the posterior's mean probability (compile-calibration.ts, learnedMap).
-    default: formatRatio(sigmoid(meanDefaultLogOdds(level.mean, level.sd * level.sd))),
+    default: formatRatio(logistic(meanDefaultLogOdds(level.mean, level.sd * level.sd))),
     sd: level.sd.toFixed(2),
     ep: formatRatio(greedyRate),
   };
   if (settings.mode === 'cost_plus_floor') {
-    const pessimistic = sigmoid(level.mean + normalQuantile(settings.quantile) * level.sd);
-    const floor = Math.max(MIN_OFFER_RATE, roundUp(requiredRate(hurdle, { ...economics, probability: 1 - pessimistic })));
+    const pessimistic = logistic(level.mean + normalQuantile(settings.quantile) * level.sd);
+    const floor = Math.max(MIN_OFFER_RATE, roundRateUp(requiredRate(hurdle, { ...economics, probability: 1 - pessimistic })));
     const reason: DecisionReason = {
       code: 'price_level_uncertain',
       mode: 'cost_plus_floor',
@@ -108,8 +103,8 @@ export function robustRate(settings: LevelUncertaintySettings, inputs: RobustInp
   }
   const n = used.loanMonths;
   const weight = n / (n + settings.evidenceHalf);
-  const costPlus = Math.min(cap, Math.max(low, roundUp(required + settings.margin)));
-  const rate = Math.min(cap, Math.max(low, roundUp(costPlus + weight * (greedyRate - costPlus))));
+  const costPlus = Math.min(cap, Math.max(low, roundRateUp(required + settings.margin)));
+  const rate = Math.min(cap, Math.max(low, roundRateUp(costPlus + weight * (greedyRate - costPlus))));
   const reason: DecisionReason = {
     code: 'price_level_uncertain',
     mode: 'blend',

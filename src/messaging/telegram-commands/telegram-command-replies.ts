@@ -11,7 +11,7 @@ import { describeNotification } from '../notification-formats/notification-messa
 import type { StatusReport } from '../../ops/status-report.js';
 import { formatStatusText } from '../../ops/status-text.js';
 
-/** A person's decision on a proposal, as `lendbot approve` makes it (src/operator/proposals). */
+/** A person's decision on a proposal, as `lendbot approve` makes it (src/proposals/). */
 export interface ProposalDecider {
   approve(id: number, by: string): { message: string };
   reject(id: number, by: string): { message: string };

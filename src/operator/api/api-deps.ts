@@ -6,6 +6,7 @@ import type { MetricsScrape } from '../../ops/ops-routes.js';
 import type { AgentContext } from '../agent-context.js';
 import type { ErrorAnswer } from './api-types.js';
 import type { OperatorAuth } from './operator-auth.js';
+import type { OperatorApp } from '../operator-listener.js';
 
 export interface ApiDeps {
   context: AgentContext;
@@ -15,7 +16,12 @@ export interface ApiDeps {
   /** Undefined where no metrics exist (`lendbot mcp` has no daemon): /metrics answers 404 then. */
   metrics?: MetricsScrape | undefined;
   log: Logger;
+  /** The routes the wings add under /api, behind the same sign-in (src/daemon/wing-surfaces.ts, WING_API_ROUTES). */
+  apiRoutes?: readonly ApiRoutes[] | undefined;
 }
+
+/** A group of operator API routes a wing adds. */
+export type ApiRoutes = (api: OperatorApp, deps: ApiDeps) => void;
 
 /** The answer of every refusal: the status and one line. */
 export function fail(reply: FastifyReply, status: number, error: string): FastifyReply {

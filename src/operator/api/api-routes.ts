@@ -20,7 +20,6 @@ import { pathOf } from './operator-auth.js';
 import { registerOverviewRoutes } from './overview-routes.js';
 import { registerPaperRoutes } from './paper-routes.js';
 import { registerPauseRoutes } from './pause-routes.js';
-import { registerProposalRoutes } from './proposal-routes.js';
 import { registerReportFileRoute, registerReportListRoute } from './report-routes.js';
 import { registerReturnsRoutes } from './returns-routes.js';
 import { registerMarketLearningRoutes } from './market-learning-routes.js';
@@ -87,8 +86,8 @@ export function operatorApiRoutes(deps: ApiDeps): OperatorRoutes {
           registerReportListRoute(api, deps);
           registerPauseRoutes(api, deps);
           registerPaperRoutes(api, deps);
-          registerProposalRoutes(api, deps);
-          for (const register of deps.context.routes) register(api, deps.context);
+          // The wings' routes (the proposals', src/proposals/proposal-routes.ts) after the API's own.
+          for (const register of deps.apiRoutes ?? []) register(api, deps);
         },
         { prefix: API_PREFIX },
       );

@@ -22,11 +22,6 @@ export interface ErrorAnswer {
   error: string;
 }
 
-/** POST /api/session body. */
-export interface SessionRequest {
-  token: string;
-}
-
 /** GET /api/me: who the caller is (answers without authentication). */
 export interface MeAnswer {
   /** True with a valid session cookie or bearer token. */
@@ -303,11 +298,6 @@ export interface ApiPause {
   until: string | null;
 }
 
-/** POST /api/pause body. */
-export interface PauseRequest {
-  reason?: string;
-}
-
 /** POST /api/pause (already: a pause was in force and is kept) and POST /api/resume (pause: null). */
 export interface PauseAnswer {
   pause: ApiPause | null;
@@ -315,7 +305,7 @@ export interface PauseAnswer {
 }
 
 /**
- * One agent's offer proposal (src/operator/proposals; docs/agent-connector.md, "Proposals"): an
+ * One agent's offer proposal (src/proposals/; docs/agent-connector.md, "Proposals"): an
  * offer an agent asked for beyond its token's allowance, waiting for the operator, or one already
  * decided (and, for `allowance` ones, placed within the token's allowance). Times are real time.
  */
@@ -333,7 +323,7 @@ export interface ApiProposal {
   status: string;
   /** Where it stands, in one sentence. */
   state: string;
-  /** What happened, one word (src/operator/proposals/proposal-text.ts): waiting, approved, placed, not_placed, unknown, rejected, expired. */
+  /** What happened, one word (src/proposals/proposal-text.ts): waiting, approved, placed, not_placed, unknown, rejected, expired. */
   verdict: string;
   /** The verdict as the badge reads it ("approved, not placed"). */
   verdictLabel: string;
@@ -383,9 +373,4 @@ export interface ProposalDecisionAnswer {
   proposal: ApiProposal;
   /** What was done, or what became of the offer, in one line. */
   message: string;
-}
-
-/** POST /api/proposals/:id/reject body. */
-export interface ProposalRejectRequest {
-  reason?: string;
 }

@@ -5,23 +5,13 @@
  * the reason `guard paused: ...`. Both need a signed-in caller and a JSON body (api-routes.ts).
  */
 import { z } from 'zod';
-import type { Pause } from '../../ops/protections/index.js';
-import { isoFromMs } from '../../store/index.js';
+import { pauseJson } from '../../ops/protections/index.js';
 import type { OperatorApp } from '../operator-listener.js';
 import { parseOr400, type ApiDeps } from './api-deps.js';
-import type { ApiPause, PauseAnswer } from './api-types.js';
+import type { PauseAnswer } from './api-types.js';
 
 const pauseBody = z.strictObject({ reason: z.string().trim().max(200).optional() });
 const resumeBody = z.strictObject({});
-
-export function apiPause(pause: Pause): ApiPause {
-  return {
-    kind: pause.kind,
-    reason: pause.reason,
-    since: isoFromMs(pause.sinceMs),
-    until: pause.untilMs === null ? null : isoFromMs(pause.untilMs),
-  };
-}
 
 export function registerPauseRoutes(api: OperatorApp, deps: ApiDeps): void {
   const { context, auth, log } = deps;
@@ -32,7 +22,7 @@ export function registerPauseRoutes(api: OperatorApp, deps: ApiDeps): void {
     const who = `the dashboard (${caller})${body.reason ? `: ${body.reason}` : ''}`;
     const { pause, already } = context.protections.pauseByOperator(who);
     log.info({ caller, already }, already ? 'pause asked for while one is in force: kept' : 'new offers paused from the dashboard');
-    const answer: PauseAnswer = { pause: apiPause(pause), already };
+    const answer: PauseAnswer = { pause: pauseJson(pause), already };
     return reply.header('cache-control', 'no-store').send(answer);
   });
   api.post('/resume', async (request, reply) => {

@@ -8,9 +8,10 @@ import { guardReasonOf, reasonText } from '../../domain/decision-reason.js';
 import { reasonWords } from '../../log/human-reasons.js';
 import { decisionJson, type DecisionJson } from '../../domain/decision-json.js';
 import { lossRatesFromConfig } from '../../money/loss-rates-config.js';
+import { pauseJson } from '../../ops/protections/index.js';
 import { buildStatusReport } from '../../ops/status-report.js';
 import { formatCents } from '../../domain/index.js';
-import { isoFromMs, type StoredDecision } from '../../store/index.js';
+import type { StoredDecision } from '../../store/index.js';
 import { confirmAction } from '../confirm-action.js';
 import { explainNow } from '../explain-now.js';
 import { findOpenRequest } from '../find-request.js';
@@ -202,14 +203,7 @@ export function registerBotTools({ server, context, caller, codes }: ToolDeps): 
     async (args) => {
       const who = `agent:${caller.tokenName}${args.reason ? ` (${args.reason})` : ''}`;
       const { pause, already } = context.protections.pauseByOperator(who);
-      const view = {
-        paused: true,
-        already_paused: already,
-        kind: pause.kind,
-        reason: pause.reason,
-        since: isoFromMs(pause.sinceMs),
-        until: pause.untilMs === null ? null : isoFromMs(pause.untilMs),
-      };
+      const view = { paused: true, already_paused: already, ...pauseJson(pause) };
       return answer(already ? `Already paused: ${pause.reason}.` : `New offers paused: ${pause.reason}.`, view);
     },
   );

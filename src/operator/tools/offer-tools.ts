@@ -1,7 +1,7 @@
 /**
  * The two tools that spend money: place_offer (within the token's allowance, confirmed first by
  * confirm-action.ts and placed the daemon's way, agent-offer.ts; beyond it, a proposal a person
- * approves, proposals/) and get_provider_score, confirmed first (a paid score, bought
+ * approves, src/proposals/, where that wing is attached) and get_provider_score, confirmed first (a paid score, bought
  * through the decide step's data source and spend ledger, by the decide step's budget rule, and
  * charged in the purchases table to the strategy whose budget allowed it).
  */
@@ -12,11 +12,10 @@ import { reasonText } from '../../domain/decision-reason.js';
 import { reasonWords } from '../../log/human-reasons.js';
 import { confirmAction } from '../confirm-action.js';
 import { findOpenRequest } from '../find-request.js';
-import { allowanceNow, placeWithinAllowance, proposeOffer } from '../proposals/agent-asks.js';
-import { offerSummary } from '../proposals/explain-proposal.js';
+import { allowanceNow, offerSummary, placeWithinAllowance } from '../agent-asks.js';
+import type { AgentOfferResult } from '../agent-offer.js';
 import { answer } from '../tool-answer.js';
 import { answerWithServiceTexts, marketplaceAnswer, reasonsApart } from '../untrusted-data.js';
-import { proposalAnswer } from './proposal-tools.js';
 import type { ToolDeps } from '../agent-context.js';
 
 const confirmationCode = z
@@ -66,27 +65,19 @@ export function registerOfferTools({ server, context, caller, codes }: ToolDeps)
       };
       // Beyond the token's allowance a person decides: no confirmation prompt is shown (an agent's
       // code or a client's "accept" could not place it), the offer waits as a proposal.
+      const beyond = (why: string) =>
+        context.beyondAllowance?.(context, caller, ask, why, preview) ??
+        answer(`Not offered: ${why}; no person can approve it here.`, { ...preview, status: 'beyond_allowance', why }, true);
       const allowance = allowanceNow(context, caller, ask);
-      let result: Awaited<ReturnType<typeof placeWithinAllowance>>;
-      if (!allowance.within) result = await proposeOffer(context, caller, ask, allowance.why);
-      else {
-        const confirmation = await confirm(extra, { tool: 'place_offer', args, summary: offerSummary(ask, context.dryRun), preview });
-        if (!confirmation.confirmed) return confirmation.result;
-        result = await placeWithinAllowance(context, caller, ask, confirmation.via);
-      }
+      if (!allowance.within) return beyond(allowance.why);
+      const confirmation = await confirm(extra, { tool: 'place_offer', args, summary: offerSummary(ask, context.dryRun), preview });
+      if (!confirmation.confirmed) return confirmation.result;
+      const result = await placeWithinAllowance(context, caller, ask, confirmation.via);
       switch (result.status) {
-        case 'proposed':
-        case 'too_many_pending':
-          return proposalAnswer(context, result, preview);
-        case 'refused_by_guard': {
-          // Said in words (what the agent relays to its person); the machine text stays in `reason`.
-          const words = reasonWords(result.guard.reason);
-          return answer(`Not offered: ${words}.`, {
-            ...preview,
-            status: 'refused_by_guard',
-            guard: { allowed: false, code: result.guard.code, reason: reasonText(result.guard.reason), words },
-          });
-        }
+        case 'beyond_allowance':
+          return beyond(result.why);
+        case 'refused_by_guard':
+          return guardRefusalAnswer(result.guard, preview);
         case 'already_offered':
           return answer(`Not sent: an offer on loan request ${request.id} is already recorded (${result.state}).`, {
             ...preview,
@@ -277,4 +268,17 @@ function providerPrice(strategies: ReturnType<ToolDeps['context']['strategies']>
       found = { strategy: strategy.name, budgetCents, pricing: policy.pricing, costCents: policy.costCents };
   }
   return found;
+}
+
+/** An offer the guard refused, in words (what the agent relays to its person); the machine text stays in `reason`. */
+export function guardRefusalAnswer(
+  guard: Extract<AgentOfferResult, { status: 'refused_by_guard' }>['guard'],
+  preview: Record<string, unknown>,
+) {
+  const words = reasonWords(guard.reason);
+  return answer(`Not offered: ${words}.`, {
+    ...preview,
+    status: 'refused_by_guard',
+    guard: { allowed: false, code: guard.code, reason: reasonText(guard.reason), words },
+  });
 }

@@ -3,11 +3,10 @@
  * against live"): a table of the months side by side, the findings in words, the instalments by
  * month of loan age. JSON is snake_case, shares as fractions, money in integer cents.
  */
-import { hazardFigures, hazardJson } from '../instalment-hazard.js';
+import { hazardFigures, hazardJson, pct } from '../instalment-hazard.js';
 import { strategyVintageJson } from '../calibration-by-strategy.js';
 import type { DriftMonth, DriftReport, ShareComparison } from './drift-report.js';
 
-const pct = (share: number | null): string => (share === null ? '-' : `${(share * 100).toFixed(1)}%`);
 const num = (value: number | null, digits = 0): string => (value === null ? '-' : value.toFixed(digits));
 
 const HEAD = [

@@ -2,7 +2,7 @@
  * A pause of new offers as the state table keeps it (`state.protection_pause`, JSON). It lives in
  * the database so a restart keeps it and `lendbot resume`, another process, can lift it.
  */
-import type { Store } from '../../store/index.js';
+import { isoFromMs, type Store } from '../../store/index.js';
 
 /** `operator`: paused by hand (the agent connector's pause_offers); it lifts only at resume. */
 export type PauseKind = 'account_refusal' | 'default_spike' | 'drawdown' | 'calibration' | 'operator';
@@ -29,6 +29,16 @@ export function readPause(state: StateReader): Pause | undefined {
 export function storedPause(state: StateReader, nowMs: number): Pause | undefined {
   const pause = readPause(state);
   return pause !== undefined && (pause.untilMs === null || nowMs < pause.untilMs) ? pause : undefined;
+}
+
+/** A pause as the status, the operator API and the agent connector show it (ISO times). */
+export function pauseJson(pause: Pause): { kind: PauseKind; reason: string; since: string; until: string | null } {
+  return {
+    kind: pause.kind,
+    reason: pause.reason,
+    since: isoFromMs(pause.sinceMs),
+    until: pause.untilMs === null ? null : isoFromMs(pause.untilMs),
+  };
 }
 
 /** A JSON value kept under `key`; the text `null` (what a lift writes) reads as none. */

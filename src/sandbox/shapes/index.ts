@@ -10,8 +10,7 @@ import { SHOPPERS_SHAPE } from './shoppers.js';
 import { URGENT_SHAPE } from './urgent.js';
 import { VOLATILITY_SHAPE } from './volatility.js';
 
-export type { BorrowerPopulation, CompetitorBehaviour, MarketShape, RepaymentWeights } from './market-shape.js';
-export type { BorrowerRule } from '../borrower-rules.js';
+export type { MarketShape } from './market-shape.js';
 export { SCORE_LINKS, shiftedShape, worldShiftLabel, type ScoreLinkName, type WorldShift } from './world-shift.js';
 
 export const MARKET_SHAPES: Readonly<Record<string, MarketShape>> = {

@@ -66,7 +66,11 @@ export function shiftedShape(shape: MarketShape, shift: WorldShift = {}): Market
   const scale = shift.defaultScale ?? 1;
   if (!(scale > 0) || !Number.isFinite(scale)) throw new RangeError(`default scale must be a number above 0 (got ${scale})`);
   if (scale === 1 && shift.scoreLink === undefined) return shape;
-  let repayment = shift.scoreLink === undefined ? shape.repayment : SCORE_LINKS[shift.scoreLink].weights(shape.repayment);
+  const link = shift.scoreLink === undefined ? undefined : SCORE_LINKS[shift.scoreLink];
+  // A name from outside the CLI's check (a bench's --links, a caller's cast) gets its own error, not a crash reading undefined.
+  if (shift.scoreLink !== undefined && link === undefined)
+    throw new RangeError(`unknown score link "${shift.scoreLink}" (known: ${Object.keys(SCORE_LINKS).join(', ')})`);
+  let repayment = link === undefined ? shape.repayment : link.weights(shape.repayment);
   // The logit is of repaying: odds of default × scale is the logit less ln(scale), borrower by borrower.
   if (scale !== 1) repayment = { ...repayment, intercept: repayment.intercept - Math.log(scale) };
   return { ...shape, repayment };

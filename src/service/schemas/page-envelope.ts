@@ -8,4 +8,3 @@ export const pageEnvelopeSchema = z.looseObject({
   previous: z.string().nullable(),
   results: z.array(z.unknown()),
 });
-export type PageEnvelope = z.infer<typeof pageEnvelopeSchema>;

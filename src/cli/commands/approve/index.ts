@@ -8,20 +8,24 @@
  * twice), and `approve` waits for that outcome and prints it. Without an ID, `approve` lists the
  * proposals waiting.
  */
-import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import { systemClock } from '../../../clock/clock.js';
 import { loadDaemonConfig } from '../../../daemon/daemon-config.js';
-import { approveProposal, rejectProposal } from '../../../operator/proposals/decide-proposal.js';
-import { proposalLink } from '../../../operator/proposals/proposal-link.js';
-import { explanationOf, proposalHeadline, proposalStateText } from '../../../operator/proposals/proposal-text.js';
+import {
+  approveProposal,
+  explanationOf,
+  proposalHeadline,
+  proposalLink,
+  proposalStateText,
+  rejectProposal,
+} from '../../../proposals/index.js';
 import { openStore, type Store, type StoredProposal } from '../../../store/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { databaseToRead } from '../../database-to-read.js';
 import { examplesHelp } from '../../examples-help.js';
 import { UserError } from '../../user-error.js';
-import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
+import { configFileOf, DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 
 interface DecideOptions {
   db?: string;
@@ -62,7 +66,7 @@ function safeUserName(): string {
 }
 
 async function withStore<T>(options: DecideOptions, io: CliIo, work: (store: Store) => Promise<T>): Promise<T> {
-  const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
+  const file = configFileOf(options.config);
   const config = await loadDaemonConfig(file, io.env);
   const store = openStore(databaseToRead(options.db, config.db, io));
   try {

@@ -16,7 +16,7 @@ import { balanceFromTransfers } from '../../../domain/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { UserError } from '../../user-error.js';
 import { defaultDatabase } from '../../database-to-read.js';
-import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
+import { configFileOf, DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 import { sandboxDatabasePath } from '../run/sandbox-database-path.js';
 import { loadLimits } from './backtest-inputs.js';
 
@@ -109,7 +109,7 @@ function fitted(recording: PreparedRecording, why?: string): BalanceSource {
 }
 
 async function daemonConditions(options: ConditionsOptions, recording: PreparedRecording, io: CliIo): Promise<BacktestConditions> {
-  const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
+  const file = configFileOf(options.config);
   const config = await loadDaemonConfig(file, io.env).catch((error: unknown) => {
     throw error instanceof ConfigFileError ? new UserError(error.message) : error;
   });

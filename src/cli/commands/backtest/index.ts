@@ -8,7 +8,13 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { InvalidArgumentError, type Command } from 'commander';
-import type { BacktestResult, DrawsSummary, SensitivityCase, WorldsBand } from '../../../backtest/index.js';
+import type {
+  BacktestOptions as ReplayOptions,
+  BacktestResult,
+  DrawsSummary,
+  SensitivityCase,
+  WorldsBand,
+} from '../../../backtest/index.js';
 import {
   backtestHtml,
   cannotBeJudged,
@@ -32,7 +38,7 @@ import {
 } from './backtest-inputs.js';
 import { backtestConditions, conditionsChoice, type ConditionsChoice } from './conditions.js';
 import { formatBacktest, formatSideBySide } from './report-text.js';
-import { strategyCalibration } from '../../../backtest/calibration/index.js';
+import { calibrationOfProbabilities, StrategyProbabilityPass } from '../../../backtest/calibration/index.js';
 import { examplesHelp } from '../../examples-help.js';
 
 interface BacktestOptions extends RecordingSource, MarketOptions {
@@ -127,9 +133,15 @@ export function registerBacktestCommand(program: Command, io: CliIo): void {
       const sensitivity: Array<SensitivityCase[] | undefined> = [];
       const worlds: Array<WorldsBand | null> = [];
       for (const group of groups) {
-        const run = runDraws(recording, group, settings, seeds);
-        // The strategies' probability against what happened: from the recording alone, the same in every draw.
-        run.first.calibration = group.map((strategy) => strategyCalibration(recording, strategy));
+        // The strategies' probability against what happened: from the recording alone, the same in
+        // every draw; found as the first draw reads each request (strategyCalibration's way, without
+        // a pass of its own over the lines).
+        const calibration = group.map((strategy) => new StrategyProbabilityPass(strategy));
+        const onRead: ReplayOptions['onRead'] = (entry, read) => {
+          for (const pass of calibration) pass.add(entry, read);
+        };
+        const run = runDraws(recording, group, { ...settings, onRead }, seeds);
+        run.first.calibration = calibration.map((pass) => calibrationOfProbabilities(pass.result(recording.entries.length)));
         results.push(run.first);
         draws.push(run.draws);
         // Where the take-up curve judged no offer, varying it cannot change a figure: the report says so instead.

@@ -94,10 +94,8 @@ function fromLegacy(file: string, raw: unknown): MarketFile {
     file,
     legacy: true,
     response,
-    ...(chosen === undefined ? {} : { comparison: chosen }),
+    ...defined({ comparison: chosen, recoveryDelayMonths, seed }),
     ...(prepayment === undefined ? {} : { prepayment: defined(prepayment) }),
-    ...(recoveryDelayMonths === undefined ? {} : { recoveryDelayMonths }),
-    ...(seed === undefined ? {} : { seed }),
   };
 }
 
@@ -126,12 +124,8 @@ function fromMarketFile(file: string, text: string): MarketFile {
     file,
     legacy: false,
     response,
-    ...(chosen === undefined ? {} : { comparison: chosen }),
+    ...defined({ comparison: chosen, recoveryDelayMonths, seed, unknownCompetition, decisionDelayHours }),
     ...(prepayment === undefined ? {} : { prepayment: defined({ share: prepayment.share, atTermFraction: prepayment.at_term_fraction }) }),
-    ...(recoveryDelayMonths === undefined ? {} : { recoveryDelayMonths }),
-    ...(seed === undefined ? {} : { seed }),
-    ...(unknownCompetition === undefined ? {} : { unknownCompetition }),
-    ...(decisionDelayHours === undefined ? {} : { decisionDelayHours }),
   };
 }
 

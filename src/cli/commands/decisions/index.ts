@@ -1,5 +1,4 @@
 /** `lendbot decisions`: what the daemon decided, one entry per request seen, and what became of it. */
-import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { systemClock } from '../../../clock/clock.js';
 import { loadDaemonConfig } from '../../../daemon/daemon-config.js';
@@ -8,7 +7,7 @@ import { readStore, type DecisionAction, type DecisionQuery, type Store } from '
 import { printJson, type CliIo } from '../../cli-io.js';
 import { databaseToRead } from '../../database-to-read.js';
 import { UserError } from '../../user-error.js';
-import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
+import { configFileOf, DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 import type { FateSettings } from './decision-outcome.js';
 import { viewDecision } from './decision-view.js';
 import { detailText, fullJson, jsonLine, TABLE_HEADER, tableRow } from './decisions-format.js';
@@ -60,7 +59,7 @@ export function registerDecisionsCommand(program: Command, io: CliIo): void {
     .action(async (options: DecisionsOptions) => {
       const id = requestIdFrom(options);
       const query = queryFrom(options);
-      const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
+      const file = configFileOf(options.config);
       const config = await loadDaemonConfig(file, io.env);
       await readStore(databaseToRead(options.db, config.db, io), async (store) => {
         // An unanswered offer's age is read in the clock the database was written in (a sandbox run's is simulated).

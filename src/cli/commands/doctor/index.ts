@@ -4,7 +4,6 @@
  * strategies, notifications. It starts nothing and changes nothing (a test message only with
  * --notify). Exit code 0 only when live trading can work: no check failed (warnings allowed).
  */
-import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { systemClock, type Clock } from '../../../clock/clock.js';
 import { loadDaemonConfig, type DaemonConfigFile } from '../../../daemon/daemon-config.js';
@@ -13,7 +12,7 @@ import { serviceConfigFromEnv, serviceSettingsFromSection, type ServiceConfig } 
 import { printJson, type CliIo } from '../../cli-io.js';
 import { examplesHelp } from '../../examples-help.js';
 import { UserError } from '../../user-error.js';
-import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
+import { configFileOf, DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 import { errorText, failed, formatChecks, runCheck, skipped, type CheckOutcome, type CheckResult } from './check-runner.js';
 import { httpUrl } from '../webhook/signed-event.js';
 import { checkWebhook } from './listener-checks.js';
@@ -85,7 +84,7 @@ async function runDoctor(options: DoctorOptions, io: CliIo, clock: Clock): Promi
   };
 
   let config: DaemonConfigFile | undefined;
-  const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
+  const file = configFileOf(options.config);
   await check('config', async () => {
     try {
       config = await loadDaemonConfig(file, io.env);

@@ -3,26 +3,22 @@
  * itself (a desktop client's "command" server). The same tools as /mcp on the operator listener;
  * stdout carries the protocol and nothing else, so every log line goes to stderr.
  */
-import { existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { systemClock } from '../../../clock/clock.js';
-import { loadDaemonConfig, RUN_ENV_HELP } from '../../../daemon/daemon-config.js';
+import { RUN_ENV_HELP } from '../../../daemon/daemon-config.js';
 import { createLogger } from '../../../log/logger.js';
 import { ConfirmationCodes } from '../../../operator/confirmation.js';
 import { createAgentServer } from '../../../operator/mcp-server.js';
 import { SERVICE_ENV_HELP } from '../../../service/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { envHelp } from '../../env-help.js';
+import { daemonConfigWithFlags, repeated, type DaemonConfigFlags } from '../../daemon-config-flags.js';
 import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 import { buildStdioContext } from './stdio-context.js';
 
-interface McpOptions {
-  config?: string;
-  db?: string;
-  strategy?: string[];
-  dryRun?: boolean;
+interface McpOptions extends DaemonConfigFlags {
   name: string;
 }
 
@@ -50,7 +46,7 @@ export function registerMcpCommand(program: Command, io: CliIo): void {
     .description('serve the agent connector (MCP) over stdio: the /mcp tools for a local agent')
     .option('--config <file>', `configuration file (default ${DEFAULT_CONFIG_FILE} when it exists)`)
     .option('--db <path>', 'SQLite file (overrides LENDBOT_DB and the config)')
-    .option('--strategy <file>', 'strategy file; repeat for several, in priority order (overrides the config)', collect)
+    .option('--strategy <file>', 'strategy file; repeat for several, in priority order (overrides the config)', repeated)
     .option('--dry-run', 'record offers as the daemon does in a dry run, never POST them')
     .option('--name <name>', 'the agent\'s name in the decisions it records ("agent:NAME")', 'stdio')
     .addHelpText(
@@ -62,11 +58,7 @@ export function registerMcpCommand(program: Command, io: CliIo): void {
       )}${HELP_AFTER}`,
     )
     .action(async (options: McpOptions) => {
-      const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
-      const config = await loadDaemonConfig(file, io.env);
-      if (options.strategy && options.strategy.length > 0) config.strategies = options.strategy;
-      if (options.dryRun) config.dry_run = true;
-      if (options.db) config.db = options.db;
+      const { config } = await daemonConfigWithFlags(options, io.env);
       // stdout is the protocol's: logs go to stderr, as JSON lines.
       const log = createLogger({
         level: config.log_level,
@@ -91,8 +83,4 @@ export function registerMcpCommand(program: Command, io: CliIo): void {
       await parts.close();
       log.info('MCP agent connector stopped');
     });
-}
-
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
 }

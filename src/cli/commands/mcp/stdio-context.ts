@@ -9,7 +9,7 @@
 import { systemClock } from '../../../clock/clock.js';
 import { BalanceTracker } from '../../../daemon/balance-tracker.js';
 import type { DaemonConfigFile } from '../../../daemon/daemon-config.js';
-import { WING_ROUTES, WING_TOOLS } from '../../../daemon/wing-parts.js';
+import { WING_AGENT } from '../../../daemon/wing-surfaces.js';
 import { OfferPlacer } from '../../../daemon/offer-placer.js';
 import { SerialQueue } from '../../../daemon/serial-queue.js';
 import { serviceDataSource, storeSpendLedger } from '../../../daemon/service-data.js';
@@ -75,8 +75,7 @@ export async function buildStdioContext(
       // No notifier here: a running daemon notices a pause or a lift at its next read and notifies it.
       instruments: { protections: new Protections({ store, clock, log: component('protect'), settings: () => config.risk.protections }) },
     },
-    // The routes too: the test listener serves this context (test/operator/listener-harness.ts).
-    { tools: WING_TOOLS, routes: WING_ROUTES },
+    WING_AGENT,
   );
   return {
     context,

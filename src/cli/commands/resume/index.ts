@@ -1,5 +1,4 @@
 /** `lendbot resume`: lifts a protection's pause of new offers (the daemon may be running). */
-import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { systemClock } from '../../../clock/clock.js';
 import { loadDaemonConfig } from '../../../daemon/daemon-config.js';
@@ -8,7 +7,7 @@ import { Protections, type Pause } from '../../../ops/protections/index.js';
 import { isoFromMs, openStore } from '../../../store/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { databaseToRead } from '../../database-to-read.js';
-import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
+import { configFileOf, DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 
 const HELP_AFTER = `
 The running daemon reads the pause from the database before every offer, so new offers resume
@@ -31,7 +30,7 @@ export function registerResumeCommand(program: Command, io: CliIo): void {
     .option('--config <file>', `configuration file, for the database path (default ${DEFAULT_CONFIG_FILE} when it exists)`)
     .addHelpText('after', HELP_AFTER)
     .action(async (options: { db?: string; config?: string }) => {
-      const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
+      const file = configFileOf(options.config);
       const config = await loadDaemonConfig(file, io.env);
       const db = databaseToRead(options.db, config.db, io);
       const store = openStore(db);

@@ -1,24 +1,20 @@
 /** `lendbot run`: the daemon. */
-import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { createDaemon } from '../../../daemon/daemon.js';
-import { loadDaemonConfig, RUN_ENV_HELP } from '../../../daemon/daemon-config.js';
+import { RUN_ENV_HELP } from '../../../daemon/daemon-config.js';
 import { installShutdown } from '../../../daemon/shutdown.js';
 import { createLogger } from '../../../log/logger.js';
 import { ConfigurationError } from '../../../domain/index.js';
 import { SERVICE_ENV_HELP } from '../../../service/index.js';
 import type { CliIo } from '../../cli-io.js';
 import { envHelp } from '../../env-help.js';
+import { daemonConfigWithFlags, repeated, type DaemonConfigFlags } from '../../daemon-config-flags.js';
 import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 import { limitDaemonHeapGrowth } from './daemon-heap.js';
 import { rememberDatabaseBeforeStart } from './failed-start-database.js';
 import { prepareSandboxRun } from './sandbox-run.js';
 
-interface RunOptions {
-  config?: string;
-  strategy?: string[];
-  dryRun?: boolean;
-  db?: string;
+interface RunOptions extends DaemonConfigFlags {
   sandbox?: boolean;
   switchDbMode?: boolean;
 }
@@ -28,7 +24,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
     .command('run')
     .description('run the daemon: hear loan requests, decide, guard, offer, record')
     .option('--config <file>', `configuration file (default ${DEFAULT_CONFIG_FILE} when it exists)`)
-    .option('--strategy <file>', 'strategy file; repeat for several, in priority order (overrides the config)', collect)
+    .option('--strategy <file>', 'strategy file; repeat for several, in priority order (overrides the config)', repeated)
     .option('--dry-run', 'do everything but POST offers; decisions are marked dry-run')
     .option('--db <path>', 'SQLite file (overrides LENDBOT_DB and the config)')
     .option(
@@ -42,11 +38,7 @@ export function registerRunCommand(program: Command, io: CliIo): void {
     )
     .action(async (options: RunOptions) => {
       limitDaemonHeapGrowth();
-      const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
-      const config = await loadDaemonConfig(file, io.env);
-      if (options.strategy && options.strategy.length > 0) config.strategies = options.strategy;
-      if (options.dryRun) config.dry_run = true;
-      if (options.db) config.db = options.db;
+      const { file, config } = await daemonConfigWithFlags(options, io.env);
       // The simulated marketplace only when asked: the daemon itself knows nothing of it.
       const run = sandboxAsked(options, io.env)
         ? await prepareSandboxRun(config, createLogger({ level: config.log_level }), io.env)
@@ -96,8 +88,4 @@ function sandboxAsked(options: RunOptions, env: CliIo['env']): boolean {
     );
   }
   return true;
-}
-
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
 }

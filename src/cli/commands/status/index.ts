@@ -1,5 +1,4 @@
 /** `lendbot status`: the investor's dashboard, read from the database (the daemon may be running). */
-import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { systemClock } from '../../../clock/clock.js';
 import { loadDaemonConfig } from '../../../daemon/daemon-config.js';
@@ -11,7 +10,7 @@ import { formatStatusText, statusJson } from '../../../ops/status-text.js';
 import { readStore, storeIsDryRun } from '../../../store/index.js';
 import { printJson, warn, type CliIo } from '../../cli-io.js';
 import { databaseToRead } from '../../database-to-read.js';
-import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
+import { configFileOf, DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 import { examplesHelp } from '../../examples-help.js';
 
 interface StatusOptions {
@@ -39,7 +38,7 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
       ),
     )
     .action(async (options: StatusOptions) => {
-      const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
+      const file = configFileOf(options.config);
       const config = await loadDaemonConfig(file, io.env);
       const db = databaseToRead(options.db, config.db, io);
       const budgets = await strategyBudgets(config.strategies, io);

@@ -3,22 +3,12 @@
  * the API, `lendbot approve`, the connector's get_proposal): what it asks, where it stands, and
  * what became of its offer.
  */
-import { dollarsFromCents as dollars } from '../../log/plain-figures.js';
-import type { StoredProposal } from '../../store/index.js';
-import type { DecisionReason } from '../../domain/decision-reason.js';
+import { dollarsFromCents as dollars } from '../log/plain-figures.js';
+import type { OutcomeDetail } from '../operator/agent-asks.js';
+import type { StoredProposal } from '../store/index.js';
 import type { ProposalExplanation } from './explain-proposal.js';
 
-/** The outcome's figures as stored (proposals/place-approved.ts writes them). */
-export interface OutcomeDetail {
-  service_offer_id?: number | null;
-  reasons?: string[];
-  /** The same reasons as values (what readers use; the migration "reason texts to values" wrote older rows'). */
-  reason_values?: DecisionReason[];
-  /** The guard's refusal: its machine text, and (since issue 36) its words. */
-  guard?: { code: string; reason: string; words?: string };
-  offer_state?: string;
-  error?: string;
-}
+export type { OutcomeDetail };
 
 /** The explanation column, read back (its shape is this build's; older rows may lack fields). */
 export function explanationOf(proposal: StoredProposal): Partial<ProposalExplanation> {

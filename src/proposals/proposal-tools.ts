@@ -1,20 +1,27 @@
 /**
- * An agent's proposals (src/operator/proposals): the answer place_offer gives when an offer waits
+ * An agent's proposals (src/proposals/): the answer place_offer gives when an offer waits
  * for a person, and get_proposal / list_proposals to follow them. An agent sees the proposals of
  * its own token only, and nothing here can approve one: that takes a person (the dashboard signed
  * in with the operator token, or `lendbot approve` on the daemon's machine).
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { PROPOSAL_STATUSES, type StoredProposal } from '../../store/index.js';
-import type { AgentContext } from '../agent-context.js';
-import { MAX_PENDING_PER_TOKEN, type ProposeResult } from '../proposals/agent-asks.js';
-import { approveCommand, proposalLink } from '../proposals/proposal-link.js';
-import { explanationOf, proposalHeadline, proposalStateText, proposalVerdict, type OutcomeDetail } from '../proposals/proposal-text.js';
-import { answer } from '../tool-answer.js';
-import { answerWithServiceTexts, reasonsApart, UNTRUSTED_FIELD } from '../untrusted-data.js';
-import { otherReason } from '../../domain/decision-reason.js';
-import type { ToolDeps } from '../agent-context.js';
+import { PROPOSAL_STATUSES, type StoredProposal } from '../store/index.js';
+import type { AgentContext, ToolDeps } from '../operator/agent-context.js';
+import type { AgentOfferResult } from '../operator/agent-offer.js';
+import { approveCommand, proposalLink } from './proposal-link.js';
+import { explanationOf, proposalHeadline, proposalStateText, proposalVerdict, type OutcomeDetail } from './proposal-text.js';
+import { answer } from '../operator/tool-answer.js';
+import { answerWithServiceTexts, reasonsApart, UNTRUSTED_FIELD } from '../operator/untrusted-data.js';
+import { otherReason } from '../domain/decision-reason.js';
+
+/** Proposals one token may have waiting at once: an agent asking in a loop cannot flood the person. */
+export const MAX_PENDING_PER_TOKEN = 20;
+
+export type ProposeResult =
+  | { status: 'proposed'; proposal: StoredProposal; already: boolean }
+  | { status: 'too_many_pending'; pending: number }
+  | Extract<AgentOfferResult, { status: 'refused_by_guard' }>;
 
 /** Where a person approves a waiting proposal (null where it no longer waits). */
 function approveAt(context: AgentContext, proposal: StoredProposal): { dashboard: string | null; command: string } | null {

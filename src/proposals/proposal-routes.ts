@@ -14,15 +14,15 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { PROPOSAL_STATUSES, type StoredProposal } from '../../store/index.js';
-import type { OperatorApp } from '../operator-listener.js';
-import { OPERATOR_TOKEN_NAME } from '../operator-tokens.js';
-import { approveAndPlace, rejectProposal } from '../proposals/decide-proposal.js';
-import { proposalLink } from '../proposals/proposal-link.js';
-import { releaseHold } from '../proposals/request-holds.js';
-import { explanationOf, proposalStateText, proposalVerdict, VERDICT_LABELS, type OutcomeDetail } from '../proposals/proposal-text.js';
-import { fail, parseOr400, type ApiDeps } from './api-deps.js';
-import type { ApiProposal, ProposalDecisionAnswer, ProposalsAnswer } from './api-types.js';
+import { PROPOSAL_STATUSES, type StoredProposal } from '../store/index.js';
+import type { OperatorApp } from '../operator/operator-listener.js';
+import { OPERATOR_TOKEN_NAME } from '../operator/operator-tokens.js';
+import { approveAndPlace, rejectProposal } from './decide-proposal.js';
+import { proposalLink } from './proposal-link.js';
+import { releaseHold } from './request-holds.js';
+import { explanationOf, proposalStateText, proposalVerdict, VERDICT_LABELS, type OutcomeDetail } from './proposal-text.js';
+import { fail, parseOr400, type ApiDeps } from '../operator/api/api-deps.js';
+import type { ApiProposal, ProposalDecisionAnswer, ProposalsAnswer } from '../operator/api/api-types.js';
 
 const listQuery = z.strictObject({
   status: z.enum([...PROPOSAL_STATUSES, 'all']).default('all'),

@@ -5,7 +5,7 @@
  * "Expiry"): a proposal waits `ops.proposal_expiry_minutes` of real time, a person's minutes,
  * and never longer than its request is open.
  */
-import type { AgentContext } from '../agent-context.js';
+import type { AgentContext } from '../operator/agent-context.js';
 
 /** Waiting proposals looked at per pass; more wait for the next one. */
 const MAX_LOOKED_AT = 200;

@@ -1,39 +1,54 @@
 /**
  * An agent's place_offer, past the tool's arguments: within its token's allowance the offer is
  * placed at once (after the tool's confirmation step, so an agent does not fire by accident);
- * beyond it, the offer becomes a proposal that waits for a person (decide-proposal.ts).
+ * beyond it, the tool hands it to the proposals wing (AgentContext.beyondAllowance:
+ * src/proposals/, a proposal that waits for a person), or refuses it where that wing is absent.
  *
  * The allowance is checked twice: first as a preview, to choose between the two ways before any
  * confirmation prompt (a prompt could not place money beyond the allowance, so none is shown);
  * then bindingly, when the offer is placed, in one SQLite transaction with the day's use
  * (proposals-repository.ts), so calls at the same moment never share the last of it. A call that
- * finds the day used up by then becomes a proposal too.
+ * finds the day used up by then is beyond it too.
  */
-import { parseCents } from '../../domain/index.js';
-import { reasonText } from '../../domain/decision-reason.js';
-import { reasonWords } from '../../log/human-reasons.js';
-import { holdWhileWaiting } from './request-holds.js';
-import { utcDayBounds, type ProposalInput, type ProposalOutcome, type StoredProposal } from '../../store/index.js';
-import type { AgentCaller, AgentContext } from '../agent-context.js';
-import { agentGuardCheck, placeAgentOffer, type AgentOfferResult } from '../agent-offer.js';
+import { formatCents, parseCents } from '../domain/index.js';
+import { reasonText, type DecisionReason } from '../domain/decision-reason.js';
+import { reasonWords } from '../log/human-reasons.js';
+import { utcDayBounds, type ProposalInput, type ProposalOutcome } from '../store/index.js';
+import type { AgentCaller, AgentContext, OfferAsk } from './agent-context.js';
+import { placeAgentOffer, type AgentOfferResult } from './agent-offer.js';
 import { allowanceVerdict, type AllowanceVerdict } from './allowance.js';
-import { explainProposal, type OfferAsk } from './explain-proposal.js';
-import type { OutcomeDetail } from './proposal-text.js';
 
-/** Proposals one token may have waiting at once: an agent asking in a loop cannot flood the person. */
-export const MAX_PENDING_PER_TOKEN = 20;
+/** An offer the allowance does not cover (now, or once the day's use was taken meanwhile), and why. */
+export interface BeyondAllowance {
+  status: 'beyond_allowance';
+  why: string;
+}
 
-export type ProposeResult =
-  | { status: 'proposed'; proposal: StoredProposal; already: boolean }
-  | { status: 'too_many_pending'; pending: number }
-  | Extract<AgentOfferResult, { status: 'refused_by_guard' }>;
+/** The outcome's figures as stored (outcomeOf writes them; the proposals wing reads them back). */
+export interface OutcomeDetail {
+  service_offer_id?: number | null;
+  reasons?: string[];
+  /** The same reasons as values (what readers use; the migration "reason texts to values" wrote older rows'). */
+  reason_values?: DecisionReason[];
+  /** The guard's refusal: its machine text, and (since issue 36) its words. */
+  guard?: { code: string; reason: string; words?: string };
+  offer_state?: string;
+  error?: string;
+}
+
+/** "offer rate 0.2 on loan request 1042 ($5000.00, 12 months, max rate 0.3), funded automatically on acceptance" */
+export function offerSummary(ask: OfferAsk, dryRun: boolean): string {
+  const { request } = ask;
+  const total = formatCents(parseCents(request.total_amount));
+  return `offer rate ${ask.rate} on loan request ${request.id} ($${total}, ${request.loan_terms} months, max rate ${request.max_interest_rate})${ask.automateFund ? ', funded automatically on acceptance' : ''}${dryRun ? ' [dry run: nothing is sent]' : ''}`;
+}
 
 function amountOf(ask: OfferAsk): { amountCents: number; riskLevel: number } {
   return { amountCents: parseCents(ask.request.total_amount), riskLevel: ask.request.borrower_card_color };
 }
 
 /** The row of an agent's ask, made now, waiting until the proposals' time is up. */
-function rowOf(context: AgentContext, caller: AgentCaller, ask: OfferAsk, explanation: unknown): ProposalInput {
+export function rowOf(context: AgentContext, caller: AgentCaller, ask: OfferAsk, explanation: unknown): ProposalInput {
   const nowMs = context.realClock.now();
   return {
     tokenName: caller.tokenName,
@@ -54,41 +69,6 @@ export function allowanceNow(context: AgentContext, caller: AgentCaller, ask: Of
   const day = utcDayBounds(context.realClock.now());
   const used = allowance === undefined ? 0 : context.store.proposals.allowanceUsedCents(caller.tokenName, day.startMs, day.endMs);
   return allowanceVerdict(caller.tokenName, allowance, amountOf(ask), used);
-}
-
-/**
- * A proposal for a person, unless the guard refuses the offer now (then nothing waits: the
- * refusal is the answer, as for an offer within the allowance). The same offer asked again
- * while its proposal waits gets that proposal back, not a second one.
- */
-export async function proposeOffer(context: AgentContext, caller: AgentCaller, ask: OfferAsk, why: string): Promise<ProposeResult> {
-  const { store, realClock, log } = context;
-  const nowMs = realClock.now();
-  const same = store.proposals.findPending(caller.tokenName, ask.request.id, ask.rate, ask.automateFund, nowMs);
-  if (same !== undefined) return { status: 'proposed', proposal: same, already: true };
-  const guard = await agentGuardCheck(context, ask);
-  if (!guard.allowed) return { status: 'refused_by_guard', guard };
-  const pending = store.proposals.pendingCount(caller.tokenName, nowMs);
-  if (pending >= MAX_PENDING_PER_TOKEN) return { status: 'too_many_pending', pending };
-
-  const explanation = await explainProposal(context, ask, why, { allowed: true });
-  // Checked again with no await before the insert: the same ask made meanwhile is this one.
-  const meanwhile = store.proposals.findPending(caller.tokenName, ask.request.id, ask.rate, ask.automateFund, realClock.now());
-  if (meanwhile !== undefined) return { status: 'proposed', proposal: meanwhile, already: true };
-  const proposal = store.proposals.propose(rowOf(context, caller, ask, explanation));
-  log.info(
-    {
-      proposal: proposal.id,
-      loanRequestId: ask.request.id,
-      rate: ask.rate,
-      agent: `agent:${caller.tokenName}`,
-      expiresAt: proposal.expiresAt,
-    },
-    `agent offer proposed, waiting for a person: ${why}`,
-  );
-  // In the sandbox the borrower would decide long before a person could answer.
-  await holdWhileWaiting(context, proposal);
-  return { status: 'proposed', proposal, already: false };
 }
 
 /** The stored outcome of an offer that went the daemon's way, and its figures. */
@@ -120,17 +100,17 @@ export function outcomeOf(result: AgentOfferResult): { outcome: ProposalOutcome;
 
 /**
  * Places an offer the allowance covers, confirmed by the agent's client (`via`): the day's use is
- * taken in the same transaction that checks it; when it no longer fits, a proposal instead.
+ * taken in the same transaction that checks it; when it no longer fits, beyond the allowance.
  */
 export async function placeWithinAllowance(
   context: AgentContext,
   caller: AgentCaller,
   ask: OfferAsk,
   via: string,
-): Promise<AgentOfferResult | ProposeResult> {
+): Promise<AgentOfferResult | BeyondAllowance> {
   const { store, realClock } = context;
   const verdict = allowanceNow(context, caller, ask);
-  if (!verdict.within) return proposeOffer(context, caller, ask, verdict.why);
+  if (!verdict.within) return { status: 'beyond_allowance', why: verdict.why };
   const day = utcDayBounds(realClock.now());
   const reservation = store.proposals.reserveAllowance({
     ...rowOf(context, caller, ask, { why: `within token "${caller.tokenName}"'s allowance, confirmed by ${via}` }),
@@ -140,7 +120,7 @@ export async function placeWithinAllowance(
   });
   if (!reservation.reserved) {
     const now = allowanceVerdict(caller.tokenName, verdict.allowance, amountOf(ask), reservation.usedCents);
-    return proposeOffer(context, caller, ask, now.within ? 'the allowance was used up meanwhile' : now.why);
+    return { status: 'beyond_allowance', why: now.within ? 'the allowance was used up meanwhile' : now.why };
   }
   const id = reservation.proposal.id;
   try {

@@ -4,16 +4,10 @@
  * strategy that decides the request live would decide on the data already bought (explain-now.ts: nothing is
  * bought for it). The guard is asked again when the person approves.
  */
-import { formatCents, parseCents, type LoanRequest } from '../../domain/index.js';
-import { reasonWords } from '../../log/human-reasons.js';
-import type { AgentContext } from '../agent-context.js';
-import { explainNow } from '../explain-now.js';
-
-export interface OfferAsk {
-  request: LoanRequest;
-  rate: number;
-  automateFund: boolean;
-}
+import { reasonWords } from '../log/human-reasons.js';
+import { offerSummary } from '../operator/agent-asks.js';
+import type { AgentContext, OfferAsk } from '../operator/agent-context.js';
+import { explainNow } from '../operator/explain-now.js';
 
 export interface StrategyView {
   name: string;
@@ -38,13 +32,6 @@ export interface ProposalExplanation {
   /** A few facts of the request, for the person (the whole request is kept beside). */
   request: { loan_terms: number; max_interest_rate: number; total_amount: string; credit_score: string | null };
   dry_run: boolean;
-}
-
-/** "offer rate 0.2 on loan request 1042 ($5000.00, 12 months, max rate 0.3), funded automatically on acceptance" */
-export function offerSummary(ask: OfferAsk, dryRun: boolean): string {
-  const { request } = ask;
-  const total = formatCents(parseCents(request.total_amount));
-  return `offer rate ${ask.rate} on loan request ${request.id} ($${total}, ${request.loan_terms} months, max rate ${request.max_interest_rate})${ask.automateFund ? ', funded automatically on acceptance' : ''}${dryRun ? ' [dry run: nothing is sent]' : ''}`;
 }
 
 export async function explainProposal(

@@ -6,18 +6,12 @@
  * decides hours after listing: the proposal's real half hour fits). Failing to hold or release
  * never stops a proposal: it is logged, and approving still checks the request is open.
  */
-import type { Clock } from '../../clock/clock.js';
-import type { Logger } from '../../log/logger.js';
-import type { StoredProposal } from '../../store/index.js';
+import type { Clock } from '../clock/clock.js';
+import type { Logger } from '../log/logger.js';
+import type { RequestHolds } from '../operator/agent-context.js';
+import type { StoredProposal } from '../store/index.js';
 
-export interface RequestHolds {
-  /** The borrower waits for an answer for `forRealMs` of real time (the market converts to its clock). */
-  hold(loanRequestId: number, forRealMs: number): Promise<void>;
-  /** The borrower decides now (the proposal was decided). */
-  release(loanRequestId: number): Promise<void>;
-}
-
-/** What holding reads of the agent context (agent-context.ts, which carries the seam). */
+/** What holding reads of the agent context (src/operator/agent-context.ts, which carries the seam). */
 interface HoldingContext {
   requestHolds?: RequestHolds | undefined;
   realClock: Clock;

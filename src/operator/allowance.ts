@@ -8,8 +8,8 @@
  * me", also in the sandbox, whose market clock runs a day a second.
  */
 import { z } from 'zod';
-import { dollarsFromCents as dollars } from '../../log/plain-figures.js';
-import { amountToCents, decimalText, RISK_LEVEL_NAMES, type Cents } from '../../domain/index.js';
+import { dollarsFromCents as dollars } from '../log/plain-figures.js';
+import { amountToCents, decimalText, RISK_LEVEL_NAMES, type Cents } from '../domain/index.js';
 
 export interface OfferAllowance {
   maxPerOfferCents: Cents;

@@ -3,7 +3,7 @@
  * the running daemon recorded, so a notification sent by any process on the database links to
  * it) and the command for the daemon's machine.
  */
-export { proposalLink } from '../../store/index.js';
+export { proposalLink } from '../store/index.js';
 
 /** The command a person runs on the daemon's machine to approve it. */
 export function approveCommand(id: number): string {

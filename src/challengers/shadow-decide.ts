@@ -13,15 +13,25 @@
  *   strategy's own answer, with the market response's modelled chance of acceptance.
  * - After the live decision is recorded (a listener of the pipeline, attachShadows), so nothing of
  *   theirs is on the way to the offer; a failure here is logged and never touches the live decision.
+ *
+ * A wing (issue 38): the daemon attaches it in one line (src/daemon/daemon.ts); left out, no
+ * challenger decides and the live trading is as before (test/daemon/challengers-left-out.test.ts).
  */
 import { DEFAULT_MARKET_RESPONSE, expectedAcceptProbability } from '../engine/market-response.js';
-import { decideSync, type CompiledStrategy, type DataSource, type Enrichment, type Fetched, type SpendLedger } from '../engine/index.js';
+import {
+  decideSync,
+  type CompiledStrategy,
+  type DataSource,
+  type DecideOutcome,
+  type Enrichment,
+  type Fetched,
+  type SpendLedger,
+} from '../engine/index.js';
 import type { GuardResult } from '../risk/index.js';
 import { parseCents, type LoanRequest } from '../domain/index.js';
 import { createShadowDecisionsRepository, type ShadowDecisionInput } from '../store/shadow-decisions-repository.js';
 import { databaseOf, type Store } from '../store/index.js';
 import type { Logger } from '../log/logger.js';
-import type { DecisionListener } from './decision-hooks.js';
 import { copyLearning, marketUsedText, type MarketLearning } from '../engine/market/index.js';
 import { otherReason } from '../domain/decision-reason.js';
 
@@ -106,10 +116,23 @@ export function decideShadows(
   return rows;
 }
 
+/** What a challenger hears of a request the pipeline decided (src/daemon/decision-hooks.ts, DecidedTurn). */
+interface DecidedTurn {
+  outcome: Pick<DecideOutcome, 'enrichment'>;
+  shadows: readonly CompiledStrategy[];
+  provided: { learning?: MarketLearning | undefined };
+  decidedAtMs: number;
+}
+
 /** Records the challengers' would-be offers on each request the pipeline decided, on the data it bought. */
-export function attachShadows(pipeline: { onDecided(listener: DecisionListener): void }, deps: { store: Store; log: Logger }): void {
+export function attachShadows(parts: {
+  pipeline: { onDecided(listener: (request: LoanRequest, source: unknown, result: unknown, turn: DecidedTurn) => void): void };
+  store: Store;
+  log: Logger;
+}): void {
+  const deps = { store: parts.store, log: parts.log.child({ component: 'pipeline' }) };
   let book: ReturnType<typeof createShadowDecisionsRepository> | undefined;
-  pipeline.onDecided((request, _source, _result, { outcome, shadows, provided, decidedAtMs }) => {
+  parts.pipeline.onDecided((request, _source, _result, { outcome, shadows, provided, decidedAtMs }) => {
     if (shadows.length === 0) return;
     try {
       book ??= createShadowDecisionsRepository(databaseOf(deps.store));

@@ -1,5 +1,6 @@
 /**
- * The daemon's side of `lendbot approve`: that command only records the person's approval in the
+ * The proposals wing, attached to a running daemon in one call (attachProposals), and its runner,
+ * the daemon's side of `lendbot approve`: that command only records the person's approval in the
  * database (it has no marketplace client); this runner, in the running daemon, notices approved
  * proposals and places them (decide-proposal.ts), and marks proposals whose time is up as expired
  * so the lists say so. It looks once a second (real time): one indexed query when nothing waits.
@@ -9,9 +10,9 @@
  * At start it takes up what a stopped daemon left mid-way (`placing` → `approved`): placing again
  * is safe, the offer path never sends one request's offer twice.
  */
-import type { AgentContext } from '../agent-context.js';
+import type { AgentContext } from '../operator/agent-context.js';
 import { expireClosedRequests } from './closed-requests.js';
-import { placeApproved } from './decide-proposal.js';
+import { approveProposal, placeApproved, rejectProposal } from './decide-proposal.js';
 
 const TICK_MS = 1000;
 /** Approved proposals placed per tick; the rest wait for the next one. */
@@ -19,26 +20,23 @@ const BATCH = 10;
 /** How often (real time) waiting proposals' requests are looked for in the open list. */
 const CLOSED_CHECK_MS = 15_000;
 
-export class ProposalRunner {
+class ProposalRunner {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private lastClosedCheckMs = Number.NEGATIVE_INFINITY;
 
-  constructor(
-    private readonly context: AgentContext,
-    private readonly tickMs: number = TICK_MS,
-  ) {}
+  constructor(private readonly context: AgentContext) {}
 
   start(): void {
     const resumed = this.context.store.proposals.resumeInterrupted();
     if (resumed > 0)
       this.context.log.info({ proposals: resumed }, 'approved proposals left mid-way by the last run are placed again (never sent twice)');
-    this.timer = setInterval(() => void this.tick(), this.tickMs);
+    this.timer = setInterval(() => void this.tick(), TICK_MS);
     this.timer.unref();
     void this.tick();
   }
 
-  /** One pass (tests call it directly); joins a pass under way. */
+  /** One pass; joins a pass under way. */
   tick(): Promise<void> {
     this.running ??= this.pass().finally(() => {
       this.running = undefined;
@@ -68,4 +66,17 @@ export class ProposalRunner {
       log.warn({ err: error }, 'proposal runner pass failed');
     }
   }
+}
+
+/**
+ * The runner on the operator listener's agent context (src/operator/attach-operator.ts), whose offer path it places
+ * through, with a person's decision as `lendbot approve` makes it (Telegram's /approve and /reject).
+ */
+export function attachProposals(context: AgentContext) {
+  const deciding = { store: context.store, clock: context.realClock };
+  const decider = {
+    approve: (id: number, by: string) => approveProposal(deciding, id, by),
+    reject: (id: number, by: string) => rejectProposal(deciding, id, by),
+  };
+  return Object.assign(new ProposalRunner(context), { decider });
 }

@@ -10,13 +10,13 @@
  *
  * Approving twice, or approving what was rejected or expired, changes nothing and says why.
  */
-import type { Clock } from '../../clock/clock.js';
-import { parseCents } from '../../domain/index.js';
-import type { Store, StoredProposal } from '../../store/index.js';
-import type { AgentContext } from '../agent-context.js';
-import { placeAgentOffer } from '../agent-offer.js';
-import { findOpenRequest } from '../find-request.js';
-import { outcomeOf } from './agent-asks.js';
+import type { Clock } from '../clock/clock.js';
+import { parseCents } from '../domain/index.js';
+import type { Store, StoredProposal } from '../store/index.js';
+import type { AgentContext } from '../operator/agent-context.js';
+import { placeAgentOffer } from '../operator/agent-offer.js';
+import { findOpenRequest } from '../operator/find-request.js';
+import { outcomeOf } from '../operator/agent-asks.js';
 import { proposalHeadline, proposalStateText, unchangedText } from './proposal-text.js';
 import { releaseHold } from './request-holds.js';
 
