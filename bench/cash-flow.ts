@@ -5,8 +5,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cashFlowStatus } from '../src/ops/cash-flow-status.js';
-import { cashFlowAnswer } from '../src/ops/cash-flow-view.js';
+import { cashFlowStatus } from '../src/money/cash-flow-status.js';
+import { cashFlowAnswer } from '../src/cash-flow/cash-flow-view.js';
 import { DEFAULT_RISK_LIMITS } from '../src/risk/index.js';
 import { loanPaymentSchema, loanSchema } from '../src/domain/index.js';
 import { openStore } from '../src/store/index.js';

@@ -5,11 +5,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_LOSS_RATES } from '../src/ops/equity.js';
-import { equityNowKept } from '../src/ops/equity-cache.js';
-import { equityNow, ledgerInputFromStore } from '../src/ops/equity-now.js';
-import { ledgerMonths, reconcileLedger } from '../src/ops/ledger-export.js';
-import { buildLoanLedger } from '../src/ops/loan-ledger.js';
+import { DEFAULT_LOSS_RATES } from '../src/money/equity.js';
+import { equityNowKept } from '../src/money/equity-cache.js';
+import { equityNow, ledgerInputFromStore } from '../src/money/equity-now.js';
+import { ledgerMonths, reconcileLedger } from '../src/money/ledger-export.js';
+import { buildLoanLedger } from '../src/money/loan-ledger.js';
 import { paymentSchedule } from '../src/sandbox/amortization.js';
 import type { Loan, LoanPayment, Transfer, TransferDayGroup } from '../src/domain/index.js';
 import { openStore } from '../src/store/index.js';

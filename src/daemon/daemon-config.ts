@@ -11,7 +11,7 @@ import { ConfigurationError } from '../domain/index.js';
 import { serviceSectionSchema } from '../service/service-config.js';
 import { DEFAULT_MAX_FAILED_POLLS } from './poll-failures.js';
 import { DEFAULT_UNKNOWN_OFFER_RESENDS } from './unknown-offer-resends.js';
-import { ledgerSectionSchema } from '../ops/loss-rates-config.js';
+import { ledgerSectionSchema } from '../money/loss-rates-config.js';
 import { OPS_ENV_HELP, operatorConfigSchema } from '../operator/operator-config.js';
 import { DEFAULT_SYNCHRONOUS, SYNCHRONOUS_LEVELS } from '../store/synchronous.js';
 import { DEFAULT_WARN_AFTER_REFUSALS, DEFAULT_WARN_WINDOW_MS } from '../webhook/refusal-warning.js';

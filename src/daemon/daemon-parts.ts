@@ -49,8 +49,8 @@ import { createMetrics, type LendbotMetrics } from '../ops/metrics.js';
 import { Protections } from '../ops/protections/index.js';
 import { ServiceHealth } from '../ops/service-health.js';
 import type { ActiveConfig } from '../ops/hot-reload.js';
-import { lossRatesFromConfig } from '../ops/loss-rates-config.js';
-import type { LossRates } from '../ops/equity.js';
+import { lossRatesFromConfig } from '../money/loss-rates-config.js';
+import type { LossRates } from '../money/equity.js';
 import { reachableHost } from '../operator/operator-listener.js';
 import type { ReturnsAnswer } from '../operator/api/api-types.js';
 import { returnsFromStore } from '../operator/api/returns-routes.js';
@@ -95,6 +95,8 @@ export interface DaemonOverrides {
   challengers?: false;
   /** false leaves retraining unattached, as deleting its attach line would (test/daemon/retrain-left-out.test.ts). */
   retrain?: false;
+  /** false leaves the cash-flow wing (the idle-cash watch) unattached, as deleting its attach line would (test/daemon/cash-flow-left-out.test.ts). */
+  cashFlow?: false;
   /** The sandbox's hold on a request while an agent's proposal waits (src/proposals/request-holds.ts); absent live. */
   requestHolds?: RequestHolds;
 }

@@ -10,10 +10,11 @@
  * (src/challengers/shadow-decide.ts, attachShadows), operations (src/ops/attach-ops.ts,
  * attachOps), the operator listener (src/operator/attach-operator.ts, attachOperator), the agents'
  * proposals (src/proposals/attach-proposals.ts, attachProposals), messaging
- * (src/messaging/attach-messaging.ts, attachMessaging) and retraining (src/retrain/attach-retrain.ts,
- * attachRetrain).
+ * (src/messaging/attach-messaging.ts, attachMessaging), retraining (src/retrain/attach-retrain.ts,
+ * attachRetrain) and the idle-cash watch (src/cash-flow/attach-cash-flow.ts, attachCashFlow).
  */
-import { Scheduler } from '../clock/scheduler.js';
+import { attachCashFlow } from '../cash-flow/attach-cash-flow.js';
+import { Scheduler, type Job } from '../clock/scheduler.js';
 import type { Store } from '../store/index.js';
 import { attachMessaging, type Messaging } from '../messaging/attach-messaging.js';
 import { attachOps } from '../ops/attach-ops.js';
@@ -49,7 +50,7 @@ export interface Daemon {
    */
   checkMarketplace(): Promise<void>;
   start(): Promise<void>;
-  /** Runs one of the scheduled jobs now (poll, balance, sync, fund, protections, inbox, learn, retrain, and the operations' own, such as digest); joins a run under way. */
+  /** Runs one of the scheduled jobs now (poll, balance, sync, fund, protections, inbox, learn, retrain, idle-cash, and the operations' own, such as digest); joins a run under way. */
   runJob(name: string): Promise<void>;
   /** Stops intake, finishes work in flight, closes everything. */
   stop(): Promise<void>;
@@ -67,6 +68,8 @@ type Env = Record<string, string | undefined>;
 const NO_MESSAGING: Messaging = { jobs: [], start: () => undefined, stop: () => undefined };
 /** Retraining left out: the strategy files run as they are, and no retrain job exists. */
 const NO_RETRAIN: Pick<Retraining, 'jobs' | 'start'> = { jobs: [], start: async () => undefined };
+/** The cash-flow wing left out: no idle-cash job (the status still shows the forecast and idle cash now). */
+const NO_CASH_FLOW: { jobs: Job[] } = { jobs: [] };
 
 export async function createDaemon(config: DaemonConfigFile, env: Env, overrides: DaemonOverrides = {}): Promise<Daemon> {
   const parts = await assembleDaemonParts(config, env, overrides);
@@ -82,6 +85,7 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
   const proposals = overrides.proposals === false ? undefined : attachProposals(operator.context);
   const messaging = overrides.messaging === false ? NO_MESSAGING : attachMessaging({ ...parts, proposals: proposals?.decider });
   const retrain = overrides.retrain === false ? NO_RETRAIN : attachRetrain(parts);
+  const cashFlow = overrides.cashFlow === false ? NO_CASH_FLOW : attachCashFlow(parts);
   const scheduler = new Scheduler(log.child({ component: 'scheduler' }), parts.clocks.backoff);
 
   let stopped = false;
@@ -138,10 +142,11 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       scheduler.start(ops.jobs());
       scheduler.start(messaging.jobs);
       scheduler.start(retrain.jobs);
+      scheduler.start(cashFlow.jobs);
     },
     runJob(name: string) {
-      // The operations', messaging's and retraining's jobs too (the digest, notifications, retrain): tests run them on their own clock.
-      const all = [...jobs, ...ops.jobs(), ...messaging.jobs, ...retrain.jobs];
+      // The operations' and the wings' jobs too (the digest, notifications, retrain, idle-cash): tests run them on their own clock.
+      const all = [...jobs, ...ops.jobs(), ...messaging.jobs, ...retrain.jobs, ...cashFlow.jobs];
       const job = all.find((candidate) => candidate.name === name);
       if (!job) return Promise.reject(new RangeError(`no job "${name}"; jobs: ${all.map((j) => j.name).join(', ')}`));
       return scheduler.runOnce(job);

@@ -5,13 +5,14 @@
  * load the operator's modules. Deleting a wing's folder, its entries here and there and its attach
  * line removes it (test/layout/*-wing.test.ts).
  */
+import { cashFlowWing } from '../cash-flow/cash-flow-wing.js';
 import type { AgentWings } from '../operator/agent-context.js';
 import type { ApiRoutes } from '../operator/api/api-deps.js';
 import { proposalsWing } from '../proposals/proposals-wing.js';
 import { registerRetrainTools } from '../retrain/retrain-tools.js';
 
 export const WING_AGENT: AgentWings = {
-  tools: [registerRetrainTools, ...proposalsWing.tools],
+  tools: [registerRetrainTools, ...proposalsWing.tools, ...cashFlowWing.tools],
   beyondAllowance: proposalsWing.beyondAllowance,
 };
-export const WING_API_ROUTES: readonly ApiRoutes[] = proposalsWing.apiRoutes;
+export const WING_API_ROUTES: readonly ApiRoutes[] = [...proposalsWing.apiRoutes, ...cashFlowWing.apiRoutes];

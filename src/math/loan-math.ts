@@ -33,7 +33,7 @@ export function monthlyPayment(principalCents: number, annualRate: number, terms
 /**
  * One month's interest on `balanceCents` at `annualRate`, in whole cents: the part of an
  * instalment that is interest, the rest repaying principal. The sandbox's schedules and the
- * lender's ledger (ops/loan-ledger.ts) split instalments by this one rule.
+ * lender's ledger (money/loan-ledger.ts) split instalments by this one rule.
  */
 export function monthInterestCents(balanceCents: number, annualRate: number): number {
   return Math.round(balanceCents * (annualRate / MONTHS_PER_YEAR));

@@ -12,7 +12,6 @@ import type { ConfirmationCodes } from './confirmation.js';
 import { registerResources } from './resources.js';
 import { registerAccountTools } from './tools/account-tools.js';
 import { registerBotTools } from './tools/bot-tools.js';
-import { registerCashFlowTools } from './tools/cash-flow-tools.js';
 import { registerMarketplaceTools } from './tools/marketplace-tools.js';
 import { registerOfferTools } from './tools/offer-tools.js';
 import { serviceErrorAnswer } from './untrusted-data.js';
@@ -60,7 +59,6 @@ export function createAgentServer(context: AgentContext, caller: AgentCaller, co
   registerAccountTools(deps);
   registerOfferTools(deps);
   registerBotTools(deps);
-  registerCashFlowTools(deps);
   for (const register of context.tools) register(deps);
   registerResources(server, context);
   return server;

@@ -1,9 +1,9 @@
 /**
  * Everything operational, attached to the daemon's built parts in one call (the fastify plugin and
  * probot `app.load` idiom): health on the webhook listener, the pipeline's metrics and the scrape
- * the operator listener serves, hot reload of the strategies and the `risk:` section, the idle-cash
- * watch, the status's clock and a terminal's summary line. Messaging (notifications, the digest,
- * Telegram) attaches beside it (src/messaging/attach-messaging.ts, attachMessaging).
+ * the operator listener serves, hot reload of the strategies and the `risk:` section, the status's clock and a terminal's summary line. Messaging (notifications, the digest,
+ * Telegram) attaches beside it (src/messaging/attach-messaging.ts, attachMessaging), and the
+ * idle-cash watch with the cash-flow wing (src/cash-flow/attach-cash-flow.ts, attachCashFlow).
  *
  * The notifier, the metrics, the service health and the protections are parts themselves: other
  * parts are built with them (the client is counted, the pipeline pauses), so they exist before
@@ -12,16 +12,14 @@
 import { systemClock, type Clock } from '../clock/clock.js';
 import type { Job } from '../clock/scheduler.js';
 import type { CompiledStrategy } from '../engine/index.js';
-import type { NotificationEvent } from '../domain/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RiskLimits } from '../risk/index.js';
-import type { LossRates } from './equity.js';
+import type { LossRates } from '../money/equity.js';
 import type { Store } from '../store/index.js';
 import type { z } from 'zod';
 import { attachHealthAndMetrics } from './health-metrics.js';
 import { DEFAULT_MAX_INBOX_STALL_MS, DEFAULT_MAX_POLL_AGE_MS } from './health.js';
 import { HotReloader, type ActiveConfig } from './hot-reload.js';
-import { idleCashSchedule, IdleCashWatch } from './idle-cash-alert.js';
 import type { LendbotMetrics } from './metrics.js';
 import type { DecisionFeed } from './instrument.js';
 import type { MetricsScrape, OpsApp } from './ops-routes.js';
@@ -36,8 +34,8 @@ export interface OpsParts {
   log: Logger;
   store: Store;
   dryRun: boolean;
-  /** `real`: the status's clock and the idle-cash alert's hours on a sped-up clock; `speed` (simulated seconds per real second, 1 live) scales the health limits. */
-  clocks: { market: Clock; real: Clock; speed: number };
+  /** `speed` (simulated seconds per real second, 1 live) scales the health limits. */
+  clocks: { market: Clock; speed: number };
   active: {
     strategies: () => readonly CompiledStrategy[];
     limits: () => RiskLimits;
@@ -51,11 +49,10 @@ export interface OpsParts {
         }
       | undefined;
   };
-  /** The service health is the marketplace's refusal of our credentials or clock, for `/healthz`; the notices are where the idle-cash alert goes (src/daemon/notice-relay.ts). */
+  /** The service health is the marketplace's refusal of our credentials or clock, for `/healthz`. */
   instruments: {
     metrics: LendbotMetrics;
     serviceHealth: { current(): ServiceDegraded | undefined };
-    notices: { notify(event: NotificationEvent, data: Record<string, unknown>): void };
   };
   pipeline: DecisionFeed;
   /** For `/healthz`: the listener it is added to (before it listens), the inbox's last progress, the polls failed in a row. */
@@ -79,9 +76,9 @@ export interface Operations {
 
 export function attachOps(parts: OpsParts): Operations {
   const { store, log, dryRun } = parts;
-  const { market: clock, real: realClock, speed: clockSpeed } = parts.clocks;
+  const { market: clock, speed: clockSpeed } = parts.clocks;
   const { strategies, limits, reload } = parts.active;
-  const { serviceHealth, notices } = parts.instruments;
+  const { serviceHealth } = parts.instruments;
   const { inbox, poller } = parts.intake;
   const budgets = () => strategyBudgets(strategies());
   const { metrics } = attachHealthAndMetrics({
@@ -125,18 +122,6 @@ export function attachOps(parts: OpsParts): Operations {
     }
   };
   if (clockRecorder.kind === 'simulated') jobs.push({ name: 'clock', schedule: CLOCK_RECORD_SCHEDULE, run: async () => recordClock() });
-  // The idle-cash series and alert: recorded with or without notifications (status and the dashboard show them).
-  // On a sped-up clock (the sandbox) the alert also waits its hours on the machine's clock (idle-cash-alert.ts).
-  const idleCash = new IdleCashWatch({
-    store,
-    clock,
-    ...(clockSpeed > 1 ? { wallClock: realClock } : {}),
-    log: log.child({ component: 'idle-cash' }),
-    limits,
-    dryRun,
-    notify: (event, data) => notices.notify(event, data),
-  });
-  jobs.push({ name: 'idle-cash', schedule: idleCashSchedule(clockSpeed), run: async () => idleCash.check() });
   // On a terminal, a summary line a minute, counting from the start (terminal-summary.ts).
   let summaryJobs: Job[] = [];
 

@@ -8,7 +8,7 @@ import type { Clock } from '../clock/clock.js';
 import type { CompiledStrategy } from '../engine/index.js';
 import type { RiskLimits } from '../risk/index.js';
 import type { Store } from '../store/index.js';
-import type { LossRates } from './equity.js';
+import type { LossRates } from '../money/equity.js';
 import { statusClock } from './status-clock.js';
 import { buildStatusReport, type StatusReport, type StrategyBudget } from './status-report.js';
 

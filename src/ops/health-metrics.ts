@@ -11,7 +11,7 @@ import type { RiskLimits } from '../risk/index.js';
 import type { Store } from '../store/index.js';
 import { checkHealth, type HealthOptions } from './health.js';
 import { instrumentPipeline, type DecisionFeed } from './instrument.js';
-import type { LossRates } from './equity.js';
+import type { LossRates } from '../money/equity.js';
 import type { LendbotMetrics } from './metrics.js';
 import { metricsScrape, registerHealthRoute, type MetricsScrape, type OpsApp } from './ops-routes.js';
 import { buildStatusReport, type StrategyBudget } from './status-report.js';

@@ -17,9 +17,9 @@ import { calibrationStatus, type CalibrationStatus } from './calibration.js';
 import { refusalWarningText, storedRefusalWarning } from '../webhook/refusal-warning.js';
 import type { StatusClock } from './status-clock.js';
 import { marketLearningStatus, type MarketLearningStatus } from './market-learning-status.js';
-import type { EquityFigures, LossRates } from './equity.js';
-import { equityNowKept } from './equity-cache.js';
-import { cashFlowStatus, type CashFlowStatus } from './cash-flow-status.js';
+import type { EquityFigures, LossRates } from '../money/equity.js';
+import { equityNowKept } from '../money/equity-cache.js';
+import { cashFlowStatus, type CashFlowStatus } from '../money/cash-flow-status.js';
 import type { Cents } from '../domain/index.js';
 import type { MarketSource } from '../engine/compiled-strategy.js';
 import { accountMoney, capsNow, type RiskLimits } from '../risk/index.js';
@@ -94,7 +94,7 @@ export interface StatusReport {
   loansByStatus: Record<string, number>;
   /** The synced payments of every loan: paid, late (paid late or overdue), missed, the longest delay, fees. */
   payments: PaymentTotals;
-  /** Cash + principal still out − loss expected on late loans, and its parts (ops/equity.ts); null unless asked for. */
+  /** Cash + principal still out − loss expected on late loans, and its parts (money/equity.ts); null unless asked for. */
   equity: EquityFigures | null;
   /**
    * This month's data spend: `spentCents` is the account's (purchases of every strategy and of

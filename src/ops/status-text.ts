@@ -3,12 +3,12 @@ import { retrainJson, retrainLines } from './retrain-status.js';
 import { marketLearningJson, marketLearningLines } from './market-learning-status.js';
 import { formatCents, RISK_LEVEL_NAMES } from '../domain/index.js';
 import { counted } from '../log/plain-figures.js';
-import { cashFlowJson, cashFlowLines } from './cash-flow-status.js';
+import { cashFlowJson, cashFlowLines } from '../money/cash-flow-status.js';
 import { offerStatesText } from './offer-states-status.js';
 import { paperBookJson, paperBookLines } from './paper-book-view.js';
 import { calibrationJson, calibrationLines } from './calibration.js';
 import { describeClock } from './status-clock.js';
-import { equityJson, equityText } from './equity-now.js';
+import { equityJson, equityText } from '../money/equity-now.js';
 import type { StatusReport } from './status-report.js';
 import { unfittedMarketText } from '../engine/market-source.js';
 

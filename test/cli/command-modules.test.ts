@@ -75,7 +75,7 @@ describe('what a command loads', () => {
 
   it("the daemon loads none of backtesting's reports, draws or tuner", () => {
     const loaded = modulesLoadedBy('src/daemon/daemon.ts');
-    expect(loaded).toContain('src/ops/cash-flow-forecast.ts');
+    expect(loaded).toContain('src/money/cash-flow-forecast.ts');
     expect(under(loaded, ['src/backtest/index.ts', 'src/backtest/report/', 'src/backtest/tune/', 'src/backtest/run-backtest.ts'])).toEqual(
       [],
     );

@@ -60,6 +60,8 @@ export interface HarnessOptions {
   messaging?: false;
   /** false leaves retraining unattached (DaemonOverrides.retrain). */
   retrainWing?: false;
+  /** false leaves the cash-flow wing unattached (DaemonOverrides.cashFlow). */
+  cashFlowWing?: false;
   /** false leaves the agents' proposals unattached (DaemonOverrides.proposals). */
   proposalsWing?: false;
   /** false leaves the challengers unattached (DaemonOverrides.challengers). */
@@ -99,6 +101,7 @@ export async function startDaemonHarness(options: HarnessOptions = {}): Promise<
     webhookSecret: sandbox.credentials.webhookSecret,
     ...(options.messaging === undefined ? {} : { messaging: options.messaging }),
     ...(options.retrainWing === undefined ? {} : { retrain: options.retrainWing }),
+    ...(options.cashFlowWing === undefined ? {} : { cashFlow: options.cashFlowWing }),
     ...(options.proposalsWing === undefined ? {} : { proposals: options.proposalsWing }),
     ...(options.challengersWing === undefined ? {} : { challengers: options.challengersWing }),
   });

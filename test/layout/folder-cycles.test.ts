@@ -18,10 +18,10 @@ const FLOORS: readonly (readonly string[])[] = [
   ['math'],
   ['log', 'clock', 'config'],
   ['store', 'risk', 'engine'],
-  ['service', 'webhook', 'recording', 'backtest', 'sandbox'],
+  ['service', 'webhook', 'recording', 'backtest', 'sandbox', 'money'],
   ['ops'],
   ['messaging', 'operator'],
-  ['retrain', 'proposals', 'challengers'],
+  ['retrain', 'proposals', 'challengers', 'cash-flow'],
   ['daemon'],
   ['cli'],
 ];

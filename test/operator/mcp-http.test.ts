@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { balanceFromTransfers, type LoanRequest } from '../../src/domain/index.js';
 import { collectPages } from '../../src/service/index.js';
 import { agentView } from '../../src/operator/untrusted-data.js';
-import { equityJson, equityNow } from '../../src/ops/equity-now.js';
+import { equityJson, equityNow } from '../../src/money/equity-now.js';
 import {
   callTool,
   CLAUDE_TOKEN,
@@ -381,7 +381,7 @@ describe('the MCP agent connector over HTTP', () => {
     expect(balance.data.free_cents).toBe(
       (balance.data.balance_cents as number) - (balance.data.reserved_cents as number) - (balance.data.min_cash_reserve_cents as number),
     );
-    // Equity as every view reads it (ops/equity-now.ts).
+    // Equity as every view reads it (money/equity-now.ts).
     expect(balance.data.equity).toEqual(equityJson(equityNow(h.store, h.sandbox.clock)));
   });
 });

@@ -4,9 +4,9 @@
  * never a figure the store no longer says.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { equityNowKept } from '../../src/ops/equity-cache.js';
-import { equityNow } from '../../src/ops/equity-now.js';
-import { DEFAULT_LOSS_RATES } from '../../src/ops/equity.js';
+import { equityNowKept } from '../../src/money/equity-cache.js';
+import { equityNow } from '../../src/money/equity-now.js';
+import { DEFAULT_LOSS_RATES } from '../../src/money/equity.js';
 import { loanSchema } from '../../src/domain/index.js';
 import { tempStore } from '../store/fixtures.js';
 

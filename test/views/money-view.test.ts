@@ -33,13 +33,13 @@ import { OFFER_ALL_MANUAL, startDaemonHarness, waitFor, type DaemonHarness } fro
 import { connectAgent, OPERATOR_TOKEN } from '../operator/operator-harness.js';
 import { BOT_TOKEN, startBotFixture, type BotFixture } from '../messaging/telegram-bot-fixture.js';
 import { returnsFromStore } from '../../src/operator/api/returns-routes.js';
-import { nextMonthExpectedInflow } from '../../src/ops/cash-flow-forecast.js';
+import { nextMonthExpectedInflow } from '../../src/money/cash-flow-forecast.js';
 import { storeDigestFigures } from '../../src/messaging/digest/digest-figures.js';
 import { buildStatusReport } from '../../src/ops/status-report.js';
-import { equityNow } from '../../src/ops/equity-now.js';
+import { equityNow } from '../../src/money/equity-now.js';
 import { OFFER_COUNT_WINDOW_MS } from '../../src/ops/offer-states-status.js';
-import { buildCashFlowForecast } from '../../src/ops/forecast-loans.js';
-import { buildIdleCashReport } from '../../src/ops/idle-cash-report.js';
+import { buildCashFlowForecast } from '../../src/money/forecast-loans.js';
+import { buildIdleCashReport } from '../../src/money/idle-cash-report.js';
 import { calibrationStatus } from '../../src/ops/calibration.js';
 import {
   countStates,

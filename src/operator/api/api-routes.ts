@@ -15,7 +15,6 @@ import type { OperatorApp, OperatorRoutes } from '../operator-listener.js';
 import { fail, type ApiDeps } from './api-deps.js';
 import { registerBookRoutes } from './book-routes.js';
 import { registerCalibrationRoutes } from './calibration-routes.js';
-import { registerCashFlowRoutes } from './cash-flow-routes.js';
 import { registerDecisionRoutes } from './decision-routes.js';
 import { pathOf } from './operator-auth.js';
 import { registerOverviewRoutes } from './overview-routes.js';
@@ -84,7 +83,6 @@ export function operatorApiRoutes(deps: ApiDeps): OperatorRoutes {
           registerReturnsRoutes(api, deps);
           registerMarketLearningRoutes(api, deps);
           registerCalibrationRoutes(api, deps);
-          registerCashFlowRoutes(api, deps);
           registerReportListRoute(api, deps);
           registerPauseRoutes(api, deps);
           registerPaperRoutes(api, deps);

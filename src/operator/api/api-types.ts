@@ -240,7 +240,7 @@ export interface DefaultRate {
 /**
  * GET /api/returns. Series have one point per UTC day with a movement, a late loan's expected
  * loss stepping up, or today (`at` is the day's start, the value as the day ended; today's as of
- * now), oldest first; interest and losses are cumulative (ops/equity.ts).
+ * now), oldest first; interest and losses are cumulative (money/equity.ts).
  */
 export interface ReturnsAnswer {
   /** Cash plus principal still out on loans, less the loss expected on late loans. */

@@ -2,7 +2,7 @@
  * `GET /api/overview`: the dashboard's first screen in one answer: the status report
  * (`lendbot status`), the caps it is measured against, and when the last webhook arrived.
  */
-import { lossRatesFromConfig } from '../../ops/loss-rates-config.js';
+import { lossRatesFromConfig } from '../../money/loss-rates-config.js';
 import { statusClock } from '../../ops/status-clock.js';
 import { buildStatusReport } from '../../ops/status-report.js';
 import { capsNow, type CapsNow, type RiskLimits } from '../../risk/index.js';

@@ -1,6 +1,6 @@
 /**
  * Returns over time from the store's own records, through the one equity function the status,
- * the agent connector and the ledger export read too (ops/equity.ts):
+ * the agent connector and the ledger export read too (money/equity.ts):
  *
  * - equity: cash, plus the principal still out on loans, less the loss expected on late loans;
  * - interest: the interest part of repayments, split by each loan's amortisation, cumulative;
@@ -9,8 +9,8 @@
  *
  * Default rates count loans in collection or default among the funded loans.
  */
-import { equitySeries, type LossRates } from '../../ops/equity.js';
-import type { LedgerInput } from '../../ops/loan-ledger.js';
+import { equitySeries, type LossRates } from '../../money/equity.js';
+import type { LedgerInput } from '../../money/loan-ledger.js';
 import type { StoredLoan } from '../../store/index.js';
 import type { DefaultRate, ReturnsAnswer } from './api-types.js';
 

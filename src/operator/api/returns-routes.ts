@@ -1,7 +1,7 @@
 /** `GET /api/returns`: equity, realised interest and losses over time, and default rates (returns-figures.ts). */
-import type { LossRates } from '../../ops/equity.js';
-import { ledgerInputFromStore } from '../../ops/equity-now.js';
-import { lossRatesFromConfig } from '../../ops/loss-rates-config.js';
+import type { LossRates } from '../../money/equity.js';
+import { ledgerInputFromStore } from '../../money/equity-now.js';
+import { lossRatesFromConfig } from '../../money/loss-rates-config.js';
 import type { Store } from '../../store/index.js';
 import type { OperatorApp } from '../operator-listener.js';
 import type { ApiDeps } from './api-deps.js';

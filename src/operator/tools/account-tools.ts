@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { formatCents, type Cents } from '../../domain/index.js';
-import { equityJson, equityNow, equityText } from '../../ops/equity-now.js';
-import { lossRatesFromConfig } from '../../ops/loss-rates-config.js';
+import { equityJson, equityNow, equityText } from '../../money/equity-now.js';
+import { lossRatesFromConfig } from '../../money/loss-rates-config.js';
 import { accountMoney, offerViewQuery } from '../../risk/index.js';
 import { OFFER_VIEW_STATES, offerJson, type OfferView } from '../../store/index.js';
 import { answer } from '../tool-answer.js';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { guardReasonOf, reasonText } from '../../domain/decision-reason.js';
 import { reasonWords } from '../../log/human-reasons.js';
 import { decisionJson, type DecisionJson } from '../../domain/decision-json.js';
-import { lossRatesFromConfig } from '../../ops/loss-rates-config.js';
+import { lossRatesFromConfig } from '../../money/loss-rates-config.js';
 import { pauseJson } from '../../ops/protections/index.js';
 import { buildStatusReport } from '../../ops/status-report.js';
 import { formatCents } from '../../domain/index.js';

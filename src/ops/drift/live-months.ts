@@ -17,8 +17,8 @@
  */
 import type { OfferMonthCount, PaperMonth, Store } from '../../store/index.js';
 import { pooledStrategyCounts, withAge, type StrategyVintageCalibration } from '../calibration-by-strategy.js';
-import { ledgerInputFromStore } from '../equity-now.js';
-import { buildLoanLedger } from '../loan-ledger.js';
+import { ledgerInputFromStore } from '../../money/equity-now.js';
+import { buildLoanLedger } from '../../money/loan-ledger.js';
 
 /** One month of live trading. */
 export interface LiveMonth {

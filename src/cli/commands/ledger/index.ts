@@ -6,9 +6,9 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { systemClock } from '../../../clock/clock.js';
-import { ledgerInputFromStore } from '../../../ops/equity-now.js';
-import { ledgerCsv, ledgerMonths, reconcileLedger, type LedgerPeriod, type Reconciliation } from '../../../ops/ledger-export.js';
-import { buildLoanLedger } from '../../../ops/loan-ledger.js';
+import { ledgerInputFromStore } from '../../../money/equity-now.js';
+import { ledgerCsv, ledgerMonths, reconcileLedger, type LedgerPeriod, type Reconciliation } from '../../../money/ledger-export.js';
+import { buildLoanLedger } from '../../../money/loan-ledger.js';
 import { statusClock } from '../../../ops/status-clock.js';
 import { formatCents } from '../../../domain/index.js';
 import { readStore } from '../../../store/index.js';

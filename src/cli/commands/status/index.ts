@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { systemClock } from '../../../clock/clock.js';
 import { loadDaemonConfig } from '../../../daemon/daemon-config.js';
 import { loadStrategyFile } from '../../../engine/index.js';
-import { lossRatesOf } from '../../../ops/loss-rates-config.js';
+import { lossRatesOf } from '../../../money/loss-rates-config.js';
 import { statusClock } from '../../../ops/status-clock.js';
 import { buildStatusReport, type StrategyBudget } from '../../../ops/status-report.js';
 import { formatStatusText, statusJson } from '../../../ops/status-text.js';

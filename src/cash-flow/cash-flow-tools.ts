@@ -1,12 +1,12 @@
 /**
  * get_cash_flow_forecast: what money comes back month by month (default-adjusted, with the
  * schedule beside it), the reinvestment projection and its assumption, and idle cash with why it
- * is idle. The same object as `GET /api/cash-flow` (src/ops/cash-flow-view.ts).
+ * is idle. The same object as `GET /api/cash-flow` (cash-flow-view.ts).
  */
-import { cashFlowAnswer } from '../../ops/cash-flow-view.js';
-import { formatCents } from '../../domain/index.js';
-import { answer } from '../tool-answer.js';
-import type { ToolDeps } from '../agent-context.js';
+import { cashFlowAnswer } from './cash-flow-view.js';
+import { formatCents } from '../domain/index.js';
+import { answer } from '../operator/tool-answer.js';
+import type { ToolDeps } from '../operator/agent-context.js';
 
 function cents(value: unknown): string {
   return `$${formatCents(typeof value === 'number' ? value : 0)}`;

@@ -1,14 +1,11 @@
 /**
- * The idle-cash check as the daemon's operations wire it: a job of its own (every five minutes
+ * The idle-cash check as the cash-flow wing attaches it (src/cash-flow/attach-cash-flow.ts): a job of its own (every five minutes
  * live, every five seconds on a simulated clock) whose alert goes out through the configured
  * notifier to a real HTTP receiver, after the set hours of an injected clock and not before.
  */
-import fastify from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock, systemClock } from '../../src/clock/clock.js';
-import { attachOps, type OpsParts } from '../../src/ops/attach-ops.js';
-import { lossRatesFromConfig } from '../../src/ops/loss-rates-config.js';
-import { createMetrics } from '../../src/ops/metrics.js';
+import { attachCashFlow, type CashFlowParts } from '../../src/cash-flow/attach-cash-flow.js';
 import { notifierFromConfig } from '../../src/messaging/notifier.js';
 import { notificationsSchema } from '../../src/messaging/notifications-config.js';
 import { NoticeRelay } from '../../src/daemon/notice-relay.js';
@@ -43,41 +40,27 @@ function operations(clock: ManualClock, clockSpeed: number, realClock?: ManualCl
   // As the daemon wires it: the alert goes through the notice relay messaging points at its notifier.
   const notices = new NoticeRelay();
   notices.sendTo(notifierFromConfig(notifications, {}, { clock, log }));
-  const parts: OpsParts = {
-    config: { poll: { failures_before_degraded: 3 } },
+  const parts: CashFlowParts = {
     log,
     store,
     dryRun: false,
     clocks: { market: clock, real: realClock ?? systemClock, speed: clockSpeed },
-    active: { strategies: () => [], limits: () => limits, reload: undefined },
-    instruments: { metrics: createMetrics({ processMetrics: false }), serviceHealth: { current: () => undefined }, notices },
-    pipeline: { onDecided: () => undefined },
-    intake: { webhook: fastify(), inbox: { lastProgressAtMs: undefined }, poller: { failedPolls: () => undefined } },
-    returns: { lossRates: lossRatesFromConfig({}) },
+    active: { limits: () => limits },
+    instruments: { notices },
   };
-  return attachOps(parts);
+  return attachCashFlow(parts);
 }
 
 describe('the idle-cash job', () => {
   it('runs every five minutes live, every five seconds on a simulated clock', () => {
     const clock = new ManualClock('2026-03-10T12:00:00Z');
-    expect(
-      operations(clock, 1)
-        .jobs()
-        .find((job) => job.name === 'idle-cash')?.schedule,
-    ).toBe('*/5 * * * *');
-    expect(
-      operations(clock, 86_400)
-        .jobs()
-        .find((job) => job.name === 'idle-cash')?.schedule,
-    ).toBe('*/5 * * * * *');
+    expect(operations(clock, 1).jobs.find((job) => job.name === 'idle-cash')?.schedule).toBe('*/5 * * * *');
+    expect(operations(clock, 86_400).jobs.find((job) => job.name === 'idle-cash')?.schedule).toBe('*/5 * * * * *');
   });
 
   it('notifies idle_cash once the share stayed above the threshold for the set hours', async () => {
     const clock = new ManualClock('2026-03-10T12:00:00Z');
-    const job = operations(clock, 1)
-      .jobs()
-      .find((candidate) => candidate.name === 'idle-cash');
+    const job = operations(clock, 1).jobs.find((candidate) => candidate.name === 'idle-cash');
     if (job === undefined) throw new Error('no idle-cash job');
     await job.run();
     clock.advance(HOUR);
@@ -94,9 +77,7 @@ describe('the idle-cash job', () => {
   it("on a sped-up clock (the sandbox) also waits the set hours of the machine's own time", async () => {
     const clock = new ManualClock('2026-03-10T12:00:00Z');
     const wall = new ManualClock('2026-11-26T09:00:00Z');
-    const job = operations(clock, 86_400, wall)
-      .jobs()
-      .find((candidate) => candidate.name === 'idle-cash');
+    const job = operations(clock, 86_400, wall).jobs.find((candidate) => candidate.name === 'idle-cash');
     if (job === undefined) throw new Error('no idle-cash job');
     await job.run();
     // Five simulated days in five seconds, checked each second: true on the run's clock, but no one could have acted.

@@ -1,6 +1,6 @@
 /**
  * The `ledger:` section of config/lendbot.yaml: the shares of principal equity counts as an
- * expected loss on late loans (ops/equity.ts, docs/ledger.md). Every view of equity reads them:
+ * expected loss on late loans (equity.ts, docs/ledger.md). Every view of equity reads them:
  * the returns API and the agent connector from the loaded configuration, `lendbot status` from
  * its own.
  */

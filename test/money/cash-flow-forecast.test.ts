@@ -12,8 +12,8 @@ import {
   nextMonthExpectedInflow,
   type ForecastLoan,
   type ReinvestmentFlow,
-} from '../../src/ops/cash-flow-forecast.js';
-import { buildCashFlowForecast, forecastLoans } from '../../src/ops/forecast-loans.js';
+} from '../../src/money/cash-flow-forecast.js';
+import { buildCashFlowForecast, forecastLoans } from '../../src/money/forecast-loans.js';
 import { loanSchema, loanPaymentSchema } from '../../src/domain/index.js';
 import { tempStore } from '../store/fixtures.js';
 

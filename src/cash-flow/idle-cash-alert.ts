@@ -14,9 +14,9 @@ import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import type { ProtectionSettings, RiskLimits } from '../risk/index.js';
 import { isoFromMs, type Store } from '../store/index.js';
-import { IDLE_ALERT_KEY, storedIdleAlert, type IdleAlertState } from './idle-alert-state.js';
-import { idleShare, idleSampleNow, recordIdleSample } from './idle-cash.js';
-import { idleReasons } from './idle-cash-report.js';
+import { IDLE_ALERT_KEY, storedIdleAlert, type IdleAlertState } from '../money/idle-alert-state.js';
+import { idleShare, idleSampleNow, recordIdleSample } from '../money/idle-cash.js';
+import { idleReasons } from '../money/idle-cash-report.js';
 import type { NotificationEvent } from '../domain/index.js';
 import { HOUR_MS } from '../clock/time-constants.js';
 
@@ -67,39 +67,47 @@ export function updateIdleAlert(
   return undefined;
 }
 
-export interface IdleCashWatchDeps {
+/** What the idle-cash watch, the cash-flow wing's one job, reads of the daemon's built parts (src/daemon/daemon-parts.ts, DaemonParts). */
+export interface CashFlowParts {
   store: Store;
-  clock: Clock;
-  /** The machine's clock, on a sped-up run clock only (the sandbox): the alert waits its hours too. */
-  wallClock?: Clock;
   log: Logger;
-  /** Read at every check, so a hot-reloaded `risk:` section applies at once. */
-  limits: () => RiskLimits;
   dryRun: boolean;
-  notify?: (event: NotificationEvent, data: Record<string, unknown>) => void;
+  /** `real`: the alert's hours also on the machine's clock when `speed` (simulated seconds per real second) is above 1. */
+  clocks: { market: Clock; real: Clock; speed: number };
+  /** Read at every check, so a hot-reloaded `risk:` section applies at once. */
+  active: { limits: () => RiskLimits };
+  /** Where the alert goes (src/daemon/notice-relay.ts). */
+  instruments: { notices: { notify(event: NotificationEvent, data: Record<string, unknown>): void } };
 }
 
 /** The daemon's periodic check: a sample of the series, then the alert. */
 export class IdleCashWatch {
-  constructor(private readonly deps: IdleCashWatchDeps) {}
+  private readonly log: Logger;
+  constructor(private readonly parts: CashFlowParts) {
+    this.log = parts.log.child({ component: 'idle-cash' });
+  }
 
   check(): IdleAlertChange {
-    const { store, clock, log } = this.deps;
-    const limits = this.deps.limits();
-    const now = clock.now();
-    const sample = idleSampleNow(store, now, limits, this.deps.dryRun);
+    const { store, clocks, dryRun } = this.parts;
+    const limits = this.parts.active.limits();
+    const now = clocks.market.now();
+    const sample = idleSampleNow(store, now, limits, dryRun);
     recordIdleSample(store.state, sample);
     const share = idleShare(sample);
     const settings = limits.protections.idle_cash;
-    const change = updateIdleAlert(store.state, settings, share, now, this.deps.wallClock?.now());
+    const change = updateIdleAlert(store.state, settings, share, now, clocks.speed > 1 ? clocks.real.now() : undefined);
     if (change?.kind === 'began') {
       const why = idleReasons(store, now, settings.for_hours, sample.reservedCents).why;
       const percent = Math.round(share * 100);
       const message = `${percent}% of your money has been idle for more than ${settings.for_hours} h (the alert is set at ${Math.round(settings.max_idle_share * 100)}%). ${why}`;
-      log.warn({ share, since: isoFromMs(change.state.aboveSinceMs) }, message);
-      this.deps.notify?.('idle_cash', { message, idle_cents: sample.freeCents, since: isoFromMs(change.state.aboveSinceMs) });
+      this.log.warn({ share, since: isoFromMs(change.state.aboveSinceMs) }, message);
+      this.parts.instruments.notices.notify('idle_cash', {
+        message,
+        idle_cents: sample.freeCents,
+        since: isoFromMs(change.state.aboveSinceMs),
+      });
     } else if (change?.kind === 'ended') {
-      log.info({ share }, 'idle cash is back under its alert threshold');
+      this.log.info({ share }, 'idle cash is back under its alert threshold');
     }
     return change;
   }

@@ -6,10 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { computeReturns } from '../../src/operator/api/returns-figures.js';
 import { daemonConfigSchema } from '../../src/daemon/daemon-config.js';
-import { DEFAULT_LOSS_RATES, equitySeries, lossRate } from '../../src/ops/equity.js';
-import { ledgerSectionSchema, lossRatesFromConfig, lossRatesOf } from '../../src/ops/loss-rates-config.js';
-import { ledgerCsv, ledgerMonths, reconcileLedger } from '../../src/ops/ledger-export.js';
-import { buildLoanLedger, type LedgerInput } from '../../src/ops/loan-ledger.js';
+import { DEFAULT_LOSS_RATES, equitySeries, lossRate } from '../../src/money/equity.js';
+import { ledgerSectionSchema, lossRatesFromConfig, lossRatesOf } from '../../src/money/loss-rates-config.js';
+import { ledgerCsv, ledgerMonths, reconcileLedger } from '../../src/money/ledger-export.js';
+import { buildLoanLedger, type LedgerInput } from '../../src/money/loan-ledger.js';
 import { paymentSchedule } from '../../src/sandbox/amortization.js';
 import type { LoanPayment, Transfer, TransferDayGroup } from '../../src/domain/index.js';
 import type { StoredLoan } from '../../src/store/index.js';

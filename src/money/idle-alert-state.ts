@@ -1,5 +1,5 @@
 /**
- * The idle-cash alert's state as the state table keeps it. The alert's check (idle-cash-alert.ts)
+ * The idle-cash alert's state as the state table keeps it. The alert's check (src/cash-flow/idle-cash-alert.ts)
  * writes it and the idle-cash view (idle-cash-report.ts) shows it; it sits apart because the
  * alert's message uses the view's reasons, so in either file the two would import each other.
  */

@@ -6,11 +6,11 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock/clock.js';
-import { storedIdleAlert } from '../../src/ops/idle-alert-state.js';
-import { IdleCashWatch } from '../../src/ops/idle-cash-alert.js';
-import { buildIdleCashReport } from '../../src/ops/idle-cash-report.js';
-import { MAX_SAMPLES, MIN_SAMPLE_SPACING_MS, readIdleSamples, recordIdleSample } from '../../src/ops/idle-cash.js';
-import { riskLimitsSchema } from '../../src/risk/index.js';
+import { storedIdleAlert } from '../../src/money/idle-alert-state.js';
+import { IdleCashWatch } from '../../src/cash-flow/idle-cash-alert.js';
+import { buildIdleCashReport } from '../../src/money/idle-cash-report.js';
+import { MAX_SAMPLES, MIN_SAMPLE_SPACING_MS, readIdleSamples, recordIdleSample } from '../../src/money/idle-cash.js';
+import { riskLimitsSchema, type RiskLimits } from '../../src/risk/index.js';
 import { loanSchema } from '../../src/domain/index.js';
 import { captureLog } from '../log/log-capture.js';
 import { tempStore } from '../store/fixtures.js';
@@ -52,16 +52,21 @@ beforeEach(() => {
     START,
   );
   setBalance(4000);
-  watch = new IdleCashWatch({
-    store: h.store,
-    clock,
-    log: captureLog().log,
-    limits: () => limits,
-    dryRun: false,
-    notify: (event, data) => sent.push({ event, data }),
-  });
+  watch = watchWith(limits);
 });
 afterEach(() => h.cleanup());
+
+/** The watch on this test's store and clock, with these limits; what it tells lands in `sent`. */
+function watchWith(risk: RiskLimits): IdleCashWatch {
+  return new IdleCashWatch({
+    store: h.store,
+    clocks: { market: clock, real: clock, speed: 1 },
+    log: captureLog().log,
+    active: { limits: () => risk },
+    dryRun: false,
+    instruments: { notices: { notify: (event, data) => sent.push({ event, data }) } },
+  });
+}
 
 describe('idle cash', () => {
   it('is free cash over free cash, reserved and principal lent out', () => {
@@ -116,14 +121,7 @@ describe('idle cash', () => {
 
   it('does not alert when turned off', () => {
     const off = riskLimitsSchema.parse({ protections: { idle_cash: { enabled: false, for_hours: 1 } } });
-    const quiet = new IdleCashWatch({
-      store: h.store,
-      clock,
-      log: captureLog().log,
-      limits: () => off,
-      dryRun: false,
-      notify: (event, data) => sent.push({ event, data }),
-    });
+    const quiet = watchWith(off);
     for (let i = 0; i < 5; i += 1) {
       quiet.check();
       clock.advance(HOUR);
