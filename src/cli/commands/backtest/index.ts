@@ -38,6 +38,7 @@ import {
 } from './backtest-inputs.js';
 import { backtestConditions, conditionsChoice, type ConditionsChoice } from './conditions.js';
 import { formatBacktest, formatSideBySide } from './report-text.js';
+import { limitBacktestHeapGrowth } from './backtest-heap.js';
 import { calibrationOfPass, StrategyProbabilityPass } from '../../../backtest/calibration/index.js';
 import { examplesHelp } from '../../examples-help.js';
 
@@ -112,6 +113,7 @@ export function registerBacktestCommand(program: Command, io: CliIo): void {
       ),
     )
     .action(async (options: BacktestOptions) => {
+      limitBacktestHeapGrowth();
       warnLegacyMarket(io, options);
       const strategies = await loadStrategies(options.strategy);
       const recording = await loadSource(io, options);
