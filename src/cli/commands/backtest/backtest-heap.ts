@@ -1,11 +1,12 @@
 /**
  * How far a backtest's V8 heap may grow between full collections (src/cli/heap-growth.ts). On
- * the 1,000,000-request recording the one-draw command peaked at 1,336 MB with V8's default, of
- * which the recording holds about 700 MB and the rest was mostly garbage of the replays not yet
- * collected; growing by 50 % at most it peaked at 866 MB (issue 39's goal: at most 1 GB) for
- * about a fifth more CPU (more full collections of a large heap), and on the 200,000-request
- * export 325 MB instead of 416 MB. The reports are the same: only when garbage is collected
- * changes. An operator's own `--heap-growing-percent` node flag wins.
+ * the 1,000,000-request recording the one-draw command peaked at 1,069 MB with V8's default, of
+ * which the recording holds about 700 MB and most of the rest was garbage of the replays not yet
+ * collected; growing by 50 % at most it peaked at 850-866 MB (issue 39's goal: at most 1 GB) for
+ * more full collections of a large heap (64-78 s of CPU against 64-66 s, on a loaded machine),
+ * and on the 200,000-request export 310-325 MB instead of 416-443 MB. The reports are the same:
+ * only when garbage is collected changes. An operator's own `--heap-growing-percent` node flag
+ * wins.
  */
 import { limitHeapGrowth } from '../../heap-growth.js';
 
