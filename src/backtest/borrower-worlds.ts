@@ -20,6 +20,7 @@ import { marketDraw } from './market-draws.js';
 import { worldFacts, type PreparedRecording } from './prepared-recording.js';
 import type { DefaultCount } from './realised-fate.js';
 import type { ReservationSource } from './recorded-acceptance.js';
+import { worldGroupOf } from './world-facts.js';
 
 export const WORLD_NAMES = ['insensitive', 'linear', 'quality', 'assumed'] as const;
 export type WorldName = (typeof WORLD_NAMES)[number];
@@ -114,24 +115,22 @@ function qualityLaw(maxRate: number, terms: number, quality: number): Reservatio
   return (p) => fair + span * p ** a;
 }
 
-/** Each request's group rate (see above), the median of its latent quality, by loan request id. */
-export function groupDefaultRates(recording: PreparedRecording): Map<number, number> {
+/**
+ * Each group's rate (see above), the median of its requests' latent quality, by group
+ * (worldGroupOf). Kept by group, not by request: a rate depends on the group alone (the group
+ * names its level), and a Map of a rate for each of the 1,000,000 requests held about 45 MB (a
+ * number key, a number value) through every world's replay (issue 39's memory goal).
+ */
+export function groupDefaultRates(recording: PreparedRecording): Map<string, number> {
   // One pass over the requests' groups and fates (a compact recording keeps them while reading;
   // otherwise each line is read in turn, and only its keys kept).
-  const n = recording.entries.length;
-  const ids = new Float64Array(n);
-  const groupOf: string[] = new Array<string>(n);
-  const levelOf: string[] = new Array<string>(n);
   const levels = new Map<string, DefaultCount>();
   const groups = new Map<string, DefaultCount>();
+  const levelOfGroup = new Map<string, string>();
   const all: DefaultCount = { n: 0, defaults: 0 };
-  let index = 0;
   for (const entry of recording.entries) {
-    const { loanRequestId, group, level, defaulted } = worldFacts(entry);
-    ids[index] = loanRequestId;
-    groupOf[index] = group;
-    levelOf[index] = level;
-    index += 1;
+    const { group, level, defaulted } = worldFacts(entry);
+    levelOfGroup.set(group, level);
     if (defaulted === undefined) continue;
     for (const count of [countOf(levels, level), countOf(groups, group), all]) {
       count.n += 1;
@@ -142,9 +141,8 @@ export function groupDefaultRates(recording: PreparedRecording): Map<number, num
     ((count?.defaults ?? 0) + QUALITY_PRIOR_LOANS * prior) / ((count?.n ?? 0) + QUALITY_PRIOR_LOANS);
   // With nothing resolved, a middling 10 %.
   const overall = all.n > 0 ? all.defaults / all.n : 0.1;
-  const rates = new Map<number, number>();
-  for (let i = 0; i < n; i += 1)
-    rates.set(ids[i] as number, shrink(groups.get(groupOf[i] as string), shrink(levels.get(levelOf[i] as string), overall)));
+  const rates = new Map<string, number>();
+  for (const [group, level] of levelOfGroup) rates.set(group, shrink(groups.get(group), shrink(levels.get(level), overall)));
   return rates;
 }
 
@@ -192,9 +190,9 @@ export interface WorldsOptions {
 /** The four worlds for `recording`; `response` is the assumed curve of world (d). */
 export function borrowerWorlds(recording: PreparedRecording, response: MarketResponse, options: WorldsOptions = {}): BorrowerWorld[] {
   const replaces = options.replaceRecorded === true;
-  let groupRates: Map<number, number> | undefined;
+  let groupRates: Map<string, number> | undefined;
   const qualityOf = (line: LineWithoutData, seed: number): number =>
-    latentQuality((groupRates ??= groupDefaultRates(recording)).get(line.loan_request.id) ?? 0.1, seed, line.loan_request.id);
+    latentQuality((groupRates ??= groupDefaultRates(recording)).get(worldGroupOf(line)) ?? 0.1, seed, line.loan_request.id);
   const { midpoint, steepness } = response.takeUp;
   return [
     world(

@@ -18,6 +18,16 @@ export interface WorldFacts {
 /** The world facts of a line. */
 export function worldFactsOf(line: LineWithoutData): WorldFacts {
   const request = line.loan_request;
-  const level = String(request.borrower_card_color);
-  return { loanRequestId: request.id, level, group: `${level}|${request.borrower.credit_score ?? '-'}`, defaulted: realisedDefault(line) };
+  return {
+    loanRequestId: request.id,
+    level: String(request.borrower_card_color),
+    group: worldGroupOf(line),
+    defaulted: realisedDefault(line),
+  };
+}
+
+/** The group of a line (WorldFacts.group). */
+export function worldGroupOf(line: LineWithoutData): string {
+  const request = line.loan_request;
+  return `${String(request.borrower_card_color)}|${request.borrower.credit_score ?? '-'}`;
 }

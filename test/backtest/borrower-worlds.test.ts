@@ -15,6 +15,7 @@ import {
 import { DEFAULT_MARKET } from '../../src/backtest/market-model.js';
 import { prepareRecording, runBacktest, runDraws, runWorlds } from '../../src/backtest/index.js';
 import { recordedCompetition } from '../../src/backtest/market-model.js';
+import { worldGroupOf } from '../../src/backtest/world-facts.js';
 import { acceptProbability } from '../../src/engine/index.js';
 import type { RecordingLine } from '../../src/recording/index.js';
 import { FLAT_20_YAML, HAND_LINES } from './hand-recording.js';
@@ -78,7 +79,8 @@ describe('borrower worlds', () => {
     const quality = rates('quality', 1);
     recording.entries.forEach(({ line }, i) => {
       const id = line.loan_request.id;
-      expect(quality[i]).toBeGreaterThanOrEqual(Math.min(0.3, fairRate(latentQuality(groups.get(id) ?? 0, 1, id), 12)) - 1e-12);
+      const rate = groups.get(worldGroupOf(line)) ?? 0;
+      expect(quality[i]).toBeGreaterThanOrEqual(Math.min(0.3, fairRate(latentQuality(rate, 1, id), 12)) - 1e-12);
     });
     expect(rates('linear', 2)).not.toEqual(linear);
     expect(rates('linear', 1)).toEqual(linear);
@@ -126,10 +128,11 @@ describe('borrower worlds', () => {
     const alone = prepareRecording(syntheticRecording(900, 11, (low, random) => (random() < 0.25 - ((low - 540) / 220) * 0.23 ? 0.3 : 1)));
     const aloneWorlds = borrowerWorlds(alone, DEFAULT_MARKET.response);
     const groups = groupDefaultRates(alone);
+    const groupOfId = new Map(alone.entries.map(({ line }) => [line.loan_request.id, worldGroupOf(line)]));
     const run = (name: string) => runBacktest(alone, [strategy], { ...options, world: aloneWorlds.find((w) => w.name === name) });
     const meanGroupRate = (decisions: ReturnType<typeof run>['decisions'], won: boolean) => {
       const ids = decisions.filter((d) => d.action === 'offer' && (!won || d.market === 'won')).map((d) => d.loan_request_id);
-      return ids.reduce((sum, id) => sum + (groups.get(id) ?? 0), 0) / ids.length;
+      return ids.reduce((sum, id) => sum + (groups.get(groupOfId.get(id) ?? '') ?? 0), 0) / ids.length;
     };
     const quality = run('quality');
     const insensitive = run('insensitive');

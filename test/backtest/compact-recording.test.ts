@@ -19,7 +19,12 @@ import {
   type ReplayEntry,
   type ReplayRead,
 } from '../../src/backtest/prepared-recording.js';
-import { StrategyProbabilityPass, strategyProbabilities } from '../../src/backtest/calibration/index.js';
+import {
+  calibrationOfPass,
+  calibrationOfProbabilities,
+  StrategyProbabilityPass,
+  strategyProbabilities,
+} from '../../src/backtest/calibration/index.js';
 import { worldFactsOf } from '../../src/backtest/world-facts.js';
 import { borrowerWorlds, groupDefaultRates } from '../../src/backtest/borrower-worlds.js';
 import { runBacktest, runBacktestsTogether } from '../../src/backtest/run-backtest.js';
@@ -176,6 +181,9 @@ describe('the compact recording', () => {
       const alone = strategyProbabilities(compact, strategy);
       expect(alone.scored.length).toBeGreaterThan(100);
       expect(passes[index]?.result(compact.entries.length)).toEqual(alone);
+      // The section read from the pass's columns is the one of its scored requests, to the byte (key order included).
+      const pass = passes[index] as StrategyProbabilityPass;
+      expect(JSON.stringify(calibrationOfPass(pass, compact.entries.length))).toBe(JSON.stringify(calibrationOfProbabilities(alone)));
     });
     // The replay itself is the same with the pass riding on it.
     expect(JSON.stringify(riding)).toBe(JSON.stringify(runDraws(compact, strategies, options, [1, 2])));

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { borrowerWorlds, groupDefaultRates, latentQuality, type WorldName } from '../../src/backtest/borrower-worlds.js';
+import { worldGroupOf } from '../../src/backtest/world-facts.js';
 import { DEFAULT_MARKET } from '../../src/backtest/market-model.js';
 import { prepareRecording, runBacktest } from '../../src/backtest/index.js';
 import { seededRandom } from '../../src/backtest/tune/seeded-random.js';
@@ -91,15 +92,16 @@ describe('the quality-tied world does not read the recorded fate', () => {
 
   it('draws each borrower’s latent quality around their group’s default rate, the same for the same seed', () => {
     const groups = groupDefaultRates(recording);
-    const ids = recording.entries.map(({ line }) => line.loan_request.id);
-    const draw = (seed: number) => ids.map((id) => latentQuality(groups.get(id) ?? 0, seed, id));
+    const lines = recording.entries.map(({ line }) => line);
+    const rateOf = (line: (typeof lines)[number]): number => groups.get(worldGroupOf(line)) ?? 0;
+    const draw = (seed: number) => lines.map((line) => latentQuality(rateOf(line), seed, line.loan_request.id));
     expect(draw(1)).toEqual(draw(1));
     expect(draw(2)).not.toEqual(draw(1));
     // The logistic draw's median is zero: half the borrowers sit above their group's rate.
-    const above = ids.filter((id, i) => (draw(1)[i] ?? 0) > (groups.get(id) ?? 0)).length;
-    expect(Math.abs(above / ids.length - 0.5)).toBeLessThan(0.05);
+    const above = lines.filter((line, i) => (draw(1)[i] ?? 0) > rateOf(line)).length;
+    expect(Math.abs(above / lines.length - 0.5)).toBeLessThan(0.05);
     // Around a group rate of 0.2, half the borrowers lie between 0.13 and 0.30 (logit ± 0.5 × ln 3).
-    const sorted = ids.map((id) => latentQuality(0.2, 1, id)).sort((a, b) => a - b);
+    const sorted = lines.map((line) => latentQuality(0.2, 1, line.loan_request.id)).sort((a, b) => a - b);
     expect(sorted[Math.floor(sorted.length / 4)]).toBeCloseTo(0.126, 1);
     expect(sorted[Math.floor((3 * sorted.length) / 4)]).toBeCloseTo(0.302, 1);
     const quality = worlds.find((w) => w.name === 'quality');

@@ -4,6 +4,7 @@
 export {
   strategyCalibration,
   calibrationOfProbabilities,
+  calibrationOfPass,
   predictionsOf,
   RESOLVED_RULE,
   type StrategyCalibration,

@@ -38,7 +38,8 @@ import {
 } from './backtest-inputs.js';
 import { backtestConditions, conditionsChoice, type ConditionsChoice } from './conditions.js';
 import { formatBacktest, formatSideBySide } from './report-text.js';
-import { calibrationOfProbabilities, StrategyProbabilityPass } from '../../../backtest/calibration/index.js';
+import { limitBacktestHeapGrowth } from './backtest-heap.js';
+import { calibrationOfPass, StrategyProbabilityPass } from '../../../backtest/calibration/index.js';
 import { examplesHelp } from '../../examples-help.js';
 
 interface BacktestOptions extends RecordingSource, MarketOptions {
@@ -112,6 +113,7 @@ export function registerBacktestCommand(program: Command, io: CliIo): void {
       ),
     )
     .action(async (options: BacktestOptions) => {
+      limitBacktestHeapGrowth();
       warnLegacyMarket(io, options);
       const strategies = await loadStrategies(options.strategy);
       const recording = await loadSource(io, options);
@@ -141,7 +143,7 @@ export function registerBacktestCommand(program: Command, io: CliIo): void {
           for (const pass of calibration) pass.add(entry, read);
         };
         const run = runDraws(recording, group, { ...settings, onRead }, seeds);
-        run.first.calibration = calibration.map((pass) => calibrationOfProbabilities(pass.result(recording.entries.length)));
+        run.first.calibration = calibration.map((pass) => calibrationOfPass(pass, recording.entries.length));
         results.push(run.first);
         draws.push(run.draws);
         // Where the take-up curve judged no offer, varying it cannot change a figure: the report says so instead.
