@@ -64,14 +64,14 @@ export function createCashFlowRepository(db: Database): CashFlowRepository {
   const unsettled = db.prepare<[], { loan_id: number; due: string }>(
     "SELECT loan_id, MIN(due_date) AS due FROM payments WHERE lower(status) <> 'paid' AND flag IS NOT 'missed' GROUP BY loan_id",
   );
-  // The decisive reason is the first; its kind is its code's first part (filter_failed: filter),
-  // or, on rows written before migration 14 (no values), its text's first word (the same prefix).
+  // The decisive reason is the first; its kind is its code's first part (filter_failed: filter).
+  // Every row has values since migration 21 (reason-texts-to-values.ts); a row with no reason has no kind.
   const causes = db.prepare<[string, string], { kind: string | null; guard_code: string | null; n: number }>(
     `SELECT CASE WHEN guard_code IS NOT NULL THEN 'guard'
          WHEN code IS NOT NULL THEN substr(code, 1, instr(code || '_', '_') - 1)
-         ELSE substr(first, 1, instr(first || ' ', ' ') - 1) END AS kind,
+         ELSE '' END AS kind,
        guard_code, COUNT(*) AS n
-     FROM (SELECT guard_code, COALESCE(json_extract(reasons_json, '$[0]'), '') AS first, json_extract(reason_values_json, '$[0].code') AS code
+     FROM (SELECT guard_code, json_extract(reason_values_json, '$[0].code') AS code
            FROM decisions WHERE action = 'skip' AND decided_at >= ? AND decided_at < ?)
      GROUP BY kind, guard_code ORDER BY n DESC, kind, guard_code`,
   );
