@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { recordingLinesFromStore } from '../../src/recording/index.js';
+import { recordingLinesFromStore, type RecordingLine } from '../../src/recording/index.js';
 import { runBacktest } from '../../src/backtest/index.js';
 import { loadStrategyFile } from '../../src/engine/index.js';
 import { explainRecordedRequest } from '../../src/cli/commands/strategy/explain.js';
@@ -57,6 +57,24 @@ const ROOMY_RISK = {
   max_open_exposure: null,
   max_amount_per_day: null,
 };
+
+/** The session the daemon's store recorded, replayed as a dry-run backtest (a dry run's offers never settle). */
+function replayedSession(
+  h: DaemonHarness,
+  strategies: Parameters<typeof runBacktest>[1],
+  conditions: { startingBalanceCents: number; risk: unknown; learning?: MarketLearning },
+  invalid: Array<{ loanRequestId: number; message: string }> = [],
+): { recording: RecordingLine[]; result: ReturnType<typeof runBacktest> } {
+  const recording = [...recordingLinesFromStore(h.store, invalid)];
+  const result = runBacktest(recording, strategies, {
+    startingBalanceCents: conditions.startingBalanceCents,
+    limits: riskLimitsSchema.parse(conditions.risk),
+    market: { settle: false },
+    recordDecisions: true,
+    ...(conditions.learning === undefined ? {} : { learning: conditions.learning }),
+  });
+  return { recording, result };
+}
 
 /** The live decisions the replay decided otherwise (action, rate, strategy or reasons), with both sides. */
 function replayMismatches(live: readonly StoredDecision[], replayedDecisions: readonly BacktestDecision[]) {
@@ -113,15 +131,9 @@ describe('live and backtest parity', () => {
     expect(bought.n).toBeGreaterThan(0);
 
     const invalid: Array<{ loanRequestId: number; message: string }> = [];
-    const recording = [...recordingLinesFromStore(h.store, invalid)];
-    expect(invalid).toEqual([]);
     const strategies = await Promise.all(files.map((file) => loadStrategyFile(file)));
-    const result = runBacktest(recording, strategies, {
-      startingBalanceCents,
-      limits: riskLimitsSchema.parse(risk),
-      market: { settle: false },
-      recordDecisions: true,
-    });
+    const { recording, result } = replayedSession(h, strategies, { startingBalanceCents, risk }, invalid);
+    expect(invalid).toEqual([]);
 
     const mismatches = replayMismatches(live, result.decisions);
     expect(mismatches).toEqual([]);
@@ -213,14 +225,8 @@ describe('live and backtest parity', () => {
       expect(offers.every((decision) => decision.reasons.some((reason) => reason.startsWith(named)))).toBe(true);
       expect(offers.every((decision) => decision.calibration?.version === version)).toBe(true);
 
-      const recording = [...recordingLinesFromStore(h.store, [])];
-      const result = runBacktest(recording, [await loadStrategyFile(file)], {
-        startingBalanceCents,
-        limits: riskLimitsSchema.parse(risk),
-        market: { settle: false },
-        recordDecisions: true,
-        learning: new MarketLearning([], [[name, seeded()]]),
-      });
+      const learning = new MarketLearning([], [[name, seeded()]]);
+      const { result } = replayedSession(h, [await loadStrategyFile(file)], { startingBalanceCents, risk, learning });
       expect(replayMismatches(live, result.decisions)).toEqual([]);
       // The learned level's probability too, to the bit.
       const probability = new Map(result.decisions.map((decision) => [decision.loan_request_id, decision.probability]));
@@ -252,14 +258,8 @@ describe('live and backtest parity', () => {
         expect(offers.every((decision) => decision.reasons.some((reason) => reason.includes('market learned v0 (0 fates)')))).toBe(true);
         expect(offers.some((decision) => decision.reasons.some((reason) => reason.includes('exploring (greedy')))).toBe(true);
 
-        const recording = [...recordingLinesFromStore(h.store, [])];
         const strategies = [await loadStrategyFile(file)];
-        const result = runBacktest(recording, strategies, {
-          startingBalanceCents,
-          limits: riskLimitsSchema.parse(risk),
-          market: { settle: false },
-          recordDecisions: true,
-        });
+        const { recording, result } = replayedSession(h, strategies, { startingBalanceCents, risk });
         const mismatches = replayMismatches(live, result.decisions);
         expect(mismatches).toEqual([]);
 
