@@ -4,8 +4,8 @@
  */
 import { calibrated, groupVerdict, type CalibrationGroup, type CalibrationStats } from './calibration-stats.js';
 import type { StrategyCalibration } from './strategy-calibration.js';
+import { percentOneDecimal as pct } from '../../log/plain-figures.js';
 
-const pct = (value: number): string => `${(value * 100).toFixed(1)} %`;
 const bare = (value: number): string => (value * 100).toFixed(1);
 
 export const DECILE_HEADER = ['decile', 'n', 'predicted range', 'predicted', 'realised', '95 % interval', ''] as const;

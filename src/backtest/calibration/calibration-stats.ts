@@ -12,6 +12,7 @@
  */
 import { wilson } from '../../math/index.js';
 import { brier } from '../train/prediction-quality.js';
+import { percentOneDecimal as pct } from '../../log/plain-figures.js';
 
 /** A prediction this far from what happened, and outside its interval, is called off. */
 export const CALIBRATION_TOLERANCE = 0.02;
@@ -120,7 +121,6 @@ export function brierScore(items: readonly Prediction[]): number {
   );
 }
 
-const pct = (value: number): string => `${(value * 100).toFixed(1)} %`;
 const bare = (value: number): string => (value * 100).toFixed(1);
 const interval = (group: CalibrationGroup): string => `95 % interval ${bare(group.low)}-${pct(group.high)}, n=${group.n}`;
 
