@@ -223,7 +223,7 @@ export async function tune(recording: PreparedRecording, strategy: CompiledStrat
   }
 }
 
-/** A gain in points of return, signed (tune's and train's verdicts). */
+/** A gain in points of return, signed (tune's, train's and retrain's verdicts). */
 export const points = (v: number): string => `${v >= 0 ? '+' : ''}${(v * 100).toFixed(2)} points`;
 
 function summarize(
