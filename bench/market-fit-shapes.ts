@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadRecording } from '../src/backtest/index.js';
 import { featureList, trainingData, trainModel, type TrainReport } from '../src/backtest/train/index.js';
-import { seededRandom } from '../src/backtest/tune/seeded-random.js';
+import { seededRandom } from '../src/engine/market/seeded-normals.js';
 import { takeUpAt } from '../src/engine/index.js';
 import { formatRecordingLine, type RecordingLine } from '../src/recording/index.js';
 import { exportSandboxRecording } from '../src/sandbox/index.js';

@@ -5,7 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { recordingLineSchema, type RecordingLine } from '../src/recording/index.js';
-import { seededRandom } from '../src/backtest/tune/seeded-random.js';
+import { seededRandom } from '../src/engine/market/seeded-normals.js';
 
 export function syntheticLines(count: number, seed = 42): RecordingLine[] {
   const random = seededRandom(seed);

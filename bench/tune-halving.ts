@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultBalance, loadRecording } from '../src/backtest/index.js';
 import { sampleTrials } from '../src/backtest/tune/param-space.js';
-import { seededRandom } from '../src/backtest/tune/seeded-random.js';
+import { seededRandom } from '../src/engine/market/seeded-normals.js';
 import { HALVING_ETA, promote } from '../src/backtest/tune/successive-halving.js';
 import { timeWindows } from '../src/backtest/tune/time-splits.js';
 import { runTrial, type TrialContext } from '../src/backtest/tune/trial-evaluator.js';

@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { loadRecording, runBacktest, tune, workerCount, workerPoolEvaluator } from '../src/backtest/index.js';
 import { columnRunner } from '../src/backtest/tune/column-trials.js';
 import { sampleTrials } from '../src/backtest/tune/param-space.js';
-import { seededRandom } from '../src/backtest/tune/seeded-random.js';
+import { seededRandom } from '../src/engine/market/seeded-normals.js';
 import { timeWindows } from '../src/backtest/tune/time-splits.js';
 import { groupTasks, runTrial, runTrialByBacktest } from '../src/backtest/tune/trial-evaluator.js';
 import { loadStrategyFile } from '../src/engine/index.js';

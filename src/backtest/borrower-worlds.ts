@@ -81,8 +81,7 @@ function curveLaw(maxRate: number, response: MarketResponse): ReservationLaw {
 // logit(q) = logit(group rate) + QUALITY_SPREAD × a logistic draw. Never the borrower's own
 // recorded fate (a world that read it rewarded a strategy for refusing exactly the borrowers who
 // later defaulted, which no strategy can know), never the strategy's own score. (The borrower's
-// fate is one of the group's n resolved loans, beside 20 pseudo-loans: a weight of at most 1/21,
-// shared with every borrower of the group, where it used to be a half of their own.)
+// fate weighs at most 1/21 in it: one of the group's n resolved loans, beside 20 pseudo-loans.)
 export const QUALITY_PRIOR_LOANS = 20;
 /** Scale of the logistic spread of logit(q) around the group's: a standard deviation of about 0.9 on the logit. */
 export const QUALITY_SPREAD = 0.5;

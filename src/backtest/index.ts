@@ -11,7 +11,7 @@ export type { BacktestResult } from './backtest-result.js';
 export type { MarketAssumptions } from './market-model.js';
 export { SEGMENT_DIMENSIONS, type SegmentRow } from './segment-stats.js';
 export { backtestHtml } from './report/html-report.js';
-export { tune, type TuneReport } from './tune/tuner.js';
+export { points, tune, type TuneReport } from './tune/tuner.js';
 export { OBJECTIVES, type Objective } from './tune/objectives.js';
 export { rewriteParams } from './tune/rewrite-params.js';
 export { dollars, pct, runName, sideBySideRows, summaryLines, usd } from './report/summary-lines.js';

@@ -60,7 +60,8 @@ export interface PeriodFilter {
   to?: string | undefined;
 }
 
-function instant(text: string | undefined, fallback: number): number {
+/** A period bound as epoch ms; `fallback` when absent (the compact reader shares it). */
+export function instant(text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
   const ms = Date.parse(text);
   if (!Number.isFinite(ms)) throw new RangeError(`not an ISO-8601 time: ${text}`);

@@ -20,6 +20,9 @@ export function percent(fraction: string | number): string {
   return `${Number((value * 100).toFixed(2))} %`;
 }
 
+/** "22.8 %" with exactly one decimal ("5.0 %", not "5 %"), for report lines and columns that line up. */
+export const percentOneDecimal = (share: number): string => `${(share * 100).toFixed(1)} %`;
+
 /** A risk level as people say it: "low", "medium", "high", "friends", "crypto" (spec: borrower_card_color). */
 export function riskLevelName(level: number | string): string {
   const name = RISK_LEVEL_NAMES[Number(level)];

@@ -4,7 +4,7 @@
  * share of money idle now with the alert's state. The same functions as the API and the agent
  * connector (forecast-loans.ts, idle-cash-report.ts), so the figures agree.
  */
-import { formatCents } from '../domain/index.js';
+import { formatCents as usd } from '../domain/index.js';
 import type { RiskLimits } from '../risk/index.js';
 import type { Store } from '../store/index.js';
 import { nextMonthExpectedInflow } from './cash-flow-forecast.js';
@@ -36,8 +36,6 @@ export function cashFlowStatus(store: Store, nowMs: number, limits: RiskLimits, 
     },
   };
 }
-
-const usd = formatCents;
 
 /** The status block: aligned `label  value` pairs. */
 export function cashFlowLines(status: CashFlowStatus): Array<[string, string]> {

@@ -15,7 +15,6 @@ import {
 export const RECORDING_VERSION = 1;
 
 export const OUTCOME_STATUSES = ['completed', 'current', 'collection', 'default', 'unfunded'] as const;
-export type OutcomeStatus = (typeof OUTCOME_STATUSES)[number];
 
 export const outcomeSchema = z.looseObject({
   status: z.enum(OUTCOME_STATUSES),
@@ -56,7 +55,6 @@ export const outcomeSchema = z.looseObject({
 export type Outcome = z.infer<typeof outcomeSchema>;
 
 export const OWN_OFFER_STATUSES = ['accepted', 'rejected', 'lost', 'expired', 'pending'] as const;
-export type OwnOfferStatus = (typeof OWN_OFFER_STATUSES)[number];
 
 /**
  * The investor's own offer on the request, as the daemon placed it (never a dry run's). Lets

@@ -2,7 +2,7 @@
  * A retraining candidate's evidence, as stored with its round and shown: the fit's held-out
  * calibration before and after, and the held-out money check per borrower world.
  */
-import { ownAcceptedRate, type PreparedRecording } from '../backtest/index.js';
+import { ownAcceptedRate, points, type PreparedRecording } from '../backtest/index.js';
 import type { WorldsCheck } from '../backtest/train/index.js';
 import { strategyCalibration, type CalibrationMethod } from '../backtest/calibration/index.js';
 import type { CompiledStrategy } from '../engine/index.js';
@@ -60,8 +60,6 @@ export type CandidateOutcome =
       /** The refitted model file (JSON) its score.model reads instead of the file's, for a strategy with a model. */
       model?: string;
     };
-
-const points = (gain: number): string => `${gain >= 0 ? '+' : ''}${(gain * 100).toFixed(2)} points`;
 
 /** The held-out requests (from `heldOutFrom` on) that became our own loans at a rate the recording names. */
 export function ownLoansFrom(recording: PreparedRecording, heldOutFrom: number): number {

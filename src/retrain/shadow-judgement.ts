@@ -16,7 +16,7 @@
  */
 import { DAY_MS } from '../clock/time-constants.js';
 import { checkAcrossWorlds, labelOf } from '../backtest/train/index.js';
-import { prepareRecording } from '../backtest/index.js';
+import { points, prepareRecording } from '../backtest/index.js';
 import { compileCandidate } from './managed-strategies.js';
 import { createShadowDecisionsRepository, type ShadowComparisonRow } from '../store/shadow-decisions-repository.js';
 import { databaseOf, msFromIso, type RetrainRound } from '../store/index.js';
@@ -31,6 +31,7 @@ import {
 } from './candidate-evidence.js';
 import { promote, storeRecording, type RoundDeps, type RunningStrategy } from './retrain-round.js';
 import { splitEvidence, type SplitEvidence } from './split-evidence.js';
+import { percentOneDecimal as pct } from '../log/plain-figures.js';
 
 /** What the shadow period showed, as stored with the round. */
 export interface ShadowFigures {
@@ -48,9 +49,6 @@ export interface ShadowFigures {
 }
 
 export type ShadowVerdict = { decision: 'waiting' | 'promoted' | 'refused'; reason: string; shadow: ShadowFigures };
-
-const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
-const points = (gain: number): string => `${gain >= 0 ? '+' : ''}${(gain * 100).toFixed(2)} points`;
 
 /** Judges a waiting round whose shadow period is over, and records the verdict. Undefined while the period runs. */
 export async function judgeShadow(deps: RoundDeps, round: RetrainRound, running: RunningStrategy): Promise<ShadowVerdict | undefined> {

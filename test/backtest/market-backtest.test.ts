@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../../src/backtest/run-backtest.js';
 import type { Outcome, RecordingLine } from '../../src/recording/index.js';
-import { seededRandom } from '../../src/backtest/tune/seeded-random.js';
+import { seededRandom } from '../../src/engine/market/seeded-normals.js';
 import { acceptProbability, marketResponse } from '../../src/engine/index.js';
 import { totalRepayment } from '../../src/math/index.js';
 import { loanCashFlows } from '../../src/math/index.js';

@@ -10,7 +10,7 @@ import { borrowerWorlds, groupDefaultRates, latentQuality, type WorldName } from
 import { worldGroupOf } from '../../src/backtest/world-facts.js';
 import { DEFAULT_MARKET } from '../../src/backtest/market-model.js';
 import { prepareRecording, runBacktest } from '../../src/backtest/index.js';
-import { seededRandom } from '../../src/backtest/tune/seeded-random.js';
+import { seededRandom } from '../../src/engine/market/seeded-normals.js';
 import type { RecordingLine } from '../../src/recording/index.js';
 import { FLAT_20_YAML } from './hand-recording.js';
 import { syntheticRecording } from './recording-fixtures.js';

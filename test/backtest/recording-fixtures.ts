@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { formatRecordingLine } from '../../src/recording/index.js';
 import { recordingLineSchema, type Outcome, type RecordingLine } from '../../src/recording/index.js';
-import { seededRandom } from '../../src/backtest/tune/seeded-random.js';
+import { seededRandom } from '../../src/engine/market/seeded-normals.js';
 import type { LoanRequest } from '../../src/domain/index.js';
 import type { MarketAssumptions } from '../../src/backtest/market-model.js';
 import { marketResponse } from '../../src/engine/index.js';

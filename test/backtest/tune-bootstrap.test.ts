@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { blockBootstrap, blockLengthFor } from '../../src/backtest/tune/block-bootstrap.js';
 import { compareHeldOut } from '../../src/backtest/tune/held-out-comparison.js';
 import type { TrialOutcome } from '../../src/backtest/tune/trial-evaluator.js';
-import { seededRandom } from '../../src/backtest/tune/seeded-random.js';
+import { seededRandom } from '../../src/engine/market/seeded-normals.js';
 
 const settings = { resamples: 2000, confidence: 0.95, seed: 7 };
 const DAY_MS = 86_400_000;

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { prepareRecording, type PreparedRecording } from '../../src/backtest/prepared-recording.js';
 import { columnRunner } from '../../src/backtest/tune/column-trials.js';
 import { sampleTrials } from '../../src/backtest/tune/param-space.js';
-import { seededRandom } from '../../src/backtest/tune/seeded-random.js';
+import { seededRandom } from '../../src/engine/market/seeded-normals.js';
 import { timeWindows, type SplitSpec } from '../../src/backtest/tune/time-splits.js';
 import { runTrial, runTrialByBacktest, type TrialContext, type TrialEvaluator } from '../../src/backtest/tune/trial-evaluator.js';
 import { tune } from '../../src/backtest/tune/tuner.js';

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { EventQueue } from '../../src/clock/event-queue.js';
 import { TypedEventHeap } from '../../src/backtest/tune/typed-event-heap.js';
-import { seededRandom } from '../../src/backtest/tune/seeded-random.js';
+import { seededRandom } from '../../src/engine/market/seeded-normals.js';
 
 /** Runs `steps` random operations on both and returns what each took, as [time, code] pairs. */
 function takenByBoth(heap: TypedEventHeap, seed: number, steps: number): { heap: number[][]; queue: number[][] } {

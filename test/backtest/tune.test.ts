@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { prepareRecording } from '../../src/backtest/prepared-recording.js';
 import { sampleTrials, sampleValue } from '../../src/backtest/tune/param-space.js';
 import { rewriteParams } from '../../src/backtest/tune/rewrite-params.js';
-import { seededRandom } from '../../src/backtest/tune/seeded-random.js';
+import { seededRandom } from '../../src/engine/market/seeded-normals.js';
 import { timeWindows } from '../../src/backtest/tune/time-splits.js';
 import { tune, type TuneOptions } from '../../src/backtest/tune/tuner.js';
 import { syntheticRecording } from './recording-fixtures.js';

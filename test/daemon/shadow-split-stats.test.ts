@@ -2,7 +2,7 @@
 // samples, a clear difference found, and equal arms watched after every loan raise a false alarm
 // in few of many seeds (at most alpha).
 import { describe, expect, it } from 'vitest';
-import { seededRandom as generator } from '../../src/backtest/tune/seeded-random.js';
+import { seededRandom as generator } from '../../src/engine/market/seeded-normals.js';
 import { splitVerdict, splitVerdictText } from '../../src/risk/shadow-split-stats.js';
 
 /** A loan's return: +gain when repaid, −loss on default (a lending book's skewed law). */

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { formatRatio } from '../../src/engine/decision.js';
-import { seededRandom } from '../../src/backtest/tune/seeded-random.js';
+import { seededRandom } from '../../src/engine/market/seeded-normals.js';
 
 const byRule = (value: number): string => (Number.isFinite(value) ? value.toFixed(4).replace(/0{1,2}$/, '') : String(value));
 

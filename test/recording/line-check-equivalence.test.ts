@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseRecordingLine, zodRecordingLine } from '../../src/recording/recording-io.js';
 import { recordingLineCheck } from '../../src/recording/line-check.js';
 import { recordingLineSchema } from '../../src/recording/recording-schema.js';
-import { seededRandom } from '../../src/backtest/tune/seeded-random.js';
+import { seededRandom } from '../../src/engine/market/seeded-normals.js';
 import { syntheticRecording } from '../backtest/recording-fixtures.js';
 import { mutate } from './mutated-lines.js';
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRecordingLine, readRecording, type RecordingLineIssue } from '../../src/recording/index.js';
 import { readRecordingLines } from '../../src/recording/recording-io.js';
-import { seededRandom } from '../../src/backtest/tune/seeded-random.js';
+import { seededRandom } from '../../src/engine/market/seeded-normals.js';
 import { syntheticRecording } from '../backtest/recording-fixtures.js';
 import { mutate } from './mutated-lines.js';
 

@@ -2,21 +2,19 @@
  * The calibration figures as table rows and lines of text, shared by the backtest report (terminal
  * and HTML) and `lendbot train calibration`, so both read the same.
  */
-import { calibrated, groupVerdict, type CalibrationGroup, type CalibrationStats } from './calibration-stats.js';
+import { calibrated, groupVerdict, percentRange, type CalibrationGroup, type CalibrationStats } from './calibration-stats.js';
 import type { StrategyCalibration } from './strategy-calibration.js';
-
-const pct = (value: number): string => `${(value * 100).toFixed(1)} %`;
-const bare = (value: number): string => (value * 100).toFixed(1);
+import { percentOneDecimal as pct } from '../../log/plain-figures.js';
 
 export const DECILE_HEADER = ['decile', 'n', 'predicted range', 'predicted', 'realised', '95 % interval', ''] as const;
 
 function groupCells(group: CalibrationGroup): string[] {
   return [
     String(group.n),
-    `${bare(group.from)}-${pct(group.to)}`,
+    percentRange(group.from, group.to),
     pct(group.predicted),
     pct(group.realised),
-    `${bare(group.low)}-${pct(group.high)}`,
+    percentRange(group.low, group.high),
     calibrated(group) ? '' : 'off',
   ];
 }

@@ -12,6 +12,7 @@
  */
 import { wilson } from '../../math/index.js';
 import { brier } from '../train/prediction-quality.js';
+import { percentOneDecimal as pct } from '../../log/plain-figures.js';
 
 /** A prediction this far from what happened, and outside its interval, is called off. */
 export const CALIBRATION_TOLERANCE = 0.02;
@@ -120,9 +121,9 @@ export function brierScore(items: readonly Prediction[]): number {
   );
 }
 
-const pct = (value: number): string => `${(value * 100).toFixed(1)} %`;
-const bare = (value: number): string => (value * 100).toFixed(1);
-const interval = (group: CalibrationGroup): string => `95 % interval ${bare(group.low)}-${pct(group.high)}, n=${group.n}`;
+/** "10.0-20.0 %": a band of probabilities, the percent sign once. */
+export const percentRange = (from: number, to: number): string => `${(from * 100).toFixed(1)}-${pct(to)}`;
+const interval = (group: CalibrationGroup): string => `95 % interval ${percentRange(group.low, group.high)}, n=${group.n}`;
 
 /** "predicts 11.6 % where 8.1 % happened (95 % interval 7.2-9.1 %, n=2345)", or its calibrated form. */
 export function groupVerdict(group: CalibrationGroup): string {
@@ -178,7 +179,7 @@ export function calibrationStats(items: readonly Prediction[], minProbability: n
       findings.push({
         kind: 'decile',
         ok: false,
-        text: `decile ${row.decile} (predicted ${bare(row.from)}-${pct(row.to)}): ${groupVerdict(row)}`,
+        text: `decile ${row.decile} (predicted ${percentRange(row.from, row.to)}): ${groupVerdict(row)}`,
       });
   }
   if (cut !== undefined && cut.passing.n > 0 && cut.passing.n < items.length) {

@@ -9,26 +9,9 @@ export {
   RESOLVED_RULE,
   type StrategyCalibration,
 } from './strategy-calibration.js';
-export {
-  strategyProbabilities,
-  StrategyProbabilityPass,
-  minProbabilityOf,
-  type ScoredRequest,
-  type StrategyProbabilities,
-} from './strategy-probabilities.js';
-export {
-  calibrationStats,
-  calibrated,
-  groupVerdict,
-  CALIBRATION_TOLERANCE,
-  CUT_BAND_WIDTH,
-  type CalibrationGroup,
-  type CalibrationStats,
-  type CutBands,
-  type Finding,
-  type Prediction,
-} from './calibration-stats.js';
+export { strategyProbabilities, StrategyProbabilityPass, type ScoredRequest } from './strategy-probabilities.js';
+export { calibrationStats, calibrated, type CalibrationGroup, type CalibrationStats, type Prediction } from './calibration-stats.js';
 export { fitCalibration, calibrator, CalibrationFitError, MIN_BLOCK, type CalibrationMethod } from './fit-calibration.js';
 export { decileRows, findingLines, calibrationWarnings, DECILE_HEADER } from './calibration-rows.js';
-export { withCalibration, calibrationYaml } from './write-calibration.js';
-export { learnedLevelCheck, type LearnedLevelCheck } from './learned-level-check.js';
+export { withCalibration } from './write-calibration.js';
+export { learnedLevelCheck } from './learned-level-check.js';

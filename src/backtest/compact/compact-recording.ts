@@ -19,6 +19,7 @@ import { parseCents } from '../../domain/index.js';
 import type { LineWithoutData, RecordedData, RecordingLine, RecordingLineIssue } from '../../recording/index.js';
 import { readRecordingBatches } from '../../recording/recording-io.js';
 import type { OutcomeCounts, PeriodFilter, PreparedRecording, ReplayEntry, ReplayRead } from '../prepared-recording.js';
+import { instant } from '../prepared-recording.js';
 import { worldFactsOf, type WorldFacts } from '../world-facts.js';
 import { realisedDefault } from '../realised-fate.js';
 import { hasRecordedAcceptance } from '../recorded-acceptance.js';
@@ -233,13 +234,6 @@ export class CompactEntry implements ReplayEntry {
   get scoreBand(): string {
     return this.lines.bandNames[this.lines.band.get(this.slot)] as string;
   }
-}
-
-function instant(text: string | undefined, fallback: number): number {
-  if (text === undefined) return fallback;
-  const ms = Date.parse(text);
-  if (!Number.isFinite(ms)) throw new RangeError(`not an ISO-8601 time: ${text}`);
-  return ms;
 }
 
 /** The heap limit node runs with (--max-old-space-size), the memory a recording may take by default. */

@@ -27,7 +27,7 @@ import { ratePosition } from '../../engine/index.js';
 import type { MarketSection } from '../../engine/model/index.js';
 import type { Outcome } from '../../recording/index.js';
 import type { TrainingLine } from './training-data.js';
-import { fitTakeUpCurve, MIN_TAKE_UP_LINES, type TakeUpObservation } from './take-up-fit.js';
+import { fitTakeUpCurve, MIN_TAKE_UP_LINES, round, type TakeUpObservation } from './take-up-fit.js';
 
 export { MIN_TAKE_UP_LINES };
 export const MIN_COMPETITION_LINES = 10;
@@ -103,8 +103,6 @@ function leastSquares(x: readonly number[], y: readonly number[]): { intercept: 
   });
   return { intercept, slope, spread: Math.sqrt(ssr / Math.max(1, n - 2)) };
 }
-
-const round = (value: number): number => Number(value.toFixed(6));
 
 /** Fits the market section; `repaidProbability` is the trained model's prediction for a line. */
 export function fitMarket(

@@ -100,7 +100,8 @@ function fitBorrowerDependent(sample: readonly TakeUpObservation[], start: Param
   return params;
 }
 
-const round = (value: number): number => Number(value.toFixed(6));
+/** Six decimals: the precision a fitted coefficient is written with (the market file). */
+export const round = (value: number): number => Number(value.toFixed(6));
 
 /** The take-up curve of a sample, or why it cannot be fitted. */
 export function fitTakeUpCurve(sample: readonly TakeUpObservation[]): TakeUpCurveFit | string {

@@ -12,7 +12,7 @@
  * Several series (walk-forward windows, each its own held-out run) are resampled each within
  * itself and their sums added with weights, so a block never spans two independent runs.
  */
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../../engine/market/seeded-normals.js';
 
 export interface BootstrapSeries {
   values: readonly number[];

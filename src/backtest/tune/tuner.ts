@@ -14,7 +14,7 @@ import { compareHeldOut, type HeldOutEvidence, type HeldOutPair } from './held-o
 import { heldOutAcrossWorlds, type WorldHeldOut } from './held-out-worlds.js';
 import type { ObjectiveSettings } from './objectives.js';
 import { sampleTrials, type ParamValues } from './param-space.js';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../../engine/market/seeded-normals.js';
 import { HALVING_ETA, halvesByDefault, halvingRungs, rungStart, trainByRungs } from './successive-halving.js';
 import { timeWindows, type SplitSpec } from './time-splits.js';
 import {
@@ -223,7 +223,7 @@ export async function tune(recording: PreparedRecording, strategy: CompiledStrat
   }
 }
 
-/** A gain in points of return, signed (tune's and train's verdicts). */
+/** A gain in points of return, signed (tune's, train's and retrain's verdicts). */
 export const points = (v: number): string => `${v >= 0 ? '+' : ''}${(v * 100).toFixed(2)} points`;
 
 function summarize(

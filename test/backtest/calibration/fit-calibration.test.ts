@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { calibrator, CalibrationFitError, fitCalibration, MIN_BLOCK, type ScoredRequest } from '../../../src/backtest/calibration/index.js';
-import { seededRandom } from '../../../src/backtest/tune/seeded-random.js';
+import { seededRandom } from '../../../src/engine/market/seeded-normals.js';
 
 const logistic = (x: number): number => 1 / (1 + Math.exp(-x));
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { marketFileOf, type TrainReport } from '../../../src/backtest/train/index.js';
-import { seededRandom } from '../../../src/backtest/tune/seeded-random.js';
+import { seededRandom } from '../../../src/engine/market/seeded-normals.js';
 import { parseMarketText } from '../../../src/engine/market-file.js';
 import { recordingLineSchema, type Outcome, type RecordingLine } from '../../../src/recording/index.js';
 import { recordingLine } from '../recording-fixtures.js';

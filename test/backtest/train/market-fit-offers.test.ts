@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIN_TAKE_UP_LINES, type TrainReport } from '../../../src/backtest/train/index.js';
-import { seededRandom } from '../../../src/backtest/tune/seeded-random.js';
+import { seededRandom } from '../../../src/engine/market/seeded-normals.js';
 import { formatTrainReport } from '../../../src/cli/commands/train/train-report-text.js';
 import { parseModelText } from '../../../src/engine/model/index.js';
 import { recordingLineSchema, type Outcome, type RecordingLine } from '../../../src/recording/index.js';

@@ -2,7 +2,7 @@
 // when the fates carry one, and a borrower-blind market keeps a borrower-blind curve.
 import { describe, expect, it } from 'vitest';
 import { fitTakeUpCurve, LR_CRITICAL, type TakeUpObservation } from '../../../src/backtest/train/index.js';
-import { seededRandom } from '../../../src/backtest/tune/seeded-random.js';
+import { seededRandom } from '../../../src/engine/market/seeded-normals.js';
 import { takeUpProbability, type TakeUpCurve } from '../../../src/engine/index.js';
 
 /** `count` offers at uniform positions to borrowers of default probability 0 to 0.5, taking by `curve`. */

@@ -1,8 +1,8 @@
 /** What `lendbot retrain` prints: a round's plan, the history of rounds and versions. */
 import type { FitFigures, HeldOutFigures, RoundPlan } from '../../../retrain/index.js';
 import type { RetrainRound, StrategyVersion } from '../../../store/index.js';
+import { percentOneDecimal as pct } from '../../../log/plain-figures.js';
 
-const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
 const points = (gain: number): string => `${gain >= 0 ? '+' : ''}${(gain * 100).toFixed(2)}`;
 
 /** The fit and the held-out check in a few lines. */

@@ -4,11 +4,11 @@ import { LR_CRITICAL, THIN_LINES, type PartEvidence, type SplitFacts, type Train
 import { takeUpAt } from '../../../engine/index.js';
 import { formatTable } from '../strategy/text-table.js';
 import { calibrationStatsText } from '../backtest/calibration-text.js';
+import { percentOneDecimal as pct } from '../../../log/plain-figures.js';
 
 /** The largest weights the text report lists. */
 const WEIGHTS_SHOWN = 25;
 
-const pct = (value: number): string => `${(value * 100).toFixed(1)} %`;
 const day = (iso: string): string => iso.slice(0, 10);
 const signed = (value: number): string => `${value >= 0 ? '+' : ''}${value.toFixed(3)}`;
 const figure = (value: number | null | undefined, digits = 3): string =>
