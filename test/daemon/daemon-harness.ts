@@ -66,6 +66,10 @@ export interface HarnessOptions {
   proposalsWing?: false;
   /** false leaves the challengers unattached (DaemonOverrides.challengers). */
   challengersWing?: false;
+  /** false leaves market learning unattached (DaemonOverrides.marketLearning). */
+  marketLearningWing?: false;
+  /** false leaves the learned default level unattached (DaemonOverrides.calibration). */
+  calibrationWing?: false;
   /** Writes to the store before the daemon starts (what a previous run left, e.g. a learner's state). */
   seedStore?: (store: Store) => void;
 }
@@ -104,6 +108,8 @@ export async function startDaemonHarness(options: HarnessOptions = {}): Promise<
     ...(options.cashFlowWing === undefined ? {} : { cashFlow: options.cashFlowWing }),
     ...(options.proposalsWing === undefined ? {} : { proposals: options.proposalsWing }),
     ...(options.challengersWing === undefined ? {} : { challengers: options.challengersWing }),
+    ...(options.marketLearningWing === undefined ? {} : { marketLearning: options.marketLearningWing }),
+    ...(options.calibrationWing === undefined ? {} : { calibration: options.calibrationWing }),
   });
   await daemon.start();
   sandbox.control.subscribe(daemon.webhookUrl, 'investor@example.com');

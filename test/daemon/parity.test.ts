@@ -19,7 +19,7 @@ import type { DecisionReason } from '../../src/domain/decision-reason.js';
 import type { StoredDecision } from '../../src/store/index.js';
 import type { BacktestDecision } from '../../src/backtest/index.js';
 import { CalibrationLearner, MarketLearning, type StoredCalibration } from '../../src/engine/market/index.js';
-import { createCalibrationLearningRepository } from '../../src/store/calibration-learning-repository.js';
+import { createCalibrationLearningRepository } from '../../src/calibration/calibration-learning-repository.js';
 
 const strategy = (name: string): string => fileURLToPath(new URL(`../../strategies/${name}.yaml`, import.meta.url));
 const HOUR_MS = 3_600_000;

@@ -5,16 +5,16 @@
 // decision records which calibration priced it, and a restart resumes the learner from the file.
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { storedCalibrations } from '../../src/calibration/calibration-fates.js';
+import { createCalibrationLearningRepository } from '../../src/calibration/calibration-learning-repository.js';
 import { detailText } from '../../src/cli/commands/decisions/decisions-format.js';
 import { viewDecision } from '../../src/cli/commands/decisions/decision-view.js';
-import { MarketFates } from '../../src/daemon/market-fates.js';
+import { RestoredLearners } from '../../src/daemon/restored-learners.js';
 import type { StoredCalibration } from '../../src/engine/market/index.js';
-import { createLogger } from '../../src/log/logger.js';
-import { createCalibrationLearningRepository } from '../../src/store/calibration-learning-repository.js';
 import { databaseOf } from '../../src/store/index.js';
-import { startDaemonHarness, waitFor, type DaemonHarness } from './daemon-harness.js';
+import { startDaemonHarness, waitFor, type DaemonHarness } from '../daemon/daemon-harness.js';
 
-const LEARNED_LEVEL = fileURLToPath(new URL('./fixtures/learned-level.yaml', import.meta.url));
+const LEARNED_LEVEL = fileURLToPath(new URL('../daemon/fixtures/learned-level.yaml', import.meta.url));
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
@@ -59,7 +59,7 @@ describe('the learned default level in the daemon', () => {
     const stored = () => book.learners().find((row) => row.strategy === 'learned-level');
     const fed = () => databaseOf(h.store).prepare('SELECT loan_id, paid, final FROM calibration_loans ORDER BY loan_id').all();
     expect(stored()).toBeUndefined();
-    await h.daemon.runJob('learn');
+    await h.daemon.runJob('learn-defaults');
     const learned = stored();
     const state = (learned?.state as StoredCalibration | undefined)?.state;
     expect(state?.evidence.loans).toBeGreaterThanOrEqual(3);
@@ -68,7 +68,7 @@ describe('the learned default level in the daemon', () => {
     expect(fed().length).toBe(state?.evidence.loans);
 
     // A second pass finds nothing new: each payment is fed once.
-    await h.daemon.runJob('learn');
+    await h.daemon.runJob('learn-defaults');
     expect(stored()?.state).toEqual(learned?.state);
 
     // The next request is priced by the stored level, and its row and reason name it.
@@ -89,13 +89,9 @@ describe('the learned default level in the daemon', () => {
       ),
     );
 
-    // A restart (a new learning wing on the same SQLite file) resumes the learner exactly.
-    const resumed = new MarketFates({
-      store: h.store,
-      clock: h.sandbox.clock,
-      log: createLogger({ level: 'silent' }),
-      offerExpiryMs: () => 72 * HOUR,
-    });
-    expect(resumed.learning.calibration.existing('learned-level')?.snapshotState).toEqual(state);
+    // A restart (the wing restoring on the same SQLite file) resumes the learner exactly.
+    const resumed = new RestoredLearners();
+    resumed.restore(storedCalibrations(h.store));
+    expect(resumed.learning().calibration.existing('learned-level')?.snapshotState).toEqual(state);
   }, 120_000);
 });

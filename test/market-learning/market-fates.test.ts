@@ -4,14 +4,14 @@
 // response priced it; the next price comes from the updated one; a restart resumes the posterior.
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MarketFates } from '../../src/daemon/market-fates.js';
+import { RestoredLearners } from '../../src/daemon/restored-learners.js';
 import { MarketLearning, type LearningObservation, type StoredLearnerState } from '../../src/engine/market/index.js';
-import { createLogger } from '../../src/log/logger.js';
+import { storedLearners } from '../../src/market-learning/market-fates.js';
 import { createMarketLearningRepository } from '../../src/store/market-learning-repository.js';
 import { databaseOf } from '../../src/store/index.js';
-import { startDaemonHarness, waitFor, type DaemonHarness } from './daemon-harness.js';
+import { startDaemonHarness, waitFor, type DaemonHarness } from '../daemon/daemon-harness.js';
 
-const LEARN_ALL = fileURLToPath(new URL('./fixtures/learn-all.yaml', import.meta.url));
+const LEARN_ALL = fileURLToPath(new URL('../daemon/fixtures/learn-all.yaml', import.meta.url));
 const HOUR = 3_600_000;
 
 let harness: DaemonHarness | undefined;
@@ -94,12 +94,8 @@ describe('market learning in the daemon', () => {
     expect(replayed.existing('learn-all')?.snapshotState.posterior).toEqual(stored.state.posterior);
 
     // A restart resumes the stored learner exactly.
-    const resumed = new MarketFates({
-      store: h.store,
-      clock: h.sandbox.clock,
-      log: createLogger({ level: 'silent' }),
-      offerExpiryMs: () => 72 * HOUR,
-    });
-    expect(resumed.learning.existing('learn-all')?.snapshotState).toEqual(stored.state);
+    const resumed = new RestoredLearners();
+    resumed.restore(storedLearners(h.store));
+    expect(resumed.learning().existing('learn-all')?.snapshotState).toEqual(stored.state);
   });
 });
