@@ -1,8 +1,9 @@
 /**
  * The daemon's own scheduled jobs, made of its built parts (daemon-parts.ts) and of the workers
  * only they run (the reconciler, the account sync, the funding): the poll, the inbox pass, the
- * balance, the account sync, the funding of accepted manual offers and the protections' check;
- * and the settling, at start, of the offers a crash or an outage left unsettled. `lendbot` runs them by name (Daemon.runJob).
+ * balance, the account sync, the funding of accepted manual offers and the protections' check; and
+ * the settling, at start, of the offers a crash or an outage left unsettled. `lendbot` runs them
+ * by name (Daemon.runJob).
  */
 import type { Job } from '../clock/scheduler.js';
 import { MINUTE_MS } from '../clock/time-constants.js';
