@@ -11,9 +11,9 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCalibrationLearningRepository } from '../../src/calibration/calibration-learning-repository.js';
-import { HOUR_MS } from '../../src/clock/time-constants.js';
-import { CalibrationLearner, type StoredCalibration } from '../../src/engine/market/index.js';
+import type { StoredCalibration } from '../../src/engine/market/index.js';
 import { databaseOf, type Store } from '../../src/store/index.js';
+import { fedCalibrationLearner } from '../calibration/fed-learner.js';
 import { offerHookedAndPolled, startDaemonHarness, type DaemonHarness } from './daemon-harness.js';
 
 const LEARNED_LEVEL = fileURLToPath(new URL('./fixtures/learned-level.yaml', import.meta.url));
@@ -24,21 +24,8 @@ afterEach(async () => {
   harness = undefined;
 });
 
-/** learned-level's learner after forty funded loans' six months (one in five defaulted), refitted. */
-function fedLearner(): CalibrationLearner {
-  const learner = new CalibrationLearner({ levelSd: 1, slopeSd: 0.3, levelMean: 0 });
-  for (let i = 0; i < 40; i += 1) learner.funded(`L${i}`, 0.04 + (i % 8) * 0.02, 12);
-  for (let month = 1; month <= 6; month += 1) {
-    for (let i = 0; i < 40; i += 1) {
-      if (i % 5 === 0 && month === 1 + (i % 6)) learner.defaulted(`L${i}`, month);
-      else learner.paid(`L${i}`, month);
-    }
-    learner.refitIfDue(month * 31 * 24 * HOUR_MS);
-  }
-  return learner;
-}
-
-const learner = fedLearner();
+/** learned-level's learner after forty funded loans' payments. */
+const learner = fedCalibrationLearner();
 
 /** What a previous run left: the learner above, stored as the wing stores it. */
 function seedLearner(store: Store): void {
