@@ -1,20 +1,16 @@
 /**
  * The learned default level's wing (`score.calibration: { method: learned }`; docs/market-model.md,
- * "Learning the default level"), attached to the daemon's parts in one call (attachCalibration, as
- * attachOps is): the learners the last run stored, restored into the ones the decide step prices
- * with (src/daemon/restored-learners.ts), then on the `learn-defaults` job each funded loan's
- * evidence fed from what the account and payment syncs stored: a loan funded on a decision a
- * learned calibration priced joins its strategy's learner; each payment marked paid is an
- * instalment survived; a missed payment, or the loan in the collection or default list, is its
- * default (at the instalment after the last paid); the completed list repays it. Then each learner
- * whose evidence changed refits (at most once a day) and is saved with what was fed in one
- * transaction (its own tables; the migrations stay in the store), so a restart resumes it and
- * feeds nothing twice. Its route comes through src/daemon/wing-surfaces.ts.
- *
- * The learning math is part of the one decide step the daemon and the backtest's replay share and
- * stays in the engine (src/engine/market/, src/engine/compile/learned-calibration.ts); predicted
- * against realised default (src/ops/calibration.ts) stays in the status report every view reads,
- * its drift protection with the protections. Left out, a learned level prices with its prior.
+ * "Learning the default level"), attached in one call (attachCalibration, as attachOps is): the
+ * learners the last run stored, restored into those the decide step prices with
+ * (src/daemon/restored-learners.ts); on the `learn-defaults` job, what the syncs stored of each
+ * loan a learned level priced: a payment marked paid is an instalment survived; a missed one, or
+ * the collection or default list, its default (at the instalment after the last paid); the
+ * completed list repays it. A learner whose evidence changed refits (at most once a day) and is
+ * saved with what was fed in one transaction (its own tables, the migrations in the store): a
+ * restart resumes it and feeds nothing twice. Its route comes through src/daemon/wing-surfaces.ts.
+ * The math stays in the engine, part of the one decide step the daemon and the replay share
+ * (src/engine/market/, src/engine/compile/learned-calibration.ts); predicted against realised
+ * default (src/ops/calibration.ts) and its drift protection stay in ops. Left out, the prior prices.
  */
 import type { Clock } from '../clock/clock.js';
 import type { Job } from '../clock/scheduler.js';

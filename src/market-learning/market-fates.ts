@@ -1,18 +1,14 @@
 /**
- * The market-learning wing, the daemon's side of prices that learn (`pricing.learning`;
- * docs/market-model.md, "Learning while live"), attached to the daemon's parts in one call
- * (attachMarketLearning, as attachOps is): the learners the last run stored, restored into the
- * ones the decide step prices with (src/daemon/restored-learners.ts); a row per decision a learned
- * response priced (which version, what evidence, whether it explored); and, on the `learn` job,
- * each placed offer's fate fed to its strategy's learner once the daemon knows it (offer-fate.ts):
- * accepted or funded teaches 1, rejected, lost or expired 0. A dry run's offers reach no borrower
- * and teach nothing. The fate and the learner state it changed are written in one transaction, so
- * a restart resumes the posterior exactly and never learns a fate twice. Its route comes through
- * src/daemon/wing-surfaces.ts.
- *
- * The learning math is part of the one decide step the daemon and the backtest's replay share and
- * stays in the engine (src/engine/market/, src/engine/pricing/learned-price.ts); the tables stay in
- * the store (the paper book reads them) and the figures in the status report every view reads
+ * The market-learning wing (`pricing.learning`; docs/market-model.md, "Learning while live"),
+ * attached in one call (attachMarketLearning, as attachOps is): the learners the last run stored,
+ * restored into those the decide step prices with (src/daemon/restored-learners.ts); a row per
+ * decision a learned response priced (version, evidence, explored); on the `learn` job, each placed
+ * offer's fate once known (offer-fate.ts): accepted or funded teaches 1, rejected, lost or expired
+ * 0; a dry run's offers teach nothing. Fate and learner state are written in one transaction, so a
+ * restart resumes the posterior exactly and never learns a fate twice. Its route comes through
+ * src/daemon/wing-surfaces.ts. The learning math is part of the one decide step the daemon and the
+ * backtest's replay share and stays in the engine (src/engine/market/, src/engine/pricing/learned-price.ts);
+ * the tables stay in the store (the paper book reads them), the figures in the status report
  * (src/ops/market-learning-status.ts). Left out, a learning strategy prices with its prior.
  */
 import type { Clock } from '../clock/clock.js';

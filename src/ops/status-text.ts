@@ -110,6 +110,7 @@ export function formatStatusText(report: StatusReport): string {
 /** snake_case JSON, amounts as integer cents (risk levels and offer states, keys of data, kept as they are). */
 export function statusJson(report: StatusReport): Record<string, unknown> {
   const { feesCents, ...payments } = report.payments;
+  const { byRiskLevelCents, ...exposure } = report.exposure;
   return {
     at: report.at,
     ...(report.clock === null ? {} : { clock: snakeKeys(report.clock) }),
@@ -119,12 +120,7 @@ export function statusJson(report: StatusReport): Record<string, unknown> {
     free_cents: report.freeCents,
     min_cash_reserve_cents: report.minCashReserveCents,
     offers_by_state: report.offers,
-    exposure: {
-      total_cents: report.exposure.totalCents,
-      by_risk_level_cents: report.exposure.byRiskLevelCents,
-      max_cents: report.exposure.maxCents,
-      max_share: report.exposure.maxShare,
-    },
+    exposure: { ...(snakeKeys(exposure) as object), by_risk_level_cents: byRiskLevelCents },
     capital_cents: report.capitalCents,
     offers_today: snakeKeys(report.offersToday),
     decisions_today: report.decisionsToday,
