@@ -138,6 +138,18 @@ export async function waitFor(check: () => boolean, what: string, timeoutMs = 10
   }
 }
 
+/** Creates a request in the sandbox (max rate 0.6 unless `fields` say otherwise) and waits until the daemon's offer on it is placed. */
+export async function offeredRequest(
+  h: DaemonHarness,
+  fields: Parameters<DaemonHarness['sandbox']['control']['createLoanRequest']>[0] = {},
+): Promise<number> {
+  const request = h.sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.6, ...fields });
+  await h.sandbox.control.flushWebhooks();
+  await waitFor(() => h.store.offers.getByRequest(request.id)?.state === 'placed', `the offer on ${request.id}`);
+  await h.daemon.pipeline.idle();
+  return request.id;
+}
+
 /**
  * A webhook's request and a polled one (its webhook lost), each decided and offered on the sandbox
  * exactly once: what the wings' left-out tests show the daemon still does. Their ids.
