@@ -63,6 +63,12 @@ export interface StrategyFigures {
 export interface WorldFigures {
   strategies: StrategyFigures[];
   naive: { all: RunFigure; heldOut: RunFigure };
+  /**
+   * The yardstick (bench/shipped-defaults.ts --yardstick: `balanced` 2.0.0, the default before the
+   * recalibration): the goal's "its level before the recalibration" measured on this same world.
+   * Absent when the bench runs without one.
+   */
+  yardstick?: { all: RunFigure; heldOut: RunFigure };
   oracle: RunFigure & { hurdle: number };
   trained: RunFigure;
 }
@@ -128,10 +134,17 @@ export interface WorldRun {
   lendingClub: boolean;
 }
 
+/** The reference lenders every world runs beside the judged strategies. */
+export interface References {
+  naive: CompiledStrategy;
+  /** The pre-recalibration default, or undefined to leave it out. */
+  yardstick: CompiledStrategy | undefined;
+}
+
 export async function worldFigures(
   world: WorldRun,
   judged: readonly Judged[],
-  naive: CompiledStrategy,
+  { naive, yardstick }: References,
   options: BacktestOptions,
   draws: readonly number[],
 ): Promise<WorldFigures> {
@@ -169,10 +182,12 @@ export async function worldFigures(
   });
   const hurdle = bestOracleHurdle(recording, options, draws);
   const trained = await trainedStrategy(sliceRecording(recording, 0, cut), world.file, world.dir);
-  return {
+  const figures: WorldFigures = {
     strategies,
     naive: { all: run(recording, naive).figure, heldOut: run(heldOut, naive).figure },
     oracle: { ...run(recording, oracleStrategy(recording, undefined, hurdle)).figure, hurdle },
     trained: run(heldOut, trained).figure,
   };
+  if (yardstick !== undefined) figures.yardstick = { all: run(recording, yardstick).figure, heldOut: run(heldOut, yardstick).figure };
+  return figures;
 }

@@ -3,7 +3,12 @@
  * goal passes only when it holds in every world it applies to, and says in how many it held.
  *
  * - where better borrowers shop (the `shoppers` worlds): at least 5.5 % a year, and at least its
- *   cost-plus twin less 0.5 points, over the whole recording and held out;
+ *   cost-plus twin less 0.5 points, over the whole recording and held out; and, our proxy for
+ *   the 5.5 % (the goal's "its level before the recalibration"), at least what the yardstick (the
+ *   pre-recalibration default, `balanced` 2.0.0) earns on the same world and period. Our shoppers
+ *   worlds are harsher than the evaluator's market: the file that earned 5.5-5.7 % there earns
+ *   -2.8 to 4.5 % in them (docs/strategies.md), so the absolute line fails for every version and
+ *   says nothing about which is better; both lines are kept;
  * - in every world: beats naive max-rate (whole recording); its Brier score better than a
  *   constant guess (whole recording); predicted default within 2 points of realised on the
  *   second half;
@@ -68,6 +73,12 @@ export function verdictLine(strategy: string, worlds: readonly JudgedWorld[]): s
     count(
       '>= twin - 0.5 there',
       shoppers.flatMap(({ figure }) => both((p) => figure[p].net >= figure.twin[p].net - TWIN_SLACK)),
+    ),
+    count(
+      '>= yardstick there (our proxy: the pre-recalibration default on the same world)',
+      shoppers.flatMap(({ figure, figures: { yardstick } }) =>
+        yardstick === undefined ? [] : both((p) => figure[p].net >= yardstick[p].net),
+      ),
     ),
     count(
       'beats naive',

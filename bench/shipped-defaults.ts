@@ -4,6 +4,7 @@
  *   node --import tsx bench/shipped-defaults.ts [--strategy strategies/balanced.yaml,strategies/conservative.yaml,strategies/cashflow.yaml]
  *       [--worlds shoppers,classic,urgent,lending-club] [--seeds 1,2] [--scales 1,0.4,0.7,1.5]
  *       [--links bank-led,peaked-middle] [--requests 5000] [--days 150] [--balance 100000] [--draws 1]
+ *       [--yardstick test/fixtures/balanced-2.0.0.yaml]
  *
  * A shipped default must hold on every world, not win on one. The worlds: each sandbox shape and
  * seed at each default scale (odds of default x0.4 to x1.5) and with each score link
@@ -16,7 +17,9 @@
  * strategy's cost-plus twin and for naive max-rate, the oracle's return, the moonshot's (the
  * strategy knowing every reservation rate and competing offer, not the outcomes; n/a on
  * LendingClub, which records no reservation rate) and the held-out return
- * of a strategy trained on the first 70 %; the funded loans' realised default against the
+ * of a strategy trained on the first 70 %, and the yardstick's (whole and held out: by default
+ * `balanced` 2.0.0, the shipped default before its recalibration, whose "5.5 %" the shoppers goal
+ * quotes; --yardstick '' leaves it out); the funded loans' realised default against the
  * population's (with n), the idle share while requests arrived, the paid data bought (USD, whole
  * recording and held out: cashflow's provider B scores), and calibration (mean predicted
  * against realised default, Brier against a constant guess) on the whole recording and on its
@@ -48,6 +51,7 @@ const { values } = parseArgs({
     balance: { type: 'string', default: '100000' },
     'lending-club-balance': { type: 'string', default: 'fit' },
     draws: { type: 'string', default: '1' },
+    yardstick: { type: 'string', default: 'test/fixtures/balanced-2.0.0.yaml' },
   },
 });
 const list = (text: string): string[] => text.split(',').filter((item) => item !== '');
@@ -76,6 +80,7 @@ const judged: Judged[] = await Promise.all(
   })),
 );
 const naive = await loadStrategyFile('strategies/examples/naive.yaml');
+const yardstick = values.yardstick === '' ? undefined : await loadStrategyFile(values.yardstick);
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
 const run = (figure: RunFigure): string => `${pct(figure.net)} (${figure.funded})`;
@@ -102,7 +107,7 @@ try {
     const figures = await worldFigures(
       { recording, file, dir, lendingClub },
       judged,
-      naive,
+      { naive, yardstick },
       { startingBalanceCents, recordDecisions: true },
       draws,
     );
@@ -115,6 +120,7 @@ try {
         run(s.heldOut),
         `${run(s.twin.all)}, ${run(s.twin.heldOut)}`,
         `${run(figures.naive.all)}, ${run(figures.naive.heldOut)}`,
+        figures.yardstick ? `${run(figures.yardstick.all)}, ${run(figures.yardstick.heldOut)}` : '-',
         `${run(figures.oracle)} h ${figures.oracle.hurdle}`,
         moonshot(s.moonshot),
         run(figures.trained),
@@ -154,6 +160,7 @@ console.log(
     'net, held out',
     'cost-plus twin (all, held out)',
     'naive (all, held out)',
+    `yardstick ${yardstick === undefined ? '(none)' : `${yardstick.name} ${yardstick.version}`} (all, held out)`,
     'oracle, all',
     'moonshot, all',
     'trained on first 70 %, held out',

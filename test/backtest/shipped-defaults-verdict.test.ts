@@ -4,6 +4,8 @@ import type { CalibrationFigure, StrategyFigures, WorldFigures } from '../../ben
 import type { MoonshotFigure } from '../../bench/reference-strategies.js';
 import { reachesMoonshot, verdictLine } from '../../bench/shipped-defaults-verdict.js';
 import { worldSpecs } from '../../bench/shipped-defaults-worlds.js';
+import { columnSourceOf } from '../../src/engine/compile/compile-strategy.js';
+import { loadStrategyFile } from '../../src/engine/index.js';
 
 const calibration = (predicted: number, realised: number): CalibrationFigure => ({
   n: 1000,
@@ -37,13 +39,15 @@ function strategyFigures(
   };
 }
 
-function worldFigures(figure: StrategyFigures): WorldFigures {
-  return {
+function worldFigures(figure: StrategyFigures, yardstick?: WorldFigures['yardstick']): WorldFigures {
+  const figures: WorldFigures = {
     strategies: [figure],
     naive: { all: run(-0.05), heldOut: run(-0.04) },
     oracle: { ...run(0.2), hurdle: 0.1 },
     trained: run(0.04),
   };
+  if (yardstick !== undefined) figures.yardstick = yardstick;
+  return figures;
 }
 
 describe('shipped defaults verdict', () => {
@@ -77,6 +81,35 @@ describe('shipped defaults verdict', () => {
       { world: lendingClub!, figures: worldFigures(strategyFigures(0.03, undefined, { none: 'no reservation rate recorded' })) },
     ]);
     expect(line).toContain('>= 60 % of moonshot: ok (1 of 1)');
+  });
+
+  it('judges the shoppers goal against the yardstick on the same world and period too, keeping the absolute 5.5 %', () => {
+    const [shoppers, shoppersRisky, urgent] = worldSpecs({ worlds: ['shoppers', 'urgent'], seeds: [1], scales: [1, 1.5], links: [] });
+    const proxy = '>= yardstick there (our proxy: the pre-recalibration default on the same world)';
+    const line = verdictLine('balanced', [
+      // 3 % over the whole recording and held out, against the yardstick's 2.5 % and 3.5 %.
+      { world: shoppers!, figures: worldFigures(strategyFigures(0.03), { all: run(0.025, 120), heldOut: run(0.035, 40) }) },
+      // A tie holds ("at least").
+      { world: shoppersRisky!, figures: worldFigures(strategyFigures(-0.01), { all: run(-0.01), heldOut: run(-0.02) }) },
+      // Not a shoppers world: the urgent yardstick's 20 % is not held against it.
+      { world: urgent!, figures: worldFigures(strategyFigures(0.1), { all: run(0.2), heldOut: run(0.2) }) },
+    ]);
+    expect(line).toContain(`${proxy}: FAIL (3 of 4)`);
+    expect(line).toContain('>= 5.5 % where better borrowers shop: FAIL (0 of 4)');
+    // Without a yardstick (--yardstick ''), the line says n/a rather than passing.
+    const without = verdictLine('balanced', [{ world: shoppers!, figures: worldFigures(strategyFigures(0.06)) }]);
+    expect(without).toContain(`${proxy}: n/a`);
+    expect(without).toContain('>= 5.5 % where better borrowers shop: ok (2 of 2)');
+  });
+
+  it("runs the pre-recalibration default as the yardstick: balanced 2.0.0's file, at the scorecard's own level, learning nothing", async () => {
+    const yardstick = await loadStrategyFile('test/fixtures/balanced-2.0.0.yaml');
+    expect([yardstick.name, yardstick.version]).toEqual(['balanced', '2.0.0']);
+    expect(yardstick.params).toEqual({ min_credit_score: 600, max_burden: 0.35, min_probability: 0.7, target_return: 0.08 });
+    const definition = columnSourceOf(yardstick)?.definition;
+    expect(definition?.score?.calibration).toBeUndefined();
+    expect(definition?.pricing?.learning).toBeUndefined();
+    expect(definition?.pricing?.mode).toBe('expected_profit');
   });
 
   it('on LendingClub asks for loans on each of grades A, B and C, a funded default at most 1.5x the population and a positive net', () => {
