@@ -8,15 +8,7 @@ import type { Store } from '../store/index.js';
 import { nextMonthExpectedInflow, type CashFlowForecast } from '../money/cash-flow-forecast.js';
 import { buildCashFlowForecast } from '../money/forecast-loans.js';
 import { buildIdleCashReport, type IdleCashReport } from '../money/idle-cash-report.js';
-
-/** The API's snake_case of a view's own camelCase names, all the way down (`freeCents` is `free_cents`). */
-function snakeKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(snakeKeys);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, inner]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snakeKeys(inner)]),
-  );
-}
+import { snakeKeys } from '../ops/snake-keys.js';
 
 /** The forecast with next month's inflow beside it and the acceptance flow inside the reinvestment. */
 function cashFlowForecastJson(forecast: CashFlowForecast): Record<string, unknown> {

@@ -1,9 +1,9 @@
 /**
  * The daemon's own scheduled jobs, made of its built parts (daemon-parts.ts) and of the workers
  * only they run (the reconciler, the account sync, the funding): the poll, the inbox pass, the
- * balance, the account sync, the funding of accepted manual offers, the protections' check and the
- * learning of offer fates; and the settling, at start, of the offers a crash or an outage left
- * unsettled. `lendbot` runs them by name (Daemon.runJob).
+ * balance, the account sync, the funding of accepted manual offers and the protections' check; and
+ * the settling, at start, of the offers a crash or an outage left unsettled. `lendbot` runs them
+ * by name (Daemon.runJob).
  */
 import type { Job } from '../clock/scheduler.js';
 import { MINUTE_MS } from '../clock/time-constants.js';
@@ -25,7 +25,7 @@ export interface DaemonJobs {
 }
 
 export function daemonJobs(parts: DaemonParts): DaemonJobs {
-  const { config, pipeline, store, log, dryRun, marketFates } = parts;
+  const { config, pipeline, store, log, dryRun } = parts;
   const { poller, inbox } = parts.intake;
   const { client } = parts.marketplace;
   const { balance } = parts.trading;
@@ -69,8 +69,6 @@ export function daemonJobs(parts: DaemonParts): DaemonJobs {
     { name: 'fund', schedule: config.jobs.fund_accepted, run: () => funding.run() },
     { name: 'protections', schedule: config.jobs.protections, run: async () => protections.check() },
     inboxJob,
-    // Offer fates (accepted, rejected, lost, expired) teach learning strategies their market.
-    { name: 'learn', schedule: config.jobs.reconcile, run: async () => void marketFates.learnFates() },
   ];
 
   const settleAtStart = async (): Promise<void> => {

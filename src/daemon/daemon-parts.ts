@@ -3,7 +3,7 @@
  * before it exists: the notice relay before the service health and the protections that send
  * through it (messaging points it at its notifier when it attaches, notice-relay.ts), the metrics
  * before the client they count, the client and store before everything that calls them, the
- * pipeline and its features (cash, market learning) before the inbox worker and the
+ * pipeline and its features (cash, the learners it prices with) before the inbox worker and the
  * poller that feed it. The parts come in named groups, so a feature reads a few of them.
  *
  * The features then attach to these parts in one call each, the way fastify plugins and probot
@@ -36,12 +36,12 @@ import { buildWebhookServer, type WebhookServer } from '../webhook/index.js';
 import { BalanceTracker } from './balance-tracker.js';
 import { daemonConfigSchema, type DaemonConfigFile } from './daemon-config.js';
 import { InboxWorker } from './inbox-worker.js';
-import { MarketFates } from './market-fates.js';
 import { NoticeRelay } from './notice-relay.js';
 import { OfferPlacer } from './offer-placer.js';
 import { Pipeline } from './pipeline.js';
 import { attachCashPosition } from './cash-position.js';
 import { RequestGuards } from './request-guard.js';
+import { RestoredLearners } from './restored-learners.js';
 import { Poller } from './poller.js';
 import { serviceDataSource, storeSpendLedger } from './service-data.js';
 import { instrumentClient } from '../ops/instrument.js';
@@ -97,6 +97,10 @@ export interface DaemonOverrides {
   retrain?: false;
   /** false leaves the cash-flow wing (the idle-cash watch) unattached, as deleting its attach line would (test/daemon/cash-flow-left-out.test.ts). */
   cashFlow?: false;
+  /** false leaves market learning unattached: nothing restored nor learned (test/daemon/market-learning-left-out.test.ts). */
+  marketLearning?: false;
+  /** false leaves the learned default level unattached: nothing restored nor fed (test/daemon/calibration-left-out.test.ts). */
+  calibration?: false;
   /** The sandbox's hold on a request while an agent's proposal waits (src/proposals/request-holds.ts); absent live. */
   requestHolds?: RequestHolds;
 }
@@ -162,8 +166,8 @@ export interface DaemonParts {
   /** The config's expected-loss shares (equity in the status and /metrics) and the returns series up to a time (the digest's earnings, Telegram's /profit). */
   returns: { lossRates: LossRates; earnings: (nowMs: number) => ReturnsAnswer };
   pipeline: Pipeline;
-  /** The market's learners, attached to the pipeline; their job learns the offers' fates (daemon-jobs.ts). */
-  marketFates: MarketFates;
+  /** The learners the pipeline prices with, which the market-learning and calibration wings restore and feed (restored-learners.ts). */
+  learners: RestoredLearners;
   /** How requests come in: the poller (page by page), the inbox worker (the stored webhooks), the marketplace-facing listener before it listens (features add their routes, /healthz) and its URL on this machine. */
   intake: { poller: Poller; inbox: InboxWorker; webhook: WebhookServer; webhookUrl: string };
 }
@@ -218,11 +222,10 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
   const fileStrategies = () => inForce.strategies;
   const strategies = () => strategyLayer.over(fileStrategies());
   const limits = () => inForce.limits;
-  const offerExpiryMs = () => limits().offerExpiryMs;
   const balance = new BalanceTracker({ client, store, clock, log: component('balance') });
   const placer = new OfferPlacer({ client, store, clock, log: component('act'), dryRun });
   const protections = new Protections({ store, clock, log: component('protect'), settings: () => limits().protections, notify });
-  const marketFates = new MarketFates({ store, clock, log: component('learn'), offerExpiryMs });
+  const learners = new RestoredLearners();
   const data = serviceDataSource(client);
   const spend = storeSpendLedger(store);
   const pipelineLog = component('pipeline');
@@ -243,7 +246,7 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
   });
   // The features a decision reads or feeds, in the order their hooks run (Pipeline.provide, Pipeline.onDecided); the metrics listen after them (attachOps).
   attachCashPosition(pipeline, { store, limits, balance, dryRun });
-  marketFates.attachTo(pipeline, dryRun);
+  pipeline.provide(() => ({ learning: learners.learning() }));
   pipeline.onDecided((_request, _source, _result, { placement }) => {
     // Refusals for account reasons feed the automatic pauses (src/ops/protections).
     if (placement?.kind === 'refused') protections.noteOfferRefusal(placement.serviceText);
@@ -319,7 +322,7 @@ export async function assembleDaemonParts(config: DaemonConfigFile, env: Env, ov
     trading: { data, spend, balance, placer },
     returns: { lossRates, earnings: (nowMs) => returnsFromStore(store, nowMs, lossRates) },
     pipeline,
-    marketFates,
+    learners,
     intake: { poller, inbox, webhook, webhookUrl },
   };
 }

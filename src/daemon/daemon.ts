@@ -6,14 +6,18 @@
  *
  * Three steps, each nameable: the built parts (daemon-parts.ts, assembleDaemonParts: store,
  * client, pipeline, inbox worker, poller, listener), the daemon's jobs (daemon-jobs.ts,
- * daemonJobs), then the features, each attached in one call: the challengers
+ * daemonJobs), then the features, each attached in one call: market learning
+ * (src/market-learning/market-fates.ts, attachMarketLearning), the learned default level
+ * (src/calibration/calibration-fates.ts, attachCalibration), the challengers
  * (src/challengers/shadow-decide.ts, attachShadows), operations (src/ops/attach-ops.ts,
  * attachOps), the operator listener (src/operator/attach-operator.ts, attachOperator), the agents'
  * proposals (src/proposals/attach-proposals.ts, attachProposals), messaging
  * (src/messaging/attach-messaging.ts, attachMessaging), retraining (src/retrain/attach-retrain.ts,
  * attachRetrain) and the idle-cash watch (src/cash-flow/attach-cash-flow.ts, attachCashFlow).
  */
+import { attachCalibration } from '../calibration/calibration-fates.js';
 import { attachCashFlow } from '../cash-flow/attach-cash-flow.js';
+import { attachMarketLearning } from '../market-learning/market-fates.js';
 import { Scheduler, type Job } from '../clock/scheduler.js';
 import type { Store } from '../store/index.js';
 import { attachMessaging, type Messaging } from '../messaging/attach-messaging.js';
@@ -50,7 +54,7 @@ export interface Daemon {
    */
   checkMarketplace(): Promise<void>;
   start(): Promise<void>;
-  /** Runs one of the scheduled jobs now (poll, balance, sync, fund, protections, inbox, learn, retrain, idle-cash, and the operations' own, such as digest); joins a run under way. */
+  /** Runs one of the scheduled jobs now (poll, balance, sync, fund, protections, inbox, learn, learn-defaults, retrain, idle-cash, and the operations' own, such as digest); joins a run under way. */
   runJob(name: string): Promise<void>;
   /** Stops intake, finishes work in flight, closes everything. */
   stop(): Promise<void>;
@@ -68,8 +72,8 @@ type Env = Record<string, string | undefined>;
 const NO_MESSAGING: Messaging = { jobs: [], start: () => undefined, stop: () => undefined };
 /** Retraining left out: the strategy files run as they are, and no retrain job exists. */
 const NO_RETRAIN: Pick<Retraining, 'jobs' | 'start'> = { jobs: [], start: async () => undefined };
-/** The cash-flow wing left out: no idle-cash job (the status still shows the forecast and idle cash now). */
-const NO_CASH_FLOW: { jobs: Job[] } = { jobs: [] };
+/** A wing with only jobs left out (cash flow, market learning, calibration): none of its jobs runs. */
+const NO_JOBS: { jobs: Job[] } = { jobs: [] };
 
 export async function createDaemon(config: DaemonConfigFile, env: Env, overrides: DaemonOverrides = {}): Promise<Daemon> {
   const parts = await assembleDaemonParts(config, env, overrides);
@@ -77,6 +81,9 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
   const { poller, inbox, webhook, webhookUrl } = parts.intake;
   const { mode, bareClient, serviceConfig } = parts.marketplace;
   const { jobs, inboxJob, pollJob, settleAtStart } = daemonJobs(parts);
+  // The learners the decide step prices with are restored as these two attach (restored-learners.ts).
+  const marketLearning = overrides.marketLearning === false ? NO_JOBS : attachMarketLearning(parts);
+  const calibration = overrides.calibration === false ? NO_JOBS : attachCalibration(parts);
   // Before attachOps: the challengers hear each decision before the metrics do.
   if (overrides.challengers !== false) attachShadows(parts);
   const ops = attachOps(parts);
@@ -85,7 +92,8 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
   const proposals = overrides.proposals === false ? undefined : attachProposals(operator.context);
   const messaging = overrides.messaging === false ? NO_MESSAGING : attachMessaging({ ...parts, proposals: proposals?.decider });
   const retrain = overrides.retrain === false ? NO_RETRAIN : attachRetrain(parts);
-  const cashFlow = overrides.cashFlow === false ? NO_CASH_FLOW : attachCashFlow(parts);
+  const cashFlow = overrides.cashFlow === false ? NO_JOBS : attachCashFlow(parts);
+  const wingJobs = [...marketLearning.jobs, ...calibration.jobs, ...cashFlow.jobs];
   const scheduler = new Scheduler(log.child({ component: 'scheduler' }), parts.clocks.backoff);
 
   let stopped = false;
@@ -142,11 +150,11 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
       scheduler.start(ops.jobs());
       scheduler.start(messaging.jobs);
       scheduler.start(retrain.jobs);
-      scheduler.start(cashFlow.jobs);
+      scheduler.start(wingJobs);
     },
     runJob(name: string) {
-      // The operations' and the wings' jobs too (the digest, notifications, retrain, idle-cash): tests run them on their own clock.
-      const all = [...jobs, ...ops.jobs(), ...messaging.jobs, ...retrain.jobs, ...cashFlow.jobs];
+      // The operations' and the wings' jobs too (the digest, notifications, retrain, learn, idle-cash): tests run them on their own clock.
+      const all = [...jobs, ...ops.jobs(), ...messaging.jobs, ...retrain.jobs, ...wingJobs];
       const job = all.find((candidate) => candidate.name === name);
       if (!job) return Promise.reject(new RangeError(`no job "${name}"; jobs: ${all.map((j) => j.name).join(', ')}`));
       return scheduler.runOnce(job);

@@ -1,14 +1,19 @@
 /**
  * What the daemon's configuration and `lendbot doctor` take from the wings, each wing named once
  * here (its attach line is in daemon.ts): its config sections, composed into the daemon's schema
- * (daemon-config.ts), and its checks, run by the doctor after its own; what a wing adds to the
+ * (daemon-config.ts), its checks, run by the doctor after its own, and the learners it stored,
+ * which `lendbot strategy explain --db` prices with; what a wing adds to the
  * operator listener is named in wing-surfaces.ts. Deleting a wing's folder,
  * its entry here and its attach line removes it (test/layout/messaging-wing.test.ts).
  */
 import type { z } from 'zod';
+import { storedCalibrations } from '../calibration/calibration-fates.js';
 import type { Clock } from '../clock/clock.js';
+import { storedLearners } from '../market-learning/market-fates.js';
 import { messagingWing } from '../messaging/messaging-wing.js';
 import { retrainWing } from '../retrain/retrain-wing.js';
+import type { Store } from '../store/index.js';
+import type { StoredLearners } from './restored-learners.js';
 
 const WINGS = [messagingWing, retrainWing] as const;
 
@@ -39,3 +44,9 @@ export interface WingCheck {
 /** Every wing's doctor checks, in the order the wings are listed (typed here, so a wing's check must fit). */
 const CHECKING: readonly { checks: readonly WingCheck[] }[] = WINGS;
 export const WING_CHECKS = CHECKING.flatMap((wing) => wing.checks);
+
+/** The learners a wing stored, as it restores them when it attaches: what, read how, and what prices in place of an unreadable one. */
+export const WING_LEARNERS: readonly { what: string; instead: string; read(store: Store): StoredLearners & { unreadable: string[] } }[] = [
+  { what: 'learned market', instead: 'its configured market', read: storedLearners },
+  { what: 'learned default level', instead: 'its prior', read: storedCalibrations },
+];

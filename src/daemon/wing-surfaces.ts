@@ -5,7 +5,9 @@
  * load the operator's modules. Deleting a wing's folder, its entries here and there and its attach
  * line removes it (test/layout/*-wing.test.ts).
  */
+import { registerCalibrationRoutes } from '../calibration/calibration-routes.js';
 import { cashFlowWing } from '../cash-flow/cash-flow-wing.js';
+import { registerMarketLearningRoutes } from '../market-learning/market-learning-routes.js';
 import type { AgentWings } from '../operator/agent-context.js';
 import type { ApiRoutes } from '../operator/api/api-deps.js';
 import { proposalsWing } from '../proposals/proposals-wing.js';
@@ -15,4 +17,9 @@ export const WING_AGENT: AgentWings = {
   tools: [registerRetrainTools, ...proposalsWing.tools, ...cashFlowWing.tools],
   beyondAllowance: proposalsWing.beyondAllowance,
 };
-export const WING_API_ROUTES: readonly ApiRoutes[] = [...proposalsWing.apiRoutes, ...cashFlowWing.apiRoutes];
+export const WING_API_ROUTES: readonly ApiRoutes[] = [
+  ...proposalsWing.apiRoutes,
+  ...cashFlowWing.apiRoutes,
+  registerMarketLearningRoutes,
+  registerCalibrationRoutes,
+];

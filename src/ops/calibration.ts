@@ -57,7 +57,10 @@ export function calibrated(counts: VintageCounts): VintageCalibration {
 /** The vintages of the last `windowMonths` months (this one included), each and together. */
 export function calibrationSummary(store: Pick<Store, 'calibration'>, nowMs: number, windowMonths: number): CalibrationSummary {
   const since = vintageMonthsBefore(nowMs, Math.max(0, windowMonths - 1));
-  const rows = store.calibration.vintages(since);
+  return summaryOf(store.calibration.vintages(since), since);
+}
+
+function summaryOf(rows: readonly VintageCounts[], since: string): CalibrationSummary {
   return { vintages: rows.map(calibrated), pooled: calibrated(pooledCounts(rows)), since };
 }
 
@@ -98,9 +101,7 @@ export function calibrationStatus(
   const since = vintageMonthsBefore(nowMs, Math.max(0, settings.window_months - 1));
   const { vintages, strategyVintages } = store.calibration.breakdown(since, nowMs);
   return {
-    vintages: vintages.map(calibrated),
-    pooled: calibrated(pooledCounts(vintages)),
-    since,
+    ...summaryOf(vintages, since),
     minLoans: settings.min_loans,
     alert: alert === undefined ? null : { since: isoFromMs(alert.sinceMs), figures: alert.figures },
     strategies: strategyCalibrations(strategyVintages, settings.min_loans),

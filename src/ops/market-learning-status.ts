@@ -7,6 +7,7 @@
 import type { LearningSummary } from '../engine/market/index.js';
 import { createMarketLearningRepository } from '../store/market-learning-repository.js';
 import { databaseOf, type Store } from '../store/index.js';
+import { snakeKeys } from './snake-keys.js';
 
 export interface MarketLearningStatus {
   strategy: string;
@@ -46,19 +47,7 @@ export function marketLearningLines(list: readonly MarketLearningStatus[]): Arra
   ]);
 }
 
-/** snake_case JSON. */
+/** snake_case JSON: the strategy, when, and its summary as stored. */
 export function marketLearningJson(list: readonly MarketLearningStatus[]): Array<Record<string, unknown>> {
-  return list.map(({ strategy, updatedAt, summary }) => ({
-    strategy,
-    updated_at: updatedAt,
-    version: summary.version,
-    evidence: summary.evidence,
-    accepted: summary.accepted,
-    explored: summary.explored,
-    exploration_cost_cents: summary.explorationCostCents,
-    offered_value_cents: summary.offeredValueCents,
-    prior_sd: summary.priorSd,
-    explore_share: summary.exploreShare,
-    curve: summary.curve,
-  }));
+  return list.map(({ strategy, updatedAt, summary }) => snakeKeys({ strategy, updatedAt, ...summary }) as Record<string, unknown>);
 }

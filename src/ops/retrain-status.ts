@@ -3,6 +3,7 @@
  * "Retraining while live"): the last round, its decision and why, and when the loop looks again.
  * Read from the store alone, so every surface shows the same.
  */
+import { snakeKeys } from './snake-keys.js';
 import { createRetrainRepository, databaseOf, type RetrainDecision, type Store } from '../store/index.js';
 
 export interface RetrainStatus {
@@ -59,17 +60,5 @@ export function retrainLines(status: RetrainStatus | null): Array<[string, strin
 
 /** snake_case JSON. */
 export function retrainJson(status: RetrainStatus | null): Record<string, unknown> | null {
-  if (status === null) return null;
-  return {
-    last_round: {
-      id: status.last.id,
-      strategy: status.last.strategy,
-      decision: status.last.decision,
-      reason: status.last.reason,
-      started_at: status.last.startedAt,
-      decided_at: status.last.decidedAt,
-    },
-    next_at: status.nextAt,
-    versions_in_force: status.versionsInForce,
-  };
+  return status === null ? null : { last_round: snakeKeys(status.last), next_at: status.nextAt, versions_in_force: status.versionsInForce };
 }

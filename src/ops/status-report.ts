@@ -155,7 +155,7 @@ export function buildStatusReport(input: StatusInput): StatusReport {
       maxAmountShare: limits.maxAmountPerDayShare ?? null,
     },
     decisionsToday: decisionsToday(store, nowMs),
-    loansByStatus: loansByStatus(store),
+    loansByStatus: store.account.loanCountsByList(),
     payments: store.payments.totals(),
     equity: input.equityLossRates === undefined ? null : equityNowKept(store, nowMs, input.equityLossRates),
     dataSpend: dataSpend(store, monthStart, nowMs, input.budgets),
@@ -168,16 +168,12 @@ export function buildStatusReport(input: StatusInput): StatusReport {
     pause: pauseState(store, nowMs),
     webhooksSilent: silenceState(store),
     webhookRefusals: refusalState(store),
-    paperBook: paperBook(store, nowMs, limits, input.dryRun),
+    paperBook: input.dryRun ? readPaperBook(store, nowMs, limits) : readPaperBook(store, nowMs, limits, true),
     marketLearning: marketLearningStatus(store),
     calibration: calibrationStatus(store, nowMs, limits.protections.calibration, storedCalibrationDrift(store.state)),
     cashFlow: cashFlowStatus(store, nowMs, limits, input.dryRun),
     retrain: retrainStatus(store),
   };
-}
-
-function paperBook(store: Store, nowMs: number, limits: RiskLimits, dryRun: boolean): PaperBookFigures | null {
-  return dryRun ? readPaperBook(store, nowMs, limits) : readPaperBook(store, nowMs, limits, true);
 }
 
 function dataSpend(store: Store, monthStart: number, nowMs: number, budgets: readonly StrategyBudget[]): StatusReport['dataSpend'] {
@@ -223,8 +219,4 @@ function killSwitchState(limits: RiskLimits): StatusReport['killSwitch'] {
 function decisionsToday(store: Store, nowMs: number): StatusReport['decisionsToday'] {
   const { startMs, endMs } = utcDayBounds(nowMs);
   return store.decisions.countByAction({ sinceMs: startMs, untilMs: endMs });
-}
-
-function loansByStatus(store: Store): Record<string, number> {
-  return store.account.loanCountsByList();
 }

@@ -1,5 +1,6 @@
 /** The status report as people read it (`lendbot status`) and as scripts read it (`--json`). */
 import { retrainJson, retrainLines } from './retrain-status.js';
+import { snakeKeys } from './snake-keys.js';
 import { marketLearningJson, marketLearningLines } from './market-learning-status.js';
 import { formatCents, RISK_LEVEL_NAMES } from '../domain/index.js';
 import { counted } from '../log/plain-figures.js';
@@ -106,75 +107,32 @@ export function formatStatusText(report: StatusReport): string {
   return `${lines.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n')}\n`;
 }
 
-/** snake_case JSON, amounts as integer cents. */
+/** snake_case JSON, amounts as integer cents (risk levels and offer states, keys of data, kept as they are). */
 export function statusJson(report: StatusReport): Record<string, unknown> {
+  const { feesCents, ...payments } = report.payments;
+  const { byRiskLevelCents, ...exposure } = report.exposure;
   return {
     at: report.at,
-    ...(report.clock === null
-      ? {}
-      : {
-          clock: {
-            kind: report.clock.kind,
-            speed: report.clock.speed,
-            running: report.clock.running,
-            read_at_wall: report.clock.readAtWall,
-          },
-        }),
+    ...(report.clock === null ? {} : { clock: snakeKeys(report.clock) }),
     scope: report.scope,
     balance_cents: report.balanceCents,
     reserved_cents: report.reservedCents,
     free_cents: report.freeCents,
     min_cash_reserve_cents: report.minCashReserveCents,
     offers_by_state: report.offers,
-    exposure: {
-      total_cents: report.exposure.totalCents,
-      by_risk_level_cents: report.exposure.byRiskLevelCents,
-      max_cents: report.exposure.maxCents,
-      max_share: report.exposure.maxShare,
-    },
+    exposure: { ...(snakeKeys(exposure) as object), by_risk_level_cents: byRiskLevelCents },
     capital_cents: report.capitalCents,
-    offers_today: {
-      offers: report.offersToday.offers,
-      amount_cents: report.offersToday.amountCents,
-      max_offers: report.offersToday.maxOffers,
-      max_amount_cents: report.offersToday.maxAmountCents,
-      max_amount_share: report.offersToday.maxAmountShare,
-    },
+    offers_today: snakeKeys(report.offersToday),
     decisions_today: report.decisionsToday,
     loans_by_status: report.loansByStatus,
-    payments: {
-      loans: report.payments.loans,
-      payments: report.payments.payments,
-      paid: report.payments.paid,
-      paid_cents: report.payments.paidCents,
-      late: report.payments.late,
-      missed: report.payments.missed,
-      max_delayed_days: report.payments.maxDelayedDays,
-      late_fees_charged_cents: report.payments.feesCents,
-    },
+    payments: { ...(snakeKeys(payments) as object), late_fees_charged_cents: feesCents },
     equity: report.equity === null ? null : equityJson(report.equity),
-    data_spend: {
-      month_start: report.dataSpend.monthStart,
-      spent_cents: report.dataSpend.spentCents,
-      subscriptions: report.dataSpend.subscriptions.map((charge) => ({
-        provider: charge.provider,
-        strategy: charge.strategy,
-        cost_cents: charge.costCents,
-        at: charge.at,
-      })),
-      budgets: report.dataSpend.budgets.map((budget) => ({
-        strategy: budget.strategy,
-        monthly_budget_cents: budget.monthlyBudgetCents,
-        spent_cents: budget.spentCents,
-        ...(budget.marketSource === undefined ? {} : { market_source: budget.marketSource }),
-      })),
-    },
-    last_poll: { at: report.lastPoll.at, age_seconds: report.lastPoll.ageSeconds },
+    data_spend: snakeKeys(report.dataSpend),
+    last_poll: snakeKeys(report.lastPoll),
     inbox_depth: report.inboxDepth,
     kill_switch: report.killSwitch,
     pause: report.pause,
-    webhooks_silent:
-      report.webhooksSilent === null ? null : { since: report.webhooksSilent.since, polled_requests: report.webhooksSilent.polledRequests },
+    webhooks_silent: snakeKeys(report.webhooksSilent),
     webhook_refusals: report.webhookRefusals,
     paper_book: report.paperBook === null ? null : paperBookJson(report.paperBook),
     // Only when some strategy learns its market (pricing.learning).

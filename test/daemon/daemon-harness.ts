@@ -66,6 +66,10 @@ export interface HarnessOptions {
   proposalsWing?: false;
   /** false leaves the challengers unattached (DaemonOverrides.challengers). */
   challengersWing?: false;
+  /** false leaves market learning unattached (DaemonOverrides.marketLearning). */
+  marketLearningWing?: false;
+  /** false leaves the learned default level unattached (DaemonOverrides.calibration). */
+  calibrationWing?: false;
   /** Writes to the store before the daemon starts (what a previous run left, e.g. a learner's state). */
   seedStore?: (store: Store) => void;
 }
@@ -104,6 +108,8 @@ export async function startDaemonHarness(options: HarnessOptions = {}): Promise<
     ...(options.cashFlowWing === undefined ? {} : { cashFlow: options.cashFlowWing }),
     ...(options.proposalsWing === undefined ? {} : { proposals: options.proposalsWing }),
     ...(options.challengersWing === undefined ? {} : { challengers: options.challengersWing }),
+    ...(options.marketLearningWing === undefined ? {} : { marketLearning: options.marketLearningWing }),
+    ...(options.calibrationWing === undefined ? {} : { calibration: options.calibrationWing }),
   });
   await daemon.start();
   sandbox.control.subscribe(daemon.webhookUrl, 'investor@example.com');
@@ -130,6 +136,18 @@ export async function waitFor(check: () => boolean, what: string, timeoutMs = 10
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** Creates a request in the sandbox (max rate 0.6 unless `fields` say otherwise) and waits until the daemon's offer on it is placed. */
+export async function offeredRequest(
+  h: DaemonHarness,
+  fields: Parameters<DaemonHarness['sandbox']['control']['createLoanRequest']>[0] = {},
+): Promise<number> {
+  const request = h.sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.6, ...fields });
+  await h.sandbox.control.flushWebhooks();
+  await waitFor(() => h.store.offers.getByRequest(request.id)?.state === 'placed', `the offer on ${request.id}`);
+  await h.daemon.pipeline.idle();
+  return request.id;
 }
 
 /**

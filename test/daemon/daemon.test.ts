@@ -197,7 +197,7 @@ describe('the daemon against the sandbox', () => {
   it('names the jobs it has when asked for one it does not', async () => {
     harness = await startDaemonHarness();
     await expect(harness.daemon.runJob('nope')).rejects.toThrow(
-      'no job "nope"; jobs: poll, balance, sync, fund, protections, inbox, learn, clock, retrain, idle-cash',
+      'no job "nope"; jobs: poll, balance, sync, fund, protections, inbox, clock, retrain, learn, learn-defaults, idle-cash',
     );
   });
 });

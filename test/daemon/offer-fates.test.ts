@@ -11,7 +11,7 @@ import { trainingData } from '../../src/backtest/train/index.js';
 import { readRecording, type RecordingLine } from '../../src/recording/index.js';
 import { LIST_WINDOW_MS } from '../../src/store/index.js';
 import { runCli } from '../cli/run-cli.js';
-import { OFFER_ALL, startDaemonHarness, waitFor, type DaemonHarness } from './daemon-harness.js';
+import { OFFER_ALL, offeredRequest, startDaemonHarness, type DaemonHarness } from './daemon-harness.js';
 
 const HOUR = 3_600_000;
 
@@ -20,18 +20,6 @@ afterEach(async () => {
   await harness?.close();
   harness = undefined;
 });
-
-/** Creates a request in the sandbox and waits until the daemon's offer on it is placed. */
-async function offeredRequest(
-  h: DaemonHarness,
-  fields: Parameters<DaemonHarness['sandbox']['control']['createLoanRequest']>[0],
-): Promise<number> {
-  const request = h.sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.6, ...fields });
-  await h.sandbox.control.flushWebhooks();
-  await waitFor(() => h.store.offers.getByRequest(request.id)?.state === 'placed', `the offer on ${request.id}`);
-  await h.daemon.pipeline.idle();
-  return request.id;
-}
 
 const fateOf = (h: DaemonHarness, id: number) => {
   const offer = h.store.offers.getByRequest(id);

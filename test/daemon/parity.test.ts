@@ -18,8 +18,9 @@ import { startDaemonHarness, type DaemonHarness, type HarnessOptions } from './d
 import type { DecisionReason } from '../../src/domain/decision-reason.js';
 import type { StoredDecision } from '../../src/store/index.js';
 import type { BacktestDecision } from '../../src/backtest/index.js';
-import { CalibrationLearner, MarketLearning, type StoredCalibration } from '../../src/engine/market/index.js';
-import { createCalibrationLearningRepository } from '../../src/store/calibration-learning-repository.js';
+import { MarketLearning, type StoredCalibration } from '../../src/engine/market/index.js';
+import { fedCalibrationLearner } from '../calibration/fed-learner.js';
+import { createCalibrationLearningRepository } from '../../src/calibration/calibration-learning-repository.js';
 
 const strategy = (name: string): string => fileURLToPath(new URL(`../../strategies/${name}.yaml`, import.meta.url));
 const HOUR_MS = 3_600_000;
@@ -185,17 +186,9 @@ describe('live and backtest parity', () => {
       // instalments and defaults (as a daemon's payment sync or a replay would), refitted.
       const file = fileURLToPath(new URL('../../strategies/examples/balanced-learned.yaml', import.meta.url));
       const name = 'balanced-learned';
-      const settings = { levelSd: 1, slopeSd: 0.3, levelMean: 0 };
-      const learner = new CalibrationLearner(settings);
-      for (let i = 0; i < 40; i += 1) learner.funded(`L${i}`, 0.04 + (i % 8) * 0.02, 12);
-      for (let month = 1; month <= 6; month += 1) {
-        for (let i = 0; i < 40; i += 1) {
-          if (i % 5 === 0 && month === 1 + (i % 6)) learner.defaulted(`L${i}`, month);
-          else learner.paid(`L${i}`, month);
-        }
-        learner.refitIfDue(month * 31 * 24 * HOUR_MS);
-      }
-      const seeded = (): StoredCalibration => JSON.parse(JSON.stringify({ state: learner.snapshotState, settings })) as StoredCalibration;
+      const learner = fedCalibrationLearner();
+      const seeded = (): StoredCalibration =>
+        JSON.parse(JSON.stringify({ state: learner.snapshotState, settings: learner.settings })) as StoredCalibration;
       expect(learner.version).toBeGreaterThan(0);
 
       const risk = ROOMY_RISK;

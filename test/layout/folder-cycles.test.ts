@@ -21,7 +21,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['service', 'webhook', 'recording', 'backtest', 'sandbox', 'money'],
   ['ops'],
   ['messaging', 'operator'],
-  ['retrain', 'proposals', 'challengers', 'cash-flow'],
+  ['retrain', 'proposals', 'challengers', 'cash-flow', 'market-learning', 'calibration'],
   ['daemon'],
   ['cli'],
 ];

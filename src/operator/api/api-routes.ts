@@ -14,7 +14,6 @@ import { METRICS_PATH } from '../../ops/ops-routes.js';
 import type { OperatorApp, OperatorRoutes } from '../operator-listener.js';
 import { fail, type ApiDeps } from './api-deps.js';
 import { registerBookRoutes } from './book-routes.js';
-import { registerCalibrationRoutes } from './calibration-routes.js';
 import { registerDecisionRoutes } from './decision-routes.js';
 import { pathOf } from './operator-auth.js';
 import { registerOverviewRoutes } from './overview-routes.js';
@@ -22,7 +21,6 @@ import { registerPaperRoutes } from './paper-routes.js';
 import { registerPauseRoutes } from './pause-routes.js';
 import { registerReportFileRoute, registerReportListRoute } from './report-routes.js';
 import { registerReturnsRoutes } from './returns-routes.js';
-import { registerMarketLearningRoutes } from './market-learning-routes.js';
 import { registerSessionRoutes } from './session-routes.js';
 
 export const API_PREFIX = '/api';
@@ -81,8 +79,6 @@ export function operatorApiRoutes(deps: ApiDeps): OperatorRoutes {
           registerDecisionRoutes(api, deps);
           registerBookRoutes(api, deps);
           registerReturnsRoutes(api, deps);
-          registerMarketLearningRoutes(api, deps);
-          registerCalibrationRoutes(api, deps);
           registerReportListRoute(api, deps);
           registerPauseRoutes(api, deps);
           registerPaperRoutes(api, deps);

@@ -33,7 +33,8 @@ export interface BacktestMonth {
   expectedReturnWeight: number;
 }
 
-function emptyMonth(month: string): BacktestMonth {
+/** A month with nothing in it. */
+export function emptyBacktestMonth(month: string): BacktestMonth {
   return {
     month,
     requests: 0,
@@ -54,7 +55,7 @@ export function backtestMonths(result: BacktestResult, recording: PreparedRecord
   const months = new Map<string, BacktestMonth>();
   for (const decision of result.decisions) {
     const key = decision.decided_at.slice(0, 7);
-    const month = months.get(key) ?? emptyMonth(key);
+    const month = months.get(key) ?? emptyBacktestMonth(key);
     months.set(key, month);
     month.requests += 1;
     const request = requests.get(decision.loan_request_id);

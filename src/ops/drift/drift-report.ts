@@ -11,7 +11,7 @@
 import { wilson } from '../../math/index.js';
 import type { StrategyVintageCalibration } from '../calibration-by-strategy.js';
 import type { HazardRow } from '../instalment-hazard.js';
-import type { BacktestMonth } from './backtest-months.js';
+import { emptyBacktestMonth, type BacktestMonth } from './backtest-months.js';
 import { emptyLiveMonth, type LiveMonth, type LiveSide } from './live-months.js';
 
 /** Fewer observations than this make no verdict. */
@@ -60,48 +60,19 @@ function compare(k: number, n: number, backtest: number | null, paper: number | 
 
 const ratio = (top: number, bottom: number): number | null => (bottom > 0 ? top / bottom : null);
 
-function sumLive(months: readonly LiveMonth[], loans: StrategyVintageCalibration | null): LiveMonth {
-  const sum = (pick: (m: LiveMonth) => number): number => months.reduce((t, m) => t + pick(m), 0);
-  const paperMonths = months.flatMap((m) => (m.paper === null ? [] : [m.paper]));
-  const paperSum = (pick: (p: NonNullable<LiveMonth['paper']>) => number): number => paperMonths.reduce((t, p) => t + pick(p), 0);
-  return {
-    month: 'all',
-    requests: sum((m) => m.requests),
-    offers: sum((m) => m.offers),
-    answered: sum((m) => m.answered),
-    accepted: sum((m) => m.accepted),
-    funded: sum((m) => m.funded),
-    loans,
-    lentCents: sum((m) => m.lentCents),
-    netCents: sum((m) => m.netCents),
-    paper:
-      paperMonths.length === 0
-        ? null
-        : {
-            month: 'all',
-            offers: paperSum((p) => p.offers),
-            modelled: paperSum((p) => p.modelled),
-            acceptSum: paperSum((p) => p.acceptSum),
-            repaySum: paperSum((p) => p.repaySum),
-            expectedProfitCents: paperSum((p) => p.expectedProfitCents),
-            gone: paperSum((p) => p.gone),
-          },
-  };
+/** `start` with every number field of `rows` added to it: the "all" month of a side. */
+function summed<Month extends object>(rows: readonly Month[], start: Month): Month {
+  const total = { ...start } as Record<string, unknown>;
+  for (const row of rows) {
+    for (const [key, value] of Object.entries(row)) if (typeof value === 'number') total[key] = (total[key] as number) + value;
+  }
+  return total as Month;
 }
 
-function sumBacktest(months: readonly BacktestMonth[]): BacktestMonth {
-  const sum = (pick: (m: BacktestMonth) => number): number => months.reduce((t, m) => t + pick(m), 0);
-  return {
-    month: 'all',
-    requests: sum((m) => m.requests),
-    offers: sum((m) => m.offers),
-    acceptSum: sum((m) => m.acceptSum),
-    predictedDefaultSum: sum((m) => m.predictedDefaultSum),
-    predicted: sum((m) => m.predicted),
-    expectedLentCents: sum((m) => m.expectedLentCents),
-    expectedReturnWeighted: sum((m) => m.expectedReturnWeighted),
-    expectedReturnWeight: sum((m) => m.expectedReturnWeight),
-  };
+function sumLive(months: readonly LiveMonth[], loans: StrategyVintageCalibration | null): LiveMonth {
+  const [first, ...rest] = months.flatMap((m) => (m.paper === null ? [] : [m.paper]));
+  const paper = first === undefined ? null : summed(rest, { ...first, month: 'all' });
+  return { ...summed(months, emptyLiveMonth('all')), loans, paper };
 }
 
 function sideBySide(live: LiveMonth, backtest: BacktestMonth | undefined): DriftMonth {
@@ -144,7 +115,10 @@ export function driftReport(
   const liveByMonth = new Map(live.months.map((m) => [m.month, m]));
   const keys = [...new Set([...liveByMonth.keys(), ...byMonth.keys()])].sort();
   const months = keys.map((key) => sideBySide(liveByMonth.get(key) ?? emptyLiveMonth(key), byMonth.get(key)));
-  const all = sideBySide(sumLive(live.months, live.allLoans), backtest.length === 0 ? undefined : sumBacktest(backtest));
+  const all = sideBySide(
+    sumLive(live.months, live.allLoans),
+    backtest.length === 0 ? undefined : summed(backtest, emptyBacktestMonth('all')),
+  );
   const report = { months, all, hazard };
   return { ...report, findings: words(report) };
 }

@@ -42,18 +42,14 @@ export function updateCalibrationDrift(
   nowMs: number,
 ): CalibrationChange {
   const current = storedCalibrationDrift(store.state);
-  if (!settings.enabled) {
+  // Off, the loans are not read at all.
+  const summary = settings.enabled ? calibrationSummary(store, nowMs, settings.window_months) : undefined;
+  if (summary === undefined || !defaultAbovePrediction(summary.pooled, settings.min_loans)) {
     if (current === undefined) return undefined;
     store.state.set(CALIBRATION_DRIFT_KEY, 'null', nowMs);
     return { kind: 'ended' };
   }
-  const { pooled, since } = calibrationSummary(store, nowMs, settings.window_months);
-  const above = defaultAbovePrediction(pooled, settings.min_loans);
-  if (!above) {
-    if (current === undefined) return undefined;
-    store.state.set(CALIBRATION_DRIFT_KEY, 'null', nowMs);
-    return { kind: 'ended' };
-  }
+  const { pooled, since } = summary;
   if (current !== undefined) return { kind: 'holds', drift: current, pooled };
   const drift: CalibrationDrift = { sinceMs: nowMs, figures: `loans since ${since}: ${calibrationFigures(pooled)}` };
   store.state.set(CALIBRATION_DRIFT_KEY, JSON.stringify(drift), nowMs);

@@ -15,8 +15,8 @@ import { UserError } from '../../user-error.js';
 import { formatExplanation } from './explain-format.js';
 import { existsSync } from 'node:fs';
 import { calibrationUsedText, MarketLearning, marketUsedText } from '../../../engine/market/index.js';
-import { storedLearners } from '../../../daemon/market-fates.js';
-import { storedCalibrations } from '../../../daemon/calibration-fates.js';
+import { RestoredLearners } from '../../../daemon/restored-learners.js';
+import { WING_LEARNERS } from '../../../daemon/wing-parts.js';
 import { examplesHelp } from '../../examples-help.js';
 import { reasonText } from '../../../domain/decision-reason.js';
 
@@ -71,13 +71,14 @@ async function learnedMarkets(io: CliIo, db: string | undefined): Promise<Market
   if (!existsSync(db)) throw new UserError(`no database at ${db}`);
   const { readStore } = await import('../../../store/index.js');
   return readStore(db, async (store) => {
-    const { restored, unreadable } = storedLearners(store);
-    for (const strategy of unreadable)
-      warn(io, `the learned market of ${strategy} in ${db} is unreadable; it prices with its configured market`);
-    const calibrations = storedCalibrations(store);
-    for (const strategy of calibrations.unreadable)
-      warn(io, `the learned default level of ${strategy} in ${db} is unreadable; it prices with its prior`);
-    return new MarketLearning(restored, calibrations.restored);
+    const learners = new RestoredLearners();
+    for (const wing of WING_LEARNERS) {
+      const stored = wing.read(store);
+      for (const strategy of stored.unreadable)
+        warn(io, `the ${wing.what} of ${strategy} in ${db} is unreadable; it prices with ${wing.instead}`);
+      learners.restore(stored);
+    }
+    return learners.learning();
   });
 }
 

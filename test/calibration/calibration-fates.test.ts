@@ -5,18 +5,20 @@
 // decision records which calibration priced it, and a restart resumes the learner from the file.
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { storedCalibrations } from '../../src/calibration/calibration-fates.js';
+import { createCalibrationLearningRepository } from '../../src/calibration/calibration-learning-repository.js';
 import { detailText } from '../../src/cli/commands/decisions/decisions-format.js';
 import { viewDecision } from '../../src/cli/commands/decisions/decision-view.js';
-import { MarketFates } from '../../src/daemon/market-fates.js';
+import { RestoredLearners } from '../../src/daemon/restored-learners.js';
 import type { StoredCalibration } from '../../src/engine/market/index.js';
-import { createLogger } from '../../src/log/logger.js';
-import { createCalibrationLearningRepository } from '../../src/store/calibration-learning-repository.js';
 import { databaseOf } from '../../src/store/index.js';
-import { startDaemonHarness, waitFor, type DaemonHarness } from './daemon-harness.js';
+import { offeredRequest, startDaemonHarness, type DaemonHarness } from '../daemon/daemon-harness.js';
 
-const LEARNED_LEVEL = fileURLToPath(new URL('./fixtures/learned-level.yaml', import.meta.url));
+const LEARNED_LEVEL = fileURLToPath(new URL('../daemon/fixtures/learned-level.yaml', import.meta.url));
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
+/** Decided after two hours, with no competitor: each offer is taken. */
+const TWO_HOURS_NO_RIVAL = { decisionDelayMs: 2 * HOUR, competitorOffers: 0 };
 
 let harness: DaemonHarness | undefined;
 afterEach(async () => {
@@ -24,24 +26,12 @@ afterEach(async () => {
   harness = undefined;
 });
 
-async function offeredRequest(h: DaemonHarness): Promise<number> {
-  const request = h.sandbox.control.createLoanRequest({
-    svcColor: 1,
-    maxInterestRate: 0.6,
-    decisionDelayMs: 2 * HOUR,
-    competitorOffers: 0,
-  });
-  await h.sandbox.control.flushWebhooks();
-  await waitFor(() => h.store.offers.getByRequest(request.id)?.state === 'placed', `the offer on ${request.id}`);
-  await h.daemon.pipeline.idle();
-  return request.id;
-}
-
 describe('the learned default level in the daemon', () => {
   it('feeds funded loans’ payments to the learner once, records which level priced each decision, and resumes it after a restart', async () => {
     harness = await startDaemonHarness({ strategyFiles: [LEARNED_LEVEL], sandbox: { arrivalsPerHour: 0 }, balanceCents: 10_000_000 });
     const h = harness;
-    const first = [await offeredRequest(h), await offeredRequest(h), await offeredRequest(h), await offeredRequest(h)];
+    const first: number[] = [];
+    for (let n = 0; n < 4; n += 1) first.push(await offeredRequest(h, TWO_HOURS_NO_RIVAL));
     // Priced by the prior: version 0, nothing learned, and the decision row says so.
     for (const id of first) expect(h.store.decisions.get(id)?.calibration).toMatchObject({ version: 0, loans: 0, loanMonths: 0 });
     expect(h.store.decisions.get(first[0]!)?.reasons.some((reason) => reason.startsWith('price level uncertain v0 (0 loans'))).toBe(true);
@@ -59,7 +49,7 @@ describe('the learned default level in the daemon', () => {
     const stored = () => book.learners().find((row) => row.strategy === 'learned-level');
     const fed = () => databaseOf(h.store).prepare('SELECT loan_id, paid, final FROM calibration_loans ORDER BY loan_id').all();
     expect(stored()).toBeUndefined();
-    await h.daemon.runJob('learn');
+    await h.daemon.runJob('learn-defaults');
     const learned = stored();
     const state = (learned?.state as StoredCalibration | undefined)?.state;
     expect(state?.evidence.loans).toBeGreaterThanOrEqual(3);
@@ -68,11 +58,11 @@ describe('the learned default level in the daemon', () => {
     expect(fed().length).toBe(state?.evidence.loans);
 
     // A second pass finds nothing new: each payment is fed once.
-    await h.daemon.runJob('learn');
+    await h.daemon.runJob('learn-defaults');
     expect(stored()?.state).toEqual(learned?.state);
 
     // The next request is priced by the stored level, and its row and reason name it.
-    const next = await offeredRequest(h);
+    const next = await offeredRequest(h, TWO_HOURS_NO_RIVAL);
     const used = h.store.decisions.get(next)?.calibration;
     expect(used).toMatchObject({ version: learned?.version, loans: state?.evidence.loans, loanMonths: state?.evidence.loanMonths });
     const levelReason = h.store.decisions.get(next)?.reasons.find((reason) => reason.startsWith('price level uncertain'));
@@ -89,13 +79,9 @@ describe('the learned default level in the daemon', () => {
       ),
     );
 
-    // A restart (a new learning wing on the same SQLite file) resumes the learner exactly.
-    const resumed = new MarketFates({
-      store: h.store,
-      clock: h.sandbox.clock,
-      log: createLogger({ level: 'silent' }),
-      offerExpiryMs: () => 72 * HOUR,
-    });
-    expect(resumed.learning.calibration.existing('learned-level')?.snapshotState).toEqual(state);
+    // A restart (the wing restoring on the same SQLite file) resumes the learner exactly.
+    const resumed = new RestoredLearners();
+    resumed.restore(storedCalibrations(h.store));
+    expect(resumed.learning().calibration.existing('learned-level')?.snapshotState).toEqual(state);
   }, 120_000);
 });

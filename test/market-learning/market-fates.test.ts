@@ -4,14 +4,14 @@
 // response priced it; the next price comes from the updated one; a restart resumes the posterior.
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MarketFates } from '../../src/daemon/market-fates.js';
+import { RestoredLearners } from '../../src/daemon/restored-learners.js';
 import { MarketLearning, type LearningObservation, type StoredLearnerState } from '../../src/engine/market/index.js';
-import { createLogger } from '../../src/log/logger.js';
+import { storedLearners } from '../../src/market-learning/market-fates.js';
 import { createMarketLearningRepository } from '../../src/store/market-learning-repository.js';
 import { databaseOf } from '../../src/store/index.js';
-import { startDaemonHarness, waitFor, type DaemonHarness } from './daemon-harness.js';
+import { offeredRequest, startDaemonHarness, type DaemonHarness } from '../daemon/daemon-harness.js';
 
-const LEARN_ALL = fileURLToPath(new URL('./fixtures/learn-all.yaml', import.meta.url));
+const LEARN_ALL = fileURLToPath(new URL('../daemon/fixtures/learn-all.yaml', import.meta.url));
 const HOUR = 3_600_000;
 
 let harness: DaemonHarness | undefined;
@@ -19,17 +19,6 @@ afterEach(async () => {
   await harness?.close();
   harness = undefined;
 });
-
-async function offeredRequest(
-  h: DaemonHarness,
-  fields: Parameters<DaemonHarness['sandbox']['control']['createLoanRequest']>[0],
-): Promise<number> {
-  const request = h.sandbox.control.createLoanRequest({ svcColor: 1, maxInterestRate: 0.6, decisionDelayMs: 2 * HOUR, ...fields });
-  await h.sandbox.control.flushWebhooks();
-  await waitFor(() => h.store.offers.getByRequest(request.id)?.state === 'placed', `the offer on ${request.id}`);
-  await h.daemon.pipeline.idle();
-  return request.id;
-}
 
 interface Row {
   loan_request_id: number;
@@ -44,9 +33,9 @@ describe('market learning in the daemon', () => {
   it('feeds each known fate to the learner once, prices the next request with it, and resumes it after a restart', async () => {
     harness = await startDaemonHarness({ strategyFiles: [LEARN_ALL], sandbox: { arrivalsPerHour: 0 } });
     const h = harness;
-    const won = await offeredRequest(h, { competitorOffers: 0 });
-    const outbid = await offeredRequest(h, { competitorRates: [0.031] });
-    const walkedAway = await offeredRequest(h, { competitorOffers: 0, takeUp: 0 });
+    const won = await offeredRequest(h, { decisionDelayMs: 2 * HOUR, competitorOffers: 0 });
+    const outbid = await offeredRequest(h, { decisionDelayMs: 2 * HOUR, competitorRates: [0.031] });
+    const walkedAway = await offeredRequest(h, { decisionDelayMs: 2 * HOUR, competitorOffers: 0, takeUp: 0 });
     const rows = (): Row[] => databaseOf(h.store).prepare('SELECT * FROM market_decisions ORDER BY loan_request_id').all() as Row[];
     const learner = () =>
       createMarketLearningRepository(databaseOf(h.store))
@@ -80,7 +69,7 @@ describe('market learning in the daemon', () => {
     expect(learner()).toMatchObject({ version: 3, evidence: 3 });
 
     // The next request is priced by version 3, and its decision says so.
-    const next = await offeredRequest(h, { competitorOffers: 0 });
+    const next = await offeredRequest(h, { decisionDelayMs: 2 * HOUR, competitorOffers: 0 });
     expect(rows().find((row) => row.loan_request_id === next)).toMatchObject({ version: 3, evidence: 3 });
     expect(h.store.decisions.get(next)?.reasons.some((reason) => reason.includes('market learned v3 (3 fates)'))).toBe(true);
 
@@ -94,12 +83,8 @@ describe('market learning in the daemon', () => {
     expect(replayed.existing('learn-all')?.snapshotState.posterior).toEqual(stored.state.posterior);
 
     // A restart resumes the stored learner exactly.
-    const resumed = new MarketFates({
-      store: h.store,
-      clock: h.sandbox.clock,
-      log: createLogger({ level: 'silent' }),
-      offerExpiryMs: () => 72 * HOUR,
-    });
-    expect(resumed.learning.existing('learn-all')?.snapshotState).toEqual(stored.state);
+    const resumed = new RestoredLearners();
+    resumed.restore(storedLearners(h.store));
+    expect(resumed.learning().existing('learn-all')?.snapshotState).toEqual(stored.state);
   });
 });

@@ -1,20 +1,26 @@
 /**
- * The daemon's side of the learned default level (docs/market-model.md, "Learning the default
- * level"): the calibration learners, restored from the store at start, and on the learning job's
- * schedule each funded loan's evidence fed from what the account and payment syncs stored: a
- * loan funded on a decision a learned calibration priced joins its strategy's learner; each
- * payment marked paid is an instalment survived; a missed payment, or the loan in the collection
- * or default list, is its default (at the instalment after the last paid); the completed list
- * repays it. Then each learner whose evidence changed refits (at most once a day) and is saved
- * with what was fed in one transaction, so a restart resumes it and feeds nothing twice.
+ * The learned default level's wing (`score.calibration: { method: learned }`; docs/market-model.md,
+ * "Learning the default level"), attached in one call (attachCalibration, as attachOps is): the
+ * learners the last run stored, restored into those the decide step prices with
+ * (src/daemon/restored-learners.ts); on the `learn-defaults` job, what the syncs stored of each
+ * loan a learned level priced: a payment marked paid is an instalment survived; a missed one, or
+ * the collection or default list, its default (at the instalment after the last paid); the
+ * completed list repays it. A learner whose evidence changed refits (at most once a day) and is
+ * saved with what was fed in one transaction (its own tables, the migrations in the store): a
+ * restart resumes it and feeds nothing twice. Its route comes through src/daemon/wing-surfaces.ts.
+ * The math stays in the engine, part of the one decide step the daemon and the replay share
+ * (src/engine/market/, src/engine/compile/learned-calibration.ts); predicted against realised
+ * default (src/ops/calibration.ts) and its drift protection stay in ops. Left out, the prior prices.
  */
-import type { CalibrationLearners, CalibrationState, StoredCalibration } from '../engine/market/index.js';
+import type { Clock } from '../clock/clock.js';
+import type { Job } from '../clock/scheduler.js';
+import type { CalibrationLearners, CalibrationState, MarketLearning, StoredCalibration } from '../engine/market/index.js';
 import type { Logger } from '../log/logger.js';
 import {
   createCalibrationLearningRepository,
   type CalibrationLearningRepository,
   type CalibrationLoanRow,
-} from '../store/calibration-learning-repository.js';
+} from './calibration-learning-repository.js';
 import { databaseOf, type Store } from '../store/index.js';
 
 function isStoredCalibration(value: unknown): value is StoredCalibration {
@@ -30,14 +36,36 @@ function isStoredCalibration(value: unknown): value is StoredCalibration {
 }
 
 /** The calibration learners stored in `store` (readable ones), and the strategies whose state is unreadable. */
-export function storedCalibrations(store: Store): { restored: Array<[string, StoredCalibration]>; unreadable: string[] } {
-  const restored: Array<[string, StoredCalibration]> = [];
+export function storedCalibrations(store: Store): { calibrations: Array<[string, StoredCalibration]>; unreadable: string[] } {
+  const calibrations: Array<[string, StoredCalibration]> = [];
   const unreadable: string[] = [];
   for (const row of createCalibrationLearningRepository(databaseOf(store)).learners()) {
-    if (isStoredCalibration(row.state)) restored.push([row.strategy, row.state]);
+    if (isStoredCalibration(row.state)) calibrations.push([row.strategy, row.state]);
     else unreadable.push(row.strategy);
   }
-  return { restored, unreadable };
+  return { calibrations, unreadable };
+}
+
+/** What the wing reads of the daemon's parts (src/daemon/daemon-parts.ts); `learners`: the ones the decide step prices with. */
+export interface CalibrationParts {
+  config: { jobs: { reconcile: string } };
+  store: Store;
+  log: Logger;
+  clocks: { market: Clock };
+  learners: { restore(stored: { calibrations: Array<[string, StoredCalibration]> }): void; learning(): MarketLearning };
+}
+
+export function attachCalibration(parts: CalibrationParts): { jobs: Job[] } {
+  const log = parts.log.child({ component: 'learn' });
+  const stored = storedCalibrations(parts.store);
+  for (const strategy of stored.unreadable)
+    log.warn({ strategy }, 'stored default-level learner unreadable; it starts again from its prior');
+  parts.learners.restore(stored);
+  const feeder = new CalibrationFeeder(parts.store, () => parts.learners.learning().calibration, log);
+  // On the account sync's schedule: what it stored of the loans' payments is fed.
+  return {
+    jobs: [{ name: 'learn-defaults', schedule: parts.config.jobs.reconcile, run: async () => void feeder.feed(parts.clocks.market.now()) }],
+  };
 }
 
 /** The score's default before the learned calibration, from a decision's calibration_json. */
@@ -51,7 +79,7 @@ export class CalibrationFeeder {
 
   constructor(
     store: Store,
-    private readonly learners: CalibrationLearners,
+    private readonly learners: () => CalibrationLearners,
     private readonly log: Logger,
   ) {
     this.book = createCalibrationLearningRepository(databaseOf(store));
@@ -68,7 +96,7 @@ export class CalibrationFeeder {
           touched.add(row.strategy);
         }
       }
-      for (const strategy of this.learners.refitDue(nowMs)) touched.add(strategy);
+      for (const strategy of this.learners().refitDue(nowMs)) touched.add(strategy);
       for (const strategy of touched) this.save(strategy, nowMs);
     });
     if (moved > 0) this.log.info({ loans: moved }, 'default level learned from loan payments');
@@ -77,14 +105,14 @@ export class CalibrationFeeder {
 
   /** Saves a learner as it is now (the daemon saves after feeding; a test may seed one). */
   save(strategy: string, atMs: number): void {
-    const learner = this.learners.existing(strategy);
+    const learner = this.learners().existing(strategy);
     if (learner === undefined) return;
     const stored: StoredCalibration = { state: learner.snapshotState, settings: learner.settings };
     this.book.saveLearner(strategy, { version: learner.version, ...learner.evidence, state: stored }, atMs);
   }
 
   private feedLoan(row: CalibrationLoanRow, nowMs: number): boolean {
-    const learner = this.learners.existing(row.strategy);
+    const learner = this.learners().existing(row.strategy);
     const scoreDefault = scoreDefaultOf(row.calibration);
     // A strategy no longer loaded (its learner not made since the start), or a loan without a term: wait.
     if (learner === undefined || scoreDefault === undefined || row.term === null) return false;

@@ -1,19 +1,24 @@
 /**
- * The daemon's side of prices that learn (docs/market-model.md, "Learning while live"): the
- * learners, restored from the store at start; a row per decision a learned response priced
- * (which version, what evidence, whether it explored); and, on its schedule, each placed
- * offer's fate fed to its strategy's learner once the daemon knows it (offer-fate.ts): accepted
- * or funded teaches 1, rejected, lost or expired 0. A dry run's offers reach no borrower and
- * teach nothing. The fate and the learner state it changed are written in one transaction, so a
- * restart resumes the posterior exactly and never learns a fate twice. The learned default levels
- * ride along (calibration-fates.ts): restored here, fed from loans' payments on the same pass.
+ * The market-learning wing (`pricing.learning`; docs/market-model.md, "Learning while live"),
+ * attached in one call (attachMarketLearning, as attachOps is): the learners the last run stored,
+ * restored into those the decide step prices with (src/daemon/restored-learners.ts); a row per
+ * decision a learned response priced (version, evidence, explored); on the `learn` job, each placed
+ * offer's fate once known (offer-fate.ts): accepted or funded teaches 1, rejected, lost or expired
+ * 0; a dry run's offers teach nothing. Fate and learner state are written in one transaction, so a
+ * restart resumes the posterior exactly and never learns a fate twice. Its route comes through
+ * src/daemon/wing-surfaces.ts. The learning math is part of the one decide step the daemon and the
+ * backtest's replay share and stays in the engine (src/engine/market/, src/engine/pricing/learned-price.ts);
+ * the tables stay in the store (the paper book reads them), the figures in the status report
+ * (src/ops/market-learning-status.ts). Left out, a learning strategy prices with its prior.
  */
 import type { Clock } from '../clock/clock.js';
-import type { Decision } from '../engine/index.js';
+import type { Job } from '../clock/scheduler.js';
+import type { LoanRequest } from '../domain/index.js';
+import type { Decision, DecideOutcome } from '../engine/index.js';
 import {
   learnedOfferOf,
   learningSummary,
-  MarketLearning,
+  type MarketLearning,
   type LearnerState,
   type LearningObservation,
   type StoredLearnerState,
@@ -21,18 +26,29 @@ import {
 import type { Logger } from '../log/logger.js';
 import { createMarketLearningRepository, type MarketLearningRepository } from '../store/market-learning-repository.js';
 import { databaseOf, type Store } from '../store/index.js';
-import { CalibrationFeeder, storedCalibrations } from './calibration-fates.js';
-import type { ContextProvider, DecisionListener } from './decision-hooks.js';
 
 /** Offers looked at per pass; the rest wait for the next. */
 const BATCH = 500;
 
-export interface MarketFatesDeps {
+/** What the wing reads of the daemon's parts (src/daemon/daemon-parts.ts); `learners`: the ones the decide step prices with. */
+export interface MarketLearningParts {
+  config: { jobs: { reconcile: string } };
   store: Store;
-  clock: Clock;
   log: Logger;
-  offerExpiryMs: () => number;
+  dryRun: boolean;
+  clocks: { market: Clock };
+  active: { limits: () => { offerExpiryMs: number } };
+  pipeline: { onDecided(listener: DecidedListener): void };
+  learners: { restore(stored: { market: Array<[string, StoredLearnerState]> }): void; learning(): MarketLearning };
 }
+
+/** What the learners hear of a request the pipeline decided (src/daemon/decision-hooks.ts, DecisionListener). */
+type DecidedListener = (
+  request: LoanRequest,
+  source: unknown,
+  result: { action: string },
+  turn: { outcome: Pick<DecideOutcome, 'decision'>; placement?: { kind: string } | undefined; decidedAtMs: number },
+) => void;
 
 /** What the store keeps per learner: its state, settings, and the summary status and the dashboard read. */
 interface StoredLearnerJson extends StoredLearnerState {
@@ -45,40 +61,39 @@ function isStoredLearner(value: unknown): value is StoredLearnerJson {
   return Array.isArray(state?.posterior?.mean) && Array.isArray(state?.posterior?.cov) && typeof settings === 'object' && settings !== null;
 }
 
-/** The learners stored in `store` (readable ones, as MarketLearning takes them), and the strategies whose state is unreadable. */
-export function storedLearners(store: Store): { restored: Array<[string, StoredLearnerState]>; unreadable: string[] } {
-  const restored: Array<[string, StoredLearnerState]> = [];
+/** The learners stored in `store` (readable ones, as the daemon's learners restore them), and the strategies whose state is unreadable. */
+export function storedLearners(store: Store): { market: Array<[string, StoredLearnerState]>; unreadable: string[] } {
+  const market: Array<[string, StoredLearnerState]> = [];
   const unreadable: string[] = [];
   for (const row of createMarketLearningRepository(databaseOf(store)).learners()) {
-    if (isStoredLearner(row.state)) restored.push([row.strategy, { state: row.state.state, settings: row.state.settings }]);
+    if (isStoredLearner(row.state)) market.push([row.strategy, { state: row.state.state, settings: row.state.settings }]);
     else unreadable.push(row.strategy);
   }
-  return { restored, unreadable };
+  return { market, unreadable };
+}
+
+export function attachMarketLearning(parts: MarketLearningParts): { jobs: Job[] } {
+  const stored = storedLearners(parts.store);
+  const fates = new MarketFates(parts);
+  for (const strategy of stored.unreadable)
+    fates.log.warn({ strategy }, 'stored market learner unreadable; it starts again from its prior');
+  parts.learners.restore(stored);
+  fates.attachTo(parts.pipeline, parts.dryRun);
+  // Offer fates (accepted, rejected, lost, expired) teach learning strategies their market.
+  return { jobs: [{ name: 'learn', schedule: parts.config.jobs.reconcile, run: async () => void fates.learnFates() }] };
 }
 
 export class MarketFates {
-  readonly learning: MarketLearning;
-  /** Feeds funded loans' payments to the learned default levels (score.calibration method learned). */
-  readonly calibration: CalibrationFeeder;
   private readonly book: MarketLearningRepository;
+  readonly log: Logger;
 
-  constructor(private readonly deps: MarketFatesDeps) {
-    this.book = createMarketLearningRepository(databaseOf(deps.store));
-    const { restored, unreadable } = storedLearners(deps.store);
-    for (const strategy of unreadable) deps.log.warn({ strategy }, 'stored market learner unreadable; it starts again from its prior');
-    const calibrations = storedCalibrations(deps.store);
-    for (const strategy of calibrations.unreadable)
-      deps.log.warn({ strategy }, 'stored default-level learner unreadable; it starts again from its prior');
-    this.learning = new MarketLearning(restored, calibrations.restored);
-    this.calibration = new CalibrationFeeder(deps.store, this.learning.calibration, deps.log);
+  constructor(private readonly parts: MarketLearningParts) {
+    this.book = createMarketLearningRepository(databaseOf(parts.store));
+    this.log = parts.log.child({ component: 'learn' });
   }
 
-  /**
-   * Attaches to the pipeline: the learners price its decisions (the decide context's `learning`),
-   * and each decision they priced is noted once recorded. A dry run's offers reach no borrower.
-   */
-  attachTo(pipeline: { provide(provider: ContextProvider): void; onDecided(listener: DecisionListener): void }, dryRun: boolean): void {
-    pipeline.provide(() => ({ learning: this.learning }));
+  /** Each decision the learners priced (through the decide context) is noted once recorded. A dry run's offers reach no borrower. */
+  attachTo(pipeline: MarketLearningParts['pipeline'], dryRun: boolean): void {
     pipeline.onDecided((request, _source, { action }, { outcome, placement, decidedAtMs }) => {
       if (action !== 'offer' && action !== 'skip') return;
       // An unknown answer may have reached the service: its fate is learned once the reconciler settles it.
@@ -116,9 +131,9 @@ export class MarketFates {
 
   /** Feeds every fate learned since the last pass; returns how many were learned. */
   learnFates(): number {
-    const { store, clock } = this.deps;
-    const nowMs = clock.now();
-    const expiryMs = this.deps.offerExpiryMs();
+    const { store, clocks, active } = this.parts;
+    const nowMs = clocks.market.now();
+    const expiryMs = active.limits().offerExpiryMs;
     let learnedCount = 0;
     for (const row of this.book.unlearned(BATCH)) {
       const offer = store.offers.getByRequest(row.loanRequestId);
@@ -131,18 +146,18 @@ export class MarketFates {
       if (fate.fate === 'pending') continue;
       const accepted = fate.fate === 'accepted';
       this.book.transaction(() => {
-        if (this.learning.observe(row.strategy, row.observation as LearningObservation, accepted)) this.save(row.strategy, nowMs);
+        if (this.parts.learners.learning().observe(row.strategy, row.observation as LearningObservation, accepted))
+          this.save(row.strategy, nowMs);
         this.book.markLearned(row.loanRequestId, fate.fate, nowMs);
       });
       learnedCount += 1;
     }
-    if (learnedCount > 0) this.deps.log.info({ fates: learnedCount }, 'market response learned from offer fates');
-    this.calibration.feed(nowMs);
+    if (learnedCount > 0) this.log.info({ fates: learnedCount }, 'market response learned from offer fates');
     return learnedCount;
   }
 
   private save(strategy: string, atMs: number): void {
-    const learner = this.learning.existing(strategy);
+    const learner = this.parts.learners.learning().existing(strategy);
     if (learner === undefined) return;
     const json: StoredLearnerJson = { state: learner.snapshotState, settings: learner.settings, summary: learningSummary(learner) };
     this.book.saveLearner(strategy, learner.version, learner.evidence, json, atMs);

@@ -6,7 +6,7 @@
  * (`createCalibrationLearningRepository(databaseOf(store))`).
  */
 import type { Database } from 'better-sqlite3';
-import { isoFromMs, parseJsonColumn } from './sql-values.js';
+import { isoFromMs, parseJsonColumn } from '../store/sql-values.js';
 
 /** A funded loan whose decision a learned calibration priced, with what the store knows of it now and what was fed. */
 export interface CalibrationLoanRow {
