@@ -61,9 +61,6 @@ interface Band {
   outbidBy: { level: number; floor: number; choice: number };
   underMax: number[];
   pricedDefault: number[];
-  /** The maximum-rate anchor's bound and the share of the level's belief it kept (level_uncertainty.max_rate_anchor). */
-  anchorBound: number[];
-  anchorKept: number[];
   skips: Map<string, number>;
 }
 const band = (): Band => ({
@@ -80,8 +77,6 @@ const band = (): Band => ({
   outbidBy: { level: 0, floor: 0, choice: 0 },
   underMax: [],
   pricedDefault: [],
-  anchorBound: [],
-  anchorKept: [],
   skips: new Map(),
 });
 
@@ -132,19 +127,7 @@ try {
         continue;
       }
       b.offers += 1;
-      // The default the price used: the level reason's (over the levels a maximum-rate anchor kept), else the score's.
-      const levelDefault = decision.reasons
-        .map((reason) => /: default ([\d.]+), sd /.exec(reason)?.[1])
-        .find((found) => found !== undefined);
-      if (levelDefault !== undefined) b.pricedDefault.push(Number(levelDefault));
-      else if (decision.probability !== null) b.pricedDefault.push(1 - decision.probability);
-      const anchor = decision.reasons
-        .map((reason) => /at most ([\d.]+) by the max rate \(([\d.]+) kept\)/.exec(reason))
-        .find((found) => found);
-      if (anchor) {
-        b.anchorBound.push(Number(anchor[1]));
-        b.anchorKept.push(Number(anchor[2]));
-      }
+      if (decision.probability !== null) b.pricedDefault.push(1 - decision.probability);
       const competing = line.outcome?.best_competing_rate;
       if (decision.rate !== null) {
         if (typeof competing === 'number') {
@@ -173,7 +156,7 @@ try {
     }
     console.log(`\n${spec.name}: net ${pct(first.summary.netAnnualizedReturn)}, ${first.loans.length} loans`);
     console.log(
-      'band | requests | population default | offers | won | funded default (n) | rate - competing (median) | break-even - competing | floor - competing | outbid: level / floor / choice | rate - max | priced default | max-rate anchor: bound / kept (median) | most frequent refusal',
+      'band | requests | population default | offers | won | funded default (n) | rate - competing (median) | break-even - competing | floor - competing | outbid: level / floor / choice | rate - max | priced default | most frequent refusal',
     );
     for (const [key, b] of [...bands.entries()].sort(([a], [c]) => a.localeCompare(c))) {
       console.log(
@@ -190,7 +173,6 @@ try {
           `${b.outbidBy.level} / ${b.outbidBy.floor} / ${b.outbidBy.choice}`,
           points(median(b.underMax)),
           pct(median(b.pricedDefault)),
-          b.anchorBound.length === 0 ? '-' : `${pct(median(b.anchorBound))} / ${(median(b.anchorKept) ?? 0).toFixed(2)}`,
           [...b.skips.entries()].sort((a, c) => c[1] - a[1]).map(([kind, n]) => `${n} ${kind}`)[0] ?? '-',
         ].join(' | '),
       );

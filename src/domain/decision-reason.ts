@@ -67,8 +67,6 @@ export type PriceReason =
  * calibration (its version and the loans, loan-months it rests on), the predicted default and its
  * sd in log-odds, the expected-profit rate (`ep`), and how the uncertainty moved it: a floor at
  * the pessimistic quantile's break-even, or a blend weighted by the evidence towards cost-plus.
- * With the maximum-rate anchor, `bound` is the break-even default at the request's maximum rate
- * and `kept` the share of the level's belief under it (the default and quantile are over that share).
  */
 export type LevelUncertainReason = {
   code: 'price_level_uncertain';
@@ -77,8 +75,6 @@ export type LevelUncertainReason = {
   loanMonths: string;
   default: string;
   sd: string;
-  bound?: string;
-  kept?: string;
   ep: string;
 } & (
   { mode: 'cost_plus_floor'; quantile: string; pessimistic: string; floor: string } | { mode: 'blend'; weight: string; costPlus: string }
@@ -86,8 +82,7 @@ export type LevelUncertainReason = {
 
 /** The machine text of a level-uncertainty reason. */
 function levelUncertainText(reason: LevelUncertainReason): string {
-  const anchor = reason.bound === undefined ? '' : `, at most ${reason.bound} by the max rate (${reason.kept ?? ''} kept)`;
-  const head = `price level uncertain v${reason.version} (${reason.loans} loans, ${reason.loanMonths} loan-months): default ${reason.default}, sd ${reason.sd}${anchor}`;
+  const head = `price level uncertain v${reason.version} (${reason.loans} loans, ${reason.loanMonths} loan-months): default ${reason.default}, sd ${reason.sd}`;
   return reason.mode === 'cost_plus_floor'
     ? `${head}; floor ${reason.floor} at q${reason.quantile} default ${reason.pessimistic}, expected_profit ${reason.ep}`
     : `${head}; blend ${reason.weight} of expected_profit ${reason.ep} over cost-plus ${reason.costPlus}`;

@@ -175,11 +175,7 @@ function priceWords(reason: Extract<DecisionReason, { code: `price_${string}` }>
     case 'price_required_rate':
       return `offered ${percent(reason.rate)} (needs ${percent(reason.required)})`;
     case 'price_level_uncertain': {
-      const anchor =
-        reason.bound === undefined
-          ? ''
-          : `, no more than ${percent(reason.bound)}, the break-even at the request's maximum rate (${percent(reason.kept ?? '')} of the belief kept)`;
-      const learned = `the default level is still being learned (${reason.loans} loans followed for ${reason.loanMonths} loan-months: ${percent(reason.default)} default predicted, ± ${reason.sd} in log-odds${anchor})`;
+      const learned = `the default level is still being learned (${reason.loans} loans followed for ${reason.loanMonths} loan-months: ${percent(reason.default)} default predicted, ± ${reason.sd} in log-odds)`;
       return reason.mode === 'cost_plus_floor'
         ? `${learned}: priced no lower than ${percent(reason.floor)}, the break-even if ${percent(reason.pessimistic)} default (the pessimistic ${percent(reason.quantile)} quantile); expected profit alone gave ${percent(reason.ep)}`
         : `${learned}: ${percent(reason.weight)} of the way from cost-plus ${percent(reason.costPlus)} to the expected-profit rate ${percent(reason.ep)}`;

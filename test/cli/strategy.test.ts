@@ -148,22 +148,6 @@ describe('lendbot strategy', () => {
     expect(result.stdout).toMatch(/\n {2}why: the default level is still being learned \(0 loans followed for 0 loan-months: /);
   });
 
-  it('check and explain name the maximum-rate anchor, and explain gives its bound and the share of the level it kept', async () => {
-    const learned = fileURLToPath(new URL('../../strategies/examples/balanced-learned.yaml', import.meta.url));
-    const anchored = join(dir, 'learned-anchor.yaml');
-    await writeFile(anchored, (await readFile(learned, 'utf8')).replace('quantile: 0.8', 'quantile: 0.8\n    max_rate_anchor: true'));
-    const checked = await runCli(['strategy', 'check', anchored]);
-    expect(checked.code).toBe(0);
-    expect(checked.stdout).toContain(
-      "(cost_plus_floor); levels whose default the request's maximum rate could not pay are left out (max_rate_anchor)\n",
-    );
-    const result = await runCli(['strategy', 'explain', anchored, '--recording', recording, '--id', '7']);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(
-      /\n {2}- price level uncertain v0 \(0 loans, 0 loan-months\): default 0\.\d+, sd \d\.\d\d, at most 0\.\d+ by the max rate \((0|1)\.\d\d kept\); floor 0\.\d+ at q0\.80 default 0\.\d+, expected_profit 0\.\d+\n/,
-    );
-  });
-
   it('explain says when the cap binds the expected-profit price', () => {
     const pricing = parseStrategyText(
       [

@@ -31,7 +31,6 @@ import type { LearningSettings } from '../market/market-learner.js';
 import { curvePoint, optimalRate, type CurvePoint, type PriceCurve } from '../pricing/expected-profit.js';
 import { levelUncertaintyOf, robustRate } from '../pricing/level-uncertainty.js';
 import type { LevelEvidence } from './learned-calibration.js';
-import { anchoredLevel, breakEvenDefault } from '../market/max-rate-anchor.js';
 import { learnedPrice, movedByLaterRule } from '../pricing/learned-price.js';
 import { shiftedHurdle, type CashHurdleSettings, type CashPosition } from '../pricing/cash-hurdle.js';
 import { curseCurveOf, curseSettingsOf, curseText } from '../pricing/curse-settings.js';
@@ -161,18 +160,6 @@ function compileCashHurdle(setting: PricingDefinition['cash_hurdle'], params: Re
   };
 }
 
-/** The level truncated at the break-even default of `maxRate`, when there is one (else as it was). */
-function anchoredAtMaxRate(
-  level: LevelEvidence | undefined,
-  maxRate: number,
-  hurdle: number,
-  economics: LoanEconomics,
-): LevelEvidence | undefined {
-  if (level === undefined) return undefined;
-  const bound = breakEvenDefault(maxRate, hurdle, economics);
-  return bound === undefined ? level : { ...level, anchor: anchoredLevel(level.mean, level.sd, bound) };
-}
-
 export function compilePricing(
   pricing: PricingDefinition,
   params: Record<string, number>,
@@ -195,21 +182,16 @@ export function compilePricing(
   const curseSettings = curseSettingsOf(pricing, fitted);
   const levelUncertainty = mode === 'expected_profit' ? levelUncertaintyOf(pricing.level_uncertainty, params) : undefined;
 
-  const priceAt = (source: FeatureSource, scored: number, hurdle: number, scoredLevel: LevelEvidence | undefined): PriceResult => {
+  const priceAt = (source: FeatureSource, probability: number, hurdle: number, level: LevelEvidence | undefined): PriceResult => {
     const maxRate = source.request.max_interest_rate;
     const economics: LoanEconomics = {
-      probability: scored,
+      probability,
       recovery,
       servicingCost,
       fundedCents: fundLoanAmountOnly ? source.loanAmountCents : source.totalAmountCents,
       repaidPrincipalCents: source.totalAmountCents,
       terms: source.request.loan_terms,
     };
-    // The maximum rate bounds the learned level (market/max-rate-anchor.ts): priced at the mean over the levels kept.
-    const level = levelUncertainty?.maxRateAnchor === true ? anchoredAtMaxRate(scoredLevel, maxRate, hurdle, economics) : scoredLevel;
-    // It only ever lowers the default (a bound that cuts nothing leaves the score's own figure).
-    const probability = level?.anchor === undefined || !(level.anchor.kept < 1) ? scored : Math.max(scored, 1 - level.anchor.meanDefault);
-    economics.probability = probability;
     // NaN: a strategy without a score (max_rate only) has no estimate to require a rate from.
     const required = Number.isNaN(probability) ? Number.NaN : requiredRate(hurdle, economics);
     let cap = maxRate;

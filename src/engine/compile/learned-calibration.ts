@@ -11,7 +11,6 @@ import { activeLearning } from '../market/active-learning.js';
 import type { CalibrationLearner, CalibrationSettings } from '../market/calibration-learner.js';
 import { calibrationPosterior, learnedLineOf, predictedLevel } from '../market/calibration-learners.js';
 import type { Posterior } from '../market/logistic-correction.js';
-import type { MaxRateAnchor } from '../market/max-rate-anchor.js';
 import { calibrationSettingsOf } from './compile-calibration.js';
 
 /** What pricing reads of the learned level for one request. */
@@ -20,8 +19,6 @@ export interface LevelEvidence {
   /** The predicted default's log-odds: posterior mean and sd at this request's score. */
   mean: number;
   sd: number;
-  /** The request's maximum rate as an upper bound on the level (`level_uncertainty.max_rate_anchor`), set by pricing. */
-  anchor?: MaxRateAnchor;
 }
 
 export interface LearnedCalibration {

@@ -375,12 +375,6 @@ const levelUncertaintySchema = z
     evidence_half: numberOrParamWithin({ what: 'loan-months', min: 0, minExclusive: true })
       .default(600)
       .describe("blend: loan-months of the strategy's own funded loans at which expected profit has half the weight"),
-    max_rate_anchor: z
-      .boolean()
-      .default(false)
-      .describe(
-        "bound the level by the request's maximum rate: levels whose default is above the break-even at that rate (this pricing's hurdle, recovery, servicing and term) are implausible, so the mean default and the floor's quantile are taken over the levels below it",
-      ),
   })
   .describe(
     'expected_profit with score.calibration method learned only: carry the uncertainty of the learned default level into the price, and say so in the reasons',

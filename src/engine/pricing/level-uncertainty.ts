@@ -12,10 +12,7 @@
  *                    n the loan-months its funded loans have been followed (paid or missed
  *                    instalments), `half` = evidence_half.
  *
- * Either way the decision carries a `price_level_uncertain` reason with the figures. With
- * `max_rate_anchor` the level is first truncated at the break-even default of the request's
- * maximum rate (market/max-rate-anchor.ts): the mean and the floor's quantile are over the levels
- * kept, and the reason names the bound and the share kept.
+ * Either way the decision carries a `price_level_uncertain` reason with the figures.
  */
 import type { DecisionReason } from '../../domain/decision-reason.js';
 import type { LevelEvidence } from '../compile/learned-calibration.js';
@@ -30,7 +27,6 @@ export interface LevelUncertaintySettings {
   quantile: number;
   margin: number;
   evidenceHalf: number;
-  maxRateAnchor: boolean;
 }
 
 export function levelUncertaintyOf(
@@ -43,7 +39,6 @@ export function levelUncertaintyOf(
     quantile: resolveNumber(definition.quantile, params),
     margin: resolveNumber(definition.margin, params),
     evidenceHalf: resolveNumber(definition.evidence_half, params),
-    maxRateAnchor: definition.max_rate_anchor,
   };
 }
 
@@ -84,21 +79,17 @@ export interface RobustInputs {
 export function robustRate(settings: LevelUncertaintySettings, inputs: RobustInputs): { rate: number | undefined; reason: DecisionReason } {
   const { level, hurdle, economics, required, greedyRate, low, cap } = inputs;
   const used = level.used;
-  const anchor = level.anchor;
   const common = {
     version: String(used.version),
     loans: String(used.loans),
     loanMonths: String(used.loanMonths),
-    // The default priced with: the posterior's mean probability (compile-calibration.ts, learnedMap), over the levels the anchor kept.
-    default: formatRatio(anchor?.meanDefault ?? logistic(meanDefaultLogOdds(level.mean, level.sd * level.sd))),
+    // The default priced with: the posterior's mean probability (compile-calibration.ts, learnedMap).
+    default: formatRatio(logistic(meanDefaultLogOdds(level.mean, level.sd * level.sd))),
     sd: level.sd.toFixed(2),
-    ...(anchor === undefined ? {} : { bound: formatRatio(anchor.bound), kept: anchor.kept.toFixed(2) }),
     ep: formatRatio(greedyRate),
   };
   if (settings.mode === 'cost_plus_floor') {
-    // The quantile of the belief truncated at the anchor's bound: the q-th share of what it kept.
-    const kept = anchor?.kept ?? 1;
-    const pessimistic = kept < 1e-6 ? (anchor?.bound ?? 0) : logistic(level.mean + normalQuantile(settings.quantile * kept) * level.sd);
+    const pessimistic = logistic(level.mean + normalQuantile(settings.quantile) * level.sd);
     const floor = Math.max(MIN_OFFER_RATE, roundRateUp(requiredRate(hurdle, { ...economics, probability: 1 - pessimistic })));
     const reason: DecisionReason = {
       code: 'price_level_uncertain',

@@ -68,12 +68,8 @@ export function learnedCalibrationLine(definition: StrategyDefinition | undefine
       : robust.mode === 'cost_plus_floor'
         ? `priced no lower than the break-even at the ${String(robust.quantile)} quantile (cost_plus_floor)`
         : `priced cost-plus + ${String(robust.margin)}, expected profit taking over by ${String(robust.evidence_half)} loan-months (blend)`;
-  const anchor =
-    robust?.max_rate_anchor === true
-      ? "; levels whose default the request's maximum rate could not pay are left out (max_rate_anchor)"
-      : '';
   const centre = calibration.level_mean === 0 ? seed : `${seed} moved by ${calibration.level_mean} log-odds`;
   // The learner prices the mean default over its uncertainty, above the centre's own default while
   // little is known: say so, or "starts at the score's own level" reads as the price.
-  return `default level learned from its own loans: centred on ${centre} (level sd ${calibration.level_sd}, slope sd ${calibration.slope_sd}; the price reads the mean default over that spread); ${pricing}${anchor}`;
+  return `default level learned from its own loans: centred on ${centre} (level sd ${calibration.level_sd}, slope sd ${calibration.slope_sd}; the price reads the mean default over that spread); ${pricing}`;
 }
