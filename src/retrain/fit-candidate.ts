@@ -17,7 +17,7 @@ import { fitModelCandidate, modelPathOf } from './fit-model-candidate.js';
 export type { CandidateOutcome, FitFigures, HeldOutFigures } from './candidate-evidence.js';
 
 /** Resolved loans (repaid in full, or defaulted) in a recording: what a calibration learns from. */
-export function resolvedLoans(recording: PreparedRecording): number {
+function resolvedLoans(recording: PreparedRecording): number {
   return recording.entries.filter((entry) => labelOf(entry.line) !== null).length;
 }
 

@@ -34,7 +34,7 @@ import { splitEvidence, type SplitEvidence } from './split-evidence.js';
 import { percentOneDecimal as pct } from '../log/plain-figures.js';
 
 /** What the shadow period showed, as stored with the round. */
-export interface ShadowFigures {
+interface ShadowFigures {
   fromMs: number;
   requests: number;
   resolvedLoans: number;

@@ -58,7 +58,7 @@ function rawOf(contributions: readonly { model: string; value: unknown }[], prob
 }
 
 /** The min_probability a YAML strategy compiled with (0 for plugins). */
-export function minProbabilityOf(strategy: CompiledStrategy): number {
+function minProbabilityOf(strategy: CompiledStrategy): number {
   const cut = columnSourceOf(strategy)?.definition.score?.min_probability;
   return cut === undefined ? 0 : resolveNumber(cut, strategy.params);
 }

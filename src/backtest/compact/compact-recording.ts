@@ -53,7 +53,7 @@ export interface CompactReadOptions {
  * after reading 200,000 sandbox requests, before the id and world group columns' 12 bytes); used
  * only to say that a recording will not fit.
  */
-export const BYTES_PER_REQUEST_BESIDE_LINE = 232;
+const BYTES_PER_REQUEST_BESIDE_LINE = 232;
 
 /** The columns of a CompactLines, by name, as another thread reads them (shared memory: no copy). */
 export interface SharedColumns {
@@ -237,7 +237,7 @@ export class CompactEntry implements ReplayEntry {
 }
 
 /** The heap limit node runs with (--max-old-space-size), the memory a recording may take by default. */
-export function configuredMemoryBytes(): number {
+function configuredMemoryBytes(): number {
   return getHeapStatistics().heap_size_limit;
 }
 

@@ -56,7 +56,7 @@ function penaltyMask(columns: number, unpenalised: readonly number[]): number[] 
 }
 
 /** The penalised log-likelihood. */
-export function penalisedLogLikelihood(
+function penalisedLogLikelihood(
   rows: readonly (readonly number[])[],
   y: readonly number[],
   weights: readonly number[],

@@ -30,7 +30,7 @@ import type { TrainingLine } from './training-data.js';
 import { fitTakeUpCurve, MIN_TAKE_UP_LINES, round, type TakeUpObservation } from './take-up-fit.js';
 
 export { MIN_TAKE_UP_LINES };
-export const MIN_COMPETITION_LINES = 10;
+const MIN_COMPETITION_LINES = 10;
 /** Below this many observations a fitted part is called thin. */
 export const THIN_LINES = 200;
 
@@ -40,7 +40,7 @@ export interface PartEvidence {
   verdict: 'fitted' | 'thin' | 'none';
 }
 
-export interface MarketEvidence {
+interface MarketEvidence {
   competitionShare: PartEvidence;
   competitionRate: PartEvidence;
   takeUp: PartEvidence & {

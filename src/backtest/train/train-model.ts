@@ -19,7 +19,7 @@ export const MIN_LABELLED = 50;
 export const MIN_PER_CLASS = 10;
 
 /** The penalties `l2: 'auto'` tries. */
-export const L2_GRID = [0.3, 1, 3, 10, 30, 100, 300, 1000] as const;
+const L2_GRID = [0.3, 1, 3, 10, 30, 100, 300, 1000] as const;
 /** The share of the fitting part that fits each candidate penalty; the rest of it chooses one. */
 const INNER_SHARE = 0.75;
 

@@ -47,7 +47,7 @@ export interface MarketOptions {
  * The flags that repeated the market file, each with the key that says it there. They are refused
  * with that key's name, so a script that passed one fails instead of replaying another market.
  */
-export const RETIRED_MARKET_FLAGS: ReadonlyArray<readonly [flags: string, key: string]> = [
+const RETIRED_MARKET_FLAGS: ReadonlyArray<readonly [flags: string, key: string]> = [
   ['--takeup-midpoint <u>', 'take_up: { midpoint, steepness }'],
   ['--takeup-steepness <k>', 'take_up: { midpoint, steepness }'],
   ['--competition <hard|soft>', 'backtest: { comparison }'],
@@ -56,7 +56,7 @@ export const RETIRED_MARKET_FLAGS: ReadonlyArray<readonly [flags: string, key: s
 ];
 
 /** A point in time for --from/--to. */
-export function isoTime(text: string): string {
+function isoTime(text: string): string {
   if (!Number.isFinite(Date.parse(text))) throw new InvalidArgumentError('expected an ISO-8601 time such as 2026-11-01T00:00:00Z');
   return text;
 }
@@ -128,13 +128,13 @@ export async function loadSource(io: CliIo, source: RecordingSource): Promise<Pr
 }
 
 /** A progress line each this many bytes of a recording read (a 1,000,000-request sandbox export is about 3 GB). */
-export const PROGRESS_EVERY_BYTES = 256 * 1024 * 1024;
+const PROGRESS_EVERY_BYTES = 256 * 1024 * 1024;
 
 /**
  * loadRecording with a progress line on stderr for each PROGRESS_EVERY_BYTES read, and the error a
  * person can act on when the recording does not fit in the memory configured.
  */
-export async function loadRecordingShowingProgress(
+async function loadRecordingShowingProgress(
   io: CliIo,
   file: string,
   period: PeriodFilter,

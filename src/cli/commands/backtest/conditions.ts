@@ -20,8 +20,7 @@ import { configFileOf, DEFAULT_CONFIG_FILE } from '../../default-config-file.js'
 import { sandboxDatabasePath } from '../run/sandbox-database-path.js';
 import { loadLimits } from './backtest-inputs.js';
 
-export const CONDITIONS = ['daemon', 'unlimited'] as const;
-export type ConditionsChoice = (typeof CONDITIONS)[number];
+export type ConditionsChoice = 'daemon' | 'unlimited';
 
 export function conditionsChoice(text: string): ConditionsChoice {
   if (text === 'daemon' || text === 'unlimited') return text;
@@ -39,7 +38,7 @@ export interface ConditionsOptions {
 }
 
 /** Where the starting balance came from (the JSON output's `balance`). */
-export interface BalanceSource {
+interface BalanceSource {
   cents: number;
   /** given: --balance; account: the database's last synced transfer history; fitted: the recording rule. */
   from: 'given' | 'account' | 'fitted';
@@ -58,7 +57,7 @@ export interface BacktestConditions {
 }
 
 /** The account's usable balance in the daemon's database and the date of its newest transfer; null when it knows none. */
-export async function accountBalance(path: string): Promise<{ cents: number; asOf: string } | null> {
+async function accountBalance(path: string): Promise<{ cents: number; asOf: string } | null> {
   const { readStore } = await import('../../../store/index.js');
   return readStore(path, async (store) => {
     const groups = store.account.transferGroups();

@@ -20,7 +20,7 @@ import { share, TRAIN_SHARE_HELP } from './train-inputs.js';
 import { points } from '../../../backtest/tune/tuner.js';
 import { commaList } from '../../comma-list.js';
 
-export interface CalibrateCliOptions {
+interface CalibrateCliOptions {
   data: string;
   out: string;
   strategy: string;
