@@ -23,10 +23,7 @@ export interface FitOptions {
 
 export interface FitResult {
   weights: number[];
-  iterations: number;
   converged: boolean;
-  /** The penalised log-likelihood at the weights. */
-  objective: number;
 }
 
 function sigmoid(x: number): number {
@@ -168,7 +165,7 @@ export function fitLogistic(rows: readonly (readonly number[])[], y: readonly nu
         g,
       );
     }
-    if (step === null) return { weights, iterations: iteration, converged: false, objective };
+    if (step === null) return { weights, converged: false };
     let scale = 1;
     let next = weights.map((w, j) => w + (step[j] ?? 0));
     let nextObjective = penalisedLogLikelihood(rows, y, next, options.l2, mask);
@@ -178,11 +175,11 @@ export function fitLogistic(rows: readonly (readonly number[])[], y: readonly nu
       nextObjective = penalisedLogLikelihood(rows, y, next, options.l2, mask);
     }
     // No step along Newton's direction improves: the objective is at its maximum to rounding.
-    if (nextObjective < objective) return { weights, iterations: iteration, converged: true, objective };
+    if (nextObjective < objective) return { weights, converged: true };
     const moved = Math.max(0, ...step.map((value) => Math.abs(value * scale)));
     weights = next;
     objective = nextObjective;
-    if (moved < tolerance) return { weights, iterations: iteration, converged: true, objective };
+    if (moved < tolerance) return { weights, converged: true };
   }
-  return { weights, iterations: maxIterations, converged: false, objective };
+  return { weights, converged: false };
 }
