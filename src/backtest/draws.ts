@@ -8,7 +8,7 @@ import type { CompiledStrategy, MarketResponse, TakeUpCurve } from '../engine/in
 import type { BacktestResult, BacktestSummary } from './backtest-result.js';
 import { DEFAULT_MARKET } from './market-model.js';
 import type { PreparedRecording } from './prepared-recording.js';
-import { runBacktest, runBacktestsTogether, type BacktestOptions } from './run-backtest.js';
+import { runBacktestsTogether, type BacktestOptions } from './run-backtest.js';
 
 /** Mean and range (smallest to largest draw) of one figure. */
 export interface Spread {
@@ -124,11 +124,7 @@ export function runDrawsTogether(
   const together = carried || recording.entries.length > REPLAYS_TOGETHER_MAX_REQUESTS ? 1 : REPLAYS_TOGETHER;
   for (let start = 0; start < runs.length; start += together) {
     const group = runs.slice(start, start + together);
-    results.push(
-      ...(group.length === 1
-        ? group.map((run) => runBacktest(recording, run.strategies, run.options))
-        : runBacktestsTogether(recording, group)),
-    );
+    results.push(...runBacktestsTogether(recording, group));
   }
   return optionSets.map((_, set) => {
     const own = results.slice(set * seeds.length, (set + 1) * seeds.length);
