@@ -18,7 +18,7 @@ import type { MarketAssumptions } from '../../../backtest/index.js';
 import { DEFAULT_MARKET } from '../../../backtest/index.js';
 import { marketResponse } from '../../../engine/index.js';
 import { legacyMarketNote, readMarketFile, type MarketFile } from './market-option.js';
-import { ConfigFileError, loadYamlFile } from '../../../config/index.js';
+import { loadYamlFile } from '../../../config/index.js';
 import { loadStrategyFiles, type CompiledStrategy } from '../../../engine/index.js';
 import { UNCAPPED_RISK_LIMITS, riskLimitsSchema, type RiskLimits } from '../../../risk/index.js';
 import { amountToCents } from '../../../domain/index.js';
@@ -162,24 +162,13 @@ async function loadRecordingShowingProgress(
 export async function loadStrategies(list: string): Promise<CompiledStrategy[]> {
   const files = commaList(list);
   if (files.length === 0) throw new UserError('--strategy needs at least one file');
-  try {
-    return await loadStrategyFiles(files);
-  } catch (error) {
-    if (error instanceof ConfigFileError) throw new UserError(error.message);
-    throw error;
-  }
+  return loadStrategyFiles(files);
 }
 
 /** The risk limits of the daemon's config file, or the built-in defaults. */
 export async function loadLimits(config: string | undefined): Promise<RiskLimits> {
   if (config === undefined) return UNCAPPED_RISK_LIMITS;
-  try {
-    const parsed = await loadYamlFile(config, z.looseObject({ risk: riskLimitsSchema.prefault({}) }));
-    return parsed.risk;
-  } catch (error) {
-    if (error instanceof ConfigFileError) throw new UserError(error.message);
-    throw error;
-  }
+  return (await loadYamlFile(config, z.looseObject({ risk: riskLimitsSchema.prefault({}) }))).risk;
 }
 
 /** The deprecation note for a --market file in the old settings format. */

@@ -10,11 +10,9 @@ import { existsSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
 import { defaultBalance, defaultBalanceRule, dollars, type PreparedRecording } from '../../../backtest/index.js';
 import { loadDaemonConfig } from '../../../daemon/daemon-config.js';
-import { ConfigFileError } from '../../../config/index.js';
 import type { RiskLimits } from '../../../risk/index.js';
 import { balanceFromTransfers } from '../../../domain/index.js';
 import type { CliIo } from '../../cli-io.js';
-import { UserError } from '../../user-error.js';
 import { defaultDatabase } from '../../database-to-read.js';
 import { configFileOf, DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 import { sandboxDatabasePath } from '../run/sandbox-database-path.js';
@@ -109,9 +107,7 @@ function fitted(recording: PreparedRecording, why?: string): BalanceSource {
 
 async function daemonConditions(options: ConditionsOptions, recording: PreparedRecording, io: CliIo): Promise<BacktestConditions> {
   const file = configFileOf(options.config);
-  const config = await loadDaemonConfig(file, io.env).catch((error: unknown) => {
-    throw error instanceof ConfigFileError ? new UserError(error.message) : error;
-  });
+  const config = await loadDaemonConfig(file, io.env);
   const limits = config.risk;
   const limitsText = file === undefined ? `risk limits: the built-in defaults (no ${DEFAULT_CONFIG_FILE})` : `risk limits from ${file}`;
   let balance: BalanceSource;

@@ -6,7 +6,6 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { ManualClock } from '../../../clock/clock.js';
-import { ConfigFileError } from '../../../config/index.js';
 import { loadStrategyFile } from '../../../engine/index.js';
 import { silentLogger } from '../../../log/logger.js';
 import { statusClock } from '../../../ops/status-clock.js';
@@ -75,7 +74,6 @@ export function registerRetrainCommand(program: Command, io: CliIo): void {
       try {
         fromFile = await loadStrategyFile(options.strategy);
       } catch (error) {
-        if (error instanceof ConfigFileError) throw new UserError(error.message);
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`cannot read ${options.strategy}: file not found`);
         throw error;
       }

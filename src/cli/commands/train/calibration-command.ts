@@ -102,7 +102,6 @@ async function runCalibrate(io: CliIo, options: CalibrateCliOptions): Promise<vo
     strategy = await loadStrategyFile(options.strategy);
     text = await readFile(options.strategy, 'utf8');
   } catch (error) {
-    if (error instanceof ConfigFileError) throw new UserError(error.message);
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`cannot read ${options.strategy}: file not found`);
     throw error;
   }

@@ -7,7 +7,6 @@
 import { readFile } from 'node:fs/promises';
 import type { PreparedRecording } from '../../../backtest/index.js';
 import { checkAcrossWorlds, type TrainReport, type WorldsCheck } from '../../../backtest/train/index.js';
-import { ConfigFileError } from '../../../config/index.js';
 import { loadStrategyFile, parseStrategyText } from '../../../engine/index.js';
 import { strategyModelPath } from '../../../engine/load/load-strategy-file.js';
 import { parseModelText } from '../../../engine/model/index.js';
@@ -24,7 +23,6 @@ async function strategyWithModel(file: string): Promise<{ text: string; strategy
     }
     return { text, strategy };
   } catch (error) {
-    if (error instanceof ConfigFileError) throw new UserError(error.message);
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`cannot read ${file}: file not found`);
     throw error;
   }
