@@ -8,18 +8,17 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { z } from 'zod';
 import { recordingLinesFromStore, type RecordingLineIssue } from '../../../recording/index.js';
 import {
+  DEFAULT_MARKET,
   loadRecording,
   prepareRecording,
   RecordingTooLargeError,
+  type MarketAssumptions,
   type PeriodFilter,
   type PreparedRecording,
 } from '../../../backtest/index.js';
-import type { MarketAssumptions } from '../../../backtest/index.js';
-import { DEFAULT_MARKET } from '../../../backtest/index.js';
-import { marketResponse } from '../../../engine/index.js';
 import { legacyMarketNote, readMarketFile, type MarketFile } from './market-option.js';
 import { loadYamlFile } from '../../../config/index.js';
-import { loadStrategyFiles, type CompiledStrategy } from '../../../engine/index.js';
+import { loadStrategyFiles, marketResponse, type CompiledStrategy } from '../../../engine/index.js';
 import { UNCAPPED_RISK_LIMITS, riskLimitsSchema, type RiskLimits } from '../../../risk/index.js';
 import { amountToCents } from '../../../domain/index.js';
 import { warn, type CliIo } from '../../cli-io.js';
