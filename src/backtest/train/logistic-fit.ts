@@ -16,10 +16,11 @@ export interface FitOptions {
   l2: number;
   /** Columns the penalty skips (by default column 0, the intercept). */
   unpenalised?: readonly number[];
-  maxIterations?: number;
-  /** Stop when no weight moves by more than this. */
-  tolerance?: number;
 }
+
+/** Newton steps at the most; the fit has converged once no weight moves by more than TOLERANCE. */
+const MAX_ITERATIONS = 100;
+const TOLERANCE = 1e-9;
 
 export interface FitResult {
   weights: number[];
@@ -149,11 +150,9 @@ export function fitLogistic(rows: readonly (readonly number[])[], y: readonly nu
   if (rows.length !== y.length) throw new RangeError(`${rows.length} rows but ${y.length} labels`);
   const columns = rows[0]?.length ?? 0;
   const mask = penaltyMask(columns, options.unpenalised ?? [0]);
-  const maxIterations = options.maxIterations ?? 100;
-  const tolerance = options.tolerance ?? 1e-9;
   let weights = new Array<number>(columns).fill(0);
   let objective = penalisedLogLikelihood(rows, y, weights, options.l2, mask);
-  for (let iteration = 1; iteration <= maxIterations; iteration += 1) {
+  for (let iteration = 1; iteration <= MAX_ITERATIONS; iteration += 1) {
     const g = gradient(rows, y, weights, options.l2, mask);
     const h = hessian(rows, weights, options.l2, mask);
     // A flat direction (l2 = 0 and a column that never varies) makes H singular: a tiny ridge
@@ -179,7 +178,7 @@ export function fitLogistic(rows: readonly (readonly number[])[], y: readonly nu
     const moved = Math.max(0, ...step.map((value) => Math.abs(value * scale)));
     weights = next;
     objective = nextObjective;
-    if (moved < tolerance) return { weights, converged: true };
+    if (moved < TOLERANCE) return { weights, converged: true };
   }
   return { weights, converged: false };
 }

@@ -32,7 +32,6 @@ export interface TrainOptions {
   l2: number | 'auto';
   /** Share of the labelled lines, oldest first, that fits the model for evaluation. */
   trainShare: number;
-  trainedAt?: Date;
   /** Borrower-history rates join the take-up fit as takes (market-fit.ts). */
   historyRates?: boolean;
 }
@@ -243,7 +242,7 @@ export function trainModel(data: TrainingData, options: TrainOptions): TrainRepo
     features: roundedFeatures,
     training: {
       data_file: file,
-      trained_at: (options.trainedAt ?? new Date()).toISOString(),
+      trained_at: new Date().toISOString(),
       lines: data.lines.length,
       labelled: labelled.length,
       period: { from: labelled[0]?.seenAt ?? '', to: labelled[labelled.length - 1]?.seenAt ?? '' },
