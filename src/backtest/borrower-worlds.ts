@@ -35,7 +35,7 @@ export interface BorrowerWorld extends ReservationSource {
 type ReservationLaw = (p: number) => number;
 
 /** R for draw `u` (uniform in [0, 1)): 1 − u, so a small draw is a borrower who accepts a lot, as the curve's "draw < P(accept)". */
-export function reservationOf(law: ReservationLaw, u: number): number {
+function reservationOf(law: ReservationLaw, u: number): number {
   return law(1 - u);
 }
 
@@ -50,7 +50,7 @@ function insensitiveLaw(maxRate: number): ReservationLaw {
 }
 
 /** Share of borrowers who accept their maximum in the linear world. */
-export const LINEAR_TAKE_UP_AT_MAX = 0.1;
+const LINEAR_TAKE_UP_AT_MAX = 0.1;
 
 /**
  * (b) Linear take-up: the share of borrowers accepting rate r falls linearly in r's position,
@@ -82,14 +82,14 @@ function curveLaw(maxRate: number, response: MarketResponse): ReservationLaw {
 // recorded fate (a world that read it rewarded a strategy for refusing exactly the borrowers who
 // later defaulted, which no strategy can know), never the strategy's own score. (The borrower's
 // fate weighs at most 1/21 in it: one of the group's n resolved loans, beside 20 pseudo-loans.)
-export const QUALITY_PRIOR_LOANS = 20;
+const QUALITY_PRIOR_LOANS = 20;
 /** Scale of the logistic spread of logit(q) around the group's: a standard deviation of about 0.9 on the logit. */
-export const QUALITY_SPREAD = 0.5;
+const QUALITY_SPREAD = 0.5;
 /** The fair price for a default probability q over `terms` months: FAIR_BASE + FAIR_PER_DEFAULT × q / years. */
-export const FAIR_BASE = 0.04;
+const FAIR_BASE = 0.04;
 // Losing 60 % of the principal with probability q, earned back on the half of it that is
 // outstanding on average over the term.
-export const FAIR_PER_DEFAULT = 0.6 / 0.5;
+const FAIR_PER_DEFAULT = 0.6 / 0.5;
 
 /** The borrower's fair price: the rate whose interest pays for their expected loss, plus the money's cost. */
 export function fairRate(quality: number, terms: number): number {

@@ -8,7 +8,7 @@ import type { CompiledStrategy, MarketResponse, TakeUpCurve } from '../engine/in
 import type { BacktestResult, BacktestSummary } from './backtest-result.js';
 import { DEFAULT_MARKET } from './market-model.js';
 import type { PreparedRecording } from './prepared-recording.js';
-import { runBacktest, runBacktestsTogether, type BacktestOptions } from './run-backtest.js';
+import { runBacktestsTogether, type BacktestOptions } from './run-backtest.js';
 
 /** Mean and range (smallest to largest draw) of one figure. */
 export interface Spread {
@@ -94,7 +94,7 @@ function drawOptions(options: BacktestOptions, seed: number, index: number): Bac
  * the day series) until the end, so a default backtest's 20 world runs go 4 at a time, which
  * shares each line's reading four ways and keeps the one-draw command's memory to 4 replays.
  */
-export const REPLAYS_TOGETHER = 4;
+const REPLAYS_TOGETHER = 4;
 
 /**
  * Above this many requests, replays run one at a time: each holds state that grows with the
@@ -102,7 +102,7 @@ export const REPLAYS_TOGETHER = 4;
  * export), so 4 side by side peaked 130 MB higher on 1,000,000 requests (1,448 MB against
  * 1,317 MB) for no CPU saved there, where on 50,000 they save about a tenth of the command.
  */
-export const REPLAYS_TOGETHER_MAX_REQUESTS = 200_000;
+const REPLAYS_TOGETHER_MAX_REQUESTS = 200_000;
 
 /**
  * runDraws for each of `optionSets` (the sensitivity curves, the borrower worlds), the draws
@@ -124,11 +124,7 @@ export function runDrawsTogether(
   const together = carried || recording.entries.length > REPLAYS_TOGETHER_MAX_REQUESTS ? 1 : REPLAYS_TOGETHER;
   for (let start = 0; start < runs.length; start += together) {
     const group = runs.slice(start, start + together);
-    results.push(
-      ...(group.length === 1
-        ? group.map((run) => runBacktest(recording, run.strategies, run.options))
-        : runBacktestsTogether(recording, group)),
-    );
+    results.push(...runBacktestsTogether(recording, group));
   }
   return optionSets.map((_, set) => {
     const own = results.slice(set * seeds.length, (set + 1) * seeds.length);
@@ -141,7 +137,7 @@ export function runDrawsTogether(
  * The take-up curves of the sensitivity section: borrowers half and twice as sensitive to the
  * rate around the midpoint, and walking away earlier (midpoint − 0.15) or later (+ 0.15).
  */
-export function sensitivityCurves(curve: TakeUpCurve): Array<{ label: string; takeUp: TakeUpCurve }> {
+function sensitivityCurves(curve: TakeUpCurve): Array<{ label: string; takeUp: TakeUpCurve }> {
   // Rounded so that 0.7 − 0.15 reads 0.55, not 0.5499999999999999.
   const round = (x: number): number => Math.round(x * 1e9) / 1e9;
   return [

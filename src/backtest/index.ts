@@ -19,35 +19,24 @@ export { DEFAULT_MAX_DEFAULT } from './tune/objectives.js';
 export type { SplitSpec } from './tune/time-splits.js';
 export type { RankedTrial } from './tune/tuner.js';
 export { workerCount, workerPoolEvaluator } from './tune/worker-pool.js';
-export {
-  DEFAULT_MARKET,
-  judgeOffer,
-  lacksOutcome,
-  recordedCompetition,
-  UNJUDGED_WARN_SHARE,
-  unjudgedWarning,
-  type MarketVerdict,
-  type PrepaymentSetting,
-} from './market-model.js';
-export { marketDraw } from './market-draws.js';
-export { defaultBalance, defaultBalanceRule, type DefaultBalance } from './default-balance.js';
+export { DEFAULT_MARKET, lacksOutcome, recordedCompetition, UNJUDGED_WARN_SHARE, unjudgedWarning } from './market-model.js';
+export { defaultBalance, defaultBalanceRule } from './default-balance.js';
 export {
   drawSeeds,
   runDraws,
   runSensitivity,
-  sensitivityCurves,
   summarizeDraws,
   type DrawsSummary,
   type DrawFigures,
   type SensitivityCase,
   type Spread,
 } from './draws.js';
-export { MIN_FUNDED_LOANS, sampleSizeWarning } from './report/summary-lines.js';
-export type { BacktestDecision, BacktestSummary } from './backtest-result.js';
+export { sampleSizeWarning } from './report/summary-lines.js';
+export type { BacktestDecision } from './backtest-result.js';
 export type { BacktestOptions } from './run-backtest.js';
-export { borrowerWorlds, WORLD_NAMES, type BorrowerWorld, type WorldName } from './borrower-worlds.js';
-export { runWorlds, recordedAcceptanceShare, type BandEnd, type BandHeadline, type WorldsBand, type WorldFigures } from './worlds-band.js';
-export { borrowerChoice, hasRecordedAcceptance } from './recorded-acceptance.js';
+export { borrowerWorlds, type BorrowerWorld } from './borrower-worlds.js';
+export { runWorlds, type WorldsBand } from './worlds-band.js';
+export { borrowerChoice } from './recorded-acceptance.js';
 export { ownAcceptedRate } from './own-accepted-offer.js';
 export type { OfferStats } from './offer-stats.js';
 export {
@@ -58,15 +47,9 @@ export {
   competitionRows,
 } from './report/adverse-selection.js';
 export { bandHeadline, headlineExplained, WORLDS_HEADER, worldsRows } from './report/worlds-band-section.js';
-export {
-  SENSITIVITY_HEADER,
-  sensitivityNote,
-  sensitivityRows,
-  sensitivityTitle,
-  type SensitivityNote,
-} from './report/sensitivity-section.js';
+export { SENSITIVITY_HEADER, sensitivityNote, sensitivityRows, sensitivityTitle } from './report/sensitivity-section.js';
 export { CANNOT_BE_JUDGED, cannotBeJudged, cannotBeJudgedReason } from './report/unjudgeable.js';
 export { verdictLine } from './report/verdict.js';
-export { idleHeadline, type IdleHeadline } from './report/idle-headline.js';
+export { idleHeadline } from './report/idle-headline.js';
 export { offerOutcomesText } from './report/adverse-selection.js';
-export { idleCashText, riskLevelLabel } from './report/summary-lines.js';
+export { riskLevelLabel } from './report/summary-lines.js';

@@ -6,7 +6,7 @@
  */
 
 /** Which question a draw answers; one independent stream each. */
-export const DRAW_STREAMS = { accept: 1, prepay: 2, quality: 3 } as const;
+const DRAW_STREAMS = { accept: 1, prepay: 2, quality: 3 } as const;
 export type DrawStream = keyof typeof DRAW_STREAMS;
 
 /** A 32-bit integer hash with full avalanche (the finaliser of "lowbias32", Chris Wellons). */

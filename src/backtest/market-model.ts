@@ -40,7 +40,7 @@ import { borrowerChoice, judgingReservation, type ReservationSource } from './re
 import { ownAcceptedRate } from './own-accepted-offer.js';
 
 /** Completed loans paid off early: which share of them, and when (a share of the term). */
-export interface PrepaymentSetting {
+interface PrepaymentSetting {
   /** Share of completed loans that repay their outstanding principal early (0 to 1). */
   share: number;
   /** When: the month round(atTermFraction × loan_terms), if that is before the last one. */

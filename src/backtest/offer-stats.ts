@@ -23,7 +23,7 @@ export interface WinRate {
 }
 
 /** What became of a strategy's offers, counted. */
-export interface OfferCounts {
+interface OfferCounts {
   offers: number;
   /** The borrower accepted (funded, or not for want of cash: fundingFailed). */
   won: number;

@@ -144,7 +144,8 @@ export function runBacktest(
   strategies: readonly CompiledStrategy[],
   options: BacktestOptions,
 ): BacktestResult {
-  return new Replay(strategies, options).run(isPrepared(recording) ? recording : prepareRecording(recording));
+  const prepared = isPrepared(recording) ? recording : prepareRecording(recording);
+  return runBacktestsTogether(prepared, [{ strategies, options }])[0] as BacktestResult;
 }
 
 /** One backtest of runBacktestsTogether. */
@@ -219,12 +220,6 @@ class Replay {
     this.followsCash = strategies.some((strategy) => strategy.followsCash === true);
     this.peakEquity = options.startingBalanceCents;
     this.tally = new OfferTally(strategies.map((s) => s.name));
-  }
-
-  run(recording: PreparedRecording): BacktestResult {
-    this.begin(recording);
-    recording.entries.forEach((entry, index) => this.step(entry, index, readForReplay(entry)));
-    return this.end(recording);
   }
 
   begin(recording: PreparedRecording): void {

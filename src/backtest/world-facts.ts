@@ -7,7 +7,6 @@ import type { LineWithoutData } from '../recording/index.js';
 import { realisedDefault } from './realised-fate.js';
 
 export interface WorldFacts {
-  loanRequestId: number;
   /** Its risk level, and its risk level and credit score range: `${level}|${credit_score ?? '-'}`. */
   level: string;
   group: string;
@@ -19,7 +18,6 @@ export interface WorldFacts {
 export function worldFactsOf(line: LineWithoutData): WorldFacts {
   const request = line.loan_request;
   return {
-    loanRequestId: request.id,
     level: String(request.borrower_card_color),
     group: worldGroupOf(line),
     defaulted: realisedDefault(line),

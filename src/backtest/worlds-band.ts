@@ -16,7 +16,7 @@ import { outcomeCountsOf, type PreparedRecording } from './prepared-recording.js
 import { hasRecordedAcceptance } from './recorded-acceptance.js';
 import type { BacktestOptions } from './run-backtest.js';
 
-export interface WorldFigures {
+interface WorldFigures {
   world: WorldName;
   label: string;
   /** The world's runs over the backtest's seeds. */
@@ -29,10 +29,10 @@ export interface WorldFigures {
  * What judged the headline run's offers: the recording's own answers on every line (`recorded`),
  * the assumed take-up curve given what each recorded borrower did (`curve`), or both (`mixed`).
  */
-export type HeadlineBasis = 'recorded' | 'curve' | 'mixed';
+type HeadlineBasis = 'recorded' | 'curve' | 'mixed';
 
 /** The headline run as the band sees it: what judged it, and its mean net annualized return over the draws. */
-export interface BandHeadline {
+interface BandHeadline {
   basis: HeadlineBasis;
   label: string;
   netAnnualizedReturn: number;
@@ -71,7 +71,7 @@ const HEADLINE_LABELS: Record<HeadlineBasis, string> = {
 };
 
 /** What judged the headline run, from the share of requests that record acceptance. */
-export function headlineBasis(recordedShare: number): HeadlineBasis {
+function headlineBasis(recordedShare: number): HeadlineBasis {
   return recordedShare === 1 ? 'recorded' : recordedShare === 0 ? 'curve' : 'mixed';
 }
 

@@ -10,10 +10,9 @@ export interface ErrorReport {
   text: string;
 }
 
-/** Exit codes: 1 for expected failures, 2 for usage errors, 70 (EX_SOFTWARE) for bugs. */
-export const EXIT_FAILURE = 1;
-export const EXIT_USAGE = 2;
-export const EXIT_BUG = 70;
+/** Exit codes: 1 for a failing system call, 70 (EX_SOFTWARE) for bugs; an AppError exits with its code's (2 for usage). */
+const EXIT_FAILURE = 1;
+const EXIT_BUG = 70;
 
 /** Turns a thrown value into what the user sees and the exit code. */
 export function reportError(error: unknown): ErrorReport {

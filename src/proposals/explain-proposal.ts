@@ -9,7 +9,7 @@ import { offerSummary } from '../operator/agent-asks.js';
 import type { AgentContext, OfferAsk } from '../operator/agent-context.js';
 import { explainNow } from '../operator/explain-now.js';
 
-export interface StrategyView {
+interface StrategyView {
   name: string;
   would: 'offer' | 'skip';
   /** The strategy's own rate for the request; null when it did not get to price it. */

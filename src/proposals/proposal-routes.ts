@@ -36,7 +36,7 @@ const rejectBody = z.strictObject({ reason: z.string().trim().max(200).optional(
 const NEEDS_OPERATOR =
   "approving needs the operator: sign in with LENDBOT_OPERATOR_TOKEN (agents' named tokens cannot approve), or run lendbot approve ID on the daemon's machine";
 
-export function apiProposal(proposal: StoredProposal, link: string | null): ApiProposal {
+function apiProposal(proposal: StoredProposal, link: string | null): ApiProposal {
   const explanation = explanationOf(proposal);
   const detail = (proposal.outcomeDetail ?? {}) as OutcomeDetail;
   return {

@@ -23,7 +23,7 @@ export function proposalHeadline(proposal: StoredProposal): string {
 }
 
 /** What became of an approved proposal's offer, in a few words. */
-export function outcomeText(proposal: StoredProposal): string {
+function outcomeText(proposal: StoredProposal): string {
   const detail = (proposal.outcomeDetail ?? {}) as OutcomeDetail;
   const last = detail.reasons?.at(-1);
   switch (proposal.outcome) {

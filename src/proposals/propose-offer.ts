@@ -18,7 +18,7 @@ import { holdWhileWaiting } from './request-holds.js';
  * refusal is the answer, as for an offer within the allowance). The same offer asked again
  * while its proposal waits gets that proposal back, not a second one.
  */
-export async function proposeOffer(context: AgentContext, caller: AgentCaller, ask: OfferAsk, why: string): Promise<ProposeResult> {
+async function proposeOffer(context: AgentContext, caller: AgentCaller, ask: OfferAsk, why: string): Promise<ProposeResult> {
   const { store, realClock, log } = context;
   const nowMs = realClock.now();
   const same = store.proposals.findPending(caller.tokenName, ask.request.id, ask.rate, ask.automateFund, nowMs);

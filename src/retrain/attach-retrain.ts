@@ -31,7 +31,6 @@ export interface RetrainParts {
 }
 
 export interface Retraining {
-  loop: RetrainLoop;
   jobs: Job[];
   /** Lays the versions in force over the files before the first request is decided. */
   start(): Promise<void>;
@@ -61,7 +60,6 @@ export function attachRetrain(parts: RetrainParts): Retraining {
     swap,
   });
   return {
-    loop,
     jobs: [{ name: 'retrain', schedule: parts.config.jobs.retrain, run: () => loop.tick() }],
     async start() {
       await managed.refresh(fileStrategies(), swap);

@@ -3,7 +3,7 @@
  * calibration before and after, and the held-out money check per borrower world.
  */
 import { ownAcceptedRate, points, type PreparedRecording } from '../backtest/index.js';
-import type { WorldsCheck } from '../backtest/train/index.js';
+import { checkAcrossWorlds, type WorldsCheck } from '../backtest/train/index.js';
 import { strategyCalibration, type CalibrationMethod } from '../backtest/calibration/index.js';
 import type { CompiledStrategy } from '../engine/index.js';
 
@@ -62,14 +62,23 @@ export type CandidateOutcome =
     };
 
 /** The held-out requests (from `heldOutFrom` on) that became our own loans at a rate the recording names. */
-export function ownLoansFrom(recording: PreparedRecording, heldOutFrom: number): number {
+function ownLoansFrom(recording: PreparedRecording, heldOutFrom: number): number {
   let count = 0;
   for (let i = heldOutFrom; i < recording.entries.length; i += 1) if (ownAcceptedRate(recording.entries[i]!.line) !== undefined) count += 1;
   return count;
 }
 
-/** The held-out check as the figures stored and shown; `ownLoans`: ownLoansFrom of the period checked. */
-export function heldOutFigures(check: WorldsCheck, ownLoans: number): HeldOutFigures {
+/**
+ * `candidate` against `current` on `recording` from `heldOutFrom` on, in every borrower world
+ * (held-out-check.ts), as the figures stored and shown.
+ */
+export function heldOutCheck(
+  recording: PreparedRecording,
+  heldOutFrom: number,
+  candidate: CompiledStrategy,
+  current: CompiledStrategy,
+): HeldOutFigures {
+  const check = checkAcrossWorlds([{ recording, heldOutFrom }], candidate, current);
   const figures = (e: WorldsCheck['assumed']) => ({
     gain: e.gain,
     low: e.low,
@@ -83,7 +92,7 @@ export function heldOutFigures(check: WorldsCheck, ownLoans: number): HeldOutFig
     worlds: check.worlds.map((w) => ({ world: w.world, ...figures(w.evidence) })),
     losing: check.losing,
     holds: check.holds,
-    ownLoans,
+    ownLoans: ownLoansFrom(recording, heldOutFrom),
   };
 }
 

@@ -5,19 +5,19 @@
  * A strategy that scores with a model file has its model refitted instead (fit-model-candidate.ts).
  * Nothing here is new statistics; it is the commands' steps with a refusal as a value.
  */
-import { calibrateStrategy, checkAcrossWorlds, labelOf, type CalibrateReport } from '../backtest/train/index.js';
+import { calibrateStrategy, labelOf, type CalibrateReport } from '../backtest/train/index.js';
 import { CalibrationFitError, withCalibration, type CalibrationMethod } from '../backtest/calibration/index.js';
 import type { PreparedRecording } from '../backtest/index.js';
 import { compileStrategyText, type CompiledStrategy } from '../engine/index.js';
 import { columnSourceOf } from '../engine/compile/compile-strategy.js';
 import type { RetrainSettings } from './retrain-config.js';
-import { fundedText, heldOutFigures, losingText, ownLoansFrom, type CandidateOutcome, type FitFigures } from './candidate-evidence.js';
+import { fundedText, heldOutCheck, losingText, type CandidateOutcome, type FitFigures } from './candidate-evidence.js';
 import { fitModelCandidate, modelPathOf } from './fit-model-candidate.js';
 
 export type { CandidateOutcome, FitFigures, HeldOutFigures } from './candidate-evidence.js';
 
 /** Resolved loans (repaid in full, or defaulted) in a recording: what a calibration learns from. */
-export function resolvedLoans(recording: PreparedRecording): number {
+function resolvedLoans(recording: PreparedRecording): number {
   return recording.entries.filter((entry) => labelOf(entry.line) !== null).length;
 }
 
@@ -81,7 +81,7 @@ export async function fitCandidate(
   }
   const judged = await compileStrategyText(withCalibration(text, report.evaluated), strategy.file);
   const heldOutFrom = report.recordings[0]?.heldOutFrom ?? recording.entries.length;
-  const heldOut = heldOutFigures(checkAcrossWorlds([{ recording, heldOutFrom }], judged, strategy), ownLoansFrom(recording, heldOutFrom));
+  const heldOut = heldOutCheck(recording, heldOutFrom, judged, strategy);
   if (!heldOut.holds) {
     return {
       kind: 'refused',

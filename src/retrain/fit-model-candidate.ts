@@ -7,19 +7,11 @@
  * model (on every resolved loan) is what would run, from the store, never written over the file.
  */
 import { prepareRecording, type PreparedRecording } from '../backtest/index.js';
-import { checkAcrossWorlds, trainingData, trainModel, TrainingDataError, type TrainReport } from '../backtest/train/index.js';
+import { trainingData, trainModel, TrainingDataError, type TrainReport } from '../backtest/train/index.js';
 import { compileStrategyText, parseStrategyText, type CompiledStrategy } from '../engine/index.js';
 import { loadStrategyModel, strategyModelPath } from '../engine/load/load-strategy-file.js';
 import { parseModelText } from '../engine/model/index.js';
-import {
-  calibrationOn,
-  fundedText,
-  heldOutFigures,
-  losingText,
-  ownLoansFrom,
-  type CandidateOutcome,
-  type FitFigures,
-} from './candidate-evidence.js';
+import { calibrationOn, fundedText, heldOutCheck, losingText, type CandidateOutcome, type FitFigures } from './candidate-evidence.js';
 
 /** The path the strategy's score.model names (resolved against its file), or undefined without one. */
 export function modelPathOf(text: string, file: string): string | undefined {
@@ -66,7 +58,7 @@ export async function fitModelCandidate(
       calibration: summary,
     };
   }
-  const heldOut = heldOutFigures(checkAcrossWorlds([{ recording, heldOutFrom }], judged, strategy), ownLoansFrom(recording, heldOutFrom));
+  const heldOut = heldOutCheck(recording, heldOutFrom, judged, strategy);
   if (!heldOut.holds) {
     return {
       kind: 'refused',

@@ -32,7 +32,7 @@ export async function compileCandidate(text: string, model: string | null, file:
 }
 
 /** A candidate's text as a challenger: its own name, `shadow: true` (false: a live split's arm), the rest as fitted. */
-export function asShadowText(text: string, name: string, shadow = true): string {
+function asShadowText(text: string, name: string, shadow = true): string {
   const document = parseDocument(text);
   document.set('name', name);
   document.set('shadow', shadow);

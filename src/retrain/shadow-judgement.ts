@@ -15,26 +15,18 @@
  * period or after: promoted when the candidate returns more, refused when it returns less.
  */
 import { DAY_MS } from '../clock/time-constants.js';
-import { checkAcrossWorlds, labelOf } from '../backtest/train/index.js';
+import { labelOf } from '../backtest/train/index.js';
 import { points, prepareRecording } from '../backtest/index.js';
 import { compileCandidate } from './managed-strategies.js';
 import { createShadowDecisionsRepository, type ShadowComparisonRow } from '../store/shadow-decisions-repository.js';
 import { databaseOf, msFromIso, type RetrainRound } from '../store/index.js';
-import {
-  calibrationOn,
-  fundedText,
-  heldOutFigures,
-  ownLoansFrom,
-  losingText,
-  type CalibrationFigures,
-  type HeldOutFigures,
-} from './candidate-evidence.js';
+import { calibrationOn, fundedText, heldOutCheck, losingText, type CalibrationFigures, type HeldOutFigures } from './candidate-evidence.js';
 import { promote, storeRecording, type RoundDeps, type RunningStrategy } from './retrain-round.js';
 import { splitEvidence, type SplitEvidence } from './split-evidence.js';
 import { percentOneDecimal as pct } from '../log/plain-figures.js';
 
 /** What the shadow period showed, as stored with the round. */
-export interface ShadowFigures {
+interface ShadowFigures {
   fromMs: number;
   requests: number;
   resolvedLoans: number;
@@ -136,10 +128,7 @@ async function shadowVerdict(
       shadow,
     };
   }
-  const heldOut = heldOutFigures(
-    checkAcrossWorlds([{ recording, heldOutFrom }], candidate, running.strategy),
-    ownLoansFrom(recording, heldOutFrom),
-  );
+  const heldOut = heldOutCheck(recording, heldOutFrom, candidate, running.strategy);
   shadow.heldOut = heldOut;
   if (!heldOut.holds) return { decision: 'refused', reason: `in its shadow period it loses in ${losingText(heldOut)}`, shadow };
   const judged = heldOut.worlds.length > 0 ? heldOut.worlds : [{ world: 'recorded', gain: heldOut.assumed.gain }];

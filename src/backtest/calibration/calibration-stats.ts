@@ -15,9 +15,9 @@ import { brier } from '../train/prediction-quality.js';
 import { percentOneDecimal as pct } from '../../log/plain-figures.js';
 
 /** A prediction this far from what happened, and outside its interval, is called off. */
-export const CALIBRATION_TOLERANCE = 0.02;
+const CALIBRATION_TOLERANCE = 0.02;
 /** The band on each side of min_probability, in probability. */
-export const CUT_BAND_WIDTH = 0.05;
+const CUT_BAND_WIDTH = 0.05;
 
 /** One prediction and what became of it. */
 export interface Prediction {
@@ -40,7 +40,7 @@ export interface CalibrationGroup {
   high: number;
 }
 
-export interface CutBands {
+interface CutBands {
   /** The cut, as a repayment probability. */
   minProbability: number;
   width: number;
@@ -52,7 +52,7 @@ export interface CutBands {
   passing: CalibrationGroup;
 }
 
-export interface Finding {
+interface Finding {
   kind: 'overall' | 'decile' | 'brier' | 'cut';
   /** True when the figure is fine (calibrated, better than a constant guess, a cut that separates). */
   ok: boolean;
@@ -70,7 +70,7 @@ export interface CalibrationStats {
   findings: Finding[];
 }
 
-export function groupOf(items: readonly Prediction[]): CalibrationGroup {
+function groupOf(items: readonly Prediction[]): CalibrationGroup {
   let predicted = 0;
   let defaults = 0;
   let from = Number.POSITIVE_INFINITY;
@@ -103,7 +103,7 @@ export function calibrated(group: CalibrationGroup): boolean {
 }
 
 /** Equal-count groups by predicted default, safest first (fewer when there are fewer items). */
-export function deciles(items: readonly Prediction[], groups = 10): Array<CalibrationGroup & { decile: number }> {
+function deciles(items: readonly Prediction[], groups = 10): Array<CalibrationGroup & { decile: number }> {
   const order = [...items].sort((a, b) => a.predicted - b.predicted);
   const rows: Array<CalibrationGroup & { decile: number }> = [];
   for (let g = 0; g < groups; g += 1) {
@@ -114,7 +114,7 @@ export function deciles(items: readonly Prediction[], groups = 10): Array<Calibr
 }
 
 /** train's Brier score, on predicted default against realised default. */
-export function brierScore(items: readonly Prediction[]): number {
+function brierScore(items: readonly Prediction[]): number {
   return brier(
     items.map((item) => item.predicted),
     items.map((item) => item.defaulted),

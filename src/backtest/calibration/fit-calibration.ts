@@ -21,7 +21,7 @@ export type CalibrationMethod = 'platt' | 'isotonic';
 /** Each isotonic block (one point of the map) holds at least this many requests... */
 export const MIN_BLOCK = 30;
 /** ...and at least this share of them, so a map has at most this many points. */
-export const MAX_POINTS = 25;
+const MAX_POINTS = 25;
 
 /** A fit that cannot be made; the message says why. */
 export class CalibrationFitError extends Error {

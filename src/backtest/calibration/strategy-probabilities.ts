@@ -25,7 +25,6 @@ import type { Prediction } from './calibration-stats.js';
 /** One resolved request the strategy scored. */
 export interface ScoredRequest {
   loanRequestId: number;
-  seenMs: number;
   /** The repayment probability the strategy decided with (after its calibration, if any). */
   probability: number;
   /** The score's probability before the strategy's calibration (the same without one). */
@@ -58,7 +57,7 @@ function rawOf(contributions: readonly { model: string; value: unknown }[], prob
 }
 
 /** The min_probability a YAML strategy compiled with (0 for plugins). */
-export function minProbabilityOf(strategy: CompiledStrategy): number {
+function minProbabilityOf(strategy: CompiledStrategy): number {
   const cut = columnSourceOf(strategy)?.definition.score?.min_probability;
   return cut === undefined ? 0 : resolveNumber(cut, strategy.params);
 }
@@ -82,10 +81,9 @@ export class StrategyProbabilityPass {
   private readonly source = new ReplayDataSource();
   private readonly context: DecideContext;
   // The scored requests in columns, not a ScoredRequest each: the backtest command's pass rides
-  // on the first draw of 1,000,000 requests, where 700,000 objects of five numbers (about 50 MB)
+  // on the first draw of 1,000,000 requests, where 700,000 small objects (about 50 MB)
   // grew beside the replay's own garbage; the objects are built only when result() is asked for.
   private readonly loanRequestId = new NumberColumn();
-  private readonly seenMs = new NumberColumn();
   private readonly probability = new NumberColumn();
   private readonly rawProbability = new NumberColumn();
   private readonly defaulted = smallIntColumn();
@@ -106,7 +104,6 @@ export class StrategyProbabilityPass {
     const probability = decision.probability;
     if (probability === undefined || !Number.isFinite(probability)) return;
     this.loanRequestId.push(line.loan_request.id);
-    this.seenMs.push(entry.seenMs);
     this.probability.push(probability);
     this.rawProbability.push(rawOf(decision.contributions, probability));
     this.defaulted.push(label === 1 ? 0 : 1);
@@ -118,7 +115,6 @@ export class StrategyProbabilityPass {
     for (let i = 0; i < this.probability.length; i += 1)
       scored.push({
         loanRequestId: this.loanRequestId.get(i),
-        seenMs: this.seenMs.get(i),
         probability: this.probability.get(i),
         rawProbability: this.rawProbability.get(i),
         defaulted: this.defaulted.get(i) as 0 | 1,

@@ -9,7 +9,7 @@ import { isMap, isScalar, parseDocument, type Node, type Pair } from 'yaml';
 import type { FittedCalibrationDefinition } from '../../engine/definition/strategy-schema.js';
 
 /** The block's lines, keys at `indent` spaces, under `key` (`calibration`, or a learned one's `seed`). */
-export function calibrationYaml(calibration: FittedCalibrationDefinition, indent: number, key = 'calibration'): string {
+function calibrationYaml(calibration: FittedCalibrationDefinition, indent: number, key = 'calibration'): string {
   const pad = ' '.repeat(indent);
   const inner = ' '.repeat(indent + 2);
   const lines = [`${pad}${key}:`, `${inner}method: ${calibration.method}`];

@@ -50,18 +50,15 @@ export interface CompactReadOptions {
 /**
  * What one request costs beside its compact bytes: eight numbers in columns, its entry object and
  * its place in the entries list, and the id map while reading (about 170 bytes of heap a request
- * after reading 200,000 sandbox requests, before the id and world group columns' 12 bytes); used
+ * after reading 200,000 sandbox requests, before the world group column's 4 bytes); used
  * only to say that a recording will not fit.
  */
-export const BYTES_PER_REQUEST_BESIDE_LINE = 232;
+const BYTES_PER_REQUEST_BESIDE_LINE = 232;
 
 /** The columns of a CompactLines, by name, as another thread reads them (shared memory: no copy). */
 export interface SharedColumns {
   length: number;
-  values: Record<
-    'seenMs' | 'seenAt' | 'line' | 'totalCents' | 'band' | 'recordedAcceptance' | 'realisedDefault' | 'id' | 'group',
-    TypedValues
-  >;
+  values: Record<'seenMs' | 'seenAt' | 'line' | 'totalCents' | 'band' | 'recordedAcceptance' | 'realisedDefault' | 'group', TypedValues>;
 }
 
 /** The recording's lines in compact form, with the per-request columns, in reading order (slots). */
@@ -76,8 +73,7 @@ export class CompactLines {
   /** Per request: 1 when its outcome records acceptance; its realised default, 1, 0 or -1 (unknown). */
   readonly recordedAcceptance: NumberColumn;
   readonly realisedDefault: NumberColumn;
-  /** Per request: its loan request id, and its world group's index in groups (WorldFacts). */
-  readonly id: NumberColumn;
+  /** Per request: its world group's index in groups (WorldFacts). */
   readonly group: NumberColumn;
   readonly groups: Array<{ level: string; group: string }>;
   /** Only while reading: a thread reading shared columns never adds a group. */
@@ -104,7 +100,6 @@ export class CompactLines {
     this.band = column('band', doubles);
     this.recordedAcceptance = column('recordedAcceptance', smallIntColumn);
     this.realisedDefault = column('realisedDefault', smallIntColumn);
-    this.id = column('id', doubles);
     this.group = column('group', () => new NumberColumn((length) => new Int32Array(new SharedArrayBuffer(length * 4))));
     this.bandNames = shared ? [...shared.bandNames] : [];
     this.groups = shared ? shared.groups.map((g) => ({ ...g })) : [];
@@ -112,8 +107,8 @@ export class CompactLines {
 
   /** The columns, for another thread (shared memory: no copy). */
   shareColumns(): SharedColumns {
-    const { seenMs, seenAt, line, totalCents, band, recordedAcceptance, realisedDefault, id, group } = this;
-    const columns = { seenMs, seenAt, line, totalCents, band, recordedAcceptance, realisedDefault, id, group };
+    const { seenMs, seenAt, line, totalCents, band, recordedAcceptance, realisedDefault, group } = this;
+    const columns = { seenMs, seenAt, line, totalCents, band, recordedAcceptance, realisedDefault, group };
     const values = Object.fromEntries(Object.entries(columns).map(([name, c]) => [name, c.storage])) as SharedColumns['values'];
     return { length: line.length, values };
   }
@@ -210,7 +205,7 @@ export class CompactEntry implements ReplayEntry {
   worldFacts(): WorldFacts {
     const { level, group } = this.lines.groups[this.lines.group.get(this.slot)] as { level: string; group: string };
     const defaulted = this.lines.realisedDefault.get(this.slot);
-    return { loanRequestId: this.lines.id.get(this.slot), level, group, defaulted: defaulted < 0 ? undefined : defaulted === 1 };
+    return { level, group, defaulted: defaulted < 0 ? undefined : defaulted === 1 };
   }
 
   readForReplay(): ReplayRead {
@@ -237,7 +232,7 @@ export class CompactEntry implements ReplayEntry {
 }
 
 /** The heap limit node runs with (--max-old-space-size), the memory a recording may take by default. */
-export function configuredMemoryBytes(): number {
+function configuredMemoryBytes(): number {
   return getHeapStatistics().heap_size_limit;
 }
 
@@ -262,7 +257,6 @@ export async function loadCompactRecording(file: string, options: CompactReadOpt
       if (slot === undefined) {
         slot = lines.line.length;
         slotOf.set(id, slot);
-        lines.id.push(id);
         lines.seenMs.push(seenMs);
         lines.seenAt.push(lines.json.encode(line.seen_at));
       } else {

@@ -10,7 +10,7 @@ import { escapeHtml, table } from './report-tables.js';
 import { pct } from './summary-lines.js';
 
 /** "8.1% [5.2% to 12.3%] of 210", or "- (none)" for an empty sample. */
-export function defaultRateCell(rate: DefaultRate): string {
+function defaultRateCell(rate: DefaultRate): string {
   if (rate.rate === null || rate.low === null || rate.high === null) return `- (n 0)`;
   return `${pct(rate.rate)} [${pct(rate.low)} to ${pct(rate.high)}] (n ${rate.n})`;
 }

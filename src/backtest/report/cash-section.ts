@@ -43,7 +43,7 @@ export function cashSection(summary: BacktestSummary): string {
   );
 }
 
-export const CASH_HEADER = [
+const CASH_HEADER = [
   'run',
   'money idle (no offer holds it)',
   'average cash',

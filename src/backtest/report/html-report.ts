@@ -61,7 +61,7 @@ export interface ReportData {
   charts: ChartSpec[];
 }
 
-export function reportData(
+function reportData(
   results: readonly BacktestResult[],
   source: string,
   worlds: ReadonlyArray<WorldsBand | null> = [],

@@ -9,7 +9,7 @@ import type { BacktestSummary } from '../backtest-result.js';
 import { dollars, pct } from './summary-lines.js';
 
 /** Below this share of idle money while requests arrived, the headline gives no cause. */
-export const IDLE_CAUSE_FROM = 0.1;
+const IDLE_CAUSE_FROM = 0.1;
 
 export interface IdleHeadline {
   /** Free-cash share of the money from the first request to the last. */

@@ -8,7 +8,7 @@ import { riskLevelLabel, runName } from './summary-lines.js';
 import { DAY_MS } from '../../clock/time-constants.js';
 
 /** How an axis's values read: cents shown as dollars, fractions shown as percent, or counts. */
-export type AxisUnit = 'cents' | 'fraction' | 'count';
+type AxisUnit = 'cents' | 'fraction' | 'count';
 
 export interface ChartSpec {
   id: string;

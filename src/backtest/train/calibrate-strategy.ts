@@ -37,7 +37,7 @@ export interface CalibrateOptions {
   trainShare: number;
 }
 
-export interface CalibrationRecordingFacts {
+interface CalibrationRecordingFacts {
   file: string;
   requests: number;
   resolved: number;
@@ -81,7 +81,7 @@ function checkClasses(items: readonly ScoredRequest[], what: string): void {
  * The score probability (before calibration) at which the strategy's current probability reaches
  * `cut`: the raw cut. 0 when every score passes, 1 when none does.
  */
-export function rawCut(current: CalibrationDefinition | undefined, params: Readonly<Record<string, number>>, cut: number): number {
+function rawCut(current: CalibrationDefinition | undefined, params: Readonly<Record<string, number>>, cut: number): number {
   if (current === undefined) return cut;
   // logit(cut, 0): a cut lies strictly between 0 and 1, so no clamp (the numbers stay as before the move).
   // A learned calibration prices a cold start at its seed moved by the prior's centre (logit of default + level_mean).

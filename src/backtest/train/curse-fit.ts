@@ -13,7 +13,7 @@ import type { TrainingLine } from './training-data.js';
 import { logit } from '../../math/index.js';
 
 /** The prior the fit starts from: the strategy setting's default (schema: winners_curse.prior_sd). */
-export const CURSE_FIT_PRIOR_SD = 0.5;
+const CURSE_FIT_PRIOR_SD = 0.5;
 /** Below this many loans of either fate the fit is called thin. */
 const THIN_LOANS = 100;
 

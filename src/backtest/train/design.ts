@@ -13,14 +13,14 @@ import { featureByName, type FeatureValue } from '../../engine/index.js';
 import { levelKey, numericInput, standardised, transformed, type ModelFeature } from '../../engine/model/index.js';
 
 /** A level needs this many fitting lines to get its own weight. */
-export const MIN_LEVEL_LINES = 10;
+const MIN_LEVEL_LINES = 10;
 
 type Encoding =
   | { name: string; index: number; encoding: 'standardised'; transform: 'none' | 'log1p'; mean: number; sd: number; hasMissing: boolean }
   | { name: string; index: number; encoding: 'levels'; levels: string[]; hasMissing: boolean };
 
 /** One fitted column: the value (or a level) of a feature, or its missing indicator. */
-export type DesignColumn =
+type DesignColumn =
   { feature: number; role: 'value' } | { feature: number; role: 'missing' } | { feature: number; role: 'level'; level: string };
 
 export interface Design {

@@ -16,17 +16,15 @@ export interface FitOptions {
   l2: number;
   /** Columns the penalty skips (by default column 0, the intercept). */
   unpenalised?: readonly number[];
-  maxIterations?: number;
-  /** Stop when no weight moves by more than this. */
-  tolerance?: number;
 }
+
+/** Newton steps at the most; the fit has converged once no weight moves by more than TOLERANCE. */
+const MAX_ITERATIONS = 100;
+const TOLERANCE = 1e-9;
 
 export interface FitResult {
   weights: number[];
-  iterations: number;
   converged: boolean;
-  /** The penalised log-likelihood at the weights. */
-  objective: number;
 }
 
 function sigmoid(x: number): number {
@@ -56,7 +54,7 @@ function penaltyMask(columns: number, unpenalised: readonly number[]): number[] 
 }
 
 /** The penalised log-likelihood. */
-export function penalisedLogLikelihood(
+function penalisedLogLikelihood(
   rows: readonly (readonly number[])[],
   y: readonly number[],
   weights: readonly number[],
@@ -152,11 +150,9 @@ export function fitLogistic(rows: readonly (readonly number[])[], y: readonly nu
   if (rows.length !== y.length) throw new RangeError(`${rows.length} rows but ${y.length} labels`);
   const columns = rows[0]?.length ?? 0;
   const mask = penaltyMask(columns, options.unpenalised ?? [0]);
-  const maxIterations = options.maxIterations ?? 100;
-  const tolerance = options.tolerance ?? 1e-9;
   let weights = new Array<number>(columns).fill(0);
   let objective = penalisedLogLikelihood(rows, y, weights, options.l2, mask);
-  for (let iteration = 1; iteration <= maxIterations; iteration += 1) {
+  for (let iteration = 1; iteration <= MAX_ITERATIONS; iteration += 1) {
     const g = gradient(rows, y, weights, options.l2, mask);
     const h = hessian(rows, weights, options.l2, mask);
     // A flat direction (l2 = 0 and a column that never varies) makes H singular: a tiny ridge
@@ -168,7 +164,7 @@ export function fitLogistic(rows: readonly (readonly number[])[], y: readonly nu
         g,
       );
     }
-    if (step === null) return { weights, iterations: iteration, converged: false, objective };
+    if (step === null) return { weights, converged: false };
     let scale = 1;
     let next = weights.map((w, j) => w + (step[j] ?? 0));
     let nextObjective = penalisedLogLikelihood(rows, y, next, options.l2, mask);
@@ -178,11 +174,11 @@ export function fitLogistic(rows: readonly (readonly number[])[], y: readonly nu
       nextObjective = penalisedLogLikelihood(rows, y, next, options.l2, mask);
     }
     // No step along Newton's direction improves: the objective is at its maximum to rounding.
-    if (nextObjective < objective) return { weights, iterations: iteration, converged: true, objective };
+    if (nextObjective < objective) return { weights, converged: true };
     const moved = Math.max(0, ...step.map((value) => Math.abs(value * scale)));
     weights = next;
     objective = nextObjective;
-    if (moved < tolerance) return { weights, iterations: iteration, converged: true, objective };
+    if (moved < TOLERANCE) return { weights, converged: true };
   }
-  return { weights, iterations: maxIterations, converged: false, objective };
+  return { weights, converged: false };
 }

@@ -30,7 +30,7 @@ import type { TrainingLine } from './training-data.js';
 import { fitTakeUpCurve, MIN_TAKE_UP_LINES, round, type TakeUpObservation } from './take-up-fit.js';
 
 export { MIN_TAKE_UP_LINES };
-export const MIN_COMPETITION_LINES = 10;
+const MIN_COMPETITION_LINES = 10;
 /** Below this many observations a fitted part is called thin. */
 export const THIN_LINES = 200;
 
@@ -40,7 +40,7 @@ export interface PartEvidence {
   verdict: 'fitted' | 'thin' | 'none';
 }
 
-export interface MarketEvidence {
+interface MarketEvidence {
   competitionShare: PartEvidence;
   competitionRate: PartEvidence;
   takeUp: PartEvidence & {
@@ -176,17 +176,11 @@ export function fitMarket(
   return { section, notes, takeUpLines: counts(pooled), evidence: evidenceOf(pooled, fit) };
 }
 
+type TakeUpSection = { midpoint: number; steepness: number; midpoint_per_default?: number; steepness_per_default?: number };
+
 /** The fitted curve as the model file's section; per-default terms only when not 0. */
-function takeUpSection(fit: Exclude<ReturnType<typeof fitTakeUpCurve>, string>): {
-  midpoint: number;
-  steepness: number;
-  midpoint_per_default?: number;
-  steepness_per_default?: number;
-} {
-  const section: { midpoint: number; steepness: number; midpoint_per_default?: number; steepness_per_default?: number } = {
-    midpoint: fit.midpoint,
-    steepness: fit.steepness,
-  };
+function takeUpSection(fit: Exclude<ReturnType<typeof fitTakeUpCurve>, string>): TakeUpSection {
+  const section: TakeUpSection = { midpoint: fit.midpoint, steepness: fit.steepness };
   if (fit.midpointPerDefault !== 0 || fit.steepnessPerDefault !== 0) {
     section.midpoint_per_default = fit.midpointPerDefault;
     section.steepness_per_default = fit.steepnessPerDefault;

@@ -19,7 +19,7 @@ export const MIN_LABELLED = 50;
 export const MIN_PER_CLASS = 10;
 
 /** The penalties `l2: 'auto'` tries. */
-export const L2_GRID = [0.3, 1, 3, 10, 30, 100, 300, 1000] as const;
+const L2_GRID = [0.3, 1, 3, 10, 30, 100, 300, 1000] as const;
 /** The share of the fitting part that fits each candidate penalty; the rest of it chooses one. */
 const INNER_SHARE = 0.75;
 
@@ -32,7 +32,6 @@ export interface TrainOptions {
   l2: number | 'auto';
   /** Share of the labelled lines, oldest first, that fits the model for evaluation. */
   trainShare: number;
-  trainedAt?: Date;
   /** Borrower-history rates join the take-up fit as takes (market-fit.ts). */
   historyRates?: boolean;
 }
@@ -243,7 +242,7 @@ export function trainModel(data: TrainingData, options: TrainOptions): TrainRepo
     features: roundedFeatures,
     training: {
       data_file: file,
-      trained_at: (options.trainedAt ?? new Date()).toISOString(),
+      trained_at: new Date().toISOString(),
       lines: data.lines.length,
       labelled: labelled.length,
       period: { from: labelled[0]?.seenAt ?? '', to: labelled[labelled.length - 1]?.seenAt ?? '' },

@@ -16,7 +16,7 @@ function scored(n: number, a: number, b: number, seed = 3): ScoredRequest[] {
     // s roughly normal around 2 (a sum of uniforms).
     const s = 2 + (random() + random() + random() - 1.5) * 2;
     const repaid = random() < logistic(a * s + b);
-    return { loanRequestId: i, seenMs: i, probability: logistic(s), rawProbability: logistic(s), defaulted: repaid ? 0 : 1 };
+    return { loanRequestId: i, probability: logistic(s), rawProbability: logistic(s), defaulted: repaid ? 0 : 1 };
   });
 }
 

@@ -11,7 +11,6 @@
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import { systemClock } from '../../../clock/clock.js';
-import { loadDaemonConfig } from '../../../daemon/daemon-config.js';
 import {
   approveProposal,
   explanationOf,
@@ -20,12 +19,12 @@ import {
   proposalStateText,
   rejectProposal,
 } from '../../../proposals/index.js';
-import { openStore, type Store, type StoredProposal } from '../../../store/index.js';
+import type { Store, StoredProposal } from '../../../store/index.js';
 import type { CliIo } from '../../cli-io.js';
-import { databaseToRead } from '../../database-to-read.js';
+import { withDaemonStore } from '../../daemon-store.js';
 import { examplesHelp } from '../../examples-help.js';
 import { UserError } from '../../user-error.js';
-import { configFileOf, DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
+import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 
 interface DecideOptions {
   db?: string;
@@ -62,17 +61,6 @@ function safeUserName(): string {
     return userInfo().username;
   } catch {
     return 'unknown';
-  }
-}
-
-async function withStore<T>(options: DecideOptions, io: CliIo, work: (store: Store) => Promise<T>): Promise<T> {
-  const file = configFileOf(options.config);
-  const config = await loadDaemonConfig(file, io.env);
-  const store = openStore(databaseToRead(options.db, config.db, io));
-  try {
-    return await work(store);
-  } finally {
-    store.close();
   }
 }
 
@@ -155,7 +143,7 @@ ${examplesHelp(
     )
     .action(async (idText: string | undefined, options: DecideOptions & { wait?: string }) => {
       const wait = options.wait === undefined ? DEFAULT_WAIT_SECONDS : parseWait(options.wait);
-      await withStore(options, io, async (store) => {
+      await withDaemonStore(options, io, async (store) => {
         if (idText === undefined) {
           io.stdout.write(pendingText(store));
           return;
@@ -202,7 +190,7 @@ export function registerRejectCommand(program: Command, io: CliIo): void {
     .action(async (idText: string, options: DecideOptions & { reason?: string }) => {
       const id = parseId(idText);
       const reason = options.reason?.trim().slice(0, 200);
-      await withStore(options, io, async (store) => {
+      await withDaemonStore(options, io, async (store) => {
         const decision = rejectProposal({ store, clock: systemClock }, id, deciderOf(options, io), reason === '' ? undefined : reason);
         if (!decision.changed) throw new UserError(decision.message);
         io.stdout.write(`${decision.message}\n`);

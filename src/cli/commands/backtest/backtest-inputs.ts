@@ -8,18 +8,17 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { z } from 'zod';
 import { recordingLinesFromStore, type RecordingLineIssue } from '../../../recording/index.js';
 import {
+  DEFAULT_MARKET,
   loadRecording,
   prepareRecording,
   RecordingTooLargeError,
+  type MarketAssumptions,
   type PeriodFilter,
   type PreparedRecording,
 } from '../../../backtest/index.js';
-import type { MarketAssumptions } from '../../../backtest/index.js';
-import { DEFAULT_MARKET } from '../../../backtest/index.js';
-import { marketResponse } from '../../../engine/index.js';
 import { legacyMarketNote, readMarketFile, type MarketFile } from './market-option.js';
-import { ConfigFileError, loadYamlFile } from '../../../config/index.js';
-import { loadStrategyFiles, type CompiledStrategy } from '../../../engine/index.js';
+import { loadYamlFile } from '../../../config/index.js';
+import { loadStrategyFiles, marketResponse, type CompiledStrategy } from '../../../engine/index.js';
 import { UNCAPPED_RISK_LIMITS, riskLimitsSchema, type RiskLimits } from '../../../risk/index.js';
 import { amountToCents } from '../../../domain/index.js';
 import { warn, type CliIo } from '../../cli-io.js';
@@ -47,7 +46,7 @@ export interface MarketOptions {
  * The flags that repeated the market file, each with the key that says it there. They are refused
  * with that key's name, so a script that passed one fails instead of replaying another market.
  */
-export const RETIRED_MARKET_FLAGS: ReadonlyArray<readonly [flags: string, key: string]> = [
+const RETIRED_MARKET_FLAGS: ReadonlyArray<readonly [flags: string, key: string]> = [
   ['--takeup-midpoint <u>', 'take_up: { midpoint, steepness }'],
   ['--takeup-steepness <k>', 'take_up: { midpoint, steepness }'],
   ['--competition <hard|soft>', 'backtest: { comparison }'],
@@ -56,7 +55,7 @@ export const RETIRED_MARKET_FLAGS: ReadonlyArray<readonly [flags: string, key: s
 ];
 
 /** A point in time for --from/--to. */
-export function isoTime(text: string): string {
+function isoTime(text: string): string {
   if (!Number.isFinite(Date.parse(text))) throw new InvalidArgumentError('expected an ISO-8601 time such as 2026-11-01T00:00:00Z');
   return text;
 }
@@ -128,13 +127,13 @@ export async function loadSource(io: CliIo, source: RecordingSource): Promise<Pr
 }
 
 /** A progress line each this many bytes of a recording read (a 1,000,000-request sandbox export is about 3 GB). */
-export const PROGRESS_EVERY_BYTES = 256 * 1024 * 1024;
+const PROGRESS_EVERY_BYTES = 256 * 1024 * 1024;
 
 /**
  * loadRecording with a progress line on stderr for each PROGRESS_EVERY_BYTES read, and the error a
  * person can act on when the recording does not fit in the memory configured.
  */
-export async function loadRecordingShowingProgress(
+async function loadRecordingShowingProgress(
   io: CliIo,
   file: string,
   period: PeriodFilter,
@@ -162,24 +161,13 @@ export async function loadRecordingShowingProgress(
 export async function loadStrategies(list: string): Promise<CompiledStrategy[]> {
   const files = commaList(list);
   if (files.length === 0) throw new UserError('--strategy needs at least one file');
-  try {
-    return await loadStrategyFiles(files);
-  } catch (error) {
-    if (error instanceof ConfigFileError) throw new UserError(error.message);
-    throw error;
-  }
+  return loadStrategyFiles(files);
 }
 
 /** The risk limits of the daemon's config file, or the built-in defaults. */
 export async function loadLimits(config: string | undefined): Promise<RiskLimits> {
   if (config === undefined) return UNCAPPED_RISK_LIMITS;
-  try {
-    const parsed = await loadYamlFile(config, z.looseObject({ risk: riskLimitsSchema.prefault({}) }));
-    return parsed.risk;
-  } catch (error) {
-    if (error instanceof ConfigFileError) throw new UserError(error.message);
-    throw error;
-  }
+  return (await loadYamlFile(config, z.looseObject({ risk: riskLimitsSchema.prefault({}) }))).risk;
 }
 
 /** The deprecation note for a --market file in the old settings format. */

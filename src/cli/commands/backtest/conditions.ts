@@ -10,18 +10,15 @@ import { existsSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
 import { defaultBalance, defaultBalanceRule, dollars, type PreparedRecording } from '../../../backtest/index.js';
 import { loadDaemonConfig } from '../../../daemon/daemon-config.js';
-import { ConfigFileError } from '../../../config/index.js';
 import type { RiskLimits } from '../../../risk/index.js';
 import { balanceFromTransfers } from '../../../domain/index.js';
 import type { CliIo } from '../../cli-io.js';
-import { UserError } from '../../user-error.js';
 import { defaultDatabase } from '../../database-to-read.js';
 import { configFileOf, DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 import { sandboxDatabasePath } from '../run/sandbox-database-path.js';
 import { loadLimits } from './backtest-inputs.js';
 
-export const CONDITIONS = ['daemon', 'unlimited'] as const;
-export type ConditionsChoice = (typeof CONDITIONS)[number];
+export type ConditionsChoice = 'daemon' | 'unlimited';
 
 export function conditionsChoice(text: string): ConditionsChoice {
   if (text === 'daemon' || text === 'unlimited') return text;
@@ -39,7 +36,7 @@ export interface ConditionsOptions {
 }
 
 /** Where the starting balance came from (the JSON output's `balance`). */
-export interface BalanceSource {
+interface BalanceSource {
   cents: number;
   /** given: --balance; account: the database's last synced transfer history; fitted: the recording rule. */
   from: 'given' | 'account' | 'fitted';
@@ -58,7 +55,7 @@ export interface BacktestConditions {
 }
 
 /** The account's usable balance in the daemon's database and the date of its newest transfer; null when it knows none. */
-export async function accountBalance(path: string): Promise<{ cents: number; asOf: string } | null> {
+async function accountBalance(path: string): Promise<{ cents: number; asOf: string } | null> {
   const { readStore } = await import('../../../store/index.js');
   return readStore(path, async (store) => {
     const groups = store.account.transferGroups();
@@ -110,9 +107,7 @@ function fitted(recording: PreparedRecording, why?: string): BalanceSource {
 
 async function daemonConditions(options: ConditionsOptions, recording: PreparedRecording, io: CliIo): Promise<BacktestConditions> {
   const file = configFileOf(options.config);
-  const config = await loadDaemonConfig(file, io.env).catch((error: unknown) => {
-    throw error instanceof ConfigFileError ? new UserError(error.message) : error;
-  });
+  const config = await loadDaemonConfig(file, io.env);
   const limits = config.risk;
   const limitsText = file === undefined ? `risk limits: the built-in defaults (no ${DEFAULT_CONFIG_FILE})` : `risk limits from ${file}`;
   let balance: BalanceSource;

@@ -5,17 +5,6 @@
  */
 import type { BacktestResult, DrawsSummary, SensitivityCase, Spread, WorldsBand } from '../../../backtest/index.js';
 import {
-  idleHeadline,
-  pct,
-  riskLevelLabel,
-  runName,
-  sampleSizeWarning,
-  sideBySideRows,
-  summaryLines,
-  unjudgedWarning,
-  usd,
-} from '../../../backtest/index.js';
-import {
   ADVERSE_SELECTION_HEADER,
   ADVERSE_SELECTION_NOTE,
   adverseSelectionRows,
@@ -23,19 +12,26 @@ import {
   cannotBeJudged,
   cannotBeJudgedReason,
   CANNOT_BE_JUDGED,
-  headlineExplained,
-  offerOutcomesText,
   COMPETITION_HEADER,
   competitionRows,
-  WORLDS_HEADER,
-  worldsRows,
-} from '../../../backtest/index.js';
-import {
+  headlineExplained,
+  idleHeadline,
+  offerOutcomesText,
+  pct,
+  riskLevelLabel,
+  runName,
+  sampleSizeWarning,
   SEGMENT_DIMENSIONS,
   SENSITIVITY_HEADER,
   sensitivityNote,
   sensitivityRows,
   sensitivityTitle,
+  sideBySideRows,
+  summaryLines,
+  unjudgedWarning,
+  usd,
+  WORLDS_HEADER,
+  worldsRows,
   type SegmentRow,
 } from '../../../backtest/index.js';
 import { formatTable } from '../strategy/text-table.js';

@@ -13,24 +13,22 @@
  */
 import type { OfferView, OfferViewQuery, Store, StoredLoan } from '../../../store/index.js';
 
-export const DECISION_OUTCOMES = [
-  'skipped',
-  'not sent',
-  'dry run',
-  'sending',
-  'unknown',
-  'refused',
-  'placed',
-  'accepted',
-  'rejected',
-  'lost',
-  'expired',
-  'funded',
-  'repaid',
-  'late',
-  'defaulted',
-] as const;
-export type DecisionOutcome = (typeof DECISION_OUTCOMES)[number];
+type DecisionOutcome =
+  | 'skipped'
+  | 'not sent'
+  | 'dry run'
+  | 'sending'
+  | 'unknown'
+  | 'refused'
+  | 'placed'
+  | 'accepted'
+  | 'rejected'
+  | 'lost'
+  | 'expired'
+  | 'funded'
+  | 'repaid'
+  | 'late'
+  | 'defaulted';
 
 const LOAN_OUTCOMES: Record<string, DecisionOutcome> = {
   current: 'funded',

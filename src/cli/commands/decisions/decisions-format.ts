@@ -26,15 +26,15 @@ function cells(values: readonly string[]): string {
 export const TABLE_HEADER = `${cells(COLUMNS.map(([title]) => title))}  why`;
 
 /** Rates are kept in the API's unit (0.228); people read them as percentages. */
-export function percent(rate: number | null): string {
+function percent(rate: number | null): string {
   return rate === null ? '-' : `${(rate * 100).toFixed(2)}%`;
 }
 
-export function dollars(cents: number | null): string {
+function dollars(cents: number | null): string {
   return cents === null ? '-' : `$${formatCents(cents)}`;
 }
 
-export function riskName(level: number | null): string {
+function riskName(level: number | null): string {
   return level === null ? '-' : (RISK_LEVEL_NAMES[level] ?? String(level));
 }
 

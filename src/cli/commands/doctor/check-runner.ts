@@ -3,7 +3,7 @@
  * pass, the fix. Each check runs with a bounded time: one that hangs fails, naming the timeout,
  * and the others still run.
  */
-export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
+type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
 export interface CheckResult {
   name: string;

@@ -11,7 +11,7 @@ import { answerMeaning, deliveryFailureText, sendSignedEvent, testEvent } from '
 import { failed, passed, warned, type CheckOutcome } from './check-runner.js';
 
 /** A topic lendbot does not act on: the listener verifies it, stores it as ignored, and answers 200. */
-export const DOCTOR_TOPIC = 'lendbot_doctor_check';
+const DOCTOR_TOPIC = 'lendbot_doctor_check';
 
 export interface WebhookCheckInput {
   config: DaemonConfigFile;
@@ -61,7 +61,7 @@ export async function checkWebhook(input: WebhookCheckInput): Promise<CheckOutco
 }
 
 /** The webhook listener of a daemon running on this machine with this config. */
-export function localListenerUrl(config: Pick<DaemonConfigFile, 'webhook'>): string {
+function localListenerUrl(config: Pick<DaemonConfigFile, 'webhook'>): string {
   return `http://${reachableHost(config.webhook.host)}:${config.webhook.port}${config.webhook.path}`;
 }
 

@@ -1,13 +1,12 @@
 /** `lendbot resume`: lifts a protection's pause of new offers (the daemon may be running). */
 import type { Command } from 'commander';
 import { systemClock } from '../../../clock/clock.js';
-import { loadDaemonConfig } from '../../../daemon/daemon-config.js';
 import { createLogger } from '../../../log/logger.js';
 import { Protections, type Pause } from '../../../ops/protections/index.js';
-import { isoFromMs, openStore } from '../../../store/index.js';
+import { isoFromMs } from '../../../store/index.js';
 import type { CliIo } from '../../cli-io.js';
-import { databaseToRead } from '../../database-to-read.js';
-import { configFileOf, DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
+import { withDaemonStore } from '../../daemon-store.js';
+import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 
 const HELP_AFTER = `
 The running daemon reads the pause from the database before every offer, so new offers resume
@@ -30,11 +29,7 @@ export function registerResumeCommand(program: Command, io: CliIo): void {
     .option('--config <file>', `configuration file, for the database path (default ${DEFAULT_CONFIG_FILE} when it exists)`)
     .addHelpText('after', HELP_AFTER)
     .action(async (options: { db?: string; config?: string }) => {
-      const file = configFileOf(options.config);
-      const config = await loadDaemonConfig(file, io.env);
-      const db = databaseToRead(options.db, config.db, io);
-      const store = openStore(db);
-      try {
+      await withDaemonStore(options, io, async (store, config) => {
         // No notify here: the running daemon notices the lift at its next read and notifies it.
         const protections = new Protections({
           store,
@@ -43,9 +38,7 @@ export function registerResumeCommand(program: Command, io: CliIo): void {
           settings: () => config.risk.protections,
         });
         io.stdout.write(resumeText(protections.resume()));
-      } finally {
-        store.close();
-      }
+      });
     });
 }
 

@@ -4,11 +4,8 @@
  * rollback to the version before the one in force. The running daemon takes a rollback or an
  * applied round up at its next look, within a minute.
  */
-import { existsSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { ManualClock } from '../../../clock/clock.js';
-import { loadDaemonConfig, type DaemonConfigFile } from '../../../daemon/daemon-config.js';
-import { ConfigFileError } from '../../../config/index.js';
 import { loadStrategyFile } from '../../../engine/index.js';
 import { silentLogger } from '../../../log/logger.js';
 import { statusClock } from '../../../ops/status-clock.js';
@@ -21,9 +18,9 @@ import {
   RollbackRefusal,
   type RoundDeps,
 } from '../../../retrain/index.js';
-import { createRetrainRepository, databaseOf, openStore, type Store } from '../../../store/index.js';
+import { createRetrainRepository, databaseOf } from '../../../store/index.js';
 import { printJson, type CliIo } from '../../cli-io.js';
-import { databaseToRead } from '../../database-to-read.js';
+import { withDaemonStore } from '../../daemon-store.js';
 import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 import { examplesHelp } from '../../examples-help.js';
 import { UserError } from '../../user-error.js';
@@ -33,12 +30,6 @@ interface CommonOptions {
   db?: string;
   config?: string;
   json?: boolean;
-}
-
-async function openFor(options: CommonOptions, io: CliIo): Promise<{ config: DaemonConfigFile; store: Store }> {
-  const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
-  const config = await loadDaemonConfig(file, io.env);
-  return { config, store: openStore(databaseToRead(options.db, config.db, io)) };
 }
 
 function versionId(text: string): number {
@@ -83,12 +74,10 @@ export function registerRetrainCommand(program: Command, io: CliIo): void {
       try {
         fromFile = await loadStrategyFile(options.strategy);
       } catch (error) {
-        if (error instanceof ConfigFileError) throw new UserError(error.message);
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`cannot read ${options.strategy}: file not found`);
         throw error;
       }
-      const { config, store } = await openFor(options, io);
-      try {
+      await withDaemonStore(options, io, async (store, config) => {
         const repo = createRetrainRepository(databaseOf(store));
         const managed = new ManagedStrategies(repo, silentLogger);
         await managed.refresh([fromFile], async (apply) => apply());
@@ -102,9 +91,7 @@ export function registerRetrainCommand(program: Command, io: CliIo): void {
         else io.stdout.write(planText(plan, applied));
         if (plan.outcome.heldOut !== undefined && !plan.outcome.heldOut.holds)
           throw new UserError(`${plan.strategy}: ${plan.reason}`, 'NOT_HELD_OUT');
-      } finally {
-        store.close();
-      }
+      });
     });
   retrain
     .command('history')
@@ -115,16 +102,13 @@ export function registerRetrainCommand(program: Command, io: CliIo): void {
     .option('--json', 'rounds and versions as JSON')
     .addHelpText('after', examplesHelp(['lendbot retrain history --db data/lendbot.db', 'the rounds and versions']))
     .action(async (options: CommonOptions & { strategy?: string }) => {
-      const { store } = await openFor(options, io);
-      try {
+      await withDaemonStore(options, io, async (store) => {
         const repo = createRetrainRepository(databaseOf(store));
         const rounds = repo.rounds(options.strategy === undefined ? {} : { strategy: options.strategy });
         const versions = repo.versions(options.strategy);
         if (options.json === true) printJson(io, { rounds, versions });
         else io.stdout.write(historyText(rounds, versions));
-      } finally {
-        store.close();
-      }
+      });
     });
   retrain
     .command('rollback')
@@ -142,8 +126,7 @@ export function registerRetrainCommand(program: Command, io: CliIo): void {
       ),
     )
     .action(async (options: CommonOptions & { strategy?: string; to?: number }) => {
-      const { store } = await openFor(options, io);
-      try {
+      await withDaemonStore(options, io, async (store) => {
         const repo = createRetrainRepository(databaseOf(store));
         const nowMs = statusClock(store.state, Date.now()).nowMs;
         const result = rollback(
@@ -161,11 +144,9 @@ export function registerRetrainCommand(program: Command, io: CliIo): void {
             `${result.strategy}: version #${result.version.id} in force, ${now} (was #${result.replaced.id}); a running daemon takes it up within a minute\n`,
           );
         }
-      } catch (error) {
+      }).catch((error: unknown) => {
         if (error instanceof RollbackRefusal) throw new UserError(error.message);
         throw error;
-      } finally {
-        store.close();
-      }
+      });
     });
 }

@@ -6,7 +6,7 @@ import { percentOneDecimal as pct } from '../../../log/plain-figures.js';
 const points = (gain: number): string => `${gain >= 0 ? '+' : ''}${(gain * 100).toFixed(2)}`;
 
 /** The fit and the held-out check in a few lines. */
-export function evidenceLines(fit: FitFigures | undefined, heldOut: HeldOutFigures | undefined): string[] {
+function evidenceLines(fit: FitFigures | undefined, heldOut: HeldOutFigures | undefined): string[] {
   const lines: string[] = [];
   if (fit !== undefined) {
     lines.push(

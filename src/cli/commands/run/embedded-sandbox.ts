@@ -22,7 +22,6 @@ export interface EmbeddedSandbox {
   client: MarketplaceClient;
   clock: Clock;
   webhookPort: number;
-  webhookUrl: string;
   /** Issued by the sandbox for our subscription; verifies its webhook tokens. */
   webhookSecret: string;
   /** The sandbox's process id. */
@@ -104,7 +103,6 @@ export async function startEmbeddedSandbox(
     client,
     clock,
     webhookPort,
-    webhookUrl,
     webhookSecret: ready.webhookSecret,
     pid: child.pid ?? 0,
     daemonListening() {

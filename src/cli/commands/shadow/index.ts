@@ -2,7 +2,6 @@
  * `lendbot shadow report`: how each challenger (`shadow: true`) compares with the live strategies
  * on the requests both saw (docs/strategies.md, "Shadow and split"). Reads the database only.
  */
-import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loadDaemonConfig } from '../../../daemon/daemon-config.js';
 import { databaseOf, readStore } from '../../../store/index.js';
@@ -11,7 +10,7 @@ import type { CliIo } from '../../cli-io.js';
 import { databaseToRead } from '../../database-to-read.js';
 import { examplesHelp } from '../../examples-help.js';
 import { UserError } from '../../user-error.js';
-import { DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
+import { configFileOf, DEFAULT_CONFIG_FILE } from '../../default-config-file.js';
 import { splitVerdict, splitVerdictText } from '../../../risk/shadow-split-stats.js';
 import type { SplitSettings } from '../../../risk/index.js';
 import { createShadowSplitRepository } from '../../../store/shadow-split-repository.js';
@@ -58,7 +57,7 @@ export function registerShadowCommand(program: Command, io: CliIo): void {
         if (Number.isNaN(sinceMs))
           throw new UserError(`--since is not a date or time: "${options.since}" (e.g. 2026-11-20T14:00:00Z)`, 'USAGE');
       }
-      const file = options.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
+      const file = configFileOf(options.config);
       const config = await loadDaemonConfig(file, io.env);
       await readStore(databaseToRead(options.db, config.db, io), async (store) => {
         const db = databaseOf(store);

@@ -57,7 +57,7 @@ export function registerCheck(strategy: Command, io: CliIo): void {
 }
 
 /** What a learned default level starts from, and how its uncertainty is priced: one line, or undefined. */
-export function learnedCalibrationLine(definition: StrategyDefinition | undefined): string | undefined {
+function learnedCalibrationLine(definition: StrategyDefinition | undefined): string | undefined {
   const calibration = definition?.score?.calibration;
   if (calibration?.method !== 'learned') return undefined;
   const seed = calibration.seed === undefined ? "the score's own level" : `its ${calibration.seed.method} seed`;

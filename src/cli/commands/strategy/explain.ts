@@ -3,10 +3,8 @@
  * through a strategy and shows why it decided what it did.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { readRecording } from '../../../recording/index.js';
-import type { RecordingLine } from '../../../recording/index.js';
-import { recordingDataSource, simSpendLedger } from '../../../backtest/index.js';
-import { SimLedger } from '../../../backtest/index.js';
+import { readRecording, type RecordingLine } from '../../../recording/index.js';
+import { recordingDataSource, SimLedger, simSpendLedger } from '../../../backtest/index.js';
 import { decideSync, loadStrategyFile, type CompiledStrategy, type Decision, type DecideOutcome } from '../../../engine/index.js';
 import { amountToCents } from '../../../domain/index.js';
 import { checkOffer, UNCAPPED_RISK_LIMITS } from '../../../risk/index.js';

@@ -9,7 +9,7 @@ import type { CalibrationDefinition } from '../../../engine/definition/strategy-
 import { formatTable } from '../strategy/text-table.js';
 
 /** A calibration block in one line. */
-export function calibrationText(calibration: CalibrationDefinition): string {
+function calibrationText(calibration: CalibrationDefinition): string {
   if (calibration.method === 'learned')
     return `learned (level sd ${calibration.level_sd}, slope sd ${calibration.slope_sd}${calibration.seed === undefined ? '' : `, seed ${calibrationText(calibration.seed)}`})`;
   if (calibration.method === 'platt') return `platt a ${String(calibration.a)}, b ${String(calibration.b)}`;

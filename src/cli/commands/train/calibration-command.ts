@@ -7,20 +7,20 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { loadRecording, type PreparedRecording } from '../../../backtest/index.js';
+import type { PreparedRecording } from '../../../backtest/index.js';
 import { CalibrationFitError, withCalibration, type CalibrationMethod } from '../../../backtest/calibration/index.js';
 import { calibrateStrategy, checkAcrossWorlds } from '../../../backtest/train/index.js';
 import { ConfigFileError } from '../../../config/index.js';
 import { compileStrategyText, loadStrategyFile, parseStrategyText } from '../../../engine/index.js';
-import { printJson, warn, type CliIo } from '../../cli-io.js';
+import { printJson, type CliIo } from '../../cli-io.js';
 import { examplesHelp } from '../../examples-help.js';
 import { UserError } from '../../user-error.js';
 import { formatCalibrateReport, worldsCheckText } from './calibrate-report-text.js';
-import { share, TRAIN_SHARE_HELP } from './train-inputs.js';
+import { readTrainingRecording, share, TRAIN_SHARE_HELP } from './train-inputs.js';
 import { points } from '../../../backtest/tune/tuner.js';
 import { commaList } from '../../comma-list.js';
 
-export interface CalibrateCliOptions {
+interface CalibrateCliOptions {
   data: string;
   out: string;
   strategy: string;
@@ -72,25 +72,10 @@ exit code is 3 (--ignore-worlds writes it anyway).`,
     .action((options: CalibrateCliOptions) => runCalibrate(io, options));
 }
 
-/** `text` as a compiled strategy, with the model and market files it names (relative to `file`); `model` instead of its own. */
-export const compileText = compileStrategyText;
-
 async function recordings(io: CliIo, files: readonly string[]): Promise<Array<{ file: string; recording: PreparedRecording }>> {
   const out: Array<{ file: string; recording: PreparedRecording }> = [];
-  for (const file of files) {
-    let issues = 0;
-    try {
-      const recording = await loadRecording(file, {}, (issue) => {
-        issues += 1;
-        if (issues <= 5) warn(io, `${issue.file}:${issue.line}: ${issue.message}`);
-      });
-      out.push({ file, recording });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`cannot read ${file}: file not found`);
-      throw error;
-    }
-    if (issues > 5) warn(io, `${file}: ${issues - 5} more bad lines skipped`);
-  }
+  // Several recordings: the count of bad lines left unnamed says which file it is about.
+  for (const file of files) out.push({ file, recording: await readTrainingRecording(io, file, `${file}: `) });
   return out;
 }
 
@@ -102,7 +87,6 @@ async function runCalibrate(io: CliIo, options: CalibrateCliOptions): Promise<vo
     strategy = await loadStrategyFile(options.strategy);
     text = await readFile(options.strategy, 'utf8');
   } catch (error) {
-    if (error instanceof ConfigFileError) throw new UserError(error.message);
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`cannot read ${options.strategy}: file not found`);
     throw error;
   }
@@ -134,7 +118,7 @@ async function runCalibrate(io: CliIo, options: CalibrateCliOptions): Promise<vo
     recording,
     heldOutFrom: report.recordings[index]?.heldOutFrom ?? recording.entries.length,
   }));
-  const check = checkAcrossWorlds(parts, await compileText(judged, options.strategy), strategy);
+  const check = checkAcrossWorlds(parts, await compileStrategyText(judged, options.strategy), strategy);
   const refused = !check.holds && options.ignoreWorlds !== true;
   const out = refused ? null : options.out;
   if (out !== null) {

@@ -7,12 +7,10 @@
 import { readFile } from 'node:fs/promises';
 import type { PreparedRecording } from '../../../backtest/index.js';
 import { checkAcrossWorlds, type TrainReport, type WorldsCheck } from '../../../backtest/train/index.js';
-import { ConfigFileError } from '../../../config/index.js';
-import { loadStrategyFile, parseStrategyText } from '../../../engine/index.js';
+import { compileStrategyText, loadStrategyFile, parseStrategyText } from '../../../engine/index.js';
 import { strategyModelPath } from '../../../engine/load/load-strategy-file.js';
 import { parseModelText } from '../../../engine/model/index.js';
 import { UserError } from '../../user-error.js';
-import { compileText } from './calibration-command.js';
 
 /** Loads `file` as a YAML strategy that scores with a model; a clear UserError otherwise. */
 async function strategyWithModel(file: string): Promise<{ text: string; strategy: Awaited<ReturnType<typeof loadStrategyFile>> }> {
@@ -24,7 +22,6 @@ async function strategyWithModel(file: string): Promise<{ text: string; strategy
     }
     return { text, strategy };
   } catch (error) {
-    if (error instanceof ConfigFileError) throw new UserError(error.message);
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`cannot read ${file}: file not found`);
     throw error;
   }
@@ -38,7 +35,7 @@ export async function checkModelInStrategy(
   out: string,
 ): Promise<WorldsCheck> {
   const { text, strategy } = await strategyWithModel(file);
-  const candidate = await compileText(text, file, parseModelText(JSON.stringify(report.evaluated), out));
+  const candidate = await compileStrategyText(text, file, parseModelText(JSON.stringify(report.evaluated), out));
   const from = recording.entries.findIndex((entry) => entry.line.loan_request.id === report.heldOutFromId);
   return checkAcrossWorlds([{ recording, heldOutFrom: from < 0 ? recording.entries.length : from }], candidate, strategy);
 }

@@ -24,7 +24,7 @@ interface ModelCliOptions extends FitCliOptions {
 }
 
 /** Where the market file goes: beside the model, models/x.json -> models/x.market.json. */
-export function defaultMarketFile(modelFile: string): string {
+function defaultMarketFile(modelFile: string): string {
   return modelFile.endsWith('.json') ? `${modelFile.slice(0, -'.json'.length)}.market.json` : `${modelFile}.market.json`;
 }
 

@@ -56,8 +56,8 @@ export function addFitOptions(command: Command): Command {
     .option('--json', 'print the report as JSON instead of text');
 }
 
-/** The recording of --data; its first five bad lines are warned about, then a count. */
-export async function readTrainingRecording(io: CliIo, file: string): Promise<PreparedRecording> {
+/** The recording of --data; its first five bad lines are warned about, then a count (after `countPrefix`). */
+export async function readTrainingRecording(io: CliIo, file: string, countPrefix = ''): Promise<PreparedRecording> {
   try {
     await access(file);
   } catch {
@@ -68,7 +68,7 @@ export async function readTrainingRecording(io: CliIo, file: string): Promise<Pr
     issues += 1;
     if (issues <= 5) warn(io, `${issue.file}:${issue.line}: ${issue.message}`);
   });
-  if (issues > 5) warn(io, `${issues - 5} more bad lines skipped`);
+  if (issues > 5) warn(io, `${countPrefix}${issues - 5} more bad lines skipped`);
   return recording;
 }
 
