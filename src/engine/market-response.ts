@@ -92,11 +92,6 @@ export function takeUpAt(curve: TakeUpCurve, defaultProbability: number): { midp
   };
 }
 
-/** Whether the curve depends on the borrower's default probability. */
-export function takeUpDependsOnBorrower(curve: TakeUpCurve): boolean {
-  return Boolean(curve.midpointPerDefault) || Boolean(curve.steepnessPerDefault);
-}
-
 /**
  * The chance a borrower takes an offer at `rate` at all (no better offer considered);
  * `defaultProbability` matters only to a curve with per-default terms.

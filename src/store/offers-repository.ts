@@ -29,7 +29,7 @@ import {
 } from './offer-view.js';
 import { flag, isoFromMs, msFromIso } from './sql-values.js';
 
-export { LIST_WINDOW_MS, OWN_OFFER_FATES, type OfferFate, type OfferListing, type OwnOfferFate } from './offer-fate.js';
+export { LIST_WINDOW_MS, type OfferFate, type OfferListing } from './offer-fate.js';
 export type { ListingNote, ListingScan } from './offer-listings.js';
 export type { ResendSchedule } from './offer-resends.js';
 
