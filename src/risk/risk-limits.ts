@@ -55,7 +55,7 @@ export interface SplitSettings {
   shares: [number, number];
 }
 
-export const DEFAULT_ALLOWED_RISK_LEVELS = [0, 1, 2];
+const DEFAULT_ALLOWED_RISK_LEVELS = [0, 1, 2];
 export const DEFAULT_OFFER_EXPIRY_HOURS = 72;
 
 /**
@@ -64,7 +64,7 @@ export const DEFAULT_OFFER_EXPIRY_HOURS = 72;
  * borrower, 2,500 a day; open exposure 4,500 where 10,000 could not bind): chosen from that and
  * from keeping a tenth of the money uninvested, not fitted to any market.
  */
-export const DEFAULT_CAP_SHARES = { max_open_exposure: 0.9, max_per_borrower: 0.2, max_amount_per_day: 0.5 } as const;
+const DEFAULT_CAP_SHARES = { max_open_exposure: 0.9, max_per_borrower: 0.2, max_amount_per_day: 0.5 } as const;
 
 const riskLevelKey = z.enum(['0', '1', '2', '3', '4']);
 

@@ -119,7 +119,7 @@ export interface CallResult {
 // Failures that prove the request never left this machine.
 
 /** Same-origin redirects a GET read follows before it is refused. */
-export const MAX_REDIRECTS = 3;
+const MAX_REDIRECTS = 3;
 // The statuses that send the client elsewhere; 300, 304 and the rest of 3xx do not.
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
@@ -482,7 +482,7 @@ function snippet(text: string): string | undefined {
 }
 
 /** Retry-After as milliseconds from now: delay-seconds or an HTTP date. */
-export function parseRetryAfter(header: string | string[] | undefined, nowMs: number): number | undefined {
+function parseRetryAfter(header: string | string[] | undefined, nowMs: number): number | undefined {
   const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined || value.trim() === '') return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;

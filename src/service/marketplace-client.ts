@@ -207,7 +207,7 @@ function checkId(value: number, what: string): void {
 }
 
 /** Refuses a rate outside 0.03 to 2.0 before anything is sent. */
-export function checkRate(rate: number): void {
+function checkRate(rate: number): void {
   if (!Number.isFinite(rate) || rate < MIN_RATE || rate > MAX_RATE) {
     throw new InvalidArgumentError(`offered interest must be between ${MIN_RATE} and ${MAX_RATE} (got ${rate})`);
   }

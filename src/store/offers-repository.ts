@@ -41,10 +41,10 @@ export interface IntentInput {
   atMs: number;
 }
 
-export type IntentResult = { created: true; offer: OfferRecord } | { created: false; existing: OfferRecord };
+type IntentResult = { created: true; offer: OfferRecord } | { created: false; existing: OfferRecord };
 
 /** When funding an offer by hand is tried next, and how many tries the service refused so far. */
-export interface FundSchedule {
+interface FundSchedule {
   attempts: number;
   /** Clock milliseconds; null: at the next run. */
   nextAtMs: number | null;

@@ -17,7 +17,7 @@ import type { Cents } from '../domain/index.js';
 import { isoFromMs } from './sql-values.js';
 
 /** What the strategy's models said of one dry-run offer (engine/decision.ts ModelledOutcome). */
-export interface PaperOfferInput {
+interface PaperOfferInput {
   offerId: number;
   loanRequestId: number;
   strategy: string;
@@ -28,7 +28,7 @@ export interface PaperOfferInput {
 }
 
 /** What became of a paper offer's request: listed at the last scan, gone from the list, or not scanned since the offer. */
-export type PaperRequestFate = 'listed' | 'gone' | 'not_scanned';
+type PaperRequestFate = 'listed' | 'gone' | 'not_scanned';
 
 export interface PaperOfferRecord {
   offerId: number;
@@ -88,7 +88,7 @@ export interface PaperBookSummary {
  * a × ΣE[L] and variance a × ΣE[L²] − a² × ΣE[L]²; the curve scaled by f, f × ΣP·E[L] and
  * f × ΣP·E[L²] − f² × Σ(P·E[L])².
  */
-export interface PaperBookMoments {
+interface PaperBookMoments {
   amountCents: number;
   profit: number;
   square: number;
@@ -99,7 +99,7 @@ export interface PaperBookMoments {
 }
 
 /** How to read the requests' fates: an offer's life, risk.offer_expiry_hours in ms. */
-export interface PaperBookQuery {
+interface PaperBookQuery {
   expiryMs: number;
 }
 

@@ -30,7 +30,7 @@ export interface VerifiedEvent {
   payloadSha256: string;
 }
 
-export type VerifyFailureCode =
+type VerifyFailureCode =
   /** Not a compact JWS at all. */
   | 'not_a_jwt'
   /** A header algorithm other than HS256 (including `none`). */

@@ -30,10 +30,10 @@ import { RefusalWarningTracker } from './refusal-warning.js';
 import { DEFAULT_TOKEN_LAYOUT, type BesideToken, type TokenLayout, type TokenLayoutSetting } from './token-layout.js';
 import { verifyWebhookToken } from './verify-token.js';
 
-export const DEFAULT_WEBHOOK_PATH = '/webhooks';
+const DEFAULT_WEBHOOK_PATH = '/webhooks';
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 /** The outcome stored for events of topics lendbot does not act on. */
-export const IGNORED_OUTCOME = 'ignored';
+const IGNORED_OUTCOME = 'ignored';
 
 export interface WebhookListenerOptions {
   /** The webhook secret the marketplace gave at subscription (LENDBOT_WEBHOOK_SECRET). */

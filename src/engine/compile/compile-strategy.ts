@@ -31,13 +31,13 @@ export function contentHashOf(text: string): string {
  * The hash of a strategy and the model file it scores with: a retrained model changes every
  * decision's content hash even when the YAML is untouched. Without a model, the text's hash.
  */
-export function strategyHashOf(text: string, model: LoadedModel | undefined, market?: LoadedMarketFile): string {
+function strategyHashOf(text: string, model: LoadedModel | undefined, market?: LoadedMarketFile): string {
   const withModel = model === undefined ? text : `${text}\n\0model sha256:${model.sha256}`;
   return contentHashOf(market === undefined ? withModel : `${withModel}\n\0market sha256:${market.sha256}`);
 }
 
 /** The fitted market under a strategy's own numbers: the market file's over the model's. */
-export function fittedMarketOf(model: LoadedModel | undefined, market: LoadedMarketFile | undefined): PartialMarketResponse | undefined {
+function fittedMarketOf(model: LoadedModel | undefined, market: LoadedMarketFile | undefined): PartialMarketResponse | undefined {
   return layerMarkets(model?.market, market?.market);
 }
 

@@ -65,11 +65,7 @@ function marketFileKeyPosition(text: string): { line: number; col: number } {
  * The market file `pricing.market.file` names (relative to the strategy file), loaded and checked;
  * a missing or invalid one is a ConfigFileError of the strategy file pointing at that key.
  */
-export async function loadStrategyMarket(
-  definition: StrategyDefinition,
-  strategyFile: string,
-  text = '',
-): Promise<LoadedMarketFile | undefined> {
+async function loadStrategyMarket(definition: StrategyDefinition, strategyFile: string, text = ''): Promise<LoadedMarketFile | undefined> {
   const file = definition.pricing?.market?.file;
   if (file === undefined) return undefined;
   const path = resolve(dirname(strategyFile), file);

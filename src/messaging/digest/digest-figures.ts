@@ -22,7 +22,7 @@ export interface DigestPeriod {
   toMs: number;
 }
 
-export interface DigestFigures {
+interface DigestFigures {
   /** Interest earned less losses written off in the period. */
   netEarnedCents: Cents;
   interestCents: Cents;

@@ -24,7 +24,7 @@ const EMOJI: Record<Severity, string> = {
 };
 
 /** Slack's three control characters in mrkdwn (https://api.slack.com/reference/surfaces/formatting#escaping). */
-export function escapeMrkdwn(text: string): string {
+function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
@@ -33,7 +33,7 @@ interface MrkdwnText {
   text: string;
 }
 
-export type SlackBlock = { type: 'section'; text?: MrkdwnText; fields?: MrkdwnText[] } | { type: 'context'; elements: MrkdwnText[] };
+type SlackBlock = { type: 'section'; text?: MrkdwnText; fields?: MrkdwnText[] } | { type: 'context'; elements: MrkdwnText[] };
 
 export const slackFormat: NotificationFormat = {
   name: 'slack',

@@ -25,7 +25,7 @@ export const TELEGRAM_OFFSET_KEY = 'telegram_updates_offset';
 /** Telegram's limit, for the answers sent and the messages read. */
 const MAX_TEXT = 4096;
 /** A command's date may be ahead of this machine's clock by this much (clocks drift a little). */
-export const CLOCK_TOLERANCE_MS = 60_000;
+const CLOCK_TOLERANCE_MS = 60_000;
 /** Characters of a command word logged at most. */
 const LOGGED_COMMAND = 32;
 const FIRST_BACKOFF_MS = 1000;
