@@ -16,6 +16,14 @@ export function utcTime(iso: string): string {
   return match ? `${match[1]} ${match[2]} UTC` : iso;
 }
 
+/**
+ * The three characters both Telegram's HTML mode and Slack's mrkdwn need escaped
+ * (https://core.telegram.org/bots/api#html-style, https://api.slack.com/reference/surfaces/formatting#escaping).
+ */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 export function riskLevel(level: number): string {
   const name = RISK_LEVEL_NAMES[level];
   return name === undefined ? String(level) : `${level} (${name})`;

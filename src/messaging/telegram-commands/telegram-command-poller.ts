@@ -16,8 +16,7 @@ import type { Clock } from '../../clock/clock.js';
 import type { Logger } from '../../log/logger.js';
 import type { SendWindows } from '../chat-pace/send-windows.js';
 import type { StateRepository, TelegramUpdatesRepository } from '../../store/index.js';
-import { clip } from '../notification-formats/plain-words.js';
-import { escapeHtml } from '../notification-formats/telegram.js';
+import { clip, escapeHtml } from '../notification-formats/plain-words.js';
 import type { TelegramBotApi, TelegramUpdate } from './telegram-bot-api.js';
 import { answerCommand, parseCommand, type CommandActions } from './telegram-command-replies.js';
 
