@@ -242,8 +242,7 @@ export class HttpTransport {
           path: next.pathname + next.search,
         });
       }
-      const url = new URL(next.pathname + next.search, this.origin);
-      return url;
+      return new URL(next.pathname + next.search, this.origin);
     }
     const base = this.settings.baseUrl.replace(/\/+$/, '');
     const url = new URL(base + spec.target);
@@ -374,7 +373,7 @@ export class HttpTransport {
     const where = target ? `redirect to ${target.origin}` : 'redirect without a usable Location';
     const details = { method: spec.method, path, status };
     if (spec.retryClass === 'unsafe') {
-      return throwError(new ServiceError('AMBIGUOUS_OUTCOME', `${where} not followed: the request may have been applied`, details));
+      throw new ServiceError('AMBIGUOUS_OUTCOME', `${where} not followed: the request may have been applied`, details);
     }
     let why: string | undefined;
     if (target === undefined) why = 'nowhere to go';
@@ -384,7 +383,7 @@ export class HttpTransport {
     else if (!REDIRECT_STATUSES.has(status)) why = `${status} is not a redirect lendbot follows`;
     else if (hops >= MAX_REDIRECTS) why = `more than ${MAX_REDIRECTS} redirects`;
     if (why !== undefined || target === undefined) {
-      return throwError(new ServiceError('REDIRECT_REFUSED', `${where} not followed (${why ?? 'nowhere to go'})`, details));
+      throw new ServiceError('REDIRECT_REFUSED', `${where} not followed (${why ?? 'nowhere to go'})`, details);
     }
     this.deps.log.debug({ method: spec.method, path, status, to: target.pathname }, 'marketplace redirect followed on the same origin');
     return target;
@@ -443,10 +442,6 @@ function unsafeStatusError(spec: CallSpec, details: ServiceErrorDetails & { stat
   }
   if (status >= 500) return new ServiceError('AMBIGUOUS_OUTCOME', 'server error; the request may have been applied', details);
   return new ServiceError('AMBIGUOUS_OUTCOME', 'is not a refusal lendbot recognises; the request may have been applied', details);
-}
-
-function throwError(error: ServiceError): never {
-  throw error;
 }
 
 type ParsedBody = { ok: true; value: unknown } | { ok: false };
