@@ -7,30 +7,19 @@
 import { z } from 'zod';
 import type { Cents } from '../domain/index.js';
 import { protectionSettingsSchema, type ProtectionSettings } from './protection-settings.js';
-import { capFields, moneyCapSchema, usdAmount } from './money-caps.js';
+import { capFields, moneyCapSchema, usdAmount, type MoneyCapLimits } from './money-caps.js';
 import { HOUR_MS } from '../clock/time-constants.js';
 
-export interface RiskLimits {
+/** The money caps in cents or as a share of the capital (money-caps.ts), and the other limits. */
+export interface RiskLimits extends MoneyCapLimits {
   /** Cash always kept back: balance − reserved − this must exceed an offer's total. */
   minCashReserveCents: Cents;
   /** Risk levels that may be offered on; 3 (friends) and 4 (crypto-backed) are off by default. */
   allowedRiskLevels: number[];
-  /** Cap on open exposure (see docs/store.md), including the offer being checked. */
-  maxOpenExposureCents?: Cents | undefined;
-  /** The same cap as a share of the capital (money-caps.ts); set instead of the cents. */
-  maxOpenExposureShare?: number | undefined;
-  /** Cap on one borrower's open exposure, including the offer being checked. */
-  maxPerBorrowerCents?: Cents | undefined;
-  /** The same cap as a share of the capital; set instead of the cents. */
-  maxPerBorrowerShare?: number | undefined;
   /** Highest share (0 to 1) of the exposure budget one risk level may take. */
   maxShareByRiskLevel?: Partial<Record<number, number>> | undefined;
   /** Offers per UTC day (every offer made but those the service refused). */
   maxOffersPerDay?: number | undefined;
-  /** Total amount offered per UTC day. */
-  maxAmountPerDayCents?: Cents | undefined;
-  /** The same cap as a share of the capital; set instead of the cents. */
-  maxAmountPerDayShare?: number | undefined;
   /** Stop all new offers now. */
   killSwitch: boolean;
   /** Stop all new offers while this file exists (`touch data/STOP`). */
