@@ -9,11 +9,9 @@
  * read back once, by the migration in src/store/reason-texts-to-values.ts). A reason lendbot does not make itself (a plugin strategy's, the backtest's
  * oracle, a form added later) is `other` and keeps its text.
  */
-import type { GuardReason } from './decision-guard-reason.js';
-import { guardReasonText } from './decision-guard-reason.js';
+import { guardReasonText, type GuardReason } from './decision-guard-reason.js';
 
-export type { BalanceFigures, GuardReason, GuardRule } from './decision-guard-reason.js';
-export { guardReason } from './decision-guard-reason.js';
+export { guardReason, type BalanceFigures, type GuardReason, type GuardRule } from './decision-guard-reason.js';
 
 /** A strategy filter that refused: the feature was missing, out of bounds, or (not) in a list. */
 export type FilterReason =

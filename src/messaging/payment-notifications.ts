@@ -5,9 +5,8 @@
  * baseline: flags raised before notifications were set up are not told.
  */
 import type { Clock } from '../clock/clock.js';
-import { amountToCents } from '../domain/index.js';
+import { amountToCents, type NotificationEvent } from '../domain/index.js';
 import { paymentFacts, type FlaggedPayment, type Store } from '../store/index.js';
-import type { NotificationEvent } from '../domain/index.js';
 
 const NOTIFY_PAYMENTS_CURSOR_KEY = 'notify_payments_cursor';
 

@@ -36,8 +36,7 @@ import {
   plausibleLoanRequestSchema,
   plausibleLoanSchema,
 } from './schemas/index.js';
-import { validateItems, validateOne, validateOutcome } from './validation.js';
-import type { ValidatedItems } from './validation.js';
+import { validateItems, validateOne, validateOutcome, type ValidatedItems } from './validation.js';
 
 /** Loans-by-status paths of marketplace 4.7. */
 export const LOAN_LIST_PATHS: Record<LoanListStatus, string> = {

@@ -4,8 +4,7 @@
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import type { Database } from 'better-sqlite3';
+import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { AppError } from '../domain/index.js';
 import { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations.js';
 import { DEFAULT_SYNCHRONOUS, type SynchronousLevel } from './synchronous.js';

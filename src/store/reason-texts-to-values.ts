@@ -15,8 +15,7 @@
  * is dropped. Log lines are not rewritten (docs/store.md says how an old one reads).
  */
 import type { Database } from 'better-sqlite3';
-import type { DecisionReason, FilterReason } from '../domain/decision-reason.js';
-import { reasonText } from '../domain/decision-reason.js';
+import { reasonText, type DecisionReason, type FilterReason } from '../domain/decision-reason.js';
 import { guardReason as guard } from '../domain/decision-guard-reason.js';
 
 type Build = (parts: string[]) => DecisionReason;

@@ -4,8 +4,7 @@
  * closures. Done once per strategy and param set; evaluation then does no YAML or I/O work.
  */
 import { createHash } from 'node:crypto';
-import type { CompiledStrategy } from '../compiled-strategy.js';
-import { mergeParams } from '../compiled-strategy.js';
+import { mergeParams, type CompiledStrategy, type MarketPartSource, type MarketSource } from '../compiled-strategy.js';
 import type { StrategyDefinition } from '../definition/strategy-schema.js';
 import { compileDataPolicy } from './compile-data-policy.js';
 import { compileFilter, type CompiledFilter } from './compile-filters.js';
@@ -18,7 +17,6 @@ import { FeatureTable } from './feature-table.js';
 import type { LoadedModel } from '../model/load-model-file.js';
 import { layerMarkets, type LoadedMarketFile } from '../market-file.js';
 import type { PartialMarketResponse } from '../market-response.js';
-import type { MarketPartSource, MarketSource } from '../compiled-strategy.js';
 import type { CashPosition } from '../pricing/cash-hurdle.js';
 import { evaluatePlan, type EvaluationPlan } from './yaml-evaluation.js';
 

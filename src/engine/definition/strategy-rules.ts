@@ -3,8 +3,7 @@
  * lie in their range, bins are ordered, filters compare a feature with values of its kind, and
  * a file either has score and pricing or names a plugin.
  */
-import type { CrossFieldRule, RuleProblem } from '../../config/index.js';
-import { didYouMean } from '../../config/index.js';
+import { didYouMean, type CrossFieldRule, type RuleProblem } from '../../config/index.js';
 import { featureByName } from '../features/feature-catalogue.js';
 import { findParamReferences, resolveNumber } from './param-values.js';
 import { boundsInterval, numberBoundsAt, withinBounds } from './schema-bounds.js';
