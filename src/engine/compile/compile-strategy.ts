@@ -69,30 +69,24 @@ function defaultParams(definition: StrategyDefinition): Record<string, number> {
  */
 interface SharedParts {
   table: FeatureTable;
-  pricings: Map<string, CompiledPricing>;
+  /**
+   * Pricing results are large (reasons, the price curve) and a tune changes the pricing params at
+   * nearly every trial: one param set's pricing is kept, the last made (a backtest's draws and
+   * sensitivity runs repeat one param set, and then price nothing twice).
+   */
+  lastPricing?: { key: string; pricing: CompiledPricing };
 }
 
-/**
- * Pricing results are large (reasons, the price curve) and a tune changes the pricing params at
- * nearly every trial: one param set's prices are kept, the last used (a backtest's draws and
- * sensitivity runs repeat one param set, and then price nothing twice).
- */
-const PRICINGS_KEPT = 1;
-
-/** The closure `section` compiles to under `params`, shared while the params it names are equal. */
-function sharedBy<T>(cache: Map<string, T>, kept: number, section: unknown, params: Record<string, number>, make: () => T): T {
+/** The pricing `section` compiles to under `params`: the last one made while the params it names are equal. */
+function sharedPricing(
+  shared: SharedParts,
+  section: unknown,
+  params: Record<string, number>,
+  make: () => CompiledPricing,
+): CompiledPricing {
   const key = JSON.stringify(findParamReferences(section).map((ref) => params[ref.name] ?? null));
-  const known = cache.get(key);
-  if (known !== undefined) {
-    // Most recently used last, so the oldest is dropped first.
-    cache.delete(key);
-    cache.set(key, known);
-    return known;
-  }
-  const made = make();
-  cache.set(key, made);
-  if (cache.size > kept) cache.delete(cache.keys().next().value as string);
-  return made;
+  if (shared.lastPricing?.key !== key) shared.lastPricing = { key, pricing: make() };
+  return shared.lastPricing.pricing;
 }
 
 /** A price kept on its feature source: which pricing made it, at which probability. */
@@ -157,7 +151,7 @@ function buildPlan(
     score: score ? compileScore(score, params, table, model, definition.name) : undefined,
     // The market file's (else the model's) fitted response; the strategy's own `pricing.market` overrides it.
     // A learning pricing answers from the learner's current state, so its prices are not remembered.
-    pricing: sharedBy(shared.pricings, PRICINGS_KEPT, pricing, params, () =>
+    pricing: sharedPricing(shared, pricing, params, () =>
       pricing.learning?.enabled === true || pricing.winners_curse?.enabled === true || pricing.level_uncertainty !== undefined
         ? compilePricing(pricing, params, fitted, definition.name)
         : rememberedPricing(compilePricing(pricing, params, fitted)),
@@ -200,7 +194,7 @@ export function compileStrategy(
   const fitted = fittedMarketOf(source.model, source.market);
   const marketSource = marketSourceOf(definition, source.model, source.market);
   const identity = { name: definition.name, version: definition.version, contentHash };
-  const shared: SharedParts = { table: new FeatureTable(), pricings: new Map() };
+  const shared: SharedParts = { table: new FeatureTable() };
   const build = (params: Record<string, number>): CompiledStrategy => {
     const plan = buildPlan(definition, identity, params, fitted, source.model, shared);
     const compiled: CompiledStrategy = {
