@@ -55,7 +55,8 @@ export function marketSourceOf(
   return competition === takeUp ? competition : `${competition} competition, ${takeUp} take-up`;
 }
 
-function defaultParams(definition: StrategyDefinition): Record<string, number> {
+/** Each param's value as the definition writes it. */
+export function defaultParams(definition: StrategyDefinition): Record<string, number> {
   return Object.fromEntries(Object.entries(definition.params).map(([name, spec]) => [name, spec.value]));
 }
 
