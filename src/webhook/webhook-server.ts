@@ -114,16 +114,7 @@ export function buildWebhookServer(options: WebhookListenerOptions): WebhookServ
   const { clock } = options;
   const layout = options.tokenLayout ?? DEFAULT_TOKEN_LAYOUT;
   const warning =
-    options.refusalWarning === undefined
-      ? undefined
-      : new RefusalWarningTracker({
-          state: options.refusalWarning.state,
-          clock,
-          log,
-          layout,
-          ...(options.refusalWarning.refusals === undefined ? {} : { refusals: options.refusalWarning.refusals }),
-          ...(options.refusalWarning.windowMs === undefined ? {} : { windowMs: options.refusalWarning.windowMs }),
-        });
+    options.refusalWarning === undefined ? undefined : new RefusalWarningTracker({ ...options.refusalWarning, clock, log, layout });
   // Events verified together are committed together; each 200 still waits for its own commit.
   const inbox = new InboxGroupCommit(options.inbox);
   let accepting = true;
