@@ -4,11 +4,10 @@
  * UTC without milliseconds, and a label for every data key.
  */
 import { RISK_LEVEL_NAMES } from '../../domain/index.js';
-import { dollarsFromCents, percent } from '../../log/plain-figures.js';
+// Money in the data is integer cents: 123456 → "$1,234.56", -5 → "-$0.05".
+import { dollarsFromCents as dollars, percent } from '../../log/plain-figures.js';
 
-/** Integer cents as dollars with thousands separators: 123456 → "$1,234.56", -5 → "-$0.05". */
-export const dollars = dollarsFromCents;
-export { percent };
+export { dollars, percent };
 
 /** An ISO timestamp as "2026-03-10 12:00 UTC"; a date alone ("2026-03-01") stays as it is. */
 export function utcTime(iso: string): string {
