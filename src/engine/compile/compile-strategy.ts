@@ -34,11 +34,6 @@ function strategyHashOf(text: string, model: LoadedModel | undefined, market?: L
   return contentHashOf(market === undefined ? withModel : `${withModel}\n\0market sha256:${market.sha256}`);
 }
 
-/** The fitted market under a strategy's own numbers: the market file's over the model's. */
-function fittedMarketOf(model: LoadedModel | undefined, market: LoadedMarketFile | undefined): PartialMarketResponse | undefined {
-  return layerMarkets(model?.market, market?.market);
-}
-
 /** Where an expected-profit strategy's market response comes from; undefined for other pricing. */
 export function marketSourceOf(
   definition: StrategyDefinition,
@@ -192,7 +187,8 @@ export function compileStrategy(
   paramOverrides: Readonly<Record<string, number>> = {},
 ): CompiledStrategy {
   const contentHash = strategyHashOf(source.text ?? JSON.stringify(definition), source.model, source.market);
-  const fitted = fittedMarketOf(source.model, source.market);
+  // The fitted market under the strategy's own numbers: the market file's over the model's.
+  const fitted = layerMarkets(source.model?.market, source.market?.market);
   const marketSource = marketSourceOf(definition, source.model, source.market);
   const identity = { name: definition.name, version: definition.version, contentHash };
   const shared: SharedParts = { table: new FeatureTable() };
