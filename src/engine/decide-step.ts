@@ -37,7 +37,7 @@ import { withLearning } from './market/active-learning.js';
 import type { MarketLearning } from './market/market-learning.js';
 
 /** How many rounds of "needs data" a decision may take before it is made without the data. */
-export const MAX_DATA_ROUNDS = 4;
+const MAX_DATA_ROUNDS = 4;
 
 /** What fetching one need came to. */
 export type Fetched<T> =
@@ -147,7 +147,7 @@ interface Evaluated {
 }
 
 /** The monthly data budget of the strategy that asked, in cents (0 when unknown). */
-export function budgetOfDecision(strategies: readonly CompiledStrategy[], decision: Decision): number {
+function budgetOfDecision(strategies: readonly CompiledStrategy[], decision: Decision): number {
   return strategies.find((strategy) => strategy.name === decision.strategy.name)?.dataPolicy.monthlyBudgetCents ?? 0;
 }
 
@@ -267,9 +267,9 @@ function* buyOne(
  */
 export type GuardQuestion = OfferToCheck;
 /** The guard's question for an offer decision. */
-export type OfferToGuard = Extract<OfferToCheck, { rate: number }>;
+type OfferToGuard = Extract<OfferToCheck, { rate: number }>;
 /** The guard's question before buying data. */
-export type AmountToGuard = Extract<OfferToCheck, { beforePricing: true }>;
+type AmountToGuard = Extract<OfferToCheck, { beforePricing: true }>;
 
 function offerOf(request: LoanRequest, decision: Decision): OfferToGuard | undefined {
   return decision.action === 'offer' && decision.rate !== undefined

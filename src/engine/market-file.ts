@@ -67,7 +67,7 @@ const marketFileSchema = z.looseObject({
   winners_curse: z.strictObject({ w: z.array(finite).length(3), sd: z.array(z.number().min(0)).length(3).optional() }).optional(),
 });
 
-export type MarketFile = z.infer<typeof marketFileSchema>;
+type MarketFile = z.infer<typeof marketFileSchema>;
 export type MarketFileInput = z.input<typeof marketFileSchema>;
 
 export interface LoadedMarketFile {

@@ -25,8 +25,7 @@ export const LIST_WINDOW_MS = 30 * 86_400_000;
  */
 const AGED_OUT_TOLERANCE_MS = 3_600_000;
 
-export const OWN_OFFER_FATES = ['accepted', 'rejected', 'lost', 'expired', 'pending'] as const;
-export type OwnOfferFate = (typeof OWN_OFFER_FATES)[number];
+type OwnOfferFate = 'accepted' | 'rejected' | 'lost' | 'expired' | 'pending';
 
 /** What the poll saw of the request while our offer was out (columns of migration 7). */
 export interface OfferListing {

@@ -35,7 +35,7 @@ function strategyHashOf(text: string, model: LoadedModel | undefined, market?: L
 }
 
 /** Where an expected-profit strategy's market response comes from; undefined for other pricing. */
-export function marketSourceOf(
+function marketSourceOf(
   definition: StrategyDefinition,
   model: LoadedModel | undefined,
   market: LoadedMarketFile | undefined,

@@ -85,7 +85,7 @@ const probabilityBand = z
   .strictObject({ min: numberOrParamWithin(PROBABILITY), max: numberOrParamWithin(PROBABILITY) })
   .describe('buy only when the probability estimated without this provider is within [min, max]');
 
-export const dataSchema = z
+const dataSchema = z
   .strictObject({
     monthly_budget: numberOrParamWithin(NOT_NEGATIVE).default(0).describe('USD a month for paid data; the caller enforces it'),
     banking_data: z

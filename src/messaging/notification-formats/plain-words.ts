@@ -23,7 +23,7 @@ export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-export function riskLevel(level: number): string {
+function riskLevel(level: number): string {
   const name = RISK_LEVEL_NAMES[level];
   return name === undefined ? String(level) : `${level} (${name})`;
 }
