@@ -30,6 +30,11 @@ const balance =
   (p) =>
     guard({ guardCode: 'insufficient_balance', at: at_, balance: at(p, 0), reserved: at(p, 1), reserve: at(p, 2), total: at(p, 3), equal });
 
+/** The figures both forms of a level-uncertainty reason start with, in the reason's key order. */
+function levelHead(p: readonly string[]): { version: string; loans: string; loanMonths: string; default: string; sd: string } {
+  return { version: at(p, 0), loans: at(p, 1), loanMonths: at(p, 2), default: at(p, 3), sd: at(p, 4) };
+}
+
 const FILTER_TESTS = ['<', '>', 'in', 'not in'] as const;
 
 function filterFailed(feature: string, test: string, bound: string): FilterReason | DecisionReason {
@@ -172,11 +177,7 @@ const FORMS: ReadonlyArray<readonly [RegExp, Build]> = [
     (p) => ({
       code: 'price_level_uncertain',
       mode: 'cost_plus_floor',
-      version: at(p, 0),
-      loans: at(p, 1),
-      loanMonths: at(p, 2),
-      default: at(p, 3),
-      sd: at(p, 4),
+      ...levelHead(p),
       floor: at(p, 5),
       quantile: at(p, 6),
       pessimistic: at(p, 7),
@@ -188,11 +189,7 @@ const FORMS: ReadonlyArray<readonly [RegExp, Build]> = [
     (p) => ({
       code: 'price_level_uncertain',
       mode: 'blend',
-      version: at(p, 0),
-      loans: at(p, 1),
-      loanMonths: at(p, 2),
-      default: at(p, 3),
-      sd: at(p, 4),
+      ...levelHead(p),
       weight: at(p, 5),
       ep: at(p, 6),
       costPlus: at(p, 7),
