@@ -152,15 +152,10 @@ function budgetOfDecision(strategies: readonly CompiledStrategy[], decision: Dec
 }
 
 function markUnavailable(enrichment: Enrichment, need: DataNeed): void {
-  if (need.kind === 'banking_data') {
-    enrichment.unavailable = { ...enrichment.unavailable, bankingData: true };
-    return;
-  }
-  if (need.kind === 'borrower_history') {
-    enrichment.unavailable = { ...enrichment.unavailable, borrowerHistory: true };
-    return;
-  }
-  enrichment.unavailable = { ...enrichment.unavailable, providers: [...(enrichment.unavailable?.providers ?? []), need.provider] };
+  const unavailable = enrichment.unavailable;
+  if (need.kind === 'banking_data') enrichment.unavailable = { ...unavailable, bankingData: true };
+  else if (need.kind === 'borrower_history') enrichment.unavailable = { ...unavailable, borrowerHistory: true };
+  else enrichment.unavailable = { ...unavailable, providers: [...(unavailable?.providers ?? []), need.provider] };
 }
 
 /** Evaluate, buy, evaluate again, at most MAX_DATA_ROUNDS times. */
