@@ -49,7 +49,7 @@ export interface DecisionJson {
 }
 
 /** Who decided, as the shape names it. */
-export const STRATEGIES_SOURCE = 'strategies';
+const STRATEGIES_SOURCE = 'strategies';
 
 /** The one decision shape of a decision's facts. */
 export function decisionJson(facts: DecisionFacts): DecisionJson {

@@ -9,11 +9,9 @@
  * read back once, by the migration in src/store/reason-texts-to-values.ts). A reason lendbot does not make itself (a plugin strategy's, the backtest's
  * oracle, a form added later) is `other` and keeps its text.
  */
-import type { GuardReason } from './decision-guard-reason.js';
-import { guardReasonText } from './decision-guard-reason.js';
+import { guardReasonText, type GuardReason } from './decision-guard-reason.js';
 
-export type { BalanceFigures, GuardReason, GuardRule } from './decision-guard-reason.js';
-export { guardReason } from './decision-guard-reason.js';
+export { guardReason, type BalanceFigures, type GuardReason, type GuardRule } from './decision-guard-reason.js';
 
 /** A strategy filter that refused: the feature was missing, out of bounds, or (not) in a list. */
 export type FilterReason =
@@ -22,10 +20,10 @@ export type FilterReason =
   | { code: 'filter_failed'; feature: string; test: '<' | '>' | 'in' | 'not in'; bound: string };
 
 /** The score: the probability of full repayment, and the strategy's minimum when it is under. */
-export type ScoreReason = { code: 'score'; probability: string } | { code: 'score_below_min'; probability: string; min: string };
+type ScoreReason = { code: 'score'; probability: string } | { code: 'score_below_min'; probability: string; min: string };
 
 /** Buying data: what was bought, refused by the budget, or not had. */
-export type DataReason =
+type DataReason =
   | { code: 'data_budget'; spent: string; cost: string; budget: string; what: string; subscription: boolean }
   | { code: 'data_still_missing' }
   | { code: 'data_not_found'; what: string }
@@ -38,7 +36,7 @@ export type DataReason =
   | { code: 'data_needed'; what: string; why: string };
 
 /** Pricing: the rate offered and how, or why no rate would do. `cap` names the rate cap (max_interest_rate, ceiling, ...). */
-export type PriceReason =
+type PriceReason =
   | { code: 'price_cap_below_minimum'; cap: string; rate: string; minimum: string }
   | { code: 'price_break_even_above_cap'; breakEven: string; cap: string; rate: string }
   | { code: 'price_no_profit'; low: string; cap: string; breakEven: string }
@@ -89,7 +87,7 @@ function levelUncertainText(reason: LevelUncertainReason): string {
 }
 
 /** A plugin strategy's answer refused. */
-export type PluginReason =
+type PluginReason =
   | { code: 'plugin_no_needs' }
   | { code: 'plugin_rate_outside'; rate: string; min: string; max: string }
   /** `action` as JSON ("\"buy\""). */
@@ -119,10 +117,10 @@ export function placementReason(outcome: PlacedOutcome): PlacementReason | undef
 }
 
 /** An agent's offer, confirmed by a person or within its allowance: `amount` is the total in dollars ("520.00"). */
-export type AgentReason = { code: 'agent_offered'; agent: string; rate: string; amount: string; confirmedVia: string };
+type AgentReason = { code: 'agent_offered'; agent: string; rate: string; amount: string; confirmedVia: string };
 
 /** The webhook prefilter: dropped before fetching. `refusals` is each strategy's refusal, by name. */
-export type PrefilterReason =
+type PrefilterReason =
   { code: 'crypto_not_allowed' } | { code: 'prefiltered'; refusals: Array<{ strategy: string; reason: DecisionReason }> };
 
 export type DecisionReason =

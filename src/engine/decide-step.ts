@@ -37,7 +37,7 @@ import { withLearning } from './market/active-learning.js';
 import type { MarketLearning } from './market/market-learning.js';
 
 /** How many rounds of "needs data" a decision may take before it is made without the data. */
-export const MAX_DATA_ROUNDS = 4;
+const MAX_DATA_ROUNDS = 4;
 
 /** What fetching one need came to. */
 export type Fetched<T> =
@@ -147,20 +147,15 @@ interface Evaluated {
 }
 
 /** The monthly data budget of the strategy that asked, in cents (0 when unknown). */
-export function budgetOfDecision(strategies: readonly CompiledStrategy[], decision: Decision): number {
+function budgetOfDecision(strategies: readonly CompiledStrategy[], decision: Decision): number {
   return strategies.find((strategy) => strategy.name === decision.strategy.name)?.dataPolicy.monthlyBudgetCents ?? 0;
 }
 
 function markUnavailable(enrichment: Enrichment, need: DataNeed): void {
-  if (need.kind === 'banking_data') {
-    enrichment.unavailable = { ...enrichment.unavailable, bankingData: true };
-    return;
-  }
-  if (need.kind === 'borrower_history') {
-    enrichment.unavailable = { ...enrichment.unavailable, borrowerHistory: true };
-    return;
-  }
-  enrichment.unavailable = { ...enrichment.unavailable, providers: [...(enrichment.unavailable?.providers ?? []), need.provider] };
+  const unavailable = enrichment.unavailable;
+  if (need.kind === 'banking_data') enrichment.unavailable = { ...unavailable, bankingData: true };
+  else if (need.kind === 'borrower_history') enrichment.unavailable = { ...unavailable, borrowerHistory: true };
+  else enrichment.unavailable = { ...unavailable, providers: [...(unavailable?.providers ?? []), need.provider] };
 }
 
 /** Evaluate, buy, evaluate again, at most MAX_DATA_ROUNDS times. */
@@ -267,9 +262,9 @@ function* buyOne(
  */
 export type GuardQuestion = OfferToCheck;
 /** The guard's question for an offer decision. */
-export type OfferToGuard = Extract<OfferToCheck, { rate: number }>;
+type OfferToGuard = Extract<OfferToCheck, { rate: number }>;
 /** The guard's question before buying data. */
-export type AmountToGuard = Extract<OfferToCheck, { beforePricing: true }>;
+type AmountToGuard = Extract<OfferToCheck, { beforePricing: true }>;
 
 function offerOf(request: LoanRequest, decision: Decision): OfferToGuard | undefined {
   return decision.action === 'offer' && decision.rate !== undefined

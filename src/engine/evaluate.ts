@@ -47,7 +47,7 @@ function orderOf(strategies: readonly CompiledStrategy[]): readonly CompiledStra
 }
 
 /** Strategies in priority order: lower `priority` first, those without one last, ties as given. */
-export function byPriority(strategies: readonly CompiledStrategy[]): CompiledStrategy[] {
+function byPriority(strategies: readonly CompiledStrategy[]): CompiledStrategy[] {
   return strategies
     .map((strategy, index) => ({ strategy, index }))
     .sort((a, b) => (a.strategy.priority ?? Infinity) - (b.strategy.priority ?? Infinity) || a.index - b.index)

@@ -25,7 +25,7 @@ const evidenceSchema = z.looseObject({
   note: z.string().optional(),
 });
 
-export const marketFileSchema = z.looseObject({
+const marketFileSchema = z.looseObject({
   format: z.literal(MARKET_FORMAT, { error: `expected format "${MARKET_FORMAT}" (a file written by lendbot train market)` }),
   version: z.literal(MARKET_VERSION, { error: `expected version ${MARKET_VERSION}; refit with this lendbot` }),
   fitted: z
@@ -67,7 +67,7 @@ export const marketFileSchema = z.looseObject({
   winners_curse: z.strictObject({ w: z.array(finite).length(3), sd: z.array(z.number().min(0)).length(3).optional() }).optional(),
 });
 
-export type MarketFile = z.infer<typeof marketFileSchema>;
+type MarketFile = z.infer<typeof marketFileSchema>;
 export type MarketFileInput = z.input<typeof marketFileSchema>;
 
 export interface LoadedMarketFile {
@@ -84,7 +84,7 @@ export interface LoadedMarketFile {
  * same reading as a model file's `market` section (per-default terms only when not 0, so a
  * borrower-blind file prices exactly as the same numbers written inline).
  */
-export function marketOfFile(file: MarketFile): PartialMarketResponse {
+function marketOfFile(file: MarketFile): PartialMarketResponse {
   const market =
     fittedMarket({ ...(file.competition ? { competition: file.competition } : {}), ...(file.take_up ? { take_up: file.take_up } : {}) }) ??
     {};

@@ -92,11 +92,6 @@ export function takeUpAt(curve: TakeUpCurve, defaultProbability: number): { midp
   };
 }
 
-/** Whether the curve depends on the borrower's default probability. */
-export function takeUpDependsOnBorrower(curve: TakeUpCurve): boolean {
-  return Boolean(curve.midpointPerDefault) || Boolean(curve.steepnessPerDefault);
-}
-
 /**
  * The chance a borrower takes an offer at `rate` at all (no better offer considered);
  * `defaultProbability` matters only to a curve with per-default terms.
@@ -107,7 +102,7 @@ export function takeUpProbability(rate: number, maxRate: number, curve: TakeUpCu
 }
 
 /** The chance our offer at `rate` is preferred to a competing offer at `competing`. */
-export function beatProbability(rate: number, competing: number, width: number): number {
+function beatProbability(rate: number, competing: number, width: number): number {
   if (width <= 0) return rate <= competing ? 1 : 0;
   return logistic((competing - rate) / width);
 }
@@ -162,7 +157,7 @@ export function acceptProbability(
 }
 
 /** Standard normal cumulative distribution (Abramowitz and Stegun 7.1.26, error below 1.5e-7). */
-export function normalCdf(z: number): number {
+function normalCdf(z: number): number {
   const x = Math.abs(z) / Math.SQRT2;
   const t = 1 / (1 + 0.3275911 * x);
   const poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));

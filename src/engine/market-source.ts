@@ -6,7 +6,7 @@
 import type { MarketSource } from './compiled-strategy.js';
 
 /** What a lender reads beside such a strategy. */
-export const UNFITTED_MARKET_TEXT = 'prices with the unfitted default market; fit one with lendbot train';
+const UNFITTED_MARKET_TEXT = 'prices with the unfitted default market; fit one with lendbot train';
 
 /**
  * What a lender reads beside a strategy whose market response is unfitted in whole or in part

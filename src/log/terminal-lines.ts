@@ -12,8 +12,8 @@ import { counted, dollars, percent, riskLevelName } from './plain-figures.js';
 export type LogRecord = Record<string, unknown>;
 
 /** The message of the pipeline's decision lines (src/daemon/pipeline.ts). */
-export const DECIDED_OFFER = 'decided: offer';
-export const DECIDED_SKIP = 'decided: skip';
+const DECIDED_OFFER = 'decided: offer';
+const DECIDED_SKIP = 'decided: skip';
 /** The message of the minute's summary (src/ops/terminal-summary.ts). */
 export const SUMMARY_MESSAGE = 'summary';
 
@@ -35,7 +35,7 @@ export interface SummaryFields {
  * "offer placed" comes with every "decided: offer". Off a terminal they stay info lines, as log
  * processors (and test/daemon/npm-start.test.ts) read them; the webhook metrics count receipts.
  */
-export const FOLDED_ON_TERMINAL: ReadonlySet<string> = new Set(['webhook received', 'offer placed']);
+const FOLDED_ON_TERMINAL: ReadonlySet<string> = new Set(['webhook received', 'offer placed']);
 
 /**
  * The text a terminal shows for `record` in place of its message and fields; undefined to show
@@ -89,7 +89,7 @@ function counts(requests: number, offers: number, funded: number): string {
 }
 
 /** `summary  last minute: 41 requests, 6 offers, 2 funded · since start: ... · balance $4,812.00 · free $1,290.00`. */
-export function summaryText(fields: SummaryFields): string {
+function summaryText(fields: SummaryFields): string {
   return [
     `summary  last minute: ${counts(fields.requests, fields.offers, fields.funded)}`,
     `since start: ${counts(fields.totalRequests, fields.totalOffers, fields.totalFunded)}`,

@@ -6,7 +6,7 @@
  */
 
 /** Months in a year: the monthly rate is the annual rate divided by this. */
-export const MONTHS_PER_YEAR = 12;
+const MONTHS_PER_YEAR = 12;
 
 /** The lowest rate the service accepts on an offer (marketplace 4.2, part 8). */
 export const MIN_OFFER_RATE = 0.03;
@@ -50,7 +50,7 @@ export function totalRepayment(principalCents: number, annualRate: number, terms
  * the pricing searches that need it dozens of times a request. paymentFactor keeps Math.pow,
  * because payments are rounded to cents from it.
  */
-export function discountFactor(monthly: number, terms: number): number {
+function discountFactor(monthly: number, terms: number): number {
   if (!Number.isInteger(terms) || terms < 0 || terms > 1200) return Math.pow(1 + monthly, -terms);
   let power = 1;
   let base = 1 + monthly;

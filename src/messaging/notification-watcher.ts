@@ -17,9 +17,9 @@ import type { StatusReport } from '../ops/status-report.js';
 import { refusalWarningText, storedRefusalWarning } from '../webhook/refusal-warning.js';
 
 export const NOTIFY_CURSOR_KEY = 'notify_offers_cursor';
-export const NOTIFY_SUMMARY_KEY = 'notify_summary_day';
+const NOTIFY_SUMMARY_KEY = 'notify_summary_day';
 /** The start of the last refused-webhooks warning notified, so each warning is told once, restarts included. */
-export const NOTIFY_REFUSALS_KEY = 'notify_webhook_refusals_since';
+const NOTIFY_REFUSALS_KEY = 'notify_webhook_refusals_since';
 
 export interface NotificationSink {
   notify(event: NotificationEvent, data: Record<string, unknown>): Promise<SendResult>;

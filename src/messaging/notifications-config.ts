@@ -12,7 +12,7 @@ import { DEFAULT_TELEGRAM_API_URL } from './notification-formats/telegram.js';
 import { telegramCommandsSchema } from './telegram-commands/telegram-commands-config.js';
 
 /** How often the digest is sent (src/messaging/digest/digest-sender.ts). */
-export const DIGEST_PERIODS = ['off', 'day', 'week'] as const;
+const DIGEST_PERIODS = ['off', 'day', 'week'] as const;
 
 /** The `notifications:` config section (every event on unless set to false). */
 export const notificationsSchema = z.strictObject({

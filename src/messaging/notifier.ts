@@ -84,17 +84,14 @@ export class WebhookNotifier {
         log.warn({ event, format: format.name, status: answer.status, detail: answer.detail }, 'notification not delivered');
         return 'failed';
       }
-      if (answer.status < 200 || answer.status > 299) {
-        const detail = format.refusal(answer.text);
+      // A status other than 2xx, or a 2xx whose body says the message was rejected (format.rejection).
+      const refused = answer.status < 200 || answer.status > 299;
+      const detail = refused ? format.refusal(answer.text) : format.rejection?.(answer.text);
+      if (refused || detail !== undefined) {
         log.warn(
           { event, format: format.name, status: answer.status, ...(detail === undefined ? {} : { detail: this.scrub(detail) }) },
           'notification not delivered',
         );
-        return 'failed';
-      }
-      const rejection = format.rejection?.(answer.text);
-      if (rejection !== undefined) {
-        log.warn({ event, format: format.name, status: answer.status, detail: this.scrub(rejection) }, 'notification not delivered');
         return 'failed';
       }
       log.debug({ event, format: format.name }, 'notification sent');

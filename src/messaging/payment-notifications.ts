@@ -5,11 +5,10 @@
  * baseline: flags raised before notifications were set up are not told.
  */
 import type { Clock } from '../clock/clock.js';
-import { amountToCents } from '../domain/index.js';
+import { amountToCents, type NotificationEvent } from '../domain/index.js';
 import { paymentFacts, type FlaggedPayment, type Store } from '../store/index.js';
-import type { NotificationEvent } from '../domain/index.js';
 
-export const NOTIFY_PAYMENTS_CURSOR_KEY = 'notify_payments_cursor';
+const NOTIFY_PAYMENTS_CURSOR_KEY = 'notify_payments_cursor';
 
 /** At most this many payment notifications per check; the rest follow at the next check. */
 const PER_CHECK = 200;

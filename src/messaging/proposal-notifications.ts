@@ -9,7 +9,7 @@ import type { Clock } from '../clock/clock.js';
 import { proposalLink, type Store, type StoredProposal } from '../store/index.js';
 import type { NotificationEvent } from '../domain/index.js';
 
-export const NOTIFY_PROPOSALS_CURSOR_KEY = 'notify_proposals_cursor';
+const NOTIFY_PROPOSALS_CURSOR_KEY = 'notify_proposals_cursor';
 
 /** At most this many per check; the rest follow at the next one. */
 const PER_CHECK = 100;

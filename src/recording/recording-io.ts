@@ -6,7 +6,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { once } from 'node:events';
 import { dirname } from 'node:path';
-import { jsonPath } from '../service/validation.js';
+import { firstIssue } from '../service/validation.js';
 import { recordingLineCheck } from './line-check.js';
 import { recordingLineSchema, type RecordingLine } from './recording-schema.js';
 
@@ -40,9 +40,8 @@ export function parseRecordingLine(text: string): ParsedRecordingLine {
 export function zodRecordingLine(json: unknown): ParsedRecordingLine {
   const parsed = recordingLineSchema.safeParse(json);
   if (parsed.success) return { ok: true, value: parsed.data };
-  const first = parsed.error.issues[0];
-  const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more)` : '';
-  return { ok: false, message: first ? `${jsonPath(first.path)}: ${first.message}${more}` : 'invalid' };
+  const { path, message } = firstIssue(parsed.error);
+  return { ok: false, message: `${path}: ${message}` };
 }
 
 const NEWLINE = 0x0a;

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { recordingLineSchema } from './recording-schema.js';
 
-export const RECORDING_SCHEMA_ID = 'https://lendbot.dev/schema/recording.schema.json';
+const RECORDING_SCHEMA_ID = 'https://lendbot.dev/schema/recording.schema.json';
 
 /** The schema of ONE line of a recording, as text exactly as committed (2-space JSON, trailing newline). */
 export function recordingJsonSchemaText(): string {

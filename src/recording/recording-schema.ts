@@ -14,9 +14,9 @@ import {
 
 export const RECORDING_VERSION = 1;
 
-export const OUTCOME_STATUSES = ['completed', 'current', 'collection', 'default', 'unfunded'] as const;
+const OUTCOME_STATUSES = ['completed', 'current', 'collection', 'default', 'unfunded'] as const;
 
-export const outcomeSchema = z.looseObject({
+const outcomeSchema = z.looseObject({
   status: z.enum(OUTCOME_STATUSES),
   /** The rate the loan was funded at, by anyone. */
   funded_rate: z.number().min(0).optional(),
@@ -54,14 +54,14 @@ export const outcomeSchema = z.looseObject({
 });
 export type Outcome = z.infer<typeof outcomeSchema>;
 
-export const OWN_OFFER_STATUSES = ['accepted', 'rejected', 'lost', 'expired', 'pending'] as const;
+const OWN_OFFER_STATUSES = ['accepted', 'rejected', 'lost', 'expired', 'pending'] as const;
 
 /**
  * The investor's own offer on the request, as the daemon placed it (never a dry run's). Lets
  * `lendbot train` fit the take-up curve from the daemon's own history, which has no competing
  * rates.
  */
-export const ownOfferSchema = z.looseObject({
+const ownOfferSchema = z.looseObject({
   rate: z.number().min(0),
   /**
    * accepted (funded or not yet), rejected, lost (the request left the list without our loan
@@ -79,7 +79,7 @@ export type OwnOffer = z.infer<typeof ownOfferSchema>;
  * answered. Kept apart from `offer`, whose status the market gave, so training never reads a
  * modelled acceptance as an observed one; a backtest can compare its own verdict with it.
  */
-export const paperOfferSchema = z.looseObject({
+const paperOfferSchema = z.looseObject({
   paper: z.literal(true),
   rate: z.number().min(0),
   /** When the dry run decided it. */

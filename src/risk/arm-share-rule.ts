@@ -18,7 +18,7 @@ import type { GuardResult } from './check-offer.js';
 import type { SplitSettings } from './risk-limits.js';
 
 /** A request id's place in [0, 1): the first 48 bits of sha256 of its decimal text. */
-export function splitPosition(loanRequestId: number): number {
+function splitPosition(loanRequestId: number): number {
   const digest = createHash('sha256').update(`lendbot-split:${loanRequestId}`).digest();
   return digest.readUIntBE(0, 6) / 2 ** 48;
 }

@@ -11,7 +11,7 @@
  * step asks so before buying data for a request), the guard checks those and skips the rate
  * rules, so data is never bought, nor a price searched, for an offer it would refuse anyway.
  */
-import { MAX_RATE, MIN_RATE, RISK_LEVEL_NAMES, formatCents, parseCents, type Cents, type LoanRequest } from '../domain/index.js';
+import { MAX_RATE, MIN_RATE, RISK_LEVEL_NAMES, formatCents as usd, parseCents, type Cents, type LoanRequest } from '../domain/index.js';
 import { guardReason, type GuardReason, type GuardRule } from '../domain/decision-reason.js';
 import { balanceShortfall } from './balance-rule.js';
 import { capsNow } from './money-caps.js';
@@ -57,8 +57,6 @@ export type OfferToCheck =
   | { request: LoanRequest; rate: number; automateFund: boolean }
   /** Before pricing (the decide step asks so before buying data): the rate rules are skipped. */
   | { request: LoanRequest; beforePricing: true; automateFund: boolean };
-
-const usd = formatCents;
 
 function refuse(rule: GuardRule & { guardCode: GuardRefusalCode }): GuardResult {
   return { allowed: false, code: rule.guardCode, reason: guardReason(rule) };

@@ -72,12 +72,15 @@ export const moneyCapSchema = z.union(
   { error: capError },
 );
 
-/** The caps as cents or shares, as RiskLimits holds them. */
+/** The caps as cents or shares, as RiskLimits holds them: a share is set instead of the cents. */
 export interface MoneyCapLimits {
+  /** Cap on open exposure (see docs/store.md), including the offer being checked. */
   maxOpenExposureCents?: Cents | undefined;
   maxOpenExposureShare?: number | undefined;
+  /** Cap on one borrower's open exposure, including the offer being checked. */
   maxPerBorrowerCents?: Cents | undefined;
   maxPerBorrowerShare?: number | undefined;
+  /** Total amount offered per UTC day. */
   maxAmountPerDayCents?: Cents | undefined;
   maxAmountPerDayShare?: number | undefined;
 }

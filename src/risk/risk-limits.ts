@@ -7,30 +7,19 @@
 import { z } from 'zod';
 import type { Cents } from '../domain/index.js';
 import { protectionSettingsSchema, type ProtectionSettings } from './protection-settings.js';
-import { capFields, moneyCapSchema, usdAmount } from './money-caps.js';
+import { capFields, moneyCapSchema, usdAmount, type MoneyCapLimits } from './money-caps.js';
 import { HOUR_MS } from '../clock/time-constants.js';
 
-export interface RiskLimits {
+/** The money caps in cents or as a share of the capital (money-caps.ts), and the other limits. */
+export interface RiskLimits extends MoneyCapLimits {
   /** Cash always kept back: balance − reserved − this must exceed an offer's total. */
   minCashReserveCents: Cents;
   /** Risk levels that may be offered on; 3 (friends) and 4 (crypto-backed) are off by default. */
   allowedRiskLevels: number[];
-  /** Cap on open exposure (see docs/store.md), including the offer being checked. */
-  maxOpenExposureCents?: Cents | undefined;
-  /** The same cap as a share of the capital (money-caps.ts); set instead of the cents. */
-  maxOpenExposureShare?: number | undefined;
-  /** Cap on one borrower's open exposure, including the offer being checked. */
-  maxPerBorrowerCents?: Cents | undefined;
-  /** The same cap as a share of the capital; set instead of the cents. */
-  maxPerBorrowerShare?: number | undefined;
   /** Highest share (0 to 1) of the exposure budget one risk level may take. */
   maxShareByRiskLevel?: Partial<Record<number, number>> | undefined;
   /** Offers per UTC day (every offer made but those the service refused). */
   maxOffersPerDay?: number | undefined;
-  /** Total amount offered per UTC day. */
-  maxAmountPerDayCents?: Cents | undefined;
-  /** The same cap as a share of the capital; set instead of the cents. */
-  maxAmountPerDayShare?: number | undefined;
   /** Stop all new offers now. */
   killSwitch: boolean;
   /** Stop all new offers while this file exists (`touch data/STOP`). */
@@ -55,7 +44,7 @@ export interface SplitSettings {
   shares: [number, number];
 }
 
-export const DEFAULT_ALLOWED_RISK_LEVELS = [0, 1, 2];
+const DEFAULT_ALLOWED_RISK_LEVELS = [0, 1, 2];
 export const DEFAULT_OFFER_EXPIRY_HOURS = 72;
 
 /**
@@ -64,7 +53,7 @@ export const DEFAULT_OFFER_EXPIRY_HOURS = 72;
  * borrower, 2,500 a day; open exposure 4,500 where 10,000 could not bind): chosen from that and
  * from keeping a tenth of the money uninvested, not fitted to any market.
  */
-export const DEFAULT_CAP_SHARES = { max_open_exposure: 0.9, max_per_borrower: 0.2, max_amount_per_day: 0.5 } as const;
+const DEFAULT_CAP_SHARES = { max_open_exposure: 0.9, max_per_borrower: 0.2, max_amount_per_day: 0.5 } as const;
 
 const riskLevelKey = z.enum(['0', '1', '2', '3', '4']);
 

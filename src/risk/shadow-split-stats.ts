@@ -18,11 +18,11 @@
  */
 
 /** Resolved loans each arm needs before the test speaks. */
-export const MIN_RESOLVED = 30;
+const MIN_RESOLVED = 30;
 /** The false-alarm bound. */
 export const DEFAULT_ALPHA = 0.05;
 /** The mixture's spread over the true difference of per-loan returns (a few points of return). */
-export const DEFAULT_TAU = 0.05;
+const DEFAULT_TAU = 0.05;
 
 export interface ArmSample {
   name: string;

@@ -129,7 +129,6 @@ export class InvalidArgumentError extends AppError {
   }
 }
 
-/** The four authentication texts of marketplace part 7, and the code each maps to. */
 /** Network failures (got's error codes) that prove a request never reached the service. */
 export const NOT_SENT_NETWORK_CODES: ReadonlySet<string> = new Set([
   'ECONNREFUSED',
@@ -139,6 +138,7 @@ export const NOT_SENT_NETWORK_CODES: ReadonlySet<string> = new Set([
   'EHOSTUNREACH',
 ]);
 
+/** The four authentication texts of marketplace part 7, and the code each maps to. */
 export const AUTH_TEXTS: ReadonlyArray<readonly [string, ServiceErrorCode]> = [
   ['Authentication credentials were not provided.', 'AUTH_MISSING_CREDENTIALS'],
   ['Invalid HMAC', 'AUTH_INVALID_HMAC'],

@@ -119,7 +119,7 @@ export interface CallResult {
 // Failures that prove the request never left this machine.
 
 /** Same-origin redirects a GET read follows before it is refused. */
-export const MAX_REDIRECTS = 3;
+const MAX_REDIRECTS = 3;
 // The statuses that send the client elsewhere; 300, 304 and the rest of 3xx do not.
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
@@ -242,8 +242,7 @@ export class HttpTransport {
           path: next.pathname + next.search,
         });
       }
-      const url = new URL(next.pathname + next.search, this.origin);
-      return url;
+      return new URL(next.pathname + next.search, this.origin);
     }
     const base = this.settings.baseUrl.replace(/\/+$/, '');
     const url = new URL(base + spec.target);
@@ -374,7 +373,7 @@ export class HttpTransport {
     const where = target ? `redirect to ${target.origin}` : 'redirect without a usable Location';
     const details = { method: spec.method, path, status };
     if (spec.retryClass === 'unsafe') {
-      return throwError(new ServiceError('AMBIGUOUS_OUTCOME', `${where} not followed: the request may have been applied`, details));
+      throw new ServiceError('AMBIGUOUS_OUTCOME', `${where} not followed: the request may have been applied`, details);
     }
     let why: string | undefined;
     if (target === undefined) why = 'nowhere to go';
@@ -384,7 +383,7 @@ export class HttpTransport {
     else if (!REDIRECT_STATUSES.has(status)) why = `${status} is not a redirect lendbot follows`;
     else if (hops >= MAX_REDIRECTS) why = `more than ${MAX_REDIRECTS} redirects`;
     if (why !== undefined || target === undefined) {
-      return throwError(new ServiceError('REDIRECT_REFUSED', `${where} not followed (${why ?? 'nowhere to go'})`, details));
+      throw new ServiceError('REDIRECT_REFUSED', `${where} not followed (${why ?? 'nowhere to go'})`, details);
     }
     this.deps.log.debug({ method: spec.method, path, status, to: target.pathname }, 'marketplace redirect followed on the same origin');
     return target;
@@ -445,10 +444,6 @@ function unsafeStatusError(spec: CallSpec, details: ServiceErrorDetails & { stat
   return new ServiceError('AMBIGUOUS_OUTCOME', 'is not a refusal lendbot recognises; the request may have been applied', details);
 }
 
-function throwError(error: ServiceError): never {
-  throw error;
-}
-
 type ParsedBody = { ok: true; value: unknown } | { ok: false };
 
 function parseBody(text: string): ParsedBody {
@@ -482,7 +477,7 @@ function snippet(text: string): string | undefined {
 }
 
 /** Retry-After as milliseconds from now: delay-seconds or an HTTP date. */
-export function parseRetryAfter(header: string | string[] | undefined, nowMs: number): number | undefined {
+function parseRetryAfter(header: string | string[] | undefined, nowMs: number): number | undefined {
   const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined || value.trim() === '') return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;

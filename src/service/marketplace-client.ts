@@ -36,8 +36,7 @@ import {
   plausibleLoanRequestSchema,
   plausibleLoanSchema,
 } from './schemas/index.js';
-import { validateItems, validateOne, validateOutcome } from './validation.js';
-import type { ValidatedItems } from './validation.js';
+import { validateItems, validateOne, validateOutcome, type ValidatedItems } from './validation.js';
 
 /** Loans-by-status paths of marketplace 4.7. */
 export const LOAN_LIST_PATHS: Record<LoanListStatus, string> = {
@@ -207,7 +206,7 @@ function checkId(value: number, what: string): void {
 }
 
 /** Refuses a rate outside 0.03 to 2.0 before anything is sent. */
-export function checkRate(rate: number): void {
+function checkRate(rate: number): void {
   if (!Number.isFinite(rate) || rate < MIN_RATE || rate > MAX_RATE) {
     throw new InvalidArgumentError(`offered interest must be between ${MIN_RATE} and ${MAX_RATE} (got ${rate})`);
   }

@@ -14,13 +14,13 @@ import type { CallSpec } from './http-transport.js';
 import type { Page, PageIterator } from './marketplace-api.js';
 
 /** Pages allowed beyond what `count` implies: this many, plus PAGE_SLACK_SHARE of the expected. */
-export const PAGE_SLACK_PAGES = 2;
-export const PAGE_SLACK_SHARE = 0.1;
+const PAGE_SLACK_PAGES = 2;
+const PAGE_SLACK_SHARE = 0.1;
 // The last resort when `count` itself is absurd (a page of one item and a count of a billion).
 const MAX_PAGES = 100_000;
 
 /** How many pages a list of `count` items may take at `pageSize` a page, slack included. */
-export function pageBudget(count: number, pageSize: number): number {
+function pageBudget(count: number, pageSize: number): number {
   const expected = Math.max(1, Math.ceil(count / Math.max(1, pageSize)));
   return Math.min(MAX_PAGES, expected + PAGE_SLACK_PAGES + Math.ceil(expected * PAGE_SLACK_SHARE));
 }
@@ -67,7 +67,7 @@ export async function* followPages<T>(readPage: (call: CallSpec) => Promise<Page
 }
 
 /** Pages a tolerant scan may read beyond what the first answer's `count` implies. */
-export const SCAN_EXTRA_PAGES = 1;
+const SCAN_EXTRA_PAGES = 1;
 
 /** How a tolerant scan went; filled in while it runs. */
 export interface ScanProgress {

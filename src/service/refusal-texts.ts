@@ -49,7 +49,7 @@ const REFUSAL_CATALOGUE = {
 
 export type RefusalCode = keyof typeof REFUSAL_CATALOGUE;
 
-export const REFUSAL_CODES = Object.keys(REFUSAL_CATALOGUE) as [RefusalCode, ...RefusalCode[]];
+const REFUSAL_CODES = Object.keys(REFUSAL_CATALOGUE) as [RefusalCode, ...RefusalCode[]];
 
 /** Whether a refusal with this code says the service did not carry out `call`. */
 export function refusesCall(code: RefusalCode, call: RefusedCall): boolean {
@@ -66,7 +66,7 @@ export interface RefusalTextRule {
  * What lendbot recognises without configuration: the sandbox's texts (src/sandbox/offer-rules.ts)
  * and plausible wordings of the same refusals. First match wins, so narrower texts come first.
  */
-export const DEFAULT_REFUSAL_TEXTS: readonly RefusalTextRule[] = [
+const DEFAULT_REFUSAL_TEXTS: readonly RefusalTextRule[] = [
   { pattern: 'already made an offer', code: 'offer_exists' },
   { pattern: '/already (?:placed|submitted) an offer/', code: 'offer_exists' },
   { pattern: 'offer already exists', code: 'offer_exists' },
@@ -97,7 +97,7 @@ function regexParts(pattern: string): { body: string; flags: string } | undefine
 }
 
 /** Why `pattern` cannot be used (a regex that does not compile), or null when it can. */
-export function refusalPatternProblem(pattern: string): string | null {
+function refusalPatternProblem(pattern: string): string | null {
   const parts = regexParts(pattern);
   if (!parts) return null;
   try {

@@ -37,7 +37,7 @@ export const DEFAULT_RETRY: RetrySettings = {
   maxRetryAfterMs: 120_000,
 };
 
-export const DEFAULT_TIMEOUT_MS = 20_000;
+const DEFAULT_TIMEOUT_MS = 20_000;
 
 /** The environment variables the client reads, with what each is for (shown in --help). */
 export const SERVICE_ENV_HELP: ReadonlyArray<readonly [string, string]> = [

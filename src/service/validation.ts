@@ -28,11 +28,12 @@ export interface ValidatedItems<T> {
 }
 
 /** `$.a.b[2].c` for a zod issue path. */
-export function jsonPath(path: ReadonlyArray<PropertyKey>): string {
+function jsonPath(path: ReadonlyArray<PropertyKey>): string {
   return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}.${String(key)}`), '$');
 }
 
-function describe(error: z.ZodError): { path: string; message: string } {
+/** A zod error's first issue, its path as jsonPath writes it, and how many more there are. */
+export function firstIssue(error: z.ZodError): { path: string; message: string } {
   const first = error.issues[0];
   if (!first) return { path: '$', message: 'invalid' };
   const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more)` : '';
@@ -48,7 +49,7 @@ type Checked<T> = { ok: true; value: T } | { ok: false; path: string; message: s
 function check<S extends z.ZodType>(schema: S, value: unknown): Checked<z.infer<S>> {
   try {
     const parsed = schema.safeParse(value);
-    return parsed.success ? { ok: true, value: parsed.data } : { ok: false, ...describe(parsed.error) };
+    return parsed.success ? { ok: true, value: parsed.data } : { ok: false, ...firstIssue(parsed.error) };
   } catch (error) {
     return { ok: false, path: '$', message: `could not be checked: ${error instanceof Error ? error.message : String(error)}` };
   }

@@ -7,7 +7,7 @@
  * together; test/store/open-offer-book.test.ts compares the two.
  */
 import type { Cents } from '../domain/index.js';
-import type { OfferState } from './offer-row.js';
+import type { OfferRow, OfferState } from './offer-row.js';
 import { msFromIso } from './sql-values.js';
 
 /** Which offers to count: the live ones (default) or, for a dry run, the simulated ones. */
@@ -38,18 +38,11 @@ export interface BookOffer {
   paidOut: boolean;
 }
 
-export interface BookOfferRow {
-  id: number;
-  automate_fund: 0 | 1;
-  total_amount_cents: number;
-  risk_level: number;
-  borrower_id: number;
-  state: OfferState;
-  created_at: string;
-  dry_run: 0 | 1;
-  has_loan: 0 | 1;
-  paid_out: 0 | 1;
-}
+/** The offers table's columns the book reads, and the two OFFER_COLUMNS computes. */
+export type BookOfferRow = Pick<
+  OfferRow,
+  'id' | 'automate_fund' | 'total_amount_cents' | 'risk_level' | 'borrower_id' | 'state' | 'created_at' | 'dry_run'
+> & { has_loan: 0 | 1; paid_out: 0 | 1 };
 
 /**
  * Whether the transfer history (what the balance is computed from: balanceFromTransfers) already

@@ -8,7 +8,7 @@ import type { Database } from 'better-sqlite3';
 import { isoFromMs } from './sql-values.js';
 
 /** Our live offers created in a window whose loan is synced (accepted or funded). */
-export interface AcceptanceFlow {
+interface AcceptanceFlow {
   loans: number;
   amountCents: number;
   /** Averages over those loans; null when there are none. */
@@ -19,7 +19,7 @@ export interface AcceptanceFlow {
 }
 
 /** Skips in a window, by who refused: the guard (by its code) or the strategy (by its reason's kind). */
-export interface SkipCause {
+interface SkipCause {
   /** `guard` or the first word of the decisive reason: filter, score, price, data, ... */
   kind: string;
   /** The guard's refusal code (max_open_exposure, insufficient_balance, ...); null for the strategy's skips. */

@@ -4,13 +4,10 @@
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import type { Database } from 'better-sqlite3';
+import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { AppError } from '../domain/index.js';
 import { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations.js';
 import { DEFAULT_SYNCHRONOUS, type SynchronousLevel } from './synchronous.js';
-
-export { DEFAULT_SYNCHRONOUS, SYNCHRONOUS_LEVELS, type SynchronousLevel } from './synchronous.js';
 
 export type { Database };
 
@@ -58,7 +55,7 @@ export class StorePathError extends AppError {
 }
 
 /** Where a warning about the file goes; lendbot's commands see it on stderr. */
-export type StoreWarning = (message: string) => void;
+type StoreWarning = (message: string) => void;
 
 const warnOnStderr: StoreWarning = (message) => {
   process.stderr.write(`warning: ${message}\n`);
@@ -189,7 +186,7 @@ export function schemaVersion(db: Database): number {
 }
 
 /** Applies the steps newer than the file's version, all in one transaction. */
-export function migrate(db: Database, path: string, migrations: readonly Migration[] = MIGRATIONS): number {
+function migrate(db: Database, path: string, migrations: readonly Migration[] = MIGRATIONS): number {
   const known = migrations.reduce((max, step) => Math.max(max, step.version), 0);
   // IMMEDIATE takes the write lock first, so two processes opening one old file cannot both migrate.
   const run = db.transaction(() => {

@@ -14,7 +14,7 @@ import { decisionFromRow, type DecisionAction, type DecisionRow, type StoredDeci
 
 /** How many decisions a filtered page looks at past its cursor, at most. */
 export const SCAN_WINDOW = 5_000;
-export const MAX_PAGE = 500;
+const MAX_PAGE = 500;
 
 export interface DecisionPageQuery {
   /** Decisions per page (1 to MAX_PAGE). */

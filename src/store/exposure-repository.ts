@@ -17,8 +17,6 @@
 import type { Database } from 'better-sqlite3';
 import { openOfferBookOf, type ExposureQuery, type ExposureSummary } from './open-offer-book.js';
 
-export type { ExposureSummary } from './open-offer-book.js';
-
 export interface ExposureRepository {
   summary(query: ExposureQuery): ExposureSummary;
 }

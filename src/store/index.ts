@@ -21,27 +21,20 @@ import { createStoreModeRepository, type StoreModeRepository } from './store-mod
 
 export * from './database.js';
 export * from './migrations.js';
-export { StoreNeedsUpgradeError, StoreNotLendbotsError, StoreUnreadableError } from './database-identity.js';
+export { StoreNeedsUpgradeError } from './database-identity.js';
 export * from './account-repository.js';
 export * from './calibration-repository.js';
 export type { HazardCounts } from './hazard-repository.js';
 export * from './cash-flow-repository.js';
 export * from './decisions-repository.js';
 export type { DecisionAction, DecisionCalibration, StoredDecision } from './decision-row.js';
-export { SCAN_WINDOW, UnknownCursorError, type DecisionPage, type DecisionPageQuery, type PagedDecision } from './decision-page.js';
+export { SCAN_WINDOW, UnknownCursorError, type PagedDecision } from './decision-page.js';
 export * from './exposure-repository.js';
 export * from './inbox-repository.js';
 export * from './offers-repository.js';
 export type { OfferRecord, OfferState } from './offer-row.js';
 export { offerJson } from './offer-json.js';
-export {
-  OFFER_VIEW_STATES,
-  type OfferView,
-  type OfferViewPage,
-  type OfferViewQuery,
-  type OfferViewState,
-  type OfferMonthCount,
-} from './offer-view.js';
+export { OFFER_VIEW_STATES, type OfferView, type OfferViewQuery, type OfferViewState, type OfferMonthCount } from './offer-view.js';
 export * from './paper-book.js';
 export * from './payments-repository.js';
 export * from './proposals-repository.js';

@@ -23,10 +23,9 @@ export const LIST_WINDOW_MS = 30 * 86_400_000;
  * A request listed this close to its 30 days' end and gone after it is taken to have aged out
  * unfunded; one last listed earlier may have been taken in the gap (the daemon was down).
  */
-export const AGED_OUT_TOLERANCE_MS = 3_600_000;
+const AGED_OUT_TOLERANCE_MS = 3_600_000;
 
-export const OWN_OFFER_FATES = ['accepted', 'rejected', 'lost', 'expired', 'pending'] as const;
-export type OwnOfferFate = (typeof OWN_OFFER_FATES)[number];
+type OwnOfferFate = 'accepted' | 'rejected' | 'lost' | 'expired' | 'pending';
 
 /** What the poll saw of the request while our offer was out (columns of migration 7). */
 export interface OfferListing {

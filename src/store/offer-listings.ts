@@ -53,7 +53,7 @@ const WATCH_MS = LIST_WINDOW_MS + 86_400_000;
  * need it to the hour (offer-fate.ts), and rewriting every watched row at every poll would cost
  * milliseconds per poll with thousands of offers out.
  */
-export const LISTED_REFRESH_MS = 10 * 60_000;
+const LISTED_REFRESH_MS = 10 * 60_000;
 
 export function createOfferListings(db: Database): OfferListings {
   // Both statements run in SQLite over the scan's ids (as JSON): a poll with thousands of offers

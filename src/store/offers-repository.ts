@@ -29,7 +29,7 @@ import {
 } from './offer-view.js';
 import { flag, isoFromMs, msFromIso } from './sql-values.js';
 
-export { LIST_WINDOW_MS, OWN_OFFER_FATES, type OfferFate, type OfferListing, type OwnOfferFate } from './offer-fate.js';
+export { LIST_WINDOW_MS, type OfferFate, type OfferListing } from './offer-fate.js';
 export type { ListingNote, ListingScan } from './offer-listings.js';
 export type { ResendSchedule } from './offer-resends.js';
 
@@ -41,10 +41,10 @@ export interface IntentInput {
   atMs: number;
 }
 
-export type IntentResult = { created: true; offer: OfferRecord } | { created: false; existing: OfferRecord };
+type IntentResult = { created: true; offer: OfferRecord } | { created: false; existing: OfferRecord };
 
 /** When funding an offer by hand is tried next, and how many tries the service refused so far. */
-export interface FundSchedule {
+interface FundSchedule {
   attempts: number;
   /** Clock milliseconds; null: at the next run. */
   nextAtMs: number | null;

@@ -17,7 +17,7 @@ import type { Cents } from '../domain/index.js';
 import { isoFromMs } from './sql-values.js';
 
 /** What the strategy's models said of one dry-run offer (engine/decision.ts ModelledOutcome). */
-export interface PaperOfferInput {
+interface PaperOfferInput {
   offerId: number;
   loanRequestId: number;
   strategy: string;
@@ -28,7 +28,7 @@ export interface PaperOfferInput {
 }
 
 /** What became of a paper offer's request: listed at the last scan, gone from the list, or not scanned since the offer. */
-export type PaperRequestFate = 'listed' | 'gone' | 'not_scanned';
+type PaperRequestFate = 'listed' | 'gone' | 'not_scanned';
 
 export interface PaperOfferRecord {
   offerId: number;
@@ -88,7 +88,7 @@ export interface PaperBookSummary {
  * a × ΣE[L] and variance a × ΣE[L²] − a² × ΣE[L]²; the curve scaled by f, f × ΣP·E[L] and
  * f × ΣP·E[L²] − f² × Σ(P·E[L])².
  */
-export interface PaperBookMoments {
+interface PaperBookMoments {
   amountCents: number;
   profit: number;
   square: number;
@@ -99,7 +99,7 @@ export interface PaperBookMoments {
 }
 
 /** How to read the requests' fates: an offer's life, risk.offer_expiry_hours in ms. */
-export interface PaperBookQuery {
+interface PaperBookQuery {
   expiryMs: number;
 }
 
@@ -141,6 +141,8 @@ interface Row {
   repay_probability: number | null;
   repaid_profit_cents: number | null;
   default_profit_cents: number | null;
+  /** EXPECTED_SQL: null when the offer is not modelled. */
+  expected: number | null;
   created_at: string;
   rate: number;
   total_amount_cents: number;
@@ -189,11 +191,6 @@ const SQUARE_SQL = `p.accept_probability * ${LOSS_SQUARE_SQL}`;
 const LIFE_END = "strftime('%Y-%m-%dT%H:%M:%fZ', o.created_at, @life)";
 
 function fromRow(row: Row): PaperOfferRecord {
-  const modelled =
-    row.accept_probability !== null &&
-    row.repay_probability !== null &&
-    row.repaid_profit_cents !== null &&
-    row.default_profit_cents !== null;
   return {
     offerId: row.offer_id,
     loanRequestId: row.loan_request_id,
@@ -202,13 +199,7 @@ function fromRow(row: Row): PaperOfferRecord {
     amountCents: row.total_amount_cents,
     acceptProbability: row.accept_probability,
     repayProbability: row.repay_probability,
-    expectedProfitCents: modelled
-      ? Math.round(
-          (row.accept_probability as number) *
-            ((row.repay_probability as number) * (row.repaid_profit_cents as number) +
-              (1 - (row.repay_probability as number)) * (row.default_profit_cents as number)),
-        )
-      : null,
+    expectedProfitCents: row.expected === null ? null : Math.round(row.expected),
     request: fate(row),
     createdAt: row.created_at,
   };
@@ -219,7 +210,7 @@ export function createPaperBook(db: Database): PaperBook {
     `INSERT INTO paper_offers (offer_id, loan_request_id, strategy, accept_probability, repay_probability, repaid_profit_cents, default_profit_cents, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (offer_id) DO NOTHING`,
   );
-  const select = `SELECT p.*, o.rate, o.total_amount_cents, l.listed_until, l.left_list_at
+  const select = `SELECT p.*, ${EXPECTED_SQL} AS expected, o.rate, o.total_amount_cents, l.listed_until, l.left_list_at
      FROM paper_offers p JOIN offers o ON o.id = p.offer_id LEFT JOIN offer_listings l ON l.offer_id = p.offer_id`;
   const byId = db.prepare<[number], Row>(`${select} WHERE p.offer_id = ?`);
   const newest = db.prepare<[number], Row>(`${select} ORDER BY p.offer_id DESC LIMIT ?`);
@@ -262,16 +253,16 @@ export function createPaperBook(db: Database): PaperBook {
   return {
     byMonth: () => months.all(),
     record(input) {
-      const m = input.modelled;
-      const repay = m === undefined ? null : (input.repayProbability ?? null);
+      const repay = input.modelled === undefined ? null : (input.repayProbability ?? null);
+      const m = repay === null ? undefined : input.modelled;
       insert.run(
         input.offerId,
         input.loanRequestId,
         input.strategy,
-        m === undefined || repay === null ? null : m.acceptProbability,
+        m?.acceptProbability ?? null,
         repay,
-        m === undefined || repay === null ? null : m.repaidProfitCents,
-        m === undefined || repay === null ? null : m.defaultProfitCents,
+        m?.repaidProfitCents ?? null,
+        m?.defaultProfitCents ?? null,
         isoFromMs(input.atMs),
       );
     },

@@ -12,7 +12,7 @@ import type { Database } from 'better-sqlite3';
 import { amountToCents, dollarsToCents, type Cents, type LoanPayment } from '../domain/index.js';
 import { flag as sqlFlag, isoFromMs, parseJsonColumn } from './sql-values.js';
 
-export type PaymentFlag = 'late' | 'missed';
+type PaymentFlag = 'late' | 'missed';
 
 /** What one payment's state says, as the columns hold it. */
 export interface PaymentFacts {
@@ -53,7 +53,7 @@ export interface FlaggedPayment {
   payment: LoanPayment;
 }
 
-export interface UpsertPaymentsResult {
+interface UpsertPaymentsResult {
   inserted: number;
   updated: number;
   unchanged: number;

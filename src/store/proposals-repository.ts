@@ -18,7 +18,7 @@ import type { Cents } from '../domain/index.js';
 import { flag, isoFromMs, parseJsonColumn } from './sql-values.js';
 
 export const PROPOSAL_STATUSES = ['pending', 'approved', 'placing', 'done', 'rejected', 'expired'] as const;
-export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
+type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 
 /** What became of an approved proposal's offer (`done` rows). */
 export type ProposalOutcome = 'placed' | 'unknown' | 'refused' | 'refused_by_guard' | 'already_offered' | 'exists' | 'not_open' | 'failed';
@@ -83,18 +83,18 @@ interface ProposalRow {
   finished_at: string | null;
 }
 
-export interface AllowanceReservation extends ProposalInput {
+interface AllowanceReservation extends ProposalInput {
   /** The UTC day the allowance counts in, [start, end). */
   dayStartMs: number;
   dayEndMs: number;
   maxPerDayCents: Cents;
 }
 
-export type ReserveResult = { reserved: true; proposal: StoredProposal } | { reserved: false; usedCents: Cents };
+type ReserveResult = { reserved: true; proposal: StoredProposal } | { reserved: false; usedCents: Cents };
 
-export type DecideResult = { changed: true; proposal: StoredProposal } | { changed: false; proposal: StoredProposal | undefined };
+type DecideResult = { changed: true; proposal: StoredProposal } | { changed: false; proposal: StoredProposal | undefined };
 
-export interface ProposalListQuery {
+interface ProposalListQuery {
   statuses?: readonly ProposalStatus[] | undefined;
   tokenName?: string | undefined;
   /** Only proposals with a smaller id (the next, older page). */

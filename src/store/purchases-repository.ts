@@ -12,9 +12,9 @@ import { flag, isoFromMs } from './sql-values.js';
  * `subscription`: a flat-priced provider's monthly fee (one row a provider a UTC month).
  * `borrower_history`: marketplace 4.9, free (cost 0), kept so exports and explanations have it.
  */
-export type PurchaseKind = 'banking_data' | 'borrower_history' | 'provider' | 'subscription';
+type PurchaseKind = 'banking_data' | 'borrower_history' | 'provider' | 'subscription';
 
-export interface PurchaseInput {
+interface PurchaseInput {
   loanRequestId: number;
   kind: PurchaseKind;
   /** The provider's name for `provider` purchases; omitted for banking data. */
@@ -30,7 +30,7 @@ export interface PurchaseInput {
   payload?: unknown;
 }
 
-export interface Purchase {
+interface Purchase {
   id: number;
   loanRequestId: number;
   kind: PurchaseKind;

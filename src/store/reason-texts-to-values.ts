@@ -15,8 +15,7 @@
  * is dropped. Log lines are not rewritten (docs/store.md says how an old one reads).
  */
 import type { Database } from 'better-sqlite3';
-import type { DecisionReason, FilterReason } from '../domain/decision-reason.js';
-import { reasonText } from '../domain/decision-reason.js';
+import { reasonText, type DecisionReason, type FilterReason } from '../domain/decision-reason.js';
 import { guardReason as guard } from '../domain/decision-guard-reason.js';
 
 type Build = (parts: string[]) => DecisionReason;
@@ -30,6 +29,11 @@ const balance =
   (at_: 'offer' | 'funding', equal: boolean): Build =>
   (p) =>
     guard({ guardCode: 'insufficient_balance', at: at_, balance: at(p, 0), reserved: at(p, 1), reserve: at(p, 2), total: at(p, 3), equal });
+
+/** The figures both forms of a level-uncertainty reason start with, in the reason's key order. */
+function levelHead(p: readonly string[]): { version: string; loans: string; loanMonths: string; default: string; sd: string } {
+  return { version: at(p, 0), loans: at(p, 1), loanMonths: at(p, 2), default: at(p, 3), sd: at(p, 4) };
+}
 
 const FILTER_TESTS = ['<', '>', 'in', 'not in'] as const;
 
@@ -173,11 +177,7 @@ const FORMS: ReadonlyArray<readonly [RegExp, Build]> = [
     (p) => ({
       code: 'price_level_uncertain',
       mode: 'cost_plus_floor',
-      version: at(p, 0),
-      loans: at(p, 1),
-      loanMonths: at(p, 2),
-      default: at(p, 3),
-      sd: at(p, 4),
+      ...levelHead(p),
       floor: at(p, 5),
       quantile: at(p, 6),
       pessimistic: at(p, 7),
@@ -189,11 +189,7 @@ const FORMS: ReadonlyArray<readonly [RegExp, Build]> = [
     (p) => ({
       code: 'price_level_uncertain',
       mode: 'blend',
-      version: at(p, 0),
-      loans: at(p, 1),
-      loanMonths: at(p, 2),
-      default: at(p, 3),
-      sd: at(p, 4),
+      ...levelHead(p),
       weight: at(p, 5),
       ep: at(p, 6),
       costPlus: at(p, 7),

@@ -8,7 +8,7 @@ import { isoFromMs } from './sql-values.js';
 
 export type RequestSource = 'webhook' | 'poll' | 'replay';
 
-export interface SeenRequest {
+interface SeenRequest {
   loanRequestId: number;
   /** The item exactly as the list endpoint returned it. */
   rawJson: string;

@@ -30,7 +30,7 @@ export interface RetrainRound {
   nextAt: string | null;
 }
 
-export interface NewRetrainRound {
+interface NewRetrainRound {
   strategy: string;
   startedAtMs: number;
   decision: RetrainDecision;

@@ -13,7 +13,7 @@ import type { Database } from 'better-sqlite3';
 import type { Cents } from '../domain/index.js';
 import { isoFromMs } from './sql-values.js';
 
-export interface ArmResolvedLoan {
+interface ArmResolvedLoan {
   loanRequestId: number;
   lentCents: Cents;
   paidCents: Cents;

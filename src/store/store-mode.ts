@@ -10,7 +10,7 @@ import { isoFromMs } from './sql-values.js';
 
 export type StoreMode = 'live' | 'dry_run';
 
-export interface StoreModeRow {
+interface StoreModeRow {
   mode: StoreMode;
   /** When the daemon set it (its clock); null when inferred from the rows at migration. */
   setAt: string | null;

@@ -4,7 +4,7 @@ import { DAY_MS } from '../clock/time-constants.js';
 import { isoFromMs } from './sql-values.js';
 
 /** How long a handled update id is remembered. */
-export const TELEGRAM_UPDATES_KEPT_MS = 7 * DAY_MS;
+const TELEGRAM_UPDATES_KEPT_MS = 7 * DAY_MS;
 
 export interface TelegramUpdatesRepository {
   /**

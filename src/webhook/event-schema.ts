@@ -19,7 +19,7 @@ export const webhookClaimsSchema = z.looseObject({
 });
 
 /** Marketplace 6.2: the data of `new_loan_request_created`. Extra fields are kept. */
-export const newLoanRequestCreatedSchema = z.looseObject({
+const newLoanRequestCreatedSchema = z.looseObject({
   loan_request_id: z.number().int().positive(),
   loan_request_amount: z.number().nonnegative(),
   /** `cash` or `crypto` today; kept open so a new kind is stored, not refused. */
@@ -28,7 +28,7 @@ export const newLoanRequestCreatedSchema = z.looseObject({
   automated_loan_request: z.boolean(),
 });
 
-export const NEW_LOAN_REQUEST_CREATED = NEW_LOAN_REQUEST_TOPIC;
+const NEW_LOAN_REQUEST_CREATED = NEW_LOAN_REQUEST_TOPIC;
 
 /** The topics lendbot acts on, with the schema of their data. Others are stored and ignored. */
 export const KNOWN_TOPICS: Readonly<Record<string, z.ZodType<Record<string, unknown>>>> = {

@@ -54,7 +54,7 @@ const REGISTERED_CLAIMS = new Set(['iat', 'nbf', 'exp']);
 const besideSchema = z.object({ webhook_uuid: z.guid(), topic: z.string().min(1) });
 
 /** How `auto` reads these claims: envelope when `webhook_uuid`, `topic` and `data` are all keys. */
-export function layoutOf(claims: Record<string, unknown>): TokenLayout {
+function layoutOf(claims: Record<string, unknown>): TokenLayout {
   return 'webhook_uuid' in claims && 'topic' in claims && 'data' in claims ? 'envelope' : 'data';
 }
 

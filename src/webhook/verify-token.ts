@@ -30,7 +30,7 @@ export interface VerifiedEvent {
   payloadSha256: string;
 }
 
-export type VerifyFailureCode =
+type VerifyFailureCode =
   /** Not a compact JWS at all. */
   | 'not_a_jwt'
   /** A header algorithm other than HS256 (including `none`). */
@@ -68,15 +68,14 @@ export interface VerifyFailure {
 export interface VerifyOptions {
   /** Time for `exp` and `nbf`; the system clock by default. */
   clock?: Clock;
-  /** Allowed clock skew for `exp` and `nbf`, in seconds. */
-  clockToleranceSeconds?: number;
   /** Which claim layouts to accept (token-layout.ts); `auto` by default. */
   layout?: TokenLayoutSetting;
   /** The clear-text `webhook_uuid` and `topic` beside the token; only the data layout reads them. */
   beside?: BesideToken;
 }
 
-const DEFAULT_CLOCK_TOLERANCE_SECONDS = 30;
+/** Allowed clock skew for `exp` and `nbf`, in seconds. */
+const CLOCK_TOLERANCE_SECONDS = 30;
 
 /** The HMAC key: the UTF-8 bytes of the webhook secret as the service gave it. */
 export function webhookKey(secret: string): Uint8Array {
@@ -149,7 +148,7 @@ export async function verifyWebhookToken(
     ({ payload } = await jwtVerify(token, await verificationKey(secret), {
       algorithms: ['HS256'],
       currentDate: new Date(clock.now()),
-      clockTolerance: options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS,
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
     }));
   } catch (error) {
     return joseFailure(error);

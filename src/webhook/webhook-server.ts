@@ -30,10 +30,10 @@ import { RefusalWarningTracker } from './refusal-warning.js';
 import { DEFAULT_TOKEN_LAYOUT, type BesideToken, type TokenLayout, type TokenLayoutSetting } from './token-layout.js';
 import { verifyWebhookToken } from './verify-token.js';
 
-export const DEFAULT_WEBHOOK_PATH = '/webhooks';
+const DEFAULT_WEBHOOK_PATH = '/webhooks';
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 /** The outcome stored for events of topics lendbot does not act on. */
-export const IGNORED_OUTCOME = 'ignored';
+const IGNORED_OUTCOME = 'ignored';
 
 export interface WebhookListenerOptions {
   /** The webhook secret the marketplace gave at subscription (LENDBOT_WEBHOOK_SECRET). */
@@ -114,16 +114,7 @@ export function buildWebhookServer(options: WebhookListenerOptions): WebhookServ
   const { clock } = options;
   const layout = options.tokenLayout ?? DEFAULT_TOKEN_LAYOUT;
   const warning =
-    options.refusalWarning === undefined
-      ? undefined
-      : new RefusalWarningTracker({
-          state: options.refusalWarning.state,
-          clock,
-          log,
-          layout,
-          ...(options.refusalWarning.refusals === undefined ? {} : { refusals: options.refusalWarning.refusals }),
-          ...(options.refusalWarning.windowMs === undefined ? {} : { windowMs: options.refusalWarning.windowMs }),
-        });
+    options.refusalWarning === undefined ? undefined : new RefusalWarningTracker({ ...options.refusalWarning, clock, log, layout });
   // Events verified together are committed together; each 200 still waits for its own commit.
   const inbox = new InboxGroupCommit(options.inbox);
   let accepting = true;

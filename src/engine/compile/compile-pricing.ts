@@ -23,7 +23,6 @@ import {
   marketResponse,
   type CompetitionModel,
   type MarketResponse,
-  type PartialMarketResponse,
   type TakeUpCurve,
 } from '../market-response.js';
 import { activeLearning } from '../market/active-learning.js';
@@ -31,6 +30,7 @@ import type { LearningSettings } from '../market/market-learner.js';
 import { curvePoint, optimalRate, type CurvePoint, type PriceCurve } from '../pricing/expected-profit.js';
 import { levelUncertaintyOf, robustRate } from '../pricing/level-uncertainty.js';
 import type { LevelEvidence } from './learned-calibration.js';
+import type { FittedMarket } from '../model/load-model-file.js';
 import { learnedPrice, movedByLaterRule } from '../pricing/learned-price.js';
 import { shiftedHurdle, type CashHurdleSettings, type CashPosition } from '../pricing/cash-hurdle.js';
 import { curseCurveOf, curseSettingsOf, curseText } from '../pricing/curse-settings.js';
@@ -52,9 +52,6 @@ export type PriceResult =
  * `level`: the learned default level and its uncertainty (score.calibration method learned), for `level_uncertainty`.
  */
 export type CompiledPricing = (source: FeatureSource, probability: number, cash?: CashPosition, level?: LevelEvidence) => PriceResult;
-
-/** The market response a trained model file may carry (fitted by `lendbot train`). */
-type FittedMarket = PartialMarketResponse;
 
 /** Cents as USD with 2 decimals, for reasons. */
 function usd(cents: number): string {
@@ -146,10 +143,6 @@ function learnedText(curve: PriceCurve): string {
   return `; market learned v${learned.version} (${learned.evidence} fates)${exploring}`;
 }
 
-/**
- * `strategyName` names the learner (`pricing.learning`) among the active ones; without it, or
- * without learners active, a learning strategy prices with its configured market.
- */
 /** The strategy's `cash_hurdle`, when enabled. */
 function compileCashHurdle(setting: PricingDefinition['cash_hurdle'], params: Record<string, number>): CashHurdleSettings | undefined {
   if (setting === undefined || !setting.enabled) return undefined;
@@ -160,6 +153,10 @@ function compileCashHurdle(setting: PricingDefinition['cash_hurdle'], params: Re
   };
 }
 
+/**
+ * `strategyName` names the learner (`pricing.learning`) among the active ones; without it, or
+ * without learners active, a learning strategy prices with its configured market.
+ */
 export function compilePricing(
   pricing: PricingDefinition,
   params: Record<string, number>,

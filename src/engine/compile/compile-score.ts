@@ -154,15 +154,11 @@ function learnedMapNow(learned: LearnedCalibration): CompiledCalibration {
   return (logOdds) => learnedMap(posterior, logOdds);
 }
 
-/** What the calibration adds to the raw total log-odds. */
-function adjustment(calibration: CompiledCalibration, total: number): number {
-  return calibration(total) - total;
-}
-
 /** The calibration's line: its value is the score's probability before calibration. */
 function calibrationLine(feature: string, calibration: CompiledCalibration, lines: readonly Contribution[]): Contribution {
   let total = 0;
   for (const line of lines) total += line.logOdds;
-  const logOdds = adjustment(calibration, total);
+  // What the calibration adds to the raw total log-odds.
+  const logOdds = calibration(total) - total;
   return { feature, value: logistic(total), points: logOdds, logOdds, model: 'calibration' };
 }

@@ -4,8 +4,7 @@
  * closures. Done once per strategy and param set; evaluation then does no YAML or I/O work.
  */
 import { createHash } from 'node:crypto';
-import type { CompiledStrategy } from '../compiled-strategy.js';
-import { mergeParams } from '../compiled-strategy.js';
+import { mergeParams, type CompiledStrategy, type MarketPartSource, type MarketSource } from '../compiled-strategy.js';
 import type { StrategyDefinition } from '../definition/strategy-schema.js';
 import { compileDataPolicy } from './compile-data-policy.js';
 import { compileFilter, type CompiledFilter } from './compile-filters.js';
@@ -18,7 +17,6 @@ import { FeatureTable } from './feature-table.js';
 import type { LoadedModel } from '../model/load-model-file.js';
 import { layerMarkets, type LoadedMarketFile } from '../market-file.js';
 import type { PartialMarketResponse } from '../market-response.js';
-import type { MarketPartSource, MarketSource } from '../compiled-strategy.js';
 import type { CashPosition } from '../pricing/cash-hurdle.js';
 import { evaluatePlan, type EvaluationPlan } from './yaml-evaluation.js';
 
@@ -31,18 +29,13 @@ export function contentHashOf(text: string): string {
  * The hash of a strategy and the model file it scores with: a retrained model changes every
  * decision's content hash even when the YAML is untouched. Without a model, the text's hash.
  */
-export function strategyHashOf(text: string, model: LoadedModel | undefined, market?: LoadedMarketFile): string {
+function strategyHashOf(text: string, model: LoadedModel | undefined, market?: LoadedMarketFile): string {
   const withModel = model === undefined ? text : `${text}\n\0model sha256:${model.sha256}`;
   return contentHashOf(market === undefined ? withModel : `${withModel}\n\0market sha256:${market.sha256}`);
 }
 
-/** The fitted market under a strategy's own numbers: the market file's over the model's. */
-export function fittedMarketOf(model: LoadedModel | undefined, market: LoadedMarketFile | undefined): PartialMarketResponse | undefined {
-  return layerMarkets(model?.market, market?.market);
-}
-
 /** Where an expected-profit strategy's market response comes from; undefined for other pricing. */
-export function marketSourceOf(
+function marketSourceOf(
   definition: StrategyDefinition,
   model: LoadedModel | undefined,
   market: LoadedMarketFile | undefined,
@@ -57,7 +50,8 @@ export function marketSourceOf(
   return competition === takeUp ? competition : `${competition} competition, ${takeUp} take-up`;
 }
 
-function defaultParams(definition: StrategyDefinition): Record<string, number> {
+/** Each param's value as the definition writes it. */
+export function defaultParams(definition: StrategyDefinition): Record<string, number> {
   return Object.fromEntries(Object.entries(definition.params).map(([name, spec]) => [name, spec.value]));
 }
 
@@ -71,30 +65,24 @@ function defaultParams(definition: StrategyDefinition): Record<string, number> {
  */
 interface SharedParts {
   table: FeatureTable;
-  pricings: Map<string, CompiledPricing>;
+  /**
+   * Pricing results are large (reasons, the price curve) and a tune changes the pricing params at
+   * nearly every trial: one param set's pricing is kept, the last made (a backtest's draws and
+   * sensitivity runs repeat one param set, and then price nothing twice).
+   */
+  lastPricing?: { key: string; pricing: CompiledPricing };
 }
 
-/**
- * Pricing results are large (reasons, the price curve) and a tune changes the pricing params at
- * nearly every trial: one param set's prices are kept, the last used (a backtest's draws and
- * sensitivity runs repeat one param set, and then price nothing twice).
- */
-const PRICINGS_KEPT = 1;
-
-/** The closure `section` compiles to under `params`, shared while the params it names are equal. */
-function sharedBy<T>(cache: Map<string, T>, kept: number, section: unknown, params: Record<string, number>, make: () => T): T {
+/** The pricing `section` compiles to under `params`: the last one made while the params it names are equal. */
+function sharedPricing(
+  shared: SharedParts,
+  section: unknown,
+  params: Record<string, number>,
+  make: () => CompiledPricing,
+): CompiledPricing {
   const key = JSON.stringify(findParamReferences(section).map((ref) => params[ref.name] ?? null));
-  const known = cache.get(key);
-  if (known !== undefined) {
-    // Most recently used last, so the oldest is dropped first.
-    cache.delete(key);
-    cache.set(key, known);
-    return known;
-  }
-  const made = make();
-  cache.set(key, made);
-  if (cache.size > kept) cache.delete(cache.keys().next().value as string);
-  return made;
+  if (shared.lastPricing?.key !== key) shared.lastPricing = { key, pricing: make() };
+  return shared.lastPricing.pricing;
 }
 
 /** A price kept on its feature source: which pricing made it, at which probability. */
@@ -159,7 +147,7 @@ function buildPlan(
     score: score ? compileScore(score, params, table, model, definition.name) : undefined,
     // The market file's (else the model's) fitted response; the strategy's own `pricing.market` overrides it.
     // A learning pricing answers from the learner's current state, so its prices are not remembered.
-    pricing: sharedBy(shared.pricings, PRICINGS_KEPT, pricing, params, () =>
+    pricing: sharedPricing(shared, pricing, params, () =>
       pricing.learning?.enabled === true || pricing.winners_curse?.enabled === true || pricing.level_uncertainty !== undefined
         ? compilePricing(pricing, params, fitted, definition.name)
         : rememberedPricing(compilePricing(pricing, params, fitted)),
@@ -199,10 +187,11 @@ export function compileStrategy(
   paramOverrides: Readonly<Record<string, number>> = {},
 ): CompiledStrategy {
   const contentHash = strategyHashOf(source.text ?? JSON.stringify(definition), source.model, source.market);
-  const fitted = fittedMarketOf(source.model, source.market);
+  // The fitted market under the strategy's own numbers: the market file's over the model's.
+  const fitted = layerMarkets(source.model?.market, source.market?.market);
   const marketSource = marketSourceOf(definition, source.model, source.market);
   const identity = { name: definition.name, version: definition.version, contentHash };
-  const shared: SharedParts = { table: new FeatureTable(), pricings: new Map() };
+  const shared: SharedParts = { table: new FeatureTable() };
   const build = (params: Record<string, number>): CompiledStrategy => {
     const plan = buildPlan(definition, identity, params, fitted, source.model, shared);
     const compiled: CompiledStrategy = {

@@ -120,21 +120,13 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
   const historyPending =
     enrichment.borrowerHistory === undefined && historyPolicy !== 'never' && enrichment.unavailable?.borrowerHistory !== true;
   const first = firstNeeds(bankingPending && policy === 'always', historyPending && historyPolicy === 'always');
-  if (first) return decisionOf(plan, values, 'needs_data', first.reasons, [], { needs: first.needs });
+  if (first) return needing(plan, values, first, 'policy always');
   const free = failures(plan.freeFilters, values);
   if (free) return decisionOf(plan, values, 'skip', free, []);
-  if (historyPending) {
-    return decisionOf(plan, values, 'needs_data', [{ code: 'data_needed', what: 'borrower_history', why: 'free filters passed' }], [], {
-      needs: [{ kind: 'borrower_history' }],
-    });
-  }
+  if (historyPending) return needing(plan, values, ['borrower_history'], 'free filters passed');
   const history = failures(plan.historyFilters, values);
   if (history) return decisionOf(plan, values, 'skip', history, []);
-  if (bankingPending) {
-    return decisionOf(plan, values, 'needs_data', [{ code: 'data_needed', what: 'banking_data', why: 'free filters passed' }], [], {
-      needs: [{ kind: 'banking_data' }],
-    });
-  }
+  if (bankingPending) return needing(plan, values, ['banking_data'], 'free filters passed');
   const banking = failures(plan.bankingFilters, values);
   if (banking) return decisionOf(plan, values, 'skip', banking, []);
 
@@ -195,20 +187,19 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
   return offer;
 }
 
+/** The data needs that are only their kind (a provider's need says which and at what price). */
+type PlainNeed = Exclude<DataNeed['kind'], 'provider'>;
+
 /** What a strategy asks for before any filter (policy `always`), or undefined when nothing. */
-function firstNeeds(banking: boolean, history: boolean): { needs: DataNeed[]; reasons: DecisionReason[] } | undefined {
+function firstNeeds(banking: boolean, history: boolean): PlainNeed[] | undefined {
   if (!banking && !history) return undefined;
-  const needs: DataNeed[] = [];
-  const reasons: DecisionReason[] = [];
-  if (banking) {
-    needs.push({ kind: 'banking_data' });
-    reasons.push({ code: 'data_needed', what: 'banking_data', why: 'policy always' });
-  }
-  if (history) {
-    needs.push({ kind: 'borrower_history' });
-    reasons.push({ code: 'data_needed', what: 'borrower_history', why: 'policy always' });
-  }
-  return { needs, reasons };
+  return banking && history ? ['banking_data', 'borrower_history'] : [banking ? 'banking_data' : 'borrower_history'];
+}
+
+/** A needs_data decision asking for `kinds`, in order, each with the reason `why`. */
+function needing(plan: EvaluationPlan, values: readonly FeatureValue[], kinds: readonly PlainNeed[], why: string): Decision {
+  const reasons = kinds.map((what): DecisionReason => ({ code: 'data_needed', what, why }));
+  return decisionOf(plan, values, 'needs_data', reasons, [], { needs: kinds.map((kind) => ({ kind })) });
 }
 
 /** A strategy without a score (pricing mode max_rate): provider filters, then the price. */

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { strategyFileSchema } from './strategy-schema.js';
 
-export const STRATEGY_SCHEMA_ID = 'https://lendbot.dev/schema/strategy.schema.json';
+const STRATEGY_SCHEMA_ID = 'https://lendbot.dev/schema/strategy.schema.json';
 
 /** The schema as text, exactly as committed (2-space JSON, trailing newline). */
 export function strategyJsonSchemaText(): string {

@@ -3,8 +3,7 @@
  * lie in their range, bins are ordered, filters compare a feature with values of its kind, and
  * a file either has score and pricing or names a plugin.
  */
-import type { CrossFieldRule, RuleProblem } from '../../config/index.js';
-import { didYouMean } from '../../config/index.js';
+import { didYouMean, type CrossFieldRule, type RuleProblem } from '../../config/index.js';
 import { featureByName } from '../features/feature-catalogue.js';
 import { findParamReferences, resolveNumber } from './param-values.js';
 import { boundsInterval, numberBoundsAt, withinBounds } from './schema-bounds.js';
@@ -185,27 +184,17 @@ function data(definition: StrategyDefinition): RuleProblem[] {
   return problems;
 }
 
-/** Learning corrects the acceptance expected-profit pricing weighs; the other modes weigh none. */
-function learning(definition: StrategyDefinition): RuleProblem[] {
-  const pricing = definition.pricing;
-  if (pricing?.learning === undefined || pricing.learning.enabled === false || pricing.mode === 'expected_profit') return [];
-  return [
-    {
-      path: ['pricing', 'learning'],
-      message: `learning needs mode expected_profit (this pricing is ${pricing.mode}); remove it or set enabled: false`,
-    },
-  ];
-}
-
-function winnersCurse(definition: StrategyDefinition): RuleProblem[] {
-  const pricing = definition.pricing;
-  if (pricing?.winners_curse === undefined || pricing.winners_curse.enabled === false || pricing.mode === 'expected_profit') return [];
-  return [
-    {
-      path: ['pricing', 'winners_curse'],
-      message: `winners_curse needs mode expected_profit (this pricing is ${pricing.mode}); remove it or set enabled: false`,
-    },
-  ];
+/**
+ * Learning and the winner's curse correct the acceptance and the repayment expected-profit pricing
+ * weighs; the other modes weigh neither.
+ */
+function expectedProfitOnly(key: 'learning' | 'winners_curse'): CrossFieldRule<StrategyDefinition> {
+  return (definition) => {
+    const pricing = definition.pricing;
+    if (pricing?.[key] === undefined || pricing[key].enabled === false || pricing.mode === 'expected_profit') return [];
+    const message = `${key} needs mode expected_profit (this pricing is ${pricing.mode}); remove it or set enabled: false`;
+    return [{ path: ['pricing', key], message }];
+  };
 }
 
 /** Level uncertainty prices the learned calibration's uncertainty into an expected-profit price: it needs both. */
@@ -232,7 +221,7 @@ export const STRATEGY_RULES: ReadonlyArray<CrossFieldRule<StrategyDefinition>> =
   filters,
   score,
   data,
-  learning,
-  winnersCurse,
+  expectedProfitOnly('learning'),
+  expectedProfitOnly('winners_curse'),
   levelUncertainty,
 ];

@@ -7,12 +7,12 @@ import { z } from 'zod';
 import { didYouMean } from '../../config/index.js';
 import { FEATURE_NAMES } from '../features/feature-catalogue.js';
 
-export const PARAM_NAME = /^[a-z][a-z0-9_]*$/;
+const PARAM_NAME = /^[a-z][a-z0-9_]*$/;
 export const PARAM_REF = /^\$([a-z][a-z0-9_]*)$/;
 
 /** A number, or "$name" for the value of a param. */
 const NUMBER_OR_PARAM = 'expected a number or a param reference such as "$min_credit_score"';
-export const numberOrParam = z.union([z.number(), z.string().regex(PARAM_REF, NUMBER_OR_PARAM)], { error: NUMBER_OR_PARAM });
+const numberOrParam = z.union([z.number(), z.string().regex(PARAM_REF, NUMBER_OR_PARAM)], { error: NUMBER_OR_PARAM });
 export type NumberOrParam = z.infer<typeof numberOrParam>;
 
 /** What a bounded number is, and its bounds (an open end is left out). */
@@ -48,7 +48,7 @@ function numberOrParamWithin(bounds: Bounds) {
   return z.union([number, z.string().regex(PARAM_REF, NUMBER_OR_PARAM)], { error: NUMBER_OR_PARAM });
 }
 
-export const featureName = z.enum(FEATURE_NAMES, {
+const featureName = z.enum(FEATURE_NAMES, {
   error: (issue) =>
     typeof issue.input === 'string'
       ? `unknown feature "${issue.input}"${didYouMean(issue.input, FEATURE_NAMES)} (lendbot strategy features lists them)`
@@ -68,7 +68,7 @@ export const paramSpecSchema = z
   })
   .describe('a tunable number, e.g. { value: 620, min: 560, max: 700, step: 10 }');
 
-export const filterSchema = z
+const filterSchema = z
   .strictObject({
     feature: featureName,
     min: numberOrParam.optional().describe('fail when the feature is below this'),
@@ -85,7 +85,7 @@ const probabilityBand = z
   .strictObject({ min: numberOrParamWithin(PROBABILITY), max: numberOrParamWithin(PROBABILITY) })
   .describe('buy only when the probability estimated without this provider is within [min, max]');
 
-export const dataSchema = z
+const dataSchema = z
   .strictObject({
     monthly_budget: numberOrParamWithin(NOT_NEGATIVE).default(0).describe('USD a month for paid data; the caller enforces it'),
     banking_data: z
@@ -115,7 +115,7 @@ export const dataSchema = z
   })
   .describe('what to buy about a request, and when');
 
-export const scorecardTermSchema = z
+const scorecardTermSchema = z
   .strictObject({
     feature: featureName,
     bins: z
@@ -131,7 +131,7 @@ export const scorecardTermSchema = z
   })
   .describe('one scorecard line: bins, levels or per_unit');
 
-export const scorecardSchema = z.strictObject({
+const scorecardSchema = z.strictObject({
   base_points: numberOrParam.default(600).describe('points at which the odds of repayment are base_odds'),
   base_odds: numberOrParamWithin({ what: 'odds', min: 0, minExclusive: true })
     .default(20)
@@ -140,7 +140,7 @@ export const scorecardSchema = z.strictObject({
   terms: z.array(scorecardTermSchema).min(1),
 });
 
-export const logisticTermSchema = z.strictObject({
+const logisticTermSchema = z.strictObject({
   feature: featureName,
   weight: numberOrParam.describe('log-odds per unit of (value - center)'),
   center: numberOrParam.default(0),
@@ -150,7 +150,7 @@ export const logisticTermSchema = z.strictObject({
   description: z.string().optional(),
 });
 
-export const logisticSchema = z.strictObject({
+const logisticSchema = z.strictObject({
   intercept: numberOrParam.describe('log-odds of repayment when every term contributes 0'),
   terms: z.array(logisticTermSchema).min(1),
 });
@@ -221,7 +221,7 @@ const learnedCalibrationSchema = z
     "learn the default probability's level and slope from this strategy's own funded loans (payments as early evidence), starting from the score (or `seed`) with the prior's uncertainty",
   );
 
-export const calibrationSchema = z
+const calibrationSchema = z
   .discriminatedUnion('method', [plattSchema, isotonicSchema, learnedCalibrationSchema], {
     error:
       'expected { method: platt, a: 1.1, b: -0.3 }, { method: isotonic, points: [[0.5, 0.6], [0.9, 0.85]] } or { method: learned, level_sd: 1, slope_sd: 0.3 }',
@@ -230,7 +230,7 @@ export const calibrationSchema = z
     "maps the score's repayment probability to a calibrated one before filters and pricing (fit it with lendbot train calibration; docs/training.md)",
   );
 
-export const scoreSchema = z
+const scoreSchema = z
   .strictObject({
     scorecard: scorecardSchema.optional(),
     logistic: logisticSchema.optional(),
@@ -380,7 +380,7 @@ const levelUncertaintySchema = z
     'expected_profit with score.calibration method learned only: carry the uncertainty of the learned default level into the price, and say so in the reasons',
   );
 
-export const pricingSchema = z
+const pricingSchema = z
   .strictObject({
     mode: z
       .enum(['cost_plus', 'expected_profit', 'max_rate'])

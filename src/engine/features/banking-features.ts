@@ -23,7 +23,7 @@ function windows(source: FeatureSource, flow: Flow): [number, number, number] | 
 }
 
 /** The 90-day total, falling back to the sum of the three windows when the total is absent. */
-export function total90(source: FeatureSource, flow: Flow): number | null {
+function total90(source: FeatureSource, flow: Flow): number | null {
   const total = field(source.agg90, `total_${flow}`);
   if (total !== null) return total;
   const parts = windows(source, flow);

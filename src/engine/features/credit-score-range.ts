@@ -4,8 +4,8 @@
  * number. Credit scores run from 300 to 850, which bounds the open ends.
  */
 
-export const CREDIT_SCORE_FLOOR = 300;
-export const CREDIT_SCORE_CEILING = 850;
+const CREDIT_SCORE_FLOOR = 300;
+const CREDIT_SCORE_CEILING = 850;
 
 export interface CreditScoreRange {
   low: number;

@@ -33,11 +33,11 @@ export interface FeatureSource {
   lastPrice?: object | undefined;
 }
 
-export function isProviderA(result: unknown): result is ProviderAResult {
+function isProviderA(result: unknown): result is ProviderAResult {
   return typeof result === 'object' && result !== null && 'a_score' in result;
 }
 
-export function isProviderB(result: unknown): result is ProviderBResult {
+function isProviderB(result: unknown): result is ProviderBResult {
   return typeof result === 'object' && result !== null && 'p2p_score' in result;
 }
 

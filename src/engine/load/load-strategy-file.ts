@@ -7,7 +7,7 @@ import { dirname, extname, resolve } from 'node:path';
 import { ConfigFileError, parseYamlText, readConfigText } from '../../config/index.js';
 import type { CompiledStrategy } from '../compiled-strategy.js';
 import { compileDataPolicy } from '../compile/compile-data-policy.js';
-import { compileStrategy } from '../compile/compile-strategy.js';
+import { compileStrategy, defaultParams } from '../compile/compile-strategy.js';
 import { STRATEGY_RULES } from '../definition/strategy-rules.js';
 import { strategyFileSchema, type StrategyDefinition } from '../definition/strategy-schema.js';
 import { loadModelFile, type LoadedModel } from '../model/load-model-file.js';
@@ -65,11 +65,7 @@ function marketFileKeyPosition(text: string): { line: number; col: number } {
  * The market file `pricing.market.file` names (relative to the strategy file), loaded and checked;
  * a missing or invalid one is a ConfigFileError of the strategy file pointing at that key.
  */
-export async function loadStrategyMarket(
-  definition: StrategyDefinition,
-  strategyFile: string,
-  text = '',
-): Promise<LoadedMarketFile | undefined> {
+async function loadStrategyMarket(definition: StrategyDefinition, strategyFile: string, text = ''): Promise<LoadedMarketFile | undefined> {
   const file = definition.pricing?.market?.file;
   if (file === undefined) return undefined;
   const path = resolve(dirname(strategyFile), file);
@@ -82,24 +78,34 @@ export async function loadStrategyMarket(
   }
 }
 
-/** A loaded strategy, with the model file its score names (YAML only). */
 /**
  * A YAML strategy's text compiled as if it were the file `file` (its model and market files are
  * read relative to it); `model` instead of the one its score names. For strategies that live in
  * memory: a fitted candidate, a managed version from the store (docs/training.md).
  */
 export async function compileStrategyText(text: string, file: string, model?: LoadedModel): Promise<CompiledStrategy> {
-  const definition = parseStrategyText(text, file);
-  const loadedModel = model ?? (await loadStrategyModel(definition, file, text));
-  const market = await loadStrategyMarket(definition, file, text);
-  return compileStrategy(definition, {
-    file,
-    text,
-    ...(loadedModel === undefined ? {} : { model: loadedModel }),
-    ...(market === undefined ? {} : { market }),
-  });
+  return (await compileDefinition(parseStrategyText(text, file), file, text, {}, model)).strategy;
 }
 
+/** A YAML definition compiled with the model (unless `model` is given) and market files it names, read relative to `file`. */
+async function compileDefinition(
+  definition: StrategyDefinition,
+  file: string,
+  text: string,
+  paramOverrides: Readonly<Record<string, number>>,
+  model?: LoadedModel,
+): Promise<LoadedStrategy> {
+  const loadedModel = model ?? (await loadStrategyModel(definition, file, text));
+  const market = await loadStrategyMarket(definition, file, text);
+  const strategy = compileStrategy(
+    definition,
+    { file, text, ...(loadedModel === undefined ? {} : { model: loadedModel }), ...(market === undefined ? {} : { market }) },
+    paramOverrides,
+  );
+  return loadedModel === undefined ? { strategy } : { strategy, model: loadedModel };
+}
+
+/** A loaded strategy, with the model file its score names (YAML only). */
 export interface LoadedStrategy {
   strategy: CompiledStrategy;
   model?: LoadedModel;
@@ -118,24 +124,14 @@ export async function loadStrategy(path: string, paramOverrides: Readonly<Record
   }
   const text = await readConfigText(path);
   const definition = parseStrategyText(text, path);
-  if (definition.plugin === undefined) {
-    const model = await loadStrategyModel(definition, path, text);
-    const market = await loadStrategyMarket(definition, path, text);
-    const strategy = compileStrategy(
-      definition,
-      { file: path, text, ...(model === undefined ? {} : { model }), ...(market === undefined ? {} : { market }) },
-      paramOverrides,
-    );
-    return model === undefined ? { strategy } : { strategy, model };
-  }
+  if (definition.plugin === undefined) return compileDefinition(definition, path, text, paramOverrides);
 
-  const defaults = Object.fromEntries(Object.entries(definition.params).map(([name, spec]) => [name, spec.value]));
   const strategy = await loadPluginFile(resolve(dirname(path), definition.plugin), {
     name: definition.name,
     version: definition.version,
     description: definition.description,
     paramSpecs: definition.params,
-    dataPolicy: compileDataPolicy(definition.data, defaults),
+    dataPolicy: compileDataPolicy(definition.data, defaultParams(definition)),
     automateFund: definition.automate_fund,
     ...(definition.priority === undefined ? {} : { priority: definition.priority }),
     hashPrefix: text,

@@ -15,7 +15,7 @@ export async function loadStrategyFiles(files: readonly string[]): Promise<Compi
 }
 
 /** Throws ConfigFileError on the first strategy whose name an earlier file already uses. */
-export function refuseDuplicateNames(strategies: readonly CompiledStrategy[], files: readonly string[]): void {
+function refuseDuplicateNames(strategies: readonly CompiledStrategy[], files: readonly string[]): void {
   const firstFileOf = new Map<string, string>();
   strategies.forEach((strategy, index) => {
     const file = files[index] ?? strategy.name;

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { LoanRequest } from '../../domain/index.js';
+import type { ProviderPolicy } from '../compiled-strategy.js';
 import type { Contribution, Decision } from '../decision.js';
 import { paramSpecSchema } from '../definition/strategy-schema.js';
 import type { DataNeed, Enrichment } from '../enrichment.js';
@@ -30,13 +31,7 @@ export interface StrategyPlugin {
   dataPolicy?: {
     monthlyBudgetCents?: number;
     bankingData?: 'always' | 'after_filters' | 'never';
-    providers?: Array<{
-      slot: 'provider_a' | 'provider_b';
-      provider: string;
-      pricing: 'flat' | 'per_request';
-      costCents: number;
-      whenProbability: { min: number; max: number };
-    }>;
+    providers?: ProviderPolicy[];
   };
   automateFund?: boolean;
   priority?: number;

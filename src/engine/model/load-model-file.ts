@@ -49,7 +49,7 @@ function featureProblems(model: ModelFile): RuleProblem[] {
   return problems;
 }
 
-export const MODEL_RULES: ReadonlyArray<CrossFieldRule<ModelFile>> = [featureProblems];
+const MODEL_RULES: ReadonlyArray<CrossFieldRule<ModelFile>> = [featureProblems];
 
 /** The market section in the shape of src/engine/market-response.ts (only the fields it has). */
 export function fittedMarket(section: MarketSection | undefined): FittedMarket | undefined {

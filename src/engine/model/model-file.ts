@@ -15,7 +15,7 @@ const finite = z.number().refine(Number.isFinite, 'expected a finite number');
  * A number (or yes/no, read as 1/0) feature: transformed, standardised with the training mean
  * and sd, clipped, times `weight`; an absent value adds `missing_weight` instead.
  */
-export const standardisedFeatureSchema = z.strictObject({
+const standardisedFeatureSchema = z.strictObject({
   name: z.string().min(1),
   encoding: z.literal('standardised'),
   transform: z.enum(['none', 'log1p']).default('none').describe('log1p: ln(1 + max(0, value)) before standardising'),
@@ -26,14 +26,14 @@ export const standardisedFeatureSchema = z.strictObject({
 });
 
 /** A text feature: one weight per level seen in training; other levels add 0, an absent value `missing_weight`. */
-export const levelsFeatureSchema = z.strictObject({
+const levelsFeatureSchema = z.strictObject({
   name: z.string().min(1),
   encoding: z.literal('levels'),
   levels: z.record(z.string(), finite),
   missing_weight: finite.default(0),
 });
 
-export const modelFeatureSchema = z.discriminatedUnion('encoding', [standardisedFeatureSchema, levelsFeatureSchema]);
+const modelFeatureSchema = z.discriminatedUnion('encoding', [standardisedFeatureSchema, levelsFeatureSchema]);
 
 const splitFactsSchema = z.looseObject({
   lines: z.number().int().min(0),
@@ -43,7 +43,7 @@ const splitFactsSchema = z.looseObject({
 });
 
 /** What the model was trained on and how it did; informative, never read by scoring. */
-export const trainingFactsSchema = z.looseObject({
+const trainingFactsSchema = z.looseObject({
   data_file: z.string(),
   trained_at: z.string(),
   lines: z.number().int().min(0),
@@ -63,10 +63,10 @@ export const trainingFactsSchema = z.looseObject({
  * from), or (files from before all_offers) competitors' rates alone. Files written before the
  * field existed lack it (they were fitted from competing rates).
  */
-export const TAKE_UP_SOURCES = ['own_offers', 'all_offers', 'competing_rates'] as const;
+const TAKE_UP_SOURCES = ['own_offers', 'all_offers', 'competing_rates'] as const;
 
 /** The market response fitted from the same recording, in the terms of src/engine/market-response.ts. */
-export const marketSectionSchema = z.looseObject({
+const marketSectionSchema = z.looseObject({
   competition: z
     .looseObject({
       share: z.number().min(0).max(1).optional(),

@@ -64,7 +64,7 @@ export interface PriceCurve {
 }
 
 /** P(accept | rate) for the curve's request: the market response's, or the learned one over it. */
-export function acceptCurveOf(curve: PriceCurve): (rate: number) => number {
+function acceptCurveOf(curve: PriceCurve): (rate: number) => number {
   const defaultProbability = 1 - curve.economics.probability;
   if (curve.learning === undefined) return expectedAcceptCurve(curve.maxInterestRate, defaultProbability, curve.market);
   return learnedAcceptCurve(curve.maxInterestRate, defaultProbability, curve.market, curve.learning.posterior);

@@ -10,7 +10,7 @@ import type { NotificationEvent } from '../../domain/index.js';
 export const GROUPED_EVENTS: ReadonlySet<NotificationEvent> = new Set(['offer_placed', 'offer_funded']);
 
 /** Loan requests named in a group's message; the rest are counted. */
-export const NAMED_REQUESTS = 5;
+const NAMED_REQUESTS = 5;
 
 export class OfferGroup {
   private count = 0;

@@ -22,7 +22,7 @@ export interface DigestPeriod {
   toMs: number;
 }
 
-export interface DigestFigures {
+interface DigestFigures {
   /** Interest earned less losses written off in the period. */
   netEarnedCents: Cents;
   interestCents: Cents;
@@ -74,12 +74,6 @@ export interface StoreFiguresDeps {
 /** The plain provider (see the file's comment). */
 export function storeDigestFigures(deps: StoreFiguresDeps): DigestFiguresProvider {
   const { store } = deps;
-  // Idle cash and next month's inflow as lendbot status shows them: the default-adjusted
-  // forecast (cash-flow-forecast.ts) and the idle share (idle-cash.ts), from the one status report.
-  const idleAndInflow = (nowMs: number): Pick<DigestFigures, 'idleCashCents' | 'idleShare' | 'nextMonthInflowCents'> => {
-    const { idle, nextMonth } = deps.status(nowMs).cashFlow;
-    return { idleCashCents: Math.max(0, idle.freeCents), idleShare: idle.share, nextMonthInflowCents: nextMonth.expectedCents };
-  };
   return {
     figures(period, nowMs) {
       const series = deps.earnings(nowMs);
@@ -91,11 +85,16 @@ export function storeDigestFigures(deps: StoreFiguresDeps): DigestFiguresProvide
       const won = store.offers
         .listByState(['accepted', 'funded'])
         .filter((offer) => offer.updatedAt >= fromIso && offer.updatedAt < toIso).length;
+      // Idle cash and next month's inflow as lendbot status shows them: the default-adjusted
+      // forecast (cash-flow-forecast.ts) and the idle share (idle-cash.ts), from the one status report.
+      const { idle, nextMonth } = deps.status(nowMs).cashFlow;
       return {
         netEarnedCents: interestCents - lossesCents,
         interestCents,
         lossesCents,
-        ...idleAndInflow(nowMs),
+        idleCashCents: Math.max(0, idle.freeCents),
+        idleShare: idle.share,
+        nextMonthInflowCents: nextMonth.expectedCents,
         offersMade: store.decisions.countByAction({ sinceMs: period.fromMs, untilMs: period.toMs }).offer,
         offersWon: won,
       };

@@ -62,7 +62,7 @@ export function digestData(
 }
 
 /** Periods sent at most in one check after downtime or failures; older ones are counted, not sent. */
-export const MAX_CATCH_UP = 7;
+const MAX_CATCH_UP = 7;
 
 export class DigestSender {
   constructor(private readonly deps: DigestDeps) {}

@@ -11,7 +11,7 @@ import type { Severity } from './notification-message.js';
 import { errorText, type NotificationFormat } from './notification-format.js';
 import { clip } from './plain-words.js';
 
-export const DISCORD_LIMITS = {
+const DISCORD_LIMITS = {
   title: 256,
   description: 4096,
   fields: 25,
@@ -25,7 +25,7 @@ const COLOUR: Record<Severity, number> = { info: 0x3b82f6, good: 0x22c55e, warni
 /** Values up to this long sit side by side (Discord shows three inline fields a row). */
 const INLINE_UP_TO = 40;
 
-export interface DiscordEmbed {
+interface DiscordEmbed {
   title: string;
   description?: string;
   color: number;

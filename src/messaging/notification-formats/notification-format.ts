@@ -10,7 +10,7 @@ export const NOTIFICATION_FORMATS = ['json', 'slack', 'discord', 'telegram'] as 
 export type NotificationFormatName = (typeof NOTIFICATION_FORMATS)[number];
 
 /** One event as the formats receive it: the raw data (for json) and the same in plain words. */
-export interface Notice {
+interface Notice {
   event: NotificationEvent;
   /** ISO 8601, from the injected clock. */
   at: string;

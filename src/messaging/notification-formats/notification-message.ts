@@ -9,7 +9,7 @@ import { dollars, labelOf, renderValue, utcTime } from './plain-words.js';
 
 export type Severity = 'info' | 'good' | 'warning' | 'bad';
 
-export interface NotificationField {
+interface NotificationField {
   label: string;
   value: string;
 }

@@ -67,8 +67,10 @@ const SERVICE_NAME: Record<NotificationFormatName, string> = {
   telegram: 'Telegram',
 };
 
-function fail(format: NotificationFormatName, problems: string[]): never {
-  throw new ConfigurationError(`notifications.format is ${format}, but ${problems.join('; ')}: ${HOW_TO}`);
+function fail(format: NotificationFormatName, problems: ReadonlyArray<{ message: string }>): never {
+  throw new ConfigurationError(
+    `notifications.format is ${format}, but ${problems.map((problem) => problem.message).join('; ')}: ${HOW_TO}`,
+  );
 }
 
 /** The target, or undefined when notifications are off (json without a URL). */
@@ -76,11 +78,7 @@ export function notificationTarget(settings: TargetSettings, env: Env): Notifica
   const { format } = settings;
   if (format === 'telegram') {
     const parsed = telegramEnvSchema.safeParse(env);
-    if (!parsed.success)
-      fail(
-        format,
-        parsed.error.issues.map((issue) => issue.message),
-      );
+    if (!parsed.success) fail(format, parsed.error.issues);
     const apiUrl = settings.telegram_api_url ?? DEFAULT_TELEGRAM_API_URL;
     const url = telegramSendMessageUrl(apiUrl, parsed.data.LENDBOT_TELEGRAM_BOT_TOKEN);
     return {
@@ -91,15 +89,11 @@ export function notificationTarget(settings: TargetSettings, env: Env): Notifica
     };
   }
   const parsed = webhookEnv.safeParse(env);
-  if (!parsed.success)
-    fail(
-      format,
-      parsed.error.issues.map((issue) => issue.message),
-    );
+  if (!parsed.success) fail(format, parsed.error.issues);
   const url = parsed.data.LENDBOT_NOTIFY_URL ?? settings.url;
   if (url === undefined) {
     if (format === 'json') return undefined;
-    fail(format, [`no webhook URL is set (set LENDBOT_NOTIFY_URL to the ${SERVICE_NAME[format]} webhook's URL)`]);
+    fail(format, [{ message: `no webhook URL is set (set LENDBOT_NOTIFY_URL to the ${SERVICE_NAME[format]} webhook's URL)` }]);
   }
   return {
     url,

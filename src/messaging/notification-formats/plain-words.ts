@@ -4,11 +4,10 @@
  * UTC without milliseconds, and a label for every data key.
  */
 import { RISK_LEVEL_NAMES } from '../../domain/index.js';
-import { dollarsFromCents, percent } from '../../log/plain-figures.js';
+// Money in the data is integer cents: 123456 → "$1,234.56", -5 → "-$0.05".
+import { dollarsFromCents as dollars, percent } from '../../log/plain-figures.js';
 
-/** Integer cents as dollars with thousands separators: 123456 → "$1,234.56", -5 → "-$0.05". */
-export const dollars = dollarsFromCents;
-export { percent };
+export { dollars, percent };
 
 /** An ISO timestamp as "2026-03-10 12:00 UTC"; a date alone ("2026-03-01") stays as it is. */
 export function utcTime(iso: string): string {
@@ -16,7 +15,15 @@ export function utcTime(iso: string): string {
   return match ? `${match[1]} ${match[2]} UTC` : iso;
 }
 
-export function riskLevel(level: number): string {
+/**
+ * The three characters both Telegram's HTML mode and Slack's mrkdwn need escaped
+ * (https://core.telegram.org/bots/api#html-style, https://api.slack.com/reference/surfaces/formatting#escaping).
+ */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function riskLevel(level: number): string {
   const name = RISK_LEVEL_NAMES[level];
   return name === undefined ? String(level) : `${level} (${name})`;
 }

@@ -9,7 +9,7 @@
  */
 import type { Severity } from './notification-message.js';
 import { errorText, type NotificationFormat } from './notification-format.js';
-import { clip, utcTime } from './plain-words.js';
+import { clip, escapeHtml as escapeMrkdwn, utcTime } from './plain-words.js';
 
 const MAX_SECTION_TEXT = 3000;
 const MAX_FIELD_TEXT = 2000;
@@ -23,17 +23,12 @@ const EMOJI: Record<Severity, string> = {
   bad: ':rotating_light:',
 };
 
-/** Slack's three control characters in mrkdwn (https://api.slack.com/reference/surfaces/formatting#escaping). */
-export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
 interface MrkdwnText {
   type: 'mrkdwn';
   text: string;
 }
 
-export type SlackBlock = { type: 'section'; text?: MrkdwnText; fields?: MrkdwnText[] } | { type: 'context'; elements: MrkdwnText[] };
+type SlackBlock = { type: 'section'; text?: MrkdwnText; fields?: MrkdwnText[] } | { type: 'context'; elements: MrkdwnText[] };
 
 export const slackFormat: NotificationFormat = {
   name: 'slack',

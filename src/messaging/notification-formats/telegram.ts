@@ -9,18 +9,13 @@
  */
 import type { Severity } from './notification-message.js';
 import { errorText, type NotificationFormat } from './notification-format.js';
-import { clip, utcTime } from './plain-words.js';
+import { clip, escapeHtml, utcTime } from './plain-words.js';
 
 export const DEFAULT_TELEGRAM_API_URL = 'https://api.telegram.org';
 /** Telegram's limit is 4,096 characters of text after the HTML is parsed. */
 const MAX_TEXT = 4096;
 
 const EMOJI: Record<Severity, string> = { info: 'ℹ️', good: '✅', warning: '⚠️', bad: '🚨' };
-
-/** The three characters Telegram's HTML mode needs escaped (https://core.telegram.org/bots/api#html-style). */
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
 
 /** The sendMessage URL for a bot token under an API base (the real one, or a test's fixture server). */
 export function telegramSendMessageUrl(apiUrl: string, botToken: string): string {

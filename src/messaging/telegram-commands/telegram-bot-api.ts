@@ -15,7 +15,7 @@ import { postBounded } from '../../service/index.js';
 import { botTokenSecrets, redactSecrets } from '../notification-formats/secret-text.js';
 
 /** Updates asked for in one getUpdates call (Telegram's default is 100). */
-export const UPDATES_PER_CALL = 20;
+const UPDATES_PER_CALL = 20;
 /** Bytes of a getUpdates answer read at most: 20 updates of 4,096 characters, escaped, with room to spare. */
 export const UPDATES_ANSWER_LIMIT = 2 * 1024 * 1024;
 /** Bytes of a getMe or sendMessage answer read at most (the message sent, echoed back). */

@@ -16,8 +16,7 @@ import type { Clock } from '../../clock/clock.js';
 import type { Logger } from '../../log/logger.js';
 import type { SendWindows } from '../chat-pace/send-windows.js';
 import type { StateRepository, TelegramUpdatesRepository } from '../../store/index.js';
-import { clip } from '../notification-formats/plain-words.js';
-import { escapeHtml } from '../notification-formats/telegram.js';
+import { clip, escapeHtml } from '../notification-formats/plain-words.js';
 import type { TelegramBotApi, TelegramUpdate } from './telegram-bot-api.js';
 import { answerCommand, parseCommand, type CommandActions } from './telegram-command-replies.js';
 
@@ -25,7 +24,7 @@ export const TELEGRAM_OFFSET_KEY = 'telegram_updates_offset';
 /** Telegram's limit, for the answers sent and the messages read. */
 const MAX_TEXT = 4096;
 /** A command's date may be ahead of this machine's clock by this much (clocks drift a little). */
-export const CLOCK_TOLERANCE_MS = 60_000;
+const CLOCK_TOLERANCE_MS = 60_000;
 /** Characters of a command word logged at most. */
 const LOGGED_COMMAND = 32;
 const FIRST_BACKOFF_MS = 1000;

@@ -41,7 +41,7 @@ export interface CommandActions {
 
 const PROFIT_DAYS = 30;
 
-export const COMMANDS_HELP = [
+const COMMANDS_HELP = [
   'Commands:',
   '/status - balance, free cash, exposure, offers today, pause',
   `/profit - earned, lost and idle over the last ${PROFIT_DAYS} days`,

@@ -49,15 +49,10 @@ export function telegramCommandsFromConfig(
     );
   }
   return new TelegramCommandPoller({
+    ...deps,
     api: new TelegramBotApi(section.telegram_api_url ?? DEFAULT_TELEGRAM_API_URL, parsed.data.LENDBOT_TELEGRAM_BOT_TOKEN),
-    actions: deps.actions,
     allowedChats: chats,
-    state: deps.state,
-    updates: deps.updates,
-    realClock: deps.realClock,
-    log: deps.log,
     pollTimeoutSeconds: commands.poll_timeout_seconds,
     maxAgeMinutes: commands.max_age_minutes,
-    windows: deps.windows,
   });
 }

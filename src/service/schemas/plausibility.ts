@@ -28,8 +28,8 @@ import {
 } from '../../domain/index.js';
 
 /** FICO and VantageScore 3.0 both run from 300 to 850; any number outside is not a credit score. */
-export const CREDIT_SCORE_MIN = 300;
-export const CREDIT_SCORE_MAX = 850;
+const CREDIT_SCORE_MIN = 300;
+const CREDIT_SCORE_MAX = 850;
 
 type Problem = { path: PropertyKey[]; message: string };
 
