@@ -19,6 +19,7 @@ import {
   wholeNumber,
 } from './options.js';
 import { examplesHelp } from '../../examples-help.js';
+import { exportProgress } from './export-progress.js';
 
 interface ExportCliOptions {
   seed: number;
@@ -89,7 +90,6 @@ ${scoreLinksHelp()}`,
       ),
     )
     .action(async (options: ExportCliOptions) => {
-      const progress = io.stderr.isTTY === true;
       const started = performance.now();
       const summary = await exportSandboxRecording(options.out, {
         seed: options.seed,
@@ -101,14 +101,8 @@ ${scoreLinksHelp()}`,
         startTime: options.start,
         includeTransactions: options.transactions === true,
         providerNames: { a: options.providerA, b: options.providerB },
-        ...(progress
-          ? {
-              onProgress: (phase: string, done: number, total: number) =>
-                io.stderr.write(`\r${phase} ${Math.round((done / total) * 100)}%   `),
-            }
-          : {}),
+        onProgress: exportProgress(io),
       });
-      if (progress) io.stderr.write('\n');
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       const statuses = Object.entries(summary.byStatus)
         .map(([status, count]) => `${status} ${count}`)
