@@ -4,8 +4,8 @@
  * Prints wall and CPU time, the outcome mix, the most requests the market held at once (open ones
  * and running loans) and the most final requests that waited for an earlier one's line, and the
  * process's peak RSS. The held and waiting counts level off once the longest loans (about two
- * simulated years) end as fast as new ones start: at 1 an hour from about 17,000 requests, at 30
- * an hour from about 500,000; the export's memory does not grow with the request count beyond.
+ * simulated years) end as fast as new ones start: at 1 an hour from about 20,000 requests, at 30
+ * an hour from about 600,000; what the export holds does not grow with the request count beyond.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
