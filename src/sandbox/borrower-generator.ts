@@ -92,7 +92,8 @@ export function generateLoanRequest(
   const q = random.normal();
   const svcScore = Math.round(clamp(50 + 18 * q + random.normal(0, 10), 1, 99));
   const svcColor = fields.svcColor ?? colorOf(svcScore, random);
-  const state = US_STATES.find((s) => s.code === stateCode(fields.state ?? '')) ?? random.pick(US_STATES);
+  const fixedState = fields.state === undefined ? undefined : stateCode(fields.state);
+  const state = US_STATES.find((s) => s.code === fixedState) ?? random.pick(US_STATES);
   const zipCode = fields.zipCode ?? `${state.zipPrefix}${String(random.int(0, 99)).padStart(2, '0')}`;
   const annualIncome = Math.round(Math.exp(random.normal(10.7 + 0.15 * q, 0.35)) / 100) * 100;
   const borrower: BorrowerProfile = {

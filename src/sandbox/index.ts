@@ -10,7 +10,14 @@ export type { GroundTruth } from './ground-truth.js';
 export type { Billing, ProviderNames } from './runtime.js';
 export type { WebhookDelivery, WebhookSubscription } from './webhook-sender.js';
 export { NEW_LOAN_REQUEST_TOPIC } from './webhook-sender.js';
-export { exportSandboxRecording, runHeadlessMarket, type ExportOptions, type ExportSummary } from './recording-export.js';
+export {
+  exportSandboxRecording,
+  recordingLine,
+  runHeadlessMarket,
+  type ExportOptions,
+  type ExportProgress,
+  type ExportSummary,
+} from './recording-export.js';
 export { Market, type MarketOptions } from './market.js';
 export { MARKET_SHAPES, DEFAULT_SHAPE_NAME, marketShape, type MarketShape } from './shapes/index.js';
 export { SCORE_LINKS, shiftedShape, worldShiftLabel, type ScoreLinkName, type WorldShift } from './shapes/index.js';

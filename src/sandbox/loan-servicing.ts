@@ -85,6 +85,12 @@ export class LoanBook {
     this.entries.delete(loanId);
   }
 
+  /** Drops a loan that nothing will read again (a resolved loan of a market that forgets, market.ts). */
+  forget(loanId: number): void {
+    this.loans.delete(loanId);
+    this.entries.delete(loanId);
+  }
+
   private open(request: LoanRequestRecord, offer: OfferRecord, now: number): LoanBookEntry {
     const principal = totalCents(request);
     const schedule = paymentSchedule(principal, offer.rate, request.loanTerms);

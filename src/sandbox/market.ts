@@ -30,6 +30,15 @@ export interface MarketOptions {
   initialBalanceCents?: number;
   /** What drives default and how lenders and borrowers behave (default: the classic shape). */
   shape?: MarketShape;
+  /**
+   * Hears each request once its fate is final: closed without a loan, or its loan completed or
+   * defaulted. The market then forgets the request, its offers and its loan, so it holds only
+   * what is live (the headless export, recording-export.ts, streams its lines this way), and
+   * keeps no request's bank profile past its arrival: such a caller shows a request as generated
+   * from the seed. Absent: the market keeps every request, as the server and the tests that read
+   * it need.
+   */
+  onFinal?: (request: LoanRequestRecord) => void;
 }
 
 /** A fund call that reached the market: the offer, when, and `started` or the refusal text. */
@@ -143,6 +152,9 @@ export class Market {
     this.queue.add(decideAt, plan.cancel ? { kind: 'cancel', requestId: id } : { kind: 'decision', requestId: id });
     this.queue.add(this.current + LIST_WINDOW_MS, { kind: 'window-end', requestId: id });
     for (const listener of this.listeners) listener(request);
+    // A market that forgets serves a caller that shows requests as generated from the seed (the
+    // export); the bank profile, two-thirds of a request's memory, is then read by nothing more.
+    if (this.options.onFinal) request.bank = null;
     return request;
   }
 
@@ -251,7 +263,10 @@ export class Market {
   }
 
   private handle(event: MarketEvent): void {
-    if (this.loanBook.handle(event)) return;
+    if (this.loanBook.handle(event)) {
+      if ('loanId' in event) this.finalIfResolved(event.loanId);
+      return;
+    }
     if (this.holds.defer(event, this.current)) return;
     switch (event.kind) {
       case 'hold-end': {
@@ -387,6 +402,23 @@ export class Market {
     request.status = status;
     request.statusChangedMs = this.current;
     for (const offer of this.pendingOffers(request)) this.setOfferStatus(offer, 'expired');
+    this.forgetFinal(request);
+  }
+
+  /** A loan that completed or defaulted makes its request's fate final. */
+  private finalIfResolved(loanId: number): void {
+    const loan = this.loanBook.loans.get(loanId);
+    const request = loan && loan.resolvedMs !== null ? this.requests.get(loan.loanRequestId) : undefined;
+    if (request) this.forgetFinal(request);
+  }
+
+  /** With `onFinal`: tells it, then forgets the request with its offers and loan (nothing changes them any more). */
+  private forgetFinal(request: LoanRequestRecord): void {
+    if (!this.options.onFinal) return;
+    this.options.onFinal(request);
+    for (const offerId of request.offerIds) this.offers.delete(offerId);
+    if (request.loanId !== null) this.loanBook.forget(request.loanId);
+    this.requests.delete(request.id);
   }
 
   private setOfferStatus(offer: OfferRecord, status: OfferRecord['status']): void {

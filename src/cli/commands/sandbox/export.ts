@@ -19,6 +19,16 @@ import {
   wholeNumber,
 } from './options.js';
 import { examplesHelp } from '../../examples-help.js';
+import { limitHeapGrowth } from '../../heap-growth.js';
+import { exportProgress } from './export-progress.js';
+
+/**
+ * How far the export's heap may grow between full collections (src/cli/heap-growth.ts). The
+ * export makes garbage fast (each line is built, parsed and dropped) while what it holds stays
+ * level; with V8's default the process grew to several times what is live. On 40,000 requests
+ * at 1 an hour: peak RSS 169 MB instead of 247, for 8 % more CPU (12.4 s against 13.4 s).
+ */
+export const EXPORT_HEAP_GROWING_PERCENT = 50;
 
 interface ExportCliOptions {
   seed: number;
@@ -89,7 +99,7 @@ ${scoreLinksHelp()}`,
       ),
     )
     .action(async (options: ExportCliOptions) => {
-      const progress = io.stderr.isTTY === true;
+      limitHeapGrowth(EXPORT_HEAP_GROWING_PERCENT);
       const started = performance.now();
       const summary = await exportSandboxRecording(options.out, {
         seed: options.seed,
@@ -101,14 +111,8 @@ ${scoreLinksHelp()}`,
         startTime: options.start,
         includeTransactions: options.transactions === true,
         providerNames: { a: options.providerA, b: options.providerB },
-        ...(progress
-          ? {
-              onProgress: (phase: string, done: number, total: number) =>
-                io.stderr.write(`\r${phase} ${Math.round((done / total) * 100)}%   `),
-            }
-          : {}),
+        onProgress: exportProgress(io),
       });
-      if (progress) io.stderr.write('\n');
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       const statuses = Object.entries(summary.byStatus)
         .map(([status, count]) => `${status} ${count}`)
