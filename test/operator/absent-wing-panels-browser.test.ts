@@ -17,24 +17,23 @@ const WING_PANELS = ['proposals-section', 'market-learning', 'calibration-sectio
 const WING_PATHS = ['/api/proposals', '/api/market-learning', '/api/calibration', '/api/cash-flow'];
 
 /** Records every text the problem line shows, from before the page's own scripts run (a later success hides it again). */
-function recordProblems(): void {
-  const shown: string[] = [];
-  (window as unknown as { shownProblems: string[] }).shownProblems = shown;
+const RECORD_PROBLEMS = `
+  const shown = (window.shownProblems = []);
   new MutationObserver(() => {
-    const banner = document.querySelector<HTMLElement>('[data-testid="connection-banner"]');
-    if (banner !== null && !banner.hidden && shown.at(-1) !== banner.textContent) shown.push(banner.textContent ?? '');
+    const banner = document.querySelector('[data-testid="connection-banner"]');
+    if (banner !== null && !banner.hidden && shown.at(-1) !== banner.textContent) shown.push(banner.textContent);
   }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-}
+`;
 
 /** The dashboard loaded and its first refreshes answered; what it asked of /api and what the problem line said. */
 async function openDashboard(page: Page, base: string): Promise<{ asked: string[]; problems: () => Promise<string[]> }> {
   const asked: string[] = [];
   page.on('request', (request) => asked.push(new URL(request.url()).pathname));
-  await page.addInitScript(recordProblems);
+  await page.addInitScript({ content: RECORD_PROBLEMS });
   await page.goto(base);
   await expect.poll(() => page.getByTestId('overview-cards').isVisible(), { timeout: UI_WAIT_MS }).toBe(true);
   await page.waitForLoadState('networkidle');
-  return { asked, problems: () => page.evaluate(() => (window as unknown as { shownProblems: string[] }).shownProblems) };
+  return { asked, problems: () => page.evaluate('window.shownProblems') as Promise<string[]> };
 }
 
 describe('the panels of wings left out', { timeout: 90_000 }, () => {
