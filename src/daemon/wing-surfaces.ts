@@ -3,7 +3,7 @@
  * daemon's connector and `lendbot mcp` register after their own, API routes, and place_offer's way
  * beyond an allowance. Kept apart from wing-parts.ts, which reading the configuration loads: these
  * load the operator's modules. Deleting a wing's folder, its entries here and there and its attach
- * line removes it (test/layout/*-wing.test.ts).
+ * line removes it (test/layout/*-wing.test.ts); a wing the daemon leaves out (DaemonOverrides) adds no route.
  */
 import { registerCalibrationRoutes } from '../calibration/calibration-routes.js';
 import { cashFlowWing } from '../cash-flow/cash-flow-wing.js';
@@ -17,9 +17,20 @@ export const WING_AGENT: AgentWings = {
   tools: [registerRetrainTools, ...proposalsWing.tools, ...cashFlowWing.tools],
   beyondAllowance: proposalsWing.beyondAllowance,
 };
-export const WING_API_ROUTES: readonly ApiRoutes[] = [
-  ...proposalsWing.apiRoutes,
-  ...cashFlowWing.apiRoutes,
-  registerMarketLearningRoutes,
-  registerCalibrationRoutes,
-];
+/** The wings' API routes, by the DaemonOverrides key that leaves each wing out. */
+const WING_API_ROUTES = {
+  proposals: proposalsWing.apiRoutes,
+  cashFlow: cashFlowWing.apiRoutes,
+  marketLearning: [registerMarketLearningRoutes],
+  calibration: [registerCalibrationRoutes],
+} as const;
+
+/**
+ * The routes of the wings attached: a wing left out serves none, as if its folder were deleted,
+ * so the listener's list of them (GET /api/me, wingRoutes) tells the dashboard which panels to show.
+ */
+export function wingApiRoutes(leftOut: { [Wing in keyof typeof WING_API_ROUTES]?: false }): ApiRoutes[] {
+  return Object.entries(WING_API_ROUTES).flatMap(([wing, routes]) =>
+    leftOut[wing as keyof typeof WING_API_ROUTES] === false ? [] : routes,
+  );
+}

@@ -19,12 +19,14 @@ afterAll(async () => {
 });
 
 const json = { 'content-type': 'application/json' };
+/** The GET routes the wings mount (src/daemon/wing-surfaces.ts), as GET /api/me tells a reader. */
+const WING_ROUTES = ['/api/proposals', '/api/proposals/:id', '/api/cash-flow', '/api/market-learning', '/api/calibration'];
 
 describe('operator API authentication', () => {
   it('lets this machine read without a token, and says it may not change anything', async () => {
     const me = await h.call('/api/me');
     expect(me.status).toBe(200);
-    expect(await me.json()).toEqual({ signedIn: false, name: null, canRead: true, canChange: false });
+    expect(await me.json()).toEqual({ signedIn: false, name: null, canRead: true, canChange: false, wingRoutes: WING_ROUTES });
     const overview = await h.call('/api/overview');
     expect(overview.status).toBe(200);
     const body = (await overview.json()) as {
@@ -100,7 +102,7 @@ describe('operator API authentication', () => {
     const cookie = setCookie.split(';')[0] ?? '';
 
     const me = await h.call('/api/me', { headers: { cookie: `other=1; ${cookie}` } });
-    expect(await me.json()).toEqual({ signedIn: true, name: 'viewer', canRead: true, canChange: true });
+    expect(await me.json()).toEqual({ signedIn: true, name: 'viewer', canRead: true, canChange: true, wingRoutes: WING_ROUTES });
     const paused = await h.call('/api/pause', {
       method: 'POST',
       headers: { ...json, cookie },
@@ -181,7 +183,13 @@ describe('with ops.open_on_loopback false', () => {
   });
 
   it('refuses anonymous reads from this machine too, and answers a token', async () => {
-    expect(await (await closed.call('/api/me')).json()).toEqual({ signedIn: false, name: null, canRead: false, canChange: false });
+    expect(await (await closed.call('/api/me')).json()).toEqual({
+      signedIn: false,
+      name: null,
+      canRead: false,
+      canChange: false,
+      wingRoutes: [],
+    });
     for (const path of ['/api/overview', '/api/decisions', '/api/reports', '/metrics'])
       expect((await closed.call(path)).status, path).toBe(401);
     expect((await closed.asOperator('/api/overview')).status).toBe(200);

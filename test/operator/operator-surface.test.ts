@@ -71,7 +71,7 @@ describe('the operator listener', () => {
     const mcp = await fetch(new URL('/mcp', url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(mcp.status).toBe(401);
     const me = await fetch(new URL('/api/me', url));
-    expect(await me.json()).toEqual({ signedIn: false, name: null, canRead: true, canChange: false });
+    expect(await me.json()).toMatchObject({ signedIn: false, name: null, canRead: true, canChange: false });
     const pause = await fetch(new URL('/api/pause', url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(pause.status).toBe(401);
   });

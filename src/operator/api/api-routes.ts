@@ -74,7 +74,8 @@ export function operatorApiRoutes(deps: ApiDeps): OperatorRoutes {
             if (request.method === 'GET' || request.method === 'HEAD') return auth.requireRead(request, reply);
             return auth.requireChange(request, reply);
           });
-          registerSessionRoutes(api, deps);
+          const wingRoutes: string[] = [];
+          registerSessionRoutes(api, deps, wingRoutes);
           registerOverviewRoutes(api, deps);
           registerDecisionRoutes(api, deps);
           registerBookRoutes(api, deps);
@@ -82,7 +83,11 @@ export function operatorApiRoutes(deps: ApiDeps): OperatorRoutes {
           registerReportListRoute(api, deps);
           registerPauseRoutes(api, deps);
           registerPaperRoutes(api, deps);
-          // The wings' routes (the proposals', src/proposals/proposal-routes.ts) after the API's own.
+          // The wings' routes (the proposals', src/proposals/proposal-routes.ts) after the API's own,
+          // noted as they are mounted: what GET /api/me says is there is what answers.
+          api.addHook('onRoute', (route) => {
+            if (route.method === 'GET') wingRoutes.push(route.url);
+          });
           for (const register of deps.apiRoutes ?? []) register(api, deps);
         },
         { prefix: API_PREFIX },

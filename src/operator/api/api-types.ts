@@ -32,6 +32,11 @@ export interface MeAnswer {
   canRead: boolean;
   /** Whether POST /api/pause and /api/resume answer this caller (signed in only). */
   canChange: boolean;
+  /**
+   * The GET routes the attached wings serve (e.g. `/api/cash-flow`), to a caller who may read;
+   * a wing left out or deleted serves none, and the dashboard leaves out its panel.
+   */
+  wingRoutes: string[];
 }
 
 /** GET /api/overview. */

@@ -1,7 +1,8 @@
 /**
  * Signing in and out, and "who am I?": `POST /api/session` trades a token for the session
  * cookie (the dashboard never keeps the token), `DELETE /api/session` ends it, `GET /api/me`
- * says what the caller may do (it answers everyone, so the dashboard knows whether to ask).
+ * says what the caller may do (it answers everyone, so the dashboard knows whether to ask) and,
+ * to a reader, which wings' routes are mounted (the dashboard shows only their panels).
  */
 import { z } from 'zod';
 import type { OperatorApp } from '../operator-listener.js';
@@ -14,12 +15,20 @@ import { pathOf } from './operator-auth.js';
 
 const signIn = z.strictObject({ token: z.string().min(1, 'token: the operator token').max(512) });
 
-export function registerSessionRoutes(api: OperatorApp, deps: ApiDeps): void {
+/** `wingRoutes`: the GET routes the wings mounted, filled as they register after this. */
+export function registerSessionRoutes(api: OperatorApp, deps: ApiDeps, wingRoutes: readonly string[]): void {
   const { auth, log } = deps;
 
   api.get('/me', async (request, reply) => {
     const name = auth.callerOf(request) ?? null;
-    const answer: MeAnswer = { signedIn: name !== null, name, canRead: auth.canRead(request), canChange: name !== null };
+    const canRead = auth.canRead(request);
+    const answer: MeAnswer = {
+      signedIn: name !== null,
+      name,
+      canRead,
+      canChange: name !== null,
+      wingRoutes: canRead ? [...wingRoutes] : [],
+    };
     return reply.header('cache-control', 'no-store').send(answer);
   });
 

@@ -16,7 +16,7 @@ import { refreshReturns } from './returns.js';
 import { createSession } from './session.js';
 
 const SECONDS = 1000;
-let me = { signedIn: false, canRead: false, canChange: false };
+let me = { signedIn: false, canRead: false, canChange: false, wingRoutes: [] };
 let paused = null;
 
 function showProblem(error) {
@@ -30,11 +30,26 @@ function showProblem(error) {
   banner.hidden = false;
 }
 
-/** Runs a refresh now and then every `ms`, never two at once, not while the tab is hidden. */
-function every(ms, task) {
+/**
+ * A wing's panel (data-wing-route: the route it draws from) shows only while the daemon serves
+ * that route (GET /api/me, wingRoutes, told to a reader): a wing left out is no error, so its
+ * panel is not there.
+ */
+function showWingPanels() {
+  if (!me.canRead) return;
+  for (const panel of document.querySelectorAll('[data-wing-route]'))
+    panel.toggleAttribute('data-wing-absent', !me.wingRoutes.includes(panel.dataset.wingRoute));
+}
+
+/**
+ * Runs a refresh now and then every `ms`, never two at once, not while the tab is hidden; one of
+ * a wing's panel (`wingRoute`) only while that wing is attached.
+ */
+function every(ms, task, wingRoute) {
   let running = false;
   const tick = async (force = false) => {
     if (running || !me.canRead || (document.hidden && !force)) return;
+    if (wingRoute !== undefined && !me.wingRoutes.includes(wingRoute)) return;
     running = true;
     try {
       await task();
@@ -88,20 +103,21 @@ const proposals = createProposals({
   },
   onUnauthorized: () => void session.refresh().catch(() => undefined),
 });
-const refreshProposals = every(5 * SECONDS, proposals.refresh);
+const refreshProposals = every(5 * SECONDS, proposals.refresh, '/api/proposals');
 const refreshBook = every(10 * SECONDS, book.refresh);
 const refreshCharts = every(30 * SECONDS, refreshReturns);
 const refreshReportList = every(30 * SECONDS, refreshReports);
 // The report list's times are real time: drawn again once the page's clock is known.
 window.addEventListener(PAGE_CLOCK_EVENT, () => void refreshReportList());
-const refreshLearning = every(30 * SECONDS, refreshMarketLearning);
-const refreshCalibrationTable = every(60 * SECONDS, refreshCalibration);
-const refreshCashFlow = every(30 * SECONDS, refreshForecast);
+const refreshLearning = every(30 * SECONDS, refreshMarketLearning, '/api/market-learning');
+const refreshCalibrationTable = every(60 * SECONDS, refreshCalibration, '/api/calibration');
+const refreshCashFlow = every(30 * SECONDS, refreshForecast, '/api/cash-flow');
 
 const session = createSession((next) => {
   const couldRead = me.canRead;
   me = next;
   showPause();
+  showWingPanels();
   // Signing in or out changes who may approve: the proposals are drawn again at once.
   if (me.canRead) void refreshProposals();
   if (me.canRead && !couldRead) {
