@@ -33,7 +33,7 @@ import type { InboxWorker } from './inbox-worker.js';
 import type { Pipeline } from './pipeline.js';
 import type { Poller } from './poller.js';
 import { checkMarketplaceAtStart, listenOrExplain } from './start-checks.js';
-import { WING_AGENT, wingApiRoutes } from './wing-surfaces.js';
+import { wingAgent, wingApiRoutes } from './wing-surfaces.js';
 
 export type { DaemonOverrides };
 
@@ -87,7 +87,7 @@ export async function createDaemon(config: DaemonConfigFile, env: Env, overrides
   // Before attachOps: the challengers hear each decision before the metrics do.
   if (overrides.challengers !== false) attachShadows(parts);
   const ops = attachOps(parts);
-  const wings = { ...WING_AGENT, requestHolds: overrides.requestHolds };
+  const wings = { ...wingAgent(overrides), requestHolds: overrides.requestHolds };
   const operator = attachOperator(parts, { metrics: ops.metrics, wings, apiRoutes: wingApiRoutes(overrides) });
   const proposals = overrides.proposals === false ? undefined : attachProposals(operator.context);
   const messaging = overrides.messaging === false ? NO_MESSAGING : attachMessaging({ ...parts, proposals: proposals?.decider });

@@ -57,7 +57,7 @@ export interface AgentContext {
   approvals: ApprovalSettings;
   /** The sandbox's hold on a request while its proposal waits (src/proposals/request-holds.ts); absent live. */
   requestHolds?: RequestHolds | undefined;
-  /** The wings' tools, registered on every session's server after the connector's own (src/daemon/wing-surfaces.ts, WING_AGENT). */
+  /** The wings' tools, registered on every session's server after the connector's own (src/daemon/wing-surfaces.ts, wingAgent). */
   tools: readonly AgentTools[];
   /** What place_offer does beyond the caller's allowance: a proposal a person approves (src/proposals/); absent, it refuses. */
   beyondAllowance?: BeyondAllowanceAsk | undefined;

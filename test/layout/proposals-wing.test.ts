@@ -3,7 +3,7 @@
  * deciding, the runner that places what was approved, the agents' get_proposal and
  * list_proposals, and /api/proposals. It attaches itself in one call (attach-proposals.ts,
  * attachProposals) and reaches the operator listener through registrations (src/daemon/
- * wing-surfaces.ts: WING_AGENT, WING_API_ROUTES), never the reverse. Deleting the folder, its attach
+ * wing-surfaces.ts: WING_AGENT_TOOLS, WING_API_ROUTES), never the reverse. Deleting the folder, its attach
  * line, its entry among the wings and `lendbot approve` / `reject` leaves lendbot whole; the
  * daemon decides and places without it (test/daemon/proposals-left-out.test.ts).
  */

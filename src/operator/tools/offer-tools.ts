@@ -64,10 +64,15 @@ export function registerOfferTools({ server, context, caller, codes }: ToolDeps)
         dry_run: context.dryRun,
       };
       // Beyond the token's allowance a person decides: no confirmation prompt is shown (an agent's
-      // code or a client's "accept" could not place it), the offer waits as a proposal.
+      // code or a client's "accept" could not place it), the offer waits as a proposal. Without
+      // the proposals wing (left out, or its folder deleted) nothing can wait: it is refused.
       const beyond = (why: string) =>
         context.beyondAllowance?.(context, caller, ask, why, preview) ??
-        answer(`Not offered: ${why}; no person can approve it here.`, { ...preview, status: 'beyond_allowance', why }, true);
+        answer(
+          `Not offered: ${why}. The proposals wing is not attached here, so no proposal is made and no person can approve it; nothing was sent.`,
+          { ...preview, status: 'beyond_allowance', why },
+          true,
+        );
       const allowance = allowanceNow(context, caller, ask);
       if (!allowance.within) return beyond(allowance.why);
       const confirmation = await confirm(extra, { tool: 'place_offer', args, summary: offerSummary(ask, context.dryRun), preview });

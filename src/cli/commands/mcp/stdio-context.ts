@@ -9,7 +9,7 @@
 import { systemClock } from '../../../clock/clock.js';
 import { BalanceTracker } from '../../../daemon/balance-tracker.js';
 import type { DaemonConfigFile } from '../../../daemon/daemon-config.js';
-import { WING_AGENT } from '../../../daemon/wing-surfaces.js';
+import { wingAgent } from '../../../daemon/wing-surfaces.js';
 import { OfferPlacer } from '../../../daemon/offer-placer.js';
 import { SerialQueue } from '../../../daemon/serial-queue.js';
 import { serviceDataSource, storeSpendLedger } from '../../../daemon/service-data.js';
@@ -75,7 +75,8 @@ export async function buildStdioContext(
       // No notifier here: a running daemon notices a pause or a lift at its next read and notifies it.
       instruments: { protections: new Protections({ store, clock, log: component('protect'), settings: () => config.risk.protections }) },
     },
-    WING_AGENT,
+    // Every wing: `lendbot mcp` has no overrides to leave one out.
+    wingAgent({}),
   );
   return {
     context,
