@@ -7,13 +7,9 @@
  * its entry here and its attach line removes it (test/layout/messaging-wing.test.ts).
  */
 import type { z } from 'zod';
-import { storedCalibrations } from '../calibration/calibration-fates.js';
 import type { Clock } from '../clock/clock.js';
-import { storedLearners } from '../market-learning/market-fates.js';
 import { messagingWing } from '../messaging/messaging-wing.js';
 import { retrainWing } from '../retrain/retrain-wing.js';
-import type { Store } from '../store/index.js';
-import type { StoredLearners } from './restored-learners.js';
 
 const WINGS = [messagingWing, retrainWing] as const;
 
@@ -44,9 +40,3 @@ export interface WingCheck {
 /** Every wing's doctor checks, in the order the wings are listed (typed here, so a wing's check must fit). */
 const CHECKING: readonly { checks: readonly WingCheck[] }[] = WINGS;
 export const WING_CHECKS = CHECKING.flatMap((wing) => wing.checks);
-
-/** The learners a wing stored, as it restores them when it attaches: what, read how, and what prices in place of an unreadable one. */
-export const WING_LEARNERS: readonly { what: string; instead: string; read(store: Store): StoredLearners & { unreadable: string[] } }[] = [
-  { what: 'learned market', instead: 'its configured market', read: storedLearners },
-  { what: 'learned default level', instead: 'its prior', read: storedCalibrations },
-];

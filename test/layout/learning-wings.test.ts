@@ -3,7 +3,7 @@
  * and src/calibration/ each hold the daemon's side of one learner, restoring it from the store,
  * noting or feeding what it learns from on its own job, its own API route and, for the default
  * level, its own tables; each attaches in one line of src/daemon/daemon.ts. Deleting a folder, its
- * attach line and its entries among the wings (wing-surfaces.ts: the route; wing-parts.ts: what
+ * attach line and its entries among the wings (wing-surfaces.ts: the route; wing-learners.ts: what
  * `strategy explain --db` restores) leaves lendbot whole; the daemon decides and places without
  * it, priced by the prior (test/daemon/market-learning-left-out.test.ts,
  * test/daemon/calibration-left-out.test.ts).
@@ -25,7 +25,7 @@ const WINGS = [
     gone: ['daemon/market-fates.ts', 'operator/api/market-learning-routes.ts'],
     attachedBy: [
       'daemon/daemon.ts -> market-learning/market-fates.ts',
-      'daemon/wing-parts.ts -> market-learning/market-fates.ts',
+      'daemon/wing-learners.ts -> market-learning/market-fates.ts',
       'daemon/wing-surfaces.ts -> market-learning/market-learning-routes.ts',
     ],
   },
@@ -35,7 +35,7 @@ const WINGS = [
     gone: ['daemon/calibration-fates.ts', 'operator/api/calibration-routes.ts', 'store/calibration-learning-repository.ts'],
     attachedBy: [
       'daemon/daemon.ts -> calibration/calibration-fates.ts',
-      'daemon/wing-parts.ts -> calibration/calibration-fates.ts',
+      'daemon/wing-learners.ts -> calibration/calibration-fates.ts',
       'daemon/wing-surfaces.ts -> calibration/calibration-routes.ts',
     ],
   },

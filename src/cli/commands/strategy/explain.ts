@@ -14,7 +14,7 @@ import { formatExplanation } from './explain-format.js';
 import { existsSync } from 'node:fs';
 import { calibrationUsedText, MarketLearning, marketUsedText } from '../../../engine/market/index.js';
 import { RestoredLearners } from '../../../daemon/restored-learners.js';
-import { WING_LEARNERS } from '../../../daemon/wing-parts.js';
+import { WING_LEARNERS } from '../../../daemon/wing-learners.js';
 import { examplesHelp } from '../../examples-help.js';
 import { reasonText } from '../../../domain/decision-reason.js';
 
