@@ -29,7 +29,7 @@ export function idleCashSchedule(clockSpeed: number): string {
   return clockSpeed > 1 ? '*/5 * * * * *' : '*/5 * * * *';
 }
 
-export type IdleCashSettings = ProtectionSettings['idle_cash'];
+type IdleCashSettings = ProtectionSettings['idle_cash'];
 
 export type IdleAlertChange = { kind: 'began'; state: IdleAlertState } | { kind: 'ended'; state: IdleAlertState } | undefined;
 
@@ -38,7 +38,7 @@ export type IdleAlertChange = { kind: 'began'; state: IdleAlertState } | { kind:
  * `wallNowMs`, given on a sped-up clock only, is the machine's time: the alert then waits
  * `for_hours` of it too.
  */
-export function updateIdleAlert(
+function updateIdleAlert(
   state: Store['state'],
   settings: IdleCashSettings,
   share: number,

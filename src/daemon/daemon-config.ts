@@ -20,7 +20,7 @@ import { WING_CONFIG } from './wing-parts.js';
 
 /** A cron expression, or `off`: the job never runs on its own (it still runs at start where said). */
 /** The schedule of a job that never runs on its own. */
-export const JOB_OFF = 'off';
+const JOB_OFF = 'off';
 
 const cronExpression = z.string().refine((text) => text === JOB_OFF || cron.validate(text), {
   message: 'not a cron expression (e.g. "* * * * *" every minute, "*/5 * * * * *" every 5 seconds) or off',

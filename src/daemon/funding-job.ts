@@ -25,7 +25,7 @@ import type { OfferRecord, Store } from '../store/index.js';
 import { isClearRefusal } from './clear-refusal.js';
 
 /** Waits between fund attempts of one offer: 1 minute, doubling, at most an hour. */
-export const FUNDING_BACKOFF = { baseMs: 60_000, maxMs: 3_600_000 } as const;
+const FUNDING_BACKOFF = { baseMs: 60_000, maxMs: 3_600_000 } as const;
 /** Each wait is shortened by up to this share at random, so offers placed together spread out. */
 const JITTER_SHARE = 0.2;
 

@@ -60,7 +60,7 @@ export function ledgerMonths(entries: readonly LedgerEntry[], period: LedgerPeri
 }
 
 /** Every column summed. */
-export function ledgerTotals(rows: readonly LedgerMonthRow[]): Record<LedgerKind, number> {
+function ledgerTotals(rows: readonly LedgerMonthRow[]): Record<LedgerKind, number> {
   const totals = zeros();
   for (const row of rows) for (const kind of LEDGER_KINDS) totals[kind] += row.cents[kind];
   return totals;
@@ -81,7 +81,7 @@ const CSV_COLUMN: Record<LedgerKind, string> = {
   other: 'other',
 };
 
-export const CSV_HEADER = ['loan_id', 'month', ...LEDGER_KINDS.map((kind) => CSV_COLUMN[kind])].join(',');
+const CSV_HEADER = ['loan_id', 'month', ...LEDGER_KINDS.map((kind) => CSV_COLUMN[kind])].join(',');
 
 /** The CSV text: a header, a line per loan and month, and with `totals` a last `total` line. */
 export function ledgerCsv(rows: readonly LedgerMonthRow[], options: { totals?: boolean } = {}): string {
@@ -93,7 +93,7 @@ export function ledgerCsv(rows: readonly LedgerMonthRow[], options: { totals?: b
 }
 
 /** One line of the reconciliation: a kind of transfer and the ledger columns that hold it. */
-export interface ReconciliationLine {
+interface ReconciliationLine {
   label: string;
   transfersCents: number;
   ledgerCents: number;

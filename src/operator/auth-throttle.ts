@@ -36,7 +36,7 @@ export interface ThrottleLimits {
   windowMs: number;
 }
 
-export const DEFAULT_THROTTLE: ThrottleLimits = { perClient: 10, overall: 100, windowMs: 60_000 };
+const DEFAULT_THROTTLE: ThrottleLimits = { perClient: 10, overall: 100, windowMs: 60_000 };
 /** Clients (and token digests) remembered at most: past it the oldest are forgotten (the overall limit still counts them). */
 const MAX_KEYS = 10_000;
 /** Refusals logged one by one in a window; the rest go into the summary. */

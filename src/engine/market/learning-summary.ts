@@ -9,7 +9,7 @@ import { learnedAcceptCurve } from './learned-accept.js';
 import type { MarketLearner } from './market-learner.js';
 
 /** The borrower the curves are drawn for: a request with this maximum rate and default probability. */
-export const TYPICAL_BORROWER = { maxRate: 0.3, defaultProbability: 0.1 } as const;
+const TYPICAL_BORROWER = { maxRate: 0.3, defaultProbability: 0.1 } as const;
 const POSITIONS = [0.1, 0.25, 0.4, 0.55, 0.7, 0.85, 1];
 
 export interface LearningSummary {

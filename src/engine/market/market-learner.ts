@@ -42,7 +42,7 @@ export interface LearnedSnapshot {
   posterior: Posterior;
 }
 
-export function initialLearnerState(settings: LearningSettings): LearnerState {
+function initialLearnerState(settings: LearningSettings): LearnerState {
   return {
     posterior: priorPosterior(settings.priorSd),
     version: 0,

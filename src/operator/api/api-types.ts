@@ -105,7 +105,7 @@ export interface DecisionDetail extends DecisionRow {
 }
 
 /** One line of the score. */
-export interface ExplanationContribution {
+interface ExplanationContribution {
   /** The feature, or `scorecard.base` / `logistic.intercept`. */
   name: string;
   value: number | string | boolean | null;
@@ -117,7 +117,7 @@ export interface ExplanationContribution {
   missing: boolean;
 }
 
-export interface ExplanationPrice {
+interface ExplanationPrice {
   rate: number | null;
   probability: number | null;
   expectedReturn: number | null;
@@ -289,7 +289,7 @@ export interface ReportsAnswer {
 }
 
 /** A pause of new offers (the StatusReport's pause shape). */
-export interface ApiPause {
+interface ApiPause {
   /** operator, account_refusal, default_spike, drawdown. */
   kind: string;
   reason: string;
@@ -343,7 +343,7 @@ export interface ApiProposal {
 }
 
 /** What the person reads before deciding, as written when the agent asked. */
-export interface ProposalExplanationView {
+interface ProposalExplanationView {
   summary: string | null;
   /** Why a person must approve it (the allowance's verdict). */
   why: string | null;

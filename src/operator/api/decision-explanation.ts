@@ -39,7 +39,7 @@ function curvePointsOf(curve: PriceCurve | undefined, rate: number | undefined):
 }
 
 /** The guard's verdict, as the stored decision has it. */
-export function storedGuard(decision: StoredDecision): ExplanationGuard {
+function storedGuard(decision: StoredDecision): ExplanationGuard {
   if (decision.action === 'offer') return { checked: true, allowed: true, code: null, reason: null };
   const refusal = guardReasonOf(decision.reasonValues);
   const reason = refusal === undefined ? null : reasonText(refusal);
