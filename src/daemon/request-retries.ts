@@ -14,14 +14,11 @@
  * Kept in memory (a restart starts the count again: tries stay bounded per run) and bounded: past
  * `maxKept` requests the oldest entry is forgotten, which only gives that request fresh tries.
  */
-import { backoffCeilingMs } from '../clock/backoff.js';
+import { backoffCeilingMs, type BackoffSettings } from '../clock/backoff.js';
 import type { Clock } from '../clock/clock.js';
 
-export interface RequestRetrySettings {
-  /** Wait after the first failure; doubling after each. */
-  baseMs: number;
-  /** Longest wait. */
-  maxMs: number;
+/** The wait doubles after each failure, from baseMs up to maxMs. */
+export interface RequestRetrySettings extends BackoffSettings {
   /** Attempts of a request whose own answers fail; the last decides without the data. */
   tries: number;
 }
