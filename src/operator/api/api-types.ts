@@ -12,7 +12,7 @@
  *   contributions carry logOdds and missing besides name, value and points.
  * - DecisionsAnswer / OffersAnswer paging: `nextBefore` is the id to pass as `before`.
  * - ReturnsAnswer: `totals` (the last point, and equity's parts) and `notes` (how the figures were made).
- * - PauseAnswer.pause is `ApiPause` (the StatusReport's pause shape) and `already` on POST /api/pause.
+ * - PauseAnswer.pause is the StatusReport's pause shape, and `already` on POST /api/pause.
  */
 import type { DecisionJson } from '../../domain/decision-json.js';
 import type { StatusReport } from '../../ops/status-report.js';
@@ -288,19 +288,10 @@ export interface ReportsAnswer {
   reports: ReportEntry[];
 }
 
-/** A pause of new offers (the StatusReport's pause shape). */
-interface ApiPause {
-  /** operator, account_refusal, default_spike, drawdown. */
-  kind: string;
-  reason: string;
-  since: string;
-  /** When it lifts itself; null: only at resume. */
-  until: string | null;
-}
-
 /** POST /api/pause (already: a pause was in force and is kept) and POST /api/resume (pause: null). */
 export interface PauseAnswer {
-  pause: ApiPause | null;
+  /** A pause of new offers, as the status report shows it. */
+  pause: StatusReport['pause'];
   already?: boolean;
 }
 
