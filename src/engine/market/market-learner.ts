@@ -55,15 +55,11 @@ function initialLearnerState(settings: LearningSettings): LearnerState {
 }
 
 export class MarketLearner {
-  private state: LearnerState;
-
   /** `settings` are the strategy's current ones (learnerFor refreshes them after a reload). */
   constructor(
     public settings: LearningSettings,
-    state?: LearnerState,
-  ) {
-    this.state = state ?? initialLearnerState(settings);
-  }
+    private state: LearnerState = initialLearnerState(settings),
+  ) {}
 
   /** The learner's state, to store or show (a copy). */
   get snapshotState(): LearnerState {
