@@ -16,6 +16,7 @@
  */
 import type { DecisionJson } from '../../domain/decision-json.js';
 import type { StatusReport } from '../../ops/status-report.js';
+import type { LoanPaymentState, OfferView, StoredLoan } from '../../store/index.js';
 
 /** Every error: the HTTP status says what kind, `error` says what in one line. */
 export interface ErrorAnswer {
@@ -168,25 +169,8 @@ export interface DecisionAnswer {
   notes: string[];
 }
 
-export interface OfferRow {
-  id: number;
-  loanRequestId: number;
-  rate: number;
-  automateFund: boolean;
-  totalAmountCents: number;
-  riskLevel: number;
-  borrowerId: number;
-  /** As every surface shows it (store/offer-view.ts): sending, unknown, refused, placed, accepted, funded, rejected, lost, expired. */
-  state: string;
-  /** Whether the offer still holds money back (counted in the overview's reserved). */
-  reserving: boolean;
-  serviceOfferId: number | null;
-  /** The service's text of a refusal, or our error text of an unknown outcome. */
-  serviceText: string | null;
-  createdAt: string;
-  updatedAt: string;
-  dryRun: boolean;
-}
+/** An offer as every surface shows it (store/offer-view.ts), without the service's raw JSON and the table's own state. */
+export type OfferRow = Omit<OfferView, 'offerJson' | 'recordedState'>;
 
 /** GET /api/offers?state=STATE&limit=100&before=ID, newest first. */
 export interface OffersAnswer {
@@ -194,31 +178,16 @@ export interface OffersAnswer {
   nextBefore: number | null;
 }
 
-/** A loan's synced payments, summed. */
-export interface LoanPayments {
-  payments: number;
-  paid: number;
-  paidCents: number;
-  late: number;
-  missed: number;
-  maxDelayedDays: number;
+/** A loan's synced payments, summed (the store's LoanPaymentState, its fees named as charged). */
+export interface LoanPayments extends Omit<LoanPaymentState, 'loanId' | 'feesCents' | 'lastDueDate'> {
   /** Late and pay-later fees charged on its payments (received or not; what was received is in the returns' lateFeesReceivedCents). */
   lateFeesChargedCents: number;
   /** The last due date of its schedule; null when no payment was synced yet. */
   lastDueDate: string | null;
 }
 
-export interface LoanRow {
-  id: number;
-  loanRequestId: number | null;
-  /** The list the loan is in: current, completed, collection, default (or pending). */
-  listStatus: string;
-  status: string;
-  riskLevel: number | null;
-  loanAmountCents: number;
-  remainingCents: number;
-  interestRate: number;
-  paidOff: boolean;
+/** A loan as the store keeps it (the list it is in, what is still owed), without the service's raw loan. */
+export interface LoanRow extends Omit<StoredLoan, 'loan'> {
   /** When the loan started (from the loan's own dates, else our offer's creation); null when unknown. */
   originatedAt: string | null;
   payments: LoanPayments;
