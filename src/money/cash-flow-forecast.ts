@@ -116,8 +116,9 @@ interface Buckets {
   expectedInterest: number[];
 }
 
+const zeros = (): number[] => Array.from({ length: FORECAST_MONTHS }, () => 0);
+
 function emptyBuckets(): Buckets {
-  const zeros = (): number[] => Array.from({ length: FORECAST_MONTHS }, () => 0);
   return { scheduledPrincipal: zeros(), scheduledInterest: zeros(), expectedPrincipal: zeros(), expectedInterest: zeros() };
 }
 
@@ -212,7 +213,6 @@ export function forecastCashFlows(loans: readonly ForecastLoan[], flow: Reinvest
  * survive like the flow's average decision says; what is not lent waits for the next month.
  */
 function projectReinvestment(base: Buckets, flow: ReinvestmentFlow, fallbackProbability: number) {
-  const zeros = (): number[] => Array.from({ length: FORECAST_MONTHS }, () => 0);
   const lent = zeros();
   const uninvested = zeros();
   const cohorts = emptyBuckets();
