@@ -72,7 +72,6 @@ export function withAge(counts: StrategyVintageCounts, minLoans: number): Strate
     realised: interval.rate,
     low: interval.low,
     high: interval.high,
-    strategy: counts.strategy,
     ageMonths: none ? null : counts.ageDaysSum / counts.loans / DAYS_PER_MONTH,
     termElapsed: none || counts.termMonths === 0 ? null : counts.termMonthsElapsed / counts.termMonths,
     expectedByNow: none ? null : counts.expectedByNowSum / counts.loans,
