@@ -29,8 +29,6 @@ export function idleCashSchedule(clockSpeed: number): string {
   return clockSpeed > 1 ? '*/5 * * * * *' : '*/5 * * * *';
 }
 
-type IdleCashSettings = ProtectionSettings['idle_cash'];
-
 export type IdleAlertChange = { kind: 'began'; state: IdleAlertState } | { kind: 'ended'; state: IdleAlertState } | undefined;
 
 /**
@@ -40,7 +38,7 @@ export type IdleAlertChange = { kind: 'began'; state: IdleAlertState } | { kind:
  */
 function updateIdleAlert(
   state: Store['state'],
-  settings: IdleCashSettings,
+  settings: ProtectionSettings['idle_cash'],
   share: number,
   nowMs: number,
   wallNowMs?: number,
