@@ -74,7 +74,7 @@ function scoreDefaultOf(calibration: unknown): number | undefined {
   return typeof value === 'number' && value > 0 && value < 1 ? value : undefined;
 }
 
-export class CalibrationFeeder {
+class CalibrationFeeder {
   private readonly book: CalibrationLearningRepository;
 
   constructor(

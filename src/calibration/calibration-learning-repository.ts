@@ -26,7 +26,7 @@ export interface CalibrationLoanRow {
 }
 
 /** A stored calibration learner, as written. */
-export interface StoredCalibrationLearner {
+interface StoredCalibrationLearner {
   strategy: string;
   version: number;
   state: unknown;

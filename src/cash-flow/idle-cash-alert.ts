@@ -29,8 +29,6 @@ export function idleCashSchedule(clockSpeed: number): string {
   return clockSpeed > 1 ? '*/5 * * * * *' : '*/5 * * * *';
 }
 
-export type IdleCashSettings = ProtectionSettings['idle_cash'];
-
 export type IdleAlertChange = { kind: 'began'; state: IdleAlertState } | { kind: 'ended'; state: IdleAlertState } | undefined;
 
 /**
@@ -38,9 +36,9 @@ export type IdleAlertChange = { kind: 'began'; state: IdleAlertState } | { kind:
  * `wallNowMs`, given on a sped-up clock only, is the machine's time: the alert then waits
  * `for_hours` of it too.
  */
-export function updateIdleAlert(
+function updateIdleAlert(
   state: Store['state'],
-  settings: IdleCashSettings,
+  settings: ProtectionSettings['idle_cash'],
   share: number,
   nowMs: number,
   wallNowMs?: number,

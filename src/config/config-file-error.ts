@@ -3,9 +3,9 @@
  * file, line and column, the path inside the document and what is wrong, so a user fixes them
  * all in one edit instead of one per run.
  */
+import { AppError } from '../domain/index.js';
 
 /** One problem in a file. Line and column are 1-based. */
-import { AppError } from '../domain/index.js';
 export interface ConfigProblem {
   file: string;
   line: number;

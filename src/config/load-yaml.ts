@@ -7,10 +7,10 @@ import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
-import { closestName } from './closest-name.js';
+import { closestName, didYouMean } from './closest-name.js';
 import { ConfigFileError, dottedPath, type ConfigProblem } from './config-file-error.js';
 import { parseWithPositions, positionOf, type PositionedDocument } from './yaml-positions.js';
-import { issueMessage, knownKeysAt, unknownKeyMessage } from './zod-issue-text.js';
+import { issueMessage, knownKeysAt } from './zod-issue-text.js';
 
 /** A problem found by a cross-field rule, located by its path in the document. */
 export interface RuleProblem {
@@ -101,7 +101,7 @@ function zodProblems(error: z.ZodError, schema: z.ZodType, positioned: Positione
       const known = knownKeysAt(schema, issue.path);
       return issue.keys.map((key) => {
         const position = positionOf(positioned, issue.path, key);
-        return { file, ...position, path: dottedPath([...issue.path, key]), message: unknownKeyMessage(key, known) };
+        return { file, ...position, path: dottedPath([...issue.path, key]), message: `unknown key "${key}"${didYouMean(key, known)}` };
       });
     }
     return [locate(positioned, file, issue.path, issueMessage(issue))];

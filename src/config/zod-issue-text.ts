@@ -1,9 +1,8 @@
 /**
- * Turning zod issues into messages a person editing a YAML file can act on: unknown keys name
- * the closest known key, and a union that fails says what each allowed form expected.
+ * Turning zod issues into messages a person editing a YAML file can act on: the keys an object
+ * accepts (an unknown key names the closest), and a union that fails says what each form expected.
  */
 import { z } from 'zod';
-import { didYouMean } from './closest-name.js';
 
 /** The schema inside wrappers that do not change which keys an object accepts. */
 function unwrap(schema: z.ZodType): z.ZodType {
@@ -56,9 +55,4 @@ export function issueMessage(issue: z.core.$ZodIssue): string {
     return `does not match any allowed form: ${forms}`;
   }
   return issue.message;
-}
-
-/** The message for a key the object does not accept. */
-export function unknownKeyMessage(key: string, known: readonly string[]): string {
-  return `unknown key "${key}"${didYouMean(key, known)}`;
 }

@@ -86,7 +86,6 @@ export class AccountSync {
     if (!offer || offer.dryRun) return false;
     const next: OfferState = loan.status.toLowerCase() === 'pending' ? 'accepted' : 'funded';
     if (offer.state === next || offer.state === 'funded') return false;
-    if (offer.state === 'accepted' && next === 'accepted') return false;
     store.offers.setState(offer.id, next, clock.now());
     this.deps.log.info(
       { loanRequestId: loan.loan_request_id, loanId: loan.id, rate: loan.interest_rate, amount: loan.loan_amount },

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { daemonConfigSchema } from './daemon-config.js';
 
-export const CONFIG_SCHEMA_ID = 'https://lendbot.dev/schema/config.schema.json';
+const CONFIG_SCHEMA_ID = 'https://lendbot.dev/schema/config.schema.json';
 
 /** The schema as text, exactly as committed (2-space JSON, trailing newline). */
 export function configJsonSchemaText(): string {

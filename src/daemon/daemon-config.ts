@@ -18,10 +18,10 @@ import { DEFAULT_WARN_AFTER_REFUSALS, DEFAULT_WARN_WINDOW_MS } from '../webhook/
 import { DEFAULT_TOKEN_LAYOUT, TOKEN_LAYOUTS } from '../webhook/token-layout.js';
 import { WING_CONFIG } from './wing-parts.js';
 
-/** A cron expression, or `off`: the job never runs on its own (it still runs at start where said). */
 /** The schedule of a job that never runs on its own. */
-export const JOB_OFF = 'off';
+const JOB_OFF = 'off';
 
+/** A cron expression, or `off`: the job never runs on its own (it still runs at start where said). */
 const cronExpression = z.string().refine((text) => text === JOB_OFF || cron.validate(text), {
   message: 'not a cron expression (e.g. "* * * * *" every minute, "*/5 * * * * *" every 5 seconds) or off',
 });

@@ -58,7 +58,7 @@ import type { RequestHolds } from '../operator/agent-context.js';
 
 type Env = Record<string, string | undefined>;
 /** The marketplace client the daemon owns: closed at the stop, its calls abandoned when the stop must not wait. */
-export type DaemonClient = MarketplaceApi & { close?: () => void; abandon?: () => number };
+type DaemonClient = MarketplaceApi & { close?: () => void; abandon?: () => number };
 
 /** What the composition root's caller may pass instead of building it (createDaemon in daemon.ts). */
 export interface DaemonOverrides {
@@ -106,7 +106,7 @@ export interface DaemonOverrides {
 }
 
 /** The clocks the parts run on. */
-export interface DaemonClocks {
+interface DaemonClocks {
   /** The market's clock: every stored time is in it. */
   market: Clock;
   /** Real time when the market's clock is fast: back-off and retries wait on it. */
@@ -120,7 +120,7 @@ export interface DaemonClocks {
 }
 
 /** The strategies and limits in force, read at each use: hot reload swaps them; features lay theirs over (layer). */
-export interface ActiveStrategies {
+interface ActiveStrategies {
   strategies: () => readonly CompiledStrategy[];
   /** The strategies the files (or the overrides) gave, before any feature's layer. */
   fileStrategies: () => readonly CompiledStrategy[];

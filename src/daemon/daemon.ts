@@ -71,7 +71,7 @@ type Env = Record<string, string | undefined>;
 /** Messaging left out: no jobs, nothing to start; the parts' notices go nowhere (notice-relay.ts). */
 const NO_MESSAGING: Messaging = { jobs: [], start: () => undefined, stop: () => undefined };
 /** Retraining left out: the strategy files run as they are, and no retrain job exists. */
-const NO_RETRAIN: Pick<Retraining, 'jobs' | 'start'> = { jobs: [], start: async () => undefined };
+const NO_RETRAIN: Retraining = { jobs: [], start: async () => undefined };
 /** A wing with only jobs left out (cash flow, market learning, calibration): none of its jobs runs. */
 const NO_JOBS: { jobs: Job[] } = { jobs: [] };
 

@@ -13,7 +13,7 @@ import type { GuardRefusalCode } from '../risk/index.js';
 import type { DecisionAction, RequestSource } from '../store/index.js';
 
 /** Why a request was not decided now, and when it may be tried again. */
-export interface Deferral {
+interface Deferral {
   /** The failure is the request's own (counted toward its tries), not an outage of the service. */
   own: boolean;
   retryAtMs: number;

@@ -25,7 +25,7 @@ import type { OfferRecord, Store } from '../store/index.js';
 import { isClearRefusal } from './clear-refusal.js';
 
 /** Waits between fund attempts of one offer: 1 minute, doubling, at most an hour. */
-export const FUNDING_BACKOFF = { baseMs: 60_000, maxMs: 3_600_000 } as const;
+const FUNDING_BACKOFF = { baseMs: 60_000, maxMs: 3_600_000 } as const;
 /** Each wait is shortened by up to this share at random, so offers placed together spread out. */
 const JITTER_SHARE = 0.2;
 
@@ -43,8 +43,6 @@ export interface FundingJobDeps {
    * money of an offer being funded as both free and unspent.
    */
   pipeline?: { exclusive<T>(job: () => Promise<T>): Promise<T> };
-  /** A number in [0, 1) for the jitter; injectable for tests. */
-  random?: () => number;
 }
 
 export type FundingAttempt = 'funded' | 'not_yet' | 'guard_refused' | 'ambiguous' | 'failed' | 'settled_meanwhile';
@@ -150,7 +148,7 @@ export class FundingJob {
     const { store, clock } = this.deps;
     const attempts = (store.offers.fundSchedule(offer.id)?.attempts ?? 0) + 1;
     const ceiling = backoffCeilingMs(attempts, FUNDING_BACKOFF);
-    const waitMs = Math.round(ceiling * (1 - JITTER_SHARE * (this.deps.random ?? Math.random)()));
+    const waitMs = Math.round(ceiling * (1 - JITTER_SHARE * Math.random()));
     const nextAtMs = clock.now() + waitMs;
     store.offers.scheduleFunding(offer.id, { attempts, nextAtMs });
     return new Date(nextAtMs).toISOString();

@@ -9,7 +9,7 @@ import { snapshotFromStore, type RiskLimits } from '../risk/index.js';
 import type { Store } from '../store/index.js';
 
 /** Real milliseconds without a request after which the store's WAL is checkpointed, by default. */
-export const IDLE_CHECKPOINT_MS = 1_000;
+const IDLE_CHECKPOINT_MS = 1_000;
 
 export interface IdleUpkeepDeps {
   store: Store;

@@ -20,7 +20,7 @@ import type { Store } from '../store/index.js';
 import { failureText, isClearRefusal } from './clear-refusal.js';
 
 /** The service's answer when an offer on this request already exists (marketplace 4.2, rule 7). */
-export function isAlreadyOfferedText(text: string | undefined): boolean {
+function isAlreadyOfferedText(text: string | undefined): boolean {
   return text !== undefined && /already made an offer/i.test(text);
 }
 

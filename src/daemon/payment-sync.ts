@@ -20,7 +20,7 @@ import type { LoanDueForPayments, Store } from '../store/index.js';
 import { HOUR_MS, DAY_MS } from '../clock/time-constants.js';
 
 /** Loans whose payments one sync reads at most (each is one GET). */
-export const DEFAULT_PAYMENT_LOANS_PER_SYNC = 25;
+const DEFAULT_PAYMENT_LOANS_PER_SYNC = 25;
 
 const CLOSED_LISTS: ReadonlySet<string> = new Set(['completed', 'default']);
 /** Failures that belong to one loan (the service does not know it, answers it in a shape or a size we cannot read, or sends it elsewhere). */

@@ -36,7 +36,7 @@ import { IdleUpkeep } from './idle-upkeep.js';
 import type { OfferPlacer } from './offer-placer.js';
 import { errorCode, fetchingFor, type DataFailure, type StepTimer } from './request-fetching.js';
 import type { RequestGuards } from './request-guard.js';
-import { DEFAULT_REQUEST_RETRY, RequestRetries, type RequestRetrySettings } from './request-retries.js';
+import { RequestRetries, type RequestRetrySettings } from './request-retries.js';
 import { RequestStrategies } from './request-strategies.js';
 import { SerialQueue } from './serial-queue.js';
 
@@ -81,7 +81,7 @@ export class Pipeline {
   private intakeStopped = false;
 
   constructor(private readonly deps: PipelineDeps) {
-    this.retries = new RequestRetries(deps.retryClock ?? deps.clock, deps.retry ?? DEFAULT_REQUEST_RETRY);
+    this.retries = new RequestRetries(deps.retryClock ?? deps.clock, deps.retry);
     this.roles = new RequestStrategies(deps);
     this.upkeep = new IdleUpkeep({ ...deps, inFlight: () => this.queue.size, checkpointAfterMs: deps.idleCheckpointMs });
   }

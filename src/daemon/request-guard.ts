@@ -15,7 +15,7 @@ import { createShadowSplitRepository, type ShadowSplitRepository } from '../stor
 import type { BalanceTracker } from './balance-tracker.js';
 
 /** An automatic pause in force (the protections, src/ops/protections): while one holds, every offer is refused. */
-export interface PauseSource {
+interface PauseSource {
   activePause(): { reason: string } | undefined;
 }
 

@@ -12,22 +12,19 @@
  *   and is decided when the service answers again, never blind; these do not count toward `tries`.
  *
  * Kept in memory (a restart starts the count again: tries stay bounded per run) and bounded: past
- * `maxKept` requests the oldest entry is forgotten, which only gives that request fresh tries.
+ * MAX_KEPT requests the oldest entry is forgotten, which only gives that request fresh tries.
  */
-import { backoffCeilingMs } from '../clock/backoff.js';
+import { backoffCeilingMs, type BackoffSettings } from '../clock/backoff.js';
 import type { Clock } from '../clock/clock.js';
 
-export interface RequestRetrySettings {
-  /** Wait after the first failure; doubling after each. */
-  baseMs: number;
-  /** Longest wait. */
-  maxMs: number;
+/** The wait doubles after each failure, from baseMs up to maxMs. */
+export interface RequestRetrySettings extends BackoffSettings {
   /** Attempts of a request whose own answers fail; the last decides without the data. */
   tries: number;
 }
 
 /** 30 s, 1 min, 2 min, then the fourth attempt decides without the data (about 3.5 minutes). */
-export const DEFAULT_REQUEST_RETRY: RequestRetrySettings = { baseMs: 30_000, maxMs: 10 * 60_000, tries: 4 };
+const DEFAULT_REQUEST_RETRY: RequestRetrySettings = { baseMs: 30_000, maxMs: 10 * 60_000, tries: 4 };
 
 const MAX_KEPT = 10_000;
 
@@ -52,7 +49,6 @@ export class RequestRetries {
   constructor(
     private readonly clock: Clock,
     private readonly settings: RequestRetrySettings = DEFAULT_REQUEST_RETRY,
-    private readonly maxKept = MAX_KEPT,
   ) {}
 
   /** When the request may be tried again, if it is waiting now. */
@@ -81,7 +77,7 @@ export class RequestRetries {
     // Re-inserted, so the map's order is the order of last failure and the oldest goes first.
     this.failures.delete(loanRequestId);
     this.failures.set(loanRequestId, entry);
-    if (this.failures.size > this.maxKept) {
+    if (this.failures.size > MAX_KEPT) {
       const oldest = this.failures.keys().next();
       if (oldest.done !== true) this.failures.delete(oldest.value);
     }

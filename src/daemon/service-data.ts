@@ -69,17 +69,6 @@ export function storeSpendLedger(store: Store): SpendLedger {
         : store.purchases.strategySpendCents({ strategy, fromMs, toMs: nowMs + 1 }),
     subscribedSince: (provider, fromMs, nowMs) =>
       store.purchases.subscriptions({ fromMs, toMs: nowMs + 1 }).some((row) => row.provider === provider),
-    record: (purchase) =>
-      store.purchases.record({
-        loanRequestId: purchase.loanRequestId,
-        kind: purchase.kind,
-        provider: purchase.provider,
-        strategy: purchase.strategy,
-        costCents: purchase.costCents,
-        boughtAtMs: purchase.atMs,
-        ok: purchase.ok,
-        error: purchase.error,
-        payload: purchase.payload,
-      }),
+    record: ({ atMs, ...purchase }) => store.purchases.record({ ...purchase, boughtAtMs: atMs }),
   };
 }

@@ -20,8 +20,6 @@ export interface Stoppable {
 
 export interface ShutdownOptions {
   graceMs: number;
-  /** When the calls still in flight are abandoned (default: half the grace period). */
-  abandonAfterMs?: number;
   log: (line: string) => void;
 }
 
@@ -40,7 +38,7 @@ export function installShutdown(daemon: Stoppable, options: ShutdownOptions): Pr
         process.exit(1);
       }, options.graceMs);
       timer.unref();
-      const abandonAfterMs = options.abandonAfterMs ?? options.graceMs / 2;
+      const abandonAfterMs = options.graceMs / 2;
       const abandon = setTimeout(() => {
         const calls = daemon.abandonInFlight?.() ?? 0;
         if (calls > 0) options.log(`lendbot: ${calls} marketplace call(s) still in flight after ${abandonAfterMs} ms; abandoned`);

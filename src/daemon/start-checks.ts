@@ -16,7 +16,7 @@ export type StartCheckClient = Pick<MarketplaceApi, 'listTransfers'>;
  * The longest the start-up read may take, whatever the tries: a host that never answers costs the
  * client's timeout (LENDBOT_HTTP_TIMEOUT_MS, 20 s) on each of its tries, over a minute and a half.
  */
-export const START_CHECK_BUDGET_MS = 30_000;
+const START_CHECK_BUDGET_MS = 30_000;
 
 export interface StartCheckOptions {
   baseUrl: string;
@@ -67,7 +67,7 @@ export async function checkMarketplaceAtStart(client: StartCheckClient, options:
 }
 
 /** The one line that ends start-up for a failed start-up read, or undefined to start anyway. */
-export function startRefusal(error: ServiceError, options: { baseUrl: string; tries: number }): ConfigurationError | undefined {
+function startRefusal(error: ServiceError, options: { baseUrl: string; tries: number }): ConfigurationError | undefined {
   const origin = originOf(options.baseUrl);
   if (error.code.startsWith('AUTH_'))
     return new ConfigurationError(`the marketplace refused lendbot's credentials at start: ${error.userText()}`);

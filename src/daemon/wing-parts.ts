@@ -26,7 +26,7 @@ function sectionsOf<Wings extends readonly { config: Readonly<Record<string, z.Z
 export const WING_CONFIG = sectionsOf(WINGS);
 
 /** A line a wing adds to `lendbot doctor`, with what the doctor hands it (`notify`: `--notify`). */
-export interface WingCheck {
+interface WingCheck {
   name: string;
   run(input: {
     config: { [Key in keyof typeof WING_CONFIG]?: z.output<(typeof WING_CONFIG)[Key]> };

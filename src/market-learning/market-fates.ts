@@ -83,7 +83,7 @@ export function attachMarketLearning(parts: MarketLearningParts): { jobs: Job[] 
   return { jobs: [{ name: 'learn', schedule: parts.config.jobs.reconcile, run: async () => void fates.learnFates() }] };
 }
 
-export class MarketFates {
+class MarketFates {
   private readonly book: MarketLearningRepository;
   readonly log: Logger;
 

@@ -17,7 +17,7 @@
 import { loanCashFlows } from '../math/index.js';
 
 /** Months forecast: the current calendar month and the eleven after it. */
-export const FORECAST_MONTHS = 12;
+const FORECAST_MONTHS = 12;
 /**
  * The monthly hazard at least given to a delinquent loan (in collection, a payment missed or
  * overdue): 28% still paying after a year. Published roll rates have roughly half to three
@@ -52,7 +52,7 @@ export interface ReinvestmentFlow {
   averageProbability: number | null;
 }
 
-export interface ForecastMonth {
+interface ForecastMonth {
   /** YYYY-MM (UTC). */
   month: string;
   scheduledPrincipalCents: number;
@@ -90,7 +90,7 @@ export interface CashFlowForecast {
 }
 
 /** Whole months from the start of the UTC month of `fromMs` to that of `toMs`. */
-export function monthsBetween(fromMs: number, toMs: number): number {
+function monthsBetween(fromMs: number, toMs: number): number {
   const from = new Date(fromMs);
   const to = new Date(toMs);
   return (to.getUTCFullYear() - from.getUTCFullYear()) * 12 + (to.getUTCMonth() - from.getUTCMonth());
@@ -116,8 +116,9 @@ interface Buckets {
   expectedInterest: number[];
 }
 
+const zeros = (): number[] => Array.from({ length: FORECAST_MONTHS }, () => 0);
+
 function emptyBuckets(): Buckets {
-  const zeros = (): number[] => Array.from({ length: FORECAST_MONTHS }, () => 0);
   return { scheduledPrincipal: zeros(), scheduledInterest: zeros(), expectedPrincipal: zeros(), expectedInterest: zeros() };
 }
 
@@ -212,7 +213,6 @@ export function forecastCashFlows(loans: readonly ForecastLoan[], flow: Reinvest
  * survive like the flow's average decision says; what is not lent waits for the next month.
  */
 function projectReinvestment(base: Buckets, flow: ReinvestmentFlow, fallbackProbability: number) {
-  const zeros = (): number[] => Array.from({ length: FORECAST_MONTHS }, () => 0);
   const lent = zeros();
   const uninvested = zeros();
   const cohorts = emptyBuckets();

@@ -12,7 +12,7 @@ import { buildLoanLedger, type LedgerInput } from './loan-ledger.js';
 import { DAY_MS } from '../clock/time-constants.js';
 
 /** From `daysLate` days late on, `rate` of the principal still out is expected lost. */
-export interface LossRateStep {
+interface LossRateStep {
   daysLate: number;
   rate: number;
 }

@@ -11,7 +11,7 @@ import { forecastCashFlows, type CashFlowForecast, type ForecastLoan } from './c
 import { DAY_MS } from '../clock/time-constants.js';
 
 /** The acceptance flow the reinvestment projection repeats: the last 90 days of the clock. */
-export const REINVESTMENT_WINDOW_DAYS = 90;
+const REINVESTMENT_WINDOW_DAYS = 90;
 
 const OPEN_LISTS = new Set(['current', 'collection']);
 

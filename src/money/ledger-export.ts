@@ -32,16 +32,7 @@ export interface LedgerMonthRow {
 const inPeriod = (day: string, period: LedgerPeriod): boolean =>
   (period.from === undefined || day >= period.from) && (period.to === undefined || day <= period.to);
 
-const zeros = (): Record<LedgerKind, number> => ({
-  lent: 0,
-  principal: 0,
-  interest: 0,
-  fees: 0,
-  late_fees: 0,
-  write_offs: 0,
-  recoveries: 0,
-  other: 0,
-});
+const zeros = (): Record<LedgerKind, number> => Object.fromEntries(LEDGER_KINDS.map((kind) => [kind, 0])) as Record<LedgerKind, number>;
 
 /** The entries of the period summed per month and loan: by month, then loan (the account's row last). */
 export function ledgerMonths(entries: readonly LedgerEntry[], period: LedgerPeriod = {}): LedgerMonthRow[] {
@@ -60,7 +51,7 @@ export function ledgerMonths(entries: readonly LedgerEntry[], period: LedgerPeri
 }
 
 /** Every column summed. */
-export function ledgerTotals(rows: readonly LedgerMonthRow[]): Record<LedgerKind, number> {
+function ledgerTotals(rows: readonly LedgerMonthRow[]): Record<LedgerKind, number> {
   const totals = zeros();
   for (const row of rows) for (const kind of LEDGER_KINDS) totals[kind] += row.cents[kind];
   return totals;
@@ -70,18 +61,9 @@ export function ledgerTotals(rows: readonly LedgerMonthRow[]): Record<LedgerKind
  * The CSV's column of each kind: late fees are named as what they are here, received (the
  * status's "late fees charged" are what the marketplace billed, received or not).
  */
-const CSV_COLUMN: Record<LedgerKind, string> = {
-  lent: 'lent',
-  principal: 'principal',
-  interest: 'interest',
-  fees: 'fees',
-  late_fees: 'late_fees_received',
-  write_offs: 'write_offs',
-  recoveries: 'recoveries',
-  other: 'other',
-};
+const csvColumn = (kind: LedgerKind): string => (kind === 'late_fees' ? 'late_fees_received' : kind);
 
-export const CSV_HEADER = ['loan_id', 'month', ...LEDGER_KINDS.map((kind) => CSV_COLUMN[kind])].join(',');
+const CSV_HEADER = ['loan_id', 'month', ...LEDGER_KINDS.map(csvColumn)].join(',');
 
 /** The CSV text: a header, a line per loan and month, and with `totals` a last `total` line. */
 export function ledgerCsv(rows: readonly LedgerMonthRow[], options: { totals?: boolean } = {}): string {
@@ -93,7 +75,7 @@ export function ledgerCsv(rows: readonly LedgerMonthRow[], options: { totals?: b
 }
 
 /** One line of the reconciliation: a kind of transfer and the ledger columns that hold it. */
-export interface ReconciliationLine {
+interface ReconciliationLine {
   label: string;
   transfersCents: number;
   ledgerCents: number;

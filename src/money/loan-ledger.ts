@@ -41,7 +41,7 @@ export interface LedgerEntry {
 }
 
 /** A movement of cash, deposits and withdrawals included (equity starts from these). */
-export interface CashMovement {
+interface CashMovement {
   day: string;
   cents: number;
 }

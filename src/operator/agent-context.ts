@@ -71,7 +71,7 @@ export interface OfferAsk {
 }
 
 /** place_offer's answer to an offer beyond the caller's allowance (`why`), given the offer's `preview` facts. */
-export type BeyondAllowanceAsk = (
+type BeyondAllowanceAsk = (
   context: AgentContext,
   caller: AgentCaller,
   ask: OfferAsk,
@@ -103,7 +103,7 @@ export interface ToolDeps {
 }
 
 /** A group of tools a wing adds to the agent connector. */
-export type AgentTools = (deps: ToolDeps) => void;
+type AgentTools = (deps: ToolDeps) => void;
 
 /** Who is calling: the name of the token they presented ("agent:NAME" in the decisions). */
 export interface AgentCaller {

@@ -9,9 +9,9 @@
  * - A wrong token (a bearer header on any route, a sign-in's body) is a failure counted twice: for
  *   the client (its address, or behind a proxy of `ops.trusted_proxies` the address the proxy
  *   forwards) and for the token presented (a digest, kept in memory only). A client or a token
- *   with `perClient` failures in its window is answered 429 with Retry-After (the window's end)
+ *   with PER_CLIENT failures in its window is answered 429 with Retry-After (the window's end)
  *   for every wrong token it presents until then.
- * - With `overall` failures in a window from all clients together (many addresses guessing), every
+ * - With OVERALL failures in a window from all clients together (many addresses guessing), every
  *   wrong token is answered so, except from loopback (this machine, an SSH tunnel).
  * - Requests without a token are not failures (a dashboard asking before sign-in, a cookie a
  *   restart forgot): they are refused, never throttled.
@@ -28,15 +28,11 @@ import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import { isLoopbackAddress, type WrongToken } from './wrong-token.js';
 
-export interface ThrottleLimits {
-  /** Wrong tokens from one client, or of one token, in a window before it is answered 429 until the window ends. */
-  perClient: number;
-  /** Wrong tokens from all clients together in a window before every one but loopback is. */
-  overall: number;
-  windowMs: number;
-}
-
-export const DEFAULT_THROTTLE: ThrottleLimits = { perClient: 10, overall: 100, windowMs: 60_000 };
+/** Wrong tokens from one client, or of one token, in a window before it is answered 429 until the window ends. */
+const PER_CLIENT = 10;
+/** Wrong tokens from all clients together in a window before every one but loopback is. */
+const OVERALL = 100;
+const WINDOW_MS = 60_000;
 /** Clients (and token digests) remembered at most: past it the oldest are forgotten (the overall limit still counts them). */
 const MAX_KEYS = 10_000;
 /** Refusals logged one by one in a window; the rest go into the summary. */
@@ -68,16 +64,14 @@ export interface Refusal {
   why: string;
 }
 
-/** Failures by key in windows of `windowMs`, at most MAX_KEYS keys. */
+/** Failures by key in windows of WINDOW_MS, at most MAX_KEYS keys. */
 class WindowCounts {
   private readonly windows = new Map<string, Window>();
-
-  constructor(private readonly windowMs: number) {}
 
   /** The key's window if it is still running at `now`. */
   current(key: string, now: number): Window | undefined {
     const window = this.windows.get(key);
-    return window !== undefined && now - window.startMs < this.windowMs ? window : undefined;
+    return window !== undefined && now - window.startMs < WINDOW_MS ? window : undefined;
   }
 
   count(key: string, now: number): Window {
@@ -85,7 +79,7 @@ class WindowCounts {
     own.failures += 1;
     this.windows.delete(key);
     if (this.windows.size >= MAX_KEYS) {
-      for (const [other, state] of this.windows) if (now - state.startMs >= this.windowMs) this.windows.delete(other);
+      for (const [other, state] of this.windows) if (now - state.startMs >= WINDOW_MS) this.windows.delete(other);
       while (this.windows.size >= MAX_KEYS) {
         const oldest = this.windows.keys().next().value;
         if (oldest === undefined) break;
@@ -103,18 +97,15 @@ function tokenKey(token: string): string {
 }
 
 export class AuthThrottle {
-  private readonly clients: WindowCounts;
-  private readonly tokens: WindowCounts;
+  private readonly clients = new WindowCounts();
+  private readonly tokens = new WindowCounts();
   private overall: Window;
   private logWindow: LogWindow;
 
   constructor(
     private readonly clock: Clock,
     private readonly log: Logger,
-    private readonly limits: ThrottleLimits = DEFAULT_THROTTLE,
   ) {
-    this.clients = new WindowCounts(limits.windowMs);
-    this.tokens = new WindowCounts(limits.windowMs);
     this.overall = { startMs: clock.now(), failures: 0 };
     this.logWindow = this.newLogWindow(clock.now());
   }
@@ -129,10 +120,10 @@ export class AuthThrottle {
     this.rollLogWindow(now);
     const ends: number[] = [];
     for (const window of [this.clients.current(wrong.client ?? 'unknown', now), this.tokens.current(tokenKey(wrong.token), now)])
-      if (window !== undefined && window.failures >= this.limits.perClient) ends.push(window.startMs + this.limits.windowMs);
+      if (window !== undefined && window.failures >= PER_CLIENT) ends.push(window.startMs + WINDOW_MS);
     if (!isLoopbackAddress(wrong.peer)) {
       this.overall = this.running(this.overall, now);
-      if (this.overall.failures >= this.limits.overall) ends.push(this.overall.startMs + this.limits.windowMs);
+      if (this.overall.failures >= OVERALL) ends.push(this.overall.startMs + WINDOW_MS);
     }
     if (ends.length === 0) return undefined;
     this.logWindow.throttled += 1;
@@ -148,9 +139,9 @@ export class AuthThrottle {
     const token = this.tokens.count(tokenKey(wrong.token), now);
     this.overall = this.running(this.overall, now);
     this.overall.failures += 1;
-    const seconds = Math.ceil(this.limits.windowMs / 1000);
-    const waitSeconds = (window: Window) => Math.max(1, Math.ceil((window.startMs + this.limits.windowMs - now) / 1000));
-    if (own.failures === this.limits.perClient) {
+    const seconds = Math.ceil(WINDOW_MS / 1000);
+    const waitSeconds = (window: Window) => Math.max(1, Math.ceil((window.startMs + WINDOW_MS - now) / 1000));
+    if (own.failures === PER_CLIENT) {
       this.say(key, () =>
         this.log.warn(
           { remoteAddress: wrong.client, failures: own.failures, retryAfterSeconds: waitSeconds(own) },
@@ -158,7 +149,7 @@ export class AuthThrottle {
         ),
       );
     }
-    if (token.failures === this.limits.perClient) {
+    if (token.failures === PER_CLIENT) {
       this.say(key, () =>
         this.log.warn(
           { remoteAddress: wrong.client, failures: token.failures, retryAfterSeconds: waitSeconds(token) },
@@ -166,7 +157,7 @@ export class AuthThrottle {
         ),
       );
     }
-    if (this.overall.failures === this.limits.overall) {
+    if (this.overall.failures === OVERALL) {
       this.log.warn(
         { failures: this.overall.failures },
         `operator: ${this.overall.failures} wrong tokens in ${seconds} s from all addresses together; wrong tokens from any address but loopback are answered 429 until the window ends`,
@@ -205,7 +196,7 @@ export class AuthThrottle {
   }
 
   private rollLogWindow(now: number): void {
-    if (now - this.logWindow.startMs >= this.limits.windowMs) this.summarise(now);
+    if (now - this.logWindow.startMs >= WINDOW_MS) this.summarise(now);
   }
 
   private summarise(now: number): void {
@@ -229,6 +220,6 @@ export class AuthThrottle {
 
   /** The overall window if it still runs at `now`, else a new one. */
   private running(window: Window, now: number): Window {
-    return now - window.startMs < this.limits.windowMs ? window : { startMs: now, failures: 0 };
+    return now - window.startMs < WINDOW_MS ? window : { startMs: now, failures: 0 };
   }
 }

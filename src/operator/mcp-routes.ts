@@ -32,11 +32,11 @@ import { OPERATOR_TOKEN_NAME, type TokenSet } from './operator-tokens.js';
 
 export const MCP_PATH = '/mcp';
 /** The caller's name when the sandbox on loopback runs without any token. */
-export const ANONYMOUS_SANDBOX_CALLER = 'sandbox';
+const ANONYMOUS_SANDBOX_CALLER = 'sandbox';
 const SESSION_IDLE_MS = 30 * 60_000;
-export const MAX_SESSIONS = 64;
+const MAX_SESSIONS = 64;
 /** A token at its cap gets room by ending its session idle longest, once idle this long. */
-export const EVICT_IDLE_MS = 5 * 60_000;
+const EVICT_IDLE_MS = 5 * 60_000;
 
 interface Session {
   transport: StreamableHTTPServerTransport;

@@ -9,8 +9,8 @@
 import { z } from 'zod';
 import { offerAllowanceSchema } from './allowance.js';
 
-export const DEFAULT_OPS_HOST = '127.0.0.1';
-export const DEFAULT_OPS_PORT = 8081;
+const DEFAULT_OPS_HOST = '127.0.0.1';
+const DEFAULT_OPS_PORT = 8081;
 
 const tokenName = z
   .string()

@@ -14,11 +14,11 @@ export const OPERATOR_TOKEN_NAME = 'operator';
  * A token shorter than this, or with fewer different characters, is weak: it could be guessed, or
  * was typed by hand. `openssl rand -hex 32` gives 64 characters of 16 kinds.
  */
-export const MIN_TOKEN_LENGTH = 24;
-export const MIN_TOKEN_KINDS = 8;
+const MIN_TOKEN_LENGTH = 24;
+const MIN_TOKEN_KINDS = 8;
 
 /** Why a token's value is weak (never quoting it), or undefined when it is strong enough. */
-export function tokenWeakness(value: string): string | undefined {
+function tokenWeakness(value: string): string | undefined {
   if (value.length < MIN_TOKEN_LENGTH) return `is shorter than ${MIN_TOKEN_LENGTH} characters`;
   if (new Set(value).size < MIN_TOKEN_KINDS) return `has fewer than ${MIN_TOKEN_KINDS} different characters`;
   return undefined;

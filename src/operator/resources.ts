@@ -9,8 +9,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { stringify } from 'yaml';
 import type { AgentContext } from './agent-context.js';
 
-export const STRATEGIES_URI = 'lendbot://strategies';
-export const CONFIG_URI = 'lendbot://config';
+const STRATEGIES_URI = 'lendbot://strategies';
+const CONFIG_URI = 'lendbot://config';
 
 /** Keys whose values are never shown, at any depth (compared without case). */
 const SECRET_KEY = /^(url|secret|secret_key|password|api_key|apikey|token|webhook_secret|authorization)$/i;

@@ -43,7 +43,7 @@ const PERSONAL_PATTERNS: readonly RegExp[] = [
 ];
 
 /** A text with whatever looks like personal data replaced. */
-export function withoutPersonalPatterns(text: string): string {
+function withoutPersonalPatterns(text: string): string {
   let out = text;
   for (const pattern of PERSONAL_PATTERNS) out = out.replace(pattern, REDACTED_TEXT);
   return out;

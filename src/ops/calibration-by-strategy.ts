@@ -28,9 +28,9 @@ export interface VintageCalibration extends VintageCounts {
 }
 
 /** Below this share of the loans' terms gone by, a month reads "too early". */
-export const TOO_EARLY_TERM_SHARE = 0.25;
+const TOO_EARLY_TERM_SHARE = 0.25;
 
-export type VintageReading = 'above expected' | 'below expected' | 'in line' | 'too early' | '';
+type VintageReading = 'above expected' | 'below expected' | 'in line' | 'too early' | '';
 
 /** One strategy's month (or its months together) with age and reading. */
 export interface StrategyVintageCalibration extends VintageCalibration {
@@ -52,7 +52,7 @@ export interface StrategyCalibration {
 }
 
 /** The reading of one row (above). */
-export function readingOf(row: Omit<StrategyVintageCalibration, 'reading'>, minLoans: number): VintageReading {
+function readingOf(row: Omit<StrategyVintageCalibration, 'reading'>, minLoans: number): VintageReading {
   if (row.loans === 0 || row.expectedByNow === null) return '';
   const enough = row.loans >= minLoans;
   if (enough && row.low !== null && row.low > row.expectedByNow) return 'above expected';
@@ -72,7 +72,6 @@ export function withAge(counts: StrategyVintageCounts, minLoans: number): Strate
     realised: interval.rate,
     low: interval.low,
     high: interval.high,
-    strategy: counts.strategy,
     ageMonths: none ? null : counts.ageDaysSum / counts.loans / DAYS_PER_MONTH,
     termElapsed: none || counts.termMonths === 0 ? null : counts.termMonthsElapsed / counts.termMonths,
     expectedByNow: none ? null : counts.expectedByNowSum / counts.loans,

@@ -31,18 +31,18 @@ export interface CalibrationSummary {
 }
 
 /** The vintage text of `ms` ("2026-03"). */
-export function vintageOf(ms: number): string {
+function vintageOf(ms: number): string {
   return isoFromMs(ms).slice(0, 7);
 }
 
 /** The vintage `months` before the one of `nowMs` (0: this month). */
-export function vintageMonthsBefore(nowMs: number, months: number): string {
+function vintageMonthsBefore(nowMs: number, months: number): string {
   const date = new Date(nowMs);
   return vintageOf(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - months, 1));
 }
 
 /** One vintage's counts with its means and interval. */
-export function calibrated(counts: VintageCounts): VintageCalibration {
+function calibrated(counts: VintageCounts): VintageCalibration {
   const bad = counts.defaulted + counts.delinquent;
   const interval = wilson(bad, counts.loans);
   return {

@@ -13,7 +13,7 @@ import { isoFromMs, LAST_POLL_KEY, msFromIso, type Store } from '../store/index.
 import type { ServiceDegraded } from './service-health.js';
 import { refusalWarningText, storedRefusalWarning } from '../webhook/refusal-warning.js';
 
-export const HEALTH_PROBE_KEY = 'health_probe_at';
+const HEALTH_PROBE_KEY = 'health_probe_at';
 export const DEFAULT_MAX_POLL_AGE_MS = 10 * 60_000;
 /** How long events may wait with none processed before the inbox counts as stalled. */
 export const DEFAULT_MAX_INBOX_STALL_MS = 10 * 60_000;

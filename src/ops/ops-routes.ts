@@ -12,7 +12,7 @@ import type { HealthReport } from './health.js';
 
 export type OpsApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger>;
 
-export const HEALTH_PATH = '/healthz';
+const HEALTH_PATH = '/healthz';
 export const METRICS_PATH = '/metrics';
 
 /** Prometheus text of a registry, its store-read gauges refreshed first. */

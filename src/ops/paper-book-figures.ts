@@ -36,13 +36,13 @@ import { offerStateCounts, type OfferStateCounts } from './offer-states-status.j
 /** Live offers of known fate needed before their share replaces the curve. */
 export const LIVE_FATES_MIN = 20;
 /** A window shorter than this is not annualised: a few hours' pace says nothing of a year. */
-export const MIN_ANNUALISED_DAYS = 7;
+const MIN_ANNUALISED_DAYS = 7;
 const YEAR_DAYS = 365;
 const Z95 = 1.959964;
 
-export type PaperAcceptanceSource = 'live_fates' | 'paper_fates' | 'learned_take_up' | 'assumed_curve';
+type PaperAcceptanceSource = 'live_fates' | 'paper_fates' | 'learned_take_up' | 'assumed_curve';
 
-export interface PaperAcceptance {
+interface PaperAcceptance {
   source: PaperAcceptanceSource;
   /** One line naming the source, e.g. "acceptance: observed fates of 12 paper offers". */
   label: string;

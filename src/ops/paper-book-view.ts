@@ -68,7 +68,7 @@ export function paperOfferJson(offer: PaperOfferRecord): Record<string, unknown>
 }
 
 /** The acceptance in one line: its source and its uncertainty. */
-export function acceptanceText(book: PaperBookFigures): string {
+function acceptanceText(book: PaperBookFigures): string {
   const { acceptance } = book;
   const interval =
     acceptance.interval95 === null
@@ -78,7 +78,7 @@ export function acceptanceText(book: PaperBookFigures): string {
 }
 
 /** The return on the balance in one line, or why there is none. */
-export function returnText(book: PaperBookFigures): string {
+function returnText(book: PaperBookFigures): string {
   const { capital } = book;
   const on = `on the balance of ${formatCents(capital.balanceCents)}`;
   if (capital.annualReturn === null || capital.annualReturn95 === null) return `none yet ${on}: ${book.words.split('; ').at(-1) ?? ''}`;

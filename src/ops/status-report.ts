@@ -35,12 +35,12 @@ export interface StrategyBudget {
 }
 
 /** A strategy's budget and what the purchases it asked for cost this month. */
-export interface StrategySpend extends StrategyBudget {
+interface StrategySpend extends StrategyBudget {
   spentCents: Cents;
 }
 
 /** A flat-priced provider's subscription charged this month, and the strategy whose request started it. */
-export interface SubscriptionCharge {
+interface SubscriptionCharge {
   provider: string;
   strategy: string | null;
   costCents: Cents;

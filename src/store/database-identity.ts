@@ -21,7 +21,7 @@ const LENDBOT_TABLES = ['requests_seen', 'decisions', 'offers', 'state'] as cons
 const HEADER_BYTES = 100;
 
 /** The file is not lendbot's database (another program's SQLite file, an empty file). */
-export class StoreNotLendbotsError extends AppError {
+class StoreNotLendbotsError extends AppError {
   override readonly name = 'StoreNotLendbotsError';
   readonly code = 'STORE_NOT_LENDBOT';
 
@@ -47,7 +47,7 @@ export class StoreNeedsUpgradeError extends AppError {
 }
 
 /** The file cannot be read as a database: truncated, or its pages are damaged. */
-export class StoreUnreadableError extends AppError {
+class StoreUnreadableError extends AppError {
   override readonly name = 'StoreUnreadableError';
   readonly code = 'STORE_UNREADABLE';
 

@@ -29,8 +29,8 @@ import {
 } from './offer-view.js';
 import { flag, isoFromMs, msFromIso } from './sql-values.js';
 
-export { LIST_WINDOW_MS, type OfferFate, type OfferListing } from './offer-fate.js';
-export type { ListingNote, ListingScan } from './offer-listings.js';
+export { LIST_WINDOW_MS } from './offer-fate.js';
+export type { ListingScan } from './offer-listings.js';
 export type { ResendSchedule } from './offer-resends.js';
 
 export interface IntentInput {

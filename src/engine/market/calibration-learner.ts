@@ -75,7 +75,7 @@ export function priorCalibration(settings: CalibrationSettings): Posterior {
   return { mean: [settings.levelMean, 1], cov: [settings.levelSd ** 2, 0, 0, settings.slopeSd ** 2] };
 }
 
-export function initialCalibrationState(settings: CalibrationSettings): CalibrationState {
+function initialCalibrationState(settings: CalibrationSettings): CalibrationState {
   return {
     version: 0,
     posterior: priorCalibration(settings),

@@ -6,21 +6,14 @@
 import { MIN_OFFER_RATE } from '../../math/index.js';
 import { expectedAcceptCurve } from '../market-response.js';
 import { learnedAcceptCurve } from './learned-accept.js';
-import type { MarketLearner } from './market-learner.js';
+import type { LearnerState, LearningSettings, MarketLearner } from './market-learner.js';
 
 /** The borrower the curves are drawn for: a request with this maximum rate and default probability. */
-export const TYPICAL_BORROWER = { maxRate: 0.3, defaultProbability: 0.1 } as const;
+const TYPICAL_BORROWER = { maxRate: 0.3, defaultProbability: 0.1 } as const;
 const POSITIONS = [0.1, 0.25, 0.4, 0.55, 0.7, 0.85, 1];
 
-export interface LearningSummary {
-  version: number;
-  evidence: number;
-  accepted: number;
-  explored: number;
-  explorationCostCents: number;
-  offeredValueCents: number;
-  priorSd: number;
-  exploreShare: number;
+/** The learner's counts (cents rounded) and the settings it explores with. */
+export interface LearningSummary extends Omit<LearnerState, 'posterior'>, Pick<LearningSettings, 'priorSd' | 'exploreShare'> {
   /** Acceptance by rate position for the typical borrower: the prior's and the learned one. */
   curve: Array<{ position: number; rate: number; prior: number; learned: number }>;
 }

@@ -14,7 +14,7 @@
 import { logistic, MIN_OFFER_RATE } from '../../math/index.js';
 
 /** Terms of x, in order. */
-export const CORRECTION_TERMS = ['intercept', 'position', 'default', 'position_x_default'] as const;
+const CORRECTION_TERMS = ['intercept', 'position', 'default', 'position_x_default'] as const;
 const SIZE = CORRECTION_TERMS.length;
 // The algebra below takes its size from the posterior (n = mean.length), so another correction
 // with other terms (the winner's curse, repay-curse.ts) reuses it; SIZE is only the take-up's.
@@ -43,7 +43,7 @@ export function priorPosterior(sd: number, size: number = SIZE): Posterior {
 }
 
 /** x for a position and default probability. */
-export function termsOf(position: number, defaultProbability: number): number[] {
+function termsOf(position: number, defaultProbability: number): number[] {
   return [1, position, defaultProbability, position * defaultProbability];
 }
 
@@ -71,7 +71,7 @@ function covTimes(cov: readonly number[], x: readonly number[]): number[] {
 }
 
 /** θ·x and xᵀΣx for any terms x. */
-export function correctionOf(posterior: Posterior, x: readonly number[]): { mean: number; variance: number } {
+function correctionOf(posterior: Posterior, x: readonly number[]): { mean: number; variance: number } {
   return { mean: dot(posterior.mean, x), variance: Math.max(0, dot(x, covTimes(posterior.cov, x))) };
 }
 

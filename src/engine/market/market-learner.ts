@@ -42,7 +42,7 @@ export interface LearnedSnapshot {
   posterior: Posterior;
 }
 
-export function initialLearnerState(settings: LearningSettings): LearnerState {
+function initialLearnerState(settings: LearningSettings): LearnerState {
   return {
     posterior: priorPosterior(settings.priorSd),
     version: 0,
@@ -55,15 +55,11 @@ export function initialLearnerState(settings: LearningSettings): LearnerState {
 }
 
 export class MarketLearner {
-  private state: LearnerState;
-
   /** `settings` are the strategy's current ones (learnerFor refreshes them after a reload). */
   constructor(
     public settings: LearningSettings,
-    state?: LearnerState,
-  ) {
-    this.state = state ?? initialLearnerState(settings);
-  }
+    private state: LearnerState = initialLearnerState(settings),
+  ) {}
 
   /** The learner's state, to store or show (a copy). */
   get snapshotState(): LearnerState {

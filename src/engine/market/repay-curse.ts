@@ -35,7 +35,7 @@ export interface CurseObservation {
 }
 
 /** x for a rate position and the score's log-odds. */
-export function curseTerms(position: number, scoreLogit: number): number[] {
+function curseTerms(position: number, scoreLogit: number): number[] {
   return [1, position, position * scoreLogit];
 }
 

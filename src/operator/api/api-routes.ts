@@ -23,7 +23,7 @@ import { registerReportFileRoute, registerReportListRoute } from './report-route
 import { registerReturnsRoutes } from './returns-routes.js';
 import { registerSessionRoutes } from './session-routes.js';
 
-export const API_PREFIX = '/api';
+const API_PREFIX = '/api';
 /** Small: the API's bodies are a token or a reason. */
 const BODY_LIMIT_BYTES = 16 * 1024;
 const OPEN_PATHS = new Set([`${API_PREFIX}/me`, `${API_PREFIX}/session`]);

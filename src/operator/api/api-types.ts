@@ -12,10 +12,11 @@
  *   contributions carry logOdds and missing besides name, value and points.
  * - DecisionsAnswer / OffersAnswer paging: `nextBefore` is the id to pass as `before`.
  * - ReturnsAnswer: `totals` (the last point, and equity's parts) and `notes` (how the figures were made).
- * - PauseAnswer.pause is `ApiPause` (the StatusReport's pause shape) and `already` on POST /api/pause.
+ * - PauseAnswer.pause is the StatusReport's pause shape, and `already` on POST /api/pause.
  */
 import type { DecisionJson } from '../../domain/decision-json.js';
 import type { StatusReport } from '../../ops/status-report.js';
+import type { LoanPaymentState, OfferView, StoredLoan } from '../../store/index.js';
 
 /** Every error: the HTTP status says what kind, `error` says what in one line. */
 export interface ErrorAnswer {
@@ -110,7 +111,7 @@ export interface DecisionDetail extends DecisionRow {
 }
 
 /** One line of the score. */
-export interface ExplanationContribution {
+interface ExplanationContribution {
   /** The feature, or `scorecard.base` / `logistic.intercept`. */
   name: string;
   value: number | string | boolean | null;
@@ -122,7 +123,7 @@ export interface ExplanationContribution {
   missing: boolean;
 }
 
-export interface ExplanationPrice {
+interface ExplanationPrice {
   rate: number | null;
   probability: number | null;
   expectedReturn: number | null;
@@ -173,25 +174,8 @@ export interface DecisionAnswer {
   notes: string[];
 }
 
-export interface OfferRow {
-  id: number;
-  loanRequestId: number;
-  rate: number;
-  automateFund: boolean;
-  totalAmountCents: number;
-  riskLevel: number;
-  borrowerId: number;
-  /** As every surface shows it (store/offer-view.ts): sending, unknown, refused, placed, accepted, funded, rejected, lost, expired. */
-  state: string;
-  /** Whether the offer still holds money back (counted in the overview's reserved). */
-  reserving: boolean;
-  serviceOfferId: number | null;
-  /** The service's text of a refusal, or our error text of an unknown outcome. */
-  serviceText: string | null;
-  createdAt: string;
-  updatedAt: string;
-  dryRun: boolean;
-}
+/** An offer as every surface shows it (store/offer-view.ts), without the service's raw JSON and the table's own state. */
+export type OfferRow = Omit<OfferView, 'offerJson' | 'recordedState'>;
 
 /** GET /api/offers?state=STATE&limit=100&before=ID, newest first. */
 export interface OffersAnswer {
@@ -199,31 +183,16 @@ export interface OffersAnswer {
   nextBefore: number | null;
 }
 
-/** A loan's synced payments, summed. */
-export interface LoanPayments {
-  payments: number;
-  paid: number;
-  paidCents: number;
-  late: number;
-  missed: number;
-  maxDelayedDays: number;
+/** A loan's synced payments, summed (the store's LoanPaymentState, its fees named as charged). */
+export interface LoanPayments extends Omit<LoanPaymentState, 'loanId' | 'feesCents' | 'lastDueDate'> {
   /** Late and pay-later fees charged on its payments (received or not; what was received is in the returns' lateFeesReceivedCents). */
   lateFeesChargedCents: number;
   /** The last due date of its schedule; null when no payment was synced yet. */
   lastDueDate: string | null;
 }
 
-export interface LoanRow {
-  id: number;
-  loanRequestId: number | null;
-  /** The list the loan is in: current, completed, collection, default (or pending). */
-  listStatus: string;
-  status: string;
-  riskLevel: number | null;
-  loanAmountCents: number;
-  remainingCents: number;
-  interestRate: number;
-  paidOff: boolean;
+/** A loan as the store keeps it (the list it is in, what is still owed), without the service's raw loan. */
+export interface LoanRow extends Omit<StoredLoan, 'loan'> {
   /** When the loan started (from the loan's own dates, else our offer's creation); null when unknown. */
   originatedAt: string | null;
   payments: LoanPayments;
@@ -293,19 +262,10 @@ export interface ReportsAnswer {
   reports: ReportEntry[];
 }
 
-/** A pause of new offers (the StatusReport's pause shape). */
-export interface ApiPause {
-  /** operator, account_refusal, default_spike, drawdown. */
-  kind: string;
-  reason: string;
-  since: string;
-  /** When it lifts itself; null: only at resume. */
-  until: string | null;
-}
-
 /** POST /api/pause (already: a pause was in force and is kept) and POST /api/resume (pause: null). */
 export interface PauseAnswer {
-  pause: ApiPause | null;
+  /** A pause of new offers, as the status report shows it. */
+  pause: StatusReport['pause'];
   already?: boolean;
 }
 
@@ -348,7 +308,7 @@ export interface ApiProposal {
 }
 
 /** What the person reads before deciding, as written when the agent asked. */
-export interface ProposalExplanationView {
+interface ProposalExplanationView {
   summary: string | null;
   /** Why a person must approve it (the allowance's verdict). */
   why: string | null;

@@ -55,16 +55,10 @@ export function originOf(loan: StoredLoan, offerCreatedAt: (loanRequestId: numbe
 }
 
 function loanRow(loan: StoredLoan, payments: LoanPaymentState | undefined, originatedAt: string | null): LoanRow {
+  // The stored loan's fields in the store's order, without the service's raw loan.
+  const { loan: _raw, ...stored } = loan;
   return {
-    id: loan.id,
-    loanRequestId: loan.loanRequestId,
-    listStatus: loan.listStatus,
-    status: loan.status,
-    riskLevel: loan.riskLevel,
-    loanAmountCents: loan.loanAmountCents,
-    remainingCents: loan.remainingCents,
-    interestRate: loan.interestRate,
-    paidOff: loan.paidOff,
+    ...stored,
     originatedAt,
     payments: payments === undefined ? NO_PAYMENTS : { ...NO_PAYMENTS, ...withoutLoanId(payments) },
   };

@@ -27,19 +27,13 @@ const CURVE_POINTS = 40;
 function curvePointsOf(curve: PriceCurve | undefined, rate: number | undefined): DecisionExplanation['price']['curvePoints'] {
   if (curve === undefined || rate === undefined) return null;
   return curveRates(curve, rate, CURVE_POINTS).map((at) => {
-    const point = curvePoint(curve, at);
-    return {
-      rate: at,
-      acceptProbability: point.acceptProbability,
-      profitCents: point.profitCents,
-      valueCents: point.valueCents,
-      chosen: at === rate,
-    };
+    const { expectedReturn: _expectedReturn, ...point } = curvePoint(curve, at);
+    return { ...point, chosen: at === rate };
   });
 }
 
 /** The guard's verdict, as the stored decision has it. */
-export function storedGuard(decision: StoredDecision): ExplanationGuard {
+function storedGuard(decision: StoredDecision): ExplanationGuard {
   if (decision.action === 'offer') return { checked: true, allowed: true, code: null, reason: null };
   const refusal = guardReasonOf(decision.reasonValues);
   const reason = refusal === undefined ? null : reasonText(refusal);

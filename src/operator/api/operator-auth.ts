@@ -37,7 +37,7 @@ export interface OperatorAuth {
 }
 
 /** Whether a Host header names this machine's loopback (with or without a port). */
-export function isLoopbackHostHeader(host: string | undefined): boolean {
+function isLoopbackHostHeader(host: string | undefined): boolean {
   if (host === undefined) return false;
   const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d+$/, '');
   return name.toLowerCase() === 'localhost' || name === '[::1]' || /^127(\.\d{1,3}){3}$/.test(name);

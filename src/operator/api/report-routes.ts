@@ -14,7 +14,7 @@ import type { ReportEntry, ReportsAnswer } from './api-types.js';
 const REPORT_NAME = /^[A-Za-z0-9][A-Za-z0-9._ -]{0,200}\.html$/;
 
 /** Whether `name` may be served: a plain file name of a report, nothing else. */
-export function isReportName(name: string): boolean {
+function isReportName(name: string): boolean {
   return REPORT_NAME.test(name) && basename(name) === name && !name.includes('..');
 }
 

@@ -26,7 +26,7 @@ function rate(loans: number, defaults: number): DefaultRate {
 }
 
 /** Plain words under the charts: what the figures are and where they come from. */
-export const RETURNS_NOTES: readonly string[] = [
+const RETURNS_NOTES: readonly string[] = [
   'From the transfer history, the loans and their payments as lendbot last read them from the marketplace.',
   'Equity is cash plus the principal still out on loans, less the loss expected on loans with late or missed payments.',
   "Each repayment is split into interest and principal by the loan's rate and schedule; interest counts when it arrives.",

@@ -18,10 +18,7 @@ interface Session {
 export class SessionStore {
   private readonly sessions = new Map<string, Session>();
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly ttlMs: number = SESSION_TTL_MS,
-  ) {}
+  constructor(private readonly clock: Clock) {}
 
   /** Opens a session for a token's name; returns its id (43 url-safe characters, 256 random bits). */
   open(name: string): { id: string; maxAgeSeconds: number } {
@@ -32,8 +29,8 @@ export class SessionStore {
       this.sessions.delete(oldest);
     }
     const id = randomBytes(32).toString('base64url');
-    this.sessions.set(id, { name, expiresAtMs: this.clock.now() + this.ttlMs });
-    return { id, maxAgeSeconds: Math.floor(this.ttlMs / 1000) };
+    this.sessions.set(id, { name, expiresAtMs: this.clock.now() + SESSION_TTL_MS });
+    return { id, maxAgeSeconds: Math.floor(SESSION_TTL_MS / 1000) };
   }
 
   /** The token name of a live session, or undefined (unknown or expired). */

@@ -22,7 +22,7 @@ const range = (what: string) =>
 const page = z.number().int().min(1).default(1).describe('page number, from 1');
 const loanRequestId = z.number().int().positive().describe('loan request id');
 
-export const listLoanRequestsInput = {
+const listLoanRequestsInput = {
   risk_level: z.number().int().min(0).max(4).optional().describe('risk level (svc_color) 0-4'),
   credit_score: range('credit score'),
   loan_amount: range('loan amount in USD'),
@@ -39,7 +39,7 @@ export const listLoanRequestsInput = {
 type ListArgs = z.infer<z.ZodObject<typeof listLoanRequestsInput>>;
 
 /** The tool's arguments as the client's filters. */
-export function filtersOf(args: ListArgs): LoanRequestFilters {
+function filtersOf(args: ListArgs): LoanRequestFilters {
   const filters: LoanRequestFilters = {};
   if (args.risk_level !== undefined) filters.svcColor = args.risk_level;
   if (args.credit_score) filters.creditScore = args.credit_score;

@@ -196,34 +196,18 @@ export function registerOfferTools({ server, context, caller, codes }: ToolDeps)
     const atMs = context.clock.now();
     const fetched = await context.data.providerResult(request, provider);
     const perRequestCents = due.dueCents - due.subscriptionCents;
+    const purchase = { loanRequestId: request.id, provider, strategy, atMs };
     // The month's subscription starts with its first purchase (a 404 is none; a 5xx may be billed).
     if (
       due.subscriptionCents > 0 &&
       (fetched.ok || fetched.billed === true) &&
       !context.spend.subscribedSince(provider, monthStartMs(atMs), atMs)
     ) {
-      context.spend.record({
-        loanRequestId: request.id,
-        kind: 'subscription',
-        provider,
-        strategy,
-        costCents: due.subscriptionCents,
-        atMs,
-        ok: true,
-      });
+      context.spend.record({ ...purchase, kind: 'subscription', costCents: due.subscriptionCents, ok: true });
     }
     if (!fetched.ok) {
       const billed = fetched.billed === true ? perRequestCents : 0;
-      context.spend.record({
-        loanRequestId: request.id,
-        kind: 'provider',
-        provider,
-        strategy,
-        costCents: billed,
-        atMs,
-        ok: false,
-        error: fetched.detail,
-      });
+      context.spend.record({ ...purchase, kind: 'provider', costCents: billed, ok: false, error: fetched.detail });
       // The detail is the service's text: data, not instructions.
       return marketplaceAnswer(
         `No result from ${provider} for loan request ${request.id}.`,
@@ -232,16 +216,7 @@ export function registerOfferTools({ server, context, caller, codes }: ToolDeps)
         true,
       );
     }
-    context.spend.record({
-      loanRequestId: request.id,
-      kind: 'provider',
-      provider,
-      strategy,
-      costCents: perRequestCents,
-      atMs,
-      ok: true,
-      payload: fetched.value,
-    });
+    context.spend.record({ ...purchase, kind: 'provider', costCents: perRequestCents, ok: true, payload: fetched.value });
     context.log.info(
       { loanRequestId: request.id, provider, costCents: due.dueCents, strategy, agent: `agent:${caller.tokenName}` },
       'agent bought a provider result',

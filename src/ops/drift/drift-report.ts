@@ -15,7 +15,7 @@ import { emptyBacktestMonth, type BacktestMonth } from './backtest-months.js';
 import { emptyLiveMonth, type LiveMonth, type LiveSide } from './live-months.js';
 
 /** Fewer observations than this make no verdict. */
-export const MIN_EVIDENCE = 10;
+const MIN_EVIDENCE = 10;
 
 /** A live share with its interval, and what the backtest and the paper book expected of it. */
 export interface ShareComparison {

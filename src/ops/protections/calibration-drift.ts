@@ -20,7 +20,7 @@ export interface CalibrationDrift {
   figures: string;
 }
 
-export const CALIBRATION_DRIFT_KEY = 'calibration_drift';
+const CALIBRATION_DRIFT_KEY = 'calibration_drift';
 /** Bad loans (in default, collection or with a missed payment) of the window at the last calibration pause. */
 export const CALIBRATION_PAUSED_BAD_KEY = 'calibration_paused_bad';
 

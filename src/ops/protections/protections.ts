@@ -29,7 +29,7 @@ import { storedWebhookSilence, updateWebhookSilence, type WebhookSilence } from 
 import { MINUTE_MS, HOUR_MS } from '../../clock/time-constants.js';
 
 /** The troubled loans behind book pauses so far: they do not trigger a pause twice. */
-export const PAUSED_LOANS_KEY = 'protection_paused_loans';
+const PAUSED_LOANS_KEY = 'protection_paused_loans';
 
 const RESUMED = 'resumed by the operator';
 

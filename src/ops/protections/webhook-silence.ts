@@ -22,7 +22,7 @@ export interface WebhookSilence {
   polledRequests: number;
 }
 
-export const SILENCE_KEY = 'webhooks_silent';
+const SILENCE_KEY = 'webhooks_silent';
 
 export type SilenceChange = { kind: 'began'; alert: WebhookSilence; windowHours: number } | { kind: 'ended' } | undefined;
 
