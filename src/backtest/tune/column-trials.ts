@@ -95,7 +95,7 @@ function makeRunner(context: TrialContext, window: number, rung: number | undefi
 export function trialGroupKey(context: TrialContext, task: TrialTask): string {
   const source = columnSourceOf(context.strategy);
   if (task.part === 'test' || !source || columnsUnsupported(context.strategy) !== undefined)
-    return `${task.part} ${task.window} #${task.trial}`;
+    return `${task.part} ${task.window} #${task.trial}${task.world === undefined ? '' : ` world ${task.world}`}`;
   const params = mergeParams(context.strategy.params, context.strategy.paramSpecs, context.trials[task.trial] ?? {});
   const refs = findParamReferences(source.definition.pricing).map((ref) => ref.name);
   return `train ${task.window} ${task.rung ?? 'all'} ${pricingKey(refs, params)}`;
