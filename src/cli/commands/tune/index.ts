@@ -25,7 +25,7 @@ import {
   type MarketOptions,
 } from '../backtest/backtest-inputs.js';
 import { progressLine } from './progress-line.js';
-import { limitTuneHeapGrowth } from './tune-heap.js';
+import { limitTuneHeapGrowth, limitTuneReadHeapGrowth } from './tune-heap.js';
 import { formatTuneReport } from './tune-report-text.js';
 import { examplesHelp } from '../../examples-help.js';
 
@@ -111,8 +111,7 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
       ),
     )
     .action(async (options: TuneCliOptions) => {
-      // Before the recording is read and the worker threads start: their heaps follow it too.
-      limitTuneHeapGrowth();
+      limitTuneReadHeapGrowth();
       warnLegacyMarket(io, options);
       if (options.data === undefined) throw new UserError('tune needs the recording as --data FILE');
       if (options.split !== undefined && options.walkForward !== undefined) throw new UserError('give --split or --walk-forward, not both');
@@ -135,6 +134,8 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
           : 'given by --balance';
       const windows = split.kind === 'split' ? 1 : split.windows;
       const threads = options.workers ?? (options.trials * recording.entries.length * windows >= WORKER_THRESHOLD ? workerCount() : 1);
+      // The recording is read: tighter from here, before the worker threads start (their heaps follow it too).
+      limitTuneHeapGrowth();
       const progress = progressLine(io, 'tuning');
       const report = await tune(recording, strategy, {
         trials: options.trials,
