@@ -56,7 +56,7 @@ function workerHeapInChild(limit: boolean): number {
     const live = Array.from({ length: 400 }, () => new Array(10000).fill(1.5));
     const ring = new Array(2000);
     let max = 0;
-    for (let i = 0; i < 60000; i += 1) {
+    for (let i = 0; i < 30000; i += 1) {
       ring[i % 2000] = new Array(2000).fill(i + 0.5);
       if (i % 100 === 0) max = Math.max(max, getHeapStatistics().total_heap_size);
     }
@@ -90,8 +90,8 @@ describe('the tune heap growth limit (lendbot tune)', () => {
   it('holds in the worker threads started after it, whose replays it bounds', () => {
     const limited = workerHeapInChild(true);
     const unlimited = workerHeapInChild(false);
-    // About 170 MB against 390 MB when measured: the same garbage, collected sooner.
+    // About 155 MB against 325 MB when measured: the same garbage, collected sooner.
     expect(limited).toBeGreaterThan(0);
     expect(limited).toBeLessThan(unlimited * 0.7);
-  });
+  }, 90_000);
 });
