@@ -8,8 +8,8 @@
  * Results are put back in task order, so a tune gives the same report with or without workers.
  *
  * This thread runs trials too, rather than only handing them out: on two cores one worker thread
- * and this one keep both busy, and the second worker's heap (its own copy of the recording's
- * entries, its replays' garbage: about 180 MB on a million requests) is not needed (issue 39).
+ * and this one keep both busy, and the second worker's heap (its own entries of the recording,
+ * its replays' garbage) is not needed (issue 39).
  * A worker never waits for this thread, though it is busy in a trial: it claims its next group
  * from the shared counter, and its results wait in the message queue.
  */

@@ -8,8 +8,9 @@
  *   the one phase no other thread shares;
  * - from the first trial, tighter: a tune replays its trials for minutes on two threads, each
  *   holding its own entries of the recording, and V8's default let each replaying heap swell to
- *   several times what is live (on 1,000,000 requests the peak was 1,436 MB, the recording itself
- *   about 700 MB). The figures and their price are in docs/performance.md.
+ *   several times what is live (on 1,000,000 requests: a peak of 1,450 MB with V8's default and
+ *   two workers, 925 MB with these limits and one worker beside this thread, for 14 % more CPU).
+ *   The figures are in docs/performance.md.
  *
  * The reports are the same: only when garbage is collected changes. An operator's own
  * `--heap-growing-percent` node flag wins in both phases.
