@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { prepareRecording } from '../../src/backtest/prepared-recording.js';
 import { tune, type TuneOptions } from '../../src/backtest/tune/tuner.js';
+import { heldOutInWorlds } from '../../src/backtest/tune/held-out-worlds.js';
+import { inProcessEvaluator, runTrialByBacktest, type TrialContext, type TrialTask } from '../../src/backtest/tune/trial-evaluator.js';
 import { compileStrategy, parseStrategyText, marketResponse } from '../../src/engine/index.js';
 import { formatTuneReport } from '../../src/cli/commands/tune/tune-report-text.js';
 import { cashBoundRecording } from './tune-fixtures.js';
@@ -61,5 +63,36 @@ describe('tune across borrower worlds', () => {
     expect(report.improved).toBe(true);
     expect(report.chosen.ceiling).toBeLessThan(0.3);
     expect(report.verdict).toMatch(/^improved: /);
+  });
+
+  it('hands the world runs to the evaluator with the held-out ones, in one batch the workers share, and judges as a run in this thread does', async () => {
+    const batches: TrialTask[][] = [];
+    let context: TrialContext | undefined;
+    const report = await tune(recording, strategy(), {
+      ...options(true),
+      evaluator: (c) => {
+        context = c;
+        const inner = inProcessEvaluator(c);
+        return { ...inner, evaluate: (tasks, onDone) => (batches.push([...tasks]), inner.evaluate(tasks, onDone)) };
+      },
+    });
+    const candidate = report.windows[0]?.top[0]?.trial ?? 0;
+    expect(candidate).not.toBe(0);
+    // The last batch: the candidate and the current values held out, then the same in each of the 4 worlds.
+    const last = batches.at(-1) ?? [];
+    expect(last.map((t) => [t.part, t.trial, t.world ?? null])).toEqual(
+      [null, 0, 1, 2, 3].flatMap((world) => [
+        ['test', 0, world],
+        ['test', candidate, world],
+      ]),
+    );
+    // The readable way: each world's runs made here, one after another, with the world in the options.
+    if (!context) throw new Error('no context');
+    const c = context;
+    const direct = heldOutInWorlds(c.windows, c.backtest, 1, (backtest, window) => ({
+      candidate: runTrialByBacktest({ ...c, backtest }, { trial: candidate, window, part: 'test' }),
+      baseline: runTrialByBacktest({ ...c, backtest }, { trial: 0, window, part: 'test' }),
+    }));
+    expect(report.worlds).toEqual(direct);
   });
 });

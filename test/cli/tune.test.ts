@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syntheticRecording, writeRecording } from '../backtest/recording-fixtures.js';
 import { FLAT_STRATEGY_YAML } from '../backtest/strategy-fixtures.js';
 import { runCli } from './run-cli.js';
+import { heapGrowthLimit } from '../../src/cli/heap-growth.js';
+import { TUNE_HEAP_GROWING_PERCENT } from '../../src/cli/commands/tune/tune-heap.js';
 
 describe('lendbot tune', () => {
   let dir: string;
@@ -45,7 +47,10 @@ describe('lendbot tune', () => {
   it('finds the planted floor, shows the held-out comparison, and writes only the param value', async () => {
     const out = join(dir, 'flat.tuned.yaml');
     const json = join(dir, 'report.json');
+    expect(heapGrowthLimit()).toBeUndefined();
     const result = await runCli(args('--out', out, '--json', json));
+    // Set before the recording is read and any worker starts (test/cli/heap-growth.test.ts: the workers follow it).
+    expect(heapGrowthLimit()).toBe(TUNE_HEAP_GROWING_PERCENT);
     expect(result.stderr).toBe(`wrote ${out}\n`);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/Window 1: train 280 requests/);

@@ -81,6 +81,8 @@ export function columnRunner(context: TrialContext, window: number, rung?: numbe
 }
 
 function makeRunner(context: TrialContext, window: number, rung: number | undefined): ColumnTrialRunner | null {
+  // Before the scan below: it builds every request of the period (seconds for a long one, in each thread, at each rung).
+  if (columnsUnsupported(context.strategy) !== undefined) return null;
   const recording = trialPeriod(context, { trial: 0, window, part: 'train', ...(rung === undefined ? {} : { rung }) });
   if (recording.entries.length === 0) return null;
   if (recording.entries.some((entry) => entry.line.loan_request.loan_terms > MAX_COLUMN_INSTALMENTS)) return null;
@@ -95,7 +97,7 @@ function makeRunner(context: TrialContext, window: number, rung: number | undefi
 export function trialGroupKey(context: TrialContext, task: TrialTask): string {
   const source = columnSourceOf(context.strategy);
   if (task.part === 'test' || !source || columnsUnsupported(context.strategy) !== undefined)
-    return `${task.part} ${task.window} #${task.trial}`;
+    return `${task.part} ${task.window} #${task.trial}${task.world === undefined ? '' : ` world ${task.world}`}`;
   const params = mergeParams(context.strategy.params, context.strategy.paramSpecs, context.trials[task.trial] ?? {});
   const refs = findParamReferences(source.definition.pricing).map((ref) => ref.name);
   return `train ${task.window} ${task.rung ?? 'all'} ${pricingKey(refs, params)}`;

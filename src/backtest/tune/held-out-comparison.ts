@@ -18,7 +18,7 @@
  * interval; a decrease earns nothing, so a candidate must win on money.
  */
 import { BOOTSTRAP_CONFIDENCE, BOOTSTRAP_RESAMPLES, blockBootstrap, blockLengthFor, type BootstrapSeries } from './block-bootstrap.js';
-import type { TrialOutcome } from './trial-evaluator.js';
+import type { TrialOutcome } from './trial-context.js';
 
 /** One window's two held-out runs. */
 export interface HeldOutPair {

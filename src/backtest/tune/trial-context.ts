@@ -17,6 +17,8 @@ export interface TrialTask {
   part: 'train' | 'test';
   /** A training trial of a halving rung: replayed on the rung's part of the period (successive-halving.ts); absent: the whole period. */
   rung?: number;
+  /** A held-out run in a borrower world (an index into WORLD_NAMES, held-out-worlds.ts); absent: under the assumed take-up curve. */
+  world?: number;
 }
 
 /** Everything a trial needs besides its task; workers rebuild the same from their init data. */

@@ -10,6 +10,7 @@ import { columnRunner, trialGroupKey } from './column-trials.js';
 import { objectiveScore } from './objectives.js';
 import type { TrialContext, TrialEvaluator, TrialOutcome, TrialTask } from './trial-context.js';
 import { trialPeriod } from './rung-periods.js';
+import { windowWorld } from './held-out-worlds.js';
 
 export type { TrialContext, TrialEvaluator, TrialFigures, TrialOutcome, TrialTask } from './trial-context.js';
 
@@ -25,14 +26,16 @@ export function runTrial(context: TrialContext, task: TrialTask): TrialOutcome {
   return { ...task, score: objectiveScore(figures, context.objective), figures, years };
 }
 
-/** Runs one task as a full backtest (what the column path must agree with). */
+/** Runs one task as a full backtest (what the column path must agree with), in its borrower world when it names one. */
 export function runTrialByBacktest(context: TrialContext, task: TrialTask): TrialOutcome {
   const params = context.trials[task.trial];
   if (!params) throw new RangeError(`no trial ${task.trial}`);
   const strategy = context.strategy.withParams(params);
   const heldOut = task.part === 'test';
+  const world = task.world === undefined ? {} : { world: windowWorld(context, task.window, task.world) };
   const result = runBacktest(trialPeriod(context, task), [strategy], {
     ...context.backtest,
+    ...world,
     recordDecisions: false,
     recordContributions: heldOut,
   });

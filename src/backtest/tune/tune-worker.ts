@@ -1,8 +1,9 @@
 /**
  * A tuning worker thread: rebuilds the trial context from its init data (reads the tune's
  * recording from shared memory, or the file itself, and loads the strategy, so nothing large is
- * copied across threads), then scores the groups of tasks it is
- * sent (training trials over columns when the strategy allows, column-trials.ts).
+ * copied across threads), then, for each batch of tasks it is sent, claims their groups one after
+ * another from the counter it shares with the other threads (worker-pool.ts) and scores them
+ * (training trials over columns when the strategy allows, column-trials.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadStrategyFile } from '../../engine/index.js';
@@ -10,7 +11,7 @@ import { compactRecordingFromShared } from '../compact/shared-compact-recording.
 import { loadRecording } from '../load-recording.js';
 import { timeWindows } from './time-splits.js';
 import { runTrial, type TrialContext, type TrialTask } from './trial-evaluator.js';
-import type { WorkerInit } from './worker-pool.js';
+import type { WorkerBatch, WorkerInit, WorkerReply } from './worker-pool.js';
 
 const init = workerData as WorkerInit;
 const port = parentPort;
@@ -25,17 +26,21 @@ const ready: Promise<TrialContext> = (async () => {
   return { strategy, windows: timeWindows(recording, init.split), trials, backtest, objective, ...(rungShares ? { rungShares } : {}) };
 })();
 
-const failure = (error: unknown): { ok: false; message: string } => ({
+const failure = (error: unknown): WorkerReply => ({
   ok: false,
   message: error instanceof Error ? error.message : String(error),
 });
 
-// A group of tasks (sharing their prices); one reply per task, in the group's order.
-port.on('message', (tasks: TrialTask[]) => {
+// A batch: claim groups (sharing their prices) from the shared counter until none is left; one
+// reply per task, as it is done.
+port.on('message', ({ tasks, groups, claim }: WorkerBatch) => {
   ready.then(
     (context) => {
       try {
-        for (const task of tasks) port.postMessage({ ok: true, outcome: runTrial(context, task) });
+        for (let group = groups[Atomics.add(claim, 0, 1)]; group !== undefined; group = groups[Atomics.add(claim, 0, 1)]) {
+          for (const index of group)
+            port.postMessage({ ok: true, index, outcome: runTrial(context, tasks[index] as TrialTask) } satisfies WorkerReply);
+        }
       } catch (error) {
         port.postMessage(failure(error));
       }

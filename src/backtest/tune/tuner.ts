@@ -11,7 +11,8 @@ import type { PreparedRecording } from '../prepared-recording.js';
 import { MIN_FUNDED_LOANS } from '../report/summary-lines.js';
 import type { BacktestOptions } from '../run-backtest.js';
 import { compareHeldOut, type HeldOutEvidence, type HeldOutPair } from './held-out-comparison.js';
-import { heldOutAcrossWorlds, type WorldHeldOut } from './held-out-worlds.js';
+import { heldOutInWorlds, judgedInWorlds, type WorldHeldOut } from './held-out-worlds.js';
+import { WORLD_NAMES } from '../borrower-worlds.js';
 import type { ObjectiveSettings } from './objectives.js';
 import { sampleTrials, type ParamValues } from './param-space.js';
 import { seededRandom } from '../../engine/market/seeded-normals.js';
@@ -152,7 +153,7 @@ export async function tune(recording: PreparedRecording, strategy: CompiledStrat
   const top = Math.min(options.top ?? 5, trials.length);
   // Training: every trial of each rung on every window (a rung after the first also keeps the
   // current values, hence its + 1); held out: the candidate and the current values.
-  const total = windows.length * (rungs.reduce((sum, r, k) => sum + Math.min(trials.length, r.trials + (k > 0 ? 1 : 0)), 0) + 2);
+  let total = windows.length * (rungs.reduce((sum, r, k) => sum + Math.min(trials.length, r.trials + (k > 0 ? 1 : 0)), 0) + 2);
   let done = 0;
   const tick = (): void => options.onProgress?.(++done, total);
   try {
@@ -170,18 +171,26 @@ export async function tune(recording: PreparedRecording, strategy: CompiledStrat
       train.filter((o) => o.window === window).sort((a, b) => b.score - a.score || a.trial - b.trial),
     );
     const candidates = byWindow.map((ranked) => ranked[0]?.trial ?? 0);
-    const testTasks: TrialTask[] = candidates.flatMap((candidate, window) =>
-      [...new Set([0, candidate])].map((trial) => ({ trial, window, part: 'test' as const })),
-    );
-    const test = await evaluator.evaluate(testTasks, tick);
-    // The worker threads' memory goes before this thread replays the borrower worlds.
+    const heldOutTasks = (world?: number): TrialTask[] =>
+      candidates.flatMap((candidate, window) =>
+        [...new Set([0, candidate])].map((trial) => ({ trial, window, part: 'test' as const, ...(world === undefined ? {} : { world }) })),
+      );
+    const testTasks = heldOutTasks();
+    // Only a candidate that differs is worth judging in the worlds (the runs cost a backtest each).
+    // They are held-out tasks like the others, so the workers run them all at once.
+    const inWorlds = candidates.some((trial) => trial !== 0) && judgedInWorlds(windows);
+    const worldTasks = inWorlds ? WORLD_NAMES.flatMap((_, world) => heldOutTasks(world)) : [];
+    total += worldTasks.length;
+    const outcomes = await evaluator.evaluate([...testTasks, ...worldTasks], tick);
     await close();
     options.onProgress?.(total, total);
-    const heldOut = (window: number, trial: number): TrialOutcome => {
-      const outcome = test.find((t) => t.window === window && t.trial === trial);
+    const test = outcomes.slice(0, testTasks.length);
+    const find = (window: number, trial: number, world?: number): TrialOutcome => {
+      const outcome = outcomes.find((t) => t.window === window && t.trial === trial && t.world === world);
       if (!outcome) throw new Error(`trial ${trial} was not held out on window ${window}`);
       return outcome;
     };
+    const heldOut = (window: number, trial: number): TrialOutcome => find(window, trial);
     const reports = windows.map((window, index): WindowReport => {
       const ranked = byWindow[index] ?? [];
       const rank = (outcome: TrialOutcome): RankedTrial => {
@@ -214,8 +223,12 @@ export async function tune(recording: PreparedRecording, strategy: CompiledStrat
       spanMs: (window.test.entries.at(-1)?.seenMs ?? 0) - (window.test.entries[0]?.seenMs ?? 0),
     }));
     const evidence = compareHeldOut(pairs, options.backtest.startingBalanceCents, options.seed);
-    // Only a candidate that differs is worth judging in the worlds (the runs cost a backtest each).
-    const worlds = candidates.some((trial) => trial !== 0) ? heldOutAcrossWorlds(context, candidates, options.seed) : [];
+    const worlds = inWorlds
+      ? heldOutInWorlds(windows, options.backtest, options.seed, (_, window, world) => ({
+          candidate: find(window, candidates[window] ?? 0, world),
+          baseline: find(window, 0, world),
+        }))
+      : [];
     const halvingReport = rungs.length > 1 ? trainRungs.map(({ share, trials: judged }) => ({ share, trials: judged })) : [];
     return summarize(reports, evidence, worlds, strategy, trials, options, halvingReport);
   } finally {

@@ -1,10 +1,17 @@
 /**
- * Tuning on every core: worker threads each read the recording (the tune's own, in shared memory:
- * shared-compact-recording.ts) and load the strategy once, then take
- * groups of trial tasks that share their prices (trials with the same pricing params, on the
- * same window) as they finish, so each price is computed by one worker and slow and fast groups
- * balance out. Results are put back in task order, so a tune gives the same report with or
- * without workers.
+ * Tuning on every core: this thread and worker threads run the trial tasks of a batch together.
+ * Each worker thread reads the recording (the tune's own, in shared memory:
+ * shared-compact-recording.ts) and loads the strategy once. The tasks come in groups that share
+ * their prices (trials with the same pricing params, on the same window); each thread claims the
+ * next group from a counter in shared memory as it finishes one, so each price is computed by one
+ * thread, slow and fast groups balance out, and no thread waits for another to hand it work.
+ * Results are put back in task order, so a tune gives the same report with or without workers.
+ *
+ * This thread runs trials too, rather than only handing them out: on two cores one worker thread
+ * and this one keep both busy, and the second worker's heap (its own entries of the recording,
+ * its replays' garbage) is not needed (issue 39).
+ * A worker never waits for this thread, though it is busy in a trial: it claims its next group
+ * from the shared counter, and its results wait in the message queue.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,7 +25,7 @@ import type { BacktestOptions } from '../run-backtest.js';
 import type { ObjectiveSettings } from './objectives.js';
 import type { ParamValues } from './param-space.js';
 import type { SplitSpec } from './time-splits.js';
-import { groupTasks, type TrialContext, type TrialEvaluator, type TrialOutcome, type TrialTask } from './trial-evaluator.js';
+import { groupTasks, runTrial, type TrialContext, type TrialEvaluator, type TrialOutcome, type TrialTask } from './trial-evaluator.js';
 
 /** What a worker needs to rebuild the trial context on its own. */
 export interface WorkerInit {
@@ -52,14 +59,23 @@ function tsxEsmApiUrl(): string {
   return pathToFileURL(join(dirname(manifestPath), entry)).href;
 }
 
-type WorkerReply = { ok: true; outcome: TrialOutcome } | { ok: false; message: string };
+/** A batch of tasks for a worker: all of them, their groups, and the shared counter of the next group to claim. */
+export interface WorkerBatch {
+  tasks: readonly TrialTask[];
+  groups: readonly (readonly number[])[];
+  /** One Int32 in shared memory: the index of the next group to claim (Atomics.add). */
+  claim: Int32Array;
+}
 
-/** How many workers to use: one per core, at most `cap`. */
+/** One task done (its index in the batch), or the first failure. */
+export type WorkerReply = { ok: true; index: number; outcome: TrialOutcome } | { ok: false; message: string };
+
+/** How many threads run trials: one per core, at most `cap` (this thread and count − 1 worker threads). */
 export function workerCount(cap = 8): number {
   return Math.max(1, Math.min(cap, availableParallelism()));
 }
 
-/** An evaluator backed by `count` worker threads reading `source`. */
+/** An evaluator whose trials run on `count` threads: this one and `count` − 1 worker threads reading `source`. */
 export function workerPoolEvaluator(
   source: Omit<WorkerInit, 'trials' | 'backtest' | 'objective' | 'rungShares'>,
   count: number,
@@ -72,9 +88,9 @@ export function workerPoolEvaluator(
       objective: context.objective,
       rungShares: context.rungShares,
     };
-    const workers = Array.from({ length: count }, () => new Worker(BOOTSTRAP, { eval: true, workerData: init }));
+    const workers = Array.from({ length: Math.max(0, count - 1) }, () => new Worker(BOOTSTRAP, { eval: true, workerData: init }));
     return {
-      evaluate: (tasks, onDone) => runOnWorkers(workers, groupTasks(context, tasks), tasks, onDone),
+      evaluate: (tasks, onDone) => runOnThreads(context, workers, tasks, onDone),
       close: async () => {
         await Promise.all(workers.map((w) => w.terminate()));
       },
@@ -83,53 +99,71 @@ export function workerPoolEvaluator(
 }
 
 /**
- * Hands out groups of tasks (groupTasks), the largest first, each to the next free worker: the
- * trials of one group share their prices, which the worker then computes once.
+ * Runs a batch on this thread and the workers: each claims the next group (groupTasks: the largest
+ * first) from the shared counter until none is left. This thread runs one group at a time and
+ * then yields, so the workers' replies (and the progress they tick) are taken in between.
  */
-function runOnWorkers(
+export function runOnThreads(
+  context: TrialContext,
   workers: readonly Worker[],
-  groups: readonly number[][],
   tasks: readonly TrialTask[],
   onDone: () => void,
 ): Promise<TrialOutcome[]> {
   return new Promise((resolve, reject) => {
     const results: TrialOutcome[] = new Array<TrialOutcome>(tasks.length);
-    let next = 0;
-    let finished = 0;
-    let failed = false;
     if (tasks.length === 0) {
       resolve([]);
       return;
     }
-    const fail = (error: Error): void => {
-      if (failed) return;
-      failed = true;
-      reject(error);
-    };
-    const feed = (worker: Worker): void => {
-      const group = groups[next++];
-      if (group === undefined) return;
-      let received = 0;
-      const onMessage = (reply: WorkerReply): void => {
-        if (failed) return;
-        if (!reply.ok) {
-          fail(new Error(`tuning worker failed: ${reply.message}`));
-          return;
-        }
-        results[group[received] as number] = reply.outcome;
-        received += 1;
-        finished += 1;
-        onDone();
-        if (received < group.length) return;
+    const groups = groupTasks(context, tasks);
+    const claim = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+    let finished = 0;
+    let settled = false;
+    const stop = (): void => {
+      settled = true;
+      for (const worker of workers) {
         worker.off('message', onMessage);
         worker.off('error', fail);
-        if (finished === tasks.length) resolve(results);
-        else feed(worker);
-      };
+      }
+    };
+    const fail = (error: Error): void => {
+      if (settled) return;
+      stop();
+      reject(error);
+    };
+    const done = (index: number, outcome: TrialOutcome): void => {
+      results[index] = outcome;
+      finished += 1;
+      onDone();
+      if (finished === tasks.length && !settled) {
+        stop();
+        resolve(results);
+      }
+    };
+    const onMessage = (reply: WorkerReply): void => {
+      if (settled) return;
+      if (reply.ok) done(reply.index, reply.outcome);
+      else fail(new Error(`tuning worker failed: ${reply.message}`));
+    };
+    const runHere = (group: readonly number[] | undefined): void => {
+      if (settled || group === undefined) return;
+      try {
+        for (const index of group) done(index, runTrial(context, tasks[index] as TrialTask));
+      } catch (error) {
+        fail(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
+      setImmediate(() => runHere(groups[Atomics.add(claim, 0, 1)]));
+    };
+    // This thread's first group is claimed before the workers hear of the batch: the first group
+    // (the largest) always runs here, and a worker still starting up delays nothing.
+    const first = groups[Atomics.add(claim, 0, 1)];
+    const batch: WorkerBatch = { tasks, groups, claim };
+    for (const worker of workers) {
       worker.on('message', onMessage);
       worker.on('error', fail);
-      worker.postMessage(group.map((index) => tasks[index]));
-    };
-    for (const worker of workers) feed(worker);
+      worker.postMessage(batch);
+    }
+    runHere(first);
   });
 }

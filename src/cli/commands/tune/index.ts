@@ -25,6 +25,7 @@ import {
   type MarketOptions,
 } from '../backtest/backtest-inputs.js';
 import { progressLine } from './progress-line.js';
+import { limitTuneHeapGrowth, limitTuneReadHeapGrowth } from './tune-heap.js';
 import { formatTuneReport } from './tune-report-text.js';
 import { examplesHelp } from '../../examples-help.js';
 
@@ -90,7 +91,11 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
       'successive halving: judge every trial on the most recent part of the training period first, replay only the best on all of it (default when trials x training requests reach 100 million)',
     )
     .option('--no-halving', 'replay every trial on the whole training period, however large the tune')
-    .option('--workers <n>', 'worker threads (default: one per core when there is much to do; 1 = none)', whole(1))
+    .option(
+      '--workers <n>',
+      'threads that run trials: this one and n-1 worker threads (default: one per core when there is much to do; 1 = this one only)',
+      whole(1),
+    )
     .addHelpText(
       'after',
       examplesHelp(
@@ -106,6 +111,7 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
       ),
     )
     .action(async (options: TuneCliOptions) => {
+      limitTuneReadHeapGrowth();
       warnLegacyMarket(io, options);
       if (options.data === undefined) throw new UserError('tune needs the recording as --data FILE');
       if (options.split !== undefined && options.walkForward !== undefined) throw new UserError('give --split or --walk-forward, not both');
@@ -128,6 +134,8 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
           : 'given by --balance';
       const windows = split.kind === 'split' ? 1 : split.windows;
       const threads = options.workers ?? (options.trials * recording.entries.length * windows >= WORKER_THRESHOLD ? workerCount() : 1);
+      // The recording is read: tighter from here, before the worker threads start (their heaps follow it too).
+      limitTuneHeapGrowth();
       const progress = progressLine(io, 'tuning');
       const report = await tune(recording, strategy, {
         trials: options.trials,
