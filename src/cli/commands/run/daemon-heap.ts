@@ -5,7 +5,7 @@
  * what V8 itself allows on small devices, keeps it near what is live, at the price of more
  * frequent full collections of a small heap. Set when `lendbot run` starts, so that it applies to
  * the daemon however it is started (npm start, the image, a service manager); a backtest sets its
- * own (src/cli/commands/backtest/backtest-heap.ts), a tuning run none.
+ * own (src/cli/commands/backtest/backtest-heap.ts), and so does a tuning run (tune/tune-heap.ts).
  */
 import { limitHeapGrowth } from '../../heap-growth.js';
 
