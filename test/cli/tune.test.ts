@@ -93,7 +93,9 @@ describe('lendbot tune', () => {
       runCli(args('--workers', '1', '--walk-forward', '2')),
       runCli(args('--workers', '2', '--walk-forward', '2')),
     ]);
-    expect(two.stderr).toBe('');
+    // Only the line that says nothing was written (no --out) when the values improved.
+    expect(two.stderr).toMatch(/^(nothing written: [^\n]*\n)?$/);
+    expect(two.stderr).toBe(one.stderr);
     expect(two.code).toBe(0);
     expect(two.stdout).toBe(one.stdout);
   });
@@ -109,5 +111,12 @@ describe('lendbot tune', () => {
   it('refuses --split with --walk-forward', async () => {
     const result = await runCli(args('--split', '0.6', '--walk-forward', '2'));
     expect(result).toMatchObject({ code: 1, stderr: 'lendbot: give --split or --walk-forward, not both\n' });
+  });
+
+  it('says nothing was written when the tuned values improved and no --out was given', async () => {
+    const result = await runCli(args());
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/improved: .*writing the tuned values/);
+    expect(result.stderr).toBe('nothing written: --out FILE writes the strategy with the tuned values\n');
   });
 });

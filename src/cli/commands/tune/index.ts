@@ -176,6 +176,9 @@ export function registerTuneCommand(program: Command, io: CliIo): void {
       if (options.out !== undefined) {
         await writeFile(options.out, rewriteParams(await readFile(strategy.file, 'utf8'), report.chosen));
         io.stderr.write(`wrote ${options.out}${report.improved ? '' : ' (current values kept)'}\n`);
+      } else if (report.improved) {
+        // The verdict says the tuned values are the ones to write; without --out nothing was.
+        io.stderr.write('nothing written: --out FILE writes the strategy with the tuned values\n');
       }
     });
 }
