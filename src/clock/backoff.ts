@@ -28,6 +28,14 @@ export function backoffCeilingMs(failures: number, settings: BackoffSettings): n
   return Math.min(settings.maxMs, settings.baseMs * 2 ** Math.min(Math.max(failures, 1) - 1, 30));
 }
 
+/**
+ * A wait of at most `ceilingMs`, "equal jitter": at least half of it, so keys (or retries) that
+ * failed together spread out but never bunch at zero. `random` is a number in [0, 1).
+ */
+export function equalJitterMs(ceilingMs: number, random: number): number {
+  return Math.round(ceilingMs / 2 + (ceilingMs / 2) * random);
+}
+
 export class Backoff<K> {
   private readonly steps = new Map<K, BackoffStep>();
 
@@ -41,9 +49,7 @@ export class Backoff<K> {
   /** Records a failure of `key` and says how long it now waits. */
   failed(key: K): BackoffStep {
     const failures = (this.steps.get(key)?.failures ?? 0) + 1;
-    const ceiling = backoffCeilingMs(failures, this.settings);
-    // "Equal jitter": at least half the wait, so keys that failed together spread out.
-    const delayMs = Math.round(ceiling / 2 + (ceiling / 2) * this.random());
+    const delayMs = equalJitterMs(backoffCeilingMs(failures, this.settings), this.random());
     const step = { failures, delayMs, retryAtMs: this.clock.now() + delayMs };
     this.steps.set(key, step);
     return step;

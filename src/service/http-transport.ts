@@ -22,6 +22,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import got, { RequestError, type Got, type Response } from 'got';
+import { equalJitterMs } from '../clock/backoff.js';
 import type { Clock, Sleep } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
 import { ServiceClock, type ClockSkewSettings } from './clock-skew.js';
@@ -255,9 +256,7 @@ export class HttpTransport {
     if (error.retryAfterMs !== undefined) {
       return error.retryAfterMs > maxRetryAfterMs ? undefined : error.retryAfterMs;
     }
-    const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
-    // "Equal jitter": at least half the backoff, so retries spread out but never bunch at zero.
-    return Math.round(ceiling / 2 + (ceiling / 2) * this.deps.random());
+    return equalJitterMs(Math.min(maxDelayMs, baseDelayMs * 2 ** attempt), this.deps.random());
   }
 
   private async attempt(spec: CallSpec, url: URL, path: string, timestamp: number, hops: number): Promise<Exchange> {
