@@ -14,6 +14,7 @@
  * to beat (src/backtest/own-accepted-offer.ts).
  */
 import { systemClock, type Clock } from '../clock/clock.js';
+import { HOUR_MS } from '../clock/time-constants.js';
 import { DEFAULT_OFFER_EXPIRY_HOURS } from '../risk/index.js';
 import type { BankingData, ProviderResult } from '../domain/index.js';
 import type { PaperOfferRecord, StoredLoan, Store } from '../store/index.js';
@@ -41,7 +42,7 @@ export function* recordingLinesFromStore(
   settings: OwnOfferSettings = {},
 ): Generator<RecordingLine> {
   const nowMs = (settings.clock ?? systemClock).now();
-  const expiryMs = settings.offerExpiryMs ?? DEFAULT_OFFER_EXPIRY_HOURS * 3_600_000;
+  const expiryMs = settings.offerExpiryMs ?? DEFAULT_OFFER_EXPIRY_HOURS * HOUR_MS;
   const loansByRequest = new Map<number, StoredLoan>();
   for (const loan of store.account.loans()) if (loan.loanRequestId !== null) loansByRequest.set(loan.loanRequestId, loan);
   for (const seen of store.requests.list()) {
@@ -94,7 +95,7 @@ function paperOfferLine(paper: PaperOfferRecord): PaperOffer {
 
 /** What the investor's own loan says about the request's fate. */
 function outcomeOfStoredLoan(loan: StoredLoan, store: Store): Outcome {
-  const status = loan.listStatus === 'current' ? 'current' : loan.listStatus;
+  const status = loan.listStatus;
   const due = loan.loan.loan_return ?? null;
   const outcome: Outcome = { status, funded_rate: loan.interestRate };
   if (status === 'completed') outcome.repaid_fraction = 1;
