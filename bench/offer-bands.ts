@@ -16,15 +16,12 @@
  * chosen), the offered rate less the request's maximum, the median priced default; then the skips by the reason that refused (the last one not about data bought), a price refusal
  * marked when its break-even is the level-uncertainty floor's. No caps, one draw.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultBalance, runDraws, type BacktestDecision } from '../src/backtest/index.js';
+import { runDraws, type BacktestDecision } from '../src/backtest/index.js';
 import { labelOf } from '../src/backtest/realised-fate.js';
 import { loadStrategyFile } from '../src/engine/index.js';
 import { gradeOfCreditScoreRange } from './lending-club-mapping.js';
-import { LENDING_CLUB, worldRecording, worldSpecs } from './shipped-defaults-worlds.js';
+import { LENDING_CLUB, oneSeedWorlds } from './shipped-defaults-worlds.js';
 
 const { values } = parseArgs({
   options: {
@@ -95,93 +92,82 @@ function floorRefused(reasons: readonly string[], refusal: string | undefined): 
 }
 
 const strategy = await loadStrategyFile(values.strategy);
-const dir = mkdtempSync(join(tmpdir(), 'lendbot-offer-bands-'));
-try {
-  const specs = worldSpecs({ worlds: values.worlds.split(','), seeds: [Number(values.seed)], scales: [1], links: [] });
-  for (const spec of specs) {
-    const { recording } = await worldRecording(spec, dir, Number(values.requests), Number(values.days));
-    const lendingClub = spec.kind === LENDING_CLUB;
-    const startingBalanceCents = lendingClub ? defaultBalance(recording).cents : Math.round(Number(values.balance) * 100);
-    const { first } = runDraws(recording, [strategy], { startingBalanceCents, recordDecisions: true }, [1]);
-    const decisions = new Map<number, BacktestDecision>(first.decisions.map((d) => [d.loan_request_id, d]));
-    const bands = new Map<string, Band>();
-    for (const entry of recording.entries) {
-      const { line } = entry;
-      const range = line.loan_request.borrower.credit_score;
-      const key = lendingClub ? (gradeOfCreditScoreRange(range) ?? '?') : String(range);
-      const b = bands.get(key) ?? band();
-      bands.set(key, b);
-      b.requests += 1;
-      const label = labelOf(line);
+for await (const { spec, recording, lendingClub, startingBalanceCents } of oneSeedWorlds(values)) {
+  const { first } = runDraws(recording, [strategy], { startingBalanceCents, recordDecisions: true }, [1]);
+  const decisions = new Map<number, BacktestDecision>(first.decisions.map((d) => [d.loan_request_id, d]));
+  const bands = new Map<string, Band>();
+  for (const entry of recording.entries) {
+    const { line } = entry;
+    const range = line.loan_request.borrower.credit_score;
+    const key = lendingClub ? (gradeOfCreditScoreRange(range) ?? '?') : String(range);
+    const b = bands.get(key) ?? band();
+    bands.set(key, b);
+    b.requests += 1;
+    const label = labelOf(line);
+    if (label !== null) {
+      b.resolved += 1;
+      if (label === 0) b.defaults += 1;
+    }
+    const decision = decisions.get(line.loan_request.id);
+    if (decision === undefined) continue;
+    if (decision.action !== 'offer') {
+      // The refusing reason: the last that is not a data purchase's (those are appended after it).
+      const refusal = [...decision.reasons].reverse().find((reason) => !reason.startsWith('data '));
+      const kind = `${reasonKind(refusal)}${floorRefused(decision.reasons, refusal) ? ' (the level-uncertainty floor)' : ''}`;
+      b.skips.set(kind, (b.skips.get(kind) ?? 0) + 1);
+      continue;
+    }
+    b.offers += 1;
+    if (decision.probability !== null) b.pricedDefault.push(1 - decision.probability);
+    const competing = line.outcome?.best_competing_rate;
+    if (decision.rate !== null) {
+      if (typeof competing === 'number') {
+        b.underCompeting.push(decision.rate - competing);
+        const breakEven = decision.reasons.map((reason) => /; break-even ([\d.]+)/.exec(reason)?.[1]).find((found) => found !== undefined);
+        const floor = decision.reasons.map((reason) => /floor ([\d.]+) at q/.exec(reason)?.[1]).find((found) => found !== undefined);
+        if (breakEven !== undefined) b.breakEvenUnderCompeting.push(Number(breakEven) - competing);
+        if (floor !== undefined) b.floorUnderCompeting.push(Number(floor) - competing);
+        if (decision.market === 'outbid') {
+          if (breakEven !== undefined && Number(breakEven) >= competing) b.outbidBy.level += 1;
+          else if (floor !== undefined && Number(floor) >= competing) b.outbidBy.floor += 1;
+          else b.outbidBy.choice += 1;
+        }
+      }
+      b.underMax.push(decision.rate - line.loan_request.max_interest_rate);
+    }
+    if (decision.market === 'won') {
+      b.won += 1;
       if (label !== null) {
-        b.resolved += 1;
-        if (label === 0) b.defaults += 1;
-      }
-      const decision = decisions.get(line.loan_request.id);
-      if (decision === undefined) continue;
-      if (decision.action !== 'offer') {
-        // The refusing reason: the last that is not a data purchase's (those are appended after it).
-        const refusal = [...decision.reasons].reverse().find((reason) => !reason.startsWith('data '));
-        const kind = `${reasonKind(refusal)}${floorRefused(decision.reasons, refusal) ? ' (the level-uncertainty floor)' : ''}`;
-        b.skips.set(kind, (b.skips.get(kind) ?? 0) + 1);
-        continue;
-      }
-      b.offers += 1;
-      if (decision.probability !== null) b.pricedDefault.push(1 - decision.probability);
-      const competing = line.outcome?.best_competing_rate;
-      if (decision.rate !== null) {
-        if (typeof competing === 'number') {
-          b.underCompeting.push(decision.rate - competing);
-          const breakEven = decision.reasons
-            .map((reason) => /; break-even ([\d.]+)/.exec(reason)?.[1])
-            .find((found) => found !== undefined);
-          const floor = decision.reasons.map((reason) => /floor ([\d.]+) at q/.exec(reason)?.[1]).find((found) => found !== undefined);
-          if (breakEven !== undefined) b.breakEvenUnderCompeting.push(Number(breakEven) - competing);
-          if (floor !== undefined) b.floorUnderCompeting.push(Number(floor) - competing);
-          if (decision.market === 'outbid') {
-            if (breakEven !== undefined && Number(breakEven) >= competing) b.outbidBy.level += 1;
-            else if (floor !== undefined && Number(floor) >= competing) b.outbidBy.floor += 1;
-            else b.outbidBy.choice += 1;
-          }
-        }
-        b.underMax.push(decision.rate - line.loan_request.max_interest_rate);
-      }
-      if (decision.market === 'won') {
-        b.won += 1;
-        if (label !== null) {
-          b.fundedResolved += 1;
-          if (label === 0) b.fundedDefaults += 1;
-        }
+        b.fundedResolved += 1;
+        if (label === 0) b.fundedDefaults += 1;
       }
     }
-    console.log(`\n${spec.name}: net ${pct(first.summary.netAnnualizedReturn)}, ${first.loans.length} loans`);
-    console.log(
-      'band | requests | population default | offers | won | funded default (n) | rate - competing (median) | break-even - competing | floor - competing | outbid: level / floor / choice | rate - max | priced default | most frequent refusal',
-    );
-    for (const [key, b] of [...bands.entries()].sort(([a], [c]) => a.localeCompare(c))) {
-      console.log(
-        [
-          key,
-          b.requests,
-          pct(b.resolved === 0 ? null : b.defaults / b.resolved),
-          b.offers,
-          b.won,
-          `${pct(b.fundedResolved === 0 ? null : b.fundedDefaults / b.fundedResolved)} (${b.fundedResolved})`,
-          points(median(b.underCompeting)),
-          points(median(b.breakEvenUnderCompeting)),
-          points(median(b.floorUnderCompeting)),
-          `${b.outbidBy.level} / ${b.outbidBy.floor} / ${b.outbidBy.choice}`,
-          points(median(b.underMax)),
-          pct(median(b.pricedDefault)),
-          [...b.skips.entries()].sort((a, c) => c[1] - a[1]).map(([kind, n]) => `${n} ${kind}`)[0] ?? '-',
-        ].join(' | '),
-      );
-    }
-    const skips = new Map<string, number>();
-    for (const b of bands.values()) for (const [kind, n] of b.skips) skips.set(kind, (skips.get(kind) ?? 0) + n);
-    console.log('skips by last reason:');
-    for (const [kind, n] of [...skips.entries()].sort((a, c) => c[1] - a[1]).slice(0, 12)) console.log(`  ${n} ${kind}`);
   }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+  console.log(`\n${spec.name}: net ${pct(first.summary.netAnnualizedReturn)}, ${first.loans.length} loans`);
+  console.log(
+    'band | requests | population default | offers | won | funded default (n) | rate - competing (median) | break-even - competing | floor - competing | outbid: level / floor / choice | rate - max | priced default | most frequent refusal',
+  );
+  for (const [key, b] of [...bands.entries()].sort(([a], [c]) => a.localeCompare(c))) {
+    console.log(
+      [
+        key,
+        b.requests,
+        pct(b.resolved === 0 ? null : b.defaults / b.resolved),
+        b.offers,
+        b.won,
+        `${pct(b.fundedResolved === 0 ? null : b.fundedDefaults / b.fundedResolved)} (${b.fundedResolved})`,
+        points(median(b.underCompeting)),
+        points(median(b.breakEvenUnderCompeting)),
+        points(median(b.floorUnderCompeting)),
+        `${b.outbidBy.level} / ${b.outbidBy.floor} / ${b.outbidBy.choice}`,
+        points(median(b.underMax)),
+        pct(median(b.pricedDefault)),
+        [...b.skips.entries()].sort((a, c) => c[1] - a[1]).map(([kind, n]) => `${n} ${kind}`)[0] ?? '-',
+      ].join(' | '),
+    );
+  }
+  const skips = new Map<string, number>();
+  for (const b of bands.values()) for (const [kind, n] of b.skips) skips.set(kind, (skips.get(kind) ?? 0) + n);
+  console.log('skips by last reason:');
+  for (const [kind, n] of [...skips.entries()].sort((a, c) => c[1] - a[1]).slice(0, 12)) console.log(`  ${n} ${kind}`);
 }

@@ -3,9 +3,10 @@
  * several default levels and score links (docs/sandbox.md, "Shifted worlds"), each a recording
  * exported into a temporary folder, and the LendingClub loans (docs/lending-club.md).
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadRecording, type PreparedRecording } from '../src/backtest/index.js';
+import { defaultBalance, loadRecording, type PreparedRecording } from '../src/backtest/index.js';
 import { openRecordingWriter } from '../src/recording/index.js';
 import { exportSandboxRecording, worldShiftLabel, type ScoreLinkName, type WorldShift } from '../src/sandbox/index.js';
 import { DAY_MS, HOUR_MS } from '../src/clock/time-constants.js';
@@ -79,4 +80,43 @@ export async function worldRecording(
   const recording = await loadRecording(file, {}, (issue) => issues.push(`${issue.line}: ${issue.message}`));
   if (issues.length > 0) throw new Error(`${file}: ${issues.length} bad lines, first ${issues[0]}`);
   return { file, recording };
+}
+
+/** The options of the one-seed diagnoses, as their command lines give them. */
+export interface OneSeedOptions {
+  worlds: string;
+  seed: string;
+  requests: string;
+  days: string;
+  /** The sandbox worlds' balance, USD. */
+  balance: string;
+  /** LendingClub's balance, USD, or 'fit' (the default): 100 × its average loan (docs/backtesting.md). */
+  'lending-club-balance'?: string;
+}
+
+/**
+ * Each world of the comma-separated `worlds` at one seed and today's default level, with its
+ * starting balance; its recording is written into a temporary folder that is removed once the
+ * caller has gone through them all (the one-seed diagnoses: offer-bands.ts, level-evidence.ts).
+ */
+export async function* oneSeedWorlds(
+  options: OneSeedOptions,
+): AsyncGenerator<{ spec: WorldSpec; recording: PreparedRecording; lendingClub: boolean; startingBalanceCents: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'lendbot-worlds-'));
+  const usd = (text: string): number => Math.round(Number(text) * 100);
+  try {
+    for (const spec of worldSpecs({ worlds: options.worlds.split(','), seeds: [Number(options.seed)], scales: [1], links: [] })) {
+      const { recording } = await worldRecording(spec, dir, Number(options.requests), Number(options.days));
+      const lendingClub = spec.kind === LENDING_CLUB;
+      const lendingClubBalance = options['lending-club-balance'] ?? 'fit';
+      const startingBalanceCents = !lendingClub
+        ? usd(options.balance)
+        : lendingClubBalance === 'fit'
+          ? defaultBalance(recording).cents
+          : usd(lendingClubBalance);
+      yield { spec, recording, lendingClub, startingBalanceCents };
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
