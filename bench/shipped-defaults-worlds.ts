@@ -8,7 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultBalance, loadRecording, type PreparedRecording } from '../src/backtest/index.js';
 import { openRecordingWriter } from '../src/recording/index.js';
-import { exportSandboxRecording, worldShiftLabel, type ScoreLinkName, type WorldShift } from '../src/sandbox/index.js';
+import {
+  exportSandboxRecording,
+  worldShiftLabel,
+  type HistoryRateMode,
+  type ScoreLinkName,
+  type WorldShift,
+} from '../src/sandbox/index.js';
 import { DAY_MS, HOUR_MS } from '../src/clock/time-constants.js';
 import { LENDING_CLUB_CSV, lendingClubRecording, parseLendingClubCsv } from './lending-club-mapping.js';
 
@@ -29,9 +35,14 @@ export interface WorldGrid {
   seeds: number[];
   scales: number[];
   links: ScoreLinkName[];
+  /** How borrowers' past loans were priced (docs/sandbox.md); each mode is a world of its own (absent: market). */
+  histories?: HistoryRateMode[];
 }
 
-/** Every world of the grid: each shape and seed at each default scale, then at each score link (scale 1); LendingClub once. */
+/**
+ * Every world of the grid: each shape and seed at each default scale, then at each score link
+ * (scale 1), each with every history mode; LendingClub once.
+ */
 export function worldSpecs(grid: WorldGrid): WorldSpec[] {
   const specs: WorldSpec[] = [];
   for (const kind of grid.worlds) {
@@ -43,7 +54,7 @@ export function worldSpecs(grid: WorldGrid): WorldSpec[] {
       const shifts: WorldShift[] = [
         ...grid.scales.map((scale) => (scale === 1 ? {} : { defaultScale: scale })),
         ...grid.links.map((link) => ({ scoreLink: link })),
-      ];
+      ].flatMap((shift) => (grid.histories ?? ['market']).map((mode) => (mode === 'market' ? shift : { ...shift, historyRates: mode })));
       for (const shift of shifts) {
         const label = worldShiftLabel(shift);
         specs.push({ name: `${kind}-${seed}${label === '' ? '' : ` ${label}`}`, kind, seed, shift });
@@ -74,6 +85,7 @@ export async function worldRecording(
       arrivalsPerHour: requests / ((days * DAY_MS) / HOUR_MS),
       defaultScale: spec.shift.defaultScale,
       scoreLink: spec.shift.scoreLink,
+      historyRates: spec.shift.historyRates,
     });
   }
   const issues: string[] = [];

@@ -3,12 +3,14 @@
  *
  *   node --import tsx bench/shipped-defaults.ts [--strategy strategies/balanced.yaml,strategies/conservative.yaml,strategies/cashflow.yaml]
  *       [--worlds shoppers,classic,urgent,lending-club] [--seeds 1,2] [--scales 1,0.4,0.7,1.5]
- *       [--links bank-led,peaked-middle] [--requests 5000] [--days 150] [--balance 100000] [--draws 1]
+ *       [--links bank-led,peaked-middle] [--histories market,uniform] [--requests 5000] [--days 150] [--balance 100000] [--draws 1]
  *       [--yardstick test/fixtures/balanced-2.0.0.yaml]
  *
  * A shipped default must hold on every world, not win on one. The worlds: each sandbox shape and
  * seed at each default scale (odds of default x0.4 to x1.5) and with each score link
- * (docs/sandbox.md, "Shifted worlds"), --requests requests arriving over --days days; and the
+ * (docs/sandbox.md, "Shifted worlds"), each with each way of pricing borrowers' past loans
+ * (--histories: market, the default, or uniform, the sandbox's before issue 35), --requests
+ * requests arriving over --days days; and the
  * 9,857 real LendingClub loans over the same days (docs/lending-club.md). Every recording is
  * written to a temporary folder and removed at the end.
  *
@@ -32,7 +34,7 @@ import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultBalance, drawSeeds, type PreparedRecording } from '../src/backtest/index.js';
 import { loadStrategyFile } from '../src/engine/index.js';
-import type { ScoreLinkName } from '../src/sandbox/index.js';
+import type { HistoryRateMode, ScoreLinkName } from '../src/sandbox/index.js';
 import type { LearnedLevelCheck } from '../src/backtest/calibration/learned-level-check.js';
 import { costPlusTwin, type MoonshotFigure } from './reference-strategies.js';
 import { worldFigures, type CalibrationFigure, type Judged, type RunFigure } from './shipped-defaults-figures.js';
@@ -46,6 +48,7 @@ const { values } = parseArgs({
     seeds: { type: 'string', default: '1,2' },
     scales: { type: 'string', default: '1,0.4,0.7,1.5' },
     links: { type: 'string', default: 'bank-led,peaked-middle' },
+    histories: { type: 'string', default: 'market' },
     requests: { type: 'string', default: '5000' },
     days: { type: 'string', default: '150' },
     balance: { type: 'string', default: '100000' },
@@ -71,6 +74,7 @@ const specs = worldSpecs({
   seeds: list(values.seeds).map(Number),
   scales: list(values.scales).map(Number),
   links: list(values.links) as ScoreLinkName[],
+  histories: list(values.histories) as HistoryRateMode[],
 });
 const judged: Judged[] = await Promise.all(
   list(values.strategy).map(async (file) => ({

@@ -19,8 +19,16 @@ export type FilterReason =
   /** `bound` is the filter's limit, or its list as the engine writes it ("[0, 1]"). */
   | { code: 'filter_failed'; feature: string; test: '<' | '>' | 'in' | 'not in'; bound: string };
 
-/** The score: the probability of full repayment, and the strategy's minimum when it is under. */
-type ScoreReason = { code: 'score'; probability: string } | { code: 'score_below_min'; probability: string; min: string };
+/**
+ * The score: the probability of full repayment, and the strategy's minimum when it is under; and,
+ * with a learned calibration's history anchor, what the rates of the borrower's completed loans
+ * implied (the default after the lender's costs, from `loans` past loans) and the anchor's weight
+ * against the learned level.
+ */
+type ScoreReason =
+  | { code: 'score'; probability: string }
+  | { code: 'score_below_min'; probability: string; min: string }
+  | { code: 'score_history_anchor'; loans: string; implied: string; weight: string };
 
 /** Buying data: what was bought, refused by the budget, or not had. */
 type DataReason =
@@ -147,6 +155,8 @@ export function reasonText(reason: DecisionReason): string {
       return `score probability ${reason.probability}`;
     case 'score_below_min':
       return `score probability ${reason.probability} < min_probability ${reason.min}`;
+    case 'score_history_anchor':
+      return `score history anchor ${reason.loans} loans: implied default ${reason.implied}, weight ${reason.weight}`;
     case 'data_budget':
       return `data budget ${reason.spent} + ${reason.cost} > ${reason.budget} for ${reason.what}${reason.subscription ? ' (monthly subscription)' : ''}`;
     case 'data_still_missing':

@@ -8,8 +8,8 @@ import type { PriceCurve } from './pricing/expected-profit.js';
 export interface Contribution {
   /**
    * The feature, or `scorecard.base` / `logistic.intercept` for the constant lines, or
-   * `calibration.platt` / `calibration.isotonic` / `calibration.learned` for the calibration (the
-   * last lines; each one's value is the probability before it).
+   * `calibration.platt` / `calibration.isotonic` / `calibration.learned` / `calibration.history_anchor`
+   * for the calibration (the last lines; each one's value is the probability before it).
    */
   feature: string;
   value: FeatureValue;

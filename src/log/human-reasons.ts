@@ -132,6 +132,8 @@ function engineWords(reason: Extract<DecisionReason, { code: `filter_${string}` 
       return `chance of full repayment ${percent(reason.probability)}`;
     case 'score_below_min':
       return `chance of full repayment ${percent(reason.probability)} is under the strategy's minimum ${percent(reason.min)}`;
+    case 'score_history_anchor':
+      return `the rates of the borrower's ${reason.loans} completed loans imply ${percent(reason.implied)} default after this lender's costs, weighed ${percent(reason.weight)} against the learned default level`;
     case 'data_budget':
       return `this month's data budget is used up: ${dollars(reason.spent)} of ${dollars(reason.budget)} spent, ${reason.what}${reason.subscription ? "'s subscription" : ''} costs ${dollars(reason.cost)}`;
     case 'data_still_missing':

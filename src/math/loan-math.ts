@@ -120,7 +120,7 @@ export function collectedShare(economics: LoanEconomics): number {
  * What the lender must collect for the loan to earn `targetReturn` a year on the funded amount:
  * F * (1 + targetReturn * terms / 12), in (unrounded) cents. With a zero target it is F itself.
  */
-export function hurdleCents(targetReturn: number, economics: LoanEconomics): number {
+export function hurdleCents(targetReturn: number, economics: Pick<LoanEconomics, 'fundedCents' | 'terms'>): number {
   return economics.fundedCents * (1 + (targetReturn * economics.terms) / MONTHS_PER_YEAR);
 }
 
@@ -160,4 +160,18 @@ export function requiredRate(targetReturn: number, economics: LoanEconomics): nu
   if (share <= 0 || repaidPrincipalCents <= 0) return Number.POSITIVE_INFINITY;
   const factor = hurdleCents(targetReturn, economics) / (share * repaidPrincipalCents * terms);
   return rateForPaymentFactor(factor, terms);
+}
+
+/**
+ * The collected share (collectedShare's value) at which `annualRate` just earns `targetReturn`:
+ * requiredRate read the other way, from a rate to the repayment the lender must expect. The
+ * market's past prices are read through it (engine/market/history-anchor.ts).
+ */
+export function collectedShareNeededAt(
+  annualRate: number,
+  targetReturn: number,
+  economics: Pick<LoanEconomics, 'fundedCents' | 'repaidPrincipalCents' | 'terms'>,
+): number {
+  const { repaidPrincipalCents, terms } = economics;
+  return hurdleCents(targetReturn, economics) / (repaidPrincipalCents * paymentFactor(annualRate, terms) * terms);
 }

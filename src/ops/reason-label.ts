@@ -16,6 +16,8 @@ export function reasonLabel(reason: DecisionReason | undefined): string {
     case 'score':
     case 'score_below_min':
       return 'score probability';
+    case 'score_history_anchor':
+      return 'score history anchor';
     case 'data_budget':
       return 'data budget';
     case 'data_still_missing':

@@ -20,5 +20,6 @@ export {
 } from './recording-export.js';
 export { Market, type MarketOptions } from './market.js';
 export { MARKET_SHAPES, DEFAULT_SHAPE_NAME, marketShape, type MarketShape } from './shapes/index.js';
+export type { HistoryRateMode } from './shapes/market-shape.js';
 export { SCORE_LINKS, shiftedShape, worldShiftLabel, type ScoreLinkName, type WorldShift } from './shapes/index.js';
 export { reservationRate, type BorrowerRule } from './borrower-rules.js';

@@ -22,7 +22,8 @@ import { FinalRequestOrder } from './final-request-order.js';
 import { Market } from './market.js';
 import type { LoanRequestRecord } from './market-types.js';
 import { providerAResult, providerBResult } from './provider-scores.js';
-import { marketShape, shiftedShape, worldShiftLabel, type ScoreLinkName } from './shapes/index.js';
+import { marketShape, shiftedShape, worldShiftLabel, type ScoreLinkName, type WorldShift } from './shapes/index.js';
+import type { HistoryRateMode, MarketShape } from './shapes/market-shape.js';
 import { bankingDataView, bankingSummaryView, borrowerHistoryView, isoTime, loanRequestView } from './resource-views.js';
 import type { ProviderNames } from './runtime.js';
 import { DEFAULT_PROVIDER_NAMES, DEFAULT_START_TIME } from './start-sandbox.js';
@@ -38,6 +39,8 @@ export interface ExportOptions {
   defaultScale?: number | undefined;
   /** Replaces the shape's link between the credit file and default (shapes/world-shift.ts; absent: the shape's own). */
   scoreLink?: ScoreLinkName | undefined;
+  /** How borrowers' past loans were priced (history-rates.ts; absent: `market`). */
+  historyRates?: HistoryRateMode | undefined;
   startTime?: string;
   providerNames?: ProviderNames;
   /** Include the raw bank transactions (`data_aggregation`); large, so off by default. */
@@ -80,11 +83,15 @@ const SETTLE_LIMIT_MS = 800 * DAY_MS;
 
 type HeadlessOptions = Omit<ExportOptions, 'includeTransactions' | 'providerNames' | 'onProgress'>;
 
+function worldShiftOf(options: HeadlessOptions): WorldShift {
+  return { defaultScale: options.defaultScale, scoreLink: options.scoreLink, historyRates: options.historyRates };
+}
+
 function headlessMarket(options: HeadlessOptions, onFinal?: (request: LoanRequestRecord) => void): Market {
   if (!Number.isSafeInteger(options.requests) || options.requests < 1) throw new RangeError('requests must be a whole number from 1');
   return new Market({
     seed: options.seed,
-    shape: shiftedShape(marketShape(options.shape), { defaultScale: options.defaultScale, scoreLink: options.scoreLink }),
+    shape: shiftedShape(marketShape(options.shape), worldShiftOf(options)),
     startMs: Date.parse(options.startTime ?? DEFAULT_START_TIME),
     arrivalsPerHour: options.arrivalsPerHour ?? 30,
     maxArrivals: options.requests,
@@ -136,7 +143,7 @@ export async function exportSandboxRecording(file: string, options: ExportOption
   const writeReady = async (): Promise<void> => {
     for (const final of order.takeReady()) {
       const request = generateLoanRequest(market.seed, final.id, final.createdMs, {}, market.shape);
-      const line = recordingLine(market.seed, request, final.outcome, options);
+      const line = recordingLine(market.seed, request, final.outcome, options, market.shape);
       byStatus[line.outcome?.status ?? 'none'] = (byStatus[line.outcome?.status ?? 'none'] ?? 0) + 1;
       await writer.write(line);
       lines += 1;
@@ -158,7 +165,7 @@ export async function exportSandboxRecording(file: string, options: ExportOption
   await writeReady();
   await writer.close();
   if (order.size > 0) throw new Error(`sandbox export: ${order.size} final requests were left unwritten`);
-  const world = worldShiftLabel({ defaultScale: options.defaultScale, scoreLink: options.scoreLink });
+  const world = worldShiftLabel(worldShiftOf(options));
   return {
     lines,
     shape: market.shape.name,
@@ -176,7 +183,13 @@ export async function exportSandboxRecording(file: string, options: ExportOption
  * (nothing the line shows of it changes after), so a final request waiting for its turn costs
  * only its outcome.
  */
-export function recordingLine(seed: number, request: LoanRequestRecord, outcome: Outcome, options: ExportOptions): RecordingLine {
+export function recordingLine(
+  seed: number,
+  request: LoanRequestRecord,
+  outcome: Outcome,
+  options: ExportOptions,
+  shape: MarketShape,
+): RecordingLine {
   const names = options.providerNames ?? DEFAULT_PROVIDER_NAMES;
   const bank = options.includeTransactions ? bankingDataView(request) : bankingSummaryView(request);
   // Parsing with the client's own schemas types the line and proves it is what the API would send.
@@ -185,7 +198,7 @@ export function recordingLine(seed: number, request: LoanRequestRecord, outcome:
     seen_at: isoTime(request.createdMs),
     loan_request: loanRequestSchema.parse(loanRequestView(request)),
     // The same items the sandbox's 4.9 route serves (one per completed loan; [] for none).
-    borrower_history: borrowerHistoryView(seed, request).map((item) => borrowerLoanHistoryItemSchema.parse(item)),
+    borrower_history: borrowerHistoryView(seed, request, shape).map((item) => borrowerLoanHistoryItemSchema.parse(item)),
     outcome,
   };
   if (bank) {

@@ -12,6 +12,8 @@ import type { LoanBook } from './loan-servicing.js';
 import type { LoanRecord, LoanRequestRecord, OfferRecord, PaymentRecord, TransferRecord } from './market-types.js';
 import { totalCents } from './offer-rules.js';
 import { forkRandom, roundTo } from './random.js';
+import { historyRates } from './history-rates.js';
+import type { MarketShape } from './shapes/market-shape.js';
 
 type Json = Record<string, unknown>;
 
@@ -218,15 +220,19 @@ export function transferGroupsView(transfers: readonly TransferRecord[]): Json[]
   return [...groups.entries()].map(([date, transactions]) => ({ date, transactions }));
 }
 
-/** Marketplace 2.8: the borrower's completed loans, one per completed loan, drawn from the borrower's id. */
-export function borrowerHistoryView(seed: number, request: LoanRequestRecord): Json[] {
+/**
+ * Marketplace 2.8: the borrower's completed loans, one per completed loan, drawn from the
+ * borrower's id; their rates as `shape` prices past loans (history-rates.ts).
+ */
+export function borrowerHistoryView(seed: number, request: LoanRequestRecord, shape: MarketShape): Json[] {
   const random = forkRandom(seed, 'history', request.borrower.id);
+  const rate = historyRates(seed, request, shape);
   return Array.from({ length: request.borrower.completedLoans }, () => ({
     lender: { initial: `${random.pick([...'ABCDEFGHJKLMNPRST'])}${random.pick([...'ABCDEFGHJKLMNPRST'])}`, avatar: random.int(1, 24) },
     borrower: { initial: request.borrower.initial, avatar: request.borrower.avatar },
     borrower_card_color: request.borrower.svcColor,
     loan_amount: formatCents(random.int(2, 40) * 5000),
     payment_terms: random.pick([3, 6, 9, 12]),
-    interest_rate: random.between(0.08, request.maxInterestRate).toFixed(2),
+    interest_rate: rate(random).toFixed(2),
   }));
 }

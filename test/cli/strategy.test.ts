@@ -130,6 +130,18 @@ describe('lendbot strategy', () => {
     expect(checked.stdout).toContain(
       "   default level learned from its own loans: centred on the score's own level (level sd 1, slope sd 0.3; the price reads the mean default over that spread); priced no lower than the break-even at the 0.8 quantile (cost_plus_floor)\n",
     );
+    // With the history anchor, check says it blends the borrower's past-loan rates in.
+    const anchored = join(dir, 'learned-anchor.yaml');
+    await writeFile(
+      anchored,
+      (await readFile(learned, 'utf8'))
+        .replace(/( +)slope_sd: 0\.3[^\n]*\n/, '$&$1history_anchor: { sd: 1.5 }\n')
+        .replace(/banking_data: (\w+)\n/, 'banking_data: $1\n  borrower_history: after_filters\n'),
+    );
+    const anchoredCheck = await runCli(['strategy', 'check', anchored]);
+    expect(anchoredCheck.stdout).toContain(
+      "the price reads the mean default over that spread); blended with what the borrower's past-loan rates imply after its costs (history_anchor sd 1.5); priced",
+    );
     // At the 0.82 quantile (the example's 0.8 break-even is below the price at the mean default for this request).
     const pessimistic = join(dir, 'learned-q82.yaml');
     await writeFile(pessimistic, (await readFile(learned, 'utf8')).replace('quantile: 0.8', 'quantile: 0.82'));

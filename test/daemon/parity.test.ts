@@ -37,11 +37,15 @@ afterEach(async () => {
  * instant; the poll decides page by page, and the export and the replay keep that order for
  * equal times.
  */
-async function dryRunSession(options: Omit<HarnessOptions, 'dryRun'>, requests: number): Promise<DaemonHarness> {
+async function dryRunSession(
+  options: Omit<HarnessOptions, 'dryRun'>,
+  requests: number,
+  fields: (i: number) => Record<string, number> = () => ({}),
+): Promise<DaemonHarness> {
   const h = await startDaemonHarness({ ...options, dryRun: true });
   h.sandbox.control.setFaults({ dropWebhookRate: 1 });
   for (let i = 0; i < requests; i++) {
-    h.sandbox.control.createLoanRequest({ competitorOffers: 0 });
+    h.sandbox.control.createLoanRequest({ competitorOffers: 0, ...fields(i) });
     h.sandbox.control.advance(0.2 * HOUR_MS);
     if (i % 5 === 4) await h.daemon.poller.poll();
   }
@@ -270,6 +274,44 @@ describe('live and backtest parity', () => {
           })
           .filter((mismatch) => mismatch !== undefined);
         expect(explainedOtherwise).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it(
+    "a learned level anchored in the borrowers' past-loan rates decides the same in a dry run and its replay",
+    { timeout: 120_000 },
+    async () => {
+      // The history is fetched from the sandbox live (marketplace 4.9) and read from the recording
+      // in the replay; both blend it into the level in the one decide step, to the bit.
+      const dir = mkdtempSync(join(tmpdir(), 'lendbot-parity-anchor-'));
+      try {
+        const doc = parse(readFileSync(strategy('balanced'), 'utf8')) as {
+          name: string;
+          data: Record<string, unknown>;
+          score: { calibration: Record<string, unknown> };
+        };
+        doc.name = 'balanced-anchor';
+        doc.data = { ...doc.data, borrower_history: 'after_filters' };
+        doc.score.calibration = { ...doc.score.calibration, history_anchor: { sd: 1 } };
+        const file = join(dir, 'balanced-anchor.yaml');
+        writeFileSync(file, stringify(doc));
+        const risk = ROOMY_RISK;
+        const startingBalanceCents = 5_000_000;
+        harness = await dryRunSession({ strategyFiles: [file], balanceCents: startingBalanceCents, risk }, 40, (i) => ({
+          completedLoans: i % 4,
+        }));
+        const h = harness;
+        const live = h.store.decisions.list();
+        const anchored = live.filter((decision) => decision.reasons.some((reason) => reason.startsWith('score history anchor')));
+        expect(anchored.length).toBeGreaterThan(3);
+        expect(live.filter((decision) => decision.action === 'offer').length).toBeGreaterThan(3);
+        const { result } = replayedSession(h, [await loadStrategyFile(file)], { startingBalanceCents, risk });
+        expect(replayMismatches(live, result.decisions)).toEqual([]);
+        const probability = new Map(result.decisions.map((decision) => [decision.loan_request_id, decision.probability]));
+        expect(live.filter((decision) => probability.get(decision.loanRequestId) !== decision.probability)).toEqual([]);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -58,7 +58,9 @@ describe('exportSandboxRecording streams', () => {
     const summary = await exportSandboxRecording(file, { ...options, onProgress: (p) => progress.push(p) });
     const market = runHeadlessMarket(options);
     const expected = [...market.requests.values()]
-      .map((request) => `${formatRecordingLine(recordingLine(market.seed, request, outcomeOf(market, request.id), options))}\n`)
+      .map(
+        (request) => `${formatRecordingLine(recordingLine(market.seed, request, outcomeOf(market, request.id), options, market.shape))}\n`,
+      )
       .join('');
     expect(readFileSync(file, 'utf8')).toBe(expected);
     expect(summary.lines).toBe(1500);

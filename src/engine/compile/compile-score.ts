@@ -5,7 +5,8 @@
  *   logistic:  intercept + sum of weight * (clamp(transform(value)) - center)
  *   model:     intercept + sum of its features' terms (src/engine/model/model-encoding.ts)
  *   calibration (optional): the total log-odds mapped (compile-calibration.ts), one more line;
- *     a learned one adds its seed's line (if any), then its own, under the learner's posterior
+ *     a learned one adds its seed's line (if any), then its own, under the learner's posterior,
+ *     then with `history_anchor` the borrower's completed loans' line (learned-calibration.ts)
  *   probability = 1 / (1 + e^-(log-odds))
  */
 import { logistic } from '../../math/index.js';
@@ -16,7 +17,8 @@ import type { FeatureValue } from '../features/feature-definition.js';
 import type { LoadedModel } from '../model/load-model-file.js';
 import { modelTerms } from '../model/model-terms.js';
 import { compileCalibration, learnedMap, type CompiledCalibration } from './compile-calibration.js';
-import { learnedCalibrationOf, type LearnedCalibration } from './learned-calibration.js';
+import { learnedCalibrationOf, type AnchorCosts, type LearnedCalibration } from './learned-calibration.js';
+import type { FeatureSource } from '../features/feature-source.js';
 import { LEARNED_LINE } from '../market/calibration-learners.js';
 import type { FeatureTable } from './feature-table.js';
 
@@ -24,8 +26,11 @@ type Term = (values: readonly FeatureValue[]) => Contribution;
 
 export interface CompiledScore {
   minProbability: number;
-  /** Every contribution line (constants first); their logOdds sum to the total. */
-  contributions(values: readonly FeatureValue[]): Contribution[];
+  /**
+   * Every contribution line (constants first); their logOdds sum to the total. `source` gives a
+   * learned calibration's history anchor the borrower's completed loans (without it: no anchor line).
+   */
+  contributions(values: readonly FeatureValue[], source?: FeatureSource): Contribution[];
   /** A learned calibration (`method: learned`): what pricing reads of its level and uncertainty. */
   learned?: LearnedCalibration;
 }
@@ -120,6 +125,7 @@ export function compileScore(
   table: FeatureTable,
   model?: LoadedModel,
   strategyName?: string,
+  anchorCosts?: AnchorCosts,
 ): CompiledScore {
   if (score.model !== undefined && model === undefined) {
     throw new RangeError(`score.model "${score.model}" is not loaded: load the strategy with loadStrategyFile, which reads it`);
@@ -130,17 +136,21 @@ export function compileScore(
     ...(model ? modelTerms(model, table) : []),
   ];
   const written = score.calibration;
-  const learned = learnedCalibrationOf(written, strategyName);
+  const learned = learnedCalibrationOf(written, strategyName, anchorCosts);
   // A learned calibration's seed is the fitted map under it (a line of its own), then the learned line.
   const fitted = written?.method === 'learned' ? written.seed : written;
   const calibration = fitted ? compileCalibration(fitted, params) : undefined;
   const calibrationName = `calibration.${fitted?.method ?? ''}`;
   const compiled: CompiledScore = {
     minProbability: resolveNumber(score.min_probability, params),
-    contributions: (values) => {
+    contributions: (values, source) => {
       const lines = terms.map((term) => term(values));
       if (calibration !== undefined) lines.push(calibrationLine(calibrationName, calibration, lines));
-      if (learned !== undefined) lines.push(calibrationLine(LEARNED_LINE, learnedMapNow(learned), lines));
+      if (learned !== undefined) {
+        lines.push(calibrationLine(LEARNED_LINE, learnedMapNow(learned), lines));
+        const anchor = learned.anchorLine(lines, source);
+        if (anchor !== undefined) lines.push(anchor);
+      }
       return lines;
     },
   };

@@ -5,14 +5,15 @@
  */
 import { createHash } from 'node:crypto';
 import { mergeParams, type CompiledStrategy, type MarketPartSource, type MarketSource } from '../compiled-strategy.js';
-import type { StrategyDefinition } from '../definition/strategy-schema.js';
+import type { PricingDefinition, StrategyDefinition } from '../definition/strategy-schema.js';
+import type { AnchorCosts } from './learned-calibration.js';
 import { compileDataPolicy } from './compile-data-policy.js';
 import { compileFilter, type CompiledFilter } from './compile-filters.js';
 import { compileEventPrefilter } from './event-prefilter.js';
 import { compileListRestriction } from './compile-list-restriction.js';
 import { compilePricing, type CompiledPricing, type PriceResult } from './compile-pricing.js';
 import { compileScore } from './compile-score.js';
-import { findParamReferences } from '../definition/param-values.js';
+import { findParamReferences, resolveNumber } from '../definition/param-values.js';
 import { FeatureTable } from './feature-table.js';
 import type { LoadedModel } from '../model/load-model-file.js';
 import { layerMarkets, type LoadedMarketFile } from '../market-file.js';
@@ -119,6 +120,16 @@ function rememberedPricing(pricing: CompiledPricing): CompiledPricing {
   return remembered;
 }
 
+/** The lender's costs a learned calibration's history anchor reads past prices after: the pricing's. */
+function anchorCostsOf(pricing: PricingDefinition, params: Record<string, number>): AnchorCosts {
+  return {
+    targetReturn: resolveNumber(pricing.target_return, params),
+    recovery: resolveNumber(pricing.recovery, params),
+    servicingCost: resolveNumber(pricing.servicing_cost, params),
+    fundLoanAmountOnly: pricing.funded_amount === 'loan_amount',
+  };
+}
+
 function buildPlan(
   definition: StrategyDefinition,
   identity: EvaluationPlan['identity'],
@@ -144,7 +155,7 @@ function buildPlan(
     historyFilters: byGroup((filter) => filter.group === 'history'),
     bankingFilters: byGroup((filter) => filter.group === 'banking'),
     providerFilters: byGroup(paid),
-    score: score ? compileScore(score, params, table, model, definition.name) : undefined,
+    score: score ? compileScore(score, params, table, model, definition.name, anchorCostsOf(pricing, params)) : undefined,
     // The market file's (else the model's) fitted response; the strategy's own `pricing.market` overrides it.
     // A learning pricing answers from the learner's current state, so its prices are not remembered.
     pricing: sharedPricing(shared, pricing, params, () =>

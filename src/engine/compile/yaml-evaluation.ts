@@ -25,6 +25,7 @@ import type { CompiledFilter } from './compile-filters.js';
 import type { CompiledPricing } from './compile-pricing.js';
 import { probabilityOf, type CompiledScore } from './compile-score.js';
 import type { FeatureTable } from './feature-table.js';
+import type { AnchorUsed } from './learned-calibration.js';
 
 /** Everything evaluation needs, built once per strategy and param set. */
 export interface EvaluationPlan {
@@ -76,12 +77,22 @@ function providerReason(
 const NO_PROVIDERS: readonly string[] = [];
 
 /** The reasons of a priced decision: the data reasons, the score's, then pricing's (one array, no spreads). */
+/** The history anchor's reason (learned-calibration.ts, AnchorUsed). */
+function anchorReason(anchor: AnchorUsed): DecisionReason {
+  return {
+    code: 'score_history_anchor',
+    loans: String(anchor.loans),
+    implied: formatRatio(anchor.implied),
+    weight: anchor.weight.toFixed(2),
+  };
+}
+
 function withPriceReasons(
   dataReasons: DecisionReason[],
-  scoreReason: DecisionReason,
+  scoreReasons: readonly DecisionReason[],
   priceReasons: readonly DecisionReason[],
 ): DecisionReason[] {
-  dataReasons.push(scoreReason);
+  for (const reason of scoreReasons) dataReasons.push(reason);
   for (const reason of priceReasons) dataReasons.push(reason);
   return dataReasons;
 }
@@ -131,10 +142,12 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
   if (banking) return decisionOf(plan, values, 'skip', banking, []);
 
   if (!plan.score) return offerWithoutScore(plan, source, values);
-  const contributions = plan.score.contributions(values);
+  const contributions = plan.score.contributions(values, source);
   const probability = probabilityOf(contributions);
   // A learned calibration: which one gave the probability, and its uncertainty for pricing.
-  const level = plan.score.learned?.levelOf(contributions);
+  const level = plan.score.learned?.levelOf(contributions, source);
+  // What the borrower's completed loans added to the level, said beside the score.
+  const anchorReasons: DecisionReason[] = level?.anchor === undefined ? [] : [anchorReason(level.anchor)];
   const scored: Partial<Decision> = level === undefined ? { probability } : { probability, calibration: level.used };
   const dataReasons: DecisionReason[] = [];
   const unavailable = enrichment.unavailable?.providers ?? NO_PROVIDERS;
@@ -158,14 +171,14 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
   const probabilityText = formatRatio(probability);
   if (probability < plan.score.minProbability) {
     const below: DecisionReason = { code: 'score_below_min', probability: probabilityText, min: formatRatio(plan.score.minProbability) };
-    return decisionOf(plan, values, 'skip', [...dataReasons, below], contributions, scored);
+    return decisionOf(plan, values, 'skip', [...dataReasons, ...anchorReasons, below], contributions, scored);
   }
   const scoreReason: DecisionReason = { code: 'score', probability: probabilityText };
   // Asked for the probability alone (Enrichment.probabilityOnly): no price search.
   if (enrichment.probabilityOnly === true)
-    return decisionOf(plan, values, 'skip', withPriceReasons(dataReasons, scoreReason, []), contributions, scored);
+    return decisionOf(plan, values, 'skip', withPriceReasons(dataReasons, [scoreReason, ...anchorReasons], []), contributions, scored);
   const price = plan.pricing(source, probability, enrichment.cash, level);
-  const reasons = withPriceReasons(dataReasons, scoreReason, price.reasons);
+  const reasons = withPriceReasons(dataReasons, [scoreReason, ...anchorReasons], price.reasons);
   if (!price.ok)
     return decisionOf(
       plan,

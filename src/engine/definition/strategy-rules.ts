@@ -214,6 +214,19 @@ function levelUncertainty(definition: StrategyDefinition): RuleProblem[] {
   return problems;
 }
 
+/** The history anchor reads the borrower's completed loans: the strategy must fetch them. */
+function historyAnchor(definition: StrategyDefinition): RuleProblem[] {
+  const calibration = definition.score?.calibration;
+  if (calibration?.method !== 'learned' || calibration.history_anchor === undefined) return [];
+  if ((definition.data.borrower_history ?? 'never') !== 'never') return [];
+  return [
+    {
+      path: ['score', 'calibration', 'history_anchor'],
+      message: "history_anchor reads the borrower's completed loans: set data.borrower_history to after_filters (or always), or remove it",
+    },
+  ];
+}
+
 export const STRATEGY_RULES: ReadonlyArray<CrossFieldRule<StrategyDefinition>> = [
   paramReferences,
   paramRanges,
@@ -221,6 +234,7 @@ export const STRATEGY_RULES: ReadonlyArray<CrossFieldRule<StrategyDefinition>> =
   filters,
   score,
   data,
+  historyAnchor,
   expectedProfitOnly('learning'),
   expectedProfitOnly('winners_curse'),
   levelUncertainty,

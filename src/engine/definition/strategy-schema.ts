@@ -190,6 +190,22 @@ const seedCalibrationSchema = z
   })
   .describe('the fitted map applied first; the learned level and slope correct what it gives');
 
+/** `history_anchor` (src/engine/market/history-anchor.ts; docs/market-model.md, "The market's own prices as a cold-start anchor"). */
+const historyAnchorSchema = z
+  .strictObject({
+    sd: z
+      .number()
+      .gt(0, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: above 0)` })
+      .max(5, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: at most 5)` })
+      .default(1)
+      .describe(
+        "how far the market's past prices, read after this lender's costs, may sit from this lender's view of default, in log-odds (it does not shrink with more past loans)",
+      ),
+  })
+  .describe(
+    "blend the default the rates of the borrower's completed loans imply (after this lender's costs) into the learned level, weighed by how much each knows; needs data.borrower_history",
+  );
+
 /** `method: learned` (src/engine/market/calibration-learner.ts; docs/market-model.md, "Learning the default level"). */
 const learnedCalibrationSchema = z
   .strictObject({
@@ -215,6 +231,7 @@ const learnedCalibrationSchema = z
       .default(0)
       .describe("the prior's centre for the level, added to the score's log-odds of default (0: the score's own level)"),
     seed: seedCalibrationSchema.optional(),
+    history_anchor: historyAnchorSchema.optional(),
     description: z.string().optional(),
   })
   .describe(

@@ -38,7 +38,7 @@ export function registerLoanRequestRoutes(app: FastifyInstance, runtime: Sandbox
   app.get('/api/v3/loan_requests/:loan_request_id/borrower_loan_history/', (request) => {
     const loanRequest = market.requests.get(idParam(request, 'loan_request_id'));
     if (!loanRequest) throw notFound();
-    const items = borrowerHistoryView(market.seed, loanRequest);
+    const items = borrowerHistoryView(market.seed, loanRequest, market.shape);
     return paginate(request, items, (page) => runtime.faults.corrupt(page));
   });
 }

@@ -87,4 +87,13 @@ export interface MarketShape {
   competitors: CompetitorBehaviour;
   /** Where each borrower's reservation rate sits (borrower-rules.ts): the highest rate it accepts. */
   borrowers: BorrowerRule;
+  /**
+   * How the rates of a borrower's completed loans (marketplace 4.9) are drawn (history-rates.ts):
+   * `market`, as this world's lenders would have priced the borrower; `uniform`, evenly between 8 %
+   * and the risk level's maximum whatever the borrower (the sandbox before issue 35). Absent: `market`.
+   */
+  historyRates?: HistoryRateMode;
 }
+
+/** How a borrower's past loans were priced (`--history-rates`). */
+export type HistoryRateMode = 'market' | 'uniform';

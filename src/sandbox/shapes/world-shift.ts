@@ -9,7 +9,7 @@
  * the same hidden logit, so the market's prices and scores move with the world, as a real
  * market's would; what a lender assumed from the sandbox does not.
  */
-import type { MarketShape, RepaymentWeights } from './market-shape.js';
+import type { HistoryRateMode, MarketShape, RepaymentWeights } from './market-shape.js';
 
 /** How the credit file relates to default, besides the shape's own link. */
 export type ScoreLinkName = 'bank-led' | 'peaked-middle';
@@ -19,6 +19,8 @@ export interface WorldShift {
   defaultScale?: number | undefined;
   /** Replaces the shape's credit-file link (absent: the shape's own). */
   scoreLink?: ScoreLinkName | undefined;
+  /** How borrowers' past loans were priced (absent: `market`, the world's own lenders). */
+  historyRates?: HistoryRateMode | undefined;
 }
 
 interface ScoreLink {
@@ -65,7 +67,8 @@ export const SCORE_LINKS: Readonly<Record<ScoreLinkName, ScoreLink>> = {
 export function shiftedShape(shape: MarketShape, shift: WorldShift = {}): MarketShape {
   const scale = shift.defaultScale ?? 1;
   if (!(scale > 0) || !Number.isFinite(scale)) throw new RangeError(`default scale must be a number above 0 (got ${scale})`);
-  if (scale === 1 && shift.scoreLink === undefined) return shape;
+  const history = shift.historyRates === undefined ? {} : { historyRates: shift.historyRates };
+  if (scale === 1 && shift.scoreLink === undefined) return { ...shape, ...history };
   const link = shift.scoreLink === undefined ? undefined : SCORE_LINKS[shift.scoreLink];
   // A name from outside the CLI's check (a bench's --links, a caller's cast) gets its own error, not a crash reading undefined.
   if (shift.scoreLink !== undefined && link === undefined)
@@ -73,7 +76,7 @@ export function shiftedShape(shape: MarketShape, shift: WorldShift = {}): Market
   let repayment = link === undefined ? shape.repayment : link.weights(shape.repayment);
   // The logit is of repaying: odds of default × scale is the logit less ln(scale), borrower by borrower.
   if (scale !== 1) repayment = { ...repayment, intercept: repayment.intercept - Math.log(scale) };
-  return { ...shape, repayment };
+  return { ...shape, repayment, ...history };
 }
 
 /** How a shift is named in summaries and bench tables: "" for none, else e.g. "default odds x0.4, score link bank-led". */
@@ -81,5 +84,6 @@ export function worldShiftLabel(shift: WorldShift = {}): string {
   const parts: string[] = [];
   if (shift.defaultScale !== undefined && shift.defaultScale !== 1) parts.push(`default odds x${shift.defaultScale}`);
   if (shift.scoreLink !== undefined) parts.push(`score link ${shift.scoreLink}`);
+  if (shift.historyRates === 'uniform') parts.push('history rates uniform');
   return parts.join(', ');
 }

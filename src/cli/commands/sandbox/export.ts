@@ -5,10 +5,12 @@ import {
   DEFAULT_SHAPE_NAME,
   DEFAULT_START_TIME,
   exportSandboxRecording,
+  type HistoryRateMode,
   type ScoreLinkName,
 } from '../../../sandbox/index.js';
 import type { CliIo } from '../../cli-io.js';
 import {
+  historyRateModeName,
   isoTimeText,
   nonNegativeNumber,
   positiveNumber,
@@ -35,6 +37,7 @@ interface ExportCliOptions {
   shape: string;
   defaultScale?: number;
   scoreLink?: ScoreLinkName;
+  historyRates: HistoryRateMode;
   requests: number;
   out: string;
   arrivals: number;
@@ -62,6 +65,12 @@ export function registerExport(sandbox: Command, io: CliIo): void {
       positiveNumber('--default-scale'),
     )
     .option('--score-link <name>', 'change how the credit file relates to default (below)', scoreLinkName('--score-link'))
+    .option(
+      '--history-rates <mode>',
+      "how borrowers' completed loans were priced: market (as this world's lenders would) or uniform (8 % to the maximum, files made before)",
+      historyRateModeName('--history-rates'),
+      'market',
+    )
     .option('--requests <n>', 'how many loan requests to write', wholeNumber('--requests', 1, 10_000_000), 1000)
     .option('--arrivals <n>', 'new loan requests per simulated hour', nonNegativeNumber('--arrivals'), 30)
     .option('--start <iso>', 'start of simulated time', isoTimeText('--start'), DEFAULT_START_TIME)
@@ -82,7 +91,8 @@ Market shapes:
 ${shapesHelp()}
 
 Shifted worlds (--default-scale, --score-link: the shape's borrowers and competitors, another
-level or link of default; docs/sandbox.md, "Shifted worlds"). Score links:
+level or link of default; docs/sandbox.md, "Shifted worlds"). --history-rates uniform writes the
+files of earlier versions, whose past-loan rates say nothing of the borrower. Score links:
 ${scoreLinksHelp()}`,
     )
     .addHelpText(
@@ -106,6 +116,7 @@ ${scoreLinksHelp()}`,
         shape: options.shape,
         defaultScale: options.defaultScale,
         scoreLink: options.scoreLink,
+        historyRates: options.historyRates,
         requests: options.requests,
         arrivalsPerHour: options.arrivals,
         startTime: options.start,

@@ -1,5 +1,5 @@
 /** Argument parsers shared by the `lendbot sandbox` subcommands. */
-import { MARKET_SHAPES, SCORE_LINKS, type ScoreLinkName } from '../../../sandbox/index.js';
+import { MARKET_SHAPES, SCORE_LINKS, type HistoryRateMode, type ScoreLinkName } from '../../../sandbox/index.js';
 import { UserError } from '../../user-error.js';
 
 /** A whole number within bounds, or a usage error naming the flag. */
@@ -59,6 +59,15 @@ export function scoreLinkName(flag: string): (text: string) => ScoreLinkName {
     if (!Object.hasOwn(SCORE_LINKS, name))
       throw new UserError(`${flag} must be one of ${Object.keys(SCORE_LINKS).join(', ')} (got "${text}")`, 'USAGE');
     return name as ScoreLinkName;
+  };
+}
+
+/** How borrowers' past loans were priced (src/sandbox/history-rates.ts). */
+export function historyRateModeName(flag: string): (text: string) => HistoryRateMode {
+  return (text: string) => {
+    const name = text.trim();
+    if (name !== 'market' && name !== 'uniform') throw new UserError(`${flag} must be market or uniform (got "${text}")`, 'USAGE');
+    return name;
   };
 }
 

@@ -71,5 +71,9 @@ function learnedCalibrationLine(definition: StrategyDefinition | undefined): str
   const centre = calibration.level_mean === 0 ? seed : `${seed} moved by ${calibration.level_mean} log-odds`;
   // The learner prices the mean default over its uncertainty, above the centre's own default while
   // little is known: say so, or "starts at the score's own level" reads as the price.
-  return `default level learned from its own loans: centred on ${centre} (level sd ${calibration.level_sd}, slope sd ${calibration.slope_sd}; the price reads the mean default over that spread); ${pricing}`;
+  const anchor =
+    calibration.history_anchor === undefined
+      ? ''
+      : `; blended with what the borrower's past-loan rates imply after its costs (history_anchor sd ${calibration.history_anchor.sd})`;
+  return `default level learned from its own loans: centred on ${centre} (level sd ${calibration.level_sd}, slope sd ${calibration.slope_sd}; the price reads the mean default over that spread)${anchor}; ${pricing}`;
 }
