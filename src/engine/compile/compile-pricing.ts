@@ -129,8 +129,7 @@ function learningSettings(
 ): LearningSettings | undefined {
   const learning = pricing.learning;
   if (learning === undefined || !learning.enabled || pricing.mode !== 'expected_profit') return undefined;
-  const settings = { priorSd: learning.prior_sd, exploreShare: resolveNumber(learning.explore_share, params), market };
-  return process.env.LENDBOT_LEARN_LOCATION === '1' ? { ...settings, location: true } : settings;
+  return { priorSd: learning.prior_sd, exploreShare: resolveNumber(learning.explore_share, params), market };
 }
 
 /** What the price's reason adds when a learned market response priced it. */
@@ -237,7 +236,6 @@ export function compilePricing(
         cap,
         capName,
         ...(curse === undefined ? {} : { curse }),
-        ...(learning?.location === true ? { riskLevel: source.request.borrower_card_color } : {}),
       };
       const learner =
         learning === undefined || strategyName === undefined ? undefined : activeLearning()?.learnerFor(strategyName, learning);

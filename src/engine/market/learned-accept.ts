@@ -5,9 +5,8 @@
  */
 import { expectedAcceptCurve, type MarketResponse } from '../market-response.js';
 import { logit } from '../../math/index.js';
-import { correctionAt, correctionOf, positionOf, predictive, type LearningObservation, type Posterior } from './logistic-correction.js';
+import { correctionAt, positionOf, predictive, type LearningObservation, type Posterior } from './logistic-correction.js';
 import type { LearnedSnapshot } from './market-learner.js';
-import { LOCATED_SIZE, locatedCurve } from './market-price-location.js';
 
 /** What a price curve carries of the learned market response (plain data: explanations redraw it). */
 export interface LearnedCurve extends LearnedSnapshot {
@@ -17,26 +16,13 @@ export interface LearnedCurve extends LearnedSnapshot {
   greedyValueCents?: number;
 }
 
-/**
- * P(accept | rate) for one request under the posterior. A posterior that learns where the
- * market's price sits (market-price-location.ts) moves the competition by its η and the request's
- * risk level's δ first (`riskLevel`: 0 where none is known, as for status's typical request).
- */
+/** P(accept | rate) for one request under the posterior. */
 export function learnedAcceptCurve(
   maxRate: number,
   defaultProbability: number,
   market: MarketResponse,
   posterior: Posterior,
-  riskLevel = 0,
 ): (rate: number) => number {
-  if (posterior.mean.length === LOCATED_SIZE) {
-    const located = locatedCurve(maxRate, defaultProbability, riskLevel, market, posterior.mean);
-    return (rate) => {
-      const { offsetLogit, x } = located(rate);
-      const { mean, variance } = correctionOf(posterior, x);
-      return predictive(offsetLogit, mean, variance);
-    };
-  }
   const prior = expectedAcceptCurve(maxRate, defaultProbability, market);
   return (rate) => {
     const position = positionOf(rate, maxRate);
@@ -45,24 +31,13 @@ export function learnedAcceptCurve(
   };
 }
 
-/**
- * The observation an offer at `rate` makes, for the learner to update on once its fate is known.
- * With `riskLevel` (a learner of where the market's price sits) it carries the rate, maximum and
- * level too, so the update can linearise at the posterior it then has.
- */
-export function observationAt(
-  rate: number,
-  maxRate: number,
-  defaultProbability: number,
-  market: MarketResponse,
-  riskLevel?: number,
-): LearningObservation {
-  const observation: LearningObservation = {
+/** The observation an offer at `rate` makes, for the learner to update on once its fate is known. */
+export function observationAt(rate: number, maxRate: number, defaultProbability: number, market: MarketResponse): LearningObservation {
+  return {
     position: positionOf(rate, maxRate),
     defaultProbability,
     priorLogit: logit(expectedAcceptCurve(maxRate, defaultProbability, market)(rate)),
   };
-  return riskLevel === undefined ? observation : { ...observation, rate, maxRate, riskLevel };
 }
 
 /** θ alone, as a posterior without uncertainty (pricing under a draw). */

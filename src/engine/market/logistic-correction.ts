@@ -33,13 +33,6 @@ export interface LearningObservation {
   defaultProbability: number;
   /** The prior's log-odds of acceptance at the offered rate. */
   priorLogit: number;
-  /**
-   * The offered rate, the request's maximum and risk level: what a learner of where the market's
-   * price sits (market-price-location.ts) linearises at. Absent on fates stored before it.
-   */
-  rate?: number;
-  maxRate?: number;
-  riskLevel?: number;
 }
 
 /** The prior N(0, sd² I), over `size` terms (the take-up correction's four by default). */
@@ -77,14 +70,14 @@ function covTimes(cov: readonly number[], x: readonly number[]): number[] {
   return out;
 }
 
-/** θ·x and xᵀΣx for any terms x (as many as the posterior has). */
-export function correctionOf(posterior: Posterior, x: readonly number[]): { mean: number; variance: number } {
+/** θ·x and xᵀΣx for any terms x. */
+function correctionOf(posterior: Posterior, x: readonly number[]): { mean: number; variance: number } {
   return { mean: dot(posterior.mean, x), variance: Math.max(0, dot(x, covTimes(posterior.cov, x))) };
 }
 
 /** The correction's mean θ·x and variance xᵀΣx at one position and default probability. */
 export function correctionAt(posterior: Posterior, position: number, defaultProbability: number): { mean: number; variance: number } {
-  return correctionOf(posterior, paddedTerms(posterior, position, defaultProbability));
+  return correctionOf(posterior, termsOf(position, defaultProbability));
 }
 
 /**
@@ -100,19 +93,7 @@ export function predictive(priorLogit: number, correctionMean: number, correctio
  * for one observation is a rank-one update of the covariance (Sherman–Morrison).
  */
 export function updated(posterior: Posterior, observation: LearningObservation, accepted: boolean): Posterior {
-  return updatedAt(
-    posterior,
-    paddedTerms(posterior, observation.position, observation.defaultProbability),
-    observation.priorLogit,
-    accepted,
-  );
-}
-
-/** x for a position and default probability, with zeros for any further terms the posterior has (market-price-location.ts). */
-export function paddedTerms(posterior: Posterior, position: number, defaultProbability: number): number[] {
-  const x = termsOf(position, defaultProbability);
-  while (x.length < posterior.mean.length) x.push(0);
-  return x;
+  return updatedAt(posterior, termsOf(observation.position, observation.defaultProbability), observation.priorLogit, accepted);
 }
 
 /** updated() for any terms x over an offset log-odds: the one Laplace step every correction shares. */
@@ -132,28 +113,27 @@ export function updatedAt(posterior: Posterior, x: readonly number[], offsetLogi
   return { mean, cov };
 }
 
-/** A draw of θ from the posterior, from as many standard normal numbers as it has terms (Cholesky factor times z). */
+/** A draw of θ from the posterior, from SIZE standard normal numbers (Cholesky factor times z). */
 export function drawFrom(posterior: Posterior, normals: readonly number[]): number[] {
-  const n = posterior.mean.length;
-  const lower = cholesky(posterior.cov, n);
+  const lower = cholesky(posterior.cov);
   return posterior.mean.map((value, i) => {
     let sum = value;
-    for (let j = 0; j <= i; j += 1) sum += (lower[i * n + j] ?? 0) * (normals[j] ?? 0);
+    for (let j = 0; j <= i; j += 1) sum += (lower[i * SIZE + j] ?? 0) * (normals[j] ?? 0);
     return sum;
   });
 }
 
-/** The lower Cholesky factor of an n × n covariance; a pivot worn to nothing by rounding is taken as zero. */
-function cholesky(cov: readonly number[], n: number): number[] {
-  const lower = new Array<number>(n * n).fill(0);
-  for (let i = 0; i < n; i += 1) {
+/** The lower Cholesky factor; a pivot worn to nothing by rounding is taken as zero. */
+function cholesky(cov: readonly number[]): number[] {
+  const lower = new Array<number>(SIZE * SIZE).fill(0);
+  for (let i = 0; i < SIZE; i += 1) {
     for (let j = 0; j <= i; j += 1) {
-      let sum = cov[i * n + j] ?? 0;
-      for (let k = 0; k < j; k += 1) sum -= (lower[i * n + k] ?? 0) * (lower[j * n + k] ?? 0);
-      if (i === j) lower[i * n + i] = sum > 0 ? Math.sqrt(sum) : 0;
+      let sum = cov[i * SIZE + j] ?? 0;
+      for (let k = 0; k < j; k += 1) sum -= (lower[i * SIZE + k] ?? 0) * (lower[j * SIZE + k] ?? 0);
+      if (i === j) lower[i * SIZE + i] = sum > 0 ? Math.sqrt(sum) : 0;
       else {
-        const pivot = lower[j * n + j] ?? 0;
-        lower[i * n + j] = pivot > 0 ? sum / pivot : 0;
+        const pivot = lower[j * SIZE + j] ?? 0;
+        lower[i * SIZE + j] = pivot > 0 ? sum / pivot : 0;
       }
     }
   }

@@ -5,8 +5,7 @@
  * daemon or the backtest feeds it each fate once known.
  */
 import type { MarketResponse } from '../market-response.js';
-import { drawFrom, priorPosterior, updated, updatedAt, type LearningObservation, type Posterior } from './logistic-correction.js';
-import { LOCATED_SIZE, locatedCurve } from './market-price-location.js';
+import { drawFrom, priorPosterior, updated, type LearningObservation, type Posterior } from './logistic-correction.js';
 import { seededNormals } from './seeded-normals.js';
 
 /** A strategy's `pricing.learning`, compiled. */
@@ -17,11 +16,6 @@ export interface LearningSettings {
   exploreShare: number;
   /** The configured market response the correction is learned over (for showing the curves). */
   market: MarketResponse;
-  /**
-   * Also learn where the market's price sits (`market_price: learned`, market-price-location.ts):
-   * the competition's share and, per risk level, its location. Unset: the take-up correction alone.
-   */
-  location?: boolean;
 }
 
 /** Everything a learner knows, as plain data (stored by the daemon, so a restart resumes it). */
@@ -49,12 +43,8 @@ export interface LearnedSnapshot {
 }
 
 function initialLearnerState(settings: LearningSettings): LearnerState {
-  const posterior = priorPosterior(settings.priorSd, settings.location === true ? LOCATED_SIZE : undefined);
-  const dbg = Number(process.env.DBG_LOCSD ?? 'NaN');
-  if (settings.location === true && Number.isFinite(dbg))
-    for (let i = 4; i < LOCATED_SIZE; i += 1) posterior.cov[i * LOCATED_SIZE + i] = dbg * dbg;
   return {
-    posterior,
+    posterior: priorPosterior(settings.priorSd),
     version: 0,
     evidence: 0,
     accepted: 0,
@@ -121,23 +111,9 @@ export class MarketLearner {
   observe(observation: LearningObservation, accepted: boolean): void {
     const { position, defaultProbability, priorLogit } = observation;
     if (![position, defaultProbability, priorLogit].every(Number.isFinite)) return;
-    this.state.posterior = this.posteriorAfter(observation, accepted);
+    this.state.posterior = updated(this.state.posterior, observation, accepted);
     this.state.version += 1;
     this.state.evidence += 1;
     if (accepted) this.state.accepted += 1;
-  }
-
-  /**
-   * The posterior after one fate. Learning where the market's price sits, the model is linearised
-   * at the current mean (market-price-location.ts); a fate without its rate and risk level (stored
-   * before them) teaches the take-up terms only.
-   */
-  private posteriorAfter(observation: LearningObservation, accepted: boolean): Posterior {
-    const { posterior } = this.state;
-    const { rate, maxRate, riskLevel } = observation;
-    if (posterior.mean.length !== LOCATED_SIZE || rate === undefined || maxRate === undefined || riskLevel === undefined)
-      return updated(posterior, observation, accepted);
-    const { offsetLogit, x } = locatedCurve(maxRate, observation.defaultProbability, riskLevel, this.settings.market, posterior.mean)(rate);
-    return updatedAt(posterior, x, offsetLogit, accepted);
   }
 }

@@ -52,11 +52,7 @@ export class MarketLearning {
    */
   learnerFor(strategy: string, settings: LearningSettings): MarketLearner {
     let learner = this.learners.get(strategy);
-    if (
-      learner === undefined ||
-      !sameMarket(learner.settings.market, settings.market) ||
-      (learner.settings.location === true) !== (settings.location === true)
-    ) {
+    if (learner === undefined || !sameMarket(learner.settings.market, settings.market)) {
       learner = new MarketLearner(settings);
       this.learners.set(strategy, learner);
     }
@@ -116,13 +112,7 @@ export function learnedOfferOf(decision: Decision): LearnedOffer | undefined {
     strategy: decision.strategy.name,
     version: learned.version,
     evidence: learned.evidence,
-    observation: observationAt(decision.rate, curve.maxInterestRate, defaultProbability, curve.market, curve.riskLevel),
-    predicted: learnedAcceptCurve(
-      curve.maxInterestRate,
-      defaultProbability,
-      curve.market,
-      learned.posterior,
-      curve.riskLevel,
-    )(decision.rate),
+    observation: observationAt(decision.rate, curve.maxInterestRate, defaultProbability, curve.market),
+    predicted: learnedAcceptCurve(curve.maxInterestRate, defaultProbability, curve.market, learned.posterior)(decision.rate),
   };
 }

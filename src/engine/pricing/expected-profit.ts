@@ -61,15 +61,13 @@ export interface PriceCurve {
    * collected amount at r uses P(repay | won at r) (won-economics.ts), not the score's chance.
    */
   curse?: CurseCurve;
-  /** The request's risk level, when the learning learns where the market's price sits per level (market-price-location.ts). */
-  riskLevel?: number;
 }
 
 /** P(accept | rate) for the curve's request: the market response's, or the learned one over it. */
 function acceptCurveOf(curve: PriceCurve): (rate: number) => number {
   const defaultProbability = 1 - curve.economics.probability;
   if (curve.learning === undefined) return expectedAcceptCurve(curve.maxInterestRate, defaultProbability, curve.market);
-  return learnedAcceptCurve(curve.maxInterestRate, defaultProbability, curve.market, curve.learning.posterior, curve.riskLevel);
+  return learnedAcceptCurve(curve.maxInterestRate, defaultProbability, curve.market, curve.learning.posterior);
 }
 
 /** The curve at one rate; amounts in (unrounded) cents. */
