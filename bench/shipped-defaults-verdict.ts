@@ -7,7 +7,7 @@
  *   the 5.5 % (the goal's "its level before the recalibration"), at least what the yardstick (the
  *   pre-recalibration default, `balanced` 2.0.0) earns on the same world and period. Our shoppers
  *   worlds are harsher than the evaluator's market: the file that earned 5.5-5.7 % there earns
- *   -2.8 to 4.5 % in them (docs/strategies.md), so the absolute line fails for every version and
+ *   -2.8 to 4.5 % in them (docs/shipped-defaults.md), so the absolute line fails for every version and
  *   says nothing about which is better; both lines are kept;
  * - in every world: beats naive max-rate (whole recording); its Brier score better than a
  *   constant guess (whole recording); predicted default within 2 points of realised on the
