@@ -20,8 +20,9 @@ import { loadStrategyFile } from '../src/engine/index.js';
 
 const [file, trialsText, shareText] = process.argv.slice(2);
 if (file === undefined) throw new Error('usage: node --expose-gc --import tsx bench/tune-together.ts FILE [trials] [share]');
-const gc = (globalThis as { gc?: () => void }).gc;
-if (gc === undefined) throw new Error('run with node --expose-gc');
+const exposedGc = (globalThis as { gc?: () => void }).gc;
+if (exposedGc === undefined) throw new Error('run with node --expose-gc');
+const gc: () => void = exposedGc;
 const count = Number(trialsText ?? 8);
 const share = Number(shareText ?? 1);
 
