@@ -97,7 +97,8 @@ export function overColumns(context: TrialContext, task: TrialTask): boolean {
 
 /**
  * Tasks that share this key share their prices: the worker pool hands each group to one worker.
- * Trials that are full backtests (held out, or a strategy without columns) share nothing.
+ * Trials that are full backtests (held out, or a strategy without columns) share no prices: each
+ * gets a key of its own (trial-evaluator.ts's groupTasks bundles them by period instead).
  */
 export function trialGroupKey(context: TrialContext, task: TrialTask): string {
   const source = columnSourceOf(context.strategy);
