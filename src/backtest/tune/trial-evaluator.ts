@@ -69,7 +69,7 @@ export function runTrialsByBacktest(context: TrialContext, tasks: readonly Trial
  * At most this many full-backtest tasks of one period are replayed together by one thread:
  * building each request from the compact recording and computing its features took about 30 %
  * of a trial's CPU, and is shared by all of them (docs/performance.md has the figures).
- * Each replay holds its own state (its offers, loans and learners' evidence: about 5 bytes a
+ * Each replay holds its own state (its offers, loans and learners' evidence: 5 to 10 bytes a
  * request of the period) until its bundle ends.
  */
 export const TRIALS_TOGETHER = 8;
