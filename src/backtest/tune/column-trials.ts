@@ -90,13 +90,19 @@ function makeRunner(context: TrialContext, window: number, rung: number | undefi
   return typeof columns === 'string' ? null : new ColumnTrialRunner(context, columns);
 }
 
+/** Whether `task` is a training trial of a strategy the columns can represent (else it is a full backtest). */
+export function overColumns(context: TrialContext, task: TrialTask): boolean {
+  return task.part === 'train' && columnsUnsupported(context.strategy) === undefined;
+}
+
 /**
  * Tasks that share this key share their prices: the worker pool hands each group to one worker.
- * Trials that are full backtests (held out, or a strategy without columns) share nothing.
+ * Trials that are full backtests (held out, or a strategy without columns) share no prices: each
+ * gets a key of its own (trial-evaluator.ts's groupTasks bundles them by period instead).
  */
 export function trialGroupKey(context: TrialContext, task: TrialTask): string {
   const source = columnSourceOf(context.strategy);
-  if (task.part === 'test' || !source || columnsUnsupported(context.strategy) !== undefined)
+  if (!source || !overColumns(context, task))
     return `${task.part} ${task.window} #${task.trial}${task.world === undefined ? '' : ` world ${task.world}`}`;
   const params = mergeParams(context.strategy.params, context.strategy.paramSpecs, context.trials[task.trial] ?? {});
   const refs = findParamReferences(source.definition.pricing).map((ref) => ref.name);

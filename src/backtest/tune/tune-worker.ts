@@ -10,7 +10,7 @@ import { loadStrategyFile } from '../../engine/index.js';
 import { compactRecordingFromShared } from '../compact/shared-compact-recording.js';
 import { loadRecording } from '../load-recording.js';
 import { timeWindows } from './time-splits.js';
-import { runTrial, type TrialContext, type TrialTask } from './trial-evaluator.js';
+import { runGroup, type TrialContext } from './trial-evaluator.js';
 import type { WorkerBatch, WorkerInit, WorkerReply } from './worker-pool.js';
 
 const init = workerData as WorkerInit;
@@ -38,8 +38,9 @@ port.on('message', ({ tasks, groups, claim }: WorkerBatch) => {
     (context) => {
       try {
         for (let group = groups[Atomics.add(claim, 0, 1)]; group !== undefined; group = groups[Atomics.add(claim, 0, 1)]) {
-          for (const index of group)
-            port.postMessage({ ok: true, index, outcome: runTrial(context, tasks[index] as TrialTask) } satisfies WorkerReply);
+          runGroup(context, tasks, group).forEach((outcome, k) =>
+            port.postMessage({ ok: true, index: group[k] as number, outcome } satisfies WorkerReply),
+          );
         }
       } catch (error) {
         port.postMessage(failure(error));

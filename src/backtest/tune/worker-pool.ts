@@ -1,8 +1,9 @@
 /**
  * Tuning on every core: this thread and worker threads run the trial tasks of a batch together.
  * Each worker thread reads the recording (the tune's own, in shared memory:
- * shared-compact-recording.ts) and loads the strategy once. The tasks come in groups that share
- * their prices (trials with the same pricing params, on the same window); each thread claims the
+ * shared-compact-recording.ts) and loads the strategy once. The tasks come in groups
+ * (trial-evaluator.ts's groupTasks): over columns, trials that share their prices; as full
+ * backtests, bundles of one period replayed together; each thread claims the
  * next group from a counter in shared memory as it finishes one, so each price is computed by one
  * thread, slow and fast groups balance out, and no thread waits for another to hand it work.
  * Results are put back in task order, so a tune gives the same report with or without workers.
@@ -25,7 +26,7 @@ import type { BacktestOptions } from '../run-backtest.js';
 import type { ObjectiveSettings } from './objectives.js';
 import type { ParamValues } from './param-space.js';
 import type { SplitSpec } from './time-splits.js';
-import { groupTasks, runTrial, type TrialContext, type TrialEvaluator, type TrialOutcome, type TrialTask } from './trial-evaluator.js';
+import { groupTasks, runGroup, type TrialContext, type TrialEvaluator, type TrialOutcome, type TrialTask } from './trial-evaluator.js';
 
 /** What a worker needs to rebuild the trial context on its own. */
 export interface WorkerInit {
@@ -115,7 +116,7 @@ export function runOnThreads(
       resolve([]);
       return;
     }
-    const groups = groupTasks(context, tasks);
+    const groups = groupTasks(context, tasks, workers.length + 1);
     const claim = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
     let finished = 0;
     let settled = false;
@@ -148,7 +149,7 @@ export function runOnThreads(
     const runHere = (group: readonly number[] | undefined): void => {
       if (settled || group === undefined) return;
       try {
-        for (const index of group) done(index, runTrial(context, tasks[index] as TrialTask));
+        runGroup(context, tasks, group).forEach((outcome, k) => done(group[k] as number, outcome));
       } catch (error) {
         fail(error instanceof Error ? error : new Error(String(error)));
         return;
