@@ -11,6 +11,7 @@ import { evaluate } from '../../src/engine/index.js';
 import { withLearning } from '../../src/engine/market/active-learning.js';
 import { emptyRelation, addPair, relationTrust } from '../../src/engine/market/anchor-relation.js';
 import { MarketLearning } from '../../src/engine/market/index.js';
+import { seededRandom } from '../../src/engine/market/seeded-normals.js';
 import { requiredRate } from '../../src/math/index.js';
 import { compileText } from './compile-text.js';
 import { historyItem, loanRequest } from './fixtures.js';
@@ -30,18 +31,6 @@ pricing:
 const LOAN = { targetReturn: 0.08, recovery: 0.25, servicingCost: 0.02, fundedCents: 105_000, repaidPrincipalCents: 105_000, terms: 12 };
 const logistic = (x: number): number => 1 / (1 + Math.exp(-x));
 
-/** A small seeded generator (mulberry32), so the figures are the same each run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Past rates of a borrower at `svc`: priced by its risk (with some scatter) or drawn evenly, 8 to 50 %. */
 type Pricing = 'market' | 'uniform';
 function pastRates(svc: number, pricing: Pricing, random: () => number): string[] {
@@ -56,7 +45,7 @@ function pastRates(svc: number, pricing: Pricing, random: () => number): string[
 /** Decides `requests` requests as the decide step would, then the anchor's weight at one more. */
 function weightAfter(requests: number, pricing: Pricing): number {
   const learning = new MarketLearning();
-  const random = seeded(35);
+  const random = seededRandom(35);
   const decide = (svc: number) => {
     const request = loanRequest({ borrower: { svc_score: svc } });
     const enrichment = { borrowerHistory: pastRates(svc, pricing, random).map((rate) => historyItem('500.00', rate)) };
