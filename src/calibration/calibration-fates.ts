@@ -76,6 +76,8 @@ function scoreDefaultOf(calibration: unknown): number | undefined {
 
 class CalibrationFeeder {
   private readonly book: CalibrationLearningRepository;
+  /** Requests in each learner's anchor relation when it was last saved: grown ones are saved too. */
+  private readonly savedRelation = new Map<string, number>();
 
   constructor(
     store: Store,
@@ -97,6 +99,8 @@ class CalibrationFeeder {
         }
       }
       for (const strategy of this.learners().refitDue(nowMs)) touched.add(strategy);
+      for (const [strategy, learner] of this.learners().entries())
+        if ((learner.anchorRelation?.n ?? 0) !== (this.savedRelation.get(strategy) ?? 0)) touched.add(strategy);
       for (const strategy of touched) this.save(strategy, nowMs);
     });
     if (moved > 0) this.log.info({ loans: moved }, 'default level learned from loan payments');
@@ -108,6 +112,7 @@ class CalibrationFeeder {
     const learner = this.learners().existing(strategy);
     if (learner === undefined) return;
     const stored: StoredCalibration = { state: learner.snapshotState, settings: learner.settings };
+    this.savedRelation.set(strategy, learner.anchorRelation?.n ?? 0);
     this.book.saveLearner(strategy, { version: learner.version, ...learner.evidence, state: stored }, atMs);
   }
 

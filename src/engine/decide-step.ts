@@ -290,6 +290,8 @@ function outcome(evaluated: Evaluated, guard: GuardResult | undefined, learning:
   if (guard !== undefined && !guard.allowed) reasons.push(guard.reason);
   const action = guard?.allowed === true ? 'offer' : 'skip';
   if (action === 'offer') learning?.offered(decision);
+  // Once per request, offer or not: whether the market's past prices track risk (anchor-relation.ts).
+  learning?.calibration.historyRead(decision);
   return { decision, enrichment, action, reasons, guard, needsPasses };
 }
 

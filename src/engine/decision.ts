@@ -52,6 +52,8 @@ export interface CalibrationUsed {
   loanMonths: number;
   /** The score's default probability before the learned calibration (what the loan teaches with, if funded). */
   scoreDefault: number;
+  /** With `history_anchor` and a history read: its implied log-odds of default (what the request teaches anchor-relation.ts). */
+  historyLogOdds?: number;
 }
 
 export interface Decision {

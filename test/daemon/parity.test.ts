@@ -21,6 +21,7 @@ import type { BacktestDecision } from '../../src/backtest/index.js';
 import { MarketLearning, type StoredCalibration } from '../../src/engine/market/index.js';
 import { fedCalibrationLearner } from '../calibration/fed-learner.js';
 import { createCalibrationLearningRepository } from '../../src/calibration/calibration-learning-repository.js';
+import { storedCalibrations } from '../../src/calibration/calibration-fates.js';
 
 const strategy = (name: string): string => fileURLToPath(new URL(`../../strategies/${name}.yaml`, import.meta.url));
 const HOUR_MS = 3_600_000;
@@ -307,11 +308,24 @@ describe('live and backtest parity', () => {
         const live = h.store.decisions.list();
         const anchored = live.filter((decision) => decision.reasons.some((reason) => reason.startsWith('score history anchor')));
         expect(anchored.length).toBeGreaterThan(3);
+        // The anchor's trust is learned across these requests in the decide step (anchor-relation.ts):
+        // it weighs something in the later ones, so the replay must learn it to the same bits.
+        const weighed = anchored.filter((decision) =>
+          decision.reasons.some((reason) => /^score history anchor .* weight 0\.[1-9]/.test(reason)),
+        );
+        expect(weighed.length).toBeGreaterThan(0);
         expect(live.filter((decision) => decision.action === 'offer').length).toBeGreaterThan(3);
-        const { result } = replayedSession(h, [await loadStrategyFile(file)], { startingBalanceCents, risk });
+        const learning = new MarketLearning();
+        const { result } = replayedSession(h, [await loadStrategyFile(file)], { startingBalanceCents, risk, learning });
         expect(replayMismatches(live, result.decisions)).toEqual([]);
         const probability = new Map(result.decisions.map((decision) => [decision.loan_request_id, decision.probability]));
         expect(live.filter((decision) => probability.get(decision.loanRequestId) !== decision.probability)).toEqual([]);
+        // What the daemon stores of the trust (a restart resumes it) is what the replay learned, to the bit.
+        await h.daemon.runJob('learn-defaults');
+        const stored = new Map(storedCalibrations(h.store).calibrations);
+        const relation = learning.calibration.existing('balanced-anchor')?.anchorRelation;
+        expect(relation?.n).toBe(anchored.length);
+        expect(stored.get('balanced-anchor')?.state.anchorRelation).toEqual(relation);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

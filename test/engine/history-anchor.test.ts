@@ -36,6 +36,17 @@ const logit = (p: number): number => Math.log(p / (1 - p));
 /** The fixture request's loan: 1,050.00 funded and repaid over 12 months. */
 const LOAN = { targetReturn: 0.08, recovery: 0.25, servicingCost: 0.02, fundedCents: 105_000, repaidPrincipalCents: 105_000, terms: 12 };
 const history = (...rates: string[]) => ({ borrowerHistory: rates.map((rate) => historyItem('500.00', rate)) });
+const SETTINGS = { levelSd: 1, slopeSd: 0.3, levelMean: 0 };
+/** Learners that have seen past prices follow the score one for one (anchor-relation.ts: trust 1). */
+function trusting(): MarketLearning {
+  const learning = new MarketLearning();
+  const learner = learning.calibration.learnerFor('inline', SETTINGS);
+  for (let x = -4; x <= -1; x += 0.5) learner.historyRead(x, x);
+  return learning;
+}
+/** The anchored strategy's decision, with past prices trusted. */
+const anchoredDecision = (enrichment: Parameters<typeof evaluate>[1]) =>
+  withLearning(trusting(), () => evaluate(loanRequest(), enrichment, ANCHORED));
 
 describe('the history anchor', () => {
   it('reads a past rate as the default at which it just covers the lender’s costs on this loan', () => {
@@ -49,7 +60,7 @@ describe('the history anchor', () => {
 
   it('blends the implied default into the level by the evidence each has, and says so beside the score', () => {
     const plain = evaluate(loanRequest(), history('0.4500', '0.4500', '0.4500'), PLAIN);
-    const anchored = evaluate(loanRequest(), history('0.4500', '0.4500', '0.4500'), ANCHORED);
+    const anchored = anchoredDecision(history('0.4500', '0.4500', '0.4500'));
     // Prior at the score: logit(pd) ~ N(−2.5, 1 + 0.09 × 2.5²). Three past loans at 45 %, no spread:
     // the measurement's variance is 1² + (2 × 1² + 0) / (2 + 2) / 3, its mean logit(implied).
     const implied = impliedDefault(0.45, LOAN);
@@ -78,13 +89,13 @@ describe('the history anchor', () => {
 
   it('weighs scattered past prices less than consistent ones', () => {
     const weightOf = (...rates: string[]): number =>
-      Number(/weight (\S+)$/.exec(evaluate(loanRequest(), history(...rates), ANCHORED).reasons.map(reasonText)[1] ?? '')?.[1]);
+      Number(/weight (\S+)$/.exec(anchoredDecision(history(...rates)).reasons.map(reasonText)[1] ?? '')?.[1]);
     expect(weightOf('0.0800', '0.3500', '0.6000')).toBeLessThan(weightOf('0.2500', '0.2500', '0.2500') - 0.1);
   });
 
   it('changes nothing without a history: none fetched, none there, or no anchor set', () => {
     for (const enrichment of [{ borrowerHistory: [] }, { unavailable: { borrowerHistory: true } }]) {
-      const anchored = evaluate(loanRequest(), enrichment, ANCHORED);
+      const anchored = anchoredDecision(enrichment);
       const plain = evaluate(loanRequest(), enrichment, PLAIN);
       expect({ ...anchored, strategy: undefined }).toEqual({ ...plain, strategy: undefined });
       expect(anchored.reasons.some((reason) => reason.code === 'score_history_anchor')).toBe(false);
@@ -92,8 +103,8 @@ describe('the history anchor', () => {
   });
 
   it('hands over to the learned level as the lender’s own loans accrue', () => {
-    const learning = new MarketLearning();
-    const learner = learning.calibration.learnerFor('inline', { levelSd: 1, slopeSd: 0.3, levelMean: 0 });
+    const learning = trusting();
+    const learner = learning.calibration.learnerFor('inline', SETTINGS);
     const weightNow = (): number =>
       Number(
         /weight (\S+)$/.exec(

@@ -17,6 +17,7 @@ import type { FeatureSource } from '../features/feature-source.js';
 import { activeLearning } from '../market/active-learning.js';
 import { levelAt, meanDefaultLogOdds, type CalibrationLearner, type CalibrationSettings } from '../market/calibration-learner.js';
 import { calibrationPosterior, learnedLineOf } from '../market/calibration-learners.js';
+import { relationTrust } from '../market/anchor-relation.js';
 import { anchoredLevel, historyAnchorOf, type HistoryAnchorSettings } from '../market/history-anchor.js';
 import type { Posterior } from '../market/logistic-correction.js';
 import { logistic } from '../../math/index.js';
@@ -41,6 +42,8 @@ export interface AnchorUsed {
   implied: number;
   /** The anchor's weight against the learned level, 0 to 1. */
   weight: number;
+  /** The implied default's log-odds (what the request teaches the anchor relation). */
+  logOdds: number;
 }
 
 /** What pricing reads of the learned level for one request. */
@@ -99,11 +102,11 @@ export function learnedCalibrationOf(
       anchorSettings,
     );
     if (anchor === undefined) return { mean, variance };
-    const blended = anchoredLevel({ mean, variance }, anchor);
+    const blended = anchoredLevel({ mean, variance }, anchor, relationTrust(learner()?.anchorRelation));
     return {
       mean: blended.mean,
       variance: blended.variance,
-      anchor: { loans: anchor.loans, implied: logistic(anchor.mean), weight: blended.weight },
+      anchor: { loans: anchor.loans, implied: logistic(anchor.mean), weight: blended.weight, logOdds: anchor.mean },
     };
   };
   return {
@@ -121,7 +124,10 @@ export function learnedCalibrationOf(
         mean: belief.mean,
         sd: Math.sqrt(belief.variance),
       };
-      if (belief.anchor !== undefined) level.anchor = belief.anchor;
+      if (belief.anchor !== undefined) {
+        level.anchor = belief.anchor;
+        level.used.historyLogOdds = belief.anchor.logOdds;
+      }
       return level;
     },
     anchorLine: (lines, source) => {

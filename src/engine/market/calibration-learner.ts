@@ -21,6 +21,7 @@ import { DAY_MS } from '../../clock/time-constants.js';
 import { addDefault, addExposure, defaultShareBy, emptyTiming, type DefaultTiming } from './default-timing.js';
 import { logistic as sigmoid, logit } from '../../math/index.js';
 import type { Posterior } from './logistic-correction.js';
+import { addPair, emptyRelation, type AnchorRelation } from './anchor-relation.js';
 
 /** A strategy's `score.calibration: { method: learned }`, compiled. */
 export interface CalibrationSettings {
@@ -63,6 +64,8 @@ export interface CalibrationState {
   dirty: boolean;
   /** The clock day (ms since epoch / DAY_MS, floored) of the last fit; null before any. */
   fittedDay: number | null;
+  /** With `history_anchor`: whether past prices track the score, across the requests read (anchor-relation.ts; absent in older stores). */
+  anchorRelation?: AnchorRelation;
 }
 
 /** Width of a band of x that final fates are counted in (log-odds). */
@@ -233,6 +236,17 @@ export class CalibrationLearner {
     this.state.evidence.defaults += 1;
     this.finish(loan, true);
     this.state.dirty = true;
+  }
+
+  /** What was learned, across requests, of whether past prices track the score (undefined before any). */
+  get anchorRelation(): AnchorRelation | undefined {
+    return this.state.anchorRelation;
+  }
+
+  /** A request whose history the anchor read: the score's log-odds of default `x`, the history's implied `z`. */
+  historyRead(x: number, z: number): void {
+    this.state.anchorRelation ??= emptyRelation();
+    addPair(this.state.anchorRelation, x, z);
   }
 
   /** Refits when evidence changed and the last fit was on an earlier day; true when it did. */

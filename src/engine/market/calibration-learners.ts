@@ -7,6 +7,7 @@
 import type { Contribution, Decision } from '../decision.js';
 import { CalibrationLearner, levelAt, priorCalibration, type CalibrationSettings, type CalibrationState } from './calibration-learner.js';
 import type { Posterior } from './logistic-correction.js';
+import { logit } from '../../math/index.js';
 
 /** The feature name of the learned calibration's contribution line (its value: the repayment probability before it). */
 export const LEARNED_LINE = 'calibration.learned';
@@ -40,6 +41,13 @@ export class CalibrationLearners {
 
   entries(): Array<[string, CalibrationLearner]> {
     return [...this.learners.entries()];
+  }
+
+  /** A decision whose score read the borrower's history: one more pair for its learner's anchor relation. */
+  historyRead(decision: Decision): void {
+    const used = decision.calibration;
+    if (used?.historyLogOdds === undefined) return;
+    this.learners.get(decision.strategy.name)?.historyRead(logit(used.scoreDefault), used.historyLogOdds);
   }
 
   /** Refits every learner whose evidence changed (at most once a clock day each); the names refitted. */

@@ -18,6 +18,8 @@
  * whose prices scatter (the sandbox's uniform draw) weigh little; as the lender's own loans narrow v,
  * the weight falls and the learned level takes over. The blended variance is never below what the
  * two pieces of evidence give together, and never below the anchor's own `sd`-floored variance share.
+ * The weight is further scaled by how far past prices were seen to track the score across the
+ * borrowers read so far (anchor-relation.ts): where they carry nothing the anchor weighs nothing.
  */
 import type { BorrowerLoanHistoryItem } from '../../domain/index.js';
 import { collectedShareNeededAt, logit, type LoanEconomics } from '../../math/index.js';
@@ -88,8 +90,13 @@ export function historyAnchorOf(
   return { loans: k, mean, variance: settings.sd ** 2 + spread / k };
 }
 
-/** The learned level's belief N(mean, variance) at a request, with the anchor's measurement blended in. */
-export function anchoredLevel(level: { mean: number; variance: number }, anchor: HistoryAnchor): AnchoredLevel {
-  const weight = level.variance / (level.variance + anchor.variance);
+/**
+ * The learned level's belief N(mean, variance) at a request, with the anchor's measurement blended
+ * in; `trust` (anchor-relation.ts, 0 to 1) how far past prices were seen to track risk across
+ * borrowers: the anchor's variance is divided by its square, so at 0 the level is left as it is.
+ */
+export function anchoredLevel(level: { mean: number; variance: number }, anchor: HistoryAnchor, trust = 1): AnchoredLevel {
+  if (!(trust > 0)) return { mean: level.mean, variance: level.variance, weight: 0 };
+  const weight = level.variance / (level.variance + anchor.variance / trust ** 2);
   return { mean: level.mean + weight * (anchor.mean - level.mean), variance: level.variance * (1 - weight), weight };
 }
