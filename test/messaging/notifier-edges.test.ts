@@ -13,6 +13,7 @@ import { NOTIFY_ANSWER_LIMIT, notifierFromConfig } from '../../src/messaging/not
 import { notificationsSchema } from '../../src/messaging/notifications-config.js';
 import { captureLog } from '../log/log-capture.js';
 import { TELEGRAM_CHAT_ID, TELEGRAM_TOKEN } from './notification-formats-services.js';
+import { drainedOrClosed } from './telegram-bot-fixture.js';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => unknown;
 
@@ -105,7 +106,7 @@ describe("the notifier's answers", () => {
         response.on('close', () => (closed = true));
         while (!closed && written < 40 * 1024 * 1024) {
           written += chunk.length;
-          if (!response.write(chunk)) await new Promise((resolve) => response.once('drain', resolve).once('close', resolve));
+          if (!response.write(chunk)) await drainedOrClosed(response);
         }
         if (!closed) response.end();
       },

@@ -183,7 +183,7 @@ export async function startBotFixture(options: { limits?: ChatLimits } = {}): Pr
     response.write('{"ok":true,"result":[{"update_id":1,"padding":"');
     while (!closed && fixture.streamed < total) {
       fixture.streamed += chunk.length;
-      if (!response.write(chunk)) await new Promise((resolve) => response.once('drain', resolve).once('close', resolve));
+      if (!response.write(chunk)) await drainedOrClosed(response);
     }
     if (!closed) response.end('"}]}');
   }
@@ -257,4 +257,20 @@ export async function startBotFixture(options: { limits?: ChatLimits } = {}): Pr
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Waits until a full response buffer drains or the client hangs up, and takes both listeners
+ * off either way: a loop that left the unfired one behind piled up a 'close' listener per full
+ * buffer (node's MaxListenersExceededWarning).
+ */
+export function drainedOrClosed(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.on('drain', done).on('close', done);
+  });
 }
