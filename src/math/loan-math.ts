@@ -163,15 +163,13 @@ export function requiredRate(targetReturn: number, economics: LoanEconomics): nu
 }
 
 /**
- * The collected share (collectedShare's value) at which `annualRate` just earns `targetReturn`:
- * requiredRate read the other way, from a rate to the repayment the lender must expect. The
+ * The repayment probability at which `annualRate` just earns `targetReturn` on the loan: requiredRate
+ * read the other way (the collected share the rate needs, collectedShare solved for p). Unbounded:
+ * above 1 when even full repayment falls short, below 0 when a certain default would still do. The
  * market's past prices are read through it (engine/market/history-anchor.ts).
  */
-export function collectedShareNeededAt(
-  annualRate: number,
-  targetReturn: number,
-  economics: Pick<LoanEconomics, 'fundedCents' | 'repaidPrincipalCents' | 'terms'>,
-): number {
-  const { repaidPrincipalCents, terms } = economics;
-  return hurdleCents(targetReturn, economics) / (repaidPrincipalCents * paymentFactor(annualRate, terms) * terms);
+export function breakEvenRepayProbability(annualRate: number, targetReturn: number, economics: Omit<LoanEconomics, 'probability'>): number {
+  const { repaidPrincipalCents, terms, recovery, servicingCost } = economics;
+  const needed = hurdleCents(targetReturn, economics) / (repaidPrincipalCents * paymentFactor(annualRate, terms) * terms);
+  return (needed / (1 - servicingCost) - recovery) / (1 - recovery);
 }

@@ -76,7 +76,6 @@ function providerReason(
 /** No provider is unavailable (shared: read only). */
 const NO_PROVIDERS: readonly string[] = [];
 
-/** The reasons of a priced decision: the data reasons, the score's, then pricing's (one array, no spreads). */
 /** The history anchor's reason (learned-calibration.ts, AnchorUsed). */
 function anchorReason(anchor: AnchorUsed): DecisionReason {
   return {
@@ -87,6 +86,7 @@ function anchorReason(anchor: AnchorUsed): DecisionReason {
   };
 }
 
+/** The reasons of a priced decision: the data reasons, the score's, then pricing's (one array, no spreads). */
 function withPriceReasons(
   dataReasons: DecisionReason[],
   scoreReasons: readonly DecisionReason[],

@@ -22,7 +22,7 @@
  * borrowers read so far (anchor-relation.ts): where they carry nothing the anchor weighs nothing.
  */
 import type { BorrowerLoanHistoryItem } from '../../domain/index.js';
-import { collectedShareNeededAt, logit, type LoanEconomics } from '../../math/index.js';
+import { breakEvenRepayProbability, logit, type LoanEconomics } from '../../math/index.js';
 
 /** A strategy's `history_anchor`, compiled. */
 export interface HistoryAnchorSettings {
@@ -60,13 +60,10 @@ const PRIOR_ITEM_WEIGHT = 2;
 
 /**
  * The default probability at which `rate` just covers the lender's costs and hurdle on the loan of
- * `economics`: the collected share the rate needs, (p + (1 − p) recovery)(1 − servicing), solved
- * for the repayment probability p.
+ * `economics` (breakEvenRepayProbability), kept within LOWEST_IMPLIED and HIGHEST_IMPLIED.
  */
 export function impliedDefault(rate: number, economics: AnchorEconomics): number {
-  const needed = collectedShareNeededAt(rate, economics.targetReturn, economics);
-  const repay = (needed / (1 - economics.servicingCost) - economics.recovery) / (1 - economics.recovery);
-  const implied = 1 - repay;
+  const implied = 1 - breakEvenRepayProbability(rate, economics.targetReturn, economics);
   return Math.min(HIGHEST_IMPLIED, Math.max(LOWEST_IMPLIED, Number.isFinite(implied) ? implied : HIGHEST_IMPLIED));
 }
 
