@@ -190,17 +190,24 @@ const seedCalibrationSchema = z
   })
   .describe('the fitted map applied first; the learned level and slope correct what it gives');
 
+/** A standard deviation in log-odds: above 0, at most `max` (a prior's, or the market's doubt). */
+function standardDeviationSchema(max: number, fallback: number, description: string) {
+  return z
+    .number()
+    .gt(0, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: above 0)` })
+    .max(max, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: at most ${max})` })
+    .default(fallback)
+    .describe(description);
+}
+
 /** `history_anchor` (src/engine/market/history-anchor.ts; docs/market-model.md, "The market's own prices as a cold-start anchor"). */
 const historyAnchorSchema = z
   .strictObject({
-    sd: z
-      .number()
-      .gt(0, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: above 0)` })
-      .max(5, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: at most 5)` })
-      .default(1)
-      .describe(
-        "how far the market's past prices, read after this lender's costs, may sit from this lender's view of default, in log-odds (it does not shrink with more past loans)",
-      ),
+    sd: standardDeviationSchema(
+      5,
+      1,
+      "how far the market's past prices, read after this lender's costs, may sit from this lender's view of default, in log-odds (it does not shrink with more past loans)",
+    ),
   })
   .describe(
     "blend the default the rates of the borrower's completed loans imply (after this lender's costs) into the learned level, weighed by how much each knows; needs data.borrower_history",
@@ -210,20 +217,16 @@ const historyAnchorSchema = z
 const learnedCalibrationSchema = z
   .strictObject({
     method: z.literal('learned'),
-    level_sd: z
-      .number()
-      .gt(0, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: above 0)` })
-      .max(5, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: at most 5)` })
-      .default(1)
-      .describe(
-        'how far the default level may be off before any loan is seen, in log-odds of default (1: the odds of default may be e = 2.7 times higher or lower at one standard deviation)',
-      ),
-    slope_sd: z
-      .number()
-      .gt(0, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: above 0)` })
-      .max(2, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: at most 2)` })
-      .default(0.3)
-      .describe("how far the score's spread between good and bad borrowers may be off (the slope's prior sd around 1)"),
+    level_sd: standardDeviationSchema(
+      5,
+      1,
+      'how far the default level may be off before any loan is seen, in log-odds of default (1: the odds of default may be e = 2.7 times higher or lower at one standard deviation)',
+    ),
+    slope_sd: standardDeviationSchema(
+      2,
+      0.3,
+      "how far the score's spread between good and bad borrowers may be off (the slope's prior sd around 1)",
+    ),
     level_mean: z
       .number()
       .min(-5, { error: (issue) => `${String(issue.input)} is out of bounds (log-odds: from -5 to 5)` })
@@ -326,16 +329,6 @@ const marketSchema = z
     'how borrowers answer a rate (docs/market-model.md); unset numbers come from the market file, else a trained model, else cautious defaults',
   );
 
-/** A learned correction's prior standard deviation, in log-odds per term (above 0, at most 10). */
-function priorSdSchema(fallback: number, description: string) {
-  return z
-    .number()
-    .gt(0, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: above 0)` })
-    .max(10, { error: (issue) => `${String(issue.input)} is out of bounds (a standard deviation: at most 10)` })
-    .default(fallback)
-    .describe(description);
-}
-
 /** `pricing.learning`: prices that learn the market's answer while live (docs/market-model.md, "Learning while live"). */
 const learningSchema = z
   .strictObject({
@@ -343,7 +336,8 @@ const learningSchema = z
       .boolean()
       .default(true)
       .describe("learn take-up from the fates of this strategy's own offers (false: price with the configured market only)"),
-    prior_sd: priorSdSchema(
+    prior_sd: standardDeviationSchema(
+      10,
       1,
       'how far the configured take-up may be wrong, in log-odds per term of the correction (larger: learns faster, trusts the prior less)',
     ),
@@ -360,7 +354,8 @@ const winnersCurseSchema = z
       .boolean()
       .default(true)
       .describe("price with the repayment chance of the loans this strategy wins at each rate (false: the score's chance as it is)"),
-    prior_sd: priorSdSchema(
+    prior_sd: standardDeviationSchema(
+      10,
       0.5,
       "how far the loans won may repay unlike their score, in log-odds per term (larger: funded loans' fates move it faster)",
     ),
