@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
 import { createMarketplaceClient, DEFAULT_RETRY } from '../../src/service/index.js';
+import { tempDirForTest } from '../temp-dir.js';
 
 function memoryIo(): { io: Parameters<typeof buildProgram>[0]; out: () => string; err: () => string } {
   const stdout = new PassThrough();
@@ -19,7 +19,7 @@ function memoryIo(): { io: Parameters<typeof buildProgram>[0]; out: () => string
 
 describe('lendbot sandbox', () => {
   it('export writes a recording and says what it wrote', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'lendbot-cli-sandbox-'));
+    const dir = tempDirForTest('lendbot-cli-sandbox-');
     const file = join(dir, 'r.jsonl');
     const { io, out } = memoryIo();
     await buildProgram(io).parseAsync(['node', 'lendbot', 'sandbox', 'export', '--seed', '3', '--requests', '40', '--out', file]);

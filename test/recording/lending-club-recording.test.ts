@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -13,6 +12,7 @@ import {
 } from '../../bench/lending-club-mapping.js';
 import { loadRecording } from '../../src/backtest/index.js';
 import type { RecordingLineIssue } from '../../src/recording/index.js';
+import { tempDirForTest } from '../temp-dir.js';
 
 const ROWS = 200;
 
@@ -28,7 +28,7 @@ function csvRows(rows: number): Array<Record<string, string>> {
 
 describe('LendingClub loans as a recording (scripts/lending-club-recording.ts)', () => {
   it('maps the first 200 loans to lines the backtest reads with no line errors, grades and outcomes as documented', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'lendbot-lending-club-'));
+    const dir = tempDirForTest('lendbot-lending-club-');
     const file = join(dir, 'lc.jsonl');
     const said = execFileSync(
       process.execPath,

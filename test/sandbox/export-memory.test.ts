@@ -1,7 +1,6 @@
 // The headless export streams: the market forgets each request once its fate is final, and the
 // file is still the one the whole market, kept to the end, would write.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatRecordingLine } from '../../src/recording/index.js';
@@ -14,8 +13,9 @@ import {
   type ExportOptions,
   type ExportProgress,
 } from '../../src/sandbox/index.js';
+import { tempDirForFile } from '../temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'lendbot-export-memory-'));
+const dir = tempDirForFile('lendbot-export-memory-');
 const DAY_MS = 86_400_000;
 const START = Date.parse('2026-01-01T00:00:00Z');
 

@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRecordingLine } from '../../src/recording/index.js';
 import { exportSandboxRecording, ifFunded, runHeadlessMarket } from '../../src/sandbox/index.js';
+import { tempDirForFile } from '../temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'lendbot-sandbox-export-'));
+const dir = tempDirForFile('lendbot-sandbox-export-');
 
 describe('exportSandboxRecording', () => {
   it('writes one valid recording line per request, with data, scores and outcome', async () => {

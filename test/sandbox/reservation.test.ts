@@ -4,18 +4,16 @@
  * export decides acceptance with no curve, and the shapes' rules show (or do not show) adverse
  * selection against a lender who prices blind.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { takeUpProbability } from '../../src/engine/index.js';
 import type { RecordingLine } from '../../src/recording/index.js';
 import { Market, MARKET_SHAPES, marketShape, reservationRate, type MarketShape } from '../../src/sandbox/index.js';
 import { exportedLines } from './exported-lines.js';
 import { DAY } from './sandbox-fixture.js';
+import { tempDirForFile } from '../temp-dir.js';
 
 const START = Date.parse('2026-01-01T00:00:00Z');
-const dir = mkdtempSync(join(tmpdir(), 'lendbot-sandbox-reservation-'));
+const dir = tempDirForFile('lendbot-sandbox-reservation-');
 /** The naive lender's one price (capped at each request's maximum). */
 const NAIVE_RATE = 0.2;
 

@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { embeddedSandboxShape } from '../../src/cli/commands/run/embedded-sandbox.js';
 import { buildProgram } from '../../src/cli/program.js';
+import { tempDirForTest } from '../temp-dir.js';
 
 function memoryIo(): { io: Parameters<typeof buildProgram>[0]; out: () => string } {
   const stdout = new PassThrough();
@@ -15,7 +15,7 @@ function memoryIo(): { io: Parameters<typeof buildProgram>[0]; out: () => string
 
 describe('choosing a market shape', () => {
   it('sandbox export --shape writes that market and says which', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'lendbot-sandbox-shape-cli-'));
+    const dir = tempDirForTest('lendbot-sandbox-shape-cli-');
     const { io, out } = memoryIo();
     await buildProgram(io).parseAsync([
       'node',

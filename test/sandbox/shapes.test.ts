@@ -1,14 +1,12 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { featureByName } from '../../src/engine/index.js';
 import { featureSource } from '../../src/engine/features/feature-source.js';
 import type { RecordingLine } from '../../src/recording/index.js';
 import { MARKET_SHAPES, marketShape, runHeadlessMarket } from '../../src/sandbox/index.js';
 import { exportedLines } from './exported-lines.js';
+import { tempDirForFile } from '../temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'lendbot-sandbox-shapes-'));
+const dir = tempDirForFile('lendbot-sandbox-shapes-');
 const SHAPES = Object.values(MARKET_SHAPES);
 const REQUESTS = 2000;
 

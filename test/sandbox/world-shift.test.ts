@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -8,8 +7,9 @@ import { buildProgram } from '../../src/cli/program.js';
 import { parseRecordingLine, type RecordingLine } from '../../src/recording/index.js';
 import { exportSandboxRecording, runHeadlessMarket, type ExportOptions } from '../../src/sandbox/index.js';
 import { marketShape, shiftedShape, type ScoreLinkName } from '../../src/sandbox/shapes/index.js';
+import { tempDirForFile } from '../temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'lendbot-world-shift-'));
+const dir = tempDirForFile('lendbot-world-shift-');
 
 async function exported(name: string, options: ExportOptions): Promise<{ text: string; lines: RecordingLine[] }> {
   const file = join(dir, `${name}.jsonl`);
