@@ -283,15 +283,20 @@ function finalVerdict<R extends GuardResult | Promise<GuardResult>>(
   return offer === undefined ? undefined : guard(offer);
 }
 
-function outcome(evaluated: Evaluated, guard: GuardResult | undefined, learning: MarketLearning | undefined): DecideOutcome {
+function outcome(
+  request: LoanRequest,
+  evaluated: Evaluated,
+  guard: GuardResult | undefined,
+  learning: MarketLearning | undefined,
+): DecideOutcome {
   const { decision, enrichment, needsPasses } = evaluated;
   const reasons = decision.reasons.concat(evaluated.dataReasons);
   if (decision.action === 'needs_data' && evaluated.refusedBeforeBuying === undefined) reasons.push({ code: 'data_still_missing' });
   if (guard !== undefined && !guard.allowed) reasons.push(guard.reason);
   const action = guard?.allowed === true ? 'offer' : 'skip';
   if (action === 'offer') learning?.offered(decision);
-  // Once per request, offer or not: whether the market's past prices track risk (anchor-relation.ts).
-  learning?.calibration.historyRead(decision);
+  // Once per request, offer or not: whether the market's past prices track risk within its level (anchor-relation.ts).
+  learning?.calibration.historyRead(decision, request.borrower_card_color);
   return { decision, enrichment, action, reasons, guard, needsPasses };
 }
 
@@ -320,7 +325,7 @@ export function decideSync(
     const step = next.value;
     next = steps.next(step.need === undefined ? guard(step.beforeBuying) : fetchNeed(source, request, step.need));
   }
-  return outcome(next.value, finalVerdict(request, next.value, guard), context.learning);
+  return outcome(request, next.value, finalVerdict(request, next.value, guard), context.learning);
 }
 
 /** The step over the network (the daemon). An outage thrown by the source ends it. */
@@ -337,5 +342,5 @@ export async function decideAsync(
     const step = next.value;
     next = steps.next(step.need === undefined ? await guard(step.beforeBuying) : await fetchNeed(source, request, step.need));
   }
-  return outcome(next.value, await finalVerdict(request, next.value, guard), context.learning);
+  return outcome(request, next.value, await finalVerdict(request, next.value, guard), context.learning);
 }

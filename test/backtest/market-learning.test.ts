@@ -3,9 +3,11 @@
  * of the `shoppers` market (better borrowers shop for price; every line carries the borrower's
  * reservation rate, so acceptance is what the sandbox's borrowers did), `balanced` with
  * `pricing.learning` starts from the unfitted default market response, which expects several
- * times the acceptance this market gives, and within a few hundred fates predicts the acceptance
- * at the prices it offers to within 0.05. The replay is deterministic: the same recording gives
- * the same learner state and the same prices.
+ * times the acceptance this market gives, and after a few hundred fates predicts the acceptance
+ * at the prices it offers to within 0.02 overall, every block of 100 fates within three binomial
+ * standard errors (about 0.07 at this market's 6 %; a fixed 0.05 is two, which one block in
+ * twenty misses by chance). The replay is deterministic: the same recording gives the same
+ * learner state and the same prices.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -54,18 +56,22 @@ const mean = (values: readonly number[]): number => values.reduce((sum, value) =
 const priorOf = (fate: Fate): number => 1 / (1 + Math.exp(-fate.offer.observation.priorLogit));
 
 describe('learning the market while replaying a recording', () => {
-  it('predicts the acceptance at its own prices to within 0.05 after a few hundred fates, where the prior is far off', () => {
+  it('predicts the acceptance at its own prices after a few hundred fates, where the prior is far off', () => {
     const { fates, learner } = replay();
     expect(fates.length).toBeGreaterThan(600);
     const later = fates.slice(300);
     const realised = mean(later.map((fate) => (fate.accepted ? 1 : 0)));
     // The prior expects several times what this market gives at the same offers...
     expect(mean(later.map(priorOf)) - realised).toBeGreaterThan(0.05);
-    // ...the learner, predicting each offer before its fate, is within 0.05 in every block of 100.
+    // ...the learner, predicting each offer before its fate, is within 0.02 over them all...
+    expect(Math.abs(mean(later.map((fate) => fate.offer.predicted)) - realised)).toBeLessThan(0.02);
+    // ...and within three binomial standard errors in every block of 100.
     for (let start = 0; start + 100 <= later.length; start += 100) {
       const block = later.slice(start, start + 100);
-      const gap = mean(block.map((fate) => fate.offer.predicted)) - mean(block.map((fate) => (fate.accepted ? 1 : 0)));
-      expect(Math.abs(gap), `fates ${300 + start + 1} to ${300 + start + 100}`).toBeLessThan(0.05);
+      const predicted = mean(block.map((fate) => fate.offer.predicted));
+      const gap = predicted - mean(block.map((fate) => (fate.accepted ? 1 : 0)));
+      const noise = Math.sqrt((predicted * (1 - predicted)) / block.length);
+      expect(Math.abs(gap), `fates ${300 + start + 1} to ${300 + start + 100}`).toBeLessThan(3 * noise);
     }
     const state = learner.existing('balanced')?.snapshotState;
     expect(state?.version).toBe(fates.length);

@@ -42,7 +42,7 @@ describe('lendbot strategy', () => {
     const result = await runCli(['strategy', 'check', strategies('balanced'), strategies('cashflow'), broken]);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(
-      /^ok .*balanced\.yaml: balanced 3\.0\.0 \(yaml, 4 params, hash [0-9a-f]{16}\)\n {3}default level learned from its own loans: .*\nok .*cashflow\.yaml: cashflow 3\.0\.0 \(yaml, 4 params, hash [0-9a-f]{16}\)\n {3}default level learned from its own loans: /,
+      /^ok .*balanced\.yaml: balanced 3\.1\.0 \(yaml, 4 params, hash [0-9a-f]{16}\)\n {3}default level learned from its own loans: .*\nok .*cashflow\.yaml: cashflow 3\.0\.0 \(yaml, 4 params, hash [0-9a-f]{16}\)\n {3}default level learned from its own loans: /,
     );
     expect(result.stderr).toBe(
       [
@@ -82,7 +82,9 @@ describe('lendbot strategy', () => {
   it('explain says when the guard refuses before buying: no data bought, no price searched', async () => {
     const result = await runCli(['strategy', 'explain', strategies('balanced'), '--recording', recording, '--id', '7', '--balance', '10']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('asked for banking data (data banking_data needed (free filters passed))');
+    // The free borrower history is asked for after the free filters; the paid banking data never.
+    expect(result.stdout).toContain('asked for borrower history (data borrower_history needed (free filters passed))');
+    expect(result.stdout).not.toContain('asked for banking data');
     expect(result.stdout).toContain(
       'decision  SKIP: the guard refuses any offer of this amount, so no data was bought and no price searched',
     );

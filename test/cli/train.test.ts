@@ -307,7 +307,7 @@ describe('lendbot train model | calibration | market', () => {
       expect(result.code).toBe(0);
       const written = await readFile(out, 'utf8');
       expect(written).toMatch(
-        /\n {2}calibration:\n {4}method: learned\n {4}level_sd: 1\n {4}slope_sd: 0\.3\n {4}seed:\n {6}method: platt\n {6}a: [-\d.]+\n {6}b: [-\d.]+\n/,
+        /\n {2}calibration:\n {4}method: learned\n {4}level_sd: 1\n {4}slope_sd: 0\.3\n {4}history_anchor: \{ sd: 1 \}\n {4}seed:\n {6}method: platt\n {6}a: [-\d.]+\n {6}b: [-\d.]+\n/,
       );
       const strategy = await loadStrategyFile(out);
       expect(strategy.name).toBe('balanced');

@@ -41,7 +41,7 @@ const SETTINGS = { levelSd: 1, slopeSd: 0.3, levelMean: 0 };
 function trusting(): MarketLearning {
   const learning = new MarketLearning();
   const learner = learning.calibration.learnerFor('inline', SETTINGS);
-  for (let x = -4; x <= -1; x += 0.5) learner.historyRead(x, x);
+  for (let x = -4; x <= -1; x += 0.5) learner.historyRead(1, x, x);
   return learning;
 }
 /** The anchored strategy's decision, with past prices trusted. */

@@ -35,12 +35,12 @@ describe('strategy files', () => {
     for (const name of ['balanced', 'conservative', 'cashflow']) {
       const strategy = await loadStrategyFile(new URL(`../../strategies/${name}.yaml`, import.meta.url).pathname);
       expect(strategy.name).toBe(name);
-      // A good low-risk file; cashflow decides without its provider B score (at the scorecard's
-      // own level, where a learned level starts, this request is in its band). conservative's
-      // 0.93 cut skips a 700-740 file.
+      // A good low-risk file with no past loans (balanced reads them); cashflow decides without its
+      // provider B score (at the scorecard's own level, where a learned level starts, this request
+      // is in its band). conservative's 0.93 cut skips a 700-740 file.
       const decision = evaluate(
         loanRequest({ borrower_card_color: 0, borrower: { credit_score: '740-780' } }),
-        { bankingData: bankingData(), unavailable: { providers: ['provider_b'] } },
+        { bankingData: bankingData(), borrowerHistory: [], unavailable: { providers: ['provider_b'] } },
         strategy,
       );
       expect(decision.action).toBe('offer');

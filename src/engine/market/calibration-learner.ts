@@ -243,10 +243,10 @@ export class CalibrationLearner {
     return this.state.anchorRelation;
   }
 
-  /** A request whose history the anchor read: the score's log-odds of default `x`, the history's implied `z`. */
-  historyRead(x: number, z: number): void {
+  /** A request of risk `level` whose history the anchor read: the score's log-odds of default `x`, the history's implied `z`. */
+  historyRead(level: number, x: number, z: number): void {
     this.state.anchorRelation ??= emptyRelation();
-    addPair(this.state.anchorRelation, x, z);
+    addPair(this.state.anchorRelation, level, x, z);
   }
 
   /** Refits when evidence changed and the last fit was on an earlier day; true when it did. */

@@ -43,11 +43,11 @@ export class CalibrationLearners {
     return [...this.learners.entries()];
   }
 
-  /** A decision whose score read the borrower's history: one more pair for its learner's anchor relation. */
-  historyRead(decision: Decision): void {
+  /** A decision whose score read the borrower's history, on a request of risk `level`: one more pair for its learner's anchor relation. */
+  historyRead(decision: Decision, level: number): void {
     const used = decision.calibration;
     if (used?.historyLogOdds === undefined) return;
-    this.learners.get(decision.strategy.name)?.historyRead(logit(used.scoreDefault), used.historyLogOdds);
+    this.learners.get(decision.strategy.name)?.historyRead(level, logit(used.scoreDefault), used.historyLogOdds);
   }
 
   /** Refits every learner whose evidence changed (at most once a clock day each); the names refitted. */
