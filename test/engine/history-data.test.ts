@@ -46,6 +46,21 @@ describe('borrower history as a data source', () => {
     });
   });
 
+  it('after_filters without a filter on the history: asked for in the same pass as banking data', () => {
+    // Nothing the history says can skip the request before the banking data, so one round asks for both.
+    const strategy = compileText(
+      'filters:\n  - { feature: loan_terms, max: 12 }\ndata: { borrower_history: after_filters }\n' + MINIMAL_SCORE,
+    );
+    expect(evaluate(loanRequest(), {}, strategy)).toMatchObject({
+      action: 'needs_data',
+      needs: [{ kind: 'borrower_history' }, { kind: 'banking_data' }],
+    });
+    expect(evaluate(loanRequest(), { borrowerHistory: [historyItem()], bankingData: bankingData() }, strategy).action).toBe('offer');
+    // Banking data never bought: the history alone.
+    const historyOnly = compileText('data: { borrower_history: after_filters, banking_data: never }\n' + MINIMAL_SCORE);
+    expect(evaluate(loanRequest(), {}, historyOnly)).toMatchObject({ action: 'needs_data', needs: [{ kind: 'borrower_history' }] });
+  });
+
   it('always: asked for before any filter, in the same pass as banking data when that is always too', () => {
     const strategy = compileText(FILTERS + 'data: { borrower_history: always, banking_data: always }\n' + MINIMAL_SCORE);
     expect(evaluate(loanRequest({ loan_terms: 24 }), {}, strategy)).toMatchObject({

@@ -18,7 +18,7 @@ import { activeLearning } from '../market/active-learning.js';
 import { levelAt, meanDefaultLogOdds, type CalibrationLearner, type CalibrationSettings } from '../market/calibration-learner.js';
 import { calibrationPosterior, learnedLineOf } from '../market/calibration-learners.js';
 import { relationTrust } from '../market/anchor-relation.js';
-import { anchoredLevel, historyAnchorOf, type HistoryAnchorSettings } from '../market/history-anchor.js';
+import { anchoredLevel, historyAnchorOf, type HistoryAnchor, type HistoryAnchorSettings } from '../market/history-anchor.js';
 import type { Posterior } from '../market/logistic-correction.js';
 import { logistic } from '../../math/index.js';
 import { calibrationSettingsOf } from './compile-calibration.js';
@@ -85,22 +85,31 @@ export function learnedCalibrationOf(
     calibration.history_anchor === undefined || costs === undefined ? undefined : { sd: calibration.history_anchor.sd };
   const learner = (): CalibrationLearner | undefined =>
     strategy === undefined ? undefined : activeLearning()?.calibration.learnerFor(strategy, settings);
+  // The last request's reading of its history: the score's line and the level's both read it, so
+  // one evaluation reads the history once (a tune's trials run this for every request).
+  let lastRead: { source: FeatureSource; history: FeatureSource['history']; anchor: HistoryAnchor | undefined } | undefined;
+  const anchorOf = (source: FeatureSource, anchorCosts: AnchorCosts, settings: HistoryAnchorSettings): HistoryAnchor | undefined => {
+    if (lastRead?.source === source && lastRead.history === source.history) return lastRead.anchor;
+    const anchor = historyAnchorOf(
+      source.history,
+      {
+        targetReturn: anchorCosts.targetReturn,
+        recovery: anchorCosts.recovery,
+        servicingCost: anchorCosts.servicingCost,
+        fundedCents: anchorCosts.fundLoanAmountOnly ? source.loanAmountCents : source.totalAmountCents,
+        repaidPrincipalCents: source.totalAmountCents,
+        terms: source.request.loan_terms,
+      },
+      settings,
+    );
+    lastRead = { source, history: source.history, anchor };
+    return anchor;
+  };
   /** The belief at the score's default, blended with the history when there is one. */
   const beliefAt = (posterior: Posterior, scoreDefault: number, source: FeatureSource | undefined): Belief => {
     const { mean, variance } = levelAt(posterior, scoreDefault);
     if (anchorSettings === undefined || costs === undefined || source === undefined) return { mean, variance };
-    const anchor = historyAnchorOf(
-      source.history,
-      {
-        targetReturn: costs.targetReturn,
-        recovery: costs.recovery,
-        servicingCost: costs.servicingCost,
-        fundedCents: costs.fundLoanAmountOnly ? source.loanAmountCents : source.totalAmountCents,
-        repaidPrincipalCents: source.totalAmountCents,
-        terms: source.request.loan_terms,
-      },
-      anchorSettings,
-    );
+    const anchor = anchorOf(source, costs, anchorSettings);
     if (anchor === undefined) return { mean, variance };
     const blended = anchoredLevel({ mean, variance }, anchor, relationTrust(learner()?.anchorRelation));
     return {

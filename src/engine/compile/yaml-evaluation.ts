@@ -134,7 +134,11 @@ export function evaluatePlan(plan: EvaluationPlan, request: LoanRequest, enrichm
   if (first) return needing(plan, values, first, 'policy always');
   const free = failures(plan.freeFilters, values);
   if (free) return decisionOf(plan, values, 'skip', free, []);
-  if (historyPending) return needing(plan, values, ['borrower_history'], 'free filters passed');
+  if (historyPending) {
+    // Without filters on the history, nothing it says can spare the banking data: both in one round.
+    const both = bankingPending && plan.historyFilters.length === 0;
+    return needing(plan, values, both ? ['borrower_history', 'banking_data'] : ['borrower_history'], 'free filters passed');
+  }
   const history = failures(plan.historyFilters, values);
   if (history) return decisionOf(plan, values, 'skip', history, []);
   if (bankingPending) return needing(plan, values, ['banking_data'], 'free filters passed');

@@ -109,9 +109,19 @@ export function tQuantile975(df: number): number {
   return z + g1 / df + g2 / df ** 2 + g3 / df ** 3 + g4 / df ** 4;
 }
 
+/**
+ * The trust last computed for each relation and the pair count it was computed at: a relation
+ * changes only by addPair (which counts the pair), and a request reads its trust more than once.
+ */
+const trustByRelation = new WeakMap<AnchorRelation, { n: number; trust: number }>();
+
 /** How much the anchor is trusted, 0 to 1: the within-level slope's lower bound (97.5 %), clamped. */
 export function relationTrust(relation: AnchorRelation | undefined): number {
-  const fit = relation === undefined ? undefined : relationSlope(relation);
-  if (fit === undefined) return 0;
-  return Math.min(1, Math.max(0, fit.slope - tQuantile975(fit.df) * fit.se));
+  if (relation === undefined) return 0;
+  const known = trustByRelation.get(relation);
+  if (known !== undefined && known.n === relation.n) return known.trust;
+  const fit = relationSlope(relation);
+  const trust = fit === undefined ? 0 : Math.min(1, Math.max(0, fit.slope - tQuantile975(fit.df) * fit.se));
+  trustByRelation.set(relation, { n: relation.n, trust });
+  return trust;
 }
