@@ -206,11 +206,11 @@ function* buyOne(
   const provider = need.kind === 'provider' ? need.provider : undefined;
   const { strategy, budgetCents } = asking;
   const costCents = need.kind === 'provider' && need.pricing === 'per_request' ? need.costCents : 0;
-  const monthStart = monthStartMs(nowMs);
+  // Only a priced need reads the month (free ones, the history and banking data, are most of them).
+  const priced = need.kind === 'provider' && need.costCents > 0;
+  const monthStart = priced ? monthStartMs(nowMs) : 0;
   const subscriptionCents =
-    need.kind === 'provider' && need.pricing === 'flat' && need.costCents > 0 && !ledger.subscribedSince(need.provider, monthStart, nowMs)
-      ? need.costCents
-      : 0;
+    priced && need.pricing === 'flat' && !ledger.subscribedSince(need.provider, monthStart, nowMs) ? need.costCents : 0;
   const dueCents = costCents + subscriptionCents;
   if (dueCents > 0) {
     const spent = ledger.spentSince(monthStart, nowMs, strategy);

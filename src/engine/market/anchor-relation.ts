@@ -79,8 +79,10 @@ export function relationSlope(relation: AnchorRelation): { slope: number; se: nu
   let sxx = 0;
   let sxz = 0;
   let szz = 0;
-  for (const sums of Object.values(relation.levels ?? {})) {
-    if (sums.n === 0) continue;
+  const levels = relation.levels ?? {};
+  for (const key in levels) {
+    const sums = levels[key];
+    if (sums === undefined || sums.n === 0) continue;
     n += sums.n;
     groups += 1;
     sxx += sums.sxx - (sums.sx * sums.sx) / sums.n;
