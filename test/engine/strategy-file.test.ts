@@ -54,7 +54,7 @@ describe('strategy files', () => {
     const strategy = await loadStrategyFile(new URL('../../strategies/cashflow.yaml', import.meta.url).pathname);
     const decision = evaluate(
       loanRequest({ borrower_card_color: 0, borrower: { credit_score: '740-780' } }),
-      { bankingData: bankingData() },
+      { bankingData: bankingData(), borrowerHistory: [] },
       strategy,
     );
     expect(decision.action).toBe('needs_data');
