@@ -124,6 +124,11 @@ export function relationTrust(relation: AnchorRelation | undefined): number {
   if (known !== undefined && known.n === relation.n) return known.trust;
   const fit = relationSlope(relation);
   const trust = fit === undefined ? 0 : Math.min(1, Math.max(0, fit.slope - tQuantile975(fit.df) * fit.se));
-  trustByRelation.set(relation, { n: relation.n, trust });
+  // Updated in place: one entry a relation, not one a request.
+  if (known === undefined) trustByRelation.set(relation, { n: relation.n, trust });
+  else {
+    known.n = relation.n;
+    known.trust = trust;
+  }
   return trust;
 }
