@@ -17,8 +17,8 @@ import type { FeatureSource } from '../features/feature-source.js';
 import { activeLearning } from '../market/active-learning.js';
 import { levelAt, meanDefaultLogOdds, type CalibrationLearner, type CalibrationSettings } from '../market/calibration-learner.js';
 import { calibrationPosterior, learnedLineOf } from '../market/calibration-learners.js';
-import { relationTrust, type AnchorRelation } from '../market/anchor-relation.js';
-import { anchoredLevel, historyAnchorOf, type HistoryAnchor, type HistoryAnchorSettings } from '../market/history-anchor.js';
+import { relationTrust } from '../market/anchor-relation.js';
+import { anchoredLevel, historyAnchorOf, type HistoryAnchorSettings } from '../market/history-anchor.js';
 import type { Posterior } from '../market/logistic-correction.js';
 import { logistic } from '../../math/index.js';
 import { calibrationSettingsOf } from './compile-calibration.js';
@@ -85,57 +85,22 @@ export function learnedCalibrationOf(
     calibration.history_anchor === undefined || costs === undefined ? undefined : { sd: calibration.history_anchor.sd };
   const learner = (): CalibrationLearner | undefined =>
     strategy === undefined ? undefined : activeLearning()?.calibration.learnerFor(strategy, settings);
-  /** What the borrower's history implies after this strategy's costs (market/history-anchor.ts). */
-  const anchorOf = (source: FeatureSource, anchorCosts: AnchorCosts, settings: HistoryAnchorSettings): HistoryAnchor | undefined =>
-    historyAnchorOf(
+  /** The belief at the score's default, blended with the history when there is one. */
+  const beliefAt = (posterior: Posterior, scoreDefault: number, source: FeatureSource | undefined): Belief => {
+    const { mean, variance } = levelAt(posterior, scoreDefault);
+    if (anchorSettings === undefined || costs === undefined || source === undefined) return { mean, variance };
+    const anchor = historyAnchorOf(
       source.history,
       {
-        targetReturn: anchorCosts.targetReturn,
-        recovery: anchorCosts.recovery,
-        servicingCost: anchorCosts.servicingCost,
-        fundedCents: anchorCosts.fundLoanAmountOnly ? source.loanAmountCents : source.totalAmountCents,
+        targetReturn: costs.targetReturn,
+        recovery: costs.recovery,
+        servicingCost: costs.servicingCost,
+        fundedCents: costs.fundLoanAmountOnly ? source.loanAmountCents : source.totalAmountCents,
         repaidPrincipalCents: source.totalAmountCents,
         terms: source.request.loan_terms,
       },
-      settings,
+      anchorSettings,
     );
-  // The last belief: the score's line and the level read the same one for a request, so the
-  // history is read once. Kept with everything it was read from (replays side by side share a
-  // compiled strategy, each with its own learner), compared field by field: no key to allocate.
-  let last:
-    | {
-        posterior: Posterior;
-        scoreDefault: number;
-        source: FeatureSource | undefined;
-        history: FeatureSource['history'];
-        relation: AnchorRelation | undefined;
-        pairs: number;
-        belief: Belief;
-      }
-    | undefined;
-  const beliefAt = (posterior: Posterior, scoreDefault: number, source: FeatureSource | undefined): Belief => {
-    const relation = learner()?.anchorRelation;
-    const pairs = relation?.n ?? 0;
-    if (
-      last !== undefined &&
-      last.posterior === posterior &&
-      last.scoreDefault === scoreDefault &&
-      last.source === source &&
-      last.history === source?.history &&
-      last.relation === relation &&
-      last.pairs === pairs
-    ) {
-      return last.belief;
-    }
-    const belief = blendedBelief(posterior, scoreDefault, source);
-    last = { posterior, scoreDefault, source, history: source?.history, relation, pairs, belief };
-    return belief;
-  };
-  /** The belief at the score's default, blended with the history when there is one. */
-  const blendedBelief = (posterior: Posterior, scoreDefault: number, source: FeatureSource | undefined): Belief => {
-    const { mean, variance } = levelAt(posterior, scoreDefault);
-    if (anchorSettings === undefined || costs === undefined || source === undefined) return { mean, variance };
-    const anchor = anchorOf(source, costs, anchorSettings);
     if (anchor === undefined) return { mean, variance };
     const blended = anchoredLevel({ mean, variance }, anchor, relationTrust(learner()?.anchorRelation));
     return {

@@ -79,10 +79,8 @@ export function relationSlope(relation: AnchorRelation): { slope: number; se: nu
   let sxx = 0;
   let sxz = 0;
   let szz = 0;
-  const levels = relation.levels ?? {};
-  for (const key in levels) {
-    const sums = levels[key];
-    if (sums === undefined || sums.n === 0) continue;
+  for (const sums of Object.values(relation.levels ?? {})) {
+    if (sums.n === 0) continue;
     n += sums.n;
     groups += 1;
     sxx += sums.sxx - (sums.sx * sums.sx) / sums.n;
@@ -111,24 +109,9 @@ export function tQuantile975(df: number): number {
   return z + g1 / df + g2 / df ** 2 + g3 / df ** 3 + g4 / df ** 4;
 }
 
-/**
- * The trust last computed for each relation and the pair count it was computed at: a relation
- * changes only by addPair (which counts the pair), and a request reads its trust more than once.
- */
-const trustByRelation = new WeakMap<AnchorRelation, { n: number; trust: number }>();
-
 /** How much the anchor is trusted, 0 to 1: the within-level slope's lower bound (97.5 %), clamped. */
 export function relationTrust(relation: AnchorRelation | undefined): number {
-  if (relation === undefined) return 0;
-  const known = trustByRelation.get(relation);
-  if (known !== undefined && known.n === relation.n) return known.trust;
-  const fit = relationSlope(relation);
-  const trust = fit === undefined ? 0 : Math.min(1, Math.max(0, fit.slope - tQuantile975(fit.df) * fit.se));
-  // Updated in place: one entry a relation, not one a request.
-  if (known === undefined) trustByRelation.set(relation, { n: relation.n, trust });
-  else {
-    known.n = relation.n;
-    known.trust = trust;
-  }
-  return trust;
+  const fit = relation === undefined ? undefined : relationSlope(relation);
+  if (fit === undefined) return 0;
+  return Math.min(1, Math.max(0, fit.slope - tQuantile975(fit.df) * fit.se));
 }

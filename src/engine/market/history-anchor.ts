@@ -58,9 +58,6 @@ const HIGHEST_IMPLIED = 0.95;
 const PRIOR_ITEM_SD = 1;
 const PRIOR_ITEM_WEIGHT = 2;
 
-/** historyAnchorOf's implied log-odds, reused (single-threaded: one call at a time). */
-const scratch: number[] = [];
-
 /**
  * The default probability at which `rate` just covers the lender's costs and hurdle on the loan of
  * `economics` (breakEvenRepayProbability), kept within LOWEST_IMPLIED and HIGHEST_IMPLIED.
@@ -77,20 +74,15 @@ export function historyAnchorOf(
   settings: HistoryAnchorSettings,
 ): HistoryAnchor | undefined {
   if (history === undefined) return undefined;
-  // One scratch array for every call (a tune reads each request's history once a trial): no garbage.
-  const z = scratch;
-  z.length = 0;
+  const z: number[] = [];
   for (const item of history) {
     const rate = Number(item.interest_rate);
     if (Number.isFinite(rate) && rate > 0) z.push(logit(impliedDefault(rate, economics)));
   }
   const k = z.length;
   if (k === 0) return undefined;
-  let sum = 0;
-  for (const value of z) sum += value;
-  const mean = sum / k;
-  let squares = 0;
-  for (const value of z) squares += (value - mean) ** 2;
+  const mean = z.reduce((sum, value) => sum + value, 0) / k;
+  const squares = z.reduce((sum, value) => sum + (value - mean) ** 2, 0);
   const spread = (PRIOR_ITEM_WEIGHT * PRIOR_ITEM_SD ** 2 + squares) / (PRIOR_ITEM_WEIGHT + k - 1);
   return { loans: k, mean, variance: settings.sd ** 2 + spread / k };
 }
